@@ -1,0 +1,121 @@
+// Package game is lagkit's shared game code: the player movement step and
+// the hitbox poses. The server, native clients, bots and the browser client
+// (compiled to WebAssembly) all run this exact code, so client prediction
+// reproduces the server bit for bit.
+package game
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/geom"
+)
+
+// Quantisation steps shared with the wire format. The movement step snaps
+// its result onto these grids (as Quake III's SnapVector does), so the state
+// a client decodes from a snapshot is exactly the server's state and
+// re-simulating from it reproduces the server's result.
+const (
+	PosQuantum = 1.0 / 512 // metres per position unit
+	VelQuantum = 1.0 / 512 // metres per second per velocity unit
+	// AngleUnits is the number of angle units in a full turn.
+	AngleUnits = 65536
+	// MaxPitch is the largest pitch magnitude in angle units (89 degrees).
+	MaxPitch = AngleUnits * 89 / 360
+)
+
+// Buttons is the set of buttons held during a command.
+type Buttons uint16
+
+// Buttons a command may hold.
+const (
+	BtnFire Buttons = 1 << iota
+	BtnAltFire
+	BtnJump
+	BtnCrouch
+	BtnReload
+	BtnReportSBC
+	BtnSprint
+)
+
+// Has reports whether every button in b2 is held in b.
+func (b Buttons) Has(b2 Buttons) bool { return b&b2 == b2 }
+
+// UserCmd is one client tick of input. Its fields are already quantised to
+// their wire form, so what a client predicts with is exactly what the server
+// executes.
+type UserCmd struct {
+	// Tick is the command's sequence number: one per client tick, rising by
+	// one each tick.
+	Tick uint32
+	// Duration is the movement time the command covers, in whole
+	// microseconds.
+	Duration time.Duration
+	// Yaw is the view yaw in angle units: 0 looks along +X, rising
+	// counter-clockwise seen from above.
+	Yaw uint16
+	// Pitch is the view pitch in angle units, positive up, within ±MaxPitch.
+	Pitch int16
+	// Forward, Side and Up are move intents in [-127, 127]; Side is positive
+	// to the right.
+	Forward, Side, Up int8
+	Buttons           Buttons
+	// Weapon is the selected weapon slot.
+	Weapon uint8
+	// ViewTime is the server time of the world the client was drawing when
+	// it issued the command (its interpolation target); lag compensation
+	// rewinds to it.
+	ViewTime time.Duration
+}
+
+// YawRad returns the command's yaw in radians.
+func (c UserCmd) YawRad() float64 { return AngleToRad(int32(c.Yaw)) }
+
+// PitchRad returns the command's pitch in radians.
+func (c UserCmd) PitchRad() float64 { return AngleToRad(int32(c.Pitch)) }
+
+// AngleToRad converts angle units to radians.
+func AngleToRad(a int32) float64 { return float64(a) * (2 * math.Pi / AngleUnits) }
+
+// YawUnits converts a yaw in radians to angle units (wrapping).
+func YawUnits(rad float64) uint16 {
+	return uint16(int64(math.Round(rad*AngleUnits/(2*math.Pi))) & (AngleUnits - 1))
+}
+
+// PitchUnits converts a pitch in radians to angle units, clamped to ±MaxPitch.
+func PitchUnits(rad float64) int16 {
+	v := math.Round(rad * AngleUnits / (2 * math.Pi))
+	v = math.Max(-MaxPitch, math.Min(MaxPitch, v))
+	return int16(v)
+}
+
+// StateFlags are boolean parts of a player's movement state.
+type StateFlags uint8
+
+// Player state flags.
+const (
+	FlagOnGround StateFlags = 1 << iota
+	FlagCrouched
+	// FlagJumpHeld is set while the jump button stays held after a jump, so
+	// holding it does not jump again on landing.
+	FlagJumpHeld
+)
+
+// PlayerState is everything the movement step reads and writes for one
+// player. Pos and Vel always lie on the PosQuantum and VelQuantum grids.
+type PlayerState struct {
+	// Pos is the bottom centre of the player's upright capsule.
+	Pos geom.Vec3
+	Vel geom.Vec3
+	// Yaw and Pitch are the view angles of the last command, in angle units.
+	Yaw   uint16
+	Pitch int16
+	Flags StateFlags
+	// Teleport changes whenever the server moves the player discontinuously
+	// (spawn, teleport), so observers reset their interpolation history
+	// instead of sliding across the map.
+	Teleport uint8
+}
+
+// Has reports whether flag f is set.
+func (s PlayerState) Has(f StateFlags) bool { return s.Flags&f != 0 }

@@ -1,0 +1,3 @@
+module github.com/lagkit/lagkit
+
+go 1.26
