@@ -119,3 +119,22 @@ type PlayerState struct {
 
 // Has reports whether flag f is set.
 func (s PlayerState) Has(f StateFlags) bool { return s.Flags&f != 0 }
+
+// TickDuration returns the duration of one tick at rate ticks per second,
+// rounded to whole microseconds (the wire's time unit) so that command
+// durations and server tick times are exact on both ends.
+func TickDuration(rate int) time.Duration {
+	if rate <= 0 {
+		return 0
+	}
+	return (time.Second / time.Duration(rate)).Round(time.Microsecond)
+}
+
+// SnapPos rounds a position onto the PosQuantum grid.
+func SnapPos(p geom.Vec3) geom.Vec3 {
+	return geom.Vec3{
+		X: math.Round(p.X/PosQuantum) * PosQuantum,
+		Y: math.Round(p.Y/PosQuantum) * PosQuantum,
+		Z: math.Round(p.Z/PosQuantum) * PosQuantum,
+	}
+}

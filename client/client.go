@@ -1,0 +1,524 @@
+// Package client is lagkit's client core: clock synchronisation, one user
+// command per tick, prediction with reconciliation, and interpolation and
+// extrapolation of remote players. Like the server core it is a
+// deterministic state machine with no sockets, goroutines or clocks: the
+// driver passes in received datagrams (Step) and the local input each tick
+// (Tick), and sends what Outbox returns. Bots, native clients and the
+// simulation driver all use it, so they see exactly what a player would.
+package client
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/rtt"
+	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world"
+)
+
+// Config sets up a Client. The zero value of every field but Map selects
+// its documented default.
+type Config struct {
+	// Map is the world, needed to predict movement. Required.
+	Map *world.Map
+	// Movement must equal the server's movement rules (default
+	// game.DefaultParams()).
+	Movement *game.Params
+	Name     string
+	// SnapshotRate is the snapshots per second requested (default: the
+	// server's tick rate).
+	SnapshotRate int
+	// InterpDelay is how far behind the estimated server time remote
+	// players are drawn (default 100 ms: two snapshot intervals at 20 Hz,
+	// six at 64 Hz).
+	InterpDelay time.Duration
+	// ExtrapolateMax caps extrapolation when the interpolation buffer runs
+	// dry; past it a remote player is held still (default 250 ms).
+	ExtrapolateMax time.Duration
+	// Redundancy is how many previous unacknowledged commands each packet
+	// repeats, so a lost packet loses no input (default 3).
+	Redundancy int
+	// SmoothTime is the time constant over which small prediction
+	// corrections are blended out instead of snapped (default 100 ms).
+	SmoothTime time.Duration
+	// SnapDistance is the correction above which the view snaps (default
+	// 1 m).
+	SnapDistance float64
+	// ConnectRetry is the interval between Connect attempts (default
+	// 500 ms).
+	ConnectRetry time.Duration
+}
+
+func (c *Config) withDefaults() (Config, error) {
+	out := *c
+	if out.Map == nil {
+		return out, errors.New("client: config: map is required")
+	}
+	if out.Movement == nil {
+		p := game.DefaultParams()
+		out.Movement = &p
+	}
+	if err := out.Movement.Validate(); err != nil {
+		return out, fmt.Errorf("client: config: movement: %w", err)
+	}
+	if out.SnapshotRate < 0 || out.SnapshotRate > 128 {
+		return out, fmt.Errorf("client: config: snapshot rate %d outside 0..128", out.SnapshotRate)
+	}
+	if out.InterpDelay == 0 {
+		out.InterpDelay = 100 * time.Millisecond
+	}
+	if out.ExtrapolateMax == 0 {
+		out.ExtrapolateMax = 250 * time.Millisecond
+	}
+	if out.Redundancy == 0 {
+		out.Redundancy = 3
+	}
+	if out.Redundancy < 0 || out.Redundancy > wire.MaxCmdsPerPacket-1 {
+		return out, fmt.Errorf("client: config: redundancy %d outside 0..%d", out.Redundancy, wire.MaxCmdsPerPacket-1)
+	}
+	if out.SmoothTime == 0 {
+		out.SmoothTime = 100 * time.Millisecond
+	}
+	if out.SnapDistance == 0 {
+		out.SnapDistance = 1
+	}
+	if out.ConnectRetry == 0 {
+		out.ConnectRetry = 500 * time.Millisecond
+	}
+	if out.InterpDelay < 0 || out.ExtrapolateMax < 0 || out.SmoothTime < 0 || out.SnapDistance < 0 || out.ConnectRetry < 0 {
+		return out, errors.New("client: config: durations and distances must not be negative")
+	}
+	return out, nil
+}
+
+// Phase is where a client is in its session.
+type Phase uint8
+
+// Session phases.
+const (
+	Idle Phase = iota
+	Connecting
+	Connected
+	Closed // rejected or disconnected; see Reason
+)
+
+const (
+	cmdRing  = 256 // pending commands kept for replay (4 s at 64 Hz)
+	snapRing = 64  // received snapshots kept as delta baselines
+	histLen  = 32  // interpolation samples kept per remote player
+)
+
+// Client is one player's client state machine.
+type Client struct {
+	cfg    Config
+	phase  Phase
+	reason string
+
+	id       int
+	tickRate int
+	tickDur  time.Duration
+	decay    float64 // per-tick factor on the smoothing offset
+
+	connectAt time.Duration // last Connect sent
+	outbox    [][]byte
+	cmdBuf    []byte
+
+	rtt       rtt.Estimator
+	offset    time.Duration // estimated server time - local time
+	hasOffset bool
+
+	nextCmd   uint32
+	cmds      [cmdRing]game.UserCmd
+	predicted [cmdRing]game.PlayerState
+	lastAck   uint32 // last command the server reported executed
+
+	pred   game.PlayerState
+	smooth geom.Vec3
+
+	snaps     [snapRing]wire.Snapshot
+	scratch   wire.Snapshot
+	newest    uint32
+	newestAt  time.Duration
+	hasNewest bool
+
+	remotes [wire.MaxEntities]*remote
+
+	predErrs []float64
+	stats    Stats
+}
+
+// remote is the interpolation history of one remote player.
+type remote struct {
+	t     [histLen]time.Duration
+	s     [histLen]game.PlayerState
+	n     int // samples held
+	head  int // index of the newest
+	alive bool
+}
+
+// Stats are a client's counters.
+type Stats struct {
+	SnapshotsReceived int
+	BytesReceived     int
+	Malformed         int
+	Stale             int // snapshots older than the newest, ignored
+	Corrections       int // reconciliations that moved the present by more than a millimetre
+	CommandsSent      int
+}
+
+// New returns a client for cfg. Call Connect to start a session.
+func New(cfg Config) (*Client, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Client{cfg: c, nextCmd: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}, nil
+}
+
+// Phase returns the session phase.
+func (c *Client) Phase() Phase { return c.phase }
+
+// Reason returns why the session closed.
+func (c *Client) Reason() string { return c.reason }
+
+// ID returns the client's entity slot once connected.
+func (c *Client) ID() int { return c.id }
+
+// TickDuration returns the command interval (the server's tick), zero
+// before the server accepted.
+func (c *Client) TickDuration() time.Duration { return c.tickDur }
+
+// RTT returns the smoothed round-trip time estimate.
+func (c *Client) RTT() time.Duration { return c.rtt.Smoothed() }
+
+// Stats returns the client's counters.
+func (c *Client) Stats() Stats { return c.stats }
+
+// Outbox returns the datagrams to send and forgets them. They stay valid
+// until the next call to Step or Tick.
+func (c *Client) Outbox() [][]byte {
+	out := c.outbox
+	c.outbox = c.outbox[:0]
+	return out
+}
+
+// Connect starts a session; the Connect message repeats every ConnectRetry
+// until the server answers.
+func (c *Client) Connect(now time.Duration) {
+	if c.phase != Idle {
+		return
+	}
+	c.phase = Connecting
+	c.sendConnect(now)
+}
+
+func (c *Client) sendConnect(now time.Duration) {
+	buf, err := wire.AppendConnect(nil, &wire.Connect{
+		Version:      wire.Version,
+		Name:         c.cfg.Name,
+		SnapshotRate: uint16(c.cfg.SnapshotRate),
+		InterpDelay:  c.cfg.InterpDelay,
+	})
+	if err != nil {
+		c.phase, c.reason = Closed, err.Error()
+		return
+	}
+	c.connectAt = now
+	c.outbox = append(c.outbox, buf)
+}
+
+// Disconnect ends the session, telling the server why.
+func (c *Client) Disconnect(reason string) {
+	if c.phase == Connected {
+		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: reason}); err == nil {
+			c.outbox = append(c.outbox, buf)
+		}
+	}
+	c.phase, c.reason = Closed, reason
+}
+
+// ServerTime returns the estimated current server time.
+func (c *Client) ServerTime(now time.Duration) time.Duration { return now + c.offset }
+
+// ViewTime returns the server time at which remote players are drawn now:
+// the estimated server time minus the interpolation delay.
+func (c *Client) ViewTime(now time.Duration) time.Duration {
+	return max(0, c.ServerTime(now)-c.cfg.InterpDelay)
+}
+
+// Step processes one received datagram.
+func (c *Client) Step(now time.Duration, data []byte) error {
+	typ, err := wire.PeekType(data)
+	if err != nil {
+		c.stats.Malformed++
+		return err
+	}
+	switch typ {
+	case wire.MsgAccept:
+		var m wire.Accept
+		if err := wire.DecodeAccept(data, &m); err != nil {
+			c.stats.Malformed++
+			return err
+		}
+		if c.phase != Connecting {
+			return nil // a repeated Accept
+		}
+		if m.TickRate < 20 || m.TickRate > 128 || int(m.ClientID) >= wire.MaxEntities {
+			c.stats.Malformed++
+			return fmt.Errorf("client: accept: tick rate %d or client id %d out of range", m.TickRate, m.ClientID)
+		}
+		c.phase = Connected
+		c.id = int(m.ClientID)
+		c.tickRate = int(m.TickRate)
+		c.tickDur = game.TickDuration(c.tickRate)
+		c.decay = max(0, 1-float64(c.tickDur)/float64(c.cfg.SmoothTime))
+		c.rtt.Add(now - c.connectAt)
+		c.offset = time.Duration(m.Tick)*c.tickDur + c.rtt.Smoothed()/2 - now
+		c.hasOffset = true
+		return nil
+	case wire.MsgReject:
+		var m wire.Reject
+		if err := wire.DecodeReject(data, &m); err != nil {
+			c.stats.Malformed++
+			return err
+		}
+		if c.phase == Connecting {
+			c.phase, c.reason = Closed, "rejected: "+m.Reason
+		}
+		return nil
+	case wire.MsgDisconnect:
+		var m wire.Disconnect
+		if err := wire.DecodeDisconnect(data, &m); err != nil {
+			c.stats.Malformed++
+			return err
+		}
+		c.phase, c.reason = Closed, "disconnected by server: "+m.Reason
+		return nil
+	case wire.MsgSnapshot:
+		if c.phase != Connected {
+			return nil
+		}
+		return c.snapshot(now, data)
+	default:
+		c.stats.Malformed++
+		return fmt.Errorf("client: unexpected message type %d from the server", typ)
+	}
+}
+
+func (c *Client) baseline(tick uint32) *wire.Snapshot {
+	s := &c.snaps[tick%snapRing]
+	if s.Tick != tick || tick == 0 {
+		return nil
+	}
+	return s
+}
+
+func (c *Client) snapshot(now time.Duration, data []byte) error {
+	if err := wire.DecodeSnapshot(data, &c.scratch, c.baseline); err != nil {
+		c.stats.Malformed++
+		return err
+	}
+	sn := &c.scratch
+	if c.hasNewest && sn.Tick <= c.newest {
+		c.stats.Stale++
+		return nil
+	}
+	c.stats.SnapshotsReceived++
+	c.stats.BytesReceived += len(data)
+	slot := &c.snaps[sn.Tick%snapRing]
+	*slot = *sn
+	slot.Events = append(slot.Events[:0], sn.Events...)
+	sn = slot
+	c.newest, c.newestAt, c.hasNewest = sn.Tick, now, true
+
+	serverTime := time.Duration(sn.Tick) * c.tickDur
+	if sn.EchoClientTime > 0 {
+		c.rtt.Add(now - sn.EchoClientTime - sn.EchoHold)
+	}
+	// Clock sync: the snapshot left the server about half a round trip
+	// ago. Smooth with gain 1/16 so jitter does not shake the view time;
+	// a large error (a stall, a clock jump) resets it.
+	sample := serverTime + c.rtt.Smoothed()/2 - now
+	if d := sample - c.offset; !c.hasOffset || d > 250*time.Millisecond || d < -250*time.Millisecond {
+		c.offset = sample
+	} else {
+		c.offset += d / 16
+	}
+	c.hasOffset = true
+
+	c.reconcile(sn)
+	for id := range wire.MaxEntities {
+		if id == c.id || !sn.Has(id) {
+			if r := c.remotes[id]; r != nil {
+				r.alive = false
+			}
+			continue
+		}
+		c.addSample(id, serverTime, sn.Entities[id].State())
+	}
+	return nil
+}
+
+// reconcile restarts prediction from the server's state after the last
+// command it executed and replays the commands it has not executed yet.
+func (c *Client) reconcile(sn *wire.Snapshot) {
+	if sn.LastCmd < c.lastAck {
+		return // reordered: we already reconciled past it
+	}
+	if sn.LastCmd > c.lastAck && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd {
+		p := c.predicted[sn.LastCmd%cmdRing]
+		c.predErrs = append(c.predErrs, p.Pos.Dist(sn.Self.Pos))
+	}
+	c.lastAck = sn.LastCmd
+	before := c.pred
+	st := sn.Self
+	first := max(sn.LastCmd+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
+	for t := first; t < c.nextCmd; t++ {
+		st = game.Move(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement)
+		c.predicted[t%cmdRing] = st
+	}
+	c.pred = st
+	delta := before.Pos.Sub(st.Pos)
+	d := delta.Len()
+	if d > 0.001 {
+		c.stats.Corrections++
+	}
+	if d > c.cfg.SnapDistance || before.Teleport != st.Teleport {
+		c.smooth = geom.Vec3{}
+	} else {
+		c.smooth = c.smooth.Add(delta)
+	}
+}
+
+func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
+	r := c.remotes[id]
+	if r == nil {
+		r = &remote{}
+		c.remotes[id] = r
+	}
+	if !r.alive || (r.n > 0 && r.s[r.head].Teleport != st.Teleport) {
+		r.n = 0 // appeared or teleported: do not slide from the old place
+	}
+	r.alive = true
+	r.head = (r.head + 1) % histLen
+	r.t[r.head], r.s[r.head] = t, st
+	r.n = min(r.n+1, histLen)
+}
+
+// Tick issues this tick's user command from the local input (view angles,
+// move intents, buttons and weapon; the client fills in Tick, Duration and
+// ViewTime), predicts its effect and queues the command packet. It also
+// retries a pending Connect.
+func (c *Client) Tick(now time.Duration, input game.UserCmd) {
+	switch c.phase {
+	case Connecting:
+		if now-c.connectAt >= c.cfg.ConnectRetry {
+			c.sendConnect(now)
+		}
+		return
+	case Connected:
+	default:
+		return
+	}
+	cmd := input
+	cmd.Tick = c.nextCmd
+	cmd.Duration = c.tickDur
+	cmd.ViewTime = c.ViewTime(now)
+	c.nextCmd++
+	c.cmds[cmd.Tick%cmdRing] = cmd
+	c.pred = game.Move(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement)
+	c.predicted[cmd.Tick%cmdRing] = c.pred
+	c.smooth = c.smooth.Scale(c.decay)
+
+	first := cmd.Tick - min(cmd.Tick-1, uint32(c.cfg.Redundancy))
+	first = max(first, c.lastAck+1)
+	m := wire.Commands{ClientTime: now}
+	if c.hasNewest {
+		m.AckTick, m.AckDelay = c.newest, now-c.newestAt
+	}
+	var batch [wire.MaxCmdsPerPacket]game.UserCmd
+	n := 0
+	for t := first; t <= cmd.Tick; t++ {
+		batch[n] = c.cmds[t%cmdRing]
+		n++
+	}
+	m.Cmds = batch[:n]
+	buf, err := wire.AppendCommands(c.cmdBuf[:0], &m)
+	if err != nil {
+		return
+	}
+	c.cmdBuf = buf
+	c.outbox = append(c.outbox, buf)
+	c.stats.CommandsSent++
+}
+
+// Predicted returns the predicted present state of the local player.
+func (c *Client) Predicted() game.PlayerState { return c.pred }
+
+// DisplayPos returns where to draw the local player: the predicted
+// position plus what remains of recent corrections being smoothed out.
+func (c *Client) DisplayPos() geom.Vec3 { return c.pred.Pos.Add(c.smooth) }
+
+// PredictionErrors returns the prediction errors measured since the last
+// call and forgets them: for each command the server reported executed, the
+// distance between the position predicted for it and the server's. The
+// slice is valid until the next call to Step.
+func (c *Client) PredictionErrors() []float64 {
+	out := c.predErrs
+	c.predErrs = c.predErrs[:0]
+	return out
+}
+
+// Remote returns where remote player id is drawn at server time t:
+// interpolated between the two received samples that straddle t,
+// extrapolated from the last two for at most ExtrapolateMax when t is past
+// the newest, then held. It reports false for players not in the world.
+func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
+	if id < 0 || id >= wire.MaxEntities {
+		return game.PlayerState{}, false
+	}
+	r := c.remotes[id]
+	if r == nil || !r.alive || r.n == 0 {
+		return game.PlayerState{}, false
+	}
+	newest := r.head
+	if t >= r.t[newest] {
+		if r.n < 2 {
+			return r.s[newest], true
+		}
+		prev := (newest + histLen - 1) % histLen
+		dt := r.t[newest] - r.t[prev]
+		if dt <= 0 {
+			return r.s[newest], true
+		}
+		ahead := min(t-r.t[newest], c.cfg.ExtrapolateMax)
+		st := r.s[newest]
+		v := st.Pos.Sub(r.s[prev].Pos).Scale(1 / dt.Seconds())
+		st.Pos = st.Pos.AddScaled(v, ahead.Seconds())
+		return st, true
+	}
+	// Walk back to the newest sample at or before t.
+	i := newest
+	for k := 1; k < r.n; k++ {
+		j := (newest + histLen - k) % histLen
+		if r.t[j] <= t {
+			frac := float64(t-r.t[j]) / float64(r.t[i]-r.t[j])
+			return game.Interpolate(r.s[j], r.s[i], frac), true
+		}
+		i = j
+	}
+	return r.s[i], true // older than everything held: the oldest sample
+}
+
+// RemoteIDs appends the slots of remote players currently in the world.
+func (c *Client) RemoteIDs(dst []int) []int {
+	for id, r := range c.remotes {
+		if r != nil && r.alive && r.n > 0 {
+			dst = append(dst, id)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,418 @@
+package game
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/geom"
+)
+
+const (
+	// MaxCmdDuration is the longest step Move takes for one command; a
+	// longer Duration is treated as this long.
+	MaxCmdDuration = 250 * time.Millisecond
+
+	// maxCoord bounds each position coordinate Move accepts, in metres:
+	// far beyond any map (package world keeps maps within ±1024 m), and
+	// small enough that float64 holds every PosQuantum step exactly.
+	maxCoord = 1 << 20
+	// groundProbe is how far below the feet a surface still counts as
+	// ground (Quake III probes 0.25 units, about 6 mm).
+	groundProbe = 2 * skin
+	// minGroundNormal is the least Z of the contact normal at which a
+	// player in the air lands (Quake III MIN_WALK_NORMAL).
+	minGroundNormal = 0.7
+	// maxBumps and maxPlanes bound the work of one slide: the surfaces hit
+	// and the planes the velocity is kept out of (Quake III PM_SlideMove
+	// and MAX_CLIP_PLANES).
+	maxBumps  = 4
+	maxPlanes = 5
+	// overclip makes a velocity clipped against a surface point slightly
+	// away from it (Quake III OVERCLIP), so the next sweep does not start
+	// by touching it again.
+	overclip = 1.001
+)
+
+// Move advances player s by one command and returns the new state. It is
+// the fixed-step movement of Quake III's bg_pmove.c and Half-Life's
+// pm_shared: one function that the server runs on every command and every
+// client runs to predict its own player, so both must agree bit for bit.
+//
+// The command's Duration (clamped to [0, MaxCmdDuration]) is the time step;
+// a zero Duration changes only the view angles and the button state
+// (stance and the jump latch). The view angles are taken from the command.
+// Forward and Side steer along the view yaw; BtnCrouch held crouches (the
+// player stands again as soon as there is headroom); BtnJump jumps from the
+// ground once per press; BtnSprint sprints when p.Sprint allows it. The
+// player is an upright capsule that slides along boxes of g and the ground
+// plane z = 0, walks up ledges up to p.StepHeight and follows the ground
+// down them. Players do not collide with each other: a player's movement
+// then depends only on its own commands, so prediction is exact.
+//
+// The result lies on the PosQuantum and VelQuantum grids, so a client that
+// decodes it from the wire reproduces the server's state exactly, and it
+// never overlaps a box that s did not already overlap. A player that starts
+// inside a box can move out of it but not deeper.
+//
+// Move is pure: it keeps no state, does not allocate, and gives identical
+// results for identical inputs. A nil g is an empty map and nil p means
+// DefaultParams; p must be valid (see Params.Validate).
+func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
+	if p == nil {
+		p = &defaultParams
+	}
+	dt := min(max(cmd.Duration, 0), MaxCmdDuration).Seconds()
+	s.Yaw = cmd.Yaw
+	s.Pitch = max(-MaxPitch, min(MaxPitch, cmd.Pitch))
+	start := clampPos(s.Pos)
+	m := mover{p: p, f: start, v: clampVel(s.Vel, p.MaxVelocity), onGround: s.Has(FlagOnGround)}
+	var buf [64]int
+	m.w = newWorld(g, m.region(dt), buf[:0])
+
+	crouched := s.Has(FlagCrouched)
+	switch {
+	case cmd.Buttons.Has(BtnCrouch):
+		crouched = true
+	case crouched && m.w.clearance(start, p.body(false)) >= 0:
+		crouched = false
+	}
+	m.c = p.body(crouched)
+	jumpHeld := s.Has(FlagJumpHeld) && cmd.Buttons.Has(BtnJump)
+
+	if dt > 0 {
+		m.findGround()
+		if m.onGround && cmd.Buttons.Has(BtnJump) && !jumpHeld {
+			m.v.Z = p.JumpSpeed
+			m.onGround, jumpHeld = false, true
+		}
+		dir, speed := wish(cmd, p.wishSpeed(crouched, cmd.Buttons.Has(BtnSprint)))
+		if m.onGround {
+			m.walk(dt, dir, speed)
+		} else {
+			m.fall(dt, dir, speed)
+		}
+	}
+
+	pos := SnapPos(m.f)
+	if gap := m.w.clearance(pos, m.c); gap < 0 {
+		// Rounding pushed the feet into a box that the move itself only
+		// approached along its surface (the skin covers every stop at a
+		// surface). Staying put is then the closest safe state.
+		if back := SnapPos(start); m.w.clearance(back, m.c) > gap {
+			pos = back
+		}
+	}
+	s.Pos = pos
+	s.Vel = snapVel(clampVel(m.v, p.MaxVelocity))
+	s.Flags &^= FlagOnGround | FlagCrouched | FlagJumpHeld
+	if m.onGround {
+		s.Flags |= FlagOnGround
+	}
+	if crouched {
+		s.Flags |= FlagCrouched
+	}
+	if jumpHeld {
+		s.Flags |= FlagJumpHeld
+	}
+	return s
+}
+
+// mover is the working state of one Move.
+type mover struct {
+	p        *Params
+	w        world
+	c        body
+	f, v     geom.Vec3 // feet position and velocity
+	onGround bool
+}
+
+// region returns the box that holds everything the step can touch: the
+// standing capsule's bounds grown by the farthest the feet can get. Speed
+// can grow by acceleration, a jump and gravity; the feet can also climb or
+// follow a step and settle onto the ground twice.
+func (m *mover) region(dt float64) geom.AABB {
+	p := m.p
+	speed := m.v.Len() + (max(p.Accel, p.AirAccel)*p.maxWishSpeed()+p.Gravity)*dt + p.JumpSpeed
+	reach := speed*dt + p.StepHeight + 2*groundProbe + skin
+	return geom.AABB{
+		Min: m.f.Sub(geom.Vec3{X: p.Radius, Y: p.Radius}),
+		Max: m.f.Add(geom.Vec3{X: p.Radius, Y: p.Radius, Z: p.Height}),
+	}.Expand(reach)
+}
+
+// findGround probes just below the feet (Quake III PM_GroundTrace). On
+// ground it settles the feet onto it and stops any motion into it.
+func (m *mover) findGround() {
+	h, ok := m.w.sweep(m.f, geom.Vec3{Z: -groundProbe}, m.c)
+	m.onGround = ok && m.supports(h)
+	if m.onGround {
+		m.settle(h, groundProbe)
+	}
+}
+
+// supports reports whether contact h, below the feet, is ground to stand
+// on. The only surfaces that face up in a world of axis-aligned boxes are
+// the ground and box tops, both flat; but where the capsule's rounded
+// bottom rests on the edge of a top, the contact normal tilts. A player in
+// the air lands only where it tilts less than Quake III allows for slopes;
+// a player already on the ground stays on it as long as it rests on a top
+// at all. That lets a walking player roll over the edge of a step it
+// climbs, or of a ledge it walks off, without losing the ground for a
+// step, while a falling player still slides off an edge it barely meets.
+func (m *mover) supports(h contact) bool {
+	if m.onGround {
+		return h.n.Z > 0
+	}
+	return h.n.Z > minGroundNormal
+}
+
+// settle moves the feet down onto the ground contact h, found by a probe
+// depth deep, and stops any motion down into it.
+func (m *mover) settle(h contact, depth float64) {
+	m.f.Z -= depth * h.t
+	m.v.Z = max(m.v.Z, 0)
+}
+
+// walk is the move on the ground (Quake III PM_WalkMove): friction,
+// acceleration along the ground, a slide that climbs steps, and keeping the
+// feet on the ground when it drops by at most a step (Source's
+// CGameMovement::StayOnGround).
+func (m *mover) walk(dt float64, dir geom.Vec3, speed float64) {
+	m.friction(dt)
+	m.accelerate(dir, speed, m.p.Accel, dt)
+	m.v.Z = 0 // the ground is flat: walking is horizontal
+	if m.v == (geom.Vec3{}) {
+		return
+	}
+	m.stepSlide(dt)
+	m.findGround()
+	if m.onGround {
+		return
+	}
+	m.onGround = true // to follow the ground down as a walking player
+	h, ok := m.w.sweep(m.f, geom.Vec3{Z: -m.p.StepHeight}, m.c)
+	m.onGround = ok && m.supports(h)
+	if m.onGround {
+		m.settle(h, m.p.StepHeight)
+	}
+}
+
+// fall is the move in the air (Quake III PM_AirMove): a little steering and
+// gravity. Half of gravity's change of speed is applied before the slide
+// and half after, so the path over the step is the exact parabola.
+func (m *mover) fall(dt float64, dir geom.Vec3, speed float64) {
+	m.accelerate(dir, speed, m.p.AirAccel, dt)
+	half := m.p.Gravity * dt / 2
+	m.v.Z -= half
+	m.f, m.v, _ = m.w.slide(m.f, m.v, dt, m.c, false)
+	m.v.Z -= half
+	m.findGround()
+}
+
+// friction slows horizontal motion on the ground (Quake III PM_Friction).
+func (m *mover) friction(dt float64) {
+	speed := math.Hypot(m.v.X, m.v.Y)
+	if speed == 0 {
+		return
+	}
+	drop := max(speed, m.p.StopSpeed) * m.p.Friction * dt
+	m.v = m.v.Scale(max(speed-drop, 0) / speed)
+}
+
+// accelerate adds speed along dir until the velocity's component along it
+// reaches wish (Quake III PM_Accelerate). Quake caps only that component,
+// so pushing diagonally into a wall, or steering in the air, would build
+// horizontal speed beyond wish; here acceleration never raises the
+// horizontal speed above wish, so no trick makes a player faster than the
+// Params allow (a player already faster keeps that speed).
+func (m *mover) accelerate(dir geom.Vec3, wish, accel, dt float64) {
+	add := wish - m.v.Dot(dir)
+	if add <= 0 {
+		return
+	}
+	before := horizontal2(m.v)
+	m.v = m.v.AddScaled(dir, min(accel*dt*wish, add))
+	if after := horizontal2(m.v); after > wish*wish && after > before {
+		k := math.Sqrt(max(wish*wish, before) / after)
+		m.v.X *= k
+		m.v.Y *= k
+	}
+}
+
+// stepSlide slides, and when the slide hit something, also tries the same
+// move from StepHeight higher and put back down, and keeps whichever got
+// farther horizontally (Quake III PM_StepSlideMove, Half-Life
+// PM_WalkMove). The raised try only counts when the surface it lands on has
+// its top within StepHeight of the feet: a capsule's rounded bottom would
+// otherwise perch on, and creep up, the edge of a taller box.
+func (m *mover) stepSlide(dt float64) {
+	f0, v0 := m.f, m.v
+	var touched bool
+	m.f, m.v, touched = m.w.slide(f0, v0, dt, m.c, true)
+	if !touched || m.p.StepHeight == 0 {
+		return
+	}
+	rise := m.p.StepHeight
+	if h, ok := m.w.sweep(f0, geom.Vec3{Z: rise}, m.c); ok {
+		rise *= h.t
+	}
+	if rise == 0 {
+		return
+	}
+	f, v, _ := m.w.slide(f0.Add(geom.Vec3{Z: rise}), v0, dt, m.c, true)
+	h, ok := m.w.sweep(f, geom.Vec3{Z: -rise}, m.c)
+	if !ok {
+		f.Z -= rise
+	} else {
+		if m.w.top(h) > f0.Z+m.p.StepHeight {
+			return
+		}
+		f.Z -= rise * h.t
+		v.Z = max(v.Z, 0)
+	}
+	if horizontal2(f.Sub(f0)) > horizontal2(m.f.Sub(f0)) {
+		m.f, m.v = f, v
+	}
+}
+
+// slide moves the feet from f with velocity v for dt seconds, sliding along
+// every surface it meets (Quake III PM_SlideMove); walking tells that the
+// feet are on the ground. It returns the end position and velocity and
+// whether it met any surface.
+func (w *world) slide(f, v geom.Vec3, dt float64, c body, walking bool) (geom.Vec3, geom.Vec3, bool) {
+	// The velocity is never turned into the ground walked on or back
+	// against its original direction, which would make it jitter in
+	// corners.
+	var planes [maxPlanes]geom.Vec3
+	np := 0
+	if walking {
+		planes[np] = up
+		np++
+	}
+	planes[np] = v.Norm()
+	np++
+	touched := false
+	left := dt
+	for range maxBumps {
+		d := v.Scale(left)
+		h, ok := w.sweep(f, d, c)
+		if !ok {
+			return f.Add(d), v, touched
+		}
+		touched = true
+		f = f.AddScaled(d, h.t)
+		left -= left * h.t
+		if known(planes[:np], h.n) {
+			v = clip(v, h.n)
+			continue
+		}
+		if np == maxPlanes {
+			return f, geom.Vec3{}, true
+		}
+		planes[np] = h.n
+		np++
+		v = clipPlanes(v, planes[:np])
+		if v == (geom.Vec3{}) {
+			break
+		}
+	}
+	return f, v, touched
+}
+
+// known reports whether n is (nearly) one of planes.
+func known(planes []geom.Vec3, n geom.Vec3) bool {
+	for _, p := range planes {
+		if p.Dot(n) > 0.99 {
+			return true
+		}
+	}
+	return false
+}
+
+// clipPlanes returns v changed so that it goes into none of planes: clipped
+// against the first plane it enters, slid along the crease of two planes
+// when clipping against one sends it into another, and stopped in a corner
+// of three.
+func clipPlanes(v geom.Vec3, planes []geom.Vec3) geom.Vec3 {
+	for i, pi := range planes {
+		if v.Dot(pi) >= 0 {
+			continue
+		}
+		c := clip(v, pi)
+		for j, pj := range planes {
+			if j == i || c.Dot(pj) >= 0 {
+				continue
+			}
+			c = clip(c, pj)
+			if c.Dot(pi) >= 0 {
+				continue
+			}
+			dir := pi.Cross(pj).Norm()
+			c = dir.Scale(dir.Dot(v))
+			for k, pk := range planes {
+				if k != i && k != j && c.Dot(pk) < 0 {
+					return geom.Vec3{}
+				}
+			}
+		}
+		return c
+	}
+	return v
+}
+
+// clip removes the component of v along the surface normal n, and a little
+// more when v goes into the surface (Quake III PM_ClipVelocity).
+func clip(v, n geom.Vec3) geom.Vec3 {
+	b := v.Dot(n)
+	if b < 0 {
+		b *= overclip
+	} else {
+		b /= overclip
+	}
+	return v.Sub(n.Scale(b))
+}
+
+// wish returns the horizontal direction and the speed the command's move
+// keys ask for. The speed follows the larger of Forward and Side, so moving
+// diagonally is no faster (Quake III PM_CmdScale).
+func wish(cmd UserCmd, speed float64) (geom.Vec3, float64) {
+	fwd, side := float64(max(cmd.Forward, -127)), float64(max(cmd.Side, -127))
+	if fwd == 0 && side == 0 {
+		return geom.Vec3{}, 0
+	}
+	sin, cos := math.Sincos(cmd.YawRad())
+	// Forward is (cos, sin); right, forward turned clockwise, is (sin, -cos).
+	dir := geom.Vec3{X: fwd*cos + side*sin, Y: fwd*sin - side*cos}.Norm()
+	return dir, speed * max(math.Abs(fwd), math.Abs(side)) / 127
+}
+
+// horizontal2 returns the squared length of v's horizontal part.
+func horizontal2(v geom.Vec3) float64 { return v.X*v.X + v.Y*v.Y }
+
+// clampPos replaces NaN coordinates by 0 and clamps the others to
+// ±maxCoord.
+func clampPos(p geom.Vec3) geom.Vec3 {
+	return geom.Vec3{X: clampNum(p.X, maxCoord), Y: clampNum(p.Y, maxCoord), Z: clampNum(p.Z, maxCoord)}
+}
+
+// clampVel replaces NaN components by 0 and clamps the others to ±limit.
+func clampVel(v geom.Vec3, limit float64) geom.Vec3 {
+	return geom.Vec3{X: clampNum(v.X, limit), Y: clampNum(v.Y, limit), Z: clampNum(v.Z, limit)}
+}
+
+// clampNum returns x clamped to [-limit, limit], and 0 for NaN.
+func clampNum(x, limit float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return max(-limit, min(limit, x))
+}
+
+// snapVel rounds a velocity onto the VelQuantum grid.
+func snapVel(v geom.Vec3) geom.Vec3 {
+	return geom.Vec3{
+		X: math.Round(v.X/VelQuantum) * VelQuantum,
+		Y: math.Round(v.Y/VelQuantum) * VelQuantum,
+		Z: math.Round(v.Z/VelQuantum) * VelQuantum,
+	}
+}

@@ -1,0 +1,104 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world"
+)
+
+// Config sets up a Server. The zero value of every field but Map selects
+// its documented default.
+type Config struct {
+	// Map is the world the match is played in. Required.
+	Map *world.Map
+	// TickRate is the simulation rate in ticks per second, 20 to 128
+	// (default 64).
+	TickRate int
+	// MaxClients is the number of player slots (default 64, at most
+	// wire.MaxEntities).
+	MaxClients int
+	// MaxUnlag is how far back the pose history reaches, and so the
+	// furthest lag compensation can rewind (default 1 s, as Source's
+	// sv_maxunlag).
+	MaxUnlag time.Duration
+	// Movement are the movement rules shared with clients (default
+	// game.DefaultParams()).
+	Movement *game.Params
+	// MoveSlack is the movement time a client may bank beyond the wall
+	// time that has passed, to absorb jitter and recover commands delayed by
+	// loss (default 100 ms). A client never moves further than elapsed time
+	// plus this allowance, however many or however long the commands it
+	// sends.
+	MoveSlack time.Duration
+	// CmdQueue is how many received commands a client may have waiting for
+	// execution; more are dropped (default 32, half a second at 64 Hz).
+	CmdQueue int
+	// InterpMin and InterpMax bound the interpolation delay a client may
+	// declare (defaults 0 and 500 ms).
+	InterpMin, InterpMax time.Duration
+	// Timeout is the silence after which a client is dropped (default 10 s).
+	Timeout time.Duration
+	// Seed seeds the server's random generator (spawn choice).
+	Seed uint64
+}
+
+func (c *Config) withDefaults() (Config, error) {
+	out := *c
+	if out.Map == nil {
+		return out, errors.New("server: config: map is required")
+	}
+	if out.TickRate == 0 {
+		out.TickRate = 64
+	}
+	if out.TickRate < 20 || out.TickRate > 128 {
+		return out, fmt.Errorf("server: config: tick rate %d outside 20..128", out.TickRate)
+	}
+	if out.MaxClients == 0 {
+		out.MaxClients = 64
+	}
+	if out.MaxClients < 1 || out.MaxClients > wire.MaxEntities {
+		return out, fmt.Errorf("server: config: max clients %d outside 1..%d", out.MaxClients, wire.MaxEntities)
+	}
+	if out.MaxUnlag == 0 {
+		out.MaxUnlag = time.Second
+	}
+	if out.MaxUnlag < 0 || out.MaxUnlag > 5*time.Second {
+		return out, fmt.Errorf("server: config: max unlag %v outside 0..5s", out.MaxUnlag)
+	}
+	if out.Movement == nil {
+		p := game.DefaultParams()
+		out.Movement = &p
+	}
+	if err := out.Movement.Validate(); err != nil {
+		return out, fmt.Errorf("server: config: movement: %w", err)
+	}
+	if out.MoveSlack == 0 {
+		out.MoveSlack = 100 * time.Millisecond
+	}
+	if out.MoveSlack < 0 || out.MoveSlack > time.Second {
+		return out, fmt.Errorf("server: config: move slack %v outside 0..1s", out.MoveSlack)
+	}
+	if out.CmdQueue == 0 {
+		out.CmdQueue = 32
+	}
+	if out.CmdQueue < 1 || out.CmdQueue > 1024 {
+		return out, fmt.Errorf("server: config: command queue %d outside 1..1024", out.CmdQueue)
+	}
+	if out.InterpMax == 0 {
+		out.InterpMax = 500 * time.Millisecond
+	}
+	if out.InterpMin < 0 || out.InterpMax < out.InterpMin || out.InterpMax > 2*time.Second {
+		return out, fmt.Errorf("server: config: interpolation bounds %v..%v invalid", out.InterpMin, out.InterpMax)
+	}
+	if out.Timeout == 0 {
+		out.Timeout = 10 * time.Second
+	}
+	if out.Timeout < 0 {
+		return out, fmt.Errorf("server: config: timeout %v is negative", out.Timeout)
+	}
+	return out, nil
+}

@@ -1,0 +1,517 @@
+// Package server is lagkit's authoritative game server core. It is a
+// deterministic state machine in the manner of etcd raft: the caller feeds
+// it received datagrams (Step) and the passage of time (Advance) and sends
+// the datagrams it returns (Outbox). It owns no sockets, goroutines or
+// clocks, so the simulation driver and the real-time driver run the same
+// code, and a simulated match is reproducible from its seed.
+//
+// Each tick the server executes every client's queued user commands through
+// the shared movement code (package game), records every player's pose in
+// the lag compensation history, and sends each client a snapshot delta
+// encoded against the last one that client acknowledged.
+//
+// Commands and the movement-time budget: a client's commands are executed
+// in sequence order as they arrive (as Source does), each consuming its
+// duration from the client's movement budget. The budget grows with server
+// time and is capped at MoveSlack, so a client cannot move further than
+// wall time allows plus that allowance, however many commands it sends or
+// however long it claims they are. Commands older than the newest received
+// (replays, duplicates, redundant copies) are dropped; commands beyond a
+// full queue (flooding) are dropped. A command's duration is clamped to the
+// budget cap so an absurd duration cannot stall the queue.
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/rtt"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// Peer identifies a remote endpoint. The driver chooses the values (an
+// index into its address table, a connection id); the server only compares
+// them.
+type Peer uint64
+
+// Datagram is one packet to send.
+type Datagram struct {
+	To   Peer
+	Data []byte
+}
+
+// snapRing is how many ticks of sent snapshots are kept as delta baselines
+// per client. A client whose acknowledgement is older gets a full snapshot.
+const snapRing = 64
+
+// Server is the authoritative game server state machine.
+type Server struct {
+	cfg     Config
+	tickDur time.Duration
+	tick    uint32
+	rng     *rand.Rand
+
+	clients []*client // by slot; nil when free
+	byPeer  map[Peer]int
+	history *lagcomp.History
+
+	outbox []Datagram
+
+	hash    hash.Hash
+	hashBuf []byte
+	spawnN  [2]int
+
+	stats Stats
+}
+
+// Stats are server-wide counters.
+type Stats struct {
+	Malformed   int // datagrams that failed to decode
+	Rejected    int // connects refused
+	Connects    int
+	Disconnects int
+}
+
+// client is one connected player.
+type client struct {
+	peer  Peer
+	id    int
+	name  string
+	state game.PlayerState
+
+	queue       []game.UserCmd // ring of pending commands
+	qHead, qN   int
+	lastRecv    uint32 // newest command tick received
+	lastExec    uint32 // last command tick executed
+	budget      time.Duration
+	cmdsLost    int
+	cmdsDropped int
+
+	snapEvery   uint32 // send a snapshot every this many ticks
+	interpDelay time.Duration
+
+	snaps  [snapRing]wire.Snapshot
+	sentAt [snapRing]time.Duration
+	sent   [snapRing]bool
+	ack    uint32
+
+	echoTime time.Duration // newest Commands.ClientTime received
+	echoAt   time.Duration // when it was received
+
+	rtt       rtt.Estimator
+	lastHeard time.Duration
+
+	out           []byte
+	bytesSent     int
+	packetsSent   int
+	snapshotBytes int
+	snapshots     int
+}
+
+// New returns a server for cfg.
+func New(cfg Config) (*Server, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg:     c,
+		tickDur: game.TickDuration(c.TickRate),
+		rng:     rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15)),
+		clients: make([]*client, c.MaxClients),
+		byPeer:  make(map[Peer]int, c.MaxClients),
+		hash:    sha256.New(),
+		hashBuf: make([]byte, 0, 64),
+		outbox:  make([]Datagram, 0, c.MaxClients+4),
+	}
+	s.history = lagcomp.NewHistory(s.tickDur, c.MaxUnlag, c.MaxClients)
+	return s, nil
+}
+
+// TickDuration returns the server's tick duration.
+func (s *Server) TickDuration() time.Duration { return s.tickDur }
+
+// Tick returns the last simulated tick.
+func (s *Server) Tick() uint32 { return s.tick }
+
+// Time returns the server time of the last simulated tick.
+func (s *Server) Time() time.Duration { return time.Duration(s.tick) * s.tickDur }
+
+// NextTick returns when Advance next has work to do.
+func (s *Server) NextTick() time.Duration { return time.Duration(s.tick+1) * s.tickDur }
+
+// History returns the pose history for lag compensation queries.
+func (s *Server) History() *lagcomp.History { return s.history }
+
+// Stats returns server-wide counters.
+func (s *Server) Stats() Stats { return s.stats }
+
+// Outbox returns the datagrams produced since the last call and forgets
+// them. The slices stay valid until the next call to Step or Advance.
+func (s *Server) Outbox() []Datagram {
+	out := s.outbox
+	s.outbox = s.outbox[:0]
+	return out
+}
+
+// Step processes one received datagram. An error describes a datagram that
+// was malformed or not acceptable; the server state is unharmed by it.
+func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
+	if len(data) > wire.MaxDatagram {
+		s.stats.Malformed++
+		return fmt.Errorf("server: datagram of %d bytes exceeds %d", len(data), wire.MaxDatagram)
+	}
+	typ, err := wire.PeekType(data)
+	if err != nil {
+		s.stats.Malformed++
+		return err
+	}
+	switch typ {
+	case wire.MsgConnect:
+		var m wire.Connect
+		if err := wire.DecodeConnect(data, &m); err != nil {
+			s.stats.Malformed++
+			return err
+		}
+		s.connect(now, from, &m)
+		return nil
+	case wire.MsgCommands:
+		id, ok := s.byPeer[from]
+		if !ok {
+			return errors.New("server: commands from unknown peer")
+		}
+		var m wire.Commands
+		if err := wire.DecodeCommands(data, &m); err != nil {
+			s.stats.Malformed++
+			return err
+		}
+		s.commands(now, s.clients[id], &m)
+		return nil
+	case wire.MsgDisconnect:
+		id, ok := s.byPeer[from]
+		if !ok {
+			return nil
+		}
+		var m wire.Disconnect
+		if err := wire.DecodeDisconnect(data, &m); err != nil {
+			s.stats.Malformed++
+			return err
+		}
+		s.drop(id, "")
+		return nil
+	default:
+		s.stats.Malformed++
+		return fmt.Errorf("server: unexpected message type %d from a client", typ)
+	}
+}
+
+func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
+	if id, ok := s.byPeer[from]; ok {
+		s.sendAccept(s.clients[id]) // our Accept was lost; repeat it
+		return
+	}
+	if m.Version != wire.Version {
+		s.reject(from, fmt.Sprintf("protocol version %d not supported (server speaks %d)", m.Version, wire.Version))
+		return
+	}
+	id := -1
+	for i, c := range s.clients {
+		if c == nil {
+			id = i
+			break
+		}
+	}
+	if id < 0 {
+		s.reject(from, "server full")
+		return
+	}
+	rate := int(m.SnapshotRate)
+	if rate <= 0 || rate > s.cfg.TickRate {
+		rate = s.cfg.TickRate
+	}
+	c := &client{
+		peer:        from,
+		id:          id,
+		name:        m.Name,
+		queue:       make([]game.UserCmd, s.cfg.CmdQueue),
+		snapEvery:   uint32(max(1, int(math.Round(float64(s.cfg.TickRate)/float64(rate))))),
+		interpDelay: min(max(m.InterpDelay, s.cfg.InterpMin), s.cfg.InterpMax),
+		lastHeard:   now,
+		out:         make([]byte, 0, wire.MaxDatagram),
+	}
+	c.state = s.spawnState(id, 0)
+	s.clients[id] = c
+	s.byPeer[from] = id
+	s.stats.Connects++
+	s.hashEvent(1, id)
+	s.sendAccept(c)
+}
+
+// spawnState places a player at a random spawn of its team, marking the
+// move as a teleport so observers do not interpolate across it.
+func (s *Server) spawnState(id int, teleport uint8) game.PlayerState {
+	team := id % 2
+	spawns := s.cfg.Map.SpawnsFor(team)
+	var st game.PlayerState
+	if len(spawns) > 0 {
+		sp := spawns[s.rng.IntN(len(spawns))]
+		st.Pos = game.SnapPos(sp.Pos)
+		st.Yaw = game.YawUnits(sp.Yaw)
+	}
+	st.Flags = game.FlagOnGround
+	st.Teleport = teleport + 1
+	return st
+}
+
+func (s *Server) sendAccept(c *client) {
+	buf, err := wire.AppendAccept(nil, &wire.Accept{
+		ClientID: uint8(c.id),
+		TickRate: uint16(s.cfg.TickRate),
+		Tick:     s.tick,
+		Map:      s.cfg.Map.Name,
+	})
+	if err == nil {
+		s.queue(c.peer, buf)
+	}
+}
+
+func (s *Server) reject(to Peer, reason string) {
+	s.stats.Rejected++
+	buf, err := wire.AppendReject(nil, &wire.Reject{Reason: reason})
+	if err == nil {
+		s.queue(to, buf)
+	}
+}
+
+// queue adds a control datagram to the outbox. Control messages are rare,
+// so each has its own buffer.
+func (s *Server) queue(to Peer, buf []byte) {
+	s.outbox = append(s.outbox, Datagram{To: to, Data: buf})
+}
+
+// Kick disconnects a client with a reason sent to it.
+func (s *Server) Kick(id int, reason string) {
+	if id >= 0 && id < len(s.clients) && s.clients[id] != nil {
+		s.drop(id, reason)
+	}
+}
+
+func (s *Server) drop(id int, reason string) {
+	c := s.clients[id]
+	if reason != "" {
+		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: reason}); err == nil {
+			s.queue(c.peer, buf)
+		}
+	}
+	delete(s.byPeer, c.peer)
+	s.clients[id] = nil
+	s.stats.Disconnects++
+	s.hashEvent(2, id)
+}
+
+func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
+	c.lastHeard = now
+	if m.AckTick > c.ack && m.AckTick <= s.tick {
+		slot := m.AckTick % snapRing
+		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
+			sample := now - c.sentAt[slot] - min(m.AckDelay, now-c.sentAt[slot])
+			c.rtt.Add(sample)
+		}
+		c.ack = m.AckTick
+	}
+	if m.ClientTime > c.echoTime {
+		c.echoTime, c.echoAt = m.ClientTime, now
+	}
+	for _, cmd := range m.Cmds {
+		if cmd.Tick <= c.lastRecv {
+			continue // a redundant copy, a duplicate or a replay
+		}
+		if c.qN == len(c.queue) {
+			c.cmdsDropped++
+			continue // flooding: the queue is full
+		}
+		c.queue[(c.qHead+c.qN)%len(c.queue)] = cmd
+		c.qN++
+		c.lastRecv = cmd.Tick
+	}
+}
+
+// Advance runs every tick due at or before now.
+func (s *Server) Advance(now time.Duration) {
+	for s.NextTick() <= now {
+		s.step(now)
+	}
+}
+
+func (s *Server) step(now time.Duration) {
+	s.tick++
+	for _, c := range s.clients {
+		if c != nil {
+			s.execute(c)
+		}
+	}
+	s.history.Begin(s.tick)
+	for _, c := range s.clients {
+		if c != nil {
+			s.history.Set(c.id, c.state)
+			s.hashState(c)
+		}
+	}
+	for _, c := range s.clients {
+		if c == nil {
+			continue
+		}
+		if now-c.lastHeard > s.cfg.Timeout {
+			s.drop(c.id, "timed out")
+			continue
+		}
+		if s.tick%c.snapEvery == 0 {
+			s.sendSnapshot(now, c)
+		}
+	}
+}
+
+// execute runs the client's queued commands that its movement budget
+// allows.
+func (s *Server) execute(c *client) {
+	c.budget = min(c.budget+s.tickDur, s.cfg.MoveSlack)
+	for c.qN > 0 {
+		cmd := c.queue[c.qHead]
+		cmd.Duration = min(cmd.Duration, s.cfg.MoveSlack)
+		if cmd.Duration > c.budget {
+			return
+		}
+		c.budget -= cmd.Duration
+		c.qHead = (c.qHead + 1) % len(c.queue)
+		c.qN--
+		if c.lastExec != 0 && cmd.Tick > c.lastExec+1 {
+			c.cmdsLost += int(cmd.Tick - c.lastExec - 1)
+		}
+		c.state = game.Move(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement)
+		c.lastExec = cmd.Tick
+	}
+}
+
+func (s *Server) sendSnapshot(now time.Duration, c *client) {
+	slot := s.tick % snapRing
+	snap := &c.snaps[slot]
+	snap.Tick = s.tick
+	snap.Baseline = 0
+	snap.LastCmd = c.lastExec
+	snap.EchoClientTime = c.echoTime
+	snap.EchoHold = 0
+	if c.echoTime > 0 {
+		snap.EchoHold = now - c.echoAt
+	}
+	snap.Self = c.state
+	snap.Present = [len(snap.Present)]uint64{}
+	for _, o := range s.clients {
+		if o == nil || o == c {
+			continue
+		}
+		snap.Entities[o.id] = wire.EntityFromState(o.state)
+		snap.SetPresent(o.id, true)
+	}
+	snap.FirstEventSeq = 0
+	snap.Events = snap.Events[:0]
+
+	var base *wire.Snapshot
+	if c.ack != 0 && s.tick-c.ack < snapRing {
+		b := &c.snaps[c.ack%snapRing]
+		if c.sent[c.ack%snapRing] && b.Tick == c.ack {
+			base = b
+			snap.Baseline = c.ack
+		}
+	}
+	out, err := wire.AppendSnapshot(c.out[:0], snap, base, wire.MaxDatagram)
+	if err != nil {
+		// Cannot happen for states the server itself produced; dropping
+		// the snapshot is the safe answer if it ever does.
+		c.sent[slot] = false
+		return
+	}
+	c.out = out
+	c.sent[slot] = true
+	c.sentAt[slot] = now
+	c.bytesSent += len(out)
+	c.packetsSent++
+	c.snapshotBytes += len(out)
+	c.snapshots++
+	s.outbox = append(s.outbox, Datagram{To: c.peer, Data: out})
+}
+
+// hashState folds one player's authoritative state into the running state
+// digest.
+func (s *Server) hashState(c *client) {
+	b := s.hashBuf[:0]
+	b = binary.LittleEndian.AppendUint32(b, s.tick)
+	b = append(b, byte(c.id))
+	st := &c.state
+	for _, v := range [...]float64{st.Pos.X, st.Pos.Y, st.Pos.Z, st.Vel.X, st.Vel.Y, st.Vel.Z} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	b = binary.LittleEndian.AppendUint16(b, st.Yaw)
+	b = binary.LittleEndian.AppendUint16(b, uint16(st.Pitch))
+	b = append(b, byte(st.Flags), st.Teleport)
+	s.hash.Write(b)
+	s.hashBuf = b
+}
+
+// hashEvent folds a session event (1 connect, 2 disconnect) into the digest.
+func (s *Server) hashEvent(kind byte, id int) {
+	b := binary.LittleEndian.AppendUint32(s.hashBuf[:0], s.tick)
+	b = append(b, 0xff, kind, byte(id))
+	s.hash.Write(b)
+	s.hashBuf = b
+}
+
+// StateHash returns a hex SHA-256 digest of every tick's authoritative
+// player states and every connect and disconnect so far: two runs with the
+// same inputs give the same digest.
+func (s *Server) StateHash() string {
+	return hex.EncodeToString(s.hash.Sum(nil))
+}
+
+// ClientInfo describes one connected client.
+type ClientInfo struct {
+	ID            int
+	Peer          Peer
+	Name          string
+	State         game.PlayerState
+	LastCmd       uint32
+	RTT           time.Duration // server-measured smoothed round trip
+	InterpDelay   time.Duration
+	BytesSent     int
+	PacketsSent   int
+	Snapshots     int
+	SnapshotBytes int
+	CmdsLost      int // commands never executed (gaps in the sequence)
+	CmdsDropped   int // commands dropped because the queue was full
+}
+
+// Client returns information on the client in slot id.
+func (s *Server) Client(id int) (ClientInfo, bool) {
+	if id < 0 || id >= len(s.clients) || s.clients[id] == nil {
+		return ClientInfo{}, false
+	}
+	c := s.clients[id]
+	return ClientInfo{
+		ID: c.id, Peer: c.peer, Name: c.name, State: c.state, LastCmd: c.lastExec,
+		RTT: c.rtt.Smoothed(), InterpDelay: c.interpDelay,
+		BytesSent: c.bytesSent, PacketsSent: c.packetsSent,
+		Snapshots: c.snapshots, SnapshotBytes: c.snapshotBytes,
+		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
+	}, true
+}
+
+// MaxClients returns the number of player slots.
+func (s *Server) MaxClients() int { return len(s.clients) }

@@ -1,0 +1,284 @@
+package server
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world"
+)
+
+// openMap is a 200 x 200 m field with one spawn per team at the centre, so
+// a player can walk straight for seconds without meeting anything.
+const openMap = `{
+  "name": "open",
+  "bounds": {"min": [-100, -100, 0], "max": [100, 100, 10]},
+  "boxes": [],
+  "spawns": [
+    {"team": 0, "pos": [0, 0, 0], "yaw": 0},
+    {"team": 1, "pos": [0, 5, 0], "yaw": 0}
+  ],
+  "objectives": []
+}`
+
+func testServer(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	m, err := world.Parse("open.json", []byte(openMap))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Map = m
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// join connects peer and returns its slot.
+func join(t testing.TB, s *Server, now time.Duration, peer Peer) int {
+	t.Helper()
+	b, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Name: "p", InterpDelay: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Step(now, peer, b); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range s.Outbox() {
+		if d.To != peer {
+			continue
+		}
+		var a wire.Accept
+		if err := wire.DecodeAccept(d.Data, &a); err != nil {
+			t.Fatalf("expected accept: %v", err)
+		}
+		return int(a.ClientID)
+	}
+	t.Fatal("no accept")
+	return -1
+}
+
+func sendCmds(t testing.TB, s *Server, now time.Duration, peer Peer, cmds []game.UserCmd) {
+	t.Helper()
+	b, err := wire.AppendCommands(nil, &wire.Commands{ClientTime: now + 1, Cmds: cmds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Step(now, peer, b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func walk(tick uint32, d time.Duration) game.UserCmd {
+	return game.UserCmd{Tick: tick, Duration: d, Forward: 127}
+}
+
+// TestMovementBudget checks that no pattern of commands moves a player
+// further than walking speed allows over the elapsed time plus the
+// jitter allowance (MoveSlack), while an honest client walks at full speed.
+func TestMovementBudget(t *testing.T) {
+	const seconds = 5
+	cases := []struct {
+		name string
+		// cmds returns the commands sent at server tick n, given the next
+		// command number.
+		cmds   func(next uint32, dt time.Duration) []game.UserCmd
+		honest bool
+	}{
+		{"honest one per tick", func(next uint32, dt time.Duration) []game.UserCmd {
+			return []game.UserCmd{walk(next, dt)}
+		}, true},
+		{"ten times too many", func(next uint32, dt time.Duration) []game.UserCmd {
+			out := make([]game.UserCmd, 0, 8)
+			for i := range uint32(8) {
+				out = append(out, walk(next+i, dt))
+			}
+			return out
+		}, false},
+		{"absurd durations", func(next uint32, dt time.Duration) []game.UserCmd {
+			return []game.UserCmd{walk(next, 250*time.Millisecond)}
+		}, false},
+		{"sequence from the future", func(next uint32, dt time.Duration) []game.UserCmd {
+			return []game.UserCmd{walk(next+1000, dt), walk(next+1001, dt)}
+		}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := testServer(t, Config{})
+			dt := s.TickDuration()
+			id := join(t, s, 0, 7)
+			start, _ := s.Client(id)
+			next := uint32(1)
+			var now time.Duration
+			for s.Tick() < seconds*64 {
+				now = s.NextTick()
+				cmds := tc.cmds(next, dt)
+				sendCmds(t, s, now-time.Microsecond, 7, cmds)
+				next = cmds[len(cmds)-1].Tick + 1
+				s.Advance(now)
+			}
+			end, _ := s.Client(id)
+			dist := end.State.Pos.Sub(start.State.Pos).Len()
+			speed := game.DefaultParams().WalkSpeed
+			limit := speed * (now.Seconds() + s.cfg.MoveSlack.Seconds())
+			if dist > limit+1e-6 {
+				t.Fatalf("moved %.3f m in %.2f s, limit %.3f m", dist, now.Seconds(), limit)
+			}
+			if tc.honest && dist < speed*(now.Seconds()-0.3) {
+				t.Fatalf("honest client moved only %.3f m in %.2f s", dist, now.Seconds())
+			}
+		})
+	}
+}
+
+func TestReplayedCommandsAreIgnored(t *testing.T) {
+	s := testServer(t, Config{})
+	dt := s.TickDuration()
+	id := join(t, s, 0, 1)
+	for n := uint32(1); n <= 64; n++ {
+		now := s.NextTick()
+		sendCmds(t, s, now, 1, []game.UserCmd{walk(n, dt)})
+		s.Advance(now)
+	}
+	before, _ := s.Client(id)
+	for range 64 {
+		now := s.NextTick()
+		sendCmds(t, s, now, 1, []game.UserCmd{walk(10, dt), walk(11, dt)})
+		s.Advance(now)
+	}
+	after, _ := s.Client(id)
+	if after.State.Pos != before.State.Pos || after.LastCmd != 64 {
+		t.Fatalf("replayed commands moved the player: %v -> %v (last %d)", before.State.Pos, after.State.Pos, after.LastCmd)
+	}
+}
+
+func TestConnectErrors(t *testing.T) {
+	s := testServer(t, Config{MaxClients: 1})
+	join(t, s, 0, 1)
+	b, _ := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Name: "late"})
+	if err := s.Step(0, 2, b); err != nil {
+		t.Fatal(err)
+	}
+	var r wire.Reject
+	out := s.Outbox()
+	if len(out) != 1 || wire.DecodeReject(out[0].Data, &r) != nil || r.Reason != "server full" {
+		t.Fatalf("want reject 'server full', got %d datagrams %+v", len(out), r)
+	}
+	// A future client: the version is the two bytes after the type.
+	b = []byte{byte(wire.MsgConnect), wire.Version + 1, 0, 0xde, 0xad}
+	if err := s.Step(0, 3, b); err != nil {
+		t.Fatal(err)
+	}
+	out = s.Outbox()
+	if len(out) != 1 || wire.DecodeReject(out[0].Data, &r) != nil || r.Reason == "" {
+		t.Fatalf("want reject for version, got %+v", r)
+	}
+}
+
+func TestMalformedDatagramsAreHarmless(t *testing.T) {
+	s := testServer(t, Config{})
+	id := join(t, s, 0, 1)
+	inputs := [][]byte{nil, {}, {0xff}, {byte(wire.MsgCommands)}, {byte(wire.MsgSnapshot), 1, 2, 3}, make([]byte, 5000)}
+	for _, in := range inputs {
+		if err := s.Step(0, 1, in); err == nil {
+			t.Errorf("datagram %x accepted", in)
+		}
+	}
+	if _, ok := s.Client(id); !ok {
+		t.Fatal("client lost after malformed input")
+	}
+	if s.Stats().Malformed == 0 {
+		t.Fatal("malformed datagrams not counted")
+	}
+}
+
+func TestSilentClientTimesOut(t *testing.T) {
+	s := testServer(t, Config{Timeout: time.Second})
+	id := join(t, s, 0, 1)
+	s.Advance(2 * time.Second)
+	if _, ok := s.Client(id); ok {
+		t.Fatal("silent client still connected")
+	}
+	var d wire.Disconnect
+	found := false
+	for _, o := range s.Outbox() {
+		if wire.DecodeDisconnect(o.Data, &d) == nil && d.Reason == "timed out" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("no disconnect with reason sent")
+	}
+}
+
+// TestRTTFromAcks checks the server's RTT estimate from snapshot
+// acknowledgements, net of the client's declared hold time.
+func TestRTTFromAcks(t *testing.T) {
+	s := testServer(t, Config{})
+	id := join(t, s, 0, 1)
+	const rtt = 80 * time.Millisecond
+	hold := 5 * time.Millisecond
+	for s.Tick() < 200 {
+		now := s.NextTick()
+		s.Advance(now)
+		for _, d := range s.Outbox() {
+			var sn wire.Snapshot
+			if d.To == 1 && wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
+				b, _ := wire.AppendCommands(nil, &wire.Commands{AckTick: sn.Tick, AckDelay: hold, ClientTime: now,
+					Cmds: []game.UserCmd{{Tick: sn.Tick, Duration: s.TickDuration()}}})
+				// Delivered after the round trip plus the hold.
+				s.Advance(now + rtt + hold - time.Microsecond)
+				if err := s.Step(now+rtt+hold, 1, b); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	info, _ := s.Client(id)
+	if d := info.RTT - rtt; d < -2*time.Millisecond || d > 2*time.Millisecond {
+		t.Fatalf("server RTT %v, want %v", info.RTT, rtt)
+	}
+}
+
+func BenchmarkServerTick64(b *testing.B) {
+	s := testServer(b, Config{MaxClients: 64})
+	dt := s.TickDuration()
+	for i := range 64 {
+		join(b, s, 0, Peer(i))
+	}
+	bufs := make([][]byte, 64)
+	for i := range bufs {
+		bufs[i] = make([]byte, 0, wire.MaxDatagram)
+	}
+	next := uint32(1)
+	acks := make([]uint32, 64)
+	tick := func() {
+		now := s.NextTick()
+		for i := range 64 {
+			cmd := game.UserCmd{Tick: next, Duration: dt, Forward: 127, Yaw: uint16(i * 1000)}
+			buf, err := wire.AppendCommands(bufs[i][:0], &wire.Commands{AckTick: acks[i], ClientTime: now, Cmds: []game.UserCmd{cmd}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			bufs[i] = buf
+			if err := s.Step(now, Peer(i), buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+		next++
+		s.Advance(now)
+		for _, d := range s.Outbox() {
+			acks[d.To] = s.Tick()
+		}
+	}
+	for range 128 { // warm up: reach steady-state delta snapshots
+		tick()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		tick()
+	}
+}

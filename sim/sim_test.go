@@ -1,0 +1,73 @@
+package sim
+
+import (
+	"testing"
+	"time"
+)
+
+func run(t *testing.T, cfg Config) *Result {
+	t.Helper()
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatalf("seed %d: %v", cfg.Seed, err)
+	}
+	return r
+}
+
+// TestDeterministic: the same seed gives the same result bit for bit; a
+// different seed gives a different one.
+func TestDeterministic(t *testing.T) {
+	cfg := Config{Players: 6, Duration: 4 * time.Second, Seed: 7, RTT: 120 * time.Millisecond,
+		Jitter: 15 * time.Millisecond, Loss: 0.05}
+	a, b := run(t, cfg), run(t, cfg)
+	a.WallS, b.WallS = 0, 0
+	if *a != *b {
+		t.Fatalf("seed %d gave different results:\n%+v\n%+v", cfg.Seed, a, b)
+	}
+	cfg.Seed = 8
+	c := run(t, cfg)
+	if c.StateHash == a.StateHash {
+		t.Fatalf("seeds 7 and 8 gave the same state hash %s", a.StateHash)
+	}
+}
+
+// TestPredictionIsExact: prediction runs the server's own movement code on
+// the same quantised inputs, so without loss it matches the server exactly.
+func TestPredictionIsExact(t *testing.T) {
+	r := run(t, Config{Players: 6, Duration: 6 * time.Second, Seed: 3, RTT: 100 * time.Millisecond})
+	if r.PredictionSamples < 1000 {
+		t.Fatalf("only %d prediction samples", r.PredictionSamples)
+	}
+	if r.PredictionErrorP99M >= 0.001 {
+		t.Fatalf("prediction error p99 %.5f m, want < 0.001 (mean %.5f)", r.PredictionErrorP99M, r.PredictionErrorMeanM)
+	}
+	if r.InterpErrorMeanM >= 0.05 {
+		t.Fatalf("interpolation error mean %.4f m, want < 0.05", r.InterpErrorMeanM)
+	}
+	if r.CommandsLost != 0 {
+		t.Fatalf("%d commands lost without loss", r.CommandsLost)
+	}
+}
+
+// TestLossyLinkIsTolerated: with jitter and 5% loss the redundancy keeps
+// prediction close and nothing stalls.
+func TestLossyLinkIsTolerated(t *testing.T) {
+	r := run(t, Config{Players: 6, Duration: 6 * time.Second, Seed: 5, RTT: 150 * time.Millisecond,
+		Jitter: 20 * time.Millisecond, Loss: 0.05})
+	if r.PredictionErrorMeanM >= 0.05 {
+		t.Fatalf("prediction error mean %.4f m, want < 0.05", r.PredictionErrorMeanM)
+	}
+	if want := uint32(6 * 64); r.Ticks != want {
+		t.Fatalf("ran %d ticks, want %d", r.Ticks, want)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, cfg := range []Config{
+		{Players: -1}, {Players: 500}, {Loss: 2}, {RTT: -time.Second}, {Map: "nowhere"}, {TickRate: 500},
+	} {
+		if _, err := Run(cfg); err == nil {
+			t.Errorf("%+v accepted", cfg)
+		}
+	}
+}

@@ -1,0 +1,261 @@
+package wire
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// The bit stream packs fields least significant bit first: a field's low
+// bit goes into the lowest free bit of the current byte, and an n-bit field
+// written at a byte boundary lands in the bytes in little-endian order. The
+// final byte is padded with zero bits.
+
+// bitWriter appends a bit stream to buf.
+type bitWriter struct {
+	buf  []byte
+	free uint // unused high bits of buf's last byte (0 to 7)
+}
+
+// pos returns the number of bits in buf, counting from buf's first byte.
+func (w *bitWriter) pos() int { return len(w.buf)*8 - int(w.free) }
+
+// truncate drops everything written after bit position p (from pos).
+func (w *bitWriter) truncate(p int) {
+	w.buf = w.buf[:(p+7)/8]
+	w.free = uint(-p & 7)
+	if w.free != 0 {
+		w.buf[len(w.buf)-1] &= byte(1)<<(8-w.free) - 1
+	}
+}
+
+// patch overwrites n bits at bit position p (from pos) with v. The bits
+// must have been written before.
+func (w *bitWriter) patch(p int, v uint64, n uint) {
+	for i := range n {
+		b := &w.buf[(p+int(i))/8]
+		mask := byte(1) << ((p + int(i)) & 7)
+		if v>>i&1 != 0 {
+			*b |= mask
+		} else {
+			*b &^= mask
+		}
+	}
+}
+
+// writeBits writes the low n bits of v (n <= 64).
+func (w *bitWriter) writeBits(v uint64, n uint) {
+	if n < 64 {
+		v &= 1<<n - 1
+	}
+	for n > 0 {
+		if w.free == 0 {
+			w.buf = append(w.buf, 0)
+			w.free = 8
+		}
+		w.buf[len(w.buf)-1] |= byte(v << (8 - w.free))
+		k := min(n, w.free)
+		v >>= k
+		n -= k
+		w.free -= k
+	}
+}
+
+func (w *bitWriter) writeBool(b bool) {
+	if b {
+		w.writeBits(1, 1)
+	} else {
+		w.writeBits(0, 1)
+	}
+}
+
+// zigzag maps signed integers to unsigned ones so that small magnitudes of
+// either sign get small codes: 0, -1, 1, -2, 2 ... become 0, 1, 2, 3, 4
+// (the encoding of Protocol Buffers' sint types).
+func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
+
+func unzigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
+
+// writeUvarint writes v in groups of 7 bits, low group first, each followed
+// by a bit that says whether another group follows: the LEB128 scheme of
+// encoding/binary's Uvarint, at bit granularity.
+func (w *bitWriter) writeUvarint(v uint64) {
+	for v >= 0x80 {
+		w.writeBits(v&0x7f|0x80, 8)
+		v >>= 7
+	}
+	w.writeBits(v, 8)
+}
+
+// writeBucketed writes v with a bucket code: a unary bucket number (i one
+// bits then a zero, or len(widths)-1 one bits for the last bucket) and then
+// zigzag(v) in that bucket's width. It picks the first bucket wide enough;
+// v must fit the last one. Deltas of slowly changing values are mostly
+// small, so most of them take the short buckets.
+func (w *bitWriter) writeBucketed(v int64, widths []uint) {
+	u := zigzag(v)
+	last := len(widths) - 1
+	for i, n := range widths {
+		if i == last || u < 1<<n {
+			w.writeBits(1<<i-1, uint(i))
+			if i < last {
+				w.writeBits(0, 1)
+			}
+			w.writeBits(u, n)
+			return
+		}
+	}
+}
+
+// writeString writes a length in lenBits bits and then the bytes of s.
+func (w *bitWriter) writeString(s string, lenBits uint) {
+	w.writeBits(uint64(len(s)), lenBits)
+	for i := 0; i < len(s); i++ {
+		w.writeBits(uint64(s[i]), 8)
+	}
+}
+
+// align pads with zero bits up to the next byte boundary.
+func (w *bitWriter) align() { w.free = 0 }
+
+// appendAligned appends whole bytes; the stream must be byte aligned.
+func (w *bitWriter) appendAligned(b []byte) { w.buf = append(w.buf, b...) }
+
+// bitReader reads a bit stream written by bitWriter. Its error is sticky:
+// after a read past the end or a failed check every read returns zero, so
+// a decoder may read a whole message and look at err once.
+type bitReader struct {
+	b   []byte
+	pos int // bits consumed
+	msg MsgType
+	err error
+}
+
+// newReader returns a reader of datagram b, positioned after its type byte,
+// with err set unless b is a datagram of type t within MaxDatagram.
+func newReader(b []byte, t MsgType) bitReader {
+	r := bitReader{b: b, msg: t}
+	switch {
+	case len(b) == 0:
+		r.failf("empty datagram")
+	case len(b) > MaxDatagram:
+		r.failf("datagram of %d bytes exceeds MaxDatagram", len(b))
+	case MsgType(b[0]) != t:
+		r.failf("message type is %v", MsgType(b[0]))
+	}
+	r.pos = 8
+	return r
+}
+
+// failf records an error unless one is already recorded.
+func (r *bitReader) failf(format string, args ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("wire: %v: %s", r.msg, fmt.Sprintf(format, args...))
+	}
+}
+
+func (r *bitReader) readBits(n uint) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if int(n) > len(r.b)*8-r.pos {
+		r.failf("truncated")
+		return 0
+	}
+	var v uint64
+	for got := uint(0); got < n; {
+		off := uint(r.pos & 7)
+		k := min(n-got, 8-off)
+		v |= uint64(r.b[r.pos>>3]>>off) & (1<<k - 1) << got
+		got += k
+		r.pos += int(k)
+	}
+	return v
+}
+
+func (r *bitReader) readBool() bool { return r.readBits(1) == 1 }
+
+// readUvarint reads a value written by writeUvarint.
+func (r *bitReader) readUvarint() uint64 {
+	var v uint64
+	for shift := uint(0); ; shift += 7 {
+		g := r.readBits(8)
+		if shift == 63 && g > 1 {
+			r.failf("varint overflows 64 bits")
+			return 0
+		}
+		v |= (g & 0x7f) << shift
+		if g < 0x80 {
+			return v
+		}
+	}
+}
+
+// readBucketed reads a value written by writeBucketed with the same widths.
+func (r *bitReader) readBucketed(widths []uint) int64 {
+	i := 0
+	for i < len(widths)-1 && r.readBool() {
+		i++
+	}
+	return unzigzag(r.readBits(widths[i]))
+}
+
+// readString reads a string written by writeString, checking that it has
+// at most max bytes of valid UTF-8; field names it in errors.
+func (r *bitReader) readString(lenBits uint, max int, field string) string {
+	n := int(r.readBits(lenBits))
+	if n > max {
+		r.failf("%s of %d bytes exceeds %d", field, n, max)
+	}
+	if r.err != nil || n == 0 {
+		return ""
+	}
+	if n*8 > len(r.b)*8-r.pos {
+		r.failf("truncated")
+		return ""
+	}
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.readBits(8))
+	}
+	if !utf8.Valid(b) {
+		r.failf("%s is not valid UTF-8", field)
+		return ""
+	}
+	return string(b)
+}
+
+// align skips to the next byte boundary; the skipped bits must be zero.
+func (r *bitReader) align() {
+	if r.pos&7 != 0 && r.readBits(uint(-r.pos&7)) != 0 {
+		r.failf("nonzero padding")
+	}
+}
+
+// readAligned returns the next n bytes of the input (not a copy); the
+// stream must be byte aligned.
+func (r *bitReader) readAligned(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	i := r.pos >> 3
+	if n > len(r.b)-i {
+		r.failf("truncated")
+		return nil
+	}
+	r.pos += n * 8
+	return r.b[i : i+n : i+n]
+}
+
+// finish returns the reader's error, or an error if anything but zero
+// padding bits follows the last field.
+func (r *bitReader) finish() error {
+	if r.err != nil {
+		return r.err
+	}
+	if end := (r.pos + 7) / 8; end < len(r.b) {
+		r.failf("%d trailing bytes", len(r.b)-end)
+	} else if r.pos&7 != 0 && r.b[len(r.b)-1]>>(r.pos&7) != 0 {
+		r.failf("nonzero padding")
+	}
+	return r.err
+}

@@ -1,0 +1,193 @@
+package wire
+
+import (
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+)
+
+// A Commands packet is laid out as
+//
+//	AckTick 32 | AckDelay uvarint µs | ClientTime uvarint µs |
+//	len(Cmds)-1 3 | Cmds[0].Tick 32 | command...
+//
+// The later commands' ticks follow from the first. Each command is written
+// as a delta against the one before it (the first against the zero
+// UserCmd): a changed bit per field, followed by the new value when set, so
+// a packet that repeats the last few commands, as SPEC section 3 asks,
+// costs little more than its newest command. ViewTime is predicted as the
+// previous command's plus this command's Duration (the view clock advances
+// with the frames the commands cover) and written as a flag bit when the
+// prediction holds, else as a zigzag uvarint correction.
+
+// moveNames name UserCmd's Forward, Side and Up in errors.
+var moveNames = [...]string{"forward", "side", "up"}
+
+const (
+	cmdCountBits    = 3  // len(Cmds)-1, 0 to 7
+	cmdDurationBits = 18 // up to 262143 µs >= MaxCmdDuration
+)
+
+// AppendCommands appends the encoding of m to dst. m.Cmds must hold 1 to
+// MaxCmdsPerPacket commands with consecutive ticks, oldest first. AckDelay,
+// ClientTime and the commands' ViewTime are sent in whole microseconds,
+// truncated.
+func AppendCommands(dst []byte, m *Commands) ([]byte, error) {
+	if !inRange(m.AckDelay, MaxDelay) {
+		return dst, encodeError(MsgCommands, "ack delay %v out of range", m.AckDelay)
+	}
+	if !inRange(m.ClientTime, MaxClock) {
+		return dst, encodeError(MsgCommands, "client time %v out of range", m.ClientTime)
+	}
+	if len(m.Cmds) < 1 || len(m.Cmds) > MaxCmdsPerPacket {
+		return dst, encodeError(MsgCommands, "%d commands, want 1 to %d", len(m.Cmds), MaxCmdsPerPacket)
+	}
+	for i := range m.Cmds {
+		if err := checkCmd(m.Cmds, i); err != nil {
+			return dst, err
+		}
+	}
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(MsgCommands), 8)
+	w.writeBits(uint64(m.AckTick), 32)
+	w.writeUvarint(micros(m.AckDelay))
+	w.writeUvarint(micros(m.ClientTime))
+	w.writeBits(uint64(len(m.Cmds)-1), cmdCountBits)
+	w.writeBits(uint64(m.Cmds[0].Tick), 32)
+	var prev game.UserCmd
+	for i := range m.Cmds {
+		writeCmd(&w, &m.Cmds[i], &prev, i == 0)
+		prev = m.Cmds[i]
+	}
+	return w.buf, nil
+}
+
+// checkCmd returns an error if cmds[i] cannot be encoded.
+func checkCmd(cmds []game.UserCmd, i int) error {
+	c := &cmds[i]
+	fail := func(field, why string) error {
+		return encodeError(MsgCommands, "cmd %d: %s %s", i, field, why)
+	}
+	if i > 0 && c.Tick != cmds[i-1].Tick+1 {
+		return encodeError(MsgCommands, "cmd %d: tick %d does not follow %d", i, c.Tick, cmds[i-1].Tick)
+	}
+	switch {
+	case !inRange(c.Duration, MaxCmdDuration):
+		return fail("duration", "out of range")
+	case c.Duration%time.Microsecond != 0:
+		return fail("duration", "not whole microseconds")
+	}
+	if c.Pitch < -game.MaxPitch || c.Pitch > game.MaxPitch {
+		return fail("pitch", "out of range")
+	}
+	for j, v := range [...]int8{c.Forward, c.Side, c.Up} {
+		if v == -128 {
+			return fail(moveNames[j], "out of range")
+		}
+	}
+	if !inRange(c.ViewTime, MaxClock) {
+		return fail("view time", "out of range")
+	}
+	return nil
+}
+
+func writeCmd(w *bitWriter, c, prev *game.UserCmd, first bool) {
+	changed := func(ch bool, v uint64, n uint) {
+		w.writeBool(ch)
+		if ch {
+			w.writeBits(v, n)
+		}
+	}
+	changed(c.Duration != prev.Duration, uint64(c.Duration/time.Microsecond), cmdDurationBits)
+	changed(c.Yaw != prev.Yaw, uint64(c.Yaw), 16)
+	changed(c.Pitch != prev.Pitch, uint64(uint16(c.Pitch)), 16)
+	changed(c.Forward != prev.Forward, uint64(uint8(c.Forward)), 8)
+	changed(c.Side != prev.Side, uint64(uint8(c.Side)), 8)
+	changed(c.Up != prev.Up, uint64(uint8(c.Up)), 8)
+	changed(c.Buttons != prev.Buttons, uint64(c.Buttons), 16)
+	changed(c.Weapon != prev.Weapon, uint64(c.Weapon), 8)
+	view := micros(c.ViewTime)
+	if first {
+		w.writeUvarint(view)
+		return
+	}
+	miss := int64(view) - int64(micros(prev.ViewTime)+micros(c.Duration))
+	w.writeBool(miss != 0)
+	if miss != 0 {
+		w.writeUvarint(zigzag(miss))
+	}
+}
+
+// DecodeCommands decodes datagram b into m, reusing m.Cmds' storage.
+func DecodeCommands(b []byte, m *Commands) error {
+	r := newReader(b, MsgCommands)
+	m.AckTick = uint32(r.readBits(32))
+	m.AckDelay = r.readMicros(MaxDelay, "ack delay")
+	m.ClientTime = r.readMicros(MaxClock, "client time")
+	n := int(r.readBits(cmdCountBits)) + 1
+	tick := uint32(r.readBits(32))
+	m.Cmds = m.Cmds[:0]
+	var prev game.UserCmd
+	for i := 0; i < n && r.err == nil; i++ {
+		c := prev
+		c.Tick = tick + uint32(i)
+		readCmd(&r, &c, &prev, i)
+		m.Cmds = append(m.Cmds, c)
+		prev = c
+	}
+	return r.finish()
+}
+
+// readCmd reads command i into c, which holds the previous command.
+func readCmd(r *bitReader, c, prev *game.UserCmd, i int) {
+	if r.readBool() {
+		us := r.readBits(cmdDurationBits)
+		if us > uint64(MaxCmdDuration/time.Microsecond) {
+			r.failf("cmd %d: duration out of range", i)
+		}
+		c.Duration = time.Duration(us) * time.Microsecond
+	}
+	if r.readBool() {
+		c.Yaw = uint16(r.readBits(16))
+	}
+	if r.readBool() {
+		c.Pitch = int16(r.readBits(16))
+		if c.Pitch < -game.MaxPitch || c.Pitch > game.MaxPitch {
+			r.failf("cmd %d: pitch out of range", i)
+		}
+	}
+	for j, v := range [...]*int8{&c.Forward, &c.Side, &c.Up} {
+		if r.readBool() {
+			*v = int8(r.readBits(8))
+			if *v == -128 {
+				r.failf("cmd %d: %s out of range", i, moveNames[j])
+			}
+		}
+	}
+	if r.readBool() {
+		c.Buttons = game.Buttons(r.readBits(16))
+	}
+	if r.readBool() {
+		c.Weapon = uint8(r.readBits(8))
+	}
+	var view int64 // µs
+	if i == 0 {
+		view = int64(r.readMicros(MaxClock, "cmd 0: view time") / time.Microsecond)
+	} else {
+		view = int64((prev.ViewTime + c.Duration) / time.Microsecond)
+		if r.readBool() {
+			// Bound the correction before adding so the sum cannot overflow.
+			z := r.readUvarint()
+			if z > 2*uint64(MaxClock/time.Microsecond) {
+				r.failf("cmd %d: view time out of range", i)
+				return
+			}
+			view += unzigzag(z)
+		}
+		if view < 0 || view > int64(MaxClock/time.Microsecond) {
+			r.failf("cmd %d: view time out of range", i)
+			return
+		}
+	}
+	c.ViewTime = time.Duration(view) * time.Microsecond
+}

@@ -1,0 +1,153 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/hex"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// goldenBase and goldenDelta are the snapshots of the golden vectors: a
+// full snapshot and one delta encoded against it.
+func goldenSnapshots() (base, delta *Snapshot) {
+	base = &Snapshot{
+		Tick: 640, LastCmd: 1200, EchoClientTime: 10 * time.Second, EchoHold: 2500 * time.Microsecond,
+		FirstEventSeq: 7,
+		Self: game.PlayerState{Pos: geom.V(1.5, -2.25, 0), Vel: geom.V(4, 0, 0), Yaw: 16384, Pitch: -100,
+			Flags: game.FlagOnGround, Teleport: 1},
+		Events: []Event{{Kind: 3, Data: []byte("hit")}},
+	}
+	for i, e := range []EntityState{
+		{X: 1024, Y: -512, Yaw: 100, Flags: game.FlagOnGround},
+		{X: -7000, Y: 300, Z: 512, Yaw: 40000, Pitch: 300, Flags: game.FlagCrouched, Teleport: 2},
+		{X: 5, Y: 5, Z: 5},
+	} {
+		base.Entities[i*3+1] = e
+		base.SetPresent(i*3+1, true)
+	}
+	delta = cloneSnapshot(base)
+	delta.Tick, delta.Baseline, delta.LastCmd = 646, 640, 1206
+	delta.Self.Pos.X += 6 * 4.0 / 64
+	delta.Events = nil
+	delta.FirstEventSeq = 8
+	delta.Entities[1].X += 120
+	delta.Entities[1].Yaw = 120
+	delta.Entities[4].Teleport = 3
+	delta.SetPresent(7, false)
+	delta.Entities[7] = EntityState{}
+	delta.Entities[200] = EntityState{X: 1, Y: 2, Z: 3}
+	delta.SetPresent(200, true)
+	return base, delta
+}
+
+// golden is one message of the golden vectors: encode returns its bytes,
+// check decodes b and compares it with the message.
+type golden struct {
+	name   string
+	encode func() ([]byte, error)
+	check  func(b []byte) (got, want any, err error)
+}
+
+func goldens() []golden {
+	msg := func(name string, m any, enc func() ([]byte, error), dec func([]byte) (any, error)) golden {
+		return golden{name, enc, func(b []byte) (any, any, error) {
+			got, err := dec(b)
+			return got, m, err
+		}}
+	}
+	connect := Connect{Version: Version, Name: "alice", SnapshotRate: 64, InterpDelay: 100 * time.Millisecond}
+	accept := Accept{ClientID: 5, TickRate: 64, Tick: 123456, Map: "metro"}
+	reject := Reject{Reason: "server full"}
+	disconnect := Disconnect{Reason: "bye"}
+	commands := Commands{AckTick: 640, AckDelay: 4 * time.Millisecond, ClientTime: 90 * time.Second, Cmds: held(1000, 4)}
+	base, delta := goldenSnapshots()
+	snapshot := func(s, base *Snapshot) golden {
+		want := cloneSnapshot(s)
+		return golden{"", func() ([]byte, error) { return AppendSnapshot(nil, cloneSnapshot(s), base, MaxDatagram) },
+			func(b []byte) (any, any, error) {
+				var got Snapshot
+				if err := DecodeSnapshot(b, &got, baselineOf(base)); err != nil {
+					return nil, nil, err
+				}
+				if d := diffSnapshot(&got, want); d != "" {
+					return d, "", nil
+				}
+				return "", "", nil
+			}}
+	}
+	full, del := snapshot(base, nil), snapshot(delta, base)
+	full.name, del.name = "snapshot_full", "snapshot_delta"
+	return []golden{
+		msg("connect", connect, func() ([]byte, error) { return AppendConnect(nil, &connect) },
+			func(b []byte) (any, error) { var m Connect; err := DecodeConnect(b, &m); return m, err }),
+		msg("accept", accept, func() ([]byte, error) { return AppendAccept(nil, &accept) },
+			func(b []byte) (any, error) { var m Accept; err := DecodeAccept(b, &m); return m, err }),
+		msg("reject", reject, func() ([]byte, error) { return AppendReject(nil, &reject) },
+			func(b []byte) (any, error) { var m Reject; err := DecodeReject(b, &m); return m, err }),
+		msg("disconnect", disconnect, func() ([]byte, error) { return AppendDisconnect(nil, &disconnect) },
+			func(b []byte) (any, error) { var m Disconnect; err := DecodeDisconnect(b, &m); return m, err }),
+		msg("commands", commands, func() ([]byte, error) { return AppendCommands(nil, &commands) },
+			func(b []byte) (any, error) { var m Commands; err := DecodeCommands(b, &m); return m, err }),
+		full, del,
+	}
+}
+
+// TestGolden checks the encodings against testdata/NAME.hex, so that a
+// change of the wire format cannot go unnoticed; run with -update to
+// rewrite them after an intended change (and bump Version).
+func TestGolden(t *testing.T) {
+	for _, g := range goldens() {
+		t.Run(g.name, func(t *testing.T) {
+			b, err := g.encode()
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join("testdata", g.name+".hex")
+			if *update {
+				if err := os.WriteFile(path, []byte(formatHex(b)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := hex.DecodeString(strings.Join(strings.Fields(string(text)), ""))
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if !bytes.Equal(b, want) {
+				t.Errorf("encoding changed:\ngot  %x\nwant %x", b, want)
+			}
+			got, wantMsg, err := g.check(want)
+			if err != nil {
+				t.Fatalf("decoding %s: %v", path, err)
+			}
+			if !reflect.DeepEqual(got, wantMsg) {
+				t.Errorf("decoding %s: got %+v, want %+v", path, got, wantMsg)
+			}
+		})
+	}
+}
+
+// formatHex returns b in hex, 32 bytes a line.
+func formatHex(b []byte) string {
+	var sb strings.Builder
+	for len(b) > 0 {
+		n := min(len(b), 32)
+		sb.WriteString(hex.EncodeToString(b[:n]))
+		sb.WriteByte('\n')
+		b = b[n:]
+	}
+	return sb.String()
+}

@@ -1,0 +1,118 @@
+package wire
+
+import (
+	"unicode/utf8"
+)
+
+// checkString returns why s cannot be a string field of at most max bytes,
+// or "".
+func checkString(s string, max int) string {
+	switch {
+	case len(s) > max:
+		return "too long"
+	case !utf8.ValidString(s):
+		return "not valid UTF-8"
+	}
+	return ""
+}
+
+// AppendConnect appends the encoding of m to dst. m.Version must be
+// Version. The version is the two bytes after the type byte, little-endian,
+// and stays there in every version so that any server can read it.
+func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
+	if m.Version != Version {
+		return dst, encodeError(MsgConnect, "version %d, want %d", m.Version, Version)
+	}
+	if why := checkString(m.Name, MaxNameLen); why != "" {
+		return dst, encodeError(MsgConnect, "name %s", why)
+	}
+	if !inRange(m.InterpDelay, MaxDelay) {
+		return dst, encodeError(MsgConnect, "interp delay %v out of range", m.InterpDelay)
+	}
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(MsgConnect), 8)
+	w.writeBits(uint64(m.Version), 16)
+	w.writeString(m.Name, nameLenBits)
+	w.writeBits(uint64(m.SnapshotRate), 16)
+	w.writeUvarint(micros(m.InterpDelay))
+	return w.buf, nil
+}
+
+// DecodeConnect decodes datagram b into m. A Connect of another version
+// decodes without error to m with only Version set, whatever follows it,
+// so that the server can reject it with a reason.
+func DecodeConnect(b []byte, m *Connect) error {
+	r := newReader(b, MsgConnect)
+	*m = Connect{Version: uint16(r.readBits(16))}
+	if r.err != nil || m.Version != Version {
+		return r.err
+	}
+	m.Name = r.readString(nameLenBits, MaxNameLen, "name")
+	m.SnapshotRate = uint16(r.readBits(16))
+	m.InterpDelay = r.readMicros(MaxDelay, "interp delay")
+	return r.finish()
+}
+
+// AppendAccept appends the encoding of m to dst.
+func AppendAccept(dst []byte, m *Accept) ([]byte, error) {
+	if m.TickRate == 0 {
+		return dst, encodeError(MsgAccept, "tick rate 0")
+	}
+	if why := checkString(m.Map, MaxNameLen); why != "" {
+		return dst, encodeError(MsgAccept, "map %s", why)
+	}
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(MsgAccept), 8)
+	w.writeBits(uint64(m.ClientID), 8)
+	w.writeBits(uint64(m.TickRate), 16)
+	w.writeBits(uint64(m.Tick), 32)
+	w.writeString(m.Map, nameLenBits)
+	return w.buf, nil
+}
+
+// DecodeAccept decodes datagram b into m.
+func DecodeAccept(b []byte, m *Accept) error {
+	r := newReader(b, MsgAccept)
+	m.ClientID = uint8(r.readBits(8))
+	m.TickRate = uint16(r.readBits(16))
+	if r.err == nil && m.TickRate == 0 {
+		r.failf("tick rate 0")
+	}
+	m.Tick = uint32(r.readBits(32))
+	m.Map = r.readString(nameLenBits, MaxNameLen, "map")
+	return r.finish()
+}
+
+// AppendReject appends the encoding of m to dst.
+func AppendReject(dst []byte, m *Reject) ([]byte, error) {
+	return appendReason(dst, MsgReject, m.Reason)
+}
+
+// DecodeReject decodes datagram b into m.
+func DecodeReject(b []byte, m *Reject) error {
+	r := newReader(b, MsgReject)
+	m.Reason = r.readString(reasonLenBits, MaxReasonLen, "reason")
+	return r.finish()
+}
+
+// AppendDisconnect appends the encoding of m to dst.
+func AppendDisconnect(dst []byte, m *Disconnect) ([]byte, error) {
+	return appendReason(dst, MsgDisconnect, m.Reason)
+}
+
+// DecodeDisconnect decodes datagram b into m.
+func DecodeDisconnect(b []byte, m *Disconnect) error {
+	r := newReader(b, MsgDisconnect)
+	m.Reason = r.readString(reasonLenBits, MaxReasonLen, "reason")
+	return r.finish()
+}
+
+func appendReason(dst []byte, t MsgType, reason string) ([]byte, error) {
+	if why := checkString(reason, MaxReasonLen); why != "" {
+		return dst, encodeError(t, "reason %s", why)
+	}
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(t), 8)
+	w.writeString(reason, reasonLenBits)
+	return w.buf, nil
+}

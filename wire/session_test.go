@@ -1,0 +1,204 @@
+package wire
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSessionRoundTrip(t *testing.T) {
+	name32 := strings.Repeat("é", 16) // 32 bytes of two-byte runes
+	reason := strings.Repeat("r", MaxReasonLen)
+	tests := []struct {
+		name string
+		run  func() (any, any, error)
+	}{
+		{"connect", func() (any, any, error) {
+			return roundTripMsg(&Connect{Version: Version, Name: "alice", SnapshotRate: 64, InterpDelay: 100 * time.Millisecond}, AppendConnect, DecodeConnect)
+		}},
+		{"connect edges", func() (any, any, error) {
+			return roundTripMsg(&Connect{Version: Version, Name: name32, SnapshotRate: 65535, InterpDelay: MaxDelay}, AppendConnect, DecodeConnect)
+		}},
+		{"connect zero", func() (any, any, error) {
+			return roundTripMsg(&Connect{Version: Version}, AppendConnect, DecodeConnect)
+		}},
+		{"accept", func() (any, any, error) {
+			return roundTripMsg(&Accept{ClientID: 3, TickRate: 64, Tick: 12345, Map: "metro"}, AppendAccept, DecodeAccept)
+		}},
+		{"accept edges", func() (any, any, error) {
+			return roundTripMsg(&Accept{ClientID: 255, TickRate: 65535, Tick: 1<<32 - 1, Map: name32}, AppendAccept, DecodeAccept)
+		}},
+		{"reject", func() (any, any, error) {
+			return roundTripMsg(&Reject{Reason: "server full"}, AppendReject, DecodeReject)
+		}},
+		{"reject longest", func() (any, any, error) { return roundTripMsg(&Reject{Reason: reason}, AppendReject, DecodeReject) }},
+		{"disconnect empty", func() (any, any, error) {
+			return roundTripMsg(&Disconnect{}, AppendDisconnect, DecodeDisconnect)
+		}},
+		{"disconnect", func() (any, any, error) {
+			return roundTripMsg(&Disconnect{Reason: "timed out ⏱"}, AppendDisconnect, DecodeDisconnect)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, want, err := tt.run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("got %+v, want %+v", got, want)
+			}
+		})
+	}
+}
+
+// roundTripMsg encodes m, decodes it and returns both values.
+func roundTripMsg[M comparable](m *M, enc func([]byte, *M) ([]byte, error), dec func([]byte, *M) error) (any, any, error) {
+	b, err := enc(nil, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	var got M
+	if err := dec(b, &got); err != nil {
+		return nil, nil, err
+	}
+	return got, *m, nil
+}
+
+func TestConnectOtherVersion(t *testing.T) {
+	// A version 2 Connect whose body this version cannot parse.
+	b := []byte{byte(MsgConnect), 2, 0, 0xff, 0xff, 0xff}
+	m := Connect{Name: "stale"}
+	if err := DecodeConnect(b, &m); err != nil {
+		t.Fatalf("DecodeConnect: %v", err)
+	}
+	if m != (Connect{Version: 2}) {
+		t.Errorf("got %+v, want only Version 2", m)
+	}
+	if _, err := AppendConnect(nil, &Connect{Version: 2}); err == nil || err.Error() != "wire: connect: version 2, want 1" {
+		t.Errorf("AppendConnect of version 2: %v", err)
+	}
+}
+
+func TestSessionEncodeErrors(t *testing.T) {
+	bad := string([]byte{0xff, 0xfe})
+	tests := []struct {
+		name string
+		err  func() error
+		want string
+	}{
+		{"long name", func() error {
+			_, err := AppendConnect(nil, &Connect{Version: Version, Name: strings.Repeat("a", 33)})
+			return err
+		}, "wire: connect: name too long"},
+		{"invalid name", func() error {
+			_, err := AppendConnect(nil, &Connect{Version: Version, Name: bad})
+			return err
+		}, "wire: connect: name not valid UTF-8"},
+		{"interp delay", func() error {
+			_, err := AppendConnect(nil, &Connect{Version: Version, InterpDelay: -time.Millisecond})
+			return err
+		}, "wire: connect: interp delay -1ms out of range"},
+		{"tick rate", func() error {
+			_, err := AppendAccept(nil, &Accept{Map: "x"})
+			return err
+		}, "wire: accept: tick rate 0"},
+		{"long map", func() error {
+			_, err := AppendAccept(nil, &Accept{TickRate: 64, Map: strings.Repeat("m", 33)})
+			return err
+		}, "wire: accept: map too long"},
+		{"long reason", func() error {
+			_, err := AppendReject(nil, &Reject{Reason: strings.Repeat("r", 201)})
+			return err
+		}, "wire: reject: reason too long"},
+		{"invalid reason", func() error {
+			_, err := AppendDisconnect(nil, &Disconnect{Reason: bad})
+			return err
+		}, "wire: disconnect: reason not valid UTF-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.err(); err == nil || err.Error() != tt.want {
+				t.Errorf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSessionDecodeErrors(t *testing.T) {
+	str := func(t MsgType, lenBits uint, n int, b ...byte) []byte {
+		w := bitWriter{}
+		w.writeBits(uint64(t), 8)
+		w.writeBits(uint64(n), lenBits)
+		for _, c := range b {
+			w.writeBits(uint64(c), 8)
+		}
+		return w.buf
+	}
+	connect := func(name ...byte) []byte {
+		w := bitWriter{}
+		w.writeBits(uint64(MsgConnect), 8)
+		w.writeBits(Version, 16)
+		w.writeBits(uint64(len(name)), nameLenBits)
+		for _, c := range name {
+			w.writeBits(uint64(c), 8)
+		}
+		w.writeBits(0, 16)
+		w.writeUvarint(uint64(MaxDelay/time.Microsecond) + 1)
+		return w.buf
+	}
+	tests := []struct {
+		name string
+		dec  func([]byte) error
+		b    []byte
+		want string
+	}{
+		{"reject: long reason", decodeWith(DecodeReject), str(MsgReject, 8, 201), "wire: reject: reason of 201 bytes exceeds 200"},
+		{"reject: invalid", decodeWith(DecodeReject), str(MsgReject, 8, 2, 0xc3, 0x28), "wire: reject: reason is not valid UTF-8"},
+		{"reject: truncated string", decodeWith(DecodeReject), str(MsgReject, 8, 3, 'a'), "wire: reject: truncated"},
+		{"disconnect: wrong type", decodeWith(DecodeDisconnect), str(MsgReject, 8, 0), "wire: disconnect: message type is reject"},
+		{"disconnect: unknown type", decodeWith(DecodeDisconnect), []byte{0}, "wire: disconnect: message type is MsgType(0)"},
+		{"connect: interp delay", decodeWith(DecodeConnect), connect('a'), "wire: connect: interp delay out of range"},
+		{"connect: truncated version", decodeWith(DecodeConnect), []byte{byte(MsgConnect), 1}, "wire: connect: truncated"},
+		{"accept: tick rate 0", decodeWith(DecodeAccept), []byte{byte(MsgAccept), 1, 0, 0, 0, 0, 0, 0, 0}, "wire: accept: tick rate 0"},
+		{"accept: long map", decodeWith(DecodeAccept), []byte{byte(MsgAccept), 1, 64, 0, 0, 0, 0, 0, 63}, "wire: accept: map of 63 bytes exceeds 32"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.dec(tt.b); err == nil || err.Error() != tt.want {
+				t.Errorf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func decodeWith[M any](dec func([]byte, *M) error) func([]byte) error {
+	return func(b []byte) error {
+		var m M
+		return dec(b, &m)
+	}
+}
+
+func TestPeekType(t *testing.T) {
+	tests := []struct {
+		b       []byte
+		want    MsgType
+		wantErr string
+	}{
+		{[]byte{1}, MsgConnect, ""},
+		{[]byte{6, 9, 9}, MsgDisconnect, ""},
+		{nil, 0, "wire: empty datagram"},
+		{[]byte{0}, 0, "wire: unknown message type 0"},
+		{[]byte{7}, 0, "wire: unknown message type 7"},
+		{make([]byte, MaxDatagram+1), 0, "wire: datagram of 1101 bytes exceeds MaxDatagram"},
+	}
+	for _, tt := range tests {
+		got, err := PeekType(tt.b)
+		if got != tt.want || (err == nil) != (tt.wantErr == "") || (err != nil && err.Error() != tt.wantErr) {
+			t.Errorf("PeekType(%x) = %v, %v; want %v, %q", tt.b, got, err, tt.want, tt.wantErr)
+		}
+	}
+	if s := MsgSnapshot.String(); s != "snapshot" {
+		t.Errorf("MsgSnapshot.String() = %q", s)
+	}
+}

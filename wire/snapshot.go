@@ -1,0 +1,507 @@
+package wire
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+)
+
+// A Snapshot is laid out as
+//
+//	Tick 32 | has baseline 1 [Tick-Baseline uvarint] | LastCmd 32 |
+//	EchoClientTime uvarint µs | EchoHold uvarint µs | FirstEventSeq 32 |
+//	Self | event count 6 | event... | entity count 9 | entity...
+//
+// Self and the entities are deltas against the baseline's (against zero
+// values when there is none), in the manner of Glenn Fiedler's "Snapshot
+// Compression" (gafferongames.com, 2015): a position or velocity component
+// is the difference from the baseline's in a bucket code (coordBuckets), so
+// the usual small motion costs few bits, and every other field is a changed
+// bit followed by the new value when set.
+//
+// An event is Kind as a uvarint, len(Data) in 8 bits, zero bits up to a
+// byte boundary, and Data's bytes, so that the decoder can hand out Data
+// without copying.
+//
+// An entity entry is written only for a slot that differs from the
+// baseline: its slot (the first as 8 bits, each later one as its distance
+// from the previous one, see writeStep), then, if the slot was present in
+// the baseline, a removed bit, and unless removed, the state as a delta
+// against the baseline's (zero for an added entity, so an added entity
+// carries absolute values). Entries go around the slots once, starting at
+// an offset that changes every tick (see rotationStep).
+
+// coordBuckets are the zigzag widths of the bucket code of position and
+// velocity deltas in quantum units. 0: unchanged (1 bit, the usual vertical
+// delta on the ground); 9: within ±256 units, half a metre, which covers a
+// player walking at 4 m/s against a baseline 100 ms old (11 bits); 16:
+// within ±64 m, which also covers absolute positions on the bundled maps
+// (19 bits); 27: any difference of two coordinates within ±MaxCoord.
+var coordBuckets = []uint{0, 9, 16, 27}
+
+const (
+	eventCountBits  = 6 // up to 63 >= MaxEvents
+	entityCountBits = 9 // up to 511 >= MaxEntities
+	slotBits        = 8 // MaxEntities = 1 << slotBits
+)
+
+// rotationStep advances the slot at which AppendSnapshot starts handing out
+// space each tick. When not all changed entities fit, the ones late in the
+// order are left out; a start that moved by one slot a tick would leave an
+// entity out for up to MaxEntities ticks in a row. Stepping by about
+// MaxEntities/φ (the Fibonacci hashing multiplier of Knuth, TAOCP vol. 3,
+// section 6.4) spreads consecutive starts evenly around the slots, so every
+// slot soon falls early in the order. It is odd, so the starts cycle
+// through all MaxEntities slots.
+const rotationStep = 159
+
+// emptySnapshot is the baseline of a full snapshot: nothing present.
+var emptySnapshot Snapshot
+
+// Has reports whether entity slot i is present (in the world).
+func (s *Snapshot) Has(i int) bool {
+	return i >= 0 && i < MaxEntities && s.Present[i/64]>>(i%64)&1 != 0
+}
+
+// SetPresent marks entity slot i present or absent. It does nothing for i
+// outside [0, MaxEntities).
+func (s *Snapshot) SetPresent(i int, present bool) {
+	if i < 0 || i >= MaxEntities {
+		return
+	}
+	if present {
+		s.Present[i/64] |= 1 << (i % 64)
+	} else {
+		s.Present[i/64] &^= 1 << (i % 64)
+	}
+}
+
+// AppendSnapshot appends the encoding of s, delta encoded against base, to
+// dst, using at most limit bytes (limit <= MaxDatagram). base nil encodes a
+// full snapshot, and s.Baseline must then be 0; otherwise s.Baseline must
+// equal base.Tick, which must not be 0. s.Self.Pos and s.Self.Vel must lie
+// on the game.PosQuantum and game.VelQuantum grids.
+//
+// The header and Self must fit in limit. Of the rest, what does not fit is
+// left out: events from the first one that does not fit on (s.Events is
+// truncated to those sent), and entity updates that do not fit, whose slots
+// in s are set back to base's (present or not), as the receiver will keep
+// them. Entity slots start getting space at a place that moves every tick,
+// so that no entity is left out for long. Absent slots of s are zeroed.
+// After a successful call s is therefore exactly what DecodeSnapshot will
+// decode. On error, dst and s are unchanged.
+//
+// AppendSnapshot does not allocate when dst has room for limit more bytes.
+func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
+	if err := checkSnapshot(s, base, limit); err != nil {
+		return dst, err
+	}
+	ref := base
+	if ref == nil {
+		ref = &emptySnapshot
+	}
+	start := len(dst) * 8
+	fits := func(w *bitWriter, reserve int) bool { return w.pos()-start+reserve <= limit*8 }
+
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(MsgSnapshot), 8)
+	w.writeBits(uint64(s.Tick), 32)
+	w.writeBool(base != nil)
+	if base != nil {
+		w.writeUvarint(uint64(s.Tick - s.Baseline))
+	}
+	w.writeBits(uint64(s.LastCmd), 32)
+	s.EchoClientTime = s.EchoClientTime.Truncate(time.Microsecond)
+	s.EchoHold = s.EchoHold.Truncate(time.Microsecond)
+	w.writeUvarint(uint64(s.EchoClientTime / time.Microsecond))
+	w.writeUvarint(uint64(s.EchoHold / time.Microsecond))
+	w.writeBits(uint64(s.FirstEventSeq), 32)
+	writeSelf(&w, &s.Self, &ref.Self)
+	if !fits(&w, eventCountBits+entityCountBits) {
+		return dst, encodeError(MsgSnapshot, "limit of %d bytes leaves no room after self", limit)
+	}
+
+	countAt := w.pos()
+	w.writeBits(0, eventCountBits)
+	n := 0
+	for n < min(len(s.Events), MaxEvents) {
+		mark := w.pos()
+		ev := &s.Events[n]
+		w.writeUvarint(uint64(ev.Kind))
+		w.writeBits(uint64(len(ev.Data)), 8)
+		w.align()
+		w.appendAligned(ev.Data)
+		if !fits(&w, entityCountBits) {
+			w.truncate(mark)
+			break
+		}
+		n++
+	}
+	s.Events = s.Events[:n]
+	w.patch(countAt, uint64(n), eventCountBits)
+
+	countAt = w.pos()
+	w.writeBits(0, entityCountBits)
+	n = 0
+	first := int(s.Tick * rotationStep % MaxEntities)
+	var prev int // rotated index of the last entry written
+	for k := range MaxEntities {
+		i := (first + k) % MaxEntities
+		in, was := s.Has(i), ref.Has(i)
+		var from EntityState // what the receiver holds for slot i
+		if was {
+			from = ref.Entities[i]
+		}
+		if !in {
+			s.Entities[i] = EntityState{}
+		}
+		if in == was && s.Entities[i] == from {
+			continue
+		}
+		mark := w.pos()
+		if n == 0 {
+			w.writeBits(uint64(i), slotBits)
+		} else {
+			writeStep(&w, k-prev)
+		}
+		if was {
+			w.writeBool(!in)
+		}
+		if in {
+			writeEntity(&w, &s.Entities[i], &from)
+		}
+		if !fits(&w, 0) {
+			w.truncate(mark)
+			s.SetPresent(i, was)
+			s.Entities[i] = from
+			continue
+		}
+		n++
+		prev = k
+	}
+	w.patch(countAt, uint64(n), entityCountBits)
+	return w.buf, nil
+}
+
+// checkSnapshot returns an error if AppendSnapshot cannot encode s against
+// base.
+func checkSnapshot(s, base *Snapshot, limit int) error {
+	if limit <= 0 || limit > MaxDatagram {
+		return encodeError(MsgSnapshot, "limit %d outside 1 to MaxDatagram", limit)
+	}
+	switch {
+	case base == nil && s.Baseline != 0:
+		return encodeError(MsgSnapshot, "baseline %d without a base snapshot", s.Baseline)
+	case base != nil && s.Baseline != base.Tick:
+		return encodeError(MsgSnapshot, "baseline %d but base is tick %d", s.Baseline, base.Tick)
+	case base != nil && base.Tick == 0:
+		return encodeError(MsgSnapshot, "base tick 0 (0 means no baseline)")
+	}
+	if !inRange(s.EchoClientTime, MaxClock) {
+		return encodeError(MsgSnapshot, "echo client time %v out of range", s.EchoClientTime)
+	}
+	if !inRange(s.EchoHold, MaxDelay) {
+		return encodeError(MsgSnapshot, "echo hold %v out of range", s.EchoHold)
+	}
+	if why := checkSelf(&s.Self); why != "" {
+		return encodeError(MsgSnapshot, "self %s", why)
+	}
+	for i := range s.Events {
+		if n := len(s.Events[i].Data); n > MaxEventData {
+			return encodeError(MsgSnapshot, "event %d: data of %d bytes exceeds %d", i, n, MaxEventData)
+		}
+	}
+	for i := range s.Entities {
+		if why := checkEntity(&s.Entities[i]); s.Has(i) && why != "" {
+			return encodeError(MsgSnapshot, "entity %d: %s", i, why)
+		}
+	}
+	if base == nil {
+		return nil
+	}
+	// Deltas are only bounded when both ends are in range.
+	if why := checkSelf(&base.Self); why != "" {
+		return encodeError(MsgSnapshot, "base self %s", why)
+	}
+	for i := range base.Entities {
+		if why := checkEntity(&base.Entities[i]); base.Has(i) && why != "" {
+			return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
+		}
+	}
+	return nil
+}
+
+func checkEntity(e *EntityState) string {
+	for _, c := range [...]int32{e.X, e.Y, e.Z} {
+		if c < -MaxCoord || c > MaxCoord {
+			return "position out of range"
+		}
+	}
+	if e.Pitch < -game.MaxPitch || e.Pitch > game.MaxPitch {
+		return "pitch out of range"
+	}
+	return ""
+}
+
+// quantize returns v in units of q, or false if v is not a whole number of
+// units within ±MaxCoord.
+func quantize(v, q float64) (int64, bool) {
+	u := v / q
+	if u != math.Trunc(u) || math.Abs(u) > MaxCoord {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// selfUnits returns p's position and velocity in quantum units.
+func selfUnits(p *game.PlayerState) (u [6]int64, why string) {
+	for i, v := range [...]float64{p.Pos.X, p.Pos.Y, p.Pos.Z} {
+		var ok bool
+		if u[i], ok = quantize(v, game.PosQuantum); !ok {
+			return u, "position off the PosQuantum grid or out of range"
+		}
+	}
+	for i, v := range [...]float64{p.Vel.X, p.Vel.Y, p.Vel.Z} {
+		var ok bool
+		if u[3+i], ok = quantize(v, game.VelQuantum); !ok {
+			return u, "velocity off the VelQuantum grid or out of range"
+		}
+	}
+	return u, ""
+}
+
+func checkSelf(p *game.PlayerState) string {
+	if _, why := selfUnits(p); why != "" {
+		return why
+	}
+	if p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch {
+		return "pitch out of range"
+	}
+	return ""
+}
+
+// writeChanged writes whether v differs from ref and, if so, v in n bits.
+func writeChanged(w *bitWriter, v, ref uint64, n uint) {
+	w.writeBool(v != ref)
+	if v != ref {
+		w.writeBits(v, n)
+	}
+}
+
+// writeSelf writes p, which checkSelf accepts, as a delta against ref.
+func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
+	u, _ := selfUnits(p)
+	r, _ := selfUnits(ref)
+	for i := range u {
+		w.writeBucketed(u[i]-r[i], coordBuckets)
+	}
+	writeChanged(w, uint64(p.Yaw), uint64(ref.Yaw), 16)
+	writeChanged(w, uint64(uint16(p.Pitch)), uint64(uint16(ref.Pitch)), 16)
+	writeChanged(w, uint64(p.Flags), uint64(ref.Flags), 8)
+	writeChanged(w, uint64(p.Teleport), uint64(ref.Teleport), 8)
+}
+
+// writeEntity writes e as a delta against ref.
+func writeEntity(w *bitWriter, e, ref *EntityState) {
+	w.writeBucketed(int64(e.X)-int64(ref.X), coordBuckets)
+	w.writeBucketed(int64(e.Y)-int64(ref.Y), coordBuckets)
+	w.writeBucketed(int64(e.Z)-int64(ref.Z), coordBuckets)
+	writeChanged(w, uint64(e.Yaw), uint64(ref.Yaw), 16)
+	writeChanged(w, uint64(uint16(e.Pitch)), uint64(uint16(ref.Pitch)), 16)
+	writeChanged(w, uint64(e.Flags), uint64(ref.Flags), 8)
+	writeChanged(w, uint64(e.Teleport), uint64(ref.Teleport), 8)
+}
+
+// writeStep writes the distance (1 to MaxEntities-1) from one entity entry's
+// slot to the next: "1" for the next slot, as when every player moves,
+// "01" and 3 bits for 2 to 9, "00" and 8 bits otherwise.
+func writeStep(w *bitWriter, d int) {
+	switch {
+	case d == 1:
+		w.writeBits(1, 1)
+	case d <= 9:
+		w.writeBits(0b10, 2)
+		w.writeBits(uint64(d-2), 3)
+	default:
+		w.writeBits(0b00, 2)
+		w.writeBits(uint64(d), slotBits)
+	}
+}
+
+func readStep(r *bitReader) int {
+	if r.readBool() {
+		return 1
+	}
+	if r.readBool() {
+		return int(r.readBits(3)) + 2
+	}
+	return int(r.readBits(slotBits))
+}
+
+// DecodeSnapshot decodes datagram b into s. If b is delta encoded,
+// DecodeSnapshot calls baseline with the baseline's tick and decodes
+// against the snapshot it returns (which may be s itself); nil means the
+// baseline is unknown, an error.
+//
+// Event Data alias b: copy them before reusing b. s.Events' storage is
+// reused. Apart from growing it, DecodeSnapshot does not allocate. On error
+// s holds a partial result.
+func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot) error {
+	r := newReader(b, MsgSnapshot)
+	tick := uint32(r.readBits(32))
+	base := &emptySnapshot
+	var baseTick uint32
+	if r.readBool() {
+		age := r.readUvarint()
+		baseTick = tick - uint32(age)
+		switch {
+		case r.err != nil:
+		case age > math.MaxUint32:
+			r.failf("baseline age out of range")
+		case baseTick == 0:
+			r.failf("baseline 0")
+		case baseline != nil:
+			base = baseline(baseTick)
+			if base == nil {
+				r.failf("unknown baseline %d", baseTick)
+			}
+		default:
+			r.failf("unknown baseline %d", baseTick)
+		}
+	}
+	if r.err != nil {
+		return r.err
+	}
+	// Copy the baseline's state first: base may be s.
+	s.Self = base.Self
+	s.Entities = base.Entities
+	s.Present = base.Present
+	for i := range s.Entities {
+		if !s.Has(i) {
+			s.Entities[i] = EntityState{}
+		}
+	}
+	s.Tick = tick
+	s.Baseline = baseTick
+	s.LastCmd = uint32(r.readBits(32))
+	s.EchoClientTime = r.readMicros(MaxClock, "echo client time")
+	s.EchoHold = r.readMicros(MaxDelay, "echo hold")
+	s.FirstEventSeq = uint32(r.readBits(32))
+	readSelf(&r, &s.Self)
+
+	n := int(r.readBits(eventCountBits))
+	if n > MaxEvents {
+		r.failf("%d events exceed %d", n, MaxEvents)
+	}
+	s.Events = s.Events[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		kind := r.readUvarint()
+		if kind > math.MaxUint16 {
+			r.failf("event %d: kind out of range", i)
+		}
+		size := int(r.readBits(8))
+		r.align()
+		s.Events = append(s.Events, Event{Kind: uint16(kind), Data: r.readAligned(size)})
+	}
+
+	n = int(r.readBits(entityCountBits))
+	if n > MaxEntities {
+		r.failf("%d entity entries exceed %d", n, MaxEntities)
+	}
+	i, dist := 0, 0
+	for k := 0; k < n && r.err == nil; k++ {
+		if k == 0 {
+			i = int(r.readBits(slotBits))
+		} else {
+			d := readStep(&r)
+			dist += d
+			if d == 0 || dist >= MaxEntities {
+				r.failf("entity entries go around the slots more than once")
+				break
+			}
+			i = (i + d) % MaxEntities
+		}
+		e := &s.Entities[i]
+		if s.Has(i) && r.readBool() {
+			s.SetPresent(i, false)
+			*e = EntityState{}
+			continue
+		}
+		s.SetPresent(i, true)
+		readEntity(&r, e, i)
+	}
+	return r.finish()
+}
+
+// readCoord reads a delta against ref and checks the result.
+func readCoord(r *bitReader, ref int64) (int64, bool) {
+	v := ref + r.readBucketed(coordBuckets)
+	return v, v >= -MaxCoord && v <= MaxCoord
+}
+
+// readSelf reads a delta against *p into *p.
+func readSelf(r *bitReader, p *game.PlayerState) {
+	ref, why := selfUnits(p)
+	if why != "" {
+		r.failf("baseline self %s", why)
+		return
+	}
+	var u [6]int64
+	for i := range u {
+		var ok bool
+		if u[i], ok = readCoord(r, ref[i]); !ok {
+			r.failf("self position or velocity out of range")
+			return
+		}
+	}
+	p.Pos.X = float64(u[0]) * game.PosQuantum
+	p.Pos.Y = float64(u[1]) * game.PosQuantum
+	p.Pos.Z = float64(u[2]) * game.PosQuantum
+	p.Vel.X = float64(u[3]) * game.VelQuantum
+	p.Vel.Y = float64(u[4]) * game.VelQuantum
+	p.Vel.Z = float64(u[5]) * game.VelQuantum
+	if r.readBool() {
+		p.Yaw = uint16(r.readBits(16))
+	}
+	if r.readBool() {
+		p.Pitch = int16(r.readBits(16))
+		if p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch {
+			r.failf("self pitch out of range")
+		}
+	}
+	if r.readBool() {
+		p.Flags = game.StateFlags(r.readBits(8))
+	}
+	if r.readBool() {
+		p.Teleport = uint8(r.readBits(8))
+	}
+}
+
+// readEntity reads a delta against *e into *e, the state of slot i.
+func readEntity(r *bitReader, e *EntityState, i int) {
+	var c [3]int64
+	for j, ref := range [...]int32{e.X, e.Y, e.Z} {
+		var ok bool
+		if c[j], ok = readCoord(r, int64(ref)); !ok {
+			r.failf("entity %d: position out of range", i)
+			return
+		}
+	}
+	e.X, e.Y, e.Z = int32(c[0]), int32(c[1]), int32(c[2])
+	if r.readBool() {
+		e.Yaw = uint16(r.readBits(16))
+	}
+	if r.readBool() {
+		e.Pitch = int16(r.readBits(16))
+		if e.Pitch < -game.MaxPitch || e.Pitch > game.MaxPitch {
+			r.failf("entity %d: pitch out of range", i)
+		}
+	}
+	if r.readBool() {
+		e.Flags = game.StateFlags(r.readBits(8))
+	}
+	if r.readBool() {
+		e.Teleport = uint8(r.readBits(8))
+	}
+}
