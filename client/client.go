@@ -139,6 +139,7 @@ type Client struct {
 	smooth geom.Vec3
 
 	snaps     [snapRing]wire.Snapshot
+	eventData [snapRing][]byte // backing store of each snapshot's event data
 	scratch   wire.Snapshot
 	newest    uint32
 	newestAt  time.Duration
@@ -167,6 +168,7 @@ type Stats struct {
 	Stale             int // snapshots older than the newest, ignored
 	Corrections       int // reconciliations that moved the present by more than a millimetre
 	CommandsSent      int
+	EncodeErrors      int // command packets that could not be encoded
 }
 
 // New returns a client for cfg. Call Connect to start a session.
@@ -329,8 +331,16 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	c.stats.SnapshotsReceived++
 	c.stats.BytesReceived += len(data)
 	slot := &c.snaps[sn.Tick%snapRing]
+	events, data := slot.Events[:0], c.eventData[sn.Tick%snapRing][:0]
 	*slot = *sn
-	slot.Events = append(slot.Events[:0], sn.Events...)
+	// Event data aliases the datagram, which the driver may reuse: copy it.
+	for _, ev := range sn.Events {
+		start := len(data)
+		data = append(data, ev.Data...)
+		events = append(events, wire.Event{Kind: ev.Kind, Data: data[start:len(data):len(data)]})
+	}
+	slot.Events = events
+	c.eventData[sn.Tick%snapRing] = data
 	sn = slot
 	c.newest, c.newestAt, c.hasNewest = sn.Tick, now, true
 
@@ -437,7 +447,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	first = max(first, c.lastAck+1)
 	m := wire.Commands{ClientTime: now}
 	if c.hasNewest {
-		m.AckTick, m.AckDelay = c.newest, now-c.newestAt
+		m.AckTick, m.AckDelay = c.newest, min(now-c.newestAt, wire.MaxDelay)
 	}
 	var batch [wire.MaxCmdsPerPacket]game.UserCmd
 	n := 0
@@ -448,6 +458,10 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	m.Cmds = batch[:n]
 	buf, err := wire.AppendCommands(c.cmdBuf[:0], &m)
 	if err != nil {
+		// Only a caller's out-of-range input (say, a pitch beyond
+		// MaxPitch) gets here; the command is still predicted and kept,
+		// and the next packet repeats it.
+		c.stats.EncodeErrors++
 		return
 	}
 	c.cmdBuf = buf

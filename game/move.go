@@ -93,16 +93,7 @@ func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
 		}
 	}
 
-	pos := SnapPos(m.f)
-	if gap := m.w.clearance(pos, m.c); gap < 0 {
-		// Rounding pushed the feet into a box that the move itself only
-		// approached along its surface (the skin covers every stop at a
-		// surface). Staying put is then the closest safe state.
-		if back := SnapPos(start); m.w.clearance(back, m.c) > gap {
-			pos = back
-		}
-	}
-	s.Pos = pos
+	s.Pos = m.place(start)
 	s.Vel = snapVel(clampVel(m.v, p.MaxVelocity))
 	s.Flags &^= FlagOnGround | FlagCrouched | FlagJumpHeld
 	if m.onGround {
@@ -140,6 +131,38 @@ func (m *mover) region(dt float64) geom.AABB {
 	}.Expand(reach)
 }
 
+// place returns where the feet end the step on the position grid: the grid
+// point nearest to them, unless the capsule would overlap a box there. The
+// skin keeps that from happening after a stop against a surface, but a
+// move that starts within the skin and runs along a surface can end closer
+// to it than rounding allows. Then place takes the corner of the grid cell
+// around the feet where the overlap is least: for any one box, the corner
+// on the far side of the feet from it is no closer to it than the feet
+// are. Only in a gap barely wider than the player can every corner
+// overlap; it then keeps the start, if that is better.
+func (m *mover) place(start geom.Vec3) geom.Vec3 {
+	pos := SnapPos(m.f)
+	gap := m.w.clearance(pos, m.c)
+	if gap >= 0 {
+		return pos
+	}
+	base := geom.Vec3{
+		X: math.Floor(m.f.X/PosQuantum) * PosQuantum,
+		Y: math.Floor(m.f.Y/PosQuantum) * PosQuantum,
+		Z: math.Floor(m.f.Z/PosQuantum) * PosQuantum,
+	}
+	for i := range 8 {
+		c := base.Add(geom.Vec3{X: float64(i & 1), Y: float64(i >> 1 & 1), Z: float64(i >> 2)}.Scale(PosQuantum))
+		if g := m.w.clearance(c, m.c); g > gap {
+			pos, gap = c, g
+		}
+	}
+	if back := SnapPos(start); gap < 0 && m.w.clearance(back, m.c) > gap {
+		pos = back
+	}
+	return pos
+}
+
 // findGround probes just below the feet (Quake III PM_GroundTrace). On
 // ground it settles the feet onto it and stops any motion into it.
 func (m *mover) findGround() {
@@ -159,11 +182,21 @@ func (m *mover) findGround() {
 // at all. That lets a walking player roll over the edge of a step it
 // climbs, or of a ledge it walks off, without losing the ground for a
 // step, while a falling player still slides off an edge it barely meets.
+//
+// A player resting in the notch between two edges touches only steep
+// normals, yet cannot slide down: it lands too, or it would hang there
+// with no way to jump out. The test for both cases is how far a slide
+// down by the probe depth sinks: along one surface of normal n it sinks
+// 1-n.Z² of the way, less than 1-0.7² exactly when n.Z > 0.7.
 func (m *mover) supports(h contact) bool {
-	if m.onGround {
-		return h.n.Z > 0
+	switch {
+	case h.n.Z <= 0:
+		return false
+	case m.onGround || h.n.Z > minGroundNormal:
+		return true
 	}
-	return h.n.Z > minGroundNormal
+	end, _, _ := m.w.slide(m.f, geom.Vec3{Z: -groundProbe}, 1, m.c, false)
+	return m.f.Z-end.Z < (1-minGroundNormal*minGroundNormal)*groundProbe
 }
 
 // settle moves the feet down onto the ground contact h, found by a probe

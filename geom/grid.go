@@ -23,7 +23,7 @@ const maxGridCoord = 1e12
 //
 // A Grid is read-only after NewGrid; its methods keep no scratch state and
 // are safe for concurrent use by any number of goroutines. The zero Grid
-// holds no boxes.
+// and a nil *Grid hold no boxes.
 type Grid struct {
 	boxes  []AABB
 	bounds AABB // union of the indexed boxes
@@ -188,18 +188,31 @@ func (g *Grid) cellEntries(x, y int) []int32 {
 // Boxes returns the boxes the grid was built from, in their original order;
 // the indices Query and Raycast report refer to it. The caller must not
 // modify the slice.
-func (g *Grid) Boxes() []AABB { return g.boxes }
+func (g *Grid) Boxes() []AABB {
+	if g == nil {
+		return nil
+	}
+	return g.boxes
+}
 
 // Bounds returns the smallest box containing every indexed box (the zero
 // AABB when there is none).
-func (g *Grid) Bounds() AABB { return g.bounds }
+func (g *Grid) Bounds() AABB {
+	if g == nil {
+		return AABB{}
+	}
+	return g.bounds
+}
+
+// empty reports whether the grid indexes no boxes.
+func (g *Grid) empty() bool { return g == nil || g.nx == 0 }
 
 // Query appends to dst the index of every box that overlaps region (touching
 // counts), each exactly once, in no particular order, and returns the
 // extended slice. It does not allocate when dst has room. A region with a
 // NaN coordinate overlaps nothing.
 func (g *Grid) Query(region AABB, dst []int) []int {
-	if g.nx == 0 || hasNaN(region.Min) || hasNaN(region.Max) || !region.Overlaps(g.bounds) {
+	if g.empty() || hasNaN(region.Min) || hasNaN(region.Max) || !region.Overlaps(g.bounds) {
 		return dst
 	}
 	qx0, qy0 := g.cellX(region.Min.X), g.cellY(region.Min.Y)
@@ -265,7 +278,7 @@ func (g *Grid) SegmentBlocked(a, b Vec3) bool {
 	if a == b {
 		// A zero direction has no cells to walk; the point's own column is
 		// the only one to check.
-		if g.nx == 0 || !g.bounds.Contains(a) {
+		if g.empty() || !g.bounds.Contains(a) {
 			return false
 		}
 		for _, i := range g.cellEntries(g.cellX(a.X), g.cellY(a.Y)) {
@@ -301,7 +314,7 @@ type cellWalk struct {
 // grid's bounds. It reports false when that range misses the bounds or the
 // input is invalid.
 func (g *Grid) walk(o, d Vec3, tMax float64) (cellWalk, bool) {
-	if g.nx == 0 || !(Ray{o, d}).valid(tMax) {
+	if g.empty() || !(Ray{o, d}).valid(tMax) {
 		return cellWalk{}, false
 	}
 	t0 := 0.0

@@ -251,15 +251,22 @@ func TestGridEdgeCases(t *testing.T) {
 			tc.check(t, NewGrid(tc.boxes, 0))
 		})
 	}
-	t.Run("zero Grid", func(t *testing.T) {
-		var g Grid
-		if got := g.Query(wall, nil); len(got) != 0 {
-			t.Errorf("Query = %v", got)
-		}
-		if _, ok := g.Raycast(ray(0, 0, 0, 1, 0, 0), 1); ok {
-			t.Error("Raycast hit")
-		}
-	})
+	for name, g := range map[string]*Grid{"zero Grid": {}, "nil Grid": nil} {
+		t.Run(name, func(t *testing.T) {
+			if got := g.Query(wall, nil); len(got) != 0 {
+				t.Errorf("Query = %v", got)
+			}
+			if _, ok := g.Raycast(ray(0, 0, 0, 1, 0, 0), 1); ok {
+				t.Error("Raycast hit")
+			}
+			if g.SegmentBlocked(V(0, 0, 0), V(1, 1, 1)) || g.SegmentBlocked(V(0, 0, 0), V(0, 0, 0)) {
+				t.Error("SegmentBlocked")
+			}
+			if len(g.Boxes()) != 0 || g.Bounds() != (AABB{}) {
+				t.Errorf("Boxes = %v, Bounds = %v", g.Boxes(), g.Bounds())
+			}
+		})
+	}
 }
 
 // TestGridCopiesBoxes checks that the grid does not alias the caller's

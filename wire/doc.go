@@ -3,4 +3,16 @@
 // snapshots quantised and delta encoded against the client's last
 // acknowledged snapshot. Every decoder rejects malformed input with an
 // error and never panics; no datagram exceeds MaxDatagram bytes.
+//
+// A datagram is one message: its MsgType byte, then the message's fields
+// as a bit stream, least significant bit first, padded with zero bits to a
+// whole byte. Decoders reject anything after the padding. Connect carries
+// the protocol Version in the two bytes after the type byte in every
+// version, so a server can reject a client of another version with a
+// reason; the other messages are those of this Version.
+//
+// Each message has an AppendX function, which appends its encoding to a
+// buffer and checks every field against the limits (MaxNameLen, MaxCoord,
+// ...), and a DecodeX function, which checks the same limits and reuses
+// the slices of the message it decodes into.
 package wire

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"flag"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,7 +18,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// goldenBase and goldenDelta are the snapshots of the golden vectors: a
+// goldenSnapshots returns the snapshots of the golden vectors: a
 // full snapshot and one delta encoded against it.
 func goldenSnapshots() (base, delta *Snapshot) {
 	base = &Snapshot{
@@ -150,4 +151,42 @@ func formatHex(b []byte) string {
 		b = b[n:]
 	}
 	return sb.String()
+}
+
+// TestDecodersRejectTruncated cuts every golden vector short at every
+// length: each decoder must return an error, never panic.
+func TestDecodersRejectTruncated(t *testing.T) {
+	for _, g := range goldens() {
+		b, err := g.encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range len(b) {
+			if _, _, err := g.check(b[:n]); err == nil {
+				t.Errorf("%s cut to %d of %d bytes: no error", g.name, n, len(b))
+			}
+		}
+	}
+}
+
+// TestDecodersSurviveGarbage feeds every decoder seeded random datagrams
+// (with a valid type byte, so that they get past the first check); the
+// fuzz targets do the same at length.
+func TestDecodersSurviveGarbage(t *testing.T) {
+	base, _ := goldenSnapshots()
+	rng := rand.New(rand.NewPCG(4, 4))
+	b := make([]byte, MaxDatagram)
+	for range 20000 {
+		b := b[:1+rng.IntN(64)<<rng.IntN(5)]
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		b[0] = byte(MsgConnect + MsgType(rng.IntN(6)))
+		_ = DecodeConnect(b, new(Connect))
+		_ = DecodeAccept(b, new(Accept))
+		_ = DecodeReject(b, new(Reject))
+		_ = DecodeDisconnect(b, new(Disconnect))
+		_ = DecodeCommands(b, new(Commands))
+		_ = DecodeSnapshot(b, new(Snapshot), baselineOf(base))
+	}
 }

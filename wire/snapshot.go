@@ -83,6 +83,7 @@ func (s *Snapshot) SetPresent(i int, present bool) {
 // equal base.Tick, which must not be 0. s.Self.Pos and s.Self.Vel must lie
 // on the game.PosQuantum and game.VelQuantum grids.
 //
+// EchoClientTime and EchoHold are sent in whole microseconds, truncated.
 // The header and Self must fit in limit. Of the rest, what does not fit is
 // left out: events from the first one that does not fit on (s.Events is
 // truncated to those sent), and entity updates that do not fit, whose slots
@@ -112,15 +113,15 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 		w.writeUvarint(uint64(s.Tick - s.Baseline))
 	}
 	w.writeBits(uint64(s.LastCmd), 32)
-	s.EchoClientTime = s.EchoClientTime.Truncate(time.Microsecond)
-	s.EchoHold = s.EchoHold.Truncate(time.Microsecond)
-	w.writeUvarint(uint64(s.EchoClientTime / time.Microsecond))
-	w.writeUvarint(uint64(s.EchoHold / time.Microsecond))
+	w.writeUvarint(micros(s.EchoClientTime))
+	w.writeUvarint(micros(s.EchoHold))
 	w.writeBits(uint64(s.FirstEventSeq), 32)
 	writeSelf(&w, &s.Self, &ref.Self)
 	if !fits(&w, eventCountBits+entityCountBits) {
 		return dst, encodeError(MsgSnapshot, "limit of %d bytes leaves no room after self", limit)
 	}
+	s.EchoClientTime = s.EchoClientTime.Truncate(time.Microsecond)
+	s.EchoHold = s.EchoHold.Truncate(time.Microsecond)
 
 	countAt := w.pos()
 	w.writeBits(0, eventCountBits)
@@ -329,6 +330,7 @@ func writeStep(w *bitWriter, d int) {
 	}
 }
 
+// readStep reads a distance written by writeStep.
 func readStep(r *bitReader) int {
 	if r.readBool() {
 		return 1
@@ -362,9 +364,11 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		case baseTick == 0:
 			r.failf("baseline 0")
 		case baseline != nil:
-			base = baseline(baseTick)
-			if base == nil {
+			switch base = baseline(baseTick); {
+			case base == nil:
 				r.failf("unknown baseline %d", baseTick)
+			case base.Tick != baseTick:
+				r.failf("baseline %d: got snapshot of tick %d", baseTick, base.Tick)
 			}
 		default:
 			r.failf("unknown baseline %d", baseTick)

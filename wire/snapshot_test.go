@@ -267,7 +267,7 @@ func TestAppendSnapshotErrors(t *testing.T) {
 	}{
 		{"limit above MaxDatagram", &Snapshot{Tick: 1}, nil, MaxDatagram + 1, "limit"},
 		{"limit 0", &Snapshot{Tick: 1}, nil, 0, "limit"},
-		{"limit too small for self", &Snapshot{Tick: 1}, nil, 14, "no room after self"},
+		{"limit too small for self", &Snapshot{Tick: 1, EchoHold: 1500}, nil, 14, "no room after self"},
 		{"baseline without base", &Snapshot{Tick: 2, Baseline: 1}, nil, MaxDatagram, "without a base"},
 		{"baseline mismatch", &Snapshot{Tick: 3, Baseline: 1}, &Snapshot{Tick: 2}, MaxDatagram, "base is tick 2"},
 		{"base tick 0", &Snapshot{Tick: 3}, &Snapshot{}, MaxDatagram, "base tick 0"},
@@ -315,6 +315,10 @@ func TestDecodeSnapshotErrors(t *testing.T) {
 	}
 	if err := DecodeSnapshot(delta, &sn, baselineOf(s)); err == nil || err.Error() != "wire: snapshot: unknown baseline 100" {
 		t.Errorf("unknown baseline: %v", err)
+	}
+	stale := func(uint32) *Snapshot { return s }
+	if err := DecodeSnapshot(delta, &sn, stale); err == nil || err.Error() != "wire: snapshot: baseline 100: got snapshot of tick 106" {
+		t.Errorf("baseline of the wrong tick: %v", err)
 	}
 	for _, b := range [][]byte{delta, full} {
 		for n := range len(b) - 1 {

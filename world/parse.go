@@ -58,6 +58,8 @@ type Error struct {
 	Msg  string
 }
 
+// Error formats e as "file:line:col: path: message", leaving out the parts
+// that are not known.
 func (e *Error) Error() string {
 	var parts []string
 	if e.File != "" {
@@ -118,7 +120,8 @@ func decodeError(filename string, data []byte, err error) *Error {
 		e.Line, e.Col = lineCol(data, len(data))
 		e.Msg = "unexpected end of file"
 	case errors.As(err, &syn):
-		e.Line, e.Col = lineCol(data, int(syn.Offset))
+		// Offset counts the bytes read, the offending one included.
+		e.Line, e.Col = lineCol(data, int(syn.Offset)-1)
 		e.Msg = syn.Error()
 	case errors.As(err, &typ):
 		// The innermost value starting before the reported offset is the

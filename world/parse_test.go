@@ -198,18 +198,32 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-// TestErrorColumn checks line and column against a hand-counted position.
+// TestErrorColumn checks lines and columns against hand-counted positions.
 func TestErrorColumn(t *testing.T) {
-	data := strings.Replace(validMap, `"kind": "cover",`, `"kind": "cover", "colour": "red",`, 1)
-	_, err := Parse("x.json", []byte(data))
-	var e *Error
-	if !errors.As(err, &e) {
-		t.Fatalf("Parse error = %v, want an *Error", err)
+	tests := []struct {
+		old, new  string
+		line, col int
+		path      string
+	}{
+		// Line 6 is `    {"kind": "cover", "colour": ...`: the unknown
+		// key starts at byte 23.
+		{`"kind": "cover",`, `"kind": "cover", "colour": "red",`, lineBox1, 23, "boxes[1]"},
+		// Line 3 is `  "bounds": ...`, whose quote at byte 3 is where
+		// the missing comma was due.
+		{`"test",`, `"test"`, lineBounds, 3, ""},
+		// Line 11 is `    {"team": 1, "pos": [6, 6, 1.5], "yaw": 3}`.
+		{`"yaw": 3`, `"yaw": true`, lineSpawn1, 44, "spawns[1].yaw"},
 	}
-	// Line 6 is `    {"kind": "cover", "colour": ...`: the key starts at
-	// byte 23.
-	if e.Line != lineBox1 || e.Col != 23 || e.Path != "boxes[1]" {
-		t.Errorf("error at %d:%d path %q, want %d:23 path boxes[1]", e.Line, e.Col, e.Path, lineBox1)
+	for _, tt := range tests {
+		data := strings.Replace(validMap, tt.old, tt.new, 1)
+		_, err := Parse("x.json", []byte(data))
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("Parse error = %v, want an *Error", err)
+		}
+		if e.Line != tt.line || e.Col != tt.col || e.Path != tt.path {
+			t.Errorf("%s: at %d:%d path %q, want %d:%d path %q", e, e.Line, e.Col, e.Path, tt.line, tt.col, tt.path)
+		}
 	}
 }
 

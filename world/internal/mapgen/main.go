@@ -135,9 +135,9 @@ func metro() *world.Map {
 	for _, x := range []float64{-20, -4, 4, 20} {
 		b.turn2(world.Pillar, x-0.25, 11, 0, x+0.5, 11.75, wallH)
 	}
-	// Escalators down to the street: long blocks too high to walk onto.
+	// Escalators down to the street: long blocks too high to step onto.
 	for _, x := range []float64{-14, 6} {
-		b.turn2(world.Cover, x, 9.25, 0, x+8, 10.5, 1.25)
+		b.turn2(world.Cover, x, 9.25, 0, x+8, 10.5, coverH)
 	}
 	// Benches between the edge pillars, kiosks by the escalators.
 	for _, x := range []float64{-20, -12, -4, 4, 12, 20} {
