@@ -78,9 +78,10 @@ func (w *world) top(h contact) float64 {
 }
 
 // sweep moves the feet from f by d and returns the first contact with the
-// ground or a box (inflated by skin). A start already within the skin of a
-// surface (or on it) touches it at t = 0 if d goes into it, and ignores it otherwise,
-// so a player resting against a wall can walk along it or away from it.
+// ground or a box, each inflated by skin. A start already on or within the
+// skin of a surface touches it at t = 0 if d goes into it, and ignores it
+// otherwise, so a player resting against a wall can walk along it or away
+// from it.
 func (w *world) sweep(f, d geom.Vec3, c body) (contact, bool) {
 	var best contact
 	found := false
@@ -158,6 +159,8 @@ func sweepRounded(f, d geom.Vec3, core geom.AABB, r float64) (float64, geom.Vec3
 			corner[i] = hi[i]
 		}
 	}
+	// With one bit set or none, the entry point lies on a face of the
+	// rounded box: it is the contact.
 	switch bits.OnesCount(out) {
 	case 2:
 		a := bits.TrailingZeros(^out & 7)
@@ -173,8 +176,11 @@ func sweepRounded(f, d geom.Vec3, core geom.AABB, r float64) (float64, geom.Vec3
 	if !ok {
 		return 0, geom.Vec3{}, false
 	}
+	// A segment that only grazes the surface (a start on it, moving
+	// along it) is not stopped.
 	p := f.AddScaled(d, t)
-	return t, p.Sub(closest(core, p)).Norm(), true
+	n := p.Sub(closest(core, p)).Norm()
+	return t, n, d.Dot(n) < -touchEps
 }
 
 // escape returns the direction in which the point f, within reach of the
@@ -228,7 +234,8 @@ func segmentBox(o, d, lo, hi [3]float64) (float64, bool) {
 
 // segmentEdge returns the first t in [0, 1] at which o + t*d comes within r
 // of the segment along axis a from lo to hi through the point c (whose
-// coordinate on a is ignored). o must be farther than r from the segment.
+// coordinate on a is ignored): the first contact with the capsule around
+// an edge of a box.
 func segmentEdge(o, d, c [3]float64, a int, lo, hi, r float64) (float64, bool) {
 	best, ok := 0.0, false
 	// The side of the capsule: a circle of radius r in the other two axes.
@@ -282,7 +289,11 @@ func segmentSphere(o, d, c [3]float64, r float64) (float64, bool) {
 
 // closest returns the point of b nearest to p.
 func closest(b geom.AABB, p geom.Vec3) geom.Vec3 {
-	return p.Max(b.Min).Min(b.Max)
+	return geom.Vec3{
+		X: min(max(p.X, b.Min.X), b.Max.X),
+		Y: min(max(p.Y, b.Min.Y), b.Max.Y),
+		Z: min(max(p.Z, b.Min.Z), b.Max.Z),
+	}
 }
 
 // arr returns v as an array indexed by axis.

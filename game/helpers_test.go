@@ -70,16 +70,17 @@ func onGrid(s PlayerState) bool {
 	return SnapPos(s.Pos) == s.Pos && snapVel(s.Vel) == s.Vel
 }
 
-// room returns a 20 m square room walled 3 m high and filled with n
-// seeded random boxes: low steps, covers, pillars, platforms and ceilings
-// low enough to crouch under.
+// room returns a 20 m square room filled with n seeded random boxes: low
+// steps, covers, pillars, platforms and ceilings low enough to crouch
+// under. Its walls are 6 m high, out of reach even from the top of a
+// ceiling box.
 func room(seed uint64, n int) []geom.AABB {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	boxes := []geom.AABB{
-		geom.Box(geom.V(-10, -10, 0), geom.V(10, -9.5, 3)),
-		geom.Box(geom.V(-10, 9.5, 0), geom.V(10, 10, 3)),
-		geom.Box(geom.V(-10, -10, 0), geom.V(-9.5, 10, 3)),
-		geom.Box(geom.V(9.5, -10, 0), geom.V(10, 10, 3)),
+		geom.Box(geom.V(-10, -10, 0), geom.V(10, -9.5, 6)),
+		geom.Box(geom.V(-10, 9.5, 0), geom.V(10, 10, 6)),
+		geom.Box(geom.V(-10, -10, 0), geom.V(-9.5, 10, 6)),
+		geom.Box(geom.V(9.5, -10, 0), geom.V(10, 10, 6)),
 	}
 	// Coordinates on a 1/8 m grid, as map files tend to use, but sizes
 	// free enough to leave gaps narrower than a player.

@@ -41,18 +41,22 @@ const (
 // The command's Duration (clamped to [0, MaxCmdDuration]) is the time step;
 // a zero Duration changes only the view angles and the button state
 // (stance and the jump latch). The view angles are taken from the command.
-// Forward and Side steer along the view yaw; BtnCrouch held crouches (the
-// player stands again as soon as there is headroom); BtnJump jumps from the
-// ground once per press; BtnSprint sprints when p.Sprint allows it. The
-// player is an upright capsule that slides along boxes of g and the ground
-// plane z = 0, walks up ledges up to p.StepHeight and follows the ground
-// down them. Players do not collide with each other: a player's movement
-// then depends only on its own commands, so prediction is exact.
+// Forward and Side steer along the view yaw (Up is unused: there is no
+// swimming or flying); BtnCrouch held crouches (the player stands again as
+// soon as there is headroom); BtnJump jumps from the ground once per
+// press; BtnSprint sprints when p.Sprint allows it. The player is an
+// upright capsule that slides along boxes of g and the ground plane z = 0,
+// walks up ledges up to p.StepHeight and follows the ground down them.
+// Players do not collide with each other: a player's movement then depends
+// only on its own commands, so prediction is exact.
 //
 // The result lies on the PosQuantum and VelQuantum grids, so a client that
 // decodes it from the wire reproduces the server's state exactly, and it
 // never overlaps a box that s did not already overlap. A player that starts
-// inside a box can move out of it but not deeper.
+// inside a box can move out of it but not deeper. Snapping rounds each
+// command's displacement to whole quanta, so a speed under half a quantum
+// per command (0.0625 m/s at 64 commands a second) does not move the
+// player, and other speeds are met to within that much.
 //
 // Move is pure: it keeps no state, does not allocate, and gives identical
 // results for identical inputs. A nil g is an empty map and nil p means
@@ -167,14 +171,14 @@ func (m *mover) place(start geom.Vec3) geom.Vec3 {
 // ground it settles the feet onto it and stops any motion into it.
 func (m *mover) findGround() {
 	h, ok := m.w.sweep(m.f, geom.Vec3{Z: -groundProbe}, m.c)
-	m.onGround = ok && m.supports(h)
+	m.onGround = ok && m.supports(h, m.onGround)
 	if m.onGround {
 		m.settle(h, groundProbe)
 	}
 }
 
 // supports reports whether contact h, below the feet, is ground to stand
-// on. The only surfaces that face up in a world of axis-aligned boxes are
+// on for a player that was (walking) or was not on the ground. The only surfaces that face up in a world of axis-aligned boxes are
 // the ground and box tops, both flat; but where the capsule's rounded
 // bottom rests on the edge of a top, the contact normal tilts. A player in
 // the air lands only where it tilts less than Quake III allows for slopes;
@@ -188,11 +192,11 @@ func (m *mover) findGround() {
 // with no way to jump out. The test for both cases is how far a slide
 // down by the probe depth sinks: along one surface of normal n it sinks
 // 1-n.Z² of the way, less than 1-0.7² exactly when n.Z > 0.7.
-func (m *mover) supports(h contact) bool {
+func (m *mover) supports(h contact, walking bool) bool {
 	switch {
 	case h.n.Z <= 0:
 		return false
-	case m.onGround || h.n.Z > minGroundNormal:
+	case walking || h.n.Z > minGroundNormal:
 		return true
 	}
 	end, _, _ := m.w.slide(m.f, geom.Vec3{Z: -groundProbe}, 1, m.c, false)
@@ -222,17 +226,15 @@ func (m *mover) walk(dt float64, dir geom.Vec3, speed float64) {
 	if m.onGround {
 		return
 	}
-	m.onGround = true // to follow the ground down as a walking player
-	h, ok := m.w.sweep(m.f, geom.Vec3{Z: -m.p.StepHeight}, m.c)
-	m.onGround = ok && m.supports(h)
-	if m.onGround {
+	if h, ok := m.w.sweep(m.f, geom.Vec3{Z: -m.p.StepHeight}, m.c); ok && m.supports(h, true) {
+		m.onGround = true
 		m.settle(h, m.p.StepHeight)
 	}
 }
 
 // fall is the move in the air (Quake III PM_AirMove): a little steering and
 // gravity. Half of gravity's change of speed is applied before the slide
-// and half after, so the path over the step is the exact parabola.
+// and half after, so the path over the command is the exact parabola.
 func (m *mover) fall(dt float64, dir geom.Vec3, speed float64) {
 	m.accelerate(dir, speed, m.p.AirAccel, dt)
 	half := m.p.Gravity * dt / 2

@@ -487,3 +487,24 @@ func TestMoveBadInput(t *testing.T) {
 		t.Errorf("still inside the box: %+v", end)
 	}
 }
+
+// TestRestInNotch: a player that falls into a notch narrower than itself
+// rests on both edges, where each contact alone is too steep to stand on,
+// and can jump out.
+func TestRestInNotch(t *testing.T) {
+	p := DefaultParams()
+	g := geom.NewGrid([]geom.AABB{
+		geom.Box(geom.V(-3, -3, 0), geom.V(-0.3, 3, 1)),
+		geom.Box(geom.V(0.3, -3, 0), geom.V(3, 3, 1)),
+	}, 0)
+	drop := PlayerState{Pos: geom.V(0, 0, 2)}
+	states := run(t, drop, UserCmd{Duration: tick}, 64, g, &p)
+	rest := last(states)
+	if !rest.Has(FlagOnGround) || rest.Vel != (geom.Vec3{}) || rest.Pos.Z < 0.5 || rest.Pos.Z > 1 {
+		t.Fatalf("after the fall: %+v, want resting in the notch", rest)
+	}
+	out := last(run(t, rest, UserCmd{Duration: tick, Forward: 127, Buttons: BtnJump}, 32, g, &p))
+	if out.Pos.Z < 1 || out.Pos.X < 0.5 {
+		t.Errorf("jumping out of the notch ended at %+v", out)
+	}
+}
