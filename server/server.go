@@ -64,7 +64,8 @@ type Server struct {
 	byPeer  map[Peer]int
 	history *lagcomp.History
 
-	outbox []Datagram
+	outbox     []Datagram
+	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
 
 	hash    hash.Hash
 	hashBuf []byte
@@ -189,12 +190,12 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 		if !ok {
 			return errors.New("server: commands from unknown peer")
 		}
-		var m wire.Commands
-		if err := wire.DecodeCommands(data, &m); err != nil {
+		m := &s.cmdScratch
+		if err := wire.DecodeCommands(data, m); err != nil {
 			s.stats.Malformed++
 			return err
 		}
-		s.commands(now, s.clients[id], &m)
+		s.commands(now, s.clients[id], m)
 		return nil
 	case wire.MsgDisconnect:
 		id, ok := s.byPeer[from]

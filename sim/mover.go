@@ -20,6 +20,7 @@ type mover struct {
 
 	target     geom.Vec3
 	hasTarget  bool
+	pitch      int16 // where the player looks up or down on this leg
 	crouchTill time.Duration
 	nextJump   time.Duration
 	checkAt    time.Duration // when progress is next checked
@@ -36,20 +37,23 @@ func newMover(seed uint64, m *world.Map, p *game.Params) *mover {
 	}
 }
 
-// pickTarget chooses a random open spot on the ground.
+// pickTarget chooses a random open spot on the ground and a view pitch
+// for the walk there.
 func (mv *mover) pickTarget() {
 	b := mv.m.Bounds
+	mv.target = geom.V(b.Center().X, b.Center().Y, 0)
 	for range 64 {
 		p := geom.V(
 			b.Min.X+1+mv.rng.Float64()*(b.Max.X-b.Min.X-2),
 			b.Min.Y+1+mv.rng.Float64()*(b.Max.Y-b.Min.Y-2),
 			0)
 		if mv.open(p) {
-			mv.target, mv.hasTarget = p, true
-			return
+			mv.target = p
+			break
 		}
 	}
-	mv.target, mv.hasTarget = geom.V(b.Center().X, b.Center().Y, 0), true
+	mv.hasTarget = true
+	mv.pitch = game.PitchUnits((mv.rng.Float64() - 0.5) * 0.4)
 }
 
 // open reports whether a standing player fits at p with no box overlapping
@@ -84,7 +88,9 @@ func (mv *mover) input(now time.Duration, st game.PlayerState) game.UserCmd {
 	}
 	var cmd game.UserCmd
 	cmd.Yaw = game.YawUnits(math.Atan2(to.Y, to.X))
-	cmd.Pitch = game.PitchUnits((mv.rng.Float64() - 0.5) * 0.2)
+	// Turn the view towards this leg's pitch at up to 90 degrees a second.
+	const maxTurn = game.AngleUnits / 4 / 64
+	cmd.Pitch = st.Pitch + max(-maxTurn, min(maxTurn, mv.pitch-st.Pitch))
 	cmd.Forward = 127
 	if now >= mv.crouchTill && mv.rng.Float64() < 0.002 {
 		mv.crouchTill = now + time.Duration(500+mv.rng.IntN(1500))*time.Millisecond

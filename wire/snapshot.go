@@ -282,6 +282,22 @@ func checkSelf(p *game.PlayerState) string {
 	return ""
 }
 
+// angleBuckets are the zigzag widths of the bucket code of view angle
+// deltas, taken modulo a full turn: 0: unchanged (1 bit); 9: within ±256
+// units (1.4 degrees, a player turning at 90 degrees a second at 64 Hz; 11
+// bits); 16: any other angle (18 bits).
+var angleBuckets = []uint{0, 9, 16}
+
+// writeAngle writes angle v as its wrapped difference from ref.
+func writeAngle(w *bitWriter, v, ref uint16) {
+	w.writeBucketed(int64(int16(v-ref)), angleBuckets)
+}
+
+// readAngle reads an angle written by writeAngle against ref.
+func readAngle(r *bitReader, ref uint16) uint16 {
+	return ref + uint16(int16(r.readBucketed(angleBuckets)))
+}
+
 // writeChanged writes whether v differs from ref and, if so, v in n bits.
 func writeChanged(w *bitWriter, v, ref uint64, n uint) {
 	w.writeBool(v != ref)
@@ -297,8 +313,8 @@ func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 	for i := range u {
 		w.writeBucketed(u[i]-r[i], coordBuckets)
 	}
-	writeChanged(w, uint64(p.Yaw), uint64(ref.Yaw), 16)
-	writeChanged(w, uint64(uint16(p.Pitch)), uint64(uint16(ref.Pitch)), 16)
+	writeAngle(w, p.Yaw, ref.Yaw)
+	writeAngle(w, uint16(p.Pitch), uint16(ref.Pitch))
 	writeChanged(w, uint64(p.Flags), uint64(ref.Flags), 8)
 	writeChanged(w, uint64(p.Teleport), uint64(ref.Teleport), 8)
 }
@@ -308,8 +324,8 @@ func writeEntity(w *bitWriter, e, ref *EntityState) {
 	w.writeBucketed(int64(e.X)-int64(ref.X), coordBuckets)
 	w.writeBucketed(int64(e.Y)-int64(ref.Y), coordBuckets)
 	w.writeBucketed(int64(e.Z)-int64(ref.Z), coordBuckets)
-	writeChanged(w, uint64(e.Yaw), uint64(ref.Yaw), 16)
-	writeChanged(w, uint64(uint16(e.Pitch)), uint64(uint16(ref.Pitch)), 16)
+	writeAngle(w, e.Yaw, ref.Yaw)
+	writeAngle(w, uint16(e.Pitch), uint16(ref.Pitch))
 	writeChanged(w, uint64(e.Flags), uint64(ref.Flags), 8)
 	writeChanged(w, uint64(e.Teleport), uint64(ref.Teleport), 8)
 }
@@ -465,11 +481,9 @@ func readSelf(r *bitReader, p *game.PlayerState) {
 	p.Vel.X = float64(u[3]) * game.VelQuantum
 	p.Vel.Y = float64(u[4]) * game.VelQuantum
 	p.Vel.Z = float64(u[5]) * game.VelQuantum
-	if r.readBool() {
-		p.Yaw = uint16(r.readBits(16))
-	}
-	if r.readBool() {
-		p.Pitch = int16(r.readBits(16))
+	p.Yaw = readAngle(r, p.Yaw)
+	{
+		p.Pitch = int16(readAngle(r, uint16(p.Pitch)))
 		if p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch {
 			r.failf("self pitch out of range")
 		}
@@ -493,11 +507,9 @@ func readEntity(r *bitReader, e *EntityState, i int) {
 		}
 	}
 	e.X, e.Y, e.Z = int32(c[0]), int32(c[1]), int32(c[2])
-	if r.readBool() {
-		e.Yaw = uint16(r.readBits(16))
-	}
-	if r.readBool() {
-		e.Pitch = int16(r.readBits(16))
+	e.Yaw = readAngle(r, e.Yaw)
+	{
+		e.Pitch = int16(readAngle(r, uint16(e.Pitch)))
 		if e.Pitch < -game.MaxPitch || e.Pitch > game.MaxPitch {
 			r.failf("entity %d: pitch out of range", i)
 		}
