@@ -8,30 +8,15 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/wire"
-	"github.com/lagkit/lagkit/world"
+	"github.com/lagkit/lagkit/world/worldtest"
 )
-
-const openMap = `{
-  "name": "open",
-  "bounds": {"min": [-100, -100, 0], "max": [100, 100, 10]},
-  "boxes": [],
-  "spawns": [
-    {"team": 0, "pos": [0, 0, 0], "yaw": 0},
-    {"team": 1, "pos": [0, 5, 0], "yaw": 0}
-  ],
-  "objectives": []
-}`
 
 const tick = time.Second / 64
 
 // connected returns a client that the server accepted at tick 0 as slot 0.
 func connected(t *testing.T, cfg Config) *Client {
 	t.Helper()
-	m, err := world.Parse("open.json", []byte(openMap))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Map = m
+	cfg.Map = worldtest.Open(t)
 	c, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -189,8 +174,7 @@ func TestCommandsRepeatUnacknowledged(t *testing.T) {
 }
 
 func TestRejectAndGarbage(t *testing.T) {
-	m, _ := world.Parse("open.json", []byte(openMap))
-	c, _ := New(Config{Map: m})
+	c, _ := New(Config{Map: worldtest.Open(t)})
 	c.Connect(0)
 	for _, b := range [][]byte{nil, {0xee}, {byte(wire.MsgAccept), 1}} {
 		if err := c.Step(0, b); err == nil {

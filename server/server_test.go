@@ -6,29 +6,12 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/wire"
-	"github.com/lagkit/lagkit/world"
+	"github.com/lagkit/lagkit/world/worldtest"
 )
-
-// openMap is a 200 x 200 m field with one spawn per team at the centre, so
-// a player can walk straight for seconds without meeting anything.
-const openMap = `{
-  "name": "open",
-  "bounds": {"min": [-100, -100, 0], "max": [100, 100, 10]},
-  "boxes": [],
-  "spawns": [
-    {"team": 0, "pos": [0, 0, 0], "yaw": 0},
-    {"team": 1, "pos": [0, 5, 0], "yaw": 0}
-  ],
-  "objectives": []
-}`
 
 func testServer(t testing.TB, cfg Config) *Server {
 	t.Helper()
-	m, err := world.Parse("open.json", []byte(openMap))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Map = m
+	cfg.Map = worldtest.Open(t)
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
