@@ -15,6 +15,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
+	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -50,7 +51,27 @@ type Config struct {
 	// ConnectRetry is the interval between Connect attempts (default
 	// 500 ms).
 	ConnectRetry time.Duration
+	// Weapon must equal the server's weapon (default game.Rifle()).
+	Weapon *game.Weapon
+	// Appeals is how the client answers provisional hits (default
+	// AppealHonest).
+	Appeals AppealMode
 }
+
+// AppealMode is how a client answers the server's provisional hits.
+type AppealMode uint8
+
+// Appeal modes. Only AppealHonest is a real player's behaviour; the others
+// stand in for a lying and a silent client in tests and scenarios.
+const (
+	// AppealHonest runs SBC detection on the current predicted pose and
+	// denies exactly the hits it finds behind cover.
+	AppealHonest AppealMode = iota
+	// AppealDenyAll denies every provisional hit.
+	AppealDenyAll
+	// AppealSilent never answers.
+	AppealSilent
+)
 
 func (c *Config) withDefaults() (Config, error) {
 	out := *c
@@ -87,6 +108,16 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.ConnectRetry == 0 {
 		out.ConnectRetry = 500 * time.Millisecond
+	}
+	if out.Weapon == nil {
+		w := game.Rifle()
+		out.Weapon = &w
+	}
+	if err := out.Weapon.Validate(); err != nil {
+		return out, fmt.Errorf("client: config: %w", err)
+	}
+	if out.Appeals > AppealSilent {
+		return out, fmt.Errorf("client: config: appeal mode %d unknown", out.Appeals)
 	}
 	if out.InterpDelay < 0 || out.ExtrapolateMax < 0 || out.SmoothTime < 0 || out.SnapDistance < 0 || out.ConnectRetry < 0 {
 		return out, errors.New("client: config: durations and distances must not be negative")
@@ -132,7 +163,9 @@ type Client struct {
 
 	nextCmd   uint32
 	cmds      [cmdRing]game.UserCmd
+	cmdTime   [cmdRing]time.Duration // local time each command was issued
 	predicted [cmdRing]game.PlayerState
+	fired     bool   // the newest command fired (first prediction only)
 	lastAck   uint32 // last command the server reported executed
 
 	pred   game.PlayerState
@@ -147,8 +180,43 @@ type Client struct {
 
 	remotes [wire.MaxEntities]*remote
 
+	nextEvent uint32 // sequence number of the next event not yet seen
+	hits      []HitReport
+	confirms  []ConfirmReport
+	hitEv     wire.HitEvent // decode targets, reused
+	confirmEv wire.ConfirmEvent
+
 	predErrs []float64
 	stats    Stats
+}
+
+// HitReport is a hit on the local player as its client saw it arrive.
+type HitReport struct {
+	Time     time.Duration // local time the hit arrived
+	Shooter  int
+	ShotTick uint32
+	Part     game.PartKind
+	Damage   int16
+	// SBC reports whether SBC detection, run on the predicted pose when
+	// the hit arrived against the shooter's eye, found the hit behind
+	// cover.
+	SBC bool
+	// Appeal is the provisional hit's id (0: not appealable), and Denied
+	// whether the client denied it.
+	Appeal uint32
+	Denied bool
+}
+
+// ConfirmReport is the server's word on one of the local player's hits.
+type ConfirmReport struct {
+	ShotTick uint32
+	Victim   int
+	Part     game.PartKind
+	Damage   int16
+	Outcome  wire.Outcome
+	// Delay is the time from issuing the command that fired to this
+	// report arriving.
+	Delay time.Duration
 }
 
 // remote is the interpolation history of one remote player.
@@ -167,6 +235,8 @@ type Stats struct {
 	Malformed         int
 	Stale             int // snapshots older than the newest, ignored
 	Corrections       int // reconciliations that moved the present by more than a millimetre
+	Shots             int // shots predicted
+	Appeals           int // appeals sent
 	CommandsSent      int
 	EncodeErrors      int // command packets that could not be encoded
 }
@@ -177,7 +247,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{cfg: c, nextCmd: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}, nil
+	return &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}, nil
 }
 
 // Phase returns the session phase.
@@ -242,7 +312,9 @@ func (c *Client) Disconnect(reason string) {
 	c.phase, c.reason = Closed, reason
 }
 
-// ServerTime returns the estimated current server time.
+// ServerTime returns the client's estimate of the server time it is
+// receiving now: the server's clock seen through the one-way delay, which
+// is the time of the newest snapshots as they arrive.
 func (c *Client) ServerTime(now time.Duration) time.Duration { return now + c.offset }
 
 // ViewTime returns the server time at which remote players are drawn now:
@@ -278,7 +350,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 		c.tickDur = game.TickDuration(c.tickRate)
 		c.decay = max(0, 1-float64(c.tickDur)/float64(c.cfg.SmoothTime))
 		c.rtt.Add(now - c.connectAt)
-		c.offset = time.Duration(m.Tick)*c.tickDur + c.rtt.Smoothed()/2 - now
+		c.offset = time.Duration(m.Tick)*c.tickDur - now
 		c.hasOffset = true
 		return nil
 	case wire.MsgReject:
@@ -348,10 +420,15 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	if sn.EchoClientTime > 0 {
 		c.rtt.Add(now - sn.EchoClientTime - sn.EchoHold)
 	}
-	// Clock sync: the snapshot left the server about half a round trip
-	// ago. Smooth with gain 1/16 so jitter does not shake the view time;
-	// a large error (a stall, a clock jump) resets it.
-	sample := serverTime + c.rtt.Smoothed()/2 - now
+	// Clock sync: the client's server clock runs at the server time of
+	// the snapshots it receives, one one-way delay behind the server's
+	// own clock, so remote players drawn InterpDelay behind it are always
+	// between received samples, and the view time a command carries is
+	// the world its player saw (the server estimates it as its own time
+	// minus the round trip and the interpolation delay, as Source does).
+	// Smooth with gain 1/16 so jitter does not shake the view time; a
+	// large error (a stall, a clock jump) resets it.
+	sample := serverTime - now
 	if d := sample - c.offset; !c.hasOffset || d > 250*time.Millisecond || d < -250*time.Millisecond {
 		c.offset = sample
 	} else {
@@ -369,8 +446,83 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 		}
 		c.addSample(id, serverTime, sn.Entities[id].State())
 	}
+	c.events(now, sn)
 	return nil
 }
+
+// events handles the snapshot's events not seen before: reliable
+// delivery repeats each until acknowledged.
+func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
+	for i, ev := range sn.Events {
+		seq := sn.FirstEventSeq + uint32(i)
+		if seq < c.nextEvent {
+			continue
+		}
+		c.nextEvent = seq + 1
+		switch ev.Kind {
+		case wire.EventHit:
+			h := &c.hitEv
+			if wire.DecodeHitEvent(ev.Data, h) != nil {
+				c.stats.Malformed++
+				continue
+			}
+			c.hit(now, h)
+		case wire.EventConfirm:
+			e := &c.confirmEv
+			if wire.DecodeConfirmEvent(ev.Data, e) != nil {
+				c.stats.Malformed++
+				continue
+			}
+			r := ConfirmReport{ShotTick: e.ShotTick, Victim: int(e.Victim), Part: e.Part, Damage: e.Damage, Outcome: e.Outcome}
+			if e.ShotTick < c.nextCmd && e.ShotTick+cmdRing > c.nextCmd {
+				r.Delay = now - c.cmdTime[e.ShotTick%cmdRing]
+			}
+			c.confirms = append(c.confirms, r)
+		}
+	}
+}
+
+// hit runs SBC detection for a hit on the local player, on its current
+// predicted pose against the shooter's eye as the server sent it (the
+// point the server's own check of a denial uses), and answers a
+// provisional hit.
+func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
+	sbc := lagcomp.BehindCover(c.pred, h.Part, h.Local, h.ShooterEye, c.cfg.Map.Grid, c.cfg.Movement)
+	r := HitReport{
+		Time: now, Shooter: int(h.Shooter), ShotTick: h.ShotTick, Part: h.Part,
+		Damage: h.Damage, SBC: sbc, Appeal: h.Appeal,
+	}
+	if h.Appeal != 0 && c.cfg.Appeals != AppealSilent {
+		r.Denied = sbc || c.cfg.Appeals == AppealDenyAll
+		buf, err := wire.AppendAppeal(nil, &wire.Appeal{ID: h.Appeal, Deny: r.Denied, State: c.pred})
+		if err == nil {
+			c.outbox = append(c.outbox, buf)
+			c.stats.Appeals++
+		}
+	}
+	c.hits = append(c.hits, r)
+}
+
+// Hits returns the hits on the local player reported since the last call
+// and forgets them.
+func (c *Client) Hits() []HitReport {
+	out := c.hits
+	c.hits = c.hits[:0]
+	return out
+}
+
+// Confirms returns the server's reports on the local player's hits since
+// the last call and forgets them.
+func (c *Client) Confirms() []ConfirmReport {
+	out := c.confirms
+	c.confirms = c.confirms[:0]
+	return out
+}
+
+// Fired reports whether the newest command fired a shot. It is true only
+// on the tick the shot is first predicted, so sounds and effects play once
+// however often reconciliation replays the command.
+func (c *Client) Fired() bool { return c.fired }
 
 // reconcile restarts prediction from the server's state after the last
 // command it executed and replays the commands it has not executed yet.
@@ -387,7 +539,7 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	st := sn.Self
 	first := max(sn.LastCmd+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
 	for t := first; t < c.nextCmd; t++ {
-		st = game.Move(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement)
+		st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapon)
 		c.predicted[t%cmdRing] = st
 	}
 	c.pred = st
@@ -439,7 +591,11 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	cmd.ViewTime = c.ViewTime(now)
 	c.nextCmd++
 	c.cmds[cmd.Tick%cmdRing] = cmd
-	c.pred = game.Move(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement)
+	c.cmdTime[cmd.Tick%cmdRing] = now
+	c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapon)
+	if c.fired {
+		c.stats.Shots++
+	}
 	c.predicted[cmd.Tick%cmdRing] = c.pred
 	c.smooth = c.smooth.Scale(c.decay)
 

@@ -99,6 +99,14 @@ const (
 	// FlagJumpHeld is set while the jump button stays held after a jump, so
 	// holding it does not jump again on landing.
 	FlagJumpHeld
+	// FlagDead is set while the player is dead: it neither moves by its
+	// own will, fires nor can be hit.
+	FlagDead
+	// FlagProtected is set during spawn protection: the player cannot be
+	// hit, and everyone can see it.
+	FlagProtected
+	// FlagReloading is set while the weapon reloads.
+	FlagReloading
 )
 
 // PlayerState is everything the movement step reads and writes for one
@@ -115,6 +123,18 @@ type PlayerState struct {
 	// (spawn, teleport), so observers reset their interpolation history
 	// instead of sliding across the map.
 	Teleport uint8
+
+	// Health is decided by the server alone; the owner's client learns it
+	// from snapshots.
+	Health int16
+	// Ammo is the rounds left in the magazine.
+	Ammo uint8
+	// Heat counts consecutive shots of the current burst: spread and
+	// recoil grow with it, and releasing the trigger resets it.
+	Heat uint8
+	// WeaponWait is the time until the weapon can fire again, or until a
+	// reload completes, in whole microseconds.
+	WeaponWait time.Duration
 }
 
 // Has reports whether flag f is set.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -44,6 +45,24 @@ type Config struct {
 	Timeout time.Duration
 	// Seed seeds the server's random generator (spawn choice).
 	Seed uint64
+
+	// Policy is the lag compensation policy and its parameters (default
+	// tlc).
+	Policy lagcomp.Config
+	// Weapon is the weapon every player carries (default game.Rifle()).
+	Weapon *game.Weapon
+	// ViewTimeTolerance is how far a command's view time may lie from the
+	// server's own estimate and still be trusted (default 200 ms, as
+	// Source uses).
+	ViewTimeTolerance time.Duration
+	// RespawnDelay is the time from death to respawn (default 3 s), and
+	// SpawnProtection how long a respawned player cannot be hit (default
+	// 5 s).
+	RespawnDelay, SpawnProtection time.Duration
+	// AppealRate is how many appeals per second a victim may make, with a
+	// burst of as many (default 10); hits beyond it are registered
+	// without appeal.
+	AppealRate float64
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -99,6 +118,31 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Timeout < 0 {
 		return out, fmt.Errorf("server: config: timeout %v is negative", out.Timeout)
+	}
+	if out.Policy.Name == "" {
+		out.Policy.Name = "tlc"
+	}
+	if out.Weapon == nil {
+		w := game.Rifle()
+		out.Weapon = &w
+	}
+	if err := out.Weapon.Validate(); err != nil {
+		return out, fmt.Errorf("server: config: %w", err)
+	}
+	if out.ViewTimeTolerance == 0 {
+		out.ViewTimeTolerance = 200 * time.Millisecond
+	}
+	if out.RespawnDelay == 0 {
+		out.RespawnDelay = 3 * time.Second
+	}
+	if out.SpawnProtection == 0 {
+		out.SpawnProtection = 5 * time.Second
+	}
+	if out.AppealRate == 0 {
+		out.AppealRate = 10
+	}
+	if out.ViewTimeTolerance < 0 || out.RespawnDelay < 0 || out.SpawnProtection < 0 || !(out.AppealRate > 0 && out.AppealRate <= 1000) {
+		return out, fmt.Errorf("server: config: view time tolerance, respawn delay and spawn protection must not be negative, appeal rate in (0, 1000]")
 	}
 	return out, nil
 }

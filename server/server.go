@@ -63,6 +63,15 @@ type Server struct {
 	clients []*client // by slot; nil when free
 	byPeer  map[Peer]int
 	history *lagcomp.History
+	tracer  lagcomp.Tracer
+	policy  lagcomp.Policy
+
+	shots         []pendingShot // fired this tick, resolved after poses are recorded
+	records       []ShotRecord
+	appeals       [maxAppeals]appealState
+	nextAppeal    uint32
+	activeAppeals int
+	appealScratch wire.Appeal
 
 	outbox     []Datagram
 	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
@@ -111,6 +120,16 @@ type client struct {
 	rtt       rtt.Estimator
 	lastHeard time.Duration
 
+	respawnAt, protectedUntil time.Duration
+	events                    []queuedEvent
+	nextEventSeq              uint32
+	overflow                  bool
+	appealTokens              float64
+
+	shotsFired, hitsLanded, hitsTaken int
+	kills, deaths                     int
+	refuted, appealsIgnored           int
+
 	out           []byte
 	bytesSent     int
 	packetsSent   int
@@ -135,6 +154,11 @@ func New(cfg Config) (*Server, error) {
 		outbox:  make([]Datagram, 0, c.MaxClients+4),
 	}
 	s.history = lagcomp.NewHistory(s.tickDur, c.MaxUnlag, c.MaxClients)
+	if s.policy, err = lagcomp.New(c.Policy); err != nil {
+		return nil, fmt.Errorf("server: config: %w", err)
+	}
+	s.tracer = lagcomp.Tracer{History: s.history, Grid: c.Map.Grid, Params: c.Movement, Hittable: s.hittable}
+	s.nextAppeal = 1
 	return s, nil
 }
 
@@ -197,6 +221,19 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 		}
 		s.commands(now, s.clients[id], m)
 		return nil
+	case wire.MsgAppeal:
+		id, ok := s.byPeer[from]
+		if !ok {
+			return errors.New("server: appeal from unknown peer")
+		}
+		m := &s.appealScratch
+		if err := wire.DecodeAppeal(data, m); err != nil {
+			s.stats.Malformed++
+			return err
+		}
+		s.clients[id].lastHeard = now
+		s.appeal(now, s.clients[id], m)
+		return nil
 	case wire.MsgDisconnect:
 		id, ok := s.byPeer[from]
 		if !ok {
@@ -249,7 +286,9 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 		lastHeard:   now,
 		out:         make([]byte, 0, wire.MaxDatagram),
 	}
-	c.state = s.spawnState(id, 0)
+	c.nextEventSeq = 1
+	c.appealTokens = s.cfg.AppealRate
+	s.spawn(c, 0, now)
 	s.clients[id] = c
 	s.byPeer[from] = id
 	s.stats.Connects++
@@ -257,20 +296,25 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 	s.sendAccept(c)
 }
 
-// spawnState places a player at a random spawn of its team, marking the
-// move as a teleport so observers do not interpolate across it.
-func (s *Server) spawnState(id int, teleport uint8) game.PlayerState {
-	team := id % 2
+// spawn places player c at a random spawn of its team with full health
+// and ammunition and spawn protection, marking the move as a teleport so
+// observers do not interpolate across it.
+func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
+	team := c.id % 2
 	spawns := s.cfg.Map.SpawnsFor(team)
-	var st game.PlayerState
+	st := game.PlayerState{
+		Flags:    game.FlagOnGround | game.FlagProtected,
+		Teleport: teleport + 1,
+		Health:   game.MaxHealth,
+		Ammo:     s.cfg.Weapon.Magazine,
+	}
 	if len(spawns) > 0 {
 		sp := spawns[s.rng.IntN(len(spawns))]
 		st.Pos = game.SnapPos(sp.Pos)
 		st.Yaw = game.YawUnits(sp.Yaw)
 	}
-	st.Flags = game.FlagOnGround
-	st.Teleport = teleport + 1
-	return st
+	c.state = st
+	c.protectedUntil = now + s.cfg.SpawnProtection
 }
 
 func (s *Server) sendAccept(c *client) {
@@ -314,6 +358,7 @@ func (s *Server) drop(id int, reason string) {
 		}
 	}
 	delete(s.byPeer, c.peer)
+	s.dropAppeals(id)
 	s.clients[id] = nil
 	s.stats.Disconnects++
 	s.hashEvent(2, id)
@@ -326,6 +371,7 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
 			sample := now - c.sentAt[slot] - min(m.AckDelay, now-c.sentAt[slot])
 			c.rtt.Add(sample)
+			s.ackEvents(c, &c.snaps[slot])
 		}
 		c.ack = m.AckTick
 	}
@@ -355,8 +401,10 @@ func (s *Server) Advance(now time.Duration) {
 
 func (s *Server) step(now time.Duration) {
 	s.tick++
+	tickTime := time.Duration(s.tick) * s.tickDur
 	for _, c := range s.clients {
 		if c != nil {
+			s.refillAppealBudget(c)
 			s.execute(c)
 		}
 	}
@@ -364,6 +412,13 @@ func (s *Server) step(now time.Duration) {
 	for _, c := range s.clients {
 		if c != nil {
 			s.history.Set(c.id, c.state)
+		}
+	}
+	s.resolveShots(tickTime)
+	s.expireAppeals(tickTime)
+	s.lifecycle(tickTime)
+	for _, c := range s.clients {
+		if c != nil {
 			s.hashState(c)
 		}
 	}
@@ -371,8 +426,12 @@ func (s *Server) step(now time.Duration) {
 		if c == nil {
 			continue
 		}
-		if now-c.lastHeard > s.cfg.Timeout {
+		switch {
+		case now-c.lastHeard > s.cfg.Timeout:
 			s.drop(c.id, "timed out")
+			continue
+		case c.overflow:
+			s.drop(c.id, "too many unacknowledged events")
 			continue
 		}
 		if s.tick%c.snapEvery == 0 {
@@ -382,7 +441,7 @@ func (s *Server) step(now time.Duration) {
 }
 
 // execute runs the client's queued commands that its movement budget
-// allows.
+// allows, collecting the shots they fire.
 func (s *Server) execute(c *client) {
 	c.budget = min(c.budget+s.tickDur, s.cfg.MoveSlack)
 	for c.qN > 0 {
@@ -397,8 +456,12 @@ func (s *Server) execute(c *client) {
 		if c.lastExec != 0 && cmd.Tick > c.lastExec+1 {
 			c.cmdsLost += int(cmd.Tick - c.lastExec - 1)
 		}
-		c.state = game.Move(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement)
+		var fired bool
+		c.state, fired = game.Step(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapon)
 		c.lastExec = cmd.Tick
+		if fired {
+			s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state})
+		}
 	}
 }
 
@@ -422,8 +485,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		snap.Entities[o.id] = wire.EntityFromState(o.state)
 		snap.SetPresent(o.id, true)
 	}
-	snap.FirstEventSeq = 0
-	snap.Events = snap.Events[:0]
+	s.fillEvents(c, snap)
 
 	var base *wire.Snapshot
 	if c.ack != 0 && s.tick-c.ack < snapRing {
@@ -462,12 +524,15 @@ func (s *Server) hashState(c *client) {
 	}
 	b = binary.LittleEndian.AppendUint16(b, st.Yaw)
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Pitch))
-	b = append(b, byte(st.Flags), st.Teleport)
+	b = append(b, byte(st.Flags), st.Teleport, st.Ammo, st.Heat)
+	b = binary.LittleEndian.AppendUint16(b, uint16(st.Health))
+	b = binary.LittleEndian.AppendUint64(b, uint64(st.WeaponWait))
 	s.hash.Write(b)
 	s.hashBuf = b
 }
 
-// hashEvent folds a session event (1 connect, 2 disconnect) into the digest.
+// hashEvent folds an event (1 connect, 2 disconnect, 3 death, 4 respawn)
+// into the digest.
 func (s *Server) hashEvent(kind byte, id int) {
 	b := binary.LittleEndian.AppendUint32(s.hashBuf[:0], s.tick)
 	b = append(b, 0xff, kind, byte(id))
@@ -497,6 +562,11 @@ type ClientInfo struct {
 	SnapshotBytes int
 	CmdsLost      int // commands never executed (gaps in the sequence)
 	CmdsDropped   int // commands dropped because the queue was full
+
+	Shots, Hits, HitsTaken int // shots fired, hits registered on others, hits registered on this player
+	Kills, Deaths          int
+	Refuted                int // denials the server refuted
+	AppealsIgnored         int // appeals for unknown, settled, foreign or late hits
 }
 
 // Client returns information on the client in slot id.
@@ -511,6 +581,8 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 		BytesSent: c.bytesSent, PacketsSent: c.packetsSent,
 		Snapshots: c.snapshots, SnapshotBytes: c.snapshotBytes,
 		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
+		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken,
+		Kills: c.kills, Deaths: c.deaths, Refuted: c.refuted, AppealsIgnored: c.appealsIgnored,
 	}, true
 }
 

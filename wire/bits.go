@@ -124,16 +124,16 @@ func (w *bitWriter) appendAligned(b []byte) { w.buf = append(w.buf, b...) }
 // after a read past the end or a failed check every read returns zero, so
 // a decoder may read a whole message and look at err once.
 type bitReader struct {
-	b   []byte
-	pos int // bits consumed
-	msg MsgType
-	err error
+	b    []byte
+	pos  int    // bits consumed
+	name string // what is being decoded, as errors name it ("snapshot")
+	err  error
 }
 
 // newReader returns a reader of datagram b, positioned after its type byte,
 // with err set unless b is a datagram of type t within MaxDatagram.
 func newReader(b []byte, t MsgType) bitReader {
-	r := bitReader{b: b, msg: t}
+	r := bitReader{b: b, name: t.String()}
 	switch {
 	case len(b) == 0:
 		r.failf("empty datagram")
@@ -146,10 +146,21 @@ func newReader(b []byte, t MsgType) bitReader {
 	return r
 }
 
+// newEventReader returns a reader of event data b (an Event's Data, which
+// has no type byte), with err set if b is longer than MaxEventData; name
+// names the event in errors.
+func newEventReader(b []byte, name string) bitReader {
+	r := bitReader{b: b, name: name}
+	if len(b) > MaxEventData {
+		r.failf("data of %d bytes exceeds MaxEventData", len(b))
+	}
+	return r
+}
+
 // failf records an error unless one is already recorded.
 func (r *bitReader) failf(format string, args ...any) {
 	if r.err == nil {
-		r.err = fmt.Errorf("wire: %v: %s", r.msg, fmt.Sprintf(format, args...))
+		r.err = fmt.Errorf("wire: %s: %s", r.name, fmt.Sprintf(format, args...))
 	}
 }
 

@@ -89,7 +89,7 @@ func TestUvarintLimits(t *testing.T) {
 	}
 	// Ten groups whose last carries more than 64 bits' worth.
 	over := append(bytes.Repeat([]byte{0xff}, 9), 0x02)
-	r = bitReader{b: over, msg: MsgCommands}
+	r = bitReader{b: over, name: "commands"}
 	if r.readUvarint(); r.err == nil || r.err.Error() != "wire: commands: varint overflows 64 bits" {
 		t.Errorf("overflow: %v", r.err)
 	}
@@ -119,24 +119,24 @@ func TestTruncateAndPatch(t *testing.T) {
 }
 
 func TestReaderStickyAndPadding(t *testing.T) {
-	r := bitReader{b: []byte{0xff}, msg: MsgReject}
+	r := bitReader{b: []byte{0xff}, name: "reject"}
 	if r.readBits(4) != 0xf || r.readBits(5) != 0 || r.readBits(1) != 0 {
 		t.Error("read past the end returned data")
 	}
 	if r.err == nil || r.err.Error() != "wire: reject: truncated" {
 		t.Errorf("err = %v", r.err)
 	}
-	r = bitReader{b: []byte{0x0f}, msg: MsgReject}
+	r = bitReader{b: []byte{0x0f}, name: "reject"}
 	r.readBits(4)
 	if err := r.finish(); err != nil {
 		t.Errorf("zero padding rejected: %v", err)
 	}
-	r = bitReader{b: []byte{0x1f}, msg: MsgReject}
+	r = bitReader{b: []byte{0x1f}, name: "reject"}
 	r.readBits(4)
 	if err := r.finish(); err == nil || err.Error() != "wire: reject: nonzero padding" {
 		t.Errorf("nonzero padding: %v", err)
 	}
-	r = bitReader{b: []byte{0x1f, 0xf0}, msg: MsgReject}
+	r = bitReader{b: []byte{0x1f, 0xf0}, name: "reject"}
 	r.readBits(4)
 	r.align()
 	if r.err == nil {

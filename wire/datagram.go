@@ -18,6 +18,7 @@ const (
 	MsgCommands
 	MsgSnapshot
 	MsgDisconnect
+	MsgAppeal
 )
 
 var msgNames = [...]string{
@@ -27,6 +28,7 @@ var msgNames = [...]string{
 	MsgCommands:   "commands",
 	MsgSnapshot:   "snapshot",
 	MsgDisconnect: "disconnect",
+	MsgAppeal:     "appeal",
 }
 
 // String returns the message's name in lower case, as errors use it.
@@ -55,8 +57,9 @@ func PeekType(b []byte) (MsgType, error) {
 
 // Limits of the encoded fields. Encoders reject values beyond them and
 // decoders reject encodings of such values. Durations travel in whole
-// microseconds: UserCmd.Duration must be whole microseconds, as the
-// movement step runs on it; clock readings and delays are truncated.
+// microseconds: UserCmd.Duration and PlayerState.WeaponWait must be whole
+// microseconds, as the movement and weapon steps run on them; clock
+// readings, delays and HitEvent.Deadline are truncated.
 const (
 	// MaxNameLen bounds Connect.Name and Accept.Map, in bytes.
 	MaxNameLen = 32
@@ -79,6 +82,9 @@ const (
 	MaxEvents = 32
 	// MaxEventData bounds Event.Data, in bytes.
 	MaxEventData = 255
+	// MaxWeaponWait bounds game.PlayerState.WeaponWait, which must be whole
+	// microseconds: far longer than any shot interval or reload.
+	MaxWeaponWait = time.Minute
 )
 
 // Bit widths of length prefixes, from the limits above.
@@ -108,4 +114,9 @@ func (r *bitReader) readMicros(max time.Duration, field string) time.Duration {
 // encodeError returns the error of an encoder of message t.
 func encodeError(t MsgType, format string, args ...any) error {
 	return fmt.Errorf("wire: %v: %s", t, fmt.Sprintf(format, args...))
+}
+
+// eventError returns the error of an encoder of the event called name.
+func eventError(name, format string, args ...any) error {
+	return fmt.Errorf("wire: %s: %s", name, fmt.Sprintf(format, args...))
 }

@@ -25,7 +25,7 @@ func goldenSnapshots() (base, delta *Snapshot) {
 		Tick: 640, LastCmd: 1200, EchoClientTime: 10 * time.Second, EchoHold: 2500 * time.Microsecond,
 		FirstEventSeq: 7,
 		Self: game.PlayerState{Pos: geom.V(1.5, -2.25, 0), Vel: geom.V(4, 0, 0), Yaw: 16384, Pitch: -100,
-			Flags: game.FlagOnGround, Teleport: 1},
+			Flags: game.FlagOnGround, Teleport: 1, Health: 100, Ammo: 30, Heat: 2, WeaponWait: 62500 * time.Microsecond},
 		Events: []Event{{Kind: 3, Data: []byte("hit")}},
 	}
 	for i, e := range []EntityState{
@@ -39,6 +39,9 @@ func goldenSnapshots() (base, delta *Snapshot) {
 	delta = cloneSnapshot(base)
 	delta.Tick, delta.Baseline, delta.LastCmd = 646, 640, 1206
 	delta.Self.Pos.X += 6 * 4.0 / 64
+	delta.Self.Health = 75
+	delta.Self.Ammo = 29
+	delta.Self.WeaponWait = 0
 	delta.Events = nil
 	delta.FirstEventSeq = 8
 	delta.Entities[1].X += 120
@@ -71,6 +74,11 @@ func goldens() []golden {
 	reject := Reject{Reason: "server full"}
 	disconnect := Disconnect{Reason: "bye"}
 	commands := Commands{AckTick: 640, AckDelay: 4 * time.Millisecond, ClientTime: 90 * time.Second, Cmds: held(1000, 4)}
+	appeal := Appeal{ID: 0x01020304, Deny: true, State: game.PlayerState{Pos: geom.V(-3.5, 12.25, 1), Vel: geom.V(0, -4, 0),
+		Yaw: 49152, Pitch: 200, Flags: game.FlagOnGround | game.FlagCrouched, Teleport: 4, Health: 75, Ammo: 12,
+		Heat: 1, WeaponWait: 100 * time.Millisecond}}
+	hit := HitEvent{Shooter: 3, ShotTick: 1203, Part: game.PartHead, Damage: 50, Local: geom.V(0.125, -0.0625, 1.5),
+		ShooterEye: geom.V(10.5, -4.25, 1.65234375), Appeal: 17, Deadline: 20*time.Second + 100*time.Millisecond}
 	base, delta := goldenSnapshots()
 	snapshot := func(s, base *Snapshot) golden {
 		want := cloneSnapshot(s)
@@ -99,6 +107,10 @@ func goldens() []golden {
 			func(b []byte) (any, error) { var m Disconnect; err := DecodeDisconnect(b, &m); return m, err }),
 		msg("commands", commands, func() ([]byte, error) { return AppendCommands(nil, &commands) },
 			func(b []byte) (any, error) { var m Commands; err := DecodeCommands(b, &m); return m, err }),
+		msg("appeal", appeal, func() ([]byte, error) { return AppendAppeal(nil, &appeal) },
+			func(b []byte) (any, error) { var m Appeal; err := DecodeAppeal(b, &m); return m, err }),
+		msg("hit_event", hit, func() ([]byte, error) { return AppendHitEvent(nil, &hit) },
+			func(b []byte) (any, error) { var e HitEvent; err := DecodeHitEvent(b, &e); return e, err }),
 		full, del,
 	}
 }
@@ -181,12 +193,17 @@ func TestDecodersSurviveGarbage(t *testing.T) {
 		for i := range b {
 			b[i] = byte(rng.Uint32())
 		}
-		b[0] = byte(MsgConnect + MsgType(rng.IntN(6)))
+		b[0] = byte(MsgConnect + MsgType(rng.IntN(7)))
 		_ = DecodeConnect(b, new(Connect))
 		_ = DecodeAccept(b, new(Accept))
 		_ = DecodeReject(b, new(Reject))
 		_ = DecodeDisconnect(b, new(Disconnect))
 		_ = DecodeCommands(b, new(Commands))
 		_ = DecodeSnapshot(b, new(Snapshot), baselineOf(base))
+		_ = DecodeAppeal(b, new(Appeal))
+		_ = DecodeHitEvent(b, new(HitEvent))
+		_ = DecodeConfirmEvent(b, new(ConfirmEvent))
+		_ = DecodeVerdictEvent(b, new(VerdictEvent))
+		_ = DecodeKillEvent(b, new(KillEvent))
 	}
 }

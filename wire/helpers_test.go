@@ -48,15 +48,32 @@ func randEntity(rng *rand.Rand) EntityState {
 	}
 }
 
+// randWeaponWait returns a weapon wait in whole microseconds, favouring
+// zero and the limit.
+func randWeaponWait(rng *rand.Rand) time.Duration {
+	switch rng.IntN(4) {
+	case 0:
+		return 0
+	case 1:
+		return MaxWeaponWait
+	default:
+		return time.Duration(rng.Int64N(int64(MaxWeaponWait/time.Microsecond)+1)) * time.Microsecond
+	}
+}
+
 func randSelf(rng *rand.Rand) game.PlayerState {
 	c := func() float64 { return float64(randCoord(rng)) * game.PosQuantum }
 	return game.PlayerState{
-		Pos:      geom.V(c(), c(), c()),
-		Vel:      geom.V(c(), c(), c()),
-		Yaw:      uint16(rng.Uint32()),
-		Pitch:    randPitch(rng),
-		Flags:    game.StateFlags(rng.Uint32()),
-		Teleport: uint8(rng.Uint32()),
+		Pos:        geom.V(c(), c(), c()),
+		Vel:        geom.V(c(), c(), c()),
+		Yaw:        uint16(rng.Uint32()),
+		Pitch:      randPitch(rng),
+		Flags:      game.StateFlags(rng.Uint32()),
+		Teleport:   uint8(rng.Uint32()),
+		Health:     int16(rng.Uint32()),
+		Ammo:       uint8(rng.Uint32()),
+		Heat:       uint8(rng.Uint32()),
+		WeaponWait: randWeaponWait(rng),
 	}
 }
 
@@ -104,6 +121,14 @@ func randNext(rng *rand.Rand, base *Snapshot) *Snapshot {
 		s.Self = base.Self
 		x := s.Self.Pos.X/game.PosQuantum + float64(rng.IntN(201)-100)
 		s.Self.Pos.X = max(-MaxCoord, min(MaxCoord, x)) * game.PosQuantum
+		switch rng.IntN(4) {
+		case 0: // firing
+			s.Self.Ammo--
+			s.Self.Heat++
+			s.Self.WeaponWait = randWeaponWait(rng)
+		case 1:
+			s.Self.Health -= int16(rng.IntN(100))
+		}
 	}
 	for i := range s.Entities {
 		if !base.Has(i) || rng.IntN(5) == 0 {
@@ -191,10 +216,12 @@ func walkers(tick uint32, turn bool) *Snapshot {
 		EchoHold: 3 * time.Millisecond, FirstEventSeq: 40}
 	q := func(v float64) float64 { return math.Round(v/game.PosQuantum) * game.PosQuantum }
 	s.Self = game.PlayerState{
-		Pos:   geom.V(q(-20+speed*t*0.6), q(10-speed*t*0.8), 0),
-		Vel:   geom.V(q(speed*0.6), q(-speed*0.8), 0),
-		Yaw:   game.YawUnits(math.Atan2(-0.8, 0.6)),
-		Flags: game.FlagOnGround,
+		Pos:    geom.V(q(-20+speed*t*0.6), q(10-speed*t*0.8), 0),
+		Vel:    geom.V(q(speed*0.6), q(-speed*0.8), 0),
+		Yaw:    game.YawUnits(math.Atan2(-0.8, 0.6)),
+		Flags:  game.FlagOnGround,
+		Health: 100,
+		Ammo:   30,
 	}
 	for i := 1; i < 64; i++ {
 		dir := float64(i) * 2.4

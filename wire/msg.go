@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 )
 
 // MaxDatagram is the largest datagram lagkit sends or accepts: small enough
@@ -101,4 +102,81 @@ type Snapshot struct {
 	// receiver drops those it has already seen.
 	FirstEventSeq uint32
 	Events        []Event
+}
+
+// Appeal answers a provisional hit (policy alc): the victim's client
+// confirms it, or denies it because SBC detection on its current pose
+// found the hit behind cover, sending that pose for the server to check.
+type Appeal struct {
+	ID   uint32 // the HitEvent's Appeal id
+	Deny bool
+	// State is the victim's current predicted state (position, view
+	// angles, flags: what SBC detection needs).
+	State game.PlayerState
+}
+
+// Event kinds of lagkit's game events. Receivers skip unknown kinds.
+const (
+	EventHit     uint16 = 1 // HitEvent, to the victim
+	EventConfirm uint16 = 2 // ConfirmEvent, to the shooter
+	EventVerdict uint16 = 3 // VerdictEvent, to the victim of an appealed hit
+	EventKill    uint16 = 4 // KillEvent, to every client
+)
+
+// HitEvent tells a victim that a shot hit it.
+type HitEvent struct {
+	Shooter  uint8
+	ShotTick uint32 // the shooter's command that fired
+	Part     game.PartKind
+	Damage   int16
+	// Local is the impact in the hit part's frame, quantised to
+	// LocalQuantum, each component within ±MaxLocal.
+	Local geom.Vec3
+	// ShooterEye is the shooter's eye when it fired, on the
+	// game.PosQuantum grid.
+	ShooterEye geom.Vec3
+	// Appeal is non-zero when the hit is provisional and the victim may
+	// answer it with an Appeal of this id before Deadline (server time).
+	Appeal   uint32
+	Deadline time.Duration
+}
+
+// Quantisation of HitEvent.Local.
+const (
+	LocalQuantum = 1.0 / 1024 // metres
+	MaxLocal     = 2.0        // metres
+)
+
+// Outcome is what became of a hit.
+type Outcome uint8
+
+// Hit outcomes, as ConfirmEvent and VerdictEvent carry them.
+const (
+	OutcomeRegistered    Outcome = iota // damage applied, no appeal
+	OutcomeConfirmed                    // appealed; the victim confirmed
+	OutcomeDeniedUpheld                 // the victim denied and the server agreed: no damage
+	OutcomeDeniedRefuted                // the victim denied, the server disagreed: damage applied
+	OutcomeTimeout                      // no answer in time: damage applied
+	OutcomeDiscarded                    // the policy discarded it (alc-predict)
+	numOutcomes
+)
+
+// ConfirmEvent tells a shooter what became of its hit.
+type ConfirmEvent struct {
+	ShotTick uint32
+	Victim   uint8
+	Part     game.PartKind
+	Damage   int16 // 0 when the hit did no damage
+	Outcome  Outcome
+}
+
+// VerdictEvent tells a victim the server's verdict on its appeal.
+type VerdictEvent struct {
+	Appeal  uint32
+	Outcome Outcome
+}
+
+// KillEvent tells everyone of a kill.
+type KillEvent struct {
+	Killer, Victim uint8
 }

@@ -189,7 +189,8 @@ func TestPeekType(t *testing.T) {
 		{[]byte{6, 9, 9}, MsgDisconnect, ""},
 		{nil, 0, "wire: empty datagram"},
 		{[]byte{0}, 0, "wire: unknown message type 0"},
-		{[]byte{7}, 0, "wire: unknown message type 7"},
+		{[]byte{7, 0}, MsgAppeal, ""},
+		{[]byte{8}, 0, "wire: unknown message type 8"},
 		{make([]byte, MaxDatagram+1), 0, "wire: datagram of 1101 bytes exceeds MaxDatagram"},
 	}
 	for _, tt := range tests {
@@ -198,7 +199,9 @@ func TestPeekType(t *testing.T) {
 			t.Errorf("PeekType(%x) = %v, %v; want %v, %q", tt.b, got, err, tt.want, tt.wantErr)
 		}
 	}
-	if s := MsgSnapshot.String(); s != "snapshot" {
-		t.Errorf("MsgSnapshot.String() = %q", s)
+	for m, want := range map[MsgType]string{MsgSnapshot: "snapshot", MsgAppeal: "appeal", 8: "MsgType(8)"} {
+		if s := m.String(); s != want {
+			t.Errorf("MsgType(%d).String() = %q, want %q", m, s, want)
+		}
 	}
 }

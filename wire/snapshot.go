@@ -17,8 +17,15 @@ import (
 // values when there is none), in the manner of Glenn Fiedler's "Snapshot
 // Compression" (gafferongames.com, 2015): a position or velocity component
 // is the difference from the baseline's in a bucket code (coordBuckets), so
-// the usual small motion costs few bits, and every other field is a changed
-// bit followed by the new value when set.
+// the usual small motion costs few bits, view angles are wrapped
+// differences in another bucket code (angleBuckets), and every other field
+// is a changed bit followed by the new value when set, so that an
+// unchanged field costs one bit. Self is laid out as
+//
+//	Pos.X Pos.Y Pos.Z Vel.X Vel.Y Vel.Z | Yaw | Pitch | Flags 8 |
+//	Teleport 8 | Health 16 | Ammo 8 | Heat 8 | WeaponWait 26 µs
+//
+// and an entity as its X Y Z | Yaw | Pitch | Flags 8 | Teleport 8.
 //
 // An event is Kind as a uvarint, len(Data) in 8 bits, zero bits up to a
 // byte boundary, and Data's bytes, so that the decoder can hand out Data
@@ -41,9 +48,10 @@ import (
 var coordBuckets = []uint{0, 9, 16, 27}
 
 const (
-	eventCountBits  = 6 // up to 63 >= MaxEvents
-	entityCountBits = 9 // up to 511 >= MaxEntities
-	slotBits        = 8 // MaxEntities = 1 << slotBits
+	eventCountBits  = 6  // up to 63 >= MaxEvents
+	entityCountBits = 9  // up to 511 >= MaxEntities
+	slotBits        = 8  // MaxEntities = 1 << slotBits
+	weaponWaitBits  = 26 // up to 67108863 µs >= MaxWeaponWait
 )
 
 // rotationStep advances the slot at which AppendSnapshot starts handing out
@@ -81,7 +89,9 @@ func (s *Snapshot) SetPresent(i int, present bool) {
 // dst, using at most limit bytes (limit <= MaxDatagram). base nil encodes a
 // full snapshot, and s.Baseline must then be 0; otherwise s.Baseline must
 // equal base.Tick, which must not be 0. s.Self.Pos and s.Self.Vel must lie
-// on the game.PosQuantum and game.VelQuantum grids.
+// on the game.PosQuantum and game.VelQuantum grids within ±MaxCoord units,
+// and s.Self.WeaponWait must be whole microseconds within MaxWeaponWait;
+// Self then decodes exactly.
 //
 // EchoClientTime and EchoHold are sent in whole microseconds, truncated.
 // The header and Self must fit in limit. Of the rest, what does not fit is
@@ -272,12 +282,18 @@ func selfUnits(p *game.PlayerState) (u [6]int64, why string) {
 	return u, ""
 }
 
+// checkSelf returns why writeSelf cannot encode p exactly, or "".
 func checkSelf(p *game.PlayerState) string {
 	if _, why := selfUnits(p); why != "" {
 		return why
 	}
-	if p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch {
+	switch {
+	case p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch:
 		return "pitch out of range"
+	case !inRange(p.WeaponWait, MaxWeaponWait):
+		return "weapon wait out of range"
+	case p.WeaponWait%time.Microsecond != 0:
+		return "weapon wait not whole microseconds"
 	}
 	return ""
 }
@@ -317,6 +333,10 @@ func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 	writeAngle(w, uint16(p.Pitch), uint16(ref.Pitch))
 	writeChanged(w, uint64(p.Flags), uint64(ref.Flags), 8)
 	writeChanged(w, uint64(p.Teleport), uint64(ref.Teleport), 8)
+	writeChanged(w, uint64(uint16(p.Health)), uint64(uint16(ref.Health)), 16)
+	writeChanged(w, uint64(p.Ammo), uint64(ref.Ammo), 8)
+	writeChanged(w, uint64(p.Heat), uint64(ref.Heat), 8)
+	writeChanged(w, micros(p.WeaponWait), micros(ref.WeaponWait), weaponWaitBits)
 }
 
 // writeEntity writes e as a delta against ref.
@@ -408,7 +428,7 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	s.EchoClientTime = r.readMicros(MaxClock, "echo client time")
 	s.EchoHold = r.readMicros(MaxDelay, "echo hold")
 	s.FirstEventSeq = uint32(r.readBits(32))
-	readSelf(&r, &s.Self)
+	readSelf(&r, &s.Self, "self")
 
 	n := int(r.readBits(eventCountBits))
 	if n > MaxEvents {
@@ -460,18 +480,21 @@ func readCoord(r *bitReader, ref int64) (int64, bool) {
 	return v, v >= -MaxCoord && v <= MaxCoord
 }
 
-// readSelf reads a delta against *p into *p.
-func readSelf(r *bitReader, p *game.PlayerState) {
-	ref, why := selfUnits(p)
-	if why != "" {
-		r.failf("baseline self %s", why)
+// readSelf reads a delta against *p into *p; field names the state in
+// errors.
+func readSelf(r *bitReader, p *game.PlayerState, field string) {
+	// A baseline checkSelf rejects would let its bad fields through
+	// unchanged.
+	if why := checkSelf(p); why != "" {
+		r.failf("baseline %s %s", field, why)
 		return
 	}
+	ref, _ := selfUnits(p)
 	var u [6]int64
 	for i := range u {
 		var ok bool
 		if u[i], ok = readCoord(r, ref[i]); !ok {
-			r.failf("self position or velocity out of range")
+			r.failf("%s position or velocity out of range", field)
 			return
 		}
 	}
@@ -485,7 +508,7 @@ func readSelf(r *bitReader, p *game.PlayerState) {
 	{
 		p.Pitch = int16(readAngle(r, uint16(p.Pitch)))
 		if p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch {
-			r.failf("self pitch out of range")
+			r.failf("%s pitch out of range", field)
 		}
 	}
 	if r.readBool() {
@@ -493,6 +516,22 @@ func readSelf(r *bitReader, p *game.PlayerState) {
 	}
 	if r.readBool() {
 		p.Teleport = uint8(r.readBits(8))
+	}
+	if r.readBool() {
+		p.Health = int16(r.readBits(16))
+	}
+	if r.readBool() {
+		p.Ammo = uint8(r.readBits(8))
+	}
+	if r.readBool() {
+		p.Heat = uint8(r.readBits(8))
+	}
+	if r.readBool() {
+		us := r.readBits(weaponWaitBits)
+		if us > uint64(MaxWeaponWait/time.Microsecond) {
+			r.failf("%s weapon wait out of range", field)
+		}
+		p.WeaponWait = time.Duration(us) * time.Microsecond
 	}
 }
 

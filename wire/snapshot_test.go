@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -60,6 +61,7 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 		Yaw:   65535,
 		Pitch: game.MaxPitch,
 		Flags: 255, Teleport: 255,
+		Health: math.MinInt16, Ammo: 255, Heat: 255, WeaponWait: MaxWeaponWait,
 	}
 	tests := []struct {
 		name    string
@@ -71,7 +73,10 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 		{"max header", &Snapshot{Tick: 1<<32 - 1, LastCmd: 1<<32 - 1, EchoClientTime: MaxClock,
 			EchoHold: MaxDelay, FirstEventSeq: 1<<32 - 1, Self: maxSelf}, nil},
 		{"self swings across the range", &Snapshot{Tick: 2, Baseline: 1, Self: maxSelf},
-			&Snapshot{Tick: 1, Self: game.PlayerState{Pos: maxSelf.Pos.Scale(-1), Vel: maxSelf.Vel.Scale(-1)}}},
+			&Snapshot{Tick: 1, Self: game.PlayerState{Pos: maxSelf.Pos.Scale(-1), Vel: maxSelf.Vel.Scale(-1),
+				Health: math.MaxInt16, WeaponWait: time.Microsecond}}},
+		{"self weapon wait falls to zero", &Snapshot{Tick: 2, Baseline: 1, Self: game.PlayerState{Health: 100}},
+			&Snapshot{Tick: 1, Self: game.PlayerState{Health: 100, Ammo: 30, Heat: 9, WeaponWait: MaxWeaponWait}}},
 		{"largest deltas", func() *Snapshot {
 			s := &Snapshot{Tick: 2, Baseline: 1}
 			s.Entities[0], s.Entities[255] = edge, opposite
@@ -103,6 +108,44 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 				if d := diffSnapshot(s, want); d != "" {
 					t.Errorf("encoder changed s although everything fits: %s", d)
 				}
+			}
+		})
+	}
+}
+
+// TestSelfFieldCosts checks the cost of Self against a baseline: one bit
+// for each unchanged field (14 in all), and a changed field's width more
+// for a changed one.
+func TestSelfFieldCosts(t *testing.T) {
+	ref := game.PlayerState{Pos: geom.V(1, 2, 0), Yaw: 9, Flags: game.FlagOnGround, Health: 100, Ammo: 30,
+		Heat: 3, WeaponWait: 100 * time.Millisecond}
+	const unchanged = 14
+	tests := []struct {
+		name   string
+		change func(p *game.PlayerState)
+		extra  int
+	}{
+		{"nothing", func(*game.PlayerState) {}, 0},
+		{"health", func(p *game.PlayerState) { p.Health -= 25 }, 16},
+		{"ammo", func(p *game.PlayerState) { p.Ammo-- }, 8},
+		{"heat", func(p *game.PlayerState) { p.Heat = 0 }, 8},
+		{"weapon wait", func(p *game.PlayerState) { p.WeaponWait = 0 }, weaponWaitBits},
+		{"dead", func(p *game.PlayerState) { p.Flags |= game.FlagDead }, 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := ref
+			tt.change(&p)
+			w := bitWriter{}
+			writeSelf(&w, &p, &ref)
+			if w.pos() != unchanged+tt.extra {
+				t.Errorf("%d bits, want %d", w.pos(), unchanged+tt.extra)
+			}
+			r := bitReader{b: w.buf}
+			got := ref
+			readSelf(&r, &got, "self")
+			if err := r.finish(); err != nil || got != p {
+				t.Errorf("decoded %+v, %v; want %+v", got, err, p)
 			}
 		})
 	}
@@ -253,6 +296,12 @@ func TestSnapshotRemovedAndAdded(t *testing.T) {
 func TestAppendSnapshotErrors(t *testing.T) {
 	offGrid := &Snapshot{Tick: 1}
 	offGrid.Self.Pos.X = 0.001
+	longWait := &Snapshot{Tick: 1}
+	longWait.Self.WeaponWait = MaxWeaponWait + time.Microsecond
+	negativeWait := &Snapshot{Tick: 1}
+	negativeWait.Self.WeaponWait = -time.Microsecond
+	fractionalWait := &Snapshot{Tick: 1}
+	fractionalWait.Self.WeaponWait = time.Millisecond + 1
 	badEntity := &Snapshot{Tick: 1}
 	badEntity.Entities[7].X = MaxCoord + 1
 	badEntity.SetPresent(7, true)
@@ -274,6 +323,11 @@ func TestAppendSnapshotErrors(t *testing.T) {
 		{"negative hold", &Snapshot{Tick: 1, EchoHold: -1}, nil, MaxDatagram, "echo hold"},
 		{"clock too large", &Snapshot{Tick: 1, EchoClientTime: MaxClock + time.Microsecond}, nil, MaxDatagram, "echo client time"},
 		{"self off grid", offGrid, nil, MaxDatagram, "self position off the PosQuantum grid"},
+		{"self weapon wait too long", longWait, nil, MaxDatagram, "self weapon wait out of range"},
+		{"self weapon wait negative", negativeWait, nil, MaxDatagram, "self weapon wait out of range"},
+		{"self weapon wait fractional", fractionalWait, nil, MaxDatagram, "self weapon wait not whole microseconds"},
+		{"base self weapon wait", &Snapshot{Tick: 2, Baseline: 1}, &Snapshot{Tick: 1, Self: longWait.Self}, MaxDatagram,
+			"base self weapon wait out of range"},
 		{"entity out of range", badEntity, nil, MaxDatagram, "entity 7: position out of range"},
 		{"entity pitch", badPitch, nil, MaxDatagram, "entity 3: pitch out of range"},
 		{"event too long", &Snapshot{Tick: 1, Events: []Event{{}, {Data: make([]byte, 256)}}}, nil, MaxDatagram, "event 1: data of 256 bytes"},
@@ -319,6 +373,12 @@ func TestDecodeSnapshotErrors(t *testing.T) {
 	stale := func(uint32) *Snapshot { return s }
 	if err := DecodeSnapshot(delta, &sn, stale); err == nil || err.Error() != "wire: snapshot: baseline 100: got snapshot of tick 106" {
 		t.Errorf("baseline of the wrong tick: %v", err)
+	}
+	badSelf := cloneSnapshot(base)
+	badSelf.Self.WeaponWait = -time.Microsecond
+	if err := DecodeSnapshot(delta, &sn, baselineOf(badSelf)); err == nil ||
+		err.Error() != "wire: snapshot: baseline self weapon wait out of range" {
+		t.Errorf("baseline self out of range: %v", err)
 	}
 	for _, b := range [][]byte{delta, full} {
 		for n := range len(b) - 1 {

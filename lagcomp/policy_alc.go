@@ -1,0 +1,45 @@
+package lagcomp
+
+import (
+	"fmt"
+	"time"
+)
+
+// alc is advanced lag compensation: tlc decides a provisional hit, and a
+// victim whose round trip is within the low-ping threshold may appeal it:
+// its client checks the hit against its current pose and confirms or
+// denies (SPEC section 5, policy alc). Victims above the threshold cannot
+// appeal; their shots behind cover are mostly due to their own lag.
+type alc struct{ lowPing time.Duration }
+
+func newALC(cfg Config) (Policy, error) {
+	lp, err := lowPing(cfg)
+	return alc{lowPing: lp}, err
+}
+
+func lowPing(cfg Config) (time.Duration, error) {
+	switch {
+	case cfg.LowPingMS < 0:
+		return 0, fmt.Errorf("lagcomp: policy %s: low_ping_ms %v is negative", cfg.Name, cfg.LowPingMS)
+	case cfg.LowPingMS == 0:
+		return 50 * time.Millisecond, nil
+	}
+	return ms(cfg.LowPingMS), nil
+}
+
+func (alc) Name() string      { return "alc" }
+func (alc) Rewind(*Shot) bool { return true }
+
+func (p alc) Judge(_ *Shot, h *Found) Verdict {
+	if h.VictimRTT <= p.lowPing {
+		return Appeal
+	}
+	return Register
+}
+
+// AppealTimeout is how long alc waits for an appeal: twice the low-ping
+// threshold, after which silence counts as a confirmation.
+func AppealTimeout(p Policy) (time.Duration, bool) {
+	a, ok := p.(alc)
+	return 2 * a.lowPing, ok
+}

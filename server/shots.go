@@ -1,0 +1,249 @@
+package server
+
+import (
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// ShotRecord is the server's account of one shot (one pellet): who fired
+// at whom, how the policy treated it, and what became of it. The victim's
+// own view of the hit (was it behind cover when it arrived) and the time
+// until the shooter heard of it are measured on the clients.
+type ShotRecord struct {
+	// Time is the server time the shot was resolved.
+	Time     time.Duration
+	Shooter  int
+	ShotTick uint32 // the shooter's command
+	Pellet   int
+	// Victim is the player hit, -1 for a miss.
+	Victim int
+	Part   game.PartKind
+	Policy string
+	// Hit reports whether the policy's test (rewound if it rewinds) hit a
+	// player; Registered whether damage was applied.
+	Hit, Registered bool
+	// Rewound reports whether the test ran in the past; RewindMS is how
+	// far back, RollbackM how far the victim's tested position lay from
+	// its current one.
+	Rewound   bool
+	RewindMS  float64
+	RollbackM float64
+	// Appealed reports whether the victim was asked (alc); Outcome is
+	// what became of the hit.
+	Appealed bool
+	Outcome  wire.Outcome
+	Damage   int16
+	Kill     bool
+}
+
+// pendingShot is a shot fired during a tick's command execution, resolved
+// once every player's pose for the tick is recorded.
+type pendingShot struct {
+	shooter int
+	cmd     game.UserCmd
+	state   game.PlayerState // the shooter's state after the command
+}
+
+// targetTime is the server time a shot from c is tested at: the view
+// time its command carries if that lies within ViewTimeTolerance of the
+// server's estimate (now minus the measured round trip and the client's
+// interpolation delay), else the estimate; never older than MaxUnlag.
+func (s *Server) targetTime(c *client, view, now time.Duration) time.Duration {
+	est := now - c.rtt.Smoothed() - c.interpDelay
+	t := view
+	if d := view - est; view <= 0 || view > now || d > s.cfg.ViewTimeTolerance || d < -s.cfg.ViewTimeTolerance {
+		t = est
+	}
+	return max(t, now-s.cfg.MaxUnlag, 0)
+}
+
+// hittable reports whether player id can be hit now: alive and not spawn
+// protected.
+func (s *Server) hittable(id int) bool {
+	c := s.clients[id]
+	return c != nil && !c.state.Has(game.FlagDead) && !c.state.Has(game.FlagProtected)
+}
+
+// resolveShots tests every shot fired this tick, in the order fired.
+func (s *Server) resolveShots(now time.Duration) {
+	for _, ps := range s.shots {
+		c := s.clients[ps.shooter]
+		if c == nil || c.state.Has(game.FlagDead) {
+			continue // killed earlier this tick: no kill trading through lag
+		}
+		c.shotsFired++
+		shot := lagcomp.Shot{
+			Shooter:    ps.shooter,
+			Now:        now,
+			Target:     s.targetTime(c, ps.cmd.ViewTime, now),
+			ShooterRTT: c.rtt.Smoothed(),
+			Eye:        game.EyePos(ps.state, s.cfg.Movement),
+		}
+		for pellet := range s.cfg.Weapon.Pellets {
+			ray := game.ShotRay(ps.state, ps.cmd, ps.shooter, pellet, s.cfg.Weapon, s.cfg.Movement)
+			s.resolvePellet(&shot, ps.cmd.Tick, pellet, ray)
+		}
+	}
+	s.shots = s.shots[:0]
+}
+
+func (s *Server) resolvePellet(shot *lagcomp.Shot, shotTick uint32, pellet int, ray geom.Ray) {
+	rec := ShotRecord{
+		Time: shot.Now, Shooter: shot.Shooter, ShotTick: shotTick, Pellet: pellet,
+		Victim: -1, Policy: s.policy.Name(),
+	}
+	t := shot.Now
+	if s.policy.Rewind(shot) {
+		t = shot.Target
+		rec.Rewound = true
+		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
+	}
+	h, ok := s.tracer.Trace(ray, s.cfg.Weapon.Range, t, shot.Shooter)
+	if !ok {
+		s.records = append(s.records, rec)
+		return
+	}
+	v := s.clients[h.Victim]
+	found := lagcomp.Found{
+		Hit: h, Rewound: rec.Rewound, VictimRTT: v.rtt.Smoothed(), VictimNow: v.state,
+		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
+	}
+	if rec.Rewound {
+		found.RollbackM = h.Pose.Pos.Dist(v.state.Pos)
+	}
+	rec.Hit, rec.Victim, rec.Part, rec.RollbackM = true, h.Victim, h.Part, found.RollbackM
+	verdict := s.policy.Judge(shot, &found)
+	if verdict == lagcomp.Unrewind {
+		// Beyond the policy's rollback cap: judge the shot as the present
+		// has it instead.
+		rec.Rewound, rec.RewindMS, rec.RollbackM = false, 0, 0
+		h, ok = s.tracer.Trace(ray, s.cfg.Weapon.Range, shot.Now, shot.Shooter)
+		if !ok {
+			rec.Victim = -1
+			s.records = append(s.records, rec)
+			return
+		}
+		rec.Victim, rec.Part = h.Victim, h.Part
+		verdict = lagcomp.Register
+	}
+	hit := hitInfo{
+		shooter: shot.Shooter, victim: h.Victim, shotTick: shotTick, part: h.Part,
+		local: h.Local, eye: game.SnapPos(shot.Eye), damage: s.cfg.Weapon.Damage[h.Part],
+	}
+	switch verdict {
+	case lagcomp.Appeal:
+		if s.startAppeal(shot.Now, &hit, rec) {
+			return // recorded when the appeal is decided
+		}
+		s.apply(shot.Now, &hit, &rec, wire.OutcomeRegistered, true)
+	case lagcomp.Discard:
+		s.apply(shot.Now, &hit, &rec, wire.OutcomeDiscarded, false)
+	default:
+		s.apply(shot.Now, &hit, &rec, wire.OutcomeRegistered, true)
+	}
+}
+
+// hitInfo is a hit on its way to being applied or appealed.
+type hitInfo struct {
+	shooter, victim int
+	shotTick        uint32
+	part            game.PartKind
+	local, eye      geom.Vec3
+	damage          int16
+}
+
+// apply settles a hit: with damage it takes health (perhaps killing), and
+// tells the victim (unless it already heard through its appeal), the
+// shooter and, for a kill, everyone. It completes and emits the record.
+func (s *Server) apply(now time.Duration, h *hitInfo, rec *ShotRecord, outcome wire.Outcome, damage bool) {
+	v, sh := s.clients[h.victim], s.clients[h.shooter]
+	if damage && (v == nil || !s.hittable(h.victim)) {
+		damage = false // the victim died, left or respawned meanwhile
+	}
+	rec.Outcome = outcome
+	if damage {
+		rec.Registered, rec.Damage = true, h.damage
+		v.hitsTaken++
+		if !rec.Appealed {
+			s.sendHit(v, h, 0, 0)
+		}
+		v.state.Health -= h.damage
+		if v.state.Health <= 0 {
+			s.kill(now, h.shooter, h.victim)
+			rec.Kill = true
+		}
+		if sh != nil {
+			sh.hitsLanded++
+		}
+	}
+	if sh != nil {
+		ev := wire.ConfirmEvent{ShotTick: h.shotTick, Victim: uint8(h.victim), Part: h.part, Damage: rec.Damage, Outcome: outcome}
+		if data, err := wire.AppendConfirmEvent(nil, &ev); err == nil {
+			s.sendEvent(sh, wire.EventConfirm, data)
+		}
+	}
+	s.records = append(s.records, *rec)
+}
+
+// sendHit tells the victim of a hit; appeal is non-zero for a provisional
+// hit it may answer before deadline.
+func (s *Server) sendHit(v *client, h *hitInfo, appeal uint32, deadline time.Duration) {
+	ev := wire.HitEvent{
+		Shooter: uint8(h.shooter), ShotTick: h.shotTick, Part: h.part, Damage: h.damage,
+		Local: h.local, ShooterEye: h.eye, Appeal: appeal, Deadline: deadline,
+	}
+	if data, err := wire.AppendHitEvent(nil, &ev); err == nil {
+		s.sendEvent(v, wire.EventHit, data)
+	}
+}
+
+// kill marks victim dead, schedules its respawn and tells everyone.
+func (s *Server) kill(now time.Duration, killer, victim int) {
+	v := s.clients[victim]
+	v.state.Health = 0
+	v.state.Flags |= game.FlagDead
+	v.state.Flags &^= game.FlagReloading
+	v.respawnAt = now + s.cfg.RespawnDelay
+	v.deaths++
+	if k := s.clients[killer]; k != nil && killer != victim {
+		k.kills++
+	}
+	s.hashEvent(3, victim)
+	ev := wire.KillEvent{Killer: uint8(killer), Victim: uint8(victim)}
+	if data, err := wire.AppendKillEvent(nil, &ev); err == nil {
+		for _, c := range s.clients {
+			if c != nil {
+				s.sendEvent(c, wire.EventKill, data)
+			}
+		}
+	}
+}
+
+// lifecycle respawns the dead whose delay is over and ends spawn
+// protection that has run out.
+func (s *Server) lifecycle(now time.Duration) {
+	for _, c := range s.clients {
+		if c == nil {
+			continue
+		}
+		if c.state.Has(game.FlagDead) && now >= c.respawnAt {
+			s.spawn(c, c.state.Teleport, now)
+			s.hashEvent(4, c.id)
+		}
+		if c.state.Has(game.FlagProtected) && now >= c.protectedUntil {
+			c.state.Flags &^= game.FlagProtected
+		}
+	}
+}
+
+// ShotRecords returns the shots settled since the last call and forgets
+// them. The slice stays valid until the next call to Step or Advance.
+func (s *Server) ShotRecords() []ShotRecord {
+	out := s.records
+	s.records = s.records[:0]
+	return out
+}

@@ -1,0 +1,230 @@
+package wire
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/lagkit/lagkit/game"
+)
+
+// Game events travel as the Data of a snapshot's Event, whose Kind names
+// them (EventHit ...). Their Data is a bit stream like a message's, without
+// a type byte, padded with zero bits to a whole byte:
+//
+//	HitEvent:     Shooter 8 | ShotTick 32 | Part 4 | Damage 16 |
+//	              Local.X Local.Y Local.Z 13 each |
+//	              ShooterEye.X ShooterEye.Y ShooterEye.Z |
+//	              Appeal 32 | Deadline uvarint µs
+//	ConfirmEvent: ShotTick 32 | Victim 8 | Part 4 | Damage 16 | Outcome 4
+//	VerdictEvent: Appeal 32 | Outcome 4
+//	KillEvent:    Killer 8 | Victim 8
+//
+// A Local component is zigzag coded in LocalQuantum units; a ShooterEye
+// component is in game.PosQuantum units in the bucket code of positions
+// (coordBuckets), which keeps eyes on the bundled maps to 19 bits.
+
+// Names of the events in errors.
+const (
+	hitName     = "hit event"
+	confirmName = "confirm event"
+	verdictName = "verdict event"
+	killName    = "kill event"
+)
+
+const (
+	partBits    = 4 // up to 15 >= game.NumParts-1
+	outcomeBits = 4 // up to 15 >= numOutcomes-1
+	localBits   = 13
+	// maxLocalUnits is MaxLocal in LocalQuantum units; its zigzag code
+	// (2*maxLocalUnits) fits localBits.
+	maxLocalUnits = MaxLocal / LocalQuantum
+)
+
+// The widths above must hold every part and outcome: these constants fail
+// to compile (a negative value converted to uint) when they do not.
+const (
+	_ = uint(1<<partBits - game.NumParts)
+	_ = uint(1<<outcomeBits - numOutcomes)
+	_ = uint(1<<localBits - 1 - 2*maxLocalUnits)
+)
+
+var outcomeNames = [numOutcomes]string{
+	OutcomeRegistered:    "registered",
+	OutcomeConfirmed:     "confirmed",
+	OutcomeDeniedUpheld:  "denied_upheld",
+	OutcomeDeniedRefuted: "denied_refuted",
+	OutcomeTimeout:       "timeout",
+	OutcomeDiscarded:     "discarded",
+}
+
+// String returns the outcome's name in snake case, as logs and metrics use
+// it.
+func (o Outcome) String() string {
+	if o < numOutcomes {
+		return outcomeNames[o]
+	}
+	return "Outcome(" + strconv.Itoa(int(o)) + ")"
+}
+
+// AppendHitEvent appends the encoding of e to dst, for an Event of kind
+// EventHit. Each component of e.Local is rounded to the nearest multiple of
+// LocalQuantum (halves away from zero) and must lie within ±MaxLocal;
+// DecodeHitEvent returns the rounded Local. e.ShooterEye must lie on the
+// game.PosQuantum grid within ±MaxCoord units, e.Part be below
+// game.NumParts, and e.Deadline within [0, MaxClock]; it is sent in whole
+// microseconds, truncated. On error, dst is unchanged.
+func AppendHitEvent(dst []byte, e *HitEvent) ([]byte, error) {
+	if e.Part >= game.NumParts {
+		return dst, eventError(hitName, "part %d out of range", e.Part)
+	}
+	var local, eye [3]int64
+	for i, v := range [...]float64{e.Local.X, e.Local.Y, e.Local.Z} {
+		// The negated test also rejects NaN.
+		if !(math.Abs(v) <= MaxLocal) {
+			return dst, eventError(hitName, "local %v out of range", e.Local)
+		}
+		local[i] = int64(math.Round(v / LocalQuantum))
+	}
+	for i, v := range [...]float64{e.ShooterEye.X, e.ShooterEye.Y, e.ShooterEye.Z} {
+		var ok bool
+		if eye[i], ok = quantize(v, game.PosQuantum); !ok {
+			return dst, eventError(hitName, "shooter eye %v off the PosQuantum grid or out of range", e.ShooterEye)
+		}
+	}
+	if !inRange(e.Deadline, MaxClock) {
+		return dst, eventError(hitName, "deadline %v out of range", e.Deadline)
+	}
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(e.Shooter), 8)
+	w.writeBits(uint64(e.ShotTick), 32)
+	w.writeBits(uint64(e.Part), partBits)
+	w.writeBits(uint64(uint16(e.Damage)), 16)
+	for _, u := range local {
+		w.writeBits(zigzag(u), localBits)
+	}
+	for _, u := range eye {
+		w.writeBucketed(u, coordBuckets)
+	}
+	w.writeBits(uint64(e.Appeal), 32)
+	w.writeUvarint(micros(e.Deadline))
+	return w.buf, nil
+}
+
+// DecodeHitEvent decodes event data b into e. On error e holds a partial
+// result.
+func DecodeHitEvent(b []byte, e *HitEvent) error {
+	r := newEventReader(b, hitName)
+	e.Shooter = uint8(r.readBits(8))
+	e.ShotTick = uint32(r.readBits(32))
+	e.Part = readPart(&r)
+	e.Damage = int16(r.readBits(16))
+	var local, eye [3]float64
+	for i := range local {
+		u := unzigzag(r.readBits(localBits))
+		if u < -maxLocalUnits || u > maxLocalUnits {
+			r.failf("local %g m out of range", float64(u)*LocalQuantum)
+		}
+		local[i] = float64(u) * LocalQuantum
+	}
+	e.Local.X, e.Local.Y, e.Local.Z = local[0], local[1], local[2]
+	for i := range eye {
+		u, ok := readCoord(&r, 0)
+		if !ok {
+			r.failf("shooter eye out of range")
+		}
+		eye[i] = float64(u) * game.PosQuantum
+	}
+	e.ShooterEye.X, e.ShooterEye.Y, e.ShooterEye.Z = eye[0], eye[1], eye[2]
+	e.Appeal = uint32(r.readBits(32))
+	e.Deadline = r.readMicros(MaxClock, "deadline")
+	return r.finish()
+}
+
+// AppendConfirmEvent appends the encoding of e to dst, for an Event of kind
+// EventConfirm. e.Part must be below game.NumParts and e.Outcome a known
+// Outcome. On error, dst is unchanged.
+func AppendConfirmEvent(dst []byte, e *ConfirmEvent) ([]byte, error) {
+	if e.Part >= game.NumParts {
+		return dst, eventError(confirmName, "part %d out of range", e.Part)
+	}
+	if e.Outcome >= numOutcomes {
+		return dst, eventError(confirmName, "outcome %d out of range", e.Outcome)
+	}
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(e.ShotTick), 32)
+	w.writeBits(uint64(e.Victim), 8)
+	w.writeBits(uint64(e.Part), partBits)
+	w.writeBits(uint64(uint16(e.Damage)), 16)
+	w.writeBits(uint64(e.Outcome), outcomeBits)
+	return w.buf, nil
+}
+
+// DecodeConfirmEvent decodes event data b into e. On error e holds a
+// partial result.
+func DecodeConfirmEvent(b []byte, e *ConfirmEvent) error {
+	r := newEventReader(b, confirmName)
+	e.ShotTick = uint32(r.readBits(32))
+	e.Victim = uint8(r.readBits(8))
+	e.Part = readPart(&r)
+	e.Damage = int16(r.readBits(16))
+	e.Outcome = readOutcome(&r)
+	return r.finish()
+}
+
+// AppendVerdictEvent appends the encoding of e to dst, for an Event of kind
+// EventVerdict. e.Outcome must be a known Outcome. On error, dst is
+// unchanged.
+func AppendVerdictEvent(dst []byte, e *VerdictEvent) ([]byte, error) {
+	if e.Outcome >= numOutcomes {
+		return dst, eventError(verdictName, "outcome %d out of range", e.Outcome)
+	}
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(e.Appeal), 32)
+	w.writeBits(uint64(e.Outcome), outcomeBits)
+	return w.buf, nil
+}
+
+// DecodeVerdictEvent decodes event data b into e. On error e holds a
+// partial result.
+func DecodeVerdictEvent(b []byte, e *VerdictEvent) error {
+	r := newEventReader(b, verdictName)
+	e.Appeal = uint32(r.readBits(32))
+	e.Outcome = readOutcome(&r)
+	return r.finish()
+}
+
+// AppendKillEvent appends the encoding of e to dst, for an Event of kind
+// EventKill.
+func AppendKillEvent(dst []byte, e *KillEvent) ([]byte, error) {
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(e.Killer), 8)
+	w.writeBits(uint64(e.Victim), 8)
+	return w.buf, nil
+}
+
+// DecodeKillEvent decodes event data b into e. On error e holds a partial
+// result.
+func DecodeKillEvent(b []byte, e *KillEvent) error {
+	r := newEventReader(b, killName)
+	e.Killer = uint8(r.readBits(8))
+	e.Victim = uint8(r.readBits(8))
+	return r.finish()
+}
+
+// readPart reads a body part and checks it.
+func readPart(r *bitReader) game.PartKind {
+	p := game.PartKind(r.readBits(partBits))
+	if p >= game.NumParts {
+		r.failf("part %d out of range", p)
+	}
+	return p
+}
+
+// readOutcome reads an outcome and checks it.
+func readOutcome(r *bitReader) Outcome {
+	o := Outcome(r.readBits(outcomeBits))
+	if o >= numOutcomes {
+		r.failf("outcome %d out of range", o)
+	}
+	return o
+}
