@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
@@ -588,3 +589,32 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 
 // MaxClients returns the number of player slots.
 func (s *Server) MaxClients() int { return len(s.clients) }
+
+// ClientByPeer returns the slot of the client at peer.
+func (s *Server) ClientByPeer(p Peer) (int, bool) {
+	id, ok := s.byPeer[p]
+	return id, ok
+}
+
+// Place moves player id to pos facing yaw (radians), alive, with full
+// health and no spawn protection: an administrator's or a scenario's
+// placement. It counts as a teleport, so nobody interpolates across it.
+func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
+	if id < 0 || id >= len(s.clients) || s.clients[id] == nil {
+		return
+	}
+	c := s.clients[id]
+	c.state = game.PlayerState{
+		Pos:      game.SnapPos(pos),
+		Yaw:      game.YawUnits(yaw),
+		Flags:    game.FlagOnGround,
+		Teleport: c.state.Teleport + 1,
+		Health:   game.MaxHealth,
+		Ammo:     s.cfg.Weapon.Magazine,
+	}
+	c.protectedUntil = 0
+	s.hashEvent(5, id)
+}
+
+// Policy returns the lag compensation policy in force.
+func (s *Server) Policy() lagcomp.Policy { return s.policy }
