@@ -618,3 +618,6 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 
 // Policy returns the lag compensation policy in force.
 func (s *Server) Policy() lagcomp.Policy { return s.policy }
+
+// Config returns the server's configuration with defaults filled in.
+func (s *Server) Config() Config { return s.cfg }

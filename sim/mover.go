@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/world"
@@ -65,9 +66,10 @@ func (mv *mover) open(p geom.Vec3) bool {
 	return len(mv.query) == 0
 }
 
-// input returns the next command's input for a player whose client
-// predicts it at st.
-func (mv *mover) input(now time.Duration, st game.PlayerState) game.UserCmd {
+// Input returns the next command's input for the player, steering by the
+// state its client predicts.
+func (mv *mover) Input(now time.Duration, c *client.Client) game.UserCmd {
+	st := c.Predicted()
 	if !mv.hasTarget {
 		mv.pickTarget()
 		mv.checkAt, mv.checkPos = now+2*time.Second, st.Pos

@@ -6,7 +6,6 @@
 package sim
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
@@ -99,14 +99,39 @@ func (c *Config) withDefaults() (Config, error) {
 	return out, nil
 }
 
-// player is one simulated participant: a client core, its scripted
-// input and its two links.
-type player struct {
-	c        *client.Client
-	mv       *mover
-	up, down *netem.Link
-	next     time.Duration // next client tick
-	connect  time.Duration
+// walkerRun observes a walkers session: prediction and interpolation
+// errors as clients see them.
+type walkerRun struct {
+	history   *lagcomp.History
+	predErrs  []float64
+	interpSum float64
+	interpN   int
+	ids       []int
+}
+
+func (w *walkerRun) Delivered(_ time.Duration, _ int, p *Player) {
+	w.predErrs = append(w.predErrs, p.Client.PredictionErrors()...)
+}
+
+func (w *walkerRun) ServerTicked(time.Duration, *server.Server) {}
+
+// Ticked measures the interpolation error: where this client draws each
+// remote player against where the server had it at that time.
+func (w *walkerRun) Ticked(now time.Duration, _ int, p *Player) {
+	c := p.Client
+	if c.Phase() != client.Connected {
+		return
+	}
+	vt := c.ViewTime(now)
+	w.ids = c.RemoteIDs(w.ids[:0])
+	for _, id := range w.ids {
+		drawn, ok1 := c.Remote(id, vt)
+		truth, ok2 := w.history.At(id, vt)
+		if ok1 && ok2 && drawn.Teleport == truth.Teleport {
+			w.interpSum += drawn.Pos.Dist(truth.Pos)
+			w.interpN++
+		}
+	}
 }
 
 // Run simulates cfg and returns its result.
@@ -121,190 +146,73 @@ func Run(cfg Config) (*Result, error) {
 		return nil, err
 	}
 	params := game.DefaultParams()
-	srv, err := server.New(server.Config{
-		Map: m, TickRate: cfg.TickRate, MaxClients: max(cfg.Players, 1),
-		Movement: &params, Seed: cfg.Seed,
-	})
+	oneWay := netem.Config{Latency: cfg.RTT / 2, Jitter: cfg.Jitter, Loss: cfg.Loss}
+	seeds := splitmix{state: cfg.Seed}
+	players := make([]PlayerConfig, cfg.Players)
+	for i := range players {
+		// Players join over the first 200 ms, each ticking at its own
+		// phase against the server's ticks, as real clients do.
+		join := time.Duration(seeds.next()%200_000) * time.Microsecond
+		players[i] = PlayerConfig{
+			Client: client.Config{Name: fmt.Sprintf("p%d", i), InterpDelay: cfg.InterpDelay, SnapshotRate: cfg.SnapshotRate},
+			Up:     oneWay, Down: oneWay,
+			Brain:  newMover(seeds.next(), m, &params),
+			JoinAt: join,
+		}
+	}
+	d, err := NewDriver(server.Config{
+		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Players, Movement: &params, Seed: cfg.Seed,
+	}, players, seeds.next())
 	if err != nil {
 		return nil, err
 	}
-	oneWay := netem.Config{Latency: cfg.RTT / 2, Jitter: cfg.Jitter, Loss: cfg.Loss}
-	tickDur := game.TickDuration(cfg.TickRate)
-	seeds := splitmix{state: cfg.Seed}
-	players := make([]*player, cfg.Players)
-	for i := range players {
-		c, err := client.New(client.Config{
-			Map: m, Movement: &params, Name: fmt.Sprintf("p%d", i),
-			InterpDelay: cfg.InterpDelay, SnapshotRate: cfg.SnapshotRate,
-		})
-		if err != nil {
-			return nil, err
-		}
-		up, err := netem.NewLink(oneWay, seeds.next())
-		if err != nil {
-			return nil, fmt.Errorf("sim: link: %w", err)
-		}
-		down, err := netem.NewLink(oneWay, seeds.next())
-		if err != nil {
-			return nil, fmt.Errorf("sim: link: %w", err)
-		}
-		// Players join over the first 200 ms, each ticking at its own phase
-		// against the server's ticks, as real clients do.
-		start := time.Duration(seeds.next()%200_000) * time.Microsecond
-		players[i] = &player{
-			c: c, mv: newMover(seeds.next(), m, &params),
-			up: up, down: down, connect: start, next: start,
-		}
-	}
+	obs := &walkerRun{history: d.Server.History()}
+	d.Run(cfg.Duration, obs)
 
-	var (
-		predErrs     []float64
-		interpSum    float64
-		interpN      int
-		ids          []int
-		pkt          = make([]byte, 0, 2048)
-		clientRTTSum float64
-		clientRTTN   int
-	)
-	deliver := func(now time.Duration) {
-		for i, p := range players {
-			for {
-				b, ok := p.up.Receive(now, pkt[:0])
-				if !ok {
-					break
-				}
-				_ = srv.Step(now, server.Peer(i), b) // malformed input is counted by the server
-			}
-			for {
-				b, ok := p.down.Receive(now, pkt[:0])
-				if !ok {
-					break
-				}
-				_ = p.c.Step(now, b)
-				predErrs = append(predErrs, p.c.PredictionErrors()...)
-			}
-		}
-	}
-	route := func(now time.Duration) {
-		for _, d := range srv.Outbox() {
-			players[d.To].down.Send(now, d.Data)
-		}
-	}
-
-	end := cfg.Duration
-	for {
-		now := srv.NextTick()
-		for _, p := range players {
-			now = min(now, p.next)
-			if t, ok := p.up.Next(); ok {
-				now = min(now, t)
-			}
-			if t, ok := p.down.Next(); ok {
-				now = min(now, t)
-			}
-		}
-		if now > end {
-			break
-		}
-		deliver(now)
-		route(now)
-		if srv.NextTick() <= now {
-			srv.Advance(now)
-			route(now)
-		}
-		for _, p := range players {
-			if p.next > now {
-				continue
-			}
-			p.next += tickDur
-			if p.c.Phase() == client.Idle && now >= p.connect {
-				p.c.Connect(now)
-			}
-			in := game.UserCmd{}
-			if p.c.Phase() == client.Connected {
-				in = p.mv.input(now, p.c.Predicted())
-			}
-			p.c.Tick(now, in)
-			for _, b := range p.c.Outbox() {
-				p.up.Send(now, b)
-			}
-			if p.c.Phase() != client.Connected {
-				continue
-			}
-			// Interpolation error: where this client draws each remote
-			// player against where the server had it at that time.
-			vt := p.c.ViewTime(now)
-			ids = p.c.RemoteIDs(ids[:0])
-			for _, id := range ids {
-				drawn, ok1 := p.c.Remote(id, vt)
-				truth, ok2 := srv.History().At(id, vt)
-				if ok1 && ok2 && drawn.Teleport == truth.Teleport {
-					interpSum += drawn.Pos.Dist(truth.Pos)
-					interpN++
-				}
-			}
-		}
-	}
-
+	srv := d.Server
 	res := &Result{
 		Players:   cfg.Players,
 		DurationS: cfg.Duration.Seconds(),
 		Ticks:     srv.Tick(),
 		StateHash: srv.StateHash(),
 	}
-	var bytes, snapBytes, snaps, connected int
-	var srvRTT float64
-	for i, p := range players {
-		info, ok := srv.Client(p.c.ID())
-		if !ok || p.c.Phase() != client.Connected {
-			return nil, fmt.Errorf("sim: player %d not connected at the end (%s)", i, p.c.Reason())
+	var bytes, snapBytes, snaps int
+	var srvRTT, cliRTT float64
+	for i, p := range d.Players {
+		info, ok := srv.Client(p.Client.ID())
+		if !ok || p.Client.Phase() != client.Connected {
+			return nil, fmt.Errorf("sim: player %d not connected at the end (%s)", i, p.Client.Reason())
 		}
-		connected++
 		bytes += info.BytesSent + info.PacketsSent*udpIPv4Header
 		snapBytes += info.SnapshotBytes
 		snaps += info.Snapshots
 		res.CommandsLost += info.CmdsLost + info.CmdsDropped
 		srvRTT += float64(info.RTT) / float64(time.Millisecond)
-		res.Corrections += p.c.Stats().Corrections
-		clientRTTSum += float64(p.c.RTT()) / float64(time.Millisecond)
-		clientRTTN++
-		res.PacketsLostDownstream += p.down.Stats().Lost
+		cliRTT += float64(p.Client.RTT()) / float64(time.Millisecond)
+		res.Corrections += p.Client.Stats().Corrections
+		res.PacketsLostDownstream += p.Down.Stats().Lost
 	}
-	if connected == 0 {
-		return nil, errors.New("sim: no player connected")
-	}
-	res.BytesPerSPerClient = float64(bytes) / float64(connected) / cfg.Duration.Seconds()
+	n := float64(len(d.Players))
+	res.BytesPerSPerClient = float64(bytes) / n / cfg.Duration.Seconds()
 	if snaps > 0 {
 		res.SnapshotBytesMean = float64(snapBytes) / float64(snaps)
 	}
-	res.ServerRTTMeanMS = srvRTT / float64(connected)
-	res.ClientRTTMeanMS = clientRTTSum / float64(clientRTTN)
-	if len(predErrs) > 0 {
+	res.ServerRTTMeanMS = srvRTT / n
+	res.ClientRTTMeanMS = cliRTT / n
+	if errs := obs.predErrs; len(errs) > 0 {
 		var sum float64
-		for _, e := range predErrs {
+		for _, e := range errs {
 			sum += e
 		}
-		res.PredictionErrorMeanM = sum / float64(len(predErrs))
-		slices.Sort(predErrs)
-		res.PredictionErrorP99M = predErrs[int(math.Ceil(0.99*float64(len(predErrs))))-1]
-		res.PredictionSamples = len(predErrs)
+		res.PredictionErrorMeanM = sum / float64(len(errs))
+		slices.Sort(errs)
+		res.PredictionErrorP99M = errs[int(math.Ceil(0.99*float64(len(errs))))-1]
+		res.PredictionSamples = len(errs)
 	}
-	if interpN > 0 {
-		res.InterpErrorMeanM = interpSum / float64(interpN)
-		res.InterpSamples = interpN
+	if obs.interpN > 0 {
+		res.InterpErrorMeanM = obs.interpSum / float64(obs.interpN)
+		res.InterpSamples = obs.interpN
 	}
 	res.WallS = time.Since(wallStart).Seconds()
 	return res, nil
-}
-
-// splitmix derives independent seeds for each link and player from the
-// run's seed (SplitMix64, Steele, Lea and Flood 2014).
-type splitmix struct{ state uint64 }
-
-func (s *splitmix) next() uint64 {
-	s.state += 0x9e3779b97f4a7c15
-	z := s.state
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
 }

@@ -81,14 +81,14 @@ func AppendHitEvent(dst []byte, e *HitEvent) ([]byte, error) {
 	for i, v := range [...]float64{e.Local.X, e.Local.Y, e.Local.Z} {
 		// The negated test also rejects NaN.
 		if !(math.Abs(v) <= MaxLocal) {
-			return dst, eventError(hitName, "local %v out of range", e.Local)
+			return dst, eventError(hitName, "local %+v out of range", e.Local)
 		}
 		local[i] = int64(math.Round(v / LocalQuantum))
 	}
 	for i, v := range [...]float64{e.ShooterEye.X, e.ShooterEye.Y, e.ShooterEye.Z} {
 		var ok bool
 		if eye[i], ok = quantize(v, game.PosQuantum); !ok {
-			return dst, eventError(hitName, "shooter eye %v off the PosQuantum grid or out of range", e.ShooterEye)
+			return dst, eventError(hitName, "shooter eye %+v off the PosQuantum grid or out of range", e.ShooterEye)
 		}
 	}
 	if !inRange(e.Deadline, MaxClock) {

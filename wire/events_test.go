@@ -219,18 +219,18 @@ func TestDecodeEventErrors(t *testing.T) {
 // decodes each by its Kind, as a client does.
 func TestEventsInSnapshot(t *testing.T) {
 	hit, confirm, verdict, kill := hitEvents()[2], confirmEvents()[4], verdictEvents()[5], killEvents()[2]
-	var evs []Event
-	add := func(kind uint16, data []byte, err error) {
+	must := func(b []byte, err error) []byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		evs = append(evs, Event{Kind: kind, Data: data})
+		return b
 	}
-	add(EventHit, AppendHitEvent(nil, &hit))
-	add(EventConfirm, AppendConfirmEvent(nil, &confirm))
-	add(EventVerdict, AppendVerdictEvent(nil, &verdict))
-	add(EventKill, AppendKillEvent(nil, &kill))
-	s := &Snapshot{Tick: 10, FirstEventSeq: 3, Events: evs}
+	s := &Snapshot{Tick: 10, FirstEventSeq: 3, Events: []Event{
+		{Kind: EventHit, Data: must(AppendHitEvent(nil, &hit))},
+		{Kind: EventConfirm, Data: must(AppendConfirmEvent(nil, &confirm))},
+		{Kind: EventVerdict, Data: must(AppendVerdictEvent(nil, &verdict))},
+		{Kind: EventKill, Data: must(AppendKillEvent(nil, &kill))},
+	}}
 	b := roundTrip(t, s, nil, MaxDatagram)
 	var got Snapshot
 	if err := DecodeSnapshot(b, &got, nil); err != nil {

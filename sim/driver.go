@@ -1,0 +1,209 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/server"
+)
+
+// Brain chooses a player's input each tick from what its client shows:
+// the client's predicted state, its interpolated view of the others, the
+// events it received. Scripted walkers, scenario scripts and bots are
+// Brains.
+type Brain interface {
+	Input(now time.Duration, c *client.Client) game.UserCmd
+}
+
+// PlayerConfig sets up one simulated participant.
+type PlayerConfig struct {
+	// Client configures the player's client core; the driver fills in Map,
+	// Movement and Weapon from the server's configuration.
+	Client client.Config
+	// Up and Down are the links to and from the server.
+	Up, Down netem.Config
+	Brain    Brain
+	// JoinAt is when the client starts connecting.
+	JoinAt time.Duration
+	// Phase offsets the player's ticks against the server's, as real
+	// clocks are; it is taken modulo the tick.
+	Phase time.Duration
+}
+
+// Player is one simulated participant: its client core, its brain and
+// its two links.
+type Player struct {
+	Client   *client.Client
+	Brain    Brain
+	Up, Down *netem.Link
+	join     time.Duration
+	next     time.Duration // next client tick
+}
+
+// Observer sees a run as it goes. Any method may be a no-op.
+type Observer interface {
+	// Delivered is called after a datagram from the server reached
+	// player i.
+	Delivered(now time.Duration, i int, p *Player)
+	// Ticked is called after player i issued its command for a tick.
+	Ticked(now time.Duration, i int, p *Player)
+	// ServerTicked is called after the server ran its ticks up to now.
+	ServerTicked(now time.Duration, s *server.Server)
+}
+
+// Driver runs a server and its players on a virtual clock. Time advances
+// from event to event (server ticks, client ticks, datagram deliveries),
+// each processed in a fixed order, so a run is a function of its
+// configuration and seeds alone.
+type Driver struct {
+	Server  *server.Server
+	Players []*Player
+	now     time.Duration
+	tick    time.Duration
+	pkt     []byte
+}
+
+// NewDriver returns a driver for a server configured by srv and the given
+// players. Link seeds come from seed.
+func NewDriver(srv server.Config, players []PlayerConfig, seed uint64) (*Driver, error) {
+	s, err := server.New(srv)
+	if err != nil {
+		return nil, err
+	}
+	d := &Driver{Server: s, tick: s.TickDuration(), pkt: make([]byte, 0, 2048)}
+	cfg := s.Config()
+	seeds := splitmix{state: seed}
+	for i, pc := range players {
+		cc := pc.Client
+		cc.Map, cc.Movement, cc.Weapon = cfg.Map, cfg.Movement, cfg.Weapon
+		c, err := client.New(cc)
+		if err != nil {
+			return nil, fmt.Errorf("sim: player %d: %w", i, err)
+		}
+		up, err := netem.NewLink(pc.Up, seeds.next())
+		if err != nil {
+			return nil, fmt.Errorf("sim: player %d: uplink: %w", i, err)
+		}
+		down, err := netem.NewLink(pc.Down, seeds.next())
+		if err != nil {
+			return nil, fmt.Errorf("sim: player %d: downlink: %w", i, err)
+		}
+		phase := pc.Phase % d.tick
+		if phase < 0 {
+			phase += d.tick
+		}
+		d.Players = append(d.Players, &Player{
+			Client: c, Brain: pc.Brain, Up: up, Down: down,
+			join: pc.JoinAt, next: pc.JoinAt + phase,
+		})
+	}
+	return d, nil
+}
+
+// Now returns the virtual time reached.
+func (d *Driver) Now() time.Duration { return d.now }
+
+// Run advances the simulation to until, reporting to obs (nil: nobody).
+func (d *Driver) Run(until time.Duration, obs Observer) {
+	for {
+		now := d.Server.NextTick()
+		for _, p := range d.Players {
+			now = min(now, p.next)
+			if t, ok := p.Up.Next(); ok {
+				now = min(now, t)
+			}
+			if t, ok := p.Down.Next(); ok {
+				now = min(now, t)
+			}
+		}
+		if now > until {
+			d.now = until
+			return
+		}
+		d.now = now
+		d.deliver(now, obs)
+		d.route(now)
+		if d.Server.NextTick() <= now {
+			d.Server.Advance(now)
+			d.route(now)
+			if obs != nil {
+				obs.ServerTicked(now, d.Server)
+			}
+		}
+		for i, p := range d.Players {
+			if p.next > now {
+				continue
+			}
+			p.next += d.tick
+			if p.Client.Phase() == client.Idle && now >= p.join {
+				p.Client.Connect(now)
+			}
+			var in game.UserCmd
+			if p.Client.Phase() == client.Connected && p.Brain != nil {
+				in = p.Brain.Input(now, p.Client)
+			}
+			p.Client.Tick(now, in)
+			d.send(now, p)
+			if obs != nil {
+				obs.Ticked(now, i, p)
+			}
+		}
+	}
+}
+
+// deliver hands every datagram due at now to its receiver, in a fixed
+// order: for each player, what it sent the server, then what the server
+// sent it.
+func (d *Driver) deliver(now time.Duration, obs Observer) {
+	for i, p := range d.Players {
+		for {
+			b, ok := p.Up.Receive(now, d.pkt[:0])
+			if !ok {
+				break
+			}
+			_ = d.Server.Step(now, server.Peer(i), b) // the server counts what it rejects
+		}
+		for {
+			b, ok := p.Down.Receive(now, d.pkt[:0])
+			if !ok {
+				break
+			}
+			_ = p.Client.Step(now, b) // the client counts what it rejects
+			d.send(now, p)            // appeals answer events at once
+			if obs != nil {
+				obs.Delivered(now, i, p)
+			}
+		}
+	}
+}
+
+// send puts what player p's client has to send on its uplink.
+func (d *Driver) send(now time.Duration, p *Player) {
+	for _, b := range p.Client.Outbox() {
+		p.Up.Send(now, b)
+	}
+}
+
+// route puts what the server has to send on the players' downlinks.
+func (d *Driver) route(now time.Duration) {
+	for _, dg := range d.Server.Outbox() {
+		if int(dg.To) < len(d.Players) {
+			d.Players[dg.To].Down.Send(now, dg.Data)
+		}
+	}
+}
+
+// splitmix derives independent seeds for each link and player from a
+// run's seed (SplitMix64, Steele, Lea and Flood 2014).
+type splitmix struct{ state uint64 }
+
+func (s *splitmix) next() uint64 {
+	s.state += 0x9e3779b97f4a7c15
+	z := s.state
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
