@@ -22,6 +22,6 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd())
+	root.AddCommand(newSimCmd(), newScenarioCmd())
 	return root
 }

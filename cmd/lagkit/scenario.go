@@ -1,0 +1,119 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/scenario"
+)
+
+func newScenarioCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "scenario",
+		Short: "Run scripted hit registration scenarios",
+	}
+	var (
+		policy string
+		asJSON bool
+	)
+	run := &cobra.Command{
+		Use:   "run FILE",
+		Short: "Run one scenario file and print the outcome of every shot",
+		Long: `run plays a scenario file through the real server, clients and emulated
+links, and prints every shot: who hit whom, whether the server's test hit,
+whether damage was registered, whether the hit was behind cover on the
+victim's screen (sbc), the appeal's outcome, how far the server rewound,
+how far the victim was moved back, and when the shooter heard of it.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := scenario.Load(args[0])
+			if err != nil {
+				return err
+			}
+			cfg := f.Policy
+			if policy != "" && policy != cfg.Name {
+				cfg = lagcomp.Config{Name: policy, MaxRTTms: cfg.MaxRTTms, MaxRollbackM: cfg.MaxRollbackM,
+					MaxRollbackFastM: cfg.MaxRollbackFastM, FastSpeed: cfg.FastSpeed, LowPingMS: cfg.LowPingMS}
+			}
+			res, err := f.Run(cfg)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
+			}
+			printShots(cmd.OutOrStdout(), res)
+			if bad := f.Check(res); len(bad) > 0 {
+				for _, b := range bad {
+					fmt.Fprintln(cmd.OutOrStdout(), "expectation failed:", b)
+				}
+				return fmt.Errorf("%d expectation(s) failed", len(bad))
+			}
+			return nil
+		},
+	}
+	run.Flags().StringVar(&policy, "policy", "", "lag compensation policy, overriding the file's (none, tlc, clc, alc, alc-predict); the file's parameters still apply")
+	run.Flags().BoolVar(&asJSON, "json", false, "print one JSON object with a shots array")
+
+	check := &cobra.Command{
+		Use:   "check FILE...",
+		Short: "Run scenario files under every policy they state expectations for, and check them",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			failed := 0
+			for _, path := range args {
+				f, err := scenario.Load(path)
+				if err != nil {
+					return err
+				}
+				for _, p := range f.Policies() {
+					cfg := f.Policy
+					cfg.Name = p
+					res, err := f.Run(cfg)
+					if err != nil {
+						return err
+					}
+					bad := f.Check(res)
+					status := "ok"
+					if len(bad) > 0 {
+						status = "FAIL"
+						failed++
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "%-4s %s [%s]\n", status, path, p)
+					for _, b := range bad {
+						fmt.Fprintln(cmd.OutOrStdout(), "     ", b)
+					}
+				}
+			}
+			if failed > 0 {
+				return fmt.Errorf("%d scenario run(s) failed their expectations", failed)
+			}
+			return nil
+		},
+	}
+	cmd.AddCommand(run, check)
+	return cmd
+}
+
+func printShots(w io.Writer, r *scenario.Result) {
+	fmt.Fprintf(w, "%s under %s: %d shot(s)\n", r.Scenario, r.Policy, len(r.Shots))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\ttime\tshooter\tvictim\tpart\thit\tregistered\tsbc\tappeal\trewind\trollback\tconfirm")
+	for _, s := range r.Shots {
+		victim, confirm := s.Victim, "-"
+		if victim == "" {
+			victim = "-"
+		}
+		if s.ConfirmDelayMS != nil {
+			confirm = fmt.Sprintf("%.0f ms", *s.ConfirmDelayMS)
+		}
+		fmt.Fprintf(tw, "%d\t%.0f ms\t%s\t%s\t%s\t%v\t%v\t%v\t%s\t%.0f ms\t%.2f m\t%s\n",
+			s.N, s.TimeMS, s.Shooter, victim, s.Part, s.Hit, s.Registered, s.SBC, s.Appeal, s.RewindMS, s.RollbackM, confirm)
+	}
+	tw.Flush()
+}
