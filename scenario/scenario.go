@@ -155,16 +155,16 @@ func Parse(path string, data []byte) (*File, error) {
 	var f File
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return nil, fmt.Errorf("%s:%d:%d: %s", path, row, col, de.Error())
-		}
 		var sm *toml.StrictMissingError
 		if errors.As(err, &sm) && len(sm.Errors) > 0 {
 			e := sm.Errors[0]
 			row, col := e.Position()
 			return nil, fmt.Errorf("%s:%d:%d: unknown field %q", path, row, col, strings.Join(e.Key(), "."))
+		}
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, row, col, de.Error())
 		}
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
