@@ -80,16 +80,16 @@ func (h *History) Oldest() (uint32, bool) {
 func (h *History) TickTime(n uint32) time.Duration { return time.Duration(n) * h.tickDur }
 
 // lookup returns the recorded state of id at tick n.
-func (h *History) lookup(id int, n uint32) (game.PlayerState, bool) {
+func (h *History) lookup(id int, n uint32) (*game.PlayerState, bool) {
 	s := int(n % uint32(h.slots))
 	if !h.valid[s] || h.ticks[s] != n || n > h.newest {
-		return game.PlayerState{}, false
+		return nil, false
 	}
 	i := s*h.maxPlayers + id
 	if !h.present[i] {
-		return game.PlayerState{}, false
+		return nil, false
 	}
-	return h.states[i], true
+	return &h.states[i], true
 }
 
 // At returns player id's state at server time t, interpolated between the
@@ -97,25 +97,40 @@ func (h *History) lookup(id int, n uint32) (game.PlayerState, bool) {
 // returns the newest record. It reports false when t is older than the
 // history holds, negative, or the player was not present.
 func (h *History) At(id int, t time.Duration) (game.PlayerState, bool) {
-	if !h.hasNewest || id < 0 || id >= h.maxPlayers || t < 0 {
+	a, b, frac, ok := h.straddle(id, t)
+	switch {
+	case !ok:
 		return game.PlayerState{}, false
+	case frac == 0:
+		return *a, true
+	}
+	return game.Interpolate(*a, *b, frac), true
+}
+
+// straddle returns the records of player id that At blends for time t: a
+// at fraction 0, b at 1 and the fraction between them (0 when a alone
+// answers). The pose At returns lies between them: on the segment between
+// their positions, or at one of them across a teleport. The pointers are
+// into the history and stay valid until the next Begin.
+func (h *History) straddle(id int, t time.Duration) (a, b *game.PlayerState, frac float64, ok bool) {
+	if !h.hasNewest || id < 0 || id >= h.maxPlayers || t < 0 {
+		return nil, nil, 0, false
 	}
 	n64 := int64(t / h.tickDur)
 	if n64 >= int64(h.newest) {
-		return h.lookup(id, h.newest)
+		a, ok = h.lookup(id, h.newest)
+		return a, a, 0, ok
 	}
 	n := uint32(n64)
-	a, ok := h.lookup(id, n)
-	if !ok {
-		return a, false
+	if a, ok = h.lookup(id, n); !ok {
+		return nil, nil, 0, false
 	}
-	frac := float64(t%h.tickDur) / float64(h.tickDur)
+	frac = float64(t%h.tickDur) / float64(h.tickDur)
 	if frac == 0 {
-		return a, true
+		return a, a, 0, true
 	}
-	b, ok := h.lookup(id, n+1)
-	if !ok {
-		return a, true
+	if b, ok = h.lookup(id, n+1); !ok {
+		return a, a, 0, true
 	}
-	return game.Interpolate(a, b, frac), true
+	return a, b, frac, true
 }

@@ -14,5 +14,8 @@
 // Each message has an AppendX function, which appends its encoding to a
 // buffer and checks every field against the limits (MaxNameLen, MaxCoord,
 // ...), and a DecodeX function, which checks the same limits and reuses
-// the slices of the message it decodes into.
+// the slices of the message it decodes into. Game events (HitEvent,
+// ConfirmEvent, VerdictEvent, KillEvent) travel inside snapshots as the
+// Data of an Event of their kind (EventHit ...), and have AppendXEvent and
+// DecodeXEvent functions that work the same way.
 package wire
