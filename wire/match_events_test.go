@@ -1,0 +1,94 @@
+package wire
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/geom"
+)
+
+func TestMatchEventsRoundTrip(t *testing.T) {
+	obj := ObjectiveEvent{What: 2, Objective: 1, Player: 7, Team: 1, Pos: geom.V(-27.5, 0.25, 1.5)}
+	b, err := AppendObjectiveEvent(nil, &obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj2 ObjectiveEvent
+	if err := DecodeObjectiveEvent(b, &obj2); err != nil || obj2 != obj {
+		t.Fatalf("objective: %+v (%v), want %+v", obj2, err, obj)
+	}
+	obj.Player = -1
+	b, _ = AppendObjectiveEvent(nil, &obj)
+	if err := DecodeObjectiveEvent(b, &obj2); err != nil || obj2.Player != -1 {
+		t.Fatalf("objective with nobody: %+v (%v)", obj2, err)
+	}
+
+	sb := ScoreboardEvent{TimeLeft: 90 * time.Second, TeamScore: [2]int16{3, -1}}
+	for i := range MaxScoreRows {
+		sb.Rows = append(sb.Rows, ScoreRow{ID: uint8(i), Team: uint8(i % 2), Kills: uint16(i * 3), Deaths: 2, Score: int16(-i), PingMS: 250})
+	}
+	b, err = AppendScoreboardEvent(nil, &sb)
+	if err != nil || len(b) > MaxEventData {
+		t.Fatalf("scoreboard: %d bytes, %v (at most %d)", len(b), err, MaxEventData)
+	}
+	var sb2 ScoreboardEvent
+	if err := DecodeScoreboardEvent(b, &sb2); err != nil || !reflect.DeepEqual(sb, sb2) {
+		t.Fatalf("scoreboard: %+v (%v)", sb2, err)
+	}
+
+	st := SettingsEvent{FOVDeg: 90, HitIndicator: true, PingColumn: true, Team: 1, Mode: "ctf"}
+	b, err = AppendSettingsEvent(nil, &st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st2 SettingsEvent
+	if err := DecodeSettingsEvent(b, &st2); err != nil || st2 != st {
+		t.Fatalf("settings: %+v (%v)", st2, err)
+	}
+}
+
+func TestMatchEventErrors(t *testing.T) {
+	if _, err := AppendObjectiveEvent(nil, &ObjectiveEvent{What: 1, Pos: geom.V(0.001, 0, 0)}); err == nil {
+		t.Error("off-grid objective position accepted")
+	}
+	if _, err := AppendScoreboardEvent(nil, &ScoreboardEvent{Rows: make([]ScoreRow, MaxScoreRows+1)}); err == nil {
+		t.Error("too many rows accepted")
+	}
+	if _, err := AppendSettingsEvent(nil, &SettingsEvent{Mode: "a-very-long-mode-name"}); err == nil {
+		t.Error("long mode accepted")
+	}
+	for _, b := range [][]byte{nil, {0}, {0xff, 0xff, 0xff}} {
+		var o ObjectiveEvent
+		var s ScoreboardEvent
+		var st SettingsEvent
+		if DecodeObjectiveEvent(b, &o) == nil || DecodeScoreboardEvent(b, &s) == nil && len(b) < 5 || DecodeSettingsEvent(b, &st) == nil && len(b) < 3 {
+			t.Errorf("garbage %x accepted", b)
+		}
+	}
+}
+
+func FuzzDecodeMatchEvents(f *testing.F) {
+	b, _ := AppendObjectiveEvent(nil, &ObjectiveEvent{What: 4, Player: 3, Pos: geom.V(1, 2, 0)})
+	f.Add(b)
+	b, _ = AppendScoreboardEvent(nil, &ScoreboardEvent{Rows: []ScoreRow{{ID: 1, Kills: 4}}})
+	f.Add(b)
+	b, _ = AppendSettingsEvent(nil, &SettingsEvent{FOVDeg: 90, Mode: "tdm"})
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var o ObjectiveEvent
+		var s ScoreboardEvent
+		var st SettingsEvent
+		if DecodeObjectiveEvent(b, &o) == nil {
+			if _, err := AppendObjectiveEvent(nil, &o); err != nil {
+				t.Fatalf("decoded objective does not encode: %v", err)
+			}
+		}
+		_ = DecodeScoreboardEvent(b, &s)
+		if DecodeSettingsEvent(b, &st) == nil {
+			if _, err := AppendSettingsEvent(nil, &st); err != nil {
+				t.Fatalf("decoded settings do not encode: %v", err)
+			}
+		}
+	})
+}
