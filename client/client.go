@@ -185,6 +185,13 @@ type Client struct {
 	confirms  []ConfirmReport
 	hitEv     wire.HitEvent // decode targets, reused
 	confirmEv wire.ConfirmEvent
+	scoreEv   wire.ScoreboardEvent
+
+	settings    wire.SettingsEvent
+	hasSettings bool
+	board       Scoreboard
+	flags       []FlagView
+	points      []PointView
 
 	predErrs []float64
 	stats    Stats
@@ -247,7 +254,16 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}, nil
+	cl := &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}
+	for _, o := range c.Map.Objectives {
+		switch {
+		case o.Kind == world.Flag && (o.Team == 0 || o.Team == 1):
+			cl.flags = append(cl.flags, FlagView{Team: o.Team, Home: o.Pos, Pos: o.Pos, Carrier: -1})
+		case o.Kind == world.Point:
+			cl.points = append(cl.points, PointView{Name: o.Name, Pos: o.Pos, Owner: -1})
+		}
+	}
+	return cl, nil
 }
 
 // Phase returns the session phase.
@@ -467,6 +483,25 @@ func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
 				continue
 			}
 			c.hit(now, h)
+		case wire.EventSettings:
+			if wire.DecodeSettingsEvent(ev.Data, &c.settings) != nil {
+				c.stats.Malformed++
+				continue
+			}
+			c.hasSettings = true
+		case wire.EventScoreboard:
+			if wire.DecodeScoreboardEvent(ev.Data, &c.scoreEv) != nil {
+				c.stats.Malformed++
+				continue
+			}
+			c.board.merge(&c.scoreEv)
+		case wire.EventObjective:
+			var o wire.ObjectiveEvent
+			if wire.DecodeObjectiveEvent(ev.Data, &o) != nil {
+				c.stats.Malformed++
+				continue
+			}
+			c.objective(&o)
 		case wire.EventConfirm:
 			e := &c.confirmEv
 			if wire.DecodeConfirmEvent(ev.Data, e) != nil {

@@ -107,6 +107,8 @@ const (
 	FlagProtected
 	// FlagReloading is set while the weapon reloads.
 	FlagReloading
+	// FlagCarrier is set while the player carries a flag.
+	FlagCarrier
 )
 
 // PlayerState is everything the movement step reads and writes for one

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -63,6 +64,21 @@ type Config struct {
 	// burst of as many (default 10); hits beyond it are registered
 	// without appeal.
 	AppealRate float64
+
+	// Mode is the game mode and its rules (default team deathmatch).
+	Mode mode.Config
+	// Settings are mandated for every client.
+	Settings Settings
+}
+
+// Settings are the client settings a server mandates, as a study needs
+// them equal for everyone.
+type Settings struct {
+	// FOVDeg is the horizontal field of view (default 90 degrees).
+	FOVDeg int
+	// HitIndicator shows the direction a hit came from; Minimap shows
+	// the minimap; PingColumn shows pings on the scoreboard.
+	HitIndicator, Minimap, PingColumn bool
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -140,6 +156,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.AppealRate == 0 {
 		out.AppealRate = 10
+	}
+	if out.Settings.FOVDeg == 0 {
+		out.Settings.FOVDeg = 90
+	}
+	if out.Settings.FOVDeg < 30 || out.Settings.FOVDeg > 150 {
+		return out, fmt.Errorf("server: config: field of view %d outside 30..150 degrees", out.Settings.FOVDeg)
 	}
 	if out.ViewTimeTolerance < 0 || out.RespawnDelay < 0 || out.SpawnProtection < 0 || !(out.AppealRate > 0 && out.AppealRate <= 1000) {
 		return out, fmt.Errorf("server: config: view time tolerance, respawn delay and spawn protection must not be negative, appeal rate in (0, 1000]")

@@ -36,6 +36,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -74,6 +75,12 @@ type Server struct {
 	activeAppeals int
 	appealScratch wire.Appeal
 
+	match       *mode.Match
+	matchEvents []mode.Event
+	players     []mode.Player // scratch for the rules' view of the players
+	enemies     []geom.Vec3   // scratch for spawn choice
+	tracing     int           // the shooter whose shot is being traced
+
 	outbox     []Datagram
 	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
 
@@ -97,6 +104,7 @@ type client struct {
 	peer  Peer
 	id    int
 	name  string
+	team  int
 	state game.PlayerState
 
 	queue       []game.UserCmd // ring of pending commands
@@ -156,6 +164,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.history = lagcomp.NewHistory(s.tickDur, c.MaxUnlag, c.MaxClients)
 	if s.policy, err = lagcomp.New(c.Policy); err != nil {
+		return nil, fmt.Errorf("server: config: %w", err)
+	}
+	if s.match, err = mode.New(c.Mode, c.Map, c.MaxClients); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)
 	}
 	s.tracer = lagcomp.Tracer{History: s.history, Grid: c.Map.Grid, Params: c.Movement, Hittable: s.hittable}
@@ -289,28 +300,44 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 	}
 	c.nextEventSeq = 1
 	c.appealTokens = s.cfg.AppealRate
+	var sizes [2]int
+	for _, o := range s.clients {
+		if o != nil && o.team < 2 {
+			sizes[o.team]++
+		}
+	}
+	c.team = s.match.Team(sizes)
 	s.spawn(c, 0, now)
 	s.clients[id] = c
+	s.sendSettings(c)
 	s.byPeer[from] = id
 	s.stats.Connects++
 	s.hashEvent(1, id)
 	s.sendAccept(c)
 }
 
-// spawn places player c at a random spawn of its team with full health
-// and ammunition and spawn protection, marking the move as a teleport so
-// observers do not interpolate across it.
+// spawn places player c at a spawn of its team (any spawn in
+// free-for-all) away from living enemies, with full health and ammunition
+// and spawn protection, marking the move as a teleport so observers do not
+// interpolate across it.
 func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
-	team := c.id % 2
-	spawns := s.cfg.Map.SpawnsFor(team)
+	spawns := s.cfg.Map.Spawns
+	if s.match.Teams() {
+		spawns = s.cfg.Map.SpawnsFor(c.team)
+	}
+	s.enemies = s.enemies[:0]
+	for _, o := range s.clients {
+		if o != nil && o != c && !o.state.Has(game.FlagDead) && s.match.Enemies(c.id, c.team, o.id, o.team) {
+			s.enemies = append(s.enemies, o.state.Pos)
+		}
+	}
 	st := game.PlayerState{
 		Flags:    game.FlagOnGround | game.FlagProtected,
 		Teleport: teleport + 1,
 		Health:   game.MaxHealth,
 		Ammo:     s.cfg.Weapon.Magazine,
 	}
-	if len(spawns) > 0 {
-		sp := spawns[s.rng.IntN(len(spawns))]
+	if sp, ok := mode.ChooseSpawn(spawns, s.enemies, s.rng); ok {
 		st.Pos = game.SnapPos(sp.Pos)
 		st.Yaw = game.YawUnits(sp.Yaw)
 	}
@@ -360,6 +387,7 @@ func (s *Server) drop(id int, reason string) {
 	}
 	delete(s.byPeer, c.peer)
 	s.dropAppeals(id)
+	s.match.Died(s.Time(), id, c.state.Pos)
 	s.clients[id] = nil
 	s.stats.Disconnects++
 	s.hashEvent(2, id)
@@ -418,6 +446,7 @@ func (s *Server) step(now time.Duration) {
 	s.resolveShots(tickTime)
 	s.expireAppeals(tickTime)
 	s.lifecycle(tickTime)
+	s.updateMatch(tickTime)
 	for _, c := range s.clients {
 		if c != nil {
 			s.hashState(c)
@@ -566,6 +595,7 @@ type ClientInfo struct {
 
 	Shots, Hits, HitsTaken int // shots fired, hits registered on others, hits registered on this player
 	Kills, Deaths          int
+	Team, Score            int
 	Refuted                int // denials the server refuted
 	AppealsIgnored         int // appeals for unknown, settled, foreign or late hits
 }
@@ -583,7 +613,7 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 		Snapshots: c.snapshots, SnapshotBytes: c.snapshotBytes,
 		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
 		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken,
-		Kills: c.kills, Deaths: c.deaths, Refuted: c.refuted, AppealsIgnored: c.appealsIgnored,
+		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored,
 	}, true
 }
 

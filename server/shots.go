@@ -61,11 +61,13 @@ func (s *Server) targetTime(c *client, view, now time.Duration) time.Duration {
 	return max(t, now-s.cfg.MaxUnlag, 0)
 }
 
-// hittable reports whether player id can be hit now: alive and not spawn
-// protected.
+// hittable reports whether player id can be hit now by the shooter being
+// traced: alive, not spawn protected, and an enemy (no friendly fire:
+// shots pass through team mates).
 func (s *Server) hittable(id int) bool {
-	c := s.clients[id]
-	return c != nil && !c.state.Has(game.FlagDead) && !c.state.Has(game.FlagProtected)
+	c, sh := s.clients[id], s.clients[s.tracing]
+	return c != nil && !c.state.Has(game.FlagDead) && !c.state.Has(game.FlagProtected) &&
+		(sh == nil || s.match.Enemies(sh.id, sh.team, c.id, c.team))
 }
 
 // resolveShots tests every shot fired this tick, in the order fired.
@@ -76,6 +78,7 @@ func (s *Server) resolveShots(now time.Duration) {
 			continue // killed earlier this tick: no kill trading through lag
 		}
 		c.shotsFired++
+		s.tracing = ps.shooter
 		shot := lagcomp.Shot{
 			Shooter:    ps.shooter,
 			Now:        now,
@@ -209,9 +212,13 @@ func (s *Server) kill(now time.Duration, killer, victim int) {
 	v.state.Flags &^= game.FlagReloading
 	v.respawnAt = now + s.cfg.RespawnDelay
 	v.deaths++
+	killerTeam := v.team
 	if k := s.clients[killer]; k != nil && killer != victim {
 		k.kills++
+		killerTeam = k.team
 	}
+	s.match.Kill(killer, killerTeam, victim, v.team)
+	s.match.Died(now, victim, v.state.Pos)
 	s.hashEvent(3, victim)
 	ev := wire.KillEvent{Killer: uint8(killer), Victim: uint8(victim)}
 	if data, err := wire.AppendKillEvent(nil, &ev); err == nil {

@@ -1,0 +1,124 @@
+package server
+
+import (
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// scoreboardEvery is how often clients get the scoreboard.
+const scoreboardEvery = time.Second
+
+// updateMatch applies the mode's objective rules to the players' positions,
+// tells every client what changed, marks flag carriers, and sends the
+// scoreboard now and then.
+func (s *Server) updateMatch(now time.Duration) {
+	s.players = s.players[:0]
+	for _, c := range s.clients {
+		if c != nil {
+			s.players = append(s.players, mode.Player{ID: c.id, Team: c.team, Pos: c.state.Pos, Alive: !c.state.Has(game.FlagDead)})
+		}
+	}
+	s.match.Update(now, s.tickDur, s.players)
+	for _, ev := range s.match.Events() {
+		s.matchEvents = append(s.matchEvents, ev)
+		s.hashEvent(6, int(ev.Kind))
+		pos := s.objectivePos(ev)
+		data, err := wire.AppendObjectiveEvent(nil, &wire.ObjectiveEvent{
+			What: uint8(ev.Kind), Objective: uint8(ev.Objective), Player: ev.Player, Team: uint8(max(ev.Team, 0)), Pos: pos,
+		})
+		if err != nil {
+			continue
+		}
+		for _, c := range s.clients {
+			if c != nil {
+				s.sendEvent(c, wire.EventObjective, data)
+			}
+		}
+	}
+	for _, c := range s.clients {
+		if c != nil {
+			c.state.Flags &^= game.FlagCarrier
+		}
+	}
+	for _, f := range s.match.Flags {
+		if f.Carrier >= 0 && s.clients[f.Carrier] != nil {
+			s.clients[f.Carrier].state.Flags |= game.FlagCarrier
+		}
+	}
+	if s.tick%uint32(max(1, int(scoreboardEvery/s.tickDur))) == 0 {
+		s.sendScoreboard(now)
+	}
+}
+
+// objectivePos returns where the objective of event ev now is.
+func (s *Server) objectivePos(ev mode.Event) geom.Vec3 {
+	switch ev.Kind {
+	case mode.PointCaptured, mode.PointNeutral:
+		return game.SnapPos(s.match.Points[ev.Objective].Pos)
+	}
+	return game.SnapPos(s.match.Flags[ev.Objective].Pos)
+}
+
+// sendScoreboard sends every client the scoreboard, in parts of at most
+// wire.MaxScoreRows rows.
+func (s *Server) sendScoreboard(now time.Duration) {
+	ev := wire.ScoreboardEvent{TeamScore: [2]int16{int16(s.match.TeamScore[0]), int16(s.match.TeamScore[1])}}
+	if d := s.match.Config().Duration; d > 0 {
+		ev.TimeLeft = max(0, d-now)
+	}
+	var parts [][]byte
+	for _, c := range s.clients {
+		if c == nil {
+			continue
+		}
+		ev.Rows = append(ev.Rows, wire.ScoreRow{
+			ID: uint8(c.id), Team: uint8(c.team), Kills: uint16(c.kills), Deaths: uint16(c.deaths),
+			Score: int16(s.match.PlayerScore[c.id]), PingMS: uint16(min(c.rtt.Smoothed()/time.Millisecond, 65535)),
+		})
+		if len(ev.Rows) == wire.MaxScoreRows {
+			if data, err := wire.AppendScoreboardEvent(nil, &ev); err == nil {
+				parts = append(parts, data)
+			}
+			ev.Rows = ev.Rows[:0]
+		}
+	}
+	if len(ev.Rows) > 0 {
+		if data, err := wire.AppendScoreboardEvent(nil, &ev); err == nil {
+			parts = append(parts, data)
+		}
+	}
+	for _, c := range s.clients {
+		if c != nil {
+			for _, p := range parts {
+				s.sendEvent(c, wire.EventScoreboard, p)
+			}
+		}
+	}
+}
+
+// sendSettings tells a joining client the mandated settings and its team.
+func (s *Server) sendSettings(c *client) {
+	st := s.cfg.Settings
+	data, err := wire.AppendSettingsEvent(nil, &wire.SettingsEvent{
+		FOVDeg: uint8(st.FOVDeg), HitIndicator: st.HitIndicator, Minimap: st.Minimap, PingColumn: st.PingColumn,
+		Team: uint8(c.team), Mode: string(s.match.Kind()),
+	})
+	if err == nil {
+		s.sendEvent(c, wire.EventSettings, data)
+	}
+}
+
+// Match returns the round's rules and state.
+func (s *Server) Match() *mode.Match { return s.match }
+
+// MatchEvents returns the objective events since the last call and
+// forgets them.
+func (s *Server) MatchEvents() []mode.Event {
+	out := s.matchEvents
+	s.matchEvents = s.matchEvents[:0]
+	return out
+}
