@@ -24,9 +24,8 @@ func (s *Server) updateMatch(now time.Duration) {
 	}
 	s.match.Update(now, s.tickDur, s.players)
 	for _, ev := range s.match.Events() {
-		s.matchEvents = append(s.matchEvents, ev)
-		s.hashEvent(6, int(ev.Kind))
 		pos := s.objectivePos(ev)
+		s.record(LogEntry{Kind: ev.Kind.String(), Player: ev.Player, Team: ev.Team, Objective: ev.Objective, Pos: pos})
 		data, err := wire.AppendObjectiveEvent(nil, &wire.ObjectiveEvent{
 			What: uint8(ev.Kind), Objective: uint8(ev.Objective), Player: ev.Player, Team: uint8(max(ev.Team, 0)), Pos: pos,
 		})
@@ -114,11 +113,3 @@ func (s *Server) sendSettings(c *client) {
 
 // Match returns the round's rules and state.
 func (s *Server) Match() *mode.Match { return s.match }
-
-// MatchEvents returns the objective events since the last call and
-// forgets them.
-func (s *Server) MatchEvents() []mode.Event {
-	out := s.matchEvents
-	s.matchEvents = s.matchEvents[:0]
-	return out
-}

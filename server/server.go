@@ -30,6 +30,7 @@ import (
 	"hash"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -75,11 +76,11 @@ type Server struct {
 	activeAppeals int
 	appealScratch wire.Appeal
 
-	match       *mode.Match
-	matchEvents []mode.Event
-	players     []mode.Player // scratch for the rules' view of the players
-	enemies     []geom.Vec3   // scratch for spawn choice
-	tracing     int           // the shooter whose shot is being traced
+	match   *mode.Match
+	log     []LogEntry
+	players []mode.Player // scratch for the rules' view of the players
+	enemies []geom.Vec3   // scratch for spawn choice
+	tracing int           // the shooter whose shot is being traced
 
 	outbox     []Datagram
 	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
@@ -312,7 +313,8 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 	s.sendSettings(c)
 	s.byPeer[from] = id
 	s.stats.Connects++
-	s.hashEvent(1, id)
+	s.record(LogEntry{Kind: "connect", Player: id, Team: c.team})
+	s.record(LogEntry{Kind: "spawn", Player: id, Team: c.team, Pos: c.state.Pos})
 	s.sendAccept(c)
 }
 
@@ -390,7 +392,7 @@ func (s *Server) drop(id int, reason string) {
 	s.match.Died(s.Time(), id, c.state.Pos)
 	s.clients[id] = nil
 	s.stats.Disconnects++
-	s.hashEvent(2, id)
+	s.record(LogEntry{Kind: "disconnect", Player: id, Team: c.team, Pos: c.state.Pos})
 }
 
 func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
@@ -561,17 +563,49 @@ func (s *Server) hashState(c *client) {
 	s.hashBuf = b
 }
 
-// hashEvent folds an event (1 connect, 2 disconnect, 3 death, 4 respawn)
-// into the digest.
-func (s *Server) hashEvent(kind byte, id int) {
+// LogEntry is one thing that happened in the match: a connect,
+// disconnect, spawn, placement, kill, or objective event (flag_taken,
+// flag_dropped, flag_returned, flag_captured, point_captured,
+// point_neutral).
+type LogEntry struct {
+	Time time.Duration
+	Kind string
+	// Player did it (the killer of a kill; -1 for nobody), Other is the
+	// victim of a kill (else -1).
+	Player, Other int
+	Team          int
+	Objective     int // index among the mode's flags or points, else -1
+	Pos           geom.Vec3
+}
+
+// record logs an entry at the current tick and folds it into the state
+// digest.
+func (s *Server) record(e LogEntry) {
+	e.Time = s.Time()
+	if e.Kind != "kill" {
+		e.Other = -1
+	}
+	if !strings.HasPrefix(e.Kind, "flag_") && !strings.HasPrefix(e.Kind, "point_") {
+		e.Objective = -1
+	}
 	b := binary.LittleEndian.AppendUint32(s.hashBuf[:0], s.tick)
-	b = append(b, 0xff, kind, byte(id))
+	b = append(b, 0xff)
+	b = append(b, e.Kind...)
+	b = append(b, byte(e.Player), byte(e.Other), byte(e.Team), byte(e.Objective))
 	s.hash.Write(b)
 	s.hashBuf = b
+	s.log = append(s.log, e)
+}
+
+// Log returns what happened since the last call and forgets it.
+func (s *Server) Log() []LogEntry {
+	out := s.log
+	s.log = s.log[:0]
+	return out
 }
 
 // StateHash returns a hex SHA-256 digest of every tick's authoritative
-// player states and every connect and disconnect so far: two runs with the
+// player states and every logged event so far: two runs with the
 // same inputs give the same digest.
 func (s *Server) StateHash() string {
 	return hex.EncodeToString(s.hash.Sum(nil))
@@ -643,7 +677,7 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 		Ammo:     s.cfg.Weapon.Magazine,
 	}
 	c.protectedUntil = 0
-	s.hashEvent(5, id)
+	s.record(LogEntry{Kind: "place", Player: id, Team: c.team, Pos: c.state.Pos})
 }
 
 // Policy returns the lag compensation policy in force.

@@ -219,7 +219,7 @@ func (s *Server) kill(now time.Duration, killer, victim int) {
 	}
 	s.match.Kill(killer, killerTeam, victim, v.team)
 	s.match.Died(now, victim, v.state.Pos)
-	s.hashEvent(3, victim)
+	s.record(LogEntry{Kind: "kill", Player: killer, Other: victim, Team: killerTeam, Pos: v.state.Pos})
 	ev := wire.KillEvent{Killer: uint8(killer), Victim: uint8(victim)}
 	if data, err := wire.AppendKillEvent(nil, &ev); err == nil {
 		for _, c := range s.clients {
@@ -239,7 +239,7 @@ func (s *Server) lifecycle(now time.Duration) {
 		}
 		if c.state.Has(game.FlagDead) && now >= c.respawnAt {
 			s.spawn(c, c.state.Teleport, now)
-			s.hashEvent(4, c.id)
+			s.record(LogEntry{Kind: "spawn", Player: c.id, Team: c.team, Pos: c.state.Pos})
 		}
 		if c.state.Has(game.FlagProtected) && now >= c.protectedUntil {
 			c.state.Flags &^= game.FlagProtected

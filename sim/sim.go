@@ -113,7 +113,11 @@ func (w *walkerRun) Delivered(_ time.Duration, _ int, p *Player) {
 	w.predErrs = append(w.predErrs, p.Client.PredictionErrors()...)
 }
 
-func (w *walkerRun) ServerTicked(time.Duration, *server.Server) {}
+// ServerTicked forgets the server's logs, which walkers do not use.
+func (w *walkerRun) ServerTicked(_ time.Duration, s *server.Server) {
+	s.Log()
+	s.ShotRecords()
+}
 
 // Ticked measures the interpolation error: where this client draws each
 // remote player against where the server had it at that time.
