@@ -1,0 +1,149 @@
+// Package bot is lagkit's computer players. A bot is a Brain for the
+// simulation driver: it plays through a real client core, seeing only what
+// that client shows (its own predicted state, remote players where the
+// client draws them, line of sight through the map, the events and
+// scoreboard the server sent), and answers with the input a person would
+// give: where to look, where to walk, when to crouch and fire.
+//
+// Bots go for the mode's objectives along paths on the navigation grid,
+// take cover when hurt or reloading, react to a newly seen enemy after a
+// human reaction time (about 190 ms), aim with an error set by their
+// skill, fire in bursts, and strafe while fighting, so shots at moving
+// targets and dashes into cover happen often, as in the studies' rounds.
+// Everything random comes from the bot's own seeded generator.
+package bot
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/world"
+)
+
+// Config sets a bot's character. Zero values take the defaults.
+type Config struct {
+	// Skill from 0 to 1 scales aim error: 0 sprays, 1 rarely misses a
+	// still target (default 0.5).
+	Skill float64
+	// Reaction is the mean time from an enemy coming into view to the
+	// first shot (default 190 ms), ReactionSpread its standard deviation
+	// (default 40 ms).
+	Reaction, ReactionSpread time.Duration
+	// Attacker makes the bot go for the enemy's objectives rather than
+	// defend its own (capture the flag).
+	Attacker bool
+}
+
+func (c *Config) withDefaults() (Config, error) {
+	out := *c
+	if out.Skill == 0 {
+		out.Skill = 0.5
+	}
+	if out.Reaction == 0 {
+		out.Reaction = 190 * time.Millisecond
+	}
+	if out.ReactionSpread == 0 {
+		out.ReactionSpread = 40 * time.Millisecond
+	}
+	if !(out.Skill >= 0 && out.Skill <= 1) || out.Reaction < 0 || out.ReactionSpread < 0 {
+		return out, fmt.Errorf("bot: config: skill %v outside 0..1 or negative reaction", out.Skill)
+	}
+	return out, nil
+}
+
+// Bot is one computer player's brain.
+type Bot struct {
+	cfg    Config
+	rng    *rand.Rand
+	m      *world.Map
+	nav    *nav.Grid
+	finder *nav.Finder
+	params *game.Params
+	weapon *game.Weapon
+
+	// movement
+	moveDir  geom.Vec3 // the world direction to walk in, zero to stand
+	path     []geom.Vec3
+	goal     geom.Vec3
+	hasGoal  bool
+	replanAt time.Duration
+	wander   time.Duration // when a roaming goal is next changed
+	lastPos  geom.Vec3
+	stuckAt  time.Duration
+	strafe   int8
+	strafeAt time.Duration
+	crouch   bool
+	cover    geom.Vec3
+	inCover  bool
+	coverTil time.Duration
+
+	// combat
+	target    int // remote slot, -1: none
+	seenAt    time.Duration
+	reactAt   time.Duration
+	aimErr    geom.Vec3 // current aim offset at the target, metres
+	aimErrAt  time.Duration
+	burstLeft int
+	pauseTil  time.Duration
+	lastHurt  time.Duration
+	hurtFrom  int
+	yaw       float64
+	pitch     float64
+
+	ids   []int
+	spots []nav.CoverSpot
+}
+
+// New returns a bot for map m with navigation grid g, seeded by seed.
+func New(cfg Config, m *world.Map, g *nav.Grid, p *game.Params, w *game.Weapon, seed uint64) (*Bot, error) {
+	c, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Bot{
+		cfg: c, rng: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)),
+		m: m, nav: g, finder: g.NewFinder(), params: p, weapon: w,
+		target: -1, hurtFrom: -1,
+	}, nil
+}
+
+// Input decides this tick's input from what client c shows.
+func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
+	st := c.Predicted()
+	if st.Has(game.FlagDead) {
+		b.path, b.hasGoal, b.target, b.inCover = b.path[:0], false, -1, false
+		return game.UserCmd{}
+	}
+	for _, h := range c.Hits() {
+		b.lastHurt, b.hurtFrom = now, h.Shooter
+	}
+	eye := game.EyePos(st, b.params)
+	_, enemyPos, visible := b.perceive(now, c, st, eye)
+
+	cmd := game.UserCmd{}
+	b.steer(now, c, st, enemyPos, visible, &cmd)
+	b.fight(now, st, eye, enemyPos, visible, &cmd)
+	b.walk(&cmd)
+	cmd.Yaw = game.YawUnits(b.yaw)
+	cmd.Pitch = game.PitchUnits(b.pitch)
+	return cmd
+}
+
+// turnToward turns the view toward direction d at a human turn rate
+// (about 540 degrees a second), reporting the remaining angle.
+func (b *Bot) turnToward(d geom.Vec3, dt float64) float64 {
+	wantYaw := math.Atan2(d.Y, d.X)
+	wantPitch := math.Atan2(d.Z, math.Hypot(d.X, d.Y))
+	maxTurn := 3 * math.Pi * dt
+	dy := math.Remainder(wantYaw-b.yaw, 2*math.Pi)
+	dp := wantPitch - b.pitch
+	b.yaw += math.Max(-maxTurn, math.Min(maxTurn, dy))
+	b.pitch += math.Max(-maxTurn, math.Min(maxTurn, dp))
+	return math.Hypot(dy, dp)
+}

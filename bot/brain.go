@@ -1,0 +1,126 @@
+package bot
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+)
+
+// Perception limits.
+const (
+	sightRange  = 60.0                   // metres
+	rememberFor = 500 * time.Millisecond // a target out of sight this long is forgotten
+	tick        = time.Second / 64       // decision granularity for turn rates
+)
+
+// perceive picks the enemy to fight: the current target while it stays
+// in sight, else the nearest enemy this client draws that lies in the
+// field of view (or that just shot the bot) with a clear line of sight.
+func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState, eye geom.Vec3) (int, geom.Vec3, bool) {
+	settings, _ := c.Settings()
+	ffa := settings.Mode == "ffa"
+	fov := float64(max(settings.FOVDeg, 60)) * math.Pi / 180
+	vt := c.ViewTime(now)
+	best, bestDist := -1, math.Inf(1)
+	var bestPos geom.Vec3
+	b.ids = c.RemoteIDs(b.ids[:0])
+	for _, id := range b.ids {
+		if !ffa {
+			t := c.TeamOf(id)
+			if t < 0 || t == c.Team() {
+				continue
+			}
+		}
+		rs, ok := c.Remote(id, vt)
+		if !ok || rs.Has(game.FlagDead) || rs.Has(game.FlagProtected) {
+			continue
+		}
+		torso := game.Hitboxes(rs, b.params)[game.PartTorso].Origin
+		to := torso.Sub(eye)
+		dist := to.Len()
+		if dist > sightRange {
+			continue
+		}
+		inView := math.Abs(math.Remainder(math.Atan2(to.Y, to.X)-b.yaw, 2*math.Pi)) <= fov/2
+		if !inView && id != b.target && !(id == b.hurtFrom && now-b.lastHurt < time.Second) {
+			continue
+		}
+		if b.m.Grid.SegmentBlocked(eye, torso) && b.m.Grid.SegmentBlocked(eye, game.EyePos(rs, b.params)) {
+			continue
+		}
+		if id == b.target {
+			dist *= 0.5 // stick with the current target
+		}
+		if dist < bestDist {
+			best, bestDist, bestPos = id, dist, torso
+		}
+	}
+	if best < 0 {
+		if b.target >= 0 && now-b.seenAt > rememberFor {
+			b.target = -1
+		}
+		return -1, geom.Vec3{}, false
+	}
+	if best != b.target {
+		// A new enemy: a human needs a moment to react.
+		if b.target < 0 || now-b.seenAt > rememberFor {
+			r := float64(b.cfg.Reaction) + b.rng.NormFloat64()*float64(b.cfg.ReactionSpread)
+			b.reactAt = now + time.Duration(math.Max(r, float64(80*time.Millisecond)))
+		}
+		b.target, b.aimErrAt = best, 0
+	}
+	b.seenAt = now
+	return best, bestPos, true
+}
+
+// fight aims at the target with the bot's aim error and fires in bursts,
+// reloading when empty or, out of a fight, when low.
+func (b *Bot) fight(now time.Duration, st game.PlayerState, eye geom.Vec3, at geom.Vec3, visible bool, cmd *game.UserCmd) {
+	dt := tick.Seconds()
+	reloading := st.Has(game.FlagReloading)
+	if !visible {
+		look := b.moveDir
+		if b.hurtFrom >= 0 && now-b.lastHurt < time.Second {
+			look = geom.Vec3{} // keep looking: the shooter is out of sight
+		}
+		if look.Len2() > 0 {
+			b.turnToward(geom.V(look.X, look.Y, 0), dt)
+		}
+		if !reloading && int(st.Ammo) < int(b.weapon.Magazine)/3 {
+			cmd.Buttons |= game.BtnReload
+		}
+		return
+	}
+	dist := at.Sub(eye).Len()
+	if now >= b.aimErrAt {
+		// Aim error: an angular offset whose spread shrinks with skill,
+		// re-drawn every few hundred milliseconds as a person corrects.
+		sigma := (0.4 + 3.2*(1-b.cfg.Skill)) * math.Pi / 180 * dist
+		b.aimErr = geom.V(b.rng.NormFloat64()*sigma, b.rng.NormFloat64()*sigma, b.rng.NormFloat64()*sigma*0.6)
+		b.aimErrAt = now + time.Duration(250+b.rng.IntN(350))*time.Millisecond
+	}
+	left := b.turnToward(at.Add(b.aimErr).Sub(eye), dt)
+	if reloading || now < b.reactAt {
+		return
+	}
+	if st.Ammo == 0 {
+		cmd.Buttons |= game.BtnReload
+		return
+	}
+	if left > 4*math.Pi/180 || now < b.pauseTil {
+		return
+	}
+	if b.burstLeft == 0 {
+		b.burstLeft = 3 + b.rng.IntN(5)
+	}
+	cmd.Buttons |= game.BtnFire
+	if st.WeaponWait <= tick {
+		b.burstLeft--
+		if b.burstLeft == 0 {
+			b.pauseTil = now + time.Duration(150+b.rng.IntN(250))*time.Millisecond
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/match"
+	"github.com/lagkit/lagkit/mode"
+)
+
+func newMatchCmd() *cobra.Command {
+	var (
+		cfg     match.Config
+		modeStr string
+		latency string
+		out     string
+		asJSON  bool
+	)
+	cmd := &cobra.Command{
+		Use:   "match",
+		Short: "Play one match of bots in virtual time and summarise it",
+		Long: `match plays one match of bots, each through its own client over its own
+emulated link, with the chosen mode, map and lag compensation policy. It
+prints each player's statistics; with --out DIR it also writes
+DIR/events.jsonl (every shot, hit, appeal, kill, spawn and objective event,
+with server time) and DIR/summary.json.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg.Mode = mode.Kind(modeStr)
+			lat, err := parseLatency(latency)
+			if err != nil {
+				return err
+			}
+			cfg.Latency = lat
+			var events io.Writer
+			if out != "" {
+				if err := os.MkdirAll(out, 0o755); err != nil {
+					return fmt.Errorf("--out: %w", err)
+				}
+				f, err := os.Create(filepath.Join(out, "events.jsonl"))
+				if err != nil {
+					return fmt.Errorf("--out: %w", err)
+				}
+				defer f.Close()
+				events = f
+			}
+			res, err := match.Run(cfg, events)
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				b, _ := json.MarshalIndent(res, "", "  ")
+				if err := os.WriteFile(filepath.Join(out, "summary.json"), append(b, '\n'), 0o644); err != nil {
+					return fmt.Errorf("--out: %w", err)
+				}
+			}
+			if asJSON {
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
+			}
+			printMatch(cmd.OutOrStdout(), res)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.Map, "map", "metro", "map name")
+	f.StringVar(&modeStr, "mode", "ctf", "game mode: ffa, tdm, ctf or dom")
+	f.IntVar(&cfg.Bots, "bots", 12, "number of bots")
+	f.DurationVar(&cfg.Duration, "duration", 10*time.Minute, "match length (simulated)")
+	f.Uint64Var(&cfg.Seed, "seed", 1, "random seed")
+	f.IntVar(&cfg.TickRate, "tick", 64, "server tick rate (20-128 Hz)")
+	f.StringVar(&cfg.Policy.Name, "policy", "tlc", "lag compensation policy: none, tlc, clc, alc or alc-predict")
+	f.Float64Var(&cfg.Policy.LowPingMS, "low-ping-ms", 0, "alc: appeal threshold (default 50)")
+	f.Float64Var(&cfg.Policy.MaxRTTms, "max-rtt-ms", 0, "clc: round-trip cap (default 250; negative: none)")
+	f.Float64Var(&cfg.Policy.MaxRollbackM, "max-rollback-m", 0, "clc: rollback distance cap (0: none)")
+	f.Float64Var(&cfg.BaseRTTms, "rtt", 20, "every player's round trip in ms unless set otherwise")
+	f.StringVar(&latency, "latency", "", "per-player round trips, as PLAYER:MS pairs, e.g. 2:250,5:250")
+	f.Float64Var(&cfg.HighPingFraction, "high-ping-fraction", 0, "fraction of each team given --high-ping-ms")
+	f.Float64Var(&cfg.HighPingMS, "high-ping-ms", 250, "round trip of the high-ping players in ms")
+	f.Float64Var(&cfg.JitterMS, "jitter", 0, "delay jitter per direction in ms")
+	f.Float64Var(&cfg.Loss, "loss", 0, "loss probability per direction")
+	f.Float64Var(&cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
+	f.StringVar(&out, "out", "", "folder for events.jsonl and summary.json")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object (players and match) instead of a table")
+	return cmd
+}
+
+// parseLatency reads PLAYER:MS pairs separated by commas.
+func parseLatency(s string) (map[int]float64, error) {
+	out := map[int]float64{}
+	if s == "" {
+		return out, nil
+	}
+	for _, pair := range strings.Split(s, ",") {
+		p, v, ok := strings.Cut(strings.TrimSpace(pair), ":")
+		id, err1 := strconv.Atoi(p)
+		ms, err2 := strconv.ParseFloat(v, 64)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("--latency: %q is not PLAYER:MS (e.g. 2:250)", pair)
+		}
+		out[id] = ms
+	}
+	return out, nil
+}
+
+func printMatch(w io.Writer, r *match.Result) {
+	m := r.Match
+	fmt.Fprintf(w, "%s on %s under %s: score %d-%d, %d captures, %.0f s simulated in %.1f s\n",
+		m.Mode, m.Map, m.Policy, m.Score[0], m.Score[1], m.Captures, m.DurationS, m.WallS)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "id\tteam\trtt\tshots\thits\taccuracy\tkills\tdeaths\tscore\thit by\tsbc\tdistance\t")
+	for _, p := range r.Players {
+		fmt.Fprintf(tw, "%d\t%d\t%.0f ms\t%d\t%d\t%.1f%%\t%d\t%d\t%d\t%d\t%d\t%.0f m\t\n",
+			p.ID, p.Team, p.RTTms, p.Shots, p.Hits, 100*p.HitAccuracy, p.Kills, p.Deaths, p.Score,
+			p.HitsReceived, p.SBCReceived, p.DistanceM)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "state hash", m.StateHash)
+}

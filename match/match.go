@@ -1,0 +1,311 @@
+// Package match runs whole matches of bots in virtual time: the server
+// with a game mode and a lag compensation policy, one bot per player
+// playing through its own client over its own emulated link, per-player
+// latency as a study assigns it. It writes every shot, hit, appeal, kill,
+// spawn and objective event, and sums up each player's statistics.
+package match
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"github.com/lagkit/lagkit/bot"
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/sim"
+	"github.com/lagkit/lagkit/world"
+)
+
+// Config describes one match. Zero values take the defaults.
+type Config struct {
+	Map      string        // default metro
+	Mode     mode.Kind     // default ctf
+	Bots     int           // default 12
+	Duration time.Duration // default 10 min
+	Seed     uint64
+	TickRate int // default 64
+	Policy   lagcomp.Config
+	// BaseRTTms is every player's round trip unless Latency or the
+	// high-ping settings say otherwise (default 20 ms).
+	BaseRTTms float64
+	// Latency sets chosen players' round trips, by player index.
+	Latency map[int]float64
+	// HighPingFraction of each team's players, chosen at random from the
+	// seed, get HighPingMS.
+	HighPingFraction float64
+	HighPingMS       float64
+	// JitterMS and Loss apply to every link, each direction.
+	JitterMS float64
+	Loss     float64
+	// Skill is every bot's skill (default 0.5).
+	Skill float64
+}
+
+func (c *Config) withDefaults() (Config, error) {
+	out := *c
+	if out.Map == "" {
+		out.Map = "metro"
+	}
+	if out.Mode == "" {
+		out.Mode = mode.CTF
+	}
+	if out.Bots == 0 {
+		out.Bots = 12
+	}
+	if out.Bots < 1 || out.Bots > 128 {
+		return out, fmt.Errorf("match: %d bots, want 1 to 128", out.Bots)
+	}
+	if out.Duration == 0 {
+		out.Duration = 10 * time.Minute
+	}
+	if out.Duration < 0 || out.Duration > 24*time.Hour {
+		return out, fmt.Errorf("match: duration %v outside 0..24h", out.Duration)
+	}
+	if out.TickRate == 0 {
+		out.TickRate = 64
+	}
+	if out.BaseRTTms == 0 {
+		out.BaseRTTms = 20
+	}
+	if out.Skill == 0 {
+		out.Skill = 0.5
+	}
+	if out.Policy.Name == "" {
+		out.Policy.Name = "tlc"
+	}
+	checks := []struct {
+		name string
+		v    float64
+		ok   bool
+	}{
+		{"base rtt", out.BaseRTTms, out.BaseRTTms >= 0 && out.BaseRTTms <= 5000},
+		{"high-ping fraction", out.HighPingFraction, out.HighPingFraction >= 0 && out.HighPingFraction <= 1},
+		{"high ping", out.HighPingMS, out.HighPingMS >= 0 && out.HighPingMS <= 5000},
+		{"jitter", out.JitterMS, out.JitterMS >= 0 && out.JitterMS <= 1000},
+		{"loss", out.Loss, out.Loss >= 0 && out.Loss <= 1},
+		{"skill", out.Skill, out.Skill >= 0 && out.Skill <= 1},
+	}
+	for _, ch := range checks {
+		if !ch.ok || math.IsNaN(ch.v) {
+			return out, fmt.Errorf("match: %s %v out of range", ch.name, ch.v)
+		}
+	}
+	for i, ms := range out.Latency {
+		if i < 0 || i >= out.Bots || !(ms >= 0 && ms <= 5000) {
+			return out, fmt.Errorf("match: latency for player %d (%v ms): player out of range or latency outside 0..5000 ms", i, ms)
+		}
+	}
+	return out, nil
+}
+
+// PlayerResult is one player's statistics.
+type PlayerResult struct {
+	ID           int     `json:"id"`
+	Team         int     `json:"team"`
+	RTTms        float64 `json:"rtt_ms"`
+	Shots        int     `json:"shots"`
+	Hits         int     `json:"hits"`
+	HitAccuracy  float64 `json:"hit_accuracy"`
+	Kills        int     `json:"kills"`
+	Deaths       int     `json:"deaths"`
+	Score        int     `json:"score"`
+	HitsReceived int     `json:"hits_received"`
+	SBCReceived  int     `json:"sbc_received"`
+	DistanceM    float64 `json:"distance_m"`
+	// MaxStillS is the longest the player stood still (within 0.5 m)
+	// while alive.
+	MaxStillS float64 `json:"max_still_s"`
+}
+
+// Summary describes the match as a whole.
+type Summary struct {
+	Mode      string  `json:"mode"`
+	Map       string  `json:"map"`
+	Policy    string  `json:"policy"`
+	Score     [2]int  `json:"score"`
+	Captures  int     `json:"captures"`
+	DurationS float64 `json:"duration_s"`
+	WallS     float64 `json:"wall_s"`
+	StateHash string  `json:"state_hash"`
+}
+
+// Result is a match's outcome.
+type Result struct {
+	Players []PlayerResult `json:"players"`
+	Match   Summary        `json:"match"`
+	// Shots holds every shot with what the victim's client saw, for
+	// experiments; it is not part of the JSON summary.
+	Shots []Shot `json:"-"`
+}
+
+// Shot is one shot as the match log records it.
+type Shot struct {
+	server.ShotRecord
+	// SBC is SBC detection on the victim's client when the hit reached it.
+	SBC bool
+	// ConfirmDelay is the time from the shooter's command to the server's
+	// word reaching the shooter (0: never told).
+	ConfirmDelay time.Duration
+}
+
+// Run plays a match. When events is not nil, it receives the match log
+// as JSON lines, in server time order.
+func Run(cfg Config, events io.Writer) (*Result, error) {
+	wallStart := time.Now()
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	m, err := world.Load(cfg.Map)
+	if err != nil {
+		return nil, err
+	}
+	params := game.DefaultParams()
+	weapon := game.Rifle()
+	grid, err := nav.Build(m, &params)
+	if err != nil {
+		return nil, err
+	}
+	if err := nav.Check(m, grid); err != nil {
+		return nil, err
+	}
+	rtts := cfg.latencies()
+	players := make([]sim.PlayerConfig, cfg.Bots)
+	seeds := rand.New(rand.NewPCG(cfg.Seed, 0x853c49e6748fea9b))
+	tick := game.TickDuration(cfg.TickRate)
+	for i := range players {
+		b, err := bot.New(bot.Config{Skill: cfg.Skill, Attacker: i%4 < 3}, m, grid, &params, &weapon, seeds.Uint64())
+		if err != nil {
+			return nil, err
+		}
+		link := netem.Config{
+			Latency: ms(rtts[i] / 2), Jitter: ms(cfg.JitterMS), Loss: cfg.Loss,
+		}
+		players[i] = sim.PlayerConfig{
+			Client: client.Config{Name: fmt.Sprintf("bot%d", i)},
+			Up:     link, Down: link, Brain: b,
+			// Players join in index order, so player i is on team i%2.
+			JoinAt: time.Duration(i) * 20 * time.Millisecond,
+			Phase:  time.Duration(seeds.Int64N(int64(tick))),
+		}
+	}
+	modeCfg := mode.Config{Mode: cfg.Mode, Duration: cfg.Duration}
+	d, err := sim.NewDriver(server.Config{
+		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapon: &weapon,
+		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg,
+	}, players, seeds.Uint64())
+	if err != nil {
+		return nil, err
+	}
+	obs := newObserver(cfg.Bots)
+	d.Run(cfg.Duration, obs)
+	obs.drain(d.Server, cfg.Duration)
+
+	res := &Result{}
+	srv := d.Server
+	for i, p := range d.Players {
+		info, ok := srv.Client(p.Client.ID())
+		if !ok {
+			return nil, fmt.Errorf("match: bot %d not connected at the end (%s)", i, p.Client.Reason())
+		}
+		pr := PlayerResult{
+			ID: info.ID, Team: info.Team, RTTms: rtts[i], Shots: info.Shots, Hits: info.Hits,
+			Kills: info.Kills, Deaths: info.Deaths, Score: info.Score, HitsReceived: info.HitsTaken,
+			DistanceM: obs.distance[info.ID], MaxStillS: obs.maxStill[info.ID].Seconds(),
+		}
+		if pr.Shots > 0 {
+			pr.HitAccuracy = float64(pr.Hits) / float64(pr.Shots)
+		}
+		res.Players = append(res.Players, pr)
+	}
+	res.Shots = obs.shots()
+	for _, s := range res.Shots {
+		if s.Registered && s.SBC && s.Victim >= 0 {
+			for i := range res.Players {
+				if res.Players[i].ID == s.Victim {
+					res.Players[i].SBCReceived++
+				}
+			}
+		}
+	}
+	mt := srv.Match()
+	res.Match = Summary{
+		Mode: string(mt.Kind()), Map: m.Name, Policy: srv.Policy().Name(),
+		Score: mt.TeamScore, Captures: mt.Captures, DurationS: cfg.Duration.Seconds(),
+		StateHash: srv.StateHash(),
+	}
+	if events != nil {
+		if err := obs.write(events, res.Shots); err != nil {
+			return nil, err
+		}
+	}
+	res.Match.WallS = time.Since(wallStart).Seconds()
+	return res, nil
+}
+
+// latencies returns each player's round trip in ms.
+func (c *Config) latencies() []float64 {
+	rtts := make([]float64, c.Bots)
+	for i := range rtts {
+		rtts[i] = c.BaseRTTms
+	}
+	if c.HighPingFraction > 0 {
+		rng := rand.New(rand.NewPCG(c.Seed, 0x2545f4914f6cdd1d))
+		for team := range 2 {
+			var members []int
+			for i := team; i < c.Bots; i += 2 {
+				members = append(members, i)
+			}
+			rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
+			k := int(math.Round(c.HighPingFraction * float64(len(members))))
+			for _, i := range members[:k] {
+				rtts[i] = c.HighPingMS
+			}
+		}
+	}
+	keys := make([]int, 0, len(c.Latency))
+	for i := range c.Latency {
+		keys = append(keys, i)
+	}
+	slices.Sort(keys)
+	for _, i := range keys {
+		rtts[i] = c.Latency[i]
+	}
+	return rtts
+}
+
+func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+// logLine is one line of events.jsonl.
+type logLine struct {
+	T    float64 `json:"t"`
+	Type string  `json:"type"`
+	// Fields of the line's type.
+	Shooter    *int        `json:"shooter,omitempty"`
+	Victim     *int        `json:"victim,omitempty"`
+	Player     *int        `json:"player,omitempty"`
+	Team       *int        `json:"team,omitempty"`
+	Objective  *int        `json:"objective,omitempty"`
+	Part       string      `json:"part,omitempty"`
+	Hit        *bool       `json:"hit,omitempty"`
+	Registered *bool       `json:"registered,omitempty"`
+	SBC        *bool       `json:"sbc,omitempty"`
+	Appeal     string      `json:"appeal,omitempty"`
+	Outcome    string      `json:"outcome,omitempty"`
+	RewindMS   *float64    `json:"rewind_ms,omitempty"`
+	RollbackM  *float64    `json:"rollback_m,omitempty"`
+	ConfirmMS  *float64    `json:"confirm_delay_ms,omitempty"`
+	Damage     *int        `json:"damage,omitempty"`
+	Pos        *[3]float64 `json:"pos,omitempty"`
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,160 @@
+package match
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/sim"
+)
+
+// stillRadius is how far a player must move to count as not standing
+// still.
+const stillRadius = 0.5
+
+// shotKey joins what the server, the victim's client and the shooter's
+// client each know of a hit.
+type shotKey struct {
+	shooter  int
+	shotTick uint32
+	victim   int
+}
+
+// observer gathers a match's statistics and log as it runs.
+type observer struct {
+	records  []server.ShotRecord
+	log      []server.LogEntry
+	hits     map[shotKey]bool // SBC as the victim's client saw the hit
+	confirms map[shotKey]time.Duration
+
+	last     []game.PlayerState
+	seen     []bool
+	distance []float64
+	anchor   []geom.Vec3
+	anchorAt []time.Duration
+	maxStill []time.Duration
+}
+
+func newObserver(n int) *observer {
+	return &observer{
+		hits: map[shotKey]bool{}, confirms: map[shotKey]time.Duration{},
+		last: make([]game.PlayerState, n), seen: make([]bool, n), distance: make([]float64, n),
+		anchor: make([]geom.Vec3, n), anchorAt: make([]time.Duration, n), maxStill: make([]time.Duration, n),
+	}
+}
+
+func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player) {
+	c := p.Client
+	for _, h := range c.Hits() {
+		o.hits[shotKey{h.Shooter, h.ShotTick, c.ID()}] = h.SBC
+	}
+	for _, r := range c.Confirms() {
+		o.confirms[shotKey{c.ID(), r.ShotTick, r.Victim}] = r.Delay
+	}
+}
+
+func (o *observer) Ticked(time.Duration, int, *sim.Player) {}
+
+// ServerTicked tracks how far each player walked and how long it stood
+// still while alive, and collects the server's records.
+func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
+	for id := range o.last {
+		info, ok := s.Client(id)
+		if !ok {
+			continue
+		}
+		st := info.State
+		alive := !st.Has(game.FlagDead)
+		if o.seen[id] && alive && st.Teleport == o.last[id].Teleport && !o.last[id].Has(game.FlagDead) {
+			o.distance[id] += st.Pos.Dist(o.last[id].Pos)
+		}
+		if !alive || !o.seen[id] || st.Pos.Dist(o.anchor[id]) > stillRadius || st.Teleport != o.last[id].Teleport {
+			o.anchor[id], o.anchorAt[id] = st.Pos, now
+		} else {
+			o.maxStill[id] = max(o.maxStill[id], now-o.anchorAt[id])
+		}
+		o.last[id], o.seen[id] = st, true
+	}
+	o.drain(s, now)
+}
+
+func (o *observer) drain(s *server.Server, _ time.Duration) {
+	o.records = append(o.records, s.ShotRecords()...)
+	o.log = append(o.log, s.Log()...)
+}
+
+// shots joins the server's records with the clients' reports.
+func (o *observer) shots() []Shot {
+	out := make([]Shot, len(o.records))
+	for i, r := range o.records {
+		out[i] = Shot{ShotRecord: r}
+		if r.Victim >= 0 {
+			k := shotKey{r.Shooter, r.ShotTick, r.Victim}
+			out[i].SBC = o.hits[k]
+			out[i].ConfirmDelay = o.confirms[k]
+		}
+	}
+	return out
+}
+
+// write puts the match log on w as JSON lines in server time order:
+// shots (with their hit, appeal and SBC), kills, spawns, connects and
+// objective events.
+func (o *observer) write(w io.Writer, shots []Shot) error {
+	lines := make([]logLine, 0, len(shots)+len(o.log))
+	for _, s := range shots {
+		l := logLine{
+			T: s.Time.Seconds(), Type: "shot", Shooter: ptr(s.Shooter),
+			Hit: ptr(s.Hit), Registered: ptr(s.Registered), RewindMS: ptr(s.RewindMS),
+		}
+		if s.Victim >= 0 {
+			l.Victim, l.Part, l.SBC, l.RollbackM = ptr(s.Victim), s.Part.String(), ptr(s.SBC), ptr(s.RollbackM)
+			l.Outcome, l.Damage = s.Outcome.String(), ptr(int(s.Damage))
+			l.Appeal = "none"
+			if s.Appealed {
+				l.Appeal = s.Outcome.String()
+			}
+			if s.ConfirmDelay > 0 {
+				l.ConfirmMS = ptr(float64(s.ConfirmDelay) / float64(time.Millisecond))
+			}
+		}
+		lines = append(lines, l)
+	}
+	for _, e := range o.log {
+		l := logLine{T: e.Time.Seconds(), Type: e.Kind, Pos: &[3]float64{e.Pos.X, e.Pos.Y, e.Pos.Z}}
+		switch {
+		case e.Kind == "kill":
+			l.Shooter, l.Victim = ptr(e.Player), ptr(e.Other)
+		case e.Objective >= 0:
+			l.Objective, l.Team = ptr(e.Objective), ptr(e.Team)
+			if e.Player >= 0 {
+				l.Player = ptr(e.Player)
+			}
+		default:
+			l.Player, l.Team = ptr(e.Player), ptr(e.Team)
+		}
+		lines = append(lines, l)
+	}
+	slices.SortStableFunc(lines, func(a, b logLine) int {
+		switch {
+		case a.T < b.T:
+			return -1
+		case a.T > b.T:
+			return 1
+		}
+		return 0
+	})
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	for i := range lines {
+		if err := enc.Encode(&lines[i]); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
