@@ -91,6 +91,9 @@ type Bot struct {
 	aimErrAt  time.Duration
 	burstLeft int
 	pauseTil  time.Duration
+	// standFire makes the bot stop to fire its bursts in this engagement,
+	// as players do to shoot straight; otherwise it strafes throughout.
+	standFire bool
 	lastHurt  time.Duration
 	hurtFrom  int
 	yaw       float64
@@ -129,6 +132,9 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 	cmd := game.UserCmd{}
 	b.steer(now, c, st, enemyPos, visible, &cmd)
 	b.fight(now, st, eye, enemyPos, visible, &cmd)
+	if cmd.Buttons.Has(game.BtnFire) && b.standFire && !st.Has(game.FlagCarrier) {
+		b.moveDir = geom.Vec3{}
+	}
 	b.walk(&cmd)
 	cmd.Yaw = game.YawUnits(b.yaw)
 	cmd.Pitch = game.PitchUnits(b.pitch)
