@@ -45,7 +45,8 @@ type Test struct {
 	Metric string `json:"metric"`
 	// A and B name the conditions compared (for pearson: the two
 	// variables).
-	A, B      string  `json:"a"`
+	A         string  `json:"a"`
+	B         string  `json:"b"`
 	N         int     `json:"n"`
 	Statistic float64 `json:"statistic"`
 	P         float64 `json:"p"`
