@@ -48,6 +48,11 @@ type Config struct {
 	Loss     float64
 	// Skill is every bot's skill (default 0.5).
 	Skill float64
+	// WalkSpeed is the players' running speed in m/s, crouched too
+	// (default 4, the studies' speed).
+	WalkSpeed float64
+	// InterpDelay is the clients' interpolation delay (default 100 ms).
+	InterpDelay time.Duration
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -93,6 +98,7 @@ func (c *Config) withDefaults() (Config, error) {
 		{"jitter", out.JitterMS, out.JitterMS >= 0 && out.JitterMS <= 1000},
 		{"loss", out.Loss, out.Loss >= 0 && out.Loss <= 1},
 		{"skill", out.Skill, out.Skill >= 0 && out.Skill <= 1},
+		{"walk speed", out.WalkSpeed, out.WalkSpeed >= 0 && out.WalkSpeed <= 20},
 	}
 	for _, ch := range checks {
 		if !ch.ok || math.IsNaN(ch.v) {
@@ -170,6 +176,9 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		return nil, err
 	}
 	params := game.DefaultParams()
+	if cfg.WalkSpeed > 0 {
+		params.WalkSpeed, params.CrouchSpeed = cfg.WalkSpeed, cfg.WalkSpeed
+	}
 	weapon := game.Rifle()
 	grid, err := nav.Build(m, &params)
 	if err != nil {
@@ -191,7 +200,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 			Latency: ms(rtts[i] / 2), Jitter: ms(cfg.JitterMS), Loss: cfg.Loss,
 		}
 		players[i] = sim.PlayerConfig{
-			Client: client.Config{Name: fmt.Sprintf("bot%d", i)},
+			Client: client.Config{Name: fmt.Sprintf("bot%d", i), InterpDelay: cfg.InterpDelay},
 			Up:     link, Down: link, Brain: b,
 			// Players join in index order, so player i is on team i%2.
 			JoinAt: time.Duration(i) * 20 * time.Millisecond,

@@ -64,6 +64,9 @@ type Driver struct {
 	now     time.Duration
 	tick    time.Duration
 	pkt     []byte
+	// ServerWall is the wall time spent in the server's ticks, to measure
+	// the server's cost; it does not affect the simulation.
+	ServerWall time.Duration
 }
 
 // NewDriver returns a driver for a server configured by srv and the given
@@ -127,7 +130,9 @@ func (d *Driver) Run(until time.Duration, obs Observer) {
 		d.deliver(now, obs)
 		d.route(now)
 		if d.Server.NextTick() <= now {
+			start := time.Now()
 			d.Server.Advance(now)
+			d.ServerWall += time.Since(start)
 			d.route(now)
 			if obs != nil {
 				obs.ServerTicked(now, d.Server)

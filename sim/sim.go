@@ -38,8 +38,8 @@ type Config struct {
 	SnapshotRate int           // default: the tick rate
 }
 
-// Result summarises a run. Every field but WallS is a function of the
-// Config alone.
+// Result summarises a run. Every field but WallS and TickTimeUS is a
+// function of the Config alone.
 type Result struct {
 	Players               int     `json:"players"`
 	DurationS             float64 `json:"duration_s"`
@@ -57,7 +57,10 @@ type Result struct {
 	ServerRTTMeanMS       float64 `json:"server_rtt_ms_mean"`
 	ClientRTTMeanMS       float64 `json:"client_rtt_ms_mean"`
 	PacketsLostDownstream int     `json:"packets_lost_downstream"`
-	StateHash             string  `json:"state_hash"`
+	// TickTimeUS is the wall time per server tick, in microseconds: how
+	// much the server costs on this machine (not part of the state).
+	TickTimeUS float64 `json:"tick_time_us"`
+	StateHash  string  `json:"state_hash"`
 }
 
 // udpIPv4Header is the IPv4 and UDP header bytes each datagram costs on
@@ -216,6 +219,9 @@ func Run(cfg Config) (*Result, error) {
 	if obs.interpN > 0 {
 		res.InterpErrorMeanM = obs.interpSum / float64(obs.interpN)
 		res.InterpSamples = obs.interpN
+	}
+	if res.Ticks > 0 {
+		res.TickTimeUS = float64(d.ServerWall) / float64(time.Microsecond) / float64(res.Ticks)
 	}
 	res.WallS = time.Since(wallStart).Seconds()
 	return res, nil

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/report"
+)
+
+func newExperimentCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "experiment",
+		Short: "Rerun published studies of latency compensation with bots",
+	}
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the built-in experiments",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			for _, e := range experiment.List() {
+				fmt.Fprintf(tw, "%s\t%s\t%d cells (%d with --quick)\n", e.Name, e.Title, len(e.Cells(false)), len(e.Cells(true)))
+			}
+			return tw.Flush()
+		},
+	}
+	var (
+		opt      experiment.Options
+		shard    string
+		out      string
+		asJSON   bool
+		parallel int
+	)
+	run := &cobra.Command{
+		Use:   "run NAME",
+		Short: "Run an experiment and write results.json, CSV tables, plots and report.html",
+		Long: `run plays an experiment's cells (conditions under seeds) on parallel
+workers and writes, in the output folder: results.json, one CSV per table,
+an SVG per plot, report.html (self-contained), and cells.jsonl (the raw
+cell results, which 'experiment merge' combines across shards).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := experiment.Get(args[0])
+			if err != nil {
+				return err
+			}
+			if opt.Shard, err = experiment.ParseShard(shard); err != nil {
+				return fmt.Errorf("--shard: %w", err)
+			}
+			if parallel < 0 {
+				return fmt.Errorf("--parallel %d: want 0 (one per CPU) or more", parallel)
+			}
+			opt.Parallel = parallel
+			if out == "" {
+				out = defaultOut(e.Name)
+			}
+			if err := writable(out); err != nil {
+				return fmt.Errorf("--out: %w", err)
+			}
+			opt.Progress = progress(cmd.ErrOrStderr(), e.Name)
+			res, cells, err := experiment.Run(e, opt)
+			if err != nil {
+				return err
+			}
+			if err := writeRun(out, res, cells); err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(res)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d conditions in %.0f s; report: %s\n",
+				e.Name, len(res.Conditions), res.WallS, filepath.Join(out, "report.html"))
+			return nil
+		},
+	}
+	f := run.Flags()
+	f.Uint64Var(&opt.Seed, "seed", 1, "random seed")
+	f.BoolVar(&opt.Quick, "quick", false, "a smaller, faster version of the same design")
+	f.StringVar(&out, "out", "", "output folder (default: a new folder under ./results/)")
+	f.IntVar(&parallel, "parallel", 0, "cells run at once (default: one per CPU)")
+	f.StringVar(&shard, "shard", "", "run only shard k of n of the cells, as k/n")
+	f.BoolVar(&asJSON, "json", false, "print results.json to stdout")
+
+	var mergeOut string
+	merge := &cobra.Command{
+		Use:   "merge SHARD_DIR...",
+		Short: "Combine the output folders of shards of one experiment run into one report",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if mergeOut == "" {
+				return errors.New("merge: --out is required")
+			}
+			res, cells, err := mergeShards(args)
+			if err != nil {
+				return err
+			}
+			if err := writable(mergeOut); err != nil {
+				return fmt.Errorf("--out: %w", err)
+			}
+			if err := writeRun(mergeOut, res, cells); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: merged %d cells from %d shards; report: %s\n",
+				res.Experiment, len(cells), len(args), filepath.Join(mergeOut, "report.html"))
+			return nil
+		},
+	}
+	merge.Flags().StringVar(&mergeOut, "out", "", "output folder for the merged results")
+	cmd.AddCommand(list, run, merge)
+	return cmd
+}
+
+// defaultOut returns a new folder name under ./results.
+func defaultOut(name string) string {
+	base := filepath.Join("results", name+"-"+time.Now().Format("20060102-150405"))
+	out := base
+	for i := 2; ; i++ {
+		if _, err := os.Stat(out); os.IsNotExist(err) {
+			return out
+		}
+		out = fmt.Sprintf("%s-%d", base, i)
+	}
+}
+
+// writable checks, before any work, that dir can be created and written.
+func writable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".write-check-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
+// writeRun writes the report and the raw cells.
+func writeRun(dir string, res *experiment.Results, cells []experiment.CellResult) error {
+	if err := report.Write(dir, res); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "cells.jsonl"))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for i := range cells {
+		if err := enc.Encode(&cells[i]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// mergeShards reads shard folders of one run and sums them up anew.
+func mergeShards(dirs []string) (*experiment.Results, []experiment.CellResult, error) {
+	var (
+		first *experiment.Results
+		cells []experiment.CellResult
+		seen  = map[int]string{}
+	)
+	for _, dir := range dirs {
+		r, err := report.Read(dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		if first == nil {
+			first = r
+		} else if r.Experiment != first.Experiment || r.Seed != first.Seed || r.Quick != first.Quick {
+			return nil, nil, fmt.Errorf("merge: %s holds %s (seed %d, quick %v), not %s (seed %d, quick %v)",
+				dir, r.Experiment, r.Seed, r.Quick, first.Experiment, first.Seed, first.Quick)
+		}
+		f, err := os.Open(filepath.Join(dir, "cells.jsonl"))
+		if err != nil {
+			return nil, nil, fmt.Errorf("merge: %w", err)
+		}
+		dec := json.NewDecoder(f)
+		for {
+			var c experiment.CellResult
+			if err := dec.Decode(&c); err == io.EOF {
+				break
+			} else if err != nil {
+				f.Close()
+				return nil, nil, fmt.Errorf("merge: %s: cells.jsonl: %w", dir, err)
+			}
+			if prev, dup := seen[c.Cell.Index]; dup {
+				f.Close()
+				return nil, nil, fmt.Errorf("merge: cell %d is in both %s and %s", c.Cell.Index, prev, dir)
+			}
+			seen[c.Cell.Index] = dir
+			cells = append(cells, c)
+		}
+		f.Close()
+	}
+	e, err := experiment.Get(first.Experiment)
+	if err != nil {
+		return nil, nil, err
+	}
+	if want := len(e.Cells(first.Quick)); len(cells) != want {
+		return nil, nil, fmt.Errorf("merge: %d of the design's %d cells found; a shard is missing", len(cells), want)
+	}
+	res := experiment.Summarise(e, cells, experiment.Options{Seed: first.Seed, Quick: first.Quick})
+	return res, cells, nil
+}
+
+// progress reports cells done: a bar on a terminal, plain lines
+// otherwise (and whenever CI is set).
+func progress(w io.Writer, name string) func(done, total int, c experiment.Cell) {
+	f, isFile := w.(*os.File)
+	if isFile && term.IsTerminal(int(f.Fd())) && os.Getenv("CI") == "" {
+		var bar *progressbar.ProgressBar
+		return func(done, total int, c experiment.Cell) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(name),
+					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+			}
+			bar.Set(done)
+		}
+	}
+	return func(done, total int, c experiment.Cell) {
+		fmt.Fprintf(w, "%s: %d/%d cells done (%s, replicate %d)\n", name, done, total, c.Condition, c.Replicate)
+	}
+}
