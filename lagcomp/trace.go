@@ -45,25 +45,31 @@ func boundRadius(p *game.Params) float64 {
 // the ray hits at server time t, before maxDist and before any box. Cost
 // grows with the number of players, not with history depth: each player's
 // pose at t is one O(1) lookup, and only players whose bounding sphere the
-// ray crosses have their parts tested.
+// ray crosses have their parts tested. The pose at t lies between the two
+// records that straddle t, so a sphere around both bounds it too: players
+// the ray passes far from are skipped before their pose is interpolated.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
 	if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
 		maxDist = wall.Dist
 	}
 	p := tr.Params
 	br := boundRadius(p)
+	lift := geom.Vec3{Z: p.Height / 2}
 	var best Hit
 	found := false
 	for id := 0; id < tr.History.maxPlayers; id++ {
 		if id == shooter || (tr.Hittable != nil && !tr.Hittable(id)) {
 			continue
 		}
-		st, ok := tr.History.At(id, t)
-		if !ok {
+		a, b, frac, ok := tr.History.straddle(id, t)
+		if !ok || !nearRay(r, maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), br+a.Pos.Dist(b.Pos)/2) {
 			continue
 		}
-		centre := st.Pos.Add(geom.Vec3{Z: p.Height / 2})
-		if _, _, ok := geom.RaySphere(r, maxDist, geom.Sphere{C: centre, R: br}); !ok {
+		st := *a
+		if frac > 0 {
+			st = game.Interpolate(*a, *b, frac)
+		}
+		if _, _, ok := geom.RaySphere(r, maxDist, geom.Sphere{C: st.Pos.Add(lift), R: br}); !ok {
 			continue
 		}
 		if h, ok := TraceParts(r, maxDist, st, p); ok {
@@ -72,6 +78,13 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		}
 	}
 	return best, found
+}
+
+// nearRay reports whether the ray passes within rad of c before maxDist:
+// a cheaper, conservative form of geom.RaySphere for the broad phase.
+func nearRay(r geom.Ray, maxDist float64, c geom.Vec3, rad float64) bool {
+	d := min(max(c.Sub(r.Origin).Dot(r.Dir)/r.Dir.Len2(), 0), maxDist)
+	return r.At(d).Sub(c).Len2() <= rad*rad
 }
 
 // TraceParts returns the nearest part of the player in state st the ray

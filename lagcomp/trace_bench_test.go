@@ -19,12 +19,14 @@ type benchShot struct {
 }
 
 // crowd records 64 players circling on the metro map for 1.25 s at
-// 128 Hz, one full history and then some, and returns a tracer over it
-// with 256 shots: each from a random player's eye, aimed within half a
-// metre of another random player's torso as it stood about 150 ms before
-// the newest tick (a 100 ms interpolation delay and a 50 ms round trip).
-// Walls, pillars and other players stand in the way of many of them.
-func crowd(b *testing.B) (*Tracer, []benchShot) {
+// 128 Hz, one full history and then some, every fifth crouching and every
+// sixteenth respawning elsewhere about 150 ms before the end. It returns a
+// tracer over it with count shots: each from a random player's eye, aimed
+// within half a metre of another random player's torso as it stood about
+// 150 ms before the newest tick (a 100 ms interpolation delay and a 50 ms
+// round trip). Walls, pillars and other players stand in the way of many
+// of them.
+func crowd(b testing.TB, count int) (*Tracer, []benchShot) {
 	m, err := world.Load("metro")
 	if err != nil {
 		b.Fatal(err)
@@ -67,12 +69,15 @@ func crowd(b *testing.B) (*Tracer, []benchShot) {
 			if i%5 == 0 {
 				st.Flags |= game.FlagCrouched
 			}
+			if i%16 == 3 && n > ticks-20 {
+				st.Pos.X, st.Teleport = -st.Pos.X, 1
+			}
 			h.Set(i, st)
 		}
 	}
 	tr := &Tracer{History: h, Grid: m.Grid, Params: &p}
 	now := h.TickTime(ticks)
-	shots := make([]benchShot, 256)
+	shots := make([]benchShot, count)
 	for k := range shots {
 		shooter := rng.IntN(players)
 		victim := (shooter + 1 + rng.IntN(players-1)) % players
@@ -89,7 +94,7 @@ func crowd(b *testing.B) (*Tracer, []benchShot) {
 // BenchmarkRewindTrace64 is the cost of one rewound shot on a full
 // server: 64 players with a second of 128 Hz history on the metro map.
 func BenchmarkRewindTrace64(b *testing.B) {
-	tr, shots := crowd(b)
+	tr, shots := crowd(b, 256)
 	hits := 0
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
@@ -107,7 +112,7 @@ func BenchmarkRewindTrace64(b *testing.B) {
 // server runs it on every hit and every denial and the victim's client on
 // every hit it receives.
 func BenchmarkBehindCover(b *testing.B) {
-	tr, shots := crowd(b)
+	tr, shots := crowd(b, 256)
 	type sbc struct {
 		st    game.PlayerState
 		part  game.PartKind

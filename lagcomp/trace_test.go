@@ -1,0 +1,50 @@
+package lagcomp
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/geom"
+)
+
+// bruteTrace is Trace without a broad phase: every other player's pose
+// interpolated and its parts tested.
+func bruteTrace(tr *Tracer, r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
+	if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
+		maxDist = wall.Dist
+	}
+	var best Hit
+	found := false
+	for id := range tr.History.maxPlayers {
+		st, ok := tr.History.At(id, t)
+		if id == shooter || !ok {
+			continue
+		}
+		if h, ok := TraceParts(r, maxDist, st, tr.Params); ok {
+			h.Victim = id
+			best, found, maxDist = h, true, h.Dist
+		}
+	}
+	return best, found
+}
+
+// TestTraceBroadPhaseChangesNothing checks that the broad phase only
+// saves work: Trace finds exactly the hits of a test of every part of
+// every player, in a crowd that walks, crouches and respawns.
+func TestTraceBroadPhaseChangesNothing(t *testing.T) {
+	tr, shots := crowd(t, 4096)
+	hits := 0
+	for i, s := range shots {
+		got, gotOK := tr.Trace(s.ray, 200, s.t, s.shooter)
+		want, wantOK := bruteTrace(tr, s.ray, 200, s.t, s.shooter)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("shot %d: Trace found %+v (%v), every part %+v (%v)", i, got, gotOK, want, wantOK)
+		}
+		if gotOK {
+			hits++
+		}
+	}
+	if hits < len(shots)/10 {
+		t.Fatalf("only %d of %d shots hit: the comparison proves little", hits, len(shots))
+	}
+}
