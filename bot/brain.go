@@ -69,7 +69,7 @@ func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState,
 		if b.target < 0 || now-b.seenAt > rememberFor {
 			r := float64(b.cfg.Reaction) + b.rng.NormFloat64()*float64(b.cfg.ReactionSpread)
 			b.reactAt = now + time.Duration(math.Max(r, float64(80*time.Millisecond)))
-			b.standFire = b.rng.Float64() < 0.6
+			b.standFire = b.rng.Float64() < 0.75
 		}
 		b.target, b.aimErrAt = best, 0
 	}

@@ -15,7 +15,7 @@ import (
 // b.moveDir and converts it to move intents once the view is set.
 func (b *Bot) steer(now time.Duration, c *client.Client, st game.PlayerState, enemyPos geom.Vec3, fighting bool, cmd *game.UserCmd) {
 	threatened := fighting || now-b.lastHurt < time.Second
-	needCover := threatened && (st.Health < 50 || st.Has(game.FlagReloading) || st.Ammo == 0) && !st.Has(game.FlagCarrier)
+	needCover := threatened && (st.Has(game.FlagReloading) || st.Ammo == 0) && !st.Has(game.FlagCarrier)
 	switch {
 	case b.inCover && (now >= b.coverTil || !needCover && !st.Has(game.FlagReloading)):
 		b.inCover, b.crouch, b.hasGoal = false, false, false // peek out and carry on
@@ -36,8 +36,9 @@ func (b *Bot) steer(now time.Duration, c *client.Client, st game.PlayerState, en
 		b.chooseGoal(now, c, st, enemyPos, fighting)
 	}
 	b.follow(now, st)
-	if fighting && !b.inCover {
-		// Strafe across the line of fire, changing side now and then.
+	if fighting && !b.inCover && !st.Has(game.FlagCarrier) {
+		// Strafe across the line of fire, changing side now and then (a
+		// flag carrier just runs).
 		if now >= b.strafeAt {
 			b.strafe = int8(1 - 2*b.rng.IntN(2))
 			b.strafeAt = now + time.Duration(400+b.rng.IntN(800))*time.Millisecond

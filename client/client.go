@@ -10,6 +10,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -51,8 +52,10 @@ type Config struct {
 	// ConnectRetry is the interval between Connect attempts (default
 	// 500 ms).
 	ConnectRetry time.Duration
-	// Weapon must equal the server's weapon (default game.Rifle()).
-	Weapon *game.Weapon
+	// Weapons must equal the server's loadout (default: the rifle alone,
+	// game.Rifle()): firing, ammunition, reloads and weapon switches are
+	// predicted with it.
+	Weapons []game.Weapon
 	// Appeals is how the client answers provisional hits (default
 	// AppealHonest).
 	Appeals AppealMode
@@ -109,12 +112,17 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.ConnectRetry == 0 {
 		out.ConnectRetry = 500 * time.Millisecond
 	}
-	if out.Weapon == nil {
-		w := game.Rifle()
-		out.Weapon = &w
+	out.Weapons = slices.Clone(out.Weapons)
+	if len(out.Weapons) == 0 {
+		out.Weapons = []game.Weapon{game.Rifle()}
 	}
-	if err := out.Weapon.Validate(); err != nil {
-		return out, fmt.Errorf("client: config: %w", err)
+	if len(out.Weapons) > game.MaxWeapons {
+		return out, fmt.Errorf("client: config: %d weapons, want at most %d", len(out.Weapons), game.MaxWeapons)
+	}
+	for i := range out.Weapons {
+		if err := out.Weapons[i].Validate(); err != nil {
+			return out, fmt.Errorf("client: config: weapon %d: %w", i, err)
+		}
 	}
 	if out.Appeals > AppealSilent {
 		return out, fmt.Errorf("client: config: appeal mode %d unknown", out.Appeals)
@@ -574,7 +582,7 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	st := sn.Self
 	first := max(sn.LastCmd+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
 	for t := first; t < c.nextCmd; t++ {
-		st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapon)
+		st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
 		c.predicted[t%cmdRing] = st
 	}
 	c.pred = st
@@ -627,7 +635,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.nextCmd++
 	c.cmds[cmd.Tick%cmdRing] = cmd
 	c.cmdTime[cmd.Tick%cmdRing] = now
-	c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapon)
+	c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
 	if c.fired {
 		c.stats.Shots++
 	}

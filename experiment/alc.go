@@ -27,7 +27,7 @@ var _ = register(&Experiment{
 	Cells: func(quick bool) []Cell {
 		reps, minutes := 8, 10
 		if quick {
-			reps, minutes = 4, 4
+			reps, minutes = 8, 4
 		}
 		var cells []Cell
 		for rep := range reps {

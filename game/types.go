@@ -1,5 +1,6 @@
-// Package game is lagkit's shared game code: the player movement step and
-// the hitbox poses. The server, native clients, bots and the browser client
+// Package game is lagkit's shared game code: the player movement step, the
+// hitbox poses, and the weapons (loadouts, firing, and the weapons file a
+// user can edit). The server, native clients, bots and the browser client
 // (compiled to WebAssembly) all run this exact code, so client prediction
 // reproduces the server bit for bit.
 package game
@@ -60,7 +61,9 @@ type UserCmd struct {
 	// to the right.
 	Forward, Side, Up int8
 	Buttons           Buttons
-	// Weapon is the selected weapon slot.
+	// Weapon is the selected slot of the loadout; selecting another slot
+	// switches weapons (see Step), and a slot outside the loadout keeps the
+	// current one.
 	Weapon uint8
 	// ViewTime is the server time of the world the client was drawing when
 	// it issued the command (its interpolation target); lag compensation
@@ -137,6 +140,8 @@ type PlayerState struct {
 	// WeaponWait is the time until the weapon can fire again, or until a
 	// reload completes, in whole microseconds.
 	WeaponWait time.Duration
+	// Weapon is the loadout slot of the weapon in hand (see Step).
+	Weapon uint8
 }
 
 // Has reports whether flag f is set.

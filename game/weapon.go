@@ -3,27 +3,55 @@ package game
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/lagkit/lagkit/geom"
 )
 
-// Weapon is a hitscan weapon's rules. Server and clients must use the same
-// Weapon, as with Params: clients predict firing, ammunition and reloads
-// with it, and the server decides hits.
+// WeaponKind is how a weapon's shots travel.
+type WeaponKind uint8
+
+// Weapon kinds.
+const (
+	// Hitscan shots hit at once along their ray, tested by the server's
+	// lag compensation policy.
+	Hitscan WeaponKind = iota
+	// Projectile shots fly at Speed and are simulated by the server, tick
+	// by tick, against the present world.
+	Projectile
+)
+
+var weaponKindNames = [...]string{Hitscan: "hitscan", Projectile: "projectile"}
+
+// String returns the kind's name as a weapons file writes it.
+func (k WeaponKind) String() string {
+	if int(k) < len(weaponKindNames) {
+		return weaponKindNames[k]
+	}
+	return "WeaponKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Weapon is one weapon's rules. Server and clients must use the same
+// weapons, as with Params: clients predict firing, ammunition, reloads and
+// weapon switches with them, and the server decides hits. Weapons usually
+// come from a weapons file (ParseWeapons, DefaultWeapons).
 type Weapon struct {
 	Name string
+	Kind WeaponKind
 	// FireInterval is the time between shots while the trigger is held
 	// (60 s / rounds per minute).
 	FireInterval time.Duration
-	// Damage is the health a hit on each body part takes.
+	// Damage is the health a hit on each body part takes (per pellet, and
+	// for a projectile its direct hit).
 	Damage [NumParts]int16
 	// Magazine is the rounds per magazine; ReloadTime how long a reload
 	// takes. An empty magazine reloads by itself when the trigger is
 	// pulled.
 	Magazine   uint8
 	ReloadTime time.Duration
-	// Range is the longest distance a shot reaches.
+	// Range is the longest distance a shot reaches (a projectile expires
+	// after flying it).
 	Range float64
 	// Spread is the half-angle in radians of the cone a shot may leave the
 	// aim in: Spread for the first shot of a burst, growing by
@@ -32,70 +60,156 @@ type Weapon struct {
 	// Recoil raises the aim by this many radians per shot of a burst, up
 	// to RecoilMax; releasing the trigger resets it.
 	Recoil, RecoilMax float64
-	// Pellets is the rays per shot (1 for a rifle).
+	// Pellets is the rays (or projectiles) per shot: 1 for a rifle, a
+	// cone of them for a shotgun.
 	Pellets int
+	// Speed is a projectile's speed in metres per second (0 for hitscan).
+	Speed float64
+	// SplashRadius is the radius of a projectile's explosion (0: none),
+	// and SplashDamage the damage at its centre, falling off linearly to
+	// 0 at the radius.
+	SplashRadius float64
+	SplashDamage int16
 }
 
-// Rifle returns the hitscan assault rifle of the ALC study's game: 600
-// rounds a minute and 25 damage to the body against 100 health, so four
-// hits kill in 0.3 s; spread and recoil grow with continuous fire; a 30
-// round magazine and a 2 s reload.
-func Rifle() Weapon {
-	return Weapon{
-		Name:         "rifle",
-		FireInterval: 100 * time.Millisecond,
-		Damage:       [NumParts]int16{PartHead: 50, PartTorso: 25, PartLegL: 25, PartLegR: 25},
-		Magazine:     30,
-		ReloadTime:   2 * time.Second,
-		Range:        200,
-		Spread:       0.002,
-		SpreadGrowth: 0.0015,
-		SpreadMax:    0.02,
-		Recoil:       0.003,
-		RecoilMax:    0.03,
-		Pellets:      1,
-	}
+// Rifle returns the hitscan assault rifle of the ALC study's game, the
+// first of DefaultWeapons: 600 rounds a minute and 25 damage to the body
+// against 100 health, so four hits kill in 0.3 s; spread and recoil grow
+// with continuous fire; a 30 round magazine and a 2 s reload.
+func Rifle() Weapon { return defaultWeapons[0] }
+
+// Limits on a weapon's fields. The wire format bounds the times (a weapon
+// wait travels in at most a minute of microseconds); the rest keep a
+// hostile weapons file from making the server's work or numbers absurd.
+const (
+	MaxRPM          = 6000 // rounds per minute: a 10 ms interval
+	MaxReloadTime   = 30 * time.Second
+	MaxRange        = 4000 // m: beyond any map's diagonal (maps lie within ±1024 m)
+	MaxDamage       = 1000
+	MaxPellets      = 32
+	MaxSpeed        = 2000 // m/s
+	MaxSplashRadius = 50   // m
+	MaxWeaponName   = 32   // bytes
+	// maxCone bounds spread and recoil: beyond 45 degrees a "cone" is no
+	// longer aiming.
+	maxCone = math.Pi / 4
+)
+
+// WeaponError reports a weapon field outside what the rules can work
+// with. Field is the field's key in a weapons file, and Problem shows the
+// value in that file's units with what was wanted.
+type WeaponError struct {
+	Weapon  string
+	Field   string
+	Problem string
 }
 
-// Validate reports the first field of w that firing cannot work with.
+func (e *WeaponError) Error() string {
+	return fmt.Sprintf("game: weapon %q: %s: %s", e.Weapon, e.Field, e.Problem)
+}
+
+// Validate reports the first field of w outside its limits as a
+// *WeaponError.
 func (w *Weapon) Validate() error {
+	bad := func(field, format string, args ...any) error {
+		return &WeaponError{Weapon: w.Name, Field: field, Problem: fmt.Sprintf(format, args...)}
+	}
+	deg := func(rad float64) string { return strconv.FormatFloat(rad*180/math.Pi, 'g', 6, 64) }
 	switch {
-	case w.FireInterval <= 0:
-		return fmt.Errorf("game: weapon %q: fire interval %v, want positive", w.Name, w.FireInterval)
+	case w.Name == "" || len(w.Name) > MaxWeaponName:
+		return bad("name", "%q, want 1 to %d bytes", w.Name, MaxWeaponName)
+	case int(w.Kind) >= len(weaponKindNames):
+		return bad("kind", "%v, want hitscan or projectile", w.Kind)
+	case w.FireInterval < time.Minute/MaxRPM || w.FireInterval > time.Minute:
+		return bad("rpm", "%.6g, want 1 to %d", float64(time.Minute)/float64(w.FireInterval), MaxRPM)
 	case w.Magazine == 0:
-		return fmt.Errorf("game: weapon %q: magazine 0, want at least 1", w.Name)
-	case w.ReloadTime < 0:
-		return fmt.Errorf("game: weapon %q: reload time %v, want non-negative", w.Name, w.ReloadTime)
-	case !(w.Range > 0) || math.IsInf(w.Range, 0):
-		return fmt.Errorf("game: weapon %q: range %v, want positive and finite", w.Name, w.Range)
-	case !(w.Spread >= 0 && w.SpreadGrowth >= 0 && w.SpreadMax >= w.Spread && w.SpreadMax < math.Pi/4):
-		return fmt.Errorf("game: weapon %q: spread %v+%v up to %v, want 0 <= spread <= max < pi/4", w.Name, w.Spread, w.SpreadGrowth, w.SpreadMax)
-	case !(w.Recoil >= 0 && w.RecoilMax >= 0 && w.RecoilMax < math.Pi/4):
-		return fmt.Errorf("game: weapon %q: recoil %v up to %v, want 0 <= recoil and max < pi/4", w.Name, w.Recoil, w.RecoilMax)
-	case w.Pellets < 1 || w.Pellets > 32:
-		return fmt.Errorf("game: weapon %q: %d pellets, want 1 to 32", w.Name, w.Pellets)
+		return bad("magazine", "0, want 1 to 255")
+	case w.ReloadTime < 0 || w.ReloadTime > MaxReloadTime:
+		return bad("reload_s", "%v, want 0 to %v", w.ReloadTime.Seconds(), MaxReloadTime.Seconds())
+	case !(w.Range > 0 && w.Range <= MaxRange):
+		return bad("range_m", "%v, want above 0 up to %d", w.Range, MaxRange)
+	case !(w.Spread >= 0 && w.Spread < maxCone):
+		return bad("spread_deg", "%s, want 0 to under 45", deg(w.Spread))
+	case !(w.SpreadGrowth >= 0 && w.SpreadGrowth < maxCone):
+		return bad("spread_growth_deg", "%s, want 0 to under 45", deg(w.SpreadGrowth))
+	case !(w.SpreadMax >= w.Spread && w.SpreadMax < maxCone):
+		return bad("spread_max_deg", "%s, want spread_deg (%s) to under 45", deg(w.SpreadMax), deg(w.Spread))
+	case !(w.Recoil >= 0 && w.Recoil < maxCone):
+		return bad("recoil_deg", "%s, want 0 to under 45", deg(w.Recoil))
+	case !(w.RecoilMax >= 0 && w.RecoilMax < maxCone):
+		return bad("recoil_max_deg", "%s, want 0 to under 45", deg(w.RecoilMax))
+	case w.Pellets < 1 || w.Pellets > MaxPellets:
+		return bad("pellets", "%d, want 1 to %d", w.Pellets, MaxPellets)
+	case w.Kind == Hitscan && w.Speed != 0:
+		return bad("speed_mps", "%v for a hitscan weapon, want none", w.Speed)
+	case w.Kind == Projectile && !(w.Speed >= 1 && w.Speed <= MaxSpeed):
+		return bad("speed_mps", "%v, want 1 to %d", w.Speed, MaxSpeed)
+	case w.Kind == Hitscan && w.SplashRadius != 0:
+		return bad("splash_radius_m", "%v for a hitscan weapon, want none (only projectiles explode)", w.SplashRadius)
+	case !(w.SplashRadius >= 0 && w.SplashRadius <= MaxSplashRadius):
+		return bad("splash_radius_m", "%v, want 0 to %d", w.SplashRadius, MaxSplashRadius)
+	case w.SplashDamage < 0 || w.SplashDamage > MaxDamage:
+		return bad("splash_damage", "%d, want 0 to %d", w.SplashDamage, MaxDamage)
+	case w.SplashDamage != 0 && w.SplashRadius == 0:
+		return bad("splash_damage", "%d without a splash_radius_m", w.SplashDamage)
 	}
 	for k, d := range w.Damage {
-		if d < 0 {
-			return fmt.Errorf("game: weapon %q: damage to %v is %d, want non-negative", w.Name, PartKind(k), d)
+		if d < 0 || d > MaxDamage {
+			return bad(damageField(PartKind(k)), "%d, want 0 to %d", d, MaxDamage)
 		}
 	}
 	return nil
+}
+
+// damageField returns the weapons file key of the damage to part k: both
+// legs share "damage.legs".
+func damageField(k PartKind) string {
+	switch k {
+	case PartHead:
+		return "damage.head"
+	case PartTorso:
+		return "damage.torso"
+	}
+	return "damage.legs"
 }
 
 // MaxHealth is a player's health at spawn.
 const MaxHealth = 100
 
 // Step advances player s by one command: movement (a dead player keeps
-// falling but does not move by its own will) and then the weapon. It
-// reports whether the command fired a shot. Like Move, it is the one
-// function the server and the owner's client both run.
-func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, w *Weapon) (PlayerState, bool) {
+// falling but does not move by its own will), the choice of weapon from
+// the loadout weapons (see Switch), and then the weapon in hand (see
+// Fire). It reports whether the command fired a shot. Like Move, it is
+// the one function the server and the owner's client both run.
+func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon) (PlayerState, bool) {
 	if s.Has(FlagDead) {
 		cmd.Forward, cmd.Side, cmd.Up, cmd.Buttons = 0, 0, 0, 0
 	}
 	s = Move(s, cmd, g, p)
-	return Fire(s, cmd, w)
+	if cmd.Weapon != s.Weapon && int(cmd.Weapon) < len(weapons) {
+		return Switch(s, cmd.Weapon, &weapons[cmd.Weapon]), false
+	}
+	if int(s.Weapon) >= len(weapons) {
+		return s, false // no weapon in hand: an empty loadout
+	}
+	return Fire(s, cmd, &weapons[s.Weapon])
+}
+
+// Switch puts weapon w, in loadout slot slot, in player s's hands. The
+// weapon is drawn loaded, but drawing it takes its ReloadTime (the player
+// is FlagReloading meanwhile, and the switching command does not fire),
+// so switching away and back is never a faster reload: every weapon's
+// magazine is full when drawn, and drawing costs exactly a reload. The
+// burst ends. Step calls it when a command selects a slot of the loadout
+// other than the current one; commands selecting a slot outside the
+// loadout keep the current weapon.
+func Switch(s PlayerState, slot uint8, w *Weapon) PlayerState {
+	s.Weapon = slot
+	s.Ammo = w.Magazine
+	s.Heat = 0
+	s.Flags |= FlagReloading
+	s.WeaponWait = w.ReloadTime
+	return s
 }
 
 // Fire advances the weapon of player s by one command and reports whether
@@ -105,6 +219,7 @@ func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, w *Weapon) (Playe
 // does not fire.
 func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
 	d := min(max(cmd.Duration, 0), MaxCmdDuration)
+	ready := s.WeaponWait <= 0 // since before this command
 	s.WeaponWait -= d
 	trigger := cmd.Buttons.Has(BtnFire) && !s.Has(FlagDead)
 	if s.Has(FlagReloading) && s.WeaponWait <= 0 {
@@ -114,10 +229,12 @@ func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
 	if !trigger {
 		s.Heat = 0
 	}
-	if s.WeaponWait < 0 && !(trigger && !s.Has(FlagReloading)) {
-		// Idle time does not bank shots; only the remainder of the current
-		// interval carries over while firing, which keeps the rate exact
-		// when the interval is not a whole number of ticks.
+	if s.WeaponWait < 0 && (ready || !(trigger && !s.Has(FlagReloading))) {
+		// Idle time does not bank shots, nor does a command that starts
+		// ready (its shot leaves at its start); only the remainder of an
+		// interval that ran out during the command carries over while
+		// firing, which keeps the rate exact when the interval is not a
+		// whole number of ticks.
 		s.WeaponWait = 0
 	}
 	if s.Has(FlagDead) || s.Has(FlagReloading) {

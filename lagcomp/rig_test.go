@@ -69,8 +69,8 @@ func newRig(t testing.TB, cfg server.Config) *rig {
 	if cfg.Map == nil {
 		cfg.Map = worldtest.Cover(t)
 	}
-	if cfg.Weapon == nil {
-		cfg.Weapon = laser()
+	if len(cfg.Weapons) == 0 {
+		cfg.Weapons = []game.Weapon{*laser()}
 	}
 	if cfg.Movement == nil {
 		p := game.DefaultParams()
@@ -221,7 +221,7 @@ func (m *rig) state(p *player) game.PlayerState {
 func (m *rig) next(p *player) game.PlayerState {
 	cmd := p.cmd
 	cmd.Duration = m.dt
-	st, _ := game.Step(m.state(p), cmd, m.cfg.Map.Grid, m.cfg.Movement, m.cfg.Weapon)
+	st, _ := game.Step(m.state(p), cmd, m.cfg.Map.Grid, m.cfg.Movement, m.cfg.Weapons)
 	return st
 }
 

@@ -209,7 +209,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	}
 	modeCfg := mode.Config{Mode: cfg.Mode, Duration: cfg.Duration}
 	d, err := sim.NewDriver(server.Config{
-		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapon: &weapon,
+		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: []game.Weapon{weapon},
 		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg,
 	}, players, seeds.Uint64())
 	if err != nil {

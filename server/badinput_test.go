@@ -239,7 +239,7 @@ func TestAppealFlood(t *testing.T) {
 	w.Damage = [game.NumParts]int16{}
 	w.Magazine = 255
 	w.Spread, w.SpreadGrowth, w.SpreadMax, w.Recoil, w.RecoilMax = 0, 0, 0, 0, 0
-	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}, Weapon: &w, AppealRate: 2})
+	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}, Weapons: []game.Weapon{w}, AppealRate: 2})
 	cmd := d.cmd[1]
 	cmd.Buttons = game.BtnFire
 	d.cmd[1] = cmd

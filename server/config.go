@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -50,8 +51,11 @@ type Config struct {
 	// Policy is the lag compensation policy and its parameters (default
 	// tlc).
 	Policy lagcomp.Config
-	// Weapon is the weapon every player carries (default game.Rifle()).
-	Weapon *game.Weapon
+	// Weapons is the loadout every player carries, selected by slot with
+	// UserCmd.Weapon (default: the rifle alone, game.Rifle(), as the ALC
+	// study's game had; at most game.MaxWeapons). Projectile weapons are
+	// simulated by the server without lag compensation (see Projectile).
+	Weapons []game.Weapon
 	// ViewTimeTolerance is how far a command's view time may lie from the
 	// server's own estimate and still be trusted (default 200 ms, as
 	// Source uses).
@@ -138,12 +142,17 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Policy.Name == "" {
 		out.Policy.Name = "tlc"
 	}
-	if out.Weapon == nil {
-		w := game.Rifle()
-		out.Weapon = &w
+	out.Weapons = slices.Clone(out.Weapons)
+	if len(out.Weapons) == 0 {
+		out.Weapons = []game.Weapon{game.Rifle()}
 	}
-	if err := out.Weapon.Validate(); err != nil {
-		return out, fmt.Errorf("server: config: %w", err)
+	if len(out.Weapons) > game.MaxWeapons {
+		return out, fmt.Errorf("server: config: %d weapons, want at most %d", len(out.Weapons), game.MaxWeapons)
+	}
+	for i := range out.Weapons {
+		if err := out.Weapons[i].Validate(); err != nil {
+			return out, fmt.Errorf("server: config: weapon %d: %w", i, err)
+		}
 	}
 	if out.ViewTimeTolerance == 0 {
 		out.ViewTimeTolerance = 200 * time.Millisecond

@@ -69,12 +69,14 @@ type Server struct {
 	tracer  lagcomp.Tracer
 	policy  lagcomp.Policy
 
-	shots         []pendingShot // fired this tick, resolved after poses are recorded
-	records       []ShotRecord
-	appeals       [maxAppeals]appealState
-	nextAppeal    uint32
-	activeAppeals int
-	appealScratch wire.Appeal
+	shots          []pendingShot // fired this tick, resolved after poses are recorded
+	projectiles    []projectile  // in flight, in launch order
+	nextProjectile uint32
+	records        []ShotRecord
+	appeals        [maxAppeals]appealState
+	nextAppeal     uint32
+	activeAppeals  int
+	appealScratch  wire.Appeal
 
 	match   *mode.Match
 	log     []LogEntry
@@ -98,6 +100,9 @@ type Stats struct {
 	Rejected    int // connects refused
 	Connects    int
 	Disconnects int
+	// ProjectilesDropped counts projectiles not launched because
+	// MaxProjectiles were in flight.
+	ProjectilesDropped int
 }
 
 // client is one connected player.
@@ -319,9 +324,9 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 }
 
 // spawn places player c at a spawn of its team (any spawn in
-// free-for-all) away from living enemies, with full health and ammunition
-// and spawn protection, marking the move as a teleport so observers do not
-// interpolate across it.
+// free-for-all) away from living enemies, with full health, the weapon it
+// last held, loaded, and spawn protection, marking the move as a teleport
+// so observers do not interpolate across it.
 func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 	spawns := s.cfg.Map.Spawns
 	if s.match.Teams() {
@@ -337,8 +342,8 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 		Flags:    game.FlagOnGround | game.FlagProtected,
 		Teleport: teleport + 1,
 		Health:   game.MaxHealth,
-		Ammo:     s.cfg.Weapon.Magazine,
 	}
+	st.Weapon, st.Ammo = s.armed(c.state.Weapon)
 	if sp, ok := mode.ChooseSpawn(spawns, s.enemies, s.rng); ok {
 		st.Pos = game.SnapPos(sp.Pos)
 		st.Yaw = game.YawUnits(sp.Yaw)
@@ -445,6 +450,7 @@ func (s *Server) step(now time.Duration) {
 			s.history.Set(c.id, c.state)
 		}
 	}
+	s.moveProjectiles(tickTime)
 	s.resolveShots(tickTime)
 	s.expireAppeals(tickTime)
 	s.lifecycle(tickTime)
@@ -489,7 +495,7 @@ func (s *Server) execute(c *client) {
 			c.cmdsLost += int(cmd.Tick - c.lastExec - 1)
 		}
 		var fired bool
-		c.state, fired = game.Step(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapon)
+		c.state, fired = game.Step(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
 		c.lastExec = cmd.Tick
 		if fired {
 			s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state})
@@ -556,7 +562,7 @@ func (s *Server) hashState(c *client) {
 	}
 	b = binary.LittleEndian.AppendUint16(b, st.Yaw)
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Pitch))
-	b = append(b, byte(st.Flags), st.Teleport, st.Ammo, st.Heat)
+	b = append(b, byte(st.Flags), st.Teleport, st.Ammo, st.Heat, st.Weapon)
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Health))
 	b = binary.LittleEndian.AppendUint64(b, uint64(st.WeaponWait))
 	s.hash.Write(b)
@@ -661,21 +667,22 @@ func (s *Server) ClientByPeer(p Peer) (int, bool) {
 }
 
 // Place moves player id to pos facing yaw (radians), alive, with full
-// health and no spawn protection: an administrator's or a scenario's
-// placement. It counts as a teleport, so nobody interpolates across it.
+// health, the weapon it held, loaded, and no spawn protection: an
+// administrator's or a scenario's placement. It counts as a teleport, so nobody interpolates across it.
 func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 	if id < 0 || id >= len(s.clients) || s.clients[id] == nil {
 		return
 	}
 	c := s.clients[id]
+	slot := c.state.Weapon
 	c.state = game.PlayerState{
 		Pos:      game.SnapPos(pos),
 		Yaw:      game.YawUnits(yaw),
 		Flags:    game.FlagOnGround,
 		Teleport: c.state.Teleport + 1,
 		Health:   game.MaxHealth,
-		Ammo:     s.cfg.Weapon.Magazine,
 	}
+	c.state.Weapon, c.state.Ammo = s.armed(slot)
 	c.protectedUntil = 0
 	s.record(LogEntry{Kind: "place", Player: id, Team: c.team, Pos: c.state.Pos})
 }

@@ -38,6 +38,13 @@ type ShotRecord struct {
 	Outcome  wire.Outcome
 	Damage   int16
 	Kill     bool
+	// Weapon is the shooter's loadout slot. Projectile reports a shot of
+	// a projectile weapon, settled when the projectile hit or expired
+	// (never rewound); Splashed counts the players other than Victim its
+	// explosion damaged.
+	Weapon     uint8
+	Projectile bool
+	Splashed   int
 }
 
 // pendingShot is a shot fired during a tick's command execution, resolved
@@ -70,14 +77,24 @@ func (s *Server) hittable(id int) bool {
 		(sh == nil || s.match.Enemies(sh.id, sh.team, c.id, c.team))
 }
 
-// resolveShots tests every shot fired this tick, in the order fired.
+// resolveShots tests every hitscan shot fired this tick, in the order
+// fired, and launches the projectiles of projectile weapons.
 func (s *Server) resolveShots(now time.Duration) {
-	for _, ps := range s.shots {
+	for i := range s.shots {
+		ps := &s.shots[i]
 		c := s.clients[ps.shooter]
 		if c == nil || c.state.Has(game.FlagDead) {
 			continue // killed earlier this tick: no kill trading through lag
 		}
 		c.shotsFired++
+		// Step fires only a weapon of the loadout, so the slot is valid.
+		w := &s.cfg.Weapons[ps.state.Weapon]
+		if w.Kind == game.Projectile {
+			for pellet := range w.Pellets {
+				s.launch(now, ps, pellet, w)
+			}
+			continue
+		}
 		s.tracing = ps.shooter
 		shot := lagcomp.Shot{
 			Shooter:    ps.shooter,
@@ -86,18 +103,20 @@ func (s *Server) resolveShots(now time.Duration) {
 			ShooterRTT: c.rtt.Smoothed(),
 			Eye:        game.EyePos(ps.state, s.cfg.Movement),
 		}
-		for pellet := range s.cfg.Weapon.Pellets {
-			ray := game.ShotRay(ps.state, ps.cmd, ps.shooter, pellet, s.cfg.Weapon, s.cfg.Movement)
-			s.resolvePellet(&shot, ps.cmd.Tick, pellet, ray)
+		for pellet := range w.Pellets {
+			ray := game.ShotRay(ps.state, ps.cmd, ps.shooter, pellet, w, s.cfg.Movement)
+			s.resolvePellet(&shot, ps, pellet, ray, w)
 		}
 	}
 	s.shots = s.shots[:0]
 }
 
-func (s *Server) resolvePellet(shot *lagcomp.Shot, shotTick uint32, pellet int, ray geom.Ray) {
+// resolvePellet tests one ray of hitscan shot ps, fired with weapon w.
+func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, ray geom.Ray, w *game.Weapon) {
+	shotTick := ps.cmd.Tick
 	rec := ShotRecord{
 		Time: shot.Now, Shooter: shot.Shooter, ShotTick: shotTick, Pellet: pellet,
-		Victim: -1, Policy: s.policy.Name(),
+		Victim: -1, Policy: s.policy.Name(), Weapon: ps.state.Weapon,
 	}
 	t := shot.Now
 	if s.policy.Rewind(shot) {
@@ -105,7 +124,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, shotTick uint32, pellet int, 
 		rec.Rewound = true
 		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
 	}
-	h, ok := s.tracer.Trace(ray, s.cfg.Weapon.Range, t, shot.Shooter)
+	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
 	if !ok {
 		s.records = append(s.records, rec)
 		return
@@ -124,9 +143,9 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, shotTick uint32, pellet int, 
 		// Beyond the policy's rollback cap: judge the shot as the present
 		// has it instead.
 		rec.Rewound, rec.RewindMS, rec.RollbackM = false, 0, 0
-		h, ok = s.tracer.Trace(ray, s.cfg.Weapon.Range, shot.Now, shot.Shooter)
+		h, ok = s.tracer.Trace(ray, w.Range, shot.Now, shot.Shooter)
 		if !ok {
-			rec.Victim = -1
+			rec.Hit, rec.Victim, rec.Part = false, -1, 0
 			s.records = append(s.records, rec)
 			return
 		}
@@ -135,7 +154,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, shotTick uint32, pellet int, 
 	}
 	hit := hitInfo{
 		shooter: shot.Shooter, victim: h.Victim, shotTick: shotTick, part: h.Part,
-		local: h.Local, eye: game.SnapPos(shot.Eye), damage: s.cfg.Weapon.Damage[h.Part],
+		local: h.Local, eye: game.SnapPos(shot.Eye), damage: w.Damage[h.Part],
 	}
 	switch verdict {
 	case lagcomp.Appeal:
@@ -170,26 +189,40 @@ func (s *Server) apply(now time.Duration, h *hitInfo, rec *ShotRecord, outcome w
 	rec.Outcome = outcome
 	if damage {
 		rec.Registered, rec.Damage = true, h.damage
-		v.hitsTaken++
-		if !rec.Appealed {
-			s.sendHit(v, h, 0, 0)
-		}
-		v.state.Health -= h.damage
-		if v.state.Health <= 0 {
-			s.kill(now, h.shooter, h.victim)
-			rec.Kill = true
-		}
+		rec.Kill = s.hurt(now, h, !rec.Appealed)
 		if sh != nil {
 			sh.hitsLanded++
 		}
 	}
 	if sh != nil {
-		ev := wire.ConfirmEvent{ShotTick: h.shotTick, Victim: uint8(h.victim), Part: h.part, Damage: rec.Damage, Outcome: outcome}
-		if data, err := wire.AppendConfirmEvent(nil, &ev); err == nil {
-			s.sendEvent(sh, wire.EventConfirm, data)
-		}
+		s.confirm(sh, h, rec.Damage, outcome)
 	}
 	s.records = append(s.records, *rec)
+}
+
+// hurt takes h's damage from its victim, which must be connected, and
+// kills it at no health; tell sends the victim the HitEvent. It reports
+// whether the hit killed.
+func (s *Server) hurt(now time.Duration, h *hitInfo, tell bool) bool {
+	v := s.clients[h.victim]
+	v.hitsTaken++
+	if tell {
+		s.sendHit(v, h, 0, 0)
+	}
+	v.state.Health -= h.damage
+	if v.state.Health > 0 {
+		return false
+	}
+	s.kill(now, h.shooter, h.victim)
+	return true
+}
+
+// confirm tells shooter sh what became of hit h: damage dealt and outcome.
+func (s *Server) confirm(sh *client, h *hitInfo, damage int16, outcome wire.Outcome) {
+	ev := wire.ConfirmEvent{ShotTick: h.shotTick, Victim: uint8(h.victim), Part: h.part, Damage: damage, Outcome: outcome}
+	if data, err := wire.AppendConfirmEvent(nil, &ev); err == nil {
+		s.sendEvent(sh, wire.EventConfirm, data)
+	}
 }
 
 // sendHit tells the victim of a hit; appeal is non-zero for a provisional
@@ -253,4 +286,13 @@ func (s *Server) ShotRecords() []ShotRecord {
 	out := s.records
 	s.records = s.records[:0]
 	return out
+}
+
+// armed returns the loadout slot and the full magazine of a player
+// (re)appearing with slot in hand: its weapon, loaded.
+func (s *Server) armed(slot uint8) (uint8, uint8) {
+	if int(slot) >= len(s.cfg.Weapons) {
+		slot = 0
+	}
+	return slot, s.cfg.Weapons[slot].Magazine
 }

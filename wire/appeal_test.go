@@ -20,7 +20,7 @@ func appeals() []Appeal {
 		{ID: math.MaxUint32, Deny: true, State: game.PlayerState{
 			Pos: geom.V(maxPos, -maxPos, maxPos), Vel: geom.V(-MaxCoord*game.VelQuantum, game.VelQuantum, 0),
 			Yaw: 65535, Pitch: -game.MaxPitch, Flags: 255, Teleport: 255,
-			Health: math.MinInt16, Ammo: 255, Heat: 255, WeaponWait: MaxWeaponWait,
+			Health: math.MinInt16, Ammo: 255, Heat: 255, WeaponWait: MaxWeaponWait, Weapon: 255,
 		}},
 		{ID: 77, Deny: true, State: game.PlayerState{
 			Pos: geom.V(-maxPos, maxPos, -game.PosQuantum), Pitch: game.MaxPitch,

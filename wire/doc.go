@@ -15,7 +15,8 @@
 // buffer and checks every field against the limits (MaxNameLen, MaxCoord,
 // ...), and a DecodeX function, which checks the same limits and reuses
 // the slices of the message it decodes into. Game events (HitEvent,
-// ConfirmEvent, VerdictEvent, KillEvent) travel inside snapshots as the
-// Data of an Event of their kind (EventHit ...), and have AppendXEvent and
+// ConfirmEvent, VerdictEvent, KillEvent, the match events, and
+// ProjectileEvent and ExplosionEvent) travel inside snapshots as the Data
+// of an Event of their kind (EventHit ...), and have AppendXEvent and
 // DecodeXEvent functions that work the same way.
 package wire

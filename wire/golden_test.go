@@ -25,7 +25,7 @@ func goldenSnapshots() (base, delta *Snapshot) {
 		Tick: 640, LastCmd: 1200, EchoClientTime: 10 * time.Second, EchoHold: 2500 * time.Microsecond,
 		FirstEventSeq: 7,
 		Self: game.PlayerState{Pos: geom.V(1.5, -2.25, 0), Vel: geom.V(4, 0, 0), Yaw: 16384, Pitch: -100,
-			Flags: game.FlagOnGround, Teleport: 1, Health: 100, Ammo: 30, Heat: 2, WeaponWait: 62500 * time.Microsecond},
+			Flags: game.FlagOnGround, Teleport: 1, Health: 100, Ammo: 30, Heat: 2, WeaponWait: 62500 * time.Microsecond, Weapon: 1},
 		Events: []Event{{Kind: 3, Data: []byte("hit")}},
 	}
 	for i, e := range []EntityState{
@@ -42,6 +42,7 @@ func goldenSnapshots() (base, delta *Snapshot) {
 	delta.Self.Health = 75
 	delta.Self.Ammo = 29
 	delta.Self.WeaponWait = 0
+	delta.Self.Weapon = 3
 	delta.Events = nil
 	delta.FirstEventSeq = 8
 	delta.Entities[1].X += 120

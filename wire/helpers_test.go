@@ -74,6 +74,7 @@ func randSelf(rng *rand.Rand) game.PlayerState {
 		Ammo:       uint8(rng.Uint32()),
 		Heat:       uint8(rng.Uint32()),
 		WeaponWait: randWeaponWait(rng),
+		Weapon:     uint8(rng.Uint32()),
 	}
 }
 

@@ -201,4 +201,3 @@ func DecodeSettingsEvent(b []byte, e *SettingsEvent) error {
 	e.Mode = r.readString(4, 15, "mode")
 	return r.finish()
 }
-

@@ -12,7 +12,7 @@ import (
 const MaxDatagram = 1100
 
 // Version is the protocol version carried by Connect and checked by Accept.
-const Version = 1
+const Version = 2
 
 // MaxEntities is the number of entity slots a snapshot can address.
 const MaxEntities = 256

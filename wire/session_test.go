@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -66,17 +67,19 @@ func roundTripMsg[M comparable](m *M, enc func([]byte, *M) ([]byte, error), dec 
 }
 
 func TestConnectOtherVersion(t *testing.T) {
-	// A version 2 Connect whose body this version cannot parse.
-	b := []byte{byte(MsgConnect), 2, 0, 0xff, 0xff, 0xff}
+	// A Connect of the next version, whose body this version cannot parse.
+	next := byte(Version + 1)
+	b := []byte{byte(MsgConnect), next, 0, 0xff, 0xff, 0xff}
 	m := Connect{Name: "stale"}
 	if err := DecodeConnect(b, &m); err != nil {
 		t.Fatalf("DecodeConnect: %v", err)
 	}
-	if m != (Connect{Version: 2}) {
-		t.Errorf("got %+v, want only Version 2", m)
+	if m != (Connect{Version: Version + 1}) {
+		t.Errorf("got %+v, want only Version %d", m, Version+1)
 	}
-	if _, err := AppendConnect(nil, &Connect{Version: 2}); err == nil || err.Error() != "wire: connect: version 2, want 1" {
-		t.Errorf("AppendConnect of version 2: %v", err)
+	want := fmt.Sprintf("wire: connect: version %d, want %d", Version+1, Version)
+	if _, err := AppendConnect(nil, &Connect{Version: Version + 1}); err == nil || err.Error() != want {
+		t.Errorf("AppendConnect of version %d: %v", Version+1, err)
 	}
 }
 

@@ -23,7 +23,7 @@ import (
 // unchanged field costs one bit. Self is laid out as
 //
 //	Pos.X Pos.Y Pos.Z Vel.X Vel.Y Vel.Z | Yaw | Pitch | Flags 8 |
-//	Teleport 8 | Health 16 | Ammo 8 | Heat 8 | WeaponWait 26 µs
+//	Teleport 8 | Health 16 | Ammo 8 | Heat 8 | WeaponWait 26 µs | Weapon 8
 //
 // and an entity as its X Y Z | Yaw | Pitch | Flags 8 | Teleport 8.
 //
@@ -337,6 +337,7 @@ func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 	writeChanged(w, uint64(p.Ammo), uint64(ref.Ammo), 8)
 	writeChanged(w, uint64(p.Heat), uint64(ref.Heat), 8)
 	writeChanged(w, micros(p.WeaponWait), micros(ref.WeaponWait), weaponWaitBits)
+	writeChanged(w, uint64(p.Weapon), uint64(ref.Weapon), 8)
 }
 
 // writeEntity writes e as a delta against ref.
@@ -532,6 +533,9 @@ func readSelf(r *bitReader, p *game.PlayerState, field string) {
 			r.failf("%s weapon wait out of range", field)
 		}
 		p.WeaponWait = time.Duration(us) * time.Microsecond
+	}
+	if r.readBool() {
+		p.Weapon = uint8(r.readBits(8))
 	}
 }
 

@@ -61,7 +61,7 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 		Yaw:   65535,
 		Pitch: game.MaxPitch,
 		Flags: 255, Teleport: 255,
-		Health: math.MinInt16, Ammo: 255, Heat: 255, WeaponWait: MaxWeaponWait,
+		Health: math.MinInt16, Ammo: 255, Heat: 255, WeaponWait: MaxWeaponWait, Weapon: 255,
 	}
 	tests := []struct {
 		name    string
@@ -114,12 +114,12 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 }
 
 // TestSelfFieldCosts checks the cost of Self against a baseline: one bit
-// for each unchanged field (14 in all), and a changed field's width more
+// for each unchanged field (15 in all), and a changed field's width more
 // for a changed one.
 func TestSelfFieldCosts(t *testing.T) {
 	ref := game.PlayerState{Pos: geom.V(1, 2, 0), Yaw: 9, Flags: game.FlagOnGround, Health: 100, Ammo: 30,
 		Heat: 3, WeaponWait: 100 * time.Millisecond}
-	const unchanged = 14
+	const unchanged = 15
 	tests := []struct {
 		name   string
 		change func(p *game.PlayerState)
@@ -131,6 +131,7 @@ func TestSelfFieldCosts(t *testing.T) {
 		{"heat", func(p *game.PlayerState) { p.Heat = 0 }, 8},
 		{"weapon wait", func(p *game.PlayerState) { p.WeaponWait = 0 }, weaponWaitBits},
 		{"dead", func(p *game.PlayerState) { p.Flags |= game.FlagDead }, 8},
+		{"weapon", func(p *game.PlayerState) { p.Weapon = 4 }, 8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,136 @@
+package experiment
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestGetAndList(t *testing.T) {
+	names := map[string]bool{}
+	for _, e := range List() {
+		names[e.Name] = true
+		if len(e.Cells(true)) == 0 || len(e.Cells(true)) > len(e.Cells(false)) {
+			t.Errorf("%s: %d quick cells, %d full", e.Name, len(e.Cells(true)), len(e.Cells(false)))
+		}
+		for i, c := range e.Cells(false) {
+			if c.Index != i {
+				t.Errorf("%s: cell %d has index %d", e.Name, i, c.Index)
+			}
+		}
+	}
+	for _, want := range []string{"alc", "tlc-accuracy", "rollback", "clc-limits", "scale"} {
+		if !names[want] {
+			t.Errorf("experiment %q missing", want)
+		}
+	}
+	if _, err := Get("nope"); err == nil || !strings.Contains(err.Error(), "known: alc") {
+		t.Errorf("unknown experiment error: %v", err)
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	for _, bad := range []string{"0/2", "3/2", "1", "a/b", "1/0", "-1/3", "2/"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("shard %q accepted", bad)
+		}
+	}
+	s, err := ParseShard("2/3")
+	if err != nil || s != (Shard{2, 3}) || s.String() != "2/3" {
+		t.Fatalf("2/3: %v %v", s, err)
+	}
+	// Shards partition the cells.
+	seen := map[int]int{}
+	for k := 1; k <= 3; k++ {
+		for i := range 10 {
+			if (Shard{k, 3}).has(i) {
+				seen[i]++
+			}
+		}
+	}
+	for i := range 10 {
+		if seen[i] != 1 {
+			t.Fatalf("cell %d in %d shards", i, seen[i])
+		}
+	}
+}
+
+// toy is a fast experiment for testing the runner: each cell's metric is
+// a function of its seed.
+var toy = &Experiment{
+	Name: "toy",
+	Cells: func(quick bool) []Cell {
+		var cells []Cell
+		for rep := range 6 {
+			for _, c := range []string{"a", "b"} {
+				cells = append(cells, Cell{Index: len(cells), Condition: c, Replicate: rep, Params: map[string]any{"c": c}})
+			}
+		}
+		return cells
+	},
+	RunCell: func(c Cell) (CellResult, error) {
+		v := float64(c.Seed%1000) / 1000
+		if c.Condition == "b" {
+			v += 0.5
+		}
+		return CellResult{Metrics: map[string]float64{"x": v}}, nil
+	},
+	Summarise: func(r *Results, cells []CellResult) {
+		g := group(cells)
+		for _, n := range g.names {
+			r.Conditions = append(r.Conditions, g.condition(n, "runs", len(g.cells[n]), map[string]float64{"x": g.mean(n, "x")}))
+		}
+		pairedTests(r, g, "x", "a", "b")
+	},
+}
+
+// TestRunIsDeterministicAndShardable: results depend on the seed only,
+// not on the number of workers, and shards merge to the whole.
+func TestRunIsDeterministicAndShardable(t *testing.T) {
+	r1, cells1, err := Run(toy, Options{Seed: 9, Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, _, _ := Run(toy, Options{Seed: 9, Parallel: 4})
+	r1.WallS, r2.WallS = 0, 0
+	if !reflect.DeepEqual(r1, r2) {
+		t.Fatal("results depend on the number of workers")
+	}
+	var merged []CellResult
+	for k := 1; k <= 3; k++ {
+		_, part, err := Run(toy, Options{Seed: 9, Shard: Shard{k, 3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		merged = append(merged, part...)
+	}
+	for i := range merged {
+		merged[i].WallS = 0
+	}
+	for i := range cells1 {
+		cells1[i].WallS = 0
+	}
+	m := Summarise(toy, merged, Options{Seed: 9})
+	if !reflect.DeepEqual(m.Conditions, r1.Conditions) || !reflect.DeepEqual(m.Tests, r1.Tests) {
+		t.Fatal("merged shards differ from the whole run")
+	}
+	// b is a + 0.5 in every replicate: the paired test sees it.
+	for _, tt := range r1.Tests {
+		if tt.Kind == "paired_t" && math.Abs(tt.MeanDiff-0.5) > 1e-9 {
+			t.Fatalf("paired t mean difference %v, want 0.5", tt.MeanDiff)
+		}
+	}
+}
+
+func TestDegenerateTestsStayFinite(t *testing.T) {
+	var r Results
+	addPaired(&r, "x", "a", "b", []float64{1, 2, 3}, []float64{2, 3, 4}, "")
+	for _, tt := range r.Tests {
+		for _, v := range []float64{tt.Statistic, tt.P, tt.Effect, tt.MeanDiff, tt.CI95[0], tt.CI95[1]} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%s: non-finite value in %+v", tt.Kind, tt)
+			}
+		}
+	}
+}

@@ -1,0 +1,276 @@
+package server
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// Projectiles. A shot of a game.Projectile weapon launches one projectile
+// per pellet from the shooter's eye along game.ShotRay's direction at the
+// weapon's Speed (origin and velocity snapped to the wire's grids, so that
+// the ProjectileEvent describes exactly the path simulated). It first
+// moves on the tick after the one that fired it, so it is at its origin at
+// that tick's time and a flight of d metres ends between d/Speed and
+// d/Speed plus one tick later. Each tick it flies in a straight line (no
+// gravity); the segment is tested against the map's boxes, the ground and
+// the hitboxes of the players' current states (as Half-Life does,
+// projectiles are not lag compensated: SPEC section 5), and the first
+// contact wins. The owner and its team mates are never hit (Server's
+// hittable rule, as for hitscan). A projectile expires, settling as a
+// miss, when it has flown its weapon's Range or leaves the map's bounds;
+// when its owner leaves, its projectiles settle as misses.
+//
+// On contact with a player it deals that part's Damage. A weapon with a
+// SplashRadius then explodes: every hittable player whose torso centre
+// lies within the radius of the blast, with no box in between, takes
+// SplashDamage * (1 - d/SplashRadius) at distance d. The player hit
+// directly takes the larger of its direct and splash damage, not both:
+// the impact and the blast are one explosion. Kills by splash are kills,
+// credited to the owner.
+//
+// Each projectile settles as one ShotRecord (Projectile true, Rewound
+// false): Victim and Damage are the direct hit's (Victim -1 for none),
+// Splashed counts the other players the blast damaged. The owner's Hits
+// count a projectile once if it damaged anyone; each player damaged counts
+// a hit taken and receives a HitEvent whose ShooterEye is where the damage
+// came from (the projectile's position at the start of its last tick for
+// a direct hit, the blast centre for splash), and the owner a
+// ConfirmEvent per player damaged.
+
+// MaxProjectiles bounds the projectiles in flight, server-wide, so that
+// no client can grow the server's memory by firing: a pellet that would
+// launch one more is a miss at once (Stats.ProjectilesDropped counts
+// them). The shipped weapons stay far below it: 64 players firing the
+// pistol non-stop keep about 550 in flight.
+const MaxProjectiles = 1024
+
+// blastLift moves a blast centre this far off the surface it hit, so that
+// the surface itself does not block the lines of sight from it (box
+// contact counts as blocking).
+const blastLift = 0.01
+
+// cosmeticEvents is the event queue length at or above which a client is
+// not sent projectile and explosion events: they only serve drawing, and
+// under heavy fire must neither delay the hits and kills queued behind
+// them by more than one snapshot's share nor overflow the queue.
+const cosmeticEvents = wire.MaxEvents / 2
+
+// projectile is a projectile in flight.
+type projectile struct {
+	id      uint32
+	shooter int
+	owner   *client // tells the owner's departure from a new player in its slot
+	slot    uint8
+	weapon  *game.Weapon
+	shot    uint32 // the command that fired it
+	pellet  int
+	pos     geom.Vec3 // at the start of the next tick
+	vel     geom.Vec3 // as launched, on the VelQuantum grid
+	dir     geom.Vec3 // unit direction of flight
+	speed   float64
+	left    float64 // distance to fly before it expires
+}
+
+// Projectile is a projectile in flight, as Projectiles reports it.
+type Projectile struct {
+	ID      uint32
+	Shooter int
+	Weapon  uint8 // the shooter's loadout slot
+	// Pos is where it is at the server's current time; Velocity is in
+	// metres per second.
+	Pos, Velocity geom.Vec3
+}
+
+// Projectiles appends the projectiles in flight to dst, oldest first.
+func (s *Server) Projectiles(dst []Projectile) []Projectile {
+	for i := range s.projectiles {
+		p := &s.projectiles[i]
+		dst = append(dst, Projectile{ID: p.id, Shooter: p.shooter, Weapon: p.slot, Pos: p.pos, Velocity: p.vel})
+	}
+	return dst
+}
+
+// launch fires pellet of shot ps, made with weapon w, as a projectile.
+func (s *Server) launch(now time.Duration, ps *pendingShot, pellet int, w *game.Weapon) {
+	if len(s.projectiles) >= MaxProjectiles {
+		s.stats.ProjectilesDropped++
+		s.records = append(s.records, ShotRecord{
+			Time: now, Shooter: ps.shooter, ShotTick: ps.cmd.Tick, Pellet: pellet, Victim: -1,
+			Policy: s.policy.Name(), Weapon: ps.state.Weapon, Projectile: true,
+		})
+		return
+	}
+	ray := game.ShotRay(ps.state, ps.cmd, ps.shooter, pellet, w, s.cfg.Movement)
+	origin := game.SnapPos(ray.Origin)
+	vel := snapVel(ray.Dir.Scale(w.Speed))
+	s.nextProjectile++
+	p := projectile{
+		id: s.nextProjectile, shooter: ps.shooter, owner: s.clients[ps.shooter], slot: ps.state.Weapon,
+		weapon: w, shot: ps.cmd.Tick, pellet: pellet,
+		pos: origin, vel: vel, dir: vel.Norm(), speed: vel.Len(), left: w.Range,
+	}
+	s.projectiles = append(s.projectiles, p)
+	ev := wire.ProjectileEvent{ID: p.id, Owner: uint8(p.shooter), Weapon: p.slot, Tick: s.tick, Origin: origin, Velocity: vel}
+	if data, err := wire.AppendProjectileEvent(nil, &ev); err == nil {
+		s.tellAll(wire.EventProjectile, data)
+	}
+}
+
+// moveProjectiles flies every projectile one tick, in launch order,
+// settling those that hit or expire.
+func (s *Server) moveProjectiles(now time.Duration) {
+	dt := s.tickDur.Seconds()
+	live := s.projectiles[:0]
+	for i := range s.projectiles {
+		p := s.projectiles[i]
+		if s.clients[p.shooter] != p.owner {
+			s.settleMiss(now, &p)
+			continue
+		}
+		if s.fly(now, &p, dt) {
+			live = append(live, p)
+		}
+	}
+	clear(s.projectiles[len(live):]) // drop the settled ones' pointers
+	s.projectiles = live
+}
+
+// fly moves p through one tick of dt seconds and reports whether it flies
+// on; if not, it has been settled.
+func (s *Server) fly(now time.Duration, p *projectile, dt float64) bool {
+	seg := min(p.speed*dt, p.left)
+	ray := geom.Ray{Origin: p.pos, Dir: p.dir}
+	dist, normal, contact := seg, geom.Vec3{}, false
+	if wall, ok := s.cfg.Map.Grid.Raycast(ray, dist); ok {
+		dist, normal, contact = wall.Dist, wall.Normal, true
+	}
+	if ground := s.cfg.Map.Bounds.Min.Z; p.dir.Z < 0 {
+		if d := (ground - p.pos.Z) / p.dir.Z; d <= dist {
+			dist, normal, contact = max(d, 0), geom.Vec3{Z: 1}, true
+		}
+	}
+	s.tracing = p.shooter
+	direct := lagcomp.Hit{Victim: -1}
+	mv := s.cfg.Movement
+	// Broad phase: a player's hitboxes lie within bound of the middle of
+	// its standing capsule (as lagcomp's tracer assumes), so the segment
+	// can only touch players within bound + dist/2 of its own middle.
+	lift := geom.Vec3{Z: mv.Height / 2}
+	mid := ray.At(dist / 2)
+	reach := math.Hypot(mv.Radius, mv.Height/2) + dist/2
+	for _, c := range s.clients {
+		if c == nil || c.id == p.shooter || c.state.Pos.Add(lift).Sub(mid).Len2() > reach*reach || !s.hittable(c.id) {
+			continue
+		}
+		if h, ok := lagcomp.TraceParts(ray, dist, c.state, mv); ok {
+			direct, dist, normal, contact = h, h.Dist, geom.Vec3{}, true
+			direct.Victim = c.id
+		}
+	}
+	if !contact {
+		p.pos = ray.At(seg)
+		p.left -= seg
+		if p.left > 1e-9 && s.cfg.Map.Bounds.Contains(p.pos) {
+			return true
+		}
+		s.settleMiss(now, p)
+		return false
+	}
+	s.explode(now, p, ray.At(dist).AddScaled(normal, blastLift), &direct)
+	return false
+}
+
+// settleMiss records p as a shot that hit nothing.
+func (s *Server) settleMiss(now time.Duration, p *projectile) {
+	s.records = append(s.records, s.projectileRecord(now, p))
+}
+
+func (s *Server) projectileRecord(now time.Duration, p *projectile) ShotRecord {
+	return ShotRecord{
+		Time: now, Shooter: p.shooter, ShotTick: p.shot, Pellet: p.pellet, Victim: -1,
+		Policy: s.policy.Name(), Weapon: p.slot, Projectile: true,
+	}
+}
+
+// explode settles p, which came into contact at centre: a direct hit on
+// direct.Victim (-1 for none) and the blast of its weapon's splash.
+func (s *Server) explode(now time.Duration, p *projectile, centre geom.Vec3, direct *lagcomp.Hit) {
+	rec := s.projectileRecord(now, p)
+	w := p.weapon
+	if direct.Victim >= 0 {
+		rec.Hit, rec.Victim, rec.Part = true, direct.Victim, direct.Part
+	}
+	owner := p.owner // still connected: moveProjectiles checked
+	landed := false
+	for _, c := range s.clients {
+		if c == nil || !s.hittable(c.id) {
+			continue
+		}
+		h := hitInfo{
+			shooter: p.shooter, victim: c.id, shotTick: p.shot, part: game.PartTorso,
+			eye: game.SnapPos(centre), damage: s.splash(w, centre, c.state),
+		}
+		if c.id == direct.Victim {
+			h.part, h.local = direct.Part, direct.Local
+			if d := w.Damage[direct.Part]; d >= h.damage {
+				h.damage, h.eye = d, game.SnapPos(p.pos)
+			}
+		}
+		if h.damage <= 0 {
+			continue
+		}
+		kill := s.hurt(now, &h, true)
+		landed = true
+		if c.id == direct.Victim {
+			rec.Registered, rec.Damage, rec.Kill = true, h.damage, kill
+		} else {
+			rec.Splashed++
+		}
+		s.confirm(owner, &h, h.damage, wire.OutcomeRegistered)
+	}
+	if landed {
+		owner.hitsLanded++
+	}
+	s.records = append(s.records, rec)
+	ev := wire.ExplosionEvent{ID: p.id, Tick: s.tick, Pos: game.SnapPos(centre), Radius: w.SplashRadius}
+	if data, err := wire.AppendExplosionEvent(nil, &ev); err == nil {
+		s.tellAll(wire.EventExplosion, data)
+	}
+}
+
+// splash returns the damage weapon w's blast at centre deals to a player
+// in state st: SplashDamage falling off linearly to 0 at SplashRadius with
+// the distance to the torso's centre, and nothing when a box stands in
+// between.
+func (s *Server) splash(w *game.Weapon, centre geom.Vec3, st game.PlayerState) int16 {
+	if w.SplashRadius <= 0 {
+		return 0
+	}
+	torso := game.Hitboxes(st, s.cfg.Movement)[game.PartTorso].Origin
+	d := torso.Dist(centre)
+	if d >= w.SplashRadius || s.cfg.Map.Grid.SegmentBlocked(centre, torso) {
+		return 0
+	}
+	return int16(math.Round(float64(w.SplashDamage) * (1 - d/w.SplashRadius)))
+}
+
+// snapVel rounds a velocity onto the game.VelQuantum grid.
+func snapVel(v geom.Vec3) geom.Vec3 {
+	q := func(x float64) float64 { return math.Round(x/game.VelQuantum) * game.VelQuantum }
+	return geom.Vec3{X: q(v.X), Y: q(v.Y), Z: q(v.Z)}
+}
+
+// tellAll sends a projectile or explosion event to every client with
+// fewer than cosmeticEvents events queued.
+func (s *Server) tellAll(kind uint16, data []byte) {
+	for _, c := range s.clients {
+		if c != nil && len(c.events) < cosmeticEvents {
+			s.sendEvent(c, kind, data)
+		}
+	}
+}
