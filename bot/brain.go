@@ -115,13 +115,13 @@ func (b *Bot) fight(now time.Duration, st game.PlayerState, eye geom.Vec3, at ge
 		return
 	}
 	if b.burstLeft == 0 {
-		b.burstLeft = 3 + b.rng.IntN(5)
+		b.burstLeft = 2 + b.rng.IntN(4)
 	}
 	cmd.Buttons |= game.BtnFire
 	if st.WeaponWait <= tick {
 		b.burstLeft--
 		if b.burstLeft == 0 {
-			b.pauseTil = now + time.Duration(150+b.rng.IntN(250))*time.Millisecond
+			b.pauseTil = now + time.Duration(200+b.rng.IntN(300))*time.Millisecond
 		}
 	}
 }

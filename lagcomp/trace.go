@@ -30,9 +30,9 @@ type Tracer struct {
 	History *History
 	Grid    *geom.Grid
 	Params  *game.Params
-	// Hittable reports whether player id can be hit at all (alive, not
+	// Hittable reports whether the shooter can hit player id at all (alive, not
 	// spawn protected); nil means every player can be.
-	Hittable func(id int) bool
+	Hittable func(shooter, id int) bool
 }
 
 // boundRadius returns the radius of a sphere around a standing player's
@@ -58,7 +58,7 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	var best Hit
 	found := false
 	for id := 0; id < tr.History.maxPlayers; id++ {
-		if id == shooter || (tr.Hittable != nil && !tr.Hittable(id)) {
+		if id == shooter || (tr.Hittable != nil && !tr.Hittable(shooter, id)) {
 			continue
 		}
 		a, b, frac, ok := tr.History.straddle(id, t)

@@ -154,7 +154,6 @@ func (s *Server) fly(now time.Duration, p *projectile, dt float64) bool {
 			dist, normal, contact = max(d, 0), geom.Vec3{Z: 1}, true
 		}
 	}
-	s.tracing = p.shooter
 	direct := lagcomp.Hit{Victim: -1}
 	mv := s.cfg.Movement
 	// Broad phase: a player's hitboxes lie within bound of the middle of
@@ -164,7 +163,7 @@ func (s *Server) fly(now time.Duration, p *projectile, dt float64) bool {
 	mid := ray.At(dist / 2)
 	reach := math.Hypot(mv.Radius, mv.Height/2) + dist/2
 	for _, c := range s.clients {
-		if c == nil || c.id == p.shooter || c.state.Pos.Add(lift).Sub(mid).Len2() > reach*reach || !s.hittable(c.id) {
+		if c == nil || c.id == p.shooter || c.state.Pos.Add(lift).Sub(mid).Len2() > reach*reach || !s.hittable(p.shooter, c.id) {
 			continue
 		}
 		if h, ok := lagcomp.TraceParts(ray, dist, c.state, mv); ok {
@@ -208,7 +207,7 @@ func (s *Server) explode(now time.Duration, p *projectile, centre geom.Vec3, dir
 	owner := p.owner // still connected: moveProjectiles checked
 	landed := false
 	for _, c := range s.clients {
-		if c == nil || !s.hittable(c.id) {
+		if c == nil || !s.hittable(p.shooter, c.id) {
 			continue
 		}
 		h := hitInfo{

@@ -82,7 +82,6 @@ type Server struct {
 	log     []LogEntry
 	players []mode.Player // scratch for the rules' view of the players
 	enemies []geom.Vec3   // scratch for spawn choice
-	tracing int           // the shooter whose shot is being traced
 
 	outbox     []Datagram
 	cmdScratch wire.Commands // decode target, reused so steady state does not allocate

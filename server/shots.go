@@ -68,11 +68,11 @@ func (s *Server) targetTime(c *client, view, now time.Duration) time.Duration {
 	return max(t, now-s.cfg.MaxUnlag, 0)
 }
 
-// hittable reports whether player id can be hit now by the shooter being
-// traced: alive, not spawn protected, and an enemy (no friendly fire:
-// shots pass through team mates).
-func (s *Server) hittable(id int) bool {
-	c, sh := s.clients[id], s.clients[s.tracing]
+// hittable reports whether the shooter can hit player id now: alive,
+// not spawn protected, and an enemy (no friendly fire: shots pass through
+// team mates).
+func (s *Server) hittable(shooter, id int) bool {
+	c, sh := s.clients[id], s.clients[shooter]
 	return c != nil && !c.state.Has(game.FlagDead) && !c.state.Has(game.FlagProtected) &&
 		(sh == nil || s.match.Enemies(sh.id, sh.team, c.id, c.team))
 }
@@ -95,7 +95,6 @@ func (s *Server) resolveShots(now time.Duration) {
 			}
 			continue
 		}
-		s.tracing = ps.shooter
 		shot := lagcomp.Shot{
 			Shooter:    ps.shooter,
 			Now:        now,
@@ -183,7 +182,7 @@ type hitInfo struct {
 // shooter and, for a kill, everyone. It completes and emits the record.
 func (s *Server) apply(now time.Duration, h *hitInfo, rec *ShotRecord, outcome wire.Outcome, damage bool) {
 	v, sh := s.clients[h.victim], s.clients[h.shooter]
-	if damage && (v == nil || !s.hittable(h.victim)) {
+	if damage && (v == nil || !s.hittable(h.shooter, h.victim)) {
 		damage = false // the victim died, left or respawned meanwhile
 	}
 	rec.Outcome = outcome

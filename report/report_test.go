@@ -1,0 +1,383 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lagkit/lagkit/experiment"
+)
+
+// sample is a small but complete Results: two conditions, a test, two
+// tables, a bar and a line plot, and a published reference.
+func sample() *experiment.Results {
+	return &experiment.Results{
+		Experiment: "tlc-accuracy",
+		Seed:       42,
+		Quick:      true,
+		Title:      "Does rewinding help?",
+		Design:     "Eight bots per match on metro at 150 ms RTT, <none> & tlc alternating.",
+		Shard:      "1/2",
+		Conditions: []experiment.Condition{
+			{Name: "none", Params: map[string]any{"policy": "none", "rtt_ms": 150}, Metrics: map[string]float64{"hit_accuracy": 0.2134, "shots": 5120}, N: 12, NUnit: "matches"},
+			{Name: "tlc", Params: map[string]any{"policy": "tlc", "rtt_ms": 150}, Metrics: map[string]float64{"hit_accuracy": 0.3391, "shots": 5088, "sbc_per_hit": 0.041}, N: 12, NUnit: "matches"},
+		},
+		Tests: []experiment.Test{{
+			Name: "accuracy_tlc", Kind: "paired_t", Metric: "hit_accuracy", A: "none", B: "tlc", N: 12,
+			Statistic: 7.31, P: 0.00002, Effect: 2.11, MeanDiff: 0.1257, CI95: [2]float64{0.0878, 0.1636},
+			Note: "pairs share seeds",
+		}},
+		Tables: []experiment.Table{
+			{Name: "accuracy", Title: "Hit accuracy by policy", Columns: []string{"condition", "hit_accuracy", "ci95_half"},
+				Rows: [][]string{{"none", "0.2134", "0.021"}, {"tlc", "0.3391", "0.018"}, {"alc", "n/a", ""}}},
+			{Name: "accuracy_by_rtt", Title: "Hit accuracy against RTT", Columns: []string{"policy", "rtt_ms", "hit_accuracy"},
+				Rows: [][]string{
+					{"none", "150", "0.21"}, {"none", "0", "0.35"}, {"none", "50", "0.30"},
+					{"tlc", "0", "0.35"}, {"tlc", "50", "0.34"}, {"tlc", "150", "0.34"}, {"tlc", "250", "-"},
+				}},
+		},
+		Plots: []experiment.Plot{
+			{Name: "accuracy", Title: "Hit accuracy at 150 ms", Kind: "bar", Table: "accuracy", X: "condition", Y: "hit_accuracy", YErr: "ci95_half", XLabel: "policy", YLabel: "hit accuracy"},
+			{Name: "accuracy_by_rtt", Title: "Hit accuracy against RTT", Kind: "line", Table: "accuracy_by_rtt", X: "rtt_ms", Y: "hit_accuracy", Series: "policy", XLabel: "RTT (ms)", YLabel: "hit accuracy"},
+		},
+		Published: []experiment.Reference{{Metric: "hit_accuracy", Condition: "tlc", Value: 0.36, Source: "sample study, table 2"}},
+		WallS:     12.5,
+	}
+}
+
+func TestWrite(t *testing.T) {
+	r := sample()
+	dir := filepath.Join(t.TempDir(), "out", "tlc")
+	if err := Write(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"results.json", "accuracy.csv", "accuracy_by_rtt.csv", "accuracy.svg", "accuracy_by_rtt.svg", "report.html"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("missing output: %v", err)
+		}
+	}
+
+	for _, tab := range r.Tables {
+		f, err := os.Open(filepath.Join(dir, tab.Name+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		records, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s.csv: %v", tab.Name, err)
+		}
+		if want := append([][]string{tab.Columns}, tab.Rows...); !slices.EqualFunc(records, want, slices.Equal) {
+			t.Errorf("%s.csv = %q, want %q", tab.Name, records, want)
+		}
+	}
+
+	for _, p := range r.Plots {
+		b, err := os.ReadFile(filepath.Join(dir, p.Name+".svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if root, err := xmlRoot(b); err != nil || root != "svg" {
+			t.Errorf("%s.svg: root element %q, error %v; want well-formed <svg>", p.Name, root, err)
+		}
+		if !bytes.Contains(b, []byte(p.Title)) {
+			t.Errorf("%s.svg does not show its title %q", p.Name, p.Title)
+		}
+	}
+
+	b, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{
+		"<!DOCTYPE html>",
+		"<title>Does rewinding help?</title>",
+		"<code>tlc-accuracy</code>", "<code>42</code>", "1/2", "12.5 s",
+		"<th>none</th>", "<th>tlc</th>", "policy=tlc, rtt_ms=150", "12 matches",
+		"<code>hit_accuracy</code>", "<code>sbc_per_hit</code>", "<code>shots</code>",
+		"0.3391", "5088",
+		"paired_t", "none vs tlc", "&lt; 0.001", "0.1257 [0.0878, 0.1636]", "pairs share seeds",
+		"<td class=\"n\">0.36</td><td class=\"n\">0.3391</td><td>sample study, table 2</td>",
+		"Hit accuracy by policy", "Hit accuracy against RTT",
+		"&lt;none&gt; &amp; tlc",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	for _, p := range r.Plots {
+		fig := regexp.MustCompile(`(?s)<figure class="plot" id="` + p.Name + `">\s*<svg .*?</svg>.*?</figure>`).FindString(page)
+		if fig == "" {
+			t.Errorf("report.html has no figure.plot#%s holding an <svg>", p.Name)
+		} else if !strings.Contains(fig, p.Title) {
+			t.Errorf("figure %s lacks its title %q", p.Name, p.Title)
+		}
+	}
+	if strings.Contains(page, "<?xml") {
+		t.Error("report.html contains an XML prolog")
+	}
+	// A self-contained page names no network address; SVG namespace
+	// names are identifiers, never fetched.
+	for _, u := range regexp.MustCompile(`https?://[^"'\s<>)]*`).FindAllString(page, -1) {
+		if u != "http://www.w3.org/2000/svg" && u != "http://www.w3.org/1999/xlink" {
+			t.Errorf("report.html refers to %s", u)
+		}
+	}
+}
+
+// xmlRoot returns the name of the document's root element after checking
+// the whole document is well-formed.
+func xmlRoot(b []byte) (string, error) {
+	d := xml.NewDecoder(bytes.NewReader(b))
+	var root string
+	for {
+		tok, err := d.Token()
+		if errors.Is(err, io.EOF) {
+			return root, nil
+		}
+		if err != nil {
+			return root, err
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+}
+
+func TestReadRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	if err := Write(dir, sample()); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.ReadFile(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(append(again, '\n'), file) {
+		t.Errorf("Read then encode differs from results.json:\n%s\nwant\n%s", again, file)
+	}
+	if r.Experiment != "tlc-accuracy" || r.Seed != 42 || len(r.Conditions) != 2 || r.Conditions[1].Metrics["hit_accuracy"] != 0.3391 {
+		t.Errorf("Read = %+v", r)
+	}
+}
+
+func TestWriteUnwritableDir(t *testing.T) {
+	regular := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(regular, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(regular, "out")
+	err := Write(dir, sample())
+	if err == nil || !strings.Contains(err.Error(), regular) {
+		t.Errorf("Write(%s) = %v, want an error naming the path", dir, err)
+	}
+}
+
+func TestWriteRejects(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(r *experiment.Results)
+		want   string
+	}{
+		{"table name with separator", func(r *experiment.Results) { r.Tables[0].Name = "../accuracy" }, `table 0: name "../accuracy"`},
+		{"hidden table name", func(r *experiment.Results) { r.Tables[0].Name = ".accuracy" }, `table 0: name ".accuracy"`},
+		{"table name twice", func(r *experiment.Results) { r.Tables[1].Name = "accuracy" }, "table accuracy: name used twice"},
+		{"table without columns", func(r *experiment.Results) { r.Tables[0].Columns = nil }, "table accuracy: no columns"},
+		{"ragged row", func(r *experiment.Results) { r.Tables[1].Rows[2] = []string{"none", "50"} }, "table accuracy_by_rtt: row 3 has 2 cells for 3 columns"},
+		{"plot name with slash", func(r *experiment.Results) { r.Plots[1].Name = "a/b" }, `plot 1: name "a/b"`},
+		{"plot name twice", func(r *experiment.Results) { r.Plots[1].Name = "accuracy" }, "plot accuracy: name used twice"},
+		{"plot of missing table", func(r *experiment.Results) { r.Plots[0].Table = "rollback" }, `plot accuracy: no table "rollback"`},
+		{"plot of missing column", func(r *experiment.Results) { r.Plots[1].Y = "sbc" }, `plot accuracy_by_rtt: y column "sbc" is not in table accuracy_by_rtt`},
+		{"missing error column", func(r *experiment.Results) { r.Plots[0].YErr = "sd" }, `plot accuracy: y_err column "sd"`},
+		{"unknown kind", func(r *experiment.Results) { r.Plots[0].Kind = "pie" }, `plot accuracy: kind "pie" is neither bar nor line`},
+		{"series on a bar plot", func(r *experiment.Results) { r.Plots[0].Series = "condition" }, "plot accuracy: series applies to line plots only"},
+		{"NaN metric", func(r *experiment.Results) { r.Conditions[0].Metrics["sbc_per_hit"] = math.NaN() }, `condition "none": metric sbc_per_hit is NaN`},
+		{"infinite p", func(r *experiment.Results) { r.Tests[0].P = math.Inf(1) }, `test "accuracy_tlc": p is +Inf`},
+		{"NaN reference", func(r *experiment.Results) { r.Published[0].Value = math.NaN() }, `published hit_accuracy for "tlc" is NaN`},
+		{"NaN wall time", func(r *experiment.Results) { r.WallS = math.NaN() }, "wall_s is NaN"},
+		{"unencodable parameter", func(r *experiment.Results) { r.Conditions[0].Params["f"] = func() {} }, "encode results.json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := sample()
+			tt.change(r)
+			dir := filepath.Join(t.TempDir(), "out")
+			err := Write(dir, r)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Write = %v, want an error containing %q", err, tt.want)
+			}
+			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("Write created %s for results it rejected", dir)
+			}
+		})
+	}
+	if err := Write(t.TempDir(), nil); err == nil {
+		t.Error("Write(nil) succeeded")
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	tests := []struct {
+		name, file, want string
+	}{
+		{"missing", "", "no such file"},
+		{"not JSON", "{\"experiment\": ", "unexpected end of JSON input"},
+		{"wrong type", `{"seed": "forty-two"}`, "results.json: json: cannot unmarshal string"},
+		{"ragged table", `{"tables": [{"name": "t", "columns": ["a", "b"], "rows": [["1"]]}]}`, "table t: row 1 has 1 cells for 2 columns"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tt.file != "" {
+				if err := os.WriteFile(filepath.Join(dir, ResultsFile), []byte(tt.file), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r, err := Read(dir)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), dir) {
+				t.Errorf("Read = %+v, %v; want an error naming %s and containing %q", r, err, dir, tt.want)
+			}
+		})
+	}
+}
+
+func TestBarPoints(t *testing.T) {
+	tab := experiment.Table{Columns: []string{"c", "y", "e"}, Rows: [][]string{
+		{"a", "1.5", "0.2"}, {"b", "n/a", "0.1"}, {"c", " 3 ", "-"}, {"d", "NaN", ""}, {"e", "-2", "-0.5"}, {"f", "Inf", "1"},
+	}}
+	labels, pts := barPoints(experiment.Plot{X: "c", Y: "y", YErr: "e"}, tab, map[string]int{"c": 0, "y": 1, "e": 2})
+	if want := []string{"a", "c", "e"}; !slices.Equal(labels, want) {
+		t.Errorf("labels = %q, want %q", labels, want)
+	}
+	if want := []point{{0, 1.5, 0.2}, {1, 3, 0}, {2, -2, -0.5}}; !slices.Equal(pts, want) {
+		t.Errorf("points = %v, want %v", pts, want)
+	}
+}
+
+func TestLinePoints(t *testing.T) {
+	r := sample()
+	p := r.Plots[1]
+	names, series := linePoints(p, r.Tables[1], map[string]int{"policy": 0, "rtt_ms": 1, "hit_accuracy": 2})
+	if want := []string{"none", "tlc"}; !slices.Equal(names, want) {
+		t.Errorf("series = %q, want %q", names, want)
+	}
+	want := map[string][]point{
+		"none": {{0, 0.35, 0}, {50, 0.30, 0}, {150, 0.21, 0}},
+		"tlc":  {{0, 0.35, 0}, {50, 0.34, 0}, {150, 0.34, 0}},
+	}
+	for name, pts := range want {
+		if !slices.Equal(series[name], pts) {
+			t.Errorf("series %s = %v, want %v", name, series[name], pts)
+		}
+	}
+
+	p.Series = ""
+	names, series = linePoints(p, r.Tables[1], map[string]int{"policy": 0, "rtt_ms": 1, "hit_accuracy": 2})
+	if len(names) != 1 || len(series[""]) != 6 {
+		t.Errorf("without series: %q, %v; want one line of 6 points", names, series)
+	}
+}
+
+// TestDrawPlotEdges checks that plots of awkward tables still draw (axes
+// and title) rather than fail or panic.
+func TestDrawPlotEdges(t *testing.T) {
+	tests := []struct {
+		name string
+		rows [][]string
+	}{
+		{"no numbers", [][]string{{"a", "b"}, {"", ""}}},
+		{"no rows", nil},
+		{"one point beyond 2^53", [][]string{{"1e17", "1e17"}}},
+		{"one huge negative point", [][]string{{"-1e100", "-1e100"}}},
+		{"widest plotted span", [][]string{{"-1e100", "-1e100"}, {"1e100", "1e100"}}},
+		{"span beyond float64", [][]string{{"-1e308", "-1e308"}, {"1e308", "1e308"}, {"0", "1"}}},
+		{"subnormal span", [][]string{{"5e-324", "0"}, {"1e-323", "5e-324"}}},
+	}
+	for _, tt := range tests {
+		for _, kind := range []string{"bar", "line"} {
+			tab := experiment.Table{Name: "t", Columns: []string{"x", "y"}, Rows: tt.rows}
+			svg, err := drawPlot(experiment.Plot{Name: "p", Title: "Edge case", Kind: kind, Table: "t", X: "x", Y: "y"}, tab, nil)
+			if err != nil {
+				t.Errorf("%s, %s: %v", tt.name, kind, err)
+				continue
+			}
+			if root, err := xmlRoot(svg); err != nil || root != "svg" || !bytes.Contains(svg, []byte("Edge case")) {
+				t.Errorf("%s, %s: root %q, error %v; want a titled <svg>", tt.name, kind, root, err)
+			}
+		}
+	}
+}
+
+func TestFormat(t *testing.T) {
+	numbers := []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"}, {5120, "5120"}, {-3, "-3"}, {0.2134, "0.2134"}, {0.123456, "0.1235"},
+		{12.5, "12.5"}, {99.99, "99.99"}, {123.456, "123.5"}, {2500000.5, "2.5e+06"}, {0.00001234, "1.234e-05"},
+	}
+	for _, tt := range numbers {
+		if got := formatNumber(tt.v); got != tt.want {
+			t.Errorf("formatNumber(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+	ps := []struct {
+		p    float64
+		want string
+	}{{0, "< 0.001"}, {0.0009, "< 0.001"}, {0.001, "0.001"}, {0.0449, "0.045"}, {0.5, "0.500"}, {1, "1.000"}}
+	for _, tt := range ps {
+		if got := formatP(tt.p); got != tt.want {
+			t.Errorf("formatP(%v) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+	if got, want := formatParams(map[string]any{"speed": 6.5, "policy": "alc", "rtt_ms": 250}), "policy=alc, rtt_ms=250, speed=6.5"; got != want {
+		t.Errorf("formatParams = %q, want %q", got, want)
+	}
+}
+
+// FuzzRead checks that no results.json makes Read panic, and that what
+// Read accepts Write can write: plotting, CSV and HTML never fail on
+// checked Results.
+func FuzzRead(f *testing.F) {
+	js, err := json.Marshal(sample())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(js)
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"tables":[{"name":"t","columns":["x","y"],"rows":[["1e308","-1e308"],["-1e308","1e308"]]}],"plots":[{"name":"p","kind":"line","table":"t","x":"x","y":"y"}]}`))
+	f.Add([]byte(`{"tables":[{"name":"t","columns":["x","y"],"rows":[["1e17","1e17"]]}],"plots":[{"name":"p","kind":"line","table":"t","x":"x","y":"y"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, ResultsFile), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Read(dir)
+		if err != nil {
+			return
+		}
+		if err := Write(filepath.Join(dir, "out"), r); err != nil {
+			t.Fatalf("Write of Read results: %v", err)
+		}
+	})
+}
