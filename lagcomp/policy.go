@@ -43,8 +43,8 @@ type Found struct {
 	Hit
 	// Rewound reports whether the test ran at the shot's target time.
 	Rewound bool
-	// RollbackM is the distance between the victim's tested and current
-	// positions (0 when not rewound).
+	// RollbackM is the distance along the ground between the victim's
+	// tested and current positions (0 when not rewound).
 	RollbackM float64
 	// VictimRTT is the server's measurement of the victim's round trip.
 	VictimRTT time.Duration

@@ -35,7 +35,7 @@ type Config struct {
 	TickRate int // default 64
 	Policy   lagcomp.Config
 	// BaseRTTms is every player's round trip unless Latency or the
-	// high-ping settings say otherwise (default 20 ms).
+	// high-ping settings say otherwise (default 0: a LAN).
 	BaseRTTms float64
 	// Latency sets chosen players' round trips, by player index.
 	Latency map[int]float64
@@ -77,9 +77,6 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.TickRate == 0 {
 		out.TickRate = 64
-	}
-	if out.BaseRTTms == 0 {
-		out.BaseRTTms = 20
 	}
 	if out.Skill == 0 {
 		out.Skill = 0.5

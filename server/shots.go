@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -28,7 +29,9 @@ type ShotRecord struct {
 	Hit, Registered bool
 	// Rewound reports whether the test ran in the past; RewindMS is how
 	// far back, RollbackM how far the victim's tested position lay from
-	// its current one.
+	// its current one along the ground: how far the victim was moved
+	// back, in the terms of the study's bound RTT x running speed
+	// (vertical motion, a jump or a fall, is left out).
 	Rewound   bool
 	RewindMS  float64
 	RollbackM float64
@@ -134,7 +137,8 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
 	}
 	if rec.Rewound {
-		found.RollbackM = h.Pose.Pos.Dist(v.state.Pos)
+		d := h.Pose.Pos.Sub(v.state.Pos)
+		found.RollbackM = math.Hypot(d.X, d.Y)
 	}
 	rec.Hit, rec.Victim, rec.Part, rec.RollbackM = true, h.Victim, h.Part, found.RollbackM
 	verdict := s.policy.Judge(shot, &found)
