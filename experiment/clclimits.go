@@ -19,13 +19,13 @@ var (
 var _ = register(&Experiment{
 	Name:  "clc-limits",
 	Title: "What do conditional lag compensation's caps cost?",
-	Design: "Capture the flag on metro, 12 bots, half of each team at 250 ms and the rest at " +
-		"20 ms (the alc study's setting), under clc with one cap per condition: a round-trip " +
-		"cap from 100 to 300 ms (shooters above it are not compensated at all), or a " +
-		"rollback-distance cap from 0.25 to 1.5 m (a hit that would move its victim back " +
+	Design: "Capture the flag on metro, 12 bots with round trips spread evenly from 20 to " +
+		"300 ms (each team gets the same spread), under clc with one cap per condition: a " +
+		"round-trip cap from 100 to 300 ms (shooters above it are not compensated at all), or " +
+		"a rollback-distance cap from 0.25 to 1.5 m (a hit that would move its victim back " +
 		"further is tested against the present instead). Each cap trades shots behind cover " +
-		"(sbc_per_hit_low, on low-ping victims) against shots refused compensation " +
-		"(not_compensated_fraction); tlc is the uncapped reference.",
+		"(sbc_per_hit, registered hits behind cover on the victim's screen) against shots " +
+		"refused compensation (not_compensated_fraction); tlc is the uncapped reference.",
 	Cells: func(quick bool) []Cell {
 		reps, minutes := 4, 10
 		if quick {
@@ -56,37 +56,46 @@ var _ = register(&Experiment{
 			}
 		}
 		return playMatch(match.Config{
-			Map: "metro", Mode: mode.CTF, Bots: 12, Seed: c.Seed, BaseRTTms: 20,
-			HighPingFraction: 0.5, HighPingMS: 250, Policy: pol,
+			Map: "metro", Mode: mode.CTF, Bots: 12, Seed: c.Seed, Latency: spreadRTTs(12, 20, 300), Policy: pol,
 			Duration: time.Duration(param(c, "minutes") * float64(time.Minute)),
 		})
 	},
 	Summarise: func(r *Results, cells []CellResult) {
 		g := group(cells)
 		tbl := Table{Name: "clc_limits", Title: "Shots behind cover against shots refused compensation",
-			Columns: []string{"condition", "sweep", "cap", "not_compensated_fraction", "sbc_per_hit_low", "hit_accuracy_high", "hits_received_low"}}
+			Columns: []string{"condition", "sweep", "cap", "not_compensated_fraction", "sbc_per_hit", "hit_accuracy", "hits_received"}}
 		for _, name := range g.names {
 			c0 := g.cells[name][0].Cell
 			met := map[string]float64{
 				"not_compensated_fraction": g.ratio(name, "shots_not_compensated", "shots"),
-				"sbc_per_hit_low":          g.ratio(name, "sbc_low", "hits_received_low"),
-				"sbc_per_hit":              g.ratio(name, "sbc_low", "hits_received_low"),
-				"hit_accuracy_high":        g.ratio(name, "hits_high", "shots_high"),
-				"hits_received_low":        g.sum(name, "hits_received_low"),
+				"sbc_per_hit":              g.ratio(name, "sbc", "hits_received"),
+				"hit_accuracy":             g.ratio(name, "hits", "shots"),
+				"hits_received":            g.sum(name, "hits_received"),
+				"sbc":                      g.sum(name, "sbc"),
 			}
 			r.Conditions = append(r.Conditions, g.condition(name, "matches", len(g.cells[name]), met))
 			cap := param(c0, "max_rtt_ms") + param(c0, "max_rollback_m")
 			tbl.Rows = append(tbl.Rows, []string{name, fmt.Sprint(c0.Params["sweep"]), fmt.Sprint(cap),
-				f4(met["not_compensated_fraction"]), f4(met["sbc_per_hit_low"]), f4(met["hit_accuracy_high"]), f0(met["hits_received_low"])})
+				f4(met["not_compensated_fraction"]), f4(met["sbc_per_hit"]), f4(met["hit_accuracy"]), f0(met["hits_received"])})
 		}
 		r.Tables = append(r.Tables, tbl)
 		var xs, ys []float64
 		for _, c := range cells {
-			xs, ys = append(xs, c.Metrics["not_compensated_fraction"]), append(ys, c.Metrics["sbc_per_hit_low"])
+			xs, ys = append(xs, c.Metrics["not_compensated_fraction"]), append(ys, c.Metrics["sbc_per_hit"])
 		}
-		addPearson(r, "sbc_per_hit_low", "not_compensated_fraction", "sbc_per_hit_low", xs, ys, "all cells")
+		addPearson(r, "sbc_per_hit", "not_compensated_fraction", "sbc_per_hit", xs, ys, "all cells")
 		r.Plots = append(r.Plots, Plot{Name: "clc_limits", Title: "SBC per hit against shots refused compensation", Kind: "line",
-			Table: "clc_limits", X: "not_compensated_fraction", Y: "sbc_per_hit_low", Series: "sweep",
-			XLabel: "fraction of shots not compensated", YLabel: "SBC per hit (low-ping victims)"})
+			Table: "clc_limits", X: "not_compensated_fraction", Y: "sbc_per_hit", Series: "sweep",
+			XLabel: "fraction of shots not compensated", YLabel: "SBC per hit"})
 	},
 })
+
+// spreadRTTs gives n players round trips evenly from lo to hi ms in slot
+// order; teams alternate by slot, so each team spans the whole range.
+func spreadRTTs(n int, lo, hi float64) map[int]float64 {
+	out := map[int]float64{}
+	for i := range n {
+		out[i] = lo + (hi-lo)*float64(i)/float64(max(n-1, 1))
+	}
+	return out
+}
