@@ -36,7 +36,7 @@ var _ = register(&Experiment{
 				cells = append(cells, Cell{
 					Index: len(cells), Condition: p, Replicate: rep,
 					Params: map[string]any{"policy": p, "map": "metro", "mode": "ctf", "bots": 12,
-						"high_ping_fraction": 0.5, "high_ping_ms": 250, "low_ping_ms": 20, "minutes": minutes},
+						"high_ping_fraction": 0.5, "high_ping_ms": 250, "base_rtt_ms": 20, "minutes": minutes},
 				})
 			}
 		}

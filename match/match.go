@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/bot"
@@ -27,7 +28,9 @@ import (
 
 // Config describes one match. Zero values take the defaults.
 type Config struct {
-	Map      string        // default metro
+	// Map is a shipped map's name or the path of a map file (.json);
+	// default metro.
+	Map      string
 	Mode     mode.Kind     // default ctf
 	Bots     int           // default 12
 	Duration time.Duration // default 10 min
@@ -53,6 +56,11 @@ type Config struct {
 	WalkSpeed float64
 	// InterpDelay is the clients' interpolation delay (default 100 ms).
 	InterpDelay time.Duration
+	// WeaponsFile is a weapons file to read instead of the shipped one,
+	// and Loadout the weapons every player carries, by name, the first
+	// drawn (default: the rifle alone, as the ALC study's game had).
+	WeaponsFile string
+	Loadout     []string
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -168,7 +176,11 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := world.Load(cfg.Map)
+	m, err := loadMap(cfg.Map)
+	if err != nil {
+		return nil, err
+	}
+	loadout, err := cfg.weapons()
 	if err != nil {
 		return nil, err
 	}
@@ -176,12 +188,15 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	if cfg.WalkSpeed > 0 {
 		params.WalkSpeed, params.CrouchSpeed = cfg.WalkSpeed, cfg.WalkSpeed
 	}
-	weapon := game.Rifle()
+	weapon := loadout[0] // bots fight with the weapon they spawn with
 	grid, err := nav.Build(m, &params)
 	if err != nil {
 		return nil, err
 	}
 	if err := nav.Check(m, grid); err != nil {
+		if strings.HasSuffix(cfg.Map, ".json") {
+			return nil, fmt.Errorf("%s: %w", cfg.Map, err)
+		}
 		return nil, err
 	}
 	rtts := cfg.latencies()
@@ -206,7 +221,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	}
 	modeCfg := mode.Config{Mode: cfg.Mode, Duration: cfg.Duration}
 	d, err := sim.NewDriver(server.Config{
-		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: []game.Weapon{weapon},
+		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
 		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg,
 	}, players, seeds.Uint64())
 	if err != nil {
@@ -256,6 +271,30 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	}
 	res.Match.WallS = time.Since(wallStart).Seconds()
 	return res, nil
+}
+
+// loadMap loads a shipped map by name or a map file by path.
+func loadMap(name string) (*world.Map, error) {
+	if strings.HasSuffix(name, ".json") {
+		return world.LoadFile(name)
+	}
+	return world.Load(name)
+}
+
+// weapons returns the players' loadout.
+func (c *Config) weapons() ([]game.Weapon, error) {
+	all := game.DefaultWeapons()
+	if c.WeaponsFile != "" {
+		var err error
+		if all, err = game.LoadWeapons(c.WeaponsFile); err != nil {
+			return nil, err
+		}
+	}
+	names := c.Loadout
+	if len(names) == 0 {
+		names = []string{all[0].Name}
+	}
+	return game.SelectWeapons(all, names)
 }
 
 // latencies returns each player's round trip in ms.

@@ -632,7 +632,7 @@ type ClientInfo struct {
 	CmdsLost      int // commands never executed (gaps in the sequence)
 	CmdsDropped   int // commands dropped because the queue was full
 
-	Shots, Hits, HitsTaken int // shots fired, hits registered on others, hits registered on this player
+	Shots, Hits, HitsTaken int // rays fired (a shotgun fires several per shot), those registered on others, hits registered on this player
 	Kills, Deaths          int
 	Team, Score            int
 	Refuted                int // denials the server refuted

@@ -89,9 +89,11 @@ func (s *Server) resolveShots(now time.Duration) {
 		if c == nil || c.state.Has(game.FlagDead) {
 			continue // killed earlier this tick: no kill trading through lag
 		}
-		c.shotsFired++
 		// Step fires only a weapon of the loadout, so the slot is valid.
 		w := &s.cfg.Weapons[ps.state.Weapon]
+		// Each pellet counts as a shot, and each pellet that lands as a
+		// hit, so accuracy means the same for a rifle and a shotgun.
+		c.shotsFired += w.Pellets
 		if w.Kind == game.Projectile {
 			for pellet := range w.Pellets {
 				s.launch(now, ps, pellet, w)

@@ -22,6 +22,7 @@ func newMatchCmd() *cobra.Command {
 		cfg     match.Config
 		modeStr string
 		latency string
+		loadout string
 		out     string
 		asJSON  bool
 	)
@@ -41,6 +42,9 @@ with server time) and DIR/summary.json.`,
 				return err
 			}
 			cfg.Latency = lat
+			if loadout != "" {
+				cfg.Loadout = strings.Split(loadout, ",")
+			}
 			var events io.Writer
 			if out != "" {
 				if err := os.MkdirAll(out, 0o755); err != nil {
@@ -71,7 +75,9 @@ with server time) and DIR/summary.json.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.Map, "map", "metro", "map name")
+	f.StringVar(&cfg.Map, "map", "metro", "map name (metro, arena, courtyard) or a map file (.json)")
+	f.StringVar(&cfg.WeaponsFile, "weapons", "", "weapons file (default: the shipped weapons)")
+	f.StringVar(&loadout, "loadout", "", "weapons every player carries, by name, comma separated (default: the first weapon)")
 	f.StringVar(&modeStr, "mode", "ctf", "game mode: ffa, tdm, ctf or dom")
 	f.IntVar(&cfg.Bots, "bots", 12, "number of bots")
 	f.DurationVar(&cfg.Duration, "duration", 10*time.Minute, "match length (simulated)")
