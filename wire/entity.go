@@ -14,6 +14,9 @@ func EntityFromState(s game.PlayerState) EntityState {
 		X:        int32(math.Round(s.Pos.X / game.PosQuantum)),
 		Y:        int32(math.Round(s.Pos.Y / game.PosQuantum)),
 		Z:        int32(math.Round(s.Pos.Z / game.PosQuantum)),
+		VX:       int32(math.Round(s.Vel.X / game.VelQuantum)),
+		VY:       int32(math.Round(s.Vel.Y / game.VelQuantum)),
+		VZ:       int32(math.Round(s.Vel.Z / game.VelQuantum)),
 		Yaw:      s.Yaw,
 		Pitch:    s.Pitch,
 		Flags:    s.Flags,
@@ -21,12 +24,13 @@ func EntityFromState(s game.PlayerState) EntityState {
 	}
 }
 
-// State returns the replicated part of a player's state (velocity is not
-// replicated for remote entities and is zero).
+// State returns the replicated part of a player's state.
 func (e EntityState) State() game.PlayerState {
 	return game.PlayerState{
 		Pos: geom.V(float64(e.X)*game.PosQuantum, float64(e.Y)*game.PosQuantum,
 			float64(e.Z)*game.PosQuantum),
+		Vel: geom.V(float64(e.VX)*game.VelQuantum, float64(e.VY)*game.VelQuantum,
+			float64(e.VZ)*game.VelQuantum),
 		Yaw:      e.Yaw,
 		Pitch:    e.Pitch,
 		Flags:    e.Flags,

@@ -29,9 +29,9 @@ func goldenSnapshots() (base, delta *Snapshot) {
 		Events: []Event{{Kind: 3, Data: []byte("hit")}},
 	}
 	for i, e := range []EntityState{
-		{X: 1024, Y: -512, Yaw: 100, Flags: game.FlagOnGround},
+		{X: 1024, Y: -512, Yaw: 100, Flags: game.FlagOnGround, VX: 2048, VY: -1024},
 		{X: -7000, Y: 300, Z: 512, Yaw: 40000, Pitch: 300, Flags: game.FlagCrouched, Teleport: 2},
-		{X: 5, Y: 5, Z: 5},
+		{X: 5, Y: 5, Z: 5, Stamp: 600},
 	} {
 		base.Entities[i*3+1] = e
 		base.SetPresent(i*3+1, true)

@@ -45,6 +45,8 @@ func randEntity(rng *rand.Rand) EntityState {
 		Pitch:    randPitch(rng),
 		Flags:    game.StateFlags(rng.Uint32()),
 		Teleport: uint8(rng.Uint32()),
+		VX:       randCoord(rng), VY: randCoord(rng), VZ: randCoord(rng),
+		Stamp: rng.Uint32() >> uint(rng.IntN(33)),
 	}
 }
 

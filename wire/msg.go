@@ -12,7 +12,7 @@ import (
 const MaxDatagram = 1100
 
 // Version is the protocol version carried by Connect and checked by Accept.
-const Version = 2
+const Version = 3
 
 // MaxEntities is the number of entity slots a snapshot can address.
 const MaxEntities = 256
@@ -62,11 +62,19 @@ const MaxCmdsPerPacket = 8
 
 // EntityState is the replicated state of one remote entity, quantised.
 type EntityState struct {
-	X, Y, Z  int32 // position in game.PosQuantum units
-	Yaw      uint16
-	Pitch    int16
-	Flags    game.StateFlags
-	Teleport uint8
+	X, Y, Z int32 // position in game.PosQuantum units
+	// VX, VY, VZ is the velocity in game.VelQuantum units, for receivers
+	// that extrapolate or dead reckon.
+	VX, VY, VZ int32
+	Yaw        uint16
+	Pitch      int16
+	Flags      game.StateFlags
+	Teleport   uint8
+	// Stamp is the server tick this state is from when it is older than
+	// the snapshot (threshold replication sends a player's state only
+	// when the receiver's dead reckoning of it drifts too far); 0 means
+	// the snapshot's own tick.
+	Stamp uint32
 }
 
 // Event is one entry of a snapshot's extensible event list. Receivers skip

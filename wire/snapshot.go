@@ -249,6 +249,11 @@ func checkEntity(e *EntityState) string {
 			return "position out of range"
 		}
 	}
+	for _, c := range [...]int32{e.VX, e.VY, e.VZ} {
+		if c < -MaxCoord || c > MaxCoord {
+			return "velocity out of range"
+		}
+	}
 	if e.Pitch < -game.MaxPitch || e.Pitch > game.MaxPitch {
 		return "pitch out of range"
 	}
@@ -349,6 +354,10 @@ func writeEntity(w *bitWriter, e, ref *EntityState) {
 	writeAngle(w, uint16(e.Pitch), uint16(ref.Pitch))
 	writeChanged(w, uint64(e.Flags), uint64(ref.Flags), 8)
 	writeChanged(w, uint64(e.Teleport), uint64(ref.Teleport), 8)
+	w.writeBucketed(int64(e.VX)-int64(ref.VX), coordBuckets)
+	w.writeBucketed(int64(e.VY)-int64(ref.VY), coordBuckets)
+	w.writeBucketed(int64(e.VZ)-int64(ref.VZ), coordBuckets)
+	writeChanged(w, uint64(e.Stamp), uint64(ref.Stamp), 32)
 }
 
 // writeStep writes the distance (1 to MaxEntities-1) from one entity entry's
@@ -562,5 +571,16 @@ func readEntity(r *bitReader, e *EntityState, i int) {
 	}
 	if r.readBool() {
 		e.Teleport = uint8(r.readBits(8))
+	}
+	for j, v := range [...]*int32{&e.VX, &e.VY, &e.VZ} {
+		c, ok := readCoord(r, int64(*v))
+		if !ok {
+			r.failf("entity %d: velocity %d out of range", i, j)
+			return
+		}
+		*v = int32(c)
+	}
+	if r.readBool() {
+		e.Stamp = uint32(r.readBits(32))
 	}
 }
