@@ -59,6 +59,49 @@ type Config struct {
 	// Appeals is how the client answers provisional hits (default
 	// AppealHonest).
 	Appeals AppealMode
+	// Display is how remote players are drawn (default Interpolate).
+	Display Display
+}
+
+// Display is how a client draws remote players (SPEC section 4).
+type Display uint8
+
+// Display modes. Interpolate draws the past, between received states;
+// the others draw the present, predicted from the newest state.
+const (
+	// Interpolate draws remote players InterpDelay behind the received
+	// server time, between the two states that straddle that time, and
+	// extrapolates (capped at ExtrapolateMax, then holds) only when the
+	// buffer runs dry.
+	Interpolate Display = iota
+	// Extrapolate draws at the received server time, projecting the
+	// newest state along its velocity for at most ExtrapolateMax, then
+	// holding.
+	Extrapolate
+	// OpponentPredict keeps a remote player's last velocity until the
+	// next update, then snaps to it (the simple opponent prediction of a
+	// top-down study).
+	OpponentPredict
+)
+
+var displayNames = [...]string{"interpolate", "extrapolate", "opponent-predict"}
+
+// String returns the mode's name.
+func (d Display) String() string {
+	if int(d) < len(displayNames) {
+		return displayNames[d]
+	}
+	return fmt.Sprintf("Display(%d)", d)
+}
+
+// ParseDisplay returns the display mode called name.
+func ParseDisplay(name string) (Display, error) {
+	for i, n := range displayNames {
+		if n == name {
+			return Display(i), nil
+		}
+	}
+	return 0, fmt.Errorf("client: unknown display mode %q (known: %v)", name, displayNames)
 }
 
 // AppealMode is how a client answers the server's provisional hits.
@@ -123,6 +166,9 @@ func (c *Config) withDefaults() (Config, error) {
 		if err := out.Weapons[i].Validate(); err != nil {
 			return out, fmt.Errorf("client: config: weapon %d: %w", i, err)
 		}
+	}
+	if int(out.Display) >= len(displayNames) {
+		return out, fmt.Errorf("client: config: display mode %d unknown", out.Display)
 	}
 	if out.Appeals > AppealSilent {
 		return out, fmt.Errorf("client: config: appeal mode %d unknown", out.Appeals)
@@ -342,8 +388,12 @@ func (c *Client) Disconnect(reason string) {
 func (c *Client) ServerTime(now time.Duration) time.Duration { return now + c.offset }
 
 // ViewTime returns the server time at which remote players are drawn now:
-// the estimated server time minus the interpolation delay.
+// the received server time, minus the interpolation delay when
+// interpolating.
 func (c *Client) ViewTime(now time.Duration) time.Duration {
+	if c.cfg.Display != Interpolate {
+		return max(0, c.ServerTime(now))
+	}
 	return max(0, c.ServerTime(now)-c.cfg.InterpDelay)
 }
 
@@ -468,7 +518,11 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 			}
 			continue
 		}
-		c.addSample(id, serverTime, sn.Entities[id].State())
+		t := serverTime
+		if stamp := sn.Entities[id].Stamp; stamp != 0 {
+			t = time.Duration(stamp) * c.tickDur
+		}
+		c.addSample(id, t, sn.Entities[id].State())
 	}
 	c.events(now, sn)
 	return nil
@@ -604,6 +658,9 @@ func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
 		r = &remote{}
 		c.remotes[id] = r
 	}
+	if r.alive && r.n > 0 && r.t[r.head] >= t {
+		return // a state already held (threshold replication repeats it)
+	}
 	if !r.alive || (r.n > 0 && r.s[r.head].Teleport != st.Teleport) {
 		r.n = 0 // appeared or teleported: do not slide from the old place
 	}
@@ -699,18 +756,15 @@ func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
 	}
 	newest := r.head
 	if t >= r.t[newest] {
-		if r.n < 2 {
-			return r.s[newest], true
-		}
-		prev := (newest + histLen - 1) % histLen
-		dt := r.t[newest] - r.t[prev]
-		if dt <= 0 {
-			return r.s[newest], true
-		}
-		ahead := min(t-r.t[newest], c.cfg.ExtrapolateMax)
+		// Past the newest state: project it along its velocity, capped
+		// unless predicting opponents, who keep going until the next
+		// update.
 		st := r.s[newest]
-		v := st.Pos.Sub(r.s[prev].Pos).Scale(1 / dt.Seconds())
-		st.Pos = st.Pos.AddScaled(v, ahead.Seconds())
+		ahead := t - r.t[newest]
+		if c.cfg.Display != OpponentPredict {
+			ahead = min(ahead, c.cfg.ExtrapolateMax)
+		}
+		st.Pos = st.Pos.AddScaled(st.Vel, ahead.Seconds())
 		return st, true
 	}
 	// Walk back to the newest sample at or before t.

@@ -39,9 +39,17 @@ func connected(t *testing.T, cfg Config) *Client {
 // the local player at self after command lastCmd.
 func feed(t *testing.T, c *Client, now time.Duration, n uint32, x float64, teleport uint8, self game.PlayerState, lastCmd uint32) {
 	t.Helper()
+	feedMoving(t, c, now, n, x, 0, 0, teleport, self, lastCmd)
+}
+
+// feedMoving is feed with remote player 1 moving at vx m/s, its state
+// stamped with tick stamp (0: the snapshot's).
+func feedMoving(t *testing.T, c *Client, now time.Duration, n uint32, x, vx float64, stamp uint32, teleport uint8, self game.PlayerState, lastCmd uint32) {
+	t.Helper()
 	var s wire.Snapshot
 	s.Tick, s.LastCmd, s.Self = n, lastCmd, self
-	s.Entities[1] = wire.EntityFromState(game.PlayerState{Pos: game.SnapPos(geom.V(x, 0, 0)), Teleport: teleport})
+	s.Entities[1] = wire.EntityFromState(game.PlayerState{Pos: game.SnapPos(geom.V(x, 0, 0)), Vel: geom.V(vx, 0, 0), Teleport: teleport})
+	s.Entities[1].Stamp = stamp
 	s.Present[0] = 1 << 1
 	b, err := wire.AppendSnapshot(nil, &s, nil, wire.MaxDatagram)
 	if err != nil {
@@ -78,8 +86,8 @@ func TestInterpolationUsesStraddlingSamples(t *testing.T) {
 
 func TestExtrapolationIsCappedThenHolds(t *testing.T) {
 	c := connected(t, Config{ExtrapolateMax: 250 * time.Millisecond})
-	feed(t, c, 10*tick, 10, 10, 1, game.PlayerState{}, 0)
-	feed(t, c, 11*tick, 11, 10.0625, 1, game.PlayerState{}, 0) // 4 m/s
+	feedMoving(t, c, 10*tick, 10, 10, 4, 0, 1, game.PlayerState{}, 0)
+	feedMoving(t, c, 11*tick, 11, 10.0625, 4, 0, 1, game.PlayerState{}, 0)
 	newest := 11 * tick
 	s, _ := c.Remote(1, newest+100*time.Millisecond)
 	if want := 10.0625 + 0.4; math.Abs(s.Pos.X-want) > 1e-9 {
@@ -187,5 +195,35 @@ func TestRejectAndGarbage(t *testing.T) {
 	}
 	if c.Phase() != Closed || c.Reason() != "rejected: server full" {
 		t.Fatalf("phase %v reason %q", c.Phase(), c.Reason())
+	}
+}
+
+func TestOpponentPredictionKeepsGoingThenSnaps(t *testing.T) {
+	c := connected(t, Config{Display: OpponentPredict})
+	feedMoving(t, c, 10*tick, 10, 10, 4, 0, 1, game.PlayerState{}, 0)
+	if got := c.ViewTime(10 * tick); got != 10*tick {
+		t.Fatalf("view time %v, want the received server time %v (no interpolation delay)", got, 10*tick)
+	}
+	s, _ := c.Remote(1, 10*tick+2*time.Second)
+	if math.Abs(s.Pos.X-18) > 1e-9 {
+		t.Fatalf("2 s on: x=%v, want 18 (no cap)", s.Pos.X)
+	}
+	feedMoving(t, c, 12*tick, 12, 9, 0, 0, 1, game.PlayerState{}, 0)
+	if s, _ := c.Remote(1, 12*tick); s.Pos.X != 9 {
+		t.Fatalf("after the update x=%v, want a snap to 9", s.Pos.X)
+	}
+}
+
+// TestStampedStatesAreSamplesAtTheirTime: a state repeated under
+// threshold replication is one sample, at the tick it is from.
+func TestStampedStatesAreSamplesAtTheirTime(t *testing.T) {
+	c := connected(t, Config{})
+	feedMoving(t, c, 10*tick, 10, 10, 0, 10, 1, game.PlayerState{}, 0)
+	feedMoving(t, c, 11*tick, 11, 10, 0, 10, 1, game.PlayerState{}, 0) // repeated
+	feedMoving(t, c, 14*tick, 14, 13, 0, 14, 1, game.PlayerState{}, 0)
+	// Between the stamps (10 and 14) the player moves evenly, not first
+	// standing still until tick 11.
+	if s, _ := c.Remote(1, 12*tick); math.Abs(s.Pos.X-11.5) > 1e-9 {
+		t.Fatalf("x=%v at tick 12, want 11.5", s.Pos.X)
 	}
 }

@@ -36,6 +36,9 @@ type Config struct {
 	Map          string
 	InterpDelay  time.Duration // default 100 ms
 	SnapshotRate int           // default: the tick rate
+	// Display is how clients draw remote players (default interpolation);
+	// interp_error_mean_m measures it whatever the mode.
+	Display client.Display
 }
 
 // Result summarises a run. Every field but WallS and TickTimeUS is a
@@ -161,7 +164,7 @@ func Run(cfg Config) (*Result, error) {
 		// phase against the server's ticks, as real clients do.
 		join := time.Duration(seeds.next()%200_000) * time.Microsecond
 		players[i] = PlayerConfig{
-			Client: client.Config{Name: fmt.Sprintf("p%d", i), InterpDelay: cfg.InterpDelay, SnapshotRate: cfg.SnapshotRate},
+			Client: client.Config{Name: fmt.Sprintf("p%d", i), InterpDelay: cfg.InterpDelay, SnapshotRate: cfg.SnapshotRate, Display: cfg.Display},
 			Up:     oneWay, Down: oneWay,
 			Brain:  newMover(seeds.next(), m, &params),
 			JoinAt: join,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/sim"
 )
 
@@ -17,6 +18,7 @@ func newSimCmd() *cobra.Command {
 		cfg      sim.Config
 		rttMS    float64
 		jitterMS float64
+		display  string
 		asJSON   bool
 	)
 	cmd := &cobra.Command{
@@ -34,6 +36,11 @@ the same seed gives the same digest.`,
 			}
 			cfg.RTT = time.Duration(rttMS * float64(time.Millisecond))
 			cfg.Jitter = time.Duration(jitterMS * float64(time.Millisecond))
+			d, err := client.ParseDisplay(display)
+			if err != nil {
+				return fmt.Errorf("--display: %w", err)
+			}
+			cfg.Display = d
 			res, err := sim.Run(cfg)
 			if err != nil {
 				return err
@@ -55,6 +62,7 @@ the same seed gives the same digest.`,
 	f.Float64Var(&jitterMS, "jitter", 0, "delay jitter (standard deviation) per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "packet loss probability per direction (0-1)")
 	f.StringVar(&cfg.Map, "map", "metro", "map name")
+	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: interpolate, extrapolate or opponent-predict")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	return cmd
 }
