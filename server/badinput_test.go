@@ -327,3 +327,37 @@ func TestMalformedAppeals(t *testing.T) {
 		t.Fatalf("after malformed appeals: records %+v, hits %+v; want one provisional hit", d.records, d.hits[2])
 	}
 }
+
+// TestConfirmedHitStandsWhoeverFiredLast: an appeal is settled outside the
+// tick that traced the shot, so whether the shooter may hurt the victim
+// must be judged for that shot's shooter, not for whoever was traced last
+// (here the victim's own team mate, which once voided confirmed hits).
+func TestConfirmedHitStandsWhoeverFiredLast(t *testing.T) {
+	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}})
+	d.join(3) // slot 2: the shooter's team mate
+	d.join(4) // slot 3: the victim's team mate
+	if c, _ := d.s.Client(3); c.Team != 1 {
+		t.Fatalf("slot 3 is on team %d, want the victim's team 1", c.Team)
+	}
+	d.s.Place(2, geom.V(0, 30, 0), 0)
+	d.s.Place(3, geom.V(20, 6, 0), math.Pi)
+	d.cmd[3] = game.UserCmd{}
+	// The victim's team mate fires at the shooter in the same tick: its
+	// shot is traced after the shooter's.
+	d.cmd[4] = game.UserCmd{Yaw: game.YawUnits(math.Atan2(-6, -20)), Buttons: game.BtnFire}
+	d.shoot(nil)
+	d.cmd[4] = game.UserCmd{}
+	if len(d.hits[2]) != 1 {
+		t.Fatalf("victim received %+v, want one provisional hit", d.hits[2])
+	}
+	if len(d.hits[1]) != 1 {
+		t.Fatalf("the shooter received %+v, want the team mate's provisional hit traced in the same tick", d.hits[1])
+	}
+	if err := d.appeal(d.s.Time(), 2, d.hits[2][0].Appeal, false); err != nil {
+		t.Fatal(err)
+	}
+	d.run(100 * time.Millisecond)
+	if v, _ := d.s.Client(1); v.State.Health != game.MaxHealth-25 {
+		t.Fatalf("victim's health %d after a confirmed hit, want %d", v.State.Health, game.MaxHealth-25)
+	}
+}
