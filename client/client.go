@@ -17,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -61,6 +62,11 @@ type Config struct {
 	Appeals AppealMode
 	// Display is how remote players are drawn (default Interpolate).
 	Display Display
+	// Reckoning and ReckoningOrder are the dead reckoning policy and order
+	// of DeadReckon (default first-order dead reckoning with its default
+	// threshold); they must match the server's Replication.
+	Reckoning      reckoning.Policy
+	ReckoningOrder reckoning.Order
 }
 
 // Display is how a client draws remote players (SPEC section 4).
@@ -82,9 +88,14 @@ const (
 	// next update, then snaps to it (the simple opponent prediction of a
 	// top-down study).
 	OpponentPredict
+	// DeadReckon draws at the received server time with dead (or led)
+	// reckoning and projective velocity blending into each new state
+	// (Config.Reckoning), the model a server's threshold replication
+	// assumes.
+	DeadReckon
 )
 
-var displayNames = [...]string{"interpolate", "extrapolate", "opponent-predict"}
+var displayNames = [...]string{"interpolate", "extrapolate", "opponent-predict", "dead-reckon"}
 
 // String returns the mode's name.
 func (d Display) String() string {
@@ -287,6 +298,7 @@ type remote struct {
 	n     int // samples held
 	head  int // index of the newest
 	alive bool
+	dr    reckoning.Model // DeadReckon's view of the player
 }
 
 // Stats are a client's counters.
@@ -661,8 +673,21 @@ func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
 	if r.alive && r.n > 0 && r.t[r.head] >= t {
 		return // a state already held (threshold replication repeats it)
 	}
-	if !r.alive || (r.n > 0 && r.s[r.head].Teleport != st.Teleport) {
+	jump := !r.alive || (r.n > 0 && r.s[r.head].Teleport != st.Teleport)
+	if jump {
 		r.n = 0 // appeared or teleported: do not slide from the old place
+	}
+	if c.cfg.Display == DeadReckon {
+		// Blend as the sender's copy of this model does: over the blend
+		// time of the threshold at this state, or not at all after a jump.
+		u := reckoning.State{T: t, Pos: st.Pos, Vel: st.Vel}
+		var blend time.Duration
+		if !jump {
+			p := c.reckoning()
+			blend = p.BlendTime(p.Eta(u.Pos, r.dr.BlendedVelocity(t)))
+		}
+		r.dr.Order = c.cfg.ReckoningOrder
+		r.dr.Update(u, blend)
 	}
 	r.alive = true
 	r.head = (r.head + 1) % histLen
@@ -755,6 +780,11 @@ func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
 		return game.PlayerState{}, false
 	}
 	newest := r.head
+	if c.cfg.Display == DeadReckon {
+		st := r.s[newest]
+		st.Pos = r.dr.At(t)
+		return st, true
+	}
 	if t >= r.t[newest] {
 		// Past the newest state: project it along its velocity, capped
 		// unless predicting opponents, who keep going until the next
@@ -778,6 +808,14 @@ func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
 		i = j
 	}
 	return r.s[i], true // older than everything held: the oldest sample
+}
+
+// reckoning returns the DeadReckon policy.
+func (c *Client) reckoning() reckoning.Policy {
+	if c.cfg.Reckoning == nil {
+		return reckoning.Dead{}
+	}
+	return c.cfg.Reckoning
 }
 
 // RemoteIDs appends the slots of remote players currently in the world.

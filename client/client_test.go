@@ -227,3 +227,26 @@ func TestStampedStatesAreSamplesAtTheirTime(t *testing.T) {
 		t.Fatalf("x=%v at tick 12, want 11.5", s.Pos.X)
 	}
 }
+
+// TestDeadReckonBlendsIntoEachState: between states the view moves along
+// the last velocity; a new state is blended into, not jumped to.
+func TestDeadReckonBlendsIntoEachState(t *testing.T) {
+	c := connected(t, Config{Display: DeadReckon})
+	feedMoving(t, c, 10*tick, 10, 10, 4, 10, 1, game.PlayerState{}, 0)
+	s, _ := c.Remote(1, 10*tick+250*time.Millisecond)
+	if math.Abs(s.Pos.X-11) > 1e-9 {
+		t.Fatalf("250 ms on: x=%v, want 11", s.Pos.X)
+	}
+	// The player stopped at 10.5: the view starts from where it was
+	// drawn and converges on the new state by the end of the blend.
+	at := 10*tick + 125*time.Millisecond
+	before, _ := c.Remote(1, at)
+	feedMoving(t, c, at, 18, 10.5, 0, 18, 1, game.PlayerState{}, 0)
+	after, _ := c.Remote(1, 18*tick)
+	if math.Abs(after.Pos.X-before.Pos.X) > 0.05 {
+		t.Fatalf("jumped from %v to %v on the update, want a blend", before.Pos.X, after.Pos.X)
+	}
+	if s, _ := c.Remote(1, 18*tick+time.Second); math.Abs(s.Pos.X-10.5) > 1e-9 {
+		t.Fatalf("after the blend x=%v, want 10.5", s.Pos.X)
+	}
+}

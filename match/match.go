@@ -21,6 +21,7 @@ import (
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
@@ -61,6 +62,11 @@ type Config struct {
 	// drawn (default: the rifle alone, as the ALC study's game had).
 	WeaponsFile string
 	Loadout     []string
+	// Paths, when set, receives every living player's position as a
+	// reckoning path file (time,player,team,x,y,z), PathRate times a
+	// second (default 20): every round(TickRate/PathRate) server ticks.
+	Paths    io.Writer
+	PathRate int
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -85,6 +91,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.TickRate == 0 {
 		out.TickRate = 64
+	}
+	if out.PathRate == 0 {
+		out.PathRate = 20
+	}
+	if out.PathRate < 1 || out.PathRate > out.TickRate {
+		return out, fmt.Errorf("match: path rate %d Hz, want 1 to the tick rate (%d Hz)", out.PathRate, out.TickRate)
 	}
 	if out.Skill == 0 {
 		out.Skill = 0.5
@@ -228,8 +240,20 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		return nil, err
 	}
 	obs := newObserver(cfg.Bots)
+	if cfg.Paths != nil {
+		obs.paths = reckoning.NewPathWriter(cfg.Paths)
+		obs.pathEvery = max(1, int(math.Round(float64(cfg.TickRate)/float64(cfg.PathRate))))
+	}
 	d.Run(cfg.Duration, obs)
 	obs.drain(d.Server, cfg.Duration)
+	if obs.paths != nil {
+		if obs.pathErr == nil {
+			obs.pathErr = obs.paths.Flush()
+		}
+		if obs.pathErr != nil {
+			return nil, fmt.Errorf("match: writing paths: %w", obs.pathErr)
+		}
+	}
 
 	res := &Result{}
 	srv := d.Server

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
 )
@@ -38,6 +39,13 @@ type observer struct {
 	anchor   []geom.Vec3
 	anchorAt []time.Duration
 	maxStill []time.Duration
+
+	// paths, when set, gets each living player's position every
+	// pathEvery server ticks; pathErr is its first error.
+	paths     *reckoning.PathWriter
+	pathEvery int
+	ticks     int
+	pathErr   error
 }
 
 func newObserver(n int) *observer {
@@ -61,8 +69,10 @@ func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player) {
 func (o *observer) Ticked(time.Duration, int, *sim.Player) {}
 
 // ServerTicked tracks how far each player walked and how long it stood
-// still while alive, and collects the server's records.
+// still while alive, records paths, and collects the server's records.
 func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
+	record := o.paths != nil && o.pathErr == nil && o.ticks%o.pathEvery == 0
+	o.ticks++
 	for id := range o.last {
 		info, ok := s.Client(id)
 		if !ok {
@@ -79,6 +89,9 @@ func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 			o.maxStill[id] = max(o.maxStill[id], now-o.anchorAt[id])
 		}
 		o.last[id], o.seen[id] = st, true
+		if record && alive {
+			o.pathErr = o.paths.Write(reckoning.Sample{T: now, Player: id, Team: info.Team, Pos: st.Pos})
+		}
 	}
 	o.drain(s, now)
 }

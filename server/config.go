@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -71,8 +72,31 @@ type Config struct {
 
 	// Mode is the game mode and its rules (default team deathmatch).
 	Mode mode.Config
+	// Replication chooses how other players' states reach each client
+	// (default: in every snapshot).
+	Replication Replication
 	// Settings are mandated for every client.
 	Settings Settings
+}
+
+// Replication configures threshold replication (SPEC section 4): a
+// player's state goes to a client only when the dead reckoning that
+// client holds of it strays from the truth by more than the policy's
+// threshold, at least every heartbeat, and at once on a teleport, a death
+// or a change of stance or flags. Clients draw such players with the same
+// model (client.DeadReckon with the same Policy and Order).
+type Replication struct {
+	// Policy is the dead or led reckoning policy; nil replicates every
+	// state in every snapshot.
+	Policy reckoning.Policy
+	Order  reckoning.Order
+	// Heartbeat is the longest a player's state goes unsent (default
+	// 5 s).
+	Heartbeat time.Duration
+	// TurnDeg also sends a state whose view yaw turned by more than this
+	// since the last one sent (default 15 degrees), so remote players
+	// face about where they look.
+	TurnDeg float64
 }
 
 // Settings are the client settings a server mandates, as a study needs
@@ -165,6 +189,17 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.AppealRate == 0 {
 		out.AppealRate = 10
+	}
+	if out.Replication.Policy != nil {
+		if out.Replication.Heartbeat == 0 {
+			out.Replication.Heartbeat = reckoning.DefaultHeartbeat
+		}
+		if out.Replication.TurnDeg == 0 {
+			out.Replication.TurnDeg = 15
+		}
+		if out.Replication.Heartbeat < 0 || !(out.Replication.TurnDeg > 0 && out.Replication.TurnDeg <= 180) {
+			return out, fmt.Errorf("server: config: replication heartbeat %v negative or turn %v outside (0, 180] degrees", out.Replication.Heartbeat, out.Replication.TurnDeg)
+		}
 	}
 	if out.Settings.FOVDeg == 0 {
 		out.Settings.FOVDeg = 90

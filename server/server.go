@@ -38,6 +38,7 @@ import (
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -133,6 +134,13 @@ type client struct {
 
 	rtt       rtt.Estimator
 	lastHeard time.Duration
+
+	// Threshold replication: per other player, what this client was last
+	// sent and the sender-side copy of its dead reckoning.
+	rep         []wire.EntityState
+	repSent     []bool
+	senders     []reckoning.Sender
+	updatesSent int
 
 	respawnAt, protectedUntil time.Duration
 	events                    []queuedEvent
@@ -305,6 +313,11 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 	}
 	c.nextEventSeq = 1
 	c.appealTokens = s.cfg.AppealRate
+	if s.cfg.Replication.Policy != nil {
+		c.rep = make([]wire.EntityState, s.cfg.MaxClients)
+		c.repSent = make([]bool, s.cfg.MaxClients)
+		c.senders = make([]reckoning.Sender, s.cfg.MaxClients)
+	}
 	var sizes [2]int
 	for _, o := range s.clients {
 		if o != nil && o.team < 2 {
@@ -392,6 +405,11 @@ func (s *Server) drop(id int, reason string) {
 		}
 	}
 	delete(s.byPeer, c.peer)
+	for _, o := range s.clients {
+		if o != nil && o.repSent != nil {
+			o.repSent[id] = false // the slot's next player starts afresh
+		}
+	}
 	s.dropAppeals(id)
 	s.match.Died(s.Time(), id, c.state.Pos)
 	s.clients[id] = nil
@@ -519,7 +537,11 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		if o == nil || o == c {
 			continue
 		}
-		snap.Entities[o.id] = wire.EntityFromState(o.state)
+		e := wire.EntityFromState(o.state)
+		if c.senders != nil {
+			e = s.replicate(c, o, e)
+		}
+		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
 	}
 	s.fillEvents(c, snap)
@@ -636,7 +658,10 @@ type ClientInfo struct {
 	Kills, Deaths          int
 	Team, Score            int
 	Refuted                int // denials the server refuted
-	AppealsIgnored         int // appeals for unknown, settled, foreign or late hits
+	// UpdatesSent counts player states sent to this client under
+	// threshold replication.
+	UpdatesSent    int
+	AppealsIgnored int // appeals for unknown, settled, foreign or late hits
 }
 
 // Client returns information on the client in slot id.
@@ -652,7 +677,7 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 		Snapshots: c.snapshots, SnapshotBytes: c.snapshotBytes,
 		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
 		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken,
-		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored,
+		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored, UpdatesSent: c.updatesSent,
 	}, true
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
@@ -39,24 +40,31 @@ type Config struct {
 	// Display is how clients draw remote players (default interpolation);
 	// interp_error_mean_m measures it whatever the mode.
 	Display client.Display
+	// Replication, when set, sends players' states by threshold
+	// replication with this dead or led reckoning policy, and clients
+	// draw them with the same model (Display is then DeadReckon).
+	Replication reckoning.Policy
 }
 
 // Result summarises a run. Every field but WallS and TickTimeUS is a
 // function of the Config alone.
 type Result struct {
-	Players               int     `json:"players"`
-	DurationS             float64 `json:"duration_s"`
-	WallS                 float64 `json:"wall_s"`
-	Ticks                 uint32  `json:"ticks"`
-	PredictionErrorMeanM  float64 `json:"prediction_error_mean_m"`
-	PredictionErrorP99M   float64 `json:"prediction_error_p99_m"`
-	PredictionSamples     int     `json:"prediction_samples"`
-	Corrections           int     `json:"corrections"`
-	InterpErrorMeanM      float64 `json:"interp_error_mean_m"`
-	InterpSamples         int     `json:"interp_samples"`
-	BytesPerSPerClient    float64 `json:"bytes_per_s_per_client"`
-	SnapshotBytesMean     float64 `json:"snapshot_bytes_mean"`
-	CommandsLost          int     `json:"commands_lost"`
+	Players              int     `json:"players"`
+	DurationS            float64 `json:"duration_s"`
+	WallS                float64 `json:"wall_s"`
+	Ticks                uint32  `json:"ticks"`
+	PredictionErrorMeanM float64 `json:"prediction_error_mean_m"`
+	PredictionErrorP99M  float64 `json:"prediction_error_p99_m"`
+	PredictionSamples    int     `json:"prediction_samples"`
+	Corrections          int     `json:"corrections"`
+	InterpErrorMeanM     float64 `json:"interp_error_mean_m"`
+	InterpSamples        int     `json:"interp_samples"`
+	BytesPerSPerClient   float64 `json:"bytes_per_s_per_client"`
+	SnapshotBytesMean    float64 `json:"snapshot_bytes_mean"`
+	CommandsLost         int     `json:"commands_lost"`
+	// UpdatesPerSPerClient is the player states each client received
+	// per second under threshold replication (0 otherwise).
+	UpdatesPerSPerClient  float64 `json:"updates_per_s_per_client"`
 	ServerRTTMeanMS       float64 `json:"server_rtt_ms_mean"`
 	ClientRTTMeanMS       float64 `json:"client_rtt_ms_mean"`
 	PacketsLostDownstream int     `json:"packets_lost_downstream"`
@@ -101,6 +109,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.InterpDelay == 0 {
 		out.InterpDelay = 100 * time.Millisecond
+	}
+	if out.Replication != nil {
+		out.Display = client.DeadReckon
 	}
 	return out, nil
 }
@@ -164,14 +175,16 @@ func Run(cfg Config) (*Result, error) {
 		// phase against the server's ticks, as real clients do.
 		join := time.Duration(seeds.next()%200_000) * time.Microsecond
 		players[i] = PlayerConfig{
-			Client: client.Config{Name: fmt.Sprintf("p%d", i), InterpDelay: cfg.InterpDelay, SnapshotRate: cfg.SnapshotRate, Display: cfg.Display},
-			Up:     oneWay, Down: oneWay,
+			Client: client.Config{Name: fmt.Sprintf("p%d", i), InterpDelay: cfg.InterpDelay, SnapshotRate: cfg.SnapshotRate,
+				Display: cfg.Display, Reckoning: cfg.Replication},
+			Up: oneWay, Down: oneWay,
 			Brain:  newMover(seeds.next(), m, &params),
 			JoinAt: join,
 		}
 	}
 	d, err := NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Players, Movement: &params, Seed: cfg.Seed,
+		Replication: server.Replication{Policy: cfg.Replication},
 	}, players, seeds.next())
 	if err != nil {
 		return nil, err
@@ -197,6 +210,7 @@ func Run(cfg Config) (*Result, error) {
 		snapBytes += info.SnapshotBytes
 		snaps += info.Snapshots
 		res.CommandsLost += info.CmdsLost + info.CmdsDropped
+		res.UpdatesPerSPerClient += float64(info.UpdatesSent)
 		srvRTT += float64(info.RTT) / float64(time.Millisecond)
 		cliRTT += float64(p.Client.RTT()) / float64(time.Millisecond)
 		res.Corrections += p.Client.Stats().Corrections
@@ -204,6 +218,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	n := float64(len(d.Players))
 	res.BytesPerSPerClient = float64(bytes) / n / cfg.Duration.Seconds()
+	res.UpdatesPerSPerClient /= n * cfg.Duration.Seconds()
 	if snaps > 0 {
 		res.SnapshotBytesMean = float64(snapBytes) / float64(snaps)
 	}

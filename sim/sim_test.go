@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/lagkit/lagkit/reckoning"
 	"testing"
 	"time"
 )
@@ -69,5 +70,29 @@ func TestConfigErrors(t *testing.T) {
 		if _, err := Run(cfg); err == nil {
 			t.Errorf("%+v accepted", cfg)
 		}
+	}
+}
+
+// TestThresholdReplication: with dead reckoning at the default threshold,
+// players' states are sent far less often than every snapshot, the
+// bandwidth drops, and the dead-reckoned view stays within about the
+// threshold of the truth.
+func TestThresholdReplication(t *testing.T) {
+	base := Config{Players: 6, Duration: 10 * time.Second, Seed: 2, RTT: 60 * time.Millisecond}
+	full := run(t, base)
+	base.Replication = reckoning.Dead{}
+	dr := run(t, base)
+	perSnapshot := float64(base.Players-1) * 64 // states a client gets per second in full
+	if dr.UpdatesPerSPerClient <= 0 || dr.UpdatesPerSPerClient > perSnapshot/5 {
+		t.Fatalf("%.1f updates/s per client, want well under the %.0f of full replication", dr.UpdatesPerSPerClient, perSnapshot)
+	}
+	if dr.BytesPerSPerClient >= full.BytesPerSPerClient {
+		t.Fatalf("threshold replication used %.0f B/s, full %.0f B/s", dr.BytesPerSPerClient, full.BytesPerSPerClient)
+	}
+	if dr.InterpErrorMeanM > reckoning.DefaultEta {
+		t.Fatalf("dead-reckoned view off by %.3f m on average, more than the %.3f m threshold", dr.InterpErrorMeanM, reckoning.DefaultEta)
+	}
+	if dr.PredictionErrorP99M != 0 {
+		t.Fatalf("own prediction error %v under threshold replication", dr.PredictionErrorP99M)
 	}
 }

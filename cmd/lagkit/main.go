@@ -22,6 +22,6 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd(), newScenarioCmd(), newMatchCmd(), newExperimentCmd())
+	root.AddCommand(newSimCmd(), newScenarioCmd(), newMatchCmd(), newExperimentCmd(), newTrendCmd())
 	return root
 }

@@ -24,6 +24,7 @@ func newMatchCmd() *cobra.Command {
 		latency string
 		loadout string
 		out     string
+		paths   string
 		asJSON  bool
 	)
 	cmd := &cobra.Command{
@@ -33,7 +34,9 @@ func newMatchCmd() *cobra.Command {
 emulated link, with the chosen mode, map and lag compensation policy. It
 prints each player's statistics; with --out DIR it also writes
 DIR/events.jsonl (every shot, hit, appeal, kill, spawn and objective event,
-with server time) and DIR/summary.json.`,
+with server time) and DIR/summary.json. With --paths FILE it records every
+living player's position 20 times a second as a path file
+(time,player,team,x,y,z), which 'lagkit trend build' reads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg.Mode = mode.Kind(modeStr)
@@ -56,6 +59,14 @@ with server time) and DIR/summary.json.`,
 				}
 				defer f.Close()
 				events = f
+			}
+			if paths != "" {
+				f, err := os.Create(paths)
+				if err != nil {
+					return fmt.Errorf("--paths: %w", err)
+				}
+				defer f.Close()
+				cfg.Paths = f
 			}
 			res, err := match.Run(cfg, events)
 			if err != nil {
@@ -95,6 +106,7 @@ with server time) and DIR/summary.json.`,
 	f.Float64Var(&cfg.Loss, "loss", 0, "loss probability per direction")
 	f.Float64Var(&cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
 	f.StringVar(&out, "out", "", "folder for events.jsonl and summary.json")
+	f.StringVar(&paths, "paths", "", "write players' positions at 20 Hz to this path file (CSV)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object (players and match) instead of a table")
 	return cmd
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/sim"
 )
 
@@ -19,6 +20,7 @@ func newSimCmd() *cobra.Command {
 		rttMS    float64
 		jitterMS float64
 		display  string
+		repl     string
 		asJSON   bool
 	)
 	cmd := &cobra.Command{
@@ -41,6 +43,19 @@ the same seed gives the same digest.`,
 				return fmt.Errorf("--display: %w", err)
 			}
 			cfg.Display = d
+			switch repl {
+			case "full":
+			case "dead":
+				cfg.Replication = reckoning.Dead{}
+			case "led":
+				tm, err := reckoning.Shipped(cfg.Map, -1)
+				if err != nil {
+					return fmt.Errorf("--replication led: %w", err)
+				}
+				cfg.Replication = reckoning.Led{Trend: tm}
+			default:
+				return fmt.Errorf("--replication %q: want full, dead or led", repl)
+			}
 			res, err := sim.Run(cfg)
 			if err != nil {
 				return err
@@ -62,7 +77,8 @@ the same seed gives the same digest.`,
 	f.Float64Var(&jitterMS, "jitter", 0, "delay jitter (standard deviation) per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "packet loss probability per direction (0-1)")
 	f.StringVar(&cfg.Map, "map", "metro", "map name")
-	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: interpolate, extrapolate or opponent-predict")
+	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: interpolate, extrapolate, opponent-predict or dead-reckon")
+	f.StringVar(&repl, "replication", "full", "full (every state in every snapshot), or threshold replication with dead or led reckoning (clients then dead reckon)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	return cmd
 }
@@ -82,6 +98,9 @@ func printSim(w io.Writer, r *sim.Result) {
 	row("bandwidth per client", "%.0f B/s", r.BytesPerSPerClient)
 	row("snapshot size mean", "%.1f B", r.SnapshotBytesMean)
 	row("commands lost", "%d", r.CommandsLost)
+	if r.UpdatesPerSPerClient > 0 {
+		row("player updates per client", "%.1f /s", r.UpdatesPerSPerClient)
+	}
 	row("server RTT mean", "%.1f ms", r.ServerRTTMeanMS)
 	row("client RTT mean", "%.1f ms", r.ClientRTTMeanMS)
 	row("state hash", "%s", r.StateHash)

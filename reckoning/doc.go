@@ -1,0 +1,72 @@
+// Package reckoning provides dead reckoning and led reckoning: a receiver
+// extrapolates a remote entity from its last update and blends smoothly
+// into each new one, and the owner sends an update only when the
+// receiver's extrapolation has drifted too far (SPEC section 4). Led
+// reckoning widens or narrows that tolerance with a trend map of where
+// players usually go on a map (R. Steele, led reckoning).
+//
+// # Formulas
+//
+// A Model holds the receiver's view of one entity. When an update with
+// position P'0, velocity V'0 and acceleration A'0 arrives while the
+// receiver shows the entity at P0 moving at V0, the receiver draws, T
+// seconds later, with T̂ = min(T/B, 1) the elapsed fraction of the blend
+// time B (projective velocity blending):
+//
+//	Vb  = V0 + (V'0 - V0) T̂             blended velocity
+//	Pt  = P0 + Vb T + ½ A'0 T²          projection from where it was
+//	P't = P'0 + V'0 T + ½ A'0 T²        projection of the update
+//	Q   = Pt + (P't - Pt) T̂             the drawn position
+//
+// First-order reckoning leaves the acceleration terms out. Dead
+// reckoning uses one blend time; led reckoning uses B = K / η, so
+// Q = Pt + (T/B)(P't - Pt) until T reaches B.
+//
+// A Sender decides when the owner updates: when the distance between the
+// entity's true position and the dead-reckoned trajectory of its last
+// update exceeds the threshold η, when the heartbeat (default 5 s) has
+// passed since the last update, or when the caller forces one (a
+// teleport). Dead reckoning (Dead) has one η. Led reckoning (Led) looks
+// up the trend Vp of the trend map cell under the entity and sets
+//
+//	C = |Vb · Vp|                       (unit vectors; 0 if either is zero)
+//	η = ηmin + C (ηmax - ηmin)
+//
+// so an entity going where players usually go may drift further before
+// an update, and one turning off the usual way is corrected sooner.
+//
+// # Scale
+//
+// SPEC section 4 gives the study's thresholds ηmin, η, ηmax as 9.5,
+// 38.1 and 66.7 cm and its mean errors as 24.8 and 27.2 game units;
+// lagkit reads a game unit as a centimetre (GameUnit, as in Unreal
+// Engine), which keeps the mean errors below the middle threshold as
+// they must be, and takes the thresholds unscaled since the study's
+// players and lagkit's are about as tall. K makes dead reckoning's blend
+// time at the middle threshold the mean interval between the study's
+// dead reckoning updates, 1/17.8 s (56 ms).
+//
+// # Trend maps
+//
+// A TrendMap is a grid over a map's plan (default 100 x 100 cells) of
+// the mean movement direction of one team's players (or every team's),
+// built from recorded paths. Because C takes the absolute value of the
+// dot product, a direction and its opposite count alike; each cell
+// therefore holds the mean axis of movement (the circular mean of
+// doubled angles), which keeps a corridor walked both ways as one clear
+// trend instead of letting the two directions cancel out. Trend maps are
+// small JSON files (see Parse); those built from bot play on the shipped
+// maps come with the package (Shipped).
+//
+// # Path files
+//
+// Recorded play is a CSV file with the header row
+//
+//	time,player,team,x,y,z
+//
+// and one row per sample: the time in seconds, the player's number, its
+// team, and the position of its feet in metres. Rows may come in any
+// order; a player's samples are put in time order, and a gap longer than
+// MaxGap or a jump faster than MaxSpeed (death, respawn, teleport) splits
+// its path. `lagkit match --paths FILE` writes such a file at 20 Hz.
+package reckoning

@@ -1,0 +1,55 @@
+package reckoning
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/geom"
+)
+
+// GameUnit is the length in metres of one game unit of the led
+// reckoning study: a centimetre, as SPEC section 4 states its thresholds
+// (see the package documentation).
+const GameUnit = 0.01
+
+// The defaults of dead and led reckoning, from the led reckoning study
+// (SPEC section 4): thresholds ηmin, η, ηmax = 9.5, 38.1, 66.7 cm, dead
+// reckoning using the middle one. The study's player and lagkit's are
+// both about 1.8 m tall, so the thresholds carry over unscaled.
+const (
+	DefaultEtaMin = 9.5 * GameUnit  // 0.095 m
+	DefaultEta    = 38.1 * GameUnit // 0.381 m
+	DefaultEtaMax = 66.7 * GameUnit // 0.667 m
+	// DefaultK sets B = K/η to the mean interval between the study's
+	// dead reckoning updates (17.8 per second) at the middle threshold:
+	// 0.0214 m·s, so blends last from 32 ms at ηmax to 225 ms at ηmin.
+	DefaultK = DefaultEta / 17.8
+	// DefaultHeartbeat is the longest an owner stays quiet (SPEC
+	// section 4).
+	DefaultHeartbeat = 5 * time.Second
+)
+
+// Threshold returns led reckoning's error threshold
+// η = ηmin + C (ηmax - ηmin), with c clamped to [0, 1].
+func Threshold(c, etaMin, etaMax float64) float64 {
+	if !(c > 0) {
+		c = 0
+	}
+	return etaMin + min(c, 1)*(etaMax-etaMin)
+}
+
+// BlendTime returns led reckoning's blend time B = K / η seconds, or 0
+// (no blending) when eta is not positive.
+func BlendTime(k, eta float64) time.Duration {
+	if !(eta > 0) || !(k > 0) {
+		return 0
+	}
+	return time.Duration(math.Min(k/eta, math.MaxInt64/1e9) * 1e9)
+}
+
+// Correlation returns C = |Vb · Vp| of the unit vectors along vb (the
+// blended velocity) and vp (the trend), or 0 when either is zero.
+func Correlation(vb, vp geom.Vec3) float64 {
+	a, b := vb.Norm(), vp.Norm()
+	return min(math.Abs(a.Dot(b)), 1)
+}
