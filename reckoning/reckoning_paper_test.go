@@ -208,3 +208,17 @@ func TestPaperLedThresholdFollowsTrend(t *testing.T) {
 		t.Error("blend at ηmax not shorter than at ηmin")
 	}
 }
+
+// TestSendBlendsLikeADueUpdate: an update sent for another reason (a
+// turn, a crouch) blends like one the threshold asked for.
+func TestSendBlendsLikeADueUpdate(t *testing.T) {
+	var s Sender
+	s.Step(State{Vel: geom.V(4, 0, 0)}, false)
+	b := s.Send(State{T: time.Second, Pos: geom.V(4, 0.1, 0), Vel: geom.V(4, 0, 0)})
+	if want := (Dead{}).BlendTime(DefaultEta); b != want {
+		t.Fatalf("blend %v, want %v", b, want)
+	}
+	if got := s.model.At(time.Second + b); got.Dist(geom.V(4+4*b.Seconds(), 0.1, 0)) > 1e-9 {
+		t.Fatalf("after the blend the model is at %v", got)
+	}
+}

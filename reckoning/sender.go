@@ -63,6 +63,21 @@ func (s *Sender) Step(st State, force bool) (time.Duration, bool) {
 	return 0, false
 }
 
+// Send sends st now although no update is due (say, the entity turned or
+// crouched, which the position threshold does not see), blending into it
+// as a due update would; it returns the blend time.
+func (s *Sender) Send(st State) time.Duration {
+	p := s.policy()
+	s.model.Order = s.Order
+	if _, sent := s.model.Last(); !sent {
+		s.model.Update(st, 0)
+		return 0
+	}
+	b := p.BlendTime(p.Eta(st.Pos, s.model.BlendedVelocity(st.T)))
+	s.model.Update(st, b)
+	return b
+}
+
 func (s *Sender) policy() Policy {
 	if s.Policy == nil {
 		return Dead{}

@@ -13,14 +13,22 @@ import (
 // last sent, stamped with its tick.
 func (s *Server) replicate(c, o *client, e wire.EntityState) wire.EntityState {
 	r := &c.rep[o.id]
-	turn := math.Abs(float64(int16(e.Yaw-r.Yaw))) * 360 / game.AngleUnits
-	force := !c.repSent[o.id] || r.Teleport != e.Teleport || r.Flags != e.Flags || turn > s.cfg.Replication.TurnDeg
 	snd := &c.senders[o.id]
 	if !c.repSent[o.id] {
 		*snd = reckoning.Sender{Policy: s.cfg.Replication.Policy, Order: s.cfg.Replication.Order, Heartbeat: s.cfg.Replication.Heartbeat}
 	}
 	st := reckoning.State{T: s.Time(), Pos: o.state.Pos, Vel: o.state.Vel}
-	if _, due := snd.Step(st, force); due {
+	// A teleport (or the first state) is taken at once, as the client
+	// does; a turn or a change of stance or flags is sent and blended
+	// into like any update.
+	jump := !c.repSent[o.id] || r.Teleport != e.Teleport
+	turn := math.Abs(float64(int16(e.Yaw-r.Yaw))) * 360 / game.AngleUnits
+	_, due := snd.Step(st, jump)
+	if !due && (r.Flags != e.Flags || turn > s.cfg.Replication.TurnDeg) {
+		snd.Send(st)
+		due = true
+	}
+	if due {
 		*r = e
 		r.Stamp = s.tick
 		c.repSent[o.id] = true
