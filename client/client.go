@@ -10,7 +10,6 @@ package client
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -166,18 +165,11 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.ConnectRetry == 0 {
 		out.ConnectRetry = 500 * time.Millisecond
 	}
-	out.Weapons = slices.Clone(out.Weapons)
-	if len(out.Weapons) == 0 {
-		out.Weapons = []game.Weapon{game.Rifle()}
+	weapons, err := game.Loadout(out.Weapons)
+	if err != nil {
+		return out, fmt.Errorf("client: config: %w", err)
 	}
-	if len(out.Weapons) > game.MaxWeapons {
-		return out, fmt.Errorf("client: config: %d weapons, want at most %d", len(out.Weapons), game.MaxWeapons)
-	}
-	for i := range out.Weapons {
-		if err := out.Weapons[i].Validate(); err != nil {
-			return out, fmt.Errorf("client: config: weapon %d: %w", i, err)
-		}
-	}
+	out.Weapons = weapons
 	if int(out.Display) >= len(displayNames) {
 		return out, fmt.Errorf("client: config: display mode %d unknown", out.Display)
 	}

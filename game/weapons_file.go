@@ -495,3 +495,22 @@ func (ps *weaponsFilePositions) keyAt(row, col int) *filePos {
 	}
 	return found
 }
+
+// Loadout returns a checked copy of the weapons a player carries: the
+// rifle alone when there are none, at most MaxWeapons, each valid. Server
+// and clients both take their loadout through it, so they agree.
+func Loadout(weapons []Weapon) ([]Weapon, error) {
+	out := slices.Clone(weapons)
+	if len(out) == 0 {
+		out = []Weapon{Rifle()}
+	}
+	if len(out) > MaxWeapons {
+		return nil, fmt.Errorf("%d weapons, want at most %d", len(out), MaxWeapons)
+	}
+	for i := range out {
+		if err := out[i].Validate(); err != nil {
+			return nil, fmt.Errorf("weapon %d: %w", i, err)
+		}
+	}
+	return out, nil
+}

@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -166,18 +165,11 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Policy.Name == "" {
 		out.Policy.Name = "tlc"
 	}
-	out.Weapons = slices.Clone(out.Weapons)
-	if len(out.Weapons) == 0 {
-		out.Weapons = []game.Weapon{game.Rifle()}
+	weapons, err := game.Loadout(out.Weapons)
+	if err != nil {
+		return out, fmt.Errorf("server: config: %w", err)
 	}
-	if len(out.Weapons) > game.MaxWeapons {
-		return out, fmt.Errorf("server: config: %d weapons, want at most %d", len(out.Weapons), game.MaxWeapons)
-	}
-	for i := range out.Weapons {
-		if err := out.Weapons[i].Validate(); err != nil {
-			return out, fmt.Errorf("server: config: weapon %d: %w", i, err)
-		}
-	}
+	out.Weapons = weapons
 	if out.ViewTimeTolerance == 0 {
 		out.ViewTimeTolerance = 200 * time.Millisecond
 	}
