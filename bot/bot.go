@@ -6,7 +6,8 @@
 // give: where to look, where to walk, when to crouch and fire.
 //
 // Bots go for the mode's objectives along paths on the navigation grid,
-// take cover when hurt or reloading, react to a newly seen enemy after a
+// running as people do (rounding corners at a finite turn rate, the
+// heading wandering a little around the way to go), take cover when hurt or reloading, react to a newly seen enemy after a
 // human reaction time (about 190 ms), aim with an error set by their
 // skill, fire in bursts, and strafe while fighting, so shots at moving
 // targets and dashes into cover happen often, as in the studies' rounds.
@@ -79,6 +80,8 @@ type Bot struct {
 	strafe   int8
 	strafeAt time.Duration
 	crouch   bool
+	run      runner
+	from     geom.Vec3 // where the path's current leg starts
 	cover    geom.Vec3
 	inCover  bool
 	coverTil time.Duration

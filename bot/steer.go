@@ -153,19 +153,20 @@ func (b *Bot) setGoal(now time.Duration, st game.PlayerState, p geom.Vec3) {
 	if b.hasGoal && b.goal.Sub(p).Len() < 1.5 && now < b.replanAt {
 		return
 	}
-	b.goal, b.hasGoal = p, true
+	b.goal, b.hasGoal, b.from = p, true, st.Pos
 	b.path, _ = b.finder.Path(st.Pos, p, b.path[:0])
 	b.replanAt = now + 2*time.Second
 }
 
-// follow walks the path: toward the first waypoint not yet reached.
+// follow runs along the path toward the first waypoint not yet reached,
+// turning and wandering as a person does (see runner).
 func (b *Bot) follow(now time.Duration, st game.PlayerState) {
 	for len(b.path) > 0 {
 		d := b.path[0].Sub(st.Pos)
 		if math.Hypot(d.X, d.Y) > 0.5 {
 			break
 		}
-		b.path = b.path[1:]
+		b.from, b.path = b.path[0], b.path[1:]
 	}
 	if len(b.path) == 0 {
 		b.moveDir = geom.Vec3{}
@@ -174,6 +175,10 @@ func (b *Bot) follow(now time.Duration, st game.PlayerState) {
 		}
 		return
 	}
-	d := b.path[0].Sub(st.Pos)
-	b.moveDir = geom.V(d.X, d.Y, 0).Norm()
+	if math.Hypot(st.Vel.X, st.Vel.Y) < standSpeed {
+		b.run.stop()
+	}
+	d, aim := b.path[0].Sub(st.Pos), aimPoint(b.from, b.path[0], st.Pos).Sub(st.Pos)
+	h := b.run.step(b.rng, tick.Seconds(), math.Atan2(aim.Y, aim.X), math.Hypot(d.X, d.Y), b.params.WalkSpeed)
+	b.moveDir = geom.V(math.Cos(h), math.Sin(h), 0)
 }

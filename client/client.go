@@ -63,9 +63,12 @@ type Config struct {
 	Display Display
 	// Reckoning and ReckoningOrder are the dead reckoning policy and order
 	// of DeadReckon (default first-order dead reckoning with its default
-	// threshold); they must match the server's Replication.
+	// threshold), and ReckoningTeams the policy for the players of each
+	// team, by team number, when set; they must match the server's
+	// Replication (Policy, Order and Teams).
 	Reckoning      reckoning.Policy
 	ReckoningOrder reckoning.Order
+	ReckoningTeams []reckoning.Policy
 }
 
 // Display is how a client draws remote players (SPEC section 4).
@@ -675,7 +678,7 @@ func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
 		u := reckoning.State{T: t, Pos: st.Pos, Vel: st.Vel}
 		var blend time.Duration
 		if !jump {
-			p := c.reckoning()
+			p := c.reckoning(id)
 			blend = p.BlendTime(p.Eta(u.Pos, r.dr.BlendedVelocity(t)))
 		}
 		r.dr.Order = c.cfg.ReckoningOrder
@@ -802,8 +805,13 @@ func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
 	return r.s[i], true // older than everything held: the oldest sample
 }
 
-// reckoning returns the DeadReckon policy.
-func (c *Client) reckoning() reckoning.Policy {
+// reckoning returns the DeadReckon policy for remote player id.
+func (c *Client) reckoning(id int) reckoning.Policy {
+	if len(c.cfg.ReckoningTeams) > 0 {
+		if t := c.TeamOf(id); t >= 0 && t < len(c.cfg.ReckoningTeams) && c.cfg.ReckoningTeams[t] != nil {
+			return c.cfg.ReckoningTeams[t]
+		}
+	}
 	if c.cfg.Reckoning == nil {
 		return reckoning.Dead{}
 	}

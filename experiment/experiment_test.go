@@ -20,7 +20,7 @@ func TestGetAndList(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"alc", "tlc-accuracy", "rollback", "clc-limits", "scale"} {
+	for _, want := range []string{"alc", "tlc-accuracy", "rollback", "clc-limits", "scale", "delay"} {
 		if !names[want] {
 			t.Errorf("experiment %q missing", want)
 		}

@@ -16,14 +16,25 @@ import (
 // thresholds.
 var reckoningConditions = []string{"dead", "led"}
 
+// liveLosses are the live matches' loss rates per link direction.
+var liveLosses = []float64{0, 0.01, 0.05, 0.10}
+
+// liveRTTms is every player's round trip in the live matches.
+const liveRTTms = 50
+
+// liveCondition names a live condition: "live dead 5% loss".
+func liveCondition(method string, loss float64) string {
+	return fmt.Sprintf("live %s %g%% loss", method, 100*loss)
+}
+
 // heldOut reports whether player id's path is replayed rather than
 // used for the trend map: a third of the players, two of each team.
 func heldOut(id int) bool { return id%3 == 0 }
 
 var _ = register(&Experiment{
 	Name:  "reckoning",
-	Title: "Dead against led reckoning on replayed paths",
-	Design: "As in the led reckoning study, recorded paths are replayed frame by frame with no " +
+	Title: "Dead against led reckoning: replayed paths and live matches",
+	Design: "Replay. As in the led reckoning study, recorded paths are replayed frame by frame with no " +
 		"network in between. Each replicate plays capture the flag on metro with 12 bots and " +
 		"records every living player's position at every 64 Hz server tick. A third of the " +
 		"players (two per team) are held out; the trend maps (one per team, 100 x 100 cells) " +
@@ -34,20 +45,45 @@ var _ = register(&Experiment{
 		"with B = K/η and K making the middle threshold's blend time 1/17.8 s. " +
 		"updates_per_s counts updates over replayed time; position_error_mean_m is the mean " +
 		"distance between the receiver's position and the recorded one over every frame. " +
-		"Tests pair the methods path by path.",
+		"Tests pair the methods path by path. " +
+		"Live. The study had no network, so the methods also run live: capture the flag on metro " +
+		"with 12 bots at a 50 ms round trip and 0, 1, 5 or 10% loss on every link in each direction, " +
+		"the server sending each client full snapshots (full) or, by threshold replication, a " +
+		"player's state only when that client's first-order dead reckoning of it strays beyond the " +
+		"threshold, at least every 5 s and on a teleport, a change of stance or flags or a turn of " +
+		"the view over 15 degrees (dead: 38.1 cm; led: 9.5 to 66.7 cm from the shipped trend map of " +
+		"the player's team); clients draw the others with the same model. updates_per_s counts the " +
+		"player states the server sent per client per second; position_error_mean_m is the mean " +
+		"distance between where each client drew the others and where the server had them at that " +
+		"time, sampled at every client tick (interpolation under full replication); " +
+		"bytes_per_s_per_client counts the server's datagrams with IPv4 and UDP headers. " +
+		"The three methods of a replicate share a seed; tests pair dead and led player by player.",
 	Cells: func(quick bool) []Cell {
 		reps, minutes := 8, 10
+		liveReps, liveMinutes := 5, 5
 		if quick {
 			reps, minutes = 3, 3
+			liveReps, liveMinutes = 2, 2
 		}
 		var cells []Cell
 		for rep := range reps {
 			for _, c := range reckoningConditions {
 				cells = append(cells, Cell{Index: len(cells), Condition: c, Replicate: rep,
-					Params: map[string]any{"method": c, "map": "metro", "mode": "ctf", "bots": 12, "minutes": minutes,
+					Params: map[string]any{"part": "replay", "method": c, "map": "metro", "mode": "ctf", "bots": 12, "minutes": minutes,
 						"frame_hz": 64, "order": 1, "grid": reckoning.DefaultGrid,
 						"eta_min_m": reckoning.DefaultEtaMin, "eta_m": reckoning.DefaultEta, "eta_max_m": reckoning.DefaultEtaMax,
 						"k_m_s": reckoning.DefaultK}})
+			}
+		}
+		for rep := range liveReps {
+			for _, loss := range liveLosses {
+				for _, method := range match.ReplicationMethods {
+					cells = append(cells, Cell{Index: len(cells), Condition: liveCondition(method, loss), Replicate: rep,
+						Params: map[string]any{"part": "live", "method": method, "loss": loss, "rtt_ms": liveRTTms,
+							"map": "metro", "mode": "ctf", "bots": 12, "minutes": liveMinutes,
+							"eta_min_m": reckoning.DefaultEtaMin, "eta_m": reckoning.DefaultEta, "eta_max_m": reckoning.DefaultEtaMax,
+							"k_m_s": reckoning.DefaultK, "heartbeat_s": reckoning.DefaultHeartbeat.Seconds()}})
+				}
 			}
 		}
 		return cells
@@ -55,17 +91,25 @@ var _ = register(&Experiment{
 	RunCell:   runReckoning,
 	Summarise: summariseReckoning,
 	Published: []Reference{
-		{Metric: "updates_per_s", Condition: "dead", Value: 17.8, Source: "Led reckoning study: 17.8 updates per second under dead reckoning on recorded professional play"},
-		{Metric: "updates_per_s", Condition: "led", Value: 11.2, Source: "Led reckoning study: 11.2 updates per second under led reckoning (37% fewer)"},
-		{Metric: "position_error_mean_m", Condition: "dead", Value: 24.8 * reckoning.GameUnit, Source: "Led reckoning study: mean error 24.8 game units (read as cm)"},
-		{Metric: "position_error_mean_m", Condition: "led", Value: 27.2 * reckoning.GameUnit, Source: "Led reckoning study: mean error 27.2 game units (9% more; read as cm)"},
+		{Metric: "updates_per_s", Condition: "dead", Value: 17.8, Source: "Led reckoning study: 17.8 updates per second under dead reckoning on replayed recorded professional play, with no network (the study ran no live matches, so the live conditions have no published figures)"},
+		{Metric: "updates_per_s", Condition: "led", Value: 11.2, Source: "Led reckoning study: 11.2 updates per second under led reckoning on the same replay (37% fewer)"},
+		{Metric: "position_error_mean_m", Condition: "dead", Value: 24.8 * reckoning.GameUnit, Source: "Led reckoning study: mean error 24.8 game units on the replay (read as cm)"},
+		{Metric: "position_error_mean_m", Condition: "led", Value: 27.2 * reckoning.GameUnit, Source: "Led reckoning study: mean error 27.2 game units on the replay (9% more; read as cm)"},
 	},
 })
 
-// runReckoning plays a cell's match, builds the trend maps from the
+// runReckoning runs a replay or a live cell.
+func runReckoning(c Cell) (CellResult, error) {
+	if c.Params["part"] == "live" {
+		return runLiveReckoning(c)
+	}
+	return runReplay(c)
+}
+
+// runReplay plays a cell's match, builds the trend maps from the
 // players kept in, and replays the held-out paths under the cell's
 // method.
-func runReckoning(c Cell) (CellResult, error) {
+func runReplay(c Cell) (CellResult, error) {
 	const mapName = "metro"
 	var buf bytes.Buffer
 	if _, err := match.Run(match.Config{
@@ -170,6 +214,9 @@ func summariseReckoning(r *Results, cells []CellResult) {
 		Columns: []string{"method", "updates_per_s", "updates_per_s_ci95", "position_error_mean_m", "position_error_mean_m_ci95",
 			"updates_vs_dead", "error_vs_dead", "paths", "replayed_s"}}
 	for _, name := range g.names {
+		if _, ok := g.cells[name][0].Cell.Params["loss"]; ok {
+			continue // a live condition
+		}
 		met := map[string]float64{
 			"updates_per_s":         g.ratio(name, "updates", "seconds"),
 			"position_error_mean_m": g.ratio(name, "error_sum_m", "frames"),
@@ -189,18 +236,7 @@ func summariseReckoning(r *Results, cells []CellResult) {
 	// Pair the methods path by path: the same held-out player of the
 	// same replicate.
 	for _, metric := range []string{"updates_per_s", "position_error_mean_m"} {
-		var xa, xb []float64
-		for _, a := range g.cells["dead"] {
-			for _, b := range g.cells["led"] {
-				if a.Cell.Replicate != b.Cell.Replicate {
-					continue
-				}
-				sa, sb := a.Series[metric], b.Series[metric]
-				for i := range min(len(sa), len(sb)) {
-					xa, xb = append(xa, sa[i]), append(xb, sb[i])
-				}
-			}
-		}
+		xa, xb := pairPlayers(g, "dead", "led", metric)
 		addPaired(r, metric, "dead", "led", xa, xb, "paired by held-out path (replicate and player)")
 	}
 	r.Plots = append(r.Plots,
@@ -209,4 +245,5 @@ func summariseReckoning(r *Results, cells []CellResult) {
 		Plot{Name: "reckoning_error", Title: "Mean position error on replayed paths", Kind: "bar",
 			Table: "reckoning", X: "method", Y: "position_error_mean_m", YErr: "position_error_mean_m_ci95", XLabel: "method", YLabel: "mean error (m)"},
 	)
+	summariseLive(r, g)
 }

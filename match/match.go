@@ -67,6 +67,20 @@ type Config struct {
 	// second (default 20): every round(TickRate/PathRate) server ticks.
 	Paths    io.Writer
 	PathRate int
+	// Replication, when its Policy is set, sends players' states to each
+	// client by threshold replication (see ThresholdReplication), and
+	// the clients draw the others with the same dead reckoning.
+	Replication server.Replication
+	// Delay is time delay or adaptive time delay (default none). Its zero
+	// Adaptation adapts at once; server.DefaultAdaptation is the study's
+	// best.
+	Delay server.Delay
+	// TimeWarp is the server's time warp window (0: off; it needs policy
+	// none and mode ffa or tdm; see server.Config.TimeWarp).
+	TimeWarp time.Duration
+	// Display is how the clients draw the other players (default
+	// client.Interpolate; threshold replication sets its own).
+	Display client.Display
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -147,6 +161,26 @@ type PlayerResult struct {
 	// MaxStillS is the longest the player stood still (within 0.5 m)
 	// while alive.
 	MaxStillS float64 `json:"max_still_s"`
+	// InputToEffectMS is the mean time from issuing a new input (a
+	// press or release; see server.Delay) to the server applying it: the
+	// link's base one-way latency plus the server's measured wait from
+	// arrival to execution (0 without new inputs). DelayActiveShare is the
+	// share of the player's connected time that time delay was added to
+	// it, and DelayMeanMS the added one-way delay's time-weighted mean.
+	InputToEffectMS  float64 `json:"input_to_effect_ms"`
+	DelayActiveShare float64 `json:"delay_active_share"`
+	DelayMeanMS      float64 `json:"delay_mean_ms"`
+	// BytesPerS is what the server sent the player's client per second,
+	// on the wire (datagrams with their IPv4 and UDP headers), and
+	// UpdatesSent the other players' states it sent under threshold
+	// replication (0 under full replication).
+	BytesPerS   float64 `json:"bytes_per_s"`
+	UpdatesSent int     `json:"updates_sent"`
+	// DisplayErrorM is the mean distance between where the player's
+	// client drew the others and where the server had them at that time,
+	// over DisplaySamples samples (sim.DisplayError).
+	DisplayErrorM  float64 `json:"display_error_mean_m"`
+	DisplaySamples int     `json:"display_samples"`
 }
 
 // Summary describes the match as a whole.
@@ -230,16 +264,20 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 			JoinAt: time.Duration(i) * 20 * time.Millisecond,
 			Phase:  time.Duration(seeds.Int64N(int64(tick))),
 		}
+		players[i].Client.Display = cfg.Display
+		replicatedDisplay(&players[i].Client, cfg.Replication)
 	}
 	modeCfg := mode.Config{Mode: cfg.Mode, Duration: cfg.Duration}
 	d, err := sim.NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
-		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg,
+		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp,
+		Replication: cfg.Replication,
 	}, players, seeds.Uint64())
 	if err != nil {
 		return nil, err
 	}
 	obs := newObserver(cfg.Bots)
+	obs.history, obs.display = d.Server.History(), make([]sim.DisplayError, cfg.Bots)
 	if cfg.Paths != nil {
 		obs.paths = reckoning.NewPathWriter(cfg.Paths)
 		obs.pathEvery = max(1, int(math.Round(float64(cfg.TickRate)/float64(cfg.PathRate))))
@@ -270,6 +308,9 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		if pr.Shots > 0 {
 			pr.HitAccuracy = float64(pr.Hits) / float64(pr.Shots)
 		}
+		pr.InputToEffectMS, pr.DelayActiveShare, pr.DelayMeanMS = delayResults(info.Delay, rtts[i]/2)
+		pr.BytesPerS, pr.UpdatesSent = float64(sim.WireBytes(info))/cfg.Duration.Seconds(), info.UpdatesSent
+		pr.DisplayErrorM, pr.DisplaySamples = obs.display[i].Mean(), obs.display[i].N
 		res.Players = append(res.Players, pr)
 	}
 	res.Shots = obs.shots()

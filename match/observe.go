@@ -9,6 +9,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
@@ -46,6 +47,11 @@ type observer struct {
 	pathEvery int
 	ticks     int
 	pathErr   error
+
+	// display measures each player's display error against the
+	// server's history.
+	display []sim.DisplayError
+	history *lagcomp.History
 }
 
 func newObserver(n int) *observer {
@@ -66,7 +72,7 @@ func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player) {
 	}
 }
 
-func (o *observer) Ticked(time.Duration, int, *sim.Player) {}
+func (o *observer) Ticked(now time.Duration, i int, p *sim.Player) { o.observeDisplay(now, i, p) }
 
 // ServerTicked tracks how far each player walked and how long it stood
 // still while alive, records paths, and collects the server's records.

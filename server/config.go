@@ -76,6 +76,14 @@ type Config struct {
 	Replication Replication
 	// Settings are mandated for every client.
 	Settings Settings
+	// Delay is time delay or adaptive time delay (default none).
+	Delay Delay
+	// TimeWarp is how late a command may reach the server and still be
+	// executed at the tick its client issued it, the server re-simulating
+	// from there (0, the default: off; 500 ms is usual; at most
+	// MaxTimeWarp and MaxUnlag, less than RespawnDelay). It needs policy
+	// none and mode ffa or tdm (see the time warp notes in timewarp.go).
+	TimeWarp time.Duration
 }
 
 // Replication configures threshold replication (SPEC section 4): a
@@ -88,7 +96,11 @@ type Replication struct {
 	// Policy is the dead or led reckoning policy; nil replicates every
 	// state in every snapshot.
 	Policy reckoning.Policy
-	Order  reckoning.Order
+	// Teams, when Policy is set, may hold the policy for the players of
+	// each team, by team number (led reckoning with each team's trend
+	// map); Policy serves the others.
+	Teams []reckoning.Policy
+	Order reckoning.Order
 	// Heartbeat is the longest a player's state goes unsent (default
 	// 5 s).
 	Heartbeat time.Duration
@@ -198,6 +210,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Settings.FOVDeg < 30 || out.Settings.FOVDeg > 150 {
 		return out, fmt.Errorf("server: config: field of view %d outside 30..150 degrees", out.Settings.FOVDeg)
+	}
+	if out.Delay, err = out.Delay.withDefaults(out.TimeWarp); err != nil {
+		return out, err
+	}
+	if err := out.checkTimeWarp(); err != nil {
+		return out, err
 	}
 	if out.ViewTimeTolerance < 0 || out.RespawnDelay < 0 || out.SpawnProtection < 0 || !(out.AppealRate > 0 && out.AppealRate <= 1000) {
 		return out, fmt.Errorf("server: config: view time tolerance, respawn delay and spawn protection must not be negative, appeal rate in (0, 1000]")

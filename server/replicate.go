@@ -15,7 +15,7 @@ func (s *Server) replicate(c, o *client, e wire.EntityState) wire.EntityState {
 	r := &c.rep[o.id]
 	snd := &c.senders[o.id]
 	if !c.repSent[o.id] {
-		*snd = reckoning.Sender{Policy: s.cfg.Replication.Policy, Order: s.cfg.Replication.Order, Heartbeat: s.cfg.Replication.Heartbeat}
+		*snd = reckoning.Sender{Policy: s.cfg.Replication.For(o.team), Order: s.cfg.Replication.Order, Heartbeat: s.cfg.Replication.Heartbeat}
 	}
 	st := reckoning.State{T: s.Time(), Pos: o.state.Pos, Vel: o.state.Vel}
 	// A teleport (or the first state) is taken at once, as the client
@@ -35,4 +35,12 @@ func (s *Server) replicate(c, o *client, e wire.EntityState) wire.EntityState {
 		c.updatesSent++
 	}
 	return *r
+}
+
+// For returns the policy for the players of team.
+func (r Replication) For(team int) reckoning.Policy {
+	if team >= 0 && team < len(r.Teams) && r.Teams[team] != nil {
+		return r.Teams[team]
+	}
+	return r.Policy
 }

@@ -91,6 +91,9 @@ type Server struct {
 	hashBuf []byte
 	spawnN  [2]int
 
+	delay delayer
+	warp  *timeWarp // nil: time warp off
+
 	stats Stats
 }
 
@@ -142,6 +145,8 @@ type client struct {
 	senders     []reckoning.Sender
 	updatesSent int
 
+	delay clientDelay
+
 	respawnAt, protectedUntil time.Duration
 	events                    []queuedEvent
 	nextEventSeq              uint32
@@ -176,6 +181,10 @@ func New(cfg Config) (*Server, error) {
 		outbox:  make([]Datagram, 0, c.MaxClients+4),
 	}
 	s.history = lagcomp.NewHistory(s.tickDur, c.MaxUnlag, c.MaxClients)
+	s.delay.init(&c, s.tickDur)
+	if c.TimeWarp > 0 {
+		s.warp = newTimeWarp(&c, s.tickDur)
+	}
 	if s.policy, err = lagcomp.New(c.Policy); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)
 	}
@@ -313,6 +322,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 	}
 	c.nextEventSeq = 1
 	c.appealTokens = s.cfg.AppealRate
+	s.delayConnect(c)
 	if s.cfg.Replication.Policy != nil {
 		c.rep = make([]wire.EntityState, s.cfg.MaxClients)
 		c.repSent = make([]bool, s.cfg.MaxClients)
@@ -435,11 +445,16 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 		if cmd.Tick <= c.lastRecv {
 			continue // a redundant copy, a duplicate or a replay
 		}
+		if s.warp != nil {
+			s.warpCommand(c, cmd)
+			continue
+		}
 		if c.qN == len(c.queue) {
 			c.cmdsDropped++
 			continue // flooding: the queue is full
 		}
 		c.queue[(c.qHead+c.qN)%len(c.queue)] = cmd
+		s.delayArrive(now, c, (c.qHead+c.qN)%len(c.queue))
 		c.qN++
 		c.lastRecv = cmd.Tick
 	}
@@ -453,6 +468,7 @@ func (s *Server) Advance(now time.Duration) {
 }
 
 func (s *Server) step(now time.Duration) {
+	s.warpLate()
 	s.tick++
 	tickTime := time.Duration(s.tick) * s.tickDur
 	for _, c := range s.clients {
@@ -467,11 +483,17 @@ func (s *Server) step(now time.Duration) {
 			s.history.Set(c.id, c.state)
 		}
 	}
-	s.moveProjectiles(tickTime)
-	s.resolveShots(tickTime)
+	if s.warp != nil {
+		s.warpResolve(tickTime)
+	} else {
+		s.moveProjectiles(tickTime)
+		s.resolveShots(tickTime)
+	}
 	s.expireAppeals(tickTime)
 	s.lifecycle(tickTime)
 	s.updateMatch(tickTime)
+	s.updateDelay(tickTime)
+	s.warpRecord()
 	for _, c := range s.clients {
 		if c != nil {
 			s.hashState(c)
@@ -492,20 +514,29 @@ func (s *Server) step(now time.Duration) {
 		if s.tick%c.snapEvery == 0 {
 			s.sendSnapshot(now, c)
 		}
+		s.releaseSnapshots(now, c)
 	}
 }
 
 // execute runs the client's queued commands that its movement budget
 // allows, collecting the shots they fire.
 func (s *Server) execute(c *client) {
+	if s.warp != nil {
+		s.warpExecute(c)
+		return
+	}
 	c.budget = min(c.budget+s.tickDur, s.cfg.MoveSlack)
 	for c.qN > 0 {
+		if s.delayHeld(c) {
+			return
+		}
 		cmd := c.queue[c.qHead]
 		cmd.Duration = min(cmd.Duration, s.cfg.MoveSlack)
 		if cmd.Duration > c.budget {
 			return
 		}
 		c.budget -= cmd.Duration
+		s.delayExecuted(c)
 		c.qHead = (c.qHead + 1) % len(c.queue)
 		c.qN--
 		if c.lastExec != 0 && cmd.Tick > c.lastExec+1 {
@@ -529,7 +560,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 	snap.EchoClientTime = c.echoTime
 	snap.EchoHold = 0
 	if c.echoTime > 0 {
-		snap.EchoHold = now - c.echoAt
+		snap.EchoHold = now - c.echoAt + s.outputHold(c)
 	}
 	snap.Self = c.state
 	snap.Present = [len(snap.Present)]uint64{}
@@ -540,6 +571,8 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		e := wire.EntityFromState(o.state)
 		if c.senders != nil {
 			e = s.replicate(c, o, e)
+		} else {
+			c.updatesSent++ // full replication sends every state
 		}
 		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
@@ -568,7 +601,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 	c.packetsSent++
 	c.snapshotBytes += len(out)
 	c.snapshots++
-	s.outbox = append(s.outbox, Datagram{To: c.peer, Data: out})
+	s.emitSnapshot(c, out)
 }
 
 // hashState folds one player's authoritative state into the running state
@@ -658,10 +691,13 @@ type ClientInfo struct {
 	Kills, Deaths          int
 	Team, Score            int
 	Refuted                int // denials the server refuted
-	// UpdatesSent counts player states sent to this client under
-	// threshold replication.
+	// UpdatesSent counts the other players' states sent to this client:
+	// under threshold replication those sent anew, else every one in
+	// every snapshot.
 	UpdatesSent    int
 	AppealsIgnored int // appeals for unknown, settled, foreign or late hits
+	// Delay describes the time delay applied to the client.
+	Delay DelayStats
 }
 
 // Client returns information on the client in slot id.
@@ -678,6 +714,7 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
 		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken,
 		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored, UpdatesSent: c.updatesSent,
+		Delay: s.delayStats(c),
 	}, true
 }
 

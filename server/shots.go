@@ -48,6 +48,11 @@ type ShotRecord struct {
 	Weapon     uint8
 	Projectile bool
 	Splashed   int
+	// Warped reports a record made by a time warp's re-simulation, at
+	// the shot's own tick (Time): the first judgement of a late command's
+	// shot, or a new judgement of one recorded before whose outcome the
+	// re-simulation changed. A shot's newest record is its outcome.
+	Warped bool
 }
 
 // pendingShot is a shot fired during a tick's command execution, resolved

@@ -62,8 +62,9 @@ type Result struct {
 	BytesPerSPerClient   float64 `json:"bytes_per_s_per_client"`
 	SnapshotBytesMean    float64 `json:"snapshot_bytes_mean"`
 	CommandsLost         int     `json:"commands_lost"`
-	// UpdatesPerSPerClient is the player states each client received
-	// per second under threshold replication (0 otherwise).
+	// UpdatesPerSPerClient is the other players' states the server sent
+	// each client per second: under threshold replication those sent
+	// anew, else every state in every snapshot.
 	UpdatesPerSPerClient  float64 `json:"updates_per_s_per_client"`
 	ServerRTTMeanMS       float64 `json:"server_rtt_ms_mean"`
 	ClientRTTMeanMS       float64 `json:"client_rtt_ms_mean"`
@@ -73,10 +74,6 @@ type Result struct {
 	TickTimeUS float64 `json:"tick_time_us"`
 	StateHash  string  `json:"state_hash"`
 }
-
-// udpIPv4Header is the IPv4 and UDP header bytes each datagram costs on
-// the wire; reported bandwidth includes it.
-const udpIPv4Header = 28
 
 func (c *Config) withDefaults() (Config, error) {
 	out := *c
@@ -119,11 +116,9 @@ func (c *Config) withDefaults() (Config, error) {
 // walkerRun observes a walkers session: prediction and interpolation
 // errors as clients see them.
 type walkerRun struct {
-	history   *lagcomp.History
-	predErrs  []float64
-	interpSum float64
-	interpN   int
-	ids       []int
+	history  *lagcomp.History
+	predErrs []float64
+	display  DisplayError
 }
 
 func (w *walkerRun) Delivered(_ time.Duration, _ int, p *Player) {
@@ -139,20 +134,7 @@ func (w *walkerRun) ServerTicked(_ time.Duration, s *server.Server) {
 // Ticked measures the interpolation error: where this client draws each
 // remote player against where the server had it at that time.
 func (w *walkerRun) Ticked(now time.Duration, _ int, p *Player) {
-	c := p.Client
-	if c.Phase() != client.Connected {
-		return
-	}
-	vt := c.ViewTime(now)
-	w.ids = c.RemoteIDs(w.ids[:0])
-	for _, id := range w.ids {
-		drawn, ok1 := c.Remote(id, vt)
-		truth, ok2 := w.history.At(id, vt)
-		if ok1 && ok2 && drawn.Teleport == truth.Teleport {
-			w.interpSum += drawn.Pos.Dist(truth.Pos)
-			w.interpN++
-		}
-	}
+	w.display.Observe(now, p.Client, w.history)
 }
 
 // Run simulates cfg and returns its result.
@@ -206,7 +188,7 @@ func Run(cfg Config) (*Result, error) {
 		if !ok || p.Client.Phase() != client.Connected {
 			return nil, fmt.Errorf("sim: player %d not connected at the end (%s)", i, p.Client.Reason())
 		}
-		bytes += info.BytesSent + info.PacketsSent*udpIPv4Header
+		bytes += WireBytes(info)
 		snapBytes += info.SnapshotBytes
 		snaps += info.Snapshots
 		res.CommandsLost += info.CmdsLost + info.CmdsDropped
@@ -234,10 +216,7 @@ func Run(cfg Config) (*Result, error) {
 		res.PredictionErrorP99M = errs[int(math.Ceil(0.99*float64(len(errs))))-1]
 		res.PredictionSamples = len(errs)
 	}
-	if obs.interpN > 0 {
-		res.InterpErrorMeanM = obs.interpSum / float64(obs.interpN)
-		res.InterpSamples = obs.interpN
-	}
+	res.InterpErrorMeanM, res.InterpSamples = obs.display.Mean(), obs.display.N
 	if res.Ticks > 0 {
 		res.TickTimeUS = float64(d.ServerWall) / float64(time.Microsecond) / float64(res.Ticks)
 	}

@@ -1,9 +1,11 @@
 package sim
 
 import (
-	"github.com/lagkit/lagkit/reckoning"
+	"math"
 	"testing"
 	"time"
+
+	"github.com/lagkit/lagkit/reckoning"
 )
 
 func run(t *testing.T, cfg Config) *Result {
@@ -83,6 +85,9 @@ func TestThresholdReplication(t *testing.T) {
 	base.Replication = reckoning.Dead{}
 	dr := run(t, base)
 	perSnapshot := float64(base.Players-1) * 64 // states a client gets per second in full
+	if math.Abs(full.UpdatesPerSPerClient-perSnapshot) > 0.05*perSnapshot {
+		t.Fatalf("full replication sent %.1f states/s per client, want about %.0f", full.UpdatesPerSPerClient, perSnapshot)
+	}
 	if dr.UpdatesPerSPerClient <= 0 || dr.UpdatesPerSPerClient > perSnapshot/5 {
 		t.Fatalf("%.1f updates/s per client, want well under the %.0f of full replication", dr.UpdatesPerSPerClient, perSnapshot)
 	}

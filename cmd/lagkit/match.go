@@ -15,6 +15,7 @@ import (
 
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/server"
 )
 
 func newMatchCmd() *cobra.Command {
@@ -25,6 +26,7 @@ func newMatchCmd() *cobra.Command {
 		loadout string
 		out     string
 		paths   string
+		repl    string
 		asJSON  bool
 	)
 	cmd := &cobra.Command{
@@ -40,6 +42,11 @@ living player's position 20 times a second as a path file
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg.Mode = mode.Kind(modeStr)
+			rep, err := match.ThresholdReplication(repl, cfg.Map)
+			if err != nil {
+				return fmt.Errorf("--replication: %w", err)
+			}
+			cfg.Replication = rep
 			lat, err := parseLatency(latency)
 			if err != nil {
 				return err
@@ -105,6 +112,11 @@ living player's position 20 times a second as a path file
 	f.Float64Var(&cfg.JitterMS, "jitter", 0, "delay jitter per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "loss probability per direction")
 	f.Float64Var(&cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
+	f.StringVar(&cfg.Delay.Mode, "delay", "none", "time delay: none, delay (equalise every player's latency) or adaptive (only while players interact)")
+	f.DurationVar(&cfg.Delay.Adaptation, "adaptation", server.DefaultAdaptation, "adaptive delay: moving-average length of the added delay (0s: at once)")
+	f.StringVar(&cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: proximity (within 20 m, until beyond 25 m) or fov (either sees the other)")
+	f.StringVar(&repl, "replication", "full", "full (every state in every snapshot), or threshold replication with dead or led reckoning (led uses the map's shipped trend maps; clients then dead reckon)")
+	f.DurationVar(&cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
 	f.StringVar(&out, "out", "", "folder for events.jsonl and summary.json")
 	f.StringVar(&paths, "paths", "", "write players' positions at 20 Hz to this path file (CSV)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object (players and match) instead of a table")
@@ -141,5 +153,16 @@ func printMatch(w io.Writer, r *match.Result) {
 			p.HitsReceived, p.SBCReceived, p.DistanceM)
 	}
 	tw.Flush()
+	var bytes, updates, disp, samples float64
+	for _, p := range r.Players {
+		bytes += p.BytesPerS
+		updates += float64(p.UpdatesSent)
+		disp += p.DisplayErrorM * float64(p.DisplaySamples)
+		samples += float64(p.DisplaySamples)
+	}
+	if n := float64(len(r.Players)); n > 0 {
+		fmt.Fprintf(w, "per client: %.0f B/s, %.1f player updates/s, display error %.4f m\n",
+			bytes/n, updates/n/max(m.DurationS, 1e-9), disp/max(samples, 1))
+	}
 	fmt.Fprintln(w, "state hash", m.StateHash)
 }

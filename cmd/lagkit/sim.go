@@ -98,9 +98,7 @@ func printSim(w io.Writer, r *sim.Result) {
 	row("bandwidth per client", "%.0f B/s", r.BytesPerSPerClient)
 	row("snapshot size mean", "%.1f B", r.SnapshotBytesMean)
 	row("commands lost", "%d", r.CommandsLost)
-	if r.UpdatesPerSPerClient > 0 {
-		row("player updates per client", "%.1f /s", r.UpdatesPerSPerClient)
-	}
+	row("player states per client", "%.1f /s", r.UpdatesPerSPerClient)
 	row("server RTT mean", "%.1f ms", r.ServerRTTMeanMS)
 	row("client RTT mean", "%.1f ms", r.ClientRTTMeanMS)
 	row("state hash", "%s", r.StateHash)

@@ -1,0 +1,239 @@
+package experiment
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/match"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/server"
+)
+
+// delayCondition is one compensation condition of the delay study.
+type delayCondition struct {
+	name       string
+	mode       string
+	adaptation time.Duration
+}
+
+// delayConditions are the study's conditions: no compensation, regular
+// delay, and adaptive delay with 0, 1 and 2 s adaptation.
+var delayConditions = []delayCondition{
+	{"none", server.DelayNone, 0},
+	{"delay", server.DelayRegular, 0},
+	{"adaptive-0s", server.DelayAdaptive, 0},
+	{"adaptive-1s", server.DelayAdaptive, time.Second},
+	{"adaptive-2s", server.DelayAdaptive, 2 * time.Second},
+}
+
+// Settings of the delay study's matches.
+const (
+	delayBaseRTT = 20  // ms, the low-latency players
+	delaySkill   = 0.8 // bots aim well, so latency rather than aim error decides
+)
+
+// delayLayout is one match layout of the study: one-on-one as the study
+// played it, or a team version.
+type delayLayout struct {
+	name string
+	mode mode.Kind
+	bots int
+}
+
+var (
+	oneOnOne = delayLayout{"1v1", mode.FFA, 2}
+	teams    = delayLayout{"4v4", mode.TDM, 8}
+)
+
+// delayName names a condition of the design: layout, the high-latency
+// players' round trip and the compensation.
+func delayName(l delayLayout, rttMS int, cond string) string {
+	return fmt.Sprintf("%s-%dms-%s", l.name, rttMS, cond)
+}
+
+var delayExperiment = register(&Experiment{
+	Name:  "delay",
+	Title: "Time delay and adaptive time delay: fairness against responsiveness",
+	Design: "One-on-one deathmatch on arena (2 bots, as in the adaptive time delay study) with one " +
+		"player at 20 ms round trip and the opponent at 50, 100 or 150 ms, and a team version " +
+		"(4 v 4 team deathmatch on arena, half of each team at 150 ms, the rest at 20 ms). " +
+		"Conditions: no compensation, regular delay (every player's inputs and snapshots held " +
+		"by the highest one-way latency minus its own), and adaptive delay (the same, only " +
+		"while enemies are within 20 m, until beyond 25 m) with 0, 1 and 2 s adaptation. The " +
+		"study's game had no lag compensation, so every condition runs with policy none: a " +
+		"shot is tested against the present, and a shooter's effective lag is its round trip " +
+		"plus the interpolation delay plus any added delay. Bots at skill 0.8 carry the rifle " +
+		"(the study's one-hit weapon and paint tiles are not modelled). accuracy_gap is the " +
+		"low-latency players' pooled hit accuracy minus the high-latency players', kill_gap " +
+		"their kills per player per match minus the others'; input_to_effect_ms is the mean " +
+		"time from a new input (a press or release) to the server applying it: the uplink's " +
+		"one-way latency plus the server's measured wait. delay_active_share is the share of " +
+		"time a delay was added to the low-latency players. Replicates share seeds across " +
+		"conditions and tests pair them by seed. --quick plays fewer and shorter matches " +
+		"(about a minute on two cores): 16 five-minute one-on-one matches per condition at " +
+		"150 ms, 3 three-minute ones at 50 and 100 ms, and 2 three-minute team matches; its " +
+		"accuracy figures are correspondingly noisy.",
+	Cells: func(quick bool) []Cell {
+		type block struct {
+			layout        delayLayout
+			rtt           int
+			reps, minutes int
+		}
+		blocks := []block{
+			{oneOnOne, 50, 10, 5}, {oneOnOne, 100, 10, 5}, {oneOnOne, 150, 20, 5}, {teams, 150, 6, 5},
+		}
+		if quick {
+			blocks = []block{
+				{oneOnOne, 50, 3, 3}, {oneOnOne, 100, 3, 3}, {oneOnOne, 150, 16, 5}, {teams, 150, 2, 3},
+			}
+		}
+		var cells []Cell
+		for _, b := range blocks {
+			for rep := range b.reps {
+				for _, dc := range delayConditions {
+					cells = append(cells, Cell{
+						Index: len(cells), Condition: delayName(b.layout, b.rtt, dc.name), Replicate: rep,
+						Params: map[string]any{
+							"layout": b.layout.name, "map": "arena", "mode": string(b.layout.mode), "bots": b.layout.bots,
+							"base_rtt_ms": delayBaseRTT, "high_rtt_ms": b.rtt, "delay": dc.mode,
+							"adaptation_s": dc.adaptation.Seconds(), "trigger": server.TriggerProximity,
+							"policy": "none", "skill": delaySkill, "minutes": b.minutes,
+						},
+					})
+				}
+			}
+		}
+		return cells
+	},
+	RunCell:   runDelayCell,
+	Summarise: summariseDelay,
+})
+
+// runDelayCell plays one match of the delay study and measures it by
+// latency group.
+func runDelayCell(c Cell) (CellResult, error) {
+	layout := oneOnOne
+	if c.Params["layout"] == teams.name {
+		layout = teams
+	}
+	high := param(c, "high_rtt_ms")
+	cfg := match.Config{
+		Map: "arena", Mode: layout.mode, Bots: layout.bots, Seed: c.Seed,
+		Duration:  time.Duration(param(c, "minutes") * float64(time.Minute)),
+		Policy:    lagcomp.Config{Name: "none"},
+		BaseRTTms: delayBaseRTT, Skill: param(c, "skill"),
+		Delay: server.Delay{
+			Mode:       c.Params["delay"].(string),
+			Trigger:    server.TriggerProximity,
+			Adaptation: time.Duration(param(c, "adaptation_s") * float64(time.Second)),
+		},
+	}
+	if layout == oneOnOne {
+		cfg.Latency = map[int]float64{1: high}
+	} else {
+		cfg.HighPingFraction, cfg.HighPingMS = 0.5, high
+	}
+	res, err := match.Run(cfg, nil)
+	if err != nil {
+		return CellResult{}, err
+	}
+	return CellResult{Metrics: delayMetrics(res), Series: playerSeries(res)}, nil
+}
+
+// delayMetrics sums a match up by latency group: players at the base
+// round trip are "low", the others "high".
+func delayMetrics(res *match.Result) map[string]float64 {
+	m := map[string]float64{}
+	for _, p := range res.Players {
+		g := "high"
+		if p.RTTms <= delayBaseRTT {
+			g = "low"
+		}
+		m["players_"+g]++
+		m["shots_"+g] += float64(p.Shots)
+		m["hits_"+g] += float64(p.Hits)
+		m["kills_"+g] += float64(p.Kills)
+		m["input_to_effect_ms_"+g] += p.InputToEffectMS
+		m["delay_active_share_"+g] += p.DelayActiveShare
+		m["delay_mean_ms_"+g] += p.DelayMeanMS
+	}
+	for _, g := range []string{"low", "high"} {
+		n := m["players_"+g]
+		for _, k := range []string{"input_to_effect_ms_", "delay_active_share_", "delay_mean_ms_"} {
+			m[k+g] = safeDiv(m[k+g], n)
+		}
+		m["hit_accuracy_"+g] = safeDiv(m["hits_"+g], m["shots_"+g])
+		m["kills_per_player_"+g] = safeDiv(m["kills_"+g], n)
+	}
+	m["accuracy_gap"] = m["hit_accuracy_low"] - m["hit_accuracy_high"]
+	m["kill_gap"] = m["kills_per_player_low"] - m["kills_per_player_high"]
+	return m
+}
+
+func summariseDelay(r *Results, cells []CellResult) {
+	g := group(cells)
+	tbl := Table{Name: "delay_conditions", Title: "Per condition (accuracy pooled over matches, the rest mean per match)",
+		Columns: []string{"condition", "layout", "high_rtt_ms", "compensation", "hit_accuracy_low", "hit_accuracy_high",
+			"accuracy_gap", "accuracy_gap_ci95", "kill_gap", "input_to_effect_ms_low", "input_to_effect_ms_high",
+			"delay_active_share_low", "delay_mean_ms_low"}}
+	for _, name := range g.names {
+		accLow, accHigh := g.ratio(name, "hits_low", "shots_low"), g.ratio(name, "hits_high", "shots_high")
+		met := map[string]float64{
+			"hit_accuracy_low":        accLow,
+			"hit_accuracy_high":       accHigh,
+			"accuracy_gap":            accLow - accHigh,
+			"kill_gap":                g.mean(name, "kill_gap"),
+			"input_to_effect_ms_low":  g.mean(name, "input_to_effect_ms_low"),
+			"input_to_effect_ms_high": g.mean(name, "input_to_effect_ms_high"),
+			"delay_active_share_low":  g.mean(name, "delay_active_share_low"),
+			"delay_mean_ms_low":       g.mean(name, "delay_mean_ms_low"),
+			"shots_low":               g.sum(name, "shots_low"),
+			"shots_high":              g.sum(name, "shots_high"),
+		}
+		r.Conditions = append(r.Conditions, g.condition(name, "matches", len(g.cells[name]), met))
+		c0 := g.cells[name][0].Cell
+		tbl.Rows = append(tbl.Rows, []string{name, fmt.Sprint(c0.Params["layout"]), f0(param(c0, "high_rtt_ms")),
+			compensation(name), f4(accLow), f4(accHigh), f4(accLow - accHigh), f4(g.ci(name, "accuracy_gap")),
+			f4(met["kill_gap"]), f4(met["input_to_effect_ms_low"]), f4(met["input_to_effect_ms_high"]),
+			f4(met["delay_active_share_low"]), f4(met["delay_mean_ms_low"])})
+	}
+	r.Tables = append(r.Tables, tbl)
+	// Against no compensation: fairness (accuracy and kill gaps) and the
+	// low-latency players' responsiveness; adaptive against regular
+	// delay: responsiveness.
+	for _, name := range g.names {
+		if !strings.HasSuffix(name, "-none") {
+			continue
+		}
+		prefix := strings.TrimSuffix(name, "none")
+		for _, dc := range delayConditions[1:] {
+			b := prefix + dc.name
+			if len(g.cells[b]) == 0 {
+				continue
+			}
+			pairedTests(r, g, "accuracy_gap", name, b)
+			pairedTests(r, g, "kill_gap", name, b)
+			if dc.mode == server.DelayAdaptive {
+				pairedTests(r, g, "input_to_effect_ms_low", prefix+"delay", b)
+			}
+		}
+	}
+	r.Plots = append(r.Plots,
+		Plot{Name: "delay_accuracy_gap", Title: "Accuracy gap between latency groups (low minus high)", Kind: "bar",
+			Table: "delay_conditions", X: "condition", Y: "accuracy_gap", YErr: "accuracy_gap_ci95", XLabel: "condition", YLabel: "accuracy gap"},
+		Plot{Name: "delay_input_to_effect", Title: "Low-latency players' input-to-effect time", Kind: "bar",
+			Table: "delay_conditions", X: "condition", Y: "input_to_effect_ms_low", XLabel: "condition", YLabel: "ms"},
+	)
+}
+
+// compensation returns the compensation part of a condition's name.
+func compensation(name string) string {
+	for _, dc := range delayConditions {
+		if strings.HasSuffix(name, "-"+dc.name) {
+			return dc.name
+		}
+	}
+	return name
+}

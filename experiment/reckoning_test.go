@@ -1,0 +1,80 @@
+package experiment
+
+import (
+	"testing"
+)
+
+// TestReckoningTinyRun runs one replicate of the reckoning experiment
+// cut short (replay and live at 5% loss) and checks what it reports:
+// both parts' conditions, the live table and plots, paired tests of
+// dead against led, and threshold replication sending fewer bytes than
+// full snapshots at a display error under the threshold.
+func TestReckoningTinyRun(t *testing.T) {
+	e, err := Get("reckoning")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cells []Cell
+	for _, c := range e.Cells(true) {
+		if c.Replicate != 0 {
+			continue
+		}
+		if loss, live := c.Params["loss"]; live && loss != 0.05 {
+			continue
+		}
+		c.Params["minutes"] = 0.5
+		if c.Params["part"] == "live" {
+			c.Params["bots"] = 6
+		}
+		c.Index, c.Seed = len(cells), 7
+		cells = append(cells, c)
+	}
+	if len(cells) != 5 {
+		t.Fatalf("%d cells: want replay dead and led, and live full, dead and led", len(cells))
+	}
+	var results []CellResult
+	for _, c := range cells {
+		r, err := e.RunCell(c)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Condition, err)
+		}
+		r.Cell = c
+		results = append(results, r)
+	}
+	res := Summarise(e, results, Options{Seed: 7, Quick: true})
+	met := map[string]map[string]float64{}
+	for _, c := range res.Conditions {
+		met[c.Name] = c.Metrics
+	}
+	for _, name := range []string{"dead", "led", "live full 5% loss", "live dead 5% loss", "live led 5% loss"} {
+		if met[name] == nil || met[name]["updates_per_s"] <= 0 {
+			t.Errorf("condition %q missing or sent nothing: %v", name, met[name])
+		}
+	}
+	full, dead, led := met["live full 5% loss"], met["live dead 5% loss"], met["live led 5% loss"]
+	for name, m := range map[string]map[string]float64{"dead": dead, "led": led} {
+		if m["bytes_per_s_per_client"] >= full["bytes_per_s_per_client"] || m["updates_per_s"] >= full["updates_per_s"]/5 {
+			t.Errorf("live %s: %.0f B/s and %.1f states/s per client against full's %.0f and %.1f",
+				name, m["bytes_per_s_per_client"], m["updates_per_s"], full["bytes_per_s_per_client"], full["updates_per_s"])
+		}
+		if e := m["position_error_mean_m"]; !(e > 0 && e < 0.381) {
+			t.Errorf("live %s: display error %.3f m, want above 0 and under the 0.381 m threshold", name, e)
+		}
+	}
+	tables := map[string]bool{}
+	for _, tb := range res.Tables {
+		tables[tb.Name] = len(tb.Rows) > 0
+	}
+	if !tables["reckoning"] || !tables["reckoning_live"] || len(res.Plots) != 5 {
+		t.Errorf("tables %v and %d plots: want reckoning, reckoning_live and 5 plots", tables, len(res.Plots))
+	}
+	tests := map[string]bool{}
+	for _, tt := range res.Tests {
+		tests[tt.Metric+" "+tt.A+" "+tt.B] = true
+	}
+	for _, metric := range []string{"updates_per_s", "position_error_mean_m", "bytes_per_s_per_client"} {
+		if !tests[metric+" live dead 5% loss live led 5% loss"] {
+			t.Errorf("no paired test of %s between live dead and led at 5%% loss", metric)
+		}
+	}
+}

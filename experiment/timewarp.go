@@ -1,0 +1,433 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/match"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world"
+)
+
+// Time warp's conditions: the accuracy part's policies and displays, the
+// round trips and loadouts of the study's conditions, and the cost
+// part's sweeps.
+var (
+	warpConditions = []string{"none", "timewarp", "timewarp-predict", "tlc"}
+	warpRTTs       = []int{0, 75, 150, 300}
+	warpWeapons    = []string{"rifle", "pistol"}
+	warpEntities   = []int{10, 25, 50, 100}
+	warpRewindsMS  = []int{0, 50, 100, 200, 300}
+)
+
+// warpWindow is the time warp window of every time warp cell.
+const warpWindow = 500 * time.Millisecond
+
+// warpTiming keeps the cost cells' wall-clock measurements from sharing
+// the machine with the cells running beside them on the other workers: a
+// cost cell runs holding it exclusively, match cells hold it shared.
+var warpTiming sync.RWMutex
+
+var _ = register(&Experiment{
+	Name:  "timewarp",
+	Title: "What does time warp cost, and does it help hitscan and projectile shooters hit?",
+	Design: "Two parts. Cost: scripted players (walking in circles, turning their aim, firing in " +
+		"bursts, half with the rifle and half with the projectile pistol) on courtyard with a " +
+		"500 ms time warp window; after 160 ticks, one warp re-simulates the last 0, 50, 100, " +
+		"200 or 300 ms for one late player among 10, 25, 50 or 100 players (Server.Resimulate, " +
+		"the work a late command causes; its inputs unchanged, so the affected set stays the late " +
+		"player's). warp_us is the median over repeats of the mean wall time of one warp for each " +
+		"player in turn, measured in process on this machine while no other cell of the run " +
+		"runs: machine-dependent (and disturbed by whatever else the machine runs), so compare " +
+		"cells within one run. The cost " +
+		"exponent in entities is the slope of log cost against log entities (least squares) at " +
+		"each rewind depth; the growth with rewind is the slope of cost against rewind (µs per " +
+		"ms) and the exponent of cost in rewound ticks, per entity count. The JavaScript time " +
+		"warp of the study grew as rewind x entities^2. Accuracy: free-for-all on courtyard " +
+		"(the time warp study's map), 8 bots, half of them (chosen by the seed) at 0, 75, 150 or " +
+		"300 ms round trip (the study's conditions) and the others on a LAN (0 ms), all carrying " +
+		"the hitscan rifle or the projectile pistol (60 m/s), played " +
+		"with no compensation (policy none), time warp (policy none, late commands inserted at " +
+		"their issue tick), time warp with prediction (clients draw opponents extrapolated to the " +
+		"received server time instead of interpolating 100 ms behind it), and traditional lag " +
+		"compensation (tlc, the reference; it does not compensate projectiles). Half the players " +
+		"stay on a LAN because with everyone at one latency time warp changes nothing: a " +
+		"victim's state on the server lags its own commands by its upstream latency just as a " +
+		"late shot does, so judging the shot at its issue tick meets the victim where judging it " +
+		"on arrival did. With mixed latencies it moves the high-ping players' shots to the world " +
+		"they acted in, and the LAN players' shots at high-ping victims to where those victims' " +
+		"late commands put them. hit_accuracy is per player, reported for the high-ping and the " +
+		"LAN group; conditions are paired by seed and slot (each seed plays every condition with " +
+		"the same players at the same latencies).",
+	Cells: func(quick bool) []Cell {
+		reps, seconds, repeats := 4, 180, 51
+		if quick {
+			reps, seconds, repeats = 2, 60, 21
+		}
+		var cells []Cell
+		for _, n := range warpEntities {
+			cells = append(cells, Cell{Index: len(cells), Condition: fmt.Sprintf("cost_entities%d", n),
+				Params: map[string]any{"part": "cost", "entities": n, "repeats": repeats, "map": "courtyard"}})
+		}
+		for rep := range reps {
+			for _, wp := range warpWeapons {
+				for _, rtt := range warpRTTs {
+					for _, cond := range warpConditions {
+						cells = append(cells, Cell{Index: len(cells), Replicate: rep,
+							Condition: warpCondition(wp, rtt, cond),
+							Params: map[string]any{"part": "accuracy", "weapon": wp, "rtt_ms": rtt, "compensation": cond,
+								"high_ping_fraction": 0.5, "map": "courtyard", "mode": "ffa", "bots": 8, "seconds": seconds}})
+					}
+				}
+			}
+		}
+		return cells
+	},
+	RunCell: func(c Cell) (CellResult, error) {
+		if c.Params["part"] == "cost" {
+			return warpCost(int(param(c, "entities")), int(param(c, "repeats")))
+		}
+		warpTiming.RLock()
+		defer warpTiming.RUnlock()
+		cfg := match.Config{
+			Map: "courtyard", Mode: mode.FFA, Bots: 8, Seed: c.Seed,
+			Duration:         time.Duration(param(c, "seconds") * float64(time.Second)),
+			HighPingFraction: 0.5, HighPingMS: param(c, "rtt_ms"),
+			Loadout: []string{fmt.Sprint(c.Params["weapon"])}, Policy: lagcomp.Config{Name: "none"},
+		}
+		switch c.Params["compensation"] {
+		case "timewarp":
+			cfg.TimeWarp = warpWindow
+		case "timewarp-predict":
+			cfg.TimeWarp, cfg.Display = warpWindow, client.Extrapolate
+		case "tlc":
+			cfg.Policy.Name = "tlc"
+		}
+		res, err := match.Run(cfg, nil)
+		if err != nil {
+			return CellResult{}, err
+		}
+		return warpAccuracy(res), nil
+	},
+	Summarise: summariseTimeWarp,
+	Published: []Reference{
+		{Metric: "cost_exponent_entities", Condition: "cost_fit", Value: 2,
+			Source: "time warp study: a JavaScript time warp's cost grew as rewind x entities^2 and saturated near 45 bots"},
+	},
+})
+
+// warpAccuracy measures an accuracy cell: shots, hits and per-player
+// accuracy of everyone, of the high-ping players (round trip above 0)
+// and of the LAN players, each series in slot order.
+func warpAccuracy(res *match.Result) CellResult {
+	m := map[string]float64{}
+	series := map[string][]float64{}
+	for _, p := range res.Players {
+		group := "low"
+		if p.RTTms > 0 {
+			group = "high"
+		}
+		for _, g := range []string{"", "_" + group} {
+			m["shots"+g] += float64(p.Shots)
+			m["hits"+g] += float64(p.Hits)
+			series["hit_accuracy"+g] = append(series["hit_accuracy"+g], p.HitAccuracy)
+		}
+	}
+	for _, g := range []string{"", "_high", "_low"} {
+		m["hit_accuracy"+g] = safeDiv(m["hits"+g], m["shots"+g])
+	}
+	return CellResult{Metrics: m, Series: series}
+}
+
+func warpCondition(weapon string, rtt int, cond string) string {
+	return fmt.Sprintf("%s_rtt%d_%s", weapon, rtt, cond)
+}
+
+// warpCost builds a crowd of n scripted players and measures warps of
+// every depth. A sample is the mean time of one warp for each player in
+// turn, so that every depth is measured on the same warps; each repeat
+// samples every depth in turn, so that whatever else the machine does
+// falls on all depths alike; a depth's cost is its median sample.
+func warpCost(n, repeats int) (CellResult, error) {
+	warpTiming.Lock()
+	defer warpTiming.Unlock()
+	s, err := warpCrowd(n)
+	if err != nil {
+		return CellResult{}, err
+	}
+	ticks := make([]int, len(warpRewindsMS))
+	samples := make([][]float64, len(warpRewindsMS))
+	for i, ms := range warpRewindsMS {
+		ticks[i] = int(math.Round(float64(time.Duration(ms)*time.Millisecond) / float64(s.TickDuration())))
+	}
+	runtime.GC() // the crowd's garbage, not collected while measuring
+	for range repeats {
+		for i := range warpRewindsMS {
+			start := time.Now()
+			for id := range n {
+				if _, err := s.Resimulate(id, ticks[i]); err != nil {
+					return CellResult{}, err
+				}
+			}
+			samples[i] = append(samples[i], float64(time.Since(start).Nanoseconds())/1e3/float64(n))
+		}
+	}
+	m := map[string]float64{"entities": float64(n)}
+	for i, ms := range warpRewindsMS {
+		slices.Sort(samples[i])
+		m[fmt.Sprintf("warp_us_rewind%d", ms)] = samples[i][len(samples[i])/2]
+		m[fmt.Sprintf("ticks_rewind%d", ms)] = float64(ticks[i])
+	}
+	return CellResult{Metrics: m}, nil
+}
+
+// warpCrowd returns a time warp server on courtyard with n scripted
+// players on the open spots of a 3 m grid, after 160 ticks of walking in
+// circles, turning their aim and firing in bursts, half with the rifle
+// and half with the pistol.
+func warpCrowd(n int) (*server.Server, error) {
+	m, err := world.Load("courtyard")
+	if err != nil {
+		return nil, err
+	}
+	w := game.DefaultWeapons()
+	s, err := server.New(server.Config{
+		Map: m, MaxClients: n, TimeWarp: warpWindow, Policy: lagcomp.Config{Name: "none"},
+		Mode: mode.Config{Mode: mode.FFA}, Weapons: []game.Weapon{w[0], w[2]},
+	})
+	if err != nil {
+		return nil, err
+	}
+	params := game.DefaultParams()
+	var spots []geom.Vec3
+	var query []int
+	for y := m.Bounds.Min.Y + 2; y <= m.Bounds.Max.Y-2 && len(spots) < n; y += 3 {
+		for x := m.Bounds.Min.X + 2; x <= m.Bounds.Max.X-2 && len(spots) < n; x += 3 {
+			r := params.Radius + 0.5
+			region := geom.AABB{Min: geom.V(x-r, y-r, 0), Max: geom.V(x+r, y+r, params.Height)}
+			if query = m.Grid.Query(region, query[:0]); len(query) == 0 {
+				spots = append(spots, geom.V(x, y, 0))
+			}
+		}
+	}
+	if len(spots) < n {
+		return nil, fmt.Errorf("experiment: timewarp: courtyard has %d open spots for %d players", len(spots), n)
+	}
+	connect, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Name: "crowd", InterpDelay: 100 * time.Millisecond})
+	if err != nil {
+		return nil, err
+	}
+	for i := range n {
+		if err := s.Step(0, server.Peer(i), connect); err != nil {
+			return nil, err
+		}
+		id, ok := s.ClientByPeer(server.Peer(i))
+		if !ok {
+			return nil, fmt.Errorf("experiment: timewarp: player %d not accepted", i)
+		}
+		s.Place(id, spots[i], 0)
+	}
+	var buf []byte
+	for tick := uint32(1); tick <= 160; tick++ {
+		now := s.NextTick()
+		for i := range n {
+			cmd := game.UserCmd{
+				Tick: tick, Duration: s.TickDuration(), Forward: 127,
+				Yaw: uint16(int(tick)*400 + i*6000), Weapon: uint8(i % 2),
+			}
+			if (int(tick)/32+i)%2 == 0 {
+				cmd.Buttons = game.BtnFire
+			}
+			if buf, err = wire.AppendCommands(buf[:0], &wire.Commands{ClientTime: now, Cmds: []game.UserCmd{cmd}}); err != nil {
+				return nil, err
+			}
+			if err := s.Step(now-time.Microsecond, server.Peer(i), buf); err != nil {
+				return nil, err
+			}
+		}
+		s.Advance(now)
+		s.Outbox()
+		s.ShotRecords()
+		s.Log()
+	}
+	return s, nil
+}
+
+// fit returns the least-squares slope and intercept of y on x.
+func fit(xs, ys []float64) (slope, intercept float64) {
+	n := float64(len(xs))
+	var sx, sy, sxx, sxy float64
+	for i := range xs {
+		sx, sy, sxx, sxy = sx+xs[i], sy+ys[i], sxx+xs[i]*xs[i], sxy+xs[i]*ys[i]
+	}
+	d := n*sxx - sx*sx
+	if d == 0 {
+		return 0, 0
+	}
+	slope = (n*sxy - sx*sy) / d
+	return slope, (sy - slope*sx) / n
+}
+
+// exponent returns the least-squares slope of log y on log x over the
+// points with both positive: the power of a power law.
+func exponent(xs, ys []float64) float64 {
+	var lx, ly []float64
+	for i := range xs {
+		if xs[i] > 0 && ys[i] > 0 {
+			lx, ly = append(lx, math.Log(xs[i])), append(ly, math.Log(ys[i]))
+		}
+	}
+	if len(lx) < 2 {
+		return math.NaN()
+	}
+	s, _ := fit(lx, ly)
+	return s
+}
+
+func summariseTimeWarp(r *Results, cells []CellResult) {
+	g := group(cells)
+	summariseWarpCost(r, g)
+	summariseWarpAccuracy(r, g)
+}
+
+// summariseWarpCost tabulates warp cost by entities and rewind, and fits
+// its growth in both.
+func summariseWarpCost(r *Results, g groups) {
+	cost := map[[2]int]float64{} // by entities, rewind ms
+	ticks := map[int]float64{}
+	tbl := Table{Name: "timewarp_cost", Title: "Wall time per warp (µs, median; this machine)",
+		Columns: []string{"entities", "rewind_ms", "ticks", "warp_us"}}
+	for _, n := range warpEntities {
+		name := fmt.Sprintf("cost_entities%d", n)
+		if len(g.cells[name]) == 0 {
+			continue
+		}
+		met := map[string]float64{}
+		for _, ms := range warpRewindsMS {
+			k := fmt.Sprintf("warp_us_rewind%d", ms)
+			cost[[2]int{n, ms}] = g.mean(name, k)
+			ticks[ms] = g.mean(name, fmt.Sprintf("ticks_rewind%d", ms))
+			met[k] = cost[[2]int{n, ms}]
+			tbl.Rows = append(tbl.Rows, []string{fmt.Sprint(n), fmt.Sprint(ms), f0(ticks[ms]), f4(cost[[2]int{n, ms}])})
+		}
+		r.Conditions = append(r.Conditions, g.condition(name, "runs", len(g.cells[name]), met))
+	}
+	if len(cost) == 0 {
+		return
+	}
+	fitTbl := Table{Name: "timewarp_cost_fit", Title: "Growth of warp cost: exponent in entities per rewind, and in rewind per entity count",
+		Columns: []string{"sweep", "at", "exponent", "slope", "slope_unit"}}
+	fitMet := map[string]float64{}
+	worstN := math.Inf(-1)
+	for _, ms := range warpRewindsMS {
+		if ms == 0 {
+			continue // no warp: the cost is a call
+		}
+		var xs, ys []float64
+		for _, n := range warpEntities {
+			if v, ok := cost[[2]int{n, ms}]; ok {
+				xs, ys = append(xs, float64(n)), append(ys, v)
+			}
+		}
+		e := exponent(xs, ys)
+		if math.IsNaN(e) {
+			continue // fewer than two entity counts (a shard)
+		}
+		slope, _ := fit(xs, ys)
+		fitTbl.Rows = append(fitTbl.Rows, []string{"entities", fmt.Sprintf("rewind %d ms", ms), f4(e), f4(slope), "µs per entity"})
+		fitMet[fmt.Sprintf("cost_exponent_entities_rewind%d", ms)] = e
+		worstN = math.Max(worstN, e)
+	}
+	if e, ok := fitMet[fmt.Sprintf("cost_exponent_entities_rewind%d", warpRewindsMS[len(warpRewindsMS)-1])]; ok {
+		fitMet["cost_exponent_entities"] = e
+		fitMet["cost_exponent_entities_max"] = worstN
+	}
+	worstR := math.Inf(-1)
+	for _, n := range warpEntities {
+		var ms, ts, ys []float64
+		for _, d := range warpRewindsMS {
+			if v, ok := cost[[2]int{n, d}]; ok {
+				ms, ts, ys = append(ms, float64(d)), append(ts, ticks[d]), append(ys, v)
+			}
+		}
+		e := exponent(ts, ys)
+		if math.IsNaN(e) {
+			continue
+		}
+		slope, _ := fit(ms, ys)
+		fitTbl.Rows = append(fitTbl.Rows, []string{"rewind", fmt.Sprintf("%d entities", n), f4(e), f4(slope), "µs per ms rewound"})
+		fitMet[fmt.Sprintf("cost_exponent_rewind_entities%d", n)] = e
+		fitMet[fmt.Sprintf("cost_slope_us_per_ms_entities%d", n)] = slope
+		worstR = math.Max(worstR, e)
+	}
+	if !math.IsInf(worstR, -1) {
+		fitMet["cost_exponent_rewind_max"] = worstR
+	}
+	r.Conditions = append(r.Conditions, Condition{Name: "cost_fit", Metrics: fitMet, N: len(cost), NUnit: "cost cells (entities x rewind)",
+		Params: map[string]any{"fit": "least squares of log cost on log entities (per rewind) and on log rewound ticks (per entity count)"}})
+	r.Tables = append(r.Tables, tbl, fitTbl)
+	r.Plots = append(r.Plots,
+		Plot{Name: "timewarp_cost_rewind", Title: "Wall time per warp against rewind depth", Kind: "line", Table: "timewarp_cost",
+			X: "rewind_ms", Y: "warp_us", Series: "entities", XLabel: "rewind (ms)", YLabel: "µs per warp"},
+		Plot{Name: "timewarp_cost_entities", Title: "Wall time per warp against entities", Kind: "line", Table: "timewarp_cost",
+			X: "entities", Y: "warp_us", Series: "rewind_ms", XLabel: "entities", YLabel: "µs per warp"},
+	)
+}
+
+// summariseWarpAccuracy tabulates hit accuracy by weapon, round trip and
+// compensation, and pairs the conditions player by player.
+func summariseWarpAccuracy(r *Results, g groups) {
+	tbl := Table{Name: "timewarp_accuracy", Title: "Hit accuracy by loadout, the high-ping half's round trip and compensation",
+		Columns: []string{"weapon", "rtt_ms", "compensation", "shots", "hits", "hit_accuracy", "hit_accuracy_ci95", "hit_accuracy_high", "hit_accuracy_low"}}
+	for _, wp := range warpWeapons {
+		for _, rtt := range warpRTTs {
+			for _, cond := range warpConditions {
+				name := warpCondition(wp, rtt, cond)
+				if len(g.cells[name]) == 0 {
+					continue
+				}
+				met := map[string]float64{"shots": g.sum(name, "shots"), "hits": g.sum(name, "hits")}
+				for _, grp := range []string{"", "_high", "_low"} {
+					met["hit_accuracy"+grp] = g.ratio(name, "hits"+grp, "shots"+grp)
+				}
+				r.Conditions = append(r.Conditions, g.condition(name, "matches", len(g.cells[name]), met))
+				tbl.Rows = append(tbl.Rows, []string{wp, fmt.Sprint(rtt), cond, f0(met["shots"]), f0(met["hits"]),
+					f4(met["hit_accuracy"]), f4(g.ci(name, "hit_accuracy")), f4(met["hit_accuracy_high"]), f4(met["hit_accuracy_low"])})
+			}
+			groups := []string{"hit_accuracy_high", "hit_accuracy_low"}
+			if rtt == 0 {
+				groups = []string{"hit_accuracy"}
+			}
+			for _, pair := range [][2]string{{"none", "timewarp"}, {"timewarp", "timewarp-predict"}, {"none", "tlc"}, {"timewarp-predict", "tlc"}} {
+				a, b := warpCondition(wp, rtt, pair[0]), warpCondition(wp, rtt, pair[1])
+				for _, metric := range groups {
+					xa, xb := pairPlayers(g, a, b, metric)
+					addPaired(r, metric, a, b, xa, xb, "paired by player (seed and slot)")
+				}
+			}
+		}
+		r.Plots = append(r.Plots, Plot{Name: "timewarp_accuracy_" + wp, Title: "High-ping players' hit accuracy against their round trip, " + wp,
+			Kind: "line", Table: "timewarp_accuracy_" + wp, X: "rtt_ms", Y: "hit_accuracy_high", Series: "compensation",
+			XLabel: "round trip of the high-ping half (ms)", YLabel: "hit accuracy"})
+	}
+	r.Tables = append(r.Tables, tbl)
+	for _, wp := range warpWeapons {
+		sub := Table{Name: "timewarp_accuracy_" + wp, Title: "Hit accuracy, " + wp, Columns: tbl.Columns}
+		for _, row := range tbl.Rows {
+			if row[0] == wp {
+				sub.Rows = append(sub.Rows, row)
+			}
+		}
+		r.Tables = append(r.Tables, sub)
+	}
+}
