@@ -65,10 +65,11 @@ type pendingShot struct {
 
 // targetTime is the server time a shot from c is tested at: the view
 // time its command carries if that lies within ViewTimeTolerance of the
-// server's estimate (now minus the measured round trip and the client's
-// interpolation delay), else the estimate; never older than MaxUnlag.
+// server's estimate (now minus the measured round trip, the client's
+// interpolation delay and the time delay its snapshots are held by),
+// else the estimate; never older than MaxUnlag.
 func (s *Server) targetTime(c *client, view, now time.Duration) time.Duration {
-	est := now - c.rtt.Smoothed() - c.interpDelay
+	est := now - c.rtt.Smoothed() - c.interpDelay - c.delay.added
 	t := view
 	if d := view - est; view <= 0 || view > now || d > s.cfg.ViewTimeTolerance || d < -s.cfg.ViewTimeTolerance {
 		t = est
