@@ -125,11 +125,17 @@ func finite(t Test) Test {
 			*v, bad = -math.MaxFloat64, true
 		}
 	}
-	for _, v := range []*float64{&t.Statistic, &t.P, &t.Effect, &t.MeanDiff, &t.CI95[0], &t.CI95[1]} {
+	for _, v := range []*float64{&t.Statistic, &t.P, &t.Effect, &t.MeanDiff} {
 		fix(v)
 	}
 	if bad {
 		t.Note += "; degenerate: every difference is the same, so the spread is zero"
+	}
+	bad = false
+	fix(&t.CI95[0])
+	fix(&t.CI95[1])
+	if bad {
+		t.Note += "; the 95% interval is unbounded: too few pairs to bound it"
 	}
 	return t
 }

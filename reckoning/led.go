@@ -14,7 +14,8 @@ type Led struct {
 	Trend *TrendMap
 	// EtaMin and EtaMax bound the threshold; EtaMid is the threshold
 	// where the trend map has no trend (outside it, or a cell no one
-	// crossed), dead reckoning's: there is nothing to lead with.
+	// crossed) or the receiver's model has no horizontal velocity to
+	// compare with it, dead reckoning's: there is nothing to lead with.
 	EtaMin, EtaMid, EtaMax float64
 	K                      float64 // metre-seconds
 }
@@ -27,7 +28,10 @@ func (l Led) Eta(pos, vb geom.Vec3) float64 {
 		return mid
 	}
 	vp, ok := l.Trend.Lookup(pos)
-	if !ok {
+	if !ok || vb.X == 0 && vb.Y == 0 {
+		// No trend here, or a receiver model that stands still and so
+		// has no direction to compare with one (C = |Vb·Vp| is
+		// undefined): nothing to lead with either way.
 		return mid
 	}
 	return Threshold(Correlation(vb, vp), lo, hi)

@@ -184,7 +184,8 @@ func TestPaperThresholdUpdateSending(t *testing.T) {
 
 // Led reckoning: an entity going along the trend gets ηmax and the
 // shortest blend, one going across it ηmin and the longest; where the
-// trend map knows nothing, dead reckoning's threshold. Reference: SPEC
+// trend map knows nothing, or the model stands still, dead reckoning's
+// threshold. Reference: SPEC
 // section 4.
 func TestPaperLedThresholdFollowsTrend(t *testing.T) {
 	tm := &TrendMap{Map: "m", Team: -1, Bounds: geom.Box(geom.V(0, 0, 0), geom.V(10, 10, 0)), NX: 2, NY: 1}
@@ -196,7 +197,7 @@ func TestPaperLedThresholdFollowsTrend(t *testing.T) {
 	}{
 		{geom.V(2, 5, 0), geom.V(-4, 0, 0), DefaultEtaMax},
 		{geom.V(2, 5, 0), geom.V(0, 4, 0), DefaultEtaMin},
-		{geom.V(2, 5, 0), geom.V(0, 0, 0), DefaultEtaMin},
+		{geom.V(2, 5, 0), geom.V(0, 0, 0), DefaultEta}, // no direction to compare: C is undefined
 		{geom.V(7, 5, 0), geom.V(4, 0, 0), DefaultEta},
 		{geom.V(20, 5, 0), geom.V(4, 0, 0), DefaultEta},
 	} {
