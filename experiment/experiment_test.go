@@ -20,7 +20,7 @@ func TestGetAndList(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"alc", "tlc-accuracy", "rollback", "clc-limits", "scale", "delay"} {
+	for _, want := range []string{"alc", "tlc-accuracy", "rollback", "clc-limits", "scale", "reckoning", "delay", "timewarp"} {
 		if !names[want] {
 			t.Errorf("experiment %q missing", want)
 		}
