@@ -94,13 +94,13 @@ const DelayReading = 20 * time.Millisecond
 // the mean wait from arrival to execution; a driver that knows the uplink
 // latency adds it to get the input-to-effect time.
 //
-// Delay works with every lag compensation policy. A delayed client's view
-// time lies behind the server's estimate of it (which knows the network
-// only) by its input and snapshot holds, about 2D plus up to two ticks;
-// while that is within ViewTimeTolerance (200 ms by default: D up to about
-// 85 ms, a 170 ms round-trip gap) the client's own view time is trusted,
-// so rewinding policies test shots against what the client saw. Raise
-// ViewTimeTolerance with Max beyond that.
+// Delay works with every lag compensation policy. The server's estimate
+// of a client's view time subtracts its snapshot hold (see targetTime); a
+// shot's command may also have waited up to D for its input hold, so the
+// client's own view time lies within about D plus two ticks of the
+// estimate and, while that is within ViewTimeTolerance (200 ms by
+// default), is trusted: rewinding policies test shots against what the
+// client saw.
 //
 // Delay and time warp are alternatives (time warp runs each command at
 // its client's tick): a configuration with both is refused.
