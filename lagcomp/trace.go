@@ -69,10 +69,7 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		if frac > 0 {
 			st = game.Interpolate(*a, *b, frac)
 		}
-		if _, _, ok := geom.RaySphere(r, maxDist, geom.Sphere{C: st.Pos.Add(lift), R: br}); !ok {
-			continue
-		}
-		if h, ok := TraceParts(r, maxDist, st, p); ok {
+		if h, ok := TracePlayer(r, maxDist, st, p); ok {
 			h.Victim = id
 			best, found, maxDist = h, true, h.Dist
 		}
@@ -85,6 +82,16 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 func nearRay(r geom.Ray, maxDist float64, c geom.Vec3, rad float64) bool {
 	d := min(max(c.Sub(r.Origin).Dot(r.Dir)/r.Dir.Len2(), 0), maxDist)
 	return r.At(d).Sub(c).Len2() <= rad*rad
+}
+
+// TracePlayer returns the nearest part of the player in state st the ray
+// hits within maxDist, testing the sphere around its hitboxes first so a
+// ray passing far from the player costs one sphere test.
+func TracePlayer(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params) (Hit, bool) {
+	if _, _, ok := geom.RaySphere(r, maxDist, geom.Sphere{C: st.Pos.Add(geom.Vec3{Z: p.Height / 2}), R: boundRadius(p)}); !ok {
+		return Hit{}, false
+	}
+	return TraceParts(r, maxDist, st, p)
 }
 
 // TraceParts returns the nearest part of the player in state st the ray

@@ -155,18 +155,11 @@ func (s *Server) fly(now time.Duration, p *projectile, dt float64) bool {
 		}
 	}
 	direct := lagcomp.Hit{Victim: -1}
-	mv := s.cfg.Movement
-	// Broad phase: a player's hitboxes lie within bound of the middle of
-	// its standing capsule (as lagcomp's tracer assumes), so the segment
-	// can only touch players within bound + dist/2 of its own middle.
-	lift := geom.Vec3{Z: mv.Height / 2}
-	mid := ray.At(dist / 2)
-	reach := math.Hypot(mv.Radius, mv.Height/2) + dist/2
 	for _, c := range s.clients {
-		if c == nil || c.id == p.shooter || c.state.Pos.Add(lift).Sub(mid).Len2() > reach*reach || !s.hittable(p.shooter, c.id) {
+		if c == nil || c.id == p.shooter || !s.hittable(p.shooter, c.id) {
 			continue
 		}
-		if h, ok := lagcomp.TraceParts(ray, dist, c.state, mv); ok {
+		if h, ok := lagcomp.TracePlayer(ray, dist, c.state, s.cfg.Movement); ok {
 			direct, dist, normal, contact = h, h.Dist, geom.Vec3{}, true
 			direct.Victim = c.id
 		}

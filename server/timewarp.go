@@ -724,13 +724,11 @@ func (r *warpRun) hittable(shooter, id int) bool {
 	return sh == nil || r.s.match.Enemies(sh.id, sh.team, o.id, o.team)
 }
 
-// trace returns the first player other than shooter a hitscan ray hits
-// within maxDist, testing the players in ids (nil: everyone) in the
-// tick's states, as lagcomp's Tracer does at a tick's time.
+// trace returns the first player other than shooter that a hitscan ray
+// (or a projectile's segment) hits within maxDist, testing the players in
+// ids (nil: everyone) in the tick's states, as lagcomp's Tracer does at a
+// tick's time.
 func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (lagcomp.Hit, bool) {
-	p := r.s.cfg.Movement
-	lift := geom.Vec3{Z: p.Height / 2}
-	br := math.Hypot(p.Radius, p.Height/2)
 	best := lagcomp.Hit{Victim: -1}
 	found := false
 	n := len(ids)
@@ -745,46 +743,9 @@ func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (
 		if id == shooter || !r.hittable(shooter, id) {
 			continue
 		}
-		st := &r.w.work[id]
-		if _, _, ok := geom.RaySphere(ray, maxDist, geom.Sphere{C: st.Pos.Add(lift), R: br}); !ok {
-			continue
-		}
-		if h, ok := lagcomp.TraceParts(ray, maxDist, *st, p); ok {
+		if h, ok := lagcomp.TracePlayer(ray, maxDist, r.w.work[id], r.s.cfg.Movement); ok {
 			h.Victim = id
 			best, found, maxDist = h, true, h.Dist
-		}
-	}
-	return best, found
-}
-
-// flyPlayers returns the first player among ids (nil: everyone) the
-// projectile's segment of dist metres along ray touches, as fly does.
-func (r *warpRun) flyPlayers(p *projectile, ray geom.Ray, dist float64, ids []int) (lagcomp.Hit, bool) {
-	mv := r.s.cfg.Movement
-	lift := geom.Vec3{Z: mv.Height / 2}
-	mid := ray.At(dist / 2)
-	reach := math.Hypot(mv.Radius, mv.Height/2) + dist/2
-	best := lagcomp.Hit{Victim: -1}
-	found := false
-	n := len(ids)
-	if ids == nil {
-		n = len(r.rec.owner)
-	}
-	for k := range n {
-		id := k
-		if ids != nil {
-			id = ids[k]
-		}
-		if id == p.shooter || r.rec.owner[id] == nil {
-			continue
-		}
-		st := &r.w.work[id]
-		if st.Pos.Add(lift).Sub(mid).Len2() > reach*reach || !r.hittable(p.shooter, id) {
-			continue
-		}
-		if h, ok := lagcomp.TraceParts(ray, dist, *st, mv); ok {
-			h.Victim = id
-			best, found, dist = h, true, h.Dist
 		}
 	}
 	return best, found
@@ -984,7 +945,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		if !f.contact {
 			fl.dist = seg
 		}
-		if h, ok := r.flyPlayers(p, ray, fl.dist, r.w.aList); ok {
+		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.aList); ok {
 			fl.contact, fl.dist, fl.normal, fl.direct = true, h.Dist, geom.Vec3{}, h
 		}
 	} else {
@@ -997,7 +958,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 				fl.dist, fl.normal, fl.contact = max(d, 0), geom.Vec3{Z: 1}, true
 			}
 		}
-		if h, ok := r.flyPlayers(p, ray, fl.dist, nil); ok {
+		if h, ok := r.trace(ray, fl.dist, p.shooter, nil); ok {
 			fl.contact, fl.dist, fl.normal, fl.direct = true, h.Dist, geom.Vec3{}, h
 		}
 	}
