@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/match"
@@ -27,9 +28,20 @@ func liveCondition(method string, loss float64) string {
 	return fmt.Sprintf("live %s %g%% loss", method, 100*loss)
 }
 
-// heldOut reports whether player id's path is replayed rather than
-// used for the trend map: a third of the players, two of each team.
-func heldOut(id int) bool { return id%3 == 0 }
+// frontierCondition names dead reckoning at one of the frontier's
+// thresholds other than the middle one: "dead 0.5 m".
+func frontierCondition(eta float64) string { return fmt.Sprintf("dead %.3g m", eta) }
+
+// frontierConditions are the replay's conditions of dead reckoning at
+// the other thresholds of reckoning.FrontierEtas.
+func frontierConditions() (names []string, etas []float64) {
+	for _, eta := range reckoning.FrontierEtas {
+		if eta != reckoning.DefaultEta {
+			names, etas = append(names, frontierCondition(eta)), append(etas, eta)
+		}
+	}
+	return names, etas
+}
 
 var _ = register(&Experiment{
 	Name:  "reckoning",
@@ -46,6 +58,10 @@ var _ = register(&Experiment{
 		"updates_per_s counts updates over replayed time; position_error_mean_m is the mean " +
 		"distance between the receiver's position and the recorded one over every frame. " +
 		"Tests pair the methods path by path. " +
+		"Dead reckoning also replays the same paths at thresholds of 0.2, 0.3, 0.5 and 0.667 m: the frontier of " +
+		"updates against error that raising or lowering one threshold gives. Led reckoning is worth its trend map " +
+		"only where it lies below that frontier, so the report also gives dead reckoning's updates per second at " +
+		"led reckoning's error, interpolated between the two thresholds whose errors straddle it. " +
 		"Live. The study had no network, so the methods also run live: capture the flag on metro " +
 		"with 12 bots at a 50 ms round trip and 0, 1, 5 or 10% loss on every link in each direction, " +
 		"the server sending each client full snapshots (full) or, by threshold replication, a " +
@@ -66,12 +82,15 @@ var _ = register(&Experiment{
 			liveReps, liveMinutes = 2, 2
 		}
 		var cells []Cell
+		names, etas := frontierConditions()
+		names, etas = append(slices.Clone(reckoningConditions), names...), append([]float64{reckoning.DefaultEta, reckoning.DefaultEta}, etas...)
 		for rep := range reps {
-			for _, c := range reckoningConditions {
+			for i, c := range names {
+				method, _, _ := strings.Cut(c, " ")
 				cells = append(cells, Cell{Index: len(cells), Condition: c, Replicate: rep,
-					Params: map[string]any{"part": "replay", "method": c, "map": "metro", "mode": "ctf", "bots": 12, "minutes": minutes,
-						"frame_hz": 64, "order": 1, "grid": reckoning.DefaultGrid,
-						"eta_min_m": reckoning.DefaultEtaMin, "eta_m": reckoning.DefaultEta, "eta_max_m": reckoning.DefaultEtaMax,
+					Params: map[string]any{"part": "replay", "method": method, "map": "metro", "mode": "ctf", "bots": 12, "minutes": minutes,
+						"frame_hz": 64, "order": 1, "grid": reckoning.DefaultGrid, "hold_out_every": 3,
+						"eta_min_m": reckoning.DefaultEtaMin, "eta_m": etas[i], "eta_max_m": reckoning.DefaultEtaMax,
 						"k_m_s": reckoning.DefaultK}})
 			}
 		}
@@ -127,58 +146,34 @@ func runReplay(c Cell) (CellResult, error) {
 	if err != nil {
 		return CellResult{}, err
 	}
-	var train []reckoning.Sample
-	for _, s := range samples {
-		if !heldOut(s.Player) {
-			train = append(train, s)
-		}
+	held, train, err := reckoning.HoldOut(samples, int(param(c, "hold_out_every")))
+	if err != nil {
+		return CellResult{}, err
 	}
-	trends := map[int]*reckoning.TrendMap{}
-	for team := range 2 {
-		tm := &reckoning.TrendMap{Map: mapName, Team: team, Bounds: m.Bounds, NX: reckoning.DefaultGrid, NY: reckoning.DefaultGrid}
-		if err := tm.Build(train); err != nil {
-			return CellResult{}, err
-		}
-		trends[team] = tm
+	trends, err := reckoning.TeamTrends(mapName, m.Bounds, int(param(c, "grid")), train, []int{0, 1})
+	if err != nil {
+		return CellResult{}, err
 	}
-	// One replay per held-out player, over all its tracks.
-	type replay struct{ updates, frames, seconds, errSum float64 }
-	byPlayer := map[int]*replay{}
-	var players []int
-	for _, tr := range reckoning.Tracks(samples) {
-		if !heldOut(tr.Player) || len(tr.Samples) < 2 {
-			continue
+	policy := func(team int) reckoning.Policy {
+		if c.Params["method"] == "led" {
+			return reckoning.Led{Trend: trends[team], EtaMin: param(c, "eta_min_m"), EtaMid: param(c, "eta_m"),
+				EtaMax: param(c, "eta_max_m"), K: param(c, "k_m_s")}
 		}
-		var policy reckoning.Policy = reckoning.Dead{}
-		if c.Condition == "led" {
-			policy = reckoning.Led{Trend: trends[tr.Team]}
-		}
-		r := byPlayer[tr.Player]
-		if r == nil {
-			r = &replay{}
-			byPlayer[tr.Player] = r
-			players = append(players, tr.Player)
-		}
-		u, f, e := replayTrack(tr.Samples, policy)
-		r.updates += float64(u)
-		r.frames += float64(f)
-		r.errSum += e
-		r.seconds += (tr.Samples[len(tr.Samples)-1].T - tr.Samples[0].T).Seconds()
+		return reckoning.Dead{Threshold: param(c, "eta_m"), Blend: reckoning.BlendTime(param(c, "k_m_s"), param(c, "eta_m"))}
 	}
+	players := reckoning.Replay(held, policy)
 	if len(players) == 0 {
 		return CellResult{}, fmt.Errorf("reckoning: seed %d: no held-out paths to replay", c.Seed)
 	}
 	met := map[string]float64{}
 	series := map[string][]float64{}
-	slices.Sort(players)
-	for _, id := range players {
-		r := byPlayer[id]
-		met["updates"] += r.updates
-		met["frames"] += r.frames
-		met["seconds"] += r.seconds
-		met["error_sum_m"] += r.errSum
-		series["updates_per_s"] = append(series["updates_per_s"], safeDiv(r.updates, r.seconds))
-		series["position_error_mean_m"] = append(series["position_error_mean_m"], safeDiv(r.errSum, r.frames))
+	for _, r := range players {
+		met["updates"] += float64(r.Updates)
+		met["frames"] += float64(r.Frames)
+		met["seconds"] += r.Seconds
+		met["error_sum_m"] += r.ErrorSum
+		series["updates_per_s"] = append(series["updates_per_s"], r.UpdatesPerS())
+		series["position_error_mean_m"] = append(series["position_error_mean_m"], r.ErrorMean())
 	}
 	met["paths"] = float64(len(players))
 	met["updates_per_s"] = safeDiv(met["updates"], met["seconds"])
@@ -186,33 +181,15 @@ func runReplay(c Cell) (CellResult, error) {
 	return CellResult{Metrics: met, Series: series}, nil
 }
 
-// replayTrack replays one continuous path frame by frame through a
-// sender and the receiver's model, returning the updates sent, the
-// frames and the summed distance between the receiver's position and the
-// recorded one. The sender knows the recorded position and, as the
-// study's replay, the velocity from the last two positions.
-func replayTrack(path []reckoning.Sample, policy reckoning.Policy) (updates, frames int, errSum float64) {
-	snd := reckoning.Sender{Policy: policy, Order: reckoning.First}
-	rcv := reckoning.Model{Order: reckoning.First}
-	for i, s := range path {
-		st := reckoning.State{T: s.T, Pos: s.Pos}
-		if i > 0 {
-			st.Vel = s.Pos.Sub(path[i-1].Pos).Scale(1 / (s.T - path[i-1].T).Seconds())
-		}
-		if blend, due := snd.Step(st, i == 0); due {
-			rcv.Update(st, blend)
-			updates++
-		}
-		errSum += rcv.At(s.T).Dist(s.Pos)
-	}
-	return updates, len(path), errSum
-}
-
 func summariseReckoning(r *Results, cells []CellResult) {
 	g := group(cells)
 	tbl := Table{Name: "reckoning", Title: "Dead and led reckoning on replayed held-out paths (pooled)",
 		Columns: []string{"method", "updates_per_s", "updates_per_s_ci95", "position_error_mean_m", "position_error_mean_m_ci95",
 			"updates_vs_dead", "error_vs_dead", "paths", "replayed_s"}}
+	frontier := Table{Name: "reckoning_frontier", Title: "Updates against error on replayed paths: dead reckoning over thresholds, and led reckoning (pooled)",
+		Columns: []string{"condition", "method", "eta_m", "updates_per_s", "position_error_mean_m", "updates_vs_dead", "error_vs_dead"}}
+	var dead []reckoning.FrontierPoint
+	deadUpd, deadErr := g.ratio("dead", "updates", "seconds"), g.ratio("dead", "error_sum_m", "frames")
 	for _, name := range g.names {
 		if _, ok := g.cells[name][0].Cell.Params["loss"]; ok {
 			continue // a live condition
@@ -226,13 +203,23 @@ func summariseReckoning(r *Results, cells []CellResult) {
 			"paths":                 g.sum(name, "paths"),
 		}
 		r.Conditions = append(r.Conditions, g.condition(name, "paths", int(met["paths"]), met))
-		tbl.Rows = append(tbl.Rows, []string{name, f4(met["updates_per_s"]), f4(g.ci(name, "updates_per_s")),
-			f4(met["position_error_mean_m"]), f4(g.ci(name, "position_error_mean_m")),
-			pct(safeDiv(met["updates_per_s"], g.ratio("dead", "updates", "seconds")) - 1),
-			pct(safeDiv(met["position_error_mean_m"], g.ratio("dead", "error_sum_m", "frames")) - 1),
-			f0(met["paths"]), f0(met["replayed_s"])})
+		method, eta := g.cells[name][0].Cell.Params["method"], param(g.cells[name][0].Cell, "eta_m")
+		vsUpd, vsErr := pct(safeDiv(met["updates_per_s"], deadUpd)-1), pct(safeDiv(met["position_error_mean_m"], deadErr)-1)
+		etaCell := f4(eta)
+		if method == "dead" {
+			dead = append(dead, reckoning.FrontierPoint{Eta: eta, UpdatesPerS: met["updates_per_s"], ErrorMean: met["position_error_mean_m"]})
+		} else {
+			etaCell = fmt.Sprintf("%s-%s", f4(param(g.cells[name][0].Cell, "eta_min_m")), f4(param(g.cells[name][0].Cell, "eta_max_m")))
+		}
+		frontier.Rows = append(frontier.Rows, []string{name, fmt.Sprint(method), etaCell,
+			f4(met["updates_per_s"]), f4(met["position_error_mean_m"]), vsUpd, vsErr})
+		if slices.Contains(reckoningConditions, name) {
+			tbl.Rows = append(tbl.Rows, []string{name, f4(met["updates_per_s"]), f4(g.ci(name, "updates_per_s")),
+				f4(met["position_error_mean_m"]), f4(g.ci(name, "position_error_mean_m")),
+				vsUpd, vsErr, f0(met["paths"]), f0(met["replayed_s"])})
+		}
 	}
-	r.Tables = append(r.Tables, tbl)
+	r.Tables = append(r.Tables, tbl, frontier, equalError(r, g, dead))
 	// Pair the methods path by path: the same held-out player of the
 	// same replicate.
 	for _, metric := range []string{"updates_per_s", "position_error_mean_m"} {
@@ -244,6 +231,34 @@ func summariseReckoning(r *Results, cells []CellResult) {
 			Table: "reckoning", X: "method", Y: "updates_per_s", YErr: "updates_per_s_ci95", XLabel: "method", YLabel: "updates per second"},
 		Plot{Name: "reckoning_error", Title: "Mean position error on replayed paths", Kind: "bar",
 			Table: "reckoning", X: "method", Y: "position_error_mean_m", YErr: "position_error_mean_m_ci95", XLabel: "method", YLabel: "mean error (m)"},
+		Plot{Name: "reckoning_frontier", Title: "Updates against error: dead reckoning over thresholds, and led reckoning", Kind: "line",
+			Table: "reckoning_frontier", X: "position_error_mean_m", Y: "updates_per_s", Series: "method",
+			XLabel: "mean error (m)", YLabel: "updates per second"},
 	)
 	summariseLive(r, g)
+}
+
+// equalError compares led reckoning with dead reckoning at led
+// reckoning's error: dead reckoning's updates per second there, from the
+// frontier, and led reckoning's saving against them, which it also adds
+// to the led condition's metrics.
+func equalError(r *Results, g groups, dead []reckoning.FrontierPoint) Table {
+	t := Table{Name: "reckoning_equal_error", Title: "Led reckoning against dead reckoning at the same mean error (pooled; dead reckoning interpolated between thresholds)",
+		Columns: []string{"led_error_m", "led_updates_per_s", "dead_eta_m_at_that_error", "dead_updates_per_s_at_that_error", "led_vs_dead_at_equal_error"}}
+	if len(g.cells["led"]) == 0 {
+		return t
+	}
+	ledErr, ledUpd := g.ratio("led", "error_sum_m", "frames"), g.ratio("led", "updates", "seconds")
+	row := []string{f4(ledErr), f4(ledUpd), "outside the thresholds replayed", "", ""}
+	if upd, eta, ok := reckoning.UpdatesAtError(dead, ledErr); ok {
+		saving := safeDiv(ledUpd, upd) - 1
+		row = []string{f4(ledErr), f4(ledUpd), f4(eta), f4(upd), pct(saving)}
+		for i := range r.Conditions {
+			if r.Conditions[i].Name == "led" {
+				r.Conditions[i].Metrics["updates_vs_dead_at_equal_error"] = saving
+			}
+		}
+	}
+	t.Rows = append(t.Rows, row)
+	return t
 }

@@ -6,9 +6,11 @@ import (
 
 // TestReckoningTinyRun runs one replicate of the reckoning experiment
 // cut short (replay and live at 5% loss) and checks what it reports:
-// both parts' conditions, the live table and plots, paired tests of
-// dead against led, and threshold replication sending fewer bytes than
-// full snapshots at a display error under the threshold.
+// both parts' conditions, the tables and plots, dead reckoning's
+// frontier trading updates for error, led reckoning set against it,
+// paired tests of dead against led, and threshold replication sending
+// fewer bytes than full snapshots at a display error under the
+// threshold.
 func TestReckoningTinyRun(t *testing.T) {
 	e, err := Get("reckoning")
 	if err != nil {
@@ -29,8 +31,8 @@ func TestReckoningTinyRun(t *testing.T) {
 		c.Index, c.Seed = len(cells), 7
 		cells = append(cells, c)
 	}
-	if len(cells) != 5 {
-		t.Fatalf("%d cells: want replay dead and led, and live full, dead and led", len(cells))
+	if len(cells) != 9 {
+		t.Fatalf("%d cells: want replay dead, led and dead at four more thresholds, and live full, dead and led", len(cells))
 	}
 	var results []CellResult
 	for _, c := range cells {
@@ -51,8 +53,9 @@ func TestReckoningTinyRun(t *testing.T) {
 			t.Errorf("condition %q missing or sent nothing: %v", name, met[name])
 		}
 	}
-	full, dead, led := met["live full 5% loss"], met["live dead 5% loss"], met["live led 5% loss"]
-	for name, m := range map[string]map[string]float64{"dead": dead, "led": led} {
+	full, liveDead, liveLed := met["live full 5% loss"], met["live dead 5% loss"], met["live led 5% loss"]
+	led := met["led"]
+	for name, m := range map[string]map[string]float64{"dead": liveDead, "led": liveLed} {
 		if m["bytes_per_s_per_client"] >= full["bytes_per_s_per_client"] || m["updates_per_s"] >= full["updates_per_s"]/5 {
 			t.Errorf("live %s: %.0f B/s and %.1f states/s per client against full's %.0f and %.1f",
 				name, m["bytes_per_s_per_client"], m["updates_per_s"], full["bytes_per_s_per_client"], full["updates_per_s"])
@@ -65,8 +68,25 @@ func TestReckoningTinyRun(t *testing.T) {
 	for _, tb := range res.Tables {
 		tables[tb.Name] = len(tb.Rows) > 0
 	}
-	if !tables["reckoning"] || !tables["reckoning_live"] || len(res.Plots) != 5 {
-		t.Errorf("tables %v and %d plots: want reckoning, reckoning_live and 5 plots", tables, len(res.Plots))
+	if !tables["reckoning"] || !tables["reckoning_frontier"] || !tables["reckoning_equal_error"] || !tables["reckoning_live"] || len(res.Plots) != 6 {
+		t.Errorf("tables %v and %d plots: want reckoning, reckoning_frontier, reckoning_equal_error, reckoning_live and 6 plots", tables, len(res.Plots))
+	}
+	// Dead reckoning's frontier: a higher threshold sends fewer updates
+	// for more error.
+	var prev map[string]float64
+	for _, eta := range []string{"dead 0.2 m", "dead 0.3 m", "dead", "dead 0.5 m", "dead 0.667 m"} {
+		m := met[eta]
+		if m == nil {
+			t.Fatalf("no condition %q", eta)
+		}
+		if prev != nil && !(m["updates_per_s"] < prev["updates_per_s"] && m["position_error_mean_m"] > prev["position_error_mean_m"]) {
+			t.Errorf("%s: %.3f updates/s at %.3f m after %.3f at %.3f m: want fewer updates for more error",
+				eta, m["updates_per_s"], m["position_error_mean_m"], prev["updates_per_s"], prev["position_error_mean_m"])
+		}
+		prev = m
+	}
+	if v, ok := led["updates_vs_dead_at_equal_error"]; !ok || !(v > -1 && v < 1) {
+		t.Errorf("led: updates_vs_dead_at_equal_error %v (present %v), want a relative change", v, ok)
 	}
 	tests := map[string]bool{}
 	for _, tt := range res.Tests {

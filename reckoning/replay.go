@@ -1,0 +1,167 @@
+package reckoning
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/lagkit/lagkit/geom"
+)
+
+// Replaying recorded paths, as the led reckoning study did: each path is
+// played frame by frame through a Sender and the receiver's Model with
+// nothing in between, counting the updates sent and the distance between
+// where the receiver has the player and where the player was.
+
+// FrontierEtas are the dead reckoning thresholds, in metres, that trace
+// how updates trade against error as the threshold grows, from below
+// the middle threshold to ηmax. Led reckoning is worth its trend map
+// only if it sends fewer updates than dead reckoning does at the same
+// error, which comparing the two at equal middle thresholds alone does
+// not tell.
+var FrontierEtas = []float64{0.2, 0.3, DefaultEta, 0.5, DefaultEtaMax}
+
+// ReplayResult sums one player's replayed paths.
+type ReplayResult struct {
+	Player, Team int
+	Updates      int     // updates sent
+	Frames       int     // samples replayed
+	ErrorSum     float64 // metres, summed over the frames
+	Seconds      float64 // time replayed
+}
+
+// UpdatesPerS returns the updates sent per second replayed.
+func (r ReplayResult) UpdatesPerS() float64 { return div(float64(r.Updates), r.Seconds) }
+
+// ErrorMean returns the mean distance in metres between the receiver's
+// position and the recorded one.
+func (r ReplayResult) ErrorMean() float64 { return div(r.ErrorSum, float64(r.Frames)) }
+
+func (r *ReplayResult) add(o ReplayResult) {
+	r.Updates += o.Updates
+	r.Frames += o.Frames
+	r.ErrorSum += o.ErrorSum
+	r.Seconds += o.Seconds
+}
+
+func div(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// Replay replays every continuous stretch of samples (Tracks) under the
+// policy of its team, first order, and sums the results per player,
+// ordered by player number.
+func Replay(samples []Sample, policy func(team int) Policy) []ReplayResult {
+	var out []ReplayResult
+	for _, tr := range Tracks(samples) {
+		if len(tr.Samples) < 2 {
+			continue
+		}
+		r := ReplayTrack(tr.Samples, policy(tr.Team))
+		r.Player, r.Team = tr.Player, tr.Team
+		if n := len(out); n > 0 && out[n-1].Player == tr.Player {
+			out[n-1].add(r)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ReplayTrack replays one continuous path. The sender knows each
+// recorded position and, as in the study's replay, the velocity from the
+// last two positions; the receiver's position is measured at every
+// frame, after any update of that frame.
+func ReplayTrack(path []Sample, policy Policy) ReplayResult {
+	snd := Sender{Policy: policy, Order: First}
+	rcv := Model{Order: First}
+	var r ReplayResult
+	for i, s := range path {
+		st := State{T: s.T, Pos: s.Pos}
+		if i > 0 {
+			st.Vel = s.Pos.Sub(path[i-1].Pos).Scale(1 / (s.T - path[i-1].T).Seconds())
+		}
+		if blend, due := snd.Step(st, i == 0); due {
+			rcv.Update(st, blend)
+			r.Updates++
+		}
+		r.ErrorSum += rcv.At(s.T).Dist(s.Pos)
+	}
+	r.Frames = len(path)
+	if len(path) > 0 {
+		r.Seconds = (path[len(path)-1].T - path[0].T).Seconds()
+	}
+	return r
+}
+
+// HoldOut splits samples into the players to replay and the players to
+// build trend maps from: every n-th player in order of player number,
+// starting with the first, is held out. n must be at least 2.
+func HoldOut(samples []Sample, n int) (held, train []Sample, err error) {
+	if n < 2 {
+		return nil, nil, fmt.Errorf("reckoning: hold out every %d-th player: want 2 or more, so some players train the trend maps", n)
+	}
+	var ids []int
+	for _, s := range samples {
+		ids = append(ids, s.Player)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for _, s := range samples {
+		if rank, _ := slices.BinarySearch(ids, s.Player); rank%n == 0 {
+			held = append(held, s)
+		} else {
+			train = append(train, s)
+		}
+	}
+	return held, train, nil
+}
+
+// TeamTrends builds, from samples, the trend map of every team in teams
+// on a grid x grid grid over bounds. A team with no paths in samples
+// gets an empty map, which has no trend anywhere.
+func TeamTrends(mapName string, bounds geom.AABB, grid int, samples []Sample, teams []int) (map[int]*TrendMap, error) {
+	out := map[int]*TrendMap{}
+	for _, team := range teams {
+		if out[team] != nil {
+			continue
+		}
+		tm := &TrendMap{Map: mapName, Team: team, Bounds: bounds, NX: grid, NY: grid}
+		if err := tm.Build(samples); err != nil {
+			return nil, err
+		}
+		out[team] = tm
+	}
+	return out, nil
+}
+
+// FrontierPoint is dead reckoning's result at one threshold.
+type FrontierPoint struct {
+	Eta         float64 // metres
+	UpdatesPerS float64
+	ErrorMean   float64 // metres
+}
+
+// UpdatesAtError returns the updates per second dead reckoning would
+// send at mean error e, and the threshold that gives it, interpolated
+// linearly between the two points of the frontier whose errors straddle
+// e; ok is false when e lies outside the frontier's errors.
+func UpdatesAtError(frontier []FrontierPoint, e float64) (updates, eta float64, ok bool) {
+	pts := slices.Clone(frontier)
+	slices.SortFunc(pts, func(a, b FrontierPoint) int { return cmp.Compare(a.ErrorMean, b.ErrorMean) })
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		if e < a.ErrorMean || e > b.ErrorMean {
+			continue
+		}
+		f := 0.0
+		if b.ErrorMean > a.ErrorMean {
+			f = (e - a.ErrorMean) / (b.ErrorMean - a.ErrorMean)
+		}
+		return a.UpdatesPerS + f*(b.UpdatesPerS-a.UpdatesPerS), a.Eta + f*(b.Eta-a.Eta), true
+	}
+	return 0, 0, false
+}
