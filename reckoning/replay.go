@@ -44,6 +44,15 @@ func (r *ReplayResult) add(o ReplayResult) {
 	r.Seconds += o.Seconds
 }
 
+// Total pools results: their sums, with no player or team.
+func Total(rs []ReplayResult) ReplayResult {
+	var t ReplayResult
+	for _, r := range rs {
+		t.add(r)
+	}
+	return t
+}
+
 func div(a, b float64) float64 {
 	if b == 0 {
 		return 0

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/match"
@@ -25,15 +26,11 @@ func newTrendCmd() *cobra.Command {
 		Short: "Build trend maps for led reckoning from recorded play",
 	}
 	var (
-		mapName string
-		team    int
-		grid    int
-		out     string
-		image   string
-		matches int
-		minutes float64
-		seed    uint64
-		modeStr string
+		in    pathInputs
+		team  int
+		grid  int
+		out   string
+		image string
 	)
 	build := &cobra.Command{
 		Use:   "build [PATHS.csv ...]",
@@ -50,45 +47,9 @@ SVG picture of it to check by eye.`,
   lagkit trend build --map metro --team 0 metro1.csv
   lagkit trend build --map arena --from-match 3 --minutes 10 --image arena.svg`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 && matches == 0 {
-				return errors.New("no input: give path files or --from-match N")
-			}
-			if matches < 0 || matches > 100 {
-				return fmt.Errorf("--from-match %d: want 0 to 100 matches", matches)
-			}
-			if !(minutes > 0 && minutes <= 24*60) {
-				return fmt.Errorf("--minutes %v: want more than 0, up to a day", minutes)
-			}
-			m, err := loadWorld(mapName)
+			m, samples, err := in.read(args)
 			if err != nil {
 				return err
-			}
-			var samples []reckoning.Sample
-			for _, path := range args {
-				f, err := os.Open(path)
-				if err != nil {
-					return err
-				}
-				s, err := reckoning.ReadPaths(path, f)
-				f.Close()
-				if err != nil {
-					return err
-				}
-				samples = appendPaths(samples, s)
-			}
-			for i := range matches {
-				var buf bytes.Buffer
-				if _, err := match.Run(match.Config{
-					Map: mapName, Mode: mode.Kind(modeStr), Seed: seed + uint64(i),
-					Duration: time.Duration(minutes * float64(time.Minute)), Paths: &buf,
-				}, nil); err != nil {
-					return err
-				}
-				s, err := reckoning.ReadPaths(fmt.Sprintf("match %d", seed+uint64(i)), &buf)
-				if err != nil {
-					return err
-				}
-				samples = appendPaths(samples, s)
 			}
 			tm := &reckoning.TrendMap{Map: m.Name, Team: team, Bounds: m.Bounds, NX: grid, NY: grid}
 			if err := tm.Build(samples); err != nil {
@@ -123,17 +84,82 @@ SVG picture of it to check by eye.`,
 		},
 	}
 	f := build.Flags()
-	f.StringVar(&mapName, "map", "metro", "map name (metro, arena, courtyard) or a map file (.json)")
+	in.flags(f, 20)
 	f.IntVar(&team, "team", -1, "team whose paths to use (-1: every team)")
 	f.IntVar(&grid, "grid", reckoning.DefaultGrid, "cells along each axis")
 	f.StringVar(&out, "out", "", "trend map file to write (default trends/MAP.json or trends/MAP-teamN.json)")
 	f.StringVar(&image, "image", "", "also draw the trend map to this SVG file")
-	f.IntVar(&matches, "from-match", 0, "also play this many bot matches and use their paths")
-	f.Float64Var(&minutes, "minutes", 10, "length of each --from-match match in minutes")
-	f.Uint64Var(&seed, "seed", 1, "seed of the first --from-match match")
-	f.StringVar(&modeStr, "mode", "ctf", "game mode of the --from-match matches: ffa, tdm, ctf or dom")
-	cmd.AddCommand(build)
+	cmd.AddCommand(build, newTrendReplayCmd())
 	return cmd
+}
+
+// pathInputs are the recorded paths a trend command reads: path files
+// named as arguments, and bot matches it plays itself.
+type pathInputs struct {
+	mapName string
+	matches int
+	minutes float64
+	seed    uint64
+	modeStr string
+	pathHz  int
+}
+
+func (in *pathInputs) flags(f *pflag.FlagSet, pathHz int) {
+	f.StringVar(&in.mapName, "map", "metro", "map name (metro, arena, courtyard) or a map file (.json)")
+	f.IntVar(&in.matches, "from-match", 0, "also play this many bot matches and use their paths")
+	f.Float64Var(&in.minutes, "minutes", 10, "length of each --from-match match in minutes")
+	f.Uint64Var(&in.seed, "seed", 1, "seed of the first --from-match match")
+	f.StringVar(&in.modeStr, "mode", "ctf", "game mode of the --from-match matches: ffa, tdm, ctf or dom")
+	f.IntVar(&in.pathHz, "path-hz", pathHz, "samples per second of the --from-match paths (at most the 64 Hz tick)")
+}
+
+// read loads the map and reads the path files and plays the matches,
+// numbering each source's players after the ones before.
+func (in *pathInputs) read(files []string) (*world.Map, []reckoning.Sample, error) {
+	if len(files) == 0 && in.matches == 0 {
+		return nil, nil, errors.New("no input: give path files or --from-match N")
+	}
+	if in.matches < 0 || in.matches > 100 {
+		return nil, nil, fmt.Errorf("--from-match %d: want 0 to 100 matches", in.matches)
+	}
+	if in.pathHz < 1 || in.pathHz > 64 {
+		return nil, nil, fmt.Errorf("--path-hz %d: want 1 to 64 samples per second", in.pathHz)
+	}
+	if !(in.minutes > 0 && in.minutes <= 24*60) {
+		return nil, nil, fmt.Errorf("--minutes %v: want more than 0, up to a day", in.minutes)
+	}
+	m, err := loadWorld(in.mapName)
+	if err != nil {
+		return nil, nil, err
+	}
+	var samples []reckoning.Sample
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		s, err := reckoning.ReadPaths(path, f)
+		f.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+		samples = appendPaths(samples, s)
+	}
+	for i := range in.matches {
+		var buf bytes.Buffer
+		if _, err := match.Run(match.Config{
+			Map: in.mapName, Mode: mode.Kind(in.modeStr), Seed: in.seed + uint64(i),
+			Duration: time.Duration(in.minutes * float64(time.Minute)), Paths: &buf, PathRate: in.pathHz,
+		}, nil); err != nil {
+			return nil, nil, err
+		}
+		s, err := reckoning.ReadPaths(fmt.Sprintf("match %d", in.seed+uint64(i)), &buf)
+		if err != nil {
+			return nil, nil, err
+		}
+		samples = appendPaths(samples, s)
+	}
+	return m, samples, nil
 }
 
 // appendPaths adds a file's samples, numbering its players after those

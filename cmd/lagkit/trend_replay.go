@@ -1,0 +1,210 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/reckoning"
+)
+
+// replayRow is one method's pooled replay in `lagkit trend replay`.
+type replayRow struct {
+	Method string `json:"method"`
+	// EtaM is dead reckoning's threshold; led reckoning's range is
+	// EtaMinM to EtaMaxM around it.
+	EtaM               float64 `json:"eta_m"`
+	EtaMinM            float64 `json:"eta_min_m,omitempty"`
+	EtaMaxM            float64 `json:"eta_max_m,omitempty"`
+	UpdatesPerS        float64 `json:"updates_per_s"`
+	PositionErrorMeanM float64 `json:"position_error_mean_m"`
+}
+
+// replayReport is what `lagkit trend replay --json` prints.
+type replayReport struct {
+	Players  int         `json:"players_replayed"`
+	Trainers int         `json:"players_training"`
+	Seconds  float64     `json:"replayed_s"`
+	Methods  []replayRow `json:"methods"`
+	// EqualError sets led reckoning against dead reckoning at led
+	// reckoning's error, when that error lies within the frontier.
+	EqualError *equalErrorRow `json:"equal_error,omitempty"`
+}
+
+type equalErrorRow struct {
+	ErrorM           float64 `json:"error_m"`
+	DeadEtaM         float64 `json:"dead_eta_m"`
+	DeadUpdatesPerS  float64 `json:"dead_updates_per_s"`
+	LedUpdatesPerS   float64 `json:"led_updates_per_s"`
+	LedVsDeadUpdates float64 `json:"led_vs_dead_updates"`
+}
+
+func newTrendReplayCmd() *cobra.Command {
+	var (
+		in                  pathInputs
+		holdOut, grid       int
+		etaMin, eta, etaMax float64
+		k                   float64
+		frontier            []float64
+		asJSON              bool
+	)
+	cmd := &cobra.Command{
+		Use:   "replay [PATHS.csv ...]",
+		Short: "Replay recorded paths under dead and led reckoning, as the led reckoning study did",
+		Long: `replay plays recorded paths frame by frame through a sender and a receiver
+with no network between them, as the led reckoning study did, and reports
+each method's updates per second and mean error between where the receiver
+has a player and where the player was.
+
+Every --hold-out-th player (in order of player number) is replayed; the
+others build the trend maps, one per team, so no replayed path is in its
+own trend map. Led reckoning (thresholds --eta-min to --eta-max, blend time
+K/η) is compared with dead reckoning at --eta, and dead reckoning is also
+replayed at the --frontier thresholds: led reckoning is worth its trend map
+where it sends fewer updates than dead reckoning does at the same error,
+which the last line reports.
+
+Paths come from path files (CSV with the header time,player,team,x,y,z, as
+'lagkit match --paths FILE' writes) or from bot matches played here
+(--from-match N, recorded at --path-hz).`,
+		Example: `  lagkit trend replay --map metro recorded-play.csv
+  lagkit trend replay --map metro --from-match 3 --minutes 5 --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case !(etaMin > 0 && etaMin <= eta && eta <= etaMax && etaMax <= 10):
+				return fmt.Errorf("--eta-min %v, --eta %v, --eta-max %v: want 0 < eta-min <= eta <= eta-max <= 10 m", etaMin, eta, etaMax)
+			case !(k > 0 && k <= 10):
+				return fmt.Errorf("--k %v: want more than 0, up to 10 m·s", k)
+			case holdOut < 2:
+				return fmt.Errorf("--hold-out %d: want 2 or more, so some players train the trend maps", holdOut)
+			case grid < 1 || grid > reckoning.MaxGrid:
+				return fmt.Errorf("--grid %d: want 1 to %d cells a side", grid, reckoning.MaxGrid)
+			}
+			for _, e := range frontier {
+				if !(e > 0 && e <= 10) {
+					return fmt.Errorf("--frontier %v: want thresholds above 0, up to 10 m", e)
+				}
+			}
+			m, samples, err := in.read(args)
+			if err != nil {
+				return err
+			}
+			held, train, err := reckoning.HoldOut(samples, holdOut)
+			if err != nil {
+				return err
+			}
+			var teams []int
+			for _, s := range samples {
+				teams = append(teams, s.Team)
+			}
+			slices.Sort(teams)
+			trends, err := reckoning.TeamTrends(m.Name, m.Bounds, grid, train, slices.Compact(teams))
+			if err != nil {
+				return err
+			}
+			rep := replayReport{Players: players(held), Trainers: players(train)}
+			if rep.Players == 0 {
+				return fmt.Errorf("no paths to replay: the input has no players")
+			}
+			pool := func(method string, policy func(int) reckoning.Policy) replayRow {
+				tot := reckoning.Total(reckoning.Replay(held, policy))
+				rep.Seconds = tot.Seconds
+				return replayRow{Method: method, UpdatesPerS: tot.UpdatesPerS(), PositionErrorMeanM: tot.ErrorMean()}
+			}
+			dead := func(e float64) replayRow {
+				row := pool("dead", func(int) reckoning.Policy {
+					return reckoning.Dead{Threshold: e, Blend: reckoning.BlendTime(k, e)}
+				})
+				row.EtaM = e
+				return row
+			}
+			led := pool("led", func(team int) reckoning.Policy {
+				return reckoning.Led{Trend: trends[team], EtaMin: etaMin, EtaMid: eta, EtaMax: etaMax, K: k}
+			})
+			led.EtaM, led.EtaMinM, led.EtaMaxM = eta, etaMin, etaMax
+			// Dead reckoning at --eta first, as the others' baseline, then
+			// led reckoning, then the frontier by threshold.
+			etas := append([]float64{eta}, without(frontier, eta)...)
+			slices.Sort(etas[1:])
+			var points []reckoning.FrontierPoint
+			for i, e := range slices.Compact(etas) {
+				row := dead(e)
+				rep.Methods = append(rep.Methods, row)
+				if i == 0 {
+					rep.Methods = append(rep.Methods, led)
+				}
+				points = append(points, reckoning.FrontierPoint{Eta: e, UpdatesPerS: row.UpdatesPerS, ErrorMean: row.PositionErrorMeanM})
+			}
+			if upd, e, ok := reckoning.UpdatesAtError(points, led.PositionErrorMeanM); ok {
+				rep.EqualError = &equalErrorRow{ErrorM: led.PositionErrorMeanM, DeadEtaM: e, DeadUpdatesPerS: upd,
+					LedUpdatesPerS: led.UpdatesPerS, LedVsDeadUpdates: ratio(led.UpdatesPerS, upd) - 1}
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			return printReplay(cmd, rep)
+		},
+	}
+	f := cmd.Flags()
+	in.flags(f, 64)
+	f.IntVar(&holdOut, "hold-out", 3, "replay every N-th player; the others build the trend maps")
+	f.IntVar(&grid, "grid", reckoning.DefaultGrid, "trend map cells along each axis")
+	f.Float64Var(&etaMin, "eta-min", reckoning.DefaultEtaMin, "led reckoning's threshold against the trend (m)")
+	f.Float64Var(&eta, "eta", reckoning.DefaultEta, "dead reckoning's threshold, and led reckoning's where there is no trend (m)")
+	f.Float64Var(&etaMax, "eta-max", reckoning.DefaultEtaMax, "led reckoning's threshold along the trend (m)")
+	f.Float64Var(&k, "k", reckoning.DefaultK, "blend time constant K of B = K/η (m·s)")
+	f.Float64SliceVar(&frontier, "frontier", without(reckoning.FrontierEtas, reckoning.DefaultEta), "further dead reckoning thresholds to replay (m)")
+	f.BoolVar(&asJSON, "json", false, "print the results as JSON")
+	return cmd
+}
+
+func printReplay(cmd *cobra.Command, rep replayReport) error {
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "replayed %d players (%.0f s) against trend maps from %d others\n", rep.Players, rep.Seconds, rep.Trainers)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "method\tthreshold (m)\tupdates/s\tmean error (m)\tupdates vs dead\terror vs dead")
+	base := rep.Methods[0]
+	for _, r := range rep.Methods {
+		th := fmt.Sprintf("%.3f", r.EtaM)
+		if r.Method == "led" {
+			th = fmt.Sprintf("%.3f-%.3f", r.EtaMinM, r.EtaMaxM)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.4f\t%+.1f%%\t%+.1f%%\n", r.Method, th, r.UpdatesPerS, r.PositionErrorMeanM,
+			100*(ratio(r.UpdatesPerS, base.UpdatesPerS)-1), 100*(ratio(r.PositionErrorMeanM, base.PositionErrorMeanM)-1))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if e := rep.EqualError; e != nil {
+		fmt.Fprintf(w, "at led reckoning's error (%.4f m), dead reckoning (threshold %.3f m) sends %.3f updates/s; led sends %+.1f%%\n",
+			e.ErrorM, e.DeadEtaM, e.DeadUpdatesPerS, 100*e.LedVsDeadUpdates)
+	} else {
+		fmt.Fprintln(w, "led reckoning's error lies outside the thresholds replayed: widen --frontier to compare at equal error")
+	}
+	return nil
+}
+
+func players(s []reckoning.Sample) int {
+	ids := map[int]bool{}
+	for _, x := range s {
+		ids[x.Player] = true
+	}
+	return len(ids)
+}
+
+// ratio returns a/b, or 1 (no change) when b is 0.
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 1
+	}
+	return a / b
+}
+
+func without(xs []float64, v float64) []float64 {
+	return slices.DeleteFunc(slices.Clone(xs), func(x float64) bool { return x == v })
+}
