@@ -69,4 +69,16 @@
 // order; a player's samples are put in time order, and a gap longer than
 // MaxGap or a jump faster than MaxSpeed (death, respawn, teleport) splits
 // its path. `lagkit match --paths FILE` writes such a file at 20 Hz.
+//
+// # Replay
+//
+// Replay plays recorded paths frame by frame through a Sender and a
+// receiver's Model with nothing between them, as the led reckoning study
+// did, and measures the updates sent and the receiver's error. HoldOut
+// keeps the replayed players out of the trend maps (TeamTrends) they are
+// replayed against. A higher threshold always trades updates for error,
+// so led reckoning is judged against dead reckoning's frontier over
+// thresholds (FrontierEtas, UpdatesAtError): it is worth its trend map
+// where it sends fewer updates than dead reckoning does at the same
+// error.
 package reckoning
