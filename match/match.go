@@ -250,7 +250,8 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	seeds := rand.New(rand.NewPCG(cfg.Seed, 0x853c49e6748fea9b))
 	tick := game.TickDuration(cfg.TickRate)
 	for i := range players {
-		b, err := bot.New(bot.Config{Skill: cfg.Skill, Attacker: i%4 < 3}, m, grid, &params, &weapon, seeds.Uint64())
+		// Three in four of each team attack: player i is on team i%2.
+		b, err := bot.New(bot.Config{Skill: cfg.Skill, Attacker: (i/2)%4 < 3}, m, grid, &params, &weapon, seeds.Uint64())
 		if err != nil {
 			return nil, err
 		}
