@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/match"
@@ -28,19 +27,23 @@ func liveCondition(method string, loss float64) string {
 	return fmt.Sprintf("live %s %g%% loss", method, 100*loss)
 }
 
-// frontierCondition names dead reckoning at one of the frontier's
-// thresholds other than the middle one: "dead 0.5 m".
-func frontierCondition(eta float64) string { return fmt.Sprintf("dead %.3g m", eta) }
+// replayCondition is one condition of the replay: a method at a
+// threshold (led reckoning's middle one).
+type replayCondition struct {
+	name, method string
+	eta          float64
+}
 
-// frontierConditions are the replay's conditions of dead reckoning at
-// the other thresholds of reckoning.FrontierEtas.
-func frontierConditions() (names []string, etas []float64) {
+// replayConditions are dead and led reckoning at the middle threshold,
+// then dead reckoning at the frontier's other thresholds ("dead 0.5 m").
+func replayConditions() []replayCondition {
+	out := []replayCondition{{"dead", "dead", reckoning.DefaultEta}, {"led", "led", reckoning.DefaultEta}}
 	for _, eta := range reckoning.FrontierEtas {
 		if eta != reckoning.DefaultEta {
-			names, etas = append(names, frontierCondition(eta)), append(etas, eta)
+			out = append(out, replayCondition{fmt.Sprintf("dead %.3g m", eta), "dead", eta})
 		}
 	}
-	return names, etas
+	return out
 }
 
 var _ = register(&Experiment{
@@ -82,15 +85,12 @@ var _ = register(&Experiment{
 			liveReps, liveMinutes = 2, 2
 		}
 		var cells []Cell
-		names, etas := frontierConditions()
-		names, etas = append(slices.Clone(reckoningConditions), names...), append([]float64{reckoning.DefaultEta, reckoning.DefaultEta}, etas...)
 		for rep := range reps {
-			for i, c := range names {
-				method, _, _ := strings.Cut(c, " ")
-				cells = append(cells, Cell{Index: len(cells), Condition: c, Replicate: rep,
-					Params: map[string]any{"part": "replay", "method": method, "map": "metro", "mode": "ctf", "bots": 12, "minutes": minutes,
+			for _, c := range replayConditions() {
+				cells = append(cells, Cell{Index: len(cells), Condition: c.name, Replicate: rep,
+					Params: map[string]any{"part": "replay", "method": c.method, "map": "metro", "mode": "ctf", "bots": 12, "minutes": minutes,
 						"frame_hz": 64, "order": 1, "grid": reckoning.DefaultGrid, "hold_out_every": 3,
-						"eta_min_m": reckoning.DefaultEtaMin, "eta_m": etas[i], "eta_max_m": reckoning.DefaultEtaMax,
+						"eta_min_m": reckoning.DefaultEtaMin, "eta_m": c.eta, "eta_max_m": reckoning.DefaultEtaMax,
 						"k_m_s": reckoning.DefaultK}})
 			}
 		}
