@@ -1,0 +1,56 @@
+// Package transport carries lagkit's wire datagrams between a real-time
+// driver and its peers over real networks: native UDP for Go clients and
+// bots, WebTransport datagrams for browsers, and WebSocket binary messages
+// where WebTransport is unavailable. Every transport moves the wire's
+// datagrams unchanged (at most wire.MaxDatagram bytes) behind one
+// interface, so a driver never knows which one a peer uses.
+package transport
+
+import (
+	"context"
+	"errors"
+)
+
+// MaxDatagram is the largest datagram a transport carries: the wire's
+// limit. Larger ones are refused by Send and dropped on receipt.
+const MaxDatagram = 1100
+
+// ErrClosed is returned by Recv and Send once a connection or listener is
+// closed. Conn.Reason tells why.
+var ErrClosed = errors.New("transport: closed")
+
+// Conn is one peer's datagram session. Send and Recv may be called from
+// different goroutines; Close may be called from any goroutine, any number
+// of times.
+type Conn interface {
+	// Send sends one datagram. It never blocks on the network: a datagram
+	// the transport cannot queue is dropped (datagrams are unreliable) and
+	// counted. Send does not retain p.
+	Send(p []byte) error
+	// Recv copies the next datagram into buf and returns its length. It
+	// blocks until one arrives, ctx is done, or the connection closes
+	// (ErrClosed).
+	Recv(ctx context.Context, buf []byte) (int, error)
+	// Close ends the session, telling the peer reason where the transport
+	// can carry one (WebTransport and WebSocket close frames; over UDP the
+	// driver sends the wire's Disconnect first).
+	Close(reason string) error
+	// Peer names the remote end for logs and configuration: its transport
+	// and address, such as "udp:127.0.0.1:40512".
+	Peer() string
+	// Reason is why the connection closed ("" while open): the reason
+	// given to Close or received from the peer, or the network error.
+	Reason() string
+}
+
+// Listener accepts sessions from peers.
+type Listener interface {
+	// Accept returns the next new session, blocking until one arrives, ctx
+	// is done, or the listener closes (ErrClosed).
+	Accept(ctx context.Context) (Conn, error)
+	// Addr is the address the listener is bound to (with the port chosen
+	// when 0 was asked for), as HOST:PORT.
+	Addr() string
+	// Close stops accepting; sessions already accepted stay open.
+	Close() error
+}
