@@ -15,7 +15,6 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
-	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -59,7 +58,8 @@ type Config struct {
 	// Appeals is how the client answers provisional hits (default
 	// AppealHonest).
 	Appeals AppealMode
-	// Display is how remote players are drawn (default Interpolate).
+	// Display is how remote players are drawn (default Interpolate; see
+	// DisplayNames for the others).
 	Display Display
 	// Reckoning and ReckoningOrder are the dead reckoning policy and order
 	// of DeadReckon (default first-order dead reckoning with its default
@@ -70,67 +70,6 @@ type Config struct {
 	ReckoningOrder reckoning.Order
 	ReckoningTeams []reckoning.Policy
 }
-
-// Display is how a client draws remote players (SPEC section 4).
-type Display uint8
-
-// Display modes. Interpolate draws the past, between received states;
-// the others draw the present, predicted from the newest state.
-const (
-	// Interpolate draws remote players InterpDelay behind the received
-	// server time, between the two states that straddle that time, and
-	// extrapolates (capped at ExtrapolateMax, then holds) only when the
-	// buffer runs dry.
-	Interpolate Display = iota
-	// Extrapolate draws at the received server time, projecting the
-	// newest state along its velocity for at most ExtrapolateMax, then
-	// holding.
-	Extrapolate
-	// OpponentPredict keeps a remote player's last velocity until the
-	// next update, then snaps to it (the simple opponent prediction of a
-	// top-down study).
-	OpponentPredict
-	// DeadReckon draws at the received server time with dead (or led)
-	// reckoning and projective velocity blending into each new state
-	// (Config.Reckoning), the model a server's threshold replication
-	// assumes.
-	DeadReckon
-)
-
-var displayNames = [...]string{"interpolate", "extrapolate", "opponent-predict", "dead-reckon"}
-
-// String returns the mode's name.
-func (d Display) String() string {
-	if int(d) < len(displayNames) {
-		return displayNames[d]
-	}
-	return fmt.Sprintf("Display(%d)", d)
-}
-
-// ParseDisplay returns the display mode called name.
-func ParseDisplay(name string) (Display, error) {
-	for i, n := range displayNames {
-		if n == name {
-			return Display(i), nil
-		}
-	}
-	return 0, fmt.Errorf("client: unknown display mode %q (known: %v)", name, displayNames)
-}
-
-// AppealMode is how a client answers the server's provisional hits.
-type AppealMode uint8
-
-// Appeal modes. Only AppealHonest is a real player's behaviour; the others
-// stand in for a lying and a silent client in tests and scenarios.
-const (
-	// AppealHonest runs SBC detection on the current predicted pose and
-	// denies exactly the hits it finds behind cover.
-	AppealHonest AppealMode = iota
-	// AppealDenyAll denies every provisional hit.
-	AppealDenyAll
-	// AppealSilent never answers.
-	AppealSilent
-)
 
 func (c *Config) withDefaults() (Config, error) {
 	out := *c
@@ -173,8 +112,8 @@ func (c *Config) withDefaults() (Config, error) {
 		return out, fmt.Errorf("client: config: %w", err)
 	}
 	out.Weapons = weapons
-	if int(out.Display) >= len(displayNames) {
-		return out, fmt.Errorf("client: config: display mode %d unknown", out.Display)
+	if out.Display == nil {
+		out.Display = Interpolate
 	}
 	if out.Appeals > AppealSilent {
 		return out, fmt.Errorf("client: config: appeal mode %d unknown", out.Appeals)
@@ -255,45 +194,6 @@ type Client struct {
 
 	predErrs []float64
 	stats    Stats
-}
-
-// HitReport is a hit on the local player as its client saw it arrive.
-type HitReport struct {
-	Time     time.Duration // local time the hit arrived
-	Shooter  int
-	ShotTick uint32
-	Part     game.PartKind
-	Damage   int16
-	// SBC reports whether SBC detection, run on the predicted pose when
-	// the hit arrived against the shooter's eye, found the hit behind
-	// cover.
-	SBC bool
-	// Appeal is the provisional hit's id (0: not appealable), and Denied
-	// whether the client denied it.
-	Appeal uint32
-	Denied bool
-}
-
-// ConfirmReport is the server's word on one of the local player's hits.
-type ConfirmReport struct {
-	ShotTick uint32
-	Victim   int
-	Part     game.PartKind
-	Damage   int16
-	Outcome  wire.Outcome
-	// Delay is the time from issuing the command that fired to this
-	// report arriving.
-	Delay time.Duration
-}
-
-// remote is the interpolation history of one remote player.
-type remote struct {
-	t     [histLen]time.Duration
-	s     [histLen]game.PlayerState
-	n     int // samples held
-	head  int // index of the newest
-	alive bool
-	dr    reckoning.Model // DeadReckon's view of the player
 }
 
 // Stats are a client's counters.
@@ -393,16 +293,6 @@ func (c *Client) Disconnect(reason string) {
 // receiving now: the server's clock seen through the one-way delay, which
 // is the time of the newest snapshots as they arrive.
 func (c *Client) ServerTime(now time.Duration) time.Duration { return now + c.offset }
-
-// ViewTime returns the server time at which remote players are drawn now:
-// the received server time, minus the interpolation delay when
-// interpolating.
-func (c *Client) ViewTime(now time.Duration) time.Duration {
-	if c.cfg.Display != Interpolate {
-		return max(0, c.ServerTime(now))
-	}
-	return max(0, c.ServerTime(now)-c.cfg.InterpDelay)
-}
 
 // Step processes one received datagram.
 func (c *Client) Step(now time.Duration, data []byte) error {
@@ -584,246 +474,4 @@ func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
 			c.confirms = append(c.confirms, r)
 		}
 	}
-}
-
-// hit runs SBC detection for a hit on the local player, on its current
-// predicted pose against the shooter's eye as the server sent it (the
-// point the server's own check of a denial uses), and answers a
-// provisional hit.
-func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
-	sbc := lagcomp.BehindCover(c.pred, h.Part, h.Local, h.ShooterEye, c.cfg.Map.Grid, c.cfg.Movement)
-	r := HitReport{
-		Time: now, Shooter: int(h.Shooter), ShotTick: h.ShotTick, Part: h.Part,
-		Damage: h.Damage, SBC: sbc, Appeal: h.Appeal,
-	}
-	if h.Appeal != 0 && c.cfg.Appeals != AppealSilent {
-		r.Denied = sbc || c.cfg.Appeals == AppealDenyAll
-		buf, err := wire.AppendAppeal(nil, &wire.Appeal{ID: h.Appeal, Deny: r.Denied, State: c.pred})
-		if err == nil {
-			c.outbox = append(c.outbox, buf)
-			c.stats.Appeals++
-		}
-	}
-	c.hits = append(c.hits, r)
-}
-
-// Hits returns the hits on the local player reported since the last call
-// and forgets them.
-func (c *Client) Hits() []HitReport {
-	out := c.hits
-	c.hits = c.hits[:0]
-	return out
-}
-
-// Confirms returns the server's reports on the local player's hits since
-// the last call and forgets them.
-func (c *Client) Confirms() []ConfirmReport {
-	out := c.confirms
-	c.confirms = c.confirms[:0]
-	return out
-}
-
-// Fired reports whether the newest command fired a shot. It is true only
-// on the tick the shot is first predicted, so sounds and effects play once
-// however often reconciliation replays the command.
-func (c *Client) Fired() bool { return c.fired }
-
-// reconcile restarts prediction from the server's state after the last
-// command it executed and replays the commands it has not executed yet.
-func (c *Client) reconcile(sn *wire.Snapshot) {
-	if sn.LastCmd < c.lastAck {
-		return // reordered: we already reconciled past it
-	}
-	if sn.LastCmd > c.lastAck && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd {
-		p := c.predicted[sn.LastCmd%cmdRing]
-		c.predErrs = append(c.predErrs, p.Pos.Dist(sn.Self.Pos))
-	}
-	c.lastAck = sn.LastCmd
-	before := c.pred
-	st := sn.Self
-	first := max(sn.LastCmd+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
-	for t := first; t < c.nextCmd; t++ {
-		st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
-		c.predicted[t%cmdRing] = st
-	}
-	c.pred = st
-	delta := before.Pos.Sub(st.Pos)
-	d := delta.Len()
-	if d > 0.001 {
-		c.stats.Corrections++
-	}
-	if d > c.cfg.SnapDistance || before.Teleport != st.Teleport {
-		c.smooth = geom.Vec3{}
-	} else {
-		c.smooth = c.smooth.Add(delta)
-	}
-}
-
-func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
-	r := c.remotes[id]
-	if r == nil {
-		r = &remote{}
-		c.remotes[id] = r
-	}
-	if r.alive && r.n > 0 && r.t[r.head] >= t {
-		return // a state already held (threshold replication repeats it)
-	}
-	jump := !r.alive || (r.n > 0 && r.s[r.head].Teleport != st.Teleport)
-	if jump {
-		r.n = 0 // appeared or teleported: do not slide from the old place
-	}
-	if c.cfg.Display == DeadReckon {
-		// Blend as the sender's copy of this model does: over the blend
-		// time of the threshold at this state, or not at all after a jump.
-		u := reckoning.State{T: t, Pos: st.Pos, Vel: st.Vel}
-		var blend time.Duration
-		if !jump {
-			p := c.reckoning(id)
-			blend = p.BlendTime(p.Eta(u.Pos, r.dr.BlendedVelocity(t)))
-		}
-		r.dr.Order = c.cfg.ReckoningOrder
-		r.dr.Update(u, blend)
-	}
-	r.alive = true
-	r.head = (r.head + 1) % histLen
-	r.t[r.head], r.s[r.head] = t, st
-	r.n = min(r.n+1, histLen)
-}
-
-// Tick issues this tick's user command from the local input (view angles,
-// move intents, buttons and weapon; the client fills in Tick, Duration and
-// ViewTime), predicts its effect and queues the command packet. It also
-// retries a pending Connect.
-func (c *Client) Tick(now time.Duration, input game.UserCmd) {
-	switch c.phase {
-	case Connecting:
-		if now-c.connectAt >= c.cfg.ConnectRetry {
-			c.sendConnect(now)
-		}
-		return
-	case Connected:
-	default:
-		return
-	}
-	cmd := input
-	cmd.Tick = c.nextCmd
-	cmd.Duration = c.tickDur
-	cmd.ViewTime = c.ViewTime(now)
-	c.nextCmd++
-	c.cmds[cmd.Tick%cmdRing] = cmd
-	c.cmdTime[cmd.Tick%cmdRing] = now
-	c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
-	if c.fired {
-		c.stats.Shots++
-	}
-	c.predicted[cmd.Tick%cmdRing] = c.pred
-	c.smooth = c.smooth.Scale(c.decay)
-
-	first := cmd.Tick - min(cmd.Tick-1, uint32(c.cfg.Redundancy))
-	first = max(first, c.lastAck+1)
-	m := wire.Commands{ClientTime: now}
-	if c.hasNewest {
-		m.AckTick, m.AckDelay = c.newest, min(now-c.newestAt, wire.MaxDelay)
-	}
-	var batch [wire.MaxCmdsPerPacket]game.UserCmd
-	n := 0
-	for t := first; t <= cmd.Tick; t++ {
-		batch[n] = c.cmds[t%cmdRing]
-		n++
-	}
-	m.Cmds = batch[:n]
-	buf, err := wire.AppendCommands(c.cmdBuf[:0], &m)
-	if err != nil {
-		// Only a caller's out-of-range input (say, a pitch beyond
-		// MaxPitch) gets here; the command is still predicted and kept,
-		// and the next packet repeats it.
-		c.stats.EncodeErrors++
-		return
-	}
-	c.cmdBuf = buf
-	c.outbox = append(c.outbox, buf)
-	c.stats.CommandsSent++
-}
-
-// Predicted returns the predicted present state of the local player.
-func (c *Client) Predicted() game.PlayerState { return c.pred }
-
-// DisplayPos returns where to draw the local player: the predicted
-// position plus what remains of recent corrections being smoothed out.
-func (c *Client) DisplayPos() geom.Vec3 { return c.pred.Pos.Add(c.smooth) }
-
-// PredictionErrors returns the prediction errors measured since the last
-// call and forgets them: for each command the server reported executed, the
-// distance between the position predicted for it and the server's. The
-// slice is valid until the next call to Step.
-func (c *Client) PredictionErrors() []float64 {
-	out := c.predErrs
-	c.predErrs = c.predErrs[:0]
-	return out
-}
-
-// Remote returns where remote player id is drawn at server time t:
-// interpolated between the two received samples that straddle t,
-// extrapolated from the last two for at most ExtrapolateMax when t is past
-// the newest, then held. It reports false for players not in the world.
-func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
-	if id < 0 || id >= wire.MaxEntities {
-		return game.PlayerState{}, false
-	}
-	r := c.remotes[id]
-	if r == nil || !r.alive || r.n == 0 {
-		return game.PlayerState{}, false
-	}
-	newest := r.head
-	if c.cfg.Display == DeadReckon {
-		st := r.s[newest]
-		st.Pos = r.dr.At(t)
-		return st, true
-	}
-	if t >= r.t[newest] {
-		// Past the newest state: project it along its velocity, capped
-		// unless predicting opponents, who keep going until the next
-		// update.
-		st := r.s[newest]
-		ahead := t - r.t[newest]
-		if c.cfg.Display != OpponentPredict {
-			ahead = min(ahead, c.cfg.ExtrapolateMax)
-		}
-		st.Pos = st.Pos.AddScaled(st.Vel, ahead.Seconds())
-		return st, true
-	}
-	// Walk back to the newest sample at or before t.
-	i := newest
-	for k := 1; k < r.n; k++ {
-		j := (newest + histLen - k) % histLen
-		if r.t[j] <= t {
-			frac := float64(t-r.t[j]) / float64(r.t[i]-r.t[j])
-			return game.Interpolate(r.s[j], r.s[i], frac), true
-		}
-		i = j
-	}
-	return r.s[i], true // older than everything held: the oldest sample
-}
-
-// reckoning returns the DeadReckon policy for remote player id.
-func (c *Client) reckoning(id int) reckoning.Policy {
-	if len(c.cfg.ReckoningTeams) > 0 {
-		if t := c.TeamOf(id); t >= 0 && t < len(c.cfg.ReckoningTeams) && c.cfg.ReckoningTeams[t] != nil {
-			return c.cfg.ReckoningTeams[t]
-		}
-	}
-	if c.cfg.Reckoning == nil {
-		return reckoning.Dead{}
-	}
-	return c.cfg.Reckoning
-}
-
-// RemoteIDs appends the slots of remote players currently in the world.
-func (c *Client) RemoteIDs(dst []int) []int {
-	for id, r := range c.remotes {
-		if r != nil && r.alive && r.n > 0 {
-			dst = append(dst, id)
-		}
-	}
-	return dst
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -77,7 +78,7 @@ the same seed gives the same digest.`,
 	f.Float64Var(&jitterMS, "jitter", 0, "delay jitter (standard deviation) per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "packet loss probability per direction (0-1)")
 	f.StringVar(&cfg.Map, "map", "metro", "map name")
-	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: interpolate, extrapolate, opponent-predict or dead-reckon")
+	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: "+strings.Join(client.DisplayNames(), ", "))
 	f.StringVar(&repl, "replication", "full", "full (every state in every snapshot), or threshold replication with dead or led reckoning (clients then dead reckon)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	return cmd

@@ -1,0 +1,148 @@
+package client
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// Display is how a client draws remote players: at which server time
+// (ViewTime) and where each one is at that time, from the states
+// received. Interpolate draws the past, between received states; the
+// other modes draw the present, predicted from the newest state. Modes
+// are chosen by name (ParseDisplay); adding one takes one file and one
+// line in the registry.
+type Display interface {
+	// Name is the mode's name on command lines.
+	Name() string
+	// delay returns how far behind the received server time the mode
+	// draws remote players.
+	delay(cfg *Config) time.Duration
+	// received takes the state just added to r as its newest; reset
+	// reports that r's history started again with it (the player
+	// appeared, or teleported), so there is nothing to move on from.
+	received(c *Client, id int, r *remote, reset bool)
+	// draw returns r as drawn at server time t; r holds at least one
+	// state.
+	draw(cfg *Config, r *remote, t time.Duration) game.PlayerState
+}
+
+// displays is the registry of display modes, the default first.
+var displays = []Display{Interpolate, Extrapolate, OpponentPredict, DeadReckon}
+
+// DisplayNames returns the names of the display modes, the default
+// first.
+func DisplayNames() []string {
+	names := make([]string, len(displays))
+	for i, d := range displays {
+		names[i] = d.Name()
+	}
+	return names
+}
+
+// ParseDisplay returns the display mode called name.
+func ParseDisplay(name string) (Display, error) {
+	for _, d := range displays {
+		if d.Name() == name {
+			return d, nil
+		}
+	}
+	return nil, fmt.Errorf("client: unknown display mode %q (known: %s)", name, strings.Join(DisplayNames(), ", "))
+}
+
+// historyOnly is a display mode that draws from the received states
+// alone and keeps no model of its own.
+type historyOnly struct{}
+
+func (historyOnly) received(*Client, int, *remote, bool) {}
+
+// remote is what a client holds of one remote player: its received
+// states, a ring with the newest at head, and the display mode's model.
+type remote struct {
+	t     [histLen]time.Duration
+	s     [histLen]game.PlayerState
+	n     int // samples held
+	head  int // index of the newest
+	alive bool
+	dr    reckoning.Model // DeadReckon's view of the player
+}
+
+// along returns r at server time t from its received states: between
+// the two that straddle t, the oldest held when t is older than all of
+// them, and past the newest that state projected along its velocity for
+// at most limit, then held.
+func (r *remote) along(t, limit time.Duration) game.PlayerState {
+	newest := r.head
+	if t >= r.t[newest] {
+		st := r.s[newest]
+		ahead := min(t-r.t[newest], limit)
+		st.Pos = st.Pos.AddScaled(st.Vel, ahead.Seconds())
+		return st
+	}
+	// Walk back to the newest sample at or before t.
+	i := newest
+	for k := 1; k < r.n; k++ {
+		j := (newest + histLen - k) % histLen
+		if r.t[j] <= t {
+			frac := float64(t-r.t[j]) / float64(r.t[i]-r.t[j])
+			return game.Interpolate(r.s[j], r.s[i], frac)
+		}
+		i = j
+	}
+	return r.s[i] // older than everything held: the oldest sample
+}
+
+// ViewTime returns the server time at which remote players are drawn
+// now: the received server time, less the display mode's delay (the
+// interpolation delay when interpolating).
+func (c *Client) ViewTime(now time.Duration) time.Duration {
+	return max(0, c.ServerTime(now)-c.cfg.Display.delay(&c.cfg))
+}
+
+// addSample adds remote player id's state at server time t.
+func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
+	r := c.remotes[id]
+	if r == nil {
+		r = &remote{}
+		c.remotes[id] = r
+	}
+	if r.alive && r.n > 0 && r.t[r.head] >= t {
+		return // a state already held (threshold replication repeats it)
+	}
+	reset := !r.alive || (r.n > 0 && r.s[r.head].Teleport != st.Teleport)
+	if reset {
+		r.n = 0 // appeared or teleported: do not slide from the old place
+	}
+	r.alive = true
+	r.head = (r.head + 1) % histLen
+	r.t[r.head], r.s[r.head] = t, st
+	r.n = min(r.n+1, histLen)
+	c.cfg.Display.received(c, id, r, reset)
+}
+
+// Remote returns remote player id as drawn at server time t (see
+// Display). It reports false for players not in the world.
+func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
+	if id < 0 || id >= wire.MaxEntities {
+		return game.PlayerState{}, false
+	}
+	r := c.remotes[id]
+	if r == nil || !r.alive || r.n == 0 {
+		return game.PlayerState{}, false
+	}
+	return c.cfg.Display.draw(&c.cfg, r, t), true
+}
+
+// RemoteIDs appends the slots of remote players currently in the world.
+func (c *Client) RemoteIDs(dst []int) []int {
+	for id, r := range c.remotes {
+		if r != nil && r.alive && r.n > 0 {
+			dst = append(dst, id)
+		}
+	}
+	return dst
+}
