@@ -2,7 +2,6 @@ package match
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/client"
@@ -11,40 +10,21 @@ import (
 	"github.com/lagkit/lagkit/sim"
 )
 
-// ReplicationMethods are the methods ThresholdReplication knows.
-var ReplicationMethods = []string{"full", "dead", "led"}
+// ReplicationMethods are the names ThresholdReplication knows, those of
+// reckoning's replication modes.
+var ReplicationMethods = reckoning.ReplicationNames()
 
-// ThresholdReplication returns the replication of a method on the
-// shipped map mapName: "full" sends every player's state in every
-// snapshot; "dead" is threshold replication with dead reckoning at the
-// default threshold; "led" is threshold replication with led reckoning,
-// each team's players judged against the shipped trend map of their
-// team (the map's every-team trend map for the others).
+// ThresholdReplication returns the server's replication for the
+// reckoning replication mode called method on the shipped map mapName
+// (see reckoning.NewReplication): "full" sends every player's state in
+// every snapshot, "dead" and "led" are threshold replication with dead
+// and led reckoning.
 func ThresholdReplication(method, mapName string) (server.Replication, error) {
-	switch method {
-	case "full":
-		return server.Replication{}, nil
-	case "dead":
-		return server.Replication{Policy: reckoning.Dead{}}, nil
-	case "led":
-		if strings.HasSuffix(mapName, ".json") {
-			return server.Replication{}, fmt.Errorf("match: led replication needs a shipped map's trend maps, and %s is a map file", mapName)
-		}
-		r := server.Replication{Teams: make([]reckoning.Policy, 2)}
-		for team := -1; team < 2; team++ {
-			tm, err := reckoning.Shipped(mapName, team)
-			if err != nil {
-				return server.Replication{}, fmt.Errorf("match: led replication: %w", err)
-			}
-			if team < 0 {
-				r.Policy = reckoning.Led{Trend: tm}
-			} else {
-				r.Teams[team] = reckoning.Led{Trend: tm}
-			}
-		}
-		return r, nil
+	r, err := reckoning.NewReplication(method, mapName)
+	if err != nil {
+		return server.Replication{}, fmt.Errorf("match: %w", err)
 	}
-	return server.Replication{}, fmt.Errorf("match: replication %q: want full, dead or led", method)
+	return server.Replication{Policy: r.Policy, Teams: r.Teams}, nil
 }
 
 // replicatedDisplay has a client draw the others with the dead reckoning

@@ -115,7 +115,7 @@ living player's position 20 times a second as a path file
 	f.StringVar(&cfg.Delay.Mode, "delay", "none", "time delay: none, delay (equalise every player's latency) or adaptive (only while players interact)")
 	f.DurationVar(&cfg.Delay.Adaptation, "adaptation", server.DefaultAdaptation, "adaptive delay: moving-average length of the added delay (0s: at once)")
 	f.StringVar(&cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: proximity (within 20 m, until beyond 25 m) or fov (either sees the other)")
-	f.StringVar(&repl, "replication", "full", "full (every state in every snapshot), or threshold replication with dead or led reckoning (led uses the map's shipped trend maps; clients then dead reckon)")
+	f.StringVar(&repl, "replication", "full", "how players' states reach clients, one of "+strings.Join(match.ReplicationMethods, ", ")+": full sends every state in every snapshot; dead and led are threshold replication with dead or led reckoning (led uses the map's shipped trend maps; clients then dead reckon)")
 	f.DurationVar(&cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
 	f.StringVar(&out, "out", "", "folder for events.jsonl and summary.json")
 	f.StringVar(&paths, "paths", "", "write players' positions at 20 Hz to this path file (CSV)")

@@ -44,19 +44,13 @@ the same seed gives the same digest.`,
 				return fmt.Errorf("--display: %w", err)
 			}
 			cfg.Display = d
-			switch repl {
-			case "full":
-			case "dead":
-				cfg.Replication = reckoning.Dead{}
-			case "led":
-				tm, err := reckoning.Shipped(cfg.Map, -1)
-				if err != nil {
-					return fmt.Errorf("--replication led: %w", err)
-				}
-				cfg.Replication = reckoning.Led{Trend: tm}
-			default:
-				return fmt.Errorf("--replication %q: want full, dead or led", repl)
+			rep, err := reckoning.NewReplication(repl, cfg.Map)
+			if err != nil {
+				return fmt.Errorf("--replication: %w", err)
 			}
+			// The walkers wander with no team play, so led reckoning
+			// judges them all against the map's every-team trend map.
+			cfg.Replication = rep.Policy
 			res, err := sim.Run(cfg)
 			if err != nil {
 				return err
@@ -79,7 +73,7 @@ the same seed gives the same digest.`,
 	f.Float64Var(&cfg.Loss, "loss", 0, "packet loss probability per direction (0-1)")
 	f.StringVar(&cfg.Map, "map", "metro", "map name")
 	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: "+strings.Join(client.DisplayNames(), ", "))
-	f.StringVar(&repl, "replication", "full", "full (every state in every snapshot), or threshold replication with dead or led reckoning (clients then dead reckon)")
+	f.StringVar(&repl, "replication", "full", "how players' states reach clients, one of "+strings.Join(reckoning.ReplicationNames(), ", ")+": full sends every state in every snapshot; dead and led are threshold replication with dead or led reckoning (clients then dead reckon)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	return cmd
 }
