@@ -60,108 +60,6 @@ func feedMoving(t *testing.T, c *Client, now time.Duration, n uint32, x, vx floa
 	}
 }
 
-func TestInterpolationUsesStraddlingSamples(t *testing.T) {
-	c := connected(t, Config{})
-	// Samples at ticks 10, 11 and 14 (12 and 13 were lost).
-	feed(t, c, 10*tick, 10, 10, 1, game.PlayerState{}, 0)
-	feed(t, c, 11*tick, 11, 11, 1, game.PlayerState{}, 0)
-	feed(t, c, 14*tick, 14, 20, 1, game.PlayerState{}, 0)
-	cases := []struct {
-		at   time.Duration
-		want float64
-	}{
-		{10 * tick, 10},
-		{10*tick + tick/2, 10.5},
-		{12 * tick, 11 + 9.0/3},   // between 11 and 14, not the last two
-		{13 * tick, 11 + 2*9.0/3}, // likewise
-		{5 * tick, 10},            // older than all: the oldest
-	}
-	for _, tc := range cases {
-		s, ok := c.Remote(1, tc.at)
-		if !ok || math.Abs(s.Pos.X-tc.want) > 1e-9 {
-			t.Errorf("at %v: x=%v (ok %v), want %v", tc.at, s.Pos.X, ok, tc.want)
-		}
-	}
-}
-
-func TestExtrapolationIsCappedThenHolds(t *testing.T) {
-	c := connected(t, Config{ExtrapolateMax: 250 * time.Millisecond})
-	feedMoving(t, c, 10*tick, 10, 10, 4, 0, 1, game.PlayerState{}, 0)
-	feedMoving(t, c, 11*tick, 11, 10.0625, 4, 0, 1, game.PlayerState{}, 0)
-	newest := 11 * tick
-	s, _ := c.Remote(1, newest+100*time.Millisecond)
-	if want := 10.0625 + 0.4; math.Abs(s.Pos.X-want) > 1e-9 {
-		t.Errorf("100 ms ahead: x=%v, want %v", s.Pos.X, want)
-	}
-	for _, ahead := range []time.Duration{250 * time.Millisecond, time.Second, 10 * time.Second} {
-		s, _ = c.Remote(1, newest+ahead)
-		if want := 10.0625 + 1.0; math.Abs(s.Pos.X-want) > 1e-9 {
-			t.Errorf("%v ahead: x=%v, want %v (capped at 250 ms)", ahead, s.Pos.X, want)
-		}
-	}
-}
-
-func TestTeleportResetsHistory(t *testing.T) {
-	c := connected(t, Config{})
-	feed(t, c, 10*tick, 10, 10, 1, game.PlayerState{}, 0)
-	feed(t, c, 11*tick, 11, 11, 1, game.PlayerState{}, 0)
-	feed(t, c, 12*tick, 12, 80, 2, game.PlayerState{}, 0) // respawned far away
-	for _, at := range []time.Duration{11*tick + tick/2, 12 * tick, 12*tick + 50*time.Millisecond} {
-		s, _ := c.Remote(1, at)
-		if s.Pos.X != 80 {
-			t.Errorf("at %v: x=%v, want 80 (no sliding, no extrapolation from the old place)", at, s.Pos.X)
-		}
-	}
-}
-
-func TestReconciliationReplaysPendingCommands(t *testing.T) {
-	c := connected(t, Config{})
-	start := game.PlayerState{Flags: game.FlagOnGround}
-	feed(t, c, tick, 1, 0, 1, start, 0)
-	walk := game.UserCmd{Forward: 127}
-	for i := range 20 {
-		c.Tick(time.Duration(2+i)*tick, walk)
-	}
-	predicted := c.Predicted()
-	if predicted.Pos.X < 0.5 {
-		t.Fatalf("prediction did not move: %v", predicted.Pos)
-	}
-	// The server reports command 8 executed with exactly the predicted
-	// state: nothing changes and the error is zero.
-	p := game.DefaultParams()
-	st := start
-	for i := 1; i <= 8; i++ {
-		st = game.Move(st, game.UserCmd{Tick: uint32(i), Duration: game.TickDuration(64), Forward: 127}, c.cfg.Map.Grid, &p)
-	}
-	feed(t, c, 22*tick, 22, 0, 1, st, 8)
-	if errs := c.PredictionErrors(); len(errs) != 1 || errs[0] != 0 {
-		t.Fatalf("prediction errors %v, want [0]", errs)
-	}
-	if c.Predicted() != predicted || c.Stats().Corrections != 0 {
-		t.Fatalf("exact server state changed the prediction")
-	}
-	// Now the server disagrees by 10 cm (say, it was pushed): the replay
-	// moves the present by the same amount, and the view blends it out.
-	st.Pos = game.SnapPos(st.Pos.Add(geom.V(0, 0.1, 0)))
-	before := c.DisplayPos()
-	feed(t, c, 23*tick, 23, 0, 1, st, 8)
-	if d := c.Predicted().Pos.Y - predicted.Pos.Y; math.Abs(d-0.1) > 0.002 {
-		t.Fatalf("replayed present moved %v in y, want 0.1", d)
-	}
-	if c.Stats().Corrections != 1 {
-		t.Fatalf("corrections %d, want 1", c.Stats().Corrections)
-	}
-	if d := c.DisplayPos().Dist(before); d > 1e-9 {
-		t.Fatalf("display jumped %v m; small corrections must be smoothed", d)
-	}
-	for i := range 30 {
-		c.Tick(time.Duration(24+i)*tick, game.UserCmd{})
-	}
-	if d := c.DisplayPos().Dist(c.Predicted().Pos); d > 0.01 {
-		t.Fatalf("correction not blended out after 30 ticks: %v m left", d)
-	}
-}
-
 func TestCommandsRepeatUnacknowledged(t *testing.T) {
 	c := connected(t, Config{Redundancy: 3})
 	for i := range 6 {
@@ -195,22 +93,6 @@ func TestRejectAndGarbage(t *testing.T) {
 	}
 	if c.Phase() != Closed || c.Reason() != "rejected: server full" {
 		t.Fatalf("phase %v reason %q", c.Phase(), c.Reason())
-	}
-}
-
-func TestOpponentPredictionKeepsGoingThenSnaps(t *testing.T) {
-	c := connected(t, Config{Display: OpponentPredict})
-	feedMoving(t, c, 10*tick, 10, 10, 4, 0, 1, game.PlayerState{}, 0)
-	if got := c.ViewTime(10 * tick); got != 10*tick {
-		t.Fatalf("view time %v, want the received server time %v (no interpolation delay)", got, 10*tick)
-	}
-	s, _ := c.Remote(1, 10*tick+2*time.Second)
-	if math.Abs(s.Pos.X-18) > 1e-9 {
-		t.Fatalf("2 s on: x=%v, want 18 (no cap)", s.Pos.X)
-	}
-	feedMoving(t, c, 12*tick, 12, 9, 0, 0, 1, game.PlayerState{}, 0)
-	if s, _ := c.Remote(1, 12*tick); s.Pos.X != 9 {
-		t.Fatalf("after the update x=%v, want a snap to 9", s.Pos.X)
 	}
 }
 

@@ -2,10 +2,12 @@ package client
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -103,7 +105,29 @@ func (c *Client) ViewTime(now time.Duration) time.Duration {
 	return max(0, c.ServerTime(now)-c.cfg.Display.delay(&c.cfg))
 }
 
-// addSample adds remote player id's state at server time t.
+// jumpMargin is how much further than its speed allows a player may move
+// between two states and still be moving, not teleported: a step up or
+// down a ledge (Params.StepHeight) moves the feet without any velocity,
+// and a quarter metre covers the speed a movement step gains before its
+// velocity is capped, settling onto the ground and the position quantum.
+func jumpMargin(p *game.Params) float64 { return p.StepHeight + 0.25 }
+
+// implausibleJump reports whether a player moved from a to b in gap
+// faster than movement allows: each velocity component is capped at
+// MaxVelocity, which falling reaches before any other movement does, so
+// no player covers more than √3 MaxVelocity per second, plus the margin.
+// Source ends a player's lag compensation track on such a jump (Bernier,
+// 2001; sv_lagcompensation_teleport_dist, 64 units a tick, just above its
+// 3500 units/s sv_maxvelocity), as a teleport without the flag: a
+// respawn or a placement the teleport counter missed.
+func implausibleJump(p *game.Params, a, b geom.Vec3, gap time.Duration) bool {
+	return a.Dist(b) > math.Sqrt(3)*p.MaxVelocity*gap.Seconds()+jumpMargin(p)
+}
+
+// addSample adds remote player id's state at server time t. Its history
+// starts again when the player appears, teleports (its teleport counter
+// moved) or jumps further than it could have moved, so it is never drawn
+// sliding across the map.
 func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
 	r := c.remotes[id]
 	if r == nil {
@@ -113,7 +137,8 @@ func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
 	if r.alive && r.n > 0 && r.t[r.head] >= t {
 		return // a state already held (threshold replication repeats it)
 	}
-	reset := !r.alive || (r.n > 0 && r.s[r.head].Teleport != st.Teleport)
+	reset := !r.alive || (r.n > 0 && (r.s[r.head].Teleport != st.Teleport ||
+		implausibleJump(c.cfg.Movement, r.s[r.head].Pos, st.Pos, t-r.t[r.head])))
 	if reset {
 		r.n = 0 // appeared or teleported: do not slide from the old place
 	}
