@@ -75,8 +75,15 @@ type remote struct {
 
 // along returns r at server time t from its received states: between
 // the two that straddle t, the oldest held when t is older than all of
-// them, and past the newest that state projected along its velocity for
-// at most limit, then held.
+// them, and past the newest that state projected along its own velocity
+// for at most limit, then held.
+//
+// The projection uses the velocity the newest state carries, not the
+// difference of the last two positions: the snapshot sends the server's
+// velocity at that instant, while the difference is the mean velocity
+// over the interval before it, half an interval stale on a clean link,
+// and across lost snapshots or threshold replication's long gaps the
+// mean over a path that may have turned or stopped since.
 func (r *remote) along(t, limit time.Duration) game.PlayerState {
 	newest := r.head
 	if t >= r.t[newest] {
