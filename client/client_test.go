@@ -2,6 +2,8 @@ package client
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,5 +132,36 @@ func TestDeadReckonBlendsIntoEachState(t *testing.T) {
 	}
 	if s, _ := c.Remote(1, 18*tick+time.Second); math.Abs(s.Pos.X-10.5) > 1e-9 {
 		t.Fatalf("after the blend x=%v, want 10.5", s.Pos.X)
+	}
+}
+
+// TestDisplayRegistry: every listed display mode parses back to itself,
+// only interpolation draws behind the received server time, the zero
+// Config interpolates, and an unknown name is refused with the known
+// ones.
+func TestDisplayRegistry(t *testing.T) {
+	names := DisplayNames()
+	if !slices.Equal(names, []string{"interpolate", "extrapolate", "opponent-predict", "dead-reckon"}) {
+		t.Fatalf("names %v", names)
+	}
+	for _, name := range names {
+		d, err := ParseDisplay(name)
+		if err != nil || d.Name() != name {
+			t.Fatalf("ParseDisplay(%q) = %v, %v", name, d, err)
+		}
+		c := connected(t, Config{Display: d, InterpDelay: 80 * time.Millisecond})
+		want := c.ServerTime(time.Second)
+		if d == Interpolate {
+			want -= 80 * time.Millisecond
+		}
+		if got := c.ViewTime(time.Second); got != want {
+			t.Errorf("%s: view time %v, want %v", name, got, want)
+		}
+	}
+	if c := connected(t, Config{}); c.cfg.Display != Interpolate {
+		t.Errorf("default display %v, want interpolate", c.cfg.Display.Name())
+	}
+	if _, err := ParseDisplay("psychic"); err == nil || !strings.Contains(err.Error(), "dead-reckon") {
+		t.Errorf("unknown display mode: error %v, want one listing the known modes", err)
 	}
 }
