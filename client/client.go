@@ -1,6 +1,8 @@
 // Package client is lagkit's client core: clock synchronisation, one user
-// command per tick, prediction with reconciliation, and interpolation and
-// extrapolation of remote players. Like the server core it is a
+// command per tick, prediction with reconciliation (predict.go), remote
+// players drawn by a chosen Display mode (interpolation, extrapolation,
+// opponent prediction or dead reckoning; display*.go), and answers to
+// provisional hits (appeal.go). Like the server core it is a
 // deterministic state machine with no sockets, goroutines or clocks: the
 // driver passes in received datagrams (Step) and the local input each tick
 // (Tick), and sends what Outbox returns. Bots, native clients and the

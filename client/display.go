@@ -123,10 +123,11 @@ func jumpMargin(p *game.Params) float64 { return p.StepHeight + 0.25 }
 // faster than movement allows: each velocity component is capped at
 // MaxVelocity, which falling reaches before any other movement does, so
 // no player covers more than √3 MaxVelocity per second, plus the margin.
-// Source ends a player's lag compensation track on such a jump (Bernier,
-// 2001; sv_lagcompensation_teleport_dist, 64 units a tick, just above its
-// 3500 units/s sv_maxvelocity), as a teleport without the flag: a
-// respawn or a placement the teleport counter missed.
+// Source's lag compensation likewise ends a player's track when two
+// consecutive records lie more than 64 units apart (the Source SDK's
+// teleport distance), just above the 53 units its 3500 units/s
+// sv_maxvelocity allows in a 66 Hz tick: such a jump is a teleport
+// without the flag, say a respawn the teleport counter missed.
 func implausibleJump(p *game.Params, a, b geom.Vec3, gap time.Duration) bool {
 	return a.Dist(b) > math.Sqrt(3)*p.MaxVelocity*gap.Seconds()+jumpMargin(p)
 }
