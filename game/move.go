@@ -34,8 +34,8 @@ const (
 )
 
 // Move advances player s by one command and returns the new state. It is
-// the fixed-step movement of Quake III's bg_pmove.c and Half-Life's
-// pm_shared: one function that the server runs on every command and every
+// the fixed-step movement of Quake III's bg_pmove.c ([quake3] in
+// docs/references.md) and Half-Life's pm_shared: one function that the server runs on every command and every
 // client runs to predict its own player, so both must agree bit for bit.
 //
 // The command's Duration (clamped to [0, MaxCmdDuration]) is the time step;
