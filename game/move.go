@@ -34,14 +34,15 @@ const (
 )
 
 // Move advances player s by one command and returns the new state. It is
-// the fixed-step movement of Quake III's bg_pmove.c and Half-Life's
-// pm_shared: one function that the server runs on every command and every
+// the fixed-step movement of Quake III's bg_pmove.c ([quake3] in
+// docs/references.md) and Half-Life's pm_shared: one function that the server runs on every command and every
 // client runs to predict its own player, so both must agree bit for bit.
 //
 // The command's Duration (clamped to [0, MaxCmdDuration]) is the time step;
 // a zero Duration changes only the view angles and the button state
 // (stance and the jump latch). The view angles are taken from the command.
-// Forward and Side steer along the view yaw (Up is unused: there is no
+// Forward and Side steer along the view yaw, and the length of (Forward,
+// Side) over 127, capped at 1, scales the speed (Up is unused: there is no
 // swimming or flying); BtnCrouch held crouches (the player stands again as
 // soon as there is headroom); BtnJump jumps from the ground once per
 // press; BtnSprint sprints when p.Sprint allows it. The player is an
@@ -408,8 +409,16 @@ func clip(v, n geom.Vec3) geom.Vec3 {
 }
 
 // wish returns the horizontal direction and the speed the command's move
-// keys ask for. The speed follows the larger of Forward and Side, so moving
-// diagonally is no faster (Quake III PM_CmdScale).
+// intents ask for. The intent (Forward, Side) is a deflection like an
+// analogue stick's: its length over 127, capped at 1, scales the speed.
+// Every direction at full deflection then walks at full speed and half
+// deflection at half, and two full keys, (127, 127), are no faster than
+// one. Quake III's PM_CmdScale scales by the larger of the two instead,
+// which suits keys that are each 0 or ±127, but walks an intent on the
+// unit circle, such as (90, 90) at 45°, at 71% of the speed; bots and
+// scripts steer with such intents. Rounding a unit direction to whole
+// intents leaves its length within 0.6% of 127, so every full-deflection
+// direction walks within 0.6% of full speed.
 func wish(cmd UserCmd, speed float64) (geom.Vec3, float64) {
 	fwd, side := float64(max(cmd.Forward, -127)), float64(max(cmd.Side, -127))
 	if fwd == 0 && side == 0 {
@@ -418,7 +427,9 @@ func wish(cmd UserCmd, speed float64) (geom.Vec3, float64) {
 	sin, cos := math.Sincos(cmd.YawRad())
 	// Forward is (cos, sin); right, forward turned clockwise, is (sin, -cos).
 	dir := geom.Vec3{X: fwd*cos + side*sin, Y: fwd*sin - side*cos}.Norm()
-	return dir, speed * max(math.Abs(fwd), math.Abs(side)) / 127
+	// The sum of squares of whole numbers is exact and Sqrt is correctly
+	// rounded, so the deflection is the same on every platform.
+	return dir, speed * min(math.Sqrt(fwd*fwd+side*side)/127, 1)
 }
 
 // horizontal2 returns the squared length of v's horizontal part.

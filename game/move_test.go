@@ -105,21 +105,67 @@ func TestAccelerationAndStopTimes(t *testing.T) {
 	}
 }
 
-// TestDiagonalNotFaster: Quake III's PM_CmdScale scales the wish speed by
-// the largest key, so pressing two keys is not faster than one.
-func TestDiagonalNotFaster(t *testing.T) {
+// TestDeflectionSetsSpeed: the speed follows the length of the intent
+// (Forward, Side) over 127, capped at 1, so every direction at full
+// deflection walks at full speed, half deflection at half, and two full
+// keys are no faster than one; walking, crouched and sprinting alike.
+func TestDeflectionSetsSpeed(t *testing.T) {
 	p := DefaultParams()
-	for _, keys := range [][2]int8{{127, 127}, {127, -127}, {-128, -128}, {127, 30}, {64, 64}} {
-		cmd := UserCmd{Duration: tick, Yaw: 1234, Forward: keys[0], Side: keys[1]}
-		end := last(run(t, standing(0, 0), cmd, 64, nil, &p))
-		k := float64(max(abs8(keys[0]), abs8(keys[1]))) / 127
-		if got, want := hspeed(end), p.WalkSpeed*k; math.Abs(got-want) > 0.01 {
-			t.Errorf("keys %v: speed %.4f m/s, want %.4f", keys, got, want)
+	p.CrouchSpeed = 2
+	p.Sprint = true
+	modes := []struct {
+		name    string
+		buttons Buttons
+		full    float64
+	}{
+		{"walk", 0, p.WalkSpeed},
+		{"crouch", BtnCrouch, p.CrouchSpeed},
+		{"sprint", BtnSprint, p.SprintSpeed},
+	}
+	d := int8(math.Round(127 * math.Sqrt2 / 2)) // 0.707 of full deflection
+	h := int8(math.Round(127 * math.Sqrt2 / 4)) // 0.354: half deflection at 45°
+	intents := []struct {
+		name       string
+		fwd, side  int8
+		deflection float64
+	}{
+		{"forward (1, 0)", 127, 0, 1},
+		{"diagonal (0.707, 0.707)", d, d, 1},
+		{"diagonal back left (-0.707, -0.707)", -d, -d, 1},
+		{"two full keys (1, 1) capped", 127, 127, 1},
+		{"two full keys (-1, -1) capped", -128, -128, 1},
+		{"full keys (1, 0.25) capped", 127, 32, 1},
+		{"half forward (0.5, 0)", 64, 0, 64.0 / 127},
+		{"half diagonal (0.354, 0.354)", h, h, math.Hypot(float64(h), float64(h)) / 127},
+		{"half strafe (0, -0.5)", 0, -64, 64.0 / 127},
+	}
+	for _, m := range modes {
+		for _, in := range intents {
+			t.Run(m.name+" "+in.name, func(t *testing.T) {
+				cmd := UserCmd{Duration: tick, Yaw: 1234, Forward: in.fwd, Side: in.side, Buttons: m.buttons}
+				end := last(run(t, standing(0, 0), cmd, 64, nil, &p))
+				if got, want := hspeed(end), m.full*in.deflection; math.Abs(got-want) > 0.01 {
+					t.Errorf("speed %.4f m/s, want %.4f", got, want)
+				}
+			})
 		}
 	}
 }
 
-func abs8(v int8) int { return min(127, max(int(v), -int(v))) }
+// TestFullDeflectionEveryDirection: a unit direction rounded to whole
+// intents, as bots and scripts steer, walks at full speed (within the
+// 0.6% that rounding the intents costs) whatever its angle to the view.
+func TestFullDeflectionEveryDirection(t *testing.T) {
+	p := DefaultParams()
+	for deg := 0; deg < 360; deg += 5 {
+		a := float64(deg) * math.Pi / 180
+		cmd := UserCmd{Duration: tick, Forward: int8(math.Round(127 * math.Cos(a))), Side: int8(math.Round(127 * math.Sin(a)))}
+		got := hspeed(last(run(t, standing(0, 0), cmd, 64, nil, &p)))
+		if got < p.WalkSpeed*0.994 || got > p.WalkSpeed+0.01 {
+			t.Errorf("%d° from the view: speed %.4f m/s, want %.1f within 0.6%%", deg, got, p.WalkSpeed)
+		}
+	}
+}
 
 func TestSprintOnlyWhenEnabled(t *testing.T) {
 	on := DefaultParams()

@@ -1,9 +1,10 @@
 // Package reckoning provides dead reckoning and led reckoning: a receiver
 // extrapolates a remote entity from its last update and blends smoothly
 // into each new one, and the owner sends an update only when the
-// receiver's extrapolation has drifted too far (SPEC section 4). Led
-// reckoning widens or narrows that tolerance with a trend map of where
-// players usually go on a map (R. Steele, led reckoning).
+// receiver's extrapolation has drifted too far (threshold update
+// sending). Led reckoning widens or narrows that tolerance with a trend
+// map of where players usually go on a map. Reference: [led]
+// (docs/references.md).
 //
 // # Formulas
 //
@@ -11,7 +12,8 @@
 // position P'0, velocity V'0 and acceleration A'0 arrives while the
 // receiver shows the entity at P0 moving at V0, the receiver draws, T
 // seconds later, with T̂ = min(T/B, 1) the elapsed fraction of the blend
-// time B (projective velocity blending):
+// time B (projective velocity blending, after Murphy 2011, "Believable
+// Dead Reckoning for Networked Games", Game Engine Gems 2, chapter 18):
 //
 //	Vb  = V0 + (V'0 - V0) T̂             blended velocity
 //	Pt  = P0 + Vb T + ½ A'0 T²          projection from where it was
@@ -37,8 +39,8 @@
 //
 // # Scale
 //
-// SPEC section 4 gives the study's thresholds ηmin, η, ηmax as 9.5,
-// 38.1 and 66.7 cm and its mean errors as 24.8 and 27.2 game units;
+// The led reckoning study ([led]) states its thresholds ηmin, η, ηmax as
+// 9.5, 38.1 and 66.7 cm and its mean errors as 24.8 and 27.2 game units;
 // lagkit reads a game unit as a centimetre (GameUnit, as in Unreal
 // Engine), which keeps the mean errors below the middle threshold as
 // they must be, and takes the thresholds unscaled since the study's

@@ -8,12 +8,13 @@ import (
 )
 
 // GameUnit is the length in metres of one game unit of the led
-// reckoning study: a centimetre, as SPEC section 4 states its thresholds
-// (see the package documentation).
+// reckoning study: a centimetre, the unit of the study's thresholds
+// (see the package documentation; Reference: [led],
+// docs/references.md).
 const GameUnit = 0.01
 
 // The defaults of dead and led reckoning, from the led reckoning study
-// (SPEC section 4): thresholds ηmin, η, ηmax = 9.5, 38.1, 66.7 cm, dead
+// (Reference: [led], docs/references.md): thresholds ηmin, η, ηmax = 9.5, 38.1, 66.7 cm, dead
 // reckoning using the middle one. The study's player and lagkit's are
 // both about 1.8 m tall, so the thresholds carry over unscaled.
 const (
@@ -24,8 +25,9 @@ const (
 	// dead reckoning updates (17.8 per second) at the middle threshold:
 	// 0.0214 m·s, so blends last from 32 ms at ηmax to 225 ms at ηmin.
 	DefaultK = DefaultEta / 17.8
-	// DefaultHeartbeat is the longest an owner stays quiet (SPEC
-	// section 4).
+	// DefaultHeartbeat is the longest an owner stays quiet: lagkit's
+	// default, which bounds how long a lost update leaves a receiver on
+	// a stale trajectory while the entity itself follows the one it sent.
 	DefaultHeartbeat = 5 * time.Second
 )
 

@@ -6,10 +6,11 @@ import (
 	"github.com/lagkit/lagkit/geom"
 )
 
-// Led is led reckoning (R. Steele; SPEC section 4): the threshold of
-// each step comes from how well the receiver's blended velocity agrees
-// with the trend under the entity, η = ηmin + C (ηmax - ηmin), and the
-// blend time is B = K/η. Zero fields take the defaults.
+// Led is led reckoning (Reference: [led], docs/references.md): the
+// threshold of each step comes from how well the receiver's blended
+// velocity agrees with the trend under the entity,
+// η = ηmin + C (ηmax - ηmin), and the blend time is B = K/η. Zero fields
+// take the defaults.
 type Led struct {
 	Trend *TrendMap
 	// EtaMin and EtaMax bound the threshold; EtaMid is the threshold

@@ -8,16 +8,16 @@ import (
 	"github.com/lagkit/lagkit/geom"
 )
 
-// These tests tie the formulas to SPEC section 4 (dead reckoning with
-// projective velocity blending, threshold update sending, led
-// reckoning after R. Steele).
+// These tests tie the formulas to the led reckoning study ([led]: dead
+// reckoning with projective velocity blending, threshold update sending,
+// led reckoning with trend maps; see docs/references.md).
 
 const eps = 1e-9
 
 func near(a, b geom.Vec3, tol float64) bool { return a.Dist(b) <= tol }
 
 // "Dead reckoning (first and second order)": an entity at rest is
-// predicted to stay where it is. Reference: SPEC section 4.
+// predicted to stay where it is. Reference: [led] (docs/references.md).
 func TestPaperZeroVelocityPredictsNoMotion(t *testing.T) {
 	for _, o := range []Order{First, Second} {
 		m := Model{Order: o}
@@ -33,7 +33,7 @@ func TestPaperZeroVelocityPredictsNoMotion(t *testing.T) {
 
 // Pt = P0 + V0 T: at constant velocity the first-order projection is
 // followed exactly, and a sender sends nothing more than heartbeats.
-// Reference: SPEC section 4.
+// Reference: [led] (docs/references.md).
 func TestPaperConstantVelocityFollowsFirstOrderProjection(t *testing.T) {
 	v := geom.V(4, -1, 0)
 	p0 := geom.V(-10, 2, 0)
@@ -58,7 +58,7 @@ func TestPaperConstantVelocityFollowsFirstOrderProjection(t *testing.T) {
 }
 
 // P't = P'0 + V'0 T + ½ A'0 T²: second order follows constant
-// acceleration exactly. Reference: SPEC section 4.
+// acceleration exactly. Reference: [led] (docs/references.md).
 func TestPaperSecondOrderFollowsConstantAcceleration(t *testing.T) {
 	m := Model{Order: Second}
 	u := State{Pos: geom.V(1, 2, 3), Vel: geom.V(0, 0, 5), Acc: geom.V(0, 0, -9.81)}
@@ -74,7 +74,7 @@ func TestPaperSecondOrderFollowsConstantAcceleration(t *testing.T) {
 // Q = Pt + (P't - Pt) T̂ and Vb = V0 + (V'0 - V0) T̂: at T̂ = 0 the
 // receiver is where it was drawn, and at T̂ = 1 (T = B for led
 // reckoning) it has converged on the new trajectory and its velocity.
-// Reference: SPEC section 4.
+// Reference: [led] (docs/references.md).
 func TestPaperBlendConvergesAtEndOfBlend(t *testing.T) {
 	for _, b := range []time.Duration{50 * time.Millisecond, BlendTime(DefaultK, DefaultEtaMin)} {
 		m := Model{}
@@ -109,7 +109,7 @@ func TestPaperBlendConvergesAtEndOfBlend(t *testing.T) {
 }
 
 // "η = ηmin + C (ηmax - ηmin)": C = 1 gives ηmax and C = 0 gives ηmin.
-// Reference: SPEC section 4.
+// Reference: [led] (docs/references.md).
 func TestPaperThresholdBounds(t *testing.T) {
 	for _, tc := range []struct{ c, want float64 }{
 		{0, DefaultEtaMin}, {1, DefaultEtaMax}, {0.5, (DefaultEtaMin + DefaultEtaMax) / 2},
@@ -127,7 +127,7 @@ func TestPaperThresholdBounds(t *testing.T) {
 }
 
 // "C = |Vb · Vp| (unit vectors)", 0 when either is zero; "B = K / η".
-// Reference: SPEC section 4.
+// Reference: [led] (docs/references.md).
 func TestPaperCorrelationAndBlendTime(t *testing.T) {
 	for _, tc := range []struct {
 		vb, vp geom.Vec3
@@ -157,7 +157,7 @@ func TestPaperCorrelationAndBlendTime(t *testing.T) {
 
 // "An entity owner sends a state update only when |actual -
 // dead-reckoned| > η (and at least every heartbeat, default 5 s)".
-// Reference: SPEC section 4.
+// Reference: [led] (docs/references.md).
 func TestPaperThresholdUpdateSending(t *testing.T) {
 	snd := Sender{Policy: Dead{Threshold: 1}}
 	at := func(ms int) time.Duration { return time.Duration(ms) * time.Millisecond }
@@ -185,8 +185,7 @@ func TestPaperThresholdUpdateSending(t *testing.T) {
 // Led reckoning: an entity going along the trend gets ηmax and the
 // shortest blend, one going across it ηmin and the longest; where the
 // trend map knows nothing, or the model stands still, dead reckoning's
-// threshold. Reference: SPEC
-// section 4.
+// threshold. Reference: [led], led reckoning (docs/references.md).
 func TestPaperLedThresholdFollowsTrend(t *testing.T) {
 	tm := &TrendMap{Map: "m", Team: -1, Bounds: geom.Box(geom.V(0, 0, 0), geom.V(10, 10, 0)), NX: 2, NY: 1}
 	tm.Cells = []TrendCell{{Dir: geom.V(1, 0, 0), N: 5}, {}}

@@ -18,10 +18,10 @@ type Policy interface {
 }
 
 // Sender decides when the owner of one entity sends a state update
-// (threshold update sending, SPEC section 4). It keeps a copy of the
-// receiver's Model, so that led reckoning sees the blended velocity the
-// receiver has. The zero Sender is first-order dead reckoning with the
-// default threshold and heartbeat.
+// (threshold update sending; Reference: [led], docs/references.md). It
+// keeps a copy of the receiver's Model, so that led reckoning sees the
+// blended velocity the receiver has. The zero Sender is first-order dead
+// reckoning with the default threshold and heartbeat.
 type Sender struct {
 	Policy Policy // default Dead{}
 	Order  Order

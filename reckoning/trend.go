@@ -7,8 +7,9 @@ import (
 	"github.com/lagkit/lagkit/geom"
 )
 
-// DefaultGrid is the default number of trend map cells along each axis
-// (SPEC section 4: 100 x 100 over the map).
+// DefaultGrid is the default number of trend map cells along each axis:
+// 100 x 100 over the map, lagkit's default for the trend maps of led
+// reckoning (Reference: [led], docs/references.md).
 const DefaultGrid = 100
 
 // MaxGrid is the most cells a trend map has along an axis.

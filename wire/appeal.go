@@ -8,8 +8,9 @@ import "github.com/lagkit/lagkit/game"
 //
 // with State coded as a snapshot's Self against the zero PlayerState, that
 // is with absolute values: an appeal has no baseline to refer to, and it
-// must survive on its own (SPEC section 5: the server re-runs SBC detection
-// on exactly this state).
+// must survive on its own: the server re-runs SBC detection on exactly
+// this state (Reference: [alc], the server's check of a denial,
+// docs/references.md).
 
 // AppendAppeal appends the encoding of m to dst. m.State must meet the
 // conditions AppendSnapshot sets on Self (Pos and Vel on the game.PosQuantum

@@ -14,8 +14,8 @@ import (
 // The later commands' ticks follow from the first. Each command is written
 // as a delta against the one before it (the first against the zero
 // UserCmd): a changed bit per field, followed by the new value when set, so
-// a packet that repeats the last few commands, as SPEC section 3 asks,
-// costs little more than its newest command. ViewTime is predicted as the
+// a packet that repeats the last few commands (three by default, so that a
+// lost packet loses no input) costs little more than its newest command. ViewTime is predicted as the
 // previous command's plus this command's Duration (the view clock advances
 // with the frames the commands cover) and written as a flag bit when the
 // prediction holds, else as a zigzag uvarint correction.

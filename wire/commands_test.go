@@ -80,7 +80,8 @@ func TestCommandsTruncateClocks(t *testing.T) {
 }
 
 // TestCommandsRedundancyIsCheap checks that repeating the previous three
-// commands (SPEC section 3) costs a few bytes, not three commands' worth.
+// commands (lagkit's default redundancy, so that a lost packet loses no
+// input) costs a few bytes, not three commands' worth.
 func TestCommandsRedundancyIsCheap(t *testing.T) {
 	one, err := AppendCommands(nil, &Commands{AckTick: 9, ClientTime: time.Minute, Cmds: held(40, 1)})
 	if err != nil {

@@ -152,7 +152,7 @@ func TestSelfFieldCosts(t *testing.T) {
 	}
 }
 
-// TestSnapshotSizeWalking checks SPEC's bandwidth budget: 63 remote
+// TestSnapshotSizeWalking checks lagkit's bandwidth budget: 63 remote
 // players walking at 4 m/s (about 0.4 m between baseline and current, 6
 // ticks at 64 Hz) plus Self in well under 500 bytes.
 func TestSnapshotSizeWalking(t *testing.T) {
