@@ -108,7 +108,7 @@ type UDPListener struct {
 	sockOnce  sync.Once
 
 	received, refused, oversized atomic.Uint64
-	wg                 sync.WaitGroup
+	wg                           sync.WaitGroup
 }
 
 // ListenUDP opens a UDP listener on addr (HOST:PORT; port 0 picks one).
