@@ -30,6 +30,7 @@ func startWeb(t *testing.T) *Web {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { w.Close() })
 	return w
 }
 
@@ -41,18 +42,18 @@ func dialAccept(t *testing.T, ctx context.Context, w *Web, rawURL string) (clien
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeAtEnd(t, client)
 	server, err = w.Accept(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeAtEnd(t, server)
 	return client, server
 }
 
 func TestWebWebTransportAndWebSocketOnOnePort(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
+	ctx := netTest(t)
 	w := startWeb(t)
-	defer w.Close()
 	for _, scheme := range []string{"wt", "wss"} {
 		t.Run(scheme, func(t *testing.T) {
 			client, server := dialAccept(t, ctx, w, scheme+"://"+w.Addr())
@@ -75,9 +76,8 @@ func TestWebWebTransportAndWebSocketOnOnePort(t *testing.T) {
 }
 
 func TestWebServesCertHashAndPages(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	t.Cleanup(func() { goleak.VerifyNone(t) })
 	w := startWeb(t)
-	defer w.Close()
 	tlsConf, err := ClientTLS{CertHash: w.CertHash()}.config()
 	if err != nil {
 		t.Fatal(err)
@@ -118,10 +118,8 @@ func hexString(b []byte) string {
 }
 
 func TestWebRefusesAnotherCertificate(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
+	ctx := netTest(t)
 	w := startWeb(t)
-	defer w.Close()
 	other := strings.Repeat("ab", sha256.Size)
 	for _, scheme := range []string{"wt", "wss"} {
 		if _, err := Dial(ctx, scheme+"://"+w.Addr(), DialOptions{TLS: ClientTLS{CertHash: other}}); err == nil || !strings.Contains(err.Error(), "hash") {
@@ -134,8 +132,7 @@ func TestWebRefusesAnotherCertificate(t *testing.T) {
 }
 
 func TestWebCloseKeepsAcceptedSessions(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
+	ctx := netTest(t)
 	w := startWeb(t)
 	wtClient, wtServer := dialAccept(t, ctx, w, "wt://"+w.Addr())
 	wsClient, wsServer := dialAccept(t, ctx, w, "wss://"+w.Addr())
@@ -168,13 +165,8 @@ func TestDialRejectsBadURLs(t *testing.T) {
 }
 
 func TestDialUDPURL(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, err := ListenUDP("127.0.0.1:0", UDPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	ctx := netTest(t)
+	l := listenUDP(t, UDPOptions{})
 	client, err := Dial(ctx, "udp://"+l.Addr(), DialOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -104,7 +104,7 @@ func newWSConn(ws *websocket.Conn, peer string, queueLen int, idle time.Duration
 type wsIO struct {
 	ws   *websocket.Conn
 	idle time.Duration
-	buf [MaxDatagram + 1]byte // one more byte tells an oversized message
+	buf  [MaxDatagram + 1]byte // one more byte tells an oversized message
 }
 
 func (w *wsIO) receive(ctx context.Context) ([]byte, error) {
