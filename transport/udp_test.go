@@ -115,6 +115,14 @@ func TestUDPDatagramsBothWays(t *testing.T) {
 	client, server := udpPair(t, ctx, l, UDPOptions{})
 	exchange(t, ctx, client, server)
 
+	// A Recv whose context ends leaves the session working.
+	short, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	if _, err := server.Recv(short, make([]byte, MaxDatagram)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("recv with nothing to receive: %v", err)
+	}
+	exchange(t, ctx, client, server)
+
 	if err := client.Send(make([]byte, MaxDatagram+1)); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("oversized send: %v, want ErrTooLarge", err)
 	}
@@ -122,7 +130,7 @@ func TestUDPDatagramsBothWays(t *testing.T) {
 		t.Errorf("oversized server send: %v, want ErrTooLarge", err)
 	}
 	want := client.(Counted).Stats()
-	if want.Sent != uint64(len(testSizes))+1 || want.Received != uint64(len(testSizes)) {
+	if want.Sent != 2*uint64(len(testSizes))+1 || want.Received != 2*uint64(len(testSizes)) {
 		t.Errorf("client stats %+v", want)
 	}
 	if got, want := server.Peer(), "udp:"+client.(*udpConn).sock.LocalAddr().String(); got != want {

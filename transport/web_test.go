@@ -24,9 +24,14 @@ import (
 // "lagkit page".
 func startWeb(t *testing.T) *Web {
 	t.Helper()
-	w, err := NewWeb(WebOptions{Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	return startWebOpts(t, WebOptions{Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		io.WriteString(rw, "lagkit page")
 	})})
+}
+
+func startWebOpts(t *testing.T, opts WebOptions) *Web {
+	t.Helper()
+	w, err := NewWeb(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,5 +240,49 @@ func TestLoadCertificate(t *testing.T) {
 	}
 	if _, err := LoadCertificate(keyFile, certFile); err == nil {
 		t.Error("swapped files loaded")
+	}
+}
+
+func TestWebSessionLimit(t *testing.T) {
+	ctx := netTest(t)
+	w := startWebOpts(t, WebOptions{MaxSessions: 1})
+	client, server := dialAccept(t, ctx, w, "wt://"+w.Addr())
+	opts := DialOptions{TLS: ClientTLS{CertHash: w.CertHash()}}
+	if _, err := Dial(ctx, "wss://"+w.Addr(), opts); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("a second session past the limit: %v", err)
+	}
+	server.Close("make room")
+	expectClosed(t, ctx, client, "make room")
+	// The place frees once the closed session's goroutines end.
+	var again Conn
+	waitFor(t, ctx, "a freed place", func() bool {
+		c, err := Dial(ctx, "wss://"+w.Addr(), opts)
+		again = c
+		return err == nil
+	})
+	closeAtEnd(t, again)
+	if _, err := w.Accept(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWTOversizedDatagramDropped sends a QUIC datagram longer than
+// MaxDatagram, which QUIC can carry but lagkit's wire never sends: the
+// receiver drops and counts it and carries on.
+func TestWTOversizedDatagramDropped(t *testing.T) {
+	ctx := netTest(t)
+	w := startWeb(t)
+	client, server := dialAccept(t, ctx, w, "wt://"+w.Addr())
+	raw := client.(*session).io.(*wtIO).sess
+	if err := raw.SendDatagram(make([]byte, MaxDatagram+50)); err != nil {
+		t.Fatal(err)
+	}
+	client.Send([]byte("after"))
+	buf := make([]byte, MaxDatagram)
+	if n, err := server.Recv(ctx, buf); err != nil || string(buf[:n]) != "after" {
+		t.Fatalf("recv %q, %v", buf[:n], err)
+	}
+	if s := server.(Counted).Stats(); s.RecvDropped != 1 || s.Received != 1 {
+		t.Fatalf("stats %+v, want 1 dropped and 1 received", s)
 	}
 }

@@ -156,3 +156,17 @@ func TestWSListenerClose(t *testing.T) {
 	client.Close("bye")
 	expectClosed(t, ctx, server, "bye")
 }
+
+func TestWSIdleTimeout(t *testing.T) {
+	ctx := netTest(t)
+	l, url := wsServer(t, WSOptions{IdleTimeout: 100 * time.Millisecond})
+	client, server := wsPair(t, ctx, l, url, WSOptions{})
+	start := time.Now()
+	expectClosed(t, ctx, server, "idle timeout")
+	if _, err := client.Recv(ctx, make([]byte, MaxDatagram)); !errors.Is(err, ErrClosed) {
+		t.Fatalf("client recv after the server timed out: %v", err)
+	}
+	if d := time.Since(start); d < 100*time.Millisecond || d > 2*time.Second {
+		t.Errorf("closed after %v, want about 100ms", d)
+	}
+}
