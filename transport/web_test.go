@@ -286,3 +286,27 @@ func TestWTOversizedDatagramDropped(t *testing.T) {
 		t.Fatalf("stats %+v, want 1 dropped and 1 received", s)
 	}
 }
+
+func BenchmarkWebRoundTrip(b *testing.B) {
+	w, err := NewWeb(WebOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	for _, scheme := range []string{"wt", "wss"} {
+		b.Run(scheme, func(b *testing.B) {
+			ctx := context.Background()
+			client, err := Dial(ctx, scheme+"://"+w.Addr(), DialOptions{TLS: ClientTLS{CertHash: w.CertHash()}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer client.Close("done")
+			server, err := w.Accept(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer server.Close("done")
+			benchRoundTrip(b, client, server)
+		})
+	}
+}
