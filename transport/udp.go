@@ -269,8 +269,10 @@ type udpConn struct {
 	wg       sync.WaitGroup // a dialed conn's loops
 }
 
-// Send writes p in one datagram. A write the network refuses (no buffer
-// space, an ICMP error from an earlier datagram) is a lost datagram:
+// Send writes p in one datagram straight to the socket: no queue, no
+// goroutine, no allocation. It waits only while the kernel's send buffer
+// is full, which a game's send rate does not reach. A write the network
+// refuses (an ICMP error from an earlier datagram) is a lost datagram:
 // counted, not returned.
 func (c *udpConn) Send(p []byte) error {
 	if err := c.checkSend(p); err != nil {

@@ -310,3 +310,25 @@ func BenchmarkWebRoundTrip(b *testing.B) {
 		})
 	}
 }
+
+// TestWebIPv6 carries full-size datagrams over IPv6 loopback, where
+// QUIC's packets are smallest (1280-byte minimum path MTU).
+func TestWebIPv6(t *testing.T) {
+	ctx := netTest(t)
+	w, err := NewWeb(WebOptions{Addr: "[::1]:0"})
+	if err != nil {
+		t.Skipf("no IPv6 loopback: %v", err)
+	}
+	t.Cleanup(func() { w.Close() })
+	for _, scheme := range []string{"wt", "wss"} {
+		client, server := dialAccept(t, ctx, w, scheme+"://"+w.Addr())
+		exchange(t, ctx, client, server)
+	}
+	l, err := ListenUDP("[::1]:0", UDPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	client, server := udpPair(t, ctx, l, UDPOptions{})
+	exchange(t, ctx, client, server)
+}
