@@ -369,3 +369,36 @@ func benchRoundTrip(b *testing.B, client, server Conn) {
 		}
 	}
 }
+
+// TestUDPDialNobodyListening: ICMP port-unreachable errors do not close
+// a dialed session (a listener may be starting); the idle timeout decides
+// when the server is gone.
+func TestUDPDialNobodyListening(t *testing.T) {
+	ctx := netTest(t)
+	s, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := s.LocalAddr().String()
+	s.Close()
+	c, err := DialUDP(ctx, addr, UDPOptions{IdleTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeAtEnd(t, c)
+	for range 5 {
+		if err := c.Send([]byte("anyone?")); err != nil {
+			t.Fatalf("send to a closed port: %v", err)
+		}
+		short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		_, err := c.Recv(short, make([]byte, MaxDatagram))
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("recv: %v, reason %q", err, c.Reason())
+		}
+	}
+	if c.Reason() != "" {
+		t.Fatalf("closed by ICMP errors: %q", c.Reason())
+	}
+	expectClosed(t, ctx, c, "idle timeout")
+}
