@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,11 +23,21 @@ func newExperimentCmd() *cobra.Command {
 		Use:   "experiment",
 		Short: "Rerun published studies of latency compensation with bots",
 	}
+	var listJSON bool
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the built-in experiments",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if listJSON {
+				out := []listedExperiment{}
+				for _, e := range experiment.List() {
+					out = append(out, listedExperiment{e.Name, e.Title, e.Design, len(e.Cells(false)), len(e.Cells(true))})
+				}
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			for _, e := range experiment.List() {
 				fmt.Fprintf(tw, "%s\t%s\t%d cells (%d with --quick)\n", e.Name, e.Title, len(e.Cells(false)), len(e.Cells(true)))
@@ -36,6 +45,7 @@ func newExperimentCmd() *cobra.Command {
 			return tw.Flush()
 		},
 	}
+	list.Flags().BoolVar(&listJSON, "json", false, "print a JSON array of experiments (name, title, design, cells, quick_cells)")
 	var (
 		opt      experiment.Options
 		shard    string
@@ -54,13 +64,13 @@ cell results, which 'experiment merge' combines across shards).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := experiment.Get(args[0])
 			if err != nil {
-				return err
+				return usageError{err}
 			}
 			if opt.Shard, err = experiment.ParseShard(shard); err != nil {
-				return fmt.Errorf("--shard: %w", err)
+				return usageError{fmt.Errorf("--shard: %w", err)}
 			}
 			if parallel < 0 {
-				return fmt.Errorf("--parallel %d: want 0 (one per CPU) or more", parallel)
+				return usagef("--parallel %d: want 0 (one per CPU) or more", parallel)
 			}
 			opt.Parallel = parallel
 			if out == "" {
@@ -102,7 +112,7 @@ cell results, which 'experiment merge' combines across shards).`,
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if mergeOut == "" {
-				return errors.New("merge: --out is required")
+				return usagef("--out is required")
 			}
 			res, cells, err := mergeShards(args)
 			if err != nil {
@@ -122,6 +132,15 @@ cell results, which 'experiment merge' combines across shards).`,
 	merge.Flags().StringVar(&mergeOut, "out", "", "output folder for the merged results")
 	cmd.AddCommand(list, run, merge)
 	return cmd
+}
+
+// listedExperiment is one entry of experiment list --json.
+type listedExperiment struct {
+	Name       string `json:"name"`
+	Title      string `json:"title"`
+	Design     string `json:"design"`
+	Cells      int    `json:"cells"`
+	QuickCells int    `json:"quick_cells"`
 }
 
 // defaultOut returns a new folder name under ./results.

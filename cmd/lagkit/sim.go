@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/reckoning"
@@ -33,14 +34,17 @@ interpolation error, bandwidth and a digest of the authoritative state:
 the same seed gives the same digest.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkSimFlags(cmd.Flags(), cfg); err != nil {
+				return err
+			}
 			if rttMS < 0 || jitterMS < 0 {
-				return fmt.Errorf("--rtt and --jitter must not be negative")
+				return usagef("--rtt and --jitter must not be negative")
 			}
 			cfg.RTT = time.Duration(rttMS * float64(time.Millisecond))
 			cfg.Jitter = time.Duration(jitterMS * float64(time.Millisecond))
 			d, err := client.ParseDisplay(display)
 			if err != nil {
-				return fmt.Errorf("--display: %w", err)
+				return usageError{fmt.Errorf("--display: %w", err)}
 			}
 			cfg.Display = d
 			switch repl {
@@ -54,7 +58,7 @@ the same seed gives the same digest.`,
 				}
 				cfg.Replication = reckoning.Led{Trend: tm}
 			default:
-				return fmt.Errorf("--replication %q: want full, dead or led", repl)
+				return usagef("--replication %q: want %s", repl, oneOf(replicationNames()))
 			}
 			res, err := sim.Run(cfg)
 			if err != nil {
@@ -77,8 +81,8 @@ the same seed gives the same digest.`,
 	f.Float64Var(&jitterMS, "jitter", 0, "delay jitter (standard deviation) per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "packet loss probability per direction (0-1)")
 	f.StringVar(&cfg.Map, "map", "metro", "map name")
-	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: interpolate, extrapolate, opponent-predict or dead-reckon")
-	f.StringVar(&repl, "replication", "full", "full (every state in every snapshot), or threshold replication with dead or led reckoning (clients then dead reckon)")
+	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: "+oneOf(displayModeNames()))
+	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning; clients then dead reckon)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	return cmd
 }
@@ -103,4 +107,19 @@ func printSim(w io.Writer, r *sim.Result) {
 	row("client RTT mean", "%.1f ms", r.ClientRTTMeanMS)
 	row("state hash", "%s", r.StateHash)
 	tw.Flush()
+}
+
+// checkSimFlags rejects values the simulation would otherwise read as
+// "use the default", so what runs is what was asked for.
+func checkSimFlags(f *pflag.FlagSet, cfg sim.Config) error {
+	if f.Changed("players") && cfg.Players < 1 {
+		return usagef("--players %d: want 1 to 128", cfg.Players)
+	}
+	if f.Changed("duration") && cfg.Duration <= 0 {
+		return usagef("--duration %v: want more than 0, such as 30s", cfg.Duration)
+	}
+	if f.Changed("tick") && cfg.TickRate <= 0 {
+		return usagef("--tick %d: want 20 to 128 (Hz)", cfg.TickRate)
+	}
+	return nil
 }
