@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"context"
+	"errors"
 	"math"
 	"reflect"
 	"strings"
@@ -88,18 +90,18 @@ var toy = &Experiment{
 // TestRunIsDeterministicAndShardable: results depend on the seed only,
 // not on the number of workers, and shards merge to the whole.
 func TestRunIsDeterministicAndShardable(t *testing.T) {
-	r1, cells1, err := Run(toy, Options{Seed: 9, Parallel: 1})
+	r1, cells1, err := Run(t.Context(), toy, Options{Seed: 9, Parallel: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, _, _ := Run(toy, Options{Seed: 9, Parallel: 4})
+	r2, _, _ := Run(t.Context(), toy, Options{Seed: 9, Parallel: 4})
 	r1.WallS, r2.WallS = 0, 0
 	if !reflect.DeepEqual(r1, r2) {
 		t.Fatal("results depend on the number of workers")
 	}
 	var merged []CellResult
 	for k := 1; k <= 3; k++ {
-		_, part, err := Run(toy, Options{Seed: 9, Shard: Shard{k, 3}})
+		_, part, err := Run(t.Context(), toy, Options{Seed: 9, Shard: Shard{k, 3}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,6 +122,45 @@ func TestRunIsDeterministicAndShardable(t *testing.T) {
 		if tt.Kind == "paired_t" && math.Abs(tt.MeanDiff-0.5) > 1e-9 {
 			t.Fatalf("paired t mean difference %v, want 0.5", tt.MeanDiff)
 		}
+	}
+}
+
+// TestInterruptAndResume: a run cancelled after some cells keeps them,
+// and a run given them as done plays only the rest, with the same
+// results as one never interrupted.
+func TestInterruptAndResume(t *testing.T) {
+	whole, _, err := Run(t.Context(), toy, Options{Seed: 5, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var saved []CellResult
+	_, kept, err := Run(ctx, toy, Options{Seed: 5, Parallel: 1, OnCell: func(c CellResult) error {
+		saved = append(saved, c)
+		if len(saved) == 5 {
+			cancel()
+		}
+		return nil
+	}})
+	if !errors.Is(err, context.Canceled) || len(saved) != 5 || len(kept) != 5 {
+		t.Fatalf("interrupted run: %v, %d saved, %d returned; want canceled after 5", err, len(saved), len(kept))
+	}
+	played := 0
+	resumed, _, err := Run(t.Context(), toy, Options{Seed: 5, Done: saved, OnCell: func(CellResult) error { played++; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played != len(toy.Cells(false))-5 {
+		t.Errorf("resumed run played %d cells, want %d", played, len(toy.Cells(false))-5)
+	}
+	whole.WallS, resumed.WallS = 0, 0
+	if !reflect.DeepEqual(whole, resumed) {
+		t.Error("resumed results differ from the whole run's")
+	}
+	// Cells of another seed are not this run's.
+	if _, _, err := Run(t.Context(), toy, Options{Seed: 6, Done: saved}); err == nil || !strings.Contains(err.Error(), "this run's is a, replicate 0, seed") {
+		t.Errorf("done cells of another seed: %v", err)
 	}
 }
 

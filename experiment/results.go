@@ -21,6 +21,8 @@ type Results struct {
 	// Published are the study's own figures, shown beside ours.
 	Published []Reference `json:"published,omitempty"`
 	WallS     float64     `json:"wall_s"`
+	// Provenance says which lagkit build and command wrote the results.
+	Provenance Provenance `json:"provenance"`
 }
 
 // Condition is one cell of the design, with its metrics aggregated over

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"strings"
@@ -262,5 +264,90 @@ func TestTrendReplay(t *testing.T) {
 			t.Errorf("dead at %.3f m: %.3f/s, %.4f m; at %.3f m: %.3f/s, %.4f m: want fewer updates for more error",
 				a.EtaM, a.UpdatesPerS, a.PositionErrorMeanM, b.EtaM, b.UpdatesPerS, b.PositionErrorMeanM)
 		}
+	}
+}
+
+// cancelAfter is a progress writer that cancels a run once it reports
+// the line want.
+type cancelAfter struct {
+	bytes.Buffer
+	want   string
+	cancel context.CancelFunc
+}
+
+func (w *cancelAfter) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	if strings.Contains(w.String(), w.want) {
+		w.cancel()
+	}
+	return n, err
+}
+
+// TestInterruptAndResume interrupts an experiment run after its first
+// cell, as Ctrl-C does, resumes it, and checks the results equal a run
+// never interrupted (provenance and wall time aside).
+func TestInterruptAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs an experiment")
+	}
+	dir := t.TempDir()
+	args := []string{"experiment", "run", "tlc-accuracy", "--quick", "--seed", "3", "--shard", "1/3"}
+	half, whole := filepath.Join(dir, "half"), filepath.Join(dir, "whole")
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	progress := &cancelAfter{want: "1/2 cells done", cancel: cancel}
+	var stdout bytes.Buffer
+	code := execute(ctx, append(args, "--parallel", "1", "--out", half), &stdout, progress)
+	if code != 1 || !strings.Contains(progress.String(), "interrupted: 1 of 2 cells are saved") {
+		t.Fatalf("interrupted run: exit %d, %s", code, progress)
+	}
+	if _, err := os.Stat(filepath.Join(half, "results.json")); err == nil {
+		t.Fatal("an interrupted run wrote results.json")
+	}
+	if cells, err := readCells(half); err != nil || len(cells) != 1 {
+		t.Fatalf("cells.jsonl after the interruption: %d cells, %v", len(cells), err)
+	}
+	// The same folder refuses a new run, and a resume of another seed.
+	if code, _, stderr := runExit(t, append(args, "--out", half)...); code != 2 || !strings.Contains(stderr, "is not empty: give --force") {
+		t.Errorf("new run into the folder: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runExit(t, "experiment", "run", "tlc-accuracy", "--quick", "--seed", "4", "--shard", "1/3", "--resume", half); code != 2 ||
+		!strings.Contains(stderr, "holds tlc-accuracy with seed 3, quick, shard 1/3; this command asks for tlc-accuracy with seed 4") {
+		t.Errorf("resume with another seed: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runExit(t, append(args, "--resume", half)...); code != 0 || !strings.Contains(stderr, "2/2 cells done") || strings.Contains(stderr, "1/2 cells done") {
+		t.Fatalf("resumed run: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runExit(t, append(args, "--out", whole)...); code != 0 {
+		t.Fatalf("whole run: exit %d, %s", code, stderr)
+	}
+	read := func(dir string) map[string]any {
+		b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["seed"] != "3" {
+			t.Errorf("%s: seed %#v, want the string \"3\"", dir, m["seed"])
+		}
+		prov, _ := m["provenance"].(map[string]any)
+		if prov["go_version"] != runtime.Version() || prov["goos"] != runtime.GOOS || len(prov["command"].([]any)) < 4 {
+			t.Errorf("%s: provenance %v", dir, prov)
+		}
+		delete(m, "provenance")
+		delete(m, "wall_s")
+		return m
+	}
+	if a, b := read(half), read(whole); !reflect.DeepEqual(a, b) {
+		t.Errorf("resumed results differ from the uninterrupted run's:\n%v\n%v", a, b)
+	}
+	ca, _ := readCells(half)
+	cb, _ := readCells(whole)
+	if len(ca) != 2 || len(cb) != 2 || ca[0].Cell.Index != cb[0].Cell.Index || !reflect.DeepEqual(ca[1].Metrics, cb[1].Metrics) {
+		t.Errorf("cells.jsonl differ: %d and %d cells", len(ca), len(cb))
 	}
 }
