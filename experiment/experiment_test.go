@@ -83,7 +83,7 @@ var toy = &Experiment{
 		for _, n := range g.names {
 			r.Conditions = append(r.Conditions, g.condition(n, "runs", len(g.cells[n]), map[string]float64{"x": g.mean(n, "x")}))
 		}
-		pairedTests(r, g, "x", "a", "b")
+		pairedTests(r, g, "x", "x", "a", "b")
 	},
 }
 

@@ -204,19 +204,19 @@ func summariseReckoning(r *Results, cells []CellResult) {
 		}
 		r.Conditions = append(r.Conditions, g.condition(name, "paths", int(met["paths"]), met))
 		method, eta := g.cells[name][0].Cell.Params["method"], param(g.cells[name][0].Cell, "eta_m")
-		vsUpd, vsErr := pct(safeDiv(met["updates_per_s"], deadUpd)-1), pct(safeDiv(met["position_error_mean_m"], deadErr)-1)
-		etaCell := f4(eta)
+		vsUpd, vsErr := fnum(safeDiv(met["updates_per_s"], deadUpd)-1), fnum(safeDiv(met["position_error_mean_m"], deadErr)-1)
+		etaCell := fnum(eta)
 		if method == "dead" {
 			dead = append(dead, reckoning.FrontierPoint{Eta: eta, UpdatesPerS: met["updates_per_s"], ErrorMean: met["position_error_mean_m"]})
 		} else {
-			etaCell = fmt.Sprintf("%s-%s", f4(param(g.cells[name][0].Cell, "eta_min_m")), f4(param(g.cells[name][0].Cell, "eta_max_m")))
+			etaCell = fmt.Sprintf("%s-%s", fnum(param(g.cells[name][0].Cell, "eta_min_m")), fnum(param(g.cells[name][0].Cell, "eta_max_m")))
 		}
 		frontier.Rows = append(frontier.Rows, []string{name, fmt.Sprint(method), etaCell,
-			f4(met["updates_per_s"]), f4(met["position_error_mean_m"]), vsUpd, vsErr})
+			fnum(met["updates_per_s"]), fnum(met["position_error_mean_m"]), vsUpd, vsErr})
 		if slices.Contains(reckoningConditions, name) {
-			tbl.Rows = append(tbl.Rows, []string{name, f4(met["updates_per_s"]), f4(g.ci(name, "updates_per_s")),
-				f4(met["position_error_mean_m"]), f4(g.ci(name, "position_error_mean_m")),
-				vsUpd, vsErr, f0(met["paths"]), f0(met["replayed_s"])})
+			tbl.Rows = append(tbl.Rows, []string{name, fnum(met["updates_per_s"]), fnum(g.ci(name, "updates_per_s")),
+				fnum(met["position_error_mean_m"]), fnum(g.ci(name, "position_error_mean_m")),
+				vsUpd, vsErr, fnum(met["paths"]), fnum(met["replayed_s"])})
 		}
 	}
 	r.Tables = append(r.Tables, tbl, frontier, equalError(r, g, dead))
@@ -249,10 +249,10 @@ func equalError(r *Results, g groups, dead []reckoning.FrontierPoint) Table {
 		return t
 	}
 	ledErr, ledUpd := g.ratio("led", "error_sum_m", "frames"), g.ratio("led", "updates", "seconds")
-	row := []string{f4(ledErr), f4(ledUpd), "outside the thresholds replayed", "", ""}
+	row := []string{fnum(ledErr), fnum(ledUpd), "outside the thresholds replayed", "", ""}
 	if upd, eta, ok := reckoning.UpdatesAtError(dead, ledErr); ok {
 		saving := safeDiv(ledUpd, upd) - 1
-		row = []string{f4(ledErr), f4(ledUpd), f4(eta), f4(upd), pct(saving)}
+		row = []string{fnum(ledErr), fnum(ledUpd), fnum(eta), fnum(upd), fnum(saving)}
 		for i := range r.Conditions {
 			if r.Conditions[i].Name == "led" {
 				r.Conditions[i].Metrics["updates_vs_dead_at_equal_error"] = saving

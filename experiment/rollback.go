@@ -81,8 +81,8 @@ var _ = register(&Experiment{
 			if speed != 4 {
 				series = "RTT x speed = 1 m"
 			}
-			tbl.Rows = append(tbl.Rows, []string{name, f0(rtt), fmt.Sprint(speed), f4(met["max_possible_m"]),
-				f4(met["rollback_mean_m"]), f4(met["rollback_max_m"]), f4(met["rewind_mean_ms"]), f4(met["sbc_per_hit"]), f0(n), series})
+			tbl.Rows = append(tbl.Rows, []string{name, fnum(rtt), fmt.Sprint(speed), fnum(met["max_possible_m"]),
+				fnum(met["rollback_mean_m"]), fnum(met["rollback_max_m"]), fnum(met["rewind_mean_ms"]), fnum(met["sbc_per_hit"]), fnum(n), series})
 		}
 		r.Tables = append(r.Tables, tbl)
 		// Does rollback grow with RTT? Pearson over the 4 m/s cells.

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -76,11 +75,11 @@ func (g groups) condition(cond, unit string, n int, metrics map[string]float64) 
 	return Condition{Name: cond, Params: params, Metrics: metrics, N: n, NUnit: unit}
 }
 
-// pairedTests compares metric between conditions a and b over the
-// replicates both have, with a paired t-test and a Wilcoxon signed-rank
-// test, and appends them to r.
-func pairedTests(r *Results, g groups, metric, a, b string) {
-	pa, pb := g.perReplicate(a, metric), g.perReplicate(b, metric)
+// pairedTests compares a cell metric between conditions a and b over
+// the replicates both have, with a paired t-test and a Wilcoxon
+// signed-rank test, and appends them to r under the name metric.
+func pairedTests(r *Results, g groups, metric, cellMetric, a, b string) {
+	pa, pb := g.perReplicate(a, cellMetric), g.perReplicate(b, cellMetric)
 	var xa, xb []float64
 	for rep, v := range pa {
 		if w, ok := pb[rep]; ok {
@@ -165,14 +164,16 @@ func (g groups) ci(cond, metric string) float64 {
 	return m - lo
 }
 
-func f4(v float64) string {
+// fnum writes a table cell: the value at full precision (the shortest
+// decimal that reads back as the same float64), or empty when it is not
+// finite. Tables feed CSV files that programs read; rounding and
+// percentages are the HTML report's business.
+func fnum(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return ""
 	}
-	return strconv.FormatFloat(v, 'f', 4, 64)
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
-
-func pct(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 
 // param returns a cell's numeric parameter, whatever numeric type it
 // has (a cell read back from JSON has float64s).

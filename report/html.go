@@ -26,6 +26,14 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 		_, ok := number(cell)
 		return ok
 	},
+	// cell prints a table cell: numbers, which tables hold at full
+	// precision, rounded for reading; text as it is.
+	"cell": func(cell string) string {
+		if v, ok := number(cell); ok {
+			return formatNumber(v)
+		}
+		return cell
+	},
 	"metric": func(c experiment.Condition, name string) string {
 		v, ok := c.Metrics[name]
 		if !ok {

@@ -241,7 +241,8 @@ func TestReadErrors(t *testing.T) {
 	}{
 		{"missing", "", "no such file"},
 		{"not JSON", "{\"experiment\": ", "unexpected end of JSON input"},
-		{"wrong type", `{"seed": "forty-two"}`, "results.json: json: cannot unmarshal string"},
+		{"wrong type", `{"quick": "yes"}`, "results.json: json: cannot unmarshal string"},
+		{"bad seed", `{"seed": "forty-two"}`, `results.json: seed "forty-two": want a whole number`},
 		{"ragged table", `{"tables": [{"name": "t", "columns": ["a", "b"], "rows": [["1"]]}]}`, "table t: row 1 has 1 cells for 2 columns"},
 	}
 	for _, tt := range tests {
