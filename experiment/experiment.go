@@ -243,11 +243,15 @@ func Summarise(e *Experiment, cells []CellResult, opt Options) *Results {
 	slices.SortFunc(cells, func(a, b CellResult) int { return a.Cell.Index - b.Cell.Index })
 	r := &Results{
 		Experiment: e.Name, Seed: opt.Seed, Quick: opt.Quick, Title: e.Title, Design: e.Design,
-		Shard: opt.Shard.String(), Published: e.Published, Provenance: Build(),
+		Shard: opt.Shard.String(), Published: slices.Clone(e.Published), Provenance: Build(),
 		Conditions: []Condition{}, Tests: []Test{}, Tables: []Table{}, Plots: []Plot{},
 	}
 	r.Provenance.Command = opt.Command
 	e.Summarise(r, cells)
+	adjustHolm(r)
+	for i := range r.Published {
+		r.Published[i].Citation = Cite(r.Published[i].Source)
+	}
 	return r
 }
 

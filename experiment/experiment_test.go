@@ -175,3 +175,64 @@ func TestDegenerateTestsStayFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestPublishedFiguresCite: every published figure names a study in
+// Sources, says what it is, and a p-value names a test of the same
+// direction the run performs.
+func TestPublishedFiguresCite(t *testing.T) {
+	for _, e := range List() {
+		for _, ref := range e.Published {
+			if _, ok := Sources[ref.Source]; !ok {
+				t.Errorf("%s: %s: source %q is not in Sources", e.Name, ref.Metric, ref.Source)
+			}
+			if ref.Detail == "" || ref.Why == "" {
+				t.Errorf("%s: %s: no detail or no explanation for a disagreement", e.Name, ref.Metric)
+			}
+		}
+	}
+}
+
+// TestTestNamesAndHolm: a comparison's name reads in the direction of
+// its difference, each test names its effect measure and centre, and p
+// is Holm-adjusted within each kind.
+func TestTestNamesAndHolm(t *testing.T) {
+	r, _, err := Run(t.Context(), toy, Options{Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addPaired(r, "y", "a", "b", []float64{1, 2, 3, 4, 5, 6}, []float64{1.1, 2.3, 2.9, 4.2, 5.1, 6.4}, "")
+	adjustHolm(r)
+	kinds := map[string]int{}
+	for _, tt := range r.Tests {
+		kinds[tt.Kind]++
+	}
+	for _, tt := range r.Tests {
+		if !strings.HasSuffix(tt.Name, ": b − a") || tt.A != "a" || tt.B != "b" {
+			t.Errorf("test %q compares %s and %s: want the name to read b − a", tt.Name, tt.A, tt.B)
+		}
+		want := map[string][2]string{"paired_t": {EffectCohenDz, CentreMean}, "wilcoxon": {EffectRankBiserial, CentreMedian}}[tt.Kind]
+		if tt.EffectMeasure != want[0] || tt.Centre != want[1] {
+			t.Errorf("%s %s: effect %q, centre %q; want %q, %q", tt.Kind, tt.Name, tt.EffectMeasure, tt.Centre, want[0], want[1])
+		}
+		if tt.HolmFamily != kinds[tt.Kind] || tt.PHolm < tt.P || tt.PHolm > 1 {
+			t.Errorf("%s %s: p %v, Holm %v over %d; want at least p over the %d of its kind", tt.Kind, tt.Name, tt.P, tt.PHolm, tt.HolmFamily, kinds[tt.Kind])
+		}
+	}
+	// The smaller of two p-values is doubled (capped at 1).
+	var ps []Test
+	for _, tt := range r.Tests {
+		if tt.Kind == "paired_t" {
+			ps = append(ps, tt)
+		}
+	}
+	if len(ps) != 2 {
+		t.Fatalf("%d paired t-tests, want 2", len(ps))
+	}
+	lo := ps[0]
+	if ps[1].P < lo.P {
+		lo = ps[1]
+	}
+	if math.Abs(lo.PHolm-math.Min(1, 2*lo.P)) > 1e-15 {
+		t.Errorf("smaller p %v adjusted to %v, want %v", lo.P, lo.PHolm, math.Min(1, 2*lo.P))
+	}
+}

@@ -110,12 +110,22 @@ var _ = register(&Experiment{
 	RunCell:   runReckoning,
 	Summarise: summariseReckoning,
 	Published: []Reference{
-		{Metric: "updates_per_s", Condition: "dead", Value: 17.8, Source: "Led reckoning study: 17.8 updates per second under dead reckoning on replayed recorded professional play, with no network (the study ran no live matches, so the live conditions have no published figures)"},
-		{Metric: "updates_per_s", Condition: "led", Value: 11.2, Source: "Led reckoning study: 11.2 updates per second under led reckoning on the same replay (37% fewer)"},
-		{Metric: "position_error_mean_m", Condition: "dead", Value: 24.8 * reckoning.GameUnit, Source: "Led reckoning study: mean error 24.8 game units on the replay (read as cm)"},
-		{Metric: "position_error_mean_m", Condition: "led", Value: 27.2 * reckoning.GameUnit, Source: "Led reckoning study: mean error 27.2 game units on the replay (9% more; read as cm)"},
+		{Metric: "updates_per_s", Condition: "dead", Value: 17.8, Source: "led", Why: ledWhy,
+			Detail: "17.8 updates per second under dead reckoning on replayed recorded professional play, with no network (the study ran no live matches, so the live conditions have no published figures)"},
+		{Metric: "updates_per_s", Condition: "led", Value: 11.2, Source: "led", Why: ledWhy,
+			Detail: "11.2 updates per second under led reckoning on the same replay (37% fewer)"},
+		{Metric: "position_error_mean_m", Condition: "dead", Value: 24.8 * reckoning.GameUnit, Source: "led", Why: ledWhy,
+			Detail: "mean error 24.8 game units on the replay (read as cm)"},
+		{Metric: "position_error_mean_m", Condition: "led", Value: 27.2 * reckoning.GameUnit, Source: "led", Why: ledWhy,
+			Detail: "mean error 27.2 game units on the replay (9% more; read as cm)"},
 	},
 })
+
+// ledWhy says why the replay's figures can differ from the led
+// reckoning study's.
+const ledWhy = "The study replayed recorded human play, whose movement follows each map's trends; " +
+	"lagkit replays its bots' paths, which follow nav grid routes between objectives, on lagkit's maps, " +
+	"and its game units are read as centimetres."
 
 // runReckoning runs a replay or a live cell.
 func runReckoning(c Cell) (CellResult, error) {

@@ -95,18 +95,50 @@ func pairedTests(r *Results, g groups, metric, cellMetric, a, b string) {
 // statistic is infinite (every difference the same) is reported with a
 // note, as JSON has no infinities.
 func addPaired(r *Results, metric, a, b string, xa, xb []float64, note string) {
-	name := metric + ": " + b + " vs " + a
+	name := comparisonName(metric, a, b)
 	if t, err := stats.PairedT(xa, xb); err == nil {
 		r.Tests = append(r.Tests, finite(Test{
 			Name: name, Kind: "paired_t", Metric: metric, A: a, B: b,
-			N: t.N, Statistic: t.Statistic, P: t.P, Effect: t.Effect, MeanDiff: t.MeanDiff, CI95: t.CI95, Note: note,
+			N: t.N, Statistic: t.Statistic, P: t.P, Effect: t.Effect, EffectMeasure: EffectCohenDz,
+			MeanDiff: t.MeanDiff, Centre: CentreMean, CI95: t.CI95, Note: note,
 		}))
 	}
 	if w, err := stats.Wilcoxon(xa, xb); err == nil {
 		r.Tests = append(r.Tests, finite(Test{
 			Name: name, Kind: "wilcoxon", Metric: metric, A: a, B: b,
-			N: w.N, Statistic: w.Statistic, P: w.P, Effect: w.Effect, MeanDiff: w.MeanDiff, CI95: w.CI95, Note: note,
+			N: w.N, Statistic: w.Statistic, P: w.P, Effect: w.Effect, EffectMeasure: EffectRankBiserial,
+			MeanDiff: w.MeanDiff, Centre: CentreMedian, CI95: w.CI95, Note: note,
 		}))
+	}
+}
+
+// comparisonName names a paired comparison in the direction of its
+// difference: "metric: b − a" for b minus a.
+func comparisonName(metric, a, b string) string { return metric + ": " + b + " − " + a }
+
+// adjustHolm fills each test's Holm-adjusted p-value, correcting within
+// the run's tests of one kind: the paired t-tests form one family, the
+// Wilcoxon tests (which ask the same questions again, without assuming
+// normal differences) another, the correlations a third.
+func adjustHolm(r *Results) {
+	byKind := map[string][]int{}
+	for i, t := range r.Tests {
+		byKind[t.Kind] = append(byKind[t.Kind], i)
+	}
+	for _, idx := range byKind {
+		ps := make([]float64, len(idx))
+		for j, i := range idx {
+			ps[j] = r.Tests[i].P
+		}
+		adj, err := stats.Holm(ps)
+		if err != nil {
+			// finite keeps every P in [0, 1]; a test that escaped it is
+			// reported unadjusted rather than dropped.
+			adj = ps
+		}
+		for j, i := range idx {
+			r.Tests[i].PHolm, r.Tests[i].HolmFamily = adj[j], len(idx)
+		}
 	}
 }
 
@@ -195,5 +227,6 @@ func addPearson(r *Results, name, xName, yName string, xs, ys []float64, note st
 		return
 	}
 	r.Tests = append(r.Tests, finite(Test{Name: name + ": correlation with " + xName, Kind: "pearson", Metric: yName,
-		A: xName, B: yName, N: p.N, Statistic: p.Statistic, P: p.P, Effect: p.Effect, CI95: p.CI95, Note: note}))
+		A: xName, B: yName, N: p.N, Statistic: p.Statistic, P: p.P, Effect: p.Effect, EffectMeasure: EffectPearsonR,
+		CI95: p.CI95, Note: note}))
 }

@@ -66,7 +66,9 @@ var _ = register(&Experiment{
 			Table: "tlc_accuracy", X: "policy", Y: "hit_accuracy", YErr: "hit_accuracy_ci95", XLabel: "policy", YLabel: "hit accuracy"})
 	},
 	Published: []Reference{
-		{Metric: "hit_accuracy", Condition: "none", Value: 0.216, Source: "ALC study: mean accuracy 21.6% without lag compensation at 150 ms"},
-		{Metric: "hit_accuracy", Condition: "tlc", Value: 0.263, Source: "ALC study: 26.3% with tlc at 150 ms"},
+		{Metric: "hit_accuracy", Condition: "none", Value: 0.216, Source: "alc", Why: alcWhy,
+			Detail: "mean hit accuracy 21.6% without lag compensation at 150 ms"},
+		{Metric: "hit_accuracy", Condition: "tlc", Value: 0.263, Source: "alc", Why: alcWhy,
+			Detail: "mean hit accuracy 26.3% with tlc at 150 ms"},
 	},
 })
