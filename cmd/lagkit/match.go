@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -132,14 +133,12 @@ living player's position 20 times a second as a path file
 // as "use the default" (zero bots, a zero duration), so what runs is what
 // was asked for.
 func checkMatchFlags(f *pflag.FlagSet, cfg match.Config) error {
-	if f.Changed("bots") && cfg.Bots < 1 {
-		return usagef("--bots %d: want 1 to 128", cfg.Bots)
-	}
-	if f.Changed("duration") && cfg.Duration <= 0 {
-		return usagef("--duration %v: want more than 0, such as 2m", cfg.Duration)
-	}
-	if f.Changed("tick") && cfg.TickRate <= 0 {
-		return usagef("--tick %d: want 20 to 128 (Hz)", cfg.TickRate)
+	if err := cmp.Or(
+		positive(f, "bots", cfg.Bots, "1 to 128"),
+		positive(f, "duration", cfg.Duration, "more than 0, such as 2m"),
+		positive(f, "tick", cfg.TickRate, "20 to 128 (Hz)"),
+	); err != nil {
+		return err
 	}
 	if !slices.Contains(policyNames(), cfg.Policy.Name) {
 		return usagef("--policy %q: want %s", cfg.Policy.Name, oneOf(policyNames()))

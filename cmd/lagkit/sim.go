@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -112,14 +113,18 @@ func printSim(w io.Writer, r *sim.Result) {
 // checkSimFlags rejects values the simulation would otherwise read as
 // "use the default", so what runs is what was asked for.
 func checkSimFlags(f *pflag.FlagSet, cfg sim.Config) error {
-	if f.Changed("players") && cfg.Players < 1 {
-		return usagef("--players %d: want 1 to 128", cfg.Players)
-	}
-	if f.Changed("duration") && cfg.Duration <= 0 {
-		return usagef("--duration %v: want more than 0, such as 30s", cfg.Duration)
-	}
-	if f.Changed("tick") && cfg.TickRate <= 0 {
-		return usagef("--tick %d: want 20 to 128 (Hz)", cfg.TickRate)
+	return cmp.Or(
+		positive(f, "players", cfg.Players, "1 to 128"),
+		positive(f, "duration", cfg.Duration, "more than 0, such as 30s"),
+		positive(f, "tick", cfg.TickRate, "20 to 128 (Hz)"),
+	)
+}
+
+// positive rejects a flag given as zero or less, which lagkit's packages
+// would otherwise read as "use the default".
+func positive[T int | time.Duration](f *pflag.FlagSet, name string, v T, want string) error {
+	if f.Changed(name) && v <= 0 {
+		return usagef("--%s %v: want %s", name, v, want)
 	}
 	return nil
 }
