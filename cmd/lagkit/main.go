@@ -15,8 +15,14 @@ import (
 
 func main() {
 	// Ctrl-C cancels the command's context: an experiment run stops
-	// starting cells and keeps those that finished.
+	// starting cells and keeps those that finished. Once it has, the
+	// signals' default action is restored, so a second Ctrl-C quits at
+	// once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	code := execute(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
