@@ -114,6 +114,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"match", "--duration", "0s"}, 2, "--duration 0s: want more than 0"},
 		{[]string{"match", "--tick", "0"}, 2, "--tick 0: want 20 to 128"},
 		{[]string{"match", "--skill", "0"}, 2, "--skill 0: want more than 0, up to 1"},
+		{[]string{"match", "--low-ping-ms", "0"}, 2, "--low-ping-ms 0: want more than 0 (50 when not given)"},
+		{[]string{"match", "--max-rtt-ms", "0"}, 2, "--max-rtt-ms 0: want more than 0, or negative for no cap"},
 		{[]string{"match", "--policy", "magic"}, 2, `--policy "magic": want alc, alc-predict, clc, none or tlc`},
 		{[]string{"match", "--delay", "lots"}, 2, `--delay "lots": want none, delay or adaptive`},
 		{[]string{"match", "--latency", "2=250"}, 2, `--latency: "2=250" is not PLAYER:MS`},

@@ -137,6 +137,8 @@ func checkMatchFlags(f *pflag.FlagSet, cfg match.Config) error {
 		positive(f, "bots", cfg.Bots, "1 to 128"),
 		positive(f, "duration", cfg.Duration, "more than 0, such as 2m"),
 		positive(f, "tick", cfg.TickRate, "20 to 128 (Hz)"),
+		positive(f, "low-ping-ms", cfg.Policy.LowPingMS, "more than 0 (50 when not given)"),
+		nonZero(f, "max-rtt-ms", cfg.Policy.MaxRTTms, "more than 0, or negative for no cap (250 when not given)"),
 	); err != nil {
 		return err
 	}

@@ -122,8 +122,17 @@ func checkSimFlags(f *pflag.FlagSet, cfg sim.Config) error {
 
 // positive rejects a flag given as zero or less, which lagkit's packages
 // would otherwise read as "use the default".
-func positive[T int | time.Duration](f *pflag.FlagSet, name string, v T, want string) error {
-	if f.Changed(name) && v <= 0 {
+func positive[T int | float64 | time.Duration](f *pflag.FlagSet, name string, v T, want string) error {
+	if f.Changed(name) && !(v > 0) {
+		return usagef("--%s %v: want %s", name, v, want)
+	}
+	return nil
+}
+
+// nonZero rejects a flag given as zero where zero means "use the
+// default" and negative values mean something of their own.
+func nonZero(f *pflag.FlagSet, name string, v float64, want string) error {
+	if f.Changed(name) && (v == 0 || v != v) {
 		return usagef("--%s %v: want %s", name, v, want)
 	}
 	return nil
