@@ -279,8 +279,8 @@ func valueVerdict(ref experiment.Reference, v float64) string {
 	}
 	var how string
 	switch {
-	case pub == 0:
-		how = fmt.Sprintf("ours is %s where the study's is 0", formatNumber(v))
+	case pub == 0 || v == 0:
+		how = fmt.Sprintf("ours is %s where the study's is %s", formatNumber(v), formatNumber(pub))
 	case v/pub >= 2 || v/pub <= 0.5:
 		how = fmt.Sprintf("ours is %s times the study's", formatNumber(v/pub))
 	case v > pub:
@@ -312,10 +312,13 @@ func formatPercent(f float64) string {
 }
 
 // breakable escapes s for HTML and lets the browser break a snake_case
-// name after its underscores, so a narrow column's heading wraps.
+// name after its underscores, and key=value after the "=", so a narrow
+// column's text wraps rather than widening the table.
 func breakable(s string) template.HTML {
-	return template.HTML(strings.ReplaceAll(html.EscapeString(s), "_", "_<wbr>"))
+	return template.HTML(breakPoints.Replace(html.EscapeString(s)))
 }
+
+var breakPoints = strings.NewReplacer("_", "_<wbr>", "=", "=<wbr>")
 
 // formatNumber prints v for a reader: whole numbers in full, others to
 // four significant figures (one decimal place between 100 and a million,

@@ -92,6 +92,31 @@ func wideTable(name string, rows int) experiment.Table {
 	return t
 }
 
+func TestVerdicts(t *testing.T) {
+	ref := experiment.Reference{Value: 0.0758, Why: "Bots differ."}
+	cases := []struct {
+		v    float64
+		want string
+	}{
+		{0.08, "Agrees: ours is within 25% of the published figure."},
+		{0.11, "Disagrees: ours is 45.1% higher than the study's, beyond the 25% counted as agreement. Bots differ."},
+		{0.03, "Disagrees: ours is 0.3958 times the study's, beyond the 25% counted as agreement. Bots differ."},
+		{0, "Disagrees: ours is 0 where the study's is 0.0758, beyond the 25% counted as agreement. Bots differ."},
+	}
+	for _, tc := range cases {
+		if got := valueVerdict(ref, tc.v); got != tc.want {
+			t.Errorf("ours %v: %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	ref = experiment.Reference{Value: 0.158, Why: "Seeds pair closely."}
+	if got, want := pVerdict(ref, 0.01), "Disagrees: ours finds a significant difference at the 5% level where the study found none. Seeds pair closely."; got != want {
+		t.Errorf("pVerdict = %q, want %q", got, want)
+	}
+	if got, want := pVerdict(ref, 0.2), "Agrees: neither finds a significant difference at the 5% level."; got != want {
+		t.Errorf("pVerdict = %q, want %q", got, want)
+	}
+}
+
 func TestLayout(t *testing.T) {
 	narrow := layout([]string{"a", "b"}, [][]string{{"x", "1"}})
 	if len(narrow) != 1 || len(narrow[0].Head) != 2 {
@@ -166,7 +191,7 @@ func TestWrite(t *testing.T) {
 		"<!DOCTYPE html>",
 		"<title>Does rewinding help?</title>",
 		"<code>tlc-accuracy</code>", "<code>42</code>", "1/2", "12.5 s",
-		"<th>none</th>", "<th>tlc</th>", "policy=tlc, rtt_ms=150", "12 matches",
+		"<th>none</th>", "<th>tlc</th>", "policy=<wbr>tlc, rtt_<wbr>ms=<wbr>150", "12 matches",
 		"<th>hit_<wbr>accuracy</th>", "<th>sbc_<wbr>per_<wbr>hit</th>", "<th>shots</th>",
 		"0.3391", "5088",
 		"<th>hit_<wbr>accuracy: tlc − none<br><small>pairs share seeds</small></th><td>paired t</td>",
