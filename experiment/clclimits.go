@@ -76,7 +76,7 @@ var _ = register(&Experiment{
 			r.Conditions = append(r.Conditions, g.condition(name, "matches", len(g.cells[name]), met))
 			cap := param(c0, "max_rtt_ms") + param(c0, "max_rollback_m")
 			tbl.Rows = append(tbl.Rows, []string{name, fmt.Sprint(c0.Params["sweep"]), fmt.Sprint(cap),
-				f4(met["not_compensated_fraction"]), f4(met["sbc_per_hit"]), f4(met["hit_accuracy"]), f0(met["hits_received"])})
+				fnum(met["not_compensated_fraction"]), fnum(met["sbc_per_hit"]), fnum(met["hit_accuracy"]), fnum(met["hits_received"])})
 		}
 		r.Tables = append(r.Tables, tbl)
 		var xs, ys []float64

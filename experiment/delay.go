@@ -194,10 +194,10 @@ func summariseDelay(r *Results, cells []CellResult) {
 		}
 		r.Conditions = append(r.Conditions, g.condition(name, "matches", len(g.cells[name]), met))
 		c0 := g.cells[name][0].Cell
-		tbl.Rows = append(tbl.Rows, []string{name, fmt.Sprint(c0.Params["layout"]), f0(param(c0, "high_rtt_ms")),
-			compensation(name), f4(accLow), f4(accHigh), f4(accLow - accHigh), f4(g.ci(name, "accuracy_gap")),
-			f4(met["kill_gap"]), f4(met["input_to_effect_ms_low"]), f4(met["input_to_effect_ms_high"]),
-			f4(met["delay_active_share_low"]), f4(met["delay_mean_ms_low"])})
+		tbl.Rows = append(tbl.Rows, []string{name, fmt.Sprint(c0.Params["layout"]), fnum(param(c0, "high_rtt_ms")),
+			compensation(name), fnum(accLow), fnum(accHigh), fnum(accLow - accHigh), fnum(g.ci(name, "accuracy_gap")),
+			fnum(met["kill_gap"]), fnum(met["input_to_effect_ms_low"]), fnum(met["input_to_effect_ms_high"]),
+			fnum(met["delay_active_share_low"]), fnum(met["delay_mean_ms_low"])})
 	}
 	r.Tables = append(r.Tables, tbl)
 	// Against no compensation: fairness (accuracy and kill gaps) and the
@@ -213,10 +213,10 @@ func summariseDelay(r *Results, cells []CellResult) {
 			if len(g.cells[b]) == 0 {
 				continue
 			}
-			pairedTests(r, g, "accuracy_gap", name, b)
-			pairedTests(r, g, "kill_gap", name, b)
+			pairedTests(r, g, "accuracy_gap", "accuracy_gap", name, b)
+			pairedTests(r, g, "kill_gap", "kill_gap", name, b)
 			if dc.mode == server.DelayAdaptive {
-				pairedTests(r, g, "input_to_effect_ms_low", prefix+"delay", b)
+				pairedTests(r, g, "input_to_effect_ms_low", "input_to_effect_ms_low", prefix+"delay", b)
 			}
 		}
 	}

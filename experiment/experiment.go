@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -107,15 +108,23 @@ type Options struct {
 	Quick    bool
 	Parallel int // workers; 0: one per CPU
 	Shard    Shard
+	// Done holds cells already played (read back from an interrupted
+	// run's cells.jsonl): Run checks they belong to this design and seed
+	// and plays only the others.
+	Done []CellResult
+	// OnCell, when set, is called with each cell's result as it finishes,
+	// one call at a time, so a caller can save it before the run ends.
+	// An error stops the run.
+	OnCell func(CellResult) error
 	// Progress, when set, is called after each cell with the count done.
 	Progress func(done, total int, c Cell)
+	// Command is the command line recorded in the results' provenance.
+	Command []string
 }
 
-// Run plays the experiment's cells (those of opt.Shard) on parallel
-// workers and sums them up. The results do not depend on the number of
-// workers: every cell is a function of its seed.
-func Run(e *Experiment, opt Options) (*Results, []CellResult, error) {
-	start := time.Now()
+// Planned returns the cells Run plays for opt: those of opt.Shard, each
+// with its replicate's seed.
+func Planned(e *Experiment, opt Options) []Cell {
 	var cells []Cell
 	for _, c := range e.Cells(opt.Quick) {
 		if opt.Shard.has(c.Index) {
@@ -123,44 +132,106 @@ func Run(e *Experiment, opt Options) (*Results, []CellResult, error) {
 			cells = append(cells, c)
 		}
 	}
+	return cells
+}
+
+// Run plays the experiment's cells (those of opt.Shard, less opt.Done)
+// on parallel workers and sums them up. The results do not depend on the
+// number of workers, or on how often the run was interrupted and resumed:
+// every cell is a function of its seed. When ctx is cancelled, Run starts
+// no more cells, waits for those under way (reporting them to OnCell) and
+// returns an error wrapping ctx's.
+func Run(ctx context.Context, e *Experiment, opt Options) (*Results, []CellResult, error) {
+	start := time.Now()
+	planned := Planned(e, opt)
+	byIndex := make(map[int]Cell, len(planned))
+	for _, c := range planned {
+		byIndex[c.Index] = c
+	}
+	done := make(map[int]bool, len(opt.Done))
+	results := make([]CellResult, 0, len(planned))
+	for _, r := range opt.Done {
+		want, ok := byIndex[r.Cell.Index]
+		switch {
+		case !ok:
+			return nil, nil, fmt.Errorf("experiment: %s: finished cell %d is not in this run's design (shard %q)", e.Name, r.Cell.Index, opt.Shard.String())
+		case done[r.Cell.Index]:
+			return nil, nil, fmt.Errorf("experiment: %s: cell %d finished twice", e.Name, r.Cell.Index)
+		case r.Cell.Condition != want.Condition || r.Cell.Replicate != want.Replicate || r.Cell.Seed != want.Seed:
+			return nil, nil, fmt.Errorf("experiment: %s: finished cell %d is %s, replicate %d, seed %d; this run's is %s, replicate %d, seed %d",
+				e.Name, r.Cell.Index, r.Cell.Condition, r.Cell.Replicate, r.Cell.Seed, want.Condition, want.Replicate, want.Seed)
+		}
+		done[r.Cell.Index] = true
+		results = append(results, r)
+	}
+	var todo []Cell
+	for _, c := range planned {
+		if !done[c.Index] {
+			todo = append(todo, c)
+		}
+	}
 	workers := opt.Parallel
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	results := make([]CellResult, len(cells))
-	errs := make([]error, len(cells))
 	var (
-		mu   sync.Mutex
-		done int
-		wg   sync.WaitGroup
-		next = make(chan int)
+		mu    sync.Mutex
+		errs  []error
+		count = len(results)
+		wg    sync.WaitGroup
+		next  = make(chan Cell)
 	)
-	for range min(workers, max(len(cells), 1)) {
+	for range min(workers, max(len(todo), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			for c := range next {
+				if ctx.Err() != nil {
+					continue // interrupted: start no more cells
+				}
 				t := time.Now()
-				r, err := e.RunCell(cells[i])
-				r.Cell, r.WallS = cells[i], time.Since(t).Seconds()
-				results[i], errs[i] = r, err
+				r, err := e.RunCell(c)
+				r.Cell, r.WallS = c, time.Since(t).Seconds()
 				mu.Lock()
-				done++
-				if opt.Progress != nil {
-					opt.Progress(done, len(cells), cells[i])
+				if err == nil && opt.OnCell != nil {
+					err = opt.OnCell(r)
+				}
+				if err != nil {
+					errs = append(errs, fmt.Errorf("cell %d (%s, replicate %d): %w", c.Index, c.Condition, c.Replicate, err))
+				} else {
+					results = append(results, r)
+					count++
+					if opt.Progress != nil {
+						opt.Progress(count, len(planned), c)
+					}
 				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for i := range cells {
-		next <- i
+feed:
+	for _, c := range todo {
+		mu.Lock()
+		failed := len(errs) > 0
+		mu.Unlock()
+		if failed {
+			break
+		}
+		select {
+		case next <- c:
+		case <-ctx.Done():
+			break feed
+		}
 	}
 	close(next)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return nil, nil, err
+		return nil, results, err
 	}
+	if len(results) < len(planned) {
+		return nil, results, fmt.Errorf("experiment: %s: stopped after %d of %d cells: %w", e.Name, len(results), len(planned), context.Cause(ctx))
+	}
+	opt.Done = nil
 	r := Summarise(e, results, opt)
 	r.WallS = time.Since(start).Seconds()
 	return r, results, nil
@@ -172,10 +243,15 @@ func Summarise(e *Experiment, cells []CellResult, opt Options) *Results {
 	slices.SortFunc(cells, func(a, b CellResult) int { return a.Cell.Index - b.Cell.Index })
 	r := &Results{
 		Experiment: e.Name, Seed: opt.Seed, Quick: opt.Quick, Title: e.Title, Design: e.Design,
-		Shard: opt.Shard.String(), Published: e.Published,
+		Shard: opt.Shard.String(), Published: slices.Clone(e.Published), Provenance: Build(),
 		Conditions: []Condition{}, Tests: []Test{}, Tables: []Table{}, Plots: []Plot{},
 	}
+	r.Provenance.Command = opt.Command
 	e.Summarise(r, cells)
+	adjustHolm(r)
+	for i := range r.Published {
+		r.Published[i].Citation = Cite(r.Published[i].Source)
+	}
 	return r
 }
 

@@ -1,6 +1,8 @@
 package experiment
 
 import (
+	"context"
+	"errors"
 	"math"
 	"reflect"
 	"strings"
@@ -81,25 +83,25 @@ var toy = &Experiment{
 		for _, n := range g.names {
 			r.Conditions = append(r.Conditions, g.condition(n, "runs", len(g.cells[n]), map[string]float64{"x": g.mean(n, "x")}))
 		}
-		pairedTests(r, g, "x", "a", "b")
+		pairedTests(r, g, "x", "x", "a", "b")
 	},
 }
 
 // TestRunIsDeterministicAndShardable: results depend on the seed only,
 // not on the number of workers, and shards merge to the whole.
 func TestRunIsDeterministicAndShardable(t *testing.T) {
-	r1, cells1, err := Run(toy, Options{Seed: 9, Parallel: 1})
+	r1, cells1, err := Run(t.Context(), toy, Options{Seed: 9, Parallel: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, _, _ := Run(toy, Options{Seed: 9, Parallel: 4})
+	r2, _, _ := Run(t.Context(), toy, Options{Seed: 9, Parallel: 4})
 	r1.WallS, r2.WallS = 0, 0
 	if !reflect.DeepEqual(r1, r2) {
 		t.Fatal("results depend on the number of workers")
 	}
 	var merged []CellResult
 	for k := 1; k <= 3; k++ {
-		_, part, err := Run(toy, Options{Seed: 9, Shard: Shard{k, 3}})
+		_, part, err := Run(t.Context(), toy, Options{Seed: 9, Shard: Shard{k, 3}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,6 +125,45 @@ func TestRunIsDeterministicAndShardable(t *testing.T) {
 	}
 }
 
+// TestInterruptAndResume: a run cancelled after some cells keeps them,
+// and a run given them as done plays only the rest, with the same
+// results as one never interrupted.
+func TestInterruptAndResume(t *testing.T) {
+	whole, _, err := Run(t.Context(), toy, Options{Seed: 5, Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var saved []CellResult
+	_, kept, err := Run(ctx, toy, Options{Seed: 5, Parallel: 1, OnCell: func(c CellResult) error {
+		saved = append(saved, c)
+		if len(saved) == 5 {
+			cancel()
+		}
+		return nil
+	}})
+	if !errors.Is(err, context.Canceled) || len(saved) != 5 || len(kept) != 5 {
+		t.Fatalf("interrupted run: %v, %d saved, %d returned; want canceled after 5", err, len(saved), len(kept))
+	}
+	played := 0
+	resumed, _, err := Run(t.Context(), toy, Options{Seed: 5, Done: saved, OnCell: func(CellResult) error { played++; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if played != len(toy.Cells(false))-5 {
+		t.Errorf("resumed run played %d cells, want %d", played, len(toy.Cells(false))-5)
+	}
+	whole.WallS, resumed.WallS = 0, 0
+	if !reflect.DeepEqual(whole, resumed) {
+		t.Error("resumed results differ from the whole run's")
+	}
+	// Cells of another seed are not this run's.
+	if _, _, err := Run(t.Context(), toy, Options{Seed: 6, Done: saved}); err == nil || !strings.Contains(err.Error(), "this run's is a, replicate 0, seed") {
+		t.Errorf("done cells of another seed: %v", err)
+	}
+}
+
 func TestDegenerateTestsStayFinite(t *testing.T) {
 	var r Results
 	addPaired(&r, "x", "a", "b", []float64{1, 2, 3}, []float64{2, 3, 4}, "")
@@ -132,5 +173,66 @@ func TestDegenerateTestsStayFinite(t *testing.T) {
 				t.Fatalf("%s: non-finite value in %+v", tt.Kind, tt)
 			}
 		}
+	}
+}
+
+// TestPublishedFiguresCite: every published figure names a study in
+// Sources, says what it is, and a p-value names a test of the same
+// direction the run performs.
+func TestPublishedFiguresCite(t *testing.T) {
+	for _, e := range List() {
+		for _, ref := range e.Published {
+			if _, ok := Sources[ref.Source]; !ok {
+				t.Errorf("%s: %s: source %q is not in Sources", e.Name, ref.Metric, ref.Source)
+			}
+			if ref.Detail == "" || ref.Why == "" {
+				t.Errorf("%s: %s: no detail or no explanation for a disagreement", e.Name, ref.Metric)
+			}
+		}
+	}
+}
+
+// TestTestNamesAndHolm: a comparison's name reads in the direction of
+// its difference, each test names its effect measure and centre, and p
+// is Holm-adjusted within each kind.
+func TestTestNamesAndHolm(t *testing.T) {
+	r, _, err := Run(t.Context(), toy, Options{Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addPaired(r, "y", "a", "b", []float64{1, 2, 3, 4, 5, 6}, []float64{1.1, 2.3, 2.9, 4.2, 5.1, 6.4}, "")
+	adjustHolm(r)
+	kinds := map[string]int{}
+	for _, tt := range r.Tests {
+		kinds[tt.Kind]++
+	}
+	for _, tt := range r.Tests {
+		if !strings.HasSuffix(tt.Name, ": b − a") || tt.A != "a" || tt.B != "b" {
+			t.Errorf("test %q compares %s and %s: want the name to read b − a", tt.Name, tt.A, tt.B)
+		}
+		want := map[string][2]string{"paired_t": {EffectCohenDz, CentreMean}, "wilcoxon": {EffectRankBiserial, CentreMedian}}[tt.Kind]
+		if tt.EffectMeasure != want[0] || tt.Centre != want[1] {
+			t.Errorf("%s %s: effect %q, centre %q; want %q, %q", tt.Kind, tt.Name, tt.EffectMeasure, tt.Centre, want[0], want[1])
+		}
+		if tt.HolmFamily != kinds[tt.Kind] || tt.PHolm < tt.P || tt.PHolm > 1 {
+			t.Errorf("%s %s: p %v, Holm %v over %d; want at least p over the %d of its kind", tt.Kind, tt.Name, tt.P, tt.PHolm, tt.HolmFamily, kinds[tt.Kind])
+		}
+	}
+	// The smaller of two p-values is doubled (capped at 1).
+	var ps []Test
+	for _, tt := range r.Tests {
+		if tt.Kind == "paired_t" {
+			ps = append(ps, tt)
+		}
+	}
+	if len(ps) != 2 {
+		t.Fatalf("%d paired t-tests, want 2", len(ps))
+	}
+	lo := ps[0]
+	if ps[1].P < lo.P {
+		lo = ps[1]
+	}
+	if math.Abs(lo.PHolm-math.Min(1, 2*lo.P)) > 1e-15 {
+		t.Errorf("smaller p %v adjusted to %v, want %v", lo.P, lo.PHolm, math.Min(1, 2*lo.P))
 	}
 }

@@ -110,12 +110,22 @@ var _ = register(&Experiment{
 	RunCell:   runReckoning,
 	Summarise: summariseReckoning,
 	Published: []Reference{
-		{Metric: "updates_per_s", Condition: "dead", Value: 17.8, Source: "Led reckoning study: 17.8 updates per second under dead reckoning on replayed recorded professional play, with no network (the study ran no live matches, so the live conditions have no published figures)"},
-		{Metric: "updates_per_s", Condition: "led", Value: 11.2, Source: "Led reckoning study: 11.2 updates per second under led reckoning on the same replay (37% fewer)"},
-		{Metric: "position_error_mean_m", Condition: "dead", Value: 24.8 * reckoning.GameUnit, Source: "Led reckoning study: mean error 24.8 game units on the replay (read as cm)"},
-		{Metric: "position_error_mean_m", Condition: "led", Value: 27.2 * reckoning.GameUnit, Source: "Led reckoning study: mean error 27.2 game units on the replay (9% more; read as cm)"},
+		{Metric: "updates_per_s", Condition: "dead", Value: 17.8, Source: "led", Why: ledWhy,
+			Detail: "17.8 updates per second under dead reckoning on replayed recorded professional play, with no network (the study ran no live matches, so the live conditions have no published figures)"},
+		{Metric: "updates_per_s", Condition: "led", Value: 11.2, Source: "led", Why: ledWhy,
+			Detail: "11.2 updates per second under led reckoning on the same replay (37% fewer)"},
+		{Metric: "position_error_mean_m", Condition: "dead", Value: 24.8 * reckoning.GameUnit, Source: "led", Why: ledWhy,
+			Detail: "mean error 24.8 game units on the replay (read as cm)"},
+		{Metric: "position_error_mean_m", Condition: "led", Value: 27.2 * reckoning.GameUnit, Source: "led", Why: ledWhy,
+			Detail: "mean error 27.2 game units on the replay (9% more; read as cm)"},
 	},
 })
+
+// ledWhy says why the replay's figures can differ from the led
+// reckoning study's.
+const ledWhy = "The study replayed recorded human play, whose movement follows each map's trends; " +
+	"lagkit replays its bots' paths, which follow nav grid routes between objectives, on lagkit's maps, " +
+	"and its game units are read as centimetres."
 
 // runReckoning runs a replay or a live cell.
 func runReckoning(c Cell) (CellResult, error) {
@@ -204,19 +214,19 @@ func summariseReckoning(r *Results, cells []CellResult) {
 		}
 		r.Conditions = append(r.Conditions, g.condition(name, "paths", int(met["paths"]), met))
 		method, eta := g.cells[name][0].Cell.Params["method"], param(g.cells[name][0].Cell, "eta_m")
-		vsUpd, vsErr := pct(safeDiv(met["updates_per_s"], deadUpd)-1), pct(safeDiv(met["position_error_mean_m"], deadErr)-1)
-		etaCell := f4(eta)
+		vsUpd, vsErr := fnum(safeDiv(met["updates_per_s"], deadUpd)-1), fnum(safeDiv(met["position_error_mean_m"], deadErr)-1)
+		etaCell := fnum(eta)
 		if method == "dead" {
 			dead = append(dead, reckoning.FrontierPoint{Eta: eta, UpdatesPerS: met["updates_per_s"], ErrorMean: met["position_error_mean_m"]})
 		} else {
-			etaCell = fmt.Sprintf("%s-%s", f4(param(g.cells[name][0].Cell, "eta_min_m")), f4(param(g.cells[name][0].Cell, "eta_max_m")))
+			etaCell = fmt.Sprintf("%s-%s", fnum(param(g.cells[name][0].Cell, "eta_min_m")), fnum(param(g.cells[name][0].Cell, "eta_max_m")))
 		}
 		frontier.Rows = append(frontier.Rows, []string{name, fmt.Sprint(method), etaCell,
-			f4(met["updates_per_s"]), f4(met["position_error_mean_m"]), vsUpd, vsErr})
+			fnum(met["updates_per_s"]), fnum(met["position_error_mean_m"]), vsUpd, vsErr})
 		if slices.Contains(reckoningConditions, name) {
-			tbl.Rows = append(tbl.Rows, []string{name, f4(met["updates_per_s"]), f4(g.ci(name, "updates_per_s")),
-				f4(met["position_error_mean_m"]), f4(g.ci(name, "position_error_mean_m")),
-				vsUpd, vsErr, f0(met["paths"]), f0(met["replayed_s"])})
+			tbl.Rows = append(tbl.Rows, []string{name, fnum(met["updates_per_s"]), fnum(g.ci(name, "updates_per_s")),
+				fnum(met["position_error_mean_m"]), fnum(g.ci(name, "position_error_mean_m")),
+				vsUpd, vsErr, fnum(met["paths"]), fnum(met["replayed_s"])})
 		}
 	}
 	r.Tables = append(r.Tables, tbl, frontier, equalError(r, g, dead))
@@ -249,10 +259,10 @@ func equalError(r *Results, g groups, dead []reckoning.FrontierPoint) Table {
 		return t
 	}
 	ledErr, ledUpd := g.ratio("led", "error_sum_m", "frames"), g.ratio("led", "updates", "seconds")
-	row := []string{f4(ledErr), f4(ledUpd), "outside the thresholds replayed", "", ""}
+	row := []string{fnum(ledErr), fnum(ledUpd), "outside the thresholds replayed", "", ""}
 	if upd, eta, ok := reckoning.UpdatesAtError(dead, ledErr); ok {
 		saving := safeDiv(ledUpd, upd) - 1
-		row = []string{f4(ledErr), f4(ledUpd), f4(eta), f4(upd), pct(saving)}
+		row = []string{fnum(ledErr), fnum(ledUpd), fnum(eta), fnum(upd), fnum(saving)}
 		for i := range r.Conditions {
 			if r.Conditions[i].Name == "led" {
 				r.Conditions[i].Metrics["updates_vs_dead_at_equal_error"] = saving

@@ -75,7 +75,7 @@ func summariseLive(r *Results, g groups) {
 				if len(g.cells[base]) == 0 {
 					return ""
 				}
-				return pct(safeDiv(met[metric], g.ratio(base, num, den)) - 1)
+				return fnum(safeDiv(met[metric], g.ratio(base, num, den)) - 1)
 			}
 			updDead, errDead := "", ""
 			if method != "full" {
@@ -83,11 +83,11 @@ func summariseLive(r *Results, g groups) {
 				errDead = vs("position_error_mean_m", "error_sum_m", "samples", dead)
 			}
 			tbl.Rows = append(tbl.Rows, []string{method, fmt.Sprintf("%g", 100*loss),
-				f4(met["updates_per_s"]), f4(met["position_error_mean_m"]), f4(met["bytes_per_s_per_client"]),
-				f4(g.ci(name, "bytes_per_s_per_client")),
+				fnum(met["updates_per_s"]), fnum(met["position_error_mean_m"]), fnum(met["bytes_per_s_per_client"]),
+				fnum(g.ci(name, "bytes_per_s_per_client")),
 				vs("updates_per_s", "updates", "client_seconds", full),
 				vs("bytes_per_s_per_client", "bytes_per_s_sum", "clients", full),
-				updDead, errDead, f0(met["clients"])})
+				updDead, errDead, fnum(met["clients"])})
 		}
 		const note = "paired by player (replicate and player index)"
 		led := liveCondition("led", loss)

@@ -1,7 +1,8 @@
 package experiment
 
 // Results is what an experiment run produces: results.json holds it, and
-// the report, CSV tables and plots are drawn from it (SPEC section 12).
+// the report, CSV tables and plots are drawn from it. Its field names are
+// a contract with other tools: results.json is read by programs.
 type Results struct {
 	Experiment string `json:"experiment"`
 	Seed       uint64 `json:"seed"`
@@ -21,6 +22,8 @@ type Results struct {
 	// Published are the study's own figures, shown beside ours.
 	Published []Reference `json:"published,omitempty"`
 	WallS     float64     `json:"wall_s"`
+	// Provenance says which lagkit build and command wrote the results.
+	Provenance Provenance `json:"provenance"`
 }
 
 // Condition is one cell of the design, with its metrics aggregated over
@@ -39,24 +42,46 @@ type Condition struct {
 
 // Test is one statistical comparison.
 type Test struct {
+	// Name names the metric and the comparison in the direction of the
+	// difference: "sbc_per_hit_low: alc − tlc" is alc minus tlc.
 	Name string `json:"name"`
 	// Kind is paired_t, wilcoxon, pearson, or another test's name.
 	Kind   string `json:"kind"`
 	Metric string `json:"metric"`
-	// A and B name the conditions compared (for pearson: the two
-	// variables).
+	// A and B name the conditions compared, the difference being B − A
+	// (for pearson: the two variables).
 	A         string  `json:"a"`
 	B         string  `json:"b"`
 	N         int     `json:"n"`
 	Statistic float64 `json:"statistic"`
 	P         float64 `json:"p"`
-	// Effect is the effect size (Cohen's d for t-tests, r for pearson),
-	// MeanDiff the mean difference B - A with its 95% confidence interval.
-	Effect   float64    `json:"effect"`
+	// PHolm is P adjusted by Holm's method over the run's tests of the
+	// same kind (HolmFamily of them).
+	PHolm      float64 `json:"p_holm"`
+	HolmFamily int     `json:"holm_family"`
+	// Effect is the effect size, of the measure EffectMeasure names:
+	// Cohen's d_z for paired t, the matched-pairs rank-biserial
+	// correlation for Wilcoxon, r for Pearson.
+	Effect        float64 `json:"effect"`
+	EffectMeasure string  `json:"effect_measure"`
+	// MeanDiff is the test's estimate of B − A, of the kind Centre names
+	// (a mean difference for paired t, the median of the differences for
+	// Wilcoxon; empty for Pearson, which estimates no difference), with
+	// its 95% confidence interval (for Pearson, the interval of r).
 	MeanDiff float64    `json:"mean_diff"`
+	Centre   string     `json:"centre,omitempty"`
 	CI95     [2]float64 `json:"ci95"`
 	Note     string     `json:"note,omitempty"`
 }
+
+// Effect measures and centres of the tests the experiments run.
+const (
+	EffectCohenDz      = "Cohen's d_z"
+	EffectRankBiserial = "rank-biserial r"
+	EffectPearsonR     = "Pearson's r"
+	CentreMean         = "mean difference"
+	CentreMedian       = "median difference"
+)
 
 // Table is a titled table of values.
 type Table struct {
@@ -85,10 +110,33 @@ type Plot struct {
 	YLabel string `json:"y_label"`
 }
 
-// Reference is a figure the study published, to set beside ours.
+// Reference is a figure a study published, to set beside ours.
 type Reference struct {
-	Metric    string  `json:"metric"`
-	Condition string  `json:"condition"`
-	Value     float64 `json:"value"`
-	Source    string  `json:"source"`
+	// Metric and Condition name the figure of ours it compares with.
+	Metric    string `json:"metric"`
+	Condition string `json:"condition"`
+	// Test, when set, names one of the run's tests (by Test.Name, of kind
+	// paired_t): Value is then the study's p-value for that comparison,
+	// compared with the test's p.
+	Test  string  `json:"test,omitempty"`
+	Value float64 `json:"value"`
+	// Source is the study's key in Sources ("alc"), cited as [alc] in
+	// docs/references.md; Citation is its full reference, filled from
+	// Sources.
+	Source   string `json:"source"`
+	Citation string `json:"citation,omitempty"`
+	// Detail says what the study measured and where it reports it.
+	Detail string `json:"detail,omitempty"`
+	// Tolerance is the relative difference within which ours counts as
+	// agreeing with Value (0: DefaultTolerance). Unused for p-values,
+	// which agree when both or neither are below 0.05.
+	Tolerance float64 `json:"tolerance,omitempty"`
+	// Why explains why ours can differ from the study's, for the report
+	// to print where they disagree.
+	Why string `json:"why,omitempty"`
 }
+
+// DefaultTolerance is the relative difference within which a figure of
+// ours agrees with a published one: bots are not people, and a quarter
+// either way is as close as a rerun with bots can claim.
+const DefaultTolerance = 0.25

@@ -62,8 +62,8 @@ var _ = register(&Experiment{
 			// The share of one core the server needs at this tick rate.
 			met["cpu_share"] = met["tick_time_us"] * param(c0, "tick_hz") / 1e6
 			r.Conditions = append(r.Conditions, g.condition(name, "runs", len(g.cells[name]), met))
-			row := []string{name, f0(param(c0, "players")), f0(param(c0, "tick_hz")),
-				f4(met["tick_time_us"]), f4(met["bytes_per_s_per_client"]), f4(met["snapshot_bytes_mean"]), f4(met["cpu_share"])}
+			row := []string{name, fnum(param(c0, "players")), fnum(param(c0, "tick_hz")),
+				fnum(met["tick_time_us"]), fnum(met["bytes_per_s_per_client"]), fnum(met["snapshot_bytes_mean"]), fnum(met["cpu_share"])}
 			if c0.Params["sweep"] == "players" {
 				byPlayers.Rows = append(byPlayers.Rows, row)
 			} else {

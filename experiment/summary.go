@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -76,11 +75,11 @@ func (g groups) condition(cond, unit string, n int, metrics map[string]float64) 
 	return Condition{Name: cond, Params: params, Metrics: metrics, N: n, NUnit: unit}
 }
 
-// pairedTests compares metric between conditions a and b over the
-// replicates both have, with a paired t-test and a Wilcoxon signed-rank
-// test, and appends them to r.
-func pairedTests(r *Results, g groups, metric, a, b string) {
-	pa, pb := g.perReplicate(a, metric), g.perReplicate(b, metric)
+// pairedTests compares a cell metric between conditions a and b over
+// the replicates both have, with a paired t-test and a Wilcoxon
+// signed-rank test, and appends them to r under the name metric.
+func pairedTests(r *Results, g groups, metric, cellMetric, a, b string) {
+	pa, pb := g.perReplicate(a, cellMetric), g.perReplicate(b, cellMetric)
 	var xa, xb []float64
 	for rep, v := range pa {
 		if w, ok := pb[rep]; ok {
@@ -96,18 +95,50 @@ func pairedTests(r *Results, g groups, metric, a, b string) {
 // statistic is infinite (every difference the same) is reported with a
 // note, as JSON has no infinities.
 func addPaired(r *Results, metric, a, b string, xa, xb []float64, note string) {
-	name := metric + ": " + b + " vs " + a
+	name := comparisonName(metric, a, b)
 	if t, err := stats.PairedT(xa, xb); err == nil {
 		r.Tests = append(r.Tests, finite(Test{
 			Name: name, Kind: "paired_t", Metric: metric, A: a, B: b,
-			N: t.N, Statistic: t.Statistic, P: t.P, Effect: t.Effect, MeanDiff: t.MeanDiff, CI95: t.CI95, Note: note,
+			N: t.N, Statistic: t.Statistic, P: t.P, Effect: t.Effect, EffectMeasure: EffectCohenDz,
+			MeanDiff: t.MeanDiff, Centre: CentreMean, CI95: t.CI95, Note: note,
 		}))
 	}
 	if w, err := stats.Wilcoxon(xa, xb); err == nil {
 		r.Tests = append(r.Tests, finite(Test{
 			Name: name, Kind: "wilcoxon", Metric: metric, A: a, B: b,
-			N: w.N, Statistic: w.Statistic, P: w.P, Effect: w.Effect, MeanDiff: w.MeanDiff, CI95: w.CI95, Note: note,
+			N: w.N, Statistic: w.Statistic, P: w.P, Effect: w.Effect, EffectMeasure: EffectRankBiserial,
+			MeanDiff: w.MeanDiff, Centre: CentreMedian, CI95: w.CI95, Note: note,
 		}))
+	}
+}
+
+// comparisonName names a paired comparison in the direction of its
+// difference: "metric: b − a" for b minus a.
+func comparisonName(metric, a, b string) string { return metric + ": " + b + " − " + a }
+
+// adjustHolm fills each test's Holm-adjusted p-value, correcting within
+// the run's tests of one kind: the paired t-tests form one family, the
+// Wilcoxon tests (which ask the same questions again, without assuming
+// normal differences) another, the correlations a third.
+func adjustHolm(r *Results) {
+	byKind := map[string][]int{}
+	for i, t := range r.Tests {
+		byKind[t.Kind] = append(byKind[t.Kind], i)
+	}
+	for _, idx := range byKind {
+		ps := make([]float64, len(idx))
+		for j, i := range idx {
+			ps[j] = r.Tests[i].P
+		}
+		adj, err := stats.Holm(ps)
+		if err != nil {
+			// finite keeps every P in [0, 1]; a test that escaped it is
+			// reported unadjusted rather than dropped.
+			adj = ps
+		}
+		for j, i := range idx {
+			r.Tests[i].PHolm, r.Tests[i].HolmFamily = adj[j], len(idx)
+		}
 	}
 }
 
@@ -165,14 +196,16 @@ func (g groups) ci(cond, metric string) float64 {
 	return m - lo
 }
 
-func f4(v float64) string {
+// fnum writes a table cell: the value at full precision (the shortest
+// decimal that reads back as the same float64), or empty when it is not
+// finite. Tables feed CSV files that programs read; rounding and
+// percentages are the HTML report's business.
+func fnum(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return ""
 	}
-	return strconv.FormatFloat(v, 'f', 4, 64)
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
-
-func pct(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 
 // param returns a cell's numeric parameter, whatever numeric type it
 // has (a cell read back from JSON has float64s).
@@ -194,5 +227,6 @@ func addPearson(r *Results, name, xName, yName string, xs, ys []float64, note st
 		return
 	}
 	r.Tests = append(r.Tests, finite(Test{Name: name + ": correlation with " + xName, Kind: "pearson", Metric: yName,
-		A: xName, B: yName, N: p.N, Statistic: p.Statistic, P: p.P, Effect: p.Effect, CI95: p.CI95, Note: note}))
+		A: xName, B: yName, N: p.N, Statistic: p.Statistic, P: p.P, Effect: p.Effect, EffectMeasure: EffectPearsonR,
+		CI95: p.CI95, Note: note}))
 }

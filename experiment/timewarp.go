@@ -121,8 +121,10 @@ var _ = register(&Experiment{
 	},
 	Summarise: summariseTimeWarp,
 	Published: []Reference{
-		{Metric: "cost_exponent_entities", Condition: "cost_fit", Value: 2,
-			Source: "time warp study: a JavaScript time warp's cost grew as rewind x entities^2 and saturated near 45 bots"},
+		{Metric: "cost_exponent_entities", Condition: "cost_fit", Value: 2, Source: "timewarp",
+			Detail: "a JavaScript time warp's cost grew as rewind × entities² and saturated near 45 bots",
+			Why: "lagkit's time warp re-simulates only what a late command can affect (its player, and the players whose damage changes), " +
+				"so its cost is meant to grow linearly with entities: an exponent near 1 is the design's aim, not a failure to reproduce."},
 	},
 })
 
@@ -318,7 +320,7 @@ func summariseWarpCost(r *Results, g groups) {
 			cost[[2]int{n, ms}] = g.mean(name, k)
 			ticks[ms] = g.mean(name, fmt.Sprintf("ticks_rewind%d", ms))
 			met[k] = cost[[2]int{n, ms}]
-			tbl.Rows = append(tbl.Rows, []string{fmt.Sprint(n), fmt.Sprint(ms), f0(ticks[ms]), f4(cost[[2]int{n, ms}])})
+			tbl.Rows = append(tbl.Rows, []string{fmt.Sprint(n), fmt.Sprint(ms), fnum(ticks[ms]), fnum(cost[[2]int{n, ms}])})
 		}
 		r.Conditions = append(r.Conditions, g.condition(name, "runs", len(g.cells[name]), met))
 	}
@@ -344,7 +346,7 @@ func summariseWarpCost(r *Results, g groups) {
 			continue // fewer than two entity counts (a shard)
 		}
 		slope, _ := fit(xs, ys)
-		fitTbl.Rows = append(fitTbl.Rows, []string{"entities", fmt.Sprintf("rewind %d ms", ms), f4(e), f4(slope), "µs per entity"})
+		fitTbl.Rows = append(fitTbl.Rows, []string{"entities", fmt.Sprintf("rewind %d ms", ms), fnum(e), fnum(slope), "µs per entity"})
 		fitMet[fmt.Sprintf("cost_exponent_entities_rewind%d", ms)] = e
 		worstN = math.Max(worstN, e)
 	}
@@ -365,7 +367,7 @@ func summariseWarpCost(r *Results, g groups) {
 			continue
 		}
 		slope, _ := fit(ms, ys)
-		fitTbl.Rows = append(fitTbl.Rows, []string{"rewind", fmt.Sprintf("%d entities", n), f4(e), f4(slope), "µs per ms rewound"})
+		fitTbl.Rows = append(fitTbl.Rows, []string{"rewind", fmt.Sprintf("%d entities", n), fnum(e), fnum(slope), "µs per ms rewound"})
 		fitMet[fmt.Sprintf("cost_exponent_rewind_entities%d", n)] = e
 		fitMet[fmt.Sprintf("cost_slope_us_per_ms_entities%d", n)] = slope
 		worstR = math.Max(worstR, e)
@@ -401,8 +403,8 @@ func summariseWarpAccuracy(r *Results, g groups) {
 					met["hit_accuracy"+grp] = g.ratio(name, "hits"+grp, "shots"+grp)
 				}
 				r.Conditions = append(r.Conditions, g.condition(name, "matches", len(g.cells[name]), met))
-				tbl.Rows = append(tbl.Rows, []string{wp, fmt.Sprint(rtt), cond, f0(met["shots"]), f0(met["hits"]),
-					f4(met["hit_accuracy"]), f4(g.ci(name, "hit_accuracy")), f4(met["hit_accuracy_high"]), f4(met["hit_accuracy_low"])})
+				tbl.Rows = append(tbl.Rows, []string{wp, fmt.Sprint(rtt), cond, fnum(met["shots"]), fnum(met["hits"]),
+					fnum(met["hit_accuracy"]), fnum(g.ci(name, "hit_accuracy")), fnum(met["hit_accuracy_high"]), fnum(met["hit_accuracy_low"])})
 			}
 			groups := []string{"hit_accuracy_high", "hit_accuracy_low"}
 			if rtt == 0 {

@@ -46,7 +46,7 @@ var _ = register(&Experiment{
 			r.Conditions = append(r.Conditions, g.condition(name, "matches", len(g.cells[name]), map[string]float64{
 				"shots": g.sum(name, "shots"), "hits": g.sum(name, "hits"), "hit_accuracy": acc,
 			}))
-			tbl.Rows = append(tbl.Rows, []string{name, f0(g.sum(name, "shots")), f0(g.sum(name, "hits")), f4(acc), f4(g.ci(name, "hit_accuracy"))})
+			tbl.Rows = append(tbl.Rows, []string{name, fnum(g.sum(name, "shots")), fnum(g.sum(name, "hits")), fnum(acc), fnum(g.ci(name, "hit_accuracy"))})
 		}
 		r.Tables = append(r.Tables, tbl)
 		// Per player: the same slot of the same seed under both policies.
@@ -66,7 +66,9 @@ var _ = register(&Experiment{
 			Table: "tlc_accuracy", X: "policy", Y: "hit_accuracy", YErr: "hit_accuracy_ci95", XLabel: "policy", YLabel: "hit accuracy"})
 	},
 	Published: []Reference{
-		{Metric: "hit_accuracy", Condition: "none", Value: 0.216, Source: "ALC study: mean accuracy 21.6% without lag compensation at 150 ms"},
-		{Metric: "hit_accuracy", Condition: "tlc", Value: 0.263, Source: "ALC study: 26.3% with tlc at 150 ms"},
+		{Metric: "hit_accuracy", Condition: "none", Value: 0.216, Source: "alc", Why: alcWhy,
+			Detail: "mean hit accuracy 21.6% without lag compensation at 150 ms"},
+		{Metric: "hit_accuracy", Condition: "tlc", Value: 0.263, Source: "alc", Why: alcWhy,
+			Detail: "mean hit accuracy 26.3% with tlc at 150 ms"},
 	},
 })

@@ -126,7 +126,7 @@ func check(r *experiment.Results) error {
 		for _, f := range []struct {
 			name string
 			v    float64
-		}{{"statistic", t.Statistic}, {"p", t.P}, {"effect", t.Effect}, {"mean_diff", t.MeanDiff}, {"ci95 low", t.CI95[0]}, {"ci95 high", t.CI95[1]}} {
+		}{{"statistic", t.Statistic}, {"p", t.P}, {"p_holm", t.PHolm}, {"effect", t.Effect}, {"mean_diff", t.MeanDiff}, {"ci95 low", t.CI95[0]}, {"ci95 high", t.CI95[1]}} {
 			if !finite(f.v) {
 				return fmt.Errorf("report: test %q: %s is %v", t.Name, f.name, f.v)
 			}

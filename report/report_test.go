@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,9 +35,17 @@ func sample() *experiment.Results {
 			{Name: "tlc", Params: map[string]any{"policy": "tlc", "rtt_ms": 150}, Metrics: map[string]float64{"hit_accuracy": 0.3391, "shots": 5088, "sbc_per_hit": 0.041}, N: 12, NUnit: "matches"},
 		},
 		Tests: []experiment.Test{{
-			Name: "accuracy_tlc", Kind: "paired_t", Metric: "hit_accuracy", A: "none", B: "tlc", N: 12,
-			Statistic: 7.31, P: 0.00002, Effect: 2.11, MeanDiff: 0.1257, CI95: [2]float64{0.0878, 0.1636},
-			Note: "pairs share seeds",
+			Name: "hit_accuracy: tlc − none", Kind: "paired_t", Metric: "hit_accuracy", A: "none", B: "tlc", N: 12,
+			Statistic: 7.31, P: 0.00002, PHolm: 0.00004, HolmFamily: 2, Effect: 2.11, EffectMeasure: experiment.EffectCohenDz,
+			MeanDiff: 0.1257, Centre: experiment.CentreMean, CI95: [2]float64{0.0878, 0.1636}, Note: "pairs share seeds",
+		}, {
+			Name: "hit_accuracy: tlc − none", Kind: "wilcoxon", Metric: "hit_accuracy", A: "none", B: "tlc", N: 12,
+			Statistic: 78, P: 0.0005, PHolm: 0.0005, HolmFamily: 1, Effect: 1, EffectMeasure: experiment.EffectRankBiserial,
+			MeanDiff: 0.12, Centre: experiment.CentreMedian, CI95: [2]float64{0.09, 0.15},
+		}, {
+			Name: "shots: tlc − none", Kind: "paired_t", Metric: "shots", A: "none", B: "tlc", N: 12,
+			Statistic: -0.4, P: 0.7, PHolm: 0.7, HolmFamily: 2, Effect: -0.1, EffectMeasure: experiment.EffectCohenDz,
+			MeanDiff: -32, Centre: experiment.CentreMean, CI95: [2]float64{-200, 140},
 		}},
 		Tables: []experiment.Table{
 			{Name: "accuracy", Title: "Hit accuracy by policy", Columns: []string{"condition", "hit_accuracy", "ci95_half"},
@@ -45,13 +55,90 @@ func sample() *experiment.Results {
 					{"none", "150", "0.21"}, {"none", "0", "0.35"}, {"none", "50", "0.30"},
 					{"tlc", "0", "0.35"}, {"tlc", "50", "0.34"}, {"tlc", "150", "0.34"}, {"tlc", "250", "-"},
 				}},
+			wideTable("wide", 3), wideTable("long", 10),
 		},
 		Plots: []experiment.Plot{
 			{Name: "accuracy", Title: "Hit accuracy at 150 ms", Kind: "bar", Table: "accuracy", X: "condition", Y: "hit_accuracy", YErr: "ci95_half", XLabel: "policy", YLabel: "hit accuracy"},
 			{Name: "accuracy_by_rtt", Title: "Hit accuracy against RTT", Kind: "line", Table: "accuracy_by_rtt", X: "rtt_ms", Y: "hit_accuracy", Series: "policy", XLabel: "RTT (ms)", YLabel: "hit accuracy"},
 		},
-		Published: []experiment.Reference{{Metric: "hit_accuracy", Condition: "tlc", Value: 0.36, Source: "sample study, table 2"}},
-		WallS:     12.5,
+		Published: []experiment.Reference{
+			{Metric: "hit_accuracy", Condition: "tlc", Value: 0.36, Source: "sample", Citation: "A. Sample. 2020. A sample study.",
+				Detail: "table 2", Why: "Bots aim better."},
+			{Metric: "hit_accuracy", Condition: "none", Value: 0.30, Source: "sample", Citation: "A. Sample. 2020. A sample study.",
+				Detail: "table 3", Why: "Bots aim worse without help."},
+			{Metric: "shots", Condition: "tlc", Test: "shots: tlc − none", Value: 0.4, Source: "sample", Citation: "A. Sample. 2020. A sample study.",
+				Detail: "section 5"},
+		},
+		WallS: 12.5,
+		Provenance: experiment.Provenance{Version: "v0.3.0", Revision: "0123abcd", GoVersion: "go1.26.8", OS: "linux", Arch: "amd64",
+			Command: []string{"lagkit", "experiment", "run", "tlc-accuracy", "--seed", "42"}},
+	}
+}
+
+// wideTable is a table of 13 columns with long snake_case names and rows
+// rows, too wide for one table of the page.
+func wideTable(name string, rows int) experiment.Table {
+	t := experiment.Table{Name: name, Title: "A wide table: " + name, Columns: []string{"condition"}}
+	for j := range 12 {
+		t.Columns = append(t.Columns, fmt.Sprintf("a_long_metric_name_in_snake_case_%d", j))
+	}
+	for i := range rows {
+		row := []string{fmt.Sprintf("condition_%d", i)}
+		for j := range 12 {
+			row = append(row, strconv.FormatFloat(float64(i*12+j)/7, 'f', -1, 64))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func TestVerdicts(t *testing.T) {
+	ref := experiment.Reference{Value: 0.0758, Why: "Bots differ."}
+	cases := []struct {
+		v    float64
+		want string
+	}{
+		{0.08, "Agrees: ours is within 25% of the published figure."},
+		{0.11, "Disagrees: ours is 45.1% higher than the study's, beyond the 25% counted as agreement. Bots differ."},
+		{0.03, "Disagrees: ours is 0.3958 times the study's, beyond the 25% counted as agreement. Bots differ."},
+		{0, "Disagrees: ours is 0 where the study's is 0.0758, beyond the 25% counted as agreement. Bots differ."},
+	}
+	for _, tc := range cases {
+		if got := valueVerdict(ref, tc.v); got != tc.want {
+			t.Errorf("ours %v: %q, want %q", tc.v, got, tc.want)
+		}
+	}
+	ref = experiment.Reference{Value: 0.158, Why: "Seeds pair closely."}
+	if got, want := pVerdict(ref, 0.01), "Disagrees: ours finds a significant difference at the 5% level where the study found none. Seeds pair closely."; got != want {
+		t.Errorf("pVerdict = %q, want %q", got, want)
+	}
+	if got, want := pVerdict(ref, 0.2), "Agrees: neither finds a significant difference at the 5% level."; got != want {
+		t.Errorf("pVerdict = %q, want %q", got, want)
+	}
+}
+
+func TestLayout(t *testing.T) {
+	narrow := layout([]string{"a", "b"}, [][]string{{"x", "1"}})
+	if len(narrow) != 1 || len(narrow[0].Head) != 2 {
+		t.Errorf("narrow table laid out as %+v", narrow)
+	}
+	w := wideTable("w", 3)
+	tr := layout(w.Columns, w.Rows)
+	if len(tr) != 1 || !slices.Equal(tr[0].Head, []string{"condition", "condition_0", "condition_1", "condition_2"}) ||
+		len(tr[0].Rows) != 12 || tr[0].Rows[0][0] != w.Columns[1] || tr[0].Rows[0][2] != w.Rows[1][1] {
+		t.Errorf("few rows: want the table transposed, got %+v", tr)
+	}
+	l := wideTable("l", 10)
+	parts := layout(l.Columns, l.Rows)
+	var cols []string
+	for _, p := range parts {
+		if len(p.Head) > maxColumns || p.Head[0] != "condition" || len(p.Rows) != 10 || p.Rows[9][0] != "condition_9" {
+			t.Errorf("part %v: want at most %d columns led by the condition, 10 rows", p.Head, maxColumns)
+		}
+		cols = append(cols, p.Head[1:]...)
+	}
+	if !slices.Equal(cols, l.Columns[1:]) {
+		t.Errorf("parts hold columns %v, want every column once in order", cols)
 	}
 }
 
@@ -104,11 +191,20 @@ func TestWrite(t *testing.T) {
 		"<!DOCTYPE html>",
 		"<title>Does rewinding help?</title>",
 		"<code>tlc-accuracy</code>", "<code>42</code>", "1/2", "12.5 s",
-		"<th>none</th>", "<th>tlc</th>", "policy=tlc, rtt_ms=150", "12 matches",
-		"<code>hit_accuracy</code>", "<code>sbc_per_hit</code>", "<code>shots</code>",
+		"<th>none</th>", "<th>tlc</th>", "policy=<wbr>tlc, rtt_<wbr>ms=<wbr>150", "12 matches",
+		"<th>hit_<wbr>accuracy</th>", "<th>sbc_<wbr>per_<wbr>hit</th>", "<th>shots</th>",
 		"0.3391", "5088",
-		"paired_t", "none vs tlc", "&lt; 0.001", "0.1257 [0.0878, 0.1636]", "pairs share seeds",
-		"<td class=\"n\">0.36</td><td class=\"n\">0.3391</td><td>sample study, table 2</td>",
+		"<th>hit_<wbr>accuracy: tlc − none<br><small>pairs share seeds</small></th><td>paired t</td>",
+		"<td>Wilcoxon signed-rank</td>", "W&#43; = 78", "t = 7.31",
+		"<th>p (Holm)</th>", "&lt; 0.001", "Holm&#39;s step-down method", "1 Wilcoxon signed-rank, 2 paired t test(s)",
+		"Cohen&#39;s d_z = 2.11", "rank-biserial r = 1",
+		"mean difference 0.1257 [0.0878, 0.1636]", "median difference 0.12 [0.09, 0.15]",
+		"<td>hit_<wbr>accuracy under tlc</td><td class=\"n\">0.36</td><td class=\"n\">0.3391</td><td>Agrees: ours is within 25% of the published figure.</td><td>[sample]: table 2</td>",
+		"Disagrees: ours is 28.9% lower than the study&#39;s, beyond the 25% counted as agreement. Bots aim worse without help.",
+		"<td class=\"n\">p = 0.700</td><td>Agrees: neither finds a significant difference at the 5% level.</td>",
+		`<li id="ref-sample">[sample] A. Sample. 2020. A sample study.</li>`,
+		"<th>condition_<wbr>0</th>", "A wide table: long",
+		"<code>v0.3.0</code>, revision <code>0123abcd</code>", "go1.26.8 linux/amd64", "<code>lagkit experiment run tlc-accuracy --seed 42</code>",
 		"Hit accuracy by policy", "Hit accuracy against RTT",
 		"&lt;none&gt; &amp; tlc",
 	} {
@@ -211,7 +307,7 @@ func TestWriteRejects(t *testing.T) {
 		{"unknown kind", func(r *experiment.Results) { r.Plots[0].Kind = "pie" }, `plot accuracy: kind "pie" is neither bar nor line`},
 		{"series on a bar plot", func(r *experiment.Results) { r.Plots[0].Series = "condition" }, "plot accuracy: series applies to line plots only"},
 		{"NaN metric", func(r *experiment.Results) { r.Conditions[0].Metrics["sbc_per_hit"] = math.NaN() }, `condition "none": metric sbc_per_hit is NaN`},
-		{"infinite p", func(r *experiment.Results) { r.Tests[0].P = math.Inf(1) }, `test "accuracy_tlc": p is +Inf`},
+		{"infinite p", func(r *experiment.Results) { r.Tests[0].P = math.Inf(1) }, `test "hit_accuracy: tlc − none": p is +Inf`},
 		{"NaN reference", func(r *experiment.Results) { r.Published[0].Value = math.NaN() }, `published hit_accuracy for "tlc" is NaN`},
 		{"NaN wall time", func(r *experiment.Results) { r.WallS = math.NaN() }, "wall_s is NaN"},
 		{"unencodable parameter", func(r *experiment.Results) { r.Conditions[0].Params["f"] = func() {} }, "encode results.json"},
@@ -241,7 +337,8 @@ func TestReadErrors(t *testing.T) {
 	}{
 		{"missing", "", "no such file"},
 		{"not JSON", "{\"experiment\": ", "unexpected end of JSON input"},
-		{"wrong type", `{"seed": "forty-two"}`, "results.json: json: cannot unmarshal string"},
+		{"wrong type", `{"quick": "yes"}`, "results.json: json: cannot unmarshal string"},
+		{"bad seed", `{"seed": "forty-two"}`, `results.json: seed "forty-two": want a whole number`},
 		{"ragged table", `{"tables": [{"name": "t", "columns": ["a", "b"], "rows": [["1"]]}]}`, "table t: row 1 has 1 cells for 2 columns"},
 	}
 	for _, tt := range tests {

@@ -175,3 +175,36 @@ func TestCohenDKnown(t *testing.T) {
 		near(t, tt.name, CohenD(tt.a, tt.b), tt.want, 1e-12)
 	}
 }
+
+func TestHolmKnownValues(t *testing.T) {
+	cases := []struct {
+		name    string
+		p, want []float64
+	}{
+		// R 4.3: p.adjust(c(0.01, 0.02, 0.03, 0.04, 0.05), "holm") prints
+		// 0.05 0.08 0.09 0.09 0.09.
+		{"R ascending", []float64{0.01, 0.02, 0.03, 0.04, 0.05}, []float64{0.05, 0.08, 0.09, 0.09, 0.09}},
+		// Holm (1979) by hand, out of order: sorted 0.005, 0.01, 0.03,
+		// 0.04 times 4, 3, 2, 1 is 0.02, 0.03, 0.06, 0.04, and the
+		// running maximum lifts the last to 0.06.
+		{"unsorted", []float64{0.01, 0.04, 0.03, 0.005}, []float64{0.03, 0.06, 0.06, 0.02}},
+		// Capped at 1, ties keep their order.
+		{"cap and ties", []float64{0.5, 0.5, 0.9}, []float64{1, 1, 1}},
+		{"one", []float64{0.2}, []float64{0.2}},
+		{"none", nil, []float64{}},
+	}
+	for _, tc := range cases {
+		got, err := Holm(tc.p)
+		if err != nil || len(got) != len(tc.want) {
+			t.Fatalf("%s: Holm = %v, %v", tc.name, got, err)
+		}
+		for i := range got {
+			near(t, tc.name, got[i], tc.want[i], 1e-12)
+		}
+	}
+	for _, bad := range [][]float64{{0.1, math.NaN()}, {-0.1}, {1.5}} {
+		if _, err := Holm(bad); err == nil {
+			t.Errorf("Holm(%v) accepted", bad)
+		}
+	}
+}

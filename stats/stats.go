@@ -1,6 +1,7 @@
 // Package stats provides the hypothesis tests, effect sizes and confidence
 // intervals that lagkit's experiment reports state: paired and Welch t-tests,
-// the Wilcoxon signed-rank test, Pearson's r, Cohen's d and t intervals.
+// the Wilcoxon signed-rank test, Pearson's r, Cohen's d, t intervals, and
+// Holm's correction for multiple comparisons.
 //
 // Comparisons of two samples are always of b against a: a positive
 // statistic means b is larger. Every p-value and quantile comes from

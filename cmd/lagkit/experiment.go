@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -24,11 +23,21 @@ func newExperimentCmd() *cobra.Command {
 		Use:   "experiment",
 		Short: "Rerun published studies of latency compensation with bots",
 	}
+	var listJSON bool
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the built-in experiments",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if listJSON {
+				out := []listedExperiment{}
+				for _, e := range experiment.List() {
+					out = append(out, listedExperiment{e.Name, e.Title, e.Design, len(e.Cells(false)), len(e.Cells(true))})
+				}
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(out)
+			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			for _, e := range experiment.List() {
 				fmt.Fprintf(tw, "%s\t%s\t%d cells (%d with --quick)\n", e.Name, e.Title, len(e.Cells(false)), len(e.Cells(true)))
@@ -36,10 +45,13 @@ func newExperimentCmd() *cobra.Command {
 			return tw.Flush()
 		},
 	}
+	list.Flags().BoolVar(&listJSON, "json", false, "print a JSON array of experiments (name, title, design, cells, quick_cells)")
 	var (
 		opt      experiment.Options
 		shard    string
 		out      string
+		resume   string
+		force    bool
 		asJSON   bool
 		parallel int
 	)
@@ -48,33 +60,70 @@ func newExperimentCmd() *cobra.Command {
 		Short: "Run an experiment and write results.json, CSV tables, plots and report.html",
 		Long: `run plays an experiment's cells (conditions under seeds) on parallel
 workers and writes, in the output folder: results.json, one CSV per table,
-an SVG per plot, report.html (self-contained), and cells.jsonl (the raw
-cell results, which 'experiment merge' combines across shards).`,
+an SVG per plot, report.html (self-contained), run.json (the run's
+experiment, seed, quick and shard) and cells.jsonl (the raw cell results,
+one line per cell as it finishes, which 'experiment merge' combines across
+shards).
+
+The output folder must be new or empty unless --force is given. Ctrl-C
+stops the run once the cells under way finish, keeping them in
+cells.jsonl; --resume DIR continues it, playing only the cells that are
+missing, and gives the same results as a run never interrupted.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			e, err := experiment.Get(args[0])
 			if err != nil {
-				return err
+				return usageError{err}
 			}
 			if opt.Shard, err = experiment.ParseShard(shard); err != nil {
-				return fmt.Errorf("--shard: %w", err)
+				return usageError{fmt.Errorf("--shard: %w", err)}
 			}
 			if parallel < 0 {
-				return fmt.Errorf("--parallel %d: want 0 (one per CPU) or more", parallel)
+				return usagef("--parallel %d: want 0 (one per CPU) or more", parallel)
 			}
 			opt.Parallel = parallel
-			if out == "" {
-				out = defaultOut(e.Name)
+			opt.Command = commandLine(cmd, args)
+			want := runManifest{Experiment: e.Name, Seed: strconv.FormatUint(opt.Seed, 10), Quick: opt.Quick, Shard: opt.Shard.String()}
+			switch {
+			case resume != "" && out != "" && filepath.Clean(out) != filepath.Clean(resume):
+				return usagef("--out %s and --resume %s: a resumed run writes to the folder it resumes", out, resume)
+			case resume != "" && force:
+				return usagef("--force and --resume: a resumed run keeps its folder's cells")
+			case resume != "":
+				out = resume
+				if opt.Done, err = resumable(resume, want); err != nil {
+					return err
+				}
+			default:
+				if out == "" {
+					out = defaultOut(e.Name)
+				}
+				if err := fresh(out, force); err != nil {
+					return err
+				}
+				if err := writeJSON(filepath.Join(out, manifestFile), want); err != nil {
+					return fmt.Errorf("--out: %w", err)
+				}
 			}
-			if err := writable(out); err != nil {
-				return fmt.Errorf("--out: %w", err)
-			}
-			opt.Progress = progress(cmd.ErrOrStderr(), e.Name)
-			res, cells, err := experiment.Run(e, opt)
+			cells, err := openCells(out, opt.Done)
 			if err != nil {
 				return err
 			}
-			if err := writeRun(out, res, cells); err != nil {
+			defer cells.Close()
+			opt.OnCell = cells.add
+			opt.Progress = progress(cmd.ErrOrStderr(), e.Name)
+			res, results, err := experiment.Run(cmd.Context(), e, opt)
+			if err != nil {
+				if cmd.Context().Err() != nil {
+					return fmt.Errorf("interrupted: %d of %d cells are saved in %s; continue with: %s",
+						len(results), len(experiment.Planned(e, opt)), filepath.Join(out, cellsFile), want.resumeCommand(out))
+				}
+				return err
+			}
+			if err := cells.Close(); err != nil {
+				return err
+			}
+			if err := writeRun(out, res, results); err != nil {
 				return err
 			}
 			if asJSON {
@@ -90,27 +139,33 @@ cell results, which 'experiment merge' combines across shards).`,
 	f := run.Flags()
 	f.Uint64Var(&opt.Seed, "seed", 1, "random seed")
 	f.BoolVar(&opt.Quick, "quick", false, "a smaller, faster version of the same design")
-	f.StringVar(&out, "out", "", "output folder (default: a new folder under ./results/)")
+	f.StringVar(&out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
+	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
+	f.StringVar(&resume, "resume", "", "continue the interrupted run in this folder (give the same experiment, --seed, --quick and --shard)")
 	f.IntVar(&parallel, "parallel", 0, "cells run at once (default: one per CPU)")
 	f.StringVar(&shard, "shard", "", "run only shard k of n of the cells, as k/n")
 	f.BoolVar(&asJSON, "json", false, "print results.json to stdout")
 
-	var mergeOut string
+	var (
+		mergeOut   string
+		mergeForce bool
+	)
 	merge := &cobra.Command{
 		Use:   "merge SHARD_DIR...",
 		Short: "Combine the output folders of shards of one experiment run into one report",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if mergeOut == "" {
-				return errors.New("merge: --out is required")
+				return usagef("--out is required")
 			}
 			res, cells, err := mergeShards(args)
 			if err != nil {
 				return err
 			}
-			if err := writable(mergeOut); err != nil {
-				return fmt.Errorf("--out: %w", err)
+			if err := fresh(mergeOut, mergeForce); err != nil {
+				return err
 			}
+			res.Provenance.Command = commandLine(cmd, args)
 			if err := writeRun(mergeOut, res, cells); err != nil {
 				return err
 			}
@@ -119,9 +174,19 @@ cell results, which 'experiment merge' combines across shards).`,
 			return nil
 		},
 	}
-	merge.Flags().StringVar(&mergeOut, "out", "", "output folder for the merged results")
+	merge.Flags().StringVar(&mergeOut, "out", "", "output folder for the merged results, new or empty")
+	merge.Flags().BoolVar(&mergeForce, "force", false, "write into --out even if it is not empty")
 	cmd.AddCommand(list, run, merge)
 	return cmd
+}
+
+// listedExperiment is one entry of experiment list --json.
+type listedExperiment struct {
+	Name       string `json:"name"`
+	Title      string `json:"title"`
+	Design     string `json:"design"`
+	Cells      int    `json:"cells"`
+	QuickCells int    `json:"quick_cells"`
 }
 
 // defaultOut returns a new folder name under ./results.
@@ -136,42 +201,12 @@ func defaultOut(name string) string {
 	}
 }
 
-// writable checks, before any work, that dir can be created and written.
-func writable(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".write-check-*")
-	if err != nil {
-		return err
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
-}
-
-// writeRun writes the report and the raw cells.
+// writeRun writes the report, and the raw cells in design order.
 func writeRun(dir string, res *experiment.Results, cells []experiment.CellResult) error {
 	if err := report.Write(dir, res); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "cells.jsonl"))
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	for i := range cells {
-		if err := enc.Encode(&cells[i]); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return writeCells(dir, cells)
 }
 
 // mergeShards reads shard folders of one run and sums them up anew.
@@ -189,37 +224,27 @@ func mergeShards(dirs []string) (*experiment.Results, []experiment.CellResult, e
 		if first == nil {
 			first = r
 		} else if r.Experiment != first.Experiment || r.Seed != first.Seed || r.Quick != first.Quick {
-			return nil, nil, fmt.Errorf("merge: %s holds %s (seed %d, quick %v), not %s (seed %d, quick %v)",
+			return nil, nil, fmt.Errorf("%s holds %s (seed %d, quick %v), not %s (seed %d, quick %v)",
 				dir, r.Experiment, r.Seed, r.Quick, first.Experiment, first.Seed, first.Quick)
 		}
-		f, err := os.Open(filepath.Join(dir, "cells.jsonl"))
+		shardCells, err := readCells(dir)
 		if err != nil {
-			return nil, nil, fmt.Errorf("merge: %w", err)
+			return nil, nil, err
 		}
-		dec := json.NewDecoder(f)
-		for {
-			var c experiment.CellResult
-			if err := dec.Decode(&c); err == io.EOF {
-				break
-			} else if err != nil {
-				f.Close()
-				return nil, nil, fmt.Errorf("merge: %s: cells.jsonl: %w", dir, err)
-			}
+		for _, c := range shardCells {
 			if prev, dup := seen[c.Cell.Index]; dup {
-				f.Close()
-				return nil, nil, fmt.Errorf("merge: cell %d is in both %s and %s", c.Cell.Index, prev, dir)
+				return nil, nil, fmt.Errorf("cell %d is in both %s and %s", c.Cell.Index, prev, dir)
 			}
 			seen[c.Cell.Index] = dir
 			cells = append(cells, c)
 		}
-		f.Close()
 	}
 	e, err := experiment.Get(first.Experiment)
 	if err != nil {
 		return nil, nil, err
 	}
 	if want := len(e.Cells(first.Quick)); len(cells) != want {
-		return nil, nil, fmt.Errorf("merge: %d of the design's %d cells found; a shard is missing", len(cells), want)
+		return nil, nil, fmt.Errorf("%d of the design's %d cells found; a shard is missing", len(cells), want)
 	}
 	res := experiment.Summarise(e, cells, experiment.Options{Seed: first.Seed, Quick: first.Quick})
 	return res, cells, nil

@@ -2,26 +2,75 @@
 package main
 
 import (
-	"fmt"
+	"context"
+	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/experiment"
 )
 
 func main() {
-	if err := newRoot().Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "lagkit:", err)
-		os.Exit(1)
+	// Ctrl-C cancels the command's context: an experiment run stops
+	// starting cells and keeps those that finished. Once it has, the
+	// signals' default action is restored, so a second Ctrl-C quits at
+	// once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	code := execute(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// execute runs the command line args and returns the process's exit
+// code: 0 on success, 2 for a usage error (an unknown command or flag, a
+// missing argument, a flag value out of range) and 1 for anything else,
+// failed scenario expectations included. Errors are written to stderr
+// for people: see userMessage.
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
 	}
+	io.WriteString(stderr, "lagkit: "+userMessage(err)+"\n")
+	return exitCode(err)
 }
 
 func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "lagkit",
 		Short:         "Latency compensation toolkit for fast multiplayer shooters",
+		Version:       versionString(experiment.Build()),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("lagkit {{.Version}}\n")
 	root.AddCommand(newSimCmd(), newScenarioCmd(), newMatchCmd(), newExperimentCmd(), newTrendCmd())
+	markUsageErrors(root)
 	return root
+}
+
+// versionString describes the build for --version: the module version,
+// the VCS revision it was built from, the Go version and the platform.
+func versionString(b experiment.Provenance) string {
+	s := b.Version
+	if b.Revision != "" {
+		s += ", revision " + b.Revision
+		if b.Modified {
+			s += " (modified)"
+		}
+	} else {
+		s += ", revision unknown (the build carries no VCS information)"
+	}
+	return s + ", " + b.GoVersion + " " + b.OS + "/" + b.Arch
 }

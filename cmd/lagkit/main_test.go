@@ -2,11 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/lagcomp"
 )
 
 // run runs the lagkit command line with args and returns its output and
@@ -52,6 +60,157 @@ func TestCommandErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("lagkit %s: error %v, want it to contain %q", strings.Join(tc.args, " "), err, tc.want)
 		}
+	}
+}
+
+// runExit runs the command line as the lagkit binary would and returns
+// its exit code, stdout and stderr.
+func runExit(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := execute(t.Context(), args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestExitCodes checks the exit status and the message a person sees:
+// usage errors exit 2, failed expectations and other errors 1, success 0;
+// messages carry no Go package prefixes or slice syntax.
+func TestExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	// standing-target.toml with one expectation turned false: shot 1 is
+	// registered under none, so the check fails.
+	src, err := os.ReadFile("../../scenarios/standing-target.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), "policy = \"none\"\nshot = 1\nvictim = \"victim\"\nregistered = true", "policy = \"none\"\nshot = 1\nvictim = \"victim\"\nregistered = false", 1)
+	mapData, err := os.ReadFile("../../scenarios/maps/range.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "maps"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "maps", "range.json"), mapData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badFile := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(badFile, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		code int
+		want string // in stderr; "" for none
+	}{
+		{[]string{"experiment", "list"}, 0, ""},
+		{[]string{"nope"}, 2, `unknown command "nope"`},
+		{[]string{"experiment", "nope"}, 2, `unknown command "nope" for lagkit experiment (commands: list, merge, run)`},
+		{[]string{"experiment"}, 2, "lagkit experiment needs a command: list, merge, run"},
+		{[]string{"experiment", "run"}, 2, "lagkit experiment run: accepts 1 arg(s), received 0 (usage: lagkit experiment run NAME [flags])"},
+		{[]string{"match", "--nope"}, 2, "unknown flag: --nope"},
+		{[]string{"match", "--bots", "x"}, 2, `invalid argument "x" for "--bots" flag: invalid syntax`},
+		{[]string{"match", "--bots", "0"}, 2, "--bots 0: want 1 to 128"},
+		{[]string{"match", "--duration", "0s"}, 2, "--duration 0s: want more than 0"},
+		{[]string{"match", "--tick", "0"}, 2, "--tick 0: want 20 to 128"},
+		{[]string{"match", "--skill", "0"}, 2, "--skill 0: want more than 0, up to 1"},
+		{[]string{"match", "--low-ping-ms", "0"}, 2, "--low-ping-ms 0: want more than 0 (50 when not given)"},
+		{[]string{"match", "--max-rtt-ms", "0"}, 2, "--max-rtt-ms 0: want more than 0, or negative for no cap"},
+		{[]string{"match", "--policy", "magic"}, 2, `--policy "magic": want alc, alc-predict, clc, none or tlc`},
+		{[]string{"match", "--delay", "lots"}, 2, `--delay "lots": want none, delay or adaptive`},
+		{[]string{"match", "--latency", "2=250"}, 2, `--latency: "2=250" is not PLAYER:MS`},
+		{[]string{"sim", "--players", "0"}, 2, "--players 0: want 1 to 128"},
+		{[]string{"sim", "--duration", "0s"}, 2, "--duration 0s: want more than 0"},
+		{[]string{"sim", "--display", "x"}, 2, `--display: unknown display mode "x" (known: interpolate, extrapolate, opponent-predict, dead-reckon)`},
+		{[]string{"sim", "--replication", "x"}, 2, `--replication: unknown replication "x" (known: full, dead, led)`},
+		{[]string{"sim", "--players", "200"}, 1, "players 200 outside 1..128"},
+		{[]string{"experiment", "run", "nope"}, 2, `unknown experiment "nope" (known: alc, `},
+		{[]string{"experiment", "run", "scale", "--shard", "3/2"}, 2, `--shard: shard "3/2": want k/n with 1 <= k <= n`},
+		{[]string{"scenario", "run", "--policy", "magic", badFile}, 2, `--policy "magic"`},
+		{[]string{"scenario", "check", "../../scenarios/standing-target.toml"}, 0, ""},
+		{[]string{"scenario", "check", badFile}, 1, "1 of 5 scenario runs failed their expectations"},
+		{[]string{"scenario", "check", filepath.Join(dir, "missing.toml")}, 1, "missing.toml"},
+	}
+	prefix := regexp.MustCompile(`(^|: )(server|scenario|match|sim|experiment|client|lagcomp|report): |\[[a-z-]+ [a-z -]+\]`)
+	for _, tc := range cases {
+		code, _, stderr := runExit(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("lagkit %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tc.args, " "), code, stderr, tc.code, tc.want)
+		}
+		if msg := strings.TrimPrefix(stderr, "lagkit: "); prefix.MatchString(msg) {
+			t.Errorf("lagkit %s: %q shows a Go package prefix or slice", strings.Join(tc.args, " "), msg)
+		}
+	}
+}
+
+func TestUserMessage(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"server: config: tick 0", "config: tick 0"},
+		{"--replication: match: led replication: reckoning: no trend map", "--replication: led replication: no trend map"},
+		{`client: unknown display mode "x" (known: [a b-c d])`, `unknown display mode "x" (known: a, b-c, d)`},
+		{"ci95 [0.1, 0.2] of [x]", "ci95 [0.1, 0.2] of [x]"},
+		{"scenarios/a.toml: player 2: bad", "scenarios/a.toml: player 2: bad"},
+	}
+	for _, tc := range cases {
+		if got := userMessage(errors.New(tc.in)); got != tc.want {
+			t.Errorf("userMessage(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestVersion checks --version names lagkit's version, the revision and
+// the Go version and platform it was built with.
+func TestVersion(t *testing.T) {
+	code, out, _ := runExit(t, "--version")
+	want := "lagkit (devel), revision "
+	if code != 0 || !strings.HasPrefix(out, want) || !strings.Contains(out, runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH) {
+		t.Errorf("--version: exit %d, %q; want it to start %q and name %s", code, out, want, runtime.Version())
+	}
+	b := experiment.Provenance{Version: "v1.2.0", Revision: "abc123", Modified: true, GoVersion: "go1.26.8", OS: "linux", Arch: "amd64"}
+	if got, want := versionString(b), "v1.2.0, revision abc123 (modified), go1.26.8 linux/amd64"; got != want {
+		t.Errorf("versionString = %q, want %q", got, want)
+	}
+}
+
+// TestListJSON checks experiment list --json and scenario check --json
+// print JSON a program can read.
+func TestListJSON(t *testing.T) {
+	code, out, _ := runExit(t, "experiment", "list", "--json")
+	var list []listedExperiment
+	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
+		t.Fatalf("experiment list --json: exit %d, %v in %s", code, err, out)
+	}
+	if len(list) != len(experiment.List()) || list[0].Name == "" || list[0].Cells == 0 || list[0].QuickCells == 0 {
+		t.Errorf("experiment list --json: %+v", list)
+	}
+	code, out, _ = runExit(t, "scenario", "check", "--json", "../../scenarios/standing-target.toml")
+	var runs []checkRun
+	if err := json.Unmarshal([]byte(out), &runs); code != 0 || err != nil {
+		t.Fatalf("scenario check --json: exit %d, %v in %s", code, err, out)
+	}
+	if len(runs) != 5 || !runs[0].OK || runs[0].File != "../../scenarios/standing-target.toml" {
+		t.Errorf("scenario check --json: %+v", runs)
+	}
+}
+
+// TestHelpListsRegistries checks the help text lists what the registries
+// hold.
+func TestHelpListsRegistries(t *testing.T) {
+	out, err := run("match", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{oneOf(lagcomp.Names()), "none, delay or adaptive", "full, dead or led"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("match --help lacks %q", want)
+		}
+	}
+	out, err = run("sim", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "interpolate, extrapolate, opponent-predict or dead-reckon"; !strings.Contains(out, want) {
+		t.Errorf("sim --help lacks %q", want)
 	}
 }
 
@@ -107,5 +266,90 @@ func TestTrendReplay(t *testing.T) {
 			t.Errorf("dead at %.3f m: %.3f/s, %.4f m; at %.3f m: %.3f/s, %.4f m: want fewer updates for more error",
 				a.EtaM, a.UpdatesPerS, a.PositionErrorMeanM, b.EtaM, b.UpdatesPerS, b.PositionErrorMeanM)
 		}
+	}
+}
+
+// cancelAfter is a progress writer that cancels a run once it reports
+// the line want.
+type cancelAfter struct {
+	bytes.Buffer
+	want   string
+	cancel context.CancelFunc
+}
+
+func (w *cancelAfter) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	if strings.Contains(w.String(), w.want) {
+		w.cancel()
+	}
+	return n, err
+}
+
+// TestInterruptAndResume interrupts an experiment run after its first
+// cell, as Ctrl-C does, resumes it, and checks the results equal a run
+// never interrupted (provenance and wall time aside).
+func TestInterruptAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs an experiment")
+	}
+	dir := t.TempDir()
+	args := []string{"experiment", "run", "tlc-accuracy", "--quick", "--seed", "3", "--shard", "1/3"}
+	half, whole := filepath.Join(dir, "half"), filepath.Join(dir, "whole")
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	progress := &cancelAfter{want: "1/2 cells done", cancel: cancel}
+	var stdout bytes.Buffer
+	code := execute(ctx, append(args, "--parallel", "1", "--out", half), &stdout, progress)
+	if code != 1 || !strings.Contains(progress.String(), "interrupted: 1 of 2 cells are saved") {
+		t.Fatalf("interrupted run: exit %d, %s", code, progress)
+	}
+	if _, err := os.Stat(filepath.Join(half, "results.json")); err == nil {
+		t.Fatal("an interrupted run wrote results.json")
+	}
+	if cells, err := readCells(half); err != nil || len(cells) != 1 {
+		t.Fatalf("cells.jsonl after the interruption: %d cells, %v", len(cells), err)
+	}
+	// The same folder refuses a new run, and a resume of another seed.
+	if code, _, stderr := runExit(t, append(args, "--out", half)...); code != 2 || !strings.Contains(stderr, "is not empty: give --force") {
+		t.Errorf("new run into the folder: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runExit(t, "experiment", "run", "tlc-accuracy", "--quick", "--seed", "4", "--shard", "1/3", "--resume", half); code != 2 ||
+		!strings.Contains(stderr, "holds tlc-accuracy with seed 3, quick, shard 1/3; this command asks for tlc-accuracy with seed 4") {
+		t.Errorf("resume with another seed: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runExit(t, append(args, "--resume", half)...); code != 0 || !strings.Contains(stderr, "2/2 cells done") || strings.Contains(stderr, "1/2 cells done") {
+		t.Fatalf("resumed run: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runExit(t, append(args, "--out", whole)...); code != 0 {
+		t.Fatalf("whole run: exit %d, %s", code, stderr)
+	}
+	read := func(dir string) map[string]any {
+		b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["seed"] != "3" {
+			t.Errorf("%s: seed %#v, want the string \"3\"", dir, m["seed"])
+		}
+		prov, _ := m["provenance"].(map[string]any)
+		if prov["go_version"] != runtime.Version() || prov["goos"] != runtime.GOOS || len(prov["command"].([]any)) < 4 {
+			t.Errorf("%s: provenance %v", dir, prov)
+		}
+		delete(m, "provenance")
+		delete(m, "wall_s")
+		return m
+	}
+	if a, b := read(half), read(whole); !reflect.DeepEqual(a, b) {
+		t.Errorf("resumed results differ from the uninterrupted run's:\n%v\n%v", a, b)
+	}
+	ca, _ := readCells(half)
+	cb, _ := readCells(whole)
+	if len(ca) != 2 || len(cb) != 2 || ca[0].Cell.Index != cb[0].Cell.Index || !reflect.DeepEqual(ca[1].Metrics, cb[1].Metrics) {
+		t.Errorf("cells.jsonl differ: %d and %d cells", len(ca), len(cb))
 	}
 }

@@ -1,17 +1,20 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
@@ -41,6 +44,9 @@ living player's position 20 times a second as a path file
 (time,player,team,x,y,z), which 'lagkit trend build' reads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkMatchFlags(cmd.Flags(), cfg); err != nil {
+				return err
+			}
 			cfg.Mode = mode.Kind(modeStr)
 			rep, err := match.ThresholdReplication(repl, cfg.Map)
 			if err != nil {
@@ -101,7 +107,7 @@ living player's position 20 times a second as a path file
 	f.DurationVar(&cfg.Duration, "duration", 10*time.Minute, "match length (simulated)")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "random seed")
 	f.IntVar(&cfg.TickRate, "tick", 64, "server tick rate (20-128 Hz)")
-	f.StringVar(&cfg.Policy.Name, "policy", "tlc", "lag compensation policy: none, tlc, clc, alc or alc-predict")
+	f.StringVar(&cfg.Policy.Name, "policy", "tlc", "lag compensation policy: "+oneOf(policyNames()))
 	f.Float64Var(&cfg.Policy.LowPingMS, "low-ping-ms", 0, "alc: appeal threshold (default 50)")
 	f.Float64Var(&cfg.Policy.MaxRTTms, "max-rtt-ms", 0, "clc: round-trip cap (default 250; negative: none)")
 	f.Float64Var(&cfg.Policy.MaxRollbackM, "max-rollback-m", 0, "clc: rollback distance cap (0: none)")
@@ -112,15 +118,40 @@ living player's position 20 times a second as a path file
 	f.Float64Var(&cfg.JitterMS, "jitter", 0, "delay jitter per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "loss probability per direction")
 	f.Float64Var(&cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
-	f.StringVar(&cfg.Delay.Mode, "delay", "none", "time delay: none, delay (equalise every player's latency) or adaptive (only while players interact)")
+	f.StringVar(&cfg.Delay.Mode, "delay", "none", "time delay: "+oneOf(delayModeNames())+" (delay equalises every player's latency; adaptive only while players interact)")
 	f.DurationVar(&cfg.Delay.Adaptation, "adaptation", server.DefaultAdaptation, "adaptive delay: moving-average length of the added delay (0s: at once)")
 	f.StringVar(&cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: proximity (within 20 m, until beyond 25 m) or fov (either sees the other)")
-	f.StringVar(&repl, "replication", "full", "how players' states reach clients, one of "+strings.Join(match.ReplicationMethods, ", ")+": full sends every state in every snapshot; dead and led are threshold replication with dead or led reckoning (led uses the map's shipped trend maps; clients then dead reckon)")
+	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning, led with the map's shipped trend maps; clients then dead reckon)")
 	f.DurationVar(&cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
 	f.StringVar(&out, "out", "", "folder for events.jsonl and summary.json")
 	f.StringVar(&paths, "paths", "", "write players' positions at 20 Hz to this path file (CSV)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object (players and match) instead of a table")
 	return cmd
+}
+
+// checkMatchFlags rejects values the match driver would otherwise read
+// as "use the default" (zero bots, a zero duration), so what runs is what
+// was asked for.
+func checkMatchFlags(f *pflag.FlagSet, cfg match.Config) error {
+	if err := cmp.Or(
+		positive(f, "bots", cfg.Bots, "1 to 128"),
+		positive(f, "duration", cfg.Duration, "more than 0, such as 2m"),
+		positive(f, "tick", cfg.TickRate, "20 to 128 (Hz)"),
+		positive(f, "low-ping-ms", cfg.Policy.LowPingMS, "more than 0 (50 when not given)"),
+		nonZero(f, "max-rtt-ms", cfg.Policy.MaxRTTms, "more than 0, or negative for no cap (250 when not given)"),
+	); err != nil {
+		return err
+	}
+	if !slices.Contains(policyNames(), cfg.Policy.Name) {
+		return usagef("--policy %q: want %s", cfg.Policy.Name, oneOf(policyNames()))
+	}
+	if !slices.Contains(delayModeNames(), cfg.Delay.Mode) {
+		return usagef("--delay %q: want %s", cfg.Delay.Mode, oneOf(delayModeNames()))
+	}
+	if f.Changed("skill") && !(cfg.Skill > 0 && cfg.Skill <= 1) {
+		return usagef("--skill %v: want more than 0, up to 1", cfg.Skill)
+	}
+	return nil
 }
 
 // parseLatency reads PLAYER:MS pairs separated by commas.
@@ -134,7 +165,7 @@ func parseLatency(s string) (map[int]float64, error) {
 		id, err1 := strconv.Atoi(p)
 		ms, err2 := strconv.ParseFloat(v, 64)
 		if !ok || err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("--latency: %q is not PLAYER:MS (e.g. 2:250)", pair)
+			return nil, usagef("--latency: %q is not PLAYER:MS (e.g. 2:250)", pair)
 		}
 		out[id] = ms
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -31,6 +32,9 @@ victim's screen (sbc), the appeal's outcome, how far the server rewound,
 how far the victim was moved back, and when the shooter heard of it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if policy != "" && !slices.Contains(policyNames(), policy) {
+				return usagef("--policy %q: want %s", policy, oneOf(policyNames()))
+			}
 			f, err := scenario.Load(args[0])
 			if err != nil {
 				return err
@@ -57,14 +61,20 @@ how far the victim was moved back, and when the shooter heard of it.`,
 			return nil
 		},
 	}
-	run.Flags().StringVar(&policy, "policy", "", "lag compensation policy, overriding the file's (none, tlc, clc, alc, alc-predict); the file's parameters still apply")
+	run.Flags().StringVar(&policy, "policy", "", "lag compensation policy, overriding the file's: "+oneOf(policyNames())+"; the file's parameters still apply")
 	run.Flags().BoolVar(&asJSON, "json", false, "print one JSON object with a shots array")
 
+	var checkJSON bool
 	check := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Run scenario files under every policy they state expectations for, and check them",
-		Args:  cobra.MinimumNArgs(1),
+		Long: `check runs each scenario file under every policy it states expectations
+for and prints one line per run: ok, or FAIL with the expectations that
+failed. It exits with status 1 when any expectation failed. With --json it
+prints one JSON array of runs instead.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var runs []checkRun
 			failed := 0
 			for _, path := range args {
 				f, err := scenario.Load(path)
@@ -78,26 +88,52 @@ how far the victim was moved back, and when the shooter heard of it.`,
 					if err != nil {
 						return err
 					}
-					bad := f.Check(res)
-					status := "ok"
-					if len(bad) > 0 {
-						status = "FAIL"
+					run := checkRun{File: path, Policy: p, OK: true, Failures: []string{}}
+					for _, b := range f.Check(res) {
+						run.OK = false
+						run.Failures = append(run.Failures, fmt.Sprint(b))
+					}
+					if !run.OK {
 						failed++
 					}
-					fmt.Fprintf(cmd.OutOrStdout(), "%-4s %s [%s]\n", status, path, p)
-					for _, b := range bad {
+					runs = append(runs, run)
+				}
+			}
+			if checkJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(runs); err != nil {
+					return err
+				}
+			} else {
+				for _, r := range runs {
+					status := "ok"
+					if !r.OK {
+						status = "FAIL"
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "%-4s %s under %s\n", status, r.File, r.Policy)
+					for _, b := range r.Failures {
 						fmt.Fprintln(cmd.OutOrStdout(), "     ", b)
 					}
 				}
 			}
 			if failed > 0 {
-				return fmt.Errorf("%d scenario run(s) failed their expectations", failed)
+				return fmt.Errorf("%d of %d scenario runs failed their expectations", failed, len(runs))
 			}
 			return nil
 		},
 	}
+	check.Flags().BoolVar(&checkJSON, "json", false, "print a JSON array of runs (file, policy, ok, failures)")
 	cmd.AddCommand(run, check)
 	return cmd
+}
+
+// checkRun is one scenario file run under one policy by scenario check.
+type checkRun struct {
+	File     string   `json:"file"`
+	Policy   string   `json:"policy"`
+	OK       bool     `json:"ok"`
+	Failures []string `json:"failures"`
 }
 
 func printShots(w io.Writer, r *scenario.Result) {

@@ -1,14 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/reckoning"
@@ -34,19 +35,22 @@ interpolation error, bandwidth and a digest of the authoritative state:
 the same seed gives the same digest.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkSimFlags(cmd.Flags(), cfg); err != nil {
+				return err
+			}
 			if rttMS < 0 || jitterMS < 0 {
-				return fmt.Errorf("--rtt and --jitter must not be negative")
+				return usagef("--rtt and --jitter must not be negative")
 			}
 			cfg.RTT = time.Duration(rttMS * float64(time.Millisecond))
 			cfg.Jitter = time.Duration(jitterMS * float64(time.Millisecond))
 			d, err := client.ParseDisplay(display)
 			if err != nil {
-				return fmt.Errorf("--display: %w", err)
+				return usageError{fmt.Errorf("--display: %w", err)}
 			}
 			cfg.Display = d
 			rep, err := reckoning.NewReplication(repl, cfg.Map)
 			if err != nil {
-				return fmt.Errorf("--replication: %w", err)
+				return usageError{fmt.Errorf("--replication: %w", err)}
 			}
 			// The walkers wander with no team play, so led reckoning
 			// judges them all against the map's every-team trend map.
@@ -72,8 +76,8 @@ the same seed gives the same digest.`,
 	f.Float64Var(&jitterMS, "jitter", 0, "delay jitter (standard deviation) per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "packet loss probability per direction (0-1)")
 	f.StringVar(&cfg.Map, "map", "metro", "map name")
-	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: "+strings.Join(client.DisplayNames(), ", "))
-	f.StringVar(&repl, "replication", "full", "how players' states reach clients, one of "+strings.Join(reckoning.ReplicationNames(), ", ")+": full sends every state in every snapshot; dead and led are threshold replication with dead or led reckoning (clients then dead reckon)")
+	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: "+oneOf(displayModeNames()))
+	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning; clients then dead reckon)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	return cmd
 }
@@ -98,4 +102,32 @@ func printSim(w io.Writer, r *sim.Result) {
 	row("client RTT mean", "%.1f ms", r.ClientRTTMeanMS)
 	row("state hash", "%s", r.StateHash)
 	tw.Flush()
+}
+
+// checkSimFlags rejects values the simulation would otherwise read as
+// "use the default", so what runs is what was asked for.
+func checkSimFlags(f *pflag.FlagSet, cfg sim.Config) error {
+	return cmp.Or(
+		positive(f, "players", cfg.Players, "1 to 128"),
+		positive(f, "duration", cfg.Duration, "more than 0, such as 30s"),
+		positive(f, "tick", cfg.TickRate, "20 to 128 (Hz)"),
+	)
+}
+
+// positive rejects a flag given as zero or less, which lagkit's packages
+// would otherwise read as "use the default".
+func positive[T int | float64 | time.Duration](f *pflag.FlagSet, name string, v T, want string) error {
+	if f.Changed(name) && !(v > 0) {
+		return usagef("--%s %v: want %s", name, v, want)
+	}
+	return nil
+}
+
+// nonZero rejects a flag given as zero where zero means "use the
+// default" and negative values mean something of their own.
+func nonZero(f *pflag.FlagSet, name string, v float64, want string) error {
+	if f.Changed(name) && (v == 0 || v != v) {
+		return usagef("--%s %v: want %s", name, v, want)
+	}
+	return nil
 }

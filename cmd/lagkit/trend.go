@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -63,7 +62,7 @@ SVG picture of it to check by eye.`,
 			}
 			if image != "" {
 				if !strings.HasSuffix(image, ".svg") {
-					return fmt.Errorf("--image %s: only SVG (.svg) is drawn", image)
+					return usagef("--image %s: only SVG (.svg) is drawn", image)
 				}
 				boxes := make([]geom.AABB, len(m.Boxes))
 				for i, b := range m.Boxes {
@@ -117,16 +116,16 @@ func (in *pathInputs) flags(f *pflag.FlagSet, pathHz int) {
 // numbering each source's players after the ones before.
 func (in *pathInputs) read(files []string) (*world.Map, []reckoning.Sample, error) {
 	if len(files) == 0 && in.matches == 0 {
-		return nil, nil, errors.New("no input: give path files or --from-match N")
+		return nil, nil, usagef("no input: give path files or --from-match N")
 	}
 	if in.matches < 0 || in.matches > 100 {
-		return nil, nil, fmt.Errorf("--from-match %d: want 0 to 100 matches", in.matches)
+		return nil, nil, usagef("--from-match %d: want 0 to 100 matches", in.matches)
 	}
 	if in.pathHz < 1 || in.pathHz > 64 {
-		return nil, nil, fmt.Errorf("--path-hz %d: want 1 to 64 samples per second", in.pathHz)
+		return nil, nil, usagef("--path-hz %d: want 1 to 64 samples per second", in.pathHz)
 	}
 	if !(in.minutes > 0 && in.minutes <= 24*60) {
-		return nil, nil, fmt.Errorf("--minutes %v: want more than 0, up to a day", in.minutes)
+		return nil, nil, usagef("--minutes %v: want more than 0, up to a day", in.minutes)
 	}
 	m, err := loadWorld(in.mapName)
 	if err != nil {

@@ -75,17 +75,17 @@ Paths come from path files (CSV with the header time,player,team,x,y,z, as
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case !(etaMin > 0 && etaMin <= eta && eta <= etaMax && etaMax <= 10):
-				return fmt.Errorf("--eta-min %v, --eta %v, --eta-max %v: want 0 < eta-min <= eta <= eta-max <= 10 m", etaMin, eta, etaMax)
+				return usagef("--eta-min %v, --eta %v, --eta-max %v: want 0 < eta-min <= eta <= eta-max <= 10 m", etaMin, eta, etaMax)
 			case !(k > 0 && k <= 10):
-				return fmt.Errorf("--k %v: want more than 0, up to 10 m·s", k)
+				return usagef("--k %v: want more than 0, up to 10 m·s", k)
 			case holdOut < 2:
-				return fmt.Errorf("--hold-out %d: want 2 or more, so some players train the trend maps", holdOut)
+				return usagef("--hold-out %d: want 2 or more, so some players train the trend maps", holdOut)
 			case grid < 1 || grid > reckoning.MaxGrid:
-				return fmt.Errorf("--grid %d: want 1 to %d cells a side", grid, reckoning.MaxGrid)
+				return usagef("--grid %d: want 1 to %d cells a side", grid, reckoning.MaxGrid)
 			}
 			for _, e := range frontier {
 				if !(e > 0 && e <= 10) {
-					return fmt.Errorf("--frontier %v: want thresholds above 0, up to 10 m", e)
+					return usagef("--frontier %v: want thresholds above 0, up to 10 m", e)
 				}
 			}
 			m, samples, err := in.read(args)

@@ -1,7 +1,9 @@
 // check.mjs opens a lagkit report.html in headless Chromium, offline, and
 // checks that it renders: no console error, page error or failed or
-// network request, and every figure.plot holds a drawn <svg> (or a loaded
-// <img>) of non-zero size. It then saves a full-page screenshot.
+// network request, every figure.plot holds a drawn <svg> (or a loaded
+// <img>) of non-zero size, and nothing is hidden behind a horizontal
+// scrollbar or runs off the page, on a wide screen and as printed on A4
+// paper. It then saves a full-page screenshot.
 //
 // Usage: node check.mjs REPORT.html SCREENSHOT.png
 import { chromium } from 'playwright-core';
@@ -53,6 +55,34 @@ try {
     else if (f.width === 0 || f.height === 0) problems.push(`figure #${f.id}: ${f.kind} is ${f.width}x${f.height}`);
     else if (!f.drawn) problems.push(`figure #${f.id}: ${f.kind} has nothing drawn`);
   }
+
+  // Nothing may need sideways scrolling: not the page, not an element
+  // that clips or scrolls its content, not an element reaching past the
+  // window's right edge. Checked at the screen's width and at A4's
+  // printable width (about 718 CSS px) with print styles.
+  const overflow = () => page.evaluate(() => {
+    const out = [];
+    const root = document.documentElement;
+    const vw = root.clientWidth;
+    if (root.scrollWidth > vw + 1) out.push(`the page is ${root.scrollWidth}px wide in a ${vw}px window`);
+    for (const el of document.querySelectorAll('body *')) {
+      if (el.closest('svg')) continue; // plots scale to their figure
+      const name = el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '');
+      const cs = getComputedStyle(el);
+      if (['auto', 'scroll', 'hidden'].includes(cs.overflowX) && el.scrollWidth > el.clientWidth + 1) {
+        out.push(`${name} hides ${el.scrollWidth - el.clientWidth}px of its content`);
+      }
+      const box = el.getBoundingClientRect();
+      if (box.width > 0 && box.right > vw + 1) out.push(`${name} reaches ${Math.round(box.right)}px, past the ${vw}px window`);
+    }
+    return out.slice(0, 10);
+  });
+  for (const p of await overflow()) problems.push(`screen: ${p}`);
+  await page.setViewportSize({ width: 718, height: 1000 });
+  await page.emulateMedia({ media: 'print' });
+  for (const p of await overflow()) problems.push(`print: ${p}`);
+  await page.emulateMedia({ media: 'screen' });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.screenshot({ path: screenshotPath, fullPage: true });
   if (problems.length > 0) {

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// usageError is a command line that cannot be run as given: an unknown
+// command or flag, a wrong number of arguments, a flag value out of
+// range. lagkit exits with status 2 for it.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usageError with a formatted message.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// exitCode is 2 for usage errors and 1 for every other error.
+func exitCode(err error) int {
+	var u usageError
+	// cobra reports an unknown subcommand of the root as a plain error.
+	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "unknown command ") {
+		return 2
+	}
+	return 1
+}
+
+// markUsageErrors makes cmd and its subcommands report flag parsing and
+// argument count errors as usage errors, and makes a command group given
+// an unknown subcommand say so rather than print its help.
+func markUsageErrors(cmd *cobra.Command) {
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return usagef("%s: %w (usage: %s)", c.CommandPath(), err, c.UseLine())
+			}
+			return nil
+		}
+	}
+	if cmd.HasParent() && cmd.HasSubCommands() && cmd.Run == nil && cmd.RunE == nil {
+		cmd.RunE = func(c *cobra.Command, args []string) error {
+			var names []string
+			for _, sub := range c.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name())
+				}
+			}
+			if len(args) == 0 {
+				return usagef("%s needs a command: %s", c.CommandPath(), strings.Join(names, ", "))
+			}
+			return usagef("unknown command %q for %s (commands: %s)", args[0], c.CommandPath(), strings.Join(names, ", "))
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		markUsageErrors(sub)
+	}
+}
+
+// packagePrefix matches the package name with which lagkit's packages
+// start their errors ("server: ", "scenario: "), at the start of the
+// message or after another error's prefix. Those names help a Go caller
+// find where an error came from; a person at the command line needs only
+// what was wrong.
+var packagePrefix = regexp.MustCompile(`(^|: |\()(?:bot|client|delay|experiment|game|geom|lagcomp|match|mode|nav|netem|realtime|reckoning|report|rtt|scenario|server|sim|stats|transport|wire|world): `)
+
+// goSlice matches a list of two or more words printed with %v of a Go
+// slice, as in "(known: [dead led])".
+var goSlice = regexp.MustCompile(`\[([A-Za-z0-9][\w.-]*(?: [A-Za-z0-9][\w.-]*)+)\]`)
+
+// strconvPrefix matches what strconv adds to a flag value's parse error
+// ("strconv.ParseInt: parsing "x": "), which repeats the flag's message.
+var strconvPrefix = regexp.MustCompile(`strconv\.\w+: parsing "[^"]*": `)
+
+// userMessage formats err for a person: without Go package prefixes and
+// with slices printed as comma-separated lists.
+func userMessage(err error) string {
+	s := strconvPrefix.ReplaceAllString(err.Error(), "")
+	for {
+		t := packagePrefix.ReplaceAllString(s, "$1")
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return goSlice.ReplaceAllStringFunc(s, func(m string) string {
+		return strings.Join(strings.Fields(m[1:len(m)-1]), ", ")
+	})
+}
