@@ -41,7 +41,8 @@ func newCLC(cfg Config) (Policy, error) {
 	return p, nil
 }
 
-func (clc) Name() string { return "clc" }
+func (clc) Name() string   { return "clc" }
+func (clc) Traits() Traits { return Traits{Rewinds: true} }
 
 func (p clc) Rewind(s *Shot) bool { return p.maxRTT == 0 || s.ShooterRTT <= p.maxRTT }
 

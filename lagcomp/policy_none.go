@@ -7,5 +7,6 @@ type none struct{}
 func newNone(Config) (Policy, error) { return none{}, nil }
 
 func (none) Name() string                { return "none" }
+func (none) Traits() Traits              { return Traits{} }
 func (none) Rewind(*Shot) bool           { return false }
 func (none) Judge(*Shot, *Found) Verdict { return Register }

@@ -8,5 +8,6 @@ type tlc struct{}
 func newTLC(Config) (Policy, error) { return tlc{}, nil }
 
 func (tlc) Name() string                { return "tlc" }
+func (tlc) Traits() Traits              { return Traits{Rewinds: true} }
 func (tlc) Rewind(*Shot) bool           { return true }
 func (tlc) Judge(*Shot, *Found) Verdict { return Register }

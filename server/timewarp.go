@@ -148,10 +148,18 @@ func (c *Config) checkTimeWarp() error {
 		return fmt.Errorf("server: config: time warp %v exceeds max unlag %v: the pose history must cover the window", tw, c.MaxUnlag)
 	case tw >= c.RespawnDelay:
 		return fmt.Errorf("server: config: time warp %v must be shorter than the respawn delay %v, so no death a re-simulation finds respawns within the window", tw, c.RespawnDelay)
-	case c.Policy.Name != "none":
-		return fmt.Errorf("server: config: time warp needs lag compensation policy none, not %q: a warp judges each shot in the re-simulated world at its own tick, and a rewinding policy would move the victims back a second time", c.Policy.Name)
 	case c.Mode.Mode != "" && c.Mode.Mode != mode.FFA && c.Mode.Mode != mode.TDM:
 		return fmt.Errorf("server: config: time warp supports modes ffa and tdm, not %s: objectives (flags, points) are not re-simulated", c.Mode.Mode)
+	}
+	p, err := lagcomp.New(c.Policy)
+	if err != nil {
+		return fmt.Errorf("server: config: %w", err)
+	}
+	switch tr := p.Traits(); {
+	case tr.Rewinds:
+		return fmt.Errorf("server: config: time warp needs a lag compensation policy that never rewinds (such as policy none), not %q: a warp judges each shot in the re-simulated world at its own tick, and rewinding would move the victims back a second time", c.Policy.Name)
+	case tr.AppealWindow > 0:
+		return fmt.Errorf("server: config: time warp needs a lag compensation policy that never appeals, not %q: a re-simulation cannot take back an appeal already answered", c.Policy.Name)
 	}
 	return nil
 }

@@ -408,8 +408,9 @@ func TestTimeWarpConfigErrors(t *testing.T) {
 		{"too long", func(c *Config) { c.TimeWarp = 2 * time.Second; c.MaxUnlag = 3 * time.Second }, "outside"},
 		{"beyond max unlag", func(c *Config) { c.MaxUnlag = 200 * time.Millisecond }, "max unlag"},
 		{"respawn within the window", func(c *Config) { c.RespawnDelay = 400 * time.Millisecond }, "respawn"},
-		{"rewinding policy", func(c *Config) { c.Policy.Name = "tlc" }, "policy none"},
-		{"default policy", func(c *Config) { c.Policy.Name = "" }, "policy none"},
+		{"rewinding policy", func(c *Config) { c.Policy.Name = "tlc" }, "never rewinds"},
+		{"appealing policy", func(c *Config) { c.Policy.Name = "alc" }, "never rewinds"},
+		{"default policy", func(c *Config) { c.Policy.Name = "" }, "never rewinds"},
 		{"objective mode", func(c *Config) { c.Mode.Mode = mode.CTF }, "ffa and tdm"},
 		{"with time delay", func(c *Config) { c.Delay.Mode = DelayRegular }, "time warp"},
 	} {
