@@ -432,8 +432,7 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	if m.AckTick > c.ack && m.AckTick <= s.tick {
 		slot := m.AckTick % snapRing
 		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
-			sample := now - c.sentAt[slot] - min(m.AckDelay, now-c.sentAt[slot])
-			c.rtt.Add(sample)
+			c.rtt.Add(rtt.Sample(now-c.sentAt[slot], m.AckDelay))
 			s.ackEvents(c, &c.snaps[slot])
 		}
 		c.ack = m.AckTick
