@@ -33,6 +33,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
@@ -91,8 +92,10 @@ type Server struct {
 	hashBuf []byte
 	spawnN  [2]int
 
-	delay delayer
-	warp  *timeWarp // nil: time warp off
+	sched     scheduler
+	delay     *delay.Delayer
+	delayView []delay.Player // scratch for the delay's view of the players
+	warp      *timeWarp      // nil: time warp off
 
 	stats Stats
 }
@@ -145,7 +148,7 @@ type client struct {
 	senders     []reckoning.Sender
 	updatesSent int
 
-	delay clientDelay
+	hold clientHold
 
 	respawnAt, protectedUntil time.Duration
 	events                    []queuedEvent
@@ -181,9 +184,15 @@ func New(cfg Config) (*Server, error) {
 		outbox:  make([]Datagram, 0, c.MaxClients+4),
 	}
 	s.history = lagcomp.NewHistory(s.tickDur, c.MaxUnlag, c.MaxClients)
-	s.delay.init(&c, s.tickDur)
+	s.delay, err = delay.New(c.Delay, delay.Env{Slots: c.MaxClients, Grid: c.Map.Grid, Params: c.Movement, FOVDeg: c.Settings.FOVDeg}, s.tickDur)
+	if err != nil {
+		return nil, fmt.Errorf("server: config: %w", err)
+	}
+	s.delayView = make([]delay.Player, c.MaxClients)
+	s.sched = queued{s}
 	if c.TimeWarp > 0 {
 		s.warp = newTimeWarp(&c, s.tickDur)
+		s.sched = warpScheduler{s}
 	}
 	if s.policy, err = lagcomp.New(c.Policy); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)
@@ -322,7 +331,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 	}
 	c.nextEventSeq = 1
 	c.appealTokens = s.cfg.AppealRate
-	s.delayConnect(c)
+	s.holdConnect(c)
 	if s.cfg.Replication.Policy != nil {
 		c.rep = make([]wire.EntityState, s.cfg.MaxClients)
 		c.repSent = make([]bool, s.cfg.MaxClients)
@@ -444,18 +453,7 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 		if cmd.Tick <= c.lastRecv {
 			continue // a redundant copy, a duplicate or a replay
 		}
-		if s.warp != nil {
-			s.warpCommand(c, cmd)
-			continue
-		}
-		if c.qN == len(c.queue) {
-			c.cmdsDropped++
-			continue // flooding: the queue is full
-		}
-		c.queue[(c.qHead+c.qN)%len(c.queue)] = cmd
-		s.delayArrive(now, c, (c.qHead+c.qN)%len(c.queue))
-		c.qN++
-		c.lastRecv = cmd.Tick
+		s.sched.receive(now, c, cmd)
 	}
 }
 
@@ -467,13 +465,13 @@ func (s *Server) Advance(now time.Duration) {
 }
 
 func (s *Server) step(now time.Duration) {
-	s.warpLate()
+	s.sched.begin()
 	s.tick++
 	tickTime := time.Duration(s.tick) * s.tickDur
 	for _, c := range s.clients {
 		if c != nil {
 			s.refillAppealBudget(c)
-			s.execute(c)
+			s.sched.execute(c)
 		}
 	}
 	s.history.Begin(s.tick)
@@ -482,17 +480,12 @@ func (s *Server) step(now time.Duration) {
 			s.history.Set(c.id, c.state)
 		}
 	}
-	if s.warp != nil {
-		s.warpResolve(tickTime)
-	} else {
-		s.moveProjectiles(tickTime)
-		s.resolveShots(tickTime)
-	}
+	s.sched.resolve(tickTime)
 	s.expireAppeals(tickTime)
 	s.lifecycle(tickTime)
 	s.updateMatch(tickTime)
 	s.updateDelay(tickTime)
-	s.warpRecord()
+	s.sched.end()
 	for _, c := range s.clients {
 		if c != nil {
 			s.hashState(c)
@@ -517,36 +510,13 @@ func (s *Server) step(now time.Duration) {
 	}
 }
 
-// execute runs the client's queued commands that its movement budget
-// allows, collecting the shots they fire.
-func (s *Server) execute(c *client) {
-	if s.warp != nil {
-		s.warpExecute(c)
-		return
-	}
-	c.budget = min(c.budget+s.tickDur, s.cfg.MoveSlack)
-	for c.qN > 0 {
-		if s.delayHeld(c) {
-			return
-		}
-		cmd := c.queue[c.qHead]
-		cmd.Duration = min(cmd.Duration, s.cfg.MoveSlack)
-		if cmd.Duration > c.budget {
-			return
-		}
-		c.budget -= cmd.Duration
-		s.delayExecuted(c)
-		c.qHead = (c.qHead + 1) % len(c.queue)
-		c.qN--
-		if c.lastExec != 0 && cmd.Tick > c.lastExec+1 {
-			c.cmdsLost += int(cmd.Tick - c.lastExec - 1)
-		}
-		var fired bool
-		c.state, fired = game.Step(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
-		c.lastExec = cmd.Tick
-		if fired {
-			s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state})
-		}
+// run executes cmd for c through the shared movement code, collecting
+// the shot it fires.
+func (s *Server) run(c *client, cmd game.UserCmd) {
+	var fired bool
+	c.state, fired = game.Step(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
+	if fired {
+		s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state})
 	}
 }
 
@@ -696,7 +666,7 @@ type ClientInfo struct {
 	UpdatesSent    int
 	AppealsIgnored int // appeals for unknown, settled, foreign or late hits
 	// Delay describes the time delay applied to the client.
-	Delay DelayStats
+	Delay delay.Stats
 }
 
 // Client returns information on the client in slot id.
@@ -713,7 +683,7 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
 		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken,
 		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored, UpdatesSent: c.updatesSent,
-		Delay: s.delayStats(c),
+		Delay: s.delay.Stats(c.id),
 	}, true
 }
 

@@ -69,7 +69,7 @@ type pendingShot struct {
 // interpolation delay and the time delay its snapshots are held by),
 // else the estimate; never older than MaxUnlag.
 func (s *Server) targetTime(c *client, view, now time.Duration) time.Duration {
-	est := now - c.rtt.Smoothed() - c.interpDelay - c.delay.added
+	est := now - c.rtt.Smoothed() - c.interpDelay - s.delay.Added(c.id)
 	t := view
 	if d := view - est; view <= 0 || view > now || d > s.cfg.ViewTimeTolerance || d < -s.cfg.ViewTimeTolerance {
 		t = est

@@ -164,6 +164,16 @@ func (c *Config) checkTimeWarp() error {
 	return nil
 }
 
+// warpScheduler runs commands under time warp: the server's scheduler
+// when Config.TimeWarp is set.
+type warpScheduler struct{ s *Server }
+
+func (w warpScheduler) receive(_ time.Duration, c *client, cmd game.UserCmd) { w.s.warpCommand(c, cmd) }
+func (w warpScheduler) begin()                                               { w.s.warpLate() }
+func (w warpScheduler) execute(c *client)                                    { w.s.warpExecute(c) }
+func (w warpScheduler) resolve(now time.Duration)                            { w.s.warpResolve(now) }
+func (w warpScheduler) end()                                                 { w.s.warpRecord() }
+
 // timeWarp is the server's time warp state.
 type timeWarp struct {
 	window int // ticks a command may be late and be inserted
@@ -393,14 +403,6 @@ func (sl *warpSlot) pop(t uint32) (warpCmd, bool) {
 	return wc, true
 }
 
-// noteExecuted keeps c's command bookkeeping for a command it executes.
-func noteExecuted(c *client, cmd *game.UserCmd) {
-	if c.lastExec != 0 && cmd.Tick > c.lastExec+1 {
-		c.cmdsLost += int(cmd.Tick - c.lastExec - 1)
-	}
-	c.lastExec = cmd.Tick
-}
-
 // warpExecute runs c's commands due at the current tick and records them.
 func (s *Server) warpExecute(c *client) {
 	w := s.warp
@@ -432,9 +434,6 @@ func (s *Server) warpExecute(c *client) {
 // about to run.
 func (s *Server) warpLate() {
 	w := s.warp
-	if w == nil {
-		return
-	}
 	from := uint32(math.MaxUint32)
 	for _, c := range s.clients {
 		if c == nil || w.slots[c.id].owner != c {
@@ -523,9 +522,6 @@ func (s *Server) warpResolve(now time.Duration) {
 // flight.
 func (s *Server) warpRecord() {
 	w := s.warp
-	if w == nil {
-		return
-	}
 	e, _ := w.entry(s.tick)
 	for i, c := range s.clients {
 		if c != nil && e.owner[i] == c {

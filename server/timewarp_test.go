@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
@@ -412,7 +413,7 @@ func TestTimeWarpConfigErrors(t *testing.T) {
 		{"appealing policy", func(c *Config) { c.Policy.Name = "alc" }, "never rewinds"},
 		{"default policy", func(c *Config) { c.Policy.Name = "" }, "never rewinds"},
 		{"objective mode", func(c *Config) { c.Mode.Mode = mode.CTF }, "ffa and tdm"},
-		{"with time delay", func(c *Config) { c.Delay.Mode = DelayRegular }, "time warp"},
+		{"with time delay", func(c *Config) { c.Delay.Mode = delay.Regular }, "time warp"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := warpConfig()
