@@ -5,10 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
-	"github.com/lagkit/lagkit/delay"
 )
 
 // delayCondition is one compensation condition of the delay study.
