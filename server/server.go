@@ -514,7 +514,7 @@ func (s *Server) step(now time.Duration) {
 // the shot it fires.
 func (s *Server) run(c *client, cmd game.UserCmd) {
 	var fired bool
-	c.state, fired = game.Step(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
+	c.state, fired = s.act(c.state, cmd)
 	if fired {
 		s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state})
 	}

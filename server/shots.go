@@ -124,10 +124,7 @@ func (s *Server) resolveShots(now time.Duration) {
 // resolvePellet tests one ray of hitscan shot ps, fired with weapon w.
 func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, ray geom.Ray, w *game.Weapon) {
 	shotTick := ps.cmd.Tick
-	rec := ShotRecord{
-		Time: shot.Now, Shooter: shot.Shooter, ShotTick: shotTick, Pellet: pellet,
-		Victim: -1, Policy: s.policy.Name(), Weapon: ps.state.Weapon,
-	}
+	rec := s.shotRecord(shot.Now, shot.Shooter, shotTick, pellet, ps.state.Weapon)
 	t := shot.Now
 	if s.policy.Rewind(shot) {
 		t = shot.Target
@@ -163,10 +160,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		rec.Victim, rec.Part = h.Victim, h.Part
 		verdict = lagcomp.Register
 	}
-	hit := hitInfo{
-		shooter: shot.Shooter, victim: h.Victim, shotTick: shotTick, part: h.Part,
-		local: h.Local, eye: game.SnapPos(shot.Eye), damage: w.Damage[h.Part],
-	}
+	hit := pelletHit(shot.Shooter, shotTick, shot.Eye, &h, w)
 	switch verdict {
 	case lagcomp.Appeal:
 		if s.startAppeal(shot.Now, &hit, rec) {

@@ -272,14 +272,11 @@ type warpPellet struct {
 
 // warpFlight is one projectile's flight through a tick.
 type warpFlight struct {
-	id      uint32
-	owner   *client
-	contact bool // it hit a box, the ground or a player
-	ended   bool // it hit something, expired or lost its owner
-	dist    float64
-	normal  geom.Vec3
-	direct  lagcomp.Hit // Victim -1: no player
-	h0, h1  int
+	id    uint32
+	owner *client
+	contact
+	ended  bool // it hit something, expired or lost its owner
+	h0, h1 int
 }
 
 // warpHit is damage a shot or projectile dealt.
@@ -421,7 +418,7 @@ func (s *Server) warpExecute(c *client) {
 		e.cmds[c.id*maxWarpCmds+int(e.ncmd[c.id])] = cmd
 		e.ncmd[c.id]++
 		var fired bool
-		c.state, fired = game.Step(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
+		c.state, fired = s.act(c.state, cmd)
 		if fired {
 			e.shots = append(e.shots, warpShot{shooter: c.id, cmd: cmd, st: c.state})
 		}
@@ -675,7 +672,7 @@ func (r *warpRun) move() {
 		for k := range int(e.ncmd[i]) {
 			cmd := e.cmds[i*maxWarpCmds+k]
 			var fired bool
-			st, fired = game.Step(st, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
+			st, fired = s.act(st, cmd)
 			if fired {
 				r.out.shots = append(r.out.shots, warpShot{shooter: i, cmd: cmd, st: st})
 			}
@@ -728,31 +725,19 @@ func (r *warpRun) hittable(shooter, id int) bool {
 	return sh == nil || r.s.match.Enemies(sh.id, sh.team, o.id, o.team)
 }
 
+// player returns the state of the player in slot id at the tick.
+func (r *warpRun) player(id int) *game.PlayerState {
+	if r.rec.owner[id] == nil {
+		return nil
+	}
+	return &r.w.work[id]
+}
+
 // trace returns the first player other than shooter that a hitscan ray
 // (or a projectile's segment) hits within maxDist, testing the players in
-// ids (nil: everyone) in the tick's states, as lagcomp's Tracer does at a
-// tick's time.
+// ids (nil: everyone) in the tick's states.
 func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (lagcomp.Hit, bool) {
-	best := lagcomp.Hit{Victim: -1}
-	found := false
-	n := len(ids)
-	if ids == nil {
-		n = len(r.rec.owner)
-	}
-	for k := range n {
-		id := k
-		if ids != nil {
-			id = ids[k]
-		}
-		if id == shooter || !r.hittable(shooter, id) {
-			continue
-		}
-		if h, ok := lagcomp.TracePlayer(ray, maxDist, r.w.work[id], r.s.cfg.Movement); ok {
-			h.Victim = id
-			best, found, maxDist = h, true, h.Dist
-		}
-	}
-	return best, found
+	return r.s.firstPlayer(r, ray, maxDist, shooter, ids)
 }
 
 // keeps reports whether recorded hits damaged a settled player: the
@@ -910,7 +895,7 @@ func (r *warpRun) rejudged(f, now *warpFlight) bool {
 	if r.live {
 		return true
 	}
-	if f != nil && now != nil && f.ended == now.ended && f.contact == now.contact &&
+	if f != nil && now != nil && f.ended == now.ended && f.hit == now.hit &&
 		f.direct.Victim == now.direct.Victim && f.direct.Part == now.direct.Part && f.dist == now.dist {
 		return false
 	}
@@ -934,42 +919,31 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 			return false
 		}
 	}
-	fl := warpFlight{id: p.id, owner: p.owner, direct: lagcomp.Hit{Victim: -1}, ended: true}
+	fl := warpFlight{id: p.id, owner: p.owner, contact: contact{direct: lagcomp.Hit{Victim: -1}}, ended: true}
 	if r.rec.owner[p.shooter] != p.owner {
 		r.miss(p, f, &fl, old)
 		return false
 	}
-	seg := min(p.speed*s.tickDur.Seconds(), p.left)
-	ray := geom.Ray{Origin: p.pos, Dir: p.dir}
+	ray, seg := s.segment(p)
 	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.inA[f.direct.Victim])
 	if cheap {
 		// The same segment as recorded: only the affected players can
 		// have come in its way.
-		fl.contact, fl.dist, fl.normal, fl.direct = f.contact, f.dist, f.normal, f.direct
-		if !f.contact {
+		fl.contact = f.contact
+		if !f.hit {
 			fl.dist = seg
 		}
 		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.aList); ok {
-			fl.contact, fl.dist, fl.normal, fl.direct = true, h.Dist, geom.Vec3{}, h
+			fl.meet(h)
 		}
 	} else {
-		fl.dist = seg
-		if wall, ok := s.cfg.Map.Grid.Raycast(ray, fl.dist); ok {
-			fl.dist, fl.normal, fl.contact = wall.Dist, wall.Normal, true
-		}
-		if ground := s.cfg.Map.Bounds.Min.Z; p.dir.Z < 0 {
-			if d := (ground - p.pos.Z) / p.dir.Z; d <= fl.dist {
-				fl.dist, fl.normal, fl.contact = max(d, 0), geom.Vec3{Z: 1}, true
-			}
-		}
+		fl.contact = s.worldContact(p, ray, seg)
 		if h, ok := r.trace(ray, fl.dist, p.shooter, nil); ok {
-			fl.contact, fl.dist, fl.normal, fl.direct = true, h.Dist, geom.Vec3{}, h
+			fl.meet(h)
 		}
 	}
-	if !fl.contact {
-		p.pos = ray.At(seg)
-		p.left -= seg
-		if p.left > 1e-9 && s.cfg.Map.Bounds.Contains(p.pos) {
+	if !fl.hit {
+		if s.advance(p, ray, seg) {
 			fl.ended = false
 			r.landed(p.owner, old, r.add(fl, nil))
 			return true
@@ -977,8 +951,8 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		r.miss(p, f, &fl, old)
 		return false
 	}
-	centre := ray.At(fl.dist).AddScaled(fl.normal, blastLift)
-	unmoved := cheap && f.contact && fl.direct.Victim == f.direct.Victim && fl.dist == f.dist
+	centre := fl.centre(ray)
+	unmoved := cheap && f.hit && fl.direct.Victim == f.direct.Victim && fl.dist == f.dist
 	hits := r.add(fl, r.explosion(p, centre, &fl.direct, unmoved, old))
 	differ := r.landed(p.owner, old, hits)
 	if !r.rejudged(f, &fl) && !differ {
@@ -986,21 +960,12 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 	}
 	rec := s.projectileRecord(r.now, p)
 	rec.Warped = !r.live
-	if fl.direct.Victim >= 0 {
-		rec.Hit, rec.Victim, rec.Part = true, fl.direct.Victim, fl.direct.Part
-	}
+	rec.struck(&fl.direct)
 	for i := range hits {
-		if h := &hits[i]; h.victim == fl.direct.Victim {
-			rec.Registered, rec.Damage, rec.Kill = true, h.damage, h.kill
-		} else {
-			rec.Splashed++
-		}
+		rec.damaged(&fl.direct, hits[i].victim, hits[i].damage, hits[i].kill)
 	}
 	s.records = append(s.records, rec)
-	ev := wire.ExplosionEvent{ID: p.id, Tick: r.t, Pos: game.SnapPos(centre), Radius: p.weapon.SplashRadius}
-	if data, err := wire.AppendExplosionEvent(nil, &ev); err == nil {
-		s.tellAll(wire.EventExplosion, data)
-	}
+	s.announceExplosion(p, r.t, centre)
 	return false
 }
 
@@ -1059,16 +1024,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 		if !r.hittable(p.shooter, id) {
 			continue
 		}
-		h := warpHit{hitInfo: hitInfo{
-			shooter: p.shooter, victim: id, shotTick: p.shot, part: game.PartTorso,
-			eye: game.SnapPos(centre), damage: r.s.splash(p.weapon, centre, r.w.work[id]),
-		}}
-		if id == direct.Victim {
-			h.part, h.local = direct.Part, direct.Local
-			if d := p.weapon.Damage[direct.Part]; d >= h.damage {
-				h.damage, h.eye = d, game.SnapPos(p.pos)
-			}
-		}
+		h := warpHit{hitInfo: r.s.blastHit(p, centre, direct, id, &r.w.work[id])}
 		if h.damage > 0 {
 			hits = append(hits, h)
 		}
@@ -1215,10 +1171,7 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 	}
 	np.h0 = len(r.out.hits)
 	if ok {
-		r.out.hits = append(r.out.hits, warpHit{hitInfo: hitInfo{
-			shooter: sh.shooter, victim: h.Victim, shotTick: sh.cmd.Tick, part: h.Part, local: h.Local,
-			eye: game.SnapPos(game.EyePos(sh.st, s.cfg.Movement)), damage: wp.Damage[h.Part],
-		}})
+		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(sh.shooter, sh.cmd.Tick, game.EyePos(sh.st, s.cfg.Movement), &h, wp)})
 	}
 	np.h1 = len(r.out.hits)
 	r.out.pellets = append(r.out.pellets, np)
@@ -1239,10 +1192,8 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 	if !r.live && op != nil {
 		r.w.stats.Rejudged++
 	}
-	rec := ShotRecord{
-		Time: r.now, Shooter: sh.shooter, ShotTick: sh.cmd.Tick, Pellet: pellet, Victim: -1,
-		Policy: s.policy.Name(), Weapon: sh.st.Weapon, Outcome: wire.OutcomeRegistered, Warped: !r.live,
-	}
+	rec := s.shotRecord(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.st.Weapon)
+	rec.Outcome, rec.Warped = wire.OutcomeRegistered, !r.live
 	if ok {
 		rec.Hit, rec.Registered, rec.Victim, rec.Part, rec.Damage, rec.Kill = true, true, h.Victim, h.Part, now[0].damage, now[0].kill
 	}
@@ -1253,18 +1204,12 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 // the recorded launch (nil: none).
 func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet) {
 	s, w := r.s, r.w
-	ray := game.ShotRay(sh.st, sh.cmd, sh.shooter, pellet, wp, s.cfg.Movement)
-	origin := game.SnapPos(ray.Origin)
-	vel := snapVel(ray.Dir.Scale(wp.Speed))
-	np := warpPellet{ray: geom.Ray{Origin: origin, Dir: ray.Dir}, victim: -1, vel: vel}
+	p := s.projectileFor(sh.shooter, r.rec.owner[sh.shooter], &sh.st, &sh.cmd, pellet, wp, 0)
+	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	if len(w.fly) >= MaxProjectiles {
 		if r.live || op == nil || op.id != 0 {
-			s.stats.ProjectilesDropped++
-			s.records = append(s.records, ShotRecord{
-				Time: r.now, Shooter: sh.shooter, ShotTick: sh.cmd.Tick, Pellet: pellet, Victim: -1,
-				Policy: s.policy.Name(), Weapon: sh.st.Weapon, Projectile: true, Warped: !r.live,
-			})
+			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.st.Weapon, !r.live)
 		}
 		r.out.pellets = append(r.out.pellets, np)
 		return
@@ -1276,19 +1221,11 @@ func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 	} else {
 		np.id = op.id
 	}
-	p := projectile{
-		id: np.id, shooter: sh.shooter, owner: r.rec.owner[sh.shooter], slot: sh.st.Weapon,
-		weapon: wp, shot: sh.cmd.Tick, pellet: pellet,
-		pos: origin, vel: vel, dir: vel.Norm(), speed: vel.Len(), left: wp.Range,
-	}
+	p.id = np.id
 	w.fly = append(w.fly, p)
-	w.flyNew = append(w.flyNew, fresh || op.ray.Origin != origin || op.vel != vel)
+	w.flyNew = append(w.flyNew, fresh || op.ray.Origin != p.pos || op.vel != p.vel)
 	r.out.pellets = append(r.out.pellets, np)
-	if !fresh {
-		return
-	}
-	ev := wire.ProjectileEvent{ID: p.id, Owner: uint8(p.shooter), Weapon: p.slot, Tick: r.t, Origin: origin, Velocity: vel}
-	if data, err := wire.AppendProjectileEvent(nil, &ev); err == nil {
-		s.tellAll(wire.EventProjectile, data)
+	if fresh {
+		s.announceLaunch(&p, r.t)
 	}
 }
