@@ -8,7 +8,7 @@ import (
 // alc is advanced lag compensation: tlc decides a provisional hit, and a
 // victim whose round trip is within the low-ping threshold may appeal it:
 // its client checks the hit against its current pose and confirms or
-// denies (SPEC section 5, policy alc). Victims above the threshold cannot
+// denies ([alc], advanced lag compensation). Victims above the threshold cannot
 // appeal; their shots behind cover are mostly due to their own lag.
 type alc struct{ lowPing time.Duration }
 

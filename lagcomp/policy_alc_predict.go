@@ -5,7 +5,7 @@ import "time"
 // alcPredict is advanced lag compensation without the appeal round trip:
 // on a provisional hit the server predicts the victim's pose when the hit
 // reaches its client and runs SBC detection on that; its decision is
-// final (SPEC section 5, policy alc-predict). Only low-ping victims are
+// final (a variant of [alc]'s advanced lag compensation). Only low-ping victims are
 // judged, as under alc.
 //
 // The victim's client shows its own predicted pose, which leads the

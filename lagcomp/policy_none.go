@@ -1,7 +1,7 @@
 package lagcomp
 
 // none tests every shot against the present server state: the shooter
-// must lead its target by its own latency (SPEC section 5, policy none).
+// must lead its target by its own latency ([alc], no compensation).
 type none struct{}
 
 func newNone(Config) (Policy, error) { return none{}, nil }

@@ -13,7 +13,7 @@ import (
 const maxAppeals = 256
 
 // appealState is a provisional hit awaiting the victim's answer (policy
-// alc, SPEC section 5).
+// alc, [alc]).
 type appealState struct {
 	active   bool
 	id       uint32

@@ -88,7 +88,7 @@ type Config struct {
 	TimeWarp time.Duration
 }
 
-// Replication configures threshold replication (SPEC section 4): a
+// Replication configures threshold replication ([led]): a
 // player's state goes to a client only when the dead reckoning that
 // client holds of it strays from the truth by more than the policy's
 // threshold, at least every heartbeat, and at once on a teleport, a death

@@ -92,11 +92,11 @@ func pressAt(extra game.Buttons) func(n uint32) game.UserCmd {
 
 var instantDelay = Config{Delay: delay.Config{Mode: delay.Regular}}
 
-// TestInputDelayIdleThenFullDelay: "a command after an idle gap >= the
-// added delay gets the full delay". Command 100 arrives at 1562.5 ms, 59
+// TestInputDelayIdleThenFullDelay: the server runs a new input after an
+// idle gap at the end of the full hold the first input-delay rule gives
+// it (the rule itself is tested in package delay). Command 100 arrives at 1562.5 ms, 59
 // ticks after the previous new input; held 65 ms, it may run from
 // 1627.5 ms, which is tick 105 (tick 100 without delay).
-// Reference: SPEC section 6, input-delay rule 1.
 func TestInputDelayIdleThenFullDelay(t *testing.T) {
 	for _, tc := range []struct {
 		mode string
@@ -110,12 +110,12 @@ func TestInputDelayIdleThenFullDelay(t *testing.T) {
 	}
 }
 
-// TestInputDelayHeldInputContinues: "commands continuing a held input
-// get none beyond the first". Commands 101 to 105 continue the walk begun
+// TestInputDelayHeldInputContinues: the server runs the commands that
+// continue a held input, which the second input-delay rule holds no
+// further, behind it and on time again. Commands 101 to 105 continue the walk begun
 // by command 100: they queue behind it and run in its tick, 105, on the
 // movement budget banked during the hold (93.75 ms, six commands), so the
 // walk is back on time at once and loses no movement.
-// Reference: SPEC section 6, input-delay rule 2.
 func TestInputDelayHeldInputContinues(t *testing.T) {
 	s, fast, _ := delayServer(t, nil, instantDelay)
 	exec := play(t, s, 120, pressAt(0))
@@ -138,12 +138,12 @@ func TestInputDelayHeldInputContinues(t *testing.T) {
 	}
 }
 
-// TestInputDelayNewPressWithinWindow: "a new press within the delay
-// window of the previous one gets only the time since that press". Fire
+// TestInputDelayNewPressWithinWindow: the server runs a new press within
+// the window of the previous one after the shorter hold the third
+// input-delay rule gives it. Fire
 // pressed with command 103, 46.875 ms after the walk began, is held
 // 46.875 ms, not 65: it may run from 1656.25 ms, tick 106, where the full
 // delay would make it tick 108.
-// Reference: SPEC section 6, input-delay rule 3.
 func TestInputDelayNewPressWithinWindow(t *testing.T) {
 	s, _, _ := delayServer(t, nil, instantDelay)
 	exec := play(t, s, 110, pressAt(game.BtnFire))

@@ -19,7 +19,7 @@ import (
 // d/Speed plus one tick later. Each tick it flies in a straight line (no
 // gravity); the segment is tested against the map's boxes, the ground and
 // the hitboxes of the players' current states (as Half-Life does,
-// projectiles are not lag compensated: SPEC section 5), and the first
+// projectiles are not lag compensated, [source]), and the first
 // contact wins. The owner and its team mates are never hit (Server's
 // hittable rule, as for hitscan). A projectile expires, settling as a
 // miss, when it has flown its weapon's Range or leaves the map's bounds;
