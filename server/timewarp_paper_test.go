@@ -56,7 +56,6 @@ func TestTimeWarpIsExact(t *testing.T) {
 	compare(t, "after the last projectile landed", snap(warped.s), want)
 }
 
-
 // TestTimeWarpCompensatesProjectiles checks what time warp compensates:
 //
 //	"This compensates everything, projectiles included."
@@ -124,4 +123,3 @@ func TestTimeWarpCostIsLinear(t *testing.T) {
 		t.Fatalf("players tested per warp over n x m ranges from %.2f to %.2f: not linear in n x m", lo, hi)
 	}
 }
-
