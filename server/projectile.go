@@ -97,12 +97,15 @@ func (s *Server) Projectiles(dst []Projectile) []Projectile {
 
 // launch fires pellet of shot ps, made with weapon w, as a projectile.
 func (s *Server) launch(now time.Duration, ps *pendingShot, pellet int, w *game.Weapon) {
+	p := s.projectileFor(ps.shooter, s.clients[ps.shooter], &ps.state, &ps.cmd, pellet, w, 0)
 	if len(s.projectiles) >= MaxProjectiles {
+		s.recorder.launch(&p)
 		s.dropProjectile(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Weapon, false)
 		return
 	}
 	s.nextProjectile++
-	p := s.projectileFor(ps.shooter, s.clients[ps.shooter], &ps.state, &ps.cmd, pellet, w, s.nextProjectile)
+	p.id = s.nextProjectile
+	s.recorder.launch(&p)
 	s.projectiles = append(s.projectiles, p)
 	s.announceLaunch(&p, s.tick)
 }
@@ -114,6 +117,8 @@ func (s *Server) moveProjectiles(now time.Duration) {
 	for i := range s.projectiles {
 		p := s.projectiles[i]
 		if s.clients[p.shooter] != p.owner {
+			c := noContact()
+			s.recorder.flight(&p, &c, true)
 			s.settleMiss(now, &p)
 			continue
 		}
@@ -134,12 +139,14 @@ func (s *Server) fly(now time.Duration, p *projectile) bool {
 		c.meet(h)
 	}
 	if !c.hit {
-		if s.advance(p, ray, seg) {
-			return true
+		flies := s.advance(p, ray, seg)
+		s.recorder.flight(p, &c, !flies)
+		if !flies {
+			s.settleMiss(now, p)
 		}
-		s.settleMiss(now, p)
-		return false
+		return flies
 	}
+	s.recorder.flight(p, &c, true)
 	s.explode(now, p, c.centre(ray), &c.direct)
 	return false
 }

@@ -90,6 +90,7 @@ type Server struct {
 	spawnN  [2]int
 
 	sched     scheduler
+	recorder  recorder
 	delay     *delay.Delayer
 	delayView []delay.Player // scratch for the delay's view of the players
 	warp      *timeWarp      // nil: time warp off
@@ -186,10 +187,10 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: config: %w", err)
 	}
 	s.delayView = make([]delay.Player, c.MaxClients)
-	s.sched = queued{s}
+	s.sched, s.recorder = queued{s}, noRecord{}
 	if c.TimeWarp > 0 {
 		s.warp = newTimeWarp(&c, s.tickDur)
-		s.sched = warpScheduler{s}
+		s.sched, s.recorder = warpScheduler{s}, warpRecorder{s}
 	}
 	if s.policy, err = lagcomp.New(c.Policy); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)

@@ -93,8 +93,10 @@ func (s *Server) resolveShots(now time.Duration) {
 		ps := &s.shots[i]
 		c := s.clients[ps.shooter]
 		if c == nil || c.state.Has(game.FlagDead) {
+			s.recorder.shot(ps, true)
 			continue // killed earlier this tick: no kill trading through lag
 		}
+		s.recorder.shot(ps, false)
 		// Step fires only a weapon of the loadout, so the slot is valid.
 		w := &s.cfg.Weapons[ps.state.Weapon]
 		// Each pellet counts as a shot, and each pellet that lands as a
@@ -132,6 +134,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
 	}
 	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
+	s.recorder.hitscan(ray, w, &h, ok)
 	if !ok {
 		s.records = append(s.records, rec)
 		return
@@ -215,11 +218,12 @@ func (s *Server) hurt(now time.Duration, h *hitInfo, tell bool) bool {
 		s.sendHit(v, h, 0, 0)
 	}
 	v.state.Health -= h.damage
-	if v.state.Health > 0 {
-		return false
+	kill := v.state.Health <= 0
+	s.recorder.dealt(h, kill)
+	if kill {
+		s.kill(now, h.shooter, h.victim)
 	}
-	s.kill(now, h.shooter, h.victim)
-	return true
+	return kill
 }
 
 // confirm tells shooter sh what became of hit h: damage dealt and outcome.

@@ -189,6 +189,10 @@ type timeWarp struct {
 	hits     []warpHit
 	idBase   uint32 // projectile ids above this were launched by the current warp
 
+	// lastFlight tells whether a live tick's latest record is a flight
+	// (else a pellet), which the damage it deals belongs to.
+	lastFlight bool
+
 	stats TimeWarpStats
 }
 

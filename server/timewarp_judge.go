@@ -7,10 +7,10 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
-// Time warp's judging: resolving a tick's projectiles and shots, live or
-// re-simulated, by the rules of fire.go, and settling each outcome
-// against what the tick recorded before: only what differs is news
-// (damage given or taken back, events, records, counters).
+// Time warp's judging: resolving a re-simulated tick's projectiles and
+// shots by the rules of fire.go, as the live tick did, and settling each
+// outcome against what the tick recorded before: only what differs is
+// news (damage given or taken back, events, records, counters).
 
 // keeps reports whether recorded hits damaged a settled player: the
 // outcome then stands as recorded.
@@ -37,7 +37,7 @@ func same(a, b *warpHit) bool {
 
 // settle applies the hits of one pellet or projectile contact, now, to
 // the tick's states, and tells and counts those that differ from its
-// recorded hits old (all of them in a live tick). Hits on the same
+// recorded hits old. Hits on the same
 // victim and part for the same damage are the same hit, told before. A
 // victim whose damage changed joins the affected set. It reports whether
 // anything differed.
@@ -119,10 +119,7 @@ func (r *warpRun) hurt(h *warpHit) {
 func (r *warpRun) flights() {
 	w := r.w
 	w.fly2, w.flyNew2 = w.fly2[:0], w.flyNew2[:0]
-	var orig []warpFlight
-	if r.orig != nil {
-		orig = r.orig.flights
-	}
+	orig := r.orig.flights
 	cursor := 0
 	for i := range w.fly {
 		p := w.fly[i]
@@ -161,12 +158,9 @@ func (r *warpRun) vanish(f *warpFlight) {
 	r.rejudged(f, nil)
 }
 
-// rejudged reports whether a flight's outcome is news: any in a live
-// tick, or one that differs from the recorded flight f (counted).
+// rejudged reports whether a flight's outcome is news: one that differs
+// from the recorded flight f (counted), or has none.
 func (r *warpRun) rejudged(f, now *warpFlight) bool {
-	if r.live {
-		return true
-	}
 	if f != nil && now != nil && f.ended == now.ended && f.hit == now.hit &&
 		f.direct.Victim == now.direct.Victim && f.direct.Part == now.direct.Part && f.dist == now.dist {
 		return false
@@ -231,7 +225,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		return false
 	}
 	rec := s.projectileRecord(r.now, p)
-	rec.Warped = !r.live
+	rec.Warped = true
 	rec.struck(&fl.direct)
 	for i := range hits {
 		rec.damaged(&fl.direct, hits[i].victim, hits[i].damage, hits[i].kill)
@@ -246,7 +240,7 @@ func (r *warpRun) miss(p *projectile, f, fl *warpFlight, old []warpHit) {
 	r.landed(p.owner, old, r.add(*fl, nil))
 	if r.rejudged(f, fl) {
 		rec := r.s.projectileRecord(r.now, p)
-		rec.Warped = !r.live
+		rec.Warped = true
 		r.s.records = append(r.s.records, rec)
 	}
 }
@@ -296,9 +290,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 		if !r.hittable(p.shooter, id) {
 			continue
 		}
-		if !r.live {
-			r.w.stats.Tested++
-		}
+		r.w.stats.Tested++
 		h := warpHit{hitInfo: r.s.blastHit(p, centre, direct, id, &r.w.work[id])}
 		if h.damage > 0 {
 			hits = append(hits, h)
@@ -317,15 +309,13 @@ func (r *warpRun) shots() {
 	for k := range r.out.shots {
 		sh := &r.out.shots[k]
 		var os *warpShot
-		if r.orig != nil {
-			for oi < len(r.orig.shots) && before(&r.orig.shots[oi], sh) {
-				r.undoShot(&r.orig.shots[oi])
-				oi++
-			}
-			if oi < len(r.orig.shots) && r.orig.shots[oi].shooter == sh.shooter && r.orig.shots[oi].cmd.Tick == sh.cmd.Tick {
-				os = &r.orig.shots[oi]
-				oi++
-			}
+		for oi < len(r.orig.shots) && before(&r.orig.shots[oi], sh) {
+			r.undoShot(&r.orig.shots[oi])
+			oi++
+		}
+		if oi < len(r.orig.shots) && r.orig.shots[oi].shooter == sh.shooter && r.orig.shots[oi].cmd.Tick == sh.cmd.Tick {
+			os = &r.orig.shots[oi]
+			oi++
 		}
 		owner := r.rec.owner[sh.shooter]
 		var old []warpPellet
@@ -362,10 +352,8 @@ func (r *warpRun) shots() {
 		}
 		sh.p1 = len(r.out.pellets)
 	}
-	if r.orig != nil {
-		for ; oi < len(r.orig.shots); oi++ {
-			r.undoShot(&r.orig.shots[oi])
-		}
+	for ; oi < len(r.orig.shots); oi++ {
+		r.undoShot(&r.orig.shots[oi])
 	}
 }
 
@@ -461,14 +449,14 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 			owner.hitsLanded++
 		}
 	}
-	if !r.live && !differ && op != nil {
+	if !differ && op != nil {
 		return
 	}
-	if !r.live && op != nil {
+	if op != nil {
 		r.w.stats.Rejudged++
 	}
 	rec := s.shotRecord(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.st.Weapon)
-	rec.Outcome, rec.Warped = wire.OutcomeRegistered, !r.live
+	rec.Outcome, rec.Warped = wire.OutcomeRegistered, true
 	if ok {
 		rec.Hit, rec.Registered, rec.Victim, rec.Part, rec.Damage, rec.Kill = true, true, h.Victim, h.Part, now[0].damage, now[0].kill
 	}
@@ -483,8 +471,8 @@ func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	if len(w.fly) >= MaxProjectiles {
-		if r.live || op == nil || op.id != 0 {
-			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.st.Weapon, !r.live)
+		if op == nil || op.id != 0 {
+			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.st.Weapon, true)
 		}
 		r.out.pellets = append(r.out.pellets, np)
 		return

@@ -13,8 +13,8 @@ import (
 
 // Time warp's re-simulation: re-running the ticks from a late command's
 // to the present, the affected players stepped again, the others taken
-// from the ring (see timewarp.go). A live tick under time warp is
-// resolved the same way, with nothing recorded to compare against.
+// from the ring (see timewarp.go). A live tick under time warp runs as an
+// ordinary server's, and warpRecorder keeps what it did.
 
 // prepare starts the record of the next tick: who is in each slot, and
 // which states the server set since the last tick (joins, placements).
@@ -38,32 +38,79 @@ func (w *timeWarp) prepare(s *Server) {
 	}
 }
 
-// warpResolve is the damage phase of a live tick under time warp:
-// projectiles fly, then shots are resolved, as moveProjectiles and
-// resolveShots do, and everything is recorded for later warps.
+// warpResolve is the damage phase of a live tick under time warp: the
+// ordinary one (moveProjectiles, resolveShots), with warpRecorder keeping
+// what it did in the ring for later warps.
 func (s *Server) warpResolve(now time.Duration) {
-	w := s.warp
-	e, _ := w.entry(s.tick)
+	e, _ := s.warp.entry(s.tick)
 	for i, c := range s.clients {
 		if c != nil {
-			w.work[i] = c.state
 			e.moved[i] = c.state
 		}
 	}
-	clear(w.settled)
-	w.fly = append(w.fly[:0], s.projectiles...)
-	w.flyNew = w.flyNew[:0]
-	for range w.fly {
-		w.flyNew = append(w.flyNew, true)
+	s.moveProjectiles(now)
+	s.resolveShots(now)
+}
+
+// warpRecorder keeps a live tick's shots, pellets, flights and hits in the
+// ring's record of the tick.
+type warpRecorder struct{ s *Server }
+
+func (r warpRecorder) tick() *warpTick {
+	e, _ := r.s.warp.entry(r.s.tick)
+	return e
+}
+
+func (r warpRecorder) shot(ps *pendingShot, void bool) {
+	e := r.tick()
+	n := len(e.pellets)
+	e.shots = append(e.shots, warpShot{shooter: ps.shooter, cmd: ps.cmd, st: ps.state, void: void, p0: n, p1: n})
+}
+
+func (r warpRecorder) hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, found bool) {
+	reach := w.Range
+	if wall, hit := r.s.cfg.Map.Grid.Raycast(ray, reach); hit {
+		reach = wall.Dist
 	}
-	r := warpRun{s: s, w: w, t: s.tick, now: now, rec: e, out: &e.warpLists, live: true}
-	r.run()
-	for i, c := range s.clients {
-		if c != nil {
-			c.state = w.work[i]
-		}
+	p := warpPellet{ray: ray, reach: reach, victim: -1}
+	if found {
+		p.victim, p.dist = h.Victim, h.Dist
 	}
-	s.projectiles = append(s.projectiles[:0], w.fly...)
+	r.pellet(p)
+}
+
+func (r warpRecorder) launch(p *projectile) {
+	r.pellet(warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, id: p.id, vel: p.vel})
+}
+
+// pellet records pellet p of the shot last recorded.
+func (r warpRecorder) pellet(p warpPellet) {
+	e := r.tick()
+	p.h0, p.h1 = len(e.hits), len(e.hits)
+	e.pellets = append(e.pellets, p)
+	e.shots[len(e.shots)-1].p1 = len(e.pellets)
+	r.s.warp.lastFlight = false
+}
+
+func (r warpRecorder) flight(p *projectile, c *contact, ended bool) {
+	e := r.tick()
+	e.flights = append(e.flights, warpFlight{id: p.id, owner: p.owner, contact: *c, ended: ended, h0: len(e.hits), h1: len(e.hits)})
+	r.s.warp.lastFlight = true
+}
+
+func (r warpRecorder) dealt(h *hitInfo, kill bool) {
+	e := r.tick()
+	e.hits = append(e.hits, warpHit{hitInfo: *h, kill: kill})
+	if kill {
+		// A death announced is a committed fact for later warps.
+		sl := &r.s.warp.slots[h.victim]
+		sl.died, sl.deathTick = r.s.clients[h.victim], r.s.tick
+	}
+	if r.s.warp.lastFlight {
+		e.flights[len(e.flights)-1].h1 = len(e.hits)
+	} else {
+		e.pellets[len(e.pellets)-1].h1 = len(e.hits)
+	}
 }
 
 // warpRecord completes the record of the tick just run: the states after
@@ -165,22 +212,21 @@ func (s *Server) resimulate(from uint32) {
 	w.stats.MaxDepth = max(w.stats.MaxDepth, depth)
 }
 
-// warpRun is the resolution of one tick, live or re-simulated.
+// warpRun is the re-simulation of one tick.
 type warpRun struct {
 	s    *Server
 	w    *timeWarp
 	t    uint32
 	now  time.Duration // the tick's time
 	rec  *warpTick     // the tick's record (its per-slot arrays)
-	orig *warpLists    // what the tick recorded before (nil: a live tick)
+	orig *warpLists    // what the tick recorded before
 	out  *warpLists    // what it records now
-	live bool
 }
 
 // join adds slot i to the affected set.
 func (r *warpRun) join(i int) {
 	w := r.w
-	if r.live || w.inA[i] || w.settled[i] {
+	if w.inA[i] || w.settled[i] {
 		return
 	}
 	w.inA[i] = true
@@ -289,12 +335,10 @@ func (r *warpRun) player(id int) *game.PlayerState {
 // (or a projectile's segment) hits within maxDist, testing the players in
 // ids (nil: everyone) in the tick's states.
 func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (lagcomp.Hit, bool) {
-	if !r.live {
-		n := len(ids)
-		if ids == nil {
-			n = len(r.rec.owner)
-		}
-		r.w.stats.Tested += n
+	n := len(ids)
+	if ids == nil {
+		n = len(r.rec.owner)
 	}
+	r.w.stats.Tested += n
 	return r.s.firstPlayer(r, ray, maxDist, shooter, ids)
 }

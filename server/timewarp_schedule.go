@@ -128,11 +128,7 @@ func (s *Server) warpExecute(c *client) {
 		noteExecuted(c, &cmd)
 		e.cmds[c.id*maxWarpCmds+int(e.ncmd[c.id])] = cmd
 		e.ncmd[c.id]++
-		var fired bool
-		c.state, fired = s.act(c.state, cmd)
-		if fired {
-			e.shots = append(e.shots, warpShot{shooter: c.id, cmd: cmd, st: c.state})
-		}
+		s.run(c, cmd)
 	}
 }
 
