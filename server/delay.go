@@ -100,7 +100,7 @@ func (s *Server) updateDelay(now time.Duration) {
 			p.Latency, p.State = c.rtt.Smoothed()/2, c.state
 		}
 	}
-	s.delay.Tick(now, s.delayView, s.enemySlots)
+	s.delay.Tick(now, s.delayView, s.areEnemies)
 }
 
 // enemySlots reports whether the players in slots i and j are enemies.

@@ -20,35 +20,6 @@ import (
 // in what they do with the outcome: the live tick applies it, a
 // re-simulation compares it with what the tick recorded before.
 
-// recorder keeps what a live tick's shots and projectiles did, for a
-// later re-simulation to compare against (time warp's ring); the
-// ordinary server keeps nothing (noRecord). The live tick is the same
-// code either way.
-type recorder interface {
-	// shot starts the record of shot ps; void reports that its shooter
-	// was dead when it was resolved.
-	shot(ps *pendingShot, void bool)
-	// hitscan records a hitscan pellet of weapon w: its ray and what it
-	// hit, h if found.
-	hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, found bool)
-	// launch records a projectile pellet's launch of p (p.id 0: dropped
-	// at MaxProjectiles).
-	launch(p *projectile)
-	// flight records p's flight through the tick, ended or flying on.
-	flight(p *projectile, c *contact, ended bool)
-	// dealt records damage the latest pellet or flight dealt.
-	dealt(h *hitInfo, kill bool)
-}
-
-// noRecord is the ordinary server's recorder: it keeps nothing.
-type noRecord struct{}
-
-func (noRecord) shot(*pendingShot, bool)                            {}
-func (noRecord) hitscan(geom.Ray, *game.Weapon, *lagcomp.Hit, bool) {}
-func (noRecord) launch(*projectile)                                 {}
-func (noRecord) flight(*projectile, *contact, bool)                 {}
-func (noRecord) dealt(*hitInfo, bool)                               {}
-
 // arena is the world a tick's shots and projectiles meet: the live
 // server's players, or a time warp re-simulation's at the tick it
 // re-runs.

@@ -89,11 +89,12 @@ type Server struct {
 	hashBuf []byte
 	spawnN  [2]int
 
-	sched     scheduler
-	recorder  recorder
-	delay     *delay.Delayer
-	delayView []delay.Player // scratch for the delay's view of the players
-	warp      *timeWarp      // nil: time warp off
+	sched      scheduler
+	recorder   *warpRecorder // nil: nothing recorded (no time warp)
+	delay      *delay.Delayer
+	delayView  []delay.Player      // scratch for the delay's view of the players
+	areEnemies func(i, j int) bool // enemySlots, bound once so that passing it does not allocate
+	warp       *timeWarp           // nil: time warp off
 
 	stats Stats
 }
@@ -187,10 +188,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: config: %w", err)
 	}
 	s.delayView = make([]delay.Player, c.MaxClients)
-	s.sched, s.recorder = queued{s}, noRecord{}
+	s.areEnemies = s.enemySlots
+	s.sched = queued{s}
 	if c.TimeWarp > 0 {
 		s.warp = newTimeWarp(&c, s.tickDur)
-		s.sched, s.recorder = warpScheduler{s}, warpRecorder{s}
+		s.sched, s.recorder = warpScheduler{s}, &warpRecorder{s}
 	}
 	if s.policy, err = lagcomp.New(c.Policy); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)

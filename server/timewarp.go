@@ -67,6 +67,18 @@ import (
 // hit gone, a kill) joins the affected set from then on. An unaffected
 // player's states are copied from the ring.
 //
+// One implementation. A live tick under time warp is the ordinary tick:
+// its commands run through Server.run, its projectiles and shots through
+// moveProjectiles and resolveShots, and a recorder (warpRecorder) keeps
+// what they did in the ring. A re-simulation resolves a tick by the same
+// rules (fire.go: movement and firing, pellet damage, launch, flight,
+// blast, records and events) and differs only in what it does with an
+// outcome: it compares it with the record and settles the difference.
+// The code is in three parts: scheduling (timewarp_schedule.go: when a
+// command runs), re-simulation (timewarp_resim.go: which ticks and
+// players are re-run) and judging (timewarp_judge.go: what of a re-run
+// tick is news).
+//
 // Cost. A warp n ticks deep over m players re-runs n ticks; each costs
 // O(m) to copy states, O(a) movement steps for the a affected players,
 // O(a) per shot or projectile of the others, O(m) per shot or projectile
@@ -96,10 +108,12 @@ import (
 //
 // Time warp and rewind-based hit registration. The two answer the same
 // question, which world a shot is judged in, in different ways, so
-// exactly one of them decides. Under time warp the policy must be none:
-// a shot is tested in the re-simulated world at its own tick, against
-// everyone's re-simulated states there, and lagcomp's rewind is not used;
-// a rewinding policy would move the victims back a second time. The pose
+// exactly one of them decides. Under time warp the policy must declare
+// that it never rewinds and never appeals (lagcomp.Traits; policy none
+// does): a shot is tested in the re-simulated world at its own tick,
+// against everyone's re-simulated states there, and lagcomp's rewind is
+// not used; a rewinding policy would move the victims back a second time,
+// and an appeal answered cannot be taken back by a re-simulation. The pose
 // history is still kept, and re-recorded for the warped ticks, so that
 // it holds the states the server settled on. Time warp compensates the
 // client's upstream latency (the command's trip to the server), and
@@ -188,6 +202,8 @@ type timeWarp struct {
 	flyNew2  []bool
 	hits     []warpHit
 	idBase   uint32 // projectile ids above this were launched by the current warp
+
+	run warpRun // the tick being re-simulated
 
 	// lastFlight tells whether a live tick's latest record is a flight
 	// (else a pellet), which the damage it deals belongs to.

@@ -52,22 +52,37 @@ func (s *Server) warpResolve(now time.Duration) {
 	s.resolveShots(now)
 }
 
-// warpRecorder keeps a live tick's shots, pellets, flights and hits in the
-// ring's record of the tick.
+// warpRecorder keeps what a live tick's shots and projectiles did (shots,
+// pellets, flights and hits) in the ring's record of the tick, for later
+// re-simulations to compare against. The live tick is the ordinary
+// server's code, which calls it at each step; on a nil recorder (no time
+// warp) the calls do nothing. It is a concrete type so that the values
+// passed to it stay on the stack.
 type warpRecorder struct{ s *Server }
 
-func (r warpRecorder) tick() *warpTick {
+// tick returns the ring's record of the live tick.
+func (r *warpRecorder) tick() *warpTick {
 	e, _ := r.s.warp.entry(r.s.tick)
 	return e
 }
 
-func (r warpRecorder) shot(ps *pendingShot, void bool) {
+// shot starts the record of shot ps; void: its shooter was dead when it
+// was resolved.
+func (r *warpRecorder) shot(ps *pendingShot, void bool) {
+	if r == nil {
+		return
+	}
 	e := r.tick()
 	n := len(e.pellets)
 	e.shots = append(e.shots, warpShot{shooter: ps.shooter, cmd: ps.cmd, st: ps.state, void: void, p0: n, p1: n})
 }
 
-func (r warpRecorder) hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, found bool) {
+// hitscan records a hitscan pellet of weapon w: its ray, its reach and
+// what it hit, h if found.
+func (r *warpRecorder) hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, found bool) {
+	if r == nil {
+		return
+	}
 	reach := w.Range
 	if wall, hit := r.s.cfg.Map.Grid.Raycast(ray, reach); hit {
 		reach = wall.Dist
@@ -79,12 +94,17 @@ func (r warpRecorder) hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, foun
 	r.pellet(p)
 }
 
-func (r warpRecorder) launch(p *projectile) {
+// launch records the launch of projectile p (id 0: dropped at
+// MaxProjectiles).
+func (r *warpRecorder) launch(p *projectile) {
+	if r == nil {
+		return
+	}
 	r.pellet(warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, id: p.id, vel: p.vel})
 }
 
 // pellet records pellet p of the shot last recorded.
-func (r warpRecorder) pellet(p warpPellet) {
+func (r *warpRecorder) pellet(p warpPellet) {
 	e := r.tick()
 	p.h0, p.h1 = len(e.hits), len(e.hits)
 	e.pellets = append(e.pellets, p)
@@ -92,13 +112,21 @@ func (r warpRecorder) pellet(p warpPellet) {
 	r.s.warp.lastFlight = false
 }
 
-func (r warpRecorder) flight(p *projectile, c *contact, ended bool) {
+// flight records p's flight through the tick, ended or flying on.
+func (r *warpRecorder) flight(p *projectile, c *contact, ended bool) {
+	if r == nil {
+		return
+	}
 	e := r.tick()
 	e.flights = append(e.flights, warpFlight{id: p.id, owner: p.owner, contact: *c, ended: ended, h0: len(e.hits), h1: len(e.hits)})
 	r.s.warp.lastFlight = true
 }
 
-func (r warpRecorder) dealt(h *hitInfo, kill bool) {
+// dealt records damage the latest pellet or flight dealt.
+func (r *warpRecorder) dealt(h *hitInfo, kill bool) {
+	if r == nil {
+		return
+	}
 	e := r.tick()
 	e.hits = append(e.hits, warpHit{hitInfo: *h, kill: kill})
 	if kill {
@@ -180,7 +208,8 @@ func (s *Server) resimulate(from uint32) {
 	w.idBase = s.nextProjectile
 	for t := from; t <= s.tick; t++ {
 		e, _ := w.entry(t)
-		r := warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.warpLists, out: &w.spare}
+		r := &w.run // kept in w, so that passing it as an arena does not allocate
+		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.warpLists, out: &w.spare}
 		r.move()
 		r.run()
 		r.finish()
