@@ -185,7 +185,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 			return false
 		}
 	}
-	fl := warpFlight{id: p.id, owner: p.owner, contact: contact{direct: lagcomp.Hit{Victim: -1}}, ended: true}
+	fl := warpFlight{id: p.id, owner: p.owner, contact: noContact(), ended: true}
 	if r.rec.owner[p.shooter] != p.owner {
 		r.miss(p, f, &fl, old)
 		return false
