@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lagkit/lagkit/delay"
-	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
 )
@@ -102,7 +101,7 @@ living player's position 20 times a second as a path file
 	f.DurationVar(&cfg.Duration, "duration", 10*time.Minute, "match length (simulated)")
 	f.Uint64Var(&cfg.Seed, "seed", 1, "random seed")
 	f.IntVar(&cfg.TickRate, "tick", 64, "server tick rate (20-128 Hz)")
-	f.StringVar(&cfg.Policy.Name, "policy", "tlc", "lag compensation policy: "+strings.Join(lagcomp.Names(), ", "))
+	f.StringVar(&cfg.Policy.Name, "policy", "tlc", "lag compensation policy: none, tlc, clc, alc or alc-predict")
 	f.Float64Var(&cfg.Policy.LowPingMS, "low-ping-ms", 0, "alc: appeal threshold (default 50)")
 	f.Float64Var(&cfg.Policy.MaxRTTms, "max-rtt-ms", 0, "clc: round-trip cap (default 250; negative: none)")
 	f.Float64Var(&cfg.Policy.MaxRollbackM, "max-rollback-m", 0, "clc: rollback distance cap (0: none)")
@@ -113,9 +112,9 @@ living player's position 20 times a second as a path file
 	f.Float64Var(&cfg.JitterMS, "jitter", 0, "delay jitter per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "loss probability per direction")
 	f.Float64Var(&cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
-	f.StringVar(&cfg.Delay.Mode, "delay", "none", "time delay: "+strings.Join(delay.Modes(), ", ")+" (delay equalises every player's latency, adaptive only while players interact)")
+	f.StringVar(&cfg.Delay.Mode, "delay", "none", "time delay: none, delay (equalise every player's latency) or adaptive (only while players interact)")
 	f.DurationVar(&cfg.Delay.Adaptation, "adaptation", delay.DefaultAdaptation, "adaptive delay: moving-average length of the added delay (0s: at once)")
-	f.StringVar(&cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: "+strings.Join(delay.Triggers(), ", ")+" (fov: either sees the other; proximity: within 20 m, until beyond 25 m)")
+	f.StringVar(&cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: proximity (within 20 m, until beyond 25 m) or fov (either sees the other)")
 	f.StringVar(&repl, "replication", "full", "full (every state in every snapshot), or threshold replication with dead or led reckoning (led uses the map's shipped trend maps; clients then dead reckon)")
 	f.DurationVar(&cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
 	f.StringVar(&out, "out", "", "folder for events.jsonl and summary.json")
