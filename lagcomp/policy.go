@@ -116,7 +116,8 @@ var registry = map[string]func(Config) (Policy, error){
 	"alc-predict": newALCPredict,
 }
 
-// Names returns the registered policy names, sorted.
+// Names returns the registered policy names, sorted, for command-line
+// help and error messages.
 func Names() []string {
 	names := make([]string, 0, len(registry))
 	for n := range registry {
