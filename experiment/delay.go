@@ -5,10 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
-	"github.com/lagkit/lagkit/server"
 )
 
 // delayCondition is one compensation condition of the delay study.
@@ -21,11 +21,11 @@ type delayCondition struct {
 // delayConditions are the study's conditions: no compensation, regular
 // delay, and adaptive delay with 0, 1 and 2 s adaptation.
 var delayConditions = []delayCondition{
-	{"none", server.DelayNone, 0},
-	{"delay", server.DelayRegular, 0},
-	{"adaptive-0s", server.DelayAdaptive, 0},
-	{"adaptive-1s", server.DelayAdaptive, time.Second},
-	{"adaptive-2s", server.DelayAdaptive, 2 * time.Second},
+	{"none", delay.None, 0},
+	{"delay", delay.Regular, 0},
+	{"adaptive-0s", delay.Adaptive, 0},
+	{"adaptive-1s", delay.Adaptive, time.Second},
+	{"adaptive-2s", delay.Adaptive, 2 * time.Second},
 }
 
 // Settings of the delay study's matches.
@@ -98,7 +98,7 @@ var delayExperiment = register(&Experiment{
 						Params: map[string]any{
 							"layout": b.layout.name, "map": "arena", "mode": string(b.layout.mode), "bots": b.layout.bots,
 							"base_rtt_ms": delayBaseRTT, "high_rtt_ms": b.rtt, "delay": dc.mode,
-							"adaptation_s": dc.adaptation.Seconds(), "trigger": server.TriggerProximity,
+							"adaptation_s": dc.adaptation.Seconds(), "trigger": delay.Proximity,
 							"policy": "none", "skill": delaySkill, "minutes": b.minutes,
 						},
 					})
@@ -124,9 +124,9 @@ func runDelayCell(c Cell) (CellResult, error) {
 		Duration:  time.Duration(param(c, "minutes") * float64(time.Minute)),
 		Policy:    lagcomp.Config{Name: "none"},
 		BaseRTTms: delayBaseRTT, Skill: param(c, "skill"),
-		Delay: server.Delay{
+		Delay: delay.Config{
 			Mode:       c.Params["delay"].(string),
-			Trigger:    server.TriggerProximity,
+			Trigger:    delay.Proximity,
 			Adaptation: time.Duration(param(c, "adaptation_s") * float64(time.Second)),
 		},
 	}
@@ -215,7 +215,7 @@ func summariseDelay(r *Results, cells []CellResult) {
 			}
 			pairedTests(r, g, "accuracy_gap", "accuracy_gap", name, b)
 			pairedTests(r, g, "kill_gap", "kill_gap", name, b)
-			if dc.mode == server.DelayAdaptive {
+			if dc.mode == delay.Adaptive {
 				pairedTests(r, g, "input_to_effect_ms_low", "input_to_effect_ms_low", prefix+"delay", b)
 			}
 		}

@@ -1,7 +1,7 @@
 package lagcomp_test
 
-// This file holds the tests of SPEC section 5 (server-side hit
-// registration), in the manner of etcd raft's raft_paper_test.go: each
+// This file holds the tests of server-side hit registration under the
+// lag compensation policies ([alc], [source], [taxonomy]), in the manner of etcd raft's raft_paper_test.go: each
 // test quotes the statement it checks. Most drive a whole server through
 // its public API (see rig_test.go); the rest query the lag compensation
 // history and SBC detection directly.
@@ -40,7 +40,7 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // afterwards its live state is where the teleport put it and every
 // recorded pose is unchanged.
 //
-// Reference: SPEC section 5
+// Reference: [source], rewinding the other players (docs/references.md).
 func TestRewindIsAQuery(t *testing.T) {
 	m := newRig(t, server.Config{})
 	a, b := m.join(0, 100*ms), m.join(0, 100*ms)
@@ -95,7 +95,7 @@ func TestRewindIsAQuery(t *testing.T) {
 // between two ticks only by a ray through its interpolated position, and
 // the hit reports that pose.
 //
-// Reference: SPEC section 5
+// Reference: [source], interpolated history (docs/references.md).
 func TestRewindInterpolatesStraddlingRecords(t *testing.T) {
 	const dt = time.Second / 64
 	p := game.DefaultParams()
@@ -133,7 +133,7 @@ func TestRewindInterpolatesStraddlingRecords(t *testing.T) {
 //
 //	"Never rewind more than max_unlag."
 //
-// Reference: SPEC section 5
+// Reference: [source], sv_maxunlag (docs/references.md).
 func TestRewindNeverExceedsMaxUnlag(t *testing.T) {
 	cases := []struct {
 		name        string
@@ -172,7 +172,7 @@ func TestRewindNeverExceedsMaxUnlag(t *testing.T) {
 // so the estimate is 150 ms back. A view time in the future or at zero is
 // not plausible either; a negative one cannot even be sent.
 //
-// Reference: SPEC section 5
+// Reference: [source], the command's view time (docs/references.md).
 func TestServerEstimateWinsBeyondTolerance(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -232,7 +232,7 @@ func crossing(t *testing.T, cfg server.Config) (m *rig, shooter, victim *player)
 // under tlc and misses under none; aimed where the victim is now, the
 // reverse. Only rewound hits have a rollback distance.
 //
-// Reference: SPEC section 5
+// Reference: [alc], no compensation (docs/references.md).
 func TestNoneTestsThePresent(t *testing.T) {
 	for _, tc := range []struct {
 		policy      string
@@ -269,7 +269,7 @@ func TestNoneTestsThePresent(t *testing.T) {
 //	time, trace from the shooter's eye along the aim, first hit wins
 //	(world geometry blocks)."
 //
-// Reference: SPEC section 5
+// Reference: [alc], traditional lag compensation (docs/references.md).
 func TestTLCRewindsAllButTheShooter(t *testing.T) {
 	t.Run("the shooter fires from where it is", func(t *testing.T) {
 		// Strafing at 4 m/s with 250 ms of lag, the shooter stood 1 m
@@ -350,7 +350,7 @@ func TestTLCRewindsAllButTheShooter(t *testing.T) {
 // Each shot is aimed where the shooter saw a crossing victim, so it hits
 // only if it is rewound.
 //
-// Reference: SPEC section 5
+// Reference: [taxonomy], conditional lag compensation (docs/references.md).
 func TestCLCRoundTripCap(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -392,7 +392,7 @@ func TestCLCRoundTripCap(t *testing.T) {
 // which the victim has walked out of the line of fire and a bystander
 // further along it, if there is one, stands in the way.
 //
-// Reference: SPEC section 5
+// Reference: [taxonomy], conditional lag compensation (docs/references.md).
 func TestCLCRollbackCap(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -476,7 +476,7 @@ func provisional(t *testing.T, cfg server.Config) (m *rig, shooter, victim *play
 //	above low_ping cannot appeal (their SBC is mostly due to their own
 //	lag)."
 //
-// Reference: SPEC section 5
+// Reference: [alc], the low-ping threshold (docs/references.md).
 func TestALCLowPingVictimsMayAppeal(t *testing.T) {
 	for _, tc := range []struct {
 		rtt   time.Duration
@@ -519,7 +519,7 @@ func TestALCLowPingVictimsMayAppeal(t *testing.T) {
 //
 //	"No answer within 2 x low_ping of dispatch counts as confirm."
 //
-// Reference: SPEC section 5
+// Reference: [alc], the appeal timeout (docs/references.md).
 func TestALCSilenceCountsAsConfirmation(t *testing.T) {
 	for _, lowPing := range []float64{50, 80} {
 		m := newRig(t, server.Config{Policy: lagcomp.Config{Name: "alc", LowPingMS: lowPing}})
@@ -557,7 +557,7 @@ func TestALCSilenceCountsAsConfirmation(t *testing.T) {
 //
 // The victim ducked behind the low cover before the hit reached it.
 //
-// Reference: SPEC section 5
+// Reference: [alc], denial (docs/references.md).
 func TestALCDenialUpheld(t *testing.T) {
 	m, a, b, hit := provisional(t, server.Config{})
 	ducked := m.state(b)
@@ -590,7 +590,7 @@ func TestALCDenialUpheld(t *testing.T) {
 // the cover further away than it can have moved; the hit stands, and a
 // second answer changes nothing.
 //
-// Reference: SPEC section 5
+// Reference: [alc], denial (docs/references.md).
 func TestALCDenialRefuted(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -636,7 +636,7 @@ func TestALCDenialRefuted(t *testing.T) {
 //	ducking a head behind cover must be caught even when the actor did
 //	not move."
 //
-// Reference: SPEC section 5
+// Reference: [alc], SBC detection (docs/references.md).
 func TestSBCDetectionUsesTheBodyPart(t *testing.T) {
 	g := worldtest.Cover(t).Grid
 	p := game.DefaultParams()
@@ -695,7 +695,7 @@ func TestSBCDetectionUsesTheBodyPart(t *testing.T) {
 // impact point to the shooter's eye crosses its own torso, and a
 // bystander stands in between: neither is cover.
 //
-// Reference: SPEC section 5
+// Reference: [alc], SBC detection (docs/references.md).
 func TestSBCOnlyWorldGeometryBlocks(t *testing.T) {
 	g := worldtest.Cover(t).Grid
 	p := game.DefaultParams()
@@ -735,7 +735,7 @@ func TestSBCOnlyWorldGeometryBlocks(t *testing.T) {
 // be is not: the hit is discarded. Walking out of cover, or too laggy to
 // be judged, it is hit.
 //
-// Reference: SPEC section 5
+// Reference: [alc], advanced lag compensation without the appeal round trip (docs/references.md).
 func TestALCPredictDiscardsHitsSoonBehindCover(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -791,7 +791,7 @@ func TestALCPredictDiscardsHitsSoonBehindCover(t *testing.T) {
 //	kill trading through lag), and a dead target cannot be hit."
 //	"spawn protection (invulnerable for 5 s, visible to all)" (section 2)
 //
-// Reference: SPEC section 5
+// Reference: [source], hit registration (docs/references.md).
 func TestDeadAndProtectedPlayers(t *testing.T) {
 	m := newRig(t, server.Config{})
 	a, b := m.join(0, 100*ms), m.join(0, 100*ms)
@@ -858,7 +858,7 @@ func TestDeadAndProtectedPlayers(t *testing.T) {
 // hit a victim walking at 4 m/s; one more has a 100 ms interpolation
 // delay, which the rewind (and so the bound) includes.
 //
-// Reference: SPEC section 5
+// Reference: [alc], rollback distance (docs/references.md).
 func TestRollbackIsRecordedAndBounded(t *testing.T) {
 	w := laser()
 	w.Damage = [game.NumParts]int16{1, 1, 1, 1}

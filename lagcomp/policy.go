@@ -18,11 +18,27 @@ import (
 type Policy interface {
 	// Name is the policy's name in configurations and records.
 	Name() string
+	// Traits declares what the policy may do, for the server to check
+	// and size by rather than by the policy's name.
+	Traits() Traits
 	// Rewind reports whether shot s is tested at its target time (true)
 	// or against the present.
 	Rewind(s *Shot) bool
 	// Judge decides what becomes of a hit the test found.
 	Judge(s *Shot, h *Found) Verdict
+}
+
+// Traits are what a policy declares about its behaviour: a server checks
+// a combination by them (time warp needs a policy that never rewinds and
+// never appeals) and sizes what it needs by them (the appeal window),
+// so a new policy is taken for what it does, not for its name.
+type Traits struct {
+	// Rewinds reports whether Rewind may return true.
+	Rewinds bool
+	// AppealWindow is how long the victim of a hit Judge made
+	// provisional (Appeal) may answer; silence after it counts as a
+	// confirmation. A policy that never appeals declares 0.
+	AppealWindow time.Duration
 }
 
 // Shot is what the server knows of a shot when a policy looks at it.
@@ -100,7 +116,8 @@ var registry = map[string]func(Config) (Policy, error){
 	"alc-predict": newALCPredict,
 }
 
-// Names returns the registered policy names, sorted.
+// Names returns the registered policy names, sorted, for command-line
+// help and error messages.
 func Names() []string {
 	names := make([]string, 0, len(registry))
 	for n := range registry {

@@ -8,7 +8,7 @@ import (
 // alc is advanced lag compensation: tlc decides a provisional hit, and a
 // victim whose round trip is within the low-ping threshold may appeal it:
 // its client checks the hit against its current pose and confirms or
-// denies (SPEC section 5, policy alc). Victims above the threshold cannot
+// denies ([alc], advanced lag compensation). Victims above the threshold cannot
 // appeal; their shots behind cover are mostly due to their own lag.
 type alc struct{ lowPing time.Duration }
 
@@ -30,16 +30,13 @@ func lowPing(cfg Config) (time.Duration, error) {
 func (alc) Name() string      { return "alc" }
 func (alc) Rewind(*Shot) bool { return true }
 
+// Traits: alc waits twice the low-ping threshold for an appeal, the
+// round trip of the slowest victim allowed to appeal, twice over.
+func (p alc) Traits() Traits { return Traits{Rewinds: true, AppealWindow: 2 * p.lowPing} }
+
 func (p alc) Judge(_ *Shot, h *Found) Verdict {
 	if h.VictimRTT <= p.lowPing {
 		return Appeal
 	}
 	return Register
-}
-
-// AppealTimeout is how long alc waits for an appeal: twice the low-ping
-// threshold, after which silence counts as a confirmation.
-func AppealTimeout(p Policy) (time.Duration, bool) {
-	a, ok := p.(alc)
-	return 2 * a.lowPing, ok
 }

@@ -5,7 +5,7 @@ import "time"
 // alcPredict is advanced lag compensation without the appeal round trip:
 // on a provisional hit the server predicts the victim's pose when the hit
 // reaches its client and runs SBC detection on that; its decision is
-// final (SPEC section 5, policy alc-predict). Only low-ping victims are
+// final (a variant of [alc]'s advanced lag compensation). Only low-ping victims are
 // judged, as under alc.
 //
 // The victim's client shows its own predicted pose, which leads the
@@ -22,6 +22,7 @@ func newALCPredict(cfg Config) (Policy, error) {
 
 func (alcPredict) Name() string      { return "alc-predict" }
 func (alcPredict) Rewind(*Shot) bool { return true }
+func (alcPredict) Traits() Traits    { return Traits{Rewinds: true} }
 
 func (p alcPredict) Judge(s *Shot, h *Found) Verdict {
 	if h.VictimRTT > p.lowPing {

@@ -11,7 +11,7 @@ import (
 // Battlefield 4 and Overwatch cap it at 250 ms); a hit whose victim would
 // be moved back further than the rollback cap is tested again against the
 // present (as Battlefield's FrameHistoryTime bounds it), with a larger
-// cap for victims of the fast class (SPEC section 5, policy clc).
+// cap for victims of the fast class ([taxonomy], conditional lag compensation).
 type clc struct {
 	maxRTT               time.Duration // 0: no cap
 	maxRollback, maxFast float64       // 0: no cap
@@ -41,7 +41,8 @@ func newCLC(cfg Config) (Policy, error) {
 	return p, nil
 }
 
-func (clc) Name() string { return "clc" }
+func (clc) Name() string   { return "clc" }
+func (clc) Traits() Traits { return Traits{Rewinds: true} }
 
 func (p clc) Rewind(s *Shot) bool { return p.maxRTT == 0 || s.ShooterRTT <= p.maxRTT }
 

@@ -3,14 +3,14 @@ package match
 import (
 	"time"
 
-	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/delay"
 )
 
 // delayResults turns the server's delay measurements of a player whose
 // uplink's base one-way latency is upMS into its input-to-effect time,
 // its share of time under added delay, and the added delay's mean, in
 // milliseconds.
-func delayResults(d server.DelayStats, upMS float64) (inputToEffectMS, activeShare, meanMS float64) {
+func delayResults(d delay.Stats, upMS float64) (inputToEffectMS, activeShare, meanMS float64) {
 	if d.NewInputs > 0 {
 		inputToEffectMS = upMS + msOf(d.InputWait)
 	}

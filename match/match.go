@@ -16,6 +16,7 @@ import (
 
 	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
@@ -72,9 +73,9 @@ type Config struct {
 	// the clients draw the others with the same dead reckoning.
 	Replication server.Replication
 	// Delay is time delay or adaptive time delay (default none). Its zero
-	// Adaptation adapts at once; server.DefaultAdaptation is the study's
+	// Adaptation adapts at once; delay.DefaultAdaptation is the study's
 	// best.
-	Delay server.Delay
+	Delay delay.Config
 	// TimeWarp is the server's time warp window (0: off; it needs policy
 	// none and mode ffa or tdm; see server.Config.TimeWarp).
 	TimeWarp time.Duration

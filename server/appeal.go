@@ -13,7 +13,7 @@ import (
 const maxAppeals = 256
 
 // appealState is a provisional hit awaiting the victim's answer (policy
-// alc, SPEC section 5).
+// alc, [alc]).
 type appealState struct {
 	active   bool
 	id       uint32
@@ -39,9 +39,8 @@ func (s *Server) startAppeal(now time.Duration, h *hitInfo, rec ShotRecord) bool
 		s.nextAppeal = 1 // 0 means "not appealable" on the wire
 	}
 	v.appealTokens--
-	timeout, _ := lagcomp.AppealTimeout(s.policy)
 	rec.Appealed = true
-	*a = appealState{active: true, id: id, hit: *h, rec: rec, deadline: now + timeout}
+	*a = appealState{active: true, id: id, hit: *h, rec: rec, deadline: now + s.policy.Traits().AppealWindow}
 	s.activeAppeals++
 	s.sendHit(v, h, id, a.deadline)
 	return true

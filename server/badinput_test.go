@@ -12,7 +12,7 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
-// Bad input (SPEC section 14): "A client that lies (view time far in the
+// Bad input: "A client that lies (view time far in the
 // past, [...] flooding, [...] appeals for hits that were not behind cover,
 // malformed or oversized packets) gets clamped, rate-limited or
 // disconnected with a clear reason; no input can crash the server, stall a

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
@@ -76,8 +77,9 @@ type Config struct {
 	Replication Replication
 	// Settings are mandated for every client.
 	Settings Settings
-	// Delay is time delay or adaptive time delay (default none).
-	Delay Delay
+	// Delay is time delay or adaptive time delay (default none; see
+	// package delay).
+	Delay delay.Config
 	// TimeWarp is how late a command may reach the server and still be
 	// executed at the tick its client issued it, the server re-simulating
 	// from there (0, the default: off; 500 ms is usual; at most
@@ -86,7 +88,7 @@ type Config struct {
 	TimeWarp time.Duration
 }
 
-// Replication configures threshold replication (SPEC section 4): a
+// Replication configures threshold replication ([led]): a
 // player's state goes to a client only when the dead reckoning that
 // client holds of it strays from the truth by more than the policy's
 // threshold, at least every heartbeat, and at once on a teleport, a death
@@ -211,7 +213,7 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Settings.FOVDeg < 30 || out.Settings.FOVDeg > 150 {
 		return out, fmt.Errorf("server: config: field of view %d outside 30..150 degrees", out.Settings.FOVDeg)
 	}
-	if out.Delay, err = out.Delay.withDefaults(out.TimeWarp); err != nil {
+	if err := out.checkDelay(); err != nil {
 		return out, err
 	}
 	if err := out.checkTimeWarp(); err != nil {

@@ -2,14 +2,13 @@ package server
 
 import (
 	"encoding/binary"
-	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
@@ -91,19 +90,19 @@ func pressAt(extra game.Buttons) func(n uint32) game.UserCmd {
 	}
 }
 
-var instantDelay = Config{Delay: Delay{Mode: DelayRegular}}
+var instantDelay = Config{Delay: delay.Config{Mode: delay.Regular}}
 
-// TestInputDelayIdleThenFullDelay: "a command after an idle gap >= the
-// added delay gets the full delay". Command 100 arrives at 1562.5 ms, 59
+// TestInputDelayIdleThenFullDelay: the server runs a new input after an
+// idle gap at the end of the full hold the first input-delay rule gives
+// it (the rule itself is tested in package delay). Command 100 arrives at 1562.5 ms, 59
 // ticks after the previous new input; held 65 ms, it may run from
 // 1627.5 ms, which is tick 105 (tick 100 without delay).
-// Reference: SPEC section 6, input-delay rule 1.
 func TestInputDelayIdleThenFullDelay(t *testing.T) {
 	for _, tc := range []struct {
 		mode string
 		want uint32
-	}{{DelayNone, 100}, {DelayRegular, 105}} {
-		s, _, _ := delayServer(t, nil, Config{Delay: Delay{Mode: tc.mode}})
+	}{{delay.None, 100}, {delay.Regular, 105}} {
+		s, _, _ := delayServer(t, nil, Config{Delay: delay.Config{Mode: tc.mode}})
 		exec := play(t, s, 110, pressAt(0))
 		if exec[99] != 99 || exec[100] != tc.want {
 			t.Errorf("%s: command 99 ran at tick %d, command 100 at tick %d; want 99 and %d", tc.mode, exec[99], exec[100], tc.want)
@@ -111,12 +110,12 @@ func TestInputDelayIdleThenFullDelay(t *testing.T) {
 	}
 }
 
-// TestInputDelayHeldInputContinues: "commands continuing a held input
-// get none beyond the first". Commands 101 to 105 continue the walk begun
+// TestInputDelayHeldInputContinues: the server runs the commands that
+// continue a held input, which the second input-delay rule holds no
+// further, behind it and on time again. Commands 101 to 105 continue the walk begun
 // by command 100: they queue behind it and run in its tick, 105, on the
 // movement budget banked during the hold (93.75 ms, six commands), so the
 // walk is back on time at once and loses no movement.
-// Reference: SPEC section 6, input-delay rule 2.
 func TestInputDelayHeldInputContinues(t *testing.T) {
 	s, fast, _ := delayServer(t, nil, instantDelay)
 	exec := play(t, s, 120, pressAt(0))
@@ -139,12 +138,12 @@ func TestInputDelayHeldInputContinues(t *testing.T) {
 	}
 }
 
-// TestInputDelayNewPressWithinWindow: "a new press within the delay
-// window of the previous one gets only the time since that press". Fire
+// TestInputDelayNewPressWithinWindow: the server runs a new press within
+// the window of the previous one after the shorter hold the third
+// input-delay rule gives it. Fire
 // pressed with command 103, 46.875 ms after the walk began, is held
 // 46.875 ms, not 65: it may run from 1656.25 ms, tick 106, where the full
 // delay would make it tick 108.
-// Reference: SPEC section 6, input-delay rule 3.
 func TestInputDelayNewPressWithinWindow(t *testing.T) {
 	s, _, _ := delayServer(t, nil, instantDelay)
 	exec := play(t, s, 110, pressAt(game.BtnFire))
@@ -159,7 +158,7 @@ func TestInputDelayNewPressWithinWindow(t *testing.T) {
 // runs commands 100 to 105 then, and the walk stays 8 ticks (125 ms: the
 // 100 ms beyond the budget and the hold's rounding up to a tick) late.
 func TestInputDelayBeyondMoveSlack(t *testing.T) {
-	s, _, slow := delayServer(t, nil, Config{Delay: Delay{Mode: DelayRegular, Max: 200 * time.Millisecond}})
+	s, _, slow := delayServer(t, nil, Config{Delay: delay.Config{Mode: delay.Regular, Max: 200 * time.Millisecond}})
 	setRTT(s, slow, 420*time.Millisecond) // 210 ms one way: 200 ms added, the cap
 	exec := play(t, s, 130, func(n uint32) game.UserCmd {
 		if n >= 100 {
@@ -200,112 +199,6 @@ func TestInputDelayKeepsMovementBudget(t *testing.T) {
 // advanceTo runs the server's ticks up to tick n.
 func advanceTo(s *Server, n uint32) {
 	s.Advance(time.Duration(n) * s.TickDuration())
-}
-
-// TestProximityHysteresis: adaptive delay starts within 20 m, stays on
-// between 20 and 25 m, stops beyond 25 m, and once off does not start
-// again until within 20 m.
-// Reference: SPEC section 6 ("on within 20 m, off beyond 25 m").
-func TestProximityHysteresis(t *testing.T) {
-	s, fast, slow := delayServer(t, nil, Config{Delay: Delay{Mode: DelayAdaptive}})
-	steps := []struct {
-		dist float64
-		want time.Duration
-	}{
-		{30, 0},
-		{20, 65 * time.Millisecond},
-		{24.9, 65 * time.Millisecond},
-		{25, 65 * time.Millisecond},
-		{25.1, 0},
-		{22, 0},
-		{19.9, 65 * time.Millisecond},
-	}
-	tick := uint32(0)
-	for _, st := range steps {
-		s.Place(fast, geom.V(0, 0, 0), 0)
-		s.Place(slow, geom.V(st.dist, 0, 0), 0)
-		tick += 2 // at least one 20 ms reading
-		advanceTo(s, tick)
-		f, _ := s.Client(fast)
-		w, _ := s.Client(slow)
-		if f.Delay.Added != st.want || w.Delay.Added != 0 {
-			t.Errorf("at %v m: fast's delay %v, slow's %v; want %v and 0", st.dist, f.Delay.Added, w.Delay.Added, st.want)
-		}
-	}
-}
-
-// TestFieldOfViewTrigger: under the fov trigger players interact while
-// either has the other in its field of view with a clear line of sight;
-// a wall between them hides them from each other.
-func TestFieldOfViewTrigger(t *testing.T) {
-	// The cover map's wall stands at x = 10 to 10.5, y = 0 to 4, 3 m high.
-	s, fast, slow := delayServer(t, worldtest.Cover(t), Config{Delay: Delay{Mode: DelayAdaptive, Trigger: TriggerFOV}})
-	cases := []struct {
-		name             string
-		slowPos          geom.Vec3
-		fastYaw, slowYaw float64
-		want             time.Duration
-	}{
-		{"facing, behind the wall", geom.V(20, 2, 0), 0, math.Pi, 0},
-		{"facing, in the open", geom.V(20, 8, 0), 0, math.Pi, 65 * time.Millisecond},
-		{"fast looks, slow turned away", geom.V(20, 8, 0), 0, 0, 65 * time.Millisecond},
-		{"slow looks, fast turned away", geom.V(20, 8, 0), math.Pi, math.Pi, 65 * time.Millisecond},
-		{"both turned away", geom.V(20, 8, 0), math.Pi, 0, 0},
-		{"beside the field of view", geom.V(0, 20, 0), 0, 0, 0},
-	}
-	tick := uint32(0)
-	for _, tc := range cases {
-		s.Place(fast, geom.V(0, 2, 0), tc.fastYaw)
-		s.Place(slow, tc.slowPos, tc.slowYaw)
-		tick += 2
-		advanceTo(s, tick)
-		f, _ := s.Client(fast)
-		if f.Delay.Added != tc.want {
-			t.Errorf("%s: fast's delay %v, want %v", tc.name, f.Delay.Added, tc.want)
-		}
-	}
-}
-
-// TestMovingAverage: with a 1 s adaptation (N = 50 readings every 20 ms)
-// the delay reaches its 65 ms target with the 50th reading, at 1 s (tick
-// 64), and not before; with 0 s it is there with the first reading, at
-// 20 ms (tick 2).
-// Reference: SPEC section 6 ("N = 50 gives a 1 s adaptation time").
-func TestMovingAverage(t *testing.T) {
-	for _, tc := range []struct {
-		adapt        time.Duration
-		before, at   uint32
-		beforeWanted time.Duration
-	}{
-		{time.Second, 63, 64, 65 * time.Millisecond * 49 / 50},
-		{0, 1, 2, 0},
-	} {
-		s, fast, _ := delayServer(t, nil, Config{Delay: Delay{Mode: DelayRegular, Adaptation: tc.adapt}})
-		advanceTo(s, tc.before)
-		b, _ := s.Client(fast)
-		advanceTo(s, tc.at)
-		a, _ := s.Client(fast)
-		if b.Delay.Added != tc.beforeWanted || a.Delay.Added != 65*time.Millisecond {
-			t.Errorf("adaptation %v: delay %v at tick %d, %v at tick %d; want %v and 65ms",
-				tc.adapt, b.Delay.Added, tc.before, a.Delay.Added, tc.at, tc.beforeWanted)
-		}
-	}
-}
-
-// TestDelayStats: the delay is recorded per tick: on from the first
-// reading (tick 2) for the fast player, never for the slow one.
-func TestDelayStats(t *testing.T) {
-	s, fast, slow := delayServer(t, nil, instantDelay)
-	advanceTo(s, 64)
-	f, _ := s.Client(fast)
-	w, _ := s.Client(slow)
-	dt := s.TickDuration()
-	if f.Delay.Observed != 64*dt || f.Delay.Active != 63*dt || f.Delay.Mean != 65*time.Millisecond*63/64 {
-		t.Errorf("fast: %+v; want 64 ticks observed, 63 active, mean 63/64 of 65ms", f.Delay)
-	}
-	if w.Delay.Active != 0 || w.Delay.Mean != 0 {
-		t.Errorf("slow: %+v; want no delay", w.Delay)
-	}
 }
 
 // TestSnapshotHold: snapshots to the fast player wait its 65 ms,
@@ -359,41 +252,25 @@ func TestSnapshotHold(t *testing.T) {
 	}
 }
 
-func TestDelayConfigErrors(t *testing.T) {
-	for _, tc := range []struct {
-		d    Delay
-		want string
-	}{
-		{Delay{Mode: "slow"}, `delay mode "slow" unknown`},
-		{Delay{Mode: DelayAdaptive, Trigger: "smell"}, `delay trigger "smell" unknown`},
-		{Delay{Mode: DelayAdaptive, On: -1}, "delay on radius -1 m"},
-		{Delay{Mode: DelayAdaptive, On: math.NaN()}, "delay on radius NaN m"},
-		{Delay{Mode: DelayAdaptive, On: 20, Off: 10}, "delay off radius 10 m below the on radius 20 m"},
-		{Delay{Mode: DelayAdaptive, Adaptation: -time.Second}, "delay adaptation -1s outside 0..10s"},
-		{Delay{Mode: DelayRegular, Adaptation: time.Minute}, "delay adaptation 1m0s outside 0..10s"},
-		{Delay{Mode: DelayRegular, Max: -time.Millisecond}, "delay max -1ms outside 0..1s"},
-	} {
-		_, err := New(Config{Map: worldtest.Open(t), Delay: tc.d})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: error %v, want %q", tc.d, err, tc.want)
-		}
+// TestDelayConfig: the server fills in the delay's defaults, refuses
+// bad ones and refuses time delay with time warp: time warp runs
+// commands at their clients' ticks, delay runs them late.
+func TestDelayConfig(t *testing.T) {
+	if _, err := New(Config{Map: worldtest.Open(t), Delay: delay.Config{Mode: "slow"}}); err == nil || !strings.Contains(err.Error(), `delay: mode "slow" unknown`) {
+		t.Errorf("unknown mode: error %v", err)
 	}
-	// Time warp runs commands at their clients' ticks; delay runs them late.
-	for _, mode := range []string{DelayRegular, DelayAdaptive} {
-		_, err := New(Config{Map: worldtest.Open(t), Policy: lagcomp.Config{Name: "none"}, TimeWarp: 300 * time.Millisecond, Delay: Delay{Mode: mode}})
+	for _, mode := range []string{delay.Regular, delay.Adaptive} {
+		_, err := New(Config{Map: worldtest.Open(t), Policy: lagcomp.Config{Name: "none"}, TimeWarp: 300 * time.Millisecond, Delay: delay.Config{Mode: mode}})
 		if err == nil || !strings.Contains(err.Error(), "time warp cannot be combined") {
 			t.Errorf("%s with time warp: error %v", mode, err)
 		}
 	}
-	s, err := New(Config{Map: worldtest.Open(t), Delay: Delay{Mode: DelayAdaptive}})
+	s, err := New(Config{Map: worldtest.Open(t), Delay: delay.Config{Mode: delay.Adaptive}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := s.Config().Delay; d.Trigger != TriggerProximity || d.On != 20 || d.Off != 25 || d.Max != 100*time.Millisecond || d.Adaptation != 0 {
+	if d := s.Config().Delay; d.Trigger != delay.Proximity || d.On != 20 || d.Off != 25 || d.Max != 100*time.Millisecond {
 		t.Errorf("defaults %+v", d)
-	}
-	if s, _ := New(Config{Map: worldtest.Open(t)}); s.Config().Delay.Mode != DelayNone {
-		t.Errorf("default mode %q, want none", s.Config().Delay.Mode)
 	}
 }
 
@@ -401,7 +278,7 @@ func TestDelayConfigErrors(t *testing.T) {
 // and delay measurements.
 func TestDelayDeterministic(t *testing.T) {
 	run := func() (string, ClientInfo) {
-		s, fast, _ := delayServer(t, nil, Config{Delay: Delay{Mode: DelayAdaptive, Adaptation: DefaultAdaptation}})
+		s, fast, _ := delayServer(t, nil, Config{Delay: delay.Config{Mode: delay.Adaptive, Adaptation: delay.DefaultAdaptation}})
 		play(t, s, 300, func(n uint32) game.UserCmd {
 			c := game.UserCmd{Forward: 127, Yaw: uint16(n * 300)}
 			if n%37 < 5 {
@@ -427,7 +304,7 @@ func TestDelayDeterministic(t *testing.T) {
 // trips from 20 to 335 ms, every pair tested for view and line of sight
 // every 20 ms, snapshots held.
 func BenchmarkServerTickAdaptiveDelay(b *testing.B) {
-	s := testServer(b, Config{MaxClients: 64, Delay: Delay{Mode: DelayAdaptive, Trigger: TriggerFOV, Adaptation: DefaultAdaptation}})
+	s := testServer(b, Config{MaxClients: 64, Delay: delay.Config{Mode: delay.Adaptive, Trigger: delay.FOV, Adaptation: delay.DefaultAdaptation}})
 	dt := s.TickDuration()
 	for i := range 64 {
 		join(b, s, 0, Peer(i))

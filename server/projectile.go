@@ -19,7 +19,7 @@ import (
 // d/Speed plus one tick later. Each tick it flies in a straight line (no
 // gravity); the segment is tested against the map's boxes, the ground and
 // the hitboxes of the players' current states (as Half-Life does,
-// projectiles are not lag compensated: SPEC section 5), and the first
+// projectiles are not lag compensated, [source]), and the first
 // contact wins. The owner and its team mates are never hit (Server's
 // hittable rule, as for hitscan). A projectile expires, settling as a
 // miss, when it has flown its weapon's Range or leaves the map's bounds;
@@ -97,42 +97,32 @@ func (s *Server) Projectiles(dst []Projectile) []Projectile {
 
 // launch fires pellet of shot ps, made with weapon w, as a projectile.
 func (s *Server) launch(now time.Duration, ps *pendingShot, pellet int, w *game.Weapon) {
+	p := s.projectileFor(ps.shooter, s.clients[ps.shooter], &ps.state, &ps.cmd, pellet, w, 0)
 	if len(s.projectiles) >= MaxProjectiles {
-		s.stats.ProjectilesDropped++
-		s.records = append(s.records, ShotRecord{
-			Time: now, Shooter: ps.shooter, ShotTick: ps.cmd.Tick, Pellet: pellet, Victim: -1,
-			Policy: s.policy.Name(), Weapon: ps.state.Weapon, Projectile: true,
-		})
+		s.recorder.launch(&p)
+		s.dropProjectile(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Weapon, false)
 		return
 	}
-	ray := game.ShotRay(ps.state, ps.cmd, ps.shooter, pellet, w, s.cfg.Movement)
-	origin := game.SnapPos(ray.Origin)
-	vel := snapVel(ray.Dir.Scale(w.Speed))
 	s.nextProjectile++
-	p := projectile{
-		id: s.nextProjectile, shooter: ps.shooter, owner: s.clients[ps.shooter], slot: ps.state.Weapon,
-		weapon: w, shot: ps.cmd.Tick, pellet: pellet,
-		pos: origin, vel: vel, dir: vel.Norm(), speed: vel.Len(), left: w.Range,
-	}
+	p.id = s.nextProjectile
+	s.recorder.launch(&p)
 	s.projectiles = append(s.projectiles, p)
-	ev := wire.ProjectileEvent{ID: p.id, Owner: uint8(p.shooter), Weapon: p.slot, Tick: s.tick, Origin: origin, Velocity: vel}
-	if data, err := wire.AppendProjectileEvent(nil, &ev); err == nil {
-		s.tellAll(wire.EventProjectile, data)
-	}
+	s.announceLaunch(&p, s.tick)
 }
 
 // moveProjectiles flies every projectile one tick, in launch order,
 // settling those that hit or expire.
 func (s *Server) moveProjectiles(now time.Duration) {
-	dt := s.tickDur.Seconds()
 	live := s.projectiles[:0]
 	for i := range s.projectiles {
 		p := s.projectiles[i]
 		if s.clients[p.shooter] != p.owner {
+			c := noContact()
+			s.recorder.flight(&p, &c, true)
 			s.settleMiss(now, &p)
 			continue
 		}
-		if s.fly(now, &p, dt) {
+		if s.fly(now, &p) {
 			live = append(live, p)
 		}
 	}
@@ -140,40 +130,24 @@ func (s *Server) moveProjectiles(now time.Duration) {
 	s.projectiles = live
 }
 
-// fly moves p through one tick of dt seconds and reports whether it flies
-// on; if not, it has been settled.
-func (s *Server) fly(now time.Duration, p *projectile, dt float64) bool {
-	seg := min(p.speed*dt, p.left)
-	ray := geom.Ray{Origin: p.pos, Dir: p.dir}
-	dist, normal, contact := seg, geom.Vec3{}, false
-	if wall, ok := s.cfg.Map.Grid.Raycast(ray, dist); ok {
-		dist, normal, contact = wall.Dist, wall.Normal, true
+// fly moves p through one tick and reports whether it flies on; if not,
+// it has been settled.
+func (s *Server) fly(now time.Duration, p *projectile) bool {
+	ray, seg := s.segment(p)
+	c := s.worldContact(p, ray, seg)
+	if h, ok := s.firstPlayer(s, ray, c.dist, p.shooter, nil); ok {
+		c.meet(h)
 	}
-	if ground := s.cfg.Map.Bounds.Min.Z; p.dir.Z < 0 {
-		if d := (ground - p.pos.Z) / p.dir.Z; d <= dist {
-			dist, normal, contact = max(d, 0), geom.Vec3{Z: 1}, true
+	if !c.hit {
+		flies := s.advance(p, ray, seg)
+		s.recorder.flight(p, &c, !flies)
+		if !flies {
+			s.settleMiss(now, p)
 		}
+		return flies
 	}
-	direct := lagcomp.Hit{Victim: -1}
-	for _, c := range s.clients {
-		if c == nil || c.id == p.shooter || !s.hittable(p.shooter, c.id) {
-			continue
-		}
-		if h, ok := lagcomp.TracePlayer(ray, dist, c.state, s.cfg.Movement); ok {
-			direct, dist, normal, contact = h, h.Dist, geom.Vec3{}, true
-			direct.Victim = c.id
-		}
-	}
-	if !contact {
-		p.pos = ray.At(seg)
-		p.left -= seg
-		if p.left > 1e-9 && s.cfg.Map.Bounds.Contains(p.pos) {
-			return true
-		}
-		s.settleMiss(now, p)
-		return false
-	}
-	s.explode(now, p, ray.At(dist).AddScaled(normal, blastLift), &direct)
+	s.recorder.flight(p, &c, true)
+	s.explode(now, p, c.centre(ray), &c.direct)
 	return false
 }
 
@@ -183,56 +157,36 @@ func (s *Server) settleMiss(now time.Duration, p *projectile) {
 }
 
 func (s *Server) projectileRecord(now time.Duration, p *projectile) ShotRecord {
-	return ShotRecord{
-		Time: now, Shooter: p.shooter, ShotTick: p.shot, Pellet: p.pellet, Victim: -1,
-		Policy: s.policy.Name(), Weapon: p.slot, Projectile: true,
-	}
+	rec := s.shotRecord(now, p.shooter, p.shot, p.pellet, p.slot)
+	rec.Projectile = true
+	return rec
 }
 
 // explode settles p, which came into contact at centre: a direct hit on
 // direct.Victim (-1 for none) and the blast of its weapon's splash.
 func (s *Server) explode(now time.Duration, p *projectile, centre geom.Vec3, direct *lagcomp.Hit) {
 	rec := s.projectileRecord(now, p)
-	w := p.weapon
-	if direct.Victim >= 0 {
-		rec.Hit, rec.Victim, rec.Part = true, direct.Victim, direct.Part
-	}
+	rec.struck(direct)
 	owner := p.owner // still connected: moveProjectiles checked
 	landed := false
-	for _, c := range s.clients {
-		if c == nil || !s.hittable(p.shooter, c.id) {
+	for id, c := range s.clients {
+		if c == nil || !s.hittable(p.shooter, id) {
 			continue
 		}
-		h := hitInfo{
-			shooter: p.shooter, victim: c.id, shotTick: p.shot, part: game.PartTorso,
-			eye: game.SnapPos(centre), damage: s.splash(w, centre, c.state),
-		}
-		if c.id == direct.Victim {
-			h.part, h.local = direct.Part, direct.Local
-			if d := w.Damage[direct.Part]; d >= h.damage {
-				h.damage, h.eye = d, game.SnapPos(p.pos)
-			}
-		}
+		h := s.blastHit(p, centre, direct, id, &c.state)
 		if h.damage <= 0 {
 			continue
 		}
 		kill := s.hurt(now, &h, true)
 		landed = true
-		if c.id == direct.Victim {
-			rec.Registered, rec.Damage, rec.Kill = true, h.damage, kill
-		} else {
-			rec.Splashed++
-		}
+		rec.damaged(direct, id, h.damage, kill)
 		s.confirm(owner, &h, h.damage, wire.OutcomeRegistered)
 	}
 	if landed {
 		owner.hitsLanded++
 	}
 	s.records = append(s.records, rec)
-	ev := wire.ExplosionEvent{ID: p.id, Tick: s.tick, Pos: game.SnapPos(centre), Radius: w.SplashRadius}
-	if data, err := wire.AppendExplosionEvent(nil, &ev); err == nil {
-		s.tellAll(wire.EventExplosion, data)
-	}
+	s.announceExplosion(p, s.tick, centre)
 }
 
 // splash returns the damage weapon w's blast at centre deals to a player

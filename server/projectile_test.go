@@ -102,7 +102,7 @@ func rocket() game.Weapon { return game.DefaultWeapons()[4] }
 
 // TestProjectileFlightTime: a projectile hits a standing player when it
 // has flown to the hitbox, not at once as a hitscan shot would, and deals
-// the part's damage (SPEC section 9: a projectile pistol).
+// the part's damage (the testbed's projectile pistol).
 func TestProjectileFlightTime(t *testing.T) {
 	w := testProjectile(20)
 	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{w}}, geom.V(0, 0, 0), geom.V(10, 0, 0))

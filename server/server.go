@@ -23,16 +23,14 @@ package server
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
@@ -91,8 +89,12 @@ type Server struct {
 	hashBuf []byte
 	spawnN  [2]int
 
-	delay delayer
-	warp  *timeWarp // nil: time warp off
+	sched      scheduler
+	recorder   *warpRecorder // nil: nothing recorded (no time warp)
+	delay      *delay.Delayer
+	delayView  []delay.Player      // scratch for the delay's view of the players
+	areEnemies func(i, j int) bool // enemySlots, bound once so that passing it does not allocate
+	warp       *timeWarp           // nil: time warp off
 
 	stats Stats
 }
@@ -145,7 +147,7 @@ type client struct {
 	senders     []reckoning.Sender
 	updatesSent int
 
-	delay clientDelay
+	hold clientHold
 
 	respawnAt, protectedUntil time.Duration
 	events                    []queuedEvent
@@ -181,9 +183,16 @@ func New(cfg Config) (*Server, error) {
 		outbox:  make([]Datagram, 0, c.MaxClients+4),
 	}
 	s.history = lagcomp.NewHistory(s.tickDur, c.MaxUnlag, c.MaxClients)
-	s.delay.init(&c, s.tickDur)
+	s.delay, err = delay.New(c.Delay, delay.Env{Slots: c.MaxClients, Grid: c.Map.Grid, Params: c.Movement, FOVDeg: c.Settings.FOVDeg}, s.tickDur)
+	if err != nil {
+		return nil, fmt.Errorf("server: config: %w", err)
+	}
+	s.delayView = make([]delay.Player, c.MaxClients)
+	s.areEnemies = s.enemySlots
+	s.sched = queued{s}
 	if c.TimeWarp > 0 {
 		s.warp = newTimeWarp(&c, s.tickDur)
+		s.sched, s.recorder = warpScheduler{s}, &warpRecorder{s}
 	}
 	if s.policy, err = lagcomp.New(c.Policy); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)
@@ -322,7 +331,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 	}
 	c.nextEventSeq = 1
 	c.appealTokens = s.cfg.AppealRate
-	s.delayConnect(c)
+	s.holdConnect(c)
 	if s.cfg.Replication.Policy != nil {
 		c.rep = make([]wire.EntityState, s.cfg.MaxClients)
 		c.repSent = make([]bool, s.cfg.MaxClients)
@@ -432,8 +441,7 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	if m.AckTick > c.ack && m.AckTick <= s.tick {
 		slot := m.AckTick % snapRing
 		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
-			sample := now - c.sentAt[slot] - min(m.AckDelay, now-c.sentAt[slot])
-			c.rtt.Add(sample)
+			c.rtt.Add(rtt.Sample(now-c.sentAt[slot], m.AckDelay))
 			s.ackEvents(c, &c.snaps[slot])
 		}
 		c.ack = m.AckTick
@@ -445,18 +453,7 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 		if cmd.Tick <= c.lastRecv {
 			continue // a redundant copy, a duplicate or a replay
 		}
-		if s.warp != nil {
-			s.warpCommand(c, cmd)
-			continue
-		}
-		if c.qN == len(c.queue) {
-			c.cmdsDropped++
-			continue // flooding: the queue is full
-		}
-		c.queue[(c.qHead+c.qN)%len(c.queue)] = cmd
-		s.delayArrive(now, c, (c.qHead+c.qN)%len(c.queue))
-		c.qN++
-		c.lastRecv = cmd.Tick
+		s.sched.receive(now, c, cmd)
 	}
 }
 
@@ -468,13 +465,13 @@ func (s *Server) Advance(now time.Duration) {
 }
 
 func (s *Server) step(now time.Duration) {
-	s.warpLate()
+	s.sched.begin()
 	s.tick++
 	tickTime := time.Duration(s.tick) * s.tickDur
 	for _, c := range s.clients {
 		if c != nil {
 			s.refillAppealBudget(c)
-			s.execute(c)
+			s.sched.execute(c)
 		}
 	}
 	s.history.Begin(s.tick)
@@ -483,17 +480,12 @@ func (s *Server) step(now time.Duration) {
 			s.history.Set(c.id, c.state)
 		}
 	}
-	if s.warp != nil {
-		s.warpResolve(tickTime)
-	} else {
-		s.moveProjectiles(tickTime)
-		s.resolveShots(tickTime)
-	}
+	s.sched.resolve(tickTime)
 	s.expireAppeals(tickTime)
 	s.lifecycle(tickTime)
 	s.updateMatch(tickTime)
 	s.updateDelay(tickTime)
-	s.warpRecord()
+	s.sched.end()
 	for _, c := range s.clients {
 		if c != nil {
 			s.hashState(c)
@@ -518,36 +510,13 @@ func (s *Server) step(now time.Duration) {
 	}
 }
 
-// execute runs the client's queued commands that its movement budget
-// allows, collecting the shots they fire.
-func (s *Server) execute(c *client) {
-	if s.warp != nil {
-		s.warpExecute(c)
-		return
-	}
-	c.budget = min(c.budget+s.tickDur, s.cfg.MoveSlack)
-	for c.qN > 0 {
-		if s.delayHeld(c) {
-			return
-		}
-		cmd := c.queue[c.qHead]
-		cmd.Duration = min(cmd.Duration, s.cfg.MoveSlack)
-		if cmd.Duration > c.budget {
-			return
-		}
-		c.budget -= cmd.Duration
-		s.delayExecuted(c)
-		c.qHead = (c.qHead + 1) % len(c.queue)
-		c.qN--
-		if c.lastExec != 0 && cmd.Tick > c.lastExec+1 {
-			c.cmdsLost += int(cmd.Tick - c.lastExec - 1)
-		}
-		var fired bool
-		c.state, fired = game.Step(c.state, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
-		c.lastExec = cmd.Tick
-		if fired {
-			s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state})
-		}
+// run executes cmd for c through the shared movement code, collecting
+// the shot it fires.
+func (s *Server) run(c *client, cmd game.UserCmd) {
+	var fired bool
+	c.state, fired = s.act(c.state, cmd)
+	if fired {
+		s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state})
 	}
 }
 
@@ -604,73 +573,6 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 	s.emitSnapshot(c, out)
 }
 
-// hashState folds one player's authoritative state into the running state
-// digest.
-func (s *Server) hashState(c *client) {
-	b := s.hashBuf[:0]
-	b = binary.LittleEndian.AppendUint32(b, s.tick)
-	b = append(b, byte(c.id))
-	st := &c.state
-	for _, v := range [...]float64{st.Pos.X, st.Pos.Y, st.Pos.Z, st.Vel.X, st.Vel.Y, st.Vel.Z} {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
-	}
-	b = binary.LittleEndian.AppendUint16(b, st.Yaw)
-	b = binary.LittleEndian.AppendUint16(b, uint16(st.Pitch))
-	b = append(b, byte(st.Flags), st.Teleport, st.Ammo, st.Heat, st.Weapon)
-	b = binary.LittleEndian.AppendUint16(b, uint16(st.Health))
-	b = binary.LittleEndian.AppendUint64(b, uint64(st.WeaponWait))
-	s.hash.Write(b)
-	s.hashBuf = b
-}
-
-// LogEntry is one thing that happened in the match: a connect,
-// disconnect, spawn, placement, kill, or objective event (flag_taken,
-// flag_dropped, flag_returned, flag_captured, point_captured,
-// point_neutral).
-type LogEntry struct {
-	Time time.Duration
-	Kind string
-	// Player did it (the killer of a kill; -1 for nobody), Other is the
-	// victim of a kill (else -1).
-	Player, Other int
-	Team          int
-	Objective     int // index among the mode's flags or points, else -1
-	Pos           geom.Vec3
-}
-
-// record logs an entry at the current tick and folds it into the state
-// digest.
-func (s *Server) record(e LogEntry) {
-	e.Time = s.Time()
-	if e.Kind != "kill" {
-		e.Other = -1
-	}
-	if !strings.HasPrefix(e.Kind, "flag_") && !strings.HasPrefix(e.Kind, "point_") {
-		e.Objective = -1
-	}
-	b := binary.LittleEndian.AppendUint32(s.hashBuf[:0], s.tick)
-	b = append(b, 0xff)
-	b = append(b, e.Kind...)
-	b = append(b, byte(e.Player), byte(e.Other), byte(e.Team), byte(e.Objective))
-	s.hash.Write(b)
-	s.hashBuf = b
-	s.log = append(s.log, e)
-}
-
-// Log returns what happened since the last call and forgets it.
-func (s *Server) Log() []LogEntry {
-	out := s.log
-	s.log = s.log[:0]
-	return out
-}
-
-// StateHash returns a hex SHA-256 digest of every tick's authoritative
-// player states and every logged event so far: two runs with the
-// same inputs give the same digest.
-func (s *Server) StateHash() string {
-	return hex.EncodeToString(s.hash.Sum(nil))
-}
-
 // ClientInfo describes one connected client.
 type ClientInfo struct {
 	ID            int
@@ -697,7 +599,7 @@ type ClientInfo struct {
 	UpdatesSent    int
 	AppealsIgnored int // appeals for unknown, settled, foreign or late hits
 	// Delay describes the time delay applied to the client.
-	Delay DelayStats
+	Delay delay.Stats
 }
 
 // Client returns information on the client in slot id.
@@ -714,7 +616,7 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
 		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken,
 		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored, UpdatesSent: c.updatesSent,
-		Delay: s.delayStats(c),
+		Delay: s.delay.Stats(c.id),
 	}, true
 }
 

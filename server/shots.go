@@ -69,7 +69,7 @@ type pendingShot struct {
 // interpolation delay and the time delay its snapshots are held by),
 // else the estimate; never older than MaxUnlag.
 func (s *Server) targetTime(c *client, view, now time.Duration) time.Duration {
-	est := now - c.rtt.Smoothed() - c.interpDelay - c.delay.added
+	est := now - c.rtt.Smoothed() - c.interpDelay - s.delay.Added(c.id)
 	t := view
 	if d := view - est; view <= 0 || view > now || d > s.cfg.ViewTimeTolerance || d < -s.cfg.ViewTimeTolerance {
 		t = est
@@ -93,8 +93,10 @@ func (s *Server) resolveShots(now time.Duration) {
 		ps := &s.shots[i]
 		c := s.clients[ps.shooter]
 		if c == nil || c.state.Has(game.FlagDead) {
+			s.recorder.shot(ps, true)
 			continue // killed earlier this tick: no kill trading through lag
 		}
+		s.recorder.shot(ps, false)
 		// Step fires only a weapon of the loadout, so the slot is valid.
 		w := &s.cfg.Weapons[ps.state.Weapon]
 		// Each pellet counts as a shot, and each pellet that lands as a
@@ -124,10 +126,7 @@ func (s *Server) resolveShots(now time.Duration) {
 // resolvePellet tests one ray of hitscan shot ps, fired with weapon w.
 func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, ray geom.Ray, w *game.Weapon) {
 	shotTick := ps.cmd.Tick
-	rec := ShotRecord{
-		Time: shot.Now, Shooter: shot.Shooter, ShotTick: shotTick, Pellet: pellet,
-		Victim: -1, Policy: s.policy.Name(), Weapon: ps.state.Weapon,
-	}
+	rec := s.shotRecord(shot.Now, shot.Shooter, shotTick, pellet, ps.state.Weapon)
 	t := shot.Now
 	if s.policy.Rewind(shot) {
 		t = shot.Target
@@ -135,6 +134,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
 	}
 	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
+	s.recorder.hitscan(ray, w, &h, ok)
 	if !ok {
 		s.records = append(s.records, rec)
 		return
@@ -163,10 +163,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		rec.Victim, rec.Part = h.Victim, h.Part
 		verdict = lagcomp.Register
 	}
-	hit := hitInfo{
-		shooter: shot.Shooter, victim: h.Victim, shotTick: shotTick, part: h.Part,
-		local: h.Local, eye: game.SnapPos(shot.Eye), damage: w.Damage[h.Part],
-	}
+	hit := pelletHit(shot.Shooter, shotTick, shot.Eye, &h, w)
 	switch verdict {
 	case lagcomp.Appeal:
 		if s.startAppeal(shot.Now, &hit, rec) {
@@ -221,11 +218,12 @@ func (s *Server) hurt(now time.Duration, h *hitInfo, tell bool) bool {
 		s.sendHit(v, h, 0, 0)
 	}
 	v.state.Health -= h.damage
-	if v.state.Health > 0 {
-		return false
+	kill := v.state.Health <= 0
+	s.recorder.dealt(h, kill)
+	if kill {
+		s.kill(now, h.shooter, h.victim)
 	}
-	s.kill(now, h.shooter, h.victim)
-	return true
+	return kill
 }
 
 // confirm tells shooter sh what became of hit h: damage dealt and outcome.

@@ -15,7 +15,7 @@ import (
 // turning its aim and firing in bursts, half with the rifle and half
 // with the pistol (projectiles), so that the window is full of movement,
 // shots, projectiles and hits.
-func warpCrowd(b *testing.B, n int) *Server {
+func warpCrowd(b testing.TB, n int) *Server {
 	cfg := warpConfig()
 	cfg.MaxClients = n
 	cfg.Mode.Mode = "ffa"

@@ -6,7 +6,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/reckoning"
-	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/delay"
 )
 
 // The help text lists each family of interchangeable techniques from one
@@ -17,10 +17,8 @@ import (
 // registry.
 func policyNames() []string { return lagcomp.Names() }
 
-// delayModeNames lists the time delay modes the server knows.
-func delayModeNames() []string {
-	return []string{server.DelayNone, server.DelayRegular, server.DelayAdaptive}
-}
+// delayModeNames lists the time delay modes, from delay's registry.
+func delayModeNames() []string { return delay.Modes() }
 
 // replicationNames lists the replication modes, from reckoning's
 // registry.

@@ -16,9 +16,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
-	"github.com/lagkit/lagkit/server"
 )
 
 func newMatchCmd() *cobra.Command {
@@ -119,7 +119,7 @@ living player's position 20 times a second as a path file
 	f.Float64Var(&cfg.Loss, "loss", 0, "loss probability per direction")
 	f.Float64Var(&cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
 	f.StringVar(&cfg.Delay.Mode, "delay", "none", "time delay: "+oneOf(delayModeNames())+" (delay equalises every player's latency; adaptive only while players interact)")
-	f.DurationVar(&cfg.Delay.Adaptation, "adaptation", server.DefaultAdaptation, "adaptive delay: moving-average length of the added delay (0s: at once)")
+	f.DurationVar(&cfg.Delay.Adaptation, "adaptation", delay.DefaultAdaptation, "adaptive delay: moving-average length of the added delay (0s: at once)")
 	f.StringVar(&cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: proximity (within 20 m, until beyond 25 m) or fov (either sees the other)")
 	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning, led with the map's shipped trend maps; clients then dead reckon)")
 	f.DurationVar(&cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")

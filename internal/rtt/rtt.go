@@ -5,6 +5,28 @@ package rtt
 
 import "time"
 
+// Resolution is the resolution of the hold times peers report on the
+// wire (wire.Commands.AckDelay, wire.Snapshot.EchoHold): whole
+// microseconds, truncated by the encoder.
+const Resolution = time.Microsecond
+
+// Sample returns the round trip measured for a packet answered elapsed
+// after it was sent, whose answer reports that the far end held it for
+// hold before answering. The reported hold has lost up to a microsecond
+// to truncation on the wire, so elapsed - hold exceeds the true round
+// trip by that lost fraction; a round trip of exactly the low-ping or
+// round-trip threshold would then be measured just above it, or not,
+// depending on the phase of the two clocks. Truncating the difference to
+// whole microseconds takes the fraction back out: a round trip of a whole
+// number of microseconds is measured exactly, one between two whole
+// microseconds as one of them, and no sample is below the true round trip
+// truncated to microseconds, so a peer cannot look faster than it is at
+// the wire's resolution (a hold claimed longer than elapsed counts as
+// elapsed).
+func Sample(elapsed, hold time.Duration) time.Duration {
+	return (elapsed - min(max(hold, 0), elapsed)).Truncate(Resolution)
+}
+
 // Estimator is a smoothed round-trip time. The zero value has no samples.
 type Estimator struct {
 	srtt, rttvar time.Duration

@@ -1,0 +1,88 @@
+package delay
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+)
+
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		c    Config
+		want string
+	}{
+		{Config{Mode: "slow"}, `mode "slow" unknown (want adaptive, delay or none)`},
+		{Config{Mode: Adaptive, Trigger: "smell"}, `trigger "smell" unknown (want fov or proximity)`},
+		{Config{Mode: Adaptive, On: -1}, "on radius -1 m"},
+		{Config{Mode: Adaptive, On: math.NaN()}, "on radius NaN m"},
+		{Config{Mode: Adaptive, On: 20, Off: 10}, "off radius 10 m below the on radius 20 m"},
+		{Config{Mode: Adaptive, Adaptation: -time.Second}, "adaptation -1s outside 0..10s"},
+		{Config{Mode: Regular, Adaptation: time.Minute}, "adaptation 1m0s outside 0..10s"},
+		{Config{Mode: Regular, Max: -time.Millisecond}, "max -1ms outside 0..1s"},
+	} {
+		if _, err := tc.c.WithDefaults(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want %q", tc.c, err, tc.want)
+		}
+	}
+	d, err := Config{Mode: Adaptive}.WithDefaults()
+	if err != nil || d.Trigger != Proximity || d.On != 20 || d.Off != 25 || d.Max != 100*time.Millisecond || d.Adaptation != 0 {
+		t.Errorf("defaults %+v, %v", d, err)
+	}
+	if d, _ := (Config{}).WithDefaults(); d.Mode != None {
+		t.Errorf("default mode %q, want none", d.Mode)
+	}
+}
+
+// TestRegistries: the names for command-line help are the registered
+// ones, sorted, and each builds.
+func TestRegistries(t *testing.T) {
+	if got := Modes(); !slices.Equal(got, []string{Adaptive, Regular, None}) {
+		t.Errorf("Modes() = %v", got)
+	}
+	if got := Triggers(); !slices.Equal(got, []string{FOV, Proximity}) {
+		t.Errorf("Triggers() = %v", got)
+	}
+	for _, m := range Modes() {
+		for _, tr := range Triggers() {
+			newBench(t, nil, Config{Mode: m, Trigger: tr}, 10*ms, 75*ms).run(2)
+		}
+	}
+}
+
+// TestNoneAddsNothing: mode none never adds delay, holds no command, and
+// needs no room to hold any.
+func TestNoneAddsNothing(t *testing.T) {
+	b := newBench(t, nil, Config{}, 10*ms, 75*ms)
+	b.run(64)
+	if b.d.Added(0) != 0 || b.d.MaxTicks() != 0 {
+		t.Fatalf("added %v, room for %d ticks", b.d.Added(0), b.d.MaxTicks())
+	}
+	if release, _ := b.d.Arrive(0, time.Second, &game.UserCmd{Buttons: game.BtnFire}); release != 0 {
+		t.Fatalf("a command held until %v", release)
+	}
+}
+
+// TestStats: the delay is recorded per tick: on from the first reading
+// (tick 2) for the fast player, never for the slow one; new inputs count
+// with their waits; a new player in a slot starts afresh.
+func TestStats(t *testing.T) {
+	b := newBench(t, nil, Config{Mode: Regular}, 10*ms, 75*ms)
+	b.run(64)
+	b.d.Executed(0, 10*ms)
+	b.d.Executed(0, 30*ms)
+	f, w := b.d.Stats(0), b.d.Stats(1)
+	if f.Observed != 64*tick || f.Active != 63*tick || f.Mean != 65*ms*63/64 || f.NewInputs != 2 || f.InputWait != 20*ms {
+		t.Errorf("fast: %+v; want 64 ticks observed, 63 active, mean 63/64 of 65ms, 2 inputs waiting 20ms", f)
+	}
+	if w.Active != 0 || w.Mean != 0 {
+		t.Errorf("slow: %+v; want no delay", w)
+	}
+	b.d.Join(0)
+	if st := b.d.Stats(0); st != (Stats{}) {
+		t.Errorf("after a new join: %+v", st)
+	}
+}

@@ -1,0 +1,78 @@
+package server
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/lagkit/lagkit/geom"
+)
+
+// hashState folds one player's authoritative state into the running state
+// digest.
+func (s *Server) hashState(c *client) {
+	b := s.hashBuf[:0]
+	b = binary.LittleEndian.AppendUint32(b, s.tick)
+	b = append(b, byte(c.id))
+	st := &c.state
+	for _, v := range [...]float64{st.Pos.X, st.Pos.Y, st.Pos.Z, st.Vel.X, st.Vel.Y, st.Vel.Z} {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	b = binary.LittleEndian.AppendUint16(b, st.Yaw)
+	b = binary.LittleEndian.AppendUint16(b, uint16(st.Pitch))
+	b = append(b, byte(st.Flags), st.Teleport, st.Ammo, st.Heat, st.Weapon)
+	b = binary.LittleEndian.AppendUint16(b, uint16(st.Health))
+	b = binary.LittleEndian.AppendUint64(b, uint64(st.WeaponWait))
+	s.hash.Write(b)
+	s.hashBuf = b
+}
+
+// LogEntry is one thing that happened in the match: a connect,
+// disconnect, spawn, placement, kill, or objective event (flag_taken,
+// flag_dropped, flag_returned, flag_captured, point_captured,
+// point_neutral).
+type LogEntry struct {
+	Time time.Duration
+	Kind string
+	// Player did it (the killer of a kill; -1 for nobody), Other is the
+	// victim of a kill (else -1).
+	Player, Other int
+	Team          int
+	Objective     int // index among the mode's flags or points, else -1
+	Pos           geom.Vec3
+}
+
+// record logs an entry at the current tick and folds it into the state
+// digest.
+func (s *Server) record(e LogEntry) {
+	e.Time = s.Time()
+	if e.Kind != "kill" {
+		e.Other = -1
+	}
+	if !strings.HasPrefix(e.Kind, "flag_") && !strings.HasPrefix(e.Kind, "point_") {
+		e.Objective = -1
+	}
+	b := binary.LittleEndian.AppendUint32(s.hashBuf[:0], s.tick)
+	b = append(b, 0xff)
+	b = append(b, e.Kind...)
+	b = append(b, byte(e.Player), byte(e.Other), byte(e.Team), byte(e.Objective))
+	s.hash.Write(b)
+	s.hashBuf = b
+	s.log = append(s.log, e)
+}
+
+// Log returns what happened since the last call and forgets it.
+func (s *Server) Log() []LogEntry {
+	out := s.log
+	s.log = s.log[:0]
+	return out
+}
+
+// StateHash returns a hex SHA-256 digest of every tick's authoritative
+// player states and every logged event so far: two runs with the
+// same inputs give the same digest.
+func (s *Server) StateHash() string {
+	return hex.EncodeToString(s.hash.Sum(nil))
+}

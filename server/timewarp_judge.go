@@ -1,0 +1,494 @@
+package server
+
+import (
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// Time warp's judging: resolving a re-simulated tick's projectiles and
+// shots by the rules of fire.go, as the live tick did, and settling each
+// outcome against what the tick recorded before: only what differs is
+// news (damage given or taken back, events, records, counters).
+
+// keeps reports whether recorded hits damaged a settled player: the
+// outcome then stands as recorded.
+func (r *warpRun) keeps(hits []warpHit) bool {
+	for i := range hits {
+		if r.w.settled[hits[i].victim] {
+			return true
+		}
+	}
+	return false
+}
+
+// replay applies recorded hits again, as they were, telling nobody.
+func (r *warpRun) replay(hits []warpHit) {
+	for i := range hits {
+		h := hits[i]
+		r.hurt(&h)
+	}
+}
+
+func same(a, b *warpHit) bool {
+	return a.victim == b.victim && a.part == b.part && a.damage == b.damage
+}
+
+// settle applies the hits of one pellet or projectile contact, now, to
+// the tick's states, and tells and counts those that differ from its
+// recorded hits old. Hits on the same
+// victim and part for the same damage are the same hit, told before. A
+// victim whose damage changed joins the affected set. It reports whether
+// anything differed.
+func (r *warpRun) settle(shooter *client, old, now []warpHit) bool {
+	differ := len(old) != len(now)
+	for i := range now {
+		if i < len(old) && same(&old[i], &now[i]) {
+			r.hurt(&now[i])
+		} else {
+			differ = true
+		}
+	}
+	if !differ {
+		return false
+	}
+	for i := range old {
+		if i < len(now) && same(&old[i], &now[i]) {
+			continue
+		}
+		r.join(old[i].victim)
+		if v := r.rec.owner[old[i].victim]; v != nil {
+			v.hitsTaken--
+		}
+	}
+	for i := range now {
+		if i < len(old) && same(&old[i], &now[i]) {
+			continue
+		}
+		h := &now[i]
+		r.join(h.victim)
+		if v := r.rec.owner[h.victim]; v != nil {
+			v.hitsTaken++
+			if r.s.clients[h.victim] == v {
+				r.s.sendHit(v, &h.hitInfo, 0, 0)
+			}
+		}
+		r.hurt(h)
+		if shooter != nil && r.s.clients[shooter.id] == shooter {
+			r.s.confirm(shooter, &h.hitInfo, h.damage, wire.OutcomeRegistered)
+		}
+	}
+	return true
+}
+
+// hurt takes h's damage from its victim's state in the tick. A kill of a
+// connected player who is not settled is announced (in a re-simulation
+// such a death is always news: a death announced before would have
+// settled the player) and becomes the slot's newest death.
+func (r *warpRun) hurt(h *warpHit) {
+	st := &r.w.work[h.victim]
+	h.kill = false
+	if st.Has(game.FlagDead) {
+		return
+	}
+	st.Health -= h.damage
+	if st.Health > 0 {
+		return
+	}
+	h.kill = true
+	v := r.rec.owner[h.victim]
+	if v == nil || r.s.clients[h.victim] != v || r.w.settled[h.victim] {
+		st.Health = 0
+		st.Flags |= game.FlagDead
+		st.Flags &^= game.FlagReloading
+		return
+	}
+	// kill works on the live state: lend it the tick's.
+	live := v.state
+	v.state = *st
+	r.s.kill(r.now, h.shooter, h.victim)
+	*st, v.state = v.state, live
+	sl := &r.w.slots[h.victim]
+	sl.died, sl.deathTick = v, r.t
+}
+
+// flights flies every projectile in flight through the tick, in launch
+// order, as moveProjectiles does; recorded flights no projectile flies
+// any more are undone.
+func (r *warpRun) flights() {
+	w := r.w
+	w.fly2, w.flyNew2 = w.fly2[:0], w.flyNew2[:0]
+	orig := r.orig.flights
+	cursor := 0
+	for i := range w.fly {
+		p := w.fly[i]
+		changed := w.flyNew[i]
+		var f *warpFlight
+		if p.id <= w.idBase {
+			// Projectiles keep their launch order, so the record's
+			// flights are met in order; those passed are gone.
+			for k := cursor; k < len(orig); k++ {
+				if orig[k].id == p.id {
+					for j := cursor; j < k; j++ {
+						r.vanish(&orig[j])
+					}
+					f, cursor = &orig[k], k+1
+					break
+				}
+			}
+		}
+		if r.flight(&p, f, changed) {
+			w.fly2 = append(w.fly2, p)
+			w.flyNew2 = append(w.flyNew2, changed || f == nil || f.ended)
+		}
+	}
+	for k := cursor; k < len(orig); k++ {
+		r.vanish(&orig[k])
+	}
+	w.fly, w.fly2 = w.fly2, w.fly
+	w.flyNew, w.flyNew2 = w.flyNew2, w.flyNew
+}
+
+// vanish undoes a recorded flight that no projectile flies any more.
+func (r *warpRun) vanish(f *warpFlight) {
+	if r.settle(nil, r.orig.hits[f.h0:f.h1], nil) && f.owner != nil {
+		f.owner.hitsLanded--
+	}
+	r.rejudged(f, nil)
+}
+
+// rejudged reports whether a flight's outcome is news: one that differs
+// from the recorded flight f (counted), or has none.
+func (r *warpRun) rejudged(f, now *warpFlight) bool {
+	if f != nil && now != nil && f.ended == now.ended && f.hit == now.hit &&
+		f.direct.Victim == now.direct.Victim && f.direct.Part == now.direct.Part && f.dist == now.dist {
+		return false
+	}
+	if f != nil {
+		r.w.stats.Rejudged++
+	}
+	return true
+}
+
+// flight flies p through the tick; f is its recorded flight (nil: none)
+// and changed whether p differs from the recorded projectile. It reports
+// whether p flies on.
+func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
+	s := r.s
+	var old []warpHit
+	if f != nil {
+		old = r.orig.hits[f.h0:f.h1]
+		if r.keeps(old) {
+			r.replay(old)
+			r.add(*f, old)
+			return false
+		}
+	}
+	fl := warpFlight{id: p.id, owner: p.owner, contact: noContact(), ended: true}
+	if r.rec.owner[p.shooter] != p.owner {
+		r.miss(p, f, &fl, old)
+		return false
+	}
+	ray, seg := s.segment(p)
+	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.inA[f.direct.Victim])
+	if cheap {
+		// The same segment as recorded: only the affected players can
+		// have come in its way.
+		fl.contact = f.contact
+		if !f.hit {
+			fl.dist = seg
+		}
+		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.aList); ok {
+			fl.meet(h)
+		}
+	} else {
+		fl.contact = s.worldContact(p, ray, seg)
+		if h, ok := r.trace(ray, fl.dist, p.shooter, nil); ok {
+			fl.meet(h)
+		}
+	}
+	if !fl.hit {
+		if s.advance(p, ray, seg) {
+			fl.ended = false
+			r.landed(p.owner, old, r.add(fl, nil))
+			return true
+		}
+		r.miss(p, f, &fl, old)
+		return false
+	}
+	centre := fl.centre(ray)
+	unmoved := cheap && f.hit && fl.direct.Victim == f.direct.Victim && fl.dist == f.dist
+	hits := r.add(fl, r.explosion(p, centre, &fl.direct, unmoved, old))
+	differ := r.landed(p.owner, old, hits)
+	if !r.rejudged(f, &fl) && !differ {
+		return false
+	}
+	rec := s.projectileRecord(r.now, p)
+	rec.Warped = true
+	rec.struck(&fl.direct)
+	for i := range hits {
+		rec.damaged(&fl.direct, hits[i].victim, hits[i].damage, hits[i].kill)
+	}
+	s.records = append(s.records, rec)
+	s.announceExplosion(p, r.t, centre)
+	return false
+}
+
+// miss settles p as a miss (its owner left, or it expired).
+func (r *warpRun) miss(p *projectile, f, fl *warpFlight, old []warpHit) {
+	r.landed(p.owner, old, r.add(*fl, nil))
+	if r.rejudged(f, fl) {
+		rec := r.s.projectileRecord(r.now, p)
+		rec.Warped = true
+		r.s.records = append(r.s.records, rec)
+	}
+}
+
+// add records flight fl with its hits and returns the recorded hits.
+func (r *warpRun) add(fl warpFlight, hits []warpHit) []warpHit {
+	fl.h0 = len(r.out.hits)
+	r.out.hits = append(r.out.hits, hits...)
+	fl.h1 = len(r.out.hits)
+	r.out.flights = append(r.out.flights, fl)
+	return r.out.hits[fl.h0:fl.h1]
+}
+
+// landed settles a projectile contact's hits against the recorded ones
+// and keeps its owner's hit count (a projectile lands once, however many
+// it damages). It reports whether the hits differ from the record's.
+func (r *warpRun) landed(owner *client, old, now []warpHit) bool {
+	differ := r.settle(owner, old, now)
+	if differ {
+		if len(old) > 0 {
+			owner.hitsLanded--
+		}
+		if len(now) > 0 {
+			owner.hitsLanded++
+		}
+	}
+	return differ
+}
+
+// explosion returns the hits of p's contact at centre with direct victim
+// direct (Victim -1: none), in slot order, as explode deals them. When
+// unmoved, the contact is the recorded one, whose hits old stand for the
+// players not affected: only the affected are computed again.
+func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit, unmoved bool, old []warpHit) []warpHit {
+	hits := r.w.hits[:0]
+	k := 0
+	for id := range r.rec.owner {
+		if unmoved && !r.w.inA[id] {
+			for k < len(old) && old[k].victim < id {
+				k++
+			}
+			if k < len(old) && old[k].victim == id {
+				hits = append(hits, old[k])
+			}
+			continue
+		}
+		if !r.hittable(p.shooter, id) {
+			continue
+		}
+		r.w.stats.Tested++
+		h := warpHit{hitInfo: r.s.blastHit(p, centre, direct, id, &r.w.work[id])}
+		if h.damage > 0 {
+			hits = append(hits, h)
+		}
+	}
+	r.w.hits = hits
+	return hits
+}
+
+// shots resolves the tick's shots in the order fired, as resolveShots
+// does: hitscan pellets are traced, projectiles launched. Recorded shots
+// no longer fired (the shooter's chain changed) are undone.
+func (r *warpRun) shots() {
+	s := r.s
+	oi := 0 // the recorded shots not yet passed
+	for k := range r.out.shots {
+		sh := &r.out.shots[k]
+		var os *warpShot
+		for oi < len(r.orig.shots) && before(&r.orig.shots[oi], sh) {
+			r.undoShot(&r.orig.shots[oi])
+			oi++
+		}
+		if oi < len(r.orig.shots) && r.orig.shots[oi].shooter == sh.shooter && r.orig.shots[oi].cmd.Tick == sh.cmd.Tick {
+			os = &r.orig.shots[oi]
+			oi++
+		}
+		owner := r.rec.owner[sh.shooter]
+		var old []warpPellet
+		if os != nil && !os.void {
+			old = r.orig.pellets[os.p0:os.p1]
+			owner.shotsFired -= len(old)
+		}
+		sh.p0 = len(r.out.pellets)
+		sh.p1 = sh.p0
+		// No kill trading: a shooter killed earlier in the tick does not
+		// fire.
+		sh.void = r.w.work[sh.shooter].Has(game.FlagDead)
+		if sh.void {
+			for i := range old {
+				r.undoPellet(owner, &old[i])
+			}
+			continue
+		}
+		wp := &s.cfg.Weapons[sh.st.Weapon]
+		owner.shotsFired += wp.Pellets
+		for pellet := range wp.Pellets {
+			var op *warpPellet
+			if pellet < len(old) {
+				op = &old[pellet]
+			}
+			if wp.Kind == game.Projectile {
+				r.launch(sh, pellet, wp, op)
+			} else {
+				r.pellet(sh, pellet, wp, op, os != nil && !r.w.stepped[sh.shooter])
+			}
+		}
+		for i := wp.Pellets; i < len(old); i++ {
+			r.undoPellet(owner, &old[i])
+		}
+		sh.p1 = len(r.out.pellets)
+	}
+	for ; oi < len(r.orig.shots); oi++ {
+		r.undoShot(&r.orig.shots[oi])
+	}
+}
+
+// before reports whether shot a was fired before shot b in a tick: by
+// slot, then command.
+func before(a, b *warpShot) bool {
+	return a.shooter < b.shooter || a.shooter == b.shooter && a.cmd.Tick < b.cmd.Tick
+}
+
+// undoShot takes back a recorded shot no longer fired.
+func (r *warpRun) undoShot(os *warpShot) {
+	if os.void {
+		return
+	}
+	owner := r.rec.owner[os.shooter]
+	owner.shotsFired -= os.p1 - os.p0
+	for i := os.p0; i < os.p1; i++ {
+		r.undoPellet(owner, &r.orig.pellets[i])
+	}
+}
+
+// undoPellet takes back a recorded pellet no longer fired.
+func (r *warpRun) undoPellet(owner *client, op *warpPellet) {
+	if op.id != 0 {
+		return // a projectile: its flights are undone as they vanish
+	}
+	if r.settle(nil, r.orig.hits[op.h0:op.h1], nil) {
+		owner.hitsLanded--
+	}
+	r.w.stats.Rejudged++
+}
+
+// pellet resolves one hitscan pellet of shot sh; op is its recorded
+// outcome (nil: none) and unmoved whether the shooter's chain is the
+// recorded one, so that the ray is too.
+func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet, unmoved bool) {
+	s := r.s
+	var old []warpHit
+	if op != nil {
+		old = r.orig.hits[op.h0:op.h1]
+		if r.keeps(old) {
+			r.replay(old)
+			np := *op
+			np.h0 = len(r.out.hits)
+			r.out.hits = append(r.out.hits, old...)
+			np.h1 = len(r.out.hits)
+			r.out.pellets = append(r.out.pellets, np)
+			return
+		}
+	}
+	var np warpPellet
+	var h lagcomp.Hit
+	var ok bool
+	if op != nil && unmoved && (op.victim < 0 || !r.w.inA[op.victim]) {
+		// The same ray as recorded: its recorded first contact stands
+		// unless an affected player now lies nearer.
+		np = *op
+		limit := op.reach
+		if op.victim >= 0 {
+			limit = op.dist
+		}
+		if h, ok = r.trace(op.ray, limit, sh.shooter, r.w.aList); ok {
+			np.victim, np.dist = h.Victim, h.Dist
+		} else if op.victim >= 0 {
+			oh := &old[0]
+			h, ok = lagcomp.Hit{Victim: op.victim, Part: oh.part, Dist: op.dist, Local: oh.local}, true
+		}
+	} else {
+		ray := game.ShotRay(sh.st, sh.cmd, sh.shooter, pellet, wp, s.cfg.Movement)
+		reach := wp.Range
+		if wall, hit := s.cfg.Map.Grid.Raycast(ray, reach); hit {
+			reach = wall.Dist
+		}
+		np = warpPellet{ray: ray, reach: reach, victim: -1}
+		if h, ok = r.trace(ray, reach, sh.shooter, nil); ok {
+			np.victim, np.dist = h.Victim, h.Dist
+		}
+	}
+	np.h0 = len(r.out.hits)
+	if ok {
+		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(sh.shooter, sh.cmd.Tick, game.EyePos(sh.st, s.cfg.Movement), &h, wp)})
+	}
+	np.h1 = len(r.out.hits)
+	r.out.pellets = append(r.out.pellets, np)
+	owner := r.rec.owner[sh.shooter]
+	now := r.out.hits[np.h0:np.h1]
+	differ := r.settle(owner, old, now)
+	if differ {
+		if len(old) > 0 {
+			owner.hitsLanded--
+		}
+		if ok {
+			owner.hitsLanded++
+		}
+	}
+	if !differ && op != nil {
+		return
+	}
+	if op != nil {
+		r.w.stats.Rejudged++
+	}
+	rec := s.shotRecord(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.st.Weapon)
+	rec.Outcome, rec.Warped = wire.OutcomeRegistered, true
+	if ok {
+		rec.Hit, rec.Registered, rec.Victim, rec.Part, rec.Damage, rec.Kill = true, true, h.Victim, h.Part, now[0].damage, now[0].kill
+	}
+	s.records = append(s.records, rec)
+}
+
+// launch fires pellet of shot sh as a projectile, as launch does; op is
+// the recorded launch (nil: none).
+func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet) {
+	s, w := r.s, r.w
+	p := s.projectileFor(sh.shooter, r.rec.owner[sh.shooter], &sh.st, &sh.cmd, pellet, wp, 0)
+	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel}
+	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
+	if len(w.fly) >= MaxProjectiles {
+		if op == nil || op.id != 0 {
+			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.st.Weapon, true)
+		}
+		r.out.pellets = append(r.out.pellets, np)
+		return
+	}
+	fresh := op == nil || op.id == 0
+	if fresh {
+		s.nextProjectile++
+		np.id = s.nextProjectile
+	} else {
+		np.id = op.id
+	}
+	p.id = np.id
+	w.fly = append(w.fly, p)
+	w.flyNew = append(w.flyNew, fresh || op.ray.Origin != p.pos || op.vel != p.vel)
+	r.out.pellets = append(r.out.pellets, np)
+	if fresh {
+		s.announceLaunch(&p, r.t)
+	}
+}

@@ -1,0 +1,373 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+)
+
+// Time warp's re-simulation: re-running the ticks from a late command's
+// to the present, the affected players stepped again, the others taken
+// from the ring (see timewarp.go). A live tick under time warp runs as an
+// ordinary server's, and warpRecorder keeps what it did.
+
+// prepare starts the record of the next tick: who is in each slot, and
+// which states the server set since the last tick (joins, placements).
+func (w *timeWarp) prepare(s *Server) {
+	t := s.tick + 1
+	prev, _ := w.entry(s.tick)
+	e := w.ring[t%uint32(len(w.ring))]
+	e.tick = t
+	for i, c := range s.clients {
+		e.owner[i] = c
+		e.fixedEnd[i] = false
+		e.ncmd[i] = 0
+		e.fixedStart[i] = c != nil && (prev.owner[i] != c || prev.state[i] != c.state)
+		if c != nil {
+			e.start[i] = c.state
+		}
+	}
+	e.warpLists = warpLists{
+		shots: e.shots[:0], pellets: e.pellets[:0], flights: e.flights[:0],
+		hits: e.hits[:0], flying: e.flying[:0],
+	}
+}
+
+// warpResolve is the damage phase of a live tick under time warp: the
+// ordinary one (moveProjectiles, resolveShots), with warpRecorder keeping
+// what it did in the ring for later warps.
+func (s *Server) warpResolve(now time.Duration) {
+	e, _ := s.warp.entry(s.tick)
+	for i, c := range s.clients {
+		if c != nil {
+			e.moved[i] = c.state
+		}
+	}
+	s.moveProjectiles(now)
+	s.resolveShots(now)
+}
+
+// warpRecorder keeps what a live tick's shots and projectiles did (shots,
+// pellets, flights and hits) in the ring's record of the tick, for later
+// re-simulations to compare against. The live tick is the ordinary
+// server's code, which calls it at each step; on a nil recorder (no time
+// warp) the calls do nothing. It is a concrete type so that the values
+// passed to it stay on the stack.
+type warpRecorder struct{ s *Server }
+
+// tick returns the ring's record of the live tick.
+func (r *warpRecorder) tick() *warpTick {
+	e, _ := r.s.warp.entry(r.s.tick)
+	return e
+}
+
+// shot starts the record of shot ps; void: its shooter was dead when it
+// was resolved.
+func (r *warpRecorder) shot(ps *pendingShot, void bool) {
+	if r == nil {
+		return
+	}
+	e := r.tick()
+	n := len(e.pellets)
+	e.shots = append(e.shots, warpShot{shooter: ps.shooter, cmd: ps.cmd, st: ps.state, void: void, p0: n, p1: n})
+}
+
+// hitscan records a hitscan pellet of weapon w: its ray, its reach and
+// what it hit, h if found.
+func (r *warpRecorder) hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, found bool) {
+	if r == nil {
+		return
+	}
+	reach := w.Range
+	if wall, hit := r.s.cfg.Map.Grid.Raycast(ray, reach); hit {
+		reach = wall.Dist
+	}
+	p := warpPellet{ray: ray, reach: reach, victim: -1}
+	if found {
+		p.victim, p.dist = h.Victim, h.Dist
+	}
+	r.pellet(p)
+}
+
+// launch records the launch of projectile p (id 0: dropped at
+// MaxProjectiles).
+func (r *warpRecorder) launch(p *projectile) {
+	if r == nil {
+		return
+	}
+	r.pellet(warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, id: p.id, vel: p.vel})
+}
+
+// pellet records pellet p of the shot last recorded.
+func (r *warpRecorder) pellet(p warpPellet) {
+	e := r.tick()
+	p.h0, p.h1 = len(e.hits), len(e.hits)
+	e.pellets = append(e.pellets, p)
+	e.shots[len(e.shots)-1].p1 = len(e.pellets)
+	r.s.warp.lastFlight = false
+}
+
+// flight records p's flight through the tick, ended or flying on.
+func (r *warpRecorder) flight(p *projectile, c *contact, ended bool) {
+	if r == nil {
+		return
+	}
+	e := r.tick()
+	e.flights = append(e.flights, warpFlight{id: p.id, owner: p.owner, contact: *c, ended: ended, h0: len(e.hits), h1: len(e.hits)})
+	r.s.warp.lastFlight = true
+}
+
+// dealt records damage the latest pellet or flight dealt.
+func (r *warpRecorder) dealt(h *hitInfo, kill bool) {
+	if r == nil {
+		return
+	}
+	e := r.tick()
+	e.hits = append(e.hits, warpHit{hitInfo: *h, kill: kill})
+	if kill {
+		// A death announced is a committed fact for later warps.
+		sl := &r.s.warp.slots[h.victim]
+		sl.died, sl.deathTick = r.s.clients[h.victim], r.s.tick
+	}
+	if r.s.warp.lastFlight {
+		e.flights[len(e.flights)-1].h1 = len(e.hits)
+	} else {
+		e.pellets[len(e.pellets)-1].h1 = len(e.hits)
+	}
+}
+
+// warpRecord completes the record of the tick just run: the states after
+// it (a respawn marked as the server's fact) and the projectiles in
+// flight.
+func (s *Server) warpRecord() {
+	w := s.warp
+	e, _ := w.entry(s.tick)
+	for i, c := range s.clients {
+		if c != nil && e.owner[i] == c {
+			e.state[i] = c.state
+			// Only the server changes Teleport (spawn, placement).
+			e.fixedEnd[i] = c.state.Teleport != e.moved[i].Teleport
+		}
+	}
+	e.flying = append(e.flying[:0], s.projectiles...)
+}
+
+// Resimulate re-runs the last ticks ticks as a warp for a late command of
+// player id at the first of them does, with the commands the server
+// holds, and returns how many ticks it re-ran (at most the window). As
+// the inputs are those the ticks ran with, it ends in the state it
+// started from: it measures what a warp of that depth costs (lagkit
+// experiment timewarp, BenchmarkTimeWarp) and checks that re-simulation
+// reproduces the record.
+func (s *Server) Resimulate(id, ticks int) (int, error) {
+	w := s.warp
+	switch {
+	case w == nil:
+		return 0, errors.New("server: resimulate: time warp is off")
+	case id < 0 || id >= len(s.clients) || s.clients[id] == nil:
+		return 0, fmt.Errorf("server: resimulate: no player in slot %d", id)
+	case ticks < 0:
+		return 0, fmt.Errorf("server: resimulate: %d ticks", ticks)
+	}
+	ticks = min(ticks, w.window, int(s.tick))
+	from := s.tick + 1 - uint32(ticks)
+	if e, ok := w.entry(from); ticks == 0 || !ok || e.owner[id] != s.clients[id] {
+		return 0, nil
+	}
+	w.lateFrom[id] = from
+	s.resimulate(from)
+	return ticks, nil
+}
+
+// resimulate re-runs ticks from to the present: the affected set starts
+// with the slots whose lateFrom is set.
+func (s *Server) resimulate(from uint32) {
+	w := s.warp
+	last, _ := w.entry(s.tick)
+	for i, c := range s.clients {
+		w.outside[i] = c != nil && (last.owner[i] != c || last.state[i] != c.state)
+	}
+	prev, _ := w.entry(from - 1)
+	copy(w.work, prev.state)
+	clear(w.inA)
+	w.aList = w.aList[:0]
+	for i, c := range s.clients {
+		sl := &w.slots[i]
+		w.settled[i] = c != nil && sl.died == c && sl.deathTick >= from
+	}
+	w.fly = append(w.fly[:0], prev.flying...)
+	w.flyNew = w.flyNew[:0]
+	for range w.fly {
+		w.flyNew = append(w.flyNew, false)
+	}
+	w.idBase = s.nextProjectile
+	for t := from; t <= s.tick; t++ {
+		e, _ := w.entry(t)
+		r := &w.run // kept in w, so that passing it as an arena does not allocate
+		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.warpLists, out: &w.spare}
+		r.move()
+		r.run()
+		r.finish()
+		e.warpLists, w.spare = w.spare, e.warpLists
+	}
+	for i, c := range s.clients {
+		// What the server set since the last tick stands on top of the
+		// re-simulated past (the next tick's record takes it as a fact).
+		if c != nil && !w.outside[i] {
+			c.state = w.work[i]
+		}
+		w.lateFrom[i] = math.MaxUint32
+	}
+	s.projectiles = append(s.projectiles[:0], w.fly...)
+	// Re-record the warped ticks' poses, in increasing order, so that the
+	// history holds the states the server settled on.
+	for t := from; t <= s.tick; t++ {
+		e, _ := w.entry(t)
+		s.history.Begin(t)
+		for i, o := range e.owner {
+			if o != nil {
+				s.history.Set(i, e.moved[i])
+			}
+		}
+	}
+	depth := int(s.tick - from + 1)
+	w.stats.Warps++
+	w.stats.Resimulated += depth
+	w.stats.MaxDepth = max(w.stats.MaxDepth, depth)
+}
+
+// warpRun is the re-simulation of one tick.
+type warpRun struct {
+	s    *Server
+	w    *timeWarp
+	t    uint32
+	now  time.Duration // the tick's time
+	rec  *warpTick     // the tick's record (its per-slot arrays)
+	orig *warpLists    // what the tick recorded before
+	out  *warpLists    // what it records now
+}
+
+// join adds slot i to the affected set.
+func (r *warpRun) join(i int) {
+	w := r.w
+	if w.inA[i] || w.settled[i] {
+		return
+	}
+	w.inA[i] = true
+	k := len(w.aList)
+	w.aList = append(w.aList, i)
+	for k > 0 && w.aList[k-1] > i {
+		w.aList[k], k = w.aList[k-1], k-1
+	}
+	w.aList[k] = i
+}
+
+// move re-runs the tick's commands: affected and late players are
+// stepped again, the others take their recorded states and shots.
+func (r *warpRun) move() {
+	w, e, s := r.w, r.rec, r.s
+	r.out.shots = r.out.shots[:0]
+	next := 0 // the recorded shots not yet passed
+	for i, o := range e.owner {
+		first := next
+		for next < len(r.orig.shots) && r.orig.shots[next].shooter == i {
+			next++
+		}
+		w.stepped[i] = false
+		if o == nil {
+			continue
+		}
+		late := w.lateFrom[i] <= r.t
+		if late {
+			r.join(i)
+		}
+		if !w.inA[i] && !late {
+			w.work[i] = e.moved[i]
+			r.out.shots = append(r.out.shots, r.orig.shots[first:next]...)
+			continue
+		}
+		w.stepped[i] = true
+		if e.fixedStart[i] {
+			w.work[i] = e.start[i]
+		}
+		st := w.work[i]
+		for k := range int(e.ncmd[i]) {
+			cmd := e.cmds[i*maxWarpCmds+k]
+			var fired bool
+			st, fired = s.act(st, cmd)
+			if fired {
+				r.out.shots = append(r.out.shots, warpShot{shooter: i, cmd: cmd, st: st})
+			}
+		}
+		w.work[i] = st
+		e.moved[i] = st
+	}
+}
+
+// finish ends a re-simulated tick: the server's own changes to the
+// players re-simulated (end of spawn protection; a respawn, taken as
+// recorded), the others' states from the record, and the record updated.
+func (r *warpRun) finish() {
+	w, e := r.w, r.rec
+	for i, o := range e.owner {
+		switch {
+		case o == nil:
+			continue
+		case !w.inA[i] && !w.stepped[i] || e.fixedEnd[i]:
+			w.work[i] = e.state[i]
+		case w.work[i].Has(game.FlagProtected) && r.now >= o.protectedUntil:
+			w.work[i].Flags &^= game.FlagProtected
+		}
+		e.state[i] = w.work[i]
+	}
+	r.out.flying = append(r.out.flying[:0], w.fly...)
+}
+
+// run resolves the tick's projectiles and shots.
+func (r *warpRun) run() {
+	r.out.pellets = r.out.pellets[:0]
+	r.out.flights = r.out.flights[:0]
+	r.out.hits = r.out.hits[:0]
+	r.flights()
+	r.shots()
+}
+
+// hittable reports whether shooter can hit player id in the tick: there,
+// alive, not spawn protected, an enemy, and not settled.
+func (r *warpRun) hittable(shooter, id int) bool {
+	o := r.rec.owner[id]
+	if o == nil || r.w.settled[id] {
+		return false
+	}
+	st := &r.w.work[id]
+	if st.Has(game.FlagDead) || st.Has(game.FlagProtected) {
+		return false
+	}
+	sh := r.rec.owner[shooter]
+	return sh == nil || r.s.match.Enemies(sh.id, sh.team, o.id, o.team)
+}
+
+// player returns the state of the player in slot id at the tick.
+func (r *warpRun) player(id int) *game.PlayerState {
+	if r.rec.owner[id] == nil {
+		return nil
+	}
+	return &r.w.work[id]
+}
+
+// trace returns the first player other than shooter that a hitscan ray
+// (or a projectile's segment) hits within maxDist, testing the players in
+// ids (nil: everyone) in the tick's states.
+func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (lagcomp.Hit, bool) {
+	n := len(ids)
+	if ids == nil {
+		n = len(r.rec.owner)
+	}
+	r.w.stats.Tested += n
+	return r.s.firstPlayer(r, ray, maxDist, shooter, ids)
+}
