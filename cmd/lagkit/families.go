@@ -4,9 +4,9 @@ import (
 	"strings"
 
 	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/reckoning"
-	"github.com/lagkit/lagkit/delay"
 )
 
 // The help text lists each family of interchangeable techniques from one
