@@ -131,18 +131,26 @@ func (d *clientDriver) run(ctx context.Context) (ClientStats, error) {
 	defer timer.Stop()
 	d.nextRTT = 2 * time.Second
 	for {
+		done := false
 		select {
 		case <-ctx.Done():
+			done = true
+		case b, ok := <-d.inbox:
+			switch {
+			case ok:
+				d.step(b)
+			case ctx.Err() != nil:
+				done = true // the reader saw ctx end first
+			default:
+				return d.finish(d.lost())
+			}
+		case <-timer.C:
+		}
+		if done {
 			d.c.Disconnect("client left")
 			d.flush()
 			_ = d.conn.Close("client left")
 			return d.finish(nil)
-		case b, ok := <-d.inbox:
-			if !ok {
-				return d.finish(d.lost())
-			}
-			d.step(b)
-		case <-timer.C:
 		}
 		if d.failure != nil {
 			d.c.Disconnect(d.failure.Error())

@@ -178,6 +178,9 @@ func (c *MatchConfig) resolve() (*resolved, error) {
 	if out.BotSkill == 0 {
 		out.BotSkill = 0.5
 	}
+	if out.Policy.Name == "" {
+		out.Policy.Name = "tlc"
+	}
 	if out.Replication == "" {
 		out.Replication = "full"
 	}

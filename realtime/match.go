@@ -11,9 +11,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"runtime"
 	"slices"
-		"sync"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -229,10 +228,18 @@ func (m *Match) Info() (MatchInfo, error) {
 	return info, err
 }
 
+// TickStats summarises the ticks from the since'th on (counting from 0,
+// the match's first; at most the last 16384).
+func (m *Match) TickStats(since int) (TickStats, error) {
+	var ts TickStats
+	err := m.do(func() { ts = m.samples.stats(m.tick, since) })
+	return ts, err
+}
+
 func (m *Match) info() MatchInfo {
 	info := MatchInfo{
 		ID: m.id, Config: m.r.cfg, Tick: m.srv.Tick(), UptimeS: time.Since(m.start).Seconds(),
-		Humans: m.humans, Bots: len(m.bots), Ticks: m.samples.stats(m.tick),
+		Humans: m.humans, Bots: len(m.bots), Ticks: m.samples.stats(m.tick, 0),
 	}
 	mt := m.srv.Match()
 	info.Score, info.Captures = mt.TeamScore, mt.Captures
@@ -298,7 +305,8 @@ func (m *Match) run() {
 		}
 		m.drainInbox()
 		for m.now() < wake {
-			runtime.Gosched()
+			// Spin without yielding: the margin is short, and a yield could
+			// hand the processor to a goroutine that runs past the tick.
 		}
 	}
 	m.end(reason)

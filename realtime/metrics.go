@@ -6,10 +6,10 @@ import (
 
 // Drop reasons counted by Metrics.Dropped.
 const (
-	DropQueueFull = "queue_full" // the match's inbound queue was full
-	DropSend      = "send_failed" // the transport refused a datagram
-	DropMalformed = "malformed"   // the server core could not decode it
-	DropEmulated  = "emulated"    // lost or tail-dropped by an emulated link
+	DropQueueFull = "queue_full"   // the match's inbound queue was full
+	DropSend      = "send_failed"  // the transport refused a datagram
+	DropMalformed = "malformed"    // the server core could not decode it
+	DropEmulated  = "emulated"     // lost or tail-dropped by an emulated link
 	DropNoPeer    = "unknown_peer" // from a peer the server has no session with
 )
 

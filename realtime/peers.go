@@ -300,22 +300,21 @@ func (m *Match) end(reason string) {
 // tickSamples keeps the recent ticks' durations and lateness.
 type tickSamples struct {
 	dur, late [sampleRing]time.Duration
-	n         int
-	total     int
-	overruns  int
+	over      [sampleRing]bool
+	n         int // ticks run
 }
 
 func (s *tickSamples) add(d, late time.Duration, overrun bool) {
-	s.dur[s.n%sampleRing], s.late[s.n%sampleRing] = d, late
+	s.dur[s.n%sampleRing], s.late[s.n%sampleRing], s.over[s.n%sampleRing] = d, late, overrun
 	s.n++
-	s.total++
-	if overrun {
-		s.overruns++
-	}
 }
 
-// TickStats summarises the recent ticks (up to the last 16384).
+// TickStats summarises ticks: how long they took, and how late they
+// started against their schedule.
 type TickStats struct {
+	// Total is every tick run so far; Count how many are summarised (the
+	// last 16384 at most).
+	Total      int     `json:"total"`
 	Count      int     `json:"count"`
 	Overruns   int     `json:"overruns"`
 	MeanUS     float64 `json:"mean_us"`
@@ -327,14 +326,23 @@ type TickStats struct {
 	IntervalUS float64 `json:"interval_us"`
 }
 
-func (s *tickSamples) stats(tick time.Duration) TickStats {
-	k := min(s.n, sampleRing)
-	out := TickStats{Count: s.total, Overruns: s.overruns, IntervalUS: us(tick)}
+// stats summarises the ticks from the since'th on (those still held).
+func (s *tickSamples) stats(tick time.Duration, since int) TickStats {
+	since = max(since, s.n-sampleRing, 0)
+	k := max(s.n-since, 0)
+	out := TickStats{Total: s.n, Count: k, IntervalUS: us(tick)}
 	if k == 0 {
 		return out
 	}
-	d := slices.Clone(s.dur[:k])
-	l := slices.Clone(s.late[:k])
+	d := make([]time.Duration, 0, k)
+	l := make([]time.Duration, 0, k)
+	for i := since; i < s.n; i++ {
+		d = append(d, s.dur[i%sampleRing])
+		l = append(l, s.late[i%sampleRing])
+		if s.over[i%sampleRing] {
+			out.Overruns++
+		}
+	}
 	slices.Sort(d)
 	slices.Sort(l)
 	var sum time.Duration

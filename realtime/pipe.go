@@ -9,9 +9,9 @@ import (
 	"github.com/lagkit/lagkit/transport"
 )
 
-// Pipe returns the two ends of an in-memory datagram session, named a
-// and b for logs, each end queueing up to capacity datagrams for its
-// reader. It behaves as a transport.Conn over a lossless network that
+// Pipe returns the two ends of an in-memory datagram session, each
+// queueing up to capacity datagrams for its reader. The first end's Peer
+// is "pipe:"+a, what it is connected to, and the second's "pipe:"+b. It behaves as a transport.Conn over a lossless network that
 // drops what a full queue cannot hold, so server-side bots play through
 // the same driver code as remote clients without a socket each.
 func Pipe(a, b string, capacity int) (transport.Conn, transport.Conn) {
@@ -94,7 +94,7 @@ func (e *pipeEnd) Close(reason string) error {
 	return nil
 }
 
-func (e *pipeEnd) Peer() string { return "pipe:" + e.other.name }
+func (e *pipeEnd) Peer() string { return "pipe:" + e.name }
 
 func (e *pipeEnd) Reason() string {
 	e.st.mu.Lock()

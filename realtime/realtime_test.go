@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,24 +104,122 @@ func slowRule(slow int, rtt float64) []LinkRule {
 	return []LinkRule{{Player: fmt.Sprintf("bot%d", slow), Up: LinkConfig{LatencyMS: rtt / 2}, Down: LinkConfig{LatencyMS: rtt / 2}}}
 }
 
-func TestMatchOverPipes(t *testing.T) {
+// TestBotsFillSeats runs a match whose seats server-side bots fill; a
+// person joining takes a bot's seat, gets the latency set for it while
+// the match runs, and is told why when the match ends.
+func TestBotsFillSeats(t *testing.T) {
 	h := NewHost(quiet, nil)
-	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 8, Latency: slowRule(3, 100)})
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := 6 * time.Second
-	res := playBots(t, "arena", 8, d, func(i int) (transport.Conn, error) {
-		a, b := Pipe(fmt.Sprint("bot", i), "server", 256)
-		return b, m.Add(a)
+	waitFor(t, m, "four bots seated", func(i MatchInfo) bool { return len(i.Players) == 4 && i.Bots == 4 })
+
+	srvEnd, cliEnd := Pipe("alice", "server", 256)
+	if err := m.Add(srvEnd); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetLatency([]LinkRule{{Player: "alice", Up: LinkConfig{LatencyMS: 50}, Down: LinkConfig{LatencyMS: 50}}}); err != nil {
+		t.Fatal(err)
+	}
+	arena, err := world.Load("arena")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &LiveStats{}
+	done := make(chan error, 1)
+	go func() {
+		_, err := RunClient(context.Background(), cliEnd, ClientConfig{Client: client.Config{Map: arena, Name: "alice"}, Stats: live})
+		done <- err
+	}()
+	waitFor(t, m, "alice in a bot's seat", func(i MatchInfo) bool {
+		return i.Humans == 1 && i.Bots == 3 && len(i.Players) == 4
+	})
+	time.Sleep(3 * time.Second) // two seconds before the round trip is sampled, then one sample
+	if st := live.Get(); st.Snapshots == 0 || math.Abs(st.RTTMeanMS-100) > 15 {
+		t.Errorf("alice: %d snapshots, round trip %.1f ms, want 100 ms within 15", st.Snapshots, st.RTTMeanMS)
+	}
+	if err := m.End(context.Background(), "test over"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("alice: %v", err)
+	}
+	if st := live.Get(); !strings.Contains(st.Reason, "test over") {
+		t.Errorf("alice was told %q, want the match's reason", st.Reason)
+	}
+}
+
+// waitFor polls m until ok holds, failing after five seconds.
+func waitFor(t *testing.T, m *Match, what string, ok func(MatchInfo) bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		info, err := m.Info()
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if ok(info) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: gave up at %+v", what, info)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// serveUDP starts a host with one match for cfg behind a UDP listener on
+// loopback, and returns the host and the listener's address.
+func serveUDP(t *testing.T, cfg MatchConfig) (*Host, *Match, string) {
+	t.Helper()
+	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(quiet, nil)
+	m, err := h.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		if err := h.Serve(ctx, l); err != nil {
+			t.Error(err)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		_ = l.Close()
+		<-served
+		if err := h.Shutdown(context.Background(), "test over"); err != nil {
+			t.Error(err)
+		}
+	})
+	return h, m, l.Addr()
+}
+
+// TestMatchOverUDP plays eight native bots over UDP on loopback for ten
+// seconds of wall time, one of them behind 100 ms of injected round
+// trip.
+func TestMatchOverUDP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten seconds of wall time")
+	}
+	_, m, addr := serveUDP(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 8, Latency: slowRule(5, 100)})
+	d := 10 * time.Second
+	res := playBots(t, "arena", 8, d, func(int) (transport.Conn, error) {
+		return transport.DialUDP(context.Background(), addr, transport.UDPOptions{})
 	})
 	info, err := m.Info()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("ticks %+v", info.Ticks)
-	checkPlay(t, res, d, 64, 3, 100)
-	if err := h.Shutdown(context.Background(), "test over"); err != nil {
-		t.Fatal(err)
+	checkPlay(t, res, d, 64, 5, 100)
+	if info.Ticks.Total < int(0.9*64*d.Seconds()) {
+		t.Errorf("%d ticks in %v, want about %v", info.Ticks.Total, d, 64*d.Seconds())
 	}
 }
