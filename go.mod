@@ -3,6 +3,7 @@ module github.com/lagkit/lagkit
 go 1.26.0
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
