@@ -232,6 +232,9 @@ func (d *clientDriver) step(b []byte) {
 	}
 	d.st.BytesIn += len(b)
 	_ = d.c.Step(d.now(), b) // the client counts what it rejects
+	if d.c.Phase() == client.Connected {
+		d.st.Seat = d.c.ID()
+	}
 	d.flush()
 	for _, e := range d.c.PredictionErrors() {
 		d.predSum += e
@@ -275,9 +278,6 @@ func (d *clientDriver) stats() ClientStats {
 	s := d.st
 	cs := d.c.Stats()
 	s.Snapshots, s.Shots = cs.SnapshotsReceived, cs.Shots
-	if d.c.Phase() == client.Connected || d.c.ID() > 0 {
-		s.Seat = d.c.ID()
-	}
 	s.RTTms = float64(d.c.RTT()) / float64(time.Millisecond)
 	if d.rttN > 0 {
 		s.RTTMeanMS = d.rttSum / float64(d.rttN)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -208,6 +209,7 @@ func TestMatchOverUDP(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ten seconds of wall time")
 	}
+	t.Parallel()
 	_, m, addr := serveUDP(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 8, Latency: slowRule(5, 100)})
 	d := 10 * time.Second
 	res := playBots(t, "arena", 8, d, func(int) (transport.Conn, error) {
@@ -221,5 +223,38 @@ func TestMatchOverUDP(t *testing.T) {
 	checkPlay(t, res, d, 64, 5, 100)
 	if info.Ticks.Total < int(0.9*64*d.Seconds()) {
 		t.Errorf("%d ticks in %v, want about %v", info.Ticks.Total, d, 64*d.Seconds())
+	}
+}
+
+// TestMatchOverWebSocket plays the bots over WebSocket on loopback.
+func TestMatchOverWebSocket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("eight seconds of wall time")
+	}
+	t.Parallel()
+	l := transport.NewWSListener("", transport.WSOptions{})
+	hs := httptest.NewServer(l)
+	defer hs.Close()
+	h := NewHost(quiet, nil)
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 8, Latency: slowRule(2, 100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = h.Serve(ctx, l) }()
+	url := "ws" + strings.TrimPrefix(hs.URL, "http")
+	d := 8 * time.Second
+	res := playBots(t, "arena", 8, d, func(int) (transport.Conn, error) {
+		return transport.DialWS(context.Background(), url, nil, transport.WSOptions{})
+	})
+	info, err := m.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ticks %+v", info.Ticks)
+	checkPlay(t, res, d, 64, 2, 100)
+	if err := h.Shutdown(context.Background(), "test over"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -104,6 +104,10 @@ func botDialer(addr string) (dialer, error) {
 		return func(ctx context.Context) (transport.Conn, error) {
 			return transport.DialUDP(ctx, u.Host, transport.UDPOptions{})
 		}, nil
+	case "ws", "wss":
+		return func(ctx context.Context) (transport.Conn, error) {
+			return transport.DialWS(ctx, addr, nil, transport.WSOptions{})
+		}, nil
 	}
 	return nil, fmt.Errorf("--connect %q: unknown scheme %q (want udp, wt or ws)", addr, u.Scheme)
 }

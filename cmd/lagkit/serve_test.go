@@ -84,7 +84,7 @@ func TestServeShutdown(t *testing.T) {
 name = "duel"
 map = "arena"
 mode = "ffa"
-seats = 2
+seats = 4
 bots = 2
 
 [match.policy]
@@ -124,6 +124,7 @@ name = "alc"
 
 	checkMetrics(t, base)
 	checkAPI(t, base)
+	checkBots(t, udp, base)
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -232,5 +233,53 @@ func checkAPI(t *testing.T, base string) {
 			t.Fatalf("ended match still listed: %+v", list)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestServeAndBotsErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("[[match]]\nmap = \"metro\"\nbots = 3\nplayers = 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--log-format", "xml"}, `--log-format "xml": want auto, text or json`},
+		{[]string{"serve", "--config", bad}, `bad.toml:4:1: unknown field "match.players"`},
+		{[]string{"serve", "--config", "nowhere.toml"}, "--config: open nowhere.toml"},
+		{[]string{"serve", "--cert", "c.pem"}, "--cert and --key go together"},
+		{[]string{"bots", "--connect", "127.0.0.1:4000"}, `--connect "127.0.0.1:4000": want udp://HOST:PORT`},
+		{[]string{"bots", "--connect", "tcp://127.0.0.1:4000"}, `unknown scheme "tcp"`},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--count", "0"}, "--count 0: want 1 to 128"},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--map", "atlantis"}, "--map:"},
+	}
+	for _, tc := range cases {
+		_, err := run(tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("lagkit %s: error %v, want it to contain %q", strings.Join(tc.args, " "), err, tc.want)
+		}
+	}
+}
+
+// checkBots plays lagkit bots against the server and reads its report.
+func checkBots(t *testing.T, udp, base string) {
+	t.Helper()
+	out, err := run("bots", "--connect", "udp://"+udp, "--map", "arena", "--count", "2", "--duration", "2s", "--server", base, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep botsReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, b := range rep.Bots {
+		if b.Error != "" || b.Snapshots < 32 || b.Seat < 0 || b.RTTms <= 0 {
+			t.Errorf("bot %+v", b)
+		}
+	}
+	s := rep.Server
+	if len(rep.Bots) != 2 || s == nil || s.TickRateHz != 64 || s.Ticks < 64 || s.TickP99US <= 0 || s.CPUPerTickUS <= 0 || s.BytesPerSPerClient <= 0 {
+		t.Errorf("report %s", out)
 	}
 }
