@@ -43,25 +43,15 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 		}
 		writeJSON(w, http.StatusOK, out)
 	})
-	mux.HandleFunc("GET /api/matches/{id}", func(w http.ResponseWriter, r *http.Request) {
-		m, ok := host.Match(r.PathValue("id"))
-		if !ok {
-			apiError(w, http.StatusNotFound, "no match %q", r.PathValue("id"))
-			return
-		}
+	mux.HandleFunc("GET /api/matches/{id}", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
 		info, err := m.Info()
 		if err != nil {
 			apiError(w, http.StatusNotFound, "match %s: %v", m.ID(), err)
 			return
 		}
 		writeJSON(w, http.StatusOK, info)
-	})
-	mux.HandleFunc("GET /api/matches/{id}/ticks", func(w http.ResponseWriter, r *http.Request) {
-		m, ok := host.Match(r.PathValue("id"))
-		if !ok {
-			apiError(w, http.StatusNotFound, "no match %q", r.PathValue("id"))
-			return
-		}
+	}))
+	mux.HandleFunc("GET /api/matches/{id}/ticks", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
 		since, err := strconv.Atoi(r.URL.Query().Get("since"))
 		if r.URL.Query().Get("since") == "" {
 			since, err = 0, nil
@@ -76,7 +66,7 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 			return
 		}
 		writeJSON(w, http.StatusOK, ts)
-	})
+	}))
 	mux.HandleFunc("POST /api/matches", func(w http.ResponseWriter, r *http.Request) {
 		var mc realtime.MatchConfig
 		if !readJSON(w, r, &mc) {
@@ -91,12 +81,7 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 		log.Info("match created", "match", m.ID(), "by", r.RemoteAddr)
 		writeJSON(w, http.StatusCreated, info)
 	})
-	mux.HandleFunc("PUT /api/matches/{id}/latency", func(w http.ResponseWriter, r *http.Request) {
-		m, ok := host.Match(r.PathValue("id"))
-		if !ok {
-			apiError(w, http.StatusNotFound, "no match %q", r.PathValue("id"))
-			return
-		}
+	mux.HandleFunc("PUT /api/matches/{id}/latency", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
 		var rules []realtime.LinkRule
 		if !readJSON(w, r, &rules) {
 			return
@@ -106,13 +91,8 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
-	})
-	mux.HandleFunc("DELETE /api/matches/{id}", func(w http.ResponseWriter, r *http.Request) {
-		m, ok := host.Match(r.PathValue("id"))
-		if !ok {
-			apiError(w, http.StatusNotFound, "no match %q", r.PathValue("id"))
-			return
-		}
+	}))
+	mux.HandleFunc("DELETE /api/matches/{id}", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
 		ctx, cancel := context.WithTimeout(r.Context(), shutdownGrace)
 		defer cancel()
 		if err := m.End(ctx, "match ended by the server"); err != nil {
@@ -120,7 +100,7 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
-	})
+	}))
 	return mux
 }
 
@@ -149,4 +129,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 func apiError(w http.ResponseWriter, status int, format string, args ...any) {
 	writeJSON(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+}
+
+// withMatch resolves the request's {id} to a running match for f, and
+// answers 404 when there is none.
+func withMatch(host *realtime.Host, f func(http.ResponseWriter, *http.Request, *realtime.Match)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		m, ok := host.Match(r.PathValue("id"))
+		if !ok {
+			apiError(w, http.StatusNotFound, "no match %q", r.PathValue("id"))
+			return
+		}
+		f(w, r, m)
+	}
 }
