@@ -136,6 +136,30 @@ func TestBotsFillSeats(t *testing.T) {
 	waitFor(t, m, "alice in a bot's seat", func(i MatchInfo) bool {
 		return i.Humans == 1 && i.Bots == 3 && len(i.Players) == 4
 	})
+	// A second person takes another bot's seat; when their connection
+	// closes, the server drops them and a bot takes the seat back.
+	bobSrv, bobCli := Pipe("bob", "server", 256)
+	if err := m.Add(bobSrv); err != nil {
+		t.Fatal(err)
+	}
+	bobDone := make(chan error, 1)
+	go func() {
+		_, err := RunClient(context.Background(), bobCli, ClientConfig{Client: client.Config{Map: arena, Name: "bob"}})
+		bobDone <- err
+	}()
+	waitFor(t, m, "bob in a bot's seat", func(i MatchInfo) bool { return i.Humans == 2 && i.Bots == 2 && len(i.Players) == 4 })
+	_ = bobCli.Close("bob quits")
+	if err := <-bobDone; err == nil || !strings.Contains(err.Error(), "bob quits") {
+		t.Errorf("bob's session ended with %v, want the connection's close", err)
+	}
+	waitFor(t, m, "a bot back in bob's seat", func(i MatchInfo) bool {
+		for _, p := range i.Players {
+			if p.Name == "bob" {
+				return false
+			}
+		}
+		return i.Humans == 1 && i.Bots == 3 && len(i.Players) == 4
+	})
 	time.Sleep(3 * time.Second) // two seconds before the round trip is sampled, then one sample
 	if st := live.Get(); st.Snapshots == 0 || math.Abs(st.RTTMeanMS-100) > 15 {
 		t.Errorf("alice: %d snapshots, round trip %.1f ms, want 100 ms within 15", st.Snapshots, st.RTTMeanMS)
