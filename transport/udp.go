@@ -333,11 +333,16 @@ func (c *udpConn) Send(p []byte) error {
 // Close ends the session. UDP carries no reason: the driver sends the
 // wire's Disconnect before.
 func (c *udpConn) Close(reason string) error {
-	if !c.markClosed(reason) {
+	if c.l != nil {
+		// Leave the listener first, so that once Recv reports the close
+		// the listener's place is free (remove is idempotent).
+		if !c.closed() {
+			c.l.remove(c)
+		}
+		c.markClosed(reason)
 		return nil
 	}
-	if c.l != nil {
-		c.l.remove(c)
+	if !c.markClosed(reason) {
 		return nil
 	}
 	err := c.sock.Close()

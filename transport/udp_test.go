@@ -43,11 +43,11 @@ func exchange(t *testing.T, ctx context.Context, a, b Conn) {
 		for dir, pair := range [2][2]Conn{{a, b}, {b, a}} {
 			want := payload(n, byte(i*2+dir))
 			if err := pair[0].Send(want); err != nil {
-				t.Fatalf("send %d bytes from %s: %v", n, pair[0].Peer(), err)
+				t.Fatalf("send %d bytes from %s: %v (%s)", n, pair[0].Peer(), err, pair[0].Reason())
 			}
 			got, err := pair[1].Recv(ctx, buf)
 			if err != nil {
-				t.Fatalf("recv %d bytes from %s: %v", n, pair[0].Peer(), err)
+				t.Fatalf("recv %d bytes from %s: %v (%s)", n, pair[0].Peer(), err, pair[1].Reason())
 			}
 			if !bytes.Equal(buf[:got], want) {
 				t.Fatalf("datagram of %d bytes arrived as %d different bytes", n, got)

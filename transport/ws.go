@@ -2,12 +2,12 @@ package transport
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -33,6 +33,9 @@ type WSOptions struct {
 	// OriginPatterns lists other origins whose pages may connect (host
 	// patterns as in path.Match); the page's own origin always may.
 	OriginPatterns []string
+	// IdleTimeout closes a session whose peer sends nothing for this long
+	// (DefaultIdleTimeout if 0).
+	IdleTimeout time.Duration
 }
 
 // WSListener is an http.Handler that upgrades requests to WebSocket
@@ -42,7 +45,9 @@ type WSListener struct {
 	opts   WSOptions
 	addr   string
 	accept *acceptQueue
-	onDone func() // called when a session ends; set by Web
+	// track, when set (by Web), counts a new session: it returns the
+	// function to call when the session ends, or false to refuse it.
+	track func() (onDone func(), ok bool)
 }
 
 // NewWSListener returns a WebSocket listener to mount on an HTTP server
@@ -65,34 +70,53 @@ func (l *WSListener) Close() error {
 
 // ServeHTTP upgrades the request and queues the session for Accept.
 func (l *WSListener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if l.accept.isClosed() {
+	var onDone func()
+	ok := !l.accept.isClosed()
+	if ok && l.track != nil {
+		onDone, ok = l.track()
+	}
+	if !ok {
 		http.Error(w, "lagkit: not accepting sessions", http.StatusServiceUnavailable)
 		return
 	}
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: l.opts.OriginPatterns})
 	if err != nil {
+		if onDone != nil {
+			onDone()
+		}
 		return // Accept has answered the request with the error
 	}
-	c := newWSConn(ws, "ws:"+r.RemoteAddr, l.opts.QueueLen, l.onDone)
+	c := newWSConn(ws, "ws:"+r.RemoteAddr, l.opts.QueueLen, l.opts.IdleTimeout, onDone)
 	if !l.accept.offer(c) {
 		c.Close("server busy")
 	}
 }
 
-func newWSConn(ws *websocket.Conn, peer string, queueLen int, onDone func()) *session {
+func newWSConn(ws *websocket.Conn, peer string, queueLen int, idle time.Duration, onDone func()) *session {
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
 	ws.SetReadLimit(MaxDatagram)
-	return startSession(peer, queueLen, &wsIO{ws: ws}, onDone)
+	return startSession(peer, queueLen, &wsIO{ws: ws, idle: idle}, onDone)
 }
 
 // wsIO carries datagrams as binary WebSocket messages.
 type wsIO struct {
-	ws  *websocket.Conn
+	ws   *websocket.Conn
+	idle time.Duration
 	buf [MaxDatagram + 1]byte // one more byte tells an oversized message
 }
 
 func (w *wsIO) receive(ctx context.Context) ([]byte, error) {
+	// The deadline covers the wait for a message and its reading; when
+	// it passes, the WebSocket library closes the connection.
+	ctx, cancel := context.WithTimeoutCause(ctx, w.idle, errWSIdle)
+	defer cancel()
 	typ, r, err := w.ws.Reader(ctx)
 	if err != nil {
+		if context.Cause(ctx) == errWSIdle {
+			return nil, errWSIdle
+		}
 		return nil, err
 	}
 	// The read limit ends the session on a longer message; the one
@@ -120,6 +144,9 @@ func (w *wsIO) closeWith(reason string) {
 }
 
 func (w *wsIO) closeReason(err error) string {
+	if err == errWSIdle {
+		return "idle timeout"
+	}
 	var ce websocket.CloseError
 	if errors.As(err, &ce) {
 		if ce.Reason != "" {
@@ -130,16 +157,24 @@ func (w *wsIO) closeReason(err error) string {
 	return err.Error()
 }
 
+// errWSIdle ends a WebSocket session whose peer was silent for the idle
+// timeout.
+var errWSIdle = errors.New("websocket: idle timeout")
+
 // errWSTooLarge ends a WebSocket session whose peer sent a message longer
 // than MaxDatagram: a reliable stream cannot drop it and resynchronise.
 var errWSTooLarge = fmt.Errorf("websocket: message of more than %d bytes", MaxDatagram)
 
-// DialWS opens a WebSocket session to rawURL (ws:// or wss://). For wss,
-// tlsConf verifies the server (nil: the system roots).
-func DialWS(ctx context.Context, rawURL string, tlsConf *tls.Config, opts WSOptions) (Conn, error) {
+// DialWS opens a WebSocket session to rawURL (ws:// or wss://); for
+// wss, tlsc says how the server's certificate is checked.
+func DialWS(ctx context.Context, rawURL string, tlsc ClientTLS, opts WSOptions) (Conn, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("transport: websocket dial %q: %w", rawURL, err)
+	}
+	tlsConf, err := tlsc.config()
+	if err != nil {
+		return nil, err
 	}
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsConf}}
 	ws, resp, err := websocket.Dial(ctx, rawURL, &websocket.DialOptions{HTTPClient: client})
@@ -150,5 +185,5 @@ func DialWS(ctx context.Context, rawURL string, tlsConf *tls.Config, opts WSOpti
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
 	}
-	return newWSConn(ws, "ws:"+u.Host, opts.QueueLen, nil), nil
+	return newWSConn(ws, "ws:"+u.Host, opts.QueueLen, opts.IdleTimeout, nil), nil
 }

@@ -22,7 +22,7 @@ func wsServer(t *testing.T, opts WSOptions) (*WSListener, *httptest.Server, stri
 
 func wsPair(t *testing.T, ctx context.Context, l *WSListener, url string, opts WSOptions) (client, server Conn) {
 	t.Helper()
-	client, err := DialWS(ctx, url, nil, opts)
+	client, err := DialWS(ctx, url, ClientTLS{}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestWSListenerClose(t *testing.T) {
 	if _, err := l.Accept(ctx); !errors.Is(err, ErrClosed) {
 		t.Fatalf("accept after close: %v", err)
 	}
-	if _, err := DialWS(ctx, url, nil, WSOptions{}); err == nil || !strings.Contains(err.Error(), "503") {
+	if _, err := DialWS(ctx, url, ClientTLS{}, WSOptions{}); err == nil || !strings.Contains(err.Error(), "503") {
 		t.Fatalf("dial a closed listener: %v", err)
 	}
 	exchange(t, ctx, client, server)
