@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -250,15 +249,14 @@ func TestMatchOverUDP(t *testing.T) {
 	}
 }
 
-// TestMatchOverWebSocket plays the bots over WebSocket on loopback.
-func TestMatchOverWebSocket(t *testing.T) {
-	if testing.Short() {
-		t.Skip("eight seconds of wall time")
+// playWeb plays eight bots over a Web server's scheme ("wt" or "wss")
+// for d, one of them behind 100 ms of injected round trip.
+func playWeb(t *testing.T, scheme string, d time.Duration) {
+	w, err := transport.NewWeb(transport.WebOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Parallel()
-	l := transport.NewWSListener("", transport.WSOptions{})
-	hs := httptest.NewServer(l)
-	defer hs.Close()
+	defer w.Close()
 	h := NewHost(quiet, nil)
 	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 8, Latency: slowRule(2, 100)})
 	if err != nil {
@@ -266,11 +264,14 @@ func TestMatchOverWebSocket(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() { _ = h.Serve(ctx, l) }()
-	url := "ws" + strings.TrimPrefix(hs.URL, "http")
-	d := 8 * time.Second
+	go func() { _ = h.Serve(ctx, w) }()
+	opts := transport.DialOptions{TLS: transport.ClientTLS{CertHash: w.CertHash()}}
 	res := playBots(t, "arena", 8, d, func(int) (transport.Conn, error) {
-		return transport.DialWS(context.Background(), url, nil, transport.WSOptions{})
+		c, err := transport.Dial(context.Background(), scheme+"://"+w.Addr(), opts)
+		if err == nil && !strings.HasPrefix(c.Peer(), map[string]string{"wt": "wt:", "wss": "ws"}[scheme]) {
+			t.Errorf("dialled %s, got a session to %s", scheme, c.Peer())
+		}
+		return c, err
 	})
 	info, err := m.Info()
 	if err != nil {
@@ -281,4 +282,24 @@ func TestMatchOverWebSocket(t *testing.T) {
 	if err := h.Shutdown(context.Background(), "test over"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestMatchOverWebTransport plays the bots over WebTransport datagrams
+// through the webtransport-go dialer.
+func TestMatchOverWebTransport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("eight seconds of wall time")
+	}
+	t.Parallel()
+	playWeb(t, "wt", 8*time.Second)
+}
+
+// TestMatchOverWebSocket plays the bots over WebSocket (TLS, the Web
+// server's fallback for browsers without WebTransport).
+func TestMatchOverWebSocket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("eight seconds of wall time")
+	}
+	t.Parallel()
+	playWeb(t, "wss", 8*time.Second)
 }

@@ -33,6 +33,7 @@ type botsOptions struct {
 	skill    float64
 	seed     uint64
 	server   string
+	certHash string
 	asJSON   bool
 }
 
@@ -56,7 +57,8 @@ func newBotsCmd() *cobra.Command {
 		Use:   "bots",
 		Short: "Play bots against a live server over real sockets",
 		Long: `bots connects --count bots to a lagkit server, each a real client with its
-own connection (ADDR is udp://HOST:PORT, wt://HOST:PORT or ws://HOST:PORT),
+own connection (ADDR is udp://HOST:PORT, wt://HOST:PORT, ws://HOST:PORT or
+wss://HOST:PORT; --cert-hash pins a self-signed certificate),
 plays for --duration and prints each bot's snapshots received, measured
 round trip, prediction error, shots, hits and hits behind cover received.
 With --server http://HOST:PORT (the server's --http address) it also reads
@@ -86,30 +88,25 @@ second per client: a load benchmark.`,
 	f.Float64Var(&o.skill, "skill", 0.5, "bot skill from 0 to 1")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the bots")
 	f.StringVar(&o.server, "server", "", "the server's --http address, to report its load (http://HOST:PORT)")
+	f.StringVar(&o.certHash, "cert-hash", "", "for wt:// and wss://: the server certificate's SHA-256 in hex, as lagkit serve logs it (cert_sha256)")
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object")
 	return cmd
 }
 
-// dialer opens one bot's connection.
-type dialer func(ctx context.Context) (transport.Conn, error)
-
-// botDialer returns the dialer for addr.
-func botDialer(addr string) (dialer, error) {
+// botDialer returns the dialer for addr, checking a wt:// or wss://
+// server's certificate against certHash when given.
+func botDialer(addr, certHash string) (func(context.Context) (transport.Conn, error), error) {
 	u, err := url.Parse(addr)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("--connect %q: want udp://HOST:PORT, wt://HOST:PORT or ws://HOST:PORT", addr)
 	}
 	switch u.Scheme {
-	case "udp":
-		return func(ctx context.Context) (transport.Conn, error) {
-			return transport.DialUDP(ctx, u.Host, transport.UDPOptions{})
-		}, nil
-	case "ws", "wss":
-		return func(ctx context.Context) (transport.Conn, error) {
-			return transport.DialWS(ctx, addr, nil, transport.WSOptions{})
-		}, nil
+	case "udp", "wt", "ws", "wss":
+	default:
+		return nil, fmt.Errorf("--connect %q: unknown scheme %q (want udp, wt, ws or wss)", addr, u.Scheme)
 	}
-	return nil, fmt.Errorf("--connect %q: unknown scheme %q (want udp, wt or ws)", addr, u.Scheme)
+	opts := transport.DialOptions{TLS: transport.ClientTLS{CertHash: certHash}}
+	return func(ctx context.Context) (transport.Conn, error) { return transport.Dial(ctx, addr, opts) }, nil
 }
 
 func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
@@ -122,7 +119,7 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 	if !(o.skill >= 0 && o.skill <= 1) {
 		return nil, fmt.Errorf("--skill %v: want 0 to 1", o.skill)
 	}
-	dial, err := botDialer(o.connect)
+	dial, err := botDialer(o.connect, o.certHash)
 	if err != nil {
 		return nil, err
 	}

@@ -61,10 +61,11 @@ SIGINT or SIGTERM ends every match, telling its players why, and exits.`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&o.listen, "listen", "127.0.0.1:0", "HOST:PORT for browsers: the page and WebSocket over HTTPS/TCP, WebTransport over UDP")
 	f.StringVar(&o.udp, "udp", "127.0.0.1:0", "HOST:PORT for native clients over UDP")
 	f.StringVar(&o.http, "http", "127.0.0.1:0", "HOST:PORT for /healthz, /metrics, /debug/pprof and /api")
 	f.StringVar(&o.config, "config", "", "TOML file of matches to run (default: one team deathmatch with bots)")
-	f.StringVar(&o.cert, "cert", "", "TLS certificate (PEM) for --listen (default: a self-signed one)")
+	f.StringVar(&o.cert, "cert", "", "TLS certificate (PEM) for --listen (default: a self-signed one, valid for 127.0.0.1, ::1 and localhost; its SHA-256 is logged as cert_sha256)")
 	f.StringVar(&o.key, "key", "", "TLS key (PEM) for --cert")
 	f.StringVar(&o.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
 	return cmd
@@ -158,7 +159,7 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 			}
 		}()
 	}
-	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "http", addrs.http, "matches", len(configs))
+	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "http", addrs.http, "cert_sha256", addrs.certHash, "matches", len(configs))
 
 	<-ctx.Done()
 	log.Info("shutting down")
@@ -179,4 +180,4 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 }
 
 // boundAddrs are the addresses the listeners got.
-type boundAddrs struct{ listen, udp, http string }
+type boundAddrs struct{ listen, udp, http, certHash string }

@@ -95,7 +95,7 @@ name = "alc"
 	cmd, addrs, logs := startServe(t, "--config", cfg)
 	udp, _ := addrs["udp"].(string)
 	base := "http://" + addrs["http"].(string)
-	if udp == "" || addrs["http"] == "" {
+	if udp == "" || addrs["http"] == "" || addrs["listen"] == "" || len(addrs["cert_sha256"].(string)) != 64 {
 		t.Fatalf("addresses %v", addrs)
 	}
 
