@@ -228,18 +228,18 @@ func (m *Match) Info() (MatchInfo, error) {
 	return info, err
 }
 
-// TickStats summarises the ticks from the since'th on (counting from 0,
-// the match's first; at most the last 16384).
+// TickStats summarises the ticks after server tick since (at most the
+// last 16384 tick starts).
 func (m *Match) TickStats(since int) (TickStats, error) {
 	var ts TickStats
-	err := m.do(func() { ts = m.samples.stats(m.tick, since) })
+	err := m.do(func() { ts = m.samples.stats(m.tick, since, m.srv.Tick()) })
 	return ts, err
 }
 
 func (m *Match) info() MatchInfo {
 	info := MatchInfo{
 		ID: m.id, Config: m.r.cfg, Tick: m.srv.Tick(), UptimeS: time.Since(m.start).Seconds(),
-		Humans: m.humans, Bots: len(m.bots), Ticks: m.samples.stats(m.tick, 0),
+		Humans: m.humans, Bots: len(m.bots), Ticks: m.samples.stats(m.tick, 0, m.srv.Tick()),
 	}
 	mt := m.srv.Match()
 	info.Score, info.Captures = mt.TeamScore, mt.Captures
@@ -459,13 +459,16 @@ func (m *Match) send(p *peer, b []byte) {
 func (m *Match) advance(now, scheduled time.Duration) {
 	m.met.late.Observe((now - scheduled).Seconds())
 	t0 := time.Now()
+	before := m.srv.Tick()
 	m.srv.Advance(now)
-	d := time.Since(t0)
+	// Several ticks run at once after a late start; each is charged the
+	// mean.
+	d := time.Since(t0) / time.Duration(max(m.srv.Tick()-before, 1))
 	m.met.tick.Observe(d.Seconds())
 	if d > m.tick {
 		m.met.overruns.Inc()
 	}
-	m.samples.add(d, now-scheduled, d > m.tick)
+	m.samples.add(d, now-scheduled, d > m.tick, m.srv.Tick())
 	m.route(now)
 	m.account()
 }

@@ -244,8 +244,9 @@ func TestMatchOverUDP(t *testing.T) {
 	}
 	t.Logf("ticks %+v", info.Ticks)
 	checkPlay(t, res, d, 64, 5, 100)
-	if info.Ticks.Total < int(0.9*64*d.Seconds()) {
-		t.Errorf("%d ticks in %v, want about %v", info.Ticks.Total, d, 64*d.Seconds())
+	// The match started before the bots, and catches up after a stall.
+	if info.Ticks.Ticks < int(64*d.Seconds()) {
+		t.Errorf("%d ticks in %v, want at least %v", info.Ticks.Ticks, d, 64*d.Seconds())
 	}
 }
 
