@@ -176,6 +176,12 @@ func checkMetrics(t *testing.T, base string) {
 	if h == nil || len(h.GetMetric()) != 1 || h.GetMetric()[0].GetHistogram().GetSampleCount() < 64 {
 		t.Errorf("lagkit_tick_duration_seconds: want one series of at least 64 ticks, got %v", h)
 	}
+	if _, err := get(context.Background(), base+"/debug/pprof/goroutine?debug=1"); err != nil {
+		t.Errorf("pprof: %v", err)
+	}
+	if body, err := get(context.Background(), base+"/healthz"); err != nil || strings.TrimSpace(string(body)) != "ok" {
+		t.Errorf("/healthz: %q, %v", body, err)
+	}
 	for _, name := range []string{"lagkit_tick_start_lateness_seconds", "lagkit_tick_overruns_total", "lagkit_datagrams_dropped_total",
 		"lagkit_rewinds_total", "lagkit_rollback_distance_meters", "lagkit_sbc_hits_total", "go_goroutines", "process_cpu_seconds_total"} {
 		if fams[name] == nil {
