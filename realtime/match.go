@@ -373,6 +373,12 @@ func (m *Match) step(now time.Duration, p *peer, b []byte) {
 	if err := m.srv.Step(now, p.id, b); err != nil && m.srv.Stats().Malformed == malformed {
 		m.met.dropped[DropNoPeer].Inc() // well formed, but not from a player
 	}
+	if typ, err := wire.PeekType(b); err == nil && typ == wire.MsgDisconnect && p.seat >= 0 && p.closing == "" {
+		var d wire.Disconnect
+		if wire.DecodeDisconnect(b, &d) == nil {
+			p.closing = "client: " + d.Reason // the core has dropped it; the log says why
+		}
+	}
 	if p.seat < 0 {
 		m.seated(p)
 	}
@@ -501,7 +507,7 @@ func (m *Match) account() {
 		}
 		for _, p := range m.peers {
 			if p.seat == e.Player && p.closing == "" {
-				p.closing = "left" // the client said goodbye, or the core dropped it
+				p.closing = "dropped by the server" // a drop whose Disconnect the outbox did not carry
 			}
 		}
 	}
@@ -509,7 +515,7 @@ func (m *Match) account() {
 	for _, p := range m.peers {
 		if p.seat >= 0 {
 			if _, ok := m.srv.ClientByPeer(p.id); !ok && p.closing == "" {
-				p.closing = "left"
+				p.closing = "dropped by the server"
 			}
 		} else if now-p.joined > connectTimeout && p.closing == "" {
 			p.closing = "no connect request"

@@ -150,7 +150,7 @@ name = "alc"
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve still running 10 s after SIGTERM")
 	}
-	for _, want := range []string{`"msg":"connect"`, `"name":"tester"`, `"msg":"match end"`, `"reason":"server shutting down"`} {
+	for _, want := range []string{`"msg":"connect"`, `"name":"tester"`, `"reason":"client: client left"`, `"msg":"match end"`, `"reason":"server shutting down"`} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("logs lack %s:\n%s", want, logs)
 		}
