@@ -218,6 +218,20 @@ func checkAPI(t *testing.T, base string) {
 	if len(list) != 2 || list[0].Config.Name != "duel" || list[0].Humans != 1 || list[1].ID != created.ID {
 		t.Fatalf("GET /api/matches: %+v", list)
 	}
+	for body, want := range map[string]int{
+		`[{"player": "tester", "up": {"latency_ms": 40}, "down": {"latency_ms": 40}}]`: http.StatusNoContent,
+		`[{"player": "tester", "up": {"latency_ms": -1}}]`:                             http.StatusBadRequest,
+	} {
+		req, _ := http.NewRequest(http.MethodPut, base+"/api/matches/"+list[0].ID+"/latency", strings.NewReader(body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("PUT latency %s: %s, want %d", body, resp.Status, want)
+		}
+	}
 	req, _ := http.NewRequest(http.MethodDelete, base+"/api/matches/"+created.ID, nil)
 	resp, err = http.DefaultClient.Do(req)
 	if err != nil {
