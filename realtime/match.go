@@ -25,9 +25,10 @@ import (
 )
 
 // queueLen is how many received datagrams a match buffers between its
-// readers and its goroutine: at 128 players sending one command packet
-// per 64 Hz tick, about 60 ms worth. Its buffers are allocated once.
-const queueLen = 8192
+// readers and its goroutine, which drains them as they come: at 128
+// players each sending one command packet per 64 Hz tick, 125 ms worth.
+// Its buffers (about 1 MiB) are allocated once.
+const queueLen = 1024
 
 // spinMargin is how long before a tick the match goroutine stops
 // sleeping and spins: Go's timers fire tens to hundreds of microseconds
@@ -77,7 +78,6 @@ type Match struct {
 	bots     []*peer
 	botSeq   int
 	samples  tickSamples
-	lastTick time.Duration
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.
@@ -86,8 +86,8 @@ type inbound struct {
 	b []byte
 }
 
-// New starts a match for cfg, identified by id, logging to log and
-// counting into met (nil: a private registry's metrics).
+// newMatch starts a match for cfg, identified by id, logging to log and
+// counting into met.
 func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics) (*Match, error) {
 	r, err := cfg.resolve()
 	if err != nil {
