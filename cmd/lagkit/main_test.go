@@ -117,7 +117,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"match", "--low-ping-ms", "0"}, 2, "--low-ping-ms 0: want more than 0 (50 when not given)"},
 		{[]string{"match", "--max-rtt-ms", "0"}, 2, "--max-rtt-ms 0: want more than 0, or negative for no cap"},
 		{[]string{"match", "--policy", "magic"}, 2, `--policy "magic": want alc, alc-predict, clc, none or tlc`},
-		{[]string{"match", "--delay", "lots"}, 2, `--delay "lots": want none, delay or adaptive`},
+		{[]string{"match", "--delay", "lots"}, 2, `--delay "lots": want adaptive, delay or none`},
 		{[]string{"match", "--latency", "2=250"}, 2, `--latency: "2=250" is not PLAYER:MS`},
 		{[]string{"sim", "--players", "0"}, 2, "--players 0: want 1 to 128"},
 		{[]string{"sim", "--duration", "0s"}, 2, "--duration 0s: want more than 0"},
@@ -200,7 +200,7 @@ func TestHelpListsRegistries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{oneOf(lagcomp.Names()), "none, delay or adaptive", "full, dead or led"} {
+	for _, want := range []string{oneOf(lagcomp.Names()), "adaptive, delay or none", "full, dead or led"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("match --help lacks %q", want)
 		}
