@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
@@ -40,6 +41,9 @@ type ClientStats struct {
 	// RTTMeanMS is the mean of the smoothed round trip sampled once a
 	// second after the first two seconds of the session.
 	RTTMeanMS float64 `json:"rtt_mean_ms"`
+	// RTTMedianMS is the median of the same samples: what the link
+	// measures, without the few samples a stalled process inflates.
+	RTTMedianMS float64 `json:"rtt_median_ms"`
 	// PredErrMeanM is the mean prediction error: for each command the
 	// server executed, how far the predicted position lay from the
 	// server's.
@@ -107,6 +111,7 @@ type clientDriver struct {
 	predN           int
 	rttSum          float64
 	rttN            int
+	rttSamples      []float64 // sorted; one a second, so bounded by the session's length
 	nextRTT         time.Duration
 	failure         error
 	sawDisconnected bool
@@ -273,8 +278,11 @@ func (d *clientDriver) flush() {
 // observe samples the round trip and publishes the statistics.
 func (d *clientDriver) observe(now time.Duration) {
 	if d.c.Phase() == client.Connected && now >= d.nextRTT {
-		d.rttSum += float64(d.c.RTT()) / float64(time.Millisecond)
+		ms := float64(d.c.RTT()) / float64(time.Millisecond)
+		d.rttSum += ms
 		d.rttN++
+		i, _ := slices.BinarySearch(d.rttSamples, ms)
+		d.rttSamples = slices.Insert(d.rttSamples, i, ms)
 		d.nextRTT = now + time.Second
 	}
 	if d.live != nil {
@@ -289,6 +297,8 @@ func (d *clientDriver) stats() ClientStats {
 	s.RTTms = float64(d.c.RTT()) / float64(time.Millisecond)
 	if d.rttN > 0 {
 		s.RTTMeanMS = d.rttSum / float64(d.rttN)
+		n := len(d.rttSamples)
+		s.RTTMedianMS = (d.rttSamples[(n-1)/2] + d.rttSamples[n/2]) / 2
 	}
 	if d.predN > 0 {
 		s.PredErrMeanM = d.predSum / float64(d.predN)

@@ -98,7 +98,7 @@ func checkPlay(t *testing.T, res []botResult, d time.Duration, tickRate int, slo
 		t.Errorf("no hit registered in %v of play", d)
 	}
 	if slow >= 0 {
-		if got := res[slow].stats.RTTMeanMS; math.Abs(got-slowRTT) > 15 {
+		if got := res[slow].stats.RTTMedianMS; math.Abs(got-slowRTT) > 15 {
 			t.Errorf("bot %d with %.0f ms injected measured %.1f ms, want within 15 ms", slow, slowRTT, got)
 		}
 	}
