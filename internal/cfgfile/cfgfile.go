@@ -36,7 +36,13 @@ type Error struct {
 	Path string
 	// Msg says what is wrong.
 	Msg string
+	// Err is the error of reading the file, if that was the problem.
+	Err error
 }
+
+// Unwrap returns the error of reading the file, so that errors.Is finds
+// fs.ErrNotExist in an *Error about a missing file.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Error formats e as "file:line:col: path: problem", leaving out the
 // parts that are not known.
@@ -44,7 +50,9 @@ func (e *Error) Error() string {
 	var b []byte
 	b = append(b, e.File...)
 	if e.Line > 0 {
-		b = append(b, ':')
+		if len(b) > 0 {
+			b = append(b, ':')
+		}
 		b = strconv.AppendInt(b, int64(e.Line), 10)
 		b = append(b, ':')
 		b = strconv.AppendInt(b, int64(e.Col), 10)
@@ -91,11 +99,12 @@ func (k Kind) ReadFile(path string) ([]byte, error) {
 // ioError turns an error opening or reading a file into an *Error,
 // dropping the path that fs.PathError repeats.
 func ioError(path string, err error) *Error {
+	msg := err.Error()
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		err = pe.Err
+		msg = pe.Err.Error()
 	}
-	return &Error{File: path, Msg: err.Error()}
+	return &Error{File: path, Msg: msg, Err: err}
 }
 
 func (k Kind) checkSize(name string, data []byte) *Error {
