@@ -52,7 +52,10 @@ func tomlDecodeError(name string, data []byte, idx *tomlIndex, err error) *Error
 	if strings.HasSuffix(msg, "is already defined") {
 		msg = "given twice"
 	}
-	if strings.Contains(msg, "end of input") || strings.Contains(msg, "is incomplete") {
+	// A fault on a last line that lacks its line end is most likely a
+	// file cut short.
+	cut := len(data) > 0 && data[len(data)-1] != '\n' && bytes.IndexByte(data[off:], '\n') < 0
+	if cut || strings.Contains(msg, "end of input") || strings.Contains(msg, "is incomplete") {
 		msg = "unexpected end of file (" + msg + ")"
 	}
 	return &Error{File: name, Line: row, Col: col, Path: idx.pathAt(data, off), Msg: msg}

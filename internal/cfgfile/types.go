@@ -177,6 +177,11 @@ func unknownField(known []string) string {
 	case 1:
 		return "unknown field (the only one here is " + known[0] + ")"
 	}
+	if len(known) > 8 {
+		// A list this long hides the answer; the file format's
+		// documentation has it.
+		return "unknown field"
+	}
 	return "unknown field (want " + strings.Join(known[:len(known)-1], ", ") + " or " + known[len(known)-1] + ")"
 }
 
