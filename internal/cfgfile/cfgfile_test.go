@@ -161,7 +161,7 @@ func TestDecodeErrors(t *testing.T) {
 		{name: "duplicate in inline table", format: "toml", old: "{ k = 1.5 }", new: "{ k = 1.5, k = 2 }",
 			want: `f.toml:3:19: tags.k: given twice (first on line 3)`},
 		{name: "truncated", format: "json", text: goodJSON[:150],
-			want: `f.json:6:44: player[1].pos[1]: unexpected end of file`},
+			want: `f.json:6:44: player[1].pos: unexpected end of file`},
 		{name: "truncated", format: "toml", text: goodTOML[:len("name = \"x\"\nseed = ")],
 			want: `f.toml:2:7: seed: unexpected end of file (expected value, not end of input)`},
 		{name: "syntax", format: "json", old: `"seed": 3,`, new: `"seed": 3`,

@@ -20,9 +20,9 @@ func (k Kind) DecodeJSON(name string, data []byte, v any) (*Doc, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &Error{File: name, Msg: "empty file"}
 	}
-	var raw json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, jsonSyntaxError(name, data, err)
+	if !json.Valid(data) {
+		var raw json.RawMessage
+		return nil, jsonSyntaxError(name, data, json.Unmarshal(data, &raw))
 	}
 	w := newJSONWalker(data)
 	if p := w.value(reflect.TypeOf(v)); p != nil {
@@ -46,7 +46,9 @@ func jsonSyntaxError(name string, data []byte, err error) *Error {
 	}
 	off, msg := int(syn.Offset)-1, syn.Error()
 	switch {
-	case strings.HasPrefix(msg, "unexpected end of JSON input"):
+	case strings.HasPrefix(msg, "unexpected end of JSON input"), int(syn.Offset) >= len(data):
+		// At the end, encoding/json reports a number cut short as a
+		// number followed by a space.
 		off, msg = len(data), "unexpected end of file"
 	case strings.HasSuffix(msg, "after top-level value"):
 		return at(name, data, off, "", "unexpected data after the end of the top-level value")
@@ -59,13 +61,15 @@ func jsonSyntaxError(name string, data []byte, err error) *Error {
 	return at(name, data, off, w.pathString(), msg)
 }
 
-// jsonWalker reads a JSON file token by token alongside the Go type it
-// is decoded into, checking each value against its field. It builds a
-// path as text only for an error, so a long file costs time linear in
-// its size.
+// jsonWalker reads a JSON file alongside the Go type it is decoded
+// into, checking each value against its field. The file has passed
+// encoding/json's syntax check up to where the walk stops, so the walker
+// only finds where values start and end. It builds a path as text only
+// for an error, and allocates only for keys, so a long file costs time
+// linear in its size.
 type jsonWalker struct {
 	data []byte
-	dec  *json.Decoder
+	pos  int
 	path []segment
 	// stopAt, if not negative, ends the walk at the first value starting
 	// at or after it, with the path leading there.
@@ -82,10 +86,7 @@ type segment struct {
 }
 
 func newJSONWalker(data []byte) *jsonWalker {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	// Numbers stay text, so each is checked against its own field.
-	dec.UseNumber()
-	return &jsonWalker{data: data, dec: dec, stopAt: -1}
+	return &jsonWalker{data: data, stopAt: -1}
 }
 
 // walkProblem is a problem found by a walk, at byte offset off.
@@ -94,7 +95,8 @@ type walkProblem struct {
 	path, msg string
 }
 
-// stopped is the problem that ends a walk early without an error.
+// stopped is the problem that ends a walk early without an error: at
+// stopAt, at a visit's wish, or at the end of a file cut short.
 var stopped = &walkProblem{msg: "stopped"}
 
 func (w *jsonWalker) pathString() string {
@@ -116,98 +118,161 @@ func (w *jsonWalker) fail(off int, format string, args ...any) *walkProblem {
 	return &walkProblem{off: off, path: w.pathString(), msg: fmt.Sprintf(format, args...)}
 }
 
-// next returns the offset of the next token: past white space and the
-// separators that Decoder.InputOffset leaves before it.
+// next moves past white space and the separators between values, and
+// returns where the next token starts, or -1 at the end or at stopAt.
 func (w *jsonWalker) next() int {
-	off := int(w.dec.InputOffset())
-	for off < len(w.data) {
-		switch w.data[off] {
+	for w.pos < len(w.data) {
+		switch w.data[w.pos] {
 		case ' ', '\t', '\r', '\n', ',', ':':
-			off++
-		default:
-			return off
+			w.pos++
+			continue
+		}
+		if w.stopAt >= 0 && w.pos >= w.stopAt {
+			return -1
+		}
+		return w.pos
+	}
+	return -1
+}
+
+// str reads the string starting at w.pos and returns its raw text,
+// quotes included, or false if the file ends within it.
+func (w *jsonWalker) str() ([]byte, bool) {
+	for i := w.pos + 1; i < len(w.data); i++ {
+		switch w.data[i] {
+		case '\\':
+			i++
+		case '"':
+			raw := w.data[w.pos : i+1]
+			w.pos = i + 1
+			return raw, true
 		}
 	}
-	return off
+	return nil, false
+}
+
+// unquote returns the text of a raw JSON string.
+func unquote(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	json.Unmarshal(raw, &s) // checked by encoding/json already
+	return s
 }
 
 // value reads one value that decodes into a field of type t.
 func (w *jsonWalker) value(t reflect.Type) *walkProblem {
 	off := w.next()
-	if w.stopAt >= 0 && off >= w.stopAt {
+	if off < 0 {
 		return stopped
 	}
 	if w.visit != nil && !w.visit(w.pathString(), off) {
 		return stopped
 	}
-	tok, err := w.dec.Token()
-	if err != nil {
-		return w.fail(off, "%s", strings.TrimPrefix(err.Error(), "json: "))
-	}
 	s := shapeOf(t)
 	mismatch := func(got string) *walkProblem {
 		return w.fail(off, "want %s, got %s", s.want(t, "an object"), got)
 	}
-	switch tok := tok.(type) {
-	case json.Delim:
-		if tok == '{' {
-			if s != shapeObject && s != shapeAny {
-				return mismatch("an object")
-			}
-			return w.object(t)
+	switch c := w.data[off]; c {
+	case '{':
+		if s != shapeObject && s != shapeAny {
+			return mismatch("an object")
 		}
+		w.pos++
+		return w.object(t)
+	case '[':
 		if s != shapeArray && s != shapeAny {
 			return mismatch("an array")
 		}
+		w.pos++
 		return w.array(off, t)
-	case string:
+	case '"':
+		raw, ok := w.str()
+		if !ok {
+			return stopped
+		}
 		switch s {
 		case shapeString, shapeAny:
 		case shapeText:
-			if msg := textProblem(t, tok); msg != "" {
+			if msg := textProblem(t, unquote(raw)); msg != "" {
 				return w.fail(off, "%s", msg)
 			}
 		default:
 			return mismatch("a string")
 		}
-	case json.Number:
-		msg := ""
-		switch s {
-		case shapeNumber:
-			msg = floatProblem(t, tok.String())
-		case shapeInteger:
-			msg = integerProblem(t, tok.String(), 10)
-		case shapeAny:
-		default:
-			return mismatch("a number")
+	case 't', 'f', 'n':
+		word := "null"
+		if c == 't' {
+			word = "true"
+		} else if c == 'f' {
+			word = "false"
 		}
-		if msg != "" {
-			return w.fail(off, "%s", msg)
-		}
-	case bool:
-		if s != shapeBool && s != shapeAny {
-			return mismatch(fmt.Sprint(tok))
-		}
-	case nil:
-		if !nullable(t) {
+		w.pos = min(off+len(word), len(w.data))
+		switch {
+		case c == 'n' && !nullable(t):
 			return mismatch("null")
+		case c != 'n' && s != shapeBool && s != shapeAny:
+			return mismatch(word)
 		}
+	default:
+		end := off
+		for end < len(w.data) && strings.IndexByte("+-0123456789.eE", w.data[end]) >= 0 {
+			end++
+		}
+		if end == off {
+			// Not a value: the syntax error the walk was sent to find.
+			return stopped
+		}
+		w.pos = end
+		if p := w.number(off, t, s, w.data[off:end]); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// number checks number text for a field of type t and shape s.
+func (w *jsonWalker) number(off int, t reflect.Type, s shape, text []byte) *walkProblem {
+	msg := ""
+	switch s {
+	case shapeNumber:
+		// Without an exponent, fewer than 300 digits cannot overflow a
+		// float64; most numbers of a long file take this path.
+		if bytes.IndexAny(text, "eE") >= 0 || len(text) >= 300 || deref(t).Kind() == reflect.Float32 {
+			msg = floatProblem(t, string(text))
+		}
+	case shapeInteger:
+		msg = integerProblem(t, string(text), 10)
+	case shapeAny:
+	default:
+		return w.fail(off, "want %s, got a number", s.want(t, "an object"))
+	}
+	if msg != "" {
+		return w.fail(off, "%s", msg)
 	}
 	return nil
 }
 
 func (w *jsonWalker) object(t reflect.Type) *walkProblem {
 	var seen map[string]int
-	for w.dec.More() {
+	for {
 		off := w.next()
-		if w.stopAt >= 0 && off >= w.stopAt {
+		if off < 0 {
 			return stopped
 		}
-		tok, err := w.dec.Token()
-		if err != nil {
-			return w.fail(off, "%s", strings.TrimPrefix(err.Error(), "json: "))
+		if w.data[off] == '}' {
+			w.pos++
+			return nil
 		}
-		key, _ := tok.(string)
+		if w.data[off] != '"' {
+			return stopped
+		}
+		raw, ok := w.str()
+		if !ok {
+			return stopped
+		}
+		key := unquote(raw)
 		w.path = append(w.path, segment{key: key})
 		if first, dup := seen[key]; dup {
 			line, _ := lineCol(w.data, first)
@@ -226,12 +291,19 @@ func (w *jsonWalker) object(t reflect.Type) *walkProblem {
 		}
 		w.path = w.path[:len(w.path)-1]
 	}
-	return w.close()
 }
 
 func (w *jsonWalker) array(off int, t reflect.Type) *walkProblem {
 	et, n := elem(t), 0
-	for ; w.dec.More(); n++ {
+	for ; ; n++ {
+		at := w.next()
+		if at < 0 {
+			return stopped
+		}
+		if w.data[at] == ']' {
+			w.pos++
+			break
+		}
 		w.path = append(w.path, segment{index: n})
 		if p := w.value(et); p != nil {
 			return p
@@ -240,15 +312,6 @@ func (w *jsonWalker) array(off int, t reflect.Type) *walkProblem {
 	}
 	if want := fixedLen(t); want >= 0 && n != want {
 		return w.fail(off, "want %d values, got %d", want, n)
-	}
-	return w.close()
-}
-
-// close reads the delimiter that ends an object or array.
-func (w *jsonWalker) close() *walkProblem {
-	off := w.next()
-	if _, err := w.dec.Token(); err != nil {
-		return w.fail(off, "%s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
 }
