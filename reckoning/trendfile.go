@@ -49,7 +49,7 @@ func Parse(name string, data []byte) (*TrendMap, error) {
 	}
 	m, p := f.trendMap()
 	if p != nil {
-		return nil, doc.Errorf(p.path, "%s", p.msg)
+		return nil, doc.Locate(p)
 	}
 	return m, nil
 }
@@ -124,39 +124,32 @@ type trendFile struct {
 	Cells *[][4]float64 `json:"cells"`
 }
 
-// trendProblem is a value of a trend map file that does not do.
-type trendProblem struct{ path, msg string }
-
-func trendFail(path, format string, args ...any) *trendProblem {
-	return &trendProblem{path, fmt.Sprintf(format, args...)}
-}
-
 // trendMap checks the decoded file and returns the trend map it holds.
-func (f *trendFile) trendMap() (*TrendMap, *trendProblem) {
+func (f *trendFile) trendMap() (*TrendMap, *cfgfile.Problem) {
 	switch {
 	case f.Map == nil:
-		return nil, trendFail("map", "missing")
+		return nil, cfgfile.Problemf("map", "missing")
 	case f.Team == nil:
-		return nil, trendFail("team", "missing")
+		return nil, cfgfile.Problemf("team", "missing")
 	case f.Bounds == nil:
-		return nil, trendFail("bounds", "missing")
+		return nil, cfgfile.Problemf("bounds", "missing")
 	case f.NX == nil:
-		return nil, trendFail("nx", "missing")
+		return nil, cfgfile.Problemf("nx", "missing")
 	case f.NY == nil:
-		return nil, trendFail("ny", "missing")
+		return nil, cfgfile.Problemf("ny", "missing")
 	case f.Cells == nil:
-		return nil, trendFail("cells", "missing")
+		return nil, cfgfile.Problemf("cells", "missing")
 	}
 	m := &TrendMap{Map: *f.Map, Team: *f.Team, NX: *f.NX, NY: *f.NY}
 	if len(m.Map) == 0 || len(m.Map) > 64 {
-		return nil, trendFail("map", "name of %d bytes, want 1 to 64", len(m.Map))
+		return nil, cfgfile.Problemf("map", "name of %d bytes, want 1 to 64", len(m.Map))
 	}
 	if m.Team < -1 || m.Team >= MaxPathPlayer {
-		return nil, trendFail("team", "%d, want -1 to %d", m.Team, MaxPathPlayer-1)
+		return nil, cfgfile.Problemf("team", "%d, want -1 to %d", m.Team, MaxPathPlayer-1)
 	}
 	b := f.Bounds
 	if len(b.Min) != 2 || len(b.Max) != 2 {
-		return nil, trendFail("bounds", "want min and max of two numbers each, [x, y]")
+		return nil, cfgfile.Problemf("bounds", "want min and max of two numbers each, [x, y]")
 	}
 	m.Bounds = geom.AABB{Min: geom.V(b.Min[0], b.Min[1], 0), Max: geom.V(b.Max[0], b.Max[1], 0)}
 	for _, g := range []struct {
@@ -164,28 +157,28 @@ func (f *trendFile) trendMap() (*TrendMap, *trendProblem) {
 		n     int
 	}{{"nx", m.NX}, {"ny", m.NY}} {
 		if g.n < 1 || g.n > MaxGrid {
-			return nil, trendFail(g.field, "%d, want 1 to %d", g.n, MaxGrid)
+			return nil, cfgfile.Problemf(g.field, "%d, want 1 to %d", g.n, MaxGrid)
 		}
 	}
 	if err := m.checkGrid(); err != nil {
-		return nil, trendFail("bounds", "min %v, max %v: want min below max, within ±%v m", b.Min, b.Max, MaxPathCoord)
+		return nil, cfgfile.Problemf("bounds", "min %v, max %v: want min below max, within ±%v m", b.Min, b.Max, MaxPathCoord)
 	}
 	m.Cells = make([]TrendCell, m.NX*m.NY)
 	for i, r := range *f.Cells {
 		ix, iy, angle, n := r[0], r[1], r[2], r[3]
 		switch {
 		case ix != math.Trunc(ix) || ix < 0 || ix >= float64(m.NX):
-			return nil, trendFail(cellPath(i, 0), "ix %v is not an integer in 0..%d", ix, m.NX-1)
+			return nil, cfgfile.Problemf(cellPath(i, 0), "ix %v is not an integer in 0..%d", ix, m.NX-1)
 		case iy != math.Trunc(iy) || iy < 0 || iy >= float64(m.NY):
-			return nil, trendFail(cellPath(i, 1), "iy %v is not an integer in 0..%d", iy, m.NY-1)
+			return nil, cfgfile.Problemf(cellPath(i, 1), "iy %v is not an integer in 0..%d", iy, m.NY-1)
 		case !(angle >= 0 && angle < 360):
-			return nil, trendFail(cellPath(i, 2), "angle %v outside 0 to below 360 degrees", angle)
+			return nil, cfgfile.Problemf(cellPath(i, 2), "angle %v outside 0 to below 360 degrees", angle)
 		case n != math.Trunc(n) || n < 1 || n > math.MaxInt32:
-			return nil, trendFail(cellPath(i, 3), "n %v is not an integer in 1..%d", n, math.MaxInt32)
+			return nil, cfgfile.Problemf(cellPath(i, 3), "n %v is not an integer in 1..%d", n, math.MaxInt32)
 		}
 		c := &m.Cells[int(iy)*m.NX+int(ix)]
 		if c.N != 0 {
-			return nil, trendFail(cellPath(i, -1), "cell (%v, %v) listed twice", ix, iy)
+			return nil, cfgfile.Problemf(cellPath(i, -1), "cell (%v, %v) listed twice", ix, iy)
 		}
 		rad := angle * math.Pi / 180
 		c.Dir, c.N = geom.V(math.Cos(rad), math.Sin(rad), 0), int(n)

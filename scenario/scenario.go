@@ -185,17 +185,15 @@ func Parse(path string, data []byte) (*File, error) {
 	}
 	f.path = path
 	if p := f.check(); p != nil {
-		return nil, doc.Errorf(p.path, "%s", p.msg)
+		return nil, doc.Locate(p)
 	}
 	return &f, nil
 }
 
 // problem is a value of a scenario file that does not do, at its path.
-type problem struct{ path, msg string }
+type problem = cfgfile.Problem
 
-func fail(path, format string, args ...any) *problem {
-	return &problem{path, fmt.Sprintf(format, args...)}
-}
+var fail = cfgfile.Problemf
 
 // Limits on a scenario's numbers.
 const (
@@ -257,14 +255,12 @@ func (f *File) check() *problem {
 	}
 	for i := range f.Players {
 		if p := f.Players[i].check(names, m); p != nil {
-			p.path = fmt.Sprintf("player[%d].%s", i, p.path)
-			return p
+			return p.Within(fmt.Sprintf("player[%d].", i))
 		}
 	}
 	for i := range f.Expect {
 		if p := f.Expect[i].check(names); p != nil {
-			p.path = fmt.Sprintf("expect[%d]%s", i, p.path)
-			return p
+			return p.Within(fmt.Sprintf("expect[%d]", i))
 		}
 	}
 	return nil
@@ -300,8 +296,7 @@ func (p *Player) check(names map[string]bool, m *world.Map) *problem {
 	}
 	for i, a := range p.Do {
 		if prob := a.check(names); prob != nil {
-			prob.path = fmt.Sprintf("do[%d].%s", i, prob.path)
-			return prob
+			return prob.Within(fmt.Sprintf("do[%d].", i))
 		}
 	}
 	return nil

@@ -55,7 +55,7 @@ func Parse(filename string, data []byte) (*Map, error) {
 	}
 	m, p := build(&f)
 	if p != nil {
-		return nil, doc.Errorf(p.path, "%s", p.msg)
+		return nil, doc.Locate(p)
 	}
 	return m, nil
 }

@@ -145,6 +145,31 @@ func (d *Doc) Errorf(path, format string, args ...any) error {
 	return e
 }
 
+// Problem is a value that does not do, found by the checks a caller
+// runs after decoding: its path, spelt as in Error's Path, and what is
+// wrong. Checks return one; Doc.Locate places it in the file.
+type Problem struct {
+	Path string
+	Msg  string
+}
+
+// Problemf returns a Problem at path with a formatted message.
+func Problemf(path, format string, args ...any) *Problem {
+	return &Problem{Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Within returns p with prefix put before its path, for checks of a part
+// of a file that know only the path within that part ("player[2]." and
+// "rtt_ms" make "player[2].rtt_ms").
+func (p *Problem) Within(prefix string) *Problem {
+	p.Path = prefix + p.Path
+	return p
+}
+
+// Locate returns p as an *Error placed at its value in the file, as
+// Errorf does.
+func (d *Doc) Locate(p *Problem) error { return d.Errorf(p.Path, "%s", p.Msg) }
+
 // Line returns the line the value at path (or its nearest enclosing
 // value) starts on.
 func (d *Doc) Line(path string) int {

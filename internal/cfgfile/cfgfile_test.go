@@ -110,6 +110,9 @@ func TestDecodeGood(t *testing.T) {
 		if err = d.Errorf("player[1].rtt_ms", "%d outside 0..200", 250); err.Error() != want {
 			t.Errorf("%s: %v, want %s", format, err, want)
 		}
+		if err = d.Locate(Problemf("rtt_ms", "%d outside 0..200", 250).Within("player[1].")); err.Error() != want {
+			t.Errorf("%s: located problem %v, want %s", format, err, want)
+		}
 		if got := d.Line("player[0].count"); got != map[string]int{"json": 5, "toml": 8}[format] {
 			t.Errorf("%s: a missing count placed on line %d, want its player's", format, got)
 		}
