@@ -35,7 +35,7 @@ func (k WeaponKind) String() string {
 // Weapon is one weapon's rules. Server and clients must use the same
 // weapons, as with Params: clients predict firing, ammunition, reloads and
 // weapon switches with them, and the server decides hits. Weapons usually
-// come from a weapons file (ParseWeapons, DefaultWeapons).
+// come from DefaultWeapons or a weapons file (package weaponfile).
 type Weapon struct {
 	Name string
 	Kind WeaponKind

@@ -18,6 +18,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/game/weaponfile"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
@@ -353,7 +354,7 @@ func (c *Config) weapons() ([]game.Weapon, error) {
 	all := game.DefaultWeapons()
 	if c.WeaponsFile != "" {
 		var err error
-		if all, err = game.LoadWeapons(c.WeaponsFile); err != nil {
+		if all, err = weaponfile.Load(c.WeaponsFile); err != nil {
 			return nil, err
 		}
 	}

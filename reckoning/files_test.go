@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/cfgfile"
 )
 
 func TestReadPathsErrors(t *testing.T) {
@@ -197,30 +198,33 @@ func TestParseTrendErrors(t *testing.T) {
 	r := func(old, new string) string { return strings.Replace(goodTrend, old, new, 1) }
 	for _, tc := range []struct{ in, want string }{
 		{"", "t.json: empty file"},
-		{"[]", "t.json:1: want a JSON object"},
-		{r(`"nx": 4`, `"nx": 4.5`), "t.json:5: nx: want int"},
-		{r(`"nx": 4`, `"nx": 0`), "t.json:5: nx: 0 outside 1..400"},
-		{r(`"team": 0`, `"teem": 0`), "t.json:3: teem: unknown field"},
-		{r(`"team": 0,`, ``), "t.json:11: team: missing"},
-		{r(`"map": "metro"`, `"map": ""`), "t.json:2: map: name of 0 bytes"},
-		{r(`"min": [-32, -14]`, `"min": [32, -14]`), "t.json:4: bounds: min [32 -14], max [32 14]"},
-		{r(`"min": [-32, -14]`, `"min": [-32]`), "t.json:4: bounds: want min and max of two numbers"},
-		{r(`"max": [32, 14]}`, `"max": [32, 14], "mid": 1}`), `t.json:4: bounds: unknown field "mid"`},
-		{r(`[3, 1, 0, 1]`, `[4, 1, 0, 1]`), "t.json:9: cells[1]: ix 4 is not an integer in 0..3"},
-		{r(`[3, 1, 0, 1]`, `[3, 1, 360, 1]`), "t.json:9: cells[1]: angle 360 outside"},
-		{r(`[3, 1, 0, 1]`, `[3, 1, 0, 0]`), "t.json:9: cells[1]: n 0 is not a positive integer"},
-		{r(`[3, 1, 0, 1]`, `[0, 0, 0, 1]`), "t.json:9: cells[1]: cell (0, 0) listed twice"},
-		{r(`[3, 1, 0, 1]`, `[3, 1, 0]`), "t.json:9: cells[1]: 3 values, want [ix, iy, angle, n]"},
-		{r(`[3, 1, 0, 1]`, `[3, 1, "x", 1]`), "t.json:9: cells[1]:"},
-		{r(`[3, 1, 0, 1]`, `[3, 1, 0, 1,]`), "t.json:9: cells[1]: invalid character ']'"},
-		{r(`"nx": 4,`, `"nx": 4, "nx": 4,`), "t.json:5: nx: given twice"},
-		{goodTrend + "{}", "t.json:12: unexpected data after"},
-		{goodTrend[:60], "t.json:4: bounds: unexpected end of file"},
+		{"[]", "t.json:1:1: want an object, got an array"},
+		{r(`"nx": 4`, `"nx": 4.5`), "t.json:5:9: nx: 4.5 is not an integer"},
+		{r(`"nx": 4`, `"nx": "4"`), "t.json:5:9: nx: want an integer, got a string"},
+		{r(`"nx": 4`, `"nx": 0`), "t.json:5:9: nx: 0, want 1 to 400"},
+		{r(`"team": 0`, `"teem": 0`), "t.json:3:3: teem: unknown field (want map, team, bounds, nx, ny or cells)"},
+		{r(`"team": 0,`, ``), "t.json:1:1: team: missing"},
+		{r(`"map": "metro"`, `"map": ""`), "t.json:2:10: map: name of 0 bytes, want 1 to 64"},
+		{r(`"min": [-32, -14]`, `"min": [32, -14]`), "t.json:4:13: bounds: min [32 -14], max [32 14]: want min below max, within ±10000 m"},
+		{r(`"min": [-32, -14]`, `"min": [-32]`), "t.json:4:13: bounds: want min and max of two numbers each, [x, y]"},
+		{r(`"max": [32, 14]}`, `"max": [32, 14], "mid": 1}`), "t.json:4:50: bounds.mid: unknown field (want min or max)"},
+		{r(`[3, 1, 0, 1]`, `[4, 1, 0, 1]`), "t.json:9:6: cells[1][0]: ix 4 is not an integer in 0..3"},
+		{r(`[3, 1, 0, 1]`, `[3, 1, 360, 1]`), "t.json:9:12: cells[1][2]: angle 360 outside 0 to below 360 degrees"},
+		{r(`[3, 1, 0, 1]`, `[3, 1, 0, 0]`), "t.json:9:15: cells[1][3]: n 0 is not an integer in 1..2147483647"},
+		{r(`[3, 1, 0, 1]`, `[0, 0, 0, 1]`), "t.json:9:5: cells[1]: cell (0, 0) listed twice"},
+		{r(`[3, 1, 0, 1]`, `[3, 1, 0]`), "t.json:9:5: cells[1]: want 4 values, got 3"},
+		{r(`[3, 1, 0, 1]`, `[3, 1, "x", 1]`), "t.json:9:12: cells[1][2]: want a number, got a string"},
+		{r(`[3, 1, 0, 1]`, `[3, 1, 0, 1,]`), "t.json:9:17: cells[1]: invalid character ']' looking for beginning of value"},
+		{r(`[3, 1, 0, 1]`, `[3, 1, 1e999, 1]`), "t.json:9:12: cells[1][2]: 1e999 is out of range"},
+		{r(`"nx": 4,`, `"nx": 4, "nx": 4,`), "t.json:5:12: nx: given twice (first on line 5)"},
+		{goodTrend + "{}", "t.json:12:1: unexpected data after the end of the top-level value"},
+		{goodTrend[:60], "t.json:4:28: bounds.min: unexpected end of file"},
+		{strings.Repeat(" ", MaxTrendFileSize+1), "t.json: larger than 16 MiB, the limit for a trend map file"},
 	} {
 		_, err := Parse("t.json", []byte(tc.in))
-		var fe *FileError
-		if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("error %v, want one starting %q", err, tc.want)
+		var e *cfgfile.Error
+		if !errors.As(err, &e) || err.Error() != tc.want {
+			t.Errorf("error\n got %v\nwant %s", err, tc.want)
 		}
 	}
 }

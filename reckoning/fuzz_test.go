@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+
+	"github.com/lagkit/lagkit/internal/cfgfile"
 )
 
 // FuzzReadPaths checks that ReadPaths never panics, that its errors are
@@ -50,7 +52,8 @@ func FuzzReadPaths(f *testing.F) {
 }
 
 // FuzzParseTrend checks that Parse never panics, that its errors are
-// *FileError, and that a trend map it accepts survives Write and Parse.
+// *cfgfile.Error, and that a trend map it accepts survives Write and
+// Parse.
 func FuzzParseTrend(f *testing.F) {
 	f.Add([]byte(goodTrend))
 	f.Add([]byte(`{"map":"x","team":-1,"bounds":{"min":[0,0],"max":[1,1]},"nx":1,"ny":1,"cells":[]}`))
@@ -63,9 +66,9 @@ func FuzzParseTrend(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Parse("fuzz.json", data)
 		if err != nil {
-			var fe *FileError
-			if !errors.As(err, &fe) {
-				t.Fatalf("error %v is a %T, want *FileError", err, err)
+			var e *cfgfile.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v is a %T, want *cfgfile.Error", err, err)
 			}
 			return
 		}

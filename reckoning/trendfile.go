@@ -2,23 +2,22 @@ package reckoning
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/cfgfile"
 )
 
 // MaxTrendFileSize is the largest trend map file Parse reads.
 const MaxTrendFileSize = 16 << 20
 
 // Parse decodes and checks a trend map file; name names it in errors,
-// which are all *FileError. A trend map file is one JSON object:
+// which are all *cfgfile.Error ("file:line:col: cells[3]: problem"). A
+// trend map file is one JSON object:
 //
 //	{
 //	  "map": "metro",
@@ -39,25 +38,27 @@ const MaxTrendFileSize = 16 << 20
 // through: its column ix (0 to nx-1), row iy (0 to ny-1), the angle of
 // its axis of movement in degrees from +x counter-clockwise (0 to below
 // 360), and the number of movements averaged (at least 1). Cells not
-// listed have no trend; no cell is listed twice. Unknown fields are
-// errors.
+// listed have no trend; no cell is listed twice. Unknown fields and
+// fields given twice are errors, and a file may be at most 16 MiB
+// (MaxTrendFileSize). Parsing takes time linear in the file's size.
 func Parse(name string, data []byte) (*TrendMap, error) {
-	p := &trendParser{name: name, data: data}
-	m, err := p.parse()
+	var f trendFile
+	doc, err := trendFileKind.DecodeJSON(name, data, &f)
 	if err != nil {
 		return nil, err
+	}
+	m, p := f.trendMap()
+	if p != nil {
+		return nil, doc.Locate(p)
 	}
 	return m, nil
 }
 
+var trendFileKind = cfgfile.Kind{Name: "trend map file", MaxSize: MaxTrendFileSize}
+
 // Load reads and parses the trend map file at path.
 func Load(path string) (*TrendMap, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxTrendFileSize+1))
+	data, err := trendFileKind.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -108,198 +109,88 @@ func axisDegrees(d geom.Vec3) float64 {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// trendParser reads a trend map file token by token, so every error can
-// name its line.
-type trendParser struct {
-	name string
-	data []byte
-	dec  *json.Decoder
-}
-
-// cellRow is an entry of cells and the line it is on.
-type cellRow struct {
-	line int
-	v    []json.Number
-}
-
-func (p *trendParser) fail(line int, field, format string, args ...any) error {
-	return &FileError{File: p.name, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
-}
-
-// line returns the line of the next value.
-func (p *trendParser) line() int {
-	off := int(p.dec.InputOffset())
-	for off < len(p.data) {
-		switch p.data[off] {
-		case ' ', '\t', '\r', '\n', ',', ':':
-			off++
-			continue
-		}
-		break
-	}
-	return bytes.Count(p.data[:off], []byte("\n")) + 1
-}
-
-// jsonError explains an error of the decoder reading the value that
-// starts on line.
-func (p *trendParser) jsonError(line int, field string, err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return p.fail(line, field, "unexpected end of file")
-	case errors.As(err, &syn):
-		// The decoder counts syn.Offset from where it last started, not
-		// from the start of the file, so the value's line is the best
-		// place known.
-		return p.fail(line, field, "%v", syn)
-	case errors.As(err, &typ):
-		return p.fail(line, field, "want %s, got %s", typ.Type, typ.Value)
-	}
-	return p.fail(line, field, "%s", bytes.TrimPrefix([]byte(err.Error()), []byte("json: ")))
-}
-
-func (p *trendParser) parse() (*TrendMap, error) {
-	if len(p.data) > MaxTrendFileSize {
-		return nil, p.fail(0, "", "file is larger than %d bytes", MaxTrendFileSize)
-	}
-	p.dec = json.NewDecoder(bytes.NewReader(p.data))
-	p.dec.UseNumber()
-	p.dec.DisallowUnknownFields()
-	if len(bytes.TrimSpace(p.data)) == 0 {
-		return nil, p.fail(0, "", "empty file")
-	}
-	if tok, err := p.dec.Token(); err != nil {
-		return nil, p.jsonError(1, "", err)
-	} else if tok != json.Delim('{') {
-		return nil, p.fail(1, "", "want a JSON object")
-	}
-	m := &TrendMap{}
-	var (
-		seen = map[string]int{}
-		rows []cellRow
-		end  int
-	)
-	var bounds struct {
+// trendFile is a trend map file as decoded; pointers tell a missing
+// field from a zero one.
+type trendFile struct {
+	Map    *string `json:"map"`
+	Team   *int    `json:"team"`
+	Bounds *struct {
 		Min []float64 `json:"min"`
 		Max []float64 `json:"max"`
+	} `json:"bounds"`
+	NX *int `json:"nx"`
+	NY *int `json:"ny"`
+	// Cells are [ix, iy, angle, n]; ix, iy and n are checked to be whole.
+	Cells *[][4]float64 `json:"cells"`
+}
+
+// trendMap checks the decoded file and returns the trend map it holds.
+func (f *trendFile) trendMap() (*TrendMap, *cfgfile.Problem) {
+	switch {
+	case f.Map == nil:
+		return nil, cfgfile.Problemf("map", "missing")
+	case f.Team == nil:
+		return nil, cfgfile.Problemf("team", "missing")
+	case f.Bounds == nil:
+		return nil, cfgfile.Problemf("bounds", "missing")
+	case f.NX == nil:
+		return nil, cfgfile.Problemf("nx", "missing")
+	case f.NY == nil:
+		return nil, cfgfile.Problemf("ny", "missing")
+	case f.Cells == nil:
+		return nil, cfgfile.Problemf("cells", "missing")
 	}
-	for p.dec.More() {
-		line := p.line()
-		tok, err := p.dec.Token()
-		if err != nil {
-			return nil, p.jsonError(line, "", err)
-		}
-		key, _ := tok.(string)
-		if _, dup := seen[key]; dup {
-			return nil, p.fail(line, key, "given twice")
-		}
-		seen[key] = line
-		line = p.line()
-		switch key {
-		case "map":
-			err = p.dec.Decode(&m.Map)
-		case "team":
-			err = p.dec.Decode(&m.Team)
-		case "nx":
-			err = p.dec.Decode(&m.NX)
-		case "ny":
-			err = p.dec.Decode(&m.NY)
-		case "bounds":
-			err = p.dec.Decode(&bounds)
-		case "cells":
-			rows, err = p.cells()
-			if err != nil {
-				return nil, err
-			}
-		default:
-			return nil, p.fail(line, key, "unknown field")
-		}
-		if err != nil {
-			return nil, p.jsonError(line, key, err)
-		}
-	}
-	end = p.line()
-	if _, err := p.dec.Token(); err != nil {
-		return nil, p.jsonError(end, "", err)
-	}
-	if _, err := p.dec.Token(); err != io.EOF {
-		return nil, p.fail(p.line(), "", "unexpected data after the trend map object")
-	}
-	for _, f := range []string{"map", "team", "bounds", "nx", "ny", "cells"} {
-		if _, ok := seen[f]; !ok {
-			return nil, p.fail(end, f, "missing")
-		}
-	}
+	m := &TrendMap{Map: *f.Map, Team: *f.Team, NX: *f.NX, NY: *f.NY}
 	if len(m.Map) == 0 || len(m.Map) > 64 {
-		return nil, p.fail(seen["map"], "map", "name of %d bytes, want 1 to 64", len(m.Map))
+		return nil, cfgfile.Problemf("map", "name of %d bytes, want 1 to 64", len(m.Map))
 	}
 	if m.Team < -1 || m.Team >= MaxPathPlayer {
-		return nil, p.fail(seen["team"], "team", "%d outside -1..%d", m.Team, MaxPathPlayer-1)
+		return nil, cfgfile.Problemf("team", "%d, want -1 to %d", m.Team, MaxPathPlayer-1)
 	}
-	if len(bounds.Min) != 2 || len(bounds.Max) != 2 {
-		return nil, p.fail(seen["bounds"], "bounds", "want min and max of two numbers each, [x, y]")
+	b := f.Bounds
+	if len(b.Min) != 2 || len(b.Max) != 2 {
+		return nil, cfgfile.Problemf("bounds", "want min and max of two numbers each, [x, y]")
 	}
-	m.Bounds = geom.AABB{Min: geom.V(bounds.Min[0], bounds.Min[1], 0), Max: geom.V(bounds.Max[0], bounds.Max[1], 0)}
+	m.Bounds = geom.AABB{Min: geom.V(b.Min[0], b.Min[1], 0), Max: geom.V(b.Max[0], b.Max[1], 0)}
 	for _, g := range []struct {
 		field string
 		n     int
 	}{{"nx", m.NX}, {"ny", m.NY}} {
 		if g.n < 1 || g.n > MaxGrid {
-			return nil, p.fail(seen[g.field], g.field, "%d outside 1..%d", g.n, MaxGrid)
+			return nil, cfgfile.Problemf(g.field, "%d, want 1 to %d", g.n, MaxGrid)
 		}
 	}
 	if err := m.checkGrid(); err != nil {
-		return nil, p.fail(seen["bounds"], "bounds", "min %v, max %v: want min below max, within ±%v m", bounds.Min, bounds.Max, MaxPathCoord)
+		return nil, cfgfile.Problemf("bounds", "min %v, max %v: want min below max, within ±%v m", b.Min, b.Max, MaxPathCoord)
 	}
 	m.Cells = make([]TrendCell, m.NX*m.NY)
-	for i, r := range rows {
-		field := fmt.Sprintf("cells[%d]", i)
-		if len(r.v) != 4 {
-			return nil, p.fail(r.line, field, "%d values, want [ix, iy, angle, n]", len(r.v))
-		}
-		ix, err1 := strconv.Atoi(r.v[0].String())
-		iy, err2 := strconv.Atoi(r.v[1].String())
-		angle, err3 := r.v[2].Float64()
-		n, err4 := strconv.Atoi(r.v[3].String())
+	for i, r := range *f.Cells {
+		ix, iy, angle, n := r[0], r[1], r[2], r[3]
 		switch {
-		case err1 != nil || ix < 0 || ix >= m.NX:
-			return nil, p.fail(r.line, field, "ix %s is not an integer in 0..%d", r.v[0], m.NX-1)
-		case err2 != nil || iy < 0 || iy >= m.NY:
-			return nil, p.fail(r.line, field, "iy %s is not an integer in 0..%d", r.v[1], m.NY-1)
-		case err3 != nil || !(angle >= 0 && angle < 360):
-			return nil, p.fail(r.line, field, "angle %s outside 0 to below 360 degrees", r.v[2])
-		case err4 != nil || n < 1:
-			return nil, p.fail(r.line, field, "n %s is not a positive integer", r.v[3])
+		case ix != math.Trunc(ix) || ix < 0 || ix >= float64(m.NX):
+			return nil, cfgfile.Problemf(cellPath(i, 0), "ix %v is not an integer in 0..%d", ix, m.NX-1)
+		case iy != math.Trunc(iy) || iy < 0 || iy >= float64(m.NY):
+			return nil, cfgfile.Problemf(cellPath(i, 1), "iy %v is not an integer in 0..%d", iy, m.NY-1)
+		case !(angle >= 0 && angle < 360):
+			return nil, cfgfile.Problemf(cellPath(i, 2), "angle %v outside 0 to below 360 degrees", angle)
+		case n != math.Trunc(n) || n < 1 || n > math.MaxInt32:
+			return nil, cfgfile.Problemf(cellPath(i, 3), "n %v is not an integer in 1..%d", n, math.MaxInt32)
 		}
-		c := &m.Cells[iy*m.NX+ix]
+		c := &m.Cells[int(iy)*m.NX+int(ix)]
 		if c.N != 0 {
-			return nil, p.fail(r.line, field, "cell (%d, %d) listed twice", ix, iy)
+			return nil, cfgfile.Problemf(cellPath(i, -1), "cell (%v, %v) listed twice", ix, iy)
 		}
 		rad := angle * math.Pi / 180
-		c.Dir, c.N = geom.V(math.Cos(rad), math.Sin(rad), 0), n
+		c.Dir, c.N = geom.V(math.Cos(rad), math.Sin(rad), 0), int(n)
 	}
 	return m, nil
 }
 
-// cells reads the cells array.
-func (p *trendParser) cells() ([]cellRow, error) {
-	line := p.line()
-	if tok, err := p.dec.Token(); err != nil {
-		return nil, p.jsonError(line, "cells", err)
-	} else if tok != json.Delim('[') {
-		return nil, p.fail(line, "cells", "want an array")
+// cellPath is the path of value j of entry i of cells (-1: the entry).
+func cellPath(i, j int) string {
+	p := "cells[" + strconv.Itoa(i) + "]"
+	if j >= 0 {
+		p += "[" + strconv.Itoa(j) + "]"
 	}
-	var rows []cellRow
-	for p.dec.More() {
-		r := cellRow{line: p.line()}
-		if err := p.dec.Decode(&r.v); err != nil {
-			return nil, p.jsonError(r.line, fmt.Sprintf("cells[%d]", len(rows)), err)
-		}
-		rows = append(rows, r)
-	}
-	if _, err := p.dec.Token(); err != nil {
-		return nil, p.jsonError(p.line(), "cells", err)
-	}
-	return rows, nil
+	return p
 }

@@ -1,13 +1,17 @@
 package scenario
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lagkit/lagkit/internal/cfgfile"
 )
 
-// FuzzParse checks that no scenario text makes Parse panic, and that
-// what it accepts is complete enough to run.
+// FuzzParse checks that no scenario text makes Parse panic, that every
+// error names the file, and that what it accepts is complete enough to
+// run.
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("../scenarios/*.toml")
 	for _, p := range files {
@@ -20,6 +24,10 @@ func FuzzParse(f *testing.F) {
 		// Parse in the shipped folder so relative maps resolve.
 		sc, err := Parse("../scenarios/fuzz.toml", data)
 		if err != nil {
+			var e *cfgfile.Error
+			if !errors.As(err, &e) || e.File != "../scenarios/fuzz.toml" {
+				t.Fatalf("error %v (%T) is not a *cfgfile.Error naming the file", err, err)
+			}
 			return
 		}
 		if sc.world == nil || len(sc.Players) == 0 || sc.TickRate == 0 {

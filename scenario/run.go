@@ -71,8 +71,12 @@ func (f *File) Run(policy lagcomp.Config) (*Result, error) {
 			mode = client.AppealSilent
 		}
 		scripts[i] = newScript(f, i)
+		cc := client.Config{Name: p.Name, Appeals: mode}
+		if p.InterpMS != nil {
+			cc.InterpDelay = ms(*p.InterpMS)
+		}
 		players[i] = sim.PlayerConfig{
-			Client: client.Config{Name: p.Name, Appeals: mode},
+			Client: cc,
 			Up:     oneWay, Down: oneWay,
 			Brain: scripts[i],
 			// Each player ticks at its own phase against the server.
@@ -135,6 +139,12 @@ func (f *File) Check(r *Result) []string {
 		if e.Policy != r.Policy {
 			continue
 		}
+		if e.Shots != nil && len(r.Shots) != *e.Shots {
+			bad = append(bad, fmt.Sprintf("%s: %d shots fired, want %d", r.Policy, len(r.Shots), *e.Shots))
+		}
+		if e.Shot == 0 {
+			continue
+		}
 		if e.Shot > len(r.Shots) {
 			bad = append(bad, fmt.Sprintf("%s: shot %d: not fired (%d shots)", r.Policy, e.Shot, len(r.Shots)))
 			continue
@@ -158,6 +168,13 @@ func (f *File) Check(r *Result) []string {
 		if e.Appeal != nil && s.Appeal != *e.Appeal {
 			mismatch("appeal", s.Appeal, *e.Appeal)
 		}
+		within := func(field string, got float64, want *[2]float64) {
+			if want != nil && !(got >= want[0] && got <= want[1]) {
+				bad = append(bad, fmt.Sprintf("%s: shot %d: %s is %.4g, want %v to %v", r.Policy, e.Shot, field, got, want[0], want[1]))
+			}
+		}
+		within("rewind_ms", s.RewindMS, e.RewindMS)
+		within("rollback_m", s.RollbackM, e.RollbackM)
 	}
 	return bad
 }

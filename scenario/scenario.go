@@ -11,7 +11,7 @@
 //
 //	name = "cover dash"
 //	description = "A 20 ms victim runs into cover while a 250 ms shooter fires."
-//	map = "maps/range.json"  # a map file relative to this file, or a shipped map's name
+//	map = "maps/range.json"  # a map file (absolute, or relative to this file), or a shipped map's name
 //	tick_rate = 64           # server ticks per second (default 64)
 //	duration = "4s"          # simulated time (default 5s)
 //	seed = 1                 # link and server seed (default 1)
@@ -25,8 +25,10 @@
 //	rtt_ms = 250             # round trip, split evenly between directions
 //	jitter_ms = 0            # delay standard deviation per direction
 //	loss = 0                 # loss probability per direction
+//	interp_ms = 100          # the client's interpolation delay, 1 to 500 (default 100)
 //	pos = [0, 0, 0]          # where the player is placed on joining (feet)
-//	yaw_deg = 90             # initial view direction, 0 along +X, counter-clockwise
+//	yaw_deg = 90             # view direction on joining, 0 along +X, counter-clockwise;
+//	                         # it holds until an action turns the player
 //	appeals = "honest"       # honest (default), deny (denies every hit), silent (never answers)
 //
 //	[[player.do]]            # timed actions, in any order
@@ -36,36 +38,42 @@
 //	at = "2.245s"
 //	fire = 1                 # fire this many shots (the trigger is held until they are fired)
 //
-//	[[expect]]               # the outcome of a shot under a policy
+//	[[expect]]               # the outcome under a policy
 //	policy = "tlc"
-//	shot = 1                 # the first shot fired in the scenario
+//	shots = 1                # the number of shots fired
+//	shot = 1                 # the shot the fields below are about: the first fired
 //	victim = "victim"        # "" for a miss
 //	registered = true
 //	sbc = true
 //	appeal = "none"          # none, confirmed, denied_upheld, denied_refuted, timeout
+//	rewind_ms = [340, 375]   # how far the server rewound, low to high inclusive
+//	rollback_m = [1.3, 1.55] # how far the victim was moved back, low to high inclusive
 //
 // Action fields (any combination per entry): move_to = [x, y] walks
 // there and stops; stop = true stops walking; stance = "crouch" or
 // "stand"; aim_at = "name" tracks a player (aim_part picks the body part,
 // default torso); aim_point = [x, y, z] aims at a point; yaw_deg and
-// pitch_deg set the view; fire = n fires n shots. Expectation fields other
-// than policy and shot are optional: only those given are checked.
+// pitch_deg set the view; fire = n fires n shots. An expectation needs
+// shot, shots or both; the fields about one shot need shot, and only
+// those given are checked.
+//
+// Unknown keys and keys given twice are errors, and a scenario file may
+// be at most 256 KiB (MaxFileSize). Every error names the file, line and
+// column, the key as the file spells it and the problem:
+//
+//	cover-dash.toml:17:1: player[0].rtt_ms: -5, want 0 to 10000
 package scenario
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/cfgfile"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/world"
 )
@@ -89,10 +97,13 @@ type File struct {
 
 // Player is one scripted participant.
 type Player struct {
-	Name     string     `toml:"name"`
-	RTTms    float64    `toml:"rtt_ms"`
-	JitterMS float64    `toml:"jitter_ms"`
-	Loss     float64    `toml:"loss"`
+	Name     string  `toml:"name"`
+	RTTms    float64 `toml:"rtt_ms"`
+	JitterMS float64 `toml:"jitter_ms"`
+	Loss     float64 `toml:"loss"`
+	// InterpMS is the client's interpolation delay in ms (default: the
+	// client's, 100 ms).
+	InterpMS *float64   `toml:"interp_ms"`
 	Pos      [3]float64 `toml:"pos"`
 	YawDeg   float64    `toml:"yaw_deg"`
 	Appeals  string     `toml:"appeals"`
@@ -113,15 +124,23 @@ type Action struct {
 	Fire     int         `toml:"fire"`
 }
 
-// Expect is the expected outcome of one shot under one policy.
+// Expect is the expected outcome under one policy: of one shot (Shot),
+// and or of the number of shots fired (Shots).
 type Expect struct {
-	Policy     string  `toml:"policy"`
-	Shot       int     `toml:"shot"`
+	Policy string `toml:"policy"`
+	// Shot numbers the shot checked, from 1 (0: none).
+	Shot int `toml:"shot"`
+	// Shots is the number of shots the scenario fires.
+	Shots      *int    `toml:"shots"`
 	Victim     *string `toml:"victim"`
 	Hit        *bool   `toml:"hit"`
 	Registered *bool   `toml:"registered"`
 	SBC        *bool   `toml:"sbc"`
 	Appeal     *string `toml:"appeal"`
+	// RewindMS and RollbackM bound the shot's rewind and rollback,
+	// [low, high] inclusive.
+	RewindMS  *[2]float64 `toml:"rewind_ms"`
+	RollbackM *[2]float64 `toml:"rollback_m"`
 }
 
 // Duration is a time.Duration written as a string such as "2.5s".
@@ -140,9 +159,15 @@ func (d *Duration) UnmarshalText(b []byte) error {
 // MarshalText writes the duration as time.Duration.String does.
 func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
+// MaxFileSize is the largest scenario file read: a scenario of 64
+// players with long scripts fits in a few tens of KiB.
+const MaxFileSize = 256 << 10
+
+var scenarioFile = cfgfile.Kind{Name: "scenario file", MaxSize: MaxFileSize}
+
 // Load reads and checks the scenario file at path.
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := scenarioFile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -150,54 +175,61 @@ func Load(path string) (*File, error) {
 }
 
 // Parse checks a scenario read from path (used to name it in errors and
-// to find a map file given relative to it).
+// to find a map file given relative to it). Every error it returns is a
+// *cfgfile.Error: "path:line:col: field.path: problem".
 func Parse(path string, data []byte) (*File, error) {
 	var f File
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) && len(sm.Errors) > 0 {
-			e := sm.Errors[0]
-			row, col := e.Position()
-			return nil, fmt.Errorf("%s:%d:%d: unknown field %q", path, row, col, strings.Join(e.Key(), "."))
-		}
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return nil, fmt.Errorf("%s:%d:%d: %s", path, row, col, de.Error())
-		}
-		return nil, fmt.Errorf("%s: %v", path, err)
+	doc, err := scenarioFile.DecodeTOML(path, data, &f)
+	if err != nil {
+		return nil, err
 	}
 	f.path = path
-	if err := f.check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	if p := f.check(); p != nil {
+		return nil, doc.Locate(p)
 	}
 	return &f, nil
 }
 
-func (f *File) check() error {
+// problem is a value of a scenario file that does not do, at its path.
+type problem = cfgfile.Problem
+
+var fail = cfgfile.Problemf
+
+// Limits on a scenario's numbers.
+const (
+	maxPlayers = 64
+	maxRTTms   = 10000
+	// maxInterpMS is the server's default bound on a client's
+	// interpolation delay (server.Config.InterpMax): a longer delay would
+	// be clamped, and the scenario would not mean what it says.
+	maxInterpMS = 500
+	maxFire     = 1000
+	maxShots    = 100000
+)
+
+func (f *File) check() *problem {
 	if f.Name == "" {
-		return errors.New("name: missing")
+		return fail("name", "missing")
 	}
 	if f.Map == "" {
-		return errors.New("map: missing")
+		return fail("map", "missing")
 	}
 	m, err := f.loadMap()
 	if err != nil {
-		return fmt.Errorf("map: %w", err)
+		return fail("map", "%s", strings.TrimPrefix(err.Error(), "world: "))
 	}
 	f.world = m
 	if f.TickRate == 0 {
 		f.TickRate = 64
 	}
 	if f.TickRate < 20 || f.TickRate > 128 {
-		return fmt.Errorf("tick_rate: %d outside 20..128", f.TickRate)
+		return fail("tick_rate", "%d, want 20 to 128", f.TickRate)
 	}
 	if f.Duration.Duration == 0 {
 		f.Duration.Duration = 5 * time.Second
 	}
 	if f.Duration.Duration < 0 || f.Duration.Duration > time.Hour {
-		return fmt.Errorf("duration: %v outside 0..1h", f.Duration)
+		return fail("duration", "%v, want 0 to 1h", f.Duration)
 	}
 	if f.Seed == 0 {
 		f.Seed = 1
@@ -206,35 +238,29 @@ func (f *File) check() error {
 		f.Policy.Name = "tlc"
 	}
 	if _, err := lagcomp.New(f.Policy); err != nil {
-		return fmt.Errorf("policy: %w", err)
+		return fail("policy", "%s", strings.TrimPrefix(err.Error(), "lagcomp: "))
 	}
-	if len(f.Players) == 0 || len(f.Players) > 64 {
-		return fmt.Errorf("player: %d players, want 1 to 64", len(f.Players))
+	if len(f.Players) == 0 || len(f.Players) > maxPlayers {
+		return fail("player", "%d players, want 1 to %d", len(f.Players), maxPlayers)
 	}
 	names := map[string]bool{}
 	for i, p := range f.Players {
-		if p.Name == "" || names[p.Name] {
-			return fmt.Errorf("player[%d].name: %q is empty or not unique", i, p.Name)
+		if p.Name == "" {
+			return fail(fmt.Sprintf("player[%d].name", i), "missing")
+		}
+		if names[p.Name] {
+			return fail(fmt.Sprintf("player[%d].name", i), "%q is already the name of another player", p.Name)
 		}
 		names[p.Name] = true
 	}
 	for i := range f.Players {
-		if err := f.Players[i].check(names, m); err != nil {
-			return fmt.Errorf("player[%d] (%s).%w", i, f.Players[i].Name, err)
+		if p := f.Players[i].check(names, m); p != nil {
+			return p.Within(fmt.Sprintf("player[%d].", i))
 		}
 	}
-	for i, e := range f.Expect {
-		if _, err := lagcomp.New(lagcomp.Config{Name: e.Policy}); err != nil {
-			return fmt.Errorf("expect[%d].policy: %w", i, err)
-		}
-		if e.Shot < 1 {
-			return fmt.Errorf("expect[%d].shot: %d, want 1 or more", i, e.Shot)
-		}
-		if e.Victim != nil && *e.Victim != "" && !names[*e.Victim] {
-			return fmt.Errorf("expect[%d].victim: no player %q", i, *e.Victim)
-		}
-		if e.Appeal != nil && !slices.Contains(appealNames, *e.Appeal) {
-			return fmt.Errorf("expect[%d].appeal: %q, want one of %v", i, *e.Appeal, appealNames)
+	for i := range f.Expect {
+		if p := f.Expect[i].check(names); p != nil {
+			return p.Within(fmt.Sprintf("expect[%d]", i))
 		}
 	}
 	return nil
@@ -242,61 +268,105 @@ func (f *File) check() error {
 
 var appealNames = []string{"none", "confirmed", "denied_upheld", "denied_refuted", "timeout"}
 
-func (p *Player) check(names map[string]bool, m *world.Map) error {
-	for k, v := range map[string]float64{"rtt_ms": p.RTTms, "jitter_ms": p.JitterMS} {
-		if !(v >= 0 && v <= 10000) {
-			return fmt.Errorf("%s: %v outside 0..10000", k, v)
+func (p *Player) check(names map[string]bool, m *world.Map) *problem {
+	for _, c := range []struct {
+		key string
+		v   float64
+	}{{"rtt_ms", p.RTTms}, {"jitter_ms", p.JitterMS}} {
+		if !(c.v >= 0 && c.v <= maxRTTms) {
+			return fail(c.key, "%v, want 0 to %d", c.v, maxRTTms)
 		}
 	}
 	if !(p.Loss >= 0 && p.Loss <= 1) {
-		return fmt.Errorf("loss: %v outside 0..1", p.Loss)
+		return fail("loss", "%v, want 0 to 1", p.Loss)
+	}
+	if p.InterpMS != nil && !(*p.InterpMS >= 1 && *p.InterpMS <= maxInterpMS) {
+		return fail("interp_ms", "%v, want 1 to %d", *p.InterpMS, maxInterpMS)
 	}
 	if !finite(p.Pos[:]...) || !m.Bounds.Contains(vec(p.Pos)) {
-		return fmt.Errorf("pos: %v is not inside the map's bounds", p.Pos)
+		return fail("pos", "%v is not inside the map's bounds", p.Pos)
 	}
 	if !finite(p.YawDeg) {
-		return fmt.Errorf("yaw_deg: %v is not finite", p.YawDeg)
+		return fail("yaw_deg", "%v is not finite", p.YawDeg)
 	}
 	switch p.Appeals {
 	case "", "honest", "deny", "silent":
 	default:
-		return fmt.Errorf("appeals: %q, want honest, deny or silent", p.Appeals)
+		return fail("appeals", "%q, want honest, deny or silent", p.Appeals)
 	}
 	for i, a := range p.Do {
-		if err := a.check(names); err != nil {
-			return fmt.Errorf("do[%d].%w", i, err)
+		if prob := a.check(names); prob != nil {
+			return prob.Within(fmt.Sprintf("do[%d].", i))
 		}
 	}
 	return nil
 }
 
-func (a *Action) check(names map[string]bool) error {
+func (a *Action) check(names map[string]bool) *problem {
 	if a.At.Duration < 0 {
-		return fmt.Errorf("at: %v is negative", a.At)
+		return fail("at", "%v is negative", a.At)
 	}
 	if a.MoveTo != nil && !finite(a.MoveTo[:]...) {
-		return fmt.Errorf("move_to: %v is not finite", *a.MoveTo)
+		return fail("move_to", "%v is not finite", *a.MoveTo)
 	}
 	if a.AimPoint != nil && !finite(a.AimPoint[:]...) {
-		return fmt.Errorf("aim_point: %v is not finite", *a.AimPoint)
+		return fail("aim_point", "%v is not finite", *a.AimPoint)
 	}
 	if a.AimAt != "" && !names[a.AimAt] {
-		return fmt.Errorf("aim_at: no player %q", a.AimAt)
+		return fail("aim_at", "no player %q", a.AimAt)
 	}
 	if _, ok := partByName(a.AimPart); !ok {
-		return fmt.Errorf("aim_part: %q, want head, torso, leg_l or leg_r", a.AimPart)
+		return fail("aim_part", "%q, want head, torso, leg_l or leg_r", a.AimPart)
 	}
 	switch a.Stance {
 	case "", "stand", "crouch":
 	default:
-		return fmt.Errorf("stance: %q, want stand or crouch", a.Stance)
+		return fail("stance", "%q, want stand or crouch", a.Stance)
 	}
-	if a.Fire < 0 || a.Fire > 1000 {
-		return fmt.Errorf("fire: %d outside 0..1000", a.Fire)
+	if a.Fire < 0 || a.Fire > maxFire {
+		return fail("fire", "%d, want 0 to %d", a.Fire, maxFire)
 	}
-	for name, v := range map[string]*float64{"yaw_deg": a.YawDeg, "pitch_deg": a.PitchDeg} {
-		if v != nil && !finite(*v) {
-			return fmt.Errorf("%s: %v is not finite", name, *v)
+	if a.YawDeg != nil && !finite(*a.YawDeg) {
+		return fail("yaw_deg", "%v is not finite", *a.YawDeg)
+	}
+	if a.PitchDeg != nil && !finite(*a.PitchDeg) {
+		return fail("pitch_deg", "%v is not finite", *a.PitchDeg)
+	}
+	return nil
+}
+
+// check checks an expectation; the paths of its problems start with
+// ".", to follow "expect[i]".
+func (e *Expect) check(names map[string]bool) *problem {
+	if _, err := lagcomp.New(lagcomp.Config{Name: e.Policy}); err != nil {
+		return fail(".policy", "%s", strings.TrimPrefix(err.Error(), "lagcomp: "))
+	}
+	if e.Shots != nil && (*e.Shots < 0 || *e.Shots > maxShots) {
+		return fail(".shots", "%d, want 0 to %d", *e.Shots, maxShots)
+	}
+	if e.Shot == 0 {
+		if e.Shots == nil {
+			return fail("", "want shot (the shot to check) or shots (how many are fired)")
+		}
+		if e.Victim != nil || e.Hit != nil || e.Registered != nil || e.SBC != nil || e.Appeal != nil || e.RewindMS != nil || e.RollbackM != nil {
+			return fail(".shot", "missing: victim, hit, registered, sbc, appeal, rewind_ms and rollback_m are about one shot")
+		}
+	}
+	if e.Shot < 0 || e.Shot > maxShots {
+		return fail(".shot", "%d, want 1 to %d", e.Shot, maxShots)
+	}
+	if e.Victim != nil && *e.Victim != "" && !names[*e.Victim] {
+		return fail(".victim", "no player %q", *e.Victim)
+	}
+	if e.Appeal != nil && !slices.Contains(appealNames, *e.Appeal) {
+		return fail(".appeal", "%q, want one of %s", *e.Appeal, strings.Join(appealNames, ", "))
+	}
+	for _, r := range []struct {
+		key string
+		v   *[2]float64
+	}{{".rewind_ms", e.RewindMS}, {".rollback_m", e.RollbackM}} {
+		if r.v != nil && !(finite(r.v[:]...) && r.v[0] >= 0 && r.v[0] <= r.v[1]) {
+			return fail(r.key, "[%v, %v], want [low, high] with 0 <= low <= high", r.v[0], r.v[1])
 		}
 	}
 	return nil
@@ -314,13 +384,22 @@ func partByName(name string) (game.PartKind, bool) {
 	return 0, false
 }
 
-// loadMap loads the scenario's map: a file relative to the scenario, or a
-// shipped map.
+// loadMap loads the scenario's map: a map file (.json), at an absolute
+// path or relative to the scenario file, or a shipped map by name.
 func (f *File) loadMap() (*world.Map, error) {
 	if strings.HasSuffix(f.Map, ".json") {
-		return world.LoadFile(filepath.Join(filepath.Dir(f.path), f.Map))
+		return world.LoadFile(mapPath(f.path, f.Map))
 	}
 	return world.Load(f.Map)
+}
+
+// mapPath resolves a scenario's map file: an absolute path stays as it
+// is; a relative one is relative to the scenario file's folder.
+func mapPath(scenarioPath, mapFile string) string {
+	if filepath.IsAbs(mapFile) {
+		return mapFile
+	}
+	return filepath.Join(filepath.Dir(scenarioPath), mapFile)
 }
 
 func finite(vs ...float64) bool {

@@ -28,14 +28,17 @@ type script struct {
 	aimPoint *geom.Vec3
 	yaw      uint16
 	pitch    int16
-	angles   bool // yaw and pitch were set
-	fire     int  // shots still to fire
+	fire     int // shots still to fire
 }
 
 func newScript(f *File, self int) *script {
 	acts := slices.Clone(f.Players[self].Do)
 	slices.SortStableFunc(acts, func(a, b Action) int { return int(a.At.Duration - b.At.Duration) })
-	return &script{f: f, self: self, actions: acts, aimAt: -1}
+	// The view starts where the scenario places the player: the client
+	// learns the placement a round trip later, and commands sent before
+	// then must not turn the player back to where it spawned.
+	yaw := game.YawUnits(f.Players[self].YawDeg * math.Pi / 180)
+	return &script{f: f, self: self, actions: acts, aimAt: -1, yaw: yaw}
 }
 
 // Input applies the actions due by now and steers toward their goals.
@@ -45,9 +48,6 @@ func (s *script) Input(now time.Duration, c *client.Client) game.UserCmd {
 		s.next++
 	}
 	st := c.Predicted()
-	if !s.angles {
-		s.yaw, s.pitch, s.angles = st.Yaw, st.Pitch, true
-	}
 	var cmd game.UserCmd
 	if target, ok := s.aimTarget(now, c); ok {
 		d := target.Sub(game.EyePos(st, nil))
@@ -106,7 +106,7 @@ func (s *script) apply(a *Action) {
 		s.aimPoint, s.aimAt = &p, -1
 	}
 	if a.YawDeg != nil {
-		s.yaw, s.aimAt, s.aimPoint, s.angles = game.YawUnits(*a.YawDeg*math.Pi/180), -1, nil, true
+		s.yaw, s.aimAt, s.aimPoint = game.YawUnits(*a.YawDeg*math.Pi/180), -1, nil
 	}
 	if a.PitchDeg != nil {
 		s.pitch, s.aimAt, s.aimPoint = game.PitchUnits(*a.PitchDeg*math.Pi/180), -1, nil

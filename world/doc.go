@@ -51,9 +51,11 @@
 //     unique within the map; team is -1 for neutral or 0 to 3; pos lies
 //     inside bounds and not inside a box.
 //
-// Unknown fields are errors, so a misspelt field cannot be silently
-// ignored. Parse reports a bad file with an *Error naming the file, the line
-// and column, the field path and the problem, for example
+// Unknown fields (keys differing from the names above in case included)
+// and keys given twice in one object are errors, so a misspelt or repeated
+// field cannot be silently ignored; a file may be at most 1 MiB
+// (MaxFileSize). Parse reports a bad file with an *Error naming the file,
+// the line and column, the field path and the problem, for example
 //
 //	metro.json:41:5: boxes[12].max: z 0.5 is not above min z 1
 //

@@ -3,8 +3,6 @@ package world
 import (
 	"embed"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/lagkit/lagkit/geom"
@@ -38,8 +36,9 @@ const (
 	MaxCoord = 1024
 )
 
-// The standing player capsule that spawns must fit (SPEC section 2: radius
-// 0.4 m, standing height 1.8 m).
+// The standing player capsule that spawns must fit: radius 0.4 m and
+// standing height 1.8 m, the capsule of game.DefaultParams (a Quake III
+// sized player, [quake3]).
 const (
 	playerRadius = 0.4
 	playerHeight = 1.8
@@ -129,12 +128,7 @@ func Load(name string) (*Map, error) {
 
 // LoadFile reads and parses the map file at path.
 func LoadFile(path string) (*Map, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	data, err := mapFile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func TestLoadUnknown(t *testing.T) {
 	}
 }
 
-// TestShippedMaps checks what SPEC sections 2 and 9 ask of each map: its
+// TestShippedMaps checks what the studies' maps need of each map: its
 // size, spawns for both teams, and objectives for capture the flag and
 // domination.
 func TestShippedMaps(t *testing.T) {
@@ -176,7 +176,7 @@ func TestLoadFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = LoadFile(bad)
-	if want := bad + `:3:3: unknown field "colour"`; err == nil || err.Error() != want {
+	if want := bad + `:3:3: colour: unknown field (want name, bounds, boxes, spawns or objectives)`; err == nil || err.Error() != want {
 		t.Errorf("LoadFile(bad) error = %v, want %s", err, want)
 	}
 
@@ -184,7 +184,7 @@ func TestLoadFile(t *testing.T) {
 	if err := os.WriteFile(big, make([]byte, MaxFileSize+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadFile(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := LoadFile(big); err == nil || err.Error() != big+": larger than 1 MiB, the limit for a map file" {
 		t.Errorf("LoadFile(big) error = %v, want too large", err)
 	}
 

@@ -78,24 +78,36 @@ func TestParseErrors(t *testing.T) {
 		// Syntax and type errors from encoding/json, located.
 		{name: "missing comma", old: `"test",`, new: `"test"`,
 			want: `invalid character '"' after object key:value pair`, line: lineBounds},
-		{name: "truncated", data: validMap[:200], want: "unexpected end of file", line: 6},
+		{name: "truncated", data: validMap[:200], want: "boxes[1].max: unexpected end of file", line: 6},
 		{name: "empty", data: "", want: "empty file"},
-		{name: "trailing data", data: validMap + "{}", want: "unexpected data after the map object", line: 18},
-		{name: "not an object", data: "[1, 2]", want: "want an object, got array", line: 1},
+		{name: "trailing data", data: validMap + "{}", want: "unexpected data after the end of the top-level value", line: 18},
+		{name: "not an object", data: "[1, 2]", want: "want an object, got an array", line: 1},
 		{name: "unknown top-level field", old: `"name": "test",`, new: `"name": "test", "author": "me",`,
-			want: `unknown field "author"`, line: lineName},
+			want: "author: unknown field (want name, bounds, boxes, spawns or objectives)", line: lineName},
 		{name: "unknown box field", old: `"kind": "cover",`, new: `"kind": "cover", "colour": "red",`,
-			want: `boxes[1]: unknown field "colour"`, line: lineBox1},
+			want: "boxes[1].colour: unknown field (want kind, min or max)", line: lineBox1},
 		{name: "string for integer", old: `"team": 1,`, new: `"team": "1",`,
-			want: "spawns[1].team: want an integer, got string", line: lineSpawn1},
+			want: "spawns[1].team: want an integer, got a string", line: lineSpawn1},
 		{name: "fraction for integer", old: `"team": 1,`, new: `"team": 1.5,`,
-			want: "spawns[1].team: number 1.5 is not an integer in range", line: lineSpawn1},
+			want: "spawns[1].team: 1.5 is not an integer", line: lineSpawn1},
 		{name: "infinite number", old: `"yaw": 3`, new: `"yaw": 1e999`,
-			want: "spawns[1].yaw: number 1e999 is out of range", line: lineSpawn1},
+			want: "spawns[1].yaw: 1e999 is out of range", line: lineSpawn1},
 		{name: "string in vector", old: `"max": [2, 1, 1]`, new: `"max": [2, "1", 1]`,
-			want: "boxes[1].max[1]: want a number, got string", line: lineBox1},
+			want: "boxes[1].max[1]: want a number, got a string", line: lineBox1},
+		{name: "team out of range for an integer", old: `"team": 1,`, new: `"team": 1e30,`,
+			want: "spawns[1].team: 1e30 is not an integer", line: lineSpawn1},
+		{name: "huge integer", old: `"team": 1,`, new: `"team": 99999999999999999999,`,
+			want: "spawns[1].team: 99999999999999999999 is out of range (-9223372036854775808 to 9223372036854775807)", line: lineSpawn1},
+		{name: "duplicate key", old: `"kind": "cover",`, new: `"kind": "cover", "kind": "wall",`,
+			want: "boxes[1].kind: given twice (first on line 6)", line: lineBox1},
+		{name: "duplicate top-level key", old: `"name": "test",`, new: `"name": "test", "name": "other",`,
+			want: "name: given twice (first on line 2)", line: lineName},
+		{name: "key in other case", old: `"name": "test",`, new: `"Name": "test",`,
+			want: "Name: unknown field (want name, bounds, boxes, spawns or objectives)", line: lineName},
+		{name: "null for a number", old: `"yaw": 3`, new: `"yaw": null`,
+			want: "spawns[1].yaw: want a number, got null", line: lineSpawn1},
 		{name: "object for vector", old: `"max": [2, 1, 1]`, new: `"max": {"x": 2}`,
-			want: "boxes[1].max: want an array, got object", line: lineBox1},
+			want: "boxes[1].max: want an array, got an object", line: lineBox1},
 
 		// Validation.
 		{name: "name missing", old: `"name": "test",`, new: ``, want: "name: missing", line: 1},
@@ -125,7 +137,7 @@ func TestParseErrors(t *testing.T) {
 		{name: "no team 1 spawn", old: `"team": 1,`, new: `"team": 0,`,
 			want: "spawns: no spawn for team 1", line: lineSpawns},
 		{name: "no spawns", old: `"spawns": [`, new: `"spawnz": [`,
-			want: `unknown field "spawnz"`, line: lineSpawns},
+			want: "spawnz: unknown field (want name, bounds, boxes, spawns or objectives)", line: lineSpawns},
 		{name: "spawn team out of range", old: `"team": 1,`, new: `"team": 7,`,
 			want: "spawns[1].team: 7 is not a team (0 to 3)", line: lineSpawn1},
 		{name: "spawn yaw out of range", old: `"yaw": 3`, new: `"yaw": 7`,
@@ -167,7 +179,7 @@ func TestParseErrors(t *testing.T) {
 		{name: "too many objectives", old: `{"kind": "flag", "name": "flag-0", "team": 0, "pos": [-5, 5, 0]}`,
 			new:  repeat(`{"kind": "flag", "name": "flag-0", "team": 0, "pos": [-5, 5, 0]}`, MaxObjectives),
 			want: "objectives: 65 objectives, at most 64 allowed", line: 13},
-		{name: "file too large", data: strings.Repeat(" ", MaxFileSize+1), want: "file is larger than 1048576 bytes"},
+		{name: "file too large", data: strings.Repeat(" ", MaxFileSize+1), want: "larger than 1 MiB, the limit for a map file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,7 +219,7 @@ func TestErrorColumn(t *testing.T) {
 	}{
 		// Line 6 is `    {"kind": "cover", "colour": ...`: the unknown
 		// key starts at byte 23.
-		{`"kind": "cover",`, `"kind": "cover", "colour": "red",`, lineBox1, 23, "boxes[1]"},
+		{`"kind": "cover",`, `"kind": "cover", "colour": "red",`, lineBox1, 23, "boxes[1].colour"},
 		// Line 3 is `  "bounds": ...`, whose quote at byte 3 is where
 		// the missing comma was due.
 		{`"test",`, `"test"`, lineBounds, 3, ""},

@@ -87,7 +87,7 @@ func TestSymmetric(t *testing.T) {
 }
 
 // Movement assumptions for the reachability tests: a walking player steps
-// up at most 0.35 m (SPEC's movement step height); stairs must climb with
+// up at most 0.35 m (game.DefaultParams' StepHeight); stairs must climb with
 // rises of at most 0.3 m, leaving a margin.
 const (
 	stairRise = 0.3
@@ -228,7 +228,7 @@ func TestEnclosed(t *testing.T) {
 }
 
 // TestSpawnsSeeOpenFloor checks that no spawn is boxed in: looking round
-// from the eye (1.65 m above the feet, SPEC section 2), a player sees open
+// from the eye (1.65 m above the feet, game.DefaultParams), a player sees open
 // floor 3 m away in at least a quarter of 16 directions.
 func TestSpawnsSeeOpenFloor(t *testing.T) {
 	const (

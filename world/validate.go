@@ -1,21 +1,19 @@
 package world
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/cfgfile"
 )
 
 // problem is a validation failure at a field path.
-type problem struct{ path, msg string }
+type problem = cfgfile.Problem
 
-func fail(path, format string, args ...any) *problem {
-	return &problem{path, fmt.Sprintf(format, args...)}
-}
+var fail = cfgfile.Problemf
 
 // touch is the tolerance for "standing on" and "touching": map numbers are
 // typed by hand, and 1e-6 m is far below anything a player could notice.
