@@ -43,11 +43,14 @@ func boundRadius(p *game.Params) float64 {
 
 // Trace returns the first body part of a player other than shooter that
 // the ray hits at server time t, before maxDist and before any box. Cost
-// grows with the number of players, not with history depth: each player's
-// pose at t is one O(1) lookup, and only players whose bounding sphere the
-// ray crosses have their parts tested. The pose at t lies between the two
-// records that straddle t, so a sphere around both bounds it too: players
-// the ray passes far from are skipped before their pose is interpolated.
+// grows with the number of players, not with history depth. The broad
+// phase prunes players before any pose is looked up, as Source prunes to
+// the players within reach of the ray over the rewind window [source] and
+// lightyear tests swept bounds over its history: each player's box of
+// positions over the history chunk holding t, grown by the hitbox bound,
+// is one ray-box slab test. Only players whose box the ray crosses have
+// their pose interpolated and their parts tested. The answer is the one
+// testing every player would give.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
 	if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
 		maxDist = wall.Dist
@@ -55,10 +58,24 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	p := tr.Params
 	br := boundRadius(p)
 	lift := geom.Vec3{Z: p.Height / 2}
+	boxes, has, pruned := tr.History.sweptAt(t)
+	var sl slabs
+	if pruned {
+		// The sphere TracePlayer tests first has its centre lift above the
+		// position and radius br; a margin keeps rounding in the box test
+		// from rejecting a ray that grazes the sphere.
+		sl = newSlabs(geom.Ray{Origin: r.Origin.Sub(lift), Dir: r.Dir}, br+sweepMargin)
+	}
 	var best Hit
 	found := false
 	for id := 0; id < tr.History.maxPlayers; id++ {
-		if id == shooter || (tr.Hittable != nil && !tr.Hittable(shooter, id)) {
+		if id == shooter {
+			continue
+		}
+		if pruned && (!has[id] || !sl.hits(&boxes[id], maxDist)) {
+			continue
+		}
+		if tr.Hittable != nil && !tr.Hittable(shooter, id) {
 			continue
 		}
 		a, b, frac, ok := tr.History.straddle(id, t)
@@ -75,6 +92,78 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		}
 	}
 	return best, found
+}
+
+// sweepMargin (metres) pads the swept boxes against rounding: far larger
+// than any float error at map scale, far smaller than a player.
+const sweepMargin = 1e-3
+
+// slabs is a ray prepared for many ray-box tests against boxes grown by
+// pad: the slab method with the near and far planes chosen once by the
+// sign of each direction component (Williams et al., "An Efficient and
+// Robust Ray-Box Intersection Algorithm", 2005).
+type slabs struct {
+	inv         geom.Vec3 // 1 / direction, a zero component made tiny
+	near, far   [3]int    // index of the near and far corner per axis
+	oNear, oFar geom.Vec3 // origin shifted by the pad toward each plane
+}
+
+// newSlabs prepares r for tests against boxes grown by pad on every side.
+func newSlabs(r geom.Ray, pad float64) slabs {
+	var s slabs
+	d := [3]float64{r.Dir.X, r.Dir.Y, r.Dir.Z}
+	o := [3]float64{r.Origin.X, r.Origin.Y, r.Origin.Z}
+	var inv, on, of [3]float64
+	for k := range 3 {
+		// A zero component becomes tiny rather than giving 0 * Inf = NaN:
+		// the slab then holds the whole line or none of it, as it should.
+		if d[k] == 0 {
+			d[k] = 1e-300
+		}
+		inv[k] = 1 / d[k]
+		if inv[k] >= 0 {
+			// Near plane min - pad: (min - pad - o) = min - (o + pad).
+			s.near[k], s.far[k] = 0, 1
+			on[k], of[k] = o[k]+pad, o[k]-pad
+		} else {
+			s.near[k], s.far[k] = 1, 0
+			on[k], of[k] = o[k]-pad, o[k]+pad
+		}
+	}
+	s.inv = geom.Vec3{X: inv[0], Y: inv[1], Z: inv[2]}
+	s.oNear = geom.Vec3{X: on[0], Y: on[1], Z: on[2]}
+	s.oFar = geom.Vec3{X: of[0], Y: of[1], Z: of[2]}
+	return s
+}
+
+// hits reports whether the ray crosses box b (min, max), grown by the pad,
+// between 0 and maxDist.
+func (s *slabs) hits(b *[2]geom.Vec3, maxDist float64) bool {
+	t0 := (b[s.near[0]].X - s.oNear.X) * s.inv.X
+	t1 := (b[s.far[0]].X - s.oFar.X) * s.inv.X
+	ty0 := (b[s.near[1]].Y - s.oNear.Y) * s.inv.Y
+	ty1 := (b[s.far[1]].Y - s.oFar.Y) * s.inv.Y
+	if t0 > ty1 || ty0 > t1 {
+		return false
+	}
+	if ty0 > t0 {
+		t0 = ty0
+	}
+	if ty1 < t1 {
+		t1 = ty1
+	}
+	tz0 := (b[s.near[2]].Z - s.oNear.Z) * s.inv.Z
+	tz1 := (b[s.far[2]].Z - s.oFar.Z) * s.inv.Z
+	if t0 > tz1 || tz0 > t1 {
+		return false
+	}
+	if tz0 > t0 {
+		t0 = tz0
+	}
+	if tz1 < t1 {
+		t1 = tz1
+	}
+	return t0 <= maxDist && t1 >= 0
 }
 
 // nearRay reports whether the ray passes within rad of c before maxDist:
