@@ -42,21 +42,30 @@ func (w *bitWriter) patch(p int, v uint64, n uint) {
 	}
 }
 
-// writeBits writes the low n bits of v (n <= 64).
+// writeBits writes the low n bits of v (n <= 64): first into the free
+// high bits of the last byte, then whole bytes.
 func (w *bitWriter) writeBits(v uint64, n uint) {
 	if n < 64 {
 		v &= 1<<n - 1
 	}
-	for n > 0 {
-		if w.free == 0 {
-			w.buf = append(w.buf, 0)
-			w.free = 8
-		}
+	if w.free != 0 {
 		w.buf[len(w.buf)-1] |= byte(v << (8 - w.free))
-		k := min(n, w.free)
-		v >>= k
-		n -= k
-		w.free -= k
+		if n <= w.free {
+			w.free -= n
+			return
+		}
+		v >>= w.free
+		n -= w.free
+		w.free = 0
+	}
+	for n >= 8 {
+		w.buf = append(w.buf, byte(v))
+		v >>= 8
+		n -= 8
+	}
+	if n > 0 {
+		w.buf = append(w.buf, byte(v))
+		w.free = 8 - n
 	}
 }
 
@@ -90,17 +99,23 @@ func (w *bitWriter) writeUvarint(v uint64) {
 // bits then a zero, or len(widths)-1 one bits for the last bucket) and then
 // zigzag(v) in that bucket's width. It picks the first bucket wide enough;
 // v must fit the last one. Deltas of slowly changing values are mostly
-// small, so most of them take the short buckets.
+// small, so most of them take the short buckets. Each code with its value
+// must fit 64 bits (len(widths) + the widest width <= 64).
 func (w *bitWriter) writeBucketed(v int64, widths []uint) {
 	u := zigzag(v)
 	last := len(widths) - 1
 	for i, n := range widths {
 		if i == last || u < 1<<n {
-			w.writeBits(1<<i-1, uint(i))
+			// The bucket code and the value in one write: i one bits, the
+			// closing zero unless last, then u.
+			code, codeLen := uint64(1)<<i-1, uint(i)
 			if i < last {
-				w.writeBits(0, 1)
+				codeLen++
 			}
-			w.writeBits(u, n)
+			if n < 64 {
+				u &= 1<<n - 1
+			}
+			w.writeBits(code|u<<codeLen, codeLen+n)
 			return
 		}
 	}

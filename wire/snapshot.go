@@ -2,6 +2,7 @@ package wire
 
 import (
 	"math"
+	"math/bits"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -156,16 +157,20 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 	w.writeBits(0, entityCountBits)
 	n = 0
 	first := int(s.Tick * rotationStep % MaxEntities)
+	// Only slots present in s or in the baseline can need an entry: walk
+	// their mask around from first, and zero the others in bulk.
+	var touched [MaxEntities / 64]uint64
+	for j := range touched {
+		touched[j] = s.Present[j] | ref.Present[j]
+	}
+	clearAbsent(s)
 	var prev int // rotated index of the last entry written
-	for k := range MaxEntities {
-		i := (first + k) % MaxEntities
+	for at := nextSlot(&touched, first); at < first+MaxEntities; at = nextSlot(&touched, at+1) {
+		k, i := at-first, at%MaxEntities
 		in, was := s.Has(i), ref.Has(i)
 		var from EntityState // what the receiver holds for slot i
 		if was {
 			from = ref.Entities[i]
-		}
-		if !in {
-			s.Entities[i] = EntityState{}
 		}
 		if in == was && s.Entities[i] == from {
 			continue
@@ -193,6 +198,41 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 	}
 	w.patch(countAt, uint64(n), entityCountBits)
 	return w.buf, nil
+}
+
+// nextSlot returns the first slot at or after i, counting on past
+// MaxEntities around to the slots before first as i+MaxEntities, whose bit
+// is set in mask; 2*MaxEntities when there is none. Counting on rather
+// than wrapping lets a loop go around the slots once from any start.
+func nextSlot(mask *[MaxEntities / 64]uint64, i int) int {
+	for ; i < 2*MaxEntities; i = (i | 63) + 1 {
+		if m := mask[i/64%len(mask)] >> (i % 64); m != 0 {
+			return i + bits.TrailingZeros64(m)
+		}
+	}
+	return 2 * MaxEntities
+}
+
+// clearAbsent zeroes every entity slot of s that is not present.
+func clearAbsent(s *Snapshot) {
+	for j, word := range s.Present {
+		if word == 1<<64-1 {
+			continue
+		}
+		for i := j * 64; i < (j+1)*64; {
+			// Clear each run of absent slots in one go.
+			if word>>(i%64)&1 != 0 {
+				i += bits.TrailingZeros64(^(word >> (i % 64)))
+				continue
+			}
+			end := (j + 1) * 64
+			if rest := word >> (i % 64); rest != 0 {
+				end = i + bits.TrailingZeros64(rest)
+			}
+			clear(s.Entities[i:end])
+			i = end
+		}
+	}
 }
 
 // checkSnapshot returns an error if AppendSnapshot cannot encode s against
@@ -223,8 +263,8 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 			return encodeError(MsgSnapshot, "event %d: data of %d bytes exceeds %d", i, n, MaxEventData)
 		}
 	}
-	for i := range s.Entities {
-		if why := checkEntity(&s.Entities[i]); s.Has(i) && why != "" {
+	for i := nextSlot(&s.Present, 0); i < MaxEntities; i = nextSlot(&s.Present, i+1) {
+		if why := checkEntity(&s.Entities[i]); why != "" {
 			return encodeError(MsgSnapshot, "entity %d: %s", i, why)
 		}
 	}
@@ -235,24 +275,23 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 	if why := checkSelf(&base.Self); why != "" {
 		return encodeError(MsgSnapshot, "base self %s", why)
 	}
-	for i := range base.Entities {
-		if why := checkEntity(&base.Entities[i]); base.Has(i) && why != "" {
+	for i := nextSlot(&base.Present, 0); i < MaxEntities; i = nextSlot(&base.Present, i+1) {
+		if why := checkEntity(&base.Entities[i]); why != "" {
 			return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
 		}
 	}
 	return nil
 }
 
+// coordOK reports whether c lies within ±MaxCoord: one unsigned compare.
+func coordOK(c int32) bool { return uint32(c+MaxCoord) <= 2*MaxCoord }
+
 func checkEntity(e *EntityState) string {
-	for _, c := range [...]int32{e.X, e.Y, e.Z} {
-		if c < -MaxCoord || c > MaxCoord {
-			return "position out of range"
-		}
+	if !coordOK(e.X) || !coordOK(e.Y) || !coordOK(e.Z) {
+		return "position out of range"
 	}
-	for _, c := range [...]int32{e.VX, e.VY, e.VZ} {
-		if c < -MaxCoord || c > MaxCoord {
-			return "velocity out of range"
-		}
+	if !coordOK(e.VX) || !coordOK(e.VY) || !coordOK(e.VZ) {
+		return "velocity out of range"
 	}
 	if e.Pitch < -game.MaxPitch || e.Pitch > game.MaxPitch {
 		return "pitch out of range"
