@@ -34,7 +34,7 @@ import (
 //
 // An entity entry is written only for a slot that differs from the
 // baseline: its slot (the first as 8 bits, each later one as its distance
-// from the previous one, see writeStep), then, if the slot was present in
+// from the previous one, see stepCode), then, if the slot was present in
 // the baseline, a removed bit, and unless removed, the state as a delta
 // against the baseline's (zero for an added entity, so an added entity
 // carries absolute values). Entries go around the slots once, starting at
@@ -47,6 +47,13 @@ import (
 // within ±64 m, which also covers absolute positions on the bundled maps
 // (19 bits); 27: any difference of two coordinates within ±MaxCoord.
 var coordBuckets = []uint{0, 9, 16, 27}
+
+// coordTable and angleTable are coordBuckets and angleBuckets as tables,
+// for writeEntity.
+var (
+	coordTable = newBucketTable(coordBuckets)
+	angleTable = newBucketTable(angleBuckets)
+)
 
 const (
 	eventCountBits  = 6  // up to 63 >= MaxEvents
@@ -176,17 +183,23 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 			continue
 		}
 		mark := w.pos()
+		// The entry's fields gathered in one batch: written for every
+		// client and every moving player each tick, the encoder's hot loop.
+		var b bitBatch
 		if n == 0 {
-			w.writeBits(uint64(i), slotBits)
+			b.put(uint64(i), slotBits)
 		} else {
-			writeStep(&w, k-prev)
+			b.put(stepCode(k - prev))
 		}
-		if was {
-			w.writeBool(!in)
+		if was && !in {
+			b.put(1, 1)
+		} else if was {
+			b.put(0, 1)
 		}
 		if in {
-			writeEntity(&w, &s.Entities[i], &from)
+			putEntity(&b, &s.Entities[i], &from)
 		}
+		b.writeTo(&w)
 		if !fits(&w, 0) {
 			w.truncate(mark)
 			s.SetPresent(i, was)
@@ -287,6 +300,13 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 func coordOK(c int32) bool { return uint32(c+MaxCoord) <= 2*MaxCoord }
 
 func checkEntity(e *EntityState) string {
+	// All six coordinates shifted into [0, 2*MaxCoord) at once, the usual
+	// case; the exact checks below name the culprit or admit +MaxCoord.
+	if (uint32(e.X+MaxCoord)|uint32(e.Y+MaxCoord)|uint32(e.Z+MaxCoord)|
+		uint32(e.VX+MaxCoord)|uint32(e.VY+MaxCoord)|uint32(e.VZ+MaxCoord))&^(2*MaxCoord-1) == 0 &&
+		e.Pitch >= -game.MaxPitch && e.Pitch <= game.MaxPitch {
+		return ""
+	}
 	if !coordOK(e.X) || !coordOK(e.Y) || !coordOK(e.Z) {
 		return "position out of range"
 	}
@@ -360,10 +380,15 @@ func readAngle(r *bitReader, ref uint16) uint16 {
 
 // writeChanged writes whether v differs from ref and, if so, v in n bits.
 func writeChanged(w *bitWriter, v, ref uint64, n uint) {
-	w.writeBool(v != ref)
-	if v != ref {
-		w.writeBits(v, n)
+	w.writeBits(changedCode(v, ref, n))
+}
+
+// changedCode returns the bits writeChanged writes and their count (n < 64).
+func changedCode(v, ref uint64, n uint) (uint64, uint) {
+	if v == ref {
+		return 0, 1
 	}
+	return 1 | (v&(1<<n-1))<<1, n + 1
 }
 
 // writeSelf writes p, which checkSelf accepts, as a delta against ref.
@@ -384,34 +409,33 @@ func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 	writeChanged(w, uint64(p.Weapon), uint64(ref.Weapon), 8)
 }
 
-// writeEntity writes e as a delta against ref.
-func writeEntity(w *bitWriter, e, ref *EntityState) {
-	w.writeBucketed(int64(e.X)-int64(ref.X), coordBuckets)
-	w.writeBucketed(int64(e.Y)-int64(ref.Y), coordBuckets)
-	w.writeBucketed(int64(e.Z)-int64(ref.Z), coordBuckets)
-	writeAngle(w, e.Yaw, ref.Yaw)
-	writeAngle(w, uint16(e.Pitch), uint16(ref.Pitch))
-	writeChanged(w, uint64(e.Flags), uint64(ref.Flags), 8)
-	writeChanged(w, uint64(e.Teleport), uint64(ref.Teleport), 8)
-	w.writeBucketed(int64(e.VX)-int64(ref.VX), coordBuckets)
-	w.writeBucketed(int64(e.VY)-int64(ref.VY), coordBuckets)
-	w.writeBucketed(int64(e.VZ)-int64(ref.VZ), coordBuckets)
-	writeChanged(w, uint64(e.Stamp), uint64(ref.Stamp), 32)
+// putEntity adds e, as a delta against ref, to b.
+func putEntity(b *bitBatch, e, ref *EntityState) {
+	b.put(coordTable.code(int64(e.X) - int64(ref.X)))
+	b.put(coordTable.code(int64(e.Y) - int64(ref.Y)))
+	b.put(coordTable.code(int64(e.Z) - int64(ref.Z)))
+	b.put(angleTable.code(int64(int16(e.Yaw - ref.Yaw))))
+	b.put(angleTable.code(int64(int16(uint16(e.Pitch) - uint16(ref.Pitch)))))
+	b.put(changedCode(uint64(e.Flags), uint64(ref.Flags), 8))
+	b.put(changedCode(uint64(e.Teleport), uint64(ref.Teleport), 8))
+	b.put(coordTable.code(int64(e.VX) - int64(ref.VX)))
+	b.put(coordTable.code(int64(e.VY) - int64(ref.VY)))
+	b.put(coordTable.code(int64(e.VZ) - int64(ref.VZ)))
+	b.put(changedCode(uint64(e.Stamp), uint64(ref.Stamp), 32))
 }
 
-// writeStep writes the distance (1 to MaxEntities-1) from one entity entry's
-// slot to the next: "1" for the next slot, as when every player moves,
-// "01" and 3 bits for 2 to 9, "00" and 8 bits otherwise.
-func writeStep(w *bitWriter, d int) {
+// stepCode returns the bits and bit count of the distance d (1 to
+// MaxEntities-1) from one entity entry's slot to the next: "1" for the
+// next slot, as when every player moves, "01" and 3 bits for 2 to 9, "00"
+// and 8 bits otherwise.
+func stepCode(d int) (uint64, uint) {
 	switch {
 	case d == 1:
-		w.writeBits(1, 1)
+		return 1, 1
 	case d <= 9:
-		w.writeBits(0b10, 2)
-		w.writeBits(uint64(d-2), 3)
+		return 0b10 | uint64(d-2)<<2, 5
 	default:
-		w.writeBits(0b00, 2)
-		w.writeBits(uint64(d), slotBits)
+		return uint64(d) << 2, 2 + slotBits
 	}
 }
 
