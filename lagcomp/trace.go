@@ -52,46 +52,76 @@ func boundRadius(p *game.Params) float64 {
 // their pose interpolated and their parts tested. The answer is the one
 // testing every player would give.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
-	if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
-		maxDist = wall.Dist
-	}
 	p := tr.Params
 	br := boundRadius(p)
 	lift := geom.Vec3{Z: p.Height / 2}
 	boxes, has, pruned := tr.History.sweptAt(t)
-	var sl slabs
-	if pruned {
-		// The sphere TracePlayer tests first has its centre lift above the
-		// position and radius br; a margin keeps rounding in the box test
-		// from rejecting a ray that grazes the sphere.
-		sl = newSlabs(geom.Ray{Origin: r.Origin.Sub(lift), Dir: r.Dir}, br+sweepMargin)
+	if !pruned {
+		if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
+			maxDist = wall.Dist
+		}
+		var best Hit
+		found := false
+		for id := 0; id < tr.History.maxPlayers; id++ {
+			if id != shooter {
+				best, found, maxDist = tr.tracePose(r, maxDist, t, shooter, id, best, found)
+			}
+		}
+		return best, found
+	}
+	// The sphere TracePlayer tests first has its centre lift above the
+	// position and radius br; a margin keeps rounding in the box test from
+	// rejecting a ray that grazes the sphere.
+	sl := newSlabs(geom.Ray{Origin: r.Origin.Sub(lift), Dir: r.Dir}, br+sweepMargin)
+	var buf [64]int
+	cand := buf[:0]
+	reach := 0.0 // where the ray leaves the last candidate's box
+	for id := 0; id < tr.History.maxPlayers; id++ {
+		if id == shooter || !has[id] {
+			continue
+		}
+		if exit, ok := sl.span(&boxes[id], maxDist); ok {
+			cand, reach = append(cand, id), max(reach, exit)
+		}
+	}
+	if len(cand) == 0 {
+		return Hit{}, false
+	}
+	// Every hit lies inside a candidate's box, so only boxes of the world
+	// up to the last candidate's exit can block one: the first of those
+	// is the first box Trace would have found over the whole range.
+	if wall, ok := tr.Grid.Raycast(r, min(maxDist, reach)); ok {
+		maxDist = wall.Dist
 	}
 	var best Hit
 	found := false
-	for id := 0; id < tr.History.maxPlayers; id++ {
-		if id == shooter {
-			continue
-		}
-		if pruned && (!has[id] || !sl.hits(&boxes[id], maxDist)) {
-			continue
-		}
-		if tr.Hittable != nil && !tr.Hittable(shooter, id) {
-			continue
-		}
-		a, b, frac, ok := tr.History.straddle(id, t)
-		if !ok || !nearRay(r, maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), br+a.Pos.Dist(b.Pos)/2) {
-			continue
-		}
-		st := *a
-		if frac > 0 {
-			st = game.Interpolate(*a, *b, frac)
-		}
-		if h, ok := TracePlayer(r, maxDist, st, p); ok {
-			h.Victim = id
-			best, found, maxDist = h, true, h.Dist
-		}
+	for _, id := range cand {
+		best, found, maxDist = tr.tracePose(r, maxDist, t, shooter, id, best, found)
 	}
 	return best, found
+}
+
+// tracePose tests player id's pose at t against the ray within maxDist
+// and returns the nearer of that hit and best, with the new limit.
+func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shooter, id int, best Hit, found bool) (Hit, bool, float64) {
+	if tr.Hittable != nil && !tr.Hittable(shooter, id) {
+		return best, found, maxDist
+	}
+	p := tr.Params
+	lift := geom.Vec3{Z: p.Height / 2}
+	a, b, frac, ok := tr.History.straddle(id, t)
+	if !ok || !nearRay(r, maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), boundRadius(p)+a.Pos.Dist(b.Pos)/2) {
+		return best, found, maxDist
+	}
+	st := *a
+	if frac > 0 {
+		st = game.Interpolate(*a, *b, frac)
+	}
+	if h, ok := TracePlayer(r, maxDist, st, p); ok {
+		h.Victim = id
+		return h, true, h.Dist
+	}
+	return best, found, maxDist
 }
 
 // sweepMargin (metres) pads the swept boxes against rounding: far larger
@@ -136,15 +166,15 @@ func newSlabs(r geom.Ray, pad float64) slabs {
 	return s
 }
 
-// hits reports whether the ray crosses box b (min, max), grown by the pad,
-// between 0 and maxDist.
-func (s *slabs) hits(b *[2]geom.Vec3, maxDist float64) bool {
+// span reports whether the ray crosses box b (min, max), grown by the
+// pad, between 0 and maxDist, and where it leaves the box.
+func (s *slabs) span(b *[2]geom.Vec3, maxDist float64) (exit float64, ok bool) {
 	t0 := (b[s.near[0]].X - s.oNear.X) * s.inv.X
 	t1 := (b[s.far[0]].X - s.oFar.X) * s.inv.X
 	ty0 := (b[s.near[1]].Y - s.oNear.Y) * s.inv.Y
 	ty1 := (b[s.far[1]].Y - s.oFar.Y) * s.inv.Y
 	if t0 > ty1 || ty0 > t1 {
-		return false
+		return 0, false
 	}
 	if ty0 > t0 {
 		t0 = ty0
@@ -155,7 +185,7 @@ func (s *slabs) hits(b *[2]geom.Vec3, maxDist float64) bool {
 	tz0 := (b[s.near[2]].Z - s.oNear.Z) * s.inv.Z
 	tz1 := (b[s.far[2]].Z - s.oFar.Z) * s.inv.Z
 	if t0 > tz1 || tz0 > t1 {
-		return false
+		return 0, false
 	}
 	if tz0 > t0 {
 		t0 = tz0
@@ -163,7 +193,7 @@ func (s *slabs) hits(b *[2]geom.Vec3, maxDist float64) bool {
 	if tz1 < t1 {
 		t1 = tz1
 	}
-	return t0 <= maxDist && t1 >= 0
+	return t1, t0 <= maxDist && t1 >= 0
 }
 
 // nearRay reports whether the ray passes within rad of c before maxDist:
