@@ -129,70 +129,59 @@ func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shoote
 const sweepMargin = 1e-3
 
 // slabs is a ray prepared for many ray-box tests against boxes grown by
-// pad: the slab method with the near and far planes chosen once by the
-// sign of each direction component (Williams et al., "An Efficient and
-// Robust Ray-Box Intersection Algorithm", 2005).
+// pad: the slab method (Kay and Kajiya, "Ray Tracing Complex Scenes",
+// 1986), with the pad folded into the origin so a test is two subtractions
+// and two products per axis.
 type slabs struct {
-	inv         geom.Vec3 // 1 / direction, a zero component made tiny
-	near, far   [3]int    // index of the near and far corner per axis
-	oNear, oFar geom.Vec3 // origin shifted by the pad toward each plane
+	inv      geom.Vec3 // 1 / direction, a zero component made tiny
+	oLo, oHi geom.Vec3 // origin moved by the pad toward each plane
 }
 
 // newSlabs prepares r for tests against boxes grown by pad on every side.
 func newSlabs(r geom.Ray, pad float64) slabs {
-	var s slabs
-	d := [3]float64{r.Dir.X, r.Dir.Y, r.Dir.Z}
-	o := [3]float64{r.Origin.X, r.Origin.Y, r.Origin.Z}
-	var inv, on, of [3]float64
-	for k := range 3 {
-		// A zero component becomes tiny rather than giving 0 * Inf = NaN:
-		// the slab then holds the whole line or none of it, as it should.
-		if d[k] == 0 {
-			d[k] = 1e-300
+	// A zero component becomes tiny rather than giving 0 * Inf = NaN: the
+	// slab then holds the whole line or none of it, as it should.
+	inv := func(d float64) float64 {
+		if d == 0 {
+			d = 1e-300
 		}
-		inv[k] = 1 / d[k]
-		if inv[k] >= 0 {
-			// Near plane min - pad: (min - pad - o) = min - (o + pad).
-			s.near[k], s.far[k] = 0, 1
-			on[k], of[k] = o[k]+pad, o[k]-pad
-		} else {
-			s.near[k], s.far[k] = 1, 0
-			on[k], of[k] = o[k]-pad, o[k]+pad
-		}
+		return 1 / d
 	}
-	s.inv = geom.Vec3{X: inv[0], Y: inv[1], Z: inv[2]}
-	s.oNear = geom.Vec3{X: on[0], Y: on[1], Z: on[2]}
-	s.oFar = geom.Vec3{X: of[0], Y: of[1], Z: of[2]}
-	return s
+	// (min - pad) - o = min - (o + pad), and (max + pad) - o = max - (o - pad).
+	pv := geom.Vec3{X: pad, Y: pad, Z: pad}
+	return slabs{
+		inv: geom.Vec3{X: inv(r.Dir.X), Y: inv(r.Dir.Y), Z: inv(r.Dir.Z)},
+		oLo: r.Origin.Add(pv),
+		oHi: r.Origin.Sub(pv),
+	}
 }
 
 // span reports whether the ray crosses box b (min, max), grown by the
 // pad, between 0 and maxDist, and where it leaves the box.
 func (s *slabs) span(b *[2]geom.Vec3, maxDist float64) (exit float64, ok bool) {
-	t0 := (b[s.near[0]].X - s.oNear.X) * s.inv.X
-	t1 := (b[s.far[0]].X - s.oFar.X) * s.inv.X
-	ty0 := (b[s.near[1]].Y - s.oNear.Y) * s.inv.Y
-	ty1 := (b[s.far[1]].Y - s.oFar.Y) * s.inv.Y
+	t0 := (b[0].X - s.oLo.X) * s.inv.X
+	t1 := (b[1].X - s.oHi.X) * s.inv.X
+	if t0 > t1 { // the same way for every box of a query: predictable
+		t0, t1 = t1, t0
+	}
+	ty0 := (b[0].Y - s.oLo.Y) * s.inv.Y
+	ty1 := (b[1].Y - s.oHi.Y) * s.inv.Y
+	if ty0 > ty1 {
+		ty0, ty1 = ty1, ty0
+	}
 	if t0 > ty1 || ty0 > t1 {
 		return 0, false
 	}
-	if ty0 > t0 {
-		t0 = ty0
+	t0, t1 = max(t0, ty0), min(t1, ty1)
+	tz0 := (b[0].Z - s.oLo.Z) * s.inv.Z
+	tz1 := (b[1].Z - s.oHi.Z) * s.inv.Z
+	if tz0 > tz1 {
+		tz0, tz1 = tz1, tz0
 	}
-	if ty1 < t1 {
-		t1 = ty1
-	}
-	tz0 := (b[s.near[2]].Z - s.oNear.Z) * s.inv.Z
-	tz1 := (b[s.far[2]].Z - s.oFar.Z) * s.inv.Z
 	if t0 > tz1 || tz0 > t1 {
 		return 0, false
 	}
-	if tz0 > t0 {
-		t0 = tz0
-	}
-	if tz1 < t1 {
-		t1 = tz1
-	}
+	t0, t1 = max(t0, tz0), min(t1, tz1)
 	return t1, t0 <= maxDist && t1 >= 0
 }
 

@@ -262,6 +262,13 @@ func (r *bitReader) readBits(n uint) uint64 {
 		r.failf("truncated")
 		return 0
 	}
+	if at := r.pos >> 3; n <= 56 && at+8 <= len(r.b) {
+		// One load of the eight bytes holding the field: with at most 7
+		// bits of offset, 56 bits always fit.
+		v := binary.LittleEndian.Uint64(r.b[at:]) >> (r.pos & 7)
+		r.pos += int(n)
+		return v & (1<<n - 1)
+	}
 	var v uint64
 	for got := uint(0); got < n; {
 		off := uint(r.pos & 7)

@@ -490,11 +490,7 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	s.Self = base.Self
 	s.Entities = base.Entities
 	s.Present = base.Present
-	for i := range s.Entities {
-		if !s.Has(i) {
-			s.Entities[i] = EntityState{}
-		}
-	}
+	clearAbsent(s)
 	s.Tick = tick
 	s.Baseline = baseTick
 	s.LastCmd = uint32(r.readBits(32))
