@@ -159,30 +159,28 @@ func newSlabs(r geom.Ray, pad float64) slabs {
 // span reports whether the ray crosses box b (min, max), grown by the
 // pad, between 0 and maxDist, and where it leaves the box.
 func (s *slabs) span(b *[2]geom.Vec3, maxDist float64) (exit float64, ok bool) {
-	t0 := (b[0].X - s.oLo.X) * s.inv.X
-	t1 := (b[1].X - s.oHi.X) * s.inv.X
-	if t0 > t1 { // the same way for every box of a query: predictable
-		t0, t1 = t1, t0
-	}
-	ty0 := (b[0].Y - s.oLo.Y) * s.inv.Y
-	ty1 := (b[1].Y - s.oHi.Y) * s.inv.Y
-	if ty0 > ty1 {
-		ty0, ty1 = ty1, ty0
-	}
+	t0, t1 := slabAxis(b[0].X, b[1].X, s.oLo.X, s.oHi.X, s.inv.X)
+	ty0, ty1 := slabAxis(b[0].Y, b[1].Y, s.oLo.Y, s.oHi.Y, s.inv.Y)
 	if t0 > ty1 || ty0 > t1 {
 		return 0, false
 	}
 	t0, t1 = max(t0, ty0), min(t1, ty1)
-	tz0 := (b[0].Z - s.oLo.Z) * s.inv.Z
-	tz1 := (b[1].Z - s.oHi.Z) * s.inv.Z
-	if tz0 > tz1 {
-		tz0, tz1 = tz1, tz0
-	}
+	tz0, tz1 := slabAxis(b[0].Z, b[1].Z, s.oLo.Z, s.oHi.Z, s.inv.Z)
 	if t0 > tz1 || tz0 > t1 {
 		return 0, false
 	}
 	t0, t1 = max(t0, tz0), min(t1, tz1)
 	return t1, t0 <= maxDist && t1 >= 0
+}
+
+// slabAxis returns where the ray enters and leaves one axis's slab, from
+// its planes lo and hi, the origin moved toward each, and 1 / direction.
+func slabAxis(lo, hi, oLo, oHi, inv float64) (float64, float64) {
+	t0, t1 := (lo-oLo)*inv, (hi-oHi)*inv
+	if t0 > t1 { // the same way for every box of a query: predictable
+		return t1, t0
+	}
+	return t0, t1
 }
 
 // nearRay reports whether the ray passes within rad of c before maxDist:
