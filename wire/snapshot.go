@@ -170,7 +170,7 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 	for j := range touched {
 		touched[j] = s.Present[j] | ref.Present[j]
 	}
-	clearAbsent(s)
+	settleEntities(s, nil)
 	var prev int // rotated index of the last entry written
 	for at := nextSlot(&touched, first); at < first+MaxEntities; at = nextSlot(&touched, at+1) {
 		k, i := at-first, at%MaxEntities
@@ -226,20 +226,23 @@ func nextSlot(mask *[MaxEntities / 64]uint64, i int) int {
 	return 2 * MaxEntities
 }
 
-// clearAbsent zeroes every entity slot of s that is not present.
-func clearAbsent(s *Snapshot) {
+// settleEntities zeroes every entity slot of s that is not present and,
+// unless from is nil, copies the present ones from from: each run of
+// slots in one go, rather than copying all and clearing after.
+func settleEntities(s *Snapshot, from *[MaxEntities]EntityState) {
 	for j, word := range s.Present {
-		if word == 1<<64-1 {
-			continue
-		}
 		for i := j * 64; i < (j+1)*64; {
-			// Clear each run of absent slots in one go.
-			if word>>(i%64)&1 != 0 {
-				i += bits.TrailingZeros64(^(word >> (i % 64)))
+			rest := word >> (i % 64)
+			if rest&1 != 0 {
+				end := min(i+bits.TrailingZeros64(^rest), (j+1)*64)
+				if from != nil {
+					copy(s.Entities[i:end], from[i:end])
+				}
+				i = end
 				continue
 			}
 			end := (j + 1) * 64
-			if rest := word >> (i % 64); rest != 0 {
+			if rest != 0 {
 				end = i + bits.TrailingZeros64(rest)
 			}
 			clear(s.Entities[i:end])
@@ -488,9 +491,8 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	}
 	// Copy the baseline's state first: base may be s.
 	s.Self = base.Self
-	s.Entities = base.Entities
 	s.Present = base.Present
-	clearAbsent(s)
+	settleEntities(s, &base.Entities)
 	s.Tick = tick
 	s.Baseline = baseTick
 	s.LastCmd = uint32(r.readBits(32))
