@@ -47,14 +47,12 @@ func boundRadius(p *game.Params) float64 {
 // phase prunes players before any pose is looked up, as Source prunes to
 // the players within reach of the ray over the rewind window [source] and
 // lightyear tests swept bounds over its history: each player's box of
-// positions over the history chunk holding t, grown by the hitbox bound,
-// is one ray-box slab test. Only players whose box the ray crosses have
+// positions over the history chunk holding t, grown by the movement
+// capsule that holds every hitbox, is one ray-box slab test. Only players whose box the ray crosses have
 // their pose interpolated and their parts tested. The answer is the one
 // testing every player would give.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
 	p := tr.Params
-	br := boundRadius(p)
-	lift := geom.Vec3{Z: p.Height / 2}
 	boxes, has, pruned := tr.History.sweptAt(t)
 	if !pruned {
 		if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
@@ -69,10 +67,15 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		}
 		return best, found
 	}
-	// The sphere TracePlayer tests first has its centre lift above the
-	// position and radius br; a margin keeps rounding in the box test from
-	// rejecting a ray that grazes the sphere.
-	sl := newSlabs(geom.Ray{Origin: r.Origin.Sub(lift), Dir: r.Dir}, br+sweepMargin)
+	// Every body part lies inside the movement capsule, the radius around
+	// the position's vertical axis from the feet up to the standing height
+	// (game.Hitboxes), so a position box grown by that hits every part a
+	// ray can hit; a margin keeps rounding in the box test from rejecting
+	// a ray that grazes a part.
+	side := p.Radius + sweepMargin
+	sl := newSlabs(r,
+		geom.Vec3{X: side, Y: side, Z: sweepMargin},
+		geom.Vec3{X: side, Y: side, Z: max(p.Height, p.CrouchHeight) + sweepMargin})
 	var buf [64]int
 	cand := buf[:0]
 	reach := 0.0 // where the ray leaves the last candidate's box
@@ -125,20 +128,21 @@ func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shoote
 }
 
 // sweepMargin (metres) pads the swept boxes against rounding: far larger
-// than any float error at map scale, far smaller than a player.
+// than any float error at map scale, far smaller than a body part.
 const sweepMargin = 1e-3
 
 // slabs is a ray prepared for many ray-box tests against boxes grown by
-// pad: the slab method (Kay and Kajiya, "Ray Tracing Complex Scenes",
-// 1986), with the pad folded into the origin so a test is two subtractions
-// and two products per axis.
+// a pad below and above: the slab method (Kay and Kajiya, "Ray Tracing
+// Complex Scenes", 1986), with the pads folded into the origin so a test
+// is two subtractions and two products per axis.
 type slabs struct {
 	inv      geom.Vec3 // 1 / direction, a zero component made tiny
-	oLo, oHi geom.Vec3 // origin moved by the pad toward each plane
+	oLo, oHi geom.Vec3 // origin moved by the pads toward each plane
 }
 
-// newSlabs prepares r for tests against boxes grown by pad on every side.
-func newSlabs(r geom.Ray, pad float64) slabs {
+// newSlabs prepares r for tests against boxes grown by below under their
+// minimum corner and by above over their maximum.
+func newSlabs(r geom.Ray, below, above geom.Vec3) slabs {
 	// A zero component becomes tiny rather than giving 0 * Inf = NaN: the
 	// slab then holds the whole line or none of it, as it should.
 	inv := func(d float64) float64 {
@@ -147,17 +151,16 @@ func newSlabs(r geom.Ray, pad float64) slabs {
 		}
 		return 1 / d
 	}
-	// (min - pad) - o = min - (o + pad), and (max + pad) - o = max - (o - pad).
-	pv := geom.Vec3{X: pad, Y: pad, Z: pad}
+	// (min - below) - o = min - (o + below), (max + above) - o = max - (o - above).
 	return slabs{
 		inv: geom.Vec3{X: inv(r.Dir.X), Y: inv(r.Dir.Y), Z: inv(r.Dir.Z)},
-		oLo: r.Origin.Add(pv),
-		oHi: r.Origin.Sub(pv),
+		oLo: r.Origin.Add(below),
+		oHi: r.Origin.Sub(above),
 	}
 }
 
 // span reports whether the ray crosses box b (min, max), grown by the
-// pad, between 0 and maxDist, and where it leaves the box.
+// pads, between 0 and maxDist, and where it leaves the box.
 func (s *slabs) span(b *[2]geom.Vec3, maxDist float64) (exit float64, ok bool) {
 	t0, t1 := slabAxis(b[0].X, b[1].X, s.oLo.X, s.oHi.X, s.inv.X)
 	ty0, ty1 := slabAxis(b[0].Y, b[1].Y, s.oLo.Y, s.oHi.Y, s.inv.Y)
