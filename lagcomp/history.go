@@ -4,7 +4,15 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 )
+
+// sweepTicks is the length of a sweep chunk: History keeps, per player,
+// the box around its positions over each run of sweepTicks consecutive
+// ticks. Shorter chunks give tighter boxes (at 128 Hz and 4 m/s a chunk
+// spans half a metre) but more boxes to reset; a power of two keeps the
+// chunk index a shift.
+const sweepTicks = 16
 
 // History records every player's state at every server tick in a ring
 // buffer covering a fixed span (max_unlag), and answers "where was player
@@ -22,6 +30,19 @@ type History struct {
 	states     []game.PlayerState // slots * maxPlayers
 	newest     uint32
 	hasNewest  bool
+
+	// Swept bounds, the broad phase of Tracer: chunk c (ticks c*sweepTicks
+	// to c*sweepTicks+sweepTicks-1) lives in sweep slot c % chunks, and
+	// holds for each player the box around its positions at those ticks
+	// and at the first tick of chunk c+1, so that every pose interpolated
+	// between two recorded ticks of chunk c lies inside it (lightyear's
+	// swept bounds over the history window, cut into chunks so the box
+	// stays tight and never needs shrinking).
+	chunks   int
+	chunkKey []uint32       // chunk held by each sweep slot
+	chunkOK  []bool         // sweep slot holds a chunk
+	swept    [][2]geom.Vec3 // chunks * maxPlayers: min, max
+	sweptOK  []bool         // chunks * maxPlayers: box holds a position
 }
 
 // NewHistory returns a history for maxPlayers players at the given tick
@@ -31,7 +52,15 @@ func NewHistory(tickDur, span time.Duration, maxPlayers int) *History {
 		tickDur = time.Second / 64
 	}
 	slots := int(span/tickDur) + 2 // both ends of the span, inclusive
+	// Enough chunks to cover every tick the ring holds, wherever the ring
+	// starts within a chunk.
+	chunks := (slots-1)/sweepTicks + 2
 	return &History{
+		chunks:     chunks,
+		chunkKey:   make([]uint32, chunks),
+		chunkOK:    make([]bool, chunks),
+		swept:      make([][2]geom.Vec3, chunks*maxPlayers),
+		sweptOK:    make([]bool, chunks*maxPlayers),
 		tickDur:    tickDur,
 		slots:      slots,
 		maxPlayers: maxPlayers,
@@ -50,6 +79,11 @@ func (h *History) Begin(tick uint32) {
 	h.valid[s] = true
 	clear(h.present[s*h.maxPlayers : (s+1)*h.maxPlayers])
 	h.newest, h.hasNewest = tick, true
+	c := tick / sweepTicks
+	if cs := int(c % uint32(h.chunks)); !h.chunkOK[cs] || h.chunkKey[cs] != c {
+		h.chunkKey[cs], h.chunkOK[cs] = c, true
+		clear(h.sweptOK[cs*h.maxPlayers : (cs+1)*h.maxPlayers])
+	}
 }
 
 // Set records player id's state for the tick last passed to Begin.
@@ -60,6 +94,51 @@ func (h *History) Set(id int, st game.PlayerState) {
 	i := int(h.newest%uint32(h.slots))*h.maxPlayers + id
 	h.present[i] = true
 	h.states[i] = st
+	c := h.newest / sweepTicks
+	h.sweep(c, id, st.Pos)
+	if h.newest%sweepTicks == 0 && c > 0 {
+		// The first tick of a chunk also bounds the poses between it and
+		// the last tick of the chunk before.
+		h.sweep(c-1, id, st.Pos)
+	}
+}
+
+// sweep grows player id's box of chunk c to hold pos, if the chunk is
+// still held.
+func (h *History) sweep(c uint32, id int, pos geom.Vec3) {
+	cs := int(c % uint32(h.chunks))
+	if !h.chunkOK[cs] || h.chunkKey[cs] != c {
+		return
+	}
+	i := cs*h.maxPlayers + id
+	b := &h.swept[i]
+	if !h.sweptOK[i] {
+		*b, h.sweptOK[i] = [2]geom.Vec3{pos, pos}, true
+		return
+	}
+	b[0] = geom.Vec3{X: min(b[0].X, pos.X), Y: min(b[0].Y, pos.Y), Z: min(b[0].Z, pos.Z)}
+	b[1] = geom.Vec3{X: max(b[1].X, pos.X), Y: max(b[1].Y, pos.Y), Z: max(b[1].Z, pos.Z)}
+}
+
+// sweptAt returns, indexed by player, the boxes around every position At
+// can return for time t, and whether each box holds any position: a
+// player without one has no pose at t. It reports false when no chunk
+// answers for t; then nothing can be pruned.
+func (h *History) sweptAt(t time.Duration) (boxes [][2]geom.Vec3, ok []bool, found bool) {
+	if !h.hasNewest || t < 0 {
+		return nil, nil, false
+	}
+	n := h.newest
+	if n64 := int64(t / h.tickDur); n64 < int64(h.newest) {
+		n = uint32(n64)
+	}
+	c := n / sweepTicks
+	cs := int(c % uint32(h.chunks))
+	if !h.chunkOK[cs] || h.chunkKey[cs] != c {
+		return nil, nil, false
+	}
+	lo, hi := cs*h.maxPlayers, (cs+1)*h.maxPlayers
+	return h.swept[lo:hi], h.sweptOK[lo:hi], true
 }
 
 // Newest returns the newest recorded tick.

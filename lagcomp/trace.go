@@ -43,38 +43,147 @@ func boundRadius(p *game.Params) float64 {
 
 // Trace returns the first body part of a player other than shooter that
 // the ray hits at server time t, before maxDist and before any box. Cost
-// grows with the number of players, not with history depth: each player's
-// pose at t is one O(1) lookup, and only players whose bounding sphere the
-// ray crosses have their parts tested. The pose at t lies between the two
-// records that straddle t, so a sphere around both bounds it too: players
-// the ray passes far from are skipped before their pose is interpolated.
+// grows with the number of players, not with history depth. The broad
+// phase prunes players before any pose is looked up, as Source prunes to
+// the players within reach of the ray over the rewind window [source] and
+// lightyear tests swept bounds over its history: each player's box of
+// positions over the history chunk holding t, grown by the movement
+// capsule that holds every hitbox, is one ray-box slab test. Only players whose box the ray crosses have
+// their pose interpolated and their parts tested. The answer is the one
+// testing every player would give.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
-	if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
+	p := tr.Params
+	boxes, has, pruned := tr.History.sweptAt(t)
+	if !pruned {
+		if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
+			maxDist = wall.Dist
+		}
+		var best Hit
+		found := false
+		for id := 0; id < tr.History.maxPlayers; id++ {
+			if id != shooter {
+				best, found, maxDist = tr.tracePose(r, maxDist, t, shooter, id, best, found)
+			}
+		}
+		return best, found
+	}
+	// Every body part lies inside the movement capsule, the radius around
+	// the position's vertical axis from the feet up to the standing height
+	// (game.Hitboxes), so a position box grown by that hits every part a
+	// ray can hit; a margin keeps rounding in the box test from rejecting
+	// a ray that grazes a part.
+	side := p.Radius + sweepMargin
+	sl := newSlabs(r,
+		geom.Vec3{X: side, Y: side, Z: sweepMargin},
+		geom.Vec3{X: side, Y: side, Z: max(p.Height, p.CrouchHeight) + sweepMargin})
+	var buf [64]int
+	cand := buf[:0]
+	reach := 0.0 // where the ray leaves the last candidate's box
+	for id := 0; id < tr.History.maxPlayers; id++ {
+		if id == shooter || !has[id] {
+			continue
+		}
+		if exit, ok := sl.span(&boxes[id], maxDist); ok {
+			cand, reach = append(cand, id), max(reach, exit)
+		}
+	}
+	if len(cand) == 0 {
+		return Hit{}, false
+	}
+	// Every hit lies inside a candidate's box, so only boxes of the world
+	// up to the last candidate's exit can block one: the first of those
+	// is the first box Trace would have found over the whole range.
+	if wall, ok := tr.Grid.Raycast(r, min(maxDist, reach)); ok {
 		maxDist = wall.Dist
 	}
-	p := tr.Params
-	br := boundRadius(p)
-	lift := geom.Vec3{Z: p.Height / 2}
 	var best Hit
 	found := false
-	for id := 0; id < tr.History.maxPlayers; id++ {
-		if id == shooter || (tr.Hittable != nil && !tr.Hittable(shooter, id)) {
-			continue
-		}
-		a, b, frac, ok := tr.History.straddle(id, t)
-		if !ok || !nearRay(r, maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), br+a.Pos.Dist(b.Pos)/2) {
-			continue
-		}
-		st := *a
-		if frac > 0 {
-			st = game.Interpolate(*a, *b, frac)
-		}
-		if h, ok := TracePlayer(r, maxDist, st, p); ok {
-			h.Victim = id
-			best, found, maxDist = h, true, h.Dist
-		}
+	for _, id := range cand {
+		best, found, maxDist = tr.tracePose(r, maxDist, t, shooter, id, best, found)
 	}
 	return best, found
+}
+
+// tracePose tests player id's pose at t against the ray within maxDist
+// and returns the nearer of that hit and best, with the new limit.
+func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shooter, id int, best Hit, found bool) (Hit, bool, float64) {
+	if tr.Hittable != nil && !tr.Hittable(shooter, id) {
+		return best, found, maxDist
+	}
+	p := tr.Params
+	lift := geom.Vec3{Z: p.Height / 2}
+	a, b, frac, ok := tr.History.straddle(id, t)
+	if !ok || !nearRay(r, maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), boundRadius(p)+a.Pos.Dist(b.Pos)/2) {
+		return best, found, maxDist
+	}
+	st := *a
+	if frac > 0 {
+		st = game.Interpolate(*a, *b, frac)
+	}
+	if h, ok := TracePlayer(r, maxDist, st, p); ok {
+		h.Victim = id
+		return h, true, h.Dist
+	}
+	return best, found, maxDist
+}
+
+// sweepMargin (metres) pads the swept boxes against rounding: far larger
+// than any float error at map scale, far smaller than a body part.
+const sweepMargin = 1e-3
+
+// slabs is a ray prepared for many ray-box tests against boxes grown by
+// a pad below and above: the slab method (Kay and Kajiya, "Ray Tracing
+// Complex Scenes", 1986), with the pads folded into the origin so a test
+// is two subtractions and two products per axis.
+type slabs struct {
+	inv      geom.Vec3 // 1 / direction, a zero component made tiny
+	oLo, oHi geom.Vec3 // origin moved by the pads toward each plane
+}
+
+// newSlabs prepares r for tests against boxes grown by below under their
+// minimum corner and by above over their maximum.
+func newSlabs(r geom.Ray, below, above geom.Vec3) slabs {
+	// A zero component becomes tiny rather than giving 0 * Inf = NaN: the
+	// slab then holds the whole line or none of it, as it should.
+	inv := func(d float64) float64 {
+		if d == 0 {
+			d = 1e-300
+		}
+		return 1 / d
+	}
+	// (min - below) - o = min - (o + below), (max + above) - o = max - (o - above).
+	return slabs{
+		inv: geom.Vec3{X: inv(r.Dir.X), Y: inv(r.Dir.Y), Z: inv(r.Dir.Z)},
+		oLo: r.Origin.Add(below),
+		oHi: r.Origin.Sub(above),
+	}
+}
+
+// span reports whether the ray crosses box b (min, max), grown by the
+// pads, between 0 and maxDist, and where it leaves the box.
+func (s *slabs) span(b *[2]geom.Vec3, maxDist float64) (exit float64, ok bool) {
+	t0, t1 := slabAxis(b[0].X, b[1].X, s.oLo.X, s.oHi.X, s.inv.X)
+	ty0, ty1 := slabAxis(b[0].Y, b[1].Y, s.oLo.Y, s.oHi.Y, s.inv.Y)
+	if t0 > ty1 || ty0 > t1 {
+		return 0, false
+	}
+	t0, t1 = max(t0, ty0), min(t1, ty1)
+	tz0, tz1 := slabAxis(b[0].Z, b[1].Z, s.oLo.Z, s.oHi.Z, s.inv.Z)
+	if t0 > tz1 || tz0 > t1 {
+		return 0, false
+	}
+	t0, t1 = max(t0, tz0), min(t1, tz1)
+	return t1, t0 <= maxDist && t1 >= 0
+}
+
+// slabAxis returns where the ray enters and leaves one axis's slab, from
+// its planes lo and hi, the origin moved toward each, and 1 / direction.
+func slabAxis(lo, hi, oLo, oHi, inv float64) (float64, float64) {
+	t0, t1 := (lo-oLo)*inv, (hi-oHi)*inv
+	if t0 > t1 { // the same way for every box of a query: predictable
+		return t1, t0
+	}
+	return t0, t1
 }
 
 // nearRay reports whether the ray passes within rad of c before maxDist:

@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -42,21 +44,36 @@ func (w *bitWriter) patch(p int, v uint64, n uint) {
 	}
 }
 
-// writeBits writes the low n bits of v (n <= 64).
+// writeBits writes the low n bits of v (n <= 64): first into the free
+// high bits of the last byte, then whole bytes.
 func (w *bitWriter) writeBits(v uint64, n uint) {
 	if n < 64 {
 		v &= 1<<n - 1
 	}
-	for n > 0 {
-		if w.free == 0 {
-			w.buf = append(w.buf, 0)
-			w.free = 8
-		}
+	if w.free != 0 {
 		w.buf[len(w.buf)-1] |= byte(v << (8 - w.free))
-		k := min(n, w.free)
-		v >>= k
-		n -= k
-		w.free -= k
+		if n <= w.free {
+			w.free -= n
+			return
+		}
+		v >>= w.free
+		n -= w.free
+		w.free = 0
+	}
+	if n > 56 && n <= 64 {
+		// Exactly eight bytes: one append.
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, v)
+		w.free = 64 - n
+		return
+	}
+	for n >= 8 {
+		w.buf = append(w.buf, byte(v))
+		v >>= 8
+		n -= 8
+	}
+	if n > 0 {
+		w.buf = append(w.buf, byte(v))
+		w.free = 8 - n
 	}
 }
 
@@ -90,20 +107,93 @@ func (w *bitWriter) writeUvarint(v uint64) {
 // bits then a zero, or len(widths)-1 one bits for the last bucket) and then
 // zigzag(v) in that bucket's width. It picks the first bucket wide enough;
 // v must fit the last one. Deltas of slowly changing values are mostly
-// small, so most of them take the short buckets.
+// small, so most of them take the short buckets. Each code with its value
+// must fit 64 bits (len(widths) + the widest width <= 64).
 func (w *bitWriter) writeBucketed(v int64, widths []uint) {
+	w.writeBits(bucketCode(v, widths))
+}
+
+// bucketCode returns the bits writeBucketed writes for v and their count:
+// i one bits, the closing zero unless i is the last bucket, then zigzag(v)
+// in bucket i's width.
+func bucketCode(v int64, widths []uint) (uint64, uint) {
 	u := zigzag(v)
 	last := len(widths) - 1
 	for i, n := range widths {
 		if i == last || u < 1<<n {
-			w.writeBits(1<<i-1, uint(i))
+			code, codeLen := uint64(1)<<i-1, uint(i)
 			if i < last {
-				w.writeBits(0, 1)
+				codeLen++
 			}
-			w.writeBits(u, n)
-			return
+			if n < 64 {
+				u &= 1<<n - 1
+			}
+			return code | u<<codeLen, codeLen + n
 		}
 	}
+	return 0, 0
+}
+
+// bucketTable is a bucket code precomputed by the bit length of the zigzag
+// value, so that coding a value is a table look-up with no loop: for the
+// encoder's hot loop.
+type bucketTable [65]struct {
+	code           uint64 // the bucket number's bits
+	codeLen, width uint8
+}
+
+// newBucketTable returns the table of the bucket code of widths.
+func newBucketTable(widths []uint) *bucketTable {
+	var t bucketTable
+	for l := range t {
+		// The widest value of bit length l picks the same bucket as every
+		// other value of that length.
+		var u uint64
+		if l > 0 {
+			u = 1<<(l-1) | (1<<(l-1) - 1)
+		}
+		code, n := bucketCode(int64(u>>1)^-int64(u&1), widths)
+		i := 0
+		for i < len(widths)-1 && u >= 1<<widths[i] {
+			i++
+		}
+		width := widths[i]
+		t[l].codeLen, t[l].width = uint8(n-width), uint8(width)
+		t[l].code = code & (1<<(n-width) - 1)
+	}
+	return &t
+}
+
+// code returns the bits and bit count of v in the table's bucket code:
+// the same as bucketCode with the table's widths.
+func (t *bucketTable) code(v int64) (uint64, uint) {
+	u := zigzag(v)
+	e := &t[bits.Len64(u)]
+	return e.code | u&(1<<e.width-1)<<e.codeLen, uint(e.codeLen) + uint(e.width)
+}
+
+// bitBatch gathers up to 320 bits of short fields in words and hands them
+// to a bitWriter a word at a time: the same bits, far fewer writes.
+type bitBatch struct {
+	words [6]uint64 // the bits, first written lowest in words[0]
+	n     uint      // bits gathered, at most 320
+}
+
+// put adds the low n bits of v (n <= 64; v has no bits above them).
+func (b *bitBatch) put(v uint64, n uint) {
+	i, off := b.n/64, b.n%64
+	b.words[i] |= v << off
+	b.words[i+1] |= v >> 1 >> (63 - off) // the bits that spill into the next word
+	b.n += n
+}
+
+// writeTo writes the gathered bits to w.
+func (b *bitBatch) writeTo(w *bitWriter) {
+	full := b.n / 64
+	for _, word := range b.words[:full] {
+		w.writeBits(word, 64)
+	}
+	w.writeBits(b.words[full], b.n%64)
 }
 
 // writeString writes a length in lenBits bits and then the bytes of s.
@@ -171,6 +261,13 @@ func (r *bitReader) readBits(n uint) uint64 {
 	if int(n) > len(r.b)*8-r.pos {
 		r.failf("truncated")
 		return 0
+	}
+	if at := r.pos >> 3; n <= 56 && at+8 <= len(r.b) {
+		// One load of the eight bytes holding the field: with at most 7
+		// bits of offset, 56 bits always fit.
+		v := binary.LittleEndian.Uint64(r.b[at:]) >> (r.pos & 7)
+		r.pos += int(n)
+		return v & (1<<n - 1)
 	}
 	var v uint64
 	for got := uint(0); got < n; {

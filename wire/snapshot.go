@@ -2,6 +2,7 @@ package wire
 
 import (
 	"math"
+	"math/bits"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -33,7 +34,7 @@ import (
 //
 // An entity entry is written only for a slot that differs from the
 // baseline: its slot (the first as 8 bits, each later one as its distance
-// from the previous one, see writeStep), then, if the slot was present in
+// from the previous one, see stepCode), then, if the slot was present in
 // the baseline, a removed bit, and unless removed, the state as a delta
 // against the baseline's (zero for an added entity, so an added entity
 // carries absolute values). Entries go around the slots once, starting at
@@ -46,6 +47,13 @@ import (
 // within ±64 m, which also covers absolute positions on the bundled maps
 // (19 bits); 27: any difference of two coordinates within ±MaxCoord.
 var coordBuckets = []uint{0, 9, 16, 27}
+
+// coordTable and angleTable are coordBuckets and angleBuckets as tables,
+// for writeEntity.
+var (
+	coordTable = newBucketTable(coordBuckets)
+	angleTable = newBucketTable(angleBuckets)
+)
 
 const (
 	eventCountBits  = 6  // up to 63 >= MaxEvents
@@ -156,32 +164,42 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 	w.writeBits(0, entityCountBits)
 	n = 0
 	first := int(s.Tick * rotationStep % MaxEntities)
+	// Only slots present in s or in the baseline can need an entry: walk
+	// their mask around from first, and zero the others in bulk.
+	var touched [MaxEntities / 64]uint64
+	for j := range touched {
+		touched[j] = s.Present[j] | ref.Present[j]
+	}
+	settleEntities(s, nil)
 	var prev int // rotated index of the last entry written
-	for k := range MaxEntities {
-		i := (first + k) % MaxEntities
+	for at := nextSlot(&touched, first); at < first+MaxEntities; at = nextSlot(&touched, at+1) {
+		k, i := at-first, at%MaxEntities
 		in, was := s.Has(i), ref.Has(i)
 		var from EntityState // what the receiver holds for slot i
 		if was {
 			from = ref.Entities[i]
 		}
-		if !in {
-			s.Entities[i] = EntityState{}
-		}
 		if in == was && s.Entities[i] == from {
 			continue
 		}
 		mark := w.pos()
+		// The entry's fields gathered in one batch: written for every
+		// client and every moving player each tick, the encoder's hot loop.
+		var b bitBatch
 		if n == 0 {
-			w.writeBits(uint64(i), slotBits)
+			b.put(uint64(i), slotBits)
 		} else {
-			writeStep(&w, k-prev)
+			b.put(stepCode(k - prev))
 		}
-		if was {
-			w.writeBool(!in)
+		if was && !in {
+			b.put(1, 1)
+		} else if was {
+			b.put(0, 1)
 		}
 		if in {
-			writeEntity(&w, &s.Entities[i], &from)
+			putEntity(&b, &s.Entities[i], &from)
 		}
+		b.writeTo(&w)
 		if !fits(&w, 0) {
 			w.truncate(mark)
 			s.SetPresent(i, was)
@@ -193,6 +211,44 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 	}
 	w.patch(countAt, uint64(n), entityCountBits)
 	return w.buf, nil
+}
+
+// nextSlot returns the first slot at or after i, counting on past
+// MaxEntities around to the slots before first as i+MaxEntities, whose bit
+// is set in mask; 2*MaxEntities when there is none. Counting on rather
+// than wrapping lets a loop go around the slots once from any start.
+func nextSlot(mask *[MaxEntities / 64]uint64, i int) int {
+	for ; i < 2*MaxEntities; i = (i | 63) + 1 {
+		if m := mask[i/64%len(mask)] >> (i % 64); m != 0 {
+			return i + bits.TrailingZeros64(m)
+		}
+	}
+	return 2 * MaxEntities
+}
+
+// settleEntities zeroes every entity slot of s that is not present and,
+// unless from is nil, copies the present ones from from: each run of
+// slots in one go, rather than copying all and clearing after.
+func settleEntities(s *Snapshot, from *[MaxEntities]EntityState) {
+	for j, word := range s.Present {
+		for i := j * 64; i < (j+1)*64; {
+			rest := word >> (i % 64)
+			if rest&1 != 0 {
+				end := min(i+bits.TrailingZeros64(^rest), (j+1)*64)
+				if from != nil {
+					copy(s.Entities[i:end], from[i:end])
+				}
+				i = end
+				continue
+			}
+			end := (j + 1) * 64
+			if rest != 0 {
+				end = i + bits.TrailingZeros64(rest)
+			}
+			clear(s.Entities[i:end])
+			i = end
+		}
+	}
 }
 
 // checkSnapshot returns an error if AppendSnapshot cannot encode s against
@@ -223,8 +279,8 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 			return encodeError(MsgSnapshot, "event %d: data of %d bytes exceeds %d", i, n, MaxEventData)
 		}
 	}
-	for i := range s.Entities {
-		if why := checkEntity(&s.Entities[i]); s.Has(i) && why != "" {
+	for i := nextSlot(&s.Present, 0); i < MaxEntities; i = nextSlot(&s.Present, i+1) {
+		if why := checkEntity(&s.Entities[i]); why != "" {
 			return encodeError(MsgSnapshot, "entity %d: %s", i, why)
 		}
 	}
@@ -235,24 +291,30 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 	if why := checkSelf(&base.Self); why != "" {
 		return encodeError(MsgSnapshot, "base self %s", why)
 	}
-	for i := range base.Entities {
-		if why := checkEntity(&base.Entities[i]); base.Has(i) && why != "" {
+	for i := nextSlot(&base.Present, 0); i < MaxEntities; i = nextSlot(&base.Present, i+1) {
+		if why := checkEntity(&base.Entities[i]); why != "" {
 			return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
 		}
 	}
 	return nil
 }
 
+// coordOK reports whether c lies within ±MaxCoord: one unsigned compare.
+func coordOK(c int32) bool { return uint32(c+MaxCoord) <= 2*MaxCoord }
+
 func checkEntity(e *EntityState) string {
-	for _, c := range [...]int32{e.X, e.Y, e.Z} {
-		if c < -MaxCoord || c > MaxCoord {
-			return "position out of range"
-		}
+	// All six coordinates shifted into [0, 2*MaxCoord) at once, the usual
+	// case; the exact checks below name the culprit or admit +MaxCoord.
+	if (uint32(e.X+MaxCoord)|uint32(e.Y+MaxCoord)|uint32(e.Z+MaxCoord)|
+		uint32(e.VX+MaxCoord)|uint32(e.VY+MaxCoord)|uint32(e.VZ+MaxCoord))&^(2*MaxCoord-1) == 0 &&
+		e.Pitch >= -game.MaxPitch && e.Pitch <= game.MaxPitch {
+		return ""
 	}
-	for _, c := range [...]int32{e.VX, e.VY, e.VZ} {
-		if c < -MaxCoord || c > MaxCoord {
-			return "velocity out of range"
-		}
+	if !coordOK(e.X) || !coordOK(e.Y) || !coordOK(e.Z) {
+		return "position out of range"
+	}
+	if !coordOK(e.VX) || !coordOK(e.VY) || !coordOK(e.VZ) {
+		return "velocity out of range"
 	}
 	if e.Pitch < -game.MaxPitch || e.Pitch > game.MaxPitch {
 		return "pitch out of range"
@@ -321,10 +383,15 @@ func readAngle(r *bitReader, ref uint16) uint16 {
 
 // writeChanged writes whether v differs from ref and, if so, v in n bits.
 func writeChanged(w *bitWriter, v, ref uint64, n uint) {
-	w.writeBool(v != ref)
-	if v != ref {
-		w.writeBits(v, n)
+	w.writeBits(changedCode(v, ref, n))
+}
+
+// changedCode returns the bits writeChanged writes and their count (n < 64).
+func changedCode(v, ref uint64, n uint) (uint64, uint) {
+	if v == ref {
+		return 0, 1
 	}
+	return 1 | (v&(1<<n-1))<<1, n + 1
 }
 
 // writeSelf writes p, which checkSelf accepts, as a delta against ref.
@@ -345,34 +412,33 @@ func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 	writeChanged(w, uint64(p.Weapon), uint64(ref.Weapon), 8)
 }
 
-// writeEntity writes e as a delta against ref.
-func writeEntity(w *bitWriter, e, ref *EntityState) {
-	w.writeBucketed(int64(e.X)-int64(ref.X), coordBuckets)
-	w.writeBucketed(int64(e.Y)-int64(ref.Y), coordBuckets)
-	w.writeBucketed(int64(e.Z)-int64(ref.Z), coordBuckets)
-	writeAngle(w, e.Yaw, ref.Yaw)
-	writeAngle(w, uint16(e.Pitch), uint16(ref.Pitch))
-	writeChanged(w, uint64(e.Flags), uint64(ref.Flags), 8)
-	writeChanged(w, uint64(e.Teleport), uint64(ref.Teleport), 8)
-	w.writeBucketed(int64(e.VX)-int64(ref.VX), coordBuckets)
-	w.writeBucketed(int64(e.VY)-int64(ref.VY), coordBuckets)
-	w.writeBucketed(int64(e.VZ)-int64(ref.VZ), coordBuckets)
-	writeChanged(w, uint64(e.Stamp), uint64(ref.Stamp), 32)
+// putEntity adds e, as a delta against ref, to b.
+func putEntity(b *bitBatch, e, ref *EntityState) {
+	b.put(coordTable.code(int64(e.X) - int64(ref.X)))
+	b.put(coordTable.code(int64(e.Y) - int64(ref.Y)))
+	b.put(coordTable.code(int64(e.Z) - int64(ref.Z)))
+	b.put(angleTable.code(int64(int16(e.Yaw - ref.Yaw))))
+	b.put(angleTable.code(int64(int16(uint16(e.Pitch) - uint16(ref.Pitch)))))
+	b.put(changedCode(uint64(e.Flags), uint64(ref.Flags), 8))
+	b.put(changedCode(uint64(e.Teleport), uint64(ref.Teleport), 8))
+	b.put(coordTable.code(int64(e.VX) - int64(ref.VX)))
+	b.put(coordTable.code(int64(e.VY) - int64(ref.VY)))
+	b.put(coordTable.code(int64(e.VZ) - int64(ref.VZ)))
+	b.put(changedCode(uint64(e.Stamp), uint64(ref.Stamp), 32))
 }
 
-// writeStep writes the distance (1 to MaxEntities-1) from one entity entry's
-// slot to the next: "1" for the next slot, as when every player moves,
-// "01" and 3 bits for 2 to 9, "00" and 8 bits otherwise.
-func writeStep(w *bitWriter, d int) {
+// stepCode returns the bits and bit count of the distance d (1 to
+// MaxEntities-1) from one entity entry's slot to the next: "1" for the
+// next slot, as when every player moves, "01" and 3 bits for 2 to 9, "00"
+// and 8 bits otherwise.
+func stepCode(d int) (uint64, uint) {
 	switch {
 	case d == 1:
-		w.writeBits(1, 1)
+		return 1, 1
 	case d <= 9:
-		w.writeBits(0b10, 2)
-		w.writeBits(uint64(d-2), 3)
+		return 0b10 | uint64(d-2)<<2, 5
 	default:
-		w.writeBits(0b00, 2)
-		w.writeBits(uint64(d), slotBits)
+		return uint64(d) << 2, 2 + slotBits
 	}
 }
 
@@ -425,13 +491,8 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	}
 	// Copy the baseline's state first: base may be s.
 	s.Self = base.Self
-	s.Entities = base.Entities
 	s.Present = base.Present
-	for i := range s.Entities {
-		if !s.Has(i) {
-			s.Entities[i] = EntityState{}
-		}
-	}
+	settleEntities(s, &base.Entities)
 	s.Tick = tick
 	s.Baseline = baseTick
 	s.LastCmd = uint32(r.readBits(32))

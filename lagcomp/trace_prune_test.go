@@ -1,0 +1,172 @@
+package lagcomp
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/world"
+)
+
+// traceAll is Trace without any broad phase: every hittable player's pose
+// at t is interpolated and all its parts tested. The pruned Trace must
+// give the same answer.
+func traceAll(tr *Tracer, r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
+	if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
+		maxDist = wall.Dist
+	}
+	var best Hit
+	found := false
+	for id := 0; id < tr.History.maxPlayers; id++ {
+		if id == shooter || (tr.Hittable != nil && !tr.Hittable(shooter, id)) {
+			continue
+		}
+		st, ok := tr.History.At(id, t)
+		if !ok {
+			continue
+		}
+		if h, ok := TraceParts(r, maxDist, st, tr.Params); ok {
+			h.Victim = id
+			best, found, maxDist = h, true, h.Dist
+		}
+	}
+	return best, found
+}
+
+// randomScene records a random crowd on metro: a random number of players
+// and tick rate, players that walk, run, jump, crouch, teleport, come and
+// go, and ticks the server skipped. It returns the tracer and the newest
+// tick's time.
+func randomScene(rng *rand.Rand, g *geom.Grid) (*Tracer, time.Duration) {
+	p := game.DefaultParams()
+	rate := []int{20, 30, 60, 64, 128}[rng.IntN(5)]
+	dt := game.TickDuration(rate)
+	players := 1 + rng.IntN(64)
+	span := time.Duration(100+rng.IntN(1000)) * time.Millisecond
+	h := NewHistory(dt, span, players)
+	pos := make([]geom.Vec3, players)
+	vel := make([]geom.Vec3, players)
+	for i := range pos {
+		pos[i] = geom.V(-30+60*rng.Float64(), -15+30*rng.Float64(), 3*rng.Float64())
+	}
+	ticks := uint32(1 + rng.IntN(3*rate))
+	n := uint32(rng.IntN(1000))
+	for range ticks {
+		n += 1 + uint32(rng.IntN(20)/19*rng.IntN(40)) // now and then a gap
+		h.Begin(n)
+		for i := range pos {
+			if rng.IntN(50) == 0 {
+				vel[i] = geom.V(rng.NormFloat64()*6, rng.NormFloat64()*6, rng.NormFloat64())
+			}
+			pos[i] = pos[i].AddScaled(vel[i], dt.Seconds())
+			st := game.PlayerState{
+				Pos: game.SnapPos(pos[i]), Vel: vel[i],
+				Yaw: uint16(rng.Uint32()), Pitch: int16(rng.IntN(8000) - 4000),
+			}
+			if rng.IntN(3) == 0 {
+				st.Flags |= game.FlagCrouched
+			}
+			if rng.IntN(100) == 0 {
+				pos[i] = geom.V(-30+60*rng.Float64(), -15+30*rng.Float64(), 3*rng.Float64())
+				st.Pos, st.Teleport = game.SnapPos(pos[i]), uint8(rng.IntN(256))
+			}
+			if rng.IntN(20) != 0 { // sometimes absent
+				h.Set(i, st)
+			}
+		}
+	}
+	tr := &Tracer{History: h, Grid: g, Params: &p}
+	if rng.IntN(2) == 0 {
+		mask := rng.Uint64()
+		tr.Hittable = func(_, id int) bool { return mask>>(id%64)&1 == 1 }
+	}
+	return tr, h.TickTime(n)
+}
+
+// randomShot aims from a random point, often near its target, mostly at a random player's torso
+// as it stood at a random time, sometimes along an axis or at a time the
+// history does not hold.
+func randomShot(rng *rand.Rand, tr *Tracer, now time.Duration) (geom.Ray, time.Duration, int) {
+	h := tr.History
+	shooter := rng.IntN(h.maxPlayers + 1) // maxPlayers: a shooter who is no player
+	oldest, _ := h.Oldest()
+	from := h.TickTime(oldest)
+	t := from + time.Duration(rng.Int64N(int64(now-from)+int64(h.tickDur)))
+	switch rng.IntN(20) {
+	case 0:
+		t = -time.Duration(rng.IntN(1000))
+	case 1:
+		t = from - time.Duration(rng.Int64N(int64(time.Second)))
+	case 2:
+		t = now + time.Duration(rng.Int64N(int64(time.Second)))
+	}
+	origin := geom.V(-30+60*rng.Float64(), -15+30*rng.Float64(), 0.5+3*rng.Float64())
+	var dir geom.Vec3
+	if target, ok := h.At(rng.IntN(h.maxPlayers), t); ok && rng.IntN(4) != 0 {
+		aim := game.Hitboxes(target, tr.Params)[rng.IntN(game.NumParts)].Origin
+		aim = aim.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.08))
+		if rng.IntN(2) == 0 { // close in, where walls block less
+			yaw := rng.Float64() * 2 * math.Pi
+			origin = aim.Add(geom.V(math.Cos(yaw), math.Sin(yaw), 0.2*rng.NormFloat64()).Scale(1 + 10*rng.Float64()))
+		}
+		dir = aim.Sub(origin)
+		if rng.IntN(4) == 0 {
+			dir = dir.Norm()
+		}
+	} else {
+		dir = geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()*0.2)
+	}
+	switch rng.IntN(8) { // axis-parallel rays: zero direction components
+	case 0:
+		dir.Z = 0
+	case 1:
+		dir.X, dir.Z = 0, 0
+	case 2:
+		dir.Y = 0
+	}
+	if dir == (geom.Vec3{}) {
+		dir = geom.V(1, 0, 0)
+	}
+	return geom.Ray{Origin: origin, Dir: dir}, t, shooter
+}
+
+// TestTracePrunedMatchesExhaustive checks that the swept-box broad phase
+// never changes a result: on many random scenes and shots, Trace and a
+// search that tests every player's interpolated pose return the same hit
+// (victim, part, distance, point and pose) or the same miss.
+func TestTracePrunedMatchesExhaustive(t *testing.T) {
+	m, err := world.Load("metro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenes, shots := 300, 300
+	if testing.Short() {
+		scenes = 60
+	}
+	hits := 0
+	for seed := uint64(1); seed <= uint64(scenes); seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		tr, now := randomScene(rng, m.Grid)
+		for k := range shots {
+			r, at, shooter := randomShot(rng, tr, now)
+			maxDist := []float64{200, 30, 5, math.Inf(1)}[rng.IntN(4)]
+			got, gotOK := tr.Trace(r, maxDist, at, shooter)
+			want, wantOK := traceAll(tr, r, maxDist, at, shooter)
+			if gotOK != wantOK || got != want {
+				t.Fatalf("seed %d shot %d (ray %v, t %v, shooter %d): pruned %+v (%v), exhaustive %+v (%v)",
+					seed, k, r, at, shooter, got, gotOK, want, wantOK)
+			}
+			if gotOK {
+				hits++
+			}
+		}
+	}
+	// The scenes must exercise hits, not only misses.
+	if hits < scenes*shots/20 {
+		t.Fatalf("only %d hits in %d shots: the scenes test too little", hits, scenes*shots)
+	}
+	t.Logf("%d hits in %d shots", hits, scenes*shots)
+}
