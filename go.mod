@@ -3,6 +3,7 @@ module github.com/lagkit/lagkit
 go 1.26
 
 require (
+	github.com/evanw/esbuild v0.28.2
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2

@@ -77,7 +77,7 @@ type Part struct {
 type Event struct {
 	Kind    string `json:"kind"`
 	Other   int    `json:"other"`
-	Killer  int    `json:"killer,omitempty"`
+	Killer  int    `json:"killer"`
 	Part    string `json:"part,omitempty"`
 	Damage  int    `json:"damage,omitempty"`
 	Outcome string `json:"outcome,omitempty"`
