@@ -22,6 +22,6 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd(), newScenarioCmd(), newMatchCmd(), newExperimentCmd(), newTrendCmd())
+	root.AddCommand(newSimCmd(), newScenarioCmd(), newMatchCmd(), newExperimentCmd(), newTrendCmd(), newServeCmd(), newBotsCmd())
 	return root
 }

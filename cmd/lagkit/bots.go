@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/bot"
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/world"
+)
+
+// botsOptions are lagkit bots' flags.
+type botsOptions struct {
+	connect  string
+	count    int
+	duration time.Duration
+	mapName  string
+	skill    float64
+	seed     uint64
+	server   string
+	certHash string
+	asJSON   bool
+}
+
+// botsReport is what lagkit bots prints with --json.
+type botsReport struct {
+	Connect   string      `json:"connect"`
+	DurationS float64     `json:"duration_s"`
+	Bots      []botLine   `json:"bots"`
+	Server    *serverLoad `json:"server,omitempty"`
+}
+
+// botLine is one bot's session.
+type botLine struct {
+	realtime.ClientStats
+	Error string `json:"error,omitempty"`
+}
+
+func newBotsCmd() *cobra.Command {
+	var o botsOptions
+	cmd := &cobra.Command{
+		Use:   "bots",
+		Short: "Play bots against a live server over real sockets",
+		Long: `bots connects --count bots to a lagkit server, each a real client with its
+own connection (ADDR is udp://HOST:PORT, wt://HOST:PORT, ws://HOST:PORT or
+wss://HOST:PORT; --cert-hash pins a self-signed certificate),
+plays for --duration and prints each bot's snapshots received, measured
+round trip, prediction error, shots, hits and hits behind cover received.
+With --server http://HOST:PORT (the server's --http address) it also reads
+the server's tick statistics and metrics before and after, and reports
+tick p99, tick-start lateness p99, overruns, CPU per tick and bytes per
+second per client: a load benchmark.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			rep, err := runBots(ctx, o)
+			if err != nil {
+				return err
+			}
+			if o.asJSON {
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
+			}
+			printBots(cmd.OutOrStdout(), rep)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.connect, "connect", "", "server address: udp://HOST:PORT, wt://HOST:PORT or ws://HOST:PORT")
+	f.IntVar(&o.count, "count", 8, "number of bots (1-128)")
+	f.DurationVar(&o.duration, "duration", 30*time.Second, "how long the bots play")
+	f.StringVar(&o.mapName, "map", "metro", "the server's map (a shipped map's name or a map file)")
+	f.Float64Var(&o.skill, "skill", 0.5, "bot skill from 0 to 1")
+	f.Uint64Var(&o.seed, "seed", 1, "random seed of the bots")
+	f.StringVar(&o.server, "server", "", "the server's --http address, to report its load (http://HOST:PORT)")
+	f.StringVar(&o.certHash, "cert-hash", "", "for wt:// and wss://: the server certificate's SHA-256 in hex, as lagkit serve logs it (cert_sha256)")
+	f.BoolVar(&o.asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+// botDialer returns the dialer for addr, checking a wt:// or wss://
+// server's certificate against certHash when given.
+func botDialer(addr, certHash string) (func(context.Context) (transport.Conn, error), error) {
+	u, err := url.Parse(addr)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("--connect %q: want udp://HOST:PORT, wt://HOST:PORT or ws://HOST:PORT", addr)
+	}
+	switch u.Scheme {
+	case "udp", "wt", "ws", "wss":
+	default:
+		return nil, fmt.Errorf("--connect %q: unknown scheme %q (want udp, wt, ws or wss)", addr, u.Scheme)
+	}
+	opts := transport.DialOptions{TLS: transport.ClientTLS{CertHash: certHash}}
+	return func(ctx context.Context) (transport.Conn, error) { return transport.Dial(ctx, addr, opts) }, nil
+}
+
+func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
+	if o.count < 1 || o.count > 128 {
+		return nil, fmt.Errorf("--count %d: want 1 to 128", o.count)
+	}
+	if o.duration <= 0 || o.duration > 24*time.Hour {
+		return nil, fmt.Errorf("--duration %v: want more than 0, at most 24h", o.duration)
+	}
+	if !(o.skill >= 0 && o.skill <= 1) {
+		return nil, fmt.Errorf("--skill %v: want 0 to 1", o.skill)
+	}
+	dial, err := botDialer(o.connect, o.certHash)
+	if err != nil {
+		return nil, err
+	}
+	m, err := loadMap(o.mapName)
+	if err != nil {
+		return nil, fmt.Errorf("--map: %w", err)
+	}
+	params := game.DefaultParams()
+	grid, err := nav.Build(m, &params)
+	if err != nil {
+		return nil, err
+	}
+	weapon := game.Rifle()
+	var before *loadSample
+	if o.server != "" {
+		if before, err = sampleLoad(ctx, o.server, nil); err != nil {
+			return nil, fmt.Errorf("--server: %w", err)
+		}
+	}
+	start := time.Now()
+	pctx, cancel := context.WithTimeout(ctx, o.duration)
+	defer cancel()
+	rep := &botsReport{Connect: o.connect, Bots: make([]botLine, o.count)}
+	var wg sync.WaitGroup
+	for i := range o.count {
+		// Three in four bots attack, as in lagkit's matches of bots.
+		b, err := bot.New(bot.Config{Skill: o.skill, Attacker: i%4 != 3}, m, grid, &params, &weapon, o.seed+uint64(i)*0x9e3779b97f4a7c15)
+		if err != nil {
+			return nil, err
+		}
+		name := fmt.Sprintf("bot%d", i)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			line := &rep.Bots[i]
+			line.Name, line.Seat = name, -1
+			conn, err := dial(pctx)
+			if err != nil {
+				line.Error = err.Error()
+				return
+			}
+			cc := client.Config{Map: m, Movement: &params, Name: name}
+			st, err := realtime.RunClient(pctx, conn, realtime.ClientConfig{Client: cc, Brain: b})
+			line.ClientStats = st
+			if err != nil {
+				line.Error = err.Error()
+			}
+		}()
+		// Bots join a few milliseconds apart, as players do, rather than in
+		// one burst of connects.
+		select {
+		case <-time.After(10 * time.Millisecond):
+		case <-pctx.Done():
+		}
+	}
+	wg.Wait()
+	rep.DurationS = time.Since(start).Seconds()
+	if before != nil {
+		after, err := sampleLoad(ctx, o.server, before)
+		if err != nil {
+			return nil, fmt.Errorf("--server: %w", err)
+		}
+		rep.Server = before.load(after, o.count)
+	}
+	return rep, nil
+}
+
+// loadMap loads a shipped map by name or a map file.
+func loadMap(name string) (*world.Map, error) {
+	if len(name) > 5 && name[len(name)-5:] == ".json" {
+		return world.LoadFile(name)
+	}
+	return world.Load(name)
+}
+
+func printBots(w io.Writer, r *botsReport) {
+	fmt.Fprintf(w, "%d bots on %s for %.1f s\n", len(r.Bots), r.Connect, r.DurationS)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "bot\tseat\tsnapshots\trtt\tpred err\tshots\thits\thit by\tsbc\tend\t")
+	for _, b := range r.Bots {
+		end := b.Reason
+		if b.Error != "" {
+			end = b.Error
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f ms\t%.4f m\t%d\t%d\t%d\t%d\t%s\t\n", b.Name, b.Seat, b.Snapshots, b.RTTMeanMS,
+			b.PredErrMeanM, b.Shots, b.Hits, b.HitsReceived, b.SBCReceived, end)
+	}
+	tw.Flush()
+	if s := r.Server; s != nil {
+		fmt.Fprintf(w, "server: %d ticks at %.0f Hz, tick p99 %.0f us (mean %.0f), tick-start lateness p99 %.0f us, %d overruns, CPU %.0f us per tick, %.0f B/s per client\n",
+			s.Ticks, s.TickRateHz, s.TickP99US, s.TickMeanUS, s.LatenessP99US, s.Overruns, s.CPUPerTickUS, s.BytesPerSPerClient)
+	}
+}

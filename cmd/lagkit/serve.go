@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/transport"
+)
+
+// shutdownGrace bounds a graceful shutdown: matches tell their players
+// and close, the HTTP server finishes its requests.
+const shutdownGrace = 5 * time.Second
+
+// serveOptions are lagkit serve's flags.
+type serveOptions struct {
+	listen, udp, http string
+	config            string
+	cert, key         string
+	logFormat         string
+}
+
+// defaultMatch is the match lagkit serve runs without a configuration
+// file: team deathmatch on metro under tlc, bots in every seat nobody
+// takes.
+var defaultMatch = realtime.MatchConfig{Name: "default", Map: "metro", Mode: "tdm", Seats: 8, Bots: 8}
+
+func newServeCmd() *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run live matches on the wall clock for browsers, native clients and bots",
+		Long: `serve runs lagkit's server core on the wall clock. Without a configuration
+file it runs one match (team deathmatch on metro under tlc, bots in every
+empty seat) until stopped. Browsers connect to --listen (the page and
+WebSocket over HTTPS, WebTransport over UDP on the same port), native
+clients and 'lagkit bots' to --udp, and --http serves /healthz, /metrics
+(Prometheus), /debug/pprof and the match API (/api/matches). Port 0 picks
+a free port; the addresses chosen are logged at start (one record with
+fields listen, udp and http). An empty address turns that listener off.
+SIGINT or SIGTERM ends every match, telling its players why, and exits.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runServe(ctx, o, cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.listen, "listen", "127.0.0.1:0", "HOST:PORT for browsers: the page and WebSocket over HTTPS/TCP, WebTransport over UDP")
+	f.StringVar(&o.udp, "udp", "127.0.0.1:0", "HOST:PORT for native clients over UDP")
+	f.StringVar(&o.http, "http", "127.0.0.1:0", "HOST:PORT for /healthz, /metrics, /debug/pprof and /api")
+	f.StringVar(&o.config, "config", "", "TOML file of matches to run (default: one team deathmatch with bots)")
+	f.StringVar(&o.cert, "cert", "", "TLS certificate (PEM) for --listen (default: a self-signed one, valid for 127.0.0.1, ::1 and localhost; its SHA-256 is logged as cert_sha256)")
+	f.StringVar(&o.key, "key", "", "TLS key (PEM) for --cert")
+	f.StringVar(&o.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
+	return cmd
+}
+
+// newLogger returns the logger for format on w.
+func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "auto":
+		format = "json"
+		if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+			format = "text"
+		}
+	case "text", "json":
+	default:
+		return nil, fmt.Errorf("--log-format %q: want auto, text or json", format)
+	}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	}
+	return slog.New(slog.NewJSONHandler(w, nil)), nil
+}
+
+// matchConfigs returns the matches to start: the configuration file's, or
+// the default match.
+func matchConfigs(path string) ([]realtime.MatchConfig, error) {
+	if path == "" {
+		return []realtime.MatchConfig{defaultMatch}, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--config: %w", err)
+	}
+	f, err := realtime.ParseFile(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return f.Matches, nil
+}
+
+func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
+	log, err := newLogger(o.logFormat, logOut)
+	if err != nil {
+		return err
+	}
+	if (o.cert == "") != (o.key == "") {
+		return errors.New("--cert and --key go together")
+	}
+	configs, err := matchConfigs(o.config)
+	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	host := realtime.NewHost(log, realtime.NewMetrics(reg))
+
+	var listeners []transport.Listener
+	defer func() {
+		for _, l := range listeners {
+			_ = l.Close()
+		}
+	}()
+	addrs, err := openListeners(o, &listeners)
+	if err != nil {
+		return err
+	}
+	var httpSrv *http.Server
+	if o.http != "" {
+		ln, err := net.Listen("tcp", o.http)
+		if err != nil {
+			return fmt.Errorf("--http: %w", err)
+		}
+		addrs.http = ln.Addr().String()
+		httpSrv = &http.Server{Handler: newAPI(host, reg, log), ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("http", "err", err)
+			}
+		}()
+	}
+	for i, mc := range configs {
+		if _, err := host.Start(mc); err != nil {
+			_ = host.Shutdown(context.Background(), "server failed to start")
+			return fmt.Errorf("match %d: %w", i+1, err)
+		}
+	}
+	for _, l := range listeners {
+		go func() {
+			if err := host.Serve(ctx, l); err != nil {
+				log.Error("accept", "addr", l.Addr(), "err", err)
+			}
+		}()
+	}
+	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "http", addrs.http, "cert_sha256", addrs.certHash, "matches", len(configs))
+
+	<-ctx.Done()
+	log.Info("shutting down")
+	for _, l := range listeners {
+		_ = l.Close() // stop accepting first
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	err = host.Shutdown(sctx, "server shutting down")
+	if httpSrv != nil {
+		_ = httpSrv.Shutdown(sctx)
+	}
+	if err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// boundAddrs are the addresses the listeners got.
+type boundAddrs struct{ listen, udp, http, certHash string }

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/pprof"
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/lagkit/lagkit/realtime"
+)
+
+// maxBody bounds an API request's body.
+const maxBody = 64 << 10
+
+// newAPI returns the HTTP side of lagkit serve: health, metrics from reg,
+// pprof, and the match API on host.
+func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprintln(w, "ok")
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+
+	mux.HandleFunc("GET /api/matches", func(w http.ResponseWriter, _ *http.Request) {
+		out := []realtime.MatchInfo{}
+		for _, m := range host.Matches() {
+			if info, err := m.Info(); err == nil {
+				out = append(out, info)
+			}
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
+	mux.HandleFunc("GET /api/matches/{id}", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
+		info, err := m.Info()
+		if err != nil {
+			apiError(w, http.StatusNotFound, "match %s: %v", m.ID(), err)
+			return
+		}
+		writeJSON(w, http.StatusOK, info)
+	}))
+	mux.HandleFunc("GET /api/matches/{id}/ticks", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
+		since, err := strconv.Atoi(r.URL.Query().Get("since"))
+		if r.URL.Query().Get("since") == "" {
+			since, err = 0, nil
+		}
+		if err != nil || since < 0 {
+			apiError(w, http.StatusBadRequest, "since %q: want a tick count", r.URL.Query().Get("since"))
+			return
+		}
+		ts, err := m.TickStats(since)
+		if err != nil {
+			apiError(w, http.StatusNotFound, "match %s: %v", m.ID(), err)
+			return
+		}
+		writeJSON(w, http.StatusOK, ts)
+	}))
+	mux.HandleFunc("POST /api/matches", func(w http.ResponseWriter, r *http.Request) {
+		var mc realtime.MatchConfig
+		if !readJSON(w, r, &mc) {
+			return
+		}
+		m, err := host.Start(mc)
+		if err != nil {
+			apiError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		info, _ := m.Info()
+		log.Info("match created", "match", m.ID(), "by", r.RemoteAddr)
+		writeJSON(w, http.StatusCreated, info)
+	})
+	mux.HandleFunc("PUT /api/matches/{id}/latency", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
+		var rules []realtime.LinkRule
+		if !readJSON(w, r, &rules) {
+			return
+		}
+		if err := m.SetLatency(rules); err != nil {
+			apiError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	mux.HandleFunc("DELETE /api/matches/{id}", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
+		ctx, cancel := context.WithTimeout(r.Context(), shutdownGrace)
+		defer cancel()
+		if err := m.End(ctx, "match ended by the server"); err != nil {
+			apiError(w, http.StatusGatewayTimeout, "match %s: %v", m.ID(), err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	return mux
+}
+
+// readJSON decodes the request body into v, refusing unknown fields, and
+// answers 400 when it cannot.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			apiError(w, http.StatusRequestEntityTooLarge, "body over %d bytes", maxBody)
+			return false
+		}
+		apiError(w, http.StatusBadRequest, "body: %v", err)
+		return false
+	}
+	return true
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func apiError(w http.ResponseWriter, status int, format string, args ...any) {
+	writeJSON(w, status, map[string]string{"error": fmt.Sprintf(format, args...)})
+}
+
+// withMatch resolves the request's {id} to a running match for f, and
+// answers 404 when there is none.
+func withMatch(host *realtime.Host, f func(http.ResponseWriter, *http.Request, *realtime.Match)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		m, ok := host.Match(r.PathValue("id"))
+		if !ok {
+			apiError(w, http.StatusNotFound, "no match %q", r.PathValue("id"))
+			return
+		}
+		f(w, r, m)
+	}
+}

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/world"
+)
+
+// TestMain lets a test run this binary as the lagkit command in a
+// subprocess, so the serve test needs no separate build.
+func TestMain(m *testing.M) {
+	if os.Getenv("LAGKIT_AS_COMMAND") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// startServe runs lagkit serve with args in a subprocess and returns it
+// with the addresses it logged.
+func startServe(t *testing.T, args ...string) (*exec.Cmd, map[string]any, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--log-format", "json"}, args...)...)
+	cmd.Env = append(os.Environ(), "LAGKIT_AS_COMMAND=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	logs := &bytes.Buffer{}
+	found := make(chan map[string]any, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sent := false
+		for sc.Scan() {
+			logs.WriteString(sc.Text() + "\n")
+			var rec map[string]any
+			if !sent && json.Unmarshal(sc.Bytes(), &rec) == nil && rec["msg"] == "listening" {
+				found <- rec
+				sent = true
+			}
+		}
+		close(found)
+	}()
+	select {
+	case rec, ok := <-found:
+		if !ok {
+			t.Fatalf("serve exited before listening:\n%s", logs)
+		}
+		return cmd, rec, logs
+	case <-time.After(20 * time.Second):
+		t.Fatalf("serve did not log its addresses:\n%s", logs)
+	}
+	return nil, nil, nil
+}
+
+// TestServeShutdown runs lagkit serve, plays a client over UDP, scrapes
+// /metrics, uses the match API, then sends SIGTERM: the client is told
+// why, and the process exits 0.
+func TestServeShutdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a server subprocess")
+	}
+	cfg := filepath.Join(t.TempDir(), "serve.toml")
+	if err := os.WriteFile(cfg, []byte(`
+[[match]]
+name = "duel"
+map = "arena"
+mode = "ffa"
+seats = 4
+bots = 2
+
+[match.policy]
+name = "alc"
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd, addrs, logs := startServe(t, "--config", cfg)
+	udp, _ := addrs["udp"].(string)
+	base := "http://" + addrs["http"].(string)
+	if udp == "" || addrs["http"] == "" || addrs["listen"] == "" || len(addrs["cert_sha256"].(string)) != 64 {
+		t.Fatalf("addresses %v", addrs)
+	}
+
+	conn, err := transport.DialUDP(context.Background(), udp, transport.UDPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arena, err := world.Load("arena")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &realtime.LiveStats{}
+	done := make(chan error, 1)
+	go func() {
+		_, err := realtime.RunClient(context.Background(), conn, realtime.ClientConfig{
+			Client: client.Config{Map: arena, Name: "tester"}, Stats: live})
+		done <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for live.Get().Snapshots < 64 {
+		if time.Now().After(deadline) {
+			t.Fatalf("client got %d snapshots in 10 s", live.Get().Snapshots)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	checkMetrics(t, base)
+	checkAPI(t, base)
+	checkBots(t, udp, base)
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("client: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("client not told within 10 s of SIGTERM")
+	}
+	if r := live.Get().Reason; !strings.Contains(r, "server shutting down") {
+		t.Errorf("client was told %q, want the server's shutdown", r)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("serve exited with %v, want 0:\n%s", err, logs)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve still running 10 s after SIGTERM")
+	}
+	for _, want := range []string{`"msg":"connect"`, `"name":"tester"`, `"msg":"match end"`, `"reason":"server shutting down"`} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("logs lack %s:\n%s", want, logs)
+		}
+	}
+}
+
+// checkMetrics scrapes /metrics and checks what a running match shows.
+func checkMetrics(t *testing.T, base string) {
+	t.Helper()
+	fams, err := getMetrics(context.Background(), base+"/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := metricValue(fams["lagkit_players"], ""); v != 2 {
+		t.Errorf("lagkit_players %v, want 2 (the tester and a bot)", v)
+	}
+	for _, name := range []string{"lagkit_datagrams_in_total", "lagkit_datagrams_out_total", "lagkit_bytes_out_total"} {
+		if v := metricValue(fams[name], ""); v <= 0 {
+			t.Errorf("%s = %v, want > 0", name, v)
+		}
+	}
+	h := fams["lagkit_tick_duration_seconds"]
+	if h == nil || len(h.GetMetric()) != 1 || h.GetMetric()[0].GetHistogram().GetSampleCount() < 64 {
+		t.Errorf("lagkit_tick_duration_seconds: want one series of at least 64 ticks, got %v", h)
+	}
+	for _, name := range []string{"lagkit_tick_start_lateness_seconds", "lagkit_tick_overruns_total", "lagkit_datagrams_dropped_total",
+		"lagkit_rewinds_total", "lagkit_rollback_distance_meters", "lagkit_sbc_hits_total", "go_goroutines", "process_cpu_seconds_total"} {
+		if fams[name] == nil {
+			t.Errorf("/metrics lacks %s", name)
+		}
+	}
+}
+
+// checkAPI creates, lists and ends a match through the API.
+func checkAPI(t *testing.T, base string) {
+	t.Helper()
+	resp, err := http.Post(base+"/api/matches", "application/json", strings.NewReader(`{"map": "courtyard", "mode": "dom", "tick_rate": 32, "duration": "10m"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created realtime.MatchInfo
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated || created.ID == "" || created.Config.TickRate != 32 {
+		t.Fatalf("POST /api/matches: %s %+v", resp.Status, created)
+	}
+	resp, err = http.Post(base+"/api/matches", "application/json", strings.NewReader(`{"map": "metro", "tickrate": 32}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("POST with an unknown field: %s, want 400", resp.Status)
+	}
+	var list []realtime.MatchInfo
+	if err := getJSON(context.Background(), base+"/api/matches", &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[0].Config.Name != "duel" || list[0].Humans != 1 || list[1].ID != created.ID {
+		t.Fatalf("GET /api/matches: %+v", list)
+	}
+	req, _ := http.NewRequest(http.MethodDelete, base+"/api/matches/"+created.ID, nil)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Errorf("DELETE: %s, want 204", resp.Status)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if err := getJSON(context.Background(), base+"/api/matches", &list); err != nil {
+			t.Fatal(err)
+		}
+		if len(list) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("ended match still listed: %+v", list)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestServeAndBotsErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("[[match]]\nmap = \"metro\"\nbots = 3\nplayers = 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--log-format", "xml"}, `--log-format "xml": want auto, text or json`},
+		{[]string{"serve", "--config", bad}, `bad.toml:4:1: unknown field "match.players"`},
+		{[]string{"serve", "--config", "nowhere.toml"}, "--config: open nowhere.toml"},
+		{[]string{"serve", "--cert", "c.pem"}, "--cert and --key go together"},
+		{[]string{"bots", "--connect", "127.0.0.1:4000"}, `--connect "127.0.0.1:4000": want udp://HOST:PORT`},
+		{[]string{"bots", "--connect", "tcp://127.0.0.1:4000"}, `unknown scheme "tcp"`},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--count", "0"}, "--count 0: want 1 to 128"},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--map", "atlantis"}, "--map:"},
+	}
+	for _, tc := range cases {
+		_, err := run(tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("lagkit %s: error %v, want it to contain %q", strings.Join(tc.args, " "), err, tc.want)
+		}
+	}
+}
+
+// checkBots plays lagkit bots against the server and reads its report.
+func checkBots(t *testing.T, udp, base string) {
+	t.Helper()
+	out, err := run("bots", "--connect", "udp://"+udp, "--map", "arena", "--count", "2", "--duration", "2s", "--server", base, "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep botsReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, b := range rep.Bots {
+		if b.Error != "" || b.Snapshots < 32 || b.Seat < 0 || b.RTTms <= 0 {
+			t.Errorf("bot %+v", b)
+		}
+	}
+	s := rep.Server
+	if len(rep.Bots) != 2 || s == nil || s.TickRateHz != 64 || s.Ticks < 64 || s.TickP99US <= 0 || s.CPUPerTickUS <= 0 || s.BytesPerSPerClient <= 0 {
+		t.Errorf("report %s", out)
+	}
+}

@@ -1,0 +1,300 @@
+package realtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// Brain chooses a player's input each tick from what its client shows,
+// as sim.Brain does in virtual time; bots are Brains.
+type Brain interface {
+	Input(now time.Duration, c *client.Client) game.UserCmd
+}
+
+// ClientConfig sets up RunClient.
+type ClientConfig struct {
+	// Client configures the client core; its Map must be the server's.
+	Client client.Config
+	// Brain plays (nil: the player stands still).
+	Brain Brain
+	// Stats, when set, is updated as the session goes, for a caller to
+	// read while it runs.
+	Stats *LiveStats
+}
+
+// ClientStats are what a client driver measured over its session.
+type ClientStats struct {
+	Name      string  `json:"name"`
+	Seat      int     `json:"seat"`
+	Snapshots int     `json:"snapshots"`
+	RTTms     float64 `json:"rtt_ms"`
+	// RTTMeanMS is the mean of the smoothed round trip sampled once a
+	// second after the first two seconds of the session.
+	RTTMeanMS float64 `json:"rtt_mean_ms"`
+	// PredErrMeanM is the mean prediction error: for each command the
+	// server executed, how far the predicted position lay from the
+	// server's.
+	PredErrMeanM float64 `json:"prediction_error_mean_m"`
+	PredErrMaxM  float64 `json:"prediction_error_max_m"`
+	Shots        int     `json:"shots"`
+	// Hits are the shots the server registered on others, as it told this
+	// client; HitsReceived and SBCReceived the hits on this player, and
+	// those its client found behind cover when they arrived.
+	Hits         int    `json:"hits"`
+	HitsReceived int    `json:"hits_received"`
+	SBCReceived  int    `json:"sbc_received"`
+	BytesIn      int    `json:"bytes_in"`
+	Reason       string `json:"reason"`
+}
+
+// LiveStats holds a running client's statistics for other goroutines.
+type LiveStats struct {
+	mu sync.Mutex
+	s  ClientStats
+}
+
+// Get returns the statistics so far.
+func (l *LiveStats) Get() ClientStats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.s
+}
+
+func (l *LiveStats) set(s ClientStats) {
+	l.mu.Lock()
+	l.s = s
+	l.mu.Unlock()
+}
+
+// RunClient plays one session over conn on the wall clock: it connects,
+// ticks at the server's rate with cfg.Brain's input, and returns when the
+// server ends the session, the connection closes, or ctx is done (then it
+// says goodbye to the server). Its error is nil when ctx ended the
+// session or the server disconnected it, and describes anything else
+// (rejected, wrong map, connection lost).
+func RunClient(ctx context.Context, conn transport.Conn, cfg ClientConfig) (ClientStats, error) {
+	c, err := client.New(cfg.Client)
+	if err != nil {
+		return ClientStats{}, err
+	}
+	d := &clientDriver{conn: conn, c: c, brain: cfg.Brain, live: cfg.Stats, mapName: cfg.Client.Map.Name,
+		inbox: make(chan []byte, 256), start: time.Now()}
+	d.st.Name, d.st.Seat = cfg.Client.Name, -1
+	return d.run(ctx)
+}
+
+type clientDriver struct {
+	conn    transport.Conn
+	c       *client.Client
+	brain   Brain
+	live    *LiveStats
+	mapName string
+	inbox   chan []byte
+	readErr error
+	start   time.Time
+
+	st              ClientStats
+	predSum         float64
+	predN           int
+	rttSum          float64
+	rttN            int
+	nextRTT         time.Duration
+	failure         error
+	sawDisconnected bool
+}
+
+func (d *clientDriver) now() time.Duration { return time.Since(d.start) }
+
+func (d *clientDriver) run(ctx context.Context) (ClientStats, error) {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	readDone := make(chan struct{})
+	go d.read(rctx, readDone)
+	defer func() { cancel(); <-readDone }()
+
+	d.c.Connect(d.now())
+	d.flush()
+	// Until the server states its tick, the driver polls at 64 Hz, which
+	// only paces the connect retries.
+	tick := time.Second / 64
+	next := d.now() + tick
+	timer := time.NewTimer(tick)
+	defer timer.Stop()
+	d.nextRTT = 2 * time.Second
+	for {
+		done := false
+		select {
+		case <-ctx.Done():
+			done = true
+		case b, ok := <-d.inbox:
+			switch {
+			case ok:
+				d.step(b)
+			case ctx.Err() != nil:
+				done = true // the reader saw ctx end first
+			default:
+				return d.finish(d.lost())
+			}
+		case <-timer.C:
+		}
+		if done {
+			d.c.Disconnect("client left")
+			d.flush()
+			_ = d.conn.Close("client left")
+			return d.finish(nil)
+		}
+		if d.failure != nil {
+			d.c.Disconnect(d.failure.Error())
+			d.flush()
+			_ = d.conn.Close(d.failure.Error())
+			return d.finish(d.failure)
+		}
+		if d.c.Phase() == client.Closed {
+			_ = d.conn.Close(d.c.Reason())
+			if d.sawDisconnected {
+				return d.finish(nil)
+			}
+			return d.finish(errors.New(d.c.Reason()))
+		}
+		now := d.now()
+		if now >= next {
+			if td := d.c.TickDuration(); td > 0 {
+				tick = td
+			}
+			var in game.UserCmd
+			if d.c.Phase() == client.Connected && d.brain != nil {
+				in = d.brain.Input(now, d.c)
+			}
+			d.c.Tick(now, in)
+			d.flush()
+			d.observe(now)
+			next += tick
+			if next <= now {
+				next = now + tick // far behind (a stall): skip, do not burst
+			}
+		}
+		timer.Reset(next - d.now())
+	}
+}
+
+// read is the connection's reader goroutine.
+func (d *clientDriver) read(ctx context.Context, done chan struct{}) {
+	defer close(done)
+	defer close(d.inbox)
+	buf := make([]byte, transport.MaxDatagram)
+	for {
+		n, err := d.conn.Recv(ctx, buf)
+		if err != nil {
+			d.readErr = err
+			return
+		}
+		b := append([]byte(nil), buf[:n]...)
+		select {
+		case d.inbox <- b:
+		default: // the driver is behind: drop, as a full socket buffer would
+		}
+	}
+}
+
+// lost describes a connection that closed under the session.
+func (d *clientDriver) lost() error {
+	if d.c.Phase() == client.Closed && d.sawDisconnected {
+		return nil
+	}
+	reason := d.conn.Reason()
+	if reason == "" && d.readErr != nil {
+		reason = d.readErr.Error()
+	}
+	d.st.Reason = "connection closed: " + reason
+	return errors.New(d.st.Reason)
+}
+
+// step hands one datagram to the client core.
+func (d *clientDriver) step(b []byte) {
+	if typ, err := wire.PeekType(b); err == nil && typ == wire.MsgAccept {
+		var a wire.Accept
+		if wire.DecodeAccept(b, &a) == nil && a.Map != d.mapName && d.c.Phase() == client.Connecting {
+			d.failure = fmt.Errorf("realtime: the server plays map %q, this client was set up for %q", a.Map, d.mapName)
+			return
+		}
+	}
+	if typ, err := wire.PeekType(b); err == nil && typ == wire.MsgDisconnect {
+		d.sawDisconnected = true
+	}
+	d.st.BytesIn += len(b)
+	_ = d.c.Step(d.now(), b) // the client counts what it rejects
+	if d.c.Phase() == client.Connected {
+		d.st.Seat = d.c.ID()
+	}
+	d.flush()
+	for _, e := range d.c.PredictionErrors() {
+		d.predSum += e
+		d.predN++
+		d.st.PredErrMaxM = math.Max(d.st.PredErrMaxM, e)
+	}
+	for _, h := range d.c.Hits() {
+		d.st.HitsReceived++
+		if h.SBC {
+			d.st.SBCReceived++
+		}
+	}
+	for _, r := range d.c.Confirms() {
+		switch r.Outcome {
+		case wire.OutcomeRegistered, wire.OutcomeConfirmed, wire.OutcomeDeniedRefuted, wire.OutcomeTimeout:
+			d.st.Hits++
+		}
+	}
+}
+
+// flush sends the client's outbox.
+func (d *clientDriver) flush() {
+	for _, b := range d.c.Outbox() {
+		_ = d.conn.Send(b) // datagrams are unreliable; a refused one is a lost one
+	}
+}
+
+// observe samples the round trip and publishes the statistics.
+func (d *clientDriver) observe(now time.Duration) {
+	if d.c.Phase() == client.Connected && now >= d.nextRTT {
+		d.rttSum += float64(d.c.RTT()) / float64(time.Millisecond)
+		d.rttN++
+		d.nextRTT = now + time.Second
+	}
+	if d.live != nil {
+		d.live.set(d.stats())
+	}
+}
+
+func (d *clientDriver) stats() ClientStats {
+	s := d.st
+	cs := d.c.Stats()
+	s.Snapshots, s.Shots = cs.SnapshotsReceived, cs.Shots
+	s.RTTms = float64(d.c.RTT()) / float64(time.Millisecond)
+	if d.rttN > 0 {
+		s.RTTMeanMS = d.rttSum / float64(d.rttN)
+	}
+	if d.predN > 0 {
+		s.PredErrMeanM = d.predSum / float64(d.predN)
+	}
+	if s.Reason == "" {
+		s.Reason = d.c.Reason()
+	}
+	return s
+}
+
+func (d *clientDriver) finish(err error) (ClientStats, error) {
+	s := d.stats()
+	if d.live != nil {
+		d.live.set(s)
+	}
+	return s, err
+}

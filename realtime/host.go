@@ -1,0 +1,134 @@
+package realtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lagkit/lagkit/transport"
+)
+
+// Host runs many matches in one process, each on its own goroutine, and
+// hands each connection its listeners accept to the oldest match with a
+// free seat.
+type Host struct {
+	log *slog.Logger
+	met *Metrics
+
+	mu      sync.Mutex
+	matches []*Match
+	seq     int
+	closed  bool
+}
+
+// NewHost returns a host logging to log (nil: slog's default) and
+// counting into met (nil: metrics on a private registry).
+func NewHost(log *slog.Logger, met *Metrics) *Host {
+	if log == nil {
+		log = slog.Default()
+	}
+	if met == nil {
+		met = NewMetrics(prometheus.NewRegistry())
+	}
+	return &Host{log: log, met: met}
+}
+
+// ErrShutdown is returned by Start once Shutdown has begun.
+var ErrShutdown = errors.New("realtime: host is shutting down")
+
+// maxMatches bounds the matches one host runs at once.
+const maxMatches = 256
+
+// Start starts a match for cfg.
+func (h *Host) Start(cfg MatchConfig) (*Match, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrShutdown
+	}
+	if len(h.matches) >= maxMatches {
+		return nil, fmt.Errorf("realtime: %d matches running, at most %d", len(h.matches), maxMatches)
+	}
+	h.seq++
+	id := strconv.Itoa(h.seq)
+	m, err := newMatch(id, cfg, h.log, h.met)
+	if err != nil {
+		return nil, err
+	}
+	h.matches = append(h.matches, m)
+	go func() {
+		<-m.Done()
+		h.mu.Lock()
+		h.matches = slices.DeleteFunc(h.matches, func(x *Match) bool { return x == m })
+		h.mu.Unlock()
+	}()
+	return m, nil
+}
+
+// Matches returns the running matches, oldest first.
+func (h *Host) Matches() []*Match {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.matches)
+}
+
+// Match returns the running match id.
+func (h *Host) Match(id string) (*Match, bool) {
+	for _, m := range h.Matches() {
+		if m.ID() == id {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// Join gives conn to the oldest match with a free seat, or closes it
+// when every match is full.
+func (h *Host) Join(conn transport.Conn) error {
+	for _, m := range h.Matches() {
+		if err := m.Add(conn); err == nil {
+			return nil
+		}
+	}
+	_ = conn.Close("server full")
+	return errors.New("realtime: every match is full")
+}
+
+// Serve accepts sessions from l and joins them to matches until ctx is
+// done or l closes.
+func (h *Host) Serve(ctx context.Context, l transport.Listener) error {
+	for {
+		conn, err := l.Accept(ctx)
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, transport.ErrClosed) {
+				return nil
+			}
+			return err
+		}
+		if err := h.Join(conn); err != nil {
+			h.log.Warn("refused", "peer", conn.Peer(), "err", err)
+		}
+	}
+}
+
+// Shutdown stops starting matches and ends every match, telling its
+// players reason; it waits for the matches to close their connections
+// or for ctx.
+func (h *Host) Shutdown(ctx context.Context, reason string) error {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	var first error
+	for _, m := range h.Matches() {
+		if err := m.End(ctx, reason); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -1,0 +1,537 @@
+// Package realtime runs lagkit's sans-IO server and client cores on the
+// wall clock over real transports. A Match is one server core driven by
+// its own goroutine at the tick rate, fed by per-connection reader
+// goroutines through a bounded queue, with optional per-player emulated
+// links (package netem) on the live path; a Host runs many matches and
+// hands them the connections its listeners accept; RunClient drives a
+// client core, played by a Brain, over any transport.Conn.
+package realtime
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// queueLen is how many received datagrams a match buffers between its
+// readers and its goroutine: at 128 players sending one command packet
+// per 64 Hz tick, about 60 ms worth. Its buffers are allocated once.
+const queueLen = 8192
+
+// spinMargin is how long before a tick the match goroutine stops
+// sleeping and spins: Go's timers fire tens to hundreds of microseconds
+// late, and the spin keeps the tick's start within microseconds.
+const spinMargin = 500 * time.Microsecond
+
+// sampleRing is how many recent ticks' durations and lateness a match
+// keeps for its percentiles.
+const sampleRing = 1 << 14
+
+// ErrEnded is returned for commands sent to a match that has ended.
+var ErrEnded = errors.New("realtime: match ended")
+
+// Match is one live match: a server core run by its own goroutine on the
+// wall clock. Its methods are safe to call from any goroutine; they talk
+// to the match goroutine through its command channel, so the core itself
+// stays single-threaded and lock-free.
+type Match struct {
+	id    string
+	r     *resolved
+	srv   *server.Server
+	log   *slog.Logger
+	met   *matchMetrics
+	start time.Time
+	tick  time.Duration
+
+	inbox chan inbound
+	free  chan []byte
+	gone  chan *peer
+	cmds  chan func()
+	done  chan struct{}
+	stop  chan string
+	ended atomic.Bool
+	// reason is why the match ended, set before done closes.
+	reason string
+	// wg counts the match's reader and bot goroutines.
+	wg sync.WaitGroup
+
+	// Owned by the match goroutine.
+	peers    map[server.Peer]*peer
+	nextPeer server.Peer
+	rules    []linkRule
+	linkSeed uint64
+	prev     server.Stats
+	pkt      []byte
+	humans   int
+	bots     []*peer
+	botSeq   int
+	samples  tickSamples
+	lastTick time.Duration
+}
+
+// inbound is one datagram from a peer, in a buffer from the match's pool.
+type inbound struct {
+	p *peer
+	b []byte
+}
+
+// New starts a match for cfg, identified by id, logging to log and
+// counting into met (nil: a private registry's metrics).
+func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics) (*Match, error) {
+	r, err := cfg.resolve()
+	if err != nil {
+		return nil, err
+	}
+	srv, err := server.New(r.server)
+	if err != nil {
+		return nil, err
+	}
+	if r.cfg.Name == "" {
+		r.cfg.Name = id
+	}
+	m := &Match{
+		id: id, r: r, srv: srv, tick: srv.TickDuration(),
+		log:   log.With("match", id),
+		met:   met.forMatch(id),
+		inbox: make(chan inbound, queueLen), free: make(chan []byte, queueLen),
+		gone: make(chan *peer), cmds: make(chan func(), 16), done: make(chan struct{}), stop: make(chan string, 1),
+		peers: map[server.Peer]*peer{}, nextPeer: 1, rules: r.rules, linkSeed: r.cfg.Seed,
+		pkt: make([]byte, 0, transport.MaxDatagram),
+	}
+	for range queueLen {
+		m.free <- make([]byte, transport.MaxDatagram)
+	}
+	m.start = time.Now()
+	go m.run()
+	return m, nil
+}
+
+// ID returns the match's identifier.
+func (m *Match) ID() string { return m.id }
+
+// Done is closed once the match has ended and its connections are
+// closed.
+func (m *Match) Done() <-chan struct{} { return m.done }
+
+// Reason returns why the match ended ("" while it runs).
+func (m *Match) Reason() string {
+	select {
+	case <-m.done:
+		return m.reason
+	default:
+		return ""
+	}
+}
+
+// do runs f on the match goroutine and waits for it.
+func (m *Match) do(f func()) error {
+	ran := make(chan struct{})
+	select {
+	case m.cmds <- func() { f(); close(ran) }:
+	case <-m.done:
+		return ErrEnded
+	}
+	select {
+	case <-ran:
+		return nil
+	case <-m.done:
+		return ErrEnded
+	}
+}
+
+// Add joins conn to the match as a player. The match reads it until it
+// closes, and closes it when the player leaves or the match ends.
+func (m *Match) Add(conn transport.Conn) error {
+	var err error
+	if e := m.do(func() { err = m.add(conn, false) }); e != nil {
+		return e
+	}
+	return err
+}
+
+// SetLatency replaces the match's per-player link rules; players already
+// connected get their new links at once (packets in flight keep their
+// delivery times).
+func (m *Match) SetLatency(rules []LinkRule) error {
+	lr, err := linkRules(rules)
+	if err != nil {
+		return err
+	}
+	return m.do(func() {
+		m.rules = lr
+		for _, p := range m.peers {
+			m.applyRule(p)
+		}
+	})
+}
+
+// End ends the match, telling every player reason, and waits until its
+// connections are closed or ctx is done.
+func (m *Match) End(ctx context.Context, reason string) error {
+	select {
+	case m.stop <- reason:
+	default: // an end is already under way
+	}
+	select {
+	case <-m.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// MatchInfo describes a running match.
+type MatchInfo struct {
+	ID       string      `json:"id"`
+	Config   MatchConfig `json:"config"`
+	Tick     uint32      `json:"tick"`
+	UptimeS  float64     `json:"uptime_s"`
+	Humans   int         `json:"humans"`
+	Bots     int         `json:"bots"`
+	Players  []Player    `json:"players"`
+	Ticks    TickStats   `json:"ticks"`
+	Score    [2]int      `json:"score"`
+	Captures int         `json:"captures"`
+}
+
+// Player is one connected player as the server sees it.
+type Player struct {
+	Seat   int     `json:"seat"`
+	Name   string  `json:"name"`
+	Peer   string  `json:"peer"`
+	Bot    bool    `json:"bot"`
+	Team   int     `json:"team"`
+	RTTms  float64 `json:"rtt_ms"`
+	Shots  int     `json:"shots"`
+	Hits   int     `json:"hits"`
+	Kills  int     `json:"kills"`
+	Deaths int     `json:"deaths"`
+	// BytesOut is what the server sent the player.
+	BytesOut int `json:"bytes_out"`
+}
+
+// Info describes the match now.
+func (m *Match) Info() (MatchInfo, error) {
+	var info MatchInfo
+	err := m.do(func() { info = m.info() })
+	return info, err
+}
+
+// TickStats summarises the ticks from the since'th on (counting from 0,
+// the match's first; at most the last 16384).
+func (m *Match) TickStats(since int) (TickStats, error) {
+	var ts TickStats
+	err := m.do(func() { ts = m.samples.stats(m.tick, since) })
+	return ts, err
+}
+
+func (m *Match) info() MatchInfo {
+	info := MatchInfo{
+		ID: m.id, Config: m.r.cfg, Tick: m.srv.Tick(), UptimeS: time.Since(m.start).Seconds(),
+		Humans: m.humans, Bots: len(m.bots), Ticks: m.samples.stats(m.tick, 0),
+	}
+	mt := m.srv.Match()
+	info.Score, info.Captures = mt.TeamScore, mt.Captures
+	for _, p := range m.peers {
+		if p.seat < 0 {
+			continue
+		}
+		ci, ok := m.srv.Client(p.seat)
+		if !ok {
+			continue
+		}
+		info.Players = append(info.Players, Player{
+			Seat: p.seat, Name: ci.Name, Peer: p.conn.Peer(), Bot: p.bot, Team: ci.Team,
+			RTTms: float64(ci.RTT) / float64(time.Millisecond), Shots: ci.Shots, Hits: ci.Hits,
+			Kills: ci.Kills, Deaths: ci.Deaths, BytesOut: ci.BytesSent,
+		})
+	}
+	slices.SortFunc(info.Players, func(a, b Player) int { return a.Seat - b.Seat })
+	return info
+}
+
+// now is the match's server time: monotonic wall time since it started.
+func (m *Match) now() time.Duration { return time.Since(m.start) }
+
+// run is the match goroutine.
+func (m *Match) run() {
+	m.log.Info("match start", "name", m.r.cfg.Name, "map", m.r.cfg.Map, "mode", m.r.cfg.Mode,
+		"tick_rate", m.r.cfg.TickRate, "policy", m.srv.Policy().Name(), "seats", m.r.cfg.Seats, "bots", m.r.cfg.Bots)
+	m.fillBots()
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	reason := ""
+	for reason == "" {
+		now := m.now()
+		m.deliverUp(now)
+		if next := m.srv.NextTick(); next <= now {
+			m.advance(now, next)
+			if over := m.over(); over != "" {
+				reason = over
+				break
+			}
+		}
+		m.deliverDown(m.now())
+		wake := m.wake()
+		wait := wake - m.now()
+		if wait > spinMargin {
+			timer.Reset(wait - spinMargin)
+			select {
+			case in := <-m.inbox:
+				m.receive(m.now(), in)
+				m.drainInbox()
+				continue
+			case f := <-m.cmds:
+				f()
+				continue
+			case p := <-m.gone:
+				m.closed(p)
+				continue
+			case reason = <-m.stop:
+				continue
+			case <-timer.C:
+			}
+		}
+		m.drainInbox()
+		for m.now() < wake {
+			// Spin without yielding: the margin is short, and a yield could
+			// hand the processor to a goroutine that runs past the tick.
+		}
+	}
+	m.end(reason)
+}
+
+// drainInbox takes every datagram already queued.
+func (m *Match) drainInbox() {
+	for {
+		select {
+		case in := <-m.inbox:
+			m.receive(m.now(), in)
+		default:
+			return
+		}
+	}
+}
+
+// wake returns when the goroutine next has work: the next tick or the
+// next emulated delivery.
+func (m *Match) wake() time.Duration {
+	w := m.srv.NextTick()
+	for _, p := range m.peers {
+		if p.up != nil {
+			if t, ok := p.up.Next(); ok {
+				w = min(w, t)
+			}
+		}
+		if p.down != nil {
+			if t, ok := p.down.Next(); ok {
+				w = min(w, t)
+			}
+		}
+	}
+	return w
+}
+
+// over returns why the round is over, or "".
+func (m *Match) over() string {
+	if m.srv.Match().Over(m.srv.Time()) {
+		return "match over"
+	}
+	return ""
+}
+
+// receive takes one datagram from the inbound queue: through the
+// player's emulated uplink if it has one, else straight to the core.
+func (m *Match) receive(now time.Duration, in inbound) {
+	p := in.p
+	m.met.dgIn.Inc()
+	m.met.bytesIn.Add(float64(len(in.b)))
+	if !p.removed {
+		if p.up != nil {
+			p.up.Send(now, in.b)
+		} else {
+			m.step(now, p, in.b)
+		}
+	}
+	m.free <- in.b[:cap(in.b)]
+}
+
+// step hands a datagram to the core.
+func (m *Match) step(now time.Duration, p *peer, b []byte) {
+	malformed := m.srv.Stats().Malformed
+	if err := m.srv.Step(now, p.id, b); err != nil && m.srv.Stats().Malformed == malformed {
+		m.met.dropped[DropNoPeer].Inc() // well formed, but not from a player
+	}
+	if p.seat < 0 {
+		m.seated(p)
+	}
+	m.route(now)
+}
+
+// deliverUp hands the core every emulated uplink datagram due by now.
+func (m *Match) deliverUp(now time.Duration) {
+	for _, p := range m.peers {
+		if p.up == nil {
+			continue
+		}
+		for {
+			b, ok := p.up.Receive(now, m.pkt[:0])
+			if !ok {
+				break
+			}
+			m.step(now, p, b)
+		}
+	}
+}
+
+// deliverDown sends every emulated downlink datagram due by now, and
+// closes the connections of players the server dropped once what was
+// sent them has left.
+func (m *Match) deliverDown(now time.Duration) {
+	for _, p := range m.peers {
+		if p.down != nil {
+			for {
+				b, ok := p.down.Receive(now, m.pkt[:0])
+				if !ok {
+					break
+				}
+				m.send(p, b)
+			}
+		}
+		if p.closing != "" && (p.down == nil || p.down.Len() == 0) {
+			m.remove(p, p.closing)
+		}
+	}
+}
+
+// route sends the core's outbox: through each player's emulated downlink
+// if it has one, else at once.
+func (m *Match) route(now time.Duration) {
+	for _, dg := range m.srv.Outbox() {
+		p := m.peers[dg.To]
+		if p == nil {
+			continue
+		}
+		if typ, err := wire.PeekType(dg.Data); err == nil {
+			switch typ {
+			case wire.MsgDisconnect:
+				var d wire.Disconnect
+				if wire.DecodeDisconnect(dg.Data, &d) == nil {
+					p.closing = d.Reason
+				}
+			case wire.MsgReject:
+				var r wire.Reject
+				if wire.DecodeReject(dg.Data, &r) == nil {
+					p.closing = "rejected: " + r.Reason
+				}
+			}
+		}
+		if p.down != nil {
+			p.down.Send(now, dg.Data)
+		} else {
+			m.send(p, dg.Data)
+		}
+	}
+}
+
+// send puts one datagram on a player's connection without blocking.
+func (m *Match) send(p *peer, b []byte) {
+	if err := p.conn.Send(b); err != nil {
+		m.met.dropped[DropSend].Inc()
+		return
+	}
+	m.met.dgOut.Inc()
+	m.met.bytesOut.Add(float64(len(b)))
+}
+
+// advance runs the core's due ticks and accounts for them.
+func (m *Match) advance(now, scheduled time.Duration) {
+	m.met.late.Observe((now - scheduled).Seconds())
+	t0 := time.Now()
+	m.srv.Advance(now)
+	d := time.Since(t0)
+	m.met.tick.Observe(d.Seconds())
+	if d > m.tick {
+		m.met.overruns.Inc()
+	}
+	m.samples.add(d, now-scheduled, d > m.tick)
+	m.route(now)
+	m.account()
+}
+
+// account turns what the core logged and counted during its ticks into
+// metrics, logs and seat changes.
+func (m *Match) account() {
+	st := m.srv.Stats()
+	if d := st.Malformed - m.prev.Malformed; d > 0 {
+		m.met.dropped[DropMalformed].Add(float64(d))
+	}
+	m.prev = st
+	for _, rec := range m.srv.ShotRecords() {
+		if rec.Rewound {
+			m.met.rewind.Inc()
+			if rec.Hit {
+				m.met.rollback.Observe(rec.RollbackM)
+			}
+		}
+		if rec.Appealed {
+			m.met.appeals.WithLabelValues(rec.Outcome.String()).Inc()
+		}
+		if rec.Registered && m.behindCover(&rec) {
+			m.met.sbc.Inc()
+		}
+	}
+	for _, e := range m.srv.Log() {
+		if e.Kind != "disconnect" {
+			continue
+		}
+		for _, p := range m.peers {
+			if p.seat == e.Player && p.closing == "" {
+				p.closing = "left" // the client said goodbye, or the core dropped it
+			}
+		}
+	}
+	now := m.now()
+	for _, p := range m.peers {
+		if p.seat >= 0 {
+			if _, ok := m.srv.ClientByPeer(p.id); !ok && p.closing == "" {
+				p.closing = "left"
+			}
+		} else if now-p.joined > connectTimeout && p.closing == "" {
+			p.closing = "no connect request"
+		}
+		if lost := p.lost(); lost > 0 {
+			m.met.dropped[DropEmulated].Add(float64(lost))
+		}
+	}
+}
+
+// connectTimeout is how long a connection may stay without a session
+// before it is closed.
+const connectTimeout = 10 * time.Second
+
+// behindCover reports whether a registered hit's victim, at the server's
+// present, is behind cover from the shooter's eye: a shot behind cover
+// as the server can tell it (the victim's own client judges its
+// predicted pose, which the server does not have). The impact is taken
+// at the hit part's centre.
+func (m *Match) behindCover(rec *server.ShotRecord) bool {
+	v, ok1 := m.srv.Client(rec.Victim)
+	s, ok2 := m.srv.Client(rec.Shooter)
+	if !ok1 || !ok2 || v.State.Has(game.FlagDead) && !rec.Kill {
+		return false
+	}
+	cfg := m.srv.Config()
+	return lagcomp.BehindCover(v.State, rec.Part, geom.Vec3{}, game.EyePos(s.State, cfg.Movement), cfg.Map.Grid, cfg.Movement)
+}

@@ -1,0 +1,359 @@
+package realtime
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/lagkit/lagkit/bot"
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/transport"
+)
+
+// peer is one connection of a match.
+type peer struct {
+	id       server.Peer
+	conn     transport.Conn
+	bot      bool
+	seat     int // -1 until the server accepts it
+	name     string
+	up, down *netem.Link // nil: no emulation
+	// closing is the reason to close the connection with once what the
+	// server sent it has left.
+	closing string
+	removed bool
+	cancel  context.CancelFunc
+	joined  time.Duration
+	rule    linkRule // the emulation in force
+	lostN   int      // emulated losses counted so far
+}
+
+// lost returns the emulated losses since the last call.
+func (p *peer) lost() int {
+	n := 0
+	for _, l := range []*netem.Link{p.up, p.down} {
+		if l != nil {
+			st := l.Stats()
+			n += st.Lost + st.BurstLost + st.Dropped
+		}
+	}
+	d := n - p.lostN
+	p.lostN = n
+	return max(d, 0)
+}
+
+// add registers conn and starts its reader.
+func (m *Match) add(conn transport.Conn, isBot bool) error {
+	if !isBot && m.humans >= m.r.cfg.Seats {
+		return fmt.Errorf("realtime: match %s is full", m.id)
+	}
+	p := &peer{id: m.nextPeer, conn: conn, bot: isBot, seat: -1, joined: m.now()}
+	m.nextPeer++
+	m.peers[p.id] = p
+	if isBot {
+		m.bots = append(m.bots, p)
+	} else {
+		m.humans++
+		m.makeRoom()
+	}
+	m.applyRule(p)
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	m.wg.Add(1)
+	go m.read(ctx, p)
+	return nil
+}
+
+// read is a connection's reader goroutine: it copies each datagram into a
+// buffer from the match's pool and queues it, dropping it when the pool
+// is empty, so a flood never blocks the match or grows memory.
+func (m *Match) read(ctx context.Context, p *peer) {
+	defer m.wg.Done()
+	scratch := make([]byte, transport.MaxDatagram)
+	for {
+		n, err := p.conn.Recv(ctx, scratch)
+		if err != nil {
+			select {
+			case m.gone <- p:
+			case <-m.done:
+			case <-ctx.Done():
+			}
+			return
+		}
+		select {
+		case b := <-m.free:
+			b = b[:n]
+			copy(b, scratch[:n])
+			m.inbox <- inbound{p: p, b: b} // the queue holds every pooled buffer
+		default:
+			m.met.dropped[DropQueueFull].Inc()
+		}
+	}
+}
+
+// seated notes a connection the server has just accepted: its seat and
+// name, which link rules may name.
+func (m *Match) seated(p *peer) {
+	seat, ok := m.srv.ClientByPeer(p.id)
+	if !ok {
+		return
+	}
+	ci, _ := m.srv.Client(seat)
+	p.seat, p.name = seat, ci.Name
+	m.applyRule(p)
+	m.met.connects.Inc()
+	m.players()
+	m.log.Info("connect", "peer", p.conn.Peer(), "seat", seat, "name", ci.Name, "team", ci.Team, "bot", p.bot,
+		"up_ms", ms(p.rule.up.Latency), "down_ms", ms(p.rule.down.Latency))
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// applyRule gives p the emulated links its rule asks for, or none.
+func (m *Match) applyRule(p *peer) {
+	r, ok := ruleFor(m.rules, p.conn.Peer(), p.name, p.seat)
+	if !ok || !r.emulate {
+		// Packets in flight on a link being removed are delivered at
+		// once rather than lost.
+		m.flushLinks(p)
+		p.up, p.down, p.rule, p.lostN = nil, nil, linkRule{}, 0
+		return
+	}
+	p.rule = r
+	set := func(l **netem.Link, cfg netem.Config) {
+		if *l != nil {
+			_ = (*l).SetConfig(cfg) // checked when the rule was made
+			return
+		}
+		m.linkSeed = m.linkSeed*6364136223846793005 + 1442695040888963407
+		*l, _ = netem.NewLink(cfg, m.linkSeed)
+	}
+	set(&p.up, r.up)
+	set(&p.down, r.down)
+}
+
+// flushLinks delivers whatever p's emulated links hold.
+func (m *Match) flushLinks(p *peer) {
+	far := time.Duration(math.MaxInt64)
+	now := m.now()
+	if p.up != nil {
+		for b, ok := p.up.Receive(far, m.pkt[:0]); ok; b, ok = p.up.Receive(far, m.pkt[:0]) {
+			m.step(now, p, b)
+		}
+	}
+	if p.down != nil {
+		for b, ok := p.down.Receive(far, m.pkt[:0]); ok; b, ok = p.down.Receive(far, m.pkt[:0]) {
+			m.send(p, b)
+		}
+	}
+}
+
+// closed handles a connection whose peer or network closed it.
+func (m *Match) closed(p *peer) {
+	if p.removed {
+		return
+	}
+	reason := p.conn.Reason()
+	if reason == "" {
+		reason = "connection closed"
+	}
+	if p.seat >= 0 {
+		m.srv.Kick(p.seat, "") // nobody is left to tell
+		m.srv.Outbox()
+		m.account()
+	}
+	m.remove(p, reason)
+}
+
+// remove forgets p, closing its connection with reason.
+func (m *Match) remove(p *peer, reason string) {
+	if p.removed {
+		return
+	}
+	p.removed = true
+	_ = p.conn.Close(reason)
+	p.cancel()
+	delete(m.peers, p.id)
+	if p.bot {
+		m.bots = slices.DeleteFunc(m.bots, func(b *peer) bool { return b == p })
+	} else {
+		m.humans--
+	}
+	if p.seat >= 0 {
+		m.met.disconnects.Inc()
+		m.log.Info("disconnect", "peer", p.conn.Peer(), "seat", p.seat, "name", p.name, "bot", p.bot, "reason", reason)
+	}
+	m.players()
+	if !m.ended.Load() {
+		m.fillBots()
+	}
+}
+
+// players sets the players gauges.
+func (m *Match) players() {
+	var h, b int
+	for _, p := range m.peers {
+		if p.seat >= 0 && p.closing == "" {
+			if p.bot {
+				b++
+			} else {
+				h++
+			}
+		}
+	}
+	m.met.humans.Set(float64(h))
+	m.met.bots.Set(float64(b))
+}
+
+// makeRoom has a bot give its seat to a person who joined a match at its
+// bot-filled size.
+func (m *Match) makeRoom() {
+	for len(m.bots) > 0 && (m.humans+len(m.bots) > m.r.cfg.Seats || m.humans+len(m.bots) > max(m.r.cfg.Bots, m.humans)) {
+		b := m.bots[len(m.bots)-1]
+		if b.seat >= 0 {
+			m.srv.Kick(b.seat, "seat given to a player")
+			m.route(m.now())
+			m.account()
+		}
+		m.remove(b, "seat given to a player")
+	}
+}
+
+// fillBots starts server-side bots until Bots seats are taken.
+func (m *Match) fillBots() {
+	for m.humans+len(m.bots) < m.r.cfg.Bots {
+		if err := m.startBot(); err != nil {
+			m.log.Error("bot", "err", err)
+			return
+		}
+	}
+}
+
+// startBot runs one bot through a client driver over an in-memory pipe.
+func (m *Match) startBot() error {
+	m.botSeq++
+	name := fmt.Sprintf("bot%d", m.botSeq)
+	srvEnd, cliEnd := Pipe(name, "server", 256)
+	seed := m.r.cfg.Seed ^ uint64(m.botSeq)*0x9e3779b97f4a7c15
+	// Three in four bots attack, as in lagkit's matches of bots.
+	b, err := bot.New(bot.Config{Skill: m.r.cfg.BotSkill, Attacker: m.botSeq%4 != 0}, m.r.server.Map, m.r.grid, m.r.params, m.r.weapon, seed)
+	if err != nil {
+		return err
+	}
+	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Weapons: m.r.server.Weapons, Name: name}
+	replicatedDisplay(&cc, m.r.server.Replication)
+	if err := m.add(srvEnd, true); err != nil {
+		return err
+	}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		_, _ = RunClient(context.Background(), cliEnd, ClientConfig{Client: cc, Brain: b})
+	}()
+	return nil
+}
+
+// replicatedDisplay has a client draw the others with the dead reckoning
+// the server's threshold replication assumes, when there is one.
+func replicatedDisplay(cc *client.Config, r server.Replication) {
+	if r.Policy == nil {
+		return
+	}
+	cc.Display = client.DeadReckon
+	cc.Reckoning, cc.ReckoningOrder, cc.ReckoningTeams = r.Policy, r.Order, r.Teams
+}
+
+// end ends the match: every player is told reason through the wire's
+// Disconnect, sent at once (past any emulated delay), and every
+// connection closed with it.
+func (m *Match) end(reason string) {
+	m.ended.Store(true)
+	for _, p := range m.peers {
+		if p.seat >= 0 {
+			m.srv.Kick(p.seat, reason)
+		}
+	}
+	for _, dg := range m.srv.Outbox() {
+		if p := m.peers[dg.To]; p != nil {
+			m.flushLinks(p)
+			m.send(p, dg.Data)
+		}
+	}
+	m.srv.ShotRecords()
+	m.srv.Log()
+	for _, p := range m.peers {
+		m.remove(p, reason)
+	}
+	m.log.Info("match end", "reason", reason, "ticks", m.srv.Tick(), "uptime_s", time.Since(m.start).Seconds())
+	m.reason = reason
+	close(m.done)
+	m.met.remove()
+	// Readers and bots stop once their connections close; wait for them so
+	// nothing of the match outlives it.
+	m.wg.Wait()
+}
+
+// tickSamples keeps the recent ticks' durations and lateness.
+type tickSamples struct {
+	dur, late [sampleRing]time.Duration
+	over      [sampleRing]bool
+	n         int // ticks run
+}
+
+func (s *tickSamples) add(d, late time.Duration, overrun bool) {
+	s.dur[s.n%sampleRing], s.late[s.n%sampleRing], s.over[s.n%sampleRing] = d, late, overrun
+	s.n++
+}
+
+// TickStats summarises ticks: how long they took, and how late they
+// started against their schedule.
+type TickStats struct {
+	// Total is every tick run so far; Count how many are summarised (the
+	// last 16384 at most).
+	Total      int     `json:"total"`
+	Count      int     `json:"count"`
+	Overruns   int     `json:"overruns"`
+	MeanUS     float64 `json:"mean_us"`
+	P99US      float64 `json:"p99_us"`
+	MaxUS      float64 `json:"max_us"`
+	LateP50US  float64 `json:"lateness_p50_us"`
+	LateP99US  float64 `json:"lateness_p99_us"`
+	LateMaxUS  float64 `json:"lateness_max_us"`
+	IntervalUS float64 `json:"interval_us"`
+}
+
+// stats summarises the ticks from the since'th on (those still held).
+func (s *tickSamples) stats(tick time.Duration, since int) TickStats {
+	since = max(since, s.n-sampleRing, 0)
+	k := max(s.n-since, 0)
+	out := TickStats{Total: s.n, Count: k, IntervalUS: us(tick)}
+	if k == 0 {
+		return out
+	}
+	d := make([]time.Duration, 0, k)
+	l := make([]time.Duration, 0, k)
+	for i := since; i < s.n; i++ {
+		d = append(d, s.dur[i%sampleRing])
+		l = append(l, s.late[i%sampleRing])
+		if s.over[i%sampleRing] {
+			out.Overruns++
+		}
+	}
+	slices.Sort(d)
+	slices.Sort(l)
+	var sum time.Duration
+	for _, v := range d {
+		sum += v
+	}
+	p := func(xs []time.Duration, q float64) float64 { return us(xs[min(len(xs)-1, int(q*float64(len(xs))))]) }
+	out.MeanUS = us(sum) / float64(k)
+	out.P99US, out.MaxUS = p(d, 0.99), us(d[k-1])
+	out.LateP50US, out.LateP99US, out.LateMaxUS = p(l, 0.5), p(l, 0.99), us(l[k-1])
+	return out
+}
+
+func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }

@@ -1,0 +1,305 @@
+package realtime
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/bot"
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/world"
+)
+
+// quiet is a logger for tests.
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// botResult is one test bot's session.
+type botResult struct {
+	stats ClientStats
+	err   error
+}
+
+// playBots runs n bots on mapName for d, each over the connection dial
+// returns, and returns their sessions.
+func playBots(t *testing.T, mapName string, n int, d time.Duration, dial func(i int) (transport.Conn, error)) []botResult {
+	t.Helper()
+	m, err := world.Load(mapName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := game.DefaultParams()
+	grid, err := nav.Build(m, &params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	weapon := game.Rifle()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	out := make([]botResult, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		b, err := bot.New(bot.Config{Skill: 0.9, Attacker: i%4 != 3}, m, grid, &params, &weapon, uint64(i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn, err := dial(i)
+		if err != nil {
+			t.Fatalf("bot %d: dial: %v", i, err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cc := client.Config{Map: m, Movement: &params, Name: fmt.Sprintf("bot%d", i)}
+			out[i].stats, out[i].err = RunClient(ctx, conn, ClientConfig{Client: cc, Brain: b})
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// checkPlay asserts what every live run must show: every bot connected and
+// received snapshots at about the tick rate, hits registered, and the bot
+// with injected latency measured it.
+func checkPlay(t *testing.T, res []botResult, d time.Duration, tickRate int, slow int, slowRTT float64) {
+	t.Helper()
+	hits := 0
+	for i, r := range res {
+		if r.err != nil {
+			t.Errorf("bot %d: %v", i, r.err)
+			continue
+		}
+		// At least half the snapshots the tick rate sends in the time
+		// after connecting: a loopback run loses none, but a loaded CI
+		// machine may stall a bot's goroutine.
+		if want := int(0.5 * float64(tickRate) * (d - time.Second).Seconds()); r.stats.Snapshots < want {
+			t.Errorf("bot %d: %d snapshots, want at least %d", i, r.stats.Snapshots, want)
+		}
+		hits += r.stats.Hits
+		if i != slow && r.stats.RTTMeanMS > 40 {
+			t.Errorf("bot %d: round trip %.1f ms on loopback, want under 40", i, r.stats.RTTMeanMS)
+		}
+	}
+	if hits == 0 {
+		t.Errorf("no hit registered in %v of play", d)
+	}
+	if slow >= 0 {
+		if got := res[slow].stats.RTTMeanMS; math.Abs(got-slowRTT) > 15 {
+			t.Errorf("bot %d with %.0f ms injected measured %.1f ms, want within 15 ms", slow, slowRTT, got)
+		}
+	}
+	t.Logf("hits %d; slow bot rtt %.1f ms", hits, res[max(slow, 0)].stats.RTTMeanMS)
+}
+
+// slowRule injects rtt/2 each way for the player named bot<slow>.
+func slowRule(slow int, rtt float64) []LinkRule {
+	return []LinkRule{{Player: fmt.Sprintf("bot%d", slow), Up: LinkConfig{LatencyMS: rtt / 2}, Down: LinkConfig{LatencyMS: rtt / 2}}}
+}
+
+// TestBotsFillSeats runs a match whose seats server-side bots fill; a
+// person joining takes a bot's seat, gets the latency set for it while
+// the match runs, and is told why when the match ends.
+func TestBotsFillSeats(t *testing.T) {
+	h := NewHost(quiet, nil)
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, "four bots seated", func(i MatchInfo) bool { return len(i.Players) == 4 && i.Bots == 4 })
+
+	srvEnd, cliEnd := Pipe("alice", "server", 256)
+	if err := m.Add(srvEnd); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetLatency([]LinkRule{{Player: "alice", Up: LinkConfig{LatencyMS: 50}, Down: LinkConfig{LatencyMS: 50}}}); err != nil {
+		t.Fatal(err)
+	}
+	arena, err := world.Load("arena")
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := &LiveStats{}
+	done := make(chan error, 1)
+	go func() {
+		_, err := RunClient(context.Background(), cliEnd, ClientConfig{Client: client.Config{Map: arena, Name: "alice"}, Stats: live})
+		done <- err
+	}()
+	waitFor(t, m, "alice in a bot's seat", func(i MatchInfo) bool {
+		return i.Humans == 1 && i.Bots == 3 && len(i.Players) == 4
+	})
+	// A second person takes another bot's seat; when their connection
+	// closes, the server drops them and a bot takes the seat back.
+	bobSrv, bobCli := Pipe("bob", "server", 256)
+	if err := m.Add(bobSrv); err != nil {
+		t.Fatal(err)
+	}
+	bobDone := make(chan error, 1)
+	go func() {
+		_, err := RunClient(context.Background(), bobCli, ClientConfig{Client: client.Config{Map: arena, Name: "bob"}})
+		bobDone <- err
+	}()
+	waitFor(t, m, "bob in a bot's seat", func(i MatchInfo) bool { return i.Humans == 2 && i.Bots == 2 && len(i.Players) == 4 })
+	_ = bobCli.Close("bob quits")
+	if err := <-bobDone; err == nil || !strings.Contains(err.Error(), "bob quits") {
+		t.Errorf("bob's session ended with %v, want the connection's close", err)
+	}
+	waitFor(t, m, "a bot back in bob's seat", func(i MatchInfo) bool {
+		for _, p := range i.Players {
+			if p.Name == "bob" {
+				return false
+			}
+		}
+		return i.Humans == 1 && i.Bots == 3 && len(i.Players) == 4
+	})
+	time.Sleep(3 * time.Second) // two seconds before the round trip is sampled, then one sample
+	if st := live.Get(); st.Snapshots == 0 || math.Abs(st.RTTMeanMS-100) > 15 {
+		t.Errorf("alice: %d snapshots, round trip %.1f ms, want 100 ms within 15", st.Snapshots, st.RTTMeanMS)
+	}
+	if err := m.End(context.Background(), "test over"); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("alice: %v", err)
+	}
+	if st := live.Get(); !strings.Contains(st.Reason, "test over") {
+		t.Errorf("alice was told %q, want the match's reason", st.Reason)
+	}
+}
+
+// waitFor polls m until ok holds, failing after five seconds.
+func waitFor(t *testing.T, m *Match, what string, ok func(MatchInfo) bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		info, err := m.Info()
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if ok(info) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: gave up at %+v", what, info)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// serveUDP starts a host with one match for cfg behind a UDP listener on
+// loopback, and returns the host and the listener's address.
+func serveUDP(t *testing.T, cfg MatchConfig) (*Host, *Match, string) {
+	t.Helper()
+	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(quiet, nil)
+	m, err := h.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		if err := h.Serve(ctx, l); err != nil {
+			t.Error(err)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		_ = l.Close()
+		<-served
+		if err := h.Shutdown(context.Background(), "test over"); err != nil {
+			t.Error(err)
+		}
+	})
+	return h, m, l.Addr()
+}
+
+// TestMatchOverUDP plays eight native bots over UDP on loopback for ten
+// seconds of wall time, one of them behind 100 ms of injected round
+// trip.
+func TestMatchOverUDP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten seconds of wall time")
+	}
+	t.Parallel()
+	_, m, addr := serveUDP(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 8, Latency: slowRule(5, 100)})
+	d := 10 * time.Second
+	res := playBots(t, "arena", 8, d, func(int) (transport.Conn, error) {
+		return transport.DialUDP(context.Background(), addr, transport.UDPOptions{})
+	})
+	info, err := m.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ticks %+v", info.Ticks)
+	checkPlay(t, res, d, 64, 5, 100)
+	if info.Ticks.Total < int(0.9*64*d.Seconds()) {
+		t.Errorf("%d ticks in %v, want about %v", info.Ticks.Total, d, 64*d.Seconds())
+	}
+}
+
+// playWeb plays eight bots over a Web server's scheme ("wt" or "wss")
+// for d, one of them behind 100 ms of injected round trip.
+func playWeb(t *testing.T, scheme string, d time.Duration) {
+	w, err := transport.NewWeb(transport.WebOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	h := NewHost(quiet, nil)
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 8, Latency: slowRule(2, 100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = h.Serve(ctx, w) }()
+	opts := transport.DialOptions{TLS: transport.ClientTLS{CertHash: w.CertHash()}}
+	res := playBots(t, "arena", 8, d, func(int) (transport.Conn, error) {
+		c, err := transport.Dial(context.Background(), scheme+"://"+w.Addr(), opts)
+		if err == nil && !strings.HasPrefix(c.Peer(), map[string]string{"wt": "wt:", "wss": "ws"}[scheme]) {
+			t.Errorf("dialled %s, got a session to %s", scheme, c.Peer())
+		}
+		return c, err
+	})
+	info, err := m.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ticks %+v", info.Ticks)
+	checkPlay(t, res, d, 64, 2, 100)
+	if err := h.Shutdown(context.Background(), "test over"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMatchOverWebTransport plays the bots over WebTransport datagrams
+// through the webtransport-go dialer.
+func TestMatchOverWebTransport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("eight seconds of wall time")
+	}
+	t.Parallel()
+	playWeb(t, "wt", 8*time.Second)
+}
+
+// TestMatchOverWebSocket plays the bots over WebSocket (TLS, the Web
+// server's fallback for browsers without WebTransport).
+func TestMatchOverWebSocket(t *testing.T) {
+	if testing.Short() {
+		t.Skip("eight seconds of wall time")
+	}
+	t.Parallel()
+	playWeb(t, "wss", 8*time.Second)
+}

@@ -1,0 +1,401 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// DefaultIdleTimeout closes a UDP peer that has sent nothing for this long.
+// lagkit clients send input every tick, so ten seconds of silence is a
+// peer that is gone, not a slow one (the same default as Quake III's
+// sv_timeout is far longer, 200 s, because it also covered map loads).
+const DefaultIdleTimeout = 10 * time.Second
+
+// DefaultMaxPeers bounds a UDP listener's sessions. Each holds a receive
+// queue of QueueLen datagrams, so the bound caps memory when spoofed
+// source addresses each look like a new peer.
+const DefaultMaxPeers = 256
+
+// DefaultAcceptBacklog bounds sessions waiting for Accept.
+const DefaultAcceptBacklog = 64
+
+// UDPOptions configures a UDP listener or dialer. The zero value gives the
+// defaults.
+type UDPOptions struct {
+	// IdleTimeout closes a peer that sends nothing for this long
+	// (DefaultIdleTimeout if 0).
+	IdleTimeout time.Duration
+	// MaxPeers bounds a listener's open sessions (DefaultMaxPeers if 0):
+	// datagrams from further new addresses are dropped and counted.
+	MaxPeers int
+	// QueueLen is each session's receive queue, in datagrams
+	// (DefaultQueueLen if 0).
+	QueueLen int
+	// AcceptBacklog bounds sessions not yet accepted
+	// (DefaultAcceptBacklog if 0): new peers beyond it are dropped.
+	AcceptBacklog int
+}
+
+func (o UDPOptions) withDefaults() UDPOptions {
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxPeers <= 0 {
+		o.MaxPeers = DefaultMaxPeers
+	}
+	if o.QueueLen <= 0 {
+		o.QueueLen = DefaultQueueLen
+	}
+	if o.AcceptBacklog <= 0 {
+		o.AcceptBacklog = DefaultAcceptBacklog
+	}
+	return o
+}
+
+// epoch anchors the monotonic clock that idle checks read.
+var epoch = time.Now()
+
+func monotonic() int64 { return int64(time.Since(epoch)) }
+
+// idleLoop calls sweep with the oldest last-receive time still alive,
+// eight times per timeout, until stop closes.
+func idleLoop(timeout time.Duration, stop <-chan struct{}, sweep func(oldest int64)) {
+	t := time.NewTicker(max(timeout/8, time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			sweep(monotonic() - int64(timeout))
+		}
+	}
+}
+
+// ListenerStats counts what a UDP listener dropped before any session saw
+// it.
+type ListenerStats struct {
+	Peers    int    // open sessions, accepted or waiting
+	Received uint64 // datagrams read from the socket
+	// PeersRefused counts datagrams from new addresses that opened no
+	// session: over MaxPeers, backlog full, or the listener closed.
+	PeersRefused uint64
+	// Oversized counts datagrams longer than MaxDatagram.
+	Oversized uint64
+}
+
+// UDPListener demultiplexes one UDP socket into a session per peer
+// address. It is a Listener; Close stops accepting but keeps the socket
+// open until the last accepted session closes.
+type UDPListener struct {
+	opts   UDPOptions
+	sock   *net.UDPConn
+	addr   string
+	accept chan *udpConn
+	stop   chan struct{} // closed by Close
+	quit   chan struct{} // closed with the socket
+
+	mu        sync.Mutex
+	peers     map[netip.AddrPort]*udpConn
+	accepting bool
+	sockOnce  sync.Once
+
+	received, refused, oversized atomic.Uint64
+	wg                           sync.WaitGroup
+}
+
+// ListenUDP opens a UDP listener on addr (HOST:PORT; port 0 picks one).
+func ListenUDP(addr string, opts UDPOptions) (*UDPListener, error) {
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("transport: udp listen %q: %w", addr, err)
+	}
+	sock, err := net.ListenUDP("udp", ua)
+	if err != nil {
+		return nil, fmt.Errorf("transport: udp listen %q: %w", addr, err)
+	}
+	return newUDPListener(sock, opts), nil
+}
+
+func newUDPListener(sock *net.UDPConn, opts UDPOptions) *UDPListener {
+	opts = opts.withDefaults()
+	l := &UDPListener{
+		opts:      opts,
+		sock:      sock,
+		addr:      sock.LocalAddr().String(),
+		accept:    make(chan *udpConn, opts.AcceptBacklog),
+		stop:      make(chan struct{}),
+		quit:      make(chan struct{}),
+		peers:     make(map[netip.AddrPort]*udpConn),
+		accepting: true,
+	}
+	l.wg.Add(2)
+	go func() {
+		defer l.wg.Done()
+		l.readLoop()
+	}()
+	go func() {
+		defer l.wg.Done()
+		idleLoop(opts.IdleTimeout, l.quit, l.sweep)
+	}()
+	return l
+}
+
+// Addr is the bound address, HOST:PORT.
+func (l *UDPListener) Addr() string { return l.addr }
+
+// Stats reports the listener's counters.
+func (l *UDPListener) Stats() ListenerStats {
+	l.mu.Lock()
+	n := len(l.peers)
+	l.mu.Unlock()
+	return ListenerStats{Peers: n, Received: l.received.Load(), PeersRefused: l.refused.Load(), Oversized: l.oversized.Load()}
+}
+
+// Accept returns the next peer's session.
+func (l *UDPListener) Accept(ctx context.Context) (Conn, error) {
+	select {
+	case c := <-l.accept:
+		return c, nil
+	case <-l.stop:
+		return nil, ErrClosed
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close stops accepting and closes sessions not yet accepted. Accepted
+// sessions stay open on the shared socket, which closes with the last of
+// them.
+func (l *UDPListener) Close() error {
+	l.mu.Lock()
+	if !l.accepting {
+		l.mu.Unlock()
+		return nil
+	}
+	l.accepting = false
+	close(l.stop)
+	l.mu.Unlock()
+	for {
+		select {
+		case c := <-l.accept:
+			c.Close("listener closed")
+			continue
+		default:
+		}
+		break
+	}
+	l.mu.Lock()
+	if len(l.peers) == 0 {
+		l.closeSocket()
+	}
+	l.mu.Unlock()
+	return nil
+}
+
+// closeSocket ends the read and idle loops; called with l.mu held.
+func (l *UDPListener) closeSocket() {
+	l.sockOnce.Do(func() {
+		close(l.quit)
+		l.sock.Close()
+	})
+}
+
+func (l *UDPListener) readLoop() {
+	var buf [MaxDatagram + 1]byte // one more byte tells an oversized datagram
+	for {
+		n, from, err := l.sock.ReadFromUDPAddrPort(buf[:])
+		if err != nil {
+			if !errors.Is(err, net.ErrClosed) {
+				l.fail(err)
+			}
+			return
+		}
+		l.received.Add(1)
+		if n > MaxDatagram {
+			l.oversized.Add(1)
+			continue
+		}
+		// A dual-stack socket reports IPv4 peers as IPv4-mapped IPv6:
+		// one peer must map to one key whichever form arrives.
+		from = netip.AddrPortFrom(from.Addr().Unmap(), from.Port())
+		if c := l.session(from); c != nil {
+			c.lastRecv.Store(monotonic())
+			c.deliver(buf[:n])
+		}
+	}
+}
+
+// session finds or opens from's session; nil when a new one is refused.
+func (l *UDPListener) session(from netip.AddrPort) *udpConn {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c := l.peers[from]; c != nil {
+		return c
+	}
+	if !l.accepting || len(l.peers) >= l.opts.MaxPeers {
+		l.refused.Add(1)
+		return nil
+	}
+	c := &udpConn{base: newBase("udp:"+from.String(), l.opts.QueueLen), l: l, sock: l.sock, to: from}
+	c.lastRecv.Store(monotonic()) // before the idle sweep can see it
+	select {
+	case l.accept <- c:
+		l.peers[from] = c
+		return c
+	default:
+		l.refused.Add(1)
+		return nil
+	}
+}
+
+// fail closes every session when the socket itself fails.
+func (l *UDPListener) fail(err error) {
+	l.mu.Lock()
+	conns := make([]*udpConn, 0, len(l.peers))
+	for _, c := range l.peers {
+		conns = append(conns, c)
+	}
+	l.mu.Unlock()
+	for _, c := range conns {
+		c.Close("udp: " + err.Error())
+	}
+	l.Close()
+}
+
+func (l *UDPListener) sweep(oldest int64) {
+	var idle []*udpConn
+	l.mu.Lock()
+	for _, c := range l.peers {
+		if c.lastRecv.Load() < oldest {
+			idle = append(idle, c)
+		}
+	}
+	l.mu.Unlock()
+	for _, c := range idle {
+		c.Close("idle timeout")
+	}
+}
+
+func (l *UDPListener) remove(c *udpConn) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.peers[c.to] == c {
+		delete(l.peers, c.to)
+	}
+	if !l.accepting && len(l.peers) == 0 {
+		l.closeSocket()
+	}
+}
+
+// udpConn is one peer: on a listener's shared socket (l set), or on its
+// own connected socket from DialUDP.
+type udpConn struct {
+	base
+	l        *UDPListener
+	sock     *net.UDPConn
+	to       netip.AddrPort
+	lastRecv atomic.Int64
+	wg       sync.WaitGroup // a dialed conn's loops
+}
+
+// Send writes p in one datagram. A write the network refuses (no buffer
+// space, an ICMP error from an earlier datagram) is a lost datagram:
+// counted, not returned.
+func (c *udpConn) Send(p []byte) error {
+	if err := c.checkSend(p); err != nil {
+		return err
+	}
+	var err error
+	if c.l != nil {
+		_, err = c.sock.WriteToUDPAddrPort(p, c.to)
+	} else {
+		_, err = c.sock.Write(p)
+	}
+	switch {
+	case err == nil:
+		c.sent.Add(1)
+	case errors.Is(err, net.ErrClosed):
+		return ErrClosed
+	default:
+		c.sendDropped.Add(1)
+	}
+	return nil
+}
+
+// Close ends the session. UDP carries no reason: the driver sends the
+// wire's Disconnect before.
+func (c *udpConn) Close(reason string) error {
+	if c.l != nil {
+		// Leave the listener first, so that once Recv reports the close
+		// the listener's place is free (remove is idempotent).
+		if !c.closed() {
+			c.l.remove(c)
+		}
+		c.markClosed(reason)
+		return nil
+	}
+	if !c.markClosed(reason) {
+		return nil
+	}
+	err := c.sock.Close()
+	c.wg.Wait()
+	return err
+}
+
+// DialUDP opens a session to a UDP listener at addr (HOST:PORT) on a
+// connected socket of its own. The session closes when the listener sends
+// nothing for the idle timeout.
+func DialUDP(ctx context.Context, addr string, opts UDPOptions) (Conn, error) {
+	opts = opts.withDefaults()
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("transport: udp dial %q: %w", addr, err)
+	}
+	sock := nc.(*net.UDPConn)
+	to := sock.RemoteAddr().(*net.UDPAddr).AddrPort()
+	c := &udpConn{base: newBase("udp:"+to.String(), opts.QueueLen), sock: sock, to: to}
+	c.lastRecv.Store(monotonic())
+	c.wg.Add(2)
+	go func() {
+		defer c.wg.Done()
+		c.dialedReadLoop()
+	}()
+	go func() {
+		defer c.wg.Done()
+		idleLoop(opts.IdleTimeout, c.done, func(oldest int64) {
+			if c.lastRecv.Load() < oldest {
+				go c.Close("idle timeout") // Close waits for this loop
+			}
+		})
+	}()
+	return c, nil
+}
+
+func (c *udpConn) dialedReadLoop() {
+	var buf [MaxDatagram + 1]byte
+	for {
+		n, err := c.sock.Read(buf[:])
+		switch {
+		case err == nil:
+			c.lastRecv.Store(monotonic())
+			c.deliver(buf[:n])
+		case errors.Is(err, syscall.ECONNREFUSED):
+			// An ICMP port unreachable for an earlier datagram: the
+			// listener is not up (yet); the idle timeout decides.
+		case errors.Is(err, net.ErrClosed):
+			return
+		default:
+			go c.Close("udp: " + err.Error()) // Close waits for this loop
+			return
+		}
+	}
+}

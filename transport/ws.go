@@ -1,0 +1,189 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// maxWSReason is the longest close reason a WebSocket close frame holds:
+// 125 bytes of control frame payload less the 2-byte status code
+// (RFC 6455, section 5.5).
+const maxWSReason = 123
+
+// errTextMessage ends a WebSocket session whose peer sent text: lagkit's
+// datagrams travel as binary messages only.
+var errTextMessage = errors.New("websocket: text message received; lagkit sends binary messages")
+
+// WSOptions configures the WebSocket listener and dialer. The zero value
+// gives the defaults.
+type WSOptions struct {
+	// QueueLen is each session's queue length in each direction, in
+	// datagrams (DefaultQueueLen if 0).
+	QueueLen int
+	// AcceptBacklog bounds sessions not yet accepted
+	// (DefaultAcceptBacklog if 0).
+	AcceptBacklog int
+	// OriginPatterns lists other origins whose pages may connect (host
+	// patterns as in path.Match); the page's own origin always may.
+	OriginPatterns []string
+	// IdleTimeout closes a session whose peer sends nothing for this long
+	// (DefaultIdleTimeout if 0).
+	IdleTimeout time.Duration
+}
+
+// WSListener is an http.Handler that upgrades requests to WebSocket
+// sessions and yields them on Accept. Close stops accepting (upgrades are
+// then refused with 503); accepted sessions stay open.
+type WSListener struct {
+	opts   WSOptions
+	addr   string
+	accept *acceptQueue
+	// track, when set (by Web), counts a new session: it returns the
+	// function to call when the session ends, or false to refuse it.
+	track func() (onDone func(), ok bool)
+}
+
+// NewWSListener returns a WebSocket listener to mount on an HTTP server
+// serving at addr (what Addr reports).
+func NewWSListener(addr string, opts WSOptions) *WSListener {
+	return &WSListener{opts: opts, addr: addr, accept: newAcceptQueue(opts.AcceptBacklog)}
+}
+
+// Addr is the HTTP server's address given to NewWSListener.
+func (l *WSListener) Addr() string { return l.addr }
+
+// Accept returns the next upgraded session.
+func (l *WSListener) Accept(ctx context.Context) (Conn, error) { return l.accept.Accept(ctx) }
+
+// Close stops accepting.
+func (l *WSListener) Close() error {
+	l.accept.close()
+	return nil
+}
+
+// ServeHTTP upgrades the request and queues the session for Accept.
+func (l *WSListener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var onDone func()
+	ok := !l.accept.isClosed()
+	if ok && l.track != nil {
+		onDone, ok = l.track()
+	}
+	if !ok {
+		http.Error(w, "lagkit: not accepting sessions", http.StatusServiceUnavailable)
+		return
+	}
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: l.opts.OriginPatterns})
+	if err != nil {
+		if onDone != nil {
+			onDone()
+		}
+		return // Accept has answered the request with the error
+	}
+	c := newWSConn(ws, "ws:"+r.RemoteAddr, l.opts.QueueLen, l.opts.IdleTimeout, onDone)
+	if !l.accept.offer(c) {
+		c.Close("server busy")
+	}
+}
+
+func newWSConn(ws *websocket.Conn, peer string, queueLen int, idle time.Duration, onDone func()) *session {
+	if idle <= 0 {
+		idle = DefaultIdleTimeout
+	}
+	ws.SetReadLimit(MaxDatagram)
+	return startSession(peer, queueLen, &wsIO{ws: ws, idle: idle}, onDone)
+}
+
+// wsIO carries datagrams as binary WebSocket messages.
+type wsIO struct {
+	ws   *websocket.Conn
+	idle time.Duration
+	buf [MaxDatagram + 1]byte // one more byte tells an oversized message
+}
+
+func (w *wsIO) receive(ctx context.Context) ([]byte, error) {
+	// The deadline covers the wait for a message and its reading; when
+	// it passes, the WebSocket library closes the connection.
+	ctx, cancel := context.WithTimeoutCause(ctx, w.idle, errWSIdle)
+	defer cancel()
+	typ, r, err := w.ws.Reader(ctx)
+	if err != nil {
+		if context.Cause(ctx) == errWSIdle {
+			return nil, errWSIdle
+		}
+		return nil, err
+	}
+	// The read limit ends the session on a longer message; the one
+	// byte past it that the limiter lets through is caught here.
+	n, err := io.ReadFull(r, w.buf[:])
+	switch {
+	case n > MaxDatagram:
+		return nil, errWSTooLarge
+	case err == nil, errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+	default:
+		return nil, err
+	}
+	if typ != websocket.MessageBinary {
+		return nil, errTextMessage
+	}
+	return w.buf[:n], nil
+}
+
+func (w *wsIO) send(ctx context.Context, p []byte) error {
+	return w.ws.Write(ctx, websocket.MessageBinary, p)
+}
+
+func (w *wsIO) closeWith(reason string) {
+	w.ws.Close(websocket.StatusNormalClosure, truncateReason(reason, maxWSReason))
+}
+
+func (w *wsIO) closeReason(err error) string {
+	if err == errWSIdle {
+		return "idle timeout"
+	}
+	var ce websocket.CloseError
+	if errors.As(err, &ce) {
+		if ce.Reason != "" {
+			return ce.Reason
+		}
+		return "websocket: " + ce.Code.String()
+	}
+	return err.Error()
+}
+
+// errWSIdle ends a WebSocket session whose peer was silent for the idle
+// timeout.
+var errWSIdle = errors.New("websocket: idle timeout")
+
+// errWSTooLarge ends a WebSocket session whose peer sent a message longer
+// than MaxDatagram: a reliable stream cannot drop it and resynchronise.
+var errWSTooLarge = fmt.Errorf("websocket: message of more than %d bytes", MaxDatagram)
+
+// DialWS opens a WebSocket session to rawURL (ws:// or wss://); for
+// wss, tlsc says how the server's certificate is checked.
+func DialWS(ctx context.Context, rawURL string, tlsc ClientTLS, opts WSOptions) (Conn, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("transport: websocket dial %q: %w", rawURL, err)
+	}
+	tlsConf, err := tlsc.config()
+	if err != nil {
+		return nil, err
+	}
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsConf}}
+	ws, resp, err := websocket.Dial(ctx, rawURL, &websocket.DialOptions{HTTPClient: client})
+	if err != nil {
+		client.CloseIdleConnections()
+		return nil, fmt.Errorf("transport: websocket dial %q: %w", rawURL, err)
+	}
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	return newWSConn(ws, "ws:"+u.Host, opts.QueueLen, opts.IdleTimeout, nil), nil
+}

@@ -1,0 +1,167 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"go.uber.org/goleak"
+)
+
+// wsServer serves a WebSocket listener over plain HTTP on loopback.
+func wsServer(t *testing.T, opts WSOptions) (*WSListener, *httptest.Server, string) {
+	t.Helper()
+	l := NewWSListener("", opts)
+	srv := httptest.NewServer(l)
+	return l, srv, "ws" + strings.TrimPrefix(srv.URL, "http")
+}
+
+func wsPair(t *testing.T, ctx context.Context, l *WSListener, url string, opts WSOptions) (client, server Conn) {
+	t.Helper()
+	client, err := DialWS(ctx, url, ClientTLS{}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err = l.Accept(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client, server
+}
+
+// expectClosed checks c's Recv ends with ErrClosed and reason.
+func expectClosed(t *testing.T, ctx context.Context, c Conn, reason string) {
+	t.Helper()
+	if _, err := c.Recv(ctx, make([]byte, MaxDatagram)); !errors.Is(err, ErrClosed) {
+		t.Fatalf("%s: recv after the peer closed: %v", c.Peer(), err)
+	}
+	if !strings.Contains(c.Reason(), reason) {
+		t.Fatalf("%s: reason %q, want %q", c.Peer(), c.Reason(), reason)
+	}
+}
+
+func TestWSDatagramsBothWaysAndCloseReason(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ctx := testCtx(t)
+	l, srv, url := wsServer(t, WSOptions{})
+	defer srv.Close()
+	defer l.Close()
+	client, server := wsPair(t, ctx, l, url, WSOptions{})
+	exchange(t, ctx, client, server)
+	if err := client.Send(make([]byte, MaxDatagram+1)); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("oversized send: %v, want ErrTooLarge", err)
+	}
+	// Datagrams queued before Close still arrive, then the reason.
+	server.Send([]byte("last words"))
+	server.Close("match over")
+	buf := make([]byte, MaxDatagram)
+	if n, err := client.Recv(ctx, buf); err != nil || string(buf[:n]) != "last words" {
+		t.Fatalf("datagram before close: %q, %v", buf[:n], err)
+	}
+	expectClosed(t, ctx, client, "match over")
+	if err := client.Send([]byte("x")); !errors.Is(err, ErrClosed) {
+		t.Errorf("send after close: %v", err)
+	}
+	if s := server.(Counted).Stats(); s.Sent != uint64(len(testSizes))+1 || s.Received != uint64(len(testSizes)) {
+		t.Errorf("server stats %+v", s)
+	}
+}
+
+func TestWSClientCloseReason(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ctx := testCtx(t)
+	l, srv, url := wsServer(t, WSOptions{})
+	defer srv.Close()
+	defer l.Close()
+	client, server := wsPair(t, ctx, l, url, WSOptions{})
+	long := strings.Repeat("é", 100) // 200 bytes: cut to fit the frame
+	client.Close(long)
+	expectClosed(t, ctx, server, strings.Repeat("é", 61))
+	if len(server.Reason()) > maxWSReason {
+		t.Errorf("reason of %d bytes", len(server.Reason()))
+	}
+}
+
+func TestWSBadMessagesEndTheSession(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ctx := testCtx(t)
+	l, srv, url := wsServer(t, WSOptions{})
+	defer srv.Close()
+	defer l.Close()
+	for _, tc := range []struct {
+		typ    websocket.MessageType
+		n      int
+		reason string
+	}{
+		{websocket.MessageBinary, MaxDatagram + 1, "more than 1100 bytes"},
+		{websocket.MessageBinary, 5000, "more than 1100 bytes"},
+		{websocket.MessageText, 10, "text message"},
+	} {
+		raw, _, err := websocket.Dial(ctx, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		server, err := l.Accept(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw.Write(ctx, tc.typ, make([]byte, tc.n))
+		expectClosed(t, ctx, server, tc.reason)
+		raw.CloseNow()
+	}
+}
+
+func TestWSSlowPeerDropsInsteadOfBlocking(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ctx := testCtx(t)
+	l, srv, url := wsServer(t, WSOptions{QueueLen: 4})
+	defer srv.Close()
+	defer l.Close()
+	// A peer that never reads: TCP buffers fill, then the writer blocks.
+	raw, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.CloseNow()
+	server, err := l.Accept(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := make([]byte, MaxDatagram)
+	start := time.Now()
+	const sends = 20000 // 22 MB, more than loopback TCP buffers hold
+	for range sends {
+		if err := server.Send(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("%d sends took %v: Send waited on the peer", sends, d)
+	}
+	if s := server.(Counted).Stats(); s.SendDropped == 0 {
+		t.Errorf("stats %+v: nothing dropped for a peer that never reads", s)
+	}
+	server.Close("too slow")
+}
+
+func TestWSListenerClose(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ctx := testCtx(t)
+	l, srv, url := wsServer(t, WSOptions{})
+	defer srv.Close()
+	client, server := wsPair(t, ctx, l, url, WSOptions{})
+	l.Close()
+	if _, err := l.Accept(ctx); !errors.Is(err, ErrClosed) {
+		t.Fatalf("accept after close: %v", err)
+	}
+	if _, err := DialWS(ctx, url, ClientTLS{}, WSOptions{}); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("dial a closed listener: %v", err)
+	}
+	exchange(t, ctx, client, server)
+	client.Close("bye")
+	expectClosed(t, ctx, server, "bye")
+}

@@ -1,0 +1,192 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/quic-go/quic-go"
+	"github.com/quic-go/quic-go/http3"
+	"github.com/quic-go/webtransport-go"
+)
+
+// maxWTReason is the longest close message webtransport-go sends in a
+// CLOSE_WEBTRANSPORT_SESSION capsule (draft-ietf-webtrans-http3, section
+// 5: at most 1024 bytes).
+const maxWTReason = 1024
+
+// wtConfig is the WebTransport configuration both ends advertise. lagkit
+// uses datagrams only; the stream limits bound what a peer may open and
+// leave unread. Setting them at all matters: Safari refuses a server
+// that advertises WT_MAX_SESSIONS without the WT_INITIAL_MAX_* settings
+// (webtransport-go issue #355, a server with a nil Config).
+var wtConfig = webtransport.Config{
+	MaxIncomingStreams:    4,
+	MaxIncomingUniStreams: 4,
+	MaxIncomingData:       64 << 10,
+}
+
+// quicConfig is the QUIC configuration for WebTransport: datagrams and
+// partial-delivery resets are required by webtransport-go; the idle
+// timeout closes a silent peer as the UDP transport does.
+func quicConfig(idle time.Duration) *quic.Config {
+	return &quic.Config{
+		EnableDatagrams:                  true,
+		EnableStreamResetPartialDelivery: true,
+		MaxIdleTimeout:                   idle,
+		KeepAlivePeriod:                  idle / 3,
+	}
+}
+
+// closeLinger is how long a dialed session's QUIC connection outlives the
+// session's close, so the close capsule carrying the reason reaches the
+// server before the connection's own close overtakes it: a few round
+// trips on the paths lagkit serves.
+const closeLinger = 250 * time.Millisecond
+
+// wtIO carries datagrams as WebTransport session datagrams.
+type wtIO struct {
+	sess  *webtransport.Session
+	qconn *quic.Conn // a dialed session's own QUIC connection; nil on servers
+}
+
+func newWTConn(w *wtIO, peer string, queueLen int, onDone func()) *session {
+	sess := w.sess
+	s := startSession(peer, queueLen, w, onDone)
+	// A session the peer ends stops the reader; a cut (the close
+	// timeout) ends a writer blocked in SendDatagram, which waits while
+	// QUIC's own datagram queue is full.
+	context.AfterFunc(sess.Context(), s.cancel)
+	context.AfterFunc(s.ctx, func() { sess.CloseWithError(0, s.Reason()) })
+	return s
+}
+
+func (w *wtIO) receive(ctx context.Context) ([]byte, error) {
+	return w.sess.ReceiveDatagram(ctx)
+}
+
+func (w *wtIO) send(_ context.Context, p []byte) error {
+	return w.sess.SendDatagram(p)
+}
+
+func (w *wtIO) closeWith(reason string) {
+	w.sess.CloseWithError(0, truncateReason(reason, maxWTReason))
+	if w.qconn != nil {
+		select {
+		case <-w.qconn.Context().Done():
+		case <-time.After(closeLinger):
+		}
+		w.qconn.CloseWithError(0, "")
+	}
+}
+
+func (w *wtIO) closeReason(err error) string {
+	// The session's own error carries the peer's message; AcceptUniStream
+	// returns it once the session is closed.
+	select {
+	case <-w.sess.Context().Done():
+	case <-time.After(time.Second):
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, serr := w.sess.AcceptUniStream(done); serr != nil && !errors.Is(serr, context.Canceled) {
+		err = serr
+	}
+	var se *webtransport.SessionError
+	if errors.As(err, &se) {
+		if se.Message != "" {
+			return se.Message
+		}
+		return fmt.Sprintf("webtransport: session closed with code %d", se.ErrorCode)
+	}
+	var idle *quic.IdleTimeoutError
+	if errors.As(err, &idle) {
+		return "idle timeout"
+	}
+	return "webtransport: " + err.Error()
+}
+
+// newWTServer is the HTTP/3 server accepting WebTransport sessions at
+// WTPath; other requests go to pages.
+func newWTServer(cert *Certificate, idle time.Duration, origins []string, pages http.Handler, upgrade func(*webtransport.Server, http.ResponseWriter, *http.Request)) *webtransport.Server {
+	mux := http.NewServeMux()
+	h3 := &http3.Server{
+		TLSConfig:  http3.ConfigureTLSConfig(serverTLS(cert)),
+		QUICConfig: quicConfig(idle),
+		Handler:    mux,
+	}
+	cfg := wtConfig
+	s := &webtransport.Server{
+		H3:          h3,
+		Config:      &cfg,
+		CheckOrigin: func(r *http.Request) bool { return originAllowed(r, origins) },
+	}
+	mux.HandleFunc(WTPath, func(w http.ResponseWriter, r *http.Request) { upgrade(s, w, r) })
+	if pages != nil {
+		mux.Handle("/", pages)
+	}
+	return s
+}
+
+// originAllowed lets requests without an Origin (native clients), from
+// the server's own origin, or from a host matching one of patterns.
+func originAllowed(r *http.Request, patterns []string) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	for _, p := range patterns {
+		if ok, _ := path.Match(strings.ToLower(p), strings.ToLower(u.Host)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// DialWT opens a WebTransport session to rawURL (https://HOST:PORT/PATH),
+// checking the server as tlsc says. The session's QUIC connection closes
+// with it.
+func DialWT(ctx context.Context, rawURL string, tlsc ClientTLS, queueLen int) (Conn, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+	}
+	tlsConf, err := tlsc.config()
+	if err != nil {
+		return nil, err
+	}
+	tlsConf.NextProtos = []string{http3.NextProtoH3}
+	// Dialing the QUIC connection here rather than in Transport.Dial
+	// leaves its close to closeWith, after the session's close.
+	qconn, err := quic.DialAddrEarly(ctx, u.Host, tlsConf, quicConfig(DefaultIdleTimeout))
+	if err != nil {
+		return nil, fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+	}
+	cfg := wtConfig
+	tr := &webtransport.Transport{Config: &cfg}
+	defer tr.Close() // only cancels establishment; the session lives on
+	cc, err := tr.NewClientConn(qconn)
+	var sess *webtransport.Session
+	if err == nil {
+		// The response body is the session's CONNECT stream: closing it
+		// would cancel the session, which owns it from here.
+		_, sess, err = cc.Dial(ctx, rawURL, nil)
+	}
+	if err != nil {
+		qconn.CloseWithError(0, "")
+		return nil, fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+	}
+	return newWTConn(&wtIO{sess: sess, qconn: qconn}, "wt:"+u.Host, queueLen, nil), nil
+}
