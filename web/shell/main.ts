@@ -14,6 +14,8 @@ declare const Go: any;
 
 const params = new URLSearchParams(location.search);
 const defaultMap = 'metro';
+// maxCatchUp bounds the missed ticks one pump issues: 125 ms at 64 Hz.
+const maxCatchUp = 8;
 const hud = new Hud();
 
 async function loadCore(): Promise<void> {
@@ -120,17 +122,24 @@ class Game {
     for (const b of this.session.outbox()) this.link.send(b);
   }
 
-  // pump issues the commands due: one per server tick, skipping (never
-  // bursting) after a stall such as a hidden tab.
+  // pump issues the commands due, one per server tick. A page that
+  // draws slower than the tick rate issues the ticks it missed at once
+  // (as a Source client sends several commands per frame), so movement
+  // keeps its speed; after a longer stall, such as a hidden tab, it
+  // skips rather than bursts.
   pump(): void {
     if (!this.session || !this.link) return;
     const now = performance.now();
     const dt = this.session.tickMs() || 1000 / 64;
-    if (now < this.nextTick) return;
-    this.session.tick(now, this.controls.input);
+    for (let n = 0; now >= this.nextTick; n++) {
+      if (n === maxCatchUp) {
+        this.nextTick = now + dt;
+        break;
+      }
+      this.session.tick(now, this.controls.input);
+      this.nextTick += dt;
+    }
     this.flush();
-    this.nextTick += dt;
-    if (this.nextTick <= now) this.nextTick = now + dt;
   }
 
   frame(): void {

@@ -61,6 +61,14 @@ export async function openWebTransport(host: string, onData: Receive): Promise<L
     try { wt.close(); } catch { /* already failed */ }
     throw e;
   }
+  // A snapshot that waited long in the browser is worth less than none:
+  // the core would reconcile and interpolate from the past. Keep the
+  // queue short where the browser lets us (the WebTransport spec's
+  // incomingMaxAge and high water mark).
+  try {
+    wt.datagrams.incomingMaxAge = 250;
+    wt.datagrams.incomingHighWaterMark = 32;
+  } catch { /* not supported: the browser's defaults stand */ }
   const writer = wt.datagrams.writable.getWriter();
   const reader = wt.datagrams.readable.getReader();
   const closed: Promise<string> = wt.closed.then(

@@ -20,8 +20,8 @@ export class View {
   private mats = new Map<string, THREE.Material>();
 
   constructor(parent: HTMLElement) {
-    this.renderer = new THREE.WebGLRenderer({ antialias: true });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer = new THREE.WebGLRenderer({ antialias: false, powerPreference: 'high-performance' });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 1.5));
     parent.appendChild(this.renderer.domElement);
     this.camera = new THREE.PerspectiveCamera(90, 1, 0.05, 500);
     this.camera.up.set(0, 0, 1);
@@ -56,15 +56,14 @@ export class View {
     grid.rotation.x = Math.PI / 2;
     grid.position.set(ground.position.x, ground.position.y, 0.005);
     this.world.add(grid);
-    const edges = new THREE.LineBasicMaterial({ color: 0x2a2e33 });
-    for (const b of m.boxes) {
-      const size = [b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]];
-      const geom = new THREE.BoxGeometry(size[0], size[1], size[2]);
-      const mesh = new THREE.Mesh(geom, this.material(`box:${b.kind}`, kindColours[b.kind] ?? 0x888888, 1));
-      mesh.position.set((b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2);
-      mesh.add(new THREE.LineSegments(new THREE.EdgesGeometry(geom), edges));
-      this.world.add(mesh);
+    // One mesh per box kind and one set of lines for every edge: a few
+    // draw calls for the whole map, which software rendering needs.
+    const byKind = new Map<string, MapFile['boxes']>();
+    for (const b of m.boxes) byKind.set(b.kind, [...(byKind.get(b.kind) ?? []), b]);
+    for (const [kind, boxes] of byKind) {
+      this.world.add(new THREE.Mesh(boxesGeometry(boxes), this.material(`box:${kind}`, kindColours[kind] ?? 0x888888, 1)));
     }
+    this.world.add(new THREE.LineSegments(edgesGeometry(m.boxes), new THREE.LineBasicMaterial({ color: 0x2a2e33 })));
   }
 
   private material(key: string, colour: number, opacity: number): THREE.Material {
@@ -136,4 +135,41 @@ export class View {
     this.camera.lookAt(eye[0] + c * Math.cos(yaw), eye[1] + c * Math.sin(yaw), eye[2] + Math.sin(pitch));
     this.renderer.render(this.scene, this.camera);
   }
+}
+
+type Box = MapFile['boxes'][number];
+
+// boxesGeometry merges boxes into one indexed geometry.
+function boxesGeometry(boxes: Box[]): THREE.BufferGeometry {
+  const pos: number[] = [], norm: number[] = [], index: number[] = [];
+  for (const b of boxes) {
+    const g = new THREE.BoxGeometry(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2] - b.min[2]);
+    g.translate((b.min[0] + b.max[0]) / 2, (b.min[1] + b.max[1]) / 2, (b.min[2] + b.max[2]) / 2);
+    const base = pos.length / 3;
+    pos.push(...(g.getAttribute('position').array as Float32Array));
+    norm.push(...(g.getAttribute('normal').array as Float32Array));
+    for (const i of g.getIndex()!.array as Uint16Array) index.push(base + i);
+    g.dispose();
+  }
+  const out = new THREE.BufferGeometry();
+  out.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
+  out.setAttribute('normal', new THREE.Float32BufferAttribute(norm, 3));
+  out.setIndex(index);
+  return out;
+}
+
+// edgesGeometry is the twelve edges of every box, as line segments.
+function edgesGeometry(boxes: Box[]): THREE.BufferGeometry {
+  const pos: number[] = [];
+  for (const { min: a, max: b } of boxes) {
+    const c = (i: number): number[] => [i & 1 ? b[0] : a[0], i & 2 ? b[1] : a[1], i & 4 ? b[2] : a[2]];
+    for (let i = 0; i < 8; i++) {
+      for (const bit of [1, 2, 4]) {
+        if (!(i & bit)) pos.push(...c(i), ...c(i | bit));
+      }
+    }
+  }
+  const out = new THREE.BufferGeometry();
+  out.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
+  return out;
 }

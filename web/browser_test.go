@@ -1,0 +1,125 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/web/internal/wasmbuild"
+)
+
+// run is what browser/play.mjs reports of one page load.
+type run struct {
+	Query        string  `json:"query"`
+	Transport    string  `json:"transport"`
+	Phase        string  `json:"phase"`
+	Moved        float64 `json:"moved"`
+	Crouched     bool    `json:"crouched"`
+	Snapshots    int     `json:"snapshots"`
+	SnapshotRate int     `json:"snapshotRate"`
+	TickRate     int     `json:"tickRate"`
+	Corrections  int     `json:"corrections"`
+	Malformed    int     `json:"malformed"`
+	RTTms        float64 `json:"rttMs"`
+	Players      int     `json:"players"`
+	Frames       int     `json:"frames"`
+}
+
+// TestPlayInBrowser serves the page beside a live match (the Web
+// transport and the real-time host, as lagkit serve runs them) and plays
+// it in headless Chromium, once over WebTransport and once forced onto
+// WebSocket: the client core connects, snapshots arrive at the tick rate,
+// running forward moves the predicted player, crouching shows, and a clean
+// loopback link needs no prediction correction. It saves a screenshot to
+// /tmp/lagkit-web.png. It is skipped where node, Debian's chromium or the
+// script's node_modules are missing (web/browser/install.sh installs
+// them).
+func TestPlayInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays for about a minute of wall time")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; run web/browser/install.sh to enable this test")
+	}
+	for _, need := range []string{"/usr/bin/chromium", "browser/node_modules/playwright-core"} {
+		if _, err := os.Stat(need); err != nil {
+			t.Skipf("%s is missing; run web/browser/install.sh to enable this test", need)
+		}
+	}
+	if _, err := wasmbuild.GoTool(); err != nil {
+		t.Skipf("no Go toolchain to build the client core with: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
+	defer cancel()
+	if err := Prepare(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	w, err := transport.NewWeb(transport.WebOptions{Handler: Handler()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	h := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if _, err := h.Start(realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: 4}); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Shutdown(context.Background(), "test over")
+	go func() { _ = h.Serve(ctx, w) }()
+
+	shot := "/tmp/lagkit-web.png"
+	cmd := exec.CommandContext(ctx, node, "browser/play.mjs", "https://"+w.Addr(), shot)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("play.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var runs []run
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var r run
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("play.mjs printed %q: %v", sc.Text(), err)
+		}
+		t.Logf("%+v", r)
+		runs = append(runs, r)
+	}
+	if len(runs) != 2 {
+		t.Fatalf("%d runs reported, want 2", len(runs))
+	}
+	for i, want := range []string{"webtransport", "websocket"} {
+		r := runs[i]
+		if r.Transport != want || r.Phase != "connected" {
+			t.Errorf("run %q: %s, %s; want %s, connected", r.Query, r.Transport, r.Phase, want)
+		}
+		if r.TickRate != 64 || r.SnapshotRate < 40 {
+			t.Errorf("run %q: %d snapshots in the last second at %d Hz, want about 64", r.Query, r.SnapshotRate, r.TickRate)
+		}
+		if r.Moved < 1 {
+			t.Errorf("run %q: running forward for 1.5 s moved the predicted player %.2f m, want more than 1 m", r.Query, r.Moved)
+		}
+		if !r.Crouched {
+			t.Errorf("run %q: holding crouch did not crouch", r.Query)
+		}
+		if r.Corrections != 0 || r.Malformed != 0 {
+			t.Errorf("run %q: %d prediction corrections and %d malformed datagrams on a clean loopback link, want 0", r.Query, r.Corrections, r.Malformed)
+		}
+		if r.Players < 1 || r.Frames < 30 {
+			t.Errorf("run %q: %d other players drawn in %d frames", r.Query, r.Players, r.Frames)
+		}
+	}
+	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
+		t.Errorf("screenshot %s: %v", shot, err)
+	}
+}
