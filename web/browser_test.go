@@ -85,6 +85,7 @@ func TestPlayInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("play.mjs: %v\n%s\n%s", err, out, stderr.String())
 	}
+	t.Logf("play.mjs stderr:\n%s", stderr.String())
 	var runs []run
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {

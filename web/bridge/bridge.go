@@ -51,6 +51,7 @@ type Session struct {
 
 	rate   rateMeter
 	placed int // corrections that were placements (spawn, teleport)
+	ticks  int // ticks since the last Outbox
 	ids    []int
 }
 
@@ -60,7 +61,10 @@ func New(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %w", err)
 	}
-	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay}
+	// A page's ticks come in bursts when it draws slower than the tick
+	// rate (see Outbox), so each packet repeats every unacknowledged
+	// command it can hold.
+	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy}
 	if cfg.InterpDelay < 0 || cfg.InterpDelay > time.Second {
 		return nil, fmt.Errorf("bridge: interpolation delay %v outside 0..1s", cfg.InterpDelay)
 	}
@@ -124,14 +128,47 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 }
 
 // Tick issues this tick's command from in, at local time now.
-func (s *Session) Tick(now time.Duration, in Input) { s.c.Tick(now, in.Cmd()) }
+func (s *Session) Tick(now time.Duration, in Input) {
+	s.c.Tick(now, in.Cmd())
+	s.ticks++
+}
 
 // TickDuration is the server's tick (0 until accepted): the page calls
 // Tick once per tick.
 func (s *Session) TickDuration() time.Duration { return s.c.TickDuration() }
 
-// Outbox returns the datagrams to send.
-func (s *Session) Outbox() [][]byte { return s.c.Outbox() }
+// Redundancy is how many earlier unacknowledged commands each command
+// packet repeats: as many as a packet holds.
+const Redundancy = wire.MaxCmdsPerPacket - 1
+
+// Outbox returns the datagrams to send. When several ticks ran since the
+// last call (a page catching up after a slow frame), their command
+// packets are coalesced into the newest one, which repeats every command
+// of the burst: a burst of datagrams on one socket is what a bounded
+// queue on the way drops, and a dropped run longer than the redundancy
+// loses commands, which the server then never executes.
+func (s *Session) Outbox() [][]byte {
+	out := s.c.Outbox()
+	if s.ticks > Redundancy+1 {
+		s.ticks = 0
+		return out
+	}
+	s.ticks = 0
+	last := -1
+	for i, b := range out {
+		if t, err := wire.PeekType(b); err == nil && t == wire.MsgCommands {
+			last = i
+		}
+	}
+	keep := out[:0]
+	for i, b := range out {
+		if t, err := wire.PeekType(b); err == nil && t == wire.MsgCommands && i != last {
+			continue
+		}
+		keep = append(keep, b)
+	}
+	return keep
+}
 
 // Input is the input a page holds: move intents in [-1, 1], view angles in
 // radians, buttons, and the weapon slot.
