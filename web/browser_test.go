@@ -85,7 +85,9 @@ func TestPlayInBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatalf("play.mjs: %v\n%s\n%s", err, out, stderr.String())
 	}
-	t.Logf("play.mjs stderr:\n%s", stderr.String())
+	if stderr.Len() > 0 {
+		t.Logf("play.mjs: %s", stderr.String())
+	}
 	var runs []run
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
@@ -108,7 +110,7 @@ func TestPlayInBrowser(t *testing.T) {
 			t.Errorf("run %q: %d snapshots in the last second at %d Hz, want about 64", r.Query, r.SnapshotRate, r.TickRate)
 		}
 		if r.Moved < 1 {
-			t.Errorf("run %q: running forward for 1.5 s moved the predicted player %.2f m, want more than 1 m", r.Query, r.Moved)
+			t.Errorf("run %q: running for 1.5 s moved the predicted player %.2f m, want more than 1 m", r.Query, r.Moved)
 		}
 		if !r.Crouched {
 			t.Errorf("run %q: holding crouch did not crouch", r.Query)

@@ -47,11 +47,13 @@ async function play(query, shoot) {
   }
   const start = st.self.pos;
   const yaw = st.self.yaw;
-  await page.evaluate((y) => window.lagkit.input({ forward: 1, yaw: y }), yaw);
+  // Diagonally, so that cover in front of the spawn only slides the
+  // player along it.
+  await page.evaluate((y) => window.lagkit.input({ forward: 1, side: 1, yaw: y }), yaw);
   await sleep(1500);
   st = await state();
   const moved = Math.hypot(st.self.pos[0] - start[0], st.self.pos[1] - start[1]);
-  await page.evaluate(() => window.lagkit.input({ forward: 0, crouch: true }));
+  await page.evaluate(() => window.lagkit.input({ forward: 0, side: 0, crouch: true }));
   await sleep(400);
   const crouched = (await state()).self.crouched;
   await page.evaluate(() => window.lagkit.input({ crouch: false }));
