@@ -7,7 +7,10 @@
 // fails the run; the Go test (TestPlayInBrowser) judges the numbers.
 //
 // Usage: node play.mjs BASE_URL SCREENSHOT.png
-import { chromium } from 'playwright-core';
+//
+// PLAYWRIGHT_CORE may name playwright-core's index.mjs (a file: URL), so
+// the same pinned copy installed for the report's check serves here too.
+const { chromium } = await import(process.env.PLAYWRIGHT_CORE || 'playwright-core');
 
 const [base, screenshotPath] = process.argv.slice(2);
 if (!base || !screenshotPath) {
