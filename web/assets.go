@@ -69,7 +69,7 @@ func startCore() {
 		core.done = make(chan struct{})
 		go func() {
 			defer close(core.done)
-			wasm, exec, err := loadCore(context.Background())
+			wasm, exec, err := loadCore(context.Background(), files, sourceToolchain)
 			if err != nil {
 				core.err = err
 				return
@@ -113,30 +113,36 @@ func Prepare(ctx context.Context) error {
 	return waitCore(ctx)
 }
 
-// loadCore returns the client core and its wasm_exec.js: the embedded
-// ones when the sources are absent or unchanged since go generate, else a
-// build from the sources, cached in the user cache directory by source
-// hash.
-func loadCore(ctx context.Context) (wasm, wasmExec []byte, err error) {
-	embedded, embErr := fs.ReadFile(files, "dist/client.wasm")
-	embExec, _ := fs.ReadFile(files, "dist/wasm_exec.js")
-	embSum, _ := fs.ReadFile(files, "dist/client.wasm.sum")
-	hasEmbedded := embErr == nil && embExec != nil
+// sourceToolchain finds lagkit's source tree and a Go toolchain to build
+// the client core from it.
+func sourceToolchain() (wasmbuild.Toolchain, error) {
 	root, err := wasmbuild.SourceRoot()
+	if err != nil {
+		return wasmbuild.Toolchain{}, err
+	}
+	goTool, err := wasmbuild.GoTool()
+	if err != nil {
+		return wasmbuild.Toolchain{}, err
+	}
+	return wasmbuild.Toolchain{Go: goTool, Root: root}, nil
+}
+
+// loadCore returns the client core and its wasm_exec.js: the ones
+// embedded in dist when there are no sources to build from or they are
+// unchanged since go generate, else a build from the sources, cached in
+// the user cache directory by source hash.
+func loadCore(ctx context.Context, fsys fs.FS, toolchain func() (wasmbuild.Toolchain, error)) (wasm, wasmExec []byte, err error) {
+	embedded, embErr := fs.ReadFile(fsys, "dist/client.wasm")
+	embExec, _ := fs.ReadFile(fsys, "dist/wasm_exec.js")
+	embSum, _ := fs.ReadFile(fsys, "dist/client.wasm.sum")
+	hasEmbedded := embErr == nil && embExec != nil
+	t, err := toolchain()
 	if err != nil {
 		if hasEmbedded {
 			return embedded, embExec, nil
 		}
 		return nil, nil, fmt.Errorf("web: the client core is not embedded (run go generate ./web before building a release) and cannot be built: %w", err)
 	}
-	goTool, err := wasmbuild.GoTool()
-	if err != nil {
-		if hasEmbedded {
-			return embedded, embExec, nil
-		}
-		return nil, nil, fmt.Errorf("web: cannot build the client core: %w", err)
-	}
-	t := wasmbuild.Toolchain{Go: goTool, Root: root}
 	hash, err := t.Hash(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -152,7 +158,7 @@ func loadCore(ctx context.Context) (wasm, wasmExec []byte, err error) {
 	wasmPath, execPath := filepath.Join(dir, "client.wasm"), filepath.Join(dir, "wasm_exec.js")
 	wasm, err1 := os.ReadFile(wasmPath)
 	wasmExec, err2 := os.ReadFile(execPath)
-	if err1 == nil && err2 == nil {
+	if err1 == nil && err2 == nil && len(wasm) > 0 {
 		return wasm, wasmExec, nil
 	}
 	if wasmExec, err = t.Build(ctx, wasmPath); err != nil {
@@ -161,11 +167,11 @@ func loadCore(ctx context.Context) (wasm, wasmExec []byte, err error) {
 	if wasm, err = os.ReadFile(wasmPath); err != nil {
 		return nil, nil, fmt.Errorf("web: %w", err)
 	}
-	// The cache is only a shortcut: failing to record wasm_exec.js costs
-	// a rebuild next time, nothing more.
-	_ = os.WriteFile(execPath, wasmExec, 0o644)
 	if len(wasm) == 0 {
 		return nil, nil, errors.New("web: the client core build wrote an empty file")
 	}
+	// The cache is only a shortcut: failing to record wasm_exec.js costs
+	// a rebuild next time, nothing more.
+	_ = os.WriteFile(execPath, wasmExec, 0o644)
 	return wasm, wasmExec, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"net/http"
@@ -222,5 +223,50 @@ func appendFile(t *testing.T, path, text string) {
 	defer f.Close()
 	if _, err := f.WriteString(text); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCoreSources checks which client core is served: the embedded one
+// when there are no sources or they hash as it was built, a build from
+// the sources when they changed since, and a clear error when there is
+// neither.
+func TestCoreSources(t *testing.T) {
+	if _, err := wasmbuild.GoTool(); err != nil {
+		t.Skipf("no Go toolchain: %v", err)
+	}
+	ctx := t.Context()
+	tc, err := sourceToolchain()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hash, err := tc.Hash(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist := func(sum string) fstest.MapFS {
+		return fstest.MapFS{
+			"dist/client.wasm":     {Data: []byte("\x00asm embedded")},
+			"dist/wasm_exec.js":    {Data: []byte("// embedded")},
+			"dist/client.wasm.sum": {Data: []byte(sum + "\n")},
+		}
+	}
+	none := func() (wasmbuild.Toolchain, error) { return wasmbuild.Toolchain{}, errors.New("no sources here") }
+	sources := func() (wasmbuild.Toolchain, error) { return tc, nil }
+
+	if w, _, err := loadCore(ctx, dist("old"), none); err != nil || string(w) != "\x00asm embedded" {
+		t.Errorf("embedded, no sources: %q, %v; want the embedded core", w, err)
+	}
+	if w, _, err := loadCore(ctx, dist(hash), sources); err != nil || string(w) != "\x00asm embedded" {
+		t.Errorf("embedded, sources unchanged: %q, %v; want the embedded core", w[:min(len(w), 16)], err)
+	}
+	if testing.Short() {
+		return // the rest may build the core
+	}
+	w, exec, err := loadCore(ctx, dist("old"), sources)
+	if err != nil || !bytes.HasPrefix(w, []byte("\x00asm")) || len(w) < 1<<20 || !bytes.Contains(exec, []byte("globalThis.Go")) {
+		t.Errorf("embedded, sources changed: %d bytes, %v; want a fresh build", len(w), err)
+	}
+	if _, _, err := loadCore(ctx, fstest.MapFS{}, none); err == nil || !strings.Contains(err.Error(), "go generate") {
+		t.Errorf("neither embedded nor sources: %v; want an error that says to run go generate", err)
 	}
 }

@@ -139,8 +139,9 @@ func (t Toolchain) Build(ctx context.Context, out string) (wasmExec []byte, err 
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	// -s -w drop the symbol table and DWARF, a third of the file, which
-	// a browser has no use for.
+	// -s -w drop the symbol table and debug information, which a browser
+	// has no use for; -trimpath keeps the builder's paths out of the file
+	// (and so out of its hash).
 	if _, err := t.run(ctx, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp.Name(), Package); err != nil {
 		return nil, err
 	}
