@@ -48,6 +48,8 @@ type Session struct {
 	events    []Event
 	dead      [wire.MaxEntities]bool
 	kills     map[uint8]uint16 // scoreboard kills by player, to name killers
+	deaths    []pending        // deaths waiting for their killer
+	killers   []pending        // kills waiting for their death
 
 	rate   rateMeter
 	placed int // corrections that were placements (spawn, teleport)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
@@ -179,6 +180,54 @@ func TestBurstsLoseNoCommand(t *testing.T) {
 	}
 	if st.Net.Commands < 150 {
 		t.Errorf("%d commands in 3 s of 64 Hz", st.Net.Commands)
+	}
+}
+
+// TestHitAndKillEvents checks that the page hears of its shots and its
+// deaths: a player firing at another five metres ahead gets hit events
+// for its shots and a kill naming it, and the victim hurt events and the
+// same kill.
+func TestHitAndKillEvents(t *testing.T) {
+	l := newLoop(t, 2, 10*time.Millisecond)
+	l.run(time.Second, func(int) Input { return Input{} })
+	shooter, victim := l.sessions[0].State(l.now), l.sessions[1].State(l.now)
+	if shooter.Team == victim.Team {
+		t.Fatalf("both players on team %d", shooter.Team)
+	}
+	l.s.Place(shooter.ID, geom.Vec3{X: -3, Y: 7.5}, 0)
+	l.s.Place(victim.ID, geom.Vec3{X: 2, Y: 7.5}, math.Pi)
+	l.run(300*time.Millisecond, func(int) Input { return Input{} })
+	l.sessions[0].State(l.now) // forget the events so far
+	l.sessions[1].State(l.now)
+	l.run(2*time.Second, func(i int) Input {
+		if i == 0 {
+			return Input{Fire: true}
+		}
+		return Input{Yaw: math.Pi}
+	})
+	count := func(evs []Event, kind string, other, killer int) int {
+		n := 0
+		for _, e := range evs {
+			if e.Kind == kind && e.Other == other && (kind != "kill" || e.Killer == killer) {
+				n++
+			}
+		}
+		return n
+	}
+	s0, s1 := l.sessions[0].State(l.now), l.sessions[1].State(l.now)
+	if n := count(s0.Events, "hit", victim.ID, 0); n == 0 {
+		t.Errorf("shooter: no hit event on player %d in %+v", victim.ID, s0.Events)
+	}
+	if n := count(s1.Events, "hurt", shooter.ID, 0); n == 0 {
+		t.Errorf("victim: no hurt event from player %d in %+v", shooter.ID, s1.Events)
+	}
+	for i, st := range []State{s0, s1} {
+		if n := count(st.Events, "kill", victim.ID, shooter.ID); n != 1 {
+			t.Errorf("player %d saw %d kills of %d by %d, want 1: %+v", i, n, victim.ID, shooter.ID, st.Events)
+		}
+	}
+	if s0.Score.Kills != 1 || s1.Score.Deaths != 1 {
+		t.Errorf("scoreboard: shooter %d kills, victim %d deaths; want 1 and 1", s0.Score.Kills, s1.Score.Deaths)
 	}
 }
 

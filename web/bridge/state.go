@@ -214,9 +214,20 @@ func (s *Session) teams() [wire.MaxEntities]int {
 	return t
 }
 
+// killWait is how long a death waits for the scoreboard to name its
+// killer, and a rise in someone's kills for the death it belongs to: the
+// server sends the dead flag and the scoreboard in different snapshots.
+const killWait = time.Second
+
+// pending is a death or a kill not yet paired.
+type pending struct {
+	id int
+	at time.Duration
+}
+
 // collect gathers the events of a snapshot just received: the client's
-// hit reports, and deaths (a player whose dead flag rose), with the killer
-// taken from the scoreboard row whose kills rose.
+// hit reports, and kills, pairing each death (a player whose dead flag
+// rose) with a rise in a scoreboard row's kills within killWait.
 func (s *Session) collect(now time.Duration) {
 	c := s.c
 	for _, h := range c.Hits() {
@@ -225,10 +236,13 @@ func (s *Session) collect(now time.Duration) {
 	for _, r := range c.Confirms() {
 		s.event(Event{Kind: "hit", Other: r.Victim, Part: r.Part.String(), Damage: int(r.Damage), Outcome: r.Outcome.String()})
 	}
-	killer := -1
 	for _, r := range c.Scoreboard().Rows {
-		if r.Kills > s.kills[r.ID] {
-			killer = int(r.ID)
+		// A row seen for the first time holds the kills made before this
+		// player joined.
+		if prev, seen := s.kills[r.ID]; seen {
+			for k := prev; k < r.Kills && len(s.killers) < wire.MaxEntities; k++ {
+				s.killers = append(s.killers, pending{int(r.ID), now})
+			}
 		}
 		s.kills[r.ID] = r.Kills
 	}
@@ -247,10 +261,21 @@ func (s *Session) collect(now time.Duration) {
 	}
 	for id := range dead {
 		if dead[id] && !s.dead[id] {
-			s.event(Event{Kind: "kill", Other: id, Killer: killer})
+			s.deaths = append(s.deaths, pending{id, now})
 		}
 	}
 	s.dead = dead
+	for len(s.deaths) > 0 && len(s.killers) > 0 {
+		s.event(Event{Kind: "kill", Other: s.deaths[0].id, Killer: s.killers[0].id})
+		s.deaths, s.killers = s.deaths[1:], s.killers[1:]
+	}
+	for len(s.deaths) > 0 && now-s.deaths[0].at > killWait {
+		s.event(Event{Kind: "kill", Other: s.deaths[0].id, Killer: -1})
+		s.deaths = s.deaths[1:]
+	}
+	for len(s.killers) > 0 && now-s.killers[0].at > killWait {
+		s.killers = s.killers[1:]
+	}
 }
 
 func (s *Session) event(e Event) {

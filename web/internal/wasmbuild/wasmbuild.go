@@ -140,8 +140,7 @@ func (t Toolchain) Build(ctx context.Context, out string) (wasmExec []byte, err 
 	tmp.Close()
 	defer os.Remove(tmp.Name())
 	// -s -w drop the symbol table and debug information, which a browser
-	// has no use for; -trimpath keeps the builder's paths out of the file
-	// (and so out of its hash).
+	// has no use for; -trimpath keeps the builder's paths out of the file.
 	if _, err := t.run(ctx, "build", "-trimpath", "-ldflags=-s -w", "-o", tmp.Name(), Package); err != nil {
 		return nil, err
 	}
