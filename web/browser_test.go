@@ -16,7 +16,6 @@ import (
 
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/transport"
-	"github.com/lagkit/lagkit/web/internal/wasmbuild"
 )
 
 // run is what browser/play.mjs reports of one page load.
@@ -69,14 +68,9 @@ func TestPlayInBrowser(t *testing.T) {
 	if playwright == "" {
 		t.Skip("playwright-core is not installed; run web/browser/install.sh to enable this test")
 	}
-	if _, err := wasmbuild.GoTool(); err != nil {
-		t.Skipf("no Go toolchain to build the client core with: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
+	prepare(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	if err := Prepare(ctx); err != nil {
-		t.Fatal(err)
-	}
 
 	w, err := transport.NewWeb(transport.WebOptions{Handler: Handler()})
 	if err != nil {

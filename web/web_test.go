@@ -126,10 +126,10 @@ func TestHandlerServesPageAndMaps(t *testing.T) {
 	}
 }
 
-// TestHandlerServesTheClientCore builds the client core with the Go
-// toolchain (or finds it in the cache) and checks what the page loads:
-// a WebAssembly module and the wasm_exec.js of the same toolchain.
-func TestHandlerServesTheClientCore(t *testing.T) {
+// prepare gets the client core ready, building it with the Go toolchain
+// if need be, and skips the test where there is no toolchain.
+func prepare(t *testing.T) {
+	t.Helper()
 	if _, err := wasmbuild.GoTool(); err != nil {
 		t.Skipf("no Go toolchain to build the client core with: %v", err)
 	}
@@ -138,6 +138,13 @@ func TestHandlerServesTheClientCore(t *testing.T) {
 	if err := Prepare(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestHandlerServesTheClientCore builds the client core with the Go
+// toolchain (or finds it in the cache) and checks what the page loads:
+// a WebAssembly module and the wasm_exec.js of the same toolchain.
+func TestHandlerServesTheClientCore(t *testing.T) {
+	prepare(t)
 	srv := httptest.NewServer(Handler())
 	defer srv.Close()
 	res, body := get(t, srv, WasmPath)
