@@ -6,11 +6,15 @@
 // other player and saves a screenshot. Any console error or page error
 // fails the run; the Go test (TestPlayInBrowser) judges the numbers.
 //
-// Usage: node play.mjs BASE_URL SCREENSHOT.png
+// Usage: PLAYWRIGHT_CORE=URL node play.mjs BASE_URL SCREENSHOT.png
 //
-// PLAYWRIGHT_CORE may name playwright-core's index.mjs (a file: URL), so
-// the same pinned copy installed for the report's check serves here too.
-const { chromium } = await import(process.env.PLAYWRIGHT_CORE || 'playwright-core');
+// PLAYWRIGHT_CORE is the file: URL of playwright-core's index.mjs: the
+// copy report/browser/install.sh installs for the report's check.
+if (!process.env.PLAYWRIGHT_CORE) {
+  console.error('play.mjs: set PLAYWRIGHT_CORE to the file: URL of playwright-core/index.mjs');
+  process.exit(2);
+}
+const { chromium } = await import(process.env.PLAYWRIGHT_CORE);
 
 const [base, screenshotPath] = process.argv.slice(2);
 if (!base || !screenshotPath) {
