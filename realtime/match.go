@@ -25,9 +25,10 @@ import (
 )
 
 // queueLen is how many received datagrams a match buffers between its
-// readers and its goroutine: at 128 players sending one command packet
-// per 64 Hz tick, about 60 ms worth. Its buffers are allocated once.
-const queueLen = 8192
+// readers and its goroutine, which drains them as they come: at 128
+// players each sending one command packet per 64 Hz tick, 125 ms worth.
+// Its buffers (about 1 MiB) are allocated once.
+const queueLen = 1024
 
 // spinMargin is how long before a tick the match goroutine stops
 // sleeping and spins: Go's timers fire tens to hundreds of microseconds
@@ -77,7 +78,6 @@ type Match struct {
 	bots     []*peer
 	botSeq   int
 	samples  tickSamples
-	lastTick time.Duration
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.
@@ -86,8 +86,8 @@ type inbound struct {
 	b []byte
 }
 
-// New starts a match for cfg, identified by id, logging to log and
-// counting into met (nil: a private registry's metrics).
+// newMatch starts a match for cfg, identified by id, logging to log and
+// counting into met.
 func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics) (*Match, error) {
 	r, err := cfg.resolve()
 	if err != nil {
@@ -228,18 +228,18 @@ func (m *Match) Info() (MatchInfo, error) {
 	return info, err
 }
 
-// TickStats summarises the ticks from the since'th on (counting from 0,
-// the match's first; at most the last 16384).
+// TickStats summarises the ticks after server tick since (at most the
+// last 16384 tick starts).
 func (m *Match) TickStats(since int) (TickStats, error) {
 	var ts TickStats
-	err := m.do(func() { ts = m.samples.stats(m.tick, since) })
+	err := m.do(func() { ts = m.samples.stats(m.tick, since, m.srv.Tick()) })
 	return ts, err
 }
 
 func (m *Match) info() MatchInfo {
 	info := MatchInfo{
 		ID: m.id, Config: m.r.cfg, Tick: m.srv.Tick(), UptimeS: time.Since(m.start).Seconds(),
-		Humans: m.humans, Bots: len(m.bots), Ticks: m.samples.stats(m.tick, 0),
+		Humans: m.humans, Bots: len(m.bots), Ticks: m.samples.stats(m.tick, 0, m.srv.Tick()),
 	}
 	mt := m.srv.Match()
 	info.Score, info.Captures = mt.TeamScore, mt.Captures
@@ -373,6 +373,12 @@ func (m *Match) step(now time.Duration, p *peer, b []byte) {
 	if err := m.srv.Step(now, p.id, b); err != nil && m.srv.Stats().Malformed == malformed {
 		m.met.dropped[DropNoPeer].Inc() // well formed, but not from a player
 	}
+	if typ, err := wire.PeekType(b); err == nil && typ == wire.MsgDisconnect && p.seat >= 0 && p.closing == "" {
+		var d wire.Disconnect
+		if wire.DecodeDisconnect(b, &d) == nil {
+			p.closing = "client: " + d.Reason // the core has dropped it; the log says why
+		}
+	}
 	if p.seat < 0 {
 		m.seated(p)
 	}
@@ -459,13 +465,16 @@ func (m *Match) send(p *peer, b []byte) {
 func (m *Match) advance(now, scheduled time.Duration) {
 	m.met.late.Observe((now - scheduled).Seconds())
 	t0 := time.Now()
+	before := m.srv.Tick()
 	m.srv.Advance(now)
-	d := time.Since(t0)
+	// Several ticks run at once after a late start; each is charged the
+	// mean.
+	d := time.Since(t0) / time.Duration(max(m.srv.Tick()-before, 1))
 	m.met.tick.Observe(d.Seconds())
 	if d > m.tick {
 		m.met.overruns.Inc()
 	}
-	m.samples.add(d, now-scheduled, d > m.tick)
+	m.samples.add(d, now-scheduled, d > m.tick, m.srv.Tick())
 	m.route(now)
 	m.account()
 }
@@ -498,7 +507,7 @@ func (m *Match) account() {
 		}
 		for _, p := range m.peers {
 			if p.seat == e.Player && p.closing == "" {
-				p.closing = "left" // the client said goodbye, or the core dropped it
+				p.closing = "dropped by the server" // a drop whose Disconnect the outbox did not carry
 			}
 		}
 	}
@@ -506,7 +515,7 @@ func (m *Match) account() {
 	for _, p := range m.peers {
 		if p.seat >= 0 {
 			if _, ok := m.srv.ClientByPeer(p.id); !ok && p.closing == "" {
-				p.closing = "left"
+				p.closing = "dropped by the server"
 			}
 		} else if now-p.joined > connectTimeout && p.closing == "" {
 			p.closing = "no connect request"

@@ -297,24 +297,29 @@ func (m *Match) end(reason string) {
 	m.wg.Wait()
 }
 
-// tickSamples keeps the recent ticks' durations and lateness.
+// tickSamples keeps the recent ticks' durations and lateness. A late
+// start can leave several ticks due at once, which one Advance runs: one
+// sample then stands for them all, with their mean duration.
 type tickSamples struct {
 	dur, late [sampleRing]time.Duration
 	over      [sampleRing]bool
-	n         int // ticks run
+	tick      [sampleRing]uint32 // the server's tick after the sample's Advance
+	n         int                // samples taken
 }
 
-func (s *tickSamples) add(d, late time.Duration, overrun bool) {
-	s.dur[s.n%sampleRing], s.late[s.n%sampleRing], s.over[s.n%sampleRing] = d, late, overrun
+func (s *tickSamples) add(d, late time.Duration, overrun bool, tick uint32) {
+	i := s.n % sampleRing
+	s.dur[i], s.late[i], s.over[i], s.tick[i] = d, late, overrun, tick
 	s.n++
 }
 
 // TickStats summarises ticks: how long they took, and how late they
 // started against their schedule.
 type TickStats struct {
-	// Total is every tick run so far; Count how many are summarised (the
-	// last 16384 at most).
-	Total      int     `json:"total"`
+	// Ticks is the server's tick count; Count how many starts are
+	// summarised (the last 16384 at most; one start may run several due
+	// ticks, as after a stall).
+	Ticks      int     `json:"ticks"`
 	Count      int     `json:"count"`
 	Overruns   int     `json:"overruns"`
 	MeanUS     float64 `json:"mean_us"`
@@ -326,22 +331,26 @@ type TickStats struct {
 	IntervalUS float64 `json:"interval_us"`
 }
 
-// stats summarises the ticks from the since'th on (those still held).
-func (s *tickSamples) stats(tick time.Duration, since int) TickStats {
-	since = max(since, s.n-sampleRing, 0)
-	k := max(s.n-since, 0)
-	out := TickStats{Total: s.n, Count: k, IntervalUS: us(tick)}
-	if k == 0 {
-		return out
-	}
-	d := make([]time.Duration, 0, k)
-	l := make([]time.Duration, 0, k)
-	for i := since; i < s.n; i++ {
-		d = append(d, s.dur[i%sampleRing])
-		l = append(l, s.late[i%sampleRing])
-		if s.over[i%sampleRing] {
+// stats summarises the ticks after server tick since (those still held);
+// now is the server's tick.
+func (s *tickSamples) stats(tick time.Duration, since int, now uint32) TickStats {
+	out := TickStats{Ticks: int(now), IntervalUS: us(tick)}
+	var d, l []time.Duration
+	for i := max(s.n-sampleRing, 0); i < s.n; i++ {
+		j := i % sampleRing
+		if int(s.tick[j]) <= since {
+			continue
+		}
+		d = append(d, s.dur[j])
+		l = append(l, s.late[j])
+		if s.over[j] {
 			out.Overruns++
 		}
+	}
+	k := len(d)
+	out.Count = k
+	if k == 0 {
+		return out
 	}
 	slices.Sort(d)
 	slices.Sort(l)

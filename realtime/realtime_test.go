@@ -84,6 +84,12 @@ func checkPlay(t *testing.T, res []botResult, d time.Duration, tickRate int, slo
 			t.Errorf("bot %d: %d snapshots, want at least %d", i, r.stats.Snapshots, want)
 		}
 		hits += r.stats.Hits
+		// Movement is predicted exactly (game.Move snapped to the wire's
+		// grid); only respawns, which the client cannot foresee, move a
+		// player away from its prediction.
+		if r.stats.PredErrMeanM > 0.25 {
+			t.Errorf("bot %d: mean prediction error %.3f m, want under 0.25", i, r.stats.PredErrMeanM)
+		}
 		if i != slow && r.stats.RTTMeanMS > 40 {
 			t.Errorf("bot %d: round trip %.1f ms on loopback, want under 40", i, r.stats.RTTMeanMS)
 		}
@@ -96,7 +102,7 @@ func checkPlay(t *testing.T, res []botResult, d time.Duration, tickRate int, slo
 			t.Errorf("bot %d with %.0f ms injected measured %.1f ms, want within 15 ms", slow, slowRTT, got)
 		}
 	}
-	t.Logf("hits %d; slow bot rtt %.1f ms", hits, res[max(slow, 0)].stats.RTTMeanMS)
+	t.Logf("hits %d; slow bot rtt %.1f ms; bot 0 %+v", hits, res[max(slow, 0)].stats.RTTMeanMS, res[0].stats)
 }
 
 // slowRule injects rtt/2 each way for the player named bot<slow>.
@@ -244,8 +250,9 @@ func TestMatchOverUDP(t *testing.T) {
 	}
 	t.Logf("ticks %+v", info.Ticks)
 	checkPlay(t, res, d, 64, 5, 100)
-	if info.Ticks.Total < int(0.9*64*d.Seconds()) {
-		t.Errorf("%d ticks in %v, want about %v", info.Ticks.Total, d, 64*d.Seconds())
+	// The match started before the bots, and catches up after a stall.
+	if info.Ticks.Ticks < int(64*d.Seconds()) {
+		t.Errorf("%d ticks in %v, want at least %v", info.Ticks.Ticks, d, 64*d.Seconds())
 	}
 }
 

@@ -34,11 +34,12 @@ type session struct {
 	ctx    context.Context // ends both goroutines' blocking calls
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	onDone func() // called once both goroutines ended
 }
 
+// startSession starts the session's goroutines; onDone, if set, is called
+// once both have ended.
 func startSession(peer string, queueLen int, io datagramIO, onDone func()) *session {
-	s := &session{base: newBase(peer, queueLen), io: io, out: newQueue(queueLen), onDone: onDone}
+	s := &session{base: newBase(peer, queueLen), io: io, out: newQueue(queueLen)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(2)
 	go func() {

@@ -4,6 +4,13 @@
 // where WebTransport is unavailable. Every transport moves the wire's
 // datagrams unchanged (at most wire.MaxDatagram bytes) behind one
 // interface, so a driver never knows which one a peer uses.
+//
+// ListenUDP and DialUDP serve native clients; Web serves browsers on one
+// HOST:PORT (HTTPS and WebSocket over TCP, HTTP/3 and WebTransport over
+// UDP, with a generated certificate whose hash pages pin); Dial opens a
+// session by URL (udp://, wt://, ws://, wss://). Every Conn queues a
+// bounded number of datagrams each way and drops, counting the drop
+// (Counted), rather than block or grow.
 package transport
 
 import (
@@ -29,7 +36,9 @@ type Conn interface {
 	Send(p []byte) error
 	// Recv copies the next datagram into buf and returns its length. It
 	// blocks until one arrives, ctx is done, or the connection closes
-	// (ErrClosed).
+	// (ErrClosed); datagrams that arrived before the close come first. A
+	// datagram longer than buf is dropped with an io.ErrShortBuffer
+	// error.
 	Recv(ctx context.Context, buf []byte) (int, error)
 	// Close ends the session, telling the peer reason where the transport
 	// can carry one (WebTransport and WebSocket close frames; over UDP the

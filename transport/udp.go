@@ -98,17 +98,14 @@ type UDPListener struct {
 	opts   UDPOptions
 	sock   *net.UDPConn
 	addr   string
-	accept chan *udpConn
-	stop   chan struct{} // closed by Close
+	accept *acceptQueue
 	quit   chan struct{} // closed with the socket
 
-	mu        sync.Mutex
-	peers     map[netip.AddrPort]*udpConn
-	accepting bool
-	sockOnce  sync.Once
+	mu       sync.Mutex
+	peers    map[netip.AddrPort]*udpConn
+	sockOnce sync.Once
 
 	received, refused, oversized atomic.Uint64
-	wg                           sync.WaitGroup
 }
 
 // ListenUDP opens a UDP listener on addr (HOST:PORT; port 0 picks one).
@@ -127,24 +124,15 @@ func ListenUDP(addr string, opts UDPOptions) (*UDPListener, error) {
 func newUDPListener(sock *net.UDPConn, opts UDPOptions) *UDPListener {
 	opts = opts.withDefaults()
 	l := &UDPListener{
-		opts:      opts,
-		sock:      sock,
-		addr:      sock.LocalAddr().String(),
-		accept:    make(chan *udpConn, opts.AcceptBacklog),
-		stop:      make(chan struct{}),
-		quit:      make(chan struct{}),
-		peers:     make(map[netip.AddrPort]*udpConn),
-		accepting: true,
+		opts:   opts,
+		sock:   sock,
+		addr:   sock.LocalAddr().String(),
+		accept: newAcceptQueue(opts.AcceptBacklog),
+		quit:   make(chan struct{}),
+		peers:  make(map[netip.AddrPort]*udpConn),
 	}
-	l.wg.Add(2)
-	go func() {
-		defer l.wg.Done()
-		l.readLoop()
-	}()
-	go func() {
-		defer l.wg.Done()
-		idleLoop(opts.IdleTimeout, l.quit, l.sweep)
-	}()
+	go l.readLoop()
+	go idleLoop(opts.IdleTimeout, l.quit, l.sweep)
 	return l
 }
 
@@ -160,37 +148,14 @@ func (l *UDPListener) Stats() ListenerStats {
 }
 
 // Accept returns the next peer's session.
-func (l *UDPListener) Accept(ctx context.Context) (Conn, error) {
-	select {
-	case c := <-l.accept:
-		return c, nil
-	case <-l.stop:
-		return nil, ErrClosed
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
+func (l *UDPListener) Accept(ctx context.Context) (Conn, error) { return l.accept.Accept(ctx) }
 
 // Close stops accepting and closes sessions not yet accepted. Accepted
 // sessions stay open on the shared socket, which closes with the last of
 // them.
 func (l *UDPListener) Close() error {
-	l.mu.Lock()
-	if !l.accepting {
-		l.mu.Unlock()
+	if !l.accept.close() {
 		return nil
-	}
-	l.accepting = false
-	close(l.stop)
-	l.mu.Unlock()
-	for {
-		select {
-		case c := <-l.accept:
-			c.Close("listener closed")
-			continue
-		default:
-		}
-		break
 	}
 	l.mu.Lock()
 	if len(l.peers) == 0 {
@@ -240,20 +205,18 @@ func (l *UDPListener) session(from netip.AddrPort) *udpConn {
 	if c := l.peers[from]; c != nil {
 		return c
 	}
-	if !l.accepting || len(l.peers) >= l.opts.MaxPeers {
+	if len(l.peers) >= l.opts.MaxPeers {
 		l.refused.Add(1)
 		return nil
 	}
 	c := &udpConn{base: newBase("udp:"+from.String(), l.opts.QueueLen), l: l, sock: l.sock, to: from}
 	c.lastRecv.Store(monotonic()) // before the idle sweep can see it
-	select {
-	case l.accept <- c:
-		l.peers[from] = c
-		return c
-	default:
+	if !l.accept.offer(c) {       // backlog full or listener closed
 		l.refused.Add(1)
 		return nil
 	}
+	l.peers[from] = c
+	return c
 }
 
 // fail closes every session when the socket itself fails.
@@ -290,7 +253,7 @@ func (l *UDPListener) remove(c *udpConn) {
 	if l.peers[c.to] == c {
 		delete(l.peers, c.to)
 	}
-	if !l.accepting && len(l.peers) == 0 {
+	if len(l.peers) == 0 && l.accept.isClosed() {
 		l.closeSocket()
 	}
 }
@@ -306,8 +269,10 @@ type udpConn struct {
 	wg       sync.WaitGroup // a dialed conn's loops
 }
 
-// Send writes p in one datagram. A write the network refuses (no buffer
-// space, an ICMP error from an earlier datagram) is a lost datagram:
+// Send writes p in one datagram straight to the socket: no queue, no
+// goroutine, no allocation. It waits only while the kernel's send buffer
+// is full, which a game's send rate does not reach. A write the network
+// refuses (an ICMP error from an earlier datagram) is a lost datagram:
 // counted, not returned.
 func (c *udpConn) Send(p []byte) error {
 	if err := c.checkSend(p); err != nil {

@@ -22,6 +22,35 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
+// netTest starts a test on real sockets: once every cleanup registered
+// after it has closed what the test opened, no goroutine may be left.
+func netTest(t *testing.T) context.Context {
+	t.Helper()
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	return testCtx(t)
+}
+
+// listenUDP opens a UDP listener on a free loopback port, closed when
+// the test ends.
+func listenUDP(t *testing.T, opts UDPOptions) *UDPListener {
+	t.Helper()
+	l, err := ListenUDP("127.0.0.1:0", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// closeAtEnd closes conns when the test ends.
+func closeAtEnd(t *testing.T, conns ...Conn) {
+	t.Cleanup(func() {
+		for _, c := range conns {
+			c.Close("test over")
+		}
+	})
+}
+
 // payload is n bytes that differ per size and seed, so a datagram
 // delivered in place of another is caught.
 func payload(n int, seed byte) []byte {
@@ -64,6 +93,7 @@ func udpPair(t *testing.T, ctx context.Context, l *UDPListener, opts UDPOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeAtEnd(t, client)
 	if err := client.Send([]byte("hello")); err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +101,7 @@ func udpPair(t *testing.T, ctx context.Context, l *UDPListener, opts UDPOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeAtEnd(t, client, server)
 	buf := make([]byte, MaxDatagram)
 	if n, err := server.Recv(ctx, buf); err != nil || string(buf[:n]) != "hello" {
 		t.Fatalf("first datagram: %q, %v", buf[:n], err)
@@ -79,16 +110,17 @@ func udpPair(t *testing.T, ctx context.Context, l *UDPListener, opts UDPOptions)
 }
 
 func TestUDPDatagramsBothWays(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, err := ListenUDP("127.0.0.1:0", UDPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	ctx := netTest(t)
+	l := listenUDP(t, UDPOptions{})
 	client, server := udpPair(t, ctx, l, UDPOptions{})
-	defer client.Close("done")
-	defer server.Close("done")
+	exchange(t, ctx, client, server)
+
+	// A Recv whose context ends leaves the session working.
+	short, cancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	defer cancel()
+	if _, err := server.Recv(short, make([]byte, MaxDatagram)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("recv with nothing to receive: %v", err)
+	}
 	exchange(t, ctx, client, server)
 
 	if err := client.Send(make([]byte, MaxDatagram+1)); !errors.Is(err, ErrTooLarge) {
@@ -98,7 +130,7 @@ func TestUDPDatagramsBothWays(t *testing.T) {
 		t.Errorf("oversized server send: %v, want ErrTooLarge", err)
 	}
 	want := client.(Counted).Stats()
-	if want.Sent != uint64(len(testSizes))+1 || want.Received != uint64(len(testSizes)) {
+	if want.Sent != 2*uint64(len(testSizes))+1 || want.Received != 2*uint64(len(testSizes)) {
 		t.Errorf("client stats %+v", want)
 	}
 	if got, want := server.Peer(), "udp:"+client.(*udpConn).sock.LocalAddr().String(); got != want {
@@ -118,16 +150,9 @@ func TestUDPDatagramsBothWays(t *testing.T) {
 }
 
 func TestUDPShortBufferDropsDatagram(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, err := ListenUDP("127.0.0.1:0", UDPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	ctx := netTest(t)
+	l := listenUDP(t, UDPOptions{})
 	client, server := udpPair(t, ctx, l, UDPOptions{})
-	defer client.Close("done")
-	defer server.Close("done")
 	server.Send(payload(200, 1))
 	server.Send(payload(5, 2))
 	if _, err := client.Recv(ctx, make([]byte, 100)); err == nil {
@@ -153,17 +178,10 @@ func waitFor(t *testing.T, ctx context.Context, what string, cond func() bool) {
 }
 
 func TestUDPFullQueueDropsAndCounts(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
+	ctx := netTest(t)
 	opts := UDPOptions{QueueLen: 4}
-	l, err := ListenUDP("127.0.0.1:0", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := listenUDP(t, opts)
 	client, server := udpPair(t, ctx, l, opts)
-	defer client.Close("done")
-	defer server.Close("done")
 	for i := range 10 {
 		client.Send(payload(10, byte(i)))
 	}
@@ -182,17 +200,10 @@ func TestUDPFullQueueDropsAndCounts(t *testing.T) {
 }
 
 func TestUDPIdleTimeout(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
+	ctx := netTest(t)
 	opts := UDPOptions{IdleTimeout: 100 * time.Millisecond}
-	l, err := ListenUDP("127.0.0.1:0", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := listenUDP(t, opts)
 	client, server := udpPair(t, ctx, l, opts)
-	defer client.Close("done")
-	defer server.Close("done")
 	start := time.Now()
 	if _, err := server.Recv(ctx, make([]byte, MaxDatagram)); !errors.Is(err, ErrClosed) {
 		t.Fatalf("server recv on a silent peer: %v", err)
@@ -215,13 +226,8 @@ func TestUDPIdleTimeout(t *testing.T) {
 }
 
 func TestUDPPeerLimit(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, err := ListenUDP("127.0.0.1:0", UDPOptions{MaxPeers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	ctx := netTest(t)
+	l := listenUDP(t, UDPOptions{MaxPeers: 2})
 	var socks []*net.UDPConn
 	for range 5 {
 		s, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(mustAddrPort(t, l.Addr())))
@@ -265,16 +271,11 @@ func mustAddrPort(t *testing.T, s string) netip.AddrPort {
 // TestUDPGarbage throws random datagrams, including oversized ones, from
 // many sources at a listener; it keeps serving a real client after.
 func TestUDPGarbage(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
+	ctx := netTest(t)
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	rng := rand.New(rand.NewPCG(seed, 1))
-	l, err := ListenUDP("127.0.0.1:0", UDPOptions{MaxPeers: 8, QueueLen: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	l := listenUDP(t, UDPOptions{MaxPeers: 8, QueueLen: 2})
 	to := net.UDPAddrFromAddrPort(mustAddrPort(t, l.Addr()))
 	junk := make([]byte, 1500)
 	oversized, sent := 0, 0
@@ -309,20 +310,13 @@ func TestUDPGarbage(t *testing.T) {
 		c.Close("garbage")
 	}
 	client, server := udpPair(t, ctx, l, UDPOptions{})
-	defer client.Close("done")
-	defer server.Close("done")
 	exchange(t, ctx, client, server)
 }
 
 func TestUDPListenerCloseKeepsAcceptedSessions(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, err := ListenUDP("127.0.0.1:0", UDPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx := netTest(t)
+	l := listenUDP(t, UDPOptions{})
 	client, server := udpPair(t, ctx, l, UDPOptions{})
-	defer client.Close("done")
 	l.Close()
 	if _, err := l.Accept(ctx); !errors.Is(err, ErrClosed) {
 		t.Fatalf("accept after close: %v", err)
@@ -344,20 +338,67 @@ func BenchmarkUDPRoundTrip(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer client.Close("done")
-	msg := payload(200, 0)
-	buf := make([]byte, MaxDatagram)
-	client.Send(msg)
+	client.Send([]byte("hello"))
 	server, err := l.Accept(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
-	server.Recv(ctx, buf)
+	defer server.Close("done")
+	server.Recv(ctx, make([]byte, MaxDatagram))
+	benchRoundTrip(b, client, server)
+}
+
+// benchRoundTrip measures one 200-byte datagram each way: a client's
+// input and the server's answer.
+func benchRoundTrip(b *testing.B, client, server Conn) {
+	// A datagram lost on loopback fails the run rather than hanging it.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	msg := payload(200, 0)
+	buf := make([]byte, MaxDatagram)
 	b.ReportAllocs()
 	b.SetBytes(int64(2 * len(msg)))
 	for b.Loop() {
 		client.Send(msg)
-		server.Recv(ctx, buf)
+		if _, err := server.Recv(ctx, buf); err != nil {
+			b.Fatal(err)
+		}
 		server.Send(msg)
-		client.Recv(ctx, buf)
+		if _, err := client.Recv(ctx, buf); err != nil {
+			b.Fatal(err)
+		}
 	}
+}
+
+// TestUDPDialNobodyListening: ICMP port-unreachable errors do not close
+// a dialed session (a listener may be starting); the idle timeout decides
+// when the server is gone.
+func TestUDPDialNobodyListening(t *testing.T) {
+	ctx := netTest(t)
+	s, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := s.LocalAddr().String()
+	s.Close()
+	c, err := DialUDP(ctx, addr, UDPOptions{IdleTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeAtEnd(t, c)
+	for range 5 {
+		if err := c.Send([]byte("anyone?")); err != nil {
+			t.Fatalf("send to a closed port: %v", err)
+		}
+		short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		_, err := c.Recv(short, make([]byte, MaxDatagram))
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("recv: %v, reason %q", err, c.Reason())
+		}
+	}
+	if c.Reason() != "" {
+		t.Fatalf("closed by ICMP errors: %q", c.Reason())
+	}
+	expectClosed(t, ctx, c, "idle timeout")
 }

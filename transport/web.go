@@ -41,6 +41,10 @@ type WebOptions struct {
 	// AcceptBacklog bounds sessions not yet accepted
 	// (DefaultAcceptBacklog if 0).
 	AcceptBacklog int
+	// MaxSessions bounds open sessions, WebSocket and WebTransport
+	// together (DefaultMaxPeers if 0): each holds its queues, so the
+	// bound caps memory. Further upgrades are refused with 503.
+	MaxSessions int
 	// OriginPatterns lists other origins (host patterns as in
 	// path.Match) whose pages may open sessions; same-origin pages and
 	// native clients (no Origin) always may.
@@ -78,6 +82,9 @@ func NewWeb(opts WebOptions) (*Web, error) {
 	}
 	if opts.IdleTimeout <= 0 {
 		opts.IdleTimeout = DefaultIdleTimeout
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxPeers
 	}
 	if opts.Cert == nil {
 		c, err := SelfSigned(0)
@@ -193,11 +200,11 @@ func (w *Web) Close() error {
 	return nil
 }
 
-// track counts a session about to start.
+// track counts a session about to start; false refuses it.
 func (w *Web) track() (func(), bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.closing {
+	if w.closing || w.live >= w.opts.MaxSessions {
 		return nil, false
 	}
 	w.live++

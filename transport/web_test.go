@@ -24,12 +24,18 @@ import (
 // "lagkit page".
 func startWeb(t *testing.T) *Web {
 	t.Helper()
-	w, err := NewWeb(WebOptions{Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	return startWebOpts(t, WebOptions{Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		io.WriteString(rw, "lagkit page")
 	})})
+}
+
+func startWebOpts(t *testing.T, opts WebOptions) *Web {
+	t.Helper()
+	w, err := NewWeb(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { w.Close() })
 	return w
 }
 
@@ -41,18 +47,18 @@ func dialAccept(t *testing.T, ctx context.Context, w *Web, rawURL string) (clien
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeAtEnd(t, client)
 	server, err = w.Accept(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeAtEnd(t, server)
 	return client, server
 }
 
 func TestWebWebTransportAndWebSocketOnOnePort(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
+	ctx := netTest(t)
 	w := startWeb(t)
-	defer w.Close()
 	for _, scheme := range []string{"wt", "wss"} {
 		t.Run(scheme, func(t *testing.T) {
 			client, server := dialAccept(t, ctx, w, scheme+"://"+w.Addr())
@@ -75,9 +81,8 @@ func TestWebWebTransportAndWebSocketOnOnePort(t *testing.T) {
 }
 
 func TestWebServesCertHashAndPages(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	t.Cleanup(func() { goleak.VerifyNone(t) })
 	w := startWeb(t)
-	defer w.Close()
 	tlsConf, err := ClientTLS{CertHash: w.CertHash()}.config()
 	if err != nil {
 		t.Fatal(err)
@@ -118,10 +123,8 @@ func hexString(b []byte) string {
 }
 
 func TestWebRefusesAnotherCertificate(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
+	ctx := netTest(t)
 	w := startWeb(t)
-	defer w.Close()
 	other := strings.Repeat("ab", sha256.Size)
 	for _, scheme := range []string{"wt", "wss"} {
 		if _, err := Dial(ctx, scheme+"://"+w.Addr(), DialOptions{TLS: ClientTLS{CertHash: other}}); err == nil || !strings.Contains(err.Error(), "hash") {
@@ -134,8 +137,7 @@ func TestWebRefusesAnotherCertificate(t *testing.T) {
 }
 
 func TestWebCloseKeepsAcceptedSessions(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
+	ctx := netTest(t)
 	w := startWeb(t)
 	wtClient, wtServer := dialAccept(t, ctx, w, "wt://"+w.Addr())
 	wsClient, wsServer := dialAccept(t, ctx, w, "wss://"+w.Addr())
@@ -168,13 +170,8 @@ func TestDialRejectsBadURLs(t *testing.T) {
 }
 
 func TestDialUDPURL(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, err := ListenUDP("127.0.0.1:0", UDPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+	ctx := netTest(t)
+	l := listenUDP(t, UDPOptions{})
 	client, err := Dial(ctx, "udp://"+l.Addr(), DialOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -244,4 +241,94 @@ func TestLoadCertificate(t *testing.T) {
 	if _, err := LoadCertificate(keyFile, certFile); err == nil {
 		t.Error("swapped files loaded")
 	}
+}
+
+func TestWebSessionLimit(t *testing.T) {
+	ctx := netTest(t)
+	w := startWebOpts(t, WebOptions{MaxSessions: 1})
+	client, server := dialAccept(t, ctx, w, "wt://"+w.Addr())
+	opts := DialOptions{TLS: ClientTLS{CertHash: w.CertHash()}}
+	if _, err := Dial(ctx, "wss://"+w.Addr(), opts); err == nil || !strings.Contains(err.Error(), "503") {
+		t.Fatalf("a second session past the limit: %v", err)
+	}
+	server.Close("make room")
+	expectClosed(t, ctx, client, "make room")
+	// The place frees once the closed session's goroutines end.
+	var again Conn
+	waitFor(t, ctx, "a freed place", func() bool {
+		c, err := Dial(ctx, "wss://"+w.Addr(), opts)
+		again = c
+		return err == nil
+	})
+	closeAtEnd(t, again)
+	if _, err := w.Accept(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWTOversizedDatagramDropped sends a QUIC datagram longer than
+// MaxDatagram, which QUIC can carry but lagkit's wire never sends: the
+// receiver drops and counts it and carries on.
+func TestWTOversizedDatagramDropped(t *testing.T) {
+	ctx := netTest(t)
+	w := startWeb(t)
+	client, server := dialAccept(t, ctx, w, "wt://"+w.Addr())
+	raw := client.(*session).io.(*wtIO).sess
+	if err := raw.SendDatagram(make([]byte, MaxDatagram+50)); err != nil {
+		t.Fatal(err)
+	}
+	client.Send([]byte("after"))
+	buf := make([]byte, MaxDatagram)
+	if n, err := server.Recv(ctx, buf); err != nil || string(buf[:n]) != "after" {
+		t.Fatalf("recv %q, %v", buf[:n], err)
+	}
+	if s := server.(Counted).Stats(); s.RecvDropped != 1 || s.Received != 1 {
+		t.Fatalf("stats %+v, want 1 dropped and 1 received", s)
+	}
+}
+
+func BenchmarkWebRoundTrip(b *testing.B) {
+	w, err := NewWeb(WebOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	for _, scheme := range []string{"wt", "wss"} {
+		b.Run(scheme, func(b *testing.B) {
+			ctx := context.Background()
+			client, err := Dial(ctx, scheme+"://"+w.Addr(), DialOptions{TLS: ClientTLS{CertHash: w.CertHash()}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer client.Close("done")
+			server, err := w.Accept(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer server.Close("done")
+			benchRoundTrip(b, client, server)
+		})
+	}
+}
+
+// TestWebIPv6 carries full-size datagrams over IPv6 loopback, where
+// QUIC's packets are smallest (1280-byte minimum path MTU).
+func TestWebIPv6(t *testing.T) {
+	ctx := netTest(t)
+	w, err := NewWeb(WebOptions{Addr: "[::1]:0"})
+	if err != nil {
+		t.Skipf("no IPv6 loopback: %v", err)
+	}
+	t.Cleanup(func() { w.Close() })
+	for _, scheme := range []string{"wt", "wss"} {
+		client, server := dialAccept(t, ctx, w, scheme+"://"+w.Addr())
+		exchange(t, ctx, client, server)
+	}
+	l, err := ListenUDP("[::1]:0", UDPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	client, server := udpPair(t, ctx, l, UDPOptions{})
+	exchange(t, ctx, client, server)
 }

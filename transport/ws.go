@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -102,21 +103,42 @@ func newWSConn(ws *websocket.Conn, peer string, queueLen int, idle time.Duration
 
 // wsIO carries datagrams as binary WebSocket messages.
 type wsIO struct {
-	ws   *websocket.Conn
-	idle time.Duration
-	buf [MaxDatagram + 1]byte // one more byte tells an oversized message
+	ws      *websocket.Conn
+	idle    time.Duration
+	timer   *time.Timer
+	rctx    context.Context // ends when timer fires
+	idleHit atomic.Bool
+	buf     [MaxDatagram + 1]byte // one more byte tells an oversized message
 }
 
 func (w *wsIO) receive(ctx context.Context) ([]byte, error) {
-	// The deadline covers the wait for a message and its reading; when
-	// it passes, the WebSocket library closes the connection.
-	ctx, cancel := context.WithTimeoutCause(ctx, w.idle, errWSIdle)
-	defer cancel()
-	typ, r, err := w.ws.Reader(ctx)
+	// One timer, reset per message, bounds the wait for the next one:
+	// when it fires it cancels the read, and the WebSocket library
+	// closes the connection. Only the reader goroutine calls receive.
+	if w.timer == nil {
+		var cancel context.CancelFunc
+		w.rctx, cancel = context.WithCancel(ctx)
+		w.timer = time.AfterFunc(w.idle, func() {
+			w.idleHit.Store(true)
+			cancel()
+		})
+	} else {
+		w.timer.Reset(w.idle)
+	}
+	p, err := w.message()
 	if err != nil {
-		if context.Cause(ctx) == errWSIdle {
+		w.timer.Stop() // the session is over
+		if w.idleHit.Load() {
 			return nil, errWSIdle
 		}
+	}
+	return p, err
+}
+
+// message reads the next message whole.
+func (w *wsIO) message() ([]byte, error) {
+	typ, r, err := w.ws.Reader(w.rctx)
+	if err != nil {
 		return nil, err
 	}
 	// The read limit ends the session on a longer message; the one

@@ -9,15 +9,18 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-	"go.uber.org/goleak"
 )
 
 // wsServer serves a WebSocket listener over plain HTTP on loopback.
-func wsServer(t *testing.T, opts WSOptions) (*WSListener, *httptest.Server, string) {
+func wsServer(t *testing.T, opts WSOptions) (*WSListener, string) {
 	t.Helper()
 	l := NewWSListener("", opts)
 	srv := httptest.NewServer(l)
-	return l, srv, "ws" + strings.TrimPrefix(srv.URL, "http")
+	t.Cleanup(func() {
+		l.Close()
+		srv.Close()
+	})
+	return l, "ws" + strings.TrimPrefix(srv.URL, "http")
 }
 
 func wsPair(t *testing.T, ctx context.Context, l *WSListener, url string, opts WSOptions) (client, server Conn) {
@@ -26,10 +29,12 @@ func wsPair(t *testing.T, ctx context.Context, l *WSListener, url string, opts W
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeAtEnd(t, client)
 	server, err = l.Accept(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeAtEnd(t, server)
 	return client, server
 }
 
@@ -45,11 +50,8 @@ func expectClosed(t *testing.T, ctx context.Context, c Conn, reason string) {
 }
 
 func TestWSDatagramsBothWaysAndCloseReason(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, srv, url := wsServer(t, WSOptions{})
-	defer srv.Close()
-	defer l.Close()
+	ctx := netTest(t)
+	l, url := wsServer(t, WSOptions{})
 	client, server := wsPair(t, ctx, l, url, WSOptions{})
 	exchange(t, ctx, client, server)
 	if err := client.Send(make([]byte, MaxDatagram+1)); !errors.Is(err, ErrTooLarge) {
@@ -72,11 +74,8 @@ func TestWSDatagramsBothWaysAndCloseReason(t *testing.T) {
 }
 
 func TestWSClientCloseReason(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, srv, url := wsServer(t, WSOptions{})
-	defer srv.Close()
-	defer l.Close()
+	ctx := netTest(t)
+	l, url := wsServer(t, WSOptions{})
 	client, server := wsPair(t, ctx, l, url, WSOptions{})
 	long := strings.Repeat("é", 100) // 200 bytes: cut to fit the frame
 	client.Close(long)
@@ -87,11 +86,8 @@ func TestWSClientCloseReason(t *testing.T) {
 }
 
 func TestWSBadMessagesEndTheSession(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, srv, url := wsServer(t, WSOptions{})
-	defer srv.Close()
-	defer l.Close()
+	ctx := netTest(t)
+	l, url := wsServer(t, WSOptions{})
 	for _, tc := range []struct {
 		typ    websocket.MessageType
 		n      int
@@ -116,11 +112,8 @@ func TestWSBadMessagesEndTheSession(t *testing.T) {
 }
 
 func TestWSSlowPeerDropsInsteadOfBlocking(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, srv, url := wsServer(t, WSOptions{QueueLen: 4})
-	defer srv.Close()
-	defer l.Close()
+	ctx := netTest(t)
+	l, url := wsServer(t, WSOptions{QueueLen: 4})
 	// A peer that never reads: TCP buffers fill, then the writer blocks.
 	raw, _, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
@@ -149,10 +142,8 @@ func TestWSSlowPeerDropsInsteadOfBlocking(t *testing.T) {
 }
 
 func TestWSListenerClose(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	ctx := testCtx(t)
-	l, srv, url := wsServer(t, WSOptions{})
-	defer srv.Close()
+	ctx := netTest(t)
+	l, url := wsServer(t, WSOptions{})
 	client, server := wsPair(t, ctx, l, url, WSOptions{})
 	l.Close()
 	if _, err := l.Accept(ctx); !errors.Is(err, ErrClosed) {
@@ -164,4 +155,18 @@ func TestWSListenerClose(t *testing.T) {
 	exchange(t, ctx, client, server)
 	client.Close("bye")
 	expectClosed(t, ctx, server, "bye")
+}
+
+func TestWSIdleTimeout(t *testing.T) {
+	ctx := netTest(t)
+	l, url := wsServer(t, WSOptions{IdleTimeout: 100 * time.Millisecond})
+	client, server := wsPair(t, ctx, l, url, WSOptions{})
+	start := time.Now()
+	expectClosed(t, ctx, server, "idle timeout")
+	if _, err := client.Recv(ctx, make([]byte, MaxDatagram)); !errors.Is(err, ErrClosed) {
+		t.Fatalf("client recv after the server timed out: %v", err)
+	}
+	if d := time.Since(start); d < 100*time.Millisecond || d > 2*time.Second {
+		t.Errorf("closed after %v, want about 100ms", d)
+	}
 }

@@ -74,6 +74,12 @@ func (w *wtIO) send(_ context.Context, p []byte) error {
 	return w.sess.SendDatagram(p)
 }
 
+// closeWith sends reason in the session's close capsule. Go peers receive
+// it; Chromium 156 (checked on loopback) rejects its closed promise with
+// "Connection lost" instead, because webtransport-go v0.13.0 sends
+// STOP_SENDING along with the capsule (webtransport-go issue #242), so a
+// driver that must tell a browser why sends the wire's Disconnect first,
+// as over UDP. A browser's own close reason does reach the server.
 func (w *wtIO) closeWith(reason string) {
 	w.sess.CloseWithError(0, truncateReason(reason, maxWTReason))
 	if w.qconn != nil {

@@ -58,7 +58,7 @@ func sampleLoad(ctx context.Context, base string, prev *loadSample) (*loadSample
 	if len(matches) == 0 {
 		return nil, fmt.Errorf("%s runs no match", base)
 	}
-	s := &loadSample{at: time.Now(), match: matches[0].ID, ticks: matches[0].Ticks.Total}
+	s := &loadSample{at: time.Now(), match: matches[0].ID, ticks: matches[0].Ticks.Ticks}
 	fams, err := getMetrics(ctx, base+"/metrics")
 	if err != nil {
 		return nil, err

@@ -57,7 +57,7 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 			since, err = 0, nil
 		}
 		if err != nil || since < 0 {
-			apiError(w, http.StatusBadRequest, "since %q: want a tick count", r.URL.Query().Get("since"))
+			apiError(w, http.StatusBadRequest, "since %q: want a server tick", r.URL.Query().Get("since"))
 			return
 		}
 		ts, err := m.TickStats(since)

@@ -150,7 +150,7 @@ name = "alc"
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve still running 10 s after SIGTERM")
 	}
-	for _, want := range []string{`"msg":"connect"`, `"name":"tester"`, `"msg":"match end"`, `"reason":"server shutting down"`} {
+	for _, want := range []string{`"msg":"connect"`, `"name":"tester"`, `"reason":"client: client left"`, `"msg":"match end"`, `"reason":"server shutting down"`} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("logs lack %s:\n%s", want, logs)
 		}
@@ -175,6 +175,12 @@ func checkMetrics(t *testing.T, base string) {
 	h := fams["lagkit_tick_duration_seconds"]
 	if h == nil || len(h.GetMetric()) != 1 || h.GetMetric()[0].GetHistogram().GetSampleCount() < 64 {
 		t.Errorf("lagkit_tick_duration_seconds: want one series of at least 64 ticks, got %v", h)
+	}
+	if _, err := get(context.Background(), base+"/debug/pprof/goroutine?debug=1"); err != nil {
+		t.Errorf("pprof: %v", err)
+	}
+	if body, err := get(context.Background(), base+"/healthz"); err != nil || strings.TrimSpace(string(body)) != "ok" {
+		t.Errorf("/healthz: %q, %v", body, err)
 	}
 	for _, name := range []string{"lagkit_tick_start_lateness_seconds", "lagkit_tick_overruns_total", "lagkit_datagrams_dropped_total",
 		"lagkit_rewinds_total", "lagkit_rollback_distance_meters", "lagkit_sbc_hits_total", "go_goroutines", "process_cpu_seconds_total"} {
@@ -211,6 +217,20 @@ func checkAPI(t *testing.T, base string) {
 	}
 	if len(list) != 2 || list[0].Config.Name != "duel" || list[0].Humans != 1 || list[1].ID != created.ID {
 		t.Fatalf("GET /api/matches: %+v", list)
+	}
+	for body, want := range map[string]int{
+		`[{"player": "tester", "up": {"latency_ms": 40}, "down": {"latency_ms": 40}}]`: http.StatusNoContent,
+		`[{"player": "tester", "up": {"latency_ms": -1}}]`:                             http.StatusBadRequest,
+	} {
+		req, _ := http.NewRequest(http.MethodPut, base+"/api/matches/"+list[0].ID+"/latency", strings.NewReader(body))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("PUT latency %s: %s, want %d", body, resp.Status, want)
+		}
 	}
 	req, _ := http.NewRequest(http.MethodDelete, base+"/api/matches/"+created.ID, nil)
 	resp, err = http.DefaultClient.Do(req)
