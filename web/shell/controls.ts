@@ -20,6 +20,9 @@ export class Controls {
     canvas.addEventListener('click', () => {
       if (document.pointerLockElement !== canvas) canvas.requestPointerLock?.();
     });
+    document.addEventListener('pointerlockchange', () => {
+      document.body.classList.toggle('playing', document.pointerLockElement === canvas);
+    });
     document.addEventListener('mousemove', (e) => {
       if (document.pointerLockElement !== canvas) return;
       this.turn(-e.movementX * sensitivity, -e.movementY * sensitivity);
