@@ -34,7 +34,7 @@ const browser = await chromium.launch({
 });
 
 async function play(query, shoot) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`${query || 'default'}: console error: ${msg.text()}`);
     if (msg.type() === 'debug' || msg.type() === 'info') console.error(`${query || 'default'}: ${msg.text()}`);

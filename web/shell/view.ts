@@ -28,6 +28,8 @@ export class View {
     this.scene.background = new THREE.Color(0x9fc3e0);
     this.scene.fog = new THREE.Fog(0x9fc3e0, 40, 140);
     this.scene.add(new THREE.HemisphereLight(0xe8f0ff, 0x554433, 1.6));
+    // Faces turned from the sun stay readable.
+    this.scene.add(new THREE.AmbientLight(0xffffff, 0.9));
     const sun = new THREE.DirectionalLight(0xffffff, 1.8);
     sun.position.set(30, 20, 60);
     this.scene.add(sun);
