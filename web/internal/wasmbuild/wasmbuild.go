@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 )
 
 // Package is the import path of the client core's main package, relative
@@ -132,6 +133,15 @@ func (t Toolchain) Hash(ctx context.Context) (string, error) {
 func (t Toolchain) Build(ctx context.Context, out string) (wasmExec []byte, err error) {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, fmt.Errorf("wasmbuild: %w", err)
+	}
+	// A build cut short by the process ending leaves its temporary file;
+	// clear those older than any build takes.
+	if old, err := filepath.Glob(filepath.Join(filepath.Dir(out), ".client-*.wasm")); err == nil {
+		for _, f := range old {
+			if st, err := os.Stat(f); err == nil && time.Since(st.ModTime()) > time.Hour {
+				os.Remove(f)
+			}
+		}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(out), ".client-*.wasm")
 	if err != nil {
