@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/web"
 )
 
 // openListeners opens the transports o asks for, appending them to ls
@@ -18,7 +19,7 @@ func openListeners(o serveOptions, ls *[]transport.Listener) (boundAddrs, error)
 				return a, fmt.Errorf("--cert: %w", err)
 			}
 		}
-		w, err := transport.NewWeb(transport.WebOptions{Addr: o.listen, Cert: cert})
+		w, err := transport.NewWeb(transport.WebOptions{Addr: o.listen, Cert: cert, Handler: web.Handler()})
 		if err != nil {
 			return a, fmt.Errorf("--listen: %w", err)
 		}

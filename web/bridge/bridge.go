@@ -1,0 +1,247 @@
+// Package bridge is the browser client's Go side without the browser: it
+// runs lagkit's client core (prediction, reconciliation, interpolation,
+// appeal answers) for one player and turns its view of the match into the
+// plain values a page draws. The WebAssembly entry point (web/wasm) only
+// moves these values across syscall/js, so everything here is tested with
+// an ordinary go test against the real server core.
+package bridge
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world"
+)
+
+// Config is what a page knows when it creates a session: the map the
+// server plays (as the map file's JSON, from /lagkit/map/NAME) and how it
+// wants remote players drawn.
+type Config struct {
+	// MapJSON is the map file; required.
+	MapJSON []byte
+	// Name is the player's name (at most 32 bytes).
+	Name string
+	// Display names the display mode (default interpolate; see
+	// client.DisplayNames).
+	Display string
+	// InterpDelay is the interpolation delay (0: the client's default).
+	InterpDelay time.Duration
+}
+
+// maxEvents bounds the events kept between two calls to State, so a page
+// that stops asking (a hidden tab) cannot grow them without end.
+const maxEvents = 64
+
+// Session is one browser player's client.
+type Session struct {
+	c       *client.Client
+	m       *world.Map
+	params  game.Params
+	weapons []game.Weapon
+
+	serverMap string // the map the server named in its Accept
+	events    []Event
+	dead      [wire.MaxEntities]bool
+	kills     map[uint8]uint16 // scoreboard kills by player, to name killers
+	deaths    []pending        // deaths waiting for their killer
+	killers   []pending        // kills waiting for their death
+
+	rate   rateMeter
+	placed int // corrections that were placements (spawn, teleport)
+	ticks  int // ticks since the last Outbox
+	ids    []int
+}
+
+// New returns a session for cfg; call Connect to start it.
+func New(cfg Config) (*Session, error) {
+	m, err := world.Parse("map.json", cfg.MapJSON)
+	if err != nil {
+		return nil, fmt.Errorf("bridge: %w", err)
+	}
+	// A page's ticks come in bursts when it draws slower than the tick
+	// rate (see Outbox), so each packet repeats every unacknowledged
+	// command it can hold.
+	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy}
+	if cfg.InterpDelay < 0 || cfg.InterpDelay > time.Second {
+		return nil, fmt.Errorf("bridge: interpolation delay %v outside 0..1s", cfg.InterpDelay)
+	}
+	if cfg.Display != "" {
+		d, err := client.ParseDisplay(cfg.Display)
+		if err != nil {
+			return nil, fmt.Errorf("bridge: %w", err)
+		}
+		cc.Display = d
+	}
+	if len(cfg.Name) > 32 {
+		return nil, errors.New("bridge: name longer than 32 bytes")
+	}
+	c, err := client.New(cc)
+	if err != nil {
+		return nil, fmt.Errorf("bridge: %w", err)
+	}
+	weapons, err := game.Loadout(nil)
+	if err != nil {
+		return nil, fmt.Errorf("bridge: %w", err)
+	}
+	return &Session{c: c, m: m, params: game.DefaultParams(), weapons: weapons, kills: map[uint8]uint16{}}, nil
+}
+
+// Client returns the client core the session runs.
+func (s *Session) Client() *client.Client { return s.c }
+
+// Connect starts the session at local time now.
+func (s *Session) Connect(now time.Duration) { s.c.Connect(now) }
+
+// Disconnect ends the session, telling the server why.
+func (s *Session) Disconnect(reason string) { s.c.Disconnect(reason) }
+
+// Step hands one received datagram to the client core. An Accept that
+// names another map than the session's closes the session: prediction
+// against the wrong map would be corrected on every tick. State then
+// reports the server's map, so the page can load it and start again.
+func (s *Session) Step(now time.Duration, data []byte) error {
+	if typ, err := wire.PeekType(data); err == nil && typ == wire.MsgAccept && s.c.Phase() == client.Connecting {
+		var a wire.Accept
+		if wire.DecodeAccept(data, &a) == nil && a.Map != s.m.Name {
+			s.serverMap = a.Map
+			s.c.Disconnect(fmt.Sprintf("the server plays map %q, this page loaded %q", a.Map, s.m.Name))
+			return nil
+		}
+	}
+	before, teleport := s.c.Stats(), s.c.Predicted().Teleport
+	err := s.c.Step(now, data)
+	after := s.c.Stats()
+	if after.SnapshotsReceived > before.SnapshotsReceived {
+		// The first snapshot places the player at its spawn, and a
+		// respawn or teleport moves it on purpose: the client core
+		// counts both as corrections, but neither is a misprediction.
+		if before.SnapshotsReceived == 0 || s.c.Predicted().Teleport != teleport {
+			s.placed += after.Corrections - before.Corrections
+		}
+		s.rate.add(now)
+		s.collect(now)
+	}
+	return err
+}
+
+// Tick issues this tick's command from in, at local time now.
+func (s *Session) Tick(now time.Duration, in Input) {
+	s.c.Tick(now, in.Cmd())
+	s.ticks++
+}
+
+// TickDuration is the server's tick (0 until accepted): the page calls
+// Tick once per tick.
+func (s *Session) TickDuration() time.Duration { return s.c.TickDuration() }
+
+// Redundancy is how many earlier unacknowledged commands each command
+// packet repeats: as many as a packet holds.
+const Redundancy = wire.MaxCmdsPerPacket - 1
+
+// Outbox returns the datagrams to send. When several ticks ran since the
+// last call (a page catching up after a slow frame), their command
+// packets are coalesced into the newest one, which repeats every command
+// of the burst: a burst of datagrams on one socket is what a bounded
+// queue on the way drops, and a dropped run longer than the redundancy
+// loses commands, which the server then never executes.
+func (s *Session) Outbox() [][]byte {
+	out := s.c.Outbox()
+	if s.ticks > Redundancy+1 {
+		s.ticks = 0
+		return out
+	}
+	s.ticks = 0
+	last := -1
+	for i, b := range out {
+		if t, err := wire.PeekType(b); err == nil && t == wire.MsgCommands {
+			last = i
+		}
+	}
+	keep := out[:0]
+	for i, b := range out {
+		if t, err := wire.PeekType(b); err == nil && t == wire.MsgCommands && i != last {
+			continue
+		}
+		keep = append(keep, b)
+	}
+	return keep
+}
+
+// Input is the input a page holds: move intents in [-1, 1], view angles in
+// radians, buttons, and the weapon slot.
+type Input struct {
+	// Forward is positive forwards, Side positive to the right, Up
+	// positive upwards (swimming and ladders; unused on foot).
+	Forward, Side, Up float64
+	// Yaw is 0 along +X, rising counter-clockwise seen from above; Pitch
+	// is positive up.
+	Yaw, Pitch                              float64
+	Fire, Jump, Crouch, Reload, Sprint, Alt bool
+	// Weapon is the loadout slot, from 0.
+	Weapon int
+}
+
+// Cmd returns the user command for in, quantised as the wire carries it.
+// Out-of-range values are clamped, and a weapon slot outside 0..255 keeps
+// the current weapon, as a slot outside the loadout does.
+func (in Input) Cmd() game.UserCmd {
+	cmd := game.UserCmd{
+		Yaw:     game.YawUnits(finite(in.Yaw)),
+		Pitch:   game.PitchUnits(finite(in.Pitch)),
+		Forward: intent(in.Forward),
+		Side:    intent(in.Side),
+		Up:      intent(in.Up),
+		Weapon:  255,
+	}
+	if in.Weapon >= 0 && in.Weapon < 255 {
+		cmd.Weapon = uint8(in.Weapon)
+	}
+	for _, b := range []struct {
+		on  bool
+		btn game.Buttons
+	}{{in.Fire, game.BtnFire}, {in.Alt, game.BtnAltFire}, {in.Jump, game.BtnJump}, {in.Crouch, game.BtnCrouch}, {in.Reload, game.BtnReload}, {in.Sprint, game.BtnSprint}} {
+		if b.on {
+			cmd.Buttons |= b.btn
+		}
+	}
+	return cmd
+}
+
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
+
+func intent(v float64) int8 {
+	return int8(math.Round(math.Max(-1, math.Min(1, finite(v))) * 127))
+}
+
+// rateMeter counts snapshot arrivals over the last second.
+type rateMeter struct {
+	times [256]time.Duration
+	n     int // arrivals recorded, the newest at (n-1)%len
+}
+
+func (r *rateMeter) add(now time.Duration) {
+	r.times[r.n%len(r.times)] = now
+	r.n++
+}
+
+// perSecond is the arrivals within the second before now.
+func (r *rateMeter) perSecond(now time.Duration) int {
+	k := 0
+	for i := 1; i <= min(r.n, len(r.times)); i++ {
+		if now-r.times[(r.n-i)%len(r.times)] > time.Second {
+			break
+		}
+		k++
+	}
+	return k
+}

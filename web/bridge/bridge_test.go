@@ -1,0 +1,308 @@
+package bridge
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/world"
+)
+
+func mapJSON(t *testing.T, name string) []byte {
+	t.Helper()
+	m, err := world.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return world.Encode(m)
+}
+
+// loop runs a server core and browser sessions on a virtual clock over a
+// clean link with a one-way delay, as a page would drive them: datagrams
+// in, one Tick per server tick, the outbox sent.
+type loop struct {
+	t        *testing.T
+	s        *server.Server
+	sessions []*Session
+	delay    time.Duration
+	burst    int // ticks issued at once, every burst ticks (0 or 1: each tick)
+	now      time.Duration
+	up, down []flight
+}
+
+type flight struct {
+	at   time.Duration
+	peer int
+	data []byte
+}
+
+func newLoop(t *testing.T, players int, delay time.Duration) *loop {
+	t.Helper()
+	m, err := world.Load("metro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New(server.Config{Map: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &loop{t: t, s: s, delay: delay}
+	for i := range players {
+		ss, err := New(Config{MapJSON: mapJSON(t, "metro"), Name: "p" + string(rune('0'+i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.sessions = append(l.sessions, ss)
+	}
+	return l
+}
+
+func (l *loop) run(d time.Duration, input func(i int) Input) {
+	l.t.Helper()
+	dt := l.s.TickDuration()
+	step := dt / 4
+	for end := l.now + d; l.now < end; l.now += step {
+		now := l.now
+		for len(l.up) > 0 && l.up[0].at <= now {
+			_ = l.s.Step(now, server.Peer(l.up[0].peer+1), l.up[0].data)
+			l.up = l.up[1:]
+		}
+		for len(l.down) > 0 && l.down[0].at <= now {
+			if err := l.sessions[l.down[0].peer].Step(now, l.down[0].data); err != nil {
+				l.t.Fatal(err)
+			}
+			l.down = l.down[1:]
+		}
+		l.s.Advance(now)
+		for _, dg := range l.s.Outbox() {
+			l.down = append(l.down, flight{now + l.delay, int(dg.To) - 1, append([]byte(nil), dg.Data...)})
+		}
+		if now%dt != step {
+			continue
+		}
+		burst := max(l.burst, 1)
+		if int(now/dt)%burst != 0 {
+			continue
+		}
+		for i, ss := range l.sessions {
+			if ss.Client().Phase() == 0 {
+				ss.Connect(now)
+			} else {
+				for range burst {
+					ss.Tick(now, input(i))
+				}
+			}
+			for _, b := range ss.Outbox() {
+				l.up = append(l.up, flight{now + l.delay, i, append([]byte(nil), b...)})
+			}
+		}
+	}
+}
+
+// TestSessionPlays checks the bridge end to end against the server core:
+// the player connects, its predicted position follows its input with no
+// correction on a clean link, the other player is drawn with its team
+// and hitboxes, and the state survives a JSON round trip as the page
+// receives it.
+func TestSessionPlays(t *testing.T) {
+	l := newLoop(t, 2, 20*time.Millisecond)
+	l.run(time.Second, func(int) Input { return Input{} })
+	st := l.sessions[0].State(l.now)
+	if st.Phase != "connected" || st.ID < 0 {
+		t.Fatalf("after 1 s: phase %s id %d (%s)", st.Phase, st.ID, st.Reason)
+	}
+	start := st.Self.Pos
+	l.run(2*time.Second, func(i int) Input {
+		if i == 0 {
+			return Input{Forward: 1, Yaw: 0.5}
+		}
+		return Input{}
+	})
+	st = l.sessions[0].State(l.now)
+	moved := math.Hypot(st.Self.Pos[0]-start[0], st.Self.Pos[1]-start[1])
+	if moved < 1 {
+		t.Errorf("running forward 2 s moved the predicted player %.2f m, want more than 1 m", moved)
+	}
+	if st.Net.Corrections != 0 {
+		t.Errorf("%d prediction corrections on a clean link, want 0", st.Net.Corrections)
+	}
+	if st.Net.SnapshotRate < 50 || st.Net.TickRate != 64 {
+		t.Errorf("snapshot rate %d/s at tick rate %d, want about 64", st.Net.SnapshotRate, st.Net.TickRate)
+	}
+	if st.Net.RTTms < 35 || st.Net.RTTms > 80 {
+		t.Errorf("RTT %.1f ms over a 20 ms one-way link, want about 40", st.Net.RTTms)
+	}
+	if len(st.Players) != 1 {
+		t.Fatalf("%d remote players drawn, want 1", len(st.Players))
+	}
+	other := l.sessions[1].State(l.now)
+	p := st.Players[0]
+	if p.ID != other.ID || p.Team != other.Team || p.Health != -1 || len(p.Parts) != game.NumParts {
+		t.Errorf("remote player %+v, want id %d team %d, unknown health and %d parts", p, other.ID, other.Team, game.NumParts)
+	}
+	if d := math.Hypot(p.Pos[0]-other.Self.Pos[0], p.Pos[1]-other.Self.Pos[1]); d > 0.01 {
+		t.Errorf("a player standing still is drawn %.3f m from where it stands", d)
+	}
+	if st.Self.Health <= 0 || st.Weapon == "" || st.Ammo == 0 {
+		t.Errorf("self health %d weapon %q ammo %d", st.Self.Health, st.Weapon, st.Ammo)
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back State
+	if err := json.Unmarshal(b, &back); err != nil || back.Self.Pos != st.Self.Pos {
+		t.Errorf("JSON round trip: %v, %v != %v", err, back.Self.Pos, st.Self.Pos)
+	}
+}
+
+// TestBurstsLoseNoCommand checks that a page drawing slower than the
+// tick rate, issuing eight ticks at once, loses no command: the burst
+// goes out as one packet that repeats them all, and prediction needs no
+// correction.
+func TestBurstsLoseNoCommand(t *testing.T) {
+	l := newLoop(t, 1, 10*time.Millisecond)
+	l.burst = 8 // the page's most ticks per pump (maxCatchUp in shell/main.ts)
+	l.run(3*time.Second, func(int) Input { return Input{Forward: 1, Side: 0.3, Yaw: 2} })
+	ss := l.sessions[0]
+	st := ss.State(l.now)
+	info, ok := l.s.Client(st.ID)
+	if !ok || st.Phase != "connected" {
+		t.Fatalf("phase %s", st.Phase)
+	}
+	if info.CmdsLost != 0 || info.CmdsDropped != 0 || st.Net.Corrections != 0 {
+		t.Errorf("bursts of %d ticks: %d commands lost, %d dropped, %d corrections; want none", l.burst, info.CmdsLost, info.CmdsDropped, st.Net.Corrections)
+	}
+	if st.Net.Commands < 150 {
+		t.Errorf("%d commands in 3 s of 64 Hz", st.Net.Commands)
+	}
+}
+
+// TestHitAndKillEvents checks that the page hears of its shots and its
+// deaths: a player firing at another five metres ahead gets hit events
+// for its shots and a kill naming it, and the victim hurt events and the
+// same kill.
+func TestHitAndKillEvents(t *testing.T) {
+	l := newLoop(t, 2, 10*time.Millisecond)
+	l.run(time.Second, func(int) Input { return Input{} })
+	shooter, victim := l.sessions[0].State(l.now), l.sessions[1].State(l.now)
+	if shooter.Team == victim.Team {
+		t.Fatalf("both players on team %d", shooter.Team)
+	}
+	l.s.Place(shooter.ID, geom.Vec3{X: -3, Y: 7.5}, 0)
+	l.s.Place(victim.ID, geom.Vec3{X: 2, Y: 7.5}, math.Pi)
+	l.run(300*time.Millisecond, func(int) Input { return Input{} })
+	l.sessions[0].State(l.now) // forget the events so far
+	l.sessions[1].State(l.now)
+	l.run(2*time.Second, func(i int) Input {
+		if i == 0 {
+			return Input{Fire: true}
+		}
+		return Input{Yaw: math.Pi}
+	})
+	count := func(evs []Event, kind string, other, killer int) int {
+		n := 0
+		for _, e := range evs {
+			if e.Kind == kind && e.Other == other && (kind != "kill" || e.Killer == killer) {
+				n++
+			}
+		}
+		return n
+	}
+	s0, s1 := l.sessions[0].State(l.now), l.sessions[1].State(l.now)
+	if n := count(s0.Events, "hit", victim.ID, 0); n == 0 {
+		t.Errorf("shooter: no hit event on player %d in %+v", victim.ID, s0.Events)
+	}
+	if n := count(s1.Events, "hurt", shooter.ID, 0); n == 0 {
+		t.Errorf("victim: no hurt event from player %d in %+v", shooter.ID, s1.Events)
+	}
+	for i, st := range []State{s0, s1} {
+		if n := count(st.Events, "kill", victim.ID, shooter.ID); n != 1 {
+			t.Errorf("player %d saw %d kills of %d by %d, want 1: %+v", i, n, victim.ID, shooter.ID, st.Events)
+		}
+	}
+	if s0.Score.Kills != 1 || s1.Score.Deaths != 1 {
+		t.Errorf("scoreboard: shooter %d kills, victim %d deaths; want 1 and 1", s0.Score.Kills, s1.Score.Deaths)
+	}
+}
+
+// TestCrouchLowersHitboxes checks that the crouch button reaches the
+// drawn pose: the head comes down with the eyes.
+func TestCrouchLowersHitboxes(t *testing.T) {
+	l := newLoop(t, 1, 5*time.Millisecond)
+	l.run(time.Second, func(int) Input { return Input{} })
+	up := l.sessions[0].State(l.now)
+	l.run(500*time.Millisecond, func(int) Input { return Input{Crouch: true} })
+	down := l.sessions[0].State(l.now)
+	if !down.Self.Crouched || up.Self.Crouched {
+		t.Fatalf("crouched: before %v after %v", up.Self.Crouched, down.Self.Crouched)
+	}
+	headUp, headDown := up.Self.Parts[0].A[2]-up.Self.Pos[2], down.Self.Parts[0].A[2]-down.Self.Pos[2]
+	if headDown > headUp-0.3 || down.Eye[2]-down.Self.Pos[2] > up.Eye[2]-up.Self.Pos[2]-0.3 {
+		t.Errorf("head %.2f m and eye above the feet crouched, %.2f m standing: want at least 0.3 m lower", headDown, headUp)
+	}
+}
+
+// TestWrongMapClosesWithTheServersMap checks that a page that loaded
+// another map than the server's learns which map to load.
+func TestWrongMapClosesWithTheServersMap(t *testing.T) {
+	l := newLoop(t, 0, time.Millisecond)
+	ss, err := New(Config{MapJSON: mapJSON(t, "arena")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.sessions = append(l.sessions, ss)
+	l.run(500*time.Millisecond, func(int) Input { return Input{} })
+	st := ss.State(l.now)
+	if st.Phase != "closed" || st.ServerMap != "metro" || !strings.Contains(st.Reason, "metro") {
+		t.Errorf("phase %s server map %q reason %q, want closed, metro", st.Phase, st.ServerMap, st.Reason)
+	}
+}
+
+func TestInputCmd(t *testing.T) {
+	cmd := Input{Forward: 2, Side: -0.5, Yaw: math.Pi / 2, Pitch: 3, Fire: true, Crouch: true, Weapon: 2}.Cmd()
+	if cmd.Forward != 127 || cmd.Side != -64 || cmd.Yaw != game.AngleUnits/4 || cmd.Pitch != game.MaxPitch {
+		t.Errorf("cmd %+v: want forward 127, side -64, yaw a quarter turn, pitch clamped", cmd)
+	}
+	if cmd.Buttons != game.BtnFire|game.BtnCrouch || cmd.Weapon != 2 {
+		t.Errorf("buttons %b weapon %d", cmd.Buttons, cmd.Weapon)
+	}
+	if c := (Input{Forward: math.NaN(), Yaw: math.Inf(1), Weapon: -1}).Cmd(); c.Forward != 0 || c.Yaw != 0 || c.Weapon != 255 {
+		t.Errorf("non-finite input gave %+v", c)
+	}
+}
+
+func TestNewRejectsBadConfig(t *testing.T) {
+	good := mapJSON(t, "metro")
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{MapJSON: []byte("{")}, "map.json"},
+		{Config{MapJSON: good, Display: "blur"}, "blur"},
+		{Config{MapJSON: good, InterpDelay: -time.Millisecond}, "interpolation delay"},
+		{Config{MapJSON: good, Name: strings.Repeat("x", 33)}, "name"},
+	} {
+		if _, err := New(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("New(%+v): error %v, want one naming %q", c.cfg.Display, err, c.want)
+		}
+	}
+}
+
+func TestRateMeter(t *testing.T) {
+	var r rateMeter
+	for i := range 1000 {
+		r.add(time.Duration(i) * 10 * time.Millisecond)
+	}
+	if got := r.perSecond(10 * time.Second); got != 100 {
+		t.Errorf("100 Hz arrivals: %d in the last second, want 100", got)
+	}
+	if got := r.perSecond(30 * time.Second); got != 0 {
+		t.Errorf("after 20 s of silence: %d, want 0", got)
+	}
+}

@@ -1,0 +1,288 @@
+package bridge
+
+import (
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// State is what the page draws at one instant. Positions are in the map's
+// metres with +Z up; angles are radians.
+type State struct {
+	// Phase is idle, connecting, connected or closed; Reason says why a
+	// closed session closed.
+	Phase  string `json:"phase"`
+	Reason string `json:"reason,omitempty"`
+	// Map is the session's map; ServerMap the map the server plays when
+	// it differs (the session closed: load it and start again).
+	Map       string `json:"map"`
+	ServerMap string `json:"serverMap,omitempty"`
+	ID        int    `json:"id"`
+	Team      int    `json:"team"`
+	Mode      string `json:"mode,omitempty"`
+	FOV       int    `json:"fov,omitempty"`
+	// Self is the local player as predicted, drawn where DisplayPos says
+	// (corrections smoothed out); Eye is its view origin.
+	Self     Player     `json:"self"`
+	Eye      [3]float64 `json:"eye"`
+	Weapon   string     `json:"weapon"`
+	Ammo     int        `json:"ammo"`
+	Magazine int        `json:"magazine"`
+	// Players are the remote players as the display mode draws them at
+	// the view time.
+	Players []Player `json:"players"`
+	// Events are what happened since the last State call, oldest first.
+	Events []Event `json:"events"`
+	Net    Net     `json:"net"`
+	Score  Score   `json:"score"`
+}
+
+// Player is one player as drawn.
+type Player struct {
+	ID    int        `json:"id"`
+	Team  int        `json:"team"`
+	Pos   [3]float64 `json:"pos"`
+	Yaw   float64    `json:"yaw"`
+	Pitch float64    `json:"pitch"`
+	// Health is known for the local player only: snapshots do not carry
+	// other players' health (-1).
+	Health    int  `json:"health"`
+	Crouched  bool `json:"crouched"`
+	Dead      bool `json:"dead"`
+	Protected bool `json:"protected"`
+	Reloading bool `json:"reloading"`
+	Carrier   bool `json:"carrier"`
+	// Parts are the hitboxes game.Hitboxes gives for this pose: what the
+	// server's hit registration tests, so what the page draws is what
+	// shots hit.
+	Parts []Part `json:"parts"`
+}
+
+// Part is one hitbox: a capsule from A to B of radius R (a sphere when A
+// equals B).
+type Part struct {
+	Kind string     `json:"kind"`
+	A    [3]float64 `json:"a"`
+	B    [3]float64 `json:"b"`
+	R    float64    `json:"r"`
+}
+
+// Event is one thing that happened: "hit" (the local player's shot as the
+// server registered it; Other is the victim), "hurt" (a hit on the local
+// player; Other is the shooter) or "kill" (Other died, Killer killed them,
+// -1 when the scoreboard did not say).
+type Event struct {
+	Kind    string `json:"kind"`
+	Other   int    `json:"other"`
+	Killer  int    `json:"killer"`
+	Part    string `json:"part,omitempty"`
+	Damage  int    `json:"damage,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+	// SBC reports a hurt the client found behind cover when it arrived.
+	SBC bool `json:"sbc,omitempty"`
+}
+
+// Net is the net graph: round trip, snapshots in the last second, and
+// prediction corrections (reconciliations that moved the present by more
+// than a millimetre, not counting spawns and teleports; 0 on a clean link,
+// since the client runs the server's movement code).
+type Net struct {
+	RTTms        float64 `json:"rttMs"`
+	TickRate     int     `json:"tickRate"`
+	SnapshotRate int     `json:"snapshotRate"`
+	Snapshots    int     `json:"snapshots"`
+	Corrections  int     `json:"corrections"`
+	Malformed    int     `json:"malformed"`
+	Commands     int     `json:"commands"`
+}
+
+// Score is the scoreboard's team scores and the local player's line.
+type Score struct {
+	Teams    [2]int  `json:"teams"`
+	Kills    int     `json:"kills"`
+	Deaths   int     `json:"deaths"`
+	TimeLeft float64 `json:"timeLeft"` // seconds, 0: unlimited
+}
+
+var phaseNames = [...]string{client.Idle: "idle", client.Connecting: "connecting", client.Connected: "connected", client.Closed: "closed"}
+
+// State returns what to draw at local time now, and forgets the events it
+// reports.
+func (s *Session) State(now time.Duration) State {
+	c := s.c
+	st := State{Phase: phaseNames[c.Phase()], Reason: c.Reason(), Map: s.m.Name, ServerMap: s.serverMap, ID: -1}
+	if c.Phase() == client.Connected {
+		st.ID = c.ID()
+	}
+	if set, ok := c.Settings(); ok {
+		st.Team, st.Mode, st.FOV = int(set.Team), set.Mode, int(set.FOVDeg)
+	}
+	teams := s.teams()
+	self := c.Predicted()
+	st.Self = s.player(st.ID, st.Team, self)
+	shown := self
+	shown.Pos = c.DisplayPos()
+	st.Self.Pos = vec(shown.Pos)
+	st.Self.Parts = s.parts(shown)
+	st.Eye = vec(game.EyePos(shown, &s.params))
+	if int(self.Weapon) < len(s.weapons) {
+		w := s.weapons[self.Weapon]
+		st.Weapon, st.Magazine = w.Name, int(w.Magazine)
+	}
+	st.Ammo = int(self.Ammo)
+	if c.Phase() == client.Connected {
+		view := c.ViewTime(now)
+		s.ids = c.RemoteIDs(s.ids[:0])
+		for _, id := range s.ids {
+			if id == st.ID {
+				continue
+			}
+			ps, ok := c.Remote(id, view)
+			if !ok {
+				continue
+			}
+			p := s.player(id, teams[id], ps)
+			p.Health = -1
+			st.Players = append(st.Players, p)
+		}
+	}
+	cs := c.Stats()
+	st.Net = Net{
+		RTTms:        float64(c.RTT()) / float64(time.Millisecond),
+		SnapshotRate: s.rate.perSecond(now),
+		Snapshots:    cs.SnapshotsReceived,
+		Corrections:  cs.Corrections - s.placed,
+		Malformed:    cs.Malformed,
+		Commands:     cs.CommandsSent,
+	}
+	if td := c.TickDuration(); td > 0 {
+		st.Net.TickRate = int(time.Second / td)
+	}
+	b := c.Scoreboard()
+	st.Score.Teams, st.Score.TimeLeft = b.TeamScore, b.TimeLeft.Seconds()
+	for _, r := range b.Rows {
+		if int(r.ID) == st.ID {
+			st.Score.Kills, st.Score.Deaths = int(r.Kills), int(r.Deaths)
+		}
+	}
+	st.Events, s.events = s.events, nil
+	if st.Events == nil {
+		st.Events = []Event{}
+	}
+	if st.Players == nil {
+		st.Players = []Player{}
+	}
+	return st
+}
+
+// player describes ps, seen as player id of team.
+func (s *Session) player(id, team int, ps game.PlayerState) Player {
+	return Player{
+		ID: id, Team: team, Pos: vec(ps.Pos),
+		Yaw: game.AngleToRad(int32(ps.Yaw)), Pitch: game.AngleToRad(int32(ps.Pitch)),
+		Health:    int(ps.Health),
+		Crouched:  ps.Has(game.FlagCrouched),
+		Dead:      ps.Has(game.FlagDead),
+		Protected: ps.Has(game.FlagProtected),
+		Reloading: ps.Has(game.FlagReloading),
+		Carrier:   ps.Has(game.FlagCarrier),
+		Parts:     s.parts(ps),
+	}
+}
+
+func (s *Session) parts(ps game.PlayerState) []Part {
+	hb := game.Hitboxes(ps, &s.params)
+	out := make([]Part, len(hb))
+	for i, h := range hb {
+		out[i] = Part{Kind: h.Kind.String(), A: vec(h.Shape.A), B: vec(h.Shape.B), R: h.Shape.R}
+	}
+	return out
+}
+
+// teams maps player slots to teams from the scoreboard, the only place
+// the wire names other players' teams.
+func (s *Session) teams() [wire.MaxEntities]int {
+	var t [wire.MaxEntities]int
+	for _, r := range s.c.Scoreboard().Rows {
+		if int(r.ID) < len(t) {
+			t[r.ID] = int(r.Team)
+		}
+	}
+	return t
+}
+
+// killWait is how long a death waits for the scoreboard to name its
+// killer, and a rise in someone's kills for the death it belongs to: the
+// server sends the dead flag and the scoreboard in different snapshots.
+const killWait = time.Second
+
+// pending is a death or a kill not yet paired.
+type pending struct {
+	id int
+	at time.Duration
+}
+
+// collect gathers the events of a snapshot just received: the client's
+// hit reports, and kills, pairing each death (a player whose dead flag
+// rose) with a rise in a scoreboard row's kills within killWait.
+func (s *Session) collect(now time.Duration) {
+	c := s.c
+	for _, h := range c.Hits() {
+		s.event(Event{Kind: "hurt", Other: h.Shooter, Part: h.Part.String(), Damage: int(h.Damage), SBC: h.SBC})
+	}
+	for _, r := range c.Confirms() {
+		s.event(Event{Kind: "hit", Other: r.Victim, Part: r.Part.String(), Damage: int(r.Damage), Outcome: r.Outcome.String()})
+	}
+	for _, r := range c.Scoreboard().Rows {
+		// A row seen for the first time holds the kills made before this
+		// player joined.
+		if prev, seen := s.kills[r.ID]; seen {
+			for k := prev; k < r.Kills && len(s.killers) < wire.MaxEntities; k++ {
+				s.killers = append(s.killers, pending{int(r.ID), now})
+			}
+		}
+		s.kills[r.ID] = r.Kills
+	}
+	var dead [wire.MaxEntities]bool
+	if c.Phase() == client.Connected {
+		if id := c.ID(); id >= 0 && id < len(dead) {
+			dead[id] = c.Predicted().Has(game.FlagDead)
+		}
+		s.ids = c.RemoteIDs(s.ids[:0])
+		view := c.ServerTime(now)
+		for _, id := range s.ids {
+			if ps, ok := c.Remote(id, view); ok && id != c.ID() {
+				dead[id] = ps.Has(game.FlagDead)
+			}
+		}
+	}
+	for id := range dead {
+		if dead[id] && !s.dead[id] {
+			s.deaths = append(s.deaths, pending{id, now})
+		}
+	}
+	s.dead = dead
+	for len(s.deaths) > 0 && len(s.killers) > 0 {
+		s.event(Event{Kind: "kill", Other: s.deaths[0].id, Killer: s.killers[0].id})
+		s.deaths, s.killers = s.deaths[1:], s.killers[1:]
+	}
+	for len(s.deaths) > 0 && now-s.deaths[0].at > killWait {
+		s.event(Event{Kind: "kill", Other: s.deaths[0].id, Killer: -1})
+		s.deaths = s.deaths[1:]
+	}
+	for len(s.killers) > 0 && now-s.killers[0].at > killWait {
+		s.killers = s.killers[1:]
+	}
+}
+
+func (s *Session) event(e Event) {
+	if len(s.events) >= maxEvents {
+		s.events = s.events[1:]
+	}
+	s.events = append(s.events, e)
+}
+
+func vec(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }

@@ -1,0 +1,104 @@
+// play.mjs plays lagkit's page in headless Chromium against a live
+// server: for each transport it loads the page, waits until the client
+// core is connected and snapshots flow, runs forward and crouches through
+// window.lagkit.input, and prints one JSON line of what
+// window.lagkit.state() showed. The first run turns to face the nearest
+// other player and saves a screenshot. Any console error or page error
+// fails the run; the Go test (TestPlayInBrowser) judges the numbers.
+//
+// Usage: PLAYWRIGHT_CORE=URL node play.mjs BASE_URL SCREENSHOT.png
+//
+// PLAYWRIGHT_CORE is the file: URL of playwright-core's index.mjs: the
+// copy report/browser/install.sh installs for the report's check.
+if (!process.env.PLAYWRIGHT_CORE) {
+  console.error('play.mjs: set PLAYWRIGHT_CORE to the file: URL of playwright-core/index.mjs');
+  process.exit(2);
+}
+const { chromium } = await import(process.env.PLAYWRIGHT_CORE);
+
+const [base, screenshotPath] = process.argv.slice(2);
+if (!base || !screenshotPath) {
+  console.error('usage: node play.mjs BASE_URL SCREENSHOT.png');
+  process.exit(2);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const problems = [];
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-swiftshader',
+    // The page comes over HTTPS with a self-signed certificate; its
+    // WebTransport session is pinned by the certificate's hash instead.
+    '--ignore-certificate-errors'],
+});
+
+async function play(query, shoot) {
+  const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`${query || 'default'}: console error: ${msg.text()}`);
+    if (msg.type() === 'debug' || msg.type() === 'info') console.error(`${query || 'default'}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`${query || 'default'}: page error: ${err.message}`));
+  await page.goto(base + '/' + query, { waitUntil: 'load' });
+  const state = () => page.evaluate(() => window.lagkit?.state());
+  let st = null;
+  for (let i = 0; i < 1200; i++) {
+    st = await state();
+    if (st?.phase === 'connected' && st.net.snapshots > 20 && !st.self.dead) break;
+    await sleep(100);
+  }
+  if (st?.phase !== 'connected') {
+    const status = await page.evaluate(() => document.getElementById('status')?.textContent);
+    throw new Error(`${query || 'default'}: not connected after 120 s: phase ${st?.phase} (${status})`);
+  }
+  const start = st.self.pos;
+  const yaw = st.self.yaw;
+  // Diagonally, so that cover in front of the spawn only slides the
+  // player along it.
+  await page.evaluate((y) => window.lagkit.input({ forward: 1, side: 1, yaw: y }), yaw);
+  await sleep(1500);
+  st = await state();
+  const moved = Math.hypot(st.self.pos[0] - start[0], st.self.pos[1] - start[1]);
+  await page.evaluate(() => window.lagkit.input({ forward: 0, side: 0, crouch: true }));
+  await sleep(400);
+  const crouched = (await state()).self.crouched;
+  await page.evaluate(() => window.lagkit.input({ crouch: false }));
+  await sleep(300);
+  st = await state();
+  if (shoot) {
+    // Face the nearest other player, so the picture shows one.
+    const others = st.players.filter((p) => !p.dead);
+    if (others.length > 0) {
+      const d = (p) => Math.hypot(p.pos[0] - st.eye[0], p.pos[1] - st.eye[1]);
+      const p = others.reduce((a, b) => (d(a) <= d(b) ? a : b));
+      const y = Math.atan2(p.pos[1] - st.eye[1], p.pos[0] - st.eye[0]);
+      const pitch = Math.atan2(p.pos[2] + 1 - st.eye[2], d(p));
+      await page.evaluate(([y, pitch]) => window.lagkit.input({ yaw: y, pitch }), [y, pitch]);
+    }
+    await sleep(500);
+    await page.screenshot({ path: screenshotPath });
+    st = await state();
+  }
+  const net = st.net;
+  console.log(JSON.stringify({
+    query, transport: st.transport, phase: st.phase, id: st.id, moved, crouched,
+    snapshots: net.snapshots, snapshotRate: net.snapshotRate, tickRate: net.tickRate,
+    corrections: net.corrections, malformed: net.malformed, rttMs: net.rttMs,
+    players: st.players.length, frames: st.frames, health: st.self.health, weapon: st.weapon, commands: net.commands,
+  }));
+  await page.close();
+}
+
+try {
+  await play('', true);
+  await play('?transport=ws', false);
+} catch (e) {
+  problems.push(e.message);
+} finally {
+  await browser.close();
+}
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exitCode = 1;
+}

@@ -1,0 +1,136 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/transport"
+)
+
+// run is what browser/play.mjs reports of one page load.
+type run struct {
+	Query        string  `json:"query"`
+	Transport    string  `json:"transport"`
+	Phase        string  `json:"phase"`
+	Moved        float64 `json:"moved"`
+	Crouched     bool    `json:"crouched"`
+	Snapshots    int     `json:"snapshots"`
+	SnapshotRate int     `json:"snapshotRate"`
+	TickRate     int     `json:"tickRate"`
+	Corrections  int     `json:"corrections"`
+	Malformed    int     `json:"malformed"`
+	RTTms        float64 `json:"rttMs"`
+	Players      int     `json:"players"`
+	Frames       int     `json:"frames"`
+}
+
+// TestPlayInBrowser serves the page beside a live match (the Web
+// transport and the real-time host, as lagkit serve runs them) and plays
+// it in headless Chromium, once over WebTransport and once forced onto
+// WebSocket: the client core connects, snapshots arrive at the tick rate,
+// running forward moves the predicted player, crouching shows, and a clean
+// loopback link needs no prediction correction. It saves a screenshot to
+// /tmp/lagkit-web.png. It is skipped where node, Debian's chromium or
+// playwright-core are missing (report/browser/install.sh installs them
+// for the report's check, and this test uses the same).
+func TestPlayInBrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays for about a minute of wall time")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; run report/browser/install.sh to enable this test")
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
+		t.Skip("Debian's chromium is missing; run report/browser/install.sh to enable this test")
+	}
+	// The report's browser check installs the pinned playwright-core.
+	abs, err := filepath.Abs("../report/browser/node_modules/playwright-core/index.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		t.Skip("playwright-core is not installed; run report/browser/install.sh to enable this test")
+	}
+	playwright := (&url.URL{Scheme: "file", Path: abs}).String()
+	prepare(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+
+	w, err := transport.NewWeb(transport.WebOptions{Handler: Handler()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	h := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	if _, err := h.Start(realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: 4}); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Shutdown(context.Background(), "test over")
+	go func() { _ = h.Serve(ctx, w) }()
+
+	shot := "/tmp/lagkit-web.png"
+	cmd := exec.CommandContext(ctx, node, "browser/play.mjs", "https://"+w.Addr(), shot)
+	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+playwright)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("play.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	if stderr.Len() > 0 {
+		t.Logf("play.mjs: %s", stderr.String())
+	}
+	var runs []run
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var r run
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("play.mjs printed %q: %v", sc.Text(), err)
+		}
+		t.Logf("%+v", r)
+		runs = append(runs, r)
+	}
+	if len(runs) != 2 {
+		t.Fatalf("%d runs reported, want 2", len(runs))
+	}
+	for i, want := range []string{"webtransport", "websocket"} {
+		r := runs[i]
+		if r.Transport != want || r.Phase != "connected" {
+			t.Errorf("run %q: %s, %s; want %s, connected", r.Query, r.Transport, r.Phase, want)
+		}
+		// Software rendering on a shared machine can starve the page for
+		// whole frames, and the browser drops datagrams that waited too
+		// long, so the rate is only asked to be a quarter of the tick
+		// rate; on an idle machine it is the full 64.
+		if r.TickRate != 64 || r.SnapshotRate < 16 || r.Snapshots < 100 {
+			t.Errorf("run %q: %d snapshots, %d in the last second at %d Hz, want at least 100 and 16", r.Query, r.Snapshots, r.SnapshotRate, r.TickRate)
+		}
+		if r.Moved < 1 {
+			t.Errorf("run %q: running for 1.5 s moved the predicted player %.2f m, want more than 1 m", r.Query, r.Moved)
+		}
+		if !r.Crouched {
+			t.Errorf("run %q: holding crouch did not crouch", r.Query)
+		}
+		if r.Corrections != 0 {
+			t.Errorf("run %q: %d prediction corrections on a clean loopback link, want 0", r.Query, r.Corrections)
+		}
+		if r.Players < 1 || r.Frames < 10 {
+			t.Errorf("run %q: %d other players drawn in %d frames", r.Query, r.Players, r.Frames)
+		}
+	}
+	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
+		t.Errorf("screenshot %s: %v", shot, err)
+	}
+}

@@ -1,0 +1,109 @@
+package web
+
+import (
+	"io/fs"
+	"net/http"
+	"strings"
+
+	"github.com/lagkit/lagkit/world"
+)
+
+// Paths the handler serves. The page itself is at "/".
+const (
+	ScriptPath   = "/lagkit/app.js"
+	WasmExecPath = "/lagkit/wasm_exec.js"
+	WasmPath     = "/lagkit/client.wasm"
+	// MapPath is followed by a shipped map's name: its map file as JSON.
+	MapPath = "/lagkit/map/"
+)
+
+// Handler returns the handler for the page, its script, the client core
+// and the shipped maps, at the paths above; it answers 404 for any other
+// path, so a server mounts it at "/" beside its own routes. Calling it
+// starts getting the client core ready (see the package doc); requests
+// for the core wait until it is.
+func Handler() http.Handler {
+	startCore()
+	index := newAsset(mustRead("shell/index.html"), "text/html; charset=utf-8")
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { serve(w, r, index) })
+	mux.HandleFunc("GET /index.html", func(w http.ResponseWriter, r *http.Request) { serve(w, r, index) })
+	mux.HandleFunc("GET "+ScriptPath, func(w http.ResponseWriter, r *http.Request) {
+		a, err := bundleAsset()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		serve(w, r, a)
+	})
+	fromCore := func(pick func() *asset) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			if err := waitCore(r.Context()); err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			serve(w, r, pick())
+		}
+	}
+	mux.HandleFunc("GET "+WasmPath, fromCore(func() *asset { return core.wasm }))
+	mux.HandleFunc("GET "+WasmExecPath, fromCore(func() *asset { return core.wasmExec }))
+	mux.HandleFunc("GET "+MapPath+"{name}", serveMap)
+	return mux
+}
+
+// mustRead reads an embedded file that the build guarantees is there.
+func mustRead(name string) []byte {
+	data, err := fs.ReadFile(files, name)
+	if err != nil {
+		panic("web: embedded file missing: " + err.Error())
+	}
+	return data
+}
+
+// serve writes a with revalidation by ETag (browsers ask again each load
+// and get 304 until the file changes) and gzip when the client takes it.
+func serve(w http.ResponseWriter, r *http.Request, a *asset) {
+	h := w.Header()
+	h.Set("Content-Type", a.ctype)
+	h.Set("ETag", a.etag)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Content-Type-Options", "nosniff")
+	if a.gz != nil {
+		h.Add("Vary", "Accept-Encoding")
+	}
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, a.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := a.data
+	if a.gz != nil && acceptsGzip(r) {
+		h.Set("Content-Encoding", "gzip")
+		body = a.gz
+	}
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(body)
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(enc) == "gzip" && strings.ReplaceAll(strings.TrimSpace(q), " ", "") != "q=0" {
+			return true
+		}
+	}
+	return false
+}
+
+// serveMap writes a shipped map as its map file.
+func serveMap(w http.ResponseWriter, r *http.Request) {
+	m, err := world.Load(r.PathValue("name"))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write(world.Encode(m))
+}

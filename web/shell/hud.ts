@@ -1,0 +1,60 @@
+// hud.ts writes the overlay: health, weapon and ammunition, the score,
+// a feed of hits and kills, hit and damage flashes, and the net graph
+// (round trip, snapshot rate against the tick rate, prediction
+// corrections, link).
+import type { CoreState, GameEvent } from './types';
+
+const $ = (id: string) => document.getElementById(id)!;
+
+interface FeedLine { text: string; until: number }
+
+export class Hud {
+  private feed: FeedLine[] = [];
+  private hitUntil = 0;
+
+  status(text: string): void { $('status').textContent = text; }
+
+  update(st: CoreState, link: string): void {
+    const now = performance.now();
+    for (const e of st.events) this.event(st, e, now);
+    const self = st.self;
+    const team = `<span class="team${st.team}">team ${st.team}</span>`;
+    $('vitals').innerHTML = self.dead ? `${team} · dead` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`;
+    $('ammo').textContent = `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`;
+    const [a, b] = st.score.teams;
+    $('score').innerHTML = `<span class="team0">${a}</span> : <span class="team1">${b}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`;
+    const n = st.net;
+    $('net').textContent =
+      `${link || '-'} ${st.phase}${st.id >= 0 ? ' #' + st.id : ''}\n` +
+      `rtt  ${n.rttMs.toFixed(1)} ms\n` +
+      `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz\n` +
+      `corr ${n.corrections}  bad ${n.malformed}\n` +
+      `players ${st.players.length + (st.id >= 0 ? 1 : 0)}`;
+    $('crosshair').classList.toggle('hit', now < this.hitUntil);
+    this.feed = this.feed.filter((l) => l.until > now);
+    $('feed').innerHTML = this.feed.map((l) => `<div>${l.text}</div>`).join('');
+    if (st.phase === 'closed' && st.reason && !st.serverMap) this.status(st.reason);
+  }
+
+  private event(st: CoreState, e: GameEvent, now: number): void {
+    switch (e.kind) {
+      case 'hit':
+        this.hitUntil = now + 150;
+        break;
+      case 'hurt': {
+        const el = $('hurt');
+        el.style.transition = 'none';
+        el.style.opacity = '1';
+        requestAnimationFrame(() => { el.style.transition = 'opacity .4s'; el.style.opacity = '0'; });
+        break;
+      }
+      case 'kill': {
+        const who = (id: number) => (id === st.id ? 'you' : `#${id}`);
+        const text = e.killer !== undefined && e.killer >= 0 ? `${who(e.killer)} ✕ ${who(e.other)}` : `${who(e.other)} died`;
+        this.feed.push({ text, until: now + 5000 });
+        this.feed = this.feed.slice(-6);
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+// types.ts describes what the client core (web/wasm, web/bridge) hands
+// the page, and the map file the server serves.
+
+export type Vec3 = [number, number, number];
+
+export interface Part { kind: string; a: Vec3; b: Vec3; r: number }
+
+export interface Player {
+  id: number; team: number; pos: Vec3; yaw: number; pitch: number;
+  health: number; crouched: boolean; dead: boolean; protected: boolean;
+  reloading: boolean; carrier: boolean; parts: Part[];
+}
+
+export interface GameEvent {
+  kind: 'hit' | 'hurt' | 'kill'; other: number; killer?: number;
+  part?: string; damage?: number; outcome?: string; sbc?: boolean;
+}
+
+export interface Net {
+  rttMs: number; tickRate: number; snapshotRate: number; snapshots: number;
+  corrections: number; malformed: number; commands: number;
+}
+
+export interface CoreState {
+  phase: 'idle' | 'connecting' | 'connected' | 'closed'; reason?: string;
+  map: string; serverMap?: string; id: number; team: number; mode?: string; fov?: number;
+  self: Player; eye: Vec3; weapon: string; ammo: number; magazine: number;
+  players: Player[]; events: GameEvent[]; net: Net;
+  score: { teams: [number, number]; kills: number; deaths: number; timeLeft: number };
+}
+
+// Input is the held input: move intents in [-1, 1], view angles in
+// radians, buttons, and the weapon slot (0-based).
+export interface Input {
+  forward: number; side: number; up: number; yaw: number; pitch: number;
+  fire: boolean; alt: boolean; jump: boolean; crouch: boolean; reload: boolean; sprint: boolean;
+  weapon: number;
+}
+
+export interface Session {
+  connect(now: number): void;
+  disconnect(reason: string): void;
+  step(now: number, b: Uint8Array): string;
+  tick(now: number, input: Input): void;
+  tickMs(): number;
+  outbox(): Uint8Array[];
+  state(now: number): string;
+}
+
+export interface MapFile {
+  name: string;
+  bounds: { min: Vec3; max: Vec3 };
+  boxes: { kind: string; min: Vec3; max: Vec3 }[];
+}

@@ -1,0 +1,164 @@
+//go:build js && wasm
+
+// Command wasm is lagkit's browser client core, built with GOOS=js
+// GOARCH=wasm: it runs the same client package as native clients and bots
+// (see web/bridge) and hands the page a small API through syscall/js.
+//
+// On start it sets globalThis.lagkitCore to an object with one method,
+// create(config), where config is {map: MAP_JSON_TEXT, name, display,
+// interpDelayMs}. create returns {error: string} or a session with
+// methods (times are the page's clock in milliseconds, performance.now()):
+//
+//	connect(now)
+//	step(now, datagram Uint8Array) -> error string or ""
+//	tick(now, input)               input: {forward, side, up, yaw, pitch, fire, alt, jump, crouch, reload, sprint, weapon}
+//	tickMs() -> the server's tick in ms (0 until accepted)
+//	outbox() -> Array of Uint8Array datagrams to send
+//	state(now) -> JSON text of bridge.State
+//	disconnect(reason)
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"time"
+
+	"syscall/js"
+
+	"github.com/lagkit/lagkit/web/bridge"
+	"github.com/lagkit/lagkit/wire"
+)
+
+func main() {
+	core := js.Global().Get("Object").New()
+	core.Set("create", js.FuncOf(create))
+	js.Global().Set("lagkitCore", core)
+	select {} // keep the Go side alive for the callbacks
+}
+
+func errObj(err error) js.Value {
+	o := js.Global().Get("Object").New()
+	o.Set("error", err.Error())
+	return o
+}
+
+func create(_ js.Value, args []js.Value) any {
+	if len(args) != 1 || args[0].Type() != js.TypeObject {
+		return errObj(errString("create wants one config object"))
+	}
+	a := args[0]
+	cfg := bridge.Config{
+		MapJSON: []byte(str(a, "map")),
+		Name:    str(a, "name"),
+		Display: str(a, "display"),
+	}
+	if ms := num(a, "interpDelayMs"); ms > 0 {
+		cfg.InterpDelay = time.Duration(ms * float64(time.Millisecond))
+	}
+	s, err := bridge.New(cfg)
+	if err != nil {
+		return errObj(err)
+	}
+	return session(s)
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+func str(v js.Value, key string) string {
+	if f := v.Get(key); f.Type() == js.TypeString {
+		return f.String()
+	}
+	return ""
+}
+
+func num(v js.Value, key string) float64 {
+	if f := v.Get(key); f.Type() == js.TypeNumber {
+		return f.Float()
+	}
+	return 0
+}
+
+func flag(v js.Value, key string) bool {
+	f := v.Get(key)
+	return f.Type() == js.TypeBoolean && f.Bool()
+}
+
+// ms reads a page time in milliseconds as a Duration; anything that is not
+// a finite number reads as 0.
+func ms(args []js.Value) time.Duration {
+	if len(args) == 0 || args[0].Type() != js.TypeNumber {
+		return 0
+	}
+	v := args[0].Float()
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return time.Duration(v * float64(time.Millisecond))
+}
+
+func session(s *bridge.Session) js.Value {
+	o := js.Global().Get("Object").New()
+	buf := make([]byte, wire.MaxDatagram)
+	method := func(name string, f func(args []js.Value) any) {
+		o.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) }))
+	}
+	method("connect", func(args []js.Value) any { s.Connect(ms(args)); return nil })
+	method("disconnect", func(args []js.Value) any {
+		reason := "client left"
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			reason = args[0].String()
+		}
+		s.Disconnect(reason)
+		return nil
+	})
+	method("step", func(args []js.Value) any {
+		if len(args) < 2 || args[1].Type() != js.TypeObject {
+			return "step wants (now, Uint8Array)"
+		}
+		if n := args[1].Get("length").Int(); n > len(buf) {
+			return "datagram longer than the wire's limit"
+		}
+		n := js.CopyBytesToGo(buf, args[1])
+		if err := s.Step(ms(args), buf[:n]); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	method("tick", func(args []js.Value) any {
+		var in bridge.Input
+		if len(args) > 1 && args[1].Type() == js.TypeObject {
+			v := args[1]
+			in = bridge.Input{
+				Forward: num(v, "forward"), Side: num(v, "side"), Up: num(v, "up"),
+				Yaw: num(v, "yaw"), Pitch: num(v, "pitch"),
+				Fire: flag(v, "fire"), Alt: flag(v, "alt"), Jump: flag(v, "jump"), Crouch: flag(v, "crouch"),
+				Reload: flag(v, "reload"), Sprint: flag(v, "sprint"),
+				Weapon: int(num(v, "weapon")),
+			}
+		}
+		s.Tick(ms(args), in)
+		return nil
+	})
+	method("tickMs", func([]js.Value) any { return float64(s.TickDuration()) / float64(time.Millisecond) })
+	method("outbox", func([]js.Value) any {
+		out := s.Outbox()
+		arr := js.Global().Get("Array").New(len(out))
+		u8 := js.Global().Get("Uint8Array")
+		for i, b := range out {
+			a := u8.New(len(b))
+			js.CopyBytesToJS(a, b)
+			arr.SetIndex(i, a)
+		}
+		return arr
+	})
+	method("state", func(args []js.Value) any {
+		b, err := json.Marshal(s.State(ms(args)))
+		if err != nil {
+			return "{}"
+		}
+		return string(b)
+	})
+	return o
+}
