@@ -131,7 +131,7 @@ func (s *Server) emitSnapshot(c *client, out []byte) {
 	h := &c.hold
 	due := s.snapshotDue(c)
 	if due == s.tick && h.n == 0 {
-		s.outbox = append(s.outbox, Datagram{To: c.peer, Data: out})
+		s.queue(c.peer, out)
 		return
 	}
 	if h.n == len(h.held) {
@@ -155,7 +155,7 @@ func (s *Server) releaseSnapshots(now time.Duration, c *client) {
 		if hs.due > s.tick {
 			return
 		}
-		s.outbox = append(s.outbox, Datagram{To: c.peer, Data: hs.data})
+		s.queue(c.peer, hs.data)
 		if slot := hs.tick % snapRing; c.snaps[slot].Tick == hs.tick {
 			c.sentAt[slot] = now
 		}

@@ -83,6 +83,8 @@ type Server struct {
 	enemies []geom.Vec3   // scratch for spawn choice
 
 	outbox     []Datagram
+	pending    []outSpan // datagrams since the last Outbox, as spans of outBytes
+	outBytes   []byte
 	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
 
 	hash    hash.Hash
@@ -225,10 +227,18 @@ func (s *Server) Stats() Stats { return s.stats }
 
 // Outbox returns the datagrams produced since the last call and forgets
 // them. The slices stay valid until the next call to Step or Advance.
+//
+// Each datagram was copied when it was queued: the buffers it was built
+// in (a client's snapshot buffer, the snapshot hold ring) are reused by
+// the next tick, and one Advance may run several ticks when a driver
+// falls behind the wall clock.
 func (s *Server) Outbox() []Datagram {
-	out := s.outbox
 	s.outbox = s.outbox[:0]
-	return out
+	for _, q := range s.pending {
+		s.outbox = append(s.outbox, Datagram{To: q.to, Data: s.outBytes[q.off:q.end:q.end]})
+	}
+	s.pending, s.outBytes = s.pending[:0], s.outBytes[:0]
+	return s.outbox
 }
 
 // Step processes one received datagram. An error describes a datagram that
@@ -406,7 +416,14 @@ func (s *Server) reject(to Peer, reason string) {
 // queue adds a control datagram to the outbox. Control messages are rare,
 // so each has its own buffer.
 func (s *Server) queue(to Peer, buf []byte) {
-	s.outbox = append(s.outbox, Datagram{To: to, Data: buf})
+	s.pending = append(s.pending, outSpan{to: to, off: len(s.outBytes), end: len(s.outBytes) + len(buf)})
+	s.outBytes = append(s.outBytes, buf...)
+}
+
+// outSpan is a datagram waiting in Server.outBytes for Outbox.
+type outSpan struct {
+	to       Peer
+	off, end int
 }
 
 // Kick disconnects a client with a reason sent to it.
