@@ -82,9 +82,12 @@ type Server struct {
 	players []mode.Player // scratch for the rules' view of the players
 	enemies []geom.Vec3   // scratch for spawn choice
 
-	outbox     []Datagram
-	pending    []outSpan // datagrams since the last Outbox, as spans of outBytes
-	outBytes   []byte
+	// Datagrams since the last Outbox are spans of outBytes[flip]; the
+	// other buffers hold what the last Outbox returned.
+	outbox     [2][]Datagram
+	outBytes   [2][]byte
+	pending    []outSpan
+	flip       int
 	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
 
 	hash    hash.Hash
@@ -182,7 +185,7 @@ func New(cfg Config) (*Server, error) {
 		byPeer:  make(map[Peer]int, c.MaxClients),
 		hash:    sha256.New(),
 		hashBuf: make([]byte, 0, 64),
-		outbox:  make([]Datagram, 0, c.MaxClients+4),
+		outbox:  [2][]Datagram{make([]Datagram, 0, c.MaxClients+4), make([]Datagram, 0, c.MaxClients+4)},
 	}
 	s.history = lagcomp.NewHistory(s.tickDur, c.MaxUnlag, c.MaxClients)
 	s.delay, err = delay.New(c.Delay, delay.Env{Slots: c.MaxClients, Grid: c.Map.Grid, Params: c.Movement, FOVDeg: c.Settings.FOVDeg}, s.tickDur)
@@ -226,19 +229,21 @@ func (s *Server) History() *lagcomp.History { return s.history }
 func (s *Server) Stats() Stats { return s.stats }
 
 // Outbox returns the datagrams produced since the last call and forgets
-// them. The slices stay valid until the next call to Step or Advance.
+// them. The slices stay valid until the next call to Outbox.
 //
 // Each datagram was copied when it was queued: the buffers it was built
 // in (a client's snapshot buffer, the snapshot hold ring) are reused by
 // the next tick, and one Advance may run several ticks when a driver
-// falls behind the wall clock.
+// falls behind the wall clock. Two sets of buffers alternate, so what one
+// call returned survives the Steps and Advances before the next.
 func (s *Server) Outbox() []Datagram {
-	s.outbox = s.outbox[:0]
+	s.flip ^= 1
+	out, bytes := s.outbox[s.flip][:0], s.outBytes[s.flip^1]
 	for _, q := range s.pending {
-		s.outbox = append(s.outbox, Datagram{To: q.to, Data: s.outBytes[q.off:q.end:q.end]})
+		out = append(out, Datagram{To: q.to, Data: bytes[q.off:q.end:q.end]})
 	}
-	s.pending, s.outBytes = s.pending[:0], s.outBytes[:0]
-	return s.outbox
+	s.outbox[s.flip], s.pending, s.outBytes[s.flip] = out, s.pending[:0], s.outBytes[s.flip][:0]
+	return out
 }
 
 // Step processes one received datagram. An error describes a datagram that
@@ -416,8 +421,9 @@ func (s *Server) reject(to Peer, reason string) {
 // queue adds a control datagram to the outbox. Control messages are rare,
 // so each has its own buffer.
 func (s *Server) queue(to Peer, buf []byte) {
-	s.pending = append(s.pending, outSpan{to: to, off: len(s.outBytes), end: len(s.outBytes) + len(buf)})
-	s.outBytes = append(s.outBytes, buf...)
+	b := &s.outBytes[s.flip]
+	s.pending = append(s.pending, outSpan{to: to, off: len(*b), end: len(*b) + len(buf)})
+	*b = append(*b, buf...)
 }
 
 // outSpan is a datagram waiting in Server.outBytes for Outbox.

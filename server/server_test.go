@@ -203,19 +203,28 @@ func TestRTTFromAcks(t *testing.T) {
 	id := join(t, s, 0, 1)
 	const rtt = 80 * time.Millisecond
 	hold := 5 * time.Millisecond
+	type ack struct {
+		at time.Duration
+		b  []byte
+	}
+	var acks []ack // in order of delivery
 	for s.Tick() < 200 {
 		now := s.NextTick()
+		// Deliver the acknowledgements due before this tick, each the
+		// round trip plus the hold after its snapshot left.
+		for len(acks) > 0 && acks[0].at < now {
+			if err := s.Step(acks[0].at, 1, acks[0].b); err != nil {
+				t.Fatal(err)
+			}
+			acks = acks[1:]
+		}
 		s.Advance(now)
 		for _, d := range s.Outbox() {
 			var sn wire.Snapshot
 			if d.To == 1 && wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
-				b, _ := wire.AppendCommands(nil, &wire.Commands{AckTick: sn.Tick, AckDelay: hold, ClientTime: now,
+				b, _ := wire.AppendCommands(nil, &wire.Commands{AckTick: sn.Tick, AckDelay: hold, ClientTime: now + rtt/2,
 					Cmds: []game.UserCmd{{Tick: sn.Tick, Duration: s.TickDuration()}}})
-				// Delivered after the round trip plus the hold.
-				s.Advance(now + rtt + hold - time.Microsecond)
-				if err := s.Step(now+rtt+hold, 1, b); err != nil {
-					t.Fatal(err)
-				}
+				acks = append(acks, ack{now + rtt + hold, b})
 			}
 		}
 	}
