@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"fmt"
+	"github.com/lagkit/lagkit/internal/walltest"
 	"io"
 	"log/slog"
 	"math"
@@ -239,6 +240,7 @@ func TestMatchOverUDP(t *testing.T) {
 		t.Skip("ten seconds of wall time")
 	}
 	t.Parallel()
+	walltest.Lock(t)
 	_, m, addr := serveUDP(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 8, Latency: slowRule(5, 100)})
 	d := 10 * time.Second
 	res := playBots(t, "arena", 8, d, func(int) (transport.Conn, error) {
@@ -298,6 +300,7 @@ func TestMatchOverWebTransport(t *testing.T) {
 		t.Skip("eight seconds of wall time")
 	}
 	t.Parallel()
+	walltest.Lock(t)
 	playWeb(t, "wt", 8*time.Second)
 }
 
@@ -308,5 +311,6 @@ func TestMatchOverWebSocket(t *testing.T) {
 		t.Skip("eight seconds of wall time")
 	}
 	t.Parallel()
+	walltest.Lock(t)
 	playWeb(t, "wss", 8*time.Second)
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/lagkit/lagkit/internal/walltest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -23,6 +24,7 @@ func TestReportInBrowser(t *testing.T) {
 			t.Skipf("%s is missing; run report/browser/install.sh to enable this test", need)
 		}
 	}
+	walltest.Lock(t) // a headless browser would starve a live match
 
 	dir := t.TempDir()
 	if err := Write(dir, sample()); err != nil {

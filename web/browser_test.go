@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/lagkit/lagkit/internal/walltest"
 	"io"
 	"log/slog"
 	"net/url"
@@ -52,6 +53,7 @@ func TestPlayInBrowser(t *testing.T) {
 	if err != nil {
 		t.Skip("node is not installed; run report/browser/install.sh to enable this test")
 	}
+	walltest.Lock(t)
 	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
 		t.Skip("Debian's chromium is missing; run report/browser/install.sh to enable this test")
 	}

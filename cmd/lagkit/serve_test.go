@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/lagkit/lagkit/internal/walltest"
 	"net/http"
 	"os"
 	"os/exec"
@@ -78,6 +79,7 @@ func TestServeShutdown(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a server subprocess")
 	}
+	walltest.Lock(t)
 	cfg := filepath.Join(t.TempDir(), "serve.toml")
 	if err := os.WriteFile(cfg, []byte(`
 [[match]]
