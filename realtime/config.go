@@ -3,7 +3,9 @@ package realtime
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -307,10 +309,10 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	// The parts server.New checks, one at a time so that a problem names
 	// its key.
 	if _, err := lagcomp.New(out.Policy); err != nil {
-		return nil, fail("policy", "%s", cause(err))
+		return nil, fail(policyKey(out.Policy, err), "%s", cause(err))
 	}
 	if _, err := r.server.Delay.WithDefaults(); err != nil {
-		return nil, fail("delay", "%s", cause(err))
+		return nil, fail(delayKey(out.Delay), "%s", cause(err))
 	}
 	if _, err := mode.New(r.server.Mode, m, out.Seats); err != nil {
 		return nil, fail("mode", "%s", cause(err))
@@ -333,6 +335,40 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		}
 	}
 	return r, nil
+}
+
+// policyKey returns the key of the policy table that err, lagcomp.New's
+// error about c, is about: the name when no policy has it, else the
+// parameter the error names, else the table.
+func policyKey(c lagcomp.Config, err error) string {
+	if !slices.Contains(lagcomp.Names(), c.Name) {
+		return "policy.name"
+	}
+	t := reflect.TypeFor[lagcomp.Config]()
+	for i := range t.NumField() {
+		key, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
+		if key != "" && strings.Contains(err.Error(), ": "+key+" ") {
+			return "policy." + key
+		}
+	}
+	return "policy"
+}
+
+// delayKey returns the key of the delay table that delay.Config's check
+// refuses: an unknown mode or trigger, or else the adaptation, the one
+// range the table can set.
+func delayKey(c DelayConfig) string {
+	mode := c.Mode
+	if mode == "" {
+		mode = delay.None
+	}
+	switch {
+	case !slices.Contains(delay.Modes(), mode):
+		return "delay.mode"
+	case c.Trigger != "" && !slices.Contains(delay.Triggers(), c.Trigger):
+		return "delay.trigger"
+	}
+	return "delay.adaptation"
 }
 
 // linkRules checks and converts rules, found at path in the file ("" for

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lagkit/lagkit/internal/cfgfile"
 )
 
 func TestParseFile(t *testing.T) {
@@ -55,7 +57,11 @@ func TestParseFileErrors(t *testing.T) {
 		{"bots", "[[match]]\nseats = 4\nbots = 5\n", "bots.toml:3:1: match[0].bots: 5, want 0 to seats (4)"},
 		{"map", "[[match]]\nmap = \"atlantis\"\n", `map.toml:2:1: match[0].map: no shipped map "atlantis"`},
 		{"mode", "[[match]]\nmode = \"quake\"\n", `mode.toml:2:1: match[0].mode: unknown mode "quake"`},
-		{"policy", "[[match]]\n[match.policy]\nname = \"magic\"\n", `policy.toml:2:2: match[0].policy: unknown policy "magic"`},
+		{"policy", "[[match]]\n[match.policy]\nname = \"magic\"\n", `policy.toml:3:1: match[0].policy.name: unknown policy "magic"`},
+		{"low", "[[match]]\n[match.policy]\nname = \"alc\"\nlow_ping_ms = -5\n", "low.toml:4:1: match[0].policy.low_ping_ms: policy alc: low_ping_ms -5 is negative"},
+		{"nan", "[[match]]\npolicy = { name = \"clc\", max_rtt_ms = nan }\n", "nan.toml:2:26: match[0].policy.max_rtt_ms: policy clc: max_rtt_ms is NaN"},
+		{"adapt", "[[match]]\n[match.delay]\nmode = \"adaptive\"\nadaptation = \"1m\"\n", "adapt.toml:4:1: match[0].delay.adaptation: adaptation 1m0s outside 0..10s"},
+		{"trigger", "[[match]]\n[match.delay]\nmode = \"adaptive\"\ntrigger = \"smell\"\n", `trigger.toml:4:1: match[0].delay.trigger: trigger "smell" unknown`},
 		{"warp", "[[match]]\nmode = \"ctf\"\ntime_warp = \"100ms\"\n", "warp.toml:3:1: match[0].time_warp: time warp supports modes ffa and tdm, not ctf"},
 		{"latency", "[[match]]\n[[match.latency]]\nplayer = \"1\"\nup = { latency_ms = -5 }\n", "latency.toml:4:8: match[0].latency[0].up.latency_ms: -5, want 0 to 5000"},
 		{"who", "[[match]]\n[[match.latency]]\nup = { latency_ms = 5 }\n", "who.toml:2:3: match[0].latency[0].player: missing"},
@@ -106,4 +112,29 @@ func TestDecodeJSON(t *testing.T) {
 		err.Error() != "body:1:57: [1].down.jitter_ms: 2000, want 0 to 1000" {
 		t.Errorf("DecodeLatency: %v", err)
 	}
+}
+
+// FuzzParseFile: any input gives a configuration or a located
+// *cfgfile.Error, never a panic.
+func FuzzParseFile(f *testing.F) {
+	for _, seed := range []string{
+		"[[match]]\nmap = \"arena\"\ntick_rate = 32\n",
+		"[[match]]\n[match.policy]\nname = \"clc\"\nmax_rtt_ms = 150\n",
+		"[[match]]\n[[match.latency]]\nplayer = \"1\"\nup = { latency_ms = 50 }\n",
+		"[[match]]\nseats = 4\nbots = 5\n",
+		"[[match]]\ntick_rate = 64\ntick_rate = 32\n",
+		"[match]\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := ParseFile("fuzz.toml", data)
+		var ce *cfgfile.Error
+		switch {
+		case err != nil && !errors.As(err, &ce):
+			t.Fatalf("error %T %v, want a *cfgfile.Error", err, err)
+		case err == nil && len(file.Matches) == 0:
+			t.Fatal("accepted a file without matches")
+		}
+	})
 }
