@@ -166,8 +166,8 @@ func ParseFile(name string, data []byte) (*File, error) {
 
 // DecodeMatch decodes a match configuration given as JSON (the body of
 // the HTTP API's POST /api/matches), strictly as ParseFile reads TOML.
-// It only decodes: Host.Start checks the match, and Doc.Locate places a
-// ConfigError that Start returns in data.
+// It only decodes: Host.Start checks the match, and the Doc returned
+// here places the Problem of a ConfigError that Start returns in data.
 func DecodeMatch(name string, data []byte) (MatchConfig, *cfgfile.Doc, error) {
 	var c MatchConfig
 	doc, err := matchJSON.DecodeJSON(name, data, &c)
