@@ -171,6 +171,14 @@ type Client struct {
 
 	pred   game.PlayerState
 	smooth geom.Vec3
+	// hasSelf is set by the first snapshot, the first authoritative state
+	// of the local player: until then there is nothing to predict from
+	// (the server has not said where it spawned the player).
+	hasSelf bool
+	// scored is the first command issued after hasSelf; the commands
+	// before it were issued blind, and the distance between their
+	// prediction and the server's state is not a prediction error.
+	scored uint32
 
 	snaps     [snapRing]wire.Snapshot
 	eventData [snapRing][]byte // backing store of each snapshot's event data

@@ -15,10 +15,13 @@ import (
 
 const tick = time.Second / 64
 
-// connected returns a client that the server accepted at tick 0 as slot 0.
+// connected returns a client that the server accepted at tick 0 as slot 0,
+// on cfg.Map or, by default, the open test map.
 func connected(t *testing.T, cfg Config) *Client {
 	t.Helper()
-	cfg.Map = worldtest.Open(t)
+	if cfg.Map == nil {
+		cfg.Map = worldtest.Open(t)
+	}
 	c, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +81,72 @@ func TestCommandsRepeatUnacknowledged(t *testing.T) {
 		if len(m.Cmds) != want || m.Cmds[len(m.Cmds)-1].Tick != uint32(i+1) {
 			t.Fatalf("tick %d: %d commands ending %d, want %d ending %d", i, len(m.Cmds), m.Cmds[len(m.Cmds)-1].Tick, want, i+1)
 		}
+	}
+}
+
+// TestNoPredictionErrorBeforeFirstSnapshot: a client issues commands
+// before its first snapshot, with no state of its own player to predict
+// them from (the spawn, 57 m from the origin, is the server's to choose).
+// On a clean link, where the server executes each command as it comes,
+// no prediction error is reported, neither for those commands nor for
+// the ones predicted afterwards from the server's state, and nothing is
+// corrected.
+func TestNoPredictionErrorBeforeFirstSnapshot(t *testing.T) {
+	c := connected(t, Config{Map: worldtest.Cover(t)})
+	srv := game.PlayerState{Pos: geom.V(-40, -40, 0), Flags: game.FlagOnGround, Health: 100}
+	var executed uint32
+	// serve executes the commands c sent and, if snap, answers with a
+	// snapshot of tick n.
+	serve := func(now time.Duration, n uint32, snap bool) {
+		for _, b := range c.Outbox() {
+			var m wire.Commands
+			if err := wire.DecodeCommands(b, &m); err != nil {
+				t.Fatal(err)
+			}
+			for _, cmd := range m.Cmds {
+				if cmd.Tick == executed+1 {
+					srv, _ = game.Step(srv, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+					executed = cmd.Tick
+				}
+			}
+		}
+		if snap {
+			var s wire.Snapshot
+			s.Tick, s.LastCmd, s.Self = n, executed, srv
+			b, err := wire.AppendSnapshot(nil, &s, nil, wire.MaxDatagram)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Step(now, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var errs []float64
+	for n := uint32(1); n <= 40; n++ {
+		now := time.Duration(n) * tick
+		c.Tick(now, game.UserCmd{Forward: 127, Side: 60})
+		serve(now, n, n >= 6) // the first snapshot answers command 6
+		errs = append(errs, c.PredictionErrors()...)
+	}
+	if executed != 40 || srv.Pos.Dist(geom.V(-40, -40, 0)) < 1 {
+		t.Fatalf("server executed %d commands and moved to %v: the player should have walked", executed, srv.Pos)
+	}
+	// The commands issued before the first snapshot (1 to 6) are not
+	// scored; each later one is, once.
+	if len(errs) != 34 {
+		t.Errorf("%d prediction errors, want 34 (commands 7 to 40)", len(errs))
+	}
+	for i, e := range errs {
+		if e > 1e-6 {
+			t.Fatalf("prediction error %d: %v m on a clean link", i, e)
+		}
+	}
+	if p := c.Predicted(); p.Pos.Dist(srv.Pos) > 1e-6 {
+		t.Errorf("predicted %v, server %v", p.Pos, srv.Pos)
+	}
+	if n := c.Stats().Corrections; n != 0 {
+		t.Errorf("%d corrections on a clean link", n)
 	}
 }
 

@@ -19,19 +19,27 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	if sn.LastCmd < c.lastAck {
 		return // reordered: we already reconciled past it
 	}
-	if sn.LastCmd > c.lastAck && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd {
+	first := !c.hasSelf
+	if first {
+		c.hasSelf, c.scored = true, c.nextCmd
+	}
+	if sn.LastCmd > c.lastAck && sn.LastCmd >= c.scored && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd {
 		p := c.predicted[sn.LastCmd%cmdRing]
 		c.predErrs = append(c.predErrs, p.Pos.Dist(sn.Self.Pos))
 	}
 	c.lastAck = sn.LastCmd
 	before := c.pred
 	st := sn.Self
-	first := max(sn.LastCmd+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
-	for t := first; t < c.nextCmd; t++ {
+	for t := max(sn.LastCmd+1, c.nextCmd-min(c.nextCmd, cmdRing-1)); t < c.nextCmd; t++ {
 		st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
 		c.predicted[t%cmdRing] = st
 	}
 	c.pred = st
+	if first {
+		// Prediction starts here: there was no present to correct.
+		c.smooth = geom.Vec3{}
+		return
+	}
 	delta := before.Pos.Sub(st.Pos)
 	d := delta.Len()
 	if d > 0.001 {
@@ -66,12 +74,17 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.nextCmd++
 	c.cmds[cmd.Tick%cmdRing] = cmd
 	c.cmdTime[cmd.Tick%cmdRing] = now
-	c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
-	if c.fired {
-		c.stats.Shots++
+	// Before the first snapshot the command is only sent: the first
+	// reconciliation predicts it from the player's authoritative state.
+	c.fired = false
+	if c.hasSelf {
+		c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+		if c.fired {
+			c.stats.Shots++
+		}
+		c.predicted[cmd.Tick%cmdRing] = c.pred
+		c.smooth = c.smooth.Scale(c.decay)
 	}
-	c.predicted[cmd.Tick%cmdRing] = c.pred
-	c.smooth = c.smooth.Scale(c.decay)
 
 	first := cmd.Tick - min(cmd.Tick-1, uint32(c.cfg.Redundancy))
 	first = max(first, c.lastAck+1)

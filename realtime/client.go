@@ -236,20 +236,12 @@ func (d *clientDriver) step(b []byte) {
 		d.sawDisconnected = true
 	}
 	d.st.BytesIn += len(b)
-	first := d.c.Stats().SnapshotsReceived == 0
 	_ = d.c.Step(d.now(), b) // the client counts what it rejects
 	if d.c.Phase() == client.Connected {
 		d.st.Seat = d.c.ID()
 	}
 	d.flush()
-	errs := d.c.PredictionErrors()
-	if first {
-		// Commands sent before the first snapshot were predicted from no
-		// state at all (the spawn point was not yet known), so the first
-		// reconciliation's errors measure the spawn, not prediction.
-		errs = nil
-	}
-	for _, e := range errs {
+	for _, e := range d.c.PredictionErrors() {
 		d.predSum += e
 		d.predN++
 		d.st.PredErrMaxM = math.Max(d.st.PredErrMaxM, e)

@@ -1,18 +1,18 @@
 package realtime
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"math"
+	"reflect"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/cfgfile"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
@@ -98,12 +98,18 @@ type LinkConfig struct {
 	Loss      float64 `toml:"loss" json:"loss,omitempty"`
 }
 
-func (l LinkConfig) netem() (netem.Config, error) {
-	if !(l.LatencyMS >= 0 && l.LatencyMS <= 5000) || !(l.JitterMS >= 0 && l.JitterMS <= 1000) || !(l.Loss >= 0 && l.Loss <= 1) {
-		return netem.Config{}, fmt.Errorf("latency %v ms (0..5000), jitter %v ms (0..1000) or loss %v (0..1) out of range", l.LatencyMS, l.JitterMS, l.Loss)
+func (l LinkConfig) netem() (netem.Config, *problem) {
+	switch {
+	case !(l.LatencyMS >= 0 && l.LatencyMS <= 5000):
+		return netem.Config{}, fail("latency_ms", "%v, want 0 to 5000", l.LatencyMS)
+	case !(l.JitterMS >= 0 && l.JitterMS <= 1000):
+		return netem.Config{}, fail("jitter_ms", "%v, want 0 to 1000", l.JitterMS)
+	case !(l.Loss >= 0 && l.Loss <= 1):
+		return netem.Config{}, fail("loss", "%v, want 0 to 1", l.Loss)
 	}
-	c := netem.Config{Latency: msDur(l.LatencyMS), Jitter: msDur(l.JitterMS), Loss: l.Loss}
-	return c, c.Validate()
+	// These bounds are within netem's (Config.Validate), so the result
+	// needs no second check.
+	return netem.Config{Latency: msDur(l.LatencyMS), Jitter: msDur(l.JitterMS), Loss: l.Loss}, nil
 }
 
 func (l LinkConfig) zero() bool { return l == LinkConfig{} }
@@ -115,35 +121,108 @@ type File struct {
 	Matches []MatchConfig `toml:"match"`
 }
 
-// ParseFile reads a configuration file's TOML; name prefixes errors, which
-// give the line and column and refuse unknown fields.
+// MaxFileSize is the largest configuration file read: a file of 256
+// matches, each with a few dozen latency rules, fits in a few hundred KiB.
+const MaxFileSize = 1 << 20
+
+// MaxMatchJSON is the largest match configuration the HTTP API takes in
+// one request: one match with its latency rules fits in a few KiB.
+const MaxMatchJSON = 64 << 10
+
+var (
+	configFile = cfgfile.Kind{Name: "serve config file", MaxSize: MaxFileSize}
+	matchJSON  = cfgfile.Kind{Name: "match config", MaxSize: MaxMatchJSON}
+)
+
+// LoadFile reads and checks the configuration file at path.
+func LoadFile(path string) (*File, error) {
+	data, err := configFile.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFile(path, data)
+}
+
+// ParseFile checks a configuration file's TOML; name names the file in
+// errors. Every error it returns is a *cfgfile.Error,
+// "name:line:col: match[0].tick_rate: problem", and it refuses unknown
+// fields, keys given twice and files over MaxFileSize.
 func ParseFile(name string, data []byte) (*File, error) {
 	var f File
-	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
-	if err := dec.Decode(&f); err != nil {
-		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) && len(sm.Errors) > 0 {
-			e := sm.Errors[0]
-			row, col := e.Position()
-			return nil, fmt.Errorf("%s:%d:%d: unknown field %q", name, row, col, strings.Join(e.Key(), "."))
-		}
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return nil, fmt.Errorf("%s:%d:%d: %s", name, row, col, de.Error())
-		}
-		return nil, fmt.Errorf("%s: %v", name, err)
+	doc, err := configFile.DecodeTOML(name, data, &f)
+	if err != nil {
+		return nil, err
 	}
 	if len(f.Matches) == 0 {
-		return nil, fmt.Errorf("%s: no [[match]] table", name)
+		return nil, doc.Errorf("match", "no [[match]] table")
 	}
 	for i := range f.Matches {
-		if _, err := f.Matches[i].resolve(); err != nil {
-			return nil, fmt.Errorf("%s: match %d: %w", name, i+1, err)
+		if _, p := f.Matches[i].resolve(); p != nil {
+			return nil, doc.Locate(within(p, fmt.Sprintf("match[%d]", i)))
 		}
 	}
 	return &f, nil
 }
+
+// DecodeMatch decodes a match configuration given as JSON (the body of
+// the HTTP API's POST /api/matches), strictly as ParseFile reads TOML.
+// It only decodes: Host.Start checks the match, and the Doc returned
+// here places the Problem of a ConfigError that Start returns in data.
+func DecodeMatch(name string, data []byte) (MatchConfig, *cfgfile.Doc, error) {
+	var c MatchConfig
+	doc, err := matchJSON.DecodeJSON(name, data, &c)
+	return c, doc, err
+}
+
+// DecodeLatency decodes link rules given as JSON (the body of the HTTP
+// API's PUT /api/matches/{id}/latency) and checks them. Every error it
+// returns is a *cfgfile.Error.
+func DecodeLatency(name string, data []byte) ([]LinkRule, error) {
+	var rules []LinkRule
+	doc, err := matchJSON.DecodeJSON(name, data, &rules)
+	if err != nil {
+		return nil, err
+	}
+	if _, p := linkRules(rules, ""); p != nil {
+		return nil, doc.Locate(p)
+	}
+	return rules, nil
+}
+
+// ConfigError is a MatchConfig value that does not do: its field path,
+// spelt as a configuration file spells its keys (tick_rate,
+// latency[0].up.loss), and what is wrong.
+type ConfigError struct{ *cfgfile.Problem }
+
+// Error formats e as "path: problem".
+func (e *ConfigError) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// within puts prefix, the path of a match, before p's path.
+func within(p *cfgfile.Problem, prefix string) *cfgfile.Problem {
+	if p.Path == "" {
+		p.Path = prefix
+		return p
+	}
+	return p.Within(prefix + ".")
+}
+
+// problem is a MatchConfig value that does not do.
+type problem = cfgfile.Problem
+
+var fail = cfgfile.Problemf
+
+// cause returns err's message without the package prefixes ("server:
+// config: ", "lagcomp: ") that name code rather than the file's key.
+func cause(err error) string {
+	return pkgPrefix.ReplaceAllString(err.Error(), "")
+}
+
+var pkgPrefix = regexp.MustCompile(`^(?:[a-z]+: )+`)
 
 // resolved is a checked MatchConfig with what it names loaded.
 type resolved struct {
@@ -162,7 +241,10 @@ type linkRule struct {
 	emulate  bool
 }
 
-func (c *MatchConfig) resolve() (*resolved, error) {
+// resolve checks c, fills in its defaults and loads what it names. A
+// problem's path is spelt as the configuration file spells the match's
+// keys.
+func (c *MatchConfig) resolve() (*resolved, *problem) {
 	out := *c
 	if out.Map == "" {
 		out.Map = "metro"
@@ -186,16 +268,20 @@ func (c *MatchConfig) resolve() (*resolved, error) {
 		out.Replication = "full"
 	}
 	switch {
-	case out.Seats < 1 || out.Seats > 128:
-		return nil, fmt.Errorf("seats %d outside 1..128", out.Seats)
-	case out.Bots < 0 || out.Bots > out.Seats:
-		return nil, fmt.Errorf("bots %d outside 0..seats (%d)", out.Bots, out.Seats)
-	case out.Duration < 0 || time.Duration(out.Duration) > 24*time.Hour:
-		return nil, fmt.Errorf("duration %v outside 0..24h", time.Duration(out.Duration))
-	case !(out.BotSkill >= 0 && out.BotSkill <= 1):
-		return nil, fmt.Errorf("bot_skill %v outside 0..1", out.BotSkill)
 	case len(out.Name) > 64:
-		return nil, fmt.Errorf("name longer than 64 bytes")
+		return nil, fail("name", "%d bytes, want at most 64", len(out.Name))
+	case out.TickRate < 20 || out.TickRate > 128:
+		// The server's bounds (server.Config.TickRate), checked here to
+		// name the key.
+		return nil, fail("tick_rate", "%d, want 20 to 128", out.TickRate)
+	case out.Seats < 1 || out.Seats > 128:
+		return nil, fail("seats", "%d, want 1 to 128", out.Seats)
+	case out.Bots < 0 || out.Bots > out.Seats:
+		return nil, fail("bots", "%d, want 0 to seats (%d)", out.Bots, out.Seats)
+	case out.Duration < 0 || time.Duration(out.Duration) > 24*time.Hour:
+		return nil, fail("duration", "%v, want 0 to 24h", time.Duration(out.Duration))
+	case !(out.BotSkill >= 0 && out.BotSkill <= 1):
+		return nil, fail("bot_skill", "%v, want 0 to 1", out.BotSkill)
 	}
 	var m *world.Map
 	var err error
@@ -205,11 +291,11 @@ func (c *MatchConfig) resolve() (*resolved, error) {
 		m, err = world.Load(out.Map)
 	}
 	if err != nil {
-		return nil, err
+		return nil, fail("map", "%s", cause(err))
 	}
 	rep, err := match.ThresholdReplication(out.Replication, out.Map)
 	if err != nil {
-		return nil, fmt.Errorf("replication: %w", err)
+		return nil, fail("replication", "%s", cause(err))
 	}
 	params := game.DefaultParams()
 	loadout := []game.Weapon{game.Rifle()} // the server's default loadout, which bots fight with
@@ -220,39 +306,90 @@ func (c *MatchConfig) resolve() (*resolved, error) {
 		Mode:  mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 	}
-	// server.New checks everything the server owns: tick rate, mode,
-	// policy, delay and time warp.
-	if _, err := server.New(r.server); err != nil {
-		return nil, err
+	// The parts server.New checks, one at a time so that a problem names
+	// its key.
+	if _, err := lagcomp.New(out.Policy); err != nil {
+		return nil, fail(policyKey(out.Policy, err), "%s", cause(err))
 	}
-	if r.rules, err = linkRules(out.Latency); err != nil {
-		return nil, err
+	if _, err := r.server.Delay.WithDefaults(); err != nil {
+		return nil, fail(delayKey(out.Delay), "%s", cause(err))
+	}
+	if _, err := mode.New(r.server.Mode, m, out.Seats); err != nil {
+		return nil, fail("mode", "%s", cause(err))
+	}
+	// What server.New finds beyond those is the time warp's fit with
+	// the rest (its window against the policy, mode and history).
+	if _, err := server.New(r.server); err != nil {
+		if out.TimeWarp != 0 {
+			return nil, fail("time_warp", "%s", cause(err))
+		}
+		return nil, fail("", "%s", cause(err))
+	}
+	var p *problem
+	if r.rules, p = linkRules(out.Latency, "latency"); p != nil {
+		return nil, p
 	}
 	if out.Bots > 0 {
 		if r.grid, err = nav.Build(m, &params); err != nil {
-			return nil, err
+			return nil, fail("map", "%s", cause(err))
 		}
 	}
 	return r, nil
 }
 
-// linkRules checks and converts rules.
-func linkRules(rules []LinkRule) ([]linkRule, error) {
+// policyKey returns the key of the policy table that err, lagcomp.New's
+// error about c, is about: the name when no policy has it, else the
+// parameter the error names, else the table.
+func policyKey(c lagcomp.Config, err error) string {
+	if !slices.Contains(lagcomp.Names(), c.Name) {
+		return "policy.name"
+	}
+	t := reflect.TypeFor[lagcomp.Config]()
+	for i := range t.NumField() {
+		key, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
+		if key != "" && strings.Contains(err.Error(), ": "+key+" ") {
+			return "policy." + key
+		}
+	}
+	return "policy"
+}
+
+// delayKey returns the key of the delay table that delay.Config's check
+// refuses: an unknown mode or trigger, or else the adaptation, the one
+// range the table can set.
+func delayKey(c DelayConfig) string {
+	mode := c.Mode
+	if mode == "" {
+		mode = delay.None
+	}
+	switch {
+	case !slices.Contains(delay.Modes(), mode):
+		return "delay.mode"
+	case c.Trigger != "" && !slices.Contains(delay.Triggers(), c.Trigger):
+		return "delay.trigger"
+	}
+	return "delay.adaptation"
+}
+
+// linkRules checks and converts rules, found at path in the file ("" for
+// a file of rules alone).
+func linkRules(rules []LinkRule, path string) ([]linkRule, *problem) {
 	if len(rules) > 1024 {
-		return nil, fmt.Errorf("latency: %d rules, at most 1024", len(rules))
+		return nil, fail(path, "%d rules, want at most 1024", len(rules))
 	}
 	out := make([]linkRule, len(rules))
 	for i, lr := range rules {
+		at := fmt.Sprintf("%s[%d].", path, i)
 		if lr.Player == "" {
-			return nil, fmt.Errorf("latency %d: player is empty: give a seat number, a name or a peer", i+1)
+			return nil, fail(at+"player", "missing: give a seat number, a name or a peer")
 		}
-		up, err := lr.Up.netem()
-		if err != nil {
-			return nil, fmt.Errorf("latency %d (%s): up: %w", i+1, lr.Player, err)
+		up, p := lr.Up.netem()
+		if p != nil {
+			return nil, p.Within(at + "up.")
 		}
-		down, err := lr.Down.netem()
-		if err != nil {
-			return nil, fmt.Errorf("latency %d (%s): down: %w", i+1, lr.Player, err)
+		down, p := lr.Down.netem()
+		if p != nil {
+			return nil, p.Within(at + "down.")
 		}
 		out[i] = linkRule{player: lr.Player, up: up, down: down, emulate: !lr.Up.zero() || !lr.Down.zero()}
 	}

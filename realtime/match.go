@@ -89,9 +89,9 @@ type inbound struct {
 // newMatch starts a match for cfg, identified by id, logging to log and
 // counting into met.
 func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics) (*Match, error) {
-	r, err := cfg.resolve()
-	if err != nil {
-		return nil, err
+	r, p := cfg.resolve()
+	if p != nil {
+		return nil, &ConfigError{p}
 	}
 	srv, err := server.New(r.server)
 	if err != nil {
@@ -164,9 +164,9 @@ func (m *Match) Add(conn transport.Conn) error {
 // connected get their new links at once (packets in flight keep their
 // delivery times).
 func (m *Match) SetLatency(rules []LinkRule) error {
-	lr, err := linkRules(rules)
-	if err != nil {
-		return err
+	lr, p := linkRules(rules, "")
+	if p != nil {
+		return &ConfigError{p}
 	}
 	return m.do(func() {
 		m.rules = lr

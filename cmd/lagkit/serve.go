@@ -95,13 +95,9 @@ func matchConfigs(path string) ([]realtime.MatchConfig, error) {
 	if path == "" {
 		return []realtime.MatchConfig{defaultMatch}, nil
 	}
-	data, err := os.ReadFile(path)
+	f, err := realtime.LoadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--config: %w", err)
-	}
-	f, err := realtime.ParseFile(path, data)
-	if err != nil {
-		return nil, err
 	}
 	return f.Matches, nil
 }

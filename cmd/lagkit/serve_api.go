@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/pprof"
@@ -15,9 +16,6 @@ import (
 
 	"github.com/lagkit/lagkit/realtime"
 )
-
-// maxBody bounds an API request's body.
-const maxBody = 64 << 10
 
 // newAPI returns the HTTP side of lagkit serve: health, metrics from reg,
 // pprof, and the match API on host.
@@ -68,11 +66,20 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 		writeHTTPJSON(w, http.StatusOK, ts)
 	}))
 	mux.HandleFunc("POST /api/matches", func(w http.ResponseWriter, r *http.Request) {
-		var mc realtime.MatchConfig
-		if !readJSON(w, r, &mc) {
+		body, ok := readBody(w, r)
+		if !ok {
+			return
+		}
+		mc, doc, err := realtime.DecodeMatch("body", body)
+		if err != nil {
+			badBody(w, body, err)
 			return
 		}
 		m, err := host.Start(mc)
+		var ce *realtime.ConfigError
+		if errors.As(err, &ce) {
+			err = doc.Locate(ce.Problem)
+		}
 		if err != nil {
 			apiError(w, http.StatusBadRequest, "%v", err)
 			return
@@ -82,8 +89,13 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 		writeHTTPJSON(w, http.StatusCreated, info)
 	})
 	mux.HandleFunc("PUT /api/matches/{id}/latency", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
-		var rules []realtime.LinkRule
-		if !readJSON(w, r, &rules) {
+		body, ok := readBody(w, r)
+		if !ok {
+			return
+		}
+		rules, err := realtime.DecodeLatency("body", body)
+		if err != nil {
+			badBody(w, body, err)
 			return
 		}
 		if err := m.SetLatency(rules); err != nil {
@@ -104,21 +116,25 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 	return mux
 }
 
-// readJSON decodes the request body into v, refusing unknown fields, and
-// answers 400 when it cannot.
-func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			apiError(w, http.StatusRequestEntityTooLarge, "body over %d bytes", maxBody)
-			return false
-		}
+// readBody reads the request body up to one byte past
+// realtime.MaxMatchJSON, for the decoders to refuse a larger one.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	body, err := io.ReadAll(io.LimitReader(r.Body, realtime.MaxMatchJSON+1))
+	if err != nil {
 		apiError(w, http.StatusBadRequest, "body: %v", err)
-		return false
+		return nil, false
 	}
-	return true
+	return body, true
+}
+
+// badBody answers err, a decoder's error about body: 413 for a body over
+// the limit, 400 otherwise.
+func badBody(w http.ResponseWriter, body []byte, err error) {
+	status := http.StatusBadRequest
+	if len(body) > realtime.MaxMatchJSON {
+		status = http.StatusRequestEntityTooLarge
+	}
+	apiError(w, status, "%v", err)
 }
 
 func writeHTTPJSON(w http.ResponseWriter, status int, v any) {

@@ -205,13 +205,24 @@ func checkAPI(t *testing.T, base string) {
 	if resp.StatusCode != http.StatusCreated || created.ID == "" || created.Config.TickRate != 32 {
 		t.Fatalf("POST /api/matches: %s %+v", resp.Status, created)
 	}
-	resp, err = http.Post(base+"/api/matches", "application/json", strings.NewReader(`{"map": "metro", "tickrate": 32}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Errorf("POST with an unknown field: %s, want 400", resp.Status)
+	for body, want := range map[string]struct {
+		status int
+		err    string
+	}{
+		`{"map": "metro", "tickrate": 32}`:                               {http.StatusBadRequest, "body:1:18: tickrate: unknown field"},
+		`{"map": "metro", "tick_rate": 500}`:                             {http.StatusBadRequest, "body:1:31: tick_rate: 500, want 20 to 128"},
+		`{"name": "` + strings.Repeat("x", realtime.MaxMatchJSON) + `"}`: {http.StatusRequestEntityTooLarge, "body: larger than 64 KiB, the limit for a match config"},
+	} {
+		resp, err = http.Post(base+"/api/matches", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct{ Error string }
+		_ = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		if resp.StatusCode != want.status || got.Error != want.err {
+			t.Errorf("POST %.40s: %s %q, want %d %q", body, resp.Status, got.Error, want.status, want.err)
+		}
 	}
 	var list []realtime.MatchInfo
 	if err := getJSON(context.Background(), base+"/api/matches", &list); err != nil {
@@ -268,8 +279,8 @@ func TestServeAndBotsErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"serve", "--log-format", "xml"}, `--log-format "xml": want auto, text or json`},
-		{[]string{"serve", "--config", bad}, `bad.toml:4:1: unknown field "match.players"`},
-		{[]string{"serve", "--config", "nowhere.toml"}, "--config: open nowhere.toml"},
+		{[]string{"serve", "--config", bad}, "bad.toml:4:1: match[0].players: unknown field"},
+		{[]string{"serve", "--config", "nowhere.toml"}, "--config: nowhere.toml: no such file or directory"},
 		{[]string{"serve", "--cert", "c.pem"}, "--cert and --key go together"},
 		{[]string{"bots", "--connect", "127.0.0.1:4000"}, `--connect "127.0.0.1:4000": want udp://HOST:PORT`},
 		{[]string{"bots", "--connect", "tcp://127.0.0.1:4000"}, `unknown scheme "tcp"`},
