@@ -108,6 +108,21 @@ type Stats struct {
 	// ProjectilesDropped counts projectiles not launched because
 	// MaxProjectiles were in flight.
 	ProjectilesDropped int
+	// CmdsDropped counts received commands not queued, by reason.
+	CmdsDropped CmdDrops
+}
+
+// CmdDrops counts dropped user commands by reason.
+type CmdDrops struct {
+	// Stale commands are no newer than the newest received: the
+	// redundant copies every packet carries, duplicates and replays.
+	Stale int
+	// OutOfWindow commands claim a tick further ahead than the session
+	// can have reached (see cmdWindow).
+	OutOfWindow int
+	// QueueFull commands arrived while the client's queue was full
+	// (flooding).
+	QueueFull int
 }
 
 // client is one connected player.
@@ -121,6 +136,7 @@ type client struct {
 	queue       []game.UserCmd // ring of pending commands
 	qHead, qN   int
 	lastRecv    uint32 // newest command tick received
+	joinedAt    time.Duration
 	lastExec    uint32 // last command tick executed
 	budget      time.Duration
 	cmdsLost    int
@@ -327,6 +343,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 		snapEvery:   uint32(max(1, int(math.Round(float64(s.cfg.TickRate)/float64(rate))))),
 		interpDelay: min(max(m.InterpDelay, s.cfg.InterpMin), s.cfg.InterpMax),
 		lastHeard:   now,
+		joinedAt:    now,
 		out:         make([]byte, 0, wire.MaxDatagram),
 	}
 	c.nextEventSeq = 1
@@ -449,12 +466,32 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	if m.ClientTime > c.echoTime {
 		c.echoTime, c.echoAt = m.ClientTime, now
 	}
+	newest := s.newestTick(now, c)
 	for _, cmd := range m.Cmds {
-		if cmd.Tick <= c.lastRecv {
-			continue // a redundant copy, a duplicate or a replay
+		switch {
+		case cmd.Tick <= c.lastRecv:
+			s.stats.CmdsDropped.Stale++ // a redundant copy, a duplicate or a replay
+		case cmd.Tick > newest:
+			s.stats.CmdsDropped.OutOfWindow++
+		default:
+			s.sched.receive(now, c, cmd)
 		}
-		s.sched.receive(now, c, cmd)
 	}
+}
+
+// cmdWindow is how far, in seconds of ticks, a command's tick may run
+// ahead of the ticks that have passed since its client joined. A client
+// numbers its commands from 1, one per tick, from the moment it is
+// accepted, so an honest client is never ahead of that count; the second
+// of slack absorbs a client clock that runs fast. Without the bound one
+// datagram with a far-future tick (anyone can send one from a spoofed
+// address) would move the replay guard past every honest command to come.
+const cmdWindow = time.Second
+
+// newestTick returns the newest command tick c can have issued by now.
+func (s *Server) newestTick(now time.Duration, c *client) uint32 {
+	ticks := (now-c.joinedAt+cmdWindow)/s.tickDur + 1
+	return uint32(min(ticks, math.MaxUint32))
 }
 
 // Advance runs every tick due at or before now.
