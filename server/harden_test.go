@@ -2,8 +2,10 @@ package server
 
 import (
 	"testing"
+	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/lagcomp"
 )
 
 // TestFarFutureCommandDoesNotFreezeSession: one datagram claiming a
@@ -32,5 +34,43 @@ func TestFarFutureCommandDoesNotFreezeSession(t *testing.T) {
 	}
 	if got := s.Stats().CmdsDropped.OutOfWindow; got != 1 {
 		t.Fatalf("out-of-window commands counted %d, want 1", got)
+	}
+}
+
+// TestUnmeasuredOrLiedRoundTripCannotAppeal: the alc appeal is for
+// victims within low ping ([alc]). A 250 ms victim that declares it held
+// each snapshot for 250 ms before acknowledging it, and a victim that
+// never acknowledges a snapshot (its round trip unmeasured), both take
+// the hit without appeal; an honest low-ping victim may still appeal.
+func TestUnmeasuredOrLiedRoundTripCannotAppeal(t *testing.T) {
+	tick := game.TickDuration(64)
+	for _, tc := range []struct {
+		name   string
+		lag    uint32 // ticks the acknowledged snapshot is behind
+		claim  time.Duration
+		silent bool
+		appeal bool
+	}{
+		{name: "honest low ping", claim: tick, appeal: true},
+		{name: "250 ms claiming a 250 ms hold", lag: 15, claim: 250 * time.Millisecond},
+		{name: "never acknowledges", silent: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var silent []Peer
+			if tc.silent {
+				silent = append(silent, 2)
+			}
+			d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}}, silent...)
+			d.ackLag[2], d.claim[2] = tc.lag, tc.claim
+			d.run(500 * time.Millisecond)
+			d.shoot(nil)
+			if len(d.hits[2]) != 1 {
+				t.Fatalf("victim received %d hits, want 1", len(d.hits[2]))
+			}
+			if got := d.hits[2][0].Appeal != 0; got != tc.appeal {
+				info, _ := d.s.Client(1)
+				t.Fatalf("hit appealable %v, want %v (server RTT %v)", got, tc.appeal, info.RTT)
+			}
+		})
 	}
 }

@@ -458,7 +458,7 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	if m.AckTick > c.ack && m.AckTick <= s.tick {
 		slot := m.AckTick % snapRing
 		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
-			c.rtt.Add(rtt.Sample(now-c.sentAt[slot], m.AckDelay))
+			c.rtt.Add(rtt.Sample(now-c.sentAt[slot], min(m.AckDelay, s.tickDur+maxAckSlack)))
 			s.ackEvents(c, &c.snaps[slot])
 		}
 		c.ack = m.AckTick
@@ -478,6 +478,32 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 		}
 	}
 }
+
+// maxAckSlack is the scheduling slack allowed on top of one tick in the
+// hold a client declares for the snapshot it acknowledges. A client
+// acknowledges the newest snapshot in its next command packet, one tick
+// at most after receiving it, so a longer declared hold is a lie (or a
+// stall) and is not subtracted from the round trip: as QUIC bounds a
+// peer's ack_delay by its max_ack_delay, 25 ms by default (RFC 9000,
+// section 18.2). Declaring less than the true hold only makes the round
+// trip look longer.
+const maxAckSlack = 25 * time.Millisecond
+
+// measuredRTT returns e's smoothed round trip, or unmeasuredRTT before
+// any sample: a client that never acknowledged a snapshot has no known
+// round trip, and reading it as zero would grant it what only low-ping
+// clients get (alc's appeal, clc's compensation).
+func measuredRTT(e *rtt.Estimator) time.Duration {
+	if e.Samples() == 0 {
+		return unmeasuredRTT
+	}
+	return e.Smoothed()
+}
+
+// unmeasuredRTT is what policies see for a round trip not yet measured:
+// longer than any threshold, so no policy takes the client for a
+// low-ping one.
+const unmeasuredRTT = time.Duration(math.MaxInt64)
 
 // cmdWindow is how far, in seconds of ticks, a command's tick may run
 // ahead of the ticks that have passed since its client joined. A client

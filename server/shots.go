@@ -112,7 +112,7 @@ func (s *Server) resolveShots(now time.Duration) {
 			Shooter:    ps.shooter,
 			Now:        now,
 			Target:     s.targetTime(c, ps.cmd.ViewTime, now),
-			ShooterRTT: c.rtt.Smoothed(),
+			ShooterRTT: measuredRTT(&c.rtt),
 			Eye:        game.EyePos(ps.state, s.cfg.Movement),
 		}
 		for pellet := range w.Pellets {
@@ -141,7 +141,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	}
 	v := s.clients[h.Victim]
 	found := lagcomp.Found{
-		Hit: h, Rewound: rec.Rewound, VictimRTT: v.rtt.Smoothed(), VictimNow: v.state,
+		Hit: h, Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
 	}
 	if rec.Rewound {
