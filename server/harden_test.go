@@ -1,11 +1,15 @@
 package server
 
 import (
+	"math"
 	"testing"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world/worldtest"
 )
 
 // TestFarFutureCommandDoesNotFreezeSession: one datagram claiming a
@@ -72,5 +76,37 @@ func TestUnmeasuredOrLiedRoundTripCannotAppeal(t *testing.T) {
 				t.Fatalf("hit appealable %v, want %v (server RTT %v)", got, tc.appeal, info.RTT)
 			}
 		})
+	}
+}
+
+// TestDenialCannotForgeStance: a victim standing in the open behind low
+// cover (which hides a crouching head, not a standing one) denies a head
+// shot claiming it crouches at its true position. The server has it
+// standing throughout and no crouch on the way, so the denial is
+// refuted and the hit stands ([alc]: the server re-runs SBC detection
+// on the victim's state, which it must believe).
+func TestDenialCannotForgeStance(t *testing.T) {
+	d := newDuel(t, Config{Map: worldtest.Cover(t), Policy: lagcomp.Config{Name: "alc"}})
+	d.s.Place(0, geom.V(0, -6, 0), 0)
+	d.s.Place(1, geom.V(11.5, -6, 0), math.Pi)
+	d.cmd[1] = game.UserCmd{}
+	d.run(200 * time.Millisecond)
+	d.shoot(nil)
+	if len(d.hits[2]) != 1 || d.hits[2][0].Appeal == 0 || d.hits[2][0].Part != game.PartHead {
+		t.Fatalf("victim received %+v, want one provisional head shot", d.hits[2])
+	}
+	victim, _ := d.s.Client(1)
+	forged := victim.State
+	forged.Flags |= game.FlagCrouched
+	b, err := wire.AppendAppeal(nil, &wire.Appeal{ID: d.hits[2][0].Appeal, Deny: true, State: forged})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.s.Step(d.s.Time(), 2, b); err != nil {
+		t.Fatal(err)
+	}
+	d.run(50 * time.Millisecond)
+	if len(d.records) != 1 || d.records[0].Outcome != wire.OutcomeDeniedRefuted || !d.records[0].Registered {
+		t.Fatalf("records %+v, want the forged denial refuted and the hit registered", d.records)
 	}
 }

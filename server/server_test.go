@@ -11,7 +11,9 @@ import (
 
 func testServer(t testing.TB, cfg Config) *Server {
 	t.Helper()
-	cfg.Map = worldtest.Open(t)
+	if cfg.Map == nil {
+		cfg.Map = worldtest.Open(t)
+	}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
