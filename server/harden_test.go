@@ -110,3 +110,78 @@ func TestDenialCannotForgeStance(t *testing.T) {
 		t.Fatalf("records %+v, want the forged denial refuted and the hit registered", d.records)
 	}
 }
+
+// TestRestartedClientStartsNewSession: a client restarted on the same
+// address connects with a new session nonce; the server ends the old
+// session and starts a new one whose commands, numbered from 1 again,
+// are executed. A repeat of the new Connect (the client retransmits until
+// accepted) only repeats the Accept.
+func TestRestartedClientStartsNewSession(t *testing.T) {
+	s := testServer(t, Config{})
+	dt := s.TickDuration()
+	joinSession(t, s, 0, 1, 1)
+	for n := uint32(1); n <= 64; n++ {
+		now := s.NextTick()
+		sendCmds(t, s, now, 1, []game.UserCmd{walk(n, dt)})
+		s.Advance(now)
+		s.Outbox()
+	}
+	now := s.NextTick()
+	id := joinSession(t, s, now, 1, 2)
+	for n := uint32(1); n <= 10; n++ {
+		now := s.NextTick()
+		sendCmds(t, s, now, 1, []game.UserCmd{walk(n, dt)})
+		s.Advance(now)
+		s.Outbox()
+	}
+	if info, _ := s.Client(id); info.LastCmd != 10 {
+		t.Fatalf("restarted client: last command executed %d, want 10", info.LastCmd)
+	}
+	if got := joinSession(t, s, s.NextTick(), 1, 2); got != id {
+		t.Fatalf("repeated connect moved the client from slot %d to %d", id, got)
+	}
+	if info, _ := s.Client(id); info.LastCmd != 10 {
+		t.Fatalf("repeated connect reset the session: last command %d", info.LastCmd)
+	}
+	if st := s.Stats(); st.Restarts != 1 || st.Connects != 2 {
+		t.Fatalf("restarts %d, connects %d; want 1 and 2", st.Restarts, st.Connects)
+	}
+}
+
+// TestUnprovenAddressGetsNothingLarger: connects from addresses that
+// never echo the token (spoofed ones) get one Challenge each, no larger
+// than the Connect, and neither a slot nor a snapshot; an unpadded
+// Connect gets no answer at all.
+func TestUnprovenAddressGetsNothingLarger(t *testing.T) {
+	s := testServer(t, Config{MaxClients: 2})
+	in, out := 0, 0
+	for peer := Peer(1); peer <= 100; peer++ {
+		b, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Nonce: uint64(peer), Name: "spoof"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in += len(b)
+		if err := s.Step(0, peer, b); err != nil {
+			t.Fatal(err)
+		}
+		if s.Step(0, peer+1000, b[:7]) == nil {
+			t.Fatal("unpadded connect accepted")
+		}
+		in += 7
+		s.Advance(s.NextTick())
+		for _, d := range s.Outbox() {
+			out += len(d.Data)
+		}
+	}
+	s.Advance(time.Second)
+	for _, d := range s.Outbox() {
+		out += len(d.Data)
+	}
+	if out > in {
+		t.Fatalf("sent %d bytes to unproven addresses that sent %d", out, in)
+	}
+	if st := s.Stats(); st.Connects != 0 || st.Challenged != 100 {
+		t.Fatalf("connects %d, challenged %d; want 0 and 100", st.Connects, st.Challenged)
+	}
+	join(t, s, s.NextTick(), 5000) // a real client still gets a slot
+}

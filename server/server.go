@@ -22,7 +22,9 @@
 package server
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash"
@@ -101,10 +103,14 @@ type Server struct {
 
 // Stats are server-wide counters.
 type Stats struct {
-	Malformed   int // datagrams that failed to decode
-	Rejected    int // connects refused
-	Connects    int
-	Disconnects int
+	Malformed int // datagrams that failed to decode
+	Rejected  int // connects refused
+	// Challenged counts connects answered with a Challenge, lacking the
+	// address token; Restarts new sessions that replaced an old one at
+	// the same address.
+	Challenged, Restarts int
+	Connects             int
+	Disconnects          int
 	// ProjectilesDropped counts projectiles not launched because
 	// MaxProjectiles were in flight.
 	ProjectilesDropped int
@@ -128,6 +134,7 @@ type CmdDrops struct {
 // client is one connected player.
 type client struct {
 	peer  Peer
+	nonce uint64 // the session nonce of its Connect
 	id    int
 	name  string
 	team  int
@@ -266,7 +273,7 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 			s.stats.Malformed++
 			return err
 		}
-		s.connect(now, from, &m)
+		s.connect(now, from, &m, len(data))
 		return nil
 	case wire.MsgCommands:
 		id, ok := s.byPeer[from]
@@ -311,14 +318,35 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 	}
 }
 
-func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
-	if id, ok := s.byPeer[from]; ok {
-		s.sendAccept(s.clients[id]) // our Accept was lost; repeat it
+// connect handles a Connect of size bytes from an address. Before a
+// session exists nothing goes back larger than what came in (the Connect
+// is padded, and a Connect of another version gets its Reject only if
+// that fits), so the server cannot amplify a flood aimed at a spoofed
+// address. A slot goes only to a client that has proved it receives at
+// its address by echoing the token of a Challenge (as QUIC's Retry, RFC
+// 9000, section 8.1.2); the token is a keyed hash of the address and the
+// client's session nonce, so an unproven address holds no state at all.
+func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int) {
+	if m.Version != wire.Version {
+		s.reject(from, size, fmt.Sprintf("protocol version %d not supported (server speaks %d)", m.Version, wire.Version))
 		return
 	}
-	if m.Version != wire.Version {
-		s.reject(from, fmt.Sprintf("protocol version %d not supported (server speaks %d)", m.Version, wire.Version))
+	if token := s.addressToken(from, m.Nonce); m.Token != token {
+		s.stats.Challenged++
+		if buf, err := wire.AppendChallenge(nil, &wire.Challenge{Nonce: m.Nonce, Token: token}); err == nil {
+			s.queue(from, buf)
+		}
 		return
+	}
+	if id, ok := s.byPeer[from]; ok {
+		if c := s.clients[id]; c.nonce == m.Nonce {
+			s.sendAccept(c) // our Accept was lost; repeat it
+			return
+		}
+		// A new session from the same address: the client restarted, and
+		// its old session (whose commands it will never send again) ends.
+		s.stats.Restarts++
+		s.drop(id, "")
 	}
 	id := -1
 	for i, c := range s.clients {
@@ -328,7 +356,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 		}
 	}
 	if id < 0 {
-		s.reject(from, "server full")
+		s.reject(from, size, "server full")
 		return
 	}
 	rate := int(m.SnapshotRate)
@@ -337,6 +365,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
 	}
 	c := &client{
 		peer:        from,
+		nonce:       m.Nonce,
 		id:          id,
 		name:        m.Name,
 		queue:       make([]game.UserCmd, s.cfg.CmdQueue),
@@ -412,13 +441,32 @@ func (s *Server) sendAccept(c *client) {
 	}
 }
 
-func (s *Server) reject(to Peer, reason string) {
+// reject refuses a Connect of size bytes, telling why if the Reject is
+// no larger than the Connect (a server sends no more to an unproven
+// address than it received), else silently.
+func (s *Server) reject(to Peer, size int, reason string) {
 	s.stats.Rejected++
 	buf, err := wire.AppendReject(nil, &wire.Reject{Reason: reason})
-	if err == nil {
+	if err == nil && len(buf) <= size {
 		s.queue(to, buf)
 	}
 }
+
+// addressToken returns the token a client at peer must echo in its
+// Connect of session nonce: a keyed hash, so that only a client that
+// received the Challenge at that address knows it.
+func (s *Server) addressToken(peer Peer, nonce uint64) string {
+	mac := hmac.New(sha256.New, s.cfg.CookieKey)
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], uint64(peer))
+	binary.LittleEndian.PutUint64(b[8:], nonce)
+	mac.Write(b[:])
+	return string(mac.Sum(nil)[:addressTokenLen])
+}
+
+// addressTokenLen is the length of an address token: 128 bits of a
+// keyed hash are beyond guessing.
+const addressTokenLen = 16
 
 // queue adds a control datagram to the outbox. Control messages are rare,
 // so each has its own buffer.
