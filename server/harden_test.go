@@ -185,3 +185,21 @@ func TestUnprovenAddressGetsNothingLarger(t *testing.T) {
 	}
 	join(t, s, s.NextTick(), 5000) // a real client still gets a slot
 }
+
+// TestUnmeasuredShooterIsNotRewound: a shooter that never acknowledged a
+// snapshot has no known round trip, so the server cannot check the view
+// time it claims against its own estimate; its shots are tested against
+// the present, not the past, until its round trip is measured.
+func TestUnmeasuredShooterIsNotRewound(t *testing.T) {
+	for _, silent := range []bool{false, true} {
+		var peers []Peer
+		if silent {
+			peers = append(peers, 1)
+		}
+		d := newDuel(t, Config{Policy: lagcomp.Config{Name: "tlc"}}, peers...)
+		d.shoot(nil)
+		if len(d.records) != 1 || d.records[0].Rewound == silent {
+			t.Fatalf("shooter silent %v: records %+v, want one rewound %v", silent, d.records, !silent)
+		}
+	}
+}

@@ -128,7 +128,9 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	shotTick := ps.cmd.Tick
 	rec := s.shotRecord(shot.Now, shot.Shooter, shotTick, pellet, ps.state.Weapon)
 	t := shot.Now
-	if s.policy.Rewind(shot) {
+	// A shooter whose round trip is unmeasured is tested against the
+	// present: without it the server cannot check the view time claimed.
+	if shot.ShooterRTT != unmeasuredRTT && s.policy.Rewind(shot) {
 		t = shot.Target
 		rec.Rewound = true
 		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
