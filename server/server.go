@@ -16,8 +16,10 @@
 // time and is capped at MoveSlack, so a client cannot move further than
 // wall time allows plus that allowance, however many commands it sends or
 // however long it claims they are. Commands older than the newest received
-// (replays, duplicates, redundant copies) are dropped; commands beyond a
-// full queue (flooding) are dropped. A command's duration is clamped to the
+// (replays, duplicates, redundant copies) are dropped, and so are
+// commands whose tick is further ahead than the session can have reached
+// (see cmdWindow); commands beyond a full queue (flooding) are dropped.
+// Stats.CmdsDropped counts each reason. A command's duration is clamped to the
 // budget cap so an absurd duration cannot stall the queue.
 package server
 
