@@ -53,6 +53,12 @@ type Config struct {
 	// ConnectRetry is the interval between Connect attempts (default
 	// 500 ms).
 	ConnectRetry time.Duration
+	// Nonce identifies the session to the server, which takes a Connect
+	// with another nonce from the same address for a restarted client.
+	// A driver with a random source should set it; the default mixes the
+	// time Connect is called with the name, which differs between a
+	// client and its restart on the same address.
+	Nonce uint64
 	// Weapons must equal the server's loadout (default: the rifle alone,
 	// game.Rifle()): firing, ammunition, reloads and weapon switches are
 	// predicted with it.
@@ -155,6 +161,8 @@ type Client struct {
 	decay    float64 // per-tick factor on the smoothing offset
 
 	connectAt time.Duration // last Connect sent
+	nonce     uint64        // the session nonce
+	token     string        // the address token of the server's Challenge
 	outbox    [][]byte
 	cmdBuf    []byte
 
@@ -271,12 +279,33 @@ func (c *Client) Connect(now time.Duration) {
 		return
 	}
 	c.phase = Connecting
+	c.nonce = c.cfg.Nonce
+	if c.nonce == 0 {
+		c.nonce = sessionNonce(now, c.cfg.Name)
+	}
 	c.sendConnect(now)
+}
+
+// sessionNonce derives a session nonce from the time and the name
+// (FNV-1a over both, finished with SplitMix64's mixer), never 0.
+func sessionNonce(now time.Duration, name string) uint64 {
+	h := uint64(14695981039346656037) ^ uint64(now)
+	for i := range len(name) {
+		h = (h ^ uint64(name[i])) * 1099511628211
+	}
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	h ^= h >> 31
+	return max(h, 1)
 }
 
 func (c *Client) sendConnect(now time.Duration) {
 	buf, err := wire.AppendConnect(nil, &wire.Connect{
 		Version:      wire.Version,
+		Nonce:        c.nonce,
+		Token:        c.token,
 		Name:         c.cfg.Name,
 		SnapshotRate: uint16(c.cfg.SnapshotRate),
 		InterpDelay:  c.cfg.InterpDelay,
@@ -333,6 +362,17 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 		c.rtt.Add(now - c.connectAt)
 		c.offset = time.Duration(m.Tick)*c.tickDur - now
 		c.hasOffset = true
+		return nil
+	case wire.MsgChallenge:
+		var m wire.Challenge
+		if err := wire.DecodeChallenge(data, &m); err != nil {
+			c.stats.Malformed++
+			return err
+		}
+		if c.phase == Connecting && m.Nonce == c.nonce && m.Token != c.token {
+			c.token = m.Token // prove we receive here: connect again with it
+			c.sendConnect(now)
+		}
 		return nil
 	case wire.MsgReject:
 		var m wire.Reject

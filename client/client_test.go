@@ -234,3 +234,32 @@ func TestDisplayRegistry(t *testing.T) {
 		t.Errorf("unknown display mode: error %v, want one listing the known modes", err)
 	}
 }
+
+// TestChallengeIsAnsweredWithPaddedConnect: the client pads every
+// Connect to wire.ConnectSize, answers its server's Challenge at once
+// with the same session nonce and the challenged token, and ignores a
+// Challenge for another session.
+func TestChallengeIsAnsweredWithPaddedConnect(t *testing.T) {
+	c, err := New(Config{Map: worldtest.Open(t), Nonce: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Connect(0)
+	out := c.Outbox()
+	var m wire.Connect
+	if len(out) != 1 || len(out[0]) != wire.ConnectSize || wire.DecodeConnect(out[0], &m) != nil || m.Nonce != 9 || m.Token != "" {
+		t.Fatalf("first connect %x", out)
+	}
+	other, _ := wire.AppendChallenge(nil, &wire.Challenge{Nonce: 8, Token: "stale"})
+	if err := c.Step(time.Millisecond, other); err != nil || len(c.Outbox()) != 0 {
+		t.Fatalf("a challenge for another session was answered (%v)", err)
+	}
+	ch, _ := wire.AppendChallenge(nil, &wire.Challenge{Nonce: 9, Token: "\x01\x02"})
+	if err := c.Step(2*time.Millisecond, ch); err != nil {
+		t.Fatal(err)
+	}
+	out = c.Outbox()
+	if len(out) != 1 || wire.DecodeConnect(out[0], &m) != nil || m.Nonce != 9 || m.Token != "\x01\x02" {
+		t.Fatalf("answer to the challenge: %x", out)
+	}
+}

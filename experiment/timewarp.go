@@ -225,13 +225,24 @@ func warpCrowd(n int) (*server.Server, error) {
 	if len(spots) < n {
 		return nil, fmt.Errorf("experiment: timewarp: courtyard has %d open spots for %d players", len(spots), n)
 	}
-	connect, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Name: "crowd", InterpDelay: 100 * time.Millisecond})
-	if err != nil {
-		return nil, err
-	}
 	for i := range n {
-		if err := s.Step(0, server.Peer(i), connect); err != nil {
-			return nil, err
+		// The handshake: a Connect, the server's Challenge, the Connect
+		// again with its token.
+		m := wire.Connect{Version: wire.Version, Name: "crowd", InterpDelay: 100 * time.Millisecond}
+		for range 2 {
+			connect, err := wire.AppendConnect(nil, &m)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.Step(0, server.Peer(i), connect); err != nil {
+				return nil, err
+			}
+			var ch wire.Challenge
+			for _, d := range s.Outbox() {
+				if wire.DecodeChallenge(d.Data, &ch) == nil {
+					m.Token = ch.Token
+				}
+			}
 		}
 		id, ok := s.ClientByPeer(server.Peer(i))
 		if !ok {

@@ -560,8 +560,9 @@ func TestALCSilenceCountsAsConfirmation(t *testing.T) {
 // Reference: [alc], denial (docs/references.md).
 func TestALCDenialUpheld(t *testing.T) {
 	m, a, b, hit := provisional(t, server.Config{})
+	b.cmd.Buttons |= game.BtnCrouch
+	m.tick()
 	ducked := m.state(b)
-	ducked.Flags |= game.FlagCrouched
 	if !lagcomp.BehindCover(ducked, hit.Part, hit.Local, hit.ShooterEye, m.cfg.Map.Grid, m.cfg.Movement) {
 		t.Fatal("the ducked head is not behind the cover: the test proves nothing")
 	}

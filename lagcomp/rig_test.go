@@ -88,15 +88,24 @@ func newRig(t testing.TB, cfg server.Config) *rig {
 func (m *rig) join(rtt, interp time.Duration) *player {
 	m.t.Helper()
 	p := &player{peer: server.Peer(100 + len(m.players)), rtt: rtt, interp: interp, next: 1, nextEvent: 1, joined: m.s.Tick()}
-	b, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Name: "p", InterpDelay: interp})
-	if err != nil {
-		m.t.Fatal(err)
-	}
-	if err := m.s.Step(m.s.Time(), p.peer, b); err != nil {
-		m.t.Fatal(err)
+	// The handshake: a Connect, the server's Challenge, the Connect again
+	// with its token, the Accept.
+	c := wire.Connect{Version: wire.Version, Name: "p", InterpDelay: interp}
+	var out []server.Datagram
+	for range 2 {
+		b, err := wire.AppendConnect(nil, &c)
+		if err != nil {
+			m.t.Fatal(err)
+		}
+		if err := m.s.Step(m.s.Time(), p.peer, b); err != nil {
+			m.t.Fatal(err)
+		}
+		var ch wire.Challenge
+		if out = m.s.Outbox(); len(out) == 1 && wire.DecodeChallenge(out[0].Data, &ch) == nil {
+			c.Token = ch.Token
+		}
 	}
 	var a wire.Accept
-	out := m.s.Outbox()
 	if len(out) != 1 || wire.DecodeAccept(out[0].Data, &a) != nil {
 		m.t.Fatalf("join: no accept in %d datagrams", len(out))
 	}
@@ -130,10 +139,11 @@ func (m *rig) tick() {
 		p.next++
 		msg := wire.Commands{ClientTime: now, Cmds: []game.UserCmd{cmd}}
 		// The snapshot of tick k left at k*dt; acknowledging it now, held
-		// for the remainder, makes the server's sample exactly rtt.
+		// for the remainder (at most a tick, as a client holds it),
+		// makes the server's sample exactly rtt.
 		if seen := now - p.rtt; seen >= 0 {
-			k := uint32(seen / m.dt)
-			if k > p.joined && k <= m.s.Tick() {
+			k := min(uint32(seen/m.dt), m.s.Tick())
+			if k > p.joined {
 				msg.AckTick, msg.AckDelay = k, seen-time.Duration(k)*m.dt
 			}
 		}

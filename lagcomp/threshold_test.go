@@ -15,12 +15,16 @@ import (
 // players before them, which move both players' clock phases against the
 // server's (the scenario runner spreads the players' phases over a tick).
 // Every link has exact latency: half the round trip each way, no jitter.
+// The shooter aims at 1 s, when the handshake (two round trips) is long
+// over and it sees the victim. The bystanders' short round trip makes
+// them join first at every phase, so the shooter and the victim are on
+// opposite teams.
 func thresholdScene(t *testing.T, shooterMS, victimMS float64, bystanders int) *scenario.File {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString("name = \"threshold\"\nmap = \"maps/range.json\"\nduration = \"3s\"\n")
 	for i := range bystanders {
-		fmt.Fprintf(&b, "[[player]]\nname = \"bystander%d\"\nrtt_ms = 30\npos = [%d, -15, 0]\n", i, -15+8*i)
+		fmt.Fprintf(&b, "[[player]]\nname = \"bystander%d\"\nrtt_ms = 10\npos = [%d, -15, 0]\n", i, -15+8*i)
 	}
 	fmt.Fprintf(&b, `[[player]]
 name = "shooter"
@@ -28,7 +32,7 @@ rtt_ms = %v
 pos = [0, 0, 0]
 yaw_deg = 90
   [[player.do]]
-  at = "0.5s"
+  at = "1s"
   aim_at = "victim"
   [[player.do]]
   at = "1.5s"

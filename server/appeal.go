@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -60,17 +61,43 @@ func (s *Server) appeal(now time.Duration, from *client, m *wire.Appeal) {
 		return
 	}
 	// Re-run the victim's SBC detection on the state it sent, but only
-	// trust a state near where the server has the victim: its prediction
-	// may lead by its round trip, not more.
-	lead := s.maxSpeed()*(from.rtt.Smoothed()+4*s.tickDur).Seconds() + 0.25
+	// trust a state the server's own record of the victim allows: near
+	// where the server has it (its prediction may lead by its round
+	// trip, not more) and in a stance it took lately or is about to take.
+	window := from.rtt.Smoothed() + 4*s.tickDur
+	lead := s.maxSpeed()*window.Seconds() + 0.25
 	st := m.State
-	plausible := st.Pos.IsFinite() && st.Pos.Dist(from.state.Pos) <= lead
+	plausible := st.Pos.IsFinite() && st.Pos.Dist(from.state.Pos) <= lead &&
+		s.stanceSeen(from, st.Has(game.FlagCrouched), now-window)
 	if plausible && lagcomp.BehindCover(st, a.hit.part, a.hit.local, a.hit.eye, s.cfg.Map.Grid, s.cfg.Movement) {
 		s.settle(now, a, wire.OutcomeDeniedUpheld)
 		return
 	}
 	from.refuted++
 	s.settle(now, a, wire.OutcomeDeniedRefuted)
+}
+
+// stanceSeen reports whether c was crouched (or standing, as crouched
+// says) at a tick of the server's history since from, is so now, or
+// will be after a command received and not yet executed. The victim's
+// client draws its predicted pose, which leads the server by the
+// commands in flight; a stance found in none of these is invented (a
+// standing victim claiming to duck behind low cover).
+func (s *Server) stanceSeen(c *client, crouched bool, from time.Duration) bool {
+	if c.state.Has(game.FlagCrouched) == crouched {
+		return true
+	}
+	for i := range c.qN {
+		if c.queue[(c.qHead+i)%len(c.queue)].Buttons.Has(game.BtnCrouch) == crouched {
+			return true
+		}
+	}
+	for n := s.tick; n > 0 && s.history.TickTime(n) >= from; n-- {
+		if st, ok := s.history.At(c.id, s.history.TickTime(n)); ok && st.Has(game.FlagCrouched) == crouched {
+			return true
+		}
+	}
+	return false
 }
 
 // expireAppeals settles appeals whose deadline passed without an answer:

@@ -20,8 +20,10 @@ import (
 
 // duel is a server with a shooter (peer 1, slot 0) and its victim (peer 2,
 // slot 1, the other team) 20 m apart on the open map, facing each other.
-// Nobody acknowledges snapshots, so every round trip reads zero (low
-// ping) and every snapshot is a full one.
+// Every peer acknowledges the snapshot of the tick before with a hold of
+// one tick, so every round trip reads zero (low ping), unless ackLag
+// makes it acknowledge an older one (a longer round trip), claim
+// declares another hold, or silent stops its acknowledgements.
 type duel struct {
 	t       *testing.T
 	s       *Server
@@ -31,12 +33,21 @@ type duel struct {
 	events  map[Peer]uint32 // next event sequence number not yet seen
 	hits    map[Peer][]wire.HitEvent
 	records []ShotRecord
+	ackLag  map[Peer]uint32
+	claim   map[Peer]time.Duration
+	silent  map[Peer]bool
+	snaps   map[Peer]*[snapRing]wire.Snapshot // received, as delta baselines
 }
 
-func newDuel(t *testing.T, cfg Config) *duel {
+// newDuel sets up the duel; the silent peers never acknowledge.
+func newDuel(t *testing.T, cfg Config, silent ...Peer) *duel {
 	t.Helper()
 	d := &duel{t: t, s: testServer(t, cfg), next: map[Peer]uint32{}, cmd: map[Peer]game.UserCmd{},
-		events: map[Peer]uint32{}, hits: map[Peer][]wire.HitEvent{}}
+		events: map[Peer]uint32{}, hits: map[Peer][]wire.HitEvent{},
+		ackLag: map[Peer]uint32{}, claim: map[Peer]time.Duration{}, silent: map[Peer]bool{}, snaps: map[Peer]*[snapRing]wire.Snapshot{}}
+	for _, p := range silent {
+		d.silent[p] = true
+	}
 	d.join(1)
 	d.join(2)
 	d.s.Place(0, geom.V(0, 0, 0), 0)
@@ -68,14 +79,39 @@ func (d *duel) tick(view func(now time.Duration) time.Duration) {
 			cmd.ViewTime = view(now)
 		}
 		d.next[peer]++
-		sendCmds(d.t, d.s, now, peer, []game.UserCmd{cmd})
+		m := wire.Commands{ClientTime: now + 1, Cmds: []game.UserCmd{cmd}}
+		if tick := d.s.Tick(); !d.silent[peer] && tick > d.ackLag[peer] {
+			m.AckTick, m.AckDelay = tick-d.ackLag[peer], d.s.TickDuration()
+			if claim, ok := d.claim[peer]; ok {
+				m.AckDelay = claim
+			}
+		}
+		b, err := wire.AppendCommands(nil, &m)
+		if err != nil {
+			d.t.Fatal(err)
+		}
+		if err := d.s.Step(now, peer, b); err != nil {
+			d.t.Fatal(err)
+		}
 	}
 	d.s.Advance(now)
 	for _, dg := range d.s.Outbox() {
+		ring := d.snaps[dg.To]
+		if ring == nil {
+			ring = new([snapRing]wire.Snapshot)
+			d.snaps[dg.To] = ring
+		}
 		var sn wire.Snapshot
-		if wire.DecodeSnapshot(dg.Data, &sn, nil) != nil {
+		if wire.DecodeSnapshot(dg.Data, &sn, func(tick uint32) *wire.Snapshot {
+			if b := &ring[tick%snapRing]; b.Tick == tick {
+				return b
+			}
+			return nil
+		}) != nil {
 			continue // not a snapshot
 		}
+		ring[sn.Tick%snapRing] = sn
+		ring[sn.Tick%snapRing].Events = nil
 		for i, ev := range sn.Events {
 			seq := sn.FirstEventSeq + uint32(i)
 			if seq < d.events[dg.To] {

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -48,6 +50,11 @@ type Config struct {
 	Timeout time.Duration
 	// Seed seeds the server's random generator (spawn choice).
 	Seed uint64
+	// CookieKey keys the address tokens a client must echo before it
+	// gets a slot (see wire.Challenge). A server on a real network must
+	// set it to 32 random bytes: the default is derived from Seed, which
+	// suits a simulation but is no secret.
+	CookieKey []byte
 
 	// Policy is the lag compensation policy and its parameters (default
 	// tlc).
@@ -169,6 +176,10 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.InterpMin < 0 || out.InterpMax < out.InterpMin || out.InterpMax > 2*time.Second {
 		return out, fmt.Errorf("server: config: interpolation bounds %v..%v invalid", out.InterpMin, out.InterpMax)
+	}
+	if len(out.CookieKey) == 0 {
+		sum := sha256.Sum256(binary.LittleEndian.AppendUint64([]byte("lagkit address token "), out.Seed))
+		out.CookieKey = sum[:]
 	}
 	if out.Timeout == 0 {
 		out.Timeout = 10 * time.Second

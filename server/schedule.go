@@ -36,6 +36,7 @@ type queued struct{ s *Server }
 func (q queued) receive(now time.Duration, c *client, cmd game.UserCmd) {
 	if c.qN == len(c.queue) {
 		c.cmdsDropped++
+		q.s.stats.CmdsDropped.QueueFull++
 		return // flooding: the queue is full
 	}
 	i := (c.qHead + c.qN) % len(c.queue)

@@ -16,8 +16,10 @@
 // time and is capped at MoveSlack, so a client cannot move further than
 // wall time allows plus that allowance, however many commands it sends or
 // however long it claims they are. Commands older than the newest received
-// (replays, duplicates, redundant copies) are dropped; commands beyond a
-// full queue (flooding) are dropped. A command's duration is clamped to the
+// (replays, duplicates, redundant copies) are dropped, and so are
+// commands whose tick is further ahead than the session can have reached
+// (see cmdWindow); commands beyond a full queue (flooding) are dropped.
+// Stats.CmdsDropped counts each reason. A command's duration is clamped to the
 // budget cap so an absurd duration cannot stall the queue.
 package server
 
@@ -26,7 +28,6 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"math"
 	"math/rand/v2"
 	"time"
 
@@ -106,18 +107,38 @@ type Server struct {
 
 // Stats are server-wide counters.
 type Stats struct {
-	Malformed   int // datagrams that failed to decode
-	Rejected    int // connects refused
-	Connects    int
-	Disconnects int
+	Malformed int // datagrams that failed to decode
+	Rejected  int // connects refused
+	// Challenged counts connects answered with a Challenge, lacking the
+	// address token; Restarts new sessions that replaced an old one at
+	// the same address.
+	Challenged, Restarts int
+	Connects             int
+	Disconnects          int
 	// ProjectilesDropped counts projectiles not launched because
 	// MaxProjectiles were in flight.
 	ProjectilesDropped int
+	// CmdsDropped counts received commands not queued, by reason.
+	CmdsDropped CmdDrops
+}
+
+// CmdDrops counts dropped user commands by reason.
+type CmdDrops struct {
+	// Stale commands are no newer than the newest received: the
+	// redundant copies every packet carries, duplicates and replays.
+	Stale int
+	// OutOfWindow commands claim a tick further ahead than the session
+	// can have reached (see cmdWindow).
+	OutOfWindow int
+	// QueueFull commands arrived while the client's queue was full
+	// (flooding).
+	QueueFull int
 }
 
 // client is one connected player.
 type client struct {
 	peer  Peer
+	nonce uint64 // the session nonce of its Connect
 	id    int
 	name  string
 	team  int
@@ -126,6 +147,7 @@ type client struct {
 	queue       []game.UserCmd // ring of pending commands
 	qHead, qN   int
 	lastRecv    uint32 // newest command tick received
+	joinedAt    time.Duration
 	lastExec    uint32 // last command tick executed
 	budget      time.Duration
 	cmdsLost    int
@@ -265,7 +287,7 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 			s.stats.Malformed++
 			return err
 		}
-		s.connect(now, from, &m)
+		s.connect(now, from, &m, len(data))
 		return nil
 	case wire.MsgCommands:
 		id, ok := s.byPeer[from]
@@ -310,65 +332,6 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 	}
 }
 
-func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect) {
-	if id, ok := s.byPeer[from]; ok {
-		s.sendAccept(s.clients[id]) // our Accept was lost; repeat it
-		return
-	}
-	if m.Version != wire.Version {
-		s.reject(from, fmt.Sprintf("protocol version %d not supported (server speaks %d)", m.Version, wire.Version))
-		return
-	}
-	id := -1
-	for i, c := range s.clients {
-		if c == nil {
-			id = i
-			break
-		}
-	}
-	if id < 0 {
-		s.reject(from, "server full")
-		return
-	}
-	rate := int(m.SnapshotRate)
-	if rate <= 0 || rate > s.cfg.TickRate {
-		rate = s.cfg.TickRate
-	}
-	c := &client{
-		peer:        from,
-		id:          id,
-		name:        m.Name,
-		queue:       make([]game.UserCmd, s.cfg.CmdQueue),
-		snapEvery:   uint32(max(1, int(math.Round(float64(s.cfg.TickRate)/float64(rate))))),
-		interpDelay: min(max(m.InterpDelay, s.cfg.InterpMin), s.cfg.InterpMax),
-		lastHeard:   now,
-		out:         make([]byte, 0, wire.MaxDatagram),
-	}
-	c.nextEventSeq = 1
-	c.appealTokens = s.cfg.AppealRate
-	s.holdConnect(c)
-	if s.cfg.Replication.Policy != nil {
-		c.rep = make([]wire.EntityState, s.cfg.MaxClients)
-		c.repSent = make([]bool, s.cfg.MaxClients)
-		c.senders = make([]reckoning.Sender, s.cfg.MaxClients)
-	}
-	var sizes [2]int
-	for _, o := range s.clients {
-		if o != nil && o.team < 2 {
-			sizes[o.team]++
-		}
-	}
-	c.team = s.match.Team(sizes)
-	s.spawn(c, 0, now)
-	s.clients[id] = c
-	s.sendSettings(c)
-	s.byPeer[from] = id
-	s.stats.Connects++
-	s.record(LogEntry{Kind: "connect", Player: id, Team: c.team})
-	s.record(LogEntry{Kind: "spawn", Player: id, Team: c.team, Pos: c.state.Pos})
-	s.sendAccept(c)
-}
-
 // spawn places player c at a spawn of its team (any spawn in
 // free-for-all) away from living enemies, with full health, the weapon it
 // last held, loaded, and spawn protection, marking the move as a teleport
@@ -396,26 +359,6 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 	}
 	c.state = st
 	c.protectedUntil = now + s.cfg.SpawnProtection
-}
-
-func (s *Server) sendAccept(c *client) {
-	buf, err := wire.AppendAccept(nil, &wire.Accept{
-		ClientID: uint8(c.id),
-		TickRate: uint16(s.cfg.TickRate),
-		Tick:     s.tick,
-		Map:      s.cfg.Map.Name,
-	})
-	if err == nil {
-		s.queue(c.peer, buf)
-	}
-}
-
-func (s *Server) reject(to Peer, reason string) {
-	s.stats.Rejected++
-	buf, err := wire.AppendReject(nil, &wire.Reject{Reason: reason})
-	if err == nil {
-		s.queue(to, buf)
-	}
 }
 
 // queue adds a control datagram to the outbox. Control messages are rare,
@@ -464,7 +407,7 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	if m.AckTick > c.ack && m.AckTick <= s.tick {
 		slot := m.AckTick % snapRing
 		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
-			c.rtt.Add(rtt.Sample(now-c.sentAt[slot], m.AckDelay))
+			c.rtt.Add(rtt.Sample(now-c.sentAt[slot], min(m.AckDelay, s.tickDur+maxAckSlack)))
 			s.ackEvents(c, &c.snaps[slot])
 		}
 		c.ack = m.AckTick
@@ -472,11 +415,16 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	if m.ClientTime > c.echoTime {
 		c.echoTime, c.echoAt = m.ClientTime, now
 	}
+	newest := s.newestTick(now, c)
 	for _, cmd := range m.Cmds {
-		if cmd.Tick <= c.lastRecv {
-			continue // a redundant copy, a duplicate or a replay
+		switch {
+		case cmd.Tick <= c.lastRecv:
+			s.stats.CmdsDropped.Stale++ // a redundant copy, a duplicate or a replay
+		case cmd.Tick > newest:
+			s.stats.CmdsDropped.OutOfWindow++
+		default:
+			s.sched.receive(now, c, cmd)
 		}
-		s.sched.receive(now, c, cmd)
 	}
 }
 

@@ -11,7 +11,9 @@ import (
 
 func testServer(t testing.TB, cfg Config) *Server {
 	t.Helper()
-	cfg.Map = worldtest.Open(t)
+	if cfg.Map == nil {
+		cfg.Map = worldtest.Open(t)
+	}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -19,28 +21,51 @@ func testServer(t testing.TB, cfg Config) *Server {
 	return s
 }
 
-// join connects peer and returns its slot.
+// join connects peer through the handshake (Connect, Challenge, Connect
+// with its token, Accept) with session nonce 1 and returns its slot.
 func join(t testing.TB, s *Server, now time.Duration, peer Peer) int {
 	t.Helper()
-	b, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Name: "p", InterpDelay: 100 * time.Millisecond})
+	return joinSession(t, s, now, peer, 1)
+}
+
+// joinSession is join with a session nonce.
+func joinSession(t testing.TB, s *Server, now time.Duration, peer Peer, nonce uint64) int {
+	t.Helper()
+	m := wire.Connect{Version: wire.Version, Nonce: nonce, Name: "p", InterpDelay: 100 * time.Millisecond}
+	var ch wire.Challenge
+	if reply := connectTo(t, s, now, peer, &m); wire.DecodeChallenge(reply, &ch) != nil || ch.Nonce != nonce {
+		t.Fatalf("want a challenge for nonce %d, got %x", nonce, reply)
+	}
+	m.Token = ch.Token
+	var a wire.Accept
+	if reply := connectTo(t, s, now, peer, &m); wire.DecodeAccept(reply, &a) != nil {
+		t.Fatalf("want an accept, got %x", reply)
+	}
+	return int(a.ClientID)
+}
+
+// connectTo sends Connect m from peer and returns the one reply to peer
+// (nil if none), checking that it is no larger than the Connect.
+func connectTo(t testing.TB, s *Server, now time.Duration, peer Peer, m *wire.Connect) []byte {
+	t.Helper()
+	b, err := wire.AppendConnect(nil, m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Step(now, peer, b); err != nil {
 		t.Fatal(err)
 	}
+	var reply []byte
 	for _, d := range s.Outbox() {
 		if d.To != peer {
 			continue
 		}
-		var a wire.Accept
-		if err := wire.DecodeAccept(d.Data, &a); err != nil {
-			t.Fatalf("expected accept: %v", err)
+		if reply != nil || len(d.Data) > len(b) {
+			t.Fatalf("connect of %d bytes answered with %x and %x", len(b), reply, d.Data)
 		}
-		return int(a.ClientID)
+		reply = d.Data
 	}
-	t.Fatal("no accept")
-	return -1
+	return reply
 }
 
 func sendCmds(t testing.TB, s *Server, now time.Duration, peer Peer, cmds []game.UserCmd) {
@@ -140,23 +165,32 @@ func TestReplayedCommandsAreIgnored(t *testing.T) {
 func TestConnectErrors(t *testing.T) {
 	s := testServer(t, Config{MaxClients: 1})
 	join(t, s, 0, 1)
-	b, _ := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Name: "late"})
-	if err := s.Step(0, 2, b); err != nil {
-		t.Fatal(err)
+	m := wire.Connect{Version: wire.Version, Name: "late"}
+	var ch wire.Challenge
+	if wire.DecodeChallenge(connectTo(t, s, 0, 2, &m), &ch) != nil {
+		t.Fatal("no challenge")
 	}
+	m.Token = ch.Token
 	var r wire.Reject
-	out := s.Outbox()
-	if len(out) != 1 || wire.DecodeReject(out[0].Data, &r) != nil || r.Reason != "server full" {
-		t.Fatalf("want reject 'server full', got %d datagrams %+v", len(out), r)
+	if reply := connectTo(t, s, 0, 2, &m); wire.DecodeReject(reply, &r) != nil || r.Reason != "server full" {
+		t.Fatalf("want reject 'server full', got %x", reply)
 	}
-	// A future client: the version is the two bytes after the type.
-	b = []byte{byte(wire.MsgConnect), wire.Version + 1, 0, 0xde, 0xad}
+	// A future client, padded: the version is the two bytes after the
+	// type. Unpadded, it gets no answer larger than itself: none.
+	b := make([]byte, wire.ConnectSize)
+	copy(b, []byte{byte(wire.MsgConnect), wire.Version + 1, 0, 0xde, 0xad})
 	if err := s.Step(0, 3, b); err != nil {
 		t.Fatal(err)
 	}
-	out = s.Outbox()
+	out := s.Outbox()
 	if len(out) != 1 || wire.DecodeReject(out[0].Data, &r) != nil || r.Reason == "" {
 		t.Fatalf("want reject for version, got %+v", r)
+	}
+	if err := s.Step(0, 3, b[:5]); err != nil {
+		t.Fatal(err)
+	}
+	if out := s.Outbox(); len(out) != 0 {
+		t.Fatalf("a 5-byte connect of another version got %d replies", len(out))
 	}
 }
 

@@ -112,7 +112,7 @@ func (s *Server) resolveShots(now time.Duration) {
 			Shooter:    ps.shooter,
 			Now:        now,
 			Target:     s.targetTime(c, ps.cmd.ViewTime, now),
-			ShooterRTT: c.rtt.Smoothed(),
+			ShooterRTT: measuredRTT(&c.rtt),
 			Eye:        game.EyePos(ps.state, s.cfg.Movement),
 		}
 		for pellet := range w.Pellets {
@@ -128,7 +128,9 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	shotTick := ps.cmd.Tick
 	rec := s.shotRecord(shot.Now, shot.Shooter, shotTick, pellet, ps.state.Weapon)
 	t := shot.Now
-	if s.policy.Rewind(shot) {
+	// A shooter whose round trip is unmeasured is tested against the
+	// present: without it the server cannot check the view time claimed.
+	if shot.ShooterRTT != unmeasuredRTT && s.policy.Rewind(shot) {
 		t = shot.Target
 		rec.Rewound = true
 		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
@@ -141,7 +143,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	}
 	v := s.clients[h.Victim]
 	found := lagcomp.Found{
-		Hit: h, Rewound: rec.Rewound, VictimRTT: v.rtt.Smoothed(), VictimNow: v.state,
+		Hit: h, Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
 	}
 	if rec.Rewound {

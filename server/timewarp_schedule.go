@@ -68,6 +68,7 @@ func (s *Server) warpCommand(c *client, cmd game.UserCmd) {
 	sl := w.slot(s, c)
 	if sl.n == len(sl.pend) {
 		c.cmdsDropped++
+		s.stats.CmdsDropped.QueueFull++
 		return // flooding: the queue is full
 	}
 	c.lastRecv = cmd.Tick

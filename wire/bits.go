@@ -310,6 +310,17 @@ func (r *bitReader) readBucketed(widths []uint) int64 {
 // readString reads a string written by writeString, checking that it has
 // at most max bytes of valid UTF-8; field names it in errors.
 func (r *bitReader) readString(lenBits uint, max int, field string) string {
+	s := r.readBytes(lenBits, max, field)
+	if !utf8.ValidString(s) {
+		r.failf("%s is not valid UTF-8", field)
+		return ""
+	}
+	return s
+}
+
+// readBytes reads bytes written by writeString, of any content (opaque
+// tokens), checking that there are at most max; field names it in errors.
+func (r *bitReader) readBytes(lenBits uint, max int, field string) string {
 	n := int(r.readBits(lenBits))
 	if n > max {
 		r.failf("%s of %d bytes exceeds %d", field, n, max)
@@ -324,10 +335,6 @@ func (r *bitReader) readString(lenBits uint, max int, field string) string {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(r.readBits(8))
-	}
-	if !utf8.Valid(b) {
-		r.failf("%s is not valid UTF-8", field)
-		return ""
 	}
 	return string(b)
 }

@@ -19,6 +19,7 @@ const (
 	MsgSnapshot
 	MsgDisconnect
 	MsgAppeal
+	MsgChallenge
 )
 
 var msgNames = [...]string{
@@ -29,6 +30,7 @@ var msgNames = [...]string{
 	MsgSnapshot:   "snapshot",
 	MsgDisconnect: "disconnect",
 	MsgAppeal:     "appeal",
+	MsgChallenge:  "challenge",
 }
 
 // String returns the message's name in lower case, as errors use it.
@@ -90,6 +92,7 @@ const (
 // Bit widths of length prefixes, from the limits above.
 const (
 	nameLenBits   = 6 // up to 63 >= MaxNameLen
+	tokenLenBits  = 7 // up to 127 >= MaxTokenLen
 	reasonLenBits = 8 // up to 255 >= MaxReasonLen
 )
 

@@ -11,6 +11,15 @@
 // version, so a server can reject a client of another version with a
 // reason; the other messages are those of this Version.
 //
+// The handshake: the client sends a Connect padded to ConnectSize with a
+// session Nonce of its choosing; the server answers with a Challenge
+// carrying an address token; the client repeats its Connect with that
+// Token and the server answers with Accept (or Reject). Until then the
+// server keeps nothing for the address and sends it nothing larger than
+// what it received. The token field is where a sealed connect token will
+// travel. A Connect with a new Nonce from an address that has a session
+// starts a new session; a repeat of the same Connect repeats the Accept.
+//
 // Each message has an AppendX function, which appends its encoding to a
 // buffer and checks every field against the limits (MaxNameLen, MaxCoord,
 // ...), and a DecodeX function, which checks the same limits and reuses

@@ -82,6 +82,10 @@ func FuzzDecodeConnect(f *testing.F) {
 
 func FuzzDecodeAccept(f *testing.F) { fuzzMessage(f, MsgAccept, AppendAccept, DecodeAccept) }
 
+func FuzzDecodeChallenge(f *testing.F) {
+	fuzzMessage(f, MsgChallenge, AppendChallenge, DecodeChallenge)
+}
+
 func FuzzDecodeReject(f *testing.F) { fuzzMessage(f, MsgReject, AppendReject, DecodeReject) }
 
 func FuzzDecodeDisconnect(f *testing.F) {

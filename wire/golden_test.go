@@ -70,7 +70,8 @@ func goldens() []golden {
 			return got, m, err
 		}}
 	}
-	connect := Connect{Version: Version, Name: "alice", SnapshotRate: 64, InterpDelay: 100 * time.Millisecond}
+	connect := Connect{Version: Version, Nonce: 0x0123456789abcdef, Token: "\x00\x01\xfe\xff", Name: "alice", SnapshotRate: 64, InterpDelay: 100 * time.Millisecond}
+	challenge := Challenge{Nonce: 0x0123456789abcdef, Token: "\x00\x01\xfe\xff"}
 	accept := Accept{ClientID: 5, TickRate: 64, Tick: 123456, Map: "metro"}
 	reject := Reject{Reason: "server full"}
 	disconnect := Disconnect{Reason: "bye"}
@@ -100,6 +101,8 @@ func goldens() []golden {
 	return []golden{
 		msg("connect", connect, func() ([]byte, error) { return AppendConnect(nil, &connect) },
 			func(b []byte) (any, error) { var m Connect; err := DecodeConnect(b, &m); return m, err }),
+		msg("challenge", challenge, func() ([]byte, error) { return AppendChallenge(nil, &challenge) },
+			func(b []byte) (any, error) { var m Challenge; err := DecodeChallenge(b, &m); return m, err }),
 		msg("accept", accept, func() ([]byte, error) { return AppendAccept(nil, &accept) },
 			func(b []byte) (any, error) { var m Accept; err := DecodeAccept(b, &m); return m, err }),
 		msg("reject", reject, func() ([]byte, error) { return AppendReject(nil, &reject) },

@@ -12,15 +12,42 @@ import (
 const MaxDatagram = 1100
 
 // Version is the protocol version carried by Connect and checked by Accept.
-const Version = 3
+// Version 4 added the session nonce, the address token and the padding of
+// Connect, and Challenge.
+const Version = 4
+
+// ConnectSize is the size every Connect is padded to: at least the
+// largest datagram a server sends to an address before a session exists
+// (a Reject with the longest reason, a Challenge with the longest token,
+// an Accept), so that a server never sends more to an unproven address
+// than it received from it and cannot be used to amplify a flood aimed
+// at a spoofed one (as QUIC pads a client's Initial to 1200 bytes, RFC
+// 9000, section 8.1).
+const ConnectSize = 256
+
+// MaxTokenLen bounds Connect.Token and Challenge.Token, in bytes: room for
+// an address cookie now and a sealed connect token (an XChaCha20-Poly1305
+// nonce, tag and payload) later.
+const MaxTokenLen = 96
 
 // MaxEntities is the number of entity slots a snapshot can address.
 const MaxEntities = 256
 
-// Connect asks a server for a slot.
+// Connect asks a server for a slot. A server answers a Connect without
+// the token it expects with a Challenge; the client repeats its Connect
+// with that token, proving it receives at its address, and only then gets
+// a slot (as QUIC's Retry, RFC 9000, section 8.1.2).
 type Connect struct {
 	Version uint16
-	Name    string // player name, at most 32 bytes of UTF-8
+	// Nonce identifies the client's session: a client repeats it in every
+	// Connect of one session and picks a new one when it starts again, so
+	// a server can tell a retransmission from a restarted client at the
+	// same address.
+	Nonce uint64
+	// Token is the token of the server's Challenge for this Nonce (empty
+	// in a first Connect): opaque bytes, not text, at most MaxTokenLen.
+	Token string
+	Name  string // player name, at most 32 bytes of UTF-8
 	// SnapshotRate is the snapshots per second the client wants (0 = the
 	// server's tick rate).
 	SnapshotRate uint16
@@ -34,6 +61,13 @@ type Accept struct {
 	TickRate uint16
 	Tick     uint32 // server tick when accepted
 	Map      string
+}
+
+// Challenge answers a Connect that lacks the token the server expects:
+// the client repeats its Connect with Token.
+type Challenge struct {
+	Nonce uint64 // the Connect's Nonce
+	Token string // opaque bytes, not text, at most MaxTokenLen
 }
 
 // Reject refuses a Connect.

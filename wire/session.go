@@ -16,9 +16,10 @@ func checkString(s string, max int) string {
 	return ""
 }
 
-// AppendConnect appends the encoding of m to dst. m.Version must be
-// Version. The version is the two bytes after the type byte, little-endian,
-// and stays there in every version so that any server can read it.
+// AppendConnect appends the encoding of m to dst, padded with zero bytes
+// to ConnectSize. m.Version must be Version. The version is the two bytes
+// after the type byte, little-endian, and stays there in every version so
+// that any server can read it.
 func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	if m.Version != Version {
 		return dst, encodeError(MsgConnect, "version %d, want %d", m.Version, Version)
@@ -26,30 +27,73 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	if why := checkString(m.Name, MaxNameLen); why != "" {
 		return dst, encodeError(MsgConnect, "name %s", why)
 	}
+	if len(m.Token) > MaxTokenLen {
+		return dst, encodeError(MsgConnect, "token of %d bytes exceeds %d", len(m.Token), MaxTokenLen)
+	}
 	if !inRange(m.InterpDelay, MaxDelay) {
 		return dst, encodeError(MsgConnect, "interp delay %v out of range", m.InterpDelay)
 	}
+	start := len(dst)
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(MsgConnect), 8)
 	w.writeBits(uint64(m.Version), 16)
+	w.writeBits(m.Nonce, 64)
+	w.writeString(m.Token, tokenLenBits)
 	w.writeString(m.Name, nameLenBits)
 	w.writeBits(uint64(m.SnapshotRate), 16)
 	w.writeUvarint(micros(m.InterpDelay))
+	for len(w.buf)-start < ConnectSize {
+		w.buf = append(w.buf, 0)
+	}
 	return w.buf, nil
 }
 
 // DecodeConnect decodes datagram b into m. A Connect of another version
 // decodes without error to m with only Version set, whatever follows it,
-// so that the server can reject it with a reason.
+// so that the server can reject it with a reason. A Connect of this
+// version must be padded with zero bytes to exactly ConnectSize.
 func DecodeConnect(b []byte, m *Connect) error {
 	r := newReader(b, MsgConnect)
 	*m = Connect{Version: uint16(r.readBits(16))}
 	if r.err != nil || m.Version != Version {
 		return r.err
 	}
+	if len(b) != ConnectSize {
+		r.failf("%d bytes, want %d (padded)", len(b), ConnectSize)
+		return r.err
+	}
+	m.Nonce = r.readBits(64)
+	m.Token = r.readBytes(tokenLenBits, MaxTokenLen, "token")
 	m.Name = r.readString(nameLenBits, MaxNameLen, "name")
 	m.SnapshotRate = uint16(r.readBits(16))
 	m.InterpDelay = r.readMicros(MaxDelay, "interp delay")
+	r.align()
+	for _, pad := range r.readAligned(len(b) - r.pos/8) {
+		if pad != 0 {
+			r.failf("nonzero padding")
+			break
+		}
+	}
+	return r.finish()
+}
+
+// AppendChallenge appends the encoding of m to dst.
+func AppendChallenge(dst []byte, m *Challenge) ([]byte, error) {
+	if len(m.Token) > MaxTokenLen {
+		return dst, encodeError(MsgChallenge, "token of %d bytes exceeds %d", len(m.Token), MaxTokenLen)
+	}
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(MsgChallenge), 8)
+	w.writeBits(m.Nonce, 64)
+	w.writeString(m.Token, tokenLenBits)
+	return w.buf, nil
+}
+
+// DecodeChallenge decodes datagram b into m.
+func DecodeChallenge(b []byte, m *Challenge) error {
+	r := newReader(b, MsgChallenge)
+	m.Nonce = r.readBits(64)
+	m.Token = r.readBytes(tokenLenBits, MaxTokenLen, "token")
 	return r.finish()
 }
 

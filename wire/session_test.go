@@ -142,13 +142,15 @@ func TestSessionDecodeErrors(t *testing.T) {
 		w := bitWriter{}
 		w.writeBits(uint64(MsgConnect), 8)
 		w.writeBits(Version, 16)
+		w.writeBits(0, 64)
+		w.writeBits(0, tokenLenBits)
 		w.writeBits(uint64(len(name)), nameLenBits)
 		for _, c := range name {
 			w.writeBits(uint64(c), 8)
 		}
 		w.writeBits(0, 16)
 		w.writeUvarint(uint64(MaxDelay/time.Microsecond) + 1)
-		return w.buf
+		return append(w.buf, make([]byte, ConnectSize-len(w.buf))...)
 	}
 	tests := []struct {
 		name string
@@ -193,7 +195,8 @@ func TestPeekType(t *testing.T) {
 		{nil, 0, "wire: empty datagram"},
 		{[]byte{0}, 0, "wire: unknown message type 0"},
 		{[]byte{7, 0}, MsgAppeal, ""},
-		{[]byte{8}, 0, "wire: unknown message type 8"},
+		{[]byte{8}, MsgChallenge, ""},
+		{[]byte{9}, 0, "wire: unknown message type 9"},
 		{make([]byte, MaxDatagram+1), 0, "wire: datagram of 1101 bytes exceeds MaxDatagram"},
 	}
 	for _, tt := range tests {
@@ -202,9 +205,43 @@ func TestPeekType(t *testing.T) {
 			t.Errorf("PeekType(%x) = %v, %v; want %v, %q", tt.b, got, err, tt.want, tt.wantErr)
 		}
 	}
-	for m, want := range map[MsgType]string{MsgSnapshot: "snapshot", MsgAppeal: "appeal", 8: "MsgType(8)"} {
+	for m, want := range map[MsgType]string{MsgSnapshot: "snapshot", MsgAppeal: "appeal", MsgChallenge: "challenge", 9: "MsgType(9)"} {
 		if s := m.String(); s != want {
 			t.Errorf("MsgType(%d).String() = %q, want %q", m, s, want)
+		}
+	}
+}
+
+// TestConnectIsPaddedBeyondEveryPreSessionReply: a server answers a
+// Connect with at most one Reject, Challenge or Accept, each no larger
+// than the padded Connect, and refuses a Connect shorter or longer than
+// ConnectSize or with nonzero padding.
+func TestConnectIsPaddedBeyondEveryPreSessionReply(t *testing.T) {
+	b, err := AppendConnect(nil, &Connect{Version: Version, Nonce: 7, Token: strings.Repeat("\xff", MaxTokenLen)})
+	if err != nil || len(b) != ConnectSize {
+		t.Fatalf("connect: %d bytes, %v; want %d", len(b), err, ConnectSize)
+	}
+	var m Connect
+	if err := DecodeConnect(b, &m); err != nil || m.Nonce != 7 || len(m.Token) != MaxTokenLen {
+		t.Fatalf("decoded %+v, %v", m, err)
+	}
+	reject, _ := AppendReject(nil, &Reject{Reason: strings.Repeat("r", MaxReasonLen)})
+	challenge, _ := AppendChallenge(nil, &Challenge{Nonce: 1 << 63, Token: strings.Repeat("t", MaxTokenLen)})
+	accept, _ := AppendAccept(nil, &Accept{ClientID: 255, TickRate: 128, Tick: 1 << 31, Map: strings.Repeat("m", MaxNameLen)})
+	for name, reply := range map[string][]byte{"reject": reject, "challenge": challenge, "accept": accept} {
+		if len(reply) == 0 || len(reply) > ConnectSize {
+			t.Errorf("largest %s: %d bytes, want 1..%d", name, len(reply), ConnectSize)
+		}
+	}
+	var c Challenge
+	if err := DecodeChallenge(challenge, &c); err != nil || c.Nonce != 1<<63 || len(c.Token) != MaxTokenLen {
+		t.Fatalf("challenge decoded %+v, %v", c, err)
+	}
+	dirty := append([]byte(nil), b...)
+	dirty[ConnectSize-1] = 1
+	for name, in := range map[string][]byte{"short": b[:ConnectSize-1], "long": append(b, 0), "dirty": dirty} {
+		if err := DecodeConnect(in, &m); err == nil {
+			t.Errorf("%s connect decoded", name)
 		}
 	}
 }

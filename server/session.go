@@ -1,0 +1,181 @@
+package server
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/rtt"
+	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// Sessions: the handshake that gives an address a slot, and the bounds
+// on what a session's peer may claim (its commands' ticks, its
+// acknowledgements' hold times).
+
+// connect handles a Connect of size bytes from an address. Before a
+// session exists nothing goes back larger than what came in (the Connect
+// is padded, and a Connect of another version gets its Reject only if
+// that fits), so the server cannot amplify a flood aimed at a spoofed
+// address. A slot goes only to a client that has proved it receives at
+// its address by echoing the token of a Challenge (as QUIC's Retry, RFC
+// 9000, section 8.1.2); the token is a keyed hash of the address and the
+// client's session nonce, so an unproven address holds no state at all.
+func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int) {
+	if m.Version != wire.Version {
+		s.reject(from, size, fmt.Sprintf("protocol version %d not supported (server speaks %d)", m.Version, wire.Version))
+		return
+	}
+	if token := s.addressToken(from, m.Nonce); m.Token != token {
+		s.stats.Challenged++
+		if buf, err := wire.AppendChallenge(nil, &wire.Challenge{Nonce: m.Nonce, Token: token}); err == nil {
+			s.queue(from, buf)
+		}
+		return
+	}
+	if id, ok := s.byPeer[from]; ok {
+		if c := s.clients[id]; c.nonce == m.Nonce {
+			s.sendAccept(c) // our Accept was lost; repeat it
+			return
+		}
+		// A new session from the same address: the client restarted, and
+		// its old session (whose commands it will never send again) ends.
+		s.stats.Restarts++
+		s.drop(id, "")
+	}
+	id := -1
+	for i, c := range s.clients {
+		if c == nil {
+			id = i
+			break
+		}
+	}
+	if id < 0 {
+		s.reject(from, size, "server full")
+		return
+	}
+	rate := int(m.SnapshotRate)
+	if rate <= 0 || rate > s.cfg.TickRate {
+		rate = s.cfg.TickRate
+	}
+	c := &client{
+		peer:        from,
+		nonce:       m.Nonce,
+		id:          id,
+		name:        m.Name,
+		queue:       make([]game.UserCmd, s.cfg.CmdQueue),
+		snapEvery:   uint32(max(1, int(math.Round(float64(s.cfg.TickRate)/float64(rate))))),
+		interpDelay: min(max(m.InterpDelay, s.cfg.InterpMin), s.cfg.InterpMax),
+		lastHeard:   now,
+		joinedAt:    now,
+		out:         make([]byte, 0, wire.MaxDatagram),
+	}
+	c.nextEventSeq = 1
+	c.appealTokens = s.cfg.AppealRate
+	s.holdConnect(c)
+	if s.cfg.Replication.Policy != nil {
+		c.rep = make([]wire.EntityState, s.cfg.MaxClients)
+		c.repSent = make([]bool, s.cfg.MaxClients)
+		c.senders = make([]reckoning.Sender, s.cfg.MaxClients)
+	}
+	var sizes [2]int
+	for _, o := range s.clients {
+		if o != nil && o.team < 2 {
+			sizes[o.team]++
+		}
+	}
+	c.team = s.match.Team(sizes)
+	s.spawn(c, 0, now)
+	s.clients[id] = c
+	s.sendSettings(c)
+	s.byPeer[from] = id
+	s.stats.Connects++
+	s.record(LogEntry{Kind: "connect", Player: id, Team: c.team})
+	s.record(LogEntry{Kind: "spawn", Player: id, Team: c.team, Pos: c.state.Pos})
+	s.sendAccept(c)
+}
+
+func (s *Server) sendAccept(c *client) {
+	buf, err := wire.AppendAccept(nil, &wire.Accept{
+		ClientID: uint8(c.id),
+		TickRate: uint16(s.cfg.TickRate),
+		Tick:     s.tick,
+		Map:      s.cfg.Map.Name,
+	})
+	if err == nil {
+		s.queue(c.peer, buf)
+	}
+}
+
+// reject refuses a Connect of size bytes, telling why if the Reject is
+// no larger than the Connect (a server sends no more to an unproven
+// address than it received), else silently.
+func (s *Server) reject(to Peer, size int, reason string) {
+	s.stats.Rejected++
+	buf, err := wire.AppendReject(nil, &wire.Reject{Reason: reason})
+	if err == nil && len(buf) <= size {
+		s.queue(to, buf)
+	}
+}
+
+// addressToken returns the token a client at peer must echo in its
+// Connect of session nonce: a keyed hash, so that only a client that
+// received the Challenge at that address knows it.
+func (s *Server) addressToken(peer Peer, nonce uint64) string {
+	mac := hmac.New(sha256.New, s.cfg.CookieKey)
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], uint64(peer))
+	binary.LittleEndian.PutUint64(b[8:], nonce)
+	mac.Write(b[:])
+	return string(mac.Sum(nil)[:addressTokenLen])
+}
+
+// addressTokenLen is the length of an address token: 128 bits of a
+// keyed hash are beyond guessing.
+const addressTokenLen = 16
+
+// maxAckSlack is the scheduling slack allowed on top of one tick in the
+// hold a client declares for the snapshot it acknowledges. A client
+// acknowledges the newest snapshot in its next command packet, one tick
+// at most after receiving it, so a longer declared hold is a lie (or a
+// stall) and is not subtracted from the round trip: as QUIC bounds a
+// peer's ack_delay by its max_ack_delay, 25 ms by default (RFC 9000,
+// section 18.2). Declaring less than the true hold only makes the round
+// trip look longer.
+const maxAckSlack = 25 * time.Millisecond
+
+// measuredRTT returns e's smoothed round trip, or unmeasuredRTT before
+// any sample: a client that never acknowledged a snapshot has no known
+// round trip, and reading it as zero would grant it what only low-ping
+// clients get (alc's appeal, clc's compensation).
+func measuredRTT(e *rtt.Estimator) time.Duration {
+	if e.Samples() == 0 {
+		return unmeasuredRTT
+	}
+	return e.Smoothed()
+}
+
+// unmeasuredRTT is what policies see for a round trip not yet measured:
+// longer than any threshold, so no policy takes the client for a
+// low-ping one.
+const unmeasuredRTT = time.Duration(math.MaxInt64)
+
+// cmdWindow is how far, in seconds of ticks, a command's tick may run
+// ahead of the ticks that have passed since its client joined. A client
+// numbers its commands from 1, one per tick, from the moment it is
+// accepted, so an honest client is never ahead of that count; the second
+// of slack absorbs a client clock that runs fast. Without the bound one
+// datagram with a far-future tick (anyone can send one from a spoofed
+// address) would move the replay guard past every honest command to come.
+const cmdWindow = time.Second
+
+// newestTick returns the newest command tick c can have issued by now.
+func (s *Server) newestTick(now time.Duration, c *client) uint32 {
+	ticks := (now-c.joinedAt+cmdWindow)/s.tickDur + 1
+	return uint32(min(ticks, math.MaxUint32))
+}
