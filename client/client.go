@@ -10,6 +10,8 @@
 package client
 
 import (
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -284,6 +286,21 @@ func (c *Client) Connect(now time.Duration) {
 		c.nonce = sessionNonce(now, c.cfg.Name)
 	}
 	c.sendConnect(now)
+}
+
+// RandomNonce returns a session nonce (Config.Nonce) from the system's
+// random source (getRandomValues under WebAssembly), never 0. Drivers on
+// a real network use it: a client restarted on the same address must
+// start a new session, so its nonce cannot come from its clock and name.
+// The core itself never calls it, to stay deterministic.
+func RandomNonce() uint64 {
+	var b [8]byte
+	for {
+		crand.Read(b[:])
+		if n := binary.LittleEndian.Uint64(b[:]); n != 0 {
+			return n
+		}
+	}
 }
 
 // sessionNonce derives a session nonce from the time and the name

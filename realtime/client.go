@@ -86,7 +86,13 @@ func (l *LiveStats) set(s ClientStats) {
 // session or the server disconnected it, and describes anything else
 // (rejected, wrong map, connection lost).
 func RunClient(ctx context.Context, conn transport.Conn, cfg ClientConfig) (ClientStats, error) {
-	c, err := client.New(cfg.Client)
+	cc := cfg.Client
+	if cc.Nonce == 0 {
+		// A client restarted on the same address must start a new
+		// session, so its nonce cannot come from its clock and name.
+		cc.Nonce = client.RandomNonce()
+	}
+	c, err := client.New(cc)
 	if err != nil {
 		return ClientStats{}, err
 	}

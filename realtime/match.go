@@ -9,6 +9,7 @@ package realtime
 
 import (
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"log/slog"
 	"slices"
@@ -92,6 +93,12 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics) (*Matc
 	r, p := cfg.resolve()
 	if p != nil {
 		return nil, &ConfigError{p}
+	}
+	if len(r.server.CookieKey) == 0 {
+		// The address tokens must be secret on a real network (the
+		// core's default derives them from the seed).
+		r.server.CookieKey = make([]byte, 32)
+		crand.Read(r.server.CookieKey)
 	}
 	srv, err := server.New(r.server)
 	if err != nil {

@@ -66,7 +66,7 @@ func New(cfg Config) (*Session, error) {
 	// A page's ticks come in bursts when it draws slower than the tick
 	// rate (see Outbox), so each packet repeats every unacknowledged
 	// command it can hold.
-	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy}
+	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy, Nonce: client.RandomNonce()}
 	if cfg.InterpDelay < 0 || cfg.InterpDelay > time.Second {
 		return nil, fmt.Errorf("bridge: interpolation delay %v outside 0..1s", cfg.InterpDelay)
 	}
