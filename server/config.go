@@ -67,8 +67,8 @@ type Config struct {
 	// Epoch is the wall time at the server's time zero, against which
 	// connect tokens' expiry is checked: the core reads no clock, its
 	// driver supplies this once (realtime sets it when it starts the
-	// server; a simulation may leave it zero and issue tokens relative to
-	// it).
+	// server; a simulation sets any fixed time and issues tokens relative
+	// to it). Required with ConnectKey.
 	Epoch time.Time
 	// TokenWindow bounds the token ids remembered against replay (default
 	// 4096). An id is forgotten once its token expires; while the window
@@ -203,6 +203,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if len(out.ConnectKey) != 0 && len(out.ConnectKey) != token.KeySize {
 		return out, fmt.Errorf("server: config: connect key of %d bytes, want %d", len(out.ConnectKey), token.KeySize)
+	}
+	if len(out.ConnectKey) != 0 && out.Epoch.IsZero() {
+		return out, errors.New("server: config: a connect key needs an epoch (the wall time of server time zero)")
+	}
+	if out.TokenWindow < 0 {
+		return out, fmt.Errorf("server: config: token window %d negative", out.TokenWindow)
 	}
 	if out.TokenWindow == 0 {
 		out.TokenWindow = 4096

@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -27,6 +28,15 @@ import (
 // its address by echoing the token of a Challenge (as QUIC's Retry, RFC
 // 9000, section 8.1.2); the token is a keyed hash of the address and the
 // client's session nonce, so an unproven address holds no state at all.
+//
+// With Config.ConnectKey a Connect must also carry a connect token
+// (package token; after the address token once proven), checked before
+// anything else happens: it must open under the key, be unexpired at
+// Config.Epoch+now (the driver supplies the epoch once, so the core reads
+// no clock), name Config.MatchID and Config.Address, and, for a new
+// session, carry an id not admitted before. A Connect that fails gets no
+// reply and is counted in Stats.Tokens; the only state a token leaves is
+// its id in a window of at most Config.TokenWindow, until it expires.
 func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int) {
 	if m.Version != wire.Version {
 		s.reject(from, size, fmt.Sprintf("protocol version %d not supported (server speaks %d)", m.Version, wire.Version))
@@ -41,7 +51,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 		// Connect without a valid one gets nothing back, not even a
 		// Challenge.
 		sealed := m.Token
-		proven = len(sealed) >= addressTokenLen && sealed[:addressTokenLen] == addr
+		proven = len(sealed) >= addressTokenLen && subtle.ConstantTimeCompare([]byte(sealed[:addressTokenLen]), []byte(addr)) == 1
 		if proven {
 			sealed = sealed[addressTokenLen:]
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world/worldtest"
 )
 
 // TestConnectTokens drives the real server core with connect tokens: each
@@ -96,6 +97,20 @@ func TestConnectTokens(t *testing.T) {
 	}
 	if s.Stats().Tokens.Replayed != 1 || len(s.byPeer) != 1 {
 		t.Fatalf("replay: %+v, %d sessions", s.Stats().Tokens, len(s.byPeer))
+	}
+}
+
+func TestConnectKeyConfig(t *testing.T) {
+	key, _ := token.NewKey()
+	for _, cfg := range []Config{
+		{ConnectKey: key[:16], Epoch: time.Unix(1, 0)},
+		{ConnectKey: key},
+		{ConnectKey: key, Epoch: time.Unix(1, 0), TokenWindow: -1},
+	} {
+		cfg.Map = worldtest.Open(t)
+		if _, err := New(cfg); err == nil {
+			t.Errorf("config %+v accepted", cfg)
+		}
 	}
 }
 
