@@ -495,12 +495,20 @@ func (m *Match) advance(now, scheduled time.Duration) {
 	m.account()
 }
 
+// tokenRefusals sums the connects refused for their connect token.
+func tokenRefusals(r server.TokenRefusals) int {
+	return r.Invalid + r.Expired + r.WrongMatch + r.WrongAddress + r.Replayed + r.WindowFull
+}
+
 // account turns what the core logged and counted during its ticks into
 // metrics, logs and seat changes.
 func (m *Match) account() {
 	st := m.srv.Stats()
 	if d := st.Malformed - m.prev.Malformed; d > 0 {
 		m.met.dropped[DropMalformed].Add(float64(d))
+	}
+	if d := tokenRefusals(st.Tokens) - tokenRefusals(m.prev.Tokens); d > 0 {
+		m.met.dropped[DropToken].Add(float64(d))
 	}
 	m.prev = st
 	for _, rec := range m.srv.ShotRecords() {

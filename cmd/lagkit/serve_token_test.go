@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -71,6 +72,9 @@ func TestServeTokens(t *testing.T) {
 	if b := rep.Bots[0]; b.Seat >= 0 || b.Snapshots > 0 {
 		t.Errorf("bot without a token admitted: %+v", b)
 	}
+	if m := scrape(t, "http://"+addrs["http"].(string)+"/metrics"); !strings.Contains(m, `lagkit_datagrams_dropped_total{match="1",reason="token"}`) || strings.Contains(m, `lagkit_datagrams_dropped_total{match="1",reason="token"} 0`) {
+		t.Errorf("refused connects not counted:\n%s", grepLines(m, "dropped"))
+	}
 	rep = runTokenBots(t, "--connect", "udp://"+udp, "--map", "arena", "--count", "2", "--duration", "2s", "--token-url", url, "--json")
 	for _, b := range rep.Bots {
 		if b.Error != "" || b.Snapshots < 32 || b.Seat < 0 {
@@ -113,4 +117,28 @@ func inProcessBots(t *testing.T, api string) int {
 		}
 	}
 	return bots
+}
+
+func scrape(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }
