@@ -61,6 +61,10 @@ type Config struct {
 	// time Connect is called with the name, which differs between a
 	// client and its restart on the same address.
 	Nonce uint64
+	// Token is a connect token (package token) for a server that requires
+	// one: sent in every Connect, after the address token of the
+	// server's Challenge. At most token.MaxSize bytes.
+	Token []byte
 	// Weapons must equal the server's loadout (default: the rifle alone,
 	// game.Rifle()): firing, ammunition, reloads and weapon switches are
 	// predicted with it.
@@ -322,7 +326,7 @@ func (c *Client) sendConnect(now time.Duration) {
 	buf, err := wire.AppendConnect(nil, &wire.Connect{
 		Version:      wire.Version,
 		Nonce:        c.nonce,
-		Token:        c.token,
+		Token:        c.token + string(c.cfg.Token),
 		Name:         c.cfg.Name,
 		SnapshotRate: uint16(c.cfg.SnapshotRate),
 		InterpDelay:  c.cfg.InterpDelay,

@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 )
 
@@ -25,6 +27,42 @@ type Host struct {
 	matches []*Match
 	seq     int
 	closed  bool
+	// tokens, if set, is the connect-token key every match started
+	// after RequireTokens checks, and tokenAddr the address tokens name.
+	tokens    []byte
+	tokenAddr string
+}
+
+// RequireTokens makes every match started after it admit only clients
+// with a connect token (package token) sealed under key (token.KeySize
+// bytes) for that match at address, the UDP address clients reach.
+// The host's own bots get theirs from the match. Note that a connection
+// goes to the oldest match with a free seat, so with several matches a
+// token for another one is refused (counted as a wrong match).
+func (h *Host) RequireTokens(key []byte, address string) error {
+	if len(key) != token.KeySize {
+		return fmt.Errorf("realtime: connect key of %d bytes, want %d", len(key), token.KeySize)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.tokens, h.tokenAddr = key, address
+	return nil
+}
+
+// IssueToken returns a connect token for player in the match id, valid
+// for ttl, or an error if the host requires no tokens or has no such
+// match.
+func (h *Host) IssueToken(id, player string, ttl time.Duration) ([]byte, error) {
+	h.mu.Lock()
+	key, addr := h.tokens, h.tokenAddr
+	h.mu.Unlock()
+	if key == nil {
+		return nil, errors.New("realtime: this host requires no connect tokens")
+	}
+	if _, ok := h.Match(id); !ok {
+		return nil, fmt.Errorf("realtime: no match %q", id)
+	}
+	return token.Seal(key, token.Claims{Match: id, Player: player, Address: addr, Expires: time.Now().Add(ttl)})
 }
 
 // NewHost returns a host logging to log (nil: slog's default) and
@@ -57,7 +95,7 @@ func (h *Host) Start(cfg MatchConfig) (*Match, error) {
 	}
 	h.seq++
 	id := strconv.Itoa(h.seq)
-	m, err := newMatch(id, cfg, h.log, h.met)
+	m, err := newMatch(id, cfg, h.log, h.met, h.tokens, h.tokenAddr)
 	if err != nil {
 		return nil, err
 	}

@@ -89,7 +89,9 @@ type inbound struct {
 
 // newMatch starts a match for cfg, identified by id, logging to log and
 // counting into met.
-func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics) (*Match, error) {
+// With a connect key the match admits only clients with a connect token
+// for id at tokenAddr (see Host.RequireTokens).
+func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, connectKey []byte, tokenAddr string) (*Match, error) {
 	r, p := cfg.resolve()
 	if p != nil {
 		return nil, &ConfigError{p}
@@ -100,6 +102,13 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics) (*Matc
 		r.server.CookieKey = make([]byte, 32)
 		crand.Read(r.server.CookieKey)
 	}
+	if len(connectKey) != 0 {
+		r.server.ConnectKey, r.server.MatchID, r.server.Address = connectKey, id, tokenAddr
+	}
+	// The core's time zero, as wall time: the core checks connect
+	// tokens' expiry against it and reads no clock itself.
+	start := time.Now()
+	r.server.Epoch = start
 	srv, err := server.New(r.server)
 	if err != nil {
 		return nil, err
@@ -119,7 +128,7 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics) (*Matc
 	for range queueLen {
 		m.free <- make([]byte, transport.MaxDatagram)
 	}
-	m.start = time.Now()
+	m.start = start
 	go m.run()
 	return m, nil
 }
@@ -486,12 +495,20 @@ func (m *Match) advance(now, scheduled time.Duration) {
 	m.account()
 }
 
+// tokenRefusals sums the connects refused for their connect token.
+func tokenRefusals(r server.TokenRefusals) int {
+	return r.Invalid + r.Expired + r.WrongMatch + r.WrongAddress + r.Replayed + r.WindowFull
+}
+
 // account turns what the core logged and counted during its ticks into
 // metrics, logs and seat changes.
 func (m *Match) account() {
 	st := m.srv.Stats()
 	if d := st.Malformed - m.prev.Malformed; d > 0 {
 		m.met.dropped[DropMalformed].Add(float64(d))
+	}
+	if d := tokenRefusals(st.Tokens) - tokenRefusals(m.prev.Tokens); d > 0 {
+		m.met.dropped[DropToken].Add(float64(d))
 	}
 	m.prev = st
 	for _, rec := range m.srv.ShotRecords() {

@@ -11,6 +11,7 @@ const (
 	DropMalformed = "malformed"    // the server core could not decode it
 	DropEmulated  = "emulated"     // lost or tail-dropped by an emulated link
 	DropNoPeer    = "unknown_peer" // from a peer the server has no session with
+	DropToken     = "token"        // a connect refused for its connect token
 )
 
 // Metrics are a host's Prometheus metrics, labelled by match. They are
@@ -106,7 +107,7 @@ func (x *Metrics) forMatch(id string) *matchMetrics {
 		dropped: map[string]prometheus.Counter{}, parent: x, id: id,
 		appeals: x.Appeals.MustCurryWith(prometheus.Labels{"match": id}),
 	}
-	for _, r := range []string{DropQueueFull, DropSend, DropMalformed, DropEmulated, DropNoPeer} {
+	for _, r := range []string{DropQueueFull, DropSend, DropMalformed, DropEmulated, DropNoPeer, DropToken} {
 		mm.dropped[r] = x.Dropped.WithLabelValues(id, r)
 	}
 	x.MatchesRunning.Inc()

@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 )
 
@@ -245,6 +246,13 @@ func (m *Match) startBot() error {
 		return err
 	}
 	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Weapons: m.r.server.Weapons, Name: name}
+	if key := m.r.server.ConnectKey; len(key) != 0 {
+		tok, err := token.Seal(key, token.Claims{Match: m.id, Player: name, Address: m.r.server.Address, Expires: time.Now().Add(time.Minute)})
+		if err != nil {
+			return err
+		}
+		cc.Token = tok
+	}
 	replicatedDisplay(&cc, m.r.server.Replication)
 	if err := m.add(srvEnd, true); err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -55,6 +56,25 @@ type Config struct {
 	// set it to 32 random bytes: the default is derived from Seed, which
 	// suits a simulation but is no secret.
 	CookieKey []byte
+
+	// ConnectKey, if set (token.KeySize bytes), makes the server admit
+	// only a Connect carrying a connect token (package token) sealed
+	// under it, unexpired, for MatchID at Address, and not used before.
+	// A refused Connect gets no reply; Stats.Tokens counts it by reason.
+	ConnectKey []byte
+	// MatchID and Address are what a connect token must name.
+	MatchID, Address string
+	// Epoch is the wall time at the server's time zero, against which
+	// connect tokens' expiry is checked: the core reads no clock, its
+	// driver supplies this once (realtime sets it when it starts the
+	// server; a simulation sets any fixed time and issues tokens relative
+	// to it). Required with ConnectKey.
+	Epoch time.Time
+	// TokenWindow bounds the token ids remembered against replay (default
+	// 4096). An id is forgotten once its token expires; while the window
+	// is full of unexpired ids, token connects are refused (Stats.Tokens.
+	// WindowFull) rather than the bound broken.
+	TokenWindow int
 
 	// Policy is the lag compensation policy and its parameters (default
 	// tlc).
@@ -180,6 +200,18 @@ func (c *Config) withDefaults() (Config, error) {
 	if len(out.CookieKey) == 0 {
 		sum := sha256.Sum256(binary.LittleEndian.AppendUint64([]byte("lagkit address token "), out.Seed))
 		out.CookieKey = sum[:]
+	}
+	if len(out.ConnectKey) != 0 && len(out.ConnectKey) != token.KeySize {
+		return out, fmt.Errorf("server: config: connect key of %d bytes, want %d", len(out.ConnectKey), token.KeySize)
+	}
+	if len(out.ConnectKey) != 0 && out.Epoch.IsZero() {
+		return out, errors.New("server: config: a connect key needs an epoch (the wall time of server time zero)")
+	}
+	if out.TokenWindow < 0 {
+		return out, fmt.Errorf("server: config: token window %d negative", out.TokenWindow)
+	}
+	if out.TokenWindow == 0 {
+		out.TokenWindow = 4096
 	}
 	if out.Timeout == 0 {
 		out.Timeout = 10 * time.Second

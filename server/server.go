@@ -65,9 +65,12 @@ type Server struct {
 
 	clients []*client // by slot; nil when free
 	byPeer  map[Peer]int
-	history *lagcomp.History
-	tracer  lagcomp.Tracer
-	policy  lagcomp.Policy
+	// seenTokens maps the ids of admitted connect tokens to their expiry
+	// (server time), at most Config.TokenWindow of them.
+	seenTokens map[uint64]time.Duration
+	history    *lagcomp.History
+	tracer     lagcomp.Tracer
+	policy     lagcomp.Policy
 
 	shots          []pendingShot // fired this tick, resolved after poses are recorded
 	projectiles    []projectile  // in flight, in launch order
@@ -120,6 +123,19 @@ type Stats struct {
 	ProjectilesDropped int
 	// CmdsDropped counts received commands not queued, by reason.
 	CmdsDropped CmdDrops
+	// Tokens counts connects refused for their connect token, by reason
+	// (only with Config.ConnectKey).
+	Tokens TokenRefusals
+}
+
+// TokenRefusals counts connects refused for their connect token.
+type TokenRefusals struct {
+	Invalid      int // did not open: missing, tampered, another key
+	Expired      int
+	WrongMatch   int
+	WrongAddress int
+	Replayed     int // token id already admitted
+	WindowFull   int // the replay window held only unexpired ids
 }
 
 // CmdDrops counts dropped user commands by reason.

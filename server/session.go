@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -26,14 +28,41 @@ import (
 // its address by echoing the token of a Challenge (as QUIC's Retry, RFC
 // 9000, section 8.1.2); the token is a keyed hash of the address and the
 // client's session nonce, so an unproven address holds no state at all.
+//
+// With Config.ConnectKey a Connect must also carry a connect token
+// (package token; after the address token once proven), checked before
+// anything else happens: it must open under the key, be unexpired at
+// Config.Epoch+now (the driver supplies the epoch once, so the core reads
+// no clock), name Config.MatchID and Config.Address, and, for a new
+// session, carry an id not admitted before. A Connect that fails gets no
+// reply and is counted in Stats.Tokens; the only state a token leaves is
+// its id in a window of at most Config.TokenWindow, until it expires.
 func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int) {
 	if m.Version != wire.Version {
 		s.reject(from, size, fmt.Sprintf("protocol version %d not supported (server speaks %d)", m.Version, wire.Version))
 		return
 	}
-	if token := s.addressToken(from, m.Nonce); m.Token != token {
+	addr := s.addressToken(from, m.Nonce)
+	proven := m.Token == addr
+	var claims token.Claims
+	if len(s.cfg.ConnectKey) != 0 {
+		// The connect token follows the address token once proven, and
+		// stands alone in a first Connect; it is checked on both, so a
+		// Connect without a valid one gets nothing back, not even a
+		// Challenge.
+		sealed := m.Token
+		proven = len(sealed) >= addressTokenLen && subtle.ConstantTimeCompare([]byte(sealed[:addressTokenLen]), []byte(addr)) == 1
+		if proven {
+			sealed = sealed[addressTokenLen:]
+		}
+		var ok bool
+		if claims, ok = s.openToken(now, sealed); !ok {
+			return
+		}
+	}
+	if !proven {
 		s.stats.Challenged++
-		if buf, err := wire.AppendChallenge(nil, &wire.Challenge{Nonce: m.Nonce, Token: token}); err == nil {
+		if buf, err := wire.AppendChallenge(nil, &wire.Challenge{Nonce: m.Nonce, Token: addr}); err == nil {
 			s.queue(from, buf)
 		}
 		return
@@ -42,6 +71,9 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 		if c := s.clients[id]; c.nonce == m.Nonce {
 			s.sendAccept(c) // our Accept was lost; repeat it
 			return
+		}
+		if len(s.cfg.ConnectKey) != 0 && !s.admitToken(now, claims) {
+			return // a replayed token ends no session
 		}
 		// A new session from the same address: the client restarted, and
 		// its old session (whose commands it will never send again) ends.
@@ -58,6 +90,12 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 	if id < 0 {
 		s.reject(from, size, "server full")
 		return
+	}
+	if len(s.cfg.ConnectKey) != 0 {
+		if !s.admitToken(now, claims) {
+			return
+		}
+		s.seenTokens[claims.ID] = claims.Expires.Sub(s.cfg.Epoch)
 	}
 	rate := int(m.SnapshotRate)
 	if rate <= 0 || rate > s.cfg.TickRate {
@@ -121,6 +159,56 @@ func (s *Server) reject(to Peer, size int, reason string) {
 	if err == nil && len(buf) <= size {
 		s.queue(to, buf)
 	}
+}
+
+// openToken opens and checks a Connect's connect token, counting a
+// refusal by reason.
+func (s *Server) openToken(now time.Duration, sealed string) (token.Claims, bool) {
+	c, err := token.Open(s.cfg.ConnectKey, []byte(sealed), s.cfg.Epoch.Add(now))
+	if err == nil {
+		err = c.Check(s.cfg.MatchID, s.cfg.Address)
+	}
+	switch err {
+	case nil:
+		return c, true
+	case token.ErrExpired:
+		s.stats.Tokens.Expired++
+	case token.ErrWrongMatch:
+		s.stats.Tokens.WrongMatch++
+	case token.ErrWrongAddress:
+		s.stats.Tokens.WrongAddress++
+	default:
+		s.stats.Tokens.Invalid++
+	}
+	return c, false
+}
+
+// admitToken reports whether a connect token may get a slot, refusing
+// one whose id is recorded (connect records the id of each that gets
+// one). Ids are kept until their token expires, and at
+// most Config.TokenWindow of them: expired ones are pruned when the
+// window fills, and while it is full of unexpired ones no token is
+// admitted.
+func (s *Server) admitToken(now time.Duration, c token.Claims) bool {
+	if s.seenTokens == nil {
+		s.seenTokens = make(map[uint64]time.Duration)
+	}
+	if _, seen := s.seenTokens[c.ID]; seen {
+		s.stats.Tokens.Replayed++
+		return false
+	}
+	if len(s.seenTokens) >= s.cfg.TokenWindow {
+		for id, exp := range s.seenTokens {
+			if exp <= now {
+				delete(s.seenTokens, id)
+			}
+		}
+		if len(s.seenTokens) >= s.cfg.TokenWindow {
+			s.stats.Tokens.WindowFull++
+			return false
+		}
+	}
+	return true
 }
 
 // addressToken returns the token a client at peer must echo in its

@@ -26,9 +26,12 @@ const Version = 4
 const ConnectSize = 256
 
 // MaxTokenLen bounds Connect.Token and Challenge.Token, in bytes: room for
-// an address cookie now and a sealed connect token (an XChaCha20-Poly1305
-// nonce, tag and payload) later.
-const MaxTokenLen = 96
+// a 16-byte address token followed by a sealed connect token (package
+// token: XChaCha20-Poly1305 nonce 24, tag 16, claims up to 71). It was 96,
+// too small for the claims; 127 is the most the 7-bit length field holds,
+// so the encoding is unchanged, and a Connect with it still fits
+// ConnectSize.
+const MaxTokenLen = 127
 
 // MaxEntities is the number of entity slots a snapshot can address.
 const MaxEntities = 256

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
@@ -34,6 +37,7 @@ type botsOptions struct {
 	seed     uint64
 	server   string
 	certHash string
+	tokenURL string
 	asJSON   bool
 }
 
@@ -88,6 +92,7 @@ second per client: a load benchmark.`,
 	f.Float64Var(&o.skill, "skill", 0.5, "bot skill from 0 to 1")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the bots")
 	f.StringVar(&o.server, "server", "", "the server's --http address, to report its load (http://HOST:PORT)")
+	f.StringVar(&o.tokenURL, "token-url", "", "for a server run with --tokens: its token endpoint, http://HOST:PORT/api/matches/{id}/tokens, from which each bot gets a connect token")
 	f.StringVar(&o.certHash, "cert-hash", "", "for wt:// and wss://: the server certificate's SHA-256 in hex, as lagkit serve logs it (cert_sha256)")
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object")
 	return cmd
@@ -156,12 +161,20 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 			defer wg.Done()
 			line := &rep.Bots[i]
 			line.Name, line.Seat = name, -1
+			var tok []byte
+			if o.tokenURL != "" {
+				var err error
+				if tok, err = fetchToken(pctx, o.tokenURL, name); err != nil {
+					line.Error = err.Error()
+					return
+				}
+			}
 			conn, err := dial(pctx)
 			if err != nil {
 				line.Error = err.Error()
 				return
 			}
-			cc := client.Config{Map: m, Movement: &params, Name: name}
+			cc := client.Config{Map: m, Movement: &params, Name: name, Token: tok}
 			st, err := realtime.RunClient(pctx, conn, realtime.ClientConfig{Client: cc, Brain: b})
 			line.ClientStats = st
 			if err != nil {
@@ -212,4 +225,35 @@ func printBots(w io.Writer, r *botsReport) {
 		fmt.Fprintf(w, "server: %d ticks at %.0f Hz, tick p99 %.0f us (mean %.0f), tick-start lateness p99 %.0f us, %d overruns, CPU %.0f us per tick, %.0f B/s per client\n",
 			s.Ticks, s.TickRateHz, s.TickP99US, s.TickMeanUS, s.LatenessP99US, s.Overruns, s.CPUPerTickUS, s.BytesPerSPerClient)
 	}
+}
+
+// fetchToken gets a connect token for player from a lagkit serve token
+// endpoint (POST /api/matches/{id}/tokens).
+func fetchToken(ctx context.Context, url, player string) ([]byte, error) {
+	body, _ := json.Marshal(map[string]string{"player": player})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("--token-url: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("--token-url: %w", err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Token string `json:"token"`
+		Error string `json:"error"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&out); err != nil {
+		return nil, fmt.Errorf("--token-url: %s: %w", resp.Status, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("--token-url: %s: %s", resp.Status, out.Error)
+	}
+	tok, err := base64.StdEncoding.DecodeString(out.Token)
+	if err != nil {
+		return nil, fmt.Errorf("--token-url: token: %w", err)
+	}
+	return tok, nil
 }

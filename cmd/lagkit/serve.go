@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 )
 
@@ -32,6 +33,10 @@ type serveOptions struct {
 	config            string
 	cert, key         string
 	logFormat         string
+	// tokens makes the server require connect tokens, keyed by tokenKey
+	// (a file of token.KeySize raw bytes) or a key made at start.
+	tokens   bool
+	tokenKey string
 }
 
 // defaultMatch is the match lagkit serve runs without a configuration
@@ -52,7 +57,14 @@ clients and 'lagkit bots' to --udp, and --http serves /healthz, /metrics
 (Prometheus), /debug/pprof and the match API (/api/matches). Port 0 picks
 a free port; the addresses chosen are logged at start (one record with
 fields listen, udp and http). An empty address turns that listener off.
-SIGINT or SIGTERM ends every match, telling its players why, and exits.`,
+SIGINT or SIGTERM ends every match, telling its players why, and exits.
+
+With --tokens every match admits only clients with a connect token sealed
+under the key (--token-key, or a random one): POST /api/matches/{id}/tokens
+with {"player": "name"} returns one (base64, valid 30 s) for that match and
+the --udp address, and 'lagkit bots --token-url' fetches one per bot. A
+refused connect gets no reply. The browser client sends no token yet, so
+browsers cannot join such a server.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -67,6 +79,8 @@ SIGINT or SIGTERM ends every match, telling its players why, and exits.`,
 	f.StringVar(&o.config, "config", "", "TOML file of matches to run (default: one team deathmatch with bots)")
 	f.StringVar(&o.cert, "cert", "", "TLS certificate (PEM) for --listen (default: a self-signed one, valid for 127.0.0.1, ::1 and localhost; its SHA-256 is logged as cert_sha256)")
 	f.StringVar(&o.key, "key", "", "TLS key (PEM) for --cert")
+	f.BoolVar(&o.tokens, "tokens", false, "require connect tokens on --udp: get one for a player from POST /api/matches/{id}/tokens on --http")
+	f.StringVar(&o.tokenKey, "token-key", "", "file of the 32-byte key connect tokens are sealed under, shared with a matchmaker (default with --tokens: a random one)")
 	f.StringVar(&o.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
 	return cmd
 }
@@ -142,6 +156,17 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 			}
 		}()
 	}
+	if o.tokens {
+		key, err := tokenKey(o.tokenKey)
+		if err != nil {
+			return err
+		}
+		if err := host.RequireTokens(key, addrs.udp); err != nil {
+			return err
+		}
+	} else if o.tokenKey != "" {
+		return errors.New("--token-key needs --tokens")
+	}
 	for i, mc := range configs {
 		if _, err := host.Start(mc); err != nil {
 			_ = host.Shutdown(context.Background(), "server failed to start")
@@ -177,3 +202,19 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 
 // boundAddrs are the addresses the listeners got.
 type boundAddrs struct{ listen, udp, http, certHash string }
+
+// tokenKey returns the connect-token key in path, or a random one if
+// path is "".
+func tokenKey(path string) ([]byte, error) {
+	if path == "" {
+		return token.NewKey()
+	}
+	key, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--token-key: %w", err)
+	}
+	if len(key) != token.KeySize {
+		return nil, fmt.Errorf("--token-key %s: %d bytes, want %d", path, len(key), token.KeySize)
+	}
+	return key, nil
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,12 +11,16 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"strconv"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/lagkit/lagkit/realtime"
 )
+
+// tokenTTL is how long a connect token from the API is valid.
+const tokenTTL = 30 * time.Second
 
 // newAPI returns the HTTP side of lagkit serve: health, metrics from reg,
 // pprof, and the match API on host.
@@ -103,6 +108,21 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
+	}))
+	mux.HandleFunc("POST /api/matches/{id}/tokens", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
+		var req struct {
+			Player string `json:"player"`
+		}
+		if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&req); err != nil || req.Player == "" {
+			apiError(w, http.StatusBadRequest, "want {\"player\": \"name\"}")
+			return
+		}
+		tok, err := host.IssueToken(m.ID(), req.Player, tokenTTL)
+		if err != nil {
+			apiError(w, http.StatusConflict, "%v", err)
+			return
+		}
+		writeHTTPJSON(w, http.StatusOK, map[string]any{"token": base64.StdEncoding.EncodeToString(tok), "expires_in_s": tokenTTL.Seconds()})
 	}))
 	mux.HandleFunc("DELETE /api/matches/{id}", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
 		ctx, cancel := context.WithTimeout(r.Context(), shutdownGrace)

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/internal/walltest"
+	"github.com/lagkit/lagkit/token"
+)
+
+// TestServeTokens runs lagkit serve --tokens: the token endpoint issues a
+// token for the match and its UDP address, and lagkit bots --token-url
+// plays with tokens from it (while the match's own bots get theirs from
+// the match).
+func TestServeTokens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a server subprocess")
+	}
+	walltest.Lock(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "serve.toml")
+	if err := os.WriteFile(cfg, []byte("[[match]]\nname = \"duel\"\nmap = \"arena\"\nmode = \"ffa\"\nseats = 4\nbots = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	key, _ := token.NewKey()
+	keyFile := filepath.Join(dir, "key")
+	if err := os.WriteFile(keyFile, key, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, addrs, _ := startServe(t, "--config", cfg, "--tokens", "--token-key", keyFile)
+	// The match's own bots seal their tokens with the match's key.
+	for deadline := time.Now().Add(5 * time.Second); inProcessBots(t, "http://"+addrs["http"].(string)) != 2; {
+		if time.Now().After(deadline) {
+			t.Fatal("the match's own bots did not connect with tokens")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	udp := addrs["udp"].(string)
+	url := "http://" + addrs["http"].(string) + "/api/matches/1/tokens"
+
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{"player": "alice"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct{ Token string }
+	err = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %v", resp.Status, err)
+	}
+	sealed, err := base64.StdEncoding.DecodeString(out.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := token.Open(key, sealed, time.Now())
+	if err != nil || c.Match != "1" || c.Player != "alice" || c.Address != udp {
+		t.Fatalf("token %+v: %v (udp %s)", c, err, udp)
+	}
+	if resp, err := http.Post(url, "application/json", strings.NewReader(`{}`)); err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("no player: %v %v", resp.Status, err)
+	}
+
+	// Without a token a bot gets no reply at all, so never a seat.
+	rep := runTokenBots(t, "--connect", "udp://"+udp, "--map", "arena", "--count", "1", "--duration", "1s", "--json")
+	if b := rep.Bots[0]; b.Seat >= 0 || b.Snapshots > 0 {
+		t.Errorf("bot without a token admitted: %+v", b)
+	}
+	if m := scrape(t, "http://"+addrs["http"].(string)+"/metrics"); !strings.Contains(m, `lagkit_datagrams_dropped_total{match="1",reason="token"}`) || strings.Contains(m, `lagkit_datagrams_dropped_total{match="1",reason="token"} 0`) {
+		t.Errorf("refused connects not counted:\n%s", grepLines(m, "dropped"))
+	}
+	rep = runTokenBots(t, "--connect", "udp://"+udp, "--map", "arena", "--count", "2", "--duration", "2s", "--token-url", url, "--json")
+	for _, b := range rep.Bots {
+		if b.Error != "" || b.Snapshots < 32 || b.Seat < 0 {
+			t.Errorf("bot with a token: %+v", b)
+		}
+	}
+}
+
+func runTokenBots(t *testing.T, args ...string) botsReport {
+	t.Helper()
+	out, err := run(append([]string{"bots"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep botsReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	return rep
+}
+
+// inProcessBots returns how many of the match's own bots are connected.
+func inProcessBots(t *testing.T, api string) int {
+	t.Helper()
+	resp, err := http.Get(api + "/api/matches/1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var info struct {
+		Players []struct{ Bot bool }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&info); err != nil {
+		t.Fatal(err)
+	}
+	bots := 0
+	for _, p := range info.Players {
+		if p.Bot {
+			bots++
+		}
+	}
+	return bots
+}
+
+func scrape(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func grepLines(s, sub string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, sub) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
