@@ -97,6 +97,21 @@ type Net struct {
 	Corrections  int     `json:"corrections"`
 	Malformed    int     `json:"malformed"`
 	Commands     int     `json:"commands"`
+	// JitterMs is the mean absolute deviation of RTTSamples; Loss the
+	// share of snapshots missed, from gaps in their ticks.
+	JitterMs float64 `json:"jitterMs"`
+	Loss     float64 `json:"loss"`
+	// BufferMs is how far the newest snapshot lies ahead of the view
+	// time; ExtrapolatedMs how far the view time lies beyond it when the
+	// buffer ran dry.
+	BufferMs       float64 `json:"bufferMs"`
+	ExtrapolatedMs float64 `json:"extrapolatedMs"`
+	// BytesIn and BytesOut are the datagram bytes of the last second.
+	BytesIn  int `json:"bytesIn"`
+	BytesOut int `json:"bytesOut"`
+	// RTTSamples are the latest round-trip estimates in ms, one per
+	// snapshot, oldest first: the page's sparkline.
+	RTTSamples []float64 `json:"rttSamples"`
 }
 
 // Score is the scoreboard's team scores and the local player's line.
@@ -157,6 +172,14 @@ func (s *Session) State(now time.Duration) State {
 		Corrections:  cs.Corrections - s.placed,
 		Malformed:    cs.Malformed,
 		Commands:     cs.CommandsSent,
+		Loss:         s.graph.loss(),
+		BytesIn:      s.graph.in.perSecond(now),
+		BytesOut:     s.graph.out.perSecond(now),
+		RTTSamples:   s.graph.samples(),
+	}
+	st.Net.JitterMs = jitter(st.Net.RTTSamples)
+	if c.Phase() == client.Connected {
+		st.Net.BufferMs, st.Net.ExtrapolatedMs = s.graph.buffer(c.ViewTime(now), c.TickDuration())
 	}
 	if td := c.TickDuration(); td > 0 {
 		st.Net.TickRate = int(time.Second / td)
