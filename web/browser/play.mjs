@@ -81,10 +81,20 @@ async function play(query, shoot) {
     st = await state();
   }
   const net = st.net;
+  // Pixels of the RTT sparkline's green line: the canvas has drawn.
+  const sparkPixels = await page.evaluate(() => {
+    const c = document.getElementById('rtt');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i + 1] > d[i] + 40) n++;
+    return n;
+  });
   console.log(JSON.stringify({
     query, transport: st.transport, phase: st.phase, id: st.id, moved, crouched,
     snapshots: net.snapshots, snapshotRate: net.snapshotRate, tickRate: net.tickRate,
     corrections: net.corrections, malformed: net.malformed, rttMs: net.rttMs,
+    loss: net.loss, jitterMs: net.jitterMs, bufferMs: net.bufferMs, bytesIn: net.bytesIn, bytesOut: net.bytesOut,
+    rttSamples: net.rttSamples.length, sparkPixels,
     players: st.players.length, frames: st.frames, health: st.self.health, weapon: st.weapon, commands: net.commands,
   }));
   await page.close();

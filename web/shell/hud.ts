@@ -26,10 +26,14 @@ export class Hud {
     const n = st.net;
     $('net').textContent =
       `${link || '-'} ${st.phase}${st.id >= 0 ? ' #' + st.id : ''}\n` +
-      `rtt  ${n.rttMs.toFixed(1)} ms\n` +
+      `rtt  ${n.rttMs.toFixed(1)} ms  jit ${n.jitterMs.toFixed(1)}\n` +
+      `loss ${(n.loss * 100).toFixed(1)} %\n` +
+      `buf  ${n.bufferMs.toFixed(0)} ms  ext ${n.extrapolatedMs.toFixed(0)}\n` +
       `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz\n` +
+      `in ${(n.bytesIn / 1024).toFixed(1)} KB/s out ${(n.bytesOut / 1024).toFixed(1)}\n` +
       `corr ${n.corrections}  bad ${n.malformed}\n` +
       `players ${st.players.length + (st.id >= 0 ? 1 : 0)}`;
+    sparkline($('rtt') as HTMLCanvasElement, n.rttSamples ?? []);
     $('crosshair').classList.toggle('hit', now < this.hitUntil);
     this.feed = this.feed.filter((l) => l.until > now);
     $('feed').innerHTML = this.feed.map((l) => `<div>${l.text}</div>`).join('');
@@ -57,4 +61,24 @@ export class Hud {
       }
     }
   }
+}
+
+// sparkline draws the round-trip samples, scaled to their own maximum, so
+// spikes stand out at any base latency.
+function sparkline(c: HTMLCanvasElement, ms: number[]): void {
+  const g = c.getContext('2d');
+  if (!g) return;
+  g.clearRect(0, 0, c.width, c.height);
+  g.fillStyle = '#0008';
+  g.fillRect(0, 0, c.width, c.height);
+  if (ms.length < 2) return;
+  const top = Math.max(1, ...ms) * 1.1;
+  g.strokeStyle = '#7fd67f';
+  g.beginPath();
+  ms.forEach((v, i) => {
+    const x = (i / (ms.length - 1)) * c.width;
+    const y = c.height - (v / top) * c.height;
+    if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
+  });
+  g.stroke();
 }

@@ -19,6 +19,8 @@ export interface GameEvent {
 export interface Net {
   rttMs: number; tickRate: number; snapshotRate: number; snapshots: number;
   corrections: number; malformed: number; commands: number;
+  jitterMs: number; loss: number; bufferMs: number; extrapolatedMs: number;
+  bytesIn: number; bytesOut: number; rttSamples: number[];
 }
 
 export interface CoreState {
