@@ -39,6 +39,7 @@ type run struct {
 	BytesOut     int     `json:"bytesOut"`
 	RTTSamples   int     `json:"rttSamples"`
 	SparkPixels  int     `json:"sparkPixels"`
+	MinimapPix   int     `json:"minimapPixels"`
 	Players      int     `json:"players"`
 	Frames       int     `json:"frames"`
 }
@@ -140,6 +141,9 @@ func TestPlayInBrowser(t *testing.T) {
 		}
 		if r.RTTSamples < 2 || r.SparkPixels == 0 {
 			t.Errorf("run %q: RTT sparkline of %d samples drew %d pixels", r.Query, r.RTTSamples, r.SparkPixels)
+		}
+		if r.MinimapPix < 100 {
+			t.Errorf("run %q: the minimap drew %d pixels, want its boxes", r.Query, r.MinimapPix)
 		}
 		if r.Players < 1 || r.Frames < 10 {
 			t.Errorf("run %q: %d other players drawn in %d frames", r.Query, r.Players, r.Frames)

@@ -24,6 +24,12 @@ type State struct {
 	Team      int    `json:"team"`
 	Mode      string `json:"mode,omitempty"`
 	FOV       int    `json:"fov,omitempty"`
+	// Minimap, PingColumn and HitIndicator are what the server mandates:
+	// every player on the minimap (else teammates only), pings on the
+	// scoreboard, and the direction hits come from.
+	Minimap      bool `json:"minimap"`
+	PingColumn   bool `json:"pingColumn"`
+	HitIndicator bool `json:"hitIndicator"`
 	// Self is the local player as predicted, drawn where DisplayPos says
 	// (corrections smoothed out); Eye is its view origin.
 	Self     Player     `json:"self"`
@@ -134,6 +140,7 @@ func (s *Session) State(now time.Duration) State {
 	}
 	if set, ok := c.Settings(); ok {
 		st.Team, st.Mode, st.FOV = int(set.Team), set.Mode, int(set.FOVDeg)
+		st.Minimap, st.PingColumn, st.HitIndicator = set.Minimap, set.PingColumn, set.HitIndicator
 	}
 	teams := s.teams()
 	self := c.Predicted()

@@ -89,12 +89,20 @@ async function play(query, shoot) {
     for (let i = 0; i < d.length; i += 4) if (d[i + 1] > d[i] + 40) n++;
     return n;
   });
+  // Pixels of the minimap's boxes and players: it has drawn.
+  const minimapPixels = await page.evaluate(() => {
+    const c = document.getElementById('minimap');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 200) n++;
+    return n;
+  });
   console.log(JSON.stringify({
     query, transport: st.transport, phase: st.phase, id: st.id, moved, crouched,
     snapshots: net.snapshots, snapshotRate: net.snapshotRate, tickRate: net.tickRate,
     corrections: net.corrections, malformed: net.malformed, rttMs: net.rttMs,
     loss: net.loss, jitterMs: net.jitterMs, bufferMs: net.bufferMs, bytesIn: net.bytesIn, bytesOut: net.bytesOut,
-    rttSamples: net.rttSamples.length, sparkPixels,
+    rttSamples: net.rttSamples.length, sparkPixels, minimapPixels,
     players: st.players.length, frames: st.frames, health: st.self.health, weapon: st.weapon, commands: net.commands,
   }));
   await page.close();

@@ -26,6 +26,7 @@ export interface Net {
 export interface CoreState {
   phase: 'idle' | 'connecting' | 'connected' | 'closed'; reason?: string;
   map: string; serverMap?: string; id: number; team: number; mode?: string; fov?: number;
+  minimap: boolean; pingColumn: boolean; hitIndicator: boolean;
   self: Player; eye: Vec3; weapon: string; ammo: number; magazine: number;
   players: Player[]; events: GameEvent[]; net: Net;
   score: { teams: [number, number]; kills: number; deaths: number; timeLeft: number };
