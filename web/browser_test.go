@@ -40,6 +40,7 @@ type run struct {
 	RTTSamples   int     `json:"rttSamples"`
 	SparkPixels  int     `json:"sparkPixels"`
 	MinimapPix   int     `json:"minimapPixels"`
+	BoardRows    int     `json:"boardRows"`
 	Players      int     `json:"players"`
 	Frames       int     `json:"frames"`
 }
@@ -141,6 +142,9 @@ func TestPlayInBrowser(t *testing.T) {
 		}
 		if r.RTTSamples < 2 || r.SparkPixels == 0 {
 			t.Errorf("run %q: RTT sparkline of %d samples drew %d pixels", r.Query, r.RTTSamples, r.SparkPixels)
+		}
+		if r.BoardRows < 2 {
+			t.Errorf("run %q: holding Tab showed %d scoreboard rows, want every player", r.Query, r.BoardRows)
 		}
 		if r.MinimapPix < 100 {
 			t.Errorf("run %q: the minimap drew %d pixels, want its boxes", r.Query, r.MinimapPix)

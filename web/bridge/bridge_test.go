@@ -146,6 +146,9 @@ func TestSessionPlays(t *testing.T) {
 	if len(st.Players) != 1 {
 		t.Fatalf("%d remote players drawn, want 1", len(st.Players))
 	}
+	if len(st.Score.Rows) != 2 {
+		t.Errorf("scoreboard rows %+v, want both players", st.Score.Rows)
+	}
 	other := l.sessions[1].State(l.now)
 	p := st.Players[0]
 	if p.ID != other.ID || p.Team != other.Team || p.Health != -1 || len(p.Parts) != game.NumParts {

@@ -126,6 +126,18 @@ type Score struct {
 	Kills    int     `json:"kills"`
 	Deaths   int     `json:"deaths"`
 	TimeLeft float64 `json:"timeLeft"` // seconds, 0: unlimited
+	// Rows are every player's line, in slot order.
+	Rows []ScoreRow `json:"rows"`
+}
+
+// ScoreRow is one player's scoreboard line; PingMs is what the server
+// measured, shown when the server mandates the ping column.
+type ScoreRow struct {
+	ID     int `json:"id"`
+	Team   int `json:"team"`
+	Kills  int `json:"kills"`
+	Deaths int `json:"deaths"`
+	PingMs int `json:"pingMs"`
 }
 
 var phaseNames = [...]string{client.Idle: "idle", client.Connecting: "connecting", client.Connected: "connected", client.Closed: "closed"}
@@ -193,7 +205,9 @@ func (s *Session) State(now time.Duration) State {
 	}
 	b := c.Scoreboard()
 	st.Score.Teams, st.Score.TimeLeft = b.TeamScore, b.TimeLeft.Seconds()
+	st.Score.Rows = make([]ScoreRow, 0, len(b.Rows))
 	for _, r := range b.Rows {
+		st.Score.Rows = append(st.Score.Rows, ScoreRow{ID: int(r.ID), Team: int(r.Team), Kills: int(r.Kills), Deaths: int(r.Deaths), PingMs: int(r.PingMS)})
 		if int(r.ID) == st.ID {
 			st.Score.Kills, st.Score.Deaths = int(r.Kills), int(r.Deaths)
 		}

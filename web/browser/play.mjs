@@ -81,6 +81,11 @@ async function play(query, shoot) {
     st = await state();
   }
   const net = st.net;
+  // Holding Tab shows the scoreboard, one row per player.
+  await page.keyboard.down('Tab');
+  await page.waitForTimeout(150);
+  const boardRows = await page.evaluate(() => document.querySelectorAll('#board tr.team0, #board tr.team1').length);
+  await page.keyboard.up('Tab');
   // Pixels of the RTT sparkline's green line: the canvas has drawn.
   const sparkPixels = await page.evaluate(() => {
     const c = document.getElementById('rtt');
@@ -102,7 +107,7 @@ async function play(query, shoot) {
     snapshots: net.snapshots, snapshotRate: net.snapshotRate, tickRate: net.tickRate,
     corrections: net.corrections, malformed: net.malformed, rttMs: net.rttMs,
     loss: net.loss, jitterMs: net.jitterMs, bufferMs: net.bufferMs, bytesIn: net.bytesIn, bytesOut: net.bytesOut,
-    rttSamples: net.rttSamples.length, sparkPixels, minimapPixels,
+    rttSamples: net.rttSamples.length, sparkPixels, minimapPixels, boardRows,
     players: st.players.length, frames: st.frames, health: st.self.health, weapon: st.weapon, commands: net.commands,
   }));
   await page.close();

@@ -14,6 +14,19 @@ export class Hud {
 
   status(text: string): void { $('status').textContent = text; }
 
+  // board shows the scoreboard while shown is true, with the ping column
+  // only when the server mandates it.
+  board(st: CoreState, shown: boolean): void {
+    const el = $('board');
+    el.style.display = shown ? 'block' : 'none';
+    if (!shown) return;
+    const head = `<tr><th>player</th><th>team</th><th>kills</th><th>deaths</th>${st.pingColumn ? '<th>ping</th>' : ''}</tr>`;
+    const rows = st.score.rows.map((r) =>
+      `<tr class="team${r.team}"><td>#${r.id}${r.id === st.id ? ' (you)' : ''}</td><td>${r.team}</td><td>${r.kills}</td><td>${r.deaths}</td>` +
+      `${st.pingColumn ? `<td>${r.pingMs}</td>` : ''}</tr>`).join('');
+    el.innerHTML = `<table>${head}${rows}</table>`;
+  }
+
   update(st: CoreState, link: string): void {
     const now = performance.now();
     for (const e of st.events) this.event(st, e, now);

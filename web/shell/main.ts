@@ -173,6 +173,7 @@ class Game {
     this.view.render(st.eye, input.yaw, input.pitch, vfov);
     hud.update(st, this.link?.kind ?? '');
     minimap.draw(st);
+    hud.board(st, this.controls.scoreboard);
   }
 }
 

@@ -29,7 +29,10 @@ export interface CoreState {
   minimap: boolean; pingColumn: boolean; hitIndicator: boolean;
   self: Player; eye: Vec3; weapon: string; ammo: number; magazine: number;
   players: Player[]; events: GameEvent[]; net: Net;
-  score: { teams: [number, number]; kills: number; deaths: number; timeLeft: number };
+  score: {
+    teams: [number, number]; kills: number; deaths: number; timeLeft: number;
+    rows: { id: number; team: number; kills: number; deaths: number; pingMs: number }[];
+  };
 }
 
 // Input is the held input: move intents in [-1, 1], view angles in
