@@ -48,6 +48,7 @@ export class Hud {
       `players ${st.players.length + (st.id >= 0 ? 1 : 0)}`;
     sparkline($('rtt') as HTMLCanvasElement, n.rttSamples ?? []);
     $('crosshair').classList.toggle('hit', now < this.hitUntil);
+    $('hitmarker').classList.toggle('on', now < this.hitUntil);
     this.feed = this.feed.filter((l) => l.until > now);
     $('feed').innerHTML = this.feed.map((l) => `<div>${l.text}</div>`).join('');
     if (st.phase === 'closed' && st.reason && !st.serverMap) this.status(st.reason);
@@ -63,6 +64,18 @@ export class Hud {
         el.style.transition = 'none';
         el.style.opacity = '1';
         requestAnimationFrame(() => { el.style.transition = 'opacity .4s'; el.style.opacity = '0'; });
+        const from = st.players.find((p) => p.id === e.other);
+        if (st.hitIndicator && from) {
+          // The shooter's bearing relative to where the player faces:
+          // 0 is ahead (up on screen), positive to the left, so the
+          // indicator turns the other way in CSS's clockwise degrees.
+          const rel = Math.atan2(from.pos[1] - st.self.pos[1], from.pos[0] - st.self.pos[0]) - st.self.yaw;
+          const dir = $('hurtdir');
+          dir.style.transform = `rotate(${-rel}rad)`;
+          dir.style.transition = 'none';
+          dir.style.opacity = '1';
+          requestAnimationFrame(() => { dir.style.transition = 'opacity 1s'; dir.style.opacity = '0'; });
+        }
         break;
       }
       case 'kill': {
