@@ -86,22 +86,18 @@ async function play(query, shoot) {
   await page.waitForTimeout(150);
   const boardRows = await page.evaluate(() => document.querySelectorAll('#board tr.team0, #board tr.team1').length);
   await page.keyboard.up('Tab');
-  // Pixels of the RTT sparkline's green line: the canvas has drawn.
-  const sparkPixels = await page.evaluate(() => {
-    const c = document.getElementById('rtt');
+  // pixels counts the pixels of a canvas that match, to tell it has drawn.
+  const pixels = (id, test) => page.evaluate(([id, test]) => {
+    const c = document.getElementById(id);
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const match = new Function('r', 'g', 'b', `return ${test}`);
     let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i + 1] > d[i] + 40) n++;
+    for (let i = 0; i < d.length; i += 4) if (match(d[i], d[i + 1], d[i + 2])) n++;
     return n;
-  });
-  // Pixels of the minimap's boxes and players: it has drawn.
-  const minimapPixels = await page.evaluate(() => {
-    const c = document.getElementById('minimap');
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] > 200) n++;
-    return n;
-  });
+  }, [id, test]);
+  // The RTT sparkline's green line, and the minimap's boxes and players.
+  const sparkPixels = await pixels('rtt', 'g > r + 40');
+  const minimapPixels = await pixels('minimap', 'r + g + b > 200');
   console.log(JSON.stringify({
     query, transport: st.transport, phase: st.phase, id: st.id, moved, crouched,
     snapshots: net.snapshots, snapshotRate: net.snapshotRate, tickRate: net.tickRate,

@@ -1,7 +1,9 @@
 // hud.ts writes the overlay: health, weapon and ammunition, the score,
-// a feed of hits and kills, hit and damage flashes, and the net graph
-// (round trip, snapshot rate against the tick rate, prediction
-// corrections, link).
+// a feed of hits and kills, hit markers and the damage direction, the
+// scoreboard on Tab, and the net graph (round trip and its sparkline,
+// jitter, loss, interpolation buffer and extrapolation, snapshot rate
+// against the tick rate, bytes per second, prediction corrections, link):
+// the feedback group of [taxonomy].
 import type { CoreState, GameEvent } from './types';
 
 const $ = (id: string) => document.getElementById(id)!;
