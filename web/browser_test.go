@@ -32,6 +32,15 @@ type run struct {
 	Corrections  int     `json:"corrections"`
 	Malformed    int     `json:"malformed"`
 	RTTms        float64 `json:"rttMs"`
+	Loss         float64 `json:"loss"`
+	JitterMs     float64 `json:"jitterMs"`
+	BufferMs     float64 `json:"bufferMs"`
+	BytesIn      int     `json:"bytesIn"`
+	BytesOut     int     `json:"bytesOut"`
+	RTTSamples   int     `json:"rttSamples"`
+	SparkPixels  int     `json:"sparkPixels"`
+	MinimapPix   int     `json:"minimapPixels"`
+	BoardRows    int     `json:"boardRows"`
 	Players      int     `json:"players"`
 	Frames       int     `json:"frames"`
 }
@@ -42,7 +51,7 @@ type run struct {
 // WebSocket: the client core connects, snapshots arrive at the tick rate,
 // running forward moves the predicted player, crouching shows, and a clean
 // loopback link needs no prediction correction. It saves a screenshot to
-// /tmp/lagkit-web.png. It is skipped where node, Debian's chromium or
+// /tmp/lagkit-web2.png. It is skipped where node, Debian's chromium or
 // playwright-core are missing (report/browser/install.sh installs them
 // for the report's check, and this test uses the same).
 func TestPlayInBrowser(t *testing.T) {
@@ -82,7 +91,7 @@ func TestPlayInBrowser(t *testing.T) {
 	defer h.Shutdown(context.Background(), "test over")
 	go func() { _ = h.Serve(ctx, w) }()
 
-	shot := "/tmp/lagkit-web.png"
+	shot := "/tmp/lagkit-web2.png"
 	cmd := exec.CommandContext(ctx, node, "browser/play.mjs", "https://"+w.Addr(), shot)
 	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+playwright)
 	var stderr bytes.Buffer
@@ -127,6 +136,18 @@ func TestPlayInBrowser(t *testing.T) {
 		}
 		if r.Corrections != 0 {
 			t.Errorf("run %q: %d prediction corrections on a clean loopback link, want 0", r.Query, r.Corrections)
+		}
+		if r.RTTms <= 0 || r.Loss < 0 || r.Loss > 1 || r.JitterMs < 0 || r.BytesIn <= 0 || r.BytesOut <= 0 {
+			t.Errorf("run %q: net graph rtt %.2f ms, loss %.3f, jitter %.2f ms, %d B/s in, %d B/s out", r.Query, r.RTTms, r.Loss, r.JitterMs, r.BytesIn, r.BytesOut)
+		}
+		if r.RTTSamples < 2 || r.SparkPixels == 0 {
+			t.Errorf("run %q: RTT sparkline of %d samples drew %d pixels", r.Query, r.RTTSamples, r.SparkPixels)
+		}
+		if r.BoardRows < 2 {
+			t.Errorf("run %q: holding Tab showed %d scoreboard rows, want every player", r.Query, r.BoardRows)
+		}
+		if r.MinimapPix < 100 {
+			t.Errorf("run %q: the minimap drew %d pixels, want its boxes", r.Query, r.MinimapPix)
 		}
 		if r.Players < 1 || r.Frames < 10 {
 			t.Errorf("run %q: %d other players drawn in %d frames", r.Query, r.Players, r.Frames)

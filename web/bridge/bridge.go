@@ -52,8 +52,10 @@ type Session struct {
 	killers   []pending        // kills waiting for their death
 
 	rate   rateMeter
-	placed int // corrections that were placements (spawn, teleport)
-	ticks  int // ticks since the last Outbox
+	graph  graph
+	placed int           // corrections that were placements (spawn, teleport)
+	ticks  int           // ticks since the last Outbox
+	last   time.Duration // the latest Tick's time, when Outbox sends
 	ids    []int
 }
 
@@ -113,6 +115,7 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 			return nil
 		}
 	}
+	s.graph.in.add(now, len(data))
 	before, teleport := s.c.Stats(), s.c.Predicted().Teleport
 	err := s.c.Step(now, data)
 	after := s.c.Stats()
@@ -123,7 +126,8 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 		if before.SnapshotsReceived == 0 || s.c.Predicted().Teleport != teleport {
 			s.placed += after.Corrections - before.Corrections
 		}
-		s.rate.add(now)
+		s.rate.add(now, 1)
+		s.graph.snapshot(now, data, s.c.RTT())
 		s.collect(now)
 	}
 	return err
@@ -133,6 +137,7 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 func (s *Session) Tick(now time.Duration, in Input) {
 	s.c.Tick(now, in.Cmd())
 	s.ticks++
+	s.last = now
 }
 
 // TickDuration is the server's tick (0 until accepted): the page calls
@@ -150,6 +155,14 @@ const Redundancy = wire.MaxCmdsPerPacket - 1
 // queue on the way drops, and a dropped run longer than the redundancy
 // loses commands, which the server then never executes.
 func (s *Session) Outbox() [][]byte {
+	out := s.outbox()
+	for _, b := range out {
+		s.graph.out.add(s.last, len(b))
+	}
+	return out
+}
+
+func (s *Session) outbox() [][]byte {
 	out := s.c.Outbox()
 	if s.ticks > Redundancy+1 {
 		s.ticks = 0
@@ -223,25 +236,29 @@ func intent(v float64) int8 {
 	return int8(math.Round(math.Max(-1, math.Min(1, finite(v))) * 127))
 }
 
-// rateMeter counts snapshot arrivals over the last second.
+// rateMeter sums weighted arrivals (snapshots, bytes) over the last
+// second.
 type rateMeter struct {
 	times [256]time.Duration
+	sizes [256]int
 	n     int // arrivals recorded, the newest at (n-1)%len
 }
 
-func (r *rateMeter) add(now time.Duration) {
+func (r *rateMeter) add(now time.Duration, size int) {
 	r.times[r.n%len(r.times)] = now
+	r.sizes[r.n%len(r.times)] = size
 	r.n++
 }
 
-// perSecond is the arrivals within the second before now.
+// perSecond is the weight of the arrivals within the second before now.
 func (r *rateMeter) perSecond(now time.Duration) int {
 	k := 0
 	for i := 1; i <= min(r.n, len(r.times)); i++ {
-		if now-r.times[(r.n-i)%len(r.times)] > time.Second {
+		j := (r.n - i) % len(r.times)
+		if now-r.times[j] > time.Second {
 			break
 		}
-		k++
+		k += r.sizes[j]
 	}
 	return k
 }

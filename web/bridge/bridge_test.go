@@ -31,6 +31,8 @@ type loop struct {
 	sessions []*Session
 	delay    time.Duration
 	burst    int // ticks issued at once, every burst ticks (0 or 1: each tick)
+	dropEach int // when > 0, every dropEach-th datagram to the clients is lost
+	sent     int
 	now      time.Duration
 	up, down []flight
 }
@@ -80,6 +82,10 @@ func (l *loop) run(d time.Duration, input func(i int) Input) {
 		}
 		l.s.Advance(now)
 		for _, dg := range l.s.Outbox() {
+			l.sent++
+			if l.dropEach > 0 && l.sent%l.dropEach == 0 {
+				continue
+			}
 			l.down = append(l.down, flight{now + l.delay, int(dg.To) - 1, append([]byte(nil), dg.Data...)})
 		}
 		if now%dt != step {
@@ -139,6 +145,9 @@ func TestSessionPlays(t *testing.T) {
 	}
 	if len(st.Players) != 1 {
 		t.Fatalf("%d remote players drawn, want 1", len(st.Players))
+	}
+	if len(st.Score.Rows) != 2 {
+		t.Errorf("scoreboard rows %+v, want both players", st.Score.Rows)
 	}
 	other := l.sessions[1].State(l.now)
 	p := st.Players[0]
@@ -297,12 +306,44 @@ func TestNewRejectsBadConfig(t *testing.T) {
 func TestRateMeter(t *testing.T) {
 	var r rateMeter
 	for i := range 1000 {
-		r.add(time.Duration(i) * 10 * time.Millisecond)
+		r.add(time.Duration(i)*10*time.Millisecond, 1)
 	}
 	if got := r.perSecond(10 * time.Second); got != 100 {
 		t.Errorf("100 Hz arrivals: %d in the last second, want 100", got)
 	}
 	if got := r.perSecond(30 * time.Second); got != 0 {
 		t.Errorf("after 20 s of silence: %d, want 0", got)
+	}
+}
+
+// TestNetGraph checks the net graph against a link with a known latency
+// and loss: the round trip is twice the one-way delay, every fourth
+// datagram lost shows as about a quarter of snapshots missed, the view
+// time trails the newest snapshot, and bytes flow both ways.
+func TestNetGraph(t *testing.T) {
+	l := newLoop(t, 1, 40*time.Millisecond)
+	l.dropEach = 4
+	l.run(4*time.Second, func(int) Input { return Input{Forward: 1} })
+	n := l.sessions[0].State(l.now).Net
+	t.Logf("rtt %.1f ms jitter %.2f loss %.3f buffer %.1f extrap %.1f rate %d in %d out %d", n.RTTms, n.JitterMs, n.Loss, n.BufferMs, n.ExtrapolatedMs, n.SnapshotRate, n.BytesIn, n.BytesOut)
+	if n.RTTms < 70 || n.RTTms > 130 {
+		t.Errorf("RTT %.1f ms over a 40 ms one-way link, want about 80", n.RTTms)
+	}
+	if n.Loss < 0.15 || n.Loss > 0.35 {
+		t.Errorf("loss %.3f with every 4th datagram dropped, want about 0.25", n.Loss)
+	}
+	if n.SnapshotRate <= 0 || n.BytesIn <= 0 || n.BytesOut <= 0 {
+		t.Errorf("snapshot rate %d, bytes in %d out %d: want all > 0", n.SnapshotRate, n.BytesIn, n.BytesOut)
+	}
+	if n.BufferMs <= 0 && n.ExtrapolatedMs <= 0 {
+		t.Errorf("buffer %.1f ms, extrapolated %.1f ms: want one > 0", n.BufferMs, n.ExtrapolatedMs)
+	}
+	if len(n.RTTSamples) == 0 || n.JitterMs < 0 || n.JitterMs > n.RTTms {
+		t.Errorf("%d RTT samples, jitter %.2f ms", len(n.RTTSamples), n.JitterMs)
+	}
+	clean := newLoop(t, 1, 40*time.Millisecond)
+	clean.run(3*time.Second, func(int) Input { return Input{} })
+	if c := clean.sessions[0].State(clean.now).Net; c.Loss != 0 {
+		t.Errorf("clean link: loss %.3f, want 0", c.Loss)
 	}
 }

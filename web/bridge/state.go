@@ -24,6 +24,12 @@ type State struct {
 	Team      int    `json:"team"`
 	Mode      string `json:"mode,omitempty"`
 	FOV       int    `json:"fov,omitempty"`
+	// Minimap, PingColumn and HitIndicator are what the server mandates:
+	// every player on the minimap (else teammates only), pings on the
+	// scoreboard, and the direction hits come from.
+	Minimap      bool `json:"minimap"`
+	PingColumn   bool `json:"pingColumn"`
+	HitIndicator bool `json:"hitIndicator"`
 	// Self is the local player as predicted, drawn where DisplayPos says
 	// (corrections smoothed out); Eye is its view origin.
 	Self     Player     `json:"self"`
@@ -97,6 +103,21 @@ type Net struct {
 	Corrections  int     `json:"corrections"`
 	Malformed    int     `json:"malformed"`
 	Commands     int     `json:"commands"`
+	// JitterMs is the mean absolute deviation of RTTSamples; Loss the
+	// share of snapshots missed, from gaps in their ticks.
+	JitterMs float64 `json:"jitterMs"`
+	Loss     float64 `json:"loss"`
+	// BufferMs is how far the newest snapshot lies ahead of the view
+	// time; ExtrapolatedMs how far the view time lies beyond it when the
+	// buffer ran dry.
+	BufferMs       float64 `json:"bufferMs"`
+	ExtrapolatedMs float64 `json:"extrapolatedMs"`
+	// BytesIn and BytesOut are the datagram bytes of the last second.
+	BytesIn  int `json:"bytesIn"`
+	BytesOut int `json:"bytesOut"`
+	// RTTSamples are the latest round-trip estimates in ms, one per
+	// snapshot, oldest first: the page's sparkline.
+	RTTSamples []float64 `json:"rttSamples"`
 }
 
 // Score is the scoreboard's team scores and the local player's line.
@@ -105,6 +126,18 @@ type Score struct {
 	Kills    int     `json:"kills"`
 	Deaths   int     `json:"deaths"`
 	TimeLeft float64 `json:"timeLeft"` // seconds, 0: unlimited
+	// Rows are every player's line, in slot order.
+	Rows []ScoreRow `json:"rows"`
+}
+
+// ScoreRow is one player's scoreboard line; PingMs is what the server
+// measured, shown when the server mandates the ping column.
+type ScoreRow struct {
+	ID     int `json:"id"`
+	Team   int `json:"team"`
+	Kills  int `json:"kills"`
+	Deaths int `json:"deaths"`
+	PingMs int `json:"pingMs"`
 }
 
 var phaseNames = [...]string{client.Idle: "idle", client.Connecting: "connecting", client.Connected: "connected", client.Closed: "closed"}
@@ -119,6 +152,7 @@ func (s *Session) State(now time.Duration) State {
 	}
 	if set, ok := c.Settings(); ok {
 		st.Team, st.Mode, st.FOV = int(set.Team), set.Mode, int(set.FOVDeg)
+		st.Minimap, st.PingColumn, st.HitIndicator = set.Minimap, set.PingColumn, set.HitIndicator
 	}
 	teams := s.teams()
 	self := c.Predicted()
@@ -157,13 +191,23 @@ func (s *Session) State(now time.Duration) State {
 		Corrections:  cs.Corrections - s.placed,
 		Malformed:    cs.Malformed,
 		Commands:     cs.CommandsSent,
+		Loss:         s.graph.loss(),
+		BytesIn:      s.graph.in.perSecond(now),
+		BytesOut:     s.graph.out.perSecond(now),
+		RTTSamples:   s.graph.samples(),
+	}
+	st.Net.JitterMs = jitter(st.Net.RTTSamples)
+	if c.Phase() == client.Connected {
+		st.Net.BufferMs, st.Net.ExtrapolatedMs = s.graph.buffer(c.ViewTime(now), c.TickDuration())
 	}
 	if td := c.TickDuration(); td > 0 {
 		st.Net.TickRate = int(time.Second / td)
 	}
 	b := c.Scoreboard()
 	st.Score.Teams, st.Score.TimeLeft = b.TeamScore, b.TimeLeft.Seconds()
+	st.Score.Rows = make([]ScoreRow, 0, len(b.Rows))
 	for _, r := range b.Rows {
+		st.Score.Rows = append(st.Score.Rows, ScoreRow{ID: int(r.ID), Team: int(r.Team), Kills: int(r.Kills), Deaths: int(r.Deaths), PingMs: int(r.PingMS)})
 		if int(r.ID) == st.ID {
 			st.Score.Kills, st.Score.Deaths = int(r.Kills), int(r.Deaths)
 		}

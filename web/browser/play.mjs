@@ -81,10 +81,29 @@ async function play(query, shoot) {
     st = await state();
   }
   const net = st.net;
+  // Holding Tab shows the scoreboard, one row per player.
+  await page.keyboard.down('Tab');
+  await page.waitForTimeout(150);
+  const boardRows = await page.evaluate(() => document.querySelectorAll('#board tr.team0, #board tr.team1').length);
+  await page.keyboard.up('Tab');
+  // pixels counts the pixels of a canvas that match, to tell it has drawn.
+  const pixels = (id, test) => page.evaluate(([id, test]) => {
+    const c = document.getElementById(id);
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const match = new Function('r', 'g', 'b', `return ${test}`);
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (match(d[i], d[i + 1], d[i + 2])) n++;
+    return n;
+  }, [id, test]);
+  // The RTT sparkline's green line, and the minimap's boxes and players.
+  const sparkPixels = await pixels('rtt', 'g > r + 40');
+  const minimapPixels = await pixels('minimap', 'r + g + b > 200');
   console.log(JSON.stringify({
     query, transport: st.transport, phase: st.phase, id: st.id, moved, crouched,
     snapshots: net.snapshots, snapshotRate: net.snapshotRate, tickRate: net.tickRate,
     corrections: net.corrections, malformed: net.malformed, rttMs: net.rttMs,
+    loss: net.loss, jitterMs: net.jitterMs, bufferMs: net.bufferMs, bytesIn: net.bytesIn, bytesOut: net.bytesOut,
+    rttSamples: net.rttSamples.length, sparkPixels, minimapPixels, boardRows,
     players: st.players.length, frames: st.frames, health: st.self.health, weapon: st.weapon, commands: net.commands,
   }));
   await page.close();

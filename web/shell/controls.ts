@@ -42,12 +42,15 @@ export class Controls {
       const n = Number(e.key);
       if (Number.isInteger(n) && n >= 1 && n <= 5) this.input.weapon = n - 1;
       this.keys.add(e.code);
-      if (['Space', 'ControlLeft', 'ControlRight', 'KeyW', 'KeyA', 'KeyS', 'KeyD', 'KeyC'].includes(e.code)) e.preventDefault();
+      if (['Space', 'ControlLeft', 'ControlRight', 'KeyW', 'KeyA', 'KeyS', 'KeyD', 'KeyC', 'Tab'].includes(e.code)) e.preventDefault();
       this.fromKeys();
     });
     window.addEventListener('keyup', (e) => { this.keys.delete(e.code); this.fromKeys(); });
     window.addEventListener('blur', () => { this.keys.clear(); this.fromKeys(); this.input.fire = false; });
   }
+
+  // scoreboard is whether Tab is held.
+  get scoreboard(): boolean { return this.keys.has('Tab'); }
 
   private fromKeys(): void {
     const k = (c: string) => (this.keys.has(c) ? 1 : 0);

@@ -1,7 +1,9 @@
 // hud.ts writes the overlay: health, weapon and ammunition, the score,
-// a feed of hits and kills, hit and damage flashes, and the net graph
-// (round trip, snapshot rate against the tick rate, prediction
-// corrections, link).
+// a feed of hits and kills, hit markers and the damage direction, the
+// scoreboard on Tab, and the net graph (round trip and its sparkline,
+// jitter, loss, interpolation buffer and extrapolation, snapshot rate
+// against the tick rate, bytes per second, prediction corrections, link):
+// the feedback group of [taxonomy].
 import type { CoreState, GameEvent } from './types';
 
 const $ = (id: string) => document.getElementById(id)!;
@@ -13,6 +15,19 @@ export class Hud {
   private hitUntil = 0;
 
   status(text: string): void { $('status').textContent = text; }
+
+  // board shows the scoreboard while shown is true, with the ping column
+  // only when the server mandates it.
+  board(st: CoreState, shown: boolean): void {
+    const el = $('board');
+    el.style.display = shown ? 'block' : 'none';
+    if (!shown) return;
+    const head = `<tr><th>player</th><th>team</th><th>kills</th><th>deaths</th>${st.pingColumn ? '<th>ping</th>' : ''}</tr>`;
+    const rows = st.score.rows.map((r) =>
+      `<tr class="team${r.team}"><td>#${r.id}${r.id === st.id ? ' (you)' : ''}</td><td>${r.team}</td><td>${r.kills}</td><td>${r.deaths}</td>` +
+      `${st.pingColumn ? `<td>${r.pingMs}</td>` : ''}</tr>`).join('');
+    el.innerHTML = `<table>${head}${rows}</table>`;
+  }
 
   update(st: CoreState, link: string): void {
     const now = performance.now();
@@ -26,11 +41,16 @@ export class Hud {
     const n = st.net;
     $('net').textContent =
       `${link || '-'} ${st.phase}${st.id >= 0 ? ' #' + st.id : ''}\n` +
-      `rtt  ${n.rttMs.toFixed(1)} ms\n` +
+      `rtt  ${n.rttMs.toFixed(1)} ms  jit ${n.jitterMs.toFixed(1)}\n` +
+      `loss ${(n.loss * 100).toFixed(1)} %\n` +
+      `buf  ${n.bufferMs.toFixed(0)} ms  ext ${n.extrapolatedMs.toFixed(0)}\n` +
       `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz\n` +
+      `in ${(n.bytesIn / 1024).toFixed(1)} KB/s out ${(n.bytesOut / 1024).toFixed(1)}\n` +
       `corr ${n.corrections}  bad ${n.malformed}\n` +
       `players ${st.players.length + (st.id >= 0 ? 1 : 0)}`;
+    sparkline($('rtt') as HTMLCanvasElement, n.rttSamples ?? []);
     $('crosshair').classList.toggle('hit', now < this.hitUntil);
+    $('hitmarker').classList.toggle('on', now < this.hitUntil);
     this.feed = this.feed.filter((l) => l.until > now);
     $('feed').innerHTML = this.feed.map((l) => `<div>${l.text}</div>`).join('');
     if (st.phase === 'closed' && st.reason && !st.serverMap) this.status(st.reason);
@@ -46,6 +66,18 @@ export class Hud {
         el.style.transition = 'none';
         el.style.opacity = '1';
         requestAnimationFrame(() => { el.style.transition = 'opacity .4s'; el.style.opacity = '0'; });
+        const from = st.players.find((p) => p.id === e.other);
+        if (st.hitIndicator && from) {
+          // The shooter's bearing relative to where the player faces:
+          // 0 is ahead (up on screen), positive to the left, so the
+          // indicator turns the other way in CSS's clockwise degrees.
+          const rel = Math.atan2(from.pos[1] - st.self.pos[1], from.pos[0] - st.self.pos[0]) - st.self.yaw;
+          const dir = $('hurtdir');
+          dir.style.transform = `rotate(${-rel}rad)`;
+          dir.style.transition = 'none';
+          dir.style.opacity = '1';
+          requestAnimationFrame(() => { dir.style.transition = 'opacity 1s'; dir.style.opacity = '0'; });
+        }
         break;
       }
       case 'kill': {
@@ -57,4 +89,24 @@ export class Hud {
       }
     }
   }
+}
+
+// sparkline draws the round-trip samples, scaled to their own maximum, so
+// spikes stand out at any base latency.
+function sparkline(c: HTMLCanvasElement, ms: number[]): void {
+  const g = c.getContext('2d');
+  if (!g) return;
+  g.clearRect(0, 0, c.width, c.height);
+  g.fillStyle = '#0008';
+  g.fillRect(0, 0, c.width, c.height);
+  if (ms.length < 2) return;
+  const top = Math.max(1, ...ms) * 1.1;
+  g.strokeStyle = '#7fd67f';
+  g.beginPath();
+  ms.forEach((v, i) => {
+    const x = (i / (ms.length - 1)) * c.width;
+    const y = c.height - (v / top) * c.height;
+    if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
+  });
+  g.stroke();
 }

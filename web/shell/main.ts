@@ -8,6 +8,7 @@ import { openWebSocket, openWebTransport, type Link } from './net';
 import { View } from './view';
 import { Controls } from './controls';
 import { Hud } from './hud';
+import { Minimap } from './minimap';
 import type { CoreState, Input, MapFile, Session } from './types';
 
 declare const Go: any;
@@ -17,6 +18,7 @@ const defaultMap = 'metro';
 // maxCatchUp bounds the missed ticks one pump issues: 125 ms at 64 Hz.
 const maxCatchUp = 8;
 const hud = new Hud();
+const minimap = new Minimap(document.getElementById('minimap') as HTMLCanvasElement);
 
 async function loadCore(): Promise<void> {
   const go = new Go();
@@ -79,7 +81,9 @@ class Game {
   async start(mapName: string, link?: Link): Promise<void> {
     const text = await loadMap(mapName);
     this.mapName = mapName;
-    this.view.setMap(JSON.parse(text) as MapFile);
+    const m = JSON.parse(text) as MapFile;
+    this.view.setMap(m);
+    minimap.setMap(m);
     this.session = newSession(text);
     if (link) {
       this.link = link;
@@ -168,6 +172,8 @@ class Game {
     const input = this.controls.input;
     this.view.render(st.eye, input.yaw, input.pitch, vfov);
     hud.update(st, this.link?.kind ?? '');
+    minimap.draw(st);
+    hud.board(st, this.controls.scoreboard);
   }
 }
 

@@ -19,14 +19,20 @@ export interface GameEvent {
 export interface Net {
   rttMs: number; tickRate: number; snapshotRate: number; snapshots: number;
   corrections: number; malformed: number; commands: number;
+  jitterMs: number; loss: number; bufferMs: number; extrapolatedMs: number;
+  bytesIn: number; bytesOut: number; rttSamples: number[];
 }
 
 export interface CoreState {
   phase: 'idle' | 'connecting' | 'connected' | 'closed'; reason?: string;
   map: string; serverMap?: string; id: number; team: number; mode?: string; fov?: number;
+  minimap: boolean; pingColumn: boolean; hitIndicator: boolean;
   self: Player; eye: Vec3; weapon: string; ammo: number; magazine: number;
   players: Player[]; events: GameEvent[]; net: Net;
-  score: { teams: [number, number]; kills: number; deaths: number; timeLeft: number };
+  score: {
+    teams: [number, number]; kills: number; deaths: number; timeLeft: number;
+    rows: { id: number; team: number; kills: number; deaths: number; pingMs: number }[];
+  };
 }
 
 // Input is the held input: move intents in [-1, 1], view angles in
