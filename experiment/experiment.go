@@ -164,10 +164,10 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*Results, []CellResul
 		done[r.Cell.Index] = true
 		results = append(results, r)
 	}
-	var todo []Cell
+	var remaining []Cell
 	for _, c := range planned {
 		if !done[c.Index] {
-			todo = append(todo, c)
+			remaining = append(remaining, c)
 		}
 	}
 	workers := opt.Parallel
@@ -181,7 +181,7 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*Results, []CellResul
 		wg    sync.WaitGroup
 		next  = make(chan Cell)
 	)
-	for range min(workers, max(len(todo), 1)) {
+	for range min(workers, max(len(remaining), 1)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -210,7 +210,7 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*Results, []CellResul
 		}()
 	}
 feed:
-	for _, c := range todo {
+	for _, c := range remaining {
 		mu.Lock()
 		failed := len(errs) > 0
 		mu.Unlock()
