@@ -66,7 +66,7 @@ func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
 		r.Denied = sbc || c.cfg.Appeals == AppealDenyAll
 		buf, err := wire.AppendAppeal(nil, &wire.Appeal{ID: h.Appeal, Deny: r.Denied, State: c.pred})
 		if err == nil {
-			c.outbox = append(c.outbox, buf)
+			c.send(buf)
 			c.stats.Appeals++
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/lagkit/lagkit/internal/outbox"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -166,9 +167,10 @@ type Client struct {
 	tickDur  time.Duration
 	decay    float64 // per-tick factor on the smoothing offset
 
-	connectAt time.Duration // last Connect sent
-	nonce     uint64        // the session nonce
-	token     string        // the address token of the server's Challenge
+	connectAt time.Duration          // last Connect sent
+	nonce     uint64                 // the session nonce
+	token     string                 // the address token of the server's Challenge
+	outq      outbox.Queue[struct{}] // datagrams since the last Outbox
 	outbox    [][]byte
 	cmdBuf    []byte
 
@@ -271,12 +273,20 @@ func (c *Client) RTT() time.Duration { return c.rtt.Smoothed() }
 func (c *Client) Stats() Stats { return c.stats }
 
 // Outbox returns the datagrams to send and forgets them. They stay valid
-// until the next call to Step or Tick.
+// until the next call to Outbox. Each was copied when queued (see package
+// internal/outbox), so several Ticks between two Outboxes (a page drawing
+// slower than the tick rate) send every command packet.
 func (c *Client) Outbox() [][]byte {
-	out := c.outbox
 	c.outbox = c.outbox[:0]
-	return out
+	c.outq.Drain(c.collect)
+	return c.outbox
 }
+
+// collect appends one drained datagram to the outbox.
+func (c *Client) collect(_ struct{}, b []byte) { c.outbox = append(c.outbox, b) }
+
+// send queues a copy of buf.
+func (c *Client) send(buf []byte) { c.outq.Add(struct{}{}, buf) }
 
 // Connect starts a session; the Connect message repeats every ConnectRetry
 // until the server answers.
@@ -336,14 +346,14 @@ func (c *Client) sendConnect(now time.Duration) {
 		return
 	}
 	c.connectAt = now
-	c.outbox = append(c.outbox, buf)
+	c.send(buf)
 }
 
 // Disconnect ends the session, telling the server why.
 func (c *Client) Disconnect(reason string) {
 	if c.phase == Connected {
 		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: reason}); err == nil {
-			c.outbox = append(c.outbox, buf)
+			c.send(buf)
 		}
 	}
 	c.phase, c.reason = Closed, reason

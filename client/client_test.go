@@ -84,6 +84,30 @@ func TestCommandsRepeatUnacknowledged(t *testing.T) {
 	}
 }
 
+// TestTicksBeforeOutboxSendEachPacket checks that several ticks between
+// two Outbox calls (a page drawing slower than the tick rate) send one
+// packet per tick, each ending with its own command, rather than copies
+// of the last one built in the reused command buffer.
+func TestTicksBeforeOutboxSendEachPacket(t *testing.T) {
+	c := connected(t, Config{Redundancy: 1})
+	for i := range 4 {
+		c.Tick(time.Duration(1+i)*tick, game.UserCmd{Forward: 127})
+	}
+	out := c.Outbox()
+	if len(out) != 4 {
+		t.Fatalf("%d packets from 4 ticks, want 4", len(out))
+	}
+	for i, b := range out {
+		var m wire.Commands
+		if err := wire.DecodeCommands(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if last := m.Cmds[len(m.Cmds)-1].Tick; last != uint32(i+1) {
+			t.Errorf("packet %d ends with command %d, want %d", i, last, i+1)
+		}
+	}
+}
+
 // TestNoPredictionErrorBeforeFirstSnapshot: a client issues commands
 // before its first snapshot, with no state of its own player to predict
 // them from (the spawn, 57 m from the origin, is the server's to choose).

@@ -108,7 +108,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 		return
 	}
 	c.cmdBuf = buf
-	c.outbox = append(c.outbox, buf)
+	c.send(buf)
 	c.stats.CommandsSent++
 }
 

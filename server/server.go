@@ -34,6 +34,7 @@ import (
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/outbox"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
@@ -86,12 +87,8 @@ type Server struct {
 	players []mode.Player // scratch for the rules' view of the players
 	enemies []geom.Vec3   // scratch for spawn choice
 
-	// Datagrams since the last Outbox are spans of outBytes[flip]; the
-	// other buffers hold what the last Outbox returned.
-	outbox     [2][]Datagram
-	outBytes   [2][]byte
-	pending    []outSpan
-	flip       int
+	outq       outbox.Queue[Peer] // datagrams since the last Outbox
+	outbox     []Datagram
 	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
 
 	hash    hash.Hash
@@ -223,7 +220,7 @@ func New(cfg Config) (*Server, error) {
 		byPeer:  make(map[Peer]int, c.MaxClients),
 		hash:    sha256.New(),
 		hashBuf: make([]byte, 0, 64),
-		outbox:  [2][]Datagram{make([]Datagram, 0, c.MaxClients+4), make([]Datagram, 0, c.MaxClients+4)},
+		outbox:  make([]Datagram, 0, c.MaxClients+4),
 	}
 	s.history = lagcomp.NewHistory(s.tickDur, c.MaxUnlag, c.MaxClients)
 	s.delay, err = delay.New(c.Delay, delay.Env{Slots: c.MaxClients, Grid: c.Map.Grid, Params: c.Movement, FOVDeg: c.Settings.FOVDeg}, s.tickDur)
@@ -267,22 +264,17 @@ func (s *Server) History() *lagcomp.History { return s.history }
 func (s *Server) Stats() Stats { return s.stats }
 
 // Outbox returns the datagrams produced since the last call and forgets
-// them. The slices stay valid until the next call to Outbox.
-//
-// Each datagram was copied when it was queued: the buffers it was built
-// in (a client's snapshot buffer, the snapshot hold ring) are reused by
-// the next tick, and one Advance may run several ticks when a driver
-// falls behind the wall clock. Two sets of buffers alternate, so what one
-// call returned survives the Steps and Advances before the next.
+// them. The slices stay valid until the next call to Outbox. Each
+// datagram was copied when queued (see package internal/outbox), so one
+// Advance may run several ticks when a driver falls behind.
 func (s *Server) Outbox() []Datagram {
-	s.flip ^= 1
-	out, bytes := s.outbox[s.flip][:0], s.outBytes[s.flip^1]
-	for _, q := range s.pending {
-		out = append(out, Datagram{To: q.to, Data: bytes[q.off:q.end:q.end]})
-	}
-	s.outbox[s.flip], s.pending, s.outBytes[s.flip] = out, s.pending[:0], s.outBytes[s.flip][:0]
-	return out
+	s.outbox = s.outbox[:0]
+	s.outq.Drain(s.collect)
+	return s.outbox
 }
+
+// collect appends one drained datagram to the outbox.
+func (s *Server) collect(to Peer, b []byte) { s.outbox = append(s.outbox, Datagram{To: to, Data: b}) }
 
 // Step processes one received datagram. An error describes a datagram that
 // was malformed or not acceptable; the server state is unharmed by it.
@@ -377,19 +369,9 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 	c.protectedUntil = now + s.cfg.SpawnProtection
 }
 
-// queue adds a control datagram to the outbox. Control messages are rare,
-// so each has its own buffer.
-func (s *Server) queue(to Peer, buf []byte) {
-	b := &s.outBytes[s.flip]
-	s.pending = append(s.pending, outSpan{to: to, off: len(*b), end: len(*b) + len(buf)})
-	*b = append(*b, buf...)
-}
-
-// outSpan is a datagram waiting in Server.outBytes for Outbox.
-type outSpan struct {
-	to       Peer
-	off, end int
-}
+// queue adds a datagram to the outbox, copied: the buffer it was built in
+// may be reused at once.
+func (s *Server) queue(to Peer, buf []byte) { s.outq.Add(to, buf) }
 
 // Kick disconnects a client with a reason sent to it.
 func (s *Server) Kick(id int, reason string) {
