@@ -1,0 +1,196 @@
+// Package record defines what a study keeps: one plain type per kind of
+// observation (a round, a participant, a session, a shot, a kill, an
+// objective, a "shot behind cover" report, a questionnaire answer and a
+// movement path point), and the Sink they are handed to.
+//
+// The types carry no storage concerns: the study runner produces them on
+// either driver (wall clock or simulation) and a Sink keeps them, in memory
+// for a report or in a database (package store). Players are named by seat,
+// the study's stable index for a participant or bot, so that a participant
+// who rejoins keeps one identity; rounds by their index in the schedule.
+package record
+
+import "time"
+
+// Record is one observation. Only the types of this package implement it.
+type Record interface{ isRecord() }
+
+// Sink receives records. Put must return quickly (a database sink queues
+// and writes in batches off the caller's goroutine) and must be safe for
+// use by one goroutine at a time; Close flushes what is queued and reports
+// the first error met.
+type Sink interface {
+	Put(Record)
+	Close() error
+}
+
+// Study opens a study: everything after it until the next Study belongs to
+// it.
+type Study struct {
+	Name string
+	// Schedule is the text of the schedule file the study ran.
+	Schedule string
+	Seed     uint64
+	// Simulated reports a study played by bots on the simulation driver.
+	Simulated bool
+	Started   time.Time
+}
+
+// Round starts (Ended zero) or ends (Ended set) one round of the schedule.
+type Round struct {
+	Index int
+	Name  string
+	Map   string
+	Mode  string
+	// Technique names what the round tests, as the schedule wrote it
+	// (policy, delay mode, time warp, replication and display), in a
+	// compact "key=value ..." form.
+	Technique string
+	Duration  time.Duration
+	Started   time.Time
+	Ended     time.Time
+}
+
+// Participant is a seat of the study and who holds it.
+type Participant struct {
+	Seat int
+	// Code is the participant code people join with; empty for a bot.
+	Code string
+	Team int
+	Bot  bool
+	// LatencyMS is the one-way latency injected on the seat's link in the
+	// round it was recorded for, Round.
+	Round     int
+	LatencyMS float64
+}
+
+// Session kinds.
+const (
+	Connect    = "connect"
+	Disconnect = "disconnect"
+)
+
+// Session is a connect or a disconnect of a seat.
+type Session struct {
+	Round int
+	Seat  int
+	Kind  string // Connect or Disconnect
+	// Reason says why a session ended ("closed", "timeout", "limit: ...");
+	// Transport how it was carried (udp, webtransport, websocket, pipe).
+	Reason    string
+	Transport string
+	At        time.Time
+}
+
+// Shot is one judged shot (a pellet of a shotgun is one shot each).
+type Shot struct {
+	Round int
+	// At is the match time the shot was resolved.
+	At       time.Duration
+	Shooter  int
+	ShotTick uint32
+	// Victim is the seat hit, -1 for a miss.
+	Victim     int
+	Weapon     uint8
+	Part       string // hit part, "" for a miss
+	Policy     string
+	Hit        bool // the policy's test hit a player
+	Registered bool // damage was applied
+	Damage     int
+	RewindMS   float64
+	RollbackM  float64
+	// ObjectiveSBC reports a hit that the victim's own view showed behind
+	// cover.
+	ObjectiveSBC bool
+	// Appeal is the appeal outcome ("registered", "confirmed",
+	// "denied_upheld", ...), "" when the victim was not asked.
+	Appeal string
+	Kill   bool
+}
+
+// Kill is one kill.
+type Kill struct {
+	Round  int
+	At     time.Duration
+	Killer int
+	Victim int
+	Weapon uint8
+}
+
+// Objective is a mode event: a flag taken, captured or returned, a point
+// captured, a pickup or a token collected.
+type Objective struct {
+	Round int
+	At    time.Duration
+	Seat  int
+	Team  int
+	Kind  string
+}
+
+// SBCReport is a player's "I was shot behind cover" report, with the most
+// recent hit on that player when there was one (Shooter -1 when not).
+type SBCReport struct {
+	Round        int
+	At           time.Duration
+	Reporter     int
+	Shooter      int
+	ShotTick     uint32
+	RewindMS     float64
+	RollbackM    float64
+	ObjectiveSBC bool
+	Appeal       string
+}
+
+// Question kinds of a questionnaire.
+const (
+	YesNo    = "yesno"
+	Likert   = "likert"   // 1 to 5
+	Fairness = "fairness" // -5 to 5
+	Text     = "text"
+)
+
+// Answer is one participant's answer to one question after a round.
+type Answer struct {
+	Round    int
+	Seat     int
+	Question string // the question's id in the schedule
+	Kind     string // YesNo, Likert, Fairness or Text
+	// Value holds a yes/no (1 or 0), Likert or fairness answer; Text a free
+	// text one.
+	Value int
+	Text  string
+	At    time.Time
+}
+
+// Path is a living player's position at one instant: the movement paths
+// that lagkit trend build and replay read.
+type Path struct {
+	Round   int
+	At      time.Duration
+	Seat    int
+	Team    int
+	X, Y, Z float64
+}
+
+func (Study) isRecord()       {}
+func (Round) isRecord()       {}
+func (Participant) isRecord() {}
+func (Session) isRecord()     {}
+func (Shot) isRecord()        {}
+func (Kill) isRecord()        {}
+func (Objective) isRecord()   {}
+func (SBCReport) isRecord()   {}
+func (Answer) isRecord()      {}
+func (Path) isRecord()        {}
+
+// Memory is a Sink that keeps every record in order, for reports and
+// tests.
+type Memory struct {
+	Records []Record
+}
+
+// Put appends r.
+func (m *Memory) Put(r Record) { m.Records = append(m.Records, r) }
+
+// Close does nothing: a Memory has nothing to flush.
+func (m *Memory) Close() error { return nil }
