@@ -154,7 +154,8 @@ func checkMatchFlags(f *pflag.FlagSet, cfg match.Config) error {
 	return nil
 }
 
-// parseLatency reads PLAYER:MS pairs separated by commas.
+// parseLatency reads PLAYER:MS pairs separated by commas, each player
+// at most once.
 func parseLatency(s string) (map[int]float64, error) {
 	out := map[int]float64{}
 	if s == "" {
@@ -166,6 +167,9 @@ func parseLatency(s string) (map[int]float64, error) {
 		ms, err2 := strconv.ParseFloat(v, 64)
 		if !ok || err1 != nil || err2 != nil {
 			return nil, usagef("--latency: %q is not PLAYER:MS (e.g. 2:250)", pair)
+		}
+		if _, dup := out[id]; dup {
+			return nil, usagef("--latency: player %d given twice", id)
 		}
 		out[id] = ms
 	}
