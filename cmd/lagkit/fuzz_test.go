@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
 )
 
 // FuzzParseLatency: --latency either parses to a table that, written
@@ -90,4 +89,3 @@ func FuzzReadCells(f *testing.F) {
 		}
 	})
 }
-
