@@ -161,6 +161,7 @@ type Client struct {
 	cfg    Config
 	phase  Phase
 	reason string
+	code   wire.DisconnectCode
 
 	id       int
 	tickRate int
@@ -258,6 +259,11 @@ func (c *Client) Phase() Phase { return c.phase }
 
 // Reason returns why the session closed.
 func (c *Client) Reason() string { return c.reason }
+
+// DisconnectCode returns the code of the server's Disconnect that closed
+// the session (wire.DisconnectUnspecified otherwise): which of the
+// server's limits, if any, it went over.
+func (c *Client) DisconnectCode() wire.DisconnectCode { return c.code }
 
 // ID returns the client's entity slot once connected.
 func (c *Client) ID() int { return c.id }
@@ -421,7 +427,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 			c.stats.Malformed++
 			return err
 		}
-		c.phase, c.reason = Closed, "disconnected by server: "+m.Reason
+		c.phase, c.reason, c.code = Closed, "disconnected by server: "+m.Reason, m.Code
 		return nil
 	case wire.MsgSnapshot:
 		if c.phase != Connected {

@@ -58,6 +58,9 @@ type ClientStats struct {
 	SBCReceived  int    `json:"sbc_received"`
 	BytesIn      int    `json:"bytes_in"`
 	Reason       string `json:"reason"`
+	// Code is the server's code for the disconnect, if it sent one
+	// (which limit the client went over, say).
+	Code wire.DisconnectCode `json:"code,omitempty"`
 }
 
 // LiveStats holds a running client's statistics for other goroutines.
@@ -304,6 +307,7 @@ func (d *clientDriver) stats() ClientStats {
 	if s.Reason == "" {
 		s.Reason = d.c.Reason()
 	}
+	s.Code = d.c.DisconnectCode()
 	return s
 }
 

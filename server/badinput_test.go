@@ -275,7 +275,9 @@ func TestAppealFlood(t *testing.T) {
 	w.Damage = [game.NumParts]int16{}
 	w.Magazine = 255
 	w.Spread, w.SpreadGrowth, w.SpreadMax, w.Recoil, w.RecoilMax = 0, 0, 0, 0, 0
-	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}, Weapons: []game.Weapon{w}, AppealRate: 2})
+	// Limits.Appeals would disconnect the flooder; the budget must hold
+	// without it.
+	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}, Weapons: []game.Weapon{w}, AppealRate: 2, Limits: Limits{Appeals: 1 << 20}})
 	cmd := d.cmd[1]
 	cmd.Buttons = game.BtnFire
 	d.cmd[1] = cmd

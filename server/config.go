@@ -49,6 +49,9 @@ type Config struct {
 	InterpMin, InterpMax time.Duration
 	// Timeout is the silence after which a client is dropped (default 10 s).
 	Timeout time.Duration
+	// Limits bound what each client may send (see Limits for the
+	// defaults).
+	Limits Limits
 	// Seed seeds the server's random generator (spawn choice).
 	Seed uint64
 	// CookieKey keys the address tokens a client must echo before it
@@ -218,6 +221,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Timeout < 0 {
 		return out, fmt.Errorf("server: config: timeout %v is negative", out.Timeout)
+	}
+	if err := out.Limits.withDefaults(out.Timeout); err != nil {
+		return out, err
 	}
 	if out.Policy.Name == "" {
 		out.Policy.Name = "tlc"

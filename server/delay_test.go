@@ -174,7 +174,9 @@ func TestInputDelayBeyondMoveSlack(t *testing.T) {
 // TestInputDelayKeepsMovementBudget: a client flooding new inputs under
 // time delay moves no further than elapsed time plus MoveSlack allows.
 func TestInputDelayKeepsMovementBudget(t *testing.T) {
-	s, fast, _ := delayServer(t, nil, instantDelay)
+	cfg := instantDelay
+	cfg.Limits.OutOfWindow = 1 << 20 // the budget must hold without it
+	s, fast, _ := delayServer(t, nil, cfg)
 	start, _ := s.Client(fast)
 	next := uint32(1)
 	var now time.Duration

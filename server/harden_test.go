@@ -68,6 +68,9 @@ func TestUnmeasuredOrLiedRoundTripCannotAppeal(t *testing.T) {
 			d.ackLag[2], d.claim[2] = tc.lag, tc.claim
 			d.run(500 * time.Millisecond)
 			d.shoot(nil)
+			// A client that acknowledges nothing gets a snapshot (and
+			// the hit event in it) only every unackedInterval.
+			d.run(unackedInterval)
 			if len(d.hits[2]) != 1 {
 				t.Fatalf("victim received %d hits, want 1", len(d.hits[2]))
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/wire"
 )
 
 // hashState folds one player's authoritative state into the running state
@@ -42,6 +43,10 @@ type LogEntry struct {
 	Team          int
 	Objective     int // index among the mode's flags or points, else -1
 	Pos           geom.Vec3
+	// Code and Reason say why the server ended a session (a disconnect
+	// the client asked for, or whose connection went, has neither).
+	Code   wire.DisconnectCode
+	Reason string
 }
 
 // record logs an entry at the current tick and folds it into the state

@@ -103,6 +103,9 @@ type Server struct {
 	warp       *timeWarp           // nil: time warp off
 
 	stats Stats
+	// overLimit is set when a client is disconnected for going over a
+	// limit, for Step to report.
+	overLimit bool
 }
 
 // Stats are server-wide counters.
@@ -115,6 +118,10 @@ type Stats struct {
 	Challenged, Restarts int
 	Connects             int
 	Disconnects          int
+	// Kicked counts the disconnects the server made, by the code sent
+	// (over a limit, timed out, kicked); Disconnects counts every
+	// session that ended.
+	Kicked [wire.NumDisconnectCodes]int
 	// ProjectilesDropped counts projectiles not launched because
 	// MaxProjectiles were in flight.
 	ProjectilesDropped int
@@ -176,6 +183,12 @@ type client struct {
 
 	echoTime time.Duration // newest Commands.ClientTime received
 	echoAt   time.Duration // when it was received
+
+	usage      usage         // charges against Config.Limits
+	ackedAt    time.Duration // when it last acknowledged a new snapshot
+	lastSnapAt time.Duration // when it was last sent a snapshot
+	// cmdAt is when its last command packet arrived.
+	cmdAt time.Duration
 
 	rtt       rtt.Estimator
 	lastHeard time.Duration
@@ -277,8 +290,33 @@ func (s *Server) Outbox() []Datagram {
 func (s *Server) collect(to Peer, b []byte) { s.outbox = append(s.outbox, Datagram{To: to, Data: b}) }
 
 // Step processes one received datagram. An error describes a datagram that
-// was malformed or not acceptable; the server state is unharmed by it.
+// was malformed or not acceptable; the server state is unharmed by it. A
+// datagram from a client counts against its Limits (its bytes, and a
+// malformed one as such); one that takes it over a limit disconnects it,
+// and Step returns an error wrapping ErrOverLimit.
 func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
+	id, ok := s.byPeer[from]
+	if !ok {
+		return s.dispatch(now, from, data)
+	}
+	c := s.clients[id]
+	if !s.charge(now, c, limitBytes, len(data)) {
+		return fmt.Errorf("client %d: %w", id, ErrOverLimit)
+	}
+	malformed := s.stats.Malformed
+	s.overLimit = false
+	err := s.dispatch(now, from, data)
+	if s.stats.Malformed > malformed && s.clients[id] == c {
+		s.charge(now, c, limitMalformed, 1)
+	}
+	if s.overLimit {
+		return fmt.Errorf("client %d: %w", id, ErrOverLimit)
+	}
+	return err
+}
+
+// dispatch decodes and handles one received datagram.
+func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 	if len(data) > wire.MaxDatagram {
 		s.stats.Malformed++
 		return fmt.Errorf("server: datagram of %d bytes exceeds %d", len(data), wire.MaxDatagram)
@@ -319,8 +357,11 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 			s.stats.Malformed++
 			return err
 		}
-		s.clients[id].lastHeard = now
-		s.appeal(now, s.clients[id], m)
+		c := s.clients[id]
+		c.lastHeard = now
+		if s.charge(now, c, limitAppeals, 1) {
+			s.appeal(now, c, m)
+		}
 		return nil
 	case wire.MsgDisconnect:
 		id, ok := s.byPeer[from]
@@ -332,7 +373,7 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 			s.stats.Malformed++
 			return err
 		}
-		s.drop(id, "")
+		s.drop(id, wire.DisconnectUnspecified, "")
 		return nil
 	default:
 		s.stats.Malformed++
@@ -373,19 +414,30 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 // may be reused at once.
 func (s *Server) queue(to Peer, buf []byte) { s.outq.Add(to, buf) }
 
-// Kick disconnects a client with a reason sent to it.
+// Kick disconnects a client with a reason sent to it (code
+// wire.DisconnectKicked); with no reason, nothing is sent (its
+// connection is gone).
 func (s *Server) Kick(id int, reason string) {
 	if id >= 0 && id < len(s.clients) && s.clients[id] != nil {
-		s.drop(id, reason)
+		code := wire.DisconnectKicked
+		if reason == "" {
+			code = wire.DisconnectUnspecified
+		}
+		s.drop(id, code, reason)
 	}
 }
 
-func (s *Server) drop(id int, reason string) {
+// drop ends the session in slot id, sending it a Disconnect with code
+// and reason unless reason is empty (it left, or restarted).
+func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 	c := s.clients[id]
 	if reason != "" {
-		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: reason}); err == nil {
+		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: reason, Code: code}); err == nil {
 			s.queue(c.peer, buf)
 		}
+	}
+	if code != wire.DisconnectUnspecified {
+		s.stats.Kicked[code]++
 	}
 	delete(s.byPeer, c.peer)
 	for _, o := range s.clients {
@@ -397,16 +449,19 @@ func (s *Server) drop(id int, reason string) {
 	s.match.Died(s.Time(), id, c.state.Pos)
 	s.clients[id] = nil
 	s.stats.Disconnects++
-	s.record(LogEntry{Kind: "disconnect", Player: id, Team: c.team, Pos: c.state.Pos})
+	s.record(LogEntry{Kind: "disconnect", Player: id, Team: c.team, Pos: c.state.Pos, Code: code, Reason: reason})
 }
 
 func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	c.lastHeard = now
+	gap := now - c.cmdAt
+	c.cmdAt = now
 	if m.AckTick > c.ack && m.AckTick <= s.tick {
 		slot := m.AckTick % snapRing
 		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
-			c.rtt.Add(rtt.Sample(now-c.sentAt[slot], min(m.AckDelay, s.tickDur+maxAckSlack)))
+			c.rtt.Add(s.rttSample(now-c.sentAt[slot], m.AckDelay, gap))
 			s.ackEvents(c, &c.snaps[slot])
+			c.acked(now)
 		}
 		c.ack = m.AckTick
 	}
@@ -414,6 +469,16 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 		c.echoTime, c.echoAt = m.ClientTime, now
 	}
 	newest := s.newestTick(now, c)
+	ahead := 0
+	for _, cmd := range m.Cmds {
+		if cmd.Tick > c.lastRecv && cmd.Tick > newest {
+			ahead++
+		}
+	}
+	if !s.charge(now, c, limitOutOfWindow, ahead) {
+		s.stats.CmdsDropped.OutOfWindow += ahead
+		return
+	}
 	for _, cmd := range m.Cmds {
 		switch {
 		case cmd.Tick <= c.lastRecv:
@@ -464,15 +529,11 @@ func (s *Server) step(now time.Duration) {
 		if c == nil {
 			continue
 		}
-		switch {
-		case now-c.lastHeard > s.cfg.Timeout:
-			s.drop(c.id, "timed out")
-			continue
-		case c.overflow:
-			s.drop(c.id, "too many unacknowledged events")
+		if code, reason, ok := s.overdue(now, c); ok {
+			s.drop(c.id, code, reason)
 			continue
 		}
-		if s.tick%c.snapEvery == 0 {
+		if s.dueSnapshot(now, c) {
 			s.sendSnapshot(now, c)
 		}
 		s.releaseSnapshots(now, c)
@@ -535,6 +596,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 	c.out = out
 	c.sent[slot] = true
 	c.sentAt[slot] = now
+	c.lastSnapAt = now
 	c.bytesSent += len(out)
 	c.packetsSent++
 	c.snapshotBytes += len(out)
@@ -569,6 +631,8 @@ type ClientInfo struct {
 	AppealsIgnored int // appeals for unknown, settled, foreign or late hits
 	// Delay describes the time delay applied to the client.
 	Delay delay.Stats
+	// Charged is what the client was charged against its Limits.
+	Charged LimitCounts
 }
 
 // Client returns information on the client in slot id.
@@ -585,7 +649,7 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
 		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken,
 		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored, UpdatesSent: c.updatesSent,
-		Delay: s.delay.Stats(c.id),
+		Delay: s.delay.Stats(c.id), Charged: c.usage.counts(),
 	}, true
 }
 

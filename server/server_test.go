@@ -114,7 +114,9 @@ func TestMovementBudget(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := testServer(t, Config{})
+			// The window limit would disconnect the flooders; the budget
+			// must hold without it.
+			s := testServer(t, Config{Limits: Limits{OutOfWindow: 1 << 20}})
 			dt := s.TickDuration()
 			id := join(t, s, 0, 7)
 			start, _ := s.Client(id)

@@ -78,7 +78,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 		// A new session from the same address: the client restarted, and
 		// its old session (whose commands it will never send again) ends.
 		s.stats.Restarts++
-		s.drop(id, "")
+		s.drop(id, wire.DisconnectUnspecified, "")
 	}
 	id := -1
 	for i, c := range s.clients {
@@ -111,6 +111,9 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 		interpDelay: min(max(m.InterpDelay, s.cfg.InterpMin), s.cfg.InterpMax),
 		lastHeard:   now,
 		joinedAt:    now,
+		ackedAt:     now,
+		cmdAt:       now,
+		usage:       usage{second: now},
 		out:         make([]byte, 0, wire.MaxDatagram),
 	}
 	c.nextEventSeq = 1
@@ -236,6 +239,22 @@ const addressTokenLen = 16
 // section 18.2). Declaring less than the true hold only makes the round
 // trip look longer.
 const maxAckSlack = 25 * time.Millisecond
+
+// rttSample returns c's round-trip sample for a snapshot acknowledged,
+// in a packet that arrived gap after c's previous one, elapsed after the
+// snapshot was sent, declared held for declared. The declared hold is
+// bounded by a tick plus maxAckSlack, and by gap: the packet before
+// this one did not acknowledge the snapshot, so it left before the
+// snapshot arrived, and the snapshot cannot have waited longer than the
+// time between the two sends, which the server sees as the time between
+// their arrivals. A client that answers each snapshot at once while
+// declaring the longest hold can then look faster than it is by at most
+// the interval between its packets (one tick when it sends every tick),
+// not a tick plus the slack; jitter that brings two packets closer only
+// makes an honest client's sample longer, never shorter.
+func (s *Server) rttSample(elapsed, declared, gap time.Duration) time.Duration {
+	return rtt.Sample(elapsed, min(declared, s.tickDur+maxAckSlack, gap))
+}
 
 // measuredRTT returns e's smoothed round trip, or unmeasuredRTT before
 // any sample: a client that never acknowledged a snapshot has no known

@@ -43,6 +43,8 @@ func runRandomScene(t *testing.T, seed uint64, timeWarp time.Duration) equivRun 
 		Map: worldtest.Open(t), MaxClients: n, Seed: seed, TimeWarp: timeWarp,
 		Policy: lagcomp.Config{Name: "none"}, Mode: mode.Config{Mode: kind},
 		Weapons: game.DefaultWeapons(),
+		// The players acknowledge no snapshot; they stay all the same.
+		Limits: Limits{AckTimeout: time.Minute},
 	}
 	s, err := New(cfg)
 	if err != nil {

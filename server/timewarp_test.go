@@ -268,6 +268,7 @@ func TestAnnouncedDeathStays(t *testing.T) {
 func TestStaleCommandFlood(t *testing.T) {
 	cfg := warpConfig()
 	cfg.Map = worldtest.Open(t)
+	cfg.Limits.OutOfWindow = 1 << 20 // the flood must be harmless without it
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

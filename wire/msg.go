@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -76,8 +77,44 @@ type Challenge struct {
 // Reject refuses a Connect.
 type Reject struct{ Reason string }
 
-// Disconnect ends a session from either side.
-type Disconnect struct{ Reason string }
+// Disconnect ends a session from either side: Reason in words for
+// people and logs, Code for programs (metrics count disconnects by it).
+type Disconnect struct {
+	Reason string
+	Code   DisconnectCode
+}
+
+// DisconnectCode says why a session ended, for programs.
+type DisconnectCode uint8
+
+// The disconnect codes. A server over a limit of Config.Limits sends the
+// code of that limit.
+const (
+	DisconnectUnspecified DisconnectCode = iota // no code: read Reason
+	DisconnectKicked                            // an administrator or the match (a seat given to a person, the end)
+	DisconnectTimedOut                          // nothing heard for the server's timeout
+	DisconnectNoAcks                            // no snapshot acknowledged for the server's timeout
+	DisconnectEventBacklog                      // too many unacknowledged events
+	DisconnectMalformed                         // too many malformed datagrams
+	DisconnectOutOfWindow                       // too many commands outside the command window
+	DisconnectAppeals                           // too many appeals
+	DisconnectReports                           // too many reports
+	DisconnectBytes                             // too many bytes received per second
+	NumDisconnectCodes                          // the number of codes; not a code
+)
+
+var disconnectNames = [NumDisconnectCodes]string{
+	"unspecified", "kicked", "timed_out", "no_acks", "event_backlog",
+	"malformed", "out_of_window", "appeals", "reports", "bytes",
+}
+
+// String returns the code's name in snake case, as metrics label it.
+func (c DisconnectCode) String() string {
+	if c < NumDisconnectCodes {
+		return disconnectNames[c]
+	}
+	return fmt.Sprintf("code_%d", uint8(c))
+}
 
 // Commands carries the newest user commands (the newest first is not
 // required; commands are ordered by Tick, oldest first) together with the

@@ -139,15 +139,33 @@ func DecodeReject(b []byte, m *Reject) error {
 	return r.finish()
 }
 
-// AppendDisconnect appends the encoding of m to dst.
+// AppendDisconnect appends the encoding of m to dst. A code follows the
+// reason as one byte, and only when it is not DisconnectUnspecified, so a
+// Disconnect without a code is encoded as before codes existed.
 func AppendDisconnect(dst []byte, m *Disconnect) ([]byte, error) {
-	return appendReason(dst, MsgDisconnect, m.Reason)
+	if m.Code >= NumDisconnectCodes {
+		return dst, encodeError(MsgDisconnect, "code %d unknown", m.Code)
+	}
+	out, err := appendReason(dst, MsgDisconnect, m.Reason)
+	if err != nil || m.Code == DisconnectUnspecified {
+		return out, err
+	}
+	w := bitWriter{buf: out}
+	w.writeBits(uint64(m.Code), 8)
+	return w.buf, nil
 }
 
 // DecodeDisconnect decodes datagram b into m.
 func DecodeDisconnect(b []byte, m *Disconnect) error {
 	r := newReader(b, MsgDisconnect)
 	m.Reason = r.readString(reasonLenBits, MaxReasonLen, "reason")
+	m.Code = DisconnectUnspecified
+	if r.err == nil && len(b)*8-r.pos >= 8 {
+		m.Code = DisconnectCode(r.readBits(8))
+		if m.Code == DisconnectUnspecified || m.Code >= NumDisconnectCodes {
+			r.failf("code %d unknown", m.Code)
+		}
+	}
 	return r.finish()
 }
 

@@ -39,6 +39,9 @@ func TestSessionRoundTrip(t *testing.T) {
 		{"disconnect", func() (any, any, error) {
 			return roundTripMsg(&Disconnect{Reason: "timed out ⏱"}, AppendDisconnect, DecodeDisconnect)
 		}},
+		{"disconnect with a code", func() (any, any, error) {
+			return roundTripMsg(&Disconnect{Reason: "too many malformed datagrams", Code: DisconnectMalformed}, AppendDisconnect, DecodeDisconnect)
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -243,5 +246,34 @@ func TestConnectIsPaddedBeyondEveryPreSessionReply(t *testing.T) {
 		if err := DecodeConnect(in, &m); err == nil {
 			t.Errorf("%s connect decoded", name)
 		}
+	}
+}
+
+// TestDisconnectCodes: a code travels as one byte after the reason, none
+// is sent for DisconnectUnspecified (so the encoding without one is
+// unchanged), and an unknown or explicitly zero code is refused.
+func TestDisconnectCodes(t *testing.T) {
+	plain, err := AppendDisconnect(nil, &Disconnect{Reason: "bye"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	coded, err := AppendDisconnect(nil, &Disconnect{Reason: "bye", Code: DisconnectBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(coded) != len(plain)+1 || coded[len(plain)] != byte(DisconnectBytes) {
+		t.Fatalf("coded %x, plain %x: want the code as one more byte", coded, plain)
+	}
+	for _, code := range []byte{0, byte(NumDisconnectCodes)} {
+		var m Disconnect
+		if err := DecodeDisconnect(append(plain[:len(plain):len(plain)], code), &m); err == nil {
+			t.Errorf("code %d decoded as %+v", code, m)
+		}
+	}
+	if _, err := AppendDisconnect(nil, &Disconnect{Code: NumDisconnectCodes}); err == nil {
+		t.Error("unknown code encoded")
+	}
+	if DisconnectAppeals.String() != "appeals" || DisconnectCode(200).String() != "code_200" {
+		t.Errorf("names %q %q", DisconnectAppeals, DisconnectCode(200))
 	}
 }
