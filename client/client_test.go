@@ -191,6 +191,23 @@ func TestRejectAndGarbage(t *testing.T) {
 	}
 }
 
+// TestDisconnectCodeReachesTheDriver: the code of the server's
+// Disconnect (which limit the client went over) is kept beside the
+// reason, for the driver to read.
+func TestDisconnectCodeReachesTheDriver(t *testing.T) {
+	c := connected(t, Config{})
+	if c.DisconnectCode() != wire.DisconnectUnspecified {
+		t.Fatalf("code %v while connected", c.DisconnectCode())
+	}
+	b, _ := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: "too many bytes", Code: wire.DisconnectBytes})
+	if err := c.Step(tick, b); err != nil {
+		t.Fatal(err)
+	}
+	if c.Phase() != Closed || c.DisconnectCode() != wire.DisconnectBytes || c.Reason() != "disconnected by server: too many bytes" {
+		t.Fatalf("phase %v, code %v, reason %q", c.Phase(), c.DisconnectCode(), c.Reason())
+	}
+}
+
 // TestStampedStatesAreSamplesAtTheirTime: a state repeated under
 // threshold replication is one sample, at the tick it is from.
 func TestStampedStatesAreSamplesAtTheirTime(t *testing.T) {
