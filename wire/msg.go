@@ -90,17 +90,17 @@ type DisconnectCode uint8
 // The disconnect codes. A server over a limit of Config.Limits sends the
 // code of that limit.
 const (
-	DisconnectUnspecified DisconnectCode = iota // no code: read Reason
-	DisconnectKicked                            // an administrator or the match (a seat given to a person, the end)
-	DisconnectTimedOut                          // nothing heard for the server's timeout
-	DisconnectNoAcks                            // no snapshot acknowledged for the server's timeout
-	DisconnectEventBacklog                      // too many unacknowledged events
-	DisconnectMalformed                         // too many malformed datagrams
-	DisconnectOutOfWindow                       // too many commands outside the command window
-	DisconnectAppeals                           // too many appeals
-	DisconnectReports                           // too many reports
-	DisconnectBytes                             // too many bytes received per second
-	NumDisconnectCodes                          // the number of codes; not a code
+	DisconnectUnspecified  DisconnectCode = iota // no code: read Reason
+	DisconnectKicked                             // an administrator or the match (a seat given to a person, the end)
+	DisconnectTimedOut                           // nothing heard for the server's timeout
+	DisconnectNoAcks                             // no snapshot acknowledged for the server's timeout
+	DisconnectEventBacklog                       // too many unacknowledged events
+	DisconnectMalformed                          // too many malformed datagrams
+	DisconnectOutOfWindow                        // too many commands outside the command window
+	DisconnectAppeals                            // too many appeals
+	DisconnectReports                            // too many reports
+	DisconnectBytes                              // too many bytes received per second
+	NumDisconnectCodes                           // the number of codes; not a code
 )
 
 var disconnectNames = [NumDisconnectCodes]string{
