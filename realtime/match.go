@@ -386,7 +386,7 @@ func (m *Match) receive(now time.Duration, in inbound) {
 // step hands a datagram to the core.
 func (m *Match) step(now time.Duration, p *peer, b []byte) {
 	malformed := m.srv.Stats().Malformed
-	if err := m.srv.Step(now, p.id, b); err != nil && m.srv.Stats().Malformed == malformed {
+	if err := m.srv.Step(now, p.id, b); err != nil && m.srv.Stats().Malformed == malformed && !errors.Is(err, server.ErrOverLimit) {
 		m.met.dropped[DropNoPeer].Inc() // well formed, but not from a player
 	}
 	if typ, err := wire.PeekType(b); err == nil && typ == wire.MsgDisconnect && p.seat >= 0 && p.closing == "" {
@@ -509,6 +509,11 @@ func (m *Match) account() {
 	}
 	if d := tokenRefusals(st.Tokens) - tokenRefusals(m.prev.Tokens); d > 0 {
 		m.met.dropped[DropToken].Add(float64(d))
+	}
+	for code, n := range st.Kicked {
+		if d := n - m.prev.Kicked[code]; d > 0 {
+			m.met.kicked[code].Add(float64(d))
+		}
 	}
 	m.prev = st
 	for _, rec := range m.srv.ShotRecords() {

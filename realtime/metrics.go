@@ -2,6 +2,8 @@ package realtime
 
 import (
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lagkit/lagkit/wire"
 )
 
 // Drop reasons counted by Metrics.Dropped.
@@ -34,6 +36,9 @@ type Metrics struct {
 	MatchesRunning  prometheus.Gauge
 	ConnectsTotal   *prometheus.CounterVec
 	DisconnectTotal *prometheus.CounterVec
+	// Kicked counts the disconnects the server made, by reason: the
+	// wire.DisconnectCode it sent (a limit gone over, a timeout).
+	Kicked *prometheus.CounterVec
 }
 
 // NewMetrics creates the metrics and registers them on reg.
@@ -75,10 +80,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "lagkit_connects_total", Help: "Players accepted."}, m),
 		DisconnectTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lagkit_disconnects_total", Help: "Players gone."}, m),
+		Kicked: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lagkit_server_disconnects_total", Help: "Players the server disconnected, by reason."}, []string{"match", "reason"}),
 	}
 	reg.MustRegister(x.TickSeconds, x.TickLateness, x.TickOverruns, x.Players, x.DatagramsIn, x.DatagramsOut,
 		x.BytesIn, x.BytesOut, x.Dropped, x.Rewinds, x.RollbackMetres, x.SBCHits, x.Appeals, x.MatchesRunning,
-		x.ConnectsTotal, x.DisconnectTotal)
+		x.ConnectsTotal, x.DisconnectTotal, x.Kicked)
 	return x
 }
 
@@ -90,6 +97,7 @@ type matchMetrics struct {
 	sbc, connects, disconnects                       prometheus.Counter
 	humans, bots                                     prometheus.Gauge
 	dropped                                          map[string]prometheus.Counter
+	kicked                                           [wire.NumDisconnectCodes]prometheus.Counter
 	appeals                                          *prometheus.CounterVec
 	parent                                           *Metrics
 	id                                               string
@@ -110,6 +118,9 @@ func (x *Metrics) forMatch(id string) *matchMetrics {
 	for _, r := range []string{DropQueueFull, DropSend, DropMalformed, DropEmulated, DropNoPeer, DropToken} {
 		mm.dropped[r] = x.Dropped.WithLabelValues(id, r)
 	}
+	for code := range wire.NumDisconnectCodes {
+		mm.kicked[code] = x.Kicked.WithLabelValues(id, code.String())
+	}
 	x.MatchesRunning.Inc()
 	return mm
 }
@@ -125,7 +136,7 @@ func (mm *matchMetrics) remove() {
 		v.DeletePartialMatch(l)
 	}
 	for _, v := range []*prometheus.CounterVec{x.TickOverruns, x.DatagramsIn, x.DatagramsOut, x.BytesIn, x.BytesOut,
-		x.Dropped, x.Rewinds, x.SBCHits, x.Appeals, x.ConnectsTotal, x.DisconnectTotal} {
+		x.Dropped, x.Rewinds, x.SBCHits, x.Appeals, x.ConnectsTotal, x.DisconnectTotal, x.Kicked} {
 		v.DeletePartialMatch(l)
 	}
 	x.MatchesRunning.Dec()
