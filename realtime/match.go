@@ -385,6 +385,7 @@ func (m *Match) receive(now time.Duration, in inbound) {
 
 // step hands a datagram to the core.
 func (m *Match) step(now time.Duration, p *peer, b []byte) {
+	m.admit(now, p, b)
 	malformed := m.srv.Stats().Malformed
 	if err := m.srv.Step(now, p.id, b); err != nil && m.srv.Stats().Malformed == malformed && !errors.Is(err, server.ErrOverLimit) {
 		m.met.dropped[DropNoPeer].Inc() // well formed, but not from a player

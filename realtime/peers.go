@@ -27,6 +27,9 @@ type peer struct {
 	// server sent it has left.
 	closing string
 	removed bool
+	// counted is set once a person's connection counts among the
+	// match's humans: from its first proven Connect (see admit).
+	counted bool
 	cancel  context.CancelFunc
 	joined  time.Duration
 	rule    linkRule // the emulation in force
@@ -47,7 +50,11 @@ func (p *peer) lost() int {
 	return max(d, 0)
 }
 
-// add registers conn and starts its reader.
+// add registers conn and starts its reader. A person's connection
+// counts among the match's humans only from its first Connect that
+// proves its address (see admit), and only then does a bot give up its
+// seat, so connections from spoofed addresses (which the listener
+// bounds and connectTimeout closes) empty no seat and lock nobody out.
 func (m *Match) add(conn transport.Conn, isBot bool) error {
 	if !isBot && m.humans >= m.r.cfg.Seats {
 		return fmt.Errorf("realtime: match %s is full", m.id)
@@ -57,9 +64,6 @@ func (m *Match) add(conn transport.Conn, isBot bool) error {
 	m.peers[p.id] = p
 	if isBot {
 		m.bots = append(m.bots, p)
-	} else {
-		m.humans++
-		m.makeRoom()
 	}
 	m.applyRule(p)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -105,6 +109,7 @@ func (m *Match) seated(p *peer) {
 	}
 	ci, _ := m.srv.Client(seat)
 	p.seat, p.name = seat, ci.Name
+	m.count(p)
 	m.applyRule(p)
 	m.met.connects.Inc()
 	m.players()
@@ -181,7 +186,7 @@ func (m *Match) remove(p *peer, reason string) {
 	delete(m.peers, p.id)
 	if p.bot {
 		m.bots = slices.DeleteFunc(m.bots, func(b *peer) bool { return b == p })
-	} else {
+	} else if p.counted {
 		m.humans--
 	}
 	if p.seat >= 0 {
@@ -208,6 +213,24 @@ func (m *Match) players() {
 	}
 	m.met.humans.Set(float64(h))
 	m.met.bots.Set(float64(b))
+}
+
+// admit has a bot give its seat to the person at p, not yet seated,
+// whose datagram b is a Connect the server would give a slot, when the
+// match is at its bot-filled size.
+func (m *Match) admit(now time.Duration, p *peer, b []byte) {
+	if !p.bot && !p.counted && m.srv.Proven(now, p.id, b) {
+		m.count(p)
+		m.makeRoom()
+	}
+}
+
+// count counts a person's connection among the match's humans, once.
+func (m *Match) count(p *peer) {
+	if !p.bot && !p.counted {
+		p.counted = true
+		m.humans++
+	}
 }
 
 // makeRoom has a bot give its seat to a person who joined a match at its

@@ -520,3 +520,48 @@ func TestTokenRouting(t *testing.T) {
 		t.Fatalf("connects %d after the right token, want 1", st.Connects)
 	}
 }
+
+// TestSpoofedConnectionsEmptyNoSeat: connections that never prove their
+// address (garbage, forged Connects) from more addresses than the match
+// has seats neither make the bots give up their seats nor lock a person
+// out; a real client then takes a bot's seat.
+func TestSpoofedConnectionsEmptyNoSeat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of wall time")
+	}
+	walltest.Lock(t)
+	srv := serveMatch(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4})
+	waitFor(t, srv.m, "four bots", func(i MatchInfo) bool { return i.Bots == 4 && len(i.Players) == 4 })
+	to, err := net.ResolveUDPAddr("udp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payloads := floodPayloads(rand.New(rand.NewPCG(3, 4)))
+	for i := range 16 {
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		for _, b := range payloads {
+			if _, err := c.WriteToUDP(b, to); err != nil {
+				t.Fatalf("flooder %d: %v", i, err)
+			}
+		}
+	}
+	time.Sleep(time.Second)
+	info, err := srv.m.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Bots != 4 || info.Humans != 0 || len(info.Players) != 4 {
+		t.Fatalf("after connections from 16 spoofed addresses: %d bots, %d humans, %d players; want the 4 bots alone", info.Bots, info.Humans, len(info.Players))
+	}
+	kit := newBotKit(t, "arena")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	cs, err := kit.play(ctx, srv.addr, "alice", 1, nil, nil)
+	if err != nil || cs.Snapshots < 32 {
+		t.Fatalf("a real client among the spoofed ones: %d snapshots, %v", cs.Snapshots, err)
+	}
+}

@@ -206,3 +206,40 @@ func TestUnmeasuredShooterIsNotRewound(t *testing.T) {
 		}
 	}
 }
+
+// TestProvenConnect: Proven tells a Connect that echoes its address
+// token (one that gets a slot if one is free) from one that does not, a
+// forged token and garbage, and changes nothing.
+func TestProvenConnect(t *testing.T) {
+	s := testServer(t, Config{})
+	m := wire.Connect{Version: wire.Version, Nonce: 9, Name: "p"}
+	first, _ := wire.AppendConnect(nil, &m)
+	var ch wire.Challenge
+	if reply := connectTo(t, s, 0, 1, &m); wire.DecodeChallenge(reply, &ch) != nil {
+		t.Fatalf("want a challenge, got %x", reply)
+	}
+	m.Token = ch.Token
+	proven, _ := wire.AppendConnect(nil, &m)
+	m.Token = "forged-token-xxx"
+	forged, _ := wire.AppendConnect(nil, &m)
+	before := s.Stats()
+	for _, tc := range []struct {
+		name string
+		from Peer
+		b    []byte
+		want bool
+	}{
+		{"echoed token", 1, proven, true},
+		{"echoed token from another address", 2, proven, false},
+		{"no token", 1, first, false},
+		{"forged token", 1, forged, false},
+		{"garbage", 1, []byte{byte(wire.MsgConnect), 1}, false},
+	} {
+		if got := s.Proven(0, tc.from, tc.b); got != tc.want {
+			t.Errorf("%s: proven %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if after := s.Stats(); after != before || len(s.Outbox()) != 0 {
+		t.Fatalf("Proven changed the server: stats %+v -> %+v", before, after)
+	}
+}

@@ -141,6 +141,34 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 	s.sendAccept(c)
 }
 
+// Proven reports whether data, received from from at now, is a Connect
+// that would get a slot if one were free: of this version, echoing the
+// address token of its session nonce (so its sender receives at that
+// address), and with Config.ConnectKey carrying a connect token that
+// opens, is unexpired, names this match and address, and was not used
+// before. It changes nothing. A driver that keeps seats filled with bots
+// asks it before a bot gives up its seat, so that datagrams from spoofed
+// addresses, which never echo a token, cannot empty seats.
+func (s *Server) Proven(now time.Duration, from Peer, data []byte) bool {
+	var m wire.Connect
+	if typ, err := wire.PeekType(data); err != nil || typ != wire.MsgConnect || wire.DecodeConnect(data, &m) != nil || m.Version != wire.Version {
+		return false
+	}
+	addr := s.addressToken(from, m.Nonce)
+	if len(s.cfg.ConnectKey) == 0 {
+		return m.Token == addr
+	}
+	if len(m.Token) < addressTokenLen || subtle.ConstantTimeCompare([]byte(m.Token[:addressTokenLen]), []byte(addr)) != 1 {
+		return false
+	}
+	c, err := token.Open(s.cfg.ConnectKey, []byte(m.Token[addressTokenLen:]), s.cfg.Epoch.Add(now))
+	if err == nil {
+		err = c.Check(s.cfg.MatchID, s.cfg.Address)
+	}
+	_, seen := s.seenTokens[c.ID]
+	return err == nil && !seen
+}
+
 func (s *Server) sendAccept(c *client) {
 	buf, err := wire.AppendAccept(nil, &wire.Accept{
 		ClientID: uint8(c.id),
