@@ -134,6 +134,21 @@ func (k *botKit) play(ctx context.Context, addr, name string, seed uint64, tok [
 	return RunClient(ctx, conn, ClientConfig{Client: cc, Brain: b, Stats: live})
 }
 
+// runEach runs f for 0 to n-1, each on its own goroutine with live
+// statistics of its own, and returns those and a wait for them all.
+func runEach(n int, f func(i int, live *LiveStats)) ([]LiveStats, func()) {
+	lives := make([]LiveStats, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(i, &lives[i])
+		}()
+	}
+	return lives, wg.Wait
+}
+
 // heapAfterGC returns the live heap after a collection.
 func heapAfterGC() uint64 {
 	runtime.GC()
@@ -195,28 +210,22 @@ func TestSoak(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	var sessions, failures atomic.Int64
-	lives := make([]LiveStats, bots)
-	var wg sync.WaitGroup
-	for i := range bots {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(i), 1))
-			for ctx.Err() == nil {
-				sctx, scancel := ctx, context.CancelFunc(func() {})
-				if i%3 == 0 { // reconnects every few seconds
-					sctx, scancel = context.WithTimeout(ctx, time.Duration(3+rng.IntN(4))*time.Second)
-				}
-				_, err := kit.play(sctx, srv.addr, fmt.Sprintf("bot%d", i), uint64(i+1), nil, &lives[i])
-				scancel()
-				sessions.Add(1)
-				if err != nil && ctx.Err() == nil {
-					failures.Add(1)
-					t.Logf("bot %d: %v", i, err)
-				}
+	lives, wait := runEach(bots, func(i int, live *LiveStats) {
+		rng := rand.New(rand.NewPCG(uint64(i), 1))
+		for ctx.Err() == nil {
+			sctx, scancel := ctx, context.CancelFunc(func() {})
+			if i%3 == 0 { // reconnects every few seconds
+				sctx, scancel = context.WithTimeout(ctx, time.Duration(3+rng.IntN(4))*time.Second)
 			}
-		}()
-	}
+			_, err := kit.play(sctx, srv.addr, fmt.Sprintf("bot%d", i), uint64(i+1), nil, live)
+			scancel()
+			sessions.Add(1)
+			if err != nil && ctx.Err() == nil {
+				failures.Add(1)
+				t.Logf("bot %d: %v", i, err)
+			}
+		}
+	})
 	time.Sleep(min(5*time.Second, d/4))
 	mid := heapAfterGC()
 	snapsMid := make([]int, bots)
@@ -239,7 +248,7 @@ func TestSoak(t *testing.T) {
 	if err := srv.m.SetLatency(nil); err != nil {
 		t.Fatal(err)
 	}
-	wg.Wait()
+	wait()
 	gone := time.Now().Add(12 * time.Second) // a goodbye lost earlier: the core's 10 s timeout
 	var left []Player
 	for time.Now().Before(gone) {
@@ -337,15 +346,9 @@ func TestFlood(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), flood+4*time.Second)
 	defer cancel()
 	res := make([]botResult, bots)
-	lives := make([]LiveStats, bots)
-	var wg sync.WaitGroup
-	for i := range bots {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			res[i].stats, res[i].err = kit.play(ctx, srv.addr, fmt.Sprintf("bot%d", i), uint64(i+1), nil, &lives[i])
-		}()
-	}
+	lives, wait := runEach(bots, func(i int, live *LiveStats) {
+		res[i].stats, res[i].err = kit.play(ctx, srv.addr, fmt.Sprintf("bot%d", i), uint64(i+1), nil, live)
+	})
 	time.Sleep(2 * time.Second) // the bots join first
 
 	to, err := net.ResolveUDPAddr("udp", srv.addr)
@@ -403,7 +406,7 @@ func TestFlood(t *testing.T) {
 		c.Close()
 	}
 	readers.Wait()
-	wg.Wait()
+	wait()
 
 	drops := map[string]float64{}
 	for _, r := range []string{DropQueueFull, DropMalformed, DropNoPeer, DropToken, DropSend} {
