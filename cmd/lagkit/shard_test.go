@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/lagkit/lagkit/internal/walltest"
 )
 
 // TestShardedRunEqualsWhole runs an experiment as 4 shards in 4 lagkit
@@ -23,6 +25,9 @@ func TestShardedRunEqualsWhole(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs an experiment five times over")
 	}
+	// Five processes at once would starve the tests that time a live
+	// match.
+	walltest.Lock(t)
 	dir := t.TempDir()
 	lagkit := func(args ...string) *exec.Cmd {
 		cmd := exec.Command(os.Args[0], args...)
