@@ -115,6 +115,17 @@ duration = "4s"
 		rep, _ := runBots(ctx, botsOptions{connect: connect, count: 1, duration: 1500 * time.Millisecond, mapName: "arena", skill: 0.5, seed: 1})
 		early <- rep
 	}()
+	// Capacity is on /metrics while the match runs.
+	time.Sleep(500 * time.Millisecond)
+	metrics, err := get(ctx, "http://"+addrs["http"].(string)+"/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"lagkit_matches 1\n", "lagkit_matches_max 256\n", `lagkit_seats{match="1"} 2`, `lagkit_match_cpu_seconds_total{match="1"} `, "lagkit_match_panics_total 0\n"} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics has no %q", want)
+		}
+	}
 	late, err := runBots(ctx, botsOptions{connect: connect, count: 1, duration: 30 * time.Second, mapName: "arena", skill: 0.5, seed: 2})
 	if err != nil {
 		t.Fatal(err)

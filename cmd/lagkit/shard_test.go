@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/internal/walltest"
 )
 
@@ -95,24 +95,15 @@ func TestShardedRunEqualsWhole(t *testing.T) {
 	if a, b := results(whole), results(merged); !reflect.DeepEqual(a, b) {
 		t.Errorf("results.json differs:\nwhole  %.300v\nmerged %.300v", a, b)
 	}
-	cells := func(d string) []map[string]any {
-		f, err := os.Open(filepath.Join(d, "cells.jsonl"))
+	cells := func(d string) []experiment.CellResult {
+		cs, err := readCells(d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
-		var out []map[string]any
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<24)
-		for sc.Scan() {
-			var c map[string]any
-			if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-				t.Fatal(err)
-			}
-			delete(c, "wall_s")
-			out = append(out, c)
+		for i := range cs {
+			cs[i].WallS = 0
 		}
-		return out
+		return cs
 	}
 	if a, b := cells(whole), cells(merged); len(a) != 6 || !reflect.DeepEqual(a, b) {
 		t.Errorf("cells differ: %d whole, %d merged", len(a), len(b))
