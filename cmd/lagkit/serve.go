@@ -240,8 +240,14 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	}
 	if gs != nil {
 		<-gsDone
-		if aerr := gs.finish(sctx); aerr != nil && err == nil {
-			err = aerr
+		if aerr := gs.finish(sctx); aerr != nil {
+			if ctx.Err() != nil {
+				// Stopped by a signal, as Agones stops a GameServer it
+				// deletes: the SDK server may be going too.
+				log.Warn("agones shutdown", "err", aerr)
+			} else if err == nil {
+				err = aerr
+			}
 		}
 	}
 	if err != nil {

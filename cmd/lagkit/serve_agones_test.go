@@ -244,3 +244,40 @@ func TestServeAgonesFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestServeAgonesSignal stops serve --agones as Agones stops a
+// GameServer it deletes (SIGTERM, here the context): it shuts down and
+// exits cleanly, and also when the SDK server has gone first.
+func TestServeAgonesSignal(t *testing.T) {
+	for _, sdkGone := range []bool{false, true} {
+		fake := agonestest.NewServer("lagkit-sig")
+		t.Setenv(agones.PortEnv, fake.Port())
+		ctx, cancel := context.WithCancel(context.Background())
+		o := serveOptions{agones: agonesOptions{on: true, health: 100 * time.Millisecond, wait: time.Second}}
+		addrs, res, logs := serveInProcess(t, ctx, o)
+		if addrs == nil {
+			t.Fatalf("serve failed: %v\n%s", <-res, logs())
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for fake.GameServer().Status.State != agones.StateReady && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if sdkGone {
+			fake.Close()
+		}
+		cancel()
+		select {
+		case err := <-res:
+			if err != nil {
+				t.Fatalf("SDK server gone %v: serve: %v", sdkGone, err)
+			}
+		case <-time.After(15 * time.Second):
+			t.Fatalf("SDK server gone %v: serve did not exit:\n%s", sdkGone, logs())
+		}
+		calls := fake.Calls()
+		if last := calls[len(calls)-1].Op; !sdkGone && last != "Shutdown" {
+			t.Fatalf("last call %s, want Shutdown", last)
+		}
+		fake.Close()
+	}
+}
