@@ -177,6 +177,10 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.stats.CommandsSent++
 }
 
+// LastCmd returns the newest command issued (zero before the first), as
+// sent: with its Tick, Duration, ViewTime and any fire press.
+func (c *Client) LastCmd() game.UserCmd { return c.cmds[(c.nextCmd-1)%cmdRing] }
+
 // Predicted returns the predicted present state of the local player.
 func (c *Client) Predicted() game.PlayerState { return c.pred }
 

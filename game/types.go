@@ -108,17 +108,18 @@ func (c UserCmd) Aimed() UserCmd {
 }
 
 // PressEye returns the view origin of a player at command cmd's press:
-// the eyes of its states before and after the command, interpolated at
-// the press's share of the command's duration, since the movement step
-// covers the command's time as one straight move. Without a press, or
-// with one at the tick, it is the eye after the command.
+// the eye of its state before the command. A client draws its player at
+// the state its newest command predicted until it issues the next, so a
+// press between two ticks was aimed from there; the command's own move
+// was not yet on the screen. (Interpolating toward the state after the
+// command would move the origin up to a tick's run, 20 cm at 20 Hz,
+// away from where the player looked from.) Without a press it is the eye
+// after the command, where a shot at the tick leaves from.
 func PressEye(before, after PlayerState, cmd UserCmd, p *Params) geom.Vec3 {
-	end := EyePos(after, p)
-	if !cmd.HasPress || cmd.Press.Offset >= cmd.Duration || cmd.Duration <= 0 {
-		return end
+	if cmd.HasPress {
+		return EyePos(before, p)
 	}
-	f := float64(max(cmd.Press.Offset, 0)) / float64(cmd.Duration)
-	return EyePos(before, p).Lerp(end, f)
+	return EyePos(after, p)
 }
 
 // YawRad returns the command's yaw in radians.

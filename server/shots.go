@@ -73,8 +73,8 @@ type pendingShot struct {
 
 // shotEye returns where a shot of command cmd leaves from: the eye of
 // the shooter's state after the command, or with a fire press within the
-// command, the eye at the press (the shooter's move interpolated, see
-// game.PressEye), before and after being its states around the command.
+// command, the eye its client drew at the press (see game.PressEye),
+// before and after being its states around the command.
 func (s *Server) shotEye(before, after game.PlayerState, cmd game.UserCmd) geom.Vec3 {
 	return game.PressEye(before, after, cmd, s.cfg.Movement)
 }
