@@ -220,4 +220,3 @@ func (o *subtickObserver) metrics() map[string]float64 {
 		"prediction_error_max_m": o.predMax,
 	}
 }
-
