@@ -35,6 +35,7 @@ const (
 type frameAim struct {
 	visible           bool // the target was in sight at the last tick
 	yawVel, pitchVel  float64
+	lastOff           float64       // the crosshair's angle off the aim point at the last frame
 	held              bool          // the trigger is down
 	releaseAt         time.Duration // when the tap lets go
 	latched           bool          // a press waits for the next tick (no sub-tick input)
@@ -53,6 +54,9 @@ type PressRecord struct {
 	// Yaw and Pitch are the aim at the press, in angle units.
 	Yaw   uint16
 	Pitch int16
+	// Speed is how fast the crosshair swept at the press, in degrees a
+	// second: high in a flick's crossing, low when settled or tracking.
+	Speed float64
 }
 
 // FrameRate returns the bot's display rate (Config.FrameRate): the
@@ -69,10 +73,12 @@ func (b *Bot) Presses() []PressRecord {
 
 // Frame moves the bot's crosshair through one display frame at now and
 // decides whether to pull the trigger at it: at the first frame the
-// crosshair comes within clickRadius of the aim point (the target as its
-// client draws it at this instant, plus the bot's aim error), once the
-// bot has reacted to the target, the weapon is loaded and the last tap
-// is past its fire interval and a short pause. Each tap is followed by a
+// crosshair, within clickRadius of the aim point (the target as its
+// client draws it at this instant, plus the bot's aim error), no longer
+// closes on it (a flick's crossing, a settled or tracking aim: where a
+// person sees the crosshair on the target and clicks), once the bot has
+// reacted to the target, the weapon is loaded and the last tap is past
+// its fire interval and a short pause. Each tap is followed by a
 // new aim error, so every shot is a flick and a click. With SubTick the
 // frame is reported to the client (client.Client.Frame).
 func (b *Bot) Frame(now time.Duration, c *client.Client) {
@@ -87,11 +93,20 @@ func (b *Bot) Frame(now time.Duration, c *client.Client) {
 	}()
 	st := c.Predicted()
 	if st.Has(game.FlagDead) || !f.visible || b.target < 0 {
+		f.lastOff = math.Inf(1)
 		return
 	}
 	vt := c.ViewTime(now)
 	rs, ok := c.Remote(b.target, vt)
 	if !ok || rs.Has(game.FlagDead) {
+		f.lastOff = math.Inf(1)
+		return
+	}
+	if now < b.reactAt {
+		// Reaction time is the time before the hand moves: the flick
+		// toward a new target starts when it is over, and so the click
+		// at its crossing comes a flick's time after it.
+		f.yawVel, f.pitchVel, f.lastOff = 0, 0, math.Inf(1)
 		return
 	}
 	eye := game.EyePos(st, b.params)
@@ -101,13 +116,16 @@ func (b *Bot) Frame(now time.Duration, c *client.Client) {
 	dist := to.Len()
 	aim := game.AimDir(game.YawUnits(b.yaw), game.PitchUnits(b.pitch))
 	off := math.Acos(math.Max(-1, math.Min(1, aim.Dot(to)/math.Max(dist, 1e-9))))
-	ready := now >= b.reactAt && now >= f.nextPress && !st.Has(game.FlagReloading) && st.Ammo > 0
-	if f.held || !ready || off > math.Atan2(clickRadius, dist) {
+	closing := off < f.lastOff
+	f.lastOff = off
+	ready := now >= f.nextPress && !st.Has(game.FlagReloading) && st.Ammo > 0
+	if f.held || !ready || closing || off > math.Atan2(clickRadius, dist) {
 		return
 	}
 	f.held, f.releaseAt, f.latched = true, now+tapHold, !b.cfg.SubTick
 	f.nextPress = now + b.weapon.FireInterval + time.Duration(100+b.rng.IntN(200))*time.Millisecond
-	f.untagged = append(f.untagged, PressRecord{At: now, ViewTime: vt, Yaw: game.YawUnits(b.yaw), Pitch: game.PitchUnits(b.pitch)})
+	f.untagged = append(f.untagged, PressRecord{At: now, ViewTime: vt, Yaw: game.YawUnits(b.yaw), Pitch: game.PitchUnits(b.pitch),
+		Speed: math.Hypot(f.yawVel*math.Cos(b.pitch), f.pitchVel) * 180 / math.Pi})
 	b.aimErrAt = now // aim afresh for the next tap
 }
 

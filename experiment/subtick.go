@@ -24,6 +24,11 @@ const (
 	subtickFrameHz = 144
 	subtickRTTms   = 60
 	subtickBots    = 4
+	// subtickFlick is the crosshair speed, in degrees a second, from
+	// which a press counts as a flick shot: clicked as the crosshair
+	// swept across the target, where the aim at the tick after differs
+	// most from the aim at the press.
+	subtickFlick = 100
 )
 
 func subtickName(sub bool, hz int) string {
@@ -45,8 +50,9 @@ var _ = register(&Experiment{
 		"with the aim and view time at the tick. Server ticks of 20 and 64 Hz. Each seed is played "+
 		"under every condition. view_time_error_ms is the distance between the view time at the "+
 		"press and the time the server's hit test ran at; aim_error_deg the angle between the aim at "+
-		"the press and the aim the server traced; both over every shot fired by a press.",
-		subtickBots, subtickRTTms, subtickFrameHz),
+		"the press and the aim the server traced; both over every shot fired by a press. Flick shots "+
+		"are those pressed while the crosshair swept at %d degrees a second or more.",
+		subtickBots, subtickRTTms, subtickFrameHz, subtickFlick),
 	Cells: func(quick bool) []Cell {
 		reps, minutes := 8, 5
 		if quick {
@@ -72,7 +78,7 @@ var _ = register(&Experiment{
 		g := group(cells)
 		tbl := Table{Name: "subtick", Title: fmt.Sprintf("Taps at %d Hz frames, with and without sub-tick input", subtickFrameHz),
 			Columns: []string{"condition", "tick_hz", "subtick", "shots", "hit_accuracy", "hit_accuracy_ci95",
-				"view_time_error_ms", "aim_error_deg", "prediction_error_max_m"}}
+				"view_time_error_ms", "aim_error_deg", "flick_shots", "flick_accuracy", "flick_aim_error_deg", "prediction_error_max_m"}}
 		for _, name := range g.names {
 			c0 := g.cells[name][0].Cell
 			shots := g.sum(name, "shots")
@@ -86,18 +92,21 @@ var _ = register(&Experiment{
 				"pressed_shots":          pressed,
 				"view_time_error_ms":     safeDiv(weighted(g, name, "view_time_error_ms", "timed_shots"), g.sum(name, "timed_shots")),
 				"aim_error_deg":          safeDiv(weighted(g, name, "aim_error_deg", "pressed_shots"), pressed),
+				"flick_shots":            g.sum(name, "flick_shots"),
+				"flick_accuracy":         g.ratio(name, "flick_hits", "flick_shots"),
+				"flick_aim_error_deg":    safeDiv(weighted(g, name, "flick_aim_error_deg", "flick_shots"), g.sum(name, "flick_shots")),
 				"prediction_error_max_m": predMax,
 			}
 			r.Conditions = append(r.Conditions, g.condition(name, "matches", len(g.cells[name]), met))
 			tbl.Rows = append(tbl.Rows, []string{name, fnum(param(c0, "tick_hz")), fmt.Sprint(c0.Params["subtick"]), fnum(shots),
 				fnum(met["hit_accuracy"]), fnum(g.ci(name, "hit_accuracy")), fnum(met["view_time_error_ms"]),
-				fnum(met["aim_error_deg"]), fnum(predMax)})
+				fnum(met["aim_error_deg"]), fnum(met["flick_shots"]), fnum(met["flick_accuracy"]), fnum(met["flick_aim_error_deg"]), fnum(predMax)})
 		}
 		r.Tables = append(r.Tables, tbl)
 		for _, hz := range []int{20, 64} {
 			a, b := subtickName(false, hz), subtickName(true, hz)
 			pairedTests(r, g, "hit_accuracy", "hit_accuracy", a, b)
-			pairedTests(r, g, "aim_error_deg", "aim_error_deg", a, b)
+			pairedTests(r, g, "flick_accuracy", "flick_accuracy", a, b)
 		}
 		r.Plots = append(r.Plots, Plot{Name: "subtick_accuracy", Title: "Hit accuracy with and without sub-tick input", Kind: "bar",
 			Table: "subtick", X: "condition", Y: "hit_accuracy", YErr: "hit_accuracy_ci95", XLabel: "condition", YLabel: "hit accuracy"})
@@ -193,8 +202,8 @@ func (o *subtickObserver) ServerTicked(_ time.Duration, s *server.Server) {
 // over shots the server rewound, as tlc does once it has measured the
 // shooter's round trip).
 func (o *subtickObserver) metrics() map[string]float64 {
-	var shots, hits, pressed, timed int
-	var timeErr, aimErr float64
+	var shots, hits, pressed, timed, flicks, flickHits int
+	var timeErr, aimErr, flickErr float64
 	for _, r := range o.records {
 		shots++
 		if r.Hit {
@@ -206,7 +215,15 @@ func (o *subtickObserver) metrics() map[string]float64 {
 		}
 		pressed++
 		a, b := game.AimDir(p.Yaw, p.Pitch), game.AimDir(r.Yaw, r.Pitch)
-		aimErr += math.Acos(math.Max(-1, math.Min(1, a.Dot(b)))) * 180 / math.Pi
+		e := math.Acos(math.Max(-1, math.Min(1, a.Dot(b)))) * 180 / math.Pi
+		aimErr += e
+		if p.Speed >= subtickFlick {
+			flicks++
+			flickErr += e
+			if r.Hit {
+				flickHits++
+			}
+		}
 		if r.Rewound {
 			timed++
 			timeErr += math.Abs(float64(r.Tested-p.ViewTime)) / float64(time.Millisecond)
@@ -215,8 +232,11 @@ func (o *subtickObserver) metrics() map[string]float64 {
 	return map[string]float64{
 		"shots": float64(shots), "hits": float64(hits), "hit_accuracy": safeDiv(float64(hits), float64(shots)),
 		"pressed_shots": float64(pressed), "timed_shots": float64(timed),
-		"view_time_error_ms":     safeDiv(timeErr, float64(timed)),
-		"aim_error_deg":          safeDiv(aimErr, float64(pressed)),
+		"view_time_error_ms": safeDiv(timeErr, float64(timed)),
+		"aim_error_deg":      safeDiv(aimErr, float64(pressed)),
+		"flick_shots":        float64(flicks), "flick_hits": float64(flickHits),
+		"flick_accuracy":         safeDiv(float64(flickHits), float64(flicks)),
+		"flick_aim_error_deg":    safeDiv(flickErr, float64(flicks)),
 		"prediction_error_max_m": o.predMax,
 	}
 }
