@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"reflect"
 	"testing"
 	"time"
 )
@@ -34,5 +35,21 @@ func TestSubtickPressesReachTheServer(t *testing.T) {
 		if tm["prediction_error_max_m"] != 0 || sm["prediction_error_max_m"] != 0 {
 			t.Errorf("%d Hz: prediction error %v and %v on clean links, want 0", hz, tm["prediction_error_max_m"], sm["prediction_error_max_m"])
 		}
+	}
+}
+
+// TestSubtickIsDeterministic: a cell is a function of its seed, frames
+// between ticks included.
+func TestSubtickIsDeterministic(t *testing.T) {
+	a, err := playSubtick(20, true, 20*time.Second, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := playSubtick(20, true, 20*time.Second, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Metrics, b.Metrics) || a.Metrics["shots"] == 0 {
+		t.Errorf("same seed, different cells:\n%v\n%v", a.Metrics, b.Metrics)
 	}
 }
