@@ -139,11 +139,37 @@ func writePress(w *bitWriter, c *game.UserCmd) {
 	w.writeBits(uint64(offset), cmdDurationBits)
 	w.writeBucketed(int64(int16(p.Yaw-c.Yaw)), pressAimWidths)
 	w.writeBucketed(int64(p.Pitch)-int64(c.Pitch), pressAimWidths)
-	miss := int64(micros(p.ViewTime)) - pressView(int64(micros(c.ViewTime)), c, offset)
+	writeCorrection(w, int64(micros(p.ViewTime))-pressView(int64(micros(c.ViewTime)), c, offset))
+}
+
+// writeCorrection writes how far a view time misses its prediction, in
+// µs: a flag bit, and when set the miss as a zigzag uvarint.
+func writeCorrection(w *bitWriter, miss int64) {
 	w.writeBool(miss != 0)
 	if miss != 0 {
 		w.writeUvarint(zigzag(miss))
 	}
+}
+
+// readViewTime reads a view time of command i predicted as predict µs
+// and corrected as writeCorrection wrote it, and checks that it lies on
+// the clock; field names it in errors.
+func readViewTime(r *bitReader, predict int64, i int, field string) (time.Duration, bool) {
+	view := predict
+	if r.readBool() {
+		// Bound the correction before adding so the sum cannot overflow.
+		z := r.readUvarint()
+		if z > 2*uint64(MaxClock/time.Microsecond) {
+			r.failf("cmd %d: %s out of range", i, field)
+			return 0, false
+		}
+		view += unzigzag(z)
+	}
+	if view < 0 || view > int64(MaxClock/time.Microsecond) {
+		r.failf("cmd %d: %s out of range", i, field)
+		return 0, false
+	}
+	return time.Duration(view) * time.Microsecond, true
 }
 
 // readPress reads the press of command i, c, whose other fields are read.
@@ -166,20 +192,7 @@ func readPress(r *bitReader, c *game.UserCmd, i int) {
 		return
 	}
 	p.Pitch = int16(pitch)
-	view := pressView(int64(c.ViewTime/time.Microsecond), c, offset)
-	if r.readBool() {
-		z := r.readUvarint()
-		if z > 2*uint64(MaxClock/time.Microsecond) {
-			r.failf("cmd %d: press view time out of range", i)
-			return
-		}
-		view += unzigzag(z)
-	}
-	if view < 0 || view > int64(MaxClock/time.Microsecond) {
-		r.failf("cmd %d: press view time out of range", i)
-		return
-	}
-	p.ViewTime = time.Duration(view) * time.Microsecond
+	p.ViewTime, _ = readViewTime(r, pressView(int64(c.ViewTime/time.Microsecond), c, offset), i, "press view time")
 }
 
 func writeCmd(w *bitWriter, c, prev *game.UserCmd, first bool) {
@@ -201,11 +214,7 @@ func writeCmd(w *bitWriter, c, prev *game.UserCmd, first bool) {
 	if first {
 		w.writeUvarint(view)
 	} else {
-		miss := int64(view) - int64(micros(prev.ViewTime)+micros(c.Duration))
-		w.writeBool(miss != 0)
-		if miss != 0 {
-			w.writeUvarint(zigzag(miss))
-		}
+		writeCorrection(w, int64(view)-int64(micros(prev.ViewTime)+micros(c.Duration)))
 	}
 	writePress(w, c)
 }
@@ -262,25 +271,14 @@ func readCmd(r *bitReader, c, prev *game.UserCmd, i int) {
 	if r.readBool() {
 		c.Weapon = uint8(r.readBits(8))
 	}
-	var view int64 // µs
 	if i == 0 {
-		view = int64(r.readMicros(MaxClock, "cmd 0: view time") / time.Microsecond)
+		c.ViewTime = r.readMicros(MaxClock, "cmd 0: view time")
 	} else {
-		view = int64((prev.ViewTime + c.Duration) / time.Microsecond)
-		if r.readBool() {
-			// Bound the correction before adding so the sum cannot overflow.
-			z := r.readUvarint()
-			if z > 2*uint64(MaxClock/time.Microsecond) {
-				r.failf("cmd %d: view time out of range", i)
-				return
-			}
-			view += unzigzag(z)
-		}
-		if view < 0 || view > int64(MaxClock/time.Microsecond) {
-			r.failf("cmd %d: view time out of range", i)
+		view, ok := readViewTime(r, int64((prev.ViewTime+c.Duration)/time.Microsecond), i, "view time")
+		if !ok {
 			return
 		}
+		c.ViewTime = view
 	}
-	c.ViewTime = time.Duration(view) * time.Microsecond
 	readPress(r, c, i)
 }
