@@ -132,8 +132,8 @@ func TestCommandsPressIsCompact(t *testing.T) {
 		}
 		return len(b)
 	}
-	plain, press := size(held(40, 4)), size(pressed(40, 4)[:3])
-	t.Logf("four commands: %d bytes; with a press: %d bytes", plain, press)
+	plain, press := size(held(40, 3)), size(pressed(40, 4)[:3])
+	t.Logf("three commands: %d bytes; with a press in one: %d bytes", plain, press)
 	if press-plain > 5 {
 		t.Errorf("a press 4 ms into a command costs %d bytes", press-plain)
 	}
