@@ -7,6 +7,8 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
 
@@ -66,5 +68,53 @@ func TestPressAimsTheProjectile(t *testing.T) {
 	p := r.s.Projectiles(nil)[0]
 	if d := p.Velocity.Norm(); math.Abs(d.Y) > 1e-3 || d.X < 0.999 {
 		t.Errorf("projectile direction %v, want +X (the press's aim)", d)
+	}
+}
+
+// TestPressRewindsToItsViewTime checks that lag compensation rewinds a
+// shot fired by a press to the world its shooter saw at the press, not
+// at the tick, and a shot without one to the command's view time.
+func TestPressRewindsToItsViewTime(t *testing.T) {
+	for _, press := range []bool{false, true} {
+		r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{laser()}, Policy: lagcomp.Config{Name: "tlc"}},
+			geom.V(0, 0, 0), geom.V(10, 0, 0))
+		// Acknowledge every snapshot a tick after it left, so the server
+		// measures the shooter's round trip and rewinds its shots.
+		var ack uint32
+		for range 30 {
+			r.cmd++
+			now := r.s.NextTick()
+			b, err := wire.AppendCommands(nil, &wire.Commands{AckTick: ack, ClientTime: now,
+				Cmds: []game.UserCmd{{Tick: r.cmd, Duration: r.s.TickDuration()}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.s.Step(now, 0, b); err != nil {
+				t.Fatal(err)
+			}
+			r.s.Advance(now)
+			for _, d := range r.s.Outbox() {
+				var sn wire.Snapshot
+				if d.To == 0 && wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
+					ack = sn.Tick
+				}
+			}
+		}
+		now := r.s.NextTick()
+		view := now - 100*time.Millisecond - r.s.TickDuration() // the shooter's interpolation delay and round trip
+		cmd := game.UserCmd{Buttons: game.BtnFire, ViewTime: view}
+		want := view
+		if press {
+			cmd.HasPress = true
+			cmd.Press = game.Press{Offset: 5 * time.Millisecond, ViewTime: view - 10*time.Millisecond}
+			want = cmd.Press.ViewTime
+		}
+		r.tick(cmd)
+		if len(r.records) != 1 {
+			t.Fatalf("press %v: %d shot records, want 1", press, len(r.records))
+		}
+		if rec := r.records[0]; !rec.Rewound || rec.Tested != want {
+			t.Errorf("press %v: tested at %v (rewound %v), want %v", press, rec.Tested, rec.Rewound, want)
+		}
 	}
 }
