@@ -118,3 +118,50 @@ func TestPressRewindsToItsViewTime(t *testing.T) {
 		}
 	}
 }
+
+// TestPressLeavesFromTheEyeShown checks where a press's shot leaves from:
+// the eye of the shooter's state before the command, which its client
+// drew at the press, while a shot at the tick leaves from the state after
+// the command. The victim hears of the eye with the hit.
+func TestPressLeavesFromTheEyeShown(t *testing.T) {
+	for _, press := range []bool{false, true} {
+		r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{laser()}}, geom.V(0, 0, 0), geom.V(10, 0, 0))
+		for range 5 {
+			r.tick(game.UserCmd{}) // settle on the ground
+		}
+		info, _ := r.s.Client(0)
+		before := info.State
+		// Stepping right (to -Y) while firing along +X.
+		cmd := game.UserCmd{Side: 127, Buttons: game.BtnFire, Tick: r.cmd + 1, Duration: r.s.TickDuration()}
+		if press {
+			cmd.HasPress, cmd.Press = true, game.Press{Offset: 4 * time.Millisecond}
+		}
+		now := r.s.NextTick()
+		sendCmds(t, r.s, now, 0, []game.UserCmd{cmd})
+		r.s.Advance(now)
+		info, _ = r.s.Client(0)
+		want := game.SnapPos(game.EyePos(info.State, nil))
+		if press {
+			want = game.SnapPos(game.EyePos(before, nil))
+		}
+		if info.State.Pos.Y == before.Pos.Y {
+			t.Fatal("the shooter did not move")
+		}
+		var eye *geom.Vec3
+		for _, d := range r.s.Outbox() {
+			var sn wire.Snapshot
+			if d.To != 1 || wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) != nil {
+				continue
+			}
+			for _, e := range sn.Events {
+				var h wire.HitEvent
+				if e.Kind == wire.EventHit && wire.DecodeHitEvent(e.Data, &h) == nil {
+					eye = &h.ShooterEye
+				}
+			}
+		}
+		if eye == nil || *eye != want {
+			t.Errorf("press %v: shooter's eye %v, want %v", press, eye, want)
+		}
+	}
+}
