@@ -54,9 +54,9 @@ var _ = register(&Experiment{
 		"are those pressed while the crosshair swept at %d degrees a second or more.",
 		subtickBots, subtickRTTms, subtickFrameHz, subtickFlick),
 	Cells: func(quick bool) []Cell {
-		reps, minutes := 8, 5
+		reps, minutes := 20, 10
 		if quick {
-			reps, minutes = 3, 2
+			reps, minutes = 4, 4
 		}
 		var cells []Cell
 		for rep := range reps {
