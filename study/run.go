@@ -23,11 +23,11 @@ type Driver interface {
 	// Play plays one round: the seats join, the warm-up runs, and when
 	// the round asks for it every seat presses ready and the countdown
 	// runs; then the measured part. Play calls start once, when the
-	// measured part begins, and puts the round's sessions, shots, kills,
+	// measured part begins, with the team of each seat by seat, and puts the round's sessions, shots, kills,
 	// objectives and paths into out, their At counted from that start.
 	// It returns when the round ended.
 	// Its bots play under seed.
-	Play(ctx context.Context, p *Plan, seats []Seat, seed uint64, start func(time.Time), out record.Sink) (time.Time, error)
+	Play(ctx context.Context, p *Plan, seats []Seat, seed uint64, start func(at time.Time, teams []int), out record.Sink) (time.Time, error)
 	// Ask puts the questionnaire to the seats people hold after round p
 	// and returns their answers (none from bots).
 	Ask(ctx context.Context, p *Plan, seats []Seat, qs []Question) ([]record.Answer, error)
@@ -62,7 +62,7 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 		rec := record.Round{Index: p.Index, Name: p.Name, Map: p.Map, Mode: string(p.Mode),
 			Technique: p.Technique.String(), Duration: p.Duration}
 		started := false
-		start := func(at time.Time) {
+		start := func(at time.Time, teams []int) {
 			if started {
 				return
 			}
@@ -70,7 +70,7 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 			rec.Started = at
 			sink.Put(rec)
 			for _, st := range s.Seats() {
-				sink.Put(record.Participant{Seat: st.Index, Code: st.Code, Team: st.Team,
+				sink.Put(record.Participant{Seat: st.Index, Code: st.Code, Team: teams[st.Index],
 					Bot: st.Bot || d.Simulated(), Round: p.Index, LatencyMS: p.Links[st.Index].LatencyMS})
 			}
 		}

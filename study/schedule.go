@@ -81,19 +81,18 @@ type SeatSpec struct {
 	// Code is the participant code a person joins with (only with Count
 	// 1); empty for a seat whose code is handed out at the session.
 	Code string `toml:"code"`
-	// Team is 0 or 1 in team modes; absent, the seat joins the smaller
-	// team (team 0 on a tie), as the server places players.
-	Team *int `toml:"team"`
 	// Bot keeps a bot in the seat in live rounds too.
 	Bot   bool `toml:"bot"`
 	Count int  `toml:"count"`
 }
 
-// Seat is one seat of the study after SeatSpecs are expanded.
+// Seat is one seat of the study after SeatSpecs are expanded. A seat has
+// no fixed team: the server puts each player who joins a team mode on
+// the smaller team, so teams form in the order players connect, and the
+// records say which team each seat played on in each round.
 type Seat struct {
 	Index int    `json:"seat"`
 	Code  string `json:"code,omitempty"`
-	Team  int    `json:"team"`
 	Bot   bool   `json:"bot"`
 }
 
@@ -290,7 +289,7 @@ func (s *Schedule) check() *problem {
 		}
 		s.plans = append(s.plans, plan)
 	}
-	return s.checkTeams()
+	return nil
 }
 
 func (s *Schedule) checkSeats() *problem {
@@ -313,8 +312,6 @@ func (s *Schedule) checkSeats() *problem {
 			return fail(at+"code", "a bot's seat has no participant code")
 		case codes[sp.Code]:
 			return fail(at+"code", "%q is given to an earlier seat", sp.Code)
-		case sp.Team != nil && (*sp.Team < 0 || *sp.Team > 1):
-			return fail(at+"team", "%d, want 0 or 1", *sp.Team)
 		case len(s.seats)+n > MaxSeats:
 			return fail(at+"count", "%d seats in all, want at most %d", len(s.seats)+n, MaxSeats)
 		}
@@ -322,54 +319,11 @@ func (s *Schedule) checkSeats() *problem {
 			codes[sp.Code] = true
 		}
 		for range n {
-			st := Seat{Index: len(s.seats), Code: sp.Code, Team: -1, Bot: sp.Bot}
-			if sp.Team != nil {
-				st.Team = *sp.Team
-			}
-			s.seats = append(s.seats, st)
+			s.seats = append(s.seats, Seat{Index: len(s.seats), Code: sp.Code, Bot: sp.Bot})
 		}
 	}
 	if len(s.seats) == 0 {
 		return fail("seat", "no [[seat]] table: a study has at least one seat")
-	}
-	// Seats without a team join the smaller one, as the server places
-	// players who join in seat order.
-	var sizes [2]int
-	for _, st := range s.seats {
-		if st.Team >= 0 {
-			sizes[st.Team]++
-		}
-	}
-	for i := range s.seats {
-		if s.seats[i].Team < 0 {
-			s.seats[i].Team = 0
-			if sizes[1] < sizes[0] {
-				s.seats[i].Team = 1
-			}
-			sizes[s.seats[i].Team]++
-		}
-	}
-	return nil
-}
-
-// checkTeams refuses teams the server cannot form when a round is played
-// in teams: it puts each joining player on the smaller team, team 0 on a
-// tie, so team 0 has as many players as team 1 or one more.
-func (s *Schedule) checkTeams() *problem {
-	teams := false
-	for _, p := range s.plans {
-		teams = teams || p.Mode != "ffa"
-	}
-	if !teams {
-		return nil
-	}
-	var sizes [2]int
-	for _, st := range s.seats {
-		sizes[st.Team]++
-	}
-	if d := sizes[0] - sizes[1]; d != 0 && d != 1 {
-		return fail("seat", "team 0 has %d seats and team 1 %d: the server puts each joining player on the smaller team "+
-			"(team 0 on a tie), so team 0 needs as many seats as team 1 or one more", sizes[0], sizes[1])
 	}
 	return nil
 }

@@ -10,9 +10,8 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
-	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
 )
 
@@ -58,11 +57,11 @@ func (*Simulation) Ask(context.Context, *Plan, []Seat, []Question) ([]record.Ans
 }
 
 // Play plays round p with a bot in every seat.
-func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint64, start func(time.Time), out record.Sink) (time.Time, error) {
+func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint64, start func(at time.Time, teams []int), out record.Sink) (time.Time, error) {
 	if err := ctx.Err(); err != nil {
 		return time.Time{}, err
 	}
-	cfg, slots, err := simConfig(p, seats, seed)
+	cfg, err := simConfig(p, seats, seed)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -79,12 +78,19 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 	joined := d.clock
 	begin := joined.Add(p.LeadIn())
 	end := begin.Add(p.Duration)
-	start(begin)
-	seat := func(player int) int {
-		if player < 0 || player >= len(slots) {
-			return -1
+	// Seat i is the match's player i, whose server id is the order it
+	// connected in.
+	seats = seats[:len(res.Players)]
+	bySeat, teams := map[int]int{}, make([]int, len(res.Players))
+	for i, pr := range res.Players {
+		bySeat[pr.ID], teams[i] = i, pr.Team
+	}
+	start(begin, teams)
+	seat := func(id int) int {
+		if s, ok := bySeat[id]; ok {
+			return s
 		}
-		return slots[player]
+		return -1
 	}
 	recs := simRecords(p, res, samples, seat)
 	for _, e := range res.Log {
@@ -95,55 +101,37 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 	for _, r := range recs {
 		out.Put(r.rec)
 	}
-	for _, s := range slots {
-		out.Put(record.Session{Round: p.Index, Seat: s, Kind: record.Disconnect, Reason: "round over", Transport: "sim", At: end})
+	for _, s := range seats {
+		out.Put(record.Session{Round: p.Index, Seat: s.Index, Kind: record.Disconnect, Reason: "round over", Transport: "sim", At: end})
 	}
 	d.clock = end
 	return end, nil
 }
 
-// simConfig returns the match that plays round p, and the seat each of
-// its players holds, by player index. Players join in index order and
-// the server puts each on the smaller team, so a team mode seats team
-// 0's seats at even indices and team 1's at odd ones.
-func simConfig(p *Plan, seats []Seat, seed uint64) (match.Config, []int, error) {
+// simConfig returns the match that plays round p: player i holds seat
+// i.
+func simConfig(p *Plan, seats []Seat, seed uint64) (match.Config, error) {
 	t := p.Technique
-	slots := make([]int, 0, len(seats))
-	if p.Mode == mode.FFA {
-		for _, s := range seats {
-			slots = append(slots, s.Index)
-		}
-	} else {
-		var teams [2][]int
-		for _, s := range seats {
-			teams[s.Team] = append(teams[s.Team], s.Index)
-		}
-		for k := range seats {
-			team := teams[k%2]
-			slots, teams[k%2] = append(slots, team[0]), team[1:]
-		}
-	}
-	first := p.Links[slots[0]]
-	latency := make(map[int]float64, len(slots))
-	for i, s := range slots {
-		l := p.Links[s]
+	first := p.Links[0]
+	latency := make(map[int]float64, len(seats))
+	for i, l := range p.Links {
 		if l.JitterMS != first.JitterMS || l.Loss != first.Loss {
-			return match.Config{}, nil, fmt.Errorf("the simulation driver gives every seat of a round one jitter and loss, "+
-				"but seat %d has %v ms and %v and seat %d %v ms and %v", slots[0], first.JitterMS, first.Loss, s, l.JitterMS, l.Loss)
+			return match.Config{}, fmt.Errorf("the simulation driver gives every seat of a round one jitter and loss, "+
+				"but seat 0 has %v ms and %v and seat %d %v ms and %v", first.JitterMS, first.Loss, i, l.JitterMS, l.Loss)
 		}
 		latency[i] = 2 * l.LatencyMS
 	}
 	rep, err := match.ThresholdReplication(t.Replication, p.MapPath)
 	if err != nil {
-		return match.Config{}, nil, err
+		return match.Config{}, err
 	}
 	cfg := match.Config{
-		Map: p.MapPath, Mode: p.Mode, Bots: len(slots), Duration: p.LeadIn() + p.Duration, Seed: seed,
+		Map: p.MapPath, Mode: p.Mode, Bots: len(seats), Duration: p.LeadIn() + p.Duration, Seed: seed,
 		Policy: t.Policy, Latency: latency, JitterMS: first.JitterMS, Loss: first.Loss, Skill: p.BotSkill,
 		WeaponsFile: p.WeaponsFile, Loadout: p.Weapons, Replication: rep, Delay: t.delayConfig(),
 		TimeWarp: time.Duration(t.TimeWarp), Display: t.display(),
 	}
-	return cfg, slots, nil
+	return cfg, nil
 }
 
 // timed is a record with the match time it happened at.
