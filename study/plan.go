@@ -120,6 +120,10 @@ func (t *Technique) check() *problem {
 		return fail("display", "replication %s draws players by its own dead reckoning: leave display out", t.Replication)
 	case t.Prediction && t.Replication != "full":
 		return fail("prediction", "replication %s draws players by its own dead reckoning: prediction needs replication full", t.Replication)
+	case t.Delay.Mode != delay.Adaptive && t.Delay.Adaptation != 0:
+		return fail("delay.adaptation", "only adaptive delay adapts: give mode adaptive or leave adaptation out")
+	case t.Delay.Mode != delay.Adaptive && t.Delay.Trigger != "":
+		return fail("delay.trigger", "only adaptive delay has a trigger: give mode adaptive or leave trigger out")
 	case t.TimeWarp < 0 || time.Duration(t.TimeWarp) > time.Second:
 		return fail("time_warp", "%v, want 0 (off) to 1s", time.Duration(t.TimeWarp))
 	}
@@ -169,7 +173,7 @@ func (t *Technique) String() string {
 		dm = delay.None
 	}
 	fmt.Fprintf(&b, " delay=%s", dm)
-	if dm != delay.None {
+	if dm == delay.Adaptive {
 		if t.Delay.Trigger != "" {
 			fmt.Fprintf(&b, " trigger=%s", t.Delay.Trigger)
 		}
@@ -380,3 +384,66 @@ func (s *Schedule) techniqueNames() []string {
 func cause(err error) string { return pkgPrefix.ReplaceAllString(err.Error(), "") }
 
 var pkgPrefix = regexp.MustCompile(`^(?:[a-z]+: )+`)
+
+// Shorten caps every round at d and drops warm-ups and intervals, for a
+// quick trial of a schedule; the countdown of a round that waits for
+// ready stays.
+func (s *Schedule) Shorten(d time.Duration) {
+	for _, p := range s.plans {
+		p.Duration = min(p.Duration, d)
+		p.Warmup, p.Interval = 0, 0
+	}
+}
+
+// Summary describes a checked schedule for people and tools.
+type Summary struct {
+	Study      string          `json:"study"`
+	Seats      []Seat          `json:"seats"`
+	Techniques []TechniqueInfo `json:"techniques"`
+	Rounds     []RoundInfo     `json:"rounds"`
+	Questions  []Question      `json:"questions"`
+	// TotalS is the study's length in seconds: every round's lead-in and
+	// measured part and the intervals between rounds.
+	TotalS float64 `json:"total_s"`
+}
+
+// TechniqueInfo is a technique by name, in the compact form.
+type TechniqueInfo struct {
+	Name    string `json:"name"`
+	Setting string `json:"setting"`
+}
+
+// RoundInfo is a round of the summary.
+type RoundInfo struct {
+	Name      string   `json:"name"`
+	Map       string   `json:"map"`
+	Mode      string   `json:"mode"`
+	DurationS float64  `json:"duration_s"`
+	WarmupS   float64  `json:"warmup_s"`
+	Ready     bool     `json:"ready"`
+	IntervalS float64  `json:"interval_s"`
+	Technique string   `json:"technique"`
+	Weapons   []string `json:"weapons,omitempty"`
+	Links     []Link   `json:"links"`
+}
+
+// Summary returns the schedule's summary.
+func (s *Schedule) Summary() Summary {
+	sum := Summary{Study: s.Name, Seats: s.seats, Questions: s.Questions}
+	if sum.Questions == nil {
+		sum.Questions = []Question{}
+	}
+	for _, t := range s.Techniques {
+		sum.Techniques = append(sum.Techniques, TechniqueInfo{Name: t.Name, Setting: t.String()})
+	}
+	for i, p := range s.plans {
+		sum.Rounds = append(sum.Rounds, RoundInfo{Name: p.Name, Map: p.Map, Mode: string(p.Mode),
+			DurationS: p.Duration.Seconds(), WarmupS: p.Warmup.Seconds(), Ready: p.Ready, IntervalS: p.Interval.Seconds(),
+			Technique: p.Technique.Name, Weapons: p.Weapons, Links: p.Links})
+		sum.TotalS += (p.LeadIn() + p.Duration).Seconds()
+		if i < len(s.plans)-1 {
+			sum.TotalS += p.Interval.Seconds()
+		}
+	}
+	return sum
+}

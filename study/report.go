@@ -42,6 +42,9 @@ type RoundReport struct {
 	Ended     time.Time `json:"ended"`
 	Seats     int       `json:"seats"`
 	Bots      int       `json:"bots"`
+	// Teams lists the seats of team 0 and team 1 (in team modes; in ffa
+	// everyone is on team 0).
+	Teams [2][]int `json:"teams"`
 	Figures
 	// Groups splits the figures by the players' round trip: shots, hits
 	// and kills by the shooter's, hits received, SBC and appeals by the
@@ -151,6 +154,7 @@ func ratio(a, b int) float64 {
 type roundData struct {
 	rec    record.Round
 	rtt    map[int]float64 // by seat
+	teams  [2][]int
 	bots   int
 	events []record.Record
 }
@@ -186,6 +190,9 @@ func Summarise(recs []record.Record) (*Report, error) {
 		case record.Participant:
 			if rd := byIndex[v.Round]; rd != nil {
 				rd.rtt[v.Seat] = 2 * v.LatencyMS
+				if v.Team == 0 || v.Team == 1 {
+					rd.teams[v.Team] = append(rd.teams[v.Team], v.Seat)
+				}
 				if v.Bot {
 					rd.bots++
 				}
@@ -304,7 +311,7 @@ func summariseRound(rd *roundData) (RoundReport, roundTally) {
 	rr := RoundReport{
 		Index: rd.rec.Index, Name: rd.rec.Name, Map: rd.rec.Map, Mode: rd.rec.Mode, Technique: rd.rec.Technique,
 		DurationS: rd.rec.Duration.Seconds(), Started: rd.rec.Started, Ended: rd.rec.Ended,
-		Seats: len(rd.rtt), Bots: rd.bots, Figures: rt.all.done(), Groups: groupFigures(rt.groups),
+		Seats: len(rd.rtt), Bots: rd.bots, Teams: rd.teams, Figures: rt.all.done(), Groups: groupFigures(rt.groups),
 	}
 	return rr, rt
 }
