@@ -201,5 +201,3 @@ func TestSimulationRefusesMixedJitter(t *testing.T) {
 		t.Fatalf("error %v, want the driver's refusal", err)
 	}
 }
-
-
