@@ -56,6 +56,8 @@ type RoundReport struct {
 type TechniqueReport struct {
 	Technique string   `json:"technique"`
 	Rounds    []string `json:"rounds"`
+	// Seats counts the seats that played its rounds.
+	Seats int `json:"seats"`
 	Figures
 	Groups []GroupFigures `json:"groups"`
 }
@@ -215,7 +217,7 @@ func Summarise(recs []record.Record) (*Report, error) {
 		rep.Rounds = append(rep.Rounds, rr)
 		t := techs[rr.Technique]
 		if t == nil {
-			t = &techTally{groups: map[float64]*tally{}}
+			t = &techTally{all: tally{seats: map[int]bool{}}, groups: map[float64]*tally{}}
 			techs[rr.Technique] = t
 			order = append(order, rr.Technique)
 		}
@@ -265,7 +267,7 @@ type roundTally struct {
 }
 
 func summariseRound(rd *roundData) (RoundReport, roundTally) {
-	rt := roundTally{groups: map[float64]*tally{}}
+	rt := roundTally{all: tally{seats: map[int]bool{}}, groups: map[float64]*tally{}}
 	group := func(seat int) *tally {
 		rtt, ok := rd.rtt[seat]
 		if !ok {
@@ -281,6 +283,7 @@ func summariseRound(rd *roundData) (RoundReport, roundTally) {
 	}
 	for seat := range rd.rtt {
 		group(seat)
+		rt.all.seats[seat] = true
 	}
 	for _, r := range rd.events {
 		switch v := r.(type) {
@@ -344,7 +347,7 @@ func (t *techTally) add(name string, rt roundTally) {
 }
 
 func (t *techTally) report(name string) TechniqueReport {
-	return TechniqueReport{Technique: name, Rounds: t.rounds, Figures: t.all.done(), Groups: groupFigures(t.groups)}
+	return TechniqueReport{Technique: name, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(), Groups: groupFigures(t.groups)}
 }
 
 // merge adds o's counts to t's.

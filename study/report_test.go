@@ -93,6 +93,9 @@ func TestSummariseBotsAnswerNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if rep.Techniques[0].Seats != 4 {
+		t.Errorf("technique of %d seats, want the study's 4", rep.Techniques[0].Seats)
+	}
 	if rep.AnswersNote != NoAnswersFromBots || len(rep.Questions) != 0 || len(rep.Rounds) != 2 || len(rep.Techniques) != 2 {
 		t.Fatalf("report: note %q, %d answer summaries, %d rounds, %d techniques", rep.AnswersNote, len(rep.Questions), len(rep.Rounds), len(rep.Techniques))
 	}

@@ -94,7 +94,7 @@ func (r *Report) Results() *experiment.Results {
 	for _, t := range r.Techniques {
 		m := map[string]float64{}
 		t.metrics("", m)
-		techs.Rows = append(techs.Rows, slices.Concat([]string{t.Technique, "", ""}, t.cells()))
+		techs.Rows = append(techs.Rows, slices.Concat([]string{t.Technique, "", strconv.Itoa(t.Seats)}, t.cells()))
 		for _, g := range t.Groups {
 			g.metrics(groupSuffix(g.RTTms), m)
 			techs.Rows = append(techs.Rows, slices.Concat([]string{t.Technique, num(g.RTTms), strconv.Itoa(g.Seats)}, g.cells()))
@@ -145,11 +145,7 @@ func (r *Report) Markdown() string {
 	b.WriteString("\n## Techniques\n")
 	for _, t := range r.Techniques {
 		fmt.Fprintf(&b, "\n### `%s`\n\nRounds: %s.\n\n", t.Technique, strings.Join(t.Rounds, ", "))
-		seats := 0
-		for _, g := range t.Groups {
-			seats += g.Seats
-		}
-		table(seats, &t.Figures, t.Groups)
+		table(t.Seats, &t.Figures, t.Groups)
 	}
 	b.WriteString("\n## Questionnaire\n\n")
 	if r.AnswersNote != "" {
