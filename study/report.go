@@ -152,68 +152,104 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-// roundData is one round's records, as Summarise gathers them.
-type roundData struct {
+// roundTally is one round as the Summariser tallies it: the round, each
+// seat's round trip and team, and its figures, overall and by round-trip
+// group.
+type roundTally struct {
 	rec    record.Round
 	rtt    map[int]float64 // by seat
 	teams  [2][]int
 	bots   int
-	events []record.Record
+	all    tally
+	groups map[float64]*tally
 }
 
-// Summarise builds the report of the first study in recs (records in the
-// order the runner put them).
+// Summariser builds a Report from records as they come: it is a
+// record.Sink, so the runner can hand it a study's records as they are
+// made without anything keeping them (a 10-minute round of 12 bots makes
+// some 150,000 path points). A round's participants must come before its
+// observations, as Run puts them.
+type Summariser struct {
+	rep     Report
+	studies int
+	err     error
+	rounds  []*roundTally
+	byIndex map[int]*roundTally
+	answers []record.Answer
+}
+
+// Summarise builds the report of the first study in recs.
 func Summarise(recs []record.Record) (*Report, error) {
-	rep := &Report{}
-	var rounds []*roundData
-	byIndex := map[int]*roundData{}
-	var answers []record.Answer
-	studies := 0
+	var s Summariser
 	for _, r := range recs {
-		if st, ok := r.(record.Study); ok {
-			if studies++; studies > 1 {
-				break
-			}
-			rep.Study, rep.Seed, rep.Simulated, rep.Started = st.Name, fmt.Sprint(st.Seed), st.Simulated, st.Started
-			continue
+		s.Put(r)
+	}
+	return s.Report()
+}
+
+// Put tallies r. Records after a second Study are ignored: a report is
+// of one study.
+func (s *Summariser) Put(r record.Record) {
+	if st, ok := r.(record.Study); ok {
+		if s.studies++; s.studies == 1 {
+			s.rep.Study, s.rep.Seed, s.rep.Simulated, s.rep.Started = st.Name, fmt.Sprint(st.Seed), st.Simulated, st.Started
+			s.byIndex = map[int]*roundTally{}
 		}
-		if studies == 0 {
-			return nil, fmt.Errorf("study: report: a %T record before the study's", r)
+		return
+	}
+	switch {
+	case s.studies > 1 || s.err != nil:
+		return
+	case s.studies == 0:
+		s.err = fmt.Errorf("study: report: a %T record before the study's", r)
+		return
+	}
+	switch v := r.(type) {
+	case record.Round:
+		if rt := s.byIndex[v.Index]; rt != nil {
+			rt.rec.Ended = v.Ended
+			return
 		}
-		switch v := r.(type) {
-		case record.Round:
-			if rd := byIndex[v.Index]; rd != nil {
-				rd.rec.Ended = v.Ended
-				continue
+		rt := &roundTally{rec: v, rtt: map[int]float64{}, all: tally{seats: map[int]bool{}}, groups: map[float64]*tally{}}
+		s.byIndex[v.Index] = rt
+		s.rounds = append(s.rounds, rt)
+	case record.Participant:
+		if rt := s.byIndex[v.Round]; rt != nil {
+			rt.rtt[v.Seat] = 2 * v.LatencyMS
+			if v.Team == 0 || v.Team == 1 {
+				rt.teams[v.Team] = append(rt.teams[v.Team], v.Seat)
 			}
-			rd := &roundData{rec: v, rtt: map[int]float64{}}
-			byIndex[v.Index] = rd
-			rounds = append(rounds, rd)
-		case record.Participant:
-			if rd := byIndex[v.Round]; rd != nil {
-				rd.rtt[v.Seat] = 2 * v.LatencyMS
-				if v.Team == 0 || v.Team == 1 {
-					rd.teams[v.Team] = append(rd.teams[v.Team], v.Seat)
-				}
-				if v.Bot {
-					rd.bots++
-				}
+			if v.Bot {
+				rt.bots++
 			}
-		case record.Answer:
-			answers = append(answers, v)
-		default:
-			if rd := byIndex[roundOf(r)]; rd != nil {
-				rd.events = append(rd.events, r)
-			}
+			rt.group(v.Seat)
+			rt.all.seats[v.Seat] = true
+		}
+	case record.Answer:
+		s.answers = append(s.answers, v)
+	default:
+		if rt := s.byIndex[roundOf(r)]; rt != nil {
+			rt.observe(r)
 		}
 	}
-	if studies == 0 {
+}
+
+// Close does nothing: a Summariser holds what it tallied for Report.
+func (s *Summariser) Close() error { return nil }
+
+// Report returns the report of what was put.
+func (s *Summariser) Report() (*Report, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.studies == 0 {
 		return nil, fmt.Errorf("study: report: no study record")
 	}
+	rep := s.rep
 	techs := map[string]*techTally{}
 	var order []string
-	for _, rd := range rounds {
-		rr, tt := summariseRound(rd)
+	for _, rt := range s.rounds {
+		rr := rt.report()
 		rep.Rounds = append(rep.Rounds, rr)
 		t := techs[rr.Technique]
 		if t == nil {
@@ -221,16 +257,16 @@ func Summarise(recs []record.Record) (*Report, error) {
 			techs[rr.Technique] = t
 			order = append(order, rr.Technique)
 		}
-		t.add(rr.Name, tt)
+		t.add(rr.Name, rt)
 	}
 	for _, name := range order {
 		rep.Techniques = append(rep.Techniques, techs[name].report(name))
 	}
-	rep.Questions = summariseAnswers(answers)
-	if len(answers) == 0 {
+	rep.Questions = summariseAnswers(s.answers)
+	if len(s.answers) == 0 {
 		allBots := true
-		for _, rd := range rounds {
-			allBots = allBots && rd.bots == len(rd.rtt)
+		for _, rt := range s.rounds {
+			allBots = allBots && rt.bots == len(rt.rtt)
 		}
 		if allBots {
 			rep.AnswersNote = NoAnswersFromBots
@@ -238,7 +274,7 @@ func Summarise(recs []record.Record) (*Report, error) {
 			rep.AnswersNote = "no answers were recorded"
 		}
 	}
-	return rep, nil
+	return &rep, nil
 }
 
 // roundOf returns the round an observation belongs to.
@@ -260,63 +296,56 @@ func roundOf(r record.Record) int {
 	return -1
 }
 
-// roundTally is a round's tallies: the whole and each round-trip group.
-type roundTally struct {
-	all    tally
-	groups map[float64]*tally
+// group returns the tally of seat's round-trip group, nil for a seat
+// with no participant record.
+func (rt *roundTally) group(seat int) *tally {
+	rtt, ok := rt.rtt[seat]
+	if !ok {
+		return nil
+	}
+	g := rt.groups[rtt]
+	if g == nil {
+		g = &tally{seats: map[int]bool{}}
+		rt.groups[rtt] = g
+	}
+	g.seats[seat] = true
+	return g
 }
 
-func summariseRound(rd *roundData) (RoundReport, roundTally) {
-	rt := roundTally{all: tally{seats: map[int]bool{}}, groups: map[float64]*tally{}}
-	group := func(seat int) *tally {
-		rtt, ok := rd.rtt[seat]
-		if !ok {
-			return nil
+// observe tallies one of the round's observations.
+func (rt *roundTally) observe(r record.Record) {
+	switch v := r.(type) {
+	case record.Shot:
+		rt.all.shot(v, true, true)
+		if g := rt.group(v.Shooter); g != nil {
+			g.shot(v, true, false)
 		}
-		g := rt.groups[rtt]
-		if g == nil {
-			g = &tally{seats: map[int]bool{}}
-			rt.groups[rtt] = g
+		if g := rt.group(v.Victim); g != nil {
+			g.shot(v, false, true)
 		}
-		g.seats[seat] = true
-		return g
-	}
-	for seat := range rd.rtt {
-		group(seat)
-		rt.all.seats[seat] = true
-	}
-	for _, r := range rd.events {
-		switch v := r.(type) {
-		case record.Shot:
-			rt.all.shot(v, true, true)
-			if g := group(v.Shooter); g != nil {
-				g.shot(v, true, false)
-			}
-			if g := group(v.Victim); g != nil {
-				g.shot(v, false, true)
-			}
-		case record.Kill:
-			rt.all.Kills++
-			rt.all.Deaths++
-			if g := group(v.Killer); g != nil {
-				g.Kills++
-			}
-			if g := group(v.Victim); g != nil {
-				g.Deaths++
-			}
-		case record.SBCReport:
-			rt.all.SBCReports++
-			if g := group(v.Reporter); g != nil {
-				g.SBCReports++
-			}
+	case record.Kill:
+		rt.all.Kills++
+		rt.all.Deaths++
+		if g := rt.group(v.Killer); g != nil {
+			g.Kills++
+		}
+		if g := rt.group(v.Victim); g != nil {
+			g.Deaths++
+		}
+	case record.SBCReport:
+		rt.all.SBCReports++
+		if g := rt.group(v.Reporter); g != nil {
+			g.SBCReports++
 		}
 	}
-	rr := RoundReport{
-		Index: rd.rec.Index, Name: rd.rec.Name, Map: rd.rec.Map, Mode: rd.rec.Mode, Technique: rd.rec.Technique,
-		DurationS: rd.rec.Duration.Seconds(), Started: rd.rec.Started, Ended: rd.rec.Ended,
-		Seats: len(rd.rtt), Bots: rd.bots, Teams: rd.teams, Figures: rt.all.done(), Groups: groupFigures(rt.groups),
+}
+
+func (rt *roundTally) report() RoundReport {
+	return RoundReport{
+		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode, Technique: rt.rec.Technique,
+		DurationS: rt.rec.Duration.Seconds(), Started: rt.rec.Started, Ended: rt.rec.Ended,
+		Seats: len(rt.rtt), Bots: rt.bots, Teams: rt.teams, Figures: rt.all.done(), Groups: groupFigures(rt.groups),
 	}
-	return rr, rt
 }
 
 func groupFigures(groups map[float64]*tally) []GroupFigures {
@@ -335,7 +364,7 @@ type techTally struct {
 	groups map[float64]*tally
 }
 
-func (t *techTally) add(name string, rt roundTally) {
+func (t *techTally) add(name string, rt *roundTally) {
 	t.rounds = append(t.rounds, name)
 	t.all.merge(&rt.all)
 	for rtt, g := range rt.groups {

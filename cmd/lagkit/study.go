@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/study"
 )
 
@@ -108,17 +107,19 @@ the experiments write.`,
 				return err
 			}
 			wall := time.Now()
-			var mem record.Memory
+			// The report is tallied as the rounds play: nothing keeps the
+			// records themselves.
+			var sum study.Summariser
 			plans := len(s.Plans())
 			progress := func(p *study.Plan, _ time.Time) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "study %s: round %d of %d (%s) played, %.0f s so far\n",
 					s.Name, p.Index+1, plans, p.Name, time.Since(wall).Seconds())
 			}
-			err = study.Run(cmd.Context(), s, study.NewSimulation(wall), &mem, study.Options{Seed: seed, Progress: progress})
+			err = study.Run(cmd.Context(), s, study.NewSimulation(wall), &sum, study.Options{Seed: seed, Progress: progress})
 			if err != nil {
 				return err
 			}
-			rep, err := study.Summarise(mem.Records)
+			rep, err := sum.Report()
 			if err != nil {
 				return err
 			}
