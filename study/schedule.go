@@ -24,7 +24,7 @@ import (
 )
 
 // Duration is a length of time in a schedule: minutes and seconds as the
-// ALC study's tool wrote them ("10:00", "0:50", at most "99:59"), or as
+// ALC study's tool wrote them ([alc]) ("10:00", "0:50", at most "99:59"), or as
 // Go writes durations ("10m", "50s", "1m30s").
 type Duration time.Duration
 
@@ -110,7 +110,7 @@ type Technique struct {
 	TimeWarp Duration `toml:"time_warp"`
 	// Prediction has clients draw opponents extrapolated to the received
 	// server time instead of interpolating behind it: the time warp
-	// study's prediction (display mode extrapolate).
+	// study's prediction ([timewarp]; display mode extrapolate).
 	Prediction bool `toml:"prediction"`
 	// Replication is full, dead or led (default full).
 	Replication string `toml:"replication"`
@@ -145,7 +145,8 @@ type Round struct {
 	// schedule; Mode is ffa, tdm, ctf or dom.
 	Map  string `toml:"map"`
 	Mode string `toml:"mode"`
-	// Duration is the measured part, 1 s to 99:59.
+	// Duration is the measured part, 1 s to 99:59 (the ALC study's
+	// tool's range, [alc]).
 	Duration Duration `toml:"duration"`
 	// Warmup is played before it and not recorded (0 to 10 min).
 	Warmup Duration `toml:"warmup"`
@@ -172,7 +173,8 @@ type Question struct {
 	Kind string `toml:"kind"`
 }
 
-// Countdown is the 3-2-1 countdown after every seat is ready.
+// Countdown is the 3-2-1 countdown after every seat is ready, as Color
+// Clash started its rounds ([atd]).
 const Countdown = 3 * time.Second
 
 // Limits of a schedule.
@@ -227,17 +229,6 @@ func (s *Schedule) Seats() []Seat { return s.seats }
 
 // Plans returns the rounds, resolved, in order.
 func (s *Schedule) Plans() []*Plan { return s.plans }
-
-// Occupied reports whether the schedule has seats for people (seats
-// that are not bots).
-func (s *Schedule) Occupied() bool {
-	for _, st := range s.seats {
-		if !st.Bot {
-			return true
-		}
-	}
-	return false
-}
 
 // problem is a value of a schedule that does not do, at its path.
 type problem = cfgfile.Problem
