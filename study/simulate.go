@@ -27,7 +27,9 @@ const PathRate = 20
 //
 // A round's warm-up and countdown are played and not recorded: the bots
 // press ready at once, and the simulation lets them keep playing through
-// the 3 s countdown, where a live round would hold them still.
+// the 3 s countdown, where a live round would hold them still. A
+// cancelled context stops the study between rounds: a round under way
+// plays to its end (a 10-minute round of 12 bots takes some 10 s).
 type Simulation struct {
 	clock time.Time
 }
