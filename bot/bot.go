@@ -39,6 +39,18 @@ type Config struct {
 	// Attacker makes the bot go for the enemy's objectives rather than
 	// defend its own (capture the flag).
 	Attacker bool
+	// FrameRate, when set, makes the bot aim and pull the trigger at a
+	// display rate between ticks (frames per second, e.g. 144), as a
+	// person at a fast screen does: its crosshair flicks to the target
+	// and it clicks (a tap of one shot) at the frame the crosshair comes
+	// onto its aim point (see Frame). The simulation driver calls Frame
+	// at that rate. 0 aims and fires once a tick.
+	FrameRate int
+	// SubTick reports each press to the client at its frame (client
+	// Frame), so that the command carries its instant and aim; without
+	// it the press waits for the next tick and fires with the aim at the
+	// tick. It needs FrameRate.
+	SubTick bool
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -54,6 +66,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if !(out.Skill >= 0 && out.Skill <= 1) || out.Reaction < 0 || out.ReactionSpread < 0 {
 		return out, fmt.Errorf("bot: config: skill %v outside 0..1 or negative reaction", out.Skill)
+	}
+	if out.FrameRate < 0 || out.FrameRate > MaxFrameRate || out.SubTick && out.FrameRate == 0 {
+		return out, fmt.Errorf("bot: config: frame rate %d, want 0 to %d (and above 0 for sub-tick input)", out.FrameRate, MaxFrameRate)
 	}
 	return out, nil
 }
@@ -104,6 +119,8 @@ type Bot struct {
 
 	ids   []int
 	spots []nav.CoverSpot
+
+	frames frameAim // aiming and firing at FrameRate
 }
 
 // New returns a bot for map m with navigation grid g, seeded by seed.
@@ -124,6 +141,7 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 	st := c.Predicted()
 	if st.Has(game.FlagDead) {
 		b.path, b.hasGoal, b.target, b.inCover = b.path[:0], false, -1, false
+		b.frames = frameAim{presses: b.frames.presses}
 		return game.UserCmd{}
 	}
 	for _, h := range c.Hits() {
@@ -134,7 +152,11 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 
 	cmd := game.UserCmd{}
 	b.steer(now, c, st, enemyPos, visible, &cmd)
-	b.fight(now, st, eye, enemyPos, visible, &cmd)
+	if b.cfg.FrameRate > 0 {
+		b.fightFrames(now, c, st, eye, enemyPos, visible, &cmd)
+	} else {
+		b.fight(now, st, eye, enemyPos, visible, &cmd)
+	}
 	if cmd.Buttons.Has(game.BtnFire) && b.standFire && !st.Has(game.FlagCarrier) {
 		b.moveDir = geom.Vec3{}
 	}

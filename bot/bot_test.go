@@ -18,7 +18,7 @@ func TestConfigErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []Config{{Skill: 2}, {Skill: -0.5}, {Reaction: -1}} {
+	for _, c := range []Config{{Skill: 2}, {Skill: -0.5}, {Reaction: -1}, {FrameRate: -1}, {FrameRate: MaxFrameRate + 1}, {SubTick: true}} {
 		if _, err := New(c, m, g, &p, &w, 1); err == nil {
 			t.Errorf("%+v accepted", c)
 		}

@@ -95,14 +95,7 @@ func (b *Bot) fight(now time.Duration, st game.PlayerState, eye geom.Vec3, at ge
 		}
 		return
 	}
-	dist := at.Sub(eye).Len()
-	if now >= b.aimErrAt {
-		// Aim error: an angular offset whose spread shrinks with skill,
-		// re-drawn every few hundred milliseconds as a person corrects.
-		sigma := (0.4 + 3.2*(1-b.cfg.Skill)) * math.Pi / 180 * dist
-		b.aimErr = geom.V(b.rng.NormFloat64()*sigma, b.rng.NormFloat64()*sigma, b.rng.NormFloat64()*sigma*0.6)
-		b.aimErrAt = now + time.Duration(250+b.rng.IntN(350))*time.Millisecond
-	}
+	b.drawAimErr(now, at.Sub(eye).Len())
 	left := b.turnToward(at.Add(b.aimErr).Sub(eye), dt)
 	if reloading || now < b.reactAt {
 		return
@@ -124,4 +117,16 @@ func (b *Bot) fight(now time.Duration, st game.PlayerState, eye geom.Vec3, at ge
 			b.pauseTil = now + time.Duration(200+b.rng.IntN(300))*time.Millisecond
 		}
 	}
+}
+
+// drawAimErr re-draws the aim error when it is due, for a target dist
+// metres away: an angular offset whose spread shrinks with skill,
+// re-drawn every few hundred milliseconds as a person corrects.
+func (b *Bot) drawAimErr(now time.Duration, dist float64) {
+	if now < b.aimErrAt {
+		return
+	}
+	sigma := (0.4 + 3.2*(1-b.cfg.Skill)) * math.Pi / 180 * dist
+	b.aimErr = geom.V(b.rng.NormFloat64()*sigma, b.rng.NormFloat64()*sigma, b.rng.NormFloat64()*sigma*0.6)
+	b.aimErrAt = now + time.Duration(250+b.rng.IntN(350))*time.Millisecond
 }

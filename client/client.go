@@ -185,6 +185,7 @@ type Client struct {
 	predicted [cmdRing]game.PlayerState
 	fired     bool   // the newest command fired (first prediction only)
 	lastAck   uint32 // last command the server reported executed
+	input     frameInput
 
 	pred   game.PlayerState
 	smooth geom.Vec3

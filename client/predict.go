@@ -52,25 +52,90 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	}
 }
 
+// frameInput is what Frame has seen of the fire button since the last
+// command.
+type frameInput struct {
+	down     bool // the button was down at the last frame or command
+	pressed  bool // it went down since the last command, at press
+	pressAt  time.Duration
+	press    game.Press // Offset not yet known
+	reported bool       // Frame was called since the last command
+}
+
+// Frame reports the local input at a display frame drawn at local time
+// now, between two ticks: the view angles the frame is drawn with and
+// whether the fire button is down. A driver that draws faster than the
+// tick rate (a browser at 60 to 240 Hz against a 64 Hz server) calls it
+// every frame and Tick every tick as before, passing Tick the input at
+// the tick. The first frame since the last command that finds the button
+// down after it was up is a fire press: the client keeps its instant, its
+// angles and the view time drawn at that instant (ViewTime(now)), and the
+// next command carries them as its Press and holds BtnFire, even if the
+// button came up again before the tick. The server traces that shot with
+// the press's aim and rewinds to the press's view time, so the shot goes
+// where and when the player clicked (sub-tick input, as Counter-Strike
+// 2's sub-tick commands keep it). Later presses before the tick are not
+// kept: a weapon fires at most once a command. A driver that never calls
+// Frame sends commands without presses, the shot leaving at the tick.
+// Presses change nothing in movement or firing, so prediction is as exact
+// with them as without.
+func (c *Client) Frame(now time.Duration, yaw uint16, pitch int16, fire bool) {
+	in := &c.input
+	if c.phase != Connected {
+		*in = frameInput{}
+		return
+	}
+	in.reported = true
+	if fire && !in.down && !in.pressed {
+		in.pressed, in.pressAt = true, now
+		in.press = game.Press{
+			Yaw: yaw, Pitch: max(-game.MaxPitch, min(game.MaxPitch, pitch)),
+			ViewTime: c.ViewTime(now).Truncate(time.Microsecond),
+		}
+	}
+	in.down = fire
+}
+
+// takePress fills cmd's press, issued at now, from the frames since the
+// last command, and readies the input for the next command's frames.
+func (c *Client) takePress(now time.Duration, cmd *game.UserCmd) {
+	in := &c.input
+	held := cmd.Buttons.Has(game.BtnFire)
+	if in.pressed {
+		p := in.press
+		start := now - cmd.Duration
+		p.Offset = max(0, min(cmd.Duration, in.pressAt-start)).Truncate(time.Microsecond)
+		cmd.HasPress, cmd.Press = true, p
+		cmd.Buttons |= game.BtnFire
+	}
+	// The button is down for the next frames if the command's input holds
+	// it or the last frame found it down.
+	*in = frameInput{down: held || in.reported && in.down}
+}
+
 // Tick issues this tick's user command from the local input (view angles,
 // move intents, buttons and weapon; the client fills in Tick, Duration and
-// ViewTime), predicts its effect and queues the command packet. It also
-// retries a pending Connect.
+// ViewTime, and a fire press since the last command reported by Frame),
+// predicts its effect and queues the command packet. It also retries a
+// pending Connect.
 func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	switch c.phase {
 	case Connecting:
+		c.input = frameInput{}
 		if now-c.connectAt >= c.cfg.ConnectRetry {
 			c.sendConnect(now)
 		}
 		return
 	case Connected:
 	default:
+		c.input = frameInput{}
 		return
 	}
 	cmd := input
 	cmd.Tick = c.nextCmd
 	cmd.Duration = c.tickDur
 	cmd.ViewTime = c.ViewTime(now)
+	c.takePress(now, &cmd)
 	c.nextCmd++
 	c.cmds[cmd.Tick%cmdRing] = cmd
 	c.cmdTime[cmd.Tick%cmdRing] = now
@@ -111,6 +176,10 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.send(buf)
 	c.stats.CommandsSent++
 }
+
+// LastCmd returns the newest command issued (zero before the first), as
+// sent: with its Tick, Duration, ViewTime and any fire press.
+func (c *Client) LastCmd() game.UserCmd { return c.cmds[(c.nextCmd-1)%cmdRing] }
 
 // Predicted returns the predicted present state of the local player.
 func (c *Client) Predicted() game.PlayerState { return c.pred }

@@ -22,7 +22,7 @@ func TestGetAndList(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"alc", "tlc-accuracy", "rollback", "clc-limits", "scale", "reckoning", "delay", "timewarp"} {
+	for _, want := range []string{"alc", "tlc-accuracy", "rollback", "clc-limits", "scale", "reckoning", "delay", "timewarp", "subtick"} {
 		if !names[want] {
 			t.Errorf("experiment %q missing", want)
 		}

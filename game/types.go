@@ -69,6 +69,57 @@ type UserCmd struct {
 	// it issued the command (its interpolation target); lag compensation
 	// rewinds to it.
 	ViewTime time.Duration
+	// HasPress reports that the fire button went down between the previous
+	// command and this one, at the instant and aim Press records. A client
+	// that draws faster than it ticks sends it so that the shot leaves
+	// where and when the player clicked, not at the tick after (sub-tick
+	// input, as Counter-Strike 2's sub-tick commands and Photon Fusion's
+	// sub-tick hitboxes keep the instant of a click). A command with a
+	// press holds BtnFire, even if the button came up again before the
+	// tick. Without HasPress, Press is zero.
+	HasPress bool
+	Press    Press
+}
+
+// Press is a fire press within a command: when, where the player aimed,
+// and what it saw at that instant.
+type Press struct {
+	// Offset is the time from the command's start (its issue time minus
+	// its Duration) to the press, in whole microseconds, 0 to Duration: a
+	// press at Duration is one at the tick itself.
+	Offset time.Duration
+	// Yaw and Pitch are the view angles at the press, in angle units
+	// (Pitch within ±MaxPitch).
+	Yaw   uint16
+	Pitch int16
+	// ViewTime is the server time of the world the client was drawing at
+	// the press; lag compensation rewinds to it instead of the command's.
+	ViewTime time.Duration
+}
+
+// Aimed returns the command its shot is aimed and timed by: with a press,
+// the press's view angles and view time replace the command's; without
+// one, the command itself.
+func (c UserCmd) Aimed() UserCmd {
+	if c.HasPress {
+		c.Yaw, c.Pitch, c.ViewTime = c.Press.Yaw, c.Press.Pitch, c.Press.ViewTime
+	}
+	return c
+}
+
+// PressEye returns the view origin of a player at command cmd's press:
+// the eye of its state before the command. A client draws its player at
+// the state its newest command predicted until it issues the next, so a
+// press between two ticks was aimed from there; the command's own move
+// was not yet on the screen. (Interpolating toward the state after the
+// command would move the origin up to a tick's run, 20 cm at 20 Hz,
+// away from where the player looked from.) Without a press it is the eye
+// after the command, where a shot at the tick leaves from.
+func PressEye(before, after PlayerState, cmd UserCmd, p *Params) geom.Vec3 {
+	if cmd.HasPress {
+		return EyePos(before, p)
+	}
+	return EyePos(after, p)
 }
 
 // YawRad returns the command's yaw in radians.

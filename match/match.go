@@ -204,6 +204,9 @@ type Result struct {
 	// Shots holds every shot with what the victim's client saw, for
 	// experiments; it is not part of the JSON summary.
 	Shots []Shot `json:"-"`
+	// Log holds the server's log (connects, spawns, kills, objective
+	// events) in server time order, for the study runner's records.
+	Log []server.LogEntry `json:"-"`
 }
 
 // Shot is one shot as the match log records it.
@@ -316,7 +319,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		pr.DisplayErrorM, pr.DisplaySamples = obs.display[i].Mean(), obs.display[i].N
 		res.Players = append(res.Players, pr)
 	}
-	res.Shots = obs.shots()
+	res.Shots, res.Log = obs.shots(), obs.log
 	for _, s := range res.Shots {
 		if s.Registered && s.SBC && s.Victim >= 0 {
 			for i := range res.Players {

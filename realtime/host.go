@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"sync"
@@ -169,4 +170,42 @@ func (h *Host) Shutdown(ctx context.Context, reason string) error {
 		}
 	}
 	return first
+}
+
+// guard runs the match goroutine, and turns a panic in it (in the server
+// core, or in a command run on it) into the end of this match alone,
+// logged with its stack and counted in Metrics.Panics: one process hosts
+// many matches, and one broken match must not end the others.
+func (m *Match) guard() {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		m.met.parent.Panics.Inc()
+		m.log.Error("match panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		select {
+		case <-m.done:
+			return // it had already ended
+		default:
+		}
+		m.abandon("server error")
+	}()
+	m.run()
+}
+
+// abandon ends a match whose server core can no longer be trusted: it
+// closes every connection with reason without asking the core anything
+// (end, the orderly way, has the core tell each player), then finishes
+// as end does.
+func (m *Match) abandon(reason string) {
+	m.ended.Store(true)
+	for _, p := range m.peers {
+		m.remove(p, reason)
+	}
+	m.log.Info("match end", "reason", reason, "uptime_s", time.Since(m.start).Seconds())
+	m.reason = reason
+	close(m.done)
+	m.met.remove()
+	m.wg.Wait()
 }

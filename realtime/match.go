@@ -119,7 +119,7 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, connec
 	m := &Match{
 		id: id, r: r, srv: srv, tick: srv.TickDuration(),
 		log:   log.With("match", id),
-		met:   met.forMatch(id),
+		met:   met.forMatch(id, r.cfg.Seats),
 		inbox: make(chan inbound, queueLen), free: make(chan []byte, queueLen),
 		gone: make(chan *peer), cmds: make(chan func(), 16), done: make(chan struct{}), stop: make(chan string, 1),
 		peers: map[server.Peer]*peer{}, nextPeer: 1, rules: r.rules, linkSeed: r.cfg.Seed,
@@ -129,7 +129,7 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, connec
 		m.free <- make([]byte, transport.MaxDatagram)
 	}
 	m.start = start
-	go m.run()
+	go m.guard()
 	return m, nil
 }
 
@@ -288,7 +288,13 @@ func (m *Match) run() {
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	reason := ""
+	// awake is when the goroutine last woke (zero while it sleeps): the
+	// time between waking and sleeping is the match's CPU time.
+	awake := time.Now()
 	for reason == "" {
+		if awake.IsZero() {
+			awake = time.Now()
+		}
 		now := m.now()
 		m.deliverUp(now)
 		if next := m.srv.NextTick(); next <= now {
@@ -303,6 +309,8 @@ func (m *Match) run() {
 		wait := wake - m.now()
 		if wait > spinMargin {
 			timer.Reset(wait - spinMargin)
+			m.met.cpu.Add(time.Since(awake).Seconds())
+			awake = time.Time{}
 			select {
 			case in := <-m.inbox:
 				m.receive(m.now(), in)
@@ -317,6 +325,7 @@ func (m *Match) run() {
 			case reason = <-m.stop:
 				continue
 			case <-timer.C:
+				awake = time.Now()
 			}
 		}
 		m.drainInbox()
@@ -324,6 +333,9 @@ func (m *Match) run() {
 			// Spin without yielding: the margin is short, and a yield could
 			// hand the processor to a goroutine that runs past the tick.
 		}
+	}
+	if !awake.IsZero() {
+		m.met.cpu.Add(time.Since(awake).Seconds())
 	}
 	m.end(reason)
 }

@@ -36,6 +36,14 @@ type Metrics struct {
 	MatchesRunning  prometheus.Gauge
 	ConnectsTotal   *prometheus.CounterVec
 	DisconnectTotal *prometheus.CounterVec
+	// Capacity: the most matches a host runs, each match's seats, and the
+	// time each match's goroutine spends working.
+	MatchesMax prometheus.Gauge
+	Seats      *prometheus.GaugeVec
+	CPUSeconds *prometheus.CounterVec
+	// Panics counts matches ended by a panic in their goroutine; the
+	// process and the other matches go on.
+	Panics prometheus.Counter
 	// Kicked counts the disconnects the server made, by reason: the
 	// wire.DisconnectCode it sent (a limit gone over, a timeout).
 	Kicked *prometheus.CounterVec
@@ -80,12 +88,22 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "lagkit_connects_total", Help: "Players accepted."}, m),
 		DisconnectTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lagkit_disconnects_total", Help: "Players gone."}, m),
+		MatchesMax: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "lagkit_matches_max", Help: "The most matches this process runs at once."}),
+		Seats: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "lagkit_seats", Help: "Seats of the match: the players it holds."}, m),
+		CPUSeconds: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lagkit_match_cpu_seconds_total",
+			Help: "Time the match's goroutine spent running: ticks, datagrams, commands, and the spin before each tick; not its sleep."}, m),
+		Panics: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "lagkit_match_panics_total", Help: "Matches ended by a panic in their goroutine (the process goes on)."}),
 		Kicked: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lagkit_server_disconnects_total", Help: "Players the server disconnected, by reason."}, []string{"match", "reason"}),
 	}
+	x.MatchesMax.Set(maxMatches)
 	reg.MustRegister(x.TickSeconds, x.TickLateness, x.TickOverruns, x.Players, x.DatagramsIn, x.DatagramsOut,
 		x.BytesIn, x.BytesOut, x.Dropped, x.Rewinds, x.RollbackMetres, x.SBCHits, x.Appeals, x.MatchesRunning,
-		x.ConnectsTotal, x.DisconnectTotal, x.Kicked)
+		x.ConnectsTotal, x.DisconnectTotal, x.MatchesMax, x.Seats, x.CPUSeconds, x.Panics, x.Kicked)
 	return x
 }
 
@@ -94,8 +112,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 type matchMetrics struct {
 	tick, late, rollback                             prometheus.Observer
 	overruns, dgIn, dgOut, bytesIn, bytesOut, rewind prometheus.Counter
-	sbc, connects, disconnects                       prometheus.Counter
-	humans, bots                                     prometheus.Gauge
+	sbc, connects, disconnects, cpu                  prometheus.Counter
+	humans, bots, seats                              prometheus.Gauge
 	dropped                                          map[string]prometheus.Counter
 	kicked                                           [wire.NumDisconnectCodes]prometheus.Counter
 	appeals                                          *prometheus.CounterVec
@@ -103,7 +121,7 @@ type matchMetrics struct {
 	id                                               string
 }
 
-func (x *Metrics) forMatch(id string) *matchMetrics {
+func (x *Metrics) forMatch(id string, seats int) *matchMetrics {
 	mm := &matchMetrics{
 		tick: x.TickSeconds.WithLabelValues(id), late: x.TickLateness.WithLabelValues(id),
 		rollback: x.RollbackMetres.WithLabelValues(id), overruns: x.TickOverruns.WithLabelValues(id),
@@ -112,12 +130,14 @@ func (x *Metrics) forMatch(id string) *matchMetrics {
 		rewind: x.Rewinds.WithLabelValues(id), sbc: x.SBCHits.WithLabelValues(id),
 		connects: x.ConnectsTotal.WithLabelValues(id), disconnects: x.DisconnectTotal.WithLabelValues(id),
 		humans: x.Players.WithLabelValues(id, "human"), bots: x.Players.WithLabelValues(id, "bot"),
+		seats: x.Seats.WithLabelValues(id), cpu: x.CPUSeconds.WithLabelValues(id),
 		dropped: map[string]prometheus.Counter{}, parent: x, id: id,
 		appeals: x.Appeals.MustCurryWith(prometheus.Labels{"match": id}),
 	}
 	for _, r := range []string{DropQueueFull, DropSend, DropMalformed, DropEmulated, DropNoPeer, DropToken} {
 		mm.dropped[r] = x.Dropped.WithLabelValues(id, r)
 	}
+	mm.seats.Set(float64(seats))
 	for code := range wire.NumDisconnectCodes {
 		mm.kicked[code] = x.Kicked.WithLabelValues(id, code.String())
 	}
@@ -131,12 +151,12 @@ func (mm *matchMetrics) remove() {
 	x, id := mm.parent, mm.id
 	l := prometheus.Labels{"match": id}
 	for _, v := range []interface{ DeletePartialMatch(prometheus.Labels) int }{
-		x.TickSeconds, x.TickLateness, x.RollbackMetres, x.Players,
+		x.TickSeconds, x.TickLateness, x.RollbackMetres, x.Players, x.Seats,
 	} {
 		v.DeletePartialMatch(l)
 	}
 	for _, v := range []*prometheus.CounterVec{x.TickOverruns, x.DatagramsIn, x.DatagramsOut, x.BytesIn, x.BytesOut,
-		x.Dropped, x.Rewinds, x.SBCHits, x.Appeals, x.ConnectsTotal, x.DisconnectTotal, x.Kicked} {
+		x.Dropped, x.Rewinds, x.SBCHits, x.Appeals, x.ConnectsTotal, x.DisconnectTotal, x.CPUSeconds, x.Kicked} {
 		v.DeletePartialMatch(l)
 	}
 	x.MatchesRunning.Dec()

@@ -65,11 +65,13 @@ func pelletHit(shooter int, shotTick uint32, eye geom.Vec3, h *lagcomp.Hit, w *g
 // projectileFor returns pellet of the shot that command cmd of shooter
 // (owner, in state st after the command) fired with weapon w, as the
 // projectile id it launches: from the shooter's eye along game.ShotRay's
-// direction at the weapon's speed, origin and velocity snapped to the
-// wire's grids so that the ProjectileEvent describes exactly the path
-// simulated.
+// direction at the weapon's speed (aimed by the command's fire press if
+// it carries one), origin and velocity snapped to the wire's grids so
+// that the ProjectileEvent describes exactly the path simulated. The
+// projectile leaves from the eye at the tick, where its flight is
+// simulated from.
 func (s *Server) projectileFor(shooter int, owner *client, st *game.PlayerState, cmd *game.UserCmd, pellet int, w *game.Weapon, id uint32) projectile {
-	ray := game.ShotRay(*st, *cmd, shooter, pellet, w, s.cfg.Movement)
+	ray := game.ShotRay(*st, cmd.Aimed(), shooter, pellet, w, s.cfg.Movement)
 	vel := snapVel(ray.Dir.Scale(w.Speed))
 	return projectile{
 		id: id, shooter: shooter, owner: owner, slot: st.Weapon,

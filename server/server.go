@@ -543,10 +543,11 @@ func (s *Server) step(now time.Duration) {
 // run executes cmd for c through the shared movement code, collecting
 // the shot it fires.
 func (s *Server) run(c *client, cmd game.UserCmd) {
+	before := c.state
 	var fired bool
 	c.state, fired = s.act(c.state, cmd)
 	if fired {
-		s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state})
+		s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state, eye: s.shotEye(before, c.state, cmd)})
 	}
 }
 

@@ -35,6 +35,13 @@ type ShotRecord struct {
 	Rewound   bool
 	RewindMS  float64
 	RollbackM float64
+	// Tested is the server time the hit test ran at (Time when not
+	// rewound), and Yaw and Pitch the aim it traced (before recoil and
+	// spread): a fire press's when the command carried one (sub-tick
+	// input), else the command's.
+	Tested time.Duration
+	Yaw    uint16
+	Pitch  int16
 	// Appealed reports whether the victim was asked (alc); Outcome is
 	// what became of the hit.
 	Appealed bool
@@ -61,6 +68,25 @@ type pendingShot struct {
 	shooter int
 	cmd     game.UserCmd
 	state   game.PlayerState // the shooter's state after the command
+	eye     geom.Vec3        // the shooter's eye when it fired (see shotEye)
+}
+
+// shotEye returns where a shot of command cmd leaves from: the eye of
+// the shooter's state after the command, or with a fire press within the
+// command, the eye its client drew at the press (see game.PressEye),
+// before and after being its states around the command.
+func (s *Server) shotEye(before, after game.PlayerState, cmd game.UserCmd) geom.Vec3 {
+	return game.PressEye(before, after, cmd, s.cfg.Movement)
+}
+
+// shotRay returns the ray of pellet of a shot of command cmd from eye,
+// fired by shooter in state st (after the command) with weapon w: aimed
+// by the command's fire press if it carries one (sub-tick input), else by
+// the command, with the recoil and spread of game.ShotRay.
+func (s *Server) shotRay(st game.PlayerState, cmd game.UserCmd, eye geom.Vec3, shooter, pellet int, w *game.Weapon) geom.Ray {
+	ray := game.ShotRay(st, cmd.Aimed(), shooter, pellet, w, s.cfg.Movement)
+	ray.Origin = eye
+	return ray
 }
 
 // targetTime is the server time a shot from c is tested at: the view
@@ -108,15 +134,17 @@ func (s *Server) resolveShots(now time.Duration) {
 			}
 			continue
 		}
+		// A fire press within the command (sub-tick input) is rewound to
+		// the world its shooter saw at the press, not at the tick.
 		shot := lagcomp.Shot{
 			Shooter:    ps.shooter,
 			Now:        now,
-			Target:     s.targetTime(c, ps.cmd.ViewTime, now),
+			Target:     s.targetTime(c, ps.cmd.Aimed().ViewTime, now),
 			ShooterRTT: measuredRTT(&c.rtt),
-			Eye:        game.EyePos(ps.state, s.cfg.Movement),
+			Eye:        ps.eye,
 		}
 		for pellet := range w.Pellets {
-			ray := game.ShotRay(ps.state, ps.cmd, ps.shooter, pellet, w, s.cfg.Movement)
+			ray := s.shotRay(ps.state, ps.cmd, ps.eye, ps.shooter, pellet, w)
 			s.resolvePellet(&shot, ps, pellet, ray, w)
 		}
 	}
@@ -127,6 +155,8 @@ func (s *Server) resolveShots(now time.Duration) {
 func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, ray geom.Ray, w *game.Weapon) {
 	shotTick := ps.cmd.Tick
 	rec := s.shotRecord(shot.Now, shot.Shooter, shotTick, pellet, ps.state.Weapon)
+	aim := ps.cmd.Aimed()
+	rec.Yaw, rec.Pitch = aim.Yaw, aim.Pitch
 	t := shot.Now
 	// A shooter whose round trip is unmeasured is tested against the
 	// present: without it the server cannot check the view time claimed.
@@ -135,6 +165,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		rec.Rewound = true
 		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
 	}
+	rec.Tested = t
 	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
 	s.recorder.hitscan(ray, w, &h, ok)
 	if !ok {
@@ -155,7 +186,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	if verdict == lagcomp.Unrewind {
 		// Beyond the policy's rollback cap: judge the shot as the present
 		// has it instead.
-		rec.Rewound, rec.RewindMS, rec.RollbackM = false, 0, 0
+		rec.Rewound, rec.RewindMS, rec.RollbackM, rec.Tested = false, 0, 0, shot.Now
 		h, ok = s.tracer.Trace(ray, w.Range, shot.Now, shot.Shooter)
 		if !ok {
 			rec.Hit, rec.Victim, rec.Part = false, -1, 0

@@ -245,6 +245,7 @@ type warpShot struct {
 	shooter int
 	cmd     game.UserCmd
 	st      game.PlayerState // the shooter's state after the command
+	eye     geom.Vec3        // the shooter's eye when it fired (see shotEye)
 	void    bool             // the shooter was dead when it was resolved
 	p0, p1  int              // its pellets
 }

@@ -422,7 +422,7 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 			h, ok = lagcomp.Hit{Victim: op.victim, Part: oh.part, Dist: op.dist, Local: oh.local}, true
 		}
 	} else {
-		ray := game.ShotRay(sh.st, sh.cmd, sh.shooter, pellet, wp, s.cfg.Movement)
+		ray := s.shotRay(sh.st, sh.cmd, sh.eye, sh.shooter, pellet, wp)
 		reach := wp.Range
 		if wall, hit := s.cfg.Map.Grid.Raycast(ray, reach); hit {
 			reach = wall.Dist
@@ -434,7 +434,7 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 	}
 	np.h0 = len(r.out.hits)
 	if ok {
-		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(sh.shooter, sh.cmd.Tick, game.EyePos(sh.st, s.cfg.Movement), &h, wp)})
+		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(sh.shooter, sh.cmd.Tick, sh.eye, &h, wp)})
 	}
 	np.h1 = len(r.out.hits)
 	r.out.pellets = append(r.out.pellets, np)

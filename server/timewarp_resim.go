@@ -74,7 +74,7 @@ func (r *warpRecorder) shot(ps *pendingShot, void bool) {
 	}
 	e := r.tick()
 	n := len(e.pellets)
-	e.shots = append(e.shots, warpShot{shooter: ps.shooter, cmd: ps.cmd, st: ps.state, void: void, p0: n, p1: n})
+	e.shots = append(e.shots, warpShot{shooter: ps.shooter, cmd: ps.cmd, st: ps.state, eye: ps.eye, void: void, p0: n, p1: n})
 }
 
 // hitscan records a hitscan pellet of weapon w: its ray, its reach and
@@ -299,9 +299,10 @@ func (r *warpRun) move() {
 		for k := range int(e.ncmd[i]) {
 			cmd := e.cmds[i*maxWarpCmds+k]
 			var fired bool
+			before := st
 			st, fired = s.act(st, cmd)
 			if fired {
-				r.out.shots = append(r.out.shots, warpShot{shooter: i, cmd: cmd, st: st})
+				r.out.shots = append(r.out.shots, warpShot{shooter: i, cmd: cmd, st: st, eye: s.shotEye(before, st, cmd)})
 			}
 		}
 		w.work[i] = st

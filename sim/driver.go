@@ -18,6 +18,16 @@ type Brain interface {
 	Input(now time.Duration, c *client.Client) game.UserCmd
 }
 
+// FrameBrain is a Brain that also gives input at a display rate between
+// ticks (a person at a screen faster than the tick rate): the driver
+// calls Frame FrameRate times a second, from the player's join on, before
+// the tick's Input when a frame and a tick fall at the same instant.
+type FrameBrain interface {
+	Brain
+	FrameRate() int
+	Frame(now time.Duration, c *client.Client)
+}
+
 // PlayerConfig sets up one simulated participant.
 type PlayerConfig struct {
 	// Client configures the player's client core; the driver fills in Map,
@@ -41,6 +51,9 @@ type Player struct {
 	Up, Down *netem.Link
 	join     time.Duration
 	next     time.Duration // next client tick
+	frames   FrameBrain    // nil: no frames between ticks
+	frame    time.Duration // the time between frames
+	nextF    time.Duration // next frame
 }
 
 // Observer sees a run as it goes. Any method may be a no-op.
@@ -98,10 +111,14 @@ func NewDriver(srv server.Config, players []PlayerConfig, seed uint64) (*Driver,
 		if phase < 0 {
 			phase += d.tick
 		}
-		d.Players = append(d.Players, &Player{
+		p := &Player{
 			Client: c, Brain: pc.Brain, Up: up, Down: down,
 			join: pc.JoinAt, next: pc.JoinAt + phase,
-		})
+		}
+		if fb, ok := pc.Brain.(FrameBrain); ok && fb.FrameRate() > 0 {
+			p.frames, p.frame, p.nextF = fb, time.Second/time.Duration(fb.FrameRate()), pc.JoinAt
+		}
+		d.Players = append(d.Players, p)
 	}
 	return d, nil
 }
@@ -115,6 +132,9 @@ func (d *Driver) Run(until time.Duration, obs Observer) {
 		now := d.Server.NextTick()
 		for _, p := range d.Players {
 			now = min(now, p.next)
+			if p.frames != nil {
+				now = min(now, p.nextF)
+			}
 			if t, ok := p.Up.Next(); ok {
 				now = min(now, t)
 			}
@@ -136,6 +156,14 @@ func (d *Driver) Run(until time.Duration, obs Observer) {
 			d.route(now)
 			if obs != nil {
 				obs.ServerTicked(now, d.Server)
+			}
+		}
+		for _, p := range d.Players {
+			if p.frames != nil && p.nextF <= now {
+				p.nextF += p.frame
+				if p.Client.Phase() == client.Connected {
+					p.frames.Frame(now, p.Client)
+				}
 			}
 		}
 		for i, p := range d.Players {

@@ -25,6 +25,24 @@ func held(tick uint32, n int) []game.UserCmd {
 	return cmds
 }
 
+// pressed returns held(tick, n) with fire presses: in the second command
+// a press 4 ms into it, aimed a little left of and below the command's
+// aim, seeing the world the view clock predicts; in the last a press at
+// the command's start aimed across the yaw wrap with a view time that
+// jumped.
+func pressed(tick uint32, n int) []game.UserCmd {
+	cmds := held(tick, n)
+	c := &cmds[1]
+	c.HasPress = true
+	c.Press = game.Press{Offset: 4 * time.Millisecond, Yaw: c.Yaw - 40, Pitch: c.Pitch - 7,
+		ViewTime: c.ViewTime - (c.Duration - 4*time.Millisecond)}
+	c = &cmds[n-1]
+	c.Yaw = 10
+	c.HasPress = true
+	c.Press = game.Press{Offset: 0, Yaw: 65500, Pitch: game.MaxPitch, ViewTime: c.ViewTime - 30*time.Millisecond}
+	return cmds
+}
+
 func TestCommandsRoundTrip(t *testing.T) {
 	edge := game.UserCmd{Tick: 1<<32 - 1, Duration: MaxCmdDuration, Yaw: 65535, Pitch: -game.MaxPitch,
 		Forward: -127, Side: 127, Up: -1, Buttons: 0xffff, Weapon: 255, ViewTime: MaxClock}
@@ -43,6 +61,13 @@ func TestCommandsRoundTrip(t *testing.T) {
 		{"held input", Commands{AckTick: 500, AckDelay: 4 * time.Millisecond, ClientTime: 100 * time.Second, Cmds: held(77, 4)}},
 		{"full packet", Commands{Cmds: held(1, MaxCmdsPerPacket)}},
 		{"view time jitter", Commands{Cmds: jitter}},
+		{"presses", Commands{Cmds: pressed(50, 4)}},
+		{"press at the tick and at the clock's ends", Commands{Cmds: []game.UserCmd{
+			{Tick: 3, Duration: tick64, Pitch: -game.MaxPitch, HasPress: true,
+				Press: game.Press{Offset: tick64, Yaw: 32768, Pitch: game.MaxPitch, ViewTime: MaxClock}},
+			{Tick: 4, Duration: MaxCmdDuration, Yaw: 32767, ViewTime: MaxClock, HasPress: true,
+				Press: game.Press{Offset: time.Microsecond, Yaw: 65535, Pitch: -game.MaxPitch}},
+		}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,6 +122,23 @@ func TestCommandsRedundancyIsCheap(t *testing.T) {
 	}
 }
 
+// TestCommandsPressIsCompact checks what sub-tick input costs: a bit per
+// command without a press, and a few bytes for a press.
+func TestCommandsPressIsCompact(t *testing.T) {
+	size := func(cmds []game.UserCmd) int {
+		b, err := AppendCommands(nil, &Commands{AckTick: 9, ClientTime: time.Minute, Cmds: cmds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(b)
+	}
+	plain, press := size(held(40, 3)), size(pressed(40, 4)[:3])
+	t.Logf("three commands: %d bytes; with a press in one: %d bytes", plain, press)
+	if press-plain > 5 {
+		t.Errorf("a press 4 ms into a command costs %d bytes", press-plain)
+	}
+}
+
 func TestAppendCommandsErrors(t *testing.T) {
 	with := func(f func(c *game.UserCmd)) Commands {
 		cmds := held(1, 3)
@@ -117,6 +159,22 @@ func TestAppendCommandsErrors(t *testing.T) {
 		{"pitch", with(func(c *game.UserCmd) { c.Pitch = -game.MaxPitch - 1 }), "cmd 2: pitch out of range"},
 		{"side -128", with(func(c *game.UserCmd) { c.Side = -128 }), "cmd 2: side out of range"},
 		{"negative view time", with(func(c *game.UserCmd) { c.ViewTime = -1 }), "cmd 2: view time out of range"},
+		{"press without HasPress", with(func(c *game.UserCmd) { c.Press.Yaw = 3 }), "cmd 2: press set without HasPress"},
+		{"press after the tick", with(func(c *game.UserCmd) {
+			c.HasPress, c.Press.Offset = true, c.Duration+time.Microsecond
+		}), "cmd 2: press offset outside the duration"},
+		{"press before the command", with(func(c *game.UserCmd) {
+			c.HasPress, c.Press.Offset = true, -time.Microsecond
+		}), "cmd 2: press offset outside the duration"},
+		{"sub-microsecond press", with(func(c *game.UserCmd) {
+			c.HasPress, c.Press.Offset = true, time.Millisecond+1
+		}), "cmd 2: press offset not whole microseconds"},
+		{"press pitch", with(func(c *game.UserCmd) {
+			c.HasPress, c.Press.Pitch = true, game.MaxPitch+1
+		}), "cmd 2: press pitch out of range"},
+		{"press view time", with(func(c *game.UserCmd) {
+			c.HasPress, c.Press.ViewTime = true, -time.Microsecond
+		}), "cmd 2: press view time out of range"},
 		{"ack delay", Commands{AckDelay: MaxDelay + time.Microsecond, Cmds: held(1, 1)}, "ack delay"},
 		{"client time", Commands{ClientTime: -1, Cmds: held(1, 1)}, "client time"},
 	}
@@ -153,6 +211,26 @@ func TestDecodeCommandsErrors(t *testing.T) {
 	pitch.writeBits(1, 1)
 	pitch.writeBits(uint64(uint16(game.MaxPitch+1)), 16)
 	pitch.writeBits(0, 6+8+8)
+	// One zero command (duration 0, view time 0) with a press: an offset
+	// beyond the duration, or a pitch beyond MaxPitch, or a view time
+	// before the clock's start.
+	press := func(offset uint64, pitch int64, view int64) []byte {
+		w := bitWriter{}
+		w.writeBits(uint64(MsgCommands), 8)
+		w.writeBits(0, 32+8+8+3+32+8+8) // no field changed, view time 0
+		w.writeBits(1, 1)
+		w.writeBits(offset, cmdDurationBits)
+		w.writeBucketed(0, pressAimWidths)
+		w.writeBucketed(pitch, pressAimWidths)
+		w.writeBool(view != 0)
+		if view != 0 {
+			w.writeUvarint(zigzag(view))
+		}
+		return w.buf
+	}
+	if err := DecodeCommands(press(0, 0, 5), &Commands{}); err != nil {
+		t.Fatalf("the valid press the error cases start from: %v", err)
+	}
 	tests := []struct {
 		name string
 		b    []byte
@@ -164,6 +242,9 @@ func TestDecodeCommandsErrors(t *testing.T) {
 		{"trailing", append(valid[:len(valid):len(valid)], 0), "wire: commands: 1 trailing bytes"},
 		{"duration", long.buf, "wire: commands: cmd 0: duration out of range"},
 		{"pitch", pitch.buf, "wire: commands: cmd 0: pitch out of range"},
+		{"press offset", press(1, 0, 0), "wire: commands: cmd 0: press offset outside the duration"},
+		{"press pitch", press(0, game.MaxPitch+1, 0), "wire: commands: cmd 0: press pitch out of range"},
+		{"press view time", press(0, 0, -1), "wire: commands: cmd 0: press view time out of range"},
 		{"oversize", make([]byte, MaxDatagram+1), "exceeds MaxDatagram"},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
 )
 
 // addSeeds adds the golden vectors of message type t to f's corpus.
@@ -92,7 +95,18 @@ func FuzzDecodeDisconnect(f *testing.F) {
 	fuzzMessage(f, MsgDisconnect, AppendDisconnect, DecodeDisconnect)
 }
 
-func FuzzDecodeCommands(f *testing.F) { fuzzMessage(f, MsgCommands, AppendCommands, DecodeCommands) }
+func FuzzDecodeCommands(f *testing.F) {
+	// Fire presses (sub-tick input) at the command's start, within it and
+	// across the yaw wrap, beside the golden vector's.
+	for _, cmds := range [][]game.UserCmd{pressed(1, 2), pressed(7, MaxCmdsPerPacket)} {
+		b, err := AppendCommands(nil, &Commands{AckTick: 3, ClientTime: time.Minute, Cmds: cmds})
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	fuzzMessage(f, MsgCommands, AppendCommands, DecodeCommands)
+}
 
 func FuzzDecodeAppeal(f *testing.F) {
 	for _, m := range appeals() {

@@ -14,8 +14,9 @@ const MaxDatagram = 1100
 
 // Version is the protocol version carried by Connect and checked by Accept.
 // Version 4 added the session nonce, the address token and the padding of
-// Connect, and Challenge.
-const Version = 4
+// Connect, and Challenge. Version 5 added the fire press (sub-tick input)
+// to the commands of a Commands packet.
+const Version = 5
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists

@@ -37,6 +37,9 @@ type serveOptions struct {
 	// (a file of token.KeySize raw bytes) or a key made at start.
 	tokens   bool
 	tokenKey string
+	agones   agonesOptions
+	// changed reports whether a flag was given (nil: none was).
+	changed func(name string) bool
 }
 
 // defaultMatch is the match lagkit serve runs without a configuration
@@ -64,11 +67,23 @@ under the key (--token-key, or a random one): POST /api/matches/{id}/tokens
 with {"player": "name"} returns one (base64, valid 30 s) for that match and
 the --udp address, and 'lagkit bots --token-url' fetches one per bot. A
 refused connect gets no reply. The browser client sends no token yet, so
-browsers cannot join such a server.`,
+browsers cannot join such a server.
+
+With --agones the server runs as an Agones GameServer, talking to the
+Agones SDK server beside it (localhost, port $AGONES_SDK_HTTP_PORT or
+9358): it runs one match (a configuration with one [[match]]; its
+duration ends it), sets the player capacity to the match's seats and
+labels lagkit-match, lagkit-map and lagkit-mode, marks the GameServer
+Ready once it takes players, pings Health every --agones-health, reports
+each person joining and leaving (player tracking; bots in the match's own
+seats are not counted), and when the match ends asks Agones to shut the
+GameServer down and exits. Calls retry for --agones-wait while the SDK
+server cannot be reached; if it cannot be reached at start, serve exits 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			o.changed = cmd.Flags().Changed
 			return runServe(ctx, o, cmd.ErrOrStderr())
 		},
 	}
@@ -81,6 +96,9 @@ browsers cannot join such a server.`,
 	f.StringVar(&o.key, "key", "", "TLS key (PEM) for --cert")
 	f.BoolVar(&o.tokens, "tokens", false, "require connect tokens on --udp: get one for a player from POST /api/matches/{id}/tokens on --http")
 	f.StringVar(&o.tokenKey, "token-key", "", "file of the 32-byte key connect tokens are sealed under, shared with a matchmaker (default with --tokens: a random one)")
+	f.BoolVar(&o.agones.on, "agones", false, "run as an Agones GameServer: Ready, Health, player tracking and Shutdown through the SDK server on localhost:$AGONES_SDK_HTTP_PORT")
+	f.DurationVar(&o.agones.health, "agones-health", 2*time.Second, "with --agones: how often to ping Agones' Health (within the Fleet's health periodSeconds)")
+	f.DurationVar(&o.agones.wait, "agones-wait", 30*time.Second, "with --agones: how long each call retries while the SDK server cannot be reached")
 	f.StringVar(&o.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
 	return cmd
 }
@@ -127,6 +145,13 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	configs, err := matchConfigs(o.config)
 	if err != nil {
 		return err
+	}
+	changed := o.changed
+	if changed == nil {
+		changed = func(string) bool { return false }
+	}
+	if err := o.agones.check(changed, len(configs)); err != nil {
+		return usageError{err}
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -182,7 +207,27 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	}
 	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "http", addrs.http, "cert_sha256", addrs.certHash, "matches", len(configs))
 
-	<-ctx.Done()
+	var (
+		gs        *gameServer
+		matchOver <-chan struct{} // nil without --agones: serve runs until stopped
+		gsDone    = make(chan struct{})
+	)
+	if o.agones.on {
+		if gs, err = startAgones(ctx, o.agones, host, log); err != nil {
+			_ = host.Shutdown(context.Background(), "server failed to start")
+			return err
+		}
+		matchOver = gs.match.Done()
+		go func() {
+			defer close(gsDone)
+			gs.run(ctx, o.agones.health)
+		}()
+	}
+	select {
+	case <-ctx.Done():
+	case <-matchOver:
+		log.Info("match over", "reason", gs.match.Reason())
+	}
 	log.Info("shutting down")
 	for _, l := range listeners {
 		_ = l.Close() // stop accepting first
@@ -192,6 +237,18 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	err = host.Shutdown(sctx, "server shutting down")
 	if httpSrv != nil {
 		_ = httpSrv.Shutdown(sctx)
+	}
+	if gs != nil {
+		<-gsDone
+		if aerr := gs.finish(sctx); aerr != nil {
+			if ctx.Err() != nil {
+				// Stopped by a signal, as Agones stops a GameServer it
+				// deletes: the SDK server may be going too.
+				log.Warn("agones shutdown", "err", aerr)
+			} else if err == nil {
+				err = aerr
+			}
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("shutdown: %w", err)

@@ -140,6 +140,14 @@ func (s *Session) Tick(now time.Duration, in Input) {
 	s.last = now
 }
 
+// Frame reports the input at a display frame drawn at now, between ticks
+// (client.Client.Frame): the page calls it every frame, so that a fire
+// press carries its own instant and aim to the server (sub-tick input).
+func (s *Session) Frame(now time.Duration, in Input) {
+	cmd := in.Cmd()
+	s.c.Frame(now, cmd.Yaw, cmd.Pitch, in.Fire)
+}
+
 // TickDuration is the server's tick (0 until accepted): the page calls
 // Tick once per tick.
 func (s *Session) TickDuration() time.Duration { return s.c.TickDuration() }

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/study"
+)
+
+// studyCommands build the subcommands of lagkit study; a file adding one
+// appends its constructor here from an init function.
+var studyCommands = []func() *cobra.Command{newStudyCheckCmd, newStudyRunCmd}
+
+// quickRound is how long --quick lets each round run.
+const quickRound = 20 * time.Second
+
+func newStudyCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "study",
+		Short: "Check and run user studies from a schedule file (see presets/)",
+	}
+	for _, mk := range studyCommands {
+		cmd.AddCommand(mk())
+	}
+	return cmd
+}
+
+func newStudyCheckCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "check FILE",
+		Short: "Check a study schedule and summarise it",
+		Long: `Check reads a study schedule (TOML), checks every round against its map,
+mode and technique, and prints what the study will play: seats,
+techniques, rounds with the latency injected on each seat, and the
+questionnaire. It exits with status 1 and the file, line, column and key
+of the first problem when the schedule does not do.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := study.Load(args[0])
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(s.Summary())
+			}
+			writeStudySummary(cmd.OutOrStdout(), s.Summary())
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	return cmd
+}
+
+func newStudyRunCmd() *cobra.Command {
+	var (
+		simulate, quick, force, asJSON bool
+		seed                           uint64
+		out                            string
+	)
+	cmd := &cobra.Command{
+		Use:   "run FILE",
+		Short: "Run a study schedule (--simulate: bots in every seat)",
+		Long: `Run plays a study schedule's rounds in order and writes a report from
+what it recorded: per round and per technique, shots, hits, accuracy,
+shots behind cover (SBC) per hit and appeals, overall and by the
+players' round trip, and the questionnaire's answers.
+
+--simulate plays every seat with bots on the simulation driver, faster
+than real time; the same --seed gives the same report. Round k of a
+technique plays under the seed of replicate k of lagkit experiment run
+with that --seed. Bots answer no questionnaires. Playing a study live with
+people is not available yet.
+
+The report goes to --out (default: a new folder under ./results/):
+study.md, study.json, and the results.json, CSV tables and report.html
+the experiments write.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !simulate {
+				return usagef("study run: playing a study live with people is not available yet; " +
+					"add --simulate to play every seat with bots on the simulation driver")
+			}
+			s, err := study.Load(args[0])
+			if err != nil {
+				return err
+			}
+			if quick {
+				s.Shorten(quickRound)
+			}
+			if out == "" {
+				out = defaultOut("study-" + s.Name)
+			}
+			if err := emptyOut(out, force); err != nil {
+				return err
+			}
+			wall := time.Now()
+			// The report is tallied as the rounds play: nothing keeps the
+			// records themselves.
+			var sum study.Summariser
+			plans := len(s.Plans())
+			progress := func(p *study.Plan, _ time.Time) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "study %s: round %d of %d (%s) played, %.0f s so far\n",
+					s.Name, p.Index+1, plans, p.Name, time.Since(wall).Seconds())
+			}
+			err = study.Run(cmd.Context(), s, study.NewSimulation(wall), &sum, study.Options{Seed: seed, Progress: progress})
+			if err != nil {
+				return err
+			}
+			rep, err := sum.Report()
+			if err != nil {
+				return err
+			}
+			if err := rep.Write(out); err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "study %s: %d rounds simulated in %.0f s; report: %s\n",
+				s.Name, plans, time.Since(wall).Seconds(), filepath.Join(out, study.MarkdownFile))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&simulate, "simulate", false, "play every seat with bots on the simulation driver")
+	f.Uint64Var(&seed, "seed", 1, "random seed of the bots")
+	f.BoolVar(&quick, "quick", false, fmt.Sprintf("a smoke test: every round cut to at most %v, without warm-ups and intervals", quickRound))
+	f.StringVar(&out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
+	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
+	f.BoolVar(&asJSON, "json", false, "print study.json to stdout")
+	return cmd
+}
+
+// emptyOut makes sure dir can take a report: created if missing, and
+// empty unless force is set.
+func emptyOut(dir string, force bool) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("--out: %w", err)
+	}
+	if len(entries) > 0 && !force {
+		return usagef("--out %s is not empty: give --force to write over it", dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
+}
+
+// writeStudySummary prints a schedule's summary for people.
+func writeStudySummary(w io.Writer, s study.Summary) {
+	people := 0
+	for _, st := range s.Seats {
+		if !st.Bot {
+			people++
+		}
+	}
+	fmt.Fprintf(w, "study %s: %d seats (%d for people, %d for bots), %d techniques, %d rounds, %s in all\n",
+		s.Study, len(s.Seats), people, len(s.Seats)-people, len(s.Techniques), len(s.Rounds), clock(s.TotalS))
+	var codes []string
+	for _, st := range s.Seats {
+		if st.Code != "" {
+			codes = append(codes, fmt.Sprintf("%d=%s", st.Index, st.Code))
+		}
+	}
+	if len(codes) > 0 {
+		fmt.Fprintf(w, "codes: %s\n", strings.Join(codes, ", "))
+	}
+	fmt.Fprintln(w, "techniques:")
+	for _, t := range s.Techniques {
+		fmt.Fprintf(w, "  %-18s %s\n", t.Name, t.Setting)
+	}
+	fmt.Fprintln(w, "rounds:")
+	for i, r := range s.Rounds {
+		start := ""
+		if r.WarmupS > 0 {
+			start += ", warm-up " + clock(r.WarmupS)
+		}
+		if r.Ready {
+			start += ", ready and 3-2-1"
+		}
+		if r.IntervalS > 0 && i < len(s.Rounds)-1 {
+			start += ", then " + clock(r.IntervalS) + " break"
+		}
+		fmt.Fprintf(w, "  %2d. %-16s %s %s %s%s; technique %s\n", i+1, r.Name, r.Map, r.Mode, clock(r.DurationS), start, r.Technique)
+		if len(r.Weapons) > 0 {
+			fmt.Fprintf(w, "      weapons %s\n", strings.Join(r.Weapons, ", "))
+		}
+		fmt.Fprintf(w, "      latency (one way) %s\n", linkGroups(r.Links))
+	}
+	if len(s.Questions) == 0 {
+		fmt.Fprintln(w, "no questionnaire")
+		return
+	}
+	fmt.Fprintln(w, "questionnaire after each round:")
+	for _, q := range s.Questions {
+		fmt.Fprintf(w, "  %-20s %-9s %s\n", q.ID, q.Kind, q.Text)
+	}
+}
+
+// linkGroups writes seats' links grouped by setting: "seats 0-5 125 ms,
+// seats 6-11 10 ms".
+func linkGroups(links []study.Link) string {
+	var parts []string
+	for i := 0; i < len(links); {
+		j := i
+		for j+1 < len(links) && links[j+1] == links[i] {
+			j++
+		}
+		seats := "seat " + strconv.Itoa(i)
+		if j > i {
+			seats = fmt.Sprintf("seats %d-%d", i, j)
+		}
+		l := links[i]
+		part := fmt.Sprintf("%s %v ms", seats, l.LatencyMS)
+		if l.JitterMS > 0 {
+			part += fmt.Sprintf(" ± %v ms", l.JitterMS)
+		}
+		if l.Loss > 0 {
+			part += fmt.Sprintf(" %v%% loss", l.Loss*100)
+		}
+		parts = append(parts, part)
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// clock writes seconds as m:ss.
+func clock(s float64) string {
+	t := int(s + 0.5)
+	return fmt.Sprintf("%d:%02d", t/60, t%60)
+}

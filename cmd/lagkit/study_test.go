@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lagkit/lagkit/study"
+)
+
+// lagkit runs the command line and returns its exit code, stdout and
+// stderr.
+func lagkit(args ...string) (int, string, string) {
+	var out, errOut bytes.Buffer
+	code := execute(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestStudyCheck(t *testing.T) {
+	code, out, errOut := lagkit("study", "check", "../../presets/alc.toml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"study alc: 12 seats", "2 rounds, 22:00 in all", "policy=alc low_ping_ms=50",
+		"latency (one way) seats 0-5 125 ms, seats 6-11 10 ms", "shot_behind_cover"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = lagkit("study", "check", "--json", "../../presets/atd.toml")
+	var sum study.Summary
+	if err := json.Unmarshal([]byte(out), &sum); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	if len(sum.Rounds) != 5 || !sum.Rounds[0].Ready || sum.Rounds[0].DurationS != 50 || sum.Seats[1].Code != "P2" {
+		t.Errorf("atd summary %+v", sum)
+	}
+}
+
+func TestStudyCheckErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("name = \"x\"\n[[seat]]\n[[technique]]\nname = \"t\"\npolicy = { name = \"magic\" }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"study", "check", bad}, 1, "bad.toml:5:12: technique[0].policy.name: unknown policy \"magic\", want one of alc, alc-predict, clc, none, tlc"},
+		{[]string{"study", "check", "missing.toml"}, 1, "missing.toml"},
+		{[]string{"study", "check"}, 2, "accepts 1 arg"},
+		{[]string{"study", "run", "../../presets/alc.toml"}, 2, "study run: playing a study live with people is not available yet; add --simulate"},
+		{[]string{"study", "grade"}, 2, "unknown command \"grade\" for lagkit study (commands: check, run"},
+	}
+	for _, c := range cases {
+		code, _, errOut := lagkit(c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+}
+
+// TestStudyRunSimulate: a quick simulated run of the atd preset writes
+// its report, and a second run into the same folder needs --force.
+func TestStudyRunSimulate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"study", "run", "../../presets/atd.toml", "--simulate", "--quick", "--seed", "2", "--out", dir}
+	code, out, errOut := lagkit(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "study atd: 5 rounds simulated") || !strings.Contains(errOut, "round 5 of 5 (adaptive 2 s) played") {
+		t.Errorf("output %q, progress %q", out, errOut)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, study.JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep study.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Seed != "2" || !rep.Simulated || len(rep.Rounds) != 5 || rep.Rounds[0].DurationS != 20 || rep.AnswersNote != study.NoAnswersFromBots {
+		t.Errorf("report %+v", rep)
+	}
+	shots := 0
+	for _, r := range rep.Rounds {
+		shots += r.Shots
+	}
+	if shots == 0 {
+		t.Error("no shots in five rounds")
+	}
+	if code, _, errOut := lagkit(args...); code != 2 || !strings.Contains(errOut, "is not empty: give --force") {
+		t.Errorf("second run: exit %d, %q", code, errOut)
+	}
+}

@@ -1,0 +1,449 @@
+package study
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/delay"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/game/weaponfile"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/match"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/world"
+)
+
+// Plan is one round of a schedule, checked and resolved: what a driver
+// plays.
+type Plan struct {
+	Index int
+	Name  string
+	// Map is the map as the schedule names it; MapPath the shipped map's
+	// name or the map file's path.
+	Map, MapPath string
+	Mode         mode.Kind
+	Duration     time.Duration
+	Warmup       time.Duration
+	Ready        bool
+	Interval     time.Duration
+	Technique    *Technique
+	// Replicate counts the earlier rounds under the same technique: the
+	// k-th round of a technique plays the bots of the experiments'
+	// replicate k (see experiment.ReplicateSeed).
+	Replicate int
+	// Weapons is the loadout by name; WeaponsFile the file they come
+	// from ("" for the built-in weapons).
+	Weapons     []string
+	WeaponsFile string
+	// Links holds each seat's injected link, by seat.
+	Links    []Link
+	BotSkill float64
+}
+
+// Link is what is injected on one seat's link, each direction.
+type Link struct {
+	LatencyMS float64 `json:"latency_ms"`
+	JitterMS  float64 `json:"jitter_ms"`
+	Loss      float64 `json:"loss"`
+}
+
+// LeadIn is the part of the round before the measured part: the warm-up
+// and, when the round waits for ready, the countdown.
+func (p *Plan) LeadIn() time.Duration {
+	if p.Ready {
+		return p.Warmup + Countdown
+	}
+	return p.Warmup
+}
+
+// checkTechniques checks the techniques and returns them by name.
+func (s *Schedule) checkTechniques() (map[string]*Technique, *problem) {
+	if len(s.Techniques) == 0 {
+		return nil, fail("technique", "no [[technique]] table: name at least one, such as policy tlc")
+	}
+	if len(s.Techniques) > MaxRounds {
+		return nil, fail("technique", "%d techniques, want at most %d", len(s.Techniques), MaxRounds)
+	}
+	out := map[string]*Technique{}
+	for i := range s.Techniques {
+		t := &s.Techniques[i]
+		at := fmt.Sprintf("technique[%d].", i)
+		switch {
+		case t.Name == "":
+			return nil, fail(at+"name", "missing: name the technique, as rounds refer to it")
+		case !idPattern.MatchString(t.Name):
+			return nil, fail(at+"name", "%q: want 1 to 32 lower-case letters, digits, - or _", t.Name)
+		case out[t.Name] != nil:
+			return nil, fail(at+"name", "%q names an earlier technique", t.Name)
+		}
+		if p := t.check(); p != nil {
+			return nil, p.Within(at)
+		}
+		out[t.Name] = t
+	}
+	return out, nil
+}
+
+// check checks a technique on its own and fills in its defaults.
+func (t *Technique) check() *problem {
+	if t.Policy.Name == "" {
+		t.Policy.Name = "tlc"
+	}
+	if t.Replication == "" {
+		t.Replication = "full"
+	}
+	if !slices.Contains(lagcomp.Names(), t.Policy.Name) {
+		return fail("policy.name", "unknown policy %q, want one of %s", t.Policy.Name, strings.Join(lagcomp.Names(), ", "))
+	}
+	if _, err := lagcomp.New(t.Policy); err != nil {
+		return fail("policy", "%s", cause(err))
+	}
+	switch {
+	case t.Delay.Mode != "" && !slices.Contains(delay.Modes(), t.Delay.Mode):
+		return fail("delay.mode", "unknown delay mode %q, want one of %s", t.Delay.Mode, strings.Join(delay.Modes(), ", "))
+	case t.Delay.Trigger != "" && !slices.Contains(delay.Triggers(), t.Delay.Trigger):
+		return fail("delay.trigger", "unknown trigger %q, want one of %s", t.Delay.Trigger, strings.Join(delay.Triggers(), ", "))
+	case !slices.Contains(match.ReplicationMethods, t.Replication):
+		return fail("replication", "unknown replication %q, want one of %s", t.Replication, strings.Join(match.ReplicationMethods, ", "))
+	case t.Display != "" && !slices.Contains(client.DisplayNames(), t.Display):
+		return fail("display", "unknown display mode %q, want one of %s", t.Display, strings.Join(client.DisplayNames(), ", "))
+	case t.Prediction && t.Display != "" && t.Display != client.Extrapolate.Name():
+		return fail("prediction", "prediction draws opponents extrapolated, but display is %s", t.Display)
+	case t.Display != "" && t.Replication != "full":
+		return fail("display", "replication %s draws players by its own dead reckoning: leave display out", t.Replication)
+	case t.Prediction && t.Replication != "full":
+		return fail("prediction", "replication %s draws players by its own dead reckoning: prediction needs replication full", t.Replication)
+	case t.Delay.Mode != delay.Adaptive && t.Delay.Adaptation != 0:
+		return fail("delay.adaptation", "only adaptive delay adapts: give mode adaptive or leave adaptation out")
+	case t.Delay.Mode != delay.Adaptive && t.Delay.Trigger != "":
+		return fail("delay.trigger", "only adaptive delay has a trigger: give mode adaptive or leave trigger out")
+	case t.TimeWarp < 0 || time.Duration(t.TimeWarp) > time.Second:
+		return fail("time_warp", "%v, want 0 (off) to 1s", time.Duration(t.TimeWarp))
+	}
+	if _, err := t.delayConfig().WithDefaults(); err != nil {
+		return fail("delay.adaptation", "%s", cause(err))
+	}
+	return nil
+}
+
+func (t *Technique) delayConfig() delay.Config {
+	return delay.Config{Mode: t.Delay.Mode, Trigger: t.Delay.Trigger, Adaptation: time.Duration(t.Delay.Adaptation)}
+}
+
+// display returns the display mode the clients use: extrapolation under
+// prediction, else the named one (nil: the client's default).
+func (t *Technique) display() client.Display {
+	name := t.Display
+	if t.Prediction {
+		name = client.Extrapolate.Name()
+	}
+	if name == "" {
+		return nil
+	}
+	d, _ := client.ParseDisplay(name) // checked by check
+	return d
+}
+
+// String writes the technique in the compact "key=value ..." form of
+// record.Round.Technique.
+func (t *Technique) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "policy=%s", t.Policy.Name)
+	for _, kv := range []struct {
+		k string
+		v float64
+	}{
+		{"max_rtt_ms", t.Policy.MaxRTTms}, {"max_rollback_m", t.Policy.MaxRollbackM},
+		{"max_rollback_fast_m", t.Policy.MaxRollbackFastM}, {"fast_speed_mps", t.Policy.FastSpeed},
+		{"low_ping_ms", t.Policy.LowPingMS},
+	} {
+		if kv.v != 0 {
+			fmt.Fprintf(&b, " %s=%s", kv.k, strconv.FormatFloat(kv.v, 'g', -1, 64))
+		}
+	}
+	dm := t.Delay.Mode
+	if dm == "" {
+		dm = delay.None
+	}
+	fmt.Fprintf(&b, " delay=%s", dm)
+	if dm == delay.Adaptive {
+		if t.Delay.Trigger != "" {
+			fmt.Fprintf(&b, " trigger=%s", t.Delay.Trigger)
+		}
+		fmt.Fprintf(&b, " adaptation=%v", time.Duration(t.Delay.Adaptation))
+	}
+	fmt.Fprintf(&b, " time_warp=%v", time.Duration(t.TimeWarp))
+	pred := "off"
+	if t.Prediction {
+		pred = "on"
+	}
+	display := "interpolate"
+	switch {
+	case t.Replication != "full":
+		display = "dead-reckon"
+	case t.display() != nil:
+		display = t.display().Name()
+	}
+	fmt.Fprintf(&b, " prediction=%s replication=%s display=%s", pred, t.Replication, display)
+	return b.String()
+}
+
+// resolver resolves rounds, loading each map and weapons file once.
+type resolver struct {
+	s       *Schedule
+	maps    map[string]*world.Map
+	weapons []game.Weapon
+	wErr    error
+	counts  map[string]int
+}
+
+func newResolver(s *Schedule) *resolver {
+	r := &resolver{s: s, maps: map[string]*world.Map{}, counts: map[string]int{}}
+	return r
+}
+
+// loadMap returns the map a round names, checked for bots to walk.
+func (r *resolver) loadMap(name string) (*world.Map, string, *problem) {
+	path := name
+	if strings.HasSuffix(name, ".json") {
+		path = r.s.resolvePath(name)
+	}
+	if m, ok := r.maps[path]; ok {
+		return m, path, nil
+	}
+	var m *world.Map
+	var err error
+	if strings.HasSuffix(name, ".json") {
+		m, err = world.LoadFile(path)
+	} else {
+		m, err = world.Load(name)
+	}
+	if err != nil {
+		return nil, "", fail("map", "%s", cause(err))
+	}
+	params := game.DefaultParams()
+	grid, err := nav.Build(m, &params)
+	if err == nil {
+		err = nav.Check(m, grid)
+	}
+	if err != nil {
+		return nil, "", fail("map", "%s: %s", name, cause(err))
+	}
+	r.maps[path] = m
+	return m, path, nil
+}
+
+// loadout returns the weapons of names, from the schedule's weapons file
+// when it names one.
+func (r *resolver) loadout(names []string) ([]game.Weapon, *problem) {
+	all := game.DefaultWeapons()
+	if r.s.WeaponsFile != "" {
+		if r.weapons == nil && r.wErr == nil {
+			r.weapons, r.wErr = weaponfile.Load(r.s.resolvePath(r.s.WeaponsFile))
+		}
+		if r.wErr != nil {
+			return nil, fail("weapons", "weapons_file: %s", r.wErr)
+		}
+		all = r.weapons
+	}
+	if len(names) == 0 {
+		names = []string{all[0].Name}
+	}
+	known := make([]string, len(all))
+	for i, w := range all {
+		known[i] = w.Name
+	}
+	for i, n := range names {
+		if !slices.Contains(known, n) {
+			return nil, fail(fmt.Sprintf("weapons[%d]", i), "unknown weapon %q, want one of %s", n, strings.Join(known, ", "))
+		}
+	}
+	ws, err := game.SelectWeapons(all, names)
+	if err != nil {
+		return nil, fail("weapons", "%s", cause(err))
+	}
+	return ws, nil
+}
+
+// round checks and resolves round i.
+func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
+	rd := &r.s.Rounds[i]
+	plan := &Plan{
+		Index: i, Name: rd.Name, Map: rd.Map, Mode: mode.Kind(rd.Mode), Ready: rd.Ready,
+		Duration: time.Duration(rd.Duration), Warmup: time.Duration(rd.Warmup), Interval: time.Duration(rd.Interval),
+		Weapons: rd.Weapons, BotSkill: r.s.BotSkill,
+	}
+	if plan.Name == "" {
+		plan.Name = fmt.Sprintf("round %d", i+1)
+	}
+	modes := make([]string, len(mode.Kinds))
+	for k, m := range mode.Kinds {
+		modes[k] = string(m)
+	}
+	switch {
+	case len(plan.Name) > maxName:
+		return nil, fail("name", "%d bytes, want at most %d", len(plan.Name), maxName)
+	case rd.Map == "":
+		return nil, fail("map", "missing: a shipped map (%s) or a map file (.json)", strings.Join(world.Names(), ", "))
+	case rd.Mode == "":
+		return nil, fail("mode", "missing: one of %s", strings.Join(modes, ", "))
+	case !slices.Contains(modes, rd.Mode):
+		return nil, fail("mode", "unknown mode %q, want one of %s", rd.Mode, strings.Join(modes, ", "))
+	case plan.Duration < time.Second || plan.Duration > maxDuration:
+		return nil, fail("duration", "%v, want 1s to 99:59", plan.Duration)
+	case plan.Warmup < 0 || plan.Warmup > 10*time.Minute:
+		return nil, fail("warmup", "%v, want 0 to 10m", plan.Warmup)
+	case plan.Interval < 0 || plan.Interval > time.Hour:
+		return nil, fail("interval", "%v, want 0 to 1h", plan.Interval)
+	}
+	switch t := techs[rd.Technique]; {
+	case rd.Technique == "" && len(techs) == 1:
+		for _, only := range techs {
+			plan.Technique = only
+		}
+	case rd.Technique == "":
+		return nil, fail("technique", "missing: the schedule has several techniques (%s)", strings.Join(r.s.techniqueNames(), ", "))
+	case t == nil:
+		return nil, fail("technique", "unknown technique %q, want one of %s", rd.Technique, strings.Join(r.s.techniqueNames(), ", "))
+	default:
+		plan.Technique = t
+	}
+	plan.Replicate = r.counts[plan.Technique.Name]
+	r.counts[plan.Technique.Name]++
+	m, path, p := r.loadMap(rd.Map)
+	if p != nil {
+		return nil, p
+	}
+	plan.MapPath = path
+	ws, p := r.loadout(rd.Weapons)
+	if p != nil {
+		return nil, p
+	}
+	if r.s.WeaponsFile != "" {
+		plan.WeaponsFile = r.s.resolvePath(r.s.WeaponsFile)
+	}
+	if p := checkRules(rd.Latency, "latency", len(r.s.seats)); p != nil {
+		return nil, p
+	}
+	plan.Links = make([]Link, len(r.s.seats))
+	for _, rule := range slices.Concat(r.s.Latency, rd.Latency) {
+		l := Link{LatencyMS: rule.LatencyMS, JitterMS: rule.JitterMS, Loss: rule.Loss}
+		if len(rule.Seats) == 0 {
+			for k := range plan.Links {
+				plan.Links[k] = l
+			}
+		}
+		for _, seat := range rule.Seats {
+			plan.Links[seat] = l
+		}
+	}
+	return plan, r.checkServer(plan, m, ws)
+}
+
+// checkServer has the server check the round's technique against its
+// map and mode: what no part checks alone (time warp's policy and mode,
+// led reckoning's trend maps, a mode's objectives on the map).
+func (r *resolver) checkServer(plan *Plan, m *world.Map, ws []game.Weapon) *problem {
+	t := plan.Technique
+	modeCfg := mode.Config{Mode: plan.Mode, Duration: plan.LeadIn() + plan.Duration}
+	if _, err := mode.New(modeCfg, m, len(r.s.seats)); err != nil {
+		return fail("mode", "%s", cause(err))
+	}
+	rep, err := match.ThresholdReplication(t.Replication, plan.MapPath)
+	if err != nil {
+		return fail("technique", "technique %q on map %s: %s", t.Name, plan.Map, cause(err))
+	}
+	params := game.DefaultParams()
+	_, err = server.New(server.Config{
+		Map: m, TickRate: 64, MaxClients: len(r.s.seats), Movement: &params, Weapons: ws,
+		Policy: t.Policy, Mode: modeCfg, Delay: t.delayConfig(), TimeWarp: time.Duration(t.TimeWarp), Replication: rep,
+	})
+	if err != nil {
+		return fail("technique", "technique %q in mode %s: %s", t.Name, plan.Mode, cause(err))
+	}
+	return nil
+}
+
+func (s *Schedule) techniqueNames() []string {
+	names := make([]string, len(s.Techniques))
+	for i, t := range s.Techniques {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// cause returns err's message without the package prefixes ("server:
+// config: ", "lagcomp: ") that name code rather than the file's key.
+func cause(err error) string { return pkgPrefix.ReplaceAllString(err.Error(), "") }
+
+var pkgPrefix = regexp.MustCompile(`^(?:[a-z]+: )+`)
+
+// Shorten caps every round at d and drops warm-ups and intervals, for a
+// quick trial of a schedule; the countdown of a round that waits for
+// ready stays.
+func (s *Schedule) Shorten(d time.Duration) {
+	for _, p := range s.plans {
+		p.Duration = min(p.Duration, d)
+		p.Warmup, p.Interval = 0, 0
+	}
+}
+
+// Summary describes a checked schedule for people and tools.
+type Summary struct {
+	Study      string          `json:"study"`
+	Seats      []Seat          `json:"seats"`
+	Techniques []TechniqueInfo `json:"techniques"`
+	Rounds     []RoundInfo     `json:"rounds"`
+	Questions  []Question      `json:"questions"`
+	// TotalS is the study's length in seconds: every round's lead-in and
+	// measured part and the intervals between rounds.
+	TotalS float64 `json:"total_s"`
+}
+
+// TechniqueInfo is a technique by name, in the compact form.
+type TechniqueInfo struct {
+	Name    string `json:"name"`
+	Setting string `json:"setting"`
+}
+
+// RoundInfo is a round of the summary.
+type RoundInfo struct {
+	Name      string   `json:"name"`
+	Map       string   `json:"map"`
+	Mode      string   `json:"mode"`
+	DurationS float64  `json:"duration_s"`
+	WarmupS   float64  `json:"warmup_s"`
+	Ready     bool     `json:"ready"`
+	IntervalS float64  `json:"interval_s"`
+	Technique string   `json:"technique"`
+	Weapons   []string `json:"weapons,omitempty"`
+	Links     []Link   `json:"links"`
+}
+
+// Summary returns the schedule's summary.
+func (s *Schedule) Summary() Summary {
+	sum := Summary{Study: s.Name, Seats: s.seats, Questions: s.Questions}
+	if sum.Questions == nil {
+		sum.Questions = []Question{}
+	}
+	for _, t := range s.Techniques {
+		sum.Techniques = append(sum.Techniques, TechniqueInfo{Name: t.Name, Setting: t.String()})
+	}
+	for i, p := range s.plans {
+		sum.Rounds = append(sum.Rounds, RoundInfo{Name: p.Name, Map: p.Map, Mode: string(p.Mode),
+			DurationS: p.Duration.Seconds(), WarmupS: p.Warmup.Seconds(), Ready: p.Ready, IntervalS: p.Interval.Seconds(),
+			Technique: p.Technique.Name, Weapons: p.Weapons, Links: p.Links})
+		sum.TotalS += (p.LeadIn() + p.Duration).Seconds()
+		if i < len(s.plans)-1 {
+			sum.TotalS += p.Interval.Seconds()
+		}
+	}
+	return sum
+}

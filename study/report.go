@@ -1,0 +1,441 @@
+package study
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/stats"
+)
+
+// Report sums a study's records up: per round and per technique, hits,
+// accuracy, shots behind cover per hit, appeals and kills, overall and by
+// latency group, and the questionnaire's answers. It is built from the
+// records alone (Summarise), so it reads the same from a record.Memory
+// as from a database.
+type Report struct {
+	Study     string        `json:"study"`
+	Seed      string        `json:"seed"` // a decimal string: seeds use all 64 bits
+	Simulated bool          `json:"simulated"`
+	Started   time.Time     `json:"started"`
+	Rounds    []RoundReport `json:"rounds"`
+	// Techniques pools the rounds played under each technique, in the
+	// order first played.
+	Techniques []TechniqueReport `json:"techniques"`
+	Questions  []QuestionSummary `json:"questions"`
+	// AnswersNote says why there are no answers when there are none.
+	AnswersNote string `json:"answers_note,omitempty"`
+}
+
+// RoundReport is one round's figures.
+type RoundReport struct {
+	Index     int       `json:"index"`
+	Name      string    `json:"name"`
+	Map       string    `json:"map"`
+	Mode      string    `json:"mode"`
+	Technique string    `json:"technique"`
+	DurationS float64   `json:"duration_s"`
+	Started   time.Time `json:"started"`
+	Ended     time.Time `json:"ended"`
+	Seats     int       `json:"seats"`
+	Bots      int       `json:"bots"`
+	// Teams lists the seats of team 0 and team 1 (in team modes; in ffa
+	// everyone is on team 0).
+	Teams [2][]int `json:"teams"`
+	Figures
+	// Groups splits the figures by the players' round trip: shots, hits
+	// and kills by the shooter's, hits received, SBC and appeals by the
+	// victim's.
+	Groups []GroupFigures `json:"groups"`
+}
+
+// TechniqueReport is the figures of every round under one technique.
+type TechniqueReport struct {
+	Technique string   `json:"technique"`
+	Rounds    []string `json:"rounds"`
+	// Seats counts the seats that played its rounds.
+	Seats int `json:"seats"`
+	Figures
+	Groups []GroupFigures `json:"groups"`
+}
+
+// GroupFigures is the figures of the players at one round trip.
+type GroupFigures struct {
+	RTTms float64 `json:"rtt_ms"`
+	Seats int     `json:"seats"`
+	Figures
+}
+
+// Figures are the measures of a set of shots and kills.
+type Figures struct {
+	Shots       int     `json:"shots"`
+	Hits        int     `json:"hits"`
+	HitAccuracy float64 `json:"hit_accuracy"`
+	// HitsReceived counts registered hits on the players; SBC those that
+	// were behind cover on the victim's screen when the hit reached it
+	// (objective SBC), and SBCPerHit their ratio.
+	HitsReceived int     `json:"hits_received"`
+	SBC          int     `json:"sbc"`
+	SBCPerHit    float64 `json:"sbc_per_hit"`
+	// Appeals counts hits the victim was asked about (alc), and Outcomes
+	// what became of them (confirmed, denied_upheld, ...).
+	Appeals  int            `json:"appeals"`
+	Outcomes map[string]int `json:"appeal_outcomes,omitempty"`
+	Kills    int            `json:"kills"`
+	Deaths   int            `json:"deaths"`
+	// SBCReports counts players' "I was shot behind cover" reports.
+	SBCReports int `json:"sbc_reports"`
+}
+
+// QuestionSummary sums up the answers to one question in one round.
+type QuestionSummary struct {
+	Round    int    `json:"round"`
+	Question string `json:"question"`
+	Kind     string `json:"kind"`
+	N        int    `json:"n"`
+	// Mean is the share of yes for a yes/no question, else the mean
+	// answer, with its 95% confidence interval (Student t); absent for
+	// free text, whose answers Texts lists.
+	Mean  *float64 `json:"mean,omitempty"`
+	CILo  *float64 `json:"ci95_lo,omitempty"`
+	CIHi  *float64 `json:"ci95_hi,omitempty"`
+	Texts []string `json:"texts,omitempty"`
+}
+
+// NoAnswersFromBots is the report's note when every seat was a bot.
+const NoAnswersFromBots = "no answers: every seat was played by a bot, and bots answer no questionnaires"
+
+// tally accumulates figures.
+type tally struct {
+	Figures
+	seats map[int]bool
+}
+
+func (t *tally) shot(s record.Shot, asShooter, asVictim bool) {
+	if asShooter {
+		t.Shots++
+		if s.Registered && s.Victim >= 0 {
+			t.Hits++
+		}
+	}
+	if asVictim && s.Victim >= 0 {
+		if s.Registered {
+			t.HitsReceived++
+			if s.ObjectiveSBC {
+				t.SBC++
+			}
+		}
+		if s.Appeal != "" {
+			t.Appeals++
+			if t.Outcomes == nil {
+				t.Outcomes = map[string]int{}
+			}
+			t.Outcomes[s.Appeal]++
+		}
+	}
+}
+
+func (t *tally) done() Figures {
+	f := t.Figures
+	f.HitAccuracy = ratio(f.Hits, f.Shots)
+	f.SBCPerHit = ratio(f.SBC, f.HitsReceived)
+	return f
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// roundTally is one round as the Summariser tallies it: the round, each
+// seat's round trip and team, and its figures, overall and by round-trip
+// group.
+type roundTally struct {
+	rec    record.Round
+	rtt    map[int]float64 // by seat
+	teams  [2][]int
+	bots   int
+	all    tally
+	groups map[float64]*tally
+}
+
+// Summariser builds a Report from records as they come: it is a
+// record.Sink, so the runner can hand it a study's records as they are
+// made without anything keeping them (a 10-minute round of 12 bots makes
+// some 150,000 path points). A round's participants must come before its
+// observations, as Run puts them.
+type Summariser struct {
+	rep     Report
+	studies int
+	err     error
+	rounds  []*roundTally
+	byIndex map[int]*roundTally
+	answers []record.Answer
+}
+
+// Summarise builds the report of the first study in recs.
+func Summarise(recs []record.Record) (*Report, error) {
+	var s Summariser
+	for _, r := range recs {
+		s.Put(r)
+	}
+	return s.Report()
+}
+
+// Put tallies r. Records after a second Study are ignored: a report is
+// of one study.
+func (s *Summariser) Put(r record.Record) {
+	if st, ok := r.(record.Study); ok {
+		if s.studies++; s.studies == 1 {
+			s.rep.Study, s.rep.Seed, s.rep.Simulated, s.rep.Started = st.Name, fmt.Sprint(st.Seed), st.Simulated, st.Started
+			s.byIndex = map[int]*roundTally{}
+		}
+		return
+	}
+	switch {
+	case s.studies > 1 || s.err != nil:
+		return
+	case s.studies == 0:
+		s.err = fmt.Errorf("study: report: a %T record before the study's", r)
+		return
+	}
+	switch v := r.(type) {
+	case record.Round:
+		if rt := s.byIndex[v.Index]; rt != nil {
+			rt.rec.Ended = v.Ended
+			return
+		}
+		rt := &roundTally{rec: v, rtt: map[int]float64{}, all: tally{seats: map[int]bool{}}, groups: map[float64]*tally{}}
+		s.byIndex[v.Index] = rt
+		s.rounds = append(s.rounds, rt)
+	case record.Participant:
+		if rt := s.byIndex[v.Round]; rt != nil {
+			rt.rtt[v.Seat] = 2 * v.LatencyMS
+			if v.Team == 0 || v.Team == 1 {
+				rt.teams[v.Team] = append(rt.teams[v.Team], v.Seat)
+			}
+			if v.Bot {
+				rt.bots++
+			}
+			rt.group(v.Seat)
+			rt.all.seats[v.Seat] = true
+		}
+	case record.Answer:
+		s.answers = append(s.answers, v)
+	default:
+		if rt := s.byIndex[roundOf(r)]; rt != nil {
+			rt.observe(r)
+		}
+	}
+}
+
+// Close does nothing: a Summariser holds what it tallied for Report.
+func (s *Summariser) Close() error { return nil }
+
+// Report returns the report of what was put.
+func (s *Summariser) Report() (*Report, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.studies == 0 {
+		return nil, fmt.Errorf("study: report: no study record")
+	}
+	rep := s.rep
+	techs := map[string]*techTally{}
+	var order []string
+	for _, rt := range s.rounds {
+		rr := rt.report()
+		rep.Rounds = append(rep.Rounds, rr)
+		t := techs[rr.Technique]
+		if t == nil {
+			t = &techTally{all: tally{seats: map[int]bool{}}, groups: map[float64]*tally{}}
+			techs[rr.Technique] = t
+			order = append(order, rr.Technique)
+		}
+		t.add(rr.Name, rt)
+	}
+	for _, name := range order {
+		rep.Techniques = append(rep.Techniques, techs[name].report(name))
+	}
+	rep.Questions = summariseAnswers(s.answers)
+	if len(s.answers) == 0 {
+		allBots := true
+		for _, rt := range s.rounds {
+			allBots = allBots && rt.bots == len(rt.rtt)
+		}
+		if allBots {
+			rep.AnswersNote = NoAnswersFromBots
+		} else {
+			rep.AnswersNote = "no answers were recorded"
+		}
+	}
+	return &rep, nil
+}
+
+// roundOf returns the round an observation belongs to.
+func roundOf(r record.Record) int {
+	switch v := r.(type) {
+	case record.Session:
+		return v.Round
+	case record.Shot:
+		return v.Round
+	case record.Kill:
+		return v.Round
+	case record.Objective:
+		return v.Round
+	case record.SBCReport:
+		return v.Round
+	case record.Path:
+		return v.Round
+	}
+	return -1
+}
+
+// group returns the tally of seat's round-trip group, nil for a seat
+// with no participant record.
+func (rt *roundTally) group(seat int) *tally {
+	rtt, ok := rt.rtt[seat]
+	if !ok {
+		return nil
+	}
+	g := rt.groups[rtt]
+	if g == nil {
+		g = &tally{seats: map[int]bool{}}
+		rt.groups[rtt] = g
+	}
+	g.seats[seat] = true
+	return g
+}
+
+// observe tallies one of the round's observations.
+func (rt *roundTally) observe(r record.Record) {
+	switch v := r.(type) {
+	case record.Shot:
+		rt.all.shot(v, true, true)
+		if g := rt.group(v.Shooter); g != nil {
+			g.shot(v, true, false)
+		}
+		if g := rt.group(v.Victim); g != nil {
+			g.shot(v, false, true)
+		}
+	case record.Kill:
+		rt.all.Kills++
+		rt.all.Deaths++
+		if g := rt.group(v.Killer); g != nil {
+			g.Kills++
+		}
+		if g := rt.group(v.Victim); g != nil {
+			g.Deaths++
+		}
+	case record.SBCReport:
+		rt.all.SBCReports++
+		if g := rt.group(v.Reporter); g != nil {
+			g.SBCReports++
+		}
+	}
+}
+
+func (rt *roundTally) report() RoundReport {
+	return RoundReport{
+		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode, Technique: rt.rec.Technique,
+		DurationS: rt.rec.Duration.Seconds(), Started: rt.rec.Started, Ended: rt.rec.Ended,
+		Seats: len(rt.rtt), Bots: rt.bots, Teams: rt.teams, Figures: rt.all.done(), Groups: groupFigures(rt.groups),
+	}
+}
+
+func groupFigures(groups map[float64]*tally) []GroupFigures {
+	out := make([]GroupFigures, 0, len(groups))
+	for rtt, g := range groups {
+		out = append(out, GroupFigures{RTTms: rtt, Seats: len(g.seats), Figures: g.done()})
+	}
+	slices.SortFunc(out, func(a, b GroupFigures) int { return cmp.Compare(a.RTTms, b.RTTms) })
+	return out
+}
+
+// techTally pools rounds of one technique.
+type techTally struct {
+	rounds []string
+	all    tally
+	groups map[float64]*tally
+}
+
+func (t *techTally) add(name string, rt *roundTally) {
+	t.rounds = append(t.rounds, name)
+	t.all.merge(&rt.all)
+	for rtt, g := range rt.groups {
+		if t.groups[rtt] == nil {
+			t.groups[rtt] = &tally{seats: map[int]bool{}}
+		}
+		t.groups[rtt].merge(g)
+	}
+}
+
+func (t *techTally) report(name string) TechniqueReport {
+	return TechniqueReport{Technique: name, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(), Groups: groupFigures(t.groups)}
+}
+
+// merge adds o's counts to t's.
+func (t *tally) merge(o *tally) {
+	t.Shots += o.Shots
+	t.Hits += o.Hits
+	t.HitsReceived += o.HitsReceived
+	t.SBC += o.SBC
+	t.Appeals += o.Appeals
+	t.Kills += o.Kills
+	t.Deaths += o.Deaths
+	t.SBCReports += o.SBCReports
+	for k, v := range o.Outcomes {
+		if t.Outcomes == nil {
+			t.Outcomes = map[string]int{}
+		}
+		t.Outcomes[k] += v
+	}
+	for s := range o.seats {
+		t.seats[s] = true
+	}
+}
+
+// summariseAnswers sums up the answers per round and question, in the
+// order the questions were first answered.
+func summariseAnswers(answers []record.Answer) []QuestionSummary {
+	type key struct {
+		round    int
+		question string
+	}
+	var keys []key
+	byKey := map[key][]record.Answer{}
+	for _, a := range answers {
+		k := key{a.Round, a.Question}
+		if _, ok := byKey[k]; !ok {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], a)
+	}
+	out := make([]QuestionSummary, 0, len(keys))
+	for _, k := range keys {
+		as := byKey[k]
+		q := QuestionSummary{Round: k.round, Question: k.question, Kind: as[0].Kind, N: len(as)}
+		if q.Kind == record.Text {
+			for _, a := range as {
+				q.Texts = append(q.Texts, a.Text)
+			}
+		} else {
+			vals := make([]float64, len(as))
+			for i, a := range as {
+				vals[i] = float64(a.Value)
+			}
+			m, lo, hi := stats.MeanCI95(vals)
+			q.Mean = &m
+			if !math.IsNaN(lo) {
+				q.CILo, q.CIHi = &lo, &hi
+			}
+		}
+		out = append(out, q)
+	}
+	return out
+}

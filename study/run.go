@@ -1,0 +1,106 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/record"
+)
+
+// Driver plays the rounds of a study on some clock: the simulation
+// driver (Simulate) with bots on a virtual clock, or a wall-clock driver
+// with people joining by their seat's code.
+type Driver interface {
+	// Simulated reports bots in every seat on a virtual clock.
+	Simulated() bool
+	// Now reads the driver's clock.
+	Now() time.Time
+	// Wait lets d pass between rounds, returning early with ctx's error.
+	Wait(ctx context.Context, d time.Duration) error
+	// Play plays one round: the seats join, the warm-up runs, and when
+	// the round asks for it every seat presses ready and the countdown
+	// runs; then the measured part. Play calls start once, when the
+	// measured part begins, with the team of each seat by seat, and puts the round's sessions, shots, kills,
+	// objectives and paths into out, their At counted from that start.
+	// It returns when the round ended.
+	// Its bots play under seed.
+	Play(ctx context.Context, p *Plan, seats []Seat, seed uint64, start func(at time.Time, teams []int), out record.Sink) (time.Time, error)
+	// Ask puts the questionnaire to the seats people hold after round p
+	// and returns their answers (none from bots).
+	Ask(ctx context.Context, p *Plan, seats []Seat, qs []Question) ([]record.Answer, error)
+}
+
+// Options set how a study runs.
+type Options struct {
+	// Seed seeds the bots: round k of a technique plays under
+	// experiment.ReplicateSeed(Seed, k).
+	Seed uint64
+	// Progress, when set, is called as each round ends.
+	Progress func(p *Plan, ended time.Time)
+}
+
+// Run plays the schedule's rounds in order on d and puts every
+// observation into sink: the Study, then for each round its start, a
+// Participant per seat with the seat's latency, what Play observed, the
+// round's end and the answers to its questionnaire. It does not close
+// sink. When ctx is cancelled Run stops after what it was doing and
+// returns an error wrapping ctx's; the records put so far stand.
+func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Options) error {
+	sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})
+	for i, p := range s.Plans() {
+		if i > 0 {
+			if err := d.Wait(ctx, s.Plans()[i-1].Interval); err != nil {
+				return fmt.Errorf("study %s: before round %d (%s): %w", s.Name, i+1, p.Name, err)
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("study %s: before round %d (%s): %w", s.Name, i+1, p.Name, err)
+		}
+		rec := record.Round{Index: p.Index, Name: p.Name, Map: p.Map, Mode: string(p.Mode),
+			Technique: p.Technique.String(), Duration: p.Duration}
+		started := false
+		start := func(at time.Time, teams []int) {
+			if started {
+				return
+			}
+			started = true
+			rec.Started = at
+			sink.Put(rec)
+			for _, st := range s.Seats() {
+				// A seat a bot plays has no participant code, even when
+				// the simulation plays a seat meant for a person.
+				bot, code := st.Bot || d.Simulated(), st.Code
+				if bot {
+					code = ""
+				}
+				sink.Put(record.Participant{Seat: st.Index, Code: code, Team: teams[st.Index],
+					Bot: bot, Round: p.Index, LatencyMS: p.Links[st.Index].LatencyMS})
+			}
+		}
+		ended, err := d.Play(ctx, p, s.Seats(), experiment.ReplicateSeed(opt.Seed, p.Replicate), start, sink)
+		if err != nil {
+			return fmt.Errorf("study %s: round %d (%s): %w", s.Name, i+1, p.Name, err)
+		}
+		if !started {
+			return fmt.Errorf("study %s: round %d (%s): %w", s.Name, i+1, p.Name, errNoStart)
+		}
+		rec.Ended = ended
+		sink.Put(rec)
+		answers, err := d.Ask(ctx, p, s.Seats(), s.Questions)
+		if err != nil {
+			return fmt.Errorf("study %s: questionnaire after round %d (%s): %w", s.Name, i+1, p.Name, err)
+		}
+		for _, a := range answers {
+			sink.Put(a)
+		}
+		if opt.Progress != nil {
+			opt.Progress(p, ended)
+		}
+	}
+	return nil
+}
+
+var errNoStart = errors.New("the driver ended the round without starting it")

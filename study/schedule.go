@@ -1,0 +1,382 @@
+// Package study runs user studies of latency compensation: a schedule
+// file names the seats, the rounds with their map, mode, duration and
+// technique, the latency injected on each seat and the questionnaire
+// after each round; the runner plays the rounds in order on a driver and
+// hands every observation to a record.Sink; the report sums the records
+// up per round and per technique.
+//
+// The simulation driver (Simulate) plays every seat with bots on a
+// virtual clock, so a study can be piloted before anyone is recruited.
+package study
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lagkit/lagkit/internal/cfgfile"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/record"
+)
+
+// Duration is a length of time in a schedule: minutes and seconds as the
+// ALC study's tool wrote them ([alc]) ("10:00", "0:50", at most "99:59"), or as
+// Go writes durations ("10m", "50s", "1m30s").
+type Duration time.Duration
+
+// UnmarshalText reads "mm:ss" or a Go duration.
+func (d *Duration) UnmarshalText(b []byte) error {
+	s := string(b)
+	if m, sec, ok := strings.Cut(s, ":"); ok {
+		mm, err1 := strconv.Atoi(m)
+		ss, err2 := strconv.Atoi(sec)
+		if err1 != nil || err2 != nil || mm < 0 || mm > 99 || ss < 0 || ss > 59 || len(sec) != 2 {
+			return fmt.Errorf("duration %q: want minutes and seconds from 0:00 to 99:59, or a number with a unit such as 50s", s)
+		}
+		*d = Duration(time.Duration(mm)*time.Minute + time.Duration(ss)*time.Second)
+		return nil
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("duration %q: want minutes and seconds such as 10:00, or a number with a unit such as 50s", s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalText writes the duration as Go does ("10m0s").
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// Schedule is a study's schedule file, checked: its seats, techniques,
+// rounds and questionnaire.
+type Schedule struct {
+	// Name names the study in its records and report.
+	Name string `toml:"name"`
+	// BotSkill is the skill of every bot, 0 to 1 (default 0.5).
+	BotSkill float64 `toml:"bot_skill"`
+	// WeaponsFile is a weapons file (package weaponfile), relative to the
+	// schedule, whose weapons the rounds' loadouts name instead of the
+	// built-in ones.
+	WeaponsFile string      `toml:"weapons_file"`
+	SeatSpecs   []SeatSpec  `toml:"seat"`
+	Techniques  []Technique `toml:"technique"`
+	// Latency is injected in every round; a round's own rules apply
+	// after these, to the seats they name.
+	Latency   []LinkRule `toml:"latency"`
+	Rounds    []Round    `toml:"round"`
+	Questions []Question `toml:"question"`
+
+	path  string
+	text  []byte
+	seats []Seat
+	plans []*Plan
+}
+
+// SeatSpec is one [[seat]] table: Count seats alike (default 1).
+type SeatSpec struct {
+	// Code is the participant code a person joins with (only with Count
+	// 1); empty for a seat whose code is handed out at the session.
+	Code string `toml:"code"`
+	// Bot keeps a bot in the seat in live rounds too.
+	Bot   bool `toml:"bot"`
+	Count int  `toml:"count"`
+}
+
+// Seat is one seat of the study after SeatSpecs are expanded. A seat has
+// no fixed team: the server puts each player who joins a team mode on
+// the smaller team, so teams form in the order players connect, and the
+// records say which team each seat played on in each round.
+type Seat struct {
+	Index int    `json:"seat"`
+	Code  string `json:"code,omitempty"`
+	Bot   bool   `json:"bot"`
+}
+
+// Technique is a named latency compensation set-up that rounds play
+// under: the lag compensation policy, time delay, time warp, prediction,
+// replication and display.
+type Technique struct {
+	Name string `toml:"name"`
+	// Policy is the lag compensation policy and its parameters (default
+	// tlc), as lagcomp.Config reads them.
+	Policy lagcomp.Config `toml:"policy"`
+	Delay  DelayConfig    `toml:"delay"`
+	// TimeWarp is the time warp window ("500ms"; absent or 0: off). It
+	// needs policy none and mode ffa or tdm.
+	TimeWarp Duration `toml:"time_warp"`
+	// Prediction has clients draw opponents extrapolated to the received
+	// server time instead of interpolating behind it: the time warp
+	// study's prediction ([timewarp]; display mode extrapolate).
+	Prediction bool `toml:"prediction"`
+	// Replication is full, dead or led (default full).
+	Replication string `toml:"replication"`
+	// Display is how clients draw the other players (default
+	// interpolate; threshold replication draws by its own reckoning).
+	Display string `toml:"display"`
+}
+
+// DelayConfig is a technique's time delay.
+type DelayConfig struct {
+	Mode       string   `toml:"mode"`       // none, delay or adaptive
+	Trigger    string   `toml:"trigger"`    // adaptive: proximity or fov
+	Adaptation Duration `toml:"adaptation"` // adaptive: moving-average length, 0 to 10 s
+}
+
+// LinkRule injects latency, jitter and loss on seats' links, each
+// direction.
+type LinkRule struct {
+	// Seats are the seats the rule is for (absent: every seat).
+	Seats []int `toml:"seats"`
+	// LatencyMS is one way: 125 makes a 250 ms round trip.
+	LatencyMS float64 `toml:"latency_ms"`
+	JitterMS  float64 `toml:"jitter_ms"`
+	Loss      float64 `toml:"loss"`
+}
+
+// Round is one [[round]] table: a match of the study.
+type Round struct {
+	// Name names the round in the logs (default "round N").
+	Name string `toml:"name"`
+	// Map is a shipped map or a map file (.json) relative to the
+	// schedule; Mode is ffa, tdm, ctf or dom.
+	Map  string `toml:"map"`
+	Mode string `toml:"mode"`
+	// Duration is the measured part, 1 s to 99:59 (the ALC study's
+	// tool's range, [alc]).
+	Duration Duration `toml:"duration"`
+	// Warmup is played before it and not recorded (0 to 10 min).
+	Warmup Duration `toml:"warmup"`
+	// Ready has the round start when every seat has pressed ready,
+	// after a 3-2-1 countdown.
+	Ready bool `toml:"ready"`
+	// Interval is the pause before the next round (0 to 1 h): the
+	// questionnaire's time.
+	Interval Duration `toml:"interval"`
+	// Technique names one of the schedule's techniques (may be left out
+	// when it has one).
+	Technique string `toml:"technique"`
+	// Weapons is the loadout, the first drawn at spawn (default: the
+	// rifle alone).
+	Weapons []string   `toml:"weapons"`
+	Latency []LinkRule `toml:"latency"`
+}
+
+// Question is one question of the questionnaire after each round.
+type Question struct {
+	ID   string `toml:"id"`
+	Text string `toml:"text"`
+	// Kind is yesno, likert (1 to 5), fairness (-5 to 5) or text.
+	Kind string `toml:"kind"`
+}
+
+// Countdown is the 3-2-1 countdown after every seat is ready, as Color
+// Clash started its rounds ([atd]).
+const Countdown = 3 * time.Second
+
+// Limits of a schedule.
+const (
+	MaxFileSize  = 256 << 10
+	MaxSeats     = 128 // the server's and the match's limit
+	MaxRounds    = 256
+	MaxQuestions = 64
+	maxName      = 64
+	maxCode      = 32
+	maxText      = 500
+	maxRule      = 256
+	maxDuration  = 99*time.Minute + 59*time.Second
+)
+
+var scheduleFile = cfgfile.Kind{Name: "study schedule", MaxSize: MaxFileSize}
+
+// QuestionKinds are the kinds a question may have.
+var QuestionKinds = []string{record.YesNo, record.Likert, record.Fairness, record.Text}
+
+// Load reads and checks the schedule at path.
+func Load(path string) (*Schedule, error) {
+	data, err := scheduleFile.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse checks a schedule read from path (which names it in errors and
+// anchors the files it names). Every error it returns is a
+// *cfgfile.Error, "path:line:col: round[2].technique: problem"; it
+// refuses unknown fields, keys given twice and files over MaxFileSize.
+func Parse(path string, data []byte) (*Schedule, error) {
+	var s Schedule
+	doc, err := scheduleFile.DecodeTOML(path, data, &s)
+	if err != nil {
+		return nil, err
+	}
+	s.path, s.text = path, data
+	if p := s.check(); p != nil {
+		return nil, doc.Locate(p)
+	}
+	return &s, nil
+}
+
+// Text returns the schedule file as read.
+func (s *Schedule) Text() string { return string(s.text) }
+
+// Seats returns the study's seats.
+func (s *Schedule) Seats() []Seat { return s.seats }
+
+// Plans returns the rounds, resolved, in order.
+func (s *Schedule) Plans() []*Plan { return s.plans }
+
+// problem is a value of a schedule that does not do, at its path.
+type problem = cfgfile.Problem
+
+var fail = cfgfile.Problemf
+
+var (
+	idPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+	codePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+)
+
+// check checks s and resolves its rounds.
+func (s *Schedule) check() *problem {
+	switch {
+	case s.Name == "":
+		return fail("name", "missing: name the study")
+	case len(s.Name) > maxName:
+		return fail("name", "%d bytes, want at most %d", len(s.Name), maxName)
+	case !(s.BotSkill >= 0 && s.BotSkill <= 1):
+		return fail("bot_skill", "%v, want 0 to 1", s.BotSkill)
+	}
+	if s.BotSkill == 0 {
+		s.BotSkill = 0.5
+	}
+	if p := s.checkSeats(); p != nil {
+		return p
+	}
+	if p := s.checkQuestions(); p != nil {
+		return p
+	}
+	techs, p := s.checkTechniques()
+	if p != nil {
+		return p
+	}
+	if p := checkRules(s.Latency, "latency", len(s.seats)); p != nil {
+		return p
+	}
+	switch {
+	case len(s.Rounds) == 0:
+		return fail("round", "no [[round]] table: a study plays at least one round")
+	case len(s.Rounds) > MaxRounds:
+		return fail("round", "%d rounds, want at most %d", len(s.Rounds), MaxRounds)
+	}
+	r := newResolver(s)
+	for i := range s.Rounds {
+		plan, p := r.round(i, techs)
+		if p != nil {
+			return p.Within(fmt.Sprintf("round[%d].", i))
+		}
+		s.plans = append(s.plans, plan)
+	}
+	return nil
+}
+
+func (s *Schedule) checkSeats() *problem {
+	codes := map[string]bool{}
+	for i, sp := range s.SeatSpecs {
+		at := fmt.Sprintf("seat[%d].", i)
+		n := sp.Count
+		switch {
+		case n == 0:
+			n = 1
+		case n < 0 || n > MaxSeats:
+			return fail(at+"count", "%d, want 1 to %d", n, MaxSeats)
+		}
+		switch {
+		case sp.Code != "" && n > 1:
+			return fail(at+"code", "a code names one seat, but count is %d", n)
+		case sp.Code != "" && !codePattern.MatchString(sp.Code):
+			return fail(at+"code", "%q: want 1 to %d letters, digits, - or _", sp.Code, maxCode)
+		case sp.Code != "" && sp.Bot:
+			return fail(at+"code", "a bot's seat has no participant code")
+		case codes[sp.Code]:
+			return fail(at+"code", "%q is given to an earlier seat", sp.Code)
+		case len(s.seats)+n > MaxSeats:
+			return fail(at+"count", "%d seats in all, want at most %d", len(s.seats)+n, MaxSeats)
+		}
+		if sp.Code != "" {
+			codes[sp.Code] = true
+		}
+		for range n {
+			s.seats = append(s.seats, Seat{Index: len(s.seats), Code: sp.Code, Bot: sp.Bot})
+		}
+	}
+	if len(s.seats) == 0 {
+		return fail("seat", "no [[seat]] table: a study has at least one seat")
+	}
+	return nil
+}
+
+func (s *Schedule) checkQuestions() *problem {
+	if len(s.Questions) > MaxQuestions {
+		return fail("question", "%d questions, want at most %d", len(s.Questions), MaxQuestions)
+	}
+	ids := map[string]bool{}
+	for i, q := range s.Questions {
+		at := fmt.Sprintf("question[%d].", i)
+		switch {
+		case q.ID == "":
+			return fail(at+"id", "missing: give the question an id, such as fairness")
+		case !idPattern.MatchString(q.ID):
+			return fail(at+"id", "%q: want 1 to 32 lower-case letters, digits, - or _, starting with a letter or digit", q.ID)
+		case ids[q.ID]:
+			return fail(at+"id", "%q is an earlier question's id", q.ID)
+		case q.Text == "":
+			return fail(at+"text", "missing: the question as participants read it")
+		case len(q.Text) > maxText:
+			return fail(at+"text", "%d bytes, want at most %d", len(q.Text), maxText)
+		case !slices.Contains(QuestionKinds, q.Kind):
+			return fail(at+"kind", "%q, want one of %s", q.Kind, strings.Join(QuestionKinds, ", "))
+		}
+		ids[q.ID] = true
+	}
+	return nil
+}
+
+// checkRules checks link rules found at path against a study of n
+// seats.
+func checkRules(rules []LinkRule, path string, n int) *problem {
+	if len(rules) > maxRule {
+		return fail(path, "%d rules, want at most %d", len(rules), maxRule)
+	}
+	for i, r := range rules {
+		at := fmt.Sprintf("%s[%d].", path, i)
+		for _, seat := range r.Seats {
+			if seat < 0 || seat >= n {
+				return fail(at+"seats", "no seat %d: the study's seats are 0 to %d", seat, n-1)
+			}
+		}
+		switch {
+		case !(r.LatencyMS >= 0 && r.LatencyMS <= 2500):
+			// netem's bound on one direction's latency, half the match's
+			// 5000 ms round trip.
+			return fail(at+"latency_ms", "%v, want 0 to 2500 (one way)", r.LatencyMS)
+		case !(r.JitterMS >= 0 && r.JitterMS <= 1000):
+			return fail(at+"jitter_ms", "%v, want 0 to 1000", r.JitterMS)
+		case !(r.Loss >= 0 && r.Loss <= 1):
+			return fail(at+"loss", "%v, want 0 to 1", r.Loss)
+		}
+	}
+	return nil
+}
+
+// resolvePath returns name relative to the schedule's folder unless it
+// is absolute.
+func (s *Schedule) resolvePath(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(filepath.Dir(s.path), name)
+}

@@ -1,0 +1,217 @@
+package study
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lagkit/lagkit/match"
+	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/server"
+)
+
+// PathRate is how often the simulation driver records each living
+// player's position, per second: 20 Hz, lagkit match's default, which
+// lagkit trend reads as well as its own path files.
+const PathRate = 20
+
+// Simulation is the simulation driver: every seat is played by a bot
+// through the real client over an emulated link (package match), on a
+// virtual clock, faster than real time. A round under one seed gives the
+// same records bit for bit.
+//
+// A round's warm-up and countdown are played and not recorded: the bots
+// press ready at once, and the simulation lets them keep playing through
+// the 3 s countdown, where a live round would hold them still. A
+// cancelled context stops the study between rounds: a round under way
+// plays to its end (a 10-minute round of 12 bots takes some 10 s).
+type Simulation struct {
+	clock time.Time
+}
+
+// NewSimulation returns a simulation driver whose virtual clock starts at
+// start.
+func NewSimulation(start time.Time) *Simulation { return &Simulation{clock: start} }
+
+// Simulated reports true.
+func (*Simulation) Simulated() bool { return true }
+
+// Now reads the virtual clock.
+func (d *Simulation) Now() time.Time { return d.clock }
+
+// Wait moves the virtual clock on by t.
+func (d *Simulation) Wait(ctx context.Context, t time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	d.clock = d.clock.Add(t)
+	return nil
+}
+
+// Ask returns no answers: bots answer no questionnaires.
+func (*Simulation) Ask(context.Context, *Plan, []Seat, []Question) ([]record.Answer, error) {
+	return nil, nil
+}
+
+// Play plays round p with a bot in every seat.
+func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint64, start func(at time.Time, teams []int), out record.Sink) (time.Time, error) {
+	if err := ctx.Err(); err != nil {
+		return time.Time{}, err
+	}
+	cfg, err := simConfig(p, seats, seed)
+	if err != nil {
+		return time.Time{}, err
+	}
+	var paths bytes.Buffer
+	cfg.Paths, cfg.PathRate = &paths, PathRate
+	res, err := match.Run(cfg, nil)
+	if err != nil {
+		return time.Time{}, err
+	}
+	samples, err := reckoning.ReadPaths("paths", &paths)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("reading back the paths: %w", err)
+	}
+	joined := d.clock
+	begin := joined.Add(p.LeadIn())
+	end := begin.Add(p.Duration)
+	// Seat i is the match's player i, whose server id is the order it
+	// connected in.
+	seats = seats[:len(res.Players)]
+	bySeat, teams := map[int]int{}, make([]int, len(res.Players))
+	for i, pr := range res.Players {
+		bySeat[pr.ID], teams[i] = i, pr.Team
+	}
+	start(begin, teams)
+	seat := func(id int) int {
+		if s, ok := bySeat[id]; ok {
+			return s
+		}
+		return -1
+	}
+	recs := simRecords(p, res, samples, seat)
+	for _, e := range res.Log {
+		if e.Kind == "connect" {
+			out.Put(record.Session{Round: p.Index, Seat: seat(e.Player), Kind: record.Connect, Transport: "sim", At: joined.Add(e.Time)})
+		}
+	}
+	for _, r := range recs {
+		out.Put(r.rec)
+	}
+	for _, s := range seats {
+		out.Put(record.Session{Round: p.Index, Seat: s.Index, Kind: record.Disconnect, Reason: "round over", Transport: "sim", At: end})
+	}
+	d.clock = end
+	return end, nil
+}
+
+// simConfig returns the match that plays round p: player i holds seat
+// i.
+func simConfig(p *Plan, seats []Seat, seed uint64) (match.Config, error) {
+	t := p.Technique
+	first := p.Links[0]
+	latency := make(map[int]float64, len(seats))
+	for i, l := range p.Links {
+		if l.JitterMS != first.JitterMS || l.Loss != first.Loss {
+			return match.Config{}, fmt.Errorf("the simulation driver gives every seat of a round one jitter and loss, "+
+				"but seat 0 has %v ms and %v and seat %d %v ms and %v", first.JitterMS, first.Loss, i, l.JitterMS, l.Loss)
+		}
+		latency[i] = 2 * l.LatencyMS
+	}
+	rep, err := match.ThresholdReplication(t.Replication, p.MapPath)
+	if err != nil {
+		return match.Config{}, err
+	}
+	cfg := match.Config{
+		Map: p.MapPath, Mode: p.Mode, Bots: len(seats), Duration: p.LeadIn() + p.Duration, Seed: seed,
+		Policy: t.Policy, Latency: latency, JitterMS: first.JitterMS, Loss: first.Loss, Skill: p.BotSkill,
+		WeaponsFile: p.WeaponsFile, Loadout: p.Weapons, Replication: rep, Delay: t.delayConfig(),
+		TimeWarp: time.Duration(t.TimeWarp), Display: t.display(),
+	}
+	return cfg, nil
+}
+
+// timed is a record with the match time it happened at.
+type timed struct {
+	at  time.Duration
+	rec record.Record
+}
+
+// simRecords turns a match's shots, log and paths into the round's
+// records in match time order, leaving out the lead-in and counting At
+// from the measured part's start.
+func simRecords(p *Plan, res *match.Result, samples []reckoning.Sample, seat func(int) int) []timed {
+	lead := p.LeadIn()
+	var recs []timed
+	// A time warp judges a late shot again at its own tick: a shot's
+	// newest record is its outcome.
+	type shotKey struct {
+		shooter  int
+		shotTick uint32
+		pellet   int
+	}
+	newest := map[shotKey]int{}
+	for i, s := range res.Shots {
+		newest[shotKey{s.Shooter, s.ShotTick, s.Pellet}] = i
+	}
+	type killKey struct {
+		at             time.Duration
+		killer, victim int
+	}
+	killWeapon := map[killKey]uint8{}
+	for i, s := range res.Shots {
+		if newest[shotKey{s.Shooter, s.ShotTick, s.Pellet}] != i || s.Time < lead {
+			continue
+		}
+		victim := -1
+		part := ""
+		if s.Victim >= 0 {
+			victim, part = seat(s.Victim), s.Part.String()
+		}
+		appeal := ""
+		if s.Appealed {
+			appeal = s.Outcome.String()
+		}
+		if s.Kill {
+			killWeapon[killKey{s.Time, s.Shooter, s.Victim}] = s.Weapon
+		}
+		recs = append(recs, timed{s.Time, record.Shot{
+			Round: p.Index, At: s.Time - lead, Shooter: seat(s.Shooter), ShotTick: s.ShotTick, Victim: victim,
+			Weapon: s.Weapon, Part: part, Policy: s.Policy, Hit: s.Hit, Registered: s.Registered, Damage: int(s.Damage),
+			RewindMS: s.RewindMS, RollbackM: s.RollbackM, ObjectiveSBC: s.SBC, Appeal: appeal, Kill: s.Kill,
+		}})
+	}
+	for _, e := range res.Log {
+		if e.Time < lead {
+			continue
+		}
+		switch {
+		case e.Kind == "kill":
+			recs = append(recs, timed{e.Time, record.Kill{Round: p.Index, At: e.Time - lead, Killer: seat(e.Player),
+				Victim: seat(e.Other), Weapon: killWeapon[killKey{e.Time, e.Player, e.Other}]}})
+		case objectiveKind(e):
+			recs = append(recs, timed{e.Time, record.Objective{Round: p.Index, At: e.Time - lead, Seat: seat(e.Player),
+				Team: e.Team, Kind: e.Kind}})
+		}
+	}
+	for _, s := range samples {
+		if s.T < lead {
+			continue
+		}
+		recs = append(recs, timed{s.T, record.Path{Round: p.Index, At: s.T - lead, Seat: seat(s.Player), Team: s.Team,
+			X: s.Pos.X, Y: s.Pos.Y, Z: s.Pos.Z}})
+	}
+	slices.SortStableFunc(recs, func(a, b timed) int { return cmp.Compare(a.at, b.at) })
+	return recs
+}
+
+// objectiveKind reports a log entry of the mode's objectives: a flag
+// taken, dropped, returned or captured, a point captured or lost.
+func objectiveKind(e server.LogEntry) bool {
+	return strings.HasPrefix(e.Kind, "flag_") || strings.HasPrefix(e.Kind, "point_")
+}

@@ -1,0 +1,207 @@
+package study
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/report"
+)
+
+// Files a study's report writes.
+const (
+	JSONFile     = "study.json"
+	MarkdownFile = "study.md"
+)
+
+// Write writes the report into dir, creating it if needed: study.json
+// (the Report), study.md, and through package report the results.json,
+// CSV tables, SVG plots and report.html the experiments write, so the
+// same tools read both.
+func (r *Report) Write(dir string) error {
+	if err := report.Write(dir, r.Results()); err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return fmt.Errorf("study: encode %s: %w", JSONFile, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, JSONFile), append(js, '\n'), 0o644); err != nil {
+		return fmt.Errorf("study: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, MarkdownFile), []byte(r.Markdown()), 0o644); err != nil {
+		return fmt.Errorf("study: %w", err)
+	}
+	return nil
+}
+
+// figureColumns are the columns of every figures table, after its keys.
+var figureColumns = []string{"shots", "hits", "hit_accuracy", "hits_received", "sbc", "sbc_per_hit",
+	"appeals", "confirmed", "denials_upheld", "denials_refuted", "timeouts", "kills", "deaths"}
+
+// values returns f's figures in the order of figureColumns.
+func (f *Figures) values() []float64 {
+	return []float64{float64(f.Shots), float64(f.Hits), f.HitAccuracy, float64(f.HitsReceived), float64(f.SBC), f.SBCPerHit,
+		float64(f.Appeals), float64(f.Outcomes["confirmed"]), float64(f.Outcomes["denied_upheld"]),
+		float64(f.Outcomes["denied_refuted"]), float64(f.Outcomes["timeout"]), float64(f.Kills), float64(f.Deaths)}
+}
+
+func (f *Figures) cells() []string {
+	vals := f.values()
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		out[i] = num(v)
+	}
+	return out
+}
+
+func (f *Figures) metrics(suffix string, m map[string]float64) {
+	for i, v := range f.values() {
+		m[figureColumns[i]+suffix] = v
+	}
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// groupSuffix names a round-trip group in metric names: "_rtt250ms".
+func groupSuffix(rtt float64) string { return "_rtt" + num(rtt) + "ms" }
+
+// Results returns the report in the experiments' results form: a
+// condition per technique (metrics overall and per round-trip group, as
+// hit_accuracy_rtt250ms), and tables per round and per technique.
+func (r *Report) Results() *experiment.Results {
+	seed, _ := strconv.ParseUint(r.Seed, 10, 64)
+	res := &experiment.Results{
+		Experiment: "study-" + r.Study, Seed: seed, Title: "Study " + r.Study,
+		Design:     r.design(),
+		Conditions: []experiment.Condition{}, Tests: []experiment.Test{}, Provenance: experiment.Build(),
+	}
+	rounds := experiment.Table{Name: "study_rounds", Title: "Per round, overall (rtt_ms empty) and by the players' round trip",
+		Columns: slices.Concat([]string{"round", "name", "technique", "rtt_ms", "seats"}, figureColumns)}
+	techs := experiment.Table{Name: "study_techniques", Title: "Per technique, pooled over its rounds",
+		Columns: slices.Concat([]string{"technique", "rtt_ms", "seats"}, figureColumns)}
+	for _, rr := range r.Rounds {
+		rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, "", strconv.Itoa(rr.Seats)}, rr.cells()))
+		for _, g := range rr.Groups {
+			rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, num(g.RTTms), strconv.Itoa(g.Seats)}, g.cells()))
+		}
+	}
+	for _, t := range r.Techniques {
+		m := map[string]float64{}
+		t.metrics("", m)
+		techs.Rows = append(techs.Rows, slices.Concat([]string{t.Technique, "", strconv.Itoa(t.Seats)}, t.cells()))
+		for _, g := range t.Groups {
+			g.metrics(groupSuffix(g.RTTms), m)
+			techs.Rows = append(techs.Rows, slices.Concat([]string{t.Technique, num(g.RTTms), strconv.Itoa(g.Seats)}, g.cells()))
+		}
+		res.Conditions = append(res.Conditions, experiment.Condition{Name: t.Technique,
+			Params: map[string]any{"rounds": strings.Join(t.Rounds, ", ")}, Metrics: m, N: len(t.Rounds), NUnit: "rounds"})
+	}
+	res.Tables = []experiment.Table{rounds, techs}
+	return res
+}
+
+func (r *Report) design() string {
+	kind := "played by people"
+	if r.Simulated {
+		kind = "simulated: bots in every seat on the simulation driver"
+	}
+	return fmt.Sprintf("Study %s, seed %s, %s; %d rounds. Shots, hits and kills count by the shooter's round trip, "+
+		"hits received, SBC (registered hits behind cover on the victim's screen when the hit reached it) and appeals "+
+		"by the victim's.", r.Study, r.Seed, kind, len(r.Rounds))
+}
+
+// Markdown writes the report as a Markdown document.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Study %s\n\n%s\n\nStarted %s.\n", r.Study, r.design(), r.Started.Format("2006-01-02 15:04:05 MST"))
+	head := []string{"round trip (ms)", "seats", "shots", "hits", "accuracy", "hits received", "SBC", "SBC per hit", "appeals", "kills", "deaths"}
+	row := func(label string, seats int, f *Figures) string {
+		cells := []string{label, strconv.Itoa(seats), strconv.Itoa(f.Shots), strconv.Itoa(f.Hits), fmt.Sprintf("%.4f", f.HitAccuracy),
+			strconv.Itoa(f.HitsReceived), strconv.Itoa(f.SBC), fmt.Sprintf("%.4f", f.SBCPerHit), appeals(f),
+			strconv.Itoa(f.Kills), strconv.Itoa(f.Deaths)}
+		return "| " + strings.Join(cells, " | ") + " |\n"
+	}
+	table := func(seats int, f *Figures, groups []GroupFigures) {
+		b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat("---|", len(head)) + "\n")
+		b.WriteString(row("all", seats, f))
+		for _, g := range groups {
+			b.WriteString(row(num(g.RTTms), g.Seats, &g.Figures))
+		}
+	}
+	b.WriteString("\n## Rounds\n")
+	for _, rr := range r.Rounds {
+		fmt.Fprintf(&b, "\n### %d. %s\n\n%s, %s, %s; `%s`.\n\n", rr.Index+1, rr.Name, rr.Map, rr.Mode, secs(rr.DurationS), rr.Technique)
+		if rr.Mode != "ffa" {
+			fmt.Fprintf(&b, "Team 0: seats %s; team 1: seats %s.\n\n", seatList(rr.Teams[0]), seatList(rr.Teams[1]))
+		}
+		table(rr.Seats, &rr.Figures, rr.Groups)
+	}
+	b.WriteString("\n## Techniques\n")
+	for _, t := range r.Techniques {
+		fmt.Fprintf(&b, "\n### `%s`\n\nRounds: %s.\n\n", t.Technique, strings.Join(t.Rounds, ", "))
+		table(t.Seats, &t.Figures, t.Groups)
+	}
+	b.WriteString("\n## Questionnaire\n\n")
+	if r.AnswersNote != "" {
+		b.WriteString(strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + ".\n")
+	}
+	if len(r.Questions) > 0 {
+		b.WriteString("| round | question | kind | n | mean | 95% CI |\n|---|---|---|---|---|---|\n")
+		for _, q := range r.Questions {
+			mean, ci := "", ""
+			if q.Mean != nil {
+				mean = fmt.Sprintf("%.2f", *q.Mean)
+			}
+			if q.CILo != nil {
+				ci = fmt.Sprintf("%.2f to %.2f", *q.CILo, *q.CIHi)
+			}
+			if q.Kind == "text" {
+				mean = strings.ReplaceAll(strings.Join(q.Texts, "; "), "|", "/")
+			}
+			fmt.Fprintf(&b, "| %d | %s | %s | %d | %s | %s |\n", q.Round+1, q.Question, q.Kind, q.N, mean, ci)
+		}
+	}
+	return b.String()
+}
+
+// appeals writes the appeals with their outcomes: "12 (confirmed 9,
+// denied_upheld 3)".
+func appeals(f *Figures) string {
+	if f.Appeals == 0 {
+		return "0"
+	}
+	keys := make([]string, 0, len(f.Outcomes))
+	for k := range f.Outcomes {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, f.Outcomes[k])
+	}
+	return fmt.Sprintf("%d (%s)", f.Appeals, strings.Join(parts, ", "))
+}
+
+func secs(s float64) string {
+	if s >= 60 && int(s)%60 == 0 {
+		return fmt.Sprintf("%d min", int(s)/60)
+	}
+	return num(s) + " s"
+}
+
+func seatList(seats []int) string {
+	if len(seats) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(seats))
+	for i, s := range seats {
+		parts[i] = strconv.Itoa(s)
+	}
+	return strings.Join(parts, ", ")
+}
