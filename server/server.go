@@ -81,6 +81,7 @@ type Server struct {
 	nextAppeal     uint32
 	activeAppeals  int
 	appealScratch  wire.Appeal
+	reports        []SBCReport
 
 	match   *mode.Match
 	log     []LogEntry
@@ -198,6 +199,7 @@ type client struct {
 	shotsFired, hitsLanded, hitsTaken int
 	kills, deaths                     int
 	refuted, appealsIgnored           int
+	reports                           reportState
 
 	out           []byte
 	bytesSent     int
@@ -321,6 +323,19 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 		}
 		s.clients[id].lastHeard = now
 		s.appeal(now, s.clients[id], m)
+		return nil
+	case wire.MsgReport:
+		id, ok := s.byPeer[from]
+		if !ok {
+			return errors.New("server: report from unknown peer")
+		}
+		var m wire.Report
+		if err := wire.DecodeReport(data, &m); err != nil {
+			s.stats.Malformed++
+			return err
+		}
+		s.clients[id].lastHeard = now
+		s.report(now, s.clients[id], &m)
 		return nil
 	case wire.MsgDisconnect:
 		id, ok := s.byPeer[from]

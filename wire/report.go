@@ -61,9 +61,9 @@ func DecodeReport(b []byte, m *Report) error {
 // hitboxes, [source]).
 const EventRewind uint16 = 10
 
-// MaxRewind bounds RewindEvent.Rewind: no policy rewinds further than a
-// second (server.Config.MaxUnlag is at most that).
-const MaxRewind = time.Second
+// MaxRewind bounds RewindEvent.Rewind: a server rewinds no further than
+// its pose history reaches (server.Config.MaxUnlag, at most 5 s).
+const MaxRewind = 5 * time.Second
 
 // RewindEvent is the server's account of how it judged one hit: the
 // victim's pose it tested (rewound by Rewind, 0 when it tested the
