@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -119,4 +120,13 @@ func (c *Client) ReportSBC() error {
 	c.send(buf)
 	c.stats.Reports++
 	return nil
+}
+
+// Cmd returns the command the client issued with tick, while it is still
+// held for replay (the last few seconds).
+func (c *Client) Cmd(tick uint32) (game.UserCmd, bool) {
+	if tick >= c.nextCmd || tick+cmdRing <= c.nextCmd || c.cmds[tick%cmdRing].Tick != tick {
+		return game.UserCmd{}, false
+	}
+	return c.cmds[tick%cmdRing], true
 }

@@ -57,6 +57,14 @@ type Session struct {
 	ticks  int           // ticks since the last Outbox
 	last   time.Duration // the latest Tick's time, when Outbox sends
 	ids    []int
+
+	// What the rewind view, tracers and effects draw (show.go), kept
+	// until the next State.
+	rewinds    []Rewind
+	tracers    []Tracer
+	explosions []Explosion
+	flights    []inFlight
+	killer     int // the latest killer of the local player, -1: none
 }
 
 // New returns a session for cfg; call Connect to start it.
@@ -90,7 +98,7 @@ func New(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %w", err)
 	}
-	return &Session{c: c, m: m, params: game.DefaultParams(), weapons: weapons, kills: map[uint8]uint16{}}, nil
+	return &Session{c: c, m: m, params: game.DefaultParams(), weapons: weapons, kills: map[uint8]uint16{}, killer: -1}, nil
 }
 
 // Client returns the client core the session runs.
@@ -129,13 +137,16 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 		s.rate.add(now, 1)
 		s.graph.snapshot(now, data, s.c.RTT())
 		s.collect(now)
+		s.collectShown(now)
 	}
 	return err
 }
 
 // Tick issues this tick's command from in, at local time now.
 func (s *Session) Tick(now time.Duration, in Input) {
-	s.c.Tick(now, in.Cmd())
+	cmd, shots := in.Cmd(), s.c.Stats().Shots
+	s.c.Tick(now, cmd)
+	s.tickShown(shots, cmd)
 	s.ticks++
 	s.last = now
 }

@@ -45,11 +45,18 @@ type flight struct {
 
 func newLoop(t *testing.T, players int, delay time.Duration) *loop {
 	t.Helper()
+	return newLoopWith(t, players, delay, server.Config{})
+}
+
+// newLoopWith is newLoop with a server configured as cfg, on metro.
+func newLoopWith(t *testing.T, players int, delay time.Duration, cfg server.Config) *loop {
+	t.Helper()
 	m, err := world.Load("metro")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := server.New(server.Config{Map: m})
+	cfg.Map = m
+	s, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

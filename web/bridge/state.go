@@ -44,6 +44,17 @@ type State struct {
 	Events []Event `json:"events"`
 	Net    Net     `json:"net"`
 	Score  Score   `json:"score"`
+	// Rewinds, Tracers and Explosions are what arrived since the last
+	// State call; Projectiles are those in flight now. Killer is who
+	// killed the local player last (-1: nobody yet): the death camera
+	// looks at it.
+	Rewinds     []Rewind     `json:"rewinds"`
+	Tracers     []Tracer     `json:"tracers"`
+	Explosions  []Explosion  `json:"explosions"`
+	Projectiles []Projectile `json:"projectiles"`
+	Killer      int          `json:"killer"`
+	// Reports counts the SBC reports sent.
+	Reports int `json:"reports"`
 }
 
 // Player is one player as drawn.
@@ -216,6 +227,10 @@ func (s *Session) State(now time.Duration) State {
 	if st.Events == nil {
 		st.Events = []Event{}
 	}
+	st.Rewinds, st.Tracers, st.Explosions = nonNil(s.rewinds), nonNil(s.tracers), nonNil(s.explosions)
+	s.rewinds, s.tracers, s.explosions = nil, nil, nil
+	st.Projectiles = s.projectiles(c.ServerTime(now))
+	st.Killer, st.Reports = s.killer, cs.Reports
 	if st.Players == nil {
 		st.Players = []Player{}
 	}
@@ -327,6 +342,14 @@ func (s *Session) event(e Event) {
 		s.events = s.events[1:]
 	}
 	s.events = append(s.events, e)
+}
+
+// nonNil returns l, or an empty list for nil: JSON's [] rather than null.
+func nonNil[E any](l []E) []E {
+	if l == nil {
+		return []E{}
+	}
+	return l
 }
 
 func vec(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }
