@@ -63,8 +63,8 @@ With --tokens every match admits only clients with a connect token sealed
 under the key (--token-key, or a random one): POST /api/matches/{id}/tokens
 with {"player": "name"} returns one (base64, valid 30 s) for that match and
 the --udp address, and 'lagkit bots --token-url' fetches one per bot. A
-refused connect gets no reply. The browser client sends no token yet, so
-browsers cannot join such a server.`,
+refused connect gets no reply. The page on --listen gets its token from
+POST /lagkit/token on the same address, for the oldest match.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -138,7 +138,7 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 			_ = l.Close()
 		}
 	}()
-	addrs, err := openListeners(o, &listeners)
+	addrs, err := openListeners(o, host, &listeners)
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,9 @@ type Config struct {
 	Display string
 	// InterpDelay is the interpolation delay (0: the client's default).
 	InterpDelay time.Duration
+	// Token is the connect token for a server that requires one (from
+	// the server's token URL; empty: none).
+	Token []byte
 }
 
 // maxEvents bounds the events kept between two calls to State, so a page
@@ -76,7 +79,7 @@ func New(cfg Config) (*Session, error) {
 	// A page's ticks come in bursts when it draws slower than the tick
 	// rate (see Outbox), so each packet repeats every unacknowledged
 	// command it can hold.
-	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy, Nonce: client.RandomNonce()}
+	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy, Nonce: client.RandomNonce(), Token: cfg.Token}
 	if cfg.InterpDelay < 0 || cfg.InterpDelay > time.Second {
 		return nil, fmt.Errorf("bridge: interpolation delay %v outside 0..1s", cfg.InterpDelay)
 	}

@@ -3,13 +3,15 @@
 // WebSocket), ticks the core at the server's rate with the held input,
 // and draws what the core says each frame. Prediction, reconciliation
 // and interpolation all happen in the core; this file only moves bytes,
-// keys and pixels.
+// keys and pixels. After a death the camera looks at the killer until the
+// respawn (the death camera).
 import { openWebSocket, openWebTransport, type Link } from './net';
 import { View } from './view';
 import { Controls } from './controls';
 import { Hud } from './hud';
 import { Minimap } from './minimap';
-import type { CoreState, Input, MapFile, Session } from './types';
+import { Effects } from './effects';
+import type { CoreState, Input, MapFile, Rewind, Session } from './types';
 
 declare const Go: any;
 
@@ -36,10 +38,30 @@ async function loadMap(name: string): Promise<string> {
   return res.text();
 }
 
-function newSession(mapText: string): Session {
+const playerName = params.get('name') ?? 'browser';
+
+// fetchToken gets a connect token for a server that requires one: from
+// ?token=BASE64, else from the token URL (?token_url=, default the
+// server's /lagkit/token), which answers 404 when the server wants none.
+async function fetchToken(): Promise<string> {
+  const given = params.get('token');
+  if (given) return given;
+  const res = await fetch(params.get('token_url') ?? '/lagkit/token', {
+    method: 'POST', cache: 'no-store', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ player: playerName }),
+  });
+  if (res.status === 404) return '';
+  if (!res.ok) throw new Error(`connect token: HTTP ${res.status}: ${(await res.text()).trim()}`);
+  const body = await res.json();
+  if (typeof body?.token !== 'string') throw new Error('connect token: no token field');
+  return body.token;
+}
+
+function newSession(mapText: string, token: string): Session {
   const s = (globalThis as any).lagkitCore.create({
     map: mapText,
-    name: params.get('name') ?? 'browser',
+    token,
+    name: playerName,
     display: params.get('display') ?? '',
     interpDelayMs: Number(params.get('interp') ?? 0),
   });
@@ -66,7 +88,13 @@ class Game {
   session!: Session;
   link!: Link;
   view: View;
+  effects: Effects;
   controls: Controls;
+  // rewindOn is whether the rewind view is shown (V, ?rewind=1);
+  // lastRewind the newest hit it can show.
+  rewindOn = params.get('rewind') === '1';
+  lastRewind: Rewind | null = null;
+  deathCam = false;
   latest: CoreState | null = null;
   recent: CoreState['events'] = [];
   frames = 0;
@@ -76,6 +104,23 @@ class Game {
   constructor() {
     this.view = new View(document.getElementById('view')!);
     this.controls = new Controls(this.view.renderer.domElement);
+    this.effects = new Effects(this.view.scene);
+    this.controls.onKey('KeyV', () => this.toggleRewind());
+    this.controls.onKey('KeyB', () => {
+      const err = this.reportSBC();
+      hud.note(err ? `report not sent: ${err}` : 'reported: shot behind cover');
+    });
+  }
+
+  toggleRewind(on = !this.rewindOn): void { this.rewindOn = on; }
+
+  // reportSBC sends the "shot behind cover" report and returns an error
+  // text, or '' when sent.
+  reportSBC(): string {
+    if (!this.session) return 'not started';
+    const err = this.session.reportSBC();
+    this.flush();
+    return err;
   }
 
   async start(mapName: string, link?: Link): Promise<void> {
@@ -84,7 +129,7 @@ class Game {
     const m = JSON.parse(text) as MapFile;
     this.view.setMap(m);
     minimap.setMap(m);
-    this.session = newSession(text);
+    this.session = newSession(text, await fetchToken());
     if (link) {
       this.link = link;
       this.session.connect(performance.now());
@@ -166,11 +211,27 @@ class Game {
       this.controls.input.yaw = st.self.yaw;
     }
     this.view.setPlayers(st.players);
+    if (st.rewinds.length > 0) this.lastRewind = st.rewinds[st.rewinds.length - 1];
+    this.effects.showRewind(this.lastRewind, this.rewindOn);
+    this.effects.addTracers(st.tracers, now);
+    this.effects.addExplosions(st.explosions, now);
+    this.effects.setProjectiles(st.projectiles);
+    this.effects.update(now);
+    hud.rewind(this.lastRewind, this.rewindOn);
     const fov = st.fov && st.fov > 0 ? st.fov : 90;
     // The horizontal field of view the server mandates, as a vertical one.
     const vfov = 2 * Math.atan(Math.tan((fov * Math.PI) / 360) / this.view.camera.aspect) * 180 / Math.PI;
     const input = this.controls.input;
-    this.view.render(st.eye, input.yaw, input.pitch, vfov);
+    let [yaw, pitch] = [input.yaw, input.pitch];
+    // The death camera: dead, look at the killer until the respawn.
+    const killer = st.self.dead && st.killer >= 0 && st.killer !== st.id ? st.players.find((p) => p.id === st.killer) : undefined;
+    this.deathCam = killer !== undefined;
+    if (killer) {
+      const d = [killer.pos[0] - st.eye[0], killer.pos[1] - st.eye[1], killer.pos[2] + 1.2 - st.eye[2]];
+      yaw = Math.atan2(d[1], d[0]);
+      pitch = Math.atan2(d[2], Math.hypot(d[0], d[1]));
+    }
+    this.view.render(st.eye, yaw, pitch, vfov);
     hud.update(st, this.link?.kind ?? '');
     minimap.draw(st);
     hud.board(st, this.controls.scoreboard);
@@ -183,7 +244,18 @@ async function main(): Promise<void> {
   w.lagkit = {
     // state returns the newest drawn state, the link in use, the frames
     // drawn, and the last 32 events.
-    state: () => (game.latest ? { ...game.latest, transport: game.link?.kind ?? '', frames: game.frames, recentEvents: game.recent } : null),
+    // rewindView is {on, drawn: whether a hit's hitboxes are drawn, last:
+    // the hit it shows}; deathCam whether the camera follows the killer.
+    state: () => (game.latest ? {
+      ...game.latest, transport: game.link?.kind ?? '', frames: game.frames, recentEvents: game.recent,
+      rewindView: { on: game.rewindOn, drawn: game.effects.shown !== null, last: game.lastRewind },
+      deathCam: game.deathCam,
+    } : null),
+    // rewindView turns the rewind view on or off (toggles without an
+    // argument); reportSBC sends the "shot behind cover" report and
+    // returns '' or why it was not sent.
+    rewindView: (on?: boolean) => game.toggleRewind(on),
+    reportSBC: () => game.reportSBC(),
     // input sets the held input: any of forward, side, up (-1..1), yaw,
     // pitch (radians), fire, alt, jump, crouch, reload, sprint, weapon.
     input: (i: Partial<Input>) => game.controls.set(i),
