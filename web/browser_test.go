@@ -55,27 +55,7 @@ type run struct {
 // playwright-core are missing (report/browser/install.sh installs them
 // for the report's check, and this test uses the same).
 func TestPlayInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays for about a minute of wall time")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; run report/browser/install.sh to enable this test")
-	}
-	walltest.Lock(t)
-	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
-		t.Skip("Debian's chromium is missing; run report/browser/install.sh to enable this test")
-	}
-	// The report's browser check installs the pinned playwright-core.
-	abs, err := filepath.Abs("../report/browser/node_modules/playwright-core/index.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(abs); err != nil {
-		t.Skip("playwright-core is not installed; run report/browser/install.sh to enable this test")
-	}
-	playwright := (&url.URL{Scheme: "file", Path: abs}).String()
-	prepare(t)
+	node, playwright := browserEnv(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 
@@ -156,4 +136,33 @@ func TestPlayInBrowser(t *testing.T) {
 	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
 		t.Errorf("screenshot %s: %v", shot, err)
 	}
+}
+
+// browserEnv skips a browser test in -short mode or where node, Debian's
+// chromium or playwright-core are missing, takes the wall-clock test
+// lock, gets the client core ready, and returns node's path and the
+// file: URL of playwright-core's index.mjs.
+func browserEnv(t *testing.T) (node, playwright string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays for about a minute of wall time")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; run report/browser/install.sh to enable this test")
+	}
+	walltest.Lock(t)
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
+		t.Skip("Debian's chromium is missing; run report/browser/install.sh to enable this test")
+	}
+	// The report's browser check installs the pinned playwright-core.
+	abs, err := filepath.Abs("../report/browser/node_modules/playwright-core/index.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		t.Skip("playwright-core is not installed; run report/browser/install.sh to enable this test")
+	}
+	prepare(t)
+	return node, (&url.URL{Scheme: "file", Path: abs}).String()
 }

@@ -19,8 +19,8 @@ const (
 	// MapPath is followed by a shipped map's name: its map file as JSON.
 	MapPath = "/lagkit/map/"
 	// TokenPath issues connect tokens (Options.Tokens): POST
-	// {"player": NAME} returns {"token": BASE64}. Without Tokens it is
-	// 404, which tells the page that the server wants none.
+	// {"player": NAME} returns {"token": BASE64}, and {"token": ""}
+	// from a server that wants none.
 	TokenPath = "/lagkit/token"
 )
 
@@ -66,9 +66,7 @@ func HandlerWith(o Options) http.Handler {
 	mux.HandleFunc("GET "+WasmPath, fromCore(func() *asset { return core.wasm }))
 	mux.HandleFunc("GET "+WasmExecPath, fromCore(func() *asset { return core.wasmExec }))
 	mux.HandleFunc("GET "+MapPath+"{name}", serveMap)
-	if o.Tokens != nil {
-		mux.HandleFunc("POST "+TokenPath, func(w http.ResponseWriter, r *http.Request) { serveToken(w, r, o.Tokens) })
-	}
+	mux.HandleFunc("POST "+TokenPath, func(w http.ResponseWriter, r *http.Request) { serveToken(w, r, o.Tokens) })
 	return mux
 }
 
@@ -129,7 +127,8 @@ func serveMap(w http.ResponseWriter, r *http.Request) {
 	w.Write(world.Encode(m))
 }
 
-// serveToken issues a connect token for the player the request names.
+// serveToken issues a connect token for the player the request names,
+// or none when issue is nil.
 func serveToken(w http.ResponseWriter, r *http.Request, issue func(string) ([]byte, error)) {
 	var req struct {
 		Player string `json:"player"`
@@ -138,10 +137,13 @@ func serveToken(w http.ResponseWriter, r *http.Request, issue func(string) ([]by
 		http.Error(w, `want {"player": NAME} with a name of 1 to 32 bytes`, http.StatusBadRequest)
 		return
 	}
-	tok, err := issue(req.Player)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusConflict)
-		return
+	var tok []byte
+	if issue != nil {
+		var err error
+		if tok, err = issue(req.Player); err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
+			return
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")

@@ -42,7 +42,8 @@ const playerName = params.get('name') ?? 'browser';
 
 // fetchToken gets a connect token for a server that requires one: from
 // ?token=BASE64, else from the token URL (?token_url=, default the
-// server's /lagkit/token), which answers 404 when the server wants none.
+// server's /lagkit/token), which answers an empty token when the server
+// wants none (as does a token URL that is not there: 404).
 async function fetchToken(): Promise<string> {
   const given = params.get('token');
   if (given) return given;
@@ -95,6 +96,7 @@ class Game {
   rewindOn = params.get('rewind') === '1';
   lastRewind: Rewind | null = null;
   deathCam = false;
+  private restarting = false;
   latest: CoreState | null = null;
   recent: CoreState['events'] = [];
   frames = 0;
@@ -123,21 +125,21 @@ class Game {
     return err;
   }
 
-  async start(mapName: string, link?: Link): Promise<void> {
+  // watch shows why link closed, unless another link replaced it.
+  private watch(link: Link): Link {
+    link.closed.then((reason) => { if (this.link === link) hud.status(reason); });
+    return link;
+  }
+
+  async start(mapName: string): Promise<void> {
     const text = await loadMap(mapName);
     this.mapName = mapName;
     const m = JSON.parse(text) as MapFile;
     this.view.setMap(m);
     minimap.setMap(m);
     this.session = newSession(text, await fetchToken());
-    if (link) {
-      this.link = link;
-      this.session.connect(performance.now());
-      this.flush();
-      return;
-    }
     hud.status('connecting…');
-    this.link = await openLink((b) => this.receive(b));
+    this.link = this.watch(await openLink((b) => this.receive(b)));
     this.session.connect(performance.now());
     this.flush();
     if (this.link.kind !== 'webtransport' || params.get('transport') === 'wt') return;
@@ -151,7 +153,7 @@ class Game {
     if (this.phase() === 'connecting') {
       this.link.close('no answer');
       console.info('lagkit: no answer over WebTransport; using WebSocket');
-      this.link = await openWebSocket(location.host, (b) => this.receive(b));
+      this.link = this.watch(await openWebSocket(location.host, (b) => this.receive(b)));
     }
   }
 
@@ -199,11 +201,15 @@ class Game {
     this.frames++;
     if (st.events.length > 0) this.recent = [...this.recent, ...st.events].slice(-32);
     if (st.phase === 'closed' && st.serverMap && st.serverMap !== this.mapName) {
-      // The server plays another map: load it and connect again on the
-      // same link (the server repeats its Accept to a known peer).
-      const link = this.link;
+      // The server plays another map: load it and connect again, once,
+      // on a new link (the server closes a link whose session ended).
+      if (this.restarting) return;
+      this.restarting = true;
+      this.link.close('loading the server\'s map');
       this.latest = null;
-      this.start(st.serverMap, link).catch((e) => hud.status(`error: ${e.message}`));
+      this.start(st.serverMap)
+        .then(() => hud.status(''), (e) => hud.status(`error: ${e.message}`))
+        .finally(() => { this.restarting = false; });
       return;
     }
     if (!this.controls.aimed && st.phase === 'connected' && st.net.snapshots > 0) {
@@ -264,7 +270,6 @@ async function main(): Promise<void> {
   await loadCore();
   await game.start(params.get('map') ?? defaultMap);
   hud.status('');
-  game.link.closed.then((reason) => hud.status(reason));
   setInterval(() => game.pump(), 4);
   const loop = () => { game.pump(); game.frame(); requestAnimationFrame(loop); };
   requestAnimationFrame(loop);
