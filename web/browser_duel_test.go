@@ -34,7 +34,7 @@ type lockedSink struct {
 }
 
 func (s *lockedSink) Put(r record.Record) { s.mu.Lock(); s.mem.Put(r); s.mu.Unlock() }
-func (s *lockedSink) Close() error      { return nil }
+func (s *lockedSink) Close() error        { return nil }
 func (s *lockedSink) records() []record.Record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
