@@ -85,7 +85,21 @@ async function openLink(onData: (b: Uint8Array) => void): Promise<Link> {
   return openWebSocket(location.host, onData);
 }
 
+// Perf sums the time the page spends per frame in the client core's step
+// (datagrams in, commands out), in its state (interpolation and the JSON
+// hand-over) and in drawing (three.js, the HUD), between two reads.
+class Perf {
+  frames = 0; step = 0; state = 0; draw = 0;
+  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; frameMs: number } {
+    const n = Math.max(1, this.frames);
+    const out = { frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n, frameMs: (this.step + this.state + this.draw) / n };
+    this.frames = this.step = this.state = this.draw = 0;
+    return out;
+  }
+}
+
 class Game {
+  perf = new Perf();
   session!: Session;
   link!: Link;
   view: View;
@@ -163,9 +177,11 @@ class Game {
 
   receive(b: Uint8Array): void {
     if (!this.session) return;
-    const err = this.session.step(performance.now(), b);
+    const t0 = performance.now();
+    const err = this.session.step(t0, b);
     if (err) console.debug(`lagkit: ${err}`);
     this.flush();
+    this.perf.step += performance.now() - t0;
   }
 
   flush(): void {
@@ -181,6 +197,11 @@ class Game {
   pump(): void {
     if (!this.session || !this.link) return;
     const now = performance.now();
+    this.pumpTicks(now);
+    this.perf.step += performance.now() - now;
+  }
+
+  private pumpTicks(now: number): void {
     const dt = this.session.tickMs() || 1000 / 64;
     for (let n = 0; now >= this.nextTick; n++) {
       if (n === maxCatchUp) {
@@ -199,6 +220,14 @@ class Game {
     const st = JSON.parse(this.session.state(now)) as CoreState;
     this.latest = st;
     this.frames++;
+    this.perf.frames++;
+    const drawStart = performance.now();
+    this.perf.state += drawStart - now;
+    this.draw(st, now);
+    this.perf.draw += performance.now() - drawStart;
+  }
+
+  private draw(st: CoreState, now: number): void {
     if (st.events.length > 0) this.recent = [...this.recent, ...st.events].slice(-32);
     if (st.phase === 'closed' && st.serverMap && st.serverMap !== this.mapName) {
       // The server plays another map: load it and connect again, once,
@@ -265,6 +294,10 @@ async function main(): Promise<void> {
     // input sets the held input: any of forward, side, up (-1..1), yaw,
     // pitch (radians), fire, alt, jump, crouch, reload, sprint, weapon.
     input: (i: Partial<Input>) => game.controls.set(i),
+    // perf returns the mean time per frame in ms spent in the client
+    // core's step, its state (interpolation) and drawing since the last
+    // call, and the frames drawn.
+    perf: () => game.perf.read(),
   };
   hud.status('loading the client core…');
   await loadCore();
