@@ -22,6 +22,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 )
 
@@ -65,9 +66,10 @@ type duelRun struct {
 	FarCorrections int     `json:"farCorrections"`
 }
 
-// TestDuelInBrowser plays two pages in one match on arena, one of them
+// TestDuelInBrowser plays two pages in one match on arena that admits
+// only holders of a connect token (which the pages fetch), one of them
 // ("far") behind 150 ms of injected round trip, under tlc. The server
-// places them 20 m apart in the open; the far page aims where it draws
+// places them 8 m apart in the open; the far page aims where it draws
 // the other and fires through window.lagkit.input. The server registers
 // hits, the target's health drops and it dies, its camera turns to the
 // killer, the far page's rewind view draws the hitboxes the server
@@ -80,12 +82,28 @@ func TestDuelInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 
-	w, err := transport.NewWeb(transport.WebOptions{Handler: Handler()})
+	// The server admits only pages holding a connect token, which they
+	// fetch from the page's token URL, as from lagkit serve --tokens.
+	h := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	key, err := token.NewKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.RequireTokens(key, "duel"); err != nil {
+		t.Fatal(err)
+	}
+	issued := 0
+	var mu sync.Mutex
+	w, err := transport.NewWeb(transport.WebOptions{Handler: HandlerWith(Options{Tokens: func(player string) ([]byte, error) {
+		mu.Lock()
+		issued++
+		mu.Unlock()
+		return h.IssueToken(h.Matches()[0].ID(), player, 30*time.Second)
+	}})})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	h := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
 	m, err := h.Start(realtime.MatchConfig{Map: "arena", Mode: "tdm", Seats: 2, Policy: lagcomp.Config{Name: "tlc"}})
 	if err != nil {
 		t.Fatal(err)
@@ -121,6 +139,7 @@ func TestDuelInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	var run duelRun
+	var info realtime.MatchInfo
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		var step struct {
@@ -140,6 +159,10 @@ func TestDuelInBrowser(t *testing.T) {
 			if err := json.Unmarshal(sc.Bytes(), &run); err != nil {
 				t.Fatal(err)
 			}
+			if info, err = m.Info(); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(stdin, "checked")
 		}
 	}
 	if err := cmd.Wait(); err != nil {
@@ -149,10 +172,11 @@ func TestDuelInBrowser(t *testing.T) {
 		t.Logf("duel.mjs: %s", stderr.String())
 	}
 
-	info, err := m.Info()
-	if err != nil {
-		t.Fatal(err)
+	mu.Lock()
+	if issued < 2 {
+		t.Errorf("%d connect tokens issued, want one per page", issued)
 	}
+	mu.Unlock()
 	var far realtime.Player
 	for _, p := range info.Players {
 		if p.Name == "far" {
@@ -209,7 +233,7 @@ func TestDuelInBrowser(t *testing.T) {
 	}
 }
 
-// placeDuel puts the far player at (-20, -12) facing +X and the other 20 m
+// placeDuel puts the far player at (-8, -12) facing +X and the other 8 m
 // ahead of it at (0, -12) facing back: nothing stands between them on
 // arena.
 func placeDuel(m *realtime.Match) error {
@@ -225,7 +249,7 @@ func placeDuel(m *realtime.Match) error {
 	if len(seat) != 2 || team["far"] == team["near"] {
 		return fmt.Errorf("players %+v: want far and near on opposite teams", info.Players)
 	}
-	if err := m.Place(seat["far"], geom.V(-20, -12, 0), 0); err != nil {
+	if err := m.Place(seat["far"], geom.V(-8, -12, 0), 0); err != nil {
 		return err
 	}
 	return m.Place(seat["near"], geom.V(0, -12, 0), math.Pi)

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 	"time"
@@ -131,5 +132,25 @@ func TestRewindViewAndReport(t *testing.T) {
 	}
 	if st := l.sessions[1].State(l.now); st.Reports != 1 {
 		t.Errorf("page counts %d reports, want 1", st.Reports)
+	}
+}
+
+// BenchmarkState64 is one page's state at 64 players (what the page asks
+// for every frame): interpolation of 63 remote players, their hitboxes,
+// and the JSON the WebAssembly entry point hands the page.
+func BenchmarkState64(b *testing.B) {
+	l := newLoop(b, 64, 10*time.Millisecond)
+	l.run(1500*time.Millisecond, func(int) Input { return Input{} })
+	s := l.sessions[0]
+	if st := s.State(l.now); len(st.Players) != 63 {
+		b.Fatalf("%d players drawn, want 63", len(st.Players))
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		st := s.State(l.now + time.Duration(i%16)*time.Millisecond)
+		if _, err := json.Marshal(st); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/client"
@@ -256,7 +257,7 @@ func (s *Session) parts(ps game.PlayerState) []Part {
 	hb := game.Hitboxes(ps, &s.params)
 	out := make([]Part, len(hb))
 	for i, h := range hb {
-		out[i] = Part{Kind: h.Kind.String(), A: vec(h.Shape.A), B: vec(h.Shape.B), R: h.Shape.R}
+		out[i] = Part{Kind: h.Kind.String(), A: drawn(h.Shape.A), B: drawn(h.Shape.B), R: h.Shape.R}
 	}
 	return out
 }
@@ -350,6 +351,15 @@ func nonNil[E any](l []E) []E {
 		return []E{}
 	}
 	return l
+}
+
+// drawn is v to a tenth of a millimetre, for hitboxes, which are most of
+// what a page gets every frame (four per player): the JSON of such a
+// float is shorter, and quicker to write in the core and to parse in the
+// page, than the shortest exact form of the float.
+func drawn(v geom.Vec3) [3]float64 {
+	r := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+	return [3]float64{r(v.X), r(v.Y), r(v.Z)}
 }
 
 func vec(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }

@@ -10,7 +10,8 @@
 // error fails the run; the Go test judges the numbers.
 //
 // Usage: PLAYWRIGHT_CORE=URL node duel.mjs BASE_URL OUT_DIR
-// (stdin: the line "placed" once the players are placed)
+// (stdin: the line "placed" once the players are placed, and any line
+// once the test has read the server's account after "done")
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 
@@ -74,7 +75,7 @@ try {
   for (let i = 0; i < 300 && !target; i++) {
     st = await state(far);
     const p = st.players.find((q) => q.id === n0.id && !q.dead);
-    if (Math.hypot(st.self.pos[0] + 20, st.self.pos[1] + 12) < 0.5 && p && Math.hypot(p.pos[0], p.pos[1] + 12) < 0.5) target = p;
+    if (Math.hypot(st.self.pos[0] + 8, st.self.pos[1] + 12) < 0.5 && p && Math.hypot(p.pos[0], p.pos[1] + 12) < 0.5) target = p;
     else await sleep(100);
   }
   if (!target) throw new Error(`far page at ${st?.self.pos} never drew the target at its place`);
@@ -131,6 +132,8 @@ try {
     reports, deathCam, killer, farRttMs: st.net.rttMs, nearRttMs: (await state(near)).net.rttMs, panelText,
     rewindShot, plainShot, netShot, farCorrections: st.net.corrections,
   }));
+  // The test reads the server's account while the pages are still in.
+  await nextLine();
 } catch (e) {
   problems.push(e.message);
 } finally {

@@ -303,6 +303,8 @@ async function main(): Promise<void> {
   await loadCore();
   await game.start(params.get('map') ?? defaultMap);
   hud.status('');
+  // The key help makes way for the game after a while.
+  setTimeout(() => { document.getElementById('help')!.style.display = 'none'; }, 6000);
   setInterval(() => game.pump(), 4);
   const loop = () => { game.pump(); game.frame(); requestAnimationFrame(loop); };
   requestAnimationFrame(loop);
