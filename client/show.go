@@ -31,6 +31,13 @@ func keep[E any](list []E, e E) []E {
 	return append(list, e)
 }
 
+// take returns *list and forgets it.
+func take[E any](list *[]E) []E {
+	out := *list
+	*list = nil
+	return out
+}
+
 // show decodes an event kept for drawing; it reports whether kind is one.
 func (c *Client) show(kind uint16, data []byte) bool {
 	var err error
@@ -68,33 +75,25 @@ func (c *Client) show(kind uint16, data []byte) bool {
 // made or took (sent by a server with ShowRewind: what it tested, for a
 // rewind view) since the last call, and forgets them.
 func (c *Client) Rewinds() []wire.RewindEvent {
-	out := c.shown.rewinds
-	c.shown.rewinds = nil
-	return out
+	return take(&c.shown.rewinds)
 }
 
 // Kills returns the kills the server announced since the last call, and
 // forgets them.
 func (c *Client) Kills() []wire.KillEvent {
-	out := c.shown.kills
-	c.shown.kills = nil
-	return out
+	return take(&c.shown.kills)
 }
 
 // Projectiles returns the projectiles launched since the last call (to
 // draw their flight), and forgets them.
 func (c *Client) Projectiles() []wire.ProjectileEvent {
-	out := c.shown.projectiles
-	c.shown.projectiles = nil
-	return out
+	return take(&c.shown.projectiles)
 }
 
 // Explosions returns the projectiles that hit something since the last
 // call, and forgets them.
 func (c *Client) Explosions() []wire.ExplosionEvent {
-	out := c.shown.explosions
-	c.shown.explosions = nil
-	return out
+	return take(&c.shown.explosions)
 }
 
 // ErrNotConnected is returned by ReportSBC before the client is

@@ -7,11 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"image/png"
-	"io"
-	"log/slog"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -23,7 +20,6 @@ import (
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/token"
-	"github.com/lagkit/lagkit/transport"
 )
 
 var imagesDir = flag.String("images", "", "write TestDuelInBrowser's screenshots here (../docs/images for the README)")
@@ -84,7 +80,7 @@ func TestDuelInBrowser(t *testing.T) {
 
 	// The server admits only pages holding a connect token, which they
 	// fetch from the page's token URL, as from lagkit serve --tokens.
-	h := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+	h := newHost()
 	key, err := token.NewKey()
 	if err != nil {
 		t.Fatal(err)
@@ -94,21 +90,13 @@ func TestDuelInBrowser(t *testing.T) {
 	}
 	issued := 0
 	var mu sync.Mutex
-	w, err := transport.NewWeb(transport.WebOptions{Handler: HandlerWith(Options{Tokens: func(player string) ([]byte, error) {
+	handler := HandlerWith(Options{Tokens: func(player string) ([]byte, error) {
 		mu.Lock()
 		issued++
 		mu.Unlock()
 		return h.IssueToken(h.Matches()[0].ID(), player, 30*time.Second)
-	}})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	m, err := h.Start(realtime.MatchConfig{Map: "arena", Mode: "tdm", Seats: 2, Policy: lagcomp.Config{Name: "tlc"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown(context.Background(), "test over")
+	}})
+	m, base := serveMatch(t, ctx, h, handler, realtime.MatchConfig{Map: "arena", Mode: "tdm", Seats: 2, Policy: lagcomp.Config{Name: "tlc"}})
 	sink := &lockedSink{}
 	if err := m.SetSink(sink); err != nil {
 		t.Fatal(err)
@@ -117,14 +105,11 @@ func TestDuelInBrowser(t *testing.T) {
 	if err := m.SetLatency([]realtime.LinkRule{{Player: "far", Up: slow, Down: slow}}); err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = h.Serve(ctx, w) }()
-
 	out := t.TempDir()
 	if *imagesDir != "" {
 		out = *imagesDir
 	}
-	cmd := exec.CommandContext(ctx, node, "browser/duel.mjs", "https://"+w.Addr(), out)
-	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+playwright)
+	cmd := nodeScript(ctx, node, playwright, "browser/duel.mjs", base, out)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()

@@ -4,17 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lagkit/lagkit/realtime"
-	"github.com/lagkit/lagkit/transport"
 )
 
 // TestDownloadSize reports what a browser downloads to play, compressed as
@@ -80,19 +76,8 @@ func TestFrameTimeInBrowser(t *testing.T) {
 	node, playwright := browserEnv(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
-	w, err := transport.NewWeb(transport.WebOptions{Handler: Handler()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	h := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
-	if _, err := h.Start(realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 64, Bots: 63}); err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown(context.Background(), "test over")
-	go func() { _ = h.Serve(ctx, w) }()
-	cmd := exec.CommandContext(ctx, node, "browser/perf.mjs", "https://"+w.Addr())
-	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+playwright)
+	_, base := serveMatch(t, ctx, newHost(), Handler(), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 64, Bots: 63})
+	cmd := nodeScript(ctx, node, playwright, "browser/perf.mjs", base)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -8,6 +8,7 @@ import (
 	"github.com/lagkit/lagkit/internal/walltest"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -59,21 +60,9 @@ func TestPlayInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 
-	w, err := transport.NewWeb(transport.WebOptions{Handler: Handler()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	h := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
-	if _, err := h.Start(realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: 4}); err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown(context.Background(), "test over")
-	go func() { _ = h.Serve(ctx, w) }()
-
+	_, base := serveMatch(t, ctx, newHost(), Handler(), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: 4})
 	shot := "/tmp/lagkit-web2.png"
-	cmd := exec.CommandContext(ctx, node, "browser/play.mjs", "https://"+w.Addr(), shot)
-	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+playwright)
+	cmd := nodeScript(ctx, node, playwright, "browser/play.mjs", base, shot)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -165,4 +154,36 @@ func browserEnv(t *testing.T) (node, playwright string) {
 	}
 	prepare(t)
 	return node, (&url.URL{Scheme: "file", Path: abs}).String()
+}
+
+// newHost returns a real-time host that logs nowhere.
+func newHost() *realtime.Host {
+	return realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+}
+
+// serveMatch serves handler over the Web transport (the page, WebSocket
+// and WebTransport, as lagkit serve does) beside one match of cfg on h,
+// until the test ends; it returns the match and the page's base URL.
+func serveMatch(t *testing.T, ctx context.Context, h *realtime.Host, handler http.Handler, cfg realtime.MatchConfig) (*realtime.Match, string) {
+	t.Helper()
+	w, err := transport.NewWeb(transport.WebOptions{Handler: handler})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	m, err := h.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Shutdown(context.Background(), "test over") })
+	go func() { _ = h.Serve(ctx, w) }()
+	return m, "https://" + w.Addr()
+}
+
+// nodeScript returns the command running a browser script with node,
+// told where playwright-core is.
+func nodeScript(ctx context.Context, node, playwright, script string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+playwright)
+	return cmd
 }

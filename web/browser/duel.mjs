@@ -2,8 +2,8 @@
 // "near" page and a "far" one (the Go test, TestDuelInBrowser, injects
 // 150 ms of round trip on the far player's link and places the players
 // when this script says both are connected). The far page aims where it
-// draws the other player and fires through window.lagkit.input until the
-// target dies; the target presses the report key (B). It saves
+// draws the other player (strafing slowly) and fires through
+// window.lagkit.input until the target dies; the target presses the report key (B). It saves
 // screenshots of the far page with the rewind view on and off and of its
 // net graph, and prints JSON lines: {"step": "connected", ...}, then
 // {"step": "done", ...} with what the pages showed. Any console or page
@@ -15,27 +15,13 @@
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 
-if (!process.env.PLAYWRIGHT_CORE) {
-  console.error('duel.mjs: set PLAYWRIGHT_CORE to the file: URL of playwright-core/index.mjs');
-  process.exit(2);
-}
-const { chromium } = await import(process.env.PLAYWRIGHT_CORE);
-const [base, outDir] = process.argv.slice(2);
-if (!base || !outDir) {
-  console.error('usage: node duel.mjs BASE_URL OUT_DIR');
-  process.exit(2);
-}
+import { args, launch, sleep } from './launch.mjs';
+
+const [base, outDir] = args('duel.mjs', 'BASE_URL OUT_DIR', 2);
 const lines = createInterface({ input: process.stdin });
 const nextLine = () => new Promise((resolve) => lines.once('line', resolve));
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const problems = [];
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-swiftshader',
-    '--ignore-certificate-errors'],
-});
+const browser = await launch();
 
 async function open(name, query) {
   const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
@@ -80,10 +66,17 @@ try {
   }
   if (!target) throw new Error(`far page at ${st?.self.pos} never drew the target at its place`);
 
-  // Aim at the target's drawn torso and fire until it dies.
+  // The target strafes slowly to and fro; the far page aims at its drawn
+  // torso and fires until it dies.
   let nearHealthMin = 100, deathCam = false, killer = -1;
+  let side = 0.35, flipped = 0;
   const t0 = Date.now();
-  while (Date.now() - t0 < 8000) {
+  while (Date.now() - t0 < 10000) {
+    if (Date.now() - flipped > 700) {
+      side = -side;
+      flipped = Date.now();
+      await near.evaluate((s) => window.lagkit.input({ side: s }), side);
+    }
     st = await state(far);
     const p = st.players.find((q) => q.id === n0.id);
     if (p && !p.dead) {

@@ -6,24 +6,11 @@
 // (TestFrameTimeInBrowser) runs it beside a 64-player match.
 //
 // Usage: PLAYWRIGHT_CORE=URL node perf.mjs BASE_URL
-if (!process.env.PLAYWRIGHT_CORE) {
-  console.error('perf.mjs: set PLAYWRIGHT_CORE to the file: URL of playwright-core/index.mjs');
-  process.exit(2);
-}
-const { chromium } = await import(process.env.PLAYWRIGHT_CORE);
-const [base] = process.argv.slice(2);
-if (!base) {
-  console.error('usage: node perf.mjs BASE_URL');
-  process.exit(2);
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+import { args, launch, sleep } from './launch.mjs';
+
+const [base] = args('perf.mjs', 'BASE_URL', 1);
 const problems = [];
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-swiftshader',
-    '--ignore-certificate-errors'],
-});
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
