@@ -273,6 +273,8 @@ class Game {
   }
 }
 
+function hideHelp(): void { document.getElementById('help')!.style.display = 'none'; }
+
 async function main(): Promise<void> {
   const game = new Game();
   const w = window as any;
@@ -293,7 +295,7 @@ async function main(): Promise<void> {
     reportSBC: () => game.reportSBC(),
     // input sets the held input: any of forward, side, up (-1..1), yaw,
     // pitch (radians), fire, alt, jump, crouch, reload, sprint, weapon.
-    input: (i: Partial<Input>) => game.controls.set(i),
+    input: (i: Partial<Input>) => { hideHelp(); game.controls.set(i); },
     // perf returns the mean time per frame in ms spent in the client
     // core's step, its state (interpolation) and drawing since the last
     // call, and the frames drawn.
@@ -303,8 +305,10 @@ async function main(): Promise<void> {
   await loadCore();
   await game.start(params.get('map') ?? defaultMap);
   hud.status('');
-  // The key help makes way for the game after a while.
-  setTimeout(() => { document.getElementById('help')!.style.display = 'none'; }, 6000);
+  // The key help makes way for the game after a while, or at the first
+  // key pressed.
+  setTimeout(hideHelp, 6000);
+  window.addEventListener('keydown', hideHelp, { once: true });
   setInterval(() => game.pump(), 4);
   const loop = () => { game.pump(); game.frame(); requestAnimationFrame(loop); };
   requestAnimationFrame(loop);
