@@ -166,7 +166,8 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		verdict = lagcomp.Register
 	}
 	hit := pelletHit(shot.Shooter, shotTick, shot.Eye, &h, w)
-	hit.tested = tested{ok: true, pose: h.Pose, now: v.state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
+	// h.Victim is connected: the tracer tests only hittable players.
+	hit.tested = tested{ok: true, pose: h.Pose, now: s.clients[h.Victim].state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
 	switch verdict {
 	case lagcomp.Appeal:
 		if s.startAppeal(shot.Now, &hit, rec) {
