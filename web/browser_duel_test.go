@@ -51,6 +51,7 @@ type duelRun struct {
 	RollbackM      float64 `json:"rollbackM"`
 	SeenOffM       float64 `json:"seenOffM"`
 	Reports        int     `json:"reports"`
+	NearLastShot   int64   `json:"nearLastShot"`
 	DeathCam       bool    `json:"deathCam"`
 	Killer         int     `json:"killer"`
 	FarRTTms       float64 `json:"farRttMs"`
@@ -210,8 +211,8 @@ func TestDuelInBrowser(t *testing.T) {
 		t.Fatalf("%d SBC reports kept, want 1", len(reps))
 	}
 	r := reps[0]
-	if r.Reporter != run.Near || r.Shooter != run.Far || r.ShotTick == 0 || r.RewindMS < 200 {
-		t.Errorf("report %+v: want the target's, tied to the far page's last hit, rewound about 250 ms", r)
+	if r.Reporter != run.Near || r.Shooter != run.Far || int64(r.ShotTick) != run.NearLastShot || r.RewindMS < 200 {
+		t.Errorf("report %+v: want the target's, tied to the last hit on it (shot %d by %d), rewound about 250 ms", r, run.NearLastShot, run.Far)
 	}
 	if st, err := os.Stat(run.NetShot); err != nil || st.Size() < 2000 {
 		t.Errorf("net graph screenshot %s: %v", run.NetShot, err)

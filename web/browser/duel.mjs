@@ -99,7 +99,11 @@ try {
   // The target reports the last hit as behind cover.
   await near.keyboard.press('KeyB');
   for (let i = 0; i < 30 && (await state(near)).reports < 1; i++) await sleep(100);
-  const reports = (await state(near)).reports;
+  const ns = await state(near);
+  const reports = ns.reports;
+  // The newest hit on the target as its page heard of it (the server
+  // shows both ends of a hit).
+  const nearLastShot = ns.rewindView.last?.shotTick ?? -1;
 
   // The far page's rewind view of its last hit, then the same view
   // without it, and the net graph.
@@ -122,7 +126,7 @@ try {
     step: 'done', near: n0.id, far: f0.id, nearHealthMin, farHits: hits,
     rewindOn: rw.on, rewindDrawn: rw.drawn, rewindMine: last.mine ?? false, rewindVictim: last.victim ?? -1,
     rewindMs: last.rewindMs ?? 0, rollbackM: last.rollbackM ?? 0, seenOffM: last.seenOffM ?? -1,
-    reports, deathCam, killer, farRttMs: st.net.rttMs, nearRttMs: (await state(near)).net.rttMs, panelText,
+    reports, nearLastShot, deathCam, killer, farRttMs: st.net.rttMs, nearRttMs: (await state(near)).net.rttMs, panelText,
     rewindShot, plainShot, netShot, farCorrections: st.net.corrections,
   }));
   // The test reads the server's account while the pages are still in.
