@@ -77,20 +77,25 @@ func TestFrameTimeInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 	_, base := serveMatch(t, ctx, newHost(), Handler(), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 64, Bots: 63})
-	cmd := nodeScript(ctx, node, playwright, "browser/perf.mjs", base)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("perf.mjs: %v\n%s", err, stderr.String())
-	}
-	var r perfRun
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("perf.mjs printed %q: %v", out, err)
-	}
-	t.Logf("%d players drawn, %.1f frames/s: per frame %.2f ms step, %.2f ms state (interpolation), %.2f ms draw, %.2f ms in all",
-		r.Players, r.FPS, r.StepMs, r.StateMs, r.DrawMs, r.FrameMs)
-	if r.Players < 60 || r.Frames < 20 || r.FrameMs <= 0 {
-		t.Errorf("%d players drawn in %d frames (%.2f ms each), want 63 players and some frames", r.Players, r.Frames, r.FrameMs)
+	for _, where := range []struct{ name, query string }{{"page", ""}, {"worker", "&worker=1"}} {
+		cmd := nodeScript(ctx, node, playwright, "browser/perf.mjs", base, where.query)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("perf.mjs %s: %v\n%s", where.query, err, stderr.String())
+		}
+		var r perfRun
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("perf.mjs printed %q: %v", out, err)
+		}
+		// In a worker the step runs off the page's thread (its time is
+		// reported, but does not hold up a frame) and the state is the
+		// newest the worker sent.
+		t.Logf("core in the %s: %d players drawn, %.1f frames/s: per frame %.2f ms step, %.2f ms state (interpolation), %.2f ms draw, %.2f ms in all",
+			where.name, r.Players, r.FPS, r.StepMs, r.StateMs, r.DrawMs, r.FrameMs)
+		if r.Players < 60 || r.Frames < 20 || r.FrameMs <= 0 {
+			t.Errorf("core in the %s: %d players drawn in %d frames (%.2f ms each), want 63 players and some frames", where.name, r.Players, r.Frames, r.FrameMs)
+		}
 	}
 }

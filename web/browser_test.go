@@ -48,8 +48,8 @@ type run struct {
 
 // TestPlayInBrowser serves the page beside a live match (the Web
 // transport and the real-time host, as lagkit serve runs them) and plays
-// it in headless Chromium, once over WebTransport and once forced onto
-// WebSocket: the client core connects, snapshots arrive at the tick rate,
+// it in headless Chromium, over WebTransport, forced onto WebSocket, and
+// with the client core in a Web Worker (?worker=1): the client core connects, snapshots arrive at the tick rate,
 // running forward moves the predicted player, crouching shows, and a clean
 // loopback link needs no prediction correction. It saves a screenshot to
 // /tmp/lagkit-web2.png. It is skipped where node, Debian's chromium or
@@ -82,10 +82,10 @@ func TestPlayInBrowser(t *testing.T) {
 		t.Logf("%+v", r)
 		runs = append(runs, r)
 	}
-	if len(runs) != 2 {
-		t.Fatalf("%d runs reported, want 2", len(runs))
+	if len(runs) != 3 {
+		t.Fatalf("%d runs reported, want 3", len(runs))
 	}
-	for i, want := range []string{"webtransport", "websocket"} {
+	for i, want := range []string{"webtransport", "websocket", "webtransport"} {
 		r := runs[i]
 		if r.Transport != want || r.Phase != "connected" {
 			t.Errorf("run %q: %s, %s; want %s, connected", r.Query, r.Transport, r.Phase, want)

@@ -8,13 +8,13 @@
 // Usage: PLAYWRIGHT_CORE=URL node perf.mjs BASE_URL
 import { args, launch, sleep } from './launch.mjs';
 
-const [base] = args('perf.mjs', 'BASE_URL', 1);
+const [base, query = ''] = args('perf.mjs', 'BASE_URL [QUERY]', 1);
 const problems = [];
 const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  await page.goto(`${base}/?name=perf`, { waitUntil: 'load' });
+  await page.goto(`${base}/?name=perf${query}`, { waitUntil: 'load' });
   let st = null;
   for (let i = 0; i < 600; i++) {
     st = await page.evaluate(() => window.lagkit?.state());

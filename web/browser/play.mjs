@@ -1,5 +1,6 @@
 // play.mjs plays lagkit's page in headless Chromium against a live
-// server: for each transport it loads the page, waits until the client
+// server: for each transport, and with the client core in a Web Worker,
+// it loads the page, waits until the client
 // core is connected and snapshots flow, runs forward and crouches through
 // window.lagkit.input, and prints one JSON line of what
 // window.lagkit.state() showed. The first run turns to face the nearest
@@ -95,6 +96,7 @@ async function play(query, shoot) {
 try {
   await play('', true);
   await play('?transport=ws', false);
+  await play('?worker=1', false);
 } catch (e) {
   problems.push(e.message);
 } finally {

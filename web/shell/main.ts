@@ -5,32 +5,17 @@
 // and interpolation all happen in the core; this file only moves bytes,
 // keys and pixels. After a death the camera looks at the killer until the
 // respawn (the death camera).
-import { openWebSocket, openWebTransport, type Link } from './net';
+import { LocalCore, WorkerCore, loadCore, runWorker, type Core } from './core';
 import { View } from './view';
 import { Controls } from './controls';
 import { Hud } from './hud';
 import { Minimap } from './minimap';
 import { Effects } from './effects';
-import type { CoreState, Input, MapFile, Rewind, Session } from './types';
-
-declare const Go: any;
+import type { CoreState, Input, MapFile, Rewind } from './types';
 
 const params = new URLSearchParams(location.search);
 const defaultMap = 'metro';
-// maxCatchUp bounds the missed ticks one pump issues: 125 ms at 64 Hz.
-const maxCatchUp = 8;
 const hud = new Hud();
-const minimap = new Minimap(document.getElementById('minimap') as HTMLCanvasElement);
-
-async function loadCore(): Promise<void> {
-  const go = new Go();
-  const res = await fetch('/lagkit/client.wasm');
-  if (!res.ok) throw new Error(`client core: HTTP ${res.status}: ${await res.text()}`);
-  const { instance } = await WebAssembly.instantiate(await res.arrayBuffer(), go.importObject);
-  go.run(instance); // returns when the core exits, which it never does
-  for (let i = 0; i < 100 && !(globalThis as any).lagkitCore; i++) await new Promise((r) => setTimeout(r, 10));
-  if (!(globalThis as any).lagkitCore) throw new Error('client core did not start');
-}
 
 async function loadMap(name: string): Promise<string> {
   const res = await fetch(`/lagkit/map/${encodeURIComponent(name)}`);
@@ -58,33 +43,6 @@ async function fetchToken(): Promise<string> {
   return body.token;
 }
 
-function newSession(mapText: string, token: string): Session {
-  const s = (globalThis as any).lagkitCore.create({
-    map: mapText,
-    token,
-    name: playerName,
-    display: params.get('display') ?? '',
-    interpDelayMs: Number(params.get('interp') ?? 0),
-  });
-  if (s.error) throw new Error(s.error);
-  return s as Session;
-}
-
-// openLink tries WebTransport, then WebSocket. ?transport=ws or
-// ?transport=wt forces one.
-async function openLink(onData: (b: Uint8Array) => void): Promise<Link> {
-  const want = params.get('transport');
-  if (want !== 'ws') {
-    try {
-      return await openWebTransport(location.host, onData);
-    } catch (e) {
-      if (want === 'wt') throw e;
-      console.info(`lagkit: WebTransport unavailable (${(e as Error).message}); using WebSocket`);
-    }
-  }
-  return openWebSocket(location.host, onData);
-}
-
 // Perf sums the time the page spends per frame in the client core's step
 // (datagrams in, commands out), in its state (interpolation and the JSON
 // hand-over) and in drawing (three.js, the HUD), between two reads.
@@ -100,8 +58,7 @@ class Perf {
 
 class Game {
   perf = new Perf();
-  session!: Session;
-  link!: Link;
+  core: Core | null = null;
   view: View;
   effects: Effects;
   controls: Controls;
@@ -114,8 +71,9 @@ class Game {
   latest: CoreState | null = null;
   recent: CoreState['events'] = [];
   frames = 0;
-  private nextTick = 0;
   private mapName = '';
+
+  private minimap = new Minimap(document.getElementById('minimap') as HTMLCanvasElement);
 
   constructor() {
     this.view = new View(document.getElementById('view')!);
@@ -133,16 +91,7 @@ class Game {
   // reportSBC sends the "shot behind cover" report and returns an error
   // text, or '' when sent.
   reportSBC(): string {
-    if (!this.session) return 'not started';
-    const err = this.session.reportSBC();
-    this.flush();
-    return err;
-  }
-
-  // watch shows why link closed, unless another link replaced it.
-  private watch(link: Link): Link {
-    link.closed.then((reason) => { if (this.link === link) hud.status(reason); });
-    return link;
+    return this.core ? this.core.reportSBC() : 'not started';
   }
 
   async start(mapName: string): Promise<void> {
@@ -150,77 +99,30 @@ class Game {
     this.mapName = mapName;
     const m = JSON.parse(text) as MapFile;
     this.view.setMap(m);
-    minimap.setMap(m);
-    this.session = newSession(text, await fetchToken());
+    this.minimap.setMap(m);
+    const token = await fetchToken();
     hud.status('connecting…');
-    this.link = this.watch(await openLink((b) => this.receive(b)));
-    this.session.connect(performance.now());
-    this.flush();
-    if (this.link.kind !== 'webtransport' || params.get('transport') === 'wt') return;
-    // A WebTransport session that the server takes but no match answers
-    // on within three seconds is dropped for WebSocket.
-    const t0 = performance.now();
-    while (performance.now() - t0 < 3000 && this.phase() === 'connecting') {
-      await new Promise((r) => setTimeout(r, 50));
-      this.pump();
-    }
-    if (this.phase() === 'connecting') {
-      this.link.close('no answer');
-      console.info('lagkit: no answer over WebTransport; using WebSocket');
-      this.link = this.watch(await openWebSocket(location.host, (b) => this.receive(b)));
-    }
+    this.core = params.get('worker') === '1' ? new WorkerCore(import.meta.url) : new LocalCore();
+    const core = this.core;
+    core.onClosed = (reason) => { if (this.core === core) hud.status(reason); };
+    await core.start({
+      mapText: text, token, name: playerName, display: params.get('display') ?? '',
+      interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
+    });
   }
 
-  private phase(): string {
-    return (JSON.parse(this.session.state(performance.now())) as CoreState).phase;
-  }
-
-  receive(b: Uint8Array): void {
-    if (!this.session) return;
-    const t0 = performance.now();
-    const err = this.session.step(t0, b);
-    if (err) console.debug(`lagkit: ${err}`);
-    this.flush();
-    this.perf.step += performance.now() - t0;
-  }
-
-  flush(): void {
-    if (!this.link) return;
-    for (const b of this.session.outbox()) this.link.send(b);
-  }
-
-  // pump issues the commands due, one per server tick. A page that
-  // draws slower than the tick rate issues the ticks it missed at once
-  // (as a Source client sends several commands per frame), so movement
-  // keeps its speed; after a longer stall, such as a hidden tab, it
-  // skips rather than bursts.
-  pump(): void {
-    if (!this.session || !this.link) return;
-    const now = performance.now();
-    this.pumpTicks(now);
-    this.perf.step += performance.now() - now;
-  }
-
-  private pumpTicks(now: number): void {
-    const dt = this.session.tickMs() || 1000 / 64;
-    for (let n = 0; now >= this.nextTick; n++) {
-      if (n === maxCatchUp) {
-        this.nextTick = now + dt;
-        break;
-      }
-      this.session.tick(now, this.controls.input);
-      this.nextTick += dt;
-    }
-    this.flush();
-  }
+  pump(): void { this.core?.pump(this.controls.input); }
 
   frame(): void {
-    if (!this.session) return;
+    if (!this.core) return;
     const now = performance.now();
-    const st = JSON.parse(this.session.state(now)) as CoreState;
+    const text = this.core.stateText(now);
+    if (!text) return;
+    const st = JSON.parse(text) as CoreState;
     this.latest = st;
     this.frames++;
     this.perf.frames++;
+    this.perf.step += this.core.stepMs();
     const drawStart = performance.now();
     this.perf.state += drawStart - now;
     this.draw(st, now);
@@ -234,7 +136,7 @@ class Game {
       // on a new link (the server closes a link whose session ended).
       if (this.restarting) return;
       this.restarting = true;
-      this.link.close('loading the server\'s map');
+      this.core?.close('loading the server\'s map');
       this.latest = null;
       this.start(st.serverMap)
         .then(() => hud.status(''), (e) => hud.status(`error: ${e.message}`))
@@ -267,8 +169,8 @@ class Game {
       pitch = Math.atan2(d[2], Math.hypot(d[0], d[1]));
     }
     this.view.render(st.eye, yaw, pitch, vfov);
-    hud.update(st, this.link?.kind ?? '');
-    minimap.draw(st);
+    hud.update(st, this.core?.linkKind() ?? '');
+    this.minimap.draw(st);
     hud.board(st, this.controls.scoreboard);
   }
 }
@@ -284,7 +186,7 @@ async function main(): Promise<void> {
     // rewindView is {on, drawn: whether a hit's hitboxes are drawn, last:
     // the hit it shows}; deathCam whether the camera follows the killer.
     state: () => (game.latest ? {
-      ...game.latest, transport: game.link?.kind ?? '', frames: game.frames, recentEvents: game.recent,
+      ...game.latest, transport: game.core?.linkKind() ?? '', frames: game.frames, recentEvents: game.recent,
       rewindView: { on: game.rewindOn, drawn: game.effects.shown !== null, last: game.lastRewind },
       deathCam: game.deathCam,
     } : null),
@@ -302,7 +204,7 @@ async function main(): Promise<void> {
     perf: () => game.perf.read(),
   };
   hud.status('loading the client core…');
-  await loadCore();
+  if (params.get('worker') !== '1') await loadCore();
   await game.start(params.get('map') ?? defaultMap);
   hud.status('');
   // The key help makes way for the game after a while, or at the first
@@ -314,7 +216,13 @@ async function main(): Promise<void> {
   requestAnimationFrame(loop);
 }
 
-main().catch((e) => {
-  console.error(e);
-  hud.status(`error: ${e?.message ?? e}`);
-});
+// The same script runs the core in a Web Worker (?worker=1), where there
+// is no document.
+if (typeof document === 'undefined') {
+  runWorker();
+} else {
+  main().catch((e) => {
+    console.error(e);
+    hud.status(`error: ${e?.message ?? e}`);
+  });
+}
