@@ -43,14 +43,18 @@ async function fetchToken(): Promise<string> {
   return body.token;
 }
 
-// Perf sums the time the page spends per frame in the client core's step
+// Perf sums the time spent per frame in the client core's step
 // (datagrams in, commands out), in its state (interpolation and the JSON
 // hand-over) and in drawing (three.js, the HUD), between two reads.
+// frameMs is the page's own thread: with the core in a worker, its step
+// is not.
 class Perf {
   frames = 0; step = 0; state = 0; draw = 0;
+  stepInPage = true;
   read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; frameMs: number } {
     const n = Math.max(1, this.frames);
-    const out = { frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n, frameMs: (this.step + this.state + this.draw) / n };
+    const page = (this.stepInPage ? this.step : 0) + this.state + this.draw;
+    const out = { frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n, frameMs: page / n };
     this.frames = this.step = this.state = this.draw = 0;
     return out;
   }
@@ -102,7 +106,9 @@ class Game {
     this.minimap.setMap(m);
     const token = await fetchToken();
     hud.status('connecting…');
-    this.core = params.get('worker') === '1' ? new WorkerCore(import.meta.url) : new LocalCore();
+    const inWorker = params.get('worker') === '1';
+    this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
+    this.perf.stepInPage = !inWorker;
     const core = this.core;
     core.onClosed = (reason) => { if (this.core === core) hud.status(reason); };
     await core.start({
