@@ -15,7 +15,7 @@
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 
-import { args, launch, sleep } from './launch.mjs';
+import { args, launch, run, sleep } from './launch.mjs';
 
 const [base, outDir] = args('duel.mjs', 'BASE_URL OUT_DIR', 2);
 const lines = createInterface({ input: process.stdin });
@@ -47,7 +47,7 @@ async function connected(page, name) {
   throw new Error(`${name}: not connected after 60 s: phase ${st?.phase} (${status})`);
 }
 
-try {
+await run(browser, problems, async () => {
   const near = await open('near', '');
   const far = await open('far', '&rewind=1');
   const [n0, f0] = [await connected(near, 'near'), await connected(far, 'far')];
@@ -131,13 +131,5 @@ try {
   }));
   // The test reads the server's account while the pages are still in.
   await nextLine();
-} catch (e) {
-  problems.push(e.message);
-} finally {
-  lines.close();
-  await browser.close();
-}
-if (problems.length > 0) {
-  console.error(problems.join('\n'));
-  process.exitCode = 1;
-}
+});
+lines.close();

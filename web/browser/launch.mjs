@@ -34,3 +34,20 @@ export async function launch() {
       '--ignore-certificate-errors'],
   });
 }
+
+// run runs body with the browser and closes it; a body that throws, or
+// problems gathered on the way (console and page errors), fail the
+// script.
+export async function run(browser, problems, body) {
+  try {
+    await body();
+  } catch (e) {
+    problems.push(e.message);
+  } finally {
+    await browser.close();
+  }
+  if (problems.length > 0) {
+    console.error(problems.join('\n'));
+    process.exitCode = 1;
+  }
+}

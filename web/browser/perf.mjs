@@ -6,12 +6,12 @@
 // (TestFrameTimeInBrowser) runs it beside a 64-player match.
 //
 // Usage: PLAYWRIGHT_CORE=URL node perf.mjs BASE_URL
-import { args, launch, sleep } from './launch.mjs';
+import { args, launch, run, sleep } from './launch.mjs';
 
 const [base, query = ''] = args('perf.mjs', 'BASE_URL [QUERY]', 1);
 const problems = [];
 const browser = await launch();
-try {
+await run(browser, problems, async () => {
   const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   await page.goto(`${base}/?name=perf${query}`, { waitUntil: 'load' });
@@ -37,12 +37,4 @@ try {
     frames, fps: frames / 10, players,
     stepMs: mean('stepMs'), stateMs: mean('stateMs'), drawMs: mean('drawMs'), frameMs: mean('frameMs'),
   }));
-} catch (e) {
-  problems.push(e.message);
-} finally {
-  await browser.close();
-}
-if (problems.length > 0) {
-  console.error(problems.join('\n'));
-  process.exitCode = 1;
-}
+});

@@ -11,7 +11,7 @@
 //
 // PLAYWRIGHT_CORE is the file: URL of playwright-core's index.mjs: the
 // copy report/browser/install.sh installs for the report's check.
-import { args, launch, sleep } from './launch.mjs';
+import { args, launch, run, sleep } from './launch.mjs';
 
 const [base, screenshotPath] = args('play.mjs', 'BASE_URL SCREENSHOT.png', 2);
 const problems = [];
@@ -93,16 +93,8 @@ async function play(query, shoot) {
   await page.close();
 }
 
-try {
+await run(browser, problems, async () => {
   await play('', true);
   await play('?transport=ws', false);
   await play('?worker=1', false);
-} catch (e) {
-  problems.push(e.message);
-} finally {
-  await browser.close();
-}
-if (problems.length > 0) {
-  console.error(problems.join('\n'));
-  process.exitCode = 1;
-}
+});
