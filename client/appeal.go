@@ -71,6 +71,7 @@ func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
 		}
 	}
 	c.hits = append(c.hits, r)
+	c.shown.lastHit, c.shown.hasLastHit = r, true
 }
 
 // Hits returns the hits on the local player reported since the last call

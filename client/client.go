@@ -212,6 +212,7 @@ type Client struct {
 	confirms  []ConfirmReport
 	hitEv     wire.HitEvent // decode targets, reused
 	confirmEv wire.ConfirmEvent
+	shown     shown // events kept for drawing (show.go)
 	scoreEv   wire.ScoreboardEvent
 
 	settings    wire.SettingsEvent
@@ -233,6 +234,7 @@ type Stats struct {
 	Corrections       int // reconciliations that moved the present by more than a millimetre
 	Shots             int // shots predicted
 	Appeals           int // appeals sent
+	Reports           int // SBC reports sent (ReportSBC)
 	CommandsSent      int
 	EncodeErrors      int // command packets that could not be encoded
 }
@@ -522,6 +524,9 @@ func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
 			continue
 		}
 		c.nextEvent = seq + 1
+		if c.show(ev.Kind, ev.Data) {
+			continue
+		}
 		switch ev.Kind {
 		case wire.EventHit:
 			h := &c.hitEv

@@ -305,6 +305,8 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
 		Mode:  mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
+		// Live players get the rewind view.
+		ShowRewind: true,
 	}
 	// The parts server.New checks, one at a time so that a problem names
 	// its key.

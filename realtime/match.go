@@ -20,6 +20,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
@@ -79,6 +80,7 @@ type Match struct {
 	bots     []*peer
 	botSeq   int
 	samples  tickSamples
+	sink     record.Sink // SBC reports go here (SetSink)
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.
@@ -543,6 +545,7 @@ func (m *Match) account() {
 			m.met.sbc.Inc()
 		}
 	}
+	m.putReports()
 	for _, e := range m.srv.Log() {
 		if e.Kind != "disconnect" {
 			continue

@@ -32,6 +32,7 @@ type duel struct {
 	cmd     map[Peer]game.UserCmd
 	events  map[Peer]uint32 // next event sequence number not yet seen
 	hits    map[Peer][]wire.HitEvent
+	rewinds map[Peer][]wire.RewindEvent
 	records []ShotRecord
 	ackLag  map[Peer]uint32
 	claim   map[Peer]time.Duration
@@ -43,7 +44,7 @@ type duel struct {
 func newDuel(t *testing.T, cfg Config, silent ...Peer) *duel {
 	t.Helper()
 	d := &duel{t: t, s: testServer(t, cfg), next: map[Peer]uint32{}, cmd: map[Peer]game.UserCmd{},
-		events: map[Peer]uint32{}, hits: map[Peer][]wire.HitEvent{},
+		events: map[Peer]uint32{}, hits: map[Peer][]wire.HitEvent{}, rewinds: map[Peer][]wire.RewindEvent{},
 		ackLag: map[Peer]uint32{}, claim: map[Peer]time.Duration{}, silent: map[Peer]bool{}, snaps: map[Peer]*[snapRing]wire.Snapshot{}}
 	for _, p := range silent {
 		d.silent[p] = true
@@ -121,6 +122,10 @@ func (d *duel) tick(view func(now time.Duration) time.Duration) {
 			var h wire.HitEvent
 			if ev.Kind == wire.EventHit && wire.DecodeHitEvent(ev.Data, &h) == nil {
 				d.hits[dg.To] = append(d.hits[dg.To], h)
+			}
+			var r wire.RewindEvent
+			if ev.Kind == wire.EventRewind && wire.DecodeRewindEvent(ev.Data, &r) == nil {
+				d.rewinds[dg.To] = append(d.rewinds[dg.To], r)
 			}
 		}
 	}

@@ -116,6 +116,12 @@ type Config struct {
 	// MaxTimeWarp and MaxUnlag, less than RespawnDelay). It needs policy
 	// none and mode ffa or tdm (see the time warp notes in timewarp.go).
 	TimeWarp time.Duration
+	// ShowRewind sends the shooter and the victim of every hitscan hit a
+	// wire.RewindEvent: the victim's pose the server tested, how far it
+	// rewound, and where the victim was then, so a client can draw what
+	// lag compensation did (as Source's sv_showlagcompensation does,
+	// [source]). Off by default: it costs bytes on every hit.
+	ShowRewind bool
 }
 
 // Replication configures threshold replication ([led]): a

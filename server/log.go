@@ -31,14 +31,15 @@ func (s *Server) hashState(c *client) {
 }
 
 // LogEntry is one thing that happened in the match: a connect,
-// disconnect, spawn, placement, kill, or objective event (flag_taken,
-// flag_dropped, flag_returned, flag_captured, point_captured,
-// point_neutral).
+// disconnect, spawn, placement, kill, SBC report (sbc_report), or
+// objective event (flag_taken, flag_dropped, flag_returned,
+// flag_captured, point_captured, point_neutral).
 type LogEntry struct {
 	Time time.Duration
 	Kind string
-	// Player did it (the killer of a kill; -1 for nobody), Other is the
-	// victim of a kill (else -1).
+	// Player did it (the killer of a kill, the reporter of an
+	// sbc_report; -1 for nobody), Other is the victim of a kill or the
+	// shooter of the hit an sbc_report refers to (else -1).
 	Player, Other int
 	Team          int
 	Objective     int // index among the mode's flags or points, else -1
@@ -53,7 +54,7 @@ type LogEntry struct {
 // digest.
 func (s *Server) record(e LogEntry) {
 	e.Time = s.Time()
-	if e.Kind != "kill" {
+	if e.Kind != "kill" && e.Kind != "sbc_report" {
 		e.Other = -1
 	}
 	if !strings.HasPrefix(e.Kind, "flag_") && !strings.HasPrefix(e.Kind, "point_") {

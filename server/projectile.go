@@ -185,6 +185,7 @@ func (s *Server) explode(now time.Duration, p *projectile, centre geom.Vec3, dir
 	if landed {
 		owner.hitsLanded++
 	}
+	s.noteHit(&rec)
 	s.records = append(s.records, rec)
 	s.announceExplosion(p, s.tick, centre)
 }

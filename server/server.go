@@ -81,6 +81,7 @@ type Server struct {
 	nextAppeal     uint32
 	activeAppeals  int
 	appealScratch  wire.Appeal
+	reports        []SBCReport
 
 	match   *mode.Match
 	log     []LogEntry
@@ -211,6 +212,7 @@ type client struct {
 	shotsFired, hitsLanded, hitsTaken int
 	kills, deaths                     int
 	refuted, appealsIgnored           int
+	reports                           reportState
 
 	out           []byte
 	bytesSent     int
@@ -362,6 +364,19 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 		if s.charge(now, c, limitAppeals, 1) {
 			s.appeal(now, c, m)
 		}
+		return nil
+	case wire.MsgReport:
+		id, ok := s.byPeer[from]
+		if !ok {
+			return errors.New("server: report from unknown peer")
+		}
+		var m wire.Report
+		if err := wire.DecodeReport(data, &m); err != nil {
+			s.stats.Malformed++
+			return err
+		}
+		s.clients[id].lastHeard = now
+		s.report(now, s.clients[id], &m)
 		return nil
 	case wire.MsgDisconnect:
 		id, ok := s.byPeer[from]

@@ -197,6 +197,8 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		verdict = lagcomp.Register
 	}
 	hit := pelletHit(shot.Shooter, shotTick, shot.Eye, &h, w)
+	// h.Victim is connected: the tracer tests only hittable players.
+	hit.tested = tested{ok: true, pose: h.Pose, now: s.clients[h.Victim].state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
 	switch verdict {
 	case lagcomp.Appeal:
 		if s.startAppeal(shot.Now, &hit, rec) {
@@ -217,6 +219,7 @@ type hitInfo struct {
 	part            game.PartKind
 	local, eye      geom.Vec3
 	damage          int16
+	tested          tested
 }
 
 // apply settles a hit: with damage it takes health (perhaps killing), and
@@ -238,6 +241,8 @@ func (s *Server) apply(now time.Duration, h *hitInfo, rec *ShotRecord, outcome w
 	if sh != nil {
 		s.confirm(sh, h, rec.Damage, outcome)
 	}
+	s.showRewind(h, outcome)
+	s.noteHit(rec)
 	s.records = append(s.records, *rec)
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/lagkit/lagkit/internal/walltest"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -47,53 +48,21 @@ type run struct {
 
 // TestPlayInBrowser serves the page beside a live match (the Web
 // transport and the real-time host, as lagkit serve runs them) and plays
-// it in headless Chromium, once over WebTransport and once forced onto
-// WebSocket: the client core connects, snapshots arrive at the tick rate,
+// it in headless Chromium, over WebTransport, forced onto WebSocket, and
+// with the client core in a Web Worker (?worker=1): the client core connects, snapshots arrive at the tick rate,
 // running forward moves the predicted player, crouching shows, and a clean
 // loopback link needs no prediction correction. It saves a screenshot to
 // /tmp/lagkit-web2.png. It is skipped where node, Debian's chromium or
 // playwright-core are missing (report/browser/install.sh installs them
 // for the report's check, and this test uses the same).
 func TestPlayInBrowser(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays for about a minute of wall time")
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; run report/browser/install.sh to enable this test")
-	}
-	walltest.Lock(t)
-	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
-		t.Skip("Debian's chromium is missing; run report/browser/install.sh to enable this test")
-	}
-	// The report's browser check installs the pinned playwright-core.
-	abs, err := filepath.Abs("../report/browser/node_modules/playwright-core/index.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(abs); err != nil {
-		t.Skip("playwright-core is not installed; run report/browser/install.sh to enable this test")
-	}
-	playwright := (&url.URL{Scheme: "file", Path: abs}).String()
-	prepare(t)
+	node, playwright := browserEnv(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 
-	w, err := transport.NewWeb(transport.WebOptions{Handler: Handler()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	h := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
-	if _, err := h.Start(realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: 4}); err != nil {
-		t.Fatal(err)
-	}
-	defer h.Shutdown(context.Background(), "test over")
-	go func() { _ = h.Serve(ctx, w) }()
-
+	_, base := serveMatch(t, ctx, newHost(), Handler(), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: 4})
 	shot := "/tmp/lagkit-web2.png"
-	cmd := exec.CommandContext(ctx, node, "browser/play.mjs", "https://"+w.Addr(), shot)
-	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+playwright)
+	cmd := nodeScript(ctx, node, playwright, "browser/play.mjs", base, shot)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -113,10 +82,10 @@ func TestPlayInBrowser(t *testing.T) {
 		t.Logf("%+v", r)
 		runs = append(runs, r)
 	}
-	if len(runs) != 2 {
-		t.Fatalf("%d runs reported, want 2", len(runs))
+	if len(runs) != 3 {
+		t.Fatalf("%d runs reported, want 3", len(runs))
 	}
-	for i, want := range []string{"webtransport", "websocket"} {
+	for i, want := range []string{"webtransport", "websocket", "webtransport"} {
 		r := runs[i]
 		if r.Transport != want || r.Phase != "connected" {
 			t.Errorf("run %q: %s, %s; want %s, connected", r.Query, r.Transport, r.Phase, want)
@@ -156,4 +125,65 @@ func TestPlayInBrowser(t *testing.T) {
 	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
 		t.Errorf("screenshot %s: %v", shot, err)
 	}
+}
+
+// browserEnv skips a browser test in -short mode or where node, Debian's
+// chromium or playwright-core are missing, takes the wall-clock test
+// lock, gets the client core ready, and returns node's path and the
+// file: URL of playwright-core's index.mjs.
+func browserEnv(t *testing.T) (node, playwright string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("plays for about a minute of wall time")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; run report/browser/install.sh to enable this test")
+	}
+	walltest.Lock(t)
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
+		t.Skip("Debian's chromium is missing; run report/browser/install.sh to enable this test")
+	}
+	// The report's browser check installs the pinned playwright-core.
+	abs, err := filepath.Abs("../report/browser/node_modules/playwright-core/index.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		t.Skip("playwright-core is not installed; run report/browser/install.sh to enable this test")
+	}
+	prepare(t)
+	return node, (&url.URL{Scheme: "file", Path: abs}).String()
+}
+
+// newHost returns a real-time host that logs nowhere.
+func newHost() *realtime.Host {
+	return realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+}
+
+// serveMatch serves handler over the Web transport (the page, WebSocket
+// and WebTransport, as lagkit serve does) beside one match of cfg on h,
+// until the test ends; it returns the match and the page's base URL.
+func serveMatch(t *testing.T, ctx context.Context, h *realtime.Host, handler http.Handler, cfg realtime.MatchConfig) (*realtime.Match, string) {
+	t.Helper()
+	w, err := transport.NewWeb(transport.WebOptions{Handler: handler})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	m, err := h.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Shutdown(context.Background(), "test over") })
+	go func() { _ = h.Serve(ctx, w) }()
+	return m, "https://" + w.Addr()
+}
+
+// nodeScript returns the command running a browser script with node,
+// told where playwright-core is.
+func nodeScript(ctx context.Context, node, playwright, script string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+playwright)
+	return cmd
 }

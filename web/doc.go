@@ -2,9 +2,13 @@
 // match in first person with three.js, running lagkit's own client core
 // compiled to WebAssembly, so the browser predicts and interpolates with
 // exactly the code the server, native clients and bots run. Handler
-// serves the page, its script, the client core and the shipped maps;
+// serves the page, its script, the client core, the shipped maps and the
+// page's connect tokens (HandlerWith, for a server that requires them);
 // lagkit serve mounts it beside its WebTransport and WebSocket endpoints
 // (/lagkit/wt, /lagkit/ws, /lagkit/cert), which the page connects to.
+// With ?worker=1 the page runs the core and its link in a Web Worker
+// started from its own script, so slow frames do not hold up ticks and
+// datagrams.
 //
 // Everything is built with Go alone, so `go run ./cmd/lagkit serve` works
 // on a fresh clone with nothing but the Go toolchain, and no compiled file

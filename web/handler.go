@@ -1,6 +1,9 @@
 package web
 
 import (
+	"encoding/base64"
+	"encoding/json"
+	"io"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -15,14 +18,29 @@ const (
 	WasmPath     = "/lagkit/client.wasm"
 	// MapPath is followed by a shipped map's name: its map file as JSON.
 	MapPath = "/lagkit/map/"
+	// TokenPath issues connect tokens (Options.Tokens): POST
+	// {"player": NAME} returns {"token": BASE64}, and {"token": ""}
+	// from a server that wants none.
+	TokenPath = "/lagkit/token"
 )
+
+// Options configure HandlerWith.
+type Options struct {
+	// Tokens, when set, issues a connect token (package token) for a
+	// player, for a server that admits only clients holding one: the
+	// page asks TokenPath for one before it connects.
+	Tokens func(player string) ([]byte, error)
+}
 
 // Handler returns the handler for the page, its script, the client core
 // and the shipped maps, at the paths above; it answers 404 for any other
 // path, so a server mounts it at "/" beside its own routes. Calling it
 // starts getting the client core ready (see the package doc); requests
 // for the core wait until it is.
-func Handler() http.Handler {
+func Handler() http.Handler { return HandlerWith(Options{}) }
+
+// HandlerWith is Handler configured by o.
+func HandlerWith(o Options) http.Handler {
 	startCore()
 	index := newAsset(mustRead("shell/index.html"), "text/html; charset=utf-8")
 	mux := http.NewServeMux()
@@ -48,6 +66,7 @@ func Handler() http.Handler {
 	mux.HandleFunc("GET "+WasmPath, fromCore(func() *asset { return core.wasm }))
 	mux.HandleFunc("GET "+WasmExecPath, fromCore(func() *asset { return core.wasmExec }))
 	mux.HandleFunc("GET "+MapPath+"{name}", serveMap)
+	mux.HandleFunc("POST "+TokenPath, func(w http.ResponseWriter, r *http.Request) { serveToken(w, r, o.Tokens) })
 	return mux
 }
 
@@ -106,4 +125,27 @@ func serveMap(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Write(world.Encode(m))
+}
+
+// serveToken issues a connect token for the player the request names,
+// or none when issue is nil.
+func serveToken(w http.ResponseWriter, r *http.Request, issue func(string) ([]byte, error)) {
+	var req struct {
+		Player string `json:"player"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&req); err != nil || req.Player == "" || len(req.Player) > 32 {
+		http.Error(w, `want {"player": NAME} with a name of 1 to 32 bytes`, http.StatusBadRequest)
+		return
+	}
+	var tok []byte
+	if issue != nil {
+		var err error
+		if tok, err = issue(req.Player); err != nil {
+			http.Error(w, err.Error(), http.StatusConflict)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(map[string]string{"token": base64.StdEncoding.EncodeToString(tok)})
 }

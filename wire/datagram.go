@@ -20,6 +20,7 @@ const (
 	MsgDisconnect
 	MsgAppeal
 	MsgChallenge
+	MsgReport
 )
 
 var msgNames = [...]string{
@@ -31,6 +32,7 @@ var msgNames = [...]string{
 	MsgDisconnect: "disconnect",
 	MsgAppeal:     "appeal",
 	MsgChallenge:  "challenge",
+	MsgReport:     "report",
 }
 
 // String returns the message's name in lower case, as errors use it.

@@ -81,6 +81,7 @@ func goldens() []golden {
 		Heat: 1, WeaponWait: 100 * time.Millisecond}}
 	hit := HitEvent{Shooter: 3, ShotTick: 1203, Part: game.PartHead, Damage: 50, Local: geom.V(0.125, -0.0625, 1.5),
 		ShooterEye: geom.V(10.5, -4.25, 1.65234375), Appeal: 17, Deadline: 20*time.Second + 100*time.Millisecond}
+	report, rewind := goldenReport(), goldenRewind()
 	base, delta := goldenSnapshots()
 	snapshot := func(s, base *Snapshot) golden {
 		want := cloneSnapshot(s)
@@ -115,6 +116,10 @@ func goldens() []golden {
 			func(b []byte) (any, error) { var m Appeal; err := DecodeAppeal(b, &m); return m, err }),
 		msg("hit_event", hit, func() ([]byte, error) { return AppendHitEvent(nil, &hit) },
 			func(b []byte) (any, error) { var e HitEvent; err := DecodeHitEvent(b, &e); return e, err }),
+		msg("report", report, func() ([]byte, error) { return AppendReport(nil, &report) },
+			func(b []byte) (any, error) { var m Report; err := DecodeReport(b, &m); return m, err }),
+		msg("rewind_event", rewind, func() ([]byte, error) { return AppendRewindEvent(nil, &rewind) },
+			func(b []byte) (any, error) { var e RewindEvent; err := DecodeRewindEvent(b, &e); return e, err }),
 		full, del,
 	}
 }

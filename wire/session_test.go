@@ -199,7 +199,8 @@ func TestPeekType(t *testing.T) {
 		{[]byte{0}, 0, "wire: unknown message type 0"},
 		{[]byte{7, 0}, MsgAppeal, ""},
 		{[]byte{8}, MsgChallenge, ""},
-		{[]byte{9}, 0, "wire: unknown message type 9"},
+		{[]byte{9}, MsgReport, ""},
+		{[]byte{10}, 0, "wire: unknown message type 10"},
 		{make([]byte, MaxDatagram+1), 0, "wire: datagram of 1101 bytes exceeds MaxDatagram"},
 	}
 	for _, tt := range tests {
@@ -208,7 +209,7 @@ func TestPeekType(t *testing.T) {
 			t.Errorf("PeekType(%x) = %v, %v; want %v, %q", tt.b, got, err, tt.want, tt.wantErr)
 		}
 	}
-	for m, want := range map[MsgType]string{MsgSnapshot: "snapshot", MsgAppeal: "appeal", MsgChallenge: "challenge", 9: "MsgType(9)"} {
+	for m, want := range map[MsgType]string{MsgSnapshot: "snapshot", MsgAppeal: "appeal", MsgChallenge: "challenge", MsgReport: "report", 10: "MsgType(10)"} {
 		if s := m.String(); s != want {
 			t.Errorf("MsgType(%d).String() = %q, want %q", m, s, want)
 		}

@@ -66,8 +66,8 @@ With --tokens every match admits only clients with a connect token sealed
 under the key (--token-key, or a random one): POST /api/matches/{id}/tokens
 with {"player": "name"} returns one (base64, valid 30 s) for that match and
 the --udp address, and 'lagkit bots --token-url' fetches one per bot. A
-refused connect gets no reply. The browser client sends no token yet, so
-browsers cannot join such a server.
+refused connect gets no reply. The page on --listen gets its token from
+POST /lagkit/token on the same address, for the oldest match.
 
 With --agones the server runs as an Agones GameServer, talking to the
 Agones SDK server beside it (localhost, port $AGONES_SDK_HTTP_PORT or
@@ -163,7 +163,7 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 			_ = l.Close()
 		}
 	}()
-	addrs, err := openListeners(o, &listeners)
+	addrs, err := openListeners(o, host, &listeners)
 	if err != nil {
 		return err
 	}

@@ -1,15 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/web"
 )
 
 // openListeners opens the transports o asks for, appending them to ls
 // (which the caller closes), and returns the addresses they got.
-func openListeners(o serveOptions, ls *[]transport.Listener) (boundAddrs, error) {
+func openListeners(o serveOptions, host *realtime.Host, ls *[]transport.Listener) (boundAddrs, error) {
 	var a boundAddrs
 	if o.listen != "" {
 		var cert *transport.Certificate
@@ -19,7 +21,11 @@ func openListeners(o serveOptions, ls *[]transport.Listener) (boundAddrs, error)
 				return a, fmt.Errorf("--cert: %w", err)
 			}
 		}
-		w, err := transport.NewWeb(transport.WebOptions{Addr: o.listen, Cert: cert, Handler: web.Handler()})
+		var wo web.Options
+		if o.tokens {
+			wo.Tokens = func(player string) ([]byte, error) { return browserToken(host, player) }
+		}
+		w, err := transport.NewWeb(transport.WebOptions{Addr: o.listen, Cert: cert, Handler: web.HandlerWith(wo)})
 		if err != nil {
 			return a, fmt.Errorf("--listen: %w", err)
 		}
@@ -35,4 +41,14 @@ func openListeners(o serveOptions, ls *[]transport.Listener) (boundAddrs, error)
 		a.udp = l.Addr()
 	}
 	return a, nil
+}
+
+// browserToken issues a page's connect token for the match a new
+// connection joins: the oldest (a person takes a bot's seat).
+func browserToken(host *realtime.Host, player string) ([]byte, error) {
+	ms := host.Matches()
+	if len(ms) == 0 {
+		return nil, errors.New("no match is running")
+	}
+	return host.IssueToken(ms[0].ID(), player, tokenTTL)
 }

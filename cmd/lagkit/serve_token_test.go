@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -65,6 +66,23 @@ func TestServeTokens(t *testing.T) {
 	}
 	if resp, err := http.Post(url, "application/json", strings.NewReader(`{}`)); err != nil || resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("no player: %v %v", resp.Status, err)
+	}
+	// The page gets its token from the address it was served from.
+	page := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+	resp, err = page.Post("https://"+addrs["listen"].(string)+"/lagkit/token", "application/json", strings.NewReader(`{"player": "bob"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("page token: %s: %v", resp.Status, err)
+	}
+	if sealed, err = base64.StdEncoding.DecodeString(out.Token); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := token.Open(key, sealed, time.Now()); err != nil || c.Match != "1" || c.Player != "bob" || c.Address != udp {
+		t.Fatalf("page token %+v: %v (udp %s)", c, err, udp)
 	}
 
 	// Without a token a bot gets no reply at all, so never a seat.

@@ -31,6 +31,9 @@ type Config struct {
 	Display string
 	// InterpDelay is the interpolation delay (0: the client's default).
 	InterpDelay time.Duration
+	// Token is the connect token for a server that requires one (from
+	// the server's token URL; empty: none).
+	Token []byte
 }
 
 // maxEvents bounds the events kept between two calls to State, so a page
@@ -57,6 +60,14 @@ type Session struct {
 	ticks  int           // ticks since the last Outbox
 	last   time.Duration // the latest Tick's time, when Outbox sends
 	ids    []int
+
+	// What the rewind view, tracers and effects draw (show.go), kept
+	// until the next State.
+	rewinds    []Rewind
+	tracers    []Tracer
+	explosions []Explosion
+	flights    []inFlight
+	killer     int // the latest killer of the local player, -1: none
 }
 
 // New returns a session for cfg; call Connect to start it.
@@ -68,7 +79,7 @@ func New(cfg Config) (*Session, error) {
 	// A page's ticks come in bursts when it draws slower than the tick
 	// rate (see Outbox), so each packet repeats every unacknowledged
 	// command it can hold.
-	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy, Nonce: client.RandomNonce()}
+	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy, Nonce: client.RandomNonce(), Token: cfg.Token}
 	if cfg.InterpDelay < 0 || cfg.InterpDelay > time.Second {
 		return nil, fmt.Errorf("bridge: interpolation delay %v outside 0..1s", cfg.InterpDelay)
 	}
@@ -90,7 +101,7 @@ func New(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %w", err)
 	}
-	return &Session{c: c, m: m, params: game.DefaultParams(), weapons: weapons, kills: map[uint8]uint16{}}, nil
+	return &Session{c: c, m: m, params: game.DefaultParams(), weapons: weapons, kills: map[uint8]uint16{}, killer: -1}, nil
 }
 
 // Client returns the client core the session runs.
@@ -129,13 +140,16 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 		s.rate.add(now, 1)
 		s.graph.snapshot(now, data, s.c.RTT())
 		s.collect(now)
+		s.collectShown(now)
 	}
 	return err
 }
 
 // Tick issues this tick's command from in, at local time now.
 func (s *Session) Tick(now time.Duration, in Input) {
-	s.c.Tick(now, in.Cmd())
+	cmd, shots := in.Cmd(), s.c.Stats().Shots
+	s.c.Tick(now, cmd)
+	s.tickShown(shots, cmd)
 	s.ticks++
 	s.last = now
 }

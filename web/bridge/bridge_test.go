@@ -13,7 +13,7 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
-func mapJSON(t *testing.T, name string) []byte {
+func mapJSON(t testing.TB, name string) []byte {
 	t.Helper()
 	m, err := world.Load(name)
 	if err != nil {
@@ -26,7 +26,7 @@ func mapJSON(t *testing.T, name string) []byte {
 // clean link with a one-way delay, as a page would drive them: datagrams
 // in, one Tick per server tick, the outbox sent.
 type loop struct {
-	t        *testing.T
+	t        testing.TB
 	s        *server.Server
 	sessions []*Session
 	delay    time.Duration
@@ -43,13 +43,20 @@ type flight struct {
 	data []byte
 }
 
-func newLoop(t *testing.T, players int, delay time.Duration) *loop {
+func newLoop(t testing.TB, players int, delay time.Duration) *loop {
+	t.Helper()
+	return newLoopWith(t, players, delay, server.Config{})
+}
+
+// newLoopWith is newLoop with a server configured as cfg, on metro.
+func newLoopWith(t testing.TB, players int, delay time.Duration, cfg server.Config) *loop {
 	t.Helper()
 	m, err := world.Load("metro")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := server.New(server.Config{Map: m})
+	cfg.Map = m
+	s, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

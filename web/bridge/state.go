@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/client"
@@ -44,6 +45,17 @@ type State struct {
 	Events []Event `json:"events"`
 	Net    Net     `json:"net"`
 	Score  Score   `json:"score"`
+	// Rewinds, Tracers and Explosions are what arrived since the last
+	// State call; Projectiles are those in flight now. Killer is who
+	// killed the local player last (-1: nobody yet): the death camera
+	// looks at it.
+	Rewinds     []Rewind     `json:"rewinds"`
+	Tracers     []Tracer     `json:"tracers"`
+	Explosions  []Explosion  `json:"explosions"`
+	Projectiles []Projectile `json:"projectiles"`
+	Killer      int          `json:"killer"`
+	// Reports counts the SBC reports sent.
+	Reports int `json:"reports"`
 }
 
 // Player is one player as drawn.
@@ -216,6 +228,10 @@ func (s *Session) State(now time.Duration) State {
 	if st.Events == nil {
 		st.Events = []Event{}
 	}
+	st.Rewinds, st.Tracers, st.Explosions = nonNil(s.rewinds), nonNil(s.tracers), nonNil(s.explosions)
+	s.rewinds, s.tracers, s.explosions = nil, nil, nil
+	st.Projectiles = s.projectiles(c.ServerTime(now))
+	st.Killer, st.Reports = s.killer, cs.Reports
 	if st.Players == nil {
 		st.Players = []Player{}
 	}
@@ -241,7 +257,7 @@ func (s *Session) parts(ps game.PlayerState) []Part {
 	hb := game.Hitboxes(ps, &s.params)
 	out := make([]Part, len(hb))
 	for i, h := range hb {
-		out[i] = Part{Kind: h.Kind.String(), A: vec(h.Shape.A), B: vec(h.Shape.B), R: h.Shape.R}
+		out[i] = Part{Kind: h.Kind.String(), A: drawn(h.Shape.A), B: drawn(h.Shape.B), R: h.Shape.R}
 	}
 	return out
 }
@@ -327,6 +343,23 @@ func (s *Session) event(e Event) {
 		s.events = s.events[1:]
 	}
 	s.events = append(s.events, e)
+}
+
+// nonNil returns l, or an empty list for nil: JSON's [] rather than null.
+func nonNil[E any](l []E) []E {
+	if l == nil {
+		return []E{}
+	}
+	return l
+}
+
+// drawn is v to a tenth of a millimetre, for hitboxes, which are most of
+// what a page gets every frame (four per player): the JSON of such a
+// float is shorter, and quicker to write in the core and to parse in the
+// page, than the shortest exact form of the float.
+func drawn(v geom.Vec3) [3]float64 {
+	r := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+	return [3]float64{r(v.X), r(v.Y), r(v.Z)}
 }
 
 func vec(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }

@@ -1,5 +1,6 @@
 // play.mjs plays lagkit's page in headless Chromium against a live
-// server: for each transport it loads the page, waits until the client
+// server: for each transport, and with the client core in a Web Worker,
+// it loads the page, waits until the client
 // core is connected and snapshots flow, runs forward and crouches through
 // window.lagkit.input, and prints one JSON line of what
 // window.lagkit.state() showed. The first run turns to face the nearest
@@ -10,28 +11,11 @@
 //
 // PLAYWRIGHT_CORE is the file: URL of playwright-core's index.mjs: the
 // copy report/browser/install.sh installs for the report's check.
-if (!process.env.PLAYWRIGHT_CORE) {
-  console.error('play.mjs: set PLAYWRIGHT_CORE to the file: URL of playwright-core/index.mjs');
-  process.exit(2);
-}
-const { chromium } = await import(process.env.PLAYWRIGHT_CORE);
+import { args, launch, run, sleep } from './launch.mjs';
 
-const [base, screenshotPath] = process.argv.slice(2);
-if (!base || !screenshotPath) {
-  console.error('usage: node play.mjs BASE_URL SCREENSHOT.png');
-  process.exit(2);
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const [base, screenshotPath] = args('play.mjs', 'BASE_URL SCREENSHOT.png', 2);
 const problems = [];
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-swiftshader',
-    // The page comes over HTTPS with a self-signed certificate; its
-    // WebTransport session is pinned by the certificate's hash instead.
-    '--ignore-certificate-errors'],
-});
+const browser = await launch();
 
 async function play(query, shoot) {
   const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
@@ -109,15 +93,8 @@ async function play(query, shoot) {
   await page.close();
 }
 
-try {
+await run(browser, problems, async () => {
   await play('', true);
   await play('?transport=ws', false);
-} catch (e) {
-  problems.push(e.message);
-} finally {
-  await browser.close();
-}
-if (problems.length > 0) {
-  console.error(problems.join('\n'));
-  process.exitCode = 1;
-}
+  await play('?worker=1', false);
+});

@@ -1,6 +1,8 @@
 // controls.ts turns keys and the mouse into the held input: WASD to move,
 // space to jump, ctrl or C to crouch, shift to sprint, R to reload, 1-5
-// for weapons, the mouse (under pointer lock) to look and fire.
+// for weapons, the mouse (under pointer lock) to look and fire; and runs
+// the actions bound to other keys (onKey), such as the rewind view (V) and
+// the "shot behind cover" report (B).
 import type { Input } from './types';
 
 const sensitivity = 0.0022; // radians per pixel
@@ -12,6 +14,7 @@ export class Controls {
     fire: false, alt: false, jump: false, crouch: false, reload: false, sprint: false, weapon: 0,
   };
   private keys = new Set<string>();
+  private actions = new Map<string, () => void>();
   // aimed is set once the view has been turned (by the mouse or by
   // set()), so the first spawn's yaw is taken only before that.
   aimed = false;
@@ -39,6 +42,7 @@ export class Controls {
     document.addEventListener('contextmenu', (e) => e.preventDefault());
     window.addEventListener('keydown', (e) => {
       if (e.repeat) return;
+      this.actions.get(e.code)?.();
       const n = Number(e.key);
       if (Number.isInteger(n) && n >= 1 && n <= 5) this.input.weapon = n - 1;
       this.keys.add(e.code);
@@ -48,6 +52,10 @@ export class Controls {
     window.addEventListener('keyup', (e) => { this.keys.delete(e.code); this.fromKeys(); });
     window.addEventListener('blur', () => { this.keys.clear(); this.fromKeys(); this.input.fire = false; });
   }
+
+  // onKey runs action when the key with code (KeyboardEvent.code) is
+  // pressed.
+  onKey(code: string, action: () => void): void { this.actions.set(code, action); }
 
   // scoreboard is whether Tab is held.
   get scoreboard(): boolean { return this.keys.has('Tab'); }

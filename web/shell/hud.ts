@@ -4,7 +4,8 @@
 // jitter, loss, interpolation buffer and extrapolation, snapshot rate
 // against the tick rate, bytes per second, prediction corrections, link):
 // the feedback group of [taxonomy].
-import type { CoreState, GameEvent } from './types';
+import type { CoreState, GameEvent, Rewind } from './types';
+import { rewindColours } from './effects';
 
 const $ = (id: string) => document.getElementById(id)!;
 
@@ -15,6 +16,32 @@ export class Hud {
   private hitUntil = 0;
 
   status(text: string): void { $('status').textContent = text; }
+
+  // note adds a line to the feed.
+  note(text: string): void {
+    this.feed.push({ text, until: performance.now() + 4000 });
+    this.feed = this.feed.slice(-6);
+  }
+
+  // rewind writes the rewind view's panel: what the server did with the
+  // hit drawn, in the colours of its wireframes.
+  rewind(r: Rewind | null, on: boolean): void {
+    const el = $('rewind');
+    el.style.display = on ? 'block' : 'none';
+    if (!on) return;
+    if (!r) {
+      el.innerHTML = 'rewind view (V): no hit yet';
+      return;
+    }
+    const c = (n: number) => '#' + n.toString(16).padStart(6, '0');
+    const who = r.mine ? `your shot on #${r.victim}` : `#${r.shooter}'s shot on you`;
+    el.innerHTML =
+      `<b>rewind view</b> · ${who} · ${r.part} · ${r.outcome}<br>` +
+      `rewound ${r.rewindMs.toFixed(0)} ms · rollback ${r.rollbackM.toFixed(2)} m<br>` +
+      `<span style="color:${c(rewindColours.tested)}">■ tested by the server</span> ` +
+      (r.mine ? `<span style="color:${c(rewindColours.seen)}">■ seen when fired${r.seenOffM >= 0 ? ` (${(r.seenOffM * 100).toFixed(0)} cm off)` : ''}</span> ` : '') +
+      `<span style="color:${c(rewindColours.now)}">■ ${r.mine ? 'target' : 'you'} when judged</span>`;
+  }
 
   // board shows the scoreboard while shown is true, with the ping column
   // only when the server mandates it.
@@ -34,7 +61,8 @@ export class Hud {
     for (const e of st.events) this.event(st, e, now);
     const self = st.self;
     const team = `<span class="team${st.team}">team ${st.team}</span>`;
-    $('vitals').innerHTML = self.dead ? `${team} · dead` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`;
+    const killer = self.dead && st.killer >= 0 ? ` · killed by ${st.killer === st.id ? 'yourself' : '#' + st.killer}` : '';
+    $('vitals').innerHTML = self.dead ? `${team} · dead${killer}` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`;
     $('ammo').textContent = `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`;
     const [a, b] = st.score.teams;
     $('score').innerHTML = `<span class="team0">${a}</span> : <span class="team1">${b}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`;

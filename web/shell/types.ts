@@ -23,12 +23,28 @@ export interface Net {
   bytesIn: number; bytesOut: number; rttSamples: number[];
 }
 
+// Rewind is the server's account of one hit (the rewind view): the
+// victim's hitboxes it tested at the rewound time, where this page drew
+// the victim when firing (own shots), and where the victim was when the
+// shot was judged.
+export interface Rewind {
+  mine: boolean; shooter: number; victim: number; shotTick: number; part: string; outcome: string;
+  rewindMs: number; rollbackM: number; seenOffM: number;
+  tested: Part[]; now: Part[]; seen: Part[]; eye: Vec3; impact: Vec3;
+}
+
+export interface Tracer { kind: 'own' | 'hit'; from: Vec3; to: Vec3 }
+export interface Projectile { id: number; owner: number; pos: Vec3 }
+export interface Explosion { pos: Vec3; radius: number }
+
 export interface CoreState {
   phase: 'idle' | 'connecting' | 'connected' | 'closed'; reason?: string;
   map: string; serverMap?: string; id: number; team: number; mode?: string; fov?: number;
   minimap: boolean; pingColumn: boolean; hitIndicator: boolean;
   self: Player; eye: Vec3; weapon: string; ammo: number; magazine: number;
   players: Player[]; events: GameEvent[]; net: Net;
+  rewinds: Rewind[]; tracers: Tracer[]; projectiles: Projectile[]; explosions: Explosion[];
+  killer: number; reports: number;
   score: {
     teams: [number, number]; kills: number; deaths: number; timeLeft: number;
     rows: { id: number; team: number; kills: number; deaths: number; pingMs: number }[];
@@ -51,6 +67,7 @@ export interface Session {
   tickMs(): number;
   outbox(): Uint8Array[];
   state(now: number): string;
+  reportSBC(): string;
 }
 
 export interface MapFile {

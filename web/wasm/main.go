@@ -6,7 +6,8 @@
 //
 // On start it sets globalThis.lagkitCore to an object with one method,
 // create(config), where config is {map: MAP_JSON_TEXT, name, display,
-// interpDelayMs}. create returns {error: string} or a session with
+// interpDelayMs, token: BASE64 (a connect token, when the server wants
+// one)}. create returns {error: string} or a session with
 // methods (times are the page's clock in milliseconds, performance.now()):
 //
 //	connect(now)
@@ -16,9 +17,11 @@
 //	outbox() -> Array of Uint8Array datagrams to send
 //	state(now) -> JSON text of bridge.State
 //	disconnect(reason)
+//	reportSBC() -> error string or "": the "shot behind cover" report
 package main
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"math"
 	"time"
@@ -51,6 +54,13 @@ func create(_ js.Value, args []js.Value) any {
 		MapJSON: []byte(str(a, "map")),
 		Name:    str(a, "name"),
 		Display: str(a, "display"),
+	}
+	if t := str(a, "token"); t != "" {
+		tok, err := base64.StdEncoding.DecodeString(t)
+		if err != nil {
+			return errObj(errString("token is not base64: " + err.Error()))
+		}
+		cfg.Token = tok
 	}
 	if ms := num(a, "interpDelayMs"); ms > 0 {
 		cfg.InterpDelay = time.Duration(ms * float64(time.Millisecond))
@@ -140,6 +150,12 @@ func session(s *bridge.Session) js.Value {
 		}
 		s.Tick(ms(args), in)
 		return nil
+	})
+	method("reportSBC", func([]js.Value) any {
+		if err := s.ReportSBC(); err != nil {
+			return err.Error()
+		}
+		return ""
 	})
 	method("tickMs", func([]js.Value) any { return float64(s.TickDuration()) / float64(time.Millisecond) })
 	method("outbox", func([]js.Value) any {

@@ -1,0 +1,191 @@
+package bridge
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// Rewind is the rewind view of one hit, from the server's RewindEvent
+// (lag compensation shown, as Source's sv_showlagcompensation draws
+// the rewound hitboxes, [source]): for the local player's own shot
+// (Mine), the victim's hitboxes the server tested at the rewound time
+// (Tested), where this page drew the victim when the shot was fired
+// (Seen, empty when no longer known) and where the server had the victim
+// when it judged the shot (Now); for a hit on the local player, the
+// shooter's view of it (Tested) beside where the server had it (Now).
+type Rewind struct {
+	Mine      bool    `json:"mine"`
+	Shooter   int     `json:"shooter"`
+	Victim    int     `json:"victim"`
+	ShotTick  uint32  `json:"shotTick"`
+	Part      string  `json:"part"`
+	Outcome   string  `json:"outcome"`
+	RewindMs  float64 `json:"rewindMs"`
+	RollbackM float64 `json:"rollbackM"`
+	// SeenOffM is how far the drawn victim stood from the tested one,
+	// along the ground (-1 when Seen is unknown).
+	SeenOffM float64    `json:"seenOffM"`
+	Tested   []Part     `json:"tested"`
+	Now      []Part     `json:"now"`
+	Seen     []Part     `json:"seen"`
+	Eye      [3]float64 `json:"eye"`
+	Impact   [3]float64 `json:"impact"`
+}
+
+// Tracer is a shot's line: the local player's own shots as predicted
+// ("own", to where the ray meets the map or its range ends) and hits the
+// server showed ("hit", from the shooter's eye to the impact).
+type Tracer struct {
+	Kind string     `json:"kind"`
+	From [3]float64 `json:"from"`
+	To   [3]float64 `json:"to"`
+}
+
+// Projectile is a projectile in flight, where it is now.
+type Projectile struct {
+	ID    uint32     `json:"id"`
+	Owner int        `json:"owner"`
+	Pos   [3]float64 `json:"pos"`
+}
+
+// Explosion is a projectile that hit something.
+type Explosion struct {
+	Pos    [3]float64 `json:"pos"`
+	Radius float64    `json:"radius"`
+}
+
+// inFlight is a projectile the page draws until it explodes or expires.
+type inFlight struct {
+	ev  wire.ProjectileEvent
+	end time.Duration // server time it has flown its range
+}
+
+// maxFlights bounds the projectiles drawn at once.
+const maxFlights = 64
+
+// ReportSBC sends the player's "I was shot behind cover" report, naming
+// the newest hit on it (see client.Client.ReportSBC).
+func (s *Session) ReportSBC() error { return s.c.ReportSBC() }
+
+// tickShown runs after each command: a shot the local player fired gets
+// its tracer.
+func (s *Session) tickShown(shotsBefore int, in game.UserCmd) {
+	if s.c.Stats().Shots == shotsBefore {
+		return
+	}
+	st := s.c.Predicted()
+	if int(st.Weapon) >= len(s.weapons) || s.weapons[st.Weapon].Kind != game.Hitscan {
+		return // projectiles are drawn from the server's events
+	}
+	eye := game.EyePos(st, &s.params)
+	dir := game.AimDir(in.Yaw, in.Pitch)
+	dist := s.weapons[st.Weapon].Range
+	if h, ok := s.m.Grid.Raycast(geom.Ray{Origin: eye, Dir: dir}, dist); ok {
+		dist = h.Dist
+	}
+	if dir.Z < 0 {
+		dist = min(dist, -eye.Z/dir.Z) // the ground
+	}
+	s.tracer(Tracer{Kind: "own", From: vec(eye), To: vec(eye.Add(dir.Scale(dist)))})
+}
+
+func (s *Session) tracer(t Tracer) {
+	if len(s.tracers) >= maxEvents {
+		s.tracers = s.tracers[1:]
+	}
+	s.tracers = append(s.tracers, t)
+}
+
+// collectShown gathers the server's rewind, kill, projectile and
+// explosion events from the client core.
+func (s *Session) collectShown(now time.Duration) {
+	c := s.c
+	me := c.ID()
+	for _, e := range c.Rewinds() {
+		r := s.rewind(&e, me)
+		if len(s.rewinds) >= maxEvents {
+			s.rewinds = s.rewinds[1:]
+		}
+		s.rewinds = append(s.rewinds, r)
+		s.tracer(Tracer{Kind: "hit", From: r.Eye, To: r.Impact})
+	}
+	for _, k := range c.Kills() {
+		if int(k.Victim) == me {
+			s.killer = int(k.Killer)
+		}
+	}
+	for _, p := range c.Projectiles() {
+		if len(s.flights) >= maxFlights {
+			s.flights = s.flights[1:]
+		}
+		end := time.Duration(p.Tick) * c.TickDuration()
+		if int(p.Weapon) < len(s.weapons) {
+			if v := p.Velocity.Len(); v > 0 {
+				end += time.Duration(s.weapons[p.Weapon].Range / v * float64(time.Second))
+			}
+		}
+		s.flights = append(s.flights, inFlight{ev: p, end: end})
+	}
+	for _, e := range c.Explosions() {
+		for i := range s.flights {
+			if s.flights[i].ev.ID == e.ID {
+				s.flights = append(s.flights[:i], s.flights[i+1:]...)
+				break
+			}
+		}
+		if len(s.explosions) >= maxEvents {
+			s.explosions = s.explosions[1:]
+		}
+		s.explosions = append(s.explosions, Explosion{Pos: vec(e.Pos), Radius: e.Radius})
+	}
+}
+
+// rewind turns a RewindEvent into the rewind view's hitboxes.
+func (s *Session) rewind(e *wire.RewindEvent, me int) Rewind {
+	pose := game.PlayerState{Pos: e.Pos, Yaw: e.Yaw}
+	if e.Crouched {
+		pose.Flags |= game.FlagCrouched
+	}
+	r := Rewind{
+		Mine: int(e.Shooter) == me, Shooter: int(e.Shooter), Victim: int(e.Victim), ShotTick: e.ShotTick,
+		Part: e.Part.String(), Outcome: e.Outcome.String(),
+		RewindMs:  float64(e.Rewind) / float64(time.Millisecond),
+		RollbackM: math.Hypot(e.Pos.X-e.Now.X, e.Pos.Y-e.Now.Y),
+		SeenOffM:  -1,
+		Tested:    s.parts(pose), Eye: vec(e.Eye), Impact: vec(e.Impact),
+	}
+	pose.Pos = e.Now
+	r.Now = s.parts(pose)
+	r.Seen = []Part{}
+	if r.Mine {
+		if cmd, ok := s.c.Cmd(e.ShotTick); ok {
+			if seen, ok := s.c.Remote(r.Victim, cmd.ViewTime); ok {
+				r.Seen = s.parts(seen)
+				r.SeenOffM = math.Hypot(seen.Pos.X-e.Pos.X, seen.Pos.Y-e.Pos.Y)
+			}
+		}
+	}
+	return r
+}
+
+// projectiles returns where the projectiles in flight are at server time
+// t, forgetting those that have flown their range.
+func (s *Session) projectiles(t time.Duration) []Projectile {
+	keep := s.flights[:0]
+	out := []Projectile{}
+	td := s.c.TickDuration()
+	for _, f := range s.flights {
+		if t > f.end {
+			continue
+		}
+		keep = append(keep, f)
+		dt := max(0, t-time.Duration(f.ev.Tick)*td).Seconds()
+		out = append(out, Projectile{ID: f.ev.ID, Owner: int(f.ev.Owner), Pos: vec(f.ev.Origin.Add(f.ev.Velocity.Scale(dt)))})
+	}
+	s.flights = keep
+	return out
+}

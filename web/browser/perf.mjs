@@ -1,0 +1,40 @@
+// perf.mjs measures lagkit's page in headless Chromium: it loads the page,
+// waits until it is connected and draws the other players, warms up for
+// five seconds, then reads window.lagkit.perf() every second for ten and
+// prints one JSON line with the means per frame (client core step, state
+// with interpolation, draw) and the players drawn. The Go test
+// (TestFrameTimeInBrowser) runs it beside a 64-player match.
+//
+// Usage: PLAYWRIGHT_CORE=URL node perf.mjs BASE_URL
+import { args, launch, run, sleep } from './launch.mjs';
+
+const [base, query = ''] = args('perf.mjs', 'BASE_URL [QUERY]', 1);
+const problems = [];
+const browser = await launch();
+await run(browser, problems, async () => {
+  const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  await page.goto(`${base}/?name=perf${query}`, { waitUntil: 'load' });
+  let st = null;
+  for (let i = 0; i < 600; i++) {
+    st = await page.evaluate(() => window.lagkit?.state());
+    if (st?.phase === 'connected' && st.net.snapshots > 20) break;
+    await sleep(100);
+  }
+  if (st?.phase !== 'connected') throw new Error(`not connected after 60 s: ${st?.phase}`);
+  await sleep(5000);
+  await page.evaluate(() => window.lagkit.perf());
+  const samples = [];
+  let players = 0;
+  for (let i = 0; i < 10; i++) {
+    await sleep(1000);
+    samples.push(await page.evaluate(() => window.lagkit.perf()));
+    players = Math.max(players, (await page.evaluate(() => window.lagkit.state())).players.length);
+  }
+  const frames = samples.reduce((a, s) => a + s.frames, 0);
+  const mean = (k) => samples.reduce((a, s) => a + s[k] * s.frames, 0) / Math.max(1, frames);
+  console.log(JSON.stringify({
+    frames, fps: frames / 10, players,
+    stepMs: mean('stepMs'), stateMs: mean('stateMs'), drawMs: mean('drawMs'), frameMs: mean('frameMs'),
+  }));
+});

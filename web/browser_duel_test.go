@@ -1,0 +1,268 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/token"
+)
+
+var imagesDir = flag.String("images", "", "write TestDuelInBrowser's screenshots here (../docs/images for the README)")
+
+// lockedSink is a record.Memory safe for the match goroutine and the test.
+type lockedSink struct {
+	mu  sync.Mutex
+	mem record.Memory
+}
+
+func (s *lockedSink) Put(r record.Record) { s.mu.Lock(); s.mem.Put(r); s.mu.Unlock() }
+func (s *lockedSink) Close() error        { return nil }
+func (s *lockedSink) records() []record.Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]record.Record(nil), s.mem.Records...)
+}
+
+// duelRun is what browser/duel.mjs reports.
+type duelRun struct {
+	Near, Far      int
+	NearHealthMin  int     `json:"nearHealthMin"`
+	FarHits        int     `json:"farHits"`
+	RewindOn       bool    `json:"rewindOn"`
+	RewindDrawn    bool    `json:"rewindDrawn"`
+	RewindMine     bool    `json:"rewindMine"`
+	RewindVictim   int     `json:"rewindVictim"`
+	RewindMs       float64 `json:"rewindMs"`
+	RollbackM      float64 `json:"rollbackM"`
+	SeenOffM       float64 `json:"seenOffM"`
+	Reports        int     `json:"reports"`
+	NearLastShot   int64   `json:"nearLastShot"`
+	DeathCam       bool    `json:"deathCam"`
+	Killer         int     `json:"killer"`
+	FarRTTms       float64 `json:"farRttMs"`
+	NearRTTms      float64 `json:"nearRttMs"`
+	PanelText      string  `json:"panelText"`
+	RewindShot     string  `json:"rewindShot"`
+	PlainShot      string  `json:"plainShot"`
+	NetShot        string  `json:"netShot"`
+	FarCorrections int     `json:"farCorrections"`
+}
+
+// TestDuelInBrowser plays two pages in one match on arena that admits
+// only holders of a connect token (which the pages fetch), one of them
+// ("far") behind 150 ms of injected round trip, under tlc. The server
+// places them 8 m apart in the open; the far page aims where it draws
+// the other and fires through window.lagkit.input. The server registers
+// hits, the target's health drops and it dies, its camera turns to the
+// killer, the far page's rewind view draws the hitboxes the server
+// tested (a state flag and yellow wireframe pixels that vanish when the
+// view is turned off), and the target's report key makes a server record
+// tied to the last hit on it. With -images DIR it keeps its screenshots
+// (the view, the net graph, the rewind view) in DIR.
+func TestDuelInBrowser(t *testing.T) {
+	node, playwright := browserEnv(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+
+	// The server admits only pages holding a connect token, which they
+	// fetch from the page's token URL, as from lagkit serve --tokens.
+	h := newHost()
+	key, err := token.NewKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.RequireTokens(key, "duel"); err != nil {
+		t.Fatal(err)
+	}
+	issued := 0
+	var mu sync.Mutex
+	handler := HandlerWith(Options{Tokens: func(player string) ([]byte, error) {
+		mu.Lock()
+		issued++
+		mu.Unlock()
+		return h.IssueToken(h.Matches()[0].ID(), player, 30*time.Second)
+	}})
+	m, base := serveMatch(t, ctx, h, handler, realtime.MatchConfig{Map: "arena", Mode: "tdm", Seats: 2, Policy: lagcomp.Config{Name: "tlc"}})
+	sink := &lockedSink{}
+	if err := m.SetSink(sink); err != nil {
+		t.Fatal(err)
+	}
+	slow := realtime.LinkConfig{LatencyMS: 75}
+	if err := m.SetLatency([]realtime.LinkRule{{Player: "far", Up: slow, Down: slow}}); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if *imagesDir != "" {
+		out = *imagesDir
+	}
+	cmd := nodeScript(ctx, node, playwright, "browser/duel.mjs", base, out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var run duelRun
+	var info realtime.MatchInfo
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		var step struct {
+			Step string
+		}
+		if err := json.Unmarshal(sc.Bytes(), &step); err != nil {
+			t.Fatalf("duel.mjs printed %q: %v", sc.Text(), err)
+		}
+		t.Logf("duel.mjs: %s", sc.Text())
+		switch step.Step {
+		case "connected":
+			if err := placeDuel(m); err != nil {
+				t.Error(err)
+			}
+			fmt.Fprintln(stdin, "placed")
+		case "done":
+			if err := json.Unmarshal(sc.Bytes(), &run); err != nil {
+				t.Fatal(err)
+			}
+			if info, err = m.Info(); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(stdin, "checked")
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("duel.mjs: %v\n%s", err, stderr.String())
+	}
+	if stderr.Len() > 0 {
+		t.Logf("duel.mjs: %s", stderr.String())
+	}
+
+	mu.Lock()
+	if issued < 2 {
+		t.Errorf("%d connect tokens issued, want one per page", issued)
+	}
+	mu.Unlock()
+	var far realtime.Player
+	for _, p := range info.Players {
+		if p.Name == "far" {
+			far = p
+		}
+	}
+	if far.Hits == 0 || run.FarHits == 0 {
+		t.Errorf("the server registered %d hits by the far page, which heard of %d; want some", far.Hits, run.FarHits)
+	}
+	if run.NearHealthMin >= 100 {
+		t.Errorf("the target's health stayed at %d", run.NearHealthMin)
+	}
+	if run.FarRTTms < 140 {
+		t.Errorf("the far page measured %.0f ms of round trip, want the 150 injected", run.FarRTTms)
+	}
+	if !run.RewindOn || !run.RewindDrawn || !run.RewindMine || run.RewindVictim != run.Near {
+		t.Errorf("rewind view: on %v, drawn %v, own shot %v on %d; want the far page's hit on %d drawn", run.RewindOn, run.RewindDrawn, run.RewindMine, run.RewindVictim, run.Near)
+	}
+	// tlc rewinds the far page's shots by its round trip and its
+	// interpolation delay (100 ms); software rendering on a busy machine
+	// adds to the round trip the page measures.
+	if run.RewindMs < 200 || run.RewindMs > run.FarRTTms+400 {
+		t.Errorf("rewound %.0f ms at %.0f ms round trip, want about the round trip + 100", run.RewindMs, run.FarRTTms)
+	}
+	if !strings.Contains(run.PanelText, "rewound") || !strings.Contains(run.PanelText, "rollback") {
+		t.Errorf("rewind panel reads %q", run.PanelText)
+	}
+	on, off := yellowPixels(t, run.RewindShot), yellowPixels(t, run.PlainShot)
+	t.Logf("tested-hitbox pixels: %d with the rewind view, %d without", on, off)
+	if on < 150 || on < 4*off {
+		t.Errorf("the rewind view drew %d pixels of the tested hitboxes' colour (%d without it), want at least 150 and four times as many", on, off)
+	}
+	if !run.DeathCam || run.Killer != run.Far {
+		t.Errorf("the target's death camera %v, killer %d; want on, looking at %d", run.DeathCam, run.Killer, run.Far)
+	}
+	if run.Reports != 1 {
+		t.Errorf("the target's page sent %d reports, want 1", run.Reports)
+	}
+	var reps []record.SBCReport
+	for _, r := range sink.records() {
+		if r, ok := r.(record.SBCReport); ok {
+			reps = append(reps, r)
+		}
+	}
+	if len(reps) != 1 {
+		t.Fatalf("%d SBC reports kept, want 1", len(reps))
+	}
+	r := reps[0]
+	if r.Reporter != run.Near || r.Shooter != run.Far || int64(r.ShotTick) != run.NearLastShot || r.RewindMS < 200 {
+		t.Errorf("report %+v: want the target's, tied to the last hit on it (shot %d by %d), rewound about 250 ms", r, run.NearLastShot, run.Far)
+	}
+	if st, err := os.Stat(run.NetShot); err != nil || st.Size() < 2000 {
+		t.Errorf("net graph screenshot %s: %v", run.NetShot, err)
+	}
+}
+
+// placeDuel puts the far player at (-8, -12) facing +X and the other 8 m
+// ahead of it at (0, -12) facing back: nothing stands between them on
+// arena.
+func placeDuel(m *realtime.Match) error {
+	info, err := m.Info()
+	if err != nil {
+		return err
+	}
+	seat := map[string]int{}
+	team := map[string]int{}
+	for _, p := range info.Players {
+		seat[p.Name], team[p.Name] = p.Seat, p.Team
+	}
+	if len(seat) != 2 || team["far"] == team["near"] {
+		return fmt.Errorf("players %+v: want far and near on opposite teams", info.Players)
+	}
+	if err := m.Place(seat["far"], geom.V(-8, -12, 0), 0); err != nil {
+		return err
+	}
+	return m.Place(seat["near"], geom.V(0, -12, 0), math.Pi)
+}
+
+// yellowPixels counts the pixels of a PNG screenshot in the colour of the
+// rewind view's tested hitboxes (#ffd23f).
+func yellowPixels(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(filepath.Clean(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > 220 && g>>8 > 180 && g>>8 < 235 && bl>>8 < 110 {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,272 @@
+// core.ts runs the client core (WebAssembly) and its link to the server:
+// on the page's own thread (LocalCore), or in a Web Worker (WorkerCore,
+// ?worker=1), where ticks and datagrams keep their pace however long the
+// page takes to draw, and input and state cross by postMessage.
+import { openWebSocket, openWebTransport, type Link } from './net';
+import type { Input, Session } from './types';
+
+declare const Go: any;
+
+// maxCatchUp bounds the missed ticks one pump issues: 125 ms at 64 Hz.
+const maxCatchUp = 8;
+
+// CoreOptions are what a core needs to start.
+export interface CoreOptions {
+  mapText: string; token: string; name: string; display: string; interpDelayMs: number;
+  transport: string | null; // 'ws' or 'wt' forces one
+}
+
+// Core is what the page asks of a running client core.
+export interface Core {
+  start(o: CoreOptions): Promise<void>;
+  // pump issues the commands due with the held input.
+  pump(input: Input): void;
+  // stateText is the core's state (bridge.State) as JSON, or '' when none
+  // is known yet.
+  stateText(now: number): string;
+  // reportSBC sends the "shot behind cover" report: '' or why not.
+  reportSBC(): string;
+  linkKind(): string;
+  close(reason: string): void;
+  // stepMs returns the time spent in the core's step and ticks since the
+  // last call.
+  stepMs(): number;
+  // onClosed is called with the reason when the link closes.
+  onClosed: (reason: string) => void;
+}
+
+// loadCore loads the client core; wasm_exec.js must have defined Go.
+export async function loadCore(): Promise<void> {
+  const go = new Go();
+  const res = await fetch('/lagkit/client.wasm');
+  if (!res.ok) throw new Error(`client core: HTTP ${res.status}: ${await res.text()}`);
+  const { instance } = await WebAssembly.instantiate(await res.arrayBuffer(), go.importObject);
+  go.run(instance); // returns when the core exits, which it never does
+  for (let i = 0; i < 100 && !(globalThis as any).lagkitCore; i++) await new Promise((r) => setTimeout(r, 10));
+  if (!(globalThis as any).lagkitCore) throw new Error('client core did not start');
+}
+
+// openLink tries WebTransport, then WebSocket; want 'ws' or 'wt' forces one.
+async function openLink(want: string | null, onData: (b: Uint8Array) => void): Promise<Link> {
+  if (want !== 'ws') {
+    try {
+      return await openWebTransport(location.host, onData);
+    } catch (e) {
+      if (want === 'wt') throw e;
+      console.info(`lagkit: WebTransport unavailable (${(e as Error).message}); using WebSocket`);
+    }
+  }
+  return openWebSocket(location.host, onData);
+}
+
+// LocalCore runs the core on the calling thread.
+export class LocalCore implements Core {
+  session!: Session;
+  link!: Link;
+  onClosed: (reason: string) => void = () => {};
+  private nextTick = 0;
+  private step = 0;
+  // held is the input of the last pump, repeated while start waits.
+  private held: Input = {
+    forward: 0, side: 0, up: 0, yaw: 0, pitch: 0,
+    fire: false, alt: false, jump: false, crouch: false, reload: false, sprint: false, weapon: 0,
+  };
+
+  async start(o: CoreOptions): Promise<void> {
+    const s = (globalThis as any).lagkitCore.create({
+      map: o.mapText, token: o.token, name: o.name, display: o.display, interpDelayMs: o.interpDelayMs,
+    });
+    if (s.error) throw new Error(s.error);
+    this.session = s as Session;
+    this.link = this.watch(await openLink(o.transport, (b) => this.receive(b)));
+    this.session.connect(performance.now());
+    this.flush();
+    if (this.link.kind !== 'webtransport' || o.transport === 'wt') return;
+    // A WebTransport session that the server takes but no match answers
+    // on within three seconds is dropped for WebSocket.
+    const t0 = performance.now();
+    while (performance.now() - t0 < 3000 && this.phase() === 'connecting') {
+      await new Promise((r) => setTimeout(r, 50));
+      this.pump(this.held); // the core repeats its Connect from its ticks
+    }
+    if (this.phase() === 'connecting') {
+      this.link.close('no answer');
+      console.info('lagkit: no answer over WebTransport; using WebSocket');
+      this.link = this.watch(await openWebSocket(location.host, (b) => this.receive(b)));
+    }
+  }
+
+  // watch reports why link closed, unless another link replaced it.
+  private watch(link: Link): Link {
+    link.closed.then((reason) => { if (this.link === link) this.onClosed(reason); });
+    return link;
+  }
+
+  private phase(): string {
+    return JSON.parse(this.session.state(performance.now())).phase;
+  }
+
+  receive(b: Uint8Array): void {
+    if (!this.session) return;
+    const t0 = performance.now();
+    const err = this.session.step(t0, b);
+    if (err) console.debug(`lagkit: ${err}`);
+    this.flush();
+    this.step += performance.now() - t0;
+  }
+
+  private flush(): void {
+    if (!this.link) return;
+    for (const b of this.session.outbox()) this.link.send(b);
+  }
+
+  // pump issues the commands due, one per server tick. A page that
+  // draws slower than the tick rate issues the ticks it missed at once
+  // (as a Source client sends several commands per frame), so movement
+  // keeps its speed; after a longer stall, such as a hidden tab, it
+  // skips rather than bursts.
+  pump(input: Input): void {
+    this.held = input;
+    if (!this.session || !this.link) return;
+    const now = performance.now();
+    const dt = this.session.tickMs() || 1000 / 64;
+    for (let n = 0; now >= this.nextTick; n++) {
+      if (n === maxCatchUp) {
+        this.nextTick = now + dt;
+        break;
+      }
+      this.session.tick(now, input);
+      this.nextTick += dt;
+    }
+    this.flush();
+    this.step += performance.now() - now;
+  }
+
+  stateText(now: number): string { return this.session ? this.session.state(now) : ''; }
+
+  reportSBC(): string {
+    if (!this.session) return 'not started';
+    const err = this.session.reportSBC();
+    this.flush();
+    return err;
+  }
+
+  linkKind(): string { return this.link?.kind ?? ''; }
+  close(reason: string): void { this.link?.close(reason); }
+
+  stepMs(): number {
+    const s = this.step;
+    this.step = 0;
+    return s;
+  }
+}
+
+// Messages between the page and the worker.
+type ToWorker =
+  | { t: 'start'; o: CoreOptions }
+  | { t: 'input'; input: Input }
+  | { t: 'state' }
+  | { t: 'report' }
+  | { t: 'close'; reason: string };
+type FromWorker =
+  | { t: 'started'; error?: string }
+  | { t: 'state'; text: string; link: string; stepMs: number }
+  | { t: 'closed'; reason: string };
+
+// WorkerCore runs the core in a Web Worker started from the page's own
+// script (scriptURL), which runs runWorker there.
+export class WorkerCore implements Core {
+  private w: Worker;
+  private text = '';
+  private link = '';
+  private step = 0;
+  private lastInput = '';
+  private asked = false;
+  onClosed: (reason: string) => void = () => {};
+  private started: ((error?: string) => void) | null = null;
+
+  constructor(scriptURL: string) {
+    this.w = new Worker(scriptURL, { type: 'module' });
+    this.w.onmessage = (e: MessageEvent<FromWorker>) => {
+      const m = e.data;
+      switch (m.t) {
+        case 'started': this.started?.(m.error); break;
+        case 'state': this.text = m.text; this.link = m.link; this.step += m.stepMs; this.asked = false; break;
+        case 'closed': this.onClosed(m.reason); break;
+      }
+    };
+    this.w.onerror = (e) => console.error(`lagkit worker: ${e.message}`);
+  }
+
+  private post(m: ToWorker): void { this.w.postMessage(m); }
+
+  start(o: CoreOptions): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.started = (error) => (error ? reject(new Error(error)) : resolve());
+      this.post({ t: 'start', o });
+    });
+  }
+
+  // pump sends the held input when it changed: the worker ticks on its own.
+  pump(input: Input): void {
+    const s = JSON.stringify(input);
+    if (s === this.lastInput) return;
+    this.lastInput = s;
+    this.post({ t: 'input', input: { ...input } });
+  }
+
+  // stateText returns the newest state the worker sent and asks for the
+  // next: the page draws one message behind the core.
+  stateText(): string {
+    if (!this.asked) {
+      this.asked = true;
+      this.post({ t: 'state' });
+    }
+    return this.text;
+  }
+
+  reportSBC(): string {
+    this.post({ t: 'report' });
+    return '';
+  }
+
+  linkKind(): string { return this.link; }
+  close(reason: string): void { this.post({ t: 'close', reason }); }
+
+  stepMs(): number {
+    const s = this.step;
+    this.step = 0;
+    return s;
+  }
+}
+
+// runWorker is the worker's side of WorkerCore: it loads wasm_exec.js and
+// the core, and runs a LocalCore, ticking every 4 ms.
+export function runWorker(): void {
+  const core = new LocalCore();
+  let input: Input | null = null;
+  const post = (m: FromWorker) => (self as any).postMessage(m);
+  core.onClosed = (reason) => post({ t: 'closed', reason });
+  self.onmessage = async (e: MessageEvent<ToWorker>) => {
+    const m = e.data;
+    switch (m.t) {
+      case 'start':
+        try {
+          const res = await fetch('/lagkit/wasm_exec.js');
+          if (!res.ok) throw new Error(`wasm_exec.js: HTTP ${res.status}`);
+          (0, eval)(await res.text()); // defines Go, as the page's script tag does
+          await loadCore();
+          await core.start(m.o);
+          setInterval(() => { if (input) core.pump(input); }, 4);
+          post({ t: 'started' });
+        } catch (err) {
+          post({ t: 'started', error: (err as Error).message });
+        }
+        break;
+      case 'input': input = m.input; if (core.session) core.pump(input); break;
+      case 'state': post({ t: 'state', text: core.stateText(performance.now()), link: core.linkKind(), stepMs: core.stepMs() }); break;
+      case 'report': core.reportSBC(); break;
+      case 'close': core.close(m.reason); break;
+    }
+  };
+}

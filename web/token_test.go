@@ -1,0 +1,47 @@
+package web
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestTokenPath checks the page's token URL: a handler with Tokens issues
+// one for the player named, refuses a request without a name, and passes
+// the issuer's refusal on; a handler without answers with an empty
+// token: none needed.
+func TestTokenPath(t *testing.T) {
+	issued := ""
+	h := HandlerWith(Options{Tokens: func(player string) ([]byte, error) {
+		if player == "late" {
+			return nil, errors.New("no match is running")
+		}
+		issued = player
+		return []byte{0, 1, 2, 0xff}, nil
+	}})
+	post := func(h http.Handler, body string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, TokenPath, strings.NewReader(body)))
+		return w
+	}
+	w := post(h, `{"player":"alice"}`)
+	var out struct{ Token string }
+	if w.Code != http.StatusOK || json.Unmarshal(w.Body.Bytes(), &out) != nil {
+		t.Fatalf("POST %s: %d %s", TokenPath, w.Code, w.Body)
+	}
+	if b, err := base64.StdEncoding.DecodeString(out.Token); err != nil || string(b) != "\x00\x01\x02\xff" || issued != "alice" {
+		t.Errorf("token %q for %q, want the issuer's bytes for alice", out.Token, issued)
+	}
+	for body, code := range map[string]int{`{}`: 400, `nonsense`: 400, `{"player":"` + strings.Repeat("x", 33) + `"}`: 400, `{"player":"late"}`: 409} {
+		if w := post(h, body); w.Code != code {
+			t.Errorf("POST %s: %d, want %d", body, w.Code, code)
+		}
+	}
+	if w := post(Handler(), `{"player":"alice"}`); w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != `{"token":""}` {
+		t.Errorf("without Tokens: %d %s, want an empty token", w.Code, w.Body)
+	}
+}
