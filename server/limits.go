@@ -26,9 +26,9 @@ type Limits struct {
 	// (default 64; AppealRate already bounds the provisional hits it can
 	// answer).
 	Appeals int
-	// Reports is how many reports (a client's account of a shot behind
-	// cover, counted through chargeReport by the message that carries
-	// them) a client may send per second (default 16).
+	// Reports is how many SBC report datagrams a client may send per
+	// second before it is disconnected (default 16); below it, reports
+	// beyond the report bucket (see report.go) are only not kept.
 	Reports int
 	// BytesPerSecond is how many datagram bytes a client may send per
 	// second (default 64 KiB; a 128 Hz client sending full command
@@ -145,16 +145,6 @@ func (s *Server) charge(now time.Duration, c *client, l limit, n int) bool {
 		return false
 	}
 	return true
-}
-
-// chargeReport counts one report from the client in slot id against its
-// Limits.Reports, for the message that carries reports; it reports
-// whether the client is still connected.
-func (s *Server) chargeReport(now time.Duration, id int) bool {
-	if id < 0 || id >= len(s.clients) || s.clients[id] == nil {
-		return false
-	}
-	return s.charge(now, s.clients[id], limitReports, 1)
 }
 
 // acked notes that c acknowledged a new snapshot at now.

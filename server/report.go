@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"math"
 	"time"
 
@@ -72,6 +73,26 @@ func (s *Server) noteHit(rec *ShotRecord) {
 	if v := s.clients[rec.Victim]; v != nil {
 		v.reports.last, v.reports.hasLast = *rec, true
 	}
+}
+
+// reportDatagram decodes a report datagram from peer and, within the
+// client's Limits.Reports, hands it to report.
+func (s *Server) reportDatagram(now time.Duration, from Peer, data []byte) error {
+	id, ok := s.byPeer[from]
+	if !ok {
+		return errors.New("server: report from unknown peer")
+	}
+	var m wire.Report
+	if err := wire.DecodeReport(data, &m); err != nil {
+		s.stats.Malformed++
+		return err
+	}
+	c := s.clients[id]
+	c.lastHeard = now
+	if s.charge(now, c, limitReports, 1) {
+		s.report(now, c, &m)
+	}
+	return nil
 }
 
 // report handles a client's SBC report: within the client's rate limit it

@@ -366,18 +366,7 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 		}
 		return nil
 	case wire.MsgReport:
-		id, ok := s.byPeer[from]
-		if !ok {
-			return errors.New("server: report from unknown peer")
-		}
-		var m wire.Report
-		if err := wire.DecodeReport(data, &m); err != nil {
-			s.stats.Malformed++
-			return err
-		}
-		s.clients[id].lastHeard = now
-		s.report(now, s.clients[id], &m)
-		return nil
+		return s.reportDatagram(now, from, data)
 	case wire.MsgDisconnect:
 		id, ok := s.byPeer[from]
 		if !ok {
