@@ -225,16 +225,19 @@ type MatchInfo struct {
 
 // Player is one connected player as the server sees it.
 type Player struct {
-	Seat   int     `json:"seat"`
-	Name   string  `json:"name"`
-	Peer   string  `json:"peer"`
-	Bot    bool    `json:"bot"`
-	Team   int     `json:"team"`
-	RTTms  float64 `json:"rtt_ms"`
-	Shots  int     `json:"shots"`
-	Hits   int     `json:"hits"`
-	Kills  int     `json:"kills"`
-	Deaths int     `json:"deaths"`
+	Seat  int     `json:"seat"`
+	Name  string  `json:"name"`
+	Peer  string  `json:"peer"`
+	Bot   bool    `json:"bot"`
+	Team  int     `json:"team"`
+	RTTms float64 `json:"rtt_ms"`
+	Shots int     `json:"shots"`
+	Hits  int     `json:"hits"`
+	// PressShots counts shots that carried the instant and aim of their
+	// fire press (sub-tick input).
+	PressShots int `json:"press_shots"`
+	Kills      int `json:"kills"`
+	Deaths     int `json:"deaths"`
 	// BytesOut is what the server sent the player.
 	BytesOut int `json:"bytes_out"`
 }
@@ -271,7 +274,7 @@ func (m *Match) info() MatchInfo {
 		}
 		info.Players = append(info.Players, Player{
 			Seat: p.seat, Name: ci.Name, Peer: p.conn.Peer(), Bot: p.bot, Team: ci.Team,
-			RTTms: float64(ci.RTT) / float64(time.Millisecond), Shots: ci.Shots, Hits: ci.Hits,
+			RTTms: float64(ci.RTT) / float64(time.Millisecond), Shots: ci.Shots, Hits: ci.Hits, PressShots: ci.PressShots,
 			Kills: ci.Kills, Deaths: ci.Deaths, BytesOut: ci.BytesSent,
 		})
 	}

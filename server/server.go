@@ -210,6 +210,7 @@ type client struct {
 	appealTokens              float64
 
 	shotsFired, hitsLanded, hitsTaken int
+	pressShots                        int
 	kills, deaths                     int
 	refuted, appealsIgnored           int
 	reports                           reportState
@@ -626,6 +627,7 @@ type ClientInfo struct {
 	CmdsDropped   int // commands dropped because the queue was full
 
 	Shots, Hits, HitsTaken int // rays fired (a shotgun fires several per shot), those registered on others, hits registered on this player
+	PressShots             int // shots whose command carried a fire press (sub-tick input)
 	Kills, Deaths          int
 	Team, Score            int
 	Refuted                int // denials the server refuted
@@ -652,7 +654,7 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 		BytesSent: c.bytesSent, PacketsSent: c.packetsSent,
 		Snapshots: c.snapshots, SnapshotBytes: c.snapshotBytes,
 		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
-		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken,
+		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken, PressShots: c.pressShots,
 		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored, UpdatesSent: c.updatesSent,
 		Delay: s.delay.Stats(c.id), Charged: c.usage.counts(),
 	}, true

@@ -128,6 +128,9 @@ func (s *Server) resolveShots(now time.Duration) {
 		// Each pellet counts as a shot, and each pellet that lands as a
 		// hit, so accuracy means the same for a rifle and a shotgun.
 		c.shotsFired += w.Pellets
+		if ps.cmd.HasPress {
+			c.pressShots++
+		}
 		if w.Kind == game.Projectile {
 			for pellet := range w.Pellets {
 				s.launch(now, ps, pellet, w)

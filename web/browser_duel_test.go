@@ -172,6 +172,11 @@ func TestDuelInBrowser(t *testing.T) {
 	if far.Hits == 0 || run.FarHits == 0 {
 		t.Errorf("the server registered %d hits by the far page, which heard of %d; want some", far.Hits, run.FarHits)
 	}
+	// The page reports every frame to the core, so its shots carry the
+	// instant and aim of their press (sub-tick input).
+	if far.PressShots == 0 || far.PressShots > far.Shots {
+		t.Errorf("%d of the far page's %d shots carried their press, want some", far.PressShots, far.Shots)
+	}
 	if run.NearHealthMin >= 100 {
 		t.Errorf("the target's health stayed at %d", run.NearHealthMin)
 	}

@@ -15,6 +15,10 @@ export class Controls {
   };
   private keys = new Set<string>();
   private actions = new Map<string, () => void>();
+  // onFire is called as the fire button goes down or up, so the page
+  // hands the core the press at the instant of the click, with the aim
+  // of that instant, rather than at its next pump.
+  onFire: () => void = () => {};
   // aimed is set once the view has been turned (by the mouse or by
   // set()), so the first spawn's yaw is taken only before that.
   aimed = false;
@@ -32,12 +36,12 @@ export class Controls {
     });
     document.addEventListener('mousedown', (e) => {
       if (document.pointerLockElement !== canvas) return;
-      if (e.button === 0) this.input.fire = true;
       if (e.button === 2) this.input.alt = true;
+      if (e.button === 0) { this.input.fire = true; this.onFire(); }
     });
     document.addEventListener('mouseup', (e) => {
-      if (e.button === 0) this.input.fire = false;
       if (e.button === 2) this.input.alt = false;
+      if (e.button === 0) { this.input.fire = false; this.onFire(); }
     });
     document.addEventListener('contextmenu', (e) => e.preventDefault());
     window.addEventListener('keydown', (e) => {

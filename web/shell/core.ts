@@ -129,6 +129,9 @@ export class LocalCore implements Core {
     this.held = input;
     if (!this.session || !this.link) return;
     const now = performance.now();
+    // The frame comes first: a fire press since the last pump rides the
+    // next command with this instant and aim (sub-tick input).
+    this.session.frame(now, input);
     const dt = this.session.tickMs() || 1000 / 64;
     for (let n = 0; now >= this.nextTick; n++) {
       if (n === maxCatchUp) {

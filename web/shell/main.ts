@@ -83,6 +83,7 @@ class Game {
     this.view = new View(document.getElementById('view')!);
     this.controls = new Controls(this.view.renderer.domElement);
     this.effects = new Effects(this.view.scene);
+    this.controls.onFire = () => this.pump();
     this.controls.onKey('KeyV', () => this.toggleRewind());
     this.controls.onKey('KeyB', () => {
       const err = this.reportSBC();

@@ -64,6 +64,7 @@ export interface Session {
   disconnect(reason: string): void;
   step(now: number, b: Uint8Array): string;
   tick(now: number, input: Input): void;
+  frame(now: number, input: Input): void;
   tickMs(): number;
   outbox(): Uint8Array[];
   state(now: number): string;

@@ -13,6 +13,7 @@
 //	connect(now)
 //	step(now, datagram Uint8Array) -> error string or ""
 //	tick(now, input)               input: {forward, side, up, yaw, pitch, fire, alt, jump, crouch, reload, sprint, weapon}
+//	frame(now, input)              the input at a display frame between ticks: a fire press carries its instant and aim (sub-tick input)
 //	tickMs() -> the server's tick in ms (0 until accepted)
 //	outbox() -> Array of Uint8Array datagrams to send
 //	state(now) -> JSON text of bridge.State
@@ -108,6 +109,22 @@ func ms(args []js.Value) time.Duration {
 	return time.Duration(v * float64(time.Millisecond))
 }
 
+// input reads the input object of a tick or frame call (its second
+// argument); a missing one is no input.
+func input(args []js.Value) bridge.Input {
+	if len(args) < 2 || args[1].Type() != js.TypeObject {
+		return bridge.Input{}
+	}
+	v := args[1]
+	return bridge.Input{
+		Forward: num(v, "forward"), Side: num(v, "side"), Up: num(v, "up"),
+		Yaw: num(v, "yaw"), Pitch: num(v, "pitch"),
+		Fire: flag(v, "fire"), Alt: flag(v, "alt"), Jump: flag(v, "jump"), Crouch: flag(v, "crouch"),
+		Reload: flag(v, "reload"), Sprint: flag(v, "sprint"),
+		Weapon: int(num(v, "weapon")),
+	}
+}
+
 func session(s *bridge.Session) js.Value {
 	o := js.Global().Get("Object").New()
 	buf := make([]byte, wire.MaxDatagram)
@@ -137,18 +154,11 @@ func session(s *bridge.Session) js.Value {
 		return ""
 	})
 	method("tick", func(args []js.Value) any {
-		var in bridge.Input
-		if len(args) > 1 && args[1].Type() == js.TypeObject {
-			v := args[1]
-			in = bridge.Input{
-				Forward: num(v, "forward"), Side: num(v, "side"), Up: num(v, "up"),
-				Yaw: num(v, "yaw"), Pitch: num(v, "pitch"),
-				Fire: flag(v, "fire"), Alt: flag(v, "alt"), Jump: flag(v, "jump"), Crouch: flag(v, "crouch"),
-				Reload: flag(v, "reload"), Sprint: flag(v, "sprint"),
-				Weapon: int(num(v, "weapon")),
-			}
-		}
-		s.Tick(ms(args), in)
+		s.Tick(ms(args), input(args))
+		return nil
+	})
+	method("frame", func(args []js.Value) any {
+		s.Frame(ms(args), input(args))
 		return nil
 	})
 	method("reportSBC", func([]js.Value) any {
