@@ -186,6 +186,10 @@ type client struct {
 	repSent     []bool
 	senders     []reckoning.Sender
 	updatesSent int
+	// prio accumulates each other player's priority for a place in this
+	// client's snapshots (see replicate.go); nil until needed.
+	prio   *[wire.MaxEntities]uint32
+	credit int // bytes of Config.Bandwidth this client's snapshots may spend
 
 	hold clientHold
 
@@ -507,10 +511,9 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 			continue
 		}
 		e := wire.EntityFromState(o.state)
+		e.Stamp = s.tick
 		if c.senders != nil {
 			e = s.replicate(c, o, e)
-		} else {
-			c.updatesSent++ // full replication sends every state
 		}
 		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
@@ -525,7 +528,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 			snap.Baseline = c.ack
 		}
 	}
-	out, err := wire.AppendSnapshot(c.out[:0], snap, base, wire.MaxDatagram)
+	out, err := s.encodeSnapshot(c, snap, base)
 	if err != nil {
 		// Cannot happen for states the server itself produced; dropping
 		// the snapshot is the safe answer if it ever does.
@@ -563,8 +566,8 @@ type ClientInfo struct {
 	Team, Score            int
 	Refuted                int // denials the server refuted
 	// UpdatesSent counts the other players' states sent to this client:
-	// under threshold replication those sent anew, else every one in
-	// every snapshot.
+	// under threshold replication or a bandwidth limit those sent anew,
+	// else every one in every snapshot.
 	UpdatesSent    int
 	AppealsIgnored int // appeals for unknown, settled, foreign or late hits
 	// Delay describes the time delay applied to the client.

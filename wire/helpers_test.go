@@ -237,6 +237,7 @@ func walkers(tick uint32, turn bool) *Snapshot {
 			p.Z = 1 // standing on a low cover
 		}
 		e := EntityFromState(game.PlayerState{Pos: p, Yaw: game.YawUnits(yaw), Pitch: int16(i * 40), Flags: game.FlagOnGround})
+		e.Stamp = tick // as the server stamps every state it sends
 		s.Entities[i] = e
 		s.SetPresent(i, true)
 	}
