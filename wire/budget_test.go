@@ -26,8 +26,8 @@ func budgetRoundTrip(t *testing.T, s, base *Snapshot, budget int, prio *[MaxEnti
 // highest priority are sent, those left out keep the baseline's state,
 // and the snapshot stays within the budget.
 func TestBudgetByPriority(t *testing.T) {
-	base := walkers(1000, true)
-	s := walkers(1004, true)
+	base := Walkers(1000, true)
+	s := Walkers(1004, true)
 	s.Baseline = base.Tick
 	want := *s
 	var prio [MaxEntities]uint32
@@ -64,8 +64,8 @@ func TestBudgetByPriority(t *testing.T) {
 // TestBudgetUrgent checks that urgent entries are sent past the budget
 // and that a budget the entries fit in changes nothing.
 func TestBudgetUrgent(t *testing.T) {
-	base := walkers(1000, false)
-	s := walkers(1002, false)
+	base := Walkers(1000, false)
+	s := Walkers(1002, false)
 	s.Baseline = base.Tick
 	want := *s
 	var prio [MaxEntities]uint32
@@ -76,7 +76,7 @@ func TestBudgetUrgent(t *testing.T) {
 	if s.Entities != want.Entities || len(b) <= 60 {
 		t.Errorf("urgent entries left out (%d bytes)", len(b))
 	}
-	s = walkers(1002, false)
+	s = Walkers(1002, false)
 	s.Baseline = base.Tick
 	prio = [MaxEntities]uint32{}
 	plain, err := AppendSnapshot(nil, cloneSnapshot(s), base, MaxDatagram)
