@@ -91,4 +91,3 @@ func Crowd(count int) (*Tracer, []CrowdShot, error) {
 	}
 	return tr, shots, nil
 }
-

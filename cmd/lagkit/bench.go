@@ -155,7 +155,7 @@ func runBench(quick bool) ([]benchFigure, error) {
 	}
 	perTen := matchNS / 1e9 * float64(10*time.Minute) / float64(matchDur)
 	add(benchFigure{Name: "12-bot 10-minute CTF on metro", Value: perTen, Unit: "s", Goal: 3,
-		Note: fmt.Sprintf("%.0fx real time, from %v simulated", (10 * time.Minute).Seconds()/perTen, matchDur)})
+		Note: fmt.Sprintf("%.0fx real time, from %v simulated", (10*time.Minute).Seconds()/perTen, matchDur)})
 	return figs, nil
 }
 
