@@ -178,11 +178,26 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 		touched[j] = s.Present[j] | ref.Present[j]
 	}
 	settleEntities(s, nil)
-	if prio != nil {
-		selectEntries(s, ref, &touched, first, budget*8-(w.pos()-start)-entityCountBits, prio)
+	n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
+	if prio != nil && w.pos()-start > budget*8 {
+		// Over the budget: write them again, the chosen ones only. Most
+		// snapshots fit, and pay for one pass.
+		w.truncate(countAt + entityCountBits)
+		selectEntries(s, ref, &touched, first, budget*8-(w.pos()-start), prio)
+		n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
 	}
+	w.patch(countAt, uint64(n), entityCountBits)
+	return w.buf, nil
+}
+
+// writeEntities writes the entity entries of s against ref for the slots
+// in touched, going around from first, and returns their count. An entry
+// that would take w past bit end is left out, its slot of s set back to
+// ref's.
+func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int) int {
+	n := 0
 	var prev int // rotated index of the last entry written
-	for at := nextSlot(&touched, first); at < first+MaxEntities; at = nextSlot(&touched, at+1) {
+	for at := nextSlot(touched, first); at < first+MaxEntities; at = nextSlot(touched, at+1) {
 		k, i := at-first, at%MaxEntities
 		in, was := s.Has(i), ref.Has(i)
 		var from EntityState // what the receiver holds for slot i
@@ -209,8 +224,8 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 		if in {
 			putEntity(&b, &s.Entities[i], &from, s.Tick)
 		}
-		b.writeTo(&w)
-		if !fits(&w, 0) {
+		b.writeTo(w)
+		if w.pos() > end {
 			w.truncate(mark)
 			s.SetPresent(i, was)
 			s.Entities[i] = from
@@ -219,8 +234,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 		n++
 		prev = k
 	}
-	w.patch(countAt, uint64(n), entityCountBits)
-	return w.buf, nil
+	return n
 }
 
 // nextSlot returns the first slot at or after i, counting on past
