@@ -90,18 +90,20 @@ func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, e
 }
 
 // snapshotBudget returns the bytes c's next snapshot may take, 0 for no
-// limit. Each snapshot adds its share of Config.Bandwidth to c's credit
-// and spends what it took, events and all, so that a snapshot swollen by
-// events (a scoreboard for every player) leaves less room to the next
-// few. Credit saved is capped at two snapshots' share, so quiet
-// snapshots do not store up a burst, and debt at four, so that other
-// players' states wait a few snapshots at most for room.
+// limit: a token bucket. Each snapshot adds its share of
+// Config.Bandwidth to c's credit and spends what it took, events and
+// all. Credit saved is capped at a quarter second of Bandwidth, so that a
+// snapshot swollen by events (hits repeated until a far client
+// acknowledges them, a scoreboard for every player) passes whole when the
+// client is under its budget on average; debt is capped at four
+// snapshots' share, so that other players' states wait a few snapshots
+// at most for room.
 func (s *Server) snapshotBudget(c *client) int {
 	if s.cfg.Bandwidth < 0 {
 		return 0
 	}
 	share := s.cfg.Bandwidth * int(c.snapEvery) / s.cfg.TickRate
-	c.credit = min(max(c.credit, -4*share)+share, 2*share)
+	c.credit = min(max(c.credit, -4*share)+share, max(s.cfg.Bandwidth/4, share))
 	return min(max(c.credit-datagramHeader, 1), wire.MaxDatagram)
 }
 
