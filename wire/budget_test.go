@@ -22,13 +22,19 @@ func budgetRoundTrip(t *testing.T, s, base *Snapshot, budget int, prio *[MaxEnti
 	return b
 }
 
+// walkersDelta returns Walkers at tick 1000 and age ticks later, the
+// later one delta encoded against the earlier.
+func walkersDelta(age uint32, turn bool) (base, s *Snapshot) {
+	base, s = Walkers(1000, turn), Walkers(1000+age, turn)
+	s.Baseline = base.Tick
+	return base, s
+}
+
 // TestBudgetByPriority checks that under a budget the entries with the
 // highest priority are sent, those left out keep the baseline's state,
 // and the snapshot stays within the budget.
 func TestBudgetByPriority(t *testing.T) {
-	base := Walkers(1000, true)
-	s := Walkers(1004, true)
-	s.Baseline = base.Tick
+	base, s := walkersDelta(4, true)
 	want := *s
 	var prio [MaxEntities]uint32
 	for i := range prio {
@@ -64,9 +70,7 @@ func TestBudgetByPriority(t *testing.T) {
 // TestBudgetUrgent checks that urgent entries are sent past the budget
 // and that a budget the entries fit in changes nothing.
 func TestBudgetUrgent(t *testing.T) {
-	base := Walkers(1000, false)
-	s := Walkers(1002, false)
-	s.Baseline = base.Tick
+	base, s := walkersDelta(2, false)
 	want := *s
 	var prio [MaxEntities]uint32
 	for i := range 64 {
@@ -76,8 +80,7 @@ func TestBudgetUrgent(t *testing.T) {
 	if s.Entities != want.Entities || len(b) <= 60 {
 		t.Errorf("urgent entries left out (%d bytes)", len(b))
 	}
-	s = Walkers(1002, false)
-	s.Baseline = base.Tick
+	base, s = walkersDelta(2, false)
 	prio = [MaxEntities]uint32{}
 	plain, err := AppendSnapshot(nil, cloneSnapshot(s), base, MaxDatagram)
 	if err != nil {
