@@ -50,6 +50,17 @@ func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, e
 	if c.prio == nil {
 		c.prio = new([wire.MaxEntities]uint32)
 	}
+	if !c.overBudget {
+		// Most snapshots fit, and then every state goes and priorities
+		// start again from nothing: weigh them only when one does not.
+		out, err := wire.AppendSnapshot(c.out[:0], snap, base, wire.MaxDatagram)
+		if err != nil || len(out) <= budget {
+			if err == nil {
+				s.sent(c, snap, out)
+			}
+			return out, err
+		}
+	}
 	yaw := float64(c.state.Yaw) * 2 * math.Pi / game.AngleUnits
 	v := view{fx: math.Cos(yaw), fy: math.Sin(yaw), cos: math.Cos(float64(s.cfg.Settings.FOVDeg) * math.Pi / 360)}
 	for _, o := range s.clients {
@@ -76,17 +87,28 @@ func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, e
 		*p = min(*p, wire.PriorityUrgent-1-w) + w
 	}
 	out, err := wire.AppendSnapshotBudget(c.out[:0], snap, base, wire.MaxDatagram, budget, c.prio)
-	if err != nil {
-		return out, err
+	if err == nil {
+		s.sent(c, snap, out)
 	}
+	return out, err
+}
+
+// sent spends c's credit on snapshot snap, encoded as out, and starts
+// the priority of each state it carries again from nothing.
+func (s *Server) sent(c *client, snap *wire.Snapshot, out []byte) {
 	c.credit -= len(out) + datagramHeader
+	c.overBudget = false
 	for _, o := range s.clients {
-		if o != nil && o != c && snap.Entities[o.id].Stamp == s.tick {
-			c.prio[o.id] = 0 // sent
+		if o == nil || o == c || !snap.Has(o.id) {
+			continue
+		}
+		if snap.Entities[o.id].Stamp == s.tick {
+			c.prio[o.id] = 0
 			c.updatesSent++
+		} else {
+			c.overBudget = true // one was left out
 		}
 	}
-	return out, nil
 }
 
 // snapshotBudget returns the bytes c's next snapshot may take, 0 for no

@@ -190,6 +190,8 @@ type client struct {
 	// client's snapshots (see replicate.go); nil until needed.
 	prio   *[wire.MaxEntities]uint32
 	credit int // bytes of Config.Bandwidth this client's snapshots may spend
+	// overBudget is set when the last snapshot left a state out.
+	overBudget bool
 
 	hold clientHold
 
