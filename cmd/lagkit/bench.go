@@ -34,6 +34,12 @@ type benchFigure struct {
 	Met       bool    `json:"met"`
 }
 
+// met reports whether f meets its goal, and its ratio goal if it has
+// one.
+func (f benchFigure) met() bool {
+	return f.Value <= f.Goal && (f.RatioGoal == 0 || f.Ratio <= f.RatioGoal)
+}
+
 func newBenchCmd() *cobra.Command {
 	var quick, asJSON bool
 	cmd := &cobra.Command{
@@ -77,7 +83,7 @@ func nsPerOp(f func(b *testing.B)) float64 {
 func runBench(quick bool) ([]benchFigure, error) {
 	var figs []benchFigure
 	add := func(f benchFigure) {
-		f.Met = f.Value <= f.Goal && (f.RatioGoal == 0 || f.Ratio <= f.RatioGoal)
+		f.Met = f.met()
 		figs = append(figs, f)
 	}
 
