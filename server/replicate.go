@@ -38,7 +38,7 @@ const (
 // own tick, and draws the player from the states it has. The server's
 // own history stays exact; only what clients see changes.
 func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, error) {
-	budget := s.snapshotBudget(c)
+	budget := s.snapshotBudget(c, snap)
 	if budget == 0 || c.senders != nil {
 		if c.senders == nil {
 			for _, w := range snap.Present {
@@ -111,22 +111,28 @@ func (s *Server) sent(c *client, snap *wire.Snapshot, out []byte) {
 	}
 }
 
-// snapshotBudget returns the bytes c's next snapshot may take, 0 for no
-// limit: a token bucket. Each snapshot adds its share of
+// snapshotBudget returns the bytes c's next snapshot, snap, may take, 0
+// for no limit: a token bucket. Each snapshot adds its share of
 // Config.Bandwidth to c's credit and spends what it took, events and
 // all. Credit saved is capped at a quarter second of Bandwidth, so that a
 // snapshot swollen by events (hits repeated until a far client
 // acknowledges them, a scoreboard for every player) passes whole when the
 // client is under its budget on average; debt is capped at four
-// snapshots' share, so that other players' states wait a few snapshots
-// at most for room.
-func (s *Server) snapshotBudget(c *client) int {
+// snapshots' share. Whatever the debt, other players' states get half a
+// share beside snap's events, so that events repeated until a far or
+// lossy client acknowledges them do not hold every player's state back
+// for a round trip.
+func (s *Server) snapshotBudget(c *client, snap *wire.Snapshot) int {
 	if s.cfg.Bandwidth < 0 {
 		return 0
 	}
 	share := s.cfg.Bandwidth * int(c.snapEvery) / s.cfg.TickRate
 	c.credit = min(max(c.credit, -4*share)+share, max(s.cfg.Bandwidth/4, share))
-	return min(max(c.credit-datagramHeader, 1), wire.MaxDatagram)
+	floor := share / 2
+	for _, ev := range snap.Events {
+		floor += len(ev.Data) + 4 // its kind, length and alignment
+	}
+	return min(max(c.credit-datagramHeader, floor), wire.MaxDatagram)
 }
 
 // view is a client's horizontal view direction and the cosine of half
