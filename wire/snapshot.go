@@ -178,14 +178,10 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 		touched[j] = s.Present[j] | ref.Present[j]
 	}
 	settleEntities(s, nil)
-	n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
-	if prio != nil && w.pos()-start > budget*8 {
-		// Over the budget: write them again, the chosen ones only. Most
-		// snapshots fit, and pay for one pass.
-		w.truncate(countAt + entityCountBits)
+	if prio != nil {
 		selectEntries(s, ref, &touched, first, budget*8-(w.pos()-start), prio)
-		n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
 	}
+	n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
 	w.patch(countAt, uint64(n), entityCountBits)
 	return w.buf, nil
 }
