@@ -69,49 +69,22 @@ func stepBits(d int) int {
 }
 
 // selectEntries removes from mask the entries of s against ref that are
-// left out so that the others take at most avail bits, choosing by
-// descending prio, and sets their slots of s back to ref's. mask holds
-// the slots present in s or ref; entries are written going around the
-// slots from first.
+// left out so that the others take at most avail bits, and sets their
+// slots of s back to ref's. It takes entries by descending prio until
+// the next does not fit (an urgent one always does), so that it weighs
+// only the entries it sends and one more. mask holds the slots present
+// in s or ref; entries are written going around the slots from first.
 func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avail int, prio *[MaxEntities]uint32) {
-	var (
-		keys  [MaxEntities]uint64
-		cost  [MaxEntities]int // entry bits by rotated index, slot code aside
-		n     int
-		total int
-		prev  = -1
-	)
+	var keys [MaxEntities]uint64
+	n := 0
 	for at := nextSlot(mask, first); at < first+MaxEntities; at = nextSlot(mask, at+1) {
 		k, i := at-first, at%MaxEntities
-		in, was := s.Has(i), ref.Has(i)
-		var from EntityState
-		if was {
-			from = ref.Entities[i]
+		if in := s.Has(i); in == ref.Has(i) && (!in || s.Entities[i] == ref.Entities[i]) {
+			continue // no entry
 		}
-		if in == was && s.Entities[i] == from {
-			continue
-		}
-		var b bitBatch
-		if was {
-			b.put(0, 1)
-		}
-		if in {
-			putEntity(&b, &s.Entities[i], &from, s.Tick)
-		}
-		cost[k] = int(b.n)
-		if prev < 0 {
-			total += slotBits
-		} else {
-			total += stepBits(k - prev)
-		}
-		total += cost[k]
-		prev = k
 		// Highest priority first, then the order of writing.
 		keys[n] = uint64(prio[i])<<32 | uint64(MaxEntities-1-k)
 		n++
-	}
-	if total <= avail {
-		return
 	}
 	slices.Sort(keys[:n])
 	var chosen slotMask // rotated indices
@@ -120,7 +93,7 @@ func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avai
 		p, k := uint32(keys[j]>>32), MaxEntities-1-int(uint32(keys[j]))
 		// What taking k adds: its entry and slot code, and the change in
 		// the code of the entry after it.
-		d := cost[k]
+		d := entryBits(s, ref, (k+first)%MaxEntities)
 		switch lo, hi := chosen.below(k), chosen.above(k); {
 		case lo < 0 && hi < 0:
 			d += slotBits
@@ -132,7 +105,7 @@ func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avai
 			d += stepBits(k-lo) + stepBits(hi-k) - stepBits(hi-lo)
 		}
 		if used+d > avail && p != PriorityUrgent {
-			continue
+			break
 		}
 		chosen.set(k)
 		used += d
@@ -152,4 +125,19 @@ func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avai
 			s.Entities[i] = EntityState{}
 		}
 	}
+}
+
+// entryBits returns the bits of slot i's entry in s against ref, its
+// slot code aside.
+func entryBits(s, ref *Snapshot, i int) int {
+	var b bitBatch
+	var from EntityState
+	if ref.Has(i) {
+		from = ref.Entities[i]
+		b.put(0, 1)
+	}
+	if s.Has(i) {
+		putEntity(&b, &s.Entities[i], &from, s.Tick)
+	}
+	return int(b.n)
 }
