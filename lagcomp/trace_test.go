@@ -35,8 +35,8 @@ func TestTraceBroadPhaseChangesNothing(t *testing.T) {
 	tr, shots := crowd(t, 4096)
 	hits := 0
 	for i, s := range shots {
-		got, gotOK := tr.Trace(s.ray, 200, s.t, s.shooter)
-		want, wantOK := bruteTrace(tr, s.ray, 200, s.t, s.shooter)
+		got, gotOK := tr.Trace(s.Ray, 200, s.T, s.Shooter)
+		want, wantOK := bruteTrace(tr, s.Ray, 200, s.T, s.Shooter)
 		if got != want || gotOK != wantOK {
 			t.Fatalf("shot %d: Trace found %+v (%v), every part %+v (%v)", i, got, gotOK, want, wantOK)
 		}

@@ -105,6 +105,12 @@ type Config struct {
 	// Replication chooses how other players' states reach each client
 	// (default: in every snapshot).
 	Replication Replication
+	// Bandwidth is the bytes per second of snapshots each client is
+	// sent, counting 28 bytes of IPv4 and UDP header a datagram (default
+	// 16000, 128 kbit/s; negative: no limit). Under it other players'
+	// states go by priority (see replicate.go); threshold replication
+	// is not limited.
+	Bandwidth int
 	// Settings are mandated for every client.
 	Settings Settings
 	// Delay is time delay or adaptive time delay (default none; see
@@ -250,6 +256,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.AppealRate == 0 {
 		out.AppealRate = 10
+	}
+	if out.Bandwidth == 0 {
+		out.Bandwidth = DefaultBandwidth
 	}
 	if out.Replication.Policy != nil {
 		if out.Replication.Heartbeat == 0 {

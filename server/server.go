@@ -200,6 +200,12 @@ type client struct {
 	repSent     []bool
 	senders     []reckoning.Sender
 	updatesSent int
+	// prio accumulates each other player's priority for a place in this
+	// client's snapshots (see replicate.go); nil until needed.
+	prio   *[wire.MaxEntities]uint32
+	credit int // bytes of Config.Bandwidth this client's snapshots may spend
+	// overBudget is set when the last snapshot left a state out.
+	overBudget bool
 
 	hold clientHold
 
@@ -574,10 +580,9 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 			continue
 		}
 		e := wire.EntityFromState(o.state)
+		e.Stamp = s.tick
 		if c.senders != nil {
 			e = s.replicate(c, o, e)
-		} else {
-			c.updatesSent++ // full replication sends every state
 		}
 		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
@@ -592,7 +597,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 			snap.Baseline = c.ack
 		}
 	}
-	out, err := wire.AppendSnapshot(c.out[:0], snap, base, wire.MaxDatagram)
+	out, err := s.encodeSnapshot(c, snap, base)
 	if err != nil {
 		// Cannot happen for states the server itself produced; dropping
 		// the snapshot is the safe answer if it ever does.
@@ -608,56 +613,6 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 	c.snapshotBytes += len(out)
 	c.snapshots++
 	s.emitSnapshot(c, out)
-}
-
-// ClientInfo describes one connected client.
-type ClientInfo struct {
-	ID            int
-	Peer          Peer
-	Name          string
-	State         game.PlayerState
-	LastCmd       uint32
-	RTT           time.Duration // server-measured smoothed round trip
-	InterpDelay   time.Duration
-	BytesSent     int
-	PacketsSent   int
-	Snapshots     int
-	SnapshotBytes int
-	CmdsLost      int // commands never executed (gaps in the sequence)
-	CmdsDropped   int // commands dropped because the queue was full
-
-	Shots, Hits, HitsTaken int // rays fired (a shotgun fires several per shot), those registered on others, hits registered on this player
-	PressShots             int // shots whose command carried a fire press (sub-tick input)
-	Kills, Deaths          int
-	Team, Score            int
-	Refuted                int // denials the server refuted
-	// UpdatesSent counts the other players' states sent to this client:
-	// under threshold replication those sent anew, else every one in
-	// every snapshot.
-	UpdatesSent    int
-	AppealsIgnored int // appeals for unknown, settled, foreign or late hits
-	// Delay describes the time delay applied to the client.
-	Delay delay.Stats
-	// Charged is what the client was charged against its Limits.
-	Charged LimitCounts
-}
-
-// Client returns information on the client in slot id.
-func (s *Server) Client(id int) (ClientInfo, bool) {
-	if id < 0 || id >= len(s.clients) || s.clients[id] == nil {
-		return ClientInfo{}, false
-	}
-	c := s.clients[id]
-	return ClientInfo{
-		ID: c.id, Peer: c.peer, Name: c.name, State: c.state, LastCmd: c.lastExec,
-		RTT: c.rtt.Smoothed(), InterpDelay: c.interpDelay,
-		BytesSent: c.bytesSent, PacketsSent: c.packetsSent,
-		Snapshots: c.snapshots, SnapshotBytes: c.snapshotBytes,
-		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
-		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken, PressShots: c.pressShots,
-		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored, UpdatesSent: c.updatesSent,
-		Delay: s.delay.Stats(c.id), Charged: c.usage.counts(),
-	}, true
 }
 
 // MaxClients returns the number of player slots.

@@ -300,6 +300,21 @@ func (r *bitReader) readUvarint() uint64 {
 
 // readBucketed reads a value written by writeBucketed with the same widths.
 func (r *bitReader) readBucketed(widths []uint) int64 {
+	if at := r.pos >> 3; r.err == nil && at+8 <= len(r.b) {
+		// The code and its value in one load when they fit the 57 bits
+		// it always holds: the bucket number is the run of one bits.
+		v := binary.LittleEndian.Uint64(r.b[at:]) >> (r.pos & 7)
+		last := len(widths) - 1
+		i := min(bits.TrailingZeros64(^v), last)
+		codeLen := uint(i)
+		if i < last {
+			codeLen++
+		}
+		if n := widths[i]; codeLen+n <= 57 {
+			r.pos += int(codeLen + n)
+			return unzigzag(v >> codeLen & (1<<n - 1))
+		}
+	}
 	i := 0
 	for i < len(widths)-1 && r.readBool() {
 		i++

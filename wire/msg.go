@@ -15,8 +15,10 @@ const MaxDatagram = 1100
 // Version is the protocol version carried by Connect and checked by Accept.
 // Version 4 added the session nonce, the address token and the padding of
 // Connect, and Challenge. Version 5 added the fire press (sub-tick input)
-// to the commands of a Commands packet.
-const Version = 5
+// to the commands of a Commands packet. Version 6 codes every state's
+// stamp against the snapshot's tick (a snapshot under a bandwidth budget
+// mixes states of different ticks).
+const Version = 6
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -145,10 +147,11 @@ type EntityState struct {
 	Pitch      int16
 	Flags      game.StateFlags
 	Teleport   uint8
-	// Stamp is the server tick this state is from when it is older than
-	// the snapshot (threshold replication sends a player's state only
-	// when the receiver's dead reckoning of it drifts too far); 0 means
-	// the snapshot's own tick.
+	// Stamp is the server tick this state is from: the snapshot's own
+	// tick for a state sent fresh, an older one for a state carried over
+	// (threshold replication sends a player's state only when the
+	// receiver's dead reckoning of it drifts too far; a bandwidth budget
+	// leaves low-priority states for later snapshots).
 	Stamp uint32
 }
 

@@ -26,7 +26,8 @@ import (
 //	Pos.X Pos.Y Pos.Z Vel.X Vel.Y Vel.Z | Yaw | Pitch | Flags 8 |
 //	Teleport 8 | Health 16 | Ammo 8 | Heat 8 | WeaponWait 26 µs | Weapon 8
 //
-// and an entity as its X Y Z | Yaw | Pitch | Flags 8 | Teleport 8.
+// and an entity as its X Y Z | Yaw | Pitch | Flags 8 | Teleport 8 |
+// VX VY VZ | Stamp (see stampCode).
 //
 // An event is Kind as a uvarint, len(Data) in 8 bits, zero bits up to a
 // byte boundary, and Data's bytes, so that the decoder can hand out Data
@@ -113,6 +114,12 @@ func (s *Snapshot) SetPresent(i int, present bool) {
 //
 // AppendSnapshot does not allocate when dst has room for limit more bytes.
 func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
+	return appendSnapshot(dst, s, base, limit, 0, nil)
+}
+
+// appendSnapshot is AppendSnapshot and, when prio is not nil,
+// AppendSnapshotBudget.
+func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[MaxEntities]uint32) ([]byte, error) {
 	if err := checkSnapshot(s, base, limit); err != nil {
 		return dst, err
 	}
@@ -171,8 +178,22 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 		touched[j] = s.Present[j] | ref.Present[j]
 	}
 	settleEntities(s, nil)
+	if prio != nil {
+		selectEntries(s, ref, &touched, first, budget*8-(w.pos()-start), prio)
+	}
+	n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
+	w.patch(countAt, uint64(n), entityCountBits)
+	return w.buf, nil
+}
+
+// writeEntities writes the entity entries of s against ref for the slots
+// in touched, going around from first, and returns their count. An entry
+// that would take w past bit end is left out, its slot of s set back to
+// ref's.
+func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int) int {
+	n := 0
 	var prev int // rotated index of the last entry written
-	for at := nextSlot(&touched, first); at < first+MaxEntities; at = nextSlot(&touched, at+1) {
+	for at := nextSlot(touched, first); at < first+MaxEntities; at = nextSlot(touched, at+1) {
 		k, i := at-first, at%MaxEntities
 		in, was := s.Has(i), ref.Has(i)
 		var from EntityState // what the receiver holds for slot i
@@ -197,10 +218,10 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 			b.put(0, 1)
 		}
 		if in {
-			putEntity(&b, &s.Entities[i], &from)
+			putEntity(&b, &s.Entities[i], &from, s.Tick)
 		}
-		b.writeTo(&w)
-		if !fits(&w, 0) {
+		b.writeTo(w)
+		if w.pos() > end {
 			w.truncate(mark)
 			s.SetPresent(i, was)
 			s.Entities[i] = from
@@ -209,8 +230,7 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 		n++
 		prev = k
 	}
-	w.patch(countAt, uint64(n), entityCountBits)
-	return w.buf, nil
+	return n
 }
 
 // nextSlot returns the first slot at or after i, counting on past
@@ -412,8 +432,9 @@ func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 	writeChanged(w, uint64(p.Weapon), uint64(ref.Weapon), 8)
 }
 
-// putEntity adds e, as a delta against ref, to b.
-func putEntity(b *bitBatch, e, ref *EntityState) {
+// putEntity adds e, as a delta against ref, to b, in a snapshot of
+// tick.
+func putEntity(b *bitBatch, e, ref *EntityState, tick uint32) {
 	b.put(coordTable.code(int64(e.X) - int64(ref.X)))
 	b.put(coordTable.code(int64(e.Y) - int64(ref.Y)))
 	b.put(coordTable.code(int64(e.Z) - int64(ref.Z)))
@@ -424,7 +445,21 @@ func putEntity(b *bitBatch, e, ref *EntityState) {
 	b.put(coordTable.code(int64(e.VX) - int64(ref.VX)))
 	b.put(coordTable.code(int64(e.VY) - int64(ref.VY)))
 	b.put(coordTable.code(int64(e.VZ) - int64(ref.VZ)))
-	b.put(changedCode(uint64(e.Stamp), uint64(ref.Stamp), 32))
+	b.put(stampCode(e.Stamp, ref.Stamp, tick))
+}
+
+// stampCode returns the bits and bit count of stamp in an entry of a
+// snapshot of tick against ref: a 0 bit for the snapshot's own tick, as
+// a state sent fresh carries; 1 then 0 for ref's; else 1, 1 and the 32
+// bits.
+func stampCode(stamp, ref, tick uint32) (uint64, uint) {
+	switch stamp {
+	case tick:
+		return 0, 1
+	case ref:
+		return 0b01, 2
+	}
+	return 0b11 | uint64(stamp)<<2, 34
 }
 
 // stepCode returns the bits and bit count of the distance d (1 to
@@ -540,7 +575,7 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 			continue
 		}
 		s.SetPresent(i, true)
-		readEntity(&r, e, i)
+		readEntity(&r, e, i, tick)
 	}
 	return r.finish()
 }
@@ -609,8 +644,9 @@ func readSelf(r *bitReader, p *game.PlayerState, field string) {
 	}
 }
 
-// readEntity reads a delta against *e into *e, the state of slot i.
-func readEntity(r *bitReader, e *EntityState, i int) {
+// readEntity reads a delta against *e into *e, the state of slot i in
+// a snapshot of tick.
+func readEntity(r *bitReader, e *EntityState, i int, tick uint32) {
 	var c [3]int64
 	for j, ref := range [...]int32{e.X, e.Y, e.Z} {
 		var ok bool
@@ -641,7 +677,10 @@ func readEntity(r *bitReader, e *EntityState, i int) {
 		}
 		*v = int32(c)
 	}
-	if r.readBool() {
+	switch {
+	case !r.readBool():
+		e.Stamp = tick
+	case r.readBool():
 		e.Stamp = uint32(r.readBits(32))
 	}
 }

@@ -157,9 +157,9 @@ func TestSelfFieldCosts(t *testing.T) {
 // ticks at 64 Hz) plus Self in well under 500 bytes.
 func TestSnapshotSizeWalking(t *testing.T) {
 	for _, turn := range []bool{false, true} {
-		base := walkers(1000, turn)
+		base := Walkers(1000, turn)
 		full := roundTrip(t, cloneSnapshot(base), nil, MaxDatagram)
-		s := walkers(1006, turn)
+		s := Walkers(1006, turn)
 		s.Baseline = base.Tick
 		delta := roundTrip(t, s, base, MaxDatagram)
 		t.Logf("turning %v: full %d bytes, delta %d bytes", turn, len(full), len(delta))
@@ -353,8 +353,8 @@ func TestAppendSnapshotErrors(t *testing.T) {
 }
 
 func TestDecodeSnapshotErrors(t *testing.T) {
-	base := walkers(100, true)
-	s := walkers(106, true)
+	base := Walkers(100, true)
+	s := Walkers(106, true)
 	s.Baseline = base.Tick
 	delta, err := AppendSnapshot(nil, s, base, MaxDatagram)
 	if err != nil {
@@ -410,8 +410,8 @@ func TestDecodeSnapshotErrors(t *testing.T) {
 }
 
 func TestDecodeSnapshotIntoBaseline(t *testing.T) {
-	base := walkers(50, true)
-	s := walkers(53, true)
+	base := Walkers(50, true)
+	s := Walkers(53, true)
 	s.Baseline = base.Tick
 	b, err := AppendSnapshot(nil, s, base, MaxDatagram)
 	if err != nil {
@@ -427,8 +427,8 @@ func TestDecodeSnapshotIntoBaseline(t *testing.T) {
 }
 
 func TestSnapshotAllocs(t *testing.T) {
-	base := walkers(1000, true)
-	s := walkers(1006, true)
+	base := Walkers(1000, true)
+	s := Walkers(1006, true)
 	s.Baseline = base.Tick
 	s.Events = []Event{{Kind: 1, Data: []byte("hit")}}
 	buf := make([]byte, 0, MaxDatagram)
@@ -450,8 +450,8 @@ func TestSnapshotAllocs(t *testing.T) {
 }
 
 func BenchmarkAppendSnapshot(b *testing.B) {
-	base := walkers(1000, true)
-	s := walkers(1006, true)
+	base := Walkers(1000, true)
+	s := Walkers(1006, true)
 	s.Baseline = base.Tick
 	buf := make([]byte, 0, MaxDatagram)
 	var out []byte
@@ -463,8 +463,8 @@ func BenchmarkAppendSnapshot(b *testing.B) {
 }
 
 func BenchmarkDecodeSnapshot(b *testing.B) {
-	base := walkers(1000, true)
-	s := walkers(1006, true)
+	base := Walkers(1000, true)
+	s := Walkers(1006, true)
 	s.Baseline = base.Tick
 	data, err := AppendSnapshot(nil, s, base, MaxDatagram)
 	if err != nil {

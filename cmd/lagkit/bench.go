@@ -1,0 +1,187 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"testing"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/match"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/sim"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// benchFigure is one figure of `lagkit bench`: what was measured, its
+// goal, and where a figure is best read against another measured in the
+// same run (its anchor), the ratio of the two.
+type benchFigure struct {
+	Name   string  `json:"name"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit"`
+	Goal   float64 `json:"goal"` // at most this
+	Anchor string  `json:"anchor,omitempty"`
+	// Ratio is Value over the anchor's value, and RatioGoal its goal.
+	Ratio     float64 `json:"ratio,omitempty"`
+	RatioGoal float64 `json:"ratio_goal,omitempty"`
+	Note      string  `json:"note,omitempty"`
+	Met       bool    `json:"met"`
+}
+
+// met reports whether f meets its goal, and its ratio goal if it has
+// one.
+func (f benchFigure) met() bool {
+	return f.Value <= f.Goal && (f.RatioGoal == 0 || f.Ratio <= f.RatioGoal)
+}
+
+func newBenchCmd() *cobra.Command {
+	var quick, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure lagkit's performance figures against their goals",
+		Long: `bench runs lagkit's main benchmarks in this process and prints each
+figure with its goal: rewind and trace per shot with 64 players (against
+one ray-capsule test measured in the same run), snapshot encoding per
+client, server-to-client bandwidth and interpolation error with 64
+players, and the CPU time of a 12-bot 10-minute capture the flag match.
+--quick shortens the simulated runs (the match to one minute, scaled to
+ten) for CI.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			figs, err := runBench(quick)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(figs)
+			}
+			printBench(cmd.OutOrStdout(), figs)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&quick, "quick", false, "shorter simulated runs (seconds, not a minute)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON list of figures instead of a table")
+	return cmd
+}
+
+// nsPerOp runs f as a benchmark and returns its nanoseconds per
+// operation.
+func nsPerOp(f func(b *testing.B)) float64 {
+	r := testing.Benchmark(f)
+	if r.N == 0 {
+		return 0
+	}
+	return float64(r.T.Nanoseconds()) / float64(r.N)
+}
+
+func runBench(quick bool) ([]benchFigure, error) {
+	var figs []benchFigure
+	add := func(f benchFigure) {
+		f.Met = f.met()
+		figs = append(figs, f)
+	}
+
+	// Rewind and trace, anchored on one ray-capsule test: the ratio is
+	// what this machine's speed does not change.
+	tr, shots, err := lagcomp.Crowd(256)
+	if err != nil {
+		return nil, err
+	}
+	rewind := nsPerOp(func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			s := &shots[i%len(shots)]
+			tr.Trace(s.Ray, 200, s.T, s.Shooter)
+		}
+	})
+	ray := geom.Ray{Origin: geom.V(-5, 0.3, 0.2), Dir: geom.V(1, 0.05, 0.02).Norm()}
+	capsule := geom.Capsule{A: geom.V(0, 0, -0.5), B: geom.V(0, 0, 0.5), R: 0.4}
+	var sink bool
+	rayNS := nsPerOp(func(b *testing.B) {
+		for b.Loop() {
+			_, _, hit := geom.RayCapsule(ray, 100, capsule)
+			sink = sink != hit
+		}
+	})
+	add(benchFigure{Name: "rewind + trace per shot, 64 players, 1 s of 128 Hz history", Value: rewind, Unit: "ns",
+		Goal: 500, Anchor: "ray-capsule test", Ratio: rewind / rayNS, RatioGoal: 11,
+		Note: fmt.Sprintf("ray-capsule %.1f ns", rayNS)})
+
+	// Snapshot encoding: 63 walkers turning, against a baseline 6 ticks old.
+	base := wire.Walkers(1000, true)
+	snap := wire.Walkers(1006, true)
+	snap.Baseline = base.Tick
+	buf := make([]byte, 0, wire.MaxDatagram)
+	var size int
+	enc := nsPerOp(func(b *testing.B) {
+		for b.Loop() {
+			out, err := wire.AppendSnapshot(buf[:0], snap, base, wire.MaxDatagram)
+			if err != nil {
+				b.Fatal(err)
+			}
+			size = len(out)
+		}
+	})
+	add(benchFigure{Name: "snapshot encode per client, 64 players", Value: enc, Unit: "ns", Goal: 2000,
+		Note: fmt.Sprintf("%d bytes", size)})
+
+	// Bandwidth at 64 players.
+	simDur := 20 * time.Second
+	if quick {
+		simDur = 5 * time.Second
+	}
+	res, err := sim.Run(sim.Config{Players: 64, Duration: simDur, Seed: 1})
+	if err != nil {
+		return nil, err
+	}
+	add(benchFigure{Name: "server → client bandwidth, 64 players, 64 Hz", Value: res.BytesPerSPerClient, Unit: "B/s", Goal: 16000,
+		Note: fmt.Sprintf("interpolation error %.2f mm over %v; server tick %.0f µs", res.InterpErrorMeanM*1000, simDur, res.TickTimeUS)})
+
+	// The 12-bot capture the flag match of the alc experiment.
+	matchDur := 10 * time.Minute
+	if quick {
+		matchDur = time.Minute
+	}
+	var merr error
+	matchNS := nsPerOp(func(b *testing.B) {
+		for b.Loop() {
+			if _, err := match.Run(match.Config{Map: "metro", Mode: mode.CTF, Bots: 12, Duration: matchDur, Seed: 1}, nil); err != nil {
+				merr = err
+				b.SkipNow()
+			}
+		}
+	})
+	if merr != nil {
+		return nil, merr
+	}
+	perTen := matchNS / 1e9 * float64(10*time.Minute) / float64(matchDur)
+	add(benchFigure{Name: "12-bot 10-minute CTF on metro", Value: perTen, Unit: "s", Goal: 3,
+		Note: fmt.Sprintf("%.0fx real time, from %v simulated", (10*time.Minute).Seconds()/perTen, matchDur)})
+	return figs, nil
+}
+
+func printBench(w io.Writer, figs []benchFigure) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "figure\tnow\tgoal\tratio (goal)\tmet\tnote")
+	for _, f := range figs {
+		ratio := ""
+		if f.Anchor != "" {
+			ratio = fmt.Sprintf("%.1fx %s (≤ %gx)", f.Ratio, f.Anchor, f.RatioGoal)
+		}
+		met := "no"
+		if f.Met {
+			met = "yes"
+		}
+		value := fmt.Sprintf("%.3g", f.Value)
+		if f.Value >= 1000 {
+			value = fmt.Sprintf("%.0f", f.Value)
+		}
+		fmt.Fprintf(tw, "%s\t%s %s\t≤ %g %s\t%s\t%s\t%s\n", f.Name, value, f.Unit, f.Goal, f.Unit, ratio, met, f.Note)
+	}
+	tw.Flush()
+}

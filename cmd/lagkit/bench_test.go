@@ -1,0 +1,31 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBenchFigures checks that a figure meets its goal only when its
+// ratio to its anchor does too, and that the table shows both.
+func TestBenchFigures(t *testing.T) {
+	figs := []benchFigure{
+		{Name: "fast", Value: 400, Unit: "ns", Goal: 500, Anchor: "ray", Ratio: 9, RatioGoal: 11},
+		{Name: "fast here", Value: 400, Unit: "ns", Goal: 500, Anchor: "ray", Ratio: 20, RatioGoal: 11},
+		{Name: "slow", Value: 16001, Unit: "B/s", Goal: 16000},
+	}
+	want := []bool{true, false, false}
+	for i := range figs {
+		figs[i].Met = figs[i].met()
+		if figs[i].Met != want[i] {
+			t.Errorf("%s: met %v, want %v", figs[i].Name, figs[i].Met, want[i])
+		}
+	}
+	var b strings.Builder
+	printBench(&b, figs)
+	out := b.String()
+	for _, s := range []string{"9.0x ray (≤ 11x)", "16001 B/s", "≤ 16000 B/s"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("table lacks %q:\n%s", s, out)
+		}
+	}
+}

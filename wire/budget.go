@@ -1,0 +1,143 @@
+package wire
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// PriorityUrgent is the priority of an entity entry that
+// AppendSnapshotBudget sends whatever the budget: an entity appearing,
+// leaving, teleporting or dying, which no receiver should learn late.
+const PriorityUrgent = math.MaxUint32
+
+// AppendSnapshotBudget is AppendSnapshot with a soft budget: when the
+// entity entries would take the snapshot past budget bytes, it sends
+// them by descending prio (slot by slot; ties go in the order the
+// entries would be written) while they fit, and leaves the others out
+// as AppendSnapshot leaves out what does not fit in limit, their slots
+// in s set back to base's. Entries of priority PriorityUrgent are sent
+// even past budget (not past limit). The caller keeps the priorities:
+// in the manner of Glenn Fiedler's priority accumulator ("State
+// Synchronization", gafferongames.com, 2015), an entity left out should
+// gain priority until it is sent, so that none is left out for good.
+func AppendSnapshotBudget(dst []byte, s, base *Snapshot, limit, budget int, prio *[MaxEntities]uint32) ([]byte, error) {
+	if budget <= 0 || budget > limit {
+		return dst, encodeError(MsgSnapshot, "budget %d outside 1 to limit %d", budget, limit)
+	}
+	return appendSnapshot(dst, s, base, limit, budget, prio)
+}
+
+// slotMask is a set of entity slots, or of rotated entry indices.
+type slotMask [MaxEntities / 64]uint64
+
+func (m *slotMask) set(i int)      { m[i/64] |= 1 << (i % 64) }
+func (m *slotMask) has(i int) bool { return m[i/64]>>(i%64)&1 != 0 }
+
+// below returns the highest member less than i, or -1.
+func (m *slotMask) below(i int) int {
+	for j := i / 64; j >= 0; j-- {
+		w := m[j]
+		if j == i/64 {
+			w &= 1<<(i%64) - 1
+		}
+		if w != 0 {
+			return j*64 + 63 - bits.LeadingZeros64(w)
+		}
+	}
+	return -1
+}
+
+// above returns the lowest member greater than i, or -1.
+func (m *slotMask) above(i int) int {
+	for j := (i + 1) / 64; j < len(m); j++ {
+		w := m[j]
+		if j == (i+1)/64 {
+			w &^= 1<<((i+1)%64) - 1
+		}
+		if w != 0 {
+			return j*64 + bits.TrailingZeros64(w)
+		}
+	}
+	return -1
+}
+
+// stepBits returns the length of stepCode(d).
+func stepBits(d int) int {
+	_, n := stepCode(d)
+	return int(n)
+}
+
+// selectEntries removes from mask the entries of s against ref that are
+// left out so that the others take at most avail bits, and sets their
+// slots of s back to ref's. It takes entries by descending prio until
+// the next does not fit (an urgent one always does), so that it weighs
+// only the entries it sends and one more. mask holds the slots present
+// in s or ref; entries are written going around the slots from first.
+func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avail int, prio *[MaxEntities]uint32) {
+	var keys [MaxEntities]uint64
+	n := 0
+	for at := nextSlot(mask, first); at < first+MaxEntities; at = nextSlot(mask, at+1) {
+		k, i := at-first, at%MaxEntities
+		if in := s.Has(i); in == ref.Has(i) && (!in || s.Entities[i] == ref.Entities[i]) {
+			continue // no entry
+		}
+		// Highest priority first, then the order of writing.
+		keys[n] = uint64(prio[i])<<32 | uint64(MaxEntities-1-k)
+		n++
+	}
+	slices.Sort(keys[:n])
+	var chosen slotMask // rotated indices
+	used := 0
+	for j := n - 1; j >= 0; j-- {
+		p, k := uint32(keys[j]>>32), MaxEntities-1-int(uint32(keys[j]))
+		// What taking k adds: its entry and slot code, and the change in
+		// the code of the entry after it.
+		d := entryBits(s, ref, (k+first)%MaxEntities)
+		switch lo, hi := chosen.below(k), chosen.above(k); {
+		case lo < 0 && hi < 0:
+			d += slotBits
+		case lo < 0:
+			d += stepBits(hi - k) // k takes over the first entry's slot number
+		case hi < 0:
+			d += stepBits(k - lo)
+		default:
+			d += stepBits(k-lo) + stepBits(hi-k) - stepBits(hi-lo)
+		}
+		if used+d > avail && p != PriorityUrgent {
+			break
+		}
+		chosen.set(k)
+		used += d
+	}
+	for j := range n {
+		k := MaxEntities - 1 - int(uint32(keys[j]))
+		if chosen.has(k) {
+			continue
+		}
+		i := (k + first) % MaxEntities
+		mask[i/64] &^= 1 << (i % 64)
+		if ref.Has(i) {
+			s.SetPresent(i, true)
+			s.Entities[i] = ref.Entities[i]
+		} else {
+			s.SetPresent(i, false)
+			s.Entities[i] = EntityState{}
+		}
+	}
+}
+
+// entryBits returns the bits of slot i's entry in s against ref, its
+// slot code aside.
+func entryBits(s, ref *Snapshot, i int) int {
+	var b bitBatch
+	var from EntityState
+	if ref.Has(i) {
+		from = ref.Entities[i]
+		b.put(0, 1)
+	}
+	if s.Has(i) {
+		putEntity(&b, &s.Entities[i], &from, s.Tick)
+	}
+	return int(b.n)
+}
