@@ -194,3 +194,25 @@ func (m *Memory) Put(r Record) { m.Records = append(m.Records, r) }
 
 // Close does nothing: a Memory has nothing to flush.
 func (m *Memory) Close() error { return nil }
+
+// Tee returns a Sink that hands every record to each of sinks in turn and
+// closes them all, returning the first error.
+func Tee(sinks ...Sink) Sink { return tee(sinks) }
+
+type tee []Sink
+
+func (t tee) Put(r Record) {
+	for _, s := range t {
+		s.Put(r)
+	}
+}
+
+func (t tee) Close() error {
+	var first error
+	for _, s := range t {
+		if err := s.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

@@ -1,6 +1,9 @@
 package record
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestMemoryKeepsOrder(t *testing.T) {
 	var m Memory
@@ -16,5 +19,25 @@ func TestMemoryKeepsOrder(t *testing.T) {
 	}
 	if _, ok := m.Records[1].(Shot); !ok {
 		t.Fatalf("second record is %T, want Shot", m.Records[1])
+	}
+}
+
+type failing struct{ Memory }
+
+func (failing) Close() error { return errTest }
+
+var errTest = errors.New("close failed")
+
+func TestTeeFeedsEverySink(t *testing.T) {
+	var a Memory
+	var b failing
+	s := Tee(&a, &b)
+	s.Put(Kill{Killer: 1})
+	s.Put(Path{X: 2})
+	if err := s.Close(); !errors.Is(err, errTest) {
+		t.Fatalf("Close: %v, want the failing sink's error", err)
+	}
+	if len(a.Records) != 2 || len(b.Records) != 2 {
+		t.Fatalf("sinks got %d and %d records, want 2 each", len(a.Records), len(b.Records))
 	}
 }

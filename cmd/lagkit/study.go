@@ -14,12 +14,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 )
 
 // studyCommands build the subcommands of lagkit study; a file adding one
 // appends its constructor here from an init function.
-var studyCommands = []func() *cobra.Command{newStudyCheckCmd, newStudyRunCmd}
+var studyCommands = []func() *cobra.Command{newStudyCheckCmd, newStudyRunCmd, newStudyExportCmd}
 
 // quickRound is how long --quick lets each round run.
 const quickRound = 20 * time.Second
@@ -68,7 +70,7 @@ func newStudyRunCmd() *cobra.Command {
 	var (
 		simulate, quick, force, asJSON bool
 		seed                           uint64
-		out                            string
+		out, dsn                       string
 	)
 	cmd := &cobra.Command{
 		Use:   "run FILE",
@@ -86,7 +88,10 @@ people is not available yet.
 
 The report goes to --out (default: a new folder under ./results/):
 study.md, study.json, and the results.json, CSV tables and report.html
-the experiments write.`,
+the experiments write. Every record (rounds, participants, sessions,
+shots, kills, objectives, reports, answers and movement paths) is also
+stored in the study database --db: an SQLite file (created if missing)
+or a postgres:// URL; 'lagkit study export' reads it back.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !simulate {
@@ -115,10 +120,21 @@ the experiments write.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "study %s: round %d of %d (%s) played, %.0f s so far\n",
 					s.Name, p.Index+1, plans, p.Name, time.Since(wall).Seconds())
 			}
-			err = study.Run(cmd.Context(), s, study.NewSimulation(wall), &sum, study.Options{Seed: seed, Progress: progress})
+			db, err := store.Open(cmd.Context(), dsn)
 			if err != nil {
 				return err
 			}
+			defer db.Close()
+			w := db.NewWriter(store.WriterOptions{})
+			err = study.Run(cmd.Context(), s, study.NewSimulation(wall), record.Tee(&sum, w), study.Options{Seed: seed, Progress: progress})
+			if cerr := w.Close(); err == nil && cerr != nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+			st := w.Stats()
+			fmt.Fprintf(cmd.ErrOrStderr(), "study %s: %d records stored in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
 			rep, err := sum.Report()
 			if err != nil {
 				return err
@@ -143,6 +159,7 @@ the experiments write.`,
 	f.StringVar(&out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
 	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
 	f.BoolVar(&asJSON, "json", false, "print study.json to stdout")
+	f.StringVar(&dsn, "db", defaultDB, "study database: an SQLite file, or a postgres:// URL")
 	return cmd
 }
 

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/study"
 )
 
@@ -55,7 +57,7 @@ func TestStudyCheckErrors(t *testing.T) {
 		{[]string{"study", "check", "missing.toml"}, 1, "missing.toml"},
 		{[]string{"study", "check"}, 2, "accepts 1 arg"},
 		{[]string{"study", "run", "../../presets/alc.toml"}, 2, "study run: playing a study live with people is not available yet; add --simulate"},
-		{[]string{"study", "grade"}, 2, "unknown command \"grade\" for lagkit study (commands: check, run"},
+		{[]string{"study", "grade"}, 2, "unknown command \"grade\" for lagkit study (commands: check, export, run)"},
 	}
 	for _, c := range cases {
 		code, _, errOut := lagkit(c.args...)
@@ -66,10 +68,13 @@ func TestStudyCheckErrors(t *testing.T) {
 }
 
 // TestStudyRunSimulate: a quick simulated run of the atd preset writes
-// its report, and a second run into the same folder needs --force.
+// its report and stores its records in the study database, which study
+// export writes out as CSV and as path files lagkit trend reads; a
+// second run into the same folder needs --force.
 func TestStudyRunSimulate(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "out")
-	args := []string{"study", "run", "../../presets/atd.toml", "--simulate", "--quick", "--seed", "2", "--out", dir}
+	tmp := t.TempDir()
+	dir, db := filepath.Join(tmp, "out"), filepath.Join(tmp, "study.db")
+	args := []string{"study", "run", "../../presets/atd.toml", "--simulate", "--quick", "--seed", "2", "--out", dir, "--db", db}
 	code, out, errOut := lagkit(args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -97,5 +102,41 @@ func TestStudyRunSimulate(t *testing.T) {
 	}
 	if code, _, errOut := lagkit(args...); code != 2 || !strings.Contains(errOut, "is not empty: give --force") {
 		t.Errorf("second run: exit %d, %q", code, errOut)
+	}
+
+	ex := filepath.Join(tmp, "export")
+	code, out, errOut = lagkit("study", "export", "--db", db, "--out", ex, "--study", "atd")
+	if code != 0 || !strings.Contains(out, "exported 1 studies") || !strings.Contains(out, "5 path files") {
+		t.Fatalf("export: exit %d, %q, %q", code, out, errOut)
+	}
+	rows := func(name string) [][]string {
+		f, err := os.Open(filepath.Join(ex, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return recs
+	}
+	if got := len(rows("shots.csv")) - 1; got != shots {
+		t.Errorf("shots.csv holds %d shots, the report %d", got, shots)
+	}
+	if r := rows("rounds.csv"); len(r) != 6 || r[1][3] != "arena" || r[1][6] != "20" {
+		t.Errorf("rounds.csv: %q", r)
+	}
+	f, err := os.Open(filepath.Join(ex, "paths-study1-round0.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	samples, err := reckoning.ReadPaths("paths-study1-round0.csv", f)
+	if err != nil || len(samples) < 20*20 {
+		t.Fatalf("the exported paths read as %d samples (%v), want at least 20 s at 20 Hz", len(samples), err)
+	}
+	if code, _, errOut := lagkit("study", "export", "--db", db, "--out", filepath.Join(tmp, "x"), "--study", "nope"); code != 1 || !strings.Contains(errOut, `no study "nope" (known: 1 "atd")`) {
+		t.Errorf("export of an unknown study: exit %d, %q", code, errOut)
 	}
 }
