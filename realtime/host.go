@@ -173,25 +173,33 @@ func (h *Host) Shutdown(ctx context.Context, reason string) error {
 }
 
 // guard runs the match goroutine, and turns a panic in it (in the server
-// core, or in a command run on it) into the end of this match alone,
-// logged with its stack and counted in Metrics.Panics: one process hosts
-// many matches, and one broken match must not end the others.
+// core, or in a command run on it) into the end of this match alone: one
+// process hosts many matches, and one broken match must not end the
+// others.
 func (m *Match) guard() {
-	defer func() {
-		v := recover()
-		if v == nil {
-			return
-		}
-		m.met.parent.Panics.Inc()
-		m.log.Error("match panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	defer m.recoverPanic("match", func() {
 		select {
 		case <-m.done:
 			return // it had already ended
 		default:
 		}
 		m.abandon("server error")
-	}()
+	})
 	m.run()
+}
+
+// recoverPanic, deferred by each goroutine of a match (the match's own,
+// a connection's reader, a server-side bot), turns a panic there into an
+// error logged with its stack and counted in Metrics.Panics, then runs
+// then: the panic ends what it broke, never the process.
+func (m *Match) recoverPanic(what string, then func()) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	m.met.parent.Panics.Inc()
+	m.log.Error(what+" panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	then()
 }
 
 // abandon ends a match whose server core can no longer be trusted: it

@@ -10,6 +10,12 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
+
+	"github.com/lagkit/lagkit/bot"
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/world"
 )
 
 // lockedBuffer is a log sink several goroutines write.
@@ -150,5 +156,52 @@ func TestMatchCPU(t *testing.T) {
 	}
 	if !(cpu > 0 && cpu < 0.5) {
 		t.Fatalf("CPU time %.3fs in 1s of a 20 Hz match", cpu)
+	}
+}
+
+// panicBrain is a bot brain whose first decision panics.
+type panicBrain struct{ Brain }
+
+func (panicBrain) Input(time.Duration, *client.Client) game.UserCmd { panic("bot brain broken") }
+
+// TestPanicEndsOneBot breaks the brain of one server-side bot: that bot
+// ends, logged with its stack and counted, and leaves its seat; the
+// match and its other bots play on to the end.
+func TestPanicEndsOneBot(t *testing.T) {
+	made := 0
+	orig := newBotBrain
+	t.Cleanup(func() { newBotBrain = orig })
+	newBotBrain = func(cfg bot.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *game.Weapon, seed uint64) (Brain, error) {
+		b, err := orig(cfg, w, g, p, weapon, seed)
+		made++
+		if made == 1 {
+			return panicBrain{b}, err
+		}
+		return b, err
+	}
+	var logs lockedBuffer
+	met := NewMetrics(prometheus.NewRegistry())
+	h := NewHost(slog.New(slog.NewJSONHandler(&logs, nil)), met)
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "ffa", Seats: 4, Bots: 3, Duration: Duration(2 * time.Second), TickRate: 32})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-m.Done():
+	case <-time.After(15 * time.Second):
+		t.Fatal("the match did not finish")
+	}
+	if r := m.Reason(); r != "match over" {
+		t.Fatalf("the match ended with %q", r)
+	}
+	if got := value(met.Panics); got < 1 {
+		t.Fatalf("panics counted: %v", got)
+	}
+	l := logs.String()
+	if !strings.Contains(l, `"msg":"bot panic"`) || !strings.Contains(l, "bot brain broken") || !strings.Contains(l, "panicBrain.Input") {
+		t.Fatalf("the bot's panic was not logged with its stack:\n%s", l)
+	}
+	if strings.Contains(l, `"msg":"match panic"`) {
+		t.Fatal("the bot's panic ended the match")
 	}
 }

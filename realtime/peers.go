@@ -9,10 +9,13 @@ import (
 
 	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/world"
 )
 
 // peer is one connection of a match.
@@ -78,15 +81,20 @@ func (m *Match) add(conn transport.Conn, isBot bool) error {
 // is empty, so a flood never blocks the match or grows memory.
 func (m *Match) read(ctx context.Context, p *peer) {
 	defer m.wg.Done()
+	leave := func() {
+		select {
+		case m.gone <- p:
+		case <-m.done:
+		case <-ctx.Done():
+		}
+	}
+	// A panic in the transport's Recv ends this connection alone.
+	defer m.recoverPanic("reader", leave)
 	scratch := make([]byte, transport.MaxDatagram)
 	for {
 		n, err := p.conn.Recv(ctx, scratch)
 		if err != nil {
-			select {
-			case m.gone <- p:
-			case <-m.done:
-			case <-ctx.Done():
-			}
+			leave()
 			return
 		}
 		select {
@@ -264,7 +272,7 @@ func (m *Match) startBot() error {
 	srvEnd, cliEnd := Pipe(name, "server", 256)
 	seed := m.r.cfg.Seed ^ uint64(m.botSeq)*0x9e3779b97f4a7c15
 	// Three in four bots attack, as in lagkit's matches of bots.
-	b, err := bot.New(bot.Config{Skill: m.r.cfg.BotSkill, Attacker: m.botSeq%4 != 0}, m.r.server.Map, m.r.grid, m.r.params, m.r.weapon, seed)
+	b, err := newBotBrain(bot.Config{Skill: m.r.cfg.BotSkill, Attacker: m.botSeq%4 != 0}, m.r.server.Map, m.r.grid, m.r.params, m.r.weapon, seed)
 	if err != nil {
 		return err
 	}
@@ -283,9 +291,17 @@ func (m *Match) startBot() error {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
+		// A bot that panics closes its end: the server sees it leave.
+		defer m.recoverPanic("bot", func() { cliEnd.Close("bot error") })
 		_, _ = RunClient(context.Background(), cliEnd, ClientConfig{Client: cc, Brain: b})
 	}()
 	return nil
+}
+
+// newBotBrain makes a server-side bot's brain (bot.New; tests swap in
+// one that fails).
+var newBotBrain = func(cfg bot.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *game.Weapon, seed uint64) (Brain, error) {
+	return bot.New(cfg, w, g, p, weapon, seed)
 }
 
 // replicatedDisplay has a client draw the others with the dead reckoning
