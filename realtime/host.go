@@ -15,11 +15,12 @@ import (
 
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/wire"
 )
 
 // Host runs many matches in one process, each on its own goroutine, and
-// hands each connection its listeners accept to the oldest match with a
-// free seat.
+// hands each connection its listeners accept to a match: the one its
+// connect token names, or without tokens the oldest with a free seat.
 type Host struct {
 	log *slog.Logger
 	met *Metrics
@@ -37,9 +38,8 @@ type Host struct {
 // RequireTokens makes every match started after it admit only clients
 // with a connect token (package token) sealed under key (token.KeySize
 // bytes) for that match at address, the UDP address clients reach.
-// The host's own bots get theirs from the match. Note that a connection
-// goes to the oldest match with a free seat, so with several matches a
-// token for another one is refused (counted as a wrong match).
+// The host's own bots get theirs from the match. A connection goes to
+// the match its token names (see Join), so one listener serves them all.
 func (h *Host) RequireTokens(key []byte, address string) error {
 	if len(key) != token.KeySize {
 		return fmt.Errorf("realtime: connect key of %d bytes, want %d", len(key), token.KeySize)
@@ -127,9 +127,18 @@ func (h *Host) Match(id string) (*Match, bool) {
 	return nil, false
 }
 
-// Join gives conn to the oldest match with a free seat, or closes it
-// when every match is full.
+// Join gives conn to a match: when the host requires connect tokens, to
+// the match the token of its first datagram (its Connect) names (see
+// route); else to the oldest match with a free seat. It closes conn when
+// no match takes it.
 func (h *Host) Join(conn transport.Conn) error {
+	h.mu.Lock()
+	key := h.tokens
+	h.mu.Unlock()
+	if key != nil {
+		go h.route(conn, key)
+		return nil
+	}
 	for _, m := range h.Matches() {
 		if err := m.Add(conn); err == nil {
 			return nil
@@ -137,6 +146,52 @@ func (h *Host) Join(conn transport.Conn) error {
 	}
 	_ = conn.Close("server full")
 	return errors.New("realtime: every match is full")
+}
+
+// routeWait bounds how long a new connection may take to send its
+// Connect before it is closed.
+const routeWait = 5 * time.Second
+
+// route reads conn's first datagram, a Connect, and hands conn with it
+// to the match its connect token names, so that one listener serves
+// every match of the host. The token is opened here only to read the
+// match: the match's core checks it in full (expiry, address, replay)
+// before it allocates anything. A connection whose first datagram is not
+// a Connect with a valid token for a match of this host is closed, its
+// datagram counted as dropped, and nothing is sent back.
+func (h *Host) route(conn transport.Conn, key []byte) {
+	ctx, cancel := context.WithTimeout(context.Background(), routeWait)
+	defer cancel()
+	buf := make([]byte, transport.MaxDatagram)
+	n, err := conn.Recv(ctx, buf)
+	if err != nil {
+		_ = conn.Close("no connect")
+		return
+	}
+	refuse := func(reason, why string) {
+		h.met.Dropped.WithLabelValues("", reason).Inc()
+		h.log.Debug("refused", "peer", conn.Peer(), "err", why)
+		_ = conn.Close(why)
+	}
+	var c wire.Connect
+	if err := wire.DecodeConnect(buf[:n], &c); err != nil {
+		refuse(DropMalformed, "first datagram is not a connect")
+		return
+	}
+	claims, err := token.Open(key, []byte(c.Token), time.Now())
+	if err != nil {
+		refuse(DropToken, "connect token: "+err.Error())
+		return
+	}
+	m, ok := h.Match(claims.Match)
+	if !ok {
+		refuse(DropToken, fmt.Sprintf("connect token for match %q, which this server does not run", claims.Match))
+		return
+	}
+	if err := m.addFirst(conn, buf[:n]); err != nil {
+		h.log.Warn("refused", "peer", conn.Peer(), "match", m.ID(), "err", err)
+		_ = conn.Close("match full")
+	}
 }
 
 // Serve accepts sessions from l and joins them to matches until ctx is

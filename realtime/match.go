@@ -178,6 +178,27 @@ func (m *Match) Add(conn transport.Conn) error {
 	return err
 }
 
+// addFirst adds conn as Add does and hands the match first, the
+// datagram the host read from it to route it here.
+func (m *Match) addFirst(conn transport.Conn, first []byte) error {
+	var err error
+	if e := m.do(func() {
+		if err = m.add(conn, false); err != nil {
+			return
+		}
+		p := m.peers[m.nextPeer-1]
+		select {
+		case b := <-m.free:
+			m.receive(m.now(), inbound{p: p, b: append(b[:0], first...)})
+		default:
+			m.met.dropped[DropQueueFull].Inc()
+		}
+	}); e != nil {
+		return e
+	}
+	return err
+}
+
 // SetLatency replaces the match's per-player link rules; players already
 // connected get their new links at once (packets in flight keep their
 // delivery times).

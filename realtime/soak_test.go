@@ -23,6 +23,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -566,5 +567,76 @@ func TestSpoofedConnectionsEmptyNoSeat(t *testing.T) {
 	cs, err := kit.play(ctx, srv.addr, "alice", 1, nil, nil)
 	if err != nil || cs.Snapshots < 32 {
 		t.Fatalf("a real client among the spoofed ones: %d snapshots, %v", cs.Snapshots, err)
+	}
+}
+
+// TestTokenRoutesOneListener: two matches behind one UDP listener; each
+// client lands in the match its connect token names, and a token for a
+// match this host does not run is refused at the door, counted, with
+// nothing sent back.
+func TestTokenRoutesOneListener(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of wall time")
+	}
+	walltest.Lock(t)
+	reg := prometheus.NewRegistry()
+	h := NewHost(quiet, NewMetrics(reg))
+	key := make([]byte, token.KeySize)
+	for i := range key {
+		key[i] = byte(3 * i)
+	}
+	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := h.RequireTokens(key, l.Addr()); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Shutdown(context.Background(), "test over")
+	var ms [2]*Match
+	for i := range ms {
+		if ms[i], err = h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 4}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go h.Serve(ctx, l)
+	kit := newBotKit(t, "arena")
+	connects := func(m *Match) int {
+		var n int
+		if err := m.do(func() { n = m.srv.Stats().Connects }); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for i, m := range []*Match{ms[1], ms[0]} {
+		tok, err := h.IssueToken(m.ID(), "p", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+		cs, err := kit.play(pctx, l.Addr(), "p", 1, tok, nil)
+		cancel()
+		if err != nil || cs.Snapshots < 16 || cs.Seat < 0 {
+			t.Fatalf("token for match %s: %d snapshots, seat %d, %v", m.ID(), cs.Snapshots, cs.Seat, err)
+		}
+		if got := []int{connects(ms[0]), connects(ms[1])}; got[0] != i || got[1] != 1 {
+			t.Fatalf("after client %d (match %s): connects %v", i, m.ID(), got)
+		}
+	}
+	tok, err := token.Seal(key, token.Claims{Match: "elsewhere", Player: "p", Address: l.Addr(), Expires: time.Now().Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	cs, _ := kit.play(pctx, l.Addr(), "p", 1, tok, nil)
+	cancel()
+	if cs.Snapshots != 0 || cs.Seat >= 0 || connects(ms[0]) != 1 || connects(ms[1]) != 1 {
+		t.Fatalf("a token for another server's match: %d snapshots, seat %d", cs.Snapshots, cs.Seat)
+	}
+	if drops := counter(t, reg, "lagkit_datagrams_dropped_total", map[string]string{"match": "", "reason": DropToken}); drops == 0 {
+		t.Error("the refused token was not counted among the drops")
 	}
 }

@@ -67,7 +67,9 @@ under the key (--token-key, or a random one): POST /api/matches/{id}/tokens
 with {"player": "name"} returns one (base64, valid 30 s) for that match and
 the --udp address, and 'lagkit bots --token-url' fetches one per bot. A
 refused connect gets no reply. The page on --listen gets its token from
-POST /lagkit/token on the same address, for the oldest match.
+POST /lagkit/token on the same address, for the oldest match. Every
+listener serves every match: a connection goes to the match its token
+names.
 
 With --agones the server runs as an Agones GameServer, talking to the
 Agones SDK server beside it (localhost, port $AGONES_SDK_HTTP_PORT or

@@ -90,7 +90,9 @@ func TestServeTokens(t *testing.T) {
 	if b := rep.Bots[0]; b.Seat >= 0 || b.Snapshots > 0 {
 		t.Errorf("bot without a token admitted: %+v", b)
 	}
-	if m := scrape(t, "http://"+addrs["http"].(string)+"/metrics"); !strings.Contains(m, `lagkit_datagrams_dropped_total{match="1",reason="token"}`) || strings.Contains(m, `lagkit_datagrams_dropped_total{match="1",reason="token"} 0`) {
+	// The host reads a new connection's token to route it, so a connect
+	// without one is refused at the door, before any match.
+	if m := scrape(t, "http://"+addrs["http"].(string)+"/metrics"); !strings.Contains(m, `lagkit_datagrams_dropped_total{match="",reason="token"}`) || strings.Contains(m, `lagkit_datagrams_dropped_total{match="",reason="token"} 0`) {
 		t.Errorf("refused connects not counted:\n%s", grepLines(m, "dropped"))
 	}
 	rep = runTokenBots(t, "--connect", "udp://"+udp, "--map", "arena", "--count", "2", "--duration", "2s", "--token-url", url, "--json")
