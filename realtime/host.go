@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
@@ -33,6 +34,8 @@ type Host struct {
 	// after RequireTokens checks, and tokenAddr the address tokens name.
 	tokens    []byte
 	tokenAddr string
+	// sink, if set, gets what every match started after SetSink does.
+	sink record.Sink
 }
 
 // RequireTokens makes every match started after it admit only clients
@@ -86,20 +89,35 @@ const maxMatches = 256
 
 // Start starts a match for cfg.
 func (h *Host) Start(cfg MatchConfig) (*Match, error) {
+	m, sink, err := h.start(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if sink != nil {
+		if err := m.SetSink(sink); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// start starts a match for cfg and returns it with the host's sink.
+func (h *Host) start(cfg MatchConfig) (*Match, record.Sink, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return nil, ErrShutdown
+		return nil, nil, ErrShutdown
 	}
 	if len(h.matches) >= maxMatches {
-		return nil, fmt.Errorf("realtime: %d matches running, at most %d", len(h.matches), maxMatches)
+		return nil, nil, fmt.Errorf("realtime: %d matches running, at most %d", len(h.matches), maxMatches)
 	}
 	h.seq++
 	id := strconv.Itoa(h.seq)
 	m, err := newMatch(id, cfg, h.log, h.met, h.tokens, h.tokenAddr)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	m.round = h.seq - 1
 	h.matches = append(h.matches, m)
 	go func() {
 		<-m.Done()
@@ -107,7 +125,35 @@ func (h *Host) Start(cfg MatchConfig) (*Match, error) {
 		h.matches = slices.DeleteFunc(h.matches, func(x *Match) bool { return x == m })
 		h.mu.Unlock()
 	}()
-	return m, nil
+	return m, h.sink, nil
+}
+
+// SetSink makes every match started after it put what happens in it
+// into sink (see Match.SetSink), each match as one round numbered from 0
+// in the order the host started them. The matches' puts are serialised,
+// so sink sees one goroutine at a time.
+func (h *Host) SetSink(sink record.Sink) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.sink = &lockedSink{s: sink}
+}
+
+// lockedSink serialises the puts of several matches into one sink.
+type lockedSink struct {
+	mu sync.Mutex
+	s  record.Sink
+}
+
+func (l *lockedSink) Put(r record.Record) {
+	l.mu.Lock()
+	l.s.Put(r)
+	l.mu.Unlock()
+}
+
+func (l *lockedSink) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.s.Close()
 }
 
 // Matches returns the running matches, oldest first.
@@ -268,6 +314,7 @@ func (m *Match) abandon(reason string) {
 	}
 	m.log.Info("match end", "reason", reason, "uptime_s", time.Since(m.start).Seconds())
 	m.reason = reason
+	m.putRound(time.Now())
 	close(m.done)
 	m.met.remove()
 	m.wg.Wait()

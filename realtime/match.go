@@ -80,7 +80,8 @@ type Match struct {
 	bots     []*peer
 	botSeq   int
 	samples  tickSamples
-	sink     record.Sink // SBC reports go here (SetSink)
+	sink     record.Sink // what happens goes here (SetSink)
+	round    int         // the match's index in its host: its round in the sink
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.
@@ -556,6 +557,10 @@ func (m *Match) account() {
 	}
 	m.prev = st
 	for _, rec := range m.srv.ShotRecords() {
+		sbc := rec.Registered && m.behindCover(&rec)
+		if m.sink != nil {
+			m.sink.Put(shotRecord(m.round, &rec, sbc))
+		}
 		if rec.Rewound {
 			m.met.rewind.Inc()
 			if rec.Hit {
@@ -565,12 +570,13 @@ func (m *Match) account() {
 		if rec.Appealed {
 			m.met.appeals.WithLabelValues(rec.Outcome.String()).Inc()
 		}
-		if rec.Registered && m.behindCover(&rec) {
+		if sbc {
 			m.met.sbc.Inc()
 		}
 	}
 	m.putReports()
 	for _, e := range m.srv.Log() {
+		m.putLog(&e)
 		if e.Kind != "disconnect" {
 			continue
 		}

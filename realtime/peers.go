@@ -337,6 +337,7 @@ func (m *Match) end(reason string) {
 	}
 	m.log.Info("match end", "reason", reason, "ticks", m.srv.Tick(), "uptime_s", time.Since(m.start).Seconds())
 	m.reason = reason
+	m.putRound(time.Now())
 	close(m.done)
 	m.met.remove()
 	// Readers and bots stop once their connections close; wait for them so

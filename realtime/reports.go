@@ -1,16 +1,69 @@
 package realtime
 
 import (
+	"time"
+
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
 )
 
-// SetSink makes the match put its players' "shot behind cover" reports
-// into sink as record.SBCReport, each with the newest hit on the
-// reporter (nil: none kept). Players are named by slot.
+// SetSink makes the match put what happens in it into sink, as a study
+// keeps it (package record): its round (the match's index in its host)
+// now and when it ends, each judged shot, kill, objective event, connect
+// and disconnect, and the players' "shot behind cover" reports, each
+// with the newest hit on the reporter (nil: nothing kept). Players are
+// named by slot; times are the match's.
 func (m *Match) SetSink(sink record.Sink) error {
-	return m.do(func() { m.sink = sink })
+	return m.do(func() {
+		m.sink = sink
+		m.putRound(time.Time{})
+	})
+}
+
+// putRound puts the match's round: started, or ended at end when end is
+// set.
+func (m *Match) putRound(end time.Time) {
+	if m.sink == nil {
+		return
+	}
+	c := &m.r.cfg
+	r := record.Round{Index: m.round, Name: "match " + m.id, Map: c.Map, Mode: c.Mode,
+		Technique: "policy=" + m.r.server.Policy.Name, Duration: time.Duration(c.Duration), Started: m.start, Ended: end}
+	m.sink.Put(r)
+}
+
+// putLog puts the record of a log entry of the core that a study keeps:
+// a kill, an objective event, a connect or a disconnect.
+func (m *Match) putLog(e *server.LogEntry) {
+	if m.sink == nil {
+		return
+	}
+	switch {
+	case e.Kind == "kill":
+		m.sink.Put(record.Kill{Round: m.round, At: e.Time, Killer: e.Player, Victim: e.Other})
+	case e.Objective >= 0:
+		m.sink.Put(record.Objective{Round: m.round, At: e.Time, Seat: e.Player, Team: e.Team, Kind: e.Kind})
+	case e.Kind == "connect":
+		m.sink.Put(record.Session{Round: m.round, Seat: e.Player, Kind: record.Connect, At: m.start.Add(e.Time)})
+	case e.Kind == "disconnect":
+		m.sink.Put(record.Session{Round: m.round, Seat: e.Player, Kind: record.Disconnect, Reason: e.Reason, At: m.start.Add(e.Time)})
+	}
+}
+
+// shotRecord is rec as a study keeps it; sbc reports whether the server
+// found the victim behind cover as the victim saw it.
+func shotRecord(round int, rec *server.ShotRecord, sbc bool) record.Shot {
+	out := record.Shot{Round: round, At: rec.Time, Shooter: rec.Shooter, ShotTick: rec.ShotTick, Victim: rec.Victim,
+		Weapon: rec.Weapon, Policy: rec.Policy, Hit: rec.Hit, Registered: rec.Registered, Damage: int(rec.Damage),
+		RewindMS: rec.RewindMS, RollbackM: rec.RollbackM, ObjectiveSBC: sbc, Kill: rec.Kill}
+	if rec.Victim >= 0 {
+		out.Part = rec.Part.String()
+	}
+	if rec.Appealed {
+		out.Appeal = rec.Outcome.String()
+	}
+	return out
 }
 
 // Place moves player id to pos facing yaw (radians), alive and

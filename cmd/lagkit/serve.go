@@ -19,6 +19,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 )
@@ -37,7 +39,9 @@ type serveOptions struct {
 	// (a file of token.KeySize raw bytes) or a key made at start.
 	tokens   bool
 	tokenKey string
-	agones   agonesOptions
+	// db, if set, is the study database the matches' records go to.
+	db     string
+	agones agonesOptions
 	// changed reports whether a flag was given (nil: none was).
 	changed func(name string) bool
 }
@@ -101,6 +105,7 @@ server cannot be reached; if it cannot be reached at start, serve exits 1.`,
 	f.BoolVar(&o.agones.on, "agones", false, "run as an Agones GameServer: Ready, Health, player tracking and Shutdown through the SDK server on localhost:$AGONES_SDK_HTTP_PORT")
 	f.DurationVar(&o.agones.health, "agones-health", 2*time.Second, "with --agones: how often to ping Agones' Health (within the Fleet's health periodSeconds)")
 	f.DurationVar(&o.agones.wait, "agones-wait", 30*time.Second, "with --agones: how long each call retries while the SDK server cannot be reached")
+	f.StringVar(&o.db, "db", "", "study database the matches' shots, kills, objectives, sessions and reports go to: an SQLite file or a postgres:// URL (several servers may share one PostgreSQL database); lagkit study export reads it")
 	f.StringVar(&o.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
 	return cmd
 }
@@ -194,6 +199,22 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	} else if o.tokenKey != "" {
 		return errors.New("--token-key needs --tokens")
 	}
+	var records *store.Writer
+	if o.db != "" {
+		db, err := store.Open(ctx, o.db)
+		if err != nil {
+			return fmt.Errorf("--db: %w", err)
+		}
+		defer db.Close()
+		records = db.NewWriter(store.WriterOptions{})
+		schedule := ""
+		if o.config != "" {
+			b, _ := os.ReadFile(o.config)
+			schedule = string(b)
+		}
+		records.Put(record.Study{Name: "serve", Schedule: schedule, Started: time.Now()})
+		host.SetSink(records)
+	}
 	for i, mc := range configs {
 		if _, err := host.Start(mc); err != nil {
 			_ = host.Shutdown(context.Background(), "server failed to start")
@@ -237,6 +258,14 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	err = host.Shutdown(sctx, "server shutting down")
+	if records != nil {
+		// After the matches: their last records are in.
+		if derr := records.Close(); derr != nil && err == nil {
+			err = derr
+		}
+		st := records.Stats()
+		log.Info("records", "db", o.db, "study", records.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
+	}
 	if httpSrv != nil {
 		_ = httpSrv.Shutdown(sctx)
 	}
