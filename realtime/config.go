@@ -91,11 +91,15 @@ type LinkRule struct {
 	Down LinkConfig `toml:"down" json:"down"`
 }
 
-// LinkConfig is one direction of an emulated link.
+// LinkConfig is one direction of an emulated link: one-way latency and
+// jitter, and the probabilities that a packet is lost, delivered twice,
+// or held back 20 ms so that later packets overtake it (netem.Config).
 type LinkConfig struct {
 	LatencyMS float64 `toml:"latency_ms" json:"latency_ms,omitempty"`
 	JitterMS  float64 `toml:"jitter_ms" json:"jitter_ms,omitempty"`
 	Loss      float64 `toml:"loss" json:"loss,omitempty"`
+	Duplicate float64 `toml:"duplicate" json:"duplicate,omitempty"`
+	Reorder   float64 `toml:"reorder" json:"reorder,omitempty"`
 }
 
 func (l LinkConfig) netem() (netem.Config, *problem) {
@@ -106,10 +110,15 @@ func (l LinkConfig) netem() (netem.Config, *problem) {
 		return netem.Config{}, fail("jitter_ms", "%v, want 0 to 1000", l.JitterMS)
 	case !(l.Loss >= 0 && l.Loss <= 1):
 		return netem.Config{}, fail("loss", "%v, want 0 to 1", l.Loss)
+	case !(l.Duplicate >= 0 && l.Duplicate <= 1):
+		return netem.Config{}, fail("duplicate", "%v, want 0 to 1", l.Duplicate)
+	case !(l.Reorder >= 0 && l.Reorder <= 1):
+		return netem.Config{}, fail("reorder", "%v, want 0 to 1", l.Reorder)
 	}
 	// These bounds are within netem's (Config.Validate), so the result
 	// needs no second check.
-	return netem.Config{Latency: msDur(l.LatencyMS), Jitter: msDur(l.JitterMS), Loss: l.Loss}, nil
+	return netem.Config{Latency: msDur(l.LatencyMS), Jitter: msDur(l.JitterMS), Loss: l.Loss,
+		Duplicate: l.Duplicate, Reorder: l.Reorder, ReorderDelay: 20 * time.Millisecond}, nil
 }
 
 func (l LinkConfig) zero() bool { return l == LinkConfig{} }

@@ -93,6 +93,8 @@ func TestDecodeJSON(t *testing.T) {
 		{"range", `{"map": "metro", "tick_rate": 500}`, "body:1:31: tick_rate: 500, want 20 to 128"},
 		{"twice", `{"seats": 3, "seats": 4}`, "body:1:14: seats: given twice"},
 		{"rule", `{"latency": [{"player": "1", "up": {"loss": 2}}]}`, "body:1:45: latency[0].up.loss: 2, want 0 to 1"},
+		{"duplicate", `{"latency": [{"player": "1", "down": {"duplicate": -0.1}}]}`, "body:1:52: latency[0].down.duplicate: -0.1, want 0 to 1"},
+		{"reorder", `{"latency": [{"player": "1", "up": {"reorder": 1.5}}]}`, "body:1:48: latency[0].up.reorder: 1.5, want 0 to 1"},
 		{"large", `{"name": "` + strings.Repeat("x", MaxMatchJSON) + `"}`, "body: larger than 64 KiB, the limit for a match config"},
 	}
 	for _, tc := range cases {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -175,8 +176,9 @@ func peakRSS() uint64 {
 }
 
 // TestSoak plays bots over UDP on loopback through emulated links with
-// loss and jitter, some of them leaving and reconnecting, under alc (so
-// victims appeal), and checks what must hold however long it runs: no
+// loss and jitter, duplication and reordering, and 2 s blackouts, some of
+// them leaving and reconnecting, under alc (so victims appeal), and
+// checks what must hold however long it runs: no
 // goroutine outlives the match, the live heap stays bounded, ticks stay
 // within their budget at the 99th percentile, every session the bots
 // left is gone, and every bot kept receiving snapshots. The short form
@@ -200,11 +202,21 @@ func TestSoak(t *testing.T) {
 		case 2:
 			link = LinkConfig{LatencyMS: 40, JitterMS: 20, Loss: 0.2}
 		case 3:
-			link = LinkConfig{LatencyMS: 10}
+			link = LinkConfig{LatencyMS: 10, Duplicate: 0.05, Reorder: 0.1}
 		default:
 			continue
 		}
 		rules = append(rules, LinkRule{Player: fmt.Sprintf("bot%d", i), Up: link, Down: link})
+	}
+	// The clean links of bots that stay black out for 2 s (every packet
+	// lost both ways) twice during the soak.
+	blackout := slices.Clone(rules)
+	for i := 4; i < bots; i += 4 {
+		if i%3 == 0 {
+			continue // reconnects: a connect lost in the dark may end its short session unseated
+		}
+		dark := LinkConfig{Loss: 1}
+		blackout = append(blackout, LinkRule{Player: fmt.Sprintf("bot%d", i), Up: dark, Down: dark})
 	}
 	srv := serveMatch(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 2 * bots, Policy: lagcomp.Config{Name: "alc"}, Latency: rules})
 	kit := newBotKit(t, "arena")
@@ -227,6 +239,22 @@ func TestSoak(t *testing.T) {
 			}
 		}
 	})
+	go func() {
+		for _, at := range []time.Duration{d / 3, 2 * d / 3} {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Until(deadline(ctx).Add(at - d))):
+			}
+			if srv.m.SetLatency(blackout) != nil {
+				return
+			}
+			time.Sleep(2 * time.Second)
+			if srv.m.SetLatency(rules) != nil {
+				return
+			}
+		}
+	}()
 	time.Sleep(min(5*time.Second, d/4))
 	mid := heapAfterGC()
 	snapsMid := make([]int, bots)
