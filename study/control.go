@@ -1,0 +1,133 @@
+package study
+
+import (
+	"errors"
+	"time"
+)
+
+// Control is a live study as the pages see it: the admin page reads its
+// State and sends it Commands, and a participant's page joins with the
+// participant's code, then answers the questionnaire between rounds. The
+// live driver implements it; package web serves it over HTTP.
+// Every method is safe for concurrent use.
+type Control interface {
+	// State describes the study now. Codes are included: the admin page
+	// is the only reader, behind the admin token.
+	State() LiveState
+	// Command runs an admin command: see the Action constants.
+	Command(c Command) error
+	// Join admits the participant holding code to the round being
+	// played (or the next one): a connect token for its seat's match.
+	// The same code joins again after a drop, to the same seat.
+	Join(code string) (Admission, error)
+	// Pending returns the questionnaire the participant holding code has
+	// yet to answer, if any.
+	Pending(code string) (Questionnaire, bool)
+	// Answer records the participant's answers to the questionnaire
+	// after round; each answer is checked against its question's kind.
+	// Answering twice is refused (ErrAnswered).
+	Answer(code string, round int, answers []Response) error
+}
+
+// Admin commands.
+const (
+	ActionStart  = "start"  // start the first round (the study waits for it)
+	ActionPause  = "pause"  // freeze the round's clock and the players
+	ActionResume = "resume" // undo pause
+	ActionSkip   = "skip"   // end the round now and go on to the next
+	ActionExtend = "extend" // lengthen the round being played by Command.Extend
+	ActionEnd    = "end"    // end the study after the round being played
+)
+
+// Command is one admin command.
+type Command struct {
+	Action string `json:"action"`
+	// Extend is how much longer the round runs (ActionExtend only).
+	Extend Duration `json:"extend,omitempty"`
+}
+
+// Phases of a live study, as LiveState.Phase reads.
+const (
+	PhaseWaiting   = "waiting"   // before the admin starts the first round
+	PhaseWarmup    = "warmup"    // the round's warm-up
+	PhaseReady     = "ready"     // waiting for every seat to press ready
+	PhaseCountdown = "countdown" // the 3-2-1 countdown
+	PhasePlaying   = "playing"   // the measured part
+	PhasePaused    = "paused"    // paused by the admin
+	PhaseQuestions = "questions" // the questionnaire after a round
+	PhaseInterval  = "interval"  // the interval between rounds
+	PhaseEnded     = "ended"     // the study is over
+)
+
+// LiveState is a live study now.
+type LiveState struct {
+	Study  string `json:"study"`
+	Phase  string `json:"phase"`
+	Round  int    `json:"round"` // index of the round being (or next) played
+	Rounds int    `json:"rounds"`
+	// RoundName and Technique describe round Round.
+	RoundName string `json:"round_name"`
+	Technique string `json:"technique"`
+	Map       string `json:"map"`
+	Mode      string `json:"mode"`
+	// Remaining is the time left in the phase (0 when it has no end).
+	Remaining Duration `json:"remaining"`
+	// Match is the realtime match playing the round ("" between
+	// rounds): a spectator joins it.
+	Match string      `json:"match"`
+	Seats []SeatState `json:"seats"`
+}
+
+// SeatState is one seat of a live study now.
+type SeatState struct {
+	Seat      int     `json:"seat"`
+	Code      string  `json:"code,omitempty"`
+	Bot       bool    `json:"bot"`
+	Connected bool    `json:"connected"`
+	Team      int     `json:"team"`
+	Kills     int     `json:"kills"`
+	Deaths    int     `json:"deaths"`
+	RTTms     float64 `json:"rtt_ms"`
+	// Answered reports whether the seat has answered the questionnaire
+	// of the last round played.
+	Answered bool `json:"answered"`
+}
+
+// Admission is what a participant's page needs to join its seat.
+type Admission struct {
+	Seat  int    `json:"seat"`
+	Name  string `json:"name"`
+	Match string `json:"match"`
+	// Token is the connect token for the seat's match (nil for a server
+	// that wants none).
+	Token []byte `json:"token"`
+	// Phase is the study's phase: a page that joins during
+	// PhaseQuestions shows the questionnaire first.
+	Phase string `json:"phase"`
+}
+
+// Questionnaire is the questions put after one round.
+type Questionnaire struct {
+	Round     int        `json:"round"`
+	RoundName string     `json:"round_name"`
+	Questions []Question `json:"questions"`
+}
+
+// Response is a participant's answer to one question: Value for yes/no
+// (1 or 0), Likert (1 to 5) and fairness (-5 to 5), Text for free text.
+type Response struct {
+	Question string `json:"question"`
+	Value    int    `json:"value"`
+	Text     string `json:"text,omitempty"`
+}
+
+// Errors Control's methods return.
+var (
+	ErrUnknownCode = errors.New("study: no seat has this participant code")
+	ErrAnswered    = errors.New("study: this questionnaire is already answered")
+	ErrNoQuestions = errors.New("study: no questionnaire is waiting for this participant")
+	ErrEnded       = errors.New("study: the study has ended")
+)
+
+// MaxExtend bounds one ActionExtend.
+const MaxExtend = 30 * time.Minute
