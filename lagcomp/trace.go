@@ -61,8 +61,11 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		var best Hit
 		found := false
 		for id := 0; id < tr.History.maxPlayers; id++ {
-			if id != shooter {
-				best, found, maxDist = tr.tracePose(r, maxDist, t, shooter, id, best, found)
+			if id == shooter {
+				continue
+			}
+			if h, ok := tr.tracePose(r, maxDist, t, shooter, id); ok {
+				best, found, maxDist = h, true, h.Dist
 			}
 		}
 		return best, found
@@ -76,15 +79,24 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	sl := newSlabs(r,
 		geom.Vec3{X: side, Y: side, Z: sweepMargin},
 		geom.Vec3{X: side, Y: side, Z: max(p.Height, p.CrouchHeight) + sweepMargin})
-	var buf [64]int
+	// Candidates in the order the ray enters their boxes: every hit lies
+	// inside its player's box, so once the nearest hit so far comes
+	// before the next entry, no later candidate can beat or tie it.
+	var buf [64]candidate
 	cand := buf[:0]
 	reach := 0.0 // where the ray leaves the last candidate's box
 	for id := 0; id < tr.History.maxPlayers; id++ {
 		if id == shooter || !has[id] {
 			continue
 		}
-		if exit, ok := sl.span(&boxes[id], maxDist); ok {
-			cand, reach = append(cand, id), max(reach, exit)
+		if enter, exit, ok := sl.span(&boxes[id], maxDist); ok {
+			reach = max(reach, exit)
+			k := len(cand)
+			cand = append(cand, candidate{})
+			for ; k > 0 && cand[k-1].enter > enter; k-- {
+				cand[k] = cand[k-1]
+			}
+			cand[k] = candidate{id: id, enter: enter}
 		}
 	}
 	if len(cand) == 0 {
@@ -98,33 +110,48 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	}
 	var best Hit
 	found := false
-	for _, id := range cand {
-		best, found, maxDist = tr.tracePose(r, maxDist, t, shooter, id, best, found)
+	for _, c := range cand {
+		if c.enter > maxDist {
+			break
+		}
+		h, ok := tr.tracePose(r, maxDist, t, shooter, c.id)
+		// Testing in id order, a later player at the same distance
+		// replaced an earlier one: keep that answer.
+		if ok && (!found || h.Dist < best.Dist || c.id > best.Victim) {
+			best, found = h, true
+		}
+		if found {
+			maxDist = best.Dist
+		}
 	}
 	return best, found
 }
 
-// tracePose tests player id's pose at t against the ray within maxDist
-// and returns the nearer of that hit and best, with the new limit.
-func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shooter, id int, best Hit, found bool) (Hit, bool, float64) {
+// A candidate is a player whose swept box the ray enters, at enter.
+type candidate struct {
+	id    int
+	enter float64
+}
+
+// tracePose returns the nearest part of player id's pose at t the ray
+// hits within maxDist.
+func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shooter, id int) (Hit, bool) {
 	if tr.Hittable != nil && !tr.Hittable(shooter, id) {
-		return best, found, maxDist
+		return Hit{}, false
 	}
 	p := tr.Params
 	lift := geom.Vec3{Z: p.Height / 2}
 	a, b, frac, ok := tr.History.straddle(id, t)
 	if !ok || !nearRay(r, maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), boundRadius(p)+a.Pos.Dist(b.Pos)/2) {
-		return best, found, maxDist
+		return Hit{}, false
 	}
 	st := *a
 	if frac > 0 {
 		st = game.Interpolate(*a, *b, frac)
 	}
-	if h, ok := TracePlayer(r, maxDist, st, p); ok {
-		h.Victim = id
-		return h, true, h.Dist
-	}
-	return best, found, maxDist
+	h, ok := TracePlayer(r, maxDist, st, p)
+	h.Victim = id
+	return h, ok
 }
 
 // sweepMargin (metres) pads the swept boxes against rounding: far larger
@@ -160,20 +187,21 @@ func newSlabs(r geom.Ray, below, above geom.Vec3) slabs {
 }
 
 // span reports whether the ray crosses box b (min, max), grown by the
-// pads, between 0 and maxDist, and where it leaves the box.
-func (s *slabs) span(b *[2]geom.Vec3, maxDist float64) (exit float64, ok bool) {
+// pads, between 0 and maxDist, and where it enters (negative when it
+// starts inside) and leaves the box.
+func (s *slabs) span(b *[2]geom.Vec3, maxDist float64) (enter, exit float64, ok bool) {
 	t0, t1 := slabAxis(b[0].X, b[1].X, s.oLo.X, s.oHi.X, s.inv.X)
 	ty0, ty1 := slabAxis(b[0].Y, b[1].Y, s.oLo.Y, s.oHi.Y, s.inv.Y)
 	if t0 > ty1 || ty0 > t1 {
-		return 0, false
+		return 0, 0, false
 	}
 	t0, t1 = max(t0, ty0), min(t1, ty1)
 	tz0, tz1 := slabAxis(b[0].Z, b[1].Z, s.oLo.Z, s.oHi.Z, s.inv.Z)
 	if t0 > tz1 || tz0 > t1 {
-		return 0, false
+		return 0, 0, false
 	}
 	t0, t1 = max(t0, tz0), min(t1, tz1)
-	return t1, t0 <= maxDist && t1 >= 0
+	return t0, t1, t0 <= maxDist && t1 >= 0
 }
 
 // slabAxis returns where the ray enters and leaves one axis's slab, from
