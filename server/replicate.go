@@ -93,6 +93,21 @@ func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, e
 	return out, err
 }
 
+// stampEntities quantises every player's state once a tick, stamped
+// with the tick, for all the snapshots of the tick to share.
+func (s *Server) stampEntities() {
+	if len(s.entities) != len(s.clients) {
+		s.entities = make([]wire.EntityState, len(s.clients))
+	}
+	for _, o := range s.clients {
+		if o != nil {
+			e := wire.EntityFromState(o.state)
+			e.Stamp = s.tick
+			s.entities[o.id] = e
+		}
+	}
+}
+
 // sent spends c's credit on snapshot snap, encoded as out, and starts
 // the priority of each state it carries again from nothing.
 func (s *Server) sent(c *client, snap *wire.Snapshot, out []byte) {

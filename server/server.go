@@ -88,6 +88,7 @@ type Server struct {
 	players []mode.Player // scratch for the rules' view of the players
 	enemies []geom.Vec3   // scratch for spawn choice
 
+	entities   []wire.EntityState // by slot: this tick's replicated states (see stampEntities)
 	outq       outbox.Queue[Peer] // datagrams since the last Outbox
 	outbox     []Datagram
 	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
@@ -536,6 +537,7 @@ func (s *Server) step(now time.Duration) {
 			s.hashState(c)
 		}
 	}
+	s.stampEntities()
 	for _, c := range s.clients {
 		if c == nil {
 			continue
@@ -579,8 +581,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		if o == nil || o == c {
 			continue
 		}
-		e := wire.EntityFromState(o.state)
-		e.Stamp = s.tick
+		e := s.entities[o.id]
 		if c.senders != nil {
 			e = s.replicate(c, o, e)
 		}
