@@ -588,7 +588,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
 	}
-	s.fillEvents(c, snap)
+	s.fillEvents(now, c, snap)
 
 	var base *wire.Snapshot
 	if c.ack != 0 && s.tick-c.ack < snapRing {
@@ -606,6 +606,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		return
 	}
 	c.out = out
+	s.eventsSent(now, c, snap)
 	c.sent[slot] = true
 	c.sentAt[slot] = now
 	c.lastSnapAt = now

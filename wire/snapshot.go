@@ -29,8 +29,10 @@ import (
 // and an entity as its X Y Z | Yaw | Pitch | Flags 8 | Teleport 8 |
 // VX VY VZ | Stamp (see stampCode).
 //
-// An event is Kind as a uvarint, len(Data) in 8 bits, zero bits up to a
-// byte boundary, and Data's bytes, so that the decoder can hand out Data
+// An event is its Seq as a uvarint, the number of sequence numbers
+// skipped since the previous event's (since FirstEventSeq for the first),
+// Kind as a uvarint, len(Data) in 8 bits, zero bits up to a byte
+// boundary, and Data's bytes, so that the decoder can hand out Data
 // without copying.
 //
 // An entity entry is written only for a slot that differs from the
@@ -151,9 +153,12 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	countAt := w.pos()
 	w.writeBits(0, eventCountBits)
 	n := 0
+	prev := s.FirstEventSeq - 1
 	for n < min(len(s.Events), MaxEvents) {
 		mark := w.pos()
 		ev := &s.Events[n]
+		w.writeUvarint(uint64(ev.Seq - prev - 1))
+		prev = ev.Seq
 		w.writeUvarint(uint64(ev.Kind))
 		w.writeBits(uint64(len(ev.Data)), 8)
 		w.align()
@@ -297,6 +302,10 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 	for i := range s.Events {
 		if n := len(s.Events[i].Data); n > MaxEventData {
 			return encodeError(MsgSnapshot, "event %d: data of %d bytes exceeds %d", i, n, MaxEventData)
+		}
+		if d := s.Events[i].Seq - s.FirstEventSeq; d >= MaxEventWindow || (i > 0 && d <= s.Events[i-1].Seq-s.FirstEventSeq) {
+			return encodeError(MsgSnapshot, "event %d: sequence number %d not after the previous one within %d of the first event sequence number %d",
+				i, s.Events[i].Seq, MaxEventWindow, s.FirstEventSeq)
 		}
 	}
 	for i := nextSlot(&s.Present, 0); i < MaxEntities; i = nextSlot(&s.Present, i+1) {
@@ -541,14 +550,21 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		r.failf("%d events exceed %d", n, MaxEvents)
 	}
 	s.Events = s.Events[:0]
+	next := uint64(0) // the least offset from FirstEventSeq the next event may have
 	for i := 0; i < n && r.err == nil; i++ {
+		gap := r.readUvarint()
+		if gap >= MaxEventWindow || next+gap >= MaxEventWindow {
+			r.failf("event %d: sequence number %d or more past the first", i, MaxEventWindow)
+		}
+		seq := s.FirstEventSeq + uint32(next+gap)
+		next += gap + 1
 		kind := r.readUvarint()
 		if kind > math.MaxUint16 {
 			r.failf("event %d: kind out of range", i)
 		}
 		size := int(r.readBits(8))
 		r.align()
-		s.Events = append(s.Events, Event{Kind: uint16(kind), Data: r.readAligned(size)})
+		s.Events = append(s.Events, Event{Seq: seq, Kind: uint16(kind), Data: r.readAligned(size)})
 	}
 
 	n = int(r.readBits(entityCountBits))

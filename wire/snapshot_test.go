@@ -90,8 +90,9 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 			s.SetPresent(255, true)
 			return s
 		}()},
-		{"events at their limits", &Snapshot{Tick: 5, Events: []Event{
-			{Kind: 65535, Data: make([]byte, MaxEventData)}, {Kind: 0}, {Kind: 1, Data: []byte{1}}}}, nil},
+		{"events at their limits", &Snapshot{Tick: 5, FirstEventSeq: 1<<32 - 2, Events: []Event{
+			{Seq: 1<<32 - 2, Kind: 65535, Data: make([]byte, MaxEventData)}, {Seq: 1<<32 - 1, Kind: 0},
+			{Seq: MaxEventWindow - 3, Kind: 1, Data: []byte{1}}}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,7 +256,7 @@ func TestSnapshotLimitNoStarvation(t *testing.T) {
 func TestSnapshotEventsTruncated(t *testing.T) {
 	s := &Snapshot{Tick: 4, FirstEventSeq: 10}
 	for i := range 40 {
-		s.Events = append(s.Events, Event{Kind: uint16(i), Data: make([]byte, 100)})
+		s.Events = append(s.Events, Event{Seq: 10 + uint32(i), Kind: uint16(i), Data: make([]byte, 100)})
 	}
 	s.Entities[3] = EntityState{X: 1}
 	s.SetPresent(3, true)
@@ -265,6 +266,9 @@ func TestSnapshotEventsTruncated(t *testing.T) {
 		t.Errorf("sent %d events, want the first 3", len(s.Events))
 	}
 	s = &Snapshot{Tick: 4, Events: make([]Event, 40)}
+	for i := range s.Events {
+		s.Events[i].Seq = uint32(i)
+	}
 	roundTrip(t, s, nil, MaxDatagram)
 	if len(s.Events) != MaxEvents {
 		t.Errorf("sent %d empty events, want MaxEvents", len(s.Events))
@@ -331,7 +335,10 @@ func TestAppendSnapshotErrors(t *testing.T) {
 			"base self weapon wait out of range"},
 		{"entity out of range", badEntity, nil, MaxDatagram, "entity 7: position out of range"},
 		{"entity pitch", badPitch, nil, MaxDatagram, "entity 3: pitch out of range"},
-		{"event too long", &Snapshot{Tick: 1, Events: []Event{{}, {Data: make([]byte, 256)}}}, nil, MaxDatagram, "event 1: data of 256 bytes"},
+		{"event too long", &Snapshot{Tick: 1, Events: []Event{{}, {Seq: 1, Data: make([]byte, 256)}}}, nil, MaxDatagram, "event 1: data of 256 bytes"},
+		{"event out of order", &Snapshot{Tick: 1, FirstEventSeq: 4, Events: []Event{{Seq: 6}, {Seq: 5}}}, nil, MaxDatagram, "event 1: sequence number 5 not after"},
+		{"event before the first", &Snapshot{Tick: 1, FirstEventSeq: 4, Events: []Event{{Seq: 3}}}, nil, MaxDatagram, "event 0: sequence number 3"},
+		{"event beyond the window", &Snapshot{Tick: 1, FirstEventSeq: 4, Events: []Event{{Seq: 4 + MaxEventWindow}}}, nil, MaxDatagram, "event 0: sequence number 516"},
 		{"base entity out of range", &Snapshot{Tick: 2, Baseline: 1}, badEntity, MaxDatagram, "base entity 7"},
 	}
 	for _, tt := range tests {
@@ -430,7 +437,7 @@ func TestSnapshotAllocs(t *testing.T) {
 	base := Walkers(1000, true)
 	s := Walkers(1006, true)
 	s.Baseline = base.Tick
-	s.Events = []Event{{Kind: 1, Data: []byte("hit")}}
+	s.Events = []Event{{Seq: s.FirstEventSeq, Kind: 1, Data: []byte("hit")}}
 	buf := make([]byte, 0, MaxDatagram)
 	var out []byte
 	if n := testing.AllocsPerRun(50, func() {
