@@ -45,11 +45,21 @@ func (s *Server) resendAfter(c *client) time.Duration {
 	return c.rtt.Smoothed() + 4*c.rtt.Var() + 2*time.Duration(c.snapEvery)*s.tickDur
 }
 
+// carriedEvents are the sequence numbers of the events one snapshot
+// carried, for its acknowledgement to settle.
+type carriedEvents struct {
+	n   int
+	seq [wire.MaxEvents]uint32
+}
+
 // fillEvents puts into c's next snapshot, in order, the events never sent
 // and those whose last sending is resendAfter old, at most MaxEvents.
+// They live in c.eventBuf until the next snapshot: eventsSent keeps their
+// numbers.
 func (s *Server) fillEvents(now time.Duration, c *client, snap *wire.Snapshot) {
 	snap.FirstEventSeq = c.nextEventSeq
-	snap.Events = snap.Events[:0]
+	snap.Events = c.eventBuf[:0]
+	c.carried[s.tick%snapRing].n = 0
 	wait := s.resendAfter(c)
 	for i := range c.events {
 		ev := &c.events[i]
@@ -67,10 +77,13 @@ func (s *Server) fillEvents(now time.Duration, c *client, snap *wire.Snapshot) {
 }
 
 // eventsSent notes that snap, sent at now, carried its events (those the
-// encoder left in it).
+// encoder left in it), and lets go of them.
 func (s *Server) eventsSent(now time.Duration, c *client, snap *wire.Snapshot) {
+	carried := &c.carried[snap.Tick%snapRing]
+	carried.n = len(snap.Events)
 	i := 0
-	for _, ev := range snap.Events {
+	for k, ev := range snap.Events {
+		carried.seq[k] = ev.Seq
 		for i < len(c.events) && c.events[i].seq != ev.Seq {
 			i++
 		}
@@ -78,19 +91,24 @@ func (s *Server) eventsSent(now time.Duration, c *client, snap *wire.Snapshot) {
 			c.events[i].sent, c.events[i].sentAt = true, now
 		}
 	}
+	clear(snap.Events) // c.eventBuf, reused by the next snapshot
+	snap.Events = nil
 }
 
-// ackEvents forgets c's events that the acknowledged snapshot carried.
-func (s *Server) ackEvents(c *client, acked *wire.Snapshot) {
-	if len(acked.Events) == 0 {
+// ackEvents forgets c's events that the acknowledged snapshot of slot
+// carried.
+func (s *Server) ackEvents(c *client, slot uint32) {
+	carried := &c.carried[slot]
+	acked := carried.seq[:carried.n]
+	if len(acked) == 0 {
 		return
 	}
 	kept, j := c.events[:0], 0
 	for _, ev := range c.events {
-		for j < len(acked.Events) && int32(acked.Events[j].Seq-ev.seq) < 0 {
+		for j < len(acked) && int32(acked[j]-ev.seq) < 0 {
 			j++ // an event acknowledged already
 		}
-		if j < len(acked.Events) && acked.Events[j].Seq == ev.seq {
+		if j < len(acked) && acked[j] == ev.seq {
 			continue
 		}
 		kept = append(kept, ev)

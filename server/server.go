@@ -212,6 +212,8 @@ type client struct {
 
 	respawnAt, protectedUntil time.Duration
 	events                    []queuedEvent
+	eventBuf                  []wire.Event            // the next snapshot's events, MaxEvents long
+	carried                   [snapRing]carriedEvents // by snapshot slot, the events each carried
 	nextEventSeq              uint32
 	overflow                  bool
 	appealTokens              float64
@@ -472,7 +474,7 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 		slot := m.AckTick % snapRing
 		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
 			c.rtt.Add(s.rttSample(now-c.sentAt[slot], m.AckDelay, gap))
-			s.ackEvents(c, &c.snaps[slot])
+			s.ackEvents(c, slot)
 			c.acked(now)
 		}
 		c.ack = m.AckTick
