@@ -187,6 +187,17 @@ func (b *bitBatch) put(v uint64, n uint) {
 	b.n += n
 }
 
+// gather adds the n0 bits of v0 after the n bits of v and returns the
+// result, unless they do not fit in 64 bits: then it puts v in b and
+// returns v0 alone.
+func (b *bitBatch) gather(v uint64, n uint, v0 uint64, n0 uint) (uint64, uint) {
+	if n+n0 > 64 {
+		b.put(v, n)
+		return v0, n0
+	}
+	return v | v0<<n, n + n0
+}
+
 // writeTo writes the gathered bits to w.
 func (b *bitBatch) writeTo(w *bitWriter) {
 	full := b.n / 64
