@@ -200,7 +200,6 @@ type Client struct {
 
 	snaps     [snapRing]wire.Snapshot
 	eventData [snapRing][]byte // backing store of each snapshot's event data
-	scratch   wire.Snapshot
 	newest    uint32
 	newestAt  time.Duration
 	hasNewest bool
@@ -453,29 +452,35 @@ func (c *Client) baseline(tick uint32) *wire.Snapshot {
 }
 
 func (c *Client) snapshot(now time.Duration, data []byte) error {
-	if err := wire.DecodeSnapshot(data, &c.scratch, c.baseline); err != nil {
+	tick, err := wire.SnapshotTick(data)
+	if err != nil {
 		c.stats.Malformed++
 		return err
 	}
-	sn := &c.scratch
-	if c.hasNewest && sn.Tick <= c.newest {
+	if c.hasNewest && tick <= c.newest {
 		c.stats.Stale++
 		return nil
 	}
+	// Decoded in place: the ring slot is where it is kept, and copying a
+	// snapshot (every entity slot) costs as much as decoding it.
+	slot := &c.snaps[tick%snapRing]
+	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
+		slot.Tick = 0 // half decoded: no baseline
+		c.stats.Malformed++
+		return err
+	}
 	c.stats.SnapshotsReceived++
 	c.stats.BytesReceived += len(data)
-	slot := &c.snaps[sn.Tick%snapRing]
-	events, data := slot.Events[:0], c.eventData[sn.Tick%snapRing][:0]
-	*slot = *sn
-	// Event data aliases the datagram, which the driver may reuse: copy it.
-	for _, ev := range sn.Events {
+	sn := slot
+	events, data := slot.Events, c.eventData[tick%snapRing][:0]
+	// Event data aliases the datagram, which the driver may reuse: copy it
+	// (the decoded events are rewritten in place, each before it is read).
+	for i, ev := range events {
 		start := len(data)
 		data = append(data, ev.Data...)
-		events = append(events, wire.Event{Seq: ev.Seq, Kind: ev.Kind, Data: data[start:len(data):len(data)]})
+		events[i].Data = data[start:len(data):len(data)]
 	}
-	slot.Events = events
-	c.eventData[sn.Tick%snapRing] = data
-	sn = slot
+	c.eventData[tick%snapRing] = data
 	c.newest, c.newestAt, c.hasNewest = sn.Tick, now, true
 
 	serverTime := time.Duration(sn.Tick) * c.tickDur

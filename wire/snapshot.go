@@ -513,6 +513,15 @@ func readStep(r *bitReader) int {
 	return int(r.readBits(slotBits))
 }
 
+// SnapshotTick returns the tick of the snapshot in b without decoding the
+// rest, so that a receiver can drop a stale snapshot unread, or decode a
+// new one straight into the place it keeps it.
+func SnapshotTick(b []byte) (uint32, error) {
+	r := newReader(b, MsgSnapshot)
+	tick := uint32(r.readBits(32))
+	return tick, r.err
+}
+
 // DecodeSnapshot decodes datagram b into s. If b is delta encoded,
 // DecodeSnapshot calls baseline with the baseline's tick and decodes
 // against the snapshot it returns (which may be s itself); nil means the
