@@ -148,8 +148,12 @@ func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shoote
 	st := *a
 	if frac > 0 {
 		st = game.Interpolate(*a, *b, frac)
+		// The pose's own bounding sphere: the one above held the segment.
+		if !nearRay(r, maxDist, st.Pos.Add(lift), boundRadius(p)) {
+			return Hit{}, false
+		}
 	}
-	h, ok := TracePlayer(r, maxDist, st, p)
+	h, ok := traceParts(r, maxDist, st, p, true)
 	h.Victim = id
 	return h, ok
 }
@@ -232,12 +236,23 @@ func TracePlayer(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Param
 }
 
 // TraceParts returns the nearest part of the player in state st the ray
-// hits within maxDist.
+// hits within maxDist, testing every part.
 func TraceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params) (Hit, bool) {
+	return traceParts(r, maxDist, st, p, false)
+}
+
+// traceParts is TraceParts; with near, a part whose bounding sphere (a
+// margin larger, against rounding) the ray misses is not tested exactly:
+// a shot at a torso costs one capsule test, not four.
+func traceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params, near bool) (Hit, bool) {
 	parts := game.Hitboxes(st, p)
 	var best Hit
 	found := false
 	for _, part := range parts {
+		c := &part.Shape
+		if near && !nearRay(r, maxDist, part.Origin, c.R+c.A.Dist(c.B)/2+sweepMargin) {
+			continue
+		}
 		d, _, ok := geom.RayCapsule(r, maxDist, part.Shape)
 		if !ok {
 			continue
