@@ -53,7 +53,7 @@ func boundRadius(p *game.Params) float64 {
 // testing every player would give.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
 	p := tr.Params
-	boxes, has, pruned := tr.History.sweptAt(t)
+	boxes, pruned := tr.History.sweptAt(t)
 	if !pruned {
 		if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
 			maxDist = wall.Dist
@@ -85,11 +85,26 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	var buf [64]candidate
 	cand := buf[:0]
 	reach := 0.0 // where the ray leaves the last candidate's box
-	for id := 0; id < tr.History.maxPlayers; id++ {
-		if id == shooter || !has[id] {
+	// The slab test of every box in one loop over the boxes' coordinates,
+	// each plane the ray meets first or last picked once for all.
+	ok := boxes.ok
+	n := len(ok)
+	ax, ay, az := sl.axis(&boxes, 0), sl.axis(&boxes, 1), sl.axis(&boxes, 2)
+	// Sliced to n here, so that the loop needs no bounds checks.
+	xn, xf, yn, yf, zn, zf := ax.near[:n], ax.far[:n], ay.near[:n], ay.far[:n], az.near[:n], az.far[:n]
+	for id := range n {
+		t0, t1 := (xn[id]-ax.oNear)*ax.inv, (xf[id]-ax.oFar)*ax.inv
+		ty0, ty1 := (yn[id]-ay.oNear)*ay.inv, (yf[id]-ay.oFar)*ay.inv
+		if t0 > ty1 || ty0 > t1 {
 			continue
 		}
-		if enter, exit, ok := sl.span(&boxes[id], maxDist); ok {
+		t0, t1 = max(t0, ty0), min(t1, ty1)
+		tz0, tz1 := (zn[id]-az.oNear)*az.inv, (zf[id]-az.oFar)*az.inv
+		if t0 > tz1 || tz0 > t1 {
+			continue
+		}
+		enter, exit := max(t0, tz0), min(t1, tz1)
+		if enter <= maxDist && exit >= 0 && id != shooter && ok[id] {
 			reach = max(reach, exit)
 			k := len(cand)
 			cand = append(cand, candidate{})
@@ -167,8 +182,8 @@ const sweepMargin = 1e-3
 // Complex Scenes", 1986), with the pads folded into the origin so a test
 // is two subtractions and two products per axis.
 type slabs struct {
-	inv      geom.Vec3 // 1 / direction, a zero component made tiny
-	oLo, oHi geom.Vec3 // origin moved by the pads toward each plane
+	inv      [3]float64 // 1 / direction, a zero component made tiny
+	oLo, oHi [3]float64 // origin moved by the pads toward each plane
 }
 
 // newSlabs prepares r for tests against boxes grown by below under their
@@ -183,39 +198,31 @@ func newSlabs(r geom.Ray, below, above geom.Vec3) slabs {
 		return 1 / d
 	}
 	// (min - below) - o = min - (o + below), (max + above) - o = max - (o - above).
+	lo, hi := r.Origin.Add(below), r.Origin.Sub(above)
 	return slabs{
-		inv: geom.Vec3{X: inv(r.Dir.X), Y: inv(r.Dir.Y), Z: inv(r.Dir.Z)},
-		oLo: r.Origin.Add(below),
-		oHi: r.Origin.Sub(above),
+		inv: [3]float64{inv(r.Dir.X), inv(r.Dir.Y), inv(r.Dir.Z)},
+		oLo: [3]float64{lo.X, lo.Y, lo.Z},
+		oHi: [3]float64{hi.X, hi.Y, hi.Z},
 	}
 }
 
-// span reports whether the ray crosses box b (min, max), grown by the
-// pads, between 0 and maxDist, and where it enters (negative when it
-// starts inside) and leaves the box.
-func (s *slabs) span(b *[2]geom.Vec3, maxDist float64) (enter, exit float64, ok bool) {
-	t0, t1 := slabAxis(b[0].X, b[1].X, s.oLo.X, s.oHi.X, s.inv.X)
-	ty0, ty1 := slabAxis(b[0].Y, b[1].Y, s.oLo.Y, s.oHi.Y, s.inv.Y)
-	if t0 > ty1 || ty0 > t1 {
-		return 0, 0, false
-	}
-	t0, t1 = max(t0, ty0), min(t1, ty1)
-	tz0, tz1 := slabAxis(b[0].Z, b[1].Z, s.oLo.Z, s.oHi.Z, s.inv.Z)
-	if t0 > tz1 || tz0 > t1 {
-		return 0, 0, false
-	}
-	t0, t1 = max(t0, tz0), min(t1, tz1)
-	return t0, t1, t0 <= maxDist && t1 >= 0
+// slabAxis is one axis of a slab test against many boxes: the planes the
+// ray crosses first (near) and last (far), with the origin moved toward
+// each: the minimum corners first for a ray going up the axis, the
+// maximum ones for a ray going down.
+type slabAxis struct {
+	near, far   []float64
+	oNear, oFar float64
+	inv         float64
 }
 
-// slabAxis returns where the ray enters and leaves one axis's slab, from
-// its planes lo and hi, the origin moved toward each, and 1 / direction.
-func slabAxis(lo, hi, oLo, oHi, inv float64) (float64, float64) {
-	t0, t1 := (lo-oLo)*inv, (hi-oHi)*inv
-	if t0 > t1 { // the same way for every box of a query: predictable
-		return t1, t0
+// axis returns axis a of s for the boxes b. The ray enters box i's slab
+// at (near[i] - oNear) * inv and leaves it at (far[i] - oFar) * inv.
+func (s *slabs) axis(b *sweptBoxes, a int) slabAxis {
+	if s.inv[a] >= 0 {
+		return slabAxis{b.lo[a], b.hi[a], s.oLo[a], s.oHi[a], s.inv[a]}
 	}
-	return t0, t1
+	return slabAxis{b.hi[a], b.lo[a], s.oHi[a], s.oLo[a], s.inv[a]}
 }
 
 // nearRay reports whether the ray passes within rad of c before maxDist:
