@@ -172,40 +172,76 @@ func (t *bucketTable) code(v int64) (uint64, uint) {
 	return e.code | u&(1<<e.width-1)<<e.codeLen, uint(e.codeLen) + uint(e.width)
 }
 
-// bitBatch gathers up to 320 bits of short fields in words and hands them
-// to a bitWriter a word at a time: the same bits, far fewer writes.
-type bitBatch struct {
-	words [6]uint64 // the bits, first written lowest in words[0]
-	n     uint      // bits gathered, at most 320
+// wordWriter continues a bitWriter's stream for a run of many short
+// fields, such as a snapshot's entity entries: the bits gather in a word,
+// which goes to buf eight bytes at a time, the same bits with far fewer
+// writes. Take one with bitWriter.words and give the stream back with
+// done.
+type wordWriter struct {
+	buf []byte
+	acc uint64 // bits not yet in buf, the first written lowest
+	n   uint   // bits in acc, under 64
+}
+
+// words hands w's stream to a wordWriter: its partial last byte moves
+// into the word.
+func (w *bitWriter) words() wordWriter {
+	ww := wordWriter{buf: w.buf}
+	if w.free != 0 {
+		last := len(w.buf) - 1
+		ww.acc, ww.n, ww.buf = uint64(w.buf[last]), 8-w.free, w.buf[:last]
+	}
+	return ww
+}
+
+// done hands the stream back to w.
+func (ww *wordWriter) done(w *bitWriter) {
+	buf := ww.buf
+	for k := uint(0); k < ww.n; k += 8 {
+		buf = append(buf, byte(ww.acc>>k))
+	}
+	w.buf, w.free = buf, uint(-int(ww.n)&7)
 }
 
 // put adds the low n bits of v (n <= 64; v has no bits above them).
-func (b *bitBatch) put(v uint64, n uint) {
-	i, off := b.n/64, b.n%64
-	b.words[i] |= v << off
-	b.words[i+1] |= v >> 1 >> (63 - off) // the bits that spill into the next word
-	b.n += n
+func (ww *wordWriter) put(v uint64, n uint) {
+	ww.acc |= v << ww.n
+	if ww.n+n < 64 {
+		ww.n += n
+		return
+	}
+	ww.buf = binary.LittleEndian.AppendUint64(ww.buf, ww.acc)
+	ww.acc = v >> (64 - ww.n) // the bits that did not fit (none when n was 0)
+	ww.n += n - 64
 }
 
 // gather adds the n0 bits of v0 after the n bits of v and returns the
-// result, unless they do not fit in 64 bits: then it puts v in b and
-// returns v0 alone.
-func (b *bitBatch) gather(v uint64, n uint, v0 uint64, n0 uint) (uint64, uint) {
+// result, unless they do not fit in 64 bits: then it puts v in ww and
+// returns v0 alone. A caller gathering fields in a register word this way
+// writes to ww a third as often.
+func (ww *wordWriter) gather(v uint64, n uint, v0 uint64, n0 uint) (uint64, uint) {
 	if n+n0 > 64 {
-		b.put(v, n)
+		ww.put(v, n)
 		return v0, n0
 	}
 	return v | v0<<n, n + n0
 }
 
-// writeTo writes the gathered bits to w.
-func (b *bitBatch) writeTo(w *bitWriter) {
-	full := b.n / 64
-	for _, word := range b.words[:full] {
-		w.writeBits(word, 64)
-	}
-	w.writeBits(b.words[full], b.n%64)
+// pos returns the bit position, as bitWriter.pos does.
+func (ww *wordWriter) pos() int { return len(ww.buf)*8 + int(ww.n) }
+
+// A wordMark is a position of a wordWriter to go back to.
+type wordMark struct {
+	len int
+	acc uint64
+	n   uint
 }
+
+// mark returns the current position.
+func (ww *wordWriter) mark() wordMark { return wordMark{len(ww.buf), ww.acc, ww.n} }
+
+// reset drops everything written since m.
+func (ww *wordWriter) reset(m wordMark) { ww.buf, ww.acc, ww.n = ww.buf[:m.len], m.acc, m.n }
 
 // writeString writes a length in lenBits bits and then the bytes of s.
 func (w *bitWriter) writeString(s string, lenBits uint) {

@@ -158,7 +158,8 @@ func siftDown(h []uint64, j int) {
 // entryBits returns the bits of slot i's entry in s against ref, its
 // slot code aside.
 func entryBits(s, ref *Snapshot, i int) int {
-	var b bitBatch
+	var room [48]byte // an entry's longest is 281 bits
+	b := wordWriter{buf: room[:0]}
 	var from EntityState
 	if ref.Has(i) {
 		from = ref.Entities[i]
@@ -167,5 +168,5 @@ func entryBits(s, ref *Snapshot, i int) int {
 	if s.Has(i) {
 		putEntity(&b, &s.Entities[i], &from, s.Tick)
 	}
-	return int(b.n)
+	return b.pos()
 }

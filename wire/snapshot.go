@@ -198,6 +198,9 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int) int {
 	n := 0
 	var prev int // rotated index of the last entry written
+	// The entries' fields go through a word: written for every client and
+	// every moving player each tick, the encoder's hot loop.
+	ww := w.words()
 	for at := nextSlot(touched, first); at < first+MaxEntities; at = nextSlot(touched, at+1) {
 		k, i := at-first, at%MaxEntities
 		in, was := s.Has(i), ref.Has(i)
@@ -208,26 +211,22 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 		if in == was && s.Entities[i] == from {
 			continue
 		}
-		mark := w.pos()
-		// The entry's fields gathered in one batch: written for every
-		// client and every moving player each tick, the encoder's hot loop.
-		var b bitBatch
+		mark := ww.mark()
 		if n == 0 {
-			b.put(uint64(i), slotBits)
+			ww.put(uint64(i), slotBits)
 		} else {
-			b.put(stepCode(k - prev))
+			ww.put(stepCode(k - prev))
 		}
 		if was && !in {
-			b.put(1, 1)
+			ww.put(1, 1)
 		} else if was {
-			b.put(0, 1)
+			ww.put(0, 1)
 		}
 		if in {
-			putEntity(&b, &s.Entities[i], &from, s.Tick)
+			putEntity(&ww, &s.Entities[i], &from, s.Tick)
 		}
-		b.writeTo(w)
-		if w.pos() > end {
-			w.truncate(mark)
+		if ww.pos() > end {
+			ww.reset(mark)
 			s.SetPresent(i, was)
 			s.Entities[i] = from
 			continue
@@ -235,6 +234,7 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 		n++
 		prev = k
 	}
+	ww.done(w)
 	return n
 }
 
@@ -443,9 +443,9 @@ func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 
 // putEntity adds e, as a delta against ref, to b, in a snapshot of
 // tick.
-func putEntity(b *bitBatch, e, ref *EntityState, tick uint32) {
+func putEntity(b *wordWriter, e, ref *EntityState, tick uint32) {
 	// The fields gather in a word held in a register, which goes to b
-	// only when full: a third as many writes to b's words.
+	// only when full.
 	var v uint64
 	var n uint
 	c, l := coordTable.code(int64(e.X) - int64(ref.X))
