@@ -181,6 +181,10 @@ type wordWriter struct {
 	buf []byte
 	acc uint64 // bits not yet in buf, the first written lowest
 	n   uint   // bits in acc, under 64
+	// count makes the writer only count: full words are dropped, their
+	// bits added to counted.
+	count   bool
+	counted int
 }
 
 // words hands w's stream to a wordWriter: its partial last byte moves
@@ -210,7 +214,11 @@ func (ww *wordWriter) put(v uint64, n uint) {
 		ww.n += n
 		return
 	}
-	ww.buf = binary.LittleEndian.AppendUint64(ww.buf, ww.acc)
+	if ww.count {
+		ww.counted += 64
+	} else {
+		ww.buf = binary.LittleEndian.AppendUint64(ww.buf, ww.acc)
+	}
 	ww.acc = v >> (64 - ww.n) // the bits that did not fit (none when n was 0)
 	ww.n += n - 64
 }
@@ -228,7 +236,7 @@ func (ww *wordWriter) gather(v uint64, n uint, v0 uint64, n0 uint) (uint64, uint
 }
 
 // pos returns the bit position, as bitWriter.pos does.
-func (ww *wordWriter) pos() int { return len(ww.buf)*8 + int(ww.n) }
+func (ww *wordWriter) pos() int { return len(ww.buf)*8 + ww.counted + int(ww.n) }
 
 // A wordMark is a position of a wordWriter to go back to.
 type wordMark struct {

@@ -158,8 +158,7 @@ func siftDown(h []uint64, j int) {
 // entryBits returns the bits of slot i's entry in s against ref, its
 // slot code aside.
 func entryBits(s, ref *Snapshot, i int) int {
-	var room [48]byte // an entry's longest is 281 bits
-	b := wordWriter{buf: room[:0]}
+	b := wordWriter{count: true}
 	var from EntityState
 	if ref.Has(i) {
 		from = ref.Entities[i]

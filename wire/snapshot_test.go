@@ -445,6 +445,14 @@ func TestSnapshotAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("AppendSnapshot: %v allocations", n)
 	}
+	var prio [MaxEntities]uint32
+	if n := testing.AllocsPerRun(50, func() {
+		c := *s
+		out, _ = AppendSnapshotBudget(buf[:0], &c, base, MaxDatagram, 200, &prio)
+	}); n != 0 {
+		t.Errorf("AppendSnapshotBudget: %v allocations", n)
+	}
+	out, _ = AppendSnapshot(buf[:0], s, base, MaxDatagram)
 	sn := Snapshot{Events: make([]Event, 0, 4)}
 	bl := baselineOf(base)
 	if n := testing.AllocsPerRun(50, func() {
