@@ -168,7 +168,10 @@ type Event struct {
 	Data []byte
 }
 
-// Snapshot is the server's per-client world update.
+// Snapshot is the server's per-client world update. The entity of a slot
+// not present is the zero EntityState; leave it so (AppendSnapshot and
+// DecodeSnapshot zero the slots that leave, and every absent slot of a
+// snapshot they have not seen before).
 type Snapshot struct {
 	Tick uint32 // server tick of this state
 	// Baseline is the tick of the acknowledged snapshot this one is delta
@@ -196,6 +199,14 @@ type Snapshot struct {
 	// has already seen and holds those that arrive early.
 	FirstEventSeq uint32
 	Events        []Event
+
+	// held marks, once settled is set, the slots that may hold a state:
+	// those present when AppendSnapshot or DecodeSnapshot last ran on
+	// the snapshot. Every other slot is zero (absent slots stay zero unless
+	// written), so the next run clears only the slots that have left since
+	// rather than every absent one.
+	held    [MaxEntities / 64]uint64
+	settled bool
 }
 
 // Appeal answers a provisional hit (policy alc): the victim's client

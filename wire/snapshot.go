@@ -188,6 +188,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	}
 	n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
 	w.patch(countAt, uint64(n), entityCountBits)
+	s.settle()
 	return w.buf, nil
 }
 
@@ -251,28 +252,51 @@ func nextSlot(mask *[MaxEntities / 64]uint64, i int) int {
 	return 2 * MaxEntities
 }
 
-// settleEntities zeroes every entity slot of s that is not present and,
-// unless from is nil, copies the present ones from from: each run of
-// slots in one go, rather than copying all and clearing after.
+// settleEntities zeroes every entity slot of s that is not present (of a
+// settled snapshot only those that were present when it was settled: the
+// others are zero already) and, unless from is nil, copies the present
+// ones from from: each run of slots in one go.
 func settleEntities(s *Snapshot, from *[MaxEntities]EntityState) {
 	for j, word := range s.Present {
-		for i := j * 64; i < (j+1)*64; {
-			rest := word >> (i % 64)
-			if rest&1 != 0 {
-				end := min(i+bits.TrailingZeros64(^rest), (j+1)*64)
-				if from != nil {
-					copy(s.Entities[i:end], from[i:end])
-				}
-				i = end
-				continue
-			}
-			end := (j + 1) * 64
-			if rest != 0 {
-				end = i + bits.TrailingZeros64(rest)
-			}
-			clear(s.Entities[i:end])
-			i = end
+		stale := ^word
+		if s.settled {
+			stale &= s.held[j]
 		}
+		clearRuns(s.Entities[j*64:(j+1)*64], stale)
+		if from != nil {
+			copyRuns(s.Entities[j*64:(j+1)*64], from[j*64:(j+1)*64], word)
+		}
+	}
+}
+
+// settle notes that every slot of s not present is zero.
+func (s *Snapshot) settle() { s.held, s.settled = s.Present, true }
+
+// clearRuns zeroes the entities of es whose bits are set in mask, each
+// run of them in one go.
+func clearRuns(es []EntityState, mask uint64) {
+	for mask != 0 {
+		i := bits.TrailingZeros64(mask)
+		end := 64
+		if rest := ^mask >> i; rest != 0 {
+			end = i + bits.TrailingZeros64(rest)
+		}
+		clear(es[i:end])
+		mask &^= (1<<(end-i) - 1) << i
+	}
+}
+
+// copyRuns copies the entities of from whose bits are set in mask to es,
+// each run of them in one go.
+func copyRuns(es, from []EntityState, mask uint64) {
+	for mask != 0 {
+		i := bits.TrailingZeros64(mask)
+		end := 64
+		if rest := ^mask >> i; rest != 0 {
+			end = i + bits.TrailingZeros64(rest)
+		}
+		copy(es[i:end], from[i:end])
+		mask &^= (1<<(end-i) - 1) << i
 	}
 }
 
@@ -618,7 +642,12 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		s.SetPresent(i, true)
 		readEntity(&r, e, i, tick)
 	}
-	return r.finish()
+	if err := r.finish(); err != nil {
+		s.settled = false // a partial result: clear it all next time
+		return err
+	}
+	s.settle()
+	return nil
 }
 
 // readCoord reads a delta against ref and checks the result.
