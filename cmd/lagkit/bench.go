@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"testing"
@@ -99,21 +100,28 @@ func runBench(quick bool) ([]benchFigure, error) {
 	if err != nil {
 		return nil, err
 	}
-	rewind := nsPerOp(func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			s := &shots[i%len(shots)]
-			tr.Trace(s.Ray, 200, s.T, s.Shooter)
-		}
-	})
 	ray := geom.Ray{Origin: geom.V(-5, 0.3, 0.2), Dir: geom.V(1, 0.05, 0.02).Norm()}
 	capsule := geom.Capsule{A: geom.V(0, 0, -0.5), B: geom.V(0, 0, 0.5), R: 0.4}
 	var sink bool
-	rayNS := nsPerOp(func(b *testing.B) {
-		for b.Loop() {
-			_, _, hit := geom.RayCapsule(ray, 100, capsule)
-			sink = sink != hit
-		}
-	})
+	// Each measured three times, the two in turn, and the fastest of
+	// each kept: on a shared machine the other processes only ever add
+	// time, and a ratio of two measurements made a minute apart would
+	// mostly measure how busy the machine was.
+	rewind, rayNS := math.Inf(1), math.Inf(1)
+	for range 3 {
+		rewind = min(rewind, nsPerOp(func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				s := &shots[i%len(shots)]
+				tr.Trace(s.Ray, 200, s.T, s.Shooter)
+			}
+		}))
+		rayNS = min(rayNS, nsPerOp(func(b *testing.B) {
+			for b.Loop() {
+				_, _, hit := geom.RayCapsule(ray, 100, capsule)
+				sink = sink != hit
+			}
+		}))
+	}
 	add(benchFigure{Name: "rewind + trace per shot, 64 players, 1 s of 128 Hz history", Value: rewind, Unit: "ns",
 		Goal: 500, Anchor: "ray-capsule test", Ratio: rewind / rayNS, RatioGoal: 11,
 		Note: fmt.Sprintf("ray-capsule %.1f ns", rayNS)})
@@ -163,7 +171,7 @@ func runBench(quick bool) ([]benchFigure, error) {
 		return nil, err
 	}
 	add(benchFigure{Name: "server tick p99, 128 players, 128 Hz", Value: p99, Unit: "ms", Goal: 2.34,
-		Note: fmt.Sprintf("%.2f allocations a tick", allocs)})
+		Note: fmt.Sprintf("best of three rounds; %.2f allocations a tick", allocs)})
 
 	// The 12-bot capture the flag match of the alc experiment.
 	matchDur := 10 * time.Minute
@@ -188,9 +196,10 @@ func runBench(quick bool) ([]benchFigure, error) {
 	return figs, nil
 }
 
-// tickFigures runs ticks of a server with 128 players at 128 Hz on metro
-// (server.TickLoad) and returns the 99th percentile of their times in
-// milliseconds and the allocations per tick.
+// tickFigures runs three rounds of ticks of a server with 128 players at
+// 128 Hz on metro (server.TickLoad) and returns the lowest of the rounds'
+// 99th percentiles of tick time in milliseconds (other processes on the
+// machine only add time) and the allocations per tick.
 func tickFigures(quick bool) (p99ms, allocs float64, err error) {
 	m, err := world.Load("metro")
 	if err != nil {
@@ -207,16 +216,20 @@ func tickFigures(quick bool) (p99ms, allocs float64, err error) {
 	times := make([]time.Duration, ticks)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	for i := range times {
-		start := time.Now()
-		if err := l.Tick(); err != nil {
-			return 0, 0, err
+	p99 := time.Duration(math.MaxInt64)
+	for range 3 {
+		for i := range times {
+			start := time.Now()
+			if err := l.Tick(); err != nil {
+				return 0, 0, err
+			}
+			times[i] = time.Since(start)
 		}
-		times[i] = time.Since(start)
+		slices.Sort(times)
+		p99 = min(p99, times[ticks*99/100])
 	}
 	runtime.ReadMemStats(&after)
-	slices.Sort(times)
-	return float64(times[ticks*99/100].Nanoseconds()) / 1e6, float64(after.Mallocs-before.Mallocs) / float64(ticks), nil
+	return float64(p99.Nanoseconds()) / 1e6, float64(after.Mallocs-before.Mallocs) / float64(3*ticks), nil
 }
 
 func printBench(w io.Writer, figs []benchFigure) {
