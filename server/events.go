@@ -6,10 +6,11 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
-// maxQueuedEvents bounds the events waiting for a client's
-// acknowledgement; a client that lets more pile up is dropped. Their
-// sequence numbers then stay within the window a snapshot can number and
-// a client holds early arrivals for.
+// maxQueuedEvents bounds the sequence numbers of the events waiting for a
+// client's acknowledgement, from the oldest to the next: a client that
+// lets more pile up, or leaves one unacknowledged that long, is dropped.
+// They then stay within the window a snapshot can number and a client
+// holds early arrivals for.
 const maxQueuedEvents = wire.MaxEventWindow
 
 // queuedEvent is a game event not yet acknowledged by its client.
@@ -26,7 +27,7 @@ type queuedEvent struct {
 // and again about a round trip after each time it is sent, until a
 // snapshot carrying it is acknowledged.
 func (s *Server) sendEvent(c *client, kind uint16, data []byte) {
-	if len(c.events) >= maxQueuedEvents {
+	if len(c.events) > 0 && c.nextEventSeq-c.events[0].seq >= maxQueuedEvents {
 		c.overflow = true // dropped at the end of the tick
 		return
 	}

@@ -104,3 +104,44 @@ func TestEventsResentAfterRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestEventBacklogDropsClient checks that a client is dropped once its
+// oldest unacknowledged event is wire.MaxEventWindow sequence numbers
+// behind the next, however few are queued, and that until then its
+// snapshots still carry both ends of the window.
+func TestEventBacklogDropsClient(t *testing.T) {
+	s := testServer(t, Config{})
+	join(t, s, 0, 1)
+	c := s.clients[0]
+	oldest := c.events[0].seq // the settings event, never acknowledged
+	for c.nextEventSeq-oldest < wire.MaxEventWindow {
+		s.sendEvent(c, 999, []byte{1})
+		// Every later event is acknowledged at once: two stay queued.
+		c.events = append(c.events[:1], c.events[len(c.events)-1])
+	}
+	for i := range c.events {
+		c.events[i].sent = false // due again
+	}
+	s.Advance(s.NextTick())
+	var sn wire.Snapshot
+	got := false
+	for _, d := range s.Outbox() {
+		if wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
+			got = len(sn.Events) == 2 && sn.Events[0].Seq == oldest && sn.Events[1].Seq == oldest+wire.MaxEventWindow-1
+		}
+	}
+	if !got {
+		t.Fatalf("no snapshot carrying events %d and %d (last: %+v)", oldest, oldest+wire.MaxEventWindow-1, sn.Events)
+	}
+	if c.overflow {
+		t.Fatal("dropped within the window")
+	}
+	s.sendEvent(c, 999, []byte{1})
+	if !c.overflow {
+		t.Fatalf("not dropped with events %d to %d unacknowledged", oldest, c.nextEventSeq-1)
+	}
+	s.Advance(s.NextTick())
+	if _, ok := s.Client(0); ok {
+		t.Error("client still connected")
+	}
+}
