@@ -136,16 +136,27 @@ func bucketCode(v int64, widths []uint) (uint64, uint) {
 
 // bucketTable is a bucket code precomputed by the bit length of the zigzag
 // value, so that coding a value is a table look-up with no loop: for the
-// encoder's hot loop.
-type bucketTable [65]struct {
-	code           uint64 // the bucket number's bits
-	codeLen, width uint8
+// encoder's hot loop. The small zigzag values, most deltas of a moving
+// player, have their whole codes in a second table.
+type bucketTable struct {
+	byLen [65]struct {
+		code           uint64 // the bucket number's bits
+		codeLen, width uint8
+	}
+	// small holds the code of zigzag value u < smallCodes (its bits in
+	// the low 24 bits, its length above), when every one fits.
+	small    [smallCodes]uint32
+	hasSmall bool
 }
+
+// smallCodes is how many small values a bucketTable codes whole: all
+// within ±256, the 9-bit bucket of positions and angles.
+const smallCodes = 512
 
 // newBucketTable returns the table of the bucket code of widths.
 func newBucketTable(widths []uint) *bucketTable {
 	var t bucketTable
-	for l := range t {
+	for l := range t.byLen {
 		// The widest value of bit length l picks the same bucket as every
 		// other value of that length.
 		var u uint64
@@ -158,8 +169,17 @@ func newBucketTable(widths []uint) *bucketTable {
 			i++
 		}
 		width := widths[i]
-		t[l].codeLen, t[l].width = uint8(n-width), uint8(width)
-		t[l].code = code & (1<<(n-width) - 1)
+		t.byLen[l].codeLen, t.byLen[l].width = uint8(n-width), uint8(width)
+		t.byLen[l].code = code & (1<<(n-width) - 1)
+	}
+	t.hasSmall = true
+	for u := range uint64(smallCodes) {
+		code, n := bucketCode(unzigzag(u), widths)
+		if n > 24 {
+			t.hasSmall = false
+			break
+		}
+		t.small[u] = uint32(code) | uint32(n)<<24
 	}
 	return &t
 }
@@ -168,7 +188,11 @@ func newBucketTable(widths []uint) *bucketTable {
 // the same as bucketCode with the table's widths.
 func (t *bucketTable) code(v int64) (uint64, uint) {
 	u := zigzag(v)
-	e := &t[bits.Len64(u)]
+	if u < smallCodes && t.hasSmall {
+		e := t.small[u]
+		return uint64(e & (1<<24 - 1)), uint(e >> 24)
+	}
+	e := &t.byLen[bits.Len64(u)]
 	return e.code | u&(1<<e.width-1)<<e.codeLen, uint(e.codeLen) + uint(e.width)
 }
 
