@@ -332,10 +332,8 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 				i, s.Events[i].Seq, MaxEventWindow, s.FirstEventSeq)
 		}
 	}
-	for i := nextSlot(&s.Present, 0); i < MaxEntities; i = nextSlot(&s.Present, i+1) {
-		if why := checkEntity(&s.Entities[i]); why != "" {
-			return encodeError(MsgSnapshot, "entity %d: %s", i, why)
-		}
+	if i, why := checkEntities(s); why != "" {
+		return encodeError(MsgSnapshot, "entity %d: %s", i, why)
 	}
 	if base == nil {
 		return nil
@@ -344,16 +342,28 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 	if why := checkSelf(&base.Self); why != "" {
 		return encodeError(MsgSnapshot, "base self %s", why)
 	}
-	for i := nextSlot(&base.Present, 0); i < MaxEntities; i = nextSlot(&base.Present, i+1) {
-		if why := checkEntity(&base.Entities[i]); why != "" {
-			return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
-		}
+	if i, why := checkEntities(base); why != "" {
+		return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
 	}
 	return nil
 }
 
 // coordOK reports whether c lies within ±MaxCoord: one unsigned compare.
 func coordOK(c int32) bool { return uint32(c+MaxCoord) <= 2*MaxCoord }
+
+// checkEntities returns the first present entity of s that checkEntity
+// rejects, and why.
+func checkEntities(s *Snapshot) (int, string) {
+	for j, word := range s.Present {
+		for ; word != 0; word &= word - 1 {
+			i := j*64 + bits.TrailingZeros64(word)
+			if why := checkEntity(&s.Entities[i]); why != "" {
+				return i, why
+			}
+		}
+	}
+	return 0, ""
+}
 
 func checkEntity(e *EntityState) string {
 	// All six coordinates shifted into [0, 2*MaxCoord) at once, the usual
