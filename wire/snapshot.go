@@ -202,38 +202,57 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 	// The entries' fields go through a word: written for every client and
 	// every moving player each tick, the encoder's hot loop.
 	ww := w.words()
-	for at := nextSlot(touched, first); at < first+MaxEntities; at = nextSlot(touched, at+1) {
-		k, i := at-first, at%MaxEntities
-		in, was := s.Has(i), ref.Has(i)
-		var from EntityState // what the receiver holds for slot i
-		if was {
-			from = ref.Entities[i]
+	// Around the slots once from first: first to the end, then the start
+	// up to first, each presence word's set bits in turn.
+	for _, span := range [2][2]int{{first, MaxEntities}, {0, first}} {
+		for j := span[0] / 64; j*64 < span[1]; j++ {
+			m := touched[j]
+			if lo := span[0] - j*64; lo > 0 {
+				m &^= 1<<lo - 1
+			}
+			if hi := span[1] - j*64; hi < 64 {
+				m &= 1<<hi - 1
+			}
+			inW, wasW := s.Present[j], ref.Present[j]
+			for ; m != 0; m &= m - 1 {
+				b := bits.TrailingZeros64(m)
+				i := j*64 + b
+				in, was := inW>>b&1 != 0, wasW>>b&1 != 0
+				var from EntityState // what the receiver holds for slot i
+				if was {
+					from = ref.Entities[i]
+				}
+				if in == was && s.Entities[i] == from {
+					continue
+				}
+				k := i - first // the rotated index
+				if k < 0 {
+					k += MaxEntities
+				}
+				mark := ww.mark()
+				if n == 0 {
+					ww.put(uint64(i), slotBits)
+				} else {
+					ww.put(stepCode(k - prev))
+				}
+				if was && !in {
+					ww.put(1, 1)
+				} else if was {
+					ww.put(0, 1)
+				}
+				if in {
+					putEntity(&ww, &s.Entities[i], &from, s.Tick)
+				}
+				if ww.pos() > end {
+					ww.reset(mark)
+					s.SetPresent(i, was)
+					s.Entities[i] = from
+					continue
+				}
+				n++
+				prev = k
+			}
 		}
-		if in == was && s.Entities[i] == from {
-			continue
-		}
-		mark := ww.mark()
-		if n == 0 {
-			ww.put(uint64(i), slotBits)
-		} else {
-			ww.put(stepCode(k - prev))
-		}
-		if was && !in {
-			ww.put(1, 1)
-		} else if was {
-			ww.put(0, 1)
-		}
-		if in {
-			putEntity(&ww, &s.Entities[i], &from, s.Tick)
-		}
-		if ww.pos() > end {
-			ww.reset(mark)
-			s.SetPresent(i, was)
-			s.Entities[i] = from
-			continue
-		}
-		n++
-		prev = k
 	}
 	ww.done(w)
 	return n
