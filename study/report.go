@@ -330,7 +330,9 @@ func (s *Summariser) Report() (*Report, error) {
 	}
 	rep.Questions = summariseAnswers(s.answers)
 	s.compare(&rep, techs, order)
-	if len(s.answers) == 0 {
+	if len(s.answers) == 0 && len(s.rounds) == 0 {
+		rep.AnswersNote = "no answers: the study played no rounds"
+	} else if len(s.answers) == 0 {
 		allBots := true
 		for _, rt := range s.rounds {
 			allBots = allBots && rt.bots == len(rt.rtt)

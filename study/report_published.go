@@ -8,11 +8,19 @@ import (
 // reported the largest share of their hits as behind cover.
 const PeakRollbackMetric = "sbc_reports_peak_rollback_m"
 
+// peopleWhy says why a study played by people can differ from the alc
+// study's figures (the experiments' reasons speak of bots).
+const peopleWhy = "The study's figures come from 12 people in 10-minute matches on its own metro map; " +
+	"ours from this study's participants, rounds and lagkit's rebuilding of that map, so they differ with the players, " +
+	"the rounds' length and the number of hits behind each figure."
+
 // published returns the figures the study a preset recreates published,
 // for a study named after the preset (alc, atd, timewarp), each to set
 // beside ours, and the findings it published without a figure to
-// compare; nothing for other studies.
-func published(study string) ([]experiment.Reference, []string) {
+// compare; nothing for other studies. The reasons given for a
+// disagreement are those of bots for a simulated study, of people
+// otherwise.
+func published(study string, simulated bool) ([]experiment.Reference, []string) {
 	switch study {
 	case "alc":
 		var refs []experiment.Reference
@@ -35,6 +43,9 @@ func published(study string) ([]experiment.Reference, []string) {
 			Why: "the share of a band rests on the few hits it holds and on what people noticed; bots report nothing, so a simulated study has no such figure."})
 		for i := range refs {
 			refs[i].Citation = experiment.Cite(refs[i].Source)
+			if !simulated {
+				refs[i].Why = peopleWhy
+			}
 		}
 		return refs, nil
 	case "atd":

@@ -45,17 +45,14 @@ func (r *Report) answerResults(res *experiment.Results) {
 		res.Tables = append(res.Tables, t)
 	}
 	if len(r.Rollback) > 0 {
-		t := experiment.Table{Name: "study_rollback", Title: "Hits on people and their SBC reports by the hit's rollback distance (5 cm bands; to_m empty: and beyond)",
-			Columns: []string{"technique", "from_m", "to_m", "mid_m", "hits", "sbc", "sbc_per_hit", "reports", "reports_per_hit"}}
+		t := experiment.Table{Name: "study_rollback", Title: fmt.Sprintf("Hits on people and their SBC reports by the hit's rollback distance, in bands of 5 cm from from_m (the last from %v m on)", BinsToM),
+			Columns: []string{"technique", "from_m", "mid_m", "hits", "sbc", "sbc_per_hit", "reports", "reports_per_hit"}}
 		for _, b := range r.Rollback {
-			to, sbc, rep := "", "", ""
-			if b.ToM > 0 {
-				to = num(b.ToM)
-			}
+			sbc, rep := "", ""
 			if b.Hits > 0 {
 				sbc, rep = num(float64(b.SBC)/float64(b.Hits)), num(float64(b.Reports)/float64(b.Hits))
 			}
-			t.Rows = append(t.Rows, []string{b.Technique, num(b.FromM), to, num(b.Mid()), strconv.Itoa(b.Hits), strconv.Itoa(b.SBC), sbc,
+			t.Rows = append(t.Rows, []string{b.Technique, num(b.FromM), num(b.Mid()), strconv.Itoa(b.Hits), strconv.Itoa(b.SBC), sbc,
 				strconv.Itoa(b.Reports), rep})
 		}
 		res.Tables = append(res.Tables, t)
@@ -124,7 +121,7 @@ func (r *Report) markdownAnswers(b *strings.Builder) {
 			fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %s |\n", bin.Technique, band, bin.Hits, bin.SBC, bin.Reports, per)
 		}
 	}
-	refs, findings := published(r.Study)
+	refs, findings := published(r.Study, r.Simulated)
 	if len(refs) == 0 && len(findings) == 0 {
 		return
 	}

@@ -82,7 +82,7 @@ func groupSuffix(rtt float64) string { return "_rtt" + num(rtt) + "ms" }
 // study a preset recreates.
 func (r *Report) Results() *experiment.Results {
 	seed, _ := strconv.ParseUint(r.Seed, 10, 64)
-	refs, _ := published(r.Study)
+	refs, _ := published(r.Study, r.Simulated)
 	res := &experiment.Results{
 		Experiment: "study-" + r.Study, Seed: seed, Title: "Study " + r.Study,
 		Design:     r.design(),
@@ -161,7 +161,7 @@ func (r *Report) design() string {
 	if r.AnswersNote != "" {
 		d += " " + strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + "."
 	}
-	if _, findings := published(r.Study); len(findings) > 0 {
+	if _, findings := published(r.Study, r.Simulated); len(findings) > 0 {
 		d += "\n\nPublished findings: " + strings.Join(findings, " ")
 	}
 	return d
