@@ -3,6 +3,7 @@ package study
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -275,7 +276,7 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 			}
 			ta := TechniqueAnswers{Technique: tech, Question: q, Kind: kind, Text: s.sched.questions[q].Text, Participants: len(byseat)}
 			var all []float64
-			for _, seat := range sortedKeys(byseat) {
+			for _, seat := range slices.Sorted(maps.Keys(byseat)) {
 				all = append(all, byseat[seat]...)
 			}
 			ta.N = len(all)
@@ -319,7 +320,7 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 		for j := i + 1; j < len(order); j++ {
 			b := order[j]
 			var xa, xb []float64
-			for _, seat := range sortedKeys(techs[a].seats) {
+			for _, seat := range slices.Sorted(maps.Keys(techs[a].seats)) {
 				sa, sb := techs[a].seats[seat], techs[b].seats[seat]
 				if sb != nil && sa.high && sb.high && sa.shots > 0 && sb.shots > 0 {
 					xa = append(xa, float64(sa.hits)/float64(sa.shots))
@@ -339,7 +340,7 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 // answered under both.
 func compareAnswers(q, kind, a, b string, va, vb map[int][]float64) (Comparison, bool) {
 	var xa, xb []float64
-	for _, seat := range sortedKeys(va) {
+	for _, seat := range slices.Sorted(maps.Keys(va)) {
 		if ys, ok := vb[seat]; ok {
 			xa = append(xa, stats.Mean(va[seat]))
 			xb = append(xb, stats.Mean(ys))
@@ -374,13 +375,4 @@ func medianOf(x []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
-}
-
-func sortedKeys[V any](m map[int]V) []int {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
