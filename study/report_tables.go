@@ -105,9 +105,12 @@ func (r *Report) markdownAnswers(b *strings.Builder) {
 		}
 	}
 	b.WriteString("\n## Reported SBC and rollback\n\n")
-	if len(r.Rollback) == 0 {
+	switch {
+	case len(r.Rollback) == 0 && r.AnswersNote == NoAnswersFromBots:
 		b.WriteString("No hits on people and no SBC reports: every seat was played by a bot.\n")
-	} else {
+	case len(r.Rollback) == 0:
+		b.WriteString("No hits on people and no SBC reports were recorded.\n")
+	default:
 		b.WriteString("| technique | rollback (m) | hits | SBC | reports | reports per hit |\n|---|---|---|---|---|---|\n")
 		for _, bin := range r.Rollback {
 			band := fmt.Sprintf("%s to %s", num(bin.FromM), num(bin.ToM))
