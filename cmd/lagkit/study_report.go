@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -45,6 +48,12 @@ database holds more than one the others are listed on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
+			// Opening a missing SQLite file would create an empty one.
+			if !strings.Contains(dsn, "://") {
+				if _, err := os.Stat(dsn); errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("study report: %s does not exist: give --db the study database lagkit study run wrote", dsn)
+				}
+			}
 			db, err := store.Open(ctx, dsn)
 			if err != nil {
 				return err

@@ -403,8 +403,12 @@ func TestStudyReportMatchesRun(t *testing.T) {
 	if code, _, errOut := lagkit("study", "run", "../../presets/alc.toml", "--simulate", "--quick", "--seed", "1", "--db", db, "--out", run); code != 0 {
 		t.Fatalf("study run: exit %d: %s", code, errOut)
 	}
-	if code, _, errOut := lagkit("study", "report", "--db", db, "--out", rep); code != 0 || errOut != "" {
+	code, out, errOut := lagkit("study", "report", "--db", db, "--out", rep, "--json")
+	if code != 0 || errOut != "" {
 		t.Fatalf("study report: exit %d: %s", code, errOut)
+	}
+	if js, _ := os.ReadFile(filepath.Join(rep, study.JSONFile)); out != string(js) {
+		t.Errorf("--json printed %d bytes, not the %d of study.json", len(out), len(js))
 	}
 	for _, name := range []string{study.JSONFile, study.MarkdownFile, "study_conditions.csv", "study_techniques.csv", "study_rounds.csv"} {
 		a, err1 := os.ReadFile(filepath.Join(run, name))
@@ -476,5 +480,32 @@ func TestStudyReportInBrowser(t *testing.T) {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("report.html lacks %q", want)
 		}
+	}
+}
+
+// TestStudyReportErrors: a missing database, an empty one and bad flags
+// get clear errors, and no database file is created by asking.
+func TestStudyReportErrors(t *testing.T) {
+	tmp := t.TempDir()
+	missing := filepath.Join(tmp, "typo.db")
+	empty := filepath.Join(tmp, "empty.db")
+	storeStudies(t, empty)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"study", "report", "--db", missing, "--out", filepath.Join(tmp, "a")}, 1, "typo.db does not exist: give --db the study database"},
+		{[]string{"study", "report", "--db", empty, "--out", filepath.Join(tmp, "b")}, 1, "empty.db holds no study"},
+		{[]string{"study", "report", "--db", "mysql://x/y", "--out", filepath.Join(tmp, "c")}, 1, `unknown scheme "mysql"`},
+		{[]string{"study", "report", "extra"}, 2, "unknown command \"extra\""},
+	} {
+		code, _, errOut := lagkit(c.args...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("study report created the database it was asked to read")
 	}
 }
