@@ -100,8 +100,9 @@ const (
 	BinWidthM = 0.05
 	BinsToM   = 0.5
 	nBins     = 11 // 10 bands up to BinsToM and one beyond
-	// AllTechniques names the rollback bins of every technique pooled.
-	AllTechniques = "all"
+	// AllTechniques names the rollback bins of every technique pooled
+	// (with a space, which no technique's name has).
+	AllTechniques = "all techniques"
 	// minPeakHits is how many hits a band needs to be the peak of the
 	// reported SBC share: a band of a few hits has a share of chance.
 	minPeakHits = 10
