@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,8 +12,8 @@ import (
 
 	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/internal/pgtest"
-	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/report/browsertest"
 	"github.com/lagkit/lagkit/stats"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
@@ -445,35 +444,15 @@ func TestStudyReportMatchesRun(t *testing.T) {
 // (report/browser/check.mjs). Skipped where node, Debian's chromium or
 // the script's node_modules are missing (report/browser/install.sh).
 func TestStudyReportInBrowser(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; run report/browser/install.sh to enable this test")
-	}
-	for _, need := range []string{"/usr/bin/chromium", "../../report/browser/node_modules/playwright-core"} {
-		if _, err := os.Stat(need); err != nil {
-			t.Skipf("%s is missing; run report/browser/install.sh to enable this test", need)
-		}
-	}
-	walltest.Lock(t) // a headless browser would starve a live match
-
 	tmp := t.TempDir()
 	dsn, dir := filepath.Join(tmp, "study.db"), filepath.Join(tmp, "report")
 	storeStudies(t, dsn, peopleStudy(t))
 	if code, _, errOut := lagkit("study", "report", "--db", dsn, "--out", dir); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	shot := filepath.Join(tmp, "report.png")
-	cmd := exec.CommandContext(t.Context(), node, "../../report/browser/check.mjs", filepath.Join(dir, "report.html"), shot)
-	cmd.WaitDelay = 10 * time.Second
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("browser check failed: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "ok: 3 plots rendered") {
+	out := browsertest.Check(t, filepath.Join(dir, "report.html"), filepath.Join(tmp, "report.png"))
+	if !strings.Contains(out, "ok: 3 plots rendered") {
 		t.Errorf("browser check did not see the three plots:\n%s", out)
-	}
-	if fi, err := os.Stat(shot); err != nil || fi.Size() == 0 {
-		t.Errorf("no screenshot: %v", err)
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
 	for _, want := range []string{"fairness: alc − tlc", "Wilcoxon signed-rank", "laggy | odd", "study_rollback.svg", "Published figures"} {
