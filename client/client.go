@@ -223,6 +223,9 @@ type Client struct {
 
 	predErrs []float64
 	stats    Stats
+
+	notes    func(seq uint32, kind uint16, data []byte) // SetEventNotes
+	reported *wire.Report                               // the newest report sent (ReportSBC)
 }
 
 // Stats are a client's counters.
@@ -235,8 +238,11 @@ type Stats struct {
 	Shots             int // shots predicted
 	Appeals           int // appeals sent
 	Reports           int // SBC reports sent (ReportSBC)
-	CommandsSent      int
-	EncodeErrors      int // command packets that could not be encoded
+	// ReportsKept and ReportsRefused count the server's answers to them:
+	// kept, or refused as over the report rate.
+	ReportsKept, ReportsRefused int
+	CommandsSent                int
+	EncodeErrors                int // command packets that could not be encoded
 }
 
 // New returns a client for cfg. Call Connect to start a session.
@@ -524,6 +530,9 @@ func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
 			continue
 		}
 		c.nextEvent = seq + 1
+		if c.notes != nil {
+			c.notes(seq, ev.Kind, ev.Data)
+		}
 		if c.show(ev.Kind, ev.Data) {
 			continue
 		}
@@ -565,6 +574,8 @@ func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
 				r.Delay = now - c.cmdTime[e.ShotTick%cmdRing]
 			}
 			c.confirms = append(c.confirms, r)
+		case wire.EventReportAck:
+			c.reportAck(ev.Data)
 		}
 	}
 }
