@@ -8,7 +8,6 @@ import (
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,163 +16,19 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/lagkit/lagkit/bot"
-	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
-	"github.com/lagkit/lagkit/world"
 )
 
 // longSoak reports whether the long forms of the soak and flood tests
 // run: LAGKIT_SOAK=long go test ./realtime -run 'Soak|Flood' -v.
 func longSoak() bool { return os.Getenv("LAGKIT_SOAK") == "long" }
-
-// served is a host with one UDP listener whose sessions all go to one
-// match, with its metrics on a registry of its own.
-type served struct {
-	h    *Host
-	m    *Match
-	l    *transport.UDPListener
-	reg  *prometheus.Registry
-	addr string
-}
-
-// serveMatch starts a host and a match for cfg behind a UDP listener on
-// loopback; the test's cleanup shuts it down.
-func serveMatch(t *testing.T, cfg MatchConfig) *served {
-	t.Helper()
-	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := prometheus.NewRegistry()
-	h := NewHost(quiet, NewMetrics(reg))
-	m, err := h.Start(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = h.Serve(ctx, l)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		_ = l.Close()
-		<-done
-		_ = h.Shutdown(context.Background(), "test over")
-	})
-	return &served{h: h, m: m, l: l, reg: reg, addr: l.Addr()}
-}
-
-// counter sums the series of the counter name whose labels include want.
-func counter(t *testing.T, reg *prometheus.Registry, name string, want map[string]string) float64 {
-	t.Helper()
-	fams, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum float64
-	for _, f := range fams {
-		if f.GetName() != name {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			n := 0
-			for _, l := range m.GetLabel() {
-				if v, ok := want[l.GetName()]; ok && v == l.GetValue() {
-					n++
-				}
-			}
-			if n == len(want) {
-				sum += m.GetCounter().GetValue()
-			}
-		}
-	}
-	return sum
-}
-
-// botKit is what test bots need of a map.
-type botKit struct {
-	m      *world.Map
-	grid   *nav.Grid
-	params game.Params
-	weapon game.Weapon
-}
-
-func newBotKit(t *testing.T, mapName string) *botKit {
-	t.Helper()
-	m, err := world.Load(mapName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := &botKit{m: m, params: game.DefaultParams(), weapon: game.Rifle()}
-	if k.grid, err = nav.Build(m, &k.params); err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-// play runs one bot session named name over UDP to addr until ctx ends
-// or the server ends it.
-func (k *botKit) play(ctx context.Context, addr, name string, seed uint64, tok []byte, live *LiveStats) (ClientStats, error) {
-	b, err := bot.New(bot.Config{Skill: 0.9, Attacker: seed%4 != 3}, k.m, k.grid, &k.params, &k.weapon, seed)
-	if err != nil {
-		return ClientStats{}, err
-	}
-	conn, err := transport.DialUDP(ctx, addr, transport.UDPOptions{})
-	if err != nil {
-		return ClientStats{}, err
-	}
-	cc := client.Config{Map: k.m, Movement: &k.params, Name: name, Token: tok}
-	return RunClient(ctx, conn, ClientConfig{Client: cc, Brain: b, Stats: live})
-}
-
-// runEach runs f for 0 to n-1, each on its own goroutine with live
-// statistics of its own, and returns those and a wait for them all.
-func runEach(n int, f func(i int, live *LiveStats)) ([]LiveStats, func()) {
-	lives := make([]LiveStats, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(i, &lives[i])
-		}()
-	}
-	return lives, wg.Wait
-}
-
-// heapAfterGC returns the live heap after a collection.
-func heapAfterGC() uint64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
-}
-
-// peakRSS returns the process's peak resident set in bytes (Linux; 0
-// elsewhere).
-func peakRSS() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
 
 // TestSoak plays bots over UDP on loopback through emulated links with
 // loss and jitter, duplication and reordering, and 2 s blackouts, some of
@@ -181,7 +36,11 @@ func peakRSS() uint64 {
 // checks what must hold however long it runs: no
 // goroutine outlives the match, the live heap stays bounded, ticks stay
 // within their budget at the 99th percentile, every session the bots
-// left is gone, and every bot kept receiving snapshots. The short form
+// left is gone, every bot kept receiving snapshots, and everything was
+// delivered exactly once: each session's client delivered the events the
+// server queued for it, in order, no duplicate, no gap, and the bots'
+// SBC reports (one after each hit they take) are recorded once each
+// (checkDelivery). The short form
 // (20 s, 8 bots) runs in CI; LAGKIT_SOAK=long runs 3 minutes with 16.
 func TestSoak(t *testing.T) {
 	if testing.Short() {
@@ -219,7 +78,13 @@ func TestSoak(t *testing.T) {
 		blackout = append(blackout, LinkRule{Player: fmt.Sprintf("bot%d", i), Up: dark, Down: dark})
 	}
 	srv := serveMatch(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 2 * bots, Policy: lagcomp.Config{Name: "alc"}, Latency: rules})
+	srvAcc, sink := NewAccount(), &record.Memory{}
+	if srv.m.SetAccount(srvAcc) != nil || srv.m.SetSink(sink) != nil {
+		t.Fatal("match ended")
+	}
 	kit := newBotKit(t, "arena")
+	kit.account, kit.reports = NewAccount(), true
+	var played sessionLog
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	var sessions, failures atomic.Int64
@@ -230,8 +95,9 @@ func TestSoak(t *testing.T) {
 			if i%3 == 0 { // reconnects every few seconds
 				sctx, scancel = context.WithTimeout(ctx, time.Duration(3+rng.IntN(4))*time.Second)
 			}
-			_, err := kit.play(sctx, srv.addr, fmt.Sprintf("bot%d", i), uint64(i+1), nil, live)
+			cs, err := kit.play(sctx, srv.addr, fmt.Sprintf("bot%d", i), uint64(i+1), nil, live)
 			scancel()
+			played.add(cs)
 			sessions.Add(1)
 			if err != nil && ctx.Err() == nil {
 				failures.Add(1)
@@ -291,6 +157,14 @@ func TestSoak(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	appeals := counter(t, srv.reg, "lagkit_appeals_total", nil)
+	var dl delivery
+	if err := srv.m.do(func() { dl = checkDelivery(t, srvAcc, kit.account, played.s, sink.Records, srv.m.srv.Stats()) }); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("delivery: %v", dl)
+	if dl.events == 0 || dl.recorded == 0 || dl.reportsRefused == 0 {
+		t.Errorf("delivery %v: want events, reports recorded and reports refused", dl)
+	}
 	t.Logf("soak %v, %d bots: %d sessions (%d failed), ticks %+v, heap %d -> %d KiB, peak RSS %d MiB, appeals settled %.0f",
 		d, bots, sessions.Load(), failures.Load(), ticks, mid>>10, end>>10, peakRSS()>>20, appeals)
 	if len(left) > 0 {
