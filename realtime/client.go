@@ -56,10 +56,10 @@ type ClientStats struct {
 	// Hits are the shots the server registered on others, as it told this
 	// client; HitsReceived and SBCReceived the hits on this player, and
 	// those its client found behind cover when they arrived.
-	Hits         int    `json:"hits"`
-	HitsReceived int    `json:"hits_received"`
-	SBCReceived  int    `json:"sbc_received"`
-	BytesIn      int    `json:"bytes_in"`
+	Hits         int `json:"hits"`
+	HitsReceived int `json:"hits_received"`
+	SBCReceived  int `json:"sbc_received"`
+	BytesIn      int `json:"bytes_in"`
 	// Reports counts the SBC reports the player sent, ReportsKept and
 	// ReportsRefused the server's answers to them.
 	Reports        int `json:"reports"`
@@ -67,8 +67,8 @@ type ClientStats struct {
 	ReportsRefused int `json:"reports_refused"`
 	// Nonce is the session's nonce, which names it in the server's logs
 	// and accounts.
-	Nonce uint64 `json:"nonce,string"`
-	Reason       string `json:"reason"`
+	Nonce  uint64 `json:"nonce,string"`
+	Reason string `json:"reason"`
 	// Code is the server's code for the disconnect, if it sent one
 	// (which limit the client went over, say).
 	Code wire.DisconnectCode `json:"code,omitempty"`

@@ -184,4 +184,3 @@ func peakRSS() uint64 {
 	}
 	return 0
 }
-
