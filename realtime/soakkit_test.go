@@ -171,13 +171,19 @@ func heapAfterGC() uint64 {
 
 // peakRSS returns the process's peak resident set in bytes (Linux; 0
 // elsewhere).
-func peakRSS() uint64 {
+func peakRSS() uint64 { return procStatus("VmHWM:") }
+
+// rss returns the process's resident set in bytes (Linux; 0 elsewhere).
+func rss() uint64 { return procStatus("VmRSS:") }
+
+// procStatus reads a size in kB from /proc/self/status.
+func procStatus(field string) uint64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10
 		}
