@@ -161,9 +161,11 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	for k := int64(0); k < total && ctx.Err() == nil; {
 		for due := min(total, int64(time.Since(start).Seconds()*float64(c.Rate))); k < due; k++ {
 			s := srcs[k%int64(len(srcs))]
-			b, kind := s.takeEcho(), kindEcho
-			if b == nil {
-				b, kind = pay.next(s.rng)
+			b, kind := pay.next(s.rng)
+			if kind == kindEcho {
+				if b = s.takeEcho(); b == nil { // no Challenge came yet: start one
+					b, kind = pay.first(s.rng), kindConnect
+				}
 			}
 			if _, err := s.conn.WriteToUDP(b, to); err != nil {
 				cnt.sendErrors.Add(1)
@@ -263,8 +265,9 @@ var kindNames = [numKinds]string{"garbage", "truncated", "connect", "forged_toke
 // payloads are a flood's prepared datagrams, by kind.
 type payloads struct {
 	byKind [numKinds][][]byte
-	// weights is the mix: the kinds in proportion (kindEcho is sent when
-	// a Challenge came, not from the mix).
+	// weights is the mix: the kinds in proportion. A kindEcho sends the
+	// source's answer to the newest Challenge it got, or a first Connect
+	// if none came.
 	weights []int
 }
 
@@ -321,7 +324,7 @@ func newPayloads(rng *rand.Rand) *payloads {
 	// The mix: garbage and truncated messages the most, then Connects of
 	// every sort, then messages for sessions the sender does not have.
 	for k, w := range [numKinds]int{kindGarbage: 3, kindTruncated: 2, kindConnect: 2, kindForgedToken: 2, kindWrongVersion: 1,
-		kindCommands: 2, kindAppeal: 1, kindReport: 1, kindDisconnect: 1} {
+		kindEcho: 2, kindCommands: 2, kindAppeal: 1, kindReport: 1, kindDisconnect: 1} {
 		for range w {
 			p.weights = append(p.weights, k)
 		}
@@ -331,9 +334,18 @@ func newPayloads(rng *rand.Rand) *payloads {
 
 func (p *payloads) add(kind int, b []byte) { p.byKind[kind] = append(p.byKind[kind], b) }
 
+// first picks a first Connect, which a server answers with a Challenge.
+func (p *payloads) first(rng *rand.Rand) []byte {
+	list := p.byKind[kindConnect]
+	return list[rng.IntN(len(list))]
+}
+
 // next picks a payload.
 func (p *payloads) next(rng *rand.Rand) ([]byte, int) {
 	k := p.weights[rng.IntN(len(p.weights))]
+	if k == kindEcho {
+		return nil, k // the source's own
+	}
 	list := p.byKind[k]
 	return list[rng.IntN(len(list))], k
 }

@@ -100,13 +100,12 @@ func TestFlood(t *testing.T) {
 	const rate, bots = 10000, 8
 	srv := serveMatch(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 64})
 	kit := newBotKit(t, "arena")
-	ctx, cancel := context.WithTimeout(context.Background(), d+6*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), d+30*time.Second) // ended after the flood
 	defer cancel()
 	res := make([]botResult, bots)
 	lives, wait := runEach(bots, func(i int, live *LiveStats) {
 		res[i].stats, res[i].err = kit.play(ctx, srv.addr, fmt.Sprintf("bot%d", i), uint64(i+1), nil, live)
 	})
-	time.Sleep(2 * time.Second) // the bots join first
 	shots := func() (shots, kills int) {
 		info, err := srv.m.Info()
 		if err != nil {
@@ -117,6 +116,16 @@ func TestFlood(t *testing.T) {
 			kills += p.Kills
 		}
 		return shots, kills
+	}
+	// The flood starts once the bots have joined and begun to fight
+	// (they hold fire for the first seconds, under spawn protection).
+	for begun := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if s, _ := shots(); s > 0 {
+			break
+		}
+		if time.Now().After(begun) {
+			t.Fatal("the bots fired no shot in 20 s")
+		}
 	}
 	shots0, kills0 := shots()
 	snaps0 := make([]int, bots)

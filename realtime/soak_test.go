@@ -164,8 +164,13 @@ func TestSoak(t *testing.T) {
 	if dl.events == 0 || dl.recorded == 0 || dl.reportsRefused == 0 {
 		t.Errorf("delivery %v: want events, reports recorded and reports refused", dl)
 	}
-	t.Logf("soak %v, %d bots: %d sessions (%d failed), ticks %+v, heap %d -> %d KiB, peak RSS %d MiB, appeals settled %.0f",
-		d, bots, sessions.Load(), failures.Load(), ticks, mid>>10, end>>10, peakRSS()>>20, appeals)
+	drops := map[string]float64{}
+	for _, r := range []string{DropQueueFull, DropSend, DropMalformed, DropEmulated, DropNoPeer, DropToken} {
+		drops[r] = counter(t, srv.reg, "lagkit_datagrams_dropped_total", map[string]string{"reason": r})
+	}
+	t.Logf("soak %v, %d bots: %d sessions (%d failed), datagrams %.0f in, %.0f out, drops %v, ticks %+v, heap %d -> %d KiB, peak RSS %d MiB, appeals settled %.0f",
+		d, bots, sessions.Load(), failures.Load(), counter(t, srv.reg, "lagkit_datagrams_in_total", nil), counter(t, srv.reg, "lagkit_datagrams_out_total", nil),
+		drops, ticks, mid>>10, end>>10, peakRSS()>>20, appeals)
 	if len(left) > 0 {
 		t.Errorf("sessions left after every bot went: %+v", left)
 	}
