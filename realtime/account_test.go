@@ -40,11 +40,14 @@ type delivery struct {
 	sessions, events, acked, delivered, undelivered int
 	reportsSent, reportsKept, reportsRefused        int
 	recorded                                        int // SBC reports in the sink
+	// verdicts are the appeal verdicts queued, appealed the appealed
+	// shots in the sink.
+	verdicts, appealed int
 }
 
 func (d delivery) String() string {
-	return fmt.Sprintf("%d sessions: %d events queued, %d acknowledged, %d delivered (%d queued at a session's end never reached it); reports %d sent, %d kept, %d refused, %d recorded",
-		d.sessions, d.events, d.acked, d.delivered, d.undelivered, d.reportsSent, d.reportsKept, d.reportsRefused, d.recorded)
+	return fmt.Sprintf("%d sessions: %d events queued, %d acknowledged, %d delivered (%d queued at a session's end never reached it); reports %d sent, %d kept, %d refused, %d recorded; %d verdicts for %d appealed shots",
+		d.sessions, d.events, d.acked, d.delivered, d.undelivered, d.reportsSent, d.reportsKept, d.reportsRefused, d.recorded, d.verdicts, d.appealed)
 }
 
 // checkDelivery checks that every session got exactly what the server
@@ -55,7 +58,7 @@ func (d delivery) String() string {
 // report the server kept (answered kept) is in the sink once, and each
 // seat has in the sink at least the reports its clients saw answered
 // kept and at most those plus the answers still in flight when its
-// sessions ended.
+// sessions ended; and that no appealed shot had two verdicts sent.
 func checkDelivery(t errorer, srvAcc, cliAcc *Account, sessions []ClientStats, sink []record.Record, st server.Stats) delivery {
 	t.Helper()
 	var d delivery
@@ -66,6 +69,9 @@ func checkDelivery(t errorer, srvAcc, cliAcc *Account, sessions []ClientStats, s
 		d.events += len(s.Events)
 		d.acked += s.Acked
 		for i, e := range s.Events {
+			if e.Kind == wire.EventVerdict {
+				d.verdicts++
+			}
 			if e.Seq != uint32(i+1) {
 				t.Errorf("session %x: the server's event %d has sequence number %d", nonce, i, e.Seq)
 				break
@@ -114,10 +120,18 @@ func checkDelivery(t errorer, srvAcc, cliAcc *Account, sessions []ClientStats, s
 	}
 	recorded := map[int]int{}
 	for _, r := range sink {
-		if r, ok := r.(record.SBCReport); ok {
+		switch r := r.(type) {
+		case record.SBCReport:
 			recorded[r.Reporter]++
 			d.recorded++
+		case record.Shot:
+			if r.Appeal != "" {
+				d.appealed++
+			}
 		}
+	}
+	if d.verdicts > d.appealed {
+		t.Errorf("%d appeal verdicts sent for %d appealed shots", d.verdicts, d.appealed)
 	}
 	if d.recorded != st.Reports.Kept {
 		t.Errorf("%d SBC reports recorded, the server kept %d", d.recorded, st.Reports.Kept)
@@ -182,5 +196,16 @@ func TestCheckDeliveryCatches(t *testing.T) {
 		if (f == 0) != tc.ok {
 			t.Errorf("%s: %d failures, want them %v", tc.name, f, !tc.ok)
 		}
+	}
+	// Two verdicts for one appealed shot.
+	srv, cli := NewAccount(), NewAccount()
+	for _, a := range []*Account{srv, cli} {
+		a.add(nonce, 2, 1, wire.EventVerdict, []byte{1}, false)
+		a.add(nonce, 2, 2, wire.EventVerdict, []byte{1}, false)
+	}
+	var f failures
+	checkDelivery(&f, srv, cli, nil, []record.Record{record.Shot{Appeal: "confirmed"}}, server.Stats{})
+	if f == 0 {
+		t.Error("two verdicts for one appealed shot passed")
 	}
 }

@@ -161,8 +161,8 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("delivery: %v", dl)
-	if dl.events == 0 || dl.recorded == 0 || dl.reportsRefused == 0 {
-		t.Errorf("delivery %v: want events, reports recorded and reports refused", dl)
+	if dl.events == 0 || dl.recorded == 0 || dl.verdicts == 0 {
+		t.Errorf("delivery %v: want events, reports recorded and appeal verdicts", dl)
 	}
 	drops := map[string]float64{}
 	for _, r := range []string{DropQueueFull, DropSend, DropMalformed, DropEmulated, DropNoPeer, DropToken} {
