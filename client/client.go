@@ -226,6 +226,9 @@ type Client struct {
 
 	notes    func(seq uint32, kind uint16, data []byte) // SetEventNotes
 	reported *wire.Report                               // the newest report sent (ReportSBC)
+	unacked  []pendingReport                            // reports the server has not answered (reports.go)
+	resent   bool                                       // a report was sent again, at resentAt
+	resentAt time.Duration
 }
 
 // Stats are a client's counters.
@@ -239,10 +242,11 @@ type Stats struct {
 	Appeals           int // appeals sent
 	Reports           int // SBC reports sent (ReportSBC)
 	// ReportsKept and ReportsRefused count the server's answers to them:
-	// kept, or refused as over the report rate.
-	ReportsKept, ReportsRefused int
-	CommandsSent                int
-	EncodeErrors                int // command packets that could not be encoded
+	// kept, or refused as over the report rate; ReportsResent the copies
+	// sent of reports not yet answered.
+	ReportsKept, ReportsRefused, ReportsResent int
+	CommandsSent                               int
+	EncodeErrors                               int // command packets that could not be encoded
 }
 
 // New returns a client for cfg. Call Connect to start a session.

@@ -110,7 +110,9 @@ var ErrReported = errors.New("client: this hit was already reported")
 // what its SBC detection found for it, so the server can tie the report
 // to that hit. Each hit is reported once (ErrReported after). The server
 // rate limits reports and answers each, kept or refused
-// (Stats.ReportsKept, Stats.ReportsRefused).
+// (Stats.ReportsKept, Stats.ReportsRefused); until it answers, the
+// client sends the report again every reportResend or two round trips
+// (the server takes a copy for what it is).
 func (c *Client) ReportSBC() error {
 	if c.phase != Connected {
 		return ErrNotConnected
@@ -129,6 +131,7 @@ func (c *Client) ReportSBC() error {
 	c.send(buf)
 	c.reported = &m
 	c.stats.Reports++
+	c.awaitAnswer(m)
 	return nil
 }
 

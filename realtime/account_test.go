@@ -37,17 +37,18 @@ func (f *failures) Errorf(string, ...any) { *f++ }
 
 // delivery sums up an exactly-once check.
 type delivery struct {
-	sessions, events, acked, delivered, undelivered int
-	reportsSent, reportsKept, reportsRefused        int
-	recorded                                        int // SBC reports in the sink
+	sessions, events, acked, delivered, undelivered         int
+	reportsSent, reportsKept, reportsRefused, reportsResent int
+	reportCopies                                            int // copies the server ignored
+	recorded                                                int // SBC reports in the sink
 	// verdicts are the appeal verdicts queued, appealed the appealed
 	// shots in the sink.
 	verdicts, appealed int
 }
 
 func (d delivery) String() string {
-	return fmt.Sprintf("%d sessions: %d events queued, %d acknowledged, %d delivered (%d queued at a session's end never reached it); reports %d sent, %d kept, %d refused, %d recorded; %d verdicts for %d appealed shots",
-		d.sessions, d.events, d.acked, d.delivered, d.undelivered, d.reportsSent, d.reportsKept, d.reportsRefused, d.recorded, d.verdicts, d.appealed)
+	return fmt.Sprintf("%d sessions: %d events queued, %d acknowledged, %d delivered (%d queued at a session's end never reached it); reports %d sent (%d copies resent, %d copies ignored), %d kept, %d refused, %d recorded; %d verdicts for %d appealed shots",
+		d.sessions, d.events, d.acked, d.delivered, d.undelivered, d.reportsSent, d.reportsResent, d.reportCopies, d.reportsKept, d.reportsRefused, d.recorded, d.verdicts, d.appealed)
 }
 
 // checkDelivery checks that every session got exactly what the server
@@ -111,6 +112,7 @@ func checkDelivery(t errorer, srvAcc, cliAcc *Account, sessions []ClientStats, s
 		d.reportsSent += s.Reports
 		d.reportsKept += s.ReportsKept
 		d.reportsRefused += s.ReportsRefused
+		d.reportsResent += s.ReportsResent
 		if s.ReportsKept+s.ReportsRefused > s.Reports {
 			t.Errorf("session %x: %d reports sent, %d kept and %d refused", s.Nonce, s.Reports, s.ReportsKept, s.ReportsRefused)
 		}
@@ -133,6 +135,7 @@ func checkDelivery(t errorer, srvAcc, cliAcc *Account, sessions []ClientStats, s
 	if d.verdicts > d.appealed {
 		t.Errorf("%d appeal verdicts sent for %d appealed shots", d.verdicts, d.appealed)
 	}
+	d.reportCopies = st.Reports.Copies
 	if d.recorded != st.Reports.Kept {
 		t.Errorf("%d SBC reports recorded, the server kept %d", d.recorded, st.Reports.Kept)
 	}

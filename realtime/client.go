@@ -61,10 +61,12 @@ type ClientStats struct {
 	SBCReceived  int `json:"sbc_received"`
 	BytesIn      int `json:"bytes_in"`
 	// Reports counts the SBC reports the player sent, ReportsKept and
-	// ReportsRefused the server's answers to them.
+	// ReportsRefused the server's answers to them, ReportsResent the
+	// copies sent of reports not yet answered.
 	Reports        int `json:"reports"`
 	ReportsKept    int `json:"reports_kept"`
 	ReportsRefused int `json:"reports_refused"`
+	ReportsResent  int `json:"reports_resent"`
 	// Nonce is the session's nonce, which names it in the server's logs
 	// and accounts.
 	Nonce  uint64 `json:"nonce,string"`
@@ -309,7 +311,7 @@ func (d *clientDriver) stats() ClientStats {
 	s := d.st
 	cs := d.c.Stats()
 	s.Snapshots, s.Shots = cs.SnapshotsReceived, cs.Shots
-	s.Reports, s.ReportsKept, s.ReportsRefused = cs.Reports, cs.ReportsKept, cs.ReportsRefused
+	s.Reports, s.ReportsKept, s.ReportsRefused, s.ReportsResent = cs.Reports, cs.ReportsKept, cs.ReportsRefused, cs.ReportsResent
 	s.RTTms = float64(d.c.RTT()) / float64(time.Millisecond)
 	if d.rttN > 0 {
 		s.RTTMeanMS = d.rttSum / float64(d.rttN)
