@@ -14,14 +14,17 @@ import (
 // them: a match's account (Match.SetAccount) holds every event its
 // server queued for each session and how many of them the session
 // acknowledged; a client account (ClientConfig.Account) every event the
-// client delivered to its player. Comparing the two shows whether each
+// client delivered to its player. Sessions are named by their nonce; a
+// match may hold several server sessions under one nonce (a client whose
+// session ended before it heard the Accept, and which connected again
+// with its retransmitted Connect), its client only the one it joined. Comparing the two shows whether each
 // session got exactly what it was sent, once, in order. An account keeps
 // a short entry for every event of every session (no data), so it grows
 // with the match: for soaks, tests and diagnosis, not for a server that
 // runs for days.
 type Account struct {
 	mu       sync.Mutex
-	sessions map[uint64]*SessionEvents
+	sessions map[uint64][]*SessionEvents
 }
 
 // SessionEvents is one session's reliable events, in sequence order.
@@ -43,17 +46,20 @@ type EventEntry struct {
 }
 
 // NewAccount returns an empty account.
-func NewAccount() *Account { return &Account{sessions: map[uint64]*SessionEvents{}} }
+func NewAccount() *Account { return &Account{sessions: map[uint64][]*SessionEvents{}} }
 
-// Sessions returns a copy of the account, by session nonce.
-func (a *Account) Sessions() map[uint64]SessionEvents {
+// Sessions returns a copy of the account: by nonce, the sessions under
+// it in the order they began.
+func (a *Account) Sessions() map[uint64][]SessionEvents {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	out := make(map[uint64]SessionEvents, len(a.sessions))
-	for k, s := range a.sessions {
-		c := *s
-		c.Events = slices.Clone(s.Events)
-		out[k] = c
+	out := make(map[uint64][]SessionEvents, len(a.sessions))
+	for k, list := range a.sessions {
+		for _, s := range list {
+			c := *s
+			c.Events = slices.Clone(s.Events)
+			out[k] = append(out[k], c)
+		}
 	}
 	return out
 }
@@ -66,15 +72,17 @@ func (a *Account) Nonces() []uint64 {
 }
 
 // add records one event of session (queued or delivered), or its
-// acknowledgement.
+// acknowledgement. Every session's events begin at sequence number 1, so
+// a first event under a nonce that has events begins another session.
 func (a *Account) add(session uint64, seat int, seq uint32, kind uint16, data []byte, acked bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	s := a.sessions[session]
-	if s == nil {
-		s = &SessionEvents{Seat: seat}
-		a.sessions[session] = s
+	list := a.sessions[session]
+	if len(list) == 0 || !acked && seq == 1 && len(list[len(list)-1].Events) > 0 {
+		list = append(list, &SessionEvents{Seat: seat})
+		a.sessions[session] = list
 	}
+	s := list[len(list)-1]
 	if acked {
 		s.Acked++
 		return

@@ -65,47 +65,68 @@ func checkDelivery(t errorer, srvAcc, cliAcc *Account, sessions []ClientStats, s
 	var d delivery
 	srv, cli := srvAcc.Sessions(), cliAcc.Sessions()
 	inFlight := map[int]int{} // report answers never delivered, by seat
-	for nonce, s := range srv {
-		d.sessions++
-		d.events += len(s.Events)
-		d.acked += s.Acked
-		for i, e := range s.Events {
-			if e.Kind == wire.EventVerdict {
-				d.verdicts++
-			}
-			if e.Seq != uint32(i+1) {
-				t.Errorf("session %x: the server's event %d has sequence number %d", nonce, i, e.Seq)
-				break
+	for nonce, list := range srv {
+		// The client joined one of the server's sessions under its
+		// nonce: the one at its seat whose first event it delivered. The
+		// others it never heard of, and so acknowledged nothing of.
+		var c SessionEvents
+		if cs := cli[nonce]; len(cs) > 0 {
+			c = cs[0]
+			if len(cs) > 1 {
+				t.Errorf("session %x: the client delivered %d sequences", nonce, len(cs))
 			}
 		}
-		c, ok := cli[nonce]
+		joined := -1
+		for i, s := range list {
+			if len(c.Events) > 0 && c.Seat == s.Seat && len(s.Events) > 0 && c.Events[0] == s.Events[0] {
+				joined = i
+			}
+		}
+		if len(c.Events) > 0 && joined < 0 {
+			t.Errorf("session %x: the client (seat %d) delivered events of none of the %d server sessions", nonce, c.Seat, len(list))
+		}
 		delete(cli, nonce)
-		if ok && c.Seat != s.Seat {
-			t.Errorf("session %x: seat %d at the client, %d at the server", nonce, c.Seat, s.Seat)
-		}
-		d.delivered += len(c.Events)
-		for i, e := range c.Events {
-			if i >= len(s.Events) {
-				t.Errorf("session %x: the client delivered %d events, the server queued %d", nonce, len(c.Events), len(s.Events))
-				break
+		for i, s := range list {
+			d.sessions++
+			d.events += len(s.Events)
+			d.acked += s.Acked
+			for j, e := range s.Events {
+				if e.Kind == wire.EventVerdict {
+					d.verdicts++
+				}
+				if e.Seq != uint32(j+1) {
+					t.Errorf("session %x: the server's event %d has sequence number %d", nonce, j, e.Seq)
+					break
+				}
 			}
-			if e != s.Events[i] {
-				t.Errorf("session %x: delivered event %d is %+v, the server queued %+v", nonce, i, e, s.Events[i])
-				break
+			var got []EventEntry
+			if i == joined {
+				got = c.Events
 			}
-		}
-		if len(c.Events) < s.Acked {
-			t.Errorf("session %x: %d events acknowledged, %d delivered", nonce, s.Acked, len(c.Events))
-		}
-		for _, e := range s.Events[min(len(c.Events), len(s.Events)):] {
-			d.undelivered++
-			if e.Kind == wire.EventReportAck {
-				inFlight[s.Seat]++
+			d.delivered += len(got)
+			for j, e := range got {
+				if j >= len(s.Events) {
+					t.Errorf("session %x: the client delivered %d events, the server queued %d", nonce, len(got), len(s.Events))
+					break
+				}
+				if e != s.Events[j] {
+					t.Errorf("session %x: delivered event %d is %+v, the server queued %+v", nonce, j, e, s.Events[j])
+					break
+				}
+			}
+			if len(got) < s.Acked {
+				t.Errorf("session %x at seat %d: %d events acknowledged, %d delivered", nonce, s.Seat, s.Acked, len(got))
+			}
+			for _, e := range s.Events[min(len(got), len(s.Events)):] {
+				d.undelivered++
+				if e.Kind == wire.EventReportAck {
+					inFlight[s.Seat]++
+				}
 			}
 		}
 	}
-	for nonce, c := range cli {
-		t.Errorf("session %x (seat %d) delivered %d events the server never queued", nonce, c.Seat, len(c.Events))
+	for nonce, cs := range cli {
+		t.Errorf("session %x (seat %d) delivered %d events the server never queued", nonce, cs[0].Seat, len(cs[0].Events))
 	}
 	answered := map[int]int{} // reports answered kept, by seat
 	for _, s := range sessions {
@@ -196,6 +217,31 @@ func TestCheckDeliveryCatches(t *testing.T) {
 		}
 		var f failures
 		checkDelivery(&f, srv, cli, played, sink, server.Stats{Reports: server.ReportCounts{Kept: 1}})
+		if (f == 0) != tc.ok {
+			t.Errorf("%s: %d failures, want them %v", tc.name, f, !tc.ok)
+		}
+	}
+	// Two server sessions under one nonce (the first ended before its
+	// client heard the Accept): the client joined the second, at seat 3.
+	for _, tc := range []struct {
+		name        string
+		firstAcked  bool
+		clientFirst string
+		ok          bool
+	}{
+		{"joined the second", false, "x", true},
+		{"joined neither", false, "q", false},
+		{"the first acknowledged, unheard", true, "x", false},
+	} {
+		srv, cli := NewAccount(), NewAccount()
+		queue(srv, 2, "a", "b")
+		if tc.firstAcked {
+			srv.add(nonce, 2, 1, 0, nil, true)
+		}
+		queue(srv, 3, "x", "y")
+		queue(cli, 3, tc.clientFirst, "y")
+		var f failures
+		checkDelivery(&f, srv, cli, nil, nil, server.Stats{})
 		if (f == 0) != tc.ok {
 			t.Errorf("%s: %d failures, want them %v", tc.name, f, !tc.ok)
 		}
