@@ -14,14 +14,14 @@ import (
 // them: a match's account (Match.SetAccount) holds every event its
 // server queued for each session and how many of them the session
 // acknowledged; a client account (ClientConfig.Account) every event the
-// client delivered to its player. Sessions are named by their nonce; a
-// match may hold several server sessions under one nonce (a client whose
-// session ended before it heard the Accept, and which connected again
-// with its retransmitted Connect), its client only the one it joined. Comparing the two shows whether each
-// session got exactly what it was sent, once, in order. An account keeps
-// a short entry for every event of every session (no data), so it grows
-// with the match: for soaks, tests and diagnosis, not for a server that
-// runs for days.
+// client delivered to its player. Comparing the two shows whether each
+// session got exactly what it was sent, once, in order. Sessions are
+// named by their nonce; a match may hold several server sessions under
+// one nonce (a client whose session ended before it heard the Accept,
+// and which connected again with a retransmitted Connect), its client
+// only the one it joined. An account keeps a short entry for every event
+// of every session (no data), so it grows with the match: for soaks,
+// tests and diagnosis, not for a server that runs for days.
 type Account struct {
 	mu       sync.Mutex
 	sessions map[uint64][]*SessionEvents
