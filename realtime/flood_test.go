@@ -100,7 +100,7 @@ func TestFlood(t *testing.T) {
 	const rate, bots = 10000, 8
 	srv := serveMatch(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 64})
 	kit := newBotKit(t, "arena")
-	ctx, cancel := context.WithTimeout(context.Background(), d+30*time.Second) // ended after the flood
+	ctx, cancel := context.WithTimeout(context.Background(), d+45*time.Second) // ended after the flood
 	defer cancel()
 	res := make([]botResult, bots)
 	lives, wait := runEach(bots, func(i int, live *LiveStats) {
@@ -119,12 +119,12 @@ func TestFlood(t *testing.T) {
 	}
 	// The flood starts once the bots have joined and begun to fight
 	// (they hold fire for the first seconds, under spawn protection).
-	for begun := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+	for begun := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
 		if s, _ := shots(); s > 0 {
 			break
 		}
 		if time.Now().After(begun) {
-			t.Fatal("the bots fired no shot in 20 s")
+			t.Fatal("the bots fired no shot in 30 s")
 		}
 	}
 	shots0, kills0 := shots()
