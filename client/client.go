@@ -223,6 +223,12 @@ type Client struct {
 
 	predErrs []float64
 	stats    Stats
+
+	notes    func(seq uint32, kind uint16, data []byte) // SetEventNotes
+	reported *wire.Report                               // the newest report sent (ReportSBC)
+	unacked  []pendingReport                            // reports the server has not answered (reports.go)
+	resent   bool                                       // a report was sent again, at resentAt
+	resentAt time.Duration
 }
 
 // Stats are a client's counters.
@@ -235,8 +241,12 @@ type Stats struct {
 	Shots             int // shots predicted
 	Appeals           int // appeals sent
 	Reports           int // SBC reports sent (ReportSBC)
-	CommandsSent      int
-	EncodeErrors      int // command packets that could not be encoded
+	// ReportsKept and ReportsRefused count the server's answers to them:
+	// kept, or refused as over the report rate; ReportsResent the copies
+	// sent of reports not yet answered.
+	ReportsKept, ReportsRefused, ReportsResent int
+	CommandsSent                               int
+	EncodeErrors                               int // command packets that could not be encoded
 }
 
 // New returns a client for cfg. Call Connect to start a session.
@@ -540,7 +550,7 @@ func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
 			e.held, e.kind, e.data = true, ev.Kind, append(e.data[:0], ev.Data...)
 			continue
 		}
-		c.event(now, ev.Kind, ev.Data)
+		c.event(now, ev.Seq, ev.Kind, ev.Data)
 		c.nextEvent++
 		for c.early != nil {
 			e := &c.early[c.nextEvent%wire.MaxEventWindow]
@@ -548,7 +558,7 @@ func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
 				break
 			}
 			e.held = false
-			c.event(now, e.kind, e.data)
+			c.event(now, c.nextEvent, e.kind, e.data)
 			c.nextEvent++
 		}
 	}
@@ -561,8 +571,11 @@ type earlyEvent struct {
 	data []byte
 }
 
-// event handles one event, in order.
-func (c *Client) event(now time.Duration, kind uint16, data []byte) {
+// event handles event seq, in order.
+func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) {
+	if c.notes != nil {
+		c.notes(seq, kind, data)
+	}
 	if c.show(kind, data) {
 		return
 	}
@@ -604,5 +617,7 @@ func (c *Client) event(now time.Duration, kind uint16, data []byte) {
 			r.Delay = now - c.cmdTime[e.ShotTick%cmdRing]
 		}
 		c.confirms = append(c.confirms, r)
+	case wire.EventReportAck:
+		c.reportAck(data)
 	}
 }

@@ -33,6 +33,7 @@ func (s *Server) sendEvent(c *client, kind uint16, data []byte) {
 	}
 	c.events = append(c.events, queuedEvent{seq: c.nextEventSeq, kind: kind, data: data})
 	c.nextEventSeq++
+	s.note(c, &c.events[len(c.events)-1], false)
 }
 
 // resendAfter returns how long c's events wait for an acknowledgement
@@ -110,6 +111,7 @@ func (s *Server) ackEvents(c *client, slot uint32) {
 			j++ // an event acknowledged already
 		}
 		if j < len(acked) && acked[j] == ev.seq {
+			s.note(c, &ev, true)
 			continue
 		}
 		kept = append(kept, ev)
