@@ -400,7 +400,7 @@ func (m *Match) wake() time.Duration {
 
 // over returns why the round is over, or "".
 func (m *Match) over() string {
-	if m.srv.Match().Over(m.srv.Time()) {
+	if m.srv.Match().Over(m.srv.PlayTime()) {
 		return "match over"
 	}
 	return ""
