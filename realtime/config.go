@@ -71,6 +71,10 @@ type MatchConfig struct {
 	Replication string `toml:"replication" json:"replication,omitempty"`
 	// Latency injects delay, jitter and loss per player and direction.
 	Latency []LinkRule `toml:"latency" json:"latency,omitempty"`
+	// Seat, set by a program (a study), places each connecting player
+	// by identity and keeps its statistics across a disconnect (see
+	// server.Config.Seat).
+	Seat func(server.Identity) server.Placement `toml:"-" json:"-"`
 }
 
 // DelayConfig is the match's time delay.
@@ -316,6 +320,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		// Live players get the rewind view.
 		ShowRewind: true,
+		Seat:       out.Seat,
 	}
 	// The parts server.New checks, one at a time so that a problem names
 	// its key.
