@@ -84,6 +84,7 @@ type Match struct {
 	round    int         // the match's index in its host: its round in the sink
 	rec      recording   // recording a study's round (Record)
 	deadline time.Duration
+	final    map[string]server.Tally // the statistics the match ended with
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.

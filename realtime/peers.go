@@ -331,6 +331,7 @@ func replicatedDisplay(cc *client.Config, r server.Replication) {
 // connection closed with it.
 func (m *Match) end(reason string) {
 	m.ended.Store(true)
+	m.final = m.srv.Tallies()
 	for _, p := range m.peers {
 		if p.seat >= 0 {
 			m.srv.Kick(p.seat, reason)

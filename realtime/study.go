@@ -179,3 +179,14 @@ func (m *Match) botGrid() (*nav.Grid, error) {
 func (m *Match) botConfig(n int) bot.Config {
 	return bot.Config{Skill: m.r.cfg.BotSkill, Attacker: n%4 != 0}
 }
+
+// Tallies returns every player's statistics by identity (see
+// server.Server.Tallies); once the match has ended, those it ended with.
+func (m *Match) Tallies() map[string]server.Tally {
+	var t map[string]server.Tally
+	if m.do(func() { t = m.srv.Tallies() }) != nil {
+		<-m.done
+		return m.final
+	}
+	return t
+}

@@ -185,3 +185,18 @@ func (s *Server) TallyOf(player string) (Tally, bool) {
 	k, ok := s.kept[player]
 	return k.tally, ok
 }
+
+// Tallies returns every identity's statistics: the connected players'
+// and those kept since they dropped or seeded (with Config.Seat).
+func (s *Server) Tallies() map[string]Tally {
+	out := make(map[string]Tally, len(s.kept))
+	for id, k := range s.kept {
+		out[id] = k.tally
+	}
+	for _, c := range s.clients {
+		if c != nil && c.ident != "" {
+			out[c.ident] = s.tallyOf(c)
+		}
+	}
+	return out
+}
