@@ -98,6 +98,7 @@ type Driver struct {
 	resume   *Resume
 	out      record.Sink
 	played   map[int]bool         // human seats seen in the round
+	ready    map[int]bool         // human seats that pressed ready in the round
 	last     map[int]server.Tally // each seat's statistics at the end of the last round
 	quest    *questionnaire
 }

@@ -262,6 +262,19 @@ func TestTwoRoundsWithPeople(t *testing.T) {
 	if err := d.Command(study.Command{Action: study.ActionStart}); err != nil {
 		t.Fatal(err)
 	}
+	// The pages press ready when a round waits for it.
+	go func() {
+		for ctx.Err() == nil {
+			if d.State().Phase == study.PhaseReady {
+				for _, code := range []string{"ann", "ben"} {
+					if err := d.Ready(code); err != nil {
+						t.Errorf("ready %s: %v", code, err)
+					}
+				}
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
 	// The state while ann is away: her seat keeps its team and counts.
 	var away study.SeatState
 	go func() {

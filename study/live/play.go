@@ -34,7 +34,7 @@ const poll = 100 * time.Millisecond
 // Play plays round p: a match with the round's technique and links, a
 // bot in every bot seat, people joining theirs with their codes; the
 // warm-up; when the round asks for it, the wait for every person's seat
-// to be taken (a person who has joined is ready) and the 3-2-1
+// to press ready (Ready; bots are ready at once) and the 3-2-1
 // countdown, the players frozen; then the measured part, recorded into
 // out, until the round's time on the play clock is up (a pause stops
 // it, an extension lengthens it) or the administrator skips it.
@@ -64,7 +64,7 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 		resumed, offset = d.resume, d.resume.Elapsed
 	}
 	d.resume = nil
-	d.plan, d.match, d.out, d.played, d.quest = p, m, out, map[int]bool{}, nil
+	d.plan, d.match, d.out, d.played, d.ready, d.quest = p, m, out, map[int]bool{}, map[int]bool{}, nil
 	d.mu.Unlock()
 	if err := m.Record(out, realtime.Recording{Round: p.Index, Offset: offset, PathRate: d.cfg.PathRate}); err != nil {
 		return time.Time{}, err
@@ -99,7 +99,7 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 			return time.Time{}, err
 		}
 		d.setPhase(study.PhaseReady, 0)
-		if err := d.until(ctx, m, func(time.Duration) bool { return d.everyoneIn(m) }); err != nil {
+		if err := d.until(ctx, m, func(time.Duration) bool { return d.everyoneReady() }); err != nil {
 			return time.Time{}, err
 		}
 		d.setPhase(study.PhaseCountdown, study.Countdown)
@@ -215,15 +215,35 @@ func (d *Driver) notePlayed(m *realtime.Match) {
 	}
 }
 
-// everyoneIn reports whether every person's seat is taken.
-func (d *Driver) everyoneIn(m *realtime.Match) bool {
-	in := connected(m)
+// everyoneReady reports whether every person's seat has pressed ready.
+func (d *Driver) everyoneReady() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	for i, s := range d.seats {
-		if !s.Bot && !in[i] {
+		if !s.Bot && !d.ready[i] {
 			return false
 		}
 	}
 	return true
+}
+
+// Ready presses ready for the seat of code, in a round that waits for
+// every seat to be ready.
+func (d *Driver) Ready(code string) error {
+	seat, err := d.seatOf(code)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.phase == study.PhaseEnded:
+		return study.ErrEnded
+	case d.phase != study.PhaseReady && d.phase != study.PhaseWarmup:
+		return fmt.Errorf("live: no round is waiting for ready (%s)", d.phase)
+	}
+	d.ready[seat] = true
+	return nil
 }
 
 // Ask puts the questionnaire to the people who played round p and
