@@ -89,26 +89,39 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
+	r, stop, err := startRig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return r
+}
+
+// startRig starts a rig and returns it with its stop.
+func startRig() (*rig, func(), error) {
 	h := realtime.NewHost(quiet, nil)
 	key, err := token.NewKey()
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	if err := h.RequireTokens(key, l.Addr()); err != nil {
-		t.Fatal(err)
+		return nil, nil, err
+	}
+	kit, err := newBotKit("arena")
+	if err != nil {
+		return nil, nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go h.Serve(ctx, l)
-	t.Cleanup(func() {
+	return &rig{host: h, addr: l.Addr(), kit: kit}, func() {
 		cancel()
 		h.Shutdown(context.Background(), "test over")
 		l.Close()
-	})
-	return &rig{host: h, addr: l.Addr(), kit: newBotKit(t, "arena")}
+	}, nil
 }
 
 // botKit plays a participant's seat with a bot through the real client.
@@ -119,17 +132,16 @@ type botKit struct {
 	weapon game.Weapon
 }
 
-func newBotKit(t testing.TB, mapName string) *botKit {
-	t.Helper()
+func newBotKit(mapName string) (*botKit, error) {
 	m, err := world.Load(mapName)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	k := &botKit{m: m, params: game.DefaultParams(), weapon: game.Rifle()}
 	if k.grid, err = nav.Build(m, &k.params); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return k
+	return k, nil
 }
 
 // play connects to addr with tok and plays until ctx ends or the server
