@@ -316,6 +316,21 @@ func TestKilledStudyResumes(t *testing.T) {
 			elapsed = max(elapsed, p.At)
 		}
 	}
+	for _, sh := range before.shots {
+		if sh.Round == 1 {
+			elapsed = max(elapsed, sh.At)
+		}
+	}
+	for _, k := range before.kills {
+		if k.Round == 1 {
+			elapsed = max(elapsed, k.At)
+		}
+	}
+	for _, o := range before.objs {
+		if o.Round == 1 {
+			elapsed = max(elapsed, o.At)
+		}
+	}
 	if killsBefore == 0 {
 		t.Fatal("no kills in the second round before the kill: the restart would have nothing to restore")
 	}
@@ -323,7 +338,7 @@ func TestKilledStudyResumes(t *testing.T) {
 	second := startChild(t, path)
 	var c2 int64
 	res := fields(t, second.until(t, "resumed", &c2, 30*time.Second))
-	if res[0] != 1 || time.Duration(res[1])*time.Millisecond != elapsed {
+	if res[0] != 1 || res[1] != elapsed.Milliseconds() {
 		t.Fatalf("resumed at round %d after %d ms; want round 1 after %v", res[0], res[1], elapsed)
 	}
 	final := map[int64][2]int64{}

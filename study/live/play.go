@@ -64,7 +64,7 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 		resumed, offset = d.resume, d.resume.Elapsed
 	}
 	d.resume = nil
-	d.plan, d.match, d.out, d.played, d.ready, d.quest = p, m, out, map[int]bool{}, map[int]bool{}, nil
+	d.plan, d.out, d.played, d.ready, d.quest = p, out, map[int]bool{}, map[int]bool{}, nil
 	d.mu.Unlock()
 	if err := m.Record(out, realtime.Recording{Round: p.Index, Offset: offset, PathRate: d.cfg.PathRate}); err != nil {
 		return time.Time{}, err
@@ -85,6 +85,11 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 			}
 		}
 	}
+	// Only now may people join: their connects are recorded, their
+	// statistics seeded.
+	d.mu.Lock()
+	d.match = m
+	d.mu.Unlock()
 	d.log.Info("round", "round", p.Index, "name", p.Name, "match", m.ID(), "technique", p.Technique.String())
 
 	// Warm-up: played, not recorded, on the play clock (a pause holds it).
