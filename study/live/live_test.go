@@ -411,3 +411,128 @@ func TestTwoRoundsWithPeople(t *testing.T) {
 		t.Fatalf("join with an unknown code: %v", err)
 	}
 }
+
+// botsOnly is a study of three bots in one round, for the admin's
+// commands.
+const botsOnly = `name = "bots"
+
+[[seat]]
+bot = true
+count = 3
+
+[[technique]]
+name = "tlc"
+
+[[round]]
+map = "arena"
+mode = "ffa"
+duration = "2s"
+
+[[round]]
+map = "arena"
+mode = "ffa"
+duration = "1:00"
+`
+
+// TestAdminCommands: a pause freezes the round's clock and its records
+// (no path is recorded while paused) and lengthens the round by as much;
+// an extension lengthens it; a skip ends the second round at once; end
+// ends the study after it.
+func TestAdminCommands(t *testing.T) {
+	walltest.Lock(t)
+	s, err := study.Parse("bots.toml", []byte(botsOnly))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t)
+	d, err := New(Config{Schedule: s, Host: r.host, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Command(study.Command{Action: study.ActionPause}); err == nil {
+		t.Fatal("paused a study that has not started")
+	}
+	var mem record.Memory
+	done := make(chan error, 1)
+	go func() { done <- d.Run(context.Background(), &mem, study.Options{Seed: 1}) }()
+	wait := func(phase string, round int) {
+		t.Helper()
+		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			if st := d.State(); st.Phase == phase && st.Round == round {
+				return
+			}
+		}
+		t.Fatalf("no phase %s in round %d: %+v", phase, round, d.State())
+	}
+	if err := d.Command(study.Command{Action: study.ActionStart}); err != nil {
+		t.Fatal(err)
+	}
+	wait(study.PhasePlaying, 0)
+	time.Sleep(500 * time.Millisecond)
+	if err := d.Command(study.Command{Action: study.ActionPause}); err != nil {
+		t.Fatal(err)
+	}
+	left := d.State().Remaining
+	time.Sleep(time.Second)
+	if st := d.State(); st.Phase != study.PhasePaused || st.Remaining != left {
+		t.Fatalf("paused: phase %s, %v left, %v at the pause", st.Phase, st.Remaining, left)
+	}
+	if err := d.Command(study.Command{Action: study.ActionResume}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Command(study.Command{Action: study.ActionExtend, Extend: study.Duration(time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Command(study.Command{Action: study.ActionExtend, Extend: study.Duration(time.Hour)}); err == nil {
+		t.Fatal("extended by an hour")
+	}
+	wait(study.PhasePlaying, 1)
+	if err := d.Command(study.Command{Action: study.ActionEnd}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Command(study.Command{Action: study.ActionSkip}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if st := d.State(); st.Phase != study.PhaseEnded {
+		t.Fatalf("phase %s after the end", st.Phase)
+	}
+	if _, err := d.Join("x"); !errors.Is(err, study.ErrUnknownCode) {
+		t.Fatalf("join: %v", err)
+	}
+	var rounds []record.Round
+	var last time.Duration
+	gap := time.Duration(0)
+	var prev time.Duration
+	for _, rec := range mem.Records {
+		switch v := rec.(type) {
+		case record.Round:
+			if !v.Ended.IsZero() {
+				rounds = append(rounds, v)
+			}
+		case record.Path:
+			if v.Round == 0 {
+				if v.At > prev {
+					gap = max(gap, v.At-prev)
+				}
+				prev = v.At
+				last = max(last, v.At)
+			}
+		}
+	}
+	if len(rounds) != 2 {
+		t.Fatalf("%d rounds ended, want 2", len(rounds))
+	}
+	// Round 0: 2 s of play plus 1 s of extension, and a 1 s pause.
+	if got := rounds[0].Ended.Sub(rounds[0].Started); got < 3900*time.Millisecond || got > 4600*time.Millisecond {
+		t.Errorf("round 0 lasted %v on the wall clock, want 4 s", got)
+	}
+	if last < 2900*time.Millisecond || last > 3100*time.Millisecond || gap > 200*time.Millisecond {
+		t.Errorf("round 0's paths end at %v with a gap of %v, want 3 s of play without a gap", last, gap)
+	}
+	if got := rounds[1].Ended.Sub(rounds[1].Started); got > 5*time.Second {
+		t.Errorf("the skipped round lasted %v", got)
+	}
+}
