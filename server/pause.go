@@ -77,19 +77,7 @@ func (s *Server) stepPaused(now time.Duration) {
 			s.history.Set(c.id, c.state)
 		}
 	}
-	for _, c := range s.clients {
-		if c == nil {
-			continue
-		}
-		if code, reason, ok := s.overdue(now, c); ok {
-			s.drop(c.id, code, reason)
-			continue
-		}
-		if s.dueSnapshot(now, c) {
-			s.sendSnapshot(now, c)
-		}
-		s.releaseSnapshots(now, c)
-	}
+	s.sendSnapshots(now)
 }
 
 // discardQueued acknowledges c's queued commands without running them.

@@ -551,6 +551,12 @@ func (s *Server) step(now time.Duration) {
 			s.hashState(c)
 		}
 	}
+	s.sendSnapshots(now)
+}
+
+// sendSnapshots ends each client's tick: a client gone silent too long
+// is dropped, and the others get their snapshot when one is due.
+func (s *Server) sendSnapshots(now time.Duration) {
 	for _, c := range s.clients {
 		if c == nil {
 			continue

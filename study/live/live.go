@@ -315,18 +315,3 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 	}
 	return rc, nil
 }
-
-// lockedSink serialises the puts of a match's goroutine and the study
-// runner's into one sink.
-type lockedSink struct {
-	mu sync.Mutex
-	s  record.Sink
-}
-
-func (l *lockedSink) Put(r record.Record) {
-	l.mu.Lock()
-	l.s.Put(r)
-	l.mu.Unlock()
-}
-
-func (l *lockedSink) Close() error { return nil }

@@ -20,7 +20,7 @@ func (d *Driver) Run(ctx context.Context, sink record.Sink, opt study.Options) e
 	if d.resume != nil {
 		opt.From, opt.Resume = d.resume.Round, true
 	}
-	err := study.Run(ctx, d.cfg.Schedule, d, &lockedSink{s: sink}, opt)
+	err := study.Run(ctx, d.cfg.Schedule, d, record.Locked(sink), opt)
 	d.setPhase(study.PhaseEnded, 0)
 	if errors.Is(err, study.ErrEnded) {
 		return nil
