@@ -75,6 +75,9 @@ type MatchConfig struct {
 	// by identity and keeps its statistics across a disconnect (see
 	// server.Config.Seat).
 	Seat func(server.Identity) server.Placement `toml:"-" json:"-"`
+	// Weapons, set by a program, is the loadout every player carries
+	// (default the rifle alone); bots fight with the first.
+	Weapons []game.Weapon `toml:"-" json:"-"`
 }
 
 // DelayConfig is the match's time delay.
@@ -312,6 +315,9 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	}
 	params := game.DefaultParams()
 	loadout := []game.Weapon{game.Rifle()} // the server's default loadout, which bots fight with
+	if len(out.Weapons) > 0 {
+		loadout = out.Weapons
+	}
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,

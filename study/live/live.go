@@ -289,11 +289,15 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 	if len(name) > 64 {
 		name = name[:64]
 	}
+	weapons, err := mc.Weapons()
+	if err != nil {
+		return realtime.MatchConfig{}, err
+	}
 	rc := realtime.MatchConfig{
 		Name: name, Map: mc.Map, Mode: string(mc.Mode), TickRate: d.cfg.TickRate, Seats: len(d.seats),
 		BotSkill: mc.Skill, Seed: seed, Policy: mc.Policy,
 		Delay:    realtime.DelayConfig{Mode: mc.Delay.Mode, Trigger: mc.Delay.Trigger, Adaptation: realtime.Duration(mc.Delay.Adaptation)},
-		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication,
+		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons,
 	}
 	for i, l := range p.Links {
 		if l == (study.Link{}) {
