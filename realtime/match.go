@@ -82,6 +82,7 @@ type Match struct {
 	samples  tickSamples
 	sink     record.Sink // what happens goes here (SetSink)
 	round    int         // the match's index in its host: its round in the sink
+	rewinds  viewRewinds // the latest hits, for View
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.
@@ -558,6 +559,7 @@ func (m *Match) account() {
 	m.prev = st
 	for _, rec := range m.srv.ShotRecords() {
 		sbc := rec.Registered && m.behindCover(&rec)
+		m.keepRewind(&rec)
 		if m.sink != nil {
 			m.sink.Put(shotRecord(m.round, &rec, sbc))
 		}
