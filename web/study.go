@@ -51,13 +51,13 @@ const (
 const maxStudyBody = 64 << 10
 
 // StudyStatus is what a participant's page polls: where the study is,
-// without the round's technique (participants are blind to it).
+// without the round's technique or name (participants are blind to the
+// condition, and a round's name is for the logs).
 type StudyStatus struct {
 	Study      string  `json:"study"`
 	Phase      string  `json:"phase"`
 	Round      int     `json:"round"`
 	Rounds     int     `json:"rounds"`
-	RoundName  string  `json:"round_name"`
 	Map        string  `json:"map"`
 	RemainingS float64 `json:"remaining_s"`
 	// Match is the match playing the round ("" between rounds): a page
@@ -77,10 +77,10 @@ type AdminState struct {
 	RemainingS float64 `json:"remaining_s"`
 }
 
-// StudyQuestionnaire is a questionnaire as the page gets it.
+// StudyQuestionnaire is a questionnaire as the page gets it (without the
+// round's name, as StudyStatus).
 type StudyQuestionnaire struct {
 	Round     int             `json:"round"`
-	RoundName string          `json:"round_name"`
 	Questions []StudyQuestion `json:"questions"`
 }
 
@@ -181,7 +181,7 @@ func (s *studyServer) status(w http.ResponseWriter, r *http.Request) {
 	}
 	_, pending := s.c.Pending(code)
 	writeJSON(w, StudyStatus{
-		Study: st.Study, Phase: st.Phase, Round: st.Round, Rounds: st.Rounds, RoundName: st.RoundName, Map: st.Map,
+		Study: st.Study, Phase: st.Phase, Round: st.Round, Rounds: st.Rounds, Map: st.Map,
 		RemainingS: time.Duration(st.Remaining).Seconds(), Match: st.Match,
 		Seat: st.Seats[i].Seat, Answered: st.Seats[i].Answered, Pending: pending,
 	})
@@ -198,7 +198,7 @@ func (s *studyServer) questions(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	out := StudyQuestionnaire{Round: q.Round, RoundName: q.RoundName, Questions: make([]StudyQuestion, len(q.Questions))}
+	out := StudyQuestionnaire{Round: q.Round, Questions: make([]StudyQuestion, len(q.Questions))}
 	for i, x := range q.Questions {
 		out.Questions[i] = StudyQuestion{ID: x.ID, Text: x.Text, Kind: x.Kind}
 	}

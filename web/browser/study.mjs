@@ -63,7 +63,7 @@ const playing = (match) => (m) => {
 
 await run(browser, problems, async () => {
   const player = await open('participant', `/?code=${encodeURIComponent(code)}`, { width: 800, height: 500 });
-  const admin = await open('admin', `/admin#token=${encodeURIComponent(adminToken)}`, { width: 1480, height: 900 });
+  const admin = await open('admin', `/admin#token=${encodeURIComponent(adminToken)}`, { width: 1200, height: 760 });
 
   // 1. Playing, spectated.
   const match1 = await until(admin, 'admin state', 30, () => window.lagkit?.admin?.().state?.match);

@@ -147,14 +147,12 @@ class Admin {
       end: p !== 'ended',
     };
     for (const [id, on] of Object.entries(enable)) ($(id) as HTMLButtonElement).disabled = !on;
-    const live = new Map((this.view?.players ?? []).map((v) => [v.seat, v]));
     $('seats').querySelector('tbody')!.innerHTML = st.seats.map((s) => {
-      const v = live.get(s.seat);
       return `<tr class="${s.connected ? '' : 'off'}" data-seat="${s.seat}">` +
         `<td>${s.seat}</td><td class="code">${s.bot ? 'bot' : esc(s.code ?? '')}</td>` +
         `<td class="team${s.team}">${s.team === 0 ? 'red' : 'blue'}</td>` +
         `<td class="${s.connected ? 'yes' : 'no'}">${s.connected ? 'yes' : 'no'}</td>` +
-        `<td>${s.kills}</td><td>${s.deaths}</td><td>${(v?.rtt_ms ?? s.rtt_ms).toFixed(0)}</td>` +
+        `<td>${s.kills}</td><td>${s.deaths}</td><td>${s.rtt_ms.toFixed(0)}</td>` +
         `<td class="${s.answered ? 'yes' : 'no'}">${s.bot ? '' : s.answered ? 'yes' : 'no'}</td></tr>`;
     }).join('');
   }

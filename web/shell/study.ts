@@ -5,7 +5,7 @@
 // fairness -5 to +5, free text), the ready button, the countdown, or a
 // wait. When a new round's match starts, it joins again and hands the
 // page the new connect token (onRound). Participants are never told the
-// round's technique.
+// round's technique or name.
 
 const $ = (id: string) => document.getElementById(id)!;
 
@@ -14,12 +14,12 @@ export interface Admission { seat: number; name: string; match: string; token: s
 
 // Status is the participant's view of the study (web.StudyStatus).
 export interface Status {
-  study: string; phase: string; round: number; rounds: number; round_name: string; map: string;
+  study: string; phase: string; round: number; rounds: number; map: string;
   remaining_s: number; match: string; seat: number; answered: boolean; pending: boolean;
 }
 
 interface Question { id: string; text: string; kind: 'yesno' | 'likert' | 'fairness' | 'text' }
-interface Questionnaire { round: number; round_name: string; questions: Question[] }
+interface Questionnaire { round: number; questions: Question[] }
 export interface Answer { question: string; value: number; text?: string }
 
 const base = '/lagkit/study/';
@@ -262,7 +262,7 @@ export class Study {
       case 'paused': title = 'Paused by the experimenter'; break;
       case 'questions':
         if (this.questionnaire) {
-          title = `About the round you just played${this.questionnaire.round_name ? ` (${this.questionnaire.round_name})` : ''}`;
+          title = `About round ${this.questionnaire.round + 1}, the round you just played`;
           overlay = 'questions';
         } else {
           title = 'Thank you';
