@@ -140,5 +140,6 @@ await run(browser, problems, async () => {
     return a.view?.match === m && a.drawn.players > 0 ? a.view : null;
   }, match2);
   say({ step: 'done', match: p2.s.match, joins: p2.s.joins, seat: p2.s.seat, spectated: spect2.match, players: spect2.players.length });
-  lines.close();
 });
+// Stop reading stdin, so the script ends however the run went.
+lines.close();

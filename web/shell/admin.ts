@@ -71,6 +71,10 @@ function esc(s: string): string {
 class Admin {
   state: State | null = null;
   view: MatchView | null = null;
+  // prev is the view before view; the page draws the players between
+  // the two, one poll behind, so they move smoothly at any frame rate.
+  private prev: { view: MatchView; at: number } | null = null;
+  private at = 0;
   map: MapFile | null = null;
   private mapMatch = '';
   private since = 0;
@@ -106,15 +110,22 @@ class Admin {
     const body = extend ? { action, extend } : { action };
     const res = await call('command', { method: 'POST', body: JSON.stringify(body) });
     const error = res.ok ? '' : await failure(res);
-    this.commands.push({ action, status: res.status, error });
     const msg = $('message');
     msg.className = res.ok ? 'ok' : '';
     msg.textContent = res.ok ? `${action}: done` : `${action}: ${error}`;
     await this.poll();
+    // Listed once the state it led to is shown.
+    this.commands.push({ action, status: res.status, error });
     return res.status;
   }
 
+  private polls = 0;
+  private applied = 0;
+
+  // poll reads the study's state; a reply overtaken by a later request's
+  // is dropped, so a command's result is never undone on screen.
   async poll(): Promise<void> {
+    const seq = ++this.polls;
     const res = await call('state');
     if (res.status === 401) {
       document.body.classList.add('noauth');
@@ -124,7 +135,10 @@ class Admin {
       $('message').textContent = `state: ${await failure(res)}`;
       return;
     }
-    this.state = await res.json();
+    const st: State = await res.json();
+    if (seq < this.applied) return;
+    this.applied = seq;
+    this.state = st;
     this.showState();
   }
 
@@ -182,11 +196,12 @@ class Admin {
     if (!res.ok) return;
     const v: MatchView = await res.json();
     if (v.match !== this.mapMatch) return;
+    this.prev = this.view && this.view.match === v.match ? { view: this.view, at: this.at } : null;
     this.view = v;
+    this.at = performance.now();
     for (const r of v.rewinds) this.since = Math.max(this.since, r.seq);
     this.rewinds = [...this.rewinds, ...v.rewinds].slice(-32);
     $('match').textContent = `${v.match} · ${v.map} · ${v.score[0]}–${v.score[1]}`;
-    this.drawMap();
     this.showRewinds();
   }
 
@@ -195,12 +210,40 @@ class Admin {
     return this.rewinds.filter((r) => now - r.time_s <= rewindShownS);
   }
 
-  drawMap(): void {
+  // players returns the players where the page draws them at now:
+  // between the last two views, a player that moved more than 3 m
+  // between them (a respawn, a teleport) at its newest place.
+  players(now: number): ViewPlayer[] {
+    const v = this.view;
+    if (!v) return [];
+    const p = this.prev;
+    if (!p || this.at <= p.at) return v.players;
+    const f = Math.max(0, Math.min(1, (now - this.at) / (this.at - p.at)));
+    const before = new Map(p.view.players.map((x) => [x.seat, x]));
+    const mix = (a: Vec3, b: Vec3): Vec3 => [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
+    return v.players.map((x) => {
+      const o = before.get(x.seat);
+      if (!o || o.dead !== x.dead || Math.hypot(x.pos[0] - o.pos[0], x.pos[1] - o.pos[1]) > 3 || o.parts.length !== x.parts.length) return x;
+      let dy = x.yaw - o.yaw;
+      dy -= 2 * Math.PI * Math.round(dy / (2 * Math.PI));
+      return {
+        ...x, pos: mix(o.pos, x.pos), yaw: o.yaw + dy * f,
+        parts: x.parts.map((q, i) => ({ ...q, a: mix(o.parts[i].a, q.a), b: mix(o.parts[i].b, q.b) })),
+      };
+    });
+  }
+
+  drawMap(players: ViewPlayer[]): void {
     const canvas = $('map') as HTMLCanvasElement;
     const g = canvas.getContext('2d');
     const m = this.map, v = this.view;
-    if (!g || !m || !v) return;
+    if (!g) return;
     const { width: w, height: h } = canvas;
+    if (!m || !v) {
+      g.clearRect(0, 0, w, h);
+      this.drawn = { players: 0, rewinds: 0 };
+      return;
+    }
     const [min, max] = [m.bounds.min, m.bounds.max];
     const scale = Math.min(w / (max[0] - min[0]), h / (max[1] - min[1]));
     const x = (px: number) => (px - min[0]) * scale;
@@ -243,7 +286,7 @@ class Admin {
       circle(now, 5, nowCss);
     }
     g.font = '11px system-ui, sans-serif';
-    for (const p of v.players) {
+    for (const p of players) {
       const colour = teamCss[p.team] ?? '#cccccc';
       const px = x(p.pos[0]), py = y(p.pos[1]);
       if (p.dead) {
@@ -263,7 +306,7 @@ class Admin {
       g.fillStyle = '#e8ecef';
       g.fillText(`${p.seat}${p.bot ? '' : ' ' + p.name}`, px + 7, py - 6);
     }
-    this.drawn = { players: v.players.length, rewinds: rewinds.length };
+    this.drawn = { players: players.length, rewinds: rewinds.length };
   }
 
   private showRewinds(): void {
@@ -291,10 +334,12 @@ class Admin {
     el.addEventListener('blur', () => this.keys.clear());
   }
 
-  // frame moves the free camera and draws the 3D view.
+  // frame draws the map, moves the free camera and draws the 3D view.
   frame(now: number): void {
     const dt = Math.min(0.1, (now - this.lastFrame) / 1000);
     this.lastFrame = now;
+    const shown = this.players(now);
+    this.drawMap(shown);
     if (!this.three || !this.map) return;
     const k = (c: string) => (this.keys.has(c) ? 1 : 0);
     const speed = (this.keys.has('ShiftLeft') || this.keys.has('ShiftRight') ? 24 : 8) * dt;
@@ -305,7 +350,7 @@ class Admin {
     p[0] += speed * (fwd * c * Math.cos(yaw) + side * Math.sin(yaw));
     p[1] += speed * (fwd * c * Math.sin(yaw) - side * Math.cos(yaw));
     p[2] = Math.max(0.3, p[2] + speed * (fwd * Math.sin(pitch) + up));
-    const players: Player[] = (this.view?.players ?? []).map((v) => ({
+    const players: Player[] = shown.map((v) => ({
       id: v.seat, team: v.team, pos: v.pos, yaw: v.yaw, pitch: v.pitch, health: v.health, crouched: v.crouched,
       dead: v.dead, protected: v.protected, reloading: false, carrier: v.carrier, parts: v.parts,
     }));
