@@ -101,7 +101,7 @@ type studyAnswers struct {
 
 // studyHandlers adds a live study's endpoints and the admin page to mux.
 func studyHandlers(mux *http.ServeMux, o Options) {
-	s := &studyServer{c: o.Study, host: o.Host}
+	s := &studyServer{c: o.Study, host: o.Host, guesses: newGuesses()}
 	if o.AdminToken != "" {
 		sum := sha256.Sum256([]byte(o.AdminToken))
 		s.admin = sum[:]
@@ -121,9 +121,32 @@ func studyHandlers(mux *http.ServeMux, o Options) {
 }
 
 type studyServer struct {
-	c     study.Control
-	host  *realtime.Host
-	admin []byte // SHA-256 of the admin token; nil: no admin
+	c       study.Control
+	host    *realtime.Host
+	admin   []byte // SHA-256 of the admin token; nil: no admin
+	guesses *guesses
+}
+
+// tryCode checks a participant code's form and that r's address has not
+// tried too many codes that fit no seat (429).
+func (s *studyServer) tryCode(w http.ResponseWriter, r *http.Request, code string) bool {
+	if !checkCode(w, code) {
+		return false
+	}
+	if !s.guesses.allowed(r) {
+		w.Header().Set("Retry-After", "60")
+		studyError(w, http.StatusTooManyRequests, "too many participant codes that fit no seat from this address; try again in a minute")
+		return false
+	}
+	return true
+}
+
+// controlError answers err, charging r's address for an unknown code.
+func (s *studyServer) controlError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, study.ErrUnknownCode) {
+		s.guesses.missed(r)
+	}
+	controlError(w, err)
 }
 
 // authed wraps an admin endpoint: the request must carry the admin token
@@ -146,12 +169,12 @@ func (s *studyServer) join(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Code string `json:"code"`
 	}
-	if !decode(w, r, &req) || !checkCode(w, req.Code) {
+	if !decode(w, r, &req) || !s.tryCode(w, r, req.Code) {
 		return
 	}
 	a, err := s.c.Join(req.Code)
 	if err != nil {
-		controlError(w, err)
+		s.controlError(w, r, err)
 		return
 	}
 	writeJSON(w, a)
@@ -161,7 +184,7 @@ func (s *studyServer) join(w http.ResponseWriter, r *http.Request) {
 // seat in st.
 func (s *studyServer) participant(w http.ResponseWriter, r *http.Request) (string, study.LiveState, int, bool) {
 	code := r.URL.Query().Get("code")
-	if !checkCode(w, code) {
+	if !s.tryCode(w, r, code) {
 		return "", study.LiveState{}, 0, false
 	}
 	st := s.c.State()
@@ -170,7 +193,7 @@ func (s *studyServer) participant(w http.ResponseWriter, r *http.Request) (strin
 			return code, st, i, true
 		}
 	}
-	controlError(w, study.ErrUnknownCode)
+	s.controlError(w, r, study.ErrUnknownCode)
 	return "", st, 0, false
 }
 
@@ -207,7 +230,7 @@ func (s *studyServer) questions(w http.ResponseWriter, r *http.Request) {
 
 func (s *studyServer) answers(w http.ResponseWriter, r *http.Request) {
 	var req studyAnswers
-	if !decode(w, r, &req) || !checkCode(w, req.Code) {
+	if !decode(w, r, &req) || !s.tryCode(w, r, req.Code) {
 		return
 	}
 	if req.Round == nil || len(req.Answers) == 0 || len(req.Answers) > study.MaxQuestions {
@@ -215,7 +238,7 @@ func (s *studyServer) answers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.c.Answer(req.Code, *req.Round, req.Answers); err != nil {
-		controlError(w, err)
+		s.controlError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -225,7 +248,7 @@ func (s *studyServer) ready(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Code string `json:"code"`
 	}
-	if !decode(w, r, &req) || !checkCode(w, req.Code) {
+	if !decode(w, r, &req) || !s.tryCode(w, r, req.Code) {
 		return
 	}
 	rd, ok := s.c.(study.Readier)
@@ -234,7 +257,7 @@ func (s *studyServer) ready(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := rd.Ready(req.Code); err != nil {
-		controlError(w, err)
+		s.controlError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)

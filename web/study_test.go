@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -265,4 +266,44 @@ func TestAdminBundle(t *testing.T) {
 		}
 	}
 	t.Logf("admin.js: %d bytes, %d gzipped", len(js.data), len(js.gz))
+}
+
+// TestStudyGuesses checks that an address trying codes that fit no seat
+// is slowed to guessRate after guessBurst misses, whatever code it then
+// sends, while other addresses are not.
+func TestStudyGuesses(t *testing.T) {
+	f := newFakeStudy("AB12")
+	s := &studyServer{c: f, guesses: newGuesses()}
+	clock := time.Unix(1000, 0)
+	s.guesses.now = func() time.Time { return clock }
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+StudyJoinPath, s.join)
+	join := func(addr, code string) int {
+		req := httptest.NewRequest("POST", StudyJoinPath, strings.NewReader(`{"code":"`+code+`"}`))
+		req.RemoteAddr = addr
+		rec := httptest.NewRecorder()
+		mux.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	for i := range guessBurst {
+		if code := join("192.0.2.1:1000", fmt.Sprintf("X%03d", i)); code != 404 {
+			t.Fatalf("miss %d: %d, want 404", i, code)
+		}
+	}
+	if code := join("192.0.2.1:1001", "AB12"); code != 429 {
+		t.Errorf("a right code after %d misses: %d, want 429", guessBurst, code)
+	}
+	if code := join("198.51.100.7:1000", "AB12"); code != 200 {
+		t.Errorf("another address: %d, want 200", code)
+	}
+	clock = clock.Add(time.Duration(1.5 / guessRate * float64(time.Second)))
+	if code := join("192.0.2.1:1000", "AB12"); code != 200 {
+		t.Errorf("after a refill: %d, want 200", code)
+	}
+	if code := join("192.0.2.1:1000", "X999"); code != 404 {
+		t.Errorf("a miss after a refill: %d, want 404", code)
+	}
+	if code := join("192.0.2.1:1000", "AB12"); code != 429 {
+		t.Errorf("after spending the refill: %d, want 429", code)
+	}
 }

@@ -89,6 +89,16 @@ class Admin {
   private lastFrame = performance.now();
 
   constructor() {
+    // A seat's link button copies the participant's link, the page's
+    // address with the code.
+    $('seats').addEventListener('click', (e) => {
+      const b = (e.target as HTMLElement).closest('button.link') as HTMLButtonElement | null;
+      if (!b) return;
+      const url = `${location.origin}/?code=${encodeURIComponent(b.dataset.code ?? '')}`;
+      navigator.clipboard?.writeText(url).then(
+        () => { $('message').textContent = `copied ${url}`; },
+        () => { $('message').textContent = url; });
+    });
     for (const action of ['start', 'pause', 'resume', 'skip', 'extend', 'end']) {
       $(action).addEventListener('click', () => {
         const extend = action === 'extend' ? ($('extend-by') as HTMLInputElement).value.trim() : '';
@@ -163,7 +173,7 @@ class Admin {
     for (const [id, on] of Object.entries(enable)) ($(id) as HTMLButtonElement).disabled = !on;
     $('seats').querySelector('tbody')!.innerHTML = st.seats.map((s) => {
       return `<tr class="${s.connected ? '' : 'off'}" data-seat="${s.seat}">` +
-        `<td>${s.seat}</td><td class="code">${s.bot ? 'bot' : esc(s.code ?? '')}</td>` +
+        `<td>${s.seat}</td><td class="code">${s.bot ? 'bot' : `${esc(s.code ?? '')} <button class="link" data-code="${esc(s.code ?? '')}" title="copy the participant's link">link</button>`}</td>` +
         `<td class="team${s.team}">${s.team === 0 ? 'red' : 'blue'}</td>` +
         `<td class="${s.connected ? 'yes' : 'no'}">${s.connected ? 'yes' : 'no'}</td>` +
         `<td>${s.kills}</td><td>${s.deaths}</td><td>${s.rtt_ms.toFixed(0)}</td>` +
