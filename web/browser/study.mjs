@@ -15,7 +15,10 @@
 //  3. The participant presses Ready. ({"step": "ready"}; the test starts
 //     the next round in a new match.)
 //  4. The participant joins the new match by code and plays on; the
-//     admin page spectates it. ({"step": "done", ...})
+//     admin page spectates it.
+//  5. The admin ends the study (End, clicked twice: one click only arms
+//     it); the participant's page says the study is over. ({"step":
+//     "done", ...})
 //
 // Any console or page error fails the run; the Go test judges the rest.
 //
@@ -104,6 +107,11 @@ await run(browser, problems, async () => {
     const got = await phase();
     if (got !== want) throw new Error(`after ${button}: phase ${got}, want ${want}`);
   }
+  // End takes a second click.
+  await admin.click('#end');
+  const armed = await admin.evaluate(() => document.getElementById('end').textContent);
+  const sentBefore = await admin.evaluate(() => window.lagkit.admin().commands.length);
+  if (sentBefore !== 4) throw new Error(`one click on end sent a command`);
   const commands = await admin.evaluate(() => window.lagkit.admin().commands);
   const message = await admin.evaluate(() => document.getElementById('message').textContent);
   await until(player, 'the questionnaire', 20, () => window.lagkit.study().overlay === 'questions');
@@ -123,7 +131,7 @@ await run(browser, problems, async () => {
     const cells = document.querySelectorAll('#seats tbody tr td:last-child');
     return [...cells].some((c) => c.textContent === 'yes') ? 'yes' : null;
   });
-  say({ step: 'answered', commands, message, submitBefore, questions: questions.length, chosen, thanks, answeredCell });
+  say({ step: 'answered', commands, armed, message, submitBefore, questions: questions.length, chosen, thanks, answeredCell });
   if ((await nextLine()) !== 'ready') throw new Error('the test did not put the study in its ready phase');
 
   // 3. Ready.
@@ -139,7 +147,16 @@ await run(browser, problems, async () => {
     const a = window.lagkit.admin();
     return a.view?.match === m && a.drawn.players > 0 ? a.view : null;
   }, match2);
-  say({ step: 'done', match: p2.s.match, joins: p2.s.joins, seat: p2.s.seat, spectated: spect2.match, players: spect2.players.length });
+
+  // 5. The admin ends the study (two clicks); the participant is told.
+  await admin.click('#end');
+  await admin.click('#end');
+  await until(admin, 'the study ended', 10, () => window.lagkit.admin().state.phase === 'ended');
+  const over = await until(player, 'the participant told the study is over', 10, () => {
+    const t = document.getElementById('study-title').textContent;
+    return window.lagkit.study().overlay === 'wait' && t.includes('over') ? t : null;
+  });
+  say({ step: 'done', match: p2.s.match, joins: p2.s.joins, seat: p2.s.seat, spectated: spect2.match, players: spect2.players.length, over });
 });
 // Stop reading stdin, so the script ends however the run went.
 lines.close();

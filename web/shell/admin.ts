@@ -86,6 +86,7 @@ class Admin {
   private effects: Effects | null = null;
   cam = { pos: [0, 0, 30] as Vec3, yaw: 0, pitch: -0.9 };
   private keys = new Set<string>();
+  private endArmed = false;
   private lastFrame = performance.now();
 
   constructor() {
@@ -102,7 +103,14 @@ class Admin {
     for (const action of ['start', 'pause', 'resume', 'skip', 'extend', 'end']) {
       $(action).addEventListener('click', () => {
         const extend = action === 'extend' ? ($('extend-by') as HTMLInputElement).value.trim() : '';
-        if (action === 'end' && !confirm('End the study after the round being played?')) return;
+        // End asks for a second click within 5 s (no modal dialog, which
+        // would stall the page's polling and automation).
+        if (action === 'end' && !this.endArmed) {
+          this.endArmed = true;
+          $('end').textContent = 'Click again to end';
+          setTimeout(() => { this.endArmed = false; $('end').textContent = 'End study'; }, 5000);
+          return;
+        }
         this.command(action, extend);
       });
     }
