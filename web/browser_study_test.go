@@ -14,7 +14,6 @@ import (
 
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/study"
-	"github.com/lagkit/lagkit/token"
 )
 
 // studyStep is one line browser/study.mjs prints.
@@ -61,14 +60,7 @@ func TestStudyInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 
-	h := newHost()
-	key, err := token.NewKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.RequireTokens(key, "study"); err != nil {
-		t.Fatal(err)
-	}
+	h := newTokenHost(t, "study")
 	f := newFakeStudy("K7Q2")
 	f.issue = func(seat int, name string) ([]byte, error) {
 		return h.IssueToken(f.st.Match, name, 30*time.Second) // under f.mu, in Join
