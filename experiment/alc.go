@@ -60,7 +60,7 @@ var _ = register(&Experiment{
 			Detail: "5 of 1139 under alc"},
 		{Metric: "sbc_reduction_vs_tlc", Condition: "alc", Value: 0.941, Tolerance: 0.1, Source: "alc", Why: alcWhy,
 			Detail: "94.1% fewer shots behind cover per hit on low-ping players under alc than under tlc"},
-		{Metric: "hit_accuracy_high_ping", Condition: "alc", Test: comparisonName("hit_accuracy_high_ping", "tlc", "alc"), Value: 0.158, Source: "alc",
+		{Metric: "hit_accuracy_high_ping", Condition: "alc", Test: ComparisonName("hit_accuracy_high_ping", "tlc", "alc"), Value: 0.158, Source: "alc",
 			Detail: "no significant change in the high-ping players' hit accuracy between tlc and alc (p = .158)",
 			Why: "with bots, every seed replays the same players, so the paired test sees small differences people's variation would hide; " +
 				"read the effect size and interval beside the p-value."},

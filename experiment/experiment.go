@@ -248,7 +248,7 @@ func Summarise(e *Experiment, cells []CellResult, opt Options) *Results {
 	}
 	r.Provenance.Command = opt.Command
 	e.Summarise(r, cells)
-	adjustHolm(r)
+	AdjustHolm(r)
 	for i := range r.Published {
 		r.Published[i].Citation = Cite(r.Published[i].Source)
 	}

@@ -166,7 +166,7 @@ func TestInterruptAndResume(t *testing.T) {
 
 func TestDegenerateTestsStayFinite(t *testing.T) {
 	var r Results
-	addPaired(&r, "x", "a", "b", []float64{1, 2, 3}, []float64{2, 3, 4}, "")
+	AddPaired(&r, "x", "a", "b", []float64{1, 2, 3}, []float64{2, 3, 4}, "")
 	for _, tt := range r.Tests {
 		for _, v := range []float64{tt.Statistic, tt.P, tt.Effect, tt.MeanDiff, tt.CI95[0], tt.CI95[1]} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -200,8 +200,8 @@ func TestTestNamesAndHolm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addPaired(r, "y", "a", "b", []float64{1, 2, 3, 4, 5, 6}, []float64{1.1, 2.3, 2.9, 4.2, 5.1, 6.4}, "")
-	adjustHolm(r)
+	AddPaired(r, "y", "a", "b", []float64{1, 2, 3, 4, 5, 6}, []float64{1.1, 2.3, 2.9, 4.2, 5.1, 6.4}, "")
+	AdjustHolm(r)
 	kinds := map[string]int{}
 	for _, tt := range r.Tests {
 		kinds[tt.Kind]++

@@ -234,7 +234,7 @@ func summariseReckoning(r *Results, cells []CellResult) {
 	// same replicate.
 	for _, metric := range []string{"updates_per_s", "position_error_mean_m"} {
 		xa, xb := pairPlayers(g, "dead", "led", metric)
-		addPaired(r, metric, "dead", "led", xa, xb, "paired by held-out path (replicate and player)")
+		AddPaired(r, metric, "dead", "led", xa, xb, "paired by held-out path (replicate and player)")
 	}
 	r.Plots = append(r.Plots,
 		Plot{Name: "reckoning_updates", Title: "Updates per second on replayed paths", Kind: "bar",

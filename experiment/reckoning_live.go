@@ -93,12 +93,12 @@ func summariseLive(r *Results, g groups) {
 		led := liveCondition("led", loss)
 		for _, metric := range []string{"updates_per_s", "position_error_mean_m", "bytes_per_s_per_client"} {
 			xa, xb := pairPlayers(g, dead, led, metric)
-			addPaired(r, metric, dead, led, xa, xb, note)
+			AddPaired(r, metric, dead, led, xa, xb, note)
 		}
 		// What threshold replication saves against full snapshots.
 		for _, b := range []string{dead, led} {
 			xa, xb := pairPlayers(g, full, b, "bytes_per_s_per_client")
-			addPaired(r, "bytes_per_s_per_client", full, b, xa, xb, note)
+			AddPaired(r, "bytes_per_s_per_client", full, b, xa, xb, note)
 		}
 	}
 	if len(tbl.Rows) == 0 {

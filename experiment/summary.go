@@ -87,24 +87,24 @@ func pairedTests(r *Results, g groups, metric, cellMetric, a, b string) {
 		}
 	}
 	sortPaired(xa, xb)
-	addPaired(r, metric, a, b, xa, xb, "paired by replicate (seed)")
+	AddPaired(r, metric, a, b, xa, xb, "paired by replicate (seed)")
 }
 
-// addPaired appends the paired t and Wilcoxon tests of b against a. A
+// AddPaired appends the paired t and Wilcoxon tests of b against a. A
 // test that cannot be computed (too few pairs) is left out; one whose
 // statistic is infinite (every difference the same) is reported with a
 // note, as JSON has no infinities.
-func addPaired(r *Results, metric, a, b string, xa, xb []float64, note string) {
-	name := comparisonName(metric, a, b)
+func AddPaired(r *Results, metric, a, b string, xa, xb []float64, note string) {
+	name := ComparisonName(metric, a, b)
 	if t, err := stats.PairedT(xa, xb); err == nil {
-		r.Tests = append(r.Tests, finite(Test{
+		r.Tests = append(r.Tests, FiniteTest(Test{
 			Name: name, Kind: "paired_t", Metric: metric, A: a, B: b,
 			N: t.N, Statistic: t.Statistic, P: t.P, Effect: t.Effect, EffectMeasure: EffectCohenDz,
 			MeanDiff: t.MeanDiff, Centre: CentreMean, CI95: t.CI95, Note: note,
 		}))
 	}
 	if w, err := stats.Wilcoxon(xa, xb); err == nil {
-		r.Tests = append(r.Tests, finite(Test{
+		r.Tests = append(r.Tests, FiniteTest(Test{
 			Name: name, Kind: "wilcoxon", Metric: metric, A: a, B: b,
 			N: w.N, Statistic: w.Statistic, P: w.P, Effect: w.Effect, EffectMeasure: EffectRankBiserial,
 			MeanDiff: w.MeanDiff, Centre: CentreMedian, CI95: w.CI95, Note: note,
@@ -112,15 +112,15 @@ func addPaired(r *Results, metric, a, b string, xa, xb []float64, note string) {
 	}
 }
 
-// comparisonName names a paired comparison in the direction of its
+// ComparisonName names a paired comparison in the direction of its
 // difference: "metric: b − a" for b minus a.
-func comparisonName(metric, a, b string) string { return metric + ": " + b + " − " + a }
+func ComparisonName(metric, a, b string) string { return metric + ": " + b + " − " + a }
 
-// adjustHolm fills each test's Holm-adjusted p-value, correcting within
+// AdjustHolm fills each test's Holm-adjusted p-value, correcting within
 // the run's tests of one kind: the paired t-tests form one family, the
 // Wilcoxon tests (which ask the same questions again, without assuming
 // normal differences) another, the correlations a third.
-func adjustHolm(r *Results) {
+func AdjustHolm(r *Results) {
 	byKind := map[string][]int{}
 	for i, t := range r.Tests {
 		byKind[t.Kind] = append(byKind[t.Kind], i)
@@ -142,9 +142,9 @@ func adjustHolm(r *Results) {
 	}
 }
 
-// finite replaces infinite or undefined values, which JSON cannot hold,
+// FiniteTest replaces infinite or undefined values, which JSON cannot hold,
 // by their sign (or 0) and says so in the note.
-func finite(t Test) Test {
+func FiniteTest(t Test) Test {
 	bad := false
 	fix := func(v *float64) {
 		switch {
@@ -226,7 +226,7 @@ func addPearson(r *Results, name, xName, yName string, xs, ys []float64, note st
 	if err != nil {
 		return
 	}
-	r.Tests = append(r.Tests, finite(Test{Name: name + ": correlation with " + xName, Kind: "pearson", Metric: yName,
+	r.Tests = append(r.Tests, FiniteTest(Test{Name: name + ": correlation with " + xName, Kind: "pearson", Metric: yName,
 		A: xName, B: yName, N: p.N, Statistic: p.Statistic, P: p.P, Effect: p.Effect, EffectMeasure: EffectPearsonR,
 		CI95: p.CI95, Note: note}))
 }

@@ -425,7 +425,7 @@ func summariseWarpAccuracy(r *Results, g groups) {
 				a, b := warpCondition(wp, rtt, pair[0]), warpCondition(wp, rtt, pair[1])
 				for _, metric := range groups {
 					xa, xb := pairPlayers(g, a, b, metric)
-					addPaired(r, metric, a, b, xa, xb, "paired by player (seed and slot)")
+					AddPaired(r, metric, a, b, xa, xb, "paired by player (seed and slot)")
 				}
 			}
 		}

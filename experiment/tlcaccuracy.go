@@ -61,7 +61,7 @@ var _ = register(&Experiment{
 				}
 			}
 		}
-		addPaired(r, "hit_accuracy", "none", "tlc", xa, xb, "paired by player (seed and slot)")
+		AddPaired(r, "hit_accuracy", "none", "tlc", xa, xb, "paired by player (seed and slot)")
 		r.Plots = append(r.Plots, Plot{Name: "tlc_accuracy", Title: "Hit accuracy at 150 ms", Kind: "bar",
 			Table: "tlc_accuracy", X: "policy", Y: "hit_accuracy", YErr: "hit_accuracy_ci95", XLabel: "policy", YLabel: "hit accuracy"})
 	},

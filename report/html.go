@@ -194,7 +194,7 @@ func testRows(tests []experiment.Test) ([]testRow, string) {
 			k.label, k.statistic = t.Kind, "statistic"
 		}
 		row := testRow{Test: t, KindLabel: k.label, Statistic: k.statistic + " = " + formatNumber(t.Statistic)}
-		ci := "[" + formatNumber(t.CI95[0]) + ", " + formatNumber(t.CI95[1]) + "]"
+		ci := "[" + formatBound(t.CI95[0]) + ", " + formatBound(t.CI95[1]) + "]"
 		measure := cmp.Or(t.EffectMeasure, "effect")
 		row.Effect = measure + " = " + formatNumber(t.Effect)
 		if t.Centre == "" {
@@ -333,6 +333,19 @@ func formatNumber(v float64) string {
 	default:
 		return strconv.FormatFloat(v, 'g', 4, 64)
 	}
+}
+
+// formatBound prints an interval's bound, the largest float64 (which
+// results.json holds for an unbounded side, as JSON has no infinity)
+// as ∞.
+func formatBound(v float64) string {
+	switch v {
+	case math.MaxFloat64:
+		return "∞"
+	case -math.MaxFloat64:
+		return "−∞"
+	}
+	return formatNumber(v)
 }
 
 // formatP prints a p-value the way APA style does: three decimals, and

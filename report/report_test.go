@@ -478,3 +478,13 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestUnboundedInterval: an interval results.json holds as ±MaxFloat64
+// (unbounded, too few pairs) reads as ∞ on the page.
+func TestUnboundedInterval(t *testing.T) {
+	rows, _ := testRows([]experiment.Test{{Name: "q: b − a", Kind: "wilcoxon", Centre: experiment.CentreMedian, MeanDiff: 1,
+		CI95: [2]float64{-math.MaxFloat64, math.MaxFloat64}}})
+	if len(rows) != 1 || rows[0].Difference != "median difference 1 [−∞, ∞]" {
+		t.Errorf("difference %q", rows[0].Difference)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/stats"
 )
@@ -28,7 +29,24 @@ type Report struct {
 	Questions  []QuestionSummary `json:"questions"`
 	// AnswersNote says why there are no answers when there are none.
 	AnswersNote string `json:"answers_note,omitempty"`
+	// Answers sums the questionnaire up per technique, Comparisons
+	// compares the techniques' answers participant by participant, and
+	// Texts lists the free-text answers (see report_answers.go).
+	Answers     []TechniqueAnswers `json:"answers,omitempty"`
+	Comparisons []Comparison       `json:"comparisons,omitempty"`
+	Texts       []TextAnswer       `json:"texts,omitempty"`
+	// Rollback sets the SBC reports against the rollback distance of
+	// the hits they were about (see RollbackBin).
+	Rollback []RollbackBin `json:"rollback_bins,omitempty"`
+	// Tests compares the techniques' objective figures participant by
+	// participant: the high-ping seats' hit accuracy.
+	Tests []experiment.Test `json:"tests,omitempty"`
 }
+
+// LowPingMS is the round trip at or under which a player counts as
+// low-ping (Low figures: the victims who may appeal under alc, its
+// default low_ping) and above which as high-ping (High figures).
+const LowPingMS = 50
 
 // RoundReport is one round's figures.
 type RoundReport struct {
@@ -46,19 +64,27 @@ type RoundReport struct {
 	// everyone is on team 0).
 	Teams [2][]int `json:"teams"`
 	Figures
-	// Groups splits the figures by the players' round trip: shots, hits
-	// and kills by the shooter's, hits received, SBC and appeals by the
-	// victim's.
+	// Low pools the groups at or under LowPingMS, High those above it.
+	Low  Figures `json:"low_ping"`
+	High Figures `json:"high_ping"`
+	// Groups splits the figures by the players' round trip: shots, hits,
+	// kills and rollback by the shooter's, hits received, SBC, appeals
+	// and SBC reports by the victim's.
 	Groups []GroupFigures `json:"groups"`
 }
 
 // TechniqueReport is the figures of every round under one technique.
 type TechniqueReport struct {
+	// Name is the technique's name in the schedule ("tlc"), or its
+	// Technique when the study's schedule does not name it.
+	Name      string   `json:"name"`
 	Technique string   `json:"technique"`
 	Rounds    []string `json:"rounds"`
 	// Seats counts the seats that played its rounds.
 	Seats int `json:"seats"`
 	Figures
+	Low    Figures        `json:"low_ping"`
+	High   Figures        `json:"high_ping"`
 	Groups []GroupFigures `json:"groups"`
 }
 
@@ -86,8 +112,17 @@ type Figures struct {
 	Outcomes map[string]int `json:"appeal_outcomes,omitempty"`
 	Kills    int            `json:"kills"`
 	Deaths   int            `json:"deaths"`
-	// SBCReports counts players' "I was shot behind cover" reports.
-	SBCReports int `json:"sbc_reports"`
+	// SBCReports counts players' "I was shot behind cover" reports, and
+	// SBCReportsPerHit their ratio to hits received.
+	SBCReports       int     `json:"sbc_reports"`
+	SBCReportsPerHit float64 `json:"sbc_reports_per_hit"`
+	// RewoundHits counts the hits judged on a rewound world (a rewind
+	// above zero), and RollbackMeanM and RollbackMaxM how far their
+	// victims were moved back: the distance between the victim's rewound
+	// and current positions.
+	RewoundHits   int     `json:"rewound_hits"`
+	RollbackMeanM float64 `json:"rollback_mean_m"`
+	RollbackMaxM  float64 `json:"rollback_max_m"`
 }
 
 // QuestionSummary sums up the answers to one question in one round.
@@ -111,14 +146,22 @@ const NoAnswersFromBots = "no answers: every seat was played by a bot, and bots 
 // tally accumulates figures.
 type tally struct {
 	Figures
-	seats map[int]bool
+	seats       map[int]bool
+	rollbackSum float64
 }
+
+func newTally() *tally { return &tally{seats: map[int]bool{}} }
 
 func (t *tally) shot(s record.Shot, asShooter, asVictim bool) {
 	if asShooter {
 		t.Shots++
 		if s.Registered && s.Victim >= 0 {
 			t.Hits++
+		}
+		if s.Hit && s.Victim >= 0 && s.RewindMS > 0 {
+			t.RewoundHits++
+			t.rollbackSum += s.RollbackM
+			t.RollbackMaxM = max(t.RollbackMaxM, s.RollbackM)
 		}
 	}
 	if asVictim && s.Victim >= 0 {
@@ -142,6 +185,11 @@ func (t *tally) done() Figures {
 	f := t.Figures
 	f.HitAccuracy = ratio(f.Hits, f.Shots)
 	f.SBCPerHit = ratio(f.SBC, f.HitsReceived)
+	f.SBCReportsPerHit = ratio(f.SBCReports, f.HitsReceived)
+	f.RollbackMeanM = 0
+	if f.RewoundHits > 0 {
+		f.RollbackMeanM = t.rollbackSum / float64(f.RewoundHits)
+	}
 	return f
 }
 
@@ -160,8 +208,14 @@ type roundTally struct {
 	rtt    map[int]float64 // by seat
 	teams  [2][]int
 	bots   int
+	people map[int]bool // the seats people hold
 	all    tally
 	groups map[float64]*tally
+	// seats holds each shooter's shots and hits, for comparisons by
+	// participant.
+	seats map[int]*[2]int
+	// bins tallies the hits on people and their SBC reports by rollback.
+	bins *binTally
 }
 
 // Summariser builds a Report from records as they come: it is a
@@ -176,6 +230,9 @@ type Summariser struct {
 	rounds  []*roundTally
 	byIndex map[int]*roundTally
 	answers []record.Answer
+	// sched is what the study's schedule names: its techniques and
+	// questions.
+	sched scheduleInfo
 }
 
 // Summarise builds the report of the first study in recs.
@@ -192,8 +249,9 @@ func Summarise(recs []record.Record) (*Report, error) {
 func (s *Summariser) Put(r record.Record) {
 	if st, ok := r.(record.Study); ok {
 		if s.studies++; s.studies == 1 {
-			s.rep.Study, s.rep.Seed, s.rep.Simulated, s.rep.Started = st.Name, fmt.Sprint(st.Seed), st.Simulated, st.Started
+			s.rep.Study, s.rep.Seed, s.rep.Simulated, s.rep.Started = st.Name, fmt.Sprint(st.Seed), st.Simulated, st.Started.UTC()
 			s.byIndex = map[int]*roundTally{}
+			s.sched = readScheduleInfo(st.Schedule)
 		}
 		return
 	}
@@ -206,16 +264,24 @@ func (s *Summariser) Put(r record.Record) {
 	}
 	switch v := r.(type) {
 	case record.Round:
+		v.Started, v.Ended = v.Started.UTC(), v.Ended.UTC()
 		if rt := s.byIndex[v.Index]; rt != nil {
 			rt.rec.Ended = v.Ended
 			return
 		}
-		rt := &roundTally{rec: v, rtt: map[int]float64{}, all: tally{seats: map[int]bool{}}, groups: map[float64]*tally{}}
+		rt := &roundTally{rec: v, rtt: map[int]float64{}, people: map[int]bool{}, all: *newTally(),
+			groups: map[float64]*tally{}, seats: map[int]*[2]int{}, bins: newBinTally()}
 		s.byIndex[v.Index] = rt
 		s.rounds = append(s.rounds, rt)
 	case record.Participant:
 		if rt := s.byIndex[v.Round]; rt != nil {
+			if _, again := rt.rtt[v.Seat]; again {
+				// A seat recorded again (a rejoin) keeps its team and
+				// group; its figures stay where they were tallied.
+				return
+			}
 			rt.rtt[v.Seat] = 2 * v.LatencyMS
+			rt.people[v.Seat] = !v.Bot
 			if v.Team == 0 || v.Team == 1 {
 				rt.teams[v.Team] = append(rt.teams[v.Team], v.Seat)
 			}
@@ -253,17 +319,20 @@ func (s *Summariser) Report() (*Report, error) {
 		rep.Rounds = append(rep.Rounds, rr)
 		t := techs[rr.Technique]
 		if t == nil {
-			t = &techTally{all: tally{seats: map[int]bool{}}, groups: map[float64]*tally{}}
+			t = &techTally{all: *newTally(), groups: map[float64]*tally{}, seats: map[int]*seatTally{}, bins: newBinTally()}
 			techs[rr.Technique] = t
 			order = append(order, rr.Technique)
 		}
 		t.add(rr.Name, rt)
 	}
-	for _, name := range order {
-		rep.Techniques = append(rep.Techniques, techs[name].report(name))
+	for _, tech := range order {
+		rep.Techniques = append(rep.Techniques, techs[tech].report(s.sched.name(tech), tech))
 	}
 	rep.Questions = summariseAnswers(s.answers)
-	if len(s.answers) == 0 {
+	s.compare(&rep, techs, order)
+	if len(s.answers) == 0 && len(s.rounds) == 0 {
+		rep.AnswersNote = "no answers: the study played no rounds"
+	} else if len(s.answers) == 0 {
 		allBots := true
 		for _, rt := range s.rounds {
 			allBots = allBots && rt.bots == len(rt.rtt)
@@ -305,7 +374,7 @@ func (rt *roundTally) group(seat int) *tally {
 	}
 	g := rt.groups[rtt]
 	if g == nil {
-		g = &tally{seats: map[int]bool{}}
+		g = newTally()
 		rt.groups[rtt] = g
 	}
 	g.seats[seat] = true
@@ -317,6 +386,18 @@ func (rt *roundTally) observe(r record.Record) {
 	switch v := r.(type) {
 	case record.Shot:
 		rt.all.shot(v, true, true)
+		st := rt.seats[v.Shooter]
+		if st == nil {
+			st = new([2]int)
+			rt.seats[v.Shooter] = st
+		}
+		st[0]++
+		if v.Registered && v.Victim >= 0 {
+			st[1]++
+			if rt.people[v.Victim] {
+				rt.bins.hit(v.RollbackM, v.ObjectiveSBC)
+			}
+		}
 		if g := rt.group(v.Shooter); g != nil {
 			g.shot(v, true, false)
 		}
@@ -333,6 +414,9 @@ func (rt *roundTally) observe(r record.Record) {
 			g.Deaths++
 		}
 	case record.SBCReport:
+		if rt.people[v.Reporter] {
+			rt.bins.report(v)
+		}
 		rt.all.SBCReports++
 		if g := rt.group(v.Reporter); g != nil {
 			g.SBCReports++
@@ -341,11 +425,27 @@ func (rt *roundTally) observe(r record.Record) {
 }
 
 func (rt *roundTally) report() RoundReport {
+	low, high := pingSplit(rt.groups)
 	return RoundReport{
 		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode, Technique: rt.rec.Technique,
 		DurationS: rt.rec.Duration.Seconds(), Started: rt.rec.Started, Ended: rt.rec.Ended,
-		Seats: len(rt.rtt), Bots: rt.bots, Teams: rt.teams, Figures: rt.all.done(), Groups: groupFigures(rt.groups),
+		Seats: len(rt.rtt), Bots: rt.bots, Teams: rt.teams, Figures: rt.all.done(), Low: low, High: high,
+		Groups: groupFigures(rt.groups),
 	}
+}
+
+// pingSplit pools the round-trip groups at or under LowPingMS and those
+// above it.
+func pingSplit(groups map[float64]*tally) (low, high Figures) {
+	l, h := newTally(), newTally()
+	for rtt, g := range groups {
+		if rtt <= LowPingMS {
+			l.merge(g)
+		} else {
+			h.merge(g)
+		}
+	}
+	return l.done(), h.done()
 }
 
 func groupFigures(groups map[float64]*tally) []GroupFigures {
@@ -362,6 +462,15 @@ type techTally struct {
 	rounds []string
 	all    tally
 	groups map[float64]*tally
+	seats  map[int]*seatTally
+	bins   *binTally
+}
+
+// seatTally is one seat's shots and hits under a technique, and whether
+// it played every round of it above LowPingMS.
+type seatTally struct {
+	shots, hits int
+	high        bool
 }
 
 func (t *techTally) add(name string, rt *roundTally) {
@@ -369,14 +478,29 @@ func (t *techTally) add(name string, rt *roundTally) {
 	t.all.merge(&rt.all)
 	for rtt, g := range rt.groups {
 		if t.groups[rtt] == nil {
-			t.groups[rtt] = &tally{seats: map[int]bool{}}
+			t.groups[rtt] = newTally()
 		}
 		t.groups[rtt].merge(g)
 	}
+	for seat, rtt := range rt.rtt {
+		st := t.seats[seat]
+		if st == nil {
+			st = &seatTally{high: true}
+			t.seats[seat] = st
+		}
+		st.high = st.high && rtt > LowPingMS
+		if c := rt.seats[seat]; c != nil {
+			st.shots += c[0]
+			st.hits += c[1]
+		}
+	}
+	t.bins.merge(rt.bins)
 }
 
-func (t *techTally) report(name string) TechniqueReport {
-	return TechniqueReport{Technique: name, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(), Groups: groupFigures(t.groups)}
+func (t *techTally) report(name, tech string) TechniqueReport {
+	low, high := pingSplit(t.groups)
+	return TechniqueReport{Name: name, Technique: tech, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(),
+		Low: low, High: high, Groups: groupFigures(t.groups)}
 }
 
 // merge adds o's counts to t's.
@@ -389,6 +513,9 @@ func (t *tally) merge(o *tally) {
 	t.Kills += o.Kills
 	t.Deaths += o.Deaths
 	t.SBCReports += o.SBCReports
+	t.RewoundHits += o.RewoundHits
+	t.rollbackSum += o.rollbackSum
+	t.RollbackMaxM = max(t.RollbackMaxM, o.RollbackMaxM)
 	for k, v := range o.Outcomes {
 		if t.Outcomes == nil {
 			t.Outcomes = map[string]int{}

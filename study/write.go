@@ -42,13 +42,15 @@ func (r *Report) Write(dir string) error {
 
 // figureColumns are the columns of every figures table, after its keys.
 var figureColumns = []string{"shots", "hits", "hit_accuracy", "hits_received", "sbc", "sbc_per_hit",
-	"appeals", "confirmed", "denials_upheld", "denials_refuted", "timeouts", "kills", "deaths"}
+	"appeals", "confirmed", "denials_upheld", "denials_refuted", "timeouts", "kills", "deaths",
+	"sbc_reports", "sbc_reports_per_hit", "rewound_hits", "rollback_mean_m", "rollback_max_m"}
 
 // values returns f's figures in the order of figureColumns.
 func (f *Figures) values() []float64 {
 	return []float64{float64(f.Shots), float64(f.Hits), f.HitAccuracy, float64(f.HitsReceived), float64(f.SBC), f.SBCPerHit,
 		float64(f.Appeals), float64(f.Outcomes["confirmed"]), float64(f.Outcomes["denied_upheld"]),
-		float64(f.Outcomes["denied_refuted"]), float64(f.Outcomes["timeout"]), float64(f.Kills), float64(f.Deaths)}
+		float64(f.Outcomes["denied_refuted"]), float64(f.Outcomes["timeout"]), float64(f.Kills), float64(f.Deaths),
+		float64(f.SBCReports), f.SBCReportsPerHit, float64(f.RewoundHits), f.RollbackMeanM, f.RollbackMaxM}
 }
 
 func (f *Figures) cells() []string {
@@ -72,37 +74,78 @@ func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 func groupSuffix(rtt float64) string { return "_rtt" + num(rtt) + "ms" }
 
 // Results returns the report in the experiments' results form: a
-// condition per technique (metrics overall and per round-trip group, as
-// hit_accuracy_rtt250ms), and tables per round and per technique.
+// condition per technique (metrics overall, per round-trip group, as
+// hit_accuracy_rtt250ms, for low-ping victims and high-ping shooters,
+// and the questionnaire's medians and shares), the paired tests by
+// participant, tables per round, per technique, of the answers and of
+// the rollback bands, their plots, and the published figures of the
+// study a preset recreates.
 func (r *Report) Results() *experiment.Results {
 	seed, _ := strconv.ParseUint(r.Seed, 10, 64)
+	refs, _ := published(r.Study, r.Simulated)
 	res := &experiment.Results{
 		Experiment: "study-" + r.Study, Seed: seed, Title: "Study " + r.Study,
 		Design:     r.design(),
 		Conditions: []experiment.Condition{}, Tests: []experiment.Test{}, Provenance: experiment.Build(),
+		Published: refs,
 	}
 	rounds := experiment.Table{Name: "study_rounds", Title: "Per round, overall (rtt_ms empty) and by the players' round trip",
 		Columns: slices.Concat([]string{"round", "name", "technique", "rtt_ms", "seats"}, figureColumns)}
 	techs := experiment.Table{Name: "study_techniques", Title: "Per technique, pooled over its rounds",
 		Columns: slices.Concat([]string{"technique", "rtt_ms", "seats"}, figureColumns)}
+	conds := experiment.Table{Name: "study_conditions", Title: fmt.Sprintf("Per technique: accuracy, SBC per hit on low-ping victims (round trip up to %v ms), SBC reports and rollback", LowPingMS),
+		Columns: []string{"technique", "hit_accuracy", "hit_accuracy_high_ping", "sbc_per_hit", "sbc_per_hit_low", "sbc_reports_per_hit", "rollback_mean_m"}}
 	for _, rr := range r.Rounds {
 		rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, "", strconv.Itoa(rr.Seats)}, rr.cells()))
 		for _, g := range rr.Groups {
 			rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, num(g.RTTms), strconv.Itoa(g.Seats)}, g.cells()))
 		}
 	}
-	for _, t := range r.Techniques {
+	var base *TechniqueReport
+	for i, t := range r.Techniques {
 		m := map[string]float64{}
 		t.metrics("", m)
-		techs.Rows = append(techs.Rows, slices.Concat([]string{t.Technique, "", strconv.Itoa(t.Seats)}, t.cells()))
+		m["hits_received_low"], m["sbc_low"], m["sbc_per_hit_low"] = float64(t.Low.HitsReceived), float64(t.Low.SBC), t.Low.SBCPerHit
+		m["shots_high_ping"], m["hit_accuracy_high_ping"] = float64(t.High.Shots), t.High.HitAccuracy
+		if i == 0 {
+			base = &r.Techniques[0]
+		} else if base.Low.SBCPerHit > 0 {
+			m["sbc_reduction_vs_"+base.Name] = 1 - t.Low.SBCPerHit/base.Low.SBCPerHit
+		}
+		if at, ok := r.PeakRollback(t.Name); ok {
+			m[PeakRollbackMetric] = at
+		}
+		for _, a := range r.Answers {
+			if a.Technique != t.Name {
+				continue
+			}
+			if a.YesShare != nil {
+				m["answer_"+a.Question+"_yes_share"] = *a.YesShare
+			}
+			if a.Median != nil {
+				m["answer_"+a.Question+"_median"] = *a.Median
+			}
+		}
+		techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, "", strconv.Itoa(t.Seats)}, t.cells()))
 		for _, g := range t.Groups {
 			g.metrics(groupSuffix(g.RTTms), m)
-			techs.Rows = append(techs.Rows, slices.Concat([]string{t.Technique, num(g.RTTms), strconv.Itoa(g.Seats)}, g.cells()))
+			techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, num(g.RTTms), strconv.Itoa(g.Seats)}, g.cells()))
 		}
-		res.Conditions = append(res.Conditions, experiment.Condition{Name: t.Technique,
-			Params: map[string]any{"rounds": strings.Join(t.Rounds, ", ")}, Metrics: m, N: len(t.Rounds), NUnit: "rounds"})
+		conds.Rows = append(conds.Rows, []string{t.Name, num(t.HitAccuracy), num(t.High.HitAccuracy), num(t.SBCPerHit),
+			num(t.Low.SBCPerHit), num(t.SBCReportsPerHit), num(t.RollbackMeanM)})
+		res.Conditions = append(res.Conditions, experiment.Condition{Name: t.Name,
+			Params: map[string]any{"technique": t.Technique, "rounds": strings.Join(t.Rounds, ", ")}, Metrics: m, N: len(t.Rounds), NUnit: "rounds"})
 	}
-	res.Tables = []experiment.Table{rounds, techs}
+	res.Tables = []experiment.Table{conds, techs, rounds}
+	res.Plots = []experiment.Plot{
+		{Name: "study_sbc_low", Title: fmt.Sprintf("Shots behind cover per hit on low-ping victims (round trip up to %v ms)", LowPingMS), Kind: "bar",
+			Table: "study_conditions", X: "technique", Y: "sbc_per_hit_low", XLabel: "technique", YLabel: "SBC per hit"},
+		{Name: "study_accuracy", Title: "Hit accuracy", Kind: "bar",
+			Table: "study_conditions", X: "technique", Y: "hit_accuracy", XLabel: "technique", YLabel: "hit accuracy"},
+	}
+	res.Tests = append(res.Tests, r.Tests...)
+	r.answerResults(res)
+	experiment.AdjustHolm(res)
 	return res
 }
 
@@ -111,20 +154,29 @@ func (r *Report) design() string {
 	if r.Simulated {
 		kind = "simulated: bots in every seat on the simulation driver"
 	}
-	return fmt.Sprintf("Study %s, seed %s, %s; %d rounds. Shots, hits and kills count by the shooter's round trip, "+
-		"hits received, SBC (registered hits behind cover on the victim's screen when the hit reached it) and appeals "+
-		"by the victim's.", r.Study, r.Seed, kind, len(r.Rounds))
+	d := fmt.Sprintf("Study %s, seed %s, %s; %d rounds. Shots, hits, kills and rollback count by the shooter's round trip, "+
+		"hits received, SBC (registered hits behind cover on the victim's screen when the hit reached it), appeals and SBC reports "+
+		"by the victim's; low-ping victims are those at a round trip up to %v ms, high-ping shooters those above. "+
+		"Questions are compared between techniques participant by participant.", r.Study, r.Seed, kind, len(r.Rounds), LowPingMS)
+	if r.AnswersNote != "" {
+		d += " " + strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + "."
+	}
+	if _, findings := published(r.Study, r.Simulated); len(findings) > 0 {
+		d += "\n\nPublished findings: " + strings.Join(findings, " ")
+	}
+	return d
 }
 
 // Markdown writes the report as a Markdown document.
 func (r *Report) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Study %s\n\n%s\n\nStarted %s.\n", r.Study, r.design(), r.Started.Format("2006-01-02 15:04:05 MST"))
-	head := []string{"round trip (ms)", "seats", "shots", "hits", "accuracy", "hits received", "SBC", "SBC per hit", "appeals", "kills", "deaths"}
+	head := []string{"round trip (ms)", "seats", "shots", "hits", "accuracy", "hits received", "SBC", "SBC per hit", "appeals", "kills", "deaths",
+		"SBC reports", "rewound hits", "rollback mean (m)"}
 	row := func(label string, seats int, f *Figures) string {
 		cells := []string{label, strconv.Itoa(seats), strconv.Itoa(f.Shots), strconv.Itoa(f.Hits), fmt.Sprintf("%.4f", f.HitAccuracy),
 			strconv.Itoa(f.HitsReceived), strconv.Itoa(f.SBC), fmt.Sprintf("%.4f", f.SBCPerHit), appeals(f),
-			strconv.Itoa(f.Kills), strconv.Itoa(f.Deaths)}
+			strconv.Itoa(f.Kills), strconv.Itoa(f.Deaths), strconv.Itoa(f.SBCReports), strconv.Itoa(f.RewoundHits), fmt.Sprintf("%.3f", f.RollbackMeanM)}
 		return "| " + strings.Join(cells, " | ") + " |\n"
 	}
 	table := func(seats int, f *Figures, groups []GroupFigures) {
@@ -144,8 +196,10 @@ func (r *Report) Markdown() string {
 	}
 	b.WriteString("\n## Techniques\n")
 	for _, t := range r.Techniques {
-		fmt.Fprintf(&b, "\n### `%s`\n\nRounds: %s.\n\n", t.Technique, strings.Join(t.Rounds, ", "))
+		fmt.Fprintf(&b, "\n### %s\n\n`%s`; rounds: %s.\n\n", t.Name, t.Technique, strings.Join(t.Rounds, ", "))
 		table(t.Seats, &t.Figures, t.Groups)
+		fmt.Fprintf(&b, "\nLow-ping victims (round trip up to %v ms): %d hits received, %d SBC, %.4f SBC per hit. "+
+			"High-ping shooters: %d shots, accuracy %.4f.\n", LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)
 	}
 	b.WriteString("\n## Questionnaire\n\n")
 	if r.AnswersNote != "" {
@@ -167,6 +221,7 @@ func (r *Report) Markdown() string {
 			fmt.Fprintf(&b, "| %d | %s | %s | %d | %s | %s |\n", q.Round+1, q.Question, q.Kind, q.N, mean, ci)
 		}
 	}
+	r.markdownAnswers(&b)
 	return b.String()
 }
 

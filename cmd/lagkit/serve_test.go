@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/lagkit/lagkit/internal/pgtest"
 	"github.com/lagkit/lagkit/internal/walltest"
 	"net/http"
 	"os"
@@ -28,7 +29,7 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m))
 }
 
 // startServe runs lagkit serve with args in a subprocess and returns it

@@ -57,7 +57,7 @@ func TestStudyCheckErrors(t *testing.T) {
 		{[]string{"study", "check", "missing.toml"}, 1, "missing.toml"},
 		{[]string{"study", "check"}, 2, "accepts 1 arg"},
 		{[]string{"study", "run", "../../presets/alc.toml"}, 2, "study run: playing a study live with people is not available yet; add --simulate"},
-		{[]string{"study", "grade"}, 2, "unknown command \"grade\" for lagkit study (commands: check, export, run)"},
+		{[]string{"study", "grade"}, 2, "unknown command \"grade\" for lagkit study (commands: check, export, report, run)"},
 	}
 	for _, c := range cases {
 		code, _, errOut := lagkit(c.args...)

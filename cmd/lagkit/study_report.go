@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/store"
+	"github.com/lagkit/lagkit/study"
+)
+
+func init() { studyCommands = append(studyCommands, newStudyReportCmd) }
+
+func newStudyReportCmd() *cobra.Command {
+	var dsn, out, ref string
+	var force, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "report",
+		Short: "Write the report of a study in the study database",
+		Long: `Report reads a study's records from --db (an SQLite file or a postgres://
+URL) and writes its report to --out (default: a new folder under
+./results/), as lagkit study run writes it: study.md, study.json, and
+the results.json, CSV tables, SVG plots and report.html the experiments
+write.
+
+Per technique, the report gives the objective figures (hit accuracy,
+overall and of the high-ping shooters; shots behind cover per hit,
+overall and on the low-ping victims, at a round trip up to 50 ms; SBC
+reports per hit received; rollback distance), the questionnaire (medians
+of the Likert and fairness answers, shares of yes, the free-text
+answers), Wilcoxon signed-rank tests of each Likert and fairness
+question between techniques paired by participant, the SBC reports
+against the rollback distance of the hits they were about, in 5 cm
+bands, and, for a study named after a preset (alc, atd, timewarp), the
+figures its study published beside ours.
+
+--study names the study by its id or its name. Without it, the report is
+of the newest study in the database (the last one stored), and when the
+database holds more than one the others are listed on stderr.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			// Opening a missing SQLite file would create an empty one.
+			if !strings.Contains(dsn, "://") {
+				if _, err := os.Stat(dsn); errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("study report: %s does not exist: give --db the study database lagkit study run wrote", dsn)
+				}
+			}
+			db, err := store.Open(ctx, dsn)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			s, err := pickStudy(ctx, db, ref, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = defaultOut("study-" + s.Name)
+			}
+			if err := emptyOut(out, force); err != nil {
+				return err
+			}
+			rep, err := study.ReadReport(ctx, db, s)
+			if err != nil {
+				return err
+			}
+			if err := rep.Write(out); err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "study %s (id %d in %s): %d rounds, %d techniques; report: %s\n",
+				s.Name, s.ID, db, len(rep.Rounds), len(rep.Techniques), filepath.Join(out, study.MarkdownFile))
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&dsn, "db", defaultDB, "study database: an SQLite file, or a postgres:// URL")
+	f.StringVar(&out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
+	f.StringVar(&ref, "study", "", "the study to report, by its id or its name (default: the newest)")
+	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
+	f.BoolVar(&asJSON, "json", false, "print study.json to stdout")
+	return cmd
+}
+
+// pickStudy returns the study ref names, or without ref the newest one,
+// telling w which others the database holds.
+func pickStudy(ctx context.Context, db *store.DB, ref string, w io.Writer) (store.StudyRow, error) {
+	if ref != "" {
+		return db.FindStudy(ctx, ref)
+	}
+	all, err := db.Studies(ctx)
+	if err != nil {
+		return store.StudyRow{}, err
+	}
+	if len(all) == 0 {
+		return store.StudyRow{}, fmt.Errorf("study report: %s holds no study", db)
+	}
+	newest := all[len(all)-1]
+	if len(all) > 1 {
+		others := make([]string, 0, len(all)-1)
+		for _, s := range all[:len(all)-1] {
+			others = append(others, fmt.Sprintf("%d %q", s.ID, s.Name))
+		}
+		fmt.Fprintf(w, "study report: %s holds %d studies; reporting the newest, %d %q (--study picks another: %s)\n",
+			db, len(all), newest.ID, newest.Name, strings.Join(others, ", "))
+	}
+	return newest, nil
+}

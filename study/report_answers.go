@@ -1,0 +1,379 @@
+package study
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/stats"
+)
+
+// TechniqueAnswers sums up the answers to one question under one
+// technique, pooled over its rounds.
+type TechniqueAnswers struct {
+	Technique string `json:"technique"`
+	Question  string `json:"question"`
+	Kind      string `json:"kind"`
+	// Text is the question as the schedule asks it ("" when the study's
+	// schedule is not at hand).
+	Text string `json:"text,omitempty"`
+	// N counts the answers, Participants the seats that gave them.
+	N            int `json:"n"`
+	Participants int `json:"participants"`
+	// Median and Mean are of the answers (Likert, fairness); Yes counts
+	// the yes answers and YesShare their share (yes/no).
+	Median   *float64 `json:"median,omitempty"`
+	Mean     *float64 `json:"mean,omitempty"`
+	Yes      int      `json:"yes,omitempty"`
+	YesShare *float64 `json:"yes_share,omitempty"`
+}
+
+// Comparison is a Wilcoxon signed-rank test of one Likert or fairness
+// question between two techniques, paired by participant: each seat
+// that answered under both gives one pair, its mean answer under A and
+// under B (a seat that played a technique's rounds more than once
+// answered more than once). The difference is B − A.
+type Comparison struct {
+	Question string `json:"question"`
+	Kind     string `json:"kind"`
+	A        string `json:"a"`
+	B        string `json:"b"`
+	// N counts the pairs; NonZero those whose difference is not zero,
+	// the only ones the test ranks (zeros are dropped, as Wilcoxon
+	// proposed; tied differences share their average rank).
+	N       int `json:"n"`
+	NonZero int `json:"nonzero"`
+	// MedianA and MedianB are the medians of the participants' values.
+	MedianA float64 `json:"median_a"`
+	MedianB float64 `json:"median_b"`
+	// W is W+, the rank sum of the differences above zero (B higher);
+	// WMinus that of those below. P is two-sided: exact for up to 25
+	// nonzero differences, else from the normal approximation with tie
+	// and continuity corrections (stats.Wilcoxon).
+	W      float64 `json:"w_plus"`
+	WMinus float64 `json:"w_minus"`
+	P      float64 `json:"p"`
+	// Effect is the matched-pairs rank-biserial correlation, MedianDiff
+	// the median of the differences.
+	Effect     float64 `json:"effect"`
+	MedianDiff float64 `json:"median_diff"`
+	// CILo and CIHi bound the median difference's distribution-free 95%
+	// interval; absent under six pairs, where no interval reaches 95%.
+	CILo *float64 `json:"ci95_lo,omitempty"`
+	CIHi *float64 `json:"ci95_hi,omitempty"`
+}
+
+// TextAnswer is one free-text answer.
+type TextAnswer struct {
+	Technique string `json:"technique"`
+	Round     string `json:"round"`
+	Seat      int    `json:"seat"`
+	Question  string `json:"question"`
+	Text      string `json:"text"`
+}
+
+// RollbackBin sets the hits people received against their SBC reports
+// in one band of rollback distance, under one technique (Technique
+// AllTechniques pools them). A report counts in the band of the hit it
+// was about: the most recent hit on the reporter.
+type RollbackBin struct {
+	Technique string `json:"technique"`
+	// FromM and ToM bound the band, [FromM, ToM); ToM is 0 for the last,
+	// open band.
+	FromM float64 `json:"from_m"`
+	ToM   float64 `json:"to_m"`
+	// Hits counts the registered hits on people, SBC those behind cover
+	// on the victim's screen (objective), Reports the SBC reports.
+	Hits    int `json:"hits"`
+	SBC     int `json:"sbc"`
+	Reports int `json:"reports"`
+}
+
+// Rollback bands: BinWidthM wide up to BinsToM, then one open band.
+const (
+	BinWidthM = 0.05
+	BinsToM   = 0.5
+	nBins     = 11 // 10 bands up to BinsToM and one beyond
+	// AllTechniques names the rollback bins of every technique pooled
+	// (with a space, which no technique's name has).
+	AllTechniques = "all techniques"
+	// minPeakHits is how many hits a band needs to be the peak of the
+	// reported SBC share: a band of a few hits has a share of chance.
+	minPeakHits = 10
+)
+
+// binTally counts hits and reports per rollback band.
+type binTally struct {
+	hits, sbc, reports [nBins]int
+	// unmatched counts reports about no hit.
+	unmatched int
+}
+
+func newBinTally() *binTally { return &binTally{} }
+
+func binOf(rollbackM float64) int {
+	if !(rollbackM > 0) { // NaN and negatives in the first band
+		return 0
+	}
+	return min(int(rollbackM/BinWidthM+1e-9), nBins-1)
+}
+
+func (b *binTally) hit(rollbackM float64, sbc bool) {
+	i := binOf(rollbackM)
+	b.hits[i]++
+	if sbc {
+		b.sbc[i]++
+	}
+}
+
+func (b *binTally) report(r record.SBCReport) {
+	if r.Shooter < 0 {
+		b.unmatched++
+		return
+	}
+	b.reports[binOf(r.RollbackM)]++
+}
+
+func (b *binTally) merge(o *binTally) {
+	for i := range nBins {
+		b.hits[i] += o.hits[i]
+		b.sbc[i] += o.sbc[i]
+		b.reports[i] += o.reports[i]
+	}
+	b.unmatched += o.unmatched
+}
+
+func (b *binTally) empty() bool {
+	for i := range nBins {
+		if b.hits[i] > 0 || b.reports[i] > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *binTally) bins(tech string) []RollbackBin {
+	out := make([]RollbackBin, nBins)
+	for i := range nBins {
+		out[i] = RollbackBin{Technique: tech, FromM: round6(float64(i) * BinWidthM), Hits: b.hits[i], SBC: b.sbc[i], Reports: b.reports[i]}
+		if i < nBins-1 {
+			out[i].ToM = round6(float64(i+1) * BinWidthM)
+		}
+	}
+	return out
+}
+
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+
+// Mid is the band's middle (for the open band, half a width past its
+// start).
+func (b RollbackBin) Mid() float64 { return round6(b.FromM + BinWidthM/2) }
+
+// PeakRollback returns the middle of the band where the share of hits
+// that people reported as behind cover is highest, among bands of
+// technique with at least 10 hits, and false when none has a report.
+func (r *Report) PeakRollback(technique string) (float64, bool) {
+	best, at := 0.0, 0.0
+	for _, b := range r.Rollback {
+		if b.Technique != technique || b.Hits < minPeakHits {
+			continue
+		}
+		if s := float64(b.Reports) / float64(b.Hits); s > best {
+			best, at = s, b.Mid()
+		}
+	}
+	return at, best > 0
+}
+
+// scheduleInfo is what a study's schedule names: its techniques by their
+// record.Round.Technique form, and its questions.
+type scheduleInfo struct {
+	names     map[string]string
+	questions map[string]Question
+}
+
+// readScheduleInfo reads the techniques and questions of a schedule's
+// text, leniently: a schedule that does not decode (or a study with
+// none, such as lagkit serve's) leaves the report with the techniques'
+// compact forms and the questions' ids.
+func readScheduleInfo(text string) scheduleInfo {
+	info := scheduleInfo{names: map[string]string{}, questions: map[string]Question{}}
+	var s struct {
+		Techniques []Technique `toml:"technique"`
+		Questions  []Question  `toml:"question"`
+	}
+	if text == "" || toml.Unmarshal([]byte(text), &s) != nil {
+		return info
+	}
+	for i := range s.Techniques {
+		t := &s.Techniques[i]
+		if t.check() != nil {
+			continue
+		}
+		if _, dup := info.names[t.String()]; !dup {
+			info.names[t.String()] = t.Name
+		}
+	}
+	for _, q := range s.Questions {
+		info.questions[q.ID] = q
+	}
+	return info
+}
+
+// name returns the schedule's name of a technique in its compact form.
+func (si scheduleInfo) name(tech string) string {
+	return cmp.Or(si.names[tech], tech)
+}
+
+// compare fills the report's questionnaire summaries per technique,
+// the paired comparisons, the free-text answers, the rollback bins and
+// the paired test of high-ping accuracy by participant.
+func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []string) {
+	techOf := map[int]*roundTally{}
+	for _, rt := range s.rounds {
+		techOf[rt.rec.Index] = rt
+	}
+	type key struct{ tech, question string }
+	// values[key][seat] are a seat's answers.
+	values := map[key]map[int][]float64{}
+	var questions []string
+	kinds := map[string]string{}
+	for _, a := range s.answers {
+		rt := techOf[a.Round]
+		if rt == nil {
+			continue
+		}
+		tech := s.sched.name(rt.rec.Technique)
+		if _, ok := kinds[a.Question]; !ok {
+			questions = append(questions, a.Question)
+			kinds[a.Question] = a.Kind
+		}
+		if a.Kind == record.Text {
+			rep.Texts = append(rep.Texts, TextAnswer{Technique: tech, Round: rt.rec.Name, Seat: a.Seat, Question: a.Question, Text: a.Text})
+			continue
+		}
+		k := key{tech, a.Question}
+		if values[k] == nil {
+			values[k] = map[int][]float64{}
+		}
+		values[k][a.Seat] = append(values[k][a.Seat], float64(a.Value))
+	}
+	names := make([]string, len(order))
+	for i, tech := range order {
+		names[i] = s.sched.name(tech)
+	}
+	for _, q := range questions {
+		kind := kinds[q]
+		for _, tech := range names {
+			byseat := values[key{tech, q}]
+			if kind == record.Text || len(byseat) == 0 {
+				continue
+			}
+			ta := TechniqueAnswers{Technique: tech, Question: q, Kind: kind, Text: s.sched.questions[q].Text, Participants: len(byseat)}
+			var all []float64
+			for _, seat := range slices.Sorted(maps.Keys(byseat)) {
+				all = append(all, byseat[seat]...)
+			}
+			ta.N = len(all)
+			if kind == record.YesNo {
+				for _, v := range all {
+					if v == 1 {
+						ta.Yes++
+					}
+				}
+				share := float64(ta.Yes) / float64(ta.N)
+				ta.YesShare = &share
+			} else {
+				med, mean := medianOf(all), stats.Mean(all)
+				ta.Median, ta.Mean = &med, &mean
+			}
+			rep.Answers = append(rep.Answers, ta)
+		}
+		if kind != record.Likert && kind != record.Fairness {
+			continue
+		}
+		for i, a := range names {
+			for _, b := range names[i+1:] {
+				if c, ok := compareAnswers(q, kind, a, b, values[key{a, q}], values[key{b, q}]); ok {
+					rep.Comparisons = append(rep.Comparisons, c)
+				}
+			}
+		}
+	}
+	all := newBinTally()
+	for i, tech := range order {
+		t := techs[tech]
+		all.merge(t.bins)
+		if !t.bins.empty() {
+			rep.Rollback = append(rep.Rollback, t.bins.bins(names[i])...)
+		}
+	}
+	if !all.empty() {
+		rep.Rollback = append(rep.Rollback, all.bins(AllTechniques)...)
+	}
+	for i, a := range order {
+		for j := i + 1; j < len(order); j++ {
+			b := order[j]
+			var xa, xb []float64
+			for _, seat := range slices.Sorted(maps.Keys(techs[a].seats)) {
+				sa, sb := techs[a].seats[seat], techs[b].seats[seat]
+				if sb != nil && sa.high && sb.high && sa.shots > 0 && sb.shots > 0 {
+					xa = append(xa, float64(sa.hits)/float64(sa.shots))
+					xb = append(xb, float64(sb.hits)/float64(sb.shots))
+				}
+			}
+			res := experiment.Results{Tests: rep.Tests}
+			experiment.AddPaired(&res, "hit_accuracy_high_ping", names[i], names[j], xa, xb,
+				fmt.Sprintf("paired by participant (seat): hit accuracy of the seats above %v ms round trip under both", LowPingMS))
+			rep.Tests = res.Tests
+		}
+	}
+}
+
+// compareAnswers pairs the seats that answered q under both a and b and
+// runs the Wilcoxon signed-rank test of b against a; false when no seat
+// answered under both.
+func compareAnswers(q, kind, a, b string, va, vb map[int][]float64) (Comparison, bool) {
+	var xa, xb []float64
+	for _, seat := range slices.Sorted(maps.Keys(va)) {
+		if ys, ok := vb[seat]; ok {
+			xa = append(xa, stats.Mean(va[seat]))
+			xb = append(xb, stats.Mean(ys))
+		}
+	}
+	w, err := stats.Wilcoxon(xa, xb)
+	if err != nil {
+		return Comparison{}, false
+	}
+	c := Comparison{Question: q, Kind: kind, A: a, B: b, N: w.N, MedianA: medianOf(xa), MedianB: medianOf(xb),
+		W: w.Statistic, P: w.P, Effect: w.Effect, MedianDiff: w.MeanDiff}
+	for i := range xa {
+		if xb[i] != xa[i] {
+			c.NonZero++
+		}
+	}
+	c.WMinus = float64(c.NonZero*(c.NonZero+1))/2 - c.W
+	if lo, hi := w.CI95[0], w.CI95[1]; !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
+		c.CILo, c.CIHi = &lo, &hi
+	}
+	return c, true
+}
+
+// medianOf returns the median of x (not changed), NaN when empty.
+func medianOf(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := slices.Sorted(slices.Values(x))
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

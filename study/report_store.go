@@ -1,0 +1,37 @@
+package study
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/store"
+)
+
+// ReadReport builds the report of a stored study from its records in
+// db: the same Report its run tallied as it played, read back. It reads
+// the study, its rounds and participants, then its shots, kills, SBC
+// reports and answers, one table at a time (the movement paths, the
+// bulk of a study, are not read).
+func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, error) {
+	var sum Summariser
+	sum.Put(s.Study)
+	put := func(r record.Record) error {
+		sum.Put(r)
+		return nil
+	}
+	steps := []func() error{
+		func() error { return store.Each(ctx, db, s.ID, func(r record.Round) error { return put(r) }) },
+		func() error { return store.Each(ctx, db, s.ID, func(r record.Participant) error { return put(r) }) },
+		func() error { return store.Each(ctx, db, s.ID, func(r record.Shot) error { return put(r) }) },
+		func() error { return store.Each(ctx, db, s.ID, func(r record.Kill) error { return put(r) }) },
+		func() error { return store.Each(ctx, db, s.ID, func(r record.SBCReport) error { return put(r) }) },
+		func() error { return store.Each(ctx, db, s.ID, func(r record.Answer) error { return put(r) }) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, fmt.Errorf("study: report of study %d (%s): %w", s.ID, s.Name, err)
+		}
+	}
+	return sum.Report()
+}

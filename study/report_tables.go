@@ -1,0 +1,174 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/lagkit/lagkit/experiment"
+)
+
+// answerResults adds the questionnaire's tables and tests and the
+// rollback bands' table and plot to res.
+func (r *Report) answerResults(res *experiment.Results) {
+	if len(r.Answers) > 0 {
+		t := experiment.Table{Name: "study_answers", Title: "Questionnaire per technique, pooled over its rounds (yes/no: share of yes; Likert 1 to 5, fairness -5 to 5: median and mean)",
+			Columns: []string{"technique", "question", "kind", "answers", "participants", "median", "mean", "yes_share"}}
+		for _, a := range r.Answers {
+			t.Rows = append(t.Rows, []string{a.Technique, a.Question, a.Kind, strconv.Itoa(a.N), strconv.Itoa(a.Participants),
+				optNum(a.Median), optNum(a.Mean), optNum(a.YesShare)})
+		}
+		res.Tables = append(res.Tables, t)
+	}
+	if len(r.Comparisons) > 0 {
+		t := experiment.Table{Name: "study_comparisons", Title: "Questions compared between techniques, paired by participant (Wilcoxon signed-rank, B − A)",
+			Columns: []string{"question", "a", "b", "pairs", "nonzero", "median_a", "median_b", "w_plus", "w_minus", "p"}}
+		for _, c := range r.Comparisons {
+			t.Rows = append(t.Rows, []string{c.Question, c.A, c.B, strconv.Itoa(c.N), strconv.Itoa(c.NonZero), num(c.MedianA), num(c.MedianB),
+				num(c.W), num(c.WMinus), num(c.P)})
+			res.Tests = append(res.Tests, experiment.FiniteTest(experiment.Test{
+				Name: experiment.ComparisonName(c.Question, c.A, c.B), Kind: "wilcoxon", Metric: c.Question, A: c.A, B: c.B,
+				N: c.N, Statistic: c.W, P: c.P, Effect: c.Effect, EffectMeasure: experiment.EffectRankBiserial,
+				MeanDiff: c.MedianDiff, Centre: experiment.CentreMedian, CI95: c.ci95(),
+				Note: fmt.Sprintf("%s, paired by participant: %d pairs, %d with a difference; median %s under %s, %s under %s",
+					c.Kind, c.N, c.NonZero, num(c.MedianA), c.A, num(c.MedianB), c.B),
+			}))
+		}
+		res.Tables = append(res.Tables, t)
+	}
+	if len(r.Texts) > 0 {
+		t := experiment.Table{Name: "study_texts", Title: "Free-text answers", Columns: []string{"technique", "round", "seat", "question", "text"}}
+		for _, a := range r.Texts {
+			t.Rows = append(t.Rows, []string{a.Technique, a.Round, strconv.Itoa(a.Seat), a.Question, a.Text})
+		}
+		res.Tables = append(res.Tables, t)
+	}
+	if len(r.Rollback) > 0 {
+		t := experiment.Table{Name: "study_rollback", Title: fmt.Sprintf("Hits on people and their SBC reports by the hit's rollback distance, in bands of 5 cm from from_m (the last from %v m on)", BinsToM),
+			Columns: []string{"technique", "from_m", "mid_m", "hits", "sbc", "sbc_per_hit", "reports", "reports_per_hit"}}
+		for _, b := range r.Rollback {
+			sbc, rep := "", ""
+			if b.Hits > 0 {
+				sbc, rep = num(float64(b.SBC)/float64(b.Hits)), num(float64(b.Reports)/float64(b.Hits))
+			}
+			t.Rows = append(t.Rows, []string{b.Technique, num(b.FromM), num(b.Mid()), strconv.Itoa(b.Hits), strconv.Itoa(b.SBC), sbc,
+				strconv.Itoa(b.Reports), rep})
+		}
+		res.Tables = append(res.Tables, t)
+		res.Plots = append(res.Plots, experiment.Plot{Name: "study_rollback", Title: "Reported shots behind cover per hit received, by the hit's rollback distance",
+			Kind: "line", Table: "study_rollback", X: "mid_m", Y: "reports_per_hit", Series: "technique", XLabel: "rollback (m, middle of a 5 cm band)", YLabel: "SBC reports per hit"})
+	}
+}
+
+// ci95 returns the comparison's interval of the median difference, which
+// stats.Wilcoxon leaves unbounded under six pairs.
+func (c Comparison) ci95() [2]float64 {
+	lo, hi := c.CILo, c.CIHi
+	if lo == nil || hi == nil {
+		return [2]float64{math.Inf(-1), math.Inf(1)}
+	}
+	return [2]float64{*lo, *hi}
+}
+
+func optNum(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return num(*v)
+}
+
+// markdownAnswers writes the questionnaire per technique, the paired
+// comparisons, the free-text answers, the rollback bands and the
+// published figures.
+func (r *Report) markdownAnswers(b *strings.Builder) {
+	if len(r.Answers) > 0 {
+		b.WriteString("\n### Per technique\n\n| technique | question | kind | answers | participants | median | mean | yes |\n|---|---|---|---|---|---|---|---|\n")
+		for _, a := range r.Answers {
+			fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %s | %s | %s |\n", a.Technique, a.Question, a.Kind, a.N, a.Participants,
+				fixed(a.Median, 2), fixed(a.Mean, 2), share(a))
+		}
+	}
+	if len(r.Comparisons) > 0 {
+		b.WriteString("\n### Paired by participant\n\nWilcoxon signed-rank tests of B − A over the participants who answered under both " +
+			"(their mean answer when they answered more than once); zero differences are dropped, tied ones share their rank, " +
+			"and p is exact up to 25 differences.\n\n| question | A | B | pairs | nonzero | median A | median B | W+ | W− | p |\n|---|---|---|---|---|---|---|---|---|---|\n")
+		for _, c := range r.Comparisons {
+			fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %.3f |\n", c.Question, c.A, c.B, c.N, c.NonZero,
+				num(c.MedianA), num(c.MedianB), num(c.W), num(c.WMinus), c.P)
+		}
+	}
+	if len(r.Texts) > 0 {
+		b.WriteString("\n### Free text\n\n| technique | round | seat | question | answer |\n|---|---|---|---|---|\n")
+		for _, t := range r.Texts {
+			fmt.Fprintf(b, "| %s | %s | %d | %s | %s |\n", t.Technique, t.Round, t.Seat, t.Question, cellText(t.Text))
+		}
+	}
+	b.WriteString("\n## Reported SBC and rollback\n\n")
+	switch {
+	case len(r.Rollback) == 0 && r.AnswersNote == NoAnswersFromBots:
+		b.WriteString("No hits on people and no SBC reports: every seat was played by a bot.\n")
+	case len(r.Rollback) == 0:
+		b.WriteString("No hits on people and no SBC reports were recorded.\n")
+	default:
+		b.WriteString("| technique | rollback (m) | hits | SBC | reports | reports per hit |\n|---|---|---|---|---|---|\n")
+		for _, bin := range r.Rollback {
+			band := fmt.Sprintf("%s to %s", num(bin.FromM), num(bin.ToM))
+			if bin.ToM == 0 {
+				band = num(bin.FromM) + " and beyond"
+			}
+			per := ""
+			if bin.Hits > 0 {
+				per = fmt.Sprintf("%.3f", float64(bin.Reports)/float64(bin.Hits))
+			}
+			fmt.Fprintf(b, "| %s | %s | %d | %d | %d | %s |\n", bin.Technique, band, bin.Hits, bin.SBC, bin.Reports, per)
+		}
+	}
+	refs, findings := published(r.Study, r.Simulated)
+	if len(refs) == 0 && len(findings) == 0 {
+		return
+	}
+	b.WriteString("\n## Published figures\n\n")
+	res := r.Results()
+	for _, ref := range refs {
+		ours := "none"
+		if ref.Test != "" {
+			for _, t := range res.Tests {
+				if t.Name == ref.Test && t.Kind == "paired_t" {
+					ours = fmt.Sprintf("p = %.3f", t.P)
+				}
+			}
+			fmt.Fprintf(b, "- %s: published p = %.3f, ours %s [%s]\n", ref.Detail, ref.Value, ours, ref.Source)
+			continue
+		}
+		for _, c := range res.Conditions {
+			if v, ok := c.Metrics[ref.Metric]; ok && c.Name == ref.Condition {
+				ours = strconv.FormatFloat(v, 'g', 4, 64)
+			}
+		}
+		fmt.Fprintf(b, "- %s under %s: published %s, ours %s (%s) [%s]\n", ref.Metric, ref.Condition,
+			strconv.FormatFloat(ref.Value, 'g', 4, 64), ours, ref.Detail, ref.Source)
+	}
+	for _, f := range findings {
+		fmt.Fprintf(b, "- %s\n", f)
+	}
+}
+
+func fixed(v *float64, prec int) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v, 'f', prec, 64)
+}
+
+func share(a TechniqueAnswers) string {
+	if a.YesShare == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d (%.0f%%)", a.Yes, a.N, 100**a.YesShare)
+}
+
+// cellText makes s fit a Markdown table cell.
+func cellText(s string) string {
+	return strings.NewReplacer("|", "/", "\r\n", " ", "\n", " ").Replace(s)
+}
