@@ -223,6 +223,12 @@ type Client struct {
 
 	predErrs []float64
 	stats    Stats
+
+	notes    func(seq uint32, kind uint16, data []byte) // SetEventNotes
+	reported *wire.Report                               // the newest report sent (ReportSBC)
+	unacked  []pendingReport                            // reports the server has not answered (reports.go)
+	resent   bool                                       // a report was sent again, at resentAt
+	resentAt time.Duration
 }
 
 // Stats are a client's counters.
@@ -235,8 +241,12 @@ type Stats struct {
 	Shots             int // shots predicted
 	Appeals           int // appeals sent
 	Reports           int // SBC reports sent (ReportSBC)
-	CommandsSent      int
-	EncodeErrors      int // command packets that could not be encoded
+	// ReportsKept and ReportsRefused count the server's answers to them:
+	// kept, or refused as over the report rate; ReportsResent the copies
+	// sent of reports not yet answered.
+	ReportsKept, ReportsRefused, ReportsResent int
+	CommandsSent                               int
+	EncodeErrors                               int // command packets that could not be encoded
 }
 
 // New returns a client for cfg. Call Connect to start a session.
@@ -524,6 +534,9 @@ func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
 			continue
 		}
 		c.nextEvent = seq + 1
+		if c.notes != nil {
+			c.notes(seq, ev.Kind, ev.Data)
+		}
 		if c.show(ev.Kind, ev.Data) {
 			continue
 		}
@@ -565,6 +578,8 @@ func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
 				r.Delay = now - c.cmdTime[e.ShotTick%cmdRing]
 			}
 			c.confirms = append(c.confirms, r)
+		case wire.EventReportAck:
+			c.reportAck(ev.Data)
 		}
 	}
 }

@@ -131,6 +131,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 		c.input = frameInput{}
 		return
 	}
+	c.resendReports(now)
 	cmd := input
 	cmd.Tick = c.nextCmd
 	cmd.Duration = c.tickDur

@@ -100,10 +100,19 @@ func (c *Client) Explosions() []wire.ExplosionEvent {
 // connected.
 var ErrNotConnected = errors.New("client: not connected")
 
+// ErrReported is returned by ReportSBC when the newest hit was already
+// reported: a report is identified by the hit it names, so the server
+// would take a second one for a copy of the first.
+var ErrReported = errors.New("client: this hit was already reported")
+
 // ReportSBC sends the player's "I was shot behind cover" report: it
 // names the newest hit on the local player the client heard of, with
 // what its SBC detection found for it, so the server can tie the report
-// to that hit. The server rate limits reports.
+// to that hit. Each hit is reported once (ErrReported after). The server
+// rate limits reports and answers each, kept or refused
+// (Stats.ReportsKept, Stats.ReportsRefused); until it answers, the
+// client sends the report again every reportResend or two round trips
+// (the server takes a copy for what it is).
 func (c *Client) ReportSBC() error {
 	if c.phase != Connected {
 		return ErrNotConnected
@@ -112,12 +121,17 @@ func (c *Client) ReportSBC() error {
 	if h := &c.shown.lastHit; c.shown.hasLastHit {
 		m = wire.Report{Seen: true, Shooter: uint8(h.Shooter), ShotTick: h.ShotTick, SBC: h.SBC}
 	}
+	if c.reported != nil && *c.reported == m {
+		return ErrReported
+	}
 	buf, err := wire.AppendReport(nil, &m)
 	if err != nil {
 		return err
 	}
 	c.send(buf)
+	c.reported = &m
 	c.stats.Reports++
+	c.awaitAnswer(m)
 	return nil
 }
 

@@ -30,6 +30,9 @@ type ClientConfig struct {
 	// Stats, when set, is updated as the session goes, for a caller to
 	// read while it runs.
 	Stats *LiveStats
+	// Account, when set, keeps every reliable event the client delivers
+	// (see Account), under the session's nonce (ClientStats.Nonce).
+	Account *Account
 }
 
 // ClientStats are what a client driver measured over its session.
@@ -53,11 +56,21 @@ type ClientStats struct {
 	// Hits are the shots the server registered on others, as it told this
 	// client; HitsReceived and SBCReceived the hits on this player, and
 	// those its client found behind cover when they arrived.
-	Hits         int    `json:"hits"`
-	HitsReceived int    `json:"hits_received"`
-	SBCReceived  int    `json:"sbc_received"`
-	BytesIn      int    `json:"bytes_in"`
-	Reason       string `json:"reason"`
+	Hits         int `json:"hits"`
+	HitsReceived int `json:"hits_received"`
+	SBCReceived  int `json:"sbc_received"`
+	BytesIn      int `json:"bytes_in"`
+	// Reports counts the SBC reports the player sent, ReportsKept and
+	// ReportsRefused the server's answers to them, ReportsResent the
+	// copies sent of reports not yet answered.
+	Reports        int `json:"reports"`
+	ReportsKept    int `json:"reports_kept"`
+	ReportsRefused int `json:"reports_refused"`
+	ReportsResent  int `json:"reports_resent"`
+	// Nonce is the session's nonce, which names it in the server's logs
+	// and accounts.
+	Nonce  uint64 `json:"nonce,string"`
+	Reason string `json:"reason"`
 	// Code is the server's code for the disconnect, if it sent one
 	// (which limit the client went over, say).
 	Code wire.DisconnectCode `json:"code,omitempty"`
@@ -101,7 +114,10 @@ func RunClient(ctx context.Context, conn transport.Conn, cfg ClientConfig) (Clie
 	}
 	d := &clientDriver{conn: conn, c: c, brain: cfg.Brain, live: cfg.Stats, mapName: cfg.Client.Map.Name,
 		inbox: make(chan []byte, 256), start: time.Now()}
-	d.st.Name, d.st.Seat = cfg.Client.Name, -1
+	d.st.Name, d.st.Seat, d.st.Nonce = cfg.Client.Name, -1, cc.Nonce
+	if cfg.Account != nil {
+		noteEvents(c, cfg.Account, cc.Nonce)
+	}
 	return d.run(ctx)
 }
 
@@ -295,6 +311,7 @@ func (d *clientDriver) stats() ClientStats {
 	s := d.st
 	cs := d.c.Stats()
 	s.Snapshots, s.Shots = cs.SnapshotsReceived, cs.Shots
+	s.Reports, s.ReportsKept, s.ReportsRefused, s.ReportsResent = cs.Reports, cs.ReportsKept, cs.ReportsRefused, cs.ReportsResent
 	s.RTTms = float64(d.c.RTT()) / float64(time.Millisecond)
 	if d.rttN > 0 {
 		s.RTTMeanMS = d.rttSum / float64(d.rttN)

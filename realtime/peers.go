@@ -332,6 +332,7 @@ func (m *Match) end(reason string) {
 	}
 	m.srv.ShotRecords()
 	m.srv.Log()
+	m.putReports() // those that came since the last tick
 	for _, p := range m.peers {
 		m.remove(p, reason)
 	}

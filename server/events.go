@@ -22,6 +22,7 @@ func (s *Server) sendEvent(c *client, kind uint16, data []byte) {
 	}
 	c.events = append(c.events, queuedEvent{seq: c.nextEventSeq, kind: kind, data: data})
 	c.nextEventSeq++
+	s.note(c, &c.events[len(c.events)-1], false)
 }
 
 // fillEvents puts c's unacknowledged events into its next snapshot.
@@ -44,6 +45,7 @@ func (s *Server) ackEvents(c *client, acked *wire.Snapshot) {
 	upTo := acked.FirstEventSeq + uint32(len(acked.Events))
 	n := 0
 	for n < len(c.events) && c.events[n].seq < upTo {
+		s.note(c, &c.events[n], true)
 		n++
 	}
 	if n > 0 {

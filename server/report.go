@@ -62,6 +62,9 @@ type reportState struct {
 	debt    float64
 	at      time.Duration
 	refused int
+	// answered are the newest reports answered (wire.ReportAck), oldest
+	// first, against copies of them.
+	answered []wire.Report
 }
 
 // noteHit remembers rec as the newest hit on its victim, for the
@@ -97,13 +100,18 @@ func (s *Server) reportDatagram(now time.Duration, from Peer, data []byte) error
 
 // report handles a client's SBC report: within the client's rate limit it
 // is logged ("sbc_report", Player the reporter, Other the shooter) and
-// kept for SBCReports.
+// kept for SBCReports. Either way the client is answered (report_ack.go);
+// a copy of a report already answered is ignored.
 func (s *Server) report(now time.Duration, c *client, m *wire.Report) {
+	if s.answered(c, m) {
+		return // a copy of a report already answered
+	}
 	b := &c.reports
 	b.debt = max(0, b.debt-float64(now-b.at)/float64(reportRefill))
 	b.at = now
 	if b.debt+1 > reportBurst {
 		b.refused++
+		s.answerReport(c, m, false)
 		return
 	}
 	b.debt++
@@ -121,6 +129,7 @@ func (s *Server) report(now time.Duration, c *client, m *wire.Report) {
 		s.reports = append(s.reports[:0], s.reports[1:]...)
 	}
 	s.reports = append(s.reports, r)
+	s.answerReport(c, m, true)
 	s.record(LogEntry{Kind: "sbc_report", Player: c.id, Other: r.Shooter, Team: c.team, Pos: c.state.Pos})
 }
 

@@ -103,8 +103,8 @@ func TestSBCReportTiedToLastHit(t *testing.T) {
 // reportBurst, then one every reportRefill.
 func TestSBCReportsAreRateLimited(t *testing.T) {
 	d := newDuel(t, Config{})
-	for range reportBurst + 4 {
-		if err := d.sendReport(2, wire.Report{}); err != nil {
+	for i := range reportBurst + 4 {
+		if err := d.sendReport(2, wire.Report{Seen: true, ShotTick: uint32(i + 1)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,8 +116,8 @@ func TestSBCReportsAreRateLimited(t *testing.T) {
 		t.Fatalf("the shooter's first report was refused: %v", err)
 	}
 	d.run(reportRefill + 100*time.Millisecond)
-	for range 2 {
-		if err := d.sendReport(2, wire.Report{}); err != nil {
+	for i := range 2 {
+		if err := d.sendReport(2, wire.Report{Seen: true, ShotTick: uint32(100 + i)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -104,6 +104,8 @@ type Server struct {
 	warp       *timeWarp           // nil: time warp off
 
 	stats Stats
+	// notes, when set, is told of the reliable events (SetEventNotes).
+	notes func(*EventNote)
 	// overLimit is set when a client is disconnected for going over a
 	// limit, for Step to report.
 	overLimit bool
@@ -131,6 +133,8 @@ type Stats struct {
 	// Tokens counts connects refused for their connect token, by reason
 	// (only with Config.ConnectKey).
 	Tokens TokenRefusals
+	// Reports counts the SBC reports received, by what became of them.
+	Reports ReportCounts
 }
 
 // TokenRefusals counts connects refused for their connect token.

@@ -55,7 +55,7 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.SetVersionTemplate("lagkit {{.Version}}\n")
-	root.AddCommand(newSimCmd(), newBenchCmd(), newScenarioCmd(), newMatchCmd(), newExperimentCmd(), newTrendCmd(), newServeCmd(), newBotsCmd(), newStudyCmd())
+	root.AddCommand(newSimCmd(), newBenchCmd(), newScenarioCmd(), newMatchCmd(), newExperimentCmd(), newTrendCmd(), newServeCmd(), newBotsCmd(), newFloodCmd(), newStudyCmd())
 	markUsageErrors(root)
 	return root
 }
