@@ -200,14 +200,14 @@ type Client struct {
 
 	snaps     [snapRing]wire.Snapshot
 	eventData [snapRing][]byte // backing store of each snapshot's event data
-	scratch   wire.Snapshot
 	newest    uint32
 	newestAt  time.Duration
 	hasNewest bool
 
 	remotes [wire.MaxEntities]*remote
 
-	nextEvent uint32 // sequence number of the next event not yet seen
+	nextEvent uint32       // sequence number of the next event not yet seen
+	early     []earlyEvent // by sequence number modulo wire.MaxEventWindow; nil until one arrives early
 	hits      []HitReport
 	confirms  []ConfirmReport
 	hitEv     wire.HitEvent // decode targets, reused
@@ -462,29 +462,35 @@ func (c *Client) baseline(tick uint32) *wire.Snapshot {
 }
 
 func (c *Client) snapshot(now time.Duration, data []byte) error {
-	if err := wire.DecodeSnapshot(data, &c.scratch, c.baseline); err != nil {
+	tick, err := wire.SnapshotTick(data)
+	if err != nil {
 		c.stats.Malformed++
 		return err
 	}
-	sn := &c.scratch
-	if c.hasNewest && sn.Tick <= c.newest {
+	if c.hasNewest && tick <= c.newest {
 		c.stats.Stale++
 		return nil
 	}
+	// Decoded in place: the ring slot is where it is kept, and copying a
+	// snapshot (every entity slot) costs as much as decoding it.
+	slot := &c.snaps[tick%snapRing]
+	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
+		slot.Tick = 0 // half decoded: no baseline
+		c.stats.Malformed++
+		return err
+	}
 	c.stats.SnapshotsReceived++
 	c.stats.BytesReceived += len(data)
-	slot := &c.snaps[sn.Tick%snapRing]
-	events, data := slot.Events[:0], c.eventData[sn.Tick%snapRing][:0]
-	*slot = *sn
-	// Event data aliases the datagram, which the driver may reuse: copy it.
-	for _, ev := range sn.Events {
+	sn := slot
+	events, data := slot.Events, c.eventData[tick%snapRing][:0]
+	// Event data aliases the datagram, which the driver may reuse: copy it
+	// (the decoded events are rewritten in place, each before it is read).
+	for i, ev := range events {
 		start := len(data)
 		data = append(data, ev.Data...)
-		events = append(events, wire.Event{Kind: ev.Kind, Data: data[start:len(data):len(data)]})
+		events[i].Data = data[start:len(data):len(data)]
 	}
-	slot.Events = events
-	c.eventData[sn.Tick%snapRing] = data
-	sn = slot
+	c.eventData[tick%snapRing] = data
 	c.newest, c.newestAt, c.hasNewest = sn.Tick, now, true
 
 	serverTime := time.Duration(sn.Tick) * c.tickDur
@@ -525,61 +531,93 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	return nil
 }
 
-// events handles the snapshot's events not seen before: reliable
-// delivery repeats each until acknowledged.
+// events delivers the snapshot's events in order of their sequence
+// numbers, each once: those seen before are dropped, and those that
+// arrive before an event they follow are held (at most
+// wire.MaxEventWindow, as many as a server keeps unacknowledged) until it
+// comes.
 func (c *Client) events(now time.Duration, sn *wire.Snapshot) {
-	for i, ev := range sn.Events {
-		seq := sn.FirstEventSeq + uint32(i)
-		if seq < c.nextEvent {
+	for _, ev := range sn.Events {
+		ahead := ev.Seq - c.nextEvent
+		if ahead >= wire.MaxEventWindow {
+			continue // seen before, or further ahead than a server may be
+		}
+		if ahead > 0 {
+			if c.early == nil {
+				c.early = make([]earlyEvent, wire.MaxEventWindow)
+			}
+			e := &c.early[ev.Seq%wire.MaxEventWindow]
+			e.held, e.kind, e.data = true, ev.Kind, append(e.data[:0], ev.Data...)
 			continue
 		}
-		c.nextEvent = seq + 1
-		if c.notes != nil {
-			c.notes(seq, ev.Kind, ev.Data)
+		c.event(now, ev.Seq, ev.Kind, ev.Data)
+		c.nextEvent++
+		for c.early != nil {
+			e := &c.early[c.nextEvent%wire.MaxEventWindow]
+			if !e.held {
+				break
+			}
+			e.held = false
+			c.event(now, c.nextEvent, e.kind, e.data)
+			c.nextEvent++
 		}
-		if c.show(ev.Kind, ev.Data) {
-			continue
+	}
+}
+
+// earlyEvent is an event held until the events before it arrive.
+type earlyEvent struct {
+	held bool
+	kind uint16
+	data []byte
+}
+
+// event handles event seq, in order.
+func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) {
+	if c.notes != nil {
+		c.notes(seq, kind, data)
+	}
+	if c.show(kind, data) {
+		return
+	}
+	switch kind {
+	case wire.EventHit:
+		h := &c.hitEv
+		if wire.DecodeHitEvent(data, h) != nil {
+			c.stats.Malformed++
+			return
 		}
-		switch ev.Kind {
-		case wire.EventHit:
-			h := &c.hitEv
-			if wire.DecodeHitEvent(ev.Data, h) != nil {
-				c.stats.Malformed++
-				continue
-			}
-			c.hit(now, h)
-		case wire.EventSettings:
-			if wire.DecodeSettingsEvent(ev.Data, &c.settings) != nil {
-				c.stats.Malformed++
-				continue
-			}
-			c.hasSettings = true
-		case wire.EventScoreboard:
-			if wire.DecodeScoreboardEvent(ev.Data, &c.scoreEv) != nil {
-				c.stats.Malformed++
-				continue
-			}
-			c.board.merge(&c.scoreEv)
-		case wire.EventObjective:
-			var o wire.ObjectiveEvent
-			if wire.DecodeObjectiveEvent(ev.Data, &o) != nil {
-				c.stats.Malformed++
-				continue
-			}
-			c.objective(&o)
-		case wire.EventConfirm:
-			e := &c.confirmEv
-			if wire.DecodeConfirmEvent(ev.Data, e) != nil {
-				c.stats.Malformed++
-				continue
-			}
-			r := ConfirmReport{ShotTick: e.ShotTick, Victim: int(e.Victim), Part: e.Part, Damage: e.Damage, Outcome: e.Outcome}
-			if e.ShotTick < c.nextCmd && e.ShotTick+cmdRing > c.nextCmd {
-				r.Delay = now - c.cmdTime[e.ShotTick%cmdRing]
-			}
-			c.confirms = append(c.confirms, r)
-		case wire.EventReportAck:
-			c.reportAck(ev.Data)
+		c.hit(now, h)
+	case wire.EventSettings:
+		if wire.DecodeSettingsEvent(data, &c.settings) != nil {
+			c.stats.Malformed++
+			return
 		}
+		c.hasSettings = true
+	case wire.EventScoreboard:
+		if wire.DecodeScoreboardEvent(data, &c.scoreEv) != nil {
+			c.stats.Malformed++
+			return
+		}
+		c.board.merge(&c.scoreEv)
+	case wire.EventObjective:
+		var o wire.ObjectiveEvent
+		if wire.DecodeObjectiveEvent(data, &o) != nil {
+			c.stats.Malformed++
+			return
+		}
+		c.objective(&o)
+	case wire.EventConfirm:
+		e := &c.confirmEv
+		if wire.DecodeConfirmEvent(data, e) != nil {
+			c.stats.Malformed++
+			return
+		}
+		r := ConfirmReport{ShotTick: e.ShotTick, Victim: int(e.Victim), Part: e.Part, Damage: e.Damage, Outcome: e.Outcome}
+		if e.ShotTick < c.nextCmd && e.ShotTick+cmdRing > c.nextCmd {
+			r.Delay = now - c.cmdTime[e.ShotTick%cmdRing]
+		}
+		c.confirms = append(c.confirms, r)
+	case wire.EventReportAck:
+		c.reportAck(data)
 	}
 }

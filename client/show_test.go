@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -13,9 +14,23 @@ import (
 // from first.
 func feedEvents(t *testing.T, c *Client, n, first uint32, events []wire.Event) {
 	t.Helper()
+	numbered := make([]wire.Event, len(events))
+	for i, ev := range events {
+		numbered[i] = wire.Event{Seq: first + uint32(i), Kind: ev.Kind, Data: ev.Data}
+	}
+	feedNumbered(t, c, n, numbered)
+}
+
+// feedNumbered sends c a full snapshot of tick n carrying events, whose
+// sequence numbers are set.
+func feedNumbered(t *testing.T, c *Client, n uint32, events []wire.Event) {
+	t.Helper()
 	var s wire.Snapshot
 	s.Tick, s.Self = n, game.PlayerState{Pos: geom.V(5, 0, 0), Health: 100, Flags: game.FlagOnGround}
-	s.FirstEventSeq, s.Events = first, events
+	s.Events = events
+	if len(events) > 0 {
+		s.FirstEventSeq = events[0].Seq
+	}
 	b, err := wire.AppendSnapshot(nil, &s, nil, wire.MaxDatagram)
 	if err != nil {
 		t.Fatal(err)
@@ -131,5 +146,35 @@ func TestShownEvents(t *testing.T) {
 	}
 	if k := c.Kills(); len(k) != maxShown || k[len(k)-1].Killer != uint8(seq-1) {
 		t.Errorf("%d kills kept, the newest by %d; want %d, by %d", len(k), k[len(k)-1].Killer, maxShown, uint8(seq-1))
+	}
+}
+
+// TestEventsOutOfOrder checks that events reach the driver once each and
+// in the order of their sequence numbers when snapshots bring them out of
+// order, with gaps, and again (a server resends an event a round trip
+// after it last sent it, so later events can pass it), and that an event
+// further ahead than a server may be is ignored.
+func TestEventsOutOfOrder(t *testing.T) {
+	c := connected(t, Config{})
+	kill := func(seq uint32) wire.Event {
+		k := wire.KillEvent{Killer: uint8(seq), Victim: 0}
+		ev := event(t, wire.EventKill, &k, wire.AppendKillEvent)
+		ev.Seq = seq
+		return ev
+	}
+	feedNumbered(t, c, 10, []wire.Event{kill(3), kill(5)})
+	if k := c.Kills(); len(k) != 0 {
+		t.Fatalf("kills %+v before event 1 arrived", k)
+	}
+	feedNumbered(t, c, 11, []wire.Event{kill(1), kill(3)})
+	feedNumbered(t, c, 12, []wire.Event{kill(1 + wire.MaxEventWindow)}) // beyond the window
+	feedNumbered(t, c, 13, []wire.Event{kill(2), kill(4), kill(5), kill(6)})
+	feedNumbered(t, c, 14, []wire.Event{kill(6)})
+	var got []uint8
+	for _, k := range c.Kills() {
+		got = append(got, k.Killer)
+	}
+	if want := []uint8{1, 2, 3, 4, 5, 6}; !slices.Equal(got, want) {
+		t.Errorf("kills by %v, want %v", got, want)
 	}
 }

@@ -39,10 +39,20 @@ type History struct {
 	// swept bounds over the history window, cut into chunks so the box
 	// stays tight and never needs shrinking).
 	chunks   int
-	chunkKey []uint32       // chunk held by each sweep slot
-	chunkOK  []bool         // sweep slot holds a chunk
-	swept    [][2]geom.Vec3 // chunks * maxPlayers: min, max
-	sweptOK  []bool         // chunks * maxPlayers: box holds a position
+	chunkKey []uint32 // chunk held by each sweep slot
+	chunkOK  []bool   // sweep slot holds a chunk
+	// The boxes, chunks * maxPlayers of them, one coordinate of one
+	// corner per slice (lo: minimum, hi: maximum), so that the broad phase
+	// reads each as a run.
+	lo, hi  [3][]float64
+	sweptOK []bool // chunks * maxPlayers: box holds a position
+}
+
+// sweptBoxes are the swept boxes of one chunk, indexed by player: lo and
+// hi hold the minimum and maximum corners by axis.
+type sweptBoxes struct {
+	lo, hi [3][]float64
+	ok     []bool
 }
 
 // NewHistory returns a history for maxPlayers players at the given tick
@@ -55,11 +65,10 @@ func NewHistory(tickDur, span time.Duration, maxPlayers int) *History {
 	// Enough chunks to cover every tick the ring holds, wherever the ring
 	// starts within a chunk.
 	chunks := (slots-1)/sweepTicks + 2
-	return &History{
+	h := &History{
 		chunks:     chunks,
 		chunkKey:   make([]uint32, chunks),
 		chunkOK:    make([]bool, chunks),
-		swept:      make([][2]geom.Vec3, chunks*maxPlayers),
 		sweptOK:    make([]bool, chunks*maxPlayers),
 		tickDur:    tickDur,
 		slots:      slots,
@@ -69,6 +78,11 @@ func NewHistory(tickDur, span time.Duration, maxPlayers int) *History {
 		present:    make([]bool, slots*maxPlayers),
 		states:     make([]game.PlayerState, slots*maxPlayers),
 	}
+	for a := range 3 {
+		h.lo[a] = make([]float64, chunks*maxPlayers)
+		h.hi[a] = make([]float64, chunks*maxPlayers)
+	}
+	return h
 }
 
 // Begin starts the record of tick, discarding the oldest tick if the
@@ -111,22 +125,26 @@ func (h *History) sweep(c uint32, id int, pos geom.Vec3) {
 		return
 	}
 	i := cs*h.maxPlayers + id
-	b := &h.swept[i]
+	p := [3]float64{pos.X, pos.Y, pos.Z}
 	if !h.sweptOK[i] {
-		*b, h.sweptOK[i] = [2]geom.Vec3{pos, pos}, true
+		for a := range 3 {
+			h.lo[a][i], h.hi[a][i] = p[a], p[a]
+		}
+		h.sweptOK[i] = true
 		return
 	}
-	b[0] = geom.Vec3{X: min(b[0].X, pos.X), Y: min(b[0].Y, pos.Y), Z: min(b[0].Z, pos.Z)}
-	b[1] = geom.Vec3{X: max(b[1].X, pos.X), Y: max(b[1].Y, pos.Y), Z: max(b[1].Z, pos.Z)}
+	for a := range 3 {
+		h.lo[a][i], h.hi[a][i] = min(h.lo[a][i], p[a]), max(h.hi[a][i], p[a])
+	}
 }
 
 // sweptAt returns, indexed by player, the boxes around every position At
 // can return for time t, and whether each box holds any position: a
 // player without one has no pose at t. It reports false when no chunk
 // answers for t; then nothing can be pruned.
-func (h *History) sweptAt(t time.Duration) (boxes [][2]geom.Vec3, ok []bool, found bool) {
+func (h *History) sweptAt(t time.Duration) (sweptBoxes, bool) {
 	if !h.hasNewest || t < 0 {
-		return nil, nil, false
+		return sweptBoxes{}, false
 	}
 	n := h.newest
 	if n64 := int64(t / h.tickDur); n64 < int64(h.newest) {
@@ -135,10 +153,14 @@ func (h *History) sweptAt(t time.Duration) (boxes [][2]geom.Vec3, ok []bool, fou
 	c := n / sweepTicks
 	cs := int(c % uint32(h.chunks))
 	if !h.chunkOK[cs] || h.chunkKey[cs] != c {
-		return nil, nil, false
+		return sweptBoxes{}, false
 	}
-	lo, hi := cs*h.maxPlayers, (cs+1)*h.maxPlayers
-	return h.swept[lo:hi], h.sweptOK[lo:hi], true
+	from, to := cs*h.maxPlayers, (cs+1)*h.maxPlayers
+	b := sweptBoxes{ok: h.sweptOK[from:to]}
+	for a := range 3 {
+		b.lo[a], b.hi[a] = h.lo[a][from:to], h.hi[a][from:to]
+	}
+	return b, true
 }
 
 // Newest returns the newest recorded tick.

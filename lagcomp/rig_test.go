@@ -180,12 +180,11 @@ func (m *rig) receive(p *player, data []byte) {
 	if err != nil {
 		m.t.Fatalf("player %d: %v", p.id, err)
 	}
-	for i, ev := range sn.Events {
-		seq := sn.FirstEventSeq + uint32(i)
-		if seq < p.nextEvent {
-			continue
+	for _, ev := range sn.Events {
+		if ev.Seq < p.nextEvent {
+			continue // lossless: every event arrives in order the first time
 		}
-		p.nextEvent = seq + 1
+		p.nextEvent = ev.Seq + 1
 		var err error
 		switch ev.Kind {
 		case wire.EventHit:

@@ -53,7 +53,7 @@ func boundRadius(p *game.Params) float64 {
 // testing every player would give.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
 	p := tr.Params
-	boxes, has, pruned := tr.History.sweptAt(t)
+	boxes, pruned := tr.History.sweptAt(t)
 	if !pruned {
 		if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
 			maxDist = wall.Dist
@@ -61,8 +61,11 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		var best Hit
 		found := false
 		for id := 0; id < tr.History.maxPlayers; id++ {
-			if id != shooter {
-				best, found, maxDist = tr.tracePose(r, maxDist, t, shooter, id, best, found)
+			if id == shooter {
+				continue
+			}
+			if h, ok := tr.tracePose(r, maxDist, t, shooter, id); ok {
+				best, found, maxDist = h, true, h.Dist
 			}
 		}
 		return best, found
@@ -76,15 +79,39 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	sl := newSlabs(r,
 		geom.Vec3{X: side, Y: side, Z: sweepMargin},
 		geom.Vec3{X: side, Y: side, Z: max(p.Height, p.CrouchHeight) + sweepMargin})
-	var buf [64]int
+	// Candidates in the order the ray enters their boxes: every hit lies
+	// inside its player's box, so once the nearest hit so far comes
+	// before the next entry, no later candidate can beat or tie it.
+	var buf [64]candidate
 	cand := buf[:0]
 	reach := 0.0 // where the ray leaves the last candidate's box
-	for id := 0; id < tr.History.maxPlayers; id++ {
-		if id == shooter || !has[id] {
+	// The slab test of every box in one loop over the boxes' coordinates,
+	// each plane the ray meets first or last picked once for all.
+	ok := boxes.ok
+	n := len(ok)
+	ax, ay, az := sl.axis(&boxes, 0), sl.axis(&boxes, 1), sl.axis(&boxes, 2)
+	// Sliced to n here, so that the loop needs no bounds checks.
+	xn, xf, yn, yf, zn, zf := ax.near[:n], ax.far[:n], ay.near[:n], ay.far[:n], az.near[:n], az.far[:n]
+	for id := range n {
+		t0, t1 := (xn[id]-ax.oNear)*ax.inv, (xf[id]-ax.oFar)*ax.inv
+		ty0, ty1 := (yn[id]-ay.oNear)*ay.inv, (yf[id]-ay.oFar)*ay.inv
+		if t0 > ty1 || ty0 > t1 {
 			continue
 		}
-		if exit, ok := sl.span(&boxes[id], maxDist); ok {
-			cand, reach = append(cand, id), max(reach, exit)
+		t0, t1 = max(t0, ty0), min(t1, ty1)
+		tz0, tz1 := (zn[id]-az.oNear)*az.inv, (zf[id]-az.oFar)*az.inv
+		if t0 > tz1 || tz0 > t1 {
+			continue
+		}
+		enter, exit := max(t0, tz0), min(t1, tz1)
+		if enter <= maxDist && exit >= 0 && id != shooter && ok[id] {
+			reach = max(reach, exit)
+			k := len(cand)
+			cand = append(cand, candidate{})
+			for ; k > 0 && cand[k-1].enter > enter; k-- {
+				cand[k] = cand[k-1]
+			}
+			cand[k] = candidate{id: id, enter: enter}
 		}
 	}
 	if len(cand) == 0 {
@@ -98,33 +125,52 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	}
 	var best Hit
 	found := false
-	for _, id := range cand {
-		best, found, maxDist = tr.tracePose(r, maxDist, t, shooter, id, best, found)
+	for _, c := range cand {
+		if c.enter > maxDist {
+			break
+		}
+		h, ok := tr.tracePose(r, maxDist, t, shooter, c.id)
+		// Testing in id order, a later player at the same distance
+		// replaced an earlier one: keep that answer.
+		if ok && (!found || h.Dist < best.Dist || c.id > best.Victim) {
+			best, found = h, true
+		}
+		if found {
+			maxDist = best.Dist
+		}
 	}
 	return best, found
 }
 
-// tracePose tests player id's pose at t against the ray within maxDist
-// and returns the nearer of that hit and best, with the new limit.
-func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shooter, id int, best Hit, found bool) (Hit, bool, float64) {
+// A candidate is a player whose swept box the ray enters, at enter.
+type candidate struct {
+	id    int
+	enter float64
+}
+
+// tracePose returns the nearest part of player id's pose at t the ray
+// hits within maxDist.
+func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shooter, id int) (Hit, bool) {
 	if tr.Hittable != nil && !tr.Hittable(shooter, id) {
-		return best, found, maxDist
+		return Hit{}, false
 	}
 	p := tr.Params
 	lift := geom.Vec3{Z: p.Height / 2}
 	a, b, frac, ok := tr.History.straddle(id, t)
 	if !ok || !nearRay(r, maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), boundRadius(p)+a.Pos.Dist(b.Pos)/2) {
-		return best, found, maxDist
+		return Hit{}, false
 	}
 	st := *a
 	if frac > 0 {
 		st = game.Interpolate(*a, *b, frac)
+		// The pose's own bounding sphere: the one above held the segment.
+		if !nearRay(r, maxDist, st.Pos.Add(lift), boundRadius(p)) {
+			return Hit{}, false
+		}
 	}
-	if h, ok := TracePlayer(r, maxDist, st, p); ok {
-		h.Victim = id
-		return h, true, h.Dist
-	}
-	return best, found, maxDist
+	h, ok := traceParts(r, maxDist, st, p, true)
+	h.Victim = id
+	return h, ok
 }
 
 // sweepMargin (metres) pads the swept boxes against rounding: far larger
@@ -136,8 +182,8 @@ const sweepMargin = 1e-3
 // Complex Scenes", 1986), with the pads folded into the origin so a test
 // is two subtractions and two products per axis.
 type slabs struct {
-	inv      geom.Vec3 // 1 / direction, a zero component made tiny
-	oLo, oHi geom.Vec3 // origin moved by the pads toward each plane
+	inv      [3]float64 // 1 / direction, a zero component made tiny
+	oLo, oHi [3]float64 // origin moved by the pads toward each plane
 }
 
 // newSlabs prepares r for tests against boxes grown by below under their
@@ -152,38 +198,31 @@ func newSlabs(r geom.Ray, below, above geom.Vec3) slabs {
 		return 1 / d
 	}
 	// (min - below) - o = min - (o + below), (max + above) - o = max - (o - above).
+	lo, hi := r.Origin.Add(below), r.Origin.Sub(above)
 	return slabs{
-		inv: geom.Vec3{X: inv(r.Dir.X), Y: inv(r.Dir.Y), Z: inv(r.Dir.Z)},
-		oLo: r.Origin.Add(below),
-		oHi: r.Origin.Sub(above),
+		inv: [3]float64{inv(r.Dir.X), inv(r.Dir.Y), inv(r.Dir.Z)},
+		oLo: [3]float64{lo.X, lo.Y, lo.Z},
+		oHi: [3]float64{hi.X, hi.Y, hi.Z},
 	}
 }
 
-// span reports whether the ray crosses box b (min, max), grown by the
-// pads, between 0 and maxDist, and where it leaves the box.
-func (s *slabs) span(b *[2]geom.Vec3, maxDist float64) (exit float64, ok bool) {
-	t0, t1 := slabAxis(b[0].X, b[1].X, s.oLo.X, s.oHi.X, s.inv.X)
-	ty0, ty1 := slabAxis(b[0].Y, b[1].Y, s.oLo.Y, s.oHi.Y, s.inv.Y)
-	if t0 > ty1 || ty0 > t1 {
-		return 0, false
-	}
-	t0, t1 = max(t0, ty0), min(t1, ty1)
-	tz0, tz1 := slabAxis(b[0].Z, b[1].Z, s.oLo.Z, s.oHi.Z, s.inv.Z)
-	if t0 > tz1 || tz0 > t1 {
-		return 0, false
-	}
-	t0, t1 = max(t0, tz0), min(t1, tz1)
-	return t1, t0 <= maxDist && t1 >= 0
+// slabAxis is one axis of a slab test against many boxes: the planes the
+// ray crosses first (near) and last (far), with the origin moved toward
+// each: the minimum corners first for a ray going up the axis, the
+// maximum ones for a ray going down.
+type slabAxis struct {
+	near, far   []float64
+	oNear, oFar float64
+	inv         float64
 }
 
-// slabAxis returns where the ray enters and leaves one axis's slab, from
-// its planes lo and hi, the origin moved toward each, and 1 / direction.
-func slabAxis(lo, hi, oLo, oHi, inv float64) (float64, float64) {
-	t0, t1 := (lo-oLo)*inv, (hi-oHi)*inv
-	if t0 > t1 { // the same way for every box of a query: predictable
-		return t1, t0
+// axis returns axis a of s for the boxes b. The ray enters box i's slab
+// at (near[i] - oNear) * inv and leaves it at (far[i] - oFar) * inv.
+func (s *slabs) axis(b *sweptBoxes, a int) slabAxis {
+	if s.inv[a] >= 0 {
+		return slabAxis{b.lo[a], b.hi[a], s.oLo[a], s.oHi[a], s.inv[a]}
 	}
-	return t0, t1
+	return slabAxis{b.hi[a], b.lo[a], s.oHi[a], s.oLo[a], s.inv[a]}
 }
 
 // nearRay reports whether the ray passes within rad of c before maxDist:
@@ -204,12 +243,23 @@ func TracePlayer(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Param
 }
 
 // TraceParts returns the nearest part of the player in state st the ray
-// hits within maxDist.
+// hits within maxDist, testing every part.
 func TraceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params) (Hit, bool) {
+	return traceParts(r, maxDist, st, p, false)
+}
+
+// traceParts is TraceParts; with near, a part whose bounding sphere (a
+// margin larger, against rounding) the ray misses is not tested exactly:
+// a shot at a torso costs one capsule test, not four.
+func traceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params, near bool) (Hit, bool) {
 	parts := game.Hitboxes(st, p)
 	var best Hit
 	found := false
 	for _, part := range parts {
+		c := &part.Shape
+		if near && !nearRay(r, maxDist, part.Origin, c.R+c.A.Dist(c.B)/2+sweepMargin) {
+			continue
+		}
 		d, _, ok := geom.RayCapsule(r, maxDist, part.Shape)
 		if !ok {
 			continue

@@ -113,12 +113,11 @@ func (d *duel) tick(view func(now time.Duration) time.Duration) {
 		}
 		ring[sn.Tick%snapRing] = sn
 		ring[sn.Tick%snapRing].Events = nil
-		for i, ev := range sn.Events {
-			seq := sn.FirstEventSeq + uint32(i)
-			if seq < d.events[dg.To] {
-				continue
+		for _, ev := range sn.Events {
+			if ev.Seq < d.events[dg.To] {
+				continue // a lossless link brings every event in order the first time
 			}
-			d.events[dg.To] = seq + 1
+			d.events[dg.To] = ev.Seq + 1
 			var h wire.HitEvent
 			if ev.Kind == wire.EventHit && wire.DecodeHitEvent(ev.Data, &h) == nil {
 				d.hits[dg.To] = append(d.hits[dg.To], h)

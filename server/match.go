@@ -69,7 +69,26 @@ func (s *Server) sendScoreboard(now time.Duration) {
 	if d := s.match.Config().Duration; d > 0 {
 		ev.TimeLeft = max(0, d-now)
 	}
-	var parts [][]byte
+	// One buffer for every part, and the rows and parts on the stack: a
+	// scoreboard costs one allocation however many players there are.
+	n := 0
+	for _, c := range s.clients {
+		if c != nil {
+			n++
+		}
+	}
+	var rows [wire.MaxScoreRows]wire.ScoreRow
+	var partsBuf [wire.MaxEntities/wire.MaxScoreRows + 1][]byte
+	parts := partsBuf[:0]
+	buf := make([]byte, 0, (n+wire.MaxScoreRows-1)/wire.MaxScoreRows*wire.MaxEventData)
+	ev.Rows = rows[:0]
+	flush := func() {
+		if data, err := wire.AppendScoreboardEvent(buf, &ev); err == nil {
+			parts = append(parts, data[len(buf):len(data):len(data)])
+			buf = data
+		}
+		ev.Rows = ev.Rows[:0]
+	}
 	for _, c := range s.clients {
 		if c == nil {
 			continue
@@ -79,16 +98,11 @@ func (s *Server) sendScoreboard(now time.Duration) {
 			Score: int16(s.match.PlayerScore[c.id]), PingMS: uint16(min(c.rtt.Smoothed()/time.Millisecond, 65535)),
 		})
 		if len(ev.Rows) == wire.MaxScoreRows {
-			if data, err := wire.AppendScoreboardEvent(nil, &ev); err == nil {
-				parts = append(parts, data)
-			}
-			ev.Rows = ev.Rows[:0]
+			flush()
 		}
 	}
 	if len(ev.Rows) > 0 {
-		if data, err := wire.AppendScoreboardEvent(nil, &ev); err == nil {
-			parts = append(parts, data)
-		}
+		flush()
 	}
 	for _, c := range s.clients {
 		if c != nil {

@@ -88,6 +88,7 @@ type Server struct {
 	players []mode.Player // scratch for the rules' view of the players
 	enemies []geom.Vec3   // scratch for spawn choice
 
+	entities   []wire.EntityState // by slot: this tick's replicated states (see stampEntities)
 	outq       outbox.Queue[Peer] // datagrams since the last Outbox
 	outbox     []Datagram
 	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
@@ -215,6 +216,8 @@ type client struct {
 
 	respawnAt, protectedUntil time.Duration
 	events                    []queuedEvent
+	eventBuf                  []wire.Event            // the next snapshot's events, MaxEvents long
+	carried                   [snapRing]carriedEvents // by snapshot slot, the events each carried
 	nextEventSeq              uint32
 	overflow                  bool
 	appealTokens              float64
@@ -475,7 +478,7 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 		slot := m.AckTick % snapRing
 		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
 			c.rtt.Add(s.rttSample(now-c.sentAt[slot], m.AckDelay, gap))
-			s.ackEvents(c, &c.snaps[slot])
+			s.ackEvents(c, slot)
 			c.acked(now)
 		}
 		c.ack = m.AckTick
@@ -540,6 +543,7 @@ func (s *Server) step(now time.Duration) {
 			s.hashState(c)
 		}
 	}
+	s.stampEntities()
 	for _, c := range s.clients {
 		if c == nil {
 			continue
@@ -583,15 +587,14 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		if o == nil || o == c {
 			continue
 		}
-		e := wire.EntityFromState(o.state)
-		e.Stamp = s.tick
+		e := s.entities[o.id]
 		if c.senders != nil {
 			e = s.replicate(c, o, e)
 		}
 		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
 	}
-	s.fillEvents(c, snap)
+	s.fillEvents(now, c, snap)
 
 	var base *wire.Snapshot
 	if c.ack != 0 && s.tick-c.ack < snapRing {
@@ -609,6 +612,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		return
 	}
 	c.out = out
+	s.eventsSent(now, c, snap)
 	c.sent[slot] = true
 	c.sentAt[slot] = now
 	c.lastSnapAt = now

@@ -117,6 +117,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 		out:         make([]byte, 0, wire.MaxDatagram),
 	}
 	c.nextEventSeq = 1
+	c.eventBuf = make([]wire.Event, 0, wire.MaxEvents)
 	c.appealTokens = s.cfg.AppealRate
 	s.holdConnect(c)
 	if s.cfg.Replication.Policy != nil {

@@ -27,29 +27,38 @@ func TestBucketTableMatchesBucketCode(t *testing.T) {
 	}
 }
 
-// TestBitBatchMatchesWriter checks that fields gathered in a bitBatch come
-// out as the same bits as the same fields written one by one, at every
-// starting bit offset.
-func TestBitBatchMatchesWriter(t *testing.T) {
+// TestWordWriterMatchesWriter checks that fields put through a
+// wordWriter come out as the same bits as the same fields written one by
+// one, at every starting bit offset, and that going back to a mark drops
+// exactly what was put since.
+func TestWordWriterMatchesWriter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for k := range 2000 {
 		lead := uint(k % 8)
-		one, batched := bitWriter{}, bitWriter{}
+		one, worded := bitWriter{}, bitWriter{}
 		one.writeBits(0x55, lead)
-		batched.writeBits(0x55, lead)
-		var b bitBatch
-		for b.n < 256 {
+		worded.writeBits(0x55, lead)
+		ww := worded.words()
+		for ww.pos() < 300 {
 			n := uint(rng.IntN(65))
 			v := rng.Uint64()
 			if n < 64 {
 				v &= 1<<n - 1
 			}
+			if rng.IntN(5) == 0 { // put, then take back
+				m := ww.mark()
+				ww.put(rng.Uint64()>>1, 63)
+				ww.reset(m)
+			}
 			one.writeBits(v, n)
-			b.put(v, n)
+			ww.put(v, n)
+			if ww.pos() != one.pos() {
+				t.Fatalf("case %d: at bit %d, one by one at %d", k, ww.pos(), one.pos())
+			}
 		}
-		b.writeTo(&batched)
-		if !bytes.Equal(one.buf, batched.buf) || one.free != batched.free {
-			t.Fatalf("case %d: batched %x (free %d), one by one %x (free %d)", k, batched.buf, batched.free, one.buf, one.free)
+		ww.done(&worded)
+		if !bytes.Equal(one.buf, worded.buf) || one.free != worded.free {
+			t.Fatalf("case %d: worded %x (free %d), one by one %x (free %d)", k, worded.buf, worded.free, one.buf, one.free)
 		}
 	}
 }

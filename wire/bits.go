@@ -136,16 +136,27 @@ func bucketCode(v int64, widths []uint) (uint64, uint) {
 
 // bucketTable is a bucket code precomputed by the bit length of the zigzag
 // value, so that coding a value is a table look-up with no loop: for the
-// encoder's hot loop.
-type bucketTable [65]struct {
-	code           uint64 // the bucket number's bits
-	codeLen, width uint8
+// encoder's hot loop. The small zigzag values, most deltas of a moving
+// player, have their whole codes in a second table.
+type bucketTable struct {
+	byLen [65]struct {
+		code           uint64 // the bucket number's bits
+		codeLen, width uint8
+	}
+	// small holds the code of zigzag value u < smallCodes (its bits in
+	// the low 24 bits, its length above), when every one fits.
+	small    [smallCodes]uint32
+	hasSmall bool
 }
+
+// smallCodes is how many small values a bucketTable codes whole: all
+// within ±256, the 9-bit bucket of positions and angles.
+const smallCodes = 512
 
 // newBucketTable returns the table of the bucket code of widths.
 func newBucketTable(widths []uint) *bucketTable {
 	var t bucketTable
-	for l := range t {
+	for l := range t.byLen {
 		// The widest value of bit length l picks the same bucket as every
 		// other value of that length.
 		var u uint64
@@ -158,8 +169,17 @@ func newBucketTable(widths []uint) *bucketTable {
 			i++
 		}
 		width := widths[i]
-		t[l].codeLen, t[l].width = uint8(n-width), uint8(width)
-		t[l].code = code & (1<<(n-width) - 1)
+		t.byLen[l].codeLen, t.byLen[l].width = uint8(n-width), uint8(width)
+		t.byLen[l].code = code & (1<<(n-width) - 1)
+	}
+	t.hasSmall = true
+	for u := range uint64(smallCodes) {
+		code, n := bucketCode(unzigzag(u), widths)
+		if n > 24 {
+			t.hasSmall = false
+			break
+		}
+		t.small[u] = uint32(code) | uint32(n)<<24
 	}
 	return &t
 }
@@ -168,33 +188,92 @@ func newBucketTable(widths []uint) *bucketTable {
 // the same as bucketCode with the table's widths.
 func (t *bucketTable) code(v int64) (uint64, uint) {
 	u := zigzag(v)
-	e := &t[bits.Len64(u)]
+	if u < smallCodes && t.hasSmall {
+		e := t.small[u]
+		return uint64(e & (1<<24 - 1)), uint(e >> 24)
+	}
+	e := &t.byLen[bits.Len64(u)]
 	return e.code | u&(1<<e.width-1)<<e.codeLen, uint(e.codeLen) + uint(e.width)
 }
 
-// bitBatch gathers up to 320 bits of short fields in words and hands them
-// to a bitWriter a word at a time: the same bits, far fewer writes.
-type bitBatch struct {
-	words [6]uint64 // the bits, first written lowest in words[0]
-	n     uint      // bits gathered, at most 320
+// wordWriter continues a bitWriter's stream for a run of many short
+// fields, such as a snapshot's entity entries: the bits gather in a word,
+// which goes to buf eight bytes at a time, the same bits with far fewer
+// writes. Take one with bitWriter.words and give the stream back with
+// done.
+type wordWriter struct {
+	buf []byte
+	acc uint64 // bits not yet in buf, the first written lowest
+	n   uint   // bits in acc, under 64
+	// count makes the writer only count: full words are dropped, their
+	// bits added to counted.
+	count   bool
+	counted int
+}
+
+// words hands w's stream to a wordWriter: its partial last byte moves
+// into the word.
+func (w *bitWriter) words() wordWriter {
+	ww := wordWriter{buf: w.buf}
+	if w.free != 0 {
+		last := len(w.buf) - 1
+		ww.acc, ww.n, ww.buf = uint64(w.buf[last]), 8-w.free, w.buf[:last]
+	}
+	return ww
+}
+
+// done hands the stream back to w.
+func (ww *wordWriter) done(w *bitWriter) {
+	buf := ww.buf
+	for k := uint(0); k < ww.n; k += 8 {
+		buf = append(buf, byte(ww.acc>>k))
+	}
+	w.buf, w.free = buf, uint(-int(ww.n)&7)
 }
 
 // put adds the low n bits of v (n <= 64; v has no bits above them).
-func (b *bitBatch) put(v uint64, n uint) {
-	i, off := b.n/64, b.n%64
-	b.words[i] |= v << off
-	b.words[i+1] |= v >> 1 >> (63 - off) // the bits that spill into the next word
-	b.n += n
+func (ww *wordWriter) put(v uint64, n uint) {
+	ww.acc |= v << ww.n
+	if ww.n+n < 64 {
+		ww.n += n
+		return
+	}
+	if ww.count {
+		ww.counted += 64
+	} else {
+		ww.buf = binary.LittleEndian.AppendUint64(ww.buf, ww.acc)
+	}
+	ww.acc = v >> (64 - ww.n) // the bits that did not fit (none when n was 0)
+	ww.n += n - 64
 }
 
-// writeTo writes the gathered bits to w.
-func (b *bitBatch) writeTo(w *bitWriter) {
-	full := b.n / 64
-	for _, word := range b.words[:full] {
-		w.writeBits(word, 64)
+// gather adds the n0 bits of v0 after the n bits of v and returns the
+// result, unless they do not fit in 64 bits: then it puts v in ww and
+// returns v0 alone. A caller gathering fields in a register word this way
+// writes to ww a third as often.
+func (ww *wordWriter) gather(v uint64, n uint, v0 uint64, n0 uint) (uint64, uint) {
+	if n+n0 > 64 {
+		ww.put(v, n)
+		return v0, n0
 	}
-	w.writeBits(b.words[full], b.n%64)
+	return v | v0<<n, n + n0
 }
+
+// pos returns the bit position, as bitWriter.pos does.
+func (ww *wordWriter) pos() int { return len(ww.buf)*8 + ww.counted + int(ww.n) }
+
+// A wordMark is a position of a wordWriter to go back to.
+type wordMark struct {
+	len int
+	acc uint64
+	n   uint
+}
+
+// mark returns the current position.
+func (ww *wordWriter) mark() wordMark { return wordMark{len(ww.buf), ww.acc, ww.n} }
+
+// reset drops everything written since m.
+func (ww *wordWriter) reset(m wordMark) { ww.buf, ww.acc, ww.n = ww.buf[:m.len], m.acc, m.n }
 
 // writeString writes a length in lenBits bits and then the bytes of s.
 func (w *bitWriter) writeString(s string, lenBits uint) {

@@ -3,7 +3,6 @@ package wire
 import (
 	"math"
 	"math/bits"
-	"slices"
 )
 
 // PriorityUrgent is the priority of an entity entry that
@@ -86,11 +85,22 @@ func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avai
 		keys[n] = uint64(prio[i])<<32 | uint64(MaxEntities-1-k)
 		n++
 	}
-	slices.Sort(keys[:n])
+	// A max-heap hands out the keys in descending order, and only as
+	// many as are taken and one more need ordering: cheaper than sorting
+	// them all when the budget takes a part of them.
+	heap := keys[:n]
+	for j := n/2 - 1; j >= 0; j-- {
+		siftDown(heap, j)
+	}
 	var chosen slotMask // rotated indices
 	used := 0
-	for j := n - 1; j >= 0; j-- {
-		p, k := uint32(keys[j]>>32), MaxEntities-1-int(uint32(keys[j]))
+	for len(heap) > 0 {
+		key := heap[0]
+		last := len(heap) - 1
+		heap[0], heap[last] = heap[last], key
+		heap = heap[:last]
+		siftDown(heap, 0)
+		p, k := uint32(key>>32), MaxEntities-1-int(uint32(key))
 		// What taking k adds: its entry and slot code, and the change in
 		// the code of the entry after it.
 		d := entryBits(s, ref, (k+first)%MaxEntities)
@@ -110,7 +120,7 @@ func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avai
 		chosen.set(k)
 		used += d
 	}
-	for j := range n {
+	for j := range n { // every key, taken or not
 		k := MaxEntities - 1 - int(uint32(keys[j]))
 		if chosen.has(k) {
 			continue
@@ -127,10 +137,28 @@ func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avai
 	}
 }
 
+// siftDown restores the max-heap order of h below node j.
+func siftDown(h []uint64, j int) {
+	for {
+		c := 2*j + 1
+		if c >= len(h) {
+			return
+		}
+		if c+1 < len(h) && h[c+1] > h[c] {
+			c++
+		}
+		if h[j] >= h[c] {
+			return
+		}
+		h[j], h[c] = h[c], h[j]
+		j = c
+	}
+}
+
 // entryBits returns the bits of slot i's entry in s against ref, its
 // slot code aside.
 func entryBits(s, ref *Snapshot, i int) int {
-	var b bitBatch
+	b := wordWriter{count: true}
 	var from EntityState
 	if ref.Has(i) {
 		from = ref.Entities[i]
@@ -139,5 +167,5 @@ func entryBits(s, ref *Snapshot, i int) int {
 	if s.Has(i) {
 		putEntity(&b, &s.Entities[i], &from, s.Tick)
 	}
-	return int(b.n)
+	return b.pos()
 }

@@ -86,6 +86,11 @@ const (
 	MaxEvents = 32
 	// MaxEventData bounds Event.Data, in bytes.
 	MaxEventData = 255
+	// MaxEventWindow bounds how far apart the sequence numbers of the
+	// events a client is still owed may be: a server keeps at most this
+	// many unacknowledged events for a client, so a client holds at most
+	// this many that arrived early.
+	MaxEventWindow = 512
 	// MaxWeaponWait bounds game.PlayerState.WeaponWait, which must be whole
 	// microseconds: far longer than any shot interval or reload.
 	MaxWeaponWait = time.Minute

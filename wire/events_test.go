@@ -226,10 +226,10 @@ func TestEventsInSnapshot(t *testing.T) {
 		return b
 	}
 	s := &Snapshot{Tick: 10, FirstEventSeq: 3, Events: []Event{
-		{Kind: EventHit, Data: must(AppendHitEvent(nil, &hit))},
-		{Kind: EventConfirm, Data: must(AppendConfirmEvent(nil, &confirm))},
-		{Kind: EventVerdict, Data: must(AppendVerdictEvent(nil, &verdict))},
-		{Kind: EventKill, Data: must(AppendKillEvent(nil, &kill))},
+		{Seq: 3, Kind: EventHit, Data: must(AppendHitEvent(nil, &hit))},
+		{Seq: 5, Kind: EventConfirm, Data: must(AppendConfirmEvent(nil, &confirm))},
+		{Seq: 6, Kind: EventVerdict, Data: must(AppendVerdictEvent(nil, &verdict))},
+		{Seq: 9, Kind: EventKill, Data: must(AppendKillEvent(nil, &kill))},
 	}}
 	b := roundTrip(t, s, nil, MaxDatagram)
 	var got Snapshot

@@ -26,7 +26,7 @@ func goldenSnapshots() (base, delta *Snapshot) {
 		FirstEventSeq: 7,
 		Self: game.PlayerState{Pos: geom.V(1.5, -2.25, 0), Vel: geom.V(4, 0, 0), Yaw: 16384, Pitch: -100,
 			Flags: game.FlagOnGround, Teleport: 1, Health: 100, Ammo: 30, Heat: 2, WeaponWait: 62500 * time.Microsecond, Weapon: 1},
-		Events: []Event{{Kind: 3, Data: []byte("hit")}},
+		Events: []Event{{Seq: 8, Kind: 3, Data: []byte("hit")}},
 	}
 	for i, e := range []EntityState{
 		{X: 1024, Y: -512, Yaw: 100, Flags: game.FlagOnGround, VX: 2048, VY: -1024},

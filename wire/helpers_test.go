@@ -79,9 +79,14 @@ func randSelf(rng *rand.Rand) game.PlayerState {
 	}
 }
 
-func randEvents(rng *rand.Rand) []Event {
+// randEvents returns random events numbered from first up, some
+// numbers skipped.
+func randEvents(rng *rand.Rand, first uint32) []Event {
 	evs := make([]Event, rng.IntN(MaxEvents+8))
+	seq := first + uint32(rng.IntN(8))
 	for i := range evs {
+		evs[i].Seq = seq
+		seq += 1 + uint32(rng.IntN(2)*rng.IntN(8))
 		evs[i].Kind = uint16(rng.Uint32() >> rng.IntN(32))
 		evs[i].Data = make([]byte, rng.IntN(MaxEventData+1)>>rng.IntN(8))
 		for j := range evs[i].Data {
@@ -101,8 +106,8 @@ func randSnapshot(rng *rand.Rand, tick uint32) *Snapshot {
 		EchoHold:       time.Duration(rng.Int64N(int64(MaxDelay) + 1)),
 		Self:           randSelf(rng),
 		FirstEventSeq:  rng.Uint32(),
-		Events:         randEvents(rng),
 	}
+	s.Events = randEvents(rng, s.FirstEventSeq)
 	density := rng.Float64()
 	for i := range s.Entities {
 		present := rng.Float64() < density
@@ -160,7 +165,7 @@ func cloneSnapshot(s *Snapshot) *Snapshot {
 	c := *s
 	c.Events = make([]Event, len(s.Events))
 	for i, ev := range s.Events {
-		c.Events[i] = Event{Kind: ev.Kind, Data: bytes.Clone(ev.Data)}
+		c.Events[i] = Event{Seq: ev.Seq, Kind: ev.Kind, Data: bytes.Clone(ev.Data)}
 	}
 	return &c
 }
@@ -191,8 +196,8 @@ func diffSnapshot(got, want *Snapshot) string {
 	}
 	for i := range got.Events {
 		g, w := got.Events[i], want.Events[i]
-		if g.Kind != w.Kind || !bytes.Equal(g.Data, w.Data) {
-			return fmt.Sprintf("event %d: got %d %x, want %d %x", i, g.Kind, g.Data, w.Kind, w.Data)
+		if g.Seq != w.Seq || g.Kind != w.Kind || !bytes.Equal(g.Data, w.Data) {
+			return fmt.Sprintf("event %d: got %d %d %x, want %d %d %x", i, g.Seq, g.Kind, g.Data, w.Seq, w.Kind, w.Data)
 		}
 	}
 	return ""

@@ -17,8 +17,10 @@ const MaxDatagram = 1100
 // Connect, and Challenge. Version 5 added the fire press (sub-tick input)
 // to the commands of a Commands packet. Version 6 codes every state's
 // stamp against the snapshot's tick (a snapshot under a bandwidth budget
-// mixes states of different ticks).
-const Version = 6
+// mixes states of different ticks). Version 7 numbers every event of a
+// snapshot, so that a server can resend an event a round trip after it
+// last sent it rather than in every snapshot until acknowledged.
+const Version = 7
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -158,11 +160,18 @@ type EntityState struct {
 // Event is one entry of a snapshot's extensible event list. Receivers skip
 // kinds they do not know.
 type Event struct {
+	// Seq is the event's sequence number: a server numbers each client's
+	// events from 1 up, one by one, and the client delivers them in that
+	// order whatever order they arrive in.
+	Seq  uint32
 	Kind uint16
 	Data []byte
 }
 
-// Snapshot is the server's per-client world update.
+// Snapshot is the server's per-client world update. The entity of a slot
+// not present is the zero EntityState; leave it so (AppendSnapshot and
+// DecodeSnapshot zero the slots that leave, and every absent slot of a
+// snapshot they have not seen before).
 type Snapshot struct {
 	Tick uint32 // server tick of this state
 	// Baseline is the tick of the acknowledged snapshot this one is delta
@@ -182,12 +191,22 @@ type Snapshot struct {
 	// world.
 	Entities [MaxEntities]EntityState
 	Present  [MaxEntities / 64]uint64
-	// Events are delivered reliably: the server repeats each event in every
-	// snapshot until one containing it is acknowledged. FirstEventSeq is the
-	// sequence number of Events[0]; the rest follow consecutively, and the
-	// receiver drops those it has already seen.
+	// Events are delivered reliably: the server sends each event again,
+	// about a round trip after it last sent it, until a snapshot carrying
+	// it is acknowledged. Their sequence numbers (Event.Seq) increase
+	// within a snapshot, from FirstEventSeq and less than MaxEventWindow
+	// past it; they need not be consecutive. The receiver drops those it
+	// has already seen and holds those that arrive early.
 	FirstEventSeq uint32
 	Events        []Event
+
+	// held marks, once settled is set, the slots that may hold a state:
+	// those present when AppendSnapshot or DecodeSnapshot last ran on
+	// the snapshot. Every other slot is zero (absent slots stay zero unless
+	// written), so the next run clears only the slots that have left since
+	// rather than every absent one.
+	held    [MaxEntities / 64]uint64
+	settled bool
 }
 
 // Appeal answers a provisional hit (policy alc): the victim's client

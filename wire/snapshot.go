@@ -29,8 +29,10 @@ import (
 // and an entity as its X Y Z | Yaw | Pitch | Flags 8 | Teleport 8 |
 // VX VY VZ | Stamp (see stampCode).
 //
-// An event is Kind as a uvarint, len(Data) in 8 bits, zero bits up to a
-// byte boundary, and Data's bytes, so that the decoder can hand out Data
+// An event is its Seq as a uvarint, the number of sequence numbers
+// skipped since the previous event's (since FirstEventSeq for the first),
+// Kind as a uvarint, len(Data) in 8 bits, zero bits up to a byte
+// boundary, and Data's bytes, so that the decoder can hand out Data
 // without copying.
 //
 // An entity entry is written only for a slot that differs from the
@@ -151,9 +153,12 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	countAt := w.pos()
 	w.writeBits(0, eventCountBits)
 	n := 0
+	prev := s.FirstEventSeq - 1
 	for n < min(len(s.Events), MaxEvents) {
 		mark := w.pos()
 		ev := &s.Events[n]
+		w.writeUvarint(uint64(ev.Seq - prev - 1))
+		prev = ev.Seq
 		w.writeUvarint(uint64(ev.Kind))
 		w.writeBits(uint64(len(ev.Data)), 8)
 		w.align()
@@ -183,6 +188,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	}
 	n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
 	w.patch(countAt, uint64(n), entityCountBits)
+	s.settle()
 	return w.buf, nil
 }
 
@@ -193,43 +199,62 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int) int {
 	n := 0
 	var prev int // rotated index of the last entry written
-	for at := nextSlot(touched, first); at < first+MaxEntities; at = nextSlot(touched, at+1) {
-		k, i := at-first, at%MaxEntities
-		in, was := s.Has(i), ref.Has(i)
-		var from EntityState // what the receiver holds for slot i
-		if was {
-			from = ref.Entities[i]
+	// The entries' fields go through a word: written for every client and
+	// every moving player each tick, the encoder's hot loop.
+	ww := w.words()
+	// Around the slots once from first: first to the end, then the start
+	// up to first, each presence word's set bits in turn.
+	for _, span := range [2][2]int{{first, MaxEntities}, {0, first}} {
+		for j := span[0] / 64; j*64 < span[1]; j++ {
+			m := touched[j]
+			if lo := span[0] - j*64; lo > 0 {
+				m &^= 1<<lo - 1
+			}
+			if hi := span[1] - j*64; hi < 64 {
+				m &= 1<<hi - 1
+			}
+			inW, wasW := s.Present[j], ref.Present[j]
+			for ; m != 0; m &= m - 1 {
+				b := bits.TrailingZeros64(m)
+				i := j*64 + b
+				in, was := inW>>b&1 != 0, wasW>>b&1 != 0
+				var from EntityState // what the receiver holds for slot i
+				if was {
+					from = ref.Entities[i]
+				}
+				if in == was && s.Entities[i] == from {
+					continue
+				}
+				k := i - first // the rotated index
+				if k < 0 {
+					k += MaxEntities
+				}
+				mark := ww.mark()
+				if n == 0 {
+					ww.put(uint64(i), slotBits)
+				} else {
+					ww.put(stepCode(k - prev))
+				}
+				if was && !in {
+					ww.put(1, 1)
+				} else if was {
+					ww.put(0, 1)
+				}
+				if in {
+					putEntity(&ww, &s.Entities[i], &from, s.Tick)
+				}
+				if ww.pos() > end {
+					ww.reset(mark)
+					s.SetPresent(i, was)
+					s.Entities[i] = from
+					continue
+				}
+				n++
+				prev = k
+			}
 		}
-		if in == was && s.Entities[i] == from {
-			continue
-		}
-		mark := w.pos()
-		// The entry's fields gathered in one batch: written for every
-		// client and every moving player each tick, the encoder's hot loop.
-		var b bitBatch
-		if n == 0 {
-			b.put(uint64(i), slotBits)
-		} else {
-			b.put(stepCode(k - prev))
-		}
-		if was && !in {
-			b.put(1, 1)
-		} else if was {
-			b.put(0, 1)
-		}
-		if in {
-			putEntity(&b, &s.Entities[i], &from, s.Tick)
-		}
-		b.writeTo(w)
-		if w.pos() > end {
-			w.truncate(mark)
-			s.SetPresent(i, was)
-			s.Entities[i] = from
-			continue
-		}
-		n++
-		prev = k
 	}
+	ww.done(w)
 	return n
 }
 
@@ -246,28 +271,51 @@ func nextSlot(mask *[MaxEntities / 64]uint64, i int) int {
 	return 2 * MaxEntities
 }
 
-// settleEntities zeroes every entity slot of s that is not present and,
-// unless from is nil, copies the present ones from from: each run of
-// slots in one go, rather than copying all and clearing after.
+// settleEntities zeroes every entity slot of s that is not present (of a
+// settled snapshot only those that were present when it was settled: the
+// others are zero already) and, unless from is nil, copies the present
+// ones from from: each run of slots in one go.
 func settleEntities(s *Snapshot, from *[MaxEntities]EntityState) {
 	for j, word := range s.Present {
-		for i := j * 64; i < (j+1)*64; {
-			rest := word >> (i % 64)
-			if rest&1 != 0 {
-				end := min(i+bits.TrailingZeros64(^rest), (j+1)*64)
-				if from != nil {
-					copy(s.Entities[i:end], from[i:end])
-				}
-				i = end
-				continue
-			}
-			end := (j + 1) * 64
-			if rest != 0 {
-				end = i + bits.TrailingZeros64(rest)
-			}
-			clear(s.Entities[i:end])
-			i = end
+		stale := ^word
+		if s.settled {
+			stale &= s.held[j]
 		}
+		clearRuns(s.Entities[j*64:(j+1)*64], stale)
+		if from != nil {
+			copyRuns(s.Entities[j*64:(j+1)*64], from[j*64:(j+1)*64], word)
+		}
+	}
+}
+
+// settle notes that every slot of s not present is zero.
+func (s *Snapshot) settle() { s.held, s.settled = s.Present, true }
+
+// clearRuns zeroes the entities of es whose bits are set in mask, each
+// run of them in one go.
+func clearRuns(es []EntityState, mask uint64) {
+	for mask != 0 {
+		i := bits.TrailingZeros64(mask)
+		end := 64
+		if rest := ^mask >> i; rest != 0 {
+			end = i + bits.TrailingZeros64(rest)
+		}
+		clear(es[i:end])
+		mask &^= (1<<(end-i) - 1) << i
+	}
+}
+
+// copyRuns copies the entities of from whose bits are set in mask to es,
+// each run of them in one go.
+func copyRuns(es, from []EntityState, mask uint64) {
+	for mask != 0 {
+		i := bits.TrailingZeros64(mask)
+		end := 64
+		if rest := ^mask >> i; rest != 0 {
+			end = i + bits.TrailingZeros64(rest)
+		}
+		copy(es[i:end], from[i:end])
+		mask &^= (1<<(end-i) - 1) << i
 	}
 }
 
@@ -298,11 +346,13 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 		if n := len(s.Events[i].Data); n > MaxEventData {
 			return encodeError(MsgSnapshot, "event %d: data of %d bytes exceeds %d", i, n, MaxEventData)
 		}
-	}
-	for i := nextSlot(&s.Present, 0); i < MaxEntities; i = nextSlot(&s.Present, i+1) {
-		if why := checkEntity(&s.Entities[i]); why != "" {
-			return encodeError(MsgSnapshot, "entity %d: %s", i, why)
+		if d := s.Events[i].Seq - s.FirstEventSeq; d >= MaxEventWindow || (i > 0 && d <= s.Events[i-1].Seq-s.FirstEventSeq) {
+			return encodeError(MsgSnapshot, "event %d: sequence number %d not after the previous one within %d of the first event sequence number %d",
+				i, s.Events[i].Seq, MaxEventWindow, s.FirstEventSeq)
 		}
+	}
+	if i, why := checkEntities(s); why != "" {
+		return encodeError(MsgSnapshot, "entity %d: %s", i, why)
 	}
 	if base == nil {
 		return nil
@@ -311,16 +361,28 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 	if why := checkSelf(&base.Self); why != "" {
 		return encodeError(MsgSnapshot, "base self %s", why)
 	}
-	for i := nextSlot(&base.Present, 0); i < MaxEntities; i = nextSlot(&base.Present, i+1) {
-		if why := checkEntity(&base.Entities[i]); why != "" {
-			return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
-		}
+	if i, why := checkEntities(base); why != "" {
+		return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
 	}
 	return nil
 }
 
 // coordOK reports whether c lies within ±MaxCoord: one unsigned compare.
 func coordOK(c int32) bool { return uint32(c+MaxCoord) <= 2*MaxCoord }
+
+// checkEntities returns the first present entity of s that checkEntity
+// rejects, and why.
+func checkEntities(s *Snapshot) (int, string) {
+	for j, word := range s.Present {
+		for ; word != 0; word &= word - 1 {
+			i := j*64 + bits.TrailingZeros64(word)
+			if why := checkEntity(&s.Entities[i]); why != "" {
+				return i, why
+			}
+		}
+	}
+	return 0, ""
+}
 
 func checkEntity(e *EntityState) string {
 	// All six coordinates shifted into [0, 2*MaxCoord) at once, the usual
@@ -434,18 +496,34 @@ func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 
 // putEntity adds e, as a delta against ref, to b, in a snapshot of
 // tick.
-func putEntity(b *bitBatch, e, ref *EntityState, tick uint32) {
-	b.put(coordTable.code(int64(e.X) - int64(ref.X)))
-	b.put(coordTable.code(int64(e.Y) - int64(ref.Y)))
-	b.put(coordTable.code(int64(e.Z) - int64(ref.Z)))
-	b.put(angleTable.code(int64(int16(e.Yaw - ref.Yaw))))
-	b.put(angleTable.code(int64(int16(uint16(e.Pitch) - uint16(ref.Pitch)))))
-	b.put(changedCode(uint64(e.Flags), uint64(ref.Flags), 8))
-	b.put(changedCode(uint64(e.Teleport), uint64(ref.Teleport), 8))
-	b.put(coordTable.code(int64(e.VX) - int64(ref.VX)))
-	b.put(coordTable.code(int64(e.VY) - int64(ref.VY)))
-	b.put(coordTable.code(int64(e.VZ) - int64(ref.VZ)))
-	b.put(stampCode(e.Stamp, ref.Stamp, tick))
+func putEntity(b *wordWriter, e, ref *EntityState, tick uint32) {
+	// The fields gather in a word held in a register, which goes to b
+	// only when full.
+	var v uint64
+	var n uint
+	c, l := coordTable.code(int64(e.X) - int64(ref.X))
+	v, n = b.gather(v, n, c, l)
+	c, l = coordTable.code(int64(e.Y) - int64(ref.Y))
+	v, n = b.gather(v, n, c, l)
+	c, l = coordTable.code(int64(e.Z) - int64(ref.Z))
+	v, n = b.gather(v, n, c, l)
+	c, l = angleTable.code(int64(int16(e.Yaw - ref.Yaw)))
+	v, n = b.gather(v, n, c, l)
+	c, l = angleTable.code(int64(int16(uint16(e.Pitch) - uint16(ref.Pitch))))
+	v, n = b.gather(v, n, c, l)
+	c, l = changedCode(uint64(e.Flags), uint64(ref.Flags), 8)
+	v, n = b.gather(v, n, c, l)
+	c, l = changedCode(uint64(e.Teleport), uint64(ref.Teleport), 8)
+	v, n = b.gather(v, n, c, l)
+	c, l = coordTable.code(int64(e.VX) - int64(ref.VX))
+	v, n = b.gather(v, n, c, l)
+	c, l = coordTable.code(int64(e.VY) - int64(ref.VY))
+	v, n = b.gather(v, n, c, l)
+	c, l = coordTable.code(int64(e.VZ) - int64(ref.VZ))
+	v, n = b.gather(v, n, c, l)
+	c, l = stampCode(e.Stamp, ref.Stamp, tick)
+	v, n = b.gather(v, n, c, l)
+	b.put(v, n)
 }
 
 // stampCode returns the bits and bit count of stamp in an entry of a
@@ -486,6 +564,15 @@ func readStep(r *bitReader) int {
 		return int(r.readBits(3)) + 2
 	}
 	return int(r.readBits(slotBits))
+}
+
+// SnapshotTick returns the tick of the snapshot in b without decoding the
+// rest, so that a receiver can drop a stale snapshot unread, or decode a
+// new one straight into the place it keeps it.
+func SnapshotTick(b []byte) (uint32, error) {
+	r := newReader(b, MsgSnapshot)
+	tick := uint32(r.readBits(32))
+	return tick, r.err
 }
 
 // DecodeSnapshot decodes datagram b into s. If b is delta encoded,
@@ -541,14 +628,21 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		r.failf("%d events exceed %d", n, MaxEvents)
 	}
 	s.Events = s.Events[:0]
+	next := uint64(0) // the least offset from FirstEventSeq the next event may have
 	for i := 0; i < n && r.err == nil; i++ {
+		gap := r.readUvarint()
+		if gap >= MaxEventWindow || next+gap >= MaxEventWindow {
+			r.failf("event %d: sequence number %d or more past the first", i, MaxEventWindow)
+		}
+		seq := s.FirstEventSeq + uint32(next+gap)
+		next += gap + 1
 		kind := r.readUvarint()
 		if kind > math.MaxUint16 {
 			r.failf("event %d: kind out of range", i)
 		}
 		size := int(r.readBits(8))
 		r.align()
-		s.Events = append(s.Events, Event{Kind: uint16(kind), Data: r.readAligned(size)})
+		s.Events = append(s.Events, Event{Seq: seq, Kind: uint16(kind), Data: r.readAligned(size)})
 	}
 
 	n = int(r.readBits(entityCountBits))
@@ -577,7 +671,12 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		s.SetPresent(i, true)
 		readEntity(&r, e, i, tick)
 	}
-	return r.finish()
+	if err := r.finish(); err != nil {
+		s.settled = false // a partial result: clear it all next time
+		return err
+	}
+	s.settle()
+	return nil
 }
 
 // readCoord reads a delta against ref and checks the result.

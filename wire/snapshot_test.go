@@ -90,8 +90,9 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 			s.SetPresent(255, true)
 			return s
 		}()},
-		{"events at their limits", &Snapshot{Tick: 5, Events: []Event{
-			{Kind: 65535, Data: make([]byte, MaxEventData)}, {Kind: 0}, {Kind: 1, Data: []byte{1}}}}, nil},
+		{"events at their limits", &Snapshot{Tick: 5, FirstEventSeq: 1<<32 - 2, Events: []Event{
+			{Seq: 1<<32 - 2, Kind: 65535, Data: make([]byte, MaxEventData)}, {Seq: 1<<32 - 1, Kind: 0},
+			{Seq: MaxEventWindow - 3, Kind: 1, Data: []byte{1}}}}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -255,7 +256,7 @@ func TestSnapshotLimitNoStarvation(t *testing.T) {
 func TestSnapshotEventsTruncated(t *testing.T) {
 	s := &Snapshot{Tick: 4, FirstEventSeq: 10}
 	for i := range 40 {
-		s.Events = append(s.Events, Event{Kind: uint16(i), Data: make([]byte, 100)})
+		s.Events = append(s.Events, Event{Seq: 10 + uint32(i), Kind: uint16(i), Data: make([]byte, 100)})
 	}
 	s.Entities[3] = EntityState{X: 1}
 	s.SetPresent(3, true)
@@ -265,6 +266,9 @@ func TestSnapshotEventsTruncated(t *testing.T) {
 		t.Errorf("sent %d events, want the first 3", len(s.Events))
 	}
 	s = &Snapshot{Tick: 4, Events: make([]Event, 40)}
+	for i := range s.Events {
+		s.Events[i].Seq = uint32(i)
+	}
 	roundTrip(t, s, nil, MaxDatagram)
 	if len(s.Events) != MaxEvents {
 		t.Errorf("sent %d empty events, want MaxEvents", len(s.Events))
@@ -331,7 +335,10 @@ func TestAppendSnapshotErrors(t *testing.T) {
 			"base self weapon wait out of range"},
 		{"entity out of range", badEntity, nil, MaxDatagram, "entity 7: position out of range"},
 		{"entity pitch", badPitch, nil, MaxDatagram, "entity 3: pitch out of range"},
-		{"event too long", &Snapshot{Tick: 1, Events: []Event{{}, {Data: make([]byte, 256)}}}, nil, MaxDatagram, "event 1: data of 256 bytes"},
+		{"event too long", &Snapshot{Tick: 1, Events: []Event{{}, {Seq: 1, Data: make([]byte, 256)}}}, nil, MaxDatagram, "event 1: data of 256 bytes"},
+		{"event out of order", &Snapshot{Tick: 1, FirstEventSeq: 4, Events: []Event{{Seq: 6}, {Seq: 5}}}, nil, MaxDatagram, "event 1: sequence number 5 not after"},
+		{"event before the first", &Snapshot{Tick: 1, FirstEventSeq: 4, Events: []Event{{Seq: 3}}}, nil, MaxDatagram, "event 0: sequence number 3"},
+		{"event beyond the window", &Snapshot{Tick: 1, FirstEventSeq: 4, Events: []Event{{Seq: 4 + MaxEventWindow}}}, nil, MaxDatagram, "event 0: sequence number 516"},
 		{"base entity out of range", &Snapshot{Tick: 2, Baseline: 1}, badEntity, MaxDatagram, "base entity 7"},
 	}
 	for _, tt := range tests {
@@ -430,7 +437,7 @@ func TestSnapshotAllocs(t *testing.T) {
 	base := Walkers(1000, true)
 	s := Walkers(1006, true)
 	s.Baseline = base.Tick
-	s.Events = []Event{{Kind: 1, Data: []byte("hit")}}
+	s.Events = []Event{{Seq: s.FirstEventSeq, Kind: 1, Data: []byte("hit")}}
 	buf := make([]byte, 0, MaxDatagram)
 	var out []byte
 	if n := testing.AllocsPerRun(50, func() {
@@ -438,6 +445,14 @@ func TestSnapshotAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("AppendSnapshot: %v allocations", n)
 	}
+	var prio [MaxEntities]uint32
+	if n := testing.AllocsPerRun(50, func() {
+		c := *s
+		out, _ = AppendSnapshotBudget(buf[:0], &c, base, MaxDatagram, 200, &prio)
+	}); n != 0 {
+		t.Errorf("AppendSnapshotBudget: %v allocations", n)
+	}
+	out, _ = AppendSnapshot(buf[:0], s, base, MaxDatagram)
 	sn := Snapshot{Events: make([]Event, 0, 4)}
 	bl := baselineOf(base)
 	if n := testing.AllocsPerRun(50, func() {
@@ -476,6 +491,54 @@ func BenchmarkDecodeSnapshot(b *testing.B) {
 	for b.Loop() {
 		if err := DecodeSnapshot(data, &sn, bl); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestSnapshotReusedKeepsAbsentZero checks that snapshots encoded from
+// and decoded into the same storage over and over, as a server's and a
+// client's rings are, still zero every slot that leaves: the encoder and
+// decoder clear only the slots present when they last ran, and every
+// decoded snapshot must equal the one sent, absent slots included.
+func TestSnapshotReusedKeepsAbsentZero(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var ring [4]Snapshot // the sender's, reused as a server reuses its ring
+	var recv [4]Snapshot // the receiver's
+	for tick := uint32(1); tick < 400; tick++ {
+		s := &ring[tick%4]
+		// As a server does: presence from scratch, present slots written.
+		s.Tick, s.Baseline, s.Present, s.Events = tick, 0, [MaxEntities / 64]uint64{}, nil
+		for i := range MaxEntities {
+			if rng.IntN(8) == 0 {
+				s.Entities[i] = randEntity(rng)
+				s.SetPresent(i, true)
+			}
+		}
+		var base *Snapshot
+		if tick > 2 && rng.IntN(3) != 0 {
+			base = &ring[(tick-1)%4]
+			s.Baseline = base.Tick
+		}
+		b, err := AppendSnapshot(nil, s, base, MaxDatagram)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := &recv[tick%4]
+		if err := DecodeSnapshot(b, got, func(n uint32) *Snapshot {
+			if r := &recv[n%4]; r.Tick == n {
+				return r
+			}
+			return nil
+		}); err != nil {
+			t.Fatalf("tick %d: %v", tick, err)
+		}
+		if d := diffSnapshot(got, s); d != "" {
+			t.Fatalf("tick %d: %s", tick, d)
+		}
+		for i := range MaxEntities {
+			if !s.Has(i) && s.Entities[i] != (EntityState{}) {
+				t.Fatalf("tick %d: absent slot %d holds %+v", tick, i, s.Entities[i])
+			}
 		}
 	}
 }

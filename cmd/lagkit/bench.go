@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"runtime"
+	"slices"
 	"testing"
 	"text/tabwriter"
 	"time"
@@ -14,8 +17,10 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world"
 )
 
 // benchFigure is one figure of `lagkit bench`: what was measured, its
@@ -49,7 +54,9 @@ func newBenchCmd() *cobra.Command {
 figure with its goal: rewind and trace per shot with 64 players (against
 one ray-capsule test measured in the same run), snapshot encoding per
 client, server-to-client bandwidth and interpolation error with 64
-players, and the CPU time of a 12-bot 10-minute capture the flag match.
+players (on a clean link, and over a 100 ms round trip with 5% loss), the
+99th percentile and allocations of a server tick with 128 players at
+128 Hz, and the CPU time of a 12-bot 10-minute capture the flag match.
 --quick shortens the simulated runs (the match to one minute, scaled to
 ten) for CI.`,
 		Args: cobra.NoArgs,
@@ -93,21 +100,28 @@ func runBench(quick bool) ([]benchFigure, error) {
 	if err != nil {
 		return nil, err
 	}
-	rewind := nsPerOp(func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			s := &shots[i%len(shots)]
-			tr.Trace(s.Ray, 200, s.T, s.Shooter)
-		}
-	})
 	ray := geom.Ray{Origin: geom.V(-5, 0.3, 0.2), Dir: geom.V(1, 0.05, 0.02).Norm()}
 	capsule := geom.Capsule{A: geom.V(0, 0, -0.5), B: geom.V(0, 0, 0.5), R: 0.4}
 	var sink bool
-	rayNS := nsPerOp(func(b *testing.B) {
-		for b.Loop() {
-			_, _, hit := geom.RayCapsule(ray, 100, capsule)
-			sink = sink != hit
-		}
-	})
+	// Each measured three times, the two in turn, and the fastest of
+	// each kept: on a shared machine the other processes only ever add
+	// time, and a ratio of two measurements made a minute apart would
+	// mostly measure how busy the machine was.
+	rewind, rayNS := math.Inf(1), math.Inf(1)
+	for range 3 {
+		rewind = min(rewind, nsPerOp(func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				s := &shots[i%len(shots)]
+				tr.Trace(s.Ray, 200, s.T, s.Shooter)
+			}
+		}))
+		rayNS = min(rayNS, nsPerOp(func(b *testing.B) {
+			for b.Loop() {
+				_, _, hit := geom.RayCapsule(ray, 100, capsule)
+				sink = sink != hit
+			}
+		}))
+	}
 	add(benchFigure{Name: "rewind + trace per shot, 64 players, 1 s of 128 Hz history", Value: rewind, Unit: "ns",
 		Goal: 500, Anchor: "ray-capsule test", Ratio: rewind / rayNS, RatioGoal: 11,
 		Note: fmt.Sprintf("ray-capsule %.1f ns", rayNS)})
@@ -141,6 +155,23 @@ func runBench(quick bool) ([]benchFigure, error) {
 	}
 	add(benchFigure{Name: "server → client bandwidth, 64 players, 64 Hz", Value: res.BytesPerSPerClient, Unit: "B/s", Goal: 16000,
 		Note: fmt.Sprintf("interpolation error %.2f mm over %v; server tick %.0f µs", res.InterpErrorMeanM*1000, simDur, res.TickTimeUS)})
+	// The same over a lossy, jittery link: resent events and older
+	// baselines must stay within the budget too.
+	lossy, err := sim.Run(sim.Config{Players: 64, Duration: simDur / 2, Seed: 1, RTT: 100 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.05})
+	if err != nil {
+		return nil, err
+	}
+	add(benchFigure{Name: "bandwidth, 64 players, 100 ms round trip, 5% loss", Value: lossy.BytesPerSPerClient, Unit: "B/s", Goal: 16000,
+		Note: fmt.Sprintf("interpolation error %.2f mm over %v", lossy.InterpErrorMeanM*1000, simDur/2)})
+
+	// A whole server tick at 128 players and 128 Hz, its 99th percentile
+	// and its allocations.
+	p99, allocs, err := tickFigures(quick)
+	if err != nil {
+		return nil, err
+	}
+	add(benchFigure{Name: "server tick p99, 128 players, 128 Hz", Value: p99, Unit: "ms", Goal: 2.34,
+		Note: fmt.Sprintf("best of three rounds; %.2f allocations a tick", allocs)})
 
 	// The 12-bot capture the flag match of the alc experiment.
 	matchDur := 10 * time.Minute
@@ -163,6 +194,42 @@ func runBench(quick bool) ([]benchFigure, error) {
 	add(benchFigure{Name: "12-bot 10-minute CTF on metro", Value: perTen, Unit: "s", Goal: 3,
 		Note: fmt.Sprintf("%.0fx real time, from %v simulated", (10*time.Minute).Seconds()/perTen, matchDur)})
 	return figs, nil
+}
+
+// tickFigures runs three rounds of ticks of a server with 128 players at
+// 128 Hz on metro (server.TickLoad) and returns the lowest of the rounds'
+// 99th percentiles of tick time in milliseconds (other processes on the
+// machine only add time) and the allocations per tick.
+func tickFigures(quick bool) (p99ms, allocs float64, err error) {
+	m, err := world.Load("metro")
+	if err != nil {
+		return 0, 0, err
+	}
+	l, err := server.NewTickLoad(m, 128, 128)
+	if err != nil {
+		return 0, 0, err
+	}
+	ticks := 10 * 128
+	if quick {
+		ticks = 2 * 128
+	}
+	times := make([]time.Duration, ticks)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	p99 := time.Duration(math.MaxInt64)
+	for range 3 {
+		for i := range times {
+			start := time.Now()
+			if err := l.Tick(); err != nil {
+				return 0, 0, err
+			}
+			times[i] = time.Since(start)
+		}
+		slices.Sort(times)
+		p99 = min(p99, times[ticks*99/100])
+	}
+	runtime.ReadMemStats(&after)
+	return float64(p99.Nanoseconds()) / 1e6, float64(after.Mallocs-before.Mallocs) / float64(3*ticks), nil
 }
 
 func printBench(w io.Writer, figs []benchFigure) {
