@@ -231,7 +231,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	loadout, err := cfg.weapons()
+	loadout, err := cfg.Weapons()
 	if err != nil {
 		return nil, err
 	}
@@ -352,8 +352,9 @@ func loadMap(name string) (*world.Map, error) {
 	return world.Load(name)
 }
 
-// weapons returns the players' loadout.
-func (c *Config) weapons() ([]game.Weapon, error) {
+// Weapons returns the players' loadout: Loadout from WeaponsFile or
+// the shipped weapons.
+func (c *Config) Weapons() ([]game.Weapon, error) {
 	all := game.DefaultWeapons()
 	if c.WeaponsFile != "" {
 		var err error

@@ -71,6 +71,13 @@ type MatchConfig struct {
 	Replication string `toml:"replication" json:"replication,omitempty"`
 	// Latency injects delay, jitter and loss per player and direction.
 	Latency []LinkRule `toml:"latency" json:"latency,omitempty"`
+	// Seat, set by a program (a study), places each connecting player
+	// by identity and keeps its statistics across a disconnect (see
+	// server.Config.Seat).
+	Seat func(server.Identity) server.Placement `toml:"-" json:"-"`
+	// Weapons, set by a program, is the loadout every player carries
+	// (default the rifle alone); bots fight with the first.
+	Weapons []game.Weapon `toml:"-" json:"-"`
 }
 
 // DelayConfig is the match's time delay.
@@ -308,6 +315,9 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	}
 	params := game.DefaultParams()
 	loadout := []game.Weapon{game.Rifle()} // the server's default loadout, which bots fight with
+	if len(out.Weapons) > 0 {
+		loadout = out.Weapons
+	}
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
@@ -316,6 +326,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		// Live players get the rewind view.
 		ShowRewind: true,
+		Seat:       out.Seat,
 	}
 	// The parts server.New checks, one at a time so that a problem names
 	// its key.

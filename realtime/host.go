@@ -135,25 +135,7 @@ func (h *Host) start(cfg MatchConfig) (*Match, record.Sink, error) {
 func (h *Host) SetSink(sink record.Sink) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.sink = &lockedSink{s: sink}
-}
-
-// lockedSink serialises the puts of several matches into one sink.
-type lockedSink struct {
-	mu sync.Mutex
-	s  record.Sink
-}
-
-func (l *lockedSink) Put(r record.Record) {
-	l.mu.Lock()
-	l.s.Put(r)
-	l.mu.Unlock()
-}
-
-func (l *lockedSink) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.s.Close()
+	h.sink = record.Locked(sink)
 }
 
 // Matches returns the running matches, oldest first.

@@ -82,6 +82,9 @@ type Match struct {
 	samples  tickSamples
 	sink     record.Sink // what happens goes here (SetSink)
 	round    int         // the match's index in its host: its round in the sink
+	rec      recording   // recording a study's round (Record)
+	deadline time.Duration
+	final    map[string]server.Tally // the statistics the match ended with
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.
@@ -400,8 +403,11 @@ func (m *Match) wake() time.Duration {
 
 // over returns why the round is over, or "".
 func (m *Match) over() string {
-	if m.srv.Match().Over(m.srv.Time()) {
+	if m.srv.Match().Over(m.srv.PlayTime()) {
 		return "match over"
+	}
+	if m.deadline > 0 && m.srv.PlayTime() >= m.deadline {
+		return "round over"
 	}
 	return ""
 }
@@ -558,8 +564,10 @@ func (m *Match) account() {
 	m.prev = st
 	for _, rec := range m.srv.ShotRecords() {
 		sbc := rec.Registered && m.behindCover(&rec)
-		if m.sink != nil {
-			m.sink.Put(shotRecord(m.round, &rec, sbc))
+		if at, ok := m.at(rec.Time); ok && m.sink != nil {
+			sr := shotRecord(m.round, &rec, sbc)
+			sr.At = at
+			m.sink.Put(sr)
 		}
 		if rec.Rewound {
 			m.met.rewind.Inc()
@@ -575,13 +583,14 @@ func (m *Match) account() {
 		}
 	}
 	m.putReports()
+	m.putPaths()
 	for _, e := range m.srv.Log() {
 		m.putLog(&e)
 		if e.Kind != "disconnect" {
 			continue
 		}
 		for _, p := range m.peers {
-			if p.seat == e.Player && p.closing == "" {
+			if _, still := m.srv.ClientByPeer(p.id); p.seat == e.Player && p.closing == "" && !still {
 				p.closing = "dropped by the server" // a drop whose Disconnect the outbox did not carry
 			}
 		}

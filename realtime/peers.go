@@ -244,6 +244,9 @@ func (m *Match) count(p *peer) {
 // makeRoom has a bot give its seat to a person who joined a match at its
 // bot-filled size.
 func (m *Match) makeRoom() {
+	if m.r.cfg.Bots == 0 {
+		return // no bot holds a seat for people (AddBot's bots have their own)
+	}
 	for len(m.bots) > 0 && (m.humans+len(m.bots) > m.r.cfg.Seats || m.humans+len(m.bots) > max(m.r.cfg.Bots, m.humans)) {
 		b := m.bots[len(m.bots)-1]
 		if b.seat >= 0 {
@@ -266,19 +269,28 @@ func (m *Match) fillBots() {
 }
 
 // startBot runs one bot through a client driver over an in-memory pipe.
-func (m *Match) startBot() error {
+func (m *Match) startBot() error { return m.startNamedBot("", 0) }
+
+// startNamedBot runs one bot named name (default botN) whose connect
+// token names seat.
+func (m *Match) startNamedBot(name string, seat int) error {
 	m.botSeq++
-	name := fmt.Sprintf("bot%d", m.botSeq)
+	if name == "" {
+		name = fmt.Sprintf("bot%d", m.botSeq)
+	}
 	srvEnd, cliEnd := Pipe(name, "server", 256)
 	seed := m.r.cfg.Seed ^ uint64(m.botSeq)*0x9e3779b97f4a7c15
-	// Three in four bots attack, as in lagkit's matches of bots.
-	b, err := newBotBrain(bot.Config{Skill: m.r.cfg.BotSkill, Attacker: m.botSeq%4 != 0}, m.r.server.Map, m.r.grid, m.r.params, m.r.weapon, seed)
+	grid, err := m.botGrid()
+	if err != nil {
+		return err
+	}
+	b, err := newBotBrain(m.botConfig(m.botSeq), m.r.server.Map, grid, m.r.params, m.r.weapon, seed)
 	if err != nil {
 		return err
 	}
 	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Weapons: m.r.server.Weapons, Name: name}
 	if key := m.r.server.ConnectKey; len(key) != 0 {
-		tok, err := token.Seal(key, token.Claims{Match: m.id, Player: name, Address: m.r.server.Address, Expires: time.Now().Add(time.Minute)})
+		tok, err := token.Seal(key, token.Claims{Match: m.id, Player: name, Seat: uint8(seat), Address: m.r.server.Address, Expires: time.Now().Add(time.Minute)})
 		if err != nil {
 			return err
 		}
@@ -319,6 +331,7 @@ func replicatedDisplay(cc *client.Config, r server.Replication) {
 // connection closed with it.
 func (m *Match) end(reason string) {
 	m.ended.Store(true)
+	m.final = m.srv.Tallies()
 	for _, p := range m.peers {
 		if p.seat >= 0 {
 			m.srv.Kick(p.seat, reason)

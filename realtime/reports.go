@@ -1,6 +1,7 @@
 package realtime
 
 import (
+	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/geom"
@@ -24,7 +25,7 @@ func (m *Match) SetSink(sink record.Sink) error {
 // putRound puts the match's round: started, or ended at end when end is
 // set.
 func (m *Match) putRound(end time.Time) {
-	if m.sink == nil {
+	if m.sink == nil || m.rec.on {
 		return
 	}
 	c := &m.r.cfg
@@ -39,16 +40,29 @@ func (m *Match) putLog(e *server.LogEntry) {
 	if m.sink == nil {
 		return
 	}
+	at, measured := m.at(e.Time)
 	switch {
-	case e.Kind == "kill":
-		m.sink.Put(record.Kill{Round: m.round, At: e.Time, Killer: e.Player, Victim: e.Other})
-	case e.Objective >= 0:
-		m.sink.Put(record.Objective{Round: m.round, At: e.Time, Seat: e.Player, Team: e.Team, Kind: e.Kind})
+	case e.Kind == "kill" && measured:
+		m.sink.Put(record.Kill{Round: m.round, At: at, Killer: e.Player, Victim: e.Other})
+	case e.Objective >= 0 && measured:
+		m.sink.Put(record.Objective{Round: m.round, At: at, Seat: e.Player, Team: e.Team, Kind: e.Kind})
 	case e.Kind == "connect":
-		m.sink.Put(record.Session{Round: m.round, Seat: e.Player, Kind: record.Connect, At: m.start.Add(e.Time)})
+		m.sink.Put(record.Session{Round: m.round, Seat: e.Player, Kind: record.Connect, Transport: m.transportOf(e.Player), At: m.start.Add(e.Time)})
 	case e.Kind == "disconnect":
 		m.sink.Put(record.Session{Round: m.round, Seat: e.Player, Kind: record.Disconnect, Reason: e.Reason, At: m.start.Add(e.Time)})
 	}
+}
+
+// transportOf names the transport of the player in seat ("udp",
+// "webtransport", "websocket", "pipe" for a server-side bot).
+func (m *Match) transportOf(seat int) string {
+	for _, p := range m.peers {
+		if _, ok := m.srv.ClientByPeer(p.id); ok && p.seat == seat {
+			kind, _, _ := strings.Cut(p.conn.Peer(), ":")
+			return kind
+		}
+	}
+	return ""
 }
 
 // shotRecord is rec as a study keeps it; sbc reports whether the server
@@ -76,8 +90,10 @@ func (m *Match) Place(id int, pos geom.Vec3, yaw float64) error {
 // putReports hands the core's SBC reports to the sink.
 func (m *Match) putReports() {
 	for _, r := range m.srv.SBCReports() {
-		if m.sink != nil {
-			m.sink.Put(sbcRecord(&r))
+		if at, ok := m.at(r.Time); ok && m.sink != nil {
+			sr := sbcRecord(&r)
+			sr.Round, sr.At = m.round, at
+			m.sink.Put(sr)
 		}
 	}
 }

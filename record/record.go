@@ -10,7 +10,10 @@
 // who rejoins keeps one identity; rounds by their index in the schedule.
 package record
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // Record is one observation. Only the types of this package implement it.
 type Record interface{ isRecord() }
@@ -215,4 +218,25 @@ func (t tee) Close() error {
 		}
 	}
 	return first
+}
+
+// Locked returns a Sink that serialises the Puts and the Close of
+// several goroutines into s, which then sees one at a time.
+func Locked(s Sink) Sink { return &locked{s: s} }
+
+type locked struct {
+	mu sync.Mutex
+	s  Sink
+}
+
+func (l *locked) Put(r Record) {
+	l.mu.Lock()
+	l.s.Put(r)
+	l.mu.Unlock()
+}
+
+func (l *locked) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.s.Close()
 }

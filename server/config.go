@@ -128,6 +128,11 @@ type Config struct {
 	// lag compensation did (as Source's sv_showlagcompensation does,
 	// [source]). Off by default: it costs bytes on every hit.
 	ShowRewind bool
+	// Seat, if set, places each client that connects, given who it is
+	// (see Identity): its slot and team, or a refusal. The server then
+	// keeps each identity's statistics (Tally) across a disconnect, so a
+	// player who connects again carries on where it left.
+	Seat func(Identity) Placement
 }
 
 // Replication configures threshold replication ([led]): a

@@ -107,6 +107,10 @@ type Server struct {
 	stats Stats
 	// notes, when set, is told of the reliable events (SetEventNotes).
 	notes func(*EventNote)
+	// kept holds each identity's statistics between its sessions (with
+	// Config.Seat); pause the pause state (see Pause).
+	kept  map[string]kept
+	pause pauseState
 	// overLimit is set when a client is disconnected for going over a
 	// limit, for Step to report.
 	overLimit bool
@@ -120,8 +124,11 @@ type Stats struct {
 	// address token; Restarts new sessions that replaced an old one at
 	// the same address.
 	Challenged, Restarts int
-	Connects             int
-	Disconnects          int
+	// Rejoins counts sessions that took over the slot of the same
+	// identity's older one (see Config.Seat).
+	Rejoins     int
+	Connects    int
+	Disconnects int
 	// Kicked counts the disconnects the server made, by the code sent
 	// (over a limit, timed out, kicked); Disconnects counts every
 	// session that ended.
@@ -167,6 +174,7 @@ type client struct {
 	nonce uint64 // the session nonce of its Connect
 	id    int
 	name  string
+	ident string // its identity's player, with Config.Seat
 	team  int
 	state game.PlayerState
 
@@ -464,7 +472,8 @@ func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 		}
 	}
 	s.dropAppeals(id)
-	s.match.Died(s.Time(), id, c.state.Pos)
+	s.keep(c)
+	s.match.Died(s.PlayTime(), id, c.state.Pos)
 	s.clients[id] = nil
 	s.stats.Disconnects++
 	s.record(LogEntry{Kind: "disconnect", Player: id, Team: c.team, Pos: c.state.Pos, Code: code, Reason: reason})
@@ -503,6 +512,8 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 			s.stats.CmdsDropped.Stale++ // a redundant copy, a duplicate or a replay
 		case cmd.Tick > newest:
 			s.stats.CmdsDropped.OutOfWindow++
+		case s.pause.on:
+			s.pausedCommand(c, cmd)
 		default:
 			s.sched.receive(now, c, cmd)
 		}
@@ -517,6 +528,10 @@ func (s *Server) Advance(now time.Duration) {
 }
 
 func (s *Server) step(now time.Duration) {
+	if s.pause.on {
+		s.stepPaused(now)
+		return
+	}
 	s.sched.begin()
 	s.tick++
 	tickTime := time.Duration(s.tick) * s.tickDur
@@ -535,7 +550,7 @@ func (s *Server) step(now time.Duration) {
 	s.sched.resolve(tickTime)
 	s.expireAppeals(tickTime)
 	s.lifecycle(tickTime)
-	s.updateMatch(tickTime)
+	s.updateMatch(s.PlayTime())
 	s.updateDelay(tickTime)
 	s.sched.end()
 	for _, c := range s.clients {
@@ -543,6 +558,13 @@ func (s *Server) step(now time.Duration) {
 			s.hashState(c)
 		}
 	}
+	s.sendSnapshots(now)
+}
+
+// sendSnapshots ends each client's tick: the tick's entity states are
+// quantised once, a client gone silent too long is dropped, and the
+// others get their snapshot when one is due.
+func (s *Server) sendSnapshots(now time.Duration) {
 	s.stampEntities()
 	for _, c := range s.clients {
 		if c == nil {

@@ -80,15 +80,10 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 		s.stats.Restarts++
 		s.drop(id, wire.DisconnectUnspecified, "")
 	}
-	id := -1
-	for i, c := range s.clients {
-		if c == nil {
-			id = i
-			break
-		}
-	}
+	who := identity(claims, m, len(s.cfg.ConnectKey) != 0)
+	id, place, refused := s.slotFor(who)
 	if id < 0 {
-		s.reject(from, size, "server full")
+		s.reject(from, size, refused)
 		return
 	}
 	if len(s.cfg.ConnectKey) != 0 {
@@ -96,6 +91,12 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 			return
 		}
 		s.seenTokens[claims.ID] = claims.Expires.Sub(s.cfg.Epoch)
+	}
+	if s.clients[id] != nil {
+		// The same player, back before its old session timed out: the
+		// old one ends, its statistics kept for the new.
+		s.stats.Rejoins++
+		s.drop(id, wire.DisconnectUnspecified, "")
 	}
 	rate := int(m.SnapshotRate)
 	if rate <= 0 || rate > s.cfg.TickRate {
@@ -125,13 +126,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 		c.repSent = make([]bool, s.cfg.MaxClients)
 		c.senders = make([]reckoning.Sender, s.cfg.MaxClients)
 	}
-	var sizes [2]int
-	for _, o := range s.clients {
-		if o != nil && o.team < 2 {
-			sizes[o.team]++
-		}
-	}
-	c.team = s.match.Team(sizes)
+	s.seat(c, who, place)
 	s.spawn(c, 0, now)
 	s.clients[id] = c
 	s.sendSettings(c)

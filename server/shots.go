@@ -301,7 +301,7 @@ func (s *Server) kill(now time.Duration, killer, victim int) {
 		killerTeam = k.team
 	}
 	s.match.Kill(killer, killerTeam, victim, v.team)
-	s.match.Died(now, victim, v.state.Pos)
+	s.match.Died(now-s.PausedFor(), victim, v.state.Pos)
 	s.record(LogEntry{Kind: "kill", Player: killer, Other: victim, Team: killerTeam, Pos: v.state.Pos})
 	ev := wire.KillEvent{Killer: uint8(killer), Victim: uint8(victim)}
 	if data, err := wire.AppendKillEvent(nil, &ev); err == nil {

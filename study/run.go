@@ -40,6 +40,12 @@ type Options struct {
 	Seed uint64
 	// Progress, when set, is called as each round ends.
 	Progress func(p *Plan, ended time.Time)
+	// From is the index of the first round played: a study resumed after
+	// a restart starts at the round it stopped in.
+	From int
+	// Resume continues a study the sink already holds: Run puts no
+	// record.Study.
+	Resume bool
 }
 
 // Run plays the schedule's rounds in order on d and puts every
@@ -49,9 +55,17 @@ type Options struct {
 // sink. When ctx is cancelled Run stops after what it was doing and
 // returns an error wrapping ctx's; the records put so far stand.
 func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Options) error {
-	sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})
+	if opt.From < 0 || opt.From >= len(s.Plans()) {
+		return fmt.Errorf("study %s: no round %d to start from (%d rounds)", s.Name, opt.From, len(s.Plans()))
+	}
+	if !opt.Resume {
+		sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})
+	}
 	for i, p := range s.Plans() {
-		if i > 0 {
+		if i < opt.From {
+			continue
+		}
+		if i > opt.From {
 			if err := d.Wait(ctx, s.Plans()[i-1].Interval); err != nil {
 				return fmt.Errorf("study %s: before round %d (%s): %w", s.Name, i+1, p.Name, err)
 			}

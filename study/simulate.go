@@ -113,7 +113,6 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 // simConfig returns the match that plays round p: player i holds seat
 // i.
 func simConfig(p *Plan, seats []Seat, seed uint64) (match.Config, error) {
-	t := p.Technique
 	first := p.Links[0]
 	latency := make(map[int]float64, len(seats))
 	for i, l := range p.Links {
@@ -123,17 +122,30 @@ func simConfig(p *Plan, seats []Seat, seed uint64) (match.Config, error) {
 		}
 		latency[i] = 2 * l.LatencyMS
 	}
+	cfg, err := p.MatchConfig(len(seats), seed)
+	if err != nil {
+		return match.Config{}, err
+	}
+	cfg.Latency, cfg.JitterMS, cfg.Loss = latency, first.JitterMS, first.Loss
+	return cfg, nil
+}
+
+// MatchConfig returns the match that plays round p with seats players,
+// its bots under seed: the map, mode, loadout and technique, lasting the
+// lead-in and the measured part. The links are the driver's to set
+// (Plan.Links).
+func (p *Plan) MatchConfig(seats int, seed uint64) (match.Config, error) {
+	t := p.Technique
 	rep, err := match.ThresholdReplication(t.Replication, p.MapPath)
 	if err != nil {
 		return match.Config{}, err
 	}
-	cfg := match.Config{
-		Map: p.MapPath, Mode: p.Mode, Bots: len(seats), Duration: p.LeadIn() + p.Duration, Seed: seed,
-		Policy: t.Policy, Latency: latency, JitterMS: first.JitterMS, Loss: first.Loss, Skill: p.BotSkill,
+	return match.Config{
+		Map: p.MapPath, Mode: p.Mode, Bots: seats, Duration: p.LeadIn() + p.Duration, Seed: seed,
+		Policy: t.Policy, Skill: p.BotSkill,
 		WeaponsFile: p.WeaponsFile, Loadout: p.Weapons, Replication: rep, Delay: t.delayConfig(),
 		TimeWarp: time.Duration(t.TimeWarp), Display: t.display(),
-	}
-	return cfg, nil
+	}, nil
 }
 
 // timed is a record with the match time it happened at.

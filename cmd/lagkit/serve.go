@@ -23,6 +23,7 @@ import (
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/web"
 )
 
 // shutdownGrace bounds a graceful shutdown: matches tell their players
@@ -42,6 +43,9 @@ type serveOptions struct {
 	// db, if set, is the study database the matches' records go to.
 	db     string
 	agones agonesOptions
+	// page, if set, adjusts the page's options (a study serves its own
+	// pages).
+	page func(*web.Options)
 	// changed reports whether a flag was given (nil: none was).
 	changed func(name string) bool
 }

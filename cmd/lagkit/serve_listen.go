@@ -25,6 +25,9 @@ func openListeners(o serveOptions, host *realtime.Host, ls *[]transport.Listener
 		if o.tokens {
 			wo.Tokens = func(player string) ([]byte, error) { return browserToken(host, player) }
 		}
+		if o.page != nil {
+			o.page(&wo)
+		}
 		w, err := transport.NewWeb(transport.WebOptions{Addr: o.listen, Cert: cert, Handler: web.HandlerWith(wo)})
 		if err != nil {
 			return a, fmt.Errorf("--listen: %w", err)

@@ -71,6 +71,7 @@ func newStudyRunCmd() *cobra.Command {
 		simulate, quick, force, asJSON bool
 		seed                           uint64
 		out, dsn                       string
+		lo                             liveStudyOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "run FILE",
@@ -80,13 +81,26 @@ what it recorded: per round and per technique, shots, hits, accuracy,
 shots behind cover (SBC) per hit and appeals, overall and by the
 players' round trip, and the questionnaire's answers.
 
+Without --simulate the study is played live by people: it is served as
+lagkit serve serves matches (the page, WebSocket and WebTransport on
+--listen, native clients on --udp), and run prints the admin page's URL,
+carrying a random admin token, and one join link per person's seat
+(https://HOST:PORT/?code=CODE, codes from the schedule or generated).
+The study waits for the admin's start (or --start); each round is a
+match with the round's technique, the injected latency on each seat as
+an emulated link, and bots in the bot seats. A participant who drops
+and joins again with the same code gets the same seat and team, with
+the statistics it had. Records go to --db as they happen; if the
+process dies, running the same command again on the same database
+resumes the study in the round it stopped in, each seat's statistics
+restored from the stored kills and shots (--fresh starts anew).
+
 --simulate plays every seat with bots on the simulation driver, faster
 than real time; the same --seed gives the same report. Round k of a
 technique plays under the seed of replicate k of lagkit experiment run
-with that --seed. Bots answer no questionnaires. Playing a study live with
-people is not available yet.
+with that --seed. Bots answer no questionnaires.
 
-The report goes to --out (default: a new folder under ./results/):
+With --simulate the report goes to --out (default: a new folder under ./results/):
 study.md, study.json, and the results.json, CSV tables and report.html
 the experiments write. Every record (rounds, participants, sessions,
 shots, kills, objectives, reports, answers and movement paths) is also
@@ -94,16 +108,25 @@ stored in the study database --db: an SQLite file (created if missing)
 or a postgres:// URL; 'lagkit study export' reads it back.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !simulate {
-				return usagef("study run: playing a study live with people is not available yet; " +
-					"add --simulate to play every seat with bots on the simulation driver")
-			}
 			s, err := study.Load(args[0])
 			if err != nil {
 				return err
 			}
 			if quick {
 				s.Shorten(quickRound)
+			}
+			if !simulate {
+				for _, name := range []string{"out", "force", "json"} {
+					if cmd.Flags().Changed(name) {
+						return usagef("--%s: a live study writes its records to --db; report on them with the study database", name)
+					}
+				}
+				return runLiveStudy(cmd.Context(), s, dsn, seed, lo, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			}
+			for _, name := range []string{"listen", "udp", "cert", "key", "start", "fresh", "answer-wait", "log-format"} {
+				if cmd.Flags().Changed(name) {
+					return usagef("--%s: only a live study (without --simulate) serves players", name)
+				}
 			}
 			if out == "" {
 				out = defaultOut("study-" + s.Name)
@@ -160,6 +183,7 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
 	f.BoolVar(&asJSON, "json", false, "print study.json to stdout")
 	f.StringVar(&dsn, "db", defaultDB, "study database: an SQLite file, or a postgres:// URL")
+	addLiveStudyFlags(cmd, &lo)
 	return cmd
 }
 

@@ -56,7 +56,9 @@ func TestStudyCheckErrors(t *testing.T) {
 		{[]string{"study", "check", bad}, 1, "bad.toml:5:12: technique[0].policy.name: unknown policy \"magic\", want one of alc, alc-predict, clc, none, tlc"},
 		{[]string{"study", "check", "missing.toml"}, 1, "missing.toml"},
 		{[]string{"study", "check"}, 2, "accepts 1 arg"},
-		{[]string{"study", "run", "../../presets/alc.toml"}, 2, "study run: playing a study live with people is not available yet; add --simulate"},
+		{[]string{"study", "run", "../../presets/alc.toml", "--out", "x"}, 2, "--out: a live study writes its records to --db"},
+		{[]string{"study", "run", "../../presets/alc.toml", "--simulate", "--listen", "127.0.0.1:0"}, 2, "--listen: only a live study (without --simulate) serves players"},
+		{[]string{"study", "run", "../../presets/alc.toml", "--listen", ""}, 2, "--listen: a live study needs an address"},
 		{[]string{"study", "grade"}, 2, "unknown command \"grade\" for lagkit study (commands: check, export, report, run)"},
 	}
 	for _, c := range cases {

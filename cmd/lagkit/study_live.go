@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/store"
+	"github.com/lagkit/lagkit/study"
+	"github.com/lagkit/lagkit/study/live"
+	"github.com/lagkit/lagkit/token"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/web"
+)
+
+// adminPagePath is where the admin page is served; its token goes in the
+// URL's fragment, which never reaches a server's logs.
+const adminPagePath = "/admin"
+
+// liveStudyOptions are study run's flags for a study played by people.
+type liveStudyOptions struct {
+	listen, udp, cert, key, logFormat string
+	start, fresh                      bool
+	answerWait                        time.Duration
+}
+
+// addLiveStudyFlags adds the flags of a live study run to cmd.
+func addLiveStudyFlags(cmd *cobra.Command, o *liveStudyOptions) {
+	f := cmd.Flags()
+	f.StringVar(&o.listen, "listen", "127.0.0.1:4433", "live: HOST:PORT for the participants' and the admin's browsers (the page and WebSocket over HTTPS, WebTransport over UDP)")
+	f.StringVar(&o.udp, "udp", "127.0.0.1:0", "live: HOST:PORT for native clients over UDP (empty: off)")
+	f.StringVar(&o.cert, "cert", "", "live: TLS certificate (PEM) for --listen (default: a self-signed one for 127.0.0.1, ::1 and localhost)")
+	f.StringVar(&o.key, "key", "", "live: TLS key (PEM) for --cert")
+	f.BoolVar(&o.start, "start", false, "live: start the first round at once instead of waiting for the admin page's start")
+	f.BoolVar(&o.fresh, "fresh", false, "live: start a new study even when the database holds an unfinished run of this schedule (default: resume it)")
+	f.DurationVar(&o.answerWait, "answer-wait", live.DefaultAnswerWait, "live: how long the questionnaire after a round waits for the participants' answers")
+	f.StringVar(&o.logFormat, "log-format", "auto", "live: logs as text or json (auto: text on a terminal, json otherwise)")
+}
+
+// runLiveStudy serves study s to people: it prints the admin's URL and
+// one join link per person's seat on out, plays the rounds as the admin
+// starts them, and stores every record in the database dsn. A run of the
+// same schedule that stopped in a round (a crash, a kill) is resumed at
+// that round unless o.fresh is set.
+func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint64, o liveStudyOptions, out, logOut io.Writer) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log, err := newLogger(o.logFormat, logOut)
+	if err != nil {
+		return err
+	}
+	if (o.cert == "") != (o.key == "") {
+		return usagef("--cert and --key go together")
+	}
+	if o.listen == "" {
+		return usagef("--listen: a live study needs an address for the participants' browsers")
+	}
+	db, err := store.Open(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("--db: %w", err)
+	}
+	defer db.Close()
+	cfg := live.Config{Schedule: s, AnswerWait: o.answerWait, AutoStart: o.start, Log: log}
+	var w *store.Writer
+	if !o.fresh {
+		stored, err := live.ResumeFrom(ctx, db, s)
+		switch {
+		case err == nil:
+			if w, err = db.ResumeWriter(ctx, stored.ID, store.WriterOptions{}); err != nil {
+				return err
+			}
+			cfg.Resume, cfg.Codes = stored.Resume, stored.Codes
+			fmt.Fprintf(out, "resuming study %d (%s) at round %d after %.1f s of it\n",
+				stored.ID, s.Name, stored.Resume.Round+1, stored.Resume.Elapsed.Seconds())
+		case !errors.Is(err, live.ErrNothingToResume):
+			return err
+		}
+	}
+	if w == nil {
+		w = db.NewWriter(store.WriterOptions{})
+	}
+
+	host := realtime.NewHost(log, nil)
+	key, err := token.NewKey()
+	if err != nil {
+		return err
+	}
+	admin := make([]byte, 16)
+	crand.Read(admin)
+	adminToken := hex.EncodeToString(admin)
+	d, err := live.New(func() live.Config { c := cfg; c.Host = host; return c }())
+	if err != nil {
+		return err
+	}
+	var listeners []transport.Listener
+	defer func() {
+		for _, l := range listeners {
+			_ = l.Close()
+		}
+	}()
+	addrs, err := openListeners(serveOptions{listen: o.listen, udp: o.udp, cert: o.cert, key: o.key, tokens: true,
+		page: func(wo *web.Options) {
+			// The page joins its seat by participant code, not as a
+			// player of the oldest match.
+			wo.Tokens = nil
+			// The study's pages (admin, questionnaire) are served from
+			// here once package web takes a study.Control:
+			//   wo.Study, wo.AdminToken, wo.Host = d, adminToken, host
+		}}, host, &listeners)
+	if err != nil {
+		return err
+	}
+	if err := host.RequireTokens(key, addrs.udp); err != nil {
+		return err
+	}
+	for _, l := range listeners {
+		go func() {
+			if err := host.Serve(ctx, l); err != nil {
+				log.Error("accept", "addr", l.Addr(), "err", err)
+			}
+		}()
+	}
+	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "cert_sha256", addrs.certHash)
+	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, addrs.listen, adminPagePath, adminToken)
+	codes := d.Codes()
+	seats := make([]int, 0, len(codes))
+	for seat := range codes {
+		seats = append(seats, seat)
+	}
+	sort.Ints(seats)
+	for _, seat := range seats {
+		fmt.Fprintf(out, "seat %d: https://%s/?code=%s\n", seat, addrs.listen, codes[seat])
+	}
+
+	err = d.Run(ctx, w, study.Options{Seed: seed})
+	for _, l := range listeners {
+		_ = l.Close()
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	_ = host.Shutdown(sctx, "study over")
+	if cerr := w.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	st := w.Stats()
+	log.Info("records", "db", db.String(), "study", w.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
+	if ctx.Err() != nil {
+		fmt.Fprintf(out, "study %s stopped; run the same command again to resume it\n", s.Name)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "study %s: over; %d records in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
+	return nil
+}

@@ -1,0 +1,192 @@
+package realtime
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lagkit/lagkit/bot"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/server"
+)
+
+// A match as one round of a study: recorded under the study's round
+// index from the start of its measured part, paused and resumed by the
+// study's administrator, ended by its own deadline on the play clock,
+// with server-side bots in the seats the study gives them.
+
+// Recording says how a match records a study's round (see Record).
+type Recording struct {
+	// Round is the index the records carry.
+	Round int
+	// Offset is added to every record's time: a round resumed after a
+	// restart carries on from where its records stopped.
+	Offset time.Duration
+	// PathRate is how many times a second each living player's position
+	// is recorded (record.Path) during the measured part (0: never; at
+	// most the tick rate).
+	PathRate int
+}
+
+// recording is a match's study recording state, owned by its goroutine.
+type recording struct {
+	on        bool
+	measuring bool
+	from      time.Duration // play time the measured part began at
+	offset    time.Duration
+	pathEvery time.Duration
+	nextPath  time.Duration
+}
+
+// Record makes the match put what happens in it into sink as round
+// rec.Round of a study: connects and disconnects from now on, and from
+// the start of the measured part (Measure) its judged shots, kills,
+// objective events, SBC reports and movement paths, timed on the play
+// clock (pauses left out) from that start plus rec.Offset. Unlike
+// SetSink it puts no record.Round: the study owns its rounds.
+func (m *Match) Record(sink record.Sink, rec Recording) error {
+	if rec.PathRate < 0 {
+		return fmt.Errorf("realtime: path rate %d, want 0 or more", rec.PathRate)
+	}
+	return m.do(func() {
+		m.sink, m.round = sink, rec.Round
+		m.rec = recording{on: true, offset: rec.Offset}
+		if rec.PathRate > 0 {
+			m.rec.pathEvery = max(time.Second/time.Duration(rec.PathRate), m.tick)
+		}
+	})
+}
+
+// Measure starts the measured part of a recorded round now and returns
+// the play time it starts at.
+func (m *Match) Measure() (time.Duration, error) {
+	var at time.Duration
+	err := m.do(func() {
+		at = m.srv.PlayTime()
+		m.rec.measuring, m.rec.from, m.rec.nextPath = true, at, at
+	})
+	return at, err
+}
+
+// at converts a core time (server time, pauses included) of something
+// that happens now to a record's time, and reports whether it is kept.
+func (m *Match) at(t time.Duration) (time.Duration, bool) {
+	if !m.rec.on {
+		return t, true
+	}
+	if !m.rec.measuring {
+		return 0, false
+	}
+	return t - m.srv.PausedFor() - m.rec.from + m.rec.offset, true
+}
+
+// putPaths records the living players' positions when one is due.
+func (m *Match) putPaths() {
+	r := &m.rec
+	if m.sink == nil || !r.measuring || r.pathEvery == 0 || m.srv.PlayTime() < r.nextPath {
+		return
+	}
+	now := m.srv.PlayTime()
+	for r.nextPath <= now {
+		r.nextPath += r.pathEvery
+	}
+	at := now - r.from + r.offset
+	for _, p := range m.peers {
+		if p.seat < 0 {
+			continue
+		}
+		ci, ok := m.srv.Client(p.seat)
+		if !ok || ci.State.Has(game.FlagDead) {
+			continue
+		}
+		m.sink.Put(record.Path{Round: m.round, At: at, Seat: p.seat, Team: ci.Team,
+			X: ci.State.Pos.X, Y: ci.State.Pos.Y, Z: ci.State.Pos.Z})
+	}
+}
+
+// EndAt ends the match once its play clock (server time less pauses)
+// reaches at: a study round's end, which a pause postpones and an
+// extension moves (0: no such end).
+func (m *Match) EndAt(at time.Duration) error {
+	return m.do(func() { m.deadline = at })
+}
+
+// PlayTime returns the match's play clock: its time less its pauses.
+func (m *Match) PlayTime() (time.Duration, error) {
+	var t time.Duration
+	err := m.do(func() { t = m.srv.PlayTime() })
+	return t, err
+}
+
+// Pause freezes the game (see server.Server.Pause): nobody moves or
+// fires, the mode's clock and the match's deadline stop; the players
+// stay connected.
+func (m *Match) Pause() error { return m.do(func() { m.srv.Pause() }) }
+
+// Resume undoes Pause.
+func (m *Match) Resume() error { return m.do(func() { m.srv.Resume() }) }
+
+// SetTally seeds the statistics of the player a connect token names
+// (see server.Server.SetTally); it needs MatchConfig.Seat.
+func (m *Match) SetTally(player string, t server.Tally) error {
+	if m.r.server.Seat == nil {
+		return errors.New("realtime: the match places nobody by identity (MatchConfig.Seat): it keeps no statistics")
+	}
+	return m.do(func() { m.srv.SetTally(player, t) })
+}
+
+// Tally returns the statistics of player (see server.Server.TallyOf).
+func (m *Match) Tally(player string) (server.Tally, bool, error) {
+	var t server.Tally
+	var ok bool
+	err := m.do(func() { t, ok = m.srv.TallyOf(player) })
+	return t, ok, err
+}
+
+// AddBot starts a server-side bot named name, whose connect token (when
+// the match requires tokens) names it and seat, so that MatchConfig.Seat
+// can place it. It plays until the match ends or its seat is taken.
+func (m *Match) AddBot(name string, seat int) error {
+	if name == "" || len(name) > 32 {
+		return fmt.Errorf("realtime: bot name %q: want 1 to 32 bytes", name)
+	}
+	if seat < 0 || seat > 255 {
+		return fmt.Errorf("realtime: bot seat %d, want 0 to 255", seat)
+	}
+	var err error
+	if e := m.do(func() { err = m.startNamedBot(name, seat) }); e != nil {
+		return e
+	}
+	return err
+}
+
+// botGrid returns the navigation grid bots walk, built on first use.
+func (m *Match) botGrid() (*nav.Grid, error) {
+	if m.r.grid == nil {
+		g, err := nav.Build(m.r.server.Map, m.r.params)
+		if err != nil {
+			return nil, err
+		}
+		m.r.grid = g
+	}
+	return m.r.grid, nil
+}
+
+// botConfig is a server-side bot's brain configuration: three in four
+// attack, as in lagkit's matches of bots.
+func (m *Match) botConfig(n int) bot.Config {
+	return bot.Config{Skill: m.r.cfg.BotSkill, Attacker: n%4 != 0}
+}
+
+// Tallies returns every player's statistics by identity (see
+// server.Server.Tallies); once the match has ended, those it ended with.
+func (m *Match) Tallies() map[string]server.Tally {
+	var t map[string]server.Tally
+	if m.do(func() { t = m.srv.Tallies() }) != nil {
+		<-m.done
+		return m.final
+	}
+	return t
+}

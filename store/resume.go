@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/lagkit/lagkit/record"
+)
+
+// ResumeWriter starts a Writer that adds to study, already in the
+// database, after its last record: a study restarted after its process
+// died carries on in the same study rather than a new one.
+func (db *DB) ResumeWriter(ctx context.Context, study int64, opts WriterOptions) (*Writer, error) {
+	var n int
+	if err := db.db.QueryRowContext(ctx, db.dialect.rebind("SELECT COUNT(*) FROM studies WHERE id = ?"), study).Scan(&n); err != nil {
+		return nil, fmt.Errorf("store: %s: study %d: %w", db.name, study, err)
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("store: %s: no study %d to resume", db.name, study)
+	}
+	var next int64
+	for _, name := range Tables[1:] {
+		var max sql.NullInt64
+		q := db.dialect.rebind("SELECT MAX(seq) FROM " + name + " WHERE study_id = ?")
+		if err := db.db.QueryRowContext(ctx, q, study).Scan(&max); err != nil {
+			return nil, fmt.Errorf("store: %s: %s of study %d: %w", db.name, name, study, err)
+		}
+		if max.Valid && max.Int64+1 > next {
+			next = max.Int64 + 1
+		}
+	}
+	w := db.NewWriter(opts)
+	// The writer's goroutine reads these only once a record arrives.
+	w.study.Store(study)
+	w.seq = next
+	return w, nil
+}
+
+// RoundState is how far a stored study got in one round.
+type RoundState struct {
+	record.Round
+	// Elapsed is the newest time of the round's measured events (shots,
+	// kills, objectives, reports, paths): how much of the round was
+	// played, as far as the database knows.
+	Elapsed time.Duration
+}
+
+// Rounds returns the rounds of study stored so far, by index, with how
+// much of each was played.
+func (db *DB) Rounds(ctx context.Context, study int64) ([]RoundState, error) {
+	rounds, err := All[record.Round](ctx, db, study)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RoundState, len(rounds))
+	for i, r := range rounds {
+		out[i].Round = r
+		for _, name := range []string{"shots", "kills", "objectives", "sbc_reports", "paths"} {
+			var max sql.NullInt64
+			q := db.dialect.rebind("SELECT MAX(t_ns) FROM " + name + " WHERE study_id = ? AND round = ?")
+			if err := db.db.QueryRowContext(ctx, q, study, r.Index).Scan(&max); err != nil {
+				return nil, fmt.Errorf("store: %s: %s of study %d: %w", db.name, name, study, err)
+			}
+			if max.Valid && time.Duration(max.Int64) > out[i].Elapsed {
+				out[i].Elapsed = time.Duration(max.Int64)
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,309 @@
+package live
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/study"
+)
+
+// The study.Control side of the driver: what the admin and
+// questionnaire pages see and do.
+
+var _ study.Control = (*Driver)(nil)
+
+// State describes the study now.
+func (d *Driver) State() study.LiveState {
+	d.mu.Lock()
+	st := study.LiveState{Study: d.cfg.Schedule.Name, Phase: d.phase, Rounds: len(d.cfg.Schedule.Plans())}
+	p, m, deadline, playEnd, q, last, resume := d.plan, d.match, d.deadline, d.playEnd, d.quest, d.last, d.resume
+	answered := map[int]bool{}
+	if q != nil {
+		for s := range q.answered {
+			answered[s] = true
+		}
+	}
+	d.mu.Unlock()
+	if p == nil {
+		p = d.cfg.Schedule.Plans()[0]
+		if resume != nil {
+			p = d.cfg.Schedule.Plans()[resume.Round]
+		}
+	}
+	st.Round, st.RoundName, st.Technique, st.Map, st.Mode = p.Index, p.Name, p.Technique.Name, p.Map, string(p.Mode)
+	if !deadline.IsZero() {
+		st.Remaining = study.Duration(max(time.Until(deadline), 0))
+	}
+	st.Seats = make([]study.SeatState, len(d.seats))
+	for i, s := range d.seats {
+		t := last[i]
+		st.Seats[i] = study.SeatState{Seat: i, Code: d.codes[i], Bot: s.Bot, Answered: answered[i], Kills: t.Kills, Deaths: t.Deaths}
+	}
+	if m == nil {
+		return st // between rounds: the last round's statistics
+	}
+	st.Match = m.ID()
+	if (st.Phase == study.PhasePlaying || st.Phase == study.PhasePaused) && playEnd > 0 {
+		if play, err := m.PlayTime(); err == nil {
+			st.Remaining = study.Duration(max(playEnd-play, 0))
+		}
+	}
+	info, err := m.Info()
+	if err != nil {
+		return st
+	}
+	for _, pl := range info.Players {
+		if pl.Seat < 0 || pl.Seat >= len(st.Seats) {
+			continue
+		}
+		ss := &st.Seats[pl.Seat]
+		ss.Connected, ss.Team, ss.Kills, ss.Deaths, ss.RTTms = true, pl.Team, pl.Kills, pl.Deaths, pl.RTTms
+	}
+	team := teams(p, len(d.seats))
+	for i := range st.Seats {
+		ss := &st.Seats[i]
+		if ss.Connected {
+			continue
+		}
+		ss.Team, ss.Kills, ss.Deaths = team[i], 0, 0
+		if t, ok, err := m.Tally(d.playerName(i)); err == nil && ok {
+			ss.Kills, ss.Deaths = t.Kills, t.Deaths
+		}
+	}
+	return st
+}
+
+// Command runs an admin command.
+func (d *Driver) Command(c study.Command) error {
+	d.mu.Lock()
+	phase, m := d.phase, d.match
+	d.mu.Unlock()
+	if phase == study.PhaseEnded {
+		return study.ErrEnded
+	}
+	switch c.Action {
+	case study.ActionStart:
+		if phase != study.PhaseWaiting {
+			return fmt.Errorf("live: the study has already started (%s)", phase)
+		}
+		d.startOnce.Do(func() { close(d.started) })
+		return nil
+	case study.ActionPause:
+		if m == nil || (phase != study.PhasePlaying && phase != study.PhaseWarmup) {
+			return fmt.Errorf("live: nothing to pause in phase %s", phase)
+		}
+		if err := m.Pause(); err != nil {
+			return err
+		}
+		d.mu.Lock()
+		d.before, d.phase = phase, study.PhasePaused
+		d.mu.Unlock()
+		return nil
+	case study.ActionResume:
+		if m == nil || phase != study.PhasePaused {
+			return fmt.Errorf("live: the round is not paused (%s)", phase)
+		}
+		if err := m.Resume(); err != nil {
+			return err
+		}
+		d.mu.Lock()
+		d.phase, d.before = d.before, ""
+		d.mu.Unlock()
+		return nil
+	case study.ActionSkip:
+		if phase == study.PhasePaused && m != nil {
+			if err := m.Resume(); err != nil {
+				return err
+			}
+			d.mu.Lock()
+			d.phase, d.before = d.before, ""
+			d.mu.Unlock()
+		}
+		select {
+		case d.skip <- struct{}{}:
+		default: // a skip is already waiting
+		}
+		return nil
+	case study.ActionExtend:
+		ext := time.Duration(c.Extend)
+		if ext <= 0 || ext > study.MaxExtend {
+			return fmt.Errorf("live: extend by %v, want more than 0 and at most %v", ext, study.MaxExtend)
+		}
+		if m == nil || (phase != study.PhasePlaying && phase != study.PhasePaused) {
+			return fmt.Errorf("live: no round is being played to extend (%s)", phase)
+		}
+		d.mu.Lock()
+		d.playEnd += ext
+		end := d.playEnd
+		d.mu.Unlock()
+		return m.EndAt(end)
+	case study.ActionEnd:
+		d.mu.Lock()
+		d.ending = true
+		d.mu.Unlock()
+		if phase == study.PhaseWaiting || phase == study.PhaseInterval || phase == study.PhaseQuestions {
+			select {
+			case d.skip <- struct{}{}:
+			default:
+			}
+		}
+		if phase == study.PhaseWaiting {
+			d.startOnce.Do(func() { close(d.started) })
+		}
+		return nil
+	}
+	return fmt.Errorf("live: unknown action %q, want one of start, pause, resume, skip, extend, end", c.Action)
+}
+
+// seatOf returns the seat whose participant code is code.
+func (d *Driver) seatOf(code string) (int, error) {
+	code = strings.TrimSpace(code)
+	if code != "" {
+		if i := slices.IndexFunc(d.codes, func(c string) bool { return strings.EqualFold(c, code) }); i >= 0 {
+			return i, nil
+		}
+	}
+	return -1, study.ErrUnknownCode
+}
+
+// Join admits the participant holding code: a connect token for its
+// seat in the round's match, or, between rounds, its seat alone (the
+// page asks again when a round starts).
+func (d *Driver) Join(code string) (study.Admission, error) {
+	seat, err := d.seatOf(code)
+	if err != nil {
+		return study.Admission{}, err
+	}
+	d.mu.Lock()
+	phase, m := d.phase, d.match
+	d.mu.Unlock()
+	if phase == study.PhaseEnded {
+		return study.Admission{}, study.ErrEnded
+	}
+	a := study.Admission{Seat: seat, Name: fmt.Sprintf("player %d", seat+1), Phase: phase}
+	if m == nil || phase == study.PhaseQuestions || phase == study.PhaseInterval {
+		return a, nil
+	}
+	tok, err := d.cfg.Host.IssueToken(m.ID(), d.playerName(seat), d.cfg.TokenTTL)
+	if err != nil {
+		select {
+		case <-m.Done():
+			return a, nil // the round has just ended: the page asks again
+		default:
+			return study.Admission{}, err
+		}
+	}
+	a.Match, a.Token = m.ID(), tok
+	return a, nil
+}
+
+// Pending returns the questionnaire the participant holding code has
+// yet to answer.
+func (d *Driver) Pending(code string) (study.Questionnaire, bool) {
+	seat, err := d.seatOf(code)
+	if err != nil {
+		return study.Questionnaire{}, false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	q := d.quest
+	if q == nil || !q.asked[seat] || q.answered[seat] {
+		return study.Questionnaire{}, false
+	}
+	return study.Questionnaire{Round: q.round, RoundName: q.name, Questions: d.qs}, true
+}
+
+// maxText bounds a free-text answer.
+const maxText = 2000
+
+// Answer records the participant's answers to the questionnaire after
+// round.
+func (d *Driver) Answer(code string, round int, answers []study.Response) error {
+	seat, err := d.seatOf(code)
+	if err != nil {
+		return err
+	}
+	recs, err := d.check(seat, answers)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	q := d.quest
+	switch {
+	case q == nil || q.round != round || !q.asked[seat]:
+		return study.ErrNoQuestions
+	case q.answered[seat]:
+		return study.ErrAnswered
+	}
+	q.answered[seat] = true
+	for i := range recs {
+		recs[i].Round = round
+	}
+	if q.closed {
+		// Ask has returned: the answers go straight to the round's sink.
+		for _, r := range recs {
+			d.out.Put(r)
+		}
+		return nil
+	}
+	q.answers = append(q.answers, recs...)
+	select {
+	case q.changed <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// check checks answers against the questionnaire: each question once,
+// each answer within its kind's range, and returns them as records.
+func (d *Driver) check(seat int, answers []study.Response) ([]record.Answer, error) {
+	kinds := map[string]string{}
+	for _, q := range d.qs {
+		kinds[q.ID] = q.Kind
+	}
+	seen := map[string]bool{}
+	now := time.Now()
+	out := make([]record.Answer, 0, len(answers))
+	for i, a := range answers {
+		kind, ok := kinds[a.Question]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("live: answer %d: no question %q", i, a.Question)
+		case seen[a.Question]:
+			return nil, fmt.Errorf("live: answer %d: question %q answered twice", i, a.Question)
+		}
+		seen[a.Question] = true
+		lo, hi := 0, 0
+		switch kind {
+		case record.YesNo:
+			lo, hi = 0, 1
+		case record.Likert:
+			lo, hi = 1, 5
+		case record.Fairness:
+			lo, hi = -5, 5
+		case record.Text:
+			if len(a.Text) > maxText || !utf8.ValidString(a.Text) {
+				return nil, fmt.Errorf("live: answer to %q: want valid text of at most %d bytes", a.Question, maxText)
+			}
+		}
+		if kind != record.Text && (a.Value < lo || a.Value > hi) {
+			return nil, fmt.Errorf("live: answer to %q (%s): %d, want %d to %d", a.Question, kind, a.Value, lo, hi)
+		}
+		r := record.Answer{Seat: seat, Question: a.Question, Kind: kind, At: now}
+		if kind == record.Text {
+			r.Text = a.Text
+		} else {
+			r.Value = a.Value
+		}
+		out = append(out, r)
+	}
+	if len(seen) != len(d.qs) {
+		return nil, fmt.Errorf("live: %d of %d questions answered: answer each", len(seen), len(d.qs))
+	}
+	return out, nil
+}

@@ -1,0 +1,321 @@
+// Package live plays a study with people on the wall clock: each round
+// is a realtime match on a realtime.Host, people join their seats with
+// their participant codes, server-side bots hold the bot seats, and the
+// administrator starts, pauses, skips and ends rounds. Its Driver is
+// both the study.Driver that study.Run plays the schedule on and the
+// study.Control that the admin and questionnaire pages use.
+package live
+
+import (
+	"context"
+	crand "crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/study"
+)
+
+// Defaults of Config.
+const (
+	DefaultTickRate   = 64
+	DefaultPathRate   = study.PathRate
+	DefaultAnswerWait = 5 * time.Minute
+	// DefaultTokenTTL is how long a connect token from Join stays valid:
+	// the page connects at once, and a page that reconnects asks again.
+	DefaultTokenTTL = 2 * time.Minute
+)
+
+// Config sets up a live study.
+type Config struct {
+	Schedule *study.Schedule
+	// Host runs the rounds' matches. It must require connect tokens
+	// (realtime.Host.RequireTokens): a seat is known by its token.
+	Host *realtime.Host
+	// Codes are the participant codes by seat: a person's seat with no
+	// code in the schedule or here gets a generated one (see Codes).
+	Codes map[int]string
+	// TickRate is the server's tick rate (default 64).
+	TickRate int
+	// PathRate is how many times a second the players' positions are
+	// recorded (default 20; at least 10).
+	PathRate int
+	// AnswerWait bounds the wait for the questionnaire's answers after
+	// a round (default 5 min).
+	AnswerWait time.Duration
+	// TokenTTL is the lifetime of Join's connect tokens (default 2 min).
+	TokenTTL time.Duration
+	// AutoStart starts the first round at once instead of waiting for
+	// the administrator's start.
+	AutoStart bool
+	// Resume, when set, resumes a study stopped in a round (see
+	// ResumeFrom).
+	Resume *Resume
+	// Log gets the study's progress (nil: slog's default).
+	Log *slog.Logger
+}
+
+// Resume is where a stopped study picks up again.
+type Resume struct {
+	// Round is the index of the round it stopped in; Elapsed how much of
+	// that round's measured part was played, Started when the round
+	// started.
+	Round   int
+	Elapsed time.Duration
+	Started time.Time
+	// Tallies are each seat's statistics in that round so far.
+	Tallies map[int]server.Tally
+}
+
+// Driver is a live study: a study.Driver on the wall clock and the
+// study.Control of its pages.
+type Driver struct {
+	cfg   Config
+	log   *slog.Logger
+	seats []study.Seat
+	codes []string // by seat; "" for a bot seat
+	qs    []study.Question
+
+	startOnce sync.Once
+	started   chan struct{} // closed by the admin's start
+	skip      chan struct{} // an admin skip, taken by the phase waiting
+
+	mu       sync.Mutex
+	phase    string
+	before   string // the phase a pause interrupted
+	plan     *study.Plan
+	match    *realtime.Match
+	deadline time.Time // end of a timed phase on the wall clock
+	playEnd  time.Duration
+	ending   bool
+	resume   *Resume
+	out      record.Sink
+	played   map[int]bool         // human seats seen in the round
+	ready    map[int]bool         // human seats that pressed ready in the round
+	last     map[int]server.Tally // each seat's statistics at the end of the last round
+	quest    *questionnaire
+}
+
+// questionnaire is the questions put after one round and the answers so
+// far.
+type questionnaire struct {
+	round    int
+	name     string
+	asked    map[int]bool // human seats asked
+	answered map[int]bool
+	answers  []record.Answer
+	closed   bool // Ask has returned: later answers go straight to the sink
+	changed  chan struct{}
+}
+
+// New returns a live study driver for cfg.
+func New(cfg Config) (*Driver, error) {
+	if cfg.Schedule == nil || cfg.Host == nil {
+		return nil, errors.New("live: a study needs its schedule and a host")
+	}
+	if cfg.TickRate == 0 {
+		cfg.TickRate = DefaultTickRate
+	}
+	if cfg.PathRate == 0 {
+		cfg.PathRate = DefaultPathRate
+	}
+	if cfg.PathRate < 10 || cfg.PathRate > cfg.TickRate {
+		return nil, fmt.Errorf("live: path rate %d Hz, want 10 to the tick rate (%d)", cfg.PathRate, cfg.TickRate)
+	}
+	if cfg.AnswerWait <= 0 {
+		cfg.AnswerWait = DefaultAnswerWait
+	}
+	if cfg.TokenTTL <= 0 {
+		cfg.TokenTTL = DefaultTokenTTL
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	d := &Driver{cfg: cfg, log: cfg.Log.With("study", cfg.Schedule.Name), seats: cfg.Schedule.Seats(), qs: cfg.Schedule.Questions,
+		started: make(chan struct{}), skip: make(chan struct{}, 1), phase: study.PhaseWaiting, resume: cfg.Resume}
+	d.codes = make([]string, len(d.seats))
+	taken := map[string]int{}
+	for i, s := range d.seats {
+		if s.Bot {
+			continue
+		}
+		code := s.Code
+		if c := cfg.Codes[i]; c != "" {
+			code = c
+		}
+		if code == "" {
+			code = NewCode()
+		}
+		if j, dup := taken[code]; dup {
+			return nil, fmt.Errorf("live: seats %d and %d have the same participant code", j, i)
+		}
+		taken[code], d.codes[i] = i, code
+	}
+	if cfg.AutoStart {
+		d.startOnce.Do(func() { close(d.started) })
+	}
+	return d, nil
+}
+
+// codeAlphabet leaves out letters and digits read alike (0/O, 1/I/L).
+const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// NewCode returns a random participant code of six characters.
+func NewCode() string {
+	b := make([]byte, 6)
+	crand.Read(b)
+	for i := range b {
+		b[i] = codeAlphabet[int(b[i])%len(codeAlphabet)]
+	}
+	return string(b)
+}
+
+// Codes returns the participant code of each person's seat, by seat.
+func (d *Driver) Codes() map[int]string {
+	out := map[int]string{}
+	for i, c := range d.codes {
+		if c != "" {
+			out[i] = c
+		}
+	}
+	return out
+}
+
+// Simulated reports false: people play.
+func (*Driver) Simulated() bool { return false }
+
+// Now reads the wall clock.
+func (*Driver) Now() time.Time { return time.Now() }
+
+// Wait waits out the interval between rounds, unless the administrator
+// skips it; after an end command it returns study.ErrEnded.
+func (d *Driver) Wait(ctx context.Context, t time.Duration) error {
+	if d.isEnding() {
+		return study.ErrEnded
+	}
+	d.setPhase(study.PhaseInterval, t)
+	err := d.sleep(ctx, t)
+	if d.isEnding() {
+		return study.ErrEnded
+	}
+	return err
+}
+
+// sleep waits t, or less when the administrator skips, or ctx ends.
+func (d *Driver) sleep(ctx context.Context, t time.Duration) error {
+	d.drainSkip()
+	timer := time.NewTimer(t)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-d.skip:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+func (d *Driver) drainSkip() {
+	select {
+	case <-d.skip:
+	default:
+	}
+}
+
+func (d *Driver) isEnding() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ending
+}
+
+// setPhase enters phase, which lasts t on the wall clock (0: no end).
+func (d *Driver) setPhase(phase string, t time.Duration) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.phase, d.before = phase, ""
+	d.deadline = time.Time{}
+	if t > 0 {
+		d.deadline = time.Now().Add(t)
+	}
+	d.log.Info("phase", "phase", phase, "round", d.roundIndex())
+}
+
+func (d *Driver) roundIndex() int {
+	if d.plan == nil {
+		return 0
+	}
+	return d.plan.Index
+}
+
+// playerName is the identity, in its connect tokens, of the player in
+// seat: a person's or a bot's.
+func (d *Driver) playerName(seat int) string {
+	if d.seats[seat].Bot {
+		return "bot" + strconv.Itoa(seat)
+	}
+	return "seat" + strconv.Itoa(seat)
+}
+
+// teams returns each seat's team in round p: in a team mode seats
+// alternate between the teams in seat order, as the server fills the
+// smaller team first; in free-for-all every seat is team 0.
+func teams(p *study.Plan, n int) []int {
+	out := make([]int, n)
+	if p.Mode != mode.FFA {
+		for i := range out {
+			out[i] = i % 2
+		}
+	}
+	return out
+}
+
+// matchConfig returns the realtime match that plays round p: the plan's
+// match (study.Plan.MatchConfig) with each seat's injected link as a
+// link rule on its slot, and every player placed in its seat by its
+// connect token.
+func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.MatchConfig, error) {
+	mc, err := p.MatchConfig(len(d.seats), seed)
+	if err != nil {
+		return realtime.MatchConfig{}, err
+	}
+	name := p.Name
+	if len(name) > 64 {
+		name = name[:64]
+	}
+	weapons, err := mc.Weapons()
+	if err != nil {
+		return realtime.MatchConfig{}, err
+	}
+	rc := realtime.MatchConfig{
+		Name: name, Map: mc.Map, Mode: string(mc.Mode), TickRate: d.cfg.TickRate, Seats: len(d.seats),
+		BotSkill: mc.Skill, Seed: seed, Policy: mc.Policy,
+		Delay:    realtime.DelayConfig{Mode: mc.Delay.Mode, Trigger: mc.Delay.Trigger, Adaptation: realtime.Duration(mc.Delay.Adaptation)},
+		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons,
+	}
+	for i, l := range p.Links {
+		if l == (study.Link{}) {
+			continue
+		}
+		dir := realtime.LinkConfig{LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss}
+		rc.Latency = append(rc.Latency, realtime.LinkRule{Player: strconv.Itoa(i), Up: dir, Down: dir})
+	}
+	bySeat := map[string]int{}
+	for i := range d.seats {
+		bySeat[d.playerName(i)] = i
+	}
+	rc.Seat = func(who server.Identity) server.Placement {
+		seat, ok := bySeat[who.Player]
+		if !who.Token || !ok {
+			return server.Placement{Refuse: "not a seat of this study"}
+		}
+		return server.Placement{Slot: seat, Team: team[seat]}
+	}
+	return rc, nil
+}

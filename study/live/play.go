@@ -1,0 +1,299 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/study"
+)
+
+// Run plays the schedule (study.Run) on d into sink: from the start, or
+// with Config.Resume from the round it names, adding to the study sink
+// already holds. The sink's puts are serialised, as the rounds' matches
+// put from their own goroutines. An admin's end is a normal end.
+func (d *Driver) Run(ctx context.Context, sink record.Sink, opt study.Options) error {
+	if d.resume != nil {
+		opt.From, opt.Resume = d.resume.Round, true
+	}
+	err := study.Run(ctx, d.cfg.Schedule, d, record.Locked(sink), opt)
+	d.setPhase(study.PhaseEnded, 0)
+	if errors.Is(err, study.ErrEnded) {
+		return nil
+	}
+	return err
+}
+
+// poll is how often a waiting phase looks at the match.
+const poll = 100 * time.Millisecond
+
+// Play plays round p: a match with the round's technique and links, a
+// bot in every bot seat, people joining theirs with their codes; the
+// warm-up; when the round asks for it, the wait for every person's seat
+// to press ready (Ready; bots are ready at once) and the 3-2-1
+// countdown, the players frozen; then the measured part, recorded into
+// out, until the round's time on the play clock is up (a pause stops
+// it, an extension lengthens it) or the administrator skips it.
+func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, seed uint64, start func(time.Time, []int), out record.Sink) (time.Time, error) {
+	select {
+	case <-d.started:
+	case <-ctx.Done():
+		return time.Time{}, ctx.Err()
+	}
+	if d.isEnding() {
+		return time.Time{}, study.ErrEnded
+	}
+	team := teams(p, len(seats))
+	rc, err := d.matchConfig(p, seed, team)
+	if err != nil {
+		return time.Time{}, err
+	}
+	m, err := d.cfg.Host.Start(rc)
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer d.finish(m)
+	var offset time.Duration
+	var resumed *Resume
+	d.mu.Lock()
+	if d.resume != nil && d.resume.Round == p.Index {
+		resumed, offset = d.resume, d.resume.Elapsed
+	}
+	d.resume = nil
+	d.plan, d.out, d.played, d.ready, d.quest = p, out, map[int]bool{}, map[int]bool{}, nil
+	d.mu.Unlock()
+	if err := m.Record(out, realtime.Recording{Round: p.Index, Offset: offset, PathRate: d.cfg.PathRate}); err != nil {
+		return time.Time{}, err
+	}
+	if resumed != nil {
+		for seat, t := range resumed.Tallies {
+			if seat >= 0 && seat < len(seats) {
+				if err := m.SetTally(d.playerName(seat), t); err != nil {
+					return time.Time{}, err
+				}
+			}
+		}
+	}
+	for i, s := range seats {
+		if s.Bot {
+			if err := m.AddBot(d.playerName(i), i); err != nil {
+				return time.Time{}, err
+			}
+		}
+	}
+	// Only now may people join: their connects are recorded, their
+	// statistics seeded.
+	d.mu.Lock()
+	d.match = m
+	d.mu.Unlock()
+	d.log.Info("round", "round", p.Index, "name", p.Name, "match", m.ID(), "technique", p.Technique.String())
+
+	// Warm-up: played, not recorded, on the play clock (a pause holds it).
+	if p.Warmup > 0 {
+		d.setPhase(study.PhaseWarmup, p.Warmup)
+		if err := d.until(ctx, m, func(play time.Duration) bool { return play >= p.Warmup }); err != nil {
+			return time.Time{}, err
+		}
+	}
+	if p.Ready {
+		if err := m.Pause(); err != nil {
+			return time.Time{}, err
+		}
+		d.setPhase(study.PhaseReady, 0)
+		if err := d.until(ctx, m, func(time.Duration) bool { return d.everyoneReady() }); err != nil {
+			return time.Time{}, err
+		}
+		d.setPhase(study.PhaseCountdown, study.Countdown)
+		if err := d.sleep(ctx, study.Countdown); err != nil {
+			return time.Time{}, err
+		}
+		if err := m.Resume(); err != nil {
+			return time.Time{}, err
+		}
+	}
+
+	from, err := m.Measure()
+	if err != nil {
+		return time.Time{}, err
+	}
+	end := from + max(p.Duration-offset, 0)
+	if err := m.EndAt(end); err != nil {
+		return time.Time{}, err
+	}
+	d.mu.Lock()
+	d.playEnd = end
+	d.mu.Unlock()
+	begun := time.Now()
+	if resumed != nil && !resumed.Started.IsZero() {
+		begun = resumed.Started
+	}
+	start(begun, team)
+	d.setPhase(study.PhasePlaying, 0)
+	d.drainSkip()
+	for {
+		select {
+		case <-m.Done():
+			return time.Now(), nil
+		case <-d.skip:
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			err := m.End(ctx, "round skipped")
+			cancel()
+			if err != nil {
+				return time.Time{}, err
+			}
+			return time.Now(), nil
+		case <-ctx.Done():
+			return time.Time{}, ctx.Err()
+		case <-time.After(poll):
+			d.notePlayed(m)
+		}
+	}
+}
+
+// finish ends the round's match, if it has not ended, and keeps the
+// statistics each seat ended it with.
+func (d *Driver) finish(m *realtime.Match) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	_ = m.End(ctx, "round over")
+	cancel()
+	last := map[int]server.Tally{}
+	t := m.Tallies()
+	for i := range d.seats {
+		if v, ok := t[d.playerName(i)]; ok {
+			last[i] = v
+		}
+	}
+	d.mu.Lock()
+	d.match, d.last = nil, last
+	d.mu.Unlock()
+}
+
+// until polls the match until done reports true of its play clock, the
+// administrator skips, or ctx ends.
+func (d *Driver) until(ctx context.Context, m *realtime.Match, done func(play time.Duration) bool) error {
+	d.drainSkip()
+	for {
+		play, err := m.PlayTime()
+		if err != nil {
+			return fmt.Errorf("the round's match ended early: %s", m.Reason())
+		}
+		d.notePlayed(m)
+		if done(play) {
+			return nil
+		}
+		select {
+		case <-d.skip:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+}
+
+// connected returns the seats connected to m.
+func connected(m *realtime.Match) map[int]bool {
+	info, err := m.Info()
+	if err != nil {
+		return nil
+	}
+	out := map[int]bool{}
+	for _, pl := range info.Players {
+		out[pl.Seat] = true
+	}
+	return out
+}
+
+// notePlayed notes the people connected to m as having played its round.
+func (d *Driver) notePlayed(m *realtime.Match) {
+	in := connected(m)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for seat := range in {
+		if seat < len(d.seats) && !d.seats[seat].Bot {
+			d.played[seat] = true
+		}
+	}
+}
+
+// everyoneReady reports whether every person's seat has pressed ready.
+func (d *Driver) everyoneReady() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, s := range d.seats {
+		if !s.Bot && !d.ready[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Ready presses ready for the seat of code, in a round that waits for
+// every seat to be ready.
+func (d *Driver) Ready(code string) error {
+	seat, err := d.seatOf(code)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.phase == study.PhaseEnded:
+		return study.ErrEnded
+	case d.phase != study.PhaseReady && d.phase != study.PhaseWarmup:
+		return fmt.Errorf("live: no round is waiting for ready (%s)", d.phase)
+	}
+	d.ready[seat] = true
+	return nil
+}
+
+// Ask puts the questionnaire to the people who played round p and
+// waits for their answers: until each has answered, AnswerWait has
+// passed, or the administrator skips. Answers given later still go into
+// the round's sink.
+func (d *Driver) Ask(ctx context.Context, p *study.Plan, seats []study.Seat, qs []study.Question) ([]record.Answer, error) {
+	d.mu.Lock()
+	q := &questionnaire{round: p.Index, name: p.Name, asked: map[int]bool{}, answered: map[int]bool{}, changed: make(chan struct{}, 1)}
+	for seat := range d.played {
+		q.asked[seat] = true
+	}
+	ask := len(qs) > 0 && len(q.asked) > 0
+	if ask {
+		d.quest = q
+	}
+	d.mu.Unlock()
+	if !ask {
+		return nil, nil
+	}
+	d.setPhase(study.PhaseQuestions, d.cfg.AnswerWait)
+	d.drainSkip()
+	timer := time.NewTimer(d.cfg.AnswerWait)
+	defer timer.Stop()
+	for {
+		d.mu.Lock()
+		all := len(q.answered) == len(q.asked)
+		d.mu.Unlock()
+		if all {
+			break
+		}
+		select {
+		case <-q.changed:
+			continue
+		case <-timer.C:
+		case <-d.skip:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		break
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	q.closed = true
+	answers := q.answers
+	q.answers = nil
+	return answers, nil
+}

@@ -1,0 +1,139 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/store"
+	"github.com/lagkit/lagkit/study"
+)
+
+// ErrNothingToResume is returned by ResumeFrom for a database that holds
+// no unfinished live run of the schedule.
+var ErrNothingToResume = errors.New("live: the database holds no unfinished live run of this schedule")
+
+// Stored is a live study found in a database: its id, where it stopped,
+// and its participants' codes.
+type Stored struct {
+	ID     int64
+	Resume *Resume
+	Codes  map[int]string
+}
+
+// ResumeFrom finds the newest live run of schedule s in db (the same name
+// and schedule text) that has rounds left, and where it stopped: in the
+// first round that has not ended, after Elapsed of it, each seat's
+// statistics in it counted from its committed kills and shots; or at the
+// round after the last that ended. Participant codes are those the
+// stored rounds gave their seats.
+func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, error) {
+	all, err := db.Studies(ctx)
+	if err != nil {
+		return Stored{}, err
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		st := all[i]
+		if st.Simulated || st.Name != s.Name || st.Schedule != s.Text() {
+			continue
+		}
+		rounds, err := db.Rounds(ctx, st.ID)
+		if err != nil {
+			return Stored{}, err
+		}
+		r := &Resume{Round: 0}
+		for _, rs := range rounds {
+			if rs.Ended.IsZero() {
+				r.Round, r.Elapsed, r.Started = rs.Index, rs.Elapsed, rs.Started
+				break
+			}
+			r.Round = rs.Index + 1
+		}
+		if r.Round >= len(s.Plans()) {
+			return Stored{}, fmt.Errorf("%w: study %d (%s) played every round", ErrNothingToResume, st.ID, st.Name)
+		}
+		out := Stored{ID: st.ID, Resume: r, Codes: map[int]string{}}
+		parts, err := store.All[record.Participant](ctx, db, st.ID)
+		if err != nil {
+			return Stored{}, err
+		}
+		team := map[int]int{}
+		for _, p := range parts {
+			if p.Code != "" {
+				out.Codes[p.Seat] = p.Code
+			}
+			if p.Round == r.Round {
+				team[p.Seat] = p.Team
+			}
+		}
+		if r.Tallies, err = tallies(ctx, db, st.ID, r.Round, team); err != nil {
+			return Stored{}, err
+		}
+		return out, nil
+	}
+	return Stored{}, ErrNothingToResume
+}
+
+// tallies counts each seat's statistics in round from its committed
+// kills and shots; team gives the seats' teams, to tell a team kill.
+func tallies(ctx context.Context, db *store.DB, id int64, round int, team map[int]int) (map[int]server.Tally, error) {
+	out := map[int]server.Tally{}
+	teamRound := isTeamRound(team)
+	add := func(seat int, f func(*server.Tally)) {
+		if seat >= 0 {
+			t := out[seat]
+			f(&t)
+			out[seat] = t
+		}
+	}
+	err := store.Each(ctx, db, id, func(k record.Kill) error {
+		if k.Round != round {
+			return nil
+		}
+		add(k.Victim, func(t *server.Tally) { t.Deaths++ })
+		add(k.Killer, func(t *server.Tally) {
+			// As the server counts: a kill for any other player, a point
+			// for an enemy, a point off for oneself or a team-mate.
+			if k.Killer != k.Victim {
+				t.Kills++
+			}
+			if k.Killer == k.Victim || (teamRound && team[k.Killer] == team[k.Victim]) {
+				t.Score--
+			} else {
+				t.Score++
+			}
+		})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = store.Each(ctx, db, id, func(s record.Shot) error {
+		if s.Round != round {
+			return nil
+		}
+		add(s.Shooter, func(t *server.Tally) {
+			t.Shots++
+			if s.Registered && s.Victim >= 0 {
+				t.Hits++
+			}
+		})
+		if s.Registered {
+			add(s.Victim, func(t *server.Tally) { t.HitsTaken++ })
+		}
+		return nil
+	})
+	return out, err
+}
+
+// isTeamRound reports whether the seats played on two teams.
+func isTeamRound(team map[int]int) bool {
+	for _, t := range team {
+		if t == 1 {
+			return true
+		}
+	}
+	return false
+}
