@@ -85,6 +85,7 @@ type Match struct {
 	rec      recording   // recording a study's round (Record)
 	deadline time.Duration
 	final    map[string]server.Tally // the statistics the match ended with
+	rewinds  viewRewinds             // the latest hits, for View
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.
@@ -564,6 +565,7 @@ func (m *Match) account() {
 	m.prev = st
 	for _, rec := range m.srv.ShotRecords() {
 		sbc := rec.Registered && m.behindCover(&rec)
+		m.keepRewind(&rec)
 		if at, ok := m.at(rec.Time); ok && m.sink != nil {
 			sr := shotRecord(m.round, &rec, sbc)
 			sr.At = at

@@ -127,7 +127,18 @@ var (
 	ErrAnswered    = errors.New("study: this questionnaire is already answered")
 	ErrNoQuestions = errors.New("study: no questionnaire is waiting for this participant")
 	ErrEnded       = errors.New("study: the study has ended")
+	// ErrInvalid is wrapped by the errors for answers that do not fit
+	// their questions (a value out of range, an unknown question) and
+	// commands that make no sense: the request, not the study's state,
+	// is at fault.
+	ErrInvalid = errors.New("study: invalid request")
 )
+
+// Readier is a Control whose rounds can wait for every seat to press
+// ready (PhaseReady): a participant's page calls Ready for its seat.
+type Readier interface {
+	Ready(code string) error
+}
 
 // MaxExtend bounds one ActionExtend.
 const MaxExtend = 30 * time.Minute

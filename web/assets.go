@@ -56,12 +56,20 @@ var core struct {
 	err      error
 }
 
-// script is the page's bundle, built once per process.
-var script struct {
+// lazyBundle is a page's script, bundled from its entry once per
+// process.
+type lazyBundle struct {
+	entry  string
 	once   sync.Once
 	bundle *asset
 	err    error
 }
+
+// script and adminScript are the game page's and the admin page's.
+var (
+	script      = &lazyBundle{entry: entry}
+	adminScript = &lazyBundle{entry: adminEntry}
+)
 
 // startCore starts getting the client core ready, once.
 func startCore() {
@@ -91,23 +99,23 @@ func waitCore(ctx context.Context) error {
 	}
 }
 
-func bundleAsset() (*asset, error) {
-	script.once.Do(func() {
-		js, err := Bundle()
+func (b *lazyBundle) asset() (*asset, error) {
+	b.once.Do(func() {
+		js, err := bundle(files, b.entry)
 		if err != nil {
-			script.err = err
+			b.err = err
 			return
 		}
-		script.bundle = newAsset(js, "text/javascript; charset=utf-8")
+		b.bundle = newAsset(js, "text/javascript; charset=utf-8")
 	})
-	return script.bundle, script.err
+	return b.bundle, b.err
 }
 
 // Prepare builds, or finds, the client core and bundles the page's
 // script, and returns the first error: a server can call it at start to
 // fail early, or leave the first requests to wait.
 func Prepare(ctx context.Context) error {
-	if _, err := bundleAsset(); err != nil {
+	if _, err := script.asset(); err != nil {
 		return err
 	}
 	return waitCore(ctx)

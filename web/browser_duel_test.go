@@ -19,7 +19,6 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
-	"github.com/lagkit/lagkit/token"
 )
 
 var imagesDir = flag.String("images", "", "write TestDuelInBrowser's screenshots here (../docs/images for the README)")
@@ -81,14 +80,7 @@ func TestDuelInBrowser(t *testing.T) {
 
 	// The server admits only pages holding a connect token, which they
 	// fetch from the page's token URL, as from lagkit serve --tokens.
-	h := newHost()
-	key, err := token.NewKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.RequireTokens(key, "duel"); err != nil {
-		t.Fatal(err)
-	}
+	h := newTokenHost(t, "duel")
 	issued := 0
 	var mu sync.Mutex
 	handler := HandlerWith(Options{Tokens: func(player string) ([]byte, error) {

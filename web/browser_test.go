@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 )
 
@@ -159,6 +160,21 @@ func browserEnv(t *testing.T) (node, playwright string) {
 // newHost returns a real-time host that logs nowhere.
 func newHost() *realtime.Host {
 	return realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), nil)
+}
+
+// newTokenHost returns a real-time host that logs nowhere and admits
+// only clients holding a connect token for address.
+func newTokenHost(t *testing.T, address string) *realtime.Host {
+	t.Helper()
+	h := newHost()
+	key, err := token.NewKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.RequireTokens(key, address); err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 // serveMatch serves handler over the Web transport (the page, WebSocket

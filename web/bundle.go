@@ -10,8 +10,12 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// entry is the page script's entry point within files.
-const entry = "shell/main.ts"
+// entry is the page script's entry point within files, adminEntry the
+// admin page's.
+const (
+	entry      = "shell/main.ts"
+	adminEntry = "shell/admin.ts"
+)
 
 // Bundle bundles the page's TypeScript and three.js, embedded in the
 // binary, into one minified ES2020 script with esbuild, reading nothing

@@ -6,6 +6,14 @@
 // page's connect tokens (HandlerWith, for a server that requires them);
 // lagkit serve mounts it beside its WebTransport and WebSocket endpoints
 // (/lagkit/wt, /lagkit/ws, /lagkit/cert), which the page connects to.
+// With Options.Study the handler also serves a live study (package
+// study's Control): a participant opens /?code=CODE, and the page joins
+// each round's match by that code and shows the questionnaire, the ready
+// button and the waits between rounds; the admin opens
+// /admin#token=TOKEN (the fragment never reaches a server's logs) to see
+// the seats, send the commands and spectate the round's match from
+// above and with a free camera, every hit's rewind drawn. study.go lists
+// the endpoints.
 // With ?worker=1 the page runs the core and its link in a Web Worker
 // started from its own script, so slow frames do not hold up ticks and
 // datagrams.

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -22,6 +24,8 @@ const (
 	// {"player": NAME} returns {"token": BASE64}, and {"token": ""}
 	// from a server that wants none.
 	TokenPath = "/lagkit/token"
+	// AdminScriptPath is the admin page's script (with Options.Study).
+	AdminScriptPath = "/lagkit/admin.js"
 )
 
 // Options configure HandlerWith.
@@ -30,6 +34,17 @@ type Options struct {
 	// player, for a server that admits only clients holding one: the
 	// page asks TokenPath for one before it connects.
 	Tokens func(player string) ([]byte, error)
+	// Study, when set, serves a live study: the participants' endpoints
+	// (join by code, status, questionnaire, answers, ready), the admin's
+	// behind AdminToken, and the admin page (see StudyJoinPath and the
+	// paths after it).
+	Study study.Control
+	// AdminToken is the admin's bearer token; without it every admin
+	// request is refused.
+	AdminToken string
+	// Host runs the study's matches: the admin page spectates the
+	// round's match through it.
+	Host *realtime.Host
 }
 
 // Handler returns the handler for the page, its script, the client core
@@ -46,14 +61,7 @@ func HandlerWith(o Options) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) { serve(w, r, index) })
 	mux.HandleFunc("GET /index.html", func(w http.ResponseWriter, r *http.Request) { serve(w, r, index) })
-	mux.HandleFunc("GET "+ScriptPath, func(w http.ResponseWriter, r *http.Request) {
-		a, err := bundleAsset()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		serve(w, r, a)
-	})
+	mux.HandleFunc("GET "+ScriptPath, serveBundle(script))
 	fromCore := func(pick func() *asset) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			if err := waitCore(r.Context()); err != nil {
@@ -67,7 +75,22 @@ func HandlerWith(o Options) http.Handler {
 	mux.HandleFunc("GET "+WasmExecPath, fromCore(func() *asset { return core.wasmExec }))
 	mux.HandleFunc("GET "+MapPath+"{name}", serveMap)
 	mux.HandleFunc("POST "+TokenPath, func(w http.ResponseWriter, r *http.Request) { serveToken(w, r, o.Tokens) })
+	if o.Study != nil {
+		studyHandlers(mux, o)
+	}
 	return mux
+}
+
+// serveBundle serves a page's script, bundling it on first use.
+func serveBundle(b *lazyBundle) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		a, err := b.asset()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		serve(w, r, a)
+	}
 }
 
 // mustRead reads an embedded file that the build guarantees is there.

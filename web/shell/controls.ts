@@ -45,7 +45,8 @@ export class Controls {
     });
     document.addEventListener('contextmenu', (e) => e.preventDefault());
     window.addEventListener('keydown', (e) => {
-      if (e.repeat) return;
+      // Keys typed into a form (the study's questionnaire) are not play.
+      if (e.repeat || isField(e.target)) return;
       this.actions.get(e.code)?.();
       const n = Number(e.key);
       if (Number.isInteger(n) && n >= 1 && n <= 5) this.input.weapon = n - 1;
@@ -91,4 +92,8 @@ export class Controls {
     }
     if ('yaw' in i || 'pitch' in i) this.aimed = true;
   }
+}
+
+function isField(t: EventTarget | null): boolean {
+  return t instanceof HTMLElement && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
 }

@@ -11,6 +11,7 @@ import { Controls } from './controls';
 import { Hud } from './hud';
 import { Minimap } from './minimap';
 import { Effects } from './effects';
+import { Study } from './study';
 import type { CoreState, Input, MapFile, Rewind } from './types';
 
 const params = new URLSearchParams(location.search);
@@ -99,21 +100,28 @@ class Game {
     return this.core ? this.core.reportSBC() : 'not started';
   }
 
-  async start(mapName: string): Promise<void> {
+  // credentials returns the connect token and the player's name for a
+  // new link: from the token URL, or in a study from joining by code.
+  credentials: () => Promise<{ token: string; name: string }> = async () => ({ token: await fetchToken(), name: playerName });
+  // quietClose keeps a closed link's reason off the status line (a
+  // study's overlay says what happens between rounds).
+  quietClose = false;
+
+  async start(mapName: string, creds?: { token: string; name: string }): Promise<void> {
     const text = await loadMap(mapName);
     this.mapName = mapName;
     const m = JSON.parse(text) as MapFile;
     this.view.setMap(m);
     this.minimap.setMap(m);
-    const token = await fetchToken();
+    const { token, name } = creds ?? await this.credentials();
     hud.status('connecting…');
     const inWorker = params.get('worker') === '1';
     this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
     this.perf.stepInPage = !inWorker;
     const core = this.core;
-    core.onClosed = (reason) => { if (this.core === core) hud.status(reason); };
+    core.onClosed = (reason) => { if (this.core === core && !this.quietClose) hud.status(reason); };
     await core.start({
-      mapText: text, token, name: playerName, display: params.get('display') ?? '',
+      mapText: text, token, name, display: params.get('display') ?? '',
       interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
     });
   }
@@ -182,6 +190,41 @@ class Game {
   }
 }
 
+// startStudy plays the page as a study's participant holding code: it
+// joins each round's match by code and shows the study's overlay between
+// rounds (study.ts), polling the study's status every half second.
+async function startStudy(game: Game, code: string, api: Record<string, unknown>): Promise<void> {
+  const study = new Study(code);
+  game.quietClose = true;
+  game.credentials = async () => {
+    const a = await study.join();
+    return { token: a.token, name: a.name };
+  };
+  study.onRound = async (a) => {
+    game.core?.close('the next round');
+    game.latest = null;
+    await game.start(study.status?.map || defaultMap, { token: a.token, name: a.name });
+    hud.status('');
+  };
+  // study returns the participant's state: the study's status, the
+  // seat, the overlay shown (questions, thanks, ready, countdown, wait or
+  // ''), the questionnaire and the values chosen, the rounds answered;
+  // choose(question, value) picks a button, answer() submits the form
+  // (or the answers given) and resolves to the HTTP status; ready()
+  // presses the ready button.
+  api.study = () => study.state();
+  api.choose = (id: string, value: number) => study.choose(id, value);
+  api.answer = (answers?: Parameters<Study['submit']>[0]) => study.submit(answers);
+  api.ready = () => study.ready();
+  await study.poll();
+  let busy = false;
+  setInterval(() => {
+    if (busy) return;
+    busy = true;
+    study.poll().catch((e) => console.warn(`study: ${e?.message ?? e}`)).finally(() => { busy = false; });
+  }, 500);
+}
+
 function hideHelp(): void { document.getElementById('help')!.style.display = 'none'; }
 
 async function main(): Promise<void> {
@@ -212,7 +255,12 @@ async function main(): Promise<void> {
   };
   hud.status('loading the client core…');
   if (params.get('worker') !== '1') await loadCore();
-  await game.start(params.get('map') ?? defaultMap);
+  const code = params.get('code');
+  if (code) {
+    await startStudy(game, code, w.lagkit);
+  } else {
+    await game.start(params.get('map') ?? defaultMap);
+  }
   hud.status('');
   // The key help makes way for the game after a while, or at the first
   // key pressed.

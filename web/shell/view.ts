@@ -19,7 +19,8 @@ export class View {
   private geoms = new Map<string, THREE.BufferGeometry>();
   private mats = new Map<string, THREE.Material>();
 
-  constructor(parent: HTMLElement) {
+  // parent is the element the view fills.
+  constructor(private parent: HTMLElement) {
     this.renderer = new THREE.WebGLRenderer({ antialias: false, powerPreference: 'high-performance' });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 1.5));
     parent.appendChild(this.renderer.domElement);
@@ -39,7 +40,7 @@ export class View {
   }
 
   resize(): void {
-    const w = window.innerWidth, h = window.innerHeight;
+    const w = this.parent.clientWidth || window.innerWidth, h = this.parent.clientHeight || window.innerHeight;
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / Math.max(1, h);
     this.camera.updateProjectionMatrix();

@@ -1,0 +1,301 @@
+// study.ts is a participant's side of a live study (the page opened as
+// /?code=CODE): it joins the seat by participant code, follows the
+// study's phase, and shows between rounds what the phase asks of the
+// participant: the questionnaire after a round (yes/no, Likert 1 to 5,
+// fairness -5 to +5, free text), the ready button, the countdown, or a
+// wait. When a new round's match starts, it joins again and hands the
+// page the new connect token (onRound). Participants are never told the
+// round's technique or name.
+
+const $ = (id: string) => document.getElementById(id)!;
+
+// Admission is what joining by code gives (study.Admission).
+export interface Admission { seat: number; name: string; match: string; token: string; phase: string }
+
+// Status is the participant's view of the study (web.StudyStatus).
+export interface Status {
+  study: string; phase: string; round: number; rounds: number; map: string;
+  remaining_s: number; match: string; seat: number; answered: boolean; pending: boolean;
+}
+
+interface Question { id: string; text: string; kind: 'yesno' | 'likert' | 'fairness' | 'text' }
+interface Questionnaire { round: number; questions: Question[] }
+export interface Answer { question: string; value: number; text?: string }
+
+const base = '/lagkit/study/';
+
+async function post(path: string, body: unknown): Promise<Response> {
+  return fetch(base + path, {
+    method: 'POST', cache: 'no-store', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  });
+}
+
+async function failure(res: Response): Promise<string> {
+  const text = await res.text();
+  try { return JSON.parse(text).error ?? text; } catch { return text.trim() || `HTTP ${res.status}`; }
+}
+
+function clock(s: number): string {
+  const m = Math.floor(s / 60);
+  return `${m}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+}
+
+// choices are the values a question's buttons offer, with their labels.
+function choices(kind: Question['kind']): { value: number; label: string }[] {
+  switch (kind) {
+    case 'yesno': return [{ value: 1, label: 'Yes' }, { value: 0, label: 'No' }];
+    case 'likert': return [1, 2, 3, 4, 5].map((v) => ({ value: v, label: String(v) }));
+    case 'fairness': return [-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5].map((v) => ({ value: v, label: v > 0 ? `+${v}` : String(v) }));
+    default: return [];
+  }
+}
+
+const scaleEnds: Record<string, [string, string]> = {
+  likert: ['1 strongly disagree', '5 strongly agree'],
+  fairness: ['−5', '+5'],
+};
+
+export class Study {
+  status: Status | null = null;
+  admission: Admission | null = null;
+  questionnaire: Questionnaire | null = null;
+  // chosen holds the values picked so far, by question id.
+  chosen = new Map<string, number>();
+  // answered lists the rounds whose answers the server took.
+  answered: number[] = [];
+  readyPressed = -1; // the round whose ready button was pressed
+  joins = 0;
+  error = '';
+  // onRound is called with the admission to each new round's match.
+  onRound: (a: Admission) => Promise<void> = async () => {};
+  private playing = '';
+  private switching = false;
+
+  constructor(readonly code: string) {
+    $('ready').addEventListener('click', () => { this.ready(); });
+    $('study-submit').addEventListener('click', (e) => { e.preventDefault(); this.submit(); });
+  }
+
+  // join asks for the seat's admission.
+  async join(): Promise<Admission> {
+    const res = await post('join', { code: this.code });
+    if (!res.ok) throw new Error(`participant code: ${await failure(res)}`);
+    const a = await res.json();
+    this.joins++;
+    this.admission = a;
+    return a;
+  }
+
+  // poll reads the study's status, joins a new round's match, and shows
+  // what the phase asks for.
+  async poll(): Promise<void> {
+    const res = await fetch(`${base}status?code=${encodeURIComponent(this.code)}`, { cache: 'no-store' });
+    if (!res.ok) {
+      this.error = await failure(res);
+      this.show();
+      return;
+    }
+    this.status = await res.json();
+    const st = this.status!;
+    if (st.match && st.match !== this.playing && !this.switching) {
+      this.switching = true;
+      try {
+        const a = await this.join();
+        if (a.match) {
+          this.playing = a.match;
+          await this.onRound(a);
+        }
+        this.error = '';
+      } catch (e) {
+        this.error = (e as Error).message;
+      } finally {
+        this.switching = false;
+      }
+    }
+    if (st.phase === 'questions' && st.pending && this.questionnaire === null) await this.loadQuestions();
+    this.show();
+  }
+
+  private async loadQuestions(): Promise<void> {
+    const res = await fetch(`${base}questions?code=${encodeURIComponent(this.code)}`, { cache: 'no-store' });
+    if (res.status === 204) return;
+    if (!res.ok) {
+      this.error = await failure(res);
+      return;
+    }
+    this.questionnaire = await res.json();
+    this.chosen.clear();
+    this.renderQuestions();
+  }
+
+  private renderQuestions(): void {
+    const q = this.questionnaire!;
+    const form = $('questions');
+    form.innerHTML = '';
+    for (const x of q.questions) {
+      const field = document.createElement('fieldset');
+      field.id = `q-${x.id}`;
+      field.dataset.question = x.id;
+      field.dataset.kind = x.kind;
+      const legend = document.createElement('legend');
+      legend.textContent = x.text;
+      field.appendChild(legend);
+      if (x.kind === 'text') {
+        const t = document.createElement('textarea');
+        t.maxLength = 500;
+        t.rows = 2;
+        t.name = x.id;
+        t.addEventListener('input', () => this.checkComplete());
+        field.appendChild(t);
+      } else {
+        const row = document.createElement('div');
+        row.className = `scale ${x.kind}`;
+        for (const c of choices(x.kind)) {
+          const b = document.createElement('button');
+          b.type = 'button';
+          b.className = 'choice';
+          b.dataset.value = String(c.value);
+          b.textContent = c.label;
+          b.addEventListener('click', () => this.choose(x.id, c.value));
+          row.appendChild(b);
+        }
+        field.appendChild(row);
+        const ends = scaleEnds[x.kind];
+        if (ends) {
+          const e = document.createElement('div');
+          e.className = 'ends';
+          e.innerHTML = `<span></span><span></span>`;
+          e.children[0].textContent = ends[0];
+          e.children[1].textContent = ends[1];
+          field.appendChild(e);
+        }
+      }
+      form.appendChild(field);
+    }
+    this.checkComplete();
+  }
+
+  // choose picks value for question id, as its button does.
+  choose(id: string, value: number): void {
+    const field = document.getElementById(`q-${id}`);
+    if (!field) throw new Error(`no question ${id}`);
+    this.chosen.set(id, value);
+    for (const b of field.querySelectorAll<HTMLButtonElement>('button.choice')) {
+      b.classList.toggle('on', Number(b.dataset.value) === value);
+    }
+    this.checkComplete();
+  }
+
+  // complete reports whether every question but free text has a value.
+  private complete(): boolean {
+    return !!this.questionnaire && this.questionnaire.questions.every((x) => x.kind === 'text' || this.chosen.has(x.id));
+  }
+
+  private checkComplete(): void {
+    ($('study-submit') as HTMLButtonElement).disabled = !this.complete();
+  }
+
+  // answers are the form's answers: the chosen values and the free text.
+  answers(): Answer[] {
+    const out: Answer[] = [];
+    for (const x of this.questionnaire?.questions ?? []) {
+      if (x.kind === 'text') {
+        const t = document.querySelector<HTMLTextAreaElement>(`#q-${CSS.escape(x.id)} textarea`);
+        out.push({ question: x.id, value: 0, text: t?.value.trim() ?? '' });
+      } else if (this.chosen.has(x.id)) {
+        out.push({ question: x.id, value: this.chosen.get(x.id)! });
+      }
+    }
+    return out;
+  }
+
+  // submit sends the form's answers; it resolves to the HTTP status.
+  async submit(answers = this.answers()): Promise<number> {
+    const q = this.questionnaire;
+    if (!q) return 0;
+    ($('study-submit') as HTMLButtonElement).disabled = true;
+    const res = await post('answers', { code: this.code, round: q.round, answers });
+    if (res.ok || res.status === 409) {
+      // 409: answered already (from another tab, or a retry).
+      this.answered.push(q.round);
+      this.questionnaire = null;
+      this.error = '';
+    } else {
+      this.error = await failure(res);
+      this.checkComplete();
+    }
+    this.show();
+    return res.status;
+  }
+
+  async ready(): Promise<number> {
+    const res = await post('ready', { code: this.code });
+    if (res.ok) this.readyPressed = this.status?.round ?? 0;
+    else this.error = await failure(res);
+    this.show();
+    return res.status;
+  }
+
+  // overlay names what the overlay shows: '' (hidden), questions,
+  // thanks, ready, countdown or wait.
+  overlay = '';
+
+  show(): void {
+    const st = this.status;
+    let title = '', text = '', overlay = 'wait';
+    const left = st && st.remaining_s > 0 ? ` (${clock(st.remaining_s)})` : '';
+    switch (st?.phase) {
+      case undefined: title = 'Joining the study…'; break;
+      case 'waiting': title = 'Waiting for the experimenter to start'; break;
+      case 'warmup': overlay = ''; break;
+      case 'playing': overlay = ''; break;
+      case 'ready':
+        if (this.readyPressed === st.round) {
+          title = 'Ready — waiting for the other players';
+        } else {
+          title = `Round ${st.round + 1} of ${st.rounds}`;
+          text = 'Press Ready when you are set to play.';
+          overlay = 'ready';
+        }
+        break;
+      case 'countdown': title = String(Math.max(1, Math.ceil(st.remaining_s))); overlay = 'countdown'; break;
+      case 'paused': title = 'Paused by the experimenter'; break;
+      case 'questions':
+        if (this.questionnaire) {
+          title = `About round ${this.questionnaire.round + 1}, the round you just played`;
+          overlay = 'questions';
+        } else {
+          title = 'Thank you';
+          text = `Waiting for the next round${left}.`;
+          overlay = 'thanks';
+        }
+        break;
+      case 'interval': title = `Next round soon${left}`; break;
+      case 'ended': title = 'The study is over — thank you for taking part'; break;
+      default: title = st.phase;
+    }
+    if (this.error) text = `${text} ${this.error}`.trim();
+    this.overlay = overlay;
+    const box = $('study');
+    box.hidden = overlay === '';
+    box.className = overlay;
+    $('study-title').textContent = title;
+    $('study-text').textContent = text;
+    $('questionnaire').hidden = overlay !== 'questions';
+    $('ready').hidden = overlay !== 'ready';
+    // The round banner while playing: the round and its time left.
+    const banner = $('study-round');
+    banner.textContent = st && (st.phase === 'playing' || st.phase === 'warmup')
+      ? `${st.phase === 'warmup' ? 'warm-up · ' : ''}round ${st.round + 1}/${st.rounds}${left}` : '';
+    if (overlay !== '' && document.pointerLockElement) document.exitPointerLock();
+  }
+
+  // state is what window.lagkit.study() returns.
+  state() {
+    return {
+      code: this.code, status: this.status, seat: this.admission?.seat ?? -1, match: this.playing, joins: this.joins,
+      overlay: this.overlay, questions: this.questionnaire?.questions ?? [], round: this.questionnaire?.round ?? -1,
+      chosen: Object.fromEntries(this.chosen), answered: this.answered, error: this.error,
+    };
+  }
+}
