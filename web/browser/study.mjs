@@ -5,7 +5,9 @@
 //
 //  1. The participant joins by code and plays; the admin page lists the
 //     seats and spectates every player of the round's match until a
-//     hit's rewind is drawn on its map; screenshot admin.png.
+//     hit's rewind is drawn on its map; screenshot admin.png. Clicking a
+//     player on the map looks through its eyes, clicking elsewhere frees
+//     the camera.
 //  2. The admin clicks pause, resume, extend (2m) and skip; the skip
 //     ends the round, and the participant's page shows the
 //     questionnaire, answered with its buttons and a free text;
@@ -94,6 +96,21 @@ await run(browser, problems, async () => {
   });
   await admin.waitForTimeout(300);
   await admin.screenshot({ path: join(outDir, 'admin.png') });
+  // Clicking a living player on the map looks through its eyes; clicking
+  // away from every player frees the camera again.
+  const target = await admin.evaluate(() => {
+    const a = window.lagkit.admin();
+    const c = document.getElementById('map');
+    const [min, max] = [a.bounds.min, a.bounds.max];
+    const scale = Math.min(c.width / (max[0] - min[0]), c.height / (max[1] - min[1]));
+    const p = a.view.players.find((q) => !q.dead);
+    return { seat: p.seat, x: (p.pos[0] - min[0]) * scale, y: c.height - (p.pos[1] - min[1]) * scale };
+  });
+  await admin.click('#map', { position: { x: target.x, y: target.y } });
+  const followed = await admin.evaluate(() => window.lagkit.admin().follow);
+  await admin.click('#map', { position: { x: 2, y: 2 } });
+  const freed = await admin.evaluate(() => window.lagkit.admin().follow);
+  if (followed !== target.seat || freed !== -1) throw new Error(`clicked seat ${target.seat} on the map: followed ${followed}, then ${freed}`);
   say({ step: 'spectated', match: match1, seat: p1.s.seat, transport: p1.st.transport, tokenInUrl, rows,
     players: spect.view.players.length, bots: spect.view.players.filter((p) => p.bot).length, mapPixels });
 
@@ -112,6 +129,8 @@ await run(browser, problems, async () => {
   const armed = await admin.evaluate(() => document.getElementById('end').textContent);
   const sentBefore = await admin.evaluate(() => window.lagkit.admin().commands.length);
   if (sentBefore !== 4) throw new Error(`one click on end sent a command`);
+  // Unconfirmed, it disarms after 5 s.
+  await until(admin, 'end disarmed', 10, () => document.getElementById('end').textContent === 'End study');
   const commands = await admin.evaluate(() => window.lagkit.admin().commands);
   const message = await admin.evaluate(() => document.getElementById('message').textContent);
   await until(player, 'the questionnaire', 20, () => window.lagkit.study().overlay === 'questions');

@@ -84,7 +84,12 @@ class Admin {
   commands: { action: string; status: number; error: string }[] = [];
   private three: View | null = null;
   private effects: Effects | null = null;
+  // cam is the free camera; follow the seat whose eyes it looks through
+  // instead (-1: none), chosen by clicking the player on the map.
   cam = { pos: [0, 0, 30] as Vec3, yaw: 0, pitch: -0.9 };
+  follow = -1;
+  // mapScale maps world x, y to the map canvas's pixels (drawMap).
+  private toCanvas: ((p: Vec3) => [number, number]) | null = null;
   private keys = new Set<string>();
   private endArmed = false;
   private lastFrame = performance.now();
@@ -99,6 +104,11 @@ class Admin {
       navigator.clipboard?.writeText(url).then(
         () => { $('message').textContent = `copied ${url}`; },
         () => { $('message').textContent = url; });
+    });
+    $('map').addEventListener('click', (e) => {
+      const c = e.currentTarget as HTMLCanvasElement;
+      const r = c.getBoundingClientRect();
+      this.pick((e.clientX - r.left) * (c.width / r.width), (e.clientY - r.top) * (c.height / r.height));
     });
     for (const action of ['start', 'pause', 'resume', 'skip', 'extend', 'end']) {
       $(action).addEventListener('click', () => {
@@ -251,6 +261,35 @@ class Admin {
     });
   }
 
+  // pick follows the living player drawn nearest the map's pixel (x, y),
+  // within 14 pixels; elsewhere it frees the camera.
+  pick(x: number, y: number): number {
+    let best = -1, bestD = 14;
+    for (const p of this.view?.players ?? []) {
+      if (p.dead || !this.toCanvas) continue;
+      const [px, py] = this.toCanvas(p.pos);
+      const d = Math.hypot(px - x, py - y);
+      if (d < bestD) [best, bestD] = [p.seat, d];
+    }
+    this.setFollow(best);
+    return best;
+  }
+
+  setFollow(seat: number): void {
+    if (this.follow >= 0 && seat < 0) {
+      // Leave the followed eyes where they were.
+      const p = this.view?.players.find((q) => q.seat === this.follow);
+      if (p) this.cam = { pos: this.eye(p), yaw: p.yaw, pitch: p.pitch };
+    }
+    this.follow = seat;
+    $('follow').textContent = seat >= 0 ? `following #${seat}: click the map elsewhere, drag or move to fly free` : '';
+  }
+
+  private eye(p: ViewPlayer): Vec3 {
+    const head = p.parts.find((q) => q.kind === 'head');
+    return head ? [...head.a] as Vec3 : [p.pos[0], p.pos[1], p.pos[2] + 1.6];
+  }
+
   drawMap(players: ViewPlayer[]): void {
     const canvas = $('map') as HTMLCanvasElement;
     const g = canvas.getContext('2d');
@@ -266,6 +305,7 @@ class Admin {
     const scale = Math.min(w / (max[0] - min[0]), h / (max[1] - min[1]));
     const x = (px: number) => (px - min[0]) * scale;
     const y = (py: number) => h - (py - min[1]) * scale;
+    this.toCanvas = (p) => [x(p[0]), y(p[1])];
     g.clearRect(0, 0, w, h);
     g.fillStyle = '#1c232a';
     g.fillRect(0, h - (max[1] - min[1]) * scale, (max[0] - min[0]) * scale, (max[1] - min[1]) * scale);
@@ -321,6 +361,7 @@ class Admin {
         g.lineTo(px + 12 * Math.cos(p.yaw), py - 12 * Math.sin(p.yaw));
         g.stroke();
       }
+      if (p.seat === this.follow) circle(p.pos, 9, '#ffffff');
       g.fillStyle = '#e8ecef';
       g.fillText(`${p.seat}${p.bot ? '' : ' ' + p.name}`, px + 7, py - 6);
     }
@@ -342,12 +383,17 @@ class Admin {
     el.addEventListener('pointerup', () => { drag = null; });
     el.addEventListener('pointermove', (e) => {
       if (!drag) return;
+      if (this.follow >= 0) this.setFollow(-1);
       this.cam.yaw -= (e.clientX - drag.x) * 0.005;
       this.cam.pitch = Math.max(-1.55, Math.min(1.55, this.cam.pitch - (e.clientY - drag.y) * 0.005));
       drag = { x: e.clientX, y: e.clientY };
     });
     el.tabIndex = 0;
-    el.addEventListener('keydown', (e) => { this.keys.add(e.code); e.preventDefault(); });
+    el.addEventListener('keydown', (e) => {
+      this.keys.add(e.code);
+      if (this.follow >= 0 && ['KeyW', 'KeyA', 'KeyS', 'KeyD', 'KeyQ', 'KeyE'].includes(e.code)) this.setFollow(-1);
+      e.preventDefault();
+    });
     el.addEventListener('keyup', (e) => this.keys.delete(e.code));
     el.addEventListener('blur', () => this.keys.clear());
   }
@@ -376,7 +422,10 @@ class Admin {
     const recent = this.recent();
     const r = recent[recent.length - 1];
     this.effects!.showRewind(r ? this.asRewind(r) : null, true);
-    this.three.render(p, yaw, pitch, 75);
+    const followed = this.follow >= 0 ? shown.find((q) => q.seat === this.follow) : undefined;
+    if (this.follow >= 0 && !followed && this.view && !this.view.players.some((q) => q.seat === this.follow)) this.setFollow(-1);
+    if (followed) this.three.render(this.eye(followed), followed.yaw, followed.pitch, 90);
+    else this.three.render(p, yaw, pitch, 75);
   }
 
   private shownRewind: { seq: number; r: Rewind } | null = null;
@@ -414,8 +463,10 @@ async function main(): Promise<void> {
     // kept, what the map drew, and the commands sent with their status.
     admin: () => ({
       state: admin.state, view: admin.view, rewinds: admin.rewinds, drawn: admin.drawn, commands: admin.commands,
-      camera: admin.cam,
+      camera: admin.cam, follow: admin.follow, bounds: admin.map?.bounds ?? null,
     }),
+    // follow looks through seat's eyes in the 3D view (-1: free camera).
+    follow: (seat: number) => admin.setFollow(seat),
     // command sends an admin command; it resolves to the HTTP status.
     command: (action: string, extend = '') => admin.command(action, extend),
   };
