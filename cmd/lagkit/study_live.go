@@ -24,10 +24,6 @@ import (
 	"github.com/lagkit/lagkit/web"
 )
 
-// adminPagePath is where the admin page is served; its token goes in the
-// URL's fragment, which never reaches a server's logs.
-const adminPagePath = "/admin"
-
 // liveStudyOptions are study run's flags for a study played by people.
 type liveStudyOptions struct {
 	listen, udp, cert, key, logFormat string
@@ -114,9 +110,9 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 			// The page joins its seat by participant code, not as a
 			// player of the oldest match.
 			wo.Tokens = nil
-			// The study's pages (admin, questionnaire) are served from
-			// here once package web takes a study.Control:
-			//   wo.Study, wo.AdminToken, wo.Host = d, adminToken, host
+			// The study's endpoints, its admin page and the
+			// questionnaire between rounds.
+			wo.Study, wo.AdminToken, wo.Host = d, adminToken, host
 		}}, host, &listeners)
 	if err != nil {
 		return err
@@ -132,7 +128,7 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 		}()
 	}
 	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "cert_sha256", addrs.certHash)
-	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, addrs.listen, adminPagePath, adminToken)
+	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, addrs.listen, web.AdminPagePath, adminToken)
 	codes := d.Codes()
 	seats := make([]int, 0, len(codes))
 	for seat := range codes {
