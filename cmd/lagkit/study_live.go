@@ -24,6 +24,11 @@ import (
 	"github.com/lagkit/lagkit/web"
 )
 
+// endLinger is how long the pages are still served after the study's
+// end, for the participants' pages, polling every half second, to say
+// the study is over.
+const endLinger = 3 * time.Second
+
 // liveStudyOptions are study run's flags for a study played by people.
 type liveStudyOptions struct {
 	listen, udp, cert, key, logFormat string
@@ -140,6 +145,14 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	}
 
 	err = d.Run(ctx, w, study.Options{Seed: seed})
+	if err == nil && ctx.Err() == nil {
+		// The pages poll the study's status: let them hear it is over
+		// before the server goes.
+		select {
+		case <-time.After(endLinger):
+		case <-ctx.Done():
+		}
+	}
 	for _, l := range listeners {
 		_ = l.Close()
 	}

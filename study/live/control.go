@@ -43,6 +43,13 @@ func (d *Driver) State() study.LiveState {
 		t := last[i]
 		st.Seats[i] = study.SeatState{Seat: i, Code: d.codes[i], Bot: s.Bot, Answered: answered[i], Kills: t.Kills, Deaths: t.Deaths}
 	}
+	if m != nil {
+		select {
+		case <-m.Done():
+			m = nil // the round is over, its match ending
+		default:
+		}
+	}
 	if m == nil {
 		return st // between rounds: the last round's statistics
 	}
