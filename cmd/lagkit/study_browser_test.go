@@ -163,6 +163,7 @@ func TestStudyLiveInBrowser(t *testing.T) {
 	steps := map[string][]liveStep{}
 	t.Run("play", func(t *testing.T) {
 		walltest.Lock(t)
+		begun := time.Now()
 		var out, errOut lockedWriter
 		done := make(chan int, 1)
 		go func() {
@@ -203,7 +204,7 @@ func TestStudyLiveInBrowser(t *testing.T) {
 			if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
 				t.Fatalf("study_live.mjs printed %q: %v", sc.Text(), err)
 			}
-			t.Logf("study_live.mjs: %s", sc.Text())
+			t.Logf("%.1f s: study_live.mjs: %s", time.Since(begun).Seconds(), sc.Text())
 			steps[s.Step] = append(steps[s.Step], s)
 		}
 		if err := cmd.Wait(); err != nil {
