@@ -53,6 +53,8 @@ func boundRadius(p *game.Params) float64 {
 // testing every player would give.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
 	p := tr.Params
+	probe := newProbe(r, p)
+	pr := &probe
 	boxes, pruned := tr.History.sweptAt(t)
 	if !pruned {
 		if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
@@ -64,7 +66,7 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 			if id == shooter {
 				continue
 			}
-			if h, ok := tr.tracePose(r, maxDist, t, shooter, id); ok {
+			if h, ok := tr.tracePose(pr, maxDist, t, shooter, id); ok {
 				best, found, maxDist = h, true, h.Dist
 			}
 		}
@@ -129,7 +131,7 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		if c.enter > maxDist {
 			break
 		}
-		h, ok := tr.tracePose(r, maxDist, t, shooter, c.id)
+		h, ok := tr.tracePose(pr, maxDist, t, shooter, c.id)
 		// Testing in id order, a later player at the same distance
 		// replaced an earlier one: keep that answer.
 		if ok && (!found || h.Dist < best.Dist || c.id > best.Victim) {
@@ -150,25 +152,25 @@ type candidate struct {
 
 // tracePose returns the nearest part of player id's pose at t the ray
 // hits within maxDist.
-func (tr *Tracer) tracePose(r geom.Ray, maxDist float64, t time.Duration, shooter, id int) (Hit, bool) {
+func (tr *Tracer) tracePose(pr *probe, maxDist float64, t time.Duration, shooter, id int) (Hit, bool) {
 	if tr.Hittable != nil && !tr.Hittable(shooter, id) {
 		return Hit{}, false
 	}
 	p := tr.Params
 	lift := geom.Vec3{Z: p.Height / 2}
 	a, b, frac, ok := tr.History.straddle(id, t)
-	if !ok || !nearRay(r, maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), boundRadius(p)+a.Pos.Dist(b.Pos)/2) {
+	if !ok || !pr.near(maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), pr.bound+a.Pos.Dist(b.Pos)/2) {
 		return Hit{}, false
 	}
 	st := *a
 	if frac > 0 {
 		st = game.Interpolate(*a, *b, frac)
 		// The pose's own bounding sphere: the one above held the segment.
-		if !nearRay(r, maxDist, st.Pos.Add(lift), boundRadius(p)) {
+		if !pr.near(maxDist, st.Pos.Add(lift), pr.bound) {
 			return Hit{}, false
 		}
 	}
-	h, ok := traceParts(r, maxDist, st, p, true)
+	h, ok := traceParts(pr.r, maxDist, st, p, pr)
 	h.Victim = id
 	return h, ok
 }
@@ -225,11 +227,25 @@ func (s *slabs) axis(b *sweptBoxes, a int) slabAxis {
 	return slabAxis{b.hi[a], b.lo[a], s.oHi[a], s.oLo[a], s.inv[a]}
 }
 
-// nearRay reports whether the ray passes within rad of c before maxDist:
-// a cheaper, conservative form of geom.RaySphere for the broad phase.
-func nearRay(r geom.Ray, maxDist float64, c geom.Vec3, rad float64) bool {
-	d := min(max(c.Sub(r.Origin).Dot(r.Dir)/r.Dir.Len2(), 0), maxDist)
-	return r.At(d).Sub(c).Len2() <= rad*rad
+// A probe is a shot's ray prepared for the sphere tests of the broad
+// phase, with what they share: 1 / |Dir|², and the radius of a sphere
+// around a standing player's hitboxes.
+type probe struct {
+	r     geom.Ray
+	inv2  float64
+	bound float64
+}
+
+func newProbe(r geom.Ray, p *game.Params) probe {
+	return probe{r: r, inv2: 1 / r.Dir.Len2(), bound: boundRadius(p)}
+}
+
+// near reports whether the ray passes within rad of c before maxDist: a
+// cheaper, conservative form of geom.RaySphere for the broad phase (every
+// radius it is given has room to spare for rounding).
+func (pr *probe) near(maxDist float64, c geom.Vec3, rad float64) bool {
+	d := min(max(c.Sub(pr.r.Origin).Dot(pr.r.Dir)*pr.inv2, 0), maxDist)
+	return pr.r.At(d).Sub(c).Len2() <= rad*rad
 }
 
 // TracePlayer returns the nearest part of the player in state st the ray
@@ -245,19 +261,19 @@ func TracePlayer(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Param
 // TraceParts returns the nearest part of the player in state st the ray
 // hits within maxDist, testing every part.
 func TraceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params) (Hit, bool) {
-	return traceParts(r, maxDist, st, p, false)
+	return traceParts(r, maxDist, st, p, nil)
 }
 
-// traceParts is TraceParts; with near, a part whose bounding sphere (a
-// margin larger, against rounding) the ray misses is not tested exactly:
-// a shot at a torso costs one capsule test, not four.
-func traceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params, near bool) (Hit, bool) {
+// traceParts is TraceParts; with a probe of r, a part whose bounding
+// sphere (a margin larger, against rounding) the ray misses is not tested
+// exactly: a shot at a torso costs one capsule test, not four.
+func traceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params, pr *probe) (Hit, bool) {
 	parts := game.Hitboxes(st, p)
 	var best Hit
 	found := false
 	for _, part := range parts {
 		c := &part.Shape
-		if near && !nearRay(r, maxDist, part.Origin, c.R+c.A.Dist(c.B)/2+sweepMargin) {
+		if pr != nil && !pr.near(maxDist, part.Origin, c.R+c.A.Dist(c.B)/2+sweepMargin) {
 			continue
 		}
 		d, _, ok := geom.RayCapsule(r, maxDist, part.Shape)

@@ -48,3 +48,17 @@ func TestTraceBroadPhaseChangesNothing(t *testing.T) {
 		t.Fatalf("only %d of %d shots hit: the comparison proves little", hits, len(shots))
 	}
 }
+
+// TestTraceDoesNotAllocate checks that a rewound shot allocates nothing:
+// a server traces every shot inside its tick.
+func TestTraceDoesNotAllocate(t *testing.T) {
+	tr, shots := crowd(t, 64)
+	i := 0
+	if n := testing.AllocsPerRun(200, func() {
+		s := &shots[i%len(shots)]
+		tr.Trace(s.Ray, 200, s.T, s.Shooter)
+		i++
+	}); n != 0 {
+		t.Errorf("Trace: %v allocations a shot", n)
+	}
+}

@@ -50,7 +50,8 @@ type studyStep struct {
 // admits only holders of a connect token: a participant joins by code
 // and plays a bot's seat; the admin page lists the seats, spectates the
 // four players of the round's match with a hit's rewind drawn on its
-// map, and its buttons send pause, resume, extend and skip; the
+// map; the participant's link is cut for 7 s, and the page joins again
+// by code; the admin's buttons send pause, resume, extend and skip; the
 // participant answers the questionnaire with its buttons, presses
 // ready, and joins the next round's match by code; the admin ends the
 // study and the participant is told. With -images DIR it
@@ -107,6 +108,15 @@ func TestStudyInBrowser(t *testing.T) {
 			if info1, err = m1.Info(); err != nil {
 				t.Fatal(err)
 			}
+			cut := realtime.LinkConfig{Loss: 1}
+			if err := m1.SetLatency([]realtime.LinkRule{{Player: "pK7Q2", Up: cut, Down: cut}}); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(7 * time.Second)
+			if err := m1.SetLatency(nil); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(stdin, "restored")
 		case "answered":
 			f.set(func(st *study.LiveState) { st.Phase, st.Round = study.PhaseReady, 1 })
 			fmt.Fprintln(stdin, "ready")
@@ -171,7 +181,10 @@ func TestStudyInBrowser(t *testing.T) {
 		t.Errorf("ready pressed by %v, want K7Q2", f.readies)
 	}
 	done := steps["done"]
-	if m2 == nil || done.Match != m2.ID() || done.Joins < 2 || done.Spectated != m2.ID() || done.Over == "" {
+	if steps["rejoined"].Joins < 2 {
+		t.Errorf("after losing its link the page joined %d times, want again", steps["rejoined"].Joins)
+	}
+	if m2 == nil || done.Match != m2.ID() || done.Joins < 3 || done.Spectated != m2.ID() || done.Over == "" {
 		t.Fatalf("done %+v: want the next round's match joined by code and spectated, then the study over", done)
 	}
 	if *imagesDir != "" {

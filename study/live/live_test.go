@@ -252,8 +252,12 @@ func TestTwoRoundsWithPeople(t *testing.T) {
 
 	// ann drops 1.5 s into her first connection and comes back 0.5 s
 	// later; what her seat had before the drop is read just before it.
-	var before study.SeatState
-	var beforeOK bool
+	var (
+		seen     sync.Mutex // guards before, beforeOK and away
+		before   study.SeatState
+		beforeOK bool
+		away     study.SeatState
+	)
 	ann := &participant{code: "ann", seed: 11, drop: func(cancel func()) {
 		go func() {
 			for ctx.Err() == nil {
@@ -263,7 +267,10 @@ func TestTwoRoundsWithPeople(t *testing.T) {
 				time.Sleep(20 * time.Millisecond)
 			}
 			time.Sleep(1500 * time.Millisecond)
-			before, beforeOK = d.State().Seats[0], true
+			st := d.State().Seats[0]
+			seen.Lock()
+			before, beforeOK = st, true
+			seen.Unlock()
 			cancel()
 		}()
 	}}
@@ -293,13 +300,21 @@ func TestTwoRoundsWithPeople(t *testing.T) {
 		}
 	}()
 	// The state while ann is away: her seat keeps its team and counts.
-	var away study.SeatState
 	go func() {
-		for ctx.Err() == nil && !beforeOK {
+		for ctx.Err() == nil {
+			seen.Lock()
+			ok := beforeOK
+			seen.Unlock()
+			if ok {
+				break
+			}
 			time.Sleep(10 * time.Millisecond)
 		}
 		time.Sleep(250 * time.Millisecond)
-		away = d.State().Seats[0]
+		st := d.State().Seats[0]
+		seen.Lock()
+		away = st
+		seen.Unlock()
 	}()
 	var afterRound0 study.LiveState
 	progress := func(p *study.Plan, _ time.Time) {
@@ -325,6 +340,8 @@ func TestTwoRoundsWithPeople(t *testing.T) {
 			}
 		}
 	}
+	seen.Lock()
+	defer seen.Unlock()
 	if !beforeOK || !before.Connected {
 		t.Fatalf("ann was not seen playing before her drop: %+v", before)
 	}

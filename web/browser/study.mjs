@@ -8,6 +8,9 @@
 //     hit's rewind is drawn on its map; screenshot admin.png. Clicking a
 //     player on the map looks through its eyes, clicking elsewhere frees
 //     the camera.
+//  1b. The test cuts the participant's link for 7 s ({"step":
+//     "spectated"}, then "restored" on stdin): the page, seeing no
+//     snapshot for 5 s, joins again by code and plays on.
 //  2. The admin clicks pause, resume, extend (2m) and skip; the skip
 //     ends the round, and the participant's page shows the
 //     questionnaire, answered with its buttons and a free text;
@@ -113,6 +116,16 @@ await run(browser, problems, async () => {
   if (followed !== target.seat || freed !== -1) throw new Error(`clicked seat ${target.seat} on the map: followed ${followed}, then ${freed}`);
   say({ step: 'spectated', match: match1, seat: p1.s.seat, transport: p1.st.transport, tokenInUrl, rows,
     players: spect.view.players.length, bots: spect.view.players.filter((p) => p.bot).length, mapPixels });
+
+  // 1b. The test cuts the participant's link for 7 s: the page notices
+  // the silence and joins again by code, and plays on.
+  if ((await nextLine()) !== 'restored') throw new Error('the test did not restore the link');
+  const back = await until(player, 'the participant back after losing the link', 60, (m) => {
+    const st = window.lagkit.state();
+    const s = window.lagkit.study();
+    return s.joins >= 2 && s.match === m && st?.phase === 'connected' && st.net.snapshots > 20 ? s : null;
+  }, match1);
+  say({ step: 'rejoined', joins: back.joins });
 
   // 2. The admin's buttons, then the questionnaire.
   const phase = () => admin.evaluate(() => window.lagkit.admin().state.phase);

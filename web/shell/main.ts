@@ -106,6 +106,22 @@ class Game {
   // quietClose keeps a closed link's reason off the status line (a
   // study's overlay says what happens between rounds).
   quietClose = false;
+  // linkDown is set when the link of the running core closes; snapAt is
+  // when the frames last saw a new snapshot (or the core started), and
+  // frameAt when the last frame was drawn.
+  linkDown = false;
+  snapAt = 0;
+  frameAt = 0;
+  private snaps = 0;
+
+  // lost reports whether the running core has lost its match: its link
+  // closed, the server closed its session, or, while frames are drawn,
+  // no snapshot came for silentMs.
+  lost(silentMs: number): boolean {
+    if (!this.core) return false;
+    const now = performance.now();
+    return this.linkDown || this.latest?.phase === 'closed' || (now - this.frameAt < 250 && now - this.snapAt > silentMs);
+  }
 
   async start(mapName: string, creds?: { token: string; name: string }): Promise<void> {
     const text = await loadMap(mapName);
@@ -119,7 +135,14 @@ class Game {
     this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
     this.perf.stepInPage = !inWorker;
     const core = this.core;
-    core.onClosed = (reason) => { if (this.core === core && !this.quietClose) hud.status(reason); };
+    this.linkDown = false;
+    this.snapAt = performance.now();
+    this.snaps = 0;
+    core.onClosed = (reason) => {
+      if (this.core !== core) return;
+      this.linkDown = true;
+      if (!this.quietClose) hud.status(reason);
+    };
     await core.start({
       mapText: text, token, name, display: params.get('display') ?? '',
       interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
@@ -135,6 +158,11 @@ class Game {
     if (!text) return;
     const st = JSON.parse(text) as CoreState;
     this.latest = st;
+    this.frameAt = now;
+    if (st.net.snapshots !== this.snaps) {
+      this.snaps = st.net.snapshots;
+      this.snapAt = now;
+    }
     this.frames++;
     this.perf.frames++;
     this.perf.step += this.core.stepMs();
@@ -200,6 +228,7 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
     const a = await study.join();
     return { token: a.token, name: a.name };
   };
+  study.linkClosed = () => game.lost(5000);
   study.onRound = async (a) => {
     game.core?.close('the next round');
     game.latest = null;

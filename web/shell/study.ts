@@ -3,8 +3,9 @@
 // study's phase, and shows between rounds what the phase asks of the
 // participant: the questionnaire after a round (yes/no, Likert 1 to 5,
 // fairness -5 to +5, free text), the ready button, the countdown, or a
-// wait. When a new round's match starts, it joins again and hands the
-// page the new connect token (onRound). Participants are never told the
+// wait. When a new round's match starts, or the link to the round's
+// match is lost, it joins again and hands the page the new connect token
+// (onRound): the same code comes back to the same seat. Participants are never told the
 // round's technique or name.
 
 const $ = (id: string) => document.getElementById(id)!;
@@ -68,8 +69,12 @@ export class Study {
   error = '';
   // onRound is called with the admission to each new round's match.
   onRound: (a: Admission) => Promise<void> = async () => {};
+  // linkClosed reports whether the page's link to its match has closed
+  // (a network loss, a server restart): the page then joins again.
+  linkClosed: () => boolean = () => false;
   private playing = '';
   private switching = false;
+  private lastJoin = -Infinity;
 
   constructor(readonly code: string) {
     $('ready').addEventListener('click', () => { this.ready(); });
@@ -97,8 +102,12 @@ export class Study {
     }
     this.status = await res.json();
     const st = this.status!;
-    if (st.match && st.match !== this.playing && !this.switching) {
+    // Join a new round's match, or the same again after losing the link
+    // (at most every 3 s: each join issues a connect token).
+    const lost = st.match === this.playing && this.linkClosed() && performance.now() - this.lastJoin > 3000;
+    if (st.match && (st.match !== this.playing || lost) && !this.switching) {
       this.switching = true;
+      this.lastJoin = performance.now();
       try {
         const a = await this.join();
         if (a.match) {
