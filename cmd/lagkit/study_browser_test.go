@@ -49,7 +49,7 @@ name = "tlc round"
 map = "arena"
 mode = "ffa"
 warmup = "4s"
-duration = "12s"
+duration = "14s"
 interval = "1s"
 technique = "tlc"
 latency = [{ seats = [1], latency_ms = 40 }]
@@ -60,7 +60,7 @@ map = "arena"
 mode = "ffa"
 warmup = "1s"
 ready = true
-duration = "12s"
+duration = "14s"
 technique = "none"
 latency = [{ seats = [1], latency_ms = 40 }]
 

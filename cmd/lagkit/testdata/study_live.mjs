@@ -1,8 +1,8 @@
 // study_live.mjs plays a live study of `lagkit study run` in headless
 // Chromium (TestStudyLiveInBrowser): the admin page (/admin#token=TOKEN)
 // starts the study, and one page per participant code (/?code=CODE)
-// plays each round: it presses Ready when the round asks for it, aims at
-// the nearest other player and fires through window.lagkit.input, and
+// plays each round: it presses Ready when the round asks for it, runs at
+// the other participant firing through window.lagkit.input, and
 // presses the report key (B) each time it is hit; after each round it
 // answers the questionnaire with its buttons and a free text. When the
 // study is over, the pages must say so. Each step prints a JSON line:
@@ -47,10 +47,14 @@ async function until(page, what, seconds, f, arg) {
   }
 }
 
-// playRound plays round r on page: Ready when asked, then aim and fire
-// at the nearest other player while the round is played, B after each
-// hit taken, until the questionnaire comes.
-async function playRound(page, code, r) {
+// ids holds each page's player id in the round being played, by code.
+const ids = {};
+
+// playRound plays round r on page: Ready when asked, then, while the
+// round is played, run at the other participant (else the nearest
+// player) firing, and press B after each hit taken, until the
+// questionnaire comes.
+async function playRound(page, code, other, r) {
   let readyPressed = false, ticks = 0, hurt = 0, keyPresses = 0, lastHealth = 100, match = '', phases = new Set();
   const end = Date.now() + 75000;
   for (;;) {
@@ -67,24 +71,27 @@ async function playRound(page, code, r) {
       g?.phase === 'connected' && s.match !== '' && s.match === s.status.match;
     if (playing) {
       match = s.match;
+      ids[code] = g.id;
       const others = g.players.filter((p) => p.id !== g.id && !p.dead);
       if (!g.self.dead && others.length > 0) {
+        // The other participant while it lives, else the nearest player.
         const d = (p) => Math.hypot(p.pos[0] - g.eye[0], p.pos[1] - g.eye[1]);
-        const p = others.reduce((a, b) => (d(a) <= d(b) ? a : b));
+        const p = others.find((q) => q.id === ids[other]) ?? others.reduce((a, b) => (d(a) <= d(b) ? a : b));
         const yaw = Math.atan2(p.pos[1] - g.eye[1], p.pos[0] - g.eye[0]);
         const pitch = Math.atan2(p.pos[2] + 1.1 - g.eye[2], d(p));
-        await page.evaluate(([yaw, pitch]) => window.lagkit.input({ yaw, pitch, fire: true, forward: 0.4 }), [yaw, pitch]);
+        await page.evaluate(([yaw, pitch]) => window.lagkit.input({ yaw, pitch, fire: true, forward: 1 }), [yaw, pitch]);
         ticks++;
       } else {
         await page.evaluate(() => window.lagkit.input({ fire: false, forward: 0 }));
       }
-      // Each hit taken is reported as behind cover.
-      if (!g.self.dead && g.self.health < lastHealth) {
+      // Each hit taken is reported as behind cover, the killing one too.
+      const health = g.self.dead ? 0 : g.self.health;
+      if (health < lastHealth) {
         hurt++;
         await page.keyboard.press('KeyB');
         keyPresses++;
       }
-      lastHealth = g.self.dead ? 100 : g.self.health;
+      lastHealth = health;
     }
     await sleep(100);
   }
@@ -124,7 +131,7 @@ await run(browser, problems, async () => {
   say({ step: 'started', rounds });
 
   for (let r = 0; r < rounds; r++) {
-    const played = await Promise.all(pages.map((p, i) => playRound(p, codes[i], r)));
+    const played = await Promise.all(pages.map((p, i) => playRound(p, codes[i], codes[1 - i], r)));
     const technique = await admin.evaluate(() => window.lagkit.admin().state.technique);
     if (r === rounds - 1) over = true;
     const answered = await Promise.all(pages.map((p, i) => answer(p, codes[i], i, r)));
