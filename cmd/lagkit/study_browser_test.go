@@ -142,11 +142,11 @@ func studyBrowserEnv(t *testing.T) (node, playwright string) {
 // `study report` run on it and the report renders in Chromium.
 func TestStudyLiveInBrowser(t *testing.T) {
 	node, playwright := studyBrowserEnv(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
 	// The client core is built (or found in the cache) before the clock
 	// matters.
-	if err := web.Prepare(ctx); err != nil {
+	pctx, pcancel := context.WithTimeout(t.Context(), 8*time.Minute)
+	defer pcancel()
+	if err := web.Prepare(pctx); err != nil {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
@@ -163,6 +163,9 @@ func TestStudyLiveInBrowser(t *testing.T) {
 	steps := map[string][]liveStep{}
 	t.Run("play", func(t *testing.T) {
 		walltest.Lock(t)
+		// The study's clock starts once the lock is held.
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+		defer cancel()
 		begun := time.Now()
 		var out, errOut lockedWriter
 		done := make(chan int, 1)

@@ -35,12 +35,24 @@ async function open(name, path, viewport) {
   return page;
 }
 
+// ev evaluates f on page, failing after 20 s: a page that stops
+// answering fails the run with what it was asked.
+async function ev(page, what, f, arg) {
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: the page did not answer within 20 s`)), 20000); });
+  try {
+    return await Promise.race([page.evaluate(f, arg), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 // until polls f on page every 100 ms until it returns a truthy value,
 // for at most seconds, and returns it.
 async function until(page, what, seconds, f, arg) {
   const end = Date.now() + seconds * 1000;
   for (;;) {
-    const v = await page.evaluate(f, arg);
+    const v = await ev(page, what, f, arg);
     if (v) return v;
     if (Date.now() > end) throw new Error(`${what}: not within ${seconds} s`);
     await sleep(100);
@@ -58,12 +70,12 @@ async function playRound(page, code, other, r) {
   let readyPressed = false, ticks = 0, hurt = 0, keyPresses = 0, lastHealth = 100, match = '', phases = new Set();
   const end = Date.now() + 75000;
   for (;;) {
-    const { s, g } = await page.evaluate(() => ({ s: window.lagkit.study(), g: window.lagkit.state?.() }));
+    const { s, g } = await ev(page, `${code}: round ${r + 1}`, () => ({ s: window.lagkit.study(), g: window.lagkit.state?.() }));
     if (s.overlay === 'questions' && s.round === r) break;
     if (Date.now() > end) throw new Error(`${code}: round ${r + 1}: no questionnaire within 75 s (overlay ${s.overlay}, phase ${s.status?.phase}, error ${s.error})`);
     if (s.status?.round === r) phases.add(s.status.phase);
     if (s.overlay === 'ready' && !readyPressed) {
-      await page.click('#ready');
+      await page.click('#ready', { timeout: 10000 });
       readyPressed = true;
       continue;
     }
@@ -79,7 +91,7 @@ async function playRound(page, code, other, r) {
         const p = others.find((q) => q.id === ids[other]) ?? others.reduce((a, b) => (d(a) <= d(b) ? a : b));
         const yaw = Math.atan2(p.pos[1] - g.eye[1], p.pos[0] - g.eye[0]);
         const pitch = Math.atan2(p.pos[2] + 1.1 - g.eye[2], d(p));
-        await page.evaluate(([yaw, pitch]) => window.lagkit.input({ yaw, pitch, fire: true, forward: 1 }), [yaw, pitch]);
+        await ev(page, `${code}: aim`, ([yaw, pitch]) => window.lagkit.input({ yaw, pitch, fire: true, forward: 1 }), [yaw, pitch]);
         ticks++;
       } else {
         await page.evaluate(() => window.lagkit.input({ fire: false, forward: 0 }));
