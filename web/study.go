@@ -39,7 +39,9 @@ const (
 	// StudyAdminPath prefixes the admin's endpoints: GET state (the
 	// AdminState), POST command (a study.Command, 204), GET spectate
 	// (?since=SEQ: the realtime.View of the round's match, with the hits
-	// after SEQ), GET map (the round's map file).
+	// after SEQ), GET map (the round's map file). Spectate and map
+	// answer 204 between rounds, including a round whose match has
+	// just ended while the page's last state still names it.
 	StudyAdminPath = "/lagkit/study/admin/"
 	// AdminPagePath is the admin page; it reads the admin token from
 	// its URL's fragment (#token=TOKEN), which browsers never send.
@@ -295,23 +297,27 @@ func (s *studyServer) command(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// roundMatch returns the match playing the study's round.
+// roundMatch returns the match playing the study's round; between
+// rounds it answers 204.
 func (s *studyServer) roundMatch(w http.ResponseWriter) (*realtime.Match, bool) {
 	if s.host == nil {
 		studyError(w, http.StatusNotImplemented, "this server cannot be spectated")
 		return nil, false
 	}
 	id := s.c.State().Match
-	if id == "" {
-		studyError(w, http.StatusNotFound, "no round is being played")
-		return nil, false
-	}
 	m, ok := s.host.Match(id)
-	if !ok {
-		studyError(w, http.StatusNotFound, fmt.Sprintf("match %q is not running", id))
+	if id == "" || !ok {
+		noRound(w)
 		return nil, false
 	}
 	return m, true
+}
+
+// noRound answers that no round's match is being played: no content,
+// which a page polling through a round's end expects.
+func noRound(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
 }
 
 func (s *studyServer) spectate(w http.ResponseWriter, r *http.Request) {
@@ -329,7 +335,7 @@ func (s *studyServer) spectate(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := m.View(since)
 	if err != nil {
-		studyError(w, http.StatusNotFound, fmt.Sprintf("match %s: %v", m.ID(), err))
+		noRound(w) // the match ended since roundMatch found it
 		return
 	}
 	writeJSON(w, v)

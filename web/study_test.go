@@ -224,8 +224,15 @@ func TestStudySpectate(t *testing.T) {
 	f := newFakeStudy("AB12")
 	srv := studyServerFor(t, f, h)
 	auth := []string{"Authorization", "Bearer s3cret"}
-	if code, body := call(t, srv, "GET", StudyAdminPath+"spectate", "", auth...); code != 404 {
-		t.Errorf("spectate between rounds: %d %s, want 404", code, body)
+	if code, body := call(t, srv, "GET", StudyAdminPath+"spectate", "", auth...); code != 204 {
+		t.Errorf("spectate between rounds: %d %s, want 204", code, body)
+	}
+	if code, body := call(t, srv, "GET", StudyAdminPath+"map", "", auth...); code != 204 {
+		t.Errorf("map between rounds: %d %s, want 204", code, body)
+	}
+	f.set(func(st *study.LiveState) { st.Match = "gone" })
+	if code, body := call(t, srv, "GET", StudyAdminPath+"spectate", "", auth...); code != 204 {
+		t.Errorf("spectate of a match that has ended: %d %s, want 204", code, body)
 	}
 	f.set(func(st *study.LiveState) { st.Match = m.ID() })
 	var v realtime.View

@@ -24,9 +24,10 @@ import (
 	"github.com/lagkit/lagkit/web"
 )
 
-// adminPagePath is where the admin page is served; its token goes in the
-// URL's fragment, which never reaches a server's logs.
-const adminPagePath = "/admin"
+// endLinger is how long the pages are still served after the study's
+// end, for the participants' pages, polling every half second, to say
+// the study is over.
+const endLinger = 3 * time.Second
 
 // liveStudyOptions are study run's flags for a study played by people.
 type liveStudyOptions struct {
@@ -114,9 +115,9 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 			// The page joins its seat by participant code, not as a
 			// player of the oldest match.
 			wo.Tokens = nil
-			// The study's pages (admin, questionnaire) are served from
-			// here once package web takes a study.Control:
-			//   wo.Study, wo.AdminToken, wo.Host = d, adminToken, host
+			// The study's endpoints, its admin page and the
+			// questionnaire between rounds.
+			wo.Study, wo.AdminToken, wo.Host = d, adminToken, host
 		}}, host, &listeners)
 	if err != nil {
 		return err
@@ -132,7 +133,7 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 		}()
 	}
 	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "cert_sha256", addrs.certHash)
-	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, addrs.listen, adminPagePath, adminToken)
+	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, addrs.listen, web.AdminPagePath, adminToken)
 	codes := d.Codes()
 	seats := make([]int, 0, len(codes))
 	for seat := range codes {
@@ -144,6 +145,14 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	}
 
 	err = d.Run(ctx, w, study.Options{Seed: seed})
+	if err == nil && ctx.Err() == nil {
+		// The pages poll the study's status: let them hear it is over
+		// before the server goes.
+		select {
+		case <-time.After(endLinger):
+		case <-ctx.Done():
+		}
+	}
 	for _, l := range listeners {
 		_ = l.Close()
 	}

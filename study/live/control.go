@@ -43,6 +43,13 @@ func (d *Driver) State() study.LiveState {
 		t := last[i]
 		st.Seats[i] = study.SeatState{Seat: i, Code: d.codes[i], Bot: s.Bot, Answered: answered[i], Kills: t.Kills, Deaths: t.Deaths}
 	}
+	if m != nil {
+		select {
+		case <-m.Done():
+			m = nil // the round is over, its match ending
+		default:
+		}
+	}
 	if m == nil {
 		return st // between rounds: the last round's statistics
 	}
@@ -131,7 +138,7 @@ func (d *Driver) Command(c study.Command) error {
 	case study.ActionExtend:
 		ext := time.Duration(c.Extend)
 		if ext <= 0 || ext > study.MaxExtend {
-			return fmt.Errorf("live: extend by %v, want more than 0 and at most %v", ext, study.MaxExtend)
+			return invalid("live: extend by %v, want more than 0 and at most %v", ext, study.MaxExtend)
 		}
 		if m == nil || (phase != study.PhasePlaying && phase != study.PhasePaused) {
 			return fmt.Errorf("live: no round is being played to extend (%s)", phase)
@@ -156,8 +163,18 @@ func (d *Driver) Command(c study.Command) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("live: unknown action %q, want one of start, pause, resume, skip, extend, end", c.Action)
+	return invalid("live: unknown action %q, want one of start, pause, resume, skip, extend, end", c.Action)
 }
+
+// invalidError is a request that does not fit the study (an answer out of
+// its question's range, an unknown command): it wraps study.ErrInvalid.
+type invalidError string
+
+func (e invalidError) Error() string { return string(e) }
+func (invalidError) Unwrap() error   { return study.ErrInvalid }
+
+// invalid returns an invalidError of the formatted message.
+func invalid(format string, a ...any) error { return invalidError(fmt.Sprintf(format, a...)) }
 
 // seatOf returns the seat whose participant code is code.
 func (d *Driver) seatOf(code string) (int, error) {
@@ -273,9 +290,9 @@ func (d *Driver) check(seat int, answers []study.Response) ([]record.Answer, err
 		kind, ok := kinds[a.Question]
 		switch {
 		case !ok:
-			return nil, fmt.Errorf("live: answer %d: no question %q", i, a.Question)
+			return nil, invalid("live: answer %d: no question %q", i, a.Question)
 		case seen[a.Question]:
-			return nil, fmt.Errorf("live: answer %d: question %q answered twice", i, a.Question)
+			return nil, invalid("live: answer %d: question %q answered twice", i, a.Question)
 		}
 		seen[a.Question] = true
 		lo, hi := 0, 0
@@ -288,11 +305,11 @@ func (d *Driver) check(seat int, answers []study.Response) ([]record.Answer, err
 			lo, hi = -5, 5
 		case record.Text:
 			if len(a.Text) > maxText || !utf8.ValidString(a.Text) {
-				return nil, fmt.Errorf("live: answer to %q: want valid text of at most %d bytes", a.Question, maxText)
+				return nil, invalid("live: answer to %q: want valid text of at most %d bytes", a.Question, maxText)
 			}
 		}
 		if kind != record.Text && (a.Value < lo || a.Value > hi) {
-			return nil, fmt.Errorf("live: answer to %q (%s): %d, want %d to %d", a.Question, kind, a.Value, lo, hi)
+			return nil, invalid("live: answer to %q (%s): %d, want %d to %d", a.Question, kind, a.Value, lo, hi)
 		}
 		r := record.Answer{Seat: seat, Question: a.Question, Kind: kind, At: now}
 		if kind == record.Text {
@@ -303,7 +320,7 @@ func (d *Driver) check(seat int, answers []study.Response) ([]record.Answer, err
 		out = append(out, r)
 	}
 	if len(seen) != len(d.qs) {
-		return nil, fmt.Errorf("live: %d of %d questions answered: answer each", len(seen), len(d.qs))
+		return nil, invalid("live: %d of %d questions answered: answer each", len(seen), len(d.qs))
 	}
 	return out, nil
 }

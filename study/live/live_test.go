@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -175,6 +176,10 @@ func (p *participant) run(ctx context.Context, r *rig, d *Driver) {
 	first := true
 	for ctx.Err() == nil {
 		if q, ok := d.Pending(p.code); ok {
+			bad := []study.Response{{Question: "fair", Value: 6}, {Question: "lag", Value: 0}}
+			if err := d.Answer(p.code, q.Round, bad); !errors.Is(err, study.ErrInvalid) {
+				p.fail(fmt.Errorf("fairness 6: %v, want study.ErrInvalid", err))
+			}
 			ans := []study.Response{{Question: "fair", Value: int(p.seed%11) - 5}, {Question: "lag", Value: q.Round % 2}}
 			if err := d.Answer(p.code, q.Round, ans); err != nil {
 				p.fail(err)
@@ -500,8 +505,11 @@ func TestAdminCommands(t *testing.T) {
 	if err := d.Command(study.Command{Action: study.ActionExtend, Extend: study.Duration(time.Second)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Command(study.Command{Action: study.ActionExtend, Extend: study.Duration(time.Hour)}); err == nil {
-		t.Fatal("extended by an hour")
+	if err := d.Command(study.Command{Action: study.ActionExtend, Extend: study.Duration(time.Hour)}); !errors.Is(err, study.ErrInvalid) {
+		t.Fatalf("extended by an hour: %v, want study.ErrInvalid", err)
+	}
+	if err := d.Command(study.Command{Action: "restart"}); !errors.Is(err, study.ErrInvalid) {
+		t.Fatalf("unknown action: %v, want study.ErrInvalid", err)
 	}
 	wait(study.PhasePlaying, 1)
 	if err := d.Command(study.Command{Action: study.ActionEnd}); err != nil {

@@ -210,7 +210,7 @@ class Admin {
     }
     if (match !== this.mapMatch) {
       const res = await call('map');
-      if (!res.ok) return;
+      if (!res.ok || res.status === 204) return; // 204: the round has just ended
       this.map = await res.json();
       this.mapMatch = match;
       this.since = 0;
@@ -221,7 +221,7 @@ class Admin {
       this.cam = { pos: [(min[0] + max[0]) / 2, min[1] - 4, 24], yaw: Math.PI / 2, pitch: -0.75 };
     }
     const res = await call(`spectate?since=${this.since}`);
-    if (!res.ok) return;
+    if (!res.ok || res.status === 204) return; // 204: the round has just ended
     const v: MatchView = await res.json();
     if (v.match !== this.mapMatch) return;
     this.prev = this.view && this.view.match === v.match ? { view: this.view, at: this.at } : null;
