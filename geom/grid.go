@@ -249,9 +249,14 @@ type RayHit struct {
 func (g *Grid) Raycast(r Ray, maxDist float64) (RayHit, bool) {
 	best := RayHit{Dist: maxDist, Box: -1}
 	w, ok := g.walk(r.Origin, r.Dir, maxDist)
+	q := newQuickRay(r.Origin, r.Dir)
 	for ok {
 		for _, i := range g.cellEntries(w.x, w.y) {
-			d, n, hit := rayBox(r, best.Dist, g.boxes[i])
+			b := &g.boxes[i]
+			if q.misses(b, best.Dist) {
+				continue
+			}
+			d, n, hit := rayBox(r, best.Dist, *b)
 			if hit && (d < best.Dist || best.Box < 0 || int(i) < best.Box) {
 				best = RayHit{d, n, int(i)}
 			}
@@ -290,9 +295,11 @@ func (g *Grid) SegmentBlocked(a, b Vec3) bool {
 	}
 	d := b.Sub(a)
 	w, ok := g.walk(a, d, 1)
+	q := newQuickRay(a, d)
 	for ok {
 		for _, i := range g.cellEntries(w.x, w.y) {
-			if segmentBox(a, d, g.boxes[i]) {
+			b := &g.boxes[i]
+			if !q.misses(b, 1) && segmentBox(a, d, *b) {
 				return true
 			}
 		}
