@@ -351,7 +351,7 @@ func (r *bitReader) readBits(n uint) uint64 {
 		// bits of offset, 56 bits always fit.
 		v := binary.LittleEndian.Uint64(r.b[at:]) >> (r.pos & 7)
 		r.pos += int(n)
-		return v & (1<<n - 1)
+		return v & (1<<(n&63) - 1) // n is under 64: the mask spares the compiler's test
 	}
 	var v uint64
 	for got := uint(0); got < n; {
@@ -396,7 +396,8 @@ func (r *bitReader) readBucketed(widths []uint) int64 {
 		}
 		if n := widths[i]; codeLen+n <= 57 {
 			r.pos += int(codeLen + n)
-			return unzigzag(v >> codeLen & (1<<n - 1))
+			// Both shifts are under 64: the masks spare the compiler's tests.
+			return unzigzag(v >> (codeLen & 63) & (1<<(n&63) - 1))
 		}
 	}
 	i := 0
