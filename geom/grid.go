@@ -249,9 +249,14 @@ type RayHit struct {
 func (g *Grid) Raycast(r Ray, maxDist float64) (RayHit, bool) {
 	best := RayHit{Dist: maxDist, Box: -1}
 	w, ok := g.walk(r.Origin, r.Dir, maxDist)
+	q := newQuickRay(r.Origin, r.Dir)
 	for ok {
 		for _, i := range g.cellEntries(w.x, w.y) {
-			d, n, hit := rayBox(r, best.Dist, g.boxes[i])
+			b := &g.boxes[i]
+			if q.misses(b, best.Dist) {
+				continue
+			}
+			d, n, hit := rayBox(r, best.Dist, *b)
 			if hit && (d < best.Dist || best.Box < 0 || int(i) < best.Box) {
 				best = RayHit{d, n, int(i)}
 			}
@@ -290,9 +295,11 @@ func (g *Grid) SegmentBlocked(a, b Vec3) bool {
 	}
 	d := b.Sub(a)
 	w, ok := g.walk(a, d, 1)
+	q := newQuickRay(a, d)
 	for ok {
 		for _, i := range g.cellEntries(w.x, w.y) {
-			if segmentBox(a, d, g.boxes[i]) {
+			b := &g.boxes[i]
+			if !q.misses(b, 1) && segmentBox(a, d, *b) {
 				return true
 			}
 		}
@@ -305,6 +312,7 @@ func (g *Grid) SegmentBlocked(a, b Vec3) bool {
 // [t0, t1].
 type cellWalk struct {
 	o, d   Vec3
+	inv    Vec3 // 1 / d, 0 where d is
 	t1     float64
 	x, y   int     // current column
 	tx, ty float64 // parameters where the line leaves the column in X and Y
@@ -337,24 +345,34 @@ func (g *Grid) walk(o, d Vec3, tMax float64) (cellWalk, bool) {
 	}
 	p := o.AddScaled(d, t0)
 	w := cellWalk{o: o, d: d, t1: t1, x: g.cellX(p.X), y: g.cellY(p.Y)}
+	if d.X != 0 {
+		w.inv.X = 1 / d.X
+	}
+	if d.Y != 0 {
+		w.inv.Y = 1 / d.Y
+	}
 	g.setExits(&w)
 	return w, true
 }
 
 // setExits computes where the line leaves the current column. They are
 // recomputed from the column index at each step rather than accumulated,
-// so rounding errors do not build up along long rays.
+// so rounding errors do not build up along long rays. A product by 1 / d
+// stands for the quotient: the two differ by a unit or two in the last
+// place, far inside the hair by which each box's footprint is widened
+// (footprint), so a step it turns one way rather than the other near a
+// column's corner reaches the same boxes, and no box is left unvisited.
 func (g *Grid) setExits(w *cellWalk) {
 	w.tx, w.ty = math.Inf(1), math.Inf(1)
 	if w.d.X > 0 {
-		w.tx = (g.x0 + float64(w.x+1)*g.cell - w.o.X) / w.d.X
+		w.tx = (g.x0 + float64(w.x+1)*g.cell - w.o.X) * w.inv.X
 	} else if w.d.X < 0 {
-		w.tx = (g.x0 + float64(w.x)*g.cell - w.o.X) / w.d.X
+		w.tx = (g.x0 + float64(w.x)*g.cell - w.o.X) * w.inv.X
 	}
 	if w.d.Y > 0 {
-		w.ty = (g.y0 + float64(w.y+1)*g.cell - w.o.Y) / w.d.Y
+		w.ty = (g.y0 + float64(w.y+1)*g.cell - w.o.Y) * w.inv.Y
 	} else if w.d.Y < 0 {
-		w.ty = (g.y0 + float64(w.y)*g.cell - w.o.Y) / w.d.Y
+		w.ty = (g.y0 + float64(w.y)*g.cell - w.o.Y) * w.inv.Y
 	}
 }
 

@@ -208,6 +208,24 @@ func (h *History) At(id int, t time.Duration) (game.PlayerState, bool) {
 	return game.Interpolate(*a, *b, frac), true
 }
 
+// PosAt returns player id's position and teleport count at server time
+// t: the same as those of At's state, without blending the rest of it.
+func (h *History) PosAt(id int, t time.Duration) (pos geom.Vec3, teleport uint8, ok bool) {
+	a, b, frac, ok := h.straddle(id, t)
+	switch {
+	case !ok:
+		return geom.Vec3{}, 0, false
+	case frac == 0:
+		return a.Pos, a.Teleport, true
+	case a.Teleport != b.Teleport: // game.Interpolate keeps the nearer record
+		if frac < 0.5 {
+			return a.Pos, a.Teleport, true
+		}
+		return b.Pos, b.Teleport, true
+	}
+	return a.Pos.Lerp(b.Pos, frac), a.Teleport, true
+}
+
 // straddle returns the records of player id that At blends for time t: a
 // at fraction 0, b at 1 and the fraction between them (0 when a alone
 // answers). The pose At returns lies between them: on the segment between

@@ -1,11 +1,13 @@
 package lagcomp
 
 import (
+	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/world"
 )
 
 const dt = time.Second / 64
@@ -98,4 +100,35 @@ func BenchmarkHistoryAt(b *testing.B) {
 		sink += s.Pos.X
 	}
 	_ = sink
+}
+
+// TestPosAtMatchesAt checks PosAt against At on random scenes: the same
+// position and teleport count, bit for bit, at times on and between
+// ticks, across teleports and gaps, before and after the history.
+func TestPosAtMatchesAt(t *testing.T) {
+	m, err := world.Load("metro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for seed := uint64(1); seed <= 100; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		tr, now := randomScene(rng, m.Grid)
+		h := tr.History
+		for range 300 {
+			_, at, _ := randomShot(rng, tr, now)
+			id := rng.IntN(h.maxPlayers + 1)
+			st, ok := h.At(id, at)
+			pos, teleport, ok2 := h.PosAt(id, at)
+			if ok != ok2 || ok && (pos != st.Pos || teleport != st.Teleport) {
+				t.Fatalf("seed %d: PosAt(%d, %v) = %v, %d, %v; At gives %v, %d, %v", seed, id, at, pos, teleport, ok2, st.Pos, st.Teleport, ok)
+			}
+			if ok {
+				checked++
+			}
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d positions compared", checked)
+	}
 }

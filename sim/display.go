@@ -41,9 +41,9 @@ func (e *DisplayError) Observe(now time.Duration, c *client.Client, h *lagcomp.H
 	e.ids = c.RemoteIDs(e.ids[:0])
 	for _, id := range e.ids {
 		drawn, ok1 := c.Remote(id, vt)
-		truth, ok2 := h.At(id, vt)
-		if ok1 && ok2 && drawn.Teleport == truth.Teleport {
-			e.Sum += drawn.Pos.Dist(truth.Pos)
+		truth, teleport, ok2 := h.PosAt(id, vt)
+		if ok1 && ok2 && drawn.Teleport == teleport {
+			e.Sum += drawn.Pos.Dist(truth)
 			e.N++
 		}
 	}

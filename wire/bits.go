@@ -140,8 +140,10 @@ func bucketCode(v int64, widths []uint) (uint64, uint) {
 // player, have their whole codes in a second table.
 type bucketTable struct {
 	byLen [65]struct {
-		code           uint64 // the bucket number's bits
-		codeLen, width uint8
+		code uint64 // the bucket number's bits
+		mask uint64 // the bucket's width in one bits
+		// codeLen is the bucket number's bit count, n the whole code's.
+		codeLen, n uint8
 	}
 	// small holds the code of zigzag value u < smallCodes (its bits in
 	// the low 24 bits, its length above), when every one fits.
@@ -169,8 +171,9 @@ func newBucketTable(widths []uint) *bucketTable {
 			i++
 		}
 		width := widths[i]
-		t.byLen[l].codeLen, t.byLen[l].width = uint8(n-width), uint8(width)
+		t.byLen[l].codeLen, t.byLen[l].n = uint8(n-width), uint8(n)
 		t.byLen[l].code = code & (1<<(n-width) - 1)
+		t.byLen[l].mask = 1<<width - 1 // all ones for a width of 64
 	}
 	t.hasSmall = true
 	for u := range uint64(smallCodes) {
@@ -193,7 +196,9 @@ func (t *bucketTable) code(v int64) (uint64, uint) {
 		return uint64(e & (1<<24 - 1)), uint(e >> 24)
 	}
 	e := &t.byLen[bits.Len64(u)]
-	return e.code | u&(1<<e.width-1)<<e.codeLen, uint(e.codeLen) + uint(e.width)
+	// codeLen is under 64 (a code with its value fits 64 bits): the mask
+	// tells the compiler so, sparing the test for longer shifts.
+	return e.code | u&e.mask<<(e.codeLen&63), uint(e.n)
 }
 
 // wordWriter continues a bitWriter's stream for a run of many short
@@ -346,7 +351,7 @@ func (r *bitReader) readBits(n uint) uint64 {
 		// bits of offset, 56 bits always fit.
 		v := binary.LittleEndian.Uint64(r.b[at:]) >> (r.pos & 7)
 		r.pos += int(n)
-		return v & (1<<n - 1)
+		return v & (1<<(n&63) - 1) // n is under 64: the mask spares the compiler's test
 	}
 	var v uint64
 	for got := uint(0); got < n; {
@@ -391,7 +396,8 @@ func (r *bitReader) readBucketed(widths []uint) int64 {
 		}
 		if n := widths[i]; codeLen+n <= 57 {
 			r.pos += int(codeLen + n)
-			return unzigzag(v >> codeLen & (1<<n - 1))
+			// Both shifts are under 64: the masks spare the compiler's tests.
+			return unzigzag(v >> (codeLen & 63) & (1<<(n&63) - 1))
 		}
 	}
 	i := 0
