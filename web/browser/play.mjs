@@ -89,6 +89,9 @@ async function play(query, shoot) {
     loss: net.loss, jitterMs: net.jitterMs, bufferMs: net.bufferMs, bytesIn: net.bytesIn, bytesOut: net.bytesOut,
     rttSamples: net.rttSamples.length, sparkPixels, minimapPixels, boardRows,
     players: st.players.length, frames: st.frames, health: st.self.health, weapon: st.weapon, commands: net.commands,
+    // The automation fields of window.lagkit.state(), as read now.
+    api: Object.fromEntries(['connected', 'transport', 'tick', 'rtt_ms', 'pos', 'yaw', 'pitch', 'health', 'team', 'alive',
+      'kills', 'deaths', 'prediction_error_m', 'self'].map((k) => [k, st[k]])),
   }));
   await page.close();
 }
