@@ -71,7 +71,8 @@ type stateAPI struct {
 // TestPlayInBrowser serves the page beside a live match (the Web
 // transport and the real-time host, as lagkit serve runs them) and plays
 // it in headless Chromium, over WebTransport, forced onto WebSocket, and
-// with the client core in a Web Worker (?worker=1): the client core connects, snapshots arrive at the tick rate,
+// with the client core on the page's thread (?worker=0) rather than in its
+// Web Worker: the client core connects, snapshots arrive at the tick rate,
 // running forward moves the predicted player, crouching shows, and a clean
 // loopback link needs no prediction correction. It saves a screenshot to
 // /tmp/lagkit-web2.png. It is skipped where node, Debian's chromium or

@@ -1,5 +1,6 @@
 // play.mjs plays lagkit's page in headless Chromium against a live
-// server: for each transport, and with the client core in a Web Worker,
+// server: for each transport (the client core in its Web Worker), and
+// with the core on the page's thread (?worker=0),
 // it loads the page, waits until the client
 // core is connected and snapshots flow, runs forward and crouches through
 // window.lagkit.input, and prints one JSON line of what
@@ -99,5 +100,5 @@ async function play(query, shoot) {
 await run(browser, problems, async () => {
   await play('', true);
   await play('?transport=ws', false);
-  await play('?worker=1', false);
+  await play('?worker=0', false);
 });

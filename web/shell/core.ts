@@ -1,7 +1,8 @@
 // core.ts runs the client core (WebAssembly) and its link to the server:
-// on the page's own thread (LocalCore), or in a Web Worker (WorkerCore,
-// ?worker=1), where ticks and datagrams keep their pace however long the
-// page takes to draw, and input and state cross by postMessage.
+// in a Web Worker (WorkerCore, the page's default), where ticks and
+// datagrams keep their pace however long the page takes to draw, and
+// input and state cross by postMessage; or on the page's own thread
+// (LocalCore, ?worker=0).
 //
 // What the page draws crosses from the core in two parts: every frame,
 // the packed frame (players, hitboxes, projectiles as float32s, see

@@ -27,6 +27,14 @@ async function loadMap(name: string): Promise<string> {
 
 const playerName = params.get('name') ?? 'browser';
 
+// useWorker is whether the client core runs in a Web Worker, off the
+// drawing thread (the default: ticks and datagrams keep their pace
+// however long a frame takes to draw); ?worker=0 runs it on the page's
+// thread.
+function useWorker(): boolean {
+  return params.get('worker') !== '0' && typeof Worker !== 'undefined';
+}
+
 // fetchToken gets a connect token for a server that requires one: from
 // ?token=BASE64, else from the token URL (?token_url=, default the
 // server's /lagkit/token), which answers an empty token when the server
@@ -120,7 +128,7 @@ class Game {
     this.minimap.setMap(m);
     const { token, name } = creds ?? await this.credentials();
     hud.status('connecting…');
-    const inWorker = params.get('worker') === '1';
+    const inWorker = useWorker();
     this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
     this.perf.stepInPage = !inWorker;
     const core = this.core;
@@ -320,7 +328,7 @@ async function main(): Promise<void> {
     perf: () => game.perf.read(),
   };
   hud.status('loading the client core…');
-  if (params.get('worker') !== '1') await loadCore();
+  if (!useWorker()) await loadCore();
   const code = params.get('code');
   if (code) {
     await startStudy(game, code, w.lagkit);
@@ -337,7 +345,7 @@ async function main(): Promise<void> {
   requestAnimationFrame(loop);
 }
 
-// The same script runs the core in a Web Worker (?worker=1), where there
+// The same script runs the core in a Web Worker (the default), where there
 // is no document.
 if (typeof document === 'undefined') {
   runWorker();
