@@ -197,7 +197,6 @@ class Game {
       // Look where the spawn faces until the player turns.
       this.controls.input.yaw = pk.yaw(-1);
     }
-    this.drawPlayers();
     this.effects.showRewind(this.lastRewind, this.rewindOn);
     this.effects.setProjectiles(pk.projectiles > 0 ? pk.projectileList() : noProjectiles);
     this.effects.update(now);
@@ -217,6 +216,8 @@ class Game {
       yaw = Math.atan2(d[1], d[0]);
       pitch = Math.atan2(d[2], Math.hypot(d[0], d[1]));
     }
+    this.view.aim(eye, yaw, pitch, vfov);
+    this.drawPlayers();
     this.view.render(eye, yaw, pitch, vfov);
     hud.tick(now);
     this.minimap.draw(pk, st);

@@ -106,6 +106,9 @@ export class View {
   private vb = new THREE.Vector3();
   private one = new THREE.Vector3(1, 1, 1);
   private colour = new THREE.Color();
+  private frustum = new THREE.Frustum();
+  private bound = new THREE.Sphere();
+  private cull = false;
 
   // beginParts starts a frame's players; add each part with part, then
   // call endParts.
@@ -118,6 +121,11 @@ export class View {
   part(team: number, isProtected: boolean, head: boolean, ax: number, ay: number, az: number, bx: number, by: number, bz: number, r: number): void {
     const a = this.va.set(ax, ay, az), axis = this.vb.set(bx - ax, by - ay, bz - az);
     const len = axis.length();
+    if (this.cull) {
+      this.bound.center.copy(a).addScaledVector(axis, 0.5);
+      this.bound.radius = len / 2 + r;
+      if (!this.frustum.intersectsSphere(this.bound)) return;
+    }
     const key = ((Math.round(r * 100) * 1000 + Math.round(len * 100)) << 1) | (isProtected ? 1 : 0);
     let b = this.batches.get(key);
     if (!b || b.n === b.cap) b = this.grow(key, b, r, len, isProtected);
@@ -178,9 +186,11 @@ export class View {
     this.endParts();
   }
 
-  // render draws the view from eye looking along yaw and pitch (radians;
-  // yaw 0 along +X, counter-clockwise from above; pitch up).
-  render(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number): void {
+  // aim points the camera from eye along yaw and pitch (radians; yaw 0
+  // along +X, counter-clockwise from above; pitch up). Parts added after
+  // it and before render are left out when outside the view, so that
+  // software rendering does not shade the players behind the camera.
+  aim(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number): void {
     if (fovDeg > 0 && Math.abs(this.camera.fov - fovDeg) > 0.01) {
       this.camera.fov = fovDeg;
       this.camera.updateProjectionMatrix();
@@ -188,7 +198,17 @@ export class View {
     this.camera.position.set(eye[0], eye[1], eye[2]);
     const c = Math.cos(pitch);
     this.camera.lookAt(eye[0] + c * Math.cos(yaw), eye[1] + c * Math.sin(yaw), eye[2] + Math.sin(pitch));
+    this.camera.updateMatrixWorld();
+    this.m4.multiplyMatrices(this.camera.projectionMatrix, this.camera.matrixWorldInverse);
+    this.frustum.setFromProjectionMatrix(this.m4);
+    this.cull = true;
+  }
+
+  // render draws the view from eye looking along yaw and pitch (see aim).
+  render(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number): void {
+    this.aim(eye, yaw, pitch, fovDeg);
     this.renderer.render(this.scene, this.camera);
+    this.cull = false;
   }
 }
 
