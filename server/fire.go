@@ -58,7 +58,7 @@ func (s *Server) shotRecord(now time.Duration, shooter int, shotTick uint32, pel
 func pelletHit(shooter int, shotTick uint32, eye geom.Vec3, h *lagcomp.Hit, w *game.Weapon) hitInfo {
 	return hitInfo{
 		shooter: shooter, victim: h.Victim, shotTick: shotTick, part: h.Part,
-		local: h.Local, eye: game.SnapPos(eye), damage: w.Damage[h.Part],
+		local: h.Local, eye: game.SnapPos(eye), damage: w.Damage[h.Part], impact: h.Point,
 	}
 }
 
@@ -191,10 +191,10 @@ func (s *Server) advance(p *projectile, ray geom.Ray, seg float64) bool {
 func (s *Server) blastHit(p *projectile, centre geom.Vec3, direct *lagcomp.Hit, id int, st *game.PlayerState) hitInfo {
 	h := hitInfo{
 		shooter: p.shooter, victim: id, shotTick: p.shot, part: game.PartTorso,
-		eye: game.SnapPos(centre), damage: s.splash(p.weapon, centre, *st),
+		eye: game.SnapPos(centre), damage: s.splash(p.weapon, centre, *st), impact: centre,
 	}
 	if id == direct.Victim {
-		h.part, h.local = direct.Part, direct.Local
+		h.part, h.local, h.impact = direct.Part, direct.Local, direct.Point
 		if d := p.weapon.Damage[direct.Part]; d >= h.damage {
 			h.damage, h.eye = d, game.SnapPos(p.pos)
 		}

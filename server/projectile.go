@@ -177,10 +177,12 @@ func (s *Server) explode(now time.Duration, p *projectile, centre geom.Vec3, dir
 		if h.damage <= 0 {
 			continue
 		}
+		pose := c.state
 		kill := s.hurt(now, &h, true)
 		landed = true
 		rec.damaged(direct, id, h.damage, kill)
 		s.confirm(owner, &h, h.damage, wire.OutcomeRegistered)
+		s.showTested(&h, pose, 0)
 	}
 	if landed {
 		owner.hitsLanded++

@@ -223,6 +223,9 @@ type hitInfo struct {
 	local, eye      geom.Vec3
 	damage          int16
 	tested          tested
+	// impact is where the hit met the victim in the world (the blast's
+	// centre for splash), for the rewind view.
+	impact geom.Vec3
 }
 
 // apply settles a hit: with damage it takes health (perhaps killing), and

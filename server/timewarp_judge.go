@@ -67,6 +67,7 @@ func (r *warpRun) settle(shooter *client, old, now []warpHit) bool {
 			continue
 		}
 		h := &now[i]
+		pose := r.w.work[h.victim]
 		r.join(h.victim)
 		if v := r.rec.owner[h.victim]; v != nil {
 			v.hitsTaken++
@@ -78,6 +79,7 @@ func (r *warpRun) settle(shooter *client, old, now []warpHit) bool {
 		if shooter != nil && r.s.clients[shooter.id] == shooter {
 			r.s.confirm(shooter, &h.hitInfo, h.damage, wire.OutcomeRegistered)
 		}
+		r.s.showTested(&h.hitInfo, pose, r.s.Time()-r.now)
 	}
 	return true
 }

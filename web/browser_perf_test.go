@@ -77,7 +77,7 @@ func TestFrameTimeInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 	_, base := serveMatch(t, ctx, newHost(), Handler(), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 64, Bots: 63})
-	for _, where := range []struct{ name, query string }{{"page", ""}, {"worker", "&worker=1"}} {
+	for _, where := range []struct{ name, query string }{{"page", "&worker=0"}, {"worker", ""}} {
 		cmd := nodeScript(ctx, node, playwright, "browser/perf.mjs", base, where.query)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr

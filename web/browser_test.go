@@ -23,34 +23,56 @@ import (
 
 // run is what browser/play.mjs reports of one page load.
 type run struct {
-	Query        string  `json:"query"`
-	Transport    string  `json:"transport"`
-	Phase        string  `json:"phase"`
-	Moved        float64 `json:"moved"`
-	Crouched     bool    `json:"crouched"`
-	Snapshots    int     `json:"snapshots"`
-	SnapshotRate int     `json:"snapshotRate"`
-	TickRate     int     `json:"tickRate"`
-	Corrections  int     `json:"corrections"`
-	Malformed    int     `json:"malformed"`
-	RTTms        float64 `json:"rttMs"`
-	Loss         float64 `json:"loss"`
-	JitterMs     float64 `json:"jitterMs"`
-	BufferMs     float64 `json:"bufferMs"`
-	BytesIn      int     `json:"bytesIn"`
-	BytesOut     int     `json:"bytesOut"`
-	RTTSamples   int     `json:"rttSamples"`
-	SparkPixels  int     `json:"sparkPixels"`
-	MinimapPix   int     `json:"minimapPixels"`
-	BoardRows    int     `json:"boardRows"`
-	Players      int     `json:"players"`
-	Frames       int     `json:"frames"`
+	Query        string   `json:"query"`
+	Transport    string   `json:"transport"`
+	Phase        string   `json:"phase"`
+	Moved        float64  `json:"moved"`
+	Crouched     bool     `json:"crouched"`
+	Snapshots    int      `json:"snapshots"`
+	SnapshotRate int      `json:"snapshotRate"`
+	TickRate     int      `json:"tickRate"`
+	Corrections  int      `json:"corrections"`
+	Malformed    int      `json:"malformed"`
+	RTTms        float64  `json:"rttMs"`
+	Loss         float64  `json:"loss"`
+	JitterMs     float64  `json:"jitterMs"`
+	BufferMs     float64  `json:"bufferMs"`
+	BytesIn      int      `json:"bytesIn"`
+	BytesOut     int      `json:"bytesOut"`
+	RTTSamples   int      `json:"rttSamples"`
+	SparkPixels  int      `json:"sparkPixels"`
+	MinimapPix   int      `json:"minimapPixels"`
+	BoardRows    int      `json:"boardRows"`
+	Players      int      `json:"players"`
+	Frames       int      `json:"frames"`
+	API          stateAPI `json:"api"`
+}
+
+// stateAPI is what window.lagkit.state() says for automation (issue fields).
+type stateAPI struct {
+	Connected  bool       `json:"connected"`
+	Transport  string     `json:"transport"`
+	Tick       int        `json:"tick"`
+	RTTms      float64    `json:"rtt_ms"`
+	Pos        [3]float64 `json:"pos"`
+	Yaw        *float64   `json:"yaw"`
+	Pitch      *float64   `json:"pitch"`
+	Health     int        `json:"health"`
+	Team       int        `json:"team"`
+	Alive      bool       `json:"alive"`
+	Kills      *int       `json:"kills"`
+	Deaths     *int       `json:"deaths"`
+	PredErrorM *float64   `json:"prediction_error_m"`
+	Self       struct {
+		Pos [3]float64 `json:"pos"`
+	} `json:"self"`
 }
 
 // TestPlayInBrowser serves the page beside a live match (the Web
 // transport and the real-time host, as lagkit serve runs them) and plays
 // it in headless Chromium, over WebTransport, forced onto WebSocket, and
-// with the client core in a Web Worker (?worker=1): the client core connects, snapshots arrive at the tick rate,
+// with the client core on the page's thread (?worker=0) rather than in its
+// Web Worker: the client core connects, snapshots arrive at the tick rate,
 // running forward moves the predicted player, crouching shows, and a clean
 // loopback link needs no prediction correction. It saves a screenshot to
 // /tmp/lagkit-web2.png. It is skipped where node, Debian's chromium or
@@ -118,6 +140,11 @@ func TestPlayInBrowser(t *testing.T) {
 		}
 		if r.MinimapPix < 100 {
 			t.Errorf("run %q: the minimap drew %d pixels, want its boxes", r.Query, r.MinimapPix)
+		}
+		if a := r.API; !a.Connected || a.Transport != r.Transport || a.Tick <= 0 || a.RTTms <= 0 || a.Pos != a.Self.Pos ||
+			a.Yaw == nil || a.Pitch == nil || a.Kills == nil || a.Deaths == nil || !a.Alive || a.Health <= 0 || a.Team < 0 || a.Team > 1 ||
+			a.PredErrorM == nil || *a.PredErrorM != 0 {
+			t.Errorf("run %q: window.lagkit.state() says %+v, want connected over %s, a tick, a round trip, pos of self, alive, no prediction error on a clean link", r.Query, a, r.Transport)
 		}
 		if r.Players < 1 || r.Frames < 10 {
 			t.Errorf("run %q: %d other players drawn in %d frames", r.Query, r.Players, r.Frames)

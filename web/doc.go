@@ -14,9 +14,9 @@
 // the seats, send the commands and spectate the round's match from
 // above and with a free camera, every hit's rewind drawn. study.go lists
 // the endpoints.
-// With ?worker=1 the page runs the core and its link in a Web Worker
-// started from its own script, so slow frames do not hold up ticks and
-// datagrams.
+// The page runs the core and its link in a Web Worker started from its
+// own script, so slow frames do not hold up ticks and datagrams; with
+// ?worker=0 it runs them on its own thread.
 //
 // Everything is built with Go alone, so `go run ./cmd/lagkit serve` works
 // on a fresh clone with nothing but the Go toolchain, and no compiled file

@@ -54,12 +54,13 @@ type Session struct {
 	deaths    []pending        // deaths waiting for their killer
 	killers   []pending        // kills waiting for their death
 
-	rate   rateMeter
-	graph  graph
-	placed int           // corrections that were placements (spawn, teleport)
-	ticks  int           // ticks since the last Outbox
-	last   time.Duration // the latest Tick's time, when Outbox sends
-	ids    []int
+	rate    rateMeter
+	graph   graph
+	placed  int           // corrections that were placements (spawn, teleport)
+	predErr float64       // the latest prediction error, in metres
+	ticks   int           // ticks since the last Outbox
+	last    time.Duration // the latest Tick's time, when Outbox sends
+	ids     []int
 
 	// What the rewind view, tracers and effects draw (show.go), kept
 	// until the next State.
@@ -129,6 +130,9 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 	s.graph.in.add(now, len(data))
 	before, teleport := s.c.Stats(), s.c.Predicted().Teleport
 	err := s.c.Step(now, data)
+	if errs := s.c.PredictionErrors(); len(errs) > 0 {
+		s.predErr = errs[len(errs)-1]
+	}
 	after := s.c.Stats()
 	if after.SnapshotsReceived > before.SnapshotsReceived {
 		// The first snapshot places the player at its spawn, and a

@@ -175,17 +175,23 @@ func (s *Session) rewind(e *wire.RewindEvent, me int) Rewind {
 // projectiles returns where the projectiles in flight are at server time
 // t, forgetting those that have flown their range.
 func (s *Session) projectiles(t time.Duration) []Projectile {
-	keep := s.flights[:0]
 	out := []Projectile{}
+	s.eachProjectile(t, func(p Projectile) { out = append(out, p) })
+	return out
+}
+
+// eachProjectile calls f with each projectile in flight at server time
+// t, forgetting those that have flown their range.
+func (s *Session) eachProjectile(t time.Duration, f func(Projectile)) {
+	keep := s.flights[:0]
 	td := s.c.TickDuration()
-	for _, f := range s.flights {
-		if t > f.end {
+	for _, fl := range s.flights {
+		if t > fl.end {
 			continue
 		}
-		keep = append(keep, f)
-		dt := max(0, t-time.Duration(f.ev.Tick)*td).Seconds()
-		out = append(out, Projectile{ID: f.ev.ID, Owner: int(f.ev.Owner), Pos: vec(f.ev.Origin.Add(f.ev.Velocity.Scale(dt)))})
+		keep = append(keep, fl)
+		dt := max(0, t-time.Duration(fl.ev.Tick)*td).Seconds()
+		f(Projectile{ID: fl.ev.ID, Owner: int(fl.ev.Owner), Pos: vec(fl.ev.Origin.Add(fl.ev.Velocity.Scale(dt)))})
 	}
 	s.flights = keep
-	return out
 }

@@ -23,8 +23,10 @@ type State struct {
 	ServerMap string `json:"serverMap,omitempty"`
 	ID        int    `json:"id"`
 	Team      int    `json:"team"`
-	Mode      string `json:"mode,omitempty"`
-	FOV       int    `json:"fov,omitempty"`
+	// Tick is the server tick at the view's instant (0 until connected).
+	Tick uint32 `json:"tick"`
+	Mode string `json:"mode,omitempty"`
+	FOV  int    `json:"fov,omitempty"`
 	// Minimap, PingColumn and HitIndicator are what the server mandates:
 	// every player on the minimap (else teammates only), pings on the
 	// scoreboard, and the direction hits come from.
@@ -127,6 +129,10 @@ type Net struct {
 	// BytesIn and BytesOut are the datagram bytes of the last second.
 	BytesIn  int `json:"bytesIn"`
 	BytesOut int `json:"bytesOut"`
+	// PredictionErrorM is the latest prediction error: the distance
+	// between where the client predicted itself for the newest command
+	// the server executed and where the server put it.
+	PredictionErrorM float64 `json:"predictionErrorM"`
 	// RTTSamples are the latest round-trip estimates in ms, one per
 	// snapshot, oldest first: the page's sparkline.
 	RTTSamples []float64 `json:"rttSamples"`
@@ -156,7 +162,14 @@ var phaseNames = [...]string{client.Idle: "idle", client.Connecting: "connecting
 
 // State returns what to draw at local time now, and forgets the events it
 // reports.
-func (s *Session) State(now time.Duration) State {
+func (s *Session) State(now time.Duration) State { return s.state(now, true) }
+
+// Info is State without the remote players and the projectiles, which
+// Pack gives the page every frame: the rare and structured rest (events,
+// the net graph, the scoreboard, settings), handed over as JSON.
+func (s *Session) Info(now time.Duration) State { return s.state(now, false) }
+
+func (s *Session) state(now time.Duration, all bool) State {
 	c := s.c
 	st := State{Phase: phaseNames[c.Phase()], Reason: c.Reason(), Map: s.m.Name, ServerMap: s.serverMap, ID: -1}
 	if c.Phase() == client.Connected {
@@ -179,7 +192,10 @@ func (s *Session) State(now time.Duration) State {
 		st.Weapon, st.Magazine = w.Name, int(w.Magazine)
 	}
 	st.Ammo = int(self.Ammo)
-	if c.Phase() == client.Connected {
+	if td := c.TickDuration(); td > 0 && c.Phase() == client.Connected {
+		st.Tick = uint32(max(0, c.ServerTime(now)/td))
+	}
+	if c.Phase() == client.Connected && all {
 		view := c.ViewTime(now)
 		s.ids = c.RemoteIDs(s.ids[:0])
 		for _, id := range s.ids {
@@ -230,7 +246,11 @@ func (s *Session) State(now time.Duration) State {
 	}
 	st.Rewinds, st.Tracers, st.Explosions = nonNil(s.rewinds), nonNil(s.tracers), nonNil(s.explosions)
 	s.rewinds, s.tracers, s.explosions = nil, nil, nil
-	st.Projectiles = s.projectiles(c.ServerTime(now))
+	st.Projectiles = []Projectile{}
+	if all {
+		st.Projectiles = s.projectiles(c.ServerTime(now))
+	}
+	st.Net.PredictionErrorM = s.predErr
 	st.Killer, st.Reports = s.killer, cs.Reports
 	if st.Players == nil {
 		st.Players = []Player{}

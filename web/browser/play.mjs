@@ -1,5 +1,6 @@
 // play.mjs plays lagkit's page in headless Chromium against a live
-// server: for each transport, and with the client core in a Web Worker,
+// server: for each transport (the client core in its Web Worker), and
+// with the core on the page's thread (?worker=0),
 // it loads the page, waits until the client
 // core is connected and snapshots flow, runs forward and crouches through
 // window.lagkit.input, and prints one JSON line of what
@@ -89,6 +90,9 @@ async function play(query, shoot) {
     loss: net.loss, jitterMs: net.jitterMs, bufferMs: net.bufferMs, bytesIn: net.bytesIn, bytesOut: net.bytesOut,
     rttSamples: net.rttSamples.length, sparkPixels, minimapPixels, boardRows,
     players: st.players.length, frames: st.frames, health: st.self.health, weapon: st.weapon, commands: net.commands,
+    // The automation fields of window.lagkit.state(), as read now.
+    api: Object.fromEntries(['connected', 'transport', 'tick', 'rtt_ms', 'pos', 'yaw', 'pitch', 'health', 'team', 'alive',
+      'kills', 'deaths', 'prediction_error_m', 'self'].map((k) => [k, st[k]])),
   }));
   await page.close();
 }
@@ -96,5 +100,5 @@ async function play(query, shoot) {
 await run(browser, problems, async () => {
   await play('', true);
   await play('?transport=ws', false);
-  await play('?worker=1', false);
+  await play('?worker=0', false);
 });

@@ -1,9 +1,26 @@
 // core.ts runs the client core (WebAssembly) and its link to the server:
-// on the page's own thread (LocalCore), or in a Web Worker (WorkerCore,
-// ?worker=1), where ticks and datagrams keep their pace however long the
-// page takes to draw, and input and state cross by postMessage.
+// in a Web Worker (WorkerCore, the page's default), where ticks and
+// datagrams keep their pace however long the page takes to draw, and
+// input and state cross by postMessage; or on the page's own thread
+// (LocalCore, ?worker=0).
+//
+// What the page draws crosses from the core in two parts: every frame,
+// the packed frame (players, hitboxes, projectiles as float32s, see
+// packed.ts), copied into one buffer the page keeps; and the info
+// (events, the net graph, the scoreboard, settings) as JSON, only when
+// events wait, the phase changed, or infoEveryMs passed.
 import { openWebSocket, openWebTransport, type Link } from './net';
+import { packedLength } from './packed';
 import type { Input, Session } from './types';
+
+// infoEveryMs is how often the info is read when no event waits: the net
+// graph and the scoreboard are refreshed ten times a second.
+const infoEveryMs = 100;
+
+// Pulled is one frame's hand-over: the packed frame, and the info texts
+// (JSON of bridge.State without players) read since the last pull,
+// oldest first, each to be handled once.
+export interface Pulled { f: Float32Array; infos: string[] }
 
 declare const Go: any;
 
@@ -21,9 +38,9 @@ export interface Core {
   start(o: CoreOptions): Promise<void>;
   // pump issues the commands due with the held input.
   pump(input: Input): void;
-  // stateText is the core's state (bridge.State) as JSON, or '' when none
-  // is known yet.
-  stateText(now: number): string;
+  // pull returns what to draw at now, or null when nothing is known yet.
+  // The packed frame it returns is valid until the next pull.
+  pull(now: number): Pulled | null;
   // reportSBC sends the "shot behind cover" report: '' or why not.
   reportSBC(): string;
   linkKind(): string;
@@ -66,6 +83,11 @@ export class LocalCore implements Core {
   onClosed: (reason: string) => void = () => {};
   private nextTick = 0;
   private step = 0;
+  private buf: Uint8Array | null = null;
+  private f32 = new Float32Array(0);
+  private lastInfo = -Infinity;
+  private lastPhase = -1;
+  private pulled: Pulled = { f: this.f32, infos: [] };
   // held is the input of the last pump, repeated while start waits.
   private held: Input = {
     forward: 0, side: 0, up: 0, yaw: 0, pitch: 0,
@@ -102,8 +124,18 @@ export class LocalCore implements Core {
     return link;
   }
 
+  // pack packs the frame at now into the kept buffer; false when it
+  // could not.
+  private pack(now: number): boolean {
+    if (!this.buf) {
+      this.buf = new Uint8Array(this.session.packSize());
+      this.f32 = new Float32Array(this.buf.buffer);
+    }
+    return this.session.pack(now, this.buf) > 0;
+  }
+
   private phase(): string {
-    return JSON.parse(this.session.state(performance.now())).phase;
+    return this.pack(performance.now()) ? ['idle', 'connecting', 'connected', 'closed'][this.f32[4]] : 'idle';
   }
 
   receive(b: Uint8Array): void {
@@ -145,7 +177,18 @@ export class LocalCore implements Core {
     this.step += performance.now() - now;
   }
 
-  stateText(now: number): string { return this.session ? this.session.state(now) : ''; }
+  pull(now: number): Pulled | null {
+    if (!this.session || !this.pack(now)) return null;
+    const p = this.pulled, f = this.f32;
+    p.f = f;
+    p.infos.length = 0;
+    if (f[5] > 0 || f[4] !== this.lastPhase || now - this.lastInfo >= infoEveryMs) {
+      p.infos.push(this.session.info(now));
+      this.lastInfo = now;
+      this.lastPhase = f[4];
+    }
+    return p;
+  }
 
   reportSBC(): string {
     if (!this.session) return 'not started';
@@ -173,14 +216,15 @@ type ToWorker =
   | { t: 'close'; reason: string };
 type FromWorker =
   | { t: 'started'; error?: string }
-  | { t: 'state'; text: string; link: string; stepMs: number }
+  | { t: 'state'; packed: ArrayBuffer | null; infos: string[]; link: string; stepMs: number }
   | { t: 'closed'; reason: string };
 
 // WorkerCore runs the core in a Web Worker started from the page's own
 // script (scriptURL), which runs runWorker there.
 export class WorkerCore implements Core {
   private w: Worker;
-  private text = '';
+  private pulled: Pulled | null = null;
+  private infos: string[] = [];
   private link = '';
   private step = 0;
   private lastInput = '';
@@ -194,7 +238,13 @@ export class WorkerCore implements Core {
       const m = e.data;
       switch (m.t) {
         case 'started': this.started?.(m.error); break;
-        case 'state': this.text = m.text; this.link = m.link; this.step += m.stepMs; this.asked = false; break;
+        case 'state':
+          if (m.packed) this.pulled = { f: new Float32Array(m.packed), infos: [] };
+          this.infos.push(...m.infos);
+          this.link = m.link;
+          this.step += m.stepMs;
+          this.asked = false;
+          break;
         case 'closed': this.onClosed(m.reason); break;
       }
     };
@@ -218,14 +268,18 @@ export class WorkerCore implements Core {
     this.post({ t: 'input', input: { ...input } });
   }
 
-  // stateText returns the newest state the worker sent and asks for the
-  // next: the page draws one message behind the core.
-  stateText(): string {
+  // pull returns the newest frame the worker sent, with the infos not
+  // yet handed over, and asks for the next: the page draws one message
+  // behind the core.
+  pull(): Pulled | null {
     if (!this.asked) {
       this.asked = true;
       this.post({ t: 'state' });
     }
-    return this.text;
+    if (!this.pulled) return null;
+    this.pulled.infos = this.infos;
+    this.infos = [];
+    return this.pulled;
   }
 
   reportSBC(): string {
@@ -267,7 +321,15 @@ export function runWorker(): void {
         }
         break;
       case 'input': input = m.input; if (core.session) core.pump(input); break;
-      case 'state': post({ t: 'state', text: core.stateText(performance.now()), link: core.linkKind(), stepMs: core.stepMs() }); break;
+      case 'state': {
+        // The packed frame is copied out of the core's buffer and its
+        // copy handed over, not cloned again.
+        const p = core.pull(performance.now());
+        const packed = p ? p.f.slice(0, packedLength(p.f)).buffer : null;
+        const m: FromWorker = { t: 'state', packed, infos: p ? [...p.infos] : [], link: core.linkKind(), stepMs: core.stepMs() };
+        (self as any).postMessage(m, packed ? [packed] : []);
+        break;
+      }
       case 'report': core.reportSBC(); break;
       case 'close': core.close(m.reason); break;
     }

@@ -13,7 +13,11 @@ interface FeedLine { text: string; until: number }
 
 export class Hud {
   private feed: FeedLine[] = [];
+  private feedShown = '';
   private hitUntil = 0;
+  private hitShown = false;
+  private rewindShown: { r: Rewind | null; on: boolean } | null = null;
+  private boardShown: { st: CoreState; shown: boolean } | null = null;
 
   status(text: string): void { $('status').textContent = text; }
 
@@ -26,6 +30,8 @@ export class Hud {
   // rewind writes the rewind view's panel: what the server did with the
   // hit drawn, in the colours of its wireframes.
   rewind(r: Rewind | null, on: boolean): void {
+    if (this.rewindShown?.r === r && this.rewindShown.on === on) return;
+    this.rewindShown = { r, on };
     const el = $('rewind');
     el.style.display = on ? 'block' : 'none';
     if (!on) return;
@@ -46,6 +52,8 @@ export class Hud {
   // board shows the scoreboard while shown is true, with the ping column
   // only when the server mandates it.
   board(st: CoreState, shown: boolean): void {
+    if (this.boardShown?.st === st && this.boardShown.shown === shown) return;
+    this.boardShown = { st, shown };
     const el = $('board');
     el.style.display = shown ? 'block' : 'none';
     if (!shown) return;
@@ -56,9 +64,11 @@ export class Hud {
     el.innerHTML = `<table>${head}${rows}</table>`;
   }
 
-  update(st: CoreState, link: string): void {
+  // update writes what a new info says; shooterAt(id) is where player id
+  // stands now ([x, y]), or null.
+  update(st: CoreState, link: string, shooterAt: (id: number) => [number, number] | null): void {
     const now = performance.now();
-    for (const e of st.events) this.event(st, e, now);
+    for (const e of st.events) this.event(st, e, now, shooterAt);
     const self = st.self;
     const team = `<span class="team${st.team}">team ${st.team}</span>`;
     const killer = self.dead && st.killer >= 0 ? ` · killed by ${st.killer === st.id ? 'yourself' : '#' + st.killer}` : '';
@@ -75,16 +85,28 @@ export class Hud {
       `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz\n` +
       `in ${(n.bytesIn / 1024).toFixed(1)} KB/s out ${(n.bytesOut / 1024).toFixed(1)}\n` +
       `corr ${n.corrections}  bad ${n.malformed}\n` +
-      `players ${st.players.length + (st.id >= 0 ? 1 : 0)}`;
+      `players ${st.score.rows.length}`;
     sparkline($('rtt') as HTMLCanvasElement, n.rttSamples ?? []);
-    $('crosshair').classList.toggle('hit', now < this.hitUntil);
-    $('hitmarker').classList.toggle('on', now < this.hitUntil);
-    this.feed = this.feed.filter((l) => l.until > now);
-    $('feed').innerHTML = this.feed.map((l) => `<div>${l.text}</div>`).join('');
     if (st.phase === 'closed' && st.reason && !st.serverMap) this.status(st.reason);
   }
 
-  private event(st: CoreState, e: GameEvent, now: number): void {
+  // tick runs every frame: the hit marker and the feed's expiry.
+  tick(now: number): void {
+    const hit = now < this.hitUntil;
+    if (hit !== this.hitShown) {
+      this.hitShown = hit;
+      $('crosshair').classList.toggle('hit', hit);
+      $('hitmarker').classList.toggle('on', hit);
+    }
+    if (this.feed.some((l) => l.until <= now)) this.feed = this.feed.filter((l) => l.until > now);
+    const html = this.feed.map((l) => `<div>${l.text}</div>`).join('');
+    if (html !== this.feedShown) {
+      this.feedShown = html;
+      $('feed').innerHTML = html;
+    }
+  }
+
+  private event(st: CoreState, e: GameEvent, now: number, shooterAt: (id: number) => [number, number] | null): void {
     switch (e.kind) {
       case 'hit':
         this.hitUntil = now + 150;
@@ -94,12 +116,12 @@ export class Hud {
         el.style.transition = 'none';
         el.style.opacity = '1';
         requestAnimationFrame(() => { el.style.transition = 'opacity .4s'; el.style.opacity = '0'; });
-        const from = st.players.find((p) => p.id === e.other);
+        const from = shooterAt(e.other);
         if (st.hitIndicator && from) {
           // The shooter's bearing relative to where the player faces:
           // 0 is ahead (up on screen), positive to the left, so the
           // indicator turns the other way in CSS's clockwise degrees.
-          const rel = Math.atan2(from.pos[1] - st.self.pos[1], from.pos[0] - st.self.pos[0]) - st.self.yaw;
+          const rel = Math.atan2(from[1] - st.self.pos[1], from[0] - st.self.pos[0]) - st.self.yaw;
           const dir = $('hurtdir');
           dir.style.transform = `rotate(${-rel}rad)`;
           dir.style.transition = 'none';

@@ -12,7 +12,8 @@ import { Hud } from './hud';
 import { Minimap } from './minimap';
 import { Effects } from './effects';
 import { Study } from './study';
-import type { CoreState, Input, MapFile, Rewind } from './types';
+import { Dead, Packed } from './packed';
+import type { CoreState, Input, MapFile, Projectile, Rewind } from './types';
 
 const params = new URLSearchParams(location.search);
 const defaultMap = 'metro';
@@ -25,6 +26,14 @@ async function loadMap(name: string): Promise<string> {
 }
 
 const playerName = params.get('name') ?? 'browser';
+
+// useWorker is whether the client core runs in a Web Worker, off the
+// drawing thread (the default: ticks and datagrams keep their pace
+// however long a frame takes to draw); ?worker=0 runs it on the page's
+// thread.
+function useWorker(): boolean {
+  return params.get('worker') !== '0' && typeof Worker !== 'undefined';
+}
 
 // fetchToken gets a connect token for a server that requires one: from
 // ?token=BASE64, else from the token URL (?token_url=, default the
@@ -45,8 +54,9 @@ async function fetchToken(): Promise<string> {
 }
 
 // Perf sums the time spent per frame in the client core's step
-// (datagrams in, commands out), in its state (interpolation and the JSON
-// hand-over) and in drawing (three.js, the HUD), between two reads.
+// (datagrams in, commands out), in its state (interpolation, the packed
+// frame's copy and the info's JSON when read) and in drawing (three.js,
+// the HUD), between two reads.
 // frameMs is the page's own thread: with the core in a worker, its step
 // is not.
 class Perf {
@@ -73,7 +83,10 @@ class Game {
   lastRewind: Rewind | null = null;
   deathCam = false;
   private restarting = false;
-  latest: CoreState | null = null;
+  // info is the newest info (JSON, without the players), packed the
+  // newest packed frame: together, what the page draws.
+  info: CoreState | null = null;
+  packed = new Packed();
   recent: CoreState['events'] = [];
   frames = 0;
   private mapName = '';
@@ -120,7 +133,7 @@ class Game {
   lost(silentMs: number): boolean {
     if (!this.core) return false;
     const now = performance.now();
-    return this.linkDown || this.latest?.phase === 'closed' || (now - this.frameAt < 250 && now - this.snapAt > silentMs);
+    return this.linkDown || this.info?.phase === 'closed' || (now - this.frameAt < 250 && now - this.snapAt > silentMs);
   }
 
   async start(mapName: string, creds?: { token: string; name: string }): Promise<void> {
@@ -131,7 +144,7 @@ class Game {
     this.minimap.setMap(m);
     const { token, name } = creds ?? await this.credentials();
     hud.status('connecting…');
-    const inWorker = params.get('worker') === '1';
+    const inWorker = useWorker();
     this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
     this.perf.stepInPage = !inWorker;
     const core = this.core;
@@ -154,48 +167,66 @@ class Game {
   frame(): void {
     if (!this.core) return;
     const now = performance.now();
-    const text = this.core.stateText(now);
-    if (!text) return;
-    const st = JSON.parse(text) as CoreState;
-    this.latest = st;
+    const p = this.core.pull(now);
+    if (!p) return;
+    this.packed.f = p.f;
+    const infos = p.infos.length > 0 ? p.infos.map((t) => JSON.parse(t) as CoreState) : noInfos;
     this.frameAt = now;
-    if (st.net.snapshots !== this.snaps) {
-      this.snaps = st.net.snapshots;
-      this.snapAt = now;
-    }
     this.frames++;
     this.perf.frames++;
     this.perf.step += this.core.stepMs();
     const drawStart = performance.now();
     this.perf.state += drawStart - now;
-    this.draw(st, now);
+    for (const st of infos) {
+      if (!this.takeInfo(st, now)) return;
+    }
+    if (this.info) this.draw(this.info, now);
     this.perf.draw += performance.now() - drawStart;
   }
 
-  private draw(st: CoreState, now: number): void {
+  // takeInfo handles a new info: its events, tracers, rewinds and
+  // explosions, and the HUD's text. It returns false when the page starts
+  // again on the server's map.
+  private takeInfo(st: CoreState, now: number): boolean {
+    this.info = st;
+    if (st.net.snapshots !== this.snaps) {
+      this.snaps = st.net.snapshots;
+      this.snapAt = now;
+    }
     if (st.events.length > 0) this.recent = [...this.recent, ...st.events].slice(-32);
     if (st.phase === 'closed' && st.serverMap && st.serverMap !== this.mapName) {
       // The server plays another map: load it and connect again, once,
       // on a new link (the server closes a link whose session ended).
-      if (this.restarting) return;
+      if (this.restarting) return false;
       this.restarting = true;
       this.core?.close('loading the server\'s map');
-      this.latest = null;
+      this.info = null;
       this.start(st.serverMap)
         .then(() => hud.status(''), (e) => hud.status(`error: ${e.message}`))
         .finally(() => { this.restarting = false; });
-      return;
+      return false;
     }
-    if (!this.controls.aimed && st.phase === 'connected' && st.net.snapshots > 0) {
-      // Look where the spawn faces until the player turns.
-      this.controls.input.yaw = st.self.yaw;
-    }
-    this.view.setPlayers(st.players);
     if (st.rewinds.length > 0) this.lastRewind = st.rewinds[st.rewinds.length - 1];
-    this.effects.showRewind(this.lastRewind, this.rewindOn);
     this.effects.addTracers(st.tracers, now);
     this.effects.addExplosions(st.explosions, now);
-    this.effects.setProjectiles(st.projectiles);
+    const pk = this.packed;
+    hud.update(st, this.core?.linkKind() ?? '', (id) => {
+      const i = pk.find(id);
+      return i < 0 ? null : [pk.x(i), pk.y(i)];
+    });
+    return true;
+  }
+
+  // draw draws the frame: the packed frame's players, projectiles and
+  // eye, with st the newest info.
+  private draw(st: CoreState, now: number): void {
+    const pk = this.packed;
+    if (!this.controls.aimed && pk.phase === 'connected' && st.net.snapshots > 0) {
+      // Look where the spawn faces until the player turns.
+      this.controls.input.yaw = pk.yaw(-1);
+    }
+    this.effects.showRewind(this.lastRewind, this.rewindOn);
+    this.effects.setProjectiles(pk.projectiles > 0 ? pk.projectileList() : noProjectiles);
     this.effects.update(now);
     hud.rewind(this.lastRewind, this.rewindOn);
     const fov = st.fov && st.fov > 0 ? st.fov : 90;
@@ -204,19 +235,64 @@ class Game {
     const input = this.controls.input;
     let [yaw, pitch] = [input.yaw, input.pitch];
     // The death camera: dead, look at the killer until the respawn.
-    const killer = st.self.dead && st.killer >= 0 && st.killer !== st.id ? st.players.find((p) => p.id === st.killer) : undefined;
-    this.deathCam = killer !== undefined;
-    if (killer) {
-      const d = [killer.pos[0] - st.eye[0], killer.pos[1] - st.eye[1], killer.pos[2] + 1.2 - st.eye[2]];
+    const dead = (pk.flags(-1) & Dead) !== 0;
+    const killer = dead && st.killer >= 0 && st.killer !== pk.id ? pk.find(st.killer) : -2;
+    this.deathCam = killer >= 0;
+    const eye = pk.eye;
+    if (killer >= 0) {
+      const d = [pk.x(killer) - eye[0], pk.y(killer) - eye[1], pk.z(killer) + 1.2 - eye[2]];
       yaw = Math.atan2(d[1], d[0]);
       pitch = Math.atan2(d[2], Math.hypot(d[0], d[1]));
     }
-    this.view.render(st.eye, yaw, pitch, vfov);
-    hud.update(st, this.core?.linkKind() ?? '');
-    this.minimap.draw(st);
+    this.view.aim(eye, yaw, pitch, vfov);
+    this.drawPlayers();
+    this.view.render(eye, yaw, pitch, vfov);
+    hud.tick(now);
+    this.minimap.draw(pk, st);
     hud.board(st, this.controls.scoreboard);
   }
+
+  // drawPlayers hands the view the remote players' hitboxes straight
+  // from the packed frame.
+  private drawPlayers(): void {
+    const pk = this.packed, f = pk.f, v = this.view, parts = pk.parts();
+    v.beginParts();
+    for (let i = 0; i < pk.players; i++) {
+      const flags = pk.flags(i);
+      if (flags & Dead) continue;
+      const team = pk.team(i), prot = (flags & 4) !== 0;
+      for (let k = 0; k < parts; k++) {
+        const o = pk.part(i, k);
+        v.part(team, prot, f[o] === 0, f[o + 1], f[o + 2], f[o + 3], f[o + 4], f[o + 5], f[o + 6], f[o + 7]);
+      }
+    }
+    v.endParts();
+  }
+
+  // snapshot is what window.lagkit.state() returns, built when asked:
+  // the newest info with the packed frame's players, and the fields of
+  // the page's automation API (connected, transport, tick, rtt_ms, pos,
+  // yaw, pitch, health, team, alive, kills, deaths, prediction_error_m).
+  snapshot(): Record<string, unknown> | null {
+    const st = this.info, pk = this.packed;
+    if (!st || pk.f.length <= 16) return null;
+    const self = { ...st.self, ...pk.self() };
+    const transport = this.core?.linkKind() ?? '';
+    return {
+      ...st, phase: pk.phase, id: pk.id, self, players: pk.playerList(), eye: pk.eye, ammo: pk.ammo,
+      projectiles: pk.projectileList(), tick: pk.tick,
+      transport, frames: this.frames, recentEvents: this.recent,
+      rewindView: { on: this.rewindOn, drawn: this.effects.shown !== null, last: this.lastRewind },
+      deathCam: this.deathCam,
+      connected: pk.phase === 'connected', rtt_ms: st.net.rttMs, pos: self.pos, yaw: self.yaw, pitch: self.pitch,
+      health: self.health, team: st.team, alive: !self.dead, kills: st.score.kills, deaths: st.score.deaths,
+      prediction_error_m: st.net.predictionErrorM,
+    };
+  }
 }
+
+const noInfos: CoreState[] = [];
+const noProjectiles: Projectile[] = [];
 
 // startStudy plays the page as a study's participant holding code: it
 // joins each round's match by code and shows the study's overlay between
@@ -231,7 +307,7 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   study.linkClosed = () => game.lost(5000);
   study.onRound = async (a) => {
     game.core?.close('the next round');
-    game.latest = null;
+    game.info = null;
     await game.start(study.status?.map || defaultMap, { token: a.token, name: a.name });
     hud.status('');
   };
@@ -260,15 +336,14 @@ async function main(): Promise<void> {
   const game = new Game();
   const w = window as any;
   w.lagkit = {
-    // state returns the newest drawn state, the link in use, the frames
-    // drawn, and the last 32 events.
+    // state returns the newest drawn state (bridge.State: phase, self,
+    // players, net, score, ...), the link in use, the frames drawn, and
+    // the last 32 events, with connected, transport, tick, rtt_ms, pos,
+    // yaw, pitch, health, team, alive, kills, deaths and
+    // prediction_error_m at the top; null before the core says anything.
     // rewindView is {on, drawn: whether a hit's hitboxes are drawn, last:
     // the hit it shows}; deathCam whether the camera follows the killer.
-    state: () => (game.latest ? {
-      ...game.latest, transport: game.core?.linkKind() ?? '', frames: game.frames, recentEvents: game.recent,
-      rewindView: { on: game.rewindOn, drawn: game.effects.shown !== null, last: game.lastRewind },
-      deathCam: game.deathCam,
-    } : null),
+    state: () => game.snapshot(),
     // rewindView turns the rewind view on or off (toggles without an
     // argument); reportSBC sends the "shot behind cover" report and
     // returns '' or why it was not sent.
@@ -283,7 +358,7 @@ async function main(): Promise<void> {
     perf: () => game.perf.read(),
   };
   hud.status('loading the client core…');
-  if (params.get('worker') !== '1') await loadCore();
+  if (!useWorker()) await loadCore();
   const code = params.get('code');
   if (code) {
     await startStudy(game, code, w.lagkit);
@@ -300,7 +375,7 @@ async function main(): Promise<void> {
   requestAnimationFrame(loop);
 }
 
-// The same script runs the core in a Web Worker (?worker=1), where there
+// The same script runs the core in a Web Worker (the default), where there
 // is no document.
 if (typeof document === 'undefined') {
   runWorker();

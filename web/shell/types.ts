@@ -20,7 +20,7 @@ export interface Net {
   rttMs: number; tickRate: number; snapshotRate: number; snapshots: number;
   corrections: number; malformed: number; commands: number;
   jitterMs: number; loss: number; bufferMs: number; extrapolatedMs: number;
-  bytesIn: number; bytesOut: number; rttSamples: number[];
+  bytesIn: number; bytesOut: number; rttSamples: number[]; predictionErrorM: number;
 }
 
 // Rewind is the server's account of one hit (the rewind view): the
@@ -39,7 +39,7 @@ export interface Explosion { pos: Vec3; radius: number }
 
 export interface CoreState {
   phase: 'idle' | 'connecting' | 'connected' | 'closed'; reason?: string;
-  map: string; serverMap?: string; id: number; team: number; mode?: string; fov?: number;
+  map: string; serverMap?: string; id: number; team: number; tick: number; mode?: string; fov?: number;
   minimap: boolean; pingColumn: boolean; hitIndicator: boolean;
   self: Player; eye: Vec3; weapon: string; ammo: number; magazine: number;
   players: Player[]; events: GameEvent[]; net: Net;
@@ -67,7 +67,11 @@ export interface Session {
   frame(now: number, input: Input): void;
   tickMs(): number;
   outbox(): Uint8Array[];
-  state(now: number): string;
+  // pack writes the packed frame at now into buf (packSize() bytes) and
+  // returns the bytes written; info returns the rest as JSON.
+  pack(now: number, buf: Uint8Array): number;
+  packSize(): number;
+  info(now: number): string;
   reportSBC(): string;
 }
 

@@ -3,9 +3,14 @@
 // registration tests) in its team's colour. lagkit's world is +Z up in
 // metres, and so is this scene: the camera's up is +Z.
 import * as THREE from 'three';
-import type { MapFile, Part, Player } from './types';
+import type { MapFile, Player } from './types';
 
 const teamColours = [0xd9483b, 0x2f6fd6, 0x3aa655, 0xc9a227];
+const headColour = 0xf0c8a0;
+const up = new THREE.Vector3(0, 1, 0);
+
+// Batch is the instances of one part size and opacity: n of cap used.
+interface Batch { mesh: THREE.InstancedMesh; cap: number; n: number }
 const kindColours: Record<string, number> = {
   wall: 0x8a9199, cover: 0x9c7a4f, pillar: 0x6d747c, platform: 0x7d8f7a, step: 0x8f8a7d,
 };
@@ -15,7 +20,6 @@ export class View {
   readonly scene = new THREE.Scene();
   readonly camera: THREE.PerspectiveCamera;
   private world = new THREE.Group();
-  private players = new Map<number, THREE.Group>();
   private geoms = new Map<string, THREE.BufferGeometry>();
   private mats = new Map<string, THREE.Material>();
 
@@ -91,44 +95,102 @@ export class View {
     return g;
   }
 
-  // setPlayers draws the remote players; players not listed are removed.
-  setPlayers(players: Player[]): void {
-    const seen = new Set<number>();
-    const up = new THREE.Vector3(0, 1, 0);
-    for (const p of players) {
-      seen.add(p.id);
-      let g = this.players.get(p.id);
-      if (!g) {
-        g = new THREE.Group();
-        this.players.set(p.id, g);
-        this.scene.add(g);
-      }
-      g.visible = !p.dead;
-      const colour = teamColours[p.team] ?? 0xaaaaaa;
-      const mat = this.material(`team:${p.team}:${p.protected}`, colour, p.protected ? 0.45 : 1);
-      while (g.children.length < p.parts.length) g.add(new THREE.Mesh());
-      p.parts.forEach((part: Part, i: number) => {
-        const mesh = g!.children[i] as THREE.Mesh;
-        const a = new THREE.Vector3(...part.a), b = new THREE.Vector3(...part.b);
-        const axis = b.clone().sub(a);
-        const len = axis.length();
-        mesh.geometry = this.partGeometry(part.r, len);
-        mesh.material = part.kind === 'head' ? this.material(`head:${p.team}:${p.protected}`, 0xf0c8a0, p.protected ? 0.45 : 1) : mat;
-        mesh.position.copy(a).add(b).multiplyScalar(0.5);
-        if (len > 1e-6) mesh.quaternion.setFromUnitVectors(up, axis.normalize());
-      });
+  // Players are drawn as instances: one InstancedMesh for each part
+  // size (to the centimetre) and opacity, each instance coloured by its
+  // team (or as a head), so that 64 players take a few draw calls, not
+  // one per part, and a frame allocates nothing.
+  private batches = new Map<number, Batch>();
+  private m4 = new THREE.Matrix4();
+  private q = new THREE.Quaternion();
+  private va = new THREE.Vector3();
+  private vb = new THREE.Vector3();
+  private one = new THREE.Vector3(1, 1, 1);
+  private colour = new THREE.Color();
+  private frustum = new THREE.Frustum();
+  private bound = new THREE.Sphere();
+  private cull = false;
+
+  // beginParts starts a frame's players; add each part with part, then
+  // call endParts.
+  beginParts(): void {
+    for (const b of this.batches.values()) b.n = 0;
+  }
+
+  // part adds a hitbox: a capsule from a to b of radius r, of a player of
+  // team (its head drawn in skin colour), see-through when protected.
+  part(team: number, isProtected: boolean, head: boolean, ax: number, ay: number, az: number, bx: number, by: number, bz: number, r: number): void {
+    const a = this.va.set(ax, ay, az), axis = this.vb.set(bx - ax, by - ay, bz - az);
+    const len = axis.length();
+    if (this.cull) {
+      this.bound.center.copy(a).addScaledVector(axis, 0.5);
+      this.bound.radius = len / 2 + r;
+      if (!this.frustum.intersectsSphere(this.bound)) return;
     }
-    for (const [id, g] of this.players) {
-      if (!seen.has(id)) {
-        this.scene.remove(g);
-        this.players.delete(id);
-      }
+    const key = ((Math.round(r * 100) * 1000 + Math.round(len * 100)) << 1) | (isProtected ? 1 : 0);
+    let b = this.batches.get(key);
+    if (!b || b.n === b.cap) b = this.grow(key, b, r, len, isProtected);
+    if (len > 1e-6) this.q.setFromUnitVectors(up, axis.divideScalar(len));
+    else this.q.identity();
+    a.addScaledVector(axis, len / 2);
+    this.m4.compose(a, this.q, this.one);
+    b.mesh.setMatrixAt(b.n, this.m4);
+    b.mesh.setColorAt(b.n, this.colour.setHex(head ? headColour : teamColours[team] ?? 0xaaaaaa));
+    b.n++;
+  }
+
+  // endParts draws the parts added since beginParts.
+  endParts(): void {
+    for (const b of this.batches.values()) {
+      b.mesh.count = b.n;
+      b.mesh.visible = b.n > 0;
+      if (b.n === 0) continue;
+      b.mesh.instanceMatrix.needsUpdate = true;
+      if (b.mesh.instanceColor) b.mesh.instanceColor.needsUpdate = true;
     }
   }
 
-  // render draws the view from eye looking along yaw and pitch (radians;
-  // yaw 0 along +X, counter-clockwise from above; pitch up).
-  render(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number): void {
+  // grow returns a batch for key with room for one more part.
+  private grow(key: number, old: Batch | undefined, r: number, len: number, isProtected: boolean): Batch {
+    const cap = old ? old.cap * 2 : 64;
+    const mat = this.material(`part:${isProtected}`, 0xffffff, isProtected ? 0.45 : 1);
+    const mesh = new THREE.InstancedMesh(this.partGeometry(r, len), mat, cap);
+    // Instances move every frame; their bounds are not worth keeping.
+    mesh.frustumCulled = false;
+    const b: Batch = { mesh, cap, n: 0 };
+    if (old) {
+      for (let i = 0; i < old.n; i++) {
+        old.mesh.getMatrixAt(i, this.m4);
+        mesh.setMatrixAt(i, this.m4);
+        old.mesh.getColorAt(i, this.colour);
+        mesh.setColorAt(i, this.colour);
+      }
+      b.n = old.n;
+      this.scene.remove(old.mesh);
+      old.mesh.dispose();
+    }
+    mesh.count = cap;
+    this.batches.set(key, b);
+    this.scene.add(mesh);
+    return b;
+  }
+
+  // setPlayers draws the remote players; players not listed are removed.
+  setPlayers(players: Player[]): void {
+    this.beginParts();
+    for (const p of players) {
+      if (p.dead) continue;
+      for (const part of p.parts) {
+        this.part(p.team, p.protected, part.kind === 'head', part.a[0], part.a[1], part.a[2], part.b[0], part.b[1], part.b[2], part.r);
+      }
+    }
+    this.endParts();
+  }
+
+  // aim points the camera from eye along yaw and pitch (radians; yaw 0
+  // along +X, counter-clockwise from above; pitch up). Parts added after
+  // it and before render are left out when outside the view, so that
+  // software rendering does not shade the players behind the camera.
+  aim(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number): void {
     if (fovDeg > 0 && Math.abs(this.camera.fov - fovDeg) > 0.01) {
       this.camera.fov = fovDeg;
       this.camera.updateProjectionMatrix();
@@ -136,7 +198,17 @@ export class View {
     this.camera.position.set(eye[0], eye[1], eye[2]);
     const c = Math.cos(pitch);
     this.camera.lookAt(eye[0] + c * Math.cos(yaw), eye[1] + c * Math.sin(yaw), eye[2] + Math.sin(pitch));
+    this.camera.updateMatrixWorld();
+    this.m4.multiplyMatrices(this.camera.projectionMatrix, this.camera.matrixWorldInverse);
+    this.frustum.setFromProjectionMatrix(this.m4);
+    this.cull = true;
+  }
+
+  // render draws the view from eye looking along yaw and pitch (see aim).
+  render(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number): void {
+    this.aim(eye, yaw, pitch, fovDeg);
     this.renderer.render(this.scene, this.camera);
+    this.cull = false;
   }
 }
 

@@ -16,7 +16,9 @@
 //	frame(now, input)              the input at a display frame between ticks: a fire press carries its instant and aim (sub-tick input)
 //	tickMs() -> the server's tick in ms (0 until accepted)
 //	outbox() -> Array of Uint8Array datagrams to send
-//	state(now) -> JSON text of bridge.State
+//	pack(now, buf Uint8Array) -> bytes written into buf: the frame's hot part, packed (bridge.Session.Pack; buf holds bridge.PackSize bytes)
+//	info(now) -> JSON text of bridge.Session.Info: the rest (events, net graph, scoreboard, settings)
+//	packSize() -> bridge.PackSize
 //	disconnect(reason)
 //	reportSBC() -> error string or "": the "shot behind cover" report
 package main
@@ -179,8 +181,18 @@ func session(s *bridge.Session) js.Value {
 		}
 		return arr
 	})
-	method("state", func(args []js.Value) any {
-		b, err := json.Marshal(s.State(ms(args)))
+	packed := make([]byte, bridge.PackSize)
+	method("pack", func(args []js.Value) any {
+		if len(args) < 2 || args[1].Type() != js.TypeObject || args[1].Get("length").Int() < len(packed) {
+			return 0
+		}
+		n := s.Pack(ms(args), packed)
+		js.CopyBytesToJS(args[1], packed[:n])
+		return n
+	})
+	method("packSize", func([]js.Value) any { return len(packed) })
+	method("info", func(args []js.Value) any {
+		b, err := json.Marshal(s.Info(ms(args)))
 		if err != nil {
 			return "{}"
 		}
