@@ -113,12 +113,15 @@ func (s *Server) sendScoreboard(now time.Duration) {
 	}
 }
 
-// sendSettings tells a joining client the mandated settings and its team.
+// sendSettings tells a client the mandated settings, its team and
+// whether the game is paused: as it joins, and again when the pause
+// changes.
 func (s *Server) sendSettings(c *client) {
 	st := s.cfg.Settings
 	data, err := wire.AppendSettingsEvent(nil, &wire.SettingsEvent{
 		FOVDeg: uint8(st.FOVDeg), HitIndicator: st.HitIndicator, Minimap: st.Minimap, PingColumn: st.PingColumn,
 		Team: uint8(c.team), Mode: string(s.match.Kind()),
+		Paused: s.pause.on, PredictionOff: st.PredictionOff, Display: st.Display,
 	})
 	if err == nil {
 		s.sendEvent(c, wire.EventSettings, data)
