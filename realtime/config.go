@@ -339,8 +339,8 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
 		Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
-		Mode:  mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
-		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
+		Mode:     mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
+		Delay:    delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff},
 		// Live players get the rewind view.
 		ShowRewind: true,
