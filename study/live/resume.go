@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/store"
@@ -77,7 +78,7 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 }
 
 // tallies counts each seat's statistics in round from its committed
-// kills and shots; team gives the seats' teams, to tell a team kill.
+// kills, objectives and shots; team gives the seats' teams, to tell a team kill.
 func tallies(ctx context.Context, db *store.DB, id int64, round int, team map[int]int) (map[int]server.Tally, error) {
 	out := map[int]server.Tally{}
 	teamRound := isTeamRound(team)
@@ -105,6 +106,24 @@ func tallies(ctx context.Context, db *store.DB, id int64, round int, team map[in
 				t.Score++
 			}
 		})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Objectives score as the mode scores them. A point's capture
+	// scores every team-mate on it, whom its record does not name: only
+	// the flags' points are restored.
+	err = store.Each(ctx, db, id, func(o record.Objective) error {
+		if o.Round != round {
+			return nil
+		}
+		switch o.Kind {
+		case mode.FlagReturned.String():
+			add(o.Seat, func(t *server.Tally) { t.Score += mode.ReturnScore })
+		case mode.FlagCaptured.String():
+			add(o.Seat, func(t *server.Tally) { t.Score += mode.CaptureScore })
+		}
 		return nil
 	})
 	if err != nil {
