@@ -130,6 +130,9 @@ type Event struct {
 	Objective int // index into Flags or Points
 	Player    int // -1 when nobody did it (a timed-out flag)
 	Team      int
+	// Scorers are the players a point's capture scored for (its team's
+	// living players on it), for PointCaptured.
+	Scorers []int
 }
 
 // Flag is a team's flag (capture the flag).
@@ -357,12 +360,15 @@ func (m *Match) updatePoints(now, dt time.Duration, players []Player) {
 			pt.Progress += step
 			if pt.Progress >= 1 {
 				pt.Owner, pt.Progress = team, 1
+				var scorers []int
 				for _, p := range players {
 					if p.Alive && p.Team == team && p.Pos.Sub(pt.Pos).Len2() <= r2 {
 						m.addPlayer(p.ID, PointCaptureScore)
+						scorers = append(scorers, p.ID)
 					}
 				}
 				m.emit(now, PointCaptured, i, -1, team)
+				m.events[len(m.events)-1].Scorers = scorers
 			}
 		}
 	}

@@ -25,7 +25,7 @@ func (s *Server) updateMatch(now time.Duration) {
 	s.match.Update(now, s.tickDur, s.players)
 	for _, ev := range s.match.Events() {
 		pos := s.objectivePos(ev)
-		s.record(LogEntry{Kind: ev.Kind.String(), Player: ev.Player, Team: ev.Team, Objective: ev.Objective, Pos: pos})
+		s.record(LogEntry{Kind: ev.Kind.String(), Player: ev.Player, Team: ev.Team, Objective: ev.Objective, Pos: pos, Scorers: ev.Scorers})
 		data, err := wire.AppendObjectiveEvent(nil, &wire.ObjectiveEvent{
 			What: uint8(ev.Kind), Objective: uint8(ev.Objective), Player: ev.Player, Team: uint8(max(ev.Team, 0)), Pos: pos,
 		})

@@ -176,9 +176,8 @@ func tallies(ctx context.Context, db *store.DB, id int64, round int, team map[in
 	if err != nil {
 		return nil, err
 	}
-	// Objectives score as the mode scores them. A point's capture
-	// scores every team-mate on it, whom its record does not name: only
-	// the flags' points are restored.
+	// Objectives score as the mode scores them: a point's capture has a
+	// record for each team-mate it scored for.
 	err = store.Each(ctx, db, id, func(o record.Objective) error {
 		if o.Round != round {
 			return nil
@@ -188,6 +187,8 @@ func tallies(ctx context.Context, db *store.DB, id int64, round int, team map[in
 			add(o.Seat, func(t *server.Tally) { t.Score += mode.ReturnScore })
 		case mode.FlagCaptured.String():
 			add(o.Seat, func(t *server.Tally) { t.Score += mode.CaptureScore })
+		case mode.PointCaptured.String():
+			add(o.Seat, func(t *server.Tally) { t.Score += mode.PointCaptureScore })
 		}
 		return nil
 	})

@@ -12,8 +12,9 @@ import (
 )
 
 // TestTalliesCountObjectives: a seat's score restored after a crash
-// counts the flags it returned and captured, as the mode scored them,
-// beside its kills; another round's records count for nothing.
+// counts the flags it returned and captured and the points it helped
+// capture, as the mode scored them, beside its kills; another round's
+// records count for nothing.
 func TestTalliesCountObjectives(t *testing.T) {
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "study.db"))
@@ -28,6 +29,8 @@ func TestTalliesCountObjectives(t *testing.T) {
 	w.Put(record.Objective{Round: 1, Seat: 0, Team: 0, Kind: mode.FlagCaptured.String()})
 	w.Put(record.Objective{Round: 1, Seat: 1, Team: 1, Kind: mode.FlagReturned.String()})
 	w.Put(record.Objective{Round: 1, Seat: -1, Team: 1, Kind: mode.FlagReturned.String()})
+	w.Put(record.Objective{Round: 1, Seat: 1, Team: 1, Kind: mode.PointCaptured.String()})
+	w.Put(record.Objective{Round: 1, Seat: -1, Team: 1, Kind: mode.PointNeutral.String()})
 	w.Put(record.Objective{Round: 0, Seat: 1, Team: 1, Kind: mode.FlagCaptured.String()})
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -38,7 +41,7 @@ func TestTalliesCountObjectives(t *testing.T) {
 	}
 	want := map[int]server.Tally{
 		0: {Kills: 1, Score: 1 + mode.CaptureScore},
-		1: {Deaths: 1, Score: mode.ReturnScore},
+		1: {Deaths: 1, Score: mode.ReturnScore + mode.PointCaptureScore},
 	}
 	for seat, w := range want {
 		if got[seat] != w {
