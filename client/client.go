@@ -189,6 +189,14 @@ type Client struct {
 
 	pred   game.PlayerState
 	smooth geom.Vec3
+	// ackState is the server's state of the local player after command
+	// lastAck, from the newest snapshot, which prediction starts from.
+	ackState game.PlayerState
+	// held marks the commands that move nothing: those the paused server
+	// discards (issued while paused, or on their way when the pause
+	// began) until the resume, when the ones it has not yet executed
+	// will run (settings.go).
+	held [cmdRing]bool
 	// hasSelf is set by the first snapshot, the first authoritative state
 	// of the local player: until then there is nothing to predict from
 	// (the server has not said where it spawned the player).
@@ -588,11 +596,12 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 		}
 		c.hit(now, h)
 	case wire.EventSettings:
-		if wire.DecodeSettingsEvent(data, &c.settings) != nil {
+		var set wire.SettingsEvent
+		if wire.DecodeSettingsEvent(data, &set) != nil {
 			c.stats.Malformed++
 			return
 		}
-		c.hasSettings = true
+		c.applySettings(&set)
 	case wire.EventScoreboard:
 		if wire.DecodeScoreboardEvent(data, &c.scoreEv) != nil {
 			c.stats.Malformed++

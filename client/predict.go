@@ -23,20 +23,33 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	if first {
 		c.hasSelf, c.scored = true, c.nextCmd
 	}
-	if sn.LastCmd > c.lastAck && sn.LastCmd >= c.scored && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd {
+	if sn.LastCmd > c.lastAck && sn.LastCmd >= c.scored && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd && !c.settings.PredictionOff {
 		p := c.predicted[sn.LastCmd%cmdRing]
 		c.predErrs = append(c.predErrs, p.Pos.Dist(sn.Self.Pos))
 	}
-	c.lastAck = sn.LastCmd
+	c.lastAck, c.ackState = sn.LastCmd, sn.Self
+	c.repredict(first)
+}
+
+// repredict predicts the present again from ackState, the server's state
+// after command lastAck, replaying the commands issued since that the
+// server runs (none while prediction is off; held commands never), and
+// blends the change into the view. first reports that there was no
+// present before to blend from.
+func (c *Client) repredict(first bool) {
 	before := c.pred
-	st := sn.Self
-	for t := max(sn.LastCmd+1, c.nextCmd-min(c.nextCmd, cmdRing-1)); t < c.nextCmd; t++ {
-		st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+	st := c.ackState
+	predict := !c.settings.PredictionOff
+	for t := max(c.lastAck+1, c.nextCmd-min(c.nextCmd, cmdRing-1)); t < c.nextCmd; t++ {
+		if predict && !c.held[t%cmdRing] {
+			st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+		}
 		c.predicted[t%cmdRing] = st
 	}
 	c.pred = st
-	if first {
-		// Prediction starts here: there was no present to correct.
+	if first || !predict {
+		// Prediction starts here, or there is none: no present to
+		// correct.
 		c.smooth = geom.Vec3{}
 		return
 	}
@@ -137,16 +150,24 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	cmd.Duration = c.tickDur
 	cmd.ViewTime = c.ViewTime(now)
 	c.takePress(now, &cmd)
+	if c.settings.Paused {
+		hold(&cmd, c.pred.Weapon)
+	}
 	c.nextCmd++
 	c.cmds[cmd.Tick%cmdRing] = cmd
 	c.cmdTime[cmd.Tick%cmdRing] = now
+	c.held[cmd.Tick%cmdRing] = c.settings.Paused
 	// Before the first snapshot the command is only sent: the first
 	// reconciliation predicts it from the player's authoritative state.
+	// While paused, or with prediction off, the present stays the
+	// server's.
 	c.fired = false
 	if c.hasSelf {
-		c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
-		if c.fired {
-			c.stats.Shots++
+		if !c.settings.Paused && !c.settings.PredictionOff {
+			c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+			if c.fired {
+				c.stats.Shots++
+			}
 		}
 		c.predicted[cmd.Tick%cmdRing] = c.pred
 		c.smooth = c.smooth.Scale(c.decay)

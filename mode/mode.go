@@ -105,6 +105,15 @@ const (
 	PointNeutral // an owned point lost to the enemy's presence
 )
 
+// The points a player scores for an objective: returning the team's
+// dropped flag, capturing the enemy's, and being on a control point as
+// the team captures it.
+const (
+	ReturnScore       = 1
+	CaptureScore      = 5
+	PointCaptureScore = 2
+)
+
 var eventNames = [...]string{"", "flag_taken", "flag_dropped", "flag_returned", "flag_captured", "point_captured", "point_neutral"}
 
 func (k EventKind) String() string {
@@ -121,6 +130,9 @@ type Event struct {
 	Objective int // index into Flags or Points
 	Player    int // -1 when nobody did it (a timed-out flag)
 	Team      int
+	// Scorers are the players a point's capture scored for (its team's
+	// living players on it), for PointCaptured.
+	Scorers []int
 }
 
 // Flag is a team's flag (capture the flag).
@@ -283,7 +295,7 @@ func (m *Match) updateFlags(now time.Duration, players []Player) {
 			}
 			if f.Dropped {
 				f.Dropped, f.Pos = false, f.Home
-				m.addPlayer(p.ID, 1)
+				m.addPlayer(p.ID, ReturnScore)
 				m.emit(now, FlagReturned, i, p.ID, f.Team)
 				break
 			}
@@ -305,7 +317,7 @@ func (m *Match) updateFlags(now time.Duration, players []Player) {
 					f.Carrier, f.Pos = -1, f.Home
 					m.Captures++
 					m.addTeam(p.Team, 1)
-					m.addPlayer(p.ID, 5)
+					m.addPlayer(p.ID, CaptureScore)
 					m.emit(now, FlagCaptured, i, p.ID, p.Team)
 				}
 			}
@@ -348,12 +360,15 @@ func (m *Match) updatePoints(now, dt time.Duration, players []Player) {
 			pt.Progress += step
 			if pt.Progress >= 1 {
 				pt.Owner, pt.Progress = team, 1
+				var scorers []int
 				for _, p := range players {
 					if p.Alive && p.Team == team && p.Pos.Sub(pt.Pos).Len2() <= r2 {
-						m.addPlayer(p.ID, 2)
+						m.addPlayer(p.ID, PointCaptureScore)
+						scorers = append(scorers, p.ID)
 					}
 				}
 				m.emit(now, PointCaptured, i, -1, team)
+				m.events[len(m.events)-1].Scorers = scorers
 			}
 		}
 	}

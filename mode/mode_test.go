@@ -78,14 +78,26 @@ func TestDomination(t *testing.T) {
 	}
 	pt := m.Points[1].Pos
 	now := time.Duration(0)
+	var captures []Event
 	run := func(d time.Duration, ps ...Player) {
 		for end := now + d; now < end; now += tick {
 			m.Update(now, tick, ps)
+			for _, e := range m.Events() {
+				if e.Kind == PointCaptured {
+					captures = append(captures, e)
+				}
+			}
 		}
 	}
-	run(4*time.Second+tick, Player{ID: 0, Team: 0, Pos: pt, Alive: true})
+	far := pt.Add(geom.V(0, 0, 100)) // on no point
+	run(4*time.Second+tick, Player{ID: 0, Team: 0, Pos: pt, Alive: true}, Player{ID: 2, Team: 0, Pos: far, Alive: true})
 	if m.Points[1].Owner != 0 {
 		t.Fatalf("not captured after the capture time: %+v", m.Points[1])
+	}
+	// The capture names whom it scored for: the team-mate on the point,
+	// not the one away from it.
+	if len(captures) != 1 || len(captures[0].Scorers) != 1 || captures[0].Scorers[0] != 0 || m.PlayerScore[0] != PointCaptureScore {
+		t.Fatalf("captures %+v, score %d", captures, m.PlayerScore[0])
 	}
 	// Contested: nothing changes.
 	run(10*time.Second, Player{ID: 0, Team: 0, Pos: pt, Alive: true}, Player{ID: 1, Team: 1, Pos: pt, Alive: true})

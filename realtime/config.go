@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/cfgfile"
@@ -69,6 +70,15 @@ type MatchConfig struct {
 	TimeWarp Duration `toml:"time_warp" json:"time_warp,omitempty"`
 	// Replication is full, dead or led (default full).
 	Replication string `toml:"replication" json:"replication,omitempty"`
+	// Display is the display mode every client, bot or page, draws the
+	// other players with (client.DisplayNames; default: each client's
+	// own), mandated by the server. Threshold replication draws by its
+	// own dead reckoning and takes none.
+	Display string `toml:"display" json:"display,omitempty"`
+	// PredictionOff has every client show its player where the server
+	// last put it, without predicting its commands (mandated by the
+	// server; default: clients predict).
+	PredictionOff bool `toml:"prediction_off" json:"prediction_off,omitempty"`
 	// Latency injects delay, jitter and loss per player and direction.
 	Latency []LinkRule `toml:"latency" json:"latency,omitempty"`
 	// Seat, set by a program (a study), places each connecting player
@@ -298,6 +308,13 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		return nil, fail("duration", "%v, want 0 to 24h", time.Duration(out.Duration))
 	case !(out.BotSkill >= 0 && out.BotSkill <= 1):
 		return nil, fail("bot_skill", "%v, want 0 to 1", out.BotSkill)
+	case out.Display != "" && out.Replication != "full":
+		return nil, fail("display", "replication %s draws players by its own dead reckoning: leave display out", out.Replication)
+	}
+	if out.Display != "" {
+		if _, err := client.ParseDisplay(out.Display); err != nil {
+			return nil, fail("display", "%s", cause(err))
+		}
 	}
 	var m *world.Map
 	var err error
@@ -322,8 +339,9 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
 		Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
-		Mode:  mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
-		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
+		Mode:     mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
+		Delay:    delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
+		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff},
 		// Live players get the rewind view.
 		ShowRewind: true,
 		Seat:       out.Seat,

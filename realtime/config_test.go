@@ -66,6 +66,8 @@ func TestParseFileErrors(t *testing.T) {
 		{"latency", "[[match]]\n[[match.latency]]\nplayer = \"1\"\nup = { latency_ms = -5 }\n", "latency.toml:4:8: match[0].latency[0].up.latency_ms: -5, want 0 to 5000"},
 		{"who", "[[match]]\n[[match.latency]]\nup = { latency_ms = 5 }\n", "who.toml:2:3: match[0].latency[0].player: missing"},
 		{"empty", "", "empty.toml:1:1: match: no [[match]] table"},
+		{"display", "[[match]]\ndisplay = \"blur\"\n", `display.toml:2:1: match[0].display: unknown display mode "blur"`},
+		{"displayed", "[[match]]\nreplication = \"dead\"\ndisplay = \"extrapolate\"\n", "displayed.toml:3:1: match[0].display: replication dead draws players by its own dead reckoning"},
 		{"large", "[[match]]\nname = \"" + strings.Repeat("x", MaxFileSize) + "\"\n", "large.toml: larger than 1 MiB, the limit for a serve config file"},
 	}
 	for _, tc := range cases {
@@ -86,6 +88,11 @@ func TestDecodeJSON(t *testing.T) {
 	}
 	if _, p := c.resolve(); p != nil {
 		t.Fatalf("resolve: %v", doc.Locate(p))
+	}
+	// The display and prediction a match mandates reach its server.
+	c.Display, c.PredictionOff = "opponent-predict", true
+	if r, p := c.resolve(); p != nil || r.server.Settings.Display != "opponent-predict" || !r.server.Settings.PredictionOff {
+		t.Fatalf("mandated display and prediction: %+v, %v", r.server.Settings, p)
 	}
 	cases := []struct{ name, body, want string }{
 		{"unknown", `{"map": "metro", "tickrate": 32}`, "body:1:18: tickrate: unknown field"},

@@ -45,7 +45,9 @@ func (m *Match) putLog(e *server.LogEntry) {
 	case e.Kind == "kill" && measured:
 		m.sink.Put(record.Kill{Round: m.round, At: at, Killer: e.Player, Victim: e.Other})
 	case e.Objective >= 0 && measured:
-		m.sink.Put(record.Objective{Round: m.round, At: at, Seat: e.Player, Team: e.Team, Kind: e.Kind})
+		for _, seat := range e.Doers() {
+			m.sink.Put(record.Objective{Round: m.round, At: at, Seat: seat, Team: e.Team, Kind: e.Kind})
+		}
 	case e.Kind == "connect":
 		m.sink.Put(record.Session{Round: m.round, Seat: e.Player, Kind: record.Connect, Transport: m.transportOf(e.Player), At: m.start.Add(e.Time)})
 	case e.Kind == "disconnect":

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
@@ -167,6 +168,13 @@ type Settings struct {
 	// HitIndicator shows the direction a hit came from; Minimap shows
 	// the minimap; PingColumn shows pings on the scoreboard.
 	HitIndicator, Minimap, PingColumn bool
+	// Display names the display mode every client draws remote players
+	// with (client.DisplayNames; default: each client's own choice).
+	Display string
+	// PredictionOff has every client show its own player where the
+	// server last put it instead of predicting its commands (default:
+	// clients predict).
+	PredictionOff bool
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -281,6 +289,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Settings.FOVDeg < 30 || out.Settings.FOVDeg > 150 {
 		return out, fmt.Errorf("server: config: field of view %d outside 30..150 degrees", out.Settings.FOVDeg)
+	}
+	if d := out.Settings.Display; len(d) > wire.MaxDisplayName || !utf8.ValidString(d) {
+		return out, fmt.Errorf("server: config: display mode %q: at most %d bytes of UTF-8", d, wire.MaxDisplayName)
 	}
 	if err := out.checkDelay(); err != nil {
 		return out, err

@@ -48,6 +48,18 @@ type LogEntry struct {
 	// the client asked for, or whose connection went, has neither).
 	Code   wire.DisconnectCode
 	Reason string
+	// Scorers are the players a point_captured scored for (left out of
+	// the state digest).
+	Scorers []int
+}
+
+// Doers returns the players an objective event counts for, one record
+// each: a point's capture's scorers, else its player.
+func (e *LogEntry) Doers() []int {
+	if len(e.Scorers) > 0 {
+		return e.Scorers
+	}
+	return []int{e.Player}
 }
 
 // record logs an entry at the current tick and folds it into the state

@@ -25,7 +25,7 @@ func (s *Server) updateMatch(now time.Duration) {
 	s.match.Update(now, s.tickDur, s.players)
 	for _, ev := range s.match.Events() {
 		pos := s.objectivePos(ev)
-		s.record(LogEntry{Kind: ev.Kind.String(), Player: ev.Player, Team: ev.Team, Objective: ev.Objective, Pos: pos})
+		s.record(LogEntry{Kind: ev.Kind.String(), Player: ev.Player, Team: ev.Team, Objective: ev.Objective, Pos: pos, Scorers: ev.Scorers})
 		data, err := wire.AppendObjectiveEvent(nil, &wire.ObjectiveEvent{
 			What: uint8(ev.Kind), Objective: uint8(ev.Objective), Player: ev.Player, Team: uint8(max(ev.Team, 0)), Pos: pos,
 		})
@@ -113,12 +113,15 @@ func (s *Server) sendScoreboard(now time.Duration) {
 	}
 }
 
-// sendSettings tells a joining client the mandated settings and its team.
+// sendSettings tells a client the mandated settings, its team and
+// whether the game is paused: as it joins, and again when the pause
+// changes.
 func (s *Server) sendSettings(c *client) {
 	st := s.cfg.Settings
 	data, err := wire.AppendSettingsEvent(nil, &wire.SettingsEvent{
 		FOVDeg: uint8(st.FOVDeg), HitIndicator: st.HitIndicator, Minimap: st.Minimap, PingColumn: st.PingColumn,
 		Team: uint8(c.team), Mode: string(s.match.Kind()),
+		Paused: s.pause.on, PredictionOff: st.PredictionOff, Display: st.Display,
 	})
 	if err == nil {
 		s.sendEvent(c, wire.EventSettings, data)

@@ -20,13 +20,26 @@ type pauseState struct {
 }
 
 // Pause freezes the game from the next tick on. Commands that arrive
-// while paused are acknowledged and discarded.
+// while paused are acknowledged and discarded. Every client is told (a
+// wire.SettingsEvent with Paused), so that it stops predicting the
+// movement the server would discard.
 func (s *Server) Pause() {
 	if s.pause.on {
 		return
 	}
 	s.pause.on, s.pause.since = true, s.Time()
 	s.record(LogEntry{Kind: "pause", Player: -1, Team: -1})
+	s.tellPause()
+}
+
+// tellPause sends every client the settings with the pause as it now
+// stands.
+func (s *Server) tellPause() {
+	for _, c := range s.clients {
+		if c != nil {
+			s.sendSettings(c)
+		}
+	}
 }
 
 // Resume lets the game go on, its timers (respawns, spawn protection,
@@ -44,6 +57,7 @@ func (s *Server) Resume() {
 		}
 	}
 	s.record(LogEntry{Kind: "resume", Player: -1, Team: -1})
+	s.tellPause()
 }
 
 // Paused reports whether the game is paused.

@@ -151,6 +151,20 @@ func (t *Technique) display() client.Display {
 	return d
 }
 
+// DisplayName returns the display mode every client draws the others
+// with under t, as a server mandates it: extrapolation under
+// prediction, else the named one or interpolation; empty under
+// threshold replication, which draws by its own dead reckoning.
+func (t *Technique) DisplayName() string {
+	switch {
+	case t.Replication != "" && t.Replication != "full":
+		return ""
+	case t.display() != nil:
+		return t.display().Name()
+	}
+	return client.Interpolate.Name()
+}
+
 // String writes the technique in the compact "key=value ..." form of
 // record.Round.Technique.
 func (t *Technique) String() string {

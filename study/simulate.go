@@ -207,8 +207,10 @@ func simRecords(p *Plan, res *match.Result, samples []reckoning.Sample, seat fun
 			recs = append(recs, timed{e.Time, record.Kill{Round: p.Index, At: e.Time - lead, Killer: seat(e.Player),
 				Victim: seat(e.Other), Weapon: killWeapon[killKey{e.Time, e.Player, e.Other}]}})
 		case objectiveKind(e):
-			recs = append(recs, timed{e.Time, record.Objective{Round: p.Index, At: e.Time - lead, Seat: seat(e.Player),
-				Team: e.Team, Kind: e.Kind}})
+			for _, who := range e.Doers() {
+				recs = append(recs, timed{e.Time, record.Objective{Round: p.Index, At: e.Time - lead, Seat: seat(who),
+					Team: e.Team, Kind: e.Kind}})
+			}
 		}
 	}
 	for _, s := range samples {

@@ -70,6 +70,14 @@ func TestStudyInBrowser(t *testing.T) {
 	handler := HandlerWith(Options{Study: f, AdminToken: admin, Host: h})
 	cfg := realtime.MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4}
 	m1, base := serveMatch(t, ctx, h, handler, cfg)
+	f.mu.Lock()
+	f.pause = func(on bool) error {
+		if on {
+			return m1.Pause()
+		}
+		return m1.Resume()
+	}
+	f.mu.Unlock()
 	f.set(func(st *study.LiveState) {
 		st.Match, st.Phase, st.Remaining = m1.ID(), study.PhasePlaying, study.Duration(time.Minute)
 	})

@@ -24,6 +24,8 @@ type fakeStudy struct {
 	readies   []string
 	// issue returns a seat's connect token (nil: none).
 	issue func(seat int, name string) ([]byte, error)
+	// pause, when set, pauses (true) or resumes the round's match.
+	pause func(on bool) error
 }
 
 var errStarted = errors.New("study: the study has already started")
@@ -76,8 +78,14 @@ func (f *fakeStudy) Command(c study.Command) error {
 		return errStarted
 	case c.Action == study.ActionStart, c.Action == study.ActionResume:
 		st.Phase, st.Remaining = study.PhasePlaying, study.Duration(time.Minute)
+		if c.Action == study.ActionResume && f.pause != nil {
+			return f.pause(false)
+		}
 	case c.Action == study.ActionPause:
 		st.Phase = study.PhasePaused
+		if f.pause != nil {
+			return f.pause(true)
+		}
 	case c.Action == study.ActionExtend:
 		st.Remaining += c.Extend
 	case c.Action == study.ActionSkip:

@@ -16,13 +16,19 @@ import (
 //	                 rows 6 | per row: ID 8 | Team 8 | Kills 16 | Deaths 16 |
 //	                 Score 16 (signed) | PingMS 16
 //	SettingsEvent:   FOVDeg 8 | HitIndicator 1 | Minimap 1 | PingColumn 1 |
-//	                 Team 8 | Mode string (4-bit length)
+//	                 Team 8 | Mode string (4-bit length) | More 1 |
+//	                 if More: Paused 1 | PredictionOff 1 |
+//	                 Display string (5-bit length)
+//
+// More falls in the settings event's padding bit: settings with Paused,
+// PredictionOff and Display at their zero values are written without
+// them, in as many bytes as before they existed.
 
 // More event kinds (see EventHit).
 const (
 	EventObjective  uint16 = 5 // ObjectiveEvent, to every client
 	EventScoreboard uint16 = 6 // ScoreboardEvent, to every client
-	EventSettings   uint16 = 7 // SettingsEvent, to a client as it joins
+	EventSettings   uint16 = 7 // SettingsEvent, to a client as it joins and when they change
 )
 
 // ObjectiveEvent reports a change of a flag or control point.
@@ -57,7 +63,8 @@ type ScoreboardEvent struct {
 }
 
 // SettingsEvent carries the settings the server mandates for every client
-// (as a study requires them equal) and the player's team.
+// (as a study requires them equal), the player's team, and whether the
+// game is paused. A server sends it again whenever one of them changes.
 type SettingsEvent struct {
 	FOVDeg       uint8
 	HitIndicator bool // show the direction hits come from
@@ -65,7 +72,20 @@ type SettingsEvent struct {
 	PingColumn   bool // show pings on the scoreboard
 	Team         uint8
 	Mode         string // at most 15 bytes
+	// Paused reports that the game is paused: commands move nobody.
+	Paused bool
+	// PredictionOff has the client show its own player where the server
+	// last put it, without predicting its commands.
+	PredictionOff bool
+	// Display names the display mode clients draw remote players with
+	// (client.DisplayNames; empty: the client's own choice), at most
+	// MaxDisplayName bytes.
+	Display string
 }
+
+// MaxDisplayName is the longest display mode name a SettingsEvent
+// carries.
+const MaxDisplayName = 31
 
 const (
 	objectiveName  = "objective event"
@@ -180,6 +200,9 @@ func AppendSettingsEvent(dst []byte, e *SettingsEvent) ([]byte, error) {
 	if why := checkString(e.Mode, 15); why != "" {
 		return dst, eventError(settingsName, "mode %s", why)
 	}
+	if why := checkString(e.Display, MaxDisplayName); why != "" {
+		return dst, eventError(settingsName, "display %s", why)
+	}
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(e.FOVDeg), 8)
 	w.writeBool(e.HitIndicator)
@@ -187,6 +210,12 @@ func AppendSettingsEvent(dst []byte, e *SettingsEvent) ([]byte, error) {
 	w.writeBool(e.PingColumn)
 	w.writeBits(uint64(e.Team), 8)
 	w.writeString(e.Mode, 4)
+	if e.Paused || e.PredictionOff || e.Display != "" {
+		w.writeBool(true)
+		w.writeBool(e.Paused)
+		w.writeBool(e.PredictionOff)
+		w.writeString(e.Display, 5)
+	}
 	return w.buf, nil
 }
 
@@ -199,5 +228,11 @@ func DecodeSettingsEvent(b []byte, e *SettingsEvent) error {
 	e.PingColumn = r.readBool()
 	e.Team = uint8(r.readBits(8))
 	e.Mode = r.readString(4, 15, "mode")
+	e.Paused, e.PredictionOff, e.Display = false, false, ""
+	if r.readBool() {
+		e.Paused = r.readBool()
+		e.PredictionOff = r.readBool()
+		e.Display = r.readString(5, MaxDisplayName, "display")
+	}
 	return r.finish()
 }

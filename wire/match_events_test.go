@@ -2,6 +2,7 @@ package wire
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +47,31 @@ func TestMatchEventsRoundTrip(t *testing.T) {
 	if err := DecodeSettingsEvent(b, &st2); err != nil || st2 != st {
 		t.Fatalf("settings: %+v (%v)", st2, err)
 	}
+	// Without pause or mandated prediction and display the event keeps
+	// its size; with them it round-trips, and decoding into a struct
+	// that held them clears them.
+	if len(b) != 3+len(st.Mode) {
+		t.Errorf("plain settings take %d bytes, want %d", len(b), 3+len(st.Mode))
+	}
+	more := SettingsEvent{FOVDeg: 100, Team: 0, Mode: "ffa", Paused: true, PredictionOff: true, Display: "opponent-predict"}
+	b2, err := AppendSettingsEvent(nil, &more)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var more2 SettingsEvent
+	if err := DecodeSettingsEvent(b2, &more2); err != nil || more2 != more {
+		t.Fatalf("settings with pause, prediction and display: %+v (%v)", more2, err)
+	}
+	for _, m := range []SettingsEvent{{Paused: true}, {PredictionOff: true}, {Display: "extrapolate"}} {
+		b3, _ := AppendSettingsEvent(nil, &m)
+		var got SettingsEvent
+		if err := DecodeSettingsEvent(b3, &got); err != nil || got != m {
+			t.Errorf("settings %+v decode to %+v (%v)", m, got, err)
+		}
+	}
+	if err := DecodeSettingsEvent(b, &more2); err != nil || more2 != st {
+		t.Errorf("plain settings over earlier ones: %+v (%v)", more2, err)
+	}
 }
 
 func TestMatchEventErrors(t *testing.T) {
@@ -57,6 +83,9 @@ func TestMatchEventErrors(t *testing.T) {
 	}
 	if _, err := AppendSettingsEvent(nil, &SettingsEvent{Mode: "a-very-long-mode-name"}); err == nil {
 		t.Error("long mode accepted")
+	}
+	if _, err := AppendSettingsEvent(nil, &SettingsEvent{Display: strings.Repeat("d", MaxDisplayName+1)}); err == nil {
+		t.Error("long display accepted")
 	}
 	for _, b := range [][]byte{nil, {0}, {0xff, 0xff, 0xff}} {
 		var o ObjectiveEvent
@@ -74,6 +103,8 @@ func FuzzDecodeMatchEvents(f *testing.F) {
 	b, _ = AppendScoreboardEvent(nil, &ScoreboardEvent{Rows: []ScoreRow{{ID: 1, Kills: 4}}})
 	f.Add(b)
 	b, _ = AppendSettingsEvent(nil, &SettingsEvent{FOVDeg: 90, Mode: "tdm"})
+	f.Add(b)
+	b, _ = AppendSettingsEvent(nil, &SettingsEvent{FOVDeg: 90, Mode: "tdm", Paused: true, Display: "extrapolate"})
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var o ObjectiveEvent

@@ -35,6 +35,11 @@ func TestRoundMatch(t *testing.T) {
 			len(names) != len(p.Weapons) || (len(names) > 0 && names[0] != p.Weapons[0]) || rc.Seats != len(s.Seats()) {
 			t.Fatalf("round %d: match %+v (weapons %v) for plan %+v", p.Index, rc, names, p)
 		}
+		// Every client is told to draw as the technique says: the
+		// prediction rounds extrapolated, the others interpolated.
+		if want := map[bool]string{true: "extrapolate", false: "interpolate"}[p.Technique.Prediction]; rc.Display != want {
+			t.Fatalf("round %d (%s): display %q mandated, want %q", p.Index, p.Name, rc.Display, want)
+		}
 		for _, r := range rc.Latency {
 			seat := int(r.Player[0] - '0')
 			if r.Up.LatencyMS != p.Links[seat].LatencyMS || r.Down != r.Up {

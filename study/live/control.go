@@ -231,20 +231,16 @@ func (d *Driver) Pending(code string) (study.Questionnaire, bool) {
 	if q == nil || !q.asked[seat] || q.answered[seat] {
 		return study.Questionnaire{}, false
 	}
-	return study.Questionnaire{Round: q.round, RoundName: q.name, Questions: d.qs}, true
+	return study.Questionnaire{Round: q.round, RoundName: q.name, Questions: q.pending(d.qs, seat)}, true
 }
 
 // maxText bounds a free-text answer.
 const maxText = 2000
 
 // Answer records the participant's answers to the questionnaire after
-// round.
+// round: into the round's sink at once.
 func (d *Driver) Answer(code string, round int, answers []study.Response) error {
 	seat, err := d.seatOf(code)
-	if err != nil {
-		return err
-	}
-	recs, err := d.check(seat, answers)
 	if err != nil {
 		return err
 	}
@@ -257,18 +253,15 @@ func (d *Driver) Answer(code string, round int, answers []study.Response) error 
 	case q.answered[seat]:
 		return study.ErrAnswered
 	}
+	recs, err := check(seat, answers, q.pending(d.qs, seat))
+	if err != nil {
+		return err
+	}
 	q.answered[seat] = true
-	for i := range recs {
-		recs[i].Round = round
+	for _, r := range recs {
+		r.Round = round
+		d.out.Put(r)
 	}
-	if q.closed {
-		// Ask has returned: the answers go straight to the round's sink.
-		for _, r := range recs {
-			d.out.Put(r)
-		}
-		return nil
-	}
-	q.answers = append(q.answers, recs...)
 	select {
 	case q.changed <- struct{}{}:
 	default:
@@ -276,11 +269,11 @@ func (d *Driver) Answer(code string, round int, answers []study.Response) error 
 	return nil
 }
 
-// check checks answers against the questionnaire: each question once,
+// check checks answers against the questions qs: each question once,
 // each answer within its kind's range, and returns them as records.
-func (d *Driver) check(seat int, answers []study.Response) ([]record.Answer, error) {
+func check(seat int, answers []study.Response, qs []study.Question) ([]record.Answer, error) {
 	kinds := map[string]string{}
-	for _, q := range d.qs {
+	for _, q := range qs {
 		kinds[q.ID] = q.Kind
 	}
 	seen := map[string]bool{}
@@ -319,8 +312,8 @@ func (d *Driver) check(seat int, answers []study.Response) ([]record.Answer, err
 		}
 		out = append(out, r)
 	}
-	if len(seen) != len(d.qs) {
-		return nil, invalid("live: %d of %d questions answered: answer each", len(seen), len(d.qs))
+	if len(seen) != len(qs) {
+		return nil, invalid("live: %d of %d questions answered: answer each", len(seen), len(qs))
 	}
 	return out, nil
 }

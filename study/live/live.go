@@ -72,6 +72,18 @@ type Resume struct {
 	Started time.Time
 	// Tallies are each seat's statistics in that round so far.
 	Tallies map[int]server.Tally
+	// Questions, when set, is the questionnaire after the round before
+	// Round, which the study stopped before everyone who played that
+	// round had answered: it is put again before Round is played.
+	Questions *Unanswered
+}
+
+// Unanswered is a questionnaire left unanswered by a stopped study.
+type Unanswered struct {
+	Round int
+	// Seats are the people's seats that played the round and had not
+	// answered each question, with the questions each had answered.
+	Seats map[int]map[string]bool
 }
 
 // Driver is a live study: a study.Driver on the wall clock and the
@@ -103,16 +115,40 @@ type Driver struct {
 	quest    *questionnaire
 }
 
-// questionnaire is the questions put after one round and the answers so
-// far.
+// questionnaire is the questions put after one round and who has
+// answered them.
 type questionnaire struct {
 	round    int
 	name     string
 	asked    map[int]bool // human seats asked
 	answered map[int]bool
-	answers  []record.Answer
-	closed   bool // Ask has returned: later answers go straight to the sink
-	changed  chan struct{}
+	// done holds, by seat, the questions whose answers a stopped study
+	// had already stored: they are not asked again.
+	done    map[int]map[string]bool
+	changed chan struct{}
+}
+
+// newQuestionnaire returns the questionnaire after round, asking nobody
+// yet.
+func newQuestionnaire(round int, name string) *questionnaire {
+	return &questionnaire{round: round, name: name, asked: map[int]bool{}, answered: map[int]bool{},
+		done: map[int]map[string]bool{}, changed: make(chan struct{}, 1)}
+}
+
+// pending returns the questions of qs seat is asked: those it has no
+// stored answer to.
+func (q *questionnaire) pending(qs []study.Question, seat int) []study.Question {
+	done := q.done[seat]
+	if len(done) == 0 {
+		return qs
+	}
+	var out []study.Question
+	for _, x := range qs {
+		if !done[x.ID] {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // New returns a live study driver for cfg.
@@ -298,6 +334,8 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 		BotSkill: mc.Skill, Seed: seed, Policy: mc.Policy,
 		Delay:    realtime.DelayConfig{Mode: mc.Delay.Mode, Trigger: mc.Delay.Trigger, Adaptation: realtime.Duration(mc.Delay.Adaptation)},
 		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons,
+		// Every client, bot or page, draws as the technique says.
+		Display: p.Technique.DisplayName(),
 	}
 	for i, l := range p.Links {
 		if l == (study.Link{}) {

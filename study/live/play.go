@@ -17,10 +17,17 @@ import (
 // already holds. The sink's puts are serialised, as the rounds' matches
 // put from their own goroutines. An admin's end is a normal end.
 func (d *Driver) Run(ctx context.Context, sink record.Sink, opt study.Options) error {
+	sink = record.Locked(sink)
 	if d.resume != nil {
 		opt.From, opt.Resume = d.resume.Round, true
+		if u := d.resume.Questions; u != nil {
+			if err := d.askAgain(ctx, sink, u); err != nil {
+				d.setPhase(study.PhaseEnded, 0)
+				return err
+			}
+		}
 	}
-	err := study.Run(ctx, d.cfg.Schedule, d, record.Locked(sink), opt)
+	err := study.Run(ctx, d.cfg.Schedule, d, sink, opt)
 	d.setPhase(study.PhaseEnded, 0)
 	if errors.Is(err, study.ErrEnded) {
 		return nil
@@ -253,11 +260,12 @@ func (d *Driver) Ready(code string) error {
 
 // Ask puts the questionnaire to the people who played round p and
 // waits for their answers: until each has answered, AnswerWait has
-// passed, or the administrator skips. Answers given later still go into
-// the round's sink.
+// passed, or the administrator skips. Each participant's answers go
+// into the round's sink as they are given, so that a crash loses none;
+// answers given after the wait still do. Ask returns none of its own.
 func (d *Driver) Ask(ctx context.Context, p *study.Plan, seats []study.Seat, qs []study.Question) ([]record.Answer, error) {
 	d.mu.Lock()
-	q := &questionnaire{round: p.Index, name: p.Name, asked: map[int]bool{}, answered: map[int]bool{}, changed: make(chan struct{}, 1)}
+	q := newQuestionnaire(p.Index, p.Name)
 	for seat := range d.played {
 		q.asked[seat] = true
 	}
@@ -269,6 +277,12 @@ func (d *Driver) Ask(ctx context.Context, p *study.Plan, seats []study.Seat, qs 
 	if !ask {
 		return nil, nil
 	}
+	return nil, d.collect(ctx, q)
+}
+
+// collect waits for the answers to q: until each seat asked has
+// answered, AnswerWait has passed, or the administrator skips.
+func (d *Driver) collect(ctx context.Context, q *questionnaire) error {
 	d.setPhase(study.PhaseQuestions, d.cfg.AnswerWait)
 	d.drainSkip()
 	timer := time.NewTimer(d.cfg.AnswerWait)
@@ -278,7 +292,7 @@ func (d *Driver) Ask(ctx context.Context, p *study.Plan, seats []study.Seat, qs 
 		all := len(q.answered) == len(q.asked)
 		d.mu.Unlock()
 		if all {
-			break
+			return nil
 		}
 		select {
 		case <-q.changed:
@@ -286,14 +300,32 @@ func (d *Driver) Ask(ctx context.Context, p *study.Plan, seats []study.Seat, qs 
 		case <-timer.C:
 		case <-d.skip:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return ctx.Err()
 		}
-		break
+		return nil
+	}
+}
+
+// askAgain puts again the questionnaire a stopped study left
+// unanswered (Resume.Questions) to the seats that had not answered it,
+// each asked only the questions whose answers were not stored, and
+// waits for them as Ask does.
+func (d *Driver) askAgain(ctx context.Context, sink record.Sink, u *Unanswered) error {
+	plans := d.cfg.Schedule.Plans()
+	if u.Round < 0 || u.Round >= len(plans) || len(d.qs) == 0 {
+		return nil
+	}
+	q := newQuestionnaire(u.Round, plans[u.Round].Name)
+	for seat, done := range u.Seats {
+		q.asked[seat], q.done[seat] = true, done
 	}
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	q.closed = true
-	answers := q.answers
-	q.answers = nil
-	return answers, nil
+	d.out, d.quest = sink, q
+	d.mu.Unlock()
+	d.log.Info("questionnaire put again", "round", u.Round, "seats", len(u.Seats))
+	if err := d.collect(ctx, q); err != nil {
+		return err
+	}
+	d.setPhase(study.PhaseWaiting, 0)
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/store"
@@ -44,14 +45,27 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 			return Stored{}, err
 		}
 		r := &Resume{Round: 0}
+		inRound := false
 		for _, rs := range rounds {
 			if rs.Ended.IsZero() {
 				r.Round, r.Elapsed, r.Started = rs.Index, rs.Elapsed, rs.Started
+				inRound = true
 				break
 			}
 			r.Round = rs.Index + 1
 		}
+		if !inRound && r.Round > 0 && len(s.Questions) > 0 {
+			// Stopped after a round: during its questionnaire or the
+			// interval after it.
+			if r.Questions, err = unanswered(ctx, db, st.ID, r.Round-1, s.Questions); err != nil {
+				return Stored{}, err
+			}
+		}
 		if r.Round >= len(s.Plans()) {
+			if r.Questions != nil {
+				return Stored{}, fmt.Errorf("%w: study %d (%s) played every round; the last questionnaire is unanswered by %d seats",
+					ErrNothingToResume, st.ID, st.Name, len(r.Questions.Seats))
+			}
 			return Stored{}, fmt.Errorf("%w: study %d (%s) played every round", ErrNothingToResume, st.ID, st.Name)
 		}
 		out := Stored{ID: st.ID, Resume: r, Codes: map[int]string{}}
@@ -76,8 +90,60 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 	return Stored{}, ErrNothingToResume
 }
 
+// unanswered finds who has not answered the questionnaire after round:
+// the people's seats connected in the round whose stored answers miss
+// some of qs. It returns nil when everyone answered.
+func unanswered(ctx context.Context, db *store.DB, id int64, round int, qs []study.Question) (*Unanswered, error) {
+	person := map[int]bool{}
+	err := store.Each(ctx, db, id, func(p record.Participant) error {
+		if p.Round == round && !p.Bot {
+			person[p.Seat] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	played := map[int]bool{}
+	err = store.Each(ctx, db, id, func(s record.Session) error {
+		if s.Round == round && s.Kind == record.Connect && person[s.Seat] {
+			played[s.Seat] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	done := map[int]map[string]bool{}
+	err = store.Each(ctx, db, id, func(a record.Answer) error {
+		if a.Round == round && played[a.Seat] {
+			if done[a.Seat] == nil {
+				done[a.Seat] = map[string]bool{}
+			}
+			done[a.Seat][a.Question] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	u := &Unanswered{Round: round, Seats: map[int]map[string]bool{}}
+	for seat := range played {
+		for _, q := range qs {
+			if !done[seat][q.ID] {
+				u.Seats[seat] = done[seat]
+				break
+			}
+		}
+	}
+	if len(u.Seats) == 0 {
+		return nil, nil
+	}
+	return u, nil
+}
+
 // tallies counts each seat's statistics in round from its committed
-// kills and shots; team gives the seats' teams, to tell a team kill.
+// kills, objectives and shots; team gives the seats' teams, to tell a team kill.
 func tallies(ctx context.Context, db *store.DB, id int64, round int, team map[int]int) (map[int]server.Tally, error) {
 	out := map[int]server.Tally{}
 	teamRound := isTeamRound(team)
@@ -105,6 +171,25 @@ func tallies(ctx context.Context, db *store.DB, id int64, round int, team map[in
 				t.Score++
 			}
 		})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Objectives score as the mode scores them: a point's capture has a
+	// record for each team-mate it scored for.
+	err = store.Each(ctx, db, id, func(o record.Objective) error {
+		if o.Round != round {
+			return nil
+		}
+		switch o.Kind {
+		case mode.FlagReturned.String():
+			add(o.Seat, func(t *server.Tally) { t.Score += mode.ReturnScore })
+		case mode.FlagCaptured.String():
+			add(o.Seat, func(t *server.Tally) { t.Score += mode.CaptureScore })
+		case mode.PointCaptured.String():
+			add(o.Seat, func(t *server.Tally) { t.Score += mode.PointCaptureScore })
+		}
 		return nil
 	})
 	if err != nil {

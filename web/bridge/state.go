@@ -33,6 +33,13 @@ type State struct {
 	Minimap      bool `json:"minimap"`
 	PingColumn   bool `json:"pingColumn"`
 	HitIndicator bool `json:"hitIndicator"`
+	// Paused reports that the server paused the game: nobody moves.
+	Paused bool `json:"paused"`
+	// Prediction reports whether the local player is predicted (the
+	// server may turn it off), Display the display mode remote players
+	// are drawn with (the server's mandate or the page's own).
+	Prediction bool   `json:"prediction"`
+	Display    string `json:"display"`
 	// Self is the local player as predicted, drawn where DisplayPos says
 	// (corrections smoothed out); Eye is its view origin.
 	Self     Player     `json:"self"`
@@ -178,7 +185,9 @@ func (s *Session) state(now time.Duration, all bool) State {
 	if set, ok := c.Settings(); ok {
 		st.Team, st.Mode, st.FOV = int(set.Team), set.Mode, int(set.FOVDeg)
 		st.Minimap, st.PingColumn, st.HitIndicator = set.Minimap, set.PingColumn, set.HitIndicator
+		st.Paused = set.Paused
 	}
+	st.Prediction, st.Display = c.Predicting(), c.DisplayName()
 	teams := s.teams()
 	self := c.Predicted()
 	st.Self = s.player(st.ID, st.Team, self)

@@ -11,7 +11,8 @@
 //  1b. The test cuts the participant's link for 7 s ({"step":
 //     "spectated"}, then "restored" on stdin): the page, seeing no
 //     snapshot for 5 s, joins again by code and plays on.
-//  2. The admin clicks pause, resume, extend (2m) and skip; the skip
+//  2. The admin clicks pause, resume, extend (2m) and skip (the
+//     participant's page shows PAUSED from the pause to the resume); the skip
 //     ends the round, and the participant's page shows the
 //     questionnaire, answered with its buttons and a free text;
 //     screenshot questionnaire.png. Then "waiting for the next round",
@@ -136,6 +137,14 @@ await run(browser, problems, async () => {
     await until(admin, `${button} sent`, 10, (n) => window.lagkit.admin().commands.length > n, before);
     const got = await phase();
     if (got !== want) throw new Error(`after ${button}: phase ${got}, want ${want}`);
+    // The match's server tells the participant's client core of the
+    // pause and the resume, and the page shows PAUSED in between.
+    if (button === 'pause' || button === 'resume') {
+      await until(player, `the participant's page after ${button}`, 10, (on) => {
+        const shown = getComputedStyle(document.getElementById('paused')).display !== 'none';
+        return window.lagkit.state().paused === on && shown === on;
+      }, button === 'pause');
+    }
   }
   // End takes a second click.
   await admin.click('#end');

@@ -74,6 +74,8 @@ export class Hud {
     const killer = self.dead && st.killer >= 0 ? ` · killed by ${st.killer === st.id ? 'yourself' : '#' + st.killer}` : '';
     $('vitals').innerHTML = self.dead ? `${team} · dead${killer}` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`;
     $('ammo').textContent = `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`;
+    // The server paused the game: nobody moves until it resumes.
+    $('paused').style.display = st.paused ? 'block' : 'none';
     const [a, b] = st.score.teams;
     $('score').innerHTML = `<span class="team0">${a}</span> : <span class="team1">${b}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`;
     const n = st.net;

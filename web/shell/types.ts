@@ -41,6 +41,7 @@ export interface CoreState {
   phase: 'idle' | 'connecting' | 'connected' | 'closed'; reason?: string;
   map: string; serverMap?: string; id: number; team: number; tick: number; mode?: string; fov?: number;
   minimap: boolean; pingColumn: boolean; hitIndicator: boolean;
+  paused: boolean; prediction: boolean; display: string;
   self: Player; eye: Vec3; weapon: string; ammo: number; magazine: number;
   players: Player[]; events: GameEvent[]; net: Net;
   rewinds: Rewind[]; tracers: Tracer[]; projectiles: Projectile[]; explosions: Explosion[];
