@@ -22,7 +22,9 @@ import (
 
 // crashSchedule is a study of one person (code cat) and three bots: a
 // short round, then one whose warm-up outlasts the spawn protection so
-// that its measured part has kills from the start.
+// that its measured part has kills from the start, and long enough
+// that after the kill, about 4 s in, a restarted process on a loaded
+// machine has time to take the participant back before it ends.
 const crashSchedule = `name = "crash"
 
 [[seat]]
@@ -45,7 +47,7 @@ duration = "1s"
 name = "long"
 map = "arena"
 mode = "ffa"
-duration = "8s"
+duration = "14s"
 warmup = "5500ms"
 `
 
@@ -374,8 +376,8 @@ func TestKilledStudyResumes(t *testing.T) {
 			last = max(last, p.At)
 		}
 	}
-	if last < 7500*time.Millisecond || last > 8100*time.Millisecond {
-		t.Errorf("round 1's paths end at %v, want about its 8 s", last)
+	if last < 13500*time.Millisecond || last > 14100*time.Millisecond {
+		t.Errorf("round 1's paths end at %v, want about its 14 s", last)
 	}
 	rejoins := 0
 	for _, s := range after.sessions {
