@@ -247,6 +247,9 @@ type Stats struct {
 	ReportsKept, ReportsRefused, ReportsResent int
 	CommandsSent                               int
 	EncodeErrors                               int // command packets that could not be encoded
+	// ForeignGoodbyes counts the server's Disconnects that named another
+	// session (an earlier one at this address): ignored.
+	ForeignGoodbyes int
 }
 
 // New returns a client for cfg. Call Connect to start a session.
@@ -371,7 +374,7 @@ func (c *Client) sendConnect(now time.Duration) {
 // Disconnect ends the session, telling the server why.
 func (c *Client) Disconnect(reason string) {
 	if c.phase == Connected {
-		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: reason}); err == nil {
+		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: c.nonce, Reason: reason}); err == nil {
 			c.send(buf)
 		}
 	}
@@ -439,6 +442,10 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 		if err := wire.DecodeDisconnect(data, &m); err != nil {
 			c.stats.Malformed++
 			return err
+		}
+		if m.Nonce != c.nonce {
+			c.stats.ForeignGoodbyes++ // for an earlier session at this address
+			return nil
 		}
 		c.phase, c.reason, c.code = Closed, "disconnected by server: "+m.Reason, m.Code
 		return nil
