@@ -108,12 +108,19 @@ func (m *Match) read(ctx context.Context, p *peer) {
 	}
 }
 
-// seated notes a connection the server has just accepted: its seat and
-// name, which link rules may name.
+// seated notes a session the server has just started for a connection:
+// its seat and name, which link rules may name. A client restarted at
+// the same address starts a new session on the same connection, in the
+// seat the server gives it (not always its old one); its old session
+// ended.
 func (m *Match) seated(p *peer) {
 	seat, ok := m.srv.ClientByPeer(p.id)
 	if !ok {
 		return
+	}
+	if p.seat >= 0 {
+		m.met.disconnects.Inc()
+		m.log.Info("disconnect", "peer", p.conn.Peer(), "seat", p.seat, "name", p.name, "bot", p.bot, "reason", "restarted")
 	}
 	ci, _ := m.srv.Client(seat)
 	p.seat, p.name = seat, ci.Name
