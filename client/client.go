@@ -227,6 +227,7 @@ type Client struct {
 	notes    func(seq uint32, kind uint16, data []byte) // SetEventNotes
 	reported *wire.Report                               // the newest report sent (ReportSBC)
 	unacked  []pendingReport                            // reports the server has not answered (reports.go)
+	appeals  []pendingAppeal                            // appeals the server has not settled (appeal.go)
 	resent   bool                                       // a report was sent again, at resentAt
 	resentAt time.Duration
 }
@@ -240,7 +241,9 @@ type Stats struct {
 	Corrections       int // reconciliations that moved the present by more than a millimetre
 	Shots             int // shots predicted
 	Appeals           int // appeals sent
-	Reports           int // SBC reports sent (ReportSBC)
+	// AppealsResent counts the copies sent of appeals not yet settled.
+	AppealsResent int
+	Reports       int // SBC reports sent (ReportSBC)
 	// ReportsKept and ReportsRefused count the server's answers to them:
 	// kept, or refused as over the report rate; ReportsResent the copies
 	// sent of reports not yet answered.
@@ -626,5 +629,7 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 		c.confirms = append(c.confirms, r)
 	case wire.EventReportAck:
 		c.reportAck(data)
+	case wire.EventVerdict:
+		c.verdict(data)
 	}
 }

@@ -145,6 +145,10 @@ type Stats struct {
 	// Tokens counts connects refused for their connect token, by reason
 	// (only with Config.ConnectKey).
 	Tokens TokenRefusals
+	// AppealCopies counts the copies of appeal answers received after
+	// the first settled the appeal (a client sends its answer again
+	// until the verdict arrives).
+	AppealCopies int
 	// Reports counts the SBC reports received, by what became of them.
 	Reports ReportCounts
 }
