@@ -118,10 +118,13 @@ func (m *Match) seated(p *peer) {
 	if !ok {
 		return
 	}
-	if p.seat >= 0 {
+	if p.seat >= 0 && p.closing == "" {
 		m.met.disconnects.Inc()
 		m.log.Info("disconnect", "peer", p.conn.Peer(), "seat", p.seat, "name", p.name, "bot", p.bot, "reason", "restarted")
 	}
+	// A close pending for the session before (its goodbye came first,
+	// and its last datagrams are still leaving) is not this one's.
+	p.closing = ""
 	ci, _ := m.srv.Client(seat)
 	p.seat, p.name = seat, ci.Name
 	m.count(p)
