@@ -47,6 +47,7 @@ func TestSoak(t *testing.T) {
 		t.Skip("twenty seconds of wall time")
 	}
 	walltest.Lock(t)
+	began := time.Now()
 	d, bots := 20*time.Second, 8
 	if longSoak() {
 		d, bots = 3*time.Minute, 16
@@ -155,6 +156,7 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait()
+	playedFor := time.Since(began)
 	gone := time.Now().Add(12 * time.Second) // a goodbye lost earlier: the core's 10 s timeout
 	var left []Player
 	for time.Now().Before(gone) {
@@ -167,6 +169,7 @@ func TestSoak(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	t.Logf("phases: played %v, every session gone %v after", playedFor.Round(time.Millisecond), time.Since(began.Add(playedFor)).Round(time.Millisecond))
 	appeals := counter(t, srv.reg, "lagkit_appeals_total", nil)
 	var dl delivery
 	var st server.Stats
