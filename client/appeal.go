@@ -64,10 +64,11 @@ func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
 	}
 	if h.Appeal != 0 && c.cfg.Appeals != AppealSilent {
 		r.Denied = sbc || c.cfg.Appeals == AppealDenyAll
-		buf, err := wire.AppendAppeal(nil, &wire.Appeal{ID: h.Appeal, Deny: r.Denied, State: c.pred})
-		if err == nil {
+		m := wire.Appeal{ID: h.Appeal, Deny: r.Denied, State: c.pred}
+		if buf, err := wire.AppendAppeal(nil, &m); err == nil {
 			c.send(buf)
 			c.stats.Appeals++
+			c.awaitVerdict(now, m, h.Deadline)
 		}
 	}
 	c.hits = append(c.hits, r)
@@ -88,4 +89,83 @@ func (c *Client) Confirms() []ConfirmReport {
 	out := c.confirms
 	c.confirms = c.confirms[:0]
 	return out
+}
+
+// An answer to a provisional hit whose verdict has not arrived is sent
+// again, as the same datagram, every appealResend (or half a round
+// trip, when that is longer) while a copy can still reach the server
+// before the appeal's deadline, at most maxAppealCopies times: [alc]
+// counts no answer within the window as a confirmation, so an answer the
+// network lost would otherwise silently take the victim's appeal away.
+// The server takes the first answer that arrives and counts the copies
+// of one it settled (the appeal id names the shot). A victim that may
+// appeal has a round trip of at most low_ping and a window of twice
+// that, so copies sent a tick or half a round trip apart still arrive in
+// time. With Config.AppealRate's default of 10 provisional hits a
+// second, an answer and its copies stay below Limits.Appeals (64).
+const (
+	appealResend    = 15 * time.Millisecond
+	maxAppealCopies = 4
+)
+
+// maxPendingAppeals bounds the answers kept for sending again; the server
+// makes at most Config.AppealRate (10 a second by default) hits on one
+// victim provisional, each for 2 x low_ping.
+const maxPendingAppeals = 16
+
+// pendingAppeal is an answer sent, its verdict not yet received.
+type pendingAppeal struct {
+	m        wire.Appeal
+	deadline time.Duration // the server's, on its clock
+	sentAt   time.Duration
+	copies   int
+}
+
+// awaitVerdict keeps answer m, just sent at now, for sending again until
+// its verdict arrives or deadline (server time) is too near.
+func (c *Client) awaitVerdict(now time.Duration, m wire.Appeal, deadline time.Duration) {
+	if len(c.appeals) == maxPendingAppeals {
+		c.appeals = append(c.appeals[:0], c.appeals[1:]...)
+	}
+	c.appeals = append(c.appeals, pendingAppeal{m: m, deadline: deadline, sentAt: now})
+}
+
+// resendAppeals sends again the answers whose verdict is overdue, and
+// forgets those that could no longer reach the server in time: a
+// datagram sent now arrives at about the server time the newest
+// snapshots carry plus a round trip.
+func (c *Client) resendAppeals(now time.Duration) {
+	rtt := c.rtt.Smoothed()
+	every := max(appealResend, rtt/2)
+	keep := c.appeals[:0]
+	for _, p := range c.appeals {
+		if c.ServerTime(now)+rtt > p.deadline || p.copies >= maxAppealCopies {
+			continue
+		}
+		if now-p.sentAt >= every {
+			if buf, err := wire.AppendAppeal(nil, &p.m); err == nil {
+				c.send(buf)
+				c.stats.AppealsResent++
+			}
+			p.sentAt = now
+			p.copies++
+		}
+		keep = append(keep, p)
+	}
+	c.appeals = keep
+}
+
+// verdict stops sending the answer to the appeal the server settled.
+func (c *Client) verdict(data []byte) {
+	var e wire.VerdictEvent
+	if wire.DecodeVerdictEvent(data, &e) != nil {
+		c.stats.Malformed++
+		return
+	}
+	for i, p := range c.appeals {
+		if p.m.ID == e.Appeal {
+			c.appeals = append(c.appeals[:i], c.appeals[i+1:]...)
+			return
+		}
+	}
 }

@@ -235,6 +235,7 @@ type Client struct {
 	notes    func(seq uint32, kind uint16, data []byte) // SetEventNotes
 	reported *wire.Report                               // the newest report sent (ReportSBC)
 	unacked  []pendingReport                            // reports the server has not answered (reports.go)
+	appeals  []pendingAppeal                            // appeals the server has not settled (appeal.go)
 	resent   bool                                       // a report was sent again, at resentAt
 	resentAt time.Duration
 }
@@ -248,13 +249,18 @@ type Stats struct {
 	Corrections       int // reconciliations that moved the present by more than a millimetre
 	Shots             int // shots predicted
 	Appeals           int // appeals sent
-	Reports           int // SBC reports sent (ReportSBC)
+	// AppealsResent counts the copies sent of appeals not yet settled.
+	AppealsResent int
+	Reports       int // SBC reports sent (ReportSBC)
 	// ReportsKept and ReportsRefused count the server's answers to them:
 	// kept, or refused as over the report rate; ReportsResent the copies
 	// sent of reports not yet answered.
 	ReportsKept, ReportsRefused, ReportsResent int
 	CommandsSent                               int
 	EncodeErrors                               int // command packets that could not be encoded
+	// ForeignGoodbyes counts the server's Disconnects that named another
+	// session (an earlier one at this address): ignored.
+	ForeignGoodbyes int
 }
 
 // New returns a client for cfg. Call Connect to start a session.
@@ -379,7 +385,7 @@ func (c *Client) sendConnect(now time.Duration) {
 // Disconnect ends the session, telling the server why.
 func (c *Client) Disconnect(reason string) {
 	if c.phase == Connected {
-		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: reason}); err == nil {
+		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: c.nonce, Reason: reason}); err == nil {
 			c.send(buf)
 		}
 	}
@@ -447,6 +453,10 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 		if err := wire.DecodeDisconnect(data, &m); err != nil {
 			c.stats.Malformed++
 			return err
+		}
+		if m.Nonce != c.nonce {
+			c.stats.ForeignGoodbyes++ // for an earlier session at this address
+			return nil
 		}
 		c.phase, c.reason, c.code = Closed, "disconnected by server: "+m.Reason, m.Code
 		return nil
@@ -628,5 +638,7 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 		c.confirms = append(c.confirms, r)
 	case wire.EventReportAck:
 		c.reportAck(data)
+	case wire.EventVerdict:
+		c.verdict(data)
 	}
 }

@@ -193,13 +193,21 @@ func TestRejectAndGarbage(t *testing.T) {
 
 // TestDisconnectCodeReachesTheDriver: the code of the server's
 // Disconnect (which limit the client went over) is kept beside the
-// reason, for the driver to read.
+// reason, for the driver to read. A Disconnect naming another session
+// (an earlier one at this address) is ignored and counted.
 func TestDisconnectCodeReachesTheDriver(t *testing.T) {
-	c := connected(t, Config{})
+	c := connected(t, Config{Nonce: 5})
 	if c.DisconnectCode() != wire.DisconnectUnspecified {
 		t.Fatalf("code %v while connected", c.DisconnectCode())
 	}
-	b, _ := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: "too many bytes", Code: wire.DisconnectBytes})
+	stale, _ := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: 4, Reason: "timed out", Code: wire.DisconnectTimedOut})
+	if err := c.Step(tick, stale); err != nil {
+		t.Fatal(err)
+	}
+	if c.Phase() != Connected || c.Stats().ForeignGoodbyes != 1 {
+		t.Fatalf("a Disconnect for another session: phase %v, foreign goodbyes %d", c.Phase(), c.Stats().ForeignGoodbyes)
+	}
+	b, _ := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: 5, Reason: "too many bytes", Code: wire.DisconnectBytes})
 	if err := c.Step(tick, b); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@ import (
 // what it sends stays within one tick's packets of MaxDatagram.
 func FuzzClientStep(f *testing.F) {
 	f.Add([]byte{1, 0, 2, 5, 64, 3, 16, 0, 10, byte(wire.MsgSnapshot), 1, 2, 3, 4, 5, 6, 7, 8, 9, 3, 16})
-	f.Add([]byte{2, 0, 64, 3, 16, 3, 16, 0, 3, byte(wire.MsgReject), 0, 3, byte(wire.MsgDisconnect), 0})
+	bye, _ := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: 42, Reason: "x"})
+	f.Add(append([]byte{2, 0, 64, 3, 16, 3, 16, 0, 3, byte(wire.MsgReject), 0, 0, byte(len(bye))}, bye...))
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		c, err := New(Config{Map: worldtest.Open(t), Nonce: 42})
 		if err != nil {

@@ -145,6 +145,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 		return
 	}
 	c.resendReports(now)
+	c.resendAppeals(now)
 	cmd := input
 	cmd.Tick = c.nextCmd
 	cmd.Duration = c.tickDur

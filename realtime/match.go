@@ -432,18 +432,20 @@ func (m *Match) receive(now time.Duration, in inbound) {
 // step hands a datagram to the core.
 func (m *Match) step(now time.Duration, p *peer, b []byte) {
 	m.admit(now, p, b)
-	malformed := m.srv.Stats().Malformed
-	if err := m.srv.Step(now, p.id, b); err != nil && m.srv.Stats().Malformed == malformed && !errors.Is(err, server.ErrOverLimit) {
+	before := m.srv.Stats()
+	err := m.srv.Step(now, p.id, b)
+	after := m.srv.Stats()
+	if err != nil && after.Malformed == before.Malformed && !errors.Is(err, server.ErrOverLimit) {
 		m.met.dropped[DropNoPeer].Inc() // well formed, but not from a player
 	}
 	if typ, err := wire.PeekType(b); err == nil && typ == wire.MsgDisconnect && p.seat >= 0 && p.closing == "" {
 		var d wire.Disconnect
-		if wire.DecodeDisconnect(b, &d) == nil {
+		if _, still := m.srv.ClientByPeer(p.id); !still && wire.DecodeDisconnect(b, &d) == nil {
 			p.closing = "client: " + d.Reason // the core has dropped it; the log says why
 		}
 	}
-	if p.seat < 0 {
-		m.seated(p)
+	if after.Connects != before.Connects {
+		m.seated(p) // accepted, or started again by a client restarted at its address
 	}
 	m.route(now)
 }

@@ -108,13 +108,23 @@ func (m *Match) read(ctx context.Context, p *peer) {
 	}
 }
 
-// seated notes a connection the server has just accepted: its seat and
-// name, which link rules may name.
+// seated notes a session the server has just started for a connection:
+// its seat and name, which link rules may name. A client restarted at
+// the same address starts a new session on the same connection, in the
+// seat the server gives it (not always its old one); its old session
+// ended.
 func (m *Match) seated(p *peer) {
 	seat, ok := m.srv.ClientByPeer(p.id)
 	if !ok {
 		return
 	}
+	if p.seat >= 0 && p.closing == "" {
+		m.met.disconnects.Inc()
+		m.log.Info("disconnect", "peer", p.conn.Peer(), "seat", p.seat, "name", p.name, "bot", p.bot, "reason", "restarted")
+	}
+	// A close pending for the session before (its goodbye came first,
+	// and its last datagrams are still leaving) is not this one's.
+	p.closing = ""
 	ci, _ := m.srv.Client(seat)
 	p.seat, p.name = seat, ci.Name
 	m.count(p)

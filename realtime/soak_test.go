@@ -31,7 +31,8 @@ func longSoak() bool { return os.Getenv("LAGKIT_SOAK") == "long" }
 
 // TestSoak plays bots over UDP on loopback through emulated links with
 // loss and jitter, duplication and reordering, and 2 s blackouts, some of
-// them leaving and reconnecting, under alc (so victims appeal), and
+// them leaving and reconnecting from the same port, under alc (so
+// victims appeal), and
 // checks what must hold however long it runs: no
 // goroutine outlives the match, the live heap stays bounded, ticks stay
 // within their budget at the 99th percentile, every session the bots
@@ -46,6 +47,7 @@ func TestSoak(t *testing.T) {
 		t.Skip("twenty seconds of wall time")
 	}
 	walltest.Lock(t)
+	began := time.Now()
 	d, bots := 20*time.Second, 8
 	if longSoak() {
 		d, bots = 3*time.Minute, 16
@@ -86,15 +88,26 @@ func TestSoak(t *testing.T) {
 	var played sessionLog
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
+	// The bots that reconnect keep their port, as a restarted program
+	// the OS gives its old port does: the goodbye of a session, delayed
+	// or reordered on its link, may arrive after the next one's Connect.
+	ports := make([]string, bots)
+	for i := 0; i < bots; i += 3 {
+		ports[i] = freePort(t)
+	}
 	var sessions, failures atomic.Int64
 	lives, wait := runEach(bots, func(i int, live *LiveStats) {
 		rng := rand.New(rand.NewPCG(uint64(i), 1))
+		local := ""
+		if i%3 == 0 {
+			local = ports[i]
+		}
 		for ctx.Err() == nil {
 			sctx, scancel := ctx, context.CancelFunc(func() {})
-			if i%3 == 0 { // reconnects every few seconds
+			if i%3 == 0 { // reconnects every few seconds, from the same port
 				sctx, scancel = context.WithTimeout(ctx, time.Duration(3+rng.IntN(4))*time.Second)
 			}
-			cs, err := kit.play(sctx, srv.addr, fmt.Sprintf("bot%d", i), uint64(i+1), nil, live)
+			cs, err := kit.playFrom(sctx, local, srv.addr, fmt.Sprintf("bot%d", i), uint64(i+1), nil, live)
 			scancel()
 			played.add(cs)
 			sessions.Add(1)
@@ -143,6 +156,7 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	wait()
+	playedFor := time.Since(began)
 	gone := time.Now().Add(12 * time.Second) // a goodbye lost earlier: the core's 10 s timeout
 	var left []Player
 	for time.Now().Before(gone) {
@@ -155,11 +169,18 @@ func TestSoak(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	t.Logf("phases: played %v, every session gone %v after", playedFor.Round(time.Millisecond), time.Since(began.Add(playedFor)).Round(time.Millisecond))
 	appeals := counter(t, srv.reg, "lagkit_appeals_total", nil)
 	var dl delivery
-	if err := srv.m.do(func() { dl = checkDelivery(t, srvAcc, kit.account, played.s, sink.Records, srv.m.srv.Stats()) }); err != nil {
+	var st server.Stats
+	if err := srv.m.do(func() {
+		st = srv.m.srv.Stats()
+		dl = checkDelivery(t, srvAcc, kit.account, played.s, sink.Records, st)
+	}); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("sessions restarted at the same address %d, goodbyes for another session ignored %d, appeal copies %d",
+		st.Restarts, st.ForeignGoodbyes, st.AppealCopies)
 	t.Logf("delivery: %v", dl)
 	if dl.events == 0 || dl.recorded == 0 || dl.verdicts == 0 {
 		t.Errorf("delivery %v: want events, reports recorded and appeal verdicts", dl)

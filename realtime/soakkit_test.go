@@ -2,6 +2,7 @@ package realtime
 
 import (
 	"context"
+	"net"
 	"os"
 	"runtime"
 	"strconv"
@@ -130,11 +131,16 @@ func newBotKit(t *testing.T, mapName string) *botKit {
 // play runs one bot session named name over UDP to addr until ctx ends
 // or the server ends it.
 func (k *botKit) play(ctx context.Context, addr, name string, seed uint64, tok []byte, live *LiveStats) (ClientStats, error) {
+	return k.playFrom(ctx, "", addr, name, seed, tok, live)
+}
+
+// playFrom is play from the local address local ("": any port).
+func (k *botKit) playFrom(ctx context.Context, local, addr, name string, seed uint64, tok []byte, live *LiveStats) (ClientStats, error) {
 	b, err := bot.New(bot.Config{Skill: 0.9, Attacker: seed%4 != 3}, k.m, k.grid, &k.params, &k.weapon, seed)
 	if err != nil {
 		return ClientStats{}, err
 	}
-	conn, err := transport.DialUDP(ctx, addr, transport.UDPOptions{})
+	conn, err := transport.DialUDP(ctx, addr, transport.UDPOptions{LocalAddr: local})
 	if err != nil {
 		return ClientStats{}, err
 	}
@@ -148,6 +154,18 @@ func (k *botKit) play(ctx context.Context, addr, name string, seed uint64, tok [
 
 // runEach runs f for 0 to n-1, each on its own goroutine with live
 // statistics of its own, and returns those and a wait for them all.
+// freePort returns a loopback address whose UDP port was free a moment
+// ago, for a bot that keeps its port across restarts.
+func freePort(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return c.LocalAddr().String()
+}
+
 func runEach(n int, f func(i int, live *LiveStats)) ([]LiveStats, func()) {
 	lives := make([]LiveStats, n)
 	var wg sync.WaitGroup

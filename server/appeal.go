@@ -21,6 +21,10 @@ type appealState struct {
 	hit      hitInfo
 	rec      ShotRecord
 	deadline time.Duration
+	// answer is the answer that settled it (answered false: none did,
+	// it timed out), against which copies are told apart.
+	answer   wire.Appeal
+	answered bool
 }
 
 // startAppeal makes hit h provisional and asks its victim, if the victim
@@ -47,15 +51,22 @@ func (s *Server) startAppeal(now time.Duration, h *hitInfo, rec ShotRecord) bool
 	return true
 }
 
-// appeal handles a victim's answer to a provisional hit. Answers to
-// unknown or settled appeals, answers from anyone but the victim, and
-// answers after the deadline are ignored.
+// appeal handles a victim's answer to a provisional hit. The copies a
+// client sends of an answer until its verdict arrives (the appeal id
+// names the shot) are counted in Stats.AppealCopies once the first has
+// settled it; other answers to unknown or settled appeals, answers from
+// anyone but the victim, and answers after the deadline are ignored.
 func (s *Server) appeal(now time.Duration, from *client, m *wire.Appeal) {
 	a := &s.appeals[m.ID%maxAppeals]
+	if !a.active && a.answered && a.id == m.ID && a.hit.victim == from.id && a.answer == *m {
+		s.stats.AppealCopies++
+		return
+	}
 	if !a.active || a.id != m.ID || a.hit.victim != from.id || now > a.deadline {
 		from.appealsIgnored++
 		return
 	}
+	a.answer, a.answered = *m, true
 	if !m.Deny {
 		s.settle(now, a, wire.OutcomeConfirmed)
 		return

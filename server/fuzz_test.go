@@ -20,6 +20,11 @@ func FuzzServerStep(f *testing.F) {
 	f.Add([]byte{1, 0, 1, 2, 0, 0, 0, 0, 1, 3, 20, 2, 0, 0xfc, 0xff, 0xff, 0xff, 3, 200})
 	f.Add([]byte{1, 1, 7, 1, 1, 8, 2, 1, 0, 0, 0, 5, 3, 255, 0, 2, 4, 1, 2, 3, 3, 100})
 	f.Add([]byte{0, 3, 5, byte(wire.MsgConnect), 9, 0, 1, 2, 3, 255, 3, 255, 3, 255})
+	// A goodbye naming session 7, then one naming no session.
+	for _, nonce := range []uint64{7, 8} {
+		bye, _ := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: nonce, Reason: "x"})
+		f.Add(append([]byte{1, 1, 7, 1, 1, 7, 3, 20, 0, 1, byte(len(bye))}, bye...))
+	}
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		const peers = 4
 		s := testServer(t, Config{MaxClients: 2, CmdQueue: 4, Timeout: 500 * time.Millisecond})

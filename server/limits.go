@@ -14,7 +14,8 @@ import (
 // wire.DisconnectCode and a reason in words, and Stats.Kicked counts it
 // by that code. An honest client stays far below every default: it sends
 // one command packet per tick, every command within the window, one
-// appeal per provisional hit, and no malformed datagram at all.
+// answer per provisional hit (and at most two copies of it until the
+// verdict arrives), and no malformed datagram at all.
 type Limits struct {
 	// Malformed is how many datagrams that fail to decode a client may
 	// send per second (default 10).

@@ -126,9 +126,13 @@ type Stats struct {
 	Challenged, Restarts int
 	// Rejoins counts sessions that took over the slot of the same
 	// identity's older one (see Config.Seat).
-	Rejoins     int
-	Connects    int
-	Disconnects int
+	Rejoins int
+	// ForeignGoodbyes counts Disconnects from an address with a session
+	// that named another session (a goodbye of the client's previous
+	// session, delayed past its restart, or a spoofed one): ignored.
+	ForeignGoodbyes int
+	Connects        int
+	Disconnects     int
 	// Kicked counts the disconnects the server made, by the code sent
 	// (over a limit, timed out, kicked); Disconnects counts every
 	// session that ended.
@@ -141,6 +145,10 @@ type Stats struct {
 	// Tokens counts connects refused for their connect token, by reason
 	// (only with Config.ConnectKey).
 	Tokens TokenRefusals
+	// AppealCopies counts the copies of appeal answers received after
+	// the first settled the appeal (a client sends its answer again
+	// until the verdict arrives).
+	AppealCopies int
 	// Reports counts the SBC reports received, by what became of them.
 	Reports ReportCounts
 }
@@ -399,6 +407,10 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 			s.stats.Malformed++
 			return err
 		}
+		if m.Nonce != s.clients[id].nonce {
+			s.stats.ForeignGoodbyes++ // an earlier session's, or spoofed
+			return nil
+		}
 		s.drop(id, wire.DisconnectUnspecified, "")
 		return nil
 	default:
@@ -458,7 +470,7 @@ func (s *Server) Kick(id int, reason string) {
 func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 	c := s.clients[id]
 	if reason != "" {
-		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Reason: reason, Code: code}); err == nil {
+		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: c.nonce, Reason: reason, Code: code}); err == nil {
 			s.queue(c.peer, buf)
 		}
 	}

@@ -41,6 +41,9 @@ type UDPOptions struct {
 	// AcceptBacklog bounds sessions not yet accepted
 	// (DefaultAcceptBacklog if 0): new peers beyond it are dropped.
 	AcceptBacklog int
+	// LocalAddr is the HOST:PORT DialUDP sends from (default: a port the
+	// system picks), as a client restarted on the port it had does.
+	LocalAddr string
 }
 
 func (o UDPOptions) withDefaults() UDPOptions {
@@ -321,6 +324,13 @@ func (c *udpConn) Close(reason string) error {
 func DialUDP(ctx context.Context, addr string, opts UDPOptions) (Conn, error) {
 	opts = opts.withDefaults()
 	var d net.Dialer
+	if opts.LocalAddr != "" {
+		local, err := net.ResolveUDPAddr("udp", opts.LocalAddr)
+		if err != nil {
+			return nil, fmt.Errorf("transport: udp local address %q: %w", opts.LocalAddr, err)
+		}
+		d.LocalAddr = local
+	}
 	nc, err := d.DialContext(ctx, "udp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("transport: udp dial %q: %w", addr, err)

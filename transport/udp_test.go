@@ -402,3 +402,30 @@ func TestUDPDialNobodyListening(t *testing.T) {
 	}
 	expectClosed(t, ctx, c, "idle timeout")
 }
+
+// TestUDPDialFromLocalAddr: a dialled session sends from the local
+// address asked for, and a second one can take the same port once the
+// first is closed, as a restarted client does.
+func TestUDPDialFromLocalAddr(t *testing.T) {
+	ctx := netTest(t)
+	l := listenUDP(t, UDPOptions{})
+	free, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := free.LocalAddr().String()
+	free.Close()
+	for range 2 {
+		c, err := DialUDP(ctx, l.Addr(), UDPOptions{LocalAddr: local})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.(*udpConn).sock.LocalAddr().String(); got != local {
+			t.Fatalf("sent from %s, want %s", got, local)
+		}
+		c.Close("restart")
+	}
+	if _, err := DialUDP(ctx, l.Addr(), UDPOptions{LocalAddr: "nowhere:x"}); err == nil {
+		t.Error("a bad local address dialled")
+	}
+}

@@ -19,6 +19,8 @@
 // what it received. The token field is where a sealed connect token will
 // travel. A Connect with a new Nonce from an address that has a session
 // starts a new session; a repeat of the same Connect repeats the Accept.
+// A Disconnect carries the Nonce of the session it ends, so that the
+// goodbye of an earlier session at the same address ends nothing.
 //
 // Each message has an AppendX function, which appends its encoding to a
 // buffer and checks every field against the limits (MaxNameLen, MaxCoord,

@@ -74,7 +74,7 @@ func goldens() []golden {
 	challenge := Challenge{Nonce: 0x0123456789abcdef, Token: "\x00\x01\xfe\xff"}
 	accept := Accept{ClientID: 5, TickRate: 64, Tick: 123456, Map: "metro"}
 	reject := Reject{Reason: "server full"}
-	disconnect := Disconnect{Reason: "bye"}
+	disconnect := Disconnect{Nonce: 0x0123456789abcdef, Reason: "bye"}
 	commands := Commands{AckTick: 640, AckDelay: 4 * time.Millisecond, ClientTime: 90 * time.Second, Cmds: pressed(1000, 4)}
 	appeal := Appeal{ID: 0x01020304, Deny: true, State: game.PlayerState{Pos: geom.V(-3.5, 12.25, 1), Vel: geom.V(0, -4, 0),
 		Yaw: 49152, Pitch: 200, Flags: game.FlagOnGround | game.FlagCrouched, Teleport: 4, Health: 75, Ammo: 12,

@@ -19,7 +19,8 @@ const MaxDatagram = 1100
 // stamp against the snapshot's tick (a snapshot under a bandwidth budget
 // mixes states of different ticks). Version 7 numbers every event of a
 // snapshot, so that a server can resend an event a round trip after it
-// last sent it rather than in every snapshot until acknowledged.
+// last sent it rather than in every snapshot until acknowledged, and
+// names the session a Disconnect ends by its nonce.
 const Version = 7
 
 // ConnectSize is the size every Connect is padded to: at least the
@@ -82,9 +83,14 @@ type Challenge struct {
 // Reject refuses a Connect.
 type Reject struct{ Reason string }
 
-// Disconnect ends a session from either side: Reason in words for
-// people and logs, Code for programs (metrics count disconnects by it).
+// Disconnect ends a session from either side: Nonce names the session
+// (the Nonce of its Connect), Reason in words for people and logs, Code
+// for programs (metrics count disconnects by it). A side ignores a
+// Disconnect that names another session: a goodbye of a client's
+// previous session at the same address, delayed or reordered past the
+// Connect of its next, or a spoofed one, ends nothing.
 type Disconnect struct {
+	Nonce  uint64
 	Reason string
 	Code   DisconnectCode
 }

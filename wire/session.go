@@ -139,25 +139,30 @@ func DecodeReject(b []byte, m *Reject) error {
 	return r.finish()
 }
 
-// AppendDisconnect appends the encoding of m to dst. A code follows the
-// reason as one byte, and only when it is not DisconnectUnspecified, so a
-// Disconnect without a code is encoded as before codes existed.
+// AppendDisconnect appends the encoding of m to dst: the session nonce
+// in 64 bits, the reason, and a code as one byte, only when it is not
+// DisconnectUnspecified.
 func AppendDisconnect(dst []byte, m *Disconnect) ([]byte, error) {
 	if m.Code >= NumDisconnectCodes {
 		return dst, encodeError(MsgDisconnect, "code %d unknown", m.Code)
 	}
-	out, err := appendReason(dst, MsgDisconnect, m.Reason)
-	if err != nil || m.Code == DisconnectUnspecified {
-		return out, err
+	if why := checkString(m.Reason, MaxReasonLen); why != "" {
+		return dst, encodeError(MsgDisconnect, "reason %s", why)
 	}
-	w := bitWriter{buf: out}
-	w.writeBits(uint64(m.Code), 8)
+	w := bitWriter{buf: dst}
+	w.writeBits(uint64(MsgDisconnect), 8)
+	w.writeBits(m.Nonce, 64)
+	w.writeString(m.Reason, reasonLenBits)
+	if m.Code != DisconnectUnspecified {
+		w.writeBits(uint64(m.Code), 8)
+	}
 	return w.buf, nil
 }
 
 // DecodeDisconnect decodes datagram b into m.
 func DecodeDisconnect(b []byte, m *Disconnect) error {
 	r := newReader(b, MsgDisconnect)
+	m.Nonce = r.readBits(64)
 	m.Reason = r.readString(reasonLenBits, MaxReasonLen, "reason")
 	m.Code = DisconnectUnspecified
 	if r.err == nil && len(b)*8-r.pos >= 8 {

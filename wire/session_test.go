@@ -37,10 +37,10 @@ func TestSessionRoundTrip(t *testing.T) {
 			return roundTripMsg(&Disconnect{}, AppendDisconnect, DecodeDisconnect)
 		}},
 		{"disconnect", func() (any, any, error) {
-			return roundTripMsg(&Disconnect{Reason: "timed out ⏱"}, AppendDisconnect, DecodeDisconnect)
+			return roundTripMsg(&Disconnect{Nonce: 1<<64 - 1, Reason: "timed out ⏱"}, AppendDisconnect, DecodeDisconnect)
 		}},
 		{"disconnect with a code", func() (any, any, error) {
-			return roundTripMsg(&Disconnect{Reason: "too many malformed datagrams", Code: DisconnectMalformed}, AppendDisconnect, DecodeDisconnect)
+			return roundTripMsg(&Disconnect{Nonce: 42, Reason: "too many malformed datagrams", Code: DisconnectMalformed}, AppendDisconnect, DecodeDisconnect)
 		}},
 	}
 	for _, tt := range tests {
@@ -251,14 +251,14 @@ func TestConnectIsPaddedBeyondEveryPreSessionReply(t *testing.T) {
 }
 
 // TestDisconnectCodes: a code travels as one byte after the reason, none
-// is sent for DisconnectUnspecified (so the encoding without one is
-// unchanged), and an unknown or explicitly zero code is refused.
+// is sent for DisconnectUnspecified, and an unknown or explicitly zero
+// code is refused.
 func TestDisconnectCodes(t *testing.T) {
-	plain, err := AppendDisconnect(nil, &Disconnect{Reason: "bye"})
+	plain, err := AppendDisconnect(nil, &Disconnect{Nonce: 7, Reason: "bye"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	coded, err := AppendDisconnect(nil, &Disconnect{Reason: "bye", Code: DisconnectBytes})
+	coded, err := AppendDisconnect(nil, &Disconnect{Nonce: 7, Reason: "bye", Code: DisconnectBytes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,6 +273,14 @@ func TestDisconnectCodes(t *testing.T) {
 	}
 	if _, err := AppendDisconnect(nil, &Disconnect{Code: NumDisconnectCodes}); err == nil {
 		t.Error("unknown code encoded")
+	}
+	if m := (Disconnect{}); DecodeDisconnect(plain, &m) != nil || m.Nonce != 7 || m.Reason != "bye" {
+		t.Errorf("decoded %+v, want the nonce 7 and the reason", m)
+	}
+	// The nonce is part of every Disconnect: one without it (a type byte
+	// and a reason) is cut short.
+	if err := DecodeDisconnect([]byte{byte(MsgDisconnect), 3, 'b', 'y', 'e'}, new(Disconnect)); err == nil {
+		t.Error("a Disconnect without its session nonce decoded")
 	}
 	if DisconnectAppeals.String() != "appeals" || DisconnectCode(200).String() != "code_200" {
 		t.Errorf("names %q %q", DisconnectAppeals, DisconnectCode(200))

@@ -11,20 +11,28 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Lock blocks until no other wall-clock test, in this process or another,
-// holds the lock, and holds it until t and its subtests end.
+// holds the lock, and holds it until t and its subtests end. A wait of
+// 100 ms or more is logged.
 func Lock(t testing.TB) {
 	t.Helper()
 	f, err := os.OpenFile(filepath.Join(os.TempDir(), "lagkit-walltest.lock"), os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		t.Fatalf("walltest: %v", err)
 	}
+	start := time.Now()
 	unlock, err := lock(f)
 	if err != nil {
 		f.Close()
 		t.Fatalf("walltest: lock %s: %v", f.Name(), err)
+	}
+	if waited := time.Since(start); waited >= 100*time.Millisecond {
+		// A test's time then includes others' wall-clock tests: say so,
+		// so that its own length can be told apart.
+		t.Logf("walltest: waited %v for the lock", waited.Round(time.Millisecond))
 	}
 	t.Cleanup(func() {
 		unlock()
