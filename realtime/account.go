@@ -33,8 +33,12 @@ type SessionEvents struct {
 	Seat   int
 	Events []EventEntry
 	// Acked counts the events the client acknowledged (a match's account
-	// only): always the first Acked of Events.
+	// only). They need not be the first Acked of Events: a client holds
+	// an event that arrives before one it follows, and acknowledges the
+	// snapshot that carried it.
 	Acked int
+	// AckedSeq holds the sequence numbers of the acknowledged events.
+	AckedSeq map[uint32]bool
 }
 
 // EventEntry is one reliable event.
@@ -58,6 +62,7 @@ func (a *Account) Sessions() map[uint64][]SessionEvents {
 		for _, s := range list {
 			c := *s
 			c.Events = slices.Clone(s.Events)
+			c.AckedSeq = maps.Clone(s.AckedSeq)
 			out[k] = append(out[k], c)
 		}
 	}
@@ -85,6 +90,10 @@ func (a *Account) add(session uint64, seat int, seq uint32, kind uint16, data []
 	s := list[len(list)-1]
 	if acked {
 		s.Acked++
+		if s.AckedSeq == nil {
+			s.AckedSeq = map[uint32]bool{}
+		}
+		s.AckedSeq[seq] = true
 		return
 	}
 	h := fnv.New64a()
