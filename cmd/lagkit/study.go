@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -162,17 +161,8 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 			if err != nil {
 				return err
 			}
-			if err := rep.Write(out); err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "study %s: %d rounds simulated in %.0f s; report: %s\n",
-				s.Name, plans, time.Since(wall).Seconds(), filepath.Join(out, study.MarkdownFile))
-			return nil
+			return writeStudyReport(cmd, rep, out, asJSON, fmt.Sprintf("study %s: %d rounds simulated in %.0f s",
+				s.Name, plans, time.Since(wall).Seconds()))
 		},
 	}
 	f := cmd.Flags()

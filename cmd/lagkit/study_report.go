@@ -73,17 +73,8 @@ database holds more than one the others are listed on stderr.`,
 			if err != nil {
 				return err
 			}
-			if err := rep.Write(out); err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "study %s (id %d in %s): %d rounds, %d techniques; report: %s\n",
-				s.Name, s.ID, db, len(rep.Rounds), len(rep.Techniques), filepath.Join(out, study.MarkdownFile))
-			return nil
+			return writeStudyReport(cmd, rep, out, asJSON, fmt.Sprintf("study %s (id %d in %s): %d rounds, %d techniques",
+				s.Name, s.ID, db, len(rep.Rounds), len(rep.Techniques)))
 		},
 	}
 	f := cmd.Flags()
@@ -118,4 +109,19 @@ func pickStudy(ctx context.Context, db *store.DB, ref string, w io.Writer) (stor
 			db, len(all), newest.ID, newest.Name, strings.Join(others, ", "))
 	}
 	return newest, nil
+}
+
+// writeStudyReport writes rep into out and prints it as JSON, or else
+// summary and where the report is.
+func writeStudyReport(cmd *cobra.Command, rep *study.Report, out string, asJSON bool, summary string) error {
+	if err := rep.Write(out); err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s; report: %s\n", summary, filepath.Join(out, study.MarkdownFile))
+	return nil
 }
