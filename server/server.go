@@ -196,6 +196,7 @@ type client struct {
 	cmdsDropped int
 
 	snapEvery   uint32 // send a snapshot every this many ticks
+	tracers     int    // tracer events queued since its last snapshot
 	interpDelay time.Duration
 
 	snaps  [snapRing]wire.Snapshot
