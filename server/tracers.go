@@ -19,7 +19,10 @@ import (
 //     line, never to the shooter (which draws its own shots) nor, under
 //     ShowRewind, to the victim of a hit (which the rewind event draws);
 //   - at most MaxTracersPerSnapshot to a client between two of its
-//     snapshots, the first fired first;
+//     snapshots, the first fired first, and within a budget of
+//     1/TracerShare of Config.Bandwidth: snapshots carry a client's
+//     events before other players' states, so tracers beyond it would
+//     crowd out the updates that keep the players it sees accurate;
 //   - only while the client's queue of unacknowledged events is short
 //     (under cosmeticEvents events, spanning under half the sequence
 //     window that drops a client): a client that stops acknowledging
@@ -36,6 +39,32 @@ const TracerReach = 30.0
 // between two of its snapshots.
 const MaxTracersPerSnapshot = 4
 
+// TracerShare is the part of Config.Bandwidth tracers may take: one
+// sixteenth, 1000 bytes per second at DefaultBandwidth, about 40
+// tracers a second.
+const TracerShare = 16
+
+// tracerCost is the snapshot bytes a tracer event of data takes: its
+// data, kind, length and alignment (as snapshotBudget counts an event).
+func tracerCost(data []byte) int { return len(data) + 4 }
+
+// refillTracers starts c's next snapshot interval: its count of tracers
+// restarts and its tracer budget gains its share of the interval, saved
+// up to MaxTracersPerSnapshot tracers' worth.
+func (s *Server) refillTracers(c *client) {
+	c.tracers = 0
+	full := MaxTracersPerSnapshot * tracerCost(make([]byte, maxTracerData))
+	if s.cfg.Bandwidth < 0 {
+		c.tracerBytes = full
+		return
+	}
+	c.tracerBytes = min(full, c.tracerBytes+s.cfg.Bandwidth*int(c.snapEvery)/s.cfg.TickRate/TracerShare)
+}
+
+// maxTracerData bounds the encoding of a tracer event on the maps that
+// fit the wire's coordinates.
+const maxTracerData = 26
+
 // showTracer tells the clients near pellet ray of shot ps, fired with
 // weapon w, where it flew: to h's impact if it hit, else to where the
 // ray meets the map's boxes, the ground or its bounds, or its range ends.
@@ -51,7 +80,7 @@ func (s *Server) showTracer(ps *pendingShot, ray geom.Ray, w *game.Weapon, h *la
 	ev := wire.TracerEvent{Shooter: uint8(ps.shooter), Weapon: ps.state.Weapon, From: game.SnapPos(ray.Origin), To: game.SnapPos(end)}
 	var data []byte
 	for _, c := range s.clients {
-		if c == nil || c.id == ps.shooter || (c.id == victim && s.cfg.ShowRewind) || !s.tracerRoom(c) {
+		if c == nil || c.id == ps.shooter || (c.id == victim && s.cfg.ShowRewind) {
 			continue
 		}
 		eye := game.EyePos(c.state, s.cfg.Movement)
@@ -64,15 +93,19 @@ func (s *Server) showTracer(ps *pendingShot, ray geom.Ray, w *game.Weapon, h *la
 				return // beyond the wire's coordinates: nothing to draw
 			}
 		}
+		if !s.tracerRoom(c, data) {
+			continue
+		}
 		c.tracers++
+		c.tracerBytes -= tracerCost(data)
 		s.sendEvent(c, wire.EventTracer, data)
 	}
 }
 
-// tracerRoom reports whether c may be sent one more tracer before its
-// next snapshot.
-func (s *Server) tracerRoom(c *client) bool {
-	if c.tracers >= MaxTracersPerSnapshot || len(c.events) >= cosmeticEvents {
+// tracerRoom reports whether c may be sent the tracer event data before
+// its next snapshot.
+func (s *Server) tracerRoom(c *client, data []byte) bool {
+	if c.tracers >= MaxTracersPerSnapshot || c.tracerBytes < tracerCost(data) || len(c.events) >= cosmeticEvents {
 		return false
 	}
 	return len(c.events) == 0 || c.nextEventSeq-c.events[0].seq < maxQueuedEvents/2

@@ -41,8 +41,8 @@ func watchTracers(t *testing.T, d *duel) *tracersSeen {
 // TestTracersCapPerSnapshot has nine players near one another fire a
 // shotgun of eight pellets non-stop, far more pellets than tracers a
 // snapshot may carry: each client is told of at most
-// MaxTracersPerSnapshot new ones a snapshot (the cap is reached), never
-// of its own shots; a player far from every shot hears of none; and a
+// MaxTracersPerSnapshot new ones a snapshot (the cap is reached) and no
+// more than its share of the bandwidth allows, never of its own shots; a player far from every shot hears of none; and a
 // client that never acknowledges keeps a short queue and is not dropped
 // for a backlog.
 func TestTracersCapPerSnapshot(t *testing.T) {
@@ -112,6 +112,17 @@ func TestTracersCapPerSnapshot(t *testing.T) {
 	if len(seen.events[2]) < 2*MaxTracersPerSnapshot {
 		t.Errorf("the victim heard of %d tracers in a second", len(seen.events[2]))
 	}
+	// Within the budget: a second's share of the bandwidth and the
+	// bucket's saving.
+	bytes := 0
+	for _, e := range seen.events[2] {
+		b, _ := wire.AppendTracerEvent(nil, &e)
+		bytes += tracerCost(b)
+	}
+	if most := DefaultBandwidth/TracerShare + MaxTracersPerSnapshot*tracerCost(make([]byte, maxTracerData)); bytes > most {
+		t.Errorf("the victim's tracers took %d bytes in a second, want at most %d", bytes, most)
+	}
+	t.Logf("the victim heard of %d tracers (%d bytes) in a second", len(seen.events[2]), bytes)
 }
 
 // TestTracerStopsAtWall checks a miss's tracer on the cover map: from
