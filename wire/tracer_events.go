@@ -46,12 +46,8 @@ func AppendTracerEvent(dst []byte, e *TracerEvent) ([]byte, error) {
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(e.Shooter), 8)
 	w.writeBits(uint64(e.Weapon), 8)
-	for _, u := range from {
-		w.writeBucketed(u, coordBuckets)
-	}
-	for _, u := range to {
-		w.writeBucketed(u, coordBuckets)
-	}
+	writeVec(&w, from)
+	writeVec(&w, to)
 	return w.buf, nil
 }
 
