@@ -8,7 +8,7 @@ import (
 )
 
 // maxShown bounds each list of events kept for a driver to draw (rewinds,
-// kills, projectiles, explosions): a driver that never asks (a bot) keeps
+// kills, projectiles, explosions, tracers): a driver that never asks (a bot) keeps
 // only the newest.
 const maxShown = 64
 
@@ -19,6 +19,7 @@ type shown struct {
 	kills       []wire.KillEvent
 	projectiles []wire.ProjectileEvent
 	explosions  []wire.ExplosionEvent
+	tracers     []wire.TracerEvent
 	lastHit     HitReport // the newest hit on the local player
 	hasLastHit  bool
 }
@@ -62,6 +63,11 @@ func (c *Client) show(kind uint16, data []byte) bool {
 		if err = wire.DecodeExplosionEvent(data, &e); err == nil {
 			c.shown.explosions = keep(c.shown.explosions, e)
 		}
+	case wire.EventTracer:
+		var e wire.TracerEvent
+		if err = wire.DecodeTracerEvent(data, &e); err == nil {
+			c.shown.tracers = keep(c.shown.tracers, e)
+		}
 	default:
 		return false
 	}
@@ -94,6 +100,13 @@ func (c *Client) Projectiles() []wire.ProjectileEvent {
 // call, and forgets them.
 func (c *Client) Explosions() []wire.ExplosionEvent {
 	return take(&c.shown.explosions)
+}
+
+// Tracers returns the other players' hitscan shots the server told of
+// since the last call (sent by a server with ShowTracers, to draw them),
+// and forgets them.
+func (c *Client) Tracers() []wire.TracerEvent {
+	return take(&c.shown.tracers)
 }
 
 // ErrNotConnected is returned by ReportSBC before the client is

@@ -342,9 +342,10 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		Mode:     mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
 		Delay:    delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff},
-		// Live players get the rewind view.
-		ShowRewind: true,
-		Seat:       out.Seat,
+		// Live players get the rewind view and other players' tracers.
+		ShowRewind:  true,
+		ShowTracers: true,
+		Seat:        out.Seat,
 	}
 	// The parts server.New checks, one at a time so that a problem names
 	// its key.

@@ -38,6 +38,9 @@ type duel struct {
 	claim   map[Peer]time.Duration
 	silent  map[Peer]bool
 	snaps   map[Peer]*[snapRing]wire.Snapshot // received, as delta baselines
+	// onSnap, if set, sees each snapshot a peer receives, before its
+	// events are read.
+	onSnap func(to Peer, sn *wire.Snapshot)
 }
 
 // newDuel sets up the duel; the silent peers never acknowledge.
@@ -110,6 +113,9 @@ func (d *duel) tick(view func(now time.Duration) time.Duration) {
 			return nil
 		}) != nil {
 			continue // not a snapshot
+		}
+		if d.onSnap != nil {
+			d.onSnap(dg.To, &sn)
 		}
 		ring[sn.Tick%snapRing] = sn
 		ring[sn.Tick%snapRing].Events = nil

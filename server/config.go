@@ -129,6 +129,11 @@ type Config struct {
 	// lag compensation did (as Source's sv_showlagcompensation does,
 	// [source]). Off by default: it costs bytes on every hit.
 	ShowRewind bool
+	// ShowTracers sends the clients near another player's hitscan shot,
+	// hit or miss, a wire.TracerEvent to draw it by (see TracerReach and
+	// MaxTracersPerSnapshot). Off by default: it costs bytes on shots
+	// that change nothing.
+	ShowTracers bool
 	// Seat, if set, places each client that connects, given who it is
 	// (see Identity): its slot and team, or a refusal. The server then
 	// keeps each identity's statistics (Tally) across a disconnect, so a

@@ -62,6 +62,7 @@ func (s *Server) fillEvents(now time.Duration, c *client, snap *wire.Snapshot) {
 	snap.FirstEventSeq = c.nextEventSeq
 	snap.Events = c.eventBuf[:0]
 	c.carried[s.tick%snapRing].n = 0
+	s.refillTracers(c)
 	wait := s.resendAfter(c)
 	for i := range c.events {
 		ev := &c.events[i]

@@ -196,6 +196,8 @@ type client struct {
 	cmdsDropped int
 
 	snapEvery   uint32 // send a snapshot every this many ticks
+	tracers     int    // tracer events queued since its last snapshot
+	tracerBytes int    // what tracers may still take (see TracerShare)
 	interpDelay time.Duration
 
 	snaps  [snapRing]wire.Snapshot

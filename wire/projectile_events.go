@@ -75,12 +75,8 @@ func AppendProjectileEvent(dst []byte, e *ProjectileEvent) ([]byte, error) {
 	w.writeBits(uint64(e.Owner), 8)
 	w.writeBits(uint64(e.Weapon), 8)
 	w.writeBits(uint64(e.Tick), 32)
-	for _, u := range origin {
-		w.writeBucketed(u, coordBuckets)
-	}
-	for _, u := range vel {
-		w.writeBucketed(u, coordBuckets)
-	}
+	writeVec(&w, origin)
+	writeVec(&w, vel)
 	return w.buf, nil
 }
 
@@ -143,6 +139,14 @@ func quantizeVec(v geom.Vec3, q float64) ([3]int64, bool) {
 		}
 	}
 	return u, true
+}
+
+// writeVec writes a vector in units of quantizeVec by the bucket code of
+// positions.
+func writeVec(w *bitWriter, u [3]int64) {
+	for _, c := range u {
+		w.writeBucketed(c, coordBuckets)
+	}
 }
 
 // readVec reads a vector written in units of q by the bucket code of

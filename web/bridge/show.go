@@ -37,8 +37,10 @@ type Rewind struct {
 }
 
 // Tracer is a shot's line: the local player's own shots as predicted
-// ("own", to where the ray meets the map or its range ends) and hits the
-// server showed ("hit", from the shooter's eye to the impact).
+// ("own", to where the ray meets the map or its range ends), hits the
+// server showed ("hit", from the shooter's eye to the impact) and other
+// players' shots the server told of ("shot", from the shooter's eye to
+// where the ray stopped).
 type Tracer struct {
 	Kind string     `json:"kind"`
 	From [3]float64 `json:"from"`
@@ -100,7 +102,7 @@ func (s *Session) tracer(t Tracer) {
 	s.tracers = append(s.tracers, t)
 }
 
-// collectShown gathers the server's rewind, kill, projectile and
+// collectShown gathers the server's rewind, tracer, kill, projectile and
 // explosion events from the client core.
 func (s *Session) collectShown(now time.Duration) {
 	c := s.c
@@ -112,6 +114,9 @@ func (s *Session) collectShown(now time.Duration) {
 		}
 		s.rewinds = append(s.rewinds, r)
 		s.tracer(Tracer{Kind: "hit", From: r.Eye, To: r.Impact})
+	}
+	for _, t := range c.Tracers() {
+		s.tracer(Tracer{Kind: "shot", From: vec(t.From), To: vec(t.To)})
 	}
 	for _, k := range c.Kills() {
 		if int(k.Victim) == me {

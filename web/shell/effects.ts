@@ -92,12 +92,14 @@ export class Effects {
 
   addTracers(ts: Tracer[], now: number): void {
     for (const t of ts) {
-      const mat = new THREE.LineBasicMaterial({ color: t.kind === 'own' ? 0xfff2a8 : 0xff8040, transparent: true, opacity: 0.9 });
+      const hit = t.kind === 'hit';
+      const color = t.kind === 'own' ? 0xfff2a8 : hit ? 0xff8040 : 0xffd27a;
+      const mat = new THREE.LineBasicMaterial({ color, transparent: true, opacity: 0.9 });
       const from = new THREE.Vector3(...t.from);
-      // An own tracer starts a little ahead of the eye, as from the muzzle.
+      // A shot's tracer starts a little ahead of the eye, as from the muzzle.
       const to = new THREE.Vector3(...t.to);
-      if (t.kind === 'own') from.lerp(to, Math.min(0.5, 0.4 / Math.max(0.4, from.distanceTo(to))));
-      this.fade(new THREE.Line(new THREE.BufferGeometry().setFromPoints([from, to]), mat), mat, t.kind === 'own' ? 180 : 500, now);
+      if (!hit) from.lerp(to, Math.min(0.5, 0.4 / Math.max(0.4, from.distanceTo(to))));
+      this.fade(new THREE.Line(new THREE.BufferGeometry().setFromPoints([from, to]), mat), mat, t.kind === 'own' ? 180 : hit ? 500 : 250, now);
     }
   }
 

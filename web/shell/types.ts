@@ -33,7 +33,7 @@ export interface Rewind {
   tested: Part[]; now: Part[]; seen: Part[]; eye: Vec3; impact: Vec3;
 }
 
-export interface Tracer { kind: 'own' | 'hit'; from: Vec3; to: Vec3 }
+export interface Tracer { kind: 'own' | 'hit' | 'shot'; from: Vec3; to: Vec3 }
 export interface Projectile { id: number; owner: number; pos: Vec3 }
 export interface Explosion { pos: Vec3; radius: number }
 
