@@ -102,16 +102,21 @@ await run(browser, problems, async () => {
   await admin.screenshot({ path: join(outDir, 'admin.png') });
   // Clicking a living player on the map looks through its eyes; clicking
   // away from every player frees the camera again.
-  const target = await admin.evaluate(() => {
-    const a = window.lagkit.admin();
-    const c = document.getElementById('map');
-    const [min, max] = [a.bounds.min, a.bounds.max];
-    const scale = Math.min(c.width / (max[0] - min[0]), c.height / (max[1] - min[1]));
-    const p = a.view.players.find((q) => !q.dead);
-    return { seat: p.seat, x: (p.pos[0] - min[0]) * scale, y: c.height - (p.pos[1] - min[1]) * scale };
-  });
-  await admin.click('#map', { position: { x: target.x, y: target.y } });
-  const followed = await admin.evaluate(() => window.lagkit.admin().follow);
+  // The player may move or die between reading its place and the click:
+  // try a few times.
+  let target, followed;
+  for (let i = 0; i < 5 && (target === undefined || followed !== target.seat); i++) {
+    target = await admin.evaluate(() => {
+      const a = window.lagkit.admin();
+      const c = document.getElementById('map');
+      const [min, max] = [a.bounds.min, a.bounds.max];
+      const scale = Math.min(c.width / (max[0] - min[0]), c.height / (max[1] - min[1]));
+      const p = a.view.players.find((q) => !q.dead);
+      return { seat: p.seat, x: (p.pos[0] - min[0]) * scale, y: c.height - (p.pos[1] - min[1]) * scale };
+    });
+    await admin.click('#map', { position: { x: target.x, y: target.y } });
+    followed = await admin.evaluate(() => window.lagkit.admin().follow);
+  }
   await admin.click('#map', { position: { x: 2, y: 2 } });
   const freed = await admin.evaluate(() => window.lagkit.admin().follow);
   if (followed !== target.seat || freed !== -1) throw new Error(`clicked seat ${target.seat} on the map: followed ${followed}, then ${freed}`);
