@@ -100,13 +100,16 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 	d.log.Info("round", "round", p.Index, "name", p.Name, "match", m.ID(), "technique", p.Technique.String())
 
 	// Warm-up: played, not recorded, on the play clock (a pause holds it).
-	if p.Warmup > 0 {
+	// A resumed round was past its warm-up and its ready: it goes on with
+	// its measured part at once, so that nothing unrecorded adds to the
+	// statistics it was seeded with.
+	if p.Warmup > 0 && resumed == nil {
 		d.setPhase(study.PhaseWarmup, p.Warmup)
 		if err := d.until(ctx, m, func(play time.Duration) bool { return play >= p.Warmup }); err != nil {
 			return time.Time{}, err
 		}
 	}
-	if p.Ready {
+	if p.Ready && resumed == nil {
 		if err := m.Pause(); err != nil {
 			return time.Time{}, err
 		}
