@@ -188,20 +188,39 @@ type timeWarp struct {
 	spare  warpLists // a re-simulated tick's lists, swapped into the ring
 	slots  []warpSlot
 
-	// Re-simulation scratch.
+	// Re-simulation scratch. work holds a slot's state in the tick being
+	// re-simulated only where cur says so (cur[i] == epoch): for the
+	// players stepped again, the affected, and the others once damage
+	// in the tick changed them; every other player's state is its
+	// recorded one (the record's moved), read in place.
 	work     []game.PlayerState
+	cur      []uint32
+	epoch    uint32 // counts the ticks re-simulated, from 1
+	carried  []bool // work holds the state after the previous re-simulated tick
 	inA      []bool
 	aList    []int  // the affected slots, ascending
 	stepped  []bool // stepped again in the tick being re-simulated
+	late     []int  // the slots with a late command, ascending
+	steps    []int  // the slots stepped in the tick being re-simulated, ascending
 	outside  []bool // set by the server since the last tick (a join, a placement)
 	settled  []bool
 	lateFrom []uint32 // per slot: the first tick a late command was inserted at
 	fly      []projectile
 	flyNew   []bool // fly[i] differs from the recorded projectile
-	fly2     []projectile
-	flyNew2  []bool
-	hits     []warpHit
-	idBase   uint32 // projectile ids above this were launched by the current warp
+	// flyRec: the projectiles in flight are the ones the previous tick's
+	// record holds (fly is not filled in).
+	flyRec  bool
+	fly2    []projectile
+	flyNew2 []bool
+	hits    []warpHit
+	// reach bounds the hitboxes of the affected players in the tick
+	// being re-simulated (reachOK: there are some), for pruning.
+	reach   geom.AABB
+	reachOK bool
+	// exhaustive turns pruning off: every shot and projectile is judged
+	// one by one, as the tests compare.
+	exhaustive bool
+	idBase     uint32 // projectile ids above this were launched by the current warp
 
 	run warpRun // the tick being re-simulated
 
@@ -286,7 +305,10 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		ring:     make([]*warpTick, window+1),
 		slots:    make([]warpSlot, n),
 		work:     make([]game.PlayerState, n),
+		cur:      make([]uint32, n),
+		carried:  make([]bool, n),
 		inA:      make([]bool, n),
+		aList:    make([]int, 0, n),
 		stepped:  make([]bool, n),
 		outside:  make([]bool, n),
 		settled:  make([]bool, n),

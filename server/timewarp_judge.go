@@ -67,7 +67,7 @@ func (r *warpRun) settle(shooter *client, old, now []warpHit) bool {
 			continue
 		}
 		h := &now[i]
-		pose := r.w.work[h.victim]
+		pose := *r.state(h.victim)
 		r.join(h.victim)
 		if v := r.rec.owner[h.victim]; v != nil {
 			v.hitsTaken++
@@ -89,7 +89,7 @@ func (r *warpRun) settle(shooter *client, old, now []warpHit) bool {
 // such a death is always news: a death announced before would have
 // settled the player) and becomes the slot's newest death.
 func (r *warpRun) hurt(h *warpHit) {
-	st := &r.w.work[h.victim]
+	st := r.own(h.victim)
 	h.kill = false
 	if st.Has(game.FlagDead) {
 		return
@@ -293,7 +293,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 			continue
 		}
 		r.w.stats.Tested++
-		h := warpHit{hitInfo: r.s.blastHit(p, centre, direct, id, &r.w.work[id])}
+		h := warpHit{hitInfo: r.s.blastHit(p, centre, direct, id, r.state(id))}
 		if h.damage > 0 {
 			hits = append(hits, h)
 		}
@@ -329,7 +329,7 @@ func (r *warpRun) shots() {
 		sh.p1 = sh.p0
 		// No kill trading: a shooter killed earlier in the tick does not
 		// fire.
-		sh.void = r.w.work[sh.shooter].Has(game.FlagDead)
+		sh.void = r.state(sh.shooter).Has(game.FlagDead)
 		if sh.void {
 			for i := range old {
 				r.undoPellet(owner, &old[i])

@@ -189,41 +189,51 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 func (s *Server) resimulate(from uint32) {
 	w := s.warp
 	last, _ := w.entry(s.tick)
-	for i, c := range s.clients {
-		w.outside[i] = c != nil && (last.owner[i] != c || last.state[i] != c.state)
-	}
-	prev, _ := w.entry(from - 1)
-	copy(w.work, prev.state)
 	clear(w.inA)
 	w.aList = w.aList[:0]
+	w.late = w.late[:0]
 	for i, c := range s.clients {
+		w.outside[i] = c != nil && (last.owner[i] != c || last.state[i] != c.state)
 		sl := &w.slots[i]
 		w.settled[i] = c != nil && sl.died == c && sl.deathTick >= from
+		w.carried[i] = false
+		if w.lateFrom[i] != math.MaxUint32 {
+			w.late = append(w.late, i)
+		}
 	}
-	w.fly = append(w.fly[:0], prev.flying...)
-	w.flyNew = w.flyNew[:0]
-	for range w.fly {
-		w.flyNew = append(w.flyNew, false)
-	}
+	w.flyRec = true
 	w.idBase = s.nextProjectile
 	for t := from; t <= s.tick; t++ {
 		e, _ := w.entry(t)
+		if w.epoch++; w.epoch == 0 {
+			clear(w.cur)
+			w.epoch = 1
+		}
 		r := &w.run // kept in w, so that passing it as an arena does not allocate
 		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.warpLists, out: &w.spare}
 		r.move()
 		r.run()
 		r.finish()
-		e.warpLists, w.spare = w.spare, e.warpLists
+		r.swap()
 	}
-	for i, c := range s.clients {
-		// What the server set since the last tick stands on top of the
-		// re-simulated past (the next tick's record takes it as a fact).
-		if c != nil && !w.outside[i] {
-			c.state = w.work[i]
+	// What the server set since the last tick stands on top of the
+	// re-simulated past (the next tick's record takes it as a fact);
+	// the players never stepped again end as recorded, as they are.
+	for _, list := range [2][]int{w.aList, w.late} {
+		for _, i := range list {
+			if c := s.clients[i]; c != nil && w.carried[i] && !w.outside[i] {
+				c.state = w.work[i]
+			}
 		}
+	}
+	for _, i := range w.late {
 		w.lateFrom[i] = math.MaxUint32
 	}
-	s.projectiles = append(s.projectiles[:0], w.fly...)
+	if w.flyRec {
+		s.projectiles = append(s.projectiles[:0], last.flying...)
+	} else {
+		s.projectiles = append(s.projectiles[:0], w.fly...)
+	}
 	// Re-record the warped ticks' poses, in increasing order, so that the
 	// history holds the states the server settled on.
 	for t := from; t <= s.tick; t++ {
@@ -250,6 +260,33 @@ type warpRun struct {
 	rec  *warpTick     // the tick's record (its per-slot arrays)
 	orig *warpLists    // what the tick recorded before
 	out  *warpLists    // what it records now
+	// keep marks the lists of orig that stand as recorded: out's are
+	// not filled in.
+	keep keptLists
+}
+
+// keptLists are the lists of a tick's record a re-simulation leaves as
+// they were.
+type keptLists struct{ shots, pellets, flights, hits, flying bool }
+
+// swap puts the lists the tick re-recorded into its record.
+func (r *warpRun) swap() {
+	o, n := r.orig, r.out
+	if !r.keep.shots {
+		o.shots, n.shots = n.shots, o.shots
+	}
+	if !r.keep.pellets {
+		o.pellets, n.pellets = n.pellets, o.pellets
+	}
+	if !r.keep.flights {
+		o.flights, n.flights = n.flights, o.flights
+	}
+	if !r.keep.hits {
+		o.hits, n.hits = n.hits, o.hits
+	}
+	if !r.keep.flying {
+		o.flying, n.flying = n.flying, o.flying
+	}
 }
 
 // join adds slot i to the affected set.
@@ -258,6 +295,7 @@ func (r *warpRun) join(i int) {
 	if w.inA[i] || w.settled[i] {
 		return
 	}
+	r.own(i)
 	w.inA[i] = true
 	k := len(w.aList)
 	w.aList = append(w.aList, i)
@@ -265,33 +303,74 @@ func (r *warpRun) join(i int) {
 		w.aList[k], k = w.aList[k-1], k-1
 	}
 	w.aList[k] = i
+	r.reachAdd(i)
+}
+
+// state returns slot i's state at this point of the tick.
+func (r *warpRun) state(i int) *game.PlayerState {
+	if r.w.cur[i] == r.w.epoch {
+		return &r.w.work[i]
+	}
+	return &r.rec.moved[i]
+}
+
+// own returns slot i's state at this point of the tick, to change.
+func (r *warpRun) own(i int) *game.PlayerState {
+	w := r.w
+	if w.cur[i] != w.epoch {
+		w.work[i], w.cur[i] = r.rec.moved[i], w.epoch
+	}
+	return &w.work[i]
 }
 
 // move re-runs the tick's commands: affected and late players are
-// stepped again, the others take their recorded states and shots.
+// stepped again, the others keep their recorded states and shots.
 func (r *warpRun) move() {
 	w, e, s := r.w, r.rec, r.s
-	r.out.shots = r.out.shots[:0]
+	for _, i := range w.late {
+		if e.owner[i] != nil && w.lateFrom[i] <= r.t {
+			r.join(i)
+		}
+	}
+	// The slots stepped: the affected and the late, merged in order.
+	w.steps = w.steps[:0]
+	a, l := w.aList, w.late
+	for len(a) > 0 || len(l) > 0 {
+		var i int
+		switch {
+		case len(l) == 0 || len(a) > 0 && a[0] < l[0]:
+			i, a = a[0], a[1:]
+		case len(a) == 0 || l[0] < a[0]:
+			i, l = l[0], l[1:]
+		default:
+			i, a, l = a[0], a[1:], l[1:]
+		}
+		if e.owner[i] != nil && (w.inA[i] || w.lateFrom[i] <= r.t) {
+			w.steps = append(w.steps, i)
+		}
+	}
+	// The recorded shots stand but for the stepped players', whose
+	// commands fire again.
+	r.keep.shots = true
 	next := 0 // the recorded shots not yet passed
-	for i, o := range e.owner {
+	prev, _ := w.entry(r.t - 1)
+	for _, i := range w.steps {
 		first := next
+		for next < len(r.orig.shots) && r.orig.shots[next].shooter < i {
+			next++
+		}
+		kept := next
 		for next < len(r.orig.shots) && r.orig.shots[next].shooter == i {
 			next++
 		}
-		w.stepped[i] = false
-		if o == nil {
-			continue
-		}
-		late := w.lateFrom[i] <= r.t
-		if late {
-			r.join(i)
-		}
-		if !w.inA[i] && !late {
-			w.work[i] = e.moved[i]
-			r.out.shots = append(r.out.shots, r.orig.shots[first:next]...)
-			continue
+		if !r.keep.shots {
+			r.out.shots = append(r.out.shots, r.orig.shots[first:kept]...)
 		}
 		w.stepped[i] = true
+		if !w.carried[i] {
+			w.work[i] = prev.state[i]
+		}
+		w.cur[i] = w.epoch
 		if e.fixedStart[i] {
 			w.work[i] = e.start[i]
 		}
@@ -301,32 +380,69 @@ func (r *warpRun) move() {
 			var fired bool
 			before := st
 			st, fired = s.act(st, cmd)
-			if fired {
-				r.out.shots = append(r.out.shots, warpShot{shooter: i, cmd: cmd, st: st, eye: s.shotEye(before, st, cmd)})
+			if !fired {
+				continue
 			}
+			if r.keep.shots {
+				r.keep.shots = false
+				r.out.shots = append(r.out.shots[:0], r.orig.shots[:kept]...)
+			}
+			r.out.shots = append(r.out.shots, warpShot{shooter: i, cmd: cmd, st: st, eye: s.shotEye(before, st, cmd)})
 		}
 		w.work[i] = st
 		e.moved[i] = st
+		if r.keep.shots && kept < next {
+			// Recorded shots no longer fired.
+			r.keep.shots = false
+			r.out.shots = append(r.out.shots[:0], r.orig.shots[:kept]...)
+		}
 	}
+	if !r.keep.shots {
+		r.out.shots = append(r.out.shots, r.orig.shots[next:]...)
+	}
+	r.reachAll()
 }
 
 // finish ends a re-simulated tick: the server's own changes to the
 // players re-simulated (end of spawn protection; a respawn, taken as
-// recorded), the others' states from the record, and the record updated.
+// recorded) and the record updated. The others end it as recorded.
 func (r *warpRun) finish() {
-	w, e := r.w, r.rec
-	for i, o := range e.owner {
-		switch {
-		case o == nil:
-			continue
-		case !w.inA[i] && !w.stepped[i] || e.fixedEnd[i]:
-			w.work[i] = e.state[i]
-		case w.work[i].Has(game.FlagProtected) && r.now >= o.protectedUntil:
-			w.work[i].Flags &^= game.FlagProtected
-		}
-		e.state[i] = w.work[i]
+	w := r.w
+	for _, i := range w.aList {
+		r.end(i)
 	}
-	r.out.flying = append(r.out.flying[:0], w.fly...)
+	for _, i := range w.steps {
+		if !w.inA[i] {
+			r.end(i)
+		}
+		w.stepped[i] = false
+	}
+	switch {
+	case w.flyRec:
+		r.keep.flying = true
+	case r.flyingAsRecorded():
+		// The projectiles in flight are the recorded ones again.
+		r.keep.flying, w.flyRec = true, true
+	default:
+		r.out.flying = append(r.out.flying[:0], w.fly...)
+	}
+}
+
+// end ends the tick for slot i, stepped again or affected.
+func (r *warpRun) end(i int) {
+	w, e := r.w, r.rec
+	o := e.owner[i]
+	if o == nil {
+		return
+	}
+	switch st := r.own(i); {
+	case e.fixedEnd[i]:
+		*st = e.state[i]
+	case st.Has(game.FlagProtected) && r.now >= o.protectedUntil:
+		st.Flags &^= game.FlagProtected
+	}
+	e.state[i] = w.work[i]
+	w.carried[i] = true
 }
 
 // run resolves the tick's projectiles and shots.
@@ -334,7 +450,21 @@ func (r *warpRun) run() {
 	r.out.pellets = r.out.pellets[:0]
 	r.out.flights = r.out.flights[:0]
 	r.out.hits = r.out.hits[:0]
-	r.flights()
+	switch {
+	case !r.cleanFlights():
+		r.flyRecorded()
+		r.flights()
+	case r.cleanShots():
+		return
+	default:
+		r.flyRecorded()
+		r.out.hits = append(r.out.hits, r.orig.hits[:r.flightHits()]...)
+	}
+	if r.keep.shots {
+		// The shots are judged again: their pellets are re-recorded.
+		r.keep.shots = false
+		r.out.shots = append(r.out.shots[:0], r.orig.shots...)
+	}
 	r.shots()
 }
 
@@ -345,7 +475,7 @@ func (r *warpRun) hittable(shooter, id int) bool {
 	if o == nil || r.w.settled[id] {
 		return false
 	}
-	st := &r.w.work[id]
+	st := r.state(id)
 	if st.Has(game.FlagDead) || st.Has(game.FlagProtected) {
 		return false
 	}
@@ -358,7 +488,7 @@ func (r *warpRun) player(id int) *game.PlayerState {
 	if r.rec.owner[id] == nil {
 		return nil
 	}
-	return &r.w.work[id]
+	return r.state(id)
 }
 
 // trace returns the first player other than shooter that a hitscan ray
@@ -370,5 +500,8 @@ func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (
 		n = len(r.rec.owner)
 	}
 	r.w.stats.Tested += n
+	if ids != nil && !r.nearA(ray, maxDist) {
+		return lagcomp.Hit{}, false
+	}
 	return r.s.firstPlayer(r, ray, maxDist, shooter, ids)
 }

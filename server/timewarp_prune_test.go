@@ -1,0 +1,212 @@
+package server
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/world/worldtest"
+)
+
+// runLateScene plays seed's random scene under a 300 ms time warp: 4 to
+// 10 players close together on the open map, with every shipped weapon,
+// walking, turning towards a random enemy, switching weapons and firing
+// at random; about half of them send their commands 1 to 16 ticks late,
+// so that most ticks start a warp. exhaustive turns time warp's pruning
+// off.
+func runLateScene(t *testing.T, seed uint64, exhaustive bool) (equivRun, TimeWarpStats) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 11))
+	n := 4 + rng.IntN(7)
+	kind := mode.FFA
+	if rng.IntN(2) == 0 {
+		kind = mode.TDM
+	}
+	cfg := Config{
+		Map: worldtest.Open(t), MaxClients: n, Seed: seed, TimeWarp: 300 * time.Millisecond,
+		Policy: lagcomp.Config{Name: "none"}, Mode: mode.Config{Mode: kind},
+		Weapons: game.DefaultWeapons(),
+		Limits:  Limits{AckTimeout: time.Minute},
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatalf("seed %d: %v", seed, err)
+	}
+	s.warp.exhaustive = exhaustive
+	ids := make([]int, n)
+	late := make([]uint32, n)
+	for i := range n {
+		ids[i] = join(t, s, 0, Peer(i))
+		s.Place(ids[i], geom.V(rng.Float64()*20-10, rng.Float64()*20-10, 0), rng.Float64()*2*math.Pi)
+		if rng.IntN(2) == 0 {
+			late[i] = 1 + uint32(rng.IntN(16))
+			setLatency(s, ids[i], late[i])
+		}
+	}
+	run := equivRun{weapons: map[uint8]bool{}}
+	cmds := make([]game.UserCmd, n)
+	target := make([]int, n)
+	issued := make([][]game.UserCmd, n) // each player's commands by tick
+	for i := range cmds {
+		cmds[i].Weapon = uint8(rng.IntN(len(cfg.Weapons)))
+	}
+	const last = 720
+	for tick := uint32(1); tick <= last+16; tick++ {
+		now := s.NextTick()
+		for i := range n {
+			if tick <= last {
+				c := &cmds[i]
+				if rng.IntN(16) == 0 {
+					c.Forward, c.Side = int8(rng.IntN(3)-1)*127, int8(rng.IntN(3)-1)*127
+				}
+				if rng.IntN(150) == 0 {
+					c.Weapon = uint8(rng.IntN(len(cfg.Weapons)))
+				}
+				if rng.IntN(30) == 0 {
+					target[i] = rng.IntN(n)
+				}
+				c.Buttons = 0
+				if rng.IntN(3) == 0 {
+					c.Buttons |= game.BtnFire
+				}
+				if rng.IntN(50) == 0 {
+					c.Buttons |= game.BtnJump
+				}
+				me, _ := s.Client(ids[i])
+				them, _ := s.Client(ids[target[i]])
+				d := them.State.Pos.Sub(me.State.Pos)
+				c.Yaw = game.YawUnits(math.Atan2(d.Y, d.X) + (rng.Float64()-0.5)*0.1)
+				c.Pitch = game.PitchUnits(math.Atan2(d.Z, math.Hypot(d.X, d.Y)) + (rng.Float64()-0.5)*0.1)
+				cmd := *c
+				cmd.Tick, cmd.Duration = tick, s.TickDuration()
+				issued[i] = append(issued[i], cmd)
+			}
+			if m := tick - min(tick, late[i]); m >= 1 && m <= last {
+				sendCmds(t, s, now-time.Microsecond, Peer(i), []game.UserCmd{issued[i][m-1]})
+			}
+		}
+		s.Advance(now)
+		for _, d := range s.Outbox() {
+			run.out = append(run.out, append([]byte{byte(d.To)}, d.Data...))
+		}
+		for _, r := range s.ShotRecords() {
+			run.records = append(run.records, r)
+			run.weapons[r.Weapon] = true
+		}
+		for _, e := range s.Log() {
+			run.log = append(run.log, e)
+			if e.Kind == "kill" {
+				run.kills++
+			}
+		}
+	}
+	run.hash = s.StateHash()
+	return run, s.TimeWarpStats()
+}
+
+// TestTimeWarpPruningIsExact: time warp's pruning (timewarp_prune.go)
+// changes nothing: random scenes with late players, every weapon, hits
+// re-judged and kills give the same state digest, shot records, logged
+// events, datagrams and time warp counters, bit for bit, as warps that
+// judge every shot and projectile one by one.
+func TestTimeWarpPruningIsExact(t *testing.T) {
+	seeds := 10
+	if testing.Short() {
+		seeds = 3
+	}
+	var total TimeWarpStats
+	weapons, kills := map[uint8]bool{}, 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		full, fullStats := runLateScene(t, seed, true)
+		pruned, prunedStats := runLateScene(t, seed, false)
+		for w := range full.weapons {
+			weapons[w] = true
+		}
+		kills += full.kills
+		total.Warps += fullStats.Warps
+		total.Rejudged += fullStats.Rejudged
+		if full.hash != pruned.hash {
+			t.Errorf("seed %d: state digest %s, pruned %s", seed, full.hash, pruned.hash)
+		}
+		if fullStats != prunedStats {
+			t.Errorf("seed %d: time warp counters %+v, pruned %+v", seed, fullStats, prunedStats)
+		}
+		if !reflect.DeepEqual(full.log, pruned.log) {
+			t.Errorf("seed %d: logs differ:\n    full %+v\n  pruned %+v", seed, full.log, pruned.log)
+		}
+		if i := firstDiff(len(full.records), len(pruned.records), func(i int) bool { return full.records[i] == pruned.records[i] }); i >= 0 {
+			t.Errorf("seed %d: shot record %d of %d/%d differs:\n    full %s\n  pruned %s", seed, i, len(full.records), len(pruned.records), at(full.records, i), at(pruned.records, i))
+		}
+		if i := firstDiff(len(full.out), len(pruned.out), func(i int) bool { return bytes.Equal(full.out[i], pruned.out[i]) }); i >= 0 {
+			t.Errorf("seed %d: datagram %d of %d/%d differs", seed, i, len(full.out), len(pruned.out))
+		}
+	}
+	t.Logf("%d warps, %d outcomes re-judged, %d kills, weapons %v", total.Warps, total.Rejudged, kills, weapons)
+	if len(weapons) != len(game.DefaultWeapons()) || kills == 0 || total.Warps == 0 || total.Rejudged == 0 {
+		t.Fatalf("the scenes fired weapons %v, made %d kills, %d warps and %d re-judged outcomes: want every weapon, kills, warps and re-judging", weapons, kills, total.Warps, total.Rejudged)
+	}
+}
+
+// TestTimeWarpReachIsConservative: the box around the affected players
+// prunes only what cannot meet them: random rays and segments it says
+// stay clear of it miss every affected player's hitboxes, and random
+// blasts it says fall short of it splash none of them.
+func TestTimeWarpReachIsConservative(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	s := warpCrowd(t, 6)
+	w := s.warp
+	e, _ := w.entry(s.tick)
+	r := &warpRun{s: s, w: w, t: s.tick, rec: e}
+	rocket := game.DefaultWeapons()[4]
+	pruned, blasts := 0, 0
+	for range 2000 {
+		w.epoch++ // a fresh tick: nobody's state copied out yet
+		clear(w.inA)
+		w.aList = w.aList[:0]
+		for i := range e.owner {
+			st := &e.moved[i]
+			st.Pos = geom.V(rng.Float64()*8-4, rng.Float64()*8-4, rng.Float64()*2)
+			st.Flags &^= game.FlagDead | game.FlagProtected
+			if rng.IntN(2) == 0 {
+				st.Flags |= game.FlagCrouched
+			}
+			st.Yaw = uint16(rng.IntN(65536))
+			if rng.IntN(3) == 0 {
+				r.join(i)
+			}
+		}
+		r.reachAll()
+		// Rays and blasts aimed about a random player, affected or not.
+		aim := e.moved[rng.IntN(len(e.moved))].Pos.Add(geom.V(rng.Float64()*3-1.5, rng.Float64()*3-1.5, rng.Float64()*2.5))
+		ray := geom.Ray{Origin: geom.V(rng.Float64()*20-10, rng.Float64()*20-10, rng.Float64()*4-1)}
+		ray.Dir = aim.Sub(ray.Origin).Norm()
+		dist := max(aim.Dist(ray.Origin)+rng.Float64()*2-1, 0)
+		if !r.nearA(ray, dist) {
+			pruned++
+			for _, id := range w.aList {
+				if h, ok := lagcomp.TracePlayer(ray, dist, e.moved[id], s.cfg.Movement); ok {
+					t.Fatalf("ray %+v up to %.2f m pruned, but it hits player %d at %.3f m", ray, dist, id, h.Dist)
+				}
+			}
+		}
+		centre := aim.Add(geom.V(rng.Float64()*10-5, rng.Float64()*10-5, rng.Float64()*4-2))
+		if !r.blastNearA(centre, rocket.SplashRadius) {
+			blasts++
+			for _, id := range w.aList {
+				if d := s.splash(&rocket, centre, e.moved[id]); d > 0 {
+					t.Fatalf("blast at %v pruned, but it splashes player %d for %d", centre, id, d)
+				}
+			}
+		}
+	}
+	if pruned < 100 || blasts < 100 {
+		t.Fatalf("%d rays and %d blasts pruned of 2000: the test shows little", pruned, blasts)
+	}
+}
