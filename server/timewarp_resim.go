@@ -215,6 +215,11 @@ func (s *Server) resimulate(from uint32) {
 		r.run()
 		r.finish()
 		r.swap()
+		// The history holds the poses the server settled on: those of
+		// the players stepped again change.
+		for _, i := range w.steps {
+			s.history.Amend(t, i, e.moved[i])
+		}
 	}
 	// What the server set since the last tick stands on top of the
 	// re-simulated past (the next tick's record takes it as a fact);
@@ -233,17 +238,6 @@ func (s *Server) resimulate(from uint32) {
 		s.projectiles = append(s.projectiles[:0], last.flying...)
 	} else {
 		s.projectiles = append(s.projectiles[:0], w.fly...)
-	}
-	// Re-record the warped ticks' poses, in increasing order, so that the
-	// history holds the states the server settled on.
-	for t := from; t <= s.tick; t++ {
-		e, _ := w.entry(t)
-		s.history.Begin(t)
-		for i, o := range e.owner {
-			if o != nil {
-				s.history.Set(i, e.moved[i])
-			}
-		}
 	}
 	depth := int(s.tick - from + 1)
 	w.stats.Warps++
