@@ -255,6 +255,7 @@ type warpLists struct {
 	shots   []warpShot
 	pellets []warpPellet
 	flights []warpFlight
+	paths   []flightPath // per flight, for pruning
 	hits    []warpHit
 	flying  []projectile // in flight after the tick, in launch order
 }

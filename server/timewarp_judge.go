@@ -140,7 +140,10 @@ func (r *warpRun) flights() {
 				}
 			}
 		}
-		if r.flight(&p, f, changed) {
+		ray, seg := r.s.segment(&p)
+		flies := r.flight(&p, f, changed)
+		r.out.paths = append(r.out.paths, pathOf(ray, seg, !flies))
+		if flies {
 			w.fly2 = append(w.fly2, p)
 			w.flyNew2 = append(w.flyNew2, changed || f == nil || f.ended)
 		}

@@ -33,6 +33,27 @@ import (
 // against rounding.
 const reachMargin = 0.01
 
+// flightPath is what pruning needs of a recorded flight: the box around
+// the segment a projectile flew without contact, or full: the flight
+// ended (a contact, its range, its owner gone) and is looked at in full.
+type flightPath struct {
+	lo, hi geom.Vec3
+	full   bool
+}
+
+// pathOf returns the path of a flight along ray, seg long; full: it
+// ended.
+func pathOf(ray geom.Ray, seg float64, full bool) flightPath {
+	if full {
+		return flightPath{full: true}
+	}
+	a, b := ray.Origin, ray.Origin.AddScaled(ray.Dir, seg)
+	return flightPath{
+		lo: geom.Vec3{X: min(a.X, b.X), Y: min(a.Y, b.Y), Z: min(a.Z, b.Z)},
+		hi: geom.Vec3{X: max(a.X, b.X), Y: max(a.Y, b.Y), Z: max(a.Z, b.Z)},
+	}
+}
+
 // reachAll sets the box around the affected players' hitboxes for the
 // tick being re-simulated.
 func (r *warpRun) reachAll() {
@@ -72,11 +93,16 @@ func (r *warpRun) nearA(ray geom.Ray, maxDist float64) bool {
 	if !w.reachOK {
 		return false
 	}
-	a, b := ray.Origin, ray.Origin.AddScaled(ray.Dir, maxDist)
+	return w.meetsReach(pathOf(ray, maxDist, false))
+}
+
+// meetsReach reports whether path's box meets the affected players'
+// (reachOK set). A box that is not finite always does.
+func (w *timeWarp) meetsReach(p flightPath) bool {
 	lo, hi := w.reach.Min, w.reach.Max
-	return !(max(a.X, b.X) < lo.X || min(a.X, b.X) > hi.X ||
-		max(a.Y, b.Y) < lo.Y || min(a.Y, b.Y) > hi.Y ||
-		max(a.Z, b.Z) < lo.Z || min(a.Z, b.Z) > hi.Z)
+	return !(p.hi.X < lo.X || p.lo.X > hi.X ||
+		p.hi.Y < lo.Y || p.lo.Y > hi.Y ||
+		p.hi.Z < lo.Z || p.lo.Z > hi.Z)
 }
 
 // blastNearA reports whether a blast of radius at centre may reach an
@@ -110,68 +136,88 @@ func (r *warpRun) hitsA(hits []warpHit) bool {
 
 // cleanFlights keeps the tick's recorded flights when they all stand
 // (see above): it deals their recorded damage again and reports true;
-// else it changes nothing.
+// else it changes nothing. A flight that flew on without contact, along
+// a path clear of the affected players, is passed by its path alone.
 func (r *warpRun) cleanFlights() bool {
-	w, s := r.w, r.s
+	w := r.w
 	if w.exhaustive || !w.flyRec {
 		return false
 	}
 	prev, _ := w.entry(r.t - 1)
-	flying, flights := prev.flying, r.orig.flights
-	if len(flying) != len(flights) {
+	flying, flights, paths := prev.flying, r.orig.flights, r.orig.paths
+	if len(flying) != len(flights) || len(paths) != len(flights) {
 		return false
 	}
-	tested := 0
-	for k := range flights {
-		p, f := &flying[k], &flights[k]
-		old := r.orig.hits[f.h0:f.h1]
-		switch {
-		case f.id != p.id || p.id > w.idBase:
-			return false
-		case r.keeps(old):
-			continue
-		case r.rec.owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.inA[f.direct.Victim] || r.hitsA(old):
-			return false
-		}
-		ray, seg := s.segment(p)
-		limit := seg
-		if f.hit {
-			limit = f.dist
-		}
-		tested += len(w.aList)
-		if r.nearA(ray, limit) {
-			if _, ok := s.firstPlayer(r, ray, limit, p.shooter, w.aList); ok {
-				return false
-			}
-		}
-		if !f.hit {
-			pos := ray.At(seg)
-			if flies := p.left-seg > 1e-9 && s.cfg.Map.Bounds.Contains(pos); flies == f.ended {
-				return false
-			}
+	tested, full := 0, false
+	for k := range paths {
+		pa := &paths[k]
+		if !pa.full && (!w.reachOK || !w.meetsReach(*pa)) {
+			tested += len(w.aList)
 			continue
 		}
-		if !f.ended {
+		full = true
+		n, ok := r.flightStands(&flying[k], &flights[k])
+		if !ok {
 			return false
 		}
-		centre := f.centre(ray)
-		near := r.blastNearA(centre, p.weapon.SplashRadius)
-		for _, id := range w.aList {
-			if !r.hittable(p.shooter, id) {
-				continue
-			}
-			tested++
-			if near && s.splash(p.weapon, centre, *r.state(id)) > 0 {
-				return false
-			}
-		}
+		tested += n
 	}
 	w.stats.Tested += tested
-	for k := range flights {
-		r.redeal(r.orig.hits[flights[k].h0:flights[k].h1])
+	if full {
+		for k := range flights {
+			if paths[k].full {
+				r.redeal(r.orig.hits[flights[k].h0:flights[k].h1])
+			}
+		}
 	}
 	r.keep.flights = true
 	return true
+}
+
+// flightStands reports whether recorded flight f of projectile p stands
+// (see above), and how many players judging it would test.
+func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok bool) {
+	w, s := r.w, r.s
+	old := r.orig.hits[f.h0:f.h1]
+	switch {
+	case f.id != p.id || p.id > w.idBase:
+		return 0, false
+	case r.keeps(old):
+		return 0, true
+	case r.rec.owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.inA[f.direct.Victim] || r.hitsA(old):
+		return 0, false
+	}
+	ray, seg := s.segment(p)
+	limit := seg
+	if f.hit {
+		limit = f.dist
+	}
+	tested = len(w.aList)
+	if r.nearA(ray, limit) {
+		if _, hit := s.firstPlayer(r, ray, limit, p.shooter, w.aList); hit {
+			return 0, false
+		}
+	}
+	if !f.hit {
+		pos := ray.At(seg)
+		flies := p.left-seg > 1e-9 && s.cfg.Map.Bounds.Contains(pos)
+		return tested, flies != f.ended
+	}
+	if !f.ended {
+		return 0, false
+	}
+	centre := f.centre(ray)
+	near := r.blastNearA(centre, p.weapon.SplashRadius)
+	for _, id := range w.aList {
+		if !r.hittable(p.shooter, id) {
+			continue
+		}
+		tested++
+		if near && s.splash(p.weapon, centre, *r.state(id)) > 0 {
+			return 0, false
+		}
+	}
+	return tested, true
 }
 
 // redeal deals a kept pellet's or flight's recorded hits again, as

@@ -33,7 +33,7 @@ func (w *timeWarp) prepare(s *Server) {
 		}
 	}
 	e.warpLists = warpLists{
-		shots: e.shots[:0], pellets: e.pellets[:0], flights: e.flights[:0],
+		shots: e.shots[:0], pellets: e.pellets[:0], flights: e.flights[:0], paths: e.paths[:0],
 		hits: e.hits[:0], flying: e.flying[:0],
 	}
 }
@@ -155,6 +155,18 @@ func (s *Server) warpRecord() {
 		}
 	}
 	e.flying = append(e.flying[:0], s.projectiles...)
+	// The path of each projectile that flew on, from where it started
+	// the tick.
+	prev, _ := w.entry(s.tick - 1)
+	for k := range e.flights {
+		f := &e.flights[k]
+		if k >= len(prev.flying) || prev.flying[k].id != f.id || f.ended {
+			e.paths = append(e.paths, flightPath{full: true})
+			continue
+		}
+		ray, seg := s.segment(&prev.flying[k])
+		e.paths = append(e.paths, pathOf(ray, seg, false))
+	}
 }
 
 // Resimulate re-runs the last ticks ticks as a warp for a late command of
@@ -274,6 +286,7 @@ func (r *warpRun) swap() {
 	}
 	if !r.keep.flights {
 		o.flights, n.flights = n.flights, o.flights
+		o.paths, n.paths = n.paths, o.paths
 	}
 	if !r.keep.hits {
 		o.hits, n.hits = n.hits, o.hits
@@ -443,6 +456,7 @@ func (r *warpRun) end(i int) {
 func (r *warpRun) run() {
 	r.out.pellets = r.out.pellets[:0]
 	r.out.flights = r.out.flights[:0]
+	r.out.paths = r.out.paths[:0]
 	r.out.hits = r.out.hits[:0]
 	switch {
 	case !r.cleanFlights():
