@@ -291,9 +291,10 @@ func fit(xs, ys []float64) (slope, intercept float64) {
 	return slope, (sy - slope*sx) / n
 }
 
-// exponent returns the least-squares slope of log y on log x over the
-// points with both positive: the power of a power law.
-func exponent(xs, ys []float64) float64 {
+// Exponent returns the least-squares slope of log y on log x over the
+// points with both positive: the power of a power law (NaN with fewer
+// than two such points).
+func Exponent(xs, ys []float64) float64 {
 	var lx, ly []float64
 	for i := range xs {
 		if xs[i] > 0 && ys[i] > 0 {
@@ -352,7 +353,7 @@ func summariseWarpCost(r *Results, g groups) {
 				xs, ys = append(xs, float64(n)), append(ys, v)
 			}
 		}
-		e := exponent(xs, ys)
+		e := Exponent(xs, ys)
 		if math.IsNaN(e) {
 			continue // fewer than two entity counts (a shard)
 		}
@@ -373,7 +374,7 @@ func summariseWarpCost(r *Results, g groups) {
 				ms, ts, ys = append(ms, float64(d)), append(ts, ticks[d]), append(ys, v)
 			}
 		}
-		e := exponent(ts, ys)
+		e := Exponent(ts, ys)
 		if math.IsNaN(e) {
 			continue
 		}

@@ -5,42 +5,13 @@ import (
 	"math"
 	"testing"
 	"time"
-
-	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/geom"
 )
 
-// warpCrowd returns a time warp server with n players on a grid 5 m
-// apart on the open map, each having walked in circles for 160 ticks,
-// turning its aim and firing in bursts, half with the rifle and half
-// with the pistol (projectiles), so that the window is full of movement,
-// shots, projectiles and hits.
+// warpCrowd returns NewWarpCrowd's server with n players.
 func warpCrowd(b testing.TB, n int) *Server {
-	cfg := warpConfig()
-	cfg.MaxClients = n
-	cfg.Mode.Mode = "ffa"
-	s := testServer(b, cfg)
-	side := int(math.Ceil(math.Sqrt(float64(n))))
-	for i := range n {
-		id := join(b, s, 0, Peer(i))
-		s.Place(id, geom.V(float64(i%side)*5-40, float64(i/side)*5-40, 0), 0)
-	}
-	for tick := uint32(1); tick <= 160; tick++ {
-		now := s.NextTick()
-		for i := range n {
-			cmd := game.UserCmd{
-				Tick: tick, Duration: s.TickDuration(), Forward: 127,
-				Yaw:    uint16(int(tick)*400 + i*6000),
-				Weapon: uint8(i % 2),
-			}
-			if (int(tick)/32+i)%2 == 0 {
-				cmd.Buttons = game.BtnFire
-			}
-			sendCmds(b, s, now-time.Microsecond, Peer(i), []game.UserCmd{cmd})
-		}
-		s.Advance(now)
-		s.Outbox()
-		s.ShotRecords()
+	s, err := NewWarpCrowd(n)
+	if err != nil {
+		b.Fatal(err)
 	}
 	return s
 }

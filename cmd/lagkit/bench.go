@@ -35,14 +35,20 @@ type benchFigure struct {
 	// Ratio is Value over the anchor's value, and RatioGoal its goal.
 	Ratio     float64 `json:"ratio,omitempty"`
 	RatioGoal float64 `json:"ratio_goal,omitempty"`
-	Note      string  `json:"note,omitempty"`
-	Met       bool    `json:"met"`
+	// Exponent is the power by which Value grows with ExponentOf (a
+	// size), fitted in the same run, and ExponentGoal its goal.
+	Exponent     float64 `json:"exponent,omitempty"`
+	ExponentOf   string  `json:"exponent_of,omitempty"`
+	ExponentGoal float64 `json:"exponent_goal,omitempty"`
+	Note         string  `json:"note,omitempty"`
+	Met          bool    `json:"met"`
 }
 
-// met reports whether f meets its goal, and its ratio goal if it has
-// one.
+// met reports whether f meets its goal, and its ratio and exponent
+// goals if it has them.
 func (f benchFigure) met() bool {
-	return f.Value <= f.Goal && (f.RatioGoal == 0 || f.Ratio <= f.RatioGoal)
+	return f.Value <= f.Goal && (f.RatioGoal == 0 || f.Ratio <= f.RatioGoal) &&
+		(f.ExponentGoal == 0 || f.Exponent <= f.ExponentGoal)
 }
 
 func newBenchCmd() *cobra.Command {
@@ -56,7 +62,10 @@ one ray-capsule test measured in the same run), snapshot encoding per
 client, server-to-client bandwidth and interpolation error with 64
 players (on a clean link, and over a 100 ms round trip with 5% loss), the
 99th percentile and allocations of a server tick with 128 players at
-128 Hz, and the CPU time of a 12-bot 10-minute capture the flag match.
+128 Hz, a time warp re-simulating 300 ms for one late player among 100
+(with the exponent of its cost in players, fitted over 10 to 100 in the
+same run), and the CPU time of a 12-bot 10-minute capture the flag
+match.
 --quick shortens the simulated runs (the match to one minute, scaled to
 ten) for CI.`,
 		Args: cobra.NoArgs,
@@ -173,6 +182,13 @@ func runBench(quick bool) ([]benchFigure, error) {
 	add(benchFigure{Name: "server tick p99, 128 players, 128 Hz", Value: p99, Unit: "ms", Goal: 2.34,
 		Note: fmt.Sprintf("best of three rounds; %.2f allocations a tick", allocs)})
 
+	// A time warp among 100 players, and how its cost grows with them.
+	warp, err := timeWarpFigure(quick)
+	if err != nil {
+		return nil, err
+	}
+	add(warp)
+
 	// The 12-bot capture the flag match of the alc experiment.
 	matchDur := 10 * time.Minute
 	if quick {
@@ -237,8 +253,11 @@ func printBench(w io.Writer, figs []benchFigure) {
 	fmt.Fprintln(tw, "figure\tnow\tgoal\tratio (goal)\tmet\tnote")
 	for _, f := range figs {
 		ratio := ""
-		if f.Anchor != "" {
+		switch {
+		case f.Anchor != "":
 			ratio = fmt.Sprintf("%.1fx %s (≤ %gx)", f.Ratio, f.Anchor, f.RatioGoal)
+		case f.ExponentOf != "":
+			ratio = fmt.Sprintf("%s exponent %.2f (≤ %g)", f.ExponentOf, f.Exponent, f.ExponentGoal)
 		}
 		met := "no"
 		if f.Met {

@@ -6,14 +6,17 @@ import (
 )
 
 // TestBenchFigures checks that a figure meets its goal only when its
-// ratio to its anchor does too, and that the table shows both.
+// ratio to its anchor and its exponent do too, and that the table shows
+// them.
 func TestBenchFigures(t *testing.T) {
 	figs := []benchFigure{
 		{Name: "fast", Value: 400, Unit: "ns", Goal: 500, Anchor: "ray", Ratio: 9, RatioGoal: 11},
 		{Name: "fast here", Value: 400, Unit: "ns", Goal: 500, Anchor: "ray", Ratio: 20, RatioGoal: 11},
 		{Name: "slow", Value: 16001, Unit: "B/s", Goal: 16000},
+		{Name: "linear", Value: 40, Unit: "µs", Goal: 100, Exponent: 0.61, ExponentOf: "entities", ExponentGoal: 1},
+		{Name: "quadratic", Value: 40, Unit: "µs", Goal: 100, Exponent: 2, ExponentOf: "entities", ExponentGoal: 1},
 	}
-	want := []bool{true, false, false}
+	want := []bool{true, false, false, true, false}
 	for i := range figs {
 		figs[i].Met = figs[i].met()
 		if figs[i].Met != want[i] {
@@ -23,7 +26,7 @@ func TestBenchFigures(t *testing.T) {
 	var b strings.Builder
 	printBench(&b, figs)
 	out := b.String()
-	for _, s := range []string{"9.0x ray (≤ 11x)", "16001 B/s", "≤ 16000 B/s"} {
+	for _, s := range []string{"9.0x ray (≤ 11x)", "16001 B/s", "≤ 16000 B/s", "entities exponent 0.61 (≤ 1)"} {
 		if !strings.Contains(out, s) {
 			t.Errorf("table lacks %q:\n%s", s, out)
 		}

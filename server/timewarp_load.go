@@ -1,0 +1,109 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world"
+)
+
+// crowdField is the crowd's map: a 200 x 200 m field without boxes.
+const crowdField = `{
+  "name": "open",
+  "bounds": {"min": [-100, -100, 0], "max": [100, 100, 10]},
+  "boxes": [],
+  "spawns": [
+    {"team": 0, "pos": [0, 0, 0], "yaw": 0},
+    {"team": 1, "pos": [0, 5, 0], "yaw": 0}
+  ],
+  "objectives": []
+}`
+
+// NewWarpCrowd returns a server with a 500 ms time warp (policy none,
+// free for all, the rifle and the pistol) on an open field, with n
+// players connected over no network on a grid 5 m apart, each having
+// walked in circles for 160 ticks, turning its aim and firing in bursts,
+// half with the rifle (hitscan) and half with the pistol (projectiles),
+// so that the window is full of movement, shots, projectiles and hits.
+// Server.Resimulate on it measures what a warp costs: it is the scene of
+// BenchmarkTimeWarp and `lagkit bench`.
+func NewWarpCrowd(n int) (*Server, error) {
+	m, err := world.Parse("open.json", []byte(crowdField))
+	if err != nil {
+		return nil, err
+	}
+	w := game.DefaultWeapons()
+	s, err := New(Config{
+		Map: m, MaxClients: n, TimeWarp: 500 * time.Millisecond,
+		Policy: lagcomp.Config{Name: "none"}, Mode: mode.Config{Mode: mode.FFA},
+		Weapons: []game.Weapon{w[0], w[2]},
+	})
+	if err != nil {
+		return nil, err
+	}
+	side := int(math.Ceil(math.Sqrt(float64(n))))
+	for i := range n {
+		id, err := crowdJoin(s, Peer(i))
+		if err != nil {
+			return nil, err
+		}
+		s.Place(id, geom.V(float64(i%side)*5-40, float64(i/side)*5-40, 0), 0)
+	}
+	var buf []byte
+	for tick := uint32(1); tick <= 160; tick++ {
+		now := s.NextTick()
+		for i := range n {
+			cmd := game.UserCmd{
+				Tick: tick, Duration: s.TickDuration(), Forward: 127,
+				Yaw:    uint16(int(tick)*400 + i*6000),
+				Weapon: uint8(i % 2),
+			}
+			if (int(tick)/32+i)%2 == 0 {
+				cmd.Buttons = game.BtnFire
+			}
+			if buf, err = wire.AppendCommands(buf[:0], &wire.Commands{ClientTime: now, Cmds: []game.UserCmd{cmd}}); err != nil {
+				return nil, err
+			}
+			if err := s.Step(now-time.Microsecond, Peer(i), buf); err != nil {
+				return nil, err
+			}
+		}
+		s.Advance(now)
+		s.Outbox()
+		s.ShotRecords()
+	}
+	return s, nil
+}
+
+// crowdJoin connects peer through the handshake (Connect, Challenge,
+// Connect with its token, Accept) and returns its slot.
+func crowdJoin(s *Server, peer Peer) (int, error) {
+	m := wire.Connect{Version: wire.Version, Nonce: 1, Name: "p", InterpDelay: 100 * time.Millisecond}
+	for range 2 {
+		b, err := wire.AppendConnect(nil, &m)
+		if err != nil {
+			return 0, err
+		}
+		if err := s.Step(0, peer, b); err != nil {
+			return 0, err
+		}
+		for _, d := range s.Outbox() {
+			var ch wire.Challenge
+			var a wire.Accept
+			switch {
+			case d.To != peer:
+			case wire.DecodeChallenge(d.Data, &ch) == nil:
+				m.Token = ch.Token
+			case wire.DecodeAccept(d.Data, &a) == nil:
+				return int(a.ClientID), nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("server: warp crowd: peer %d not accepted", peer)
+}
