@@ -65,7 +65,9 @@ import (
 // nearer on the ray; only when its recorded victim is affected is it
 // traced against everyone. A player whose damage changes (a new hit, a
 // hit gone, a kill) joins the affected set from then on. An unaffected
-// player's states are copied from the ring.
+// player's states are read in place from the ring (copied only in a tick
+// where re-dealt damage changes them), and a tick whose shots and
+// projectiles all stand keeps its recorded lists (timewarp_prune.go).
 //
 // One implementation. A live tick under time warp is the ordinary tick:
 // its commands run through Server.run, its projectiles and shots through
@@ -80,14 +82,17 @@ import (
 // tick is news).
 //
 // Cost. A warp n ticks deep over m players re-runs n ticks; each costs
-// O(m) to copy states, O(a) movement steps for the a affected players,
-// O(a) per shot or projectile of the others, O(m) per shot or projectile
-// of the affected players, and O(m) per explosion of a blast weapon. With
-// each player firing at most a bounded number of shots a tick and a small
-// affected set that is O(n x m) per warp: linear in both, where a
-// re-simulation that traced every shot against every player again would
-// cost n x m^2, the scaling a JavaScript time warp showed (saturating near
-// 45 players). BenchmarkTimeWarp and lagkit experiment timewarp measure it.
+// O(a) movement steps for the a affected players, one box test per shot
+// or projectile of the others (O(a) exact tests for those that come
+// near the affected players), O(m) per shot or projectile of the
+// affected players, and O(m) per explosion of a blast weapon; nothing
+// per unaffected player. With each player firing at most a bounded
+// number of shots a tick and a small affected set that is O(n x m) per
+// warp at most: linear in both, where a re-simulation that traced every
+// shot against every player again would cost n x m^2, the scaling a
+// JavaScript time warp showed (saturating near 45 players).
+// BenchmarkTimeWarp, BenchmarkTimeWarpTurned (the late player's commands
+// changed), lagkit bench and lagkit experiment timewarp measure it.
 //
 // Committed facts. Deaths already announced stay: a re-simulation never
 // revives a player whose death was processed, which would make a player

@@ -38,3 +38,32 @@ func BenchmarkTimeWarp(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTimeWarpTurned measures one warp whose late player's
+// commands differ from those the ticks ran with: each warp turns its aim
+// over the whole window (the next warp turns it back), so that its
+// movement, shots and projectiles change and everything they meet is
+// judged again, as when a late command is inserted.
+func BenchmarkTimeWarpTurned(b *testing.B) {
+	for _, n := range []int{10, 25, 50, 100} {
+		s := warpCrowd(b, n)
+		ticks := int(math.Round(float64(300*time.Millisecond) / float64(s.TickDuration())))
+		b.Run(fmt.Sprintf("entities=%d/rewind=300ms", n), func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				id := i % n
+				for t := s.tick + 1 - uint32(ticks); t <= s.tick; t++ {
+					e, _ := s.warp.entry(t)
+					for k := range int(e.ncmd[id]) {
+						e.cmds[id*maxWarpCmds+k].Yaw ^= 0x2000
+					}
+				}
+				if _, err := s.Resimulate(id, ticks); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}

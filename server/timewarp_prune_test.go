@@ -210,3 +210,48 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 		t.Fatalf("%d rays and %d blasts pruned of 2000: the test shows little", pruned, blasts)
 	}
 }
+
+// TestTimeWarpPruningIsExactInACrowd: in BenchmarkTimeWarpTurned's
+// crowd, warps whose late player turns its aim over the window give the
+// same state digest, shot records, datagrams and counters with pruning
+// as without.
+func TestTimeWarpPruningIsExactInACrowd(t *testing.T) {
+	const n, ticks = 30, 19
+	var runs [2]equivRun
+	var stats [2]TimeWarpStats
+	for k, exhaustive := range []bool{true, false} {
+		s := warpCrowd(t, n)
+		s.warp.exhaustive = exhaustive
+		for id := range 2 * n {
+			id %= n
+			for tick := s.tick + 1 - ticks; tick <= s.tick; tick++ {
+				e, _ := s.warp.entry(tick)
+				for c := range int(e.ncmd[id]) {
+					e.cmds[id*maxWarpCmds+c].Yaw ^= 0x2000
+				}
+			}
+			if _, err := s.Resimulate(id, ticks); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range s.Outbox() {
+				runs[k].out = append(runs[k].out, append([]byte{byte(d.To)}, d.Data...))
+			}
+			runs[k].records = append(runs[k].records, s.ShotRecords()...)
+		}
+		runs[k].hash, stats[k] = s.StateHash(), s.TimeWarpStats()
+	}
+	full, pruned := runs[0], runs[1]
+	t.Logf("%+v; %d records", stats[0], len(full.records))
+	if full.hash != pruned.hash || stats[0] != stats[1] {
+		t.Errorf("state digest %s, counters %+v; pruned %s, %+v", full.hash, stats[0], pruned.hash, stats[1])
+	}
+	if i := firstDiff(len(full.records), len(pruned.records), func(i int) bool { return full.records[i] == pruned.records[i] }); i >= 0 {
+		t.Errorf("shot record %d of %d/%d differs:\n    full %s\n  pruned %s", i, len(full.records), len(pruned.records), at(full.records, i), at(pruned.records, i))
+	}
+	if i := firstDiff(len(full.out), len(pruned.out), func(i int) bool { return bytes.Equal(full.out[i], pruned.out[i]) }); i >= 0 {
+		t.Errorf("datagram %d of %d/%d differs", i, len(full.out), len(pruned.out))
+	}
+	if stats[0].Rejudged == 0 || len(full.records) == 0 {
+		t.Fatalf("the turned warps re-judged nothing: the test shows nothing")
+	}
+}
