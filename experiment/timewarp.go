@@ -15,7 +15,6 @@ import (
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
-	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -196,17 +195,9 @@ func warpCost(n, repeats int) (CellResult, error) {
 // warpCrowd returns a time warp server on courtyard with n scripted
 // players on the open spots of a 3 m grid, after 160 ticks of walking in
 // circles, turning their aim and firing in bursts, half with the rifle
-// and half with the pistol.
+// and half with the pistol (server.NewWarpCrowdAt).
 func warpCrowd(n int) (*server.Server, error) {
 	m, err := world.Load("courtyard")
-	if err != nil {
-		return nil, err
-	}
-	w := game.DefaultWeapons()
-	s, err := server.New(server.Config{
-		Map: m, MaxClients: n, TimeWarp: warpWindow, Policy: lagcomp.Config{Name: "none"},
-		Mode: mode.Config{Mode: mode.FFA}, Weapons: []game.Weapon{w[0], w[2]},
-	})
 	if err != nil {
 		return nil, err
 	}
@@ -225,55 +216,7 @@ func warpCrowd(n int) (*server.Server, error) {
 	if len(spots) < n {
 		return nil, fmt.Errorf("experiment: timewarp: courtyard has %d open spots for %d players", len(spots), n)
 	}
-	for i := range n {
-		// The handshake: a Connect, the server's Challenge, the Connect
-		// again with its token.
-		m := wire.Connect{Version: wire.Version, Name: "crowd", InterpDelay: 100 * time.Millisecond}
-		for range 2 {
-			connect, err := wire.AppendConnect(nil, &m)
-			if err != nil {
-				return nil, err
-			}
-			if err := s.Step(0, server.Peer(i), connect); err != nil {
-				return nil, err
-			}
-			var ch wire.Challenge
-			for _, d := range s.Outbox() {
-				if wire.DecodeChallenge(d.Data, &ch) == nil {
-					m.Token = ch.Token
-				}
-			}
-		}
-		id, ok := s.ClientByPeer(server.Peer(i))
-		if !ok {
-			return nil, fmt.Errorf("experiment: timewarp: player %d not accepted", i)
-		}
-		s.Place(id, spots[i], 0)
-	}
-	var buf []byte
-	for tick := uint32(1); tick <= 160; tick++ {
-		now := s.NextTick()
-		for i := range n {
-			cmd := game.UserCmd{
-				Tick: tick, Duration: s.TickDuration(), Forward: 127,
-				Yaw: uint16(int(tick)*400 + i*6000), Weapon: uint8(i % 2),
-			}
-			if (int(tick)/32+i)%2 == 0 {
-				cmd.Buttons = game.BtnFire
-			}
-			if buf, err = wire.AppendCommands(buf[:0], &wire.Commands{ClientTime: now, Cmds: []game.UserCmd{cmd}}); err != nil {
-				return nil, err
-			}
-			if err := s.Step(now-time.Microsecond, server.Peer(i), buf); err != nil {
-				return nil, err
-			}
-		}
-		s.Advance(now)
-		s.Outbox()
-		s.ShotRecords()
-		s.Log()
-	}
-	return s, nil
+	return server.NewWarpCrowdAt(m, spots)
 }
 
 // fit returns the least-squares slope and intercept of y on x.

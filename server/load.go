@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/wire"
@@ -45,31 +44,12 @@ func NewTickLoad(m *world.Map, players, rate int) (*TickLoad, error) {
 	return l, nil
 }
 
-// join connects peer through the handshake: Connect, Challenge, Connect
-// with its token, Accept.
+// join connects peer through the handshake.
 func (l *TickLoad) join(peer Peer) error {
-	m := wire.Connect{Version: wire.Version, Nonce: 1, Name: "load", InterpDelay: 100 * time.Millisecond}
-	for range 2 {
-		b, err := wire.AppendConnect(nil, &m)
-		if err != nil {
-			return err
-		}
-		if err := l.Server.Step(l.Server.Time(), peer, b); err != nil {
-			return err
-		}
-		for _, d := range l.Server.Outbox() {
-			var ch wire.Challenge
-			var a wire.Accept
-			switch {
-			case d.To != peer:
-			case wire.DecodeChallenge(d.Data, &ch) == nil:
-				m.Token = ch.Token
-			case wire.DecodeAccept(d.Data, &a) == nil:
-				return nil
-			}
-		}
+	if _, err := handshake(l.Server, l.Server.Time(), peer, "load"); err != nil {
+		return fmt.Errorf("server: tick load: %w", err)
 	}
-	return fmt.Errorf("server: tick load: peer %d not accepted", peer)
+	return nil
 }
 
 // Tick runs one server tick: every client's command, the tick, and the

@@ -64,49 +64,61 @@ func runRandomScene(t *testing.T, seed uint64, timeWarp time.Duration) equivRun 
 	for tick := uint32(1); tick <= 960; tick++ {
 		now := s.NextTick()
 		for i := range n {
-			c := &cmds[i]
-			if rng.IntN(16) == 0 {
-				c.Forward, c.Side = int8(rng.IntN(3)-1)*127, int8(rng.IntN(3)-1)*127
-			}
-			if rng.IntN(200) == 0 {
-				c.Weapon = uint8(rng.IntN(len(cfg.Weapons)))
-			}
-			if rng.IntN(30) == 0 {
-				target[i] = rng.IntN(n)
-			}
-			c.Buttons = 0
-			if rng.IntN(3) == 0 {
-				c.Buttons |= game.BtnFire
-			}
-			if rng.IntN(50) == 0 {
-				c.Buttons |= game.BtnJump
-			}
-			me, _ := s.Client(ids[i])
-			them, _ := s.Client(ids[target[i]])
-			d := them.State.Pos.Sub(me.State.Pos)
-			c.Yaw = game.YawUnits(math.Atan2(d.Y, d.X) + (rng.Float64()-0.5)*0.1)
-			c.Pitch = game.PitchUnits(math.Atan2(d.Z, math.Hypot(d.X, d.Y)) + (rng.Float64()-0.5)*0.1)
-			cmd := *c
+			cmd := sceneCmd(rng, s, ids, i, &cmds[i], target)
 			cmd.Tick, cmd.Duration = tick, s.TickDuration()
 			sendCmds(t, s, now-time.Microsecond, Peer(i), []game.UserCmd{cmd})
 		}
 		s.Advance(now)
-		for _, d := range s.Outbox() {
-			run.out = append(run.out, append([]byte{byte(d.To)}, d.Data...))
-		}
-		for _, r := range s.ShotRecords() {
-			run.records = append(run.records, r)
-			run.weapons[r.Weapon] = true
-		}
-		for _, e := range s.Log() {
-			run.log = append(run.log, e)
-			if e.Kind == "kill" {
-				run.kills++
-			}
-		}
+		run.collect(s)
 	}
 	run.hash = s.StateHash()
 	return run
+}
+
+// sceneCmd draws player i's next command in a random scene: now and
+// then it changes its walk, its weapon (of those s has) and its target
+// (slot target[i]); it fires a third of the time, jumps now and then,
+// and aims at its target, a little off. c holds its previous command.
+func sceneCmd(rng *rand.Rand, s *Server, ids []int, i int, c *game.UserCmd, target []int) game.UserCmd {
+	if rng.IntN(16) == 0 {
+		c.Forward, c.Side = int8(rng.IntN(3)-1)*127, int8(rng.IntN(3)-1)*127
+	}
+	if rng.IntN(200) == 0 {
+		c.Weapon = uint8(rng.IntN(len(s.cfg.Weapons)))
+	}
+	if rng.IntN(30) == 0 {
+		target[i] = rng.IntN(len(ids))
+	}
+	c.Buttons = 0
+	if rng.IntN(3) == 0 {
+		c.Buttons |= game.BtnFire
+	}
+	if rng.IntN(50) == 0 {
+		c.Buttons |= game.BtnJump
+	}
+	me, _ := s.Client(ids[i])
+	them, _ := s.Client(ids[target[i]])
+	d := them.State.Pos.Sub(me.State.Pos)
+	c.Yaw = game.YawUnits(math.Atan2(d.Y, d.X) + (rng.Float64()-0.5)*0.1)
+	c.Pitch = game.PitchUnits(math.Atan2(d.Z, math.Hypot(d.X, d.Y)) + (rng.Float64()-0.5)*0.1)
+	return *c
+}
+
+// collect adds what s sent, recorded and logged since the last call.
+func (run *equivRun) collect(s *Server) {
+	for _, d := range s.Outbox() {
+		run.out = append(run.out, append([]byte{byte(d.To)}, d.Data...))
+	}
+	for _, r := range s.ShotRecords() {
+		run.records = append(run.records, r)
+		run.weapons[r.Weapon] = true
+	}
+	for _, e := range s.Log() {
+		run.log = append(run.log, e)
+		if e.Kind == "kill" {
+			run.kills++
+		}
+	}
 }
 
 // TestTimeWarpOnTimeIsOrdinary: a time warp server whose commands all
@@ -126,21 +138,28 @@ func TestTimeWarpOnTimeIsOrdinary(t *testing.T) {
 			weapons[w] = true
 		}
 		kills += plain.kills
-		if plain.hash != warped.hash {
-			t.Errorf("seed %d: state digest %s, time warp %s", seed, plain.hash, warped.hash)
-		}
-		if !reflect.DeepEqual(plain.log, warped.log) {
-			t.Errorf("seed %d: logs differ:\n plain %+v\n  warp %+v", seed, plain.log, warped.log)
-		}
-		if i := firstDiff(len(plain.records), len(warped.records), func(i int) bool { return plain.records[i] == warped.records[i] }); i >= 0 {
-			t.Errorf("seed %d: shot record %d of %d/%d differs:\n plain %s\n  warp %s", seed, i, len(plain.records), len(warped.records), at(plain.records, i), at(warped.records, i))
-		}
-		if i := firstDiff(len(plain.out), len(warped.out), func(i int) bool { return bytes.Equal(plain.out[i], warped.out[i]) }); i >= 0 {
-			t.Errorf("seed %d: datagram %d of %d/%d differs", seed, i, len(plain.out), len(warped.out))
-		}
+		sameRuns(t, fmt.Sprintf("seed %d", seed), "plain", "warp", plain, warped)
 	}
 	if len(weapons) != len(game.DefaultWeapons()) || kills == 0 {
 		t.Fatalf("the scenes fired weapons %v and made %d kills: want every weapon and kills", weapons, kills)
+	}
+}
+
+// sameRuns reports where run b differs from run a (named as and bs):
+// state digest, logged events, shot records and datagrams.
+func sameRuns(t *testing.T, what, as, bs string, a, b equivRun) {
+	t.Helper()
+	if a.hash != b.hash {
+		t.Errorf("%s: state digest %s, %s %s", what, a.hash, bs, b.hash)
+	}
+	if !reflect.DeepEqual(a.log, b.log) {
+		t.Errorf("%s: logs differ:\n %6s %+v\n %6s %+v", what, as, a.log, bs, b.log)
+	}
+	if i := firstDiff(len(a.records), len(b.records), func(i int) bool { return a.records[i] == b.records[i] }); i >= 0 {
+		t.Errorf("%s: shot record %d of %d/%d differs:\n %6s %s\n %6s %s", what, i, len(a.records), len(b.records), as, at(a.records, i), bs, at(b.records, i))
+	}
+	if i := firstDiff(len(a.out), len(b.out), func(i int) bool { return bytes.Equal(a.out[i], b.out[i]) }); i >= 0 {
+		t.Errorf("%s: datagram %d of %d/%d differs", what, i, len(a.out), len(b.out))
 	}
 }
 

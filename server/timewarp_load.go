@@ -25,19 +25,31 @@ const crowdField = `{
   "objectives": []
 }`
 
-// NewWarpCrowd returns a server with a 500 ms time warp (policy none,
-// free for all, the rifle and the pistol) on an open field, with n
-// players connected over no network on a grid 5 m apart, each having
-// walked in circles for 160 ticks, turning its aim and firing in bursts,
-// half with the rifle (hitscan) and half with the pistol (projectiles),
-// so that the window is full of movement, shots, projectiles and hits.
-// Server.Resimulate on it measures what a warp costs: it is the scene of
-// BenchmarkTimeWarp and `lagkit bench`.
+// NewWarpCrowd returns NewWarpCrowdAt's server on an open field with n
+// players on a grid 5 m apart: the scene of BenchmarkTimeWarp and
+// `lagkit bench`.
 func NewWarpCrowd(n int) (*Server, error) {
 	m, err := world.Parse("open.json", []byte(crowdField))
 	if err != nil {
 		return nil, err
 	}
+	side := int(math.Ceil(math.Sqrt(float64(n))))
+	spots := make([]geom.Vec3, n)
+	for i := range spots {
+		spots[i] = geom.V(float64(i%side)*5-40, float64(i/side)*5-40, 0)
+	}
+	return NewWarpCrowdAt(m, spots)
+}
+
+// NewWarpCrowdAt returns a server with a 500 ms time warp (policy none,
+// free for all, the rifle and the pistol) on m, with a player connected
+// over no network at each of spots, each having walked in circles for
+// 160 ticks, turning its aim and firing in bursts, half with the rifle
+// (hitscan) and half with the pistol (projectiles), so that the window
+// is full of movement, shots, projectiles and hits. Server.Resimulate on
+// it measures what a warp costs.
+func NewWarpCrowdAt(m *world.Map, spots []geom.Vec3) (*Server, error) {
+	n := len(spots)
 	w := game.DefaultWeapons()
 	s, err := New(Config{
 		Map: m, MaxClients: n, TimeWarp: 500 * time.Millisecond,
@@ -47,13 +59,12 @@ func NewWarpCrowd(n int) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	side := int(math.Ceil(math.Sqrt(float64(n))))
-	for i := range n {
-		id, err := crowdJoin(s, Peer(i))
+	for i, at := range spots {
+		id, err := handshake(s, 0, Peer(i), "p")
 		if err != nil {
 			return nil, err
 		}
-		s.Place(id, geom.V(float64(i%side)*5-40, float64(i/side)*5-40, 0), 0)
+		s.Place(id, at, 0)
 	}
 	var buf []byte
 	for tick := uint32(1); tick <= 160; tick++ {
@@ -77,20 +88,22 @@ func NewWarpCrowd(n int) (*Server, error) {
 		s.Advance(now)
 		s.Outbox()
 		s.ShotRecords()
+		s.Log()
 	}
 	return s, nil
 }
 
-// crowdJoin connects peer through the handshake (Connect, Challenge,
-// Connect with its token, Accept) and returns its slot.
-func crowdJoin(s *Server, peer Peer) (int, error) {
-	m := wire.Connect{Version: wire.Version, Nonce: 1, Name: "p", InterpDelay: 100 * time.Millisecond}
+// handshake connects peer at server time now through the handshake
+// (Connect, Challenge, Connect with its token, Accept) under name, and
+// returns its slot.
+func handshake(s *Server, now time.Duration, peer Peer, name string) (int, error) {
+	m := wire.Connect{Version: wire.Version, Nonce: 1, Name: name, InterpDelay: 100 * time.Millisecond}
 	for range 2 {
 		b, err := wire.AppendConnect(nil, &m)
 		if err != nil {
 			return 0, err
 		}
-		if err := s.Step(0, peer, b); err != nil {
+		if err := s.Step(now, peer, b); err != nil {
 			return 0, err
 		}
 		for _, d := range s.Outbox() {
@@ -105,5 +118,5 @@ func crowdJoin(s *Server, peer Peer) (int, error) {
 			}
 		}
 	}
-	return 0, fmt.Errorf("server: warp crowd: peer %d not accepted", peer)
+	return 0, fmt.Errorf("server: peer %d not accepted", peer)
 }
