@@ -222,6 +222,7 @@ type timeWarp struct {
 	// being re-simulated (reachOK: there are some), for pruning.
 	reach   geom.AABB
 	reachOK bool
+	cands   []int // scratch: the players a ray may meet
 	// exhaustive turns pruning off: every shot and projectile is judged
 	// one by one, as the tests compare.
 	exhaustive bool
@@ -315,6 +316,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		carried:  make([]bool, n),
 		inA:      make([]bool, n),
 		aList:    make([]int, 0, n),
+		cands:    make([]int, 0, n),
 		stepped:  make([]bool, n),
 		outside:  make([]bool, n),
 		settled:  make([]bool, n),

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"math"
+
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 )
@@ -103,6 +105,38 @@ func (w *timeWarp) meetsReach(p flightPath) bool {
 	return !(p.hi.X < lo.X || p.lo.X > hi.X ||
 		p.hi.Y < lo.Y || p.lo.Y > hi.Y ||
 		p.hi.Z < lo.Z || p.lo.Z > hi.Z)
+}
+
+// near returns the slots, ascending, whose hitboxes ray may meet within
+// maxDist: those whose bounding sphere (the one lagcomp.TracePlayer
+// tests first, widened) comes within reach of the segment. It returns
+// nil, everyone, when pruning is off or the ray is not finite.
+func (r *warpRun) near(ray geom.Ray, maxDist float64) []int {
+	w := r.w
+	d, o := ray.Dir, ray.Origin
+	dd := d.Dot(d)
+	if w.exhaustive || !(dd > 0) || !o.IsFinite() || !d.IsFinite() || math.IsNaN(maxDist) {
+		return nil
+	}
+	p := r.s.cfg.Movement
+	lift := p.Height / 2
+	rad := p.Radius + p.Height/2 + reachMargin
+	rr := rad * rad
+	ids := w.cands[:0]
+	for i, owner := range r.rec.owner {
+		if owner == nil {
+			continue
+		}
+		c := r.state(i).Pos
+		c.Z += lift
+		v := c.Sub(o)
+		t := min(max(v.Dot(d)/dd, 0), maxDist)
+		if !(v.Sub(d.Scale(t)).Len2() > rr) {
+			ids = append(ids, i)
+		}
+	}
+	w.cands = ids
+	return ids
 }
 
 // blastNearA reports whether a blast of radius at centre may reach an

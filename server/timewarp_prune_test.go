@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -111,7 +112,8 @@ func TestTimeWarpPruningIsExact(t *testing.T) {
 // TestTimeWarpReachIsConservative: the box around the affected players
 // prunes only what cannot meet them: random rays and segments it says
 // stay clear of it miss every affected player's hitboxes, and random
-// blasts it says fall short of it splash none of them.
+// blasts it says fall short of it splash none of them. Likewise a ray
+// misses every player warpRun.near leaves out.
 func TestTimeWarpReachIsConservative(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	s := warpCrowd(t, 6)
@@ -119,7 +121,7 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 	e, _ := w.entry(s.tick)
 	r := &warpRun{s: s, w: w, t: s.tick, rec: e}
 	rocket := game.DefaultWeapons()[4]
-	pruned, blasts := 0, 0
+	pruned, blasts, far := 0, 0, 0
 	for range 2000 {
 		w.epoch++ // a fresh tick: nobody's state copied out yet
 		clear(w.inA)
@@ -150,6 +152,16 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 				}
 			}
 		}
+		ids := r.near(ray, dist)
+		for id := range e.owner {
+			if slices.Contains(ids, id) {
+				continue
+			}
+			far++
+			if h, ok := lagcomp.TracePlayer(ray, dist, e.moved[id], s.cfg.Movement); ok {
+				t.Fatalf("ray %+v up to %.2f m passes player %d by, but it hits it at %.3f m", ray, dist, id, h.Dist)
+			}
+		}
 		centre := aim.Add(geom.V(rng.Float64()*10-5, rng.Float64()*10-5, rng.Float64()*4-2))
 		if !r.blastNearA(centre, rocket.SplashRadius) {
 			blasts++
@@ -160,8 +172,8 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 			}
 		}
 	}
-	if pruned < 100 || blasts < 100 {
-		t.Fatalf("%d rays and %d blasts pruned of 2000: the test shows little", pruned, blasts)
+	if pruned < 100 || blasts < 100 || far < 1000 {
+		t.Fatalf("%d rays, %d blasts and %d players passed by pruned of 2000: the test shows little", pruned, blasts, far)
 	}
 }
 

@@ -508,8 +508,11 @@ func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (
 		n = len(r.rec.owner)
 	}
 	r.w.stats.Tested += n
-	if ids != nil && !r.nearA(ray, maxDist) {
+	switch {
+	case ids != nil && !r.nearA(ray, maxDist):
 		return lagcomp.Hit{}, false
+	case ids == nil:
+		ids = r.near(ray, maxDist)
 	}
 	return r.s.firstPlayer(r, ray, maxDist, shooter, ids)
 }
