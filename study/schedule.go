@@ -301,13 +301,13 @@ func (s *Schedule) checkSeats() *problem {
 			return fail(at+"code", "%q: want 1 to %d letters, digits, - or _", sp.Code, maxCode)
 		case sp.Code != "" && sp.Bot:
 			return fail(at+"code", "a bot's seat has no participant code")
-		case codes[sp.Code]:
-			return fail(at+"code", "%q is given to an earlier seat", sp.Code)
+		case codes[CodeKey(sp.Code)]:
+			return fail(at+"code", "%q is given to an earlier seat (codes are compared ignoring case)", sp.Code)
 		case len(s.seats)+n > MaxSeats:
 			return fail(at+"count", "%d seats in all, want at most %d", len(s.seats)+n, MaxSeats)
 		}
 		if sp.Code != "" {
-			codes[sp.Code] = true
+			codes[CodeKey(sp.Code)] = true
 		}
 		for range n {
 			s.seats = append(s.seats, Seat{Index: len(s.seats), Code: sp.Code, Bot: sp.Bot})

@@ -3,7 +3,6 @@ package live
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -178,11 +177,8 @@ func invalid(format string, a ...any) error { return invalidError(fmt.Sprintf(fo
 
 // seatOf returns the seat whose participant code is code.
 func (d *Driver) seatOf(code string) (int, error) {
-	code = strings.TrimSpace(code)
-	if code != "" {
-		if i := slices.IndexFunc(d.codes, func(c string) bool { return strings.EqualFold(c, code) }); i >= 0 {
-			return i, nil
-		}
+	if i := slices.IndexFunc(d.codes, func(c string) bool { return study.SameCode(c, code) }); i >= 0 {
+		return i, nil
 	}
 	return -1, study.ErrUnknownCode
 }
