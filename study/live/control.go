@@ -198,7 +198,10 @@ func (d *Driver) Join(code string) (study.Admission, error) {
 		return study.Admission{}, study.ErrEnded
 	}
 	a := study.Admission{Seat: seat, Name: fmt.Sprintf("player %d", seat+1), Phase: phase}
-	if m == nil || phase == study.PhaseQuestions || phase == study.PhaseInterval {
+	// A round whose match is ending is over for a page too: a token for
+	// it would connect to nothing, and the page would wait out its
+	// connect timeout rather than join the next round when it starts.
+	if m == nil || m.Ending() || phase == study.PhaseQuestions || phase == study.PhaseInterval {
 		return a, nil
 	}
 	tok, err := d.cfg.Host.IssueToken(m.ID(), d.playerName(seat), d.cfg.TokenTTL)
