@@ -148,7 +148,10 @@ type Round struct {
 	// Duration is the measured part, 1 s to 99:59 (the ALC study's
 	// tool's range, [alc]).
 	Duration Duration `toml:"duration"`
-	// Warmup is played before it and not recorded (0 to 10 min).
+	// Warmup is played before it and not recorded (0 to 10 min); the
+	// measured part then starts the round anew where everyone stands:
+	// scores, statistics and objectives back to their start, the living
+	// healed.
 	Warmup Duration `toml:"warmup"`
 	// Ready has the round start when every seat has pressed ready,
 	// after a 3-2-1 countdown.
