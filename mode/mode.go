@@ -402,6 +402,30 @@ func (m *Match) addTeam(team, n int) {
 	}
 }
 
+// Restart puts the round back to its start, as a study round's measured
+// part does after its warm-up: scores and captures to zero, every flag
+// home (FlagReturned for each that was away), every point neutral
+// (PointNeutral for each that was owned), and the round no longer over.
+func (m *Match) Restart(now time.Duration) {
+	m.TeamScore = [2]int{}
+	clear(m.PlayerScore)
+	m.Captures, m.scoreClock, m.ended = 0, 0, false
+	for i := range m.Flags {
+		f := &m.Flags[i]
+		if f.Carrier >= 0 || f.Dropped || f.Pos != f.Home {
+			f.Carrier, f.Dropped, f.Pos = -1, false, f.Home
+			m.emit(now, FlagReturned, i, -1, f.Team)
+		}
+	}
+	for i := range m.Points {
+		pt := &m.Points[i]
+		if pt.Owner >= 0 {
+			m.emit(now, PointNeutral, i, -1, pt.Owner)
+		}
+		pt.Owner, pt.Progress, pt.Capturer = -1, 0, -1
+	}
+}
+
 func (m *Match) emit(now time.Duration, k EventKind, obj, player, team int) {
 	m.events = append(m.events, Event{Time: now, Kind: k, Objective: obj, Player: player, Team: team})
 }

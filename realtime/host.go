@@ -297,7 +297,7 @@ func (m *Match) abandon(reason string) {
 	m.log.Info("match end", "reason", reason, "uptime_s", time.Since(m.start).Seconds())
 	m.reason = reason
 	m.putRound(time.Now())
+	m.met.remove() // before Done: a match seen ended has no series left
 	close(m.done)
-	m.met.remove()
 	m.wg.Wait()
 }

@@ -362,8 +362,8 @@ func (m *Match) end(reason string) {
 	m.log.Info("match end", "reason", reason, "ticks", m.srv.Tick(), "uptime_s", time.Since(m.start).Seconds())
 	m.reason = reason
 	m.putRound(time.Now())
+	m.met.remove() // before Done: a match seen ended has no series left
 	close(m.done)
-	m.met.remove()
 	// Readers and bots stop once their connections close; wait for them so
 	// nothing of the match outlives it.
 	m.wg.Wait()

@@ -30,47 +30,39 @@ type View struct {
 
 // ViewPlayer is one player as the server has it.
 type ViewPlayer struct {
-	Seat      int        `json:"seat"`
-	Name      string     `json:"name"`
-	Bot       bool       `json:"bot"`
-	Team      int        `json:"team"`
-	Pos       [3]float64 `json:"pos"`
-	Yaw       float64    `json:"yaw"`
-	Pitch     float64    `json:"pitch"`
-	Health    int        `json:"health"`
-	Crouched  bool       `json:"crouched"`
-	Dead      bool       `json:"dead"`
-	Protected bool       `json:"protected"`
-	Carrier   bool       `json:"carrier"`
-	Kills     int        `json:"kills"`
-	Deaths    int        `json:"deaths"`
-	RTTms     float64    `json:"rtt_ms"`
-	Parts     []ViewPart `json:"parts"`
-}
-
-// ViewPart is one hitbox: a capsule from A to B of radius R.
-type ViewPart struct {
-	Kind string     `json:"kind"`
-	A    [3]float64 `json:"a"`
-	B    [3]float64 `json:"b"`
-	R    float64    `json:"r"`
+	Seat      int             `json:"seat"`
+	Name      string          `json:"name"`
+	Bot       bool            `json:"bot"`
+	Team      int             `json:"team"`
+	Pos       [3]float64      `json:"pos"`
+	Yaw       float64         `json:"yaw"`
+	Pitch     float64         `json:"pitch"`
+	Health    int             `json:"health"`
+	Crouched  bool            `json:"crouched"`
+	Dead      bool            `json:"dead"`
+	Protected bool            `json:"protected"`
+	Carrier   bool            `json:"carrier"`
+	Kills     int             `json:"kills"`
+	Deaths    int             `json:"deaths"`
+	RTTms     float64         `json:"rtt_ms"`
+	Parts     []game.PartView `json:"parts"`
 }
 
 // ViewRewind is one registered hit: the victim's hitboxes at the time
 // the server tested (Tested, rewound when RewindMs > 0) beside where the
 // victim was when the shot was judged (Now), and the shooter's eye.
 type ViewRewind struct {
-	Seq       uint64     `json:"seq"`
-	TimeS     float64    `json:"time_s"`
-	Shooter   int        `json:"shooter"`
-	Victim    int        `json:"victim"`
-	Part      string     `json:"part"`
-	Outcome   string     `json:"outcome"`
-	RewindMs  float64    `json:"rewind_ms"`
-	RollbackM float64    `json:"rollback_m"`
-	Eye       [3]float64 `json:"eye"`
-	Tested    []ViewPart `json:"tested"`
-	Now       []ViewPart `json:"now"`
+	Seq       uint64          `json:"seq"`
+	TimeS     float64         `json:"time_s"`
+	Shooter   int             `json:"shooter"`
+	Victim    int             `json:"victim"`
+	Part      string          `json:"part"`
+	Outcome   string          `json:"outcome"`
+	RewindMs  float64         `json:"rewind_ms"`
+	RollbackM float64         `json:"rollback_m"`
+	Eye       [3]float64      `json:"eye"`
+	Tested    []game.PartView `json:"tested"`
+	Now       []game.PartView `json:"now"`
 }
 
 // MaxViewRewinds is how many recent hits a match keeps for its View.
@@ -114,7 +106,7 @@ func (m *Match) view(since uint64) View {
 			Yaw: game.AngleToRad(int32(st.Yaw)), Pitch: game.AngleToRad(int32(st.Pitch)), Health: int(st.Health),
 			Crouched: st.Has(game.FlagCrouched), Dead: st.Has(game.FlagDead), Protected: st.Has(game.FlagProtected),
 			Carrier: st.Has(game.FlagCarrier), Kills: ci.Kills, Deaths: ci.Deaths,
-			RTTms: float64(ci.RTT) / float64(time.Millisecond), Parts: viewParts(st, cfg.Movement),
+			RTTms: float64(ci.RTT) / float64(time.Millisecond), Parts: game.PartViews(st, cfg.Movement),
 		}
 		if pr, ok := m.peers[ci.Peer]; ok {
 			p.Bot = pr.bot
@@ -160,17 +152,8 @@ func (m *Match) keepRewind(rec *server.ShotRecord) {
 	r.ring[r.seq%MaxViewRewinds] = ViewRewind{
 		Seq: r.seq, TimeS: rec.Time.Seconds(), Shooter: rec.Shooter, Victim: rec.Victim,
 		Part: rec.Part.String(), Outcome: rec.Outcome.String(), RewindMs: rec.RewindMS,
-		RollbackM: rec.RollbackM, Eye: eye, Tested: viewParts(tested, cfg.Movement), Now: viewParts(now, cfg.Movement),
+		RollbackM: rec.RollbackM, Eye: eye, Tested: game.PartViews(tested, cfg.Movement), Now: game.PartViews(now, cfg.Movement),
 	}
-}
-
-func viewParts(st game.PlayerState, p *game.Params) []ViewPart {
-	hb := game.Hitboxes(st, p)
-	out := make([]ViewPart, len(hb))
-	for i, h := range hb {
-		out[i] = ViewPart{Kind: h.Kind.String(), A: vec3(h.Shape.A), B: vec3(h.Shape.B), R: h.Shape.R}
-	}
-	return out
 }
 
 func vec3(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }

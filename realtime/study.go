@@ -59,6 +59,10 @@ func (m *Match) Record(sink record.Sink, rec Recording) error {
 	})
 }
 
+// Restart begins the round anew (server.Server.Restart): scores,
+// statistics and objectives back to their start, the living healed.
+func (m *Match) Restart() error { return m.do(func() { m.srv.Restart() }) }
+
 // Measure starts the measured part of a recorded round now and returns
 // the play time it starts at.
 func (m *Match) Measure() (time.Duration, error) {

@@ -31,8 +31,8 @@ func (s *Server) hashState(c *client) {
 }
 
 // LogEntry is one thing that happened in the match: a connect,
-// disconnect, spawn, placement, kill, SBC report (sbc_report), or
-// objective event (flag_taken, flag_dropped, flag_returned,
+// disconnect, spawn, placement, kill, SBC report (sbc_report), pause,
+// resume, restart (Server.Restart), or objective event (flag_taken, flag_dropped, flag_returned,
 // flag_captured, point_captured, point_neutral).
 type LogEntry struct {
 	Time time.Duration

@@ -2,6 +2,7 @@ package study
 
 import (
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -120,6 +121,20 @@ type Response struct {
 	Value    int    `json:"value"`
 	Text     string `json:"text,omitempty"`
 }
+
+// SameCode reports whether a participant typed code for seat's code:
+// codes are compared ignoring case and surrounding spaces (a person
+// reading "ab3k" aloud or typing it on a phone should not get "unknown
+// code"). An empty code matches nothing. Every lookup of a code (the
+// schedule's check for duplicates, the live driver, the pages) uses it.
+func SameCode(seat, code string) bool {
+	seat, code = strings.TrimSpace(seat), strings.TrimSpace(code)
+	return seat != "" && strings.EqualFold(seat, code)
+}
+
+// CodeKey is the form of code that SameCode compares: two codes are the
+// same exactly when their keys are equal.
+func CodeKey(code string) string { return strings.ToUpper(strings.TrimSpace(code)) }
 
 // Errors Control's methods return.
 var (

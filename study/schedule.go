@@ -148,7 +148,10 @@ type Round struct {
 	// Duration is the measured part, 1 s to 99:59 (the ALC study's
 	// tool's range, [alc]).
 	Duration Duration `toml:"duration"`
-	// Warmup is played before it and not recorded (0 to 10 min).
+	// Warmup is played before it and not recorded (0 to 10 min); the
+	// measured part then starts the round anew where everyone stands:
+	// scores, statistics and objectives back to their start, the living
+	// healed.
 	Warmup Duration `toml:"warmup"`
 	// Ready has the round start when every seat has pressed ready,
 	// after a 3-2-1 countdown.
@@ -301,13 +304,13 @@ func (s *Schedule) checkSeats() *problem {
 			return fail(at+"code", "%q: want 1 to %d letters, digits, - or _", sp.Code, maxCode)
 		case sp.Code != "" && sp.Bot:
 			return fail(at+"code", "a bot's seat has no participant code")
-		case codes[sp.Code]:
-			return fail(at+"code", "%q is given to an earlier seat", sp.Code)
+		case codes[CodeKey(sp.Code)]:
+			return fail(at+"code", "%q is given to an earlier seat (codes are compared ignoring case)", sp.Code)
 		case len(s.seats)+n > MaxSeats:
 			return fail(at+"count", "%d seats in all, want at most %d", len(s.seats)+n, MaxSeats)
 		}
 		if sp.Code != "" {
-			codes[sp.Code] = true
+			codes[CodeKey(sp.Code)] = true
 		}
 		for range n {
 			s.seats = append(s.seats, Seat{Index: len(s.seats), Code: sp.Code, Bot: sp.Bot})

@@ -118,6 +118,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown weapon", `technique = "tlc"`, "technique = \"tlc\"\nweapons = [\"banana\"]", `round[0].weapons[0]: unknown weapon "banana", want one of rifle, sniper, pistol, shotgun, rocket`},
 		{"code for many seats", `count = 3`, "count = 3\ncode = \"B\"", `seat[1].code: a code names one seat, but count is 3`},
 		{"duplicate code", `count = 3`, `code = "A1"`, `seat[1].code: "A1" is given to an earlier seat`},
+		{"duplicate code in another case", `count = 3`, `code = "a1"`, `seat[1].code: "a1" is given to an earlier seat (codes are compared ignoring case)`},
 		{"bad code", `code = "A1"`, `code = "A 1"`, `seat[0].code: "A 1": want 1 to 32 letters`},
 		{"too many seats", `count = 3`, `count = 200`, `seat[1].count: 200, want 1 to 128`},
 		{"no seats", "[[seat]]\ncode = \"A1\"\n\n[[seat]]\ncount = 3\n", ``, `seat: no [[seat]] table`},

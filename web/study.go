@@ -191,7 +191,7 @@ func (s *studyServer) participant(w http.ResponseWriter, r *http.Request) (strin
 	}
 	st := s.c.State()
 	for i, seat := range st.Seats {
-		if !seat.Bot && seat.Code == code {
+		if !seat.Bot && study.SameCode(seat.Code, code) {
 			return code, st, i, true
 		}
 	}

@@ -104,7 +104,7 @@ func (f *fakeStudy) Command(c study.Command) error {
 
 func (f *fakeStudy) seat(code string) (int, bool) {
 	for i, s := range f.st.Seats {
-		if !s.Bot && s.Code == code {
+		if !s.Bot && study.SameCode(s.Code, code) {
 			return i, true
 		}
 	}

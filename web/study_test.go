@@ -90,6 +90,17 @@ func TestStudyParticipant(t *testing.T) {
 		}
 	}
 
+	// A code typed in another case or with spaces around it is the same
+	// code for every endpoint, as it is for joining.
+	for _, typed := range []string{"ab12", "%20Ab12%20"} {
+		if code, body := call(t, srv, "GET", StudyStatusPath+"?code="+typed, ""); code != 200 || !strings.Contains(body, `"seat":0`) {
+			t.Errorf("status for %q: %d %s, want seat 0", typed, code, body)
+		}
+	}
+	if code, body := call(t, srv, "POST", StudyJoinPath, `{"code":"cd34"}`); code != 200 || !strings.Contains(body, `"seat":1`) {
+		t.Errorf("join as cd34: %d %s, want seat 1", code, body)
+	}
+
 	code, body = call(t, srv, "GET", StudyStatusPath+"?code=AB12", "")
 	if code != 200 || strings.Contains(body, "tlc") || strings.Contains(body, "technique") || strings.Contains(body, "baseline") || strings.Contains(body, "CD34") {
 		t.Fatalf("status: %d %s: want it without the technique, the round's name or other codes", code, body)

@@ -60,3 +60,29 @@ func TestRoundMatch(t *testing.T) {
 		t.Fatalf("seat 0's code %q, want A1", got)
 	}
 }
+
+// TestCodesIgnoreCase: codes are one code whatever their case, for
+// joining and for telling seats apart.
+func TestCodesIgnoreCase(t *testing.T) {
+	s, err := study.Load("../../presets/timewarp.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Config{Schedule: s, Host: realtime.NewHost(quiet, nil), Codes: map[int]string{0: "ab3k", 2: "AB3K"}}); err == nil {
+		t.Fatal("two seats given ab3k and AB3K: no error")
+	}
+	d, err := New(Config{Schedule: s, Host: realtime.NewHost(quiet, nil), Codes: map[int]string{0: "A1", 2: "Ab3k"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for code, want := range map[string]int{"A1": 0, "a1": 0, " aB3K ": 2, "AB3K": 2} {
+		if got, err := d.seatOf(code); err != nil || got != want {
+			t.Errorf("seat of %q: %d %v, want %d", code, got, err, want)
+		}
+	}
+	for _, code := range []string{"", " ", "A", "A1A"} {
+		if got, err := d.seatOf(code); err == nil {
+			t.Errorf("seat of %q: %d, want unknown", code, got)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package live
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -178,11 +177,8 @@ func invalid(format string, a ...any) error { return invalidError(fmt.Sprintf(fo
 
 // seatOf returns the seat whose participant code is code.
 func (d *Driver) seatOf(code string) (int, error) {
-	code = strings.TrimSpace(code)
-	if code != "" {
-		if i := slices.IndexFunc(d.codes, func(c string) bool { return strings.EqualFold(c, code) }); i >= 0 {
-			return i, nil
-		}
+	if i := slices.IndexFunc(d.codes, func(c string) bool { return study.SameCode(c, code) }); i >= 0 {
+		return i, nil
 	}
 	return -1, study.ErrUnknownCode
 }
@@ -202,7 +198,10 @@ func (d *Driver) Join(code string) (study.Admission, error) {
 		return study.Admission{}, study.ErrEnded
 	}
 	a := study.Admission{Seat: seat, Name: fmt.Sprintf("player %d", seat+1), Phase: phase}
-	if m == nil || phase == study.PhaseQuestions || phase == study.PhaseInterval {
+	// A round whose match is ending is over for a page too: a token for
+	// it would connect to nothing, and the page would wait out its
+	// connect timeout rather than join the next round when it starts.
+	if m == nil || m.Ending() || phase == study.PhaseQuestions || phase == study.PhaseInterval {
 		return a, nil
 	}
 	tok, err := d.cfg.Host.IssueToken(m.ID(), d.playerName(seat), d.cfg.TokenTTL)

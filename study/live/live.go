@@ -189,10 +189,10 @@ func New(cfg Config) (*Driver, error) {
 		if code == "" {
 			code = NewCode()
 		}
-		if j, dup := taken[code]; dup {
-			return nil, fmt.Errorf("live: seats %d and %d have the same participant code", j, i)
+		if j, dup := taken[study.CodeKey(code)]; dup {
+			return nil, fmt.Errorf("live: seats %d and %d have the same participant code (codes are compared ignoring case)", j, i)
 		}
-		taken[code], d.codes[i] = i, code
+		taken[study.CodeKey(code)], d.codes[i] = i, code
 	}
 	if cfg.AutoStart {
 		d.startOnce.Do(func() { close(d.started) })

@@ -126,6 +126,13 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 		}
 	}
 
+	// The measured part starts the round anew: nothing of the warm-up
+	// counts, in the scores people see as in the records.
+	if p.Warmup > 0 && resumed == nil {
+		if err := m.Restart(); err != nil {
+			return time.Time{}, err
+		}
+	}
 	from, err := m.Measure()
 	if err != nil {
 		return time.Time{}, err

@@ -28,12 +28,12 @@ type Rewind struct {
 	RollbackM float64 `json:"rollbackM"`
 	// SeenOffM is how far the drawn victim stood from the tested one,
 	// along the ground (-1 when Seen is unknown).
-	SeenOffM float64    `json:"seenOffM"`
-	Tested   []Part     `json:"tested"`
-	Now      []Part     `json:"now"`
-	Seen     []Part     `json:"seen"`
-	Eye      [3]float64 `json:"eye"`
-	Impact   [3]float64 `json:"impact"`
+	SeenOffM float64         `json:"seenOffM"`
+	Tested   []game.PartView `json:"tested"`
+	Now      []game.PartView `json:"now"`
+	Seen     []game.PartView `json:"seen"`
+	Eye      [3]float64      `json:"eye"`
+	Impact   [3]float64      `json:"impact"`
 }
 
 // Tracer is a shot's line: the local player's own shots as predicted
@@ -165,7 +165,7 @@ func (s *Session) rewind(e *wire.RewindEvent, me int) Rewind {
 	}
 	pose.Pos = e.Now
 	r.Now = s.parts(pose)
-	r.Seen = []Part{}
+	r.Seen = []game.PartView{}
 	if r.Mine {
 		if cmd, ok := s.c.Cmd(e.ShotTick); ok {
 			if seen, ok := s.c.Remote(r.Victim, cmd.ViewTime); ok {

@@ -1,7 +1,6 @@
 package bridge
 
 import (
-	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/client"
@@ -85,16 +84,7 @@ type Player struct {
 	// Parts are the hitboxes game.Hitboxes gives for this pose: what the
 	// server's hit registration tests, so what the page draws is what
 	// shots hit.
-	Parts []Part `json:"parts"`
-}
-
-// Part is one hitbox: a capsule from A to B of radius R (a sphere when A
-// equals B).
-type Part struct {
-	Kind string     `json:"kind"`
-	A    [3]float64 `json:"a"`
-	B    [3]float64 `json:"b"`
-	R    float64    `json:"r"`
+	Parts []game.PartView `json:"parts"`
 }
 
 // Event is one thing that happened: "hit" (the local player's shot as the
@@ -282,14 +272,7 @@ func (s *Session) player(id, team int, ps game.PlayerState) Player {
 	}
 }
 
-func (s *Session) parts(ps game.PlayerState) []Part {
-	hb := game.Hitboxes(ps, &s.params)
-	out := make([]Part, len(hb))
-	for i, h := range hb {
-		out[i] = Part{Kind: h.Kind.String(), A: drawn(h.Shape.A), B: drawn(h.Shape.B), R: h.Shape.R}
-	}
-	return out
-}
+func (s *Session) parts(ps game.PlayerState) []game.PartView { return game.PartViews(ps, &s.params) }
 
 // teams maps player slots to teams from the scoreboard, the only place
 // the wire names other players' teams.
@@ -380,15 +363,6 @@ func nonNil[E any](l []E) []E {
 		return []E{}
 	}
 	return l
-}
-
-// drawn is v to a tenth of a millimetre, for hitboxes, which are most of
-// what a page gets every frame (four per player): the JSON of such a
-// float is shorter, and quicker to write in the core and to parse in the
-// page, than the shortest exact form of the float.
-func drawn(v geom.Vec3) [3]float64 {
-	r := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
-	return [3]float64{r(v.X), r(v.Y), r(v.Z)}
 }
 
 func vec(v geom.Vec3) [3]float64 { return [3]float64{v.X, v.Y, v.Z} }

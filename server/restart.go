@@ -1,0 +1,33 @@
+package server
+
+import "github.com/lagkit/lagkit/game"
+
+// Restart begins the round anew from the next tick, as a study round's
+// measured part does after its warm-up, so that nothing of the warm-up
+// counts: the mode's scores, flags and points go back to their start
+// (mode.Match.Restart), every player's statistics to zero (those kept
+// for players away too), projectiles in flight are gone (a warm-up shot
+// lands in no record), and the living are healed. Nobody is moved: play
+// goes on where it stands, and the dead respawn when they were due.
+// Clients see the flags and points in objective events, and the zeroed
+// scores in a scoreboard sent now.
+func (s *Server) Restart() {
+	s.match.Restart(s.PlayTime())
+	s.projectiles = s.projectiles[:0]
+	for k, v := range s.kept {
+		v.tally = Tally{}
+		s.kept[k] = v
+	}
+	for _, c := range s.clients {
+		if c == nil {
+			continue
+		}
+		c.kills, c.deaths, c.shotsFired, c.hitsLanded, c.hitsTaken, c.pressShots = 0, 0, 0, 0, 0, 0
+		c.state.Flags &^= game.FlagCarrier
+		if !c.state.Has(game.FlagDead) {
+			c.state.Health = game.MaxHealth
+		}
+	}
+	s.record(LogEntry{Kind: "restart", Player: -1, Team: -1})
+	s.sendScoreboard(s.PlayTime())
+}

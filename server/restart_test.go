@@ -1,0 +1,72 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/world"
+)
+
+// TestRestart: a round restarted after its warm-up keeps nothing of it:
+// scores, captures and statistics are zero, the flag a player carried is
+// home again (announced) and the living are healed; nobody moves, and
+// the dead respawn when they were due.
+func TestRestart(t *testing.T) {
+	m, err := world.Load("metro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := testServer(t, Config{Map: m, MaxClients: 4, Mode: mode.Config{Mode: mode.CTF}})
+	a, b := join(t, s, 0, Peer(0)), join(t, s, 0, Peer(1))
+	for range 10 {
+		s.Advance(s.NextTick())
+	}
+	s.Log()
+	ca, cb := s.clients[a], s.clients[b]
+	ca.kills, ca.shotsFired, ca.hitsLanded, cb.deaths, cb.hitsTaken = 1, 7, 2, 1, 2
+	s.match.TeamScore[ca.team], s.match.PlayerScore[a], s.match.Captures = 1, 105, 1
+	enemyFlag := 1 - ca.team
+	for i := range s.match.Flags {
+		if f := &s.match.Flags[i]; f.Team == enemyFlag {
+			f.Carrier, f.Pos = a, ca.state.Pos
+		}
+	}
+	ca.state.Flags |= game.FlagCarrier
+	ca.state.Health = 30
+	cb.state.Flags |= game.FlagDead
+	cb.state.Health = 0
+	cb.respawnAt = s.Time() + 1e12
+	at := ca.state.Pos
+
+	s.Restart()
+	s.Advance(s.NextTick())
+
+	if s.match.TeamScore != [2]int{} || s.match.PlayerScore[a] != 0 || s.match.Captures != 0 {
+		t.Errorf("scores after the restart: teams %v, player %d, captures %d", s.match.TeamScore, s.match.PlayerScore[a], s.match.Captures)
+	}
+	for _, f := range s.match.Flags {
+		if f.Carrier != -1 || f.Dropped || f.Pos != f.Home {
+			t.Errorf("flag %+v not home", f)
+		}
+	}
+	for _, c := range []*client{ca, cb} {
+		if tl := s.tallyOf(c); tl != (Tally{}) {
+			t.Errorf("player %d's statistics after the restart: %+v", c.id, tl)
+		}
+	}
+	if ca.state.Has(game.FlagCarrier) || ca.state.Health != game.MaxHealth || ca.state.Pos.Dist(at) > 0.05 {
+		t.Errorf("the carrier after the restart: %+v, was at %v", ca.state, at)
+	}
+	if !cb.state.Has(game.FlagDead) {
+		t.Errorf("the dead player respawned before its time: %+v", cb.state)
+	}
+	returned, restarted := false, false
+	for _, e := range s.Log() {
+		returned = returned || (e.Kind == "flag_returned" && e.Team == enemyFlag)
+		restarted = restarted || e.Kind == "restart"
+	}
+	if !returned || !restarted {
+		t.Errorf("log: flag returned %v, restart %v", returned, restarted)
+	}
+}
