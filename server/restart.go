@@ -10,10 +10,14 @@ import "github.com/lagkit/lagkit/game"
 // lands in no record), and the living are healed. Nobody is moved: play
 // goes on where it stands, and the dead respawn when they were due.
 // Clients see the flags and points in objective events, and the zeroed
-// scores in a scoreboard sent now.
+// scores in a scoreboard sent now. Under time warp no warp reaches back
+// before the restart: a command issued earlier runs at the next tick.
 func (s *Server) Restart() {
 	s.match.Restart(s.PlayTime())
 	s.projectiles = s.projectiles[:0]
+	if s.warp != nil {
+		s.warpRestart()
+	}
 	for k, v := range s.kept {
 		v.tally = Tally{}
 		s.kept[k] = v

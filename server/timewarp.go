@@ -234,6 +234,10 @@ type timeWarp struct {
 	// (else a pellet), which the damage it deals belongs to.
 	lastFlight bool
 
+	// floor is the newest tick no warp may re-run: the server restarted
+	// the round after it (Server.Restart), and its past is not replayed.
+	floor uint32
+
 	stats TimeWarpStats
 }
 

@@ -169,6 +169,17 @@ func (s *Server) warpRecord() {
 	}
 }
 
+// warpRestart makes the round's restart before the next tick a limit
+// of the past: no warp re-runs a tick before it (its shots and kills are
+// not judged again), and no projectile the restart dropped flies again.
+func (s *Server) warpRestart() {
+	w := s.warp
+	w.floor = s.tick
+	if e, ok := w.entry(s.tick); ok {
+		e.flying = e.flying[:0]
+	}
+}
+
 // Resimulate re-runs the last ticks ticks as a warp for a late command of
 // player id at the first of them does, with the commands the server
 // holds, and returns how many ticks it re-ran (at most the window). As
@@ -186,7 +197,7 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 	case ticks < 0:
 		return 0, fmt.Errorf("server: resimulate: %d ticks", ticks)
 	}
-	ticks = min(ticks, w.window, int(s.tick))
+	ticks = min(ticks, w.window, int(s.tick-w.floor))
 	from := s.tick + 1 - uint32(ticks)
 	if e, ok := w.entry(from); ticks == 0 || !ok || e.owner[id] != s.clients[id] {
 		return 0, nil

@@ -77,8 +77,9 @@ func (s *Server) warpCommand(c *client, cmd game.UserCmd) {
 	lead := uint32((c.rtt.Smoothed()/2 + s.tickDur/2) / s.tickDur)
 	e := next - min(lead, next)
 	// The oldest tick a command can be inserted at: the ring must hold
-	// the state before it, and the player must have been there.
-	low := max(next-min(uint32(w.window), next), sl.base+1)
+	// the state before it, the player must have been there, and the
+	// round must not have restarted since.
+	low := max(next-min(uint32(w.window), next), sl.base+1, w.floor+1)
 	if e < low {
 		e = next
 		w.stats.TooOld++
@@ -148,11 +149,12 @@ func (s *Server) warpLate() {
 		for sl.n > 0 && sl.pend[sl.head].e <= s.tick {
 			wc := &sl.pend[sl.head]
 			e, ok := w.entry(wc.e)
-			if !ok || e.owner[c.id] != c || e.ncmd[c.id] == maxWarpCmds {
+			if !ok || e.owner[c.id] != c || e.ncmd[c.id] == maxWarpCmds || wc.e <= w.floor {
 				// Scheduling keeps effective ticks within the window,
-				// after the join and two a tick at most, so this does not
-				// happen; applying the command at the next tick is the
-				// safe answer if it ever does.
+				// after the join and the last restart and two a tick at
+				// most, so this happens only when the round restarted
+				// after the command arrived; applying the command at the
+				// next tick is the safe answer.
 				wc.e = s.tick + 1
 				w.stats.TooOld++
 				break

@@ -409,3 +409,46 @@ func TestPlacementStandsThroughWarps(t *testing.T) {
 		t.Fatalf("placed at (30, 30), now at %v after %d warps", info.State.Pos, s.TimeWarpStats().Warps)
 	}
 }
+
+// TestWarpStopsAtRestart: after Server.Restart no warp re-runs a tick
+// before it: the projectiles the restart dropped stay gone, the counters
+// it zeroed stay zero, and a command issued before it, arriving late,
+// runs at the next tick and is counted too old.
+func TestWarpStopsAtRestart(t *testing.T) {
+	s := warpCrowd(t, 10)
+	if len(s.Projectiles(nil)) == 0 {
+		t.Fatal("scene: no projectile in flight before the restart")
+	}
+	restart := s.Tick()
+	s.Restart()
+	for id := range 10 {
+		if n, err := s.Resimulate(id, 19); err != nil || n != 0 {
+			t.Fatalf("Resimulate(%d, 19) right after the restart re-ran %d ticks (%v), want none", id, n, err)
+		}
+	}
+	if p := s.Projectiles(nil); len(p) != 0 {
+		t.Fatalf("%d projectiles the restart dropped fly again", len(p))
+	}
+	// A command arrives 6 ticks late by its player's measured latency:
+	// issued 5 ticks before the restart.
+	setLatency(s, 0, 6)
+	now := s.NextTick()
+	cmd := game.UserCmd{Tick: restart + 1, Duration: s.TickDuration(), Forward: 127, Buttons: game.BtnFire}
+	before := s.TimeWarpStats()
+	sendCmds(t, s, now-time.Microsecond, Peer(0), []game.UserCmd{cmd})
+	s.Advance(now)
+	if got := s.TimeWarpStats(); got.TooOld != before.TooOld+1 || got.Warps != before.Warps {
+		t.Errorf("a command from before the restart: too old %d, warps %d; want %d, %d", got.TooOld, got.Warps, before.TooOld+1, before.Warps)
+	}
+	for range 3 {
+		s.Advance(s.NextTick())
+	}
+	if n, err := s.Resimulate(1, 19); err != nil || n != 4 {
+		t.Errorf("Resimulate(1, 19) 4 ticks after the restart re-ran %d ticks (%v), want 4", n, err)
+	}
+	for id := range 10 {
+		if c, _ := s.Client(id); id != 0 && (c.Shots != 0 || c.Hits != 0 || c.HitsTaken != 0) {
+			t.Errorf("player %d after the restart: %d shots, %d hits, %d taken; want none", id, c.Shots, c.Hits, c.HitsTaken)
+		}
+	}
+}
