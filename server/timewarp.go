@@ -46,10 +46,12 @@ import (
 // depend on what clients send) holds for every tick each slot's state
 // after its commands and after the tick, the commands each player
 // executed in it, the shots fired and each pellet's ray and outcome, each
-// projectile's flight and contact, every hit (victim, part, damage), and
-// the projectiles in flight after the tick. States the server set outside
-// the simulation (a join or placement between ticks, a respawn) are marked
-// as facts, taken as recorded by every re-simulation.
+// projectile's flight and contact (and the box around its path), every
+// hit (victim, part, damage), and the projectiles in flight after the
+// tick. States the server set outside the simulation (a join or
+// placement between ticks, a respawn) are marked as facts, taken as
+// recorded by every re-simulation. A round restart (Server.Restart) is
+// the limit of the past: no warp reaches back before it.
 //
 // What is re-simulated. Players do not collide with one another, so a
 // late command changes its own player's chain of states and reaches the
@@ -76,10 +78,11 @@ import (
 // rules (fire.go: movement and firing, pellet damage, launch, flight,
 // blast, records and events) and differs only in what it does with an
 // outcome: it compares it with the record and settles the difference.
-// The code is in three parts: scheduling (timewarp_schedule.go: when a
+// The code is in four parts: scheduling (timewarp_schedule.go: when a
 // command runs), re-simulation (timewarp_resim.go: which ticks and
-// players are re-run) and judging (timewarp_judge.go: what of a re-run
-// tick is news).
+// players are re-run), judging (timewarp_judge.go: what of a re-run
+// tick is news) and pruning (timewarp_prune.go: what of it stands as
+// recorded without judging it again).
 //
 // Cost. A warp n ticks deep over m players re-runs n ticks; each costs
 // O(a) movement steps for the a affected players, one box test per shot
