@@ -60,17 +60,17 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
 			maxDist = wall.Dist
 		}
-		var best Hit
-		found := false
+		var best partHit
+		victim := -1
 		for id := 0; id < tr.History.maxPlayers; id++ {
 			if id == shooter {
 				continue
 			}
 			if h, ok := tr.tracePose(pr, maxDist, t, shooter, id); ok {
-				best, found, maxDist = h, true, h.Dist
+				best, victim, maxDist = h, id, h.dist
 			}
 		}
-		return best, found
+		return tr.hit(best, victim, t)
 	}
 	// Every body part lies inside the movement capsule, the radius around
 	// the position's vertical axis from the feet up to the standing height
@@ -125,8 +125,8 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	if wall, ok := tr.Grid.Raycast(r, min(maxDist, reach)); ok {
 		maxDist = wall.Dist
 	}
-	var best Hit
-	found := false
+	var best partHit
+	victim := -1
 	for _, c := range cand {
 		if c.enter > maxDist {
 			break
@@ -134,14 +134,25 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		h, ok := tr.tracePose(pr, maxDist, t, shooter, c.id)
 		// Testing in id order, a later player at the same distance
 		// replaced an earlier one: keep that answer.
-		if ok && (!found || h.Dist < best.Dist || c.id > best.Victim) {
-			best, found = h, true
+		if ok && (victim < 0 || h.dist < best.dist || c.id > victim) {
+			best, victim = h, c.id
 		}
-		if found {
-			maxDist = best.Dist
+		if victim >= 0 {
+			maxDist = best.dist
 		}
 	}
-	return best, found
+	return tr.hit(best, victim, t)
+}
+
+// hit returns the Hit of part hit h on player victim's pose at t, and
+// false when victim is negative: no player is hit. The whole pose is
+// blended only here, for the one player hit.
+func (tr *Tracer) hit(h partHit, victim int, t time.Duration) (Hit, bool) {
+	if victim < 0 {
+		return Hit{}, false
+	}
+	pose, _ := tr.History.At(victim, t)
+	return Hit{Victim: victim, Part: h.part, Dist: h.dist, Point: h.point, Local: h.local, Pose: pose}, true
 }
 
 // A candidate is a player whose swept box the ray enters, at enter.
@@ -152,27 +163,47 @@ type candidate struct {
 
 // tracePose returns the nearest part of player id's pose at t the ray
 // hits within maxDist.
-func (tr *Tracer) tracePose(pr *probe, maxDist float64, t time.Duration, shooter, id int) (Hit, bool) {
+func (tr *Tracer) tracePose(pr *probe, maxDist float64, t time.Duration, shooter, id int) (partHit, bool) {
 	if tr.Hittable != nil && !tr.Hittable(shooter, id) {
-		return Hit{}, false
+		return partHit{}, false
 	}
 	p := tr.Params
 	lift := geom.Vec3{Z: p.Height / 2}
 	a, b, frac, ok := tr.History.straddle(id, t)
 	if !ok || !pr.near(maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), pr.bound+a.Pos.Dist(b.Pos)/2) {
-		return Hit{}, false
+		return partHit{}, false
 	}
-	st := *a
-	if frac > 0 {
-		st = game.Interpolate(*a, *b, frac)
+	st := hitboxState(a, b, frac)
+	if frac > 0 && !pr.near(maxDist, st.Pos.Add(lift), pr.bound) {
 		// The pose's own bounding sphere: the one above held the segment.
-		if !pr.near(maxDist, st.Pos.Add(lift), pr.bound) {
-			return Hit{}, false
-		}
+		return partHit{}, false
 	}
-	h, ok := traceParts(pr.r, maxDist, st, p, pr)
-	h.Victim = id
-	return h, ok
+	return traceParts(pr.r, maxDist, &st, p, pr)
+}
+
+// hitboxState returns the parts of game.Interpolate(*a, *b, frac) that
+// game.Hitboxes reads (position, yaw and flags), bit for bit, and zero
+// for the rest: a shot tests many poses but keeps at most one.
+func hitboxState(a, b *game.PlayerState, frac float64) game.PlayerState {
+	switch {
+	case frac == 0:
+		return game.PlayerState{Pos: a.Pos, Yaw: a.Yaw, Flags: a.Flags}
+	case a.Teleport != b.Teleport: // the nearer record, unblended
+		if frac < 0.5 {
+			return game.PlayerState{Pos: a.Pos, Yaw: a.Yaw, Flags: a.Flags}
+		}
+		return game.PlayerState{Pos: b.Pos, Yaw: b.Yaw, Flags: b.Flags}
+	}
+	flags := a.Flags
+	if frac >= 0.5 {
+		flags = b.Flags
+	}
+	dy := int16(b.Yaw - a.Yaw) // shorter arc, wrapping at a full turn
+	return game.PlayerState{
+		Pos:   a.Pos.Lerp(b.Pos, frac),
+		Yaw:   a.Yaw + uint16(int32(math.RoundToEven(float64(dy)*frac))),
+		Flags: flags,
+	}
 }
 
 // sweepMargin (metres) pads the swept boxes against rounding: far larger
@@ -261,17 +292,29 @@ func TracePlayer(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Param
 // TraceParts returns the nearest part of the player in state st the ray
 // hits within maxDist, testing every part.
 func TraceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params) (Hit, bool) {
-	return traceParts(r, maxDist, st, p, nil)
+	h, ok := traceParts(r, maxDist, &st, p, nil)
+	if !ok {
+		return Hit{}, false
+	}
+	return Hit{Part: h.part, Dist: h.dist, Point: h.point, Local: h.local, Pose: st}, true
+}
+
+// A partHit is a Hit without its victim and pose.
+type partHit struct {
+	part         game.PartKind
+	dist         float64
+	point, local geom.Vec3
 }
 
 // traceParts is TraceParts; with a probe of r, a part whose bounding
 // sphere (a margin larger, against rounding) the ray misses is not tested
 // exactly: a shot at a torso costs one capsule test, not four.
-func traceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params, pr *probe) (Hit, bool) {
-	parts := game.Hitboxes(st, p)
-	var best Hit
+func traceParts(r geom.Ray, maxDist float64, st *game.PlayerState, p *game.Params, pr *probe) (partHit, bool) {
+	parts := game.Hitboxes(*st, p)
+	var best partHit
 	found := false
-	for _, part := range parts {
+	for i := range parts {
+		part := &parts[i]
 		c := &part.Shape
 		if pr != nil && !pr.near(maxDist, part.Origin, c.R+c.A.Dist(c.B)/2+sweepMargin) {
 			continue
@@ -281,7 +324,7 @@ func traceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params
 			continue
 		}
 		pt := r.Origin.AddScaled(r.Dir, d)
-		best = Hit{Part: part.Kind, Dist: d, Point: pt, Local: part.ToLocal(pt), Pose: st}
+		best = partHit{part: part.Kind, dist: d, point: pt, local: part.ToLocal(pt)}
 		found, maxDist = true, d
 	}
 	return best, found

@@ -170,3 +170,39 @@ func TestTracePrunedMatchesExhaustive(t *testing.T) {
 	}
 	t.Logf("%d hits in %d shots", hits, scenes*shots)
 }
+
+// TestHitboxStateMatchesInterpolate checks that the pose Trace tests has
+// the position, yaw and flags of game.Interpolate's, bit for bit: across
+// teleports, at both ends and at half way, with yaw wrapping.
+func TestHitboxStateMatchesInterpolate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	state := func() game.PlayerState {
+		return game.PlayerState{
+			Pos:      geom.V(rng.NormFloat64()*30, rng.NormFloat64()*30, rng.NormFloat64()),
+			Vel:      geom.V(rng.NormFloat64(), rng.NormFloat64(), 0),
+			Yaw:      uint16(rng.Uint32()),
+			Pitch:    int16(rng.IntN(8000) - 4000),
+			Flags:    game.StateFlags(rng.Uint32()),
+			Teleport: uint8(rng.IntN(2)),
+			Health:   int16(rng.IntN(100)),
+		}
+	}
+	for i := range 100000 {
+		a, b := state(), state()
+		frac := []float64{0, 0.5, 1, rng.Float64()}[rng.IntN(4)]
+		if frac == 0 && rng.IntN(2) == 0 {
+			b = a
+		}
+		got := hitboxState(&a, &b, frac)
+		want := game.Interpolate(a, b, frac)
+		if frac == 0 {
+			want = a
+		}
+		if got.Pos != want.Pos || got.Yaw != want.Yaw || got.Flags != want.Flags {
+			t.Fatalf("case %d: frac %v: hitboxState %+v, Interpolate %+v", i, frac, got, want)
+		}
+		if game.Hitboxes(got, nil) != game.Hitboxes(want, nil) {
+			t.Fatalf("case %d: the hitboxes differ", i)
+		}
+	}
+}
