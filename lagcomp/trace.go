@@ -53,24 +53,9 @@ func boundRadius(p *game.Params) float64 {
 // testing every player would give.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
 	p := tr.Params
-	probe := newProbe(r, p)
-	pr := &probe
 	boxes, pruned := tr.History.sweptAt(t)
 	if !pruned {
-		if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
-			maxDist = wall.Dist
-		}
-		var best partHit
-		victim := -1
-		for id := 0; id < tr.History.maxPlayers; id++ {
-			if id == shooter {
-				continue
-			}
-			if h, ok := tr.tracePose(pr, maxDist, t, shooter, id); ok {
-				best, victim, maxDist = h, id, h.dist
-			}
-		}
-		return tr.hit(best, victim, t)
+		return tr.traceEvery(r, maxDist, maxDist, t, shooter)
 	}
 	// Every body part lies inside the movement capsule, the radius around
 	// the position's vertical axis from the feet up to the standing height
@@ -83,8 +68,10 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		geom.Vec3{X: side, Y: side, Z: max(p.Height, p.CrouchHeight) + sweepMargin})
 	// Candidates in the order the ray enters their boxes: every hit lies
 	// inside its player's box, so once the nearest hit so far comes
-	// before the next entry, no later candidate can beat or tie it.
-	var buf [64]candidate
+	// before the next entry, no later candidate can beat or tie it. A
+	// shot enters a few boxes; one that enters more than the buffer holds
+	// tests every player instead, with the same answer.
+	var buf [maxCandidates]candidate
 	cand := buf[:0]
 	reach := 0.0 // where the ray leaves the last candidate's box
 	// The slab test of every box in one loop over the boxes' coordinates,
@@ -100,21 +87,44 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		if t0 > ty1 || ty0 > t1 {
 			continue
 		}
-		t0, t1 = max(t0, ty0), min(t1, ty1)
+		// Comparisons rather than max and min, which handle NaN and the
+		// sign of zero at a cost: a box with a NaN corner may then be
+		// kept where they would drop it, which costs a pose test and
+		// changes no answer.
+		if ty0 > t0 {
+			t0 = ty0
+		}
+		if ty1 < t1 {
+			t1 = ty1
+		}
 		tz0, tz1 := (zn[id]-az.oNear)*az.inv, (zf[id]-az.oFar)*az.inv
 		if t0 > tz1 || tz0 > t1 {
 			continue
 		}
-		enter, exit := max(t0, tz0), min(t1, tz1)
-		if enter <= maxDist && exit >= 0 && id != shooter && ok[id] {
-			reach = max(reach, exit)
+		if tz0 > t0 {
+			t0 = tz0
+		}
+		if tz1 < t1 {
+			t1 = tz1
+		}
+		if t0 <= maxDist && t1 >= 0 && id != shooter && ok[id] {
+			if t1 > reach {
+				reach = t1
+			}
 			k := len(cand)
-			cand = append(cand, candidate{})
-			for ; k > 0 && cand[k-1].enter > enter; k-- {
+			if k == maxCandidates {
+				cand = nil
+				break
+			}
+			cand = cand[:k+1]
+			for ; k > 0 && cand[k-1].enter > t0; k-- {
 				cand[k] = cand[k-1]
 			}
-			cand[k] = candidate{id: id, enter: enter}
+			cand[k] = candidate{id: id, enter: t0}
 		}
+	}
+	if cand == nil {
+		return tr.traceEvery(r, maxDist, maxDist, t, shooter)
 	}
 	if len(cand) == 0 {
 		return Hit{}, false
@@ -125,13 +135,14 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	if wall, ok := tr.Grid.Raycast(r, min(maxDist, reach)); ok {
 		maxDist = wall.Dist
 	}
+	pr := newProbe(r, p)
 	var best partHit
 	victim := -1
 	for _, c := range cand {
 		if c.enter > maxDist {
 			break
 		}
-		h, ok := tr.tracePose(pr, maxDist, t, shooter, c.id)
+		h, ok := tr.tracePose(&pr, maxDist, t, shooter, c.id)
 		// Testing in id order, a later player at the same distance
 		// replaced an earlier one: keep that answer.
 		if ok && (victim < 0 || h.dist < best.dist || c.id > victim) {
@@ -139,6 +150,30 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		}
 		if victim >= 0 {
 			maxDist = best.dist
+		}
+	}
+	return tr.hit(best, victim, t)
+}
+
+// maxCandidates is how many candidates Trace orders; a shot that enters
+// more swept boxes has every player tested.
+const maxCandidates = 16
+
+// traceEvery is Trace without a broad phase: the world's boxes are walked
+// up to wallRange and every player's pose at t is tested.
+func (tr *Tracer) traceEvery(r geom.Ray, wallRange, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
+	if wall, ok := tr.Grid.Raycast(r, wallRange); ok {
+		maxDist = wall.Dist
+	}
+	pr := newProbe(r, tr.Params)
+	var best partHit
+	victim := -1
+	for id := 0; id < tr.History.maxPlayers; id++ {
+		if id == shooter {
+			continue
+		}
+		if h, ok := tr.tracePose(&pr, maxDist, t, shooter, id); ok {
+			best, victim, maxDist = h, id, h.dist
 		}
 	}
 	return tr.hit(best, victim, t)
@@ -253,9 +288,9 @@ type slabAxis struct {
 // at (near[i] - oNear) * inv and leaves it at (far[i] - oFar) * inv.
 func (s *slabs) axis(b *sweptBoxes, a int) slabAxis {
 	if s.inv[a] >= 0 {
-		return slabAxis{b.lo[a], b.hi[a], s.oLo[a], s.oHi[a], s.inv[a]}
+		return slabAxis{b.side(a, false), b.side(a, true), s.oLo[a], s.oHi[a], s.inv[a]}
 	}
-	return slabAxis{b.hi[a], b.lo[a], s.oHi[a], s.oLo[a], s.inv[a]}
+	return slabAxis{b.side(a, true), b.side(a, false), s.oHi[a], s.oLo[a], s.inv[a]}
 }
 
 // A probe is a shot's ray prepared for the sphere tests of the broad

@@ -206,3 +206,78 @@ func TestHitboxStateMatchesInterpolate(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceCrowdedRayMatchesExhaustive checks shots along a queue of
+// players, each entering more swept boxes than Trace orders
+// (maxCandidates): Trace then tests every player, with the same answers.
+func TestTraceCrowdedRayMatchesExhaustive(t *testing.T) {
+	p := game.DefaultParams()
+	dt := game.TickDuration(64)
+	const players = 40
+	h := NewHistory(dt, time.Second, players)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := uint32(1); n <= 80; n++ {
+		h.Begin(n)
+		for i := range players {
+			st := game.PlayerState{
+				Pos: game.SnapPos(geom.V(-20+float64(i)*1.1, 0.3*math.Sin(float64(n)/7+float64(i)), 0)),
+				Yaw: uint16(rng.Uint32()),
+			}
+			if i%3 == 0 {
+				st.Flags |= game.FlagCrouched
+			}
+			h.Set(i, st)
+		}
+	}
+	tr := &Tracer{History: h, Grid: geom.NewGrid(nil, 0), Params: &p}
+	now := h.TickTime(80)
+	crowded, hits := 0, 0
+	for k := range 3000 {
+		origin := geom.V(-25, rng.NormFloat64()*0.3, 0.2+1.6*rng.Float64())
+		dir := geom.V(1, rng.NormFloat64()*0.01, rng.NormFloat64()*0.02)
+		at := now - time.Duration(rng.Int64N(int64(900*time.Millisecond)))
+		shooter := rng.IntN(players + 1)
+		if k%2 == 0 {
+			mask := rng.Uint64()
+			tr.Hittable = func(_, id int) bool { return mask>>(id%64)&1 == 1 }
+		} else {
+			tr.Hittable = nil
+		}
+		if boxes, ok := h.sweptAt(at); ok && entered(tr, boxes, geom.Ray{Origin: origin, Dir: dir}, shooter) > maxCandidates {
+			crowded++
+		}
+		got, gotOK := tr.Trace(geom.Ray{Origin: origin, Dir: dir}, 200, at, shooter)
+		want, wantOK := traceAll(tr, geom.Ray{Origin: origin, Dir: dir}, 200, at, shooter)
+		if gotOK != wantOK || got != want {
+			t.Fatalf("shot %d: pruned %+v (%v), exhaustive %+v (%v)", k, got, gotOK, want, wantOK)
+		}
+		if gotOK {
+			hits++
+		}
+	}
+	if crowded < 1000 || hits < 1000 {
+		t.Fatalf("%d shots entered more than %d boxes, %d hit: the test checks too little", crowded, maxCandidates, hits)
+	}
+	t.Logf("%d shots entered more than %d boxes, %d hit", crowded, maxCandidates, hits)
+}
+
+// entered counts the swept boxes of players other than shooter that the
+// ray enters, by geom.RayAABB on the boxes Trace tests.
+func entered(tr *Tracer, b sweptBoxes, r geom.Ray, shooter int) int {
+	p := tr.Params
+	side := p.Radius + sweepMargin
+	count := 0
+	for id, ok := range b.ok {
+		if !ok || id == shooter {
+			continue
+		}
+		box := geom.AABB{
+			Min: geom.V(b.side(0, false)[id]-side, b.side(1, false)[id]-side, b.side(2, false)[id]-sweepMargin),
+			Max: geom.V(b.side(0, true)[id]+side, b.side(1, true)[id]+side, b.side(2, true)[id]+max(p.Height, p.CrouchHeight)+sweepMargin),
+		}
+		if _, _, hit := geom.RayAABB(r, 200, box); hit {
+			count++
+		}
+	}
+	return count
+}
