@@ -213,7 +213,7 @@ func (tr *Tracer) tracePose(pr *probe, maxDist float64, t time.Duration, shooter
 		// The pose's own bounding sphere: the one above held the segment.
 		return partHit{}, false
 	}
-	return traceParts(pr.r, maxDist, &st, p, pr)
+	return traceBody(pr, maxDist, &st, p, pr.body)
 }
 
 // hitboxState returns the parts of game.Interpolate(*a, *b, frac) that
@@ -300,10 +300,11 @@ type probe struct {
 	r     geom.Ray
 	inv2  float64
 	bound float64
+	body  *body
 }
 
 func newProbe(r geom.Ray, p *game.Params) probe {
-	return probe{r: r, inv2: 1 / r.Dir.Len2(), bound: boundRadius(p)}
+	return probe{r: r, inv2: 1 / r.Dir.Len2(), bound: boundRadius(p), body: bodyFor(p)}
 }
 
 // near reports whether the ray passes within rad of c before maxDist: a
@@ -346,12 +347,20 @@ type partHit struct {
 // exactly: a shot at a torso costs one capsule test, not four.
 func traceParts(r geom.Ray, maxDist float64, st *game.PlayerState, p *game.Params, pr *probe) (partHit, bool) {
 	parts := game.Hitboxes(*st, p)
+	return testParts(r, maxDist, parts[:], pr)
+}
+
+// testParts returns the nearest of parts the ray hits within maxDist, the
+// later of two at the same distance, as traceParts tests them.
+func testParts(r geom.Ray, maxDist float64, parts []game.Part, pr *probe) (partHit, bool) {
 	var best partHit
 	found := false
 	for i := range parts {
 		part := &parts[i]
 		c := &part.Shape
-		if pr != nil && !pr.near(maxDist, part.Origin, c.R+c.A.Dist(c.B)/2+sweepMargin) {
+		// Half the segment's length bounded by the sum of its components,
+		// which spares a square root and only ever widens the sphere.
+		if pr != nil && !pr.near(maxDist, part.Origin, c.R+l1(c.B.Sub(c.A))/2+sweepMargin) {
 			continue
 		}
 		d, _, ok := geom.RayCapsule(r, maxDist, part.Shape)
@@ -364,6 +373,10 @@ func traceParts(r geom.Ray, maxDist float64, st *game.PlayerState, p *game.Param
 	}
 	return best, found
 }
+
+// l1 returns the sum of the magnitudes of v's components, at least its
+// length.
+func l1(v geom.Vec3) float64 { return math.Abs(v.X) + math.Abs(v.Y) + math.Abs(v.Z) }
 
 // BehindCover is SBC detection (shot behind cover): it re-applies an
 // impact, stored in the hit part's frame, to that part's pose in the

@@ -281,3 +281,50 @@ func entered(tr *Tracer, b sweptBoxes, r geom.Ray, shooter int) int {
 	}
 	return count
 }
+
+// TestBodyMatchesHitboxes checks that the body a rewound shot tests parts
+// of (the head and torso moved, the legs' capsule) has game.Hitboxes's
+// shape for the default proportions and others, so Trace takes its short
+// way, and that traceBody answers as traceParts does on poses of every
+// yaw and stance, shots near and through them.
+func TestBodyMatchesHitboxes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	for trial := range 20 {
+		p := game.DefaultParams()
+		if trial > 0 {
+			p.Radius = 0.2 + 0.5*rng.Float64()
+			p.EyeHeight = 1 + rng.Float64()
+			p.CrouchEyeHeight = 0.5 + 0.5*rng.Float64()
+		}
+		bd := newBody(&p)
+		if !bd.ok {
+			t.Fatalf("params %+v: the body does not have Hitboxes's shape", p)
+		}
+		hits := 0
+		for range 2000 {
+			st := game.PlayerState{
+				Pos: geom.V(rng.NormFloat64()*30, rng.NormFloat64()*30, rng.NormFloat64()),
+				Yaw: uint16(rng.Uint32()),
+			}
+			if rng.IntN(2) == 0 {
+				st.Flags |= game.FlagCrouched
+			}
+			aim := game.Hitboxes(st, &p)[rng.IntN(game.NumParts)].Origin.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.2))
+			origin := aim.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), 0.1*rng.NormFloat64()).Scale(10))
+			r := geom.Ray{Origin: origin, Dir: aim.Sub(origin)}
+			maxDist := []float64{200, 1.2, math.Inf(1)}[rng.IntN(3)]
+			pr := newProbe(r, &p)
+			got, gotOK := traceBody(&pr, maxDist, &st, &p, bd)
+			want, wantOK := traceParts(r, maxDist, &st, &p, &pr)
+			if gotOK != wantOK || got != want {
+				t.Fatalf("params %+v, pose %+v, ray %v: traceBody %+v (%v), traceParts %+v (%v)", p, st, r, got, gotOK, want, wantOK)
+			}
+			if gotOK {
+				hits++
+			}
+		}
+		if hits < 300 {
+			t.Fatalf("only %d hits: the test checks too little", hits)
+		}
+	}
+}
