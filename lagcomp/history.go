@@ -10,9 +10,12 @@ import (
 // sweepTicks is the length of a sweep chunk: History keeps, per player,
 // the box around its positions over each run of sweepTicks consecutive
 // ticks. Shorter chunks give tighter boxes (at 128 Hz and 4 m/s a chunk
-// spans half a metre) but more boxes to reset; a power of two keeps the
-// chunk index a shift.
-const sweepTicks = 16
+// spans 12.5 cm, against a player 80 cm across) so that a shot enters
+// fewer of them and walks the world's grid less far, but more boxes to
+// keep: 6 coordinates a player a chunk, under a fifth of the states'
+// size. Chunks of 16 ticks were 6% slower a rewound shot; of 2 or 1, no
+// faster. A power of two keeps the chunk index a shift.
+const sweepTicks = 4
 
 // History records every player's state at every server tick in a ring
 // buffer covering a fixed span (max_unlag), and answers "where was player
