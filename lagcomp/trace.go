@@ -205,12 +205,12 @@ func (tr *Tracer) tracePose(pr *probe, maxDist float64, t time.Duration, shooter
 	p := tr.Params
 	lift := geom.Vec3{Z: p.Height / 2}
 	a, b, frac, ok := tr.History.straddle(id, t)
-	if !ok || !pr.near(maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), pr.bound+a.Pos.Dist(b.Pos)/2) {
+	if !ok {
 		return partHit{}, false
 	}
+	// The pose's bounding sphere, then its parts.
 	st := hitboxState(a, b, frac)
-	if frac > 0 && !pr.near(maxDist, st.Pos.Add(lift), pr.bound) {
-		// The pose's own bounding sphere: the one above held the segment.
+	if !pr.near(maxDist, st.Pos.Add(lift), pr.bound) {
 		return partHit{}, false
 	}
 	return traceBody(pr, maxDist, &st, p, pr.body)
