@@ -11,6 +11,7 @@ import "math"
 type quickRay struct {
 	o, inv [3]float64
 	flat   [3]bool // the direction is zero on the axis
+	neg    [3]bool // the direction is negative on the axis
 	ok     bool    // the scales allow the bound on rounding below
 }
 
@@ -33,7 +34,7 @@ func newQuickRay(o, d Vec3) quickRay {
 		if a := math.Abs(di); !(a >= 1/quickLimit && a <= quickLimit) {
 			q.ok = false
 		}
-		q.inv[i] = 1 / di
+		q.inv[i], q.neg[i] = 1/di, di < 0
 	}
 	return q
 }
@@ -80,7 +81,19 @@ func (q *quickRay) axis(i int, lo, hi, tMin, tMax float64) (float64, float64, bo
 	if q.flat[i] {
 		return tMin, tMax, o < lo || o > hi
 	}
-	// Both planes, ordered without a branch: the box is not inverted.
-	a, b := (lo-o)*inv, (hi-o)*inv
-	return max(tMin, min(a, b)), min(tMax, max(a, b)), false
+	// The plane the line crosses first, by the sign of the direction: the
+	// box is not inverted, so the products keep that order. Plain
+	// comparisons stand for min and max, which handle NaN and the sign
+	// of zero at a cost: no product is NaN here (newQuickRay's limits),
+	// and the sign of a zero changes no comparison below.
+	if q.neg[i] {
+		lo, hi = hi, lo
+	}
+	if a := (lo - o) * inv; a > tMin {
+		tMin = a
+	}
+	if b := (hi - o) * inv; b < tMax {
+		tMax = b
+	}
+	return tMin, tMax, false
 }

@@ -10,9 +10,12 @@ import (
 // sweepTicks is the length of a sweep chunk: History keeps, per player,
 // the box around its positions over each run of sweepTicks consecutive
 // ticks. Shorter chunks give tighter boxes (at 128 Hz and 4 m/s a chunk
-// spans half a metre) but more boxes to reset; a power of two keeps the
-// chunk index a shift.
-const sweepTicks = 16
+// spans 12.5 cm, against a player 80 cm across) so that a shot enters
+// fewer of them and walks the world's grid less far, but more boxes to
+// keep: 6 coordinates a player a chunk, under a fifth of the states'
+// size. Chunks of 16 ticks were 6% slower a rewound shot; of 2 or 1, no
+// faster. A power of two keeps the chunk index a shift.
+const sweepTicks = 4
 
 // History records every player's state at every server tick in a ring
 // buffer covering a fixed span (max_unlag), and answers "where was player
@@ -41,18 +44,31 @@ type History struct {
 	chunks   int
 	chunkKey []uint32 // chunk held by each sweep slot
 	chunkOK  []bool   // sweep slot holds a chunk
-	// The boxes, chunks * maxPlayers of them, one coordinate of one
-	// corner per slice (lo: minimum, hi: maximum), so that the broad phase
-	// reads each as a run.
-	lo, hi  [3][]float64
+	// The boxes, maxPlayers of them a chunk: each sweep slot holds one
+	// block of 6 * maxPlayers coordinates, by axis the minimum corners of
+	// every player's box and then the maximum ones (sweptBoxes), so that
+	// the broad phase reads each as a run.
+	swept   []float64
 	sweptOK []bool // chunks * maxPlayers: box holds a position
 }
 
-// sweptBoxes are the swept boxes of one chunk, indexed by player: lo and
-// hi hold the minimum and maximum corners by axis.
+// sweptBoxes are the swept boxes of one chunk, indexed by player id < n:
+// on axis a, the minimum corners are c[2*a*n:][:n] and the maximum ones
+// c[(2*a+1)*n:][:n]. ok reports whether each box holds a position.
 type sweptBoxes struct {
-	lo, hi [3][]float64
-	ok     []bool
+	c  []float64
+	ok []bool
+}
+
+// side returns the run of the minimum (hi false) or maximum (hi true)
+// coordinates of every box on axis a.
+func (b *sweptBoxes) side(a int, hi bool) []float64 {
+	n := len(b.ok)
+	k := 2 * a
+	if hi {
+		k++
+	}
+	return b.c[k*n : (k+1)*n]
 }
 
 // NewHistory returns a history for maxPlayers players at the given tick
@@ -69,6 +85,7 @@ func NewHistory(tickDur, span time.Duration, maxPlayers int) *History {
 		chunks:     chunks,
 		chunkKey:   make([]uint32, chunks),
 		chunkOK:    make([]bool, chunks),
+		swept:      make([]float64, chunks*6*maxPlayers),
 		sweptOK:    make([]bool, chunks*maxPlayers),
 		tickDur:    tickDur,
 		slots:      slots,
@@ -77,10 +94,6 @@ func NewHistory(tickDur, span time.Duration, maxPlayers int) *History {
 		valid:      make([]bool, slots),
 		present:    make([]bool, slots*maxPlayers),
 		states:     make([]game.PlayerState, slots*maxPlayers),
-	}
-	for a := range 3 {
-		h.lo[a] = make([]float64, chunks*maxPlayers)
-		h.hi[a] = make([]float64, chunks*maxPlayers)
 	}
 	return h
 }
@@ -124,17 +137,19 @@ func (h *History) sweep(c uint32, id int, pos geom.Vec3) {
 	if !h.chunkOK[cs] || h.chunkKey[cs] != c {
 		return
 	}
-	i := cs*h.maxPlayers + id
+	i, n := cs*h.maxPlayers+id, h.maxPlayers
+	box := h.swept[cs*6*n : (cs+1)*6*n]
 	p := [3]float64{pos.X, pos.Y, pos.Z}
 	if !h.sweptOK[i] {
 		for a := range 3 {
-			h.lo[a][i], h.hi[a][i] = p[a], p[a]
+			box[2*a*n+id], box[(2*a+1)*n+id] = p[a], p[a]
 		}
 		h.sweptOK[i] = true
 		return
 	}
 	for a := range 3 {
-		h.lo[a][i], h.hi[a][i] = min(h.lo[a][i], p[a]), max(h.hi[a][i], p[a])
+		lo, hi := &box[2*a*n+id], &box[(2*a+1)*n+id]
+		*lo, *hi = min(*lo, p[a]), max(*hi, p[a])
 	}
 }
 
@@ -155,12 +170,8 @@ func (h *History) sweptAt(t time.Duration) (sweptBoxes, bool) {
 	if !h.chunkOK[cs] || h.chunkKey[cs] != c {
 		return sweptBoxes{}, false
 	}
-	from, to := cs*h.maxPlayers, (cs+1)*h.maxPlayers
-	b := sweptBoxes{ok: h.sweptOK[from:to]}
-	for a := range 3 {
-		b.lo[a], b.hi[a] = h.lo[a][from:to], h.hi[a][from:to]
-	}
-	return b, true
+	m := h.maxPlayers
+	return sweptBoxes{c: h.swept[cs*6*m : (cs+1)*6*m], ok: h.sweptOK[cs*m : (cs+1)*m]}, true
 }
 
 // Newest returns the newest recorded tick.

@@ -53,24 +53,9 @@ func boundRadius(p *game.Params) float64 {
 // testing every player would give.
 func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
 	p := tr.Params
-	probe := newProbe(r, p)
-	pr := &probe
 	boxes, pruned := tr.History.sweptAt(t)
 	if !pruned {
-		if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
-			maxDist = wall.Dist
-		}
-		var best Hit
-		found := false
-		for id := 0; id < tr.History.maxPlayers; id++ {
-			if id == shooter {
-				continue
-			}
-			if h, ok := tr.tracePose(pr, maxDist, t, shooter, id); ok {
-				best, found, maxDist = h, true, h.Dist
-			}
-		}
-		return best, found
+		return tr.traceEvery(r, maxDist, maxDist, t, shooter)
 	}
 	// Every body part lies inside the movement capsule, the radius around
 	// the position's vertical axis from the feet up to the standing height
@@ -83,8 +68,10 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		geom.Vec3{X: side, Y: side, Z: max(p.Height, p.CrouchHeight) + sweepMargin})
 	// Candidates in the order the ray enters their boxes: every hit lies
 	// inside its player's box, so once the nearest hit so far comes
-	// before the next entry, no later candidate can beat or tie it.
-	var buf [64]candidate
+	// before the next entry, no later candidate can beat or tie it. A
+	// shot enters a few boxes; one that enters more than the buffer holds
+	// tests every player instead, with the same answer.
+	var buf [maxCandidates]candidate
 	cand := buf[:0]
 	reach := 0.0 // where the ray leaves the last candidate's box
 	// The slab test of every box in one loop over the boxes' coordinates,
@@ -100,21 +87,44 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		if t0 > ty1 || ty0 > t1 {
 			continue
 		}
-		t0, t1 = max(t0, ty0), min(t1, ty1)
+		// Comparisons rather than max and min, which handle NaN and the
+		// sign of zero at a cost: a box with a NaN corner may then be
+		// kept where they would drop it, which costs a pose test and
+		// changes no answer.
+		if ty0 > t0 {
+			t0 = ty0
+		}
+		if ty1 < t1 {
+			t1 = ty1
+		}
 		tz0, tz1 := (zn[id]-az.oNear)*az.inv, (zf[id]-az.oFar)*az.inv
 		if t0 > tz1 || tz0 > t1 {
 			continue
 		}
-		enter, exit := max(t0, tz0), min(t1, tz1)
-		if enter <= maxDist && exit >= 0 && id != shooter && ok[id] {
-			reach = max(reach, exit)
+		if tz0 > t0 {
+			t0 = tz0
+		}
+		if tz1 < t1 {
+			t1 = tz1
+		}
+		if t0 <= maxDist && t1 >= 0 && id != shooter && ok[id] {
+			if t1 > reach {
+				reach = t1
+			}
 			k := len(cand)
-			cand = append(cand, candidate{})
-			for ; k > 0 && cand[k-1].enter > enter; k-- {
+			if k == maxCandidates {
+				cand = nil
+				break
+			}
+			cand = cand[:k+1]
+			for ; k > 0 && cand[k-1].enter > t0; k-- {
 				cand[k] = cand[k-1]
 			}
-			cand[k] = candidate{id: id, enter: enter}
+			cand[k] = candidate{id: id, enter: t0}
 		}
+	}
+	if cand == nil {
+		return tr.traceEvery(r, maxDist, maxDist, t, shooter)
 	}
 	if len(cand) == 0 {
 		return Hit{}, false
@@ -125,23 +135,59 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	if wall, ok := tr.Grid.Raycast(r, min(maxDist, reach)); ok {
 		maxDist = wall.Dist
 	}
-	var best Hit
-	found := false
+	pr := newProbe(r, p)
+	var best partHit
+	victim := -1
 	for _, c := range cand {
 		if c.enter > maxDist {
 			break
 		}
-		h, ok := tr.tracePose(pr, maxDist, t, shooter, c.id)
+		h, ok := tr.tracePose(&pr, maxDist, t, shooter, c.id)
 		// Testing in id order, a later player at the same distance
 		// replaced an earlier one: keep that answer.
-		if ok && (!found || h.Dist < best.Dist || c.id > best.Victim) {
-			best, found = h, true
+		if ok && (victim < 0 || h.dist < best.dist || c.id > victim) {
+			best, victim = h, c.id
 		}
-		if found {
-			maxDist = best.Dist
+		if victim >= 0 {
+			maxDist = best.dist
 		}
 	}
-	return best, found
+	return tr.hit(best, victim, t)
+}
+
+// maxCandidates is how many candidates Trace orders; a shot that enters
+// more swept boxes has every player tested.
+const maxCandidates = 16
+
+// traceEvery is Trace without a broad phase: the world's boxes are walked
+// up to wallRange and every player's pose at t is tested.
+func (tr *Tracer) traceEvery(r geom.Ray, wallRange, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
+	if wall, ok := tr.Grid.Raycast(r, wallRange); ok {
+		maxDist = wall.Dist
+	}
+	pr := newProbe(r, tr.Params)
+	var best partHit
+	victim := -1
+	for id := 0; id < tr.History.maxPlayers; id++ {
+		if id == shooter {
+			continue
+		}
+		if h, ok := tr.tracePose(&pr, maxDist, t, shooter, id); ok {
+			best, victim, maxDist = h, id, h.dist
+		}
+	}
+	return tr.hit(best, victim, t)
+}
+
+// hit returns the Hit of part hit h on player victim's pose at t, and
+// false when victim is negative: no player is hit. The whole pose is
+// blended only here, for the one player hit.
+func (tr *Tracer) hit(h partHit, victim int, t time.Duration) (Hit, bool) {
+	if victim < 0 {
+		return Hit{}, false
+	}
+	pose, _ := tr.History.At(victim, t)
+	return Hit{Victim: victim, Part: h.part, Dist: h.dist, Point: h.point, Local: h.local, Pose: pose}, true
 }
 
 // A candidate is a player whose swept box the ray enters, at enter.
@@ -152,27 +198,47 @@ type candidate struct {
 
 // tracePose returns the nearest part of player id's pose at t the ray
 // hits within maxDist.
-func (tr *Tracer) tracePose(pr *probe, maxDist float64, t time.Duration, shooter, id int) (Hit, bool) {
+func (tr *Tracer) tracePose(pr *probe, maxDist float64, t time.Duration, shooter, id int) (partHit, bool) {
 	if tr.Hittable != nil && !tr.Hittable(shooter, id) {
-		return Hit{}, false
+		return partHit{}, false
 	}
 	p := tr.Params
 	lift := geom.Vec3{Z: p.Height / 2}
 	a, b, frac, ok := tr.History.straddle(id, t)
-	if !ok || !pr.near(maxDist, a.Pos.Lerp(b.Pos, 0.5).Add(lift), pr.bound+a.Pos.Dist(b.Pos)/2) {
-		return Hit{}, false
+	if !ok {
+		return partHit{}, false
 	}
-	st := *a
-	if frac > 0 {
-		st = game.Interpolate(*a, *b, frac)
-		// The pose's own bounding sphere: the one above held the segment.
-		if !pr.near(maxDist, st.Pos.Add(lift), pr.bound) {
-			return Hit{}, false
+	// The pose's bounding sphere, then its parts.
+	st := hitboxState(a, b, frac)
+	if !pr.near(maxDist, st.Pos.Add(lift), pr.bound) {
+		return partHit{}, false
+	}
+	return traceBody(pr, maxDist, &st, p, pr.body)
+}
+
+// hitboxState returns the parts of game.Interpolate(*a, *b, frac) that
+// game.Hitboxes reads (position, yaw and flags), bit for bit, and zero
+// for the rest: a shot tests many poses but keeps at most one.
+func hitboxState(a, b *game.PlayerState, frac float64) game.PlayerState {
+	switch {
+	case frac == 0:
+		return game.PlayerState{Pos: a.Pos, Yaw: a.Yaw, Flags: a.Flags}
+	case a.Teleport != b.Teleport: // the nearer record, unblended
+		if frac < 0.5 {
+			return game.PlayerState{Pos: a.Pos, Yaw: a.Yaw, Flags: a.Flags}
 		}
+		return game.PlayerState{Pos: b.Pos, Yaw: b.Yaw, Flags: b.Flags}
 	}
-	h, ok := traceParts(pr.r, maxDist, st, p, pr)
-	h.Victim = id
-	return h, ok
+	flags := a.Flags
+	if frac >= 0.5 {
+		flags = b.Flags
+	}
+	dy := int16(b.Yaw - a.Yaw) // shorter arc, wrapping at a full turn
+	return game.PlayerState{
+		Pos:   a.Pos.Lerp(b.Pos, frac),
+		Yaw:   a.Yaw + uint16(int32(math.RoundToEven(float64(dy)*frac))),
+		Flags: flags,
+	}
 }
 
 // sweepMargin (metres) pads the swept boxes against rounding: far larger
@@ -222,9 +288,9 @@ type slabAxis struct {
 // at (near[i] - oNear) * inv and leaves it at (far[i] - oFar) * inv.
 func (s *slabs) axis(b *sweptBoxes, a int) slabAxis {
 	if s.inv[a] >= 0 {
-		return slabAxis{b.lo[a], b.hi[a], s.oLo[a], s.oHi[a], s.inv[a]}
+		return slabAxis{b.side(a, false), b.side(a, true), s.oLo[a], s.oHi[a], s.inv[a]}
 	}
-	return slabAxis{b.hi[a], b.lo[a], s.oHi[a], s.oLo[a], s.inv[a]}
+	return slabAxis{b.side(a, true), b.side(a, false), s.oHi[a], s.oLo[a], s.inv[a]}
 }
 
 // A probe is a shot's ray prepared for the sphere tests of the broad
@@ -234,10 +300,11 @@ type probe struct {
 	r     geom.Ray
 	inv2  float64
 	bound float64
+	body  *body
 }
 
 func newProbe(r geom.Ray, p *game.Params) probe {
-	return probe{r: r, inv2: 1 / r.Dir.Len2(), bound: boundRadius(p)}
+	return probe{r: r, inv2: 1 / r.Dir.Len2(), bound: boundRadius(p), body: bodyFor(p)}
 }
 
 // near reports whether the ray passes within rad of c before maxDist: a
@@ -261,19 +328,39 @@ func TracePlayer(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Param
 // TraceParts returns the nearest part of the player in state st the ray
 // hits within maxDist, testing every part.
 func TraceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params) (Hit, bool) {
-	return traceParts(r, maxDist, st, p, nil)
+	h, ok := traceParts(r, maxDist, &st, p, nil)
+	if !ok {
+		return Hit{}, false
+	}
+	return Hit{Part: h.part, Dist: h.dist, Point: h.point, Local: h.local, Pose: st}, true
+}
+
+// A partHit is a Hit without its victim and pose.
+type partHit struct {
+	part         game.PartKind
+	dist         float64
+	point, local geom.Vec3
 }
 
 // traceParts is TraceParts; with a probe of r, a part whose bounding
 // sphere (a margin larger, against rounding) the ray misses is not tested
 // exactly: a shot at a torso costs one capsule test, not four.
-func traceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params, pr *probe) (Hit, bool) {
-	parts := game.Hitboxes(st, p)
-	var best Hit
+func traceParts(r geom.Ray, maxDist float64, st *game.PlayerState, p *game.Params, pr *probe) (partHit, bool) {
+	parts := game.Hitboxes(*st, p)
+	return testParts(r, maxDist, parts[:], pr)
+}
+
+// testParts returns the nearest of parts the ray hits within maxDist, the
+// later of two at the same distance, as traceParts tests them.
+func testParts(r geom.Ray, maxDist float64, parts []game.Part, pr *probe) (partHit, bool) {
+	var best partHit
 	found := false
-	for _, part := range parts {
+	for i := range parts {
+		part := &parts[i]
 		c := &part.Shape
-		if pr != nil && !pr.near(maxDist, part.Origin, c.R+c.A.Dist(c.B)/2+sweepMargin) {
+		// Half the segment's length bounded by the sum of its components,
+		// which spares a square root and only ever widens the sphere.
+		if pr != nil && !pr.near(maxDist, part.Origin, c.R+l1(c.B.Sub(c.A))/2+sweepMargin) {
 			continue
 		}
 		d, _, ok := geom.RayCapsule(r, maxDist, part.Shape)
@@ -281,11 +368,15 @@ func traceParts(r geom.Ray, maxDist float64, st game.PlayerState, p *game.Params
 			continue
 		}
 		pt := r.Origin.AddScaled(r.Dir, d)
-		best = Hit{Part: part.Kind, Dist: d, Point: pt, Local: part.ToLocal(pt), Pose: st}
+		best = partHit{part: part.Kind, dist: d, point: pt, local: part.ToLocal(pt)}
 		found, maxDist = true, d
 	}
 	return best, found
 }
+
+// l1 returns the sum of the magnitudes of v's components, at least its
+// length.
+func l1(v geom.Vec3) float64 { return math.Abs(v.X) + math.Abs(v.Y) + math.Abs(v.Z) }
 
 // BehindCover is SBC detection (shot behind cover): it re-applies an
 // impact, stored in the hit part's frame, to that part's pose in the

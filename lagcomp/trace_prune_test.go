@@ -170,3 +170,161 @@ func TestTracePrunedMatchesExhaustive(t *testing.T) {
 	}
 	t.Logf("%d hits in %d shots", hits, scenes*shots)
 }
+
+// TestHitboxStateMatchesInterpolate checks that the pose Trace tests has
+// the position, yaw and flags of game.Interpolate's, bit for bit: across
+// teleports, at both ends and at half way, with yaw wrapping.
+func TestHitboxStateMatchesInterpolate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	state := func() game.PlayerState {
+		return game.PlayerState{
+			Pos:      geom.V(rng.NormFloat64()*30, rng.NormFloat64()*30, rng.NormFloat64()),
+			Vel:      geom.V(rng.NormFloat64(), rng.NormFloat64(), 0),
+			Yaw:      uint16(rng.Uint32()),
+			Pitch:    int16(rng.IntN(8000) - 4000),
+			Flags:    game.StateFlags(rng.Uint32()),
+			Teleport: uint8(rng.IntN(2)),
+			Health:   int16(rng.IntN(100)),
+		}
+	}
+	for i := range 100000 {
+		a, b := state(), state()
+		frac := []float64{0, 0.5, 1, rng.Float64()}[rng.IntN(4)]
+		if frac == 0 && rng.IntN(2) == 0 {
+			b = a
+		}
+		got := hitboxState(&a, &b, frac)
+		want := game.Interpolate(a, b, frac)
+		if frac == 0 {
+			want = a
+		}
+		if got.Pos != want.Pos || got.Yaw != want.Yaw || got.Flags != want.Flags {
+			t.Fatalf("case %d: frac %v: hitboxState %+v, Interpolate %+v", i, frac, got, want)
+		}
+		if game.Hitboxes(got, nil) != game.Hitboxes(want, nil) {
+			t.Fatalf("case %d: the hitboxes differ", i)
+		}
+	}
+}
+
+// TestTraceCrowdedRayMatchesExhaustive checks shots along a queue of
+// players, each entering more swept boxes than Trace orders
+// (maxCandidates): Trace then tests every player, with the same answers.
+func TestTraceCrowdedRayMatchesExhaustive(t *testing.T) {
+	p := game.DefaultParams()
+	dt := game.TickDuration(64)
+	const players = 40
+	h := NewHistory(dt, time.Second, players)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := uint32(1); n <= 80; n++ {
+		h.Begin(n)
+		for i := range players {
+			st := game.PlayerState{
+				Pos: game.SnapPos(geom.V(-20+float64(i)*1.1, 0.3*math.Sin(float64(n)/7+float64(i)), 0)),
+				Yaw: uint16(rng.Uint32()),
+			}
+			if i%3 == 0 {
+				st.Flags |= game.FlagCrouched
+			}
+			h.Set(i, st)
+		}
+	}
+	tr := &Tracer{History: h, Grid: geom.NewGrid(nil, 0), Params: &p}
+	now := h.TickTime(80)
+	crowded, hits := 0, 0
+	for k := range 3000 {
+		origin := geom.V(-25, rng.NormFloat64()*0.3, 0.2+1.6*rng.Float64())
+		dir := geom.V(1, rng.NormFloat64()*0.01, rng.NormFloat64()*0.02)
+		at := now - time.Duration(rng.Int64N(int64(900*time.Millisecond)))
+		shooter := rng.IntN(players + 1)
+		if k%2 == 0 {
+			mask := rng.Uint64()
+			tr.Hittable = func(_, id int) bool { return mask>>(id%64)&1 == 1 }
+		} else {
+			tr.Hittable = nil
+		}
+		if boxes, ok := h.sweptAt(at); ok && entered(tr, boxes, geom.Ray{Origin: origin, Dir: dir}, shooter) > maxCandidates {
+			crowded++
+		}
+		got, gotOK := tr.Trace(geom.Ray{Origin: origin, Dir: dir}, 200, at, shooter)
+		want, wantOK := traceAll(tr, geom.Ray{Origin: origin, Dir: dir}, 200, at, shooter)
+		if gotOK != wantOK || got != want {
+			t.Fatalf("shot %d: pruned %+v (%v), exhaustive %+v (%v)", k, got, gotOK, want, wantOK)
+		}
+		if gotOK {
+			hits++
+		}
+	}
+	if crowded < 1000 || hits < 1000 {
+		t.Fatalf("%d shots entered more than %d boxes, %d hit: the test checks too little", crowded, maxCandidates, hits)
+	}
+	t.Logf("%d shots entered more than %d boxes, %d hit", crowded, maxCandidates, hits)
+}
+
+// entered counts the swept boxes of players other than shooter that the
+// ray enters, by geom.RayAABB on the boxes Trace tests.
+func entered(tr *Tracer, b sweptBoxes, r geom.Ray, shooter int) int {
+	p := tr.Params
+	side := p.Radius + sweepMargin
+	count := 0
+	for id, ok := range b.ok {
+		if !ok || id == shooter {
+			continue
+		}
+		box := geom.AABB{
+			Min: geom.V(b.side(0, false)[id]-side, b.side(1, false)[id]-side, b.side(2, false)[id]-sweepMargin),
+			Max: geom.V(b.side(0, true)[id]+side, b.side(1, true)[id]+side, b.side(2, true)[id]+max(p.Height, p.CrouchHeight)+sweepMargin),
+		}
+		if _, _, hit := geom.RayAABB(r, 200, box); hit {
+			count++
+		}
+	}
+	return count
+}
+
+// TestBodyMatchesHitboxes checks that the body a rewound shot tests parts
+// of (the head and torso moved, the legs' capsule) has game.Hitboxes's
+// shape for the default proportions and others, so Trace takes its short
+// way, and that traceBody answers as traceParts does on poses of every
+// yaw and stance, shots near and through them.
+func TestBodyMatchesHitboxes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 1))
+	for trial := range 20 {
+		p := game.DefaultParams()
+		if trial > 0 {
+			p.Radius = 0.2 + 0.5*rng.Float64()
+			p.EyeHeight = 1 + rng.Float64()
+			p.CrouchEyeHeight = 0.5 + 0.5*rng.Float64()
+		}
+		bd := newBody(&p)
+		if !bd.ok {
+			t.Fatalf("params %+v: the body does not have Hitboxes's shape", p)
+		}
+		hits := 0
+		for range 2000 {
+			st := game.PlayerState{
+				Pos: geom.V(rng.NormFloat64()*30, rng.NormFloat64()*30, rng.NormFloat64()),
+				Yaw: uint16(rng.Uint32()),
+			}
+			if rng.IntN(2) == 0 {
+				st.Flags |= game.FlagCrouched
+			}
+			aim := game.Hitboxes(st, &p)[rng.IntN(game.NumParts)].Origin.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.2))
+			origin := aim.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), 0.1*rng.NormFloat64()).Scale(10))
+			r := geom.Ray{Origin: origin, Dir: aim.Sub(origin)}
+			maxDist := []float64{200, 1.2, math.Inf(1)}[rng.IntN(3)]
+			pr := newProbe(r, &p)
+			got, gotOK := traceBody(&pr, maxDist, &st, &p, bd)
+			want, wantOK := traceParts(r, maxDist, &st, &p, &pr)
+			if gotOK != wantOK || got != want {
+				t.Fatalf("params %+v, pose %+v, ray %v: traceBody %+v (%v), traceParts %+v (%v)", p, st, r, got, gotOK, want, wantOK)
+			}
+			if gotOK {
+				hits++
+			}
+		}
+		if hits < 300 {
+			t.Fatalf("only %d hits: the test checks too little", hits)
+		}
+	}
+}
