@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/lagkit/lagkit/internal/outbox"
+	"math/bits"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -213,6 +214,9 @@ type Client struct {
 	hasNewest bool
 
 	remotes [wire.MaxEntities]*remote
+	// present lists, in increasing order, the remote players of the
+	// newest snapshot: every remote alive is among them.
+	present []int
 
 	nextEvent uint32       // sequence number of the next event not yet seen
 	early     []earlyEvent // by sequence number modulo wire.MaxEventWindow; nil until one arrives early
@@ -532,18 +536,26 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	c.hasOffset = true
 
 	c.reconcile(sn)
-	for id := range wire.MaxEntities {
-		if id == c.id || !sn.Has(id) {
-			if r := c.remotes[id]; r != nil {
-				r.alive = false
+	for _, id := range c.present {
+		if !sn.Has(id) {
+			c.remotes[id].alive = false // gone from the world
+		}
+	}
+	c.present = c.present[:0]
+	for w, word := range sn.Present {
+		for word != 0 {
+			id := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if id == c.id {
+				continue
 			}
-			continue
+			t := serverTime
+			if stamp := sn.Entities[id].Stamp; stamp != 0 {
+				t = time.Duration(stamp) * c.tickDur
+			}
+			c.addSample(id, t, sn.Entities[id].State())
+			c.present = append(c.present, id)
 		}
-		t := serverTime
-		if stamp := sn.Entities[id].Stamp; stamp != 0 {
-			t = time.Duration(stamp) * c.tickDur
-		}
-		c.addSample(id, t, sn.Entities[id].State())
 	}
 	c.events(now, sn)
 	return nil

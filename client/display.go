@@ -71,6 +71,17 @@ type remote struct {
 	head  int // index of the newest
 	alive bool
 	dr    reckoning.Model // DeadReckon's view of the player
+	// at is the index of the sample along last interpolated from: the
+	// view time moves forward a little each frame, so the next search
+	// starts there instead of at the newest.
+	at int
+	// drawn is the player as last drawn, at server time drawnAt, while
+	// hasDrawn: a bot and the display error measured on its screen ask
+	// for the same player at the same time, and the states held have not
+	// changed in between. A new state forgets it.
+	drawn    game.PlayerState
+	drawnAt  time.Duration
+	hasDrawn bool
 }
 
 // along returns r at server time t from its received states: between
@@ -92,17 +103,38 @@ func (r *remote) along(t, limit time.Duration) game.PlayerState {
 		st.Pos = st.Pos.AddScaled(st.Vel, ahead.Seconds())
 		return st
 	}
-	// Walk back to the newest sample at or before t.
+	// The held samples' times increase from the oldest to the newest:
+	// find the newest at or before t, forward from the one found last
+	// time when that one is still held and not after t, else back from
+	// the newest.
+	if age := (newest - r.at + histLen) % histLen; age < r.n && r.t[r.at] <= t {
+		j := r.at
+		for {
+			i := (j + 1) % histLen
+			if r.t[i] > t {
+				r.at = j
+				return r.between(j, i, t)
+			}
+			j = i // never the newest, which is after t
+		}
+	}
 	i := newest
 	for k := 1; k < r.n; k++ {
 		j := (newest + histLen - k) % histLen
 		if r.t[j] <= t {
-			frac := float64(t-r.t[j]) / float64(r.t[i]-r.t[j])
-			return game.Interpolate(r.s[j], r.s[i], frac)
+			r.at = j
+			return r.between(j, i, t)
 		}
 		i = j
 	}
 	return r.s[i] // older than everything held: the oldest sample
+}
+
+// between interpolates r at time t between its samples j and i, the
+// next after j, which straddle t.
+func (r *remote) between(j, i int, t time.Duration) game.PlayerState {
+	frac := float64(t-r.t[j]) / float64(r.t[i]-r.t[j])
+	return game.Interpolate(r.s[j], r.s[i], frac)
 }
 
 // ViewTime returns the server time at which remote players are drawn
@@ -150,7 +182,7 @@ func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
 	if reset {
 		r.n = 0 // appeared or teleported: do not slide from the old place
 	}
-	r.alive = true
+	r.alive, r.hasDrawn = true, false
 	r.head = (r.head + 1) % histLen
 	r.t[r.head], r.s[r.head] = t, st
 	r.n = min(r.n+1, histLen)
@@ -167,13 +199,17 @@ func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
 	if r == nil || !r.alive || r.n == 0 {
 		return game.PlayerState{}, false
 	}
-	return c.cfg.Display.draw(&c.cfg, r, t), true
+	if !r.hasDrawn || r.drawnAt != t {
+		r.drawn, r.drawnAt, r.hasDrawn = c.cfg.Display.draw(&c.cfg, r, t), t, true
+	}
+	return r.drawn, true
 }
 
-// RemoteIDs appends the slots of remote players currently in the world.
+// RemoteIDs appends the slots of remote players currently in the world,
+// in increasing order.
 func (c *Client) RemoteIDs(dst []int) []int {
-	for id, r := range c.remotes {
-		if r != nil && r.alive && r.n > 0 {
+	for _, id := range c.present {
+		if r := c.remotes[id]; r != nil && r.alive && r.n > 0 {
 			dst = append(dst, id)
 		}
 	}
