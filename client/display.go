@@ -28,9 +28,9 @@ type Display interface {
 	// reports that r's history started again with it (the player
 	// appeared, or teleported), so there is nothing to move on from.
 	received(c *Client, id int, r *remote, reset bool)
-	// draw returns r as drawn at server time t; r holds at least one
-	// state.
-	draw(cfg *Config, r *remote, t time.Duration) game.PlayerState
+	// draw sets *out to r as drawn at server time t; r holds at least
+	// one state.
+	draw(cfg *Config, r *remote, t time.Duration, out *game.PlayerState)
 }
 
 // displays is the registry of display modes, the default first.
@@ -84,7 +84,7 @@ type remote struct {
 	hasDrawn bool
 }
 
-// along returns r at server time t from its received states: between
+// along sets *out to r at server time t from its received states: between
 // the two that straddle t, the oldest held when t is older than all of
 // them, and past the newest that state projected along its own velocity
 // for at most limit, then held.
@@ -95,13 +95,13 @@ type remote struct {
 // over the interval before it, half an interval stale on a clean link,
 // and across lost snapshots or threshold replication's long gaps the
 // mean over a path that may have turned or stopped since.
-func (r *remote) along(t, limit time.Duration) game.PlayerState {
+func (r *remote) along(out *game.PlayerState, t, limit time.Duration) {
 	newest := r.head
 	if t >= r.t[newest] {
-		st := r.s[newest]
+		*out = r.s[newest]
 		ahead := min(t-r.t[newest], limit)
-		st.Pos = st.Pos.AddScaled(st.Vel, ahead.Seconds())
-		return st
+		out.Pos = out.Pos.AddScaled(out.Vel, ahead.Seconds())
+		return
 	}
 	// The held samples' times increase from the oldest to the newest:
 	// find the newest at or before t, forward from the one found last
@@ -113,7 +113,8 @@ func (r *remote) along(t, limit time.Duration) game.PlayerState {
 			i := (j + 1) % histLen
 			if r.t[i] > t {
 				r.at = j
-				return r.between(j, i, t)
+				r.between(out, j, i, t)
+				return
 			}
 			j = i // never the newest, which is after t
 		}
@@ -123,18 +124,19 @@ func (r *remote) along(t, limit time.Duration) game.PlayerState {
 		j := (newest + histLen - k) % histLen
 		if r.t[j] <= t {
 			r.at = j
-			return r.between(j, i, t)
+			r.between(out, j, i, t)
+			return
 		}
 		i = j
 	}
-	return r.s[i] // older than everything held: the oldest sample
+	*out = r.s[i] // older than everything held: the oldest sample
 }
 
-// between interpolates r at time t between its samples j and i, the
-// next after j, which straddle t.
-func (r *remote) between(j, i int, t time.Duration) game.PlayerState {
+// between sets *out to r at time t, interpolated between its samples j
+// and i, the next after j, which straddle t.
+func (r *remote) between(out *game.PlayerState, j, i int, t time.Duration) {
 	frac := float64(t-r.t[j]) / float64(r.t[i]-r.t[j])
-	return game.Interpolate(r.s[j], r.s[i], frac)
+	game.InterpolateInto(out, &r.s[j], &r.s[i], frac)
 }
 
 // ViewTime returns the server time at which remote players are drawn
@@ -200,7 +202,8 @@ func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
 		return game.PlayerState{}, false
 	}
 	if !r.hasDrawn || r.drawnAt != t {
-		r.drawn, r.drawnAt, r.hasDrawn = c.cfg.Display.draw(&c.cfg, r, t), t, true
+		c.cfg.Display.draw(&c.cfg, r, t, &r.drawn)
+		r.drawnAt, r.hasDrawn = t, true
 	}
 	return r.drawn, true
 }

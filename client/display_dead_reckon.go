@@ -34,10 +34,9 @@ func (deadReckon) received(c *Client, id int, r *remote, reset bool) {
 	r.dr.Update(u, blend)
 }
 
-func (deadReckon) draw(_ *Config, r *remote, t time.Duration) game.PlayerState {
-	st := r.s[r.head]
-	st.Pos = r.dr.At(t)
-	return st
+func (deadReckon) draw(_ *Config, r *remote, t time.Duration, out *game.PlayerState) {
+	*out = r.s[r.head]
+	out.Pos = r.dr.At(t)
 }
 
 // reckoning returns the DeadReckon policy for remote player id.

@@ -51,7 +51,9 @@ func TestAlongRemembersWhereItWas(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				at = now - 100*time.Millisecond + time.Duration(step%7)*time.Millisecond
 			}
-			if got, want := r.along(at, 250*time.Millisecond), alongFromNewest(&r, at, 250*time.Millisecond); got != want {
+			var got game.PlayerState
+			r.along(&got, at, 250*time.Millisecond)
+			if want := alongFromNewest(&r, at, 250*time.Millisecond); got != want {
 				t.Fatalf("step %d, time %v: along %+v, search from the newest %+v", step, at, got, want)
 			}
 		}
