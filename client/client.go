@@ -553,7 +553,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 			if stamp := sn.Entities[id].Stamp; stamp != 0 {
 				t = time.Duration(stamp) * c.tickDur
 			}
-			c.addSample(id, t, sn.Entities[id].State())
+			c.addSample(id, t, &sn.Entities[id])
 			c.present = append(c.present, id)
 		}
 	}

@@ -170,7 +170,7 @@ func implausibleJump(p *game.Params, a, b geom.Vec3, gap time.Duration) bool {
 // starts again when the player appears, teleports (its teleport counter
 // moved) or jumps further than it could have moved, so it is never drawn
 // sliding across the map.
-func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
+func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState) {
 	r := c.remotes[id]
 	if r == nil {
 		r = &remote{}
@@ -179,14 +179,18 @@ func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
 	if r.alive && r.n > 0 && r.t[r.head] >= t {
 		return // a state already held (threshold replication repeats it)
 	}
-	reset := !r.alive || (r.n > 0 && (r.s[r.head].Teleport != st.Teleport ||
-		implausibleJump(c.cfg.Movement, r.s[r.head].Pos, st.Pos, t-r.t[r.head])))
+	// The state is written where it is kept, in place: only the newest
+	// held is compared with it, and that is another slot.
+	next := (r.head + 1) % histLen
+	r.t[next], r.s[next] = t, e.State()
+	st, last := &r.s[next], &r.s[r.head]
+	reset := !r.alive || (r.n > 0 && (last.Teleport != st.Teleport ||
+		implausibleJump(c.cfg.Movement, last.Pos, st.Pos, t-r.t[r.head])))
 	if reset {
 		r.n = 0 // appeared or teleported: do not slide from the old place
 	}
 	r.alive, r.hasDrawn = true, false
-	r.head = (r.head + 1) % histLen
-	r.t[r.head], r.s[r.head] = t, st
+	r.head = next
 	r.n = min(r.n+1, histLen)
 	c.cfg.Display.received(c, id, r, reset)
 }
