@@ -64,24 +64,31 @@ func (historyOnly) received(*Client, int, *remote, bool) {}
 
 // remote is what a client holds of one remote player: its received
 // states, a ring with the newest at head, and the display mode's model.
+// What each received state and each drawing reads and writes lies
+// together: the bookkeeping first, then each state beside its time.
 type remote struct {
-	t     [histLen]time.Duration
-	s     [histLen]game.PlayerState
 	n     int // samples held
 	head  int // index of the newest
 	alive bool
-	dr    reckoning.Model // DeadReckon's view of the player
+	// hasDrawn reports that drawn is the player as last drawn, at server
+	// time drawnAt: a bot and the display error measured on its screen
+	// ask for the same player at the same time, and the states held have
+	// not changed in between. A new state forgets it.
+	hasDrawn bool
+	drawnAt  time.Duration
 	// at is the index of the sample along last interpolated from: the
 	// view time moves forward a little each frame, so the next search
 	// starts there instead of at the newest.
-	at int
-	// drawn is the player as last drawn, at server time drawnAt, while
-	// hasDrawn: a bot and the display error measured on its screen ask
-	// for the same player at the same time, and the states held have not
-	// changed in between. A new state forgets it.
-	drawn    game.PlayerState
-	drawnAt  time.Duration
-	hasDrawn bool
+	at    int
+	drawn game.PlayerState
+	h     [histLen]sample
+	dr    reckoning.Model // DeadReckon's view of the player
+}
+
+// sample is a remote player's state s at server time t.
+type sample struct {
+	t time.Duration
+	s game.PlayerState
 }
 
 // along sets *out to r at server time t from its received states: between
@@ -97,9 +104,9 @@ type remote struct {
 // mean over a path that may have turned or stopped since.
 func (r *remote) along(out *game.PlayerState, t, limit time.Duration) {
 	newest := r.head
-	if t >= r.t[newest] {
-		*out = r.s[newest]
-		ahead := min(t-r.t[newest], limit)
+	if t >= r.h[newest].t {
+		*out = r.h[newest].s
+		ahead := min(t-r.h[newest].t, limit)
 		out.Pos = out.Pos.AddScaled(out.Vel, ahead.Seconds())
 		return
 	}
@@ -107,11 +114,11 @@ func (r *remote) along(out *game.PlayerState, t, limit time.Duration) {
 	// find the newest at or before t, forward from the one found last
 	// time when that one is still held and not after t, else back from
 	// the newest.
-	if age := (newest - r.at + histLen) % histLen; age < r.n && r.t[r.at] <= t {
+	if age := (newest - r.at + histLen) % histLen; age < r.n && r.h[r.at].t <= t {
 		j := r.at
 		for {
 			i := (j + 1) % histLen
-			if r.t[i] > t {
+			if r.h[i].t > t {
 				r.at = j
 				r.between(out, j, i, t)
 				return
@@ -122,21 +129,21 @@ func (r *remote) along(out *game.PlayerState, t, limit time.Duration) {
 	i := newest
 	for k := 1; k < r.n; k++ {
 		j := (newest + histLen - k) % histLen
-		if r.t[j] <= t {
+		if r.h[j].t <= t {
 			r.at = j
 			r.between(out, j, i, t)
 			return
 		}
 		i = j
 	}
-	*out = r.s[i] // older than everything held: the oldest sample
+	*out = r.h[i].s // older than everything held: the oldest sample
 }
 
 // between sets *out to r at time t, interpolated between its samples j
 // and i, the next after j, which straddle t.
 func (r *remote) between(out *game.PlayerState, j, i int, t time.Duration) {
-	frac := float64(t-r.t[j]) / float64(r.t[i]-r.t[j])
-	game.InterpolateInto(out, &r.s[j], &r.s[i], frac)
+	frac := float64(t-r.h[j].t) / float64(r.h[i].t-r.h[j].t)
+	game.InterpolateInto(out, &r.h[j].s, &r.h[i].s, frac)
 }
 
 // ViewTime returns the server time at which remote players are drawn
@@ -176,16 +183,16 @@ func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState) {
 		r = &remote{}
 		c.remotes[id] = r
 	}
-	if r.alive && r.n > 0 && r.t[r.head] >= t {
+	if r.alive && r.n > 0 && r.h[r.head].t >= t {
 		return // a state already held (threshold replication repeats it)
 	}
 	// The state is written where it is kept, in place: only the newest
 	// held is compared with it, and that is another slot.
 	next := (r.head + 1) % histLen
-	r.t[next], r.s[next] = t, e.State()
-	st, last := &r.s[next], &r.s[r.head]
+	r.h[next].t, r.h[next].s = t, e.State()
+	st, last := &r.h[next].s, &r.h[r.head].s
 	reset := !r.alive || (r.n > 0 && (last.Teleport != st.Teleport ||
-		implausibleJump(c.cfg.Movement, last.Pos, st.Pos, t-r.t[r.head])))
+		implausibleJump(c.cfg.Movement, last.Pos, st.Pos, t-r.h[r.head].t)))
 	if reset {
 		r.n = 0 // appeared or teleported: do not slide from the old place
 	}

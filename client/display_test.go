@@ -14,20 +14,20 @@ import (
 // from the newest sample every time, without the remembered index.
 func alongFromNewest(r *remote, t, limit time.Duration) game.PlayerState {
 	newest := r.head
-	if t >= r.t[newest] {
-		st := r.s[newest]
-		st.Pos = st.Pos.AddScaled(st.Vel, min(t-r.t[newest], limit).Seconds())
+	if t >= r.h[newest].t {
+		st := r.h[newest].s
+		st.Pos = st.Pos.AddScaled(st.Vel, min(t-r.h[newest].t, limit).Seconds())
 		return st
 	}
 	i := newest
 	for k := 1; k < r.n; k++ {
 		j := (newest + histLen - k) % histLen
-		if r.t[j] <= t {
-			return game.Interpolate(r.s[j], r.s[i], float64(t-r.t[j])/float64(r.t[i]-r.t[j]))
+		if r.h[j].t <= t {
+			return game.Interpolate(r.h[j].s, r.h[i].s, float64(t-r.h[j].t)/float64(r.h[i].t-r.h[j].t))
 		}
 		i = j
 	}
-	return r.s[i]
+	return r.h[i].s
 }
 
 // TestAlongRemembersWhereItWas checks that interpolating from the sample
@@ -43,8 +43,8 @@ func TestAlongRemembersWhereItWas(t *testing.T) {
 		}
 		now += time.Duration(1+rng.IntN(40)) * time.Millisecond
 		r.head = (r.head + 1) % histLen
-		r.t[r.head] = now
-		r.s[r.head] = game.PlayerState{Pos: geom.V(rng.Float64()*10, rng.Float64()*10, 0), Vel: geom.V(1, 0, 0), Yaw: uint16(rng.Uint32())}
+		r.h[r.head].t = now
+		r.h[r.head].s = game.PlayerState{Pos: geom.V(rng.Float64()*10, rng.Float64()*10, 0), Vel: geom.V(1, 0, 0), Yaw: uint16(rng.Uint32())}
 		r.n = min(r.n+1, histLen)
 		for range 3 {
 			at := now - time.Duration(rng.IntN(800))*time.Millisecond + time.Duration(rng.IntN(50))*time.Millisecond
