@@ -207,8 +207,7 @@ type Client struct {
 	// prediction and the server's state is not a prediction error.
 	scored uint32
 
-	snaps     [snapRing]wire.Snapshot
-	eventData [snapRing][]byte // backing store of each snapshot's event data
+	baselines baselines
 	newest    uint32
 	newestAt  time.Duration
 	hasNewest bool
@@ -274,6 +273,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	cl := &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}
+	cl.baselines.init()
 	for _, o := range c.Map.Objectives {
 		switch {
 		case o.Kind == world.Flag && (o.Team == 0 || o.Team == 1):
@@ -475,13 +475,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 	}
 }
 
-func (c *Client) baseline(tick uint32) *wire.Snapshot {
-	s := &c.snaps[tick%snapRing]
-	if s.Tick != tick || tick == 0 {
-		return nil
-	}
-	return s
-}
+func (c *Client) baseline(tick uint32) *wire.Snapshot { return c.baselines.get(tick) }
 
 func (c *Client) snapshot(now time.Duration, data []byte) error {
 	tick, err := wire.SnapshotTick(data)
@@ -493,18 +487,21 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 		c.stats.Stale++
 		return nil
 	}
-	// Decoded in place: the ring slot is where it is kept, and copying a
+	// Decoded in place: the slot is where it is kept, and copying a
 	// snapshot (every entity slot) costs as much as decoding it.
-	slot := &c.snaps[tick%snapRing]
+	b := &c.baselines
+	i := b.take(tick)
+	slot := &b.snaps[i]
 	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
-		slot.Tick = 0 // half decoded: no baseline
+		b.drop(i) // half decoded: no baseline
 		c.stats.Malformed++
 		return err
 	}
+	b.keep(i)
 	c.stats.SnapshotsReceived++
 	c.stats.BytesReceived += len(data)
 	sn := slot
-	events, data := slot.Events, c.eventData[tick%snapRing][:0]
+	events, data := slot.Events, b.eventData[i][:0]
 	// Event data aliases the datagram, which the driver may reuse: copy it
 	// (the decoded events are rewritten in place, each before it is read).
 	for i, ev := range events {
@@ -512,7 +509,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 		data = append(data, ev.Data...)
 		events[i].Data = data[start:len(data):len(data)]
 	}
-	c.eventData[tick%snapRing] = data
+	b.eventData[i] = data
 	c.newest, c.newestAt, c.hasNewest = sn.Tick, now, true
 
 	serverTime := time.Duration(sn.Tick) * c.tickDur
