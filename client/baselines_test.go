@@ -6,6 +6,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/baseline"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -34,7 +35,7 @@ func TestBaselinesKeepWhatTheServerMayName(t *testing.T) {
 	// The baseline trails by up to five ticks, never going back, for ten
 	// times the slots kept.
 	base := uint32(1)
-	for tick := uint32(2); tick < 10*snapRing; tick++ {
+	for tick := uint32(2); tick < 10*baseline.Window; tick++ {
 		if tick%7 == 0 {
 			base = max(base, tick-5)
 		}
@@ -45,7 +46,7 @@ func TestBaselinesKeepWhatTheServerMayName(t *testing.T) {
 			t.Fatalf("tick %d: x=%v", tick, s.Pos.X)
 		}
 	}
-	tick := uint32(10 * snapRing)
+	tick := uint32(10 * baseline.Window)
 	if err := send(tick, base-1); err == nil {
 		t.Fatalf("a snapshot against %d, older than the baseline %d named before, decoded", base-1, base)
 	}

@@ -14,12 +14,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/lagkit/lagkit/internal/outbox"
 	"math/bits"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/baseline"
+	"github.com/lagkit/lagkit/internal/outbox"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/wire"
@@ -152,9 +153,8 @@ const (
 )
 
 const (
-	cmdRing  = 256 // pending commands kept for replay (4 s at 64 Hz)
-	snapRing = 64  // received snapshots kept as delta baselines
-	histLen  = 32  // interpolation samples kept per remote player
+	cmdRing = 256 // pending commands kept for replay (4 s at 64 Hz)
+	histLen = 32  // interpolation samples kept per remote player
 )
 
 // Client is one player's client state machine.
@@ -207,7 +207,10 @@ type Client struct {
 	// prediction and the server's state is not a prediction error.
 	scored uint32
 
-	baselines baselines
+	// baselines holds the received snapshots, eventData by slot the
+	// backing store of each one's event data.
+	baselines baseline.Ring
+	eventData [baseline.Window][]byte
 	newest    uint32
 	newestAt  time.Duration
 	hasNewest bool
@@ -273,7 +276,6 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	cl := &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}
-	cl.baselines.init()
 	for _, o := range c.Map.Objectives {
 		switch {
 		case o.Kind == world.Flag && (o.Team == 0 || o.Team == 1):
@@ -475,7 +477,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 	}
 }
 
-func (c *Client) baseline(tick uint32) *wire.Snapshot { return c.baselines.get(tick) }
+func (c *Client) baseline(tick uint32) *wire.Snapshot { return c.baselines.Get(tick) }
 
 func (c *Client) snapshot(now time.Duration, data []byte) error {
 	tick, err := wire.SnapshotTick(data)
@@ -489,19 +491,20 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	}
 	// Decoded in place: the slot is where it is kept, and copying a
 	// snapshot (every entity slot) costs as much as decoding it.
-	b := &c.baselines
-	i := b.take(tick)
-	slot := &b.snaps[i]
+	// A server names no baseline older than one it named before (see
+	// package baseline): those are forgotten.
+	i, slot := c.baselines.Take(tick)
 	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
-		b.drop(i) // half decoded: no baseline
+		c.baselines.Drop(i) // half decoded: no baseline
 		c.stats.Malformed++
 		return err
 	}
-	b.keep(i)
+	c.baselines.Keep(i)
+	c.baselines.Forget(slot.Baseline)
 	c.stats.SnapshotsReceived++
 	c.stats.BytesReceived += len(data)
 	sn := slot
-	events, data := slot.Events, b.eventData[i][:0]
+	events, data := slot.Events, c.eventData[i][:0]
 	// Event data aliases the datagram, which the driver may reuse: copy it
 	// (the decoded events are rewritten in place, each before it is read).
 	for i, ev := range events {
@@ -509,7 +512,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 		data = append(data, ev.Data...)
 		events[i].Data = data[start:len(data):len(data)]
 	}
-	b.eventData[i] = data
+	c.eventData[i] = data
 	c.newest, c.newestAt, c.hasNewest = sn.Tick, now, true
 
 	serverTime := time.Duration(sn.Tick) * c.tickDur
