@@ -193,6 +193,10 @@ type Client struct {
 	// ackState is the server's state of the local player after command
 	// lastAck, from the newest snapshot, which prediction starts from.
 	ackState game.PlayerState
+	// chained reports that every command since lastAck was predicted
+	// from the state before it (ackState for the first): set by a full
+	// replay that kept them all, kept up by Tick.
+	chained bool
 	// held marks the commands that move nothing: those the paused server
 	// discards (issued while paused, or on their way when the pause
 	// began) until the resume, when the ones it has not yet executed
