@@ -205,18 +205,40 @@ func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState) {
 // Remote returns remote player id as drawn at server time t (see
 // Display). It reports false for players not in the world.
 func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
-	if id < 0 || id >= wire.MaxEntities {
+	st := c.drawn(id, t)
+	if st == nil {
 		return game.PlayerState{}, false
+	}
+	return *st, true
+}
+
+// RemotePos returns where remote player id is drawn at server time t and
+// its teleport counter, as Remote draws it, for callers that need only
+// those: the display error measured on a screen, say.
+func (c *Client) RemotePos(id int, t time.Duration) (pos geom.Vec3, teleport uint8, ok bool) {
+	st := c.drawn(id, t)
+	if st == nil {
+		return geom.Vec3{}, 0, false
+	}
+	return st.Pos, st.Teleport, true
+}
+
+// drawn returns remote player id as drawn at server time t, nil for
+// players not in the world. It stays valid until the player is drawn
+// again or a state of it arrives.
+func (c *Client) drawn(id int, t time.Duration) *game.PlayerState {
+	if id < 0 || id >= wire.MaxEntities {
+		return nil
 	}
 	r := c.remotes[id]
 	if r == nil || !r.alive || r.n == 0 {
-		return game.PlayerState{}, false
+		return nil
 	}
 	if !r.hasDrawn || r.drawnAt != t {
 		c.cfg.Display.draw(&c.cfg, r, t, &r.drawn)
 		r.drawnAt, r.hasDrawn = t, true
 	}
-	return r.drawn, true
+	return &r.drawn
 }
 
 // RemoteIDs appends the slots of remote players currently in the world,

@@ -74,6 +74,9 @@ func TestDrawnAgainAfterANewState(t *testing.T) {
 	if s, _ := c.Remote(1, at); s.Pos.X != 11 {
 		t.Fatalf("after a new state x=%v, want 11", s.Pos.X)
 	}
+	if pos, teleport, ok := c.RemotePos(1, at); !ok || pos.X != 11 || teleport != 1 {
+		t.Fatalf("RemotePos %v, teleport %d, %v; want x 11, teleport 1", pos, teleport, ok)
+	}
 	if ids := c.RemoteIDs(nil); len(ids) != 1 || ids[0] != 1 {
 		t.Fatalf("remote ids %v, want [1]", ids)
 	}
@@ -91,5 +94,8 @@ func TestDrawnAgainAfterANewState(t *testing.T) {
 	}
 	if _, ok := c.Remote(1, at); ok {
 		t.Fatal("a player gone from the snapshots is still drawn")
+	}
+	if _, _, ok := c.RemotePos(1, at); ok {
+		t.Fatal("RemotePos draws a player gone from the snapshots")
 	}
 }
