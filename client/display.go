@@ -189,7 +189,8 @@ func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState) {
 	// The state is written where it is kept, in place: only the newest
 	// held is compared with it, and that is another slot.
 	next := (r.head + 1) % histLen
-	r.h[next].t, r.h[next].s = t, e.State()
+	r.h[next].t = t
+	e.StateInto(&r.h[next].s)
 	st, last := &r.h[next].s, &r.h[r.head].s
 	reset := !r.alive || (r.n > 0 && (last.Teleport != st.Teleport ||
 		implausibleJump(c.cfg.Movement, last.Pos, st.Pos, t-r.h[r.head].t)))
