@@ -1,6 +1,7 @@
 package client
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -97,5 +98,19 @@ func TestDrawnAgainAfterANewState(t *testing.T) {
 	}
 	if _, _, ok := c.RemotePos(1, at); ok {
 		t.Fatal("RemotePos draws a player gone from the snapshots")
+	}
+}
+
+// TestImplausibleJumpAtItsLimit: the squared distance decides only far
+// from the limit; at it the distance itself does.
+func TestImplausibleJumpAtItsLimit(t *testing.T) {
+	p := game.DefaultParams()
+	gap := 3 * tick
+	limit := math.Sqrt(3)*p.MaxVelocity*gap.Seconds() + jumpMargin(&p)
+	for _, d := range []float64{0, limit / 2, math.Nextafter(limit, 0), limit, math.Nextafter(limit, 2*limit), 2 * limit} {
+		a, b := geom.V(1, 2, 3), geom.V(1+d*0.6, 2+d*0.8, 3)
+		if got, want := implausibleJump(&p, a, b, gap), a.Dist(b) > limit; got != want {
+			t.Errorf("distance %v (limit %v): implausible %v, want %v", a.Dist(b), limit, got, want)
+		}
 	}
 }
