@@ -495,8 +495,6 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	}
 	// Decoded in place: the slot is where it is kept, and copying a
 	// snapshot (every entity slot) costs as much as decoding it.
-	// A server names no baseline older than one it named before (see
-	// package baseline): those are forgotten.
 	i, slot := c.baselines.Take(tick)
 	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
 		c.baselines.Drop(i) // half decoded: no baseline
@@ -504,6 +502,8 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 		return err
 	}
 	c.baselines.Keep(i)
+	// A server names no baseline older than one it named before (see
+	// package baseline): those are forgotten.
 	c.baselines.Forget(slot.Baseline)
 	c.stats.SnapshotsReceived++
 	c.stats.BytesReceived += len(data)

@@ -56,7 +56,7 @@ type Datagram struct {
 
 // snapRing is how many ticks of sent snapshots are kept as delta baselines
 // per client. A client whose acknowledgement is older gets a full snapshot.
-const snapRing = 64
+const snapRing = baseline.Window
 
 // Server is the authoritative game server state machine.
 type Server struct {
