@@ -569,11 +569,7 @@ func (s *Server) step(now time.Duration) {
 	s.updateMatch(s.PlayTime())
 	s.updateDelay(tickTime)
 	s.sched.end()
-	for _, c := range s.clients {
-		if c != nil {
-			s.hashState(c)
-		}
-	}
+	s.hashStates()
 	s.sendSnapshots(now)
 }
 
