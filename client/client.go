@@ -14,11 +14,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/lagkit/lagkit/internal/outbox"
+	"math/bits"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/baseline"
+	"github.com/lagkit/lagkit/internal/outbox"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/wire"
@@ -151,9 +153,8 @@ const (
 )
 
 const (
-	cmdRing  = 256 // pending commands kept for replay (4 s at 64 Hz)
-	snapRing = 64  // received snapshots kept as delta baselines
-	histLen  = 32  // interpolation samples kept per remote player
+	cmdRing = 256 // pending commands kept for replay (4 s at 64 Hz)
+	histLen = 32  // interpolation samples kept per remote player
 )
 
 // Client is one player's client state machine.
@@ -192,6 +193,10 @@ type Client struct {
 	// ackState is the server's state of the local player after command
 	// lastAck, from the newest snapshot, which prediction starts from.
 	ackState game.PlayerState
+	// chained reports that every command since lastAck was predicted
+	// from the state before it (ackState for the first): set by a full
+	// replay that kept them all, kept up by Tick.
+	chained bool
 	// held marks the commands that move nothing: those the paused server
 	// discards (issued while paused, or on their way when the pause
 	// began) until the resume, when the ones it has not yet executed
@@ -206,13 +211,18 @@ type Client struct {
 	// prediction and the server's state is not a prediction error.
 	scored uint32
 
-	snaps     [snapRing]wire.Snapshot
-	eventData [snapRing][]byte // backing store of each snapshot's event data
+	// baselines holds the received snapshots, eventData by slot the
+	// backing store of each one's event data.
+	baselines baseline.Ring
+	eventData [baseline.Window][]byte
 	newest    uint32
 	newestAt  time.Duration
 	hasNewest bool
 
 	remotes [wire.MaxEntities]*remote
+	// present lists, in increasing order, the remote players of the
+	// newest snapshot: every remote alive is among them.
+	present []int
 
 	nextEvent uint32       // sequence number of the next event not yet seen
 	early     []earlyEvent // by sequence number modulo wire.MaxEventWindow; nil until one arrives early
@@ -471,13 +481,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 	}
 }
 
-func (c *Client) baseline(tick uint32) *wire.Snapshot {
-	s := &c.snaps[tick%snapRing]
-	if s.Tick != tick || tick == 0 {
-		return nil
-	}
-	return s
-}
+func (c *Client) baseline(tick uint32) *wire.Snapshot { return c.baselines.Get(tick) }
 
 func (c *Client) snapshot(now time.Duration, data []byte) error {
 	tick, err := wire.SnapshotTick(data)
@@ -489,18 +493,22 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 		c.stats.Stale++
 		return nil
 	}
-	// Decoded in place: the ring slot is where it is kept, and copying a
+	// Decoded in place: the slot is where it is kept, and copying a
 	// snapshot (every entity slot) costs as much as decoding it.
-	slot := &c.snaps[tick%snapRing]
+	i, slot := c.baselines.Take(tick)
 	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
-		slot.Tick = 0 // half decoded: no baseline
+		c.baselines.Drop(i) // half decoded: no baseline
 		c.stats.Malformed++
 		return err
 	}
+	c.baselines.Keep(i)
+	// A server names no baseline older than one it named before (see
+	// package baseline): those are forgotten.
+	c.baselines.Forget(slot.Baseline)
 	c.stats.SnapshotsReceived++
 	c.stats.BytesReceived += len(data)
 	sn := slot
-	events, data := slot.Events, c.eventData[tick%snapRing][:0]
+	events, data := slot.Events, c.eventData[i][:0]
 	// Event data aliases the datagram, which the driver may reuse: copy it
 	// (the decoded events are rewritten in place, each before it is read).
 	for i, ev := range events {
@@ -508,7 +516,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 		data = append(data, ev.Data...)
 		events[i].Data = data[start:len(data):len(data)]
 	}
-	c.eventData[tick%snapRing] = data
+	c.eventData[i] = data
 	c.newest, c.newestAt, c.hasNewest = sn.Tick, now, true
 
 	serverTime := time.Duration(sn.Tick) * c.tickDur
@@ -532,18 +540,26 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	c.hasOffset = true
 
 	c.reconcile(sn)
-	for id := range wire.MaxEntities {
-		if id == c.id || !sn.Has(id) {
-			if r := c.remotes[id]; r != nil {
-				r.alive = false
+	for _, id := range c.present {
+		if !sn.Has(id) {
+			c.remotes[id].alive = false // gone from the world
+		}
+	}
+	c.present = c.present[:0]
+	for w, word := range sn.Present {
+		for word != 0 {
+			id := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if id == c.id {
+				continue
 			}
-			continue
+			t := serverTime
+			if stamp := sn.Entities[id].Stamp; stamp != 0 {
+				t = time.Duration(stamp) * c.tickDur
+			}
+			c.addSample(id, t, &sn.Entities[id])
+			c.present = append(c.present, id)
 		}
-		t := serverTime
-		if stamp := sn.Entities[id].Stamp; stamp != 0 {
-			t = time.Duration(stamp) * c.tickDur
-		}
-		c.addSample(id, t, sn.Entities[id].State())
 	}
 	c.events(now, sn)
 	return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
 
@@ -346,8 +347,9 @@ func TestImplausibleJumpResetsHistory(t *testing.T) {
 		c := connected(t, Config{})
 		a := game.PlayerState{Pos: game.SnapPos(o.from), Teleport: 1}
 		b := game.PlayerState{Pos: game.SnapPos(o.from.Add(o.step)), Teleport: 1}
-		c.addSample(1, 10*tick, a)
-		c.addSample(1, 10*tick+o.gap, b)
+		ea, eb := wire.EntityFromState(a), wire.EntityFromState(b)
+		c.addSample(1, 10*tick, &ea)
+		c.addSample(1, 10*tick+o.gap, &eb)
 		mid, _ := c.Remote(1, 10*tick+o.gap/2)
 		if want := a.Pos.Lerp(b.Pos, 0.5); mid.Pos.Dist(want) > 1e-9 {
 			t.Errorf("%s: drawn at %v halfway, want %v (interpolated, not reset)", o.name, mid.Pos, want)

@@ -28,9 +28,9 @@ type Display interface {
 	// reports that r's history started again with it (the player
 	// appeared, or teleported), so there is nothing to move on from.
 	received(c *Client, id int, r *remote, reset bool)
-	// draw returns r as drawn at server time t; r holds at least one
-	// state.
-	draw(cfg *Config, r *remote, t time.Duration) game.PlayerState
+	// draw sets *out to r as drawn at server time t; r holds at least
+	// one state.
+	draw(cfg *Config, r *remote, t time.Duration, out *game.PlayerState)
 }
 
 // displays is the registry of display modes, the default first.
@@ -64,16 +64,34 @@ func (historyOnly) received(*Client, int, *remote, bool) {}
 
 // remote is what a client holds of one remote player: its received
 // states, a ring with the newest at head, and the display mode's model.
+// What each received state and each drawing reads and writes lies
+// together: the bookkeeping first, then each state beside its time.
 type remote struct {
-	t     [histLen]time.Duration
-	s     [histLen]game.PlayerState
 	n     int // samples held
 	head  int // index of the newest
 	alive bool
+	// hasDrawn reports that drawn is the player as last drawn, at server
+	// time drawnAt: a bot and the display error measured on its screen
+	// ask for the same player at the same time, and the states held have
+	// not changed in between. A new state forgets it.
+	hasDrawn bool
+	drawnAt  time.Duration
+	// at is the index of the sample along last interpolated from: the
+	// view time moves forward a little each frame, so the next search
+	// starts there instead of at the newest.
+	at    int
+	drawn game.PlayerState
+	h     [histLen]sample
 	dr    reckoning.Model // DeadReckon's view of the player
 }
 
-// along returns r at server time t from its received states: between
+// sample is a remote player's state s at server time t.
+type sample struct {
+	t time.Duration
+	s game.PlayerState
+}
+
+// along sets *out to r at server time t from its received states: between
 // the two that straddle t, the oldest held when t is older than all of
 // them, and past the newest that state projected along its own velocity
 // for at most limit, then held.
@@ -84,25 +102,48 @@ type remote struct {
 // over the interval before it, half an interval stale on a clean link,
 // and across lost snapshots or threshold replication's long gaps the
 // mean over a path that may have turned or stopped since.
-func (r *remote) along(t, limit time.Duration) game.PlayerState {
+func (r *remote) along(out *game.PlayerState, t, limit time.Duration) {
 	newest := r.head
-	if t >= r.t[newest] {
-		st := r.s[newest]
-		ahead := min(t-r.t[newest], limit)
-		st.Pos = st.Pos.AddScaled(st.Vel, ahead.Seconds())
-		return st
+	if t >= r.h[newest].t {
+		*out = r.h[newest].s
+		ahead := min(t-r.h[newest].t, limit)
+		out.Pos = out.Pos.AddScaled(out.Vel, ahead.Seconds())
+		return
 	}
-	// Walk back to the newest sample at or before t.
+	// The held samples' times increase from the oldest to the newest:
+	// find the newest at or before t, forward from the one found last
+	// time when that one is still held and not after t, else back from
+	// the newest.
+	if age := (newest - r.at + histLen) % histLen; age < r.n && r.h[r.at].t <= t {
+		j := r.at
+		for {
+			i := (j + 1) % histLen
+			if r.h[i].t > t {
+				r.at = j
+				r.between(out, j, i, t)
+				return
+			}
+			j = i // never the newest, which is after t
+		}
+	}
 	i := newest
 	for k := 1; k < r.n; k++ {
 		j := (newest + histLen - k) % histLen
-		if r.t[j] <= t {
-			frac := float64(t-r.t[j]) / float64(r.t[i]-r.t[j])
-			return game.Interpolate(r.s[j], r.s[i], frac)
+		if r.h[j].t <= t {
+			r.at = j
+			r.between(out, j, i, t)
+			return
 		}
 		i = j
 	}
-	return r.s[i] // older than everything held: the oldest sample
+	*out = r.h[i].s // older than everything held: the oldest sample
+}
+
+// between sets *out to r at time t, interpolated between its samples j
+// and i, the next after j, which straddle t.
+func (r *remote) between(out *game.PlayerState, j, i int, t time.Duration) {
+	frac := float64(t-r.h[j].t) / float64(r.h[i].t-r.h[j].t)
+	game.InterpolateInto(out, &r.h[j].s, &r.h[i].s, frac)
 }
 
 // ViewTime returns the server time at which remote players are drawn
@@ -129,30 +170,41 @@ func jumpMargin(p *game.Params) float64 { return p.StepHeight + 0.25 }
 // sv_maxvelocity allows in a 66 Hz tick: such a jump is a teleport
 // without the flag, say a respawn the teleport counter missed.
 func implausibleJump(p *game.Params, a, b geom.Vec3, gap time.Duration) bool {
-	return a.Dist(b) > math.Sqrt(3)*p.MaxVelocity*gap.Seconds()+jumpMargin(p)
+	limit := math.Sqrt(3)*p.MaxVelocity*gap.Seconds() + jumpMargin(p)
+	// Nearly every move is well within the limit: the squares tell
+	// without a square root, with a margin far above their rounding.
+	if d2 := a.Sub(b).Len2(); limit >= 0 && d2 <= limit*limit*(1-1e-9) {
+		return false
+	}
+	return a.Dist(b) > limit
 }
 
 // addSample adds remote player id's state at server time t. Its history
 // starts again when the player appears, teleports (its teleport counter
 // moved) or jumps further than it could have moved, so it is never drawn
 // sliding across the map.
-func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
+func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState) {
 	r := c.remotes[id]
 	if r == nil {
 		r = &remote{}
 		c.remotes[id] = r
 	}
-	if r.alive && r.n > 0 && r.t[r.head] >= t {
+	if r.alive && r.n > 0 && r.h[r.head].t >= t {
 		return // a state already held (threshold replication repeats it)
 	}
-	reset := !r.alive || (r.n > 0 && (r.s[r.head].Teleport != st.Teleport ||
-		implausibleJump(c.cfg.Movement, r.s[r.head].Pos, st.Pos, t-r.t[r.head])))
+	// The state is written where it is kept, in place: only the newest
+	// held is compared with it, and that is another slot.
+	next := (r.head + 1) % histLen
+	r.h[next].t = t
+	e.StateInto(&r.h[next].s)
+	st, last := &r.h[next].s, &r.h[r.head].s
+	reset := !r.alive || (r.n > 0 && (last.Teleport != st.Teleport ||
+		implausibleJump(c.cfg.Movement, last.Pos, st.Pos, t-r.h[r.head].t)))
 	if reset {
 		r.n = 0 // appeared or teleported: do not slide from the old place
 	}
-	r.alive = true
-	r.head = (r.head + 1) % histLen
-	r.t[r.head], r.s[r.head] = t, st
+	r.alive, r.hasDrawn = true, false
+	r.head = next
 	r.n = min(r.n+1, histLen)
 	c.cfg.Display.received(c, id, r, reset)
 }
@@ -160,20 +212,47 @@ func (c *Client) addSample(id int, t time.Duration, st game.PlayerState) {
 // Remote returns remote player id as drawn at server time t (see
 // Display). It reports false for players not in the world.
 func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
-	if id < 0 || id >= wire.MaxEntities {
+	st := c.drawn(id, t)
+	if st == nil {
 		return game.PlayerState{}, false
+	}
+	return *st, true
+}
+
+// RemotePos returns where remote player id is drawn at server time t and
+// its teleport counter, as Remote draws it, for callers that need only
+// those: the display error measured on a screen, say.
+func (c *Client) RemotePos(id int, t time.Duration) (pos geom.Vec3, teleport uint8, ok bool) {
+	st := c.drawn(id, t)
+	if st == nil {
+		return geom.Vec3{}, 0, false
+	}
+	return st.Pos, st.Teleport, true
+}
+
+// drawn returns remote player id as drawn at server time t, nil for
+// players not in the world. It stays valid until the player is drawn
+// again or a state of it arrives.
+func (c *Client) drawn(id int, t time.Duration) *game.PlayerState {
+	if id < 0 || id >= wire.MaxEntities {
+		return nil
 	}
 	r := c.remotes[id]
 	if r == nil || !r.alive || r.n == 0 {
-		return game.PlayerState{}, false
+		return nil
 	}
-	return c.cfg.Display.draw(&c.cfg, r, t), true
+	if !r.hasDrawn || r.drawnAt != t {
+		c.cfg.Display.draw(&c.cfg, r, t, &r.drawn)
+		r.drawnAt, r.hasDrawn = t, true
+	}
+	return &r.drawn
 }
 
-// RemoteIDs appends the slots of remote players currently in the world.
+// RemoteIDs appends the slots of remote players currently in the world,
+// in increasing order.
 func (c *Client) RemoteIDs(dst []int) []int {
-	for id, r := range c.remotes {
-		if r != nil && r.alive && r.n > 0 {
+	for _, id := range c.present {
+		if r := c.remotes[id]; r != nil && r.alive && r.n > 0 {
 			dst = append(dst, id)
 		}
 	}

@@ -23,7 +23,7 @@ func (deadReckon) delay(*Config) time.Duration { return 0 }
 // blend time of the threshold at this state, or not at all after a
 // reset.
 func (deadReckon) received(c *Client, id int, r *remote, reset bool) {
-	t, st := r.t[r.head], r.s[r.head]
+	t, st := r.h[r.head].t, r.h[r.head].s
 	u := reckoning.State{T: t, Pos: st.Pos, Vel: st.Vel}
 	var blend time.Duration
 	if !reset {
@@ -34,10 +34,9 @@ func (deadReckon) received(c *Client, id int, r *remote, reset bool) {
 	r.dr.Update(u, blend)
 }
 
-func (deadReckon) draw(_ *Config, r *remote, t time.Duration) game.PlayerState {
-	st := r.s[r.head]
-	st.Pos = r.dr.At(t)
-	return st
+func (deadReckon) draw(_ *Config, r *remote, t time.Duration, out *game.PlayerState) {
+	*out = r.h[r.head].s
+	out.Pos = r.dr.At(t)
 }
 
 // reckoning returns the DeadReckon policy for remote player id.

@@ -18,6 +18,6 @@ func (extrapolate) Name() string { return "extrapolate" }
 
 func (extrapolate) delay(*Config) time.Duration { return 0 }
 
-func (extrapolate) draw(cfg *Config, r *remote, t time.Duration) game.PlayerState {
-	return r.along(t, cfg.ExtrapolateMax)
+func (extrapolate) draw(cfg *Config, r *remote, t time.Duration, out *game.PlayerState) {
+	r.along(out, t, cfg.ExtrapolateMax)
 }

@@ -19,6 +19,6 @@ func (interpolate) Name() string { return "interpolate" }
 
 func (interpolate) delay(cfg *Config) time.Duration { return cfg.InterpDelay }
 
-func (interpolate) draw(cfg *Config, r *remote, t time.Duration) game.PlayerState {
-	return r.along(t, cfg.ExtrapolateMax)
+func (interpolate) draw(cfg *Config, r *remote, t time.Duration, out *game.PlayerState) {
+	r.along(out, t, cfg.ExtrapolateMax)
 }

@@ -19,6 +19,6 @@ func (opponentPredict) Name() string { return "opponent-predict" }
 
 func (opponentPredict) delay(*Config) time.Duration { return 0 }
 
-func (opponentPredict) draw(_ *Config, r *remote, t time.Duration) game.PlayerState {
-	return r.along(t, math.MaxInt64)
+func (opponentPredict) draw(_ *Config, r *remote, t time.Duration, out *game.PlayerState) {
+	r.along(out, t, math.MaxInt64)
 }

@@ -27,8 +27,26 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 		p := c.predicted[sn.LastCmd%cmdRing]
 		c.predErrs = append(c.predErrs, p.Pos.Dist(sn.Self.Pos))
 	}
+	// Replaying the commands since from the server's state gives what
+	// was predicted for them when it is the state predicted for
+	// LastCmd: then the prediction stands.
+	agreed := c.chained && !first && !c.settings.PredictionOff &&
+		sn.LastCmd < c.nextCmd && c.nextCmd-sn.LastCmd < cmdRing && c.chainState(sn.LastCmd) == sn.Self
 	c.lastAck, c.ackState = sn.LastCmd, sn.Self
+	if agreed {
+		c.blend(c.pred, false)
+		return
+	}
 	c.repredict(first)
+}
+
+// chainState returns the state predicted after command t, lastAck or
+// one of the commands since: ackState, or the prediction for t.
+func (c *Client) chainState(t uint32) game.PlayerState {
+	if t == c.lastAck {
+		return c.ackState
+	}
+	return c.predicted[t%cmdRing]
 }
 
 // repredict predicts the present again from ackState, the server's state
@@ -40,14 +58,25 @@ func (c *Client) repredict(first bool) {
 	before := c.pred
 	st := c.ackState
 	predict := !c.settings.PredictionOff
-	for t := max(c.lastAck+1, c.nextCmd-min(c.nextCmd, cmdRing-1)); t < c.nextCmd; t++ {
+	start := max(c.lastAck+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
+	for t := start; t < c.nextCmd; t++ {
 		if predict && !c.held[t%cmdRing] {
 			st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
 		}
 		c.predicted[t%cmdRing] = st
 	}
 	c.pred = st
-	if first || !predict {
+	// Each command since lastAck is now predicted from the one before,
+	// as Tick goes on to do, unless there were too many to keep.
+	c.chained = start == c.lastAck+1
+	c.blend(before, first)
+}
+
+// blend blends the change of the predicted present from before into the
+// view; first reports that there was no present before to blend from.
+func (c *Client) blend(before game.PlayerState, first bool) {
+	st := c.pred
+	if first || c.settings.PredictionOff {
 		// Prediction starts here, or there is none: no present to
 		// correct.
 		c.smooth = geom.Vec3{}

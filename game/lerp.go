@@ -14,21 +14,33 @@ import "math"
 // way, so a turning player would be drawn, and rewound, lagging behind
 // its turn.
 func Interpolate(a, b PlayerState, frac float64) PlayerState {
+	var out PlayerState
+	InterpolateInto(&out, &a, &b, frac)
+	return out
+}
+
+// InterpolateInto sets *out to Interpolate(*a, *b, frac) without
+// copying the states on the way, for callers that blend many. out may
+// be a or b.
+func InterpolateInto(out, a, b *PlayerState, frac float64) {
 	if a.Teleport != b.Teleport {
 		if frac < 0.5 {
-			return a
+			*out = *a
+		} else {
+			*out = *b
 		}
-		return b
+		return
 	}
-	out := a
-	if frac >= 0.5 {
-		out = b
-	}
-	out.Pos = a.Pos.Lerp(b.Pos, frac)
-	out.Vel = a.Vel.Lerp(b.Vel, frac)
+	pos := a.Pos.Lerp(b.Pos, frac)
+	vel := a.Vel.Lerp(b.Vel, frac)
 	dy := int16(b.Yaw - a.Yaw) // shorter arc, wrapping at a full turn
-	out.Yaw = a.Yaw + uint16(int32(math.RoundToEven(float64(dy)*frac)))
+	yaw := a.Yaw + uint16(int32(math.RoundToEven(float64(dy)*frac)))
 	dp := int32(b.Pitch) - int32(a.Pitch)
-	out.Pitch = a.Pitch + int16(math.RoundToEven(float64(dp)*frac))
-	return out
+	pitch := a.Pitch + int16(math.RoundToEven(float64(dp)*frac))
+	if frac >= 0.5 {
+		*out = *b
+	} else {
+		*out = *a
+	}
+	out.Pos, out.Vel, out.Yaw, out.Pitch = pos, vel, yaw, pitch
 }

@@ -80,11 +80,10 @@ func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 	record := o.paths != nil && o.pathErr == nil && o.ticks%o.pathEvery == 0
 	o.ticks++
 	for id := range o.last {
-		info, ok := s.Client(id)
+		st, team, ok := s.PlayerState(id)
 		if !ok {
 			continue
 		}
-		st := info.State
 		alive := !st.Has(game.FlagDead)
 		if o.seen[id] && alive && st.Teleport == o.last[id].Teleport && !o.last[id].Has(game.FlagDead) {
 			o.distance[id] += st.Pos.Dist(o.last[id].Pos)
@@ -96,7 +95,7 @@ func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 		}
 		o.last[id], o.seen[id] = st, true
 		if record && alive {
-			o.pathErr = o.paths.Write(reckoning.Sample{T: now, Player: id, Team: info.Team, Pos: st.Pos})
+			o.pathErr = o.paths.Write(reckoning.Sample{T: now, Player: id, Team: team, Pos: st.Pos})
 		}
 	}
 	o.drain(s, now)

@@ -156,8 +156,8 @@ func (s *Server) releaseSnapshots(now time.Duration, c *client) {
 			return
 		}
 		s.queue(c.peer, hs.data)
-		if slot := hs.tick % snapRing; c.snaps[slot].Tick == hs.tick {
-			c.sentAt[slot] = now
+		if c.snaps.Get(hs.tick) != nil {
+			c.sentAt[hs.tick%snapRing] = now
 		}
 		h.head = (h.head + 1) % len(h.held)
 		h.n--

@@ -39,6 +39,17 @@ type ClientInfo struct {
 	Charged LimitCounts
 }
 
+// PlayerState returns the state and team of the player in slot id, as
+// Client does, without the rest of its information: for observers that
+// look at every player every tick.
+func (s *Server) PlayerState(id int) (st game.PlayerState, team int, ok bool) {
+	if id < 0 || id >= len(s.clients) || s.clients[id] == nil {
+		return game.PlayerState{}, 0, false
+	}
+	c := s.clients[id]
+	return c.state, c.team, true
+}
+
 // Client returns information on the client in slot id.
 func (s *Server) Client(id int) (ClientInfo, bool) {
 	if id < 0 || id >= len(s.clients) || s.clients[id] == nil {

@@ -11,11 +11,22 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
-// hashState folds one player's authoritative state into the running state
-// digest.
-func (s *Server) hashState(c *client) {
+// hashStates folds every player's authoritative state into the running
+// state digest, in slot order, in one write.
+func (s *Server) hashStates() {
 	b := s.hashBuf[:0]
-	b = binary.LittleEndian.AppendUint32(b, s.tick)
+	for _, c := range s.clients {
+		if c != nil {
+			b = appendStateRecord(b, s.tick, c)
+		}
+	}
+	s.hash.Write(b)
+	s.hashBuf = b
+}
+
+// appendStateRecord appends the digest's record of c's state at tick.
+func appendStateRecord(b []byte, tick uint32, c *client) []byte {
+	b = binary.LittleEndian.AppendUint32(b, tick)
 	b = append(b, byte(c.id))
 	st := &c.state
 	for _, v := range [...]float64{st.Pos.X, st.Pos.Y, st.Pos.Z, st.Vel.X, st.Vel.Y, st.Vel.Z} {
@@ -25,9 +36,7 @@ func (s *Server) hashState(c *client) {
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Pitch))
 	b = append(b, byte(st.Flags), st.Teleport, st.Ammo, st.Heat, st.Weapon)
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Health))
-	b = binary.LittleEndian.AppendUint64(b, uint64(st.WeaponWait))
-	s.hash.Write(b)
-	s.hashBuf = b
+	return binary.LittleEndian.AppendUint64(b, uint64(st.WeaponWait))
 }
 
 // LogEntry is one thing that happened in the match: a connect,

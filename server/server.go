@@ -34,6 +34,7 @@ import (
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/baseline"
 	"github.com/lagkit/lagkit/internal/outbox"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
@@ -55,7 +56,7 @@ type Datagram struct {
 
 // snapRing is how many ticks of sent snapshots are kept as delta baselines
 // per client. A client whose acknowledgement is older gets a full snapshot.
-const snapRing = 64
+const snapRing = baseline.Window
 
 // Server is the authoritative game server state machine.
 type Server struct {
@@ -200,7 +201,7 @@ type client struct {
 	tracerBytes int    // what tracers may still take (see TracerShare)
 	interpDelay time.Duration
 
-	snaps  [snapRing]wire.Snapshot
+	snaps  baseline.Ring // sent, while they may be acknowledged
 	sentAt [snapRing]time.Duration
 	sent   [snapRing]bool
 	ack    uint32
@@ -499,12 +500,13 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	c.cmdAt = now
 	if m.AckTick > c.ack && m.AckTick <= s.tick {
 		slot := m.AckTick % snapRing
-		if c.sent[slot] && c.snaps[slot].Tick == m.AckTick {
+		if c.sent[slot] && c.snaps.Get(m.AckTick) != nil {
 			c.rtt.Add(s.rttSample(now-c.sentAt[slot], m.AckDelay, gap))
 			s.ackEvents(c, slot)
 			c.acked(now)
 		}
 		c.ack = m.AckTick
+		c.snaps.Forget(c.ack) // never acknowledged again: no baselines
 	}
 	if m.ClientTime > c.echoTime {
 		c.echoTime, c.echoAt = m.ClientTime, now
@@ -567,11 +569,7 @@ func (s *Server) step(now time.Duration) {
 	s.updateMatch(s.PlayTime())
 	s.updateDelay(tickTime)
 	s.sched.end()
-	for _, c := range s.clients {
-		if c != nil {
-			s.hashState(c)
-		}
-	}
+	s.hashStates()
 	s.sendSnapshots(now)
 }
 
@@ -608,7 +606,7 @@ func (s *Server) run(c *client, cmd game.UserCmd) {
 
 func (s *Server) sendSnapshot(now time.Duration, c *client) {
 	slot := s.tick % snapRing
-	snap := &c.snaps[slot]
+	i, snap := c.snaps.Take(s.tick)
 	snap.Tick = s.tick
 	snap.Baseline = 0
 	snap.LastCmd = c.lastExec
@@ -634,13 +632,13 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 
 	var base *wire.Snapshot
 	if c.ack != 0 && s.tick-c.ack < snapRing {
-		b := &c.snaps[c.ack%snapRing]
-		if c.sent[c.ack%snapRing] && b.Tick == c.ack {
+		if b := c.snaps.Get(c.ack); c.sent[c.ack%snapRing] && b != nil {
 			base = b
 			snap.Baseline = c.ack
 		}
 	}
 	out, err := s.encodeSnapshot(c, snap, base)
+	c.snaps.Keep(i)
 	if err != nil {
 		// Cannot happen for states the server itself produced; dropping
 		// the snapshot is the safe answer if it ever does.

@@ -40,10 +40,10 @@ func (e *DisplayError) Observe(now time.Duration, c *client.Client, h *lagcomp.H
 	vt := c.ViewTime(now)
 	e.ids = c.RemoteIDs(e.ids[:0])
 	for _, id := range e.ids {
-		drawn, ok1 := c.Remote(id, vt)
+		drawn, drawnTeleport, ok1 := c.RemotePos(id, vt)
 		truth, teleport, ok2 := h.PosAt(id, vt)
-		if ok1 && ok2 && drawn.Teleport == teleport {
-			e.Sum += drawn.Pos.Dist(truth)
+		if ok1 && ok2 && drawnTeleport == teleport {
+			e.Sum += drawn.Dist(truth)
 			e.N++
 		}
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/client"
@@ -54,6 +55,21 @@ type Player struct {
 	frames   FrameBrain    // nil: no frames between ticks
 	frame    time.Duration // the time between frames
 	nextF    time.Duration // next frame
+	// upAt and downAt are when the next packet on Up and on Down
+	// arrives (never: none in flight), kept as the driver sends and
+	// delivers, so an event looks at no link with nothing due.
+	upAt, downAt time.Duration
+}
+
+// never is the arrival time of no packet.
+const never = time.Duration(math.MaxInt64)
+
+// arrival returns when the next packet on l arrives, or never.
+func arrival(l *netem.Link) time.Duration {
+	if t, ok := l.Next(); ok {
+		return t
+	}
+	return never
 }
 
 // Observer sees a run as it goes. Any method may be a no-op.
@@ -113,7 +129,7 @@ func NewDriver(srv server.Config, players []PlayerConfig, seed uint64) (*Driver,
 		}
 		p := &Player{
 			Client: c, Brain: pc.Brain, Up: up, Down: down,
-			join: pc.JoinAt, next: pc.JoinAt + phase,
+			join: pc.JoinAt, next: pc.JoinAt + phase, upAt: never, downAt: never,
 		}
 		if fb, ok := pc.Brain.(FrameBrain); ok && fb.FrameRate() > 0 {
 			p.frames, p.frame, p.nextF = fb, time.Second/time.Duration(fb.FrameRate()), pc.JoinAt
@@ -131,15 +147,9 @@ func (d *Driver) Run(until time.Duration, obs Observer) {
 	for {
 		now := d.Server.NextTick()
 		for _, p := range d.Players {
-			now = min(now, p.next)
+			now = min(now, p.next, p.upAt, p.downAt)
 			if p.frames != nil {
 				now = min(now, p.nextF)
-			}
-			if t, ok := p.Up.Next(); ok {
-				now = min(now, t)
-			}
-			if t, ok := p.Down.Next(); ok {
-				now = min(now, t)
 			}
 		}
 		if now > until {
@@ -192,31 +202,41 @@ func (d *Driver) Run(until time.Duration, obs Observer) {
 // sent it.
 func (d *Driver) deliver(now time.Duration, obs Observer) {
 	for i, p := range d.Players {
-		for {
-			b, ok := p.Up.Receive(now, d.pkt[:0])
-			if !ok {
-				break
+		if p.upAt <= now {
+			for {
+				b, ok := p.Up.Receive(now, d.pkt[:0])
+				if !ok {
+					break
+				}
+				_ = d.Server.Step(now, server.Peer(i), b) // the server counts what it rejects
 			}
-			_ = d.Server.Step(now, server.Peer(i), b) // the server counts what it rejects
+			p.upAt = arrival(p.Up)
 		}
-		for {
-			b, ok := p.Down.Receive(now, d.pkt[:0])
-			if !ok {
-				break
+		if p.downAt <= now {
+			for {
+				b, ok := p.Down.Receive(now, d.pkt[:0])
+				if !ok {
+					break
+				}
+				_ = p.Client.Step(now, b) // the client counts what it rejects
+				d.send(now, p)            // appeals answer events at once
+				if obs != nil {
+					obs.Delivered(now, i, p)
+				}
 			}
-			_ = p.Client.Step(now, b) // the client counts what it rejects
-			d.send(now, p)            // appeals answer events at once
-			if obs != nil {
-				obs.Delivered(now, i, p)
-			}
+			p.downAt = arrival(p.Down)
 		}
 	}
 }
 
 // send puts what player p's client has to send on its uplink.
 func (d *Driver) send(now time.Duration, p *Player) {
-	for _, b := range p.Client.Outbox() {
+	out := p.Client.Outbox()
+	for _, b := range out {
 		p.Up.Send(now, b)
+	}
+	if len(out) > 0 {
+		p.upAt = arrival(p.Up)
 	}
 }
 
@@ -224,7 +244,9 @@ func (d *Driver) send(now time.Duration, p *Player) {
 func (d *Driver) route(now time.Duration) {
 	for _, dg := range d.Server.Outbox() {
 		if int(dg.To) < len(d.Players) {
-			d.Players[dg.To].Down.Send(now, dg.Data)
+			p := d.Players[dg.To]
+			p.Down.Send(now, dg.Data)
+			p.downAt = arrival(p.Down)
 		}
 	}
 }

@@ -26,14 +26,19 @@ func EntityFromState(s game.PlayerState) EntityState {
 
 // State returns the replicated part of a player's state.
 func (e EntityState) State() game.PlayerState {
-	return game.PlayerState{
-		Pos: geom.V(float64(e.X)*game.PosQuantum, float64(e.Y)*game.PosQuantum,
-			float64(e.Z)*game.PosQuantum),
-		Vel: geom.V(float64(e.VX)*game.VelQuantum, float64(e.VY)*game.VelQuantum,
-			float64(e.VZ)*game.VelQuantum),
-		Yaw:      e.Yaw,
-		Pitch:    e.Pitch,
-		Flags:    e.Flags,
-		Teleport: e.Teleport,
-	}
+	var st game.PlayerState
+	e.StateInto(&st)
+	return st
+}
+
+// StateInto sets *st to e.State(), field by field where it lies: a
+// receiver keeping many states writes each in place, not through a
+// copy.
+func (e *EntityState) StateInto(st *game.PlayerState) {
+	*st = game.PlayerState{}
+	st.Pos = geom.V(float64(e.X)*game.PosQuantum, float64(e.Y)*game.PosQuantum,
+		float64(e.Z)*game.PosQuantum)
+	st.Vel = geom.V(float64(e.VX)*game.VelQuantum, float64(e.VY)*game.VelQuantum,
+		float64(e.VZ)*game.VelQuantum)
+	st.Yaw, st.Pitch, st.Flags, st.Teleport = e.Yaw, e.Pitch, e.Flags, e.Teleport
 }
