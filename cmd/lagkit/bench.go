@@ -189,7 +189,8 @@ func runBench(quick bool) ([]benchFigure, error) {
 	}
 	add(warp)
 
-	// The 12-bot capture the flag match of the alc experiment.
+	// The 12-bot capture the flag match as lagkit match plays it by
+	// default.
 	matchDur := 10 * time.Minute
 	if quick {
 		matchDur = time.Minute
@@ -197,7 +198,7 @@ func runBench(quick bool) ([]benchFigure, error) {
 	var merr error
 	matchNS := nsPerOp(func(b *testing.B) {
 		for b.Loop() {
-			if _, err := match.Run(match.Config{Map: "metro", Mode: mode.CTF, Bots: 12, Duration: matchDur, Seed: 1}, nil); err != nil {
+			if _, err := match.Run(match.Config{Map: "metro", Mode: mode.CTF, Bots: 12, Duration: matchDur, Seed: 1, BaseRTTms: defaultMatchRTTms}, nil); err != nil {
 				merr = err
 				b.SkipNow()
 			}
