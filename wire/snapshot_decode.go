@@ -1,0 +1,237 @@
+package wire
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+)
+
+// readStep reads a distance written by writeStep.
+func readStep(r *bitReader) int {
+	if r.readBool() {
+		return 1
+	}
+	if r.readBool() {
+		return int(r.readBits(3)) + 2
+	}
+	return int(r.readBits(slotBits))
+}
+
+// SnapshotTick returns the tick of the snapshot in b without decoding the
+// rest, so that a receiver can drop a stale snapshot unread, or decode a
+// new one straight into the place it keeps it.
+func SnapshotTick(b []byte) (uint32, error) {
+	r := newReader(b, MsgSnapshot)
+	tick := uint32(r.readBits(32))
+	return tick, r.err
+}
+
+// DecodeSnapshot decodes datagram b into s. If b is delta encoded,
+// DecodeSnapshot calls baseline with the baseline's tick and decodes
+// against the snapshot it returns (which may be s itself); nil means the
+// baseline is unknown, an error.
+//
+// Event Data alias b: copy them before reusing b. s.Events' storage is
+// reused. Apart from growing it, DecodeSnapshot does not allocate. On error
+// s holds a partial result.
+func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot) error {
+	r := newReader(b, MsgSnapshot)
+	tick := uint32(r.readBits(32))
+	base := &emptySnapshot
+	var baseTick uint32
+	if r.readBool() {
+		age := r.readUvarint()
+		baseTick = tick - uint32(age)
+		switch {
+		case r.err != nil:
+		case age > math.MaxUint32:
+			r.failf("baseline age out of range")
+		case baseTick == 0:
+			r.failf("baseline 0")
+		case baseline != nil:
+			switch base = baseline(baseTick); {
+			case base == nil:
+				r.failf("unknown baseline %d", baseTick)
+			case base.Tick != baseTick:
+				r.failf("baseline %d: got snapshot of tick %d", baseTick, base.Tick)
+			}
+		default:
+			r.failf("unknown baseline %d", baseTick)
+		}
+	}
+	if r.err != nil {
+		return r.err
+	}
+	// Copy the baseline's state first: base may be s.
+	s.Self = base.Self
+	s.Present = base.Present
+	settleEntities(s, &base.Entities)
+	s.Tick = tick
+	s.Baseline = baseTick
+	s.LastCmd = uint32(r.readBits(32))
+	s.EchoClientTime = r.readMicros(MaxClock, "echo client time")
+	s.EchoHold = r.readMicros(MaxDelay, "echo hold")
+	s.FirstEventSeq = uint32(r.readBits(32))
+	readSelf(&r, &s.Self, "self")
+
+	n := int(r.readBits(eventCountBits))
+	if n > MaxEvents {
+		r.failf("%d events exceed %d", n, MaxEvents)
+	}
+	s.Events = s.Events[:0]
+	next := uint64(0) // the least offset from FirstEventSeq the next event may have
+	for i := 0; i < n && r.err == nil; i++ {
+		gap := r.readUvarint()
+		if gap >= MaxEventWindow || next+gap >= MaxEventWindow {
+			r.failf("event %d: sequence number %d or more past the first", i, MaxEventWindow)
+		}
+		seq := s.FirstEventSeq + uint32(next+gap)
+		next += gap + 1
+		kind := r.readUvarint()
+		if kind > math.MaxUint16 {
+			r.failf("event %d: kind out of range", i)
+		}
+		size := int(r.readBits(8))
+		r.align()
+		s.Events = append(s.Events, Event{Seq: seq, Kind: uint16(kind), Data: r.readAligned(size)})
+	}
+
+	n = int(r.readBits(entityCountBits))
+	if n > MaxEntities {
+		r.failf("%d entity entries exceed %d", n, MaxEntities)
+	}
+	i, dist := 0, 0
+	for k := 0; k < n && r.err == nil; k++ {
+		if k == 0 {
+			i = int(r.readBits(slotBits))
+		} else {
+			d := readStep(&r)
+			dist += d
+			if d == 0 || dist >= MaxEntities {
+				r.failf("entity entries go around the slots more than once")
+				break
+			}
+			i = (i + d) % MaxEntities
+		}
+		e := &s.Entities[i]
+		if s.Has(i) && r.readBool() {
+			s.SetPresent(i, false)
+			*e = EntityState{}
+			continue
+		}
+		s.SetPresent(i, true)
+		readEntity(&r, e, i, tick)
+	}
+	if err := r.finish(); err != nil {
+		s.settled = false // a partial result: clear it all next time
+		return err
+	}
+	s.settle()
+	return nil
+}
+
+// readCoord reads a delta against ref and checks the result.
+func readCoord(r *bitReader, ref int64) (int64, bool) {
+	v := ref + r.readBucketed(coordBuckets)
+	return v, v >= -MaxCoord && v <= MaxCoord
+}
+
+// readSelf reads a delta against *p into *p; field names the state in
+// errors.
+func readSelf(r *bitReader, p *game.PlayerState, field string) {
+	// A baseline checkSelf rejects would let its bad fields through
+	// unchanged.
+	if why := checkSelf(p); why != "" {
+		r.failf("baseline %s %s", field, why)
+		return
+	}
+	ref, _ := selfUnits(p)
+	var u [6]int64
+	for i := range u {
+		var ok bool
+		if u[i], ok = readCoord(r, ref[i]); !ok {
+			r.failf("%s position or velocity out of range", field)
+			return
+		}
+	}
+	p.Pos.X = float64(u[0]) * game.PosQuantum
+	p.Pos.Y = float64(u[1]) * game.PosQuantum
+	p.Pos.Z = float64(u[2]) * game.PosQuantum
+	p.Vel.X = float64(u[3]) * game.VelQuantum
+	p.Vel.Y = float64(u[4]) * game.VelQuantum
+	p.Vel.Z = float64(u[5]) * game.VelQuantum
+	p.Yaw = readAngle(r, p.Yaw)
+	{
+		p.Pitch = int16(readAngle(r, uint16(p.Pitch)))
+		if p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch {
+			r.failf("%s pitch out of range", field)
+		}
+	}
+	if r.readBool() {
+		p.Flags = game.StateFlags(r.readBits(8))
+	}
+	if r.readBool() {
+		p.Teleport = uint8(r.readBits(8))
+	}
+	if r.readBool() {
+		p.Health = int16(r.readBits(16))
+	}
+	if r.readBool() {
+		p.Ammo = uint8(r.readBits(8))
+	}
+	if r.readBool() {
+		p.Heat = uint8(r.readBits(8))
+	}
+	if r.readBool() {
+		us := r.readBits(weaponWaitBits)
+		if us > uint64(MaxWeaponWait/time.Microsecond) {
+			r.failf("%s weapon wait out of range", field)
+		}
+		p.WeaponWait = time.Duration(us) * time.Microsecond
+	}
+	if r.readBool() {
+		p.Weapon = uint8(r.readBits(8))
+	}
+}
+
+// readEntity reads a delta against *e into *e, the state of slot i in
+// a snapshot of tick.
+func readEntity(r *bitReader, e *EntityState, i int, tick uint32) {
+	var c [3]int64
+	for j, ref := range [...]int32{e.X, e.Y, e.Z} {
+		var ok bool
+		if c[j], ok = readCoord(r, int64(ref)); !ok {
+			r.failf("entity %d: position out of range", i)
+			return
+		}
+	}
+	e.X, e.Y, e.Z = int32(c[0]), int32(c[1]), int32(c[2])
+	e.Yaw = readAngle(r, e.Yaw)
+	{
+		e.Pitch = int16(readAngle(r, uint16(e.Pitch)))
+		if e.Pitch < -game.MaxPitch || e.Pitch > game.MaxPitch {
+			r.failf("entity %d: pitch out of range", i)
+		}
+	}
+	if r.readBool() {
+		e.Flags = game.StateFlags(r.readBits(8))
+	}
+	if r.readBool() {
+		e.Teleport = uint8(r.readBits(8))
+	}
+	for j, v := range [...]*int32{&e.VX, &e.VY, &e.VZ} {
+		c, ok := readCoord(r, int64(*v))
+		if !ok {
+			r.failf("entity %d: velocity %d out of range", i, j)
+			return
+		}
+		*v = int32(c)
+	}
+	switch {
+	case !r.readBool():
+		e.Stamp = tick
+	case r.readBool():
+		e.Stamp = uint32(r.readBits(32))
+	}
+}
