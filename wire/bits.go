@@ -474,3 +474,73 @@ func (r *bitReader) finish() error {
 	}
 	return r.err
 }
+
+// The snapshot's entity entries are read through a word that holds the
+// next bits of the stream (acc, the first lowest; fill of them counted)
+// up to byte at of the input, refilled by one eight-byte load when a
+// field may not fit, rather than each field loaded and shifted by its
+// bit position: Fabian Giesen's "variant 4" ("Reading bits in far too
+// many ways, part 2", 2018). The word lives in the reading function's
+// registers, handed from one step to the next by value.
+
+// refillWord returns acc, which holds fill bits of b's stream up to byte
+// at, topped up to at least 56 bits with the bytes after them. The bits
+// above the count are the stream's next ones, so that the next load can
+// OR over them. Past b's end the stream reads as zero bits: a caller
+// checks the position (at*8 - fill) against the end before trusting
+// what it read.
+func refillWord(b []byte, acc uint64, fill uint, at int) (uint64, uint, int) {
+	var w uint64
+	if at+8 <= len(b) {
+		w = binary.LittleEndian.Uint64(b[at:])
+	} else {
+		w = tailWord(b, at)
+	}
+	return acc | w<<(fill&63), fill | 56, at + int(63-fill)>>3
+}
+
+// tailWord returns the eight bytes of b from at as refillWord loads
+// them, zero past b's end. Only the last bytes of the input take it.
+func tailWord(b []byte, at int) uint64 {
+	var w uint64
+	for k := 0; k < 8 && at+k < len(b); k++ {
+		w |= uint64(b[at+k]) << (8 * k)
+	}
+	return w
+}
+
+// bucketReads is a bucket code's reading by the run of one bits it
+// starts with (at most the last bucket's number of them).
+type bucketReads struct {
+	last  int
+	codes [4]struct {
+		codeLen, n uint8  // the bucket number's bits, the whole code's
+		mask       uint64 // the bucket's width in one bits
+	}
+}
+
+// newBucketReads returns the reading of the bucket code of widths (at
+// most four buckets, each code with its value within 57 bits).
+func newBucketReads(widths []uint) bucketReads {
+	t := bucketReads{last: len(widths) - 1}
+	for i, w := range widths {
+		codeLen := uint(i)
+		if i < t.last {
+			codeLen++
+		}
+		if codeLen+w > 57 {
+			panic("wire: bucket code too long for a word")
+		}
+		t.codes[i].codeLen, t.codes[i].n, t.codes[i].mask = uint8(codeLen), uint8(codeLen+w), 1<<w-1
+	}
+	return t
+}
+
+// read returns the value of the bucket code at the bottom of acc, as
+// readBucketed does, and the code's bit count.
+func (t *bucketReads) read(acc uint64) (int64, uint) {
+	c := &t.codes[min(bits.TrailingZeros64(^acc), t.last)&3]
+	// Both counts are under 64: the masks spare the compiler's tests of
+	// longer shifts, here and where the caller drops the code.
+	return unzigzag(acc >> (c.codeLen & 63) & c.mask), uint(c.n & 63)
+}

@@ -52,10 +52,12 @@ import (
 var coordBuckets = []uint{0, 9, 16, 27}
 
 // coordTable and angleTable are coordBuckets and angleBuckets as tables,
-// for writeEntity.
+// for putEntity, and coordReads and angleReads for readEntityWords.
 var (
 	coordTable = newBucketTable(coordBuckets)
 	angleTable = newBucketTable(angleBuckets)
+	coordReads = newBucketReads(coordBuckets)
+	angleReads = newBucketReads(angleBuckets)
 )
 
 const (

@@ -101,12 +101,34 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	if n > MaxEntities {
 		r.failf("%d entity entries exceed %d", n, MaxEntities)
 	}
-	i, dist := 0, 0
-	for k := 0; k < n && r.err == nil; k++ {
+	readEntries(&r, s, n, tick)
+	if err := r.finish(); err != nil {
+		s.settled = false // a partial result: clear it all next time
+		return err
+	}
+	s.settle()
+	return nil
+}
+
+// entryWords makes readEntries read what it can through a word; the
+// tests turn it off to check that the word reading, errors and partial
+// results included, is the reading field by field.
+var entryWords = true
+
+// readEntries reads n entity entries of a snapshot of tick into s: those
+// that decode cleanly through a word (readEntryWords), then, from the
+// first that does not (bad input, or one that reaches past the end), the
+// rest one field at a time, which names what is wrong.
+func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
+	var k, i, dist int
+	if r.err == nil && entryWords {
+		k, i, dist = readEntriesWords(r, s, n, tick)
+	}
+	for ; k < n && r.err == nil; k++ {
 		if k == 0 {
 			i = int(r.readBits(slotBits))
 		} else {
-			d := readStep(&r)
+			d := readStep(r)
 			dist += d
 			if d == 0 || dist >= MaxEntities {
 				r.failf("entity entries go around the slots more than once")
@@ -121,14 +143,136 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 			continue
 		}
 		s.SetPresent(i, true)
-		readEntity(&r, e, i, tick)
+		readEntity(r, e, i, tick)
 	}
-	if err := r.finish(); err != nil {
-		s.settled = false // a partial result: clear it all next time
-		return err
+}
+
+// readEntriesWords reads entity entries of a snapshot of tick into s
+// through a word (see refillWord), from entry 0 on, while they decode
+// cleanly, and returns how many it read, the slot of the last and the
+// distance from the first to it. r is left at the first entry not read.
+func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist int) {
+	b, end := r.b, len(r.b)*8
+	acc, fill, at := refillWord(b, 0, 0, r.pos>>3)
+	acc, fill = acc>>(r.pos&7), fill-uint(r.pos&7)
+	for ; k < n; k++ {
+		r.pos = at*8 - int(fill) // where the field by field reading goes on
+		if fill < 2+slotBits+1 { // the longest step code and the removed bit
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		slot, d := int(acc&(MaxEntities-1)), 0
+		if k == 0 {
+			acc, fill = acc>>slotBits, fill-slotBits
+		} else {
+			var l uint
+			d, l = stepField(acc)
+			acc, fill = acc>>l, fill-l
+			if d == 0 || dist+d >= MaxEntities {
+				return k, i, dist
+			}
+			slot = (i + d) % MaxEntities
+		}
+		word, bit := &s.Present[slot/64], uint64(1)<<(slot%64)
+		if *word&bit != 0 {
+			removed := acc&1 != 0
+			acc, fill = acc>>1, fill-1
+			if removed {
+				if at*8-int(fill) > end {
+					return k, i, dist
+				}
+				*word &^= bit
+				s.Entities[slot] = EntityState{}
+				i, dist = slot, dist+d
+				continue
+			}
+		}
+		var ok bool
+		if acc, fill, at, ok = readEntityWords(b, acc, fill, at, &s.Entities[slot], tick); !ok {
+			return k, i, dist
+		}
+		*word |= bit
+		i, dist = slot, dist+d
 	}
-	s.settle()
-	return nil
+	r.pos = at*8 - int(fill)
+	return k, i, dist
+}
+
+// stepField returns the distance of a stepCode at the bottom of acc and
+// the code's bit count.
+func stepField(acc uint64) (int, uint) {
+	switch {
+	case acc&1 != 0:
+		return 1, 1
+	case acc&2 != 0:
+		return int(acc>>2&7) + 2, 5
+	}
+	return int(acc >> 2 & (MaxEntities - 1)), 2 + slotBits
+}
+
+// readEntityWords reads an entity state written by putEntity, a delta
+// against *e, from the word acc holding fill bits of b up to byte at (see
+// refillWord), and returns the word after it. Only if the state is in
+// range and within b does it store it in *e and return true.
+func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, tick uint32) (uint64, uint, int, bool) {
+	var d [6]int64 // X Y Z VX VY VZ
+	var l uint
+	for j := range 3 {
+		if fill < 30 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		d[j], l = coordReads.read(acc)
+		acc, fill = acc>>l, fill-l
+	}
+	if fill < 54 { // yaw, pitch, flags and teleport
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	dyaw, l := angleReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	dpitch, l := angleReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	flags, teleport := e.Flags, e.Teleport
+	if acc&1 != 0 {
+		flags, acc, fill = game.StateFlags(acc>>1), acc>>9, fill-9
+	} else {
+		acc, fill = acc>>1, fill-1
+	}
+	if acc&1 != 0 {
+		teleport, acc, fill = uint8(acc>>1), acc>>9, fill-9
+	} else {
+		acc, fill = acc>>1, fill-1
+	}
+	for j := 3; j < 6; j++ {
+		if fill < 30 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		d[j], l = coordReads.read(acc)
+		acc, fill = acc>>l, fill-l
+	}
+	if fill < 34 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	stamp := e.Stamp
+	switch {
+	case acc&1 == 0:
+		stamp, acc, fill = tick, acc>>1, fill-1
+	case acc&2 == 0:
+		acc, fill = acc>>2, fill-2
+	default:
+		stamp, acc, fill = uint32(acc>>2), acc>>34, fill-34
+	}
+	x, y, z := int64(e.X)+d[0], int64(e.Y)+d[1], int64(e.Z)+d[2]
+	vx, vy, vz := int64(e.VX)+d[3], int64(e.VY)+d[4], int64(e.VZ)+d[5]
+	pitch := int16(uint16(e.Pitch) + uint16(dpitch))
+	// All six shifted into [0, 2*MaxCoord) at once; +MaxCoord itself goes
+	// the long way, as does anything past the end of b.
+	if (uint64(x+MaxCoord)|uint64(y+MaxCoord)|uint64(z+MaxCoord)|
+		uint64(vx+MaxCoord)|uint64(vy+MaxCoord)|uint64(vz+MaxCoord))&^(2*MaxCoord-1) != 0 ||
+		pitch < -game.MaxPitch || pitch > game.MaxPitch || at*8-int(fill) > len(b)*8 {
+		return acc, fill, at, false
+	}
+	*e = EntityState{X: int32(x), Y: int32(y), Z: int32(z), VX: int32(vx), VY: int32(vy), VZ: int32(vz),
+		Yaw: e.Yaw + uint16(dyaw), Pitch: pitch, Flags: flags, Teleport: teleport, Stamp: stamp}
+	return acc, fill, at, true
 }
 
 // readCoord reads a delta against ref and checks the result.
