@@ -238,7 +238,7 @@ func (ww *wordWriter) done(w *bitWriter) {
 
 // put adds the low n bits of v (n <= 64; v has no bits above them).
 func (ww *wordWriter) put(v uint64, n uint) {
-	ww.acc |= v << ww.n
+	ww.acc |= v << (ww.n & 63)
 	if ww.n+n < 64 {
 		ww.n += n
 		return
@@ -261,7 +261,9 @@ func (ww *wordWriter) gather(v uint64, n uint, v0 uint64, n0 uint) (uint64, uint
 		ww.put(v, n)
 		return v0, n0
 	}
-	return v | v0<<n, n + n0
+	// n is under 64 unless v0 is empty: the mask spares the compiler's
+	// test of longer shifts.
+	return v | v0<<(n&63), n + n0
 }
 
 // pos returns the bit position, as bitWriter.pos does.

@@ -54,8 +54,8 @@ var coordBuckets = []uint{0, 9, 16, 27}
 // coordTable and angleTable are coordBuckets and angleBuckets as tables,
 // for putEntity, and coordReads and angleReads for readEntityWords.
 var (
-	coordTable = newBucketTable(coordBuckets)
-	angleTable = newBucketTable(angleBuckets)
+	coordTable = *newBucketTable(coordBuckets)
+	angleTable = *newBucketTable(angleBuckets)
 	coordReads = newBucketReads(coordBuckets)
 	angleReads = newBucketReads(angleBuckets)
 )
@@ -79,6 +79,9 @@ const rotationStep = 159
 
 // emptySnapshot is the baseline of a full snapshot: nothing present.
 var emptySnapshot Snapshot
+
+// noEntity is what a receiver holds for an absent slot.
+var noEntity EntityState
 
 // Has reports whether entity slot i is present (in the world).
 func (s *Snapshot) Has(i int) bool {
@@ -220,11 +223,11 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 				b := bits.TrailingZeros64(m)
 				i := j*64 + b
 				in, was := inW>>b&1 != 0, wasW>>b&1 != 0
-				var from EntityState // what the receiver holds for slot i
+				from := &noEntity // what the receiver holds for slot i
 				if was {
-					from = ref.Entities[i]
+					from = &ref.Entities[i]
 				}
-				if in == was && s.Entities[i] == from {
+				if in == was && s.Entities[i] == *from {
 					continue
 				}
 				k := i - first // the rotated index
@@ -243,12 +246,12 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 					ww.put(0, 1)
 				}
 				if in {
-					putEntity(&ww, &s.Entities[i], &from, s.Tick)
+					putEntity(&ww, &s.Entities[i], from, s.Tick)
 				}
 				if ww.pos() > end {
 					ww.reset(mark)
 					s.SetPresent(i, was)
-					s.Entities[i] = from
+					s.Entities[i] = *from
 					continue
 				}
 				n++
@@ -500,31 +503,28 @@ func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 // tick.
 func putEntity(b *wordWriter, e, ref *EntityState, tick uint32) {
 	// The fields gather in a word held in a register, which goes to b
-	// only when full.
+	// only when full. They come in groups that fit 64 bits whatever
+	// their codes (a coordinate's takes at most 30 bits, an angle's 18, a
+	// changed field's 9, the stamp's 34), each gathered in one step; the
+	// masks tell the compiler that no shift reaches 64.
 	var v uint64
 	var n uint
-	c, l := coordTable.code(int64(e.X) - int64(ref.X))
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.Y) - int64(ref.Y))
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.Z) - int64(ref.Z))
-	v, n = b.gather(v, n, c, l)
-	c, l = angleTable.code(int64(int16(e.Yaw - ref.Yaw)))
-	v, n = b.gather(v, n, c, l)
-	c, l = angleTable.code(int64(int16(uint16(e.Pitch) - uint16(ref.Pitch))))
-	v, n = b.gather(v, n, c, l)
-	c, l = changedCode(uint64(e.Flags), uint64(ref.Flags), 8)
-	v, n = b.gather(v, n, c, l)
-	c, l = changedCode(uint64(e.Teleport), uint64(ref.Teleport), 8)
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.VX) - int64(ref.VX))
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.VY) - int64(ref.VY))
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.VZ) - int64(ref.VZ))
-	v, n = b.gather(v, n, c, l)
-	c, l = stampCode(e.Stamp, ref.Stamp, tick)
-	v, n = b.gather(v, n, c, l)
+	cx, lx := coordTable.code(int64(e.X) - int64(ref.X))
+	cy, ly := coordTable.code(int64(e.Y) - int64(ref.Y))
+	v, n = b.gather(v, n, cx|cy<<(lx&63), lx+ly)
+	cz, lz := coordTable.code(int64(e.Z) - int64(ref.Z))
+	cyaw, lyaw := angleTable.code(int64(int16(e.Yaw - ref.Yaw)))
+	v, n = b.gather(v, n, cz|cyaw<<(lz&63), lz+lyaw)
+	cp, lp := angleTable.code(int64(int16(uint16(e.Pitch) - uint16(ref.Pitch))))
+	cf, lf := changedCode(uint64(e.Flags), uint64(ref.Flags), 8)
+	ct, lt := changedCode(uint64(e.Teleport), uint64(ref.Teleport), 8)
+	v, n = b.gather(v, n, cp|cf<<(lp&63)|ct<<((lp+lf)&63), lp+lf+lt)
+	cvx, lvx := coordTable.code(int64(e.VX) - int64(ref.VX))
+	cvy, lvy := coordTable.code(int64(e.VY) - int64(ref.VY))
+	v, n = b.gather(v, n, cvx|cvy<<(lvx&63), lvx+lvy)
+	cvz, lvz := coordTable.code(int64(e.VZ) - int64(ref.VZ))
+	cs, ls := stampCode(e.Stamp, ref.Stamp, tick)
+	v, n = b.gather(v, n, cvz|cs<<(lvz&63), lvz+ls)
 	b.put(v, n)
 }
 
