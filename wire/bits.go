@@ -145,10 +145,9 @@ type bucketTable struct {
 		// codeLen is the bucket number's bit count, n the whole code's.
 		codeLen, n uint8
 	}
-	// small holds the code of zigzag value u < smallCodes (its bits in
-	// the low 24 bits, its length above), when every one fits.
-	small    [smallCodes]uint32
-	hasSmall bool
+	// small holds the code of zigzag value u < smallCodes: its bits in
+	// the low 24 bits, its length above.
+	small [smallCodes]uint32
 }
 
 // smallCodes is how many small values a bucketTable codes whole: all
@@ -175,12 +174,10 @@ func newBucketTable(widths []uint) *bucketTable {
 		t.byLen[l].code = code & (1<<(n-width) - 1)
 		t.byLen[l].mask = 1<<width - 1 // all ones for a width of 64
 	}
-	t.hasSmall = true
 	for u := range uint64(smallCodes) {
 		code, n := bucketCode(unzigzag(u), widths)
 		if n > 24 {
-			t.hasSmall = false
-			break
+			panic("wire: bucket code of a small value longer than 24 bits")
 		}
 		t.small[u] = uint32(code) | uint32(n)<<24
 	}
@@ -191,7 +188,7 @@ func newBucketTable(widths []uint) *bucketTable {
 // the same as bucketCode with the table's widths.
 func (t *bucketTable) code(v int64) (uint64, uint) {
 	u := zigzag(v)
-	if u < smallCodes && t.hasSmall {
+	if u < smallCodes {
 		e := t.small[u]
 		return uint64(e & (1<<24 - 1)), uint(e >> 24)
 	}

@@ -127,8 +127,12 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 // appendSnapshot is AppendSnapshot and, when prio is not nil,
 // AppendSnapshotBudget.
 func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[MaxEntities]uint32) ([]byte, error) {
-	if err := checkSnapshot(s, base, limit); err != nil {
-		return dst, err
+	// The entities are checked as writeEntities walks them, while they
+	// are at hand, unless selectEntries weighs them first. Whatever the
+	// order things are found in, the error returned is checkSnapshot's.
+	checked := prio != nil
+	if err := checkSnapshot(s, base, limit, checked); err != nil {
+		return dst, checkSnapshot(s, base, limit, true)
 	}
 	ref := base
 	if ref == nil {
@@ -150,10 +154,11 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	w.writeBits(uint64(s.FirstEventSeq), 32)
 	writeSelf(&w, &s.Self, &ref.Self)
 	if !fits(&w, eventCountBits+entityCountBits) {
+		if err := checkSnapshot(s, base, limit, true); err != nil {
+			return dst, err
+		}
 		return dst, encodeError(MsgSnapshot, "limit of %d bytes leaves no room after self", limit)
 	}
-	s.EchoClientTime = s.EchoClientTime.Truncate(time.Microsecond)
-	s.EchoHold = s.EchoHold.Truncate(time.Microsecond)
 
 	countAt := w.pos()
 	w.writeBits(0, eventCountBits)
@@ -174,12 +179,11 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 		}
 		n++
 	}
-	s.Events = s.Events[:n]
+	events := n
 	w.patch(countAt, uint64(n), eventCountBits)
 
 	countAt = w.pos()
 	w.writeBits(0, entityCountBits)
-	n = 0
 	first := int(s.Tick * rotationStep % MaxEntities)
 	// Only slots present in s or in the baseline can need an entry: walk
 	// their mask around from first, and zero the others in bulk.
@@ -187,22 +191,43 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	for j := range touched {
 		touched[j] = s.Present[j] | ref.Present[j]
 	}
-	settleEntities(s, nil)
 	if prio != nil {
 		selectEntries(s, ref, &touched, first, budget*8-(w.pos()-start), prio)
 	}
-	n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
+	var left slotMask
+	n, bad := writeEntities(&w, s, ref, &touched, first, start+limit*8, &left)
+	if bad != 0 && !checked {
+		// Out of range, or at +MaxCoord, which the quick test leaves to
+		// the exact one.
+		if err := checkSnapshot(s, base, limit, true); err != nil {
+			return dst, err
+		}
+	}
 	w.patch(countAt, uint64(n), entityCountBits)
+
+	// Nothing can fail now: s becomes what the receiver will decode.
+	s.EchoClientTime = s.EchoClientTime.Truncate(time.Microsecond)
+	s.EchoHold = s.EchoHold.Truncate(time.Microsecond)
+	s.Events = s.Events[:events]
+	for j, m := range left {
+		for ; m != 0; m &= m - 1 {
+			i := j*64 + bits.TrailingZeros64(m)
+			s.SetPresent(i, ref.Has(i))
+			s.Entities[i] = ref.Entities[i] // zero when absent
+		}
+	}
+	settleEntities(s, nil)
 	s.settle()
 	return w.buf, nil
 }
 
 // writeEntities writes the entity entries of s against ref for the slots
-// in touched, going around from first, and returns their count. An entry
-// that would take w past bit end is left out, its slot of s set back to
-// ref's.
-func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int) int {
+// in touched, going around from first, and returns their count and the
+// entityBad bits of every state of s and ref in those slots. An entry
+// that would take w past bit end is left out, its slot added to left.
+func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int, left *slotMask) (int, uint32) {
 	n := 0
+	var bad uint32
 	var prev int // rotated index of the last entry written
 	// The entries' fields go through a word: written for every client and
 	// every moving player each tick, the encoder's hot loop.
@@ -226,9 +251,13 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 				from := &noEntity // what the receiver holds for slot i
 				if was {
 					from = &ref.Entities[i]
+					bad |= entityBad(from)
 				}
 				if in == was && s.Entities[i] == *from {
 					continue
+				}
+				if in {
+					bad |= entityBad(&s.Entities[i])
 				}
 				k := i - first // the rotated index
 				if k < 0 {
@@ -250,8 +279,7 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 				}
 				if ww.pos() > end {
 					ww.reset(mark)
-					s.SetPresent(i, was)
-					s.Entities[i] = *from
+					left.set(i)
 					continue
 				}
 				n++
@@ -260,7 +288,7 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 		}
 	}
 	ww.done(w)
-	return n
+	return n, bad
 }
 
 // nextSlot returns the first slot at or after i, counting on past
@@ -325,8 +353,8 @@ func copyRuns(es, from []EntityState, mask uint64) {
 }
 
 // checkSnapshot returns an error if AppendSnapshot cannot encode s against
-// base.
-func checkSnapshot(s, base *Snapshot, limit int) error {
+// base; with entities false it leaves out the present entities' states.
+func checkSnapshot(s, base *Snapshot, limit int, entities bool) error {
 	if limit <= 0 || limit > MaxDatagram {
 		return encodeError(MsgSnapshot, "limit %d outside 1 to MaxDatagram", limit)
 	}
@@ -356,8 +384,10 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 				i, s.Events[i].Seq, MaxEventWindow, s.FirstEventSeq)
 		}
 	}
-	if i, why := checkEntities(s); why != "" {
-		return encodeError(MsgSnapshot, "entity %d: %s", i, why)
+	if entities {
+		if i, why := checkEntities(s); why != "" {
+			return encodeError(MsgSnapshot, "entity %d: %s", i, why)
+		}
 	}
 	if base == nil {
 		return nil
@@ -366,8 +396,10 @@ func checkSnapshot(s, base *Snapshot, limit int) error {
 	if why := checkSelf(&base.Self); why != "" {
 		return encodeError(MsgSnapshot, "base self %s", why)
 	}
-	if i, why := checkEntities(base); why != "" {
-		return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
+	if entities {
+		if i, why := checkEntities(base); why != "" {
+			return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
+		}
 	}
 	return nil
 }
@@ -389,12 +421,21 @@ func checkEntities(s *Snapshot) (int, string) {
 	return 0, ""
 }
 
+// entityBad returns 0 if e's coordinates lie in [-MaxCoord, MaxCoord)
+// and its pitch within ±game.MaxPitch, else bits of where they do not:
+// the six coordinates shifted into [0, 2*MaxCoord) at once, and the
+// sign bit of a pitch out of range. checkEntity accepts every e it
+// returns 0 for, and +MaxCoord too.
+func entityBad(e *EntityState) uint32 {
+	return (uint32(e.X+MaxCoord)|uint32(e.Y+MaxCoord)|uint32(e.Z+MaxCoord)|
+		uint32(e.VX+MaxCoord)|uint32(e.VY+MaxCoord)|uint32(e.VZ+MaxCoord))&^(2*MaxCoord-1) |
+		uint32((game.MaxPitch-int32(e.Pitch))|(int32(e.Pitch)+game.MaxPitch))&(1<<31)
+}
+
 func checkEntity(e *EntityState) string {
-	// All six coordinates shifted into [0, 2*MaxCoord) at once, the usual
-	// case; the exact checks below name the culprit or admit +MaxCoord.
-	if (uint32(e.X+MaxCoord)|uint32(e.Y+MaxCoord)|uint32(e.Z+MaxCoord)|
-		uint32(e.VX+MaxCoord)|uint32(e.VY+MaxCoord)|uint32(e.VZ+MaxCoord))&^(2*MaxCoord-1) == 0 &&
-		e.Pitch >= -game.MaxPitch && e.Pitch <= game.MaxPitch {
+	// The usual case; the exact checks below name the culprit or admit
+	// +MaxCoord.
+	if entityBad(e) == 0 {
 		return ""
 	}
 	if !coordOK(e.X) || !coordOK(e.Y) || !coordOK(e.Z) {
