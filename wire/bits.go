@@ -367,6 +367,20 @@ func (r *bitReader) readBool() bool { return r.readBits(1) == 1 }
 
 // readUvarint reads a value written by writeUvarint.
 func (r *bitReader) readUvarint() uint64 {
+	if at := r.pos >> 3; r.err == nil && at+8 <= len(r.b) {
+		// Up to seven groups, the usual values, in one load: with at most
+		// 7 bits of offset, 56 bits always fit.
+		w := binary.LittleEndian.Uint64(r.b[at:]) >> (r.pos & 7)
+		var v uint64
+		for k := uint(0); k < 7; k++ {
+			g := w >> (k * 8) & 0xff
+			v |= (g & 0x7f) << (k * 7)
+			if g < 0x80 {
+				r.pos += int(k+1) * 8
+				return v
+			}
+		}
+	}
 	var v uint64
 	for shift := uint(0); ; shift += 7 {
 		g := r.readBits(8)

@@ -479,18 +479,24 @@ func selfUnits(p *game.PlayerState) (u [6]int64, why string) {
 
 // checkSelf returns why writeSelf cannot encode p exactly, or "".
 func checkSelf(p *game.PlayerState) string {
-	if _, why := selfUnits(p); why != "" {
-		return why
-	}
+	_, why := checkedSelfUnits(p)
+	return why
+}
+
+// checkedSelfUnits returns p's position and velocity in quantum units
+// and checkSelf's answer.
+func checkedSelfUnits(p *game.PlayerState) ([6]int64, string) {
+	u, why := selfUnits(p)
 	switch {
+	case why != "":
 	case p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch:
-		return "pitch out of range"
+		why = "pitch out of range"
 	case !inRange(p.WeaponWait, MaxWeaponWait):
-		return "weapon wait out of range"
+		why = "weapon wait out of range"
 	case p.WeaponWait%time.Microsecond != 0:
-		return "weapon wait not whole microseconds"
+		why = "weapon wait not whole microseconds"
 	}
-	return ""
+	return u, why
 }
 
 // angleBuckets are the zigzag widths of the bucket code of view angle

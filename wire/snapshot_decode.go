@@ -286,11 +286,11 @@ func readCoord(r *bitReader, ref int64) (int64, bool) {
 func readSelf(r *bitReader, p *game.PlayerState, field string) {
 	// A baseline checkSelf rejects would let its bad fields through
 	// unchanged.
-	if why := checkSelf(p); why != "" {
+	ref, why := checkedSelfUnits(p)
+	if why != "" {
 		r.failf("baseline %s %s", field, why)
 		return
 	}
-	ref, _ := selfUnits(p)
 	var u [6]int64
 	for i := range u {
 		var ok bool

@@ -76,3 +76,35 @@ func TestEntryWordsMatchFields(t *testing.T) {
 		t.Fatalf("%d altered snapshots decoded, %d failed", decoded, failed)
 	}
 }
+
+// BenchmarkDecodeSnapshot12 decodes the snapshot of a 12-player match,
+// a client's load in the bots' matches, into a snapshot that held
+// another, as a client's ring does.
+func BenchmarkDecodeSnapshot12(b *testing.B) {
+	few := func(tick uint32) *Snapshot {
+		s := Walkers(tick, true)
+		s.Present = [MaxEntities / 64]uint64{1<<12 - 1}
+		return s
+	}
+	base := few(1000)
+	s := few(1006)
+	s.Baseline = base.Tick
+	data, err := AppendSnapshot(nil, s, base, MaxDatagram)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := AppendSnapshot(nil, base, nil, MaxDatagram); err != nil {
+		b.Fatal(err)
+	}
+	var ring [2]Snapshot
+	bl := baselineOf(base)
+	b.ReportAllocs()
+	k := 0
+	for b.Loop() {
+		k ^= 1
+		if err := DecodeSnapshot(data, &ring[k], bl); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(data)), "bytes/snapshot")
+}
