@@ -522,29 +522,36 @@ func tailWord(b []byte, at int) uint64 {
 	return w
 }
 
-// bucketReads is a bucket code's reading by the run of one bits it
-// starts with (at most the last bucket's number of them).
+// bucketReads is a bucket code's reading by its first bits, as many as
+// the longest bucket number has (at most three: four buckets): packed in
+// words rather than looked up in memory, so that the next field's place,
+// which waits on this code's length, is a few shifts away.
 type bucketReads struct {
-	last  int
-	codes [4]struct {
-		codeLen, n uint8  // the bucket number's bits, the whole code's
-		mask       uint64 // the bucket's width in one bits
-	}
+	first uint64 // those bits in ones
+	// lens holds the whole code's bit count for each value of the first
+	// bits, 6 bits each; codeLens the bucket number's, 2 bits each.
+	lens, codeLens uint64
 }
 
 // newBucketReads returns the reading of the bucket code of widths (at
 // most four buckets, each code with its value within 57 bits).
 func newBucketReads(widths []uint) bucketReads {
-	t := bucketReads{last: len(widths) - 1}
-	for i, w := range widths {
-		codeLen := uint(i)
-		if i < t.last {
+	last := len(widths) - 1
+	if last > 3 {
+		panic("wire: bucket code of more than four buckets")
+	}
+	t := bucketReads{first: 1<<last - 1}
+	for x := range t.first + 1 {
+		i := min(bits.TrailingZeros64(^x), last) // the run of one bits
+		codeLen := uint64(i)
+		if i < last {
 			codeLen++
 		}
-		if codeLen+w > 57 {
+		if codeLen+uint64(widths[i]) > 57 {
 			panic("wire: bucket code too long for a word")
 		}
-		t.codes[i].codeLen, t.codes[i].n, t.codes[i].mask = uint8(codeLen), uint8(codeLen+w), 1<<w-1
+		t.lens |= (codeLen + uint64(widths[i])) << (x * 6)
+		t.codeLens |= codeLen << (x * 2)
 	}
 	return t
 }
@@ -552,8 +559,10 @@ func newBucketReads(widths []uint) bucketReads {
 // read returns the value of the bucket code at the bottom of acc, as
 // readBucketed does, and the code's bit count.
 func (t *bucketReads) read(acc uint64) (int64, uint) {
-	c := &t.codes[min(bits.TrailingZeros64(^acc), t.last)&3]
-	// Both counts are under 64: the masks spare the compiler's tests of
+	x := acc & t.first & 7
+	// Every count is under 64: the masks spare the compiler's tests of
 	// longer shifts, here and where the caller drops the code.
-	return unzigzag(acc >> (c.codeLen & 63) & c.mask), uint(c.n & 63)
+	n := uint(t.lens>>(x*6&63)) & 63
+	codeLen := uint(t.codeLens>>(x*2&63)) & 3
+	return unzigzag(acc >> codeLen & (1<<((n-codeLen)&63) - 1)), n
 }
