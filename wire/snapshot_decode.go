@@ -270,8 +270,10 @@ func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, ti
 		pitch < -game.MaxPitch || pitch > game.MaxPitch || at*8-int(fill) > len(b)*8 {
 		return acc, fill, at, false
 	}
-	*e = EntityState{X: int32(x), Y: int32(y), Z: int32(z), VX: int32(vx), VY: int32(vy), VZ: int32(vz),
-		Yaw: e.Yaw + uint16(dyaw), Pitch: pitch, Flags: flags, Teleport: teleport, Stamp: stamp}
+	// Field by field: a struct literal would be built on the stack and
+	// copied by wide loads, which wait for its narrow stores.
+	e.X, e.Y, e.Z, e.VX, e.VY, e.VZ = int32(x), int32(y), int32(z), int32(vx), int32(vy), int32(vz)
+	e.Yaw, e.Pitch, e.Flags, e.Teleport, e.Stamp = e.Yaw+uint16(dyaw), pitch, flags, teleport, stamp
 	return acc, fill, at, true
 }
 
