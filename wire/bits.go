@@ -512,6 +512,13 @@ func refillWord(b []byte, acc uint64, fill uint, at int) (uint64, uint, int) {
 	return acc | w<<(fill&63), fill | 56, at + int(63-fill)>>3
 }
 
+// wordAt returns the word of b's stream from bit pos on, as refillWord
+// fills it.
+func wordAt(b []byte, pos int) (acc uint64, fill uint, at int) {
+	acc, fill, at = refillWord(b, 0, 0, pos>>3)
+	return acc >> (pos & 7), fill - uint(pos&7), at
+}
+
 // tailWord returns the eight bytes of b from at as refillWord loads
 // them, zero past b's end. Only the last bytes of the input take it.
 func tailWord(b []byte, at int) uint64 {

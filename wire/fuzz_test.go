@@ -132,7 +132,7 @@ func FuzzDecodeVerdictEvent(f *testing.F) {
 func FuzzDecodeKillEvent(f *testing.F) { fuzzEvent(f, killEvents(), AppendKillEvent, DecodeKillEvent) }
 
 // FuzzDecodeSnapshot decodes against the golden full snapshot as the only
-// known baseline, with and without reading entries through a word, to the
+// known baseline, with and without reading through a word, to the
 // same result or error; whatever decodes must encode again (against the same
 // baseline) to a snapshot that decodes to what the encoder left.
 func FuzzDecodeSnapshot(f *testing.F) {

@@ -73,7 +73,9 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	s.EchoClientTime = r.readMicros(MaxClock, "echo client time")
 	s.EchoHold = r.readMicros(MaxDelay, "echo hold")
 	s.FirstEventSeq = uint32(r.readBits(32))
-	readSelf(&r, &s.Self, "self")
+	if !decodeWords || !readSelfWords(&r, &s.Self) {
+		readSelf(&r, &s.Self, "self")
+	}
 
 	n := int(r.readBits(eventCountBits))
 	if n > MaxEvents {
@@ -110,10 +112,11 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	return nil
 }
 
-// entryWords makes readEntries read what it can through a word; the
-// tests turn it off to check that the word reading, errors and partial
-// results included, is the reading field by field.
-var entryWords = true
+// decodeWords makes DecodeSnapshot read Self and the entity entries
+// through a word where it can; the tests turn it off to check that the
+// word reading, errors and partial results included, is the reading
+// field by field.
+var decodeWords = true
 
 // readEntries reads n entity entries of a snapshot of tick into s: those
 // that decode cleanly through a word (readEntryWords), then, from the
@@ -121,7 +124,7 @@ var entryWords = true
 // rest one field at a time, which names what is wrong.
 func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 	var k, i, dist int
-	if r.err == nil && entryWords {
+	if r.err == nil && decodeWords {
 		k, i, dist = readEntriesWords(r, s, n, tick)
 	}
 	for ; k < n && r.err == nil; k++ {
@@ -153,8 +156,7 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 // distance from the first to it. r is left at the first entry not read.
 func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist int) {
 	b, end := r.b, len(r.b)*8
-	acc, fill, at := refillWord(b, 0, 0, r.pos>>3)
-	acc, fill = acc>>(r.pos&7), fill-uint(r.pos&7)
+	acc, fill, at := wordAt(b, r.pos)
 	for ; k < n; k++ {
 		r.pos = at*8 - int(fill) // where the field by field reading goes on
 		if fill < 2+slotBits+1 { // the longest step code and the removed bit
@@ -207,6 +209,92 @@ func stepField(acc uint64) (int, uint) {
 		return int(acc>>2&7) + 2, 5
 	}
 	return int(acc >> 2 & (MaxEntities - 1)), 2 + slotBits
+}
+
+// selfChangedBits are the widths of Self's fields after its angles,
+// each written by writeChanged: Flags, Teleport, Health, Ammo, Heat,
+// WeaponWait in µs, Weapon.
+var selfChangedBits = [7]uint{8, 8, 16, 8, 8, weaponWaitBits, 8}
+
+// readSelfWords reads a Self written by writeSelf, a delta against *p,
+// into *p as readSelf does, through a word (see refillWord), and reports
+// whether it did: it reads nothing if the baseline, the result or the
+// input's end would make readSelf fail, for readSelf to name why.
+func readSelfWords(r *bitReader, p *game.PlayerState) bool {
+	ref, why := checkedSelfUnits(p)
+	if why != "" || r.err != nil {
+		return false
+	}
+	b := r.b
+	acc, fill, at := wordAt(b, r.pos)
+	var u [6]int64
+	var bad uint64
+	for j := range u {
+		if fill < 30 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		d, l := coordReads.read(acc)
+		acc, fill = acc>>l, fill-l
+		u[j] = ref[j] + d
+		// In [0, 2*MaxCoord) once shifted; +MaxCoord goes the long way.
+		bad |= uint64(u[j]+MaxCoord) &^ (2*MaxCoord - 1)
+	}
+	if fill < 36 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	dyaw, l := angleReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	dpitch, l := angleReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	var vals [len(selfChangedBits)]uint64
+	var set uint
+	for j, n := range selfChangedBits {
+		if fill < weaponWaitBits+1 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		if acc&1 == 0 {
+			acc, fill = acc>>1, fill-1
+			continue
+		}
+		vals[j], set = acc>>1&(1<<n-1), set|1<<j
+		acc, fill = acc>>(n+1), fill-(n+1)
+	}
+	pitch := int16(uint16(p.Pitch) + uint16(dpitch))
+	if bad != 0 || pitch < -game.MaxPitch || pitch > game.MaxPitch ||
+		vals[5] > uint64(MaxWeaponWait/time.Microsecond) || at*8-int(fill) > len(b)*8 {
+		return false
+	}
+	r.pos = at*8 - int(fill)
+	p.Pos.X = float64(u[0]) * game.PosQuantum
+	p.Pos.Y = float64(u[1]) * game.PosQuantum
+	p.Pos.Z = float64(u[2]) * game.PosQuantum
+	p.Vel.X = float64(u[3]) * game.VelQuantum
+	p.Vel.Y = float64(u[4]) * game.VelQuantum
+	p.Vel.Z = float64(u[5]) * game.VelQuantum
+	p.Yaw += uint16(dyaw)
+	p.Pitch = pitch
+	if set&1 != 0 {
+		p.Flags = game.StateFlags(vals[0])
+	}
+	if set&2 != 0 {
+		p.Teleport = uint8(vals[1])
+	}
+	if set&4 != 0 {
+		p.Health = int16(vals[2])
+	}
+	if set&8 != 0 {
+		p.Ammo = uint8(vals[3])
+	}
+	if set&16 != 0 {
+		p.Heat = uint8(vals[4])
+	}
+	if set&32 != 0 {
+		p.WeaponWait = time.Duration(vals[5]) * time.Microsecond
+	}
+	if set&64 != 0 {
+		p.Weapon = uint8(vals[6])
+	}
+	return true
 }
 
 // readEntityWords reads an entity state written by putEntity, a delta

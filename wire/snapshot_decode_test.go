@@ -6,7 +6,7 @@ import (
 )
 
 // decodeBothWays decodes b into a copy of into twice, with and without
-// reading entries through a word, and fails unless both give the same
+// reading Self and the entries through a word, and fails unless both give the same
 // error and the same snapshot, partial results included. It returns the
 // snapshot and the error.
 func decodeBothWays(t *testing.T, b []byte, into, base *Snapshot) (*Snapshot, error) {
@@ -14,11 +14,11 @@ func decodeBothWays(t *testing.T, b []byte, into, base *Snapshot) (*Snapshot, er
 	var got [2]Snapshot
 	var errs [2]error
 	for k, words := range []bool{true, false} {
-		entryWords = words
+		decodeWords = words
 		got[k] = *into
 		errs[k] = DecodeSnapshot(b, &got[k], baselineOf(base))
 	}
-	entryWords = true
+	decodeWords = true
 	if (errs[0] == nil) != (errs[1] == nil) || errs[0] != nil && errs[0].Error() != errs[1].Error() {
 		t.Fatalf("through a word: %v; field by field: %v", errs[0], errs[1])
 	}
@@ -28,11 +28,11 @@ func decodeBothWays(t *testing.T, b []byte, into, base *Snapshot) (*Snapshot, er
 	return &got[0], errs[0]
 }
 
-// TestEntryWordsMatchFields checks the word reading of entity entries
-// against reading them field by field, on snapshots cut short at every
+// TestDecodeWordsMatchFields checks the word reading of Self and the
+// entity entries against reading them field by field, on snapshots cut short at every
 // length, with bits flipped and with bytes overwritten: every error and
 // every partial result must be the same.
-func TestEntryWordsMatchFields(t *testing.T) {
+func TestDecodeWordsMatchFields(t *testing.T) {
 	decoded, failed := 0, 0
 	for seed := range uint64(16) {
 		rng := rand.New(rand.NewPCG(seed, 17))
