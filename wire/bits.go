@@ -33,6 +33,14 @@ func (w *bitWriter) truncate(p int) {
 // patch overwrites n bits at bit position p (from pos) with v. The bits
 // must have been written before.
 func (w *bitWriter) patch(p int, v uint64, n uint) {
+	if at := p >> 3; n <= 56 && at+8 <= len(w.buf) {
+		// The eight bytes holding the bits at once: with at most 7 bits
+		// of offset, 56 bits always fit.
+		mask := (uint64(1)<<n - 1) << (p & 7)
+		b := w.buf[at : at+8]
+		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)&^mask|v<<(p&7)&mask)
+		return
+	}
 	for i := range n {
 		b := &w.buf[(p+int(i))/8]
 		mask := byte(1) << ((p + int(i)) & 7)
@@ -247,6 +255,15 @@ func (ww *wordWriter) put(v uint64, n uint) {
 	}
 	ww.acc = v >> (64 - ww.n) // the bits that did not fit (none when n was 0)
 	ww.n += n - 64
+}
+
+// putUvarint puts v as writeUvarint writes it.
+func (ww *wordWriter) putUvarint(v uint64) {
+	for v >= 0x80 {
+		ww.put(v&0x7f|0x80, 8)
+		v >>= 7
+	}
+	ww.put(v, 8)
 }
 
 // gather adds the n0 bits of v0 after the n bits of v and returns the

@@ -131,8 +131,10 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	// are at hand, unless selectEntries weighs them first. Whatever the
 	// order things are found in, the error returned is checkSnapshot's.
 	checked := prio != nil
-	if err := checkSnapshot(s, base, limit, checked); err != nil {
-		return dst, checkSnapshot(s, base, limit, true)
+	units, err := checkSnapshot(s, base, limit, checked)
+	if err != nil {
+		_, err = checkSnapshot(s, base, limit, true)
+		return dst, err
 	}
 	ref := base
 	if ref == nil {
@@ -142,19 +144,23 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	fits := func(w *bitWriter, reserve int) bool { return w.pos()-start+reserve <= limit*8 }
 
 	w := bitWriter{buf: dst}
-	w.writeBits(uint64(MsgSnapshot), 8)
-	w.writeBits(uint64(s.Tick), 32)
-	w.writeBool(base != nil)
+	ww := w.words() // the header and Self, many short fields
+	ww.put(uint64(MsgSnapshot), 8)
+	ww.put(uint64(s.Tick), 32)
 	if base != nil {
-		w.writeUvarint(uint64(s.Tick - s.Baseline))
+		ww.put(1, 1)
+		ww.putUvarint(uint64(s.Tick - s.Baseline))
+	} else {
+		ww.put(0, 1)
 	}
-	w.writeBits(uint64(s.LastCmd), 32)
-	w.writeUvarint(micros(s.EchoClientTime))
-	w.writeUvarint(micros(s.EchoHold))
-	w.writeBits(uint64(s.FirstEventSeq), 32)
-	writeSelf(&w, &s.Self, &ref.Self)
+	ww.put(uint64(s.LastCmd), 32)
+	ww.putUvarint(micros(s.EchoClientTime))
+	ww.putUvarint(micros(s.EchoHold))
+	ww.put(uint64(s.FirstEventSeq), 32)
+	putSelf(&ww, &s.Self, &ref.Self, &units[0], &units[1])
+	ww.done(&w)
 	if !fits(&w, eventCountBits+entityCountBits) {
-		if err := checkSnapshot(s, base, limit, true); err != nil {
+		if _, err := checkSnapshot(s, base, limit, true); err != nil {
 			return dst, err
 		}
 		return dst, encodeError(MsgSnapshot, "limit of %d bytes leaves no room after self", limit)
@@ -199,7 +205,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	if bad != 0 && !checked {
 		// Out of range, or at +MaxCoord, which the quick test leaves to
 		// the exact one.
-		if err := checkSnapshot(s, base, limit, true); err != nil {
+		if _, err := checkSnapshot(s, base, limit, true); err != nil {
 			return dst, err
 		}
 	}
@@ -354,54 +360,57 @@ func copyRuns(es, from []EntityState, mask uint64) {
 
 // checkSnapshot returns an error if AppendSnapshot cannot encode s against
 // base; with entities false it leaves out the present entities' states.
-func checkSnapshot(s, base *Snapshot, limit int, entities bool) error {
+// It returns too the position and velocity of s.Self and of base's (zero
+// without base) in quantum units, for putSelf.
+func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int64, err error) {
 	if limit <= 0 || limit > MaxDatagram {
-		return encodeError(MsgSnapshot, "limit %d outside 1 to MaxDatagram", limit)
+		return units, encodeError(MsgSnapshot, "limit %d outside 1 to MaxDatagram", limit)
 	}
 	switch {
 	case base == nil && s.Baseline != 0:
-		return encodeError(MsgSnapshot, "baseline %d without a base snapshot", s.Baseline)
+		return units, encodeError(MsgSnapshot, "baseline %d without a base snapshot", s.Baseline)
 	case base != nil && s.Baseline != base.Tick:
-		return encodeError(MsgSnapshot, "baseline %d but base is tick %d", s.Baseline, base.Tick)
+		return units, encodeError(MsgSnapshot, "baseline %d but base is tick %d", s.Baseline, base.Tick)
 	case base != nil && base.Tick == 0:
-		return encodeError(MsgSnapshot, "base tick 0 (0 means no baseline)")
+		return units, encodeError(MsgSnapshot, "base tick 0 (0 means no baseline)")
 	}
 	if !inRange(s.EchoClientTime, MaxClock) {
-		return encodeError(MsgSnapshot, "echo client time %v out of range", s.EchoClientTime)
+		return units, encodeError(MsgSnapshot, "echo client time %v out of range", s.EchoClientTime)
 	}
 	if !inRange(s.EchoHold, MaxDelay) {
-		return encodeError(MsgSnapshot, "echo hold %v out of range", s.EchoHold)
+		return units, encodeError(MsgSnapshot, "echo hold %v out of range", s.EchoHold)
 	}
-	if why := checkSelf(&s.Self); why != "" {
-		return encodeError(MsgSnapshot, "self %s", why)
+	var why string
+	if units[0], why = checkedSelfUnits(&s.Self); why != "" {
+		return units, encodeError(MsgSnapshot, "self %s", why)
 	}
 	for i := range s.Events {
 		if n := len(s.Events[i].Data); n > MaxEventData {
-			return encodeError(MsgSnapshot, "event %d: data of %d bytes exceeds %d", i, n, MaxEventData)
+			return units, encodeError(MsgSnapshot, "event %d: data of %d bytes exceeds %d", i, n, MaxEventData)
 		}
 		if d := s.Events[i].Seq - s.FirstEventSeq; d >= MaxEventWindow || (i > 0 && d <= s.Events[i-1].Seq-s.FirstEventSeq) {
-			return encodeError(MsgSnapshot, "event %d: sequence number %d not after the previous one within %d of the first event sequence number %d",
+			return units, encodeError(MsgSnapshot, "event %d: sequence number %d not after the previous one within %d of the first event sequence number %d",
 				i, s.Events[i].Seq, MaxEventWindow, s.FirstEventSeq)
 		}
 	}
 	if entities {
 		if i, why := checkEntities(s); why != "" {
-			return encodeError(MsgSnapshot, "entity %d: %s", i, why)
+			return units, encodeError(MsgSnapshot, "entity %d: %s", i, why)
 		}
 	}
 	if base == nil {
-		return nil
+		return units, nil
 	}
 	// Deltas are only bounded when both ends are in range.
-	if why := checkSelf(&base.Self); why != "" {
-		return encodeError(MsgSnapshot, "base self %s", why)
+	if units[1], why = checkedSelfUnits(&base.Self); why != "" {
+		return units, encodeError(MsgSnapshot, "base self %s", why)
 	}
 	if entities {
 		if i, why := checkEntities(base); why != "" {
-			return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
+			return units, encodeError(MsgSnapshot, "base entity %d: %s", i, why)
 		}
 	}
-	return nil
+	return units, nil
 }
 
 // coordOK reports whether c lies within ±MaxCoord: one unsigned compare.
@@ -505,22 +514,14 @@ func checkedSelfUnits(p *game.PlayerState) ([6]int64, string) {
 // bits); 16: any other angle (18 bits).
 var angleBuckets = []uint{0, 9, 16}
 
-// writeAngle writes angle v as its wrapped difference from ref.
-func writeAngle(w *bitWriter, v, ref uint16) {
-	w.writeBucketed(int64(int16(v-ref)), angleBuckets)
-}
-
-// readAngle reads an angle written by writeAngle against ref.
+// readAngle reads an angle written as its wrapped difference from ref,
+// in the angleBuckets code.
 func readAngle(r *bitReader, ref uint16) uint16 {
 	return ref + uint16(int16(r.readBucketed(angleBuckets)))
 }
 
-// writeChanged writes whether v differs from ref and, if so, v in n bits.
-func writeChanged(w *bitWriter, v, ref uint64, n uint) {
-	w.writeBits(changedCode(v, ref, n))
-}
-
-// changedCode returns the bits writeChanged writes and their count (n < 64).
+// changedCode returns whether v differs from ref and, if so, v in n bits
+// (n < 64): its bits and their count.
 func changedCode(v, ref uint64, n uint) (uint64, uint) {
 	if v == ref {
 		return 0, 1
@@ -532,18 +533,26 @@ func changedCode(v, ref uint64, n uint) (uint64, uint) {
 func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 	u, _ := selfUnits(p)
 	r, _ := selfUnits(ref)
+	ww := w.words()
+	putSelf(&ww, p, ref, &u, &r)
+	ww.done(w)
+}
+
+// putSelf is writeSelf through a word, given the position and velocity
+// of p and ref in quantum units (selfUnits).
+func putSelf(ww *wordWriter, p, ref *game.PlayerState, u, r *[6]int64) {
 	for i := range u {
-		w.writeBucketed(u[i]-r[i], coordBuckets)
+		ww.put(coordTable.code(u[i] - r[i]))
 	}
-	writeAngle(w, p.Yaw, ref.Yaw)
-	writeAngle(w, uint16(p.Pitch), uint16(ref.Pitch))
-	writeChanged(w, uint64(p.Flags), uint64(ref.Flags), 8)
-	writeChanged(w, uint64(p.Teleport), uint64(ref.Teleport), 8)
-	writeChanged(w, uint64(uint16(p.Health)), uint64(uint16(ref.Health)), 16)
-	writeChanged(w, uint64(p.Ammo), uint64(ref.Ammo), 8)
-	writeChanged(w, uint64(p.Heat), uint64(ref.Heat), 8)
-	writeChanged(w, micros(p.WeaponWait), micros(ref.WeaponWait), weaponWaitBits)
-	writeChanged(w, uint64(p.Weapon), uint64(ref.Weapon), 8)
+	ww.put(angleTable.code(int64(int16(p.Yaw - ref.Yaw))))
+	ww.put(angleTable.code(int64(int16(uint16(p.Pitch) - uint16(ref.Pitch)))))
+	ww.put(changedCode(uint64(p.Flags), uint64(ref.Flags), 8))
+	ww.put(changedCode(uint64(p.Teleport), uint64(ref.Teleport), 8))
+	ww.put(changedCode(uint64(uint16(p.Health)), uint64(uint16(ref.Health)), 16))
+	ww.put(changedCode(uint64(p.Ammo), uint64(ref.Ammo), 8))
+	ww.put(changedCode(uint64(p.Heat), uint64(ref.Heat), 8))
+	ww.put(changedCode(micros(p.WeaponWait), micros(ref.WeaponWait), weaponWaitBits))
+	ww.put(changedCode(uint64(p.Weapon), uint64(ref.Weapon), 8))
 }
 
 // putEntity adds e, as a delta against ref, to b, in a snapshot of

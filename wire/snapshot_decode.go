@@ -212,7 +212,7 @@ func stepField(acc uint64) (int, uint) {
 }
 
 // selfChangedBits are the widths of Self's fields after its angles,
-// each written by writeChanged: Flags, Teleport, Health, Ammo, Heat,
+// each coded by changedCode: Flags, Teleport, Health, Ammo, Heat,
 // WeaponWait in µs, Weapon.
 var selfChangedBits = [7]uint{8, 8, 16, 8, 8, weaponWaitBits, 8}
 

@@ -81,13 +81,8 @@ func TestDecodeWordsMatchFields(t *testing.T) {
 // a client's load in the bots' matches, into a snapshot that held
 // another, as a client's ring does.
 func BenchmarkDecodeSnapshot12(b *testing.B) {
-	few := func(tick uint32) *Snapshot {
-		s := Walkers(tick, true)
-		s.Present = [MaxEntities / 64]uint64{1<<12 - 1}
-		return s
-	}
-	base := few(1000)
-	s := few(1006)
+	base := walkers12(1000)
+	s := walkers12(1006)
 	s.Baseline = base.Tick
 	data, err := AppendSnapshot(nil, s, base, MaxDatagram)
 	if err != nil {

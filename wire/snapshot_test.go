@@ -477,6 +477,21 @@ func BenchmarkAppendSnapshot(b *testing.B) {
 	b.ReportMetric(float64(len(out)), "bytes/snapshot")
 }
 
+// BenchmarkAppendSnapshot12 encodes the snapshot of a 12-player match,
+// the server's load for each client in the bots' matches.
+func BenchmarkAppendSnapshot12(b *testing.B) {
+	base := walkers12(1000)
+	s := walkers12(1006)
+	s.Baseline = base.Tick
+	buf := make([]byte, 0, MaxDatagram)
+	var out []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		out, _ = AppendSnapshot(buf[:0], s, base, MaxDatagram)
+	}
+	b.ReportMetric(float64(len(out)), "bytes/snapshot")
+}
+
 func BenchmarkDecodeSnapshot(b *testing.B) {
 	base := Walkers(1000, true)
 	s := Walkers(1006, true)
