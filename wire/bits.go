@@ -153,13 +153,14 @@ type bucketTable struct {
 		// codeLen is the bucket number's bit count, n the whole code's.
 		codeLen, n uint8
 	}
-	// small holds the code of zigzag value u < smallCodes: its bits in
-	// the low 24 bits, its length above.
+	// small holds the code of v in [-smallCodes/2, smallCodes/2), at
+	// v+smallCodes/2: its bits in the low 24 bits, its length above.
 	small [smallCodes]uint32
 }
 
-// smallCodes is how many small values a bucketTable codes whole: all
-// within ±256, the 9-bit bucket of positions and angles.
+// smallCodes is how many small values a bucketTable codes whole: those
+// whose zigzag value is under it, -256 to 255, the 9-bit bucket of
+// positions and angles.
 const smallCodes = 512
 
 // newBucketTable returns the table of the bucket code of widths.
@@ -182,12 +183,12 @@ func newBucketTable(widths []uint) *bucketTable {
 		t.byLen[l].code = code & (1<<(n-width) - 1)
 		t.byLen[l].mask = 1<<width - 1 // all ones for a width of 64
 	}
-	for u := range uint64(smallCodes) {
-		code, n := bucketCode(unzigzag(u), widths)
+	for v := range int64(smallCodes) {
+		code, n := bucketCode(v-smallCodes/2, widths)
 		if n > 24 {
 			panic("wire: bucket code of a small value longer than 24 bits")
 		}
-		t.small[u] = uint32(code) | uint32(n)<<24
+		t.small[v] = uint32(code) | uint32(n)<<24
 	}
 	return &t
 }
@@ -195,11 +196,11 @@ func newBucketTable(widths []uint) *bucketTable {
 // code returns the bits and bit count of v in the table's bucket code:
 // the same as bucketCode with the table's widths.
 func (t *bucketTable) code(v int64) (uint64, uint) {
-	u := zigzag(v)
-	if u < smallCodes {
-		e := t.small[u]
+	if k := uint64(v + smallCodes/2); k < smallCodes {
+		e := t.small[k]
 		return uint64(e & (1<<24 - 1)), uint(e >> 24)
 	}
+	u := zigzag(v)
 	e := &t.byLen[bits.Len64(u)]
 	// codeLen is under 64 (a code with its value fits 64 bits): the mask
 	// tells the compiler so, sparing the test for longer shifts.
