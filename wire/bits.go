@@ -547,14 +547,13 @@ func tailWord(b []byte, at int) uint64 {
 	return w
 }
 
-// bucketReads is a bucket code's reading by its first bits, as many as
-// the longest bucket number has (at most three: four buckets): packed in
-// words rather than looked up in memory, so that the next field's place,
-// which waits on this code's length, is a few shifts away.
+// bucketReads is a bucket code's reading by its first three bits (the
+// longest bucket number of at most four buckets): packed in words rather
+// than looked up in memory, so that the next field's place, which waits
+// on this code's length, is a few shifts away.
 type bucketReads struct {
-	first uint64 // those bits in ones
 	// lens holds the whole code's bit count for each value of the first
-	// bits, 6 bits each; codeLens the bucket number's, 2 bits each.
+	// three bits, 6 bits each; codeLens the bucket number's, 2 bits each.
 	lens, codeLens uint64
 }
 
@@ -565,8 +564,8 @@ func newBucketReads(widths []uint) bucketReads {
 	if last > 3 {
 		panic("wire: bucket code of more than four buckets")
 	}
-	t := bucketReads{first: 1<<last - 1}
-	for x := range t.first + 1 {
+	var t bucketReads
+	for x := range uint64(8) {
 		i := min(bits.TrailingZeros64(^x), last) // the run of one bits
 		codeLen := uint64(i)
 		if i < last {
@@ -584,7 +583,7 @@ func newBucketReads(widths []uint) bucketReads {
 // read returns the value of the bucket code at the bottom of acc, as
 // readBucketed does, and the code's bit count.
 func (t *bucketReads) read(acc uint64) (int64, uint) {
-	x := acc & t.first & 7
+	x := acc & 7
 	// Every count is under 64: the masks spare the compiler's tests of
 	// longer shifts, here and where the caller drops the code.
 	n := uint(t.lens>>(x*6&63)) & 63
