@@ -62,3 +62,35 @@ func TestWordWriterMatchesWriter(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketReadsMatchWriter checks the word reading of bucket codes
+// against the writer's codes, on every bucket's edges and random values.
+func TestBucketReadsMatchWriter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, widths := range [][]uint{coordBuckets, angleBuckets, {2, 5}, {0, 3, 7, 12}, {6}, {0, 54}} {
+		reads := newBucketReads(widths)
+		limit := int64(1) << (widths[len(widths)-1] - 1) // the last bucket's range
+		var vs []int64
+		for _, w := range widths {
+			if w > 0 {
+				e := int64(1) << (w - 1)
+				vs = append(vs, e-1, -e, min(e, limit-1), max(-e-1, -limit))
+			}
+		}
+		for range 5000 {
+			vs = append(vs, rng.Int64N(2*limit)-limit)
+		}
+		for _, v := range vs {
+			tail := rng.Uint64() // the bits of the fields after it
+			code, n := bucketCode(v, widths)
+			acc := code | tail<<n
+			if n == 64 {
+				acc = code
+			}
+			got, gn := reads.read(acc)
+			if got != v || gn != n {
+				t.Fatalf("widths %v, v %d: read %d in %d bits, want %d bits", widths, v, got, gn, n)
+			}
+		}
+	}
+}

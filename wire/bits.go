@@ -33,6 +33,14 @@ func (w *bitWriter) truncate(p int) {
 // patch overwrites n bits at bit position p (from pos) with v. The bits
 // must have been written before.
 func (w *bitWriter) patch(p int, v uint64, n uint) {
+	if at := p >> 3; n <= 56 && at+8 <= len(w.buf) {
+		// The eight bytes holding the bits at once: with at most 7 bits
+		// of offset, 56 bits always fit.
+		mask := (uint64(1)<<n - 1) << (p & 7)
+		b := w.buf[at : at+8]
+		binary.LittleEndian.PutUint64(b, binary.LittleEndian.Uint64(b)&^mask|v<<(p&7)&mask)
+		return
+	}
 	for i := range n {
 		b := &w.buf[(p+int(i))/8]
 		mask := byte(1) << ((p + int(i)) & 7)
@@ -145,14 +153,14 @@ type bucketTable struct {
 		// codeLen is the bucket number's bit count, n the whole code's.
 		codeLen, n uint8
 	}
-	// small holds the code of zigzag value u < smallCodes (its bits in
-	// the low 24 bits, its length above), when every one fits.
-	small    [smallCodes]uint32
-	hasSmall bool
+	// small holds the code of v in [-smallCodes/2, smallCodes/2), at
+	// v+smallCodes/2: its bits in the low 24 bits, its length above.
+	small [smallCodes]uint32
 }
 
-// smallCodes is how many small values a bucketTable codes whole: all
-// within ±256, the 9-bit bucket of positions and angles.
+// smallCodes is how many small values a bucketTable codes whole: those
+// whose zigzag value is under it, -256 to 255, the 9-bit bucket of
+// positions and angles.
 const smallCodes = 512
 
 // newBucketTable returns the table of the bucket code of widths.
@@ -175,14 +183,12 @@ func newBucketTable(widths []uint) *bucketTable {
 		t.byLen[l].code = code & (1<<(n-width) - 1)
 		t.byLen[l].mask = 1<<width - 1 // all ones for a width of 64
 	}
-	t.hasSmall = true
-	for u := range uint64(smallCodes) {
-		code, n := bucketCode(unzigzag(u), widths)
+	for v := range int64(smallCodes) {
+		code, n := bucketCode(v-smallCodes/2, widths)
 		if n > 24 {
-			t.hasSmall = false
-			break
+			panic("wire: bucket code of a small value longer than 24 bits")
 		}
-		t.small[u] = uint32(code) | uint32(n)<<24
+		t.small[v] = uint32(code) | uint32(n)<<24
 	}
 	return &t
 }
@@ -190,11 +196,11 @@ func newBucketTable(widths []uint) *bucketTable {
 // code returns the bits and bit count of v in the table's bucket code:
 // the same as bucketCode with the table's widths.
 func (t *bucketTable) code(v int64) (uint64, uint) {
-	u := zigzag(v)
-	if u < smallCodes && t.hasSmall {
-		e := t.small[u]
+	if k := uint64(v + smallCodes/2); k < smallCodes {
+		e := t.small[k]
 		return uint64(e & (1<<24 - 1)), uint(e >> 24)
 	}
+	u := zigzag(v)
 	e := &t.byLen[bits.Len64(u)]
 	// codeLen is under 64 (a code with its value fits 64 bits): the mask
 	// tells the compiler so, sparing the test for longer shifts.
@@ -238,7 +244,7 @@ func (ww *wordWriter) done(w *bitWriter) {
 
 // put adds the low n bits of v (n <= 64; v has no bits above them).
 func (ww *wordWriter) put(v uint64, n uint) {
-	ww.acc |= v << ww.n
+	ww.acc |= v << (ww.n & 63)
 	if ww.n+n < 64 {
 		ww.n += n
 		return
@@ -252,6 +258,15 @@ func (ww *wordWriter) put(v uint64, n uint) {
 	ww.n += n - 64
 }
 
+// putUvarint puts v as writeUvarint writes it.
+func (ww *wordWriter) putUvarint(v uint64) {
+	for v >= 0x80 {
+		ww.put(v&0x7f|0x80, 8)
+		v >>= 7
+	}
+	ww.put(v, 8)
+}
+
 // gather adds the n0 bits of v0 after the n bits of v and returns the
 // result, unless they do not fit in 64 bits: then it puts v in ww and
 // returns v0 alone. A caller gathering fields in a register word this way
@@ -261,7 +276,9 @@ func (ww *wordWriter) gather(v uint64, n uint, v0 uint64, n0 uint) (uint64, uint
 		ww.put(v, n)
 		return v0, n0
 	}
-	return v | v0<<n, n + n0
+	// n is under 64 unless v0 is empty: the mask spares the compiler's
+	// test of longer shifts.
+	return v | v0<<(n&63), n + n0
 }
 
 // pos returns the bit position, as bitWriter.pos does.
@@ -368,6 +385,20 @@ func (r *bitReader) readBool() bool { return r.readBits(1) == 1 }
 
 // readUvarint reads a value written by writeUvarint.
 func (r *bitReader) readUvarint() uint64 {
+	if at := r.pos >> 3; r.err == nil && at+8 <= len(r.b) {
+		// Up to seven groups, the usual values, in one load: with at most
+		// 7 bits of offset, 56 bits always fit.
+		w := binary.LittleEndian.Uint64(r.b[at:]) >> (r.pos & 7)
+		var v uint64
+		for k := uint(0); k < 7; k++ {
+			g := w >> (k * 8) & 0xff
+			v |= (g & 0x7f) << (k * 7)
+			if g < 0x80 {
+				r.pos += int(k+1) * 8
+				return v
+			}
+		}
+	}
 	var v uint64
 	for shift := uint(0); ; shift += 7 {
 		g := r.readBits(8)
@@ -473,4 +504,89 @@ func (r *bitReader) finish() error {
 		r.failf("nonzero padding")
 	}
 	return r.err
+}
+
+// The snapshot's entity entries are read through a word that holds the
+// next bits of the stream (acc, the first lowest; fill of them counted)
+// up to byte at of the input, refilled by one eight-byte load when a
+// field may not fit, rather than each field loaded and shifted by its
+// bit position: Fabian Giesen's "variant 4" ("Reading bits in far too
+// many ways, part 2", 2018). The word lives in the reading function's
+// registers, handed from one step to the next by value.
+
+// refillWord returns acc, which holds fill bits of b's stream up to byte
+// at, topped up to at least 56 bits with the bytes after them. The bits
+// above the count are the stream's next ones, so that the next load can
+// OR over them. Past b's end the stream reads as zero bits: a caller
+// checks the position (at*8 - fill) against the end before trusting
+// what it read.
+func refillWord(b []byte, acc uint64, fill uint, at int) (uint64, uint, int) {
+	var w uint64
+	if at+8 <= len(b) {
+		w = binary.LittleEndian.Uint64(b[at:])
+	} else {
+		w = tailWord(b, at)
+	}
+	return acc | w<<(fill&63), fill | 56, at + int(63-fill)>>3
+}
+
+// wordAt returns the word of b's stream from bit pos on, as refillWord
+// fills it.
+func wordAt(b []byte, pos int) (acc uint64, fill uint, at int) {
+	acc, fill, at = refillWord(b, 0, 0, pos>>3)
+	return acc >> (pos & 7), fill - uint(pos&7), at
+}
+
+// tailWord returns the eight bytes of b from at as refillWord loads
+// them, zero past b's end. Only the last bytes of the input take it.
+func tailWord(b []byte, at int) uint64 {
+	var w uint64
+	for k := 0; k < 8 && at+k < len(b); k++ {
+		w |= uint64(b[at+k]) << (8 * k)
+	}
+	return w
+}
+
+// bucketReads is a bucket code's reading by its first three bits (the
+// longest bucket number of at most four buckets): packed in words rather
+// than looked up in memory, so that the next field's place, which waits
+// on this code's length, is a few shifts away.
+type bucketReads struct {
+	// lens holds the whole code's bit count for each value of the first
+	// three bits, 6 bits each; codeLens the bucket number's, 2 bits each.
+	lens, codeLens uint64
+}
+
+// newBucketReads returns the reading of the bucket code of widths (at
+// most four buckets, each code with its value within 57 bits).
+func newBucketReads(widths []uint) bucketReads {
+	last := len(widths) - 1
+	if last > 3 {
+		panic("wire: bucket code of more than four buckets")
+	}
+	var t bucketReads
+	for x := range uint64(8) {
+		i := min(bits.TrailingZeros64(^x), last) // the run of one bits
+		codeLen := uint64(i)
+		if i < last {
+			codeLen++
+		}
+		if codeLen+uint64(widths[i]) > 57 {
+			panic("wire: bucket code too long for a word")
+		}
+		t.lens |= (codeLen + uint64(widths[i])) << (x * 6)
+		t.codeLens |= codeLen << (x * 2)
+	}
+	return t
+}
+
+// read returns the value of the bucket code at the bottom of acc, as
+// readBucketed does, and the code's bit count.
+func (t *bucketReads) read(acc uint64) (int64, uint) {
+	x := acc & 7
+	// Every count is under 64: the masks spare the compiler's tests of
+	// longer shifts, here and where the caller drops the code.
+	n := uint(t.lens>>(x*6&63)) & 63
+	codeLen := uint(t.codeLens>>(x*2&63)) & 3
+	return unzigzag(acc >> codeLen & (1<<((n-codeLen)&63) - 1)), n
 }

@@ -143,3 +143,37 @@ func TestReaderStickyAndPadding(t *testing.T) {
 		t.Error("align accepted nonzero padding")
 	}
 }
+
+// TestPatchChangesOnlyItsBits patches fields at every offset of buffers
+// of every length up to 24 bytes and checks each bit against a patch of
+// one bit at a time.
+func TestPatchChangesOnlyItsBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for size := 1; size <= 24; size++ {
+		for p := 0; p < size*8; p++ {
+			for _, n := range []uint{1, 6, 9, 32, 56, 57, 64} {
+				if p+int(n) > size*8 {
+					continue
+				}
+				buf := make([]byte, size)
+				for i := range buf {
+					buf[i] = byte(rng.Uint32())
+				}
+				want := bytes.Clone(buf)
+				v := rng.Uint64()
+				if n < 64 {
+					v &= 1<<n - 1
+				}
+				for i := range n {
+					bit := p + int(i)
+					want[bit/8] = want[bit/8]&^(1<<(bit%8)) | byte(v>>i&1)<<(bit%8)
+				}
+				w := bitWriter{buf: buf}
+				w.patch(p, v, n)
+				if !bytes.Equal(w.buf, want) {
+					t.Fatalf("%d bytes, %d bits at %d: got %x, want %x", size, n, p, w.buf, want)
+				}
+			}
+		}
+	}
+}

@@ -197,9 +197,10 @@ func readPress(r *bitReader, c *game.UserCmd, i int) {
 
 func writeCmd(w *bitWriter, c, prev *game.UserCmd, first bool) {
 	changed := func(ch bool, v uint64, n uint) {
-		w.writeBool(ch)
 		if ch {
-			w.writeBits(v, n)
+			w.writeBits(1|v<<1, n+1) // the changed bit and v in one write
+		} else {
+			w.writeBits(0, 1)
 		}
 	}
 	changed(c.Duration != prev.Duration, uint64(c.Duration/time.Microsecond), cmdDurationBits)

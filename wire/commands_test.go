@@ -281,3 +281,18 @@ func BenchmarkAppendCommands(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(out)), "bytes/packet")
 }
+
+func BenchmarkDecodeCommands(b *testing.B) {
+	m := Commands{AckTick: 9, AckDelay: time.Millisecond, ClientTime: time.Minute, Cmds: held(37, 4)}
+	data, err := AppendCommands(nil, &m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var got Commands
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := DecodeCommands(data, &got); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

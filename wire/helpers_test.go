@@ -212,3 +212,11 @@ func baselineOf(base *Snapshot) func(uint32) *Snapshot {
 		return nil
 	}
 }
+
+// walkers12 returns Walkers(tick, true) with 11 remote players: a
+// snapshot of the 12-player matches of the bots.
+func walkers12(tick uint32) *Snapshot {
+	s := Walkers(tick, true)
+	s.Present = [MaxEntities / 64]uint64{1<<12 - 1}
+	return s
+}

@@ -52,10 +52,12 @@ import (
 var coordBuckets = []uint{0, 9, 16, 27}
 
 // coordTable and angleTable are coordBuckets and angleBuckets as tables,
-// for writeEntity.
+// for putEntity, and coordReads and angleReads for readEntityWords.
 var (
-	coordTable = newBucketTable(coordBuckets)
-	angleTable = newBucketTable(angleBuckets)
+	coordTable = *newBucketTable(coordBuckets)
+	angleTable = *newBucketTable(angleBuckets)
+	coordReads = newBucketReads(coordBuckets)
+	angleReads = newBucketReads(angleBuckets)
 )
 
 const (
@@ -77,6 +79,9 @@ const rotationStep = 159
 
 // emptySnapshot is the baseline of a full snapshot: nothing present.
 var emptySnapshot Snapshot
+
+// noEntity is what a receiver holds for an absent slot.
+var noEntity EntityState
 
 // Has reports whether entity slot i is present (in the world).
 func (s *Snapshot) Has(i int) bool {
@@ -122,7 +127,13 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 // appendSnapshot is AppendSnapshot and, when prio is not nil,
 // AppendSnapshotBudget.
 func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[MaxEntities]uint32) ([]byte, error) {
-	if err := checkSnapshot(s, base, limit); err != nil {
+	// The entities are checked as writeEntities walks them, while they
+	// are at hand, unless selectEntries weighs them first. Whatever the
+	// order things are found in, the error returned is checkSnapshot's.
+	checked := prio != nil
+	units, err := checkSnapshot(s, base, limit, checked)
+	if err != nil {
+		_, err = checkSnapshot(s, base, limit, true)
 		return dst, err
 	}
 	ref := base
@@ -133,22 +144,27 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	fits := func(w *bitWriter, reserve int) bool { return w.pos()-start+reserve <= limit*8 }
 
 	w := bitWriter{buf: dst}
-	w.writeBits(uint64(MsgSnapshot), 8)
-	w.writeBits(uint64(s.Tick), 32)
-	w.writeBool(base != nil)
+	ww := w.words() // the header and Self, many short fields
+	ww.put(uint64(MsgSnapshot), 8)
+	ww.put(uint64(s.Tick), 32)
 	if base != nil {
-		w.writeUvarint(uint64(s.Tick - s.Baseline))
+		ww.put(1, 1)
+		ww.putUvarint(uint64(s.Tick - s.Baseline))
+	} else {
+		ww.put(0, 1)
 	}
-	w.writeBits(uint64(s.LastCmd), 32)
-	w.writeUvarint(micros(s.EchoClientTime))
-	w.writeUvarint(micros(s.EchoHold))
-	w.writeBits(uint64(s.FirstEventSeq), 32)
-	writeSelf(&w, &s.Self, &ref.Self)
+	ww.put(uint64(s.LastCmd), 32)
+	ww.putUvarint(micros(s.EchoClientTime))
+	ww.putUvarint(micros(s.EchoHold))
+	ww.put(uint64(s.FirstEventSeq), 32)
+	putSelf(&ww, &s.Self, &ref.Self, &units[0], &units[1])
+	ww.done(&w)
 	if !fits(&w, eventCountBits+entityCountBits) {
+		if _, err := checkSnapshot(s, base, limit, true); err != nil {
+			return dst, err
+		}
 		return dst, encodeError(MsgSnapshot, "limit of %d bytes leaves no room after self", limit)
 	}
-	s.EchoClientTime = s.EchoClientTime.Truncate(time.Microsecond)
-	s.EchoHold = s.EchoHold.Truncate(time.Microsecond)
 
 	countAt := w.pos()
 	w.writeBits(0, eventCountBits)
@@ -169,12 +185,11 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 		}
 		n++
 	}
-	s.Events = s.Events[:n]
+	events := n
 	w.patch(countAt, uint64(n), eventCountBits)
 
 	countAt = w.pos()
 	w.writeBits(0, entityCountBits)
-	n = 0
 	first := int(s.Tick * rotationStep % MaxEntities)
 	// Only slots present in s or in the baseline can need an entry: walk
 	// their mask around from first, and zero the others in bulk.
@@ -182,22 +197,43 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	for j := range touched {
 		touched[j] = s.Present[j] | ref.Present[j]
 	}
-	settleEntities(s, nil)
 	if prio != nil {
 		selectEntries(s, ref, &touched, first, budget*8-(w.pos()-start), prio)
 	}
-	n = writeEntities(&w, s, ref, &touched, first, start+limit*8)
+	var left slotMask
+	n, bad := writeEntities(&w, s, ref, &touched, first, start+limit*8, &left)
+	if bad != 0 && !checked {
+		// Out of range, or at +MaxCoord, which the quick test leaves to
+		// the exact one.
+		if _, err := checkSnapshot(s, base, limit, true); err != nil {
+			return dst, err
+		}
+	}
 	w.patch(countAt, uint64(n), entityCountBits)
+
+	// Nothing can fail now: s becomes what the receiver will decode.
+	s.EchoClientTime = s.EchoClientTime.Truncate(time.Microsecond)
+	s.EchoHold = s.EchoHold.Truncate(time.Microsecond)
+	s.Events = s.Events[:events]
+	for j, m := range left {
+		for ; m != 0; m &= m - 1 {
+			i := j*64 + bits.TrailingZeros64(m)
+			s.SetPresent(i, ref.Has(i))
+			s.Entities[i] = ref.Entities[i] // zero when absent
+		}
+	}
+	settleEntities(s, nil)
 	s.settle()
 	return w.buf, nil
 }
 
 // writeEntities writes the entity entries of s against ref for the slots
-// in touched, going around from first, and returns their count. An entry
-// that would take w past bit end is left out, its slot of s set back to
-// ref's.
-func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int) int {
+// in touched, going around from first, and returns their count and the
+// entityBad bits of every state of s and ref in those slots. An entry
+// that would take w past bit end is left out, its slot added to left.
+func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int, left *slotMask) (int, uint32) {
 	n := 0
+	var bad uint32
 	var prev int // rotated index of the last entry written
 	// The entries' fields go through a word: written for every client and
 	// every moving player each tick, the encoder's hot loop.
@@ -218,12 +254,16 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 				b := bits.TrailingZeros64(m)
 				i := j*64 + b
 				in, was := inW>>b&1 != 0, wasW>>b&1 != 0
-				var from EntityState // what the receiver holds for slot i
+				from := &noEntity // what the receiver holds for slot i
 				if was {
-					from = ref.Entities[i]
+					from = &ref.Entities[i]
+					bad |= entityBad(from)
 				}
-				if in == was && s.Entities[i] == from {
+				if in == was && s.Entities[i] == *from {
 					continue
+				}
+				if in {
+					bad |= entityBad(&s.Entities[i])
 				}
 				k := i - first // the rotated index
 				if k < 0 {
@@ -241,12 +281,11 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 					ww.put(0, 1)
 				}
 				if in {
-					putEntity(&ww, &s.Entities[i], &from, s.Tick)
+					putEntity(&ww, &s.Entities[i], from, s.Tick)
 				}
 				if ww.pos() > end {
 					ww.reset(mark)
-					s.SetPresent(i, was)
-					s.Entities[i] = from
+					left.set(i)
 					continue
 				}
 				n++
@@ -255,7 +294,7 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 		}
 	}
 	ww.done(w)
-	return n
+	return n, bad
 }
 
 // nextSlot returns the first slot at or after i, counting on past
@@ -320,51 +359,58 @@ func copyRuns(es, from []EntityState, mask uint64) {
 }
 
 // checkSnapshot returns an error if AppendSnapshot cannot encode s against
-// base.
-func checkSnapshot(s, base *Snapshot, limit int) error {
+// base; with entities false it leaves out the present entities' states.
+// It returns too the position and velocity of s.Self and of base's (zero
+// without base) in quantum units, for putSelf.
+func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int64, err error) {
 	if limit <= 0 || limit > MaxDatagram {
-		return encodeError(MsgSnapshot, "limit %d outside 1 to MaxDatagram", limit)
+		return units, encodeError(MsgSnapshot, "limit %d outside 1 to MaxDatagram", limit)
 	}
 	switch {
 	case base == nil && s.Baseline != 0:
-		return encodeError(MsgSnapshot, "baseline %d without a base snapshot", s.Baseline)
+		return units, encodeError(MsgSnapshot, "baseline %d without a base snapshot", s.Baseline)
 	case base != nil && s.Baseline != base.Tick:
-		return encodeError(MsgSnapshot, "baseline %d but base is tick %d", s.Baseline, base.Tick)
+		return units, encodeError(MsgSnapshot, "baseline %d but base is tick %d", s.Baseline, base.Tick)
 	case base != nil && base.Tick == 0:
-		return encodeError(MsgSnapshot, "base tick 0 (0 means no baseline)")
+		return units, encodeError(MsgSnapshot, "base tick 0 (0 means no baseline)")
 	}
 	if !inRange(s.EchoClientTime, MaxClock) {
-		return encodeError(MsgSnapshot, "echo client time %v out of range", s.EchoClientTime)
+		return units, encodeError(MsgSnapshot, "echo client time %v out of range", s.EchoClientTime)
 	}
 	if !inRange(s.EchoHold, MaxDelay) {
-		return encodeError(MsgSnapshot, "echo hold %v out of range", s.EchoHold)
+		return units, encodeError(MsgSnapshot, "echo hold %v out of range", s.EchoHold)
 	}
-	if why := checkSelf(&s.Self); why != "" {
-		return encodeError(MsgSnapshot, "self %s", why)
+	var why string
+	if units[0], why = checkedSelfUnits(&s.Self); why != "" {
+		return units, encodeError(MsgSnapshot, "self %s", why)
 	}
 	for i := range s.Events {
 		if n := len(s.Events[i].Data); n > MaxEventData {
-			return encodeError(MsgSnapshot, "event %d: data of %d bytes exceeds %d", i, n, MaxEventData)
+			return units, encodeError(MsgSnapshot, "event %d: data of %d bytes exceeds %d", i, n, MaxEventData)
 		}
 		if d := s.Events[i].Seq - s.FirstEventSeq; d >= MaxEventWindow || (i > 0 && d <= s.Events[i-1].Seq-s.FirstEventSeq) {
-			return encodeError(MsgSnapshot, "event %d: sequence number %d not after the previous one within %d of the first event sequence number %d",
+			return units, encodeError(MsgSnapshot, "event %d: sequence number %d not after the previous one within %d of the first event sequence number %d",
 				i, s.Events[i].Seq, MaxEventWindow, s.FirstEventSeq)
 		}
 	}
-	if i, why := checkEntities(s); why != "" {
-		return encodeError(MsgSnapshot, "entity %d: %s", i, why)
+	if entities {
+		if i, why := checkEntities(s); why != "" {
+			return units, encodeError(MsgSnapshot, "entity %d: %s", i, why)
+		}
 	}
 	if base == nil {
-		return nil
+		return units, nil
 	}
 	// Deltas are only bounded when both ends are in range.
-	if why := checkSelf(&base.Self); why != "" {
-		return encodeError(MsgSnapshot, "base self %s", why)
+	if units[1], why = checkedSelfUnits(&base.Self); why != "" {
+		return units, encodeError(MsgSnapshot, "base self %s", why)
 	}
-	if i, why := checkEntities(base); why != "" {
-		return encodeError(MsgSnapshot, "base entity %d: %s", i, why)
+	if entities {
+		if i, why := checkEntities(base); why != "" {
+			return units, encodeError(MsgSnapshot, "base entity %d: %s", i, why)
+		}
 	}
-	return nil
+	return units, nil
 }
 
 // coordOK reports whether c lies within ±MaxCoord: one unsigned compare.
@@ -384,12 +430,21 @@ func checkEntities(s *Snapshot) (int, string) {
 	return 0, ""
 }
 
+// entityBad returns 0 if e's coordinates lie in [-MaxCoord, MaxCoord)
+// and its pitch within ±game.MaxPitch, else bits of where they do not:
+// the six coordinates shifted into [0, 2*MaxCoord) at once, and the
+// sign bit of a pitch out of range. checkEntity accepts every e it
+// returns 0 for, and +MaxCoord too.
+func entityBad(e *EntityState) uint32 {
+	return (uint32(e.X+MaxCoord)|uint32(e.Y+MaxCoord)|uint32(e.Z+MaxCoord)|
+		uint32(e.VX+MaxCoord)|uint32(e.VY+MaxCoord)|uint32(e.VZ+MaxCoord))&^(2*MaxCoord-1) |
+		uint32((game.MaxPitch-int32(e.Pitch))|(int32(e.Pitch)+game.MaxPitch))&(1<<31)
+}
+
 func checkEntity(e *EntityState) string {
-	// All six coordinates shifted into [0, 2*MaxCoord) at once, the usual
-	// case; the exact checks below name the culprit or admit +MaxCoord.
-	if (uint32(e.X+MaxCoord)|uint32(e.Y+MaxCoord)|uint32(e.Z+MaxCoord)|
-		uint32(e.VX+MaxCoord)|uint32(e.VY+MaxCoord)|uint32(e.VZ+MaxCoord))&^(2*MaxCoord-1) == 0 &&
-		e.Pitch >= -game.MaxPitch && e.Pitch <= game.MaxPitch {
+	// The usual case; the exact checks below name the culprit or admit
+	// +MaxCoord.
+	if entityBad(e) == 0 {
 		return ""
 	}
 	if !coordOK(e.X) || !coordOK(e.Y) || !coordOK(e.Z) {
@@ -433,18 +488,24 @@ func selfUnits(p *game.PlayerState) (u [6]int64, why string) {
 
 // checkSelf returns why writeSelf cannot encode p exactly, or "".
 func checkSelf(p *game.PlayerState) string {
-	if _, why := selfUnits(p); why != "" {
-		return why
-	}
+	_, why := checkedSelfUnits(p)
+	return why
+}
+
+// checkedSelfUnits returns p's position and velocity in quantum units
+// and checkSelf's answer.
+func checkedSelfUnits(p *game.PlayerState) ([6]int64, string) {
+	u, why := selfUnits(p)
 	switch {
+	case why != "":
 	case p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch:
-		return "pitch out of range"
+		why = "pitch out of range"
 	case !inRange(p.WeaponWait, MaxWeaponWait):
-		return "weapon wait out of range"
+		why = "weapon wait out of range"
 	case p.WeaponWait%time.Microsecond != 0:
-		return "weapon wait not whole microseconds"
+		why = "weapon wait not whole microseconds"
 	}
-	return ""
+	return u, why
 }
 
 // angleBuckets are the zigzag widths of the bucket code of view angle
@@ -453,22 +514,14 @@ func checkSelf(p *game.PlayerState) string {
 // bits); 16: any other angle (18 bits).
 var angleBuckets = []uint{0, 9, 16}
 
-// writeAngle writes angle v as its wrapped difference from ref.
-func writeAngle(w *bitWriter, v, ref uint16) {
-	w.writeBucketed(int64(int16(v-ref)), angleBuckets)
-}
-
-// readAngle reads an angle written by writeAngle against ref.
+// readAngle reads an angle written as its wrapped difference from ref,
+// in the angleBuckets code.
 func readAngle(r *bitReader, ref uint16) uint16 {
 	return ref + uint16(int16(r.readBucketed(angleBuckets)))
 }
 
-// writeChanged writes whether v differs from ref and, if so, v in n bits.
-func writeChanged(w *bitWriter, v, ref uint64, n uint) {
-	w.writeBits(changedCode(v, ref, n))
-}
-
-// changedCode returns the bits writeChanged writes and their count (n < 64).
+// changedCode returns whether v differs from ref and, if so, v in n bits
+// (n < 64): its bits and their count.
 func changedCode(v, ref uint64, n uint) (uint64, uint) {
 	if v == ref {
 		return 0, 1
@@ -480,49 +533,54 @@ func changedCode(v, ref uint64, n uint) (uint64, uint) {
 func writeSelf(w *bitWriter, p, ref *game.PlayerState) {
 	u, _ := selfUnits(p)
 	r, _ := selfUnits(ref)
+	ww := w.words()
+	putSelf(&ww, p, ref, &u, &r)
+	ww.done(w)
+}
+
+// putSelf is writeSelf through a word, given the position and velocity
+// of p and ref in quantum units (selfUnits).
+func putSelf(ww *wordWriter, p, ref *game.PlayerState, u, r *[6]int64) {
 	for i := range u {
-		w.writeBucketed(u[i]-r[i], coordBuckets)
+		ww.put(coordTable.code(u[i] - r[i]))
 	}
-	writeAngle(w, p.Yaw, ref.Yaw)
-	writeAngle(w, uint16(p.Pitch), uint16(ref.Pitch))
-	writeChanged(w, uint64(p.Flags), uint64(ref.Flags), 8)
-	writeChanged(w, uint64(p.Teleport), uint64(ref.Teleport), 8)
-	writeChanged(w, uint64(uint16(p.Health)), uint64(uint16(ref.Health)), 16)
-	writeChanged(w, uint64(p.Ammo), uint64(ref.Ammo), 8)
-	writeChanged(w, uint64(p.Heat), uint64(ref.Heat), 8)
-	writeChanged(w, micros(p.WeaponWait), micros(ref.WeaponWait), weaponWaitBits)
-	writeChanged(w, uint64(p.Weapon), uint64(ref.Weapon), 8)
+	ww.put(angleTable.code(int64(int16(p.Yaw - ref.Yaw))))
+	ww.put(angleTable.code(int64(int16(uint16(p.Pitch) - uint16(ref.Pitch)))))
+	ww.put(changedCode(uint64(p.Flags), uint64(ref.Flags), 8))
+	ww.put(changedCode(uint64(p.Teleport), uint64(ref.Teleport), 8))
+	ww.put(changedCode(uint64(uint16(p.Health)), uint64(uint16(ref.Health)), 16))
+	ww.put(changedCode(uint64(p.Ammo), uint64(ref.Ammo), 8))
+	ww.put(changedCode(uint64(p.Heat), uint64(ref.Heat), 8))
+	ww.put(changedCode(micros(p.WeaponWait), micros(ref.WeaponWait), weaponWaitBits))
+	ww.put(changedCode(uint64(p.Weapon), uint64(ref.Weapon), 8))
 }
 
 // putEntity adds e, as a delta against ref, to b, in a snapshot of
 // tick.
 func putEntity(b *wordWriter, e, ref *EntityState, tick uint32) {
 	// The fields gather in a word held in a register, which goes to b
-	// only when full.
+	// only when full. They come in groups that fit 64 bits whatever
+	// their codes (a coordinate's takes at most 30 bits, an angle's 18, a
+	// changed field's 9, the stamp's 34), each gathered in one step; the
+	// masks tell the compiler that no shift reaches 64.
 	var v uint64
 	var n uint
-	c, l := coordTable.code(int64(e.X) - int64(ref.X))
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.Y) - int64(ref.Y))
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.Z) - int64(ref.Z))
-	v, n = b.gather(v, n, c, l)
-	c, l = angleTable.code(int64(int16(e.Yaw - ref.Yaw)))
-	v, n = b.gather(v, n, c, l)
-	c, l = angleTable.code(int64(int16(uint16(e.Pitch) - uint16(ref.Pitch))))
-	v, n = b.gather(v, n, c, l)
-	c, l = changedCode(uint64(e.Flags), uint64(ref.Flags), 8)
-	v, n = b.gather(v, n, c, l)
-	c, l = changedCode(uint64(e.Teleport), uint64(ref.Teleport), 8)
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.VX) - int64(ref.VX))
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.VY) - int64(ref.VY))
-	v, n = b.gather(v, n, c, l)
-	c, l = coordTable.code(int64(e.VZ) - int64(ref.VZ))
-	v, n = b.gather(v, n, c, l)
-	c, l = stampCode(e.Stamp, ref.Stamp, tick)
-	v, n = b.gather(v, n, c, l)
+	cx, lx := coordTable.code(int64(e.X) - int64(ref.X))
+	cy, ly := coordTable.code(int64(e.Y) - int64(ref.Y))
+	v, n = b.gather(v, n, cx|cy<<(lx&63), lx+ly)
+	cz, lz := coordTable.code(int64(e.Z) - int64(ref.Z))
+	cyaw, lyaw := angleTable.code(int64(int16(e.Yaw - ref.Yaw)))
+	v, n = b.gather(v, n, cz|cyaw<<(lz&63), lz+lyaw)
+	cp, lp := angleTable.code(int64(int16(uint16(e.Pitch) - uint16(ref.Pitch))))
+	cf, lf := changedCode(uint64(e.Flags), uint64(ref.Flags), 8)
+	ct, lt := changedCode(uint64(e.Teleport), uint64(ref.Teleport), 8)
+	v, n = b.gather(v, n, cp|cf<<(lp&63)|ct<<((lp+lf)&63), lp+lf+lt)
+	cvx, lvx := coordTable.code(int64(e.VX) - int64(ref.VX))
+	cvy, lvy := coordTable.code(int64(e.VY) - int64(ref.VY))
+	v, n = b.gather(v, n, cvx|cvy<<(lvx&63), lvx+lvy)
+	cvz, lvz := coordTable.code(int64(e.VZ) - int64(ref.VZ))
+	cs, ls := stampCode(e.Stamp, ref.Stamp, tick)
+	v, n = b.gather(v, n, cvz|cs<<(lvz&63), lvz+ls)
 	b.put(v, n)
 }
 
@@ -552,234 +610,5 @@ func stepCode(d int) (uint64, uint) {
 		return 0b10 | uint64(d-2)<<2, 5
 	default:
 		return uint64(d) << 2, 2 + slotBits
-	}
-}
-
-// readStep reads a distance written by writeStep.
-func readStep(r *bitReader) int {
-	if r.readBool() {
-		return 1
-	}
-	if r.readBool() {
-		return int(r.readBits(3)) + 2
-	}
-	return int(r.readBits(slotBits))
-}
-
-// SnapshotTick returns the tick of the snapshot in b without decoding the
-// rest, so that a receiver can drop a stale snapshot unread, or decode a
-// new one straight into the place it keeps it.
-func SnapshotTick(b []byte) (uint32, error) {
-	r := newReader(b, MsgSnapshot)
-	tick := uint32(r.readBits(32))
-	return tick, r.err
-}
-
-// DecodeSnapshot decodes datagram b into s. If b is delta encoded,
-// DecodeSnapshot calls baseline with the baseline's tick and decodes
-// against the snapshot it returns (which may be s itself); nil means the
-// baseline is unknown, an error.
-//
-// Event Data alias b: copy them before reusing b. s.Events' storage is
-// reused. Apart from growing it, DecodeSnapshot does not allocate. On error
-// s holds a partial result.
-func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot) error {
-	r := newReader(b, MsgSnapshot)
-	tick := uint32(r.readBits(32))
-	base := &emptySnapshot
-	var baseTick uint32
-	if r.readBool() {
-		age := r.readUvarint()
-		baseTick = tick - uint32(age)
-		switch {
-		case r.err != nil:
-		case age > math.MaxUint32:
-			r.failf("baseline age out of range")
-		case baseTick == 0:
-			r.failf("baseline 0")
-		case baseline != nil:
-			switch base = baseline(baseTick); {
-			case base == nil:
-				r.failf("unknown baseline %d", baseTick)
-			case base.Tick != baseTick:
-				r.failf("baseline %d: got snapshot of tick %d", baseTick, base.Tick)
-			}
-		default:
-			r.failf("unknown baseline %d", baseTick)
-		}
-	}
-	if r.err != nil {
-		return r.err
-	}
-	// Copy the baseline's state first: base may be s.
-	s.Self = base.Self
-	s.Present = base.Present
-	settleEntities(s, &base.Entities)
-	s.Tick = tick
-	s.Baseline = baseTick
-	s.LastCmd = uint32(r.readBits(32))
-	s.EchoClientTime = r.readMicros(MaxClock, "echo client time")
-	s.EchoHold = r.readMicros(MaxDelay, "echo hold")
-	s.FirstEventSeq = uint32(r.readBits(32))
-	readSelf(&r, &s.Self, "self")
-
-	n := int(r.readBits(eventCountBits))
-	if n > MaxEvents {
-		r.failf("%d events exceed %d", n, MaxEvents)
-	}
-	s.Events = s.Events[:0]
-	next := uint64(0) // the least offset from FirstEventSeq the next event may have
-	for i := 0; i < n && r.err == nil; i++ {
-		gap := r.readUvarint()
-		if gap >= MaxEventWindow || next+gap >= MaxEventWindow {
-			r.failf("event %d: sequence number %d or more past the first", i, MaxEventWindow)
-		}
-		seq := s.FirstEventSeq + uint32(next+gap)
-		next += gap + 1
-		kind := r.readUvarint()
-		if kind > math.MaxUint16 {
-			r.failf("event %d: kind out of range", i)
-		}
-		size := int(r.readBits(8))
-		r.align()
-		s.Events = append(s.Events, Event{Seq: seq, Kind: uint16(kind), Data: r.readAligned(size)})
-	}
-
-	n = int(r.readBits(entityCountBits))
-	if n > MaxEntities {
-		r.failf("%d entity entries exceed %d", n, MaxEntities)
-	}
-	i, dist := 0, 0
-	for k := 0; k < n && r.err == nil; k++ {
-		if k == 0 {
-			i = int(r.readBits(slotBits))
-		} else {
-			d := readStep(&r)
-			dist += d
-			if d == 0 || dist >= MaxEntities {
-				r.failf("entity entries go around the slots more than once")
-				break
-			}
-			i = (i + d) % MaxEntities
-		}
-		e := &s.Entities[i]
-		if s.Has(i) && r.readBool() {
-			s.SetPresent(i, false)
-			*e = EntityState{}
-			continue
-		}
-		s.SetPresent(i, true)
-		readEntity(&r, e, i, tick)
-	}
-	if err := r.finish(); err != nil {
-		s.settled = false // a partial result: clear it all next time
-		return err
-	}
-	s.settle()
-	return nil
-}
-
-// readCoord reads a delta against ref and checks the result.
-func readCoord(r *bitReader, ref int64) (int64, bool) {
-	v := ref + r.readBucketed(coordBuckets)
-	return v, v >= -MaxCoord && v <= MaxCoord
-}
-
-// readSelf reads a delta against *p into *p; field names the state in
-// errors.
-func readSelf(r *bitReader, p *game.PlayerState, field string) {
-	// A baseline checkSelf rejects would let its bad fields through
-	// unchanged.
-	if why := checkSelf(p); why != "" {
-		r.failf("baseline %s %s", field, why)
-		return
-	}
-	ref, _ := selfUnits(p)
-	var u [6]int64
-	for i := range u {
-		var ok bool
-		if u[i], ok = readCoord(r, ref[i]); !ok {
-			r.failf("%s position or velocity out of range", field)
-			return
-		}
-	}
-	p.Pos.X = float64(u[0]) * game.PosQuantum
-	p.Pos.Y = float64(u[1]) * game.PosQuantum
-	p.Pos.Z = float64(u[2]) * game.PosQuantum
-	p.Vel.X = float64(u[3]) * game.VelQuantum
-	p.Vel.Y = float64(u[4]) * game.VelQuantum
-	p.Vel.Z = float64(u[5]) * game.VelQuantum
-	p.Yaw = readAngle(r, p.Yaw)
-	{
-		p.Pitch = int16(readAngle(r, uint16(p.Pitch)))
-		if p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch {
-			r.failf("%s pitch out of range", field)
-		}
-	}
-	if r.readBool() {
-		p.Flags = game.StateFlags(r.readBits(8))
-	}
-	if r.readBool() {
-		p.Teleport = uint8(r.readBits(8))
-	}
-	if r.readBool() {
-		p.Health = int16(r.readBits(16))
-	}
-	if r.readBool() {
-		p.Ammo = uint8(r.readBits(8))
-	}
-	if r.readBool() {
-		p.Heat = uint8(r.readBits(8))
-	}
-	if r.readBool() {
-		us := r.readBits(weaponWaitBits)
-		if us > uint64(MaxWeaponWait/time.Microsecond) {
-			r.failf("%s weapon wait out of range", field)
-		}
-		p.WeaponWait = time.Duration(us) * time.Microsecond
-	}
-	if r.readBool() {
-		p.Weapon = uint8(r.readBits(8))
-	}
-}
-
-// readEntity reads a delta against *e into *e, the state of slot i in
-// a snapshot of tick.
-func readEntity(r *bitReader, e *EntityState, i int, tick uint32) {
-	var c [3]int64
-	for j, ref := range [...]int32{e.X, e.Y, e.Z} {
-		var ok bool
-		if c[j], ok = readCoord(r, int64(ref)); !ok {
-			r.failf("entity %d: position out of range", i)
-			return
-		}
-	}
-	e.X, e.Y, e.Z = int32(c[0]), int32(c[1]), int32(c[2])
-	e.Yaw = readAngle(r, e.Yaw)
-	{
-		e.Pitch = int16(readAngle(r, uint16(e.Pitch)))
-		if e.Pitch < -game.MaxPitch || e.Pitch > game.MaxPitch {
-			r.failf("entity %d: pitch out of range", i)
-		}
-	}
-	if r.readBool() {
-		e.Flags = game.StateFlags(r.readBits(8))
-	}
-	if r.readBool() {
-		e.Teleport = uint8(r.readBits(8))
-	}
-	for j, v := range [...]*int32{&e.VX, &e.VY, &e.VZ} {
-		c, ok := readCoord(r, int64(*v))
-		if !ok {
-			r.failf("entity %d: velocity %d out of range", i, j)
-			return
-		}
-		*v = int32(c)
-	}
-	switch {
-	case !r.readBool():
-		e.Stamp = tick
-	case r.readBool():
-		e.Stamp = uint32(r.readBits(32))
 	}
 }

@@ -464,9 +464,14 @@ func TestSnapshotAllocs(t *testing.T) {
 	}
 }
 
-func BenchmarkAppendSnapshot(b *testing.B) {
-	base := Walkers(1000, true)
-	s := Walkers(1006, true)
+func BenchmarkAppendSnapshot(b *testing.B) { benchAppend(b, Walkers(1000, true), Walkers(1006, true)) }
+
+// BenchmarkAppendSnapshot12 encodes the snapshot of a 12-player match,
+// the server's load for each client in the bots' matches.
+func BenchmarkAppendSnapshot12(b *testing.B) { benchAppend(b, walkers12(1000), walkers12(1006)) }
+
+// benchAppend measures encoding s against base.
+func benchAppend(b *testing.B, base, s *Snapshot) {
 	s.Baseline = base.Tick
 	buf := make([]byte, 0, MaxDatagram)
 	var out []byte

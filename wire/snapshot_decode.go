@@ -1,0 +1,471 @@
+package wire
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+)
+
+// readStep reads a distance written by writeStep.
+func readStep(r *bitReader) int {
+	if r.readBool() {
+		return 1
+	}
+	if r.readBool() {
+		return int(r.readBits(3)) + 2
+	}
+	return int(r.readBits(slotBits))
+}
+
+// SnapshotTick returns the tick of the snapshot in b without decoding the
+// rest, so that a receiver can drop a stale snapshot unread, or decode a
+// new one straight into the place it keeps it.
+func SnapshotTick(b []byte) (uint32, error) {
+	r := newReader(b, MsgSnapshot)
+	tick := uint32(r.readBits(32))
+	return tick, r.err
+}
+
+// DecodeSnapshot decodes datagram b into s. If b is delta encoded,
+// DecodeSnapshot calls baseline with the baseline's tick and decodes
+// against the snapshot it returns (which may be s itself); nil means the
+// baseline is unknown, an error.
+//
+// Event Data alias b: copy them before reusing b. s.Events' storage is
+// reused. Apart from growing it, DecodeSnapshot does not allocate. On error
+// s holds a partial result.
+func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot) error {
+	r := newReader(b, MsgSnapshot)
+	tick := uint32(r.readBits(32))
+	base := &emptySnapshot
+	var baseTick uint32
+	if r.readBool() {
+		age := r.readUvarint()
+		baseTick = tick - uint32(age)
+		switch {
+		case r.err != nil:
+		case age > math.MaxUint32:
+			r.failf("baseline age out of range")
+		case baseTick == 0:
+			r.failf("baseline 0")
+		case baseline != nil:
+			switch base = baseline(baseTick); {
+			case base == nil:
+				r.failf("unknown baseline %d", baseTick)
+			case base.Tick != baseTick:
+				r.failf("baseline %d: got snapshot of tick %d", baseTick, base.Tick)
+			}
+		default:
+			r.failf("unknown baseline %d", baseTick)
+		}
+	}
+	if r.err != nil {
+		return r.err
+	}
+	// Copy the baseline's state first: base may be s.
+	s.Self = base.Self
+	s.Present = base.Present
+	settleEntities(s, &base.Entities)
+	s.Tick = tick
+	s.Baseline = baseTick
+	s.LastCmd = uint32(r.readBits(32))
+	s.EchoClientTime = r.readMicros(MaxClock, "echo client time")
+	s.EchoHold = r.readMicros(MaxDelay, "echo hold")
+	s.FirstEventSeq = uint32(r.readBits(32))
+	if !decodeWords || !readSelfWords(&r, &s.Self) {
+		readSelf(&r, &s.Self, "self")
+	}
+
+	n := int(r.readBits(eventCountBits))
+	if n > MaxEvents {
+		r.failf("%d events exceed %d", n, MaxEvents)
+	}
+	s.Events = s.Events[:0]
+	next := uint64(0) // the least offset from FirstEventSeq the next event may have
+	for i := 0; i < n && r.err == nil; i++ {
+		gap := r.readUvarint()
+		if gap >= MaxEventWindow || next+gap >= MaxEventWindow {
+			r.failf("event %d: sequence number %d or more past the first", i, MaxEventWindow)
+		}
+		seq := s.FirstEventSeq + uint32(next+gap)
+		next += gap + 1
+		kind := r.readUvarint()
+		if kind > math.MaxUint16 {
+			r.failf("event %d: kind out of range", i)
+		}
+		size := int(r.readBits(8))
+		r.align()
+		s.Events = append(s.Events, Event{Seq: seq, Kind: uint16(kind), Data: r.readAligned(size)})
+	}
+
+	n = int(r.readBits(entityCountBits))
+	if n > MaxEntities {
+		r.failf("%d entity entries exceed %d", n, MaxEntities)
+	}
+	readEntries(&r, s, n, tick)
+	if err := r.finish(); err != nil {
+		s.settled = false // a partial result: clear it all next time
+		return err
+	}
+	s.settle()
+	return nil
+}
+
+// decodeWords makes DecodeSnapshot read Self and the entity entries
+// through a word where it can; the tests turn it off to check that the
+// word reading, errors and partial results included, is the reading
+// field by field.
+var decodeWords = true
+
+// readEntries reads n entity entries of a snapshot of tick into s: those
+// that decode cleanly through a word (readEntryWords), then, from the
+// first that does not (bad input, or one that reaches past the end), the
+// rest one field at a time, which names what is wrong.
+func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
+	var k, i, dist int
+	if r.err == nil && decodeWords {
+		k, i, dist = readEntriesWords(r, s, n, tick)
+	}
+	for ; k < n && r.err == nil; k++ {
+		if k == 0 {
+			i = int(r.readBits(slotBits))
+		} else {
+			d := readStep(r)
+			dist += d
+			if d == 0 || dist >= MaxEntities {
+				r.failf("entity entries go around the slots more than once")
+				break
+			}
+			i = (i + d) % MaxEntities
+		}
+		e := &s.Entities[i]
+		if s.Has(i) && r.readBool() {
+			s.SetPresent(i, false)
+			*e = EntityState{}
+			continue
+		}
+		s.SetPresent(i, true)
+		readEntity(r, e, i, tick)
+	}
+}
+
+// readEntriesWords reads entity entries of a snapshot of tick into s
+// through a word (see refillWord), from entry 0 on, while they decode
+// cleanly, and returns how many it read, the slot of the last and the
+// distance from the first to it. r is left at the first entry not read.
+func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist int) {
+	b, end := r.b, len(r.b)*8
+	acc, fill, at := wordAt(b, r.pos)
+	for ; k < n; k++ {
+		r.pos = at*8 - int(fill) // where the field by field reading goes on
+		if fill < 2+slotBits+1 { // the longest step code and the removed bit
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		slot, d := int(acc&(MaxEntities-1)), 0
+		if k == 0 {
+			acc, fill = acc>>slotBits, fill-slotBits
+		} else {
+			var l uint
+			d, l = stepField(acc)
+			acc, fill = acc>>l, fill-l
+			if d == 0 || dist+d >= MaxEntities {
+				return k, i, dist
+			}
+			slot = (i + d) % MaxEntities
+		}
+		word, bit := &s.Present[slot/64], uint64(1)<<(slot%64)
+		if *word&bit != 0 {
+			removed := acc&1 != 0
+			acc, fill = acc>>1, fill-1
+			if removed {
+				if at*8-int(fill) > end {
+					return k, i, dist
+				}
+				*word &^= bit
+				s.Entities[slot] = EntityState{}
+				i, dist = slot, dist+d
+				continue
+			}
+		}
+		var ok bool
+		if acc, fill, at, ok = readEntityWords(b, acc, fill, at, &s.Entities[slot], tick); !ok {
+			return k, i, dist
+		}
+		*word |= bit
+		i, dist = slot, dist+d
+	}
+	r.pos = at*8 - int(fill)
+	return k, i, dist
+}
+
+// stepField returns the distance of a stepCode at the bottom of acc and
+// the code's bit count.
+func stepField(acc uint64) (int, uint) {
+	switch {
+	case acc&1 != 0:
+		return 1, 1
+	case acc&2 != 0:
+		return int(acc>>2&7) + 2, 5
+	}
+	return int(acc >> 2 & (MaxEntities - 1)), 2 + slotBits
+}
+
+// selfChangedBits are the widths of Self's fields after its angles,
+// each coded by changedCode: Flags, Teleport, Health, Ammo, Heat,
+// WeaponWait in µs, Weapon.
+var selfChangedBits = [7]uint{8, 8, 16, 8, 8, weaponWaitBits, 8}
+
+// readSelfWords reads a Self written by writeSelf, a delta against *p,
+// into *p as readSelf does, through a word (see refillWord), and reports
+// whether it did: it reads nothing if the baseline, the result or the
+// input's end would make readSelf fail, for readSelf to name why.
+func readSelfWords(r *bitReader, p *game.PlayerState) bool {
+	ref, why := checkedSelfUnits(p)
+	if why != "" || r.err != nil {
+		return false
+	}
+	b := r.b
+	acc, fill, at := wordAt(b, r.pos)
+	var u [6]int64
+	var bad uint64
+	for j := range u {
+		if fill < 30 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		d, l := coordReads.read(acc)
+		acc, fill = acc>>l, fill-l
+		u[j] = ref[j] + d
+		// In [0, 2*MaxCoord) once shifted; +MaxCoord goes the long way.
+		bad |= uint64(u[j]+MaxCoord) &^ (2*MaxCoord - 1)
+	}
+	if fill < 36 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	dyaw, l := angleReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	dpitch, l := angleReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	var vals [len(selfChangedBits)]uint64
+	var set uint
+	for j, n := range selfChangedBits {
+		if fill < weaponWaitBits+1 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		if acc&1 == 0 {
+			acc, fill = acc>>1, fill-1
+			continue
+		}
+		vals[j], set = acc>>1&(1<<n-1), set|1<<j
+		acc, fill = acc>>(n+1), fill-(n+1)
+	}
+	pitch := int16(uint16(p.Pitch) + uint16(dpitch))
+	if bad != 0 || pitch < -game.MaxPitch || pitch > game.MaxPitch ||
+		vals[5] > uint64(MaxWeaponWait/time.Microsecond) || at*8-int(fill) > len(b)*8 {
+		return false
+	}
+	r.pos = at*8 - int(fill)
+	p.Pos.X = float64(u[0]) * game.PosQuantum
+	p.Pos.Y = float64(u[1]) * game.PosQuantum
+	p.Pos.Z = float64(u[2]) * game.PosQuantum
+	p.Vel.X = float64(u[3]) * game.VelQuantum
+	p.Vel.Y = float64(u[4]) * game.VelQuantum
+	p.Vel.Z = float64(u[5]) * game.VelQuantum
+	p.Yaw += uint16(dyaw)
+	p.Pitch = pitch
+	if set&1 != 0 {
+		p.Flags = game.StateFlags(vals[0])
+	}
+	if set&2 != 0 {
+		p.Teleport = uint8(vals[1])
+	}
+	if set&4 != 0 {
+		p.Health = int16(vals[2])
+	}
+	if set&8 != 0 {
+		p.Ammo = uint8(vals[3])
+	}
+	if set&16 != 0 {
+		p.Heat = uint8(vals[4])
+	}
+	if set&32 != 0 {
+		p.WeaponWait = time.Duration(vals[5]) * time.Microsecond
+	}
+	if set&64 != 0 {
+		p.Weapon = uint8(vals[6])
+	}
+	return true
+}
+
+// readEntityWords reads an entity state written by putEntity, a delta
+// against *e, from the word acc holding fill bits of b up to byte at (see
+// refillWord), and returns the word after it. Only if the state is in
+// range and within b does it store it in *e and return true.
+func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, tick uint32) (uint64, uint, int, bool) {
+	var d [6]int64 // X Y Z VX VY VZ
+	var l uint
+	for j := range 3 {
+		if fill < 30 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		d[j], l = coordReads.read(acc)
+		acc, fill = acc>>l, fill-l
+	}
+	if fill < 54 { // yaw, pitch, flags and teleport
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	dyaw, l := angleReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	dpitch, l := angleReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	flags, teleport := e.Flags, e.Teleport
+	if acc&1 != 0 {
+		flags, acc, fill = game.StateFlags(acc>>1), acc>>9, fill-9
+	} else {
+		acc, fill = acc>>1, fill-1
+	}
+	if acc&1 != 0 {
+		teleport, acc, fill = uint8(acc>>1), acc>>9, fill-9
+	} else {
+		acc, fill = acc>>1, fill-1
+	}
+	for j := 3; j < 6; j++ {
+		if fill < 30 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		d[j], l = coordReads.read(acc)
+		acc, fill = acc>>l, fill-l
+	}
+	if fill < 34 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	stamp := e.Stamp
+	switch {
+	case acc&1 == 0:
+		stamp, acc, fill = tick, acc>>1, fill-1
+	case acc&2 == 0:
+		acc, fill = acc>>2, fill-2
+	default:
+		stamp, acc, fill = uint32(acc>>2), acc>>34, fill-34
+	}
+	x, y, z := int64(e.X)+d[0], int64(e.Y)+d[1], int64(e.Z)+d[2]
+	vx, vy, vz := int64(e.VX)+d[3], int64(e.VY)+d[4], int64(e.VZ)+d[5]
+	pitch := int16(uint16(e.Pitch) + uint16(dpitch))
+	// All six shifted into [0, 2*MaxCoord) at once; +MaxCoord itself goes
+	// the long way, as does anything past the end of b.
+	if (uint64(x+MaxCoord)|uint64(y+MaxCoord)|uint64(z+MaxCoord)|
+		uint64(vx+MaxCoord)|uint64(vy+MaxCoord)|uint64(vz+MaxCoord))&^(2*MaxCoord-1) != 0 ||
+		pitch < -game.MaxPitch || pitch > game.MaxPitch || at*8-int(fill) > len(b)*8 {
+		return acc, fill, at, false
+	}
+	// Field by field: a struct literal would be built on the stack and
+	// copied by wide loads, which wait for its narrow stores.
+	e.X, e.Y, e.Z, e.VX, e.VY, e.VZ = int32(x), int32(y), int32(z), int32(vx), int32(vy), int32(vz)
+	e.Yaw, e.Pitch, e.Flags, e.Teleport, e.Stamp = e.Yaw+uint16(dyaw), pitch, flags, teleport, stamp
+	return acc, fill, at, true
+}
+
+// readCoord reads a delta against ref and checks the result.
+func readCoord(r *bitReader, ref int64) (int64, bool) {
+	v := ref + r.readBucketed(coordBuckets)
+	return v, v >= -MaxCoord && v <= MaxCoord
+}
+
+// readSelf reads a delta against *p into *p; field names the state in
+// errors.
+func readSelf(r *bitReader, p *game.PlayerState, field string) {
+	// A baseline checkSelf rejects would let its bad fields through
+	// unchanged.
+	ref, why := checkedSelfUnits(p)
+	if why != "" {
+		r.failf("baseline %s %s", field, why)
+		return
+	}
+	var u [6]int64
+	for i := range u {
+		var ok bool
+		if u[i], ok = readCoord(r, ref[i]); !ok {
+			r.failf("%s position or velocity out of range", field)
+			return
+		}
+	}
+	p.Pos.X = float64(u[0]) * game.PosQuantum
+	p.Pos.Y = float64(u[1]) * game.PosQuantum
+	p.Pos.Z = float64(u[2]) * game.PosQuantum
+	p.Vel.X = float64(u[3]) * game.VelQuantum
+	p.Vel.Y = float64(u[4]) * game.VelQuantum
+	p.Vel.Z = float64(u[5]) * game.VelQuantum
+	p.Yaw = readAngle(r, p.Yaw)
+	{
+		p.Pitch = int16(readAngle(r, uint16(p.Pitch)))
+		if p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch {
+			r.failf("%s pitch out of range", field)
+		}
+	}
+	if r.readBool() {
+		p.Flags = game.StateFlags(r.readBits(8))
+	}
+	if r.readBool() {
+		p.Teleport = uint8(r.readBits(8))
+	}
+	if r.readBool() {
+		p.Health = int16(r.readBits(16))
+	}
+	if r.readBool() {
+		p.Ammo = uint8(r.readBits(8))
+	}
+	if r.readBool() {
+		p.Heat = uint8(r.readBits(8))
+	}
+	if r.readBool() {
+		us := r.readBits(weaponWaitBits)
+		if us > uint64(MaxWeaponWait/time.Microsecond) {
+			r.failf("%s weapon wait out of range", field)
+		}
+		p.WeaponWait = time.Duration(us) * time.Microsecond
+	}
+	if r.readBool() {
+		p.Weapon = uint8(r.readBits(8))
+	}
+}
+
+// readEntity reads a delta against *e into *e, the state of slot i in
+// a snapshot of tick.
+func readEntity(r *bitReader, e *EntityState, i int, tick uint32) {
+	var c [3]int64
+	for j, ref := range [...]int32{e.X, e.Y, e.Z} {
+		var ok bool
+		if c[j], ok = readCoord(r, int64(ref)); !ok {
+			r.failf("entity %d: position out of range", i)
+			return
+		}
+	}
+	e.X, e.Y, e.Z = int32(c[0]), int32(c[1]), int32(c[2])
+	e.Yaw = readAngle(r, e.Yaw)
+	{
+		e.Pitch = int16(readAngle(r, uint16(e.Pitch)))
+		if e.Pitch < -game.MaxPitch || e.Pitch > game.MaxPitch {
+			r.failf("entity %d: pitch out of range", i)
+		}
+	}
+	if r.readBool() {
+		e.Flags = game.StateFlags(r.readBits(8))
+	}
+	if r.readBool() {
+		e.Teleport = uint8(r.readBits(8))
+	}
+	for j, v := range [...]*int32{&e.VX, &e.VY, &e.VZ} {
+		c, ok := readCoord(r, int64(*v))
+		if !ok {
+			r.failf("entity %d: velocity %d out of range", i, j)
+			return
+		}
+		*v = int32(c)
+	}
+	switch {
+	case !r.readBool():
+		e.Stamp = tick
+	case r.readBool():
+		e.Stamp = uint32(r.readBits(32))
+	}
+}
