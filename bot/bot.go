@@ -118,6 +118,7 @@ type Bot struct {
 	pitch     float64
 
 	ids   []int
+	seen  []sighting // perceive's scratch
 	spots []nav.CoverSpot
 
 	frames frameAim // aiming and firing at FrameRate

@@ -19,14 +19,16 @@ const (
 // perceive picks the enemy to fight: the current target while it stays
 // in sight, else the nearest enemy this client draws that lies in the
 // field of view (or that just shot the bot) with a clear line of sight.
+// The enemies in range are ranked by distance first (the current
+// target's halved), and lines of sight are walked nearest first, up to
+// the first clear one: the farther ones could not win.
 func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState, eye geom.Vec3) (int, geom.Vec3, bool) {
 	settings, _ := c.Settings()
 	ffa := settings.Mode == "ffa"
 	fov := float64(max(settings.FOVDeg, 60)) * math.Pi / 180
 	vt := c.ViewTime(now)
-	best, bestDist := -1, math.Inf(1)
-	var bestPos geom.Vec3
 	b.ids = c.RemoteIDs(b.ids[:0])
+	b.seen = b.seen[:0]
 	for _, id := range b.ids {
 		if !ffa {
 			t := c.TeamOf(id)
@@ -38,24 +40,35 @@ func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState,
 		if !ok || rs.Has(game.FlagDead) || rs.Has(game.FlagProtected) {
 			continue
 		}
-		torso := game.Hitboxes(rs, b.params)[game.PartTorso].Origin
+		torso := game.TorsoOrigin(rs, b.params)
 		to := torso.Sub(eye)
 		dist := to.Len()
-		if dist > sightRange {
-			continue
+		if !(dist <= sightRange) {
+			continue // out of range (or not a number: never the nearest)
 		}
 		inView := math.Abs(math.Remainder(math.Atan2(to.Y, to.X)-b.yaw, 2*math.Pi)) <= fov/2
 		if !inView && id != b.target && !(id == b.hurtFrom && now-b.lastHurt < time.Second) {
 			continue
 		}
-		if b.m.Grid.SegmentBlocked(eye, torso) && b.m.Grid.SegmentBlocked(eye, game.EyePos(rs, b.params)) {
-			continue
-		}
 		if id == b.target {
 			dist *= 0.5 // stick with the current target
 		}
-		if dist < bestDist {
-			best, bestDist, bestPos = id, dist, torso
+		b.seen = append(b.seen, sighting{id: id, dist: dist, torso: torso, eye: game.EyePos(rs, b.params)})
+	}
+	// Nearest first; of equal distances the earlier slot, as a scan that
+	// keeps the first strictly nearer one would pick (insertion sort is
+	// stable, and there are at most a few dozen).
+	for i := 1; i < len(b.seen); i++ {
+		for j := i; j > 0 && b.seen[j].dist < b.seen[j-1].dist; j-- {
+			b.seen[j], b.seen[j-1] = b.seen[j-1], b.seen[j]
+		}
+	}
+	best := -1
+	var bestPos geom.Vec3
+	for _, s := range b.seen {
+		if !b.m.Grid.SegmentBlocked(eye, s.torso) || !b.m.Grid.SegmentBlocked(eye, s.eye) {
+			best, bestPos = s.id, s.torso
+			break
 		}
 	}
 	if best < 0 {
@@ -75,6 +88,15 @@ func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState,
 	}
 	b.seenAt = now
 	return best, bestPos, true
+}
+
+// sighting is an enemy perceive may pick: its slot, its distance from
+// the bot's eye (halved for the current target) and where its torso and
+// eyes are drawn.
+type sighting struct {
+	id         int
+	dist       float64
+	torso, eye geom.Vec3
 }
 
 // fight aims at the target with the bot's aim error and fires in bursts,

@@ -110,7 +110,7 @@ func (b *Bot) Frame(now time.Duration, c *client.Client) {
 		return
 	}
 	eye := game.EyePos(st, b.params)
-	to := game.Hitboxes(rs, b.params)[game.PartTorso].Origin.Add(b.aimErr).Sub(eye)
+	to := game.TorsoOrigin(rs, b.params).Add(b.aimErr).Sub(eye)
 	dt := (time.Second / time.Duration(b.cfg.FrameRate)).Seconds()
 	b.flick(to, dt)
 	dist := to.Len()

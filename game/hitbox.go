@@ -109,6 +109,20 @@ func Hitboxes(s PlayerState, p *Params) [NumParts]Part {
 	}
 }
 
+// TorsoOrigin returns the origin of player s's torso part, the centre of
+// its capsule: Hitboxes(s, p)[PartTorso].Origin, without building the
+// other parts, for callers that aim at or look for a player's body many
+// times a tick. Nil p means DefaultParams.
+func TorsoOrigin(s PlayerState, p *Params) geom.Vec3 {
+	if p == nil {
+		p = &defaultParams
+	}
+	eye := p.eyeHeight(s.Has(FlagCrouched))
+	a := s.Pos.Add(geom.Vec3{Z: torsoLow * eye})
+	b := s.Pos.Add(geom.Vec3{Z: torsoHigh * eye})
+	return a.Lerp(b, 0.5)
+}
+
 // EyePos returns the view origin of player s: the eye height of its stance
 // above its feet. Nil p means DefaultParams.
 func EyePos(s PlayerState, p *Params) geom.Vec3 {
