@@ -59,3 +59,23 @@ func BenchmarkHitboxes(b *testing.B) {
 	}
 	_ = sink
 }
+
+var sinkState PlayerState
+
+// BenchmarkInterpolate blends two states of a moving, turning player, as
+// a client drawing remote players does for each of them every frame.
+func BenchmarkInterpolate(b *testing.B) {
+	hist := [2]PlayerState{
+		{Pos: geom.V(1, 2, 0), Vel: geom.V(4, 1, 0), Yaw: 100, Pitch: -20, Flags: FlagOnGround, Health: 80, Ammo: 20, WeaponWait: 3000},
+		{Pos: geom.V(1.06, 2.02, 0), Vel: geom.V(4, 1.1, 0), Yaw: 160, Pitch: -10, Flags: FlagOnGround, Health: 80, Ammo: 19, WeaponWait: 1000},
+	}
+	b.ReportAllocs()
+	frac := 0.0
+	for b.Loop() {
+		frac += 0.013
+		if frac > 1 {
+			frac = 0
+		}
+		sinkState = Interpolate(hist[0], hist[1], frac)
+	}
+}

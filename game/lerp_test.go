@@ -3,6 +3,7 @@ package game
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -87,5 +88,42 @@ func TestInterpolateAnglesRoundToNearest(t *testing.T) {
 	}
 	if m := pitchBias / float64(pn); math.Abs(m) > 0.01 {
 		t.Errorf("seed %d: mean pitch error along the turn %.4f units, want 0", seed, m)
+	}
+}
+
+// TestInterpolateTakesTheRestFromTheNearer: every field of PlayerState
+// other than the blended position, velocity and angles comes from the
+// nearer state, including any field added later (Interpolate lists them
+// one by one).
+func TestInterpolateTakesTheRestFromTheNearer(t *testing.T) {
+	blended := map[string]bool{"Pos": true, "Vel": true, "Yaw": true, "Pitch": true}
+	var a, b PlayerState
+	va, vb := reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem()
+	for i := range va.NumField() {
+		if blended[va.Type().Field(i).Name] {
+			continue
+		}
+		switch f := va.Field(i); f.Kind() {
+		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f.SetInt(int64(i + 1))
+			vb.Field(i).SetInt(int64(2*i + 3))
+		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			f.SetUint(uint64(i + 1))
+			vb.Field(i).SetUint(uint64(2*i + 3))
+		default:
+			t.Fatalf("field %s of kind %v: extend this test", va.Type().Field(i).Name, f.Kind())
+		}
+	}
+	b.Teleport = a.Teleport // blend, not the teleport rule
+	for _, frac := range []float64{0, 0.25, 0.4999, 0.5, 0.75, 1} {
+		got := Interpolate(a, b, frac)
+		want := a
+		if frac >= 0.5 {
+			want = b
+		}
+		want.Pos, want.Vel, want.Yaw, want.Pitch = got.Pos, got.Vel, got.Yaw, got.Pitch
+		if got != want {
+			t.Errorf("frac %v: got %+v, want the rest from %+v", frac, got, want)
+		}
 	}
 }
