@@ -60,15 +60,6 @@ type world struct {
 	near  []int       // indices of the boxes the step can reach
 }
 
-// newWorld gathers the boxes of g overlapping region into buf. A nil g is
-// an empty map: only the ground.
-func newWorld(g *geom.Grid, region geom.AABB, buf []int) world {
-	if g == nil {
-		return world{}
-	}
-	return world{boxes: g.Boxes(), near: g.Query(region, buf)}
-}
-
 // top returns the height of the top of the surface touched in h.
 func (w *world) top(h contact) float64 {
 	if h.box == groundBox {
@@ -83,22 +74,25 @@ func (w *world) top(h contact) float64 {
 // otherwise, so a player resting against a wall can walk along it or away
 // from it.
 func (w *world) sweep(f, d geom.Vec3, c body) (contact, bool) {
-	var best contact
-	found := false
 	if d.Len2() == 0 {
-		return best, false
+		return contact{}, false
 	}
+	// The best contact is kept in separate variables, which stay in
+	// registers; a contact is built once, at the end.
+	var bestT float64
+	var bestN geom.Vec3
+	bestBox, found := 0, false
 	if t, ok := sweepGround(f, d); ok {
-		best, found = contact{t, up, groundBox}, true
+		bestT, bestN, bestBox, found = t, up, groundBox, true
 	}
 	r := c.r + skin
 	for _, i := range w.near {
 		t, n, ok := sweepRounded(f, d, c.core(w.boxes[i]), r)
-		if ok && (!found || t < best.t) {
-			best, found = contact{t, n, i}, true
+		if ok && (!found || t < bestT) {
+			bestT, bestN, bestBox, found = t, n, i, true
 		}
 	}
-	return best, found
+	return contact{bestT, bestN, bestBox}, found
 }
 
 // clearance returns the smallest gap between the capsule with feet at f and

@@ -141,3 +141,12 @@ func spawnClear(t testing.TB, rng *rand.Rand, p *Params, boxes []geom.AABB) Play
 	t.Fatal("no clear spot in the room")
 	return PlayerState{}
 }
+
+// newWorld gathers the boxes of g overlapping the box from lo to hi into
+// buf, as Move does. A nil g is an empty map: only the ground.
+func newWorld(g *geom.Grid, lo, hi geom.Vec3, buf []int) world {
+	if g == nil {
+		return world{}
+	}
+	return world{boxes: g.Boxes(), near: g.Query(geom.AABB{Min: lo, Max: hi}, buf)}
+}

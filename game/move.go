@@ -67,14 +67,21 @@ func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
 		p = &defaultParams
 	}
 	dt := min(max(cmd.Duration, 0), MaxCmdDuration).Seconds()
-	s.Yaw = cmd.Yaw
-	s.Pitch = max(-MaxPitch, min(MaxPitch, cmd.Pitch))
+	// Structs are set up and read field by field, never copied whole
+	// (s.Has would copy s): a whole-struct copy of fields just stored one
+	// by one stalls each of its loads.
+	flags := s.Flags
 	start := clampPos(s.Pos)
-	m := mover{p: p, f: start, v: clampVel(s.Vel, p.MaxVelocity), onGround: s.Has(FlagOnGround)}
+	var m mover
+	m.p, m.f, m.v, m.onGround = p, start, clampVel(s.Vel, p.MaxVelocity), flags&FlagOnGround != 0
 	var buf [64]int
-	m.w = newWorld(g, m.region(dt), buf[:0])
+	if g != nil { // else an empty map: only the ground
+		lo, hi := m.region(dt)
+		m.w.boxes = g.Boxes()
+		m.w.near = g.Query(geom.AABB{Min: lo, Max: hi}, buf[:0])
+	}
 
-	crouched := s.Has(FlagCrouched)
+	crouched := flags&FlagCrouched != 0
 	switch {
 	case cmd.Buttons.Has(BtnCrouch):
 		crouched = true
@@ -82,7 +89,7 @@ func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
 		crouched = false
 	}
 	m.c = p.body(crouched)
-	jumpHeld := s.Has(FlagJumpHeld) && cmd.Buttons.Has(BtnJump)
+	jumpHeld := flags&FlagJumpHeld != 0 && cmd.Buttons.Has(BtnJump)
 
 	if dt > 0 {
 		m.findGround()
@@ -90,7 +97,7 @@ func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
 			m.v.Z = p.JumpSpeed
 			m.onGround, jumpHeld = false, true
 		}
-		dir, speed := wish(cmd, p.wishSpeed(crouched, cmd.Buttons.Has(BtnSprint)))
+		dir, speed := wish(&cmd, p.wishSpeed(crouched, cmd.Buttons.Has(BtnSprint)))
 		if m.onGround {
 			m.walk(dt, dir, speed)
 		} else {
@@ -98,19 +105,30 @@ func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
 		}
 	}
 
-	s.Pos = m.place(start)
-	s.Vel = snapVel(clampVel(m.v, p.MaxVelocity))
-	s.Flags &^= FlagOnGround | FlagCrouched | FlagJumpHeld
+	flags &^= FlagOnGround | FlagCrouched | FlagJumpHeld
 	if m.onGround {
-		s.Flags |= FlagOnGround
+		flags |= FlagOnGround
 	}
 	if crouched {
-		s.Flags |= FlagCrouched
+		flags |= FlagCrouched
 	}
 	if jumpHeld {
-		s.Flags |= FlagJumpHeld
+		flags |= FlagJumpHeld
 	}
-	return s
+	// TestMoveKeepsTheOtherFields keeps this list complete.
+	return PlayerState{
+		Pos:        m.place(start),
+		Vel:        snapVel(clampVel(m.v, p.MaxVelocity)),
+		Yaw:        cmd.Yaw,
+		Pitch:      max(-MaxPitch, min(MaxPitch, cmd.Pitch)),
+		Flags:      flags,
+		Teleport:   s.Teleport,
+		Health:     s.Health,
+		Ammo:       s.Ammo,
+		Heat:       s.Heat,
+		WeaponWait: s.WeaponWait,
+		Weapon:     s.Weapon,
+	}
 }
 
 // mover is the working state of one Move.
@@ -122,18 +140,18 @@ type mover struct {
 	onGround bool
 }
 
-// region returns the box that holds everything the step can touch: the
-// standing capsule's bounds grown by the farthest the feet can get. Speed
-// can grow by acceleration, a jump and gravity; the feet can also climb or
-// follow a step and settle onto the ground twice.
-func (m *mover) region(dt float64) geom.AABB {
+// region returns the corners of the box that holds everything the step
+// can touch: the standing capsule's bounds grown by the farthest the feet
+// can get. Speed can grow by acceleration, a jump and gravity; the feet
+// can also climb or follow a step and settle onto the ground twice.
+func (m *mover) region(dt float64) (lo, hi geom.Vec3) {
 	p := m.p
 	speed := m.v.Len() + (max(p.Accel, p.AirAccel)*p.maxWishSpeed()+p.Gravity)*dt + p.JumpSpeed
 	reach := speed*dt + p.StepHeight + 2*groundProbe + skin
-	return geom.AABB{
-		Min: m.f.Sub(geom.Vec3{X: p.Radius, Y: p.Radius}),
-		Max: m.f.Add(geom.Vec3{X: p.Radius, Y: p.Radius, Z: p.Height}),
-	}.Expand(reach)
+	grow := geom.Vec3{X: reach, Y: reach, Z: reach}
+	lo = m.f.Sub(geom.Vec3{X: p.Radius, Y: p.Radius}).Sub(grow)
+	hi = m.f.Add(geom.Vec3{X: p.Radius, Y: p.Radius, Z: p.Height}).Add(grow)
+	return lo, hi
 }
 
 // place returns where the feet end the step on the position grid: the grid
@@ -419,12 +437,12 @@ func clip(v, n geom.Vec3) geom.Vec3 {
 // scripts steer with such intents. Rounding a unit direction to whole
 // intents leaves its length within 0.6% of 127, so every full-deflection
 // direction walks within 0.6% of full speed.
-func wish(cmd UserCmd, speed float64) (geom.Vec3, float64) {
+func wish(cmd *UserCmd, speed float64) (geom.Vec3, float64) {
 	fwd, side := float64(max(cmd.Forward, -127)), float64(max(cmd.Side, -127))
 	if fwd == 0 && side == 0 {
 		return geom.Vec3{}, 0
 	}
-	sin, cos := math.Sincos(cmd.YawRad())
+	sin, cos := math.Sincos(AngleToRad(int32(cmd.Yaw)))
 	// Forward is (cos, sin); right, forward turned clockwise, is (sin, -cos).
 	dir := geom.Vec3{X: fwd*cos + side*sin, Y: fwd*sin - side*cos}.Norm()
 	// The sum of squares of whole numbers is exact and Sqrt is correctly

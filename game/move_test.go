@@ -3,6 +3,7 @@ package game
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -272,7 +273,8 @@ func TestSnapKeepsClear(t *testing.T) {
 			start.Z = -start.Z
 		}
 		aim := box.Center().AddScaled(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 1.6)
-		w := newWorld(g, Bounds(PlayerState{Pos: start}, &p).Expand(10), nil)
+		region := Bounds(PlayerState{Pos: start}, &p).Expand(10)
+		w := newWorld(g, region.Min, region.Max, nil)
 		if w.clearance(start, c) < skin {
 			continue
 		}
@@ -552,5 +554,39 @@ func TestRestInNotch(t *testing.T) {
 	out := last(run(t, rest, UserCmd{Duration: tick, Forward: 127, Buttons: BtnJump}, 32, g, &p))
 	if out.Pos.Z < 1 || out.Pos.X < 0.5 {
 		t.Errorf("jumping out of the notch ended at %+v", out)
+	}
+}
+
+// TestMoveKeepsTheOtherFields: Move changes only the position, velocity,
+// view angles and movement flags; every other field of the state, including
+// any added later (Move lists them one by one), comes through as it was.
+func TestMoveKeepsTheOtherFields(t *testing.T) {
+	moved := map[string]bool{"Pos": true, "Vel": true, "Yaw": true, "Pitch": true, "Flags": true}
+	s := standing(1, 2)
+	v := reflect.ValueOf(&s).Elem()
+	for i := range v.NumField() {
+		if moved[v.Type().Field(i).Name] {
+			continue
+		}
+		switch f := v.Field(i); f.Kind() {
+		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f.SetInt(int64(i + 1))
+		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			f.SetUint(uint64(i + 1))
+		default:
+			t.Fatalf("field %s of kind %v: extend this test", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	s.Flags |= FlagReloading
+	p := DefaultParams()
+	got := Move(s, forward(30), nil, &p)
+	want := s
+	want.Pos, want.Vel, want.Yaw, want.Pitch = got.Pos, got.Vel, got.Yaw, got.Pitch
+	want.Flags = got.Flags&(FlagOnGround|FlagCrouched|FlagJumpHeld) | s.Flags&^(FlagOnGround|FlagCrouched|FlagJumpHeld)
+	if got != want {
+		t.Errorf("got %+v, want the other fields of %+v", got, want)
+	}
+	if got.Pos == s.Pos {
+		t.Error("the player did not move")
 	}
 }
