@@ -79,3 +79,22 @@ func BenchmarkInterpolate(b *testing.B) {
 		sinkState = Interpolate(hist[0], hist[1], frac)
 	}
 }
+
+// BenchmarkStep is one command of a player running on open ground with
+// the trigger held: movement, then the rifle firing and reloading, as the
+// server and the player's own client run it every tick.
+func BenchmarkStep(b *testing.B) {
+	p := DefaultParams()
+	weapons := DefaultWeapons()
+	s := standing(0, 0)
+	s.Ammo = weapons[0].Magazine
+	cmd := forward(30)
+	cmd.Buttons |= BtnFire
+	b.ReportAllocs()
+	for b.Loop() {
+		s, _ = Step(s, cmd, nil, &p, weapons)
+		if s.Pos.X > 1000 {
+			s.Pos = geom.Vec3{}
+		}
+	}
+}

@@ -182,7 +182,9 @@ const MaxHealth = 100
 // Fire). It reports whether the command fired a shot. Like Move, it is
 // the one function the server and the owner's client both run.
 func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon) (PlayerState, bool) {
-	if s.Has(FlagDead) {
+	// Flags are tested directly: s.Has would copy the whole state, and a
+	// copy of a struct just stored field by field stalls (see Move).
+	if s.Flags&FlagDead != 0 {
 		cmd.Forward, cmd.Side, cmd.Up, cmd.Buttons = 0, 0, 0, 0
 	}
 	s = Move(s, cmd, g, p)
@@ -221,15 +223,15 @@ func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
 	d := min(max(cmd.Duration, 0), MaxCmdDuration)
 	ready := s.WeaponWait <= 0 // since before this command
 	s.WeaponWait -= d
-	trigger := cmd.Buttons.Has(BtnFire) && !s.Has(FlagDead)
-	if s.Has(FlagReloading) && s.WeaponWait <= 0 {
+	trigger := cmd.Buttons.Has(BtnFire) && s.Flags&FlagDead == 0
+	if s.Flags&FlagReloading != 0 && s.WeaponWait <= 0 {
 		s.Flags &^= FlagReloading
 		s.Ammo = w.Magazine
 	}
 	if !trigger {
 		s.Heat = 0
 	}
-	if s.WeaponWait < 0 && (ready || !(trigger && !s.Has(FlagReloading))) {
+	if s.WeaponWait < 0 && (ready || !(trigger && s.Flags&FlagReloading == 0)) {
 		// Idle time does not bank shots, nor does a command that starts
 		// ready (its shot leaves at its start); only the remainder of an
 		// interval that ran out during the command carries over while
@@ -237,7 +239,7 @@ func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
 		// whole number of ticks.
 		s.WeaponWait = 0
 	}
-	if s.Has(FlagDead) || s.Has(FlagReloading) {
+	if s.Flags&FlagDead != 0 || s.Flags&FlagReloading != 0 {
 		return s, false
 	}
 	if cmd.Buttons.Has(BtnReload) && s.Ammo < w.Magazine || trigger && s.Ammo == 0 && s.WeaponWait <= 0 {
