@@ -189,16 +189,17 @@ func (m *mover) place(start geom.Vec3) geom.Vec3 {
 // findGround probes just below the feet (Quake III PM_GroundTrace). On
 // ground it settles the feet onto it and stops any motion into it.
 func (m *mover) findGround() {
-	h, ok := m.w.sweep(m.f, geom.Vec3{Z: -groundProbe}, m.c)
-	m.onGround = ok && m.supports(h, m.onGround)
+	t, n, _, ok := m.w.sweep(m.f, geom.Vec3{Z: -groundProbe}, m.c)
+	m.onGround = ok && m.supports(n, m.onGround)
 	if m.onGround {
-		m.settle(h, groundProbe)
+		m.settle(t, groundProbe)
 	}
 }
 
-// supports reports whether contact h, below the feet, is ground to stand
-// on for a player that was (walking) or was not on the ground. The only surfaces that face up in a world of axis-aligned boxes are
-// the ground and box tops, both flat; but where the capsule's rounded
+// supports reports whether a contact of normal n, below the feet, is
+// ground to stand on for a player that was (walking) or was not on the
+// ground. The only surfaces that face up in a world of axis-aligned boxes
+// are the ground and box tops, both flat; but where the capsule's rounded
 // bottom rests on the edge of a top, the contact normal tilts. A player in
 // the air lands only where it tilts less than Quake III allows for slopes;
 // a player already on the ground stays on it as long as it rests on a top
@@ -211,21 +212,21 @@ func (m *mover) findGround() {
 // with no way to jump out. The test for both cases is how far a slide
 // down by the probe depth sinks: along one surface of normal n it sinks
 // 1-n.Z² of the way, less than 1-0.7² exactly when n.Z > 0.7.
-func (m *mover) supports(h contact, walking bool) bool {
+func (m *mover) supports(n geom.Vec3, walking bool) bool {
 	switch {
-	case h.n.Z <= 0:
+	case n.Z <= 0:
 		return false
-	case walking || h.n.Z > minGroundNormal:
+	case walking || n.Z > minGroundNormal:
 		return true
 	}
 	end, _, _ := m.w.slide(m.f, geom.Vec3{Z: -groundProbe}, 1, m.c, false)
 	return m.f.Z-end.Z < (1-minGroundNormal*minGroundNormal)*groundProbe
 }
 
-// settle moves the feet down onto the ground contact h, found by a probe
-// depth deep, and stops any motion down into it.
-func (m *mover) settle(h contact, depth float64) {
-	m.f.Z -= depth * h.t
+// settle moves the feet down onto the ground, touched at fraction t of a
+// probe depth deep, and stops any motion down into it.
+func (m *mover) settle(t, depth float64) {
+	m.f.Z -= depth * t
 	m.v.Z = max(m.v.Z, 0)
 }
 
@@ -245,9 +246,9 @@ func (m *mover) walk(dt float64, dir geom.Vec3, speed float64) {
 	if m.onGround {
 		return
 	}
-	if h, ok := m.w.sweep(m.f, geom.Vec3{Z: -m.p.StepHeight}, m.c); ok && m.supports(h, true) {
+	if t, n, _, ok := m.w.sweep(m.f, geom.Vec3{Z: -m.p.StepHeight}, m.c); ok && m.supports(n, true) {
 		m.onGround = true
-		m.settle(h, m.p.StepHeight)
+		m.settle(t, m.p.StepHeight)
 	}
 }
 
@@ -307,21 +308,21 @@ func (m *mover) stepSlide(dt float64) {
 		return
 	}
 	rise := m.p.StepHeight
-	if h, ok := m.w.sweep(f0, geom.Vec3{Z: rise}, m.c); ok {
-		rise *= h.t
+	if t, _, _, ok := m.w.sweep(f0, geom.Vec3{Z: rise}, m.c); ok {
+		rise *= t
 	}
 	if rise == 0 {
 		return
 	}
 	f, v, _ := m.w.slide(f0.Add(geom.Vec3{Z: rise}), v0, dt, m.c, true)
-	h, ok := m.w.sweep(f, geom.Vec3{Z: -rise}, m.c)
+	t, _, box, ok := m.w.sweep(f, geom.Vec3{Z: -rise}, m.c)
 	if !ok {
 		f.Z -= rise
 	} else {
-		if m.w.top(h) > f0.Z+m.p.StepHeight {
+		if m.w.top(box) > f0.Z+m.p.StepHeight {
 			return
 		}
-		f.Z -= rise * h.t
+		f.Z -= rise * t
 		v.Z = max(v.Z, 0)
 	}
 	if horizontal2(f.Sub(f0)) > horizontal2(m.f.Sub(f0)) {
@@ -349,21 +350,21 @@ func (w *world) slide(f, v geom.Vec3, dt float64, c body, walking bool) (geom.Ve
 	left := dt
 	for range maxBumps {
 		d := v.Scale(left)
-		h, ok := w.sweep(f, d, c)
+		t, n, _, ok := w.sweep(f, d, c)
 		if !ok {
 			return f.Add(d), v, touched
 		}
 		touched = true
-		f = f.AddScaled(d, h.t)
-		left -= left * h.t
-		if known(planes[:np], h.n) {
-			v = clip(v, h.n)
+		f = f.AddScaled(d, t)
+		left -= left * t
+		if known(planes[:np], n) {
+			v = clip(v, n)
 			continue
 		}
 		if np == maxPlanes {
 			return f, geom.Vec3{}, true
 		}
-		planes[np] = h.n
+		planes[np] = n
 		np++
 		v = clipPlanes(v, planes[:np])
 		if v == (geom.Vec3{}) {

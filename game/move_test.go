@@ -278,11 +278,11 @@ func TestSnapKeepsClear(t *testing.T) {
 		if w.clearance(start, c) < skin {
 			continue
 		}
-		h, ok := w.sweep(start, aim.Sub(start).Scale(2), c)
+		ht, _, _, ok := w.sweep(start, aim.Sub(start).Scale(2), c)
 		if !ok {
 			continue
 		}
-		at := start.AddScaled(aim.Sub(start).Scale(2), h.t)
+		at := start.AddScaled(aim.Sub(start).Scale(2), ht)
 		if gp := gap(PlayerState{Pos: SnapPos(at)}, &p, box); gp < skin/2 {
 			t.Fatalf("case %d: stopped at %v, snapped gap %g m, want at least %g", i, at, gp, skin/2)
 		}
