@@ -22,7 +22,7 @@ const (
 // The enemies in range are ranked by distance first (the current
 // target's halved), and lines of sight are walked nearest first, up to
 // the first clear one: the farther ones could not win.
-func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState, eye geom.Vec3) (int, geom.Vec3, bool) {
+func (b *Bot) perceive(now time.Duration, c *client.Client, eye geom.Vec3) (int, geom.Vec3, bool) {
 	settings, _ := c.Settings()
 	ffa := settings.Mode == "ffa"
 	fov := float64(max(settings.FOVDeg, 60)) * math.Pi / 180
@@ -37,7 +37,7 @@ func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState,
 			}
 		}
 		rs, ok := c.Remote(id, vt)
-		if !ok || rs.Has(game.FlagDead) || rs.Has(game.FlagProtected) {
+		if !ok || rs.Flags&(game.FlagDead|game.FlagProtected) != 0 {
 			continue
 		}
 		torso := game.TorsoOrigin(rs, b.params)
@@ -101,9 +101,9 @@ type sighting struct {
 
 // fight aims at the target with the bot's aim error and fires in bursts,
 // reloading when empty or, out of a fight, when low.
-func (b *Bot) fight(now time.Duration, st game.PlayerState, eye geom.Vec3, at geom.Vec3, visible bool, cmd *game.UserCmd) {
+func (b *Bot) fight(now time.Duration, st *game.PlayerState, eye geom.Vec3, at geom.Vec3, visible bool, cmd *game.UserCmd) {
 	dt := tick.Seconds()
-	reloading := st.Has(game.FlagReloading)
+	reloading := st.Flags&game.FlagReloading != 0
 	if !visible {
 		look := b.moveDir
 		if b.hurtFrom >= 0 && now-b.lastHurt < time.Second {
