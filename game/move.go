@@ -63,6 +63,12 @@ const (
 // results for identical inputs. A nil g is an empty map and nil p means
 // DefaultParams; p must be valid (see Params.Validate).
 func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
+	return move(&s, &cmd, g, p)
+}
+
+// move is Move reading the state and command in place, so that Step
+// passes them on without copying them.
+func move(s *PlayerState, cmd *UserCmd, g *geom.Grid, p *Params) PlayerState {
 	if p == nil {
 		p = &defaultParams
 	}
@@ -97,7 +103,7 @@ func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
 			m.v.Z = p.JumpSpeed
 			m.onGround, jumpHeld = false, true
 		}
-		dir, speed := wish(&cmd, p.wishSpeed(crouched, cmd.Buttons.Has(BtnSprint)))
+		dir, speed := wish(cmd, p.wishSpeed(crouched, cmd.Buttons.Has(BtnSprint)))
 		if m.onGround {
 			m.walk(dt, dir, speed)
 		} else {

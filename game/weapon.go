@@ -187,14 +187,15 @@ func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon)
 	if s.Flags&FlagDead != 0 {
 		cmd.Forward, cmd.Side, cmd.Up, cmd.Buttons = 0, 0, 0, 0
 	}
-	s = Move(s, cmd, g, p)
+	s = move(&s, &cmd, g, p)
 	if cmd.Weapon != s.Weapon && int(cmd.Weapon) < len(weapons) {
 		return Switch(s, cmd.Weapon, &weapons[cmd.Weapon]), false
 	}
 	if int(s.Weapon) >= len(weapons) {
 		return s, false // no weapon in hand: an empty loadout
 	}
-	return Fire(s, cmd, &weapons[s.Weapon])
+	fired := fire(&s, &cmd, &weapons[s.Weapon])
+	return s, fired
 }
 
 // Switch puts weapon w, in loadout slot slot, in player s's hands. The
@@ -220,6 +221,13 @@ func Switch(s PlayerState, slot uint8, w *Weapon) PlayerState {
 // releasing the trigger ends the burst (Heat back to 0). A dead player
 // does not fire.
 func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
+	fired := fire(&s, &cmd, w)
+	return s, fired
+}
+
+// fire is Fire changing the state in place, so that Step passes the
+// state and command on without copying them.
+func fire(s *PlayerState, cmd *UserCmd, w *Weapon) bool {
 	d := min(max(cmd.Duration, 0), MaxCmdDuration)
 	ready := s.WeaponWait <= 0 // since before this command
 	s.WeaponWait -= d
@@ -240,16 +248,16 @@ func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
 		s.WeaponWait = 0
 	}
 	if s.Flags&FlagDead != 0 || s.Flags&FlagReloading != 0 {
-		return s, false
+		return false
 	}
 	if cmd.Buttons.Has(BtnReload) && s.Ammo < w.Magazine || trigger && s.Ammo == 0 && s.WeaponWait <= 0 {
 		s.Flags |= FlagReloading
 		s.WeaponWait = w.ReloadTime
 		s.Heat = 0
-		return s, false
+		return false
 	}
 	if !trigger || s.WeaponWait > 0 {
-		return s, false
+		return false
 	}
 	s.Ammo--
 	s.WeaponWait += w.FireInterval
@@ -257,7 +265,7 @@ func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
 		s.WeaponWait = w.FireInterval // a command longer than the interval fires once
 	}
 	s.Heat = min(s.Heat+1, 255)
-	return s, true
+	return true
 }
 
 // ShotRay returns the ray of pellet i of the shot that command cmd fired
