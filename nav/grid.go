@@ -462,13 +462,18 @@ func (g *Grid) nearest(p geom.Vec3, r, dz float64, reach bool) (int32, bool) {
 	}
 	best, bestD := int32(-1), math.Inf(1)
 	for y := y0; y <= y1; y++ {
+		// The column's centre as centre computes it, without dividing
+		// its index.
+		cy := g.y0 + (float64(y)+0.5)*g.cell
 		for x := x0; x <= x1; x++ {
 			col := y*g.nx + x
+			cx := g.x0 + (float64(x)+0.5)*g.cell
 			for n := g.start[col]; n < g.start[col+1]; n++ {
-				if (reach && !g.nodes[n].reach) || math.Abs(g.nodes[n].z-p.Z) > dz {
+				nd := &g.nodes[n]
+				if (reach && !nd.reach) || math.Abs(nd.z-p.Z) > dz {
 					continue
 				}
-				if d := g.point(n).Dist(p); d < bestD {
+				if d := geom.V(cx, cy, nd.z).Dist(p); d < bestD {
 					best, bestD = n, d
 				}
 			}

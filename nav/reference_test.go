@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -122,6 +123,67 @@ func TestSearchMatchesReference(t *testing.T) {
 			gotOK := f.search(p[0], p[1])
 			if gotOK != wantOK || gotOK && !slices.Equal(f.cells, want) {
 				t.Fatalf("%s: floors %d to %d: found %v %v, reference %v %v", name, p[0], p[1], gotOK, f.cells, wantOK, want)
+			}
+		}
+	}
+}
+
+// referenceNearest is Grid.nearest as it first ran: each floor's centre
+// from point, which divides the column's index.
+func referenceNearest(g *Grid, p geom.Vec3, r, dz float64, reach bool) (int32, bool) {
+	x0, y0, x1, y1, ok := g.colRange(p.X, p.Y, r)
+	if !ok {
+		return 0, false
+	}
+	best, bestD := int32(-1), math.Inf(1)
+	for y := y0; y <= y1; y++ {
+		for x := x0; x <= x1; x++ {
+			col := y*g.nx + x
+			for n := g.start[col]; n < g.start[col+1]; n++ {
+				if (reach && !g.nodes[n].reach) || math.Abs(g.nodes[n].z-p.Z) > dz {
+					continue
+				}
+				if d := g.point(n).Dist(p); d < bestD {
+					best, bestD = n, d
+				}
+			}
+		}
+	}
+	return best, best >= 0
+}
+
+// TestNearestMatchesReference: snapping and standing random points, on
+// floors, between them and off the map, picks the floor the reference
+// picks, ties included (points at cell corners and on centres).
+func TestNearestMatchesReference(t *testing.T) {
+	for _, name := range world.Names() {
+		m := mustLoad(t, name)
+		g := mustBuild(t, m)
+		rng := rand.New(rand.NewPCG(21, 22))
+		b := m.Bounds
+		for i := range 4000 {
+			var p geom.Vec3
+			switch i % 4 {
+			case 0: // anywhere, a little off the map too
+				p = geom.V(b.Min.X-2+rng.Float64()*(b.Max.X-b.Min.X+4), b.Min.Y-2+rng.Float64()*(b.Max.Y-b.Min.Y+4), rng.Float64()*b.Max.Z)
+			case 1: // a floor's centre
+				p = g.point(int32(rng.IntN(len(g.nodes))))
+			case 2: // a cell corner on a floor: ties between columns
+				c := g.point(int32(rng.IntN(len(g.nodes))))
+				p = geom.V(c.X+g.cell/2, c.Y-g.cell/2, c.Z)
+			default: // near a floor
+				c := g.point(int32(rng.IntN(len(g.nodes))))
+				p = c.Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()*0.3))
+			}
+			for _, q := range []struct {
+				r, dz float64
+				reach bool
+			}{{snapRange, snapRange, true}, {g.cell, g.p.StepHeight, false}} {
+				gn, gok := g.nearest(p, q.r, q.dz, q.reach)
+				wn, wok := referenceNearest(g, p, q.r, q.dz, q.reach)
+				if gn != wn || gok != wok {
+					t.Fatalf("%s: nearest(%v, %v, %v, %v) = %d %v, reference %d %v", name, p, q.r, q.dz, q.reach, gn, gok, wn, wok)
+				}
 			}
 		}
 	}
