@@ -3,7 +3,6 @@ package game
 import (
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 )
 
@@ -98,22 +97,8 @@ func TestInterpolateAnglesRoundToNearest(t *testing.T) {
 func TestInterpolateTakesTheRestFromTheNearer(t *testing.T) {
 	blended := map[string]bool{"Pos": true, "Vel": true, "Yaw": true, "Pitch": true}
 	var a, b PlayerState
-	va, vb := reflect.ValueOf(&a).Elem(), reflect.ValueOf(&b).Elem()
-	for i := range va.NumField() {
-		if blended[va.Type().Field(i).Name] {
-			continue
-		}
-		switch f := va.Field(i); f.Kind() {
-		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			f.SetInt(int64(i + 1))
-			vb.Field(i).SetInt(int64(2*i + 3))
-		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			f.SetUint(uint64(i + 1))
-			vb.Field(i).SetUint(uint64(2*i + 3))
-		default:
-			t.Fatalf("field %s of kind %v: extend this test", va.Type().Field(i).Name, f.Kind())
-		}
-	}
+	fillFields(t, &a, blended, 1, 1)
+	fillFields(t, &b, blended, 2, 3)
 	b.Teleport = a.Teleport // blend, not the teleport rule
 	for _, frac := range []float64{0, 0.25, 0.4999, 0.5, 0.75, 1} {
 		got := Interpolate(a, b, frac)

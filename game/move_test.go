@@ -3,7 +3,6 @@ package game
 import (
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 	"time"
 
@@ -563,20 +562,7 @@ func TestRestInNotch(t *testing.T) {
 func TestMoveKeepsTheOtherFields(t *testing.T) {
 	moved := map[string]bool{"Pos": true, "Vel": true, "Yaw": true, "Pitch": true, "Flags": true}
 	s := standing(1, 2)
-	v := reflect.ValueOf(&s).Elem()
-	for i := range v.NumField() {
-		if moved[v.Type().Field(i).Name] {
-			continue
-		}
-		switch f := v.Field(i); f.Kind() {
-		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			f.SetInt(int64(i + 1))
-		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			f.SetUint(uint64(i + 1))
-		default:
-			t.Fatalf("field %s of kind %v: extend this test", v.Type().Field(i).Name, f.Kind())
-		}
-	}
+	fillFields(t, &s, moved, 1, 1)
 	s.Flags |= FlagReloading
 	p := DefaultParams()
 	got := Move(s, forward(30), nil, &p)
