@@ -117,9 +117,13 @@ type Bot struct {
 	yaw       float64
 	pitch     float64
 
-	ids   []int
-	seen  []sighting // perceive's scratch
-	spots []nav.CoverSpot
+	ids  []int
+	seen []sighting // perceive's scratch
+	// blocker holds, by enemy slot, one more than the index of the map
+	// box that last blocked the bot's line of sight to it, 0 for none
+	// (see blocked).
+	blocker []int32
+	spots   []nav.CoverSpot
 
 	frames frameAim // aiming and firing at FrameRate
 }

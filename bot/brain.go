@@ -66,7 +66,7 @@ func (b *Bot) perceive(now time.Duration, c *client.Client, eye geom.Vec3) (int,
 	best := -1
 	var bestPos geom.Vec3
 	for _, s := range b.seen {
-		if !b.m.Grid.SegmentBlocked(eye, s.torso) || !b.m.Grid.SegmentBlocked(eye, s.eye) {
+		if !b.blocked(s.id, eye, s.torso) || !b.blocked(s.id, eye, s.eye) {
 			best, bestPos = s.id, s.torso
 			break
 		}
@@ -88,6 +88,28 @@ func (b *Bot) perceive(now time.Duration, c *client.Client, eye geom.Vec3) (int,
 	}
 	b.seenAt = now
 	return best, bestPos, true
+}
+
+// blocked reports whether a box of the map blocks the line of sight from
+// eye to p on enemy id, as the map's grid.SegmentBlocked does. It first
+// tests the box that blocked the last line to that enemy: walls stay put
+// and players move little between ticks, so that one box usually still
+// blocks, and a box of the grid that meets the segment blocks it. Only
+// when it does not is the grid walked, and the box it finds kept.
+func (b *Bot) blocked(id int, eye, p geom.Vec3) bool {
+	if id < len(b.blocker) {
+		if box := b.blocker[id] - 1; box >= 0 && geom.SegmentAABB(eye, p, b.m.Grid.Boxes()[box]) {
+			return true
+		}
+	}
+	box, blocked := b.m.Grid.SegmentBlocker(eye, p)
+	if blocked {
+		if id >= len(b.blocker) {
+			b.blocker = append(b.blocker, make([]int32, id+1-len(b.blocker))...)
+		}
+		b.blocker[id] = int32(box) + 1
+	}
+	return blocked
 }
 
 // sighting is an enemy perceive may pick: its slot, its distance from
