@@ -117,8 +117,13 @@ type Bot struct {
 	yaw       float64
 	pitch     float64
 
-	ids   []int
-	spots []nav.CoverSpot
+	ids  []int
+	seen []sighting // perceive's scratch
+	// blocker holds, by enemy slot, one more than the index of the map
+	// box that last blocked the bot's line of sight to it, 0 for none
+	// (see blocked).
+	blocker []int32
+	spots   []nav.CoverSpot
 
 	frames frameAim // aiming and firing at FrameRate
 }
@@ -139,7 +144,9 @@ func New(cfg Config, m *world.Map, g *nav.Grid, p *game.Params, w *game.Weapon, 
 // Input decides this tick's input from what client c shows.
 func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 	st := c.Predicted()
-	if st.Has(game.FlagDead) {
+	// st is passed on by pointer and its flags tested directly: a copy of
+	// a struct just stored field by field stalls (see game.Move).
+	if st.Flags&game.FlagDead != 0 {
 		b.path, b.hasGoal, b.target, b.inCover = b.path[:0], false, -1, false
 		b.frames = frameAim{presses: b.frames.presses}
 		return game.UserCmd{}
@@ -148,16 +155,16 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 		b.lastHurt, b.hurtFrom = now, h.Shooter
 	}
 	eye := game.EyePos(st, b.params)
-	_, enemyPos, visible := b.perceive(now, c, st, eye)
+	_, enemyPos, visible := b.perceive(now, c, eye)
 
 	cmd := game.UserCmd{}
-	b.steer(now, c, st, enemyPos, visible, &cmd)
+	b.steer(now, c, &st, enemyPos, visible, &cmd)
 	if b.cfg.FrameRate > 0 {
-		b.fightFrames(now, c, st, eye, enemyPos, visible, &cmd)
+		b.fightFrames(now, c, &st, eye, enemyPos, visible, &cmd)
 	} else {
-		b.fight(now, st, eye, enemyPos, visible, &cmd)
+		b.fight(now, &st, eye, enemyPos, visible, &cmd)
 	}
-	if cmd.Buttons.Has(game.BtnFire) && b.standFire && !st.Has(game.FlagCarrier) {
+	if cmd.Buttons.Has(game.BtnFire) && b.standFire && st.Flags&game.FlagCarrier == 0 {
 		b.moveDir = geom.Vec3{}
 	}
 	b.walk(&cmd)

@@ -19,14 +19,16 @@ const (
 // perceive picks the enemy to fight: the current target while it stays
 // in sight, else the nearest enemy this client draws that lies in the
 // field of view (or that just shot the bot) with a clear line of sight.
-func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState, eye geom.Vec3) (int, geom.Vec3, bool) {
+// The enemies in range are ranked by distance first (the current
+// target's halved), and lines of sight are walked nearest first, up to
+// the first clear one: the farther ones could not win.
+func (b *Bot) perceive(now time.Duration, c *client.Client, eye geom.Vec3) (int, geom.Vec3, bool) {
 	settings, _ := c.Settings()
 	ffa := settings.Mode == "ffa"
 	fov := float64(max(settings.FOVDeg, 60)) * math.Pi / 180
 	vt := c.ViewTime(now)
-	best, bestDist := -1, math.Inf(1)
-	var bestPos geom.Vec3
 	b.ids = c.RemoteIDs(b.ids[:0])
+	b.seen = b.seen[:0]
 	for _, id := range b.ids {
 		if !ffa {
 			t := c.TeamOf(id)
@@ -35,27 +37,38 @@ func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState,
 			}
 		}
 		rs, ok := c.Remote(id, vt)
-		if !ok || rs.Has(game.FlagDead) || rs.Has(game.FlagProtected) {
+		if !ok || rs.Flags&(game.FlagDead|game.FlagProtected) != 0 {
 			continue
 		}
-		torso := game.Hitboxes(rs, b.params)[game.PartTorso].Origin
+		torso := game.TorsoOrigin(rs, b.params)
 		to := torso.Sub(eye)
 		dist := to.Len()
-		if dist > sightRange {
-			continue
+		if !(dist <= sightRange) {
+			continue // out of range (or not a number: never the nearest)
 		}
 		inView := math.Abs(math.Remainder(math.Atan2(to.Y, to.X)-b.yaw, 2*math.Pi)) <= fov/2
 		if !inView && id != b.target && !(id == b.hurtFrom && now-b.lastHurt < time.Second) {
 			continue
 		}
-		if b.m.Grid.SegmentBlocked(eye, torso) && b.m.Grid.SegmentBlocked(eye, game.EyePos(rs, b.params)) {
-			continue
-		}
 		if id == b.target {
 			dist *= 0.5 // stick with the current target
 		}
-		if dist < bestDist {
-			best, bestDist, bestPos = id, dist, torso
+		b.seen = append(b.seen, sighting{id: id, dist: dist, torso: torso, eye: game.EyePos(rs, b.params)})
+	}
+	// Nearest first; of equal distances the earlier slot, as a scan that
+	// keeps the first strictly nearer one would pick (insertion sort is
+	// stable, and there are at most a few dozen).
+	for i := 1; i < len(b.seen); i++ {
+		for j := i; j > 0 && b.seen[j].dist < b.seen[j-1].dist; j-- {
+			b.seen[j], b.seen[j-1] = b.seen[j-1], b.seen[j]
+		}
+	}
+	best := -1
+	var bestPos geom.Vec3
+	for _, s := range b.seen {
+		if !b.blocked(s.id, eye, s.torso) || !b.blocked(s.id, eye, s.eye) {
+			best, bestPos = s.id, s.torso
+			break
 		}
 	}
 	if best < 0 {
@@ -77,11 +90,42 @@ func (b *Bot) perceive(now time.Duration, c *client.Client, st game.PlayerState,
 	return best, bestPos, true
 }
 
+// blocked reports whether a box of the map blocks the line of sight from
+// eye to p on enemy id, as the map's grid.SegmentBlocked does. It first
+// tests the box that blocked the last line to that enemy: walls stay put
+// and players move little between ticks, so that one box usually still
+// blocks, and a box of the grid that meets the segment blocks it. Only
+// when it does not is the grid walked, and the box it finds kept.
+func (b *Bot) blocked(id int, eye, p geom.Vec3) bool {
+	if id < len(b.blocker) {
+		if box := b.blocker[id] - 1; box >= 0 && geom.SegmentAABB(eye, p, b.m.Grid.Boxes()[box]) {
+			return true
+		}
+	}
+	box, blocked := b.m.Grid.SegmentBlocker(eye, p)
+	if blocked {
+		if id >= len(b.blocker) {
+			b.blocker = append(b.blocker, make([]int32, id+1-len(b.blocker))...)
+		}
+		b.blocker[id] = int32(box) + 1
+	}
+	return blocked
+}
+
+// sighting is an enemy perceive may pick: its slot, its distance from
+// the bot's eye (halved for the current target) and where its torso and
+// eyes are drawn.
+type sighting struct {
+	id         int
+	dist       float64
+	torso, eye geom.Vec3
+}
+
 // fight aims at the target with the bot's aim error and fires in bursts,
 // reloading when empty or, out of a fight, when low.
-func (b *Bot) fight(now time.Duration, st game.PlayerState, eye geom.Vec3, at geom.Vec3, visible bool, cmd *game.UserCmd) {
+func (b *Bot) fight(now time.Duration, st *game.PlayerState, eye geom.Vec3, at geom.Vec3, visible bool, cmd *game.UserCmd) {
 	dt := tick.Seconds()
-	reloading := st.Has(game.FlagReloading)
+	reloading := st.Flags&game.FlagReloading != 0
 	if !visible {
 		look := b.moveDir
 		if b.hurtFrom >= 0 && now-b.lastHurt < time.Second {

@@ -92,13 +92,13 @@ func (b *Bot) Frame(now time.Duration, c *client.Client) {
 		}
 	}()
 	st := c.Predicted()
-	if st.Has(game.FlagDead) || !f.visible || b.target < 0 {
+	if st.Flags&game.FlagDead != 0 || !f.visible || b.target < 0 {
 		f.lastOff = math.Inf(1)
 		return
 	}
 	vt := c.ViewTime(now)
 	rs, ok := c.Remote(b.target, vt)
-	if !ok || rs.Has(game.FlagDead) {
+	if !ok || rs.Flags&game.FlagDead != 0 {
 		f.lastOff = math.Inf(1)
 		return
 	}
@@ -110,7 +110,7 @@ func (b *Bot) Frame(now time.Duration, c *client.Client) {
 		return
 	}
 	eye := game.EyePos(st, b.params)
-	to := game.Hitboxes(rs, b.params)[game.PartTorso].Origin.Add(b.aimErr).Sub(eye)
+	to := game.TorsoOrigin(rs, b.params).Add(b.aimErr).Sub(eye)
 	dt := (time.Second / time.Duration(b.cfg.FrameRate)).Seconds()
 	b.flick(to, dt)
 	dist := to.Len()
@@ -118,7 +118,7 @@ func (b *Bot) Frame(now time.Duration, c *client.Client) {
 	off := math.Acos(math.Max(-1, math.Min(1, aim.Dot(to)/math.Max(dist, 1e-9))))
 	closing := off < f.lastOff
 	f.lastOff = off
-	ready := now >= f.nextPress && !st.Has(game.FlagReloading) && st.Ammo > 0
+	ready := now >= f.nextPress && st.Flags&game.FlagReloading == 0 && st.Ammo > 0
 	if f.held || !ready || closing || off > math.Atan2(clickRadius, dist) {
 		return
 	}
@@ -148,7 +148,7 @@ func (b *Bot) flick(d geom.Vec3, dt float64) {
 // tap came and went since the last tick (the press quantised to the
 // tick, fired with the aim at the tick). The presses sent are tagged
 // with their command.
-func (b *Bot) fightFrames(now time.Duration, c *client.Client, st game.PlayerState, eye, at geom.Vec3, visible bool, cmd *game.UserCmd) {
+func (b *Bot) fightFrames(now time.Duration, c *client.Client, st *game.PlayerState, eye, at geom.Vec3, visible bool, cmd *game.UserCmd) {
 	f := &b.frames
 	f.visible = visible
 	if !visible {
@@ -156,7 +156,7 @@ func (b *Bot) fightFrames(now time.Duration, c *client.Client, st game.PlayerSta
 		b.fight(now, st, eye, at, false, cmd)
 	} else {
 		b.drawAimErr(now, at.Sub(eye).Len())
-		if st.Ammo == 0 && !st.Has(game.FlagReloading) {
+		if st.Ammo == 0 && st.Flags&game.FlagReloading == 0 {
 			cmd.Buttons |= game.BtnReload
 		}
 	}

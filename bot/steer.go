@@ -13,11 +13,11 @@ import (
 // reloading in a fight), follows the path there, strafes while fighting
 // and crouches behind low cover. It leaves the world direction to walk in
 // b.moveDir and converts it to move intents once the view is set.
-func (b *Bot) steer(now time.Duration, c *client.Client, st game.PlayerState, enemyPos geom.Vec3, fighting bool, cmd *game.UserCmd) {
+func (b *Bot) steer(now time.Duration, c *client.Client, st *game.PlayerState, enemyPos geom.Vec3, fighting bool, cmd *game.UserCmd) {
 	threatened := fighting || now-b.lastHurt < time.Second
-	needCover := threatened && (st.Has(game.FlagReloading) || st.Ammo == 0) && !st.Has(game.FlagCarrier)
+	needCover := threatened && (st.Flags&game.FlagReloading != 0 || st.Ammo == 0) && st.Flags&game.FlagCarrier == 0
 	switch {
-	case b.inCover && (now >= b.coverTil || !needCover && !st.Has(game.FlagReloading)):
+	case b.inCover && (now >= b.coverTil || !needCover && st.Flags&game.FlagReloading == 0):
 		b.inCover, b.crouch, b.hasGoal = false, false, false // peek out and carry on
 	case !b.inCover && needCover:
 		threat := enemyPos
@@ -36,7 +36,7 @@ func (b *Bot) steer(now time.Duration, c *client.Client, st game.PlayerState, en
 		b.chooseGoal(now, c, st, enemyPos, fighting)
 	}
 	b.follow(now, st)
-	if fighting && !b.inCover && !st.Has(game.FlagCarrier) {
+	if fighting && !b.inCover && st.Flags&game.FlagCarrier == 0 {
 		// Strafe across the line of fire, changing side now and then (a
 		// flag carrier just runs).
 		if now >= b.strafeAt {
@@ -72,7 +72,7 @@ func (b *Bot) walk(cmd *game.UserCmd) {
 }
 
 // chooseGoal picks where the mode wants the bot.
-func (b *Bot) chooseGoal(now time.Duration, c *client.Client, st game.PlayerState, enemyPos geom.Vec3, fighting bool) {
+func (b *Bot) chooseGoal(now time.Duration, c *client.Client, st *game.PlayerState, enemyPos geom.Vec3, fighting bool) {
 	settings, _ := c.Settings()
 	team := c.Team()
 	switch settings.Mode {
@@ -90,7 +90,7 @@ func (b *Bot) chooseGoal(now time.Duration, c *client.Client, st game.PlayerStat
 			break
 		}
 		switch {
-		case st.Has(game.FlagCarrier):
+		case st.Flags&game.FlagCarrier != 0:
 			b.setGoal(now, st, own.Home)
 		case own.Dropped:
 			b.setGoal(now, st, own.Pos)
@@ -133,7 +133,7 @@ func (b *Bot) chooseGoal(now time.Duration, c *client.Client, st game.PlayerStat
 
 // roam wanders to random spots within radius of centre, a new one when
 // reached or every 8 to 16 s.
-func (b *Bot) roam(now time.Duration, st game.PlayerState, centre geom.Vec3, radius float64) {
+func (b *Bot) roam(now time.Duration, st *game.PlayerState, centre geom.Vec3, radius float64) {
 	if b.hasGoal && now < b.wander && b.goal.Sub(st.Pos).Len() > 1 {
 		return
 	}
@@ -149,7 +149,7 @@ func (b *Bot) roam(now time.Duration, st game.PlayerState, centre geom.Vec3, rad
 }
 
 // setGoal aims the path at p, planning again when the goal moved.
-func (b *Bot) setGoal(now time.Duration, st game.PlayerState, p geom.Vec3) {
+func (b *Bot) setGoal(now time.Duration, st *game.PlayerState, p geom.Vec3) {
 	if b.hasGoal && b.goal.Sub(p).Len() < 1.5 && now < b.replanAt {
 		return
 	}
@@ -160,7 +160,7 @@ func (b *Bot) setGoal(now time.Duration, st game.PlayerState, p geom.Vec3) {
 
 // follow runs along the path toward the first waypoint not yet reached,
 // turning and wandering as a person does (see runner).
-func (b *Bot) follow(now time.Duration, st game.PlayerState) {
+func (b *Bot) follow(now time.Duration, st *game.PlayerState) {
 	for len(b.path) > 0 {
 		d := b.path[0].Sub(st.Pos)
 		if math.Hypot(d.X, d.Y) > 0.5 {

@@ -59,3 +59,42 @@ func BenchmarkHitboxes(b *testing.B) {
 	}
 	_ = sink
 }
+
+var sinkState PlayerState
+
+// BenchmarkInterpolate blends two states of a moving, turning player, as
+// a client drawing remote players does for each of them every frame.
+func BenchmarkInterpolate(b *testing.B) {
+	hist := [2]PlayerState{
+		{Pos: geom.V(1, 2, 0), Vel: geom.V(4, 1, 0), Yaw: 100, Pitch: -20, Flags: FlagOnGround, Health: 80, Ammo: 20, WeaponWait: 3000},
+		{Pos: geom.V(1.06, 2.02, 0), Vel: geom.V(4, 1.1, 0), Yaw: 160, Pitch: -10, Flags: FlagOnGround, Health: 80, Ammo: 19, WeaponWait: 1000},
+	}
+	b.ReportAllocs()
+	frac := 0.0
+	for b.Loop() {
+		frac += 0.013
+		if frac > 1 {
+			frac = 0
+		}
+		sinkState = Interpolate(hist[0], hist[1], frac)
+	}
+}
+
+// BenchmarkStep is one command of a player running on open ground with
+// the trigger held: movement, then the rifle firing and reloading, as the
+// server and the player's own client run it every tick.
+func BenchmarkStep(b *testing.B) {
+	p := DefaultParams()
+	weapons := DefaultWeapons()
+	s := standing(0, 0)
+	s.Ammo = weapons[0].Magazine
+	cmd := forward(30)
+	cmd.Buttons |= BtnFire
+	b.ReportAllocs()
+	for b.Loop() {
+		s, _ = Step(s, cmd, nil, &p, weapons)
+		if s.Pos.X > 1000 {
+			s.Pos = geom.Vec3{}
+		}
+	}
+}

@@ -27,7 +27,7 @@ const (
 	// already touches before it counts as blocked, so rounding in a
 	// velocity clipped along the surface does not stop it.
 	touchEps = 1e-9
-	// groundBox is the contact.box of the ground plane z = 0.
+	// groundBox is the box index sweep reports for the ground plane z = 0.
 	groundBox = -1
 )
 
@@ -46,13 +46,6 @@ func (c body) core(b geom.AABB) geom.AABB {
 	}
 }
 
-// contact is where a sweep first touches a surface.
-type contact struct {
-	t   float64   // fraction of the motion done before touching, in [0, 1]
-	n   geom.Vec3 // unit normal from the surface towards the player
-	box int       // index of the box touched, or groundBox
-}
-
 // world is the static geometry one movement step can reach: the ground
 // plane and the boxes of a grid near the player.
 type world struct {
@@ -60,45 +53,41 @@ type world struct {
 	near  []int       // indices of the boxes the step can reach
 }
 
-// newWorld gathers the boxes of g overlapping region into buf. A nil g is
-// an empty map: only the ground.
-func newWorld(g *geom.Grid, region geom.AABB, buf []int) world {
-	if g == nil {
-		return world{}
-	}
-	return world{boxes: g.Boxes(), near: g.Query(region, buf)}
-}
-
-// top returns the height of the top of the surface touched in h.
-func (w *world) top(h contact) float64 {
-	if h.box == groundBox {
+// top returns the height of the top of box, a box index or groundBox.
+func (w *world) top(box int) float64 {
+	if box == groundBox {
 		return 0
 	}
-	return w.boxes[h.box].Max.Z
+	return w.boxes[box].Max.Z
 }
 
-// sweep moves the feet from f by d and returns the first contact with the
-// ground or a box, each inflated by skin. A start already on or within the
-// skin of a surface touches it at t = 0 if d goes into it, and ignores it
-// otherwise, so a player resting against a wall can walk along it or away
-// from it.
-func (w *world) sweep(f, d geom.Vec3, c body) (contact, bool) {
-	var best contact
-	found := false
+// sweep moves the feet from f by d and finds the first contact with the
+// ground or a box, each inflated by skin: the fraction t of the motion
+// done before touching, in [0, 1], the unit normal n from the surface
+// towards the player, and the index of the box touched, or groundBox. It
+// reports false when the motion touches nothing. A start already on or
+// within the skin of a surface touches it at t = 0 if d goes into it, and
+// ignores it otherwise, so a player resting against a wall can walk along
+// it or away from it.
+//
+// The contact is returned as separate values, not as one struct: a struct
+// of more than four words lives in memory, and copying it as a whole just
+// after storing its fields one by one stalls each load.
+func (w *world) sweep(f, d geom.Vec3, c body) (t float64, n geom.Vec3, box int, ok bool) {
 	if d.Len2() == 0 {
-		return best, false
+		return 0, geom.Vec3{}, 0, false
 	}
-	if t, ok := sweepGround(f, d); ok {
-		best, found = contact{t, up, groundBox}, true
+	if tg, hit := sweepGround(f, d); hit {
+		t, n, box, ok = tg, up, groundBox, true
 	}
 	r := c.r + skin
 	for _, i := range w.near {
-		t, n, ok := sweepRounded(f, d, c.core(w.boxes[i]), r)
-		if ok && (!found || t < best.t) {
-			best, found = contact{t, n, i}, true
+		tb, nb, hit := sweepRounded(f, d, c.core(w.boxes[i]), r)
+		if hit && (!ok || tb < t) {
+			t, n, box, ok = tb, nb, i, true
 		}
 	}
-	return best, found
+	return t, n, box, ok
 }
 
 // clearance returns the smallest gap between the capsule with feet at f and

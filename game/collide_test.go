@@ -112,7 +112,8 @@ func TestClearance(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			s.Flags = FlagCrouched
 		}
-		w := newWorld(g, Bounds(s, &p).Expand(1), nil)
+		region := Bounds(s, &p).Expand(1)
+		w := newWorld(g, region.Min, region.Max, nil)
 		want, _ := minGap(s, &p, boxes)
 		if want > 1 {
 			continue // beyond the boxes gathered

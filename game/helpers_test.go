@@ -3,6 +3,7 @@ package game
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -140,4 +141,35 @@ func spawnClear(t testing.TB, rng *rand.Rand, p *Params, boxes []geom.AABB) Play
 	}
 	t.Fatal("no clear spot in the room")
 	return PlayerState{}
+}
+
+// newWorld gathers the boxes of g overlapping the box from lo to hi into
+// buf, as Move does. A nil g is an empty map: only the ground.
+func newWorld(g *geom.Grid, lo, hi geom.Vec3, buf []int) world {
+	if g == nil {
+		return world{}
+	}
+	return world{boxes: g.Boxes(), near: g.Query(geom.AABB{Min: lo, Max: hi}, buf)}
+}
+
+// fillFields sets every field of s not named in skip to mul*i + add, i
+// being the field's index, so that each holds a value of its own; it
+// fails t on a field of a kind it cannot set, for the test using it to be
+// extended.
+func fillFields(t *testing.T, s *PlayerState, skip map[string]bool, mul, add int) {
+	t.Helper()
+	v := reflect.ValueOf(s).Elem()
+	for i := range v.NumField() {
+		if skip[v.Type().Field(i).Name] {
+			continue
+		}
+		switch f := v.Field(i); f.Kind() {
+		case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f.SetInt(int64(mul*i + add))
+		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			f.SetUint(uint64(mul*i + add))
+		default:
+			t.Fatalf("field %s of kind %v: extend this test", v.Type().Field(i).Name, f.Kind())
+		}
+	}
 }

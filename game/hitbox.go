@@ -85,7 +85,7 @@ func Hitboxes(s PlayerState, p *Params) [NumParts]Part {
 		p = &defaultParams
 	}
 	yaw := AngleToRad(int32(s.Yaw))
-	eye := p.eyeHeight(s.Has(FlagCrouched))
+	eye := p.eyeHeight(s.Flags&FlagCrouched != 0)
 	r := p.Radius
 	at := func(z float64) geom.Vec3 { return s.Pos.Add(geom.Vec3{Z: z}) }
 	// The left of the view direction (cos yaw, sin yaw).
@@ -109,13 +109,29 @@ func Hitboxes(s PlayerState, p *Params) [NumParts]Part {
 	}
 }
 
+// TorsoOrigin returns the origin of player s's torso part, the centre of
+// its capsule: Hitboxes(s, p)[PartTorso].Origin, without building the
+// other parts, for callers that aim at or look for a player's body many
+// times a tick. Nil p means DefaultParams.
+func TorsoOrigin(s PlayerState, p *Params) geom.Vec3 {
+	if p == nil {
+		p = &defaultParams
+	}
+	eye := p.eyeHeight(s.Flags&FlagCrouched != 0)
+	a := s.Pos.Add(geom.Vec3{Z: torsoLow * eye})
+	b := s.Pos.Add(geom.Vec3{Z: torsoHigh * eye})
+	return a.Lerp(b, 0.5)
+}
+
 // EyePos returns the view origin of player s: the eye height of its stance
 // above its feet. Nil p means DefaultParams.
 func EyePos(s PlayerState, p *Params) geom.Vec3 {
 	if p == nil {
 		p = &defaultParams
 	}
-	return s.Pos.Add(geom.Vec3{Z: p.eyeHeight(s.Has(FlagCrouched))})
+	// The flag is tested directly, here and in Hitboxes, TorsoOrigin and
+	// Bounds: s.Has would copy the whole state (see Move).
+	return s.Pos.Add(geom.Vec3{Z: p.eyeHeight(s.Flags&FlagCrouched != 0)})
 }
 
 // AimDir returns the unit view direction for the view angles: yaw 0 looks
@@ -134,7 +150,7 @@ func Bounds(s PlayerState, p *Params) geom.AABB {
 	if p == nil {
 		p = &defaultParams
 	}
-	c := p.body(s.Has(FlagCrouched))
+	c := p.body(s.Flags&FlagCrouched != 0)
 	return geom.AABB{
 		Min: s.Pos.Sub(geom.Vec3{X: c.r, Y: c.r}),
 		Max: s.Pos.Add(geom.Vec3{X: c.r, Y: c.r, Z: c.h}),

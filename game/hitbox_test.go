@@ -199,3 +199,34 @@ func TestPartKindString(t *testing.T) {
 		}
 	}
 }
+
+// TestTorsoOriginIsHitboxes checks TorsoOrigin against the torso part
+// Hitboxes builds, bit for bit, over random poses, stances and bodies.
+func TestTorsoOriginIsHitboxes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	small := DefaultParams()
+	small.Radius, small.CrouchHeight, small.CrouchEyeHeight = 0.3, 1.0, 0.85
+	for i := range 2000 {
+		p := DefaultParams()
+		if i%2 == 1 {
+			p = small
+		}
+		s := PlayerState{
+			Pos: geom.V((rng.Float64()-0.5)*2000, (rng.Float64()-0.5)*2000, rng.Float64()*50),
+			Yaw: uint16(rng.Uint32()),
+		}
+		if rng.IntN(2) == 0 {
+			s.Flags |= FlagCrouched
+		}
+		if i == 0 {
+			s.Pos = geom.V(math.Copysign(0, -1), 0, 0)
+		}
+		want := Hitboxes(s, &p)[PartTorso].Origin
+		if got := TorsoOrigin(s, &p); got != want || math.Signbit(got.X) != math.Signbit(want.X) {
+			t.Fatalf("pose %+v: TorsoOrigin %v, Hitboxes %v", s, got, want)
+		}
+	}
+	if got, want := TorsoOrigin(PlayerState{}, nil), Hitboxes(PlayerState{}, nil)[PartTorso].Origin; got != want {
+		t.Errorf("nil params: TorsoOrigin %v, Hitboxes %v", got, want)
+	}
+}

@@ -89,3 +89,26 @@ func TestInterpolateAnglesRoundToNearest(t *testing.T) {
 		t.Errorf("seed %d: mean pitch error along the turn %.4f units, want 0", seed, m)
 	}
 }
+
+// TestInterpolateTakesTheRestFromTheNearer: every field of PlayerState
+// other than the blended position, velocity and angles comes from the
+// nearer state, including any field added later (Interpolate lists them
+// one by one).
+func TestInterpolateTakesTheRestFromTheNearer(t *testing.T) {
+	blended := map[string]bool{"Pos": true, "Vel": true, "Yaw": true, "Pitch": true}
+	var a, b PlayerState
+	fillFields(t, &a, blended, 1, 1)
+	fillFields(t, &b, blended, 2, 3)
+	b.Teleport = a.Teleport // blend, not the teleport rule
+	for _, frac := range []float64{0, 0.25, 0.4999, 0.5, 0.75, 1} {
+		got := Interpolate(a, b, frac)
+		want := a
+		if frac >= 0.5 {
+			want = b
+		}
+		want.Pos, want.Vel, want.Yaw, want.Pitch = got.Pos, got.Vel, got.Yaw, got.Pitch
+		if got != want {
+			t.Errorf("frac %v: got %+v, want the rest from %+v", frac, got, want)
+		}
+	}
+}

@@ -63,18 +63,31 @@ const (
 // results for identical inputs. A nil g is an empty map and nil p means
 // DefaultParams; p must be valid (see Params.Validate).
 func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
+	return move(&s, &cmd, g, p)
+}
+
+// move is Move reading the state and command in place, so that Step
+// passes them on without copying them.
+func move(s *PlayerState, cmd *UserCmd, g *geom.Grid, p *Params) PlayerState {
 	if p == nil {
 		p = &defaultParams
 	}
 	dt := min(max(cmd.Duration, 0), MaxCmdDuration).Seconds()
-	s.Yaw = cmd.Yaw
-	s.Pitch = max(-MaxPitch, min(MaxPitch, cmd.Pitch))
+	// Structs are set up and read field by field, never copied whole
+	// (s.Has would copy s): a whole-struct copy of fields just stored one
+	// by one stalls each of its loads.
+	flags := s.Flags
 	start := clampPos(s.Pos)
-	m := mover{p: p, f: start, v: clampVel(s.Vel, p.MaxVelocity), onGround: s.Has(FlagOnGround)}
+	var m mover
+	m.p, m.f, m.v, m.onGround = p, start, clampVel(s.Vel, p.MaxVelocity), flags&FlagOnGround != 0
 	var buf [64]int
-	m.w = newWorld(g, m.region(dt), buf[:0])
+	if g != nil { // else an empty map: only the ground
+		lo, hi := m.region(dt)
+		m.w.boxes = g.Boxes()
+		m.w.near = g.Query(geom.AABB{Min: lo, Max: hi}, buf[:0])
+	}
 
-	crouched := s.Has(FlagCrouched)
+	crouched := flags&FlagCrouched != 0
 	switch {
 	case cmd.Buttons.Has(BtnCrouch):
 		crouched = true
@@ -82,7 +95,7 @@ func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
 		crouched = false
 	}
 	m.c = p.body(crouched)
-	jumpHeld := s.Has(FlagJumpHeld) && cmd.Buttons.Has(BtnJump)
+	jumpHeld := flags&FlagJumpHeld != 0 && cmd.Buttons.Has(BtnJump)
 
 	if dt > 0 {
 		m.findGround()
@@ -98,19 +111,30 @@ func Move(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
 		}
 	}
 
-	s.Pos = m.place(start)
-	s.Vel = snapVel(clampVel(m.v, p.MaxVelocity))
-	s.Flags &^= FlagOnGround | FlagCrouched | FlagJumpHeld
+	flags &^= FlagOnGround | FlagCrouched | FlagJumpHeld
 	if m.onGround {
-		s.Flags |= FlagOnGround
+		flags |= FlagOnGround
 	}
 	if crouched {
-		s.Flags |= FlagCrouched
+		flags |= FlagCrouched
 	}
 	if jumpHeld {
-		s.Flags |= FlagJumpHeld
+		flags |= FlagJumpHeld
 	}
-	return s
+	// TestMoveKeepsTheOtherFields keeps this list complete.
+	return PlayerState{
+		Pos:        m.place(start),
+		Vel:        snapVel(clampVel(m.v, p.MaxVelocity)),
+		Yaw:        cmd.Yaw,
+		Pitch:      max(-MaxPitch, min(MaxPitch, cmd.Pitch)),
+		Flags:      flags,
+		Teleport:   s.Teleport,
+		Health:     s.Health,
+		Ammo:       s.Ammo,
+		Heat:       s.Heat,
+		WeaponWait: s.WeaponWait,
+		Weapon:     s.Weapon,
+	}
 }
 
 // mover is the working state of one Move.
@@ -122,18 +146,18 @@ type mover struct {
 	onGround bool
 }
 
-// region returns the box that holds everything the step can touch: the
-// standing capsule's bounds grown by the farthest the feet can get. Speed
-// can grow by acceleration, a jump and gravity; the feet can also climb or
-// follow a step and settle onto the ground twice.
-func (m *mover) region(dt float64) geom.AABB {
+// region returns the corners of the box that holds everything the step
+// can touch: the standing capsule's bounds grown by the farthest the feet
+// can get. Speed can grow by acceleration, a jump and gravity; the feet
+// can also climb or follow a step and settle onto the ground twice.
+func (m *mover) region(dt float64) (lo, hi geom.Vec3) {
 	p := m.p
 	speed := m.v.Len() + (max(p.Accel, p.AirAccel)*p.maxWishSpeed()+p.Gravity)*dt + p.JumpSpeed
 	reach := speed*dt + p.StepHeight + 2*groundProbe + skin
-	return geom.AABB{
-		Min: m.f.Sub(geom.Vec3{X: p.Radius, Y: p.Radius}),
-		Max: m.f.Add(geom.Vec3{X: p.Radius, Y: p.Radius, Z: p.Height}),
-	}.Expand(reach)
+	grow := geom.Vec3{X: reach, Y: reach, Z: reach}
+	lo = m.f.Sub(geom.Vec3{X: p.Radius, Y: p.Radius}).Sub(grow)
+	hi = m.f.Add(geom.Vec3{X: p.Radius, Y: p.Radius, Z: p.Height}).Add(grow)
+	return lo, hi
 }
 
 // place returns where the feet end the step on the position grid: the grid
@@ -171,16 +195,17 @@ func (m *mover) place(start geom.Vec3) geom.Vec3 {
 // findGround probes just below the feet (Quake III PM_GroundTrace). On
 // ground it settles the feet onto it and stops any motion into it.
 func (m *mover) findGround() {
-	h, ok := m.w.sweep(m.f, geom.Vec3{Z: -groundProbe}, m.c)
-	m.onGround = ok && m.supports(h, m.onGround)
+	t, n, _, ok := m.w.sweep(m.f, geom.Vec3{Z: -groundProbe}, m.c)
+	m.onGround = ok && m.supports(n, m.onGround)
 	if m.onGround {
-		m.settle(h, groundProbe)
+		m.settle(t, groundProbe)
 	}
 }
 
-// supports reports whether contact h, below the feet, is ground to stand
-// on for a player that was (walking) or was not on the ground. The only surfaces that face up in a world of axis-aligned boxes are
-// the ground and box tops, both flat; but where the capsule's rounded
+// supports reports whether a contact of normal n, below the feet, is
+// ground to stand on for a player that was (walking) or was not on the
+// ground. The only surfaces that face up in a world of axis-aligned boxes
+// are the ground and box tops, both flat; but where the capsule's rounded
 // bottom rests on the edge of a top, the contact normal tilts. A player in
 // the air lands only where it tilts less than Quake III allows for slopes;
 // a player already on the ground stays on it as long as it rests on a top
@@ -193,21 +218,21 @@ func (m *mover) findGround() {
 // with no way to jump out. The test for both cases is how far a slide
 // down by the probe depth sinks: along one surface of normal n it sinks
 // 1-n.Z² of the way, less than 1-0.7² exactly when n.Z > 0.7.
-func (m *mover) supports(h contact, walking bool) bool {
+func (m *mover) supports(n geom.Vec3, walking bool) bool {
 	switch {
-	case h.n.Z <= 0:
+	case n.Z <= 0:
 		return false
-	case walking || h.n.Z > minGroundNormal:
+	case walking || n.Z > minGroundNormal:
 		return true
 	}
 	end, _, _ := m.w.slide(m.f, geom.Vec3{Z: -groundProbe}, 1, m.c, false)
 	return m.f.Z-end.Z < (1-minGroundNormal*minGroundNormal)*groundProbe
 }
 
-// settle moves the feet down onto the ground contact h, found by a probe
-// depth deep, and stops any motion down into it.
-func (m *mover) settle(h contact, depth float64) {
-	m.f.Z -= depth * h.t
+// settle moves the feet down onto the ground, touched at fraction t of a
+// probe depth deep, and stops any motion down into it.
+func (m *mover) settle(t, depth float64) {
+	m.f.Z -= depth * t
 	m.v.Z = max(m.v.Z, 0)
 }
 
@@ -227,9 +252,9 @@ func (m *mover) walk(dt float64, dir geom.Vec3, speed float64) {
 	if m.onGround {
 		return
 	}
-	if h, ok := m.w.sweep(m.f, geom.Vec3{Z: -m.p.StepHeight}, m.c); ok && m.supports(h, true) {
+	if t, n, _, ok := m.w.sweep(m.f, geom.Vec3{Z: -m.p.StepHeight}, m.c); ok && m.supports(n, true) {
 		m.onGround = true
-		m.settle(h, m.p.StepHeight)
+		m.settle(t, m.p.StepHeight)
 	}
 }
 
@@ -289,21 +314,21 @@ func (m *mover) stepSlide(dt float64) {
 		return
 	}
 	rise := m.p.StepHeight
-	if h, ok := m.w.sweep(f0, geom.Vec3{Z: rise}, m.c); ok {
-		rise *= h.t
+	if t, _, _, ok := m.w.sweep(f0, geom.Vec3{Z: rise}, m.c); ok {
+		rise *= t
 	}
 	if rise == 0 {
 		return
 	}
 	f, v, _ := m.w.slide(f0.Add(geom.Vec3{Z: rise}), v0, dt, m.c, true)
-	h, ok := m.w.sweep(f, geom.Vec3{Z: -rise}, m.c)
+	t, _, box, ok := m.w.sweep(f, geom.Vec3{Z: -rise}, m.c)
 	if !ok {
 		f.Z -= rise
 	} else {
-		if m.w.top(h) > f0.Z+m.p.StepHeight {
+		if m.w.top(box) > f0.Z+m.p.StepHeight {
 			return
 		}
-		f.Z -= rise * h.t
+		f.Z -= rise * t
 		v.Z = max(v.Z, 0)
 	}
 	if horizontal2(f.Sub(f0)) > horizontal2(m.f.Sub(f0)) {
@@ -331,21 +356,21 @@ func (w *world) slide(f, v geom.Vec3, dt float64, c body, walking bool) (geom.Ve
 	left := dt
 	for range maxBumps {
 		d := v.Scale(left)
-		h, ok := w.sweep(f, d, c)
+		t, n, _, ok := w.sweep(f, d, c)
 		if !ok {
 			return f.Add(d), v, touched
 		}
 		touched = true
-		f = f.AddScaled(d, h.t)
-		left -= left * h.t
-		if known(planes[:np], h.n) {
-			v = clip(v, h.n)
+		f = f.AddScaled(d, t)
+		left -= left * t
+		if known(planes[:np], n) {
+			v = clip(v, n)
 			continue
 		}
 		if np == maxPlanes {
 			return f, geom.Vec3{}, true
 		}
-		planes[np] = h.n
+		planes[np] = n
 		np++
 		v = clipPlanes(v, planes[:np])
 		if v == (geom.Vec3{}) {
@@ -419,12 +444,12 @@ func clip(v, n geom.Vec3) geom.Vec3 {
 // scripts steer with such intents. Rounding a unit direction to whole
 // intents leaves its length within 0.6% of 127, so every full-deflection
 // direction walks within 0.6% of full speed.
-func wish(cmd UserCmd, speed float64) (geom.Vec3, float64) {
+func wish(cmd *UserCmd, speed float64) (geom.Vec3, float64) {
 	fwd, side := float64(max(cmd.Forward, -127)), float64(max(cmd.Side, -127))
 	if fwd == 0 && side == 0 {
 		return geom.Vec3{}, 0
 	}
-	sin, cos := math.Sincos(cmd.YawRad())
+	sin, cos := math.Sincos(AngleToRad(int32(cmd.Yaw)))
 	// Forward is (cos, sin); right, forward turned clockwise, is (sin, -cos).
 	dir := geom.Vec3{X: fwd*cos + side*sin, Y: fwd*sin - side*cos}.Norm()
 	// The sum of squares of whole numbers is exact and Sqrt is correctly

@@ -272,15 +272,16 @@ func TestSnapKeepsClear(t *testing.T) {
 			start.Z = -start.Z
 		}
 		aim := box.Center().AddScaled(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5), 1.6)
-		w := newWorld(g, Bounds(PlayerState{Pos: start}, &p).Expand(10), nil)
+		region := Bounds(PlayerState{Pos: start}, &p).Expand(10)
+		w := newWorld(g, region.Min, region.Max, nil)
 		if w.clearance(start, c) < skin {
 			continue
 		}
-		h, ok := w.sweep(start, aim.Sub(start).Scale(2), c)
+		ht, _, _, ok := w.sweep(start, aim.Sub(start).Scale(2), c)
 		if !ok {
 			continue
 		}
-		at := start.AddScaled(aim.Sub(start).Scale(2), h.t)
+		at := start.AddScaled(aim.Sub(start).Scale(2), ht)
 		if gp := gap(PlayerState{Pos: SnapPos(at)}, &p, box); gp < skin/2 {
 			t.Fatalf("case %d: stopped at %v, snapped gap %g m, want at least %g", i, at, gp, skin/2)
 		}
@@ -552,5 +553,26 @@ func TestRestInNotch(t *testing.T) {
 	out := last(run(t, rest, UserCmd{Duration: tick, Forward: 127, Buttons: BtnJump}, 32, g, &p))
 	if out.Pos.Z < 1 || out.Pos.X < 0.5 {
 		t.Errorf("jumping out of the notch ended at %+v", out)
+	}
+}
+
+// TestMoveKeepsTheOtherFields: Move changes only the position, velocity,
+// view angles and movement flags; every other field of the state, including
+// any added later (Move lists them one by one), comes through as it was.
+func TestMoveKeepsTheOtherFields(t *testing.T) {
+	moved := map[string]bool{"Pos": true, "Vel": true, "Yaw": true, "Pitch": true, "Flags": true}
+	s := standing(1, 2)
+	fillFields(t, &s, moved, 1, 1)
+	s.Flags |= FlagReloading
+	p := DefaultParams()
+	got := Move(s, forward(30), nil, &p)
+	want := s
+	want.Pos, want.Vel, want.Yaw, want.Pitch = got.Pos, got.Vel, got.Yaw, got.Pitch
+	want.Flags = got.Flags&(FlagOnGround|FlagCrouched|FlagJumpHeld) | s.Flags&^(FlagOnGround|FlagCrouched|FlagJumpHeld)
+	if got != want {
+		t.Errorf("got %+v, want the other fields of %+v", got, want)
+	}
+	if got.Pos == s.Pos {
+		t.Error("the player did not move")
 	}
 }

@@ -182,17 +182,20 @@ const MaxHealth = 100
 // Fire). It reports whether the command fired a shot. Like Move, it is
 // the one function the server and the owner's client both run.
 func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon) (PlayerState, bool) {
-	if s.Has(FlagDead) {
+	// Flags are tested directly: s.Has would copy the whole state, and a
+	// copy of a struct just stored field by field stalls (see Move).
+	if s.Flags&FlagDead != 0 {
 		cmd.Forward, cmd.Side, cmd.Up, cmd.Buttons = 0, 0, 0, 0
 	}
-	s = Move(s, cmd, g, p)
+	s = move(&s, &cmd, g, p)
 	if cmd.Weapon != s.Weapon && int(cmd.Weapon) < len(weapons) {
 		return Switch(s, cmd.Weapon, &weapons[cmd.Weapon]), false
 	}
 	if int(s.Weapon) >= len(weapons) {
 		return s, false // no weapon in hand: an empty loadout
 	}
-	return Fire(s, cmd, &weapons[s.Weapon])
+	fired := fire(&s, &cmd, &weapons[s.Weapon])
+	return s, fired
 }
 
 // Switch puts weapon w, in loadout slot slot, in player s's hands. The
@@ -218,18 +221,25 @@ func Switch(s PlayerState, slot uint8, w *Weapon) PlayerState {
 // releasing the trigger ends the burst (Heat back to 0). A dead player
 // does not fire.
 func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
+	fired := fire(&s, &cmd, w)
+	return s, fired
+}
+
+// fire is Fire changing the state in place, so that Step passes the
+// state and command on without copying them.
+func fire(s *PlayerState, cmd *UserCmd, w *Weapon) bool {
 	d := min(max(cmd.Duration, 0), MaxCmdDuration)
 	ready := s.WeaponWait <= 0 // since before this command
 	s.WeaponWait -= d
-	trigger := cmd.Buttons.Has(BtnFire) && !s.Has(FlagDead)
-	if s.Has(FlagReloading) && s.WeaponWait <= 0 {
+	trigger := cmd.Buttons.Has(BtnFire) && s.Flags&FlagDead == 0
+	if s.Flags&FlagReloading != 0 && s.WeaponWait <= 0 {
 		s.Flags &^= FlagReloading
 		s.Ammo = w.Magazine
 	}
 	if !trigger {
 		s.Heat = 0
 	}
-	if s.WeaponWait < 0 && (ready || !(trigger && !s.Has(FlagReloading))) {
+	if s.WeaponWait < 0 && (ready || !(trigger && s.Flags&FlagReloading == 0)) {
 		// Idle time does not bank shots, nor does a command that starts
 		// ready (its shot leaves at its start); only the remainder of an
 		// interval that ran out during the command carries over while
@@ -237,17 +247,17 @@ func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
 		// whole number of ticks.
 		s.WeaponWait = 0
 	}
-	if s.Has(FlagDead) || s.Has(FlagReloading) {
-		return s, false
+	if s.Flags&FlagDead != 0 || s.Flags&FlagReloading != 0 {
+		return false
 	}
 	if cmd.Buttons.Has(BtnReload) && s.Ammo < w.Magazine || trigger && s.Ammo == 0 && s.WeaponWait <= 0 {
 		s.Flags |= FlagReloading
 		s.WeaponWait = w.ReloadTime
 		s.Heat = 0
-		return s, false
+		return false
 	}
 	if !trigger || s.WeaponWait > 0 {
-		return s, false
+		return false
 	}
 	s.Ammo--
 	s.WeaponWait += w.FireInterval
@@ -255,7 +265,7 @@ func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
 		s.WeaponWait = w.FireInterval // a command longer than the interval fires once
 	}
 	s.Heat = min(s.Heat+1, 255)
-	return s, true
+	return true
 }
 
 // ShotRay returns the ray of pellet i of the shot that command cmd fired

@@ -3,6 +3,9 @@ package nav
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"sync"
 
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/world"
@@ -23,6 +26,21 @@ func Check(m *world.Map, g *Grid) error {
 	if g == nil {
 		return fmt.Errorf("%s: nil navigation grid", m.Name)
 	}
+	key := checkKey(m)
+	if g.passed != nil && g.passed.has(key) {
+		return nil
+	}
+	if err := check(m, g); err != nil {
+		return err
+	}
+	if g.passed != nil {
+		g.passed.set(key)
+	}
+	return nil
+}
+
+// check is Check without the memo.
+func check(m *world.Map, g *Grid) error {
 	spawns := make([]int32, len(m.Spawns))
 	for i, s := range m.Spawns {
 		n, ok := g.onFloor(s.Pos)
@@ -71,3 +89,36 @@ func Check(m *world.Map, g *Grid) error {
 
 // vec formats p as (x, y, z).
 func vec(p geom.Vec3) string { return fmt.Sprintf("(%g, %g, %g)", p.X, p.Y, p.Z) }
+
+// checkMemo holds the key (checkKey) of the last map Check passed on a
+// Grid: the answer depends only on the Grid and those places.
+type checkMemo struct {
+	mu  sync.Mutex
+	key []uint64
+}
+
+func (c *checkMemo) has(key []uint64) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.key != nil && slices.Equal(c.key, key)
+}
+
+func (c *checkMemo) set(key []uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.key = key
+}
+
+// checkKey returns the exact bits of the places Check looks at: every
+// spawn's and objective's position.
+func checkKey(m *world.Map) []uint64 {
+	key := make([]uint64, 0, 2+3*(len(m.Spawns)+len(m.Objectives)))
+	key = append(key, uint64(len(m.Spawns)), uint64(len(m.Objectives)))
+	for _, s := range m.Spawns {
+		key = append(key, math.Float64bits(s.Pos.X), math.Float64bits(s.Pos.Y), math.Float64bits(s.Pos.Z))
+	}
+	for _, o := range m.Objectives {
+		key = append(key, math.Float64bits(o.Pos.X), math.Float64bits(o.Pos.Y), math.Float64bits(o.Pos.Z))
+	}
+	return key
+}

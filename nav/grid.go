@@ -66,6 +66,10 @@ type Grid struct {
 	stepCost     [8]float64
 	reach        []int32 // nodes reachable from a spawn, ascending
 	cover        []int32 // reachable nodes beside cover, ascending
+	// passed remembers the places of the last spawns and objectives
+	// Check found walkable, so a Grid shared by many matches is checked
+	// once.
+	passed *checkMemo
 }
 
 // node is one walkable floor.
@@ -115,6 +119,21 @@ func BuildWithOptions(m *world.Map, p *game.Params, o BuildOptions) (*Grid, erro
 		return nil, fmt.Errorf("nav: %s: %g x %g cells of %g m exceed the limit of %d; use larger cells",
 			m.Name, nx, ny, cell, maxColumns)
 	}
+	key := buildKey(m, &params, cell)
+	if g := builds.get(key); g != nil {
+		return g, nil
+	}
+	g, err := build(m, params, cell, int(nx), int(ny))
+	if err != nil {
+		return nil, err
+	}
+	builds.put(key, g)
+	return g, nil
+}
+
+// build builds the Grid of m with nx by ny cells of side cell, for
+// players moving by params (checked by BuildWithOptions).
+func build(m *world.Map, params game.Params, cell float64, nx, ny int) (*Grid, error) {
 	boxes := m.Grid
 	if boxes == nil {
 		aabbs := make([]geom.AABB, len(m.Boxes))
@@ -126,7 +145,7 @@ func BuildWithOptions(m *world.Map, p *game.Params, o BuildOptions) (*Grid, erro
 	g := &Grid{
 		boxes: boxes, p: params,
 		x0: m.Bounds.Min.X, y0: m.Bounds.Min.Y, cell: cell,
-		nx: int(nx), ny: int(ny),
+		nx: nx, ny: ny, passed: &checkMemo{},
 	}
 	for d := range dirs {
 		g.stepCost[d] = cell
@@ -443,13 +462,18 @@ func (g *Grid) nearest(p geom.Vec3, r, dz float64, reach bool) (int32, bool) {
 	}
 	best, bestD := int32(-1), math.Inf(1)
 	for y := y0; y <= y1; y++ {
+		// The column's centre as centre computes it, without dividing
+		// its index.
+		cy := g.y0 + (float64(y)+0.5)*g.cell
 		for x := x0; x <= x1; x++ {
 			col := y*g.nx + x
+			cx := g.x0 + (float64(x)+0.5)*g.cell
 			for n := g.start[col]; n < g.start[col+1]; n++ {
-				if (reach && !g.nodes[n].reach) || math.Abs(g.nodes[n].z-p.Z) > dz {
+				nd := &g.nodes[n]
+				if (reach && !nd.reach) || math.Abs(nd.z-p.Z) > dz {
 					continue
 				}
-				if d := g.point(n).Dist(p); d < bestD {
+				if d := geom.V(cx, cy, nd.z).Dist(p); d < bestD {
 					best, bestD = n, d
 				}
 			}

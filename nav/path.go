@@ -11,16 +11,25 @@ import (
 // Finder is not safe for concurrent use: give each bot its own.
 type Finder struct {
 	g *Grid
-	// cost[n] and parent[n] are valid when seen[n] == gen; n is closed
-	// when done[n] == gen. The generation saves clearing them per search.
-	cost       []float64
-	parent     []int32
-	seen, done []uint32
-	gen        uint32
-	open       []entry
-	cells      []int32 // the last path's floors, start first
-	boxes      []int
-	from, to   geom.Vec3 // the last path's end points on their floors
+	// marks[n] holds floor n's search state, valid in the search of
+	// generation gen (see mark). The generation saves clearing them per
+	// search.
+	marks    []mark
+	gen      uint32
+	open     []entry
+	cells    []int32 // the last path's floors, start first
+	boxes    []int
+	from, to geom.Vec3 // the last path's end points on their floors
+}
+
+// mark is one floor's state in a search: its cost and parent are valid
+// when seen == the search's generation, and it is closed when done is.
+// They lie together, so that looking a floor up touches one cache line
+// rather than four arrays.
+type mark struct {
+	cost       float64
+	parent     int32
+	seen, done uint32
 }
 
 // entry is a floor in A*'s open set.
@@ -47,14 +56,7 @@ func (g *Grid) NewFinder() *Finder {
 	if g == nil {
 		return &Finder{}
 	}
-	n := len(g.nodes)
-	return &Finder{
-		g:      g,
-		cost:   make([]float64, n),
-		parent: make([]int32, n),
-		seen:   make([]uint32, n),
-		done:   make([]uint32, n),
-	}
+	return &Finder{g: g, marks: make([]mark, len(g.nodes))}
 }
 
 // Path appends to dst the waypoints of a walk from from to to and returns
@@ -84,34 +86,39 @@ func (f *Finder) Path(from, to geom.Vec3, dst []geom.Vec3) ([]geom.Vec3, bool) {
 }
 
 // search runs A* from floor s to floor t and leaves the path in f.cells.
+// The heuristic needs each floor's column coordinates: they are worked
+// out once for the floor expanded, and for its neighbours from the
+// direction and length of the edge, rather than by a division each.
 func (f *Finder) search(s, t int32) bool {
 	g := f.g
 	f.gen++
 	if f.gen == 0 {
 		// The generation wrapped: stale marks could look current.
-		clear(f.seen)
-		clear(f.done)
+		clear(f.marks)
 		f.gen = 1
 	}
+	gen := f.gen
 	f.open = f.open[:0]
-	f.cost[s], f.parent[s], f.seen[s] = 0, -1, f.gen
+	f.marks[s] = mark{cost: 0, parent: -1, seen: gen, done: f.marks[s].done}
 	tx, ty := int(g.nodes[t].col)%g.nx, int(g.nodes[t].col)/g.nx
-	h := func(n int32) float64 {
+	h := func(x, y int) float64 {
 		// Octile distance: diagonal steps while both axes differ, then
 		// straight ones.
-		dx, dy := abs(int(g.nodes[n].col)%g.nx-tx), abs(int(g.nodes[n].col)/g.nx-ty)
+		dx, dy := abs(x-tx), abs(y-ty)
 		return g.cell * (float64(max(dx, dy)) + (math.Sqrt2-1)*float64(min(dx, dy)))
 	}
-	f.push(entry{h(s), h(s), s})
+	hs := h(int(g.nodes[s].col)%g.nx, int(g.nodes[s].col)/g.nx)
+	f.push(entry{hs, hs, s})
 	for len(f.open) > 0 {
 		n := f.pop().n
-		if f.done[n] == f.gen {
+		mn := &f.marks[n]
+		if mn.done == gen {
 			continue // a stale entry of a floor since reached more cheaply
 		}
-		f.done[n] = f.gen
+		mn.done = gen
 		if n == t {
 			f.cells = f.cells[:0]
-			for ; n >= 0; n = f.parent[n] {
+			for ; n >= 0; n = f.marks[n].parent {
 				f.cells = append(f.cells, n)
 			}
 			for i, j := 0, len(f.cells)-1; i < j; i, j = i+1, j-1 {
@@ -119,15 +126,22 @@ func (f *Finder) search(s, t int32) bool {
 			}
 			return true
 		}
+		costN := mn.cost
+		col := int(g.nodes[n].col)
+		x, y := col%g.nx, col/g.nx
 		for d := range dirs {
 			m, hop := g.neighbour(n, d)
-			if m < 0 || f.done[m] == f.gen {
+			if m < 0 {
 				continue
 			}
-			c := f.cost[n] + float64(hop)*g.stepCost[d]
-			if f.seen[m] != f.gen || c < f.cost[m] {
-				f.cost[m], f.parent[m], f.seen[m] = c, n, f.gen
-				hm := h(m)
+			mm := &f.marks[m]
+			if mm.done == gen {
+				continue
+			}
+			c := costN + float64(hop)*g.stepCost[d]
+			if mm.seen != gen || c < mm.cost {
+				mm.cost, mm.parent, mm.seen = c, n, gen
+				hm := h(x+hop*dirs[d].dx, y+hop*dirs[d].dy)
 				f.push(entry{c + hm, hm, m})
 			}
 		}
@@ -142,18 +156,27 @@ func abs(x int) int {
 	return x
 }
 
-// push adds e to the open set, a binary heap.
+// The open set is a 4-ary heap: half as deep as a binary one, and the
+// four children of an entry lie side by side. Entries are totally ordered
+// (less ends with the floor's index, and a floor is pushed again only at
+// a lower cost), so any heap pops them in the same order.
+const heapArity = 4
+
+// push adds e to the open set, moving the parents it beats down rather
+// than swapping it up.
 func (f *Finder) push(e entry) {
-	f.open = append(f.open, e)
-	i := len(f.open) - 1
+	h := append(f.open, e)
+	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
-		if !f.open[i].less(f.open[p]) {
+		p := (i - 1) / heapArity
+		if !e.less(h[p]) {
 			break
 		}
-		f.open[i], f.open[p] = f.open[p], f.open[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = e
+	f.open = h
 }
 
 // pop removes and returns the least entry of the open set.
@@ -161,21 +184,28 @@ func (f *Finder) pop() entry {
 	h := f.open
 	top := h[0]
 	last := len(h) - 1
-	h[0] = h[last]
+	e := h[last]
 	h = h[:last]
-	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(h) && h[l].less(h[m]) {
-			m = l
+	if last > 0 {
+		i := 0
+		for {
+			c := heapArity*i + 1
+			if c >= last {
+				break
+			}
+			m := c
+			for k := c + 1; k < min(c+heapArity, last); k++ {
+				if h[k].less(h[m]) {
+					m = k
+				}
+			}
+			if !h[m].less(e) {
+				break
+			}
+			h[i] = h[m]
+			i = m
 		}
-		if r < len(h) && h[r].less(h[m]) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
+		h[i] = e
 	}
 	f.open = h
 	return top
