@@ -277,35 +277,8 @@ func (g *Grid) Raycast(r Ray, maxDist float64) (RayHit, bool) {
 // at the first such box. A segment with a NaN or infinite end is never
 // blocked.
 func (g *Grid) SegmentBlocked(a, b Vec3) bool {
-	if !a.IsFinite() || !b.IsFinite() {
-		return false
-	}
-	if a == b {
-		// A zero direction has no cells to walk; the point's own column is
-		// the only one to check.
-		if g.empty() || !g.bounds.Contains(a) {
-			return false
-		}
-		for _, i := range g.cellEntries(g.cellX(a.X), g.cellY(a.Y)) {
-			if g.boxes[i].Contains(a) {
-				return true
-			}
-		}
-		return false
-	}
-	d := b.Sub(a)
-	w, ok := g.walk(a, d, 1)
-	q := newQuickRay(a, d)
-	for ok {
-		for _, i := range g.cellEntries(w.x, w.y) {
-			b := &g.boxes[i]
-			if !q.misses(b, 1) && segmentBox(a, d, *b) {
-				return true
-			}
-		}
-		ok = g.step(&w)
-	}
-	return false
+	_, blocked := g.SegmentBlocker(a, b)
+	return blocked
 }
 
 // cellWalk is the state of a column-by-column walk along o + d*t for t in
