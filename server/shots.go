@@ -171,7 +171,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	rec.Tested = t
 	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
 	s.recorder.hitscan(ray, w, &h, ok)
-	s.showTracer(ps, ray, w, &h, ok)
+	s.showTracer(ps.shooter, ps.state.Weapon, ray, w, &h, ok)
 	if !ok {
 		s.records = append(s.records, rec)
 		return

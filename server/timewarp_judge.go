@@ -436,6 +436,10 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 		if h, ok = r.trace(ray, reach, sh.shooter, nil); ok {
 			np.victim, np.dist = h.Victim, h.Dist
 		}
+		if op == nil {
+			// A late command's shot, judged for the first time.
+			s.showTracer(sh.shooter, sh.st.Weapon, ray, wp, &h, ok)
+		}
 	}
 	np.h0 = len(r.out.hits)
 	if ok {

@@ -65,10 +65,13 @@ func (s *Server) refillTracers(c *client) {
 // fit the wire's coordinates.
 const maxTracerData = 26
 
-// showTracer tells the clients near pellet ray of shot ps, fired with
-// weapon w, where it flew: to h's impact if it hit, else to where the
-// ray meets the map's boxes, the ground or its bounds, or its range ends.
-func (s *Server) showTracer(ps *pendingShot, ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, hit bool) {
+// showTracer tells the clients near pellet ray of a shot by shooter,
+// fired with weapon w in slot weapon, where it flew: to h's impact if it
+// hit, else to where the ray meets the map's boxes, the ground or its
+// bounds, or its range ends. A shot is shown once, when first judged:
+// live, or by the time warp that inserts a late command (a warp that
+// judges a shot again shows nothing).
+func (s *Server) showTracer(shooter int, weapon uint8, ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, hit bool) {
 	if !s.cfg.ShowTracers {
 		return
 	}
@@ -77,10 +80,10 @@ func (s *Server) showTracer(ps *pendingShot, ray geom.Ray, w *game.Weapon, h *la
 	if !hit {
 		end, victim = ray.At(s.rayLength(ray, w.Range)), -1
 	}
-	ev := wire.TracerEvent{Shooter: uint8(ps.shooter), Weapon: ps.state.Weapon, From: game.SnapPos(ray.Origin), To: game.SnapPos(end)}
+	ev := wire.TracerEvent{Shooter: uint8(shooter), Weapon: weapon, From: game.SnapPos(ray.Origin), To: game.SnapPos(end)}
 	var data []byte
 	for _, c := range s.clients {
-		if c == nil || c.id == ps.shooter || (c.id == victim && s.cfg.ShowRewind) {
+		if c == nil || c.id == shooter || (c.id == victim && s.cfg.ShowRewind) {
 			continue
 		}
 		eye := game.EyePos(c.state, s.cfg.Movement)

@@ -158,3 +158,58 @@ func TestTracerStopsAtWall(t *testing.T) {
 		t.Errorf("tracer %+v, want from %v to the top of the map at %v", e, eye, want)
 	}
 }
+
+// TestLateShotDrawsTracer: under time warp, a late player's shot is
+// judged by the warp that inserts its command, not by a live tick; the
+// players near it are told of it all the same, once, though later warps
+// judge that tick again.
+func TestLateShotDrawsTracer(t *testing.T) {
+	cfg := warpConfig()
+	cfg.ShowTracers = true
+	cfg.Map = worldtest.Open(t)
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const late = 6
+	shooter, watcher := join(t, s, 0, Peer(0)), join(t, s, 0, Peer(1))
+	s.Place(shooter, geom.V(0, 0, 0), 0)
+	s.Place(watcher, geom.V(5, 4, 0), math.Pi)
+	setLatency(s, shooter, late)
+	s.Outbox()
+	seen := map[uint32]wire.TracerEvent{}
+	for n := uint32(1); n <= 40; n++ {
+		now := s.NextTick()
+		if m := n - min(n, late); m >= 1 {
+			cmd := game.UserCmd{Tick: m, Duration: s.TickDuration()}
+			if m == 10 {
+				cmd.Buttons = game.BtnFire
+			}
+			sendCmds(t, s, now-time.Microsecond, Peer(0), []game.UserCmd{cmd})
+		}
+		s.Advance(now)
+		s.Outbox()
+		s.ShotRecords()
+		// The watcher acknowledges nothing: its events stay queued.
+		for _, ev := range s.clients[watcher].events {
+			if ev.kind == wire.EventTracer {
+				var e wire.TracerEvent
+				if err := wire.DecodeTracerEvent(ev.data, &e); err != nil {
+					t.Fatal(err)
+				}
+				seen[ev.seq] = e
+			}
+		}
+	}
+	if st := s.TimeWarpStats(); st.Warps == 0 {
+		t.Fatalf("no warp ran: %+v", st)
+	}
+	if len(seen) != 1 {
+		t.Fatalf("the watcher was told of %d tracers, want the late shot's one", len(seen))
+	}
+	for _, e := range seen {
+		if int(e.Shooter) != shooter || e.To.X < 20 || math.Abs(e.To.Y) > 1 {
+			t.Errorf("tracer %+v, want one from the shooter down +X", e)
+		}
+	}
+}
