@@ -83,6 +83,9 @@ type Config struct {
 	// Display is how the clients draw the other players (default
 	// client.Interpolate; threshold replication sets its own).
 	Display client.Display
+	// PredictionOff has every client show its own player where the
+	// server last put it instead of predicting it (server.Settings).
+	PredictionOff bool
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -169,7 +172,11 @@ type PlayerResult struct {
 	// arrival to execution (0 without new inputs). DelayActiveShare is the
 	// share of the player's connected time that time delay was added to
 	// it, and DelayMeanMS the added one-way delay's time-weighted mean.
-	InputToEffectMS  float64 `json:"input_to_effect_ms"`
+	InputToEffectMS float64 `json:"input_to_effect_ms"`
+	// Predicting is whether the player's client predicted its own
+	// movement at the end (Config.PredictionOff, as the server
+	// mandated it).
+	Predicting       bool    `json:"predicting"`
 	DelayActiveShare float64 `json:"delay_active_share"`
 	DelayMeanMS      float64 `json:"delay_mean_ms"`
 	// BytesPerS is what the server sent the player's client per second,
@@ -277,7 +284,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	d, err := sim.NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
 		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp,
-		Replication: cfg.Replication,
+		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff},
 	}, players, seeds.Uint64())
 	if err != nil {
 		return nil, err
@@ -317,6 +324,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		pr.InputToEffectMS, pr.DelayActiveShare, pr.DelayMeanMS = delayResults(info.Delay, rtts[i]/2)
 		pr.BytesPerS, pr.UpdatesSent = float64(sim.WireBytes(info))/cfg.Duration.Seconds(), info.UpdatesSent
 		pr.DisplayErrorM, pr.DisplaySamples = obs.display[i].Mean(), obs.display[i].N
+		pr.Predicting = p.Client.Predicting()
 		res.Players = append(res.Players, pr)
 	}
 	res.Shots, res.Log = obs.shots(), obs.log

@@ -137,6 +137,10 @@ func (t *Technique) delayConfig() delay.Config {
 	return delay.Config{Mode: t.Delay.Mode, Trigger: t.Delay.Trigger, Adaptation: time.Duration(t.Delay.Adaptation)}
 }
 
+// PredictionOff reports whether clients show their own player unpredicted
+// under t (ClientPrediction false).
+func (t *Technique) PredictionOff() bool { return t.ClientPrediction != nil && !*t.ClientPrediction }
+
 // display returns the display mode the clients use: extrapolation under
 // prediction, else the named one (nil: the client's default).
 func (t *Technique) display() client.Display {
@@ -206,6 +210,9 @@ func (t *Technique) String() string {
 		display = t.display().Name()
 	}
 	fmt.Fprintf(&b, " prediction=%s replication=%s display=%s", pred, t.Replication, display)
+	if t.PredictionOff() {
+		b.WriteString(" client_prediction=off")
+	}
 	return b.String()
 }
 

@@ -97,8 +97,8 @@ type Seat struct {
 }
 
 // Technique is a named latency compensation set-up that rounds play
-// under: the lag compensation policy, time delay, time warp, prediction,
-// replication and display.
+// under: the lag compensation policy, time delay, time warp, prediction
+// (of opponents, and of one's own player), replication and display.
 type Technique struct {
 	Name string `toml:"name"`
 	// Policy is the lag compensation policy and its parameters (default
@@ -112,6 +112,12 @@ type Technique struct {
 	// server time instead of interpolating behind it: the time warp
 	// study's prediction ([timewarp]; display mode extrapolate).
 	Prediction bool `toml:"prediction"`
+	// ClientPrediction is whether each client predicts its own
+	// player's movement (absent: true). false has every client show its
+	// player where the server last put it, so that a player's input
+	// shows a round trip late: the condition of a study of prediction
+	// itself. It is mandated to every client, pages and bots alike.
+	ClientPrediction *bool `toml:"client_prediction"`
 	// Replication is full, dead or led (default full).
 	Replication string `toml:"replication"`
 	// Display is how clients draw the other players (default

@@ -37,6 +37,9 @@ func TestRoundMatch(t *testing.T) {
 		}
 		// Every client is told to draw as the technique says: the
 		// prediction rounds extrapolated, the others interpolated.
+		if rc.PredictionOff != p.Technique.PredictionOff() {
+			t.Fatalf("round %d: prediction off %v for technique %s", p.Index, rc.PredictionOff, p.Technique.String())
+		}
 		if want := map[bool]string{true: "extrapolate", false: "interpolate"}[p.Technique.Prediction]; rc.Display != want {
 			t.Fatalf("round %d (%s): display %q mandated, want %q", p.Index, p.Name, rc.Display, want)
 		}

@@ -335,7 +335,7 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 		Delay:    realtime.DelayConfig{Mode: mc.Delay.Mode, Trigger: mc.Delay.Trigger, Adaptation: realtime.Duration(mc.Delay.Adaptation)},
 		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons,
 		// Every client, bot or page, draws as the technique says.
-		Display: p.Technique.DisplayName(),
+		Display: p.Technique.DisplayName(), PredictionOff: p.Technique.PredictionOff(),
 	}
 	for i, l := range p.Links {
 		if l == (study.Link{}) {
