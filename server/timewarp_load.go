@@ -13,26 +13,11 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
-// crowdField is the crowd's map: a 200 x 200 m field without boxes.
-const crowdField = `{
-  "name": "open",
-  "bounds": {"min": [-100, -100, 0], "max": [100, 100, 10]},
-  "boxes": [],
-  "spawns": [
-    {"team": 0, "pos": [0, 0, 0], "yaw": 0},
-    {"team": 1, "pos": [0, 5, 0], "yaw": 0}
-  ],
-  "objectives": []
-}`
-
 // NewWarpCrowd returns NewWarpCrowdAt's server on an open field with n
 // players on a grid 5 m apart: the scene of BenchmarkTimeWarp and
 // `lagkit bench`.
 func NewWarpCrowd(n int) (*Server, error) {
-	m, err := world.Parse("open.json", []byte(crowdField))
-	if err != nil {
-		return nil, err
-	}
+	m := world.Field()
 	side := int(math.Ceil(math.Sqrt(float64(n))))
 	spots := make([]geom.Vec3, n)
 	for i := range spots {

@@ -8,27 +8,15 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
-// openMap is a 200 x 200 m field without boxes, with one spawn per team
-// near the centre, so a player can walk straight for seconds without
-// meeting anything.
-const openMap = `{
-  "name": "open",
-  "bounds": {"min": [-100, -100, 0], "max": [100, 100, 10]},
-  "boxes": [],
-  "spawns": [
-    {"team": 0, "pos": [0, 0, 0], "yaw": 0},
-    {"team": 1, "pos": [0, 5, 0], "yaw": 0}
-  ],
-  "objectives": []
-}`
-
-// Open returns the open test map.
+// Open returns the open field (world.Field): 200 x 200 m without
+// boxes, so a player can walk straight for seconds without meeting
+// anything.
 func Open(t testing.TB) *world.Map {
 	t.Helper()
-	return parse(t, "open.json", openMap)
+	return world.Field()
 }
 
-// coverMap is openMap's field with two boxes 10 m along +X from the
+// coverMap is the open field with two boxes 10 m along +X from the
 // origin, for shots behind cover: a wall and a low cover.
 const coverMap = `{
   "name": "cover",
