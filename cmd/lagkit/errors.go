@@ -69,7 +69,12 @@ func markUsageErrors(cmd *cobra.Command) {
 // message or after another error's prefix. Those names help a Go caller
 // find where an error came from; a person at the command line needs only
 // what was wrong.
-var packagePrefix = regexp.MustCompile(`(^|: |\()(?:bot|client|delay|experiment|game|geom|lagcomp|match|mode|nav|netem|realtime|reckoning|report|rtt|scenario|server|sim|stats|transport|wire|world): `)
+var packagePrefix = regexp.MustCompile(`(^|: |\()(?:agones|bot|bridge|client|delay|experiment|flood|game|geom|lagcomp|live|match|mode|nav|netem|realtime|reckoning|record|report|rtt|scenario|server|sim|stats|store|study|token|transport|web|wire|world): `)
+
+// filePosition matches the end of a place in a file, as in
+// "serve.toml:4:1: ": what follows it is a key of the file (a field
+// named match, delay or scenario), never a package's name.
+var filePosition = regexp.MustCompile(`:\d+:\d+: $`)
 
 // goSlice matches a list of two or more words printed with %v of a Go
 // slice, as in "(known: [dead led])".
@@ -84,7 +89,7 @@ var strconvPrefix = regexp.MustCompile(`strconv\.\w+: parsing "[^"]*": `)
 func userMessage(err error) string {
 	s := strconvPrefix.ReplaceAllString(err.Error(), "")
 	for {
-		t := packagePrefix.ReplaceAllString(s, "$1")
+		t := stripPackagePrefix(s)
 		if t == s {
 			break
 		}
@@ -93,4 +98,21 @@ func userMessage(err error) string {
 	return goSlice.ReplaceAllStringFunc(s, func(m string) string {
 		return strings.Join(strings.Fields(m[1:len(m)-1]), ", ")
 	})
+}
+
+// stripPackagePrefix removes the package prefixes of s that do not
+// follow a place in a file.
+func stripPackagePrefix(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range packagePrefix.FindAllStringSubmatchIndex(s, -1) {
+		name := m[3] // the end of what precedes the package's name
+		if filePosition.MatchString(s[:name]) {
+			continue
+		}
+		b.WriteString(s[last:name])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -150,6 +150,12 @@ func TestUserMessage(t *testing.T) {
 		{`client: unknown display mode "x" (known: [a b-c d])`, `unknown display mode "x" (known: a, b-c, d)`},
 		{"ci95 [0.1, 0.2] of [x]", "ci95 [0.1, 0.2] of [x]"},
 		{"scenarios/a.toml: player 2: bad", "scenarios/a.toml: player 2: bad"},
+		// A file's key named like a package is the file's, and stays.
+		{"a.toml:1:2: scenario: unknown field", "a.toml:1:2: scenario: unknown field"},
+		{"--config: serve.toml:1:1: match: want an array, got an integer", "--config: serve.toml:1:1: match: want an array, got an integer"},
+		{"scenario: a.toml:3:1: delay: unknown field", "a.toml:3:1: delay: unknown field"},
+		{"--db: store: x.db: folder y does not exist", "--db: x.db: folder y does not exist"},
+		{"flood: target \"x\": missing port", "target \"x\": missing port"},
 	}
 	for _, tc := range cases {
 		if got := userMessage(errors.New(tc.in)); got != tc.want {
