@@ -25,8 +25,10 @@ func usagef(format string, args ...any) error {
 // exitCode is 2 for usage errors and 1 for every other error.
 func exitCode(err error) int {
 	var u usageError
-	// cobra reports an unknown subcommand of the root as a plain error.
-	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "unknown command ") {
+	// cobra reports an unknown subcommand of the root and a required flag
+	// left out as plain errors.
+	msg := err.Error()
+	if errors.As(err, &u) || strings.HasPrefix(msg, "unknown command ") || strings.HasPrefix(msg, "required flag(s) ") {
 		return 2
 	}
 	return 1

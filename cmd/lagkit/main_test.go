@@ -109,6 +109,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"experiment"}, 2, "lagkit experiment needs a command: list, merge, run"},
 		{[]string{"experiment", "run"}, 2, "lagkit experiment run: accepts 1 arg(s), received 0 (usage: lagkit experiment run NAME [flags])"},
 		{[]string{"match", "--nope"}, 2, "unknown flag: --nope"},
+		{[]string{"flood"}, 2, `required flag(s) "target" not set`},
+		{[]string{"study", "export"}, 2, `required flag(s) "out" not set`},
 		{[]string{"match", "--bots", "x"}, 2, `invalid argument "x" for "--bots" flag: invalid syntax`},
 		{[]string{"match", "--bots", "0"}, 2, "--bots 0: want 1 to 128"},
 		{[]string{"match", "--duration", "0s"}, 2, "--duration 0s: want more than 0"},
