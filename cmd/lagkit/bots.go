@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"text/tabwriter"
@@ -68,7 +71,9 @@ round trip, prediction error, shots, hits and hits behind cover received.
 With --server http://HOST:PORT (the server's --http address) it also reads
 the server's tick statistics and metrics before and after, and reports
 tick p99, tick-start lateness p99, overruns, CPU per tick and bytes per
-second per client: a load benchmark.`,
+second per client: a load benchmark. A bot the server never seats
+(nothing listens at ADDR, or every seat is taken: a UDP server does not
+answer either) ends with "no seat"; when no bot got a seat, bots exits 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -78,14 +83,23 @@ second per client: a load benchmark.`,
 				return err
 			}
 			if o.asJSON {
-				return json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
+				if err := json.NewEncoder(cmd.OutOrStdout()).Encode(rep); err != nil {
+					return err
+				}
+				if rep.connected() == 0 {
+					return fmt.Errorf("none of the %d bots got a seat at %s", len(rep.Bots), o.connect)
+				}
+				return nil
 			}
 			printBots(cmd.OutOrStdout(), rep)
+			if rep.connected() == 0 {
+				return fmt.Errorf("none of the %d bots got a seat at %s", len(rep.Bots), o.connect)
+			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.connect, "connect", "", "server address: udp://HOST:PORT, wt://HOST:PORT or ws://HOST:PORT")
+	f.StringVar(&o.connect, "connect", "", "server address: udp://HOST:PORT (lagkit serve's --udp), wt://HOST:PORT or wss://HOST:PORT (its --listen), or ws://HOST:PORT (WebSocket without TLS)")
 	f.IntVar(&o.count, "count", 8, "number of bots (1-128)")
 	f.DurationVar(&o.duration, "duration", 30*time.Second, "how long the bots play")
 	f.StringVar(&o.mapName, "map", "metro", "the server's map (a shipped map's name or a map file)")
@@ -103,12 +117,20 @@ second per client: a load benchmark.`,
 func botDialer(addr, certHash string) (func(context.Context) (transport.Conn, error), error) {
 	u, err := url.Parse(addr)
 	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("--connect %q: want udp://HOST:PORT, wt://HOST:PORT or ws://HOST:PORT", addr)
+		return nil, usagef("--connect %q: want udp://HOST:PORT, wt://HOST:PORT, ws://HOST:PORT or wss://HOST:PORT", addr)
 	}
 	switch u.Scheme {
 	case "udp", "wt", "ws", "wss":
 	default:
-		return nil, fmt.Errorf("--connect %q: unknown scheme %q (want udp, wt, ws or wss)", addr, u.Scheme)
+		return nil, usagef("--connect %q: unknown scheme %q (want udp, wt, ws or wss)", addr, u.Scheme)
+	}
+	if certHash != "" {
+		if u.Scheme != "wt" && u.Scheme != "wss" {
+			return nil, usagef("--cert-hash applies only to wt:// and wss://, not %s://", u.Scheme)
+		}
+		if h, err := hex.DecodeString(certHash); err != nil || len(h) != sha256.Size {
+			return nil, usagef("--cert-hash %q: want the %d-byte SHA-256 in hex (64 digits) that lagkit serve logs as cert_sha256", certHash, sha256.Size)
+		}
 	}
 	opts := transport.DialOptions{TLS: transport.ClientTLS{CertHash: certHash}}
 	return func(ctx context.Context) (transport.Conn, error) { return transport.Dial(ctx, addr, opts) }, nil
@@ -116,13 +138,13 @@ func botDialer(addr, certHash string) (func(context.Context) (transport.Conn, er
 
 func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 	if o.count < 1 || o.count > 128 {
-		return nil, fmt.Errorf("--count %d: want 1 to 128", o.count)
+		return nil, usagef("--count %d: want 1 to 128", o.count)
 	}
 	if o.duration <= 0 || o.duration > 24*time.Hour {
-		return nil, fmt.Errorf("--duration %v: want more than 0, at most 24h", o.duration)
+		return nil, usagef("--duration %v: want more than 0, at most 24h", o.duration)
 	}
 	if !(o.skill >= 0 && o.skill <= 1) {
-		return nil, fmt.Errorf("--skill %v: want 0 to 1", o.skill)
+		return nil, usagef("--skill %v: want 0 to 1", o.skill)
 	}
 	dial, err := botDialer(o.connect, o.certHash)
 	if err != nil {
@@ -172,13 +194,19 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 			conn, err := dial(pctx)
 			if err != nil {
 				line.Error = err.Error()
+				if o.certHash == "" && strings.Contains(line.Error, "certificate signed by unknown authority") {
+					line.Error += " (a self-signed certificate: give --cert-hash the cert_sha256 lagkit serve logs)"
+				}
 				return
 			}
 			cc := client.Config{Map: m, Movement: &params, Name: name, Token: tok}
 			st, err := realtime.RunClient(pctx, conn, realtime.ClientConfig{Client: cc, Brain: b})
 			line.ClientStats = st
-			if err != nil {
+			switch {
+			case err != nil:
 				line.Error = err.Error()
+			case st.Seat < 0:
+				line.Error = noSeat
 			}
 		}()
 		// Bots join a few milliseconds apart, as players do, rather than in
@@ -198,6 +226,21 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 		rep.Server = before.load(after, o.count)
 	}
 	return rep, nil
+}
+
+// noSeat is the end of a bot that never got a seat: a UDP server that
+// is full, or not there, does not answer.
+const noSeat = "no seat: the server did not answer (nothing listening there, or every seat taken)"
+
+// connected returns how many bots got a seat.
+func (r *botsReport) connected() int {
+	n := 0
+	for _, b := range r.Bots {
+		if b.Seat >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // loadMap loads a shipped map by name or a map file.

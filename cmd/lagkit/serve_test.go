@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/lagkit/lagkit/internal/pgtest"
 	"github.com/lagkit/lagkit/internal/walltest"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -293,6 +294,24 @@ func TestServeAndBotsErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("lagkit %s: error %v, want it to contain %q", strings.Join(tc.args, " "), err, tc.want)
 		}
+	}
+}
+
+// TestBotsWithoutServer checks that bots finding no server say so for
+// each bot and exit 1 rather than end as if they had played.
+func TestBotsWithoutServer(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := pc.LocalAddr().String()
+	pc.Close() // nothing listens there now
+	code, out, stderr := runExit(t, "bots", "--connect", "udp://"+addr, "--count", "2", "--duration", "300ms")
+	if code != 1 || !strings.Contains(stderr, "none of the 2 bots got a seat at udp://"+addr) {
+		t.Errorf("exit %d, stderr %q; want exit 1 and none of the bots got a seat", code, stderr)
+	}
+	if strings.Count(out, "no seat: the server did not answer") != 2 {
+		t.Errorf("each bot's line should say it got no seat:\n%s", out)
 	}
 }
 
