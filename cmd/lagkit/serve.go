@@ -124,7 +124,7 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 		}
 	case "text", "json":
 	default:
-		return nil, fmt.Errorf("--log-format %q: want auto, text or json", format)
+		return nil, usagef("--log-format %q: want auto, text or json", format)
 	}
 	if format == "text" {
 		return slog.New(slog.NewTextHandler(w, nil)), nil
@@ -151,7 +151,10 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		return err
 	}
 	if (o.cert == "") != (o.key == "") {
-		return errors.New("--cert and --key go together")
+		return usagef("--cert and --key go together")
+	}
+	if o.tokenKey != "" && !o.tokens {
+		return usagef("--token-key needs --tokens")
 	}
 	configs, err := matchConfigs(o.config)
 	if err != nil {
@@ -200,8 +203,6 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		if err := host.RequireTokens(key, addrs.udp); err != nil {
 			return err
 		}
-	} else if o.tokenKey != "" {
-		return errors.New("--token-key needs --tokens")
 	}
 	var records *store.Writer
 	if o.db != "" {
