@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -48,8 +47,8 @@ living player's position 20 times a second as a path file
 				return err
 			}
 			cfg.Mode = mode.Kind(modeStr)
-			if !slices.Contains(replicationNames(), repl) {
-				return usagef("--replication %q: want %s", repl, oneOf(replicationNames()))
+			if err := choice("replication", repl, replicationNames()); err != nil {
+				return err
 			}
 			rep, err := match.ThresholdReplication(repl, cfg.Map)
 			if err != nil {
@@ -156,21 +155,13 @@ func checkMatchFlags(f *pflag.FlagSet, cfg match.Config, modeStr string) error {
 	); err != nil {
 		return err
 	}
-	if !slices.Contains(policyNames(), cfg.Policy.Name) {
-		return usagef("--policy %q: want %s", cfg.Policy.Name, oneOf(policyNames()))
-	}
-	if !slices.Contains(delayModeNames(), cfg.Delay.Mode) {
-		return usagef("--delay %q: want %s", cfg.Delay.Mode, oneOf(delayModeNames()))
-	}
-	if !slices.Contains(delay.Triggers(), cfg.Delay.Trigger) {
-		return usagef("--trigger %q: want %s", cfg.Delay.Trigger, oneOf(delay.Triggers()))
-	}
-	var modes []string
-	for _, k := range mode.Kinds {
-		modes = append(modes, string(k))
-	}
-	if !slices.Contains(modes, modeStr) {
-		return usagef("--mode %q: want %s", modeStr, oneOf(modes))
+	if err := cmp.Or(
+		choice("policy", cfg.Policy.Name, policyNames()),
+		choice("delay", cfg.Delay.Mode, delayModeNames()),
+		choice("trigger", cfg.Delay.Trigger, delay.Triggers()),
+		choice("mode", modeStr, modeNames()),
+	); err != nil {
+		return err
 	}
 	if cfg.Duration > 24*time.Hour {
 		return usagef("--duration %v: want at most 24h", cfg.Duration)

@@ -120,6 +120,9 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 						return usagef("--%s: a live study writes its records to --db; report on them with the study database", name)
 					}
 				}
+				if err := positive(cmd.Flags(), "answer-wait", lo.answerWait, "more than 0, such as 2m"); err != nil {
+					return err
+				}
 				return runLiveStudy(cmd.Context(), s, dsn, seed, lo, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
 			for _, name := range []string{"listen", "udp", "cert", "key", "start", "fresh", "answer-wait", "log-format"} {

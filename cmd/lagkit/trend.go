@@ -46,6 +46,9 @@ SVG picture of it to check by eye.`,
   lagkit trend build --map metro --team 0 metro1.csv
   lagkit trend build --map arena --from-match 3 --minutes 10 --image arena.svg`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if team < -1 || team > 1 {
+				return usagef("--team %d: want 0, 1, or -1 for every team", team)
+			}
 			m, samples, err := in.read(args)
 			if err != nil {
 				return err
@@ -101,9 +104,12 @@ type pathInputs struct {
 	seed    uint64
 	modeStr string
 	pathHz  int
+	// changed reports whether a flag was given.
+	changed func(name string) bool
 }
 
 func (in *pathInputs) flags(f *pflag.FlagSet, pathHz int) {
+	in.changed = f.Changed
 	f.StringVar(&in.mapName, "map", "metro", "map name (metro, arena, courtyard) or a map file (.json)")
 	f.IntVar(&in.matches, "from-match", 0, "also play this many bot matches and use their paths")
 	f.Float64Var(&in.minutes, "minutes", 10, "length of each --from-match match in minutes")
@@ -126,6 +132,16 @@ func (in *pathInputs) read(files []string) (*world.Map, []reckoning.Sample, erro
 	}
 	if !(in.minutes > 0 && in.minutes <= 24*60) {
 		return nil, nil, usagef("--minutes %v: want more than 0, up to a day", in.minutes)
+	}
+	if err := choice("mode", in.modeStr, modeNames()); err != nil {
+		return nil, nil, err
+	}
+	if in.matches == 0 {
+		for _, name := range []string{"minutes", "seed", "mode", "path-hz"} {
+			if in.changed != nil && in.changed(name) {
+				return nil, nil, usagef("--%s applies only with --from-match N", name)
+			}
+		}
 	}
 	m, err := loadWorld(in.mapName)
 	if err != nil {
