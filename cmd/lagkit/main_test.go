@@ -112,7 +112,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"flood"}, 2, `required flag(s) "target" not set`},
 		{[]string{"study", "run", "../../presets/alc.toml", "--answer-wait", "-1s"}, 2, "--answer-wait -1s: want more than 0"},
 		{[]string{"trend", "build", "--from-match", "1", "--mode", "golf"}, 2, `--mode "golf": want ffa, tdm, ctf or dom`},
-		{[]string{"trend", "build", "--team", "2", "x.csv"}, 2, "--team 2: want 0, 1, or -1 for every team"},
+		{[]string{"trend", "build", "--team", "2", "--from-match", "1", "--minutes", "0.1"}, 2, "--team 2: no path sample is of that team (teams found: 0, 1)"},
 		{[]string{"trend", "build", "--minutes", "3", "x.csv"}, 2, "--minutes applies only with --from-match N"},
 		{[]string{"trend", "replay", "--seed", "3", "x.csv"}, 2, "--seed applies only with --from-match N"},
 		{[]string{"serve", "--log-format", "xml"}, 2, `--log-format "xml": want auto, text or json`},

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,11 +48,11 @@ SVG picture of it to check by eye.`,
   lagkit trend build --map metro --team 0 metro1.csv
   lagkit trend build --map arena --from-match 3 --minutes 10 --image arena.svg`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if team < -1 || team > 1 {
-				return usagef("--team %d: want 0, 1, or -1 for every team", team)
-			}
 			m, samples, err := in.read(args)
 			if err != nil {
+				return err
+			}
+			if err := checkTeam(team, samples); err != nil {
 				return err
 			}
 			tm := &reckoning.TrendMap{Map: m.Name, Team: team, Bounds: m.Bounds, NX: grid, NY: grid}
@@ -175,6 +177,29 @@ func (in *pathInputs) read(files []string) (*world.Map, []reckoning.Sample, erro
 		samples = appendPaths(samples, s)
 	}
 	return m, samples, nil
+}
+
+// checkTeam rejects a --team that no sample is of, which would build a
+// trend map with no trend.
+func checkTeam(team int, samples []reckoning.Sample) error {
+	if team < 0 {
+		return nil
+	}
+	var teams []int
+	for _, x := range samples {
+		if x.Team == team {
+			return nil
+		}
+		if !slices.Contains(teams, x.Team) {
+			teams = append(teams, x.Team)
+		}
+	}
+	slices.Sort(teams)
+	found := make([]string, len(teams))
+	for i, t := range teams {
+		found[i] = strconv.Itoa(t)
+	}
+	return usagef("--team %d: no path sample is of that team (teams found: %s)", team, strings.Join(found, ", "))
 }
 
 // appendPaths adds a file's samples, numbering its players after those
