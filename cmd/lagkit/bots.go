@@ -72,8 +72,9 @@ With --server http://HOST:PORT (the server's --http address) it also reads
 the server's tick statistics and metrics before and after, and reports
 tick p99, tick-start lateness p99, overruns, CPU per tick and bytes per
 second per client: a load benchmark. A bot the server never seats
-(nothing listens at ADDR, or every seat is taken: a UDP server does not
-answer either) ends with "no seat"; when no bot got a seat, bots exits 1.`,
+(nothing listens at ADDR, every seat is taken, or the server requires
+connect tokens and --token-url is not given: a UDP server answers none
+of these) ends with "no seat"; when no bot got a seat, bots exits 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -229,8 +230,9 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 }
 
 // noSeat is the end of a bot that never got a seat: a UDP server that
-// is full, or not there, does not answer.
-const noSeat = "no seat: the server did not answer (nothing listening there, or every seat taken)"
+// is full, requires a token the bot lacks, or is not there does not
+// answer.
+const noSeat = "no seat: the server did not answer (nothing listens there, every seat is taken, or it requires connect tokens: --token-url)"
 
 // connected returns how many bots got a seat.
 func (r *botsReport) connected() int {
