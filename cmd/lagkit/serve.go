@@ -104,7 +104,7 @@ server cannot be reached; if it cannot be reached at start, serve exits 1.`,
 	f.StringVar(&o.config, "config", "", "TOML file of matches to run (default: one team deathmatch with bots)")
 	f.StringVar(&o.cert, "cert", "", "TLS certificate (PEM) for --listen (default: a self-signed one, valid for 127.0.0.1, ::1 and localhost; its SHA-256 is logged as cert_sha256)")
 	f.StringVar(&o.key, "key", "", "TLS key (PEM) for --cert")
-	f.BoolVar(&o.tokens, "tokens", false, "require connect tokens on --udp: get one for a player from POST /api/matches/{id}/tokens on --http")
+	f.BoolVar(&o.tokens, "tokens", false, "admit only clients with a connect token, on every listener: get one for a player from POST /api/matches/{id}/tokens on --http (the page on --listen gets its own)")
 	f.StringVar(&o.tokenKey, "token-key", "", "file of the 32-byte key connect tokens are sealed under, shared with a matchmaker (default with --tokens: a random one)")
 	f.BoolVar(&o.agones.on, "agones", false, "run as an Agones GameServer: Ready, Health, player tracking and Shutdown through the SDK server on localhost:$AGONES_SDK_HTTP_PORT")
 	f.DurationVar(&o.agones.health, "agones-health", 2*time.Second, "with --agones: how often to ping Agones' Health (within the Fleet's health periodSeconds)")
