@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -151,6 +152,10 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := cmp.Or(httpURL("server", o.server), httpURL("token-url", o.tokenURL)); err != nil {
+		return nil, err
+	}
+	o.server = strings.TrimSuffix(o.server, "/")
 	m, err := loadMap(o.mapName)
 	if err != nil {
 		return nil, fmt.Errorf("--map: %w", err)
@@ -227,6 +232,18 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 		rep.Server = before.load(after, o.count)
 	}
 	return rep, nil
+}
+
+// httpURL rejects a flag's URL that is neither empty nor http:// or
+// https:// with a host.
+func httpURL(flag, s string) error {
+	if s == "" {
+		return nil
+	}
+	if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usagef("--%s %q: want an http://HOST:PORT URL", flag, s)
+	}
+	return nil
 }
 
 // noSeat is the end of a bot that never got a seat: a UDP server that

@@ -119,6 +119,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"serve", "--cert", "c.pem"}, 2, "--cert and --key go together"},
 		{[]string{"serve", "--token-key", "k", "--udp", "127.0.0.1:1"}, 2, "--token-key needs --tokens"},
 		{[]string{"bots", "--connect", "tcp://127.0.0.1:4000"}, 2, `unknown scheme "tcp"`},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--server", "127.0.0.1:4001"}, 2, `--server "127.0.0.1:4001": want an http://HOST:PORT URL`},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--token-url", "/api/matches/1/tokens"}, 2, `--token-url "/api/matches/1/tokens": want an http://HOST:PORT URL`},
 		{[]string{"bots", "--connect", "wt://127.0.0.1:4000", "--cert-hash", "abcd"}, 2, `--cert-hash "abcd": want the 32-byte SHA-256 in hex`},
 		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--cert-hash", strings.Repeat("ab", 32)}, 2, "--cert-hash applies only to wt:// and wss://, not udp://"},
 		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--skill", "2"}, 2, "--skill 2: want 0 to 1"},
