@@ -85,19 +85,14 @@ of these) ends with "no seat"; when no bot got a seat, bots exits 1.`,
 				return err
 			}
 			if o.asJSON {
-				if err := json.NewEncoder(cmd.OutOrStdout()).Encode(rep); err != nil {
-					return err
-				}
-				if rep.connected() == 0 {
-					return fmt.Errorf("none of the %d bots got a seat at %s", len(rep.Bots), o.connect)
-				}
-				return nil
+				err = json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
+			} else {
+				printBots(cmd.OutOrStdout(), rep)
 			}
-			printBots(cmd.OutOrStdout(), rep)
-			if rep.connected() == 0 {
-				return fmt.Errorf("none of the %d bots got a seat at %s", len(rep.Bots), o.connect)
+			if err == nil && rep.connected() == 0 {
+				err = fmt.Errorf("no bot got a seat at %s", o.connect)
 			}
-			return nil
+			return err
 		},
 	}
 	f := cmd.Flags()
@@ -271,7 +266,7 @@ func loadMap(name string) (*world.Map, error) {
 }
 
 func printBots(w io.Writer, r *botsReport) {
-	fmt.Fprintf(w, "%d bots on %s for %.1f s\n", len(r.Bots), r.Connect, r.DurationS)
+	fmt.Fprintf(w, "%s on %s for %.1f s\n", count(len(r.Bots), "bot", "bots"), r.Connect, r.DurationS)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\tseat\tsnapshots\trtt\tpred err\tshots\thits\thit by\tsbc\tend\t")
 	for _, b := range r.Bots {

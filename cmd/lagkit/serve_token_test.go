@@ -89,7 +89,7 @@ func TestServeTokens(t *testing.T) {
 	// lagkit bots fails.
 	text, err := run("bots", "--connect", "udp://"+udp, "--map", "arena", "--count", "1", "--duration", "1s", "--json")
 	var rep botsReport
-	if jerr := json.Unmarshal([]byte(text), &rep); jerr != nil || err == nil || !strings.Contains(err.Error(), "none of the 1 bots got a seat") {
+	if jerr := json.Unmarshal([]byte(text), &rep); jerr != nil || err == nil || !strings.Contains(err.Error(), "no bot got a seat") {
 		t.Fatalf("bots without a token: %v, %v: %s", err, jerr, text)
 	}
 	if b := rep.Bots[0]; b.Seat >= 0 || b.Snapshots > 0 || b.Error != noSeat {

@@ -28,7 +28,7 @@ const quickRound = 20 * time.Second
 func newStudyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "study",
-		Short: "Check and run user studies from a schedule file (see presets/)",
+		Short: "Check, run, export and report user studies from a schedule file (see presets/)",
 	}
 	for _, mk := range studyCommands {
 		cmd.AddCommand(mk())
