@@ -43,6 +43,7 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"experiment", "run", "scale", "--shard", "x"}, `want k/n`},
 		{[]string{"experiment", "run", "scale", "--out", filepath.Join(file, "out")}, "--out:"},
 		{[]string{"experiment", "merge", t.TempDir()}, "--out is required"},
+		{[]string{"experiment", "merge", "--out", filepath.Join(t.TempDir(), "m"), filepath.Dir(file)}, "holds no results.json: give the --out folders of 'experiment run --shard k/n'"},
 		{[]string{"match", "--latency", "2=250"}, `--latency: "2=250" is not PLAYER:MS`},
 		{[]string{"match", "--loadout", "laser"}, `unknown weapon "laser"`},
 		{[]string{"match", "--mode", "golf"}, `--mode "golf": want ffa, tdm, ctf or dom`},
