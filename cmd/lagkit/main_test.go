@@ -263,6 +263,13 @@ func TestHelpListsRegistries(t *testing.T) {
 	if want := "interpolate, extrapolate, opponent-predict or dead-reckon"; !strings.Contains(out, want) {
 		t.Errorf("sim --help lacks %q", want)
 	}
+	out, err = run("trend", "replay", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "--frontier thresholds   further dead reckoning thresholds to replay, comma separated (m) (default 0.2,0.3,0.5,0.667)"; !strings.Contains(out, want) {
+		t.Errorf("trend replay --help lacks %q:\n%s", want, out)
+	}
 }
 
 // TestShardsMerge runs the scale experiment in two shards and merges them.
