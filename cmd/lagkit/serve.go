@@ -156,6 +156,9 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	if o.tokenKey != "" && !o.tokens {
 		return usagef("--token-key needs --tokens")
 	}
+	if o.cert != "" && o.listen == "" {
+		return usagef("--cert and --key are for --listen, which is off")
+	}
 	configs, err := matchConfigs(o.config)
 	if err != nil {
 		return err
