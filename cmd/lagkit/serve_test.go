@@ -211,7 +211,7 @@ func checkAPI(t *testing.T, base string) {
 		status int
 		err    string
 	}{
-		`{"map": "metro", "tickrate": 32}`:                               {http.StatusBadRequest, "body:1:18: tickrate: unknown field"},
+		`{"map": "metro", "tickrate": 32}`:                               {http.StatusBadRequest, "body:1:18: tickrate: unknown field (did you mean tick_rate?)"},
 		`{"map": "metro", "tick_rate": 500}`:                             {http.StatusBadRequest, "body:1:31: tick_rate: 500, want 20 to 128"},
 		`{"name": "` + strings.Repeat("x", realtime.MaxMatchJSON) + `"}`: {http.StatusRequestEntityTooLarge, "body: larger than 64 KiB, the limit for a match config"},
 	} {
