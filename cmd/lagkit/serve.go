@@ -223,11 +223,15 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		records.Put(record.Study{Name: "serve", Schedule: schedule, Started: time.Now()})
 		host.SetSink(records)
 	}
+	started := make([]*realtime.Match, len(configs))
 	for i, mc := range configs {
-		if _, err := host.Start(mc); err != nil {
+		if started[i], err = host.Start(mc); err != nil {
 			_ = host.Shutdown(context.Background(), "server failed to start")
 			return fmt.Errorf("match %d: %w", i+1, err)
 		}
+	}
+	if !o.agones.on {
+		go logMatchesOver(ctx, log, started, addrs.http)
 	}
 	for _, l := range listeners {
 		go func() {
@@ -294,6 +298,27 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// logMatchesOver says, once every match of the configuration has ended
+// (each had a duration), that serve runs on with none, and how to start
+// another or stop it.
+func logMatchesOver(ctx context.Context, log *slog.Logger, matches []*realtime.Match, httpAddr string) {
+	for _, m := range matches {
+		select {
+		case <-m.Done():
+		case <-ctx.Done():
+			return
+		}
+	}
+	if ctx.Err() != nil {
+		return // serve is stopping, which ended them
+	}
+	if httpAddr == "" {
+		log.Info("every match has ended", "next", "stop serve with SIGINT or SIGTERM")
+		return
+	}
+	log.Info("every match has ended", "next", "POST /api/matches on "+httpAddr+" starts another; SIGINT or SIGTERM stops serve")
 }
 
 // boundAddrs are the addresses the listeners got.

@@ -336,3 +336,35 @@ func checkBots(t *testing.T, udp, base string) {
 		t.Errorf("report %s", out)
 	}
 }
+
+// TestServeSaysMatchesEnded checks that serve, once the matches of its
+// configuration have all ended, says so and how to go on, and runs on.
+func TestServeSaysMatchesEnded(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	cfg := writeConfig(t, "[[match]]\ntick_rate = 20\nseats = 2\nbots = 2\nduration = \"500ms\"\n")
+	addrs, res, logs := serveInProcess(t, ctx, serveOptions{config: cfg})
+	if addrs == nil {
+		t.Fatalf("serve failed: %v\n%s", <-res, logs())
+	}
+	var seen strings.Builder
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(seen.String(), `"msg":"every match has ended"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no word of the ended match:\n%s", seen.String())
+		}
+		select {
+		case err := <-res:
+			t.Fatalf("serve exited: %v\n%s", err, seen.String()+logs())
+		case <-time.After(50 * time.Millisecond):
+		}
+		seen.WriteString(logs())
+	}
+	if want := "POST /api/matches on " + addrs["http"].(string) + " starts another"; !strings.Contains(seen.String(), want) {
+		t.Errorf("the log does not say %q:\n%s", want, seen.String())
+	}
+	cancel()
+	if err := <-res; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+}
