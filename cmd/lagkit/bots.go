@@ -28,7 +28,6 @@ import (
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/transport"
-	"github.com/lagkit/lagkit/world"
 )
 
 // botsOptions are lagkit bots' flags.
@@ -151,7 +150,7 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 		return nil, err
 	}
 	o.server = strings.TrimSuffix(o.server, "/")
-	m, err := loadMap(o.mapName)
+	m, err := loadWorld(o.mapName)
 	if err != nil {
 		return nil, fmt.Errorf("--map: %w", err)
 	}
@@ -255,14 +254,6 @@ func (r *botsReport) connected() int {
 		}
 	}
 	return n
-}
-
-// loadMap loads a shipped map by name or a map file.
-func loadMap(name string) (*world.Map, error) {
-	if len(name) > 5 && name[len(name)-5:] == ".json" {
-		return world.LoadFile(name)
-	}
-	return world.Load(name)
 }
 
 func printBots(w io.Writer, r *botsReport) {
