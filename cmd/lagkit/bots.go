@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"text/tabwriter"
@@ -24,7 +28,6 @@ import (
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/transport"
-	"github.com/lagkit/lagkit/world"
 )
 
 // botsOptions are lagkit bots' flags.
@@ -68,7 +71,10 @@ round trip, prediction error, shots, hits and hits behind cover received.
 With --server http://HOST:PORT (the server's --http address) it also reads
 the server's tick statistics and metrics before and after, and reports
 tick p99, tick-start lateness p99, overruns, CPU per tick and bytes per
-second per client: a load benchmark.`,
+second per client: a load benchmark. A bot the server never seats
+(nothing listens at ADDR, every seat is taken, or the server requires
+connect tokens and --token-url is not given: a UDP server answers none
+of these) ends with "no seat"; when no bot got a seat, bots exits 1.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -78,14 +84,18 @@ second per client: a load benchmark.`,
 				return err
 			}
 			if o.asJSON {
-				return json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
+				err = json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
+			} else {
+				printBots(cmd.OutOrStdout(), rep)
 			}
-			printBots(cmd.OutOrStdout(), rep)
-			return nil
+			if err == nil && rep.connected() == 0 {
+				err = fmt.Errorf("no bot got a seat at %s", o.connect)
+			}
+			return err
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.connect, "connect", "", "server address: udp://HOST:PORT, wt://HOST:PORT or ws://HOST:PORT")
+	f.StringVar(&o.connect, "connect", "", "server address: udp://HOST:PORT (lagkit serve's --udp), wt://HOST:PORT or wss://HOST:PORT (its --listen), or ws://HOST:PORT (WebSocket without TLS)")
 	f.IntVar(&o.count, "count", 8, "number of bots (1-128)")
 	f.DurationVar(&o.duration, "duration", 30*time.Second, "how long the bots play")
 	f.StringVar(&o.mapName, "map", "metro", "the server's map (a shipped map's name or a map file)")
@@ -103,12 +113,20 @@ second per client: a load benchmark.`,
 func botDialer(addr, certHash string) (func(context.Context) (transport.Conn, error), error) {
 	u, err := url.Parse(addr)
 	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("--connect %q: want udp://HOST:PORT, wt://HOST:PORT or ws://HOST:PORT", addr)
+		return nil, usagef("--connect %q: want udp://HOST:PORT, wt://HOST:PORT, ws://HOST:PORT or wss://HOST:PORT", addr)
 	}
 	switch u.Scheme {
 	case "udp", "wt", "ws", "wss":
 	default:
-		return nil, fmt.Errorf("--connect %q: unknown scheme %q (want udp, wt, ws or wss)", addr, u.Scheme)
+		return nil, usagef("--connect %q: unknown scheme %q (want udp, wt, ws or wss)", addr, u.Scheme)
+	}
+	if certHash != "" {
+		if u.Scheme != "wt" && u.Scheme != "wss" {
+			return nil, usagef("--cert-hash applies only to wt:// and wss://, not %s://", u.Scheme)
+		}
+		if h, err := hex.DecodeString(certHash); err != nil || len(h) != sha256.Size {
+			return nil, usagef("--cert-hash %q: want the %d-byte SHA-256 in hex (64 digits) that lagkit serve logs as cert_sha256", certHash, sha256.Size)
+		}
 	}
 	opts := transport.DialOptions{TLS: transport.ClientTLS{CertHash: certHash}}
 	return func(ctx context.Context) (transport.Conn, error) { return transport.Dial(ctx, addr, opts) }, nil
@@ -116,19 +134,23 @@ func botDialer(addr, certHash string) (func(context.Context) (transport.Conn, er
 
 func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 	if o.count < 1 || o.count > 128 {
-		return nil, fmt.Errorf("--count %d: want 1 to 128", o.count)
+		return nil, usagef("--count %d: want 1 to 128", o.count)
 	}
 	if o.duration <= 0 || o.duration > 24*time.Hour {
-		return nil, fmt.Errorf("--duration %v: want more than 0, at most 24h", o.duration)
+		return nil, usagef("--duration %v: want more than 0, at most 24h", o.duration)
 	}
 	if !(o.skill >= 0 && o.skill <= 1) {
-		return nil, fmt.Errorf("--skill %v: want 0 to 1", o.skill)
+		return nil, usagef("--skill %v: want 0 to 1", o.skill)
 	}
 	dial, err := botDialer(o.connect, o.certHash)
 	if err != nil {
 		return nil, err
 	}
-	m, err := loadMap(o.mapName)
+	if err := cmp.Or(httpURL("server", o.server), httpURL("token-url", o.tokenURL)); err != nil {
+		return nil, err
+	}
+	o.server = strings.TrimSuffix(o.server, "/")
+	m, err := loadWorld(o.mapName)
 	if err != nil {
 		return nil, fmt.Errorf("--map: %w", err)
 	}
@@ -172,13 +194,19 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 			conn, err := dial(pctx)
 			if err != nil {
 				line.Error = err.Error()
+				if o.certHash == "" && strings.Contains(line.Error, "certificate signed by unknown authority") {
+					line.Error += " (a self-signed certificate: give --cert-hash the cert_sha256 lagkit serve logs)"
+				}
 				return
 			}
 			cc := client.Config{Map: m, Movement: &params, Name: name, Token: tok}
 			st, err := realtime.RunClient(pctx, conn, realtime.ClientConfig{Client: cc, Brain: b})
 			line.ClientStats = st
-			if err != nil {
+			switch {
+			case err != nil:
 				line.Error = err.Error()
+			case st.Seat < 0:
+				line.Error = noSeat
 			}
 		}()
 		// Bots join a few milliseconds apart, as players do, rather than in
@@ -200,16 +228,36 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 	return rep, nil
 }
 
-// loadMap loads a shipped map by name or a map file.
-func loadMap(name string) (*world.Map, error) {
-	if len(name) > 5 && name[len(name)-5:] == ".json" {
-		return world.LoadFile(name)
+// httpURL rejects a flag's URL that is neither empty nor http:// or
+// https:// with a host.
+func httpURL(flag, s string) error {
+	if s == "" {
+		return nil
 	}
-	return world.Load(name)
+	if u, err := url.Parse(s); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return usagef("--%s %q: want an http://HOST:PORT URL", flag, s)
+	}
+	return nil
+}
+
+// noSeat is the end of a bot that never got a seat: a UDP server that
+// is full, requires a token the bot lacks, or is not there does not
+// answer.
+const noSeat = "no seat: the server did not answer (nothing listens there, every seat is taken, or it requires connect tokens: --token-url)"
+
+// connected returns how many bots got a seat.
+func (r *botsReport) connected() int {
+	n := 0
+	for _, b := range r.Bots {
+		if b.Seat >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func printBots(w io.Writer, r *botsReport) {
-	fmt.Fprintf(w, "%d bots on %s for %.1f s\n", len(r.Bots), r.Connect, r.DurationS)
+	fmt.Fprintf(w, "%s on %s for %.1f s\n", count(len(r.Bots), "bot", "bots"), r.Connect, r.DurationS)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\tseat\tsnapshots\trtt\tpred err\tshots\thits\thit by\tsbc\tend\t")
 	for _, b := range r.Bots {

@@ -25,8 +25,10 @@ func usagef(format string, args ...any) error {
 // exitCode is 2 for usage errors and 1 for every other error.
 func exitCode(err error) int {
 	var u usageError
-	// cobra reports an unknown subcommand of the root as a plain error.
-	if errors.As(err, &u) || strings.HasPrefix(err.Error(), "unknown command ") {
+	// cobra reports an unknown subcommand of the root and a required flag
+	// left out as plain errors.
+	msg := err.Error()
+	if errors.As(err, &u) || strings.HasPrefix(msg, "unknown command ") || strings.HasPrefix(msg, "required flag(s) ") {
 		return 2
 	}
 	return 1
@@ -69,7 +71,12 @@ func markUsageErrors(cmd *cobra.Command) {
 // message or after another error's prefix. Those names help a Go caller
 // find where an error came from; a person at the command line needs only
 // what was wrong.
-var packagePrefix = regexp.MustCompile(`(^|: |\()(?:bot|client|delay|experiment|game|geom|lagcomp|match|mode|nav|netem|realtime|reckoning|report|rtt|scenario|server|sim|stats|transport|wire|world): `)
+var packagePrefix = regexp.MustCompile(`(^|: |\()(?:agones|bot|bridge|client|delay|experiment|flood|game|geom|lagcomp|live|match|mode|nav|netem|realtime|reckoning|record|report|rtt|scenario|server|sim|stats|store|study|token|transport|web|wire|world): `)
+
+// filePosition matches the end of a place in a file, as in
+// "serve.toml:4:1: ": what follows it is a key of the file (a field
+// named match, delay or scenario), never a package's name.
+var filePosition = regexp.MustCompile(`:\d+:\d+: $`)
 
 // goSlice matches a list of two or more words printed with %v of a Go
 // slice, as in "(known: [dead led])".
@@ -84,7 +91,7 @@ var strconvPrefix = regexp.MustCompile(`strconv\.\w+: parsing "[^"]*": `)
 func userMessage(err error) string {
 	s := strconvPrefix.ReplaceAllString(err.Error(), "")
 	for {
-		t := packagePrefix.ReplaceAllString(s, "$1")
+		t := stripPackagePrefix(s)
 		if t == s {
 			break
 		}
@@ -93,4 +100,21 @@ func userMessage(err error) string {
 	return goSlice.ReplaceAllStringFunc(s, func(m string) string {
 		return strings.Join(strings.Fields(m[1:len(m)-1]), ", ")
 	})
+}
+
+// stripPackagePrefix removes the package prefixes of s that do not
+// follow a place in a file.
+func stripPackagePrefix(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range packagePrefix.FindAllStringSubmatchIndex(s, -1) {
+		name := m[3] // the end of what precedes the package's name
+		if filePosition.MatchString(s[:name]) {
+			continue
+		}
+		b.WriteString(s[last:name])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -218,6 +220,9 @@ func mergeShards(dirs []string) (*experiment.Results, []experiment.CellResult, e
 	)
 	for _, dir := range dirs {
 		r, err := report.Read(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s holds no results.json: give the --out folders of 'experiment run --shard k/n'", dir)
+		}
 		if err != nil {
 			return nil, nil, err
 		}

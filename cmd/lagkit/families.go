@@ -1,11 +1,13 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
 )
 
@@ -27,6 +29,24 @@ func replicationNames() []string { return reckoning.ReplicationNames() }
 // displayModeNames lists how clients can draw remote players, from the
 // client's display registry.
 func displayModeNames() []string { return client.DisplayNames() }
+
+// modeNames lists the game modes, from mode's list.
+func modeNames() []string {
+	names := make([]string, len(mode.Kinds))
+	for i, k := range mode.Kinds {
+		names[i] = string(k)
+	}
+	return names
+}
+
+// choice rejects a flag value that is not one of names, as a usage
+// error naming the flag and the choices.
+func choice(flag, v string, names []string) error {
+	if !slices.Contains(names, v) {
+		return usagef("--%s %q: want %s", flag, v, oneOf(names))
+	}
+	return nil
+}
 
 // oneOf joins names for help text: "a, b or c".
 func oneOf(names []string) string {

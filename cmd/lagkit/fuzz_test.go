@@ -20,7 +20,7 @@ func FuzzParseLatency(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		lat, err := parseLatency(s)
+		lat, err := parseLatency(s, 12)
 		if err != nil {
 			var u usageError
 			if !errors.As(err, &u) || lat != nil {
@@ -32,7 +32,7 @@ func FuzzParseLatency(f *testing.F) {
 		for id, ms := range lat {
 			pairs = append(pairs, strconv.Itoa(id)+":"+strconv.FormatFloat(ms, 'g', -1, 64))
 		}
-		back, err := parseLatency(strings.Join(pairs, ","))
+		back, err := parseLatency(strings.Join(pairs, ","), 12)
 		if err != nil || len(back) != len(lat) {
 			t.Fatalf("%q parsed as %v, which reads back as %v (%v)", s, lat, back, err)
 		}

@@ -43,10 +43,11 @@ func TestCommandErrors(t *testing.T) {
 		{[]string{"experiment", "run", "scale", "--shard", "x"}, `want k/n`},
 		{[]string{"experiment", "run", "scale", "--out", filepath.Join(file, "out")}, "--out:"},
 		{[]string{"experiment", "merge", t.TempDir()}, "--out is required"},
+		{[]string{"experiment", "merge", "--out", filepath.Join(t.TempDir(), "m"), filepath.Dir(file)}, "holds no results.json: give the --out folders of 'experiment run --shard k/n'"},
 		{[]string{"match", "--latency", "2=250"}, `--latency: "2=250" is not PLAYER:MS`},
 		{[]string{"match", "--loadout", "laser"}, `unknown weapon "laser"`},
-		{[]string{"match", "--mode", "golf"}, `unknown mode "golf"`},
-		{[]string{"sim", "--loss", "2"}, "loss 2 outside 0..1"},
+		{[]string{"match", "--mode", "golf"}, `--mode "golf": want ffa, tdm, ctf or dom`},
+		{[]string{"sim", "--loss", "2"}, "--loss 2: want 0 to 1"},
 		{[]string{"scenario", "run", "nowhere.toml"}, "nowhere.toml"},
 		{[]string{"trend", "replay"}, "no input: give path files or --from-match N"},
 		{[]string{"trend", "replay", "--from-match", "1", "--hold-out", "1"}, "--hold-out 1: want 2 or more"},
@@ -109,6 +110,24 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"experiment"}, 2, "lagkit experiment needs a command: list, merge, run"},
 		{[]string{"experiment", "run"}, 2, "lagkit experiment run: accepts 1 arg(s), received 0 (usage: lagkit experiment run NAME [flags])"},
 		{[]string{"match", "--nope"}, 2, "unknown flag: --nope"},
+		{[]string{"flood"}, 2, `required flag(s) "target" not set`},
+		{[]string{"study", "run", "../../presets/alc.toml", "--answer-wait", "-1s"}, 2, "--answer-wait -1s: want more than 0"},
+		{[]string{"trend", "build", "--from-match", "1", "--mode", "golf"}, 2, `--mode "golf": want ffa, tdm, ctf or dom`},
+		{[]string{"trend", "build", "--team", "2", "--from-match", "1", "--minutes", "0.1"}, 2, "--team 2: no path sample is of that team (teams found: 0, 1)"},
+		{[]string{"trend", "build", "--minutes", "3", "x.csv"}, 2, "--minutes applies only with --from-match N"},
+		{[]string{"trend", "replay", "--seed", "3", "x.csv"}, 2, "--seed applies only with --from-match N"},
+		{[]string{"serve", "--log-format", "xml"}, 2, `--log-format "xml": want auto, text or json`},
+		{[]string{"serve", "--cert", "c.pem"}, 2, "--cert and --key go together"},
+		{[]string{"serve", "--cert", "c.pem", "--key", "k.pem", "--listen", ""}, 2, "--cert and --key are for --listen, which is off"},
+		{[]string{"serve", "--token-key", "k", "--udp", "127.0.0.1:1"}, 2, "--token-key needs --tokens"},
+		{[]string{"bots", "--connect", "tcp://127.0.0.1:4000"}, 2, `unknown scheme "tcp"`},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--server", "127.0.0.1:4001"}, 2, `--server "127.0.0.1:4001": want an http://HOST:PORT URL`},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--token-url", "/api/matches/1/tokens"}, 2, `--token-url "/api/matches/1/tokens": want an http://HOST:PORT URL`},
+		{[]string{"bots", "--connect", "wt://127.0.0.1:4000", "--cert-hash", "abcd"}, 2, `--cert-hash "abcd": want the 32-byte SHA-256 in hex`},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--cert-hash", strings.Repeat("ab", 32)}, 2, "--cert-hash applies only to wt:// and wss://, not udp://"},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--skill", "2"}, 2, "--skill 2: want 0 to 1"},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--duration", "0s"}, 2, "--duration 0s: want more than 0"},
+		{[]string{"study", "export"}, 2, `required flag(s) "out" not set`},
 		{[]string{"match", "--bots", "x"}, 2, `invalid argument "x" for "--bots" flag: invalid syntax`},
 		{[]string{"match", "--bots", "0"}, 2, "--bots 0: want 1 to 128"},
 		{[]string{"match", "--duration", "0s"}, 2, "--duration 0s: want more than 0"},
@@ -119,11 +138,38 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"match", "--policy", "magic"}, 2, `--policy "magic": want alc, alc-predict, clc, none or tlc`},
 		{[]string{"match", "--delay", "lots"}, 2, `--delay "lots": want adaptive, delay or none`},
 		{[]string{"match", "--latency", "2=250"}, 2, `--latency: "2=250" is not PLAYER:MS`},
+		{[]string{"match", "--latency", "12:250"}, 2, "--latency: player 12: want 0 to 11 (--bots 12)"},
+		{[]string{"match", "--latency", "2:-1"}, 2, "--latency: player 2: -1 ms, want 0 to 5000"},
+		{[]string{"match", "--bots", "500"}, 2, "--bots 500: want 1 to 128"},
+		{[]string{"match", "--tick", "5"}, 2, "--tick 5: want 20 to 128 (Hz)"},
+		{[]string{"match", "--duration", "25h"}, 2, "--duration 25h0m0s: want at most 24h"},
+		{[]string{"match", "--rtt", "-1"}, 2, "--rtt -1: want 0 to 5000 (ms)"},
+		{[]string{"match", "--loss", "NaN"}, 2, "--loss NaN: want 0 to 1"},
+		{[]string{"match", "--high-ping-fraction", "2"}, 2, "--high-ping-fraction 2: want 0 to 1"},
+		{[]string{"match", "--high-ping-ms", "100"}, 2, "--high-ping-ms applies only with --high-ping-fraction above 0"},
+		{[]string{"match", "--mode", "golf"}, 2, `--mode "golf": want ffa, tdm, ctf or dom`},
+		{[]string{"match", "--replication", "x"}, 2, `--replication "x": want full, dead or led`},
+		{[]string{"match", "--delay", "adaptive", "--trigger", "smell"}, 2, `--trigger "smell": want fov or proximity`},
+		{[]string{"match", "--trigger", "fov"}, 2, "--trigger applies only with --delay adaptive"},
+		{[]string{"match", "--adaptation", "2s"}, 2, "--adaptation applies only with --delay delay or adaptive"},
+		{[]string{"match", "--delay", "delay", "--adaptation", "11s"}, 2, "--adaptation 11s: want 0s to 10s"},
+		{[]string{"match", "--low-ping-ms", "30"}, 2, "--low-ping-ms applies only with --policy alc or alc-predict"},
+		{[]string{"match", "--max-rtt-ms", "100"}, 2, "--max-rtt-ms applies only with --policy clc"},
+		{[]string{"match", "--policy", "clc", "--max-rollback-m", "-1"}, 2, "--max-rollback-m -1: want 0 to 1000"},
+		{[]string{"match", "--timewarp", "500ms"}, 2, "--timewarp needs --policy none"},
+		{[]string{"match", "--timewarp", "500ms", "--policy", "none"}, 2, "--timewarp needs --mode ffa or tdm, not ctf"},
+		{[]string{"match", "--timewarp", "2s", "--policy", "none", "--mode", "tdm"}, 2, "--timewarp 2s: want 0s to 1s"},
 		{[]string{"sim", "--players", "0"}, 2, "--players 0: want 1 to 128"},
 		{[]string{"sim", "--duration", "0s"}, 2, "--duration 0s: want more than 0"},
 		{[]string{"sim", "--display", "x"}, 2, `--display: unknown display mode "x" (known: interpolate, extrapolate, opponent-predict, dead-reckon)`},
 		{[]string{"sim", "--replication", "x"}, 2, `--replication: unknown replication "x" (known: full, dead, led)`},
-		{[]string{"sim", "--players", "200"}, 1, "players 200 outside 1..128"},
+		{[]string{"sim", "--players", "200"}, 2, "--players 200: want 1 to 128"},
+		{[]string{"sim", "--tick", "10"}, 2, "--tick 10: want 20 to 128 (Hz)"},
+		{[]string{"sim", "--loss", "2"}, 2, "--loss 2: want 0 to 1"},
+		{[]string{"sim", "--rtt", "-1"}, 2, "--rtt -1: want 0 to 10000 (ms)"},
+		{[]string{"sim", "--jitter", "1e9"}, 2, "--jitter 1e+09: want 0 to 10000 (ms)"},
+		{[]string{"sim", "--duration", "25h"}, 2, "--duration 25h0m0s: want at most 24h"},
+		{[]string{"sim", "--replication", "dead", "--display", "extrapolate"}, 2, "--display applies only with --replication full"},
 		{[]string{"experiment", "run", "nope"}, 2, `unknown experiment "nope" (known: alc, `},
 		{[]string{"experiment", "run", "scale", "--shard", "3/2"}, 2, `--shard: shard "3/2": want k/n with 1 <= k <= n`},
 		{[]string{"scenario", "run", "--policy", "magic", badFile}, 2, `--policy "magic"`},
@@ -150,6 +196,12 @@ func TestUserMessage(t *testing.T) {
 		{`client: unknown display mode "x" (known: [a b-c d])`, `unknown display mode "x" (known: a, b-c, d)`},
 		{"ci95 [0.1, 0.2] of [x]", "ci95 [0.1, 0.2] of [x]"},
 		{"scenarios/a.toml: player 2: bad", "scenarios/a.toml: player 2: bad"},
+		// A file's key named like a package is the file's, and stays.
+		{"a.toml:1:2: scenario: unknown field", "a.toml:1:2: scenario: unknown field"},
+		{"--config: serve.toml:1:1: match: want an array, got an integer", "--config: serve.toml:1:1: match: want an array, got an integer"},
+		{"scenario: a.toml:3:1: delay: unknown field", "a.toml:3:1: delay: unknown field"},
+		{"--db: store: x.db: folder y does not exist", "--db: x.db: folder y does not exist"},
+		{"flood: target \"x\": missing port", "target \"x\": missing port"},
 	}
 	for _, tc := range cases {
 		if got := userMessage(errors.New(tc.in)); got != tc.want {
@@ -211,6 +263,13 @@ func TestHelpListsRegistries(t *testing.T) {
 	}
 	if want := "interpolate, extrapolate, opponent-predict or dead-reckon"; !strings.Contains(out, want) {
 		t.Errorf("sim --help lacks %q", want)
+	}
+	out, err = run("trend", "replay", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "--frontier thresholds   further dead reckoning thresholds to replay, comma separated (m) (default 0.2,0.3,0.5,0.667)"; !strings.Contains(out, want) {
+		t.Errorf("trend replay --help lacks %q:\n%s", want, out)
 	}
 }
 

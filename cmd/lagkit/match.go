@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -48,16 +47,19 @@ living player's position 20 times a second as a path file
 (time,player,team,x,y,z), which 'lagkit trend build' reads.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkMatchFlags(cmd.Flags(), cfg); err != nil {
+			if err := checkMatchFlags(cmd.Flags(), cfg, modeStr); err != nil {
 				return err
 			}
 			cfg.Mode = mode.Kind(modeStr)
+			if err := choice("replication", repl, replicationNames()); err != nil {
+				return err
+			}
 			rep, err := match.ThresholdReplication(repl, cfg.Map)
 			if err != nil {
 				return fmt.Errorf("--replication: %w", err)
 			}
 			cfg.Replication = rep
-			lat, err := parseLatency(latency)
+			lat, err := parseLatency(latency, cfg.Bots)
 			if err != nil {
 				return err
 			}
@@ -123,7 +125,7 @@ living player's position 20 times a second as a path file
 	f.Float64Var(&cfg.Loss, "loss", 0, "loss probability per direction")
 	f.Float64Var(&cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
 	f.StringVar(&cfg.Delay.Mode, "delay", "none", "time delay: "+oneOf(delayModeNames())+" (delay equalises every player's latency; adaptive only while players interact)")
-	f.DurationVar(&cfg.Delay.Adaptation, "adaptation", delay.DefaultAdaptation, "adaptive delay: moving-average length of the added delay (0s: at once)")
+	f.DurationVar(&cfg.Delay.Adaptation, "adaptation", delay.DefaultAdaptation, "time delay: moving-average length of the added delay (0s: at once)")
 	f.StringVar(&cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: proximity (within 20 m, until beyond 25 m) or fov (either sees the other)")
 	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning, led with the map's shipped trend maps; clients then dead reckon)")
 	f.DurationVar(&cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
@@ -134,33 +136,83 @@ living player's position 20 times a second as a path file
 }
 
 // checkMatchFlags rejects values the match driver would otherwise read
-// as "use the default" (zero bots, a zero duration), so what runs is what
-// was asked for.
-func checkMatchFlags(f *pflag.FlagSet, cfg match.Config) error {
+// as "use the default" (zero bots, a zero duration), values out of range
+// and flags that would change nothing under the other flags given, each
+// naming its flag, so what runs is what was asked for.
+func checkMatchFlags(f *pflag.FlagSet, cfg match.Config, modeStr string) error {
 	if err := cmp.Or(
 		positive(f, "bots", cfg.Bots, "1 to 128"),
 		positive(f, "duration", cfg.Duration, "more than 0, such as 2m"),
 		positive(f, "tick", cfg.TickRate, "20 to 128 (Hz)"),
 		positive(f, "low-ping-ms", cfg.Policy.LowPingMS, "more than 0 (50 when not given)"),
 		nonZero(f, "max-rtt-ms", cfg.Policy.MaxRTTms, "more than 0, or negative for no cap (250 when not given)"),
+		within("bots", cfg.Bots, 1, 128, ""),
+		within("tick", cfg.TickRate, 20, 128, " (Hz)"),
+		within("rtt", cfg.BaseRTTms, 0, 5000, " (ms)"),
+		within("high-ping-fraction", cfg.HighPingFraction, 0, 1, ""),
+		within("high-ping-ms", cfg.HighPingMS, 0, 5000, " (ms)"),
+		within("jitter", cfg.JitterMS, 0, 1000, " (ms)"),
+		within("loss", cfg.Loss, 0, 1, ""),
+		within("max-rollback-m", cfg.Policy.MaxRollbackM, 0, 1000, " (m; 0: no cap)"),
+		within("adaptation", cfg.Delay.Adaptation, 0, 10*time.Second, ""),
+		within("timewarp", cfg.TimeWarp, 0, time.Second, ""),
 	); err != nil {
 		return err
 	}
-	if !slices.Contains(policyNames(), cfg.Policy.Name) {
-		return usagef("--policy %q: want %s", cfg.Policy.Name, oneOf(policyNames()))
+	if err := cmp.Or(
+		choice("policy", cfg.Policy.Name, policyNames()),
+		choice("delay", cfg.Delay.Mode, delayModeNames()),
+		choice("trigger", cfg.Delay.Trigger, delay.Triggers()),
+		choice("mode", modeStr, modeNames()),
+	); err != nil {
+		return err
 	}
-	if !slices.Contains(delayModeNames(), cfg.Delay.Mode) {
-		return usagef("--delay %q: want %s", cfg.Delay.Mode, oneOf(delayModeNames()))
+	if cfg.Duration > 24*time.Hour {
+		return usagef("--duration %v: want at most 24h", cfg.Duration)
 	}
 	if f.Changed("skill") && !(cfg.Skill > 0 && cfg.Skill <= 1) {
 		return usagef("--skill %v: want more than 0, up to 1", cfg.Skill)
+	}
+	if cfg.TimeWarp > 0 {
+		if cfg.Policy.Name != "none" {
+			return usagef("--timewarp needs --policy none: time warp judges the shots itself, without rewinding")
+		}
+		if modeStr != string(mode.FFA) && modeStr != string(mode.TDM) {
+			return usagef("--timewarp needs --mode ffa or tdm, not %s: objectives (flags, points) are not re-simulated", modeStr)
+		}
+	}
+	// Flags that only one setting of another flag reads.
+	alc := cfg.Policy.Name == "alc" || cfg.Policy.Name == "alc-predict"
+	for _, dep := range []struct {
+		flag, needs string
+		ok          bool
+	}{
+		{"low-ping-ms", "--policy alc or alc-predict", alc},
+		{"max-rtt-ms", "--policy clc", cfg.Policy.Name == "clc"},
+		{"max-rollback-m", "--policy clc", cfg.Policy.Name == "clc"},
+		{"adaptation", "--delay delay or adaptive", cfg.Delay.Mode != "none"},
+		{"trigger", "--delay adaptive", cfg.Delay.Mode == "adaptive"},
+		{"high-ping-ms", "--high-ping-fraction above 0", cfg.HighPingFraction > 0},
+	} {
+		if f.Changed(dep.flag) && !dep.ok {
+			return usagef("--%s applies only with %s", dep.flag, dep.needs)
+		}
+	}
+	return nil
+}
+
+// within rejects a flag value outside lo to hi (NaN included); unit
+// follows the range in the message.
+func within[T int | float64 | time.Duration](name string, v, lo, hi T, unit string) error {
+	if !(v >= lo && v <= hi) {
+		return usagef("--%s %v: want %v to %v%s", name, v, lo, hi, unit)
 	}
 	return nil
 }
 
 // parseLatency reads PLAYER:MS pairs separated by commas, each player
-// at most once.
-func parseLatency(s string) (map[int]float64, error) {
+// (0 to players-1) at most once, each round trip 0 to 5000 ms.
+func parseLatency(s string, players int) (map[int]float64, error) {
 	out := map[int]float64{}
 	if s == "" {
 		return out, nil
@@ -174,6 +226,12 @@ func parseLatency(s string) (map[int]float64, error) {
 		}
 		if _, dup := out[id]; dup {
 			return nil, usagef("--latency: player %d given twice", id)
+		}
+		if id < 0 || id >= players {
+			return nil, usagef("--latency: player %d: want 0 to %d (--bots %d)", id, players-1, players)
+		}
+		if !(ms >= 0 && ms <= 5000) {
+			return nil, usagef("--latency: player %d: %v ms, want 0 to 5000", id, ms)
 		}
 		out[id] = ms
 	}

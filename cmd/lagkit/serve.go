@@ -104,7 +104,7 @@ server cannot be reached; if it cannot be reached at start, serve exits 1.`,
 	f.StringVar(&o.config, "config", "", "TOML file of matches to run (default: one team deathmatch with bots)")
 	f.StringVar(&o.cert, "cert", "", "TLS certificate (PEM) for --listen (default: a self-signed one, valid for 127.0.0.1, ::1 and localhost; its SHA-256 is logged as cert_sha256)")
 	f.StringVar(&o.key, "key", "", "TLS key (PEM) for --cert")
-	f.BoolVar(&o.tokens, "tokens", false, "require connect tokens on --udp: get one for a player from POST /api/matches/{id}/tokens on --http")
+	f.BoolVar(&o.tokens, "tokens", false, "admit only clients with a connect token, on every listener: get one for a player from POST /api/matches/{id}/tokens on --http (the page on --listen gets its own)")
 	f.StringVar(&o.tokenKey, "token-key", "", "file of the 32-byte key connect tokens are sealed under, shared with a matchmaker (default with --tokens: a random one)")
 	f.BoolVar(&o.agones.on, "agones", false, "run as an Agones GameServer: Ready, Health, player tracking and Shutdown through the SDK server on localhost:$AGONES_SDK_HTTP_PORT")
 	f.DurationVar(&o.agones.health, "agones-health", 2*time.Second, "with --agones: how often to ping Agones' Health (within the Fleet's health periodSeconds)")
@@ -124,7 +124,7 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 		}
 	case "text", "json":
 	default:
-		return nil, fmt.Errorf("--log-format %q: want auto, text or json", format)
+		return nil, usagef("--log-format %q: want auto, text or json", format)
 	}
 	if format == "text" {
 		return slog.New(slog.NewTextHandler(w, nil)), nil
@@ -151,7 +151,13 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		return err
 	}
 	if (o.cert == "") != (o.key == "") {
-		return errors.New("--cert and --key go together")
+		return usagef("--cert and --key go together")
+	}
+	if o.tokenKey != "" && !o.tokens {
+		return usagef("--token-key needs --tokens")
+	}
+	if o.cert != "" && o.listen == "" {
+		return usagef("--cert and --key are for --listen, which is off")
 	}
 	configs, err := matchConfigs(o.config)
 	if err != nil {
@@ -200,8 +206,6 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		if err := host.RequireTokens(key, addrs.udp); err != nil {
 			return err
 		}
-	} else if o.tokenKey != "" {
-		return errors.New("--token-key needs --tokens")
 	}
 	var records *store.Writer
 	if o.db != "" {
@@ -219,11 +223,15 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		records.Put(record.Study{Name: "serve", Schedule: schedule, Started: time.Now()})
 		host.SetSink(records)
 	}
+	started := make([]*realtime.Match, len(configs))
 	for i, mc := range configs {
-		if _, err := host.Start(mc); err != nil {
+		if started[i], err = host.Start(mc); err != nil {
 			_ = host.Shutdown(context.Background(), "server failed to start")
 			return fmt.Errorf("match %d: %w", i+1, err)
 		}
+	}
+	if !o.agones.on {
+		go logMatchesOver(ctx, log, started, addrs.http)
 	}
 	for _, l := range listeners {
 		go func() {
@@ -290,6 +298,27 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// logMatchesOver says, once every match of the configuration has ended
+// (each had a duration), that serve runs on with none, and how to start
+// another or stop it.
+func logMatchesOver(ctx context.Context, log *slog.Logger, matches []*realtime.Match, httpAddr string) {
+	for _, m := range matches {
+		select {
+		case <-m.Done():
+		case <-ctx.Done():
+			return
+		}
+	}
+	if ctx.Err() != nil {
+		return // serve is stopping, which ended them
+	}
+	if httpAddr == "" {
+		log.Info("every match has ended", "next", "stop serve with SIGINT or SIGTERM")
+		return
+	}
+	log.Info("every match has ended", "next", "POST /api/matches on "+httpAddr+" starts another; SIGINT or SIGTERM stops serve")
 }
 
 // boundAddrs are the addresses the listeners got.

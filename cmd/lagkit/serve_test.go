@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/lagkit/lagkit/internal/pgtest"
 	"github.com/lagkit/lagkit/internal/walltest"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -210,7 +211,7 @@ func checkAPI(t *testing.T, base string) {
 		status int
 		err    string
 	}{
-		`{"map": "metro", "tickrate": 32}`:                               {http.StatusBadRequest, "body:1:18: tickrate: unknown field"},
+		`{"map": "metro", "tickrate": 32}`:                               {http.StatusBadRequest, "body:1:18: tickrate: unknown field (did you mean tick_rate?)"},
 		`{"map": "metro", "tick_rate": 500}`:                             {http.StatusBadRequest, "body:1:31: tick_rate: 500, want 20 to 128"},
 		`{"name": "` + strings.Repeat("x", realtime.MaxMatchJSON) + `"}`: {http.StatusRequestEntityTooLarge, "body: larger than 64 KiB, the limit for a match config"},
 	} {
@@ -296,6 +297,24 @@ func TestServeAndBotsErrors(t *testing.T) {
 	}
 }
 
+// TestBotsWithoutServer checks that bots finding no server say so for
+// each bot and exit 1 rather than end as if they had played.
+func TestBotsWithoutServer(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := pc.LocalAddr().String()
+	pc.Close() // nothing listens there now
+	code, out, stderr := runExit(t, "bots", "--connect", "udp://"+addr, "--count", "2", "--duration", "300ms")
+	if code != 1 || !strings.Contains(stderr, "no bot got a seat at udp://"+addr) {
+		t.Errorf("exit %d, stderr %q; want exit 1 and no bot got a seat", code, stderr)
+	}
+	if strings.Count(out, "no seat: the server did not answer") != 2 {
+		t.Errorf("each bot's line should say it got no seat:\n%s", out)
+	}
+}
+
 // checkBots plays lagkit bots against the server and reads its report.
 func checkBots(t *testing.T, udp, base string) {
 	t.Helper()
@@ -315,5 +334,37 @@ func checkBots(t *testing.T, udp, base string) {
 	s := rep.Server
 	if len(rep.Bots) != 2 || s == nil || s.TickRateHz != 64 || s.Ticks < 64 || s.TickP99US <= 0 || s.CPUPerTickUS <= 0 || s.BytesPerSPerClient <= 0 {
 		t.Errorf("report %s", out)
+	}
+}
+
+// TestServeSaysMatchesEnded checks that serve, once the matches of its
+// configuration have all ended, says so and how to go on, and runs on.
+func TestServeSaysMatchesEnded(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	cfg := writeConfig(t, "[[match]]\ntick_rate = 20\nseats = 2\nbots = 2\nduration = \"500ms\"\n")
+	addrs, res, logs := serveInProcess(t, ctx, serveOptions{config: cfg})
+	if addrs == nil {
+		t.Fatalf("serve failed: %v\n%s", <-res, logs())
+	}
+	var seen strings.Builder
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(seen.String(), `"msg":"every match has ended"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no word of the ended match:\n%s", seen.String())
+		}
+		select {
+		case err := <-res:
+			t.Fatalf("serve exited: %v\n%s", err, seen.String()+logs())
+		case <-time.After(50 * time.Millisecond):
+		}
+		seen.WriteString(logs())
+	}
+	if want := "POST /api/matches on " + addrs["http"].(string) + " starts another"; !strings.Contains(seen.String(), want) {
+		t.Errorf("the log does not say %q:\n%s", want, seen.String())
+	}
+	cancel()
+	if err := <-res; err != nil {
+		t.Fatalf("serve: %v", err)
 	}
 }

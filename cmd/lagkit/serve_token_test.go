@@ -85,9 +85,14 @@ func TestServeTokens(t *testing.T) {
 		t.Fatalf("page token %+v: %v (udp %s)", c, err, udp)
 	}
 
-	// Without a token a bot gets no reply at all, so never a seat.
-	rep := runTokenBots(t, "--connect", "udp://"+udp, "--map", "arena", "--count", "1", "--duration", "1s", "--json")
-	if b := rep.Bots[0]; b.Seat >= 0 || b.Snapshots > 0 {
+	// Without a token a bot gets no reply at all, so never a seat, and
+	// lagkit bots fails.
+	text, err := run("bots", "--connect", "udp://"+udp, "--map", "arena", "--count", "1", "--duration", "1s", "--json")
+	var rep botsReport
+	if jerr := json.Unmarshal([]byte(text), &rep); jerr != nil || err == nil || !strings.Contains(err.Error(), "no bot got a seat") {
+		t.Fatalf("bots without a token: %v, %v: %s", err, jerr, text)
+	}
+	if b := rep.Bots[0]; b.Seat >= 0 || b.Snapshots > 0 || b.Error != noSeat {
 		t.Errorf("bot without a token admitted: %+v", b)
 	}
 	// The host reads a new connection's token to route it, so a connect

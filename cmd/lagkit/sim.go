@@ -35,11 +35,11 @@ interpolation error, bandwidth and a digest of the authoritative state:
 the same seed gives the same digest.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkSimFlags(cmd.Flags(), cfg); err != nil {
+			if err := checkSimFlags(cmd.Flags(), cfg, rttMS, jitterMS); err != nil {
 				return err
 			}
-			if rttMS < 0 || jitterMS < 0 {
-				return usagef("--rtt and --jitter must not be negative")
+			if repl != "full" && cmd.Flags().Changed("display") {
+				return usagef("--display applies only with --replication full: threshold replication's clients draw the others by its own reckoning")
 			}
 			cfg.RTT = time.Duration(rttMS * float64(time.Millisecond))
 			cfg.Jitter = time.Duration(jitterMS * float64(time.Millisecond))
@@ -75,7 +75,7 @@ the same seed gives the same digest.`,
 	f.Float64Var(&rttMS, "rtt", 0, "round-trip latency in ms, split evenly between directions")
 	f.Float64Var(&jitterMS, "jitter", 0, "delay jitter (standard deviation) per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "packet loss probability per direction (0-1)")
-	f.StringVar(&cfg.Map, "map", "metro", "map name")
+	f.StringVar(&cfg.Map, "map", "metro", "map name (metro, arena, courtyard)")
 	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: "+oneOf(displayModeNames()))
 	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning; clients then dead reckon)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
@@ -105,13 +105,23 @@ func printSim(w io.Writer, r *sim.Result) {
 }
 
 // checkSimFlags rejects values the simulation would otherwise read as
-// "use the default", so what runs is what was asked for.
-func checkSimFlags(f *pflag.FlagSet, cfg sim.Config) error {
-	return cmp.Or(
+// "use the default" and values out of range, naming the flag, so what
+// runs is what was asked for.
+func checkSimFlags(f *pflag.FlagSet, cfg sim.Config, rttMS, jitterMS float64) error {
+	err := cmp.Or(
 		positive(f, "players", cfg.Players, "1 to 128"),
 		positive(f, "duration", cfg.Duration, "more than 0, such as 30s"),
 		positive(f, "tick", cfg.TickRate, "20 to 128 (Hz)"),
+		within("players", cfg.Players, 1, 128, ""),
+		within("tick", cfg.TickRate, 20, 128, " (Hz)"),
+		within("rtt", rttMS, 0, 10000, " (ms)"),
+		within("jitter", jitterMS, 0, 10000, " (ms)"),
+		within("loss", cfg.Loss, 0, 1, ""),
 	)
+	if err == nil && cfg.Duration > 24*time.Hour {
+		err = usagef("--duration %v: want at most 24h", cfg.Duration)
+	}
+	return err
 }
 
 // positive rejects a flag given as zero or less, which lagkit's packages

@@ -28,7 +28,7 @@ const quickRound = 20 * time.Second
 func newStudyCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "study",
-		Short: "Check and run user studies from a schedule file (see presets/)",
+		Short: "Check, run, export and report user studies from a schedule file (see presets/)",
 	}
 	for _, mk := range studyCommands {
 		cmd.AddCommand(mk())
@@ -119,6 +119,9 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 					if cmd.Flags().Changed(name) {
 						return usagef("--%s: a live study writes its records to --db; report on them with the study database", name)
 					}
+				}
+				if err := positive(cmd.Flags(), "answer-wait", lo.answerWait, "more than 0, such as 2m"); err != nil {
+					return err
 				}
 				return runLiveStudy(cmd.Context(), s, dsn, seed, lo, cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}

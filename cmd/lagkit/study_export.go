@@ -78,7 +78,8 @@ being the seat).
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "exported %d studies from %s to %s (%d path files for lagkit trend)\n", len(studies), db, out, files)
+			fmt.Fprintf(cmd.OutOrStdout(), "exported %s from %s to %s (%s for lagkit trend)\n",
+				count(len(studies), "study", "studies"), db, out, count(files, "path file", "path files"))
 			return nil
 		},
 	}
@@ -127,4 +128,12 @@ func exportTrendPaths(ctx context.Context, db *store.DB, studies []store.StudyRo
 		files += len(open)
 	}
 	return files, nil
+}
+
+// count says n things, in the singular for one.
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -108,7 +108,7 @@ func TestStudyRunSimulate(t *testing.T) {
 
 	ex := filepath.Join(tmp, "export")
 	code, out, errOut = lagkit("study", "export", "--db", db, "--out", ex, "--study", "atd")
-	if code != 0 || !strings.Contains(out, "exported 1 studies") || !strings.Contains(out, "5 path files") {
+	if code != 0 || !strings.Contains(out, "exported 1 study from") || !strings.Contains(out, "5 path files") {
 		t.Fatalf("export: exit %d, %q, %q", code, out, errOut)
 	}
 	rows := func(name string) [][]string {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,6 +50,9 @@ SVG picture of it to check by eye.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, samples, err := in.read(args)
 			if err != nil {
+				return err
+			}
+			if err := checkTeam(team, samples); err != nil {
 				return err
 			}
 			tm := &reckoning.TrendMap{Map: m.Name, Team: team, Bounds: m.Bounds, NX: grid, NY: grid}
@@ -101,9 +106,12 @@ type pathInputs struct {
 	seed    uint64
 	modeStr string
 	pathHz  int
+	// changed reports whether a flag was given.
+	changed func(name string) bool
 }
 
 func (in *pathInputs) flags(f *pflag.FlagSet, pathHz int) {
+	in.changed = f.Changed
 	f.StringVar(&in.mapName, "map", "metro", "map name (metro, arena, courtyard) or a map file (.json)")
 	f.IntVar(&in.matches, "from-match", 0, "also play this many bot matches and use their paths")
 	f.Float64Var(&in.minutes, "minutes", 10, "length of each --from-match match in minutes")
@@ -126,6 +134,16 @@ func (in *pathInputs) read(files []string) (*world.Map, []reckoning.Sample, erro
 	}
 	if !(in.minutes > 0 && in.minutes <= 24*60) {
 		return nil, nil, usagef("--minutes %v: want more than 0, up to a day", in.minutes)
+	}
+	if err := choice("mode", in.modeStr, modeNames()); err != nil {
+		return nil, nil, err
+	}
+	if in.matches == 0 {
+		for _, name := range []string{"minutes", "seed", "mode", "path-hz"} {
+			if in.changed != nil && in.changed(name) {
+				return nil, nil, usagef("--%s applies only with --from-match N", name)
+			}
+		}
 	}
 	m, err := loadWorld(in.mapName)
 	if err != nil {
@@ -159,6 +177,29 @@ func (in *pathInputs) read(files []string) (*world.Map, []reckoning.Sample, erro
 		samples = appendPaths(samples, s)
 	}
 	return m, samples, nil
+}
+
+// checkTeam rejects a --team that no sample is of, which would build a
+// trend map with no trend.
+func checkTeam(team int, samples []reckoning.Sample) error {
+	if team < 0 {
+		return nil
+	}
+	var teams []int
+	for _, x := range samples {
+		if x.Team == team {
+			return nil
+		}
+		if !slices.Contains(teams, x.Team) {
+			teams = append(teams, x.Team)
+		}
+	}
+	slices.Sort(teams)
+	found := make([]string, len(teams))
+	for i, t := range teams {
+		found[i] = strconv.Itoa(t)
+	}
+	return usagef("--team %d: no path sample is of that team (teams found: %s)", team, strings.Join(found, ", "))
 }
 
 // appendPaths adds a file's samples, numbering its players after those

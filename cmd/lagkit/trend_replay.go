@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -158,7 +160,9 @@ Paths come from path files (CSV with the header time,player,team,x,y,z, as
 	f.Float64Var(&eta, "eta", reckoning.DefaultEta, "dead reckoning's threshold, and led reckoning's where there is no trend (m)")
 	f.Float64Var(&etaMax, "eta-max", reckoning.DefaultEtaMax, "led reckoning's threshold along the trend (m)")
 	f.Float64Var(&k, "k", reckoning.DefaultK, "blend time constant K of B = K/η (m·s)")
-	f.Float64SliceVar(&frontier, "frontier", without(reckoning.FrontierEtas, reckoning.DefaultEta), "further dead reckoning thresholds to replay (m)")
+	f.Float64SliceVar(&frontier, "frontier", without(reckoning.FrontierEtas, reckoning.DefaultEta), "further dead reckoning `thresholds` to replay, comma separated (m)")
+	// pflag would print the default as [0.200000,0.300000,...].
+	f.Lookup("frontier").DefValue = formatList(without(reckoning.FrontierEtas, reckoning.DefaultEta))
 	f.BoolVar(&asJSON, "json", false, "print the results as JSON")
 	return cmd
 }
@@ -207,4 +211,14 @@ func ratio(a, b float64) float64 {
 
 func without(xs []float64, v float64) []float64 {
 	return slices.DeleteFunc(slices.Clone(xs), func(x float64) bool { return x == v })
+}
+
+// formatList writes numbers as a flag takes them: comma separated, each
+// in its shortest form.
+func formatList(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
 }

@@ -256,3 +256,26 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestUnknownFieldSuggests checks that a key misspelt among many is
+// answered with the key it most likely means, and only then.
+func TestUnknownFieldSuggests(t *testing.T) {
+	many := []string{"name", "map", "mode", "duration", "tick_rate", "seats", "bots", "bot_skill", "policy", "delay"}
+	cases := []struct{ key, want string }{
+		{"duraton", "unknown field (did you mean duration?)"},
+		{"tickrate", "unknown field (did you mean tick_rate?)"},
+		{"Seats", "unknown field (did you mean seats?)"},
+		{"zzz", "unknown field"},
+		{"mo", "unknown field"}, // map and mode are as near
+		{"mod", "unknown field (did you mean mode?)"},
+		{"colour", "unknown field"},
+	}
+	for _, tc := range cases {
+		if got := unknownField(tc.key, many); got != tc.want {
+			t.Errorf("unknownField(%q) = %q, want %q", tc.key, got, tc.want)
+		}
+	}
+	if got, want := unknownField("colour", many[:3]), "unknown field (want name, map or mode)"; got != want {
+		t.Errorf("a short list: %q, want %q", got, want)
+	}
+}

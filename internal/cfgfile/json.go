@@ -284,7 +284,7 @@ func (w *jsonWalker) object(t reflect.Type) *walkProblem {
 		seen[key] = off
 		ft, ok, known := field(t, "json", key)
 		if !ok {
-			return w.fail(off, "%s", unknownField(known))
+			return w.fail(off, "%s", unknownField(key, known))
 		}
 		if p := w.value(ft); p != nil {
 			return p

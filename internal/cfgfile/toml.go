@@ -210,7 +210,7 @@ func (w *tomlWalker) header(e *unstable.Node, root reflect.Type) (string, reflec
 		ft, ok, known := field(t, "toml", key)
 		path = joinKey(path, key)
 		if !ok {
-			return "", nil, w.fail(off, path, "%s", unknownField(known))
+			return "", nil, w.fail(off, path, "%s", unknownField(key, known))
 		}
 		t = ft
 		last := i == len(parts)-1
@@ -249,7 +249,7 @@ func (w *tomlWalker) keyValue(e *unstable.Node, path string, t reflect.Type) *wa
 		path = joinKey(path, key)
 		if !ok {
 			w.ix.keys = append(w.ix.keys, tomlKey{path: path, off: off})
-			return w.fail(off, path, "%s", unknownField(known))
+			return w.fail(off, path, "%s", unknownField(key, known))
 		}
 		t = ft
 		if s := shapeOf(t); i < len(parts)-1 && s != shapeObject && s != shapeAny {

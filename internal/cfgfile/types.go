@@ -169,8 +169,10 @@ func structField(t reflect.Type, tag, key string, known *[]string) (reflect.Type
 	return nil, false
 }
 
-// unknownField describes an unknown key, with the keys that would do.
-func unknownField(known []string) string {
+// unknownField describes the unknown key, with the keys that would do:
+// all of them when there are a few, else the one it most likely
+// misspells.
+func unknownField(key string, known []string) string {
 	switch len(known) {
 	case 0:
 		return "unknown field"
@@ -180,9 +182,50 @@ func unknownField(known []string) string {
 	if len(known) > 8 {
 		// A list this long hides the answer; the file format's
 		// documentation has it.
+		if near := nearest(key, known); near != "" {
+			return "unknown field (did you mean " + near + "?)"
+		}
 		return "unknown field"
 	}
 	return "unknown field (want " + strings.Join(known[:len(known)-1], ", ") + " or " + known[len(known)-1] + ")"
+}
+
+// nearest returns the one name in known within two edits of key (its
+// case aside), or "" when there is none or more than one as near.
+func nearest(key string, known []string) string {
+	best, bestD, ties := "", 3, 0
+	for _, k := range known {
+		switch d := editDistance(strings.ToLower(key), strings.ToLower(k)); {
+		case d < bestD:
+			best, bestD, ties = k, d, 0
+		case d == bestD:
+			ties++
+		}
+	}
+	if ties > 0 {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	row := make([]int, len(b)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		diag := row[0]
+		row[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			diag, row[j] = row[j], min(row[j]+1, row[j-1]+1, diag+cost)
+		}
+	}
+	return row[len(b)]
 }
 
 // textProblem returns why t's UnmarshalText refuses s, or "".
