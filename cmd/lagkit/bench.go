@@ -64,10 +64,10 @@ players (on a clean link, and over a 100 ms round trip with 5% loss), the
 99th percentile and allocations of a server tick with 128 players at
 128 Hz, a time warp re-simulating 300 ms for one late player among 100
 (with the exponent of its cost in players, fitted over 10 to 100 in the
-same run), and the CPU time of a 12-bot 10-minute capture the flag
-match.
---quick shortens the simulated runs (the match to one minute, scaled to
-ten) for CI.`,
+same run), and the time of the 12-bot 10-minute capture the flag match
+that lagkit match plays by default.
+--quick shortens the simulated runs for CI: the 64-player sims to 5 s,
+the match to one minute (scaled to ten), fewer time warps and ticks.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			figs, err := runBench(quick)
@@ -81,7 +81,7 @@ ten) for CI.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&quick, "quick", false, "shorter simulated runs (seconds, not a minute)")
+	cmd.Flags().BoolVar(&quick, "quick", false, "shorter runs: 5 s sims, a one-minute match scaled to ten")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON list of figures instead of a table")
 	return cmd
 }

@@ -412,3 +412,35 @@ func TestInterruptAndResume(t *testing.T) {
 		t.Errorf("cells.jsonl differ: %d and %d cells", len(ca), len(cb))
 	}
 }
+
+// TestMatchOutAndPrediction: lagkit match writes its events and summary
+// into a new folder, refuses one that is not empty without --force, and
+// --prediction-off reaches every client.
+func TestMatchOutAndPrediction(t *testing.T) {
+	dir := t.TempDir() + "/m"
+	args := []string{"match", "--bots", "2", "--duration", "2s", "--mode", "tdm", "--json", "--out", dir}
+	out, err := run(append(args, "--prediction-off")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Players []struct {
+			Predicting bool `json:"predicting"`
+		} `json:"players"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Players) != 2 || res.Players[0].Predicting || res.Players[1].Predicting {
+		t.Fatalf("match --prediction-off: %v %s", err, out)
+	}
+	for _, f := range []string{"events.jsonl", "summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("--out: %v", err)
+		}
+	}
+	if code, _, stderr := runExit(t, args...); code != 2 || !strings.Contains(stderr, "is not empty: give --force") {
+		t.Errorf("match into a folder that is not empty: exit %d, %s", code, stderr)
+	}
+	out, err = run(append(args, "--force")...)
+	if err != nil || json.Unmarshal([]byte(out), &res) != nil || !res.Players[0].Predicting {
+		t.Fatalf("match --force: %v %s", err, out)
+	}
+}

@@ -31,6 +31,7 @@ func newMatchCmd() *cobra.Command {
 		latency string
 		loadout string
 		out     string
+		force   bool
 		paths   string
 		repl    string
 		asJSON  bool
@@ -69,8 +70,8 @@ living player's position 20 times a second as a path file
 			}
 			var events io.Writer
 			if out != "" {
-				if err := os.MkdirAll(out, 0o755); err != nil {
-					return fmt.Errorf("--out: %w", err)
+				if err := emptyOut(out, force); err != nil {
+					return err
 				}
 				f, err := os.Create(filepath.Join(out, "events.jsonl"))
 				if err != nil {
@@ -130,6 +131,8 @@ living player's position 20 times a second as a path file
 	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning, led with the map's shipped trend maps; clients then dead reckon)")
 	f.DurationVar(&cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
 	f.StringVar(&out, "out", "", "folder for events.jsonl and summary.json")
+	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
+	f.BoolVar(&cfg.PredictionOff, "prediction-off", false, "clients show their own player where the server last put it, unpredicted")
 	f.StringVar(&paths, "paths", "", "write players' positions at 20 Hz to this path file (CSV)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object (players and match) instead of a table")
 	return cmd
