@@ -248,12 +248,12 @@ type RayHit struct {
 // box hit nearer than that exit is listed in a column already visited.
 func (g *Grid) Raycast(r Ray, maxDist float64) (RayHit, bool) {
 	best := RayHit{Dist: maxDist, Box: -1}
-	w, ok := g.walk(r.Origin, r.Dir, maxDist)
-	q := newQuickRay(r.Origin, r.Dir)
+	var w cellWalk
+	ok := g.walk(&w, r.Origin, r.Dir, maxDist)
 	for ok {
 		for _, i := range g.cellEntries(w.x, w.y) {
 			b := &g.boxes[i]
-			if q.misses(b, best.Dist) {
+			if w.q.misses(b, best.Dist) {
 				continue
 			}
 			d, n, hit := rayBox(r, best.Dist, *b)
@@ -282,50 +282,72 @@ func (g *Grid) SegmentBlocked(a, b Vec3) bool {
 }
 
 // cellWalk is the state of a column-by-column walk along o + d*t for t in
-// [t0, t1].
+// [t0, t1], with the line prepared for the first test of the boxes listed
+// in each column: q holds o and 1 / d (0 where d is), which the walk
+// shares.
 type cellWalk struct {
-	o, d   Vec3
-	inv    Vec3 // 1 / d, 0 where d is
+	q      quickRay
+	d      Vec3
 	t1     float64
 	x, y   int     // current column
 	tx, ty float64 // parameters where the line leaves the column in X and Y
 }
 
-// walk starts a walk along o + d*t for t in [0, tMax], clipped to the
-// grid's bounds. It reports false when that range misses the bounds or the
-// input is invalid.
-func (g *Grid) walk(o, d Vec3, tMax float64) (cellWalk, bool) {
-	if g.empty() || !(Ray{o, d}).valid(tMax) {
-		return cellWalk{}, false
+// walk starts w along o + d*t for t in [0, tMax], clipped to the grid's
+// bounds. It reports false when that range misses the bounds or the input
+// is invalid.
+func (g *Grid) walk(w *cellWalk, o, d Vec3, tMax float64) bool {
+	if g.empty() || !(tMax >= 0) { // false for NaN
+		return false
+	}
+	w.q = newQuickRay(o, d)
+	// A quickRay within its limits has a finite origin and direction; it
+	// is valid when some component of the direction is not zero.
+	q := &w.q
+	if !q.ok || q.flat == [3]bool{true, true, true} {
+		if !(Ray{o, d}).valid(tMax) {
+			return false
+		}
 	}
 	t0 := 0.0
 	if !g.bounds.Contains(o) {
 		t, _, ok := slab(o, d, g.bounds, tMax)
 		if !ok {
-			return cellWalk{}, false
+			return false
 		}
 		t0 = t
 	}
 	// Clip the far end too, so that the walk ends where the line leaves
-	// the bounds even when tMax is infinite.
+	// the bounds even when tMax is infinite. Within quickRay's limits a
+	// product by 1 / d stands for the quotient, as in setExits.
 	t1 := tMax
+	lo, hi := [3]float64{g.bounds.Min.X, g.bounds.Min.Y, g.bounds.Min.Z}, [3]float64{g.bounds.Max.X, g.bounds.Max.Y, g.bounds.Max.Z}
+	ds := [3]float64{d.X, d.Y, d.Z}
 	for i := range 3 {
-		if di := comp(d, i); di > 0 {
-			t1 = math.Min(t1, (comp(g.bounds.Max, i)-comp(o, i))/di)
-		} else if di < 0 {
-			t1 = math.Min(t1, (comp(g.bounds.Min, i)-comp(o, i))/di)
+		if q.flat[i] {
+			continue
+		}
+		far := hi[i]
+		if q.neg[i] {
+			far = lo[i]
+		}
+		var t float64
+		if q.ok {
+			t = (far - q.o[i]) * q.inv[i]
+		} else {
+			t = (far - q.o[i]) / ds[i]
+		}
+		if t < t1 {
+			t1 = t
 		}
 	}
-	p := o.AddScaled(d, t0)
-	w := cellWalk{o: o, d: d, t1: t1, x: g.cellX(p.X), y: g.cellY(p.Y)}
-	if d.X != 0 {
-		w.inv.X = 1 / d.X
+	p := o
+	if t0 != 0 {
+		p = o.AddScaled(d, t0)
 	}
-	if d.Y != 0 {
-		w.inv.Y = 1 / d.Y
-	}
-	g.setExits(&w)
-	return w, true
+	w.d, w.t1, w.x, w.y = d, t1, g.cellX(p.X), g.cellY(p.Y)
+	g.setExits(w)
+	return true
 }
 
 // setExits computes where the line leaves the current column. They are
@@ -338,19 +360,31 @@ func (g *Grid) walk(o, d Vec3, tMax float64) (cellWalk, bool) {
 func (g *Grid) setExits(w *cellWalk) {
 	w.tx, w.ty = math.Inf(1), math.Inf(1)
 	if w.d.X > 0 {
-		w.tx = (g.x0 + float64(w.x+1)*g.cell - w.o.X) * w.inv.X
+		w.tx = (g.x0 + float64(w.x+1)*g.cell - w.q.o[0]) * w.q.inv[0]
 	} else if w.d.X < 0 {
-		w.tx = (g.x0 + float64(w.x)*g.cell - w.o.X) * w.inv.X
+		w.tx = (g.x0 + float64(w.x)*g.cell - w.q.o[0]) * w.q.inv[0]
 	}
 	if w.d.Y > 0 {
-		w.ty = (g.y0 + float64(w.y+1)*g.cell - w.o.Y) * w.inv.Y
+		w.ty = (g.y0 + float64(w.y+1)*g.cell - w.q.o[1]) * w.q.inv[1]
 	} else if w.d.Y < 0 {
-		w.ty = (g.y0 + float64(w.y)*g.cell - w.o.Y) * w.inv.Y
+		w.ty = (g.y0 + float64(w.y)*g.cell - w.q.o[1]) * w.q.inv[1]
 	}
 }
 
 // exit returns the parameter at which the walk leaves the current column.
-func (w *cellWalk) exit() float64 { return math.Min(math.Min(w.tx, w.ty), w.t1) }
+// Comparisons stand for math.Min, which handles NaN and the sign of zero
+// at a cost: none of the three is NaN, and the sign of a zero changes no
+// comparison the walk makes with the answer.
+func (w *cellWalk) exit() float64 {
+	e := w.t1
+	if w.tx < e {
+		e = w.tx
+	}
+	if w.ty < e {
+		e = w.ty
+	}
+	return e
+}
 
 // step moves the walk to the next column and reports false once the line
 // has left the grid or passed t1.

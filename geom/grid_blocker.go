@@ -24,11 +24,11 @@ func (g *Grid) SegmentBlocker(a, b Vec3) (int, bool) {
 		return -1, false
 	}
 	d := b.Sub(a)
-	w, ok := g.walk(a, d, 1)
-	q := newQuickRay(a, d)
+	var w cellWalk
+	ok := g.walk(&w, a, d, 1)
 	for ok {
 		for _, i := range g.cellEntries(w.x, w.y) {
-			if box := &g.boxes[i]; !q.misses(box, 1) && segmentBox(a, d, *box) {
+			if box := &g.boxes[i]; !w.q.misses(box, 1) && segmentBox(a, d, *box) {
 				return int(i), true
 			}
 		}

@@ -25,7 +25,8 @@ func TestWalkVisitsCellsInRayOrder(t *testing.T) {
 		if a == b {
 			continue
 		}
-		w, ok := g.walk(a, b.Sub(a), 1)
+		var w cellWalk
+		ok := g.walk(&w, a, b.Sub(a), 1)
 		visited := map[[2]int]bool{}
 		prevExit := -1.0
 		prev := [2]int{-1, -1}

@@ -24,7 +24,7 @@ const quickLimit = 1e100
 func newQuickRay(o, d Vec3) quickRay {
 	q := quickRay{o: [3]float64{o.X, o.Y, o.Z}, ok: true}
 	for i, di := range [3]float64{d.X, d.Y, d.Z} {
-		if math.Abs(q.o[i]) > quickLimit {
+		if !(math.Abs(q.o[i]) <= quickLimit) { // false for NaN
 			q.ok = false
 		}
 		if di == 0 {

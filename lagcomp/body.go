@@ -15,9 +15,11 @@ import (
 // position (they do not turn with the view), and the legs, which do, stay
 // inside a capsule around the body's axis whatever the yaw.
 type body struct {
-	radius, eye, crouchEye float64 // the Params it was made for
-	ok                     bool    // Hitboxes has the shape above
-	stance                 [2]stanceBody
+	radius, height, eye, crouchEye float64 // the Params it was made for
+	ok                             bool    // Hitboxes has the shape above
+	// bound is boundRadius of those Params.
+	bound  float64
+	stance [2]stanceBody
 }
 
 // A stanceBody is a body standing ([0]) or crouched ([1]).
@@ -36,7 +38,7 @@ var lastBody atomic.Pointer[body]
 
 // bodyFor returns the body of p's proportions.
 func bodyFor(p *game.Params) *body {
-	if b := lastBody.Load(); b != nil && b.radius == p.Radius && b.eye == p.EyeHeight && b.crouchEye == p.CrouchEyeHeight {
+	if b := lastBody.Load(); b != nil && b.radius == p.Radius && b.height == p.Height && b.eye == p.EyeHeight && b.crouchEye == p.CrouchEyeHeight {
 		return b
 	}
 	b := newBody(p)
@@ -49,7 +51,7 @@ func bodyFor(p *game.Params) *body {
 // origin's moved, whatever the yaw and position, and legs within reach of
 // the axis. Should it not, ok is false and every pose is worked out whole.
 func newBody(p *game.Params) *body {
-	b := &body{radius: p.Radius, eye: p.EyeHeight, crouchEye: p.CrouchEyeHeight, ok: true}
+	b := &body{radius: p.Radius, height: p.Height, eye: p.EyeHeight, crouchEye: p.CrouchEyeHeight, ok: true, bound: boundRadius(p)}
 	elsewhere := []game.PlayerState{
 		{Pos: geom.V(13.37, -7.25, 0.5), Yaw: 12345},
 		{Pos: geom.V(-41.1, 29.9, -3.3), Yaw: 54321},

@@ -78,12 +78,14 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 	// each plane the ray meets first or last picked once for all.
 	ok := boxes.ok
 	n := len(ok)
-	ax, ay, az := sl.axis(&boxes, 0), sl.axis(&boxes, 1), sl.axis(&boxes, 2)
+	xn, xf, oxn, oxf, ix := sl.axis(&boxes, 0)
+	yn, yf, oyn, oyf, iy := sl.axis(&boxes, 1)
+	zn, zf, ozn, ozf, iz := sl.axis(&boxes, 2)
 	// Sliced to n here, so that the loop needs no bounds checks.
-	xn, xf, yn, yf, zn, zf := ax.near[:n], ax.far[:n], ay.near[:n], ay.far[:n], az.near[:n], az.far[:n]
+	xn, xf, yn, yf, zn, zf = xn[:n], xf[:n], yn[:n], yf[:n], zn[:n], zf[:n]
 	for id := range n {
-		t0, t1 := (xn[id]-ax.oNear)*ax.inv, (xf[id]-ax.oFar)*ax.inv
-		ty0, ty1 := (yn[id]-ay.oNear)*ay.inv, (yf[id]-ay.oFar)*ay.inv
+		t0, t1 := (xn[id]-oxn)*ix, (xf[id]-oxf)*ix
+		ty0, ty1 := (yn[id]-oyn)*iy, (yf[id]-oyf)*iy
 		if t0 > ty1 || ty0 > t1 {
 			continue
 		}
@@ -97,7 +99,7 @@ func (tr *Tracer) Trace(r geom.Ray, maxDist float64, t time.Duration, shooter in
 		if ty1 < t1 {
 			t1 = ty1
 		}
-		tz0, tz1 := (zn[id]-az.oNear)*az.inv, (zf[id]-az.oFar)*az.inv
+		tz0, tz1 := (zn[id]-ozn)*iz, (zf[id]-ozf)*iz
 		if t0 > tz1 || tz0 > t1 {
 			continue
 		}
@@ -274,23 +276,18 @@ func newSlabs(r geom.Ray, below, above geom.Vec3) slabs {
 	}
 }
 
-// slabAxis is one axis of a slab test against many boxes: the planes the
-// ray crosses first (near) and last (far), with the origin moved toward
-// each: the minimum corners first for a ray going up the axis, the
-// maximum ones for a ray going down.
-type slabAxis struct {
-	near, far   []float64
-	oNear, oFar float64
-	inv         float64
-}
-
-// axis returns axis a of s for the boxes b. The ray enters box i's slab
-// at (near[i] - oNear) * inv and leaves it at (far[i] - oFar) * inv.
-func (s *slabs) axis(b *sweptBoxes, a int) slabAxis {
+// axis returns axis a of s for the boxes b: the planes the ray crosses
+// first (near) and last (far), with the origin moved toward each (the
+// minimum corners first for a ray going up the axis, the maximum ones for
+// a ray going down), and 1 / direction. The ray enters box i's slab at
+// (near[i] - oNear) * inv and leaves it at (far[i] - oFar) * inv.
+func (s *slabs) axis(b *sweptBoxes, a int) (near, far []float64, oNear, oFar, inv float64) {
+	n := len(b.ok)
+	lo, hi := b.c[2*a*n:(2*a+1)*n], b.c[(2*a+1)*n:(2*a+2)*n]
 	if s.inv[a] >= 0 {
-		return slabAxis{b.side(a, false), b.side(a, true), s.oLo[a], s.oHi[a], s.inv[a]}
+		return lo, hi, s.oLo[a], s.oHi[a], s.inv[a]
 	}
-	return slabAxis{b.side(a, true), b.side(a, false), s.oHi[a], s.oLo[a], s.inv[a]}
+	return hi, lo, s.oHi[a], s.oLo[a], s.inv[a]
 }
 
 // A probe is a shot's ray prepared for the sphere tests of the broad
@@ -304,14 +301,23 @@ type probe struct {
 }
 
 func newProbe(r geom.Ray, p *game.Params) probe {
-	return probe{r: r, inv2: 1 / r.Dir.Len2(), bound: boundRadius(p), body: bodyFor(p)}
+	bd := bodyFor(p)
+	return probe{r: r, inv2: 1 / r.Dir.Len2(), bound: bd.bound, body: bd}
 }
 
 // near reports whether the ray passes within rad of c before maxDist: a
 // cheaper, conservative form of geom.RaySphere for the broad phase (every
 // radius it is given has room to spare for rounding).
 func (pr *probe) near(maxDist float64, c geom.Vec3, rad float64) bool {
-	d := min(max(c.Sub(pr.r.Origin).Dot(pr.r.Dir)*pr.inv2, 0), maxDist)
+	// Comparisons rather than max and min, with the same answer: a NaN
+	// stays NaN and fails the test, and the sign of a zero moves no point.
+	d := c.Sub(pr.r.Origin).Dot(pr.r.Dir) * pr.inv2
+	if d < 0 {
+		d = 0
+	}
+	if d > maxDist {
+		d = maxDist
+	}
 	return pr.r.At(d).Sub(c).Len2() <= rad*rad
 }
 
