@@ -159,9 +159,6 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	if o.cert != "" && o.listen == "" {
 		return usagef("--cert and --key are for --listen, which is off")
 	}
-	if o.listen == "" && o.udp == "" && o.http == "" {
-		return usagef("--listen, --udp and --http are all off: nothing could reach the server")
-	}
 	configs, err := matchConfigs(o.config)
 	if err != nil {
 		return err
@@ -172,6 +169,9 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	}
 	if err := o.agones.check(changed, len(configs)); err != nil {
 		return usageError{err}
+	}
+	if o.listen == "" && o.udp == "" && o.http == "" {
+		return usagef("--listen, --udp and --http are all off: nothing could reach the server")
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
