@@ -21,6 +21,8 @@ type queuedEvent struct {
 	// sent reports whether a snapshot carried the event, last at sentAt.
 	sent   bool
 	sentAt time.Duration
+	// board marks a scoreboard part's buffer (see boardBuf; 0: none).
+	board uint8
 }
 
 // sendEvent queues a reliable event for c: it rides in c's next snapshot

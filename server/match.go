@@ -69,8 +69,9 @@ func (s *Server) sendScoreboard(now time.Duration) {
 	if d := s.match.Config().Duration; d > 0 {
 		ev.TimeLeft = max(0, d-now)
 	}
-	// One buffer for every part, and the rows and parts on the stack: a
-	// scoreboard costs one allocation however many players there are.
+	// One buffer for every part, reused once no client holds it
+	// (boardBuf), and the rows and parts on the stack: a scoreboard
+	// allocates nothing in a steady state.
 	n := 0
 	for _, c := range s.clients {
 		if c != nil {
@@ -80,7 +81,7 @@ func (s *Server) sendScoreboard(now time.Duration) {
 	var rows [wire.MaxScoreRows]wire.ScoreRow
 	var partsBuf [wire.MaxEntities/wire.MaxScoreRows + 1][]byte
 	parts := partsBuf[:0]
-	buf := make([]byte, 0, (n+wire.MaxScoreRows-1)/wire.MaxScoreRows*wire.MaxEventData)
+	buf, mark := s.boardBuf((n + wire.MaxScoreRows - 1) / wire.MaxScoreRows * wire.MaxEventData)
 	ev.Rows = rows[:0]
 	flush := func() {
 		if data, err := wire.AppendScoreboardEvent(buf, &ev); err == nil {
@@ -107,7 +108,7 @@ func (s *Server) sendScoreboard(now time.Duration) {
 	for _, c := range s.clients {
 		if c != nil {
 			for _, p := range parts {
-				s.sendEvent(c, wire.EventScoreboard, p)
+				s.sendBoardPart(c, p, mark)
 			}
 		}
 	}

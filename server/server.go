@@ -96,6 +96,7 @@ type Server struct {
 
 	hash    hash.Hash
 	hashBuf []byte
+	boards  [][]byte // scoreboard buffers for reuse (boards.go)
 	spawnN  [2]int
 
 	sched      scheduler
