@@ -92,7 +92,12 @@ func ReadPaths(name string, r io.Reader) ([]Sample, error) {
 		if n == 0 {
 			if len(rec) != 6 || rec[0] != "time" || rec[1] != "player" || rec[2] != "team" ||
 				rec[3] != "x" || rec[4] != "y" || rec[5] != "z" {
-				return nil, fail(line, "", "header row is %q, want %q", joinFields(rec), PathHeader)
+				msg := fmt.Sprintf("header row is %q, want %q", joinFields(rec), PathHeader)
+				if slices.Contains(rec, "seat") && slices.Contains(rec, "round") {
+					// lagkit study export's table of every round's paths.
+					msg += ": this is a study's table of paths; lagkit study export also writes each round's paths in this format, as paths-study<ID>-round<N>.csv"
+				}
+				return nil, fail(line, "", "%s", msg)
 			}
 			continue
 		}
