@@ -15,7 +15,7 @@ func TestReadPathsErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"", "p.csv: empty file"},
 		{"t,player,team,x,y,z\n", `p.csv:1: header row is "t,player,team,x,y,z"`},
-		{"study,round,time_s,seat,team,x,y,z\n", `lagkit study export also writes each round's paths in this format, as paths-study<ID>-round<N>.csv`},
+		{"study,round,time_s,seat,team,x,y,z\n", `p.csv:1: header row is "study,round,time_s,seat,team,x,y,z", want "time,player,team,x,y,z": this is a study's table of paths; lagkit study export also writes each round's paths in this format, as paths-study<ID>-round<N>.csv`},
 		{PathHeader + "\n0,1,0,1,2\n", "p.csv:2: 5 fields, want 6"},
 		{PathHeader + "\n0,1,0,1,2,3\n0.1,1,0,abc,2,3\n", `p.csv:3: x: "abc" is not a finite number`},
 		{PathHeader + "\n0,1,0,1,2,NaN\n", `p.csv:2: z: "NaN" is not a finite number`},
