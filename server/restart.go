@@ -6,8 +6,9 @@ import "github.com/lagkit/lagkit/game"
 // measured part does after its warm-up, so that nothing of the warm-up
 // counts: the mode's scores, flags and points go back to their start
 // (mode.Match.Restart), every player's statistics to zero (those kept
-// for players away too), projectiles in flight are gone (a warm-up shot
-// lands in no record), and the living are healed. Nobody is moved: play
+// for players away too), projectiles in flight are gone and hits
+// awaiting their victims' appeals are void (a warm-up shot lands in no
+// record and hurts nobody after it), and the living are healed. Nobody is moved: play
 // goes on where it stands, and the dead respawn when they were due.
 // Clients see the flags and points in objective events, and the zeroed
 // scores in a scoreboard sent now. Under time warp no warp reaches back
@@ -15,6 +16,12 @@ import "github.com/lagkit/lagkit/game"
 func (s *Server) Restart() {
 	s.match.Restart(s.PlayTime())
 	s.projectiles = s.projectiles[:0]
+	for i := range s.appeals {
+		if a := &s.appeals[i]; a.active {
+			a.active = false
+			s.activeAppeals--
+		}
+	}
 	if s.warp != nil {
 		s.warpRestart()
 	}

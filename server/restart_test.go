@@ -2,8 +2,10 @@ package server
 
 import (
 	"testing"
+	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/world"
 )
@@ -68,5 +70,27 @@ func TestRestart(t *testing.T) {
 	}
 	if !returned || !restarted {
 		t.Errorf("log: flag returned %v, restart %v", returned, restarted)
+	}
+}
+
+// TestRestartVoidsAppeals: a warm-up hit awaiting its victim's appeal
+// when the round restarts is void: no damage, no record, and the
+// victim's late answer is ignored.
+func TestRestartVoidsAppeals(t *testing.T) {
+	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}})
+	d.shoot(nil)
+	if len(d.hits[2]) != 1 || d.hits[2][0].Appeal == 0 {
+		t.Fatalf("victim received %+v, want one provisional hit", d.hits[2])
+	}
+	d.records = nil
+	d.s.Restart()
+	if err := d.appeal(d.s.Time(), 2, d.hits[2][0].Appeal, false); err != nil {
+		t.Fatal(err)
+	}
+	d.run(time.Second)
+	slot, _ := d.s.ClientByPeer(2)
+	v, _ := d.s.Client(slot)
+	if len(d.records) != 0 || v.State.Health != game.MaxHealth || v.HitsTaken != 0 {
+		t.Fatalf("after the restart: records %+v, victim health %d, hits taken %d", d.records, v.State.Health, v.HitsTaken)
 	}
 }
