@@ -55,7 +55,8 @@ func (h *Host) RequireTokens(key []byte, address string) error {
 
 // IssueToken returns a connect token for player in the match id, valid
 // for ttl, or an error if the host requires no tokens or has no such
-// match.
+// match. For a match that is ending it returns ErrEnded: such a token
+// would connect to nothing, and its holder wait out its connect timeout.
 func (h *Host) IssueToken(id, player string, ttl time.Duration) ([]byte, error) {
 	h.mu.Lock()
 	key, addr := h.tokens, h.tokenAddr
@@ -63,8 +64,12 @@ func (h *Host) IssueToken(id, player string, ttl time.Duration) ([]byte, error) 
 	if key == nil {
 		return nil, errors.New("realtime: this host requires no connect tokens")
 	}
-	if _, ok := h.Match(id); !ok {
+	m, ok := h.Match(id)
+	if !ok {
 		return nil, fmt.Errorf("realtime: no match %q", id)
+	}
+	if m.ended.Load() {
+		return nil, ErrEnded
 	}
 	return token.Seal(key, token.Claims{Match: id, Player: player, Address: addr, Expires: time.Now().Add(ttl)})
 }

@@ -2,6 +2,8 @@ package realtime
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
@@ -204,4 +206,26 @@ func TestPanicEndsOneBot(t *testing.T) {
 	if strings.Contains(l, `"msg":"match panic"`) {
 		t.Fatal("the bot's panic ended the match")
 	}
+}
+
+// TestNoTokenForAnEndingMatch: a match that has begun to end issues no
+// connect token (ErrEnded): one would connect to nothing.
+func TestNoTokenForAnEndingMatch(t *testing.T) {
+	h := NewHost(quiet, nil)
+	if err := h.RequireTokens(make([]byte, 32), "udp://lagkit.test:4433"); err != nil {
+		t.Fatal(err)
+	}
+	defer h.Shutdown(context.Background(), "test over")
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.IssueToken(m.ID(), "p", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	m.ended.Store(true) // as End does first, before telling the players
+	if _, err := h.IssueToken(m.ID(), "p", time.Minute); !errors.Is(err, ErrEnded) {
+		t.Fatalf("token for an ending match: %v, want ErrEnded", err)
+	}
+	m.ended.Store(false) // and let Shutdown end it as usual
 }

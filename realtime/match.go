@@ -147,10 +147,6 @@ func (m *Match) ID() string { return m.id }
 // closed.
 func (m *Match) Done() <-chan struct{} { return m.done }
 
-// Ending reports whether the match has begun to end: its players are
-// being told, and it admits nobody new. Done closes a little later.
-func (m *Match) Ending() bool { return m.ended.Load() }
-
 // Reason returns why the match ended ("" while it runs).
 func (m *Match) Reason() string {
 	select {

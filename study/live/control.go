@@ -1,11 +1,13 @@
 package live
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 	"unicode/utf8"
 
+	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/study"
 )
@@ -198,10 +200,7 @@ func (d *Driver) Join(code string) (study.Admission, error) {
 		return study.Admission{}, study.ErrEnded
 	}
 	a := study.Admission{Seat: seat, Name: fmt.Sprintf("player %d", seat+1), Phase: phase}
-	// A round whose match is ending is over for a page too: a token for
-	// it would connect to nothing, and the page would wait out its
-	// connect timeout rather than join the next round when it starts.
-	if m == nil || m.Ending() || phase == study.PhaseQuestions || phase == study.PhaseInterval {
+	if m == nil || phase == study.PhaseQuestions || phase == study.PhaseInterval {
 		return a, nil
 	}
 	tok, err := d.cfg.Host.IssueToken(m.ID(), d.playerName(seat), d.cfg.TokenTTL)
@@ -210,8 +209,11 @@ func (d *Driver) Join(code string) (study.Admission, error) {
 		case <-m.Done():
 			return a, nil // the round has just ended: the page asks again
 		default:
-			return study.Admission{}, err
 		}
+		if errors.Is(err, realtime.ErrEnded) {
+			return a, nil // ending: a token would connect to nothing
+		}
+		return study.Admission{}, err
 	}
 	a.Match, a.Token = m.ID(), tok
 	return a, nil
