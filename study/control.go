@@ -128,8 +128,8 @@ type Response struct {
 // code"). An empty code matches nothing. Every lookup of a code (the
 // schedule's check for duplicates, the live driver, the pages) uses it.
 func SameCode(seat, code string) bool {
-	seat, code = strings.TrimSpace(seat), strings.TrimSpace(code)
-	return seat != "" && strings.EqualFold(seat, code)
+	k := CodeKey(seat)
+	return k != "" && k == CodeKey(code)
 }
 
 // CodeKey is the form of code that SameCode compares: two codes are the
