@@ -1,9 +1,8 @@
 package nav
 
 import (
+	"encoding/binary"
 	"math"
-	"reflect"
-	"slices"
 	"sync"
 
 	"github.com/lagkit/lagkit/game"
@@ -22,24 +21,32 @@ const maxCachedGrids = 4
 // which copy of the map they came from.
 var builds gridCache
 
-// gridCache is a small most-recently-used list of built Grids by the exact
-// bits of everything Build reads.
+// gridCache is a small most-recently-used list of built Grids by
+// everything Build reads.
 type gridCache struct {
 	mu      sync.Mutex
 	entries []cachedGrid // most recently used first
 }
 
 type cachedGrid struct {
-	key []uint64
+	key gridKey
 	g   *Grid
 }
 
+// gridKey is everything Build reads: the movement settings, the cell
+// size and the exact bits of the map's geometry (geometry).
+type gridKey struct {
+	params   game.Params
+	cell     float64
+	geometry string
+}
+
 // get returns the Grid built for key, or nil.
-func (c *gridCache) get(key []uint64) *Grid {
+func (c *gridCache) get(key gridKey) *Grid {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, e := range c.entries {
-		if slices.Equal(e.key, key) {
+		if e.key == key {
 			copy(c.entries[1:i+1], c.entries[:i])
 			c.entries[0] = e
 			return e.g
@@ -50,11 +57,11 @@ func (c *gridCache) get(key []uint64) *Grid {
 
 // put keeps g as the Grid built for key, forgetting the least recently
 // used one beyond maxCachedGrids.
-func (c *gridCache) put(key []uint64, g *Grid) {
+func (c *gridCache) put(key gridKey, g *Grid) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, e := range c.entries {
-		if slices.Equal(e.key, key) {
+		if e.key == key {
 			return // built meanwhile by another goroutine
 		}
 	}
@@ -65,61 +72,35 @@ func (c *gridCache) put(key []uint64, g *Grid) {
 	c.entries[0] = cachedGrid{key, g}
 }
 
-// buildKey returns the exact bits of everything Build reads from m, p and
-// the cell size: the bounds, the boxes of the broad phase it uses, the
-// spawns' positions (reachability) and every field of p. The broad phase
-// itself is not part of it: Build only asks it for sets of boxes, which do
-// not depend on how it is laid out.
-func buildKey(m *world.Map, p *game.Params, cell float64) []uint64 {
-	var boxes []geom.AABB
+// geometry returns the exact bits of what Build reads of m's geometry:
+// the bounds, the boxes of the broad phase it uses and the spawns'
+// positions (reachability). The broad phase itself is not part of it:
+// Build only asks it for sets of boxes, which do not depend on how it is
+// laid out.
+func geometry(m *world.Map) string {
+	boxes := m.Boxes
 	if m.Grid != nil {
-		boxes = m.Grid.Boxes()
-	}
-	key := make([]uint64, 0, 16+6*max(len(boxes), len(m.Boxes))+3*len(m.Spawns))
-	f := func(xs ...float64) {
-		for _, x := range xs {
-			key = append(key, math.Float64bits(x))
+		boxes = nil
+		for _, b := range m.Grid.Boxes() {
+			boxes = append(boxes, world.Box{AABB: b})
 		}
 	}
+	b := make([]byte, 0, 8*(8+6*len(boxes)+3*len(m.Spawns)))
 	v := func(ps ...geom.Vec3) {
 		for _, p := range ps {
-			f(p.X, p.Y, p.Z)
-		}
-	}
-	f(cell)
-	pv := reflect.ValueOf(p).Elem()
-	for i := range pv.NumField() {
-		switch fv := pv.Field(i); fv.Kind() {
-		case reflect.Float64:
-			f(fv.Float())
-		case reflect.Bool:
-			key = append(key, uint64(btoi(fv.Bool())))
-		default:
-			panic("nav: buildKey: game.Params field " + pv.Type().Field(i).Name + " of unexpected kind")
+			for _, x := range [3]float64{p.X, p.Y, p.Z} {
+				b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+			}
 		}
 	}
 	v(m.Bounds.Min, m.Bounds.Max)
-	if m.Grid != nil {
-		key = append(key, 1, uint64(len(boxes)))
-		for _, b := range boxes {
-			v(b.Min, b.Max)
-		}
-	} else {
-		key = append(key, 0, uint64(len(m.Boxes)))
-		for _, b := range m.Boxes {
-			v(b.Min, b.Max)
-		}
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(boxes)))
+	for _, x := range boxes {
+		v(x.Min, x.Max)
 	}
-	key = append(key, uint64(len(m.Spawns)))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(m.Spawns)))
 	for _, s := range m.Spawns {
 		v(s.Pos)
 	}
-	return key
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return string(b)
 }

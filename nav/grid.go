@@ -119,7 +119,7 @@ func BuildWithOptions(m *world.Map, p *game.Params, o BuildOptions) (*Grid, erro
 		return nil, fmt.Errorf("nav: %s: %g x %g cells of %g m exceed the limit of %d; use larger cells",
 			m.Name, nx, ny, cell, maxColumns)
 	}
-	key := buildKey(m, &params, cell)
+	key := gridKey{params: params, cell: cell, geometry: geometry(m)}
 	if g := builds.get(key); g != nil {
 		return g, nil
 	}
