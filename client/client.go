@@ -10,6 +10,7 @@
 package client
 
 import (
+	"crypto/ecdh"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -23,6 +24,7 @@ import (
 	"github.com/lagkit/lagkit/internal/outbox"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -64,6 +66,14 @@ type Config struct {
 	// time Connect is called with the name, which differs between a
 	// client and its restart on the same address.
 	Nonce uint64
+	// SealKey, if set, is the client's X25519 key for sealing the
+	// session (package seal): its public key goes in the Connect, and
+	// when the server's Challenge carries one too, every datagram after
+	// the handshake is authenticated and encrypted both ways. A driver
+	// over native UDP makes one per session with seal.NewKey; over a
+	// transport that authenticates packets itself (WebTransport,
+	// WebSocket) and in a simulation, leave it nil.
+	SealKey *ecdh.PrivateKey
 	// Token is a connect token (package token) for a server that requires
 	// one: sent in every Connect, after the address token of the
 	// server's Challenge. At most token.MaxSize bytes.
@@ -169,9 +179,17 @@ type Client struct {
 	tickDur  time.Duration
 	decay    float64 // per-tick factor on the smoothing offset
 
-	connectAt time.Duration          // last Connect sent
-	nonce     uint64                 // the session nonce
-	token     string                 // the address token of the server's Challenge
+	connectAt time.Duration // last Connect sent
+	nonce     uint64        // the session nonce
+	token     string        // the address token of the server's Challenge
+	// seal seals the session once the server's first sealed datagram
+	// opened under sealing, the keys derived from its Challenge.
+	seal, sealing *seal.Session
+	opened        []byte // sealed datagrams are opened into it
+	// serverMap is the map the server's Accept named when it was not
+	// this client's; byServer is set when the server ended the session.
+	serverMap string
+	byServer  bool
 	outq      outbox.Queue[struct{}] // datagrams since the last Outbox
 	outbox    [][]byte
 	cmdBuf    []byte
@@ -271,6 +289,9 @@ type Stats struct {
 	// ForeignGoodbyes counts the server's Disconnects that named another
 	// session (an earlier one at this address): ignored.
 	ForeignGoodbyes int
+	// Forged counts datagrams a sealed session dropped: plain ones once
+	// it is sealed, and sealed ones that did not open under its key.
+	Forged int
 }
 
 // New returns a client for cfg. Call Connect to start a session.
@@ -328,8 +349,14 @@ func (c *Client) Outbox() [][]byte {
 // collect appends one drained datagram to the outbox.
 func (c *Client) collect(_ struct{}, b []byte) { c.outbox = append(c.outbox, b) }
 
-// send queues a copy of buf.
-func (c *Client) send(buf []byte) { c.outq.Add(struct{}{}, buf) }
+// send queues a copy of buf, sealed once the session is.
+func (c *Client) send(buf []byte) {
+	if c.seal != nil {
+		c.outq.Commit(struct{}{}, c.seal.Seal(c.outq.Tail(), buf))
+		return
+	}
+	c.outq.Add(struct{}{}, buf)
+}
 
 // Connect starts a session; the Connect message repeats every ConnectRetry
 // until the server answers.
@@ -376,7 +403,12 @@ func sessionNonce(now time.Duration, name string) uint64 {
 }
 
 func (c *Client) sendConnect(now time.Duration) {
+	var key string
+	if c.cfg.SealKey != nil {
+		key = string(c.cfg.SealKey.PublicKey().Bytes())
+	}
 	buf, err := wire.AppendConnect(nil, &wire.Connect{
+		Key:          key,
 		Version:      wire.Version,
 		Nonce:        c.nonce,
 		Token:        c.token + string(c.cfg.Token),
@@ -402,6 +434,53 @@ func (c *Client) Disconnect(reason string) {
 	c.phase, c.reason = Closed, reason
 }
 
+// unseal returns the datagram data holds: data itself in a session that
+// is not sealed, else what opens from it. Once the session is sealed, a
+// plain datagram, or a sealed one that does not open, is dropped and
+// counted (Stats.Forged).
+func (c *Client) unseal(data []byte) ([]byte, error) {
+	if !seal.Is(data) {
+		if c.seal != nil {
+			c.stats.Forged++
+			return nil, ErrForged
+		}
+		return data, nil
+	}
+	s := c.seal
+	if s == nil {
+		s = c.sealing
+	}
+	if s == nil {
+		c.stats.Forged++
+		return nil, ErrForged
+	}
+	opened, err := s.Open(c.opened[:0], data)
+	if err != nil {
+		c.stats.Forged++
+		return nil, ErrForged
+	}
+	c.opened = opened
+	if c.seal == nil {
+		c.seal, c.sealing = s, nil // the server's first sealed datagram
+	}
+	return opened, nil
+}
+
+// ErrForged is returned by Step for a datagram a sealed session drops.
+var ErrForged = errors.New("client: datagram does not open under the session's key")
+
+// ServerMap returns the map the server plays when its Accept named
+// another than Config.Map, which closed the session; "" otherwise.
+func (c *Client) ServerMap() string { return c.serverMap }
+
+// ClosedByServer reports whether the server ended the session (its
+// Disconnect arrived): Reason then says why, DisconnectCode with what
+// code.
+func (c *Client) ClosedByServer() bool { return c.byServer }
+
+// Sealed reports whether the session's datagrams are sealed.
+func (c *Client) Sealed() bool { return c.seal != nil }
+
 // ServerTime returns the client's estimate of the server time it is
 // receiving now: the server's clock seen through the one-way delay, which
 // is the time of the newest snapshots as they arrive.
@@ -409,6 +488,10 @@ func (c *Client) ServerTime(now time.Duration) time.Duration { return now + c.of
 
 // Step processes one received datagram.
 func (c *Client) Step(now time.Duration, data []byte) error {
+	data, err := c.unseal(data)
+	if err != nil {
+		return err
+	}
 	typ, err := wire.PeekType(data)
 	if err != nil {
 		c.stats.Malformed++
@@ -428,6 +511,14 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 			c.stats.Malformed++
 			return fmt.Errorf("client: accept: tick rate %d or client id %d out of range", m.TickRate, m.ClientID)
 		}
+		if m.Map != c.cfg.Map.Name {
+			// Prediction against another map would be corrected every
+			// tick: the session ends, and ServerMap says which map the
+			// server plays, for a page to load it and start again.
+			c.serverMap = m.Map
+			c.phase, c.reason = Closed, fmt.Sprintf("the server plays map %q, this client has %q", m.Map, c.cfg.Map.Name)
+			return nil
+		}
 		c.phase = Connected
 		c.id = int(m.ClientID)
 		c.tickRate = int(m.TickRate)
@@ -445,6 +536,15 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 		}
 		if c.phase == Connecting && m.Nonce == c.nonce && m.Token != c.token {
 			c.token = m.Token // prove we receive here: connect again with it
+			if m.Key != "" && c.cfg.SealKey != nil {
+				// The server seals: its Accept will come sealed under the
+				// keys of this exchange.
+				var err error
+				if c.sealing, err = seal.New(seal.Client, c.cfg.SealKey, c.cfg.SealKey.PublicKey().Bytes(), []byte(m.Key), c.nonce); err != nil {
+					c.phase, c.reason = Closed, "server's session key: "+err.Error()
+					return nil
+				}
+			}
 			c.sendConnect(now)
 		}
 		return nil
@@ -469,6 +569,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 			return nil
 		}
 		c.phase, c.reason, c.code = Closed, "disconnected by server: "+m.Reason, m.Code
+		c.byServer = true
 		return nil
 	case wire.MsgSnapshot:
 		if c.phase != Connected {

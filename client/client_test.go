@@ -30,7 +30,7 @@ func connected(t *testing.T, cfg Config) *Client {
 	if len(c.Outbox()) != 1 {
 		t.Fatal("no connect sent")
 	}
-	b, _ := wire.AppendAccept(nil, &wire.Accept{ClientID: 0, TickRate: 64, Map: "open"})
+	b, _ := wire.AppendAccept(nil, &wire.Accept{ClientID: 0, TickRate: 64, Map: cfg.Map.Name})
 	if err := c.Step(0, b); err != nil {
 		t.Fatal(err)
 	}

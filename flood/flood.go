@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -226,7 +227,7 @@ func (s *source) read(cnt *counts) {
 		}
 		tok := []byte(ch.Token)
 		tok[len(tok)/2] ^= 0x5a
-		echo, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Nonce: ch.Nonce, Token: string(tok), Name: "flood"})
+		echo, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Nonce: ch.Nonce, Token: string(tok), Name: "flood", Key: strings.Repeat("k", wire.KeySize)})
 		if err == nil {
 			s.mu.Lock()
 			s.echo = echo
@@ -291,7 +292,8 @@ func newPayloads(rng *rand.Rand) *payloads {
 	}
 	var valid [][]byte
 	for i := range 32 {
-		c := wire.Connect{Version: wire.Version, Nonce: rng.Uint64(), Name: fmt.Sprintf("flood%d", i)}
+		// Each with a key to seal its session with, as a native client's.
+		c := wire.Connect{Version: wire.Version, Nonce: rng.Uint64(), Name: fmt.Sprintf("flood%d", i), Key: string(random(wire.KeySize))}
 		b, _ := wire.AppendConnect(nil, &c)
 		p.add(kindConnect, b)
 		valid = append(valid, b)

@@ -3,7 +3,6 @@ package realtime
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -108,11 +108,20 @@ func RunClient(ctx context.Context, conn transport.Conn, cfg ClientConfig) (Clie
 		// session, so its nonce cannot come from its clock and name.
 		cc.Nonce = client.RandomNonce()
 	}
+	if cc.SealKey == nil && transport.Forgeable(conn) {
+		// Anyone can forge a UDP datagram's source address: the
+		// session's datagrams are sealed under keys of its own.
+		key, err := seal.NewKey()
+		if err != nil {
+			return ClientStats{}, err
+		}
+		cc.SealKey = key
+	}
 	c, err := client.New(cc)
 	if err != nil {
 		return ClientStats{}, err
 	}
-	d := &clientDriver{conn: conn, c: c, brain: cfg.Brain, live: cfg.Stats, mapName: cfg.Client.Map.Name,
+	d := &clientDriver{conn: conn, c: c, brain: cfg.Brain, live: cfg.Stats,
 		inbox: make(chan []byte, 256), start: time.Now()}
 	d.st.Name, d.st.Seat, d.st.Nonce = cfg.Client.Name, -1, cc.Nonce
 	if cfg.Account != nil {
@@ -126,20 +135,17 @@ type clientDriver struct {
 	c       *client.Client
 	brain   Brain
 	live    *LiveStats
-	mapName string
 	inbox   chan []byte
 	readErr error
 	start   time.Time
 
-	st              ClientStats
-	predSum         float64
-	predN           int
-	rttSum          float64
-	rttN            int
-	rttSamples      []float64 // sorted; one a second, so bounded by the session's length
-	nextRTT         time.Duration
-	failure         error
-	sawDisconnected bool
+	st         ClientStats
+	predSum    float64
+	predN      int
+	rttSum     float64
+	rttN       int
+	rttSamples []float64 // sorted; one a second, so bounded by the session's length
+	nextRTT    time.Duration
 }
 
 func (d *clientDriver) now() time.Duration { return time.Since(d.start) }
@@ -182,15 +188,9 @@ func (d *clientDriver) run(ctx context.Context) (ClientStats, error) {
 			_ = d.conn.Close("client left")
 			return d.finish(nil)
 		}
-		if d.failure != nil {
-			d.c.Disconnect(d.failure.Error())
-			d.flush()
-			_ = d.conn.Close(d.failure.Error())
-			return d.finish(d.failure)
-		}
 		if d.c.Phase() == client.Closed {
 			_ = d.conn.Close(d.c.Reason())
-			if d.sawDisconnected {
+			if d.c.ClosedByServer() {
 				return d.finish(nil)
 			}
 			return d.finish(errors.New(d.c.Reason()))
@@ -237,7 +237,7 @@ func (d *clientDriver) read(ctx context.Context, done chan struct{}) {
 
 // lost describes a connection that closed under the session.
 func (d *clientDriver) lost() error {
-	if d.c.Phase() == client.Closed && d.sawDisconnected {
+	if d.c.Phase() == client.Closed && d.c.ClosedByServer() {
 		return nil
 	}
 	reason := d.conn.Reason()
@@ -250,16 +250,6 @@ func (d *clientDriver) lost() error {
 
 // step hands one datagram to the client core.
 func (d *clientDriver) step(b []byte) {
-	if typ, err := wire.PeekType(b); err == nil && typ == wire.MsgAccept {
-		var a wire.Accept
-		if wire.DecodeAccept(b, &a) == nil && a.Map != d.mapName && d.c.Phase() == client.Connecting {
-			d.failure = fmt.Errorf("realtime: the server plays map %q, this client was set up for %q", a.Map, d.mapName)
-			return
-		}
-	}
-	if typ, err := wire.PeekType(b); err == nil && typ == wire.MsgDisconnect {
-		d.sawDisconnected = true
-	}
 	d.st.BytesIn += len(b)
 	_ = d.c.Step(d.now(), b) // the client counts what it rejects
 	if d.c.Phase() == client.Connected {

@@ -109,7 +109,7 @@ func TestDecodeJSON(t *testing.T) {
 		if err == nil {
 			// What Host.Start finds, placed as the HTTP API places it.
 			var ce *ConfigError
-			if _, err = newMatch("1", c, nil, nil, nil, ""); errors.As(err, &ce) {
+			if _, err = newMatch("1", c, nil, nil, matchKeys{}, ""); errors.As(err, &ce) {
 				err = doc.Locate(ce.Problem)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lagkit/lagkit/flood"
 	"github.com/lagkit/lagkit/internal/walltest"
+	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -159,21 +160,28 @@ func TestFlood(t *testing.T) {
 	cancel()
 	wait()
 	drops := map[string]float64{}
-	for _, r := range []string{DropQueueFull, DropMalformed, DropNoPeer, DropToken, DropSend} {
+	for _, r := range []string{DropQueueFull, DropMalformed, DropNoPeer, DropToken, DropSend, DropForged} {
 		drops[r] = counter(t, srv.reg, "lagkit_datagrams_dropped_total", map[string]string{"reason": r})
+	}
+	refused := map[string]float64{}
+	for _, r := range []string{server.RefuseMalformed, server.RefuseNotConnect, server.RefuseVersion, server.RefuseToken, server.RefuseUnsealed, "challenged", "admitted"} {
+		refused[r] = counter(t, srv.reg, "lagkit_handshakes_total", map[string]string{"transport": "udp", "outcome": r})
 	}
 	t.Logf("flood %.1f s from %d sources: %d datagrams (%.0f/s, %d bytes) sent, %d (%d bytes) back, amplification %.4f; sent %v; replies %v",
 		result.DurationS, result.Sources, result.Sent, result.Rate(), result.SentBytes, result.Received, result.ReceivedBytes, result.Amplification(), result.Kinds, result.Replies)
-	t.Logf("drops %v; listener %+v; ticks %+v; heap %d -> %d -> %d KiB, RSS %d -> %d -> %d MiB (before, a third into, after the flood), peak RSS %d MiB; the bots shot %d times, killed %d times during the flood",
-		drops, srv.l.Stats(), ticks, heap0>>10, heapMid>>10, heap1>>10, rss0>>20, rssMid>>20, rss1>>20, peakRSS()>>20, shots1-shots0, kills1-kills0)
+	t.Logf("drops %v; front door %v; listener %+v; ticks %+v; heap %d -> %d -> %d KiB, RSS %d -> %d -> %d MiB (before, a third into, after the flood), peak RSS %d MiB; the bots shot %d times, killed %d times during the flood",
+		drops, refused, srv.l.Stats(), ticks, heap0>>10, heapMid>>10, heap1>>10, rss0>>20, rssMid>>20, rss1>>20, peakRSS()>>20, shots1-shots0, kills1-kills0)
 	if result.ReceivedBytes > result.SentBytes {
 		t.Errorf("the flood got back %d bytes for the %d it sent", result.ReceivedBytes, result.SentBytes)
 	}
 	if float64(result.Sent) < 0.8*rate*d.Seconds() {
 		t.Errorf("only %d datagrams sent in %v", result.Sent, d)
 	}
-	if drops[DropMalformed] == 0 || drops[DropNoPeer] == 0 {
-		t.Errorf("drops by reason %v: want malformed and unknown-peer drops counted", drops)
+	if refused[server.RefuseMalformed] == 0 || refused[server.RefuseNotConnect] == 0 || refused[server.RefuseVersion] == 0 {
+		t.Errorf("handshakes by outcome %v: want malformed, not-a-Connect and other-version refusals counted", refused)
+	}
+	if st := srv.l.Stats(); st.Peers > bots {
+		t.Errorf("the listener holds %d sessions for %d bots: the flood's addresses got some", st.Peers, bots)
 	}
 	if result.Kinds["wrong_echo"] == 0 {
 		t.Errorf("no Connect echoed a Challenge with a wrong token: replies %v", result.Replies)

@@ -2,9 +2,12 @@ package realtime
 
 import (
 	"context"
+	"crypto/ecdh"
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -14,9 +17,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
-	"github.com/lagkit/lagkit/wire"
 )
 
 // Host runs many matches in one process, each on its own goroutine, and
@@ -36,6 +39,16 @@ type Host struct {
 	tokenAddr string
 	// sink, if set, gets what every match started after SetSink does.
 	sink record.Sink
+	// cookieKey keys the address tokens of every match's handshake and
+	// of the host's gates; sealKey is the host's key for sealed
+	// sessions (package seal). gates are made from them and the tokens'
+	// key when first needed.
+	cookieKey []byte
+	sealKey   *ecdh.PrivateKey
+	gates     *gates
+	limits    HandshakeLimits
+	pending   map[netip.Prefix]int // connections in their handshake, by source
+	refusals  *sampler
 }
 
 // RequireTokens makes every match started after it admit only clients
@@ -50,6 +63,7 @@ func (h *Host) RequireTokens(key []byte, address string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.tokens, h.tokenAddr = key, address
+	h.gates = nil // made again with the key
 	return nil
 }
 
@@ -83,7 +97,14 @@ func NewHost(log *slog.Logger, met *Metrics) *Host {
 	if met == nil {
 		met = NewMetrics(prometheus.NewRegistry())
 	}
-	return &Host{log: log, met: met}
+	cookie := make([]byte, 32)
+	crand.Read(cookie)
+	key, err := seal.NewKey()
+	if err != nil {
+		panic(fmt.Sprintf("realtime: no key for sealed sessions: %v", err)) // the system's random source failed
+	}
+	return &Host{log: log, met: met, cookieKey: cookie, sealKey: key, limits: DefaultHandshakeLimits,
+		pending: map[netip.Prefix]int{}, refusals: newSampler(log, 10*time.Second)}
 }
 
 // ErrShutdown is returned by Start once Shutdown has begun.
@@ -118,7 +139,7 @@ func (h *Host) start(cfg MatchConfig) (*Match, record.Sink, error) {
 	}
 	h.seq++
 	id := strconv.Itoa(h.seq)
-	m, err := newMatch(id, cfg, h.log, h.met, h.tokens, h.tokenAddr)
+	m, err := newMatch(id, cfg, h.log, h.met, h.keys(), h.tokenAddr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -160,75 +181,9 @@ func (h *Host) Match(id string) (*Match, bool) {
 	return nil, false
 }
 
-// Join gives conn to a match: when the host requires connect tokens, to
-// the match the token of its first datagram (its Connect) names (see
-// route); else to the oldest match with a free seat. It closes conn when
-// no match takes it.
-func (h *Host) Join(conn transport.Conn) error {
-	h.mu.Lock()
-	key := h.tokens
-	h.mu.Unlock()
-	if key != nil {
-		go h.route(conn, key)
-		return nil
-	}
-	for _, m := range h.Matches() {
-		if err := m.Add(conn); err == nil {
-			return nil
-		}
-	}
-	_ = conn.Close("server full")
-	return errors.New("realtime: every match is full")
-}
-
-// routeWait bounds how long a new connection may take to send its
-// Connect before it is closed.
-const routeWait = 5 * time.Second
-
-// route reads conn's first datagram, a Connect, and hands conn with it
-// to the match its connect token names, so that one listener serves
-// every match of the host. The token is opened here only to read the
-// match: the match's core checks it in full (expiry, address, replay)
-// before it allocates anything. A connection whose first datagram is not
-// a Connect with a valid token for a match of this host is closed, its
-// datagram counted as dropped, and nothing is sent back.
-func (h *Host) route(conn transport.Conn, key []byte) {
-	ctx, cancel := context.WithTimeout(context.Background(), routeWait)
-	defer cancel()
-	buf := make([]byte, transport.MaxDatagram)
-	n, err := conn.Recv(ctx, buf)
-	if err != nil {
-		_ = conn.Close("no connect")
-		return
-	}
-	refuse := func(reason, why string) {
-		h.met.Dropped.WithLabelValues("", reason).Inc()
-		h.log.Debug("refused", "peer", conn.Peer(), "err", why)
-		_ = conn.Close(why)
-	}
-	var c wire.Connect
-	if err := wire.DecodeConnect(buf[:n], &c); err != nil {
-		refuse(DropMalformed, "first datagram is not a connect")
-		return
-	}
-	claims, err := token.Open(key, []byte(c.Token), time.Now())
-	if err != nil {
-		refuse(DropToken, "connect token: "+err.Error())
-		return
-	}
-	m, ok := h.Match(claims.Match)
-	if !ok {
-		refuse(DropToken, fmt.Sprintf("connect token for match %q, which this server does not run", claims.Match))
-		return
-	}
-	if err := m.addFirst(conn, buf[:n]); err != nil {
-		h.log.Warn("refused", "peer", conn.Peer(), "match", m.ID(), "err", err)
-		_ = conn.Close("match full")
-	}
-}
-
-// Serve accepts sessions from l and joins them to matches until ctx is
-// done or l closes.
+// Serve accepts sessions from l and joins them to matches (see Join)
+// until ctx is done or l closes. A UDP listener made with the host's
+// UDPUnrouted opens no session by itself, and Serve on it only waits.
 func (h *Host) Serve(ctx context.Context, l transport.Listener) error {
 	for {
 		conn, err := l.Accept(ctx)
@@ -238,9 +193,7 @@ func (h *Host) Serve(ctx context.Context, l transport.Listener) error {
 			}
 			return err
 		}
-		if err := h.Join(conn); err != nil {
-			h.log.Warn("refused", "peer", conn.Peer(), "err", err)
-		}
+		h.Join(conn)
 	}
 }
 

@@ -23,7 +23,6 @@ import (
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/transport"
-	"github.com/lagkit/lagkit/wire"
 )
 
 // queueLen is how many received datagrams a match buffers between its
@@ -98,19 +97,21 @@ type inbound struct {
 // counting into met.
 // With a connect key the match admits only clients with a connect token
 // for id at tokenAddr (see Host.RequireTokens).
-func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, connectKey []byte, tokenAddr string) (*Match, error) {
+func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, keys matchKeys, tokenAddr string) (*Match, error) {
 	r, p := cfg.resolve()
 	if p != nil {
 		return nil, &ConfigError{p}
 	}
+	// The address tokens must be secret on a real network (the core's
+	// default derives them from the seed), and the same as the host's
+	// gates', which answer Challenges before any match sees a Connect.
+	r.server.CookieKey, r.server.SealKey = keys.cookie, keys.seal
 	if len(r.server.CookieKey) == 0 {
-		// The address tokens must be secret on a real network (the
-		// core's default derives them from the seed).
 		r.server.CookieKey = make([]byte, 32)
 		crand.Read(r.server.CookieKey)
 	}
-	if len(connectKey) != 0 {
-		r.server.ConnectKey, r.server.MatchID, r.server.Address = connectKey, id, tokenAddr
+	if len(keys.connect) != 0 {
+		r.server.ConnectKey, r.server.MatchID, r.server.Address = keys.connect, id, tokenAddr
 	}
 	// The core's time zero, as wall time: the core checks connect
 	// tokens' expiry against it and reads no clock itself.
@@ -177,21 +178,22 @@ func (m *Match) do(f func()) error {
 // closes, and closes it when the player leaves or the match ends.
 func (m *Match) Add(conn transport.Conn) error {
 	var err error
-	if e := m.do(func() { err = m.add(conn, false) }); e != nil {
+	if e := m.do(func() { _, err = m.add(conn, 0, false) }); e != nil {
 		return e
 	}
 	return err
 }
 
-// addFirst adds conn as Add does and hands the match first, the
-// datagram the host read from it to route it here.
-func (m *Match) addFirst(conn transport.Conn, first []byte) error {
+// addFirst adds conn as Add does, as the server's peer id (the one the
+// host's gate gave its address, which its address token is keyed by),
+// and hands the match first, the Connect the gate admitted.
+func (m *Match) addFirst(conn transport.Conn, id server.Peer, first []byte) error {
 	var err error
 	if e := m.do(func() {
-		if err = m.add(conn, false); err != nil {
+		var p *peer
+		if p, err = m.add(conn, id, false); err != nil {
 			return
 		}
-		p := m.peers[m.nextPeer-1]
 		select {
 		case b := <-m.free:
 			m.receive(m.now(), inbound{p: p, b: append(b[:0], first...)})
@@ -435,14 +437,12 @@ func (m *Match) step(now time.Duration, p *peer, b []byte) {
 	before := m.srv.Stats()
 	err := m.srv.Step(now, p.id, b)
 	after := m.srv.Stats()
-	if err != nil && after.Malformed == before.Malformed && !errors.Is(err, server.ErrOverLimit) {
+	switch {
+	case err == nil:
+	case errors.Is(err, server.ErrForged):
+		m.met.dropped[DropForged].Inc()
+	case after.Malformed == before.Malformed && !errors.Is(err, server.ErrOverLimit):
 		m.met.dropped[DropNoPeer].Inc() // well formed, but not from a player
-	}
-	if typ, err := wire.PeekType(b); err == nil && typ == wire.MsgDisconnect && p.seat >= 0 && p.closing == "" {
-		var d wire.Disconnect
-		if _, still := m.srv.ClientByPeer(p.id); !still && wire.DecodeDisconnect(b, &d) == nil {
-			p.closing = "client: " + d.Reason // the core has dropped it; the log says why
-		}
 	}
 	if after.Connects != before.Connects {
 		m.seated(p) // accepted, or started again by a client restarted at its address
@@ -487,31 +487,23 @@ func (m *Match) deliverDown(now time.Duration) {
 }
 
 // route sends the core's outbox: through each player's emulated downlink
-// if it has one, else at once.
+// if it has one, else at once. A peer whose session the core ended is
+// closed once what was sent it has left (deliverDown).
 func (m *Match) route(now time.Duration) {
 	for _, dg := range m.srv.Outbox() {
 		p := m.peers[dg.To]
 		if p == nil {
 			continue
 		}
-		if typ, err := wire.PeekType(dg.Data); err == nil {
-			switch typ {
-			case wire.MsgDisconnect:
-				var d wire.Disconnect
-				if wire.DecodeDisconnect(dg.Data, &d) == nil {
-					p.closing = d.Reason
-				}
-			case wire.MsgReject:
-				var r wire.Reject
-				if wire.DecodeReject(dg.Data, &r) == nil {
-					p.closing = "rejected: " + r.Reason
-				}
-			}
-		}
 		if p.down != nil {
 			p.down.Send(now, dg.Data)
 		} else {
 			m.send(p, dg.Data)
+		}
+	}
+	for _, c := range m.srv.Closed() {
+		if p := m.peers[c.Peer]; p != nil && (!c.ByClient || p.seat >= 0 && p.closing == "") {
+			p.closing = c.Reason
 		}
 	}
 }

@@ -14,6 +14,9 @@ const (
 	DropEmulated  = "emulated"     // lost or tail-dropped by an emulated link
 	DropNoPeer    = "unknown_peer" // from a peer the server has no session with
 	DropToken     = "token"        // a connect refused for its connect token
+	// DropForged: from a sealed session's address, but not opening
+	// under its key (spoofed, replayed or corrupted).
+	DropForged = "forged"
 )
 
 // Metrics are a host's Prometheus metrics, labelled by match. They are
@@ -47,6 +50,11 @@ type Metrics struct {
 	// Kicked counts the disconnects the server made, by reason: the
 	// wire.DisconnectCode it sent (a limit gone over, a timeout).
 	Kicked *prometheus.CounterVec
+	// Handshakes counts what the host's front door did with handshakes
+	// from addresses without a session, by transport and outcome:
+	// challenged, admitted, or the reason it refused one (see
+	// server.Gate and HandshakeLimits).
+	Handshakes *prometheus.CounterVec
 }
 
 // NewMetrics creates the metrics and registers them on reg.
@@ -99,11 +107,14 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "lagkit_match_panics_total", Help: "Matches ended by a panic in their goroutine (the process goes on)."}),
 		Kicked: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lagkit_server_disconnects_total", Help: "Players the server disconnected, by reason."}, []string{"match", "reason"}),
+		Handshakes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lagkit_handshakes_total",
+			Help: "Datagrams and connections from addresses without a session, by transport and outcome: challenged, admitted, or why refused."}, []string{"transport", "outcome"}),
 	}
 	x.MatchesMax.Set(maxMatches)
 	reg.MustRegister(x.TickSeconds, x.TickLateness, x.TickOverruns, x.Players, x.DatagramsIn, x.DatagramsOut,
 		x.BytesIn, x.BytesOut, x.Dropped, x.Rewinds, x.RollbackMetres, x.SBCHits, x.Appeals, x.MatchesRunning,
-		x.ConnectsTotal, x.DisconnectTotal, x.MatchesMax, x.Seats, x.CPUSeconds, x.Panics, x.Kicked)
+		x.ConnectsTotal, x.DisconnectTotal, x.MatchesMax, x.Seats, x.CPUSeconds, x.Panics, x.Kicked, x.Handshakes)
 	return x
 }
 
@@ -134,7 +145,7 @@ func (x *Metrics) forMatch(id string, seats int) *matchMetrics {
 		dropped: map[string]prometheus.Counter{}, parent: x, id: id,
 		appeals: x.Appeals.MustCurryWith(prometheus.Labels{"match": id}),
 	}
-	for _, r := range []string{DropQueueFull, DropSend, DropMalformed, DropEmulated, DropNoPeer, DropToken} {
+	for _, r := range []string{DropQueueFull, DropSend, DropMalformed, DropEmulated, DropNoPeer, DropToken, DropForged} {
 		mm.dropped[r] = x.Dropped.WithLabelValues(id, r)
 	}
 	mm.seats.Set(float64(seats))

@@ -58,12 +58,18 @@ func (p *peer) lost() int {
 // proves its address (see admit), and only then does a bot give up its
 // seat, so connections from spoofed addresses (which the listener
 // bounds and connectTimeout closes) empty no seat and lock nobody out.
-func (m *Match) add(conn transport.Conn, isBot bool) error {
+func (m *Match) add(conn transport.Conn, id server.Peer, isBot bool) (*peer, error) {
 	if !isBot && m.humans >= m.r.cfg.Seats {
-		return fmt.Errorf("realtime: match %s is full", m.id)
+		return nil, fmt.Errorf("realtime: match %s is full", m.id)
 	}
-	p := &peer{id: m.nextPeer, conn: conn, bot: isBot, seat: -1, joined: m.now()}
-	m.nextPeer++
+	if id == 0 {
+		id = m.nextPeer
+		m.nextPeer++
+	}
+	if m.peers[id] != nil {
+		return nil, fmt.Errorf("realtime: match %s has a connection from %s already", m.id, conn.Peer())
+	}
+	p := &peer{id: id, conn: conn, bot: isBot, seat: -1, joined: m.now()}
 	m.peers[p.id] = p
 	if isBot {
 		m.bots = append(m.bots, p)
@@ -73,7 +79,7 @@ func (m *Match) add(conn transport.Conn, isBot bool) error {
 	p.cancel = cancel
 	m.wg.Add(1)
 	go m.read(ctx, p)
-	return nil
+	return p, nil
 }
 
 // read is a connection's reader goroutine: it copies each datagram into a
@@ -307,7 +313,7 @@ func (m *Match) startNamedBot(name string, seat int) error {
 		cc.Token = tok
 	}
 	replicatedDisplay(&cc, m.r.server.Replication)
-	if err := m.add(srvEnd, true); err != nil {
+	if _, err := m.add(srvEnd, 0, true); err != nil {
 		return err
 	}
 	m.wg.Add(1)

@@ -215,7 +215,8 @@ func TestMatchOverEachTransport(t *testing.T) {
 		t.Skip("ten seconds of wall time")
 	}
 	walltest.Lock(t)
-	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
+	h := NewHost(quiet, nil)
+	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{Unrouted: h.UDPUnrouted})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +230,6 @@ func TestMatchOverEachTransport(t *testing.T) {
 	for _, i := range slow {
 		rules = append(rules, slowRule(i, 100)...)
 	}
-	h := NewHost(quiet, nil)
 	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 9, Latency: rules})
 	if err != nil {
 		t.Fatal(err)

@@ -6,15 +6,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/wire"
 )
 
-// rawClient is a client made of a UDP socket and the wire's messages: it
-// can do what a client restarted at the same address does, and send a
-// goodbye of its previous session.
+// rawClient is a client made of a UDP socket, the wire's messages and
+// sealed sessions (package seal): it can do what a client restarted at
+// the same address does, and send a goodbye of its previous session.
 type rawClient struct {
 	t    *testing.T
 	conn *net.UDPConn
+	// sess is each session's sealing, by nonce; cur the newest.
+	sess map[uint64]*seal.Session
+	cur  *seal.Session
 }
 
 func dialRaw(t *testing.T, addr string) *rawClient {
@@ -28,7 +32,7 @@ func dialRaw(t *testing.T, addr string) *rawClient {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return &rawClient{t: t, conn: conn}
+	return &rawClient{t: t, conn: conn, sess: map[uint64]*seal.Session{}}
 }
 
 func (r *rawClient) send(b []byte, err error) {
@@ -53,8 +57,14 @@ func (r *rawClient) await(typ wire.MsgType) []byte {
 		if err != nil {
 			r.t.Fatalf("waiting for a %v: %v", typ, err)
 		}
-		if got, err := wire.PeekType(buf[:n]); err == nil && got == typ {
-			return buf[:n]
+		b := buf[:n]
+		if seal.Is(b) && r.cur != nil {
+			if b, err = r.cur.Open(nil, b); err != nil {
+				continue
+			}
+		}
+		if got, err := wire.PeekType(b); err == nil && got == typ {
+			return b
 		}
 	}
 }
@@ -63,12 +73,21 @@ func (r *rawClient) await(typ wire.MsgType) []byte {
 // the seat accepted.
 func (r *rawClient) connect(nonce uint64, name string) int {
 	r.t.Helper()
-	m := wire.Connect{Version: wire.Version, Nonce: nonce, Name: name, InterpDelay: 100 * time.Millisecond}
+	key, err := seal.NewKey()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	pub := key.PublicKey().Bytes()
+	m := wire.Connect{Version: wire.Version, Nonce: nonce, Name: name, InterpDelay: 100 * time.Millisecond, Key: string(pub)}
 	r.send(wire.AppendConnect(nil, &m))
 	for {
 		var ch wire.Challenge
 		if wire.DecodeChallenge(r.await(wire.MsgChallenge), &ch) == nil && ch.Nonce == nonce {
 			m.Token = ch.Token
+			if r.cur, err = seal.New(seal.Client, key, pub, []byte(ch.Key), nonce); err != nil {
+				r.t.Fatal(err)
+			}
+			r.sess[nonce] = r.cur
 			break
 		}
 	}
@@ -80,17 +99,24 @@ func (r *rawClient) connect(nonce uint64, name string) int {
 	return int(a.ClientID)
 }
 
+// bye sends the goodbye of session nonce, sealed as that session's
+// datagrams were (one it never had goes plain, as a spoofed one would).
 func (r *rawClient) bye(nonce uint64) {
 	r.t.Helper()
-	r.send(wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: nonce, Reason: "client left"}))
+	b, err := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: nonce, Reason: "client left"})
+	if s := r.sess[nonce]; s != nil {
+		b = s.Seal(nil, b)
+	}
+	r.send(b, err)
 }
 
 // TestRestartAtSameAddress: a client restarted at the same address (the
 // same UDP socket here, as when the OS gives a restarted program its old
 // port) starts a new session on the same connection, which the server
 // core may put in another seat; the match follows it there, and the goodbye
-// of its previous session, arriving late, and a spoofed one end nothing.
-// Its own goodbye ends it.
+// of its previous session, arriving late (sealed under that session's
+// keys), and a spoofed one (not sealed) end nothing: neither opens under
+// the new session's keys. Its own goodbye ends it.
 func TestRestartAtSameAddress(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of wall time")
@@ -133,9 +159,9 @@ func TestRestartAtSameAddress(t *testing.T) {
 		t.Fatalf("players %+v, want b2 in seat 0 and c in seat 1 at their own addresses", info.Players)
 	}
 	b.await(wire.MsgSnapshot) // still playing
-	var foreign int
-	if err := srv.m.do(func() { foreign = srv.m.srv.Stats().ForeignGoodbyes }); err != nil || foreign != 2 {
-		t.Fatalf("foreign goodbyes %d (%v), want 2", foreign, err)
+	var forged int
+	if err := srv.m.do(func() { forged = srv.m.srv.Stats().Forged }); err != nil || forged != 2 {
+		t.Fatalf("forged datagrams %d (%v), want 2", forged, err)
 	}
 	b.bye(2)
 	waitFor(t, srv.m, "c alone", want("c"))

@@ -35,12 +35,12 @@ type served struct {
 // loopback; the test's cleanup shuts it down.
 func serveMatch(t *testing.T, cfg MatchConfig) *served {
 	t.Helper()
-	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
+	reg := prometheus.NewRegistry()
+	h := NewHost(quiet, NewMetrics(reg))
+	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{Unrouted: h.UDPUnrouted})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := prometheus.NewRegistry()
-	h := NewHost(quiet, NewMetrics(reg))
 	m, err := h.Start(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"crypto/ecdh"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -60,6 +61,14 @@ type Config struct {
 	// set it to 32 random bytes: the default is derived from Seed, which
 	// suits a simulation but is no secret.
 	CookieKey []byte
+	// SealKey, if set, is the server's X25519 key for sealing sessions
+	// (package seal): its public key goes in every Challenge, and a
+	// client whose Connect carries a key of its own gets a session whose
+	// every datagram after the handshake is authenticated and encrypted;
+	// one that does not fails to open is dropped (Stats.Forged). Drivers
+	// make it with seal.NewKey; nil seals nothing (a simulation, whose
+	// emulated links nobody can forge datagrams on).
+	SealKey *ecdh.PrivateKey
 
 	// ConnectKey, if set (token.KeySize bytes), makes the server admit
 	// only a Connect carrying a connect token (package token) sealed

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/lagkit/lagkit/seal"
 	"math"
 	"math/bits"
 
@@ -111,7 +112,7 @@ func (s *Server) stampEntities() {
 // sent spends c's credit on snapshot snap, encoded as out, and starts
 // the priority of each state it carries again from nothing.
 func (s *Server) sent(c *client, snap *wire.Snapshot, out []byte) {
-	c.credit -= len(out) + datagramHeader
+	c.credit -= len(out) + c.header()
 	c.overBudget = false
 	for _, o := range s.clients {
 		if o == nil || o == c || !snap.Has(o.id) {
@@ -147,7 +148,17 @@ func (s *Server) snapshotBudget(c *client, snap *wire.Snapshot) int {
 	for _, ev := range snap.Events {
 		floor += len(ev.Data) + 4 // its kind, length and alignment
 	}
-	return min(max(c.credit-datagramHeader, floor), wire.MaxDatagram)
+	return min(max(c.credit-c.header(), floor), wire.MaxDatagram)
+}
+
+// header is what each datagram to c costs on the wire beyond its
+// message: the IPv4 and UDP headers, and a sealed session's sequence
+// number and tag.
+func (c *client) header() int {
+	if c.seal != nil {
+		return datagramHeader + seal.Overhead
+	}
+	return datagramHeader
 }
 
 // view is a client's horizontal view direction and the cosine of half

@@ -40,6 +40,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -116,6 +117,15 @@ type Server struct {
 	// overLimit is set when a client is disconnected for going over a
 	// limit, for Step to report.
 	overLimit bool
+	// gate answers Connects before a session exists (see Gate), with
+	// the keys of Config; scratch is a buffer its replies are built in,
+	// opened one datagrams of sealed sessions are opened into.
+	gate    *Gate
+	scratch []byte
+	opened  []byte
+	// closures are the sessions ended since the last Outbox; closed
+	// those that ended before it (Closed).
+	closures, closed []Closure
 }
 
 // Stats are server-wide counters.
@@ -153,6 +163,11 @@ type Stats struct {
 	AppealCopies int
 	// Reports counts the SBC reports received, by what became of them.
 	Reports ReportCounts
+	// Forged counts datagrams from the address of a sealed session that
+	// did not open under its key (spoofed, replayed or corrupted): each
+	// dropped before it touched the session, charged to none of its
+	// limits.
+	Forged int
 }
 
 // TokenRefusals counts connects refused for their connect token.
@@ -181,7 +196,8 @@ type CmdDrops struct {
 // client is one connected player.
 type client struct {
 	peer  Peer
-	nonce uint64 // the session nonce of its Connect
+	seal  *seal.Session // nil: the session is not sealed
+	nonce uint64        // the session nonce of its Connect
 	id    int
 	name  string
 	ident string // its identity's player, with Config.Seat
@@ -271,6 +287,9 @@ func New(cfg Config) (*Server, error) {
 		hashBuf: make([]byte, 0, 64),
 		outbox:  make([]Datagram, 0, c.MaxClients+4),
 	}
+	if s.gate, err = NewGate(GateConfig{CookieKey: c.CookieKey, ConnectKey: c.ConnectKey, Address: c.Address, SealKey: c.SealKey}); err != nil {
+		return nil, fmt.Errorf("server: config: %w", err)
+	}
 	s.history = lagcomp.NewHistory(s.tickDur, c.MaxUnlag, c.MaxClients)
 	s.delay, err = delay.New(c.Delay, delay.Env{Slots: c.MaxClients, Grid: c.Map.Grid, Params: c.Movement, FOVDeg: c.Settings.FOVDeg}, s.tickDur)
 	if err != nil {
@@ -319,8 +338,28 @@ func (s *Server) Stats() Stats { return s.stats }
 func (s *Server) Outbox() []Datagram {
 	s.outbox = s.outbox[:0]
 	s.outq.Drain(s.collect)
+	s.closed, s.closures = s.closures, s.closed[:0]
 	return s.outbox
 }
+
+// Closure is the end of a session, or a Connect refused, as the server
+// core decided it: the driver closes the peer's connection once the
+// datagrams to it have left. A session that ends without a word (its
+// client restarted at its address, or its connection is gone) is none.
+type Closure struct {
+	Peer Peer
+	// Reason is why, as a log says it: the reason the server sent, the
+	// client's own as "client: ..." (ByClient), or "rejected: ..." for a
+	// Connect refused.
+	Reason   string
+	Code     wire.DisconnectCode
+	ByClient bool
+}
+
+// Closed returns the sessions that ended, and the Connects refused,
+// with the datagrams the last Outbox returned. The slice stays valid
+// until the next Outbox.
+func (s *Server) Closed() []Closure { return s.closed }
 
 // collect appends one drained datagram to the outbox.
 func (s *Server) collect(to Peer, b []byte) { s.outbox = append(s.outbox, Datagram{To: to, Data: b}) }
@@ -336,6 +375,17 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 		return s.dispatch(now, from, data)
 	}
 	c := s.clients[id]
+	if c.seal != nil && (len(data) == 0 || data[0] != byte(wire.MsgConnect)) {
+		// A Connect is the handshake, which runs in the clear (a client
+		// restarted at this address starts a new session with one);
+		// everything else of a sealed session must open under its key.
+		opened, err := c.seal.Open(s.opened[:0], data)
+		if err != nil {
+			s.stats.Forged++
+			return fmt.Errorf("client %d: %w", id, ErrForged)
+		}
+		s.opened, data = opened, opened
+	}
 	if !s.charge(now, c, limitBytes, len(data)) {
 		return fmt.Errorf("client %d: %w", id, ErrOverLimit)
 	}
@@ -401,6 +451,11 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 		return nil
 	case wire.MsgReport:
 		return s.reportDatagram(now, from, data)
+	case wire.MsgSealed:
+		// Only a sealed session's own datagrams open (see Step): this
+		// one came from an address with no such session, perhaps from
+		// a session just ended.
+		return errors.New("server: sealed datagram from a peer with no sealed session")
 	case wire.MsgDisconnect:
 		id, ok := s.byPeer[from]
 		if !ok {
@@ -416,6 +471,7 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 			return nil
 		}
 		s.drop(id, wire.DisconnectUnspecified, "")
+		s.closures = append(s.closures, Closure{Peer: from, Reason: "client: " + m.Reason, ByClient: true})
 		return nil
 	default:
 		s.stats.Malformed++
@@ -454,7 +510,26 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 
 // queue adds a datagram to the outbox, copied: the buffer it was built in
 // may be reused at once.
-func (s *Server) queue(to Peer, buf []byte) { s.outq.Add(to, buf) }
+// A datagram to the peer of a sealed session is sealed under its key;
+// handshake replies that must reach a client starting a new session go
+// through queuePlain.
+func (s *Server) queue(to Peer, buf []byte) {
+	if id, ok := s.byPeer[to]; ok {
+		if c := s.clients[id]; c.seal != nil {
+			s.outq.Commit(to, c.seal.Seal(s.outq.Tail(), buf))
+			return
+		}
+	}
+	s.outq.Add(to, buf)
+}
+
+// queuePlain adds a datagram to the outbox unsealed: a Challenge or a
+// Reject, which answer a Connect before any session it starts exists.
+func (s *Server) queuePlain(to Peer, buf []byte) { s.outq.Add(to, buf) }
+
+// ErrForged is wrapped by the error Step returns for a datagram from the
+// address of a sealed session that does not open under its key.
+var ErrForged = errors.New("server: datagram does not open under its session's key")
 
 // Kick disconnects a client with a reason sent to it (code
 // wire.DisconnectKicked); with no reason, nothing is sent (its
@@ -477,6 +552,7 @@ func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: c.nonce, Reason: reason, Code: code}); err == nil {
 			s.queue(c.peer, buf)
 		}
+		s.closures = append(s.closures, Closure{Peer: c.peer, Reason: reason, Code: code})
 	}
 	if code != wire.DisconnectUnspecified {
 		s.stats.Kicked[code]++

@@ -1,17 +1,14 @@
 package server
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/binary"
-	"fmt"
 	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -39,10 +36,10 @@ import (
 // its id in a window of at most Config.TokenWindow, until it expires.
 func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int) {
 	if m.Version != wire.Version {
-		s.reject(from, size, fmt.Sprintf("protocol version %d not supported (server speaks %d)", m.Version, wire.Version))
+		s.reject(from, size, versionReason(m.Version))
 		return
 	}
-	addr := s.addressToken(from, m.Nonce)
+	addr := s.gate.addressToken(from, m.Nonce)
 	proven := m.Token == addr
 	var claims token.Claims
 	if len(s.cfg.ConnectKey) != 0 {
@@ -62,9 +59,8 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 	}
 	if !proven {
 		s.stats.Challenged++
-		if buf, err := wire.AppendChallenge(nil, &wire.Challenge{Nonce: m.Nonce, Token: addr}); err == nil {
-			s.queue(from, buf)
-		}
+		s.scratch = s.gate.challenge(s.scratch[:0], m.Nonce, addr)
+		s.queuePlain(from, s.scratch)
 		return
 	}
 	if id, ok := s.byPeer[from]; ok {
@@ -98,6 +94,14 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 		s.stats.Rejoins++
 		s.drop(id, wire.DisconnectUnspecified, "")
 	}
+	var sess *seal.Session
+	if m.Key != "" && s.cfg.SealKey != nil {
+		var err error
+		if sess, err = seal.New(seal.Server, s.cfg.SealKey, []byte(m.Key), []byte(s.gate.sealKey), m.Nonce); err != nil {
+			s.reject(from, size, "session key refused: "+err.Error())
+			return
+		}
+	}
 	rate := int(m.SnapshotRate)
 	if rate <= 0 || rate > s.cfg.TickRate {
 		rate = s.cfg.TickRate
@@ -116,6 +120,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 		cmdAt:       now,
 		usage:       usage{second: now},
 		out:         make([]byte, 0, wire.MaxDatagram),
+		seal:        sess,
 	}
 	c.nextEventSeq = 1
 	c.eventBuf = make([]wire.Event, 0, wire.MaxEvents)
@@ -150,7 +155,7 @@ func (s *Server) Proven(now time.Duration, from Peer, data []byte) bool {
 	if typ, err := wire.PeekType(data); err != nil || typ != wire.MsgConnect || wire.DecodeConnect(data, &m) != nil || m.Version != wire.Version {
 		return false
 	}
-	addr := s.addressToken(from, m.Nonce)
+	addr := s.gate.addressToken(from, m.Nonce)
 	if len(s.cfg.ConnectKey) == 0 {
 		return m.Token == addr
 	}
@@ -182,9 +187,10 @@ func (s *Server) sendAccept(c *client) {
 // address than it received), else silently.
 func (s *Server) reject(to Peer, size int, reason string) {
 	s.stats.Rejected++
-	buf, err := wire.AppendReject(nil, &wire.Reject{Reason: reason})
-	if err == nil && len(buf) <= size {
-		s.queue(to, buf)
+	s.closures = append(s.closures, Closure{Peer: to, Reason: "rejected: " + reason})
+	if buf, ok := rejectFitting(s.scratch[:0], reason, size); ok {
+		s.scratch = buf
+		s.queuePlain(to, buf)
 	}
 }
 
@@ -236,18 +242,6 @@ func (s *Server) admitToken(now time.Duration, c token.Claims) bool {
 		}
 	}
 	return true
-}
-
-// addressToken returns the token a client at peer must echo in its
-// Connect of session nonce: a keyed hash, so that only a client that
-// received the Challenge at that address knows it.
-func (s *Server) addressToken(peer Peer, nonce uint64) string {
-	mac := hmac.New(sha256.New, s.cfg.CookieKey)
-	var b [16]byte
-	binary.LittleEndian.PutUint64(b[:8], uint64(peer))
-	binary.LittleEndian.PutUint64(b[8:], nonce)
-	mac.Write(b[:])
-	return string(mac.Sum(nil)[:addressTokenLen])
 }
 
 // addressTokenLen is the length of an address token: 128 bits of a

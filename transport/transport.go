@@ -19,8 +19,11 @@ import (
 )
 
 // MaxDatagram is the largest datagram a transport carries: the wire's
-// limit. Larger ones are refused by Send and dropped on receipt.
-const MaxDatagram = 1100
+// limit (wire.MaxDatagram, 1100 bytes) and the 25 bytes sealing a
+// session adds (seal.Overhead). Larger ones are refused by Send and
+// dropped on receipt. With IPv6's and UDP's headers it stays within the
+// 1280 bytes every IPv6 link carries.
+const MaxDatagram = 1125
 
 // ErrClosed is returned by Recv and Send once a connection or listener is
 // closed. Conn.Reason tells why.
@@ -62,4 +65,15 @@ type Listener interface {
 	Addr() string
 	// Close stops accepting; sessions already accepted stay open.
 	Close() error
+}
+
+// Forgeable reports whether anyone who can send datagrams to conn's
+// local end can forge one from its peer's address: true for native UDP,
+// whose source addresses are not checked; false for WebTransport (QUIC
+// authenticates every packet), WebSocket (TCP's handshake proves the
+// address, TLS authenticates) and in-process pipes. A session over a
+// forgeable conn should be sealed (package seal).
+func Forgeable(conn Conn) bool {
+	_, ok := conn.(*udpConn)
+	return ok
 }

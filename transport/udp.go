@@ -44,6 +44,15 @@ type UDPOptions struct {
 	// LocalAddr is the HOST:PORT DialUDP sends from (default: a port the
 	// system picks), as a client restarted on the port it had does.
 	LocalAddr string
+	// Unrouted, if set, makes a listener stateless toward addresses it
+	// has no session with: it opens none by itself and hands each such
+	// datagram to Unrouted on its reader goroutine (b is valid only
+	// during the call), which may answer with Reply and open a session
+	// with Route once the address has proved itself. Accept then returns
+	// nothing until Close. A spoofed source address then costs the
+	// listener nothing: as a server's handshake keeps no state for an
+	// unproven address, neither does its socket.
+	Unrouted func(l *UDPListener, from netip.AddrPort, b []byte)
 }
 
 func (o UDPOptions) withDefaults() UDPOptions {
@@ -90,6 +99,8 @@ type ListenerStats struct {
 	// PeersRefused counts datagrams from new addresses that opened no
 	// session: over MaxPeers, backlog full, or the listener closed.
 	PeersRefused uint64
+	// Unrouted counts datagrams handed to UDPOptions.Unrouted.
+	Unrouted uint64
 	// Oversized counts datagrams longer than MaxDatagram.
 	Oversized uint64
 }
@@ -108,7 +119,7 @@ type UDPListener struct {
 	peers    map[netip.AddrPort]*udpConn
 	sockOnce sync.Once
 
-	received, refused, oversized atomic.Uint64
+	received, refused, oversized, unrouted atomic.Uint64
 }
 
 // ListenUDP opens a UDP listener on addr (HOST:PORT; port 0 picks one).
@@ -147,7 +158,7 @@ func (l *UDPListener) Stats() ListenerStats {
 	l.mu.Lock()
 	n := len(l.peers)
 	l.mu.Unlock()
-	return ListenerStats{Peers: n, Received: l.received.Load(), PeersRefused: l.refused.Load(), Oversized: l.oversized.Load()}
+	return ListenerStats{Peers: n, Received: l.received.Load(), PeersRefused: l.refused.Load(), Oversized: l.oversized.Load(), Unrouted: l.unrouted.Load()}
 }
 
 // Accept returns the next peer's session.
@@ -194,11 +205,66 @@ func (l *UDPListener) readLoop() {
 		// A dual-stack socket reports IPv4 peers as IPv4-mapped IPv6:
 		// one peer must map to one key whichever form arrives.
 		from = netip.AddrPortFrom(from.Addr().Unmap(), from.Port())
+		if l.opts.Unrouted != nil {
+			l.mu.Lock()
+			c := l.peers[from]
+			l.mu.Unlock()
+			if c == nil {
+				l.unrouted.Add(1)
+				l.opts.Unrouted(l, from, buf[:n])
+				continue
+			}
+			c.lastRecv.Store(monotonic())
+			c.deliver(buf[:n])
+			continue
+		}
 		if c := l.session(from); c != nil {
 			c.lastRecv.Store(monotonic())
 			c.deliver(buf[:n])
 		}
 	}
+}
+
+// ErrPeersFull is returned by Route when the listener has MaxPeers
+// sessions open.
+var ErrPeersFull = errors.New("transport: udp listener has its most sessions open")
+
+// Route opens the session of address to (or returns the one open), for a
+// listener with UDPOptions.Unrouted: from then on to's datagrams go to
+// the session, not to Unrouted. The session is not offered to Accept:
+// the caller has it. It counts against MaxPeers and closes as any other
+// (idle timeout, Close).
+func (l *UDPListener) Route(to netip.AddrPort) (Conn, error) {
+	to = netip.AddrPortFrom(to.Addr().Unmap(), to.Port())
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if c := l.peers[to]; c != nil {
+		return c, nil
+	}
+	if l.accept.isClosed() {
+		return nil, ErrClosed
+	}
+	if len(l.peers) >= l.opts.MaxPeers {
+		l.refused.Add(1)
+		return nil, ErrPeersFull
+	}
+	c := &udpConn{base: newBase("udp:"+to.String(), l.opts.QueueLen), l: l, sock: l.sock, to: to}
+	c.lastRecv.Store(monotonic())
+	l.peers[to] = c
+	return c, nil
+}
+
+// Reply sends datagram b to address to from the listener's socket
+// without a session: an answer to a datagram Unrouted was handed.
+func (l *UDPListener) Reply(to netip.AddrPort, b []byte) error {
+	if len(b) > MaxDatagram {
+		return ErrTooLarge
+	}
+	_, err := l.sock.WriteToUDPAddrPort(b, to)
+	if errors.Is(err, net.ErrClosed) {
+		return ErrClosed
+	}
+	return err
 }
 
 // session finds or opens from's session; nil when a new one is refused.

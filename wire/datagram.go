@@ -21,6 +21,9 @@ const (
 	MsgAppeal
 	MsgChallenge
 	MsgReport
+	// MsgSealed is a datagram of a sealed session (package seal): a
+	// sequence number, another message encrypted, and its tag.
+	MsgSealed
 )
 
 var msgNames = [...]string{
@@ -33,6 +36,7 @@ var msgNames = [...]string{
 	MsgAppeal:     "appeal",
 	MsgChallenge:  "challenge",
 	MsgReport:     "report",
+	MsgSealed:     "sealed",
 }
 
 // String returns the message's name in lower case, as errors use it.

@@ -70,8 +70,8 @@ func goldens() []golden {
 			return got, m, err
 		}}
 	}
-	connect := Connect{Version: Version, Nonce: 0x0123456789abcdef, Token: "\x00\x01\xfe\xff", Name: "alice", SnapshotRate: 64, InterpDelay: 100 * time.Millisecond}
-	challenge := Challenge{Nonce: 0x0123456789abcdef, Token: "\x00\x01\xfe\xff"}
+	connect := Connect{Version: Version, Nonce: 0x0123456789abcdef, Token: "\x00\x01\xfe\xff", Name: "alice", SnapshotRate: 64, InterpDelay: 100 * time.Millisecond, Key: strings.Repeat("\x5a", KeySize)}
+	challenge := Challenge{Nonce: 0x0123456789abcdef, Token: "\x00\x01\xfe\xff", Key: strings.Repeat("\xa5", KeySize)}
 	accept := Accept{ClientID: 5, TickRate: 64, Tick: 123456, Map: "metro"}
 	reject := Reject{Reason: "server full"}
 	disconnect := Disconnect{Nonce: 0x0123456789abcdef, Reason: "bye"}

@@ -21,7 +21,7 @@ const MaxDatagram = 1100
 // snapshot, so that a server can resend an event a round trip after it
 // last sent it rather than in every snapshot until acknowledged, and
 // names the session a Disconnect ends by its nonce.
-const Version = 7
+const Version = 8
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -63,6 +63,11 @@ type Connect struct {
 	SnapshotRate uint16
 	// InterpDelay is the delay at which the client draws remote entities.
 	InterpDelay time.Duration
+	// Key is the client's X25519 public key for sealing the session's
+	// datagrams (package seal), or empty: a client over a transport that
+	// authenticates its packets itself (WebTransport, WebSocket) asks for
+	// no sealing. Opaque bytes: empty or KeySize of them.
+	Key string
 }
 
 // Accept admits a client.
@@ -78,7 +83,15 @@ type Accept struct {
 type Challenge struct {
 	Nonce uint64 // the Connect's Nonce
 	Token string // opaque bytes, not text, at most MaxTokenLen
+	// Key is the server's X25519 public key for sealing the session
+	// (package seal), or empty for a server that does not seal. Opaque
+	// bytes: empty or KeySize of them.
+	Key string
 }
+
+// KeySize is the size of Connect.Key and Challenge.Key: an X25519 public
+// key.
+const KeySize = 32
 
 // Reject refuses a Connect.
 type Reject struct{ Reason string }

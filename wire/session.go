@@ -33,6 +33,9 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	if !inRange(m.InterpDelay, MaxDelay) {
 		return dst, encodeError(MsgConnect, "interp delay %v out of range", m.InterpDelay)
 	}
+	if len(m.Key) != 0 && len(m.Key) != KeySize {
+		return dst, encodeError(MsgConnect, "key of %d bytes, want %d or none", len(m.Key), KeySize)
+	}
 	start := len(dst)
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(MsgConnect), 8)
@@ -42,6 +45,7 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	w.writeString(m.Name, nameLenBits)
 	w.writeBits(uint64(m.SnapshotRate), 16)
 	w.writeUvarint(micros(m.InterpDelay))
+	w.writeKey(m.Key)
 	for len(w.buf)-start < ConnectSize {
 		w.buf = append(w.buf, 0)
 	}
@@ -67,6 +71,7 @@ func DecodeConnect(b []byte, m *Connect) error {
 	m.Name = r.readString(nameLenBits, MaxNameLen, "name")
 	m.SnapshotRate = uint16(r.readBits(16))
 	m.InterpDelay = r.readMicros(MaxDelay, "interp delay")
+	m.Key = r.readKey()
 	r.align()
 	for _, pad := range r.readAligned(len(b) - r.pos/8) {
 		if pad != 0 {
@@ -82,10 +87,14 @@ func AppendChallenge(dst []byte, m *Challenge) ([]byte, error) {
 	if len(m.Token) > MaxTokenLen {
 		return dst, encodeError(MsgChallenge, "token of %d bytes exceeds %d", len(m.Token), MaxTokenLen)
 	}
+	if len(m.Key) != 0 && len(m.Key) != KeySize {
+		return dst, encodeError(MsgChallenge, "key of %d bytes, want %d or none", len(m.Key), KeySize)
+	}
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(MsgChallenge), 8)
 	w.writeBits(m.Nonce, 64)
 	w.writeString(m.Token, tokenLenBits)
+	w.writeKey(m.Key)
 	return w.buf, nil
 }
 
@@ -94,7 +103,37 @@ func DecodeChallenge(b []byte, m *Challenge) error {
 	r := newReader(b, MsgChallenge)
 	m.Nonce = r.readBits(64)
 	m.Token = r.readBytes(tokenLenBits, MaxTokenLen, "token")
+	m.Key = r.readKey()
 	return r.finish()
+}
+
+// writeKey writes an optional public key: a presence bit, then its
+// KeySize bytes. An absent key costs one bit, which a Challenge without
+// one fits in the padding of its last byte.
+func (w *bitWriter) writeKey(k string) {
+	if len(k) == 0 {
+		w.writeBits(0, 1)
+		return
+	}
+	w.writeBits(1, 1)
+	for i := range len(k) {
+		w.writeBits(uint64(k[i]), 8)
+	}
+}
+
+// readKey reads an optional public key.
+func (r *bitReader) readKey() string {
+	if r.readBits(1) == 0 || r.err != nil {
+		return ""
+	}
+	var k [KeySize]byte
+	for i := range k {
+		k[i] = byte(r.readBits(8))
+	}
+	if r.err != nil {
+		return ""
+	}
+	return string(k[:])
 }
 
 // AppendAccept appends the encoding of m to dst.

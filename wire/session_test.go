@@ -200,7 +200,8 @@ func TestPeekType(t *testing.T) {
 		{[]byte{7, 0}, MsgAppeal, ""},
 		{[]byte{8}, MsgChallenge, ""},
 		{[]byte{9}, MsgReport, ""},
-		{[]byte{10}, 0, "wire: unknown message type 10"},
+		{[]byte{10}, MsgSealed, ""},
+		{[]byte{11}, 0, "wire: unknown message type 11"},
 		{make([]byte, MaxDatagram+1), 0, "wire: datagram of 1101 bytes exceeds MaxDatagram"},
 	}
 	for _, tt := range tests {
@@ -209,7 +210,7 @@ func TestPeekType(t *testing.T) {
 			t.Errorf("PeekType(%x) = %v, %v; want %v, %q", tt.b, got, err, tt.want, tt.wantErr)
 		}
 	}
-	for m, want := range map[MsgType]string{MsgSnapshot: "snapshot", MsgAppeal: "appeal", MsgChallenge: "challenge", MsgReport: "report", 10: "MsgType(10)"} {
+	for m, want := range map[MsgType]string{MsgSnapshot: "snapshot", MsgAppeal: "appeal", MsgChallenge: "challenge", MsgReport: "report", MsgSealed: "sealed", 11: "MsgType(11)"} {
 		if s := m.String(); s != want {
 			t.Errorf("MsgType(%d).String() = %q, want %q", m, s, want)
 		}

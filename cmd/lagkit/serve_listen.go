@@ -36,7 +36,7 @@ func openListeners(o serveOptions, host *realtime.Host, ls *[]transport.Listener
 		a.listen, a.certHash = w.Addr(), w.CertHash()
 	}
 	if o.udp != "" {
-		l, err := transport.ListenUDP(o.udp, transport.UDPOptions{})
+		l, err := transport.ListenUDP(o.udp, transport.UDPOptions{Unrouted: host.UDPUnrouted})
 		if err != nil {
 			return a, fmt.Errorf("--udp: %w", err)
 		}

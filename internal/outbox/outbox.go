@@ -27,6 +27,19 @@ func (q *Queue[K]) Add(key K, b []byte) {
 	*buf = append(*buf, b...)
 }
 
+// Tail returns the buffer the next datagram is appended to: append one
+// datagram to it and pass the result to Commit, as a core does that
+// builds a datagram in place (sealing it, say) rather than copy one.
+func (q *Queue[K]) Tail() []byte { return q.bytes[q.flip] }
+
+// Commit queues for key the datagram appended to Tail's buffer, tail
+// being that buffer after the append.
+func (q *Queue[K]) Commit(key K, tail []byte) {
+	buf := &q.bytes[q.flip]
+	q.pending = append(q.pending, span[K]{key: key, off: len(*buf), end: len(tail)})
+	*buf = tail
+}
+
 // Len is the number of datagrams queued.
 func (q *Queue[K]) Len() int { return len(q.pending) }
 

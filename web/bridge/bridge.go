@@ -47,12 +47,11 @@ type Session struct {
 	params  game.Params
 	weapons []game.Weapon
 
-	serverMap string // the map the server named in its Accept
-	events    []Event
-	dead      [wire.MaxEntities]bool
-	kills     map[uint8]uint16 // scoreboard kills by player, to name killers
-	deaths    []pending        // deaths waiting for their killer
-	killers   []pending        // kills waiting for their death
+	events  []Event
+	dead    [wire.MaxEntities]bool
+	kills   map[uint8]uint16 // scoreboard kills by player, to name killers
+	deaths  []pending        // deaths waiting for their killer
+	killers []pending        // kills waiting for their death
 
 	rate    rateMeter
 	graph   graph
@@ -119,14 +118,6 @@ func (s *Session) Disconnect(reason string) { s.c.Disconnect(reason) }
 // against the wrong map would be corrected on every tick. State then
 // reports the server's map, so the page can load it and start again.
 func (s *Session) Step(now time.Duration, data []byte) error {
-	if typ, err := wire.PeekType(data); err == nil && typ == wire.MsgAccept && s.c.Phase() == client.Connecting {
-		var a wire.Accept
-		if wire.DecodeAccept(data, &a) == nil && a.Map != s.m.Name {
-			s.serverMap = a.Map
-			s.c.Disconnect(fmt.Sprintf("the server plays map %q, this page loaded %q", a.Map, s.m.Name))
-			return nil
-		}
-	}
 	s.graph.in.add(now, len(data))
 	before, teleport := s.c.Stats(), s.c.Predicted().Teleport
 	err := s.c.Step(now, data)

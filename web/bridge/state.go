@@ -168,7 +168,7 @@ func (s *Session) Info(now time.Duration) State { return s.state(now, false) }
 
 func (s *Session) state(now time.Duration, all bool) State {
 	c := s.c
-	st := State{Phase: phaseNames[c.Phase()], Reason: c.Reason(), Map: s.m.Name, ServerMap: s.serverMap, ID: -1}
+	st := State{Phase: phaseNames[c.Phase()], Reason: c.Reason(), Map: s.m.Name, ServerMap: c.ServerMap(), ID: -1}
 	if c.Phase() == client.Connected {
 		st.ID = c.ID()
 	}
