@@ -49,7 +49,22 @@ type WebOptions struct {
 	// path.Match) whose pages may open sessions; same-origin pages and
 	// native clients (no Origin) always may.
 	OriginPatterns []string
+	// ReadTimeout bounds reading a request over HTTPS, its body
+	// included (DefaultReadTimeout if 0), and WriteTimeout writing its
+	// response (DefaultWriteTimeout if 0). Neither applies to a
+	// WebSocket session once upgraded.
+	ReadTimeout, WriteTimeout time.Duration
 }
+
+// The HTTPS server's timeouts: reading a request's header, the request
+// with its body, writing a response (the client core is megabytes), and
+// keeping an idle keep-alive connection.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 2 * time.Minute
+	DefaultHTTPIdleTimeout   = 2 * time.Minute
+)
 
 // Web serves browsers on one HOST:PORT: HTTPS over TCP for the caller's
 // pages and the WebSocket upgrade at WSPath, and HTTP/3 over UDP on the
@@ -85,6 +100,12 @@ func NewWeb(opts WebOptions) (*Web, error) {
 	}
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = DefaultMaxPeers
+	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = DefaultReadTimeout
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
 	}
 	if opts.Cert == nil {
 		c, err := SelfSigned(0)
@@ -127,7 +148,11 @@ func NewWeb(opts WebOptions) (*Web, error) {
 		Handler:           mux,
 		TLSConfig:         serverTLS(opts.Cert),
 		Protocols:         protocols,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: min(DefaultReadHeaderTimeout, opts.ReadTimeout),
+		ReadTimeout:       opts.ReadTimeout,
+		WriteTimeout:      opts.WriteTimeout,
+		IdleTimeout:       DefaultHTTPIdleTimeout,
+		MaxHeaderBytes:    16 << 10,
 	}
 	w.wt = newWTServer(opts.Cert, opts.IdleTimeout, opts.OriginPatterns, pages, w.upgradeWT)
 	w.wg.Add(2)
