@@ -95,7 +95,7 @@ func (ms *Maps) Load(name string) (*world.Map, error) {
 		return world.Load(name)
 	}
 	if LooksLikePath(name) {
-		return nil, fmt.Errorf("%q is a file path; a map is named: want one of %s", name, strings.Join(ms.names, ", "))
+		return nil, fmt.Errorf("%q is a file path, not a map's name: want one of %s", name, strings.Join(ms.names, ", "))
 	}
 	return nil, fmt.Errorf("no map %q: want one of %s", name, strings.Join(ms.names, ", "))
 }

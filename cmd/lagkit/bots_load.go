@@ -48,18 +48,19 @@ type loadSample struct {
 }
 
 // sampleLoad reads the first match's tick count and the process's CPU
-// time and bytes sent from the server at base; after an earlier sample
-// prev, also the match's tick statistics since then.
-func sampleLoad(ctx context.Context, base string, prev *loadSample) (*loadSample, error) {
+// time and bytes sent from the admin listener at base, with the admin
+// token bearer; after an earlier sample prev, also the match's tick
+// statistics since then.
+func sampleLoad(ctx context.Context, base, bearer string, prev *loadSample) (*loadSample, error) {
 	var matches []realtime.MatchInfo
-	if err := getJSON(ctx, base+"/api/matches", &matches); err != nil {
+	if err := getJSON(ctx, base+"/api/matches", bearer, &matches); err != nil {
 		return nil, err
 	}
 	if len(matches) == 0 {
 		return nil, fmt.Errorf("%s runs no match", base)
 	}
 	s := &loadSample{at: time.Now(), match: matches[0].ID, ticks: matches[0].Ticks.Ticks}
-	fams, err := getMetrics(ctx, base+"/metrics")
+	fams, err := getMetricsAuth(ctx, base+"/metrics", bearer)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func sampleLoad(ctx context.Context, base string, prev *loadSample) (*loadSample
 		if prev.match != s.match {
 			return nil, fmt.Errorf("%s: match %s ended during the run", base, prev.match)
 		}
-		if err := getJSON(ctx, fmt.Sprintf("%s/api/matches/%s/ticks?since=%d", base, s.match, prev.ticks), &s.since); err != nil {
+		if err := getJSON(ctx, fmt.Sprintf("%s/api/matches/%s/ticks?since=%d", base, s.match, prev.ticks), bearer, &s.since); err != nil {
 			return nil, err
 		}
 	}
@@ -92,8 +93,10 @@ func (s *loadSample) load(after *loadSample, n int) *serverLoad {
 	return out
 }
 
-func getJSON(ctx context.Context, url string, v any) error {
-	body, err := get(ctx, url)
+// getJSON reads url's JSON into v, sending the admin token bearer if
+// set.
+func getJSON(ctx context.Context, url, bearer string, v any) error {
+	body, err := getAuth(ctx, url, bearer)
 	if err != nil {
 		return err
 	}
@@ -103,13 +106,17 @@ func getJSON(ctx context.Context, url string, v any) error {
 	return nil
 }
 
-func get(ctx context.Context, url string) ([]byte, error) {
+func get(ctx context.Context, url string) ([]byte, error) { return getAuth(ctx, url, "") }
+
+// getAuth reads url, sending the admin token bearer if set.
+func getAuth(ctx context.Context, url, bearer string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
 	}
+	withBearer(req, bearer)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
@@ -127,7 +134,13 @@ func get(ctx context.Context, url string) ([]byte, error) {
 
 // getMetrics reads a Prometheus text exposition.
 func getMetrics(ctx context.Context, url string) (map[string]*dto.MetricFamily, error) {
-	body, err := get(ctx, url)
+	return getMetricsAuth(ctx, url, "")
+}
+
+// getMetricsAuth reads a Prometheus text exposition, sending the admin
+// token bearer if set.
+func getMetricsAuth(ctx context.Context, url, bearer string) (map[string]*dto.MetricFamily, error) {
+	body, err := getAuth(ctx, url, bearer)
 	if err != nil {
 		return nil, err
 	}
