@@ -47,7 +47,7 @@ func TestTokenPath(t *testing.T) {
 		`null`:                           {400, "body:1:1: want an object, got null"},
 		`["alice"]`:                      {400, "body:1:1: want an object, got an array"},
 		`{"player":"alice","match":"2"}`: {400, `body:1:19: match: unknown field (the only one here is player)`},
-		`{"player":"a\u0007b"}`:               {400, `body:1:11: player: "a\ab" has a control character`},
+		`{"player":"a\u0007b"}`:          {400, `body:1:11: player: "a\ab" has a control character`},
 		`{"player":"` + strings.Repeat("x", 33) + `"}`: {400, "body:1:11: player: 33 bytes, want 1 to 32"},
 		`{"player":"late"}`:                            {409, "no match is running"},
 	} {
