@@ -154,7 +154,9 @@ func NewWeb(opts WebOptions) (*Web, error) {
 		IdleTimeout:       DefaultHTTPIdleTimeout,
 		MaxHeaderBytes:    16 << 10,
 	}
-	w.wt = newWTServer(opts.Cert, opts.IdleTimeout, opts.OriginPatterns, pages, w.upgradeWT)
+	// Over HTTP/3 the pages get the same bounds per request (the
+	// WebTransport upgrade, on its own path, is not bound).
+	w.wt = newWTServer(opts.Cert, opts.IdleTimeout, opts.OriginPatterns, withDeadlines(pages, opts.ReadTimeout, opts.WriteTimeout), w.upgradeWT)
 	w.wg.Add(2)
 	go func() {
 		defer w.wg.Done()
@@ -165,6 +167,19 @@ func NewWeb(opts WebOptions) (*Web, error) {
 		w.wt.Serve(udp)
 	}()
 	return w, nil
+}
+
+// withDeadlines bounds reading each request to h and writing its
+// response, as an http.Server's ReadTimeout and WriteTimeout do, for a
+// server that has none (HTTP/3).
+func withDeadlines(h http.Handler, read, write time.Duration) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(rw)
+		now := time.Now()
+		_ = rc.SetReadDeadline(now.Add(read))
+		_ = rc.SetWriteDeadline(now.Add(write))
+		h.ServeHTTP(rw, r)
+	})
 }
 
 // listenPair binds TCP and UDP on the same port; for port 0 it retries

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/quic-go/quic-go/http3"
 )
 
 // TestWebSocketOutlivesHTTPTimeouts plays a WebSocket session through a
@@ -66,5 +68,40 @@ func TestWebCutsSlowBodies(t *testing.T) {
 	}
 	if took := time.Since(start); took > timeout+3*time.Second {
 		t.Errorf("slow bodies closed after %v, want about %v", took, timeout)
+	}
+}
+
+// TestWebCutsSlowBodiesOverHTTP3: the pages served over HTTP/3 (beside
+// WebTransport) read a request body under the same timeout.
+func TestWebCutsSlowBodiesOverHTTP3(t *testing.T) {
+	netTest(t)
+	const timeout = 400 * time.Millisecond
+	cut := make(chan time.Duration, 1)
+	w := startWebOpts(t, WebOptions{ReadTimeout: timeout, Handler: http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		if _, err := io.ReadAll(r.Body); err != nil {
+			cut <- time.Since(start)
+			http.Error(rw, err.Error(), http.StatusBadRequest)
+		}
+	})})
+	tr := &http3.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, NextProtos: []string{http3.NextProtoH3}}}
+	defer tr.Close()
+	body, feed := io.Pipe()
+	defer feed.Close()
+	go feed.Write([]byte("{"))
+	req, _ := http.NewRequest(http.MethodPost, "https://"+w.Addr()+"/slow", body)
+	req.ContentLength = 1000
+	go func() {
+		if resp, err := (&http.Client{Transport: tr}).Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	select {
+	case d := <-cut:
+		if d > timeout+2*time.Second {
+			t.Errorf("body cut after %v, want about %v", d, timeout)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a slow body over HTTP/3 still read after 10 s")
 	}
 }
