@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -54,6 +55,14 @@ type loadSample struct {
 func sampleLoad(ctx context.Context, base, bearer string, prev *loadSample) (*loadSample, error) {
 	var matches []realtime.MatchInfo
 	if err := getJSON(ctx, base+"/api/matches", bearer, &matches); err != nil {
+		var se *statusError
+		switch {
+		case !errors.As(err, &se):
+		case se.status == http.StatusNotFound:
+			err = fmt.Errorf("%w (--server is the server's --admin address, not --http)", err)
+		case se.status == http.StatusUnauthorized:
+			err = fmt.Errorf("%w (give the server's admin token: --admin-token-file or %s)", err, AdminTokenEnv)
+		}
 		return nil, err
 	}
 	if len(matches) == 0 {
@@ -127,10 +136,18 @@ func getAuth(ctx context.Context, url, bearer string) ([]byte, error) {
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s: %s", url, resp.Status, strings.TrimSpace(string(body)))
+		return nil, &statusError{url: url, status: resp.StatusCode, text: resp.Status, body: strings.TrimSpace(string(body))}
 	}
 	return body, nil
 }
+
+// statusError is an HTTP answer other than 200 OK.
+type statusError struct {
+	url, text, body string
+	status          int
+}
+
+func (e *statusError) Error() string { return fmt.Sprintf("%s: %s: %s", e.url, e.text, e.body) }
 
 // getMetrics reads a Prometheus text exposition.
 func getMetrics(ctx context.Context, url string) (map[string]*dto.MetricFamily, error) {

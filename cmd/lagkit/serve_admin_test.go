@@ -137,6 +137,15 @@ func TestServeAdminNeedsToken(t *testing.T) {
 			t.Errorf("/metrics lacks %s:\n%s", want, grepLines(metrics, "unauthorized"))
 		}
 	}
+	// lagkit bots --server says what is wrong: the public port, or no
+	// admin token.
+	t.Setenv(AdminTokenEnv, "")
+	for base, want := range map[string]string{httpBase: "--server is the server's --admin address, not --http", admin: "give the server's admin token"} {
+		_, err := runBots(t.Context(), botsOptions{connect: "udp://127.0.0.1:9", count: 1, duration: time.Second, mapName: "arena", skill: 0.5, server: base})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bots --server %s: %v, want %q", base, err, want)
+		}
+	}
 }
 
 // TestServeAdminTokenRequired: serve refuses to open the admin listener
