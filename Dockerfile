@@ -33,7 +33,17 @@ FROM --platform=linux/amd64 gcr.io/distroless/static-debian12:nonroot AS server
 COPY --from=build /out/lagkit /lagkit
 USER 65532:65532
 # 8443: the page and WebSocket over TCP, WebTransport over UDP; 7777: UDP
-# for native clients and bots; 9090: /healthz, /metrics, /api.
+# for native clients and bots; 9090: /healthz and /metrics only, to anyone
+# (Prometheus, health checks).
+#
+# The admin listener (the match API, connect tokens, /debug/pprof) stays
+# on the container's loopback, 127.0.0.1:9091, and is not exposed. Reach
+# it with `kubectl port-forward pod/NAME 9091` (port-forward connects to
+# the pod's loopback), or, to open it to the network, run with
+# `--admin 0.0.0.0:9091 --admin-token-file /run/secrets/lagkit-admin`
+# (a token of at least 16 bytes, from a Secret); requests then carry
+# `Authorization: Bearer TOKEN`. serve refuses a non-loopback --admin
+# without a token.
 EXPOSE 8443/tcp 8443/udp 7777/udp 9090/tcp
 ENTRYPOINT ["/lagkit"]
-CMD ["serve", "--listen", "0.0.0.0:8443", "--udp", "0.0.0.0:7777", "--http", "0.0.0.0:9090", "--log-format", "json"]
+CMD ["serve", "--listen", "0.0.0.0:8443", "--udp", "0.0.0.0:7777", "--http", "0.0.0.0:9090", "--admin", "127.0.0.1:9091", "--log-format", "json"]

@@ -160,6 +160,29 @@ func acceptsArgs(t *testing.T, what string, args []string) {
 	}
 }
 
+// adminClosed checks that serve's args keep the admin listener (the
+// match API, connect tokens, pprof) from other hosts: on loopback, or
+// with a token file; and that it is not on the public port --http.
+func adminClosed(t *testing.T, what string, args []string) (adminPort int) {
+	t.Helper()
+	admin, ok := flag(args, "admin")
+	if !ok || admin == "" {
+		t.Fatalf("%s: no --admin in %v (serve's default is a free loopback port an operator cannot find)", what, args)
+	}
+	host, _, err := net.SplitHostPort(admin)
+	if err != nil {
+		t.Fatalf("%s: --admin %q: %v", what, admin, err)
+	}
+	ip := net.ParseIP(host)
+	if _, tokenFile := flag(args, "admin-token-file"); !tokenFile && (ip == nil || !ip.IsLoopback()) {
+		t.Errorf("%s: --admin %s is open to other hosts without --admin-token-file", what, admin)
+	}
+	if h, _ := flag(args, "http"); h != "" && port(t, h) == port(t, admin) {
+		t.Errorf("%s: --admin and --http share port %d", what, port(t, admin))
+	}
+	return port(t, admin)
+}
+
 func port(t *testing.T, hostPort string) int {
 	t.Helper()
 	_, p, err := net.SplitHostPort(hostPort)
@@ -182,6 +205,17 @@ func TestFleet(t *testing.T) {
 		t.Fatalf("container args %v: want serve --agones", args)
 	}
 	acceptsArgs(t, "Fleet container", args)
+	adminPort := adminClosed(t, "Fleet container", args)
+	for _, p := range at(t, c, "ports").([]any) {
+		if at(t, p, "containerPort") == adminPort {
+			t.Errorf("the container declares the admin port %d", adminPort)
+		}
+	}
+	if ann := at(t, gs, "template", "metadata", "annotations", "prometheus.io/port"); ann != nil {
+		if h, _ := flag(args, "http"); fmt.Sprint(ann) != strconv.Itoa(port(t, h)) {
+			t.Errorf("Prometheus scrapes port %v, --http is %s", ann, h)
+		}
+	}
 
 	// Ports: UDP for native clients at --udp, TCP and UDP on one number
 	// for browsers at --listen.
@@ -415,6 +449,7 @@ func TestDockerfile(t *testing.T) {
 		from, name, user string
 		entry, cmd       []string
 		run              []string
+		expose           []string
 	}
 	var stages []*stage
 	var cont string
@@ -451,6 +486,8 @@ func TestDockerfile(t *testing.T) {
 			stages[len(stages)-1].user = rest
 		case "RUN":
 			stages[len(stages)-1].run = append(stages[len(stages)-1].run, rest)
+		case "EXPOSE":
+			stages[len(stages)-1].expose = append(stages[len(stages)-1].expose, strings.Fields(rest)...)
 		case "ENTRYPOINT", "CMD":
 			var v []string
 			if err := json.Unmarshal([]byte(rest), &v); err != nil {
@@ -490,8 +527,13 @@ func TestDockerfile(t *testing.T) {
 		}
 		acceptsArgs(t, "Dockerfile stage "+s.name, s.cmd)
 	}
-	if last := stages[len(stages)-1]; last.cmd[0] != "serve" {
+	last := stages[len(stages)-1]
+	if last.cmd[0] != "serve" {
 		t.Fatalf("the default image runs %v, want serve", last.cmd)
+	}
+	adminPort := adminClosed(t, "Dockerfile CMD", last.cmd)
+	if slices.Contains(last.expose, strconv.Itoa(adminPort)+"/tcp") || slices.Contains(last.expose, strconv.Itoa(adminPort)) {
+		t.Errorf("the image exposes the admin port %d: %v", adminPort, last.expose)
 	}
 	// The Jobs run the stage with a shell (docker build --target sweep),
 	// the Fleet the default one.

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
@@ -20,6 +22,7 @@ import (
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -46,7 +49,12 @@ type MatchConfig struct {
 	// id).
 	Name string `toml:"name" json:"name,omitempty"`
 	// Map is a shipped map's name or a map file (.json); default metro.
+	// With World set it only names the map.
 	Map string `toml:"map" json:"map,omitempty"`
+	// World, set by a program, is the map played, which Map then names
+	// (in logs, the API and the clients' welcome): a map of Maps, which
+	// a request to the API names and the server loaded at start.
+	World *world.Map `toml:"-" json:"-"`
 	// Mode is ffa, tdm, ctf or dom (default tdm).
 	Mode string `toml:"mode" json:"mode,omitempty"`
 	// Duration ends the match (0: it runs until ended).
@@ -161,19 +169,27 @@ var (
 )
 
 // LoadFile reads and checks the configuration file at path.
-func LoadFile(path string) (*File, error) {
+func LoadFile(path string) (*File, error) { return LoadFileMaps(path, nil) }
+
+// LoadFileMaps is LoadFile where a match's map may also be one of maps
+// loaded from a directory (LoadMaps), by name: such a match's World is
+// set. A map file's path, relative to the working directory, still
+// loads that file.
+func LoadFileMaps(path string, maps *Maps) (*File, error) {
 	data, err := configFile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParseFile(path, data)
+	return parseFile(path, data, maps)
 }
 
 // ParseFile checks a configuration file's TOML; name names the file in
 // errors. Every error it returns is a *cfgfile.Error,
 // "name:line:col: match[0].tick_rate: problem", and it refuses unknown
 // fields, keys given twice and files over MaxFileSize.
-func ParseFile(name string, data []byte) (*File, error) {
+func ParseFile(name string, data []byte) (*File, error) { return parseFile(name, data, nil) }
+
+func parseFile(name string, data []byte, maps *Maps) (*File, error) {
 	var f File
 	doc, err := configFile.DecodeTOML(name, data, &f)
 	if err != nil {
@@ -183,6 +199,13 @@ func ParseFile(name string, data []byte) (*File, error) {
 		return nil, doc.Errorf("match", "no [[match]] table")
 	}
 	for i := range f.Matches {
+		if mc := &f.Matches[i]; maps != nil && maps.Loaded(mc.Map) {
+			m, err := maps.Load(mc.Map)
+			if err != nil {
+				return nil, doc.Errorf(fmt.Sprintf("match[%d].map", i), "%s", cause(err))
+			}
+			mc.World = m
+		}
 		if _, p := f.Matches[i].resolve(); p != nil {
 			return nil, doc.Locate(within(p, fmt.Sprintf("match[%d]", i)))
 		}
@@ -213,6 +236,38 @@ func DecodeLatency(name string, data []byte) ([]LinkRule, error) {
 		return nil, doc.Locate(p)
 	}
 	return rules, nil
+}
+
+// MaxTokenRequest is the largest token request (DecodeTokenRequest)
+// read.
+const MaxTokenRequest = 4 << 10
+
+var tokenJSON = cfgfile.Kind{Name: "token request", MaxSize: MaxTokenRequest}
+
+// DecodeTokenRequest decodes a request for a connect token,
+// {"player": NAME}, as the HTTP API's POST /api/matches/{id}/tokens and
+// the page's token endpoint take it: an object with no other key, the
+// name 1 to wire.MaxNameLen bytes of UTF-8 without control characters
+// (a name a client can connect with). Every error is a *cfgfile.Error.
+func DecodeTokenRequest(name string, data []byte) (string, error) {
+	var req struct {
+		Player *string `json:"player"`
+	}
+	doc, err := tokenJSON.DecodeJSON(name, data, &req)
+	if err != nil {
+		return "", err
+	}
+	switch p := req.Player; {
+	case p == nil || *p == "":
+		return "", doc.Errorf("player", "missing: want {\"player\": NAME}")
+	case len(*p) > wire.MaxNameLen:
+		return "", doc.Errorf("player", "%d bytes, want 1 to %d", len(*p), wire.MaxNameLen)
+	case !utf8.ValidString(*p):
+		return "", doc.Errorf("player", "not valid UTF-8")
+	case strings.IndexFunc(*p, unicode.IsControl) >= 0:
+		return "", doc.Errorf("player", "%q has a control character", *p)
+	}
+	return *req.Player, nil
 }
 
 // ConfigError is a MatchConfig value that does not do: its field path,
@@ -316,11 +371,13 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 			return nil, fail("display", "%s", cause(err))
 		}
 	}
-	var m *world.Map
+	m := out.World
 	var err error
-	if strings.HasSuffix(out.Map, ".json") {
+	switch {
+	case m != nil:
+	case strings.HasSuffix(out.Map, ".json"):
 		m, err = world.LoadFile(out.Map)
-	} else {
+	default:
 		m, err = world.Load(out.Map)
 	}
 	if err != nil {

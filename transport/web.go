@@ -49,7 +49,22 @@ type WebOptions struct {
 	// path.Match) whose pages may open sessions; same-origin pages and
 	// native clients (no Origin) always may.
 	OriginPatterns []string
+	// ReadTimeout bounds reading a request over HTTPS, its body
+	// included (DefaultReadTimeout if 0), and WriteTimeout writing its
+	// response (DefaultWriteTimeout if 0). Neither applies to a
+	// WebSocket session once upgraded.
+	ReadTimeout, WriteTimeout time.Duration
 }
+
+// The HTTPS server's timeouts: reading a request's header, the request
+// with its body, writing a response (the client core is megabytes), and
+// keeping an idle keep-alive connection.
+const (
+	DefaultReadHeaderTimeout = 10 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 2 * time.Minute
+	DefaultHTTPIdleTimeout   = 2 * time.Minute
+)
 
 // Web serves browsers on one HOST:PORT: HTTPS over TCP for the caller's
 // pages and the WebSocket upgrade at WSPath, and HTTP/3 over UDP on the
@@ -85,6 +100,12 @@ func NewWeb(opts WebOptions) (*Web, error) {
 	}
 	if opts.MaxSessions <= 0 {
 		opts.MaxSessions = DefaultMaxPeers
+	}
+	if opts.ReadTimeout <= 0 {
+		opts.ReadTimeout = DefaultReadTimeout
+	}
+	if opts.WriteTimeout <= 0 {
+		opts.WriteTimeout = DefaultWriteTimeout
 	}
 	if opts.Cert == nil {
 		c, err := SelfSigned(0)
@@ -127,9 +148,15 @@ func NewWeb(opts WebOptions) (*Web, error) {
 		Handler:           mux,
 		TLSConfig:         serverTLS(opts.Cert),
 		Protocols:         protocols,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: min(DefaultReadHeaderTimeout, opts.ReadTimeout),
+		ReadTimeout:       opts.ReadTimeout,
+		WriteTimeout:      opts.WriteTimeout,
+		IdleTimeout:       DefaultHTTPIdleTimeout,
+		MaxHeaderBytes:    16 << 10,
 	}
-	w.wt = newWTServer(opts.Cert, opts.IdleTimeout, opts.OriginPatterns, pages, w.upgradeWT)
+	// Over HTTP/3 the pages get the same bounds per request (the
+	// WebTransport upgrade, on its own path, is not bound).
+	w.wt = newWTServer(opts.Cert, opts.IdleTimeout, opts.OriginPatterns, withDeadlines(pages, opts.ReadTimeout, opts.WriteTimeout), w.upgradeWT)
 	w.wg.Add(2)
 	go func() {
 		defer w.wg.Done()
@@ -140,6 +167,19 @@ func NewWeb(opts WebOptions) (*Web, error) {
 		w.wt.Serve(udp)
 	}()
 	return w, nil
+}
+
+// withDeadlines bounds reading each request to h and writing its
+// response, as an http.Server's ReadTimeout and WriteTimeout do, for a
+// server that has none (HTTP/3).
+func withDeadlines(h http.Handler, read, write time.Duration) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(rw)
+		now := time.Now()
+		_ = rc.SetReadDeadline(now.Add(read))
+		_ = rc.SetWriteDeadline(now.Add(write))
+		h.ServeHTTP(rw, r)
+	})
 }
 
 // listenPair binds TCP and UDP on the same port; for port 0 it retries

@@ -80,6 +80,14 @@ func (l *WSListener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "lagkit: not accepting sessions", http.StatusServiceUnavailable)
 		return
 	}
+	// The server's read and write deadlines bound a request and its
+	// response, never the session that takes over the connection (it
+	// has its idle timeout). net/http clears them when the upgrade
+	// hijacks the connection; clearing them here too keeps a session
+	// whole under any server the listener is mounted on.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Time{})
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: l.opts.OriginPatterns})
 	if err != nil {
 		if onDone != nil {

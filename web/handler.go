@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/study"
@@ -28,6 +29,10 @@ const (
 	AdminScriptPath = "/lagkit/admin.js"
 )
 
+// coreWriteTimeout bounds writing the client core, once it is ready,
+// on a server whose own write timeout would count the wait for it.
+const coreWriteTimeout = 2 * time.Minute
+
 // Options configure HandlerWith.
 type Options struct {
 	// Tokens, when set, issues a connect token (package token) for a
@@ -45,6 +50,10 @@ type Options struct {
 	// Host runs the study's matches: the admin page spectates the
 	// round's match through it.
 	Host *realtime.Host
+	// Maps, when set, are the maps MapPath serves by name (a server's
+	// maps loaded at start as well as the shipped ones, which it serves
+	// without).
+	Maps *realtime.Maps
 }
 
 // Handler returns the handler for the page, its script, the client core
@@ -64,7 +73,13 @@ func HandlerWith(o Options) http.Handler {
 	mux.HandleFunc("GET "+ScriptPath, serveBundle(script))
 	fromCore := func(pick func() *asset) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
-			if err := waitCore(r.Context()); err != nil {
+			// The first requests may wait for the core to be built:
+			// the server's write deadline counts from when it is ready.
+			rc := http.NewResponseController(w)
+			_ = rc.SetWriteDeadline(time.Time{})
+			err := waitCore(r.Context())
+			_ = rc.SetWriteDeadline(time.Now().Add(coreWriteTimeout))
+			if err != nil {
 				http.Error(w, err.Error(), http.StatusInternalServerError)
 				return
 			}
@@ -73,7 +88,7 @@ func HandlerWith(o Options) http.Handler {
 	}
 	mux.HandleFunc("GET "+WasmPath, fromCore(func() *asset { return core.wasm }))
 	mux.HandleFunc("GET "+WasmExecPath, fromCore(func() *asset { return core.wasmExec }))
-	mux.HandleFunc("GET "+MapPath+"{name}", serveMap)
+	mux.HandleFunc("GET "+MapPath+"{name}", func(w http.ResponseWriter, r *http.Request) { serveMap(w, r, o.Maps) })
 	mux.HandleFunc("POST "+TokenPath, func(w http.ResponseWriter, r *http.Request) { serveToken(w, r, o.Tokens) })
 	if o.Study != nil {
 		studyHandlers(mux, o)
@@ -138,9 +153,14 @@ func acceptsGzip(r *http.Request) bool {
 	return false
 }
 
-// serveMap writes a shipped map as its map file.
-func serveMap(w http.ResponseWriter, r *http.Request) {
-	m, err := world.Load(r.PathValue("name"))
+// serveMap writes a map of maps (the shipped maps if nil) as its map
+// file.
+func serveMap(w http.ResponseWriter, r *http.Request, maps *realtime.Maps) {
+	load := world.Load
+	if maps != nil {
+		load = maps.Load
+	}
+	m, err := load(r.PathValue("name"))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
@@ -151,19 +171,22 @@ func serveMap(w http.ResponseWriter, r *http.Request) {
 }
 
 // serveToken issues a connect token for the player the request names,
-// or none when issue is nil.
+// or none when issue is nil. It reads the request as lagkit serve's API
+// does (realtime.DecodeTokenRequest).
 func serveToken(w http.ResponseWriter, r *http.Request, issue func(string) ([]byte, error)) {
-	var req struct {
-		Player string `json:"player"`
+	body, err := io.ReadAll(io.LimitReader(r.Body, realtime.MaxTokenRequest+1))
+	if err != nil {
+		http.Error(w, "body: "+err.Error(), http.StatusBadRequest)
+		return
 	}
-	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&req); err != nil || req.Player == "" || len(req.Player) > 32 {
-		http.Error(w, `want {"player": NAME} with a name of 1 to 32 bytes`, http.StatusBadRequest)
+	player, err := realtime.DecodeTokenRequest("body", body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
 	var tok []byte
 	if issue != nil {
-		var err error
-		if tok, err = issue(req.Player); err != nil {
+		if tok, err = issue(player); err != nil {
 			http.Error(w, err.Error(), http.StatusConflict)
 			return
 		}

@@ -325,3 +325,25 @@ func TestStudyGuesses(t *testing.T) {
 		t.Errorf("after spending the refill: %d, want 429", code)
 	}
 }
+
+// TestStudyAdminRoutesAllNeedTheToken: every admin endpoint of a live
+// study refuses a request without the admin token, and the study's
+// handler serves no match API.
+func TestStudyAdminRoutesAllNeedTheToken(t *testing.T) {
+	srv := studyServerFor(t, newFakeStudy("AB12"), realtime.NewHost(nil, nil))
+	for _, r := range []struct{ method, path, body string }{
+		{"GET", StudyAdminPath + "state", ""},
+		{"POST", StudyAdminPath + "command", `{"action":"start"}`},
+		{"GET", StudyAdminPath + "spectate", ""},
+		{"GET", StudyAdminPath + "map", ""},
+	} {
+		if code, body := call(t, srv, r.method, r.path, r.body); code != 401 {
+			t.Errorf("%s %s without the token: %d %s, want 401", r.method, r.path, code, body)
+		}
+	}
+	for _, p := range []string{"/api/matches", "/api/matches/1", "/debug/pprof/", "/metrics"} {
+		if code, _ := call(t, srv, "GET", p, ""); code != 404 {
+			t.Errorf("GET %s on a study's listener: %d, want 404", p, code)
+		}
+	}
+}

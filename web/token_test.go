@@ -36,9 +36,23 @@ func TestTokenPath(t *testing.T) {
 	if b, err := base64.StdEncoding.DecodeString(out.Token); err != nil || string(b) != "\x00\x01\x02\xff" || issued != "alice" {
 		t.Errorf("token %q for %q, want the issuer's bytes for alice", out.Token, issued)
 	}
-	for body, code := range map[string]int{`{}`: 400, `nonsense`: 400, `{"player":"` + strings.Repeat("x", 33) + `"}`: 400, `{"player":"late"}`: 409} {
-		if w := post(h, body); w.Code != code {
-			t.Errorf("POST %s: %d, want %d", body, w.Code, code)
+	// The endpoint reads the request as lagkit serve's API does
+	// (realtime.DecodeTokenRequest).
+	for body, want := range map[string]struct {
+		code int
+		msg  string
+	}{
+		`{}`:                             {400, `body:1:1: player: missing: want {"player": NAME}`},
+		`nonsense`:                       {400, "body:1:2: invalid character 'o' in literal null (expecting 'u')"},
+		`null`:                           {400, "body:1:1: want an object, got null"},
+		`["alice"]`:                      {400, "body:1:1: want an object, got an array"},
+		`{"player":"alice","match":"2"}`: {400, `body:1:19: match: unknown field (the only one here is player)`},
+		`{"player":"a\u0007b"}`:          {400, `body:1:11: player: "a\ab" has a control character`},
+		`{"player":"` + strings.Repeat("x", 33) + `"}`: {400, "body:1:11: player: 33 bytes, want 1 to 32"},
+		`{"player":"late"}`:                            {409, "no match is running"},
+	} {
+		if w := post(h, body); w.Code != want.code || strings.TrimSpace(w.Body.String()) != want.msg {
+			t.Errorf("POST %s: %d %q, want %d %q", body, w.Code, w.Body, want.code, want.msg)
 		}
 	}
 	if w := post(Handler(), `{"player":"alice"}`); w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != `{"token":""}` {

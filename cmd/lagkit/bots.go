@@ -41,7 +41,10 @@ type botsOptions struct {
 	server   string
 	certHash string
 	tokenURL string
-	asJSON   bool
+	// adminTokenFile holds the token --server and --token-url want
+	// (default: AdminTokenEnv).
+	adminTokenFile string
+	asJSON         bool
 }
 
 // botsReport is what lagkit bots prints with --json.
@@ -68,13 +71,15 @@ own connection (ADDR is udp://HOST:PORT, wt://HOST:PORT, ws://HOST:PORT or
 wss://HOST:PORT; --cert-hash pins a self-signed certificate),
 plays for --duration and prints each bot's snapshots received, measured
 round trip, prediction error, shots, hits and hits behind cover received.
-With --server http://HOST:PORT (the server's --http address) it also reads
+With --server http://HOST:PORT (the server's --admin address) it also reads
 the server's tick statistics and metrics before and after, and reports
 tick p99, tick-start lateness p99, overruns, CPU per tick and bytes per
 second per client: a load benchmark. A bot the server never seats
 (nothing listens at ADDR, every seat is taken, or the server requires
 connect tokens and --token-url is not given: a UDP server answers none
-of these) ends with "no seat"; when no bot got a seat, bots exits 1.`,
+of these) ends with "no seat"; when no bot got a seat, bots exits 1.
+--server and --token-url are on the server's admin listener: bots sends
+them the admin token, from --admin-token-file or $LAGKIT_ADMIN_TOKEN.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -101,8 +106,9 @@ of these) ends with "no seat"; when no bot got a seat, bots exits 1.`,
 	f.StringVar(&o.mapName, "map", "metro", "the server's map (a shipped map's name or a map file)")
 	f.Float64Var(&o.skill, "skill", 0.5, "bot skill from 0 to 1")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the bots")
-	f.StringVar(&o.server, "server", "", "the server's --http address, to report its load (http://HOST:PORT)")
-	f.StringVar(&o.tokenURL, "token-url", "", "for a server run with --tokens: its token endpoint, http://HOST:PORT/api/matches/{id}/tokens, from which each bot gets a connect token")
+	f.StringVar(&o.server, "server", "", "the server's --admin address, to report its load (http://HOST:PORT)")
+	f.StringVar(&o.tokenURL, "token-url", "", "for a server run with --tokens: its token endpoint on --admin, http://HOST:PORT/api/matches/{id}/tokens, from which each bot gets a connect token")
+	f.StringVar(&o.adminTokenFile, "admin-token-file", "", "file holding the server's admin token, sent to --server and --token-url (default: $"+AdminTokenEnv+")")
 	f.StringVar(&o.certHash, "cert-hash", "", "for wt:// and wss://: the server certificate's SHA-256 in hex, as lagkit serve logs it (cert_sha256)")
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object")
 	return cmd
@@ -150,6 +156,14 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 		return nil, err
 	}
 	o.server = strings.TrimSuffix(o.server, "/")
+	var bearer string
+	if o.server != "" || o.tokenURL != "" {
+		if bearer, err = readAdminToken(o.adminTokenFile); err != nil {
+			return nil, err
+		}
+	} else if o.adminTokenFile != "" {
+		return nil, usagef("--admin-token-file is for --server and --token-url, neither given")
+	}
 	m, err := loadWorld(o.mapName)
 	if err != nil {
 		return nil, fmt.Errorf("--map: %w", err)
@@ -162,7 +176,7 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 	weapon := game.Rifle()
 	var before *loadSample
 	if o.server != "" {
-		if before, err = sampleLoad(ctx, o.server, nil); err != nil {
+		if before, err = sampleLoad(ctx, o.server, bearer, nil); err != nil {
 			return nil, fmt.Errorf("--server: %w", err)
 		}
 	}
@@ -186,7 +200,7 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 			var tok []byte
 			if o.tokenURL != "" {
 				var err error
-				if tok, err = fetchToken(pctx, o.tokenURL, name); err != nil {
+				if tok, err = fetchToken(pctx, o.tokenURL, bearer, name); err != nil {
 					line.Error = err.Error()
 					return
 				}
@@ -219,7 +233,7 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 	wg.Wait()
 	rep.DurationS = time.Since(start).Seconds()
 	if before != nil {
-		after, err := sampleLoad(ctx, o.server, before)
+		after, err := sampleLoad(ctx, o.server, bearer, before)
 		if err != nil {
 			return nil, fmt.Errorf("--server: %w", err)
 		}
@@ -276,14 +290,16 @@ func printBots(w io.Writer, r *botsReport) {
 }
 
 // fetchToken gets a connect token for player from a lagkit serve token
-// endpoint (POST /api/matches/{id}/tokens).
-func fetchToken(ctx context.Context, url, player string) ([]byte, error) {
+// endpoint (POST /api/matches/{id}/tokens), sending the admin token
+// bearer if set.
+func fetchToken(ctx context.Context, url, bearer, player string) ([]byte, error) {
 	body, _ := json.Marshal(map[string]string{"player": player})
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, fmt.Errorf("--token-url: %w", err)
 	}
 	req.Header.Set("Content-Type", "application/json")
+	withBearer(req, bearer)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("--token-url: %w", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -48,18 +49,27 @@ type loadSample struct {
 }
 
 // sampleLoad reads the first match's tick count and the process's CPU
-// time and bytes sent from the server at base; after an earlier sample
-// prev, also the match's tick statistics since then.
-func sampleLoad(ctx context.Context, base string, prev *loadSample) (*loadSample, error) {
+// time and bytes sent from the admin listener at base, with the admin
+// token bearer; after an earlier sample prev, also the match's tick
+// statistics since then.
+func sampleLoad(ctx context.Context, base, bearer string, prev *loadSample) (*loadSample, error) {
 	var matches []realtime.MatchInfo
-	if err := getJSON(ctx, base+"/api/matches", &matches); err != nil {
+	if err := getJSON(ctx, base+"/api/matches", bearer, &matches); err != nil {
+		var se *statusError
+		switch {
+		case !errors.As(err, &se):
+		case se.status == http.StatusNotFound:
+			err = fmt.Errorf("%w (--server is the server's --admin address, not --http)", err)
+		case se.status == http.StatusUnauthorized:
+			err = fmt.Errorf("%w (give the server's admin token: --admin-token-file or %s)", err, AdminTokenEnv)
+		}
 		return nil, err
 	}
 	if len(matches) == 0 {
 		return nil, fmt.Errorf("%s runs no match", base)
 	}
 	s := &loadSample{at: time.Now(), match: matches[0].ID, ticks: matches[0].Ticks.Ticks}
-	fams, err := getMetrics(ctx, base+"/metrics")
+	fams, err := getMetricsAuth(ctx, base+"/metrics", bearer)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +79,7 @@ func sampleLoad(ctx context.Context, base string, prev *loadSample) (*loadSample
 		if prev.match != s.match {
 			return nil, fmt.Errorf("%s: match %s ended during the run", base, prev.match)
 		}
-		if err := getJSON(ctx, fmt.Sprintf("%s/api/matches/%s/ticks?since=%d", base, s.match, prev.ticks), &s.since); err != nil {
+		if err := getJSON(ctx, fmt.Sprintf("%s/api/matches/%s/ticks?since=%d", base, s.match, prev.ticks), bearer, &s.since); err != nil {
 			return nil, err
 		}
 	}
@@ -92,8 +102,10 @@ func (s *loadSample) load(after *loadSample, n int) *serverLoad {
 	return out
 }
 
-func getJSON(ctx context.Context, url string, v any) error {
-	body, err := get(ctx, url)
+// getJSON reads url's JSON into v, sending the admin token bearer if
+// set.
+func getJSON(ctx context.Context, url, bearer string, v any) error {
+	body, err := getAuth(ctx, url, bearer)
 	if err != nil {
 		return err
 	}
@@ -103,13 +115,17 @@ func getJSON(ctx context.Context, url string, v any) error {
 	return nil
 }
 
-func get(ctx context.Context, url string) ([]byte, error) {
+func get(ctx context.Context, url string) ([]byte, error) { return getAuth(ctx, url, "") }
+
+// getAuth reads url, sending the admin token bearer if set.
+func getAuth(ctx context.Context, url, bearer string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
 	}
+	withBearer(req, bearer)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
@@ -120,14 +136,28 @@ func get(ctx context.Context, url string) ([]byte, error) {
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: %s: %s", url, resp.Status, strings.TrimSpace(string(body)))
+		return nil, &statusError{url: url, status: resp.StatusCode, text: resp.Status, body: strings.TrimSpace(string(body))}
 	}
 	return body, nil
 }
 
+// statusError is an HTTP answer other than 200 OK.
+type statusError struct {
+	url, text, body string
+	status          int
+}
+
+func (e *statusError) Error() string { return fmt.Sprintf("%s: %s: %s", e.url, e.text, e.body) }
+
 // getMetrics reads a Prometheus text exposition.
 func getMetrics(ctx context.Context, url string) (map[string]*dto.MetricFamily, error) {
-	body, err := get(ctx, url)
+	return getMetricsAuth(ctx, url, "")
+}
+
+// getMetricsAuth reads a Prometheus text exposition, sending the admin
+// token bearer if set.
+func getMetricsAuth(ctx context.Context, url, bearer string) (map[string]*dto.MetricFamily, error) {
+	body, err := getAuth(ctx, url, bearer)
 	if err != nil {
 		return nil, err
 	}

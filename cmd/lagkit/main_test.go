@@ -119,7 +119,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"serve", "--log-format", "xml"}, 2, `--log-format "xml": want auto, text or json`},
 		{[]string{"serve", "--cert", "c.pem"}, 2, "--cert and --key go together"},
 		{[]string{"serve", "--cert", "c.pem", "--key", "k.pem", "--listen", ""}, 2, "--cert and --key are for --listen, which is off"},
-		{[]string{"serve", "--listen", "", "--udp", "", "--http", ""}, 2, "--listen, --udp and --http are all off"},
+		{[]string{"serve", "--listen", "", "--udp", "", "--http", "", "--admin", ""}, 2, "--listen, --udp, --http and --admin are all off"},
 		{[]string{"serve", "--token-key", "k", "--udp", "127.0.0.1:1"}, 2, "--token-key needs --tokens"},
 		{[]string{"bots", "--connect", "tcp://127.0.0.1:4000"}, 2, `unknown scheme "tcp"`},
 		{[]string{"bots", "--connect", "udp://127.0.0.1:4000", "--server", "127.0.0.1:4001"}, 2, `--server "127.0.0.1:4001": want an http://HOST:PORT URL`},

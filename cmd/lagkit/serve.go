@@ -33,9 +33,15 @@ const shutdownGrace = 5 * time.Second
 // serveOptions are lagkit serve's flags.
 type serveOptions struct {
 	listen, udp, http string
-	config            string
-	cert, key         string
-	logFormat         string
+	// admin is the address of the admin listener (the match API, tokens,
+	// pprof), guarded by the token in adminTokenFile or AdminTokenEnv.
+	admin, adminTokenFile string
+	// maps is a directory of map files a match may name, besides the
+	// shipped maps.
+	maps      string
+	config    string
+	cert, key string
+	logFormat string
 	// tokens makes the server require connect tokens, keyed by tokenKey
 	// (a file of token.KeySize raw bytes) or a key made at start.
 	tokens   bool
@@ -48,6 +54,10 @@ type serveOptions struct {
 	page func(*web.Options)
 	// changed reports whether a flag was given (nil: none was).
 	changed func(name string) bool
+	// getenv reads the environment (nil: os.Getenv).
+	getenv func(string) string
+	// timeouts are the HTTP listeners' (the defaults if zero).
+	timeouts httpTimeouts
 }
 
 // defaultMatch is the match lagkit serve runs without a configuration
@@ -64,16 +74,29 @@ func newServeCmd() *cobra.Command {
 file it runs one match (team deathmatch on metro under tlc, bots in every
 empty seat) until stopped. Browsers connect to --listen (the page and
 WebSocket over HTTPS, WebTransport over UDP on the same port), native
-clients and 'lagkit bots' to --udp, and --http serves /healthz, /metrics
-(Prometheus), /debug/pprof and the match API (/api/matches). Port 0 picks
-a free port; the addresses chosen are logged at start (one record with
-fields listen, udp and http). An empty address turns that listener off.
-SIGINT or SIGTERM ends every match, telling its players why, and exits.
+clients and 'lagkit bots' to --udp. --http serves /healthz and /metrics
+(Prometheus) to anyone. --admin serves the match API (/api/matches),
+connect tokens, /debug/pprof, /metrics and /healthz to the holder of the
+admin token: every request must carry "Authorization: Bearer TOKEN", the
+token being the contents of --admin-token-file or $LAGKIT_ADMIN_TOKEN (at
+least 16 bytes), or is answered 401. --admin is on loopback by default;
+there, without a token, requests are let through (only this machine can
+make them). serve refuses to bind --admin elsewhere without a token.
+Port 0 picks a free port; the addresses chosen are logged at start (one
+record with fields listen, udp, http and admin). An empty address turns
+that listener off. SIGINT or SIGTERM ends every match, telling its
+players why, and exits.
+
+A match names its map: a shipped map (arena, courtyard, metro) or one of
+the map files in --maps DIR (each DIR/NAME.json, loaded and checked at
+start, is the map NAME). The API takes only names; the --config file may
+also give a map file's path.
 
 With --tokens every match admits only clients with a connect token sealed
 under the key (--token-key, or a random one): POST /api/matches/{id}/tokens
-with {"player": "name"} returns one (base64, valid 30 s) for that match and
-the --udp address, and 'lagkit bots --token-url' fetches one per bot. A
+on --admin with {"player": "name"} returns one (base64, valid 30 s) for
+that match and the --udp address, and 'lagkit bots --token-url' fetches
+one per bot. A
 refused connect gets no reply. The page on --listen gets its token from
 POST /lagkit/token on the same address, for the oldest match. Every
 listener serves every match: a connection goes to the match its token
@@ -100,11 +123,14 @@ server cannot be reached; if it cannot be reached at start, serve exits 1.`,
 	f := cmd.Flags()
 	f.StringVar(&o.listen, "listen", "127.0.0.1:0", "HOST:PORT for browsers: the page and WebSocket over HTTPS/TCP, WebTransport over UDP")
 	f.StringVar(&o.udp, "udp", "127.0.0.1:0", "HOST:PORT for native clients over UDP")
-	f.StringVar(&o.http, "http", "127.0.0.1:0", "HOST:PORT for /healthz, /metrics, /debug/pprof and /api")
+	f.StringVar(&o.http, "http", "127.0.0.1:0", "HOST:PORT for /healthz and /metrics, served to anyone (Prometheus, Agones)")
+	f.StringVar(&o.admin, "admin", "127.0.0.1:0", "HOST:PORT for the match API, connect tokens and /debug/pprof, behind the admin token (required unless on loopback)")
+	f.StringVar(&o.adminTokenFile, "admin-token-file", "", "file holding the admin token (at least 16 bytes, trimmed) every --admin request must carry as Authorization: Bearer TOKEN (default: $"+AdminTokenEnv+")")
+	f.StringVar(&o.maps, "maps", "", "directory of map files (*.json, each named as its file) that matches may name besides the shipped maps")
 	f.StringVar(&o.config, "config", "", "TOML file of matches to run (default: one team deathmatch with bots)")
 	f.StringVar(&o.cert, "cert", "", "TLS certificate (PEM) for --listen (default: a self-signed one, valid for 127.0.0.1, ::1 and localhost; its SHA-256 is logged as cert_sha256)")
 	f.StringVar(&o.key, "key", "", "TLS key (PEM) for --cert")
-	f.BoolVar(&o.tokens, "tokens", false, "admit only clients with a connect token, on every listener: get one for a player from POST /api/matches/{id}/tokens on --http (the page on --listen gets its own)")
+	f.BoolVar(&o.tokens, "tokens", false, "admit only clients with a connect token, on every listener: get one for a player from POST /api/matches/{id}/tokens on --admin (the page on --listen gets its own)")
 	f.StringVar(&o.tokenKey, "token-key", "", "file of the 32-byte key connect tokens are sealed under, shared with a matchmaker (default with --tokens: a random one)")
 	f.BoolVar(&o.agones.on, "agones", false, "run as an Agones GameServer: Ready, Health, player tracking and Shutdown through the SDK server on localhost:$AGONES_SDK_HTTP_PORT")
 	f.DurationVar(&o.agones.health, "agones-health", 2*time.Second, "with --agones: how often to ping Agones' Health (within the Fleet's health periodSeconds)")
@@ -132,13 +158,13 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	return slog.New(slog.NewJSONHandler(w, nil)), nil
 }
 
-// matchConfigs returns the matches to start: the configuration file's, or
-// the default match.
-func matchConfigs(path string) ([]realtime.MatchConfig, error) {
+// matchConfigs returns the matches to start: the configuration file's,
+// whose maps may be maps', or the default match.
+func matchConfigs(path string, maps *realtime.Maps) ([]realtime.MatchConfig, error) {
 	if path == "" {
 		return []realtime.MatchConfig{defaultMatch}, nil
 	}
-	f, err := realtime.LoadFile(path)
+	f, err := realtime.LoadFileMaps(path, maps)
 	if err != nil {
 		return nil, fmt.Errorf("--config: %w", err)
 	}
@@ -159,7 +185,26 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	if o.cert != "" && o.listen == "" {
 		return usagef("--cert and --key are for --listen, which is off")
 	}
-	configs, err := matchConfigs(o.config)
+	getenv := o.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	adminTok := ""
+	if o.admin != "" {
+		if adminTok, err = adminToken(o.adminTokenFile, getenv); err != nil {
+			return err
+		}
+		if err := checkAdmin(o.admin, adminTok); err != nil {
+			return err
+		}
+	} else if o.adminTokenFile != "" {
+		return usagef("--admin-token-file is for --admin, which is off")
+	}
+	maps, err := realtime.LoadMaps(o.maps)
+	if err != nil {
+		return usagef("--maps: %w", err)
+	}
+	configs, err := matchConfigs(o.config, maps)
 	if err != nil {
 		return err
 	}
@@ -170,11 +215,12 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	if err := o.agones.check(changed, len(configs)); err != nil {
 		return usageError{err}
 	}
-	if o.listen == "" && o.udp == "" && o.http == "" {
-		return usagef("--listen, --udp and --http are all off: nothing could reach the server")
+	if o.listen == "" && o.udp == "" && o.http == "" && o.admin == "" {
+		return usagef("--listen, --udp, --http and --admin are all off: nothing could reach the server")
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	refused := newRefusedCounter(reg)
 	host := realtime.NewHost(log, realtime.NewMetrics(reg))
 
 	var listeners []transport.Listener
@@ -183,23 +229,40 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 			_ = l.Close()
 		}
 	}()
-	addrs, err := openListeners(o, host, &listeners)
+	addrs, err := openListeners(o, host, maps, &listeners)
 	if err != nil {
 		return err
 	}
-	var httpSrv *http.Server
-	if o.http != "" {
-		ln, err := net.Listen("tcp", o.http)
+	var servers []*http.Server
+	serveHTTP := func(flag, addr string, srv *http.Server) (string, error) {
+		ln, err := net.Listen("tcp", addr)
 		if err != nil {
-			return fmt.Errorf("--http: %w", err)
+			return "", fmt.Errorf("--%s: %w", flag, err)
 		}
-		addrs.http = ln.Addr().String()
-		httpSrv = &http.Server{Handler: newAPI(host, reg, log), ReadHeaderTimeout: 10 * time.Second}
+		servers = append(servers, srv)
 		go func() {
-			if err := httpSrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				log.Error("http", "err", err)
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error(flag, "err", err)
 			}
 		}()
+		return ln.Addr().String(), nil
+	}
+	defer func() {
+		for _, s := range servers {
+			_ = s.Close()
+		}
+	}()
+	if o.http != "" {
+		if addrs.http, err = serveHTTP("http", o.http, newHTTPServer(newPublicAPI(reg), o.timeouts, false)); err != nil {
+			return err
+		}
+	}
+	if o.admin != "" {
+		h := newAdminAPI(host, maps, reg, log)
+		h = adminWriteDeadline(o.timeouts.withDefaults().write, log, bearer(adminTok, refused, h))
+		if addrs.admin, err = serveHTTP("admin", o.admin, newHTTPServer(h, o.timeouts, true)); err != nil {
+			return err
+		}
 	}
 	if o.tokens {
 		key, err := tokenKey(o.tokenKey)
@@ -234,7 +297,7 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		}
 	}
 	if !o.agones.on {
-		go logMatchesOver(ctx, log, started, addrs.http)
+		go logMatchesOver(ctx, log, started, addrs.admin)
 	}
 	for _, l := range listeners {
 		go func() {
@@ -243,7 +306,14 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 			}
 		}()
 	}
-	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "http", addrs.http, "cert_sha256", addrs.certHash, "matches", len(configs))
+	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "http", addrs.http, "admin", addrs.admin, "cert_sha256", addrs.certHash, "matches", len(configs))
+	switch {
+	case addrs.admin == "":
+	case adminTok == "":
+		log.Warn("admin without a token", "admin", addrs.admin, "note", "--admin is on loopback: any local user or process may use the match API; give --admin-token-file or "+AdminTokenEnv+" to require a token")
+	default:
+		log.Info("admin requires a bearer token", "admin", addrs.admin)
+	}
 
 	var (
 		gs        *gameServer
@@ -281,8 +351,8 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		st := records.Stats()
 		log.Info("records", "db", o.db, "study", records.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
 	}
-	if httpSrv != nil {
-		_ = httpSrv.Shutdown(sctx)
+	for _, s := range servers {
+		_ = s.Shutdown(sctx)
 	}
 	if gs != nil {
 		<-gsDone
@@ -306,7 +376,7 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 // logMatchesOver says, once every match of the configuration has ended
 // (each had a duration), that serve runs on with none, and how to start
 // another or stop it.
-func logMatchesOver(ctx context.Context, log *slog.Logger, matches []*realtime.Match, httpAddr string) {
+func logMatchesOver(ctx context.Context, log *slog.Logger, matches []*realtime.Match, adminAddr string) {
 	for _, m := range matches {
 		select {
 		case <-m.Done():
@@ -317,15 +387,15 @@ func logMatchesOver(ctx context.Context, log *slog.Logger, matches []*realtime.M
 	if ctx.Err() != nil {
 		return // serve is stopping, which ended them
 	}
-	if httpAddr == "" {
+	if adminAddr == "" {
 		log.Info("every match has ended", "next", "stop serve with SIGINT or SIGTERM")
 		return
 	}
-	log.Info("every match has ended", "next", "POST /api/matches on "+httpAddr+" starts another; SIGINT or SIGTERM stops serve")
+	log.Info("every match has ended", "next", "POST /api/matches on "+adminAddr+" (--admin) starts another; SIGINT or SIGTERM stops serve")
 }
 
 // boundAddrs are the addresses the listeners got.
-type boundAddrs struct{ listen, udp, http, certHash string }
+type boundAddrs struct{ listen, udp, http, admin, certHash string }
 
 // tokenKey returns the connect-token key in path, or a random one if
 // path is "".

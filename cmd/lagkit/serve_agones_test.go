@@ -39,7 +39,16 @@ func serveInProcess(t *testing.T, ctx context.Context, o serveOptions) (map[stri
 		}
 	}()
 	o.logFormat = "json"
-	o.listen, o.http = "", "127.0.0.1:0"
+	o.listen = ""
+	if o.http == "" {
+		o.http = "127.0.0.1:0"
+	}
+	if o.admin == "" {
+		o.admin = "127.0.0.1:0"
+	}
+	if o.getenv == nil {
+		o.getenv = func(string) string { return "" }
+	}
 	if o.udp == "" {
 		o.udp = "127.0.0.1:0"
 	}

@@ -22,14 +22,28 @@ import (
 // tokenTTL is how long a connect token from the API is valid.
 const tokenTTL = 30 * time.Second
 
-// newAPI returns the HTTP side of lagkit serve: health, metrics from reg,
-// pprof, and the match API on host.
-func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) http.Handler {
+// newPublicAPI returns what lagkit serve's --http serves to anyone:
+// health and the metrics in reg, for Prometheus and Agones.
+func newPublicAPI(reg *prometheus.Registry) http.Handler {
 	mux := http.NewServeMux()
+	health(mux)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	return mux
+}
+
+func health(mux *http.ServeMux) {
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprintln(w, "ok")
 	})
+}
+
+// newAdminAPI returns what lagkit serve's --admin serves, to the holder
+// of its token (bearer guards it): health, metrics from reg, pprof, and
+// the match API on host, whose matches are on maps.
+func newAdminAPI(host *realtime.Host, maps *realtime.Maps, reg *prometheus.Registry, log *slog.Logger) http.Handler {
+	mux := http.NewServeMux()
+	health(mux)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
@@ -80,6 +94,14 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 			badBody(w, body, err)
 			return
 		}
+		// A request names its map: it never opens a file.
+		if mc.Map == "" {
+			mc.Map = defaultMatch.Map
+		}
+		if mc.World, err = maps.Load(mc.Map); err != nil {
+			apiError(w, http.StatusBadRequest, "%v", doc.Errorf("map", "%s", userMessage(err)))
+			return
+		}
 		m, err := host.Start(mc)
 		var ce *realtime.ConfigError
 		if errors.As(err, &ce) {
@@ -110,14 +132,17 @@ func newAPI(host *realtime.Host, reg *prometheus.Registry, log *slog.Logger) htt
 		w.WriteHeader(http.StatusNoContent)
 	}))
 	mux.HandleFunc("POST /api/matches/{id}/tokens", withMatch(host, func(w http.ResponseWriter, r *http.Request, m *realtime.Match) {
-		var req struct {
-			Player string `json:"player"`
-		}
-		if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&req); err != nil || req.Player == "" {
-			apiError(w, http.StatusBadRequest, "want {\"player\": \"name\"}")
+		body, err := io.ReadAll(io.LimitReader(r.Body, realtime.MaxTokenRequest+1))
+		if err != nil {
+			apiError(w, http.StatusBadRequest, "body: %v", err)
 			return
 		}
-		tok, err := host.IssueToken(m.ID(), req.Player, tokenTTL)
+		player, err := realtime.DecodeTokenRequest("body", body)
+		if err != nil {
+			apiError(w, http.StatusBadRequest, "%v", err)
+			return
+		}
+		tok, err := host.IssueToken(m.ID(), player, tokenTTL)
 		if err != nil {
 			apiError(w, http.StatusConflict, "%v", err)
 			return

@@ -10,8 +10,9 @@ import (
 )
 
 // openListeners opens the transports o asks for, appending them to ls
-// (which the caller closes), and returns the addresses they got.
-func openListeners(o serveOptions, host *realtime.Host, ls *[]transport.Listener) (boundAddrs, error) {
+// (which the caller closes), and returns the addresses they got. The
+// page serves maps (the shipped maps if nil).
+func openListeners(o serveOptions, host *realtime.Host, maps *realtime.Maps, ls *[]transport.Listener) (boundAddrs, error) {
 	var a boundAddrs
 	if o.listen != "" {
 		var cert *transport.Certificate
@@ -21,7 +22,7 @@ func openListeners(o serveOptions, host *realtime.Host, ls *[]transport.Listener
 				return a, fmt.Errorf("--cert: %w", err)
 			}
 		}
-		var wo web.Options
+		wo := web.Options{Maps: maps}
 		if o.tokens {
 			wo.Tokens = func(player string) ([]byte, error) { return browserToken(host, player) }
 		}

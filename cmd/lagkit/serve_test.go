@@ -37,8 +37,15 @@ func TestMain(m *testing.M) {
 // with the addresses it logged.
 func startServe(t *testing.T, args ...string) (*exec.Cmd, map[string]any, *bytes.Buffer) {
 	t.Helper()
+	return startServeEnv(t, nil, args...)
+}
+
+// startServeEnv is startServe with env added to the subprocess's
+// environment.
+func startServeEnv(t *testing.T, env []string, args ...string) (*exec.Cmd, map[string]any, *bytes.Buffer) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--log-format", "json"}, args...)...)
-	cmd.Env = append(os.Environ(), "LAGKIT_AS_COMMAND=1")
+	cmd.Env = append(append(os.Environ(), "LAGKIT_AS_COMMAND=1"), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -98,10 +105,10 @@ name = "alc"
 	}
 	cmd, addrs, logs := startServe(t, "--config", cfg)
 	udp, _ := addrs["udp"].(string)
-	base := "http://" + addrs["http"].(string)
-	if udp == "" || addrs["http"] == "" || addrs["listen"] == "" || len(addrs["cert_sha256"].(string)) != 64 {
+	if udp == "" || addrs["http"] == "" || addrs["admin"] == "" || addrs["listen"] == "" || len(addrs["cert_sha256"].(string)) != 64 {
 		t.Fatalf("addresses %v", addrs)
 	}
+	base, admin := "http://"+addrs["http"].(string), "http://"+addrs["admin"].(string)
 
 	conn, err := transport.DialUDP(context.Background(), udp, transport.UDPOptions{})
 	if err != nil {
@@ -126,9 +133,9 @@ name = "alc"
 		time.Sleep(50 * time.Millisecond)
 	}
 
-	checkMetrics(t, base)
-	checkAPI(t, base)
-	checkBots(t, udp, base)
+	checkMetrics(t, base, admin)
+	checkAPI(t, admin)
+	checkBots(t, udp, admin)
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -161,8 +168,9 @@ name = "alc"
 	}
 }
 
-// checkMetrics scrapes /metrics and checks what a running match shows.
-func checkMetrics(t *testing.T, base string) {
+// checkMetrics scrapes /metrics and checks what a running match shows,
+// and that pprof is on the admin listener.
+func checkMetrics(t *testing.T, base, admin string) {
 	t.Helper()
 	fams, err := getMetrics(context.Background(), base+"/metrics")
 	if err != nil {
@@ -180,7 +188,7 @@ func checkMetrics(t *testing.T, base string) {
 	if h == nil || len(h.GetMetric()) != 1 || h.GetMetric()[0].GetHistogram().GetSampleCount() < 64 {
 		t.Errorf("lagkit_tick_duration_seconds: want one series of at least 64 ticks, got %v", h)
 	}
-	if _, err := get(context.Background(), base+"/debug/pprof/goroutine?debug=1"); err != nil {
+	if _, err := get(context.Background(), admin+"/debug/pprof/goroutine?debug=1"); err != nil {
 		t.Errorf("pprof: %v", err)
 	}
 	if body, err := get(context.Background(), base+"/healthz"); err != nil || strings.TrimSpace(string(body)) != "ok" {
@@ -227,7 +235,7 @@ func checkAPI(t *testing.T, base string) {
 		}
 	}
 	var list []realtime.MatchInfo
-	if err := getJSON(context.Background(), base+"/api/matches", &list); err != nil {
+	if err := getJSON(context.Background(), base+"/api/matches", "", &list); err != nil {
 		t.Fatal(err)
 	}
 	if len(list) != 2 || list[0].Config.Name != "duel" || list[0].Humans != 1 || list[1].ID != created.ID {
@@ -258,7 +266,7 @@ func checkAPI(t *testing.T, base string) {
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if err := getJSON(context.Background(), base+"/api/matches", &list); err != nil {
+		if err := getJSON(context.Background(), base+"/api/matches", "", &list); err != nil {
 			t.Fatal(err)
 		}
 		if len(list) == 1 {
@@ -360,7 +368,7 @@ func TestServeSaysMatchesEnded(t *testing.T) {
 		}
 		seen.WriteString(logs())
 	}
-	if want := "POST /api/matches on " + addrs["http"].(string) + " starts another"; !strings.Contains(seen.String(), want) {
+	if want := "POST /api/matches on " + addrs["admin"].(string) + " (--admin) starts another"; !strings.Contains(seen.String(), want) {
 		t.Errorf("the log does not say %q:\n%s", want, seen.String())
 	}
 	cancel()

@@ -16,10 +16,11 @@ import (
 	"github.com/lagkit/lagkit/token"
 )
 
-// TestServeTokens runs lagkit serve --tokens: the token endpoint issues a
-// token for the match and its UDP address, and lagkit bots --token-url
-// plays with tokens from it (while the match's own bots get theirs from
-// the match).
+// TestServeTokens runs lagkit serve --tokens with an admin token: the
+// token endpoint on --admin issues a token for the match and its UDP
+// address to the holder of the admin token only, and lagkit bots
+// --token-url (and --server) with --admin-token-file plays with tokens
+// from it (while the match's own bots get theirs from the match).
 func TestServeTokens(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a server subprocess")
@@ -35,18 +36,34 @@ func TestServeTokens(t *testing.T) {
 	if err := os.WriteFile(keyFile, key, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, addrs, _ := startServe(t, "--config", cfg, "--tokens", "--token-key", keyFile)
+	admin := "test-admin-token-0123456789"
+	adminFile := filepath.Join(dir, "admin-token")
+	if err := os.WriteFile(adminFile, []byte(admin+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, addrs, _ := startServeEnv(t, []string{AdminTokenEnv + "=" + admin}, "--config", cfg, "--tokens", "--token-key", keyFile)
+	api := "http://" + addrs["admin"].(string)
 	// The match's own bots seal their tokens with the match's key.
-	for deadline := time.Now().Add(5 * time.Second); inProcessBots(t, "http://"+addrs["http"].(string)) != 2; {
+	for deadline := time.Now().Add(5 * time.Second); inProcessBots(t, api, admin) != 2; {
 		if time.Now().After(deadline) {
 			t.Fatal("the match's own bots did not connect with tokens")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	udp := addrs["udp"].(string)
-	url := "http://" + addrs["http"].(string) + "/api/matches/1/tokens"
+	url := api + "/api/matches/1/tokens"
 
-	resp, err := http.Post(url, "application/json", strings.NewReader(`{"player": "alice"}`))
+	for _, bearer := range []string{"", "not-the-admin-token-at-all"} {
+		resp, err := postAs(url, bearer, `{"player": "mallory"}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("a token for bearer %q: %s, want 401", bearer, resp.Status)
+		}
+	}
+	resp, err := postAs(url, admin, `{"player": "alice"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +81,7 @@ func TestServeTokens(t *testing.T) {
 	if err != nil || c.Match != "1" || c.Player != "alice" || c.Address != udp {
 		t.Fatalf("token %+v: %v (udp %s)", c, err, udp)
 	}
-	if resp, err := http.Post(url, "application/json", strings.NewReader(`{}`)); err != nil || resp.StatusCode != http.StatusBadRequest {
+	if resp, err := postAs(url, admin, `{}`); err != nil || resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("no player: %v %v", resp.Status, err)
 	}
 	// The page gets its token from the address it was served from.
@@ -100,12 +117,32 @@ func TestServeTokens(t *testing.T) {
 	if m := scrape(t, "http://"+addrs["http"].(string)+"/metrics"); !strings.Contains(m, `lagkit_datagrams_dropped_total{match="",reason="token"}`) || strings.Contains(m, `lagkit_datagrams_dropped_total{match="",reason="token"} 0`) {
 		t.Errorf("refused connects not counted:\n%s", grepLines(m, "dropped"))
 	}
-	rep = runTokenBots(t, "--connect", "udp://"+udp, "--map", "arena", "--count", "2", "--duration", "2s", "--token-url", url, "--json")
+	// Without the admin token the bots get no connect token.
+	text, err = run("bots", "--connect", "udp://"+udp, "--map", "arena", "--count", "1", "--duration", "1s", "--token-url", url, "--json")
+	if err == nil || !strings.Contains(text, "401 Unauthorized") {
+		t.Errorf("bots without the admin token: %v: %s", err, text)
+	}
+	rep = runTokenBots(t, "--connect", "udp://"+udp, "--map", "arena", "--count", "2", "--duration", "2s",
+		"--token-url", url, "--server", api, "--admin-token-file", adminFile, "--json")
 	for _, b := range rep.Bots {
 		if b.Error != "" || b.Snapshots < 32 || b.Seat < 0 {
 			t.Errorf("bot with a token: %+v", b)
 		}
 	}
+	if s := rep.Server; s == nil || s.Ticks < 64 || s.TickP99US <= 0 {
+		t.Errorf("the server's load through --server with the admin token: %+v", s)
+	}
+}
+
+// postAs posts body to url with the admin token bearer (none if "").
+func postAs(url, bearer, body string) (*http.Response, error) {
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	withBearer(req, bearer)
+	return http.DefaultClient.Do(req)
 }
 
 func runTokenBots(t *testing.T, args ...string) botsReport {
@@ -121,10 +158,13 @@ func runTokenBots(t *testing.T, args ...string) botsReport {
 	return rep
 }
 
-// inProcessBots returns how many of the match's own bots are connected.
-func inProcessBots(t *testing.T, api string) int {
+// inProcessBots returns how many of the match's own bots are connected,
+// asking the API at api with the admin token bearer.
+func inProcessBots(t *testing.T, api, bearer string) int {
 	t.Helper()
-	resp, err := http.Get(api + "/api/matches/1")
+	req, _ := http.NewRequest(http.MethodGet, api+"/api/matches/1", nil)
+	withBearer(req, bearer)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 			// The study's endpoints, its admin page and the
 			// questionnaire between rounds.
 			wo.Study, wo.AdminToken, wo.Host = d, adminToken, host
-		}}, host, &listeners)
+		}}, host, nil, &listeners)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,9 @@ import (
 // DecodeJSON decodes data, a file of kind k called name, into v (a
 // pointer). The file must hold one JSON value whose keys are all fields
 // of v's type (exactly as spelt in their json tags), none given twice,
-// each value fitting its field. Every error is an *Error.
+// each value fitting its field; the value itself must fit v (an object
+// for a struct, an array for a slice: never null). Every error is an
+// *Error.
 func (k Kind) DecodeJSON(name string, data []byte, v any) (*Doc, error) {
 	if err := k.checkSize(name, data); err != nil {
 		return nil, err
@@ -23,6 +25,12 @@ func (k Kind) DecodeJSON(name string, data []byte, v any) (*Doc, error) {
 	if !json.Valid(data) {
 		var raw json.RawMessage
 		return nil, jsonSyntaxError(name, data, json.Unmarshal(data, &raw))
+	}
+	if t := reflect.TypeOf(v); bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		// A file is its value: null, which would leave v as it is, is
+		// none.
+		off := bytes.Index(data, []byte("null"))
+		return nil, at(name, data, off, "", "want "+shapeOf(t).want(t, "an object")+", got null")
 	}
 	w := newJSONWalker(data)
 	if p := w.value(reflect.TypeOf(v)); p != nil {
