@@ -110,22 +110,30 @@ var _ = register(&Experiment{
 	RunCell:   runReckoning,
 	Summarise: summariseReckoning,
 	Published: []Reference{
-		{Metric: "updates_per_s", Condition: "dead", Value: 17.8, Source: "led", Why: ledWhy,
-			Detail: "17.8 updates per second under dead reckoning on replayed recorded professional play, with no network (the study ran no live matches, so the live conditions have no published figures)"},
-		{Metric: "updates_per_s", Condition: "led", Value: 11.2, Source: "led", Why: ledWhy,
-			Detail: "11.2 updates per second under led reckoning on the same replay (37% fewer)"},
-		{Metric: "position_error_mean_m", Condition: "dead", Value: 24.8 * reckoning.GameUnit, Source: "led", Why: ledWhy,
-			Detail: "mean error 24.8 game units on the replay (read as cm)"},
-		{Metric: "position_error_mean_m", Condition: "led", Value: 27.2 * reckoning.GameUnit, Source: "led", Why: ledWhy,
-			Detail: "mean error 27.2 game units on the replay (9% more; read as cm)"},
+		{Metric: "updates_per_s", Condition: "dead", Value: 17.83246, Source: "led", Why: ledWhy,
+			Location: "section VIII-A, Table II", Printed: "17.83246 (mean packet updates per second)", Unit: "updates/s", Check: Verified,
+			Detail: "dead reckoning at its constant 20-unit (38.1 cm) threshold on 500 recorded professional CS:GO paths replayed " +
+				"at 60 frames a second with no network (the study ran no live matches, so the live conditions have no published figures)"},
+		{Metric: "updates_per_s", Condition: "led", Value: 11.22664, Source: "led", Why: ledWhy,
+			Location: "section VIII-A, Table II", Printed: "11.22664 (mean packet updates per second)", Unit: "updates/s", Check: Verified,
+			Detail: "led reckoning (thresholds 5 to 35 units, 9.5 to 66.7 cm) on the same paths: 37% fewer (section IX)"},
+		{Metric: "position_error_mean_m", Condition: "dead", Value: 0.2479921, Source: "led", Why: ledWhy,
+			Location: "section VIII-B, Table III", Printed: "24.79921 (mean position error, cm)", Unit: "m", Check: Verified,
+			Detail: "dead reckoning's mean distance from the recorded position over every frame; Table III prints no unit, " +
+				"and section IX's conversion (a difference of 1.27 units, 1 unit = 1.905 cm, is 2.4 cm, which is Table III's " +
+				"difference) shows its errors are in centimetres"},
+		{Metric: "position_error_mean_m", Condition: "led", Value: 0.2722430, Source: "led", Why: ledWhy,
+			Location: "section VIII-B, Table III", Printed: "27.22430 (mean position error, cm)", Unit: "m", Check: Verified,
+			Detail: "led reckoning's on the same paths: 9% (2.4 cm) more (section IX)"},
 	},
 })
 
 // ledWhy says why the replay's figures can differ from the led
 // reckoning study's.
-const ledWhy = "The study replayed recorded human play, whose movement follows each map's trends; " +
-	"lagkit replays its bots' paths, which follow nav grid routes between objectives, on lagkit's maps, " +
-	"and its game units are read as centimetres."
+const ledWhy = "The study replayed 500 paths of recorded professional play on Inferno at 60 frames a second with " +
+	"second-order projection, its blend time tuned by hand; lagkit replays its bots' paths, which follow nav grid routes " +
+	"between objectives on lagkit's maps, at 64 Hz with first-order projection, its K calibrated on the paths that " +
+	"build the trend maps, so the updates it needs at a given threshold differ with the movement replayed."
 
 // runReckoning runs a replay or a live cell.
 func runReckoning(c Cell) (CellResult, error) {
