@@ -24,8 +24,12 @@ const (
 	DefaultEta    = 0.381 // m: 20 units, printed as 38.1 cm
 	DefaultEtaMax = 0.667 // m: 35 units, printed as 66.7 cm
 	// DefaultK sets B = K/η to the mean interval between the study's
-	// dead reckoning updates (17.8 per second) at the middle threshold:
-	// 0.0214 m·s, so blends last from 32 ms at ηmax to 225 ms at ηmin.
+	// dead reckoning updates (17.8 per second, [led] Table II) at the
+	// middle threshold: 0.0214 m·s, so blends last from 32 ms at ηmax
+	// to 225 ms at ηmin. The study gives K no value; this default serves
+	// live replication and `lagkit trend replay`, and is not used where
+	// the study's figures are compared (the replay experiment calibrates
+	// K on held-apart paths).
 	DefaultK = DefaultEta / 17.8
 	// DefaultHeartbeat is the longest an owner stays quiet: lagkit's
 	// default, which bounds how long a lost update leaves a receiver on
