@@ -177,16 +177,16 @@ func TestDegenerateTestsStayFinite(t *testing.T) {
 }
 
 // TestPublishedFiguresCite: every published figure names a study in
-// Sources, says what it is, and a p-value names a test of the same
-// direction the run performs.
+// Sources, where the study prints it (section or table), the figure as
+// printed, the unit it is compared in, and whether it was checked
+// against the source's text; it says what it is and why ours may
+// differ, and one compared with a test names a kind of test the
+// experiments run.
 func TestPublishedFiguresCite(t *testing.T) {
 	for _, e := range List() {
 		for _, ref := range e.Published {
-			if _, ok := Sources[ref.Source]; !ok {
-				t.Errorf("%s: %s: source %q is not in Sources", e.Name, ref.Metric, ref.Source)
-			}
-			if ref.Detail == "" || ref.Why == "" {
-				t.Errorf("%s: %s: no detail or no explanation for a disagreement", e.Name, ref.Metric)
+			for _, problem := range ref.Problems() {
+				t.Errorf("%s: %s under %s: %s", e.Name, ref.Metric, ref.Condition, problem)
 			}
 		}
 	}
@@ -234,5 +234,33 @@ func TestTestNamesAndHolm(t *testing.T) {
 	}
 	if math.Abs(lo.PHolm-math.Min(1, 2*lo.P)) > 1e-15 {
 		t.Errorf("smaller p %v adjusted to %v, want %v", lo.P, lo.PHolm, math.Min(1, 2*lo.P))
+	}
+}
+
+// TestReferenceProblems: a figure with no location, printed figure, unit
+// or check is reported, and a complete one is not.
+func TestReferenceProblems(t *testing.T) {
+	ok := Reference{Metric: "m", Condition: "c", Value: 1, Source: "alc", Location: "section 7.6.2.1, Table 7.1",
+		Printed: "85", Unit: "count", Check: Unverified, Detail: "d", Why: "w"}
+	if p := ok.Problems(); len(p) != 0 {
+		t.Errorf("complete reference: %v", p)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*Reference)
+	}{
+		{"no location", func(r *Reference) { r.Location = "" }},
+		{"location without a number", func(r *Reference) { r.Location = "the abstract" }},
+		{"no printed figure", func(r *Reference) { r.Printed = "" }},
+		{"no unit", func(r *Reference) { r.Unit = "" }},
+		{"no check", func(r *Reference) { r.Check = "" }},
+		{"unknown source", func(r *Reference) { r.Source = "nowhere" }},
+		{"statistic without a test", func(r *Reference) { r.Statistic = true }},
+	} {
+		r := ok
+		tc.edit(&r)
+		if len(r.Problems()) == 0 {
+			t.Errorf("%s: no problem reported", tc.name)
+		}
 	}
 }

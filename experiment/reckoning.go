@@ -57,7 +57,13 @@ var _ = register(&Experiment{
 		"through a sender and a receiver model (first order, velocity from the last two " +
 		"positions, a new path at each respawn): dead reckoning at the study's middle " +
 		"threshold (38.1 cm), led reckoning between 9.5 and 66.7 cm from the trend map of the player's team, " +
-		"with B = K/η and K making the middle threshold's blend time 1/17.8 s. " +
+		"with B = K/η. The study gives K no value (section VII-A: its blend time was tuned by hand), and " +
+		"lagkit never sets it from the figures the replay is compared with: each replicate calibrates K on " +
+		"the paths that build its trend maps, never the replayed ones, so that at the middle threshold a " +
+		"blend draws the correction no faster than players move: dead reckoning replays those paths, and " +
+		"B = gap/speed, K = 38.1 cm × gap/speed, gap being the mean distance from the last update's " +
+		"trajectory when an update is sent and speed the mean speed of moving players (k_m_s, " +
+		"calibration_gap_m and calibration_speed_mps in the table). " +
 		"updates_per_s counts updates over replayed time; position_error_mean_m is the mean " +
 		"distance between the receiver's position and the recorded one over every frame. " +
 		"Tests pair the methods path by path. " +
@@ -91,7 +97,7 @@ var _ = register(&Experiment{
 					Params: map[string]any{"part": "replay", "method": c.method, "map": "metro", "mode": "ctf", "bots": 12, "minutes": minutes,
 						"frame_hz": 64, "order": 1, "grid": reckoning.DefaultGrid, "hold_out_every": 3,
 						"eta_min_m": reckoning.DefaultEtaMin, "eta_m": c.eta, "eta_max_m": reckoning.DefaultEtaMax,
-						"k_m_s": reckoning.DefaultK}})
+						"k": "calibrated on the trend maps' paths"}})
 			}
 		}
 		for rep := range liveReps {
@@ -110,22 +116,30 @@ var _ = register(&Experiment{
 	RunCell:   runReckoning,
 	Summarise: summariseReckoning,
 	Published: []Reference{
-		{Metric: "updates_per_s", Condition: "dead", Value: 17.8, Source: "led", Why: ledWhy,
-			Detail: "17.8 updates per second under dead reckoning on replayed recorded professional play, with no network (the study ran no live matches, so the live conditions have no published figures)"},
-		{Metric: "updates_per_s", Condition: "led", Value: 11.2, Source: "led", Why: ledWhy,
-			Detail: "11.2 updates per second under led reckoning on the same replay (37% fewer)"},
-		{Metric: "position_error_mean_m", Condition: "dead", Value: 24.8 * reckoning.GameUnit, Source: "led", Why: ledWhy,
-			Detail: "mean error 24.8 game units on the replay (read as cm)"},
-		{Metric: "position_error_mean_m", Condition: "led", Value: 27.2 * reckoning.GameUnit, Source: "led", Why: ledWhy,
-			Detail: "mean error 27.2 game units on the replay (9% more; read as cm)"},
+		{Metric: "updates_per_s", Condition: "dead", Value: 17.83246, Source: "led", Why: ledWhy,
+			Location: "section VIII-A, Table II", Printed: "17.83246 (mean packet updates per second)", Unit: "updates/s", Check: Verified,
+			Detail: "dead reckoning at its constant 20-unit (38.1 cm) threshold on 500 recorded professional CS:GO paths replayed " +
+				"at 60 frames a second with no network (the study ran no live matches, so the live conditions have no published figures)"},
+		{Metric: "updates_per_s", Condition: "led", Value: 11.22664, Source: "led", Why: ledWhy,
+			Location: "section VIII-A, Table II", Printed: "11.22664 (mean packet updates per second)", Unit: "updates/s", Check: Verified,
+			Detail: "led reckoning (thresholds 5 to 35 units, 9.5 to 66.7 cm) on the same paths: 37% fewer (section IX)"},
+		{Metric: "position_error_mean_m", Condition: "dead", Value: 0.2479921, Source: "led", Why: ledWhy,
+			Location: "section VIII-B, Table III", Printed: "24.79921 (mean position error, cm)", Unit: "m", Check: Verified,
+			Detail: "dead reckoning's mean distance from the recorded position over every frame; Table III prints no unit, " +
+				"and section IX's conversion (a difference of 1.27 units, 1 unit = 1.905 cm, is 2.4 cm, which is Table III's " +
+				"difference) shows its errors are in centimetres"},
+		{Metric: "position_error_mean_m", Condition: "led", Value: 0.2722430, Source: "led", Why: ledWhy,
+			Location: "section VIII-B, Table III", Printed: "27.22430 (mean position error, cm)", Unit: "m", Check: Verified,
+			Detail: "led reckoning's on the same paths: 9% (2.4 cm) more (section IX)"},
 	},
 })
 
 // ledWhy says why the replay's figures can differ from the led
 // reckoning study's.
-const ledWhy = "The study replayed recorded human play, whose movement follows each map's trends; " +
-	"lagkit replays its bots' paths, which follow nav grid routes between objectives, on lagkit's maps, " +
-	"and its game units are read as centimetres."
+const ledWhy = "The study replayed 500 paths of recorded professional play on Inferno at 60 frames a second with " +
+	"second-order projection, its blend time tuned by hand; lagkit replays its bots' paths, which follow nav grid routes " +
+	"between objectives on lagkit's maps, at 64 Hz with first-order projection, its K calibrated on the paths that " +
+	"build the trend maps, so the updates it needs at a given threshold differ with the movement replayed."
 
 // runReckoning runs a replay or a live cell.
 func runReckoning(c Cell) (CellResult, error) {
@@ -133,6 +147,52 @@ func runReckoning(c Cell) (CellResult, error) {
 		return runLiveReckoning(c)
 	}
 	return runReplay(c)
+}
+
+// calibrateK returns the blend constant K of B = K/η for a replay,
+// calibrated on paths held apart from the replayed ones (train, which
+// also build the trend maps), with the gap and speed it comes from. The
+// study gives K no value: its dead reckoning's blend time was tuned by
+// hand until predicted paths looked and measured close to the recorded
+// ones ([led] section VII-A), and blending is there for the eye (it
+// only ever adds error: snapping at once would be closer). lagkit's rule
+// for the eye: a blend draws the correction no faster than the players
+// move. Dead reckoning at the middle threshold eta replays the training
+// paths; gap is the mean distance between the true position and the
+// last update's trajectory when an update is sent, speed the mean speed
+// over the frames where the player moves (above 0.5 m/s), and the blend
+// time at eta is gap/speed, so K = eta × gap / speed. The study's update
+// rate and errors, the figures the replay is compared with, play no
+// part.
+func calibrateK(train []reckoning.Sample, eta float64) (k, gap, speed float64) {
+	var gapSum, speedSum float64
+	var gaps, moving int
+	for _, tr := range reckoning.Tracks(train) {
+		snd := reckoning.Sender{Policy: reckoning.Dead{Threshold: eta}, Order: reckoning.First}
+		var last reckoning.State
+		for i, sm := range tr.Samples {
+			st := reckoning.State{T: sm.T, Pos: sm.Pos}
+			if i > 0 {
+				st.Vel = sm.Pos.Sub(tr.Samples[i-1].Pos).Scale(1 / (sm.T - tr.Samples[i-1].T).Seconds())
+				if v := st.Vel.Len(); v > 0.5 {
+					speedSum += v
+					moving++
+				}
+			}
+			if _, due := snd.Step(st, i == 0); due {
+				if i > 0 {
+					gapSum += sm.Pos.Dist(last.Extrapolate(sm.T, reckoning.First))
+					gaps++
+				}
+				last = st
+			}
+		}
+	}
+	if gaps == 0 || moving == 0 {
+		return reckoning.DefaultK, 0, 0 // nothing to calibrate on: lagkit's default
+	}
+	gap, speed = gapSum/float64(gaps), speedSum/float64(moving)
+	return eta * gap / speed, gap, speed
 }
 
 // runReplay plays a cell's match, builds the trend maps from the
@@ -164,12 +224,13 @@ func runReplay(c Cell) (CellResult, error) {
 	if err != nil {
 		return CellResult{}, err
 	}
+	k, calGap, calSpeed := calibrateK(train, reckoning.DefaultEta)
 	policy := func(team int) reckoning.Policy {
 		if c.Params["method"] == "led" {
 			return reckoning.Led{Trend: trends[team], EtaMin: param(c, "eta_min_m"), EtaMid: param(c, "eta_m"),
-				EtaMax: param(c, "eta_max_m"), K: param(c, "k_m_s")}
+				EtaMax: param(c, "eta_max_m"), K: k}
 		}
-		return reckoning.Dead{Threshold: param(c, "eta_m"), Blend: reckoning.BlendTime(param(c, "k_m_s"), param(c, "eta_m"))}
+		return reckoning.Dead{Threshold: param(c, "eta_m"), Blend: reckoning.BlendTime(k, param(c, "eta_m"))}
 	}
 	players := reckoning.Replay(held, policy)
 	if len(players) == 0 {
@@ -186,6 +247,7 @@ func runReplay(c Cell) (CellResult, error) {
 		series["position_error_mean_m"] = append(series["position_error_mean_m"], r.ErrorMean())
 	}
 	met["paths"] = float64(len(players))
+	met["k_m_s"], met["calibration_gap_m"], met["calibration_speed_mps"] = k, calGap, calSpeed
 	met["updates_per_s"] = safeDiv(met["updates"], met["seconds"])
 	met["position_error_mean_m"] = safeDiv(met["error_sum_m"], met["frames"])
 	return CellResult{Metrics: met, Series: series}, nil
@@ -195,7 +257,7 @@ func summariseReckoning(r *Results, cells []CellResult) {
 	g := group(cells)
 	tbl := Table{Name: "reckoning", Title: "Dead and led reckoning on replayed held-out paths (pooled)",
 		Columns: []string{"method", "updates_per_s", "updates_per_s_ci95", "position_error_mean_m", "position_error_mean_m_ci95",
-			"updates_vs_dead", "error_vs_dead", "paths", "replayed_s"}}
+			"updates_vs_dead", "error_vs_dead", "paths", "replayed_s", "k_m_s", "calibration_gap_m", "calibration_speed_mps"}}
 	frontier := Table{Name: "reckoning_frontier", Title: "Updates against error on replayed paths: dead reckoning over thresholds, and led reckoning (pooled)",
 		Columns: []string{"condition", "method", "eta_m", "updates_per_s", "position_error_mean_m", "updates_vs_dead", "error_vs_dead"}}
 	var dead []reckoning.FrontierPoint
@@ -211,6 +273,10 @@ func summariseReckoning(r *Results, cells []CellResult) {
 			"frames":                g.sum(name, "frames"),
 			"replayed_s":            g.sum(name, "seconds"),
 			"paths":                 g.sum(name, "paths"),
+			"k_m_s":                 g.mean(name, "k_m_s"),
+			// means over replicates of each one's calibration
+			"calibration_gap_m":     g.mean(name, "calibration_gap_m"),
+			"calibration_speed_mps": g.mean(name, "calibration_speed_mps"),
 		}
 		r.Conditions = append(r.Conditions, g.condition(name, "paths", int(met["paths"]), met))
 		method, eta := g.cells[name][0].Cell.Params["method"], param(g.cells[name][0].Cell, "eta_m")
@@ -226,7 +292,7 @@ func summariseReckoning(r *Results, cells []CellResult) {
 		if slices.Contains(reckoningConditions, name) {
 			tbl.Rows = append(tbl.Rows, []string{name, fnum(met["updates_per_s"]), fnum(g.ci(name, "updates_per_s")),
 				fnum(met["position_error_mean_m"]), fnum(g.ci(name, "position_error_mean_m")),
-				vsUpd, vsErr, fnum(met["paths"]), fnum(met["replayed_s"])})
+				vsUpd, vsErr, fnum(met["paths"]), fnum(met["replayed_s"]), fnum(met["k_m_s"]), fnum(met["calibration_gap_m"]), fnum(met["calibration_speed_mps"])})
 		}
 	}
 	r.Tables = append(r.Tables, tbl, frontier, equalError(r, g, dead))

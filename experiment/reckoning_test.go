@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math"
 	"testing"
 )
 
@@ -84,6 +85,14 @@ func TestReckoningTinyRun(t *testing.T) {
 				eta, m["updates_per_s"], m["position_error_mean_m"], prev["updates_per_s"], prev["position_error_mean_m"])
 		}
 		prev = m
+	}
+	// K comes from the paths that build the trend maps, one value per
+	// replicate, whatever the condition.
+	for _, name := range []string{"dead", "led", "dead 0.2 m"} {
+		m := met[name]
+		if k, gap, v := m["k_m_s"], m["calibration_gap_m"], m["calibration_speed_mps"]; !(gap > 0.381 && v > 0.5) || math.Abs(k-0.381*gap/v) > 1e-12 || k != met["dead"]["k_m_s"] {
+			t.Errorf("%s: K %v from a gap of %v m at %v m/s: want 0.381 m × gap / speed, the gap beyond the threshold, the same in every condition", name, k, gap, v)
+		}
 	}
 	if v, ok := led["updates_vs_dead_at_equal_error"]; !ok || !(v > -1 && v < 1) {
 		t.Errorf("led: updates_vs_dead_at_equal_error %v (present %v), want a relative change", v, ok)

@@ -1,5 +1,11 @@
 package experiment
 
+import (
+	"fmt"
+	"regexp"
+	"slices"
+)
+
 // Results is what an experiment run produces: results.json holds it, and
 // the report, CSV tables and plots are drawn from it. Its field names are
 // a contract with other tools: results.json is read by programs.
@@ -116,16 +122,32 @@ type Reference struct {
 	Metric    string `json:"metric"`
 	Condition string `json:"condition"`
 	// Test, when set, names one of the run's tests (by Test.Name, of kind
-	// paired_t): Value is then the study's p-value for that comparison,
-	// compared with the test's p.
-	Test  string  `json:"test,omitempty"`
-	Value float64 `json:"value"`
+	// TestKind, paired_t when empty): Value is then the study's p-value
+	// for that comparison, compared with the test's p, or, when Statistic
+	// is set, the study's statistic (a correlation's r), compared with the
+	// test's.
+	Test      string  `json:"test,omitempty"`
+	TestKind  string  `json:"test_kind,omitempty"`
+	Statistic bool    `json:"statistic,omitempty"`
+	Value     float64 `json:"value"`
 	// Source is the study's key in Sources ("alc"), cited as [alc] in
 	// docs/references.md; Citation is its full reference, filled from
 	// Sources.
 	Source   string `json:"source"`
 	Citation string `json:"citation,omitempty"`
-	// Detail says what the study measured and where it reports it.
+	// Location is where the source prints the figure: its chapter or
+	// section and table or figure ("chapter 4, Table 4.2").
+	Location string `json:"location"`
+	// Printed is the figure as the source prints it, with its unit
+	// ("21.6%", "around 0.61m", "r = -0.45"); Value is the same figure in
+	// Unit, the unit of lagkit's metric it is set beside.
+	Printed string `json:"printed"`
+	Unit    string `json:"unit"`
+	// Check says whether Location, Printed and Unit were checked against
+	// the source's text (Verified) or are as lagkit's design took them
+	// (Unverified); reports mark unverified figures.
+	Check Check `json:"check"`
+	// Detail says what the study measured, in lagkit's words.
 	Detail string `json:"detail,omitempty"`
 	// Tolerance is the relative difference within which ours counts as
 	// agreeing with Value (0: DefaultTolerance). Unused for p-values,
@@ -140,3 +162,64 @@ type Reference struct {
 // ours agrees with a published one: bots are not people, and a quarter
 // either way is as close as a rerun with bots can claim.
 const DefaultTolerance = 0.25
+
+// Check says whether a published figure was checked against its
+// source's text.
+type Check string
+
+// The checks a published figure can have.
+const (
+	// Verified: the figure, its unit and its location were read in the
+	// source's text (docs/references.md says which text).
+	Verified Check = "verified"
+	// Unverified: the figure is as lagkit's design took it and was not
+	// found in the source's text; reports mark it.
+	Unverified Check = "unverified"
+)
+
+// TestKindOf returns the kind of test a published p-value or statistic
+// compares with: ref.TestKind, or paired_t when it is empty.
+func (ref Reference) TestKindOf() string {
+	if ref.TestKind == "" {
+		return "paired_t"
+	}
+	return ref.TestKind
+}
+
+// Problems lists what ref lacks to be cited: a source in Sources, where
+// the source prints it (a chapter, section, table or figure, with its
+// number), the figure as printed, the unit it is compared in, whether it
+// was checked against the source's text, what it is and why ours may
+// differ; and, compared with a test, a kind of test the experiments run.
+func (ref Reference) Problems() []string {
+	var out []string
+	if _, ok := Sources[ref.Source]; !ok {
+		out = append(out, fmt.Sprintf("source %q is not in Sources", ref.Source))
+	}
+	if !locationRE.MatchString(ref.Location) {
+		out = append(out, fmt.Sprintf("location %q names no numbered chapter, section, table or figure", ref.Location))
+	}
+	if ref.Printed == "" {
+		out = append(out, "no figure as printed")
+	}
+	if ref.Unit == "" {
+		out = append(out, "no unit")
+	}
+	if ref.Check != Verified && ref.Check != Unverified {
+		out = append(out, fmt.Sprintf("check %q: want %q or %q", ref.Check, Verified, Unverified))
+	}
+	if ref.Detail == "" || ref.Why == "" {
+		out = append(out, "no detail or no explanation for a disagreement")
+	}
+	if ref.Test != "" && !slices.Contains([]string{"paired_t", "wilcoxon", "pearson"}, ref.TestKindOf()) {
+		out = append(out, fmt.Sprintf("test kind %q is not one the experiments run", ref.TestKindOf()))
+	}
+	if ref.Statistic && ref.Test == "" {
+		out = append(out, "a statistic compared with no test")
+	}
+	return out
+}
+
+// locationRE matches a numbered chapter, section, table or figure, in
+// Arabic or Roman numerals: "Table 4.2", "section VIII-A".
+var locationRE = regexp.MustCompile(`(?i)\b(chapters?|sections?|tables?|figures?)\s+([0-9]+|[IVXLC]+\b)`)

@@ -1,22 +1,29 @@
 package experiment
 
 // Sources holds the full references of the studies the experiments
-// rerun, keyed as docs/references.md cites them ([alc], [atd], ...), so
-// every report prints the same reference for a key. Parts that could not
-// be checked against the publication are marked as such.
+// rerun, keyed as docs/references.md cites them ([alc], [lee-thesis],
+// [atd], ...), so every report prints the same reference for a key.
+// Parts that could not be checked against the source's own text are
+// marked as such.
 var Sources = map[string]string{
-	"alc": "Steven W. K. Lee and R. Chang. 2018. Enhancing the experience of multiplayer shooter games " +
+	"alc": "Steven W. K. Lee and Rocky K. C. Chang. 2018. Enhancing the experience of multiplayer shooter games " +
 		"via advanced lag compensation. In Proceedings of the 9th ACM Multimedia Systems Conference " +
-		"(MMSys '18). ACM. https://doi.org/10.1145/3204949.3204971. (LAGCOM, capture the flag on a " +
-		"metro station map, 12 players, tlc against alc; page numbers not verified.)",
-	"atd": "The adaptive time delay study: Color Clash, one-on-one deathmatch, time delay and adaptive " +
-		"time delay with 0, 1 and 2 s adaptation. (Authors, venue, year and pages not verified here; " +
-		"see docs/references.md.)",
-	"timewarp": "The time warp study: Six Shooter, a JavaScript game, four players, time warp cost " +
-		"against rewind and entities. (Authors, venue, year and pages not verified here; see " +
-		"docs/references.md.)",
-	"led": "The led reckoning study: dead reckoning with thresholds moved by trend maps of recorded " +
-		"play. (Authors, venue, year and pages not verified here; see docs/references.md.)",
+		"(MMSys '18). ACM. https://doi.org/10.1145/3204949.3204971. (Pages 284-293 as the [timewarp] report " +
+		"cites it; the paper's own text was not checked: lagkit's figures of its study are read in [lee-thesis], " +
+		"chapter 7, which reports the same experiment.)",
+	"lee-thesis": "Lee Wai Kiu (Steven W. K. Lee). 2018. Lag Compensation in First-Person Shooter Games. MPhil " +
+		"thesis, Department of Computing, The Hong Kong Polytechnic University (submitted April 2018; library " +
+		"copy dated 2019). Chapter 4: a CS:GO experiment on TLC; section 6.2: rollback against round trip " +
+		"and speed; chapter 7: ALC in LAGCOM.",
+	"atd": "Benjamin Gelinas, Andrew Hariyanto, Trevor Ng and Sophia Silkaitis. Exploring Adaptive Time Delay " +
+		"as a Latency Compensation Technique in First Person Shooter Games. Major Qualifying Project (undergraduate " +
+		"project report), Worcester Polytechnic Institute, advised by Mark Claypool. (Year not printed in the " +
+		"text lagkit has; not peer reviewed.)",
+	"timewarp": "Ben Hetherington and Alex Osler. 2020. Time Warp and Prediction Analysis in a Top-Down Shooter " +
+		"Game. Major Qualifying Project (undergraduate project report), Worcester Polytechnic Institute, " +
+		"6 March 2020, advised by Mark Claypool. (Not peer reviewed.)",
+	"led": "Richard Steele. Improving Client-Side Prediction Methods in Networked Multiplayer First-Person " +
+		"Shooter Games with Experiential Data. (Year, venue and pages not printed in the text lagkit has.)",
 	"taxonomy": "Shengmei Liu, Xiaokun Xu and Mark Claypool. 2022. A Survey and Taxonomy of Latency " +
 		"Compensation Techniques for Network Computer Games. ACM Computing Surveys 54(11s), " +
 		"Article 243. https://doi.org/10.1145/3519023.",

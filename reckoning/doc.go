@@ -39,14 +39,18 @@
 //
 // # Scale
 //
-// The led reckoning study ([led]) states its thresholds ηmin, η, ηmax as
-// 9.5, 38.1 and 66.7 cm and its mean errors as 24.8 and 27.2 game units;
-// lagkit reads a game unit as a centimetre (GameUnit, as in Unreal
-// Engine), which keeps the mean errors below the middle threshold as
-// they must be, and takes the thresholds unscaled since the study's
-// players and lagkit's are about as tall. K makes dead reckoning's blend
-// time at the middle threshold the mean interval between the study's
-// dead reckoning updates, 1/17.8 s (56 ms).
+// The led reckoning study ([led], section IX) states its thresholds
+// ηmin, η, ηmax as 5, 20 and 35 game units of 1.905 cm (GameUnit),
+// 9.5, 38.1 and 66.7 cm, and its mean errors (Table III) in
+// centimetres, 24.8 and 27.2; lagkit takes the centimetres as printed,
+// unscaled since the study's players and lagkit's are about as tall.
+// The study gives K no value (its blend time was tuned by hand,
+// section VII-A). DefaultK, which live threshold replication and
+// `lagkit trend replay` use unless told otherwise, makes dead
+// reckoning's blend time at the middle threshold 1/17.8 s (56 ms), the
+// study's own update rate; the replay experiment, which is compared
+// with that rate, does not use it but calibrates K on the paths that
+// build its trend maps (package experiment).
 //
 // # Trend maps
 //

@@ -8,22 +8,28 @@ import (
 )
 
 // GameUnit is the length in metres of one game unit of the led
-// reckoning study: a centimetre, the unit of the study's thresholds
-// (see the package documentation; Reference: [led],
-// docs/references.md).
-const GameUnit = 0.01
+// reckoning study, CS:GO's: 1.905 cm (Reference: [led], section IX,
+// docs/references.md). The study prints its thresholds both in units
+// and in centimetres; lagkit takes the centimetres as printed.
+const GameUnit = 0.01905
 
 // The defaults of dead and led reckoning, from the led reckoning study
-// (Reference: [led], docs/references.md): thresholds ηmin, η, ηmax = 9.5, 38.1, 66.7 cm, dead
-// reckoning using the middle one. The study's player and lagkit's are
-// both about 1.8 m tall, so the thresholds carry over unscaled.
+// (Reference: [led], section IX, docs/references.md): thresholds
+// ηmin, η, ηmax of 5, 20 and 35 units, printed as 9.5, 38.1 and
+// 66.7 cm, dead reckoning using the middle one. The study's player and
+// lagkit's are both about 1.8 m tall, so the thresholds carry over
+// unscaled.
 const (
-	DefaultEtaMin = 9.5 * GameUnit  // 0.095 m
-	DefaultEta    = 38.1 * GameUnit // 0.381 m
-	DefaultEtaMax = 66.7 * GameUnit // 0.667 m
+	DefaultEtaMin = 0.095 // m: 5 units, printed as 9.5 cm
+	DefaultEta    = 0.381 // m: 20 units, printed as 38.1 cm
+	DefaultEtaMax = 0.667 // m: 35 units, printed as 66.7 cm
 	// DefaultK sets B = K/η to the mean interval between the study's
-	// dead reckoning updates (17.8 per second) at the middle threshold:
-	// 0.0214 m·s, so blends last from 32 ms at ηmax to 225 ms at ηmin.
+	// dead reckoning updates (17.8 per second, [led] Table II) at the
+	// middle threshold: 0.0214 m·s, so blends last from 32 ms at ηmax
+	// to 225 ms at ηmin. The study gives K no value; this default serves
+	// live replication and `lagkit trend replay`, and is not used where
+	// the study's figures are compared (the replay experiment calibrates
+	// K on held-apart paths).
 	DefaultK = DefaultEta / 17.8
 	// DefaultHeartbeat is the longest an owner stays quiet: lagkit's
 	// default, which bounds how long a lost update leaves a receiver on

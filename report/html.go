@@ -86,6 +86,9 @@ type published struct {
 	// when the run has none; Verdict says whether the two agree and, if
 	// not, why they may differ.
 	Figure, Published, Ours, Verdict string
+	// Unverified marks a figure not checked against its source's text
+	// (or whose check is missing).
+	Unverified bool
 }
 
 type reference struct{ Key, Text string }
@@ -231,17 +234,32 @@ func publishedRows(r *experiment.Results) ([]published, []reference) {
 		if ref.Citation != "" {
 			keys[ref.Source] = ref.Citation
 		}
-		if ref.Test != "" {
-			row.Figure = "p of " + ref.Test
+		switch {
+		case ref.Test != "" && ref.Statistic:
+			label := testKinds[ref.TestKindOf()].statistic
+			if label == "" {
+				label = "statistic"
+			}
+			row.Figure = label + " of " + ref.Test
+			row.Published = label + " = " + formatNumber(ref.Value)
+			for _, t := range r.Tests {
+				if t.Name == ref.Test && t.Kind == ref.TestKindOf() {
+					row.Ours = label + " = " + formatNumber(t.Statistic)
+					row.Verdict = statisticVerdict(ref, t)
+					break
+				}
+			}
+		case ref.Test != "":
+			row.Figure = "p of " + ref.Test + " (" + testLabel(ref.TestKindOf()) + ")"
 			row.Published = "p = " + formatP(ref.Value)
 			for _, t := range r.Tests {
-				if t.Name == ref.Test && t.Kind == "paired_t" {
+				if t.Name == ref.Test && t.Kind == ref.TestKindOf() {
 					row.Ours = "p = " + formatP(t.P)
 					row.Verdict = pVerdict(ref, t.P)
 					break
 				}
 			}
-		} else {
+		default:
 			row.Figure = ref.Metric + " under " + ref.Condition
 			row.Published = formatNumber(ref.Value)
 			for _, c := range r.Conditions {
@@ -258,6 +276,7 @@ func publishedRows(r *experiment.Results) ([]published, []reference) {
 		if row.Verdict == "" {
 			row.Verdict = "This run has no such figure to compare."
 		}
+		row.Unverified = ref.Check != experiment.Verified
 		rows = append(rows, row)
 	}
 	var refs []reference
@@ -289,6 +308,38 @@ func valueVerdict(ref experiment.Reference, v float64) string {
 		how = fmt.Sprintf("ours is %s lower than the study's", formatPercent(1-v/pub))
 	}
 	return strings.TrimSpace(fmt.Sprintf("Disagrees: %s, beyond the %s counted as agreement. %s", how, formatPercent(tol), ref.Why))
+}
+
+// testLabel names a kind of test for reading.
+func testLabel(kind string) string {
+	if k, ok := testKinds[kind]; ok {
+		return k.label
+	}
+	return kind
+}
+
+// statisticVerdict compares our statistic with a published one. A
+// correlation agrees when the two have the same sign and are within the
+// tolerance of each other (as a difference of r, 0.25 unless set);
+// other statistics as values.
+func statisticVerdict(ref experiment.Reference, t experiment.Test) string {
+	if t.Kind != "pearson" {
+		return valueVerdict(ref, t.Statistic)
+	}
+	tol := ref.Tolerance
+	if tol <= 0 {
+		tol = experiment.DefaultTolerance
+	}
+	ours, pub := t.Statistic, ref.Value
+	switch {
+	case math.Signbit(ours) != math.Signbit(pub):
+		return strings.TrimSpace(fmt.Sprintf("Disagrees: ours is r = %s (n = %d, 95%% interval [%s, %s]), of the opposite sign to the study's. %s",
+			formatNumber(ours), t.N, formatBound(t.CI95[0]), formatBound(t.CI95[1]), ref.Why))
+	case math.Abs(ours-pub) <= tol:
+		return fmt.Sprintf("Agrees: the same sign, and ours is within %s of the study's r.", formatNumber(tol))
+	}
+	return strings.TrimSpace(fmt.Sprintf("Disagrees in size: the same sign, but ours differs from the study's r by %s, beyond the %s counted as agreement. %s",
+		formatNumber(math.Abs(ours-pub)), formatNumber(tol), ref.Why))
 }
 
 // pVerdict compares our p-value with a published one: they agree when

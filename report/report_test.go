@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"math"
 	"os"
@@ -63,9 +64,11 @@ func sample() *experiment.Results {
 		},
 		Published: []experiment.Reference{
 			{Metric: "hit_accuracy", Condition: "tlc", Value: 0.36, Source: "sample", Citation: "A. Sample. 2020. A sample study.",
-				Detail: "table 2", Why: "Bots aim better."},
+				Location: "Table 2", Printed: "36%", Unit: "fraction of shots", Check: experiment.Verified,
+				Detail: "mean accuracy with tlc", Why: "Bots aim better."},
 			{Metric: "hit_accuracy", Condition: "none", Value: 0.30, Source: "sample", Citation: "A. Sample. 2020. A sample study.",
-				Detail: "table 3", Why: "Bots aim worse without help."},
+				Location: "Table 3", Printed: "30%", Unit: "fraction of shots", Check: experiment.Unverified,
+				Detail: "mean accuracy without", Why: "Bots aim worse without help."},
 			{Metric: "shots", Condition: "tlc", Test: "shots: tlc − none", Value: 0.4, Source: "sample", Citation: "A. Sample. 2020. A sample study.",
 				Detail: "section 5"},
 		},
@@ -199,7 +202,9 @@ func TestWrite(t *testing.T) {
 		"<th>p (Holm)</th>", "&lt; 0.001", "Holm&#39;s step-down method", "1 Wilcoxon signed-rank, 2 paired t test(s)",
 		"Cohen&#39;s d_z = 2.11", "rank-biserial r = 1",
 		"mean difference 0.1257 [0.0878, 0.1636]", "median difference 0.12 [0.09, 0.15]",
-		"<td>hit_<wbr>accuracy under tlc</td><td class=\"n\">0.36</td><td class=\"n\">0.3391</td><td>Agrees: ours is within 25% of the published figure.</td><td>[sample]: table 2</td>",
+		"<tr><td>hit_<wbr>accuracy under tlc</td><td class=\"n\">0.36</td><td class=\"n\">0.3391</td><td>Agrees: ours is within 25% of the published figure.</td><td>[sample], Table 2: printed as “36%” (compared in fraction of shots). mean accuracy with tlc.</td>",
+		"<tr class=\"unverified\"><td>hit_<wbr>accuracy under none</td>",
+		"Table 3: printed as “30%” (compared in fraction of shots). mean accuracy without. <strong class=\"unverified\">Not verified against the source's text.</strong>",
 		"Disagrees: ours is 28.9% lower than the study&#39;s, beyond the 25% counted as agreement. Bots aim worse without help.",
 		"<td class=\"n\">p = 0.700</td><td>Agrees: neither finds a significant difference at the 5% level.</td>",
 		`<li id="ref-sample">[sample] A. Sample. 2020. A sample study.</li>`,
@@ -486,5 +491,52 @@ func TestUnboundedInterval(t *testing.T) {
 		CI95: [2]float64{-math.MaxFloat64, math.MaxFloat64}}})
 	if len(rows) != 1 || rows[0].Difference != "median difference 1 [−∞, ∞]" {
 		t.Errorf("difference %q", rows[0].Difference)
+	}
+}
+
+// TestPublishedLocationsAndChecks: the report gives every experiment's
+// published figures with their location in the source and the figure as
+// printed, and marks those not verified against the source's text (and
+// only those).
+func TestPublishedLocationsAndChecks(t *testing.T) {
+	for _, e := range experiment.List() {
+		if len(e.Published) == 0 {
+			continue
+		}
+		for _, flip := range []bool{false, true} {
+			r := &experiment.Results{Experiment: e.Name, Title: e.Title, Published: slices.Clone(e.Published)}
+			if flip {
+				r.Published[0].Check = experiment.Unverified
+			}
+			unverified := 0
+			for i := range r.Published {
+				r.Published[i].Citation = experiment.Cite(r.Published[i].Source)
+				if r.Published[i].Check != experiment.Verified {
+					unverified++
+				}
+			}
+			dir := t.TempDir()
+			if err := Write(dir, r); err != nil {
+				t.Fatalf("%s: %v", e.Name, err)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, HTMLFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(b)
+			for _, ref := range r.Published {
+				for _, want := range []string{html.EscapeString(ref.Location), html.EscapeString(ref.Printed)} {
+					if !strings.Contains(page, want) {
+						t.Errorf("%s: the report lacks %q of %s under %s", e.Name, want, ref.Metric, ref.Condition)
+					}
+				}
+			}
+			if got := strings.Count(page, `<tr class="unverified">`); got != unverified {
+				t.Errorf("%s (first figure unverified: %v): %d rows marked unverified, want %d", e.Name, flip, got, unverified)
+			}
+			if got := strings.Count(page, "Not verified against the source's text."); got != unverified {
+				t.Errorf("%s (first figure unverified: %v): %d figures say they are not verified, want %d", e.Name, flip, got, unverified)
+			}
+		}
 	}
 }

@@ -134,11 +134,11 @@ func (r *Report) markdownAnswers(b *strings.Builder) {
 		ours := "none"
 		if ref.Test != "" {
 			for _, t := range res.Tests {
-				if t.Name == ref.Test && t.Kind == "paired_t" {
+				if t.Name == ref.Test && t.Kind == ref.TestKindOf() {
 					ours = fmt.Sprintf("p = %.3f", t.P)
 				}
 			}
-			fmt.Fprintf(b, "- %s: published p = %.3f, ours %s [%s]\n", ref.Detail, ref.Value, ours, ref.Source)
+			fmt.Fprintf(b, "- %s: published p = %.3f, ours %s [%s]%s\n", ref.Detail, ref.Value, ours, ref.Source, whereMarkdown(ref))
 			continue
 		}
 		for _, c := range res.Conditions {
@@ -146,8 +146,8 @@ func (r *Report) markdownAnswers(b *strings.Builder) {
 				ours = strconv.FormatFloat(v, 'g', 4, 64)
 			}
 		}
-		fmt.Fprintf(b, "- %s under %s: published %s, ours %s (%s) [%s]\n", ref.Metric, ref.Condition,
-			strconv.FormatFloat(ref.Value, 'g', 4, 64), ours, ref.Detail, ref.Source)
+		fmt.Fprintf(b, "- %s under %s: published %s, ours %s (%s) [%s]%s\n", ref.Metric, ref.Condition,
+			strconv.FormatFloat(ref.Value, 'g', 4, 64), ours, ref.Detail, ref.Source, whereMarkdown(ref))
 	}
 	for _, f := range findings {
 		fmt.Fprintf(b, "- %s\n", f)
@@ -171,4 +171,20 @@ func share(a TechniqueAnswers) string {
 // cellText makes s fit a Markdown table cell.
 func cellText(s string) string {
 	return strings.NewReplacer("|", "/", "\r\n", " ", "\n", " ").Replace(s)
+}
+
+// whereMarkdown says where the source prints a published figure and how,
+// and marks one not checked against the source's text.
+func whereMarkdown(ref experiment.Reference) string {
+	var out string
+	if ref.Location != "" {
+		out += ", " + ref.Location
+	}
+	if ref.Printed != "" {
+		out += ": printed as \"" + ref.Printed + "\""
+	}
+	if ref.Check != experiment.Verified {
+		out += " (not verified against the source's text)"
+	}
+	return out
 }
