@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"sync/atomic"
@@ -37,6 +38,10 @@ type WSOptions struct {
 	// IdleTimeout closes a session whose peer sends nothing for this long
 	// (DefaultIdleTimeout if 0).
 	IdleTimeout time.Duration
+	// LocalAddr is the HOST (or HOST:PORT) DialWS connects from
+	// (default: as the system picks), as a machine with several
+	// addresses may need.
+	LocalAddr string
 }
 
 // WSListener is an http.Handler that upgrades requests to WebSocket
@@ -206,7 +211,19 @@ func DialWS(ctx context.Context, rawURL string, tlsc ClientTLS, opts WSOptions) 
 	if err != nil {
 		return nil, err
 	}
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsConf}}
+	tr := &http.Transport{TLSClientConfig: tlsConf}
+	if opts.LocalAddr != "" {
+		local := opts.LocalAddr
+		if _, _, err := net.SplitHostPort(local); err != nil {
+			local = net.JoinHostPort(local, "0")
+		}
+		la, err := net.ResolveTCPAddr("tcp", local)
+		if err != nil {
+			return nil, fmt.Errorf("transport: websocket local address %q: %w", opts.LocalAddr, err)
+		}
+		tr.DialContext = (&net.Dialer{LocalAddr: la}).DialContext
+	}
+	client := &http.Client{Transport: tr}
 	ws, resp, err := websocket.Dial(ctx, rawURL, &websocket.DialOptions{HTTPClient: client})
 	if err != nil {
 		client.CloseIdleConnections()
