@@ -114,8 +114,8 @@ func TestServeTokens(t *testing.T) {
 	}
 	// The host reads a new connection's token to route it, so a connect
 	// without one is refused at the door, before any match.
-	if m := scrape(t, "http://"+addrs["http"].(string)+"/metrics"); !strings.Contains(m, `lagkit_datagrams_dropped_total{match="",reason="token"}`) || strings.Contains(m, `lagkit_datagrams_dropped_total{match="",reason="token"} 0`) {
-		t.Errorf("refused connects not counted:\n%s", grepLines(m, "dropped"))
+	if m := scrape(t, "http://"+addrs["http"].(string)+"/metrics"); !strings.Contains(m, `lagkit_handshakes_total{outcome="token",transport="udp"}`) || strings.Contains(m, `lagkit_handshakes_total{outcome="token",transport="udp"} 0`) {
+		t.Errorf("refused connects not counted:\n%s", grepLines(m, "handshakes"))
 	}
 	// Without the admin token the bots get no connect token.
 	text, err = run("bots", "--connect", "udp://"+udp, "--map", "arena", "--count", "1", "--duration", "1s", "--token-url", url, "--json")
