@@ -27,6 +27,19 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
+// Mode is what a flood sends.
+type Mode string
+
+// The modes.
+const (
+	Mixed    Mode = "mixed"
+	HalfOpen Mode = "half-open"
+	Spoof    Mode = "spoof"
+)
+
+// Modes lists the modes, for help and errors.
+var Modes = []Mode{Mixed, HalfOpen, Spoof}
+
 // Config sets up Run.
 type Config struct {
 	// Target is the server's UDP address, HOST:PORT. Required.
@@ -41,11 +54,21 @@ type Config struct {
 	Sources int
 	// Seed seeds the payloads.
 	Seed uint64
+	// Mode is what to send: Mixed (the default) every kind of malformed
+	// and sourceless datagram from Sources sockets; HalfOpen only
+	// Connects, each from a new socket (a new source port) that never
+	// answers the server's Challenge, as spoofed sources would; Spoof
+	// Mixed's datagrams forged to come from SpoofFrom, a playing
+	// client's address (needs a raw socket: root or CAP_NET_RAW).
+	Mode Mode
+	// SpoofFrom is the HOST:PORT Spoof forges datagrams from (IPv4).
+	SpoofFrom string
 }
 
 // Result is what a flood sent and received.
 type Result struct {
 	Target    string  `json:"target"`
+	Mode      Mode    `json:"mode"`
 	DurationS float64 `json:"duration_s"`
 	Sources   int     `json:"sources"`
 	// Sent and SentBytes count the datagrams sent, Received and
@@ -83,6 +106,21 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Sources == 0 {
 		out.Sources = 64
+	}
+	if out.Mode == "" {
+		out.Mode = Mixed
+	}
+	switch out.Mode {
+	case Mixed, HalfOpen:
+		if out.SpoofFrom != "" {
+			return out, fmt.Errorf("flood: a spoofed source needs mode %s", Spoof)
+		}
+	case Spoof:
+		if out.SpoofFrom == "" {
+			return out, errors.New("flood: mode spoof needs the address to forge (SpoofFrom)")
+		}
+	default:
+		return out, fmt.Errorf("flood: mode %q: want %s, %s or %s", out.Mode, Mixed, HalfOpen, Spoof)
 	}
 	switch {
 	case out.Rate < 1 || out.Rate > 1_000_000:
@@ -144,7 +182,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		readers.Add(1)
 		go func(s *source) {
 			defer readers.Done()
-			s.read(&cnt)
+			s.read(s.conn, &cnt)
 		}(srcs[i])
 	}
 	defer func() {
@@ -153,6 +191,37 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		}
 	}()
 	pay := newPayloads(rand.New(rand.NewPCG(c.Seed, 1<<40)))
+	send := func(s *source, b []byte) error {
+		_, err := s.conn.WriteToUDP(b, to)
+		return err
+	}
+	switch c.Mode {
+	case Spoof:
+		forge, err := newForger(c.SpoofFrom, to)
+		if err != nil {
+			return Result{}, err
+		}
+		defer forge.close()
+		send = func(_ *source, b []byte) error { return forge.send(b) }
+	case HalfOpen:
+		send = func(s *source, b []byte) error {
+			// A new source port for each Connect: the socket before it
+			// is closed, its Challenge never answered.
+			conn, err := net.ListenUDP("udp", local)
+			if err != nil {
+				return err
+			}
+			s.conn.Close()
+			s.conn = conn
+			readers.Add(1)
+			go func() {
+				defer readers.Done()
+				s.read(conn, &cnt)
+			}()
+			_, err = conn.WriteToUDP(b, to)
+			return err
+		}
+	}
 	start := time.Now()
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
@@ -163,12 +232,19 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		for due := min(total, int64(time.Since(start).Seconds()*float64(c.Rate))); k < due; k++ {
 			s := srcs[k%int64(len(srcs))]
 			b, kind := pay.next(s.rng)
-			if kind == kindEcho {
+			switch {
+			case c.Mode == HalfOpen:
+				b, kind = pay.first(s.rng), kindHalfOpen
+			case c.Mode == Spoof && (kind == kindEcho || kind == kindConnect || kind == kindForgedToken || kind == kindWrongVersion):
+				// Forged Connects would only be challenged at the
+				// victim's address; send what a session would get.
+				b, kind = pay.byKind[kindCommands][s.rng.IntN(len(pay.byKind[kindCommands]))], kindCommands
+			case kind == kindEcho:
 				if b = s.takeEcho(); b == nil { // no Challenge came yet: start one
 					b, kind = pay.first(s.rng), kindConnect
 				}
 			}
-			if _, err := s.conn.WriteToUDP(b, to); err != nil {
+			if err := send(s, b); err != nil {
 				cnt.sendErrors.Add(1)
 				continue
 			}
@@ -191,7 +267,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	readers.Wait()
 	r := Result{
-		Target: c.Target, DurationS: elapsed.Seconds(), Sources: c.Sources,
+		Target: c.Target, Mode: c.Mode, DurationS: elapsed.Seconds(), Sources: c.Sources,
 		Sent: cnt.sent.Load(), SentBytes: cnt.sentBytes.Load(), Received: cnt.received.Load(), ReceivedBytes: cnt.receivedBytes.Load(),
 		SendErrors: cnt.sendErrors.Load(), Kinds: map[string]int64{}, Replies: map[string]int64{},
 	}
@@ -210,10 +286,10 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 
 // read counts the replies to s until its socket closes, and answers each
 // Challenge with a Connect that echoes a wrong token.
-func (s *source) read(cnt *counts) {
+func (s *source) read(conn *net.UDPConn, cnt *counts) {
 	buf := make([]byte, 2048)
 	for {
-		n, _, err := s.conn.ReadFromUDP(buf)
+		n, _, err := conn.ReadFromUDP(buf)
 		if err != nil {
 			return
 		}
@@ -257,11 +333,12 @@ const (
 	kindAppeal
 	kindReport
 	kindDisconnect
+	kindHalfOpen // a Connect from a new source port, its Challenge never answered
 	numKinds
 )
 
 var kindNames = [numKinds]string{"garbage", "truncated", "connect", "forged_token", "wrong_version", "wrong_echo",
-	"commands", "appeal", "report", "disconnect"}
+	"commands", "appeal", "report", "disconnect", "half_open"}
 
 // payloads are a flood's prepared datagrams, by kind.
 type payloads struct {

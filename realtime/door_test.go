@@ -17,6 +17,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/flood"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/seal"
@@ -318,6 +319,11 @@ func TestForgedDatagramsChangeNothing(t *testing.T) {
 	}
 	bye, _ := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: nonce, Reason: "forged goodbye"})
 	forged = append(forged, cmds, bye, bye)
+	// Connects no restarted client sends: of another version (the Reject
+	// it got used to close the session), and malformed.
+	old := make([]byte, wire.ConnectSize)
+	old[0], old[1] = byte(wire.MsgConnect), wire.Version-1
+	forged = append(forged, old, []byte{byte(wire.MsgConnect), wire.Version, 0, 9})
 	noise := make([]byte, 200)
 	noise[0] = seal.Type
 	for i := 1; i < len(noise); i++ {
@@ -442,5 +448,53 @@ func TestSilentConnectionsAreClosed(t *testing.T) {
 	}
 	if err != nil || cs.Seat < 0 || cs.Snapshots == 0 {
 		t.Errorf("the person from another address: seat %d, %d snapshots, %v", cs.Seat, cs.Snapshots, err)
+	}
+}
+
+// TestSpoofedFloodChangesNothing floods a server with datagrams forged
+// to come from a playing client's address, through a raw socket as an
+// attacker on the network would (lagkit flood --mode spoof; it needs
+// root or CAP_NET_RAW, and is skipped without): every one is dropped as
+// forged, and the client plays on.
+func TestSpoofedFloodChangesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of wall time")
+	}
+	srv := serveMatch(t, MatchConfig{Map: "arena", Mode: "tdm", Seats: 4})
+	kit := newBotKit(t, "arena")
+	local := freePort(t)
+	var live LiveStats
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := kit.playFrom(ctx, local, srv.addr, "victim", 1, nil, &live)
+		done <- err
+	}()
+	waitFor(t, srv.m, "the victim seated", func(i MatchInfo) bool { return len(i.Players) == 1 })
+	snaps0 := live.Get().Snapshots
+	res, err := flood.Run(ctx, flood.Config{Target: srv.addr, Rate: 2000, Duration: time.Second, Mode: flood.Spoof, SpoofFrom: local})
+	if err != nil && strings.Contains(err.Error(), "raw socket") {
+		t.Skipf("no raw socket here: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	var st server.Stats
+	if err := srv.m.do(func() { st = srv.m.srv.Stats() }); err != nil {
+		t.Fatal(err)
+	}
+	snaps1 := live.Get().Snapshots
+	info, _ := srv.m.Info()
+	cancel()
+	err = <-done
+	t.Logf("forged %d datagrams from %s (%v): the server dropped %d as forged, %d malformed, %d disconnects; the victim got %d snapshots meanwhile, ended %v",
+		res.Sent, local, res.Kinds, st.Forged, st.Malformed, st.Disconnects, snaps1-snaps0, err)
+	if st.Forged < int(res.Sent)*9/10 || st.Malformed != 0 || st.Disconnects != 0 {
+		t.Errorf("forged %d, server: forged %d, malformed %d, disconnects %d", res.Sent, st.Forged, st.Malformed, st.Disconnects)
+	}
+	if len(info.Players) != 1 || snaps1-snaps0 < 32 || err != nil {
+		t.Errorf("the victim: %d players, %d snapshots during the flood, %v", len(info.Players), snaps1-snaps0, err)
 	}
 }

@@ -120,9 +120,10 @@ type Server struct {
 	// gate answers Connects before a session exists (see Gate), with
 	// the keys of Config; scratch is a buffer its replies are built in,
 	// opened one datagrams of sealed sessions are opened into.
-	gate    *Gate
-	scratch []byte
-	opened  []byte
+	gate           *Gate
+	scratch        []byte
+	opened         []byte
+	connectScratch wire.Connect
 	// closures are the sessions ended since the last Outbox; closed
 	// those that ended before it (Closed).
 	closures, closed []Closure
@@ -375,16 +376,25 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 		return s.dispatch(now, from, data)
 	}
 	c := s.clients[id]
-	if c.seal != nil && (len(data) == 0 || data[0] != byte(wire.MsgConnect)) {
+	if c.seal != nil {
 		// A Connect is the handshake, which runs in the clear (a client
-		// restarted at this address starts a new session with one);
-		// everything else of a sealed session must open under its key.
-		opened, err := c.seal.Open(s.opened[:0], data)
-		if err != nil {
-			s.stats.Forged++
-			return fmt.Errorf("client %d: %w", id, ErrForged)
+		// restarted at this address starts a new session with one, which
+		// only one that receives here can prove); everything else of a
+		// sealed session must open under its key. A Connect that is not a
+		// well-formed one of this version is no client's restart either.
+		if len(data) > 0 && data[0] == byte(wire.MsgConnect) {
+			if m := &s.connectScratch; wire.DecodeConnect(data, m) != nil || m.Version != wire.Version {
+				s.stats.Forged++
+				return fmt.Errorf("client %d: %w", id, ErrForged)
+			}
+		} else {
+			opened, err := c.seal.Open(s.opened[:0], data)
+			if err != nil {
+				s.stats.Forged++
+				return fmt.Errorf("client %d: %w", id, ErrForged)
+			}
+			s.opened, data = opened, opened
 		}
-		s.opened, data = opened, opened
 	}
 	if !s.charge(now, c, limitBytes, len(data)) {
 		return fmt.Errorf("client %d: %w", id, ErrOverLimit)

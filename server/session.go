@@ -187,7 +187,10 @@ func (s *Server) sendAccept(c *client) {
 // address than it received), else silently.
 func (s *Server) reject(to Peer, size int, reason string) {
 	s.stats.Rejected++
-	s.closures = append(s.closures, Closure{Peer: to, Reason: "rejected: " + reason})
+	if _, playing := s.byPeer[to]; !playing {
+		// A refused Connect ends no session the address has.
+		s.closures = append(s.closures, Closure{Peer: to, Reason: "rejected: " + reason})
+	}
 	if buf, ok := rejectFitting(s.scratch[:0], reason, size); ok {
 		s.scratch = buf
 		s.queuePlain(to, buf)

@@ -23,6 +23,8 @@ type floodOptions struct {
 	duration time.Duration
 	sources  int
 	seed     uint64
+	mode     string
+	spoof    string
 	asJSON   bool
 }
 
@@ -43,6 +45,14 @@ came back, by message type, with the amplification: reply bytes per byte
 sent, at most 1 for a server that gives an unproven address nothing more
 than it received. Run bots against the server meanwhile (lagkit bots
 --server) to see that they keep playing and its ticks stay on time.
+
+--mode half-open sends only Connects, each from a new socket (a new source
+port) that never answers the server's Challenge, as sources forged by the
+thousand would: a server that keeps nothing for an unproven address lets
+newcomers in all the while. --mode spoof --spoof-from HOST:PORT forges the
+mixed datagrams to come from a playing client's address, through a raw
+socket (root or CAP_NET_RAW; IPv4): a server that seals its sessions drops
+every one, and the client plays on.
 Only flood servers you are allowed to test.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -61,7 +71,14 @@ Only flood servers you are allowed to test.`,
 			if o.sources < 1 || o.sources > 4096 {
 				return usagef("--sources %d: want 1 to 4096", o.sources)
 			}
-			res, err := flood.Run(ctx, flood.Config{Target: target, Rate: o.rate, Duration: o.duration, Sources: o.sources, Seed: o.seed})
+			mode := flood.Mode(o.mode)
+			if !slices.Contains(flood.Modes, mode) {
+				return usagef("--mode %q: want mixed, half-open or spoof", o.mode)
+			}
+			if (mode == flood.Spoof) != (o.spoof != "") {
+				return usagef("--spoof-from goes with --mode spoof, and --mode spoof needs it")
+			}
+			res, err := flood.Run(ctx, flood.Config{Target: target, Rate: o.rate, Duration: o.duration, Sources: o.sources, Seed: o.seed, Mode: mode, SpoofFrom: o.spoof})
 			if err != nil {
 				return err
 			}
@@ -78,6 +95,8 @@ Only flood servers you are allowed to test.`,
 	f.DurationVar(&o.duration, "duration", 10*time.Second, "how long to flood")
 	f.IntVar(&o.sources, "sources", 64, "source sockets, each a source address of its own (1-4096)")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the payloads")
+	f.StringVar(&o.mode, "mode", "mixed", "mixed (every kind), half-open (Connects from new source ports, never completed) or spoof (forged from --spoof-from)")
+	f.StringVar(&o.spoof, "spoof-from", "", "with --mode spoof: the IPv4 HOST:PORT to forge datagrams from (a playing client's address)")
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object")
 	_ = cmd.MarkFlagRequired("target")
 	return cmd
@@ -99,7 +118,7 @@ func floodTarget(addr string) (string, error) {
 
 // printFlood writes a flood's result for people.
 func printFlood(w io.Writer, r *flood.Result) {
-	fmt.Fprintf(w, "flooded %s for %.1f s from %d sources\n", r.Target, r.DurationS, r.Sources)
+	fmt.Fprintf(w, "flooded %s for %.1f s from %d sources (%s)\n", r.Target, r.DurationS, r.Sources, r.Mode)
 	fmt.Fprintf(w, "sent      %d datagrams (%.0f/s), %d bytes", r.Sent, r.Rate(), r.SentBytes)
 	if r.SendErrors > 0 {
 		fmt.Fprintf(w, ", %d refused by the system", r.SendErrors)
