@@ -16,9 +16,14 @@
 // carrying an address token; the client repeats its Connect with that
 // Token and the server answers with Accept (or Reject). Until then the
 // server keeps nothing for the address and sends it nothing larger than
-// what it received. The token field is where a sealed connect token will
-// travel. A Connect with a new Nonce from an address that has a session
-// starts a new session; a repeat of the same Connect repeats the Accept.
+// what it received. A connect token, where a server requires one,
+// travels in the token field after the address token. A Connect with a
+// new Nonce from an address that has a session starts a new session; a
+// repeat of the same Connect repeats the Accept. The Connect may carry
+// the client's X25519 public key (Key) and the Challenge the server's:
+// when both do, every datagram of the session after the handshake, from
+// the Accept on, is a MsgSealed datagram (package seal) that only the
+// session's keys open.
 // A Disconnect carries the Nonce of the session it ends, so that the
 // goodbye of an earlier session at the same address ends nothing.
 //
