@@ -28,8 +28,12 @@ type Stored struct {
 // and schedule text) that has rounds left, and where it stopped: in the
 // first round that has not ended, after Elapsed of it, each seat's
 // statistics in it counted from its committed kills and shots; or at the
-// round after the last that ended. Participant codes are those the
-// stored rounds gave their seats.
+// round after the last that ended, with the questionnaire after that
+// round when some who played it had not answered. A study that played
+// every round but stopped before its last questionnaire was answered is
+// resumed too: its Resume.Round is then the number of rounds, and the
+// resumed study puts that questionnaire again and ends. Participant
+// codes are those the stored rounds gave their seats.
 func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, error) {
 	all, err := db.Studies(ctx)
 	if err != nil {
@@ -61,13 +65,11 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 				return Stored{}, err
 			}
 		}
-		if r.Round >= len(s.Plans()) {
-			if r.Questions != nil {
-				return Stored{}, fmt.Errorf("%w: study %d (%s) played every round; the last questionnaire is unanswered by %d seats",
-					ErrNothingToResume, st.ID, st.Name, len(r.Questions.Seats))
-			}
+		if r.Round >= len(s.Plans()) && r.Questions == nil {
 			return Stored{}, fmt.Errorf("%w: study %d (%s) played every round", ErrNothingToResume, st.ID, st.Name)
 		}
+		// A study stopped during its last questionnaire resumes to put
+		// it again (Round is then past the last round) and ends.
 		out := Stored{ID: st.ID, Resume: r, Codes: map[int]string{}}
 		parts, err := store.All[record.Participant](ctx, db, st.ID)
 		if err != nil {
