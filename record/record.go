@@ -31,9 +31,12 @@ type Sink interface {
 // it.
 type Study struct {
 	Name string
-	// Schedule is the text of the schedule file the study ran.
-	Schedule string
-	Seed     uint64
+	// Schedule is the text of the schedule file the study ran;
+	// ScheduleKey identifies what it sets (study.Schedule.Key), "" in
+	// studies stored before it was kept.
+	Schedule    string
+	ScheduleKey string
+	Seed        uint64
 	// Simulated reports a study played by bots on the simulation driver.
 	Simulated bool
 	Started   time.Time

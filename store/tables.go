@@ -46,10 +46,10 @@ type table struct {
 
 // The tables, in the order export writes them.
 var (
-	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep"),
+	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep", "schedule_key"),
 		bind: func(p any) []field {
 			s := p.(*record.Study)
-			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}}
+			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey}}
 		}}
 	roundsTable = &table{name: "rounds", key: []string{"idx"},
 		cols: cols("idx:round", "name", "map", "mode", "technique", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep"),

@@ -59,7 +59,7 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 		return fmt.Errorf("study %s: no round %d to start from (%d rounds)", s.Name, opt.From, len(s.Plans()))
 	}
 	if !opt.Resume {
-		sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})
+		sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})
 	}
 	for i, p := range s.Plans() {
 		if i < opt.From {

@@ -174,3 +174,64 @@ func TestStudyResumeLastQuestionnaire(t *testing.T) {
 		t.Fatalf("stored rounds %+v, answers %+v", rounds, answers)
 	}
 }
+
+// TestStudyResumeAfterComment: a comment added to the schedule after a
+// stop changes nothing the study depends on, and the rerun resumes the
+// stopped study (stored without a schedule key, as before keys were
+// kept); a changed round duration refuses to resume, says what differs
+// and how to start anew, and stores nothing.
+func TestStudyResumeAfterComment(t *testing.T) {
+	walltest.Lock(t)
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "last.toml")
+	if err := os.WriteFile(sched, []byte(oneRoundSchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(tmp, "study.db")
+	storeStopped(t, db, sched, 0)
+	edited := "# piloted on Monday\n" + strings.Replace(oneRoundSchedule, `mode = "ffa"`, `mode = "ffa"   # one on one`, 1)
+	if err := os.WriteFile(sched, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out, errOut lockedWriter
+	done := make(chan int, 1)
+	go func() {
+		done <- execute(ctx, []string{"study", "run", sched, "--db", db, "--listen", "127.0.0.1:0", "--udp", "",
+			"--log-format", "json"}, &out, &errOut)
+	}()
+	for !strings.Contains(out.String(), "seat 0: ") {
+		select {
+		case code := <-done:
+			t.Fatalf("study run ended (exit %d) before it served: %s\n%s", code, out.String(), errOut.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	cancel() // as a SIGINT would
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(out.String(), "resuming study 1 (last)") {
+		t.Fatalf("the commented schedule did not resume study 1:\n%s", out.String())
+	}
+
+	changed := strings.Replace(edited, `duration = "3s"`, `duration = "5s"`, 1)
+	if err := os.WriteFile(sched, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, o, e := lagkit("study", "run", sched, "--db", db, "--listen", "127.0.0.1:0", "--udp", "")
+	if code != 1 || !strings.Contains(e, "study 1 (last) stopped unfinished") || !strings.Contains(e, "round 1 duration: 3s stored, 5s now") ||
+		!strings.Contains(e, "--fresh") {
+		t.Fatalf("changed duration: exit %d, %s\n%s", code, o, e)
+	}
+	d, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if all, _ := d.Studies(context.Background()); len(all) != 1 {
+		t.Fatalf("%d studies stored, want 1", len(all))
+	}
+}
