@@ -52,11 +52,16 @@ type Options struct {
 // observation into sink: the Study, then for each round its start, a
 // Participant per seat with the seat's latency, what Play observed, the
 // round's end and the answers to its questionnaire. It does not close
-// sink. When ctx is cancelled Run stops after what it was doing and
-// returns an error wrapping ctx's; the records put so far stand.
+// sink. It first checks that d can play every round (Validate) and puts
+// nothing when it cannot. When ctx is cancelled Run stops after what it
+// was doing and returns an error wrapping ctx's; the records put so far
+// stand.
 func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Options) error {
 	if opt.From < 0 || opt.From >= len(s.Plans()) {
 		return fmt.Errorf("study %s: no round %d to start from (%d rounds)", s.Name, opt.From, len(s.Plans()))
+	}
+	if err := s.Validate(d.Simulated()); err != nil {
+		return fmt.Errorf("study %s: %w", s.Name, err)
 	}
 	if !opt.Resume {
 		sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})

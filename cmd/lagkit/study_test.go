@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 )
 
@@ -140,5 +141,55 @@ func TestStudyRunSimulate(t *testing.T) {
 	}
 	if code, _, errOut := lagkit("study", "export", "--db", db, "--out", filepath.Join(tmp, "x"), "--study", "nope"); code != 1 || !strings.Contains(errOut, `no study "nope" (known: 1 "atd")`) {
 		t.Errorf("export of an unknown study: exit %d, %q", code, errOut)
+	}
+}
+
+// TestStudyCheckAsRun: a schedule with jitter on some seats only, which
+// a live run plays and the simulation driver cannot, passes study check
+// with a note, fails study check --simulate with the reason study run
+// --simulate gives, and that run stores no study and leaves no folder.
+func TestStudyCheckAsRun(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "jitter.toml")
+	err := os.WriteFile(sched, []byte(`name = "jitter"
+[[seat]]
+count = 2
+[[technique]]
+name = "tlc"
+[[round]]
+map = "arena"
+mode = "ffa"
+duration = "5s"
+latency = [{ seats = [1], latency_ms = 40, jitter_ms = 10 }]
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const why = "round 1 (round 1): the simulation driver gives every seat of a round one jitter and loss"
+	code, out, errOut := lagkit("study", "check", sched)
+	if code != 0 || !strings.Contains(out, "study jitter: 2 seats") || !strings.Contains(errOut, "note: ") || !strings.Contains(errOut, why) {
+		t.Fatalf("check: exit %d, %q, %q", code, out, errOut)
+	}
+	code, _, checkErr := lagkit("study", "check", "--simulate", sched)
+	if code != 1 || !strings.Contains(checkErr, "study run --simulate cannot play it: "+why) {
+		t.Fatalf("check --simulate: exit %d, %q", code, checkErr)
+	}
+	dir, db := filepath.Join(tmp, "out"), filepath.Join(tmp, "study.db")
+	code, _, runErr := lagkit("study", "run", sched, "--simulate", "--quick", "--out", dir, "--db", db)
+	if code != 1 || runErr != checkErr {
+		t.Fatalf("run --simulate: exit %d, %q; want check --simulate's %q", code, runErr, checkErr)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("the failed run left its output folder")
+	}
+	if _, err := os.Stat(db); err == nil {
+		d, err := store.Open(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		if all, _ := d.Studies(context.Background()); len(all) != 0 {
+			t.Errorf("the failed run stored %d studies", len(all))
+		}
 	}
 }
