@@ -132,13 +132,31 @@ type QuestionSummary struct {
 	Kind     string `json:"kind"`
 	N        int    `json:"n"`
 	// Mean is the share of yes for a yes/no question, else the mean
-	// answer, with its 95% confidence interval (Student t); absent for
-	// free text, whose answers Texts lists.
-	Mean  *float64 `json:"mean,omitempty"`
-	CILo  *float64 `json:"ci95_lo,omitempty"`
-	CIHi  *float64 `json:"ci95_hi,omitempty"`
-	Texts []string `json:"texts,omitempty"`
+	// answer; Median the median answer (Likert, fairness). Both are
+	// absent for free text, whose answers Texts lists.
+	Mean   *float64 `json:"mean,omitempty"`
+	Median *float64 `json:"median,omitempty"`
+	// CILo and CIHi bound a 95% confidence interval that stays within the
+	// question's scale, as CIOf says: the yes share's Wilson score
+	// interval (yes/no), or the median's distribution-free interval
+	// between two of the answers (Likert, fairness; stats.MedianCI95),
+	// absent under stats.MinMedianCI answers, where CINote says so.
+	CILo   *float64 `json:"ci95_lo,omitempty"`
+	CIHi   *float64 `json:"ci95_hi,omitempty"`
+	CIOf   string   `json:"ci95_of,omitempty"`
+	CINote string   `json:"ci95_note,omitempty"`
+	Texts  []string `json:"texts,omitempty"`
 }
+
+// What a QuestionSummary's interval bounds.
+const (
+	CIOfYesShare = "yes share (Wilson score)"
+	CIOfMedian   = "median (order statistics)"
+)
+
+// NTooSmall is a QuestionSummary's CINote when its answers are too few
+// for a 95% interval of their median.
+var NTooSmall = fmt.Sprintf("n too small: a 95%% interval of the median needs %d answers", stats.MinMedianCI)
 
 // NoAnswersFromBots is the report's note when every seat was a bot.
 const NoAnswersFromBots = "no answers: every seat was played by a bot, and bots answer no questionnaires"
@@ -553,13 +571,28 @@ func summariseAnswers(answers []record.Answer) []QuestionSummary {
 			}
 		} else {
 			vals := make([]float64, len(as))
+			yes := 0
 			for i, a := range as {
 				vals[i] = float64(a.Value)
+				if a.Value == 1 {
+					yes++
+				}
 			}
-			m, lo, hi := stats.MeanCI95(vals)
+			m := stats.Mean(vals)
 			q.Mean = &m
+			var lo, hi float64
+			if q.Kind == record.YesNo {
+				lo, hi = stats.WilsonCI95(yes, len(vals))
+				q.CIOf = CIOfYesShare
+			} else {
+				var med float64
+				med, lo, hi = stats.MedianCI95(vals)
+				q.Median, q.CIOf = &med, CIOfMedian
+			}
 			if !math.IsNaN(lo) {
 				q.CILo, q.CIHi = &lo, &hi
+			} else {
+				q.CINote = NTooSmall
 			}
 		}
 		out = append(out, q)

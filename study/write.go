@@ -11,6 +11,7 @@ import (
 
 	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/report"
+	"github.com/lagkit/lagkit/stats"
 )
 
 // Files a study's report writes.
@@ -206,19 +207,25 @@ func (r *Report) Markdown() string {
 		b.WriteString(strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + ".\n")
 	}
 	if len(r.Questions) > 0 {
-		b.WriteString("| round | question | kind | n | mean | 95% CI |\n|---|---|---|---|---|---|\n")
+		b.WriteString("Yes/no: the share of yes and its Wilson score interval; Likert (1 to 5) and fairness (-5 to 5): " +
+			"the mean, the median and the median's distribution-free interval between two of the answers, " +
+			fmt.Sprintf("which needs at least %d answers. Every interval stays within its question's scale.\n\n", stats.MinMedianCI))
+		b.WriteString("| round | question | kind | n | mean or yes share | median | 95% CI |\n|---|---|---|---|---|---|---|\n")
 		for _, q := range r.Questions {
 			mean, ci := "", ""
 			if q.Mean != nil {
 				mean = fmt.Sprintf("%.2f", *q.Mean)
 			}
-			if q.CILo != nil {
+			switch {
+			case q.CILo != nil:
 				ci = fmt.Sprintf("%.2f to %.2f", *q.CILo, *q.CIHi)
+			case q.CINote != "":
+				ci = "n too small"
 			}
 			if q.Kind == "text" {
-				mean = strings.ReplaceAll(strings.Join(q.Texts, "; "), "|", "/")
+				mean = cellText(strings.Join(q.Texts, "; "))
 			}
-			fmt.Fprintf(&b, "| %d | %s | %s | %d | %s | %s |\n", q.Round+1, q.Question, q.Kind, q.N, mean, ci)
+			fmt.Fprintf(&b, "| %d | %s | %s | %d | %s | %s | %s |\n", q.Round+1, q.Question, q.Kind, q.N, mean, fixed(q.Median, 2), ci)
 		}
 	}
 	r.markdownAnswers(&b)
