@@ -60,7 +60,10 @@ type Round struct {
 // Participant is a seat of the study and who holds it.
 type Participant struct {
 	Seat int
-	// Code is the participant code people join with; empty for a bot.
+	// Code is the seat's participant code, which a person joins with:
+	// the schedule's, or one handed out live; empty for a bot's seat. A
+	// simulated study keeps the schedule's codes of the seats its bots
+	// play (Bot is then set).
 	Code string
 	Team int
 	Bot  bool

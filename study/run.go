@@ -89,14 +89,11 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 			rec.Started = at
 			sink.Put(rec)
 			for _, st := range s.Seats() {
-				// A seat a bot plays has no participant code, even when
-				// the simulation plays a seat meant for a person.
-				bot, code := st.Bot || d.Simulated(), st.Code
-				if bot {
-					code = ""
-				}
-				sink.Put(record.Participant{Seat: st.Index, Code: code, Team: teams[st.Index],
-					Bot: bot, Round: p.Index, LatencyMS: p.Links[st.Index].LatencyMS})
+				// A seat meant for a person keeps its code when the
+				// simulation has a bot play it, so that a simulated
+				// study's records read as the live one's will.
+				sink.Put(record.Participant{Seat: st.Index, Code: st.Code, Team: teams[st.Index],
+					Bot: st.Bot || d.Simulated(), Round: p.Index, LatencyMS: p.Links[st.Index].LatencyMS})
 			}
 		}
 		ended, err := d.Play(ctx, p, s.Seats(), experiment.ReplicateSeed(opt.Seed, p.Replicate), start, sink)

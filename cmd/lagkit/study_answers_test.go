@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +115,38 @@ func TestStudyReportSmallN(t *testing.T) {
 			cells = n
 		} else if n != cells {
 			t.Errorf("row %q has %d cell borders, its header %d", line, n, cells)
+		}
+	}
+}
+
+// TestStudyExportAnswers: the exported answers number their round from
+// 1, and a free-text answer has an empty value, not 0.
+func TestStudyExportAnswers(t *testing.T) {
+	tmp := t.TempDir()
+	db := filepath.Join(tmp, "study.db")
+	storeStudies(t, db, smallStudy(t))
+	ex := filepath.Join(tmp, "export")
+	if code, out, errOut := lagkit("study", "export", "--db", db, "--out", ex); code != 0 {
+		t.Fatalf("exit %d, %q, %q", code, out, errOut)
+	}
+	data, err := os.ReadFile(filepath.Join(ex, "answers.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"study", "round", "seat", "question", "kind", "value", "text"},
+		{"1", "1", "0", "cover", "yesno", "1", ""}, {"1", "1", "1", "cover", "yesno", "0", ""},
+		{"1", "1", "0", "fair", "fairness", "-5", ""}, {"1", "1", "1", "fair", "fairness", "5", ""},
+		{"1", "1", "1", "notes", "text", "", "laggy | odd\nthen fine"}}
+	if len(recs) != len(want) {
+		t.Fatalf("answers.csv:\n%s", data)
+	}
+	for i, w := range want {
+		if !slices.Equal(recs[i][:len(w)], w) {
+			t.Errorf("answers.csv row %d: %q, want %q", i, recs[i], w)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -130,12 +131,39 @@ func TestStudyRunSimulate(t *testing.T) {
 	if r := rows("rounds.csv"); len(r) != 6 || r[1][3] != "arena" || r[1][6] != "20" {
 		t.Errorf("rounds.csv: %q", r)
 	}
-	f, err := os.Open(filepath.Join(ex, "paths-study1-round0.csv"))
+	// Rounds are numbered from 1 in the export as in the report's
+	// tables; the seats the schedule gives codes keep them.
+	reported := func(name string) [][]string {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return recs
+	}
+	for _, c := range []struct {
+		file, col string
+		recs      [][]string
+	}{{"rounds.csv", "round", rows("rounds.csv")}, {"shots.csv", "round", rows("shots.csv")}, {"participants.csv", "round", rows("participants.csv")},
+		{"study_rounds.csv", "round", reported("study_rounds.csv")}} {
+		i := slices.Index(c.recs[0], c.col)
+		if i < 0 || c.recs[1][i] != "1" || c.recs[len(c.recs)-1][i] != "5" {
+			t.Errorf("%s: %s column %d runs %q to %q, want 1 to 5", c.file, c.col, i, c.recs[1][i], c.recs[len(c.recs)-1][i])
+		}
+	}
+	if p := rows("participants.csv"); p[0][3] != "code" || p[2][1] != "1" || p[2][3] != "P2" || p[2][5] != "true" {
+		t.Errorf("participants.csv: seat 1 of round 1 is %q, want its schedule code P2 and bot true (header %q)", p[2], p[0])
+	}
+	f, err := os.Open(filepath.Join(ex, "paths-study1-round1.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	samples, err := reckoning.ReadPaths("paths-study1-round0.csv", f)
+	samples, err := reckoning.ReadPaths("paths-study1-round1.csv", f)
 	if err != nil || len(samples) < 20*20 {
 		t.Fatalf("the exported paths read as %d samples (%v), want at least 20 s at 20 Hz", len(samples), err)
 	}
