@@ -317,20 +317,28 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 	if !all.empty() {
 		rep.Rollback = append(rep.Rollback, all.bins(AllTechniques)...)
 	}
+	// Participants are people: in a study with people a seat pairs only
+	// when people held it in every round of both techniques; a study of
+	// bots alone (a simulation) pairs its bot seats, and says so.
+	bots := rep.Subjects == SubjectsBots
+	by := "participant (a person's seat)"
+	if bots {
+		by = "bot seat (bots alone played: no people)"
+	}
 	for i, a := range order {
 		for j := i + 1; j < len(order); j++ {
 			b := order[j]
 			var xa, xb []float64
 			for _, seat := range slices.Sorted(maps.Keys(techs[a].seats)) {
 				sa, sb := techs[a].seats[seat], techs[b].seats[seat]
-				if sb != nil && sa.high && sb.high && sa.shots > 0 && sb.shots > 0 {
+				if sb != nil && (bots || !sa.bot && !sb.bot) && sa.high && sb.high && sa.shots > 0 && sb.shots > 0 {
 					xa = append(xa, float64(sa.hits)/float64(sa.shots))
 					xb = append(xb, float64(sb.hits)/float64(sb.shots))
 				}
 			}
 			res := experiment.Results{Tests: rep.Tests}
 			experiment.AddPaired(&res, "hit_accuracy_high_ping", names[i], names[j], xa, xb,
-				fmt.Sprintf("paired by participant (seat): hit accuracy of the seats above %v ms round trip under both", LowPingMS))
+				fmt.Sprintf("paired by %s: hit accuracy of the seats above %v ms round trip under both", by, LowPingMS))
 			rep.Tests = res.Tests
 		}
 	}
