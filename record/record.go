@@ -48,10 +48,15 @@ type Round struct {
 	Name  string
 	Map   string
 	Mode  string
-	// Technique names what the round tests, as the schedule wrote it
-	// (policy, delay mode, time warp, replication and display), in a
-	// compact "key=value ..." form.
+	// Technique names the technique the round tests, as the schedule
+	// names it ("tlc"); Setting is its settings (policy, delay mode, time
+	// warp, replication and display) in a compact "key=value ..." form.
+	// Two techniques of the same settings (a placebo) keep their names.
+	// A round stored before names were kept has its settings in both
+	// (Setting copied by the store's migration), as have the matches
+	// lagkit serve records, with Setting empty.
 	Technique string
+	Setting   string
 	Duration  time.Duration
 	Started   time.Time
 	Ended     time.Time

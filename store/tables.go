@@ -52,10 +52,10 @@ var (
 			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey}}
 		}}
 	roundsTable = &table{name: "rounds", key: []string{"idx"},
-		cols: cols("idx:round", "name", "map", "mode", "technique", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep"),
+		cols: cols("idx:round", "name", "map", "mode", "technique", "setting", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep"),
 		bind: func(p any) []field {
 			r := p.(*record.Round)
-			return []field{roundNo{&r.Index}, str{&r.Name}, str{&r.Map}, str{&r.Mode}, str{&r.Technique},
+			return []field{roundNo{&r.Index}, str{&r.Name}, str{&r.Map}, str{&r.Mode}, str{&r.Technique}, str{&r.Setting},
 				dur{&r.Duration}, wall{&r.Started}, wall{&r.Ended}}
 		}}
 	participantsTable = &table{name: "participants", key: []string{"seat", "round"},

@@ -170,7 +170,7 @@ func (t *Technique) DisplayName() string {
 }
 
 // String writes the technique in the compact "key=value ..." form of
-// record.Round.Technique.
+// record.Round.Setting.
 func (t *Technique) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "policy=%s", t.Policy.Name)

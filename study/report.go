@@ -61,11 +61,14 @@ const LowPingMS = 50
 
 // RoundReport is one round's figures.
 type RoundReport struct {
-	Index     int       `json:"index"`
-	Name      string    `json:"name"`
-	Map       string    `json:"map"`
-	Mode      string    `json:"mode"`
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	Map   string `json:"map"`
+	Mode  string `json:"mode"`
+	// Technique names the round's technique as the schedule does;
+	// Setting is its settings in the compact form.
 	Technique string    `json:"technique"`
+	Setting   string    `json:"setting"`
 	DurationS float64   `json:"duration_s"`
 	Started   time.Time `json:"started"`
 	Ended     time.Time `json:"ended"`
@@ -89,10 +92,10 @@ type RoundReport struct {
 // TechniqueReport is the figures of every round under one technique.
 type TechniqueReport struct {
 	// Name is the technique's name in the schedule ("tlc"), or its
-	// Technique when the study's schedule does not name it.
-	Name      string   `json:"name"`
-	Technique string   `json:"technique"`
-	Rounds    []string `json:"rounds"`
+	// Setting when the study's records and schedule do not name it.
+	Name    string   `json:"name"`
+	Setting string   `json:"setting"`
+	Rounds  []string `json:"rounds"`
 	// Seats counts the seats that played its rounds.
 	Seats int `json:"seats"`
 	Figures
@@ -365,17 +368,20 @@ func (s *Summariser) Report() (*Report, error) {
 	var order []string
 	for _, rt := range s.rounds {
 		rr := rt.report(bots)
+		rr.Technique, rr.Setting = s.sched.technique(rt.rec)
 		rep.Rounds = append(rep.Rounds, rr)
+		// Techniques are told apart by name: two of the same settings
+		// (a placebo, a repeated control) are two.
 		t := techs[rr.Technique]
 		if t == nil {
-			t = &techTally{all: *newTally(), groups: map[groupKey]*tally{}, seats: map[int]*seatTally{}, bins: newBinTally()}
+			t = &techTally{all: *newTally(), groups: map[groupKey]*tally{}, seats: map[int]*seatTally{}, bins: newBinTally(), setting: rr.Setting}
 			techs[rr.Technique] = t
 			order = append(order, rr.Technique)
 		}
 		t.add(rr.Name, rt)
 	}
 	for _, tech := range order {
-		rep.Techniques = append(rep.Techniques, techs[tech].report(s.sched.name(tech), tech, bots))
+		rep.Techniques = append(rep.Techniques, techs[tech].report(tech, bots))
 	}
 	rep.Questions = summariseAnswers(s.answers)
 	s.compare(&rep, techs, order)
@@ -479,7 +485,7 @@ func (rt *roundTally) observe(r record.Record) {
 func (rt *roundTally) report(bots bool) RoundReport {
 	low, high := pingSplit(rt.groups, bots)
 	return RoundReport{
-		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode, Technique: rt.rec.Technique,
+		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode,
 		DurationS: rt.rec.Duration.Seconds(), Started: rt.rec.Started, Ended: rt.rec.Ended,
 		Seats: len(rt.rtt), Bots: rt.bots, Teams: rt.teams, Figures: rt.all.done(), Low: low, High: high,
 		Groups: groupFigures(rt.groups),
@@ -526,11 +532,12 @@ func groupFigures(groups map[groupKey]*tally) []GroupFigures {
 
 // techTally pools rounds of one technique.
 type techTally struct {
-	rounds []string
-	all    tally
-	groups map[groupKey]*tally
-	seats  map[int]*seatTally
-	bins   *binTally
+	setting string
+	rounds  []string
+	all     tally
+	groups  map[groupKey]*tally
+	seats   map[int]*seatTally
+	bins    *binTally
 }
 
 // seatTally is one seat's shots and hits under a technique, whether it
@@ -566,9 +573,9 @@ func (t *techTally) add(name string, rt *roundTally) {
 	t.bins.merge(rt.bins)
 }
 
-func (t *techTally) report(name, tech string, bots bool) TechniqueReport {
+func (t *techTally) report(name string, bots bool) TechniqueReport {
 	low, high := pingSplit(t.groups, bots)
-	return TechniqueReport{Name: name, Technique: tech, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(),
+	return TechniqueReport{Name: name, Setting: t.setting, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(),
 		Low: low, High: high, Groups: groupFigures(t.groups)}
 }
 

@@ -192,9 +192,12 @@ func (r *Report) PeakRollback(technique string) (float64, bool) {
 }
 
 // scheduleInfo is what a study's schedule names: its techniques by their
-// record.Round.Technique form, and its questions.
+// compact form (record.Round.Setting), the technique of each round by
+// its index, and its questions.
 type scheduleInfo struct {
 	names     map[string]string
+	settings  map[string]string // by name
+	rounds    []string          // technique names, by round index
 	questions map[string]Question
 }
 
@@ -203,9 +206,10 @@ type scheduleInfo struct {
 // none, such as lagkit serve's) leaves the report with the techniques'
 // compact forms and the questions' ids.
 func readScheduleInfo(text string) scheduleInfo {
-	info := scheduleInfo{names: map[string]string{}, questions: map[string]Question{}}
+	info := scheduleInfo{names: map[string]string{}, settings: map[string]string{}, questions: map[string]Question{}}
 	var s struct {
 		Techniques []Technique `toml:"technique"`
+		Rounds     []Round     `toml:"round"`
 		Questions  []Question  `toml:"question"`
 	}
 	if text == "" || toml.Unmarshal([]byte(text), &s) != nil {
@@ -219,6 +223,14 @@ func readScheduleInfo(text string) scheduleInfo {
 		if _, dup := info.names[t.String()]; !dup {
 			info.names[t.String()] = t.Name
 		}
+		info.settings[t.Name] = t.String()
+	}
+	for _, r := range s.Rounds {
+		name := r.Technique
+		if name == "" && len(s.Techniques) == 1 {
+			name = s.Techniques[0].Name
+		}
+		info.rounds = append(info.rounds, name)
 	}
 	for _, q := range s.Questions {
 		info.questions[q.ID] = q
@@ -226,9 +238,22 @@ func readScheduleInfo(text string) scheduleInfo {
 	return info
 }
 
-// name returns the schedule's name of a technique in its compact form.
-func (si scheduleInfo) name(tech string) string {
-	return cmp.Or(si.names[tech], tech)
+// technique returns the name and the settings of the technique round
+// rec was played under. A round stored before names were kept has its
+// settings in Technique (and Setting the same, or empty): it is named as
+// the schedule names its round's technique, or failing that the first
+// technique of its settings, or by its settings.
+func (si scheduleInfo) technique(rec record.Round) (name, setting string) {
+	if rec.Setting != "" && rec.Setting != rec.Technique {
+		return rec.Technique, rec.Setting
+	}
+	setting = rec.Technique
+	if rec.Index >= 0 && rec.Index < len(si.rounds) {
+		if n := si.rounds[rec.Index]; n != "" && si.settings[n] == setting {
+			return n, setting
+		}
+	}
+	return cmp.Or(si.names[setting], setting), setting
 }
 
 // compare fills the report's questionnaire summaries per technique,
@@ -249,7 +274,7 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 		if rt == nil {
 			continue
 		}
-		tech := s.sched.name(rt.rec.Technique)
+		tech, _ := s.sched.technique(rt.rec)
 		if _, ok := kinds[a.Question]; !ok {
 			questions = append(questions, a.Question)
 			kinds[a.Question] = a.Kind
@@ -264,10 +289,7 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 		}
 		values[k][a.Seat] = append(values[k][a.Seat], float64(a.Value))
 	}
-	names := make([]string, len(order))
-	for i, tech := range order {
-		names[i] = s.sched.name(tech)
-	}
+	names := order // the techniques by name
 	for _, q := range questions {
 		kind := kinds[q]
 		for _, tech := range names {

@@ -79,7 +79,7 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 			return fmt.Errorf("study %s: before round %d (%s): %w", s.Name, i+1, p.Name, err)
 		}
 		rec := record.Round{Index: p.Index, Name: p.Name, Map: p.Map, Mode: string(p.Mode),
-			Technique: p.Technique.String(), Duration: p.Duration}
+			Technique: p.Technique.Name, Setting: p.Technique.String(), Duration: p.Duration}
 		started := false
 		start := func(at time.Time, teams []int) {
 			if started {

@@ -151,7 +151,7 @@ func (r *Report) Results() *experiment.Results {
 		conds.Rows = append(conds.Rows, []string{t.Name, num(t.HitAccuracy), num(t.High.HitAccuracy), num(t.SBCPerHit),
 			num(t.Low.SBCPerHit), num(t.SBCReportsPerHit), num(t.RollbackMeanM)})
 		res.Conditions = append(res.Conditions, experiment.Condition{Name: t.Name,
-			Params: map[string]any{"technique": t.Technique, "rounds": strings.Join(t.Rounds, ", ")}, Metrics: m, N: len(t.Rounds), NUnit: "rounds"})
+			Params: map[string]any{"technique": t.Setting, "rounds": strings.Join(t.Rounds, ", ")}, Metrics: m, N: len(t.Rounds), NUnit: "rounds"})
 	}
 	res.Tables = []experiment.Table{conds, techs, rounds}
 	res.Plots = []experiment.Plot{
@@ -215,7 +215,7 @@ func (r *Report) Markdown() string {
 	}
 	b.WriteString("\n## Rounds\n")
 	for _, rr := range r.Rounds {
-		fmt.Fprintf(&b, "\n### %d. %s\n\n%s, %s, %s; `%s`.\n\n", rr.Index+1, rr.Name, rr.Map, rr.Mode, secs(rr.DurationS), rr.Technique)
+		fmt.Fprintf(&b, "\n### %d. %s\n\n%s, %s, %s; technique %s (`%s`).\n\n", rr.Index+1, rr.Name, rr.Map, rr.Mode, secs(rr.DurationS), rr.Technique, rr.Setting)
 		if rr.Mode != "ffa" {
 			fmt.Fprintf(&b, "Team 0: seats %s; team 1: seats %s.\n\n", seatList(rr.Teams[0]), seatList(rr.Teams[1]))
 		}
@@ -223,7 +223,7 @@ func (r *Report) Markdown() string {
 	}
 	b.WriteString("\n## Techniques\n")
 	for _, t := range r.Techniques {
-		fmt.Fprintf(&b, "\n### %s\n\n`%s`; rounds: %s.\n\n", t.Name, t.Technique, strings.Join(t.Rounds, ", "))
+		fmt.Fprintf(&b, "\n### %s\n\n`%s`; rounds: %s.\n\n", t.Name, t.Setting, strings.Join(t.Rounds, ", "))
 		table(t.Seats, &t.Figures, t.Groups)
 		fmt.Fprintf(&b, "\nLow-ping victims among the %s (round trip up to %v ms): %d hits received, %d SBC, %.4f SBC per hit. "+
 			"High-ping shooters among them: %d shots, accuracy %.4f.\n", r.Subjects, LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)

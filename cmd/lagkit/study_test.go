@@ -128,7 +128,7 @@ func TestStudyRunSimulate(t *testing.T) {
 	if got := len(rows("shots.csv")) - 1; got != shots {
 		t.Errorf("shots.csv holds %d shots, the report %d", got, shots)
 	}
-	if r := rows("rounds.csv"); len(r) != 6 || r[1][3] != "arena" || r[1][6] != "20" {
+	if r := rows("rounds.csv"); len(r) != 6 || r[1][3] != "arena" || r[1][5] != "none" || r[1][7] != "20" {
 		t.Errorf("rounds.csv: %q", r)
 	}
 	// Rounds are numbered from 1 in the export as in the report's
