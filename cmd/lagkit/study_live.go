@@ -174,6 +174,13 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 		return nil
 	}
 	if err != nil {
+		// A study that failed before its first round started is no
+		// study; one stopped (above) stays, to be resumed.
+		if id := w.StudyID(); id != 0 && cfg.Resume == nil {
+			if derr := db.DropEmptyStudy(context.WithoutCancel(ctx), id); derr != nil {
+				err = fmt.Errorf("%w (and %v)", err, derr)
+			}
+		}
 		return err
 	}
 	fmt.Fprintf(out, "study %s: over; %d records in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
