@@ -31,9 +31,12 @@ type Sink interface {
 // it.
 type Study struct {
 	Name string
-	// Schedule is the text of the schedule file the study ran.
-	Schedule string
-	Seed     uint64
+	// Schedule is the text of the schedule file the study ran;
+	// ScheduleKey identifies what it sets (study.Schedule.Key), "" in
+	// studies stored before it was kept.
+	Schedule    string
+	ScheduleKey string
+	Seed        uint64
 	// Simulated reports a study played by bots on the simulation driver.
 	Simulated bool
 	Started   time.Time
@@ -45,10 +48,15 @@ type Round struct {
 	Name  string
 	Map   string
 	Mode  string
-	// Technique names what the round tests, as the schedule wrote it
-	// (policy, delay mode, time warp, replication and display), in a
-	// compact "key=value ..." form.
+	// Technique names the technique the round tests, as the schedule
+	// names it ("tlc"); Setting is its settings (policy, delay mode, time
+	// warp, replication and display) in a compact "key=value ..." form.
+	// Two techniques of the same settings (a placebo) keep their names.
+	// A round stored before names were kept has its settings in both
+	// (Setting copied by the store's migration), as have the matches
+	// lagkit serve records, with Setting empty.
 	Technique string
+	Setting   string
 	Duration  time.Duration
 	Started   time.Time
 	Ended     time.Time
@@ -57,7 +65,10 @@ type Round struct {
 // Participant is a seat of the study and who holds it.
 type Participant struct {
 	Seat int
-	// Code is the participant code people join with; empty for a bot.
+	// Code is the seat's participant code, which a person joins with:
+	// the schedule's, or one handed out live; empty for a bot's seat. A
+	// simulated study keeps the schedule's codes of the seats its bots
+	// play (Bot is then set).
 	Code string
 	Team int
 	Bot  bool

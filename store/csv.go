@@ -25,6 +25,9 @@ func tableNamed(name string) (*table, any) {
 // a header row, then one row per record with its study's id first;
 // numbers as numbers, booleans as true or false, wall-clock times in ISO
 // 8601 (UTC, empty when not known), match times and durations in seconds.
+// Rounds are numbered from 1, as the reports number them (the database
+// keeps their index from 0); seats from 0, as the schedule numbers
+// them. A free-text answer's value is empty.
 // It returns the number of rows written after the header.
 func (db *DB) WriteCSV(ctx context.Context, w io.Writer, name string, studies []StudyRow) (int, error) {
 	t, p := tableNamed(name)

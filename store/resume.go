@@ -70,3 +70,15 @@ func (db *DB) Rounds(ctx context.Context, study int64) ([]RoundState, error) {
 	}
 	return out, nil
 }
+
+// DropEmptyStudy deletes study, with its records, when it holds no
+// round: what a run that failed before its first round started leaves,
+// which would otherwise pass for the newest study. A study with a round
+// is kept.
+func (db *DB) DropEmptyStudy(ctx context.Context, study int64) error {
+	q := db.dialect.rebind("DELETE FROM studies WHERE id = ? AND NOT EXISTS (SELECT 1 FROM rounds WHERE study_id = ?)")
+	if _, err := db.db.ExecContext(ctx, q, study, study); err != nil {
+		return fmt.Errorf("store: %s: dropping empty study %d: %w", db.name, study, err)
+	}
+	return nil
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/lagkit/lagkit/record"
 )
 
 // TestResumeWriterCarriesOn: a writer resuming a study adds to it after
@@ -54,6 +56,41 @@ func TestResumeWriterCarriesOn(t *testing.T) {
 		}
 		if rounds, _ := db.Rounds(ctx, id); rounds[0].Ended.IsZero() {
 			t.Fatal("the round did not end after the resume")
+		}
+	})
+}
+
+// TestDropEmptyStudy: a study without a round is dropped with its
+// records; one with a round stays.
+func TestDropEmptyStudy(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, dsn string) {
+		db := open(t, dsn)
+		ctx := context.Background()
+		w := db.NewWriter(WriterOptions{})
+		w.Put(record.Study{Name: "empty"})
+		w.Put(record.Session{Seat: 0, Kind: record.Connect})
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		empty := w.StudyID()
+		w = db.NewWriter(WriterOptions{})
+		put(w, aStudy("full"))
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		full := w.StudyID()
+		for _, id := range []int64{empty, full} {
+			if err := db.DropEmptyStudy(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+		}
+		all, err := db.Studies(ctx)
+		if err != nil || len(all) != 1 || all[0].ID != full {
+			t.Fatalf("studies left %+v (%v), want only %d", all, err, full)
+		}
+		var n int
+		if err := db.db.QueryRow(db.dialect.rebind("SELECT COUNT(*) FROM sessions WHERE study_id = ?"), empty).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%d sessions of the dropped study left (%v)", n, err)
 		}
 	})
 }

@@ -410,3 +410,70 @@ func BenchmarkWriter(b *testing.B) {
 		})
 	}
 }
+
+// TestMigrateFromVersion1: a database of schema version 1, its rounds
+// holding their technique's settings as their technique and its studies
+// no schedule key, is brought up to date when opened: the settings are
+// copied to the rounds' setting, the keys are empty, and the study reads
+// back whole.
+func TestMigrateFromVersion1(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		var raw *DB
+		var err error
+		if strings.HasPrefix(dsn, "postgres") {
+			raw, err = openPostgres(dsn)
+		} else {
+			raw, err = openSQLite(dsn)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := migrations()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx, err := raw.db.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_ns BIGINT NOT NULL)`); err != nil {
+			t.Fatal(err)
+		}
+		if err := raw.apply(ctx, tx, ms[0]); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{
+			`INSERT INTO studies (name, schedule, seed, simulated, started_ns) VALUES ('old', 'name = "old"', 1, false, NULL)`,
+			`INSERT INTO rounds (study_id, idx, seq, name, map, mode, technique, duration_ns, started_ns, ended_ns) VALUES (1, 0, 0, 'r', 'arena', 'ffa', 'policy=tlc', 1000, NULL, NULL)`,
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+
+		db := open(t, dsn)
+		all, err := db.Studies(ctx)
+		if err != nil || len(all) != 1 || all[0].Name != "old" || all[0].ScheduleKey != "" {
+			t.Fatalf("studies %+v (%v)", all, err)
+		}
+		rounds, err := All[record.Round](ctx, db, 1)
+		if err != nil || len(rounds) != 1 || rounds[0].Technique != "policy=tlc" || rounds[0].Setting != "policy=tlc" {
+			t.Fatalf("rounds %+v (%v)", rounds, err)
+		}
+		w := db.NewWriter(WriterOptions{})
+		w.Put(record.Study{Name: "new", ScheduleKey: "k"})
+		w.Put(record.Round{Index: 0, Technique: "placebo", Setting: "policy=tlc"})
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		rounds, err = All[record.Round](ctx, db, w.StudyID())
+		if err != nil || len(rounds) != 1 || rounds[0].Technique != "placebo" || rounds[0].Setting != "policy=tlc" {
+			t.Fatalf("new rounds %+v (%v)", rounds, err)
+		}
+	})
+}

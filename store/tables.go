@@ -46,64 +46,64 @@ type table struct {
 
 // The tables, in the order export writes them.
 var (
-	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep"),
+	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep", "schedule_key"),
 		bind: func(p any) []field {
 			s := p.(*record.Study)
-			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}}
+			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey}}
 		}}
 	roundsTable = &table{name: "rounds", key: []string{"idx"},
-		cols: cols("idx:round", "name", "map", "mode", "technique", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep"),
+		cols: cols("idx:round", "name", "map", "mode", "technique", "setting", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep"),
 		bind: func(p any) []field {
 			r := p.(*record.Round)
-			return []field{integer{&r.Index}, str{&r.Name}, str{&r.Map}, str{&r.Mode}, str{&r.Technique},
+			return []field{roundNo{&r.Index}, str{&r.Name}, str{&r.Map}, str{&r.Mode}, str{&r.Technique}, str{&r.Setting},
 				dur{&r.Duration}, wall{&r.Started}, wall{&r.Ended}}
 		}}
 	participantsTable = &table{name: "participants", key: []string{"seat", "round"},
 		cols: cols("seat", "round", "code", "team", "bot", "latency_ms"),
 		bind: func(p any) []field {
 			r := p.(*record.Participant)
-			return []field{integer{&r.Seat}, integer{&r.Round}, str{&r.Code}, integer{&r.Team}, boolean{&r.Bot}, float{&r.LatencyMS}}
+			return []field{integer{&r.Seat}, roundNo{&r.Round}, str{&r.Code}, integer{&r.Team}, boolean{&r.Bot}, float{&r.LatencyMS}}
 		}}
 	sessionsTable = &table{name: "sessions", cols: cols("round", "seat", "kind", "reason", "transport", "at_ns:at"),
 		bind: func(p any) []field {
 			r := p.(*record.Session)
-			return []field{integer{&r.Round}, integer{&r.Seat}, str{&r.Kind}, str{&r.Reason}, str{&r.Transport}, wall{&r.At}}
+			return []field{roundNo{&r.Round}, integer{&r.Seat}, str{&r.Kind}, str{&r.Reason}, str{&r.Transport}, wall{&r.At}}
 		}}
 	shotsTable = &table{name: "shots",
 		cols: cols("round", "t_ns:time_s", "shooter", "shot_tick", "victim", "weapon", "part", "policy", "hit", "registered",
 			"damage", "rewind_ms", "rollback_m", "objective_sbc", "appeal", "kill"),
 		bind: func(p any) []field {
 			r := p.(*record.Shot)
-			return []field{integer{&r.Round}, dur{&r.At}, integer{&r.Shooter}, u32{&r.ShotTick}, integer{&r.Victim}, u8{&r.Weapon},
+			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Shooter}, u32{&r.ShotTick}, integer{&r.Victim}, u8{&r.Weapon},
 				str{&r.Part}, str{&r.Policy}, boolean{&r.Hit}, boolean{&r.Registered}, integer{&r.Damage}, float{&r.RewindMS},
 				float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}, boolean{&r.Kill}}
 		}}
 	killsTable = &table{name: "kills", cols: cols("round", "t_ns:time_s", "killer", "victim", "weapon"),
 		bind: func(p any) []field {
 			r := p.(*record.Kill)
-			return []field{integer{&r.Round}, dur{&r.At}, integer{&r.Killer}, integer{&r.Victim}, u8{&r.Weapon}}
+			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Killer}, integer{&r.Victim}, u8{&r.Weapon}}
 		}}
 	objectivesTable = &table{name: "objectives", cols: cols("round", "t_ns:time_s", "seat", "team", "kind"),
 		bind: func(p any) []field {
 			r := p.(*record.Objective)
-			return []field{integer{&r.Round}, dur{&r.At}, integer{&r.Seat}, integer{&r.Team}, str{&r.Kind}}
+			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Seat}, integer{&r.Team}, str{&r.Kind}}
 		}}
 	sbcTable = &table{name: "sbc_reports",
 		cols: cols("round", "t_ns:time_s", "reporter", "shooter", "shot_tick", "rewind_ms", "rollback_m", "objective_sbc", "appeal"),
 		bind: func(p any) []field {
 			r := p.(*record.SBCReport)
-			return []field{integer{&r.Round}, dur{&r.At}, integer{&r.Reporter}, integer{&r.Shooter}, u32{&r.ShotTick},
+			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Reporter}, integer{&r.Shooter}, u32{&r.ShotTick},
 				float{&r.RewindMS}, float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}}
 		}}
 	answersTable = &table{name: "answers", cols: cols("round", "seat", "question", "kind", "value", "answer_text:text", "at_ns:at"),
 		bind: func(p any) []field {
 			r := p.(*record.Answer)
-			return []field{integer{&r.Round}, integer{&r.Seat}, str{&r.Question}, str{&r.Kind}, integer{&r.Value}, str{&r.Text}, wall{&r.At}}
+			return []field{roundNo{&r.Round}, integer{&r.Seat}, str{&r.Question}, str{&r.Kind}, answerValue{&r.Value, &r.Kind}, str{&r.Text}, wall{&r.At}}
 		}}
 	pathsTable = &table{name: "paths", cols: cols("round", "t_ns:time_s", "seat", "team", "x", "y", "z"),
 		bind: func(p any) []field {
 			r := p.(*record.Path)
-			return []field{integer{&r.Round}, dur{&r.At}, integer{&r.Seat}, integer{&r.Team}, float{&r.X}, float{&r.Y}, float{&r.Z}}
+			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Seat}, integer{&r.Team}, float{&r.X}, float{&r.Y}, float{&r.Z}}
 		}}
 )
 
@@ -208,6 +208,15 @@ type (
 	wall struct{ p *time.Time }
 	// dur is a match time or duration, stored as nanoseconds.
 	dur struct{ p *time.Duration }
+	// roundNo is a round's index, from 0 in the database and numbered
+	// from 1 in CSV, as the reports number rounds.
+	roundNo struct{ p *int }
+	// answerValue is an answer's value, empty in CSV for a free-text
+	// answer, which has none (the database keeps 0).
+	answerValue struct {
+		p    *int
+		kind *string
+	}
 )
 
 func (f integer) Value() (driver.Value, error) { return int64(*f.p), nil }
@@ -218,6 +227,10 @@ func (f float) Value() (driver.Value, error)   { return *f.p, nil }
 func (f boolean) Value() (driver.Value, error) { return *f.p, nil }
 func (f str) Value() (driver.Value, error)     { return *f.p, nil }
 func (f dur) Value() (driver.Value, error)     { return int64(*f.p), nil }
+func (f roundNo) Value() (driver.Value, error) { return int64(*f.p), nil }
+func (f answerValue) Value() (driver.Value, error) {
+	return int64(*f.p), nil
+}
 func (f wall) Value() (driver.Value, error) {
 	if f.p.IsZero() {
 		return nil, nil
@@ -230,6 +243,8 @@ func (f integer) Scan(src any) error {
 	*f.p = int(v)
 	return err
 }
+func (f roundNo) Scan(src any) error     { return integer{f.p}.Scan(src) }
+func (f answerValue) Scan(src any) error { return integer{f.p}.Scan(src) }
 func (f u8) Scan(src any) error {
 	v, err := scanInt(src, 0, math.MaxUint8)
 	*f.p = uint8(v)
@@ -305,6 +320,13 @@ func scanInt(src any, lo, hi int64) (int64, error) {
 }
 
 func (f integer) cell(b []byte) []byte { return strconv.AppendInt(b, int64(*f.p), 10) }
+func (f roundNo) cell(b []byte) []byte { return strconv.AppendInt(b, int64(*f.p)+1, 10) }
+func (f answerValue) cell(b []byte) []byte {
+	if *f.kind == record.Text {
+		return b
+	}
+	return strconv.AppendInt(b, int64(*f.p), 10)
+}
 func (f u8) cell(b []byte) []byte      { return strconv.AppendUint(b, uint64(*f.p), 10) }
 func (f u32) cell(b []byte) []byte     { return strconv.AppendUint(b, uint64(*f.p), 10) }
 func (f u64) cell(b []byte) []byte     { return strconv.AppendUint(b, *f.p, 10) }
@@ -319,12 +341,14 @@ func (f wall) cell(b []byte) []byte {
 	return f.p.UTC().AppendFormat(b, time.RFC3339Nano)
 }
 
-func (integer) check() error { return nil }
-func (u8) check() error      { return nil }
-func (u32) check() error     { return nil }
-func (u64) check() error     { return nil }
-func (boolean) check() error { return nil }
-func (dur) check() error     { return nil }
+func (integer) check() error     { return nil }
+func (roundNo) check() error     { return nil }
+func (answerValue) check() error { return nil }
+func (u8) check() error          { return nil }
+func (u32) check() error         { return nil }
+func (u64) check() error         { return nil }
+func (boolean) check() error     { return nil }
+func (dur) check() error         { return nil }
 
 // check refuses NaN and the infinities: SQLite stores NaN as NULL.
 func (f float) check() error {

@@ -341,4 +341,4 @@ func (w *Writer) refuse(err error) {
 	w.fail(err)
 }
 
-const studyInsertSQL = "INSERT INTO studies (name, schedule, seed, simulated, started_ns) VALUES (?, ?, ?, ?, ?) RETURNING id"
+const studyInsertSQL = "INSERT INTO studies (name, schedule, seed, simulated, started_ns, schedule_key) VALUES (?, ?, ?, ?, ?, ?) RETURNING id"

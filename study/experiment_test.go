@@ -95,7 +95,7 @@ technique = "alc"
 		t.Fatal(err)
 	}
 	for _, tr := range rep.Techniques {
-		name := strings.Fields(tr.Technique)[0][len("policy="):]
+		name := strings.Fields(tr.Setting)[0][len("policy="):]
 		m := want[name]
 		var low, high GroupFigures
 		for _, g := range tr.Groups {

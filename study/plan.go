@@ -170,7 +170,7 @@ func (t *Technique) DisplayName() string {
 }
 
 // String writes the technique in the compact "key=value ..." form of
-// record.Round.Technique.
+// record.Round.Setting.
 func (t *Technique) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "policy=%s", t.Policy.Name)
@@ -410,6 +410,7 @@ var pkgPrefix = regexp.MustCompile(`^(?:[a-z]+: )+`)
 // quick trial of a schedule; the countdown of a round that waits for
 // ready stays.
 func (s *Schedule) Shorten(d time.Duration) {
+	s.shortened = d
 	for _, p := range s.plans {
 		p.Duration = min(p.Duration, d)
 		p.Warmup, p.Interval = 0, 0

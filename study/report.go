@@ -41,7 +41,18 @@ type Report struct {
 	// Tests compares the techniques' objective figures participant by
 	// participant: the high-ping seats' hit accuracy.
 	Tests []experiment.Test `json:"tests,omitempty"`
+	// Subjects says whose figures the low- and high-ping figures and the
+	// paired tests are: SubjectsPeople, the seats people held, in a study
+	// with people (bots fill seats, they are not participants); or
+	// SubjectsBots in a study of bots alone, a simulated one.
+	Subjects string `json:"subjects"`
 }
+
+// Report.Subjects.
+const (
+	SubjectsPeople = "people"
+	SubjectsBots   = "bot seats"
+)
 
 // LowPingMS is the round trip at or under which a player counts as
 // low-ping (Low figures: the victims who may appeal under alc, its
@@ -50,11 +61,14 @@ const LowPingMS = 50
 
 // RoundReport is one round's figures.
 type RoundReport struct {
-	Index     int       `json:"index"`
-	Name      string    `json:"name"`
-	Map       string    `json:"map"`
-	Mode      string    `json:"mode"`
+	Index int    `json:"index"`
+	Name  string `json:"name"`
+	Map   string `json:"map"`
+	Mode  string `json:"mode"`
+	// Technique names the round's technique as the schedule does;
+	// Setting is its settings in the compact form.
 	Technique string    `json:"technique"`
+	Setting   string    `json:"setting"`
 	DurationS float64   `json:"duration_s"`
 	Started   time.Time `json:"started"`
 	Ended     time.Time `json:"ended"`
@@ -64,22 +78,24 @@ type RoundReport struct {
 	// everyone is on team 0).
 	Teams [2][]int `json:"teams"`
 	Figures
-	// Low pools the groups at or under LowPingMS, High those above it.
+	// Low pools the groups of the report's Subjects at or under
+	// LowPingMS, High those above it.
 	Low  Figures `json:"low_ping"`
 	High Figures `json:"high_ping"`
-	// Groups splits the figures by the players' round trip: shots, hits,
-	// kills and rollback by the shooter's, hits received, SBC, appeals
-	// and SBC reports by the victim's.
+	// Groups splits the figures by the players' round trip, people's
+	// seats apart from bots': shots, hits, kills and rollback by the
+	// shooter's, hits received, SBC, appeals and SBC reports by the
+	// victim's.
 	Groups []GroupFigures `json:"groups"`
 }
 
 // TechniqueReport is the figures of every round under one technique.
 type TechniqueReport struct {
 	// Name is the technique's name in the schedule ("tlc"), or its
-	// Technique when the study's schedule does not name it.
-	Name      string   `json:"name"`
-	Technique string   `json:"technique"`
-	Rounds    []string `json:"rounds"`
+	// Setting when the study's records and schedule do not name it.
+	Name    string   `json:"name"`
+	Setting string   `json:"setting"`
+	Rounds  []string `json:"rounds"`
 	// Seats counts the seats that played its rounds.
 	Seats int `json:"seats"`
 	Figures
@@ -88,9 +104,11 @@ type TechniqueReport struct {
 	Groups []GroupFigures `json:"groups"`
 }
 
-// GroupFigures is the figures of the players at one round trip.
+// GroupFigures is the figures of the players at one round trip: people
+// or, with Bots, bots.
 type GroupFigures struct {
 	RTTms float64 `json:"rtt_ms"`
+	Bots  bool    `json:"bots"`
 	Seats int     `json:"seats"`
 	Figures
 }
@@ -132,13 +150,31 @@ type QuestionSummary struct {
 	Kind     string `json:"kind"`
 	N        int    `json:"n"`
 	// Mean is the share of yes for a yes/no question, else the mean
-	// answer, with its 95% confidence interval (Student t); absent for
-	// free text, whose answers Texts lists.
-	Mean  *float64 `json:"mean,omitempty"`
-	CILo  *float64 `json:"ci95_lo,omitempty"`
-	CIHi  *float64 `json:"ci95_hi,omitempty"`
-	Texts []string `json:"texts,omitempty"`
+	// answer; Median the median answer (Likert, fairness). Both are
+	// absent for free text, whose answers Texts lists.
+	Mean   *float64 `json:"mean,omitempty"`
+	Median *float64 `json:"median,omitempty"`
+	// CILo and CIHi bound a 95% confidence interval that stays within the
+	// question's scale, as CIOf says: the yes share's Wilson score
+	// interval (yes/no), or the median's distribution-free interval
+	// between two of the answers (Likert, fairness; stats.MedianCI95),
+	// absent under stats.MinMedianCI answers, where CINote says so.
+	CILo   *float64 `json:"ci95_lo,omitempty"`
+	CIHi   *float64 `json:"ci95_hi,omitempty"`
+	CIOf   string   `json:"ci95_of,omitempty"`
+	CINote string   `json:"ci95_note,omitempty"`
+	Texts  []string `json:"texts,omitempty"`
 }
+
+// What a QuestionSummary's interval bounds.
+const (
+	CIOfYesShare = "yes share (Wilson score)"
+	CIOfMedian   = "median (order statistics)"
+)
+
+// NTooSmall is a QuestionSummary's CINote when its answers are too few
+// for a 95% interval of their median.
+var NTooSmall = fmt.Sprintf("n too small: a 95%% interval of the median needs %d answers", stats.MinMedianCI)
 
 // NoAnswersFromBots is the report's note when every seat was a bot.
 const NoAnswersFromBots = "no answers: every seat was played by a bot, and bots answer no questionnaires"
@@ -210,12 +246,19 @@ type roundTally struct {
 	bots   int
 	people map[int]bool // the seats people hold
 	all    tally
-	groups map[float64]*tally
+	groups map[groupKey]*tally
 	// seats holds each shooter's shots and hits, for comparisons by
 	// participant.
 	seats map[int]*[2]int
 	// bins tallies the hits on people and their SBC reports by rollback.
 	bins *binTally
+}
+
+// groupKey names a round-trip group: its round trip, and whether bots
+// or people hold its seats.
+type groupKey struct {
+	rtt float64
+	bot bool
 }
 
 // Summariser builds a Report from records as they come: it is a
@@ -270,7 +313,7 @@ func (s *Summariser) Put(r record.Record) {
 			return
 		}
 		rt := &roundTally{rec: v, rtt: map[int]float64{}, people: map[int]bool{}, all: *newTally(),
-			groups: map[float64]*tally{}, seats: map[int]*[2]int{}, bins: newBinTally()}
+			groups: map[groupKey]*tally{}, seats: map[int]*[2]int{}, bins: newBinTally()}
 		s.byIndex[v.Index] = rt
 		s.rounds = append(s.rounds, rt)
 	case record.Participant:
@@ -312,21 +355,33 @@ func (s *Summariser) Report() (*Report, error) {
 		return nil, fmt.Errorf("study: report: no study record")
 	}
 	rep := s.rep
+	rep.Subjects = SubjectsBots
+	for _, rt := range s.rounds {
+		for _, person := range rt.people {
+			if person {
+				rep.Subjects = SubjectsPeople
+			}
+		}
+	}
+	bots := rep.Subjects == SubjectsBots
 	techs := map[string]*techTally{}
 	var order []string
 	for _, rt := range s.rounds {
-		rr := rt.report()
+		rr := rt.report(bots)
+		rr.Technique, rr.Setting = s.sched.technique(rt.rec)
 		rep.Rounds = append(rep.Rounds, rr)
+		// Techniques are told apart by name: two of the same settings
+		// (a placebo, a repeated control) are two.
 		t := techs[rr.Technique]
 		if t == nil {
-			t = &techTally{all: *newTally(), groups: map[float64]*tally{}, seats: map[int]*seatTally{}, bins: newBinTally()}
+			t = &techTally{all: *newTally(), groups: map[groupKey]*tally{}, seats: map[int]*seatTally{}, bins: newBinTally(), setting: rr.Setting}
 			techs[rr.Technique] = t
 			order = append(order, rr.Technique)
 		}
 		t.add(rr.Name, rt)
 	}
 	for _, tech := range order {
-		rep.Techniques = append(rep.Techniques, techs[tech].report(s.sched.name(tech), tech))
+		rep.Techniques = append(rep.Techniques, techs[tech].report(tech, bots))
 	}
 	rep.Questions = summariseAnswers(s.answers)
 	s.compare(&rep, techs, order)
@@ -372,10 +427,11 @@ func (rt *roundTally) group(seat int) *tally {
 	if !ok {
 		return nil
 	}
-	g := rt.groups[rtt]
+	k := groupKey{rtt, !rt.people[seat]}
+	g := rt.groups[k]
 	if g == nil {
 		g = newTally()
-		rt.groups[rtt] = g
+		rt.groups[k] = g
 	}
 	g.seats[seat] = true
 	return g
@@ -424,63 +480,82 @@ func (rt *roundTally) observe(r record.Record) {
 	}
 }
 
-func (rt *roundTally) report() RoundReport {
-	low, high := pingSplit(rt.groups)
+// report returns the round's figures, its low- and high-ping figures
+// those of the bots' groups when bots, else of the people's.
+func (rt *roundTally) report(bots bool) RoundReport {
+	low, high := pingSplit(rt.groups, bots)
 	return RoundReport{
-		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode, Technique: rt.rec.Technique,
+		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode,
 		DurationS: rt.rec.Duration.Seconds(), Started: rt.rec.Started, Ended: rt.rec.Ended,
 		Seats: len(rt.rtt), Bots: rt.bots, Teams: rt.teams, Figures: rt.all.done(), Low: low, High: high,
 		Groups: groupFigures(rt.groups),
 	}
 }
 
-// pingSplit pools the round-trip groups at or under LowPingMS and those
-// above it.
-func pingSplit(groups map[float64]*tally) (low, high Figures) {
+// pingSplit pools the round-trip groups of bots (bots) or of people at
+// or under LowPingMS and those above it.
+func pingSplit(groups map[groupKey]*tally, bots bool) (low, high Figures) {
 	l, h := newTally(), newTally()
-	for rtt, g := range groups {
-		if rtt <= LowPingMS {
+	for k, g := range groups {
+		switch {
+		case k.bot != bots:
+		case k.rtt <= LowPingMS:
 			l.merge(g)
-		} else {
+		default:
 			h.merge(g)
 		}
 	}
 	return l.done(), h.done()
 }
 
-func groupFigures(groups map[float64]*tally) []GroupFigures {
+// groupFigures returns the groups by round trip, people's before bots'
+// at each.
+func groupFigures(groups map[groupKey]*tally) []GroupFigures {
 	out := make([]GroupFigures, 0, len(groups))
-	for rtt, g := range groups {
-		out = append(out, GroupFigures{RTTms: rtt, Seats: len(g.seats), Figures: g.done()})
+	for k, g := range groups {
+		out = append(out, GroupFigures{RTTms: k.rtt, Bots: k.bot, Seats: len(g.seats), Figures: g.done()})
 	}
-	slices.SortFunc(out, func(a, b GroupFigures) int { return cmp.Compare(a.RTTms, b.RTTms) })
+	slices.SortFunc(out, func(a, b GroupFigures) int {
+		if c := cmp.Compare(a.RTTms, b.RTTms); c != 0 {
+			return c
+		}
+		if a.Bots == b.Bots {
+			return 0
+		}
+		if a.Bots {
+			return 1
+		}
+		return -1
+	})
 	return out
 }
 
 // techTally pools rounds of one technique.
 type techTally struct {
-	rounds []string
-	all    tally
-	groups map[float64]*tally
-	seats  map[int]*seatTally
-	bins   *binTally
+	setting string
+	rounds  []string
+	all     tally
+	groups  map[groupKey]*tally
+	seats   map[int]*seatTally
+	bins    *binTally
 }
 
-// seatTally is one seat's shots and hits under a technique, and whether
-// it played every round of it above LowPingMS.
+// seatTally is one seat's shots and hits under a technique, whether it
+// played every round of it above LowPingMS, and whether a bot played it
+// in any.
 type seatTally struct {
 	shots, hits int
-	high        bool
+	high, bot   bool
 }
 
 func (t *techTally) add(name string, rt *roundTally) {
 	t.rounds = append(t.rounds, name)
 	t.all.merge(&rt.all)
-	for rtt, g := range rt.groups {
-		if t.groups[rtt] == nil {
-			t.groups[rtt] = newTally()
+	for k, g := range rt.groups {
+		if t.groups[k] == nil {
+			t.groups[k] = newTally()
 		}
-		t.groups[rtt].merge(g)
+		t.groups[k].merge(g)
 	}
 	for seat, rtt := range rt.rtt {
 		st := t.seats[seat]
@@ -489,6 +564,7 @@ func (t *techTally) add(name string, rt *roundTally) {
 			t.seats[seat] = st
 		}
 		st.high = st.high && rtt > LowPingMS
+		st.bot = st.bot || !rt.people[seat]
 		if c := rt.seats[seat]; c != nil {
 			st.shots += c[0]
 			st.hits += c[1]
@@ -497,9 +573,9 @@ func (t *techTally) add(name string, rt *roundTally) {
 	t.bins.merge(rt.bins)
 }
 
-func (t *techTally) report(name, tech string) TechniqueReport {
-	low, high := pingSplit(t.groups)
-	return TechniqueReport{Name: name, Technique: tech, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(),
+func (t *techTally) report(name string, bots bool) TechniqueReport {
+	low, high := pingSplit(t.groups, bots)
+	return TechniqueReport{Name: name, Setting: t.setting, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(),
 		Low: low, High: high, Groups: groupFigures(t.groups)}
 }
 
@@ -553,13 +629,28 @@ func summariseAnswers(answers []record.Answer) []QuestionSummary {
 			}
 		} else {
 			vals := make([]float64, len(as))
+			yes := 0
 			for i, a := range as {
 				vals[i] = float64(a.Value)
+				if a.Value == 1 {
+					yes++
+				}
 			}
-			m, lo, hi := stats.MeanCI95(vals)
+			m := stats.Mean(vals)
 			q.Mean = &m
+			var lo, hi float64
+			if q.Kind == record.YesNo {
+				lo, hi = stats.WilsonCI95(yes, len(vals))
+				q.CIOf = CIOfYesShare
+			} else {
+				var med float64
+				med, lo, hi = stats.MedianCI95(vals)
+				q.Median, q.CIOf = &med, CIOfMedian
+			}
 			if !math.IsNaN(lo) {
 				q.CILo, q.CIHi = &lo, &hi
+			} else {
+				q.CINote = NTooSmall
 			}
 		}
 		out = append(out, q)

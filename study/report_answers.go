@@ -192,9 +192,12 @@ func (r *Report) PeakRollback(technique string) (float64, bool) {
 }
 
 // scheduleInfo is what a study's schedule names: its techniques by their
-// record.Round.Technique form, and its questions.
+// compact form (record.Round.Setting), the technique of each round by
+// its index, and its questions.
 type scheduleInfo struct {
 	names     map[string]string
+	settings  map[string]string // by name
+	rounds    []string          // technique names, by round index
 	questions map[string]Question
 }
 
@@ -203,9 +206,10 @@ type scheduleInfo struct {
 // none, such as lagkit serve's) leaves the report with the techniques'
 // compact forms and the questions' ids.
 func readScheduleInfo(text string) scheduleInfo {
-	info := scheduleInfo{names: map[string]string{}, questions: map[string]Question{}}
+	info := scheduleInfo{names: map[string]string{}, settings: map[string]string{}, questions: map[string]Question{}}
 	var s struct {
 		Techniques []Technique `toml:"technique"`
+		Rounds     []Round     `toml:"round"`
 		Questions  []Question  `toml:"question"`
 	}
 	if text == "" || toml.Unmarshal([]byte(text), &s) != nil {
@@ -219,6 +223,14 @@ func readScheduleInfo(text string) scheduleInfo {
 		if _, dup := info.names[t.String()]; !dup {
 			info.names[t.String()] = t.Name
 		}
+		info.settings[t.Name] = t.String()
+	}
+	for _, r := range s.Rounds {
+		name := r.Technique
+		if name == "" && len(s.Techniques) == 1 {
+			name = s.Techniques[0].Name
+		}
+		info.rounds = append(info.rounds, name)
 	}
 	for _, q := range s.Questions {
 		info.questions[q.ID] = q
@@ -226,9 +238,22 @@ func readScheduleInfo(text string) scheduleInfo {
 	return info
 }
 
-// name returns the schedule's name of a technique in its compact form.
-func (si scheduleInfo) name(tech string) string {
-	return cmp.Or(si.names[tech], tech)
+// technique returns the name and the settings of the technique round
+// rec was played under. A round stored before names were kept has its
+// settings in Technique (and Setting the same, or empty): it is named as
+// the schedule names its round's technique, or failing that the first
+// technique of its settings, or by its settings.
+func (si scheduleInfo) technique(rec record.Round) (name, setting string) {
+	if rec.Setting != "" && rec.Setting != rec.Technique {
+		return rec.Technique, rec.Setting
+	}
+	setting = rec.Technique
+	if rec.Index >= 0 && rec.Index < len(si.rounds) {
+		if n := si.rounds[rec.Index]; n != "" && si.settings[n] == setting {
+			return n, setting
+		}
+	}
+	return cmp.Or(si.names[setting], setting), setting
 }
 
 // compare fills the report's questionnaire summaries per technique,
@@ -249,7 +274,7 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 		if rt == nil {
 			continue
 		}
-		tech := s.sched.name(rt.rec.Technique)
+		tech, _ := s.sched.technique(rt.rec)
 		if _, ok := kinds[a.Question]; !ok {
 			questions = append(questions, a.Question)
 			kinds[a.Question] = a.Kind
@@ -264,10 +289,7 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 		}
 		values[k][a.Seat] = append(values[k][a.Seat], float64(a.Value))
 	}
-	names := make([]string, len(order))
-	for i, tech := range order {
-		names[i] = s.sched.name(tech)
-	}
+	names := order // the techniques by name
 	for _, q := range questions {
 		kind := kinds[q]
 		for _, tech := range names {
@@ -317,20 +339,28 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 	if !all.empty() {
 		rep.Rollback = append(rep.Rollback, all.bins(AllTechniques)...)
 	}
+	// Participants are people: in a study with people a seat pairs only
+	// when people held it in every round of both techniques; a study of
+	// bots alone (a simulation) pairs its bot seats, and says so.
+	bots := rep.Subjects == SubjectsBots
+	by := "participant (a person's seat)"
+	if bots {
+		by = "bot seat (bots alone played: no people)"
+	}
 	for i, a := range order {
 		for j := i + 1; j < len(order); j++ {
 			b := order[j]
 			var xa, xb []float64
 			for _, seat := range slices.Sorted(maps.Keys(techs[a].seats)) {
 				sa, sb := techs[a].seats[seat], techs[b].seats[seat]
-				if sb != nil && sa.high && sb.high && sa.shots > 0 && sb.shots > 0 {
+				if sb != nil && (bots || !sa.bot && !sb.bot) && sa.high && sb.high && sa.shots > 0 && sb.shots > 0 {
 					xa = append(xa, float64(sa.hits)/float64(sa.shots))
 					xb = append(xb, float64(sb.hits)/float64(sb.shots))
 				}
 			}
 			res := experiment.Results{Tests: rep.Tests}
 			experiment.AddPaired(&res, "hit_accuracy_high_ping", names[i], names[j], xa, xb,
-				fmt.Sprintf("paired by participant (seat): hit accuracy of the seats above %v ms round trip under both", LowPingMS))
+				fmt.Sprintf("paired by %s: hit accuracy of the seats above %v ms round trip under both", by, LowPingMS))
 			rep.Tests = res.Tests
 		}
 	}

@@ -168,9 +168,12 @@ func share(a TechniqueAnswers) string {
 	return fmt.Sprintf("%d of %d (%.0f%%)", a.Yes, a.N, 100**a.YesShare)
 }
 
-// cellText makes s fit a Markdown table cell.
+// cellText makes free text fit a Markdown table cell and show as
+// written: a pipe escaped, line breaks as <br>, and the characters that
+// would open HTML or an escape written as entities.
 func cellText(s string) string {
-	return strings.NewReplacer("|", "/", "\r\n", " ", "\n", " ").Replace(s)
+	return strings.NewReplacer("|", "\\|", "\\", "&#92;", "&", "&amp;", "<", "&lt;", ">", "&gt;",
+		"\r\n", "<br>", "\n", "<br>", "\r", "<br>").Replace(s)
 }
 
 // whereMarkdown says where the source prints a published figure and how,

@@ -60,28 +60,36 @@ func TestSummariseFigures(t *testing.T) {
 	if !r.Ended.Equal(epoch.Add(time.Minute)) || r.Seats != 3 || r.Bots != 1 || len(r.Teams[0]) != 2 {
 		t.Errorf("round %+v", r)
 	}
-	if len(r.Groups) != 2 {
-		t.Fatalf("groups %+v, want 20 and 250 ms", r.Groups)
+	if len(r.Groups) != 3 || r.Groups[0].Bots || r.Groups[1].Bots || !r.Groups[2].Bots || rep.Subjects != SubjectsPeople {
+		t.Fatalf("groups %+v, want people at 20 and 250 ms, then the bot at 250 ms", r.Groups)
 	}
-	low, high := r.Groups[0], r.Groups[1]
+	low, high, bot := r.Groups[0], r.Groups[1], r.Groups[2]
 	// Low-ping victims: two registered hits, one behind cover; the upheld
 	// denial is no hit received. Their shooter hit one in two.
 	if low.RTTms != 20 || low.Seats != 1 || low.HitsReceived != 2 || low.SBC != 1 || low.SBCPerHit != 0.5 ||
 		low.Appeals != 3 || low.HitAccuracy != 0.5 || low.Deaths != 1 || low.SBCReports != 1 {
 		t.Errorf("20 ms group %+v", low)
 	}
-	if high.RTTms != 250 || high.Seats != 2 || high.Shots != 4 || high.Hits != 2 || high.HitAccuracy != 0.5 ||
-		high.HitsReceived != 1 || high.Kills != 1 {
+	// The bot at 250 ms is counted apart from the person at 250 ms, and
+	// out of the people's high-ping figures.
+	if high.RTTms != 250 || high.Seats != 1 || high.Shots != 4 || high.Hits != 2 || high.HitAccuracy != 0.5 ||
+		high.HitsReceived != 0 || high.Kills != 1 {
 		t.Errorf("250 ms group %+v", high)
+	}
+	if bot.RTTms != 250 || bot.Seats != 1 || bot.HitsReceived != 1 || r.High.HitsReceived != 0 || r.High.Shots != 4 {
+		t.Errorf("250 ms bots %+v, high-ping people %+v", bot, r.High)
 	}
 	if rep.AnswersNote != "" || len(rep.Questions) != 3 {
 		t.Fatalf("answers: note %q, %d summaries", rep.AnswersNote, len(rep.Questions))
 	}
 	fair, cover, notes := rep.Questions[0], rep.Questions[1], rep.Questions[2]
-	if fair.N != 2 || *fair.Mean != 0.5 || fair.CILo == nil || *fair.CILo >= 0.5 {
+	// Two answers give no 95% interval of the median; the yes share's
+	// Wilson interval stays within 0 to 1.
+	if fair.N != 2 || *fair.Mean != 0.5 || *fair.Median != 0.5 || fair.CILo != nil || fair.CINote != NTooSmall {
 		t.Errorf("fairness %+v", fair)
 	}
-	if cover.Question != "cover" || *cover.Mean != 0.5 || notes.Mean != nil || notes.Texts[0] != "laggy | odd" {
+	if cover.Question != "cover" || *cover.Mean != 0.5 || cover.CILo == nil || *cover.CILo < 0 || *cover.CIHi > 1 ||
+		notes.Mean != nil || notes.Texts[0] != "laggy | odd" {
 		t.Errorf("yes/no %+v, text %+v", cover, notes)
 	}
 }
@@ -139,7 +147,7 @@ func TestReportWrite(t *testing.T) {
 		t.Errorf("study.json reads back as %+v", back)
 	}
 	md, _ := os.ReadFile(filepath.Join(dir, MarkdownFile))
-	for _, want := range []string{"| 20 | 1 | 2 | 1 | 0.5000 | 2 | 1 | 0.5000 | 3 (confirmed 1, denied_upheld 1, timeout 1)", "| 1 | notes | text | 1 | laggy / odd |"} {
+	for _, want := range []string{"| 20, people | 1 | 2 | 1 | 0.5000 | 2 | 1 | 0.5000 | 3 (confirmed 1, denied_upheld 1, timeout 1)", "| 1 | notes | text | 1 | laggy \\| odd |"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("study.md lacks %q:\n%s", want, md)
 		}

@@ -52,14 +52,19 @@ type Options struct {
 // observation into sink: the Study, then for each round its start, a
 // Participant per seat with the seat's latency, what Play observed, the
 // round's end and the answers to its questionnaire. It does not close
-// sink. When ctx is cancelled Run stops after what it was doing and
-// returns an error wrapping ctx's; the records put so far stand.
+// sink. It first checks that d can play every round (Validate) and puts
+// nothing when it cannot. When ctx is cancelled Run stops after what it
+// was doing and returns an error wrapping ctx's; the records put so far
+// stand.
 func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Options) error {
 	if opt.From < 0 || opt.From >= len(s.Plans()) {
 		return fmt.Errorf("study %s: no round %d to start from (%d rounds)", s.Name, opt.From, len(s.Plans()))
 	}
+	if err := s.Validate(d.Simulated()); err != nil {
+		return fmt.Errorf("study %s: %w", s.Name, err)
+	}
 	if !opt.Resume {
-		sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})
+		sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})
 	}
 	for i, p := range s.Plans() {
 		if i < opt.From {
@@ -74,7 +79,7 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 			return fmt.Errorf("study %s: before round %d (%s): %w", s.Name, i+1, p.Name, err)
 		}
 		rec := record.Round{Index: p.Index, Name: p.Name, Map: p.Map, Mode: string(p.Mode),
-			Technique: p.Technique.String(), Duration: p.Duration}
+			Technique: p.Technique.Name, Setting: p.Technique.String(), Duration: p.Duration}
 		started := false
 		start := func(at time.Time, teams []int) {
 			if started {
@@ -84,14 +89,11 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 			rec.Started = at
 			sink.Put(rec)
 			for _, st := range s.Seats() {
-				// A seat a bot plays has no participant code, even when
-				// the simulation plays a seat meant for a person.
-				bot, code := st.Bot || d.Simulated(), st.Code
-				if bot {
-					code = ""
-				}
-				sink.Put(record.Participant{Seat: st.Index, Code: code, Team: teams[st.Index],
-					Bot: bot, Round: p.Index, LatencyMS: p.Links[st.Index].LatencyMS})
+				// A seat meant for a person keeps its code when the
+				// simulation has a bot play it, so that a simulated
+				// study's records read as the live one's will.
+				sink.Put(record.Participant{Seat: st.Index, Code: st.Code, Team: teams[st.Index],
+					Bot: st.Bot || d.Simulated(), Round: p.Index, LatencyMS: p.Links[st.Index].LatencyMS})
 			}
 		}
 		ended, err := d.Play(ctx, p, s.Seats(), experiment.ReplicateSeed(opt.Seed, p.Replicate), start, sink)

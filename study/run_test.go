@@ -126,8 +126,8 @@ func TestRunRecords(t *testing.T) {
 			t.Errorf("round record %d: %+v, want round %d at %v", i, r, i/2, wantTimes[i])
 		}
 	}
-	if rounds[2].Technique != "policy=none delay=none time_warp=0s prediction=off replication=full display=interpolate" {
-		t.Errorf("technique %q", rounds[2].Technique)
+	if rounds[2].Technique != "none" || rounds[2].Setting != "policy=none delay=none time_warp=0s prediction=off replication=full display=interpolate" {
+		t.Errorf("technique %q, setting %q", rounds[2].Technique, rounds[2].Setting)
 	}
 	wantLatency := [2][4]float64{{10, 60, 10, 60}, {100, 60, 10, 60}}
 	for round := range 2 {

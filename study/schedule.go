@@ -70,10 +70,12 @@ type Schedule struct {
 	Rounds    []Round    `toml:"round"`
 	Questions []Question `toml:"question"`
 
-	path  string
-	text  []byte
-	seats []Seat
-	plans []*Plan
+	path string
+	text []byte
+	// shortened is the cap Shorten put on every round (0: none).
+	shortened time.Duration
+	seats     []Seat
+	plans     []*Plan
 }
 
 // SeatSpec is one [[seat]] table: Count seats alike (default 1).

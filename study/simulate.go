@@ -110,6 +110,30 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 	return end, nil
 }
 
+// Validate checks that a run of s can play every round: simulated (bots
+// in every seat on the simulation driver, which gives every seat of a
+// round one jitter and loss) or live. Run calls it before it stores
+// anything, lagkit study check and study run call it before they open
+// anything, so that a schedule check passes is one run plays.
+func (s *Schedule) Validate(simulated bool) error {
+	for _, p := range s.plans {
+		var mc match.Config
+		var err error
+		if simulated {
+			mc, err = simConfig(p, s.seats, 0)
+		} else {
+			mc, err = p.MatchConfig(len(s.seats), 0)
+		}
+		if err == nil {
+			_, err = mc.Weapons()
+		}
+		if err != nil {
+			return fmt.Errorf("round %d (%s): %w", p.Index+1, p.Name, err)
+		}
+	}
+	return nil
+}
+
 // simConfig returns the match that plays round p: player i holds seat
 // i.
 func simConfig(p *Plan, seats []Seat, seed uint64) (match.Config, error) {
@@ -118,7 +142,7 @@ func simConfig(p *Plan, seats []Seat, seed uint64) (match.Config, error) {
 	for i, l := range p.Links {
 		if l.JitterMS != first.JitterMS || l.Loss != first.Loss {
 			return match.Config{}, fmt.Errorf("the simulation driver gives every seat of a round one jitter and loss, "+
-				"but seat 0 has %v ms and %v and seat %d %v ms and %v", first.JitterMS, first.Loss, i, l.JitterMS, l.Loss)
+				"but seat 0 has %v ms and %v and seat %d %v ms and %v (a live run injects each seat's own)", first.JitterMS, first.Loss, i, l.JitterMS, l.Loss)
 		}
 		latency[i] = 2 * l.LatencyMS
 	}

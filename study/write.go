@@ -11,6 +11,7 @@ import (
 
 	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/report"
+	"github.com/lagkit/lagkit/stats"
 )
 
 // Files a study's report writes.
@@ -70,8 +71,24 @@ func (f *Figures) metrics(suffix string, m map[string]float64) {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
-// groupSuffix names a round-trip group in metric names: "_rtt250ms".
-func groupSuffix(rtt float64) string { return "_rtt" + num(rtt) + "ms" }
+// groupSuffix names a round-trip group in metric names: "_rtt250ms"
+// for the report's subjects (people, or in a study of bots alone, bots),
+// "_rtt250ms_bots" for the bots of a study with people.
+func (r *Report) groupSuffix(g GroupFigures) string {
+	s := "_rtt" + num(g.RTTms) + "ms"
+	if g.Bots && r.Subjects == SubjectsPeople {
+		s += "_bots"
+	}
+	return s
+}
+
+// players names whose figures a group's row holds.
+func players(g GroupFigures) string {
+	if g.Bots {
+		return "bots"
+	}
+	return "people"
+}
 
 // Results returns the report in the experiments' results form: a
 // condition per technique (metrics overall, per round-trip group, as
@@ -90,15 +107,15 @@ func (r *Report) Results() *experiment.Results {
 		Published: refs,
 	}
 	rounds := experiment.Table{Name: "study_rounds", Title: "Per round, overall (rtt_ms empty) and by the players' round trip",
-		Columns: slices.Concat([]string{"round", "name", "technique", "rtt_ms", "seats"}, figureColumns)}
-	techs := experiment.Table{Name: "study_techniques", Title: "Per technique, pooled over its rounds",
-		Columns: slices.Concat([]string{"technique", "rtt_ms", "seats"}, figureColumns)}
+		Columns: slices.Concat([]string{"round", "name", "technique", "rtt_ms", "players", "seats"}, figureColumns)}
+	techs := experiment.Table{Name: "study_techniques", Title: "Per technique, pooled over its rounds, overall (rtt_ms empty) and by the players' round trip",
+		Columns: slices.Concat([]string{"technique", "rtt_ms", "players", "seats"}, figureColumns)}
 	conds := experiment.Table{Name: "study_conditions", Title: fmt.Sprintf("Per technique: accuracy, SBC per hit on low-ping victims (round trip up to %v ms), SBC reports and rollback", LowPingMS),
 		Columns: []string{"technique", "hit_accuracy", "hit_accuracy_high_ping", "sbc_per_hit", "sbc_per_hit_low", "sbc_reports_per_hit", "rollback_mean_m"}}
 	for _, rr := range r.Rounds {
-		rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, "", strconv.Itoa(rr.Seats)}, rr.cells()))
+		rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, "", "all", strconv.Itoa(rr.Seats)}, rr.cells()))
 		for _, g := range rr.Groups {
-			rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, num(g.RTTms), strconv.Itoa(g.Seats)}, g.cells()))
+			rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, num(g.RTTms), players(g), strconv.Itoa(g.Seats)}, g.cells()))
 		}
 	}
 	var base *TechniqueReport
@@ -126,15 +143,15 @@ func (r *Report) Results() *experiment.Results {
 				m["answer_"+a.Question+"_median"] = *a.Median
 			}
 		}
-		techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, "", strconv.Itoa(t.Seats)}, t.cells()))
+		techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, "", "all", strconv.Itoa(t.Seats)}, t.cells()))
 		for _, g := range t.Groups {
-			g.metrics(groupSuffix(g.RTTms), m)
-			techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, num(g.RTTms), strconv.Itoa(g.Seats)}, g.cells()))
+			g.metrics(r.groupSuffix(g), m)
+			techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, num(g.RTTms), players(g), strconv.Itoa(g.Seats)}, g.cells()))
 		}
 		conds.Rows = append(conds.Rows, []string{t.Name, num(t.HitAccuracy), num(t.High.HitAccuracy), num(t.SBCPerHit),
 			num(t.Low.SBCPerHit), num(t.SBCReportsPerHit), num(t.RollbackMeanM)})
 		res.Conditions = append(res.Conditions, experiment.Condition{Name: t.Name,
-			Params: map[string]any{"technique": t.Technique, "rounds": strings.Join(t.Rounds, ", ")}, Metrics: m, N: len(t.Rounds), NUnit: "rounds"})
+			Params: map[string]any{"technique": t.Setting, "rounds": strings.Join(t.Rounds, ", ")}, Metrics: m, N: len(t.Rounds), NUnit: "rounds"})
 	}
 	res.Tables = []experiment.Table{conds, techs, rounds}
 	res.Plots = []experiment.Plot{
@@ -156,8 +173,10 @@ func (r *Report) design() string {
 	}
 	d := fmt.Sprintf("Study %s, seed %s, %s; %d rounds. Shots, hits, kills and rollback count by the shooter's round trip, "+
 		"hits received, SBC (registered hits behind cover on the victim's screen when the hit reached it), appeals and SBC reports "+
-		"by the victim's; low-ping victims are those at a round trip up to %v ms, high-ping shooters those above. "+
-		"Questions are compared between techniques participant by participant.", r.Study, r.Seed, kind, len(r.Rounds), LowPingMS)
+		"by the victim's; the people's seats and the bots' are counted apart. Low-ping victims are those at a round trip up to %v ms, "+
+		"high-ping shooters those above, among the %s, and the paired tests pair %s. "+
+		"Questions are compared between techniques participant by participant.", r.Study, r.Seed, kind, len(r.Rounds), LowPingMS,
+		r.Subjects, pairs(r.Subjects))
 	if r.AnswersNote != "" {
 		d += " " + strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + "."
 	}
@@ -165,6 +184,14 @@ func (r *Report) design() string {
 		d += "\n\nPublished findings: " + strings.Join(findings, " ")
 	}
 	return d
+}
+
+// pairs says what the paired tests of a report of subjects pair.
+func pairs(subjects string) string {
+	if subjects == SubjectsBots {
+		return "bot seats (no people played)"
+	}
+	return "participants, the people's seats alone"
 }
 
 // Markdown writes the report as a Markdown document.
@@ -183,12 +210,12 @@ func (r *Report) Markdown() string {
 		b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat("---|", len(head)) + "\n")
 		b.WriteString(row("all", seats, f))
 		for _, g := range groups {
-			b.WriteString(row(num(g.RTTms), g.Seats, &g.Figures))
+			b.WriteString(row(num(g.RTTms)+", "+players(g), g.Seats, &g.Figures))
 		}
 	}
 	b.WriteString("\n## Rounds\n")
 	for _, rr := range r.Rounds {
-		fmt.Fprintf(&b, "\n### %d. %s\n\n%s, %s, %s; `%s`.\n\n", rr.Index+1, rr.Name, rr.Map, rr.Mode, secs(rr.DurationS), rr.Technique)
+		fmt.Fprintf(&b, "\n### %d. %s\n\n%s, %s, %s; technique %s (`%s`).\n\n", rr.Index+1, rr.Name, rr.Map, rr.Mode, secs(rr.DurationS), rr.Technique, rr.Setting)
 		if rr.Mode != "ffa" {
 			fmt.Fprintf(&b, "Team 0: seats %s; team 1: seats %s.\n\n", seatList(rr.Teams[0]), seatList(rr.Teams[1]))
 		}
@@ -196,29 +223,35 @@ func (r *Report) Markdown() string {
 	}
 	b.WriteString("\n## Techniques\n")
 	for _, t := range r.Techniques {
-		fmt.Fprintf(&b, "\n### %s\n\n`%s`; rounds: %s.\n\n", t.Name, t.Technique, strings.Join(t.Rounds, ", "))
+		fmt.Fprintf(&b, "\n### %s\n\n`%s`; rounds: %s.\n\n", t.Name, t.Setting, strings.Join(t.Rounds, ", "))
 		table(t.Seats, &t.Figures, t.Groups)
-		fmt.Fprintf(&b, "\nLow-ping victims (round trip up to %v ms): %d hits received, %d SBC, %.4f SBC per hit. "+
-			"High-ping shooters: %d shots, accuracy %.4f.\n", LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)
+		fmt.Fprintf(&b, "\nLow-ping victims among the %s (round trip up to %v ms): %d hits received, %d SBC, %.4f SBC per hit. "+
+			"High-ping shooters among them: %d shots, accuracy %.4f.\n", r.Subjects, LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)
 	}
 	b.WriteString("\n## Questionnaire\n\n")
 	if r.AnswersNote != "" {
 		b.WriteString(strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + ".\n")
 	}
 	if len(r.Questions) > 0 {
-		b.WriteString("| round | question | kind | n | mean | 95% CI |\n|---|---|---|---|---|---|\n")
+		b.WriteString("Yes/no: the share of yes and its Wilson score interval; Likert (1 to 5) and fairness (-5 to 5): " +
+			"the mean, the median and the median's distribution-free interval between two of the answers, " +
+			fmt.Sprintf("which needs at least %d answers. Every interval stays within its question's scale.\n\n", stats.MinMedianCI))
+		b.WriteString("| round | question | kind | n | mean or yes share | median | 95% CI |\n|---|---|---|---|---|---|---|\n")
 		for _, q := range r.Questions {
 			mean, ci := "", ""
 			if q.Mean != nil {
 				mean = fmt.Sprintf("%.2f", *q.Mean)
 			}
-			if q.CILo != nil {
+			switch {
+			case q.CILo != nil:
 				ci = fmt.Sprintf("%.2f to %.2f", *q.CILo, *q.CIHi)
+			case q.CINote != "":
+				ci = "n too small"
 			}
 			if q.Kind == "text" {
-				mean = strings.ReplaceAll(strings.Join(q.Texts, "; "), "|", "/")
+				mean = cellText(strings.Join(q.Texts, "; "))
 			}
-			fmt.Fprintf(&b, "| %d | %s | %s | %d | %s | %s |\n", q.Round+1, q.Question, q.Kind, q.N, mean, ci)
+			fmt.Fprintf(&b, "| %d | %s | %s | %d | %s | %s | %s |\n", q.Round+1, q.Question, q.Kind, q.N, mean, fixed(q.Median, 2), ci)
 		}
 	}
 	r.markdownAnswers(&b)

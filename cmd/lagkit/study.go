@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,8 +37,26 @@ func newStudyCmd() *cobra.Command {
 	return cmd
 }
 
+// checkStudy loads the schedule at path and checks it as study run
+// would run it, with --simulate or live: study check and study run call
+// it alike, so that check passes only what run plays.
+func checkStudy(path string, simulate bool) (*study.Schedule, error) {
+	s, err := study.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Validate(simulate); err != nil {
+		how := "study run"
+		if simulate {
+			how += " --simulate"
+		}
+		return nil, fmt.Errorf("%s: %s cannot play it: %w", path, how, err)
+	}
+	return s, nil
+}
+
 func newStudyCheckCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, simulate bool
 	cmd := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Check a study schedule and summarise it",
@@ -45,12 +64,22 @@ func newStudyCheckCmd() *cobra.Command {
 mode and technique, and prints what the study will play: seats,
 techniques, rounds with the latency injected on each seat, and the
 questionnaire. It exits with status 1 and the file, line, column and key
-of the first problem when the schedule does not do.`,
+of the first problem when the schedule does not do.
+
+Check runs the checks study run runs before it stores anything: those
+of a live run, or with --simulate those of a simulated one (which gives
+every seat of a round one jitter and loss). A schedule a live run plays
+but --simulate refuses passes with a note saying why.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := study.Load(args[0])
+			s, err := checkStudy(args[0], simulate)
 			if err != nil {
 				return err
+			}
+			if !simulate {
+				if _, err := checkStudy(args[0], true); err != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", userMessage(err))
+				}
 			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
@@ -62,6 +91,7 @@ of the first problem when the schedule does not do.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	cmd.Flags().BoolVar(&simulate, "simulate", false, "check it for study run --simulate: bots in every seat on the simulation driver")
 	return cmd
 }
 
@@ -107,7 +137,7 @@ stored in the study database --db: an SQLite file (created if missing)
 or a postgres:// URL; 'lagkit study export' reads it back.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := study.Load(args[0])
+			s, err := checkStudy(args[0], simulate)
 			if err != nil {
 				return err
 			}
@@ -133,9 +163,18 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 			if out == "" {
 				out = defaultOut("study-" + s.Name)
 			}
+			_, statErr := os.Stat(out)
 			if err := emptyOut(out, force); err != nil {
 				return err
 			}
+			report := false
+			defer func() {
+				if !report && errors.Is(statErr, fs.ErrNotExist) {
+					// A failed run leaves no folder it made; a folder
+					// that is no longer empty stays.
+					_ = os.Remove(out)
+				}
+			}()
 			wall := time.Now()
 			// The report is tallied as the rounds play: nothing keeps the
 			// records themselves.
@@ -156,8 +195,16 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 				err = cerr
 			}
 			if err != nil {
+				// A study that stored no round is no study: it would
+				// pass for the newest in study report.
+				if id := w.StudyID(); id != 0 {
+					if derr := db.DropEmptyStudy(context.WithoutCancel(cmd.Context()), id); derr != nil {
+						err = fmt.Errorf("%w (and %v)", err, derr)
+					}
+				}
 				return err
 			}
+			report = true
 			st := w.Stats()
 			fmt.Fprintf(cmd.ErrOrStderr(), "study %s: %d records stored in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
 			rep, err := sum.Report()

@@ -30,7 +30,10 @@ to --out as tidy CSV: one file per table (studies, rounds,
 participants, sessions, shots, kills, objectives, sbc_reports, answers,
 paths), a header row, one row per observation with its study's id
 first; numbers as numbers, booleans as true or false, wall-clock times
-in ISO 8601 (UTC), match times and durations in seconds.
+in ISO 8601 (UTC), match times and durations in seconds. Rounds are
+numbered from 1 in every file and file name, as the reports number them;
+seats from 0, as the schedule numbers them. A free-text answer's value
+is empty.
 
 The movement paths are also written in the path format lagkit trend
 build and lagkit trend replay read, one file per study and round:
@@ -102,7 +105,7 @@ func exportTrendPaths(ctx context.Context, db *store.DB, studies []store.StudyRo
 		err := store.Each(ctx, db, s.ID, func(p record.Path) error {
 			w := writers[p.Round]
 			if w == nil {
-				f, err := os.Create(filepath.Join(out, fmt.Sprintf("paths-study%d-round%d.csv", s.ID, p.Round)))
+				f, err := os.Create(filepath.Join(out, fmt.Sprintf("paths-study%d-round%d.csv", s.ID, p.Round+1)))
 				if err != nil {
 					return err
 				}

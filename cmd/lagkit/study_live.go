@@ -82,8 +82,13 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 				return err
 			}
 			cfg.Resume, cfg.Codes = stored.Resume, stored.Codes
-			fmt.Fprintf(out, "resuming study %d (%s) at round %d after %.1f s of it\n",
-				stored.ID, s.Name, stored.Resume.Round+1, stored.Resume.Elapsed.Seconds())
+			if r := stored.Resume; r.Round >= len(s.Plans()) {
+				fmt.Fprintf(out, "resuming study %d (%s): the questionnaire after its last round (%d) is put again, then the study ends\n",
+					stored.ID, s.Name, r.Questions.Round+1)
+			} else {
+				fmt.Fprintf(out, "resuming study %d (%s) at round %d after %.1f s of it\n",
+					stored.ID, s.Name, r.Round+1, r.Elapsed.Seconds())
+			}
 		case !errors.Is(err, live.ErrNothingToResume):
 			return err
 		}
@@ -169,6 +174,13 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 		return nil
 	}
 	if err != nil {
+		// A study that failed before its first round started is no
+		// study; one stopped (above) stays, to be resumed.
+		if id := w.StudyID(); id != 0 && cfg.Resume == nil {
+			if derr := db.DropEmptyStudy(context.WithoutCancel(ctx), id); derr != nil {
+				err = fmt.Errorf("%w (and %v)", err, derr)
+			}
+		}
 		return err
 	}
 	fmt.Fprintf(out, "study %s: over; %d records in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())

@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 )
 
@@ -126,19 +128,96 @@ func TestStudyRunSimulate(t *testing.T) {
 	if got := len(rows("shots.csv")) - 1; got != shots {
 		t.Errorf("shots.csv holds %d shots, the report %d", got, shots)
 	}
-	if r := rows("rounds.csv"); len(r) != 6 || r[1][3] != "arena" || r[1][6] != "20" {
+	if r := rows("rounds.csv"); len(r) != 6 || r[1][3] != "arena" || r[1][5] != "none" || r[1][7] != "20" {
 		t.Errorf("rounds.csv: %q", r)
 	}
-	f, err := os.Open(filepath.Join(ex, "paths-study1-round0.csv"))
+	// Rounds are numbered from 1 in the export as in the report's
+	// tables; the seats the schedule gives codes keep them.
+	reported := func(name string) [][]string {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return recs
+	}
+	for _, c := range []struct {
+		file, col string
+		recs      [][]string
+	}{{"rounds.csv", "round", rows("rounds.csv")}, {"shots.csv", "round", rows("shots.csv")}, {"participants.csv", "round", rows("participants.csv")},
+		{"study_rounds.csv", "round", reported("study_rounds.csv")}} {
+		i := slices.Index(c.recs[0], c.col)
+		if i < 0 || c.recs[1][i] != "1" || c.recs[len(c.recs)-1][i] != "5" {
+			t.Errorf("%s: %s column %d runs %q to %q, want 1 to 5", c.file, c.col, i, c.recs[1][i], c.recs[len(c.recs)-1][i])
+		}
+	}
+	if p := rows("participants.csv"); p[0][3] != "code" || p[2][1] != "1" || p[2][3] != "P2" || p[2][5] != "true" {
+		t.Errorf("participants.csv: seat 1 of round 1 is %q, want its schedule code P2 and bot true (header %q)", p[2], p[0])
+	}
+	f, err := os.Open(filepath.Join(ex, "paths-study1-round1.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	samples, err := reckoning.ReadPaths("paths-study1-round0.csv", f)
+	samples, err := reckoning.ReadPaths("paths-study1-round1.csv", f)
 	if err != nil || len(samples) < 20*20 {
 		t.Fatalf("the exported paths read as %d samples (%v), want at least 20 s at 20 Hz", len(samples), err)
 	}
 	if code, _, errOut := lagkit("study", "export", "--db", db, "--out", filepath.Join(tmp, "x"), "--study", "nope"); code != 1 || !strings.Contains(errOut, `no study "nope" (known: 1 "atd")`) {
 		t.Errorf("export of an unknown study: exit %d, %q", code, errOut)
+	}
+}
+
+// TestStudyCheckAsRun: a schedule with jitter on some seats only, which
+// a live run plays and the simulation driver cannot, passes study check
+// with a note, fails study check --simulate with the reason study run
+// --simulate gives, and that run stores no study and leaves no folder.
+func TestStudyCheckAsRun(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "jitter.toml")
+	err := os.WriteFile(sched, []byte(`name = "jitter"
+[[seat]]
+count = 2
+[[technique]]
+name = "tlc"
+[[round]]
+map = "arena"
+mode = "ffa"
+duration = "5s"
+latency = [{ seats = [1], latency_ms = 40, jitter_ms = 10 }]
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const why = "round 1 (round 1): the simulation driver gives every seat of a round one jitter and loss"
+	code, out, errOut := lagkit("study", "check", sched)
+	if code != 0 || !strings.Contains(out, "study jitter: 2 seats") || !strings.Contains(errOut, "note: ") || !strings.Contains(errOut, why) {
+		t.Fatalf("check: exit %d, %q, %q", code, out, errOut)
+	}
+	code, _, checkErr := lagkit("study", "check", "--simulate", sched)
+	if code != 1 || !strings.Contains(checkErr, "study run --simulate cannot play it: "+why) {
+		t.Fatalf("check --simulate: exit %d, %q", code, checkErr)
+	}
+	dir, db := filepath.Join(tmp, "out"), filepath.Join(tmp, "study.db")
+	code, _, runErr := lagkit("study", "run", sched, "--simulate", "--quick", "--out", dir, "--db", db)
+	if code != 1 || runErr != checkErr {
+		t.Fatalf("run --simulate: exit %d, %q; want check --simulate's %q", code, runErr, checkErr)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Error("the failed run left its output folder")
+	}
+	if _, err := os.Stat(db); err == nil {
+		d, err := store.Open(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		if all, _ := d.Studies(context.Background()); len(all) != 0 {
+			t.Errorf("the failed run stored %d studies", len(all))
+		}
 	}
 }

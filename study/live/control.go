@@ -32,7 +32,7 @@ func (d *Driver) State() study.LiveState {
 	if p == nil {
 		p = d.cfg.Schedule.Plans()[0]
 		if resume != nil {
-			p = d.cfg.Schedule.Plans()[resume.Round]
+			p = d.cfg.Schedule.Plans()[min(resume.Round, len(d.cfg.Schedule.Plans())-1)]
 		}
 	}
 	st.Round, st.RoundName, st.Technique, st.Map, st.Mode = p.Index, p.Name, p.Technique.Name, p.Map, string(p.Mode)

@@ -64,7 +64,9 @@ type Config struct {
 
 // Resume is where a stopped study picks up again.
 type Resume struct {
-	// Round is the index of the round it stopped in; Elapsed how much of
+	// Round is the index of the round it stopped in, or the number of
+	// rounds when it stopped during the last round's questionnaire
+	// (Questions then set; nothing is left to play); Elapsed how much of
 	// that round's measured part was played, Started when the round
 	// started.
 	Round   int

@@ -26,6 +26,12 @@ func (d *Driver) Run(ctx context.Context, sink record.Sink, opt study.Options) e
 				return err
 			}
 		}
+		if d.resume.Round >= len(d.cfg.Schedule.Plans()) {
+			// Stopped during the last questionnaire: it was put again,
+			// and the study is over.
+			d.setPhase(study.PhaseEnded, 0)
+			return nil
+		}
 	}
 	err := study.Run(ctx, d.cfg.Schedule, d, sink, opt)
 	d.setPhase(study.PhaseEnded, 0)

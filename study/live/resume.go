@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/record"
@@ -24,48 +25,89 @@ type Stored struct {
 	Codes  map[int]string
 }
 
-// ResumeFrom finds the newest live run of schedule s in db (the same name
-// and schedule text) that has rounds left, and where it stopped: in the
-// first round that has not ended, after Elapsed of it, each seat's
-// statistics in it counted from its committed kills and shots; or at the
-// round after the last that ended. Participant codes are those the
-// stored rounds gave their seats.
+// ScheduleChangedError is returned by ResumeFrom when the newest live
+// run of a study by the schedule's name stopped unfinished under a
+// schedule that sets other things: resuming it under this one would mix
+// two designs in one study.
+type ScheduleChangedError struct {
+	ID   int64
+	Name string
+	// Differences lists what differs ("round 2 duration: 30s stored, 1m0s
+	// now"); Err, when set, is why the stored schedule no longer loads.
+	Differences []string
+	Err         error
+}
+
+// maxDifferences bounds the differences an error lists.
+const maxDifferences = 8
+
+func (e *ScheduleChangedError) Error() string {
+	var what string
+	if e.Err != nil {
+		what = fmt.Sprintf("its stored schedule no longer loads (%v) and its text differs from this one", e.Err)
+	} else {
+		d := e.Differences
+		more := ""
+		if len(d) > maxDifferences {
+			d, more = d[:maxDifferences], fmt.Sprintf("; and %d more", len(d)-maxDifferences)
+		}
+		what = "this schedule differs from the stored one: " + strings.Join(d, "; ") + more
+	}
+	return fmt.Sprintf("live: study %d (%s) stopped unfinished, but %s. Run it with the schedule it was started with to resume it, or give --fresh to start a new study",
+		e.ID, e.Name, what)
+}
+
+// ResumeFrom finds the newest live run of schedule s in db (the same
+// name, and a schedule that sets the same: the same text or Key, or a
+// stored text that parses to the same settings, so that a comment or a
+// reordered table changes nothing) that has rounds left, and where it
+// stopped: in the first round that has not ended, after Elapsed of it,
+// each seat's statistics in it counted from its committed kills and
+// shots; or at the round after the last that ended, with the
+// questionnaire after that round when some who played it had not
+// answered. A study that played every round but stopped before its last
+// questionnaire was answered is resumed too: its Resume.Round is then the
+// number of rounds, and the resumed study puts that questionnaire again
+// and ends. Participant codes are those the stored rounds gave their
+// seats.
+//
+// When the newest live run by s's name stopped unfinished under a
+// schedule that sets other things, ResumeFrom returns a
+// *ScheduleChangedError saying what differs.
 func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, error) {
 	all, err := db.Studies(ctx)
 	if err != nil {
 		return Stored{}, err
 	}
+	key := s.Key()
+	var changed error
 	for i := len(all) - 1; i >= 0; i-- {
 		st := all[i]
-		if st.Simulated || st.Name != s.Name || st.Schedule != s.Text() {
+		if st.Simulated || st.Name != s.Name {
 			continue
 		}
-		rounds, err := db.Rounds(ctx, st.ID)
+		was, diffs, perr := s, []string(nil), error(nil)
+		if st.Schedule != s.Text() && (st.ScheduleKey == "" || st.ScheduleKey != key) {
+			if was, perr = s.ParseAlike(st.Schedule); perr == nil {
+				diffs = study.Differences(was, s)
+			} else {
+				was = s // its rounds and questions, as far as they tell
+			}
+		}
+		r, done, err := position(ctx, db, st.ID, was)
 		if err != nil {
 			return Stored{}, err
 		}
-		r := &Resume{Round: 0}
-		inRound := false
-		for _, rs := range rounds {
-			if rs.Ended.IsZero() {
-				r.Round, r.Elapsed, r.Started = rs.Index, rs.Elapsed, rs.Started
-				inRound = true
-				break
+		if perr != nil || len(diffs) > 0 {
+			if !done && changed == nil {
+				changed = &ScheduleChangedError{ID: st.ID, Name: st.Name, Differences: diffs, Err: perr}
 			}
-			r.Round = rs.Index + 1
+			continue
 		}
-		if !inRound && r.Round > 0 && len(s.Questions) > 0 {
-			// Stopped after a round: during its questionnaire or the
-			// interval after it.
-			if r.Questions, err = unanswered(ctx, db, st.ID, r.Round-1, s.Questions); err != nil {
-				return Stored{}, err
-			}
+		if changed != nil {
+			return Stored{}, changed
 		}
-		if r.Round >= len(s.Plans()) {
-			if r.Questions != nil {
-				return Stored{}, fmt.Errorf("%w: study %d (%s) played every round; the last questionnaire is unanswered by %d seats",
-					ErrNothingToResume, st.ID, st.Name, len(r.Questions.Seats))
-			}
+		if done {
 			return Stored{}, fmt.Errorf("%w: study %d (%s) played every round", ErrNothingToResume, st.ID, st.Name)
 		}
 		out := Stored{ID: st.ID, Resume: r, Codes: map[int]string{}}
@@ -87,7 +129,38 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 		}
 		return out, nil
 	}
+	if changed != nil {
+		return Stored{}, changed
+	}
 	return Stored{}, ErrNothingToResume
+}
+
+// position finds where study id, run under schedule s, stopped (see
+// ResumeFrom), and reports whether it is done: every round played and
+// every questionnaire answered.
+func position(ctx context.Context, db *store.DB, id int64, s *study.Schedule) (*Resume, bool, error) {
+	rounds, err := db.Rounds(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	r := &Resume{Round: 0}
+	inRound := false
+	for _, rs := range rounds {
+		if rs.Ended.IsZero() {
+			r.Round, r.Elapsed, r.Started = rs.Index, rs.Elapsed, rs.Started
+			inRound = true
+			break
+		}
+		r.Round = rs.Index + 1
+	}
+	if !inRound && r.Round > 0 && len(s.Questions) > 0 {
+		// Stopped after a round: during its questionnaire or the
+		// interval after it.
+		if r.Questions, err = unanswered(ctx, db, id, r.Round-1, s.Questions); err != nil {
+			return nil, false, err
+		}
+	}
+	return r, r.Round >= len(s.Plans()) && r.Questions == nil, nil
 }
 
 // unanswered finds who has not answered the questionnaire after round:
