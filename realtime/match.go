@@ -434,18 +434,14 @@ func (m *Match) receive(now time.Duration, in inbound) {
 // step hands a datagram to the core.
 func (m *Match) step(now time.Duration, p *peer, b []byte) {
 	m.admit(now, p, b)
-	before := m.srv.Stats()
-	err := m.srv.Step(now, p.id, b)
-	after := m.srv.Stats()
-	switch {
-	case err == nil:
+	switch err := m.srv.Step(now, p.id, b); {
+	case err == nil, errors.Is(err, server.ErrOverLimit):
 	case errors.Is(err, server.ErrForged):
 		m.met.dropped[DropForged].Inc()
-	case after.Malformed == before.Malformed && !errors.Is(err, server.ErrOverLimit):
+	case errors.Is(err, server.ErrMalformed):
+		// Counted from the core's statistics with the tick (account).
+	default:
 		m.met.dropped[DropNoPeer].Inc() // well formed, but not from a player
-	}
-	if after.Connects != before.Connects {
-		m.seated(p) // accepted, or started again by a client restarted at its address
 	}
 	m.route(now)
 }
@@ -487,10 +483,23 @@ func (m *Match) deliverDown(now time.Duration) {
 }
 
 // route sends the core's outbox: through each player's emulated downlink
-// if it has one, else at once. A peer whose session the core ended is
-// closed once what was sent it has left (deliverDown).
+// if it has one, else at once. A session the core started is noted
+// first (its seat and link rules, which the Accept then travels by); a
+// peer whose session the core ended is closed once what was sent it has
+// left (deliverDown).
 func (m *Match) route(now time.Duration) {
-	for _, dg := range m.srv.Outbox() {
+	out := m.srv.Outbox()
+	for _, c := range m.srv.Changes() {
+		p := m.peers[c.Peer]
+		switch {
+		case p == nil:
+		case c.Opened:
+			m.seated(p) // accepted, or started again by a client restarted at its address
+		case !c.ByClient || p.seat >= 0 && p.closing == "":
+			p.closing = c.Reason
+		}
+	}
+	for _, dg := range out {
 		p := m.peers[dg.To]
 		if p == nil {
 			continue
@@ -499,11 +508,6 @@ func (m *Match) route(now time.Duration) {
 			p.down.Send(now, dg.Data)
 		} else {
 			m.send(p, dg.Data)
-		}
-	}
-	for _, c := range m.srv.Closed() {
-		if p := m.peers[c.Peer]; p != nil && (!c.ByClient || p.seat >= 0 && p.closing == "") {
-			p.closing = c.Reason
 		}
 	}
 }

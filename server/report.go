@@ -1,7 +1,7 @@
 package server
 
 import (
-	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -83,12 +83,11 @@ func (s *Server) noteHit(rec *ShotRecord) {
 func (s *Server) reportDatagram(now time.Duration, from Peer, data []byte) error {
 	id, ok := s.byPeer[from]
 	if !ok {
-		return errors.New("server: report from unknown peer")
+		return fmt.Errorf("server: report: %w", ErrNoSession)
 	}
 	var m wire.Report
 	if err := wire.DecodeReport(data, &m); err != nil {
-		s.stats.Malformed++
-		return err
+		return s.malformed(err)
 	}
 	c := s.clients[id]
 	c.lastHeard = now

@@ -124,9 +124,9 @@ type Server struct {
 	scratch        []byte
 	opened         []byte
 	connectScratch wire.Connect
-	// closures are the sessions ended since the last Outbox; closed
-	// those that ended before it (Closed).
-	closures, closed []Closure
+	// closures are the session changes since the last Outbox; closed
+	// those up to it (Changes).
+	closures, closed []SessionChange
 }
 
 // Stats are server-wide counters.
@@ -343,24 +343,29 @@ func (s *Server) Outbox() []Datagram {
 	return s.outbox
 }
 
-// Closure is the end of a session, or a Connect refused, as the server
-// core decided it: the driver closes the peer's connection once the
-// datagrams to it have left. A session that ends without a word (its
-// client restarted at its address, or its connection is gone) is none.
-type Closure struct {
+// SessionChange is a session started or ended, or a Connect refused, as
+// the server core decided it: the driver notes a seat taken, or closes
+// the peer's connection once the datagrams to it have left. A session
+// that ends without a word (its client restarted at its address, or its
+// connection is gone) closes nothing.
+type SessionChange struct {
 	Peer Peer
-	// Reason is why, as a log says it: the reason the server sent, the
-	// client's own as "client: ..." (ByClient), or "rejected: ..." for a
-	// Connect refused.
+	// Opened: a session started (its Accept is in the outbox) in Seat.
+	// Else a session ended, or a Connect was refused (Seat -1).
+	Opened bool
+	Seat   int
+	// Reason is why it ended, as a log says it: the reason the server
+	// sent, the client's own as "client: ..." (ByClient), or
+	// "rejected: ..." for a Connect refused.
 	Reason   string
 	Code     wire.DisconnectCode
 	ByClient bool
 }
 
-// Closed returns the sessions that ended, and the Connects refused,
-// with the datagrams the last Outbox returned. The slice stays valid
-// until the next Outbox.
-func (s *Server) Closed() []Closure { return s.closed }
+// Changes returns the sessions started and ended, and the Connects
+// refused, with the datagrams the last Outbox returned, in order. The
+// slice stays valid until the next Outbox.
+func (s *Server) Changes() []SessionChange { return s.closed }
 
 // collect appends one drained datagram to the outbox.
 func (s *Server) collect(to Peer, b []byte) { s.outbox = append(s.outbox, Datagram{To: to, Data: b}) }
@@ -414,44 +419,39 @@ func (s *Server) Step(now time.Duration, from Peer, data []byte) error {
 // dispatch decodes and handles one received datagram.
 func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 	if len(data) > wire.MaxDatagram {
-		s.stats.Malformed++
-		return fmt.Errorf("server: datagram of %d bytes exceeds %d", len(data), wire.MaxDatagram)
+		return s.malformed(fmt.Errorf("server: datagram of %d bytes exceeds %d", len(data), wire.MaxDatagram))
 	}
 	typ, err := wire.PeekType(data)
 	if err != nil {
-		s.stats.Malformed++
-		return err
+		return s.malformed(err)
 	}
 	switch typ {
 	case wire.MsgConnect:
 		var m wire.Connect
 		if err := wire.DecodeConnect(data, &m); err != nil {
-			s.stats.Malformed++
-			return err
+			return s.malformed(err)
 		}
 		s.connect(now, from, &m, len(data))
 		return nil
 	case wire.MsgCommands:
 		id, ok := s.byPeer[from]
 		if !ok {
-			return errors.New("server: commands from unknown peer")
+			return fmt.Errorf("server: commands: %w", ErrNoSession)
 		}
 		m := &s.cmdScratch
 		if err := wire.DecodeCommands(data, m); err != nil {
-			s.stats.Malformed++
-			return err
+			return s.malformed(err)
 		}
 		s.commands(now, s.clients[id], m)
 		return nil
 	case wire.MsgAppeal:
 		id, ok := s.byPeer[from]
 		if !ok {
-			return errors.New("server: appeal from unknown peer")
+			return fmt.Errorf("server: appeal: %w", ErrNoSession)
 		}
 		m := &s.appealScratch
 		if err := wire.DecodeAppeal(data, m); err != nil {
-			s.stats.Malformed++
-			return err
+			return s.malformed(err)
 		}
 		c := s.clients[id]
 		c.lastHeard = now
@@ -465,7 +465,7 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 		// Only a sealed session's own datagrams open (see Step): this
 		// one came from an address with no such session, perhaps from
 		// a session just ended.
-		return errors.New("server: sealed datagram from a peer with no sealed session")
+		return fmt.Errorf("server: sealed datagram: %w", ErrNoSession)
 	case wire.MsgDisconnect:
 		id, ok := s.byPeer[from]
 		if !ok {
@@ -473,19 +473,17 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 		}
 		var m wire.Disconnect
 		if err := wire.DecodeDisconnect(data, &m); err != nil {
-			s.stats.Malformed++
-			return err
+			return s.malformed(err)
 		}
 		if m.Nonce != s.clients[id].nonce {
 			s.stats.ForeignGoodbyes++ // an earlier session's, or spoofed
 			return nil
 		}
 		s.drop(id, wire.DisconnectUnspecified, "")
-		s.closures = append(s.closures, Closure{Peer: from, Reason: "client: " + m.Reason, ByClient: true})
+		s.closures = append(s.closures, SessionChange{Peer: from, Seat: id, Reason: "client: " + m.Reason, ByClient: true})
 		return nil
 	default:
-		s.stats.Malformed++
-		return fmt.Errorf("server: unexpected message type %d from a client", typ)
+		return s.malformed(fmt.Errorf("server: unexpected message type %d from a client", typ))
 	}
 }
 
@@ -537,6 +535,23 @@ func (s *Server) queue(to Peer, buf []byte) {
 // Reject, which answer a Connect before any session it starts exists.
 func (s *Server) queuePlain(to Peer, buf []byte) { s.outq.Add(to, buf) }
 
+// ErrMalformed is wrapped by the error Step returns for a datagram that
+// does not decode (counted in Stats.Malformed, and charged to its
+// client's Limits if it has a session).
+var ErrMalformed = errors.New("server: malformed datagram")
+
+// ErrNoSession is wrapped by the error Step returns for a well-formed
+// datagram that only a session may send, from a peer with none (a
+// session that just ended, or none ever).
+var ErrNoSession = errors.New("server: not from a session")
+
+// malformed counts a malformed datagram and returns err wrapping
+// ErrMalformed.
+func (s *Server) malformed(err error) error {
+	s.stats.Malformed++
+	return fmt.Errorf("%w: %w", ErrMalformed, err)
+}
+
 // ErrForged is wrapped by the error Step returns for a datagram from the
 // address of a sealed session that does not open under its key.
 var ErrForged = errors.New("server: datagram does not open under its session's key")
@@ -562,7 +577,7 @@ func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: c.nonce, Reason: reason, Code: code}); err == nil {
 			s.queue(c.peer, buf)
 		}
-		s.closures = append(s.closures, Closure{Peer: c.peer, Reason: reason, Code: code})
+		s.closures = append(s.closures, SessionChange{Peer: c.peer, Seat: id, Reason: reason, Code: code})
 	}
 	if code != wire.DisconnectUnspecified {
 		s.stats.Kicked[code]++

@@ -137,6 +137,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 	s.sendSettings(c)
 	s.byPeer[from] = id
 	s.stats.Connects++
+	s.closures = append(s.closures, SessionChange{Peer: from, Seat: id, Opened: true})
 	s.record(LogEntry{Kind: "connect", Player: id, Team: c.team})
 	s.record(LogEntry{Kind: "spawn", Player: id, Team: c.team, Pos: c.state.Pos})
 	s.sendAccept(c)
@@ -189,7 +190,7 @@ func (s *Server) reject(to Peer, size int, reason string) {
 	s.stats.Rejected++
 	if _, playing := s.byPeer[to]; !playing {
 		// A refused Connect ends no session the address has.
-		s.closures = append(s.closures, Closure{Peer: to, Reason: "rejected: " + reason})
+		s.closures = append(s.closures, SessionChange{Peer: to, Seat: -1, Reason: "rejected: " + reason})
 	}
 	if buf, ok := rejectFitting(s.scratch[:0], reason, size); ok {
 		s.scratch = buf
