@@ -294,6 +294,19 @@ type Stats struct {
 	Forged int
 }
 
+// FollowReplication has the client draw remote players with the dead
+// reckoning a server's threshold replication (server.Replication's
+// Policy, Order and Teams) assumes, so that it draws each player where
+// the server takes it to be drawn; a nil policy (every state in every
+// snapshot) changes nothing.
+func (c *Config) FollowReplication(policy reckoning.Policy, order reckoning.Order, teams []reckoning.Policy) {
+	if policy == nil {
+		return
+	}
+	c.Display = DeadReckon
+	c.Reckoning, c.ReckoningOrder, c.ReckoningTeams = policy, order, teams
+}
+
 // New returns a client for cfg. Call Connect to start a session.
 func New(cfg Config) (*Client, error) {
 	c, err := cfg.withDefaults()

@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -102,7 +103,7 @@ var _ = register(&Experiment{
 		}
 		for rep := range liveReps {
 			for _, loss := range liveLosses {
-				for _, method := range match.ReplicationMethods {
+				for _, method := range server.ReplicationMethods {
 					cells = append(cells, Cell{Index: len(cells), Condition: liveCondition(method, loss), Replicate: rep,
 						Params: map[string]any{"part": "live", "method": method, "loss": loss, "rtt_ms": liveRTTms,
 							"map": "metro", "mode": "ctf", "bots": 12, "minutes": liveMinutes,

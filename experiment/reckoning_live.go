@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"github.com/lagkit/lagkit/server"
 	"time"
 
 	"github.com/lagkit/lagkit/match"
@@ -12,7 +13,7 @@ import (
 // players by the cell's method over links with the cell's loss.
 func runLiveReckoning(c Cell) (CellResult, error) {
 	method, _ := c.Params["method"].(string)
-	rep, err := match.ThresholdReplication(method, "metro")
+	rep, err := server.ThresholdReplication(method, "metro")
 	if err != nil {
 		return CellResult{}, err
 	}
@@ -56,7 +57,7 @@ func summariseLive(r *Results, g groups) {
 		if len(g.cells[dead]) == 0 {
 			continue
 		}
-		for _, method := range match.ReplicationMethods {
+		for _, method := range server.ReplicationMethods {
 			name := liveCondition(method, loss)
 			if len(g.cells[name]) == 0 {
 				continue

@@ -70,7 +70,7 @@ type Config struct {
 	Paths    io.Writer
 	PathRate int
 	// Replication, when its Policy is set, sends players' states to each
-	// client by threshold replication (see ThresholdReplication), and
+	// client by threshold replication (see server.ThresholdReplication), and
 	// the clients draw the others with the same dead reckoning.
 	Replication server.Replication
 	// Delay is time delay or adaptive time delay (default none). Its zero
@@ -278,7 +278,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 			Phase:  time.Duration(seeds.Int64N(int64(tick))),
 		}
 		players[i].Client.Display = cfg.Display
-		replicatedDisplay(&players[i].Client, cfg.Replication)
+		players[i].Client.FollowReplication(cfg.Replication.Policy, cfg.Replication.Order, cfg.Replication.Teams)
 	}
 	modeCfg := mode.Config{Mode: cfg.Mode, Duration: cfg.Duration}
 	d, err := sim.NewDriver(server.Config{

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/server"
 )
 
 // TestThresholdReplicationSavesBytes: with the same seed, threshold
@@ -13,7 +14,7 @@ import (
 // while full replication's interpolation is near exact.
 func TestThresholdReplicationSavesBytes(t *testing.T) {
 	run := func(method string) (bytes, updates, disp float64) {
-		rep, err := ThresholdReplication(method, "metro")
+		rep, err := server.ThresholdReplication(method, "metro")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,10 +48,10 @@ func TestThresholdReplicationSavesBytes(t *testing.T) {
 			t.Errorf("%s: %.0f B/s per client against full's %.0f, %.0f states against %.0f, display error %.3f m", m, b, fullB, u, fullU, e)
 		}
 	}
-	if _, err := ThresholdReplication("psychic", "metro"); err == nil {
+	if _, err := server.ThresholdReplication("psychic", "metro"); err == nil {
 		t.Error("an unknown replication method was accepted")
 	}
-	if _, err := ThresholdReplication("led", "nowhere"); err == nil {
+	if _, err := server.ThresholdReplication("led", "nowhere"); err == nil {
 		t.Error("led replication on a map without trend maps was accepted")
 	}
 }

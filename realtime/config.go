@@ -17,7 +17,6 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/cfgfile"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
@@ -383,7 +382,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	if err != nil {
 		return nil, fail("map", "%s", cause(err))
 	}
-	rep, err := match.ThresholdReplication(out.Replication, out.Map)
+	rep, err := server.ThresholdReplication(out.Replication, out.Map)
 	if err != nil {
 		return nil, fail("replication", "%s", cause(err))
 	}

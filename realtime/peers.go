@@ -312,7 +312,8 @@ func (m *Match) startNamedBot(name string, seat int) error {
 		}
 		cc.Token = tok
 	}
-	replicatedDisplay(&cc, m.r.server.Replication)
+	rep := m.r.server.Replication
+	cc.FollowReplication(rep.Policy, rep.Order, rep.Teams)
 	if _, err := m.add(srvEnd, 0, true); err != nil {
 		return err
 	}
@@ -330,16 +331,6 @@ func (m *Match) startNamedBot(name string, seat int) error {
 // one that fails).
 var newBotBrain = func(cfg bot.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *game.Weapon, seed uint64) (Brain, error) {
 	return bot.New(cfg, w, g, p, weapon, seed)
-}
-
-// replicatedDisplay has a client draw the others with the dead reckoning
-// the server's threshold replication assumes, when there is one.
-func replicatedDisplay(cc *client.Config, r server.Replication) {
-	if r.Policy == nil {
-		return
-	}
-	cc.Display = client.DeadReckon
-	cc.Reckoning, cc.ReckoningOrder, cc.ReckoningTeams = r.Policy, r.Order, r.Teams
 }
 
 // end ends the match: every player is told reason through the wire's

@@ -13,7 +13,6 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/game/weaponfile"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/server"
@@ -110,8 +109,8 @@ func (t *Technique) check() *problem {
 		return fail("delay.mode", "unknown delay mode %q, want one of %s", t.Delay.Mode, strings.Join(delay.Modes(), ", "))
 	case t.Delay.Trigger != "" && !slices.Contains(delay.Triggers(), t.Delay.Trigger):
 		return fail("delay.trigger", "unknown trigger %q, want one of %s", t.Delay.Trigger, strings.Join(delay.Triggers(), ", "))
-	case !slices.Contains(match.ReplicationMethods, t.Replication):
-		return fail("replication", "unknown replication %q, want one of %s", t.Replication, strings.Join(match.ReplicationMethods, ", "))
+	case !slices.Contains(server.ReplicationMethods, t.Replication):
+		return fail("replication", "unknown replication %q, want one of %s", t.Replication, strings.Join(server.ReplicationMethods, ", "))
 	case t.Display != "" && !slices.Contains(client.DisplayNames(), t.Display):
 		return fail("display", "unknown display mode %q, want one of %s", t.Display, strings.Join(client.DisplayNames(), ", "))
 	case t.Prediction && t.Display != "" && t.Display != client.Extrapolate.Name():
@@ -377,7 +376,7 @@ func (r *resolver) checkServer(plan *Plan, m *world.Map, ws []game.Weapon) *prob
 	if _, err := mode.New(modeCfg, m, len(r.s.seats)); err != nil {
 		return fail("mode", "%s", cause(err))
 	}
-	rep, err := match.ThresholdReplication(t.Replication, plan.MapPath)
+	rep, err := server.ThresholdReplication(t.Replication, plan.MapPath)
 	if err != nil {
 		return fail("technique", "technique %q on map %s: %s", t.Name, plan.Map, cause(err))
 	}

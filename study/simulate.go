@@ -160,7 +160,7 @@ func simConfig(p *Plan, seats []Seat, seed uint64) (match.Config, error) {
 // (Plan.Links).
 func (p *Plan) MatchConfig(seats int, seed uint64) (match.Config, error) {
 	t := p.Technique
-	rep, err := match.ThresholdReplication(t.Replication, p.MapPath)
+	rep, err := server.ThresholdReplication(t.Replication, p.MapPath)
 	if err != nil {
 		return match.Config{}, err
 	}

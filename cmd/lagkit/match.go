@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/lagkit/lagkit/server"
 	"io"
 	"os"
 	"path/filepath"
@@ -55,7 +56,7 @@ living player's position 20 times a second as a path file
 			if err := choice("replication", repl, replicationNames()); err != nil {
 				return err
 			}
-			rep, err := match.ThresholdReplication(repl, cfg.Map)
+			rep, err := server.ThresholdReplication(repl, cfg.Map)
 			if err != nil {
 				return fmt.Errorf("--replication: %w", err)
 			}
