@@ -7,7 +7,6 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
-	"github.com/lagkit/lagkit/world"
 )
 
 // A CrowdShot is one precomputed shot at a Crowd: shooter's slot, its
@@ -18,20 +17,17 @@ type CrowdShot struct {
 	T       time.Duration
 }
 
-// Crowd records 64 players circling on the metro map for 1.25 s at
+// Crowd records 64 players circling on metro's station floor for 1.25 s at
 // 128 Hz, one full history and then some, every fifth crouching and every
 // sixteenth respawning elsewhere about 150 ms before the end. It returns a
 // tracer over it with count shots: each from a random player's eye, aimed
 // within half a metre of another random player's torso as it stood about
 // 150 ms before the newest tick (a 100 ms interpolation delay and a 50 ms
-// round trip). Walls, pillars and other players stand in the way of many
-// of them. It is the load of the rewind benchmarks (lagcomp's and
-// `lagkit bench`).
-func Crowd(count int) (*Tracer, []CrowdShot, error) {
-	m, err := world.Load("metro")
-	if err != nil {
-		return nil, nil, err
-	}
+// round trip). The walls and pillars of grid (metro's, which the
+// players' lattice is laid out for; the caller loads the map, so lagcomp
+// needs no map code) and other players stand in the way of many of them.
+// It is the load of the rewind benchmarks (lagcomp's and `lagkit bench`).
+func Crowd(grid *geom.Grid, count int) (*Tracer, []CrowdShot) {
 	const (
 		players = 64
 		rate    = 128
@@ -76,7 +72,7 @@ func Crowd(count int) (*Tracer, []CrowdShot, error) {
 			h.Set(i, st)
 		}
 	}
-	tr := &Tracer{History: h, Grid: m.Grid, Params: &p}
+	tr := &Tracer{History: h, Grid: grid, Params: &p}
 	now := h.TickTime(ticks)
 	shots := make([]CrowdShot, count)
 	for k := range shots {
@@ -89,5 +85,5 @@ func Crowd(count int) (*Tracer, []CrowdShot, error) {
 		aim := game.Hitboxes(target, &p)[game.PartTorso].Origin.Add(geom.V(rng.Float64()-0.5, rng.Float64()-0.5, rng.Float64()-0.5))
 		shots[k] = CrowdShot{Shooter: shooter, Ray: geom.Ray{Origin: eye, Dir: aim.Sub(eye).Norm()}, T: t}
 	}
-	return tr, shots, nil
+	return tr, shots
 }

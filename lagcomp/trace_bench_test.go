@@ -5,15 +5,16 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/world"
 )
 
-// crowd is Crowd for a test or benchmark.
+// crowd is Crowd on metro for a test or benchmark.
 func crowd(b testing.TB, count int) (*Tracer, []CrowdShot) {
-	tr, shots, err := Crowd(count)
+	m, err := world.Load("metro")
 	if err != nil {
 		b.Fatal(err)
 	}
-	return tr, shots
+	return Crowd(m.Grid, count)
 }
 
 // BenchmarkRewindTrace64 is the cost of one rewound shot on a full

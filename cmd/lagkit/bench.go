@@ -105,10 +105,11 @@ func runBench(quick bool) ([]benchFigure, error) {
 
 	// Rewind and trace, anchored on one ray-capsule test: the ratio is
 	// what this machine's speed does not change.
-	tr, shots, err := lagcomp.Crowd(256)
+	metro, err := world.Load("metro")
 	if err != nil {
 		return nil, err
 	}
+	tr, shots := lagcomp.Crowd(metro.Grid, 256)
 	ray := geom.Ray{Origin: geom.V(-5, 0.3, 0.2), Dir: geom.V(1, 0.05, 0.02).Norm()}
 	capsule := geom.Capsule{A: geom.V(0, 0, -0.5), B: geom.V(0, 0, 0.5), R: 0.4}
 	var sink bool
