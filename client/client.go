@@ -520,7 +520,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 		if c.phase != Connecting {
 			return nil // a repeated Accept
 		}
-		if m.TickRate < 20 || m.TickRate > 128 || int(m.ClientID) >= wire.MaxEntities {
+		if m.TickRate < game.MinTickRate || m.TickRate > game.MaxTickRate || int(m.ClientID) >= wire.MaxEntities {
 			c.stats.Malformed++
 			return fmt.Errorf("client: accept: tick rate %d or client id %d out of range", m.TickRate, m.ClientID)
 		}

@@ -147,5 +147,3 @@ func New(cfg Config) (Policy, error) {
 	}
 	return mk(cfg)
 }
-
-func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }

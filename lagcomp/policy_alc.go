@@ -3,6 +3,8 @@ package lagcomp
 import (
 	"fmt"
 	"time"
+
+	"github.com/lagkit/lagkit/internal/msec"
 )
 
 // alc is advanced lag compensation: tlc decides a provisional hit, and a
@@ -24,7 +26,7 @@ func lowPing(cfg Config) (time.Duration, error) {
 	case cfg.LowPingMS == 0:
 		return 50 * time.Millisecond, nil
 	}
-	return ms(cfg.LowPingMS), nil
+	return msec.Duration(cfg.LowPingMS), nil
 }
 
 func (alc) Name() string      { return "alc" }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/lagkit/lagkit/internal/msec"
 )
 
 // clc is conditional lag compensation: like tlc, but only within limits.
@@ -24,7 +26,7 @@ func newCLC(cfg Config) (Policy, error) {
 	case cfg.MaxRTTms < 0:
 		p.maxRTT = 0
 	case cfg.MaxRTTms > 0:
-		p.maxRTT = ms(cfg.MaxRTTms)
+		p.maxRTT = msec.Duration(cfg.MaxRTTms)
 	}
 	if cfg.MaxRollbackM < 0 || cfg.MaxRollbackFastM < 0 || cfg.FastSpeed < 0 {
 		return nil, fmt.Errorf("lagcomp: policy clc: rollback caps and fast speed must not be negative")

@@ -19,6 +19,7 @@ import (
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/game/weaponfile"
+	"github.com/lagkit/lagkit/internal/msec"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
@@ -99,13 +100,13 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Bots == 0 {
 		out.Bots = 12
 	}
-	if out.Bots < 1 || out.Bots > 128 {
-		return out, fmt.Errorf("match: %d bots, want 1 to 128", out.Bots)
+	if out.Bots < 1 || out.Bots > game.MaxPlayers {
+		return out, fmt.Errorf("match: %d bots, want %s", out.Bots, game.PlayersRange)
 	}
 	if out.Duration == 0 {
 		out.Duration = 10 * time.Minute
 	}
-	if out.Duration < 0 || out.Duration > 24*time.Hour {
+	if out.Duration < 0 || out.Duration > game.MaxDuration {
 		return out, fmt.Errorf("match: duration %v outside 0..24h", out.Duration)
 	}
 	if out.TickRate == 0 {
@@ -268,7 +269,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 			return nil, err
 		}
 		link := netem.Config{
-			Latency: ms(rtts[i] / 2), Jitter: ms(cfg.JitterMS), Loss: cfg.Loss,
+			Latency: msec.Duration(rtts[i] / 2), Jitter: msec.Duration(cfg.JitterMS), Loss: cfg.Loss,
 		}
 		players[i] = sim.PlayerConfig{
 			Client: client.Config{Name: fmt.Sprintf("bot%d", i), InterpDelay: cfg.InterpDelay},
@@ -407,8 +408,6 @@ func (c *Config) latencies() []float64 {
 	}
 	return rtts
 }
-
-func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 
 // logLine is one line of events.jsonl.
 type logLine struct {

@@ -350,15 +350,15 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	switch {
 	case len(out.Name) > 64:
 		return nil, fail("name", "%d bytes, want at most 64", len(out.Name))
-	case out.TickRate < 20 || out.TickRate > 128:
+	case out.TickRate < game.MinTickRate || out.TickRate > game.MaxTickRate:
 		// The server's bounds (server.Config.TickRate), checked here to
 		// name the key.
-		return nil, fail("tick_rate", "%d, want 20 to 128", out.TickRate)
-	case out.Seats < 1 || out.Seats > 128:
-		return nil, fail("seats", "%d, want 1 to 128", out.Seats)
+		return nil, fail("tick_rate", "%d, want %s", out.TickRate, game.TickRateRange)
+	case out.Seats < 1 || out.Seats > game.MaxPlayers:
+		return nil, fail("seats", "%d, want %s", out.Seats, game.PlayersRange)
 	case out.Bots < 0 || out.Bots > out.Seats:
 		return nil, fail("bots", "%d, want 0 to seats (%d)", out.Bots, out.Seats)
-	case out.Duration < 0 || time.Duration(out.Duration) > 24*time.Hour:
+	case out.Duration < 0 || time.Duration(out.Duration) > game.MaxDuration:
 		return nil, fail("duration", "%v, want 0 to 24h", time.Duration(out.Duration))
 	case !(out.BotSkill >= 0 && out.BotSkill <= 1):
 		return nil, fail("bot_skill", "%v, want 0 to 1", out.BotSkill)

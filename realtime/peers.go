@@ -10,6 +10,7 @@ import (
 	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/msec"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
@@ -138,10 +139,8 @@ func (m *Match) seated(p *peer) {
 	m.met.connects.Inc()
 	m.players()
 	m.log.Info("connect", "peer", p.conn.Peer(), "seat", seat, "name", ci.Name, "team", ci.Team, "bot", p.bot,
-		"up_ms", ms(p.rule.up.Latency), "down_ms", ms(p.rule.down.Latency))
+		"up_ms", msec.Of(p.rule.up.Latency), "down_ms", msec.Of(p.rule.down.Latency))
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // applyRule gives p the emulated links its rule asks for, or none.
 func (m *Match) applyRule(p *peer) {

@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/msec"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
@@ -61,7 +62,7 @@ func (f *File) Run(policy lagcomp.Config) (*Result, error) {
 	players := make([]sim.PlayerConfig, len(f.Players))
 	for i, p := range f.Players {
 		oneWay := netem.Config{
-			Latency: ms(p.RTTms / 2), Jitter: ms(p.JitterMS), Loss: p.Loss,
+			Latency: msec.Duration(p.RTTms / 2), Jitter: msec.Duration(p.JitterMS), Loss: p.Loss,
 		}
 		mode := client.AppealHonest
 		switch p.Appeals {
@@ -73,7 +74,7 @@ func (f *File) Run(policy lagcomp.Config) (*Result, error) {
 		scripts[i] = newScript(f, i)
 		cc := client.Config{Name: p.Name, Appeals: mode}
 		if p.InterpMS != nil {
-			cc.InterpDelay = ms(*p.InterpMS)
+			cc.InterpDelay = msec.Duration(*p.InterpMS)
 		}
 		players[i] = sim.PlayerConfig{
 			Client: cc,
@@ -240,7 +241,5 @@ func (o *observer) ServerTicked(_ time.Duration, s *server.Server) {
 func (o *observer) drain(s *server.Server) {
 	o.records = append(o.records, s.ShotRecords()...)
 }
-
-func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
 
 func vec(v [3]float64) geom.Vec3 { return geom.V(v[0], v[1], v[2]) }

@@ -222,8 +222,8 @@ func (f *File) check() *problem {
 	if f.TickRate == 0 {
 		f.TickRate = 64
 	}
-	if f.TickRate < 20 || f.TickRate > 128 {
-		return fail("tick_rate", "%d, want 20 to 128", f.TickRate)
+	if f.TickRate < game.MinTickRate || f.TickRate > game.MaxTickRate {
+		return fail("tick_rate", "%d, want %s", f.TickRate, game.TickRateRange)
 	}
 	if f.Duration.Duration == 0 {
 		f.Duration.Duration = 5 * time.Second

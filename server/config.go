@@ -199,7 +199,7 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.TickRate == 0 {
 		out.TickRate = 64
 	}
-	if out.TickRate < 20 || out.TickRate > 128 {
+	if out.TickRate < game.MinTickRate || out.TickRate > game.MaxTickRate {
 		return out, fmt.Errorf("server: config: tick rate %d outside 20..128", out.TickRate)
 	}
 	if out.MaxClients == 0 {

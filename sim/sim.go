@@ -80,13 +80,13 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Players == 0 {
 		out.Players = 8
 	}
-	if out.Players < 1 || out.Players > 128 {
-		return out, fmt.Errorf("sim: players %d outside 1..128", out.Players)
+	if out.Players < 1 || out.Players > game.MaxPlayers {
+		return out, fmt.Errorf("sim: players %d outside 1..%d", out.Players, game.MaxPlayers)
 	}
 	if out.Duration == 0 {
 		out.Duration = 60 * time.Second
 	}
-	if out.Duration < 0 || out.Duration > 24*time.Hour {
+	if out.Duration < 0 || out.Duration > game.MaxDuration {
 		return out, fmt.Errorf("sim: duration %v outside 0..24h", out.Duration)
 	}
 	if out.TickRate == 0 {

@@ -139,10 +139,10 @@ func botDialer(addr, certHash string) (func(context.Context) (transport.Conn, er
 }
 
 func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
-	if o.count < 1 || o.count > 128 {
-		return nil, usagef("--count %d: want 1 to 128", o.count)
+	if o.count < 1 || o.count > game.MaxPlayers {
+		return nil, usagef("--count %d: want %s", o.count, game.PlayersRange)
 	}
-	if o.duration <= 0 || o.duration > 24*time.Hour {
+	if o.duration <= 0 || o.duration > game.MaxDuration {
 		return nil, usagef("--duration %v: want more than 0, at most 24h", o.duration)
 	}
 	if !(o.skill >= 0 && o.skill <= 1) {

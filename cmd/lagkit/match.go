@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"github.com/lagkit/lagkit/server"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,8 +16,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lagkit/lagkit/delay"
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/server"
 )
 
 // defaultMatchRTTms is lagkit match's round trip for every player when
@@ -145,9 +146,9 @@ living player's position 20 times a second as a path file
 // naming its flag, so what runs is what was asked for.
 func checkMatchFlags(f *pflag.FlagSet, cfg match.Config, modeStr string) error {
 	if err := cmp.Or(
-		positive(f, "bots", cfg.Bots, "1 to 128"),
+		positive(f, "bots", cfg.Bots, game.PlayersRange),
 		positive(f, "duration", cfg.Duration, "more than 0, such as 2m"),
-		positive(f, "tick", cfg.TickRate, "20 to 128 (Hz)"),
+		positive(f, "tick", cfg.TickRate, game.TickRateRange+" (Hz)"),
 		positive(f, "low-ping-ms", cfg.Policy.LowPingMS, "more than 0 (50 when not given)"),
 		nonZero(f, "max-rtt-ms", cfg.Policy.MaxRTTms, "more than 0, or negative for no cap (250 when not given)"),
 		within("bots", cfg.Bots, 1, 128, ""),
@@ -171,7 +172,7 @@ func checkMatchFlags(f *pflag.FlagSet, cfg match.Config, modeStr string) error {
 	); err != nil {
 		return err
 	}
-	if cfg.Duration > 24*time.Hour {
+	if cfg.Duration > game.MaxDuration {
 		return usagef("--duration %v: want at most 24h", cfg.Duration)
 	}
 	if f.Changed("skill") && !(cfg.Skill > 0 && cfg.Skill <= 1) {

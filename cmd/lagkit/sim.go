@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/sim"
 )
@@ -109,16 +110,16 @@ func printSim(w io.Writer, r *sim.Result) {
 // runs is what was asked for.
 func checkSimFlags(f *pflag.FlagSet, cfg sim.Config, rttMS, jitterMS float64) error {
 	err := cmp.Or(
-		positive(f, "players", cfg.Players, "1 to 128"),
+		positive(f, "players", cfg.Players, game.PlayersRange),
 		positive(f, "duration", cfg.Duration, "more than 0, such as 30s"),
-		positive(f, "tick", cfg.TickRate, "20 to 128 (Hz)"),
-		within("players", cfg.Players, 1, 128, ""),
-		within("tick", cfg.TickRate, 20, 128, " (Hz)"),
+		positive(f, "tick", cfg.TickRate, game.TickRateRange+" (Hz)"),
+		within("players", cfg.Players, 1, game.MaxPlayers, ""),
+		within("tick", cfg.TickRate, game.MinTickRate, game.MaxTickRate, " (Hz)"),
 		within("rtt", rttMS, 0, 10000, " (ms)"),
 		within("jitter", jitterMS, 0, 10000, " (ms)"),
 		within("loss", cfg.Loss, 0, 1, ""),
 	)
-	if err == nil && cfg.Duration > 24*time.Hour {
+	if err == nil && cfg.Duration > game.MaxDuration {
 		err = usagef("--duration %v: want at most 24h", cfg.Duration)
 	}
 	return err
