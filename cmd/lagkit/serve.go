@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/lagkit/lagkit/agones"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
@@ -316,7 +317,7 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	}
 
 	var (
-		gs        *gameServer
+		gs        *agones.Lifecycle
 		matchOver <-chan struct{} // nil without --agones: serve runs until stopped
 		gsDone    = make(chan struct{})
 	)
@@ -325,16 +326,16 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 			_ = host.Shutdown(context.Background(), "server failed to start")
 			return err
 		}
-		matchOver = gs.match.Done()
+		matchOver = gs.Match().Done()
 		go func() {
 			defer close(gsDone)
-			gs.run(ctx, o.agones.health)
+			gs.Run(ctx, o.agones.health)
 		}()
 	}
 	select {
 	case <-ctx.Done():
 	case <-matchOver:
-		log.Info("match over", "reason", gs.match.Reason())
+		log.Info("match over", "reason", gs.Match().Reason())
 	}
 	log.Info("shutting down")
 	for _, l := range listeners {
@@ -356,7 +357,7 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	}
 	if gs != nil {
 		<-gsDone
-		if aerr := gs.finish(sctx); aerr != nil {
+		if aerr := gs.Finish(sctx); aerr != nil {
 			if ctx.Err() != nil {
 				// Stopped by a signal, as Agones stops a GameServer it
 				// deletes: the SDK server may be going too.
