@@ -20,6 +20,7 @@ import (
 
 	"github.com/lagkit/lagkit/agones"
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/realtime/api"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/token"
@@ -58,7 +59,7 @@ type serveOptions struct {
 	// getenv reads the environment (nil: os.Getenv).
 	getenv func(string) string
 	// timeouts are the HTTP listeners' (the defaults if zero).
-	timeouts httpTimeouts
+	timeouts api.Timeouts
 }
 
 // defaultMatch is the match lagkit serve runs without a configuration
@@ -221,7 +222,7 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	refused := newRefusedCounter(reg)
+	refused := api.NewRefusedCounter(reg)
 	host := realtime.NewHost(log, realtime.NewMetrics(reg))
 
 	var listeners []transport.Listener
@@ -254,14 +255,14 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		}
 	}()
 	if o.http != "" {
-		if addrs.http, err = serveHTTP("http", o.http, newHTTPServer(newPublicAPI(reg), o.timeouts, false)); err != nil {
+		if addrs.http, err = serveHTTP("http", o.http, api.NewServer(api.Public(reg), o.timeouts, false)); err != nil {
 			return err
 		}
 	}
 	if o.admin != "" {
-		h := newAdminAPI(host, maps, reg, log)
-		h = adminWriteDeadline(o.timeouts.withDefaults().write, log, bearer(adminTok, refused, h))
-		if addrs.admin, err = serveHTTP("admin", o.admin, newHTTPServer(h, o.timeouts, true)); err != nil {
+		h := api.Admin(api.AdminOptions{Host: host, Maps: maps, Registry: reg, Log: log, DefaultMap: defaultMatch.Map, EndGrace: shutdownGrace})
+		h = api.WriteDeadline(o.timeouts.WithDefaults().Write, log, api.Guard(adminTok, refused, h))
+		if addrs.admin, err = serveHTTP("admin", o.admin, api.NewServer(h, o.timeouts, true)); err != nil {
 			return err
 		}
 	}

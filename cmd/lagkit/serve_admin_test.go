@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/realtime/api"
 )
 
 const testAdminToken = "s3cret-admin-token-for-tests"
@@ -311,7 +312,7 @@ func TestServeRefusesNonObjectBodies(t *testing.T) {
 // once the read timeout passes.
 func TestServeCutsSlowBodies(t *testing.T) {
 	const timeout = 500 * time.Millisecond
-	httpBase, admin := startAdminServe(t, serveOptions{timeouts: httpTimeouts{readHeader: timeout, read: timeout}})
+	httpBase, admin := startAdminServe(t, serveOptions{timeouts: api.Timeouts{ReadHeader: timeout, Read: timeout}})
 	start := time.Now()
 	done := make(chan error, 40)
 	slow := func(base, req string) {
@@ -349,7 +350,7 @@ func TestServeCutsSlowBodies(t *testing.T) {
 // still comes whole from the admin listener; one beyond the bound is
 // refused.
 func TestServeAdminProfile(t *testing.T) {
-	_, admin := startAdminServe(t, serveOptions{timeouts: httpTimeouts{write: 300 * time.Millisecond}})
+	_, admin := startAdminServe(t, serveOptions{timeouts: api.Timeouts{Write: 300 * time.Millisecond}})
 	code, body, _ := call(t, "GET", admin+"/debug/pprof/profile?seconds=1", testAdminToken, "")
 	if code != http.StatusOK || len(body) == 0 {
 		t.Errorf("a 1 s profile: %d, %d bytes", code, len(body))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/realtime/api"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/web"
 )
@@ -54,5 +55,5 @@ func browserToken(host *realtime.Host, player string) ([]byte, error) {
 	if len(ms) == 0 {
 		return nil, errors.New("no match is running")
 	}
-	return host.IssueToken(ms[0].ID(), player, tokenTTL)
+	return host.IssueToken(ms[0].ID(), player, api.TokenTTL)
 }
