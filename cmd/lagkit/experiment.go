@@ -85,7 +85,7 @@ missing, and gives the same results as a run never interrupted.`,
 			}
 			opt.Parallel = parallel
 			opt.Command = commandLine(cmd, args)
-			want := runManifest{Experiment: e.Name, Seed: strconv.FormatUint(opt.Seed, 10), Quick: opt.Quick, Shard: opt.Shard.String()}
+			want := experiment.Manifest{Experiment: e.Name, Seed: strconv.FormatUint(opt.Seed, 10), Quick: opt.Quick, Shard: opt.Shard.String()}
 			switch {
 			case resume != "" && out != "" && filepath.Clean(out) != filepath.Clean(resume):
 				return usagef("--out %s and --resume %s: a resumed run writes to the folder it resumes", out, resume)
@@ -103,22 +103,22 @@ missing, and gives the same results as a run never interrupted.`,
 				if err := fresh(out, force); err != nil {
 					return err
 				}
-				if err := writeJSON(filepath.Join(out, manifestFile), want); err != nil {
+				if err := experiment.WriteJSON(filepath.Join(out, experiment.ManifestFile), want); err != nil {
 					return fmt.Errorf("--out: %w", err)
 				}
 			}
-			cells, err := openCells(out, opt.Done)
+			cells, err := experiment.OpenCells(out, opt.Done)
 			if err != nil {
 				return err
 			}
 			defer cells.Close()
-			opt.OnCell = cells.add
+			opt.OnCell = cells.Add
 			opt.Progress = progress(cmd.ErrOrStderr(), e.Name)
 			res, results, err := experiment.Run(cmd.Context(), e, opt)
 			if err != nil {
 				if cmd.Context().Err() != nil {
 					return fmt.Errorf("interrupted: %d of %d cells are saved in %s; continue with: %s",
-						len(results), len(experiment.Planned(e, opt)), filepath.Join(out, cellsFile), want.resumeCommand(out))
+						len(results), len(experiment.Planned(e, opt)), filepath.Join(out, experiment.CellsFile), want.ResumeCommand(out))
 				}
 				return err
 			}
@@ -208,7 +208,7 @@ func writeRun(dir string, res *experiment.Results, cells []experiment.CellResult
 	if err := report.Write(dir, res); err != nil {
 		return err
 	}
-	return writeCells(dir, cells)
+	return experiment.WriteCells(dir, cells)
 }
 
 // mergeShards reads shard folders of one run and sums them up anew.
@@ -232,7 +232,7 @@ func mergeShards(dirs []string) (*experiment.Results, []experiment.CellResult, e
 			return nil, nil, fmt.Errorf("%s holds %s (seed %d, quick %v), not %s (seed %d, quick %v)",
 				dir, r.Experiment, r.Seed, r.Quick, first.Experiment, first.Seed, first.Quick)
 		}
-		shardCells, err := readCells(dir)
+		shardCells, err := experiment.ReadCells(dir)
 		if err != nil {
 			return nil, nil, err
 		}

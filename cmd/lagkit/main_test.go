@@ -367,7 +367,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(half, "results.json")); err == nil {
 		t.Fatal("an interrupted run wrote results.json")
 	}
-	if cells, err := readCells(half); err != nil || len(cells) != 1 {
+	if cells, err := experiment.ReadCells(half); err != nil || len(cells) != 1 {
 		t.Fatalf("cells.jsonl after the interruption: %d cells, %v", len(cells), err)
 	}
 	// The same folder refuses a new run, and a resume of another seed.
@@ -407,8 +407,8 @@ func TestInterruptAndResume(t *testing.T) {
 	if a, b := read(half), read(whole); !reflect.DeepEqual(a, b) {
 		t.Errorf("resumed results differ from the uninterrupted run's:\n%v\n%v", a, b)
 	}
-	ca, _ := readCells(half)
-	cb, _ := readCells(whole)
+	ca, _ := experiment.ReadCells(half)
+	cb, _ := experiment.ReadCells(whole)
 	if len(ca) != 2 || len(cb) != 2 || ca[0].Cell.Index != cb[0].Cell.Index || !reflect.DeepEqual(ca[1].Metrics, cb[1].Metrics) {
 		t.Errorf("cells.jsonl differ: %d and %d cells", len(ca), len(cb))
 	}

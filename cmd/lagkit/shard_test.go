@@ -96,7 +96,7 @@ func TestShardedRunEqualsWhole(t *testing.T) {
 		t.Errorf("results.json differs:\nwhole  %.300v\nmerged %.300v", a, b)
 	}
 	cells := func(d string) []experiment.CellResult {
-		cs, err := readCells(d)
+		cs, err := experiment.ReadCells(d)
 		if err != nil {
 			t.Fatal(err)
 		}
