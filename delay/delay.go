@@ -5,7 +5,8 @@
 // command and snapshot; the package owns no queues, sockets or clocks.
 //
 // The added delay of player i is one way and applies twice: to its
-// inputs and to its snapshots. Its target is L_max - L_i, where L is a
+// inputs and to its snapshots (to its inputs only under InputsOnly, as
+// the study did). Its target is L_max - L_i, where L is a
 // player's server-measured smoothed round trip halved and L_max what the
 // mode chooses to match (see Mode): under "delay" the highest L among
 // the connected players, under "adaptive" the highest among the enemies
@@ -74,6 +75,10 @@ type Config struct {
 	// server's default movement slack, which lets a held input catch up
 	// at once).
 	Max time.Duration
+	// InputsOnly holds the players' inputs only and sends their snapshots
+	// at once, as the adaptive time delay study did ([atd], section
+	// 3.2.1); by default both are held (see SnapshotHold).
+	InputsOnly bool
 }
 
 // WithDefaults returns c with its defaults filled in, or an error naming
@@ -227,6 +232,15 @@ func (d *Delayer) Join(i int) {
 
 // Added returns the one-way delay added to slot i now.
 func (d *Delayer) Added(i int) time.Duration { return d.slots[i].added }
+
+// SnapshotHold returns how long slot i's snapshots are held now: its
+// added delay, or 0 under InputsOnly.
+func (d *Delayer) SnapshotHold(i int) time.Duration {
+	if d.cfg.InputsOnly {
+		return 0
+	}
+	return d.slots[i].added
+}
 
 // Tick takes the readings due by the tick at now and records every
 // present player's added delay for the tick. enemies reports whether two

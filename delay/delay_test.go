@@ -16,7 +16,7 @@ func TestConfigErrors(t *testing.T) {
 		want string
 	}{
 		{Config{Mode: "slow"}, `mode "slow" unknown (want adaptive, delay or none)`},
-		{Config{Mode: Adaptive, Trigger: "smell"}, `trigger "smell" unknown (want fov or proximity)`},
+		{Config{Mode: Adaptive, Trigger: "smell"}, `trigger "smell" unknown (want fov, proximity or proximity-or-fov)`},
 		{Config{Mode: Adaptive, On: -1}, "on radius -1 m"},
 		{Config{Mode: Adaptive, On: math.NaN()}, "on radius NaN m"},
 		{Config{Mode: Adaptive, On: 20, Off: 10}, "off radius 10 m below the on radius 20 m"},
@@ -43,7 +43,7 @@ func TestRegistries(t *testing.T) {
 	if got := Modes(); !slices.Equal(got, []string{Adaptive, Regular, None}) {
 		t.Errorf("Modes() = %v", got)
 	}
-	if got := Triggers(); !slices.Equal(got, []string{FOV, Proximity}) {
+	if got := Triggers(); !slices.Equal(got, []string{FOV, Proximity, ProximityOrFOV}) {
 		t.Errorf("Triggers() = %v", got)
 	}
 	for _, m := range Modes() {
