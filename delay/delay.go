@@ -156,6 +156,11 @@ type Stats struct {
 	// alignment and any wait for the movement budget).
 	NewInputs int
 	InputWait time.Duration
+	// FirePresses counts the commands that pressed the trigger, and
+	// FireHold is the mean hold the input rules gave them on arrival:
+	// the added delay a shot's aim and timing suffered.
+	FirePresses int
+	FireHold    time.Duration
 }
 
 // Delayer is the time delay of one server: every slot's moving average,
@@ -183,6 +188,8 @@ type slot struct {
 	addedSum   time.Duration
 	newInputs  int
 	inputWaits time.Duration
+	presses    int
+	pressHolds time.Duration
 }
 
 // New returns the time delay cfg describes for a server with tick
@@ -293,7 +300,12 @@ func (s *slot) read(target time.Duration) {
 // and whether it is a new input.
 func (d *Delayer) Arrive(i int, now time.Duration, cmd *game.UserCmd) (release time.Duration, fresh bool) {
 	s := &d.slots[i]
+	wasFiring := s.inputs.last.Buttons.Has(game.BtnFire)
 	hold, fresh := s.inputs.Arrive(now, s.added, cmd)
+	if fresh && !wasFiring && cmd.Buttons.Has(game.BtnFire) {
+		s.presses++
+		s.pressHolds += hold
+	}
 	if hold > 0 {
 		release = now + hold
 	}
@@ -322,6 +334,10 @@ func (d *Delayer) Stats(i int) Stats {
 	}
 	if s.newInputs > 0 {
 		st.InputWait = s.inputWaits / time.Duration(s.newInputs)
+	}
+	st.FirePresses = s.presses
+	if s.presses > 0 {
+		st.FireHold = s.pressHolds / time.Duration(s.presses)
 	}
 	return st
 }

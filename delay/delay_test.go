@@ -81,6 +81,19 @@ func TestStats(t *testing.T) {
 	if w.Active != 0 || w.Mean != 0 {
 		t.Errorf("slow: %+v; want no delay", w)
 	}
+	// Trigger presses: the first after an idle second gets the full
+	// 65 ms, the second 40 ms after a release gets those 40 ms (rule 3);
+	// holding and releasing the trigger are no presses.
+	now := time.Duration(b.n) * tick
+	for _, c := range []struct {
+		at      time.Duration
+		buttons game.Buttons
+	}{{now, game.BtnFire}, {now + 10*ms, game.BtnFire}, {now + 20*ms, 0}, {now + 60*ms, game.BtnFire}} {
+		b.d.Arrive(0, c.at, &game.UserCmd{Buttons: c.buttons})
+	}
+	if st := b.d.Stats(0); st.FirePresses != 2 || st.FireHold != (65*ms+40*ms)/2 {
+		t.Errorf("fast: %d presses held %v on average; want 2 and %v", st.FirePresses, st.FireHold, (65*ms+40*ms)/2)
+	}
 	b.d.Join(0)
 	if st := b.d.Stats(0); st != (Stats{}) {
 		t.Errorf("after a new join: %+v", st)
