@@ -5,7 +5,8 @@
 // command and snapshot; the package owns no queues, sockets or clocks.
 //
 // The added delay of player i is one way and applies twice: to its
-// inputs and to its snapshots. Its target is L_max - L_i, where L is a
+// inputs and to its snapshots (to its inputs only under InputsOnly, as
+// the study did). Its target is L_max - L_i, where L is a
 // player's server-measured smoothed round trip halved and L_max what the
 // mode chooses to match (see Mode): under "delay" the highest L among
 // the connected players, under "adaptive" the highest among the enemies
@@ -74,6 +75,10 @@ type Config struct {
 	// server's default movement slack, which lets a held input catch up
 	// at once).
 	Max time.Duration
+	// InputsOnly holds the players' inputs only and sends their snapshots
+	// at once, as the adaptive time delay study did ([atd], section
+	// 3.2.1); by default both are held (see SnapshotHold).
+	InputsOnly bool
 }
 
 // WithDefaults returns c with its defaults filled in, or an error naming
@@ -151,6 +156,11 @@ type Stats struct {
 	// alignment and any wait for the movement budget).
 	NewInputs int
 	InputWait time.Duration
+	// FirePresses counts the commands that pressed the trigger, and
+	// FireHold is the mean hold the input rules gave them on arrival:
+	// the added delay a shot's aim and timing suffered.
+	FirePresses int
+	FireHold    time.Duration
 }
 
 // Delayer is the time delay of one server: every slot's moving average,
@@ -178,6 +188,8 @@ type slot struct {
 	addedSum   time.Duration
 	newInputs  int
 	inputWaits time.Duration
+	presses    int
+	pressHolds time.Duration
 }
 
 // New returns the time delay cfg describes for a server with tick
@@ -227,6 +239,15 @@ func (d *Delayer) Join(i int) {
 
 // Added returns the one-way delay added to slot i now.
 func (d *Delayer) Added(i int) time.Duration { return d.slots[i].added }
+
+// SnapshotHold returns how long slot i's snapshots are held now: its
+// added delay, or 0 under InputsOnly.
+func (d *Delayer) SnapshotHold(i int) time.Duration {
+	if d.cfg.InputsOnly {
+		return 0
+	}
+	return d.slots[i].added
+}
 
 // Tick takes the readings due by the tick at now and records every
 // present player's added delay for the tick. enemies reports whether two
@@ -279,7 +300,12 @@ func (s *slot) read(target time.Duration) {
 // and whether it is a new input.
 func (d *Delayer) Arrive(i int, now time.Duration, cmd *game.UserCmd) (release time.Duration, fresh bool) {
 	s := &d.slots[i]
+	wasFiring := s.inputs.last.Buttons.Has(game.BtnFire)
 	hold, fresh := s.inputs.Arrive(now, s.added, cmd)
+	if fresh && !wasFiring && cmd.Buttons.Has(game.BtnFire) {
+		s.presses++
+		s.pressHolds += hold
+	}
 	if hold > 0 {
 		release = now + hold
 	}
@@ -308,6 +334,10 @@ func (d *Delayer) Stats(i int) Stats {
 	}
 	if s.newInputs > 0 {
 		st.InputWait = s.inputWaits / time.Duration(s.newInputs)
+	}
+	st.FirePresses = s.presses
+	if s.presses > 0 {
+		st.FireHold = s.pressHolds / time.Duration(s.presses)
 	}
 	return st
 }

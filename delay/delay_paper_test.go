@@ -172,6 +172,57 @@ func TestFieldOfViewTrigger(t *testing.T) {
 	}
 }
 
+// TestProximityOrFieldOfView checks the study's trigger: either
+// condition turns the delay on, and it turns off only once neither holds.
+//
+//	"Proximity condition met -> ON, FOV condition met -> ON, both
+//	conditions met -> ON, none of the conditions met -> OFF"
+//
+// Reference: [atd], section 3.2.2, Figure 13 (docs/references.md).
+func TestProximityOrFieldOfView(t *testing.T) {
+	// The cover map's wall stands at x = 10 to 10.5, y = 0 to 4, 3 m high.
+	b := newBench(t, worldtest.Cover(t), Config{Mode: Adaptive, Trigger: ProximityOrFOV}, 10*ms, 75*ms)
+	for _, tc := range []struct {
+		name             string
+		slowPos          geom.Vec3
+		fastYaw, slowYaw float64
+		want             time.Duration
+	}{
+		{"far, hidden behind the wall", geom.V(30, 2, 0), 0, math.Pi, 0},
+		{"far, in the open, facing", geom.V(30, 14, 0), 0, math.Pi, added},
+		{"far, in the open, both turned away", geom.V(30, 14, 0), math.Pi, 0, 0},
+		{"near, behind the wall, turned away", geom.V(15, 2, 0), math.Pi, 0, added},
+		{"22 m, still within 25 m of the last reading", geom.V(22, 2, 0), math.Pi, 0, added},
+		{"beyond 25 m, unseen", geom.V(26, 2, 0), math.Pi, 0, 0},
+		{"22 m, unseen, since the pair parted", geom.V(22, 2, 0), math.Pi, 0, 0},
+	} {
+		b.place(0, geom.V(0, 2, 0), tc.fastYaw)
+		b.place(1, tc.slowPos, tc.slowYaw)
+		b.run(2)
+		if got := b.d.Added(0); got != tc.want {
+			t.Errorf("%s: fast's delay %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestInputsOnly: the study delayed inputs only; under InputsOnly the
+// snapshots are not held, while the inputs' delay is the same.
+//
+// Reference: [atd], section 3.2.1 (docs/references.md).
+func TestInputsOnly(t *testing.T) {
+	for _, only := range []bool{false, true} {
+		b := newBench(t, nil, Config{Mode: Regular, InputsOnly: only}, 10*ms, 75*ms)
+		b.run(2)
+		want := added
+		if only {
+			want = 0
+		}
+		if b.d.Added(0) != added || b.d.SnapshotHold(0) != want {
+			t.Errorf("inputs only %v: added %v, snapshot hold %v; want %v and %v", only, b.d.Added(0), b.d.SnapshotHold(0), added, want)
+		}
+	}
+}
+
 // TestMovingAverageAdaptation checks how the delay adapts:
 //
 //	"The added delay moves towards its target through a moving average

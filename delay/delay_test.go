@@ -16,7 +16,7 @@ func TestConfigErrors(t *testing.T) {
 		want string
 	}{
 		{Config{Mode: "slow"}, `mode "slow" unknown (want adaptive, delay or none)`},
-		{Config{Mode: Adaptive, Trigger: "smell"}, `trigger "smell" unknown (want fov or proximity)`},
+		{Config{Mode: Adaptive, Trigger: "smell"}, `trigger "smell" unknown (want fov, proximity or proximity-or-fov)`},
 		{Config{Mode: Adaptive, On: -1}, "on radius -1 m"},
 		{Config{Mode: Adaptive, On: math.NaN()}, "on radius NaN m"},
 		{Config{Mode: Adaptive, On: 20, Off: 10}, "off radius 10 m below the on radius 20 m"},
@@ -43,7 +43,7 @@ func TestRegistries(t *testing.T) {
 	if got := Modes(); !slices.Equal(got, []string{Adaptive, Regular, None}) {
 		t.Errorf("Modes() = %v", got)
 	}
-	if got := Triggers(); !slices.Equal(got, []string{FOV, Proximity}) {
+	if got := Triggers(); !slices.Equal(got, []string{FOV, Proximity, ProximityOrFOV}) {
 		t.Errorf("Triggers() = %v", got)
 	}
 	for _, m := range Modes() {
@@ -80,6 +80,19 @@ func TestStats(t *testing.T) {
 	}
 	if w.Active != 0 || w.Mean != 0 {
 		t.Errorf("slow: %+v; want no delay", w)
+	}
+	// Trigger presses: the first after an idle second gets the full
+	// 65 ms, the second 40 ms after a release gets those 40 ms (rule 3);
+	// holding and releasing the trigger are no presses.
+	now := time.Duration(b.n) * tick
+	for _, c := range []struct {
+		at      time.Duration
+		buttons game.Buttons
+	}{{now, game.BtnFire}, {now + 10*ms, game.BtnFire}, {now + 20*ms, 0}, {now + 60*ms, game.BtnFire}} {
+		b.d.Arrive(0, c.at, &game.UserCmd{Buttons: c.buttons})
+	}
+	if st := b.d.Stats(0); st.FirePresses != 2 || st.FireHold != (65*ms+40*ms)/2 {
+		t.Errorf("fast: %d presses held %v on average; want 2 and %v", st.FirePresses, st.FireHold, (65*ms+40*ms)/2)
 	}
 	b.d.Join(0)
 	if st := b.d.Stats(0); st != (Stats{}) {

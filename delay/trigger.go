@@ -15,12 +15,16 @@ type Trigger interface {
 const (
 	Proximity = "proximity"
 	FOV       = "fov"
+	// ProximityOrFOV is the study's trigger: either condition ([atd],
+	// section 3.2.2, Figure 13).
+	ProximityOrFOV = "proximity-or-fov"
 )
 
 // triggers maps trigger names to constructors.
 var triggers = map[string]func(Config, Env) (Trigger, error){
-	Proximity: newProximity,
-	FOV:       newFOV,
+	Proximity:      newProximity,
+	FOV:            newFOV,
+	ProximityOrFOV: newEither,
 }
 
 // Triggers returns the registered trigger names, sorted, for command-line

@@ -16,16 +16,38 @@ type delayCondition struct {
 	name       string
 	mode       string
 	adaptation time.Duration
+	// variant marks lagkit's earlier design: the proximity trigger alone,
+	// and snapshots held as well as inputs.
+	variant bool
 }
 
+// delayVariant prefixes the earlier design's conditions.
+const delayVariant = "prox-snap-"
+
 // delayConditions are the study's conditions: no compensation, regular
-// delay, and adaptive delay with 0, 1 and 2 s adaptation.
+// delay, and adaptive delay with 0, 1 and 2 s adaptation, as the study
+// ran them (adaptive delay triggered by proximity or field of view,
+// inputs held, snapshots not); then, in the one-on-one 150 ms block
+// only, the same delays in lagkit's earlier design (proximity alone,
+// inputs and snapshots held), kept as a variant.
 var delayConditions = []delayCondition{
-	{"none", delay.None, 0},
-	{"delay", delay.Regular, 0},
-	{"adaptive-0s", delay.Adaptive, 0},
-	{"adaptive-1s", delay.Adaptive, time.Second},
-	{"adaptive-2s", delay.Adaptive, 2 * time.Second},
+	{"none", delay.None, 0, false},
+	{"delay", delay.Regular, 0, false},
+	{"adaptive-0s", delay.Adaptive, 0, false},
+	{"adaptive-1s", delay.Adaptive, time.Second, false},
+	{"adaptive-2s", delay.Adaptive, 2 * time.Second, false},
+	{delayVariant + "delay", delay.Regular, 0, true},
+	{delayVariant + "adaptive-0s", delay.Adaptive, 0, true},
+	{delayVariant + "adaptive-1s", delay.Adaptive, time.Second, true},
+	{delayVariant + "adaptive-2s", delay.Adaptive, 2 * time.Second, true},
+}
+
+// delayConfig is the time delay of a condition.
+func delayConfig(dc delayCondition) delay.Config {
+	if dc.variant {
+		return delay.Config{Mode: dc.mode, Trigger: delay.Proximity, Adaptation: dc.adaptation}
+	}
+	return delay.Config{Mode: dc.mode, Trigger: delay.ProximityOrFOV, Adaptation: dc.adaptation, InputsOnly: true}
 }
 
 // Settings of the delay study's matches.
@@ -59,9 +81,13 @@ var delayExperiment = register(&Experiment{
 	Design: "One-on-one deathmatch on arena (2 bots, as in the adaptive time delay study) with one " +
 		"player at 20 ms round trip and the opponent at 50, 100 or 150 ms, and a team version " +
 		"(4 v 4 team deathmatch on arena, half of each team at 150 ms, the rest at 20 ms). " +
-		"Conditions: no compensation, regular delay (every player's inputs and snapshots held " +
-		"by the highest one-way latency minus its own), and adaptive delay (the same, only " +
-		"while enemies are within 20 m, until beyond 25 m) with 0, 1 and 2 s adaptation. The " +
+		"Conditions, as the study ran them: no compensation, regular delay (every player's inputs " +
+		"held by the highest one-way latency minus its own; snapshots are not held), and adaptive " +
+		"delay (the same, only while an enemy is within 20 m, until beyond 25 m, or either sees " +
+		"the other) with 0, 1 and 2 s adaptation. The variant prox-snap-* (one-on-one at 150 ms " +
+		"only) is lagkit's earlier design: adaptive delay on proximity alone, and snapshots held " +
+		"as well as inputs. delay_fire_hold_ms is the mean hold the low-latency players' trigger " +
+		"presses got on arrival. The " +
 		"study's game had no lag compensation, so every condition runs with policy none: a " +
 		"shot is tested against the present, and a shooter's effective lag is its round trip " +
 		"plus the interpolation delay plus any added delay. Bots at skill 0.8 carry the rifle " +
@@ -93,12 +119,16 @@ var delayExperiment = register(&Experiment{
 		for _, b := range blocks {
 			for rep := range b.reps {
 				for _, dc := range delayConditions {
+					if dc.variant && (b.layout != oneOnOne || b.rtt != 150) {
+						continue
+					}
+					cfg := delayConfig(dc)
 					cells = append(cells, Cell{
 						Index: len(cells), Condition: delayName(b.layout, b.rtt, dc.name), Replicate: rep,
 						Params: map[string]any{
 							"layout": b.layout.name, "map": "arena", "mode": string(b.layout.mode), "bots": b.layout.bots,
 							"base_rtt_ms": delayBaseRTT, "high_rtt_ms": b.rtt, "delay": dc.mode,
-							"adaptation_s": dc.adaptation.Seconds(), "trigger": delay.Proximity,
+							"adaptation_s": dc.adaptation.Seconds(), "trigger": cfg.Trigger, "inputs_only": cfg.InputsOnly,
 							"policy": "none", "skill": delaySkill, "minutes": b.minutes,
 						},
 					})
@@ -126,8 +156,9 @@ func runDelayCell(c Cell) (CellResult, error) {
 		BaseRTTms: delayBaseRTT, Skill: param(c, "skill"),
 		Delay: delay.Config{
 			Mode:       c.Params["delay"].(string),
-			Trigger:    delay.Proximity,
+			Trigger:    c.Params["trigger"].(string),
 			Adaptation: time.Duration(param(c, "adaptation_s") * float64(time.Second)),
+			InputsOnly: c.Params["inputs_only"] == true,
 		},
 	}
 	if layout == oneOnOne {
@@ -158,10 +189,11 @@ func delayMetrics(res *match.Result) map[string]float64 {
 		m["input_to_effect_ms_"+g] += p.InputToEffectMS
 		m["delay_active_share_"+g] += p.DelayActiveShare
 		m["delay_mean_ms_"+g] += p.DelayMeanMS
+		m["delay_fire_hold_ms_"+g] += p.DelayFireHoldMS
 	}
 	for _, g := range []string{"low", "high"} {
 		n := m["players_"+g]
-		for _, k := range []string{"input_to_effect_ms_", "delay_active_share_", "delay_mean_ms_"} {
+		for _, k := range []string{"input_to_effect_ms_", "delay_active_share_", "delay_mean_ms_", "delay_fire_hold_ms_"} {
 			m[k+g] = safeDiv(m[k+g], n)
 		}
 		m["hit_accuracy_"+g] = safeDiv(m["hits_"+g], m["shots_"+g])
@@ -177,7 +209,7 @@ func summariseDelay(r *Results, cells []CellResult) {
 	tbl := Table{Name: "delay_conditions", Title: "Per condition (accuracy pooled over matches, the rest mean per match)",
 		Columns: []string{"condition", "layout", "high_rtt_ms", "compensation", "hit_accuracy_low", "hit_accuracy_high",
 			"accuracy_gap", "accuracy_gap_ci95", "kill_gap", "input_to_effect_ms_low", "input_to_effect_ms_high",
-			"delay_active_share_low", "delay_mean_ms_low"}}
+			"delay_active_share_low", "delay_mean_ms_low", "delay_fire_hold_ms_low"}}
 	for _, name := range g.names {
 		accLow, accHigh := g.ratio(name, "hits_low", "shots_low"), g.ratio(name, "hits_high", "shots_high")
 		met := map[string]float64{
@@ -189,6 +221,7 @@ func summariseDelay(r *Results, cells []CellResult) {
 			"input_to_effect_ms_high": g.mean(name, "input_to_effect_ms_high"),
 			"delay_active_share_low":  g.mean(name, "delay_active_share_low"),
 			"delay_mean_ms_low":       g.mean(name, "delay_mean_ms_low"),
+			"delay_fire_hold_ms_low":  g.mean(name, "delay_fire_hold_ms_low"),
 			"shots_low":               g.sum(name, "shots_low"),
 			"shots_high":              g.sum(name, "shots_high"),
 		}
@@ -197,7 +230,7 @@ func summariseDelay(r *Results, cells []CellResult) {
 		tbl.Rows = append(tbl.Rows, []string{name, fmt.Sprint(c0.Params["layout"]), fnum(param(c0, "high_rtt_ms")),
 			compensation(name), fnum(accLow), fnum(accHigh), fnum(accLow - accHigh), fnum(g.ci(name, "accuracy_gap")),
 			fnum(met["kill_gap"]), fnum(met["input_to_effect_ms_low"]), fnum(met["input_to_effect_ms_high"]),
-			fnum(met["delay_active_share_low"]), fnum(met["delay_mean_ms_low"])})
+			fnum(met["delay_active_share_low"]), fnum(met["delay_mean_ms_low"]), fnum(met["delay_fire_hold_ms_low"])})
 	}
 	r.Tables = append(r.Tables, tbl)
 	// Against no compensation: fairness (accuracy and kill gaps) and the
@@ -216,7 +249,20 @@ func summariseDelay(r *Results, cells []CellResult) {
 			pairedTests(r, g, "accuracy_gap", "accuracy_gap", name, b)
 			pairedTests(r, g, "kill_gap", "kill_gap", name, b)
 			if dc.mode == delay.Adaptive {
-				pairedTests(r, g, "input_to_effect_ms_low", "input_to_effect_ms_low", prefix+"delay", b)
+				regular := prefix + "delay"
+				if dc.variant {
+					regular = prefix + delayVariant + "delay"
+				}
+				pairedTests(r, g, "input_to_effect_ms_low", "input_to_effect_ms_low", regular, b)
+			}
+		}
+		// Adaptation time: the study found 0 s lowered the low-latency
+		// player's accuracy against 1 s (section 4.3, Figure 19d).
+		for _, v := range []string{"", delayVariant} {
+			a, b := prefix+v+"adaptive-0s", prefix+v+"adaptive-1s"
+			if len(g.cells[a]) > 0 && len(g.cells[b]) > 0 {
+				pairedTests(r, g, "hit_accuracy_low", "hit_accuracy_low", a, b)
+				pairedTests(r, g, "delay_fire_hold_ms_low", "delay_fire_hold_ms_low", a, b)
 			}
 		}
 	}
@@ -230,10 +276,11 @@ func summariseDelay(r *Results, cells []CellResult) {
 
 // compensation returns the compensation part of a condition's name.
 func compensation(name string) string {
+	best := name
 	for _, dc := range delayConditions {
-		if strings.HasSuffix(name, "-"+dc.name) {
-			return dc.name
+		if strings.HasSuffix(name, "-"+dc.name) && (best == name || len(dc.name) > len(best)) {
+			best = dc.name
 		}
 	}
-	return name
+	return best
 }

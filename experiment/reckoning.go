@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/match"
@@ -15,7 +16,7 @@ import (
 
 // reckoningConditions are the replay's two methods, at equal middle
 // thresholds.
-var reckoningConditions = []string{"dead", "led"}
+var reckoningConditions = []string{"dead", "led", "dead" + firstOrder, "led" + firstOrder}
 
 // liveLosses are the live matches' loss rates per link direction.
 var liveLosses = []float64{0, 0.01, 0.05, 0.10}
@@ -33,15 +34,29 @@ func liveCondition(method string, loss float64) string {
 type replayCondition struct {
 	name, method string
 	eta          float64
+	order        reckoning.Order
 }
 
+// firstOrder suffixes the first-order variant's conditions.
+const firstOrder = " first-order"
+
 // replayConditions are dead and led reckoning at the middle threshold,
-// then dead reckoning at the frontier's other thresholds ("dead 0.5 m").
+// then dead reckoning at the frontier's other thresholds ("dead 0.5 m"),
+// all second order as the study projected; then the frontier and both
+// methods again in first order, lagkit's earlier design, kept as a
+// variant ("dead first-order").
 func replayConditions() []replayCondition {
-	out := []replayCondition{{"dead", "dead", reckoning.DefaultEta}, {"led", "led", reckoning.DefaultEta}}
-	for _, eta := range reckoning.FrontierEtas {
-		if eta != reckoning.DefaultEta {
-			out = append(out, replayCondition{fmt.Sprintf("dead %.3g m", eta), "dead", eta})
+	var out []replayCondition
+	for _, o := range []reckoning.Order{reckoning.Second, reckoning.First} {
+		suffix := ""
+		if o == reckoning.First {
+			suffix = firstOrder
+		}
+		out = append(out, replayCondition{"dead" + suffix, "dead", reckoning.DefaultEta, o}, replayCondition{"led" + suffix, "led", reckoning.DefaultEta, o})
+		for _, eta := range reckoning.FrontierEtas {
+			if eta != reckoning.DefaultEta {
+				out = append(out, replayCondition{fmt.Sprintf("dead %.3g m", eta) + suffix, "dead", eta, o})
+			}
 		}
 	}
 	return out
@@ -55,8 +70,8 @@ var _ = register(&Experiment{
 		"records every living player's position at every 64 Hz server tick. A third of the " +
 		"players (two per team) are held out; the trend maps (one per team, 100 x 100 cells) " +
 		"are built from the other players' paths. Each held-out path is replayed at 64 Hz " +
-		"through a sender and a receiver model (first order, velocity from the last two " +
-		"positions, a new path at each respawn): dead reckoning at the study's middle " +
+		"through a sender and a receiver model (second order as the study projected: velocity from the last two " +
+		"positions and acceleration from the last three; a new path at each respawn): dead reckoning at the study's middle " +
 		"threshold (38.1 cm), led reckoning between 9.5 and 66.7 cm from the trend map of the player's team, " +
 		"with B = K/η. The study gives K no value (section VII-A: its blend time was tuned by hand), and " +
 		"lagkit never sets it from the figures the replay is compared with: each replicate calibrates K on " +
@@ -71,7 +86,8 @@ var _ = register(&Experiment{
 		"Dead reckoning also replays the same paths at thresholds of 0.2, 0.3, 0.5 and 0.667 m: the frontier of " +
 		"updates against error that raising or lowering one threshold gives. Led reckoning is worth its trend map " +
 		"only where it lies below that frontier, so the report also gives dead reckoning's updates per second at " +
-		"led reckoning's error, interpolated between the two thresholds whose errors straddle it. " +
+		"led reckoning's error, interpolated between the two thresholds whose errors straddle it. The same " +
+		"conditions run again in first order (velocity only, lagkit's earlier design), named \"... first-order\". " +
 		"Live. The study had no network, so the methods also run live: capture the flag on metro " +
 		"with 12 bots at a 50 ms round trip and 0, 1, 5 or 10% loss on every link in each direction, " +
 		"the server sending each client full snapshots (full) or, by threshold replication, a " +
@@ -96,7 +112,7 @@ var _ = register(&Experiment{
 			for _, c := range replayConditions() {
 				cells = append(cells, Cell{Index: len(cells), Condition: c.name, Replicate: rep,
 					Params: map[string]any{"part": "replay", "method": c.method, "map": "metro", "mode": "ctf", "bots": 12, "minutes": minutes,
-						"frame_hz": 64, "order": 1, "grid": reckoning.DefaultGrid, "hold_out_every": 3,
+						"frame_hz": 64, "order": int(c.order), "grid": reckoning.DefaultGrid, "hold_out_every": 3,
 						"eta_min_m": reckoning.DefaultEtaMin, "eta_m": c.eta, "eta_max_m": reckoning.DefaultEtaMax,
 						"k": "calibrated on the trend maps' paths"}})
 			}
@@ -139,7 +155,7 @@ var _ = register(&Experiment{
 // reckoning study's.
 const ledWhy = "The study replayed 500 paths of recorded professional play on Inferno at 60 frames a second with " +
 	"second-order projection, its blend time tuned by hand; lagkit replays its bots' paths, which follow nav grid routes " +
-	"between objectives on lagkit's maps, at 64 Hz with first-order projection, its K calibrated on the paths that " +
+	"between objectives on lagkit's maps, at 64 Hz with second-order projection from the recorded positions, its K calibrated on the paths that " +
 	"build the trend maps, so the updates it needs at a given threshold differ with the movement replayed."
 
 // runReckoning runs a replay or a live cell.
@@ -165,16 +181,15 @@ func runReckoning(c Cell) (CellResult, error) {
 // time at eta is gap/speed, so K = eta × gap / speed. The study's update
 // rate and errors, the figures the replay is compared with, play no
 // part.
-func calibrateK(train []reckoning.Sample, eta float64) (k, gap, speed float64) {
+func calibrateK(train []reckoning.Sample, eta float64, order reckoning.Order) (k, gap, speed float64) {
 	var gapSum, speedSum float64
 	var gaps, moving int
 	for _, tr := range reckoning.Tracks(train) {
-		snd := reckoning.Sender{Policy: reckoning.Dead{Threshold: eta}, Order: reckoning.First}
+		snd := reckoning.Sender{Policy: reckoning.Dead{Threshold: eta}, Order: order}
 		var last reckoning.State
 		for i, sm := range tr.Samples {
-			st := reckoning.State{T: sm.T, Pos: sm.Pos}
+			st := reckoning.PathState(tr.Samples, i)
 			if i > 0 {
-				st.Vel = sm.Pos.Sub(tr.Samples[i-1].Pos).Scale(1 / (sm.T - tr.Samples[i-1].T).Seconds())
 				if v := st.Vel.Len(); v > 0.5 {
 					speedSum += v
 					moving++
@@ -182,7 +197,7 @@ func calibrateK(train []reckoning.Sample, eta float64) (k, gap, speed float64) {
 			}
 			if _, due := snd.Step(st, i == 0); due {
 				if i > 0 {
-					gapSum += sm.Pos.Dist(last.Extrapolate(sm.T, reckoning.First))
+					gapSum += sm.Pos.Dist(last.Extrapolate(sm.T, order))
 					gaps++
 				}
 				last = st
@@ -225,7 +240,11 @@ func runReplay(c Cell) (CellResult, error) {
 	if err != nil {
 		return CellResult{}, err
 	}
-	k, calGap, calSpeed := calibrateK(train, reckoning.DefaultEta)
+	order := reckoning.Order(param(c, "order"))
+	if order != reckoning.Second {
+		order = reckoning.First
+	}
+	k, calGap, calSpeed := calibrateK(train, reckoning.DefaultEta, order)
 	policy := func(team int) reckoning.Policy {
 		if c.Params["method"] == "led" {
 			return reckoning.Led{Trend: trends[team], EtaMin: param(c, "eta_min_m"), EtaMid: param(c, "eta_m"),
@@ -233,7 +252,7 @@ func runReplay(c Cell) (CellResult, error) {
 		}
 		return reckoning.Dead{Threshold: param(c, "eta_m"), Blend: reckoning.BlendTime(k, param(c, "eta_m"))}
 	}
-	players := reckoning.Replay(held, policy)
+	players := reckoning.ReplayOrder(held, policy, order)
 	if len(players) == 0 {
 		return CellResult{}, fmt.Errorf("reckoning: seed %d: no held-out paths to replay", c.Seed)
 	}
@@ -261,12 +280,16 @@ func summariseReckoning(r *Results, cells []CellResult) {
 			"updates_vs_dead", "error_vs_dead", "paths", "replayed_s", "k_m_s", "calibration_gap_m", "calibration_speed_mps"}}
 	frontier := Table{Name: "reckoning_frontier", Title: "Updates against error on replayed paths: dead reckoning over thresholds, and led reckoning (pooled)",
 		Columns: []string{"condition", "method", "eta_m", "updates_per_s", "position_error_mean_m", "updates_vs_dead", "error_vs_dead"}}
-	var dead []reckoning.FrontierPoint
-	deadUpd, deadErr := g.ratio("dead", "updates", "seconds"), g.ratio("dead", "error_sum_m", "frames")
+	dead := map[string][]reckoning.FrontierPoint{} // by order suffix
 	for _, name := range g.names {
 		if _, ok := g.cells[name][0].Cell.Params["loss"]; ok {
 			continue // a live condition
 		}
+		suffix := ""
+		if strings.HasSuffix(name, firstOrder) {
+			suffix = firstOrder
+		}
+		deadUpd, deadErr := g.ratio("dead"+suffix, "updates", "seconds"), g.ratio("dead"+suffix, "error_sum_m", "frames")
 		met := map[string]float64{
 			"updates_per_s":         g.ratio(name, "updates", "seconds"),
 			"position_error_mean_m": g.ratio(name, "error_sum_m", "frames"),
@@ -284,7 +307,7 @@ func summariseReckoning(r *Results, cells []CellResult) {
 		vsUpd, vsErr := fnum(safeDiv(met["updates_per_s"], deadUpd)-1), fnum(safeDiv(met["position_error_mean_m"], deadErr)-1)
 		etaCell := fnum(eta)
 		if method == "dead" {
-			dead = append(dead, reckoning.FrontierPoint{Eta: eta, UpdatesPerS: met["updates_per_s"], ErrorMean: met["position_error_mean_m"]})
+			dead[suffix] = append(dead[suffix], reckoning.FrontierPoint{Eta: eta, UpdatesPerS: met["updates_per_s"], ErrorMean: met["position_error_mean_m"]})
 		} else {
 			etaCell = fmt.Sprintf("%s-%s", fnum(param(g.cells[name][0].Cell, "eta_min_m")), fnum(param(g.cells[name][0].Cell, "eta_max_m")))
 		}
@@ -299,9 +322,11 @@ func summariseReckoning(r *Results, cells []CellResult) {
 	r.Tables = append(r.Tables, tbl, frontier, equalError(r, g, dead))
 	// Pair the methods path by path: the same held-out player of the
 	// same replicate.
-	for _, metric := range []string{"updates_per_s", "position_error_mean_m"} {
-		xa, xb := pairPlayers(g, "dead", "led", metric)
-		AddPaired(r, metric, "dead", "led", xa, xb, "paired by held-out path (replicate and player)")
+	for _, suffix := range []string{"", firstOrder} {
+		for _, metric := range []string{"updates_per_s", "position_error_mean_m"} {
+			xa, xb := pairPlayers(g, "dead"+suffix, "led"+suffix, metric)
+			AddPaired(r, metric, "dead"+suffix, "led"+suffix, xa, xb, "paired by held-out path (replicate and player)")
+		}
 	}
 	r.Plots = append(r.Plots,
 		Plot{Name: "reckoning_updates", Title: "Updates per second on replayed paths", Kind: "bar",
@@ -319,23 +344,30 @@ func summariseReckoning(r *Results, cells []CellResult) {
 // reckoning's error: dead reckoning's updates per second there, from the
 // frontier, and led reckoning's saving against them, which it also adds
 // to the led condition's metrics.
-func equalError(r *Results, g groups, dead []reckoning.FrontierPoint) Table {
-	t := Table{Name: "reckoning_equal_error", Title: "Led reckoning against dead reckoning at the same mean error (pooled; dead reckoning interpolated between thresholds)",
-		Columns: []string{"led_error_m", "led_updates_per_s", "dead_eta_m_at_that_error", "dead_updates_per_s_at_that_error", "led_vs_dead_at_equal_error"}}
-	if len(g.cells["led"]) == 0 {
-		return t
-	}
-	ledErr, ledUpd := g.ratio("led", "error_sum_m", "frames"), g.ratio("led", "updates", "seconds")
-	row := []string{fnum(ledErr), fnum(ledUpd), "outside the thresholds replayed", "", ""}
-	if upd, eta, ok := reckoning.UpdatesAtError(dead, ledErr); ok {
-		saving := safeDiv(ledUpd, upd) - 1
-		row = []string{fnum(ledErr), fnum(ledUpd), fnum(eta), fnum(upd), fnum(saving)}
-		for i := range r.Conditions {
-			if r.Conditions[i].Name == "led" {
-				r.Conditions[i].Metrics["updates_vs_dead_at_equal_error"] = saving
+func equalError(r *Results, g groups, dead map[string][]reckoning.FrontierPoint) Table {
+	t := Table{Name: "reckoning_equal_error", Title: "Led reckoning against dead reckoning at the same mean error (pooled; dead reckoning interpolated between thresholds), by projection order",
+		Columns: []string{"order", "led_error_m", "led_updates_per_s", "dead_eta_m_at_that_error", "dead_updates_per_s_at_that_error", "led_vs_dead_at_equal_error"}}
+	for _, suffix := range []string{"", firstOrder} {
+		led := "led" + suffix
+		if len(g.cells[led]) == 0 {
+			continue
+		}
+		order := "second"
+		if suffix != "" {
+			order = "first"
+		}
+		ledErr, ledUpd := g.ratio(led, "error_sum_m", "frames"), g.ratio(led, "updates", "seconds")
+		row := []string{order, fnum(ledErr), fnum(ledUpd), "outside the thresholds replayed", "", ""}
+		if upd, eta, ok := reckoning.UpdatesAtError(dead[suffix], ledErr); ok {
+			saving := safeDiv(ledUpd, upd) - 1
+			row = []string{order, fnum(ledErr), fnum(ledUpd), fnum(eta), fnum(upd), fnum(saving)}
+			for i := range r.Conditions {
+				if r.Conditions[i].Name == led {
+					r.Conditions[i].Metrics["updates_vs_dead_at_equal_error"] = saving
+				}
 			}
 		}
+		t.Rows = append(t.Rows, row)
 	}
-	t.Rows = append(t.Rows, row)
 	return t
 }

@@ -32,8 +32,8 @@ func TestReckoningTinyRun(t *testing.T) {
 		c.Index, c.Seed = len(cells), 7
 		cells = append(cells, c)
 	}
-	if len(cells) != 9 {
-		t.Fatalf("%d cells: want replay dead, led and dead at four more thresholds, and live full, dead and led", len(cells))
+	if len(cells) != 15 {
+		t.Fatalf("%d cells: want replay dead, led and dead at four more thresholds in both orders, and live full, dead and led", len(cells))
 	}
 	var results []CellResult
 	for _, c := range cells {
@@ -49,7 +49,7 @@ func TestReckoningTinyRun(t *testing.T) {
 	for _, c := range res.Conditions {
 		met[c.Name] = c.Metrics
 	}
-	for _, name := range []string{"dead", "led", "live full 5% loss", "live dead 5% loss", "live led 5% loss"} {
+	for _, name := range []string{"dead", "led", "dead first-order", "led first-order", "live full 5% loss", "live dead 5% loss", "live led 5% loss"} {
 		if met[name] == nil || met[name]["updates_per_s"] <= 0 {
 			t.Errorf("condition %q missing or sent nothing: %v", name, met[name])
 		}

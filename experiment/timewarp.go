@@ -22,11 +22,21 @@ import (
 // round trips and loadouts of the study's conditions, and the cost
 // part's sweeps.
 var (
-	warpConditions = []string{"none", "timewarp", "timewarp-predict", "tlc"}
+	warpConditions = []string{"none", "predict", "timewarp", "timewarp-predict", "tlc"}
 	warpRTTs       = []int{0, 75, 150, 300}
 	warpWeapons    = []string{"rifle", "pistol"}
 	warpEntities   = []int{10, 25, 50, 100}
 	warpRewindsMS  = []int{0, 50, 100, 200, 300}
+	// warpLoadPlayers are the load part's crowd sizes: the study's 5 to
+	// 50 AI (section 3.5.1, Figure 3.4) and beyond.
+	warpLoadPlayers = []int{5, 10, 15, 20, 30, 40, 50, 75, 100}
+)
+
+// The load part's settings, as the study's time warp test ran (section
+// 3.5.1): each player warped once a second, 50 ms back.
+const (
+	warpLoadRewind = 50 * time.Millisecond
+	warpLoadTicks  = 320 // 5 s of ticks measured per arm
 )
 
 // warpWindow is the time warp window of every time warp cell.
@@ -40,7 +50,10 @@ var warpTiming sync.RWMutex
 var _ = register(&Experiment{
 	Name:  "timewarp",
 	Title: "What does time warp cost, and does it help hitscan and projectile shooters hit?",
-	Design: "Two parts. Cost: scripted players (walking in circles, turning their aim, firing in " +
+	Design: "Three parts. Load (the study's time warp test, section 3.5.1): server time per tick with 5 to 100 " +
+		"scripted players (as in the cost part), without warps and with a 50 ms warp per player a second, each " +
+		"arm 320 ticks on a fresh crowd, measured alone on this machine; a power law fitted to each arm " +
+		"extrapolates the players at which a tick would take its whole 15.625 ms. Cost: scripted players (walking in circles, turning their aim, firing in " +
 		"bursts, half with the rifle and half with the projectile pistol) on courtyard with a " +
 		"500 ms time warp window; after 160 ticks, one warp re-simulates the last 0, 50, 100, " +
 		"200 or 300 ms for one late player among 10, 25, 50 or 100 players (Server.Resimulate, " +
@@ -57,7 +70,8 @@ var _ = register(&Experiment{
 		"the seed) at 0, 75, 150 or 300 ms round trip (the study's latencies, section 3.4.2, where three " +
 		"of four players got the latency and one kept 0 ms) and the others on a LAN (0 ms), all carrying " +
 		"the hitscan rifle or the projectile pistol (60 m/s), played " +
-		"with no compensation (policy none), time warp (policy none, late commands inserted at " +
+		"with no compensation (policy none), prediction alone (policy none, clients draw opponents " +
+		"extrapolated to the received server time: the study's prediction arm), time warp (policy none, late commands inserted at " +
 		"their issue tick), time warp with prediction (clients draw opponents extrapolated to the " +
 		"received server time instead of interpolating 100 ms behind it), and traditional lag " +
 		"compensation (tlc, the reference; it does not compensate projectiles). Half the players " +
@@ -79,6 +93,11 @@ var _ = register(&Experiment{
 			cells = append(cells, Cell{Index: len(cells), Condition: fmt.Sprintf("cost_entities%d", n),
 				Params: map[string]any{"part": "cost", "entities": n, "repeats": repeats, "map": "courtyard"}})
 		}
+		for _, n := range warpLoadPlayers {
+			cells = append(cells, Cell{Index: len(cells), Condition: fmt.Sprintf("load_players%d", n),
+				Params: map[string]any{"part": "load", "players": n, "ticks": warpLoadTicks, "map": "courtyard",
+					"warps_per_player_s": 1, "rewind_ms": warpLoadRewind.Milliseconds()}})
+		}
 		for rep := range reps {
 			for _, wp := range warpWeapons {
 				for _, rtt := range warpRTTs {
@@ -94,8 +113,11 @@ var _ = register(&Experiment{
 		return cells
 	},
 	RunCell: func(c Cell) (CellResult, error) {
-		if c.Params["part"] == "cost" {
+		switch c.Params["part"] {
+		case "cost":
 			return warpCost(int(param(c, "entities")), int(param(c, "repeats")))
+		case "load":
+			return warpLoad(int(param(c, "players")), int(param(c, "ticks")))
 		}
 		warpTiming.RLock()
 		defer warpTiming.RUnlock()
@@ -106,6 +128,8 @@ var _ = register(&Experiment{
 			Loadout: []string{fmt.Sprint(c.Params["weapon"])}, Policy: lagcomp.Config{Name: "none"},
 		}
 		switch c.Params["compensation"] {
+		case "predict":
+			cfg.Display = client.Extrapolate
 		case "timewarp":
 			cfg.TimeWarp = warpWindow
 		case "timewarp-predict":
@@ -129,6 +153,15 @@ var _ = register(&Experiment{
 				"server could handle (section 4.2.1, Figure 4.10)",
 			Why: "lagkit's time warp re-simulates only what a late command can affect (its player, and the players whose damage changes), " +
 				"so its cost is meant to grow linearly with entities: an exponent near 1 is the design's aim, not a failure to reproduce."},
+		{Metric: "saturation_players_warp", Condition: "load_fit", Value: 45, Source: "timewarp",
+			Location: "section 4.2.1, Figure 4.10", Printed: "stops at 45 AI", Unit: "players at which a tick takes its whole duration",
+			Check: Verified,
+			Detail: "the study's JavaScript server, with a 50 ms warp per AI per second, could take no more than 45 AI (its CPU " +
+				"load against AI, section 3.5.1); lagkit's figure is extrapolated from a power law fitted to its time per " +
+				"tick with a 50 ms warp per player a second, on this machine",
+			Why: "a Go server that re-simulates only the players a late command affects, on another machine, against a " +
+				"JavaScript server that re-ran every entity's events: the figures measure two implementations, not time warp " +
+				"itself."},
 	},
 })
 
@@ -259,6 +292,7 @@ func Exponent(xs, ys []float64) float64 {
 func summariseTimeWarp(r *Results, cells []CellResult) {
 	g := group(cells)
 	summariseWarpCost(r, g)
+	summariseWarpLoad(r, g)
 	summariseWarpAccuracy(r, g)
 }
 
@@ -370,7 +404,7 @@ func summariseWarpAccuracy(r *Results, g groups) {
 			if rtt == 0 {
 				groups = []string{"hit_accuracy"}
 			}
-			for _, pair := range [][2]string{{"none", "timewarp"}, {"timewarp", "timewarp-predict"}, {"none", "tlc"}, {"timewarp-predict", "tlc"}} {
+			for _, pair := range [][2]string{{"none", "predict"}, {"none", "timewarp"}, {"timewarp", "timewarp-predict"}, {"none", "tlc"}, {"timewarp-predict", "tlc"}} {
 				a, b := warpCondition(wp, rtt, pair[0]), warpCondition(wp, rtt, pair[1])
 				for _, metric := range groups {
 					xa, xb := pairPlayers(g, a, b, metric)

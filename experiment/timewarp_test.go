@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -47,4 +48,32 @@ func TestTimeWarpTiny(t *testing.T) {
 	if !fitted || len(res.Tests) == 0 {
 		t.Fatalf("summary: fitted %v, %d tests", fitted, len(res.Tests))
 	}
+}
+
+// TestTimeWarpLoad measures two small crowds: warps cost time, and the
+// summary fits both arms and extrapolates a saturation.
+func TestTimeWarpLoad(t *testing.T) {
+	var cells []CellResult
+	for _, n := range []int{5, 20} {
+		r, err := warpLoad(n, 32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(r.Metrics["tick_us_nowarp"] > 0 && r.Metrics["tick_us_warp"] > 0 && r.Metrics["load_warp"] > 0) {
+			t.Fatalf("%d players: metrics %v", n, r.Metrics)
+		}
+		r.Cell = Cell{Condition: fmt.Sprintf("load_players%d", n), Params: map[string]any{"part": "load", "players": n}}
+		cells = append(cells, r)
+	}
+	e, _ := Get("timewarp")
+	res := Summarise(e, cells, Options{Seed: 1, Quick: true})
+	for _, c := range res.Conditions {
+		if c.Name == "load_fit" {
+			if v := c.Metrics["load_exponent_warp"]; math.IsNaN(v) || v <= 0 {
+				t.Fatalf("load exponent %v", v)
+			}
+			return
+		}
+	}
+	t.Fatal("no load_fit condition")
 }

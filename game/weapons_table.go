@@ -54,6 +54,23 @@ var defaultWeapons = []Weapon{
 		Name: "rocket", Kind: Projectile, FireInterval: PerMinute(50), Magazine: 1, ReloadTime: Seconds(1.0),
 		Range: 150, Speed: 25, Damage: damage(100, 100, 100), SplashRadius: 4, SplashDamage: 100, Pellets: 1,
 	},
+	// The thesis's CS:GO experiment on tlc allowed only the P250 pistol
+	// ([lee-thesis], chapter 4): a hitscan pistol. Its published figures
+	// (docs/references.md, "The P250"): 400 rounds/min (lagkit has no
+	// semi-automatic fire, so it fires every 150 ms while held),
+	// 38 damage to the body, four times that to the head and three
+	// quarters to the legs (rounded down), 13 rounds, a 2.2 s reload and
+	// a range of 4096 units (78 m at 1.905 cm a unit). Spread and recoil
+	// are the projectile pistol's, so the two pistols differ in how their
+	// shots travel and in the P250's figures, and nothing was tuned to the
+	// thesis's accuracies. Last in the table, so that adding it changed no
+	// weapon's index.
+	{
+		Name: "p250", Kind: Hitscan, FireInterval: PerMinute(400), Magazine: 13, ReloadTime: Seconds(2.2),
+		Range: 78, Damage: damage(152, 38, 28),
+		Spread: Degrees(0.3), SpreadGrowth: Degrees(0.2), SpreadMax: Degrees(1.5),
+		Recoil: Degrees(0.5), RecoilMax: Degrees(3.0), Pellets: 1,
+	},
 }
 
 // damage returns the damage per part, both legs taking legs.
@@ -77,9 +94,10 @@ func Seconds(s float64) time.Duration {
 }
 
 // DefaultWeapons returns lagkit's built-in weapons, in the order rifle,
-// sniper, pistol, shotgun, rocket: the hitscan rifle of the ALC study
-// (Rifle), a 40 rounds/min sniper, a projectile pistol, a nine-pellet
-// shotgun, and a rocket with area damage.
+// sniper, pistol, shotgun, rocket, p250: the hitscan rifle of the ALC
+// study (Rifle), a 40 rounds/min sniper, a projectile pistol, a
+// nine-pellet shotgun, a rocket with area damage, and a hitscan pistol
+// with the P250's figures.
 func DefaultWeapons() []Weapon { return slices.Clone(defaultWeapons) }
 
 // SelectWeapons returns the weapons of all named by names, in that

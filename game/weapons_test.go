@@ -16,10 +16,10 @@ func TestShippedWeapons(t *testing.T) {
 	for _, w := range ws {
 		names = append(names, w.Name)
 	}
-	if got := strings.Join(names, " "); got != "rifle sniper pistol shotgun rocket" {
-		t.Fatalf("shipped weapons %q, want rifle sniper pistol shotgun rocket", got)
+	if got := strings.Join(names, " "); got != "rifle sniper pistol shotgun rocket p250" {
+		t.Fatalf("shipped weapons %q, want rifle sniper pistol shotgun rocket p250", got)
 	}
-	rifle, sniper, pistol, shotgun, rocket := ws[0], ws[1], ws[2], ws[3], ws[4]
+	rifle, sniper, pistol, shotgun, rocket, p250 := ws[0], ws[1], ws[2], ws[3], ws[4], ws[5]
 	if rifle != Rifle() {
 		t.Errorf("Rifle() = %+v, want the shipped rifle %+v", Rifle(), rifle)
 	}
@@ -41,6 +41,10 @@ func TestShippedWeapons(t *testing.T) {
 		{"rocket: a projectile at 25 m/s with 100 direct damage", rocket.Kind == Projectile && rocket.Speed == 25 && rocket.Damage[PartTorso] == 100},
 		{"rocket: splash of 100 over 4 m", rocket.SplashRadius == 4 && rocket.SplashDamage == 100},
 		{"rocket: 50 rounds/min, one round and a reload", rocket.FireInterval == 1200*time.Millisecond && rocket.Magazine == 1 && rocket.ReloadTime > 0},
+		{"p250: hitscan, 400 rounds/min, 13 rounds, 2.2 s reload", p250.Kind == Hitscan && p250.FireInterval == 150*time.Millisecond && p250.Magazine == 13 && p250.ReloadTime == 2200*time.Millisecond},
+		{"p250: 38 to the body, x4 to the head, x0.75 to the legs", p250.Damage == [NumParts]int16{152, 38, 28, 28}},
+		{"p250: 4096 units of range at 1.905 cm", math.Abs(p250.Range-4096*0.01905) < 0.05},
+		{"p250: the projectile pistol's spread and recoil", p250.Spread == pistol.Spread && p250.SpreadMax == pistol.SpreadMax && p250.RecoilMax == pistol.RecoilMax},
 	}
 	for _, c := range checks {
 		if !c.ok {
@@ -95,7 +99,7 @@ func TestSelectWeapons(t *testing.T) {
 		names []string
 		want  string
 	}{
-		{[]string{"rifle", "laser"}, `game: unknown weapon "laser" (known: rifle, sniper, pistol, shotgun, rocket)`},
+		{[]string{"rifle", "laser"}, `game: unknown weapon "laser" (known: rifle, sniper, pistol, shotgun, rocket, p250)`},
 		{[]string{"rifle", "rifle"}, `game: weapon "rifle" selected twice`},
 		{nil, `game: 0 weapons selected, want 1 to 32`},
 	}

@@ -180,6 +180,9 @@ type PlayerResult struct {
 	Predicting       bool    `json:"predicting"`
 	DelayActiveShare float64 `json:"delay_active_share"`
 	DelayMeanMS      float64 `json:"delay_mean_ms"`
+	// DelayFireHoldMS is the mean hold the time delay gave the player's
+	// trigger presses on arrival (omitted without time delay).
+	DelayFireHoldMS float64 `json:"delay_fire_hold_ms,omitempty"`
 	// BytesPerS is what the server sent the player's client per second,
 	// on the wire (datagrams with their IPv4 and UDP headers), and
 	// UpdatesSent the other players' states it sent under threshold
@@ -323,6 +326,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 			pr.HitAccuracy = float64(pr.Hits) / float64(pr.Shots)
 		}
 		pr.InputToEffectMS, pr.DelayActiveShare, pr.DelayMeanMS = delayResults(info.Delay, rtts[i]/2)
+		pr.DelayFireHoldMS = msOf(info.Delay.FireHold)
 		pr.BytesPerS, pr.UpdatesSent = float64(sim.WireBytes(info))/cfg.Duration.Seconds(), info.UpdatesSent
 		pr.DisplayErrorM, pr.DisplaySamples = obs.display[i].Mean(), obs.display[i].N
 		pr.Predicting = p.Client.Predicting()

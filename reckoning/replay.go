@@ -64,12 +64,17 @@ func div(a, b float64) float64 {
 // policy of its team, first order, and sums the results per player,
 // ordered by player number.
 func Replay(samples []Sample, policy func(team int) Policy) []ReplayResult {
+	return ReplayOrder(samples, policy, First)
+}
+
+// ReplayOrder is Replay with reckoning of order o on both sides.
+func ReplayOrder(samples []Sample, policy func(team int) Policy, o Order) []ReplayResult {
 	var out []ReplayResult
 	for _, tr := range Tracks(samples) {
 		if len(tr.Samples) < 2 {
 			continue
 		}
-		r := ReplayTrack(tr.Samples, policy(tr.Team))
+		r := ReplayTrackOrder(tr.Samples, policy(tr.Team), o)
 		r.Player, r.Team = tr.Player, tr.Team
 		if n := len(out); n > 0 && out[n-1].Player == tr.Player {
 			out[n-1].add(r)
@@ -85,14 +90,19 @@ func Replay(samples []Sample, policy func(team int) Policy) []ReplayResult {
 // last two positions; the receiver's position is measured at every
 // frame, after any update of that frame.
 func ReplayTrack(path []Sample, policy Policy) ReplayResult {
-	snd := Sender{Policy: policy, Order: First}
-	rcv := Model{Order: First}
+	return ReplayTrackOrder(path, policy, First)
+}
+
+// ReplayTrackOrder is ReplayTrack with reckoning of order o on both
+// sides; second order takes the acceleration, as the led reckoning
+// study's projection did ([led], equations 2 to 6), from the last three
+// positions: the change between the last two velocities.
+func ReplayTrackOrder(path []Sample, policy Policy, o Order) ReplayResult {
+	snd := Sender{Policy: policy, Order: o}
+	rcv := Model{Order: o}
 	var r ReplayResult
 	for i, s := range path {
-		st := State{T: s.T, Pos: s.Pos}
-		if i > 0 {
-			st.Vel = s.Pos.Sub(path[i-1].Pos).Scale(1 / (s.T - path[i-1].T).Seconds())
-		}
+		st := PathState(path, i)
 		if blend, due := snd.Step(st, i == 0); due {
 			rcv.Update(st, blend)
 			r.Updates++
@@ -104,6 +114,23 @@ func ReplayTrack(path []Sample, policy Policy) ReplayResult {
 		r.Seconds = (path[len(path)-1].T - path[0].T).Seconds()
 	}
 	return r
+}
+
+// PathState returns the kinematic state at path[i]: its position, the
+// velocity from the last two positions and the acceleration from the
+// last three (zero where the path has too few).
+func PathState(path []Sample, i int) State {
+	st := State{T: path[i].T, Pos: path[i].Pos}
+	vel := func(j int) geom.Vec3 {
+		return path[j].Pos.Sub(path[j-1].Pos).Scale(1 / (path[j].T - path[j-1].T).Seconds())
+	}
+	if i > 0 {
+		st.Vel = vel(i)
+	}
+	if i > 1 {
+		st.Acc = st.Vel.Sub(vel(i - 1)).Scale(1 / (path[i].T - path[i-1].T).Seconds())
+	}
+	return st
 }
 
 // HoldOut splits samples into the players to replay and the players to

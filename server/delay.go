@@ -24,8 +24,8 @@ import (
 // held stream D - MoveSlack late for as long as commands keep coming
 // without a hold. Raise MoveSlack with Max to equalise larger gaps.
 //
-// Snapshots to client i wait in a small queue for its added delay,
-// rounded to whole ticks (the server sends only at ticks), and go out in
+// Snapshots to client i wait in a small queue for its added delay
+// (none under delay.Config.InputsOnly), rounded to whole ticks (the server sends only at ticks), and go out in
 // the order they were built. The round-trip estimates keep measuring the
 // network alone: the server takes a held snapshot's release as its send
 // time, and the snapshot's echo hold includes its wait, so the client's
@@ -114,7 +114,7 @@ func (s *Server) enemySlots(i, j int) bool {
 // snapshots already waiting.
 func (s *Server) snapshotDue(c *client) uint32 {
 	h := &c.hold
-	due := s.tick + uint32((s.delay.Added(c.id)+s.tickDur/2)/s.tickDur)
+	due := s.tick + uint32((s.delay.SnapshotHold(c.id)+s.tickDur/2)/s.tickDur)
 	if h.n > 0 {
 		due = max(due, h.held[(h.head+h.n-1)%len(h.held)].due)
 	}

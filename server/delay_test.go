@@ -254,6 +254,37 @@ func TestSnapshotHold(t *testing.T) {
 	}
 }
 
+// TestSnapshotHoldInputsOnly: under InputsOnly (the adaptive time delay
+// study's rule) the fast player's inputs are held but its snapshots go
+// out at once, as the slow player's do.
+func TestSnapshotHoldInputsOnly(t *testing.T) {
+	cfg := instantDelay
+	cfg.Delay.InputsOnly = true
+	s, _, _ := delayServer(t, nil, cfg)
+	b, _ := wire.AppendCommands(nil, &wire.Commands{ClientTime: time.Millisecond, Cmds: []game.UserCmd{{Tick: 1, Duration: s.TickDuration()}}})
+	if err := s.Step(0, fastPeer, b); err != nil {
+		t.Fatal(err)
+	}
+	got := map[Peer][]uint32{}
+	for n := uint32(1); n <= 20; n++ {
+		advanceTo(s, n)
+		for _, d := range s.Outbox() {
+			var sn wire.Snapshot
+			if wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
+				got[d.To] = append(got[d.To], sn.Tick)
+			}
+		}
+	}
+	for _, p := range []Peer{fastPeer, slowPeer} {
+		if w := got[p]; len(w) != 20 || w[19] != 20 {
+			t.Errorf("peer %v got snapshots %v; want every tick's at once", p, w)
+		}
+	}
+	if s.delay.Added(0) == 0 && s.delay.Added(1) == 0 {
+		t.Error("no delay added: the test shows nothing")
+	}
+}
+
 // TestDelayConfig: the server fills in the delay's defaults, refuses
 // bad ones and refuses time delay with time warp: time warp runs
 // commands at their clients' ticks, delay runs them late.

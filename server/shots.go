@@ -95,7 +95,7 @@ func (s *Server) shotRay(st game.PlayerState, cmd game.UserCmd, eye geom.Vec3, s
 // interpolation delay and the time delay its snapshots are held by),
 // else the estimate; never older than MaxUnlag.
 func (s *Server) targetTime(c *client, view, now time.Duration) time.Duration {
-	est := now - c.rtt.Smoothed() - c.interpDelay - s.delay.Added(c.id)
+	est := now - c.rtt.Smoothed() - c.interpDelay - s.delay.SnapshotHold(c.id)
 	t := view
 	if d := view - est; view <= 0 || view > now || d > s.cfg.ViewTimeTolerance || d < -s.cfg.ViewTimeTolerance {
 		t = est

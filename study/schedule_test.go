@@ -115,7 +115,7 @@ func TestParseErrors(t *testing.T) {
 		{"latency out of range", `latency_ms = 10`, `latency_ms = 9000`, `latency[0].latency_ms: 9000, want 0 to 2500 (one way)`},
 		{"loss out of range", `latency_ms = 10`, "latency_ms = 10\nloss = 1.5", `latency[0].loss: 1.5, want 0 to 1`},
 		{"jitter out of range", `latency_ms = 10`, "latency_ms = 10\njitter_ms = -1", `latency[0].jitter_ms: -1, want 0 to 1000`},
-		{"unknown weapon", `technique = "tlc"`, "technique = \"tlc\"\nweapons = [\"banana\"]", `round[0].weapons[0]: unknown weapon "banana", want one of rifle, sniper, pistol, shotgun, rocket`},
+		{"unknown weapon", `technique = "tlc"`, "technique = \"tlc\"\nweapons = [\"banana\"]", `round[0].weapons[0]: unknown weapon "banana", want one of rifle, sniper, pistol, shotgun, rocket, p250`},
 		{"code for many seats", `count = 3`, "count = 3\ncode = \"B\"", `seat[1].code: a code names one seat, but count is 3`},
 		{"duplicate code", `count = 3`, `code = "A1"`, `seat[1].code: "A1" is given to an earlier seat`},
 		{"duplicate code in another case", `count = 3`, `code = "a1"`, `seat[1].code: "a1" is given to an earlier seat (codes are compared ignoring case)`},

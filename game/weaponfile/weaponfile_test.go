@@ -130,7 +130,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws, err := Load(path)
-	if err != nil || len(ws) != 5 || ws[4] != game.DefaultWeapons()[4] {
+	if err != nil || len(ws) != 6 || ws[5] != game.DefaultWeapons()[5] {
 		t.Fatalf("loading the shipped file: %d weapons, %v", len(ws), err)
 	}
 	if _, err := Load(filepath.Join(dir, "absent.toml")); err == nil {
