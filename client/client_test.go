@@ -258,14 +258,14 @@ func TestDeadReckonBlendsIntoEachState(t *testing.T) {
 // Config interpolates, and an unknown name is refused with the known
 // ones.
 func TestDisplayRegistry(t *testing.T) {
-	names := DisplayNames()
+	names := Displays.Names()
 	if !slices.Equal(names, []string{"interpolate", "extrapolate", "opponent-predict", "dead-reckon"}) {
 		t.Fatalf("names %v", names)
 	}
 	for _, name := range names {
-		d, err := ParseDisplay(name)
+		d, err := Displays.Lookup(name)
 		if err != nil || d.Name() != name {
-			t.Fatalf("ParseDisplay(%q) = %v, %v", name, d, err)
+			t.Fatalf("Displays.Lookup(%q) = %v, %v", name, d, err)
 		}
 		c := connected(t, Config{Display: d, InterpDelay: 80 * time.Millisecond})
 		want := c.ServerTime(time.Second)
@@ -279,7 +279,7 @@ func TestDisplayRegistry(t *testing.T) {
 	if c := connected(t, Config{}); c.cfg.Display != Interpolate {
 		t.Errorf("default display %v, want interpolate", c.cfg.Display.Name())
 	}
-	if _, err := ParseDisplay("psychic"); err == nil || !strings.Contains(err.Error(), "dead-reckon") {
+	if _, err := Displays.Lookup("psychic"); err == nil || !strings.Contains(err.Error(), "dead-reckon") {
 		t.Errorf("unknown display mode: error %v, want one listing the known modes", err)
 	}
 }

@@ -1,13 +1,12 @@
 package client
 
 import (
-	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/registry"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -33,28 +32,13 @@ type Display interface {
 	draw(cfg *Config, r *remote, t time.Duration, out *game.PlayerState)
 }
 
-// displays is the registry of display modes, the default first.
-var displays = []Display{Interpolate, Extrapolate, OpponentPredict, DeadReckon}
-
-// DisplayNames returns the names of the display modes, the default
-// first.
-func DisplayNames() []string {
-	names := make([]string, len(displays))
-	for i, d := range displays {
-		names[i] = d.Name()
-	}
-	return names
-}
-
-// ParseDisplay returns the display mode called name.
-func ParseDisplay(name string) (Display, error) {
-	for _, d := range displays {
-		if d.Name() == name {
-			return d, nil
-		}
-	}
-	return nil, fmt.Errorf("client: unknown display mode %q (known: %s)", name, strings.Join(DisplayNames(), ", "))
-}
+// Displays is the registry of display modes, by name, the default first.
+var Displays = registry.New("display mode",
+	registry.Entry[Display]{Name: Interpolate.Name(), Item: Interpolate},
+	registry.Entry[Display]{Name: Extrapolate.Name(), Item: Extrapolate},
+	registry.Entry[Display]{Name: OpponentPredict.Name(), Item: OpponentPredict},
+	registry.Entry[Display]{Name: DeadReckon.Name(), Item: DeadReckon},
+)
 
 // historyOnly is a display mode that draws from the received states
 // alone and keeps no model of its own.

@@ -25,7 +25,7 @@ func (c *Client) applySettings(set *wire.SettingsEvent) {
 	was := c.settings
 	c.settings, c.hasSettings = *set, true
 	if set.Display != "" && set.Display != c.cfg.Display.Name() {
-		if d, err := ParseDisplay(set.Display); err == nil {
+		if d, err := Displays.Lookup(set.Display); err == nil {
 			c.cfg.Display = d
 			// The new mode starts its models from the next states.
 			for _, r := range c.remotes {

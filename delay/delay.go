@@ -87,8 +87,8 @@ func (c Config) WithDefaults() (Config, error) {
 	if c.Mode == "" {
 		c.Mode = None
 	}
-	if _, ok := modes[c.Mode]; !ok {
-		return c, fmt.Errorf("delay: mode %q unknown (want %s)", c.Mode, orList(Modes()))
+	if _, err := Modes.Lookup(c.Mode); err != nil {
+		return c, fmt.Errorf("delay: %w", err)
 	}
 	if c.Mode == None {
 		return c, nil
@@ -96,8 +96,8 @@ func (c Config) WithDefaults() (Config, error) {
 	if c.Trigger == "" {
 		c.Trigger = Proximity
 	}
-	if _, ok := triggers[c.Trigger]; !ok {
-		return c, fmt.Errorf("delay: trigger %q unknown (want %s)", c.Trigger, orList(Triggers()))
+	if _, err := Triggers.Lookup(c.Trigger); err != nil {
+		return c, fmt.Errorf("delay: %w", err)
 	}
 	if c.On == 0 {
 		c.On = 20
@@ -199,7 +199,11 @@ func New(cfg Config, env Env, tick time.Duration) (*Delayer, error) {
 	if err != nil {
 		return nil, err
 	}
-	mode, err := modes[cfg.Mode](cfg, env)
+	mk, err := Modes.Lookup(cfg.Mode)
+	if err != nil {
+		return nil, err
+	}
+	mode, err := mk(cfg, env)
 	if err != nil {
 		return nil, err
 	}

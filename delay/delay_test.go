@@ -15,8 +15,8 @@ func TestConfigErrors(t *testing.T) {
 		c    Config
 		want string
 	}{
-		{Config{Mode: "slow"}, `mode "slow" unknown (want adaptive, delay or none)`},
-		{Config{Mode: Adaptive, Trigger: "smell"}, `trigger "smell" unknown (want fov, proximity or proximity-or-fov)`},
+		{Config{Mode: "slow"}, `unknown delay mode "slow", want none, delay or adaptive`},
+		{Config{Mode: Adaptive, Trigger: "smell"}, `unknown trigger "smell", want proximity, fov or proximity-or-fov`},
 		{Config{Mode: Adaptive, On: -1}, "on radius -1 m"},
 		{Config{Mode: Adaptive, On: math.NaN()}, "on radius NaN m"},
 		{Config{Mode: Adaptive, On: 20, Off: 10}, "off radius 10 m below the on radius 20 m"},
@@ -38,16 +38,16 @@ func TestConfigErrors(t *testing.T) {
 }
 
 // TestRegistries: the names for command-line help are the registered
-// ones, sorted, and each builds.
+// ones, in the order registered, and each builds.
 func TestRegistries(t *testing.T) {
-	if got := Modes(); !slices.Equal(got, []string{Adaptive, Regular, None}) {
-		t.Errorf("Modes() = %v", got)
+	if got := Modes.Names(); !slices.Equal(got, []string{None, Regular, Adaptive}) {
+		t.Errorf("Modes.Names() = %v", got)
 	}
-	if got := Triggers(); !slices.Equal(got, []string{FOV, Proximity, ProximityOrFOV}) {
-		t.Errorf("Triggers() = %v", got)
+	if got := Triggers.Names(); !slices.Equal(got, []string{Proximity, FOV, ProximityOrFOV}) {
+		t.Errorf("Triggers.Names() = %v", got)
 	}
-	for _, m := range Modes() {
-		for _, tr := range Triggers() {
+	for _, m := range Modes.Names() {
+		for _, tr := range Triggers.Names() {
 			newBench(t, nil, Config{Mode: m, Trigger: tr}, 10*ms, 75*ms).run(2)
 		}
 	}

@@ -1,9 +1,9 @@
 package delay
 
 import (
-	"slices"
-	"strings"
 	"time"
+
+	"github.com/lagkit/lagkit/internal/registry"
 )
 
 // Mode decides, at each reading, the one-way delay each player's added
@@ -23,29 +23,10 @@ const (
 	Adaptive = "adaptive"
 )
 
-// modes maps mode names to constructors.
-var modes = map[string]func(Config, Env) (Mode, error){
-	None:     newNone,
-	Regular:  newRegular,
-	Adaptive: newAdaptive,
-}
-
-// Modes returns the registered mode names, sorted, for command-line help.
-func Modes() []string { return sortedKeys(modes) }
-
-func sortedKeys[V any](m map[string]V) []string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// orList joins names as "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
+// Modes is the registry of time delay modes, by name, in the order help
+// lists them.
+var Modes = registry.New("delay mode",
+	registry.Entry[func(Config, Env) (Mode, error)]{Name: None, Item: newNone},
+	registry.Entry[func(Config, Env) (Mode, error)]{Name: Regular, Item: newRegular},
+	registry.Entry[func(Config, Env) (Mode, error)]{Name: Adaptive, Item: newAdaptive},
+)

@@ -17,7 +17,11 @@ type adaptive struct {
 }
 
 func newAdaptive(cfg Config, env Env) (Mode, error) {
-	tr, err := triggers[cfg.Trigger](cfg, env)
+	mk, err := Triggers.Lookup(cfg.Trigger)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := mk(cfg, env)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,9 @@
 package delay
 
-import "github.com/lagkit/lagkit/game"
+import (
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/registry"
+)
 
 // Trigger decides whether two living enemies interact, for adaptive
 // delay. Triggers are chosen by name (Config.Trigger); adding one takes
@@ -20,13 +23,10 @@ const (
 	ProximityOrFOV = "proximity-or-fov"
 )
 
-// triggers maps trigger names to constructors.
-var triggers = map[string]func(Config, Env) (Trigger, error){
-	Proximity:      newProximity,
-	FOV:            newFOV,
-	ProximityOrFOV: newEither,
-}
-
-// Triggers returns the registered trigger names, sorted, for command-line
-// help.
-func Triggers() []string { return sortedKeys(triggers) }
+// Triggers is the registry of adaptive delay's triggers, by name, in the
+// order help lists them.
+var Triggers = registry.New("trigger",
+	registry.Entry[func(Config, Env) (Trigger, error)]{Name: Proximity, Item: newProximity},
+	registry.Entry[func(Config, Env) (Trigger, error)]{Name: FOV, Item: newFOV},
+	registry.Entry[func(Config, Env) (Trigger, error)]{Name: ProximityOrFOV, Item: newEither},
+)

@@ -10,7 +10,6 @@ import (
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
-	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -119,7 +118,7 @@ var _ = register(&Experiment{
 		}
 		for rep := range liveReps {
 			for _, loss := range liveLosses {
-				for _, method := range server.ReplicationMethods {
+				for _, method := range reckoning.Replications.Names() {
 					cells = append(cells, Cell{Index: len(cells), Condition: liveCondition(method, loss), Replicate: rep,
 						Params: map[string]any{"part": "live", "method": method, "loss": loss, "rtt_ms": liveRTTms,
 							"map": "metro", "mode": "ctf", "bots": 12, "minutes": liveMinutes,

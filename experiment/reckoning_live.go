@@ -2,11 +2,12 @@ package experiment
 
 import (
 	"fmt"
-	"github.com/lagkit/lagkit/server"
 	"time"
 
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/server"
 )
 
 // runLiveReckoning plays a live cell: a match whose server replicates
@@ -57,7 +58,7 @@ func summariseLive(r *Results, g groups) {
 		if len(g.cells[dead]) == 0 {
 			continue
 		}
-		for _, method := range server.ReplicationMethods {
+		for _, method := range reckoning.Replications.Names() {
 			name := liveCondition(method, loss)
 			if len(g.cells[name]) == 0 {
 				continue

@@ -3,11 +3,11 @@ package lagcomp
 import (
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/registry"
 )
 
 // Policy is a lag compensation policy: whether a shot is tested against
@@ -107,31 +107,21 @@ type Config struct {
 	LowPingMS float64 `toml:"low_ping_ms" json:"low_ping_ms"`
 }
 
-// registry maps policy names to constructors.
-var registry = map[string]func(Config) (Policy, error){
-	"none":        newNone,
-	"tlc":         newTLC,
-	"clc":         newCLC,
-	"alc":         newALC,
-	"alc-predict": newALCPredict,
-}
-
-// Names returns the registered policy names, sorted, for command-line
-// help and error messages.
-func Names() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+// Policies is the registry of lag compensation policies, by name, in the
+// order help lists them.
+var Policies = registry.New("policy",
+	registry.Entry[func(Config) (Policy, error)]{Name: "none", Item: newNone},
+	registry.Entry[func(Config) (Policy, error)]{Name: "tlc", Item: newTLC},
+	registry.Entry[func(Config) (Policy, error)]{Name: "clc", Item: newCLC},
+	registry.Entry[func(Config) (Policy, error)]{Name: "alc", Item: newALC},
+	registry.Entry[func(Config) (Policy, error)]{Name: "alc-predict", Item: newALCPredict},
+)
 
 // New returns the policy cfg names, with its parameters checked.
 func New(cfg Config) (Policy, error) {
-	mk, ok := registry[cfg.Name]
-	if !ok {
-		return nil, fmt.Errorf("lagcomp: unknown policy %q (known: %v)", cfg.Name, Names())
+	mk, err := Policies.Lookup(cfg.Name)
+	if err != nil {
+		return nil, fmt.Errorf("lagcomp: %w", err)
 	}
 	for _, f := range []struct {
 		name string

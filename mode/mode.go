@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/registry"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -26,8 +27,14 @@ const (
 	DOM Kind = "dom" // domination: held control points score over time
 )
 
-// Kinds lists the modes.
-var Kinds = []Kind{FFA, TDM, CTF, DOM}
+// Kinds is the registry of game modes, by name, in the order help lists
+// them.
+var Kinds = registry.New("mode",
+	registry.Entry[Kind]{Name: string(FFA), Item: FFA},
+	registry.Entry[Kind]{Name: string(TDM), Item: TDM},
+	registry.Entry[Kind]{Name: string(CTF), Item: CTF},
+	registry.Entry[Kind]{Name: string(DOM), Item: DOM},
+)
 
 // Config sets a match's rules. Zero values take the defaults.
 type Config struct {
@@ -55,12 +62,8 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Mode == "" {
 		out.Mode = TDM
 	}
-	known := false
-	for _, k := range Kinds {
-		known = known || k == out.Mode
-	}
-	if !known {
-		return out, fmt.Errorf("mode: unknown mode %q (known: ffa, tdm, ctf, dom)", out.Mode)
+	if _, err := Kinds.Lookup(string(out.Mode)); err != nil {
+		return out, fmt.Errorf("mode: %w", err)
 	}
 	if out.FlagReturn == 0 {
 		out.FlagReturn = 15 * time.Second

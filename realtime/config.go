@@ -5,7 +5,6 @@ import (
 	"math"
 	"reflect"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -366,7 +365,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		return nil, fail("display", "replication %s draws players by its own dead reckoning: leave display out", out.Replication)
 	}
 	if out.Display != "" {
-		if _, err := client.ParseDisplay(out.Display); err != nil {
+		if _, err := client.Displays.Lookup(out.Display); err != nil {
 			return nil, fail("display", "%s", cause(err))
 		}
 	}
@@ -438,7 +437,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 // error about c, is about: the name when no policy has it, else the
 // parameter the error names, else the table.
 func policyKey(c lagcomp.Config, err error) string {
-	if !slices.Contains(lagcomp.Names(), c.Name) {
+	if !lagcomp.Policies.Has(c.Name) {
 		return "policy.name"
 	}
 	t := reflect.TypeFor[lagcomp.Config]()
@@ -460,9 +459,9 @@ func delayKey(c DelayConfig) string {
 		mode = delay.None
 	}
 	switch {
-	case !slices.Contains(delay.Modes(), mode):
+	case !delay.Modes.Has(mode):
 		return "delay.mode"
-	case c.Trigger != "" && !slices.Contains(delay.Triggers(), c.Trigger):
+	case c.Trigger != "" && !delay.Triggers.Has(c.Trigger):
 		return "delay.trigger"
 	}
 	return "delay.adaptation"

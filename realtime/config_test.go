@@ -61,7 +61,7 @@ func TestParseFileErrors(t *testing.T) {
 		{"low", "[[match]]\n[match.policy]\nname = \"alc\"\nlow_ping_ms = -5\n", "low.toml:4:1: match[0].policy.low_ping_ms: policy alc: low_ping_ms -5 is negative"},
 		{"nan", "[[match]]\npolicy = { name = \"clc\", max_rtt_ms = nan }\n", "nan.toml:2:26: match[0].policy.max_rtt_ms: policy clc: max_rtt_ms is NaN"},
 		{"adapt", "[[match]]\n[match.delay]\nmode = \"adaptive\"\nadaptation = \"1m\"\n", "adapt.toml:4:1: match[0].delay.adaptation: adaptation 1m0s outside 0..10s"},
-		{"trigger", "[[match]]\n[match.delay]\nmode = \"adaptive\"\ntrigger = \"smell\"\n", `trigger.toml:4:1: match[0].delay.trigger: trigger "smell" unknown`},
+		{"trigger", "[[match]]\n[match.delay]\nmode = \"adaptive\"\ntrigger = \"smell\"\n", `trigger.toml:4:1: match[0].delay.trigger: unknown trigger "smell", want proximity, fov or proximity-or-fov`},
 		{"warp", "[[match]]\nmode = \"ctf\"\ntime_warp = \"100ms\"\n", "warp.toml:3:1: match[0].time_warp: time warp supports modes ffa and tdm, not ctf"},
 		{"latency", "[[match]]\n[[match.latency]]\nplayer = \"1\"\nup = { latency_ms = -5 }\n", "latency.toml:4:8: match[0].latency[0].up.latency_ms: -5, want 0 to 5000"},
 		{"who", "[[match]]\n[[match.latency]]\nup = { latency_ms = 5 }\n", "who.toml:2:3: match[0].latency[0].player: missing"},

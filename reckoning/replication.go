@@ -3,6 +3,8 @@ package reckoning
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lagkit/lagkit/internal/registry"
 )
 
 // Replication is how players' states reach the clients: every state in
@@ -17,38 +19,25 @@ type Replication struct {
 	Teams []Policy
 }
 
-// replications is the registry of replication modes, in the order help
-// texts list them; each builds its replication for a shipped map.
-var replications = []struct {
-	name string
-	make func(mapName string) (Replication, error)
-}{
-	{"full", func(string) (Replication, error) { return Replication{}, nil }},
-	{"dead", func(string) (Replication, error) { return Replication{Policy: Dead{}}, nil }},
-	{"led", ledReplication},
-}
-
-// ReplicationNames returns the names of the replication modes: "full"
-// (every state in every snapshot), "dead" (threshold replication with
-// dead reckoning at the default threshold) and "led" (threshold
-// replication with led reckoning on the map's shipped trend maps).
-func ReplicationNames() []string {
-	names := make([]string, len(replications))
-	for i, r := range replications {
-		names[i] = r.name
-	}
-	return names
-}
+// Replications is the registry of replication modes, by name, in the
+// order help lists them: "full" (every state in every snapshot), "dead"
+// (threshold replication with dead reckoning at the default threshold)
+// and "led" (threshold replication with led reckoning on the map's
+// shipped trend maps). Each builds its replication for a shipped map.
+var Replications = registry.New("replication",
+	registry.Entry[func(mapName string) (Replication, error)]{Name: "full", Item: func(string) (Replication, error) { return Replication{}, nil }},
+	registry.Entry[func(mapName string) (Replication, error)]{Name: "dead", Item: func(string) (Replication, error) { return Replication{Policy: Dead{}}, nil }},
+	registry.Entry[func(mapName string) (Replication, error)]{Name: "led", Item: ledReplication},
+)
 
 // NewReplication returns the replication mode called name on the
 // shipped map mapName.
 func NewReplication(name, mapName string) (Replication, error) {
-	for _, r := range replications {
-		if r.name == name {
-			return r.make(mapName)
-		}
+	mk, err := Replications.Lookup(name)
+	if err != nil {
+		return Replication{}, fmt.Errorf("reckoning: %w", err)
 	}
-	return Replication{}, fmt.Errorf("reckoning: unknown replication %q (known: %s)", name, strings.Join(ReplicationNames(), ", "))
+	return mk(mapName)
 }
 
 // ledReplication judges each team's players against the shipped trend

@@ -12,10 +12,10 @@ import (
 // each team against its own shipped trend map, and unknown names and
 // maps without trend maps are refused.
 func TestReplicationRegistry(t *testing.T) {
-	if got := ReplicationNames(); !slices.Equal(got, []string{"full", "dead", "led"}) {
+	if got := Replications.Names(); !slices.Equal(got, []string{"full", "dead", "led"}) {
 		t.Fatalf("names %v", got)
 	}
-	for _, name := range ReplicationNames() {
+	for _, name := range Replications.Names() {
 		r, err := NewReplication(name, "metro")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)

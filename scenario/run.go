@@ -180,15 +180,15 @@ func (f *File) Check(r *Result) []string {
 	return bad
 }
 
-// Policies returns the policies the file has expectations for, sorted.
+// Policies returns the policies the file has expectations for, in the
+// order lagcomp.Policies lists them.
 func (f *File) Policies() []string {
 	var out []string
-	for _, e := range f.Expect {
-		if !slices.Contains(out, e.Policy) {
-			out = append(out, e.Policy)
+	for _, name := range lagcomp.Policies.Names() {
+		if slices.ContainsFunc(f.Expect, func(e Expect) bool { return e.Policy == name }) {
+			out = append(out, name)
 		}
 	}
-	slices.Sort(out)
 	return out
 }
 

@@ -26,8 +26,8 @@ func TestShippedScenarios(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := f.Policies(); !reflect.DeepEqual(got, lagcomp.Names()) {
-			t.Errorf("%s: expectations for %v, want every policy %v", path, got, lagcomp.Names())
+		if got := f.Policies(); !reflect.DeepEqual(got, lagcomp.Policies.Names()) {
+			t.Errorf("%s: expectations for %v, want every policy %v", path, got, lagcomp.Policies.Names())
 		}
 		for _, p := range f.Policies() {
 			t.Run(filepath.Base(path)+"/"+p, func(t *testing.T) {
@@ -78,7 +78,7 @@ pos = [0, 0, 0]
 		{"too large", strings.Repeat("#", MaxFileSize+1), "bad.toml: larger than 256 KiB, the limit for a scenario file"},
 		{"missing name", `map = "metro"`, "bad.toml:1:1: name: missing"},
 		{"unknown map", `name = "x"` + "\nmap = \"nowhere\"\n", `bad.toml:2:1: map: no shipped map "nowhere" (have arena, courtyard, metro)`},
-		{"unknown policy", base + "[policy]\nname = \"magic\"\n", `bad.toml:6:2: policy: unknown policy "magic" (known: [alc alc-predict clc none tlc])`},
+		{"unknown policy", base + "[policy]\nname = \"magic\"\n", `bad.toml:6:2: policy: unknown policy "magic", want none, tlc, clc, alc or alc-predict`},
 		{"bad duration", base + "[[player.do]]\nat = \"soon\"\n", `bad.toml:7:1: player[0].do[0].at: duration "soon": want a number with a unit, such as 250ms or 2.5s`},
 		{"aim at nobody", base + "[[player.do]]\nat = \"1s\"\naim_at = \"ghost\"\n", `bad.toml:8:1: player[0].do[0].aim_at: no player "ghost"`},
 		{"out of bounds", strings.Replace(base, "[0, 0, 0]", "[9999, 0, 0]", 1), "bad.toml:5:1: player[0].pos: [9999 0 0] is not inside the map's bounds"},

@@ -6,10 +6,6 @@ import (
 	"github.com/lagkit/lagkit/reckoning"
 )
 
-// ReplicationMethods are the names ThresholdReplication knows: those of
-// reckoning's replication modes.
-var ReplicationMethods = reckoning.ReplicationNames()
-
 // ThresholdReplication returns the replication for the reckoning
 // replication mode called method on the shipped map mapName (see
 // reckoning.NewReplication): "full" sends every player's state in every

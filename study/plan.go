@@ -12,9 +12,11 @@ import (
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/game/weaponfile"
+	"github.com/lagkit/lagkit/internal/registry"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
@@ -98,21 +100,26 @@ func (t *Technique) check() *problem {
 	if t.Replication == "" {
 		t.Replication = "full"
 	}
-	if !slices.Contains(lagcomp.Names(), t.Policy.Name) {
-		return fail("policy.name", "unknown policy %q, want one of %s", t.Policy.Name, strings.Join(lagcomp.Names(), ", "))
+	if err := lagcomp.Policies.Check(t.Policy.Name); err != nil {
+		return fail("policy.name", "%v", err)
 	}
 	if _, err := lagcomp.New(t.Policy); err != nil {
 		return fail("policy", "%s", cause(err))
 	}
+	for _, f := range []struct {
+		key, name string
+		family    registry.Checker
+	}{
+		{"delay.mode", t.Delay.Mode, delay.Modes},
+		{"delay.trigger", t.Delay.Trigger, delay.Triggers},
+		{"replication", t.Replication, reckoning.Replications},
+		{"display", t.Display, client.Displays},
+	} {
+		if err := f.family.Check(f.name); f.name != "" && err != nil {
+			return fail(f.key, "%v", err)
+		}
+	}
 	switch {
-	case t.Delay.Mode != "" && !slices.Contains(delay.Modes(), t.Delay.Mode):
-		return fail("delay.mode", "unknown delay mode %q, want one of %s", t.Delay.Mode, strings.Join(delay.Modes(), ", "))
-	case t.Delay.Trigger != "" && !slices.Contains(delay.Triggers(), t.Delay.Trigger):
-		return fail("delay.trigger", "unknown trigger %q, want one of %s", t.Delay.Trigger, strings.Join(delay.Triggers(), ", "))
-	case !slices.Contains(server.ReplicationMethods, t.Replication):
-		return fail("replication", "unknown replication %q, want one of %s", t.Replication, strings.Join(server.ReplicationMethods, ", "))
-	case t.Display != "" && !slices.Contains(client.DisplayNames(), t.Display):
-		return fail("display", "unknown display mode %q, want one of %s", t.Display, strings.Join(client.DisplayNames(), ", "))
 	case t.Prediction && t.Display != "" && t.Display != client.Extrapolate.Name():
 		return fail("prediction", "prediction draws opponents extrapolated, but display is %s", t.Display)
 	case t.Display != "" && t.Replication != "full":
@@ -150,7 +157,7 @@ func (t *Technique) display() client.Display {
 	if name == "" {
 		return nil
 	}
-	d, _ := client.ParseDisplay(name) // checked by check
+	d, _ := client.Displays.Lookup(name) // checked by check
 	return d
 }
 
@@ -303,10 +310,7 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
 	if plan.Name == "" {
 		plan.Name = fmt.Sprintf("round %d", i+1)
 	}
-	modes := make([]string, len(mode.Kinds))
-	for k, m := range mode.Kinds {
-		modes[k] = string(m)
-	}
+	modes := mode.Kinds.Names()
 	switch {
 	case len(plan.Name) > maxName:
 		return nil, fail("name", "%d bytes, want at most %d", len(plan.Name), maxName)

@@ -2,10 +2,10 @@ package main
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
+	"github.com/lagkit/lagkit/internal/registry"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
@@ -17,27 +17,21 @@ import (
 
 // policyNames lists the lag compensation policies, from lagcomp's
 // registry.
-func policyNames() []string { return lagcomp.Names() }
+func policyNames() []string { return lagcomp.Policies.Names() }
 
 // delayModeNames lists the time delay modes, from delay's registry.
-func delayModeNames() []string { return delay.Modes() }
+func delayModeNames() []string { return delay.Modes.Names() }
 
 // replicationNames lists the replication modes, from reckoning's
 // registry.
-func replicationNames() []string { return reckoning.ReplicationNames() }
+func replicationNames() []string { return reckoning.Replications.Names() }
 
 // displayModeNames lists how clients can draw remote players, from the
 // client's display registry.
-func displayModeNames() []string { return client.DisplayNames() }
+func displayModeNames() []string { return client.Displays.Names() }
 
 // modeNames lists the game modes, from mode's list.
-func modeNames() []string {
-	names := make([]string, len(mode.Kinds))
-	for i, k := range mode.Kinds {
-		names[i] = string(k)
-	}
-	return names
-}
+func modeNames() []string { return mode.Kinds.Names() }
 
 // choice rejects a flag value that is not one of names, as a usage
 // error naming the flag and the choices.
@@ -49,9 +43,4 @@ func choice(flag, v string, names []string) error {
 }
 
 // oneOf joins names for help text: "a, b or c".
-func oneOf(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
+func oneOf(names []string) string { return registry.OneOf(names) }

@@ -253,7 +253,7 @@ func TestHelpListsRegistries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{oneOf(lagcomp.Names()), "adaptive, delay or none", "full, dead or led"} {
+	for _, want := range []string{oneOf(lagcomp.Policies.Names()), "adaptive, delay or none", "full, dead or led"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("match --help lacks %q", want)
 		}

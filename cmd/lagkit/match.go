@@ -167,7 +167,7 @@ func checkMatchFlags(f *pflag.FlagSet, cfg match.Config, modeStr string) error {
 	if err := cmp.Or(
 		choice("policy", cfg.Policy.Name, policyNames()),
 		choice("delay", cfg.Delay.Mode, delayModeNames()),
-		choice("trigger", cfg.Delay.Trigger, delay.Triggers()),
+		choice("trigger", cfg.Delay.Trigger, delay.Triggers.Names()),
 		choice("mode", modeStr, modeNames()),
 	); err != nil {
 		return err

@@ -44,7 +44,7 @@ the same seed gives the same digest.`,
 			}
 			cfg.RTT = time.Duration(rttMS * float64(time.Millisecond))
 			cfg.Jitter = time.Duration(jitterMS * float64(time.Millisecond))
-			d, err := client.ParseDisplay(display)
+			d, err := client.Displays.Lookup(display)
 			if err != nil {
 				return usageError{fmt.Errorf("--display: %w", err)}
 			}

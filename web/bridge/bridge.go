@@ -84,7 +84,7 @@ func New(cfg Config) (*Session, error) {
 		return nil, fmt.Errorf("bridge: interpolation delay %v outside 0..1s", cfg.InterpDelay)
 	}
 	if cfg.Display != "" {
-		d, err := client.ParseDisplay(cfg.Display)
+		d, err := client.Displays.Lookup(cfg.Display)
 		if err != nil {
 			return nil, fmt.Errorf("bridge: %w", err)
 		}
