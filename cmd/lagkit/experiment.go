@@ -25,6 +25,12 @@ func newExperimentCmd() *cobra.Command {
 		Use:   "experiment",
 		Short: "Rerun published studies of latency compensation with bots",
 	}
+	cmd.AddCommand(newExperimentListCmd(), newExperimentRunCmd(), newExperimentMergeCmd())
+	return cmd
+}
+
+// newExperimentListCmd is lagkit experiment list.
+func newExperimentListCmd() *cobra.Command {
 	var listJSON bool
 	list := &cobra.Command{
 		Use:   "list",
@@ -48,15 +54,23 @@ func newExperimentCmd() *cobra.Command {
 		},
 	}
 	list.Flags().BoolVar(&listJSON, "json", false, "print a JSON array of experiments (name, title, design, cells, quick_cells)")
-	var (
-		opt      experiment.Options
-		shard    string
-		out      string
-		resume   string
-		force    bool
-		asJSON   bool
-		parallel int
-	)
+	return list
+}
+
+// experimentRun holds lagkit experiment run's flags.
+type experimentRun struct {
+	opt      experiment.Options
+	shard    string
+	out      string
+	resume   string
+	force    bool
+	asJSON   bool
+	parallel int
+}
+
+// newExperimentRunCmd is lagkit experiment run.
+func newExperimentRunCmd() *cobra.Command {
+	var r experimentRun
 	run := &cobra.Command{
 		Use:   "run NAME",
 		Short: "Run an experiment and write results.json, CSV tables, plots and report.html",
@@ -72,82 +86,90 @@ stops the run once the cells under way finish, keeping them in
 cells.jsonl; --resume DIR continues it, playing only the cells that are
 missing, and gives the same results as a run never interrupted.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := experiment.Get(args[0])
-			if err != nil {
-				return usageError{err}
-			}
-			if opt.Shard, err = experiment.ParseShard(shard); err != nil {
-				return usageError{fmt.Errorf("--shard: %w", err)}
-			}
-			if parallel < 0 {
-				return usagef("--parallel %d: want 0 (one per CPU) or more", parallel)
-			}
-			opt.Parallel = parallel
-			opt.Command = commandLine(cmd, args)
-			want := experiment.Manifest{Experiment: e.Name, Seed: strconv.FormatUint(opt.Seed, 10), Quick: opt.Quick, Shard: opt.Shard.String()}
-			switch {
-			case resume != "" && out != "" && filepath.Clean(out) != filepath.Clean(resume):
-				return usagef("--out %s and --resume %s: a resumed run writes to the folder it resumes", out, resume)
-			case resume != "" && force:
-				return usagef("--force and --resume: a resumed run keeps its folder's cells")
-			case resume != "":
-				out = resume
-				if opt.Done, err = resumable(resume, want); err != nil {
-					return err
-				}
-			default:
-				if out == "" {
-					out = defaultOut(e.Name)
-				}
-				if err := fresh(out, force); err != nil {
-					return err
-				}
-				if err := experiment.WriteJSON(filepath.Join(out, experiment.ManifestFile), want); err != nil {
-					return fmt.Errorf("--out: %w", err)
-				}
-			}
-			cells, err := experiment.OpenCells(out, opt.Done)
-			if err != nil {
-				return err
-			}
-			defer cells.Close()
-			opt.OnCell = cells.Add
-			opt.Progress = progress(cmd.ErrOrStderr(), e.Name)
-			res, results, err := experiment.Run(cmd.Context(), e, opt)
-			if err != nil {
-				if cmd.Context().Err() != nil {
-					return fmt.Errorf("interrupted: %d of %d cells are saved in %s; continue with: %s",
-						len(results), len(experiment.Planned(e, opt)), filepath.Join(out, experiment.CellsFile), want.ResumeCommand(out))
-				}
-				return err
-			}
-			if err := cells.Close(); err != nil {
-				return err
-			}
-			if err := writeRun(out, res, results); err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d conditions in %.0f s; report: %s\n",
-				e.Name, len(res.Conditions), res.WallS, filepath.Join(out, "report.html"))
-			return nil
-		},
+		RunE: r.run,
 	}
 	f := run.Flags()
-	f.Uint64Var(&opt.Seed, "seed", 1, "random seed")
-	f.BoolVar(&opt.Quick, "quick", false, "a smaller, faster version of the same design")
-	f.StringVar(&out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
-	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
-	f.StringVar(&resume, "resume", "", "continue the interrupted run in this folder (give the same experiment, --seed, --quick and --shard)")
-	f.IntVar(&parallel, "parallel", 0, "cells run at once (default: one per CPU)")
-	f.StringVar(&shard, "shard", "", "run only shard k of n of the cells, as k/n")
-	f.BoolVar(&asJSON, "json", false, "print results.json to stdout")
+	f.Uint64Var(&r.opt.Seed, "seed", 1, "random seed")
+	f.BoolVar(&r.opt.Quick, "quick", false, "a smaller, faster version of the same design")
+	f.StringVar(&r.out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
+	f.BoolVar(&r.force, "force", false, "write into --out even if it is not empty")
+	f.StringVar(&r.resume, "resume", "", "continue the interrupted run in this folder (give the same experiment, --seed, --quick and --shard)")
+	f.IntVar(&r.parallel, "parallel", 0, "cells run at once (default: one per CPU)")
+	f.StringVar(&r.shard, "shard", "", "run only shard k of n of the cells, as k/n")
+	f.BoolVar(&r.asJSON, "json", false, "print results.json to stdout")
 
+	return run
+}
+
+// run runs the experiment args names with r's flags.
+func (r *experimentRun) run(cmd *cobra.Command, args []string) error {
+	e, err := experiment.Get(args[0])
+	if err != nil {
+		return usageError{err}
+	}
+	if r.opt.Shard, err = experiment.ParseShard(r.shard); err != nil {
+		return usageError{fmt.Errorf("--shard: %w", err)}
+	}
+	if r.parallel < 0 {
+		return usagef("--parallel %d: want 0 (one per CPU) or more", r.parallel)
+	}
+	r.opt.Parallel = r.parallel
+	r.opt.Command = commandLine(cmd, args)
+	want := experiment.Manifest{Experiment: e.Name, Seed: strconv.FormatUint(r.opt.Seed, 10), Quick: r.opt.Quick, Shard: r.opt.Shard.String()}
+	switch {
+	case r.resume != "" && r.out != "" && filepath.Clean(r.out) != filepath.Clean(r.resume):
+		return usagef("--out %s and --resume %s: a resumed run writes to the folder it resumes", r.out, r.resume)
+	case r.resume != "" && r.force:
+		return usagef("--force and --resume: a resumed run keeps its folder's cells")
+	case r.resume != "":
+		r.out = r.resume
+		if r.opt.Done, err = resumable(r.resume, want); err != nil {
+			return err
+		}
+	default:
+		if r.out == "" {
+			r.out = defaultOut(e.Name)
+		}
+		if err := fresh(r.out, r.force); err != nil {
+			return err
+		}
+		if err := experiment.WriteJSON(filepath.Join(r.out, experiment.ManifestFile), want); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
+	cells, err := experiment.OpenCells(r.out, r.opt.Done)
+	if err != nil {
+		return err
+	}
+	defer cells.Close()
+	r.opt.OnCell = cells.Add
+	r.opt.Progress = progress(cmd.ErrOrStderr(), e.Name)
+	res, results, err := experiment.Run(cmd.Context(), e, r.opt)
+	if err != nil {
+		if cmd.Context().Err() != nil {
+			return fmt.Errorf("interrupted: %d of %d cells are saved in %s; continue with: %s",
+				len(results), len(experiment.Planned(e, r.opt)), filepath.Join(r.out, experiment.CellsFile), want.ResumeCommand(r.out))
+		}
+		return err
+	}
+	if err := cells.Close(); err != nil {
+		return err
+	}
+	if err := writeRun(r.out, res, results); err != nil {
+		return err
+	}
+	if r.asJSON {
+		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d conditions in %.0f s; report: %s\n",
+		e.Name, len(res.Conditions), res.WallS, filepath.Join(r.out, "report.html"))
+	return nil
+}
+
+// newExperimentMergeCmd is lagkit experiment merge.
+func newExperimentMergeCmd() *cobra.Command {
 	var (
 		mergeOut   string
 		mergeForce bool
@@ -178,8 +200,7 @@ missing, and gives the same results as a run never interrupted.`,
 	}
 	merge.Flags().StringVar(&mergeOut, "out", "", "output folder for the merged results, new or empty")
 	merge.Flags().BoolVar(&mergeForce, "force", false, "write into --out even if it is not empty")
-	cmd.AddCommand(list, run, merge)
-	return cmd
+	return merge
 }
 
 // listedExperiment is one entry of experiment list --json.

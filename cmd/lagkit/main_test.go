@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -356,12 +357,18 @@ func TestInterruptAndResume(t *testing.T) {
 	args := []string{"experiment", "run", "tlc-accuracy", "--quick", "--seed", "3", "--shard", "1/3"}
 	half, whole := filepath.Join(dir, "half"), filepath.Join(dir, "whole")
 
+	e, err := experiment.Get("tlc-accuracy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shard, _ := experiment.ParseShard("1/3")
+	n := len(experiment.Planned(e, experiment.Options{Seed: 3, Quick: true, Shard: shard}))
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	progress := &cancelAfter{want: "1/2 cells done", cancel: cancel}
+	progress := &cancelAfter{want: fmt.Sprintf("1/%d cells done", n), cancel: cancel}
 	var stdout bytes.Buffer
 	code := execute(ctx, append(args, "--parallel", "1", "--out", half), &stdout, progress)
-	if code != 1 || !strings.Contains(progress.String(), "interrupted: 1 of 2 cells are saved") {
+	if code != 1 || !strings.Contains(progress.String(), fmt.Sprintf("interrupted: 1 of %d cells are saved", n)) {
 		t.Fatalf("interrupted run: exit %d, %s", code, progress)
 	}
 	if _, err := os.Stat(filepath.Join(half, "results.json")); err == nil {
@@ -378,7 +385,7 @@ func TestInterruptAndResume(t *testing.T) {
 		!strings.Contains(stderr, "holds tlc-accuracy with seed 3, quick, shard 1/3; this command asks for tlc-accuracy with seed 4") {
 		t.Errorf("resume with another seed: exit %d, %s", code, stderr)
 	}
-	if code, _, stderr := runExit(t, append(args, "--resume", half)...); code != 0 || !strings.Contains(stderr, "2/2 cells done") || strings.Contains(stderr, "1/2 cells done") {
+	if code, _, stderr := runExit(t, append(args, "--resume", half)...); code != 0 || !strings.Contains(stderr, fmt.Sprintf("%d/%d cells done", n, n)) || strings.Contains(stderr, fmt.Sprintf("1/%d cells done", n)) {
 		t.Fatalf("resumed run: exit %d, %s", code, stderr)
 	}
 	if code, _, stderr := runExit(t, append(args, "--out", whole)...); code != 0 {
@@ -409,7 +416,7 @@ func TestInterruptAndResume(t *testing.T) {
 	}
 	ca, _ := experiment.ReadCells(half)
 	cb, _ := experiment.ReadCells(whole)
-	if len(ca) != 2 || len(cb) != 2 || ca[0].Cell.Index != cb[0].Cell.Index || !reflect.DeepEqual(ca[1].Metrics, cb[1].Metrics) {
+	if len(ca) != n || len(cb) != n || ca[0].Cell.Index != cb[0].Cell.Index || !reflect.DeepEqual(ca[n-1].Metrics, cb[n-1].Metrics) {
 		t.Errorf("cells.jsonl differ: %d and %d cells", len(ca), len(cb))
 	}
 }

@@ -178,144 +178,31 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if (o.cert == "") != (o.key == "") {
-		return usagef("--cert and --key go together")
-	}
-	if o.tokenKey != "" && !o.tokens {
-		return usagef("--token-key needs --tokens")
-	}
-	if o.cert != "" && o.listen == "" {
-		return usagef("--cert and --key are for --listen, which is off")
-	}
-	getenv := o.getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	adminTok := ""
-	if o.admin != "" {
-		if adminTok, err = adminToken(o.adminTokenFile, getenv); err != nil {
-			return err
-		}
-		if err := checkAdmin(o.admin, adminTok); err != nil {
-			return err
-		}
-	} else if o.adminTokenFile != "" {
-		return usagef("--admin-token-file is for --admin, which is off")
-	}
-	maps, err := realtime.LoadMaps(o.maps)
-	if err != nil {
-		return usagef("--maps: %w", err)
-	}
-	configs, err := matchConfigs(o.config, maps)
+	adminTok, maps, configs, err := checkServe(o)
 	if err != nil {
 		return err
-	}
-	changed := o.changed
-	if changed == nil {
-		changed = func(string) bool { return false }
-	}
-	if err := o.agones.check(changed, len(configs)); err != nil {
-		return usageError{err}
-	}
-	if o.listen == "" && o.udp == "" && o.http == "" && o.admin == "" {
-		return usagef("--listen, --udp, --http and --admin are all off: nothing could reach the server")
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	refused := api.NewRefusedCounter(reg)
-	host := realtime.NewHost(log, realtime.NewMetrics(reg))
-
-	var listeners []transport.Listener
-	defer func() {
-		for _, l := range listeners {
-			_ = l.Close()
-		}
-	}()
-	addrs, err := openListeners(o, host, maps, &listeners)
-	if err != nil {
+	sv := &serving{log: log, reg: reg, host: realtime.NewHost(log, realtime.NewMetrics(reg))}
+	defer sv.close()
+	if err := sv.open(o, maps, adminTok); err != nil {
 		return err
 	}
-	var servers []*http.Server
-	serveHTTP := func(flag, addr string, srv *http.Server) (string, error) {
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			return "", fmt.Errorf("--%s: %w", flag, err)
-		}
-		servers = append(servers, srv)
-		go func() {
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				log.Error(flag, "err", err)
-			}
-		}()
-		return ln.Addr().String(), nil
-	}
-	defer func() {
-		for _, s := range servers {
-			_ = s.Close()
-		}
-	}()
-	if o.http != "" {
-		if addrs.http, err = serveHTTP("http", o.http, api.NewServer(api.Public(reg), o.timeouts, false)); err != nil {
-			return err
-		}
-	}
-	if o.admin != "" {
-		h := api.Admin(api.AdminOptions{Host: host, Maps: maps, Registry: reg, Log: log, DefaultMap: defaultMatch.Map, EndGrace: shutdownGrace})
-		h = api.WriteDeadline(o.timeouts.WithDefaults().Write, log, api.Guard(adminTok, refused, h))
-		if addrs.admin, err = serveHTTP("admin", o.admin, api.NewServer(h, o.timeouts, true)); err != nil {
-			return err
-		}
-	}
-	if o.tokens {
-		key, err := tokenKey(o.tokenKey)
-		if err != nil {
-			return err
-		}
-		if err := host.RequireTokens(key, addrs.udp); err != nil {
-			return err
-		}
-	}
-	var records *store.Writer
-	if o.db != "" {
-		db, err := store.Open(ctx, o.db)
-		if err != nil {
-			return fmt.Errorf("--db: %w", err)
-		}
-		defer db.Close()
-		records = db.NewWriter(store.WriterOptions{})
-		schedule := ""
-		if o.config != "" {
-			b, _ := os.ReadFile(o.config)
-			schedule = string(b)
-		}
-		records.Put(record.Study{Name: "serve", Schedule: schedule, Started: time.Now()})
-		host.SetSink(records)
+	if err := sv.record(ctx, o); err != nil {
+		return err
 	}
 	started := make([]*realtime.Match, len(configs))
 	for i, mc := range configs {
-		if started[i], err = host.Start(mc); err != nil {
-			_ = host.Shutdown(context.Background(), "server failed to start")
+		if started[i], err = sv.host.Start(mc); err != nil {
+			_ = sv.host.Shutdown(context.Background(), "server failed to start")
 			return fmt.Errorf("match %d: %w", i+1, err)
 		}
 	}
 	if !o.agones.on {
-		go logMatchesOver(ctx, log, started, addrs.admin)
+		go logMatchesOver(ctx, log, started, sv.addrs.admin)
 	}
-	for _, l := range listeners {
-		go func() {
-			if err := host.Serve(ctx, l); err != nil {
-				log.Error("accept", "addr", l.Addr(), "err", err)
-			}
-		}()
-	}
-	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "http", addrs.http, "admin", addrs.admin, "cert_sha256", addrs.certHash, "matches", len(configs))
-	switch {
-	case addrs.admin == "":
-	case adminTok == "":
-		log.Warn("admin without a token", "admin", addrs.admin, "note", "--admin is on loopback: any local user or process may use the match API; give --admin-token-file or "+AdminTokenEnv+" to require a token")
-	default:
-		log.Info("admin requires a bearer token", "admin", addrs.admin)
-	}
+	sv.accept(ctx, len(configs), adminTok)
 
 	var (
 		gs        *agones.Lifecycle
@@ -323,8 +210,8 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 		gsDone    = make(chan struct{})
 	)
 	if o.agones.on {
-		if gs, err = startAgones(ctx, o.agones, host, log); err != nil {
-			_ = host.Shutdown(context.Background(), "server failed to start")
+		if gs, err = startAgones(ctx, o.agones, sv.host, log); err != nil {
+			_ = sv.host.Shutdown(context.Background(), "server failed to start")
 			return err
 		}
 		matchOver = gs.Match().Done()
@@ -338,22 +225,172 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	case <-matchOver:
 		log.Info("match over", "reason", gs.Match().Reason())
 	}
-	log.Info("shutting down")
-	for _, l := range listeners {
+	return sv.shutdown(ctx, o, gs, gsDone)
+}
+
+// checkServe checks o's flags against each other and loads what they
+// name: the admin token, the --maps folder and the matches to run.
+func checkServe(o serveOptions) (adminTok string, maps *realtime.Maps, configs []realtime.MatchConfig, err error) {
+	switch {
+	case (o.cert == "") != (o.key == ""):
+		return "", nil, nil, usagef("--cert and --key go together")
+	case o.tokenKey != "" && !o.tokens:
+		return "", nil, nil, usagef("--token-key needs --tokens")
+	case o.cert != "" && o.listen == "":
+		return "", nil, nil, usagef("--cert and --key are for --listen, which is off")
+	}
+	getenv := o.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if o.admin != "" {
+		if adminTok, err = adminToken(o.adminTokenFile, getenv); err != nil {
+			return "", nil, nil, err
+		}
+		if err := checkAdmin(o.admin, adminTok); err != nil {
+			return "", nil, nil, err
+		}
+	} else if o.adminTokenFile != "" {
+		return "", nil, nil, usagef("--admin-token-file is for --admin, which is off")
+	}
+	if maps, err = realtime.LoadMaps(o.maps); err != nil {
+		return "", nil, nil, usagef("--maps: %w", err)
+	}
+	if configs, err = matchConfigs(o.config, maps); err != nil {
+		return "", nil, nil, err
+	}
+	changed := o.changed
+	if changed == nil {
+		changed = func(string) bool { return false }
+	}
+	if err := o.agones.check(changed, len(configs)); err != nil {
+		return "", nil, nil, usageError{err}
+	}
+	if o.listen == "" && o.udp == "" && o.http == "" && o.admin == "" {
+		return "", nil, nil, usagef("--listen, --udp, --http and --admin are all off: nothing could reach the server")
+	}
+	return adminTok, maps, configs, nil
+}
+
+// serving is what lagkit serve runs: the host, its listeners, its HTTP
+// servers and its records.
+type serving struct {
+	log       *slog.Logger
+	reg       *prometheus.Registry
+	host      *realtime.Host
+	addrs     boundAddrs
+	listeners []transport.Listener
+	servers   []*http.Server
+	db        *store.DB
+	records   *store.Writer
+}
+
+// open opens the game listeners, --http and --admin, and with --tokens
+// has the host require connect tokens.
+func (sv *serving) open(o serveOptions, maps *realtime.Maps, adminTok string) error {
+	var err error
+	if sv.addrs, err = openListeners(o, sv.host, maps, &sv.listeners); err != nil {
+		return err
+	}
+	if o.http != "" {
+		if sv.addrs.http, err = sv.serveHTTP("http", o.http, api.NewServer(api.Public(sv.reg), o.timeouts, false)); err != nil {
+			return err
+		}
+	}
+	if o.admin != "" {
+		h := api.Admin(api.AdminOptions{Host: sv.host, Maps: maps, Registry: sv.reg, Log: sv.log, DefaultMap: defaultMatch.Map, EndGrace: shutdownGrace})
+		h = api.WriteDeadline(o.timeouts.WithDefaults().Write, sv.log, api.Guard(adminTok, api.NewRefusedCounter(sv.reg), h))
+		if sv.addrs.admin, err = sv.serveHTTP("admin", o.admin, api.NewServer(h, o.timeouts, true)); err != nil {
+			return err
+		}
+	}
+	if o.tokens {
+		key, err := tokenKey(o.tokenKey)
+		if err != nil {
+			return err
+		}
+		return sv.host.RequireTokens(key, sv.addrs.udp)
+	}
+	return nil
+}
+
+// serveHTTP serves srv on addr (the flag's), returning the address it
+// got.
+func (sv *serving) serveHTTP(flag, addr string, srv *http.Server) (string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("--%s: %w", flag, err)
+	}
+	sv.servers = append(sv.servers, srv)
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			sv.log.Error(flag, "err", err)
+		}
+	}()
+	return ln.Addr().String(), nil
+}
+
+// record, with --db, keeps what the matches do in the study database.
+func (sv *serving) record(ctx context.Context, o serveOptions) error {
+	if o.db == "" {
+		return nil
+	}
+	db, err := store.Open(ctx, o.db)
+	if err != nil {
+		return fmt.Errorf("--db: %w", err)
+	}
+	sv.db, sv.records = db, db.NewWriter(store.WriterOptions{})
+	schedule := ""
+	if o.config != "" {
+		b, _ := os.ReadFile(o.config)
+		schedule = string(b)
+	}
+	sv.records.Put(record.Study{Name: "serve", Schedule: schedule, Started: time.Now()})
+	sv.host.SetSink(sv.records)
+	return nil
+}
+
+// accept joins what the listeners accept to the matches, and logs where
+// the server listens and who may use --admin.
+func (sv *serving) accept(ctx context.Context, matches int, adminTok string) {
+	for _, l := range sv.listeners {
+		go func() {
+			if err := sv.host.Serve(ctx, l); err != nil {
+				sv.log.Error("accept", "addr", l.Addr(), "err", err)
+			}
+		}()
+	}
+	a := sv.addrs
+	sv.log.Info("listening", "listen", a.listen, "udp", a.udp, "http", a.http, "admin", a.admin, "cert_sha256", a.certHash, "matches", matches)
+	switch {
+	case a.admin == "":
+	case adminTok == "":
+		sv.log.Warn("admin without a token", "admin", a.admin, "note", "--admin is on loopback: any local user or process may use the match API; give --admin-token-file or "+AdminTokenEnv+" to require a token")
+	default:
+		sv.log.Info("admin requires a bearer token", "admin", a.admin)
+	}
+}
+
+// shutdown stops accepting, ends every match telling its players, closes
+// the records after the matches' last, then the HTTP servers and the
+// Agones GameServer (gs, whose Run ends with gsDone).
+func (sv *serving) shutdown(ctx context.Context, o serveOptions, gs *agones.Lifecycle, gsDone <-chan struct{}) error {
+	sv.log.Info("shutting down")
+	for _, l := range sv.listeners {
 		_ = l.Close() // stop accepting first
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	err = host.Shutdown(sctx, "server shutting down")
-	if records != nil {
-		// After the matches: their last records are in.
-		if derr := records.Close(); derr != nil && err == nil {
+	err := sv.host.Shutdown(sctx, "server shutting down")
+	if sv.records != nil {
+		if derr := sv.records.Close(); derr != nil && err == nil {
 			err = derr
 		}
-		st := records.Stats()
-		log.Info("records", "db", o.db, "study", records.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
+		st := sv.records.Stats()
+		sv.log.Info("records", "db", o.db, "study", sv.records.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
+		sv.records = nil
 	}
-	for _, s := range servers {
+	for _, s := range sv.servers {
 		_ = s.Shutdown(sctx)
 	}
 	if gs != nil {
@@ -362,7 +399,7 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 			if ctx.Err() != nil {
 				// Stopped by a signal, as Agones stops a GameServer it
 				// deletes: the SDK server may be going too.
-				log.Warn("agones shutdown", "err", aerr)
+				sv.log.Warn("agones shutdown", "err", aerr)
 			} else if err == nil {
 				err = aerr
 			}
@@ -371,8 +408,24 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	log.Info("stopped")
+	sv.log.Info("stopped")
 	return nil
+}
+
+// close releases whatever a failed start left open.
+func (sv *serving) close() {
+	for _, l := range sv.listeners {
+		_ = l.Close()
+	}
+	for _, s := range sv.servers {
+		_ = s.Close()
+	}
+	if sv.records != nil {
+		_ = sv.records.Close()
+	}
+	if sv.db != nil {
+		_ = sv.db.Close()
+	}
 }
 
 // logMatchesOver says, once every match of the configuration has ended
