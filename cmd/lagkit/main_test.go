@@ -16,6 +16,7 @@ import (
 
 	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/reckoning"
 )
 
 // run runs the lagkit command line with args and returns its output and
@@ -310,7 +311,7 @@ func TestTrendReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep replayReport
+	var rep reckoning.Comparison
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
@@ -320,7 +321,7 @@ func TestTrendReplay(t *testing.T) {
 	if m := rep.Methods; m[0].Method != "dead" || m[0].EtaM != 0.381 || m[1].Method != "led" || m[1].EtaMinM != 0.095 {
 		t.Errorf("first rows %+v, %+v: want dead at 0.381 m, then led from 0.095 m", m[0], m[1])
 	}
-	frontier := []replayRow{rep.Methods[2], rep.Methods[3], rep.Methods[0], rep.Methods[4], rep.Methods[5]}
+	frontier := []reckoning.MethodRow{rep.Methods[2], rep.Methods[3], rep.Methods[0], rep.Methods[4], rep.Methods[5]}
 	for i := 1; i < len(frontier); i++ {
 		a, b := frontier[i-1], frontier[i]
 		if !(a.EtaM < b.EtaM && a.UpdatesPerS > b.UpdatesPerS && a.PositionErrorMeanM < b.PositionErrorMeanM) {

@@ -13,37 +13,6 @@ import (
 	"github.com/lagkit/lagkit/reckoning"
 )
 
-// replayRow is one method's pooled replay in `lagkit trend replay`.
-type replayRow struct {
-	Method string `json:"method"`
-	// EtaM is dead reckoning's threshold; led reckoning's range is
-	// EtaMinM to EtaMaxM around it.
-	EtaM               float64 `json:"eta_m"`
-	EtaMinM            float64 `json:"eta_min_m,omitempty"`
-	EtaMaxM            float64 `json:"eta_max_m,omitempty"`
-	UpdatesPerS        float64 `json:"updates_per_s"`
-	PositionErrorMeanM float64 `json:"position_error_mean_m"`
-}
-
-// replayReport is what `lagkit trend replay --json` prints.
-type replayReport struct {
-	Players  int         `json:"players_replayed"`
-	Trainers int         `json:"players_training"`
-	Seconds  float64     `json:"replayed_s"`
-	Methods  []replayRow `json:"methods"`
-	// EqualError sets led reckoning against dead reckoning at led
-	// reckoning's error, when that error lies within the frontier.
-	EqualError *equalErrorRow `json:"equal_error,omitempty"`
-}
-
-type equalErrorRow struct {
-	ErrorM           float64 `json:"error_m"`
-	DeadEtaM         float64 `json:"dead_eta_m"`
-	DeadUpdatesPerS  float64 `json:"dead_updates_per_s"`
-	LedUpdatesPerS   float64 `json:"led_updates_per_s"`
-	LedVsDeadUpdates float64 `json:"led_vs_dead_updates"`
-}
-
 func newTrendReplayCmd() *cobra.Command {
 	var (
 		in                  pathInputs
@@ -94,55 +63,10 @@ Paths come from path files (CSV with the header time,player,team,x,y,z, as
 			if err != nil {
 				return err
 			}
-			held, train, err := reckoning.HoldOut(samples, holdOut)
+			rep, err := reckoning.Compare(samples, reckoning.CompareConfig{MapName: m.Name, Bounds: m.Bounds, Grid: grid, HoldOut: holdOut,
+				EtaMin: etaMin, Eta: eta, EtaMax: etaMax, K: k, Frontier: frontier})
 			if err != nil {
 				return err
-			}
-			var teams []int
-			for _, s := range samples {
-				teams = append(teams, s.Team)
-			}
-			slices.Sort(teams)
-			trends, err := reckoning.TeamTrends(m.Name, m.Bounds, grid, train, slices.Compact(teams))
-			if err != nil {
-				return err
-			}
-			rep := replayReport{Players: players(held), Trainers: players(train)}
-			if rep.Players == 0 {
-				return fmt.Errorf("no paths to replay: the input has no players")
-			}
-			pool := func(method string, policy func(int) reckoning.Policy) replayRow {
-				tot := reckoning.Total(reckoning.Replay(held, policy))
-				rep.Seconds = tot.Seconds
-				return replayRow{Method: method, UpdatesPerS: tot.UpdatesPerS(), PositionErrorMeanM: tot.ErrorMean()}
-			}
-			dead := func(e float64) replayRow {
-				row := pool("dead", func(int) reckoning.Policy {
-					return reckoning.Dead{Threshold: e, Blend: reckoning.BlendTime(k, e)}
-				})
-				row.EtaM = e
-				return row
-			}
-			led := pool("led", func(team int) reckoning.Policy {
-				return reckoning.Led{Trend: trends[team], EtaMin: etaMin, EtaMid: eta, EtaMax: etaMax, K: k}
-			})
-			led.EtaM, led.EtaMinM, led.EtaMaxM = eta, etaMin, etaMax
-			// Dead reckoning at --eta first, as the others' baseline, then
-			// led reckoning, then the frontier by threshold.
-			etas := append([]float64{eta}, without(frontier, eta)...)
-			slices.Sort(etas[1:])
-			var points []reckoning.FrontierPoint
-			for i, e := range slices.Compact(etas) {
-				row := dead(e)
-				rep.Methods = append(rep.Methods, row)
-				if i == 0 {
-					rep.Methods = append(rep.Methods, led)
-				}
-				points = append(points, reckoning.FrontierPoint{Eta: e, UpdatesPerS: row.UpdatesPerS, ErrorMean: row.PositionErrorMeanM})
-			}
-			if upd, e, ok := reckoning.UpdatesAtError(points, led.PositionErrorMeanM); ok {
-				rep.EqualError = &equalErrorRow{ErrorM: led.PositionErrorMeanM, DeadEtaM: e, DeadUpdatesPerS: upd,
-					LedUpdatesPerS: led.UpdatesPerS, LedVsDeadUpdates: ratio(led.UpdatesPerS, upd) - 1}
 			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
@@ -167,7 +91,7 @@ Paths come from path files (CSV with the header time,player,team,x,y,z, as
 	return cmd
 }
 
-func printReplay(cmd *cobra.Command, rep replayReport) error {
+func printReplay(cmd *cobra.Command, rep reckoning.Comparison) error {
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "replayed %d players (%.0f s) against trend maps from %d others\n", rep.Players, rep.Seconds, rep.Trainers)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -191,14 +115,6 @@ func printReplay(cmd *cobra.Command, rep replayReport) error {
 		fmt.Fprintln(w, "led reckoning's error lies outside the thresholds replayed: widen --frontier to compare at equal error")
 	}
 	return nil
-}
-
-func players(s []reckoning.Sample) int {
-	ids := map[int]bool{}
-	for _, x := range s {
-		ids[x.Player] = true
-	}
-	return len(ids)
 }
 
 // ratio returns a/b, or 1 (no change) when b is 0.

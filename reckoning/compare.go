@@ -1,0 +1,129 @@
+package reckoning
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/lagkit/lagkit/geom"
+)
+
+// CompareConfig sets up Compare: the map the paths were recorded on, the
+// trend maps' grid, which players are replayed, and the thresholds.
+type CompareConfig struct {
+	MapName string
+	Bounds  geom.AABB
+	// Grid is the trend maps' cells along each axis; HoldOut replays
+	// every HoldOut-th player, the others building the trend maps.
+	Grid, HoldOut int
+	// EtaMin, Eta and EtaMax are led reckoning's thresholds (Eta also
+	// dead reckoning's), K the blend time constant; Frontier further
+	// dead reckoning thresholds to replay.
+	EtaMin, Eta, EtaMax, K float64
+	Frontier               []float64
+}
+
+// MethodRow is one method's pooled replay.
+type MethodRow struct {
+	Method string `json:"method"`
+	// EtaM is dead reckoning's threshold; led reckoning's range is
+	// EtaMinM to EtaMaxM around it.
+	EtaM               float64 `json:"eta_m"`
+	EtaMinM            float64 `json:"eta_min_m,omitempty"`
+	EtaMaxM            float64 `json:"eta_max_m,omitempty"`
+	UpdatesPerS        float64 `json:"updates_per_s"`
+	PositionErrorMeanM float64 `json:"position_error_mean_m"`
+}
+
+// Comparison is dead against led reckoning on recorded paths, as the led
+// reckoning study replayed them.
+type Comparison struct {
+	Players  int         `json:"players_replayed"`
+	Trainers int         `json:"players_training"`
+	Seconds  float64     `json:"replayed_s"`
+	Methods  []MethodRow `json:"methods"`
+	// EqualError sets led reckoning against dead reckoning at led
+	// reckoning's error, when that error lies within the frontier.
+	EqualError *EqualError `json:"equal_error,omitempty"`
+}
+
+// EqualError is led reckoning against dead reckoning at the same error.
+type EqualError struct {
+	ErrorM           float64 `json:"error_m"`
+	DeadEtaM         float64 `json:"dead_eta_m"`
+	DeadUpdatesPerS  float64 `json:"dead_updates_per_s"`
+	LedUpdatesPerS   float64 `json:"led_updates_per_s"`
+	LedVsDeadUpdates float64 `json:"led_vs_dead_updates"`
+}
+
+// Compare replays every cfg.HoldOut-th player's paths frame by frame
+// through dead reckoning at cfg.Eta and the frontier's thresholds, and
+// through led reckoning on trend maps built from the other players, one
+// per team, so no replayed path is in its own trend map. Methods lists
+// dead reckoning at Eta first (the others' baseline), then led
+// reckoning, then the frontier by threshold.
+func Compare(samples []Sample, cfg CompareConfig) (Comparison, error) {
+	held, train, err := HoldOut(samples, cfg.HoldOut)
+	if err != nil {
+		return Comparison{}, err
+	}
+	var teams []int
+	for _, s := range samples {
+		teams = append(teams, s.Team)
+	}
+	slices.Sort(teams)
+	trends, err := TeamTrends(cfg.MapName, cfg.Bounds, cfg.Grid, train, slices.Compact(teams))
+	if err != nil {
+		return Comparison{}, err
+	}
+	rep := Comparison{Players: players(held), Trainers: players(train)}
+	if rep.Players == 0 {
+		return rep, errors.New("no paths to replay: the input has no players")
+	}
+	pool := func(method string, policy func(int) Policy) MethodRow {
+		tot := Total(Replay(held, policy))
+		rep.Seconds = tot.Seconds
+		return MethodRow{Method: method, UpdatesPerS: tot.UpdatesPerS(), PositionErrorMeanM: tot.ErrorMean()}
+	}
+	dead := func(e float64) MethodRow {
+		row := pool("dead", func(int) Policy { return Dead{Threshold: e, Blend: BlendTime(cfg.K, e)} })
+		row.EtaM = e
+		return row
+	}
+	led := pool("led", func(team int) Policy {
+		return Led{Trend: trends[team], EtaMin: cfg.EtaMin, EtaMid: cfg.Eta, EtaMax: cfg.EtaMax, K: cfg.K}
+	})
+	led.EtaM, led.EtaMinM, led.EtaMaxM = cfg.Eta, cfg.EtaMin, cfg.EtaMax
+	etas := append([]float64{cfg.Eta}, slices.DeleteFunc(slices.Clone(cfg.Frontier), func(x float64) bool { return x == cfg.Eta })...)
+	slices.Sort(etas[1:])
+	var points []FrontierPoint
+	for i, e := range slices.Compact(etas) {
+		row := dead(e)
+		rep.Methods = append(rep.Methods, row)
+		if i == 0 {
+			rep.Methods = append(rep.Methods, led)
+		}
+		points = append(points, FrontierPoint{Eta: e, UpdatesPerS: row.UpdatesPerS, ErrorMean: row.PositionErrorMeanM})
+	}
+	if upd, e, ok := UpdatesAtError(points, led.PositionErrorMeanM); ok {
+		rep.EqualError = &EqualError{ErrorM: led.PositionErrorMeanM, DeadEtaM: e, DeadUpdatesPerS: upd,
+			LedUpdatesPerS: led.UpdatesPerS, LedVsDeadUpdates: ratio(led.UpdatesPerS, upd) - 1}
+	}
+	return rep, nil
+}
+
+// players counts the players in s.
+func players(s []Sample) int {
+	ids := map[int]bool{}
+	for _, x := range s {
+		ids[x.Player] = true
+	}
+	return len(ids)
+}
+
+// ratio returns a/b, or 1 (no change) when b is 0.
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 1
+	}
+	return a / b
+}
