@@ -289,7 +289,7 @@ func TestSnapshotHoldInputsOnly(t *testing.T) {
 // bad ones and refuses time delay with time warp: time warp runs
 // commands at their clients' ticks, delay runs them late.
 func TestDelayConfig(t *testing.T) {
-	if _, err := New(Config{Map: worldtest.Open(t), Delay: delay.Config{Mode: "slow"}}); err == nil || !strings.Contains(err.Error(), `delay: mode "slow" unknown`) {
+	if _, err := New(Config{Map: worldtest.Open(t), Delay: delay.Config{Mode: "slow"}}); err == nil || !strings.Contains(err.Error(), `delay: unknown delay mode "slow"`) {
 		t.Errorf("unknown mode: error %v", err)
 	}
 	for _, mode := range []string{delay.Regular, delay.Adaptive} {

@@ -138,8 +138,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"match", "--skill", "0"}, 2, "--skill 0: want more than 0, up to 1"},
 		{[]string{"match", "--low-ping-ms", "0"}, 2, "--low-ping-ms 0: want more than 0 (50 when not given)"},
 		{[]string{"match", "--max-rtt-ms", "0"}, 2, "--max-rtt-ms 0: want more than 0, or negative for no cap"},
-		{[]string{"match", "--policy", "magic"}, 2, `--policy "magic": want alc, alc-predict, clc, none or tlc`},
-		{[]string{"match", "--delay", "lots"}, 2, `--delay "lots": want adaptive, delay or none`},
+		{[]string{"match", "--policy", "magic"}, 2, `--policy "magic": want none, tlc, clc, alc or alc-predict`},
+		{[]string{"match", "--delay", "lots"}, 2, `--delay "lots": want none, delay or adaptive`},
 		{[]string{"match", "--latency", "2=250"}, 2, `--latency: "2=250" is not PLAYER:MS`},
 		{[]string{"match", "--latency", "12:250"}, 2, "--latency: player 12: want 0 to 11 (--bots 12)"},
 		{[]string{"match", "--latency", "2:-1"}, 2, "--latency: player 2: -1 ms, want 0 to 5000"},
@@ -152,7 +152,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"match", "--high-ping-ms", "100"}, 2, "--high-ping-ms applies only with --high-ping-fraction above 0"},
 		{[]string{"match", "--mode", "golf"}, 2, `--mode "golf": want ffa, tdm, ctf or dom`},
 		{[]string{"match", "--replication", "x"}, 2, `--replication "x": want full, dead or led`},
-		{[]string{"match", "--delay", "adaptive", "--trigger", "smell"}, 2, `--trigger "smell": want fov or proximity`},
+		{[]string{"match", "--delay", "adaptive", "--trigger", "smell"}, 2, `--trigger "smell": want proximity, fov or proximity-or-fov`},
 		{[]string{"match", "--trigger", "fov"}, 2, "--trigger applies only with --delay adaptive"},
 		{[]string{"match", "--adaptation", "2s"}, 2, "--adaptation applies only with --delay delay or adaptive"},
 		{[]string{"match", "--delay", "delay", "--adaptation", "11s"}, 2, "--adaptation 11s: want 0s to 10s"},
@@ -164,8 +164,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"match", "--timewarp", "2s", "--policy", "none", "--mode", "tdm"}, 2, "--timewarp 2s: want 0s to 1s"},
 		{[]string{"sim", "--players", "0"}, 2, "--players 0: want 1 to 128"},
 		{[]string{"sim", "--duration", "0s"}, 2, "--duration 0s: want more than 0"},
-		{[]string{"sim", "--display", "x"}, 2, `--display: unknown display mode "x" (known: interpolate, extrapolate, opponent-predict, dead-reckon)`},
-		{[]string{"sim", "--replication", "x"}, 2, `--replication: unknown replication "x" (known: full, dead, led)`},
+		{[]string{"sim", "--display", "x"}, 2, `--display: unknown display mode "x", want interpolate, extrapolate, opponent-predict or dead-reckon`},
+		{[]string{"sim", "--replication", "x"}, 2, `--replication: unknown replication "x", want full, dead or led`},
 		{[]string{"sim", "--players", "200"}, 2, "--players 200: want 1 to 128"},
 		{[]string{"sim", "--tick", "10"}, 2, "--tick 10: want 20 to 128 (Hz)"},
 		{[]string{"sim", "--loss", "2"}, 2, "--loss 2: want 0 to 1"},
@@ -255,7 +255,7 @@ func TestHelpListsRegistries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{oneOf(lagcomp.Policies.Names()), "adaptive, delay or none", "full, dead or led"} {
+	for _, want := range []string{oneOf(lagcomp.Policies.Names()), "none, delay or adaptive", "full, dead or led"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("match --help lacks %q", want)
 		}

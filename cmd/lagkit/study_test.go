@@ -55,7 +55,7 @@ func TestStudyCheckErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"study", "check", bad}, 1, "bad.toml:5:12: technique[0].policy.name: unknown policy \"magic\", want one of alc, alc-predict, clc, none, tlc"},
+		{[]string{"study", "check", bad}, 1, "bad.toml:5:12: technique[0].policy.name: unknown policy \"magic\", want none, tlc, clc, alc or alc-predict"},
 		{[]string{"study", "check", "missing.toml"}, 1, "missing.toml"},
 		{[]string{"study", "check"}, 2, "accepts 1 arg"},
 		{[]string{"study", "run", "../../presets/alc.toml", "--out", "x"}, 2, "--out: a live study writes its records to --db"},
