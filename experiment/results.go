@@ -111,9 +111,17 @@ type Plot struct {
 	Y      string `json:"y"`
 	Series string `json:"series,omitempty"`
 	// YErr names a column of half-widths for error bars (optional).
-	YErr   string `json:"y_err,omitempty"`
+	YErr string `json:"y_err,omitempty"`
+	// YLo and YHi name columns of an interval's lower and upper bounds,
+	// for error bars that need not be symmetric (a Wilson or bootstrap
+	// interval); both or neither, and not with YErr.
+	YLo    string `json:"y_lo,omitempty"`
+	YHi    string `json:"y_hi,omitempty"`
 	XLabel string `json:"x_label"`
 	YLabel string `json:"y_label"`
+	// Caption says what the plot shows, for the figure's caption: what
+	// the bars or points are, what the error bars bound, and over what.
+	Caption string `json:"caption,omitempty"`
 }
 
 // Reference is a figure a study published, to set beside ours.
