@@ -78,6 +78,8 @@ func newPlot(p experiment.Plot, t experiment.Table, published []experiment.Refer
 	pl.X.Label.Text = cmp.Or(p.XLabel, p.X)
 	pl.Y.Label.Text = cmp.Or(p.YLabel, p.Y)
 	pl.Legend.Top = true
+	// Clear of the frame's right edge, which would clip the swatches.
+	pl.Legend.XOffs = -vg.Points(6)
 	pl.Add(plotter.NewGrid())
 
 	col := make(map[string]int, len(t.Columns))

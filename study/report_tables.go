@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/stats"
 )
 
 // answerResults adds the questionnaire's tables and tests and the
@@ -45,19 +46,29 @@ func (r *Report) answerResults(res *experiment.Results) {
 		res.Tables = append(res.Tables, t)
 	}
 	if len(r.Rollback) > 0 {
-		t := experiment.Table{Name: "study_rollback", Title: fmt.Sprintf("Hits on people and their SBC reports by the hit's rollback distance, in bands of 5 cm from from_m (the last from %v m on)", BinsToM),
-			Columns: []string{"technique", "from_m", "mid_m", "hits", "sbc", "sbc_per_hit", "reports", "reports_per_hit"}}
+		t := experiment.Table{Name: "study_rollback", Title: fmt.Sprintf("Hits on people and their SBC reports by the hit's rollback distance, "+
+			"in 5 cm bands from 0 to %v m (each band from from_m up to 5 cm more; the last from %v m on), "+
+			"with 95%% confidence intervals (SBC per hit: Wilson score; reports per hit: exact Poisson)", BinsToM, BinsToM),
+			Columns: []string{"technique", "from_m", "mid_m", "hits", "sbc", "sbc_per_hit", "reports", "reports_per_hit",
+				"sbc_per_hit_ci95_lo", "sbc_per_hit_ci95_hi", "reports_per_hit_ci95_lo", "reports_per_hit_ci95_hi"}}
 		for _, b := range r.Rollback {
 			sbc, rep := "", ""
+			ci := []string{"", "", "", ""}
 			if b.Hits > 0 {
 				sbc, rep = num(float64(b.SBC)/float64(b.Hits)), num(float64(b.Reports)/float64(b.Hits))
+				slo, shi := stats.WilsonCI95(b.SBC, b.Hits)
+				rlo, rhi := stats.PoissonRateCI95(b.Reports, float64(b.Hits))
+				ci = []string{num(slo), num(shi), num(rlo), num(rhi)}
 			}
-			t.Rows = append(t.Rows, []string{b.Technique, num(b.FromM), num(b.Mid()), strconv.Itoa(b.Hits), strconv.Itoa(b.SBC), sbc,
-				strconv.Itoa(b.Reports), rep})
+			t.Rows = append(t.Rows, append([]string{b.Technique, num(b.FromM), num(b.Mid()), strconv.Itoa(b.Hits), strconv.Itoa(b.SBC), sbc,
+				strconv.Itoa(b.Reports), rep}, ci...))
 		}
 		res.Tables = append(res.Tables, t)
 		res.Plots = append(res.Plots, experiment.Plot{Name: "study_rollback", Title: "Reported shots behind cover per hit received, by the hit's rollback distance",
-			Kind: "line", Table: "study_rollback", X: "mid_m", Y: "reports_per_hit", Series: "technique", XLabel: "rollback (m, middle of a 5 cm band)", YLabel: "SBC reports per hit"})
+			Kind: "line", Table: "study_rollback", X: "mid_m", Y: "reports_per_hit", Series: "technique", YLo: "reports_per_hit_ci95_lo", YHi: "reports_per_hit_ci95_hi",
+			XLabel: "rollback (m, middle of a 5 cm band)", YLabel: "SBC reports per hit",
+			Caption: "Points: the SBC reports people made per hit they received, the hits in 5 cm bands of the distance the victim was moved back, " +
+				"per technique and all techniques pooled (a band without hits is left out). Error bars: exact Poisson (Garwood) 95% confidence interval of the reports over the band's hits."})
 	}
 }
 
