@@ -23,9 +23,18 @@ const (
 // Write writes the report into dir, creating it if needed: study.json
 // (the Report), study.md, and through package report the results.json,
 // CSV tables, SVG plots and report.html the experiments write, so the
-// same tools read both.
+// same tools read both; and codebook.md, every CSV column's unit and
+// meaning.
 func (r *Report) Write(dir string) error {
-	if err := report.Write(dir, r.Results()); err != nil {
+	res := r.Results()
+	if err := report.Write(dir, res); err != nil {
+		return err
+	}
+	var csvs []string
+	for _, t := range res.Tables {
+		csvs = append(csvs, t.Name+".csv")
+	}
+	if err := WriteCodebook(dir, "study "+r.Study+", its report's tables", ReportCodebook, csvs); err != nil {
 		return err
 	}
 	js, err := json.MarshalIndent(r, "", "  ")
