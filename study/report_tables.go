@@ -14,7 +14,7 @@ import (
 // rollback bands' table and plot to res.
 func (r *Report) answerResults(res *experiment.Results) {
 	if len(r.Answers) > 0 {
-		t := experiment.Table{Name: "study_answers", Title: "Questionnaire per technique, pooled over its rounds (yes/no: share of yes; Likert 1 to 5, fairness -5 to 5: median and mean)",
+		t := experiment.Table{Name: "study_answers", Title: "Questionnaire per technique, pooled over its rounds (yes/no: share of yes; Likert 1 to 5, fairness -5 to 5: median and mean)" + r.syntheticTag(),
 			Columns: []string{"technique", "question", "kind", "answers", "participants", "median", "mean", "yes_share"}}
 		for _, a := range r.Answers {
 			t.Rows = append(t.Rows, []string{a.Technique, a.Question, a.Kind, strconv.Itoa(a.N), strconv.Itoa(a.Participants),
@@ -23,7 +23,7 @@ func (r *Report) answerResults(res *experiment.Results) {
 		res.Tables = append(res.Tables, t)
 	}
 	if len(r.Comparisons) > 0 {
-		t := experiment.Table{Name: "study_comparisons", Title: "Questions compared between techniques, paired by participant (Wilcoxon signed-rank, B − A)",
+		t := experiment.Table{Name: "study_comparisons", Title: "Questions compared between techniques, paired by participant (Wilcoxon signed-rank, B − A)" + r.syntheticTag(),
 			Columns: []string{"question", "a", "b", "pairs", "nonzero", "median_a", "median_b", "w_plus", "w_minus", "p"}}
 		for _, c := range r.Comparisons {
 			t.Rows = append(t.Rows, []string{c.Question, c.A, c.B, strconv.Itoa(c.N), strconv.Itoa(c.NonZero), num(c.MedianA), num(c.MedianB),
@@ -32,8 +32,8 @@ func (r *Report) answerResults(res *experiment.Results) {
 				Name: experiment.ComparisonName(c.Question, c.A, c.B), Kind: "wilcoxon", Metric: c.Question, A: c.A, B: c.B,
 				N: c.N, Statistic: c.W, P: c.P, Effect: c.Effect, EffectMeasure: experiment.EffectRankBiserial,
 				MeanDiff: c.MedianDiff, Centre: experiment.CentreMedian, CI95: c.ci95(),
-				Note: fmt.Sprintf("%s, paired by participant: %d pairs, %d with a difference; median %s under %s, %s under %s",
-					c.Kind, c.N, c.NonZero, num(c.MedianA), c.A, num(c.MedianB), c.B),
+				Note: fmt.Sprintf("%s, paired by participant: %d pairs, %d with a difference; median %s under %s, %s under %s%s",
+					c.Kind, c.N, c.NonZero, num(c.MedianA), c.A, num(c.MedianB), c.B, r.syntheticTag()),
 			}))
 		}
 		res.Tables = append(res.Tables, t)
@@ -201,4 +201,12 @@ func whereMarkdown(ref experiment.Reference) string {
 		out += " (not verified against the source's text)"
 	}
 	return out
+}
+
+// syntheticTag marks a title or note of the answers as synthetic.
+func (r *Report) syntheticTag() string {
+	if r.SyntheticAnswers {
+		return " (SYNTHETIC answers drawn from the schedule's model, not people's)"
+	}
+	return ""
 }

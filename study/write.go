@@ -236,6 +236,9 @@ func (r *Report) design() string {
 	if r.AnswersNote != "" {
 		d += " " + strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + "."
 	}
+	if r.SyntheticAnswers {
+		d += " " + SyntheticNote
+	}
 	if _, findings := published(r.Study, r.Simulated); len(findings) > 0 {
 		d += "\n\nPublished findings: " + strings.Join(findings, " ")
 	}
@@ -286,6 +289,9 @@ func (r *Report) Markdown() string {
 			"High-ping shooters among them: %d shots, accuracy %.4f.\n", r.Subjects, LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)
 	}
 	b.WriteString("\n## Questionnaire\n\n")
+	if r.SyntheticAnswers {
+		b.WriteString("**" + SyntheticNote + "**\n\n")
+	}
 	if r.AnswersNote != "" {
 		b.WriteString(strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + ".\n")
 	}
@@ -350,3 +356,9 @@ func seatList(seats []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// SyntheticNote labels a report whose answers a simulated study drew
+// from a model.
+const SyntheticNote = "SYNTHETIC ANSWERS: every answer to the questionnaire was drawn by the simulation from the model the schedule states " +
+	"per question and technique (study run --simulate --synthetic-answers), under the study's seed; no person gave them. " +
+	"They try the analysis out; they say nothing of the techniques."

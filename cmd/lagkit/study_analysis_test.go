@@ -105,7 +105,8 @@ func TestStudyCodebook(t *testing.T) {
 	tmp := t.TempDir()
 	db := filepath.Join(tmp, "alc.db")
 	run := filepath.Join(tmp, "run")
-	if code, _, errOut := lagkit("study", "run", "../../presets/alc.toml", "--simulate", "--quick", "--seed", "1", "--db", db, "--out", run); code != 0 {
+	if code, _, errOut := lagkit("study", "run", "../../presets/alc.toml", "--simulate", "--quick", "--seed", "1", "--synthetic-answers",
+		"--db", db, "--out", run); code != 0 {
 		t.Fatalf("study run: exit %d: %s", code, errOut)
 	}
 	exp := filepath.Join(tmp, "export")
@@ -259,4 +260,59 @@ func mid(a, b string) string {
 	x, _ := strconv.ParseFloat(a, 64)
 	y, _ := strconv.ParseFloat(b, 64)
 	return strconv.FormatFloat((x+y)/2, 'f', 2, 64)
+}
+
+// TestStudySyntheticAnswers: study run --simulate --synthetic-answers
+// answers the alc preset's questionnaire from its models, and the
+// answers are labelled synthetic in the database (their text), the
+// long-format table, the report's design, questionnaire and tables;
+// without --simulate the flag is refused.
+func TestStudySyntheticAnswers(t *testing.T) {
+	tmp := t.TempDir()
+	db, run, exp := filepath.Join(tmp, "s.db"), filepath.Join(tmp, "run"), filepath.Join(tmp, "export")
+	if code, _, errOut := lagkit("study", "run", "../../presets/alc.toml", "--simulate", "--quick", "--seed", "3", "--synthetic-answers",
+		"--db", db, "--out", run); code != 0 {
+		t.Fatalf("study run: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := lagkit("study", "export", "--db", db, "--out", exp); code != 0 {
+		t.Fatalf("study export: exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(filepath.Join(exp, "answers.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 seats, 2 rounds, 3 questions.
+	if len(rows) != 1+72 {
+		t.Fatalf("answers.csv: %d rows, want 72 answers", len(rows)-1)
+	}
+	text := slices.Index(rows[0], "text")
+	for _, r := range rows[1:] {
+		if r[text] != study.SyntheticText {
+			t.Fatalf("answers.csv row %q: text is not %q", r, study.SyntheticText)
+		}
+	}
+	rep, res := readStudyReport(t, run)
+	if !rep.SyntheticAnswers || len(rep.Comparisons) == 0 || rep.AnswersNote != "" {
+		t.Errorf("report: synthetic %v, %d comparisons, note %q", rep.SyntheticAnswers, len(rep.Comparisons), rep.AnswersNote)
+	}
+	if !strings.Contains(res.Design, study.SyntheticNote) {
+		t.Error("results.json's design does not say the answers are synthetic")
+	}
+	pr, _ := os.ReadFile(filepath.Join(run, "study_participant_rounds.csv"))
+	if n := strings.Count(string(pr), ",synthetic,"); n != 24 {
+		t.Errorf("study_participant_rounds.csv: %d rows marked synthetic, want 24", n)
+	}
+	page, _ := os.ReadFile(filepath.Join(run, "report.html"))
+	if !strings.Contains(string(page), "SYNTHETIC") {
+		t.Error("report.html does not say the answers are synthetic")
+	}
+	if code, _, errOut := lagkit("study", "run", "../../presets/alc.toml", "--synthetic-answers", "--db", filepath.Join(tmp, "live.db")); code == 0 ||
+		!strings.Contains(errOut, "--synthetic-answers: only a simulated study") {
+		t.Errorf("live with --synthetic-answers: exit %d: %s", code, errOut)
+	}
 }
