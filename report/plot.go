@@ -100,7 +100,14 @@ func newPlot(p experiment.Plot, t experiment.Table, published []experiment.Refer
 	// An axis of values none below zero (counts, shares, distances)
 	// stays at or above zero however it is widened; a bar chart's value
 	// axis starts at zero, where its bars do.
-	widen(&pl.X, nonNegative(p, t, col, p.X))
+	xPos := nonNegative(p, t, col, p.X)
+	if p.Kind == "line" && pl.X.Max > pl.X.Min {
+		// Room either side, so the first and last points and their error
+		// bars stand clear of the frame.
+		pad := 0.03 * (pl.X.Max - pl.X.Min)
+		pl.X.Min, pl.X.Max = pl.X.Min-pad, pl.X.Max+pad
+	}
+	widen(&pl.X, xPos)
 	yPos := nonNegative(p, t, col, p.Y)
 	widen(&pl.Y, yPos)
 	if p.Kind == "bar" && yPos {
@@ -221,11 +228,13 @@ func linePoints(p experiment.Plot, t experiment.Table, col map[string]int) (name
 // legend entries.
 func addLines(pl *plot.Plot, p experiment.Plot, t experiment.Table, col map[string]int) (int, error) {
 	names, series := linePoints(p, t, col)
+	dodge := dodging(p, names, series)
 	for i, name := range names {
 		pts := series[name]
 		xys := make(plotter.XYs, len(pts))
-		for j, pt := range pts {
-			xys[j] = plotter.XY{X: pt.x, Y: pt.y}
+		for j := range pts {
+			pts[j].x += dodge * (float64(i) - float64(len(names)-1)/2)
+			xys[j] = plotter.XY{X: pts[j].x, Y: pts[j].y}
 		}
 		line, marks, err := plotter.NewLinePoints(xys)
 		if err != nil {
@@ -247,6 +256,26 @@ func addLines(pl *plot.Plot, p experiment.Plot, t experiment.Table, col map[stri
 		return 0, nil
 	}
 	return len(names), nil
+}
+
+// dodging returns how far apart along x to set the series of a line plot
+// with error bars, so that bars at the same x do not hide one another:
+// 1.2% of the x span between neighbouring series; 0 for one series or no
+// error bars.
+func dodging(p experiment.Plot, names []string, series map[string][]point) float64 {
+	if len(names) < 2 || p.YErr == "" && p.YLo == "" {
+		return 0
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, pts := range series {
+		for _, pt := range pts {
+			lo, hi = min(lo, pt.x), max(hi, pt.x)
+		}
+	}
+	if !(hi > lo) {
+		return 0
+	}
+	return 0.012 * (hi - lo)
 }
 
 // errorBars returns the error bars of the points that have one, or nil.

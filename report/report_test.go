@@ -559,7 +559,7 @@ func TestPlotAxes(t *testing.T) {
 		wantXMin, wantYMin float64
 	}{
 		{"zeros, bars", "bar", tab([]string{"a", "0", "0", "0"}, []string{"b", "0", "", ""}), -0.5, 0, 0, -0.5, 0},
-		{"zeros, lines", "line", tab([]string{"0.1", "0", "0", "0"}, []string{"0.2", "0", "0", "0"}), 0, 0, 0, 0.1, 0},
+		{"zeros, lines", "line", tab([]string{"0.1", "0", "0", "0"}, []string{"0.2", "0", "0", "0"}), 0, 0, 0, 0.097, 0},
 		{"one rollback band", "line", tab([]string{"0.225", "0.5", "0.2", "0.8"}), 0, 0, 0.8, 0, 0.2},
 		{"bars with intervals", "bar", tab([]string{"a", "0.17", "0.13", "0.22"}, []string{"b", "0.15", "0.11", "0.2"}), -0.5, 0, 0.22, -0.5, 0},
 	}
@@ -572,7 +572,7 @@ func TestPlotAxes(t *testing.T) {
 		if pl.X.Min < tt.xMin || pl.Y.Min < tt.yMin {
 			t.Errorf("%s: axes start at x %v, y %v; want at least %v, %v", tt.name, pl.X.Min, pl.Y.Min, tt.xMin, tt.yMin)
 		}
-		if pl.X.Min != tt.wantXMin || pl.Y.Min != tt.wantYMin {
+		if math.Abs(pl.X.Min-tt.wantXMin) > 1e-12 || pl.Y.Min != tt.wantYMin {
 			t.Errorf("%s: axes start at x %v, y %v; want %v, %v", tt.name, pl.X.Min, pl.Y.Min, tt.wantXMin, tt.wantYMin)
 		}
 		if top := tt.yAbove; pl.Y.Max <= top+0.03*(top-pl.Y.Min) {

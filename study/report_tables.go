@@ -68,7 +68,8 @@ func (r *Report) answerResults(res *experiment.Results) {
 			Kind: "line", Table: "study_rollback", X: "mid_m", Y: "reports_per_hit", Series: "technique", YLo: "reports_per_hit_ci95_lo", YHi: "reports_per_hit_ci95_hi",
 			XLabel: "rollback (m, middle of a 5 cm band)", YLabel: "SBC reports per hit",
 			Caption: "Points: the SBC reports people made per hit they received, the hits in 5 cm bands of the distance the victim was moved back, " +
-				"per technique and all techniques pooled (a band without hits is left out). Error bars: exact Poisson (Garwood) 95% confidence interval of the reports over the band's hits."})
+				"per technique and all techniques pooled (a band without hits is left out; the series are set a little apart along x so that their error bars do not hide one another). " +
+				"Error bars: exact Poisson (Garwood) 95% confidence interval of the reports over the band's hits."})
 	}
 }
 
