@@ -65,6 +65,9 @@ type Test struct {
 	// same kind (HolmFamily of them).
 	PHolm      float64 `json:"p_holm"`
 	HolmFamily int     `json:"holm_family"`
+	// Family, when set, names the tests corrected together apart from
+	// the others of their kind: "primary" for a study's main outcome.
+	Family string `json:"family,omitempty"`
 	// Effect is the effect size, of the measure EffectMeasure names:
 	// Cohen's d_z for paired t, the matched-pairs rank-biserial
 	// correlation for Wilcoxon, r for Pearson.

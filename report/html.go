@@ -208,7 +208,11 @@ func testRows(tests []experiment.Test) ([]testRow, string) {
 			row.Difference = t.Centre + " " + formatNumber(t.MeanDiff) + " " + ci
 		}
 		rows = append(rows, row)
-		families[k.label] = t.HolmFamily
+		label := k.label
+		if t.Family != "" {
+			label = t.Family + " " + label
+		}
+		families[label] = t.HolmFamily
 	}
 	if len(rows) == 0 {
 		return nil, ""

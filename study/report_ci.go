@@ -53,6 +53,11 @@ var intervalFigures = []string{"hit_accuracy", "hit_accuracy_high_ping", "sbc_pe
 // figure advanced lag compensation sets out to lower.
 const MainOutcomeFigure = "sbc_per_hit_low"
 
+// PrimaryFamily is the Holm family of the main outcome's tests
+// (experiment.Test.Family): corrected among themselves, apart from the
+// secondary tests.
+const PrimaryFamily = "primary"
+
 // MainOutcome is the main outcome per technique with its interval, and
 // its tests between techniques, paired by participant.
 type MainOutcome struct {
@@ -162,6 +167,11 @@ func mainOutcome(rep *Report, techs map[string]*techTally, order []string) {
 			note := fmt.Sprintf("main outcome, paired by %s: SBC per hit received by each seat at a round trip up to %v ms in every round of both", by, LowPingMS)
 			res := experiment.Results{}
 			experiment.AddPaired(&res, MainOutcomeFigure, a, b, pr.XA, pr.XB, note)
+			for i := range res.Tests {
+				// The main outcome is corrected apart from the secondary
+				// tests (high-ping accuracy, the questions).
+				res.Tests[i].Family = PrimaryFamily
+			}
 			for _, t := range res.Tests {
 				if t.Kind == "wilcoxon" {
 					pr.Test = &t

@@ -47,7 +47,7 @@ func (r *Report) answerResults(res *experiment.Results) {
 	}
 	if len(r.Rollback) > 0 {
 		t := experiment.Table{Name: "study_rollback", Title: fmt.Sprintf("Hits on people and their SBC reports by the hit's rollback distance, "+
-			"in 5 cm bands from 0 to %v m (each band from from_m up to 5 cm more; the last from %v m on), "+
+			"in 5 cm bands from 0 to %v m (from_m: where a band starts; the last is %v m and beyond), "+
 			"with 95%% confidence intervals (SBC per hit: Wilson score; reports per hit: exact Poisson)", BinsToM, BinsToM),
 			Columns: []string{"technique", "from_m", "mid_m", "hits", "sbc", "sbc_per_hit", "reports", "reports_per_hit",
 				"sbc_per_hit_ci95_lo", "sbc_per_hit_ci95_hi", "reports_per_hit_ci95_lo", "reports_per_hit_ci95_hi"}}

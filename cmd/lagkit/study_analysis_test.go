@@ -127,6 +127,12 @@ func TestStudyCodebook(t *testing.T) {
 		files, cols := checkCodebook(t, dir)
 		t.Logf("%s: %d files, %d columns described", filepath.Base(dir), files, cols)
 	}
+	_, res := readStudyReport(t, rep)
+	for _, tb := range res.Tables {
+		if tb.Name == "study_rollback" && (strings.Contains(tb.Title, "from from_m") || !strings.Contains(tb.Title, "5 cm bands from 0 to 0.5 m")) {
+			t.Errorf("the rollback table's title reads %q", tb.Title)
+		}
+	}
 	for _, want := range []string{"study_answers.csv", "study_comparisons.csv", "study_texts.csv", "study_rollback.csv", "study_participant_rounds.csv"} {
 		if _, err := os.Stat(filepath.Join(rep, want)); err != nil {
 			t.Errorf("the people's report lacks %s, so its codebook entry goes untested", want)
@@ -157,9 +163,13 @@ func TestStudyAlcAnalysis(t *testing.T) {
 	for _, tt := range res.Tests {
 		if tt.Name == "sbc_per_hit_low: alc − tlc" && tt.Kind == "wilcoxon" {
 			found = true
-			if tt.EffectMeasure != experiment.EffectRankBiserial || tt.N < 2 {
+			if tt.EffectMeasure != experiment.EffectRankBiserial || tt.N < 2 || tt.Family != study.PrimaryFamily || tt.HolmFamily != 1 {
 				t.Errorf("main outcome's test: %+v", tt)
 			}
+		}
+		// The secondary test is corrected among the secondary tests alone.
+		if tt.Name == "hit_accuracy_high_ping: alc − tlc" && (tt.Family != "" || tt.HolmFamily != 1 || tt.PHolm != tt.P) {
+			t.Errorf("high-ping accuracy's test: family %q of %d, p %v, p (Holm) %v", tt.Family, tt.HolmFamily, tt.P, tt.PHolm)
 		}
 	}
 	if !found {
