@@ -65,6 +65,9 @@ type Test struct {
 	// same kind (HolmFamily of them).
 	PHolm      float64 `json:"p_holm"`
 	HolmFamily int     `json:"holm_family"`
+	// Family, when set, names the tests corrected together apart from
+	// the others of their kind: "primary" for a study's main outcome.
+	Family string `json:"family,omitempty"`
 	// Effect is the effect size, of the measure EffectMeasure names:
 	// Cohen's d_z for paired t, the matched-pairs rank-biserial
 	// correlation for Wilcoxon, r for Pearson.
@@ -111,9 +114,17 @@ type Plot struct {
 	Y      string `json:"y"`
 	Series string `json:"series,omitempty"`
 	// YErr names a column of half-widths for error bars (optional).
-	YErr   string `json:"y_err,omitempty"`
+	YErr string `json:"y_err,omitempty"`
+	// YLo and YHi name columns of an interval's lower and upper bounds,
+	// for error bars that need not be symmetric (a Wilson or bootstrap
+	// interval); both or neither, and not with YErr.
+	YLo    string `json:"y_lo,omitempty"`
+	YHi    string `json:"y_hi,omitempty"`
 	XLabel string `json:"x_label"`
 	YLabel string `json:"y_label"`
+	// Caption says what the plot shows, for the figure's caption: what
+	// the bars or points are, what the error bars bound, and over what.
+	Caption string `json:"caption,omitempty"`
 }
 
 // Reference is a figure a study published, to set beside ours.

@@ -119,11 +119,14 @@ func ComparisonName(metric, a, b string) string { return metric + ": " + b + " â
 // AdjustHolm fills each test's Holm-adjusted p-value, correcting within
 // the run's tests of one kind: the paired t-tests form one family, the
 // Wilcoxon tests (which ask the same questions again, without assuming
-// normal differences) another, the correlations a third.
+// normal differences) another, the correlations a third. Tests of a
+// named Family (a study's primary outcome) form families of their own,
+// one per kind, so that the secondary tests do not dilute the primary.
 func AdjustHolm(r *Results) {
-	byKind := map[string][]int{}
+	byKind := map[[2]string][]int{}
 	for i, t := range r.Tests {
-		byKind[t.Kind] = append(byKind[t.Kind], i)
+		k := [2]string{t.Kind, t.Family}
+		byKind[k] = append(byKind[k], i)
 	}
 	for _, idx := range byKind {
 		ps := make([]float64, len(idx))

@@ -69,8 +69,8 @@ type table struct {
 }
 
 type figure struct {
-	Name, Title string
-	SVG         template.HTML
+	Name, Title, Caption string
+	SVG                  template.HTML
 }
 
 // testRow is a test as the page shows it, each figure labelled with what
@@ -104,7 +104,7 @@ func renderHTML(r *experiment.Results, svgs [][]byte) ([]byte, error) {
 		// draws; only the XML prolog and comment before <svg> are dropped,
 		// as HTML has no place for them.
 		svg := svgs[i][bytes.Index(svgs[i], []byte("<svg")):]
-		pg.Figures = append(pg.Figures, figure{Name: p.Name, Title: p.Title, SVG: template.HTML(svg)})
+		pg.Figures = append(pg.Figures, figure{Name: p.Name, Title: p.Title, Caption: p.Caption, SVG: template.HTML(svg)})
 	}
 	pg.Published, pg.References = publishedRows(r)
 	for _, t := range r.Tables {
@@ -208,7 +208,11 @@ func testRows(tests []experiment.Test) ([]testRow, string) {
 			row.Difference = t.Centre + " " + formatNumber(t.MeanDiff) + " " + ci
 		}
 		rows = append(rows, row)
-		families[k.label] = t.HolmFamily
+		label := k.label
+		if t.Family != "" {
+			label = t.Family + " " + label
+		}
+		families[label] = t.HolmFamily
 	}
 	if len(rows) == 0 {
 		return nil, ""

@@ -28,14 +28,47 @@ const (
 	plotHeight = 4 * vg.Inch
 )
 
-// point is one plotted value and the half-width of its error bar (0 for
-// none).
-type point struct{ x, y, err float64 }
+// point is one plotted value and how far its error bar reaches below
+// and above it (both 0 for none).
+type point struct{ x, y, lo, hi float64 }
+
+// withError sets pt's error bar from row: a half-width (YErr), or an
+// interval's bounds (YLo and YHi), which need not be symmetric. A bound
+// on the wrong side of the value, or not a number, draws no bar.
+func withError(pt point, p experiment.Plot, row []string, col map[string]int) point {
+	switch {
+	case p.YErr != "":
+		e, _ := number(row[col[p.YErr]])
+		pt.lo, pt.hi = math.Abs(e), math.Abs(e)
+	case p.YLo != "" && p.YHi != "":
+		lo, okl := number(row[col[p.YLo]])
+		hi, okh := number(row[col[p.YHi]])
+		if okl && okh && lo <= pt.y && pt.y <= hi {
+			pt.lo, pt.hi = pt.y-lo, hi-pt.y
+		}
+	}
+	return pt
+}
 
 // drawPlot draws p from table t as an SVG document. Cells that are not
 // plottable numbers (see number) are left out. Published values of the
 // plotted metric are marked on the bars of the conditions they name.
 func drawPlot(p experiment.Plot, t experiment.Table, published []experiment.Reference) ([]byte, error) {
+	pl, err := newPlot(p, t, published)
+	if err != nil {
+		return nil, err
+	}
+	c := vgsvg.New(plotWidth, plotHeight)
+	pl.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// newPlot lays p out from table t, its axes set, ready to draw.
+func newPlot(p experiment.Plot, t experiment.Table, published []experiment.Reference) (*plot.Plot, error) {
 	pl := plot.New()
 	// Sans-serif text, to match the report page.
 	for _, s := range []*text.Style{&pl.Title.TextStyle, &pl.X.Label.TextStyle, &pl.Y.Label.TextStyle, &pl.X.Tick.Label, &pl.Y.Tick.Label, &pl.Legend.TextStyle} {
@@ -45,6 +78,8 @@ func drawPlot(p experiment.Plot, t experiment.Table, published []experiment.Refe
 	pl.X.Label.Text = cmp.Or(p.XLabel, p.X)
 	pl.Y.Label.Text = cmp.Or(p.YLabel, p.Y)
 	pl.Legend.Top = true
+	// Clear of the frame's right edge, which would clip the swatches.
+	pl.Legend.XOffs = -vg.Points(6)
 	pl.Add(plotter.NewGrid())
 
 	col := make(map[string]int, len(t.Columns))
@@ -62,20 +97,31 @@ func drawPlot(p experiment.Plot, t experiment.Table, published []experiment.Refe
 		return nil, err
 	}
 
-	widen(&pl.X)
-	widen(&pl.Y)
+	// An axis of values none below zero (counts, shares, distances)
+	// stays at or above zero however it is widened; a bar chart's value
+	// axis starts at zero, where its bars do.
+	xPos := nonNegative(p, t, col, p.X)
+	if p.Kind == "line" && pl.X.Max > pl.X.Min {
+		// Room either side, so the first and last points and their error
+		// bars stand clear of the frame.
+		pad := 0.03 * (pl.X.Max - pl.X.Min)
+		pl.X.Min, pl.X.Max = pl.X.Min-pad, pl.X.Max+pad
+	}
+	widen(&pl.X, xPos)
+	yPos := nonNegative(p, t, col, p.Y)
+	widen(&pl.Y, yPos)
+	if p.Kind == "bar" && yPos {
+		pl.Y.Min = 0
+	}
+	// Room above the highest bar, point or error bar, so none touches the
+	// frame.
+	pl.Y.Max += (pl.Y.Max - pl.Y.Min) * 0.06
 	if entries > 0 {
 		// gonum/plot draws the legend inside the data area: leave room
 		// above the data, about 7% of the height per entry.
 		pl.Y.Max += (pl.Y.Max - pl.Y.Min) * (0.03 + 0.07*float64(entries))
 	}
-	c := vgsvg.New(plotWidth, plotHeight)
-	pl.Draw(draw.New(c))
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return pl, nil
 }
 
 // barPoints returns a bar per row with a numeric Y, at x = 0, 1, 2, ...,
@@ -86,10 +132,7 @@ func barPoints(p experiment.Plot, t experiment.Table, col map[string]int) (label
 		if !ok {
 			continue
 		}
-		pt := point{x: float64(len(pts)), y: y}
-		if p.YErr != "" {
-			pt.err, _ = number(row[col[p.YErr]])
-		}
+		pt := withError(point{x: float64(len(pts)), y: y}, p, row, col)
 		labels = append(labels, row[col[p.X]])
 		pts = append(pts, pt)
 	}
@@ -165,10 +208,7 @@ func linePoints(p experiment.Plot, t experiment.Table, col map[string]int) (name
 		if !okx || !oky {
 			continue
 		}
-		pt := point{x: x, y: y}
-		if p.YErr != "" {
-			pt.err, _ = number(row[col[p.YErr]])
-		}
+		pt := withError(point{x: x, y: y}, p, row, col)
 		var name string
 		if p.Series != "" {
 			name = row[col[p.Series]]
@@ -188,11 +228,13 @@ func linePoints(p experiment.Plot, t experiment.Table, col map[string]int) (name
 // legend entries.
 func addLines(pl *plot.Plot, p experiment.Plot, t experiment.Table, col map[string]int) (int, error) {
 	names, series := linePoints(p, t, col)
+	dodge := dodging(p, names, series)
 	for i, name := range names {
 		pts := series[name]
 		xys := make(plotter.XYs, len(pts))
-		for j, pt := range pts {
-			xys[j] = plotter.XY{X: pt.x, Y: pt.y}
+		for j := range pts {
+			pts[j].x += dodge * (float64(i) - float64(len(names)-1)/2)
+			xys[j] = plotter.XY{X: pts[j].x, Y: pts[j].y}
 		}
 		line, marks, err := plotter.NewLinePoints(xys)
 		if err != nil {
@@ -216,14 +258,34 @@ func addLines(pl *plot.Plot, p experiment.Plot, t experiment.Table, col map[stri
 	return len(names), nil
 }
 
+// dodging returns how far apart along x to set the series of a line plot
+// with error bars, so that bars at the same x do not hide one another:
+// 1.2% of the x span between neighbouring series; 0 for one series or no
+// error bars.
+func dodging(p experiment.Plot, names []string, series map[string][]point) float64 {
+	if len(names) < 2 || p.YErr == "" && p.YLo == "" {
+		return 0
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, pts := range series {
+		for _, pt := range pts {
+			lo, hi = min(lo, pt.x), max(hi, pt.x)
+		}
+	}
+	if !(hi > lo) {
+		return 0
+	}
+	return 0.012 * (hi - lo)
+}
+
 // errorBars returns the error bars of the points that have one, or nil.
 func errorBars(pts []point, c color.Color) *plotter.YErrorBars {
 	var xys plotter.XYs
 	var errs plotter.YErrors
 	for _, pt := range pts {
-		if e := math.Abs(pt.err); e > 0 {
+		if pt.lo > 0 || pt.hi > 0 {
 			xys = append(xys, plotter.XY{X: pt.x, Y: pt.y})
-			errs = append(errs, struct{ Low, High float64 }{e, e})
+			errs = append(errs, struct{ Low, High float64 }{pt.lo, pt.hi})
 		}
 	}
 	if len(xys) == 0 {
@@ -236,12 +298,42 @@ func errorBars(pts []point, c color.Color) *plotter.YErrorBars {
 
 // widen gives an axis that holds a single value some room. gonum/plot
 // widens it by ±1 itself, which rounds away beyond 2^53 and leaves an
-// empty range that its tick search panics on.
-func widen(a *plot.Axis) {
+// empty range that its tick search panics on, and which puts an axis of
+// zeros (no shot behind cover) at -1 to 1. An axis of non-negative
+// values (nonNeg) is not widened below zero: zeros get 0 to 1.
+func widen(a *plot.Axis, nonNeg bool) {
 	if a.Min == a.Max {
 		d := max(1, math.Abs(a.Min)/10)
 		a.Min, a.Max = a.Min-d, a.Max+d
 	}
+	if nonNeg && a.Min < 0 {
+		a.Min = 0
+	}
+}
+
+// nonNegative reports whether the plotted cells of column c are none of
+// them negative, nor are the lower bounds of their error bars when c is
+// the Y column; false for a column of labels (a bar chart's X).
+func nonNegative(p experiment.Plot, t experiment.Table, col map[string]int, c string) bool {
+	i, ok := col[c]
+	if !ok || p.Kind == "bar" && c == p.X {
+		return false
+	}
+	for _, row := range t.Rows {
+		v, ok := number(row[i])
+		if !ok {
+			continue
+		}
+		if v < 0 {
+			return false
+		}
+		if c == p.Y {
+			if pt := withError(point{y: v}, p, row, col); v-pt.lo < 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // maxPlotted bounds the magnitude of plotted values. gonum/plot's tick

@@ -183,6 +183,12 @@ func checkPlot(p experiment.Plot, tables map[string][]string) error {
 	default:
 		return fmt.Errorf("kind %q is neither bar nor line", p.Kind)
 	}
+	switch {
+	case (p.YLo == "") != (p.YHi == ""):
+		return errors.New("y_lo and y_hi name an interval's bounds: give both or neither")
+	case p.YLo != "" && p.YErr != "":
+		return errors.New("y_err and y_lo/y_hi both give error bars: give one")
+	}
 	cols, ok := tables[p.Table]
 	if !ok {
 		return fmt.Errorf("no table %q", p.Table)
@@ -190,7 +196,7 @@ func checkPlot(p experiment.Plot, tables map[string][]string) error {
 	for _, c := range []struct {
 		field, name string
 		optional    bool
-	}{{"x", p.X, false}, {"y", p.Y, false}, {"series", p.Series, true}, {"y_err", p.YErr, true}} {
+	}{{"x", p.X, false}, {"y", p.Y, false}, {"series", p.Series, true}, {"y_err", p.YErr, true}, {"y_lo", p.YLo, true}, {"y_hi", p.YHi, true}} {
 		if c.optional && c.name == "" {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"image/color"
 	"io"
 	"math"
 	"os"
@@ -370,7 +371,7 @@ func TestBarPoints(t *testing.T) {
 	if want := []string{"a", "c", "e"}; !slices.Equal(labels, want) {
 		t.Errorf("labels = %q, want %q", labels, want)
 	}
-	if want := []point{{0, 1.5, 0.2}, {1, 3, 0}, {2, -2, -0.5}}; !slices.Equal(pts, want) {
+	if want := []point{{0, 1.5, 0.2, 0.2}, {1, 3, 0, 0}, {2, -2, 0.5, 0.5}}; !slices.Equal(pts, want) {
 		t.Errorf("points = %v, want %v", pts, want)
 	}
 }
@@ -383,8 +384,8 @@ func TestLinePoints(t *testing.T) {
 		t.Errorf("series = %q, want %q", names, want)
 	}
 	want := map[string][]point{
-		"none": {{0, 0.35, 0}, {50, 0.30, 0}, {150, 0.21, 0}},
-		"tlc":  {{0, 0.35, 0}, {50, 0.34, 0}, {150, 0.34, 0}},
+		"none": {{0, 0.35, 0, 0}, {50, 0.30, 0, 0}, {150, 0.21, 0, 0}},
+		"tlc":  {{0, 0.35, 0, 0}, {50, 0.34, 0, 0}, {150, 0.34, 0, 0}},
 	}
 	for name, pts := range want {
 		if !slices.Equal(series[name], pts) {
@@ -538,5 +539,73 @@ func TestPublishedLocationsAndChecks(t *testing.T) {
 				t.Errorf("%s (first figure unverified: %v): %d figures say they are not verified, want %d", e.Name, flip, got, unverified)
 			}
 		}
+	}
+}
+
+// TestPlotAxes checks the axes a paper can print: a bar chart's value
+// axis starts at zero, an axis of zeros is 0 to 1 rather than -1 to 1,
+// a single rollback distance does not put the axis below zero, and the
+// highest bar or error bar stays clear of the frame.
+func TestPlotAxes(t *testing.T) {
+	tab := func(rows ...[]string) experiment.Table {
+		return experiment.Table{Name: "t", Columns: []string{"x", "y", "lo", "hi"}, Rows: rows}
+	}
+	tests := []struct {
+		name               string
+		kind               string
+		t                  experiment.Table
+		xMin, yMin         float64 // the least each axis may start at
+		yAbove             float64 // the axis must reach beyond this
+		wantXMin, wantYMin float64
+	}{
+		{"zeros, bars", "bar", tab([]string{"a", "0", "0", "0"}, []string{"b", "0", "", ""}), -0.5, 0, 0, -0.5, 0},
+		{"zeros, lines", "line", tab([]string{"0.1", "0", "0", "0"}, []string{"0.2", "0", "0", "0"}), 0, 0, 0, 0.097, 0},
+		{"one rollback band", "line", tab([]string{"0.225", "0.5", "0.2", "0.8"}), 0, 0, 0.8, 0, 0.2},
+		{"bars with intervals", "bar", tab([]string{"a", "0.17", "0.13", "0.22"}, []string{"b", "0.15", "0.11", "0.2"}), -0.5, 0, 0.22, -0.5, 0},
+	}
+	for _, tt := range tests {
+		p := experiment.Plot{Name: "p", Title: "t", Kind: tt.kind, Table: "t", X: "x", Y: "y", YLo: "lo", YHi: "hi"}
+		pl, err := newPlot(p, tt.t, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if pl.X.Min < tt.xMin || pl.Y.Min < tt.yMin {
+			t.Errorf("%s: axes start at x %v, y %v; want at least %v, %v", tt.name, pl.X.Min, pl.Y.Min, tt.xMin, tt.yMin)
+		}
+		if math.Abs(pl.X.Min-tt.wantXMin) > 1e-12 || pl.Y.Min != tt.wantYMin {
+			t.Errorf("%s: axes start at x %v, y %v; want %v, %v", tt.name, pl.X.Min, pl.Y.Min, tt.wantXMin, tt.wantYMin)
+		}
+		if top := tt.yAbove; pl.Y.Max <= top+0.03*(top-pl.Y.Min) {
+			t.Errorf("%s: the y axis ends at %v, touching the highest value %v", tt.name, pl.Y.Max, top)
+		}
+		if tt.name == "zeros, bars" && pl.Y.Max > 1.1 {
+			t.Errorf("%s: the y axis ends at %v, want about 1", tt.name, pl.Y.Max)
+		}
+	}
+}
+
+// TestIntervalErrorBars checks that y_lo and y_hi draw error bars from
+// an interval's bounds, not symmetric about the value.
+func TestIntervalErrorBars(t *testing.T) {
+	tab := experiment.Table{Name: "t", Columns: []string{"x", "y", "lo", "hi"},
+		Rows: [][]string{{"a", "0.1", "0.05", "0.3"}, {"b", "0", "0", "0.2"}, {"c", "0.5", "", ""}}}
+	p := experiment.Plot{Name: "p", Kind: "bar", Table: "t", X: "x", Y: "y", YLo: "lo", YHi: "hi"}
+	_, pts := barPoints(p, tab, map[string]int{"x": 0, "y": 1, "lo": 2, "hi": 3})
+	want := []point{{0, 0.1, 0.05, 0.19999999999999998}, {1, 0, 0, 0.2}, {2, 0.5, 0, 0}}
+	if !slices.Equal(pts, want) {
+		t.Errorf("points = %v, want %v", pts, want)
+	}
+	eb := errorBars(pts, color.Black)
+	if eb == nil || len(eb.XYs) != 2 {
+		t.Fatalf("error bars %v, want two", eb)
+	}
+	r := &experiment.Results{Tables: []experiment.Table{tab}, Plots: []experiment.Plot{p}}
+	r.Plots[0].YErr = "lo"
+	if err := check(r); err == nil || !strings.Contains(err.Error(), "give one") {
+		t.Errorf("y_err with y_lo and y_hi: %v", err)
+	}
+	r.Plots[0].YErr, r.Plots[0].YHi = "", ""
+	if err := check(r); err == nil || !strings.Contains(err.Error(), "both or neither") {
+		t.Errorf("y_lo without y_hi: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/lagkit/lagkit/experiment"
@@ -39,8 +40,22 @@ type Report struct {
 	// the hits they were about (see RollbackBin).
 	Rollback []RollbackBin `json:"rollback_bins,omitempty"`
 	// Tests compares the techniques' objective figures participant by
-	// participant: the high-ping seats' hit accuracy.
+	// participant: the high-ping seats' hit accuracy, and the main
+	// outcome (Main).
 	Tests []experiment.Test `json:"tests,omitempty"`
+	// Main is the main outcome, shots behind cover per hit on low-ping
+	// victims, compared between techniques participant by participant.
+	Main *MainOutcome `json:"main_outcome,omitempty"`
+	// Participants is the long-format table: a row per seat per round
+	// (see ParticipantRound).
+	Participants []ParticipantRound `json:"participant_rounds,omitempty"`
+	// AnswerColumns are the questions the long-format table has a column
+	// of answers for, by id.
+	AnswerColumns []string `json:"answer_columns,omitempty"`
+	// SyntheticAnswers reports answers drawn by a simulated study from a
+	// model (study run --simulate --synthetic-answers), not given by
+	// people.
+	SyntheticAnswers bool `json:"synthetic_answers,omitempty"`
 	// Subjects says whose figures the low- and high-ping figures and the
 	// paired tests are: SubjectsPeople, the seats people held, in a study
 	// with people (bots fill seats, they are not participants); or
@@ -102,6 +117,9 @@ type TechniqueReport struct {
 	Low    Figures        `json:"low_ping"`
 	High   Figures        `json:"high_ping"`
 	Groups []GroupFigures `json:"groups"`
+	// Intervals gives the figures of study_conditions.csv with their 95%
+	// confidence intervals.
+	Intervals []Interval `json:"intervals"`
 }
 
 // GroupFigures is the figures of the players at one round trip: people
@@ -247,9 +265,12 @@ type roundTally struct {
 	people map[int]bool // the seats people hold
 	all    tally
 	groups map[groupKey]*tally
-	// seats holds each shooter's shots and hits, for comparisons by
-	// participant.
-	seats map[int]*[2]int
+	// seats holds each seat's own figures, for comparisons by
+	// participant, bootstrap intervals and the per-participant table;
+	// codes and team the seat's participant code and team.
+	seats map[int]*seatCounts
+	codes map[int]string
+	team  map[int]int
 	// bins tallies the hits on people and their SBC reports by rollback.
 	bins *binTally
 }
@@ -313,7 +334,7 @@ func (s *Summariser) Put(r record.Record) {
 			return
 		}
 		rt := &roundTally{rec: v, rtt: map[int]float64{}, people: map[int]bool{}, all: *newTally(),
-			groups: map[groupKey]*tally{}, seats: map[int]*[2]int{}, bins: newBinTally()}
+			groups: map[groupKey]*tally{}, seats: map[int]*seatCounts{}, codes: map[int]string{}, team: map[int]int{}, bins: newBinTally()}
 		s.byIndex[v.Index] = rt
 		s.rounds = append(s.rounds, rt)
 	case record.Participant:
@@ -325,6 +346,7 @@ func (s *Summariser) Put(r record.Record) {
 			}
 			rt.rtt[v.Seat] = 2 * v.LatencyMS
 			rt.people[v.Seat] = !v.Bot
+			rt.codes[v.Seat], rt.team[v.Seat] = v.Code, v.Team
 			if v.Team == 0 || v.Team == 1 {
 				rt.teams[v.Team] = append(rt.teams[v.Team], v.Seat)
 			}
@@ -380,11 +402,20 @@ func (s *Summariser) Report() (*Report, error) {
 		}
 		t.add(rr.Name, rt)
 	}
+	seed, _ := strconv.ParseUint(rep.Seed, 10, 64)
 	for _, tech := range order {
-		rep.Techniques = append(rep.Techniques, techs[tech].report(tech, bots))
+		tr := techs[tech].report(tech, bots)
+		tr.Intervals = techs[tech].intervals(&tr, seed)
+		rep.Techniques = append(rep.Techniques, tr)
 	}
 	rep.Questions = summariseAnswers(s.answers)
 	s.compare(&rep, techs, order)
+	mainOutcome(&rep, techs, order)
+	rep.Participants = s.participantRounds(&rep)
+	rep.AnswerColumns = s.answerColumns()
+	for _, p := range rep.Participants {
+		rep.SyntheticAnswers = rep.SyntheticAnswers || p.AnswerSource == AnswerSynthetic
+	}
 	if len(s.answers) == 0 && len(s.rounds) == 0 {
 		rep.AnswersNote = "no answers: the study played no rounds"
 	} else if len(s.answers) == 0 {
@@ -442,14 +473,11 @@ func (rt *roundTally) observe(r record.Record) {
 	switch v := r.(type) {
 	case record.Shot:
 		rt.all.shot(v, true, true)
-		st := rt.seats[v.Shooter]
-		if st == nil {
-			st = new([2]int)
-			rt.seats[v.Shooter] = st
+		rt.seat(v.Shooter).shot(v, true)
+		if v.Victim >= 0 {
+			rt.seat(v.Victim).shot(v, false)
 		}
-		st[0]++
 		if v.Registered && v.Victim >= 0 {
-			st[1]++
 			if rt.people[v.Victim] {
 				rt.bins.hit(v.RollbackM, v.ObjectiveSBC)
 			}
@@ -463,6 +491,8 @@ func (rt *roundTally) observe(r record.Record) {
 	case record.Kill:
 		rt.all.Kills++
 		rt.all.Deaths++
+		rt.seat(v.Killer).kills++
+		rt.seat(v.Victim).deaths++
 		if g := rt.group(v.Killer); g != nil {
 			g.Kills++
 		}
@@ -474,6 +504,7 @@ func (rt *roundTally) observe(r record.Record) {
 			rt.bins.report(v)
 		}
 		rt.all.SBCReports++
+		rt.seat(v.Reporter).reports++
 		if g := rt.group(v.Reporter); g != nil {
 			g.SBCReports++
 		}
@@ -540,12 +571,12 @@ type techTally struct {
 	bins    *binTally
 }
 
-// seatTally is one seat's shots and hits under a technique, whether it
-// played every round of it above LowPingMS, and whether a bot played it
-// in any.
+// seatTally is one seat's figures under a technique, whether it played
+// every round of it above LowPingMS (high) or every one at or under it
+// (low), and whether a bot played it in any.
 type seatTally struct {
-	shots, hits int
-	high, bot   bool
+	seatCounts
+	high, low, bot bool
 }
 
 func (t *techTally) add(name string, rt *roundTally) {
@@ -560,14 +591,14 @@ func (t *techTally) add(name string, rt *roundTally) {
 	for seat, rtt := range rt.rtt {
 		st := t.seats[seat]
 		if st == nil {
-			st = &seatTally{high: true}
+			st = &seatTally{high: true, low: true}
 			t.seats[seat] = st
 		}
 		st.high = st.high && rtt > LowPingMS
+		st.low = st.low && rtt <= LowPingMS
 		st.bot = st.bot || !rt.people[seat]
 		if c := rt.seats[seat]; c != nil {
-			st.shots += c[0]
-			st.hits += c[1]
+			st.add(c)
 		}
 	}
 	t.bins.merge(rt.bins)
@@ -656,4 +687,66 @@ func summariseAnswers(answers []record.Answer) []QuestionSummary {
 		out = append(out, q)
 	}
 	return out
+}
+
+// seatCounts is one seat's figures: as shooter its shots, hits, kills
+// and rewound hits with their rollback, as victim the hits it received,
+// the SBC among them and its appeals, deaths and SBC reports.
+type seatCounts struct {
+	shots, hits, rewound       int
+	hitsReceived, sbc, appeals int
+	kills, deaths, reports     int
+	rollbackSum                float64
+}
+
+// seat returns seat's counts, made on first use; for no seat (-1: a
+// kill by the world) counts that are thrown away.
+func (rt *roundTally) seat(seat int) *seatCounts {
+	if seat < 0 {
+		return &seatCounts{}
+	}
+	c := rt.seats[seat]
+	if c == nil {
+		c = &seatCounts{}
+		rt.seats[seat] = c
+	}
+	return c
+}
+
+// shot counts s for the seat as its shooter or as its victim, as tally
+// does.
+func (c *seatCounts) shot(s record.Shot, asShooter bool) {
+	if asShooter {
+		c.shots++
+		if s.Registered && s.Victim >= 0 {
+			c.hits++
+		}
+		if s.Hit && s.Victim >= 0 && s.RewindMS > 0 {
+			c.rewound++
+			c.rollbackSum += s.RollbackM
+		}
+		return
+	}
+	if s.Registered {
+		c.hitsReceived++
+		if s.ObjectiveSBC {
+			c.sbc++
+		}
+	}
+	if s.Appeal != "" {
+		c.appeals++
+	}
+}
+
+func (c *seatCounts) add(o *seatCounts) {
+	c.shots += o.shots
+	c.hits += o.hits
+	c.rewound += o.rewound
+	c.hitsReceived += o.hitsReceived
+	c.sbc += o.sbc
+	c.appeals += o.appeals
+	c.kills += o.kills
+	c.deaths += o.deaths
+	c.reports += o.reports
+	c.rollbackSum += o.rollbackSum
 }

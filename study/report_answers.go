@@ -199,6 +199,8 @@ type scheduleInfo struct {
 	settings  map[string]string // by name
 	rounds    []string          // technique names, by round index
 	questions map[string]Question
+	// order is the questions' ids in the schedule's order.
+	order []string
 }
 
 // readScheduleInfo reads the techniques and questions of a schedule's
@@ -234,6 +236,7 @@ func readScheduleInfo(text string) scheduleInfo {
 	}
 	for _, q := range s.Questions {
 		info.questions[q.ID] = q
+		info.order = append(info.order, q.ID)
 	}
 	return info
 }

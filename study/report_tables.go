@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/stats"
 )
 
 // answerResults adds the questionnaire's tables and tests and the
 // rollback bands' table and plot to res.
 func (r *Report) answerResults(res *experiment.Results) {
 	if len(r.Answers) > 0 {
-		t := experiment.Table{Name: "study_answers", Title: "Questionnaire per technique, pooled over its rounds (yes/no: share of yes; Likert 1 to 5, fairness -5 to 5: median and mean)",
+		t := experiment.Table{Name: "study_answers", Title: "Questionnaire per technique, pooled over its rounds (yes/no: share of yes; Likert 1 to 5, fairness -5 to 5: median and mean)" + r.syntheticTag(),
 			Columns: []string{"technique", "question", "kind", "answers", "participants", "median", "mean", "yes_share"}}
 		for _, a := range r.Answers {
 			t.Rows = append(t.Rows, []string{a.Technique, a.Question, a.Kind, strconv.Itoa(a.N), strconv.Itoa(a.Participants),
@@ -22,7 +23,7 @@ func (r *Report) answerResults(res *experiment.Results) {
 		res.Tables = append(res.Tables, t)
 	}
 	if len(r.Comparisons) > 0 {
-		t := experiment.Table{Name: "study_comparisons", Title: "Questions compared between techniques, paired by participant (Wilcoxon signed-rank, B − A)",
+		t := experiment.Table{Name: "study_comparisons", Title: "Questions compared between techniques, paired by participant (Wilcoxon signed-rank, B − A)" + r.syntheticTag(),
 			Columns: []string{"question", "a", "b", "pairs", "nonzero", "median_a", "median_b", "w_plus", "w_minus", "p"}}
 		for _, c := range r.Comparisons {
 			t.Rows = append(t.Rows, []string{c.Question, c.A, c.B, strconv.Itoa(c.N), strconv.Itoa(c.NonZero), num(c.MedianA), num(c.MedianB),
@@ -31,8 +32,8 @@ func (r *Report) answerResults(res *experiment.Results) {
 				Name: experiment.ComparisonName(c.Question, c.A, c.B), Kind: "wilcoxon", Metric: c.Question, A: c.A, B: c.B,
 				N: c.N, Statistic: c.W, P: c.P, Effect: c.Effect, EffectMeasure: experiment.EffectRankBiserial,
 				MeanDiff: c.MedianDiff, Centre: experiment.CentreMedian, CI95: c.ci95(),
-				Note: fmt.Sprintf("%s, paired by participant: %d pairs, %d with a difference; median %s under %s, %s under %s",
-					c.Kind, c.N, c.NonZero, num(c.MedianA), c.A, num(c.MedianB), c.B),
+				Note: fmt.Sprintf("%s, paired by participant: %d pairs, %d with a difference; median %s under %s, %s under %s%s",
+					c.Kind, c.N, c.NonZero, num(c.MedianA), c.A, num(c.MedianB), c.B, r.syntheticTag()),
 			}))
 		}
 		res.Tables = append(res.Tables, t)
@@ -45,19 +46,30 @@ func (r *Report) answerResults(res *experiment.Results) {
 		res.Tables = append(res.Tables, t)
 	}
 	if len(r.Rollback) > 0 {
-		t := experiment.Table{Name: "study_rollback", Title: fmt.Sprintf("Hits on people and their SBC reports by the hit's rollback distance, in bands of 5 cm from from_m (the last from %v m on)", BinsToM),
-			Columns: []string{"technique", "from_m", "mid_m", "hits", "sbc", "sbc_per_hit", "reports", "reports_per_hit"}}
+		t := experiment.Table{Name: "study_rollback", Title: fmt.Sprintf("Hits on people and their SBC reports by the hit's rollback distance, "+
+			"in 5 cm bands from 0 to %v m (from_m: where a band starts; the last is %v m and beyond), "+
+			"with 95%% confidence intervals (SBC per hit: Wilson score; reports per hit: exact Poisson)", BinsToM, BinsToM),
+			Columns: []string{"technique", "from_m", "mid_m", "hits", "sbc", "sbc_per_hit", "reports", "reports_per_hit",
+				"sbc_per_hit_ci95_lo", "sbc_per_hit_ci95_hi", "reports_per_hit_ci95_lo", "reports_per_hit_ci95_hi"}}
 		for _, b := range r.Rollback {
 			sbc, rep := "", ""
+			ci := []string{"", "", "", ""}
 			if b.Hits > 0 {
 				sbc, rep = num(float64(b.SBC)/float64(b.Hits)), num(float64(b.Reports)/float64(b.Hits))
+				slo, shi := stats.WilsonCI95(b.SBC, b.Hits)
+				rlo, rhi := stats.PoissonRateCI95(b.Reports, float64(b.Hits))
+				ci = []string{num(slo), num(shi), num(rlo), num(rhi)}
 			}
-			t.Rows = append(t.Rows, []string{b.Technique, num(b.FromM), num(b.Mid()), strconv.Itoa(b.Hits), strconv.Itoa(b.SBC), sbc,
-				strconv.Itoa(b.Reports), rep})
+			t.Rows = append(t.Rows, append([]string{b.Technique, num(b.FromM), num(b.Mid()), strconv.Itoa(b.Hits), strconv.Itoa(b.SBC), sbc,
+				strconv.Itoa(b.Reports), rep}, ci...))
 		}
 		res.Tables = append(res.Tables, t)
 		res.Plots = append(res.Plots, experiment.Plot{Name: "study_rollback", Title: "Reported shots behind cover per hit received, by the hit's rollback distance",
-			Kind: "line", Table: "study_rollback", X: "mid_m", Y: "reports_per_hit", Series: "technique", XLabel: "rollback (m, middle of a 5 cm band)", YLabel: "SBC reports per hit"})
+			Kind: "line", Table: "study_rollback", X: "mid_m", Y: "reports_per_hit", Series: "technique", YLo: "reports_per_hit_ci95_lo", YHi: "reports_per_hit_ci95_hi",
+			XLabel: "rollback (m, middle of a 5 cm band)", YLabel: "SBC reports per hit",
+			Caption: "Points: the SBC reports people made per hit they received, the hits in 5 cm bands of the distance the victim was moved back, " +
+				"per technique and all techniques pooled (a band without hits is left out; the series are set a little apart along x so that their error bars do not hide one another). " +
+				"Error bars: exact Poisson (Garwood) 95% confidence interval of the reports over the band's hits."})
 	}
 }
 
@@ -190,4 +202,12 @@ func whereMarkdown(ref experiment.Reference) string {
 		out += " (not verified against the source's text)"
 	}
 	return out
+}
+
+// syntheticTag marks a title or note of the answers as synthetic.
+func (r *Report) syntheticTag() string {
+	if r.SyntheticAnswers {
+		return " (SYNTHETIC answers drawn from the schedule's model, not people's)"
+	}
+	return ""
 }

@@ -182,6 +182,15 @@ type Question struct {
 	Text string `toml:"text"`
 	// Kind is yesno, likert (1 to 5), fairness (-5 to 5) or text.
 	Kind string `toml:"kind"`
+	// Synthetic is the model a simulated study draws the question's
+	// answers from per technique when asked to (study run --simulate
+	// --synthetic-answers; see SyntheticModel), and
+	// SyntheticParticipantSD how much participants differ from each
+	// other (the standard deviation of each one's offset, on the
+	// question's scale; default 0). A technique without a model gets the
+	// scale's middle.
+	Synthetic              []SyntheticModel `toml:"synthetic"`
+	SyntheticParticipantSD float64          `toml:"synthetic_participant_sd"`
 }
 
 // Countdown is the 3-2-1 countdown after every seat is ready, as Color
@@ -272,6 +281,9 @@ func (s *Schedule) check() *problem {
 	}
 	techs, p := s.checkTechniques()
 	if p != nil {
+		return p
+	}
+	if p := s.checkSynthetic(); p != nil {
 		return p
 	}
 	if p := checkRules(s.Latency, "latency", len(s.seats)); p != nil {

@@ -32,6 +32,10 @@ const PathRate = 20
 // plays to its end (a 10-minute round of 12 bots takes some 10 s).
 type Simulation struct {
 	clock time.Time
+	// synthetic has the bots answer the questionnaires from the
+	// schedule's models, drawn under syntheticSeed (SyntheticAnswers).
+	synthetic     bool
+	syntheticSeed uint64
 }
 
 // NewSimulation returns a simulation driver whose virtual clock starts at
@@ -51,11 +55,6 @@ func (d *Simulation) Wait(ctx context.Context, t time.Duration) error {
 	}
 	d.clock = d.clock.Add(t)
 	return nil
-}
-
-// Ask returns no answers: bots answer no questionnaires.
-func (*Simulation) Ask(context.Context, *Plan, []Seat, []Question) ([]record.Answer, error) {
-	return nil, nil
 }
 
 // Play plays round p with a bot in every seat.

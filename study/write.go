@@ -23,9 +23,18 @@ const (
 // Write writes the report into dir, creating it if needed: study.json
 // (the Report), study.md, and through package report the results.json,
 // CSV tables, SVG plots and report.html the experiments write, so the
-// same tools read both.
+// same tools read both; and codebook.md, every CSV column's unit and
+// meaning.
 func (r *Report) Write(dir string) error {
-	if err := report.Write(dir, r.Results()); err != nil {
+	res := r.Results()
+	if err := report.Write(dir, res); err != nil {
+		return err
+	}
+	var csvs []string
+	for _, t := range res.Tables {
+		csvs = append(csvs, t.Name+".csv")
+	}
+	if err := WriteCodebook(dir, "study "+r.Study+", its report's tables", ReportCodebook, csvs); err != nil {
 		return err
 	}
 	js, err := json.MarshalIndent(r, "", "  ")
@@ -110,8 +119,12 @@ func (r *Report) Results() *experiment.Results {
 		Columns: slices.Concat([]string{"round", "name", "technique", "rtt_ms", "players", "seats"}, figureColumns)}
 	techs := experiment.Table{Name: "study_techniques", Title: "Per technique, pooled over its rounds, overall (rtt_ms empty) and by the players' round trip",
 		Columns: slices.Concat([]string{"technique", "rtt_ms", "players", "seats"}, figureColumns)}
-	conds := experiment.Table{Name: "study_conditions", Title: fmt.Sprintf("Per technique: accuracy, SBC per hit on low-ping victims (round trip up to %v ms), SBC reports and rollback", LowPingMS),
+	conds := experiment.Table{Name: "study_conditions", Title: fmt.Sprintf("Per technique: accuracy, SBC per hit on low-ping victims (round trip up to %v ms), SBC reports and rollback, "+
+		"each with its 95%% confidence interval (shares: Wilson score; SBC reports per hit and rollback: cluster bootstrap by seat)", LowPingMS),
 		Columns: []string{"technique", "hit_accuracy", "hit_accuracy_high_ping", "sbc_per_hit", "sbc_per_hit_low", "sbc_reports_per_hit", "rollback_mean_m"}}
+	for _, f := range intervalFigures {
+		conds.Columns = append(conds.Columns, f+"_ci95_lo", f+"_ci95_hi")
+	}
 	for _, rr := range r.Rounds {
 		rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, "", "all", strconv.Itoa(rr.Seats)}, rr.cells()))
 		for _, g := range rr.Groups {
@@ -148,22 +161,65 @@ func (r *Report) Results() *experiment.Results {
 			g.metrics(r.groupSuffix(g), m)
 			techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, num(g.RTTms), players(g), strconv.Itoa(g.Seats)}, g.cells()))
 		}
-		conds.Rows = append(conds.Rows, []string{t.Name, num(t.HitAccuracy), num(t.High.HitAccuracy), num(t.SBCPerHit),
-			num(t.Low.SBCPerHit), num(t.SBCReportsPerHit), num(t.RollbackMeanM)})
+		row := []string{t.Name, num(t.HitAccuracy), num(t.High.HitAccuracy), num(t.SBCPerHit),
+			num(t.Low.SBCPerHit), num(t.SBCReportsPerHit), num(t.RollbackMeanM)}
+		for _, f := range intervalFigures {
+			iv, _ := t.Interval(f)
+			row = append(row, iv.ciCells()...)
+			if iv.Lo != nil {
+				m[f+"_ci95_lo"], m[f+"_ci95_hi"] = *iv.Lo, *iv.Hi
+			}
+		}
+		conds.Rows = append(conds.Rows, row)
 		res.Conditions = append(res.Conditions, experiment.Condition{Name: t.Name,
 			Params: map[string]any{"technique": t.Setting, "rounds": strings.Join(t.Rounds, ", ")}, Metrics: m, N: len(t.Rounds), NUnit: "rounds"})
 	}
-	res.Tables = []experiment.Table{conds, techs, rounds}
+	res.Tables = []experiment.Table{conds, techs, rounds, r.participantTable()}
 	res.Plots = []experiment.Plot{
-		{Name: "study_sbc_low", Title: fmt.Sprintf("Shots behind cover per hit on low-ping victims (round trip up to %v ms)", LowPingMS), Kind: "bar",
-			Table: "study_conditions", X: "technique", Y: "sbc_per_hit_low", XLabel: "technique", YLabel: "SBC per hit"},
-		{Name: "study_accuracy", Title: "Hit accuracy", Kind: "bar",
-			Table: "study_conditions", X: "technique", Y: "hit_accuracy", XLabel: "technique", YLabel: "hit accuracy"},
+		r.barPlot("study_sbc_low", fmt.Sprintf("Shots behind cover per hit on low-ping victims (round trip up to %v ms)", LowPingMS), MainOutcomeFigure, "SBC per hit",
+			fmt.Sprintf("Bars: the share of the hits received by the low-ping victims among the %s (round trip up to %v ms) that were behind cover on the victim's screen, per technique, pooled over its rounds (the main outcome).", r.Subjects, LowPingMS)),
+		r.barPlot("study_accuracy", "Hit accuracy", "hit_accuracy", "hit accuracy",
+			"Bars: registered hits per shot, every seat's shots per technique pooled over its rounds."),
+		r.barPlot("study_sbc_reports", "SBC reports per hit received", "sbc_reports_per_hit", "SBC reports per hit",
+			"Bars: the players' \"I was shot behind cover\" reports per hit they received, per technique, every seat pooled."),
+		r.barPlot("study_rollback_mean", "Mean rollback of rewound hits", "rollback_mean_m", "rollback (m)",
+			"Bars: how far the victims of rewound hits were moved back (the distance between their rewound and current positions), averaged over the hits, per technique."),
 	}
 	res.Tests = append(res.Tests, r.Tests...)
 	r.answerResults(res)
 	experiment.AdjustHolm(res)
 	return res
+}
+
+// barPlot draws a figure of study_conditions per technique with its
+// confidence interval as error bars, its caption saying what the bars
+// are (what) and what bounds the error bars over how much.
+func (r *Report) barPlot(name, title, fig, ylabel, what string) experiment.Plot {
+	var each []string
+	for _, t := range r.Techniques {
+		iv, _ := t.Interval(fig)
+		each = append(each, fmt.Sprintf("%s: %s over %d %s", t.Name, iv.Method, iv.N, iv.NUnit))
+	}
+	caption := what
+	if len(each) > 0 {
+		caption += " Error bars: 95% confidence intervals, " + strings.Join(each, "; ") + "."
+	}
+	if _, ok := r.publishedFor(fig); ok {
+		caption += " Crosses: the figure the study this preset recreates published."
+	}
+	return experiment.Plot{Name: name, Title: title, Kind: "bar", Table: "study_conditions", X: "technique", Y: fig,
+		YLo: fig + "_ci95_lo", YHi: fig + "_ci95_hi", XLabel: "technique", YLabel: ylabel, Caption: caption}
+}
+
+// publishedFor returns a published reference to figure fig, if any.
+func (r *Report) publishedFor(fig string) (experiment.Reference, bool) {
+	refs, _ := published(r.Study, r.Simulated)
+	for _, ref := range refs {
+		if ref.Metric == fig && ref.Test == "" {
+			return ref, true
+		}
+	}
+	return experiment.Reference{}, false
 }
 
 func (r *Report) design() string {
@@ -179,6 +235,9 @@ func (r *Report) design() string {
 		r.Subjects, pairs(r.Subjects))
 	if r.AnswersNote != "" {
 		d += " " + strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + "."
+	}
+	if r.SyntheticAnswers {
+		d += " " + SyntheticNote
 	}
 	if _, findings := published(r.Study, r.Simulated); len(findings) > 0 {
 		d += "\n\nPublished findings: " + strings.Join(findings, " ")
@@ -213,6 +272,7 @@ func (r *Report) Markdown() string {
 			b.WriteString(row(num(g.RTTms)+", "+players(g), g.Seats, &g.Figures))
 		}
 	}
+	r.markdownMain(&b)
 	b.WriteString("\n## Rounds\n")
 	for _, rr := range r.Rounds {
 		fmt.Fprintf(&b, "\n### %d. %s\n\n%s, %s, %s; technique %s (`%s`).\n\n", rr.Index+1, rr.Name, rr.Map, rr.Mode, secs(rr.DurationS), rr.Technique, rr.Setting)
@@ -229,6 +289,9 @@ func (r *Report) Markdown() string {
 			"High-ping shooters among them: %d shots, accuracy %.4f.\n", r.Subjects, LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)
 	}
 	b.WriteString("\n## Questionnaire\n\n")
+	if r.SyntheticAnswers {
+		b.WriteString("**" + SyntheticNote + "**\n\n")
+	}
 	if r.AnswersNote != "" {
 		b.WriteString(strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + ".\n")
 	}
@@ -293,3 +356,9 @@ func seatList(seats []int) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// SyntheticNote labels a report whose answers a simulated study drew
+// from a model.
+const SyntheticNote = "SYNTHETIC ANSWERS: every answer to the questionnaire was drawn by the simulation from the model the schedule states " +
+	"per question and technique (study run --simulate --synthetic-answers), under the study's seed; no person gave them. " +
+	"They try the analysis out; they say nothing of the techniques."

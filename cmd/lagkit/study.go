@@ -98,6 +98,7 @@ but --simulate refuses passes with a note saying why.`,
 func newStudyRunCmd() *cobra.Command {
 	var (
 		simulate, quick, force, asJSON bool
+		synthetic                      bool
 		seed                           uint64
 		out, dsn                       string
 		lo                             liveStudyOptions
@@ -127,7 +128,14 @@ restored from the stored kills and shots (--fresh starts anew).
 --simulate plays every seat with bots on the simulation driver, faster
 than real time; the same --seed gives the same report. Round k of a
 technique plays under the seed of replicate k of lagkit experiment run
-with that --seed. Bots answer no questionnaires.
+with that --seed. Bots answer no questionnaires, unless
+--synthetic-answers: then every seat answers every yes/no, Likert and
+fairness question after each round from the model the schedule states
+per question and technique ([[question.synthetic]]: technique, mean, sd;
+and synthetic_participant_sd, how much participants differ), drawn
+under --seed, so the whole analysis can be tried before anyone is
+recruited. Such answers are labelled synthetic in the database (their
+text is "synthetic") and throughout the report.
 
 With --simulate the report goes to --out (default: a new folder under ./results/):
 study.md, study.json, and the results.json, CSV tables and report.html
@@ -145,6 +153,9 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 				s.Shorten(quickRound)
 			}
 			if !simulate {
+				if synthetic {
+					return usagef("--synthetic-answers: only a simulated study (--simulate) answers from a model; people answer a live one")
+				}
 				for _, name := range []string{"out", "force", "json"} {
 					if cmd.Flags().Changed(name) {
 						return usagef("--%s: a live study writes its records to --db; report on them with the study database", name)
@@ -190,7 +201,11 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 			}
 			defer db.Close()
 			w := db.NewWriter(store.WriterOptions{})
-			err = study.Run(cmd.Context(), s, study.NewSimulation(wall), record.Tee(&sum, w), study.Options{Seed: seed, Progress: progress})
+			sim := study.NewSimulation(wall)
+			if synthetic {
+				sim.SyntheticAnswers(seed)
+			}
+			err = study.Run(cmd.Context(), s, sim, record.Tee(&sum, w), study.Options{Seed: seed, Progress: progress})
 			if cerr := w.Close(); err == nil && cerr != nil {
 				err = cerr
 			}
@@ -218,6 +233,7 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 	f := cmd.Flags()
 	f.BoolVar(&simulate, "simulate", false, "play every seat with bots on the simulation driver")
 	f.Uint64Var(&seed, "seed", 1, "random seed of the bots")
+	f.BoolVar(&synthetic, "synthetic-answers", false, "with --simulate: answer the questionnaires from the schedule's models, labelled synthetic")
 	f.BoolVar(&quick, "quick", false, fmt.Sprintf("a smoke test: every round cut to at most %v, without warm-ups and intervals", quickRound))
 	f.StringVar(&out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
 	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")

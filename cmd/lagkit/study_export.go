@@ -13,6 +13,7 @@ import (
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
+	"github.com/lagkit/lagkit/study"
 )
 
 // defaultDB is the study database study run writes and study export
@@ -39,6 +40,9 @@ The movement paths are also written in the path format lagkit trend
 build and lagkit trend replay read, one file per study and round:
 paths-study<ID>-round<N>.csv (time_s, player, team, x, y, z, the player
 being the seat).
+
+codebook.md beside the files names every column of every file, its unit
+and what it means.
 
 --study exports one study, named by its id or its name.`,
 		Args: cobra.NoArgs,
@@ -79,6 +83,16 @@ being the seat).
 			}
 			files, err := exportTrendPaths(ctx, db, studies, out)
 			if err != nil {
+				return err
+			}
+			written := make([]string, 0, len(store.Tables)+1)
+			for _, name := range store.Tables {
+				written = append(written, name+".csv")
+			}
+			if files > 0 {
+				written = append(written, "paths-study<id>-round<n>.csv")
+			}
+			if err := study.WriteCodebook(out, "a study database's export", study.ExportCodebook, written); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "exported %s from %s to %s (%s for lagkit trend)\n",

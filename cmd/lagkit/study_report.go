@@ -42,6 +42,16 @@ against the rollback distance of the hits they were about, in 5 cm
 bands, and, for a study named after a preset (alc, atd, timewarp), the
 figures its study published beside ours.
 
+Every per-technique figure has its 95% confidence interval (shares:
+Wilson score; SBC reports per hit and mean rollback: a cluster bootstrap
+by seat from the study's seed), drawn as error bars on the plots. The
+main outcome, shots behind cover per hit on the low-ping victims, is
+compared between techniques participant by participant (Wilcoxon
+signed-rank test with the rank-biserial effect size).
+study_participant_rounds.csv holds a row per seat per round, figures
+and answers, for mixed models, and codebook.md names every column of
+every CSV, its unit and its meaning.
+
 --study names the study by its id or its name. Without it, the report is
 of the newest study in the database (the last one stored), and when the
 database holds more than one the others are listed on stderr.`,

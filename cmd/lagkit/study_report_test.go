@@ -451,8 +451,8 @@ func TestStudyReportInBrowser(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	out := browsertest.Check(t, filepath.Join(dir, "report.html"), filepath.Join(tmp, "report.png"))
-	if !strings.Contains(out, "ok: 3 plots rendered") {
-		t.Errorf("browser check did not see the three plots:\n%s", out)
+	if !strings.Contains(out, "ok: 5 plots rendered") {
+		t.Errorf("browser check did not see the five plots:\n%s", out)
 	}
 	page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
 	for _, want := range []string{"fairness: alc − tlc", "Wilcoxon signed-rank", "laggy | odd", "study_rollback.svg", "Published figures"} {

@@ -1,0 +1,347 @@
+package study
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// CodebookFile is the name of the codebook study report and study export
+// write beside their CSV files.
+const CodebookFile = "codebook.md"
+
+// Column is one column of a CSV file in the codebook: its name, its unit
+// ("" for a label or a flag) and what it means. A name with a part in
+// angle brackets ("answer_<question>") stands for a family of columns.
+type Column struct {
+	Name, Unit, Meaning string
+}
+
+// CSVFile is one CSV file in the codebook: its name (a part in angle
+// brackets stands for a family of files), what a row is, and its
+// columns.
+type CSVFile struct {
+	Name    string
+	Row     string
+	Columns []Column
+}
+
+// Units.
+const (
+	unitCount = "count"
+	unitShare = "share, 0 to 1"
+	unitRatio = "ratio, 0 or more"
+	unitM     = "m"
+	unitMS    = "ms"
+	unitS     = "s"
+	unitWall  = "ISO 8601 time, UTC"
+	unitSeat  = "seat number, from 0"
+	unitRound = "round number, from 1"
+	unitBool  = "true or false"
+)
+
+// figureCodebook describes the figure columns of study_rounds.csv and
+// study_techniques.csv (figureColumns).
+var figureCodebook = []Column{
+	{"shots", unitCount, "shots fired by the row's players (a shotgun's pellets each count)"},
+	{"hits", unitCount, "registered hits those shots made on a player"},
+	{"hit_accuracy", unitShare, "hits / shots (0 with no shot)"},
+	{"hits_received", unitCount, "registered hits on the row's players"},
+	{"sbc", unitCount, "hits received that were behind cover on the victim's screen when the hit reached it (objective shots behind cover)"},
+	{"sbc_per_hit", unitShare, "sbc / hits_received (0 with no hit received)"},
+	{"appeals", unitCount, "hits received the victim was asked about (advanced lag compensation's appeals)"},
+	{"confirmed", unitCount, "appeals whose hit the server confirmed"},
+	{"denials_upheld", unitCount, "appeals whose denial the server upheld: the hit was undone"},
+	{"denials_refuted", unitCount, "appeals whose denial the server refuted: the hit stood"},
+	{"timeouts", unitCount, "appeals unanswered in time"},
+	{"kills", unitCount, "kills by the row's players"},
+	{"deaths", unitCount, "deaths of the row's players (the row 'all': every death)"},
+	{"sbc_reports", unitCount, "\"I was shot behind cover\" reports by the row's players"},
+	{"sbc_reports_per_hit", unitRatio, "sbc_reports / hits_received (0 with no hit received)"},
+	{"rewound_hits", unitCount, "hits by the row's players judged on a rewound world (rewind above 0)"},
+	{"rollback_mean_m", unitM, "mean distance the victims of rewound hits were moved back: between their rewound and current positions (0 with none)"},
+	{"rollback_max_m", unitM, "the longest such distance"},
+}
+
+// groupCodebook describes the key columns of a row of study_rounds.csv
+// or study_techniques.csv.
+var groupCodebook = []Column{
+	{"rtt_ms", unitMS, "the players' injected round trip (twice the one-way latency); empty for the row 'all', every seat together"},
+	{"players", "", "whose figures the row holds: all (every seat), people, or bots"},
+	{"seats", unitCount, "seats in the row"},
+}
+
+// ReportCodebook describes every CSV file lagkit study report and study
+// run write.
+var ReportCodebook = []CSVFile{
+	{"study_conditions.csv", "one technique, every round played under it pooled", []Column{
+		{"technique", "", "the technique's name in the schedule"},
+		{"hit_accuracy", unitShare, "registered hits per shot, every seat's shots"},
+		{"hit_accuracy_high_ping", unitShare, fmt.Sprintf("the same, of the high-ping shooters (round trip above %v ms) among the report's subjects", LowPingMS)},
+		{"sbc_per_hit", unitShare, "hits received behind cover on the victim's screen, per hit received, every seat"},
+		{"sbc_per_hit_low", unitShare, fmt.Sprintf("the same, of the low-ping victims (round trip up to %v ms) among the report's subjects: the main outcome", LowPingMS)},
+		{"sbc_reports_per_hit", unitRatio, "\"I was shot behind cover\" reports per hit received, every seat"},
+		{"rollback_mean_m", unitM, "mean distance the victims of rewound hits were moved back"},
+		{"<figure>_ci95_lo", "the figure's", "lower bound of the figure's 95% confidence interval: Wilson score for the shares; for sbc_reports_per_hit and rollback_mean_m a percentile cluster bootstrap by seat (2000 resamples, the study's seed; with no report at all, the exact Poisson interval); empty when the figure is over nothing"},
+		{"<figure>_ci95_hi", "the figure's", "upper bound of that interval"},
+	}},
+	{"study_techniques.csv", "one technique, pooled over its rounds: every seat (players all), then each round-trip group of people, then of bots", append([]Column{
+		{"technique", "", "the technique's name in the schedule"},
+	}, append(groupCodebook, figureCodebook...)...)},
+	{"study_rounds.csv", "one round: every seat (players all), then each round-trip group of people, then of bots", append([]Column{
+		{"round", unitRound, "the round, in the schedule's order"},
+		{"name", "", "the round's name in the schedule"},
+		{"technique", "", "the technique the round was played under"},
+	}, append(groupCodebook, figureCodebook...)...)},
+	{"study_participant_rounds.csv", "one seat in one round (long format, for mixed models: a random intercept per seat or code)", []Column{
+		{"round", unitRound, "the round, in the schedule's order"},
+		{"round_name", "", "the round's name in the schedule"},
+		{"technique", "", "the technique the round was played under"},
+		{"seat", unitSeat, "the seat"},
+		{"code", "", "the seat's participant code (empty for a bot's seat, or a code handed out live and not stored)"},
+		{"bot", unitBool, "a bot played the seat in this round (every seat of a simulated study)"},
+		{"team", "", "the seat's team in this round: 0 or 1 (ffa: 0)"},
+		{"rtt_ms", unitMS, "the seat's injected round trip in this round (twice the one-way latency)"},
+		{"ping", "", fmt.Sprintf("low (rtt_ms up to %v) or high", LowPingMS)},
+		{"shots", unitCount, "shots the seat fired"},
+		{"hits", unitCount, "registered hits those shots made"},
+		{"hit_accuracy", unitShare, "hits / shots; empty with no shot"},
+		{"hits_received", unitCount, "registered hits on the seat"},
+		{"sbc", unitCount, "hits received behind cover on the seat's screen"},
+		{"sbc_per_hit", unitShare, "sbc / hits_received; empty with no hit received"},
+		{"sbc_reports", unitCount, "\"I was shot behind cover\" reports the seat made"},
+		{"sbc_reports_per_hit", unitRatio, "sbc_reports / hits_received; empty with no hit received"},
+		{"appeals", unitCount, "hits on the seat it was asked about (alc)"},
+		{"kills", unitCount, "the seat's kills"},
+		{"deaths", unitCount, "the seat's deaths"},
+		{"rewound_hits", unitCount, "the seat's hits judged on a rewound world"},
+		{"rollback_mean_m", unitM, "mean distance the victims of those hits were moved back; empty with none"},
+		{"answer_source", "", "whose the row's answers are: participant, synthetic (drawn by a simulated study from the schedule's model, not a person's), or empty with no answer"},
+		{"answer_<question>", "the question's scale", "the seat's answer after the round to the yes/no (1 yes, 0 no), Likert (1 to 5) or fairness (-5 to 5) question of that id (the mean if it answered twice); empty with no answer"},
+	}},
+	{"study_answers.csv", "one question under one technique, every round of it pooled", []Column{
+		{"technique", "", "the technique's name"},
+		{"question", "", "the question's id in the schedule"},
+		{"kind", "", "yesno, likert (1 to 5) or fairness (-5 to 5)"},
+		{"answers", unitCount, "answers given"},
+		{"participants", unitCount, "seats that gave them"},
+		{"median", "the question's scale", "median answer (Likert, fairness); empty for yes/no"},
+		{"mean", "the question's scale", "mean answer (Likert, fairness); empty for yes/no"},
+		{"yes_share", unitShare, "share of yes (yes/no); empty otherwise"},
+	}},
+	{"study_comparisons.csv", "one Likert or fairness question compared between techniques a and b, paired by participant (Wilcoxon signed-rank test of b − a)", []Column{
+		{"question", "", "the question's id"},
+		{"a", "", "the first technique"},
+		{"b", "", "the second technique"},
+		{"pairs", unitCount, "participants who answered under both (each its mean answer under each)"},
+		{"nonzero", unitCount, "pairs whose difference is not 0, the ones ranked"},
+		{"median_a", "the question's scale", "median of the participants' answers under a"},
+		{"median_b", "the question's scale", "the same under b"},
+		{"w_plus", "rank sum", "W+, the sum of the ranks of the positive differences (b higher)"},
+		{"w_minus", "rank sum", "W−, that of the negative ones"},
+		{"p", "probability", "two-sided p: exact up to 25 nonzero differences, else the normal approximation with tie and continuity corrections"},
+	}},
+	{"study_texts.csv", "one free-text answer", []Column{
+		{"technique", "", "the round's technique"},
+		{"round", "", "the round's name"},
+		{"seat", unitSeat, "the seat that answered"},
+		{"question", "", "the question's id"},
+		{"text", "", "the answer as written"},
+	}},
+	{"study_rollback.csv", "one 5 cm band of the rollback distance of the hits people received, under one technique (or all techniques pooled)", []Column{
+		{"technique", "", "the technique, or \"all techniques\""},
+		{"from_m", unitM, "the band's start; it reaches 5 cm further, the last band (from 0.5 m) has no end"},
+		{"mid_m", unitM, "the band's middle (the last: 2.5 cm past its start), the plot's x"},
+		{"hits", unitCount, "registered hits on people whose rollback fell in the band"},
+		{"sbc", unitCount, "those behind cover on the victim's screen"},
+		{"sbc_per_hit", unitShare, "sbc / hits; empty with no hit"},
+		{"reports", unitCount, "SBC reports about a hit in the band (the most recent hit on the reporter)"},
+		{"reports_per_hit", unitRatio, "reports / hits; empty with no hit"},
+		{"sbc_per_hit_ci95_lo", unitShare, "lower bound of sbc_per_hit's 95% Wilson score interval"},
+		{"sbc_per_hit_ci95_hi", unitShare, "its upper bound"},
+		{"reports_per_hit_ci95_lo", unitRatio, "lower bound of reports_per_hit's exact Poisson (Garwood) 95% interval"},
+		{"reports_per_hit_ci95_hi", unitRatio, "its upper bound"},
+	}},
+}
+
+// ExportCodebook describes every CSV file lagkit study export writes.
+// Each table's first column is the study's id.
+var ExportCodebook = []CSVFile{
+	{"studies.csv", "one study", []Column{
+		{"study", "", "the study's id in the database"},
+		{"name", "", "the study's name (the schedule's name)"},
+		{"schedule", "", "the text of the schedule file the study ran"},
+		{"seed", "", "the seed its bots (and synthetic answers) were drawn under, an unsigned 64-bit integer"},
+		{"simulated", unitBool, "bots played every seat on the simulation driver"},
+		{"started", unitWall, "when the study started"},
+		{"schedule_key", "", "SHA-256 of what the schedule sets, which a resumed study must match"},
+	}},
+	{"rounds.csv", "one round", []Column{
+		{"study", "", "the study's id"},
+		{"round", unitRound, "the round, in the schedule's order"},
+		{"name", "", "the round's name"},
+		{"map", "", "the map"},
+		{"mode", "", "the mode: ffa, tdm, ctf or dom"},
+		{"technique", "", "the technique's name in the schedule"},
+		{"setting", "", "the technique's settings in a compact key=value form"},
+		{"duration_s", unitS, "the measured part's scheduled length"},
+		{"started", unitWall, "when the measured part began"},
+		{"ended", unitWall, "when the round ended"},
+	}},
+	{"participants.csv", "one seat in one round", []Column{
+		{"study", "", "the study's id"},
+		{"seat", unitSeat, "the seat"},
+		{"round", unitRound, "the round"},
+		{"code", "", "the seat's participant code (empty for a bot's seat without one)"},
+		{"team", "", "the seat's team in the round"},
+		{"bot", unitBool, "a bot played the seat"},
+		{"latency_ms", unitMS, "the one-way latency injected on the seat's link (the round trip is twice it)"},
+	}},
+	{"sessions.csv", "one connect or disconnect", []Column{
+		{"study", "", "the study's id"},
+		{"round", unitRound, "the round"},
+		{"seat", unitSeat, "the seat"},
+		{"kind", "", "connect or disconnect"},
+		{"reason", "", "why a session ended (round over, closed, timeout, ...)"},
+		{"transport", "", "how it was carried: udp, webtransport, websocket, pipe, or sim (simulated)"},
+		{"at", unitWall, "when"},
+	}},
+	{"shots.csv", "one judged shot (each pellet of a shotgun)", []Column{
+		{"study", "", "the study's id"},
+		{"round", unitRound, "the round"},
+		{"time_s", unitS, "match time the shot was resolved, from the measured part's start"},
+		{"shooter", unitSeat, "the shooter's seat"},
+		{"shot_tick", "server tick", "the tick the shot was fired at"},
+		{"victim", unitSeat, "the seat hit; -1 for a miss"},
+		{"weapon", "", "the weapon's number in the loadout's weapon table"},
+		{"part", "", "the body part hit (head, torso, ...); empty for a miss"},
+		{"policy", "", "the lag compensation policy that judged it"},
+		{"hit", unitBool, "the policy's test hit a player"},
+		{"registered", unitBool, "damage was applied"},
+		{"damage", "health points", "damage applied"},
+		{"rewind_ms", unitMS, "how far back the world was rewound to judge it"},
+		{"rollback_m", unitM, "distance between the victim's rewound and current positions"},
+		{"objective_sbc", unitBool, "the hit was behind cover on the victim's screen when it reached it"},
+		{"appeal", "", "the appeal's outcome (confirmed, denied_upheld, denied_refuted, timeout); empty when the victim was not asked"},
+		{"kill", unitBool, "the shot killed"},
+	}},
+	{"kills.csv", "one kill", []Column{
+		{"study", "", "the study's id"},
+		{"round", unitRound, "the round"},
+		{"time_s", unitS, "match time, from the measured part's start"},
+		{"killer", unitSeat, "the killer's seat"},
+		{"victim", unitSeat, "the victim's seat"},
+		{"weapon", "", "the weapon's number"},
+	}},
+	{"objectives.csv", "one mode event: a flag taken, dropped, returned or captured, a point captured or lost", []Column{
+		{"study", "", "the study's id"},
+		{"round", unitRound, "the round"},
+		{"time_s", unitS, "match time, from the measured part's start"},
+		{"seat", unitSeat, "the seat that did it"},
+		{"team", "", "its team"},
+		{"kind", "", "the event (flag_taken, flag_captured, point_captured, ...)"},
+	}},
+	{"sbc_reports.csv", "one \"I was shot behind cover\" report, with the most recent hit on the reporter", []Column{
+		{"study", "", "the study's id"},
+		{"round", unitRound, "the round"},
+		{"time_s", unitS, "match time of the report, from the measured part's start"},
+		{"reporter", unitSeat, "the seat that reported"},
+		{"shooter", unitSeat, "the shooter of the most recent hit on the reporter; -1 with none"},
+		{"shot_tick", "server tick", "that hit's tick"},
+		{"rewind_ms", unitMS, "that hit's rewind"},
+		{"rollback_m", unitM, "that hit's rollback distance"},
+		{"objective_sbc", unitBool, "that hit was behind cover on the reporter's screen"},
+		{"appeal", "", "that hit's appeal outcome; empty when not asked"},
+	}},
+	{"answers.csv", "one answer to one question after one round", []Column{
+		{"study", "", "the study's id"},
+		{"round", unitRound, "the round the questionnaire followed"},
+		{"seat", unitSeat, "the seat that answered"},
+		{"question", "", "the question's id in the schedule"},
+		{"kind", "", "yesno, likert, fairness or text"},
+		{"value", "the question's scale", "yes/no: 1 yes, 0 no; Likert 1 to 5; fairness -5 to 5; empty for free text"},
+		{"text", "", "a free-text answer; \"synthetic\" for an answer a simulated study drew from the schedule's model (its seat is a bot's), not a person's"},
+		{"at", unitWall, "when it was given"},
+	}},
+	{"paths.csv", "one living player's position at one instant (20 Hz)", []Column{
+		{"study", "", "the study's id"},
+		{"round", unitRound, "the round"},
+		{"time_s", unitS, "match time, from the measured part's start"},
+		{"seat", unitSeat, "the seat"},
+		{"team", "", "its team"},
+		{"x", unitM, "position of the feet, x"},
+		{"y", unitM, "y (up)"},
+		{"z", unitM, "z"},
+	}},
+	{"paths-study<id>-round<n>.csv", "one round's movement paths in the format lagkit trend reads: one position of a living player", []Column{
+		{"time", unitS, "match time, from the measured part's start"},
+		{"player", unitSeat, "the seat"},
+		{"team", "", "its team"},
+		{"x", unitM, "position of the feet, x"},
+		{"y", unitM, "y (up)"},
+		{"z", unitM, "z"},
+	}},
+}
+
+// pattern turns a codebook name with parts in angle brackets into a
+// regular expression.
+func pattern(name string) *regexp.Regexp {
+	parts := regexp.MustCompile(`<[^>]+>`).Split(name, -1)
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile("^" + strings.Join(parts, ".+") + "$")
+}
+
+// Lookup returns the codebook's entry of file among files, by exact name
+// or pattern.
+func Lookup(files []CSVFile, file string) (CSVFile, bool) {
+	for _, f := range files {
+		if pattern(f.Name).MatchString(file) {
+			return f, true
+		}
+	}
+	return CSVFile{}, false
+}
+
+// Describes reports whether f's codebook entry names column.
+func (f CSVFile) Describes(column string) bool {
+	for _, c := range f.Columns {
+		if pattern(c.Name).MatchString(column) {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteCodebook writes codebook.md into dir: what each of the CSV files
+// named (by exact name or a codebook pattern) holds, a row and every
+// column with its unit and meaning. Files the codebook does not know are
+// an error, so that no CSV goes out undescribed.
+func WriteCodebook(dir, title string, book []CSVFile, files []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Codebook: %s\n\nEvery CSV file beside this one, a row of it and each of its columns: "+
+		"its unit (blank for a name, a label or a code) and what it means. Numbers are plain decimals; an empty cell is a missing value "+
+		"(a ratio over nothing, an answer not given). Rounds count from 1 and seats from 0 in every file.\n", title)
+	done := map[string]bool{}
+	for _, name := range files {
+		f, ok := Lookup(book, name)
+		if !ok {
+			return fmt.Errorf("study: codebook: no entry for %s", name)
+		}
+		if done[f.Name] {
+			continue
+		}
+		done[f.Name] = true
+		fmt.Fprintf(&b, "\n## %s\n\nA row: %s.\n\n| column | unit | meaning |\n|---|---|---|\n", f.Name, f.Row)
+		for _, c := range f.Columns {
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.Name, c.Unit, cellText(c.Meaning))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, CodebookFile), []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("study: %w", err)
+	}
+	return nil
+}

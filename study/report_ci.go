@@ -1,0 +1,277 @@
+package study
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/stats"
+)
+
+// Interval is one per-technique figure with its 95% confidence
+// interval, of a kind that respects the figure's scale: the Wilson score
+// interval of a share (hit accuracy, SBC per hit), which stays within 0
+// to 1, or the cluster bootstrap interval of a ratio (SBC reports per
+// hit, mean rollback), resampling seats, which stays within the ratio's
+// own range; SBC reports per hit with no report at all, the exact Poisson
+// interval of the count over the hits received.
+type Interval struct {
+	// Figure names the figure as study_conditions.csv does
+	// (sbc_per_hit_low).
+	Figure   string  `json:"figure"`
+	Estimate float64 `json:"estimate"`
+	// Lo and Hi bound the interval; absent when the figure has nothing
+	// under it (no shot, no hit received), where Note says so.
+	Lo *float64 `json:"ci95_lo,omitempty"`
+	Hi *float64 `json:"ci95_hi,omitempty"`
+	// Method names the interval (IntervalWilson, IntervalBootstrap).
+	Method string `json:"method"`
+	// N counts what the figure is over, in NUnit: shots, hits received,
+	// or, for a bootstrap, seats.
+	N     int    `json:"n"`
+	NUnit string `json:"n_unit"`
+	Note  string `json:"note,omitempty"`
+}
+
+// Interval methods.
+const (
+	IntervalWilson    = "Wilson score"
+	IntervalBootstrap = "cluster bootstrap by seat, percentile"
+	IntervalPoisson   = "exact Poisson (Garwood)"
+)
+
+// Figures with intervals, in the order of study_conditions.csv.
+var intervalFigures = []string{"hit_accuracy", "hit_accuracy_high_ping", "sbc_per_hit", "sbc_per_hit_low",
+	"sbc_reports_per_hit", "rollback_mean_m"}
+
+// MainOutcomeFigure is the study's main outcome: shots behind cover per
+// hit received by the low-ping victims (round trip up to LowPingMS), the
+// figure advanced lag compensation sets out to lower.
+const MainOutcomeFigure = "sbc_per_hit_low"
+
+// PrimaryFamily is the Holm family of the main outcome's tests
+// (experiment.Test.Family): corrected among themselves, apart from the
+// secondary tests.
+const PrimaryFamily = "primary"
+
+// MainOutcome is the main outcome per technique with its interval, and
+// its tests between techniques, paired by participant.
+type MainOutcome struct {
+	Figure string `json:"figure"`
+	// Pairs is each pair of techniques compared.
+	Pairs []OutcomePair `json:"pairs"`
+}
+
+// OutcomePair compares the main outcome between techniques A and B,
+// participant by participant: each seat of the report's subjects at a
+// low ping in every round of both, with a hit received under each, gives
+// its own SBC per hit under A and under B. The Wilcoxon signed-rank test
+// of B − A (stats.Wilcoxon) is the main test; Test and TTest are the
+// Wilcoxon and paired t tests as results.json holds them.
+type OutcomePair struct {
+	A     string    `json:"a"`
+	B     string    `json:"b"`
+	Seats []int     `json:"seats"`
+	XA    []float64 `json:"sbc_per_hit_a"`
+	XB    []float64 `json:"sbc_per_hit_b"`
+	// Test is the Wilcoxon signed-rank test, nil when the pairs are too
+	// few (Note says why).
+	Test *experiment.Test `json:"wilcoxon,omitempty"`
+	Note string           `json:"note,omitempty"`
+}
+
+// intervals returns t's figures with their intervals, the bootstrap's
+// resamples drawn under seed.
+func (t *techTally) intervals(tr *TechniqueReport, seed uint64) []Interval {
+	wilson := func(fig string, k, n int, unit string) Interval {
+		iv := Interval{Figure: fig, Estimate: ratio(k, n), Method: IntervalWilson, N: n, NUnit: unit}
+		if lo, hi := stats.WilsonCI95(k, n); !math.IsNaN(lo) {
+			iv.Lo, iv.Hi = &lo, &hi
+		} else {
+			iv.Note = "no " + unit
+		}
+		return iv
+	}
+	seats := slices.Sorted(maps.Keys(t.seats))
+	boot := func(fig string, est float64, num, den func(*seatTally) float64, none string) Interval {
+		var xn, xd []float64
+		for _, s := range seats {
+			xn = append(xn, num(t.seats[s]))
+			xd = append(xd, den(t.seats[s]))
+		}
+		iv := Interval{Figure: fig, Estimate: est, Method: fmt.Sprintf("%s (%d resamples, seed %d)", IntervalBootstrap, stats.BootstrapResamples, seed),
+			N: len(seats), NUnit: "seats"}
+		if lo, hi := stats.BootstrapRatioCI95(xn, xd, stats.BootstrapResamples, seed); !math.IsNaN(lo) {
+			iv.Lo, iv.Hi = &lo, &hi
+		} else {
+			iv.Note = none
+		}
+		return iv
+	}
+	reports := boot("sbc_reports_per_hit", tr.SBCReportsPerHit, func(s *seatTally) float64 { return float64(s.reports) },
+		func(s *seatTally) float64 { return float64(s.hitsReceived) }, "no hit received")
+	if tr.SBCReports == 0 && tr.HitsReceived > 0 {
+		// Every resample of no report is 0: the bootstrap says [0, 0],
+		// claiming a certainty no count of zero has. The exact Poisson
+		// interval of no report over the hits received bounds it.
+		lo, hi := stats.PoissonRateCI95(0, float64(tr.HitsReceived))
+		reports = Interval{Figure: "sbc_reports_per_hit", Estimate: 0, Lo: &lo, Hi: &hi, N: tr.HitsReceived, NUnit: "hits received",
+			Method: IntervalPoisson + " (no report: a bootstrap of zeros has no width)"}
+	}
+	return []Interval{
+		wilson("hit_accuracy", tr.Hits, tr.Shots, "shots"),
+		wilson("hit_accuracy_high_ping", tr.High.Hits, tr.High.Shots, "shots"),
+		wilson("sbc_per_hit", tr.SBC, tr.HitsReceived, "hits received"),
+		wilson(MainOutcomeFigure, tr.Low.SBC, tr.Low.HitsReceived, "hits received"),
+		reports,
+		boot("rollback_mean_m", tr.RollbackMeanM, func(s *seatTally) float64 { return s.rollbackSum },
+			func(s *seatTally) float64 { return float64(s.rewound) }, "no rewound hit"),
+	}
+}
+
+// Interval returns the interval of technique t's figure fig.
+func (t *TechniqueReport) Interval(fig string) (Interval, bool) {
+	for _, iv := range t.Intervals {
+		if iv.Figure == fig {
+			return iv, true
+		}
+	}
+	return Interval{}, false
+}
+
+// mainOutcome fills rep.Main and adds its tests to rep.Tests: the main
+// outcome compared between every two techniques, paired by participant.
+func mainOutcome(rep *Report, techs map[string]*techTally, order []string) {
+	bots := rep.Subjects == SubjectsBots
+	by := "participant (a person's seat)"
+	if bots {
+		by = "bot seat (bots alone played: no people)"
+	}
+	rep.Main = &MainOutcome{Figure: MainOutcomeFigure}
+	for i, a := range order {
+		for _, b := range order[i+1:] {
+			pr := OutcomePair{A: a, B: b}
+			ta, tb := techs[a], techs[b]
+			for _, seat := range slices.Sorted(maps.Keys(ta.seats)) {
+				sa, sb := ta.seats[seat], tb.seats[seat]
+				if sb != nil && (bots || !sa.bot && !sb.bot) && sa.low && sb.low && sa.hitsReceived > 0 && sb.hitsReceived > 0 {
+					pr.Seats = append(pr.Seats, seat)
+					pr.XA = append(pr.XA, float64(sa.sbc)/float64(sa.hitsReceived))
+					pr.XB = append(pr.XB, float64(sb.sbc)/float64(sb.hitsReceived))
+				}
+			}
+			note := fmt.Sprintf("main outcome, paired by %s: SBC per hit received by each seat at a round trip up to %v ms in every round of both", by, LowPingMS)
+			res := experiment.Results{}
+			experiment.AddPaired(&res, MainOutcomeFigure, a, b, pr.XA, pr.XB, note)
+			for i := range res.Tests {
+				// The main outcome is corrected apart from the secondary
+				// tests (high-ping accuracy, the questions).
+				res.Tests[i].Family = PrimaryFamily
+			}
+			for _, t := range res.Tests {
+				if t.Kind == "wilcoxon" {
+					pr.Test = &t
+				}
+			}
+			if pr.Test == nil {
+				pr.Note = fmt.Sprintf("not computed: %d pairs (a seat at a low ping under both techniques with a hit received under each); "+
+					"the Wilcoxon signed-rank test needs at least one", len(pr.Seats))
+			}
+			rep.Tests = append(rep.Tests, res.Tests...)
+			rep.Main.Pairs = append(rep.Main.Pairs, pr)
+		}
+	}
+}
+
+// ciCells returns the interval's bounds as table cells, empty when it has
+// none.
+func (iv Interval) ciCells() []string {
+	if iv.Lo == nil {
+		return []string{"", ""}
+	}
+	return []string{num(*iv.Lo), num(*iv.Hi)}
+}
+
+// ciText writes an interval for reading: "0.080 [0.022, 0.250]".
+func (iv Interval) ciText(prec int) string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+	if iv.Lo == nil {
+		return f(iv.Estimate) + " (" + iv.Note + ")"
+	}
+	return fmt.Sprintf("%s [%s, %s]", f(iv.Estimate), f(*iv.Lo), f(*iv.Hi))
+}
+
+// figureLabels name the figures with intervals for reading.
+var figureLabels = map[string]string{
+	"hit_accuracy":           "hit accuracy",
+	"hit_accuracy_high_ping": "hit accuracy, high-ping shooters",
+	"sbc_per_hit":            "SBC per hit",
+	MainOutcomeFigure:        "SBC per hit, low-ping victims",
+	"sbc_reports_per_hit":    "SBC reports per hit",
+	"rollback_mean_m":        "mean rollback (m)",
+}
+
+// markdownMain writes the main outcome, its tests, and every
+// per-technique figure with its interval.
+func (r *Report) markdownMain(b *strings.Builder) {
+	if len(r.Techniques) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## Main outcome\n\nShots behind cover per hit received by the low-ping victims among the %s (round trip up to %v ms): "+
+		"the share of the hits they received that were behind cover on their screen when the hit reached them, with its 95%% Wilson score interval.\n\n",
+		r.Subjects, LowPingMS)
+	b.WriteString("| technique | hits received | SBC | SBC per hit [95% CI] |\n|---|---|---|---|\n")
+	for _, t := range r.Techniques {
+		iv, _ := t.Interval(MainOutcomeFigure)
+		fmt.Fprintf(b, "| %s | %d | %d | %s |\n", t.Name, t.Low.HitsReceived, t.Low.SBC, iv.ciText(3))
+	}
+	if r.Main != nil && len(r.Main.Pairs) > 0 {
+		fmt.Fprintf(b, "\nCompared between techniques %s: each seat at a low ping in every round of both techniques, with a hit received under each, "+
+			"gives its own SBC per hit under each; the Wilcoxon signed-rank test of B − A (exact p up to 25 nonzero differences), "+
+			"its effect size the matched-pairs rank-biserial r = (W+ − W−)/(W+ + W−), and the median difference with its distribution-free 95%% interval "+
+			"(unbounded under six pairs).\n\n", pairedBy(r.Subjects))
+		b.WriteString("| A | B | pairs | median A | median B | W+ | p | rank-biserial r | median B − A [95% CI] |\n|---|---|---|---|---|---|---|---|---|\n")
+		for _, p := range r.Main.Pairs {
+			if p.Test == nil {
+				fmt.Fprintf(b, "| %s | %s | %d | | | | | | %s |\n", p.A, p.B, len(p.Seats), p.Note)
+				continue
+			}
+			t := p.Test
+			fmt.Fprintf(b, "| %s | %s | %d | %.3f | %.3f | %s | %.3f | %.3f | %.3f [%s, %s] |\n", p.A, p.B, t.N, medianOf(p.XA), medianOf(p.XB),
+				num(t.Statistic), t.P, t.Effect, t.MeanDiff, bound(t.CI95[0]), bound(t.CI95[1]))
+		}
+	}
+	b.WriteString("\n## Per technique, with 95% confidence intervals\n\n" +
+		"Shares (hit accuracy, SBC per hit) with the Wilson score interval over the shots or hits received pooled; " +
+		"SBC reports per hit and mean rollback with a cluster bootstrap by seat (percentile interval; the seats resampled in the order of their numbers, " +
+		"from the seed given), so that a player's hits stay together. Every interval stays within its figure's scale.\n\n")
+	b.WriteString("| technique | figure | estimate [95% CI] | n | interval |\n|---|---|---|---|---|\n")
+	for _, t := range r.Techniques {
+		for _, iv := range t.Intervals {
+			fmt.Fprintf(b, "| %s | %s | %s | %d %s | %s |\n", t.Name, figureLabels[iv.Figure], iv.ciText(4), iv.N, iv.NUnit, iv.Method)
+		}
+	}
+}
+
+// pairedBy says who the main outcome's pairs are.
+func pairedBy(subjects string) string {
+	if subjects == SubjectsBots {
+		return "bot seat by bot seat (no people played)"
+	}
+	return "participant by participant (people's seats alone)"
+}
+
+// bound writes an interval's bound, ∞ for none.
+func bound(v float64) string {
+	switch {
+	case math.IsInf(v, 1) || v == math.MaxFloat64:
+		return "∞"
+	case math.IsInf(v, -1) || v == -math.MaxFloat64:
+		return "−∞"
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}

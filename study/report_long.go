@@ -1,0 +1,175 @@
+package study
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/stats"
+)
+
+// ParticipantRound is one seat's figures in one round, and its answers
+// to the round's questionnaire: a row of the long-format table
+// (study_participant_rounds.csv), a row per participant per round, as a
+// mixed model (a random intercept per participant, technique and round
+// as fixed effects) reads it.
+type ParticipantRound struct {
+	// Round counts from 1, as every CSV does.
+	Round     int     `json:"round"`
+	RoundName string  `json:"round_name"`
+	Technique string  `json:"technique"`
+	Seat      int     `json:"seat"`
+	Code      string  `json:"code,omitempty"`
+	Bot       bool    `json:"bot"`
+	Team      int     `json:"team"`
+	RTTms     float64 `json:"rtt_ms"`
+	// Ping is "low" at a round trip up to LowPingMS, else "high".
+	Ping         string `json:"ping"`
+	Shots        int    `json:"shots"`
+	Hits         int    `json:"hits"`
+	HitsReceived int    `json:"hits_received"`
+	SBC          int    `json:"sbc"`
+	SBCReports   int    `json:"sbc_reports"`
+	Appeals      int    `json:"appeals"`
+	Kills        int    `json:"kills"`
+	Deaths       int    `json:"deaths"`
+	RewoundHits  int    `json:"rewound_hits"`
+	// The ratios, absent when what they are over is 0 (no shot, no hit
+	// received, no rewound hit).
+	HitAccuracy      *float64 `json:"hit_accuracy,omitempty"`
+	SBCPerHit        *float64 `json:"sbc_per_hit,omitempty"`
+	SBCReportsPerHit *float64 `json:"sbc_reports_per_hit,omitempty"`
+	RollbackMeanM    *float64 `json:"rollback_mean_m,omitempty"`
+	// Answers holds the seat's answer to each yes/no, Likert and
+	// fairness question after the round, by the question's id (the mean
+	// if it answered twice); AnswerSource says whose they are:
+	// AnswerParticipant, AnswerSynthetic, or "" with no answer.
+	Answers      map[string]float64 `json:"answers,omitempty"`
+	AnswerSource string             `json:"answer_source,omitempty"`
+}
+
+// ParticipantRound.AnswerSource.
+const (
+	AnswerParticipant = "participant"
+	// AnswerSynthetic marks answers a simulated study drew from a model
+	// (study run --simulate --synthetic-answers): a bot's seat answered.
+	AnswerSynthetic = "synthetic"
+)
+
+func optRatio(a, b int) *float64 {
+	if b == 0 {
+		return nil
+	}
+	v := float64(a) / float64(b)
+	return &v
+}
+
+// participantRounds returns the long-format rows: each round's seats in
+// order.
+func (s *Summariser) participantRounds(rep *Report) []ParticipantRound {
+	type key struct{ round, seat int }
+	answers := map[key]map[string][]float64{}
+	for _, a := range s.answers {
+		if a.Kind == record.Text {
+			continue
+		}
+		k := key{a.Round, a.Seat}
+		if answers[k] == nil {
+			answers[k] = map[string][]float64{}
+		}
+		answers[k][a.Question] = append(answers[k][a.Question], float64(a.Value))
+	}
+	var out []ParticipantRound
+	for i, rt := range s.rounds {
+		tech := rep.Rounds[i].Technique
+		for _, seat := range slices.Sorted(maps.Keys(rt.rtt)) {
+			c := rt.seats[seat]
+			if c == nil {
+				c = &seatCounts{}
+			}
+			pr := ParticipantRound{Round: rt.rec.Index + 1, RoundName: rt.rec.Name, Technique: tech, Seat: seat,
+				Code: rt.codes[seat], Bot: !rt.people[seat], Team: rt.team[seat], RTTms: rt.rtt[seat], Ping: "high",
+				Shots: c.shots, Hits: c.hits, HitsReceived: c.hitsReceived, SBC: c.sbc, SBCReports: c.reports,
+				Appeals: c.appeals, Kills: c.kills, Deaths: c.deaths, RewoundHits: c.rewound,
+				HitAccuracy: optRatio(c.hits, c.shots), SBCPerHit: optRatio(c.sbc, c.hitsReceived),
+				SBCReportsPerHit: optRatio(c.reports, c.hitsReceived)}
+			if pr.RTTms <= LowPingMS {
+				pr.Ping = "low"
+			}
+			if c.rewound > 0 {
+				m := c.rollbackSum / float64(c.rewound)
+				pr.RollbackMeanM = &m
+			}
+			if as := answers[key{rt.rec.Index, seat}]; len(as) > 0 {
+				pr.Answers = map[string]float64{}
+				for q, vs := range as {
+					pr.Answers[q] = stats.Mean(vs)
+				}
+				pr.AnswerSource = AnswerParticipant
+				if pr.Bot {
+					pr.AnswerSource = AnswerSynthetic
+				}
+			}
+			out = append(out, pr)
+		}
+	}
+	return out
+}
+
+// answerColumns returns the ids of the questions the long-format table
+// has a column for: the schedule's yes/no, Likert and fairness
+// questions in its order, then any other question answered.
+func (s *Summariser) answerColumns() []string {
+	var ids []string
+	for _, id := range s.sched.order {
+		if s.sched.questions[id].Kind != record.Text {
+			ids = append(ids, id)
+		}
+	}
+	for _, a := range s.answers {
+		if a.Kind != record.Text && !slices.Contains(ids, a.Question) {
+			ids = append(ids, a.Question)
+		}
+	}
+	return ids
+}
+
+// ParticipantColumns are the long-format table's columns before its
+// answers, one answer_<question id> column per question.
+var ParticipantColumns = []string{"round", "round_name", "technique", "seat", "code", "bot", "team", "rtt_ms", "ping",
+	"shots", "hits", "hit_accuracy", "hits_received", "sbc", "sbc_per_hit", "sbc_reports", "sbc_reports_per_hit",
+	"appeals", "kills", "deaths", "rewound_hits", "rollback_mean_m", "answer_source"}
+
+// participantTable returns the long-format table.
+func (r *Report) participantTable() experiment.Table {
+	t := experiment.Table{Name: "study_participant_rounds",
+		Title:   "Per participant per round, in long format for mixed models: a row per seat per round, its figures and answers (bots' seats marked)",
+		Columns: slices.Clone(ParticipantColumns)}
+	for _, q := range r.AnswerColumns {
+		t.Columns = append(t.Columns, "answer_"+q)
+	}
+	opt := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return num(*v)
+	}
+	for _, p := range r.Participants {
+		row := []string{strconv.Itoa(p.Round), p.RoundName, p.Technique, strconv.Itoa(p.Seat), p.Code, strconv.FormatBool(p.Bot),
+			strconv.Itoa(p.Team), num(p.RTTms), p.Ping, strconv.Itoa(p.Shots), strconv.Itoa(p.Hits), opt(p.HitAccuracy),
+			strconv.Itoa(p.HitsReceived), strconv.Itoa(p.SBC), opt(p.SBCPerHit), strconv.Itoa(p.SBCReports), opt(p.SBCReportsPerHit),
+			strconv.Itoa(p.Appeals), strconv.Itoa(p.Kills), strconv.Itoa(p.Deaths), strconv.Itoa(p.RewoundHits), opt(p.RollbackMeanM),
+			p.AnswerSource}
+		for _, q := range r.AnswerColumns {
+			cell := ""
+			if v, ok := p.Answers[q]; ok {
+				cell = num(v)
+			}
+			row = append(row, cell)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
