@@ -83,7 +83,19 @@ func TestShardedRunEqualsWhole(t *testing.T) {
 		a, _ := os.ReadFile(f)
 		b, err := os.ReadFile(filepath.Join(merged, filepath.Base(f)))
 		if err != nil || !bytes.Equal(a, b) {
-			t.Errorf("%s differs between the whole run and the merged shards (%v)", filepath.Base(f), err)
+			la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+			line := 0
+			for line < min(len(la), len(lb)) && la[line] == lb[line] {
+				line++
+			}
+			var wa, wb string
+			if line < len(la) {
+				wa = la[line]
+			}
+			if line < len(lb) {
+				wb = lb[line]
+			}
+			t.Errorf("%s differs between the whole run and the merged shards (%v), first at line %d:\nwhole  %.300s\nmerged %.300s", filepath.Base(f), err, line+1, wa, wb)
 		}
 	}
 	// Wall times and the command line are the run's, not its results'.
