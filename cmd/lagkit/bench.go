@@ -98,13 +98,23 @@ func nsPerOp(f func(b *testing.B)) float64 {
 
 func runBench(quick bool) ([]benchFigure, error) {
 	var figs []benchFigure
-	add := func(f benchFigure) {
-		f.Met = f.met()
-		figs = append(figs, f)
+	for _, measure := range []func(bool) ([]benchFigure, error){rewindFigure, snapshotFigures, serverFigures, matchFigure} {
+		got, err := measure(quick)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range got {
+			f.Met = f.met()
+			figs = append(figs, f)
+		}
 	}
+	return figs, nil
+}
 
-	// Rewind and trace, anchored on one ray-capsule test: the ratio is
-	// what this machine's speed does not change.
+// rewindFigure measures the rewind and trace of a shot, anchored on one
+// ray-capsule test: the ratio is what this machine's speed does not
+// change.
+func rewindFigure(bool) ([]benchFigure, error) {
 	metro, err := world.Load("metro")
 	if err != nil {
 		return nil, err
@@ -132,11 +142,15 @@ func runBench(quick bool) ([]benchFigure, error) {
 			}
 		}))
 	}
-	add(benchFigure{Name: "rewind + trace per shot, 64 players, 1 s of 128 Hz history", Value: rewind, Unit: "ns",
+	return []benchFigure{{Name: "rewind + trace per shot, 64 players, 1 s of 128 Hz history", Value: rewind, Unit: "ns",
 		Goal: 500, Anchor: "ray-capsule test", Ratio: rewind / rayNS, RatioGoal: 11,
-		Note: fmt.Sprintf("ray-capsule %.1f ns", rayNS)})
+		Note: fmt.Sprintf("ray-capsule %.1f ns", rayNS)}}, nil
+}
 
-	// Snapshot encoding: 63 walkers turning, against a baseline 6 ticks old.
+// snapshotFigures measures snapshot encoding, and the bandwidth at 64
+// players on a clean link and a lossy one.
+func snapshotFigures(quick bool) ([]benchFigure, error) {
+	// 63 walkers turning, against a baseline 6 ticks old.
 	base := wire.Walkers(1000, true)
 	snap := wire.Walkers(1006, true)
 	snap.Baseline = base.Tick
@@ -151,10 +165,8 @@ func runBench(quick bool) ([]benchFigure, error) {
 			size = len(out)
 		}
 	})
-	add(benchFigure{Name: "snapshot encode per client, 64 players", Value: enc, Unit: "ns", Goal: 2000,
-		Note: fmt.Sprintf("%d bytes", size)})
-
-	// Bandwidth at 64 players.
+	figs := []benchFigure{{Name: "snapshot encode per client, 64 players", Value: enc, Unit: "ns", Goal: 2000,
+		Note: fmt.Sprintf("%d bytes", size)}}
 	simDur := 20 * time.Second
 	if quick {
 		simDur = 5 * time.Second
@@ -163,7 +175,7 @@ func runBench(quick bool) ([]benchFigure, error) {
 	if err != nil {
 		return nil, err
 	}
-	add(benchFigure{Name: "server → client bandwidth, 64 players, 64 Hz", Value: res.BytesPerSPerClient, Unit: "B/s", Goal: 16000,
+	figs = append(figs, benchFigure{Name: "server → client bandwidth, 64 players, 64 Hz", Value: res.BytesPerSPerClient, Unit: "B/s", Goal: 16000,
 		Note: fmt.Sprintf("interpolation error %.2f mm over %v; server tick %.0f µs", res.InterpErrorMeanM*1000, simDur, res.TickTimeUS)})
 	// The same over a lossy, jittery link: resent events and older
 	// baselines must stay within the budget too.
@@ -171,27 +183,29 @@ func runBench(quick bool) ([]benchFigure, error) {
 	if err != nil {
 		return nil, err
 	}
-	add(benchFigure{Name: "bandwidth, 64 players, 100 ms round trip, 5% loss", Value: lossy.BytesPerSPerClient, Unit: "B/s", Goal: 16000,
-		Note: fmt.Sprintf("interpolation error %.2f mm over %v", lossy.InterpErrorMeanM*1000, simDur/2)})
+	return append(figs, benchFigure{Name: "bandwidth, 64 players, 100 ms round trip, 5% loss", Value: lossy.BytesPerSPerClient, Unit: "B/s", Goal: 16000,
+		Note: fmt.Sprintf("interpolation error %.2f mm over %v", lossy.InterpErrorMeanM*1000, simDur/2)}), nil
+}
 
-	// A whole server tick at 128 players and 128 Hz, its 99th percentile
-	// and its allocations.
+// serverFigures measures a whole server tick at 128 players and 128 Hz
+// (its 99th percentile and allocations) and a time warp among 100
+// players, with how its cost grows with them.
+func serverFigures(quick bool) ([]benchFigure, error) {
 	p99, allocs, err := tickFigures(quick)
 	if err != nil {
 		return nil, err
 	}
-	add(benchFigure{Name: "server tick p99, 128 players, 128 Hz", Value: p99, Unit: "ms", Goal: 2.34,
-		Note: fmt.Sprintf("best of three rounds; %.2f allocations a tick", allocs)})
-
-	// A time warp among 100 players, and how its cost grows with them.
 	warp, err := timeWarpFigure(quick)
 	if err != nil {
 		return nil, err
 	}
-	add(warp)
+	return []benchFigure{{Name: "server tick p99, 128 players, 128 Hz", Value: p99, Unit: "ms", Goal: 2.34,
+		Note: fmt.Sprintf("best of three rounds; %.2f allocations a tick", allocs)}, warp}, nil
+}
 
-	// The 12-bot capture the flag match as lagkit match plays it by
-	// default.
+// matchFigure times the 12-bot capture the flag match as lagkit match
+// plays it by default.
+func matchFigure(quick bool) ([]benchFigure, error) {
 	matchDur := 10 * time.Minute
 	if quick {
 		matchDur = time.Minute
@@ -209,9 +223,8 @@ func runBench(quick bool) ([]benchFigure, error) {
 		return nil, merr
 	}
 	perTen := matchNS / 1e9 * float64(10*time.Minute) / float64(matchDur)
-	add(benchFigure{Name: "12-bot 10-minute CTF on metro", Value: perTen, Unit: "s", Goal: 3,
-		Note: fmt.Sprintf("%.0fx real time, from %v simulated", (10*time.Minute).Seconds()/perTen, matchDur)})
-	return figs, nil
+	return []benchFigure{{Name: "12-bot 10-minute CTF on metro", Value: perTen, Unit: "s", Goal: 3,
+		Note: fmt.Sprintf("%.0fx real time, from %v simulated", (10*time.Minute).Seconds()/perTen, matchDur)}}, nil
 }
 
 // tickFigures runs three rounds of ticks of a server with 128 players at

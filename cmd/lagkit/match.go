@@ -26,18 +26,21 @@ import (
 // --rtt is not given (the library's match.Config defaults to a LAN).
 const defaultMatchRTTms = 20
 
+// matchFlags are lagkit match's flags.
+type matchFlags struct {
+	cfg     match.Config
+	modeStr string
+	latency string
+	loadout string
+	out     string
+	force   bool
+	paths   string
+	repl    string
+	asJSON  bool
+}
+
 func newMatchCmd() *cobra.Command {
-	var (
-		cfg     match.Config
-		modeStr string
-		latency string
-		loadout string
-		out     string
-		force   bool
-		paths   string
-		repl    string
-		asJSON  bool
-	)
+	var o matchFlags
 	cmd := &cobra.Command{
 		Use:   "match",
 		Short: "Play one match of bots in virtual time and summarise it",
@@ -49,95 +52,98 @@ with server time) and DIR/summary.json. With --paths FILE it records every
 living player's position 20 times a second as a path file
 (time,player,team,x,y,z), which 'lagkit trend build' reads.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkMatchFlags(cmd.Flags(), cfg, modeStr); err != nil {
-				return err
-			}
-			cfg.Mode = mode.Kind(modeStr)
-			if err := choice("replication", repl, replicationNames()); err != nil {
-				return err
-			}
-			rep, err := server.ThresholdReplication(repl, cfg.Map)
-			if err != nil {
-				return fmt.Errorf("--replication: %w", err)
-			}
-			cfg.Replication = rep
-			lat, err := parseLatency(latency, cfg.Bots)
-			if err != nil {
-				return err
-			}
-			cfg.Latency = lat
-			if loadout != "" {
-				cfg.Loadout = strings.Split(loadout, ",")
-			}
-			var events io.Writer
-			if out != "" {
-				if err := emptyOut(out, force); err != nil {
-					return err
-				}
-				f, err := os.Create(filepath.Join(out, "events.jsonl"))
-				if err != nil {
-					return fmt.Errorf("--out: %w", err)
-				}
-				defer f.Close()
-				events = f
-			}
-			if paths != "" {
-				f, err := os.Create(paths)
-				if err != nil {
-					return fmt.Errorf("--paths: %w", err)
-				}
-				defer f.Close()
-				cfg.Paths = f
-			}
-			res, err := match.Run(cfg, events)
-			if err != nil {
-				return err
-			}
-			if out != "" {
-				b, _ := json.MarshalIndent(res, "", "  ")
-				if err := os.WriteFile(filepath.Join(out, "summary.json"), append(b, '\n'), 0o644); err != nil {
-					return fmt.Errorf("--out: %w", err)
-				}
-			}
-			if asJSON {
-				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
-			}
-			printMatch(cmd.OutOrStdout(), res)
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.Map, "map", "metro", "map name (metro, arena, courtyard) or a map file (.json)")
-	f.StringVar(&cfg.WeaponsFile, "weapons", "", "weapons file (default: the shipped weapons)")
-	f.StringVar(&loadout, "loadout", "", "weapons every player carries, by name, comma separated (default: the first weapon)")
-	f.StringVar(&modeStr, "mode", "ctf", "game mode: ffa, tdm, ctf or dom")
-	f.IntVar(&cfg.Bots, "bots", 12, "number of bots")
-	f.DurationVar(&cfg.Duration, "duration", 10*time.Minute, "match length (simulated)")
-	f.Uint64Var(&cfg.Seed, "seed", 1, "random seed")
-	f.IntVar(&cfg.TickRate, "tick", 64, "server tick rate (20-128 Hz)")
-	f.StringVar(&cfg.Policy.Name, "policy", "tlc", "lag compensation policy: "+oneOf(policyNames()))
-	f.Float64Var(&cfg.Policy.LowPingMS, "low-ping-ms", 0, "alc: appeal threshold (default 50)")
-	f.Float64Var(&cfg.Policy.MaxRTTms, "max-rtt-ms", 0, "clc: round-trip cap (default 250; negative: none)")
-	f.Float64Var(&cfg.Policy.MaxRollbackM, "max-rollback-m", 0, "clc: rollback distance cap (0: none)")
-	f.Float64Var(&cfg.BaseRTTms, "rtt", defaultMatchRTTms, "every player's round trip in ms unless set otherwise")
-	f.StringVar(&latency, "latency", "", "per-player round trips, as PLAYER:MS pairs, e.g. 2:250,5:250")
-	f.Float64Var(&cfg.HighPingFraction, "high-ping-fraction", 0, "fraction of each team given --high-ping-ms")
-	f.Float64Var(&cfg.HighPingMS, "high-ping-ms", 250, "round trip of the high-ping players in ms")
-	f.Float64Var(&cfg.JitterMS, "jitter", 0, "delay jitter per direction in ms")
-	f.Float64Var(&cfg.Loss, "loss", 0, "loss probability per direction")
-	f.Float64Var(&cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
-	f.StringVar(&cfg.Delay.Mode, "delay", "none", "time delay: "+oneOf(delayModeNames())+" (delay equalises every player's latency; adaptive only while players interact)")
-	f.DurationVar(&cfg.Delay.Adaptation, "adaptation", delay.DefaultAdaptation, "time delay: moving-average length of the added delay (0s: at once)")
-	f.StringVar(&cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: proximity (within 20 m, until beyond 25 m) or fov (either sees the other)")
-	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning, led with the map's shipped trend maps; clients then dead reckon)")
-	f.DurationVar(&cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
-	f.StringVar(&out, "out", "", "folder for events.jsonl and summary.json")
-	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
-	f.BoolVar(&cfg.PredictionOff, "prediction-off", false, "clients show their own player where the server last put it, unpredicted")
-	f.StringVar(&paths, "paths", "", "write players' positions at 20 Hz to this path file (CSV)")
-	f.BoolVar(&asJSON, "json", false, "print one JSON object (players and match) instead of a table")
+	f.StringVar(&o.cfg.Map, "map", "metro", "map name (metro, arena, courtyard) or a map file (.json)")
+	f.StringVar(&o.cfg.WeaponsFile, "weapons", "", "weapons file (default: the shipped weapons)")
+	f.StringVar(&o.loadout, "loadout", "", "weapons every player carries, by name, comma separated (default: the first weapon)")
+	f.StringVar(&o.modeStr, "mode", "ctf", "game mode: ffa, tdm, ctf or dom")
+	f.IntVar(&o.cfg.Bots, "bots", 12, "number of bots")
+	f.DurationVar(&o.cfg.Duration, "duration", 10*time.Minute, "match length (simulated)")
+	f.Uint64Var(&o.cfg.Seed, "seed", 1, "random seed")
+	f.IntVar(&o.cfg.TickRate, "tick", 64, "server tick rate (20-128 Hz)")
+	f.StringVar(&o.cfg.Policy.Name, "policy", "tlc", "lag compensation policy: "+oneOf(policyNames()))
+	f.Float64Var(&o.cfg.Policy.LowPingMS, "low-ping-ms", 0, "alc: appeal threshold (default 50)")
+	f.Float64Var(&o.cfg.Policy.MaxRTTms, "max-rtt-ms", 0, "clc: round-trip cap (default 250; negative: none)")
+	f.Float64Var(&o.cfg.Policy.MaxRollbackM, "max-rollback-m", 0, "clc: rollback distance cap (0: none)")
+	f.Float64Var(&o.cfg.BaseRTTms, "rtt", defaultMatchRTTms, "every player's round trip in ms unless set otherwise")
+	f.StringVar(&o.latency, "latency", "", "per-player round trips, as PLAYER:MS pairs, e.g. 2:250,5:250")
+	f.Float64Var(&o.cfg.HighPingFraction, "high-ping-fraction", 0, "fraction of each team given --high-ping-ms")
+	f.Float64Var(&o.cfg.HighPingMS, "high-ping-ms", 250, "round trip of the high-ping players in ms")
+	f.Float64Var(&o.cfg.JitterMS, "jitter", 0, "delay jitter per direction in ms")
+	f.Float64Var(&o.cfg.Loss, "loss", 0, "loss probability per direction")
+	f.Float64Var(&o.cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
+	f.StringVar(&o.cfg.Delay.Mode, "delay", "none", "time delay: "+oneOf(delayModeNames())+" (delay equalises every player's latency; adaptive only while players interact)")
+	f.DurationVar(&o.cfg.Delay.Adaptation, "adaptation", delay.DefaultAdaptation, "time delay: moving-average length of the added delay (0s: at once)")
+	f.StringVar(&o.cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: "+oneOf(delay.Triggers.Names())+" (proximity: within 20 m, until beyond 25 m; fov: either sees the other)")
+	f.StringVar(&o.repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning, led with the map's shipped trend maps; clients then dead reckon)")
+	f.DurationVar(&o.cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
+	f.StringVar(&o.out, "out", "", "folder for events.jsonl and summary.json")
+	f.BoolVar(&o.force, "force", false, "write into --out even if it is not empty")
+	f.BoolVar(&o.cfg.PredictionOff, "prediction-off", false, "clients show their own player where the server last put it, unpredicted")
+	f.StringVar(&o.paths, "paths", "", "write players' positions at 20 Hz to this path file (CSV)")
+	f.BoolVar(&o.asJSON, "json", false, "print one JSON object (players and match) instead of a table")
 	return cmd
+}
+
+// run plays the match o's flags ask for.
+func (o *matchFlags) run(cmd *cobra.Command) error {
+	if err := checkMatchFlags(cmd.Flags(), o.cfg, o.modeStr); err != nil {
+		return err
+	}
+	o.cfg.Mode = mode.Kind(o.modeStr)
+	if err := choice("replication", o.repl, replicationNames()); err != nil {
+		return err
+	}
+	rep, err := server.ThresholdReplication(o.repl, o.cfg.Map)
+	if err != nil {
+		return fmt.Errorf("--replication: %w", err)
+	}
+	o.cfg.Replication = rep
+	lat, err := parseLatency(o.latency, o.cfg.Bots)
+	if err != nil {
+		return err
+	}
+	o.cfg.Latency = lat
+	if o.loadout != "" {
+		o.cfg.Loadout = strings.Split(o.loadout, ",")
+	}
+	var events io.Writer
+	if o.out != "" {
+		if err := emptyOut(o.out, o.force); err != nil {
+			return err
+		}
+		f, err := os.Create(filepath.Join(o.out, "events.jsonl"))
+		if err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+		defer f.Close()
+		events = f
+	}
+	if o.paths != "" {
+		f, err := os.Create(o.paths)
+		if err != nil {
+			return fmt.Errorf("--paths: %w", err)
+		}
+		defer f.Close()
+		o.cfg.Paths = f
+	}
+	res, err := match.Run(o.cfg, events)
+	if err != nil {
+		return err
+	}
+	if o.out != "" {
+		b, _ := json.MarshalIndent(res, "", "  ")
+		if err := os.WriteFile(filepath.Join(o.out, "summary.json"), append(b, '\n'), 0o644); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
+	if o.asJSON {
+		return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
+	}
+	printMatch(cmd.OutOrStdout(), res)
+	return nil
 }
 
 // checkMatchFlags rejects values the match driver would otherwise read
