@@ -18,6 +18,12 @@ func newScenarioCmd() *cobra.Command {
 		Use:   "scenario",
 		Short: "Run scripted hit registration scenarios",
 	}
+	cmd.AddCommand(newScenarioRunCmd(), newScenarioCheckCmd())
+	return cmd
+}
+
+// newScenarioRunCmd is lagkit scenario run.
+func newScenarioRunCmd() *cobra.Command {
 	var (
 		policy string
 		asJSON bool
@@ -64,6 +70,11 @@ how far the victim was moved back, and when the shooter heard of it.`,
 	run.Flags().StringVar(&policy, "policy", "", "lag compensation policy, overriding the file's: "+oneOf(policyNames())+"; the file's parameters still apply")
 	run.Flags().BoolVar(&asJSON, "json", false, "print one JSON object with a shots array")
 
+	return run
+}
+
+// newScenarioCheckCmd is lagkit scenario check.
+func newScenarioCheckCmd() *cobra.Command {
 	var checkJSON bool
 	check := &cobra.Command{
 		Use:   "check FILE...",
@@ -74,48 +85,12 @@ failed. It exits with status 1 when any expectation failed. With --json it
 prints one JSON array of runs instead.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var runs []checkRun
-			failed := 0
-			for _, path := range args {
-				f, err := scenario.Load(path)
-				if err != nil {
-					return err
-				}
-				for _, p := range f.Policies() {
-					cfg := f.Policy
-					cfg.Name = p
-					res, err := f.Run(cfg)
-					if err != nil {
-						return err
-					}
-					run := checkRun{File: path, Policy: p, OK: true, Failures: []string{}}
-					for _, b := range f.Check(res) {
-						run.OK = false
-						run.Failures = append(run.Failures, fmt.Sprint(b))
-					}
-					if !run.OK {
-						failed++
-					}
-					runs = append(runs, run)
-				}
+			runs, failed, err := checkScenarios(args)
+			if err != nil {
+				return err
 			}
-			if checkJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(runs); err != nil {
-					return err
-				}
-			} else {
-				for _, r := range runs {
-					status := "ok"
-					if !r.OK {
-						status = "FAIL"
-					}
-					fmt.Fprintf(cmd.OutOrStdout(), "%-4s %s under %s\n", status, r.File, r.Policy)
-					for _, b := range r.Failures {
-						fmt.Fprintln(cmd.OutOrStdout(), "     ", b)
-					}
-				}
+			if err := printChecks(cmd.OutOrStdout(), runs, checkJSON); err != nil {
+				return err
 			}
 			if failed > 0 {
 				return fmt.Errorf("%d of %d scenario runs failed their expectations", failed, len(runs))
@@ -124,8 +99,56 @@ prints one JSON array of runs instead.`,
 		},
 	}
 	check.Flags().BoolVar(&checkJSON, "json", false, "print a JSON array of runs (file, policy, ok, failures)")
-	cmd.AddCommand(run, check)
-	return cmd
+	return check
+}
+
+// checkScenarios runs each file under every policy it states
+// expectations for, and counts the runs that failed them.
+func checkScenarios(paths []string) (runs []checkRun, failed int, err error) {
+	for _, path := range paths {
+		f, err := scenario.Load(path)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, p := range f.Policies() {
+			cfg := f.Policy
+			cfg.Name = p
+			res, err := f.Run(cfg)
+			if err != nil {
+				return nil, 0, err
+			}
+			run := checkRun{File: path, Policy: p, OK: true, Failures: []string{}}
+			for _, b := range f.Check(res) {
+				run.OK = false
+				run.Failures = append(run.Failures, fmt.Sprint(b))
+			}
+			if !run.OK {
+				failed++
+			}
+			runs = append(runs, run)
+		}
+	}
+	return runs, failed, nil
+}
+
+// printChecks writes scenario check's runs for people, or as JSON.
+func printChecks(w io.Writer, runs []checkRun, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(runs)
+	}
+	for _, r := range runs {
+		status := "ok"
+		if !r.OK {
+			status = "FAIL"
+		}
+		fmt.Fprintf(w, "%-4s %s under %s\n", status, r.File, r.Policy)
+		for _, b := range r.Failures {
+			fmt.Fprintln(w, "     ", b)
+		}
+	}
+	return nil
 }
 
 // checkRun is one scenario file run under one policy by scenario check.
