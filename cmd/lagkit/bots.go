@@ -139,30 +139,13 @@ func botDialer(addr, certHash string) (func(context.Context) (transport.Conn, er
 }
 
 func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
-	if o.count < 1 || o.count > game.MaxPlayers {
-		return nil, usagef("--count %d: want %s", o.count, game.PlayersRange)
-	}
-	if o.duration <= 0 || o.duration > game.MaxDuration {
-		return nil, usagef("--duration %v: want more than 0, at most 24h", o.duration)
-	}
-	if !(o.skill >= 0 && o.skill <= 1) {
-		return nil, usagef("--skill %v: want 0 to 1", o.skill)
+	bearer, err := checkBotsFlags(&o)
+	if err != nil {
+		return nil, err
 	}
 	dial, err := botDialer(o.connect, o.certHash)
 	if err != nil {
 		return nil, err
-	}
-	if err := cmp.Or(httpURL("server", o.server), httpURL("token-url", o.tokenURL)); err != nil {
-		return nil, err
-	}
-	o.server = strings.TrimSuffix(o.server, "/")
-	var bearer string
-	if o.server != "" || o.tokenURL != "" {
-		if bearer, err = readAdminToken(o.adminTokenFile); err != nil {
-			return nil, err
-		}
-	} else if o.adminTokenFile != "" {
-		return nil, usagef("--admin-token-file is for --server and --token-url, neither given")
 	}
 	m, err := loadWorld(o.mapName)
 	if err != nil {
@@ -191,37 +174,12 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 		if err != nil {
 			return nil, err
 		}
-		name := fmt.Sprintf("bot%d", i)
+		line := &rep.Bots[i]
+		line.Name, line.Seat = fmt.Sprintf("bot%d", i), -1
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			line := &rep.Bots[i]
-			line.Name, line.Seat = name, -1
-			var tok []byte
-			if o.tokenURL != "" {
-				var err error
-				if tok, err = fetchToken(pctx, o.tokenURL, bearer, name); err != nil {
-					line.Error = err.Error()
-					return
-				}
-			}
-			conn, err := dial(pctx)
-			if err != nil {
-				line.Error = err.Error()
-				if o.certHash == "" && strings.Contains(line.Error, "certificate signed by unknown authority") {
-					line.Error += " (a self-signed certificate: give --cert-hash the cert_sha256 lagkit serve logs)"
-				}
-				return
-			}
-			cc := client.Config{Map: m, Movement: &params, Name: name, Token: tok}
-			st, err := realtime.RunClient(pctx, conn, realtime.ClientConfig{Client: cc, Brain: b})
-			line.ClientStats = st
-			switch {
-			case err != nil:
-				line.Error = err.Error()
-			case st.Seat < 0:
-				line.Error = noSeat
-			}
+			o.play(pctx, dial, bearer, client.Config{Map: m, Movement: &params, Name: line.Name}, b, line)
 		}()
 		// Bots join a few milliseconds apart, as players do, rather than in
 		// one burst of connects.
@@ -240,6 +198,58 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 		rep.Server = before.load(after, o.count)
 	}
 	return rep, nil
+}
+
+// checkBotsFlags checks o's flags and returns the admin token --server and
+// --token-url are sent.
+func checkBotsFlags(o *botsOptions) (bearer string, err error) {
+	switch {
+	case o.count < 1 || o.count > game.MaxPlayers:
+		return "", usagef("--count %d: want %s", o.count, game.PlayersRange)
+	case o.duration <= 0 || o.duration > game.MaxDuration:
+		return "", usagef("--duration %v: want more than 0, at most 24h", o.duration)
+	case !(o.skill >= 0 && o.skill <= 1):
+		return "", usagef("--skill %v: want 0 to 1", o.skill)
+	}
+	if err := cmp.Or(httpURL("server", o.server), httpURL("token-url", o.tokenURL)); err != nil {
+		return "", err
+	}
+	o.server = strings.TrimSuffix(o.server, "/")
+	if o.server != "" || o.tokenURL != "" {
+		return readAdminToken(o.adminTokenFile)
+	}
+	if o.adminTokenFile != "" {
+		return "", usagef("--admin-token-file is for --server and --token-url, neither given")
+	}
+	return "", nil
+}
+
+// play runs one bot's session, its connect token fetched first with
+// --token-url, and notes how it went in line.
+func (o botsOptions) play(ctx context.Context, dial func(context.Context) (transport.Conn, error), bearer string, cc client.Config, brain realtime.Brain, line *botLine) {
+	if o.tokenURL != "" {
+		var err error
+		if cc.Token, err = fetchToken(ctx, o.tokenURL, bearer, cc.Name); err != nil {
+			line.Error = err.Error()
+			return
+		}
+	}
+	conn, err := dial(ctx)
+	if err != nil {
+		line.Error = err.Error()
+		if o.certHash == "" && strings.Contains(line.Error, "certificate signed by unknown authority") {
+			line.Error += " (a self-signed certificate: give --cert-hash the cert_sha256 lagkit serve logs)"
+		}
+		return
+	}
+	st, err := realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: cc, Brain: brain})
+	line.ClientStats = st
+	switch {
+	case err != nil:
+		line.Error = err.Error()
+	case st.Seat < 0:
+		line.Error = noSeat
+	}
 }
 
 // httpURL rejects a flag's URL that is neither empty nor http:// or
