@@ -40,6 +40,23 @@ type Study struct {
 	// Simulated reports a study played by bots on the simulation driver.
 	Simulated bool
 	Started   time.Time
+	// Design is the schedule's counterbalancing design ("latin",
+	// "random"; "" without one) and Group the group the study played:
+	// its row of the design.
+	Design string
+	Group  int
+}
+
+// SeatOrder is the order of techniques a seat plays, one per round of
+// the schedule: every seat of a study plays its counterbalancing
+// group's.
+type SeatOrder struct {
+	Seat   int
+	Group  int
+	Design string
+	// Order names the techniques by round, separated by commas
+	// ("alc,tlc,alc,tlc").
+	Order string
 }
 
 // Round starts (Ended zero) or ends (Ended set) one round of the schedule.
@@ -187,6 +204,7 @@ type Path struct {
 }
 
 func (Study) isRecord()       {}
+func (SeatOrder) isRecord()   {}
 func (Round) isRecord()       {}
 func (Participant) isRecord() {}
 func (Session) isRecord()     {}

@@ -46,10 +46,17 @@ type table struct {
 
 // The tables, in the order export writes them.
 var (
-	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep", "schedule_key"),
+	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep", "schedule_key",
+		"design", "counterbalance_group"),
 		bind: func(p any) []field {
 			s := p.(*record.Study)
-			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey}}
+			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey},
+				str{&s.Design}, integer{&s.Group}}
+		}}
+	seatOrdersTable = &table{name: "seat_orders", key: []string{"seat"}, cols: cols("seat", "counterbalance_group", "design", "technique_order"),
+		bind: func(p any) []field {
+			r := p.(*record.SeatOrder)
+			return []field{integer{&r.Seat}, integer{&r.Group}, str{&r.Design}, str{&r.Order}}
 		}}
 	roundsTable = &table{name: "rounds", key: []string{"idx"},
 		cols: cols("idx:round", "name", "map", "mode", "technique", "setting", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep"),
@@ -109,7 +116,7 @@ var (
 
 // Tables lists the names of the tables that hold a study's records, in
 // the order an export writes them.
-var Tables = []string{"studies", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths"}
+var Tables = []string{"studies", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths"}
 
 // cols parses column specs "name[:csv[:keep]]".
 func cols(specs ...string) []column {
@@ -131,6 +138,8 @@ func tableOf(r record.Record) (*table, any) {
 	switch r := r.(type) {
 	case record.Study:
 		return studiesTable, &r
+	case record.SeatOrder:
+		return seatOrdersTable, &r
 	case record.Round:
 		return roundsTable, &r
 	case record.Participant:

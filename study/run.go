@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/experiment"
@@ -49,7 +50,8 @@ type Options struct {
 }
 
 // Run plays the schedule's rounds in order on d and puts every
-// observation into sink: the Study, then for each round its start, a
+// observation into sink: the Study and each seat's order of techniques
+// (SeatOrder), then for each round its start, a
 // Participant per seat with the seat's latency, what Play observed, the
 // round's end and the answers to its questionnaire. It does not close
 // sink. It first checks that d can play every round (Validate) and puts
@@ -64,7 +66,11 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 		return fmt.Errorf("study %s: %w", s.Name, err)
 	}
 	if !opt.Resume {
-		sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})
+		sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now(),
+			Design: s.Design(), Group: s.Group()})
+		for seat, order := range s.SeatOrders() {
+			sink.Put(record.SeatOrder{Seat: seat, Group: s.Group(), Design: s.Design(), Order: strings.Join(order, ",")})
+		}
 	}
 	for i, p := range s.Plans() {
 		if i < opt.From {

@@ -181,8 +181,16 @@ func TestRunCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want one wrapping context.Canceled", err)
 	}
-	if len(mem.Records) != 1 {
-		t.Errorf("%d records, want the study's alone", len(mem.Records))
+	// The study and its seats' orders of techniques, no round.
+	for _, r := range mem.Records {
+		switch r.(type) {
+		case record.Study, record.SeatOrder:
+		default:
+			t.Errorf("record %T of a study cancelled before its first round", r)
+		}
+	}
+	if n := len(s.Seats()) + 1; len(mem.Records) != n {
+		t.Errorf("%d records, want the study's and %d seat orders", len(mem.Records), n-1)
 	}
 }
 

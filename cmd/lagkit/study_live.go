@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -139,6 +140,9 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	}
 	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "cert_sha256", addrs.certHash)
 	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, addrs.listen, web.AdminPagePath, adminToken)
+	if d := s.Design(); d != "" {
+		fmt.Fprintf(out, "study %s: counterbalancing group %d of design %s: every seat plays %s\n", s.Name, s.Group(), d, strings.Join(s.SeatOrders()[0], ", "))
+	}
 	codes := d.Codes()
 	seats := make([]int, 0, len(codes))
 	for seat := range codes {

@@ -240,6 +240,7 @@ type storedStudy struct {
 	kills    []record.Kill
 	paths    []record.Path
 	objs     []record.Objective
+	orders   []record.SeatOrder
 }
 
 func readStudy(t *testing.T, path string) storedStudy {
@@ -264,6 +265,7 @@ func readStudy(t *testing.T, path string) storedStudy {
 	s.kills, _ = store.All[record.Kill](ctx, db, id)
 	s.paths, _ = store.All[record.Path](ctx, db, id)
 	s.objs, _ = store.All[record.Objective](ctx, db, id)
+	s.orders, _ = store.All[record.SeatOrder](ctx, db, id)
 	return s
 }
 
@@ -271,7 +273,7 @@ func readStudy(t *testing.T, path string) storedStudy {
 // them: each row once, and a round that ended twice (its start and its
 // end are two records).
 func (s storedStudy) records() int64 {
-	n := int64(s.studies + len(s.rounds) + len(s.parts) + len(s.sessions) + len(s.shots) + len(s.kills) + len(s.paths) + len(s.objs))
+	n := int64(s.studies + len(s.rounds) + len(s.parts) + len(s.sessions) + len(s.shots) + len(s.kills) + len(s.paths) + len(s.objs) + len(s.orders))
 	for _, r := range s.rounds {
 		if !r.Ended.IsZero() {
 			n++

@@ -87,8 +87,8 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 			continue
 		}
 		was, diffs, perr := s, []string(nil), error(nil)
-		if st.Schedule != s.Text() && (st.ScheduleKey == "" || st.ScheduleKey != key) {
-			if was, perr = s.ParseAlike(st.Schedule); perr == nil {
+		if (st.Schedule != s.Text() || st.Group != s.Group()) && (st.ScheduleKey == "" || st.ScheduleKey != key) {
+			if was, perr = s.ParseAlike(st.Schedule, st.Group); perr == nil {
 				diffs = study.Differences(was, s)
 			} else {
 				was = s // its rounds and questions, as far as they tell
