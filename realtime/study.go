@@ -3,6 +3,7 @@ package realtime
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/bot"
@@ -35,9 +36,19 @@ type recording struct {
 	on        bool
 	measuring bool
 	from      time.Duration // play time the measured part began at
-	offset    time.Duration
-	pathEvery time.Duration
-	nextPath  time.Duration
+	// pausedFrom is the server's pause total when the measured part
+	// began.
+	pausedFrom time.Duration
+	offset     time.Duration
+	pathEvery  time.Duration
+	nextPath   time.Duration
+	// played and paused are the measured part's figures when the match
+	// ended (see Measured).
+	played, paused time.Duration
+	// departed holds, by seat, why the last connection removed from it
+	// closed and its transport, for a disconnect the core logs after the
+	// connection is gone.
+	departed map[int][2]string
 }
 
 // Record makes the match put what happens in it into sink as round
@@ -70,8 +81,54 @@ func (m *Match) Measure() (time.Duration, error) {
 	err := m.do(func() {
 		at = m.srv.PlayTime()
 		m.rec.measuring, m.rec.from, m.rec.nextPath = true, at, at
+		m.rec.pausedFrom = m.srv.PausedFor()
 	})
 	return at, err
+}
+
+// Measured returns how long the measured part of a recorded round has
+// run on the play clock (pauses left out, extensions in), the
+// recording's offset included, and how long it was paused; once the
+// match has ended, the figures it ended with. Both are 0 before Measure.
+func (m *Match) Measured() (played, paused time.Duration) {
+	err := m.do(func() { played, paused = m.measured() })
+	if err != nil {
+		<-m.done
+		return m.rec.played, m.rec.paused
+	}
+	return played, paused
+}
+
+// measured computes Measured's figures on the match's goroutine.
+func (m *Match) measured() (played, paused time.Duration) {
+	if !m.rec.measuring {
+		return 0, 0
+	}
+	return m.srv.PlayTime() - m.rec.from + m.rec.offset, m.srv.PausedFor() - m.rec.pausedFrom
+}
+
+// noteGone keeps why p's connection, removed, closed (see goneWhy).
+func (m *Match) noteGone(p *peer, reason string) {
+	if p.seat < 0 {
+		return
+	}
+	if m.rec.departed == nil {
+		m.rec.departed = map[int][2]string{}
+	}
+	kind, _, _ := strings.Cut(p.conn.Peer(), ":")
+	m.rec.departed[p.seat] = [2]string{reason, kind}
+}
+
+// endRecording keeps what a study records of the match's end: the
+// disconnects of the players the end sends away, with its reason and
+// their transports, and the measured part's figures (Measured).
+func (m *Match) endRecording() {
+	m.rec.played, m.rec.paused = m.measured()
+	for _, e := range m.srv.Log() {
+		if e.Kind == "disconnect" {
+			m.putLog(&e)
+		}
+	}
 }
 
 // at converts a core time (server time, pauses included) of something

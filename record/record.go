@@ -74,9 +74,16 @@ type Round struct {
 	// lagkit serve records, with Setting empty.
 	Technique string
 	Setting   string
-	Duration  time.Duration
-	Started   time.Time
-	Ended     time.Time
+	// Duration is how long the measured part ran on the play clock
+	// (pauses left out, extensions in) once the round ended; Planned is
+	// what the schedule gave it and Paused how long the administrator
+	// paused it. A round still running, or stored before these were
+	// kept, has the planned duration in both and Paused 0.
+	Duration time.Duration
+	Planned  time.Duration
+	Paused   time.Duration
+	Started  time.Time
+	Ended    time.Time
 }
 
 // Participant is a seat of the study and who holds it.
@@ -172,6 +179,30 @@ type SBCReport struct {
 	Appeal       string
 }
 
+// Event kinds of a live study's event log.
+const (
+	EventStart   = "start"   // the administrator started the study
+	EventPause   = "pause"   // the administrator paused the round
+	EventResume  = "resume"  // the administrator resumed the paused round
+	EventSkip    = "skip"    // the administrator skipped what was under way
+	EventExtend  = "extend"  // the administrator extended the round (Detail: by how much)
+	EventEnd     = "end"     // the administrator ended the study after the round
+	EventStop    = "stop"    // the process was stopped (a signal): the study can be resumed
+	EventCrash   = "crash"   // found at a resume: the run before ended without a stop
+	EventResumed = "resumed" // the study was resumed by a new run (Detail: where)
+	EventOver    = "over"    // the study played every round
+)
+
+// Event is one entry of a live study's event log: an administrator's
+// action, a stop, a crash found at a resume, a resume.
+type Event struct {
+	// Round is the index of the round being played, or the next one.
+	Round  int
+	Kind   string
+	Detail string
+	At     time.Time
+}
+
 // Question kinds of a questionnaire.
 const (
 	YesNo    = "yesno"
@@ -205,6 +236,7 @@ type Path struct {
 
 func (Study) isRecord()       {}
 func (SeatOrder) isRecord()   {}
+func (Event) isRecord()       {}
 func (Round) isRecord()       {}
 func (Participant) isRecord() {}
 func (Session) isRecord()     {}

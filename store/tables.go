@@ -59,11 +59,17 @@ var (
 			return []field{integer{&r.Seat}, integer{&r.Group}, str{&r.Design}, str{&r.Order}}
 		}}
 	roundsTable = &table{name: "rounds", key: []string{"idx"},
-		cols: cols("idx:round", "name", "map", "mode", "technique", "setting", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep"),
+		cols: cols("idx:round", "name", "map", "mode", "technique", "setting", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep",
+			"planned_ns:planned_s", "paused_ns:paused_s"),
 		bind: func(p any) []field {
 			r := p.(*record.Round)
 			return []field{roundNo{&r.Index}, str{&r.Name}, str{&r.Map}, str{&r.Mode}, str{&r.Technique}, str{&r.Setting},
-				dur{&r.Duration}, wall{&r.Started}, wall{&r.Ended}}
+				dur{&r.Duration}, wall{&r.Started}, wall{&r.Ended}, dur{&r.Planned}, dur{&r.Paused}}
+		}}
+	eventsTable = &table{name: "events", cols: cols("round", "kind", "detail", "at_ns:at"),
+		bind: func(p any) []field {
+			r := p.(*record.Event)
+			return []field{roundNo{&r.Round}, str{&r.Kind}, str{&r.Detail}, wall{&r.At}}
 		}}
 	participantsTable = &table{name: "participants", key: []string{"seat", "round"},
 		cols: cols("seat", "round", "code", "team", "bot", "latency_ms"),
@@ -116,7 +122,7 @@ var (
 
 // Tables lists the names of the tables that hold a study's records, in
 // the order an export writes them.
-var Tables = []string{"studies", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths"}
+var Tables = []string{"studies", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "events"}
 
 // cols parses column specs "name[:csv[:keep]]".
 func cols(specs ...string) []column {
@@ -158,6 +164,8 @@ func tableOf(r record.Record) (*table, any) {
 		return answersTable, &r
 	case record.Path:
 		return pathsTable, &r
+	case record.Event:
+		return eventsTable, &r
 	}
 	return nil, nil
 }

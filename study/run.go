@@ -34,6 +34,18 @@ type Driver interface {
 	Ask(ctx context.Context, p *Plan, seats []Seat, qs []Question) ([]record.Answer, error)
 }
 
+// RoundTimer is a Driver that knows how long the round it last played
+// really ran: a live round can be paused, extended or skipped, so its
+// measured part may run longer or shorter than planned. Run stores
+// Played's figures as the round's Duration and Paused; a driver that is
+// no RoundTimer plays every round for its planned duration.
+type RoundTimer interface {
+	// Played returns how long the measured part of the last round played
+	// ran on the play clock (pauses left out, extensions in) and how long
+	// it was paused.
+	Played() (played, paused time.Duration)
+}
+
 // Options set how a study runs.
 type Options struct {
 	// Seed seeds the bots: round k of a technique plays under
@@ -85,7 +97,7 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 			return fmt.Errorf("study %s: before round %d (%s): %w", s.Name, i+1, p.Name, err)
 		}
 		rec := record.Round{Index: p.Index, Name: p.Name, Map: p.Map, Mode: string(p.Mode),
-			Technique: p.Technique.Name, Setting: p.Technique.String(), Duration: p.Duration}
+			Technique: p.Technique.Name, Setting: p.Technique.String(), Duration: p.Duration, Planned: p.Duration}
 		started := false
 		start := func(at time.Time, teams []int) {
 			if started {
@@ -110,6 +122,9 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 			return fmt.Errorf("study %s: round %d (%s): %w", s.Name, i+1, p.Name, errNoStart)
 		}
 		rec.Ended = ended
+		if rt, ok := d.(RoundTimer); ok {
+			rec.Duration, rec.Paused = rt.Played()
+		}
 		sink.Put(rec)
 		answers, err := d.Ask(ctx, p, s.Seats(), s.Questions)
 		if err != nil {

@@ -142,6 +142,11 @@ the statistics it had. Records go to --db as they happen; if the
 process dies, running the same command again on the same database
 resumes the study in the round it stopped in, each seat's statistics
 restored from the stored kills and shots (--fresh starts anew).
+A live run exits with status 0 when the study is over (every round
+played, or ended by the admin), 3 when it was stopped by a signal
+(SIGINT, SIGTERM) and can be resumed, 1 on an error and 2 on a usage
+error. Its event log (the admin's actions, stops, crashes found at a
+resume, resumes) is stored in the database with the records.
 
 --simulate plays every seat with bots on the simulation driver, faster
 than real time; the same --seed gives the same report. Round k of a

@@ -175,7 +175,8 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	log.Info("records", "db", db.String(), "study", w.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
 	if ctx.Err() != nil {
 		fmt.Fprintf(out, "study %s stopped; run the same command again to resume it\n", s.Name)
-		return nil
+		return stoppedError{fmt.Sprintf("study %s (study %d in %s) stopped before its end: run the same command again to resume it (exit status %d)",
+			s.Name, w.StudyID(), db, exitStopped)}
 	}
 	if err != nil {
 		// A study that failed before its first round started is no
