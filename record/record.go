@@ -179,6 +179,42 @@ type SBCReport struct {
 	Appeal       string
 }
 
+// Network is a seat's link in one round as injected and as measured:
+// the manipulation check of a latency study. RTT figures are the
+// server's: its smoothed round-trip estimate of the seat (RFC 6298, the
+// one lag compensation uses) sampled at the path rate through the
+// measured part; jitter is the mean absolute difference of successive
+// samples, which the smoothing damps (a lower bound of the link's).
+// ClientRTT figures are the seat's client's own estimate, where the
+// client reports it (ClientSamples 0: it did not). The link figures are
+// what the emulated link applied: the share of datagrams it dropped and
+// the mean one-way delay of those it delivered (0 when the seat's link
+// injects nothing, whose datagrams skip emulation).
+type Network struct {
+	Round int
+	Seat  int
+	// LatencyMS, JitterMS and Loss are what the schedule injects, one way,
+	// each direction.
+	LatencyMS float64
+	JitterMS  float64
+	Loss      float64
+	// RTTMeanMS, RTTP50MS and RTTP95MS sum up RTTSamples server samples.
+	RTTMeanMS   float64
+	RTTP50MS    float64
+	RTTP95MS    float64
+	RTTJitterMS float64
+	RTTSamples  int
+	// ClientRTTMeanMS and ClientRTTJitterMS sum up ClientSamples samples
+	// of the client's estimate.
+	ClientRTTMeanMS   float64
+	ClientRTTJitterMS float64
+	ClientSamples     int
+	LossUp            float64
+	LossDown          float64
+	DelayUpMS         float64
+	DelayDownMS       float64
+}
+
 // Event kinds of a live study's event log.
 const (
 	EventStart   = "start"   // the administrator started the study
@@ -237,6 +273,7 @@ type Path struct {
 func (Study) isRecord()       {}
 func (SeatOrder) isRecord()   {}
 func (Event) isRecord()       {}
+func (Network) isRecord()     {}
 func (Round) isRecord()       {}
 func (Participant) isRecord() {}
 func (Session) isRecord()     {}

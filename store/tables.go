@@ -66,6 +66,16 @@ var (
 			return []field{roundNo{&r.Index}, str{&r.Name}, str{&r.Map}, str{&r.Mode}, str{&r.Technique}, str{&r.Setting},
 				dur{&r.Duration}, wall{&r.Started}, wall{&r.Ended}, dur{&r.Planned}, dur{&r.Paused}}
 		}}
+	networkTable = &table{name: "network", key: []string{"seat", "round"},
+		cols: cols("seat", "round", "latency_ms", "jitter_ms", "loss", "rtt_mean_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_jitter_ms", "rtt_samples",
+			"client_rtt_mean_ms", "client_rtt_jitter_ms", "client_samples", "loss_up", "loss_down", "delay_up_ms", "delay_down_ms"),
+		bind: func(p any) []field {
+			r := p.(*record.Network)
+			return []field{integer{&r.Seat}, roundNo{&r.Round}, float{&r.LatencyMS}, float{&r.JitterMS}, float{&r.Loss},
+				float{&r.RTTMeanMS}, float{&r.RTTP50MS}, float{&r.RTTP95MS}, float{&r.RTTJitterMS}, integer{&r.RTTSamples},
+				float{&r.ClientRTTMeanMS}, float{&r.ClientRTTJitterMS}, integer{&r.ClientSamples},
+				float{&r.LossUp}, float{&r.LossDown}, float{&r.DelayUpMS}, float{&r.DelayDownMS}}
+		}}
 	eventsTable = &table{name: "events", cols: cols("round", "kind", "detail", "at_ns:at"),
 		bind: func(p any) []field {
 			r := p.(*record.Event)
@@ -122,7 +132,7 @@ var (
 
 // Tables lists the names of the tables that hold a study's records, in
 // the order an export writes them.
-var Tables = []string{"studies", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "events"}
+var Tables = []string{"studies", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events"}
 
 // cols parses column specs "name[:csv[:keep]]".
 func cols(specs ...string) []column {
@@ -166,6 +176,8 @@ func tableOf(r record.Record) (*table, any) {
 		return pathsTable, &r
 	case record.Event:
 		return eventsTable, &r
+	case record.Network:
+		return networkTable, &r
 	}
 	return nil, nil
 }

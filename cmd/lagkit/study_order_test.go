@@ -28,6 +28,8 @@ name = "none"
 policy = { name = "none" }
 [counterbalance]
 design = "latin"
+[[latency]]
+latency_ms = 20
 [[round]]
 map = "arena"
 mode = "ffa"
@@ -43,7 +45,8 @@ technique = "none"
 // TestStudyCounterbalanced: study check prints every group's order and
 // the run's; study run --group 1 plays the rounds in group 1's order and
 // stores the design, the group and each seat's order in the database,
-// which study export writes out.
+// which study export writes out, with each seat's link per round as
+// injected and as measured.
 func TestStudyCounterbalanced(t *testing.T) {
 	tmp := t.TempDir()
 	sched := filepath.Join(tmp, "order.toml")
@@ -98,9 +101,24 @@ func TestStudyCounterbalanced(t *testing.T) {
 			t.Errorf("seat order %+v", o)
 		}
 	}
+	// The manipulation check of the simulated rounds: 20 ms each way
+	// injected, 40 ms measured by the server and by each client.
+	nets, err := store.All[record.Network](ctx, d, studies[0].ID)
+	if err != nil || len(nets) != 6 {
+		t.Fatalf("network records %+v, %v; want 3 seats x 2 rounds", nets, err)
+	}
+	for _, n := range nets {
+		if n.LatencyMS != 20 || n.RTTSamples < 40 || n.RTTMeanMS < 39 || n.RTTMeanMS > 42 || n.ClientSamples < 40 ||
+			n.ClientRTTMeanMS < 39 || n.ClientRTTMeanMS > 42 || n.DelayUpMS != 20 || n.DelayDownMS != 20 || n.LossUp != 0 {
+			t.Errorf("network %+v; want 20 ms injected, 40 ms measured", n)
+		}
+	}
 	ex := filepath.Join(tmp, "export")
 	if code, _, errOut := lagkit("study", "export", "--db", db, "--out", ex); code != 0 {
 		t.Fatalf("export: exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(ex, "network.csv")); err != nil {
+		t.Error(err)
 	}
 	f, err := os.Open(filepath.Join(ex, "seat_orders.csv"))
 	if err != nil {

@@ -261,6 +261,7 @@ func (d *Driver) finish(m *realtime.Match, why string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	_ = m.End(ctx, why)
 	cancel()
+	d.putNetwork(m)
 	last := map[int]server.Tally{}
 	t := m.Tallies()
 	for i := range d.seats {
@@ -271,6 +272,29 @@ func (d *Driver) finish(m *realtime.Match, why string) {
 	d.mu.Lock()
 	d.match, d.last = nil, last
 	d.mu.Unlock()
+}
+
+// putNetwork puts each seat's link in the round m played as injected
+// and as measured (record.Network), for the seats that played in its
+// measured part.
+func (d *Driver) putNetwork(m *realtime.Match) {
+	d.mu.Lock()
+	p, out := d.plan, d.out
+	d.mu.Unlock()
+	checks := m.NetChecks()
+	if p == nil || out == nil || checks == nil {
+		return
+	}
+	for seat := range d.seats {
+		c, ok := checks[seat]
+		if !ok {
+			continue
+		}
+		l := p.Links[seat]
+		out.Put(record.Network{Round: p.Index, Seat: seat, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss,
+			RTTMeanMS: c.RTT.Mean, RTTP50MS: c.RTT.P50, RTTP95MS: c.RTT.P95, RTTJitterMS: c.RTT.Jitter, RTTSamples: c.RTT.N,
+			LossUp: c.Up.Loss(), LossDown: c.Down.Loss(), DelayUpMS: c.Up.MeanDelayMS(), DelayDownMS: c.Down.MeanDelayMS()})
+	}
 }
 
 // until polls the match until done reports true of its play clock, the

