@@ -45,6 +45,24 @@ type Study struct {
 	// its row of the design.
 	Design string
 	Group  int
+	// Version and Revision are the lagkit module version and VCS
+	// revision that ran the study, Modified whether its tree had
+	// uncommitted changes, GoVersion the Go that built it; BuildNote says
+	// why Revision is empty when it is.
+	Version   string
+	Revision  string
+	Modified  bool
+	GoVersion string
+	BuildNote string
+	// TickRate is the server's tick rate in Hz.
+	TickRate int
+}
+
+// Technique is one of a study's techniques: its name as the schedule
+// gives it and its settings in the compact form of Round.Setting.
+type Technique struct {
+	Name    string
+	Setting string
 }
 
 // SeatOrder is the order of techniques a seat plays, one per round of
@@ -84,6 +102,10 @@ type Round struct {
 	Paused   time.Duration
 	Started  time.Time
 	Ended    time.Time
+	// Seed is the seed the round's bots played under; Weapons the
+	// loadout by name, separated by commas, the first drawn at spawn.
+	Seed    uint64
+	Weapons string
 }
 
 // Participant is a seat of the study and who holds it.
@@ -100,6 +122,10 @@ type Participant struct {
 	// round it was recorded for, Round.
 	Round     int
 	LatencyMS float64
+	// JitterMS and Loss are the jitter and loss injected on the seat's
+	// link in that round, each direction.
+	JitterMS float64
+	Loss     float64
 }
 
 // Session kinds.
@@ -272,6 +298,7 @@ type Path struct {
 
 func (Study) isRecord()       {}
 func (SeatOrder) isRecord()   {}
+func (Technique) isRecord()   {}
 func (Event) isRecord()       {}
 func (Network) isRecord()     {}
 func (Round) isRecord()       {}

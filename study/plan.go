@@ -42,6 +42,8 @@ type Plan struct {
 	// from ("" for the built-in weapons).
 	Weapons     []string
 	WeaponsFile string
+	// Loadout is the loadout as played: Weapons, or the default.
+	Loadout []string
 	// Links holds each seat's injected link, by seat.
 	Links    []Link
 	BotSkill float64
@@ -350,6 +352,9 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
 	ws, p := r.loadout(rd.Weapons)
 	if p != nil {
 		return nil, p
+	}
+	for _, w := range ws {
+		plan.Loadout = append(plan.Loadout, w.Name)
 	}
 	if r.s.WeaponsFile != "" {
 		plan.WeaponsFile = r.s.resolvePath(r.s.WeaponsFile)

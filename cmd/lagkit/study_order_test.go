@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 )
@@ -101,6 +102,29 @@ func TestStudyCounterbalanced(t *testing.T) {
 			t.Errorf("seat order %+v", o)
 		}
 	}
+	// Provenance: the lagkit and Go that ran it (and why the revision is
+	// absent from a test binary), the tick rate, the techniques by name
+	// with their settings, each round's seed and loadout, each seat's
+	// injected jitter and loss.
+	st := studies[0]
+	if st.Version == "" || st.GoVersion == "" || st.TickRate != 64 || (st.Revision == "") != (st.BuildNote != "") ||
+		(st.Revision == "" && !strings.Contains(st.BuildNote, "go test")) {
+		t.Errorf("study provenance %+v", st)
+	}
+	techs, _ := store.All[record.Technique](ctx, d, st.ID)
+	if len(techs) != 2 || techs[0].Name != "tlc" || !strings.HasPrefix(techs[1].Setting, "policy=none ") {
+		t.Errorf("techniques %+v", techs)
+	}
+	for k, r := range rounds {
+		if r.Seed != experiment.ReplicateSeed(3, 0) || r.Weapons != "rifle" {
+			t.Errorf("round %d seed %d weapons %q, want %d and rifle", k+1, r.Seed, r.Weapons, experiment.ReplicateSeed(3, 0))
+		}
+	}
+	parts, _ := store.All[record.Participant](ctx, d, st.ID)
+	if len(parts) != 6 || parts[0].LatencyMS != 20 || parts[0].JitterMS != 0 || parts[0].Loss != 0 {
+		t.Errorf("participants %+v", parts)
+	}
+
 	// The manipulation check of the simulated rounds: 20 ms each way
 	// injected, 40 ms measured by the server and by each client.
 	nets, err := store.All[record.Network](ctx, d, studies[0].ID)

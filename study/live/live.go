@@ -266,6 +266,9 @@ func (d *Driver) Codes() map[int]string {
 	return out
 }
 
+// TickRate returns the rounds' servers' tick rate.
+func (d *Driver) TickRate() int { return d.cfg.TickRate }
+
 // Simulated reports false: people play.
 func (*Driver) Simulated() bool { return false }
 

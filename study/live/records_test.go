@@ -143,6 +143,9 @@ func TestLiveRecordsComplete(t *testing.T) {
 
 	bg := context.Background()
 	id := w.StudyID()
+	if all, _ := db.Studies(bg); len(all) != 1 || all[0].TickRate != DefaultTickRate || all[0].GoVersion == "" {
+		t.Errorf("studies %+v, want one at %d Hz with its build", all, DefaultTickRate)
+	}
 	rounds, _ := store.All[record.Round](bg, db, id)
 	if len(rounds) != 2 {
 		t.Fatalf("rounds %+v", rounds)
