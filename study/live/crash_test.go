@@ -243,6 +243,8 @@ type storedStudy struct {
 	objs     []record.Objective
 	orders   []record.SeatOrder
 	events   []record.Event
+	techs    []record.Technique
+	nets     []record.Network
 }
 
 func readStudy(t *testing.T, path string) storedStudy {
@@ -269,6 +271,8 @@ func readStudy(t *testing.T, path string) storedStudy {
 	s.objs, _ = store.All[record.Objective](ctx, db, id)
 	s.orders, _ = store.All[record.SeatOrder](ctx, db, id)
 	s.events, _ = store.All[record.Event](ctx, db, id)
+	s.techs, _ = store.All[record.Technique](ctx, db, id)
+	s.nets, _ = store.All[record.Network](ctx, db, id)
 	return s
 }
 
@@ -276,7 +280,8 @@ func readStudy(t *testing.T, path string) storedStudy {
 // them: each row once, and a round that ended twice (its start and its
 // end are two records).
 func (s storedStudy) records() int64 {
-	n := int64(s.studies + len(s.rounds) + len(s.parts) + len(s.sessions) + len(s.shots) + len(s.kills) + len(s.paths) + len(s.objs) + len(s.orders) + len(s.events))
+	n := int64(s.studies + len(s.rounds) + len(s.parts) + len(s.sessions) + len(s.shots) + len(s.kills) + len(s.paths) + len(s.objs) + len(s.orders) + len(s.events) +
+		len(s.techs) + len(s.nets))
 	for _, r := range s.rounds {
 		if !r.Ended.IsZero() {
 			n++
