@@ -20,6 +20,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/game/weaponfile"
 	"github.com/lagkit/lagkit/internal/msec"
+	"github.com/lagkit/lagkit/internal/netcheck"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
@@ -70,6 +71,11 @@ type Config struct {
 	// second (default 20): every round(TickRate/PathRate) server ticks.
 	Paths    io.Writer
 	PathRate int
+	// NetCheck, when set, samples every player's round trip 20 times a
+	// second from NetCheckFrom on, as the server and its client estimate
+	// it, and counts what its links did from then: PlayerResult.Net.
+	NetCheck     bool          `json:"-"`
+	NetCheckFrom time.Duration `json:"-"`
 	// Replication, when its Policy is set, sends players' states to each
 	// client by threshold replication (see server.ThresholdReplication), and
 	// the clients draw the others with the same dead reckoning.
@@ -194,6 +200,16 @@ type PlayerResult struct {
 	// over DisplaySamples samples (sim.DisplayError).
 	DisplayErrorM  float64 `json:"display_error_mean_m"`
 	DisplaySamples int     `json:"display_samples"`
+	// Net is the player's link as measured (Config.NetCheck).
+	Net NetCheck `json:"-"`
+}
+
+// NetCheck is a player's link as measured from Config.NetCheckFrom: the
+// server's and the client's round-trip samples and what the emulated
+// links applied, up and down.
+type NetCheck struct {
+	Server, Client netcheck.Summary
+	Up, Down       netcheck.Link
 }
 
 // Summary describes the match as a whole.
@@ -294,6 +310,9 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		return nil, err
 	}
 	obs := newObserver(cfg.Bots)
+	if cfg.NetCheck {
+		obs.net = newNetObserver(cfg.Bots, cfg.NetCheckFrom)
+	}
 	obs.history, obs.display = d.Server.History(), make([]sim.DisplayError, cfg.Bots)
 	if cfg.Paths != nil {
 		obs.paths = reckoning.NewPathWriter(cfg.Paths)
@@ -330,6 +349,9 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		pr.BytesPerS, pr.UpdatesSent = float64(sim.WireBytes(info))/cfg.Duration.Seconds(), info.UpdatesSent
 		pr.DisplayErrorM, pr.DisplaySamples = obs.display[i].Mean(), obs.display[i].N
 		pr.Predicting = p.Client.Predicting()
+		if obs.net != nil {
+			pr.Net = obs.net.result(i, info.ID, p)
+		}
 		res.Players = append(res.Players, pr)
 	}
 	res.Shots, res.Log = obs.shots(), obs.log

@@ -9,7 +9,9 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/netcheck"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
@@ -52,6 +54,84 @@ type observer struct {
 	// server's history.
 	display []sim.DisplayError
 	history *lagcomp.History
+	// net, when set, samples the players' links (Config.NetCheck).
+	net *netObserver
+}
+
+// netSampleEvery is how often a NetCheck samples a round trip.
+const netSampleEvery = 50 * time.Millisecond
+
+// netObserver samples the players' round trips, by server id for the
+// server's estimate and by player index for the client's, from from on.
+type netObserver struct {
+	from    time.Duration
+	srv     map[int]*netcheck.RTT
+	nextSrv time.Duration
+	cli     []netcheck.RTT
+	nextCli []time.Duration
+	base    [][2]netcheck.Link
+	based   []bool
+}
+
+func newNetObserver(n int, from time.Duration) *netObserver {
+	return &netObserver{from: from, nextSrv: from, srv: map[int]*netcheck.RTT{}, cli: make([]netcheck.RTT, n),
+		nextCli: make([]time.Duration, n), base: make([][2]netcheck.Link, n), based: make([]bool, n)}
+}
+
+func simLink(l *netem.Link) netcheck.Link {
+	if l == nil {
+		return netcheck.Link{}
+	}
+	st := l.Stats()
+	return netcheck.Link{Sent: st.Sent, Dropped: st.Lost + st.BurstLost + st.Dropped, Delivered: st.Delivered, Delay: st.DelaySum}
+}
+
+// client samples player i's client estimate when one is due.
+func (n *netObserver) client(now time.Duration, i int, p *sim.Player) {
+	if now < n.from || i >= len(n.cli) {
+		return
+	}
+	if !n.based[i] {
+		n.based[i], n.base[i] = true, [2]netcheck.Link{simLink(p.Up), simLink(p.Down)}
+		n.nextCli[i] = now
+	}
+	if now >= n.nextCli[i] {
+		n.cli[i].Add(p.Client.RTT())
+		for n.nextCli[i] <= now {
+			n.nextCli[i] += netSampleEvery
+		}
+	}
+}
+
+// server samples the server's estimates when they are due.
+func (n *netObserver) server(now time.Duration, s *server.Server, players int) {
+	if now < n.nextSrv {
+		return
+	}
+	for n.nextSrv <= now {
+		n.nextSrv += netSampleEvery
+	}
+	for id := range players {
+		if ci, ok := s.Client(id); ok {
+			if n.srv[id] == nil {
+				n.srv[id] = &netcheck.RTT{}
+			}
+			n.srv[id].Add(ci.RTT)
+		}
+	}
+}
+
+// result is player i's (server id id) NetCheck.
+func (n *netObserver) result(i, id int, p *sim.Player) NetCheck {
+	out := NetCheck{Client: n.cli[i].Summary()}
+	if r := n.srv[id]; r != nil {
+		out.Server = r.Summary()
+	}
+	up, down := simLink(p.Up), simLink(p.Down)
+	b := n.base[i]
+	out.Up = netcheck.Link{Sent: up.Sent - b[0].Sent, Dropped: up.Dropped - b[0].Dropped, Delivered: up.Delivered - b[0].Delivered, Delay: up.Delay - b[0].Delay}
+	out.Down = netcheck.Link{Sent: down.Sent - b[1].Sent, Dropped: down.Dropped - b[1].Dropped, Delivered: down.Delivered - b[1].Delivered, Delay: down.Delay - b[1].Delay}
+	return out
 }
 
 func newObserver(n int) *observer {
@@ -72,7 +152,12 @@ func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player) {
 	}
 }
 
-func (o *observer) Ticked(now time.Duration, i int, p *sim.Player) { o.observeDisplay(now, i, p) }
+func (o *observer) Ticked(now time.Duration, i int, p *sim.Player) {
+	o.observeDisplay(now, i, p)
+	if o.net != nil {
+		o.net.client(now, i, p)
+	}
+}
 
 // ServerTicked tracks how far each player walked and how long it stood
 // still while alive, records paths, and collects the server's records.
@@ -97,6 +182,9 @@ func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 		if record && alive {
 			o.pathErr = o.paths.Write(reckoning.Sample{T: now, Player: id, Team: team, Pos: st.Pos})
 		}
+	}
+	if o.net != nil {
+		o.net.server(now, s, len(o.last))
 	}
 	o.drain(s, now)
 }

@@ -204,6 +204,7 @@ func (m *Match) remove(p *peer, reason string) {
 		return
 	}
 	p.removed = true
+	m.noteGone(p, reason) // for the study's record of the disconnect
 	_ = p.conn.Close(reason)
 	p.cancel()
 	delete(m.peers, p.id)
@@ -350,8 +351,8 @@ func (m *Match) end(reason string) {
 		}
 	}
 	m.srv.ShotRecords()
-	m.srv.Log()
-	m.putReports() // those that came since the last tick
+	m.endRecording() // the log: the disconnects the end made
+	m.putReports()   // those that came since the last tick
 	for _, p := range m.peers {
 		m.remove(p, reason)
 	}

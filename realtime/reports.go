@@ -51,8 +51,53 @@ func (m *Match) putLog(e *server.LogEntry) {
 	case e.Kind == "connect":
 		m.sink.Put(record.Session{Round: m.round, Seat: e.Player, Kind: record.Connect, Transport: m.transportOf(e.Player), At: m.start.Add(e.Time)})
 	case e.Kind == "disconnect":
-		m.sink.Put(record.Session{Round: m.round, Seat: e.Player, Kind: record.Disconnect, Reason: e.Reason, At: m.start.Add(e.Time)})
+		reason, transport := m.goneWhy(e.Player, e.Reason)
+		m.sink.Put(record.Session{Round: m.round, Seat: e.Player, Kind: record.Disconnect, Reason: reason, Transport: transport, At: m.start.Add(e.Time)})
 	}
+}
+
+// goneWhy returns why the session in seat ended and its transport, for
+// a disconnect the core logged with reason (empty when the core did not
+// end it itself: the connection closed, the client said goodbye, or a
+// new connect of the same player replaced it). The peer whose session
+// it was is still known when the disconnect is logged.
+func (m *Match) goneWhy(seat int, reason string) (string, string) {
+	var gone *peer
+	replaced := false
+	for _, p := range m.peers {
+		if p.seat != seat {
+			continue
+		}
+		if _, still := m.srv.ClientByPeer(p.id); still {
+			replaced = true
+		} else if gone == nil || p.id < gone.id {
+			gone = p
+		}
+	}
+	transport := ""
+	if gone != nil {
+		transport, _, _ = strings.Cut(gone.conn.Peer(), ":")
+	} else if d, ok := m.rec.departed[seat]; ok {
+		// Its connection was closed and removed before the core's log
+		// was read (a client's goodbye).
+		delete(m.rec.departed, seat)
+		if reason == "" {
+			reason = d[0]
+		}
+		return reason, d[1]
+	}
+	switch {
+	case reason != "":
+	case gone != nil && gone.closing != "":
+		reason = gone.closing
+	case gone != nil && gone.conn.Reason() != "":
+		reason = gone.conn.Reason()
+	case replaced:
+		reason = "replaced by a new connect of the same player"
+	default:
+		reason = "connection closed"
+	}
+	return reason, transport
 }
 
 // transportOf names the transport of the player in seat ("udp",

@@ -3,11 +3,14 @@ package realtime
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/netcheck"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
 )
@@ -35,9 +38,78 @@ type recording struct {
 	on        bool
 	measuring bool
 	from      time.Duration // play time the measured part began at
-	offset    time.Duration
-	pathEvery time.Duration
-	nextPath  time.Duration
+	// pausedFrom is the server's pause total when the measured part
+	// began.
+	pausedFrom time.Duration
+	offset     time.Duration
+	pathEvery  time.Duration
+	nextPath   time.Duration
+	// played and paused are the measured part's figures when the match
+	// ended (see Measured).
+	played, paused time.Duration
+	// departed holds, by seat, why the last connection removed from it
+	// closed and its transport, for a disconnect the core logs after the
+	// connection is gone.
+	departed map[int][2]string
+	// rtt holds each seat's server round-trip samples of the measured
+	// part, links what its emulated links did in it (linkBase: each
+	// peer's link counts when the measured part began or they were last
+	// taken), checks the summary kept at the end (see NetChecks).
+	rtt      map[int]*netcheck.RTT
+	links    map[int]*[2]netcheck.Link
+	linkBase map[server.Peer][2]netcheck.Link
+	checks   map[int]NetCheck
+}
+
+// NetCheck is what a seat's link did in a recorded round's measured
+// part: the server's round-trip samples and what its emulated links
+// applied, up and down (zero counts for a link without emulation).
+type NetCheck struct {
+	RTT      netcheck.Summary
+	Up, Down netcheck.Link
+}
+
+// NetChecks returns each seat's NetCheck for the round's measured part,
+// by seat, once the match has ended (nil before).
+func (m *Match) NetChecks() map[int]NetCheck {
+	select {
+	case <-m.done:
+		return m.rec.checks
+	default:
+		return nil
+	}
+}
+
+// linkCounts reads what l has done (zero for no link).
+func linkCounts(l *netem.Link) netcheck.Link {
+	if l == nil {
+		return netcheck.Link{}
+	}
+	st := l.Stats()
+	return netcheck.Link{Sent: st.Sent, Dropped: st.Lost + st.BurstLost + st.Dropped, Delivered: st.Delivered, Delay: st.DelaySum}
+}
+
+// takeLinks adds what p's links did since they were last taken to its
+// seat's counts, during the measured part.
+func (m *Match) takeLinks(p *peer) {
+	r := &m.rec
+	if !r.measuring || p.seat < 0 {
+		return
+	}
+	now := [2]netcheck.Link{linkCounts(p.up), linkCounts(p.down)}
+	base := r.linkBase[p.id]
+	if r.links[p.seat] == nil {
+		r.links[p.seat] = &[2]netcheck.Link{}
+	}
+	for i := range now {
+		d := now[i]
+		d.Sent -= base[i].Sent
+		d.Dropped -= base[i].Dropped
+		d.Delivered -= base[i].Delivered
+		d.Delay -= base[i].Delay
+		r.links[p.seat][i].Add(d)
+	}
+	r.linkBase[p.id] = now
 }
 
 // Record makes the match put what happens in it into sink as round
@@ -70,8 +142,76 @@ func (m *Match) Measure() (time.Duration, error) {
 	err := m.do(func() {
 		at = m.srv.PlayTime()
 		m.rec.measuring, m.rec.from, m.rec.nextPath = true, at, at
+		m.rec.pausedFrom = m.srv.PausedFor()
+		m.rec.rtt, m.rec.links = map[int]*netcheck.RTT{}, map[int]*[2]netcheck.Link{}
+		m.rec.linkBase = map[server.Peer][2]netcheck.Link{}
+		for _, p := range m.peers {
+			m.rec.linkBase[p.id] = [2]netcheck.Link{linkCounts(p.up), linkCounts(p.down)}
+		}
 	})
 	return at, err
+}
+
+// Measured returns how long the measured part of a recorded round has
+// run on the play clock (pauses left out, extensions in), the
+// recording's offset included, and how long it was paused; once the
+// match has ended, the figures it ended with. Both are 0 before Measure.
+func (m *Match) Measured() (played, paused time.Duration) {
+	err := m.do(func() { played, paused = m.measured() })
+	if err != nil {
+		<-m.done
+		return m.rec.played, m.rec.paused
+	}
+	return played, paused
+}
+
+// measured computes Measured's figures on the match's goroutine.
+func (m *Match) measured() (played, paused time.Duration) {
+	if !m.rec.measuring {
+		return 0, 0
+	}
+	return m.srv.PlayTime() - m.rec.from + m.rec.offset, m.srv.PausedFor() - m.rec.pausedFrom
+}
+
+// noteGone keeps why p's connection, removed, closed (see goneWhy).
+func (m *Match) noteGone(p *peer, reason string) {
+	if p.seat < 0 {
+		return
+	}
+	if m.rec.departed == nil {
+		m.rec.departed = map[int][2]string{}
+	}
+	kind, _, _ := strings.Cut(p.conn.Peer(), ":")
+	m.rec.departed[p.seat] = [2]string{reason, kind}
+	m.takeLinks(p)
+}
+
+// endRecording keeps what a study records of the match's end: the
+// disconnects of the players the end sends away, with its reason and
+// their transports, and the measured part's figures (Measured).
+func (m *Match) endRecording() {
+	m.rec.played, m.rec.paused = m.measured()
+	if m.rec.measuring {
+		for _, p := range m.peers {
+			m.takeLinks(p)
+		}
+		m.rec.checks = map[int]NetCheck{}
+		for seat, r := range m.rec.rtt {
+			c := m.rec.checks[seat]
+			c.RTT = r.Summary()
+			m.rec.checks[seat] = c
+		}
+		for seat, l := range m.rec.links {
+			c := m.rec.checks[seat]
+			c.Up, c.Down = l[0], l[1]
+			m.rec.checks[seat] = c
+		}
+	}
+	for _, e := range m.srv.Log() {
+		if e.Kind == "disconnect" {
+			m.putLog(&e)
+		}
+	}
 }
 
 // at converts a core time (server time, pauses included) of something
@@ -102,6 +242,12 @@ func (m *Match) putPaths() {
 			continue
 		}
 		ci, ok := m.srv.Client(p.seat)
+		if ok {
+			if r.rtt[p.seat] == nil {
+				r.rtt[p.seat] = &netcheck.RTT{}
+			}
+			r.rtt[p.seat].Add(ci.RTT)
+		}
 		if !ok || ci.State.Has(game.FlagDead) {
 			continue
 		}

@@ -40,6 +40,41 @@ type Study struct {
 	// Simulated reports a study played by bots on the simulation driver.
 	Simulated bool
 	Started   time.Time
+	// Design is the schedule's counterbalancing design ("latin",
+	// "random"; "" without one) and Group the group the study played:
+	// its row of the design.
+	Design string
+	Group  int
+	// Version and Revision are the lagkit module version and VCS
+	// revision that ran the study, Modified whether its tree had
+	// uncommitted changes, GoVersion the Go that built it; BuildNote says
+	// why Revision is empty when it is.
+	Version   string
+	Revision  string
+	Modified  bool
+	GoVersion string
+	BuildNote string
+	// TickRate is the server's tick rate in Hz.
+	TickRate int
+}
+
+// Technique is one of a study's techniques: its name as the schedule
+// gives it and its settings in the compact form of Round.Setting.
+type Technique struct {
+	Name    string
+	Setting string
+}
+
+// SeatOrder is the order of techniques a seat plays, one per round of
+// the schedule: every seat of a study plays its counterbalancing
+// group's.
+type SeatOrder struct {
+	Seat   int
+	Group  int
+	Design string
+	// Order names the techniques by round, separated by commas
+	// ("alc,tlc,alc,tlc").
+	Order string
 }
 
 // Round starts (Ended zero) or ends (Ended set) one round of the schedule.
@@ -57,9 +92,20 @@ type Round struct {
 	// lagkit serve records, with Setting empty.
 	Technique string
 	Setting   string
-	Duration  time.Duration
-	Started   time.Time
-	Ended     time.Time
+	// Duration is how long the measured part ran on the play clock
+	// (pauses left out, extensions in) once the round ended; Planned is
+	// what the schedule gave it and Paused how long the administrator
+	// paused it. A round still running, or stored before these were
+	// kept, has the planned duration in both and Paused 0.
+	Duration time.Duration
+	Planned  time.Duration
+	Paused   time.Duration
+	Started  time.Time
+	Ended    time.Time
+	// Seed is the seed the round's bots played under; Weapons the
+	// loadout by name, separated by commas, the first drawn at spawn.
+	Seed    uint64
+	Weapons string
 }
 
 // Participant is a seat of the study and who holds it.
@@ -76,6 +122,10 @@ type Participant struct {
 	// round it was recorded for, Round.
 	Round     int
 	LatencyMS float64
+	// JitterMS and Loss are the jitter and loss injected on the seat's
+	// link in that round, each direction.
+	JitterMS float64
+	Loss     float64
 }
 
 // Session kinds.
@@ -155,6 +205,66 @@ type SBCReport struct {
 	Appeal       string
 }
 
+// Network is a seat's link in one round as injected and as measured:
+// the manipulation check of a latency study. RTT figures are the
+// server's: its smoothed round-trip estimate of the seat (RFC 6298, the
+// one lag compensation uses) sampled at the path rate through the
+// measured part; jitter is the mean absolute difference of successive
+// samples, which the smoothing damps (a lower bound of the link's).
+// ClientRTT figures are the seat's client's own estimate, where the
+// client reports it (ClientSamples 0: it did not). The link figures are
+// what the emulated link applied: the share of datagrams it dropped and
+// the mean one-way delay of those it delivered (0 when the seat's link
+// injects nothing, whose datagrams skip emulation).
+type Network struct {
+	Round int
+	Seat  int
+	// LatencyMS, JitterMS and Loss are what the schedule injects, one way,
+	// each direction.
+	LatencyMS float64
+	JitterMS  float64
+	Loss      float64
+	// RTTMeanMS, RTTP50MS and RTTP95MS sum up RTTSamples server samples.
+	RTTMeanMS   float64
+	RTTP50MS    float64
+	RTTP95MS    float64
+	RTTJitterMS float64
+	RTTSamples  int
+	// ClientRTTMeanMS and ClientRTTJitterMS sum up ClientSamples samples
+	// of the client's estimate.
+	ClientRTTMeanMS   float64
+	ClientRTTJitterMS float64
+	ClientSamples     int
+	LossUp            float64
+	LossDown          float64
+	DelayUpMS         float64
+	DelayDownMS       float64
+}
+
+// Event kinds of a live study's event log.
+const (
+	EventStart   = "start"   // the administrator started the study
+	EventPause   = "pause"   // the administrator paused the round
+	EventResume  = "resume"  // the administrator resumed the paused round
+	EventSkip    = "skip"    // the administrator skipped what was under way
+	EventExtend  = "extend"  // the administrator extended the round (Detail: by how much)
+	EventEnd     = "end"     // the administrator ended the study after the round
+	EventStop    = "stop"    // the process was stopped (a signal): the study can be resumed
+	EventCrash   = "crash"   // found at a resume: the run before ended without a stop
+	EventResumed = "resumed" // the study was resumed by a new run (Detail: where)
+	EventOver    = "over"    // the study played every round
+)
+
+// Event is one entry of a live study's event log: an administrator's
+// action, a stop, a crash found at a resume, a resume.
+type Event struct {
+	// Round is the index of the round being played, or the next one.
+	Round  int
+	Kind   string
+	Detail string
+	At     time.Time
+}
+
 // Question kinds of a questionnaire.
 const (
 	YesNo    = "yesno"
@@ -187,6 +297,10 @@ type Path struct {
 }
 
 func (Study) isRecord()       {}
+func (SeatOrder) isRecord()   {}
+func (Technique) isRecord()   {}
+func (Event) isRecord()       {}
+func (Network) isRecord()     {}
 func (Round) isRecord()       {}
 func (Participant) isRecord() {}
 func (Session) isRecord()     {}

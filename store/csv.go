@@ -12,8 +12,8 @@ import (
 // tableNamed returns the table called name and a pointer to a new record
 // of its type.
 func tableNamed(name string) (*table, any) {
-	for _, r := range []record.Record{record.Study{}, record.Round{}, record.Participant{}, record.Session{}, record.Shot{},
-		record.Kill{}, record.Objective{}, record.SBCReport{}, record.Answer{}, record.Path{}} {
+	for _, r := range []record.Record{record.Study{}, record.Technique{}, record.SeatOrder{}, record.Round{}, record.Participant{}, record.Session{}, record.Shot{},
+		record.Kill{}, record.Objective{}, record.SBCReport{}, record.Answer{}, record.Path{}, record.Network{}, record.Event{}} {
 		if t, p := tableOf(r); t.name == name {
 			return t, p
 		}

@@ -46,23 +46,53 @@ type table struct {
 
 // The tables, in the order export writes them.
 var (
-	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep", "schedule_key"),
+	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep", "schedule_key",
+		"design", "counterbalance_group", "lagkit_version", "vcs_revision", "vcs_modified", "go_version", "build_note", "tick_rate"),
 		bind: func(p any) []field {
 			s := p.(*record.Study)
-			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey}}
+			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey},
+				str{&s.Design}, integer{&s.Group}, str{&s.Version}, str{&s.Revision}, boolean{&s.Modified}, str{&s.GoVersion},
+				str{&s.BuildNote}, integer{&s.TickRate}}
+		}}
+	techniquesTable = &table{name: "techniques", key: []string{"name"}, cols: cols("name:technique", "setting"),
+		bind: func(p any) []field {
+			r := p.(*record.Technique)
+			return []field{str{&r.Name}, str{&r.Setting}}
+		}}
+	seatOrdersTable = &table{name: "seat_orders", key: []string{"seat"}, cols: cols("seat", "counterbalance_group", "design", "technique_order"),
+		bind: func(p any) []field {
+			r := p.(*record.SeatOrder)
+			return []field{integer{&r.Seat}, integer{&r.Group}, str{&r.Design}, str{&r.Order}}
 		}}
 	roundsTable = &table{name: "rounds", key: []string{"idx"},
-		cols: cols("idx:round", "name", "map", "mode", "technique", "setting", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep"),
+		cols: cols("idx:round", "name", "map", "mode", "technique", "setting", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep",
+			"planned_ns:planned_s", "paused_ns:paused_s", "seed", "weapons"),
 		bind: func(p any) []field {
 			r := p.(*record.Round)
 			return []field{roundNo{&r.Index}, str{&r.Name}, str{&r.Map}, str{&r.Mode}, str{&r.Technique}, str{&r.Setting},
-				dur{&r.Duration}, wall{&r.Started}, wall{&r.Ended}}
+				dur{&r.Duration}, wall{&r.Started}, wall{&r.Ended}, dur{&r.Planned}, dur{&r.Paused}, u64{&r.Seed}, str{&r.Weapons}}
+		}}
+	networkTable = &table{name: "network", key: []string{"seat", "round"},
+		cols: cols("seat", "round", "latency_ms", "jitter_ms", "loss", "rtt_mean_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_jitter_ms", "rtt_samples",
+			"client_rtt_mean_ms", "client_rtt_jitter_ms", "client_samples", "loss_up", "loss_down", "delay_up_ms", "delay_down_ms"),
+		bind: func(p any) []field {
+			r := p.(*record.Network)
+			return []field{integer{&r.Seat}, roundNo{&r.Round}, float{&r.LatencyMS}, float{&r.JitterMS}, float{&r.Loss},
+				float{&r.RTTMeanMS}, float{&r.RTTP50MS}, float{&r.RTTP95MS}, float{&r.RTTJitterMS}, integer{&r.RTTSamples},
+				float{&r.ClientRTTMeanMS}, float{&r.ClientRTTJitterMS}, integer{&r.ClientSamples},
+				float{&r.LossUp}, float{&r.LossDown}, float{&r.DelayUpMS}, float{&r.DelayDownMS}}
+		}}
+	eventsTable = &table{name: "events", cols: cols("round", "kind", "detail", "at_ns:at"),
+		bind: func(p any) []field {
+			r := p.(*record.Event)
+			return []field{roundNo{&r.Round}, str{&r.Kind}, str{&r.Detail}, wall{&r.At}}
 		}}
 	participantsTable = &table{name: "participants", key: []string{"seat", "round"},
-		cols: cols("seat", "round", "code", "team", "bot", "latency_ms"),
+		cols: cols("seat", "round", "code", "team", "bot", "latency_ms", "jitter_ms", "loss"),
 		bind: func(p any) []field {
 			r := p.(*record.Participant)
-			return []field{integer{&r.Seat}, roundNo{&r.Round}, str{&r.Code}, integer{&r.Team}, boolean{&r.Bot}, float{&r.LatencyMS}}
+			return []field{integer{&r.Seat}, roundNo{&r.Round}, str{&r.Code}, integer{&r.Team}, boolean{&r.Bot}, float{&r.LatencyMS},
+				float{&r.JitterMS}, float{&r.Loss}}
 		}}
 	sessionsTable = &table{name: "sessions", cols: cols("round", "seat", "kind", "reason", "transport", "at_ns:at"),
 		bind: func(p any) []field {
@@ -109,7 +139,7 @@ var (
 
 // Tables lists the names of the tables that hold a study's records, in
 // the order an export writes them.
-var Tables = []string{"studies", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths"}
+var Tables = []string{"studies", "techniques", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events"}
 
 // cols parses column specs "name[:csv[:keep]]".
 func cols(specs ...string) []column {
@@ -131,6 +161,10 @@ func tableOf(r record.Record) (*table, any) {
 	switch r := r.(type) {
 	case record.Study:
 		return studiesTable, &r
+	case record.SeatOrder:
+		return seatOrdersTable, &r
+	case record.Technique:
+		return techniquesTable, &r
 	case record.Round:
 		return roundsTable, &r
 	case record.Participant:
@@ -149,6 +183,10 @@ func tableOf(r record.Record) (*table, any) {
 		return answersTable, &r
 	case record.Path:
 		return pathsTable, &r
+	case record.Event:
+		return eventsTable, &r
+	case record.Network:
+		return networkTable, &r
 	}
 	return nil, nil
 }

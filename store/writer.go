@@ -283,7 +283,7 @@ func (w *Writer) writeTx(ctx context.Context, batch []queued) (int, error) {
 			for _, f := range fs {
 				args = append(args, f)
 			}
-			if err := tx.QueryRowContext(ctx, w.db.dialect.rebind(studyInsertSQL), args...).Scan(&study); err != nil {
+			if err := tx.QueryRowContext(ctx, w.db.dialect.rebind(studyInsertSQL()), args...).Scan(&study); err != nil {
 				return 0, fmt.Errorf("new study: %w", err)
 			}
 			seq = 0
@@ -341,4 +341,9 @@ func (w *Writer) refuse(err error) {
 	w.fail(err)
 }
 
-const studyInsertSQL = "INSERT INTO studies (name, schedule, seed, simulated, started_ns, schedule_key) VALUES (?, ?, ?, ?, ?, ?) RETURNING id"
+// studyInsertSQL inserts a study, returning the id the database gives
+// it.
+func studyInsertSQL() string {
+	return fmt.Sprintf("INSERT INTO studies (%s) VALUES (%s) RETURNING id", columnList(studiesTable),
+		strings.TrimSuffix(strings.Repeat("?, ", len(studiesTable.cols)), ", "))
+}

@@ -43,9 +43,14 @@ type Plan struct {
 	// from ("" for the built-in weapons).
 	Weapons     []string
 	WeaponsFile string
+	// Loadout is the loadout as played: Weapons, or the default.
+	Loadout []string
 	// Links holds each seat's injected link, by seat.
 	Links    []Link
 	BotSkill float64
+	// base is the technique the schedule gives the round: group 0's
+	// (see Counterbalance).
+	base *Technique
 }
 
 // Link is what is injected on one seat's link, each direction.
@@ -339,6 +344,7 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
 	default:
 		plan.Technique = t
 	}
+	plan.base = plan.Technique
 	plan.Replicate = r.counts[plan.Technique.Name]
 	r.counts[plan.Technique.Name]++
 	m, path, p := r.loadMap(rd.Map)
@@ -349,6 +355,9 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
 	ws, p := r.loadout(rd.Weapons)
 	if p != nil {
 		return nil, p
+	}
+	for _, w := range ws {
+		plan.Loadout = append(plan.Loadout, w.Name)
 	}
 	if r.s.WeaponsFile != "" {
 		plan.WeaponsFile = r.s.resolvePath(r.s.WeaponsFile)
@@ -368,7 +377,21 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
 			plan.Links[seat] = l
 		}
 	}
-	return plan, r.checkServer(plan, m, ws)
+	if p := r.checkServer(plan, m, ws); p != nil {
+		return nil, p
+	}
+	// Counterbalancing may give the round any technique of its design's
+	// list: each must fit the round's map and mode.
+	if c := r.s.Counterbalance; c != nil && slices.Contains(c.Techniques, plan.Technique.Name) {
+		for _, name := range c.Techniques {
+			other := *plan
+			other.Technique = techs[name]
+			if p := r.checkServer(&other, m, ws); p != nil {
+				return nil, fail("technique", "counterbalancing gives this round technique %q in some groups, which does not fit it: %s", name, p.Msg)
+			}
+		}
+	}
+	return plan, nil
 }
 
 // checkServer has the server check the round's technique against its
@@ -427,6 +450,8 @@ type Summary struct {
 	Techniques []TechniqueInfo `json:"techniques"`
 	Rounds     []RoundInfo     `json:"rounds"`
 	Questions  []Question      `json:"questions"`
+	// Counterbalance is the schedule's counterbalancing, absent without.
+	Counterbalance *CounterbalanceInfo `json:"counterbalance,omitempty"`
 	// TotalS is the study's length in seconds: every round's lead-in and
 	// measured part and the intervals between rounds.
 	TotalS float64 `json:"total_s"`
@@ -454,7 +479,7 @@ type RoundInfo struct {
 
 // Summary returns the schedule's summary.
 func (s *Schedule) Summary() Summary {
-	sum := Summary{Study: s.Name, Seats: s.seats, Questions: s.Questions}
+	sum := Summary{Study: s.Name, Seats: s.seats, Questions: s.Questions, Counterbalance: s.counterbalanceInfo()}
 	if sum.Questions == nil {
 		sum.Questions = []Question{}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lagkit/lagkit/experiment"
@@ -33,6 +34,40 @@ type Driver interface {
 	Ask(ctx context.Context, p *Plan, seats []Seat, qs []Question) ([]record.Answer, error)
 }
 
+// RoundTimer is a Driver that knows how long the round it last played
+// really ran: a live round can be paused, extended or skipped, so its
+// measured part may run longer or shorter than planned. Run stores
+// Played's figures as the round's Duration and Paused; a driver that is
+// no RoundTimer plays every round for its planned duration.
+type RoundTimer interface {
+	// Played returns how long the measured part of the last round played
+	// ran on the play clock (pauses left out, extensions in) and how long
+	// it was paused.
+	Played() (played, paused time.Duration)
+}
+
+// TickRater is a Driver whose server runs at a tick rate of its own;
+// the others run at DefaultTickRate.
+type TickRater interface {
+	TickRate() int
+}
+
+// DefaultTickRate is the server's tick rate on the simulation driver
+// (package match's default).
+const DefaultTickRate = 64
+
+// BuildNote says why b has no VCS revision, "" when it has one: Go
+// stamps the revision into binaries built by go build or go install in
+// a git checkout, not into those of go run or go test, nor with
+// -buildvcs=false or outside a checkout.
+func BuildNote(b experiment.Provenance) string {
+	if b.Revision != "" {
+		return ""
+	}
+	return "no VCS revision in the build: Go stamps it into binaries built by go build or go install in a git checkout, " +
+		"not into those of go run or go test, nor with -buildvcs=false or outside a checkout"
+}
+
 // Options set how a study runs.
 type Options struct {
 	// Seed seeds the bots: round k of a technique plays under
@@ -49,7 +84,8 @@ type Options struct {
 }
 
 // Run plays the schedule's rounds in order on d and puts every
-// observation into sink: the Study, then for each round its start, a
+// observation into sink: the Study and each seat's order of techniques
+// (SeatOrder), then for each round its start, a
 // Participant per seat with the seat's latency, what Play observed, the
 // round's end and the answers to its questionnaire. It does not close
 // sink. It first checks that d can play every round (Validate) and puts
@@ -64,7 +100,20 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 		return fmt.Errorf("study %s: %w", s.Name, err)
 	}
 	if !opt.Resume {
-		sink.Put(record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now()})
+		b := experiment.Build()
+		st := record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now(),
+			Design: s.Design(), Group: s.Group(), Version: b.Version, Revision: b.Revision, Modified: b.Modified, GoVersion: b.GoVersion,
+			BuildNote: BuildNote(b), TickRate: DefaultTickRate}
+		if tr, ok := d.(TickRater); ok {
+			st.TickRate = tr.TickRate()
+		}
+		sink.Put(st)
+		for _, t := range s.Techniques {
+			sink.Put(record.Technique{Name: t.Name, Setting: t.String()})
+		}
+		for seat, order := range s.SeatOrders() {
+			sink.Put(record.SeatOrder{Seat: seat, Group: s.Group(), Design: s.Design(), Order: strings.Join(order, ",")})
+		}
 	}
 	for i, p := range s.Plans() {
 		if i < opt.From {
@@ -78,8 +127,10 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("study %s: before round %d (%s): %w", s.Name, i+1, p.Name, err)
 		}
+		seed := experiment.ReplicateSeed(opt.Seed, p.Replicate)
 		rec := record.Round{Index: p.Index, Name: p.Name, Map: p.Map, Mode: string(p.Mode),
-			Technique: p.Technique.Name, Setting: p.Technique.String(), Duration: p.Duration}
+			Technique: p.Technique.Name, Setting: p.Technique.String(), Duration: p.Duration, Planned: p.Duration,
+			Seed: seed, Weapons: strings.Join(p.Loadout, ",")}
 		started := false
 		start := func(at time.Time, teams []int) {
 			if started {
@@ -92,11 +143,12 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 				// A seat meant for a person keeps its code when the
 				// simulation has a bot play it, so that a simulated
 				// study's records read as the live one's will.
+				l := p.Links[st.Index]
 				sink.Put(record.Participant{Seat: st.Index, Code: st.Code, Team: teams[st.Index],
-					Bot: st.Bot || d.Simulated(), Round: p.Index, LatencyMS: p.Links[st.Index].LatencyMS})
+					Bot: st.Bot || d.Simulated(), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss})
 			}
 		}
-		ended, err := d.Play(ctx, p, s.Seats(), experiment.ReplicateSeed(opt.Seed, p.Replicate), start, sink)
+		ended, err := d.Play(ctx, p, s.Seats(), seed, start, sink)
 		if err != nil {
 			return fmt.Errorf("study %s: round %d (%s): %w", s.Name, i+1, p.Name, err)
 		}
@@ -104,6 +156,9 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 			return fmt.Errorf("study %s: round %d (%s): %w", s.Name, i+1, p.Name, errNoStart)
 		}
 		rec.Ended = ended
+		if rt, ok := d.(RoundTimer); ok {
+			rec.Duration, rec.Paused = rt.Played()
+		}
 		sink.Put(rec)
 		answers, err := d.Ask(ctx, p, s.Seats(), s.Questions)
 		if err != nil {

@@ -69,9 +69,15 @@ type Schedule struct {
 	Latency   []LinkRule `toml:"latency"`
 	Rounds    []Round    `toml:"round"`
 	Questions []Question `toml:"question"`
+	// Counterbalance orders the techniques per group of participants
+	// (see Counterbalance); absent, every run plays the rounds as
+	// written.
+	Counterbalance *Counterbalance `toml:"counterbalance"`
 
 	path string
-	text []byte
+	// group is the counterbalancing group the rounds are set for.
+	group int
+	text  []byte
 	// shortened is the cap Shorten put on every round (0: none).
 	shortened time.Duration
 	seats     []Seat
@@ -289,6 +295,9 @@ func (s *Schedule) check() *problem {
 	if p := checkRules(s.Latency, "latency", len(s.seats)); p != nil {
 		return p
 	}
+	if p := s.checkCounterbalance(techs); p != nil {
+		return p
+	}
 	switch {
 	case len(s.Rounds) == 0:
 		return fail("round", "no [[round]] table: a study plays at least one round")
@@ -302,6 +311,10 @@ func (s *Schedule) check() *problem {
 			return p.Within(fmt.Sprintf("round[%d].", i))
 		}
 		s.plans = append(s.plans, plan)
+	}
+	if s.Counterbalance != nil {
+		s.group = s.Counterbalance.Group
+		s.applyGroup()
 	}
 	return nil
 }

@@ -65,6 +65,14 @@ func (s *Schedule) settings() []setting {
 			add(fmt.Sprintf("%sseat %d link", r, i), "%v ms latency, %v ms jitter, %v loss", l.LatencyMS, l.JitterMS, l.Loss)
 		}
 	}
+	if c := s.Counterbalance; c != nil {
+		// Only a counterbalanced schedule has these: the keys of the
+		// others stay as they were.
+		add("counterbalance design", "%s", c.Design)
+		add("counterbalance techniques", "%s", strings.Join(c.Techniques, ", "))
+		add("counterbalance seed", "%d", c.Seed)
+		add("counterbalance group", "%d", s.group)
+	}
 	add("questions", "%d", len(s.Questions))
 	for i, q := range s.Questions {
 		add(fmt.Sprintf("question %d", i+1), "%s (%s): %s", q.ID, q.Kind, q.Text)
@@ -124,11 +132,17 @@ func show(v string) string {
 
 // ParseAlike parses text, another version of s's file, as s was parsed:
 // from s's path (which anchors the map and weapons files it names), and
-// shortened as s was (Shorten).
-func (s *Schedule) ParseAlike(text string) (*Schedule, error) {
+// shortened as s was (Shorten), set for counterbalancing group (SetGroup;
+// a file without counterbalancing takes 0).
+func (s *Schedule) ParseAlike(text string, group int) (*Schedule, error) {
 	o, err := Parse(s.path, []byte(text))
 	if err != nil {
 		return nil, err
+	}
+	if o.Counterbalance != nil || group != 0 {
+		if err := o.SetGroup(group); err != nil {
+			return nil, err
+		}
 	}
 	if s.shortened > 0 {
 		o.Shorten(s.shortened)

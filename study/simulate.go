@@ -68,6 +68,7 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 	}
 	var paths bytes.Buffer
 	cfg.Paths, cfg.PathRate = &paths, PathRate
+	cfg.NetCheck, cfg.NetCheckFrom = true, p.LeadIn()
 	res, err := match.Run(cfg, nil)
 	if err != nil {
 		return time.Time{}, err
@@ -101,6 +102,13 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 	}
 	for _, r := range recs {
 		out.Put(r.rec)
+	}
+	for i, pr := range res.Players {
+		n, l := pr.Net, p.Links[i]
+		out.Put(record.Network{Round: p.Index, Seat: seats[i].Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss,
+			RTTMeanMS: n.Server.Mean, RTTP50MS: n.Server.P50, RTTP95MS: n.Server.P95, RTTJitterMS: n.Server.Jitter, RTTSamples: n.Server.N,
+			ClientRTTMeanMS: n.Client.Mean, ClientRTTJitterMS: n.Client.Jitter, ClientSamples: n.Client.N,
+			LossUp: n.Up.Loss(), LossDown: n.Down.Loss(), DelayUpMS: n.Up.MeanDelayMS(), DelayDownMS: n.Down.MeanDelayMS()})
 	}
 	for _, s := range seats {
 		out.Put(record.Session{Round: p.Index, Seat: s.Index, Kind: record.Disconnect, Reason: "round over", Transport: "sim", At: end})

@@ -22,8 +22,23 @@ func usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
-// exitCode is 2 for usage errors and 1 for every other error.
+// stoppedError is a live study stopped by a signal (SIGINT, SIGTERM)
+// before it was over: it can be resumed. lagkit exits with status 3 for
+// it, so that a script tells a stop from a study played to its end
+// (status 0) and from a failure (status 1).
+type stoppedError struct{ msg string }
+
+func (e stoppedError) Error() string { return e.msg }
+
+// exitStopped is the exit status of a stopped live study.
+const exitStopped = 3
+
+// exitCode is 2 for usage errors, 3 for a stopped live study and 1 for
+// every other error.
 func exitCode(err error) int {
+	if errors.As(err, new(stoppedError)) {
+		return exitStopped
+	}
 	var u usageError
 	// cobra reports an unknown subcommand of the root and a required flag
 	// left out as plain errors.

@@ -37,13 +37,19 @@ func newStudyCmd() *cobra.Command {
 	return cmd
 }
 
-// checkStudy loads the schedule at path and checks it as study run
-// would run it, with --simulate or live: study check and study run call
-// it alike, so that check passes only what run plays.
-func checkStudy(path string, simulate bool) (*study.Schedule, error) {
+// checkStudy loads the schedule at path, set for counterbalancing group
+// (-1: the schedule's own), and checks it as study run would run it,
+// with --simulate or live: study check and study run call it alike, so
+// that check passes only what run plays.
+func checkStudy(path string, simulate bool, group int) (*study.Schedule, error) {
 	s, err := study.Load(path)
 	if err != nil {
 		return nil, err
+	}
+	if group >= 0 {
+		if err := s.SetGroup(group); err != nil {
+			return nil, usagef("--group: %v", err)
+		}
 	}
 	if err := s.Validate(simulate); err != nil {
 		how := "study run"
@@ -57,6 +63,7 @@ func checkStudy(path string, simulate bool) (*study.Schedule, error) {
 
 func newStudyCheckCmd() *cobra.Command {
 	var asJSON, simulate bool
+	var group int
 	cmd := &cobra.Command{
 		Use:   "check FILE",
 		Short: "Check a study schedule and summarise it",
@@ -69,15 +76,20 @@ of the first problem when the schedule does not do.
 Check runs the checks study run runs before it stores anything: those
 of a live run, or with --simulate those of a simulated one (which gives
 every seat of a round one jitter and loss). A schedule a live run plays
-but --simulate refuses passes with a note saying why.`,
+but --simulate refuses passes with a note saying why.
+
+It prints the order of techniques every seat plays, and for a schedule
+with a [counterbalance] table the order of each group of its design;
+the rounds are listed as --group plays them (default: the schedule's
+counterbalance.group).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := checkStudy(args[0], simulate)
+			s, err := checkStudy(args[0], simulate, group)
 			if err != nil {
 				return err
 			}
 			if !simulate {
-				if _, err := checkStudy(args[0], true); err != nil {
+				if _, err := checkStudy(args[0], true, group); err != nil {
 					fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", userMessage(err))
 				}
 			}
@@ -92,7 +104,13 @@ but --simulate refuses passes with a note saying why.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	cmd.Flags().BoolVar(&simulate, "simulate", false, "check it for study run --simulate: bots in every seat on the simulation driver")
+	addGroupFlag(cmd, &group)
 	return cmd
+}
+
+// addGroupFlag adds --group, the counterbalancing group a run plays.
+func addGroupFlag(cmd *cobra.Command, group *int) {
+	cmd.Flags().IntVar(group, "group", -1, "the counterbalancing group to play: its row of the schedule's [counterbalance] design (default: the schedule's counterbalance.group)")
 }
 
 func newStudyRunCmd() *cobra.Command {
@@ -102,6 +120,7 @@ func newStudyRunCmd() *cobra.Command {
 		seed                           uint64
 		out, dsn                       string
 		lo                             liveStudyOptions
+		group                          int
 	)
 	cmd := &cobra.Command{
 		Use:   "run FILE",
@@ -124,6 +143,11 @@ the statistics it had. Records go to --db as they happen; if the
 process dies, running the same command again on the same database
 resumes the study in the round it stopped in, each seat's statistics
 restored from the stored kills and shots (--fresh starts anew).
+A live run exits with status 0 when the study is over (every round
+played, or ended by the admin), 3 when it was stopped by a signal
+(SIGINT, SIGTERM) and can be resumed, 1 on an error and 2 on a usage
+error. Its event log (the admin's actions, stops, crashes found at a
+resume, resumes) is stored in the database with the records.
 
 --simulate plays every seat with bots on the simulation driver, faster
 than real time; the same --seed gives the same report. Round k of a
@@ -145,7 +169,7 @@ stored in the study database --db: an SQLite file (created if missing)
 or a postgres:// URL; 'lagkit study export' reads it back.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := checkStudy(args[0], simulate)
+			s, err := checkStudy(args[0], simulate, group)
 			if err != nil {
 				return err
 			}
@@ -239,6 +263,7 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
 	f.BoolVar(&asJSON, "json", false, "print study.json to stdout")
 	f.StringVar(&dsn, "db", defaultDB, "study database: an SQLite file, or a postgres:// URL")
+	addGroupFlag(cmd, &group)
 	addLiveStudyFlags(cmd, &lo)
 	return cmd
 }
@@ -299,6 +324,31 @@ func writeStudySummary(w io.Writer, s study.Summary) {
 			fmt.Fprintf(w, "      weapons %s\n", strings.Join(r.Weapons, ", "))
 		}
 		fmt.Fprintf(w, "      latency (one way) %s\n", linkGroups(r.Links))
+	}
+	order := make([]string, len(s.Rounds))
+	for i, r := range s.Rounds {
+		order[i] = r.Technique
+	}
+	if c := s.Counterbalance; c != nil {
+		groups := fmt.Sprintf("%d groups", c.Groups)
+		if c.Groups == 0 {
+			groups = fmt.Sprintf("any number of groups, drawn from seed %d", c.Seed)
+		}
+		fmt.Fprintf(w, "counterbalanced: design %s of %s, %s (each session plays one group; --group picks it):\n",
+			c.Design, strings.Join(c.Techniques, ", "), groups)
+		for g, o := range c.Orders {
+			mark := ""
+			if g == c.Group {
+				mark = "   <- this run"
+			}
+			fmt.Fprintf(w, "  group %d: %s%s\n", g, strings.Join(o, ", "), mark)
+		}
+		if c.Group >= len(c.Orders) {
+			fmt.Fprintf(w, "  group %d: %s   <- this run\n", c.Group, strings.Join(c.Order, ", "))
+		}
+		fmt.Fprintf(w, "order of techniques by round, every seat (group %d): %s\n", c.Group, strings.Join(order, ", "))
+	} else {
+		fmt.Fprintf(w, "order of techniques by round, every seat: %s\n", strings.Join(order, ", "))
 	}
 	if len(s.Questions) == 0 {
 		fmt.Fprintln(w, "no questionnaire")

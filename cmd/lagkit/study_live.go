@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 	"time"
 
@@ -139,6 +140,9 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	}
 	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "cert_sha256", addrs.certHash)
 	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, addrs.listen, web.AdminPagePath, adminToken)
+	if d := s.Design(); d != "" {
+		fmt.Fprintf(out, "study %s: counterbalancing group %d of design %s: every seat plays %s\n", s.Name, s.Group(), d, strings.Join(s.SeatOrders()[0], ", "))
+	}
 	codes := d.Codes()
 	seats := make([]int, 0, len(codes))
 	for seat := range codes {
@@ -171,7 +175,8 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	log.Info("records", "db", db.String(), "study", w.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
 	if ctx.Err() != nil {
 		fmt.Fprintf(out, "study %s stopped; run the same command again to resume it\n", s.Name)
-		return nil
+		return stoppedError{fmt.Sprintf("study %s (study %d in %s) stopped before its end: run the same command again to resume it (exit status %d)",
+			s.Name, w.StudyID(), db, exitStopped)}
 	}
 	if err != nil {
 		// A study that failed before its first round started is no

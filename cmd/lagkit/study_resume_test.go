@@ -210,7 +210,7 @@ func TestStudyResumeAfterComment(t *testing.T) {
 		}
 	}
 	cancel() // as a SIGINT would
-	if code := <-done; code != 0 {
+	if code := <-done; code != exitStopped {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	if !strings.Contains(out.String(), "resuming study 1 (last)") {

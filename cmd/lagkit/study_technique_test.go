@@ -203,8 +203,8 @@ func TestStudyReportOfOldDatabase(t *testing.T) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	cancel()
-	if code := <-done; code != 0 || !strings.Contains(out.String(), "resuming study 1 (placebo) at round 3") {
+	cancel() // as a SIGINT would: a stopped study exits with status 3
+	if code := <-done; code != exitStopped || !strings.Contains(out.String(), "resuming study 1 (placebo) at round 3") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out.String(), errOut.String())
 	}
 }

@@ -85,8 +85,21 @@ func (d *Driver) State() study.LiveState {
 	return st
 }
 
-// Command runs an admin command.
+// Command runs an admin command, and puts it in the study's event log
+// when it was carried out.
 func (d *Driver) Command(c study.Command) error {
+	err := d.command(c)
+	if err == nil {
+		detail := ""
+		if c.Action == study.ActionExtend {
+			detail = "by " + time.Duration(c.Extend).String()
+		}
+		d.event(c.Action, detail)
+	}
+	return err
+}
+
+func (d *Driver) command(c study.Command) error {
 	d.mu.Lock()
 	phase, m := d.phase, d.match
 	d.mu.Unlock()

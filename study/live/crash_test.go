@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -240,6 +241,10 @@ type storedStudy struct {
 	kills    []record.Kill
 	paths    []record.Path
 	objs     []record.Objective
+	orders   []record.SeatOrder
+	events   []record.Event
+	techs    []record.Technique
+	nets     []record.Network
 }
 
 func readStudy(t *testing.T, path string) storedStudy {
@@ -264,6 +269,10 @@ func readStudy(t *testing.T, path string) storedStudy {
 	s.kills, _ = store.All[record.Kill](ctx, db, id)
 	s.paths, _ = store.All[record.Path](ctx, db, id)
 	s.objs, _ = store.All[record.Objective](ctx, db, id)
+	s.orders, _ = store.All[record.SeatOrder](ctx, db, id)
+	s.events, _ = store.All[record.Event](ctx, db, id)
+	s.techs, _ = store.All[record.Technique](ctx, db, id)
+	s.nets, _ = store.All[record.Network](ctx, db, id)
 	return s
 }
 
@@ -271,7 +280,8 @@ func readStudy(t *testing.T, path string) storedStudy {
 // them: each row once, and a round that ended twice (its start and its
 // end are two records).
 func (s storedStudy) records() int64 {
-	n := int64(s.studies + len(s.rounds) + len(s.parts) + len(s.sessions) + len(s.shots) + len(s.kills) + len(s.paths) + len(s.objs))
+	n := int64(s.studies + len(s.rounds) + len(s.parts) + len(s.sessions) + len(s.shots) + len(s.kills) + len(s.paths) + len(s.objs) + len(s.orders) + len(s.events) +
+		len(s.techs) + len(s.nets))
 	for _, r := range s.rounds {
 		if !r.Ended.IsZero() {
 			n++
@@ -408,6 +418,20 @@ func TestKilledStudyResumes(t *testing.T) {
 		if final[seat] != [2]int64{k, dth} {
 			t.Errorf("seat %d ended round 1 with kills and deaths %v; the database holds %v", seat, final[seat], [2]int64{k, dth})
 		}
+	}
+	// The event log: the start before the kill; the crash found at the
+	// restart and the resume after it, no stop.
+	var kinds []string
+	for _, e := range after.events {
+		kinds = append(kinds, e.Kind)
+	}
+	if want := []string{record.EventStart, record.EventCrash, record.EventResumed, record.EventOver}; !slices.Equal(kinds, want) {
+		t.Errorf("events %v, want %v", kinds, want)
+	}
+	// The resumed round's stored duration is all of it: what ran before
+	// the kill and after.
+	if d := after.rounds[1].Duration; d < 13500*time.Millisecond || d > 14500*time.Millisecond {
+		t.Errorf("round 1 stored as %v long, want about its 14 s", d)
 	}
 	t.Logf("killed after %v of round 1 with %d records committed (%d stored), %d kills in it; %d kills by its end",
 		elapsed, committed, before.records(), killsBefore, len(after.kills)-len(before.kills)+killsBefore)

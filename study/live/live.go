@@ -78,6 +78,9 @@ type Resume struct {
 	// Round, which the study stopped before everyone who played that
 	// round had answered: it is put again before Round is played.
 	Questions *Unanswered
+	// Crashed reports that the run before ended without a stop (its
+	// event log ends without one): killed, crashed or lost its power.
+	Crashed bool
 }
 
 // Unanswered is a questionnaire left unanswered by a stopped study.
@@ -115,6 +118,40 @@ type Driver struct {
 	ready    map[int]bool         // human seats that pressed ready in the round
 	last     map[int]server.Tally // each seat's statistics at the end of the last round
 	quest    *questionnaire
+	// sink is the study's sink, for its event log (nil before Run:
+	// events wait in pending).
+	sink    record.Sink
+	pending []record.Event
+	// played and paused are the last round's measured figures
+	// (study.RoundTimer).
+	ran, paused time.Duration
+}
+
+var _ study.RoundTimer = (*Driver)(nil)
+
+// Played returns how long the last round's measured part ran and how
+// long it was paused.
+func (d *Driver) Played() (played, paused time.Duration) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.ran, d.paused
+}
+
+// event puts an entry of the study's event log.
+func (d *Driver) event(kind, detail string) {
+	d.mu.Lock()
+	e := record.Event{Round: d.roundIndex(), Kind: kind, Detail: detail, At: time.Now()}
+	if d.plan == nil && d.resume != nil {
+		e.Round = d.resume.Round
+	}
+	sink := d.sink
+	if sink == nil {
+		d.pending = append(d.pending, e)
+	}
+	d.mu.Unlock()
+	if sink != nil {
+		sink.Put(e)
+	}
 }
 
 // questionnaire is the questions put after one round and who has
@@ -198,6 +235,9 @@ func New(cfg Config) (*Driver, error) {
 	}
 	if cfg.AutoStart {
 		d.startOnce.Do(func() { close(d.started) })
+		if cfg.Resume == nil {
+			d.pending = append(d.pending, record.Event{Kind: record.EventStart, Detail: "at once, without the admin's start", At: time.Now()})
+		}
 	}
 	return d, nil
 }
@@ -225,6 +265,9 @@ func (d *Driver) Codes() map[int]string {
 	}
 	return out
 }
+
+// TickRate returns the rounds' servers' tick rate.
+func (d *Driver) TickRate() int { return d.cfg.TickRate }
 
 // Simulated reports false: people play.
 func (*Driver) Simulated() bool { return false }

@@ -18,27 +18,90 @@ import (
 // put from their own goroutines. An admin's end is a normal end.
 func (d *Driver) Run(ctx context.Context, sink record.Sink, opt study.Options) error {
 	sink = record.Locked(sink)
-	if d.resume != nil {
-		opt.From, opt.Resume = d.resume.Round, true
-		if u := d.resume.Questions; u != nil {
-			if err := d.askAgain(ctx, sink, u); err != nil {
-				d.setPhase(study.PhaseEnded, 0)
-				return err
-			}
-		}
-		if d.resume.Round >= len(d.cfg.Schedule.Plans()) {
-			// Stopped during the last questionnaire: it was put again,
-			// and the study is over.
-			d.setPhase(study.PhaseEnded, 0)
-			return nil
-		}
+	err := d.run(ctx, sink, opt)
+	if ctx.Err() != nil {
+		// Stopped (a signal): the round is not over, and the study can
+		// be resumed.
+		d.event(record.EventStop, "stopped: "+context.Cause(ctx).Error())
+		d.mu.Lock()
+		d.phase, d.before, d.deadline = study.PhaseEnded, "", time.Time{}
+		d.mu.Unlock()
+		d.log.Warn("study stopped; run the same command again to resume it", "round", d.roundIndex())
+		return err
 	}
-	err := study.Run(ctx, d.cfg.Schedule, d, sink, opt)
+	if err == nil || errors.Is(err, study.ErrEnded) {
+		d.event(record.EventOver, "")
+	}
 	d.setPhase(study.PhaseEnded, 0)
 	if errors.Is(err, study.ErrEnded) {
 		return nil
 	}
 	return err
+}
+
+// run is Run without its ending.
+func (d *Driver) run(ctx context.Context, sink record.Sink, opt study.Options) error {
+	r := d.resume
+	if r == nil {
+		// The event log waits for the study's record, which study.Run
+		// puts first.
+		return study.Run(ctx, d.cfg.Schedule, d, &afterStudy{Sink: sink, first: func() { d.attach(sink) }}, opt)
+	}
+	opt.From, opt.Resume = r.Round, true
+	d.attach(sink)
+	if r.Crashed {
+		d.event(record.EventCrash, "the run before ended without a stop: killed, crashed or lost its power")
+	}
+	where := fmt.Sprintf("round %d after %.1f s of it", r.Round+1, r.Elapsed.Seconds())
+	switch {
+	case r.Round >= len(d.cfg.Schedule.Plans()):
+		where = "the questionnaire after the last round"
+	case r.Questions != nil:
+		where = fmt.Sprintf("the questionnaire after round %d, then round %d", r.Questions.Round+1, r.Round+1)
+	}
+	d.event(record.EventResumed, where)
+	if u := r.Questions; u != nil {
+		if err := d.askAgain(ctx, sink, u); err != nil {
+			return err
+		}
+	}
+	if r.Round >= len(d.cfg.Schedule.Plans()) {
+		// Stopped during the last questionnaire: it was put again, and
+		// the study is over.
+		return nil
+	}
+	return study.Run(ctx, d.cfg.Schedule, d, sink, opt)
+}
+
+// attach makes sink the event log's and puts the events that waited
+// for it.
+func (d *Driver) attach(sink record.Sink) {
+	d.mu.Lock()
+	if d.sink != nil {
+		d.mu.Unlock()
+		return
+	}
+	d.sink = sink
+	pending := d.pending
+	d.pending = nil
+	d.mu.Unlock()
+	for _, e := range pending {
+		sink.Put(e)
+	}
+}
+
+// afterStudy is a sink that calls first once it has passed on the
+// study's record.
+type afterStudy struct {
+	record.Sink
+	first func()
+}
+
+func (a *afterStudy) Put(r record.Record) {
+	a.Sink.Put(r)
+	if _, ok := r.(record.Study); ok {
+		a.first()
+	}
 }
 
 // poll is how often a waiting phase looks at the match.
@@ -69,7 +132,10 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 	if err != nil {
 		return time.Time{}, err
 	}
-	defer d.finish(m)
+	// why is what the players are told when the match ends: a round
+	// cut short by a stop is not over.
+	why := "round over"
+	defer func() { d.finish(m, why) }()
 	var offset time.Duration
 	var resumed *Resume
 	d.mu.Lock()
@@ -160,6 +226,7 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 	for {
 		select {
 		case <-m.Done():
+			d.keepPlayed(m)
 			return time.Now(), nil
 		case <-d.skip:
 			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
@@ -168,8 +235,10 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 			if err != nil {
 				return time.Time{}, err
 			}
+			d.keepPlayed(m)
 			return time.Now(), nil
 		case <-ctx.Done():
+			why = "study stopped"
 			return time.Time{}, ctx.Err()
 		case <-time.After(poll):
 			d.notePlayed(m)
@@ -177,12 +246,22 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 	}
 }
 
-// finish ends the round's match, if it has not ended, and keeps the
-// statistics each seat ended it with.
-func (d *Driver) finish(m *realtime.Match) {
+// keepPlayed keeps the measured figures of m, which has ended, for
+// Played.
+func (d *Driver) keepPlayed(m *realtime.Match) {
+	ran, paused := m.Measured()
+	d.mu.Lock()
+	d.ran, d.paused = ran, paused
+	d.mu.Unlock()
+}
+
+// finish ends the round's match, if it has not ended, telling the
+// players why, and keeps the statistics each seat ended it with.
+func (d *Driver) finish(m *realtime.Match, why string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	_ = m.End(ctx, "round over")
+	_ = m.End(ctx, why)
 	cancel()
+	d.putNetwork(m)
 	last := map[int]server.Tally{}
 	t := m.Tallies()
 	for i := range d.seats {
@@ -193,6 +272,29 @@ func (d *Driver) finish(m *realtime.Match) {
 	d.mu.Lock()
 	d.match, d.last = nil, last
 	d.mu.Unlock()
+}
+
+// putNetwork puts each seat's link in the round m played as injected
+// and as measured (record.Network), for the seats that played in its
+// measured part.
+func (d *Driver) putNetwork(m *realtime.Match) {
+	d.mu.Lock()
+	p, out := d.plan, d.out
+	d.mu.Unlock()
+	checks := m.NetChecks()
+	if p == nil || out == nil || checks == nil {
+		return
+	}
+	for seat := range d.seats {
+		c, ok := checks[seat]
+		if !ok {
+			continue
+		}
+		l := p.Links[seat]
+		out.Put(record.Network{Round: p.Index, Seat: seat, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss,
+			RTTMeanMS: c.RTT.Mean, RTTP50MS: c.RTT.P50, RTTP95MS: c.RTT.P95, RTTJitterMS: c.RTT.Jitter, RTTSamples: c.RTT.N,
+			LossUp: c.Up.Loss(), LossDown: c.Down.Loss(), DelayUpMS: c.Up.MeanDelayMS(), DelayDownMS: c.Down.MeanDelayMS()})
+	}
 }
 
 // until polls the match until done reports true of its play clock, the

@@ -87,8 +87,8 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 			continue
 		}
 		was, diffs, perr := s, []string(nil), error(nil)
-		if st.Schedule != s.Text() && (st.ScheduleKey == "" || st.ScheduleKey != key) {
-			if was, perr = s.ParseAlike(st.Schedule); perr == nil {
+		if (st.Schedule != s.Text() || st.Group != s.Group()) && (st.ScheduleKey == "" || st.ScheduleKey != key) {
+			if was, perr = s.ParseAlike(st.Schedule, st.Group); perr == nil {
 				diffs = study.Differences(was, s)
 			} else {
 				was = s // its rounds and questions, as far as they tell
@@ -111,6 +111,9 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 			return Stored{}, fmt.Errorf("%w: study %d (%s) played every round", ErrNothingToResume, st.ID, st.Name)
 		}
 		out := Stored{ID: st.ID, Resume: r, Codes: map[int]string{}}
+		if r.Crashed, err = crashed(ctx, db, st.ID); err != nil {
+			return Stored{}, err
+		}
 		parts, err := store.All[record.Participant](ctx, db, st.ID)
 		if err != nil {
 			return Stored{}, err
@@ -133,6 +136,23 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 		return Stored{}, changed
 	}
 	return Stored{}, ErrNothingToResume
+}
+
+// crashed reports whether the last run of study id ended without a
+// stop: its event log holds no stop after its last resume (a study
+// stored before lagkit kept events has none, and counts as crashed).
+func crashed(ctx context.Context, db *store.DB, id int64) (bool, error) {
+	stopped := false
+	err := store.Each(ctx, db, id, func(e record.Event) error {
+		switch e.Kind {
+		case record.EventStop:
+			stopped = true
+		case record.EventResumed:
+			stopped = false
+		}
+		return nil
+	})
+	return !stopped, err
 }
 
 // position finds where study id, run under schedule s, stopped (see
