@@ -166,6 +166,37 @@ var ReportCodebook = []CSVFile{
 	}},
 }
 
+// exportNetwork and exportEvents describe the manipulation checks and the
+// event log lagkit study export writes.
+var exportNetwork = CSVFile{"network.csv", "one seat in one round: the network conditions injected beside those measured", []Column{
+	{"study", "", "the study's id"},
+	{"seat", unitSeat, "the seat"},
+	{"round", unitRound, "the round"},
+	{"latency_ms", unitMS, "one-way latency the schedule injects, each direction"},
+	{"jitter_ms", unitMS, "jitter the schedule injects, each direction"},
+	{"loss", unitShare, "loss the schedule injects, each direction"},
+	{"rtt_mean_ms", unitMS, "mean of the server's round-trip estimate, sampled at 20 Hz"},
+	{"rtt_p50_ms", unitMS, "its median"},
+	{"rtt_p95_ms", unitMS, "its 95th percentile"},
+	{"rtt_jitter_ms", unitMS, "mean change between successive samples (a lower bound of the jitter: the estimate is smoothed)"},
+	{"rtt_samples", unitCount, "server samples"},
+	{"client_rtt_mean_ms", unitMS, "mean of the client's own round-trip estimate; 0 with no samples"},
+	{"client_rtt_jitter_ms", unitMS, "mean change between its successive samples"},
+	{"client_samples", unitCount, "client samples (0 where the client reports none)"},
+	{"loss_up", unitShare, "share of the seat's datagrams the emulated uplink lost"},
+	{"loss_down", unitShare, "share the emulated downlink lost"},
+	{"delay_up_ms", unitMS, "mean one-way delay the emulated uplink applied"},
+	{"delay_down_ms", unitMS, "mean one-way delay the emulated downlink applied"},
+}}
+
+var exportEvents = CSVFile{"events.csv", "one entry of a live study's event log", []Column{
+	{"study", "", "the study's id"},
+	{"round", unitRound, "the round being played, or the next one"},
+	{"kind", "", "start, pause, resume, skip, extend, end, stop, crash, resumed or over"},
+	{"detail", "", "what more the entry says (how much an extension added, where a resume picked up)"},
+	{"at", unitWall, "when"},
+}}
+
 // ExportCodebook describes every CSV file lagkit study export writes.
 // Each table's first column is the study's id.
 var ExportCodebook = []CSVFile{
@@ -177,6 +208,26 @@ var ExportCodebook = []CSVFile{
 		{"simulated", unitBool, "bots played every seat on the simulation driver"},
 		{"started", unitWall, "when the study started"},
 		{"schedule_key", "", "SHA-256 of what the schedule sets, which a resumed study must match"},
+		{"design", "", "the counterbalancing design: latin, random, or empty for none"},
+		{"counterbalance_group", "", "the group (row of the design) this study played, from 0"},
+		{"lagkit_version", "", "the lagkit module version that ran the study"},
+		{"vcs_revision", "", "the VCS revision it was built from; empty when the build carries none (see build_note)"},
+		{"vcs_modified", unitBool, "its tree had uncommitted changes"},
+		{"go_version", "", "the Go version that built it"},
+		{"build_note", "", "why vcs_revision is empty, when it is"},
+		{"tick_rate", "Hz", "the server's tick rate"},
+	}},
+	{"techniques.csv", "one technique of the schedule", []Column{
+		{"study", "", "the study's id"},
+		{"technique", "", "the technique's name in the schedule"},
+		{"setting", "", "its settings in a compact key=value form"},
+	}},
+	{"seat_orders.csv", "one seat's order of techniques", []Column{
+		{"study", "", "the study's id"},
+		{"seat", unitSeat, "the seat"},
+		{"counterbalance_group", "", "its counterbalancing group, from 0"},
+		{"design", "", "the counterbalancing design: latin, random, or empty"},
+		{"technique_order", "", "the techniques the seat played, by round, separated by commas"},
 	}},
 	{"rounds.csv", "one round", []Column{
 		{"study", "", "the study's id"},
@@ -189,6 +240,10 @@ var ExportCodebook = []CSVFile{
 		{"duration_s", unitS, "the measured part's scheduled length"},
 		{"started", unitWall, "when the measured part began"},
 		{"ended", unitWall, "when the round ended"},
+		{"planned_s", unitS, "the measured part's length as the schedule planned it"},
+		{"paused_s", unitS, "how long the administrator paused it"},
+		{"seed", "", "the seed the round's bots played under"},
+		{"weapons", "", "the loadout by name, separated by commas, the first drawn at spawn"},
 	}},
 	{"participants.csv", "one seat in one round", []Column{
 		{"study", "", "the study's id"},
@@ -198,6 +253,8 @@ var ExportCodebook = []CSVFile{
 		{"team", "", "the seat's team in the round"},
 		{"bot", unitBool, "a bot played the seat"},
 		{"latency_ms", unitMS, "the one-way latency injected on the seat's link (the round trip is twice it)"},
+		{"jitter_ms", unitMS, "the jitter injected on the seat's link, each direction"},
+		{"loss", unitShare, "the loss injected on the seat's link, each direction"},
 	}},
 	{"sessions.csv", "one connect or disconnect", []Column{
 		{"study", "", "the study's id"},
@@ -283,6 +340,8 @@ var ExportCodebook = []CSVFile{
 		{"y", unitM, "y (up)"},
 		{"z", unitM, "z"},
 	}},
+	exportNetwork,
+	exportEvents,
 }
 
 // pattern turns a codebook name with parts in angle brackets into a
