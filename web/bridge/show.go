@@ -1,9 +1,11 @@
 package bridge
 
 import (
+	"errors"
 	"math"
 	"time"
 
+	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/wire"
@@ -70,8 +72,28 @@ type inFlight struct {
 const maxFlights = 64
 
 // ReportSBC sends the player's "I was shot behind cover" report, naming
-// the newest hit on it (see client.Client.ReportSBC).
-func (s *Session) ReportSBC() error { return s.c.ReportSBC() }
+// the newest hit on it (see client.Client.ReportSBC): ErrNoHit before any
+// hit on the player, ErrReported when that hit was reported already.
+func (s *Session) ReportSBC() error {
+	if s.c.Phase() == client.Connected && !s.hurt {
+		return ErrNoHit
+	}
+	switch err := s.c.ReportSBC(); err {
+	case client.ErrReported:
+		return ErrReported
+	case client.ErrNotConnected:
+		return ErrNotConnected
+	default:
+		return err
+	}
+}
+
+// The reasons ReportSBC refuses a report, as the page shows them.
+var (
+	ErrNoHit        = errors.New("no hit on you to report")
+	ErrReported     = errors.New("already reported")
+	ErrNotConnected = errors.New("not connected")
+)
 
 // tickShown runs after each command: a shot the local player fired gets
 // its tracer.

@@ -64,6 +64,14 @@ type State struct {
 	Killer      int          `json:"killer"`
 	// Reports counts the SBC reports sent.
 	Reports int `json:"reports"`
+	// Loadout names the weapons of the loadout, by slot (keys 1, 2, ...).
+	Loadout []string `json:"loadout"`
+	// Place is the local player's newest placement (spawn, respawn,
+	// teleport): the view the page takes when its count changes.
+	Place Placement `json:"place"`
+	// RespawnMs is the server's delay from death to respawn (its
+	// default: the server does not send it).
+	RespawnMs float64 `json:"respawnMs"`
 }
 
 // Player is one player as drawn.
@@ -251,6 +259,11 @@ func (s *Session) state(now time.Duration, all bool) State {
 	}
 	st.Net.PredictionErrorM = s.predErr
 	st.Killer, st.Reports = s.killer, cs.Reports
+	st.Place, st.RespawnMs = s.place, float64(RespawnDelay/time.Millisecond)
+	st.Loadout = make([]string, len(s.weapons))
+	for i, w := range s.weapons {
+		st.Loadout[i] = w.Name
+	}
 	if st.Players == nil {
 		st.Players = []Player{}
 	}
@@ -286,6 +299,11 @@ func (s *Session) teams() [wire.MaxEntities]int {
 	return t
 }
 
+// RespawnDelay is the server's default delay from death to respawn
+// (server.Config.RespawnDelay), which lagkit serve and studies keep: the
+// page's respawn countdown.
+const RespawnDelay = 3 * time.Second
+
 // killWait is how long a death waits for the scoreboard to name its
 // killer, and a rise in someone's kills for the death it belongs to: the
 // server sends the dead flag and the scoreboard in different snapshots.
@@ -303,6 +321,7 @@ type pending struct {
 func (s *Session) collect(now time.Duration) {
 	c := s.c
 	for _, h := range c.Hits() {
+		s.hurt = true
 		s.event(Event{Kind: "hurt", Other: h.Shooter, Part: h.Part.String(), Damage: int(h.Damage), SBC: h.SBC})
 	}
 	for _, r := range c.Confirms() {

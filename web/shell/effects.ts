@@ -47,6 +47,11 @@ export class Effects {
     return g;
   }
 
+  // rewindLayer is the camera layer the rewind view is drawn on: the
+  // first-person camera shows it for the player's own shots, the inset's
+  // vantage for shots on the player.
+  static readonly rewindLayer = 1;
+
   private addParts(parts: Part[], colour: number): void {
     const up = new THREE.Vector3(0, 1, 0);
     for (const p of parts) {
@@ -57,6 +62,7 @@ export class Effects {
       mesh.position.copy(a).add(b).multiplyScalar(0.5);
       if (len > 1e-6) mesh.quaternion.setFromUnitVectors(up, axis.normalize());
       mesh.renderOrder = 10;
+      mesh.layers.set(Effects.rewindLayer);
       this.rewindGroup.add(mesh);
     }
   }
@@ -75,7 +81,18 @@ export class Effects {
       new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(...want.eye), new THREE.Vector3(...want.impact)]),
       new THREE.LineBasicMaterial({ color: rewindColours.tested, depthTest: false }));
     line.renderOrder = 10;
+    line.layers.set(Effects.rewindLayer);
     this.rewindGroup.add(line);
+  }
+
+  // clearance is how close the shown rewind's wireframes and shot line
+  // come to p, in metres (Infinity when none is shown).
+  clearance(p: Vec3): number {
+    const r = this.shown;
+    if (!r) return Infinity;
+    let d = segmentDistance(p, r.eye, r.impact);
+    for (const part of [...r.now, ...r.seen, ...r.tested]) d = Math.min(d, segmentDistance(p, part.a, part.b) - part.r);
+    return Math.max(0, d);
   }
 
   private fade(obj: THREE.Object3D, mat: THREE.Material & { opacity: number }, life: number, now: number): void {
@@ -146,4 +163,26 @@ export class Effects {
       return true;
     });
   }
+}
+
+// segmentDistance is the distance from p to the segment from a to b.
+export function segmentDistance(p: Vec3, a: Vec3, b: Vec3): number {
+  const ab = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], ap = [p[0] - a[0], p[1] - a[1], p[2] - a[2]];
+  const len2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
+  const t = len2 > 0 ? Math.max(0, Math.min(1, (ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / len2)) : 0;
+  return Math.hypot(ap[0] - t * ab[0], ap[1] - t * ab[1], ap[2] - t * ab[2]);
+}
+
+// vantage is where the rewind view of a hit on the player is seen from:
+// behind the shooter's eye and a little above it, looking along the shot
+// to the impact, so that the player's own rewound hitboxes stand in front
+// of the camera rather than around it.
+export function vantage(r: Rewind): { pos: Vec3; target: Vec3 } {
+  const d = [r.impact[0] - r.eye[0], r.impact[1] - r.eye[1], r.impact[2] - r.eye[2]];
+  const len = Math.max(1e-6, Math.hypot(d[0], d[1], d[2]));
+  const back = 1.5;
+  return {
+    pos: [r.eye[0] - (d[0] / len) * back, r.eye[1] - (d[1] / len) * back, r.eye[2] - (d[2] / len) * back + 0.5],
+    target: r.impact,
+  };
 }

@@ -11,12 +11,27 @@ const $ = (id: string) => document.getElementById(id)!;
 
 interface FeedLine { text: string; until: number }
 
+// teamNames label the teams in the HUD and the scoreboard, in their
+// colours (.team0, .team1).
+export const teamNames = ['Red', 'Blue'];
+
+function clock(s: number): string {
+  return `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+}
+
+function escapeHTML(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]!));
+}
+
 export class Hud {
+  // name is the local player's name.
+  name = 'you';
   private feed: FeedLine[] = [];
   private feedShown = '';
   private hitUntil = 0;
   private hitShown = false;
-  private rewindShown: { r: Rewind | null; on: boolean } | null = null;
+  private rewindShown: { r: Rewind | null; on: boolean; list: string; back: number; n: number } | null = null;
+  private deadShown = '';
   private boardShown: { st: CoreState; shown: boolean } | null = null;
 
   status(text: string): void { $('status').textContent = text; }
@@ -29,20 +44,27 @@ export class Hud {
 
   // rewind writes the rewind view's panel: what the server did with the
   // hit drawn, in the colours of its wireframes.
-  rewind(r: Rewind | null, on: boolean): void {
-    if (this.rewindShown?.r === r && this.rewindShown.on === on) return;
-    this.rewindShown = { r, on };
+  // list is the history shown (mine: the player's shots, onMe: shots on
+  // it), back how far from its newest.
+  rewind(r: Rewind | null, on: boolean, list: 'mine' | 'onMe', back: number, history: { mine: Rewind[]; onMe: Rewind[] }): void {
+    const n = history.mine.length * 100 + history.onMe.length;
+    const sh = this.rewindShown;
+    if (sh && sh.r === r && sh.on === on && sh.list === list && sh.back === back && sh.n === n) return;
+    this.rewindShown = { r, on, list, back, n };
     const el = $('rewind');
     el.style.display = on ? 'block' : 'none';
     if (!on) return;
+    const l = history[list];
+    const which = list === 'mine' ? 'your shots' : 'shots on you';
+    const pos = l.length > 0 ? `${which} ${l.length - back}/${l.length}` : `${which}: none yet`;
     if (!r) {
-      el.innerHTML = 'rewind view (V): no hit yet';
+      el.innerHTML = `rewind view · ${pos} · [ ] older/newer · \\ yours/on you`;
       return;
     }
     const c = (n: number) => '#' + n.toString(16).padStart(6, '0');
-    const who = r.mine ? `your shot on #${r.victim}` : `#${r.shooter}'s shot on you`;
+    const who = r.mine ? `your shot on #${r.victim}` : `#${r.shooter}'s shot on you (seen from behind #${r.shooter}, inset)`;
     el.innerHTML =
-      `<b>rewind view</b> · ${who} · ${r.part} · ${r.outcome}<br>` +
+      `<b>rewind view</b> · ${pos} · tick ${r.shotTick}<br>${who} · ${r.part} · ${r.outcome}<br>` +
       `rewound ${r.rewindMs.toFixed(0)} ms · rollback ${r.rollbackM.toFixed(2)} m<br>` +
       `<span style="color:${c(rewindColours.tested)}">■ tested by the server</span> ` +
       (r.mine ? `<span style="color:${c(rewindColours.seen)}">■ seen when fired${r.seenOffM >= 0 ? ` (${(r.seenOffM * 100).toFixed(0)} cm off)` : ''}</span> ` : '') +
@@ -58,29 +80,40 @@ export class Hud {
     el.style.display = shown ? 'block' : 'none';
     if (!shown) return;
     const head = `<tr><th>player</th><th>team</th><th>kills</th><th>deaths</th>${st.pingColumn ? '<th>ping</th>' : ''}</tr>`;
-    const rows = st.score.rows.map((r) =>
-      `<tr class="team${r.team}"><td>#${r.id}${r.id === st.id ? ' (you)' : ''}</td><td>${r.team}</td><td>${r.kills}</td><td>${r.deaths}</td>` +
-      `${st.pingColumn ? `<td>${r.pingMs}</td>` : ''}</tr>`).join('');
-    el.innerHTML = `<table>${head}${rows}</table>`;
+    const rows = [...st.score.rows].sort((x, y) => x.team - y.team || y.kills - x.kills || x.deaths - y.deaths).map((r) =>
+      `<tr class="team${r.team}"><td>${r.id === st.id ? `${escapeHTML(this.name)} (you)` : `player #${r.id}`}</td><td>${teamNames[r.team] ?? r.team}</td><td>${r.kills}</td><td>${r.deaths}</td>` +
+      `${st.pingColumn ? `<td>${r.pingMs} ms</td>` : ''}</tr>`).join('');
+    const left = st.score.timeLeft > 0 ? ` · ${clock(st.score.timeLeft)} left` : '';
+    el.innerHTML = `<div class="board-head">${st.mode ?? ''} · ${st.map}${left}</div><table>${head}${rows}</table>`;
   }
 
   // update writes what a new info says; shooterAt(id) is where player id
   // stands now ([x, y]), or null.
-  update(st: CoreState, link: string, shooterAt: (id: number) => [number, number] | null): void {
+  // dead shows the respawn countdown while dead, and hides the ammunition.
+  dead(dead: boolean, respawnIn: number): void {
+    const text = dead ? (respawnIn > 0 ? `respawn in ${Math.ceil(respawnIn)}` : 'respawning…') : '';
+    if (text === this.deadShown) return;
+    this.deadShown = text;
+    $('respawn').textContent = text;
+    if (dead) $('ammo').textContent = '';
+  }
+
+  update(st: CoreState, link: string, lost: boolean, shooterAt: (id: number) => [number, number] | null): void {
     const now = performance.now();
     for (const e of st.events) this.event(st, e, now, shooterAt);
     const self = st.self;
-    const team = `<span class="team${st.team}">team ${st.team}</span>`;
+    const team = `<span class="team${st.team}">${teamNames[st.team] ?? 'team ' + st.team}</span>`;
     const killer = self.dead && st.killer >= 0 ? ` · killed by ${st.killer === st.id ? 'yourself' : '#' + st.killer}` : '';
     $('vitals').innerHTML = self.dead ? `${team} · dead${killer}` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`;
-    $('ammo').textContent = `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`;
+    $('ammo').textContent = self.dead ? '' : `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`;
     // The server paused the game: nobody moves until it resumes.
     $('paused').style.display = st.paused ? 'block' : 'none';
     const [a, b] = st.score.teams;
-    $('score').innerHTML = `<span class="team0">${a}</span> : <span class="team1">${b}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`;
+    const left = st.score.timeLeft > 0 ? `${clock(st.score.timeLeft)}  ·  ` : '';
+    $('score').innerHTML = `${left}<span class="team0">${teamNames[0]} ${a}</span> : <span class="team1">${b} ${teamNames[1]}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`;
     const n = st.net;
     $('net').textContent =
-      `${link || '-'} ${st.phase}${st.id >= 0 ? ' #' + st.id : ''}\n` +
+      `${link || '-'} ${lost ? 'connection lost' : st.phase}${st.id >= 0 ? ' #' + st.id : ''}\n` +
       `rtt  ${n.rttMs.toFixed(1)} ms  jit ${n.jitterMs.toFixed(1)}\n` +
       `loss ${(n.loss * 100).toFixed(1)} %\n` +
       `buf  ${n.bufferMs.toFixed(0)} ms  ext ${n.extrapolatedMs.toFixed(0)}\n` +

@@ -10,10 +10,11 @@ import { View } from './view';
 import { Controls } from './controls';
 import { Hud } from './hud';
 import { Minimap } from './minimap';
-import { Effects } from './effects';
+import { Effects, vantage } from './effects';
+import { Menu } from './settings';
 import { Study } from './study';
 import { Dead, Packed } from './packed';
-import type { CoreState, Input, MapFile, Projectile, Rewind } from './types';
+import type { CoreState, Input, MapFile, Projectile, Rewind, Vec3 } from './types';
 
 const params = new URLSearchParams(location.search);
 const defaultMap = 'metro';
@@ -71,54 +72,110 @@ class Perf {
   }
 }
 
+// lostAfterMs is how long a link may hear nothing before the page calls
+// the connection lost, and reconnectMs the waits between attempts to
+// connect again (the last repeated).
+const lostAfterMs = 2000;
+const reconnectMs = [500, 1000, 2000, 4000];
+// historyLength is how many rewinds the rewind view keeps each way.
+const historyLength = 16;
+
+type Box = MapFile['boxes'][number];
+
 class Game {
   perf = new Perf();
   core: Core | null = null;
   view: View;
   effects: Effects;
   controls: Controls;
-  // rewindOn is whether the rewind view is shown (V, ?rewind=1);
-  // lastRewind the newest hit it can show.
+  menu = new Menu();
+  // rewindOn is whether the rewind view is shown (V, ?rewind=1); history
+  // the last rewinds of the player's own shots (mine) and of shots on
+  // the player (onMe), oldest first; list and back which is shown (back
+  // 0: the newest of list).
   rewindOn = params.get('rewind') === '1';
-  lastRewind: Rewind | null = null;
+  history: { mine: Rewind[]; onMe: Rewind[] } = { mine: [], onMe: [] };
+  list: 'mine' | 'onMe' = 'mine';
+  back = 0;
   deathCam = false;
+  deathView: { pos: Vec3; target: Vec3 } | null = null;
+  // view is the camera as last drawn: where, which way, how wide.
+  viewAt = { pos: [0, 0, 0] as Vec3, yaw: 0, pitch: 0, fov: 90 };
+  private deadAt = -1;
+  respawnIn = 0;
+  private placeCount = 0;
   private restarting = false;
   // info is the newest info (JSON, without the players), packed the
   // newest packed frame: together, what the page draws.
   info: CoreState | null = null;
   packed = new Packed();
   recent: CoreState['events'] = [];
+  notes: string[] = [];
   frames = 0;
   private mapName = '';
+  private boxes: Box[] = [];
 
   private minimap = new Minimap(document.getElementById('minimap') as HTMLCanvasElement);
 
   constructor() {
     this.view = new View(document.getElementById('view')!);
-    this.controls = new Controls(this.view.renderer.domElement);
+    this.controls = new Controls(this.view.renderer.domElement, this.menu.settings);
+    this.controls.paused = () => this.menu.rebinding;
+    this.menu.onChange = (s) => { this.controls.settings = s; };
+    this.menu.onResume = () => { this.menu.force(null); this.controls.lock(); };
     this.effects = new Effects(this.view.scene);
     this.controls.onFire = () => this.pump();
-    this.controls.onKey('KeyV', () => this.toggleRewind());
-    this.controls.onKey('KeyB', () => {
-      const err = this.reportSBC();
-      hud.note(err ? `report not sent: ${err}` : 'reported: shot behind cover');
-    });
+    this.controls.onAction('rewind', () => this.toggleRewind());
+    this.controls.onAction('older', () => this.stepRewind(1));
+    this.controls.onAction('newer', () => this.stepRewind(-1));
+    this.controls.onAction('flip', () => this.flipRewind());
+    this.controls.onAction('report', () => { void this.report(); });
   }
 
   toggleRewind(on = !this.rewindOn): void { this.rewindOn = on; }
 
-  // reportSBC sends the "shot behind cover" report and returns an error
-  // text, or '' when sent.
-  reportSBC(): string {
-    return this.core ? this.core.reportSBC() : 'not started';
+  // stepRewind shows an older (n > 0) or newer rewind of the list shown.
+  stepRewind(n: number): void {
+    const l = this.history[this.list];
+    this.back = Math.max(0, Math.min(l.length - 1, this.back + n));
+    this.rewindOn = true;
+  }
+
+  // flipRewind switches between the player's own shots and shots on it.
+  flipRewind(list?: 'mine' | 'onMe'): void {
+    this.list = list ?? (this.list === 'mine' ? 'onMe' : 'mine');
+    this.back = 0;
+    this.rewindOn = true;
+  }
+
+  // shownRewind is the rewind the view shows (whether on or not).
+  shownRewind(): Rewind | null {
+    const l = this.history[this.list];
+    return l.length > 0 ? l[Math.max(0, l.length - 1 - this.back)] : null;
+  }
+
+  // report sends the "shot behind cover" report, notes the core's
+  // answer and resolves to it: '' when sent, else why not.
+  async report(): Promise<string> {
+    const err = this.core ? await this.core.reportSBC() : 'not connected';
+    this.note(err ? `report not sent: ${err}` : 'reported: shot behind cover');
+    return err;
+  }
+
+  note(text: string): void {
+    hud.note(text);
+    this.notes = [...this.notes, text].slice(-8);
   }
 
   // credentials returns the connect token and the player's name for a
   // new link: from the token URL, or in a study from joining by code.
   credentials: () => Promise<{ token: string; name: string }> = async () => ({ token: await fetchToken(), name: playerName });
   // quietClose keeps a closed link's reason off the status line (a
-  // study's overlay says what happens between rounds).
+  // study's overlay says what happens between rounds); reconnects
+  // whether the page connects again by itself when the link is lost (a
+  // study joins again through its own status instead).
   quietClose = false;
+  reconnects = true;
   // linkDown is set when the link of the running core closes; snapAt is
   // when the frames last saw a new snapshot (or the core started), and
   // frameAt when the last frame was drawn.
@@ -126,6 +183,12 @@ class Game {
   snapAt = 0;
   frameAt = 0;
   private snaps = 0;
+  // isLost is set while the connection is lost; attempts counts the
+  // attempts to connect again since, and rejoined the times it came back.
+  isLost = false;
+  attempts = 0;
+  rejoined = 0;
+  private reconnecting = false;
 
   // lost reports whether the running core has lost its match: its link
   // closed, the server closed its session, or, while frames are drawn,
@@ -136,14 +199,52 @@ class Game {
     return this.linkDown || this.info?.phase === 'closed' || (now - this.frameAt < 250 && now - this.snapAt > silentMs);
   }
 
+  // watch runs a few times a second: a link that heard nothing for
+  // lostAfterMs is lost, which the page says, and (reconnects) it
+  // connects again, waiting longer after each failed attempt.
+  watch(): void {
+    if (!this.core || this.restarting || this.reconnecting || this.isLost) return;
+    if (this.info?.phase === 'closed' && this.info.serverMap) return;
+    if (!this.lost(lostAfterMs)) return;
+    this.isLost = true;
+    hud.status(this.reconnects ? 'connection lost — reconnecting…' : 'connection lost');
+    console.info('lagkit: connection lost');
+    if (this.reconnects) void this.reconnect();
+  }
+
+  private async reconnect(): Promise<void> {
+    this.reconnecting = true;
+    try {
+      for (;;) {
+        const wait = reconnectMs[Math.min(this.attempts, reconnectMs.length - 1)];
+        this.attempts++;
+        hud.status(`connection lost — reconnecting in ${(wait / 1000).toFixed(1)} s (attempt ${this.attempts})`);
+        await new Promise((r) => setTimeout(r, wait));
+        hud.status(`connection lost — reconnecting (attempt ${this.attempts})…`);
+        this.core?.stop('reconnecting');
+        this.core = null;
+        try {
+          await this.start(this.mapName || defaultMap);
+          return; // watch judges the new link: snapshots end isLost
+        } catch (e) {
+          hud.status(`connection lost — ${(e as Error).message}`);
+          console.info(`lagkit: reconnect: ${(e as Error).message}`);
+        }
+      }
+    } finally {
+      this.reconnecting = false;
+    }
+  }
+
   async start(mapName: string, creds?: { token: string; name: string }): Promise<void> {
     const text = await loadMap(mapName);
     this.mapName = mapName;
     const m = JSON.parse(text) as MapFile;
     this.view.setMap(m);
     this.minimap.setMap(m);
+    this.boxes = m.boxes;
     const { token, name } = creds ?? await this.credentials();
-    hud.status('connecting…');
+    if (!this.isLost) hud.status('connecting…');
     const inWorker = useWorker();
     this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
     this.perf.stepInPage = !inWorker;
@@ -151,20 +252,31 @@ class Game {
     this.linkDown = false;
     this.snapAt = performance.now();
     this.snaps = 0;
+    this.placeCount = 0;
     core.onClosed = (reason) => {
       if (this.core !== core) return;
       this.linkDown = true;
-      if (!this.quietClose) hud.status(reason);
+      if (!this.quietClose && !this.isLost) hud.status(reason);
     };
-    await core.start({
-      mapText: text, token, name, display: params.get('display') ?? '',
-      interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
-    });
+    try {
+      await core.start({
+        mapText: text, token, name, display: params.get('display') ?? '',
+        interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
+      });
+    } catch (e) {
+      if (this.core === core) {
+        core.stop('failed to start');
+        this.core = null;
+      }
+      throw e;
+    }
+    this.snapAt = performance.now();
   }
 
   pump(): void { this.core?.pump(this.controls.input); }
 
   frame(): void {
+    this.menu.update(this.controls.locked);
     if (!this.core) return;
     const now = performance.now();
     const p = this.core.pull(now);
@@ -192,6 +304,13 @@ class Game {
     if (st.net.snapshots !== this.snaps) {
       this.snaps = st.net.snapshots;
       this.snapAt = now;
+      if (this.isLost && st.phase === 'connected') {
+        this.isLost = false;
+        this.attempts = 0;
+        this.rejoined++;
+        hud.status('');
+        this.note('reconnected');
+      }
     }
     if (st.events.length > 0) this.recent = [...this.recent, ...st.events].slice(-32);
     if (st.phase === 'closed' && st.serverMap && st.serverMap !== this.mapName) {
@@ -199,18 +318,28 @@ class Game {
       // on a new link (the server closes a link whose session ended).
       if (this.restarting) return false;
       this.restarting = true;
-      this.core?.close('loading the server\'s map');
+      this.core?.stop('loading the server\'s map');
       this.info = null;
       this.start(st.serverMap)
         .then(() => hud.status(''), (e) => hud.status(`error: ${e.message}`))
         .finally(() => { this.restarting = false; });
       return false;
     }
-    if (st.rewinds.length > 0) this.lastRewind = st.rewinds[st.rewinds.length - 1];
+    for (const r of st.rewinds) {
+      const list = r.mine ? 'mine' : 'onMe';
+      this.history[list] = [...this.history[list], r].slice(-historyLength);
+      // A new rewind shows unless the player is looking back.
+      if (this.back === 0) this.list = list;
+    }
+    if (st.loadout?.length) {
+      this.controls.weapons = st.loadout.length;
+      this.menu.setLoadout(st.loadout);
+    }
+    this.menu.setFovMax(st.fov && st.fov > 0 ? st.fov : 90);
     this.effects.addTracers(st.tracers, now);
     this.effects.addExplosions(st.explosions, now);
     const pk = this.packed;
-    hud.update(st, this.core?.linkKind() ?? '', (id) => {
+    hud.update(st, this.core?.linkKind() ?? '', this.isLost, (id) => {
       const i = pk.find(id);
       return i < 0 ? null : [pk.x(i), pk.y(i)];
     });
@@ -221,32 +350,55 @@ class Game {
   // eye, with st the newest info.
   private draw(st: CoreState, now: number): void {
     const pk = this.packed;
-    if (!this.controls.aimed && pk.phase === 'connected' && st.net.snapshots > 0) {
-      // Look where the spawn faces until the player turns.
-      this.controls.input.yaw = pk.yaw(-1);
+    if (pk.phase === 'connected' && pk.f[12] !== this.placeCount) {
+      // The server placed the player (spawn, respawn, teleport): the
+      // view turns the way it faces.
+      this.placeCount = pk.f[12];
+      if (this.placeCount > 0) this.controls.face(pk.f[13], pk.f[14]);
     }
-    this.effects.showRewind(this.lastRewind, this.rewindOn);
+    const shown = this.shownRewind();
+    this.effects.showRewind(shown, this.rewindOn);
     this.effects.setProjectiles(pk.projectiles > 0 ? pk.projectileList() : noProjectiles);
     this.effects.update(now);
-    hud.rewind(this.lastRewind, this.rewindOn);
-    const fov = st.fov && st.fov > 0 ? st.fov : 90;
-    // The horizontal field of view the server mandates, as a vertical one.
+    hud.rewind(this.effects.shown, this.rewindOn, this.list, this.back, this.history);
+    const fov = this.menu.fov();
+    // The horizontal field of view, as a vertical one.
     const vfov = 2 * Math.atan(Math.tan((fov * Math.PI) / 360) / this.view.camera.aspect) * 180 / Math.PI;
     const input = this.controls.input;
     let [yaw, pitch] = [input.yaw, input.pitch];
-    // The death camera: dead, look at the killer until the respawn.
+    let eye = pk.eye;
+    // The death camera: dead, look at the killer from near it until the
+    // respawn, with a countdown.
     const dead = (pk.flags(-1) & Dead) !== 0;
+    if (dead && this.deadAt < 0) this.deadAt = now;
+    if (!dead) this.deadAt = -1;
+    this.respawnIn = dead ? Math.max(0, (this.deadAt + st.respawnMs - now) / 1000) : 0;
+    hud.dead(dead, this.respawnIn);
     const killer = dead && st.killer >= 0 && st.killer !== pk.id ? pk.find(st.killer) : -2;
     this.deathCam = killer >= 0;
-    const eye = pk.eye;
+    this.deathView = null;
     if (killer >= 0) {
-      const d = [pk.x(killer) - eye[0], pk.y(killer) - eye[1], pk.z(killer) + 1.2 - eye[2]];
+      const v = deathView([pk.x(killer), pk.y(killer), pk.z(killer)], eye, this.boxes);
+      this.deathView = v;
+      eye = v.pos;
+      const d = [v.target[0] - eye[0], v.target[1] - eye[1], v.target[2] - eye[2]];
       yaw = Math.atan2(d[1], d[0]);
       pitch = Math.atan2(d[2], Math.hypot(d[0], d[1]));
     }
+    this.viewAt = { pos: eye, yaw, pitch, fov };
     this.view.aim(eye, yaw, pitch, vfov);
     this.drawPlayers();
-    this.view.render(eye, yaw, pitch, vfov);
+    // The rewind view of the player's own shot is drawn in the first
+    // person view; of a shot on the player, in the inset, seen from
+    // behind the shooter.
+    const r = this.effects.shown;
+    this.view.render(eye, yaw, pitch, vfov, r && r.mine ? Effects.rewindLayer : 0);
+    if (r && !r.mine) {
+      const v = vantage(r);
+      this.view.renderInset(v.pos, v.target, Effects.rewindLayer);
+    } else {
+      this.view.renderInset(null, eye, 0);
+    }
     hud.tick(now);
     this.minimap.draw(pk, st);
     hud.board(st, this.controls.scoreboard);
@@ -269,6 +421,21 @@ class Game {
     v.endParts();
   }
 
+  // rewindState is state().rewindView: on, drawn, the list shown, its
+  // position, the lists' lengths, the rewind drawn (last), where it is
+  // seen from (camera: the first-person eye for the player's own shots,
+  // the inset's vantage for shots on the player) and how close its
+  // wireframes come to that camera (nearestM).
+  private rewindState(): Record<string, unknown> {
+    const r = this.effects.shown;
+    const camera: Vec3 = r && !r.mine ? vantage(r).pos : this.viewAt.pos;
+    return {
+      on: this.rewindOn, drawn: r !== null, last: this.shownRewind(), list: this.list, back: this.back,
+      mine: this.history.mine.length, onMe: this.history.onMe.length, inset: this.view.insetRect,
+      camera, nearestM: r ? this.effects.clearance(camera) : null,
+    };
+  }
+
   // snapshot is what window.lagkit.state() returns, built when asked:
   // the newest info with the packed frame's players, and the fields of
   // the page's automation API (connected, transport, tick, rtt_ms, pos,
@@ -278,17 +445,61 @@ class Game {
     if (!st || pk.f.length <= 16) return null;
     const self = { ...st.self, ...pk.self() };
     const transport = this.core?.linkKind() ?? '';
+    const el = (id: string) => document.getElementById(id)!;
     return {
       ...st, phase: pk.phase, id: pk.id, self, players: pk.playerList(), eye: pk.eye, ammo: pk.ammo,
       projectiles: pk.projectileList(), tick: pk.tick,
       transport, frames: this.frames, recentEvents: this.recent,
-      rewindView: { on: this.rewindOn, drawn: this.effects.shown !== null, last: this.lastRewind },
-      deathCam: this.deathCam,
-      connected: pk.phase === 'connected', rtt_ms: st.net.rttMs, pos: self.pos, yaw: self.yaw, pitch: self.pitch,
+      rewindView: this.rewindState(),
+      deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
+      view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
+      status: el('status').textContent, notes: this.notes, ammoShown: el('ammo').textContent !== '',
+      respawnText: el('respawn').textContent,
+      menu: { open: this.menu.open, help: el('help').textContent, settings: this.menu.settings, fov: this.menu.fov() },
+      connected: pk.phase === 'connected' && !this.isLost, rtt_ms: st.net.rttMs, pos: self.pos, yaw: self.yaw, pitch: self.pitch,
       health: self.health, team: st.team, alive: !self.dead, kills: st.score.kills, deaths: st.score.deaths,
       prediction_error_m: st.net.predictionErrorM,
     };
   }
+}
+
+// deathView places the death camera: from near the killer (standing at
+// feet k), on the corpse's side (eye e) and above, looking at the killer,
+// pulled in where a box stands in the way, so the killer is in sight.
+function deathView(k: Vec3, e: Vec3, boxes: Box[]): { pos: Vec3; target: Vec3 } {
+  const target: Vec3 = [k[0], k[1], k[2] + 1.1];
+  let ux = e[0] - k[0], uy = e[1] - k[1];
+  const n = Math.hypot(ux, uy);
+  if (n < 1e-3) [ux, uy] = [1, 0]; else [ux, uy] = [ux / n, uy / n];
+  const dist = Math.min(3.5, Math.max(1.5, n));
+  const want: Vec3 = [k[0] + ux * dist, k[1] + uy * dist, k[2] + 2.4];
+  const from: Vec3 = [k[0], k[1], k[2] + 1.6];
+  const t = firstHit(boxes, from, want);
+  const len = Math.hypot(want[0] - from[0], want[1] - from[1], want[2] - from[2]);
+  const f = t >= 1 ? 1 : Math.max(0, t - 0.3 / len);
+  return { pos: [from[0] + (want[0] - from[0]) * f, from[1] + (want[1] - from[1]) * f, from[2] + (want[2] - from[2]) * f], target };
+}
+
+// firstHit is the fraction of the segment from a to b before it first
+// enters one of boxes (1: it enters none).
+export function firstHit(boxes: Box[], a: Vec3, b: Vec3): number {
+  let best = 1;
+  const d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  for (const box of boxes) {
+    let lo = 0, hi = best;
+    for (let i = 0; i < 3 && lo <= hi; i++) {
+      if (Math.abs(d[i]) < 1e-9) {
+        if (a[i] < box.min[i] || a[i] > box.max[i]) hi = -1;
+        continue;
+      }
+      let t0 = (box.min[i] - a[i]) / d[i], t1 = (box.max[i] - a[i]) / d[i];
+      if (t0 > t1) [t0, t1] = [t1, t0];
+      lo = Math.max(lo, t0);
+      hi = Math.min(hi, t1);
+    }
+    if (lo <= hi && lo < best) best = lo;
+  }
+  return best;
 }
 
 const noInfos: CoreState[] = [];
@@ -304,7 +515,8 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
     const a = await study.join();
     return { token: a.token, name: a.name };
   };
-  study.linkClosed = () => game.lost(5000);
+  game.reconnects = false;
+  study.linkClosed = () => game.lost(2000);
   study.onRound = async (a) => {
     game.core?.close('the next round');
     game.info = null;
@@ -330,8 +542,6 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   }, 500);
 }
 
-function hideHelp(): void { document.getElementById('help')!.style.display = 'none'; }
-
 async function main(): Promise<void> {
   const game = new Game();
   const w = window as any;
@@ -348,10 +558,20 @@ async function main(): Promise<void> {
     // argument); reportSBC sends the "shot behind cover" report and
     // returns '' or why it was not sent.
     rewindView: (on?: boolean) => game.toggleRewind(on),
-    reportSBC: () => game.reportSBC(),
+    // rewindStep(n) shows the n-th older (n > 0) or newer rewind;
+    // rewindList('mine' | 'onMe') switches between the player's own
+    // shots and shots on the player (toggles without an argument).
+    rewindStep: (n: number) => game.stepRewind(n),
+    rewindList: (l?: 'mine' | 'onMe') => game.flipRewind(l),
+    // reportSBC sends the report and resolves to '' or why it was not
+    // sent, as the B key does.
+    reportSBC: () => game.report(),
+    // menu opens (true) or closes (false) the menu, or lets the pointer
+    // lock decide again (null); it returns whether it is open.
+    menu: (open?: boolean | null) => { if (open !== undefined) game.menu.force(open); game.menu.update(game.controls.locked); return game.menu.open; },
     // input sets the held input: any of forward, side, up (-1..1), yaw,
     // pitch (radians), fire, alt, jump, crouch, reload, sprint, weapon.
-    input: (i: Partial<Input>) => { hideHelp(); game.controls.set(i); },
+    input: (i: Partial<Input>) => { game.menu.scripted = true; game.controls.set(i); },
     // perf returns the mean time per frame in ms spent in the client
     // core's step, its state (interpolation) and drawing since the last
     // call, and the frames drawn.
@@ -366,11 +586,8 @@ async function main(): Promise<void> {
     await game.start(params.get('map') ?? defaultMap);
   }
   hud.status('');
-  // The key help makes way for the game after a while, or at the first
-  // key pressed.
-  setTimeout(hideHelp, 6000);
-  window.addEventListener('keydown', hideHelp, { once: true });
   setInterval(() => game.pump(), 4);
+  setInterval(() => game.watch(), 100);
   const loop = () => { game.pump(); game.frame(); requestAnimationFrame(loop); };
   requestAnimationFrame(loop);
 }

@@ -46,6 +46,7 @@ export interface CoreState {
   players: Player[]; events: GameEvent[]; net: Net;
   rewinds: Rewind[]; tracers: Tracer[]; projectiles: Projectile[]; explosions: Explosion[];
   killer: number; reports: number;
+  loadout: string[]; place: { count: number; yaw: number; pitch: number }; respawnMs: number;
   score: {
     teams: [number, number]; kills: number; deaths: number; timeLeft: number;
     rows: { id: number; team: number; kills: number; deaths: number; pingMs: number }[];

@@ -30,6 +30,7 @@ export class View {
     parent.appendChild(this.renderer.domElement);
     this.camera = new THREE.PerspectiveCamera(90, 1, 0.05, 500);
     this.camera.up.set(0, 0, 1);
+    this.renderer.autoClear = true;
     this.scene.background = new THREE.Color(0x9fc3e0);
     this.scene.fog = new THREE.Fog(0x9fc3e0, 40, 140);
     this.scene.add(new THREE.HemisphereLight(0xe8f0ff, 0x554433, 1.6));
@@ -204,11 +205,48 @@ export class View {
     this.cull = true;
   }
 
-  // render draws the view from eye looking along yaw and pitch (see aim).
-  render(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number): void {
+  // render draws the view from eye looking along yaw and pitch (see aim),
+  // with the objects on layer when it is not 0.
+  render(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number, layer = 0): void {
     this.aim(eye, yaw, pitch, fovDeg);
+    this.camera.layers.set(0);
+    if (layer) this.camera.layers.enable(layer);
     this.renderer.render(this.scene, this.camera);
     this.cull = false;
+  }
+
+  // inset is the camera of the picture in picture; insetRect where it
+  // was last drawn (CSS pixels: x, y from the top left, width, height).
+  readonly inset = new THREE.PerspectiveCamera(70, 16 / 9, 0.05, 500);
+  insetRect: [number, number, number, number] | null = null;
+
+  // renderInset draws a picture in picture in the lower right corner,
+  // from pos looking at target, with the objects on layer: the rewind
+  // view of a hit on the player, seen from a vantage. null hides it.
+  renderInset(pos: [number, number, number] | null, target: [number, number, number], layer: number): void {
+    if (!pos) {
+      this.insetRect = null;
+      return;
+    }
+    const size = this.renderer.getSize(new THREE.Vector2());
+    const w = Math.round(size.x * 0.36), h = Math.round(w * 9 / 16);
+    const x = size.x - w - 8, y = Math.round(size.y * 0.22);
+    const cam = this.inset;
+    cam.up.set(0, 0, 1);
+    cam.aspect = w / h;
+    cam.updateProjectionMatrix();
+    cam.position.set(...pos);
+    cam.lookAt(...target);
+    cam.layers.set(0);
+    cam.layers.enable(layer);
+    const r = this.renderer;
+    r.setScissorTest(true);
+    r.setScissor(x, y, w, h);
+    r.setViewport(x, y, w, h);
+    r.render(this.scene, cam);
+    r.setScissorTest(false);
+    r.setViewport(0, 0, size.x, size.y);
+    this.insetRect = [x, size.y - y - h, w, h];
   }
 }
 
