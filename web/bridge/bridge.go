@@ -172,8 +172,12 @@ func (s *Session) placed0(first bool) {
 	s.place.teleport, s.place.teleported = ack.Teleport, true
 	s.place.Yaw, s.place.Pitch = game.AngleToRad(int32(ack.Yaw)), game.AngleToRad(int32(ack.Pitch))
 	// Commands issued before the page heard of the spawn may have turned
-	// the server's player already: a spawn's yaw is the map's.
+	// the server's player already: a spawn's yaw is the map's. (A spawn
+	// brings spawn protection; a teleport does not.)
 	for _, sp := range s.m.Spawns {
+		if !ack.Has(game.FlagProtected) {
+			break
+		}
 		if p := game.SnapPos(sp.Pos); math.Hypot(p.X-ack.Pos.X, p.Y-ack.Pos.Y) < 0.05 && math.Abs(p.Z-ack.Pos.Z) < 0.05 {
 			s.place.Yaw, s.place.Pitch = sp.Yaw, 0
 			break

@@ -49,6 +49,8 @@ export class Controls {
     window.addEventListener('keydown', (e) => {
       // Keys typed into a form (the study's questionnaire) are not play.
       if (e.repeat || isField(e.target) || this.paused()) return;
+      // Esc frees the pointer (the browser does too), which opens the menu.
+      if (e.code === 'Escape' && this.locked) document.exitPointerLock();
       const a = this.action(e.code);
       if (a && !held.includes(a)) this.actions.get(a)?.();
       const n = Number(e.key);

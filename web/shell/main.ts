@@ -535,7 +535,11 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   api.ready = () => study.ready();
   await study.poll();
   let busy = false;
-  setInterval(() => {
+  const timer = setInterval(() => {
+    if (study.fatal) {
+      clearInterval(timer);
+      return;
+    }
     if (busy) return;
     busy = true;
     study.poll().catch((e) => console.warn(`study: ${e?.message ?? e}`)).finally(() => { busy = false; });
