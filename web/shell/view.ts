@@ -225,15 +225,21 @@ export class View {
   // view of a hit on the player, seen from a vantage. null hides it.
   renderInset(pos: [number, number, number] | null, target: [number, number, number], layer: number): void {
     if (!pos) {
+      if (this.insetRect) document.getElementById('inset')?.style.setProperty('display', 'none');
       this.insetRect = null;
       return;
     }
+    if (!this.insetRect) document.getElementById('inset')?.style.setProperty('display', 'block');
     const size = this.renderer.getSize(new THREE.Vector2());
     const w = Math.round(size.x * 0.36), h = Math.round(w * 9 / 16);
     const x = size.x - w - 8, y = Math.round(size.y * 0.22);
     const cam = this.inset;
     cam.up.set(0, 0, 1);
     cam.aspect = w / h;
+    // Zoomed in as through a scope, so that 3 m around the target fill
+    // the picture's height at any distance.
+    const dist = Math.hypot(target[0] - pos[0], target[1] - pos[1], target[2] - pos[2]);
+    cam.fov = Math.max(12, Math.min(70, 2 * Math.atan(1.5 / Math.max(0.1, dist)) * 180 / Math.PI));
     cam.updateProjectionMatrix();
     cam.position.set(...pos);
     cam.lookAt(...target);
@@ -247,6 +253,13 @@ export class View {
     r.setScissorTest(false);
     r.setViewport(0, 0, size.x, size.y);
     this.insetRect = [x, size.y - y - h, w, h];
+    const frame = document.getElementById('inset');
+    if (frame) {
+      frame.style.left = `${x - 2}px`;
+      frame.style.top = `${size.y - y - h - 2}px`;
+      frame.style.width = `${w}px`;
+      frame.style.height = `${h}px`;
+    }
   }
 }
 
