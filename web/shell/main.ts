@@ -189,6 +189,9 @@ class Game {
   attempts = 0;
   rejoined = 0;
   private reconnecting = false;
+  // lostCore is the core whose link was lost: only another brings the
+  // page back.
+  private lostCore: Core | null = null;
 
   // lost reports whether the running core has lost its match: its link
   // closed, the server closed its session, or, while frames are drawn,
@@ -203,12 +206,20 @@ class Game {
   // lostAfterMs is lost, which the page says, and (reconnects) it
   // connects again, waiting longer after each failed attempt.
   watch(): void {
-    if (!this.core || this.restarting || this.reconnecting || this.isLost) return;
+    if (this.restarting || this.reconnecting) return;
+    if (!this.core) {
+      if (this.isLost && this.reconnects) void this.reconnect();
+      return;
+    }
     if (this.info?.phase === 'closed' && this.info.serverMap) return;
     if (!this.lost(lostAfterMs)) return;
-    this.isLost = true;
-    hud.status(this.reconnects ? 'connection lost — reconnecting…' : 'connection lost');
-    console.info('lagkit: connection lost');
+    if (!this.isLost) {
+      this.isLost = true;
+      this.lostCore = this.core;
+      hud.status(this.reconnects ? 'connection lost — reconnecting…' : 'connection lost');
+      console.info('lagkit: connection lost');
+    }
+    // A new link that hears nothing either is tried again, later.
     if (this.reconnects) void this.reconnect();
   }
 
@@ -304,7 +315,7 @@ class Game {
     if (st.net.snapshots !== this.snaps) {
       this.snaps = st.net.snapshots;
       this.snapAt = now;
-      if (this.isLost && st.phase === 'connected') {
+      if (this.isLost && st.phase === 'connected' && this.core !== this.lostCore) {
         this.isLost = false;
         this.attempts = 0;
         this.rejoined++;
@@ -452,7 +463,7 @@ class Game {
       transport, frames: this.frames, recentEvents: this.recent,
       rewindView: this.rewindState(),
       deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
-      view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
+      name: playerName, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
       status: el('status').textContent, notes: this.notes, ammoShown: el('ammo').textContent !== '',
       respawnText: el('respawn').textContent,
       menu: { open: this.menu.open, help: el('help').textContent, settings: this.menu.settings, fov: this.menu.fov() },
