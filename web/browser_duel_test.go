@@ -83,7 +83,23 @@ type duelRun struct {
 			Mine bool `json:"mine"`
 		} `json:"last"`
 	} `json:"hitOnYou"`
-	HitShot string `json:"hitShot"`
+	HitShot   string    `json:"hitShot"`
+	Sound     pageSound `json:"sound"`
+	NearSound pageSound `json:"nearSound"`
+}
+
+// pageSound is state().sound: the audio context's state, the sounds
+// started, and the frames and instants of the newest own shot's muzzle
+// flash and sound.
+type pageSound struct {
+	State    string `json:"state"`
+	Played   int    `json:"played"`
+	LastShot *struct {
+		FlashFrame int     `json:"flashFrame"`
+		FlashAt    float64 `json:"flashAt"`
+		SoundFrame int     `json:"soundFrame"`
+		SoundAt    float64 `json:"soundAt"`
+	} `json:"lastShot"`
 }
 
 // TestDuelInBrowser plays two pages in one match on arena that admits
@@ -253,6 +269,14 @@ func duel(t *testing.T, node, playwright, nearQuery string, images bool) {
 		if !strings.HasPrefix(d.RespawnText, "respawn in ") || d.RespawnIn <= 0 || d.RespawnIn > 3 || d.AmmoShown {
 			t.Errorf("while dead: %q (%.2f s), ammunition shown %v; want a countdown and no ammunition", d.RespawnText, d.RespawnIn, d.AmmoShown)
 		}
+	}
+	// Sound: the shooter's shot is heard in the frame its muzzle flash is
+	// drawn in; the target heard something (the shots, its death).
+	if s := run.Sound; s.State != "running" || s.Played == 0 || s.LastShot == nil || s.LastShot.FlashFrame != s.LastShot.SoundFrame || math.Abs(s.LastShot.FlashAt-s.LastShot.SoundAt) > 2 {
+		t.Errorf("the shooter's sound: %+v (last shot %+v), want a running context and the shot's sound in its muzzle flash's frame", s, s.LastShot)
+	}
+	if run.NearSound.Played == 0 {
+		t.Errorf("the target's page played no sound: %+v", run.NearSound)
 	}
 	// Defect 4: a hit is reported once.
 	if n := run.ReportNotes; len(n) < 2 || n[len(n)-2] != "reported: shot behind cover" || !strings.Contains(n[len(n)-1], "already reported") {

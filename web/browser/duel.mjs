@@ -146,7 +146,7 @@ await run(browser, problems, async () => {
     rewindMs: last.rewindMs ?? 0, rollbackM: last.rollbackM ?? 0, seenOffM: last.seenOffM ?? -1,
     reports, nearLastShot, deathCam, killer, farRttMs: st.net.rttMs, nearRttMs: (await state(near)).net.rttMs, panelText,
     rewindShot, plainShot, netShot, farCorrections: st.net.corrections,
-    dead, reportNotes, hitOnYou, hitShot,
+    dead, reportNotes, hitOnYou, hitShot, sound: st.sound, nearSound: (await state(near)).sound,
   }));
   // The test reads the server's account while the pages are still in.
   await nextLine();

@@ -104,7 +104,8 @@ export class Effects {
   private drop(f: Fading): void {
     this.scene.remove(f.obj);
     f.mat.dispose();
-    if ((f.obj as THREE.Line).geometry !== this.blastGeom) (f.obj as THREE.Line).geometry?.dispose();
+    const g = (f.obj as THREE.Line).geometry;
+    if (g !== this.blastGeom && g !== this.flashGeom) g?.dispose();
   }
 
   addTracers(ts: Tracer[], now: number): void {
@@ -119,6 +120,16 @@ export class Effects {
       this.fade(new THREE.Line(new THREE.BufferGeometry().setFromPoints([from, to]), mat), mat, t.kind === 'own' ? 180 : hit ? 500 : 250, now);
     }
   }
+
+  // muzzle flashes another player's shot, fired from toward to.
+  muzzle(from: Vec3, to: Vec3, now: number): void {
+    const mat = new THREE.MeshBasicMaterial({ color: 0xffe9a0, transparent: true, opacity: 0.95, depthWrite: false });
+    const m = new THREE.Mesh(this.flashGeom, mat);
+    const a = new THREE.Vector3(...from), b = new THREE.Vector3(...to);
+    m.position.copy(a.lerp(b, Math.min(0.5, 0.6 / Math.max(0.6, a.distanceTo(b)))));
+    this.fade(m, mat, 70, now);
+  }
+  private flashGeom = new THREE.SphereGeometry(0.14, 8, 6);
 
   addExplosions(es: Explosion[], now: number): void {
     for (const e of es) {

@@ -125,8 +125,21 @@ export class Hud {
     if (st.phase === 'closed' && st.reason && !st.serverMap) this.status(st.reason);
   }
 
+  // flash shows the player's muzzle flash from now for a few frames and
+  // returns the instant it did.
+  flash(now: number): number {
+    this.flashUntil = now + 60;
+    $('flash').classList.add('on');
+    return performance.now();
+  }
+  private flashUntil = 0;
+
   // tick runs every frame: the hit marker and the feed's expiry.
   tick(now: number): void {
+    if (this.flashUntil > 0 && now >= this.flashUntil) {
+      this.flashUntil = 0;
+      $('flash').classList.remove('on');
+    }
     const hit = now < this.hitUntil;
     if (hit !== this.hitShown) {
       this.hitShown = hit;

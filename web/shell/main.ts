@@ -12,6 +12,7 @@ import { Hud } from './hud';
 import { Minimap } from './minimap';
 import { Effects, vantage } from './effects';
 import { Menu } from './settings';
+import { Sound } from './sound';
 import { Study } from './study';
 import { Dead, Packed } from './packed';
 import type { CoreState, Input, MapFile, Projectile, Rewind, Vec3 } from './types';
@@ -116,12 +117,20 @@ class Game {
   private boxes: Box[] = [];
 
   private minimap = new Minimap(document.getElementById('minimap') as HTMLCanvasElement);
+  sound: Sound;
+  // lastShot is the newest own shot shown: the frame and instant
+  // (performance.now()) its muzzle flash was drawn in and its sound
+  // started in.
+  lastShot: { flashFrame: number; flashAt: number; soundFrame: number; soundAt: number } | null = null;
+  private reloading = false;
+  private others = new Float32Array(3 * 256).fill(NaN);
 
   constructor() {
     this.view = new View(document.getElementById('view')!);
+    this.sound = new Sound(this.view.camera, this.view.scene, this.menu.settings.volume);
     this.controls = new Controls(this.view.renderer.domElement, this.menu.settings);
     this.controls.paused = () => this.menu.rebinding;
-    this.menu.onChange = (s) => { this.controls.settings = s; };
+    this.menu.onChange = (s) => { this.controls.settings = s; this.sound.setVolume(s.volume); };
     this.menu.onResume = () => { this.menu.force(null); this.controls.lock(); };
     this.effects = new Effects(this.view.scene);
     this.controls.onFire = () => this.pump();
@@ -348,6 +357,7 @@ class Game {
     }
     this.menu.setFovMax(st.fov && st.fov > 0 ? st.fov : 90);
     this.effects.addTracers(st.tracers, now);
+    this.sounds(st, now);
     this.effects.addExplosions(st.explosions, now);
     const pk = this.packed;
     hud.update(st, this.core?.linkKind() ?? '', this.isLost, (id) => {
@@ -356,6 +366,68 @@ class Game {
     });
     return true;
   }
+
+  // sounds plays what a new info brings, in the frame that shows it: a
+  // shot's sound with its muzzle flash, impacts where shots land, the
+  // hit confirmation, deaths and the reload.
+  private sounds(st: CoreState, now: number): void {
+    const f = this.frames, pk = this.packed;
+    for (const t of st.tracers) {
+      if (t.kind === 'own') {
+        const flashAt = hud.flash(now);
+        this.sound.play('shot', null, f);
+        this.lastShot = { flashFrame: f, flashAt, soundFrame: this.sound.last!.frame, soundAt: this.sound.last!.at };
+        this.sound.play('impact', t.to, f, 0.5);
+      } else if (t.kind === 'shot') {
+        this.effects.muzzle(t.from, t.to, now);
+        this.sound.play('distantShot', t.from, f);
+      } else {
+        this.sound.play('impact', t.to, f);
+      }
+    }
+    for (const e of st.events) {
+      if (e.kind === 'hit') this.sound.play('hit', null, f, 0.8);
+      if (e.kind === 'kill') {
+        const i = e.other === pk.id ? -1 : pk.find(e.other);
+        this.sound.play('death', i === -1 || i < -1 ? null : [pk.x(i), pk.y(i), pk.z(i) + 1], f, 0.8);
+      }
+    }
+    const reloading = st.self.reloading;
+    if (reloading && !this.reloading) this.sound.play('reload', null, f, 0.7);
+    this.reloading = reloading;
+  }
+
+  // footsteps plays a step each 1.6 m a player on the ground walks: the
+  // player's own, and those of others within 20 m.
+  private footsteps(): void {
+    const pk = this.packed, f = this.frames;
+    const step = (x: number, y: number, z: number, dead: boolean, o: Float32Array, k: number, pos: Vec3 | null, gain: number) => {
+      const dx = x - o[k], dy = y - o[k + 1];
+      o[k] = x;
+      o[k + 1] = y;
+      const d = Math.hypot(dx, dy);
+      if (dead || !(d < 1) || Math.abs(z - Math.round(z * 4) / 4) > 0.02) return; // airborne, teleported, or just seen
+      if (!(o[k + 2] >= 0)) o[k + 2] = 0;
+      o[k + 2] += d;
+      if (o[k + 2] > 1.6) {
+        o[k + 2] = 0;
+        this.sound.play('step', pos, f, gain);
+      }
+    };
+    const self = this.othersSelf;
+    step(pk.x(-1), pk.y(-1), pk.z(-1), (pk.flags(-1) & Dead) !== 0, self, 0, null, 0.35);
+    const e = pk.eye;
+    for (let i = 0; i < pk.players; i++) {
+      const id = pk.playerID(i), x = pk.x(i), y = pk.y(i);
+      if (id < 0 || id > 255) continue;
+      if (Math.hypot(x - e[0], y - e[1]) > 20) {
+        this.others[3 * id] = NaN;
+        continue;
+      }
+      step(x, y, pk.z(i), (pk.flags(i) & Dead) !== 0, this.others, 3 * id, [x, y, pk.z(i)], 0.6);
+    }
+  }
+  private othersSelf = new Float32Array(3).fill(NaN);
 
   // draw draws the frame: the packed frame's players, projectiles and
   // eye, with st the newest info.
@@ -410,6 +482,7 @@ class Game {
     } else {
       this.view.renderInset(null, eye, 0);
     }
+    this.footsteps();
     hud.tick(now);
     this.minimap.draw(pk, st);
     hud.board(st, this.controls.scoreboard);
@@ -464,6 +537,7 @@ class Game {
       rewindView: this.rewindState(),
       deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
       name: playerName, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
+      sound: { state: this.sound.state, played: this.sound.played, last: this.sound.last, lastShot: this.lastShot },
       status: el('status').textContent, notes: this.notes, ammoShown: el('ammo').textContent !== '',
       respawnText: el('respawn').textContent,
       menu: { open: this.menu.open, help: el('help').textContent, settings: this.menu.settings, fov: this.menu.fov() },
