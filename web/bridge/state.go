@@ -138,6 +138,9 @@ type Net struct {
 	// between where the client predicted itself for the newest command
 	// the server executed and where the server put it.
 	PredictionErrorM float64 `json:"predictionErrorM"`
+	// InterpMs is the interpolation delay in force: how far behind the
+	// server's present remote players are drawn.
+	InterpMs float64 `json:"interpMs"`
 	// RTTSamples are the latest round-trip estimates in ms, one per
 	// snapshot, oldest first: the page's sparkline.
 	RTTSamples []float64 `json:"rttSamples"`
@@ -234,6 +237,7 @@ func (s *Session) state(now time.Duration, all bool) State {
 	st.Net.JitterMs = jitter(st.Net.RTTSamples)
 	if c.Phase() == client.Connected {
 		st.Net.BufferMs, st.Net.ExtrapolatedMs = s.graph.buffer(c.ViewTime(now), c.TickDuration())
+		st.Net.InterpMs = float64(c.ServerTime(now)-c.ViewTime(now)) / float64(time.Millisecond)
 	}
 	if td := c.TickDuration(); td > 0 {
 		st.Net.TickRate = int(time.Second / td)

@@ -22,6 +22,9 @@ await run(browser, problems, async () => {
     await sleep(100);
   }
   if (st?.phase !== 'connected') throw new Error(`not connected after 60 s: ${st?.phase}`);
+  // Playing: the menu closed, with the researcher's lens on (the net
+  // graph is by default; the impacts too).
+  await page.evaluate(() => { window.lagkit.menu(false); window.lagkit.lens({ netgraph: true, impacts: true }); });
   await sleep(5000);
   await page.evaluate(() => window.lagkit.perf());
   const samples = [];

@@ -26,6 +26,22 @@ function escapeHTML(s: string): string {
 export class Hud {
   // name is the local player's name.
   name = 'you';
+  // samples are the net graph's, oldest first; fps and frameMs the
+  // page's frame rate and time per frame, as the page last measured.
+  samples: Sample[] = [];
+  fps = 0;
+  frameMs = 0;
+  graphOn = true;
+  private chartAt = 0;
+  private netAt = 0;
+  private lastCmds: { n: number; at: number } | null = null;
+  private cmdRate = 0;
+
+  // netGraph shows or hides the net graph.
+  netGraph(on: boolean): void {
+    this.graphOn = on;
+    $('netbox').style.display = on ? '' : 'none';
+  }
   private feed: FeedLine[] = [];
   private feedShown = '';
   private hitUntil = 0;
@@ -112,16 +128,34 @@ export class Hud {
     const left = st.score.timeLeft > 0 ? `${clock(st.score.timeLeft)}  ·  ` : '';
     $('score').innerHTML = `${left}<span class="team0">${teamNames[0]} ${a}</span> : <span class="team1">${b} ${teamNames[1]}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`;
     const n = st.net;
-    $('net').textContent =
-      `${link || '-'} ${lost ? 'connection lost' : st.phase}${st.id >= 0 ? ' #' + st.id : ''}\n` +
-      `rtt  ${n.rttMs.toFixed(1)} ms  jit ${n.jitterMs.toFixed(1)}\n` +
-      `loss ${(n.loss * 100).toFixed(1)} %\n` +
-      `buf  ${n.bufferMs.toFixed(0)} ms  ext ${n.extrapolatedMs.toFixed(0)}\n` +
-      `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz\n` +
-      `in ${(n.bytesIn / 1024).toFixed(1)} KB/s out ${(n.bytesOut / 1024).toFixed(1)}\n` +
-      `corr ${n.corrections}  bad ${n.malformed}\n` +
+    const now2 = performance.now();
+    if (!this.lastCmds || n.commands < this.lastCmds.n) this.lastCmds = { n: n.commands, at: now2 };
+    if (now2 - this.lastCmds.at >= 1000) {
+      this.cmdRate = (n.commands - this.lastCmds.n) / ((now2 - this.lastCmds.at) / 1000);
+      this.lastCmds = { n: n.commands, at: now2 };
+    }
+    const text =
+      `${link || '-'} ${lost ? 'connection lost' : st.phase}${st.id >= 0 ? ' #' + st.id : ''}  ${this.fps.toFixed(0)} fps ${this.frameMs.toFixed(1)} ms\n` +
+      `rtt  ${n.rttMs.toFixed(1)} ms  jitter ${n.jitterMs.toFixed(1)}\n` +
+      `loss in ${(n.loss * 100).toFixed(1)} %  out -\n` +
+      `buf  ${n.bufferMs.toFixed(0)} ms  extrap ${n.extrapolatedMs.toFixed(0)}\n` +
+      `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz  cmd ${Math.round(this.cmdRate)}/s\n` +
+      `in ${(n.bytesIn / 1024).toFixed(1)} KB/s  out ${(n.bytesOut / 1024).toFixed(1)}\n` +
+      `corr ${n.corrections} (${(n.predictionErrorM * 100).toFixed(1)} cm)  bad ${n.malformed}\n` +
+      `${st.display} · interp ${n.interpMs.toFixed(0)} ms${st.prediction ? '' : ' · no prediction'}\n` +
       `players ${st.score.rows.length}`;
-    sparkline($('rtt') as HTMLCanvasElement, n.rttSamples ?? []);
+    if (this.graphOn && now2 - this.netAt >= 250) {
+      this.netAt = now2;
+      $('net').textContent = text;
+    }
+    this.samples.push({ t: now2, frameMs: this.frameMs, rttMs: n.rttMs, jitterMs: n.jitterMs, bufferMs: n.bufferMs, extrapolatedMs: n.extrapolatedMs });
+    while (this.samples.length > 0 && now2 - this.samples[0].t > graphSeconds * 1000) this.samples.shift();
+    // Redrawn twice a second: text on a canvas is dear under software
+    // rendering.
+    if (this.graphOn && now2 - this.chartAt >= 500) {
+      this.chartAt = now2;
+      chart($('rtt') as HTMLCanvasElement, this.samples, now2);
+    }
     if (st.phase === 'closed' && st.reason && !st.serverMap) this.status(st.reason);
   }
 
@@ -189,22 +223,63 @@ export class Hud {
   }
 }
 
-// sparkline draws the round-trip samples, scaled to their own maximum, so
-// spikes stand out at any base latency.
-function sparkline(c: HTMLCanvasElement, ms: number[]): void {
+// Series are the net graph's lines, in ms, over the last graphSeconds:
+// the page's frame time, the round trip and its jitter, the
+// interpolation buffer and the time extrapolated past it.
+export const series = [
+  { key: 'frameMs', label: 'frame', colour: '#ffffff' },
+  { key: 'rttMs', label: 'rtt', colour: '#7fd67f' },
+  { key: 'jitterMs', label: 'jitter', colour: '#ffd84a' },
+  { key: 'bufferMs', label: 'buffer', colour: '#4ad2ff' },
+  { key: 'extrapolatedMs', label: 'extrap', colour: '#ff6060' },
+] as const;
+export type Sample = Record<(typeof series)[number]['key'], number> & { t: number };
+export const graphSeconds = 10;
+
+// chart draws the net graph's samples (oldest first) with labelled
+// axes: time in seconds back along the bottom, ms up the left, scaled to
+// the largest value shown (at least 20 ms), and a legend.
+export function chart(c: HTMLCanvasElement, samples: Sample[], now: number): void {
   const g = c.getContext('2d');
   if (!g) return;
-  g.clearRect(0, 0, c.width, c.height);
-  g.fillStyle = '#0008';
-  g.fillRect(0, 0, c.width, c.height);
-  if (ms.length < 2) return;
-  const top = Math.max(1, ...ms) * 1.1;
-  g.strokeStyle = '#7fd67f';
-  g.beginPath();
-  ms.forEach((v, i) => {
-    const x = (i / (ms.length - 1)) * c.width;
-    const y = c.height - (v / top) * c.height;
-    if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
-  });
-  g.stroke();
+  const w = c.width, h = c.height, left = 30, bottom = 14, top = 12;
+  g.clearRect(0, 0, w, h);
+  g.fillStyle = '#000a';
+  g.fillRect(0, 0, w, h);
+  let max = 20;
+  for (const s of samples) for (const k of series) max = Math.max(max, s[k.key]);
+  max = niceCeil(max);
+  const x = (t: number) => left + (1 - (now - t) / (graphSeconds * 1000)) * (w - left - 4);
+  const y = (v: number) => h - bottom - (Math.min(v, max) / max) * (h - bottom - top);
+  g.font = '9px ui-monospace, monospace';
+  g.fillStyle = '#c9d2d9';
+  g.strokeStyle = '#ffffff30';
+  g.lineWidth = 1;
+  g.textAlign = 'right';
+  for (const v of [0, max / 2, max]) {
+    g.fillText(String(Math.round(v)), left - 3, y(v) + 3);
+    g.beginPath(); g.moveTo(left, y(v)); g.lineTo(w - 4, y(v)); g.stroke();
+  }
+  g.textAlign = 'center';
+  for (let s = 0; s <= graphSeconds; s += 2) g.fillText(s === 0 ? 'now' : `-${s}s`, x(now - s * 1000), h - 3);
+  g.textAlign = 'left';
+  g.fillText('ms', 2, top - 2);
+  let lx = left;
+  for (const k of series) {
+    g.fillStyle = k.colour;
+    g.fillText(k.label, lx, top - 2);
+    lx += g.measureText(k.label).width + 8;
+  }
+  for (const k of series) {
+    g.strokeStyle = k.colour;
+    g.beginPath();
+    samples.forEach((s, i) => { if (i === 0) g.moveTo(x(s.t), y(s[k.key])); else g.lineTo(x(s.t), y(s[k.key])); });
+    g.stroke();
+  }
+}
+
+function niceCeil(v: number): number {
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * p) return m * p;
+  return 10 * p;
 }

@@ -127,7 +127,7 @@ class Game {
 
   constructor() {
     this.view = new View(document.getElementById('view')!);
-    this.sound = new Sound(this.view.camera, this.view.scene, this.menu.settings.volume);
+    this.sound = new Sound(this.view.camera, this.menu.settings.volume, params.get('sound') !== '0');
     this.controls = new Controls(this.view.renderer.domElement, this.menu.settings);
     this.controls.paused = () => this.menu.rebinding;
     this.menu.onChange = (s) => { this.controls.settings = s; this.sound.setVolume(s.volume); };
@@ -139,6 +139,22 @@ class Game {
     this.controls.onAction('newer', () => this.stepRewind(-1));
     this.controls.onAction('flip', () => this.flipRewind());
     this.controls.onAction('report', () => { void this.report(); });
+    this.controls.onAction('netgraph', () => this.lens({ netgraph: !this.netgraphOn }));
+    this.controls.onAction('impacts', () => this.lens({ impacts: !this.effects.impactsOn }));
+  }
+
+  // netgraphOn is whether the net graph is shown (N; ?netgraph=0 hides
+  // it); the impacts (I, ?impacts=1) are the effects'.
+  netgraphOn = params.get('netgraph') !== '0';
+
+  // lens switches the researcher's lens: the net graph, the impacts.
+  lens(o: { netgraph?: boolean; impacts?: boolean }): { netgraph: boolean; impacts: boolean } {
+    if (o.netgraph !== undefined) {
+      this.netgraphOn = o.netgraph;
+      hud.netGraph(o.netgraph);
+    }
+    if (o.impacts !== undefined) this.effects.impactsOn = o.impacts;
+    return { netgraph: this.netgraphOn, impacts: this.effects.impactsOn };
   }
 
   toggleRewind(on = !this.rewindOn): void { this.rewindOn = on; }
@@ -303,6 +319,10 @@ class Game {
     if (!p) return;
     this.packed.f = p.f;
     const infos = p.infos.length > 0 ? p.infos.map((t) => JSON.parse(t) as CoreState) : noInfos;
+    if (this.frameAt > 0) {
+      const dt = now - this.frameAt;
+      hud.fps = hud.fps * 0.9 + (dt > 0 ? 1000 / dt : 0) * 0.1;
+    }
     this.frameAt = now;
     this.frames++;
     this.perf.frames++;
@@ -313,7 +333,9 @@ class Game {
       if (!this.takeInfo(st, now)) return;
     }
     if (this.info) this.draw(this.info, now);
-    this.perf.draw += performance.now() - drawStart;
+    const end = performance.now();
+    this.perf.draw += end - drawStart;
+    hud.frameMs = hud.frameMs * 0.9 + (end - now) * 0.1;
   }
 
   // takeInfo handles a new info: its events, tracers, rewinds and
@@ -345,6 +367,7 @@ class Game {
         .finally(() => { this.restarting = false; });
       return false;
     }
+    this.effects.addImpacts(st.tracers, st.rewinds, now);
     for (const r of st.rewinds) {
       const list = r.mine ? 'mine' : 'onMe';
       this.history[list] = [...this.history[list], r].slice(-historyLength);
@@ -534,7 +557,7 @@ class Game {
       ...st, phase: pk.phase, id: pk.id, self, players: pk.playerList(), eye: pk.eye, ammo: pk.ammo,
       projectiles: pk.projectileList(), tick: pk.tick,
       transport, frames: this.frames, recentEvents: this.recent,
-      rewindView: this.rewindState(),
+      rewindView: this.rewindState(), lens: { netgraph: this.netgraphOn, impacts: this.effects.impactsOn, impactsDrawn: this.effects.impactCount },
       deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
       name: playerName, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
       sound: { state: this.sound.state, played: this.sound.played, last: this.sound.last, lastShot: this.lastShot },
@@ -647,6 +670,9 @@ async function main(): Promise<void> {
     // argument); reportSBC sends the "shot behind cover" report and
     // returns '' or why it was not sent.
     rewindView: (on?: boolean) => game.toggleRewind(on),
+    // lens({netgraph, impacts}) shows or hides the net graph and the
+    // impacts, and returns what is shown.
+    lens: (o: { netgraph?: boolean; impacts?: boolean } = {}) => game.lens(o),
     // rewindStep(n) shows the n-th older (n > 0) or newer rewind;
     // rewindList('mine' | 'onMe') switches between the player's own
     // shots and shots on the player (toggles without an argument).

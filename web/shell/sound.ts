@@ -16,7 +16,7 @@ export type SoundName = 'shot' | 'distantShot' | 'impact' | 'hit' | 'step' | 're
 const poolSize = 12;
 
 export class Sound {
-  readonly listener: THREE.AudioListener;
+  readonly listener: THREE.AudioListener | null = null;
   private buffers = new Map<SoundName, AudioBuffer>();
   private pool: THREE.PositionalAudio[] = [];
   private flat: THREE.Audio[] = [];
@@ -27,7 +27,10 @@ export class Sound {
   last: { name: SoundName; frame: number; at: number } | null = null;
   played = 0;
 
-  constructor(camera: THREE.Camera, scene: THREE.Scene, volume: number) {
+  // enabled false (?sound=0) makes no sound at all, and no audio
+  // context: play only notes what it would have played.
+  constructor(camera: THREE.Camera, volume: number, enabled = true) {
+    if (!enabled) return;
     this.listener = new THREE.AudioListener();
     camera.add(this.listener);
     this.setVolume(volume);
@@ -40,8 +43,9 @@ export class Sound {
       a.setRefDistance(4);
       a.setRolloffFactor(1.2);
       a.setDistanceModel('inverse');
+      // Kept out of the scene: three.js would move every panner each
+      // frame; a sound is placed once, when it starts.
       this.pool.push(a);
-      scene.add(a);
     }
     for (let i = 0; i < 6; i++) this.flat.push(new THREE.Audio(this.listener));
     // Browsers start audio only after a gesture: the first click or key.
@@ -50,15 +54,17 @@ export class Sound {
     window.addEventListener('keydown', resume);
   }
 
-  setVolume(v: number): void { this.listener.setMasterVolume(Math.max(0, Math.min(1, v))); }
+  setVolume(v: number): void { this.listener?.setMasterVolume(Math.max(0, Math.min(1, v))); }
 
   // state is the audio context's state: running, suspended (waiting for
   // a gesture) or closed.
-  get state(): string { return this.listener.context.state; }
+  get state(): string { return this.listener?.context.state ?? 'off'; }
 
   // play starts sound name now, at pos in the world, or on the player
   // (pos null), at gain; frame is the frame being drawn.
   play(name: SoundName, pos: Vec3 | null, frame: number, gain = 1): void {
+    this.played++;
+    this.last = { name, frame, at: performance.now() };
     const buf = this.buffers.get(name);
     if (!buf) return;
     let a: THREE.Audio<GainNode | PannerNode>;
@@ -74,8 +80,6 @@ export class Sound {
     a.setBuffer(buf);
     a.setVolume(gain);
     a.play();
-    this.played++;
-    this.last = { name, frame, at: performance.now() };
   }
 }
 

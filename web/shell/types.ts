@@ -20,7 +20,7 @@ export interface Net {
   rttMs: number; tickRate: number; snapshotRate: number; snapshots: number;
   corrections: number; malformed: number; commands: number;
   jitterMs: number; loss: number; bufferMs: number; extrapolatedMs: number;
-  bytesIn: number; bytesOut: number; rttSamples: number[]; predictionErrorM: number;
+  bytesIn: number; bytesOut: number; rttSamples: number[]; predictionErrorM: number; interpMs: number;
 }
 
 // Rewind is the server's account of one hit (the rewind view): the
