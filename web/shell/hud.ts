@@ -242,7 +242,7 @@ export const graphSeconds = 10;
 export function chart(c: HTMLCanvasElement, samples: Sample[], now: number): void {
   const g = c.getContext('2d');
   if (!g) return;
-  const w = c.width, h = c.height, left = 30, bottom = 14, top = 12;
+  const w = c.width, h = c.height, left = 30, bottom = 14, top = 20;
   g.clearRect(0, 0, w, h);
   g.fillStyle = '#000a';
   g.fillRect(0, 0, w, h);
@@ -261,13 +261,15 @@ export function chart(c: HTMLCanvasElement, samples: Sample[], now: number): voi
     g.beginPath(); g.moveTo(left, y(v)); g.lineTo(w - 4, y(v)); g.stroke();
   }
   g.textAlign = 'center';
-  for (let s = 0; s <= graphSeconds; s += 2) g.fillText(s === 0 ? 'now' : `-${s}s`, x(now - s * 1000), h - 3);
+  for (let s = 2; s <= graphSeconds; s += 2) g.fillText(`-${s}s`, x(now - s * 1000), h - 3);
+  g.textAlign = 'right';
+  g.fillText('now', w - 2, h - 3);
   g.textAlign = 'left';
-  g.fillText('ms', 2, top - 2);
+  g.fillText('ms', 2, top - 8);
   let lx = left;
   for (const k of series) {
     g.fillStyle = k.colour;
-    g.fillText(k.label, lx, top - 2);
+    g.fillText(k.label, lx, top - 8);
     lx += g.measureText(k.label).width + 8;
   }
   for (const k of series) {

@@ -13,6 +13,7 @@ import { Minimap } from './minimap';
 import { Effects, vantage } from './effects';
 import { Menu } from './settings';
 import { Sound } from './sound';
+import { Labels } from './labels';
 import { Study } from './study';
 import { Dead, Packed } from './packed';
 import type { CoreState, Input, MapFile, Projectile, Rewind, Vec3 } from './types';
@@ -451,6 +452,7 @@ class Game {
     }
   }
   private othersSelf = new Float32Array(3).fill(NaN);
+  private labels = new Labels(document.getElementById('labels')!);
 
   // draw draws the frame: the packed frame's players, projectiles and
   // eye, with st the newest info.
@@ -506,6 +508,9 @@ class Game {
       this.view.renderInset(null, eye, 0);
     }
     this.footsteps();
+    const canvas = this.view.renderer.domElement;
+    this.labels.draw(pk, this.view.camera, canvas.clientWidth, canvas.clientHeight, (id) => (id === pk.id ? playerName : ''), dead ? st.killer : -1,
+      st.team, (x, y, z) => firstHit(this.boxes, eye, [x, y, z]) >= 1);
     hud.tick(now);
     this.minimap.draw(pk, st);
     hud.board(st, this.controls.scoreboard);
