@@ -83,7 +83,12 @@ type duelRun struct {
 			Mine bool `json:"mine"`
 		} `json:"last"`
 	} `json:"hitOnYou"`
-	HitShot   string    `json:"hitShot"`
+	HitShot string `json:"hitShot"`
+	History []struct {
+		Back    int    `json:"back"`
+		Tick    int64  `json:"tick"`
+		Outcome string `json:"outcome"`
+	} `json:"history"`
 	Sound     pageSound `json:"sound"`
 	NearSound pageSound `json:"nearSound"`
 }
@@ -269,6 +274,20 @@ func duel(t *testing.T, node, playwright, nearQuery string, images bool) {
 		if !strings.HasPrefix(d.RespawnText, "respawn in ") || d.RespawnIn <= 0 || d.RespawnIn > 3 || d.AmmoShown {
 			t.Errorf("while dead: %q (%.2f s), ammunition shown %v; want a countdown and no ammunition", d.RespawnText, d.RespawnIn, d.AmmoShown)
 		}
+	}
+	// Defect 3: the far page's history: its shots, newest first as the
+	// older key steps back, hits and misses.
+	hits := 0
+	for i, h := range run.History {
+		if h.Back != i || i > 0 && h.Tick > run.History[i-1].Tick {
+			t.Errorf("history step %d: %+v after %+v, want each older than the last", i, h, run.History[max(0, i-1)])
+		}
+		if h.Outcome != "miss" {
+			hits++
+		}
+	}
+	if hits == 0 || len(run.History) > 16 {
+		t.Errorf("the far page's history %+v: want its hits, at most 16", run.History)
 	}
 	// Sound: the shooter's shot is heard in the frame its muzzle flash is
 	// drawn in; the target heard something (the shots, its death).

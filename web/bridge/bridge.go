@@ -72,6 +72,8 @@ type Session struct {
 	// place is the newest placement of the local player (spawn,
 	// respawn, teleport) and the view it hands the page.
 	place Placement
+	// shots are the local player's shots not yet known to have hit.
+	shots []ownShot
 	// hurt reports that a hit on the local player was heard of: only
 	// then can the player report one as shot behind cover.
 	hurt bool
@@ -157,6 +159,7 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 		s.graph.snapshot(now, data, s.c.RTT())
 		s.collect(now)
 		s.collectShown(now)
+		s.misses(now)
 	}
 	return err
 }

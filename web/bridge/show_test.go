@@ -64,8 +64,17 @@ func TestRewindViewAndReport(t *testing.T) {
 		})
 		keep()
 	}
-	mine := 0
+	mine, misses := 0, 0
 	for _, r := range s0.Rewinds {
+		if r.Outcome == "miss" {
+			// A shot no hit came back for: its line, and no account of
+			// the server's.
+			misses++
+			if !r.Mine || len(r.Tested) != 0 || r.Eye == r.Impact {
+				t.Errorf("miss %+v, want the shooter's own, with its line and nothing tested", r)
+			}
+			continue
+		}
 		if !r.Mine || r.Victim != victim.ID || r.Shooter != shooter.ID {
 			t.Errorf("shooter's rewind %+v, want its own hit on %d", r, victim.ID)
 			continue
@@ -108,7 +117,10 @@ func TestRewindViewAndReport(t *testing.T) {
 	for _, tr := range s0.Tracers {
 		kinds[tr.Kind]++
 	}
-	t.Logf("%d hits shown, %d rolled back over 0.3 m, tracers %v; first %+v", mine, moved, kinds, s0.Rewinds[0])
+	t.Logf("%d hits and %d misses shown, %d rolled back over 0.3 m, tracers %v; first %+v", mine, misses, moved, kinds, s0.Rewinds[0])
+	if mine+misses > kinds["own"] {
+		t.Errorf("%d hits and %d misses shown of %d shots", mine, misses, kinds["own"])
+	}
 	if kinds["own"] == 0 || kinds["hit"] != mine {
 		t.Errorf("shooter's tracers %v: want its shots and one per hit (%d)", kinds, mine)
 	}

@@ -115,6 +115,21 @@ await run(browser, problems, async () => {
 
   // The far page's rewind view of its last hit, then the same view
   // without it, and the net graph.
+  // The history holds its shots, hits and misses: the keys step back
+  // (older, [) to its last hit, and through the rest.
+  await sleep(300);
+  const history = [];
+  st = await state(far);
+  for (let i = 0; i < st.rewindView.mine; i++) {
+    const l = st.rewindView.last;
+    history.push({ back: st.rewindView.back, tick: l.shotTick, outcome: l.outcome, victim: l.victim });
+    await far.keyboard.press('BracketLeft');
+    await sleep(50);
+    st = await state(far);
+  }
+  const hitBack = history.find((h) => h.outcome !== 'miss')?.back ?? 0;
+  await far.evaluate(() => window.lagkit.rewindStep(-99));
+  await far.evaluate((n) => window.lagkit.rewindStep(n), hitBack);
   await sleep(300);
   st = await state(far);
   const rw = st.rewindView;
@@ -146,7 +161,7 @@ await run(browser, problems, async () => {
     rewindMs: last.rewindMs ?? 0, rollbackM: last.rollbackM ?? 0, seenOffM: last.seenOffM ?? -1,
     reports, nearLastShot, deathCam, killer, farRttMs: st.net.rttMs, nearRttMs: (await state(near)).net.rttMs, panelText,
     rewindShot, plainShot, netShot, farCorrections: st.net.corrections,
-    dead, reportNotes, hitOnYou, hitShot, sound: st.sound, nearSound: (await state(near)).sound,
+    dead, reportNotes, hitOnYou, hitShot, history, sound: st.sound, nearSound: (await state(near)).sound,
   }));
   // The test reads the server's account while the pages are still in.
   await nextLine();

@@ -371,7 +371,9 @@ class Game {
     this.effects.addImpacts(st.tracers, st.rewinds, now);
     for (const r of st.rewinds) {
       const list = r.mine ? 'mine' : 'onMe';
-      this.history[list] = [...this.history[list], r].slice(-historyLength);
+      // In the order fired: a miss is known only after a hit fired later.
+      const l = [...this.history[list], r].sort((a, b) => a.shotTick - b.shotTick);
+      this.history[list] = l.slice(-historyLength);
       // A new rewind shows unless the player is looking back.
       if (this.back === 0) this.list = list;
     }
