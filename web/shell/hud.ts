@@ -254,7 +254,7 @@ export function chart(c: HTMLCanvasElement, samples: Sample[], now: number): voi
   if (!g) return;
   const w = c.width, h = c.height, left = 30, bottom = 14, top = 20;
   g.clearRect(0, 0, w, h);
-  g.fillStyle = '#000a';
+  g.fillStyle = '#000b';
   g.fillRect(0, 0, w, h);
   let max = 20;
   for (const s of samples) for (const k of series) max = Math.max(max, s[k.key]);

@@ -231,8 +231,9 @@ export class View {
     }
     if (!this.insetRect) document.getElementById('inset')?.style.setProperty('display', 'block');
     const size = this.renderer.getSize(new THREE.Vector2());
-    const w = Math.round(size.x * 0.36), h = Math.round(w * 9 / 16);
-    const x = size.x - w - 8, y = Math.round(size.y * 0.22);
+    const w = Math.round(Math.min(size.x * 0.36, (size.y - 240) * 16 / 9)), h = Math.round(w * 9 / 16);
+    // Above the ammunition, below the net graph.
+    const x = size.x - w - 8, y = 52;
     const cam = this.inset;
     cam.up.set(0, 0, 1);
     cam.aspect = w / h;
