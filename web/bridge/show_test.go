@@ -166,3 +166,34 @@ func BenchmarkState64(b *testing.B) {
 		}
 	}
 }
+
+// TestPlacementsAndReportRefusal: the first snapshot places the player
+// at its spawn, facing the spawn's yaw whatever the page's commands
+// said; a teleport counts as the next placement; and a report with no
+// hit on the player is refused.
+func TestPlacementsAndReportRefusal(t *testing.T) {
+	l := newLoop(t, 1, 20*time.Millisecond)
+	// The page holds yaw 2 from the start: the spawn's yaw still wins.
+	l.run(500*time.Millisecond, func(int) Input { return Input{Yaw: 2} })
+	st := l.sessions[0].State(l.now)
+	best, yaw := math.Inf(1), 0.0
+	for _, sp := range l.sessions[0].m.Spawns {
+		if d := math.Hypot(sp.Pos.X-st.Self.Pos[0], sp.Pos.Y-st.Self.Pos[1]); d < best {
+			best, yaw = d, sp.Yaw
+		}
+	}
+	if st.Place.Count != 1 || best > 0.1 || math.Abs(st.Place.Yaw-yaw) > 1e-6 {
+		t.Errorf("after the spawn at %v (%.2f m from a spawn facing %.3f): placement %+v", st.Self.Pos, best, yaw, st.Place)
+	}
+	if err := l.sessions[0].ReportSBC(); err != ErrNoHit {
+		t.Errorf("report with no hit on the player: %v, want %v", err, ErrNoHit)
+	}
+	if st := l.sessions[0].State(l.now); st.Reports != 0 {
+		t.Errorf("%d reports sent, want none", st.Reports)
+	}
+	l.s.Place(st.ID, geom.Vec3{X: 3, Y: 7.5}, 1)
+	l.run(300*time.Millisecond, func(int) Input { return Input{Yaw: 2} })
+	if st := l.sessions[0].State(l.now); st.Place.Count != 2 {
+		t.Errorf("after a teleport: placement %+v, want the second", st.Place)
+	}
+}
