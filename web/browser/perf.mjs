@@ -38,6 +38,7 @@ await run(browser, problems, async () => {
   const mean = (k) => samples.reduce((a, s) => a + s[k] * s.frames, 0) / Math.max(1, frames);
   console.log(JSON.stringify({
     frames, fps: frames / 10, players,
-    stepMs: mean('stepMs'), stateMs: mean('stateMs'), drawMs: mean('drawMs'), frameMs: mean('frameMs'),
+    stepMs: mean('stepMs'), stateMs: mean('stateMs'), drawMs: mean('drawMs'), renderMs: mean('renderMs'), infoMs: mean('infoMs'),
+    frameMs: mean('frameMs'),
   }));
 });

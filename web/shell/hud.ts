@@ -115,13 +115,22 @@ export class Hud {
 
   // update writes what a new info says; shooterAt(id) is where player id
   // stands now ([x, y]), or null.
+  // html sets element id's HTML when it changed: DOM writes at every
+  // info would cost a style pass each.
+  private written = new Map<string, string>();
+  private html(id: string, html: string): void {
+    if (this.written.get(id) === html) return;
+    this.written.set(id, html);
+    $(id).innerHTML = html;
+  }
+
   // dead shows the respawn countdown while dead, and hides the ammunition.
   dead(dead: boolean, respawnIn: number): void {
     const text = dead ? (respawnIn > 0 ? `respawn in ${Math.ceil(respawnIn)}` : 'respawning…') : '';
     if (text === this.deadShown) return;
     this.deadShown = text;
     $('respawn').textContent = text;
-    if (dead) $('ammo').textContent = '';
+    if (dead) this.html('ammo', '');
   }
 
   update(st: CoreState, link: string, lost: boolean, shooterAt: (id: number) => [number, number] | null): void {
@@ -130,13 +139,13 @@ export class Hud {
     const self = st.self;
     const team = `<span class="team${st.team}">${teamNames[st.team] ?? 'team ' + st.team}</span>`;
     const killer = self.dead && st.killer >= 0 ? ` · killed by ${st.killer === st.id ? 'yourself' : '#' + st.killer}` : '';
-    $('vitals').innerHTML = self.dead ? `${team} · dead${killer}` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`;
-    $('ammo').textContent = self.dead ? '' : `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`;
+    this.html('vitals', self.dead ? `${team} · dead${killer}` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`);
+    this.html('ammo', self.dead ? '' : `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`);
     // The server paused the game: nobody moves until it resumes.
-    $('paused').style.display = st.paused ? 'block' : 'none';
+    this.html('paused', st.paused ? 'PAUSED' : '');
     const [a, b] = st.score.teams;
     const left = st.score.timeLeft > 0 ? `${clock(st.score.timeLeft)}  ·  ` : '';
-    $('score').innerHTML = `${left}<span class="team0">${teamNames[0]} ${a}</span> : <span class="team1">${b} ${teamNames[1]}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`;
+    this.html('score', `${left}<span class="team0">${teamNames[0]} ${a}</span> : <span class="team1">${b} ${teamNames[1]}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`);
     const n = st.net;
     const now2 = performance.now();
     if (!this.lastCmds || n.commands < this.lastCmds.n) this.lastCmds = { n: n.commands, at: now2 };

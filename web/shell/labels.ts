@@ -16,6 +16,17 @@ export class Labels {
   private v = new THREE.Vector3();
   private near: { i: number; d: number }[] = [];
   on = true;
+  // sights caches whether each player was in sight, for a few frames.
+  private sights = new Map<number, { seen: boolean; frames: number }>();
+
+  private sight(id: number, test: () => boolean): boolean {
+    let c = this.sights.get(id);
+    if (!c || --c.frames <= 0) {
+      c = { seen: test(), frames: 4 };
+      this.sights.set(id, c);
+    }
+    return c.seen;
+  }
 
   constructor(private root: HTMLElement) {
     for (let i = 0; i < maxLabels; i++) {
@@ -51,7 +62,7 @@ export class Labels {
       if (n === maxLabels) break;
       this.v.set(pk.x(i), pk.y(i), pk.z(i) + 2.1).project(camera);
       if (this.v.z > 1 || Math.abs(this.v.x) > 1 || Math.abs(this.v.y) > 1) continue;
-      if (pk.team(i) !== team && !seen(pk.x(i), pk.y(i), pk.z(i) + 1.6)) continue;
+      if (pk.team(i) !== team && !this.sight(pk.playerID(i), () => seen(pk.x(i), pk.y(i), pk.z(i) + 1.6))) continue;
       const id = pk.playerID(i), el = this.els[n];
       const text = `${name(id) || '#' + id}${id === killer ? ' ☠' : ''}|${pk.team(i)}`;
       if (this.shown[n] !== text) {

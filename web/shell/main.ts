@@ -62,14 +62,21 @@ async function fetchToken(): Promise<string> {
 // the HUD), between two reads.
 // frameMs is the page's own thread: with the core in a worker, its step
 // is not.
+// Of the drawing, render is three.js's (the scene and the inset) and
+// info the handling of new infos (events, sounds, the HUD's text and net
+// graph); the rest is the page's own per-frame work (players, labels,
+// footsteps, minimap).
 class Perf {
-  frames = 0; step = 0; state = 0; draw = 0;
+  frames = 0; step = 0; state = 0; draw = 0; render = 0; info = 0;
   stepInPage = true;
-  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; frameMs: number } {
+  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; renderMs: number; infoMs: number; frameMs: number } {
     const n = Math.max(1, this.frames);
     const page = (this.stepInPage ? this.step : 0) + this.state + this.draw;
-    const out = { frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n, frameMs: page / n };
-    this.frames = this.step = this.state = this.draw = 0;
+    const out = {
+      frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n,
+      renderMs: this.render / n, infoMs: this.info / n, frameMs: page / n,
+    };
+    this.frames = this.step = this.state = this.draw = this.render = this.info = 0;
     return out;
   }
 }
@@ -333,6 +340,7 @@ class Game {
     for (const st of infos) {
       if (!this.takeInfo(st, now)) return;
     }
+    this.perf.info += performance.now() - drawStart;
     if (this.info) this.draw(this.info, now);
     const end = performance.now();
     this.perf.draw += end - drawStart;
@@ -424,7 +432,7 @@ class Game {
   }
 
   // footsteps plays a step each 1.6 m a player on the ground walks: the
-  // player's own, and those of others within 20 m.
+  // player's own, and those of others within 12 m.
   private footsteps(): void {
     const pk = this.packed, f = this.frames;
     const step = (x: number, y: number, z: number, dead: boolean, o: Float32Array, k: number, pos: Vec3 | null, gain: number) => {
@@ -446,7 +454,7 @@ class Game {
     for (let i = 0; i < pk.players; i++) {
       const id = pk.playerID(i), x = pk.x(i), y = pk.y(i);
       if (id < 0 || id > 255) continue;
-      if (Math.hypot(x - e[0], y - e[1]) > 20) {
+      if (Math.hypot(x - e[0], y - e[1]) > 12) {
         this.others[3 * id] = NaN;
         continue;
       }
@@ -502,6 +510,7 @@ class Game {
     // person view; of a shot on the player, in the inset, seen from
     // behind the shooter.
     const r = this.effects.shown;
+    const renderStart = performance.now();
     this.view.render(eye, yaw, pitch, vfov, r && r.mine ? Effects.rewindLayer : 0);
     if (r && !r.mine) {
       const v = vantage(r);
@@ -509,9 +518,12 @@ class Game {
     } else {
       this.view.renderInset(null, eye, 0);
     }
+    this.perf.render += performance.now() - renderStart;
     this.footsteps();
-    const canvas = this.view.renderer.domElement;
-    this.labels.draw(pk, this.view.camera, canvas.clientWidth, canvas.clientHeight, (id) => (id === pk.id ? playerName : ''), dead ? st.killer : -1,
+    // The view's size as three.js keeps it: reading the canvas's would
+    // force a layout every frame.
+    const size = this.view.size;
+    this.labels.draw(pk, this.view.camera, size[0], size[1], (id) => (id === pk.id ? playerName : ''), dead ? st.killer : -1,
       st.team, (x, y, z) => firstHit(this.boxes, eye, [x, y, z]) >= 1);
     hud.tick(now);
     this.minimap.draw(pk, st);
@@ -633,7 +645,7 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   game.reconnects = false;
   study.linkClosed = () => game.lost(2000);
   study.onRound = async (a) => {
-    game.core?.close('the next round');
+    game.core?.stop('the next round');
     game.info = null;
     await game.start(study.status?.map || defaultMap, { token: a.token, name: a.name });
     hud.status('');

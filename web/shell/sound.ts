@@ -26,6 +26,8 @@ export class Sound {
   // (performance.now()) it was started in, for window.lagkit.
   last: { name: SoundName; frame: number; at: number } | null = null;
   played = 0;
+  private frame = -1;
+  private inFrame = 0;
 
   // enabled false (?sound=0) makes no sound at all, and no audio
   // context: play only notes what it would have played.
@@ -63,6 +65,13 @@ export class Sound {
   // play starts sound name now, at pos in the world, or on the player
   // (pos null), at gain; frame is the frame being drawn.
   play(name: SoundName, pos: Vec3 | null, frame: number, gain = 1): void {
+    // At most a few new sounds a frame: 63 players' steps and shots
+    // would cost more than they are heard.
+    if (frame !== this.frame) {
+      this.frame = frame;
+      this.inFrame = 0;
+    }
+    if (pos && ++this.inFrame > 4) return;
     this.played++;
     this.last = { name, frame, at: performance.now() };
     const buf = this.buffers.get(name);

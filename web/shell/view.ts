@@ -44,8 +44,12 @@ export class View {
     window.addEventListener('resize', () => this.resize());
   }
 
+  // size is the view's size in CSS pixels, as of the last resize.
+  size: [number, number] = [1, 1];
+
   resize(): void {
     const w = this.parent.clientWidth || window.innerWidth, h = this.parent.clientHeight || window.innerHeight;
+    this.size = [w, h];
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / Math.max(1, h);
     this.camera.updateProjectionMatrix();
