@@ -137,6 +137,11 @@ func TestReconnectInBrowser(t *testing.T) {
 			time.Sleep(time.Second)
 			srv, _ = startHelper(t, ctx, addr)
 			fmt.Fprintln(stdin, "restarted")
+		case "next":
+			_ = srv.Process.Signal(syscall.SIGKILL)
+			_ = srv.Wait()
+			srv, _ = startHelper(t, ctx, addr)
+			fmt.Fprintln(stdin, "fresh")
 		case "back":
 			runs++
 			if s.BackMs < 0 || s.BackMs > 10000 {

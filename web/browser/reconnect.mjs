@@ -5,7 +5,9 @@
 // how long state().connected stays true and what the page says
 // ({"step": "lost", ...}), waits for the line "restarted" (a new server
 // on the same address) and times how long until the page plays again,
-// in which seat and team ({"step": "back", ...}).
+// in which seat and team ({"step": "back", ...}). Between queries it
+// says {"step": "next"} and waits for "fresh": a new server, without the
+// last page's session.
 //
 // Usage: PLAYWRIGHT_CORE=URL node reconnect.mjs BASE_URL QUERY...
 import { createInterface } from 'node:readline';
@@ -67,6 +69,11 @@ await run(browser, problems, async () => {
       attempts: st?.attempts, rejoined: st?.rejoined, status: await page.evaluate(() => document.getElementById('status').textContent),
     }));
     await page.close();
+    if (query !== queries[queries.length - 1]) {
+      // The next page meets a fresh server, not this page's old session.
+      console.log(JSON.stringify({ step: 'next' }));
+      if ((await nextLine()) !== 'fresh') throw new Error('the test did not start a fresh server');
+    }
   }
 });
 lines.close();

@@ -122,6 +122,8 @@ class Game {
   notes: string[] = [];
   frames = 0;
   private mapName = '';
+  // name is the player's name on the current link.
+  name = playerName;
   private boxes: Box[] = [];
 
   private minimap = new Minimap(document.getElementById('minimap') as HTMLCanvasElement);
@@ -288,6 +290,7 @@ class Game {
     this.minimap.setMap(m);
     this.boxes = m.boxes;
     const { token, name } = creds ?? await this.credentials();
+    hud.name = this.name = name;
     if (!this.isLost) hud.status('connecting…');
     const inWorker = useWorker();
     this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
@@ -523,7 +526,7 @@ class Game {
     // The view's size as three.js keeps it: reading the canvas's would
     // force a layout every frame.
     const size = this.view.size;
-    this.labels.draw(pk, this.view.camera, size[0], size[1], (id) => (id === pk.id ? playerName : ''), dead ? st.killer : -1,
+    this.labels.draw(pk, this.view.camera, size[0], size[1], (id) => (id === pk.id ? this.name : ''), dead ? st.killer : -1,
       st.team, (x, y, z) => firstHit(this.boxes, eye, [x, y, z]) >= 1);
     hud.tick(now);
     this.minimap.draw(pk, st);
@@ -578,7 +581,7 @@ class Game {
       transport, frames: this.frames, recentEvents: this.recent,
       rewindView: this.rewindState(), lens: { netgraph: this.netgraphOn, impacts: this.effects.impactsOn, impactsDrawn: this.effects.impactCount },
       deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
-      name: playerName, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
+      name: this.name, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
       sound: { state: this.sound.state, played: this.sound.played, last: this.sound.last, lastShot: this.lastShot },
       status: el('status').textContent, notes: this.notes, ammoShown: el('ammo').textContent !== '',
       respawnText: el('respawn').textContent,
