@@ -84,6 +84,7 @@ type duelRun struct {
 		} `json:"last"`
 	} `json:"hitOnYou"`
 	HitShot string `json:"hitShot"`
+	Impacts int    `json:"impacts"`
 	History []struct {
 		Back    int    `json:"back"`
 		Tick    int64  `json:"tick"`
@@ -288,6 +289,11 @@ func duel(t *testing.T, node, playwright, nearQuery string, images bool) {
 	}
 	if hits == 0 || len(run.History) > 16 {
 		t.Errorf("the far page's history %+v: want its hits, at most 16", run.History)
+	}
+	// Impacts (?impacts=1): a box where the page saw each shot land, and
+	// one where the server judged each hit.
+	if run.Impacts < run.FarHits*2 {
+		t.Errorf("%d impacts drawn for %d hits, want the page's and the server's of each", run.Impacts, run.FarHits)
 	}
 	// Sound: the shooter's shot is heard in the frame its muzzle flash is
 	// drawn in; the target heard something (the shots, its death).

@@ -50,7 +50,7 @@ async function connected(page, name) {
 
 await run(browser, problems, async () => {
   const near = await open('near', nearQuery);
-  const far = await open('far', '&rewind=1');
+  const far = await open('far', '&rewind=1&impacts=1');
   const [n0, f0] = [await connected(near, 'near'), await connected(far, 'far')];
   console.log(JSON.stringify({ step: 'connected', near: n0.id, far: f0.id }));
   if ((await nextLine()) !== 'placed') throw new Error('the test did not place the players');
@@ -132,6 +132,11 @@ await run(browser, problems, async () => {
   await far.evaluate((n) => window.lagkit.rewindStep(n), hitBack);
   await sleep(300);
   st = await state(far);
+  // A miss known late may have come in meanwhile: step on to a hit.
+  for (let i = 0; i < 16 && st.rewindView.last?.outcome === 'miss'; i++) {
+    await far.evaluate(() => window.lagkit.rewindStep(1));
+    st = await state(far);
+  }
   const rw = st.rewindView;
   const panelText = await far.evaluate(() => document.getElementById('rewind').textContent);
   const rewindShot = join(outDir, 'browser-rewind.png');
@@ -161,7 +166,7 @@ await run(browser, problems, async () => {
     rewindMs: last.rewindMs ?? 0, rollbackM: last.rollbackM ?? 0, seenOffM: last.seenOffM ?? -1,
     reports, nearLastShot, deathCam, killer, farRttMs: st.net.rttMs, nearRttMs: (await state(near)).net.rttMs, panelText,
     rewindShot, plainShot, netShot, farCorrections: st.net.corrections,
-    dead, reportNotes, hitOnYou, hitShot, history, sound: st.sound, nearSound: (await state(near)).sound,
+    dead, reportNotes, hitOnYou, hitShot, history, impacts: st.lens.impactsDrawn, sound: st.sound, nearSound: (await state(near)).sound,
   }));
   // The test reads the server's account while the pages are still in.
   await nextLine();

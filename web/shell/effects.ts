@@ -52,7 +52,10 @@ export class Effects {
   // vantage for shots on the player.
   static readonly rewindLayer = 1;
 
-  private addParts(parts: Part[], colour: number): void {
+  // addParts draws parts as wireframes in colour, over those of a lower
+  // order: the tested hitboxes over the seen ones, which they often
+  // cover to the centimetre.
+  private addParts(parts: Part[], colour: number, order: number): void {
     const up = new THREE.Vector3(0, 1, 0);
     for (const p of parts) {
       const a = new THREE.Vector3(...p.a), b = new THREE.Vector3(...p.b);
@@ -61,7 +64,7 @@ export class Effects {
       const mesh = new THREE.Mesh(this.capsule(p.r, len), this.wireMaterial(colour));
       mesh.position.copy(a).add(b).multiplyScalar(0.5);
       if (len > 1e-6) mesh.quaternion.setFromUnitVectors(up, axis.normalize());
-      mesh.renderOrder = 10;
+      mesh.renderOrder = order;
       mesh.layers.set(Effects.rewindLayer);
       this.rewindGroup.add(mesh);
     }
@@ -74,13 +77,13 @@ export class Effects {
     this.rewindGroup.clear();
     this.shown = want;
     if (!want) return;
-    this.addParts(want.now, rewindColours.now);
-    this.addParts(want.seen, rewindColours.seen);
-    this.addParts(want.tested, rewindColours.tested);
+    this.addParts(want.now, rewindColours.now, 10);
+    this.addParts(want.seen, rewindColours.seen, 11);
+    this.addParts(want.tested, rewindColours.tested, 12);
     const line = new THREE.Line(
       new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(...want.eye), new THREE.Vector3(...want.impact)]),
       new THREE.LineBasicMaterial({ color: rewindColours.tested, depthTest: false }));
-    line.renderOrder = 10;
+    line.renderOrder = 13;
     line.layers.set(Effects.rewindLayer);
     this.rewindGroup.add(line);
   }

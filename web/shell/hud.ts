@@ -78,23 +78,20 @@ export class Hud {
       return;
     }
     const c = (n: number) => '#' + n.toString(16).padStart(6, '0');
+    const head = `<b>rewind view</b> · ${pos} · tick ${r.shotTick} · [ ] older/newer, \\ yours/on you<br>`;
     if (r.outcome === 'miss') {
-      el.innerHTML =
-        `<b>rewind view</b> · ${pos} · tick ${r.shotTick}<br>your shot · <b>miss</b>${r.victim >= 0 ? ` near #${r.victim}` : ''}` +
-        ` (the server sends no account of misses)<br>` +
+      el.innerHTML = head +
+        `your shot · <b>miss</b>${r.victim >= 0 ? ` near #${r.victim}` : ''} (the server sends no account of misses)<br>` +
         `<span style="color:${c(rewindColours.tested)}">— the shot</span> ` +
-        (r.victim >= 0 ? `<span style="color:${c(rewindColours.seen)}">■ #${r.victim} as you saw it</span>` : '') +
-        `<br>[ ] older/newer · \\ yours/on you`;
+        (r.victim >= 0 ? `<span style="color:${c(rewindColours.seen)}">■ #${r.victim} as you saw it</span>` : '');
       return;
     }
-    const who = r.mine ? `your shot on #${r.victim}` : `#${r.shooter}'s shot on you (seen from behind #${r.shooter}, inset)`;
-    el.innerHTML =
-      `<b>rewind view</b> · ${pos} · tick ${r.shotTick}<br>${who} · ${r.part} · ${r.outcome}<br>` +
-      `rewound ${r.rewindMs.toFixed(0)} ms · rollback ${r.rollbackM.toFixed(2)} m<br>` +
+    const who = r.mine ? `your shot on #${r.victim}` : `#${r.shooter}'s shot on you (inset: from behind #${r.shooter})`;
+    el.innerHTML = head +
+      `${who} · ${r.part} · ${r.outcome} · rewound ${r.rewindMs.toFixed(0)} ms · rollback ${r.rollbackM.toFixed(2)} m<br>` +
       `<span style="color:${c(rewindColours.tested)}">■ tested by the server</span> ` +
       (r.mine ? `<span style="color:${c(rewindColours.seen)}">■ seen when fired${r.seenOffM >= 0 ? ` (${(r.seenOffM * 100).toFixed(0)} cm off)` : ''}</span> ` : '') +
-      `<span style="color:${c(rewindColours.now)}">■ ${r.mine ? 'target' : 'you'} when judged</span>` +
-      `<br>[ ] older/newer · \\ yours/on you`;
+      `<span style="color:${c(rewindColours.now)}">■ ${r.mine ? 'target' : 'you'} when judged</span>`;
   }
 
   // board shows the scoreboard while shown is true, with the ping column

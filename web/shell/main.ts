@@ -382,11 +382,18 @@ class Game {
     this.effects.addImpacts(st.tracers, st.rewinds, now);
     for (const r of st.rewinds) {
       const list = r.mine ? 'mine' : 'onMe';
+      const shown = this.shownRewind();
       // In the order fired: a miss is known only after a hit fired later.
       const l = [...this.history[list], r].sort((a, b) => a.shotTick - b.shotTick);
       this.history[list] = l.slice(-historyLength);
-      // A new rewind shows unless the player is looking back.
-      if (this.back === 0) this.list = list;
+      if (this.back === 0) {
+        // A new rewind shows unless the player is looking back ...
+        this.list = list;
+      } else if (list === this.list && shown) {
+        // ... and then the one looked at stays.
+        const i = this.history[list].indexOf(shown);
+        this.back = i < 0 ? 0 : this.history[list].length - 1 - i;
+      }
     }
     if (st.loadout?.length) {
       this.controls.weapons = st.loadout.length;
