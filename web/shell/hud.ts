@@ -150,8 +150,11 @@ export class Hud {
       this.cmdRate = (n.commands - this.lastCmds.n) / ((now2 - this.lastCmds.at) / 1000);
       this.lastCmds = { n: n.commands, at: now2 };
     }
-    const text =
-      `${link || '-'} ${lost ? 'connection lost' : st.phase}${st.id >= 0 ? ' #' + st.id : ''}  ${this.fps.toFixed(0)} fps ${this.frameMs.toFixed(1)} ms\n` +
+    this.netLink = link || '-';
+    this.netID = st.id >= 0 ? ` #${st.id}` : '';
+    this.netPhase = st.phase;
+    this.netRest =
+      `  ${this.fps.toFixed(0)} fps ${this.frameMs.toFixed(1)} ms\n` +
       `rtt  ${n.rttMs.toFixed(1)} ms  jitter ${n.jitterMs.toFixed(1)}\n` +
       `loss in ${(n.loss * 100).toFixed(1)} %  out -\n` +
       `buf  ${n.bufferMs.toFixed(0)} ms  extrap ${n.extrapolatedMs.toFixed(0)}\n` +
@@ -160,6 +163,7 @@ export class Hud {
       `corr ${n.corrections} (${(n.predictionErrorM * 100).toFixed(1)} cm)  bad ${n.malformed}\n` +
       `${st.display} · interp ${n.interpMs.toFixed(0)} ms${st.prediction ? '' : ' · no prediction'}\n` +
       `players ${st.score.rows.length}`;
+    const text = this.netLine(lost);
     if (this.graphOn && now2 - this.netAt >= 250) {
       this.netAt = now2;
       $('net').textContent = text;
@@ -173,6 +177,22 @@ export class Hud {
       chart($('rtt') as HTMLCanvasElement, this.samples, now2);
     }
     if (st.phase === 'closed' && st.reason && !st.serverMap) this.status(st.reason);
+  }
+
+  // netLine is the net graph's text with the link's state: the phase,
+  // or "connection lost".
+  private netLink = '';
+  private netID = '';
+  private netPhase = '';
+  private netRest = '';
+  private netLine(lost: boolean): string {
+    return `${this.netLink} ${lost ? 'connection lost' : this.netPhase}${this.netID}${this.netRest}`;
+  }
+
+  // lost says at once, in the net graph, that the connection is lost
+  // (or back): no info may come to say it.
+  lost(lost: boolean): void {
+    if (this.netLink && this.graphOn) $('net').textContent = this.netLine(lost);
   }
 
   // flash shows the player's muzzle flash from now for a few frames and

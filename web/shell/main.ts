@@ -252,6 +252,7 @@ class Game {
       this.isLost = true;
       this.lostCore = this.core;
       hud.status(this.reconnects ? 'connection lost — reconnecting…' : 'connection lost');
+      hud.lost(true);
       console.info('lagkit: connection lost');
     }
     // A new link that hears nothing either is tried again, later.
