@@ -236,6 +236,12 @@ func (c *Client) LastCmd() game.UserCmd { return c.cmds[(c.nextCmd-1)%cmdRing] }
 // Predicted returns the predicted present state of the local player.
 func (c *Client) Predicted() game.PlayerState { return c.pred }
 
+// Acked returns the local player's state as the newest snapshot gave it:
+// the server's, after the last command it executed. Its view angles are
+// the server's own after a spawn or a placement (Teleport changed) until
+// the commands issued before the client heard of it reach the server.
+func (c *Client) Acked() game.PlayerState { return c.ackState }
+
 // DisplayPos returns where to draw the local player: the predicted
 // position plus what remains of recent corrections being smoothed out.
 func (c *Client) DisplayPos() geom.Vec3 { return c.pred.Pos.Add(c.smooth) }

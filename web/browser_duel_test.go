@@ -19,6 +19,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/world"
 )
 
 var imagesDir = flag.String("images", "", "write TestDuelInBrowser's screenshots here (../docs/images for the README)")
@@ -60,6 +61,51 @@ type duelRun struct {
 	PlainShot      string  `json:"plainShot"`
 	NetShot        string  `json:"netShot"`
 	FarCorrections int     `json:"farCorrections"`
+	Dead           struct {
+		View *struct {
+			Pos    [3]float64 `json:"pos"`
+			Target [3]float64 `json:"target"`
+		} `json:"view"`
+		KillerPos   *[3]float64 `json:"killerPos"`
+		RespawnText string      `json:"respawnText"`
+		AmmoShown   bool        `json:"ammoShown"`
+		RespawnIn   float64     `json:"respawnIn"`
+	} `json:"dead"`
+	ReportNotes []string `json:"reportNotes"`
+	HitOnYou    struct {
+		Drawn    bool       `json:"drawn"`
+		List     string     `json:"list"`
+		OnMe     int        `json:"onMe"`
+		Camera   [3]float64 `json:"camera"`
+		NearestM *float64   `json:"nearestM"`
+		Inset    []float64  `json:"inset"`
+		Last     *struct {
+			Mine bool `json:"mine"`
+		} `json:"last"`
+	} `json:"hitOnYou"`
+	HitShot string `json:"hitShot"`
+	Impacts int    `json:"impacts"`
+	History []struct {
+		Back    int    `json:"back"`
+		Tick    int64  `json:"tick"`
+		Outcome string `json:"outcome"`
+	} `json:"history"`
+	Sound     pageSound `json:"sound"`
+	NearSound pageSound `json:"nearSound"`
+}
+
+// pageSound is state().sound: the audio context's state, the sounds
+// started, and the frames and instants of the newest own shot's muzzle
+// flash and sound.
+type pageSound struct {
+	State    string `json:"state"`
+	Played   int    `json:"played"`
+	LastShot *struct {
+		FlashFrame int     `json:"flashFrame"`
+		FlashAt    float64 `json:"flashAt"`
+		SoundFrame int     `json:"soundFrame"`
+		SoundAt    float64 `json:"soundAt"`
+	} `json:"lastShot"`
 }
 
 // TestDuelInBrowser plays two pages in one match on arena that admits
@@ -73,8 +119,22 @@ type duelRun struct {
 // view is turned off), and the target's report key makes a server record
 // tied to the last hit on it. With -images DIR it keeps its screenshots
 // (the view, the net graph, the rewind view) in DIR.
+//
+// The target's page runs its client core in its Web Worker, then (a
+// second duel) on its own thread: in both, its death camera stands near
+// the killer with the killer in sight, says when it respawns and hides
+// the ammunition; a second report of the same hit says "already
+// reported"; and its rewind view of the hit on it is drawn in an inset
+// from behind the shooter, nothing of it within 0.5 m of that camera
+// (with -images, browser-hit-on-you.png).
 func TestDuelInBrowser(t *testing.T) {
 	node, playwright := browserEnv(t)
+	for _, near := range []struct{ name, query string }{{"worker", ""}, {"page", "&worker=0"}} {
+		t.Run(near.name, func(t *testing.T) { duel(t, node, playwright, near.query, near.name == "worker") })
+	}
+}
+
+func duel(t *testing.T, node, playwright, nearQuery string, images bool) {
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
 	defer cancel()
 
@@ -99,10 +159,10 @@ func TestDuelInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	if *imagesDir != "" {
+	if *imagesDir != "" && images {
 		out = *imagesDir
 	}
-	cmd := nodeScript(ctx, node, playwright, "browser/duel.mjs", base, out)
+	cmd := nodeScript(ctx, node, playwright, "browser/duel.mjs", base, out, nearQuery)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	stdin, err := cmd.StdinPipe()
@@ -194,6 +254,62 @@ func TestDuelInBrowser(t *testing.T) {
 	}
 	if !run.DeathCam || run.Killer != run.Far {
 		t.Errorf("the target's death camera %v, killer %d; want on, looking at %d", run.DeathCam, run.Killer, run.Far)
+	}
+	// Defect 9: the death camera stands near the killer, in sight of it.
+	if d := run.Dead; d.View == nil || d.KillerPos == nil {
+		t.Errorf("death camera: %+v, want its view and the killer", d)
+	} else {
+		arena, err := world.Load("arena")
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, p := geom.V(d.KillerPos[0], d.KillerPos[1], d.KillerPos[2]+1.1), geom.V(d.View.Pos[0], d.View.Pos[1], d.View.Pos[2])
+		dir := k.Sub(p)
+		dist := dir.Len()
+		if h, ok := arena.Grid.Raycast(geom.Ray{Origin: p, Dir: dir.Scale(1 / dist)}, dist); ok {
+			t.Errorf("death camera at %v: a box %.2f m ahead hides the killer at %v", p, h.Dist, k)
+		}
+		if dist > 5 || dist < 1 {
+			t.Errorf("death camera %.2f m from the killer, want 1 to 5", dist)
+		}
+		if !strings.HasPrefix(d.RespawnText, "respawn in ") || d.RespawnIn <= 0 || d.RespawnIn > 3 || d.AmmoShown {
+			t.Errorf("while dead: %q (%.2f s), ammunition shown %v; want a countdown and no ammunition", d.RespawnText, d.RespawnIn, d.AmmoShown)
+		}
+	}
+	// Defect 3: the far page's history: its shots, newest first as the
+	// older key steps back, hits and misses.
+	hits := 0
+	for i, h := range run.History {
+		if h.Back != i || i > 0 && h.Tick > run.History[i-1].Tick {
+			t.Errorf("history step %d: %+v after %+v, want each older than the last", i, h, run.History[max(0, i-1)])
+		}
+		if h.Outcome != "miss" {
+			hits++
+		}
+	}
+	if hits == 0 || len(run.History) > 16 {
+		t.Errorf("the far page's history %+v: want its hits, at most 16", run.History)
+	}
+	// Impacts (?impacts=1): a box where the page saw each shot land, and
+	// one where the server judged each hit.
+	if run.Impacts < run.FarHits*2 {
+		t.Errorf("%d impacts drawn for %d hits, want the page's and the server's of each", run.Impacts, run.FarHits)
+	}
+	// Sound: the shooter's shot is heard in the frame its muzzle flash is
+	// drawn in; the target heard something (the shots, its death).
+	if s := run.Sound; s.State != "running" || s.Played == 0 || s.LastShot == nil || s.LastShot.FlashFrame != s.LastShot.SoundFrame || math.Abs(s.LastShot.FlashAt-s.LastShot.SoundAt) > 2 {
+		t.Errorf("the shooter's sound: %+v (last shot %+v), want a running context and the shot's sound in its muzzle flash's frame", s, s.LastShot)
+	}
+	if run.NearSound.Played == 0 {
+		t.Errorf("the target's page played no sound: %+v", run.NearSound)
+	}
+	// Defect 4: a hit is reported once.
+	if n := run.ReportNotes; len(n) < 2 || n[len(n)-2] != "reported: shot behind cover" || !strings.Contains(n[len(n)-1], "already reported") {
+		t.Errorf("B twice noted %q, want reported then already reported", n)
+	}
+	// Defect 2: the hit on the target, seen from behind the shooter.
+	if h := run.HitOnYou; !h.Drawn || h.List != "onMe" || h.Last == nil || h.Last.Mine || h.NearestM == nil || *h.NearestM < 0.5 || len(h.Inset) != 4 {
+		t.Errorf("rewind view of the hit on the target: %+v (nearest %v m), want drawn in the inset, nothing within 0.5 m of its camera", h, h.NearestM)
 	}
 	if run.Reports != 1 {
 		t.Errorf("the target's page sent %d reports, want 1", run.Reports)

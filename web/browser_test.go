@@ -42,6 +42,7 @@ type run struct {
 	RTTSamples   int      `json:"rttSamples"`
 	SparkPixels  int      `json:"sparkPixels"`
 	MinimapPix   int      `json:"minimapPixels"`
+	Labels       []string `json:"labels"`
 	BoardRows    int      `json:"boardRows"`
 	Players      int      `json:"players"`
 	Frames       int      `json:"frames"`
@@ -149,6 +150,10 @@ func TestPlayInBrowser(t *testing.T) {
 		if r.Players < 1 || r.Frames < 10 {
 			t.Errorf("run %q: %d other players drawn in %d frames", r.Query, r.Players, r.Frames)
 		}
+	}
+	// The first run faces the nearest player: its label is over its head.
+	if l := runs[0].Labels; len(l) == 0 || l[0] == "" {
+		t.Errorf("labels over heads: %q, want the player faced", l)
 	}
 	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
 		t.Errorf("screenshot %s: %v", shot, err)

@@ -68,6 +68,28 @@ type Session struct {
 	explosions []Explosion
 	flights    []inFlight
 	killer     int // the latest killer of the local player, -1: none
+
+	// place is the newest placement of the local player (spawn,
+	// respawn, teleport) and the view it hands the page.
+	place Placement
+	// shots are the local player's shots not yet known to have hit.
+	shots []ownShot
+	// hurt reports that a hit on the local player was heard of: only
+	// then can the player report one as shot behind cover.
+	hurt bool
+}
+
+// Placement is the local player's newest placement by the server (its
+// first spawn, a respawn, a teleport): the page turns its view to Yaw and
+// Pitch when Count changes, since the player's view is the page's own
+// until then. A spawn's yaw is the map spawn's; a teleport's the server's
+// in the first snapshot that shows it.
+type Placement struct {
+	Count      int     `json:"count"`
+	Yaw        float64 `json:"yaw"`
+	Pitch      float64 `json:"pitch"`
+	teleport   uint8
+	teleported bool
 }
 
 // New returns a session for cfg; call Connect to start it.
@@ -126,6 +148,7 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 	}
 	after := s.c.Stats()
 	if after.SnapshotsReceived > before.SnapshotsReceived {
+		s.placed0(before.SnapshotsReceived == 0)
 		// The first snapshot places the player at its spawn, and a
 		// respawn or teleport moves it on purpose: the client core
 		// counts both as corrections, but neither is a misprediction.
@@ -136,8 +159,33 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 		s.graph.snapshot(now, data, s.c.RTT())
 		s.collect(now)
 		s.collectShown(now)
+		s.misses(now)
 	}
 	return err
+}
+
+// placed0 notes a placement of the local player when the newest
+// snapshot shows one (first: the first snapshot).
+func (s *Session) placed0(first bool) {
+	ack := s.c.Acked()
+	if !first && s.place.teleported && ack.Teleport == s.place.teleport {
+		return
+	}
+	s.place.Count++
+	s.place.teleport, s.place.teleported = ack.Teleport, true
+	s.place.Yaw, s.place.Pitch = game.AngleToRad(int32(ack.Yaw)), game.AngleToRad(int32(ack.Pitch))
+	// Commands issued before the page heard of the spawn may have turned
+	// the server's player already: a spawn's yaw is the map's. (A spawn
+	// brings spawn protection; a teleport does not.)
+	for _, sp := range s.m.Spawns {
+		if !ack.Has(game.FlagProtected) {
+			break
+		}
+		if p := game.SnapPos(sp.Pos); math.Hypot(p.X-ack.Pos.X, p.Y-ack.Pos.Y) < 0.05 && math.Abs(p.Z-ack.Pos.Z) < 0.05 {
+			s.place.Yaw, s.place.Pitch = sp.Yaw, 0
+			break
+		}
+	}
 }
 
 // Tick issues this tick's command from in, at local time now.

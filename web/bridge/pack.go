@@ -20,7 +20,9 @@ import (
 // 2 connected, 3 closed), [5] things waiting for the next Info (events,
 // rewinds, tracers, explosions: the page asks for Info when this is not
 // 0), [6] the local player's id (-1 until accepted), [7] ammunition,
-// [8..10] the eye, [11] the server tick the view is at, [12..15] unused.
+// [8..10] the eye, [11] the server tick the view is at, [12] the count of
+// the local player's placements (spawns, respawns, teleports), [13] and
+// [14] the view's yaw and pitch at the newest placement, [15] unused.
 //
 // A player record: id, team, flags (PackCrouched, ...), health (-1 for
 // remote players: snapshots do not carry it), position x, y, z, yaw,
@@ -101,7 +103,8 @@ func (s *Session) Pack(now time.Duration, buf []byte) int {
 	n := w.n
 	w.n = 0
 	w.put(PackVersion, float64(players), float64(projectiles), PlayerValues, float64(c.Phase()), float64(pending),
-		float64(id), float64(self.Ammo), eye.X, eye.Y, eye.Z, tick, 0, 0, 0, 0)
+		float64(id), float64(self.Ammo), eye.X, eye.Y, eye.Z, tick,
+		float64(s.place.Count), s.place.Yaw, s.place.Pitch, 0)
 	return 4 * n
 }
 

@@ -1,9 +1,12 @@
 package bridge
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"time"
 
+	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/wire"
@@ -70,8 +73,28 @@ type inFlight struct {
 const maxFlights = 64
 
 // ReportSBC sends the player's "I was shot behind cover" report, naming
-// the newest hit on it (see client.Client.ReportSBC).
-func (s *Session) ReportSBC() error { return s.c.ReportSBC() }
+// the newest hit on it (see client.Client.ReportSBC): ErrNoHit before any
+// hit on the player, ErrReported when that hit was reported already.
+func (s *Session) ReportSBC() error {
+	if s.c.Phase() == client.Connected && !s.hurt {
+		return ErrNoHit
+	}
+	switch err := s.c.ReportSBC(); err {
+	case client.ErrReported:
+		return ErrReported
+	case client.ErrNotConnected:
+		return ErrNotConnected
+	default:
+		return err
+	}
+}
+
+// The reasons ReportSBC refuses a report, as the page shows them.
+var (
+	ErrNoHit        = errors.New("no hit on you to report")
+	ErrReported     = errors.New("already reported")
+	ErrNotConnected = errors.New("not connected")
+)
 
 // tickShown runs after each command: a shot the local player fired gets
 // its tracer.
@@ -92,7 +115,74 @@ func (s *Session) tickShown(shotsBefore int, in game.UserCmd) {
 	if dir.Z < 0 {
 		dist = min(dist, -eye.Z/dir.Z) // the ground
 	}
-	s.tracer(Tracer{Kind: "own", From: vec(eye), To: vec(eye.Add(dir.Scale(dist)))})
+	to := eye.Add(dir.Scale(dist))
+	s.tracer(Tracer{Kind: "own", From: vec(eye), To: vec(to)})
+	if len(s.shots) >= maxEvents {
+		s.shots = s.shots[1:]
+	}
+	s.shots = append(s.shots, ownShot{cmd: s.c.LastCmd().Aimed(), eye: eye, to: to, at: s.last})
+}
+
+// ownShot is a hitscan shot of the local player not yet known to have
+// hit: when no rewind of it comes within missWait, it is shown as a miss.
+type ownShot struct {
+	cmd     game.UserCmd
+	eye, to geom.Vec3
+	at      time.Duration // local time fired
+}
+
+// missWait is how long after a shot, beyond the round trip, the server's
+// rewind of a hit may take before the shot counts as a miss.
+const missWait = 500 * time.Millisecond
+
+// misses turns the shots no hit came back for by now into the rewind
+// view's misses: the shot's line and where this page drew the player
+// nearest it when fired (Seen); the server sends no account of a miss,
+// so Tested and Now are empty.
+func (s *Session) misses(now time.Duration) {
+	wait := missWait + s.c.RTT()
+	keep := s.shots[:0]
+	for _, sh := range s.shots {
+		if now-sh.at < wait {
+			keep = append(keep, sh)
+			continue
+		}
+		r := Rewind{
+			Mine: true, Shooter: s.c.ID(), Victim: -1, ShotTick: sh.cmd.Tick, Outcome: "miss", SeenOffM: -1,
+			Tested: []game.PartView{}, Now: []game.PartView{}, Seen: []game.PartView{}, Eye: vec(sh.eye), Impact: vec(sh.to),
+		}
+		best := 3.0 // metres from the line: farther is no near miss
+		s.ids = s.c.RemoteIDs(s.ids[:0])
+		for _, id := range s.ids {
+			ps, ok := s.c.Remote(id, sh.cmd.ViewTime)
+			if !ok || id == s.c.ID() || ps.Has(game.FlagDead) {
+				continue
+			}
+			c := ps.Pos.Add(geom.V(0, 0, 1))
+			if d := segmentDist(c, sh.eye, sh.to); d < best {
+				best, r.Victim, r.Seen = d, id, s.parts(ps)
+			}
+		}
+		r.SeenOffM = -1
+		if r.Victim >= 0 {
+			r.RollbackM = 0
+		}
+		if len(s.rewinds) >= maxEvents {
+			s.rewinds = s.rewinds[1:]
+		}
+		s.rewinds = append(s.rewinds, r)
+	}
+	s.shots = keep
+}
+
+// segmentDist is the distance from p to the segment from a to b.
+func segmentDist(p, a, b geom.Vec3) float64 {
+	ab, ap := b.Sub(a), p.Sub(a)
+	t := 0.0
+	if l := ab.Dot(ab); l > 0 {
+		t = math.Max(0, math.Min(1, ap.Dot(ab)/l))
+	}
+	return p.Dist(a.Add(ab.Scale(t)))
 }
 
 func (s *Session) tracer(t Tracer) {
@@ -108,6 +198,10 @@ func (s *Session) collectShown(now time.Duration) {
 	c := s.c
 	me := c.ID()
 	for _, e := range c.Rewinds() {
+		if int(e.Shooter) == me {
+			// A hit: that shot missed nothing.
+			s.shots = slices.DeleteFunc(s.shots, func(sh ownShot) bool { return sh.cmd.Tick == e.ShotTick })
+		}
 		r := s.rewind(&e, me)
 		if len(s.rewinds) >= maxEvents {
 			s.rewinds = s.rewinds[1:]

@@ -64,8 +64,17 @@ func TestRewindViewAndReport(t *testing.T) {
 		})
 		keep()
 	}
-	mine := 0
+	mine, misses := 0, 0
 	for _, r := range s0.Rewinds {
+		if r.Outcome == "miss" {
+			// A shot no hit came back for: its line, and no account of
+			// the server's.
+			misses++
+			if !r.Mine || len(r.Tested) != 0 || r.Eye == r.Impact {
+				t.Errorf("miss %+v, want the shooter's own, with its line and nothing tested", r)
+			}
+			continue
+		}
 		if !r.Mine || r.Victim != victim.ID || r.Shooter != shooter.ID {
 			t.Errorf("shooter's rewind %+v, want its own hit on %d", r, victim.ID)
 			continue
@@ -108,7 +117,10 @@ func TestRewindViewAndReport(t *testing.T) {
 	for _, tr := range s0.Tracers {
 		kinds[tr.Kind]++
 	}
-	t.Logf("%d hits shown, %d rolled back over 0.3 m, tracers %v; first %+v", mine, moved, kinds, s0.Rewinds[0])
+	t.Logf("%d hits and %d misses shown, %d rolled back over 0.3 m, tracers %v; first %+v", mine, misses, moved, kinds, s0.Rewinds[0])
+	if mine+misses > kinds["own"] {
+		t.Errorf("%d hits and %d misses shown of %d shots", mine, misses, kinds["own"])
+	}
 	if kinds["own"] == 0 || kinds["hit"] != mine {
 		t.Errorf("shooter's tracers %v: want its shots and one per hit (%d)", kinds, mine)
 	}
@@ -152,5 +164,36 @@ func BenchmarkState64(b *testing.B) {
 		if _, err := json.Marshal(st); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestPlacementsAndReportRefusal: the first snapshot places the player
+// at its spawn, facing the spawn's yaw whatever the page's commands
+// said; a teleport counts as the next placement; and a report with no
+// hit on the player is refused.
+func TestPlacementsAndReportRefusal(t *testing.T) {
+	l := newLoop(t, 1, 20*time.Millisecond)
+	// The page holds yaw 2 from the start: the spawn's yaw still wins.
+	l.run(500*time.Millisecond, func(int) Input { return Input{Yaw: 2} })
+	st := l.sessions[0].State(l.now)
+	best, yaw := math.Inf(1), 0.0
+	for _, sp := range l.sessions[0].m.Spawns {
+		if d := math.Hypot(sp.Pos.X-st.Self.Pos[0], sp.Pos.Y-st.Self.Pos[1]); d < best {
+			best, yaw = d, sp.Yaw
+		}
+	}
+	if st.Place.Count != 1 || best > 0.1 || math.Abs(st.Place.Yaw-yaw) > 1e-6 {
+		t.Errorf("after the spawn at %v (%.2f m from a spawn facing %.3f): placement %+v", st.Self.Pos, best, yaw, st.Place)
+	}
+	if err := l.sessions[0].ReportSBC(); err != ErrNoHit {
+		t.Errorf("report with no hit on the player: %v, want %v", err, ErrNoHit)
+	}
+	if st := l.sessions[0].State(l.now); st.Reports != 0 {
+		t.Errorf("%d reports sent, want none", st.Reports)
+	}
+	l.s.Place(st.ID, geom.Vec3{X: 3, Y: 7.5}, 1)
+	l.run(300*time.Millisecond, func(int) Input { return Input{Yaw: 2} })
+	if st := l.sessions[0].State(l.now); st.Place.Count != 2 {
+		t.Errorf("after a teleport: placement %+v, want the second", st.Place)
 	}
 }

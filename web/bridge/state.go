@@ -64,6 +64,14 @@ type State struct {
 	Killer      int          `json:"killer"`
 	// Reports counts the SBC reports sent.
 	Reports int `json:"reports"`
+	// Loadout names the weapons of the loadout, by slot (keys 1, 2, ...).
+	Loadout []string `json:"loadout"`
+	// Place is the local player's newest placement (spawn, respawn,
+	// teleport): the view the page takes when its count changes.
+	Place Placement `json:"place"`
+	// RespawnMs is the server's delay from death to respawn (its
+	// default: the server does not send it).
+	RespawnMs float64 `json:"respawnMs"`
 }
 
 // Player is one player as drawn.
@@ -130,6 +138,9 @@ type Net struct {
 	// between where the client predicted itself for the newest command
 	// the server executed and where the server put it.
 	PredictionErrorM float64 `json:"predictionErrorM"`
+	// InterpMs is the interpolation delay in force: how far behind the
+	// server's present remote players are drawn.
+	InterpMs float64 `json:"interpMs"`
 	// RTTSamples are the latest round-trip estimates in ms, one per
 	// snapshot, oldest first: the page's sparkline.
 	RTTSamples []float64 `json:"rttSamples"`
@@ -226,6 +237,7 @@ func (s *Session) state(now time.Duration, all bool) State {
 	st.Net.JitterMs = jitter(st.Net.RTTSamples)
 	if c.Phase() == client.Connected {
 		st.Net.BufferMs, st.Net.ExtrapolatedMs = s.graph.buffer(c.ViewTime(now), c.TickDuration())
+		st.Net.InterpMs = float64(c.ServerTime(now)-c.ViewTime(now)) / float64(time.Millisecond)
 	}
 	if td := c.TickDuration(); td > 0 {
 		st.Net.TickRate = int(time.Second / td)
@@ -251,6 +263,11 @@ func (s *Session) state(now time.Duration, all bool) State {
 	}
 	st.Net.PredictionErrorM = s.predErr
 	st.Killer, st.Reports = s.killer, cs.Reports
+	st.Place, st.RespawnMs = s.place, float64(RespawnDelay/time.Millisecond)
+	st.Loadout = make([]string, len(s.weapons))
+	for i, w := range s.weapons {
+		st.Loadout[i] = w.Name
+	}
 	if st.Players == nil {
 		st.Players = []Player{}
 	}
@@ -286,6 +303,11 @@ func (s *Session) teams() [wire.MaxEntities]int {
 	return t
 }
 
+// RespawnDelay is the server's default delay from death to respawn
+// (server.Config.RespawnDelay), which lagkit serve and studies keep: the
+// page's respawn countdown.
+const RespawnDelay = 3 * time.Second
+
 // killWait is how long a death waits for the scoreboard to name its
 // killer, and a rise in someone's kills for the death it belongs to: the
 // server sends the dead flag and the scoreboard in different snapshots.
@@ -303,6 +325,7 @@ type pending struct {
 func (s *Session) collect(now time.Duration) {
 	c := s.c
 	for _, h := range c.Hits() {
+		s.hurt = true
 		s.event(Event{Kind: "hurt", Other: h.Shooter, Part: h.Part.String(), Damage: int(h.Damage), SBC: h.SBC})
 	}
 	for _, r := range c.Confirms() {

@@ -9,7 +9,8 @@
 // {"step": "done", ...} with what the pages showed. Any console or page
 // error fails the run; the Go test judges the numbers.
 //
-// Usage: PLAYWRIGHT_CORE=URL node duel.mjs BASE_URL OUT_DIR
+// Usage: PLAYWRIGHT_CORE=URL node duel.mjs BASE_URL OUT_DIR [NEAR_QUERY]
+// (NEAR_QUERY is added to the target page's query, such as &worker=0)
 // (stdin: the line "placed" once the players are placed, and any line
 // once the test has read the server's account after "done")
 import { createInterface } from 'node:readline';
@@ -17,7 +18,7 @@ import { join } from 'node:path';
 
 import { args, launch, run, sleep } from './launch.mjs';
 
-const [base, outDir] = args('duel.mjs', 'BASE_URL OUT_DIR', 2);
+const [base, outDir, nearQuery = ''] = args('duel.mjs', 'BASE_URL OUT_DIR [NEAR_QUERY]', 2);
 const lines = createInterface({ input: process.stdin });
 const nextLine = () => new Promise((resolve) => lines.once('line', resolve));
 const problems = [];
@@ -48,8 +49,8 @@ async function connected(page, name) {
 }
 
 await run(browser, problems, async () => {
-  const near = await open('near', '');
-  const far = await open('far', '&rewind=1');
+  const near = await open('near', nearQuery);
+  const far = await open('far', '&rewind=1&impacts=1');
   const [n0, f0] = [await connected(near, 'near'), await connected(far, 'far')];
   console.log(JSON.stringify({ step: 'connected', near: n0.id, far: f0.id }));
   if ((await nextLine()) !== 'placed') throw new Error('the test did not place the players');
@@ -68,7 +69,7 @@ await run(browser, problems, async () => {
 
   // The target strafes slowly to and fro; the far page aims at its drawn
   // torso and fires until it dies.
-  let nearHealthMin = 100, deathCam = false, killer = -1;
+  let nearHealthMin = 100, deathCam = false, killer = -1, dead = null;
   let side = 0.35, flipped = 0;
   const t0 = Date.now();
   while (Date.now() - t0 < 10000) {
@@ -90,25 +91,52 @@ await run(browser, problems, async () => {
       nearHealthMin = 0;
       deathCam = ns.deathCam;
       killer = ns.killer;
-      if (deathCam) break;
+      if (deathCam) {
+        const k = ns.players.find((q) => q.id === ns.killer);
+        dead = { view: ns.deathView, killerPos: k?.pos ?? null, respawnText: ns.respawnText, ammoShown: ns.ammoShown, respawnIn: ns.respawnIn };
+        break;
+      }
     }
     await sleep(80);
   }
   await far.evaluate(() => window.lagkit.input({ fire: false }));
 
-  // The target reports the last hit as behind cover.
+  // The target reports the last hit as behind cover, then again.
   await near.keyboard.press('KeyB');
   for (let i = 0; i < 30 && (await state(near)).reports < 1; i++) await sleep(100);
+  await near.keyboard.press('KeyB');
+  await sleep(300);
   const ns = await state(near);
   const reports = ns.reports;
+  const reportNotes = ns.notes;
   // The newest hit on the target as its page heard of it (the server
   // shows both ends of a hit).
   const nearLastShot = ns.rewindView.last?.shotTick ?? -1;
 
   // The far page's rewind view of its last hit, then the same view
   // without it, and the net graph.
+  // The history holds its shots, hits and misses: the keys step back
+  // (older, [) to its last hit, and through the rest.
+  await sleep(300);
+  const history = [];
+  st = await state(far);
+  for (let i = 0; i < st.rewindView.mine; i++) {
+    const l = st.rewindView.last;
+    history.push({ back: st.rewindView.back, tick: l.shotTick, outcome: l.outcome, victim: l.victim });
+    await far.keyboard.press('BracketLeft');
+    await sleep(50);
+    st = await state(far);
+  }
+  const hitBack = history.find((h) => h.outcome !== 'miss')?.back ?? 0;
+  await far.evaluate(() => window.lagkit.rewindStep(-99));
+  await far.evaluate((n) => window.lagkit.rewindStep(n), hitBack);
   await sleep(300);
   st = await state(far);
+  // A miss known late may have come in meanwhile: step on to a hit.
+  for (let i = 0; i < 16 && st.rewindView.last?.outcome === 'miss'; i++) {
+    await far.evaluate(() => window.lagkit.rewindStep(1));
+    st = await state(far);
+  }
   const rw = st.rewindView;
   const panelText = await far.evaluate(() => document.getElementById('rewind').textContent);
   const rewindShot = join(outDir, 'browser-rewind.png');
@@ -120,6 +148,16 @@ await run(browser, problems, async () => {
   const netShot = join(outDir, 'browser-netgraph.png');
   await far.locator('#netbox').screenshot({ path: netShot });
 
+  // The target's rewind view of the hit on it, once it has respawned:
+  // drawn in the inset from behind the shooter.
+  for (let i = 0; i < 60 && (await state(near)).self.dead; i++) await sleep(100);
+  await near.evaluate(() => { window.lagkit.rewindView(true); window.lagkit.rewindList('onMe'); });
+  await sleep(400);
+  const hitOnYou = (await state(near)).rewindView;
+  const hitShot = join(outDir, 'browser-hit-on-you.png');
+  await near.screenshot({ path: hitShot });
+  await near.evaluate(() => window.lagkit.rewindView(false));
+
   const hits = st.recentEvents.filter((e) => e.kind === 'hit').length;
   const last = rw.last ?? {};
   console.log(JSON.stringify({
@@ -128,6 +166,7 @@ await run(browser, problems, async () => {
     rewindMs: last.rewindMs ?? 0, rollbackM: last.rollbackM ?? 0, seenOffM: last.seenOffM ?? -1,
     reports, nearLastShot, deathCam, killer, farRttMs: st.net.rttMs, nearRttMs: (await state(near)).net.rttMs, panelText,
     rewindShot, plainShot, netShot, farCorrections: st.net.corrections,
+    dead, reportNotes, hitOnYou, hitShot, history, impacts: st.lens.impactsDrawn, sound: st.sound, nearSound: (await state(near)).sound,
   }));
   // The test reads the server's account while the pages are still in.
   await nextLine();

@@ -29,6 +29,8 @@ export async function launch() {
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-unsafe-swiftshader',
+      // The page's sounds play without a click first.
+      '--autoplay-policy=no-user-gesture-required',
       // The page comes over HTTPS with a self-signed certificate; its
       // WebTransport session is pinned by the certificate's hash instead.
       '--ignore-certificate-errors'],

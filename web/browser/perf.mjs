@@ -22,6 +22,9 @@ await run(browser, problems, async () => {
     await sleep(100);
   }
   if (st?.phase !== 'connected') throw new Error(`not connected after 60 s: ${st?.phase}`);
+  // Playing: the menu closed, with the researcher's lens on (the net
+  // graph is by default; the impacts too).
+  await page.evaluate(() => { window.lagkit.menu(false); window.lagkit.lens({ netgraph: true, impacts: true }); });
   await sleep(5000);
   await page.evaluate(() => window.lagkit.perf());
   const samples = [];
@@ -35,6 +38,7 @@ await run(browser, problems, async () => {
   const mean = (k) => samples.reduce((a, s) => a + s[k] * s.frames, 0) / Math.max(1, frames);
   console.log(JSON.stringify({
     frames, fps: frames / 10, players,
-    stepMs: mean('stepMs'), stateMs: mean('stateMs'), drawMs: mean('drawMs'), frameMs: mean('frameMs'),
+    stepMs: mean('stepMs'), stateMs: mean('stateMs'), drawMs: mean('drawMs'), renderMs: mean('renderMs'), infoMs: mean('infoMs'),
+    frameMs: mean('frameMs'),
   }));
 });

@@ -19,6 +19,7 @@ const problems = [];
 const browser = await launch();
 
 async function play(query, shoot) {
+  let labels = null;
   const page = await browser.newPage({ viewport: { width: 960, height: 540 } });
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`${query || 'default'}: console error: ${msg.text()}`);
@@ -63,6 +64,7 @@ async function play(query, shoot) {
     }
     await sleep(500);
     await page.screenshot({ path: screenshotPath });
+    labels = await page.evaluate(() => [...document.querySelectorAll('#labels .label')].filter((l) => l.style.display !== 'none').map((l) => l.textContent));
     st = await state();
   }
   const net = st.net;
@@ -88,7 +90,7 @@ async function play(query, shoot) {
     snapshots: net.snapshots, snapshotRate: net.snapshotRate, tickRate: net.tickRate,
     corrections: net.corrections, malformed: net.malformed, rttMs: net.rttMs,
     loss: net.loss, jitterMs: net.jitterMs, bufferMs: net.bufferMs, bytesIn: net.bytesIn, bytesOut: net.bytesOut,
-    rttSamples: net.rttSamples.length, sparkPixels, minimapPixels, boardRows,
+    rttSamples: net.rttSamples.length, labels, sparkPixels, minimapPixels, boardRows,
     players: st.players.length, frames: st.frames, health: st.self.health, weapon: st.weapon, commands: net.commands,
     // The automation fields of window.lagkit.state(), as read now.
     api: Object.fromEntries(['connected', 'transport', 'tick', 'rtt_ms', 'pos', 'yaw', 'pitch', 'health', 'team', 'alive',

@@ -41,10 +41,13 @@ export interface Core {
   // pull returns what to draw at now, or null when nothing is known yet.
   // The packed frame it returns is valid until the next pull.
   pull(now: number): Pulled | null;
-  // reportSBC sends the "shot behind cover" report: '' or why not.
-  reportSBC(): string;
+  // reportSBC sends the "shot behind cover" report: '' or why not, as
+  // the core answered.
+  reportSBC(): Promise<string>;
   linkKind(): string;
   close(reason: string): void;
+  // stop ends the core for good: its link, and its worker.
+  stop(reason: string): void;
   // stepMs returns the time spent in the core's step and ticks since the
   // last call.
   stepMs(): number;
@@ -190,7 +193,9 @@ export class LocalCore implements Core {
     return p;
   }
 
-  reportSBC(): string {
+  reportSBC(): Promise<string> { return Promise.resolve(this.report()); }
+
+  report(): string {
     if (!this.session) return 'not started';
     const err = this.session.reportSBC();
     this.flush();
@@ -199,6 +204,12 @@ export class LocalCore implements Core {
 
   linkKind(): string { return this.link?.kind ?? ''; }
   close(reason: string): void { this.link?.close(reason); }
+
+  stop(reason: string): void {
+    if (this.session) this.session.disconnect(reason);
+    this.flush();
+    this.close(reason);
+  }
 
   stepMs(): number {
     const s = this.step;
@@ -212,12 +223,13 @@ type ToWorker =
   | { t: 'start'; o: CoreOptions }
   | { t: 'input'; input: Input }
   | { t: 'state' }
-  | { t: 'report' }
+  | { t: 'report'; id: number }
   | { t: 'close'; reason: string };
 type FromWorker =
   | { t: 'started'; error?: string }
   | { t: 'state'; packed: ArrayBuffer | null; infos: string[]; link: string; stepMs: number }
-  | { t: 'closed'; reason: string };
+  | { t: 'closed'; reason: string }
+  | { t: 'reported'; id: number; err: string };
 
 // WorkerCore runs the core in a Web Worker started from the page's own
 // script (scriptURL), which runs runWorker there.
@@ -231,6 +243,8 @@ export class WorkerCore implements Core {
   private asked = false;
   onClosed: (reason: string) => void = () => {};
   private started: ((error?: string) => void) | null = null;
+  private reports = new Map<number, (err: string) => void>();
+  private nreports = 0;
 
   constructor(scriptURL: string) {
     this.w = new Worker(scriptURL, { type: 'module' });
@@ -246,6 +260,7 @@ export class WorkerCore implements Core {
           this.asked = false;
           break;
         case 'closed': this.onClosed(m.reason); break;
+        case 'reported': this.reports.get(m.id)?.(m.err); this.reports.delete(m.id); break;
       }
     };
     this.w.onerror = (e) => console.error(`lagkit worker: ${e.message}`);
@@ -282,13 +297,25 @@ export class WorkerCore implements Core {
     return this.pulled;
   }
 
-  reportSBC(): string {
-    this.post({ t: 'report' });
-    return '';
+  // reportSBC asks the worker's core and resolves to its answer.
+  reportSBC(): Promise<string> {
+    const id = ++this.nreports;
+    return new Promise((resolve) => {
+      this.reports.set(id, resolve);
+      this.post({ t: 'report', id });
+    });
   }
 
   linkKind(): string { return this.link; }
   close(reason: string): void { this.post({ t: 'close', reason }); }
+
+  stop(reason: string): void {
+    this.close(reason);
+    // The close goes out before the worker ends.
+    setTimeout(() => this.w.terminate(), 200);
+    for (const r of this.reports.values()) r('not connected');
+    this.reports.clear();
+  }
 
   stepMs(): number {
     const s = this.step;
@@ -330,8 +357,8 @@ export function runWorker(): void {
         (self as any).postMessage(m, packed ? [packed] : []);
         break;
       }
-      case 'report': core.reportSBC(); break;
-      case 'close': core.close(m.reason); break;
+      case 'report': post({ t: 'reported', id: m.id, err: core.report() }); break;
+      case 'close': core.stop(m.reason); break;
     }
   };
 }

@@ -47,7 +47,15 @@ export class Effects {
     return g;
   }
 
-  private addParts(parts: Part[], colour: number): void {
+  // rewindLayer is the camera layer the rewind view is drawn on: the
+  // first-person camera shows it for the player's own shots, the inset's
+  // vantage for shots on the player.
+  static readonly rewindLayer = 1;
+
+  // addParts draws parts as wireframes in colour, over those of a lower
+  // order: the tested hitboxes over the seen ones, which they often
+  // cover to the centimetre.
+  private addParts(parts: Part[], colour: number, order: number): void {
     const up = new THREE.Vector3(0, 1, 0);
     for (const p of parts) {
       const a = new THREE.Vector3(...p.a), b = new THREE.Vector3(...p.b);
@@ -56,7 +64,8 @@ export class Effects {
       const mesh = new THREE.Mesh(this.capsule(p.r, len), this.wireMaterial(colour));
       mesh.position.copy(a).add(b).multiplyScalar(0.5);
       if (len > 1e-6) mesh.quaternion.setFromUnitVectors(up, axis.normalize());
-      mesh.renderOrder = 10;
+      mesh.renderOrder = order;
+      mesh.layers.set(Effects.rewindLayer);
       this.rewindGroup.add(mesh);
     }
   }
@@ -68,14 +77,25 @@ export class Effects {
     this.rewindGroup.clear();
     this.shown = want;
     if (!want) return;
-    this.addParts(want.now, rewindColours.now);
-    this.addParts(want.seen, rewindColours.seen);
-    this.addParts(want.tested, rewindColours.tested);
+    this.addParts(want.now, rewindColours.now, 10);
+    this.addParts(want.seen, rewindColours.seen, 11);
+    this.addParts(want.tested, rewindColours.tested, 12);
     const line = new THREE.Line(
       new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(...want.eye), new THREE.Vector3(...want.impact)]),
       new THREE.LineBasicMaterial({ color: rewindColours.tested, depthTest: false }));
-    line.renderOrder = 10;
+    line.renderOrder = 13;
+    line.layers.set(Effects.rewindLayer);
     this.rewindGroup.add(line);
+  }
+
+  // clearance is how close the shown rewind's wireframes and shot line
+  // come to p, in metres (Infinity when none is shown).
+  clearance(p: Vec3): number {
+    const r = this.shown;
+    if (!r) return Infinity;
+    let d = segmentDistance(p, r.eye, r.impact);
+    for (const part of [...r.now, ...r.seen, ...r.tested]) d = Math.min(d, segmentDistance(p, part.a, part.b) - part.r);
+    return Math.max(0, d);
   }
 
   private fade(obj: THREE.Object3D, mat: THREE.Material & { opacity: number }, life: number, now: number): void {
@@ -87,7 +107,8 @@ export class Effects {
   private drop(f: Fading): void {
     this.scene.remove(f.obj);
     f.mat.dispose();
-    if ((f.obj as THREE.Line).geometry !== this.blastGeom) (f.obj as THREE.Line).geometry?.dispose();
+    const g = (f.obj as THREE.Line).geometry;
+    if (g !== this.blastGeom && g !== this.flashGeom && g !== this.impactGeom) g?.dispose();
   }
 
   addTracers(ts: Tracer[], now: number): void {
@@ -102,6 +123,51 @@ export class Effects {
       this.fade(new THREE.Line(new THREE.BufferGeometry().setFromPoints([from, to]), mat), mat, t.kind === 'own' ? 180 : hit ? 500 : 250, now);
     }
   }
+
+  // impactsOn is whether impacts are drawn, as Source's cl_showimpacts
+  // draws them: a small red box where this page saw each of its shots
+  // land, and a blue one where the server judged a hit, for 4 s.
+  impactsOn = new URLSearchParams(location.search).get('impacts') === '1';
+  impactCount = 0;
+  private impactGeom = new THREE.BoxGeometry(0.08, 0.08, 0.08);
+  private impactMats = [0xff3030, 0x3070ff].map((c) => new THREE.MeshBasicMaterial({ color: c, depthTest: false, transparent: true }));
+
+  addImpacts(ts: Tracer[], rs: Rewind[], now: number): void {
+    if (!this.impactsOn) return;
+    const box = (p: Vec3, server: boolean) => {
+      const mat = this.impactMats[server ? 1 : 0].clone();
+      const m = new THREE.Mesh(this.impactGeom, mat);
+      m.position.set(...p);
+      m.renderOrder = 11;
+      this.fade(m, mat, 4000, now);
+      this.impactCount++;
+    };
+    for (const t of ts) if (t.kind === 'own') box(t.to, false);
+    for (const r of rs) if (r.mine) box(r.impact, true);
+  }
+
+  // muzzle flashes another player's shot, fired from toward to.
+  // The flashes are a few meshes reused, shown for 70 ms each: 63 bots
+  // firing allocate nothing.
+  muzzle(from: Vec3, to: Vec3, now: number): void {
+    if (this.flashes.length === 0) {
+      const mat = new THREE.MeshBasicMaterial({ color: 0xffe9a0 });
+      for (let i = 0; i < 8; i++) {
+        const m = new THREE.Mesh(this.flashGeom, mat);
+        m.visible = false;
+        this.scene.add(m);
+        this.flashes.push({ m, until: 0 });
+      }
+    }
+    const f = this.flashes[this.nextFlash++ % this.flashes.length];
+    const a = new THREE.Vector3(...from), b = new THREE.Vector3(...to);
+    f.m.position.copy(a.lerp(b, Math.min(0.5, 0.6 / Math.max(0.6, a.distanceTo(b)))));
+    f.m.visible = true;
+    f.until = now + 70;
+  }
+  private flashGeom = new THREE.SphereGeometry(0.14, 6, 4);
+  private flashes: { m: THREE.Mesh; until: number }[] = [];
+  private nextFlash = 0;
 
   addExplosions(es: Explosion[], now: number): void {
     for (const e of es) {
@@ -136,6 +202,7 @@ export class Effects {
 
   // update fades tracers and explosions; explosions also grow.
   update(now: number): void {
+    for (const f of this.flashes) if (f.m.visible && now >= f.until) f.m.visible = false;
     this.fading = this.fading.filter((f) => {
       const age = (now - f.born) / f.life;
       if (age >= 1) {
@@ -146,4 +213,26 @@ export class Effects {
       return true;
     });
   }
+}
+
+// segmentDistance is the distance from p to the segment from a to b.
+export function segmentDistance(p: Vec3, a: Vec3, b: Vec3): number {
+  const ab = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], ap = [p[0] - a[0], p[1] - a[1], p[2] - a[2]];
+  const len2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
+  const t = len2 > 0 ? Math.max(0, Math.min(1, (ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / len2)) : 0;
+  return Math.hypot(ap[0] - t * ab[0], ap[1] - t * ab[1], ap[2] - t * ab[2]);
+}
+
+// vantage is where the rewind view of a hit on the player is seen from:
+// behind the shooter's eye and a little above it, looking along the shot
+// to the impact, so that the player's own rewound hitboxes stand in front
+// of the camera rather than around it.
+export function vantage(r: Rewind): { pos: Vec3; target: Vec3 } {
+  const d = [r.impact[0] - r.eye[0], r.impact[1] - r.eye[1], r.impact[2] - r.eye[2]];
+  const len = Math.max(1e-6, Math.hypot(d[0], d[1], d[2]));
+  const back = 1.5;
+  return {
+    pos: [r.eye[0] - (d[0] / len) * back, r.eye[1] - (d[1] / len) * back, r.eye[2] - (d[2] / len) * back + 0.5],
+    target: r.impact,
+  };
 }

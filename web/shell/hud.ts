@@ -11,12 +11,43 @@ const $ = (id: string) => document.getElementById(id)!;
 
 interface FeedLine { text: string; until: number }
 
+// teamNames label the teams in the HUD and the scoreboard, in their
+// colours (.team0, .team1).
+export const teamNames = ['Red', 'Blue'];
+
+function clock(s: number): string {
+  return `${Math.floor(s / 60)}:${String(Math.floor(s % 60)).padStart(2, '0')}`;
+}
+
+function escapeHTML(s: string): string {
+  return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]!));
+}
+
 export class Hud {
+  // name is the local player's name.
+  name = 'you';
+  // samples are the net graph's, oldest first; fps and frameMs the
+  // page's frame rate and time per frame, as the page last measured.
+  samples: Sample[] = [];
+  fps = 0;
+  frameMs = 0;
+  graphOn = true;
+  private chartAt = 0;
+  private netAt = 0;
+  private lastCmds: { n: number; at: number } | null = null;
+  private cmdRate = 0;
+
+  // netGraph shows or hides the net graph.
+  netGraph(on: boolean): void {
+    this.graphOn = on;
+    $('netbox').style.display = on ? '' : 'none';
+  }
   private feed: FeedLine[] = [];
   private feedShown = '';
   private hitUntil = 0;
   private hitShown = false;
-  private rewindShown: { r: Rewind | null; on: boolean } | null = null;
+  private rewindShown: { r: Rewind | null; on: boolean; list: string; back: number; n: number } | null = null;
+  private deadShown = '';
   private boardShown: { st: CoreState; shown: boolean } | null = null;
 
   status(text: string): void { $('status').textContent = text; }
@@ -29,21 +60,35 @@ export class Hud {
 
   // rewind writes the rewind view's panel: what the server did with the
   // hit drawn, in the colours of its wireframes.
-  rewind(r: Rewind | null, on: boolean): void {
-    if (this.rewindShown?.r === r && this.rewindShown.on === on) return;
-    this.rewindShown = { r, on };
+  // list is the history shown (mine: the player's shots, onMe: shots on
+  // it), back how far from its newest.
+  rewind(r: Rewind | null, on: boolean, list: 'mine' | 'onMe', back: number, history: { mine: Rewind[]; onMe: Rewind[] }): void {
+    const n = history.mine.length * 100 + history.onMe.length;
+    const sh = this.rewindShown;
+    if (sh && sh.r === r && sh.on === on && sh.list === list && sh.back === back && sh.n === n) return;
+    this.rewindShown = { r, on, list, back, n };
     const el = $('rewind');
     el.style.display = on ? 'block' : 'none';
     if (!on) return;
+    const l = history[list];
+    const which = list === 'mine' ? 'your shots' : 'shots on you';
+    const pos = l.length > 0 ? `${which} ${l.length - back}/${l.length}` : `${which}: none yet`;
     if (!r) {
-      el.innerHTML = 'rewind view (V): no hit yet';
+      el.innerHTML = `rewind view · ${pos} · [ ] older/newer · \\ yours/on you`;
       return;
     }
     const c = (n: number) => '#' + n.toString(16).padStart(6, '0');
-    const who = r.mine ? `your shot on #${r.victim}` : `#${r.shooter}'s shot on you`;
-    el.innerHTML =
-      `<b>rewind view</b> · ${who} · ${r.part} · ${r.outcome}<br>` +
-      `rewound ${r.rewindMs.toFixed(0)} ms · rollback ${r.rollbackM.toFixed(2)} m<br>` +
+    const head = `<b>rewind view</b> · ${pos} · tick ${r.shotTick} · [ ] older/newer, \\ yours/on you<br>`;
+    if (r.outcome === 'miss') {
+      el.innerHTML = head +
+        `your shot · <b>miss</b>${r.victim >= 0 ? ` near #${r.victim}` : ''} (the server sends no account of misses)<br>` +
+        `<span style="color:${c(rewindColours.tested)}">— the shot</span> ` +
+        (r.victim >= 0 ? `<span style="color:${c(rewindColours.seen)}">■ #${r.victim} as you saw it</span>` : '');
+      return;
+    }
+    const who = r.mine ? `your shot on #${r.victim}` : `#${r.shooter}'s shot on you (inset: from behind #${r.shooter})`;
+    el.innerHTML = head +
+      `${who} · ${r.part} · ${r.outcome} · rewound ${r.rewindMs.toFixed(0)} ms · rollback ${r.rollbackM.toFixed(2)} m<br>` +
       `<span style="color:${c(rewindColours.tested)}">■ tested by the server</span> ` +
       (r.mine ? `<span style="color:${c(rewindColours.seen)}">■ seen when fired${r.seenOffM >= 0 ? ` (${(r.seenOffM * 100).toFixed(0)} cm off)` : ''}</span> ` : '') +
       `<span style="color:${c(rewindColours.now)}">■ ${r.mine ? 'target' : 'you'} when judged</span>`;
@@ -58,42 +103,113 @@ export class Hud {
     el.style.display = shown ? 'block' : 'none';
     if (!shown) return;
     const head = `<tr><th>player</th><th>team</th><th>kills</th><th>deaths</th>${st.pingColumn ? '<th>ping</th>' : ''}</tr>`;
-    const rows = st.score.rows.map((r) =>
-      `<tr class="team${r.team}"><td>#${r.id}${r.id === st.id ? ' (you)' : ''}</td><td>${r.team}</td><td>${r.kills}</td><td>${r.deaths}</td>` +
-      `${st.pingColumn ? `<td>${r.pingMs}</td>` : ''}</tr>`).join('');
-    el.innerHTML = `<table>${head}${rows}</table>`;
+    const rows = [...st.score.rows].sort((x, y) => x.team - y.team || y.kills - x.kills || x.deaths - y.deaths).map((r) =>
+      `<tr class="team${r.team}"><td>${r.id === st.id ? `${escapeHTML(this.name)} (you)` : `player #${r.id}`}</td><td>${teamNames[r.team] ?? r.team}</td><td>${r.kills}</td><td>${r.deaths}</td>` +
+      `${st.pingColumn ? `<td>${r.pingMs} ms</td>` : ''}</tr>`).join('');
+    const left = st.score.timeLeft > 0 ? ` · ${clock(st.score.timeLeft)} left` : '';
+    el.innerHTML = `<div class="board-head">${st.mode ?? ''} · ${st.map}${left}</div><table>${head}${rows}</table>`;
   }
 
   // update writes what a new info says; shooterAt(id) is where player id
   // stands now ([x, y]), or null.
-  update(st: CoreState, link: string, shooterAt: (id: number) => [number, number] | null): void {
+  // html sets element id's HTML when it changed: DOM writes at every
+  // info would cost a style pass each.
+  private written = new Map<string, string>();
+  private html(id: string, html: string): void {
+    if (this.written.get(id) === html) return;
+    this.written.set(id, html);
+    $(id).innerHTML = html;
+  }
+
+  // dead shows the respawn countdown while dead, and hides the ammunition.
+  dead(dead: boolean, respawnIn: number): void {
+    const text = dead ? (respawnIn > 0 ? `respawn in ${Math.ceil(respawnIn)}` : 'respawning…') : '';
+    if (text === this.deadShown) return;
+    this.deadShown = text;
+    $('respawn').textContent = text;
+    if (dead) this.html('ammo', '');
+  }
+
+  update(st: CoreState, link: string, lost: boolean, shooterAt: (id: number) => [number, number] | null): void {
     const now = performance.now();
     for (const e of st.events) this.event(st, e, now, shooterAt);
     const self = st.self;
-    const team = `<span class="team${st.team}">team ${st.team}</span>`;
+    const team = `<span class="team${st.team}">${teamNames[st.team] ?? 'team ' + st.team}</span>`;
     const killer = self.dead && st.killer >= 0 ? ` · killed by ${st.killer === st.id ? 'yourself' : '#' + st.killer}` : '';
-    $('vitals').innerHTML = self.dead ? `${team} · dead${killer}` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`;
-    $('ammo').textContent = `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`;
+    this.html('vitals', self.dead ? `${team} · dead${killer}` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`);
+    this.html('ammo', self.dead ? '' : `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`);
     // The server paused the game: nobody moves until it resumes.
-    $('paused').style.display = st.paused ? 'block' : 'none';
+    this.html('paused', st.paused ? 'PAUSED' : '');
     const [a, b] = st.score.teams;
-    $('score').innerHTML = `<span class="team0">${a}</span> : <span class="team1">${b}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`;
+    const left = st.score.timeLeft > 0 ? `${clock(st.score.timeLeft)}  ·  ` : '';
+    this.html('score', `${left}<span class="team0">${teamNames[0]} ${a}</span> : <span class="team1">${b} ${teamNames[1]}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`);
     const n = st.net;
-    $('net').textContent =
-      `${link || '-'} ${st.phase}${st.id >= 0 ? ' #' + st.id : ''}\n` +
-      `rtt  ${n.rttMs.toFixed(1)} ms  jit ${n.jitterMs.toFixed(1)}\n` +
-      `loss ${(n.loss * 100).toFixed(1)} %\n` +
-      `buf  ${n.bufferMs.toFixed(0)} ms  ext ${n.extrapolatedMs.toFixed(0)}\n` +
-      `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz\n` +
-      `in ${(n.bytesIn / 1024).toFixed(1)} KB/s out ${(n.bytesOut / 1024).toFixed(1)}\n` +
-      `corr ${n.corrections}  bad ${n.malformed}\n` +
+    const now2 = performance.now();
+    if (!this.lastCmds || n.commands < this.lastCmds.n) this.lastCmds = { n: n.commands, at: now2 };
+    if (now2 - this.lastCmds.at >= 1000) {
+      this.cmdRate = (n.commands - this.lastCmds.n) / ((now2 - this.lastCmds.at) / 1000);
+      this.lastCmds = { n: n.commands, at: now2 };
+    }
+    this.netLink = link || '-';
+    this.netID = st.id >= 0 ? ` #${st.id}` : '';
+    this.netPhase = st.phase;
+    this.netRest =
+      `  ${this.fps.toFixed(0)} fps ${this.frameMs.toFixed(1)} ms\n` +
+      `rtt  ${n.rttMs.toFixed(1)} ms  jitter ${n.jitterMs.toFixed(1)}\n` +
+      `loss in ${(n.loss * 100).toFixed(1)} %  out -\n` +
+      `buf  ${n.bufferMs.toFixed(0)} ms  extrap ${n.extrapolatedMs.toFixed(0)}\n` +
+      `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz  cmd ${Math.round(this.cmdRate)}/s\n` +
+      `in ${(n.bytesIn / 1024).toFixed(1)} KB/s  out ${(n.bytesOut / 1024).toFixed(1)}\n` +
+      `corr ${n.corrections} (${(n.predictionErrorM * 100).toFixed(1)} cm)  bad ${n.malformed}\n` +
+      `${st.display} · interp ${n.interpMs.toFixed(0)} ms${st.prediction ? '' : ' · no prediction'}\n` +
       `players ${st.score.rows.length}`;
-    sparkline($('rtt') as HTMLCanvasElement, n.rttSamples ?? []);
+    const text = this.netLine(lost);
+    if (this.graphOn && now2 - this.netAt >= 250) {
+      this.netAt = now2;
+      $('net').textContent = text;
+    }
+    this.samples.push({ t: now2, frameMs: this.frameMs, rttMs: n.rttMs, jitterMs: n.jitterMs, bufferMs: n.bufferMs, extrapolatedMs: n.extrapolatedMs });
+    while (this.samples.length > 0 && now2 - this.samples[0].t > graphSeconds * 1000) this.samples.shift();
+    // Redrawn twice a second: text on a canvas is dear under software
+    // rendering.
+    if (this.graphOn && now2 - this.chartAt >= 500) {
+      this.chartAt = now2;
+      chart($('rtt') as HTMLCanvasElement, this.samples, now2);
+    }
     if (st.phase === 'closed' && st.reason && !st.serverMap) this.status(st.reason);
   }
 
+  // netLine is the net graph's text with the link's state: the phase,
+  // or "connection lost".
+  private netLink = '';
+  private netID = '';
+  private netPhase = '';
+  private netRest = '';
+  private netLine(lost: boolean): string {
+    return `${this.netLink} ${lost ? 'connection lost' : this.netPhase}${this.netID}${this.netRest}`;
+  }
+
+  // lost says at once, in the net graph, that the connection is lost
+  // (or back): no info may come to say it.
+  lost(lost: boolean): void {
+    if (this.netLink && this.graphOn) $('net').textContent = this.netLine(lost);
+  }
+
+  // flash shows the player's muzzle flash from now for a few frames and
+  // returns the instant it did.
+  flash(now: number): number {
+    this.flashUntil = now + 60;
+    $('flash').classList.add('on');
+    return performance.now();
+  }
+  private flashUntil = 0;
+
   // tick runs every frame: the hit marker and the feed's expiry.
   tick(now: number): void {
+    if (this.flashUntil > 0 && now >= this.flashUntil) {
+      this.flashUntil = 0;
+      $('flash').classList.remove('on');
+    }
     const hit = now < this.hitUntil;
     if (hit !== this.hitShown) {
       this.hitShown = hit;
@@ -143,22 +259,65 @@ export class Hud {
   }
 }
 
-// sparkline draws the round-trip samples, scaled to their own maximum, so
-// spikes stand out at any base latency.
-function sparkline(c: HTMLCanvasElement, ms: number[]): void {
+// Series are the net graph's lines, in ms, over the last graphSeconds:
+// the page's frame time, the round trip and its jitter, the
+// interpolation buffer and the time extrapolated past it.
+export const series = [
+  { key: 'frameMs', label: 'frame', colour: '#ffffff' },
+  { key: 'rttMs', label: 'rtt', colour: '#7fd67f' },
+  { key: 'jitterMs', label: 'jitter', colour: '#ffd84a' },
+  { key: 'bufferMs', label: 'buffer', colour: '#4ad2ff' },
+  { key: 'extrapolatedMs', label: 'extrap', colour: '#ff6060' },
+] as const;
+export type Sample = Record<(typeof series)[number]['key'], number> & { t: number };
+export const graphSeconds = 10;
+
+// chart draws the net graph's samples (oldest first) with labelled
+// axes: time in seconds back along the bottom, ms up the left, scaled to
+// the largest value shown (at least 20 ms), and a legend.
+export function chart(c: HTMLCanvasElement, samples: Sample[], now: number): void {
   const g = c.getContext('2d');
   if (!g) return;
-  g.clearRect(0, 0, c.width, c.height);
-  g.fillStyle = '#0008';
-  g.fillRect(0, 0, c.width, c.height);
-  if (ms.length < 2) return;
-  const top = Math.max(1, ...ms) * 1.1;
-  g.strokeStyle = '#7fd67f';
-  g.beginPath();
-  ms.forEach((v, i) => {
-    const x = (i / (ms.length - 1)) * c.width;
-    const y = c.height - (v / top) * c.height;
-    if (i === 0) g.moveTo(x, y); else g.lineTo(x, y);
-  });
-  g.stroke();
+  const w = c.width, h = c.height, left = 30, bottom = 14, top = 20;
+  g.clearRect(0, 0, w, h);
+  g.fillStyle = '#000b';
+  g.fillRect(0, 0, w, h);
+  let max = 20;
+  for (const s of samples) for (const k of series) max = Math.max(max, s[k.key]);
+  max = niceCeil(max);
+  const x = (t: number) => left + (1 - (now - t) / (graphSeconds * 1000)) * (w - left - 4);
+  const y = (v: number) => h - bottom - (Math.min(v, max) / max) * (h - bottom - top);
+  g.font = '9px ui-monospace, monospace';
+  g.fillStyle = '#c9d2d9';
+  g.strokeStyle = '#ffffff30';
+  g.lineWidth = 1;
+  g.textAlign = 'right';
+  for (const v of [0, max / 2, max]) {
+    g.fillText(String(Math.round(v)), left - 3, y(v) + 3);
+    g.beginPath(); g.moveTo(left, y(v)); g.lineTo(w - 4, y(v)); g.stroke();
+  }
+  g.textAlign = 'center';
+  for (let s = 2; s <= graphSeconds; s += 2) g.fillText(`-${s}s`, x(now - s * 1000), h - 3);
+  g.textAlign = 'right';
+  g.fillText('now', w - 2, h - 3);
+  g.textAlign = 'left';
+  g.fillText('ms', 2, top - 8);
+  let lx = left;
+  for (const k of series) {
+    g.fillStyle = k.colour;
+    g.fillText(k.label, lx, top - 8);
+    lx += g.measureText(k.label).width + 8;
+  }
+  for (const k of series) {
+    g.strokeStyle = k.colour;
+    g.beginPath();
+    samples.forEach((s, i) => { if (i === 0) g.moveTo(x(s.t), y(s[k.key])); else g.lineTo(x(s.t), y(s[k.key])); });
+    g.stroke();
+  }
+}
+
+function niceCeil(v: number): number {
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 2.5, 5, 10]) if (v <= m * p) return m * p;
+  return 10 * p;
 }

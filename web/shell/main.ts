@@ -10,10 +10,13 @@ import { View } from './view';
 import { Controls } from './controls';
 import { Hud } from './hud';
 import { Minimap } from './minimap';
-import { Effects } from './effects';
+import { Effects, vantage } from './effects';
+import { Menu } from './settings';
+import { Sound } from './sound';
+import { Labels } from './labels';
 import { Study } from './study';
 import { Dead, Packed } from './packed';
-import type { CoreState, Input, MapFile, Projectile, Rewind } from './types';
+import type { CoreState, Input, MapFile, Projectile, Rewind, Vec3 } from './types';
 
 const params = new URLSearchParams(location.search);
 const defaultMap = 'metro';
@@ -59,17 +62,34 @@ async function fetchToken(): Promise<string> {
 // the HUD), between two reads.
 // frameMs is the page's own thread: with the core in a worker, its step
 // is not.
+// Of the drawing, render is three.js's (the scene and the inset) and
+// info the handling of new infos (events, sounds, the HUD's text and net
+// graph); the rest is the page's own per-frame work (players, labels,
+// footsteps, minimap).
 class Perf {
-  frames = 0; step = 0; state = 0; draw = 0;
+  frames = 0; step = 0; state = 0; draw = 0; render = 0; info = 0;
   stepInPage = true;
-  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; frameMs: number } {
+  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; renderMs: number; infoMs: number; frameMs: number } {
     const n = Math.max(1, this.frames);
     const page = (this.stepInPage ? this.step : 0) + this.state + this.draw;
-    const out = { frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n, frameMs: page / n };
-    this.frames = this.step = this.state = this.draw = 0;
+    const out = {
+      frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n,
+      renderMs: this.render / n, infoMs: this.info / n, frameMs: page / n,
+    };
+    this.frames = this.step = this.state = this.draw = this.render = this.info = 0;
     return out;
   }
 }
+
+// lostAfterMs is how long a link may hear nothing before the page calls
+// the connection lost, and reconnectMs the waits between attempts to
+// connect again (the last repeated).
+const lostAfterMs = 2000;
+const reconnectMs = [500, 1000, 2000, 4000];
+// historyLength is how many rewinds the rewind view keeps each way.
+const historyLength = 16;
+
+type Box = MapFile['boxes'][number];
 
 class Game {
   perf = new Perf();
@@ -77,48 +97,120 @@ class Game {
   view: View;
   effects: Effects;
   controls: Controls;
-  // rewindOn is whether the rewind view is shown (V, ?rewind=1);
-  // lastRewind the newest hit it can show.
+  menu = new Menu();
+  // rewindOn is whether the rewind view is shown (V, ?rewind=1); history
+  // the last rewinds of the player's own shots (mine) and of shots on
+  // the player (onMe), oldest first; list and back which is shown (back
+  // 0: the newest of list).
   rewindOn = params.get('rewind') === '1';
-  lastRewind: Rewind | null = null;
+  history: { mine: Rewind[]; onMe: Rewind[] } = { mine: [], onMe: [] };
+  list: 'mine' | 'onMe' = 'mine';
+  back = 0;
   deathCam = false;
+  deathView: { pos: Vec3; target: Vec3 } | null = null;
+  // view is the camera as last drawn: where, which way, how wide.
+  viewAt = { pos: [0, 0, 0] as Vec3, yaw: 0, pitch: 0, fov: 90 };
+  private deadAt = -1;
+  respawnIn = 0;
+  private placeCount = 0;
   private restarting = false;
   // info is the newest info (JSON, without the players), packed the
   // newest packed frame: together, what the page draws.
   info: CoreState | null = null;
   packed = new Packed();
   recent: CoreState['events'] = [];
+  notes: string[] = [];
   frames = 0;
   private mapName = '';
+  // name is the player's name on the current link.
+  name = playerName;
+  private boxes: Box[] = [];
 
   private minimap = new Minimap(document.getElementById('minimap') as HTMLCanvasElement);
+  sound: Sound;
+  // lastShot is the newest own shot shown: the frame and instant
+  // (performance.now()) its muzzle flash was drawn in and its sound
+  // started in.
+  lastShot: { flashFrame: number; flashAt: number; soundFrame: number; soundAt: number } | null = null;
+  private reloading = false;
+  private others = new Float32Array(3 * 256).fill(NaN);
 
   constructor() {
     this.view = new View(document.getElementById('view')!);
-    this.controls = new Controls(this.view.renderer.domElement);
+    this.sound = new Sound(this.view.camera, this.menu.settings.volume, params.get('sound') !== '0');
+    this.controls = new Controls(this.view.renderer.domElement, this.menu.settings);
+    this.controls.paused = () => this.menu.rebinding;
+    this.menu.onChange = (s) => { this.controls.settings = s; this.sound.setVolume(s.volume); };
+    this.menu.onResume = () => { this.menu.force(null); this.controls.lock(); };
     this.effects = new Effects(this.view.scene);
     this.controls.onFire = () => this.pump();
-    this.controls.onKey('KeyV', () => this.toggleRewind());
-    this.controls.onKey('KeyB', () => {
-      const err = this.reportSBC();
-      hud.note(err ? `report not sent: ${err}` : 'reported: shot behind cover');
-    });
+    this.controls.onAction('rewind', () => this.toggleRewind());
+    this.controls.onAction('older', () => this.stepRewind(1));
+    this.controls.onAction('newer', () => this.stepRewind(-1));
+    this.controls.onAction('flip', () => this.flipRewind());
+    this.controls.onAction('report', () => { void this.report(); });
+    this.controls.onAction('netgraph', () => this.lens({ netgraph: !this.netgraphOn }));
+    this.controls.onAction('impacts', () => this.lens({ impacts: !this.effects.impactsOn }));
+  }
+
+  // netgraphOn is whether the net graph is shown (N; ?netgraph=0 hides
+  // it); the impacts (I, ?impacts=1) are the effects'.
+  netgraphOn = params.get('netgraph') !== '0';
+
+  // lens switches the researcher's lens: the net graph, the impacts.
+  lens(o: { netgraph?: boolean; impacts?: boolean }): { netgraph: boolean; impacts: boolean } {
+    if (o.netgraph !== undefined) {
+      this.netgraphOn = o.netgraph;
+      hud.netGraph(o.netgraph);
+    }
+    if (o.impacts !== undefined) this.effects.impactsOn = o.impacts;
+    return { netgraph: this.netgraphOn, impacts: this.effects.impactsOn };
   }
 
   toggleRewind(on = !this.rewindOn): void { this.rewindOn = on; }
 
-  // reportSBC sends the "shot behind cover" report and returns an error
-  // text, or '' when sent.
-  reportSBC(): string {
-    return this.core ? this.core.reportSBC() : 'not started';
+  // stepRewind shows an older (n > 0) or newer rewind of the list shown.
+  stepRewind(n: number): void {
+    const l = this.history[this.list];
+    this.back = Math.max(0, Math.min(l.length - 1, this.back + n));
+    this.rewindOn = true;
+  }
+
+  // flipRewind switches between the player's own shots and shots on it.
+  flipRewind(list?: 'mine' | 'onMe'): void {
+    this.list = list ?? (this.list === 'mine' ? 'onMe' : 'mine');
+    this.back = 0;
+    this.rewindOn = true;
+  }
+
+  // shownRewind is the rewind the view shows (whether on or not).
+  shownRewind(): Rewind | null {
+    const l = this.history[this.list];
+    return l.length > 0 ? l[Math.max(0, l.length - 1 - this.back)] : null;
+  }
+
+  // report sends the "shot behind cover" report, notes the core's
+  // answer and resolves to it: '' when sent, else why not.
+  async report(): Promise<string> {
+    const err = this.core ? await this.core.reportSBC() : 'not connected';
+    this.note(err ? `report not sent: ${err}` : 'reported: shot behind cover');
+    return err;
+  }
+
+  note(text: string): void {
+    hud.note(text);
+    this.notes = [...this.notes, text].slice(-8);
   }
 
   // credentials returns the connect token and the player's name for a
   // new link: from the token URL, or in a study from joining by code.
   credentials: () => Promise<{ token: string; name: string }> = async () => ({ token: await fetchToken(), name: playerName });
   // quietClose keeps a closed link's reason off the status line (a
-  // study's overlay says what happens between rounds).
+  // study's overlay says what happens between rounds); reconnects
+  // whether the page connects again by itself when the link is lost (a
+  // study joins again through its own status instead).
   quietClose = false;
+  reconnects = true;
   // linkDown is set when the link of the running core closes; snapAt is
   // when the frames last saw a new snapshot (or the core started), and
   // frameAt when the last frame was drawn.
@@ -126,6 +218,15 @@ class Game {
   snapAt = 0;
   frameAt = 0;
   private snaps = 0;
+  // isLost is set while the connection is lost; attempts counts the
+  // attempts to connect again since, and rejoined the times it came back.
+  isLost = false;
+  attempts = 0;
+  rejoined = 0;
+  private reconnecting = false;
+  // lostCore is the core whose link was lost: only another brings the
+  // page back.
+  private lostCore: Core | null = null;
 
   // lost reports whether the running core has lost its match: its link
   // closed, the server closed its session, or, while frames are drawn,
@@ -136,14 +237,62 @@ class Game {
     return this.linkDown || this.info?.phase === 'closed' || (now - this.frameAt < 250 && now - this.snapAt > silentMs);
   }
 
+  // watch runs a few times a second: a link that heard nothing for
+  // lostAfterMs is lost, which the page says, and (reconnects) it
+  // connects again, waiting longer after each failed attempt.
+  watch(): void {
+    if (this.restarting || this.reconnecting) return;
+    if (!this.core) {
+      if (this.isLost && this.reconnects) void this.reconnect();
+      return;
+    }
+    if (this.info?.phase === 'closed' && this.info.serverMap) return;
+    if (!this.lost(lostAfterMs)) return;
+    if (!this.isLost) {
+      this.isLost = true;
+      this.lostCore = this.core;
+      hud.status(this.reconnects ? 'connection lost — reconnecting…' : 'connection lost');
+      hud.lost(true);
+      console.info('lagkit: connection lost');
+    }
+    // A new link that hears nothing either is tried again, later.
+    if (this.reconnects) void this.reconnect();
+  }
+
+  private async reconnect(): Promise<void> {
+    this.reconnecting = true;
+    try {
+      for (;;) {
+        const wait = reconnectMs[Math.min(this.attempts, reconnectMs.length - 1)];
+        this.attempts++;
+        hud.status(`connection lost — reconnecting in ${(wait / 1000).toFixed(1)} s (attempt ${this.attempts})`);
+        await new Promise((r) => setTimeout(r, wait));
+        hud.status(`connection lost — reconnecting (attempt ${this.attempts})…`);
+        this.core?.stop('reconnecting');
+        this.core = null;
+        try {
+          await this.start(this.mapName || defaultMap);
+          return; // watch judges the new link: snapshots end isLost
+        } catch (e) {
+          hud.status(`connection lost — ${(e as Error).message}`);
+          console.info(`lagkit: reconnect: ${(e as Error).message}`);
+        }
+      }
+    } finally {
+      this.reconnecting = false;
+    }
+  }
+
   async start(mapName: string, creds?: { token: string; name: string }): Promise<void> {
     const text = await loadMap(mapName);
     this.mapName = mapName;
     const m = JSON.parse(text) as MapFile;
     this.view.setMap(m);
     this.minimap.setMap(m);
+    this.boxes = m.boxes;
     const { token, name } = creds ?? await this.credentials();
-    hud.status('connecting…');
+    hud.name = this.name = name;
+    if (!this.isLost) hud.status('connecting…');
     const inWorker = useWorker();
     this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
     this.perf.stepInPage = !inWorker;
@@ -151,26 +300,41 @@ class Game {
     this.linkDown = false;
     this.snapAt = performance.now();
     this.snaps = 0;
+    this.placeCount = 0;
     core.onClosed = (reason) => {
       if (this.core !== core) return;
       this.linkDown = true;
-      if (!this.quietClose) hud.status(reason);
+      if (!this.quietClose && !this.isLost) hud.status(reason);
     };
-    await core.start({
-      mapText: text, token, name, display: params.get('display') ?? '',
-      interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
-    });
+    try {
+      await core.start({
+        mapText: text, token, name, display: params.get('display') ?? '',
+        interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
+      });
+    } catch (e) {
+      if (this.core === core) {
+        core.stop('failed to start');
+        this.core = null;
+      }
+      throw e;
+    }
+    this.snapAt = performance.now();
   }
 
   pump(): void { this.core?.pump(this.controls.input); }
 
   frame(): void {
+    this.menu.update(this.controls.locked);
     if (!this.core) return;
     const now = performance.now();
     const p = this.core.pull(now);
     if (!p) return;
     this.packed.f = p.f;
     const infos = p.infos.length > 0 ? p.infos.map((t) => JSON.parse(t) as CoreState) : noInfos;
+    if (this.frameAt > 0) {
+      const dt = now - this.frameAt;
+      hud.fps = hud.fps * 0.9 + (dt > 0 ? 1000 / dt : 0) * 0.1;
+    }
     this.frameAt = now;
     this.frames++;
     this.perf.frames++;
@@ -180,8 +344,11 @@ class Game {
     for (const st of infos) {
       if (!this.takeInfo(st, now)) return;
     }
+    this.perf.info += performance.now() - drawStart;
     if (this.info) this.draw(this.info, now);
-    this.perf.draw += performance.now() - drawStart;
+    const end = performance.now();
+    this.perf.draw += end - drawStart;
+    hud.frameMs = hud.frameMs * 0.9 + (end - now) * 0.1;
   }
 
   // takeInfo handles a new info: its events, tracers, rewinds and
@@ -192,6 +359,13 @@ class Game {
     if (st.net.snapshots !== this.snaps) {
       this.snaps = st.net.snapshots;
       this.snapAt = now;
+      if (this.isLost && st.phase === 'connected' && this.core !== this.lostCore) {
+        this.isLost = false;
+        this.attempts = 0;
+        this.rejoined++;
+        hud.status('');
+        this.note('reconnected');
+      }
     }
     if (st.events.length > 0) this.recent = [...this.recent, ...st.events].slice(-32);
     if (st.phase === 'closed' && st.serverMap && st.serverMap !== this.mapName) {
@@ -199,54 +373,169 @@ class Game {
       // on a new link (the server closes a link whose session ended).
       if (this.restarting) return false;
       this.restarting = true;
-      this.core?.close('loading the server\'s map');
+      this.core?.stop('loading the server\'s map');
       this.info = null;
       this.start(st.serverMap)
         .then(() => hud.status(''), (e) => hud.status(`error: ${e.message}`))
         .finally(() => { this.restarting = false; });
       return false;
     }
-    if (st.rewinds.length > 0) this.lastRewind = st.rewinds[st.rewinds.length - 1];
+    this.effects.addImpacts(st.tracers, st.rewinds, now);
+    for (const r of st.rewinds) {
+      const list = r.mine ? 'mine' : 'onMe';
+      const shown = this.shownRewind();
+      // In the order fired: a miss is known only after a hit fired later.
+      const l = [...this.history[list], r].sort((a, b) => a.shotTick - b.shotTick);
+      this.history[list] = l.slice(-historyLength);
+      if (this.back === 0) {
+        // A new rewind shows unless the player is looking back ...
+        this.list = list;
+      } else if (list === this.list && shown) {
+        // ... and then the one looked at stays.
+        const i = this.history[list].indexOf(shown);
+        this.back = i < 0 ? 0 : this.history[list].length - 1 - i;
+      }
+    }
+    if (st.loadout?.length) {
+      this.controls.weapons = st.loadout.length;
+      this.menu.setLoadout(st.loadout);
+    }
+    this.menu.setFovMax(st.fov && st.fov > 0 ? st.fov : 90);
     this.effects.addTracers(st.tracers, now);
+    this.sounds(st, now);
     this.effects.addExplosions(st.explosions, now);
     const pk = this.packed;
-    hud.update(st, this.core?.linkKind() ?? '', (id) => {
+    hud.update(st, this.core?.linkKind() ?? '', this.isLost, (id) => {
       const i = pk.find(id);
       return i < 0 ? null : [pk.x(i), pk.y(i)];
     });
     return true;
   }
 
+  // sounds plays what a new info brings, in the frame that shows it: a
+  // shot's sound with its muzzle flash, impacts where shots land, the
+  // hit confirmation, deaths and the reload.
+  private sounds(st: CoreState, now: number): void {
+    const f = this.frames, pk = this.packed;
+    for (const t of st.tracers) {
+      if (t.kind === 'own') {
+        const flashAt = hud.flash(now);
+        this.sound.play('shot', null, f);
+        this.lastShot = { flashFrame: f, flashAt, soundFrame: this.sound.last!.frame, soundAt: this.sound.last!.at };
+        this.sound.play('impact', t.to, f, 0.5);
+      } else if (t.kind === 'shot') {
+        this.effects.muzzle(t.from, t.to, now);
+        this.sound.play('distantShot', t.from, f);
+      } else {
+        this.sound.play('impact', t.to, f);
+      }
+    }
+    for (const e of st.events) {
+      if (e.kind === 'hit') this.sound.play('hit', null, f, 0.8);
+      if (e.kind === 'kill') {
+        const i = e.other === pk.id ? -1 : pk.find(e.other);
+        this.sound.play('death', i === -1 || i < -1 ? null : [pk.x(i), pk.y(i), pk.z(i) + 1], f, 0.8);
+      }
+    }
+    const reloading = st.self.reloading;
+    if (reloading && !this.reloading) this.sound.play('reload', null, f, 0.7);
+    this.reloading = reloading;
+  }
+
+  // footsteps plays a step each 1.6 m a player on the ground walks: the
+  // player's own, and those of others within 12 m.
+  private footsteps(): void {
+    const pk = this.packed, f = this.frames;
+    const step = (x: number, y: number, z: number, dead: boolean, o: Float32Array, k: number, pos: Vec3 | null, gain: number) => {
+      const dx = x - o[k], dy = y - o[k + 1];
+      o[k] = x;
+      o[k + 1] = y;
+      const d = Math.hypot(dx, dy);
+      if (dead || !(d < 1) || Math.abs(z - Math.round(z * 4) / 4) > 0.02) return; // airborne, teleported, or just seen
+      if (!(o[k + 2] >= 0)) o[k + 2] = 0;
+      o[k + 2] += d;
+      if (o[k + 2] > 1.6) {
+        o[k + 2] = 0;
+        this.sound.play('step', pos, f, gain);
+      }
+    };
+    const self = this.othersSelf;
+    step(pk.x(-1), pk.y(-1), pk.z(-1), (pk.flags(-1) & Dead) !== 0, self, 0, null, 0.35);
+    const e = pk.eye;
+    for (let i = 0; i < pk.players; i++) {
+      const id = pk.playerID(i), x = pk.x(i), y = pk.y(i);
+      if (id < 0 || id > 255) continue;
+      if (Math.hypot(x - e[0], y - e[1]) > 12) {
+        this.others[3 * id] = NaN;
+        continue;
+      }
+      step(x, y, pk.z(i), (pk.flags(i) & Dead) !== 0, this.others, 3 * id, [x, y, pk.z(i)], 0.6);
+    }
+  }
+  private othersSelf = new Float32Array(3).fill(NaN);
+  private labels = new Labels(document.getElementById('labels')!);
+
   // draw draws the frame: the packed frame's players, projectiles and
   // eye, with st the newest info.
   private draw(st: CoreState, now: number): void {
     const pk = this.packed;
-    if (!this.controls.aimed && pk.phase === 'connected' && st.net.snapshots > 0) {
-      // Look where the spawn faces until the player turns.
-      this.controls.input.yaw = pk.yaw(-1);
+    if (pk.phase === 'connected' && pk.f[12] !== this.placeCount) {
+      // The server placed the player (spawn, respawn, teleport): the
+      // view turns the way it faces.
+      this.placeCount = pk.f[12];
+      if (this.placeCount > 0) this.controls.face(pk.f[13], pk.f[14]);
     }
-    this.effects.showRewind(this.lastRewind, this.rewindOn);
+    const shown = this.shownRewind();
+    this.effects.showRewind(shown, this.rewindOn);
     this.effects.setProjectiles(pk.projectiles > 0 ? pk.projectileList() : noProjectiles);
     this.effects.update(now);
-    hud.rewind(this.lastRewind, this.rewindOn);
-    const fov = st.fov && st.fov > 0 ? st.fov : 90;
-    // The horizontal field of view the server mandates, as a vertical one.
+    hud.rewind(this.effects.shown, this.rewindOn, this.list, this.back, this.history);
+    const fov = this.menu.fov();
+    // The horizontal field of view, as a vertical one.
     const vfov = 2 * Math.atan(Math.tan((fov * Math.PI) / 360) / this.view.camera.aspect) * 180 / Math.PI;
     const input = this.controls.input;
     let [yaw, pitch] = [input.yaw, input.pitch];
-    // The death camera: dead, look at the killer until the respawn.
+    let eye = pk.eye;
+    // The death camera: dead, look at the killer from near it until the
+    // respawn, with a countdown.
     const dead = (pk.flags(-1) & Dead) !== 0;
+    if (dead && this.deadAt < 0) this.deadAt = now;
+    if (!dead) this.deadAt = -1;
+    this.respawnIn = dead ? Math.max(0, (this.deadAt + st.respawnMs - now) / 1000) : 0;
+    hud.dead(dead, this.respawnIn);
     const killer = dead && st.killer >= 0 && st.killer !== pk.id ? pk.find(st.killer) : -2;
     this.deathCam = killer >= 0;
-    const eye = pk.eye;
+    this.deathView = null;
     if (killer >= 0) {
-      const d = [pk.x(killer) - eye[0], pk.y(killer) - eye[1], pk.z(killer) + 1.2 - eye[2]];
+      const v = deathView([pk.x(killer), pk.y(killer), pk.z(killer)], eye, this.boxes);
+      this.deathView = v;
+      eye = v.pos;
+      const d = [v.target[0] - eye[0], v.target[1] - eye[1], v.target[2] - eye[2]];
       yaw = Math.atan2(d[1], d[0]);
       pitch = Math.atan2(d[2], Math.hypot(d[0], d[1]));
     }
+    this.viewAt = { pos: eye, yaw, pitch, fov };
     this.view.aim(eye, yaw, pitch, vfov);
     this.drawPlayers();
-    this.view.render(eye, yaw, pitch, vfov);
+    // The rewind view of the player's own shot is drawn in the first
+    // person view; of a shot on the player, in the inset, seen from
+    // behind the shooter.
+    const r = this.effects.shown;
+    const renderStart = performance.now();
+    this.view.render(eye, yaw, pitch, vfov, r && r.mine ? Effects.rewindLayer : 0);
+    if (r && !r.mine) {
+      const v = vantage(r);
+      this.view.renderInset(v.pos, v.target, Effects.rewindLayer);
+    } else {
+      this.view.renderInset(null, eye, 0);
+    }
+    this.perf.render += performance.now() - renderStart;
+    this.footsteps();
+    // The view's size as three.js keeps it: reading the canvas's would
+    // force a layout every frame.
+    const size = this.view.size;
+    this.labels.draw(pk, this.view.camera, size[0], size[1], (id) => (id === pk.id ? this.name : ''), dead ? st.killer : -1,
+      st.team, (x, y, z) => firstHit(this.boxes, eye, [x, y, z]) >= 1);
     hud.tick(now);
     this.minimap.draw(pk, st);
     hud.board(st, this.controls.scoreboard);
@@ -269,6 +558,21 @@ class Game {
     v.endParts();
   }
 
+  // rewindState is state().rewindView: on, drawn, the list shown, its
+  // position, the lists' lengths, the rewind drawn (last), where it is
+  // seen from (camera: the first-person eye for the player's own shots,
+  // the inset's vantage for shots on the player) and how close its
+  // wireframes come to that camera (nearestM).
+  private rewindState(): Record<string, unknown> {
+    const r = this.effects.shown;
+    const camera: Vec3 = r && !r.mine ? vantage(r).pos : this.viewAt.pos;
+    return {
+      on: this.rewindOn, drawn: r !== null, last: this.shownRewind(), list: this.list, back: this.back,
+      mine: this.history.mine.length, onMe: this.history.onMe.length, inset: this.view.insetRect,
+      camera, nearestM: r ? this.effects.clearance(camera) : null,
+    };
+  }
+
   // snapshot is what window.lagkit.state() returns, built when asked:
   // the newest info with the packed frame's players, and the fields of
   // the page's automation API (connected, transport, tick, rtt_ms, pos,
@@ -278,17 +582,62 @@ class Game {
     if (!st || pk.f.length <= 16) return null;
     const self = { ...st.self, ...pk.self() };
     const transport = this.core?.linkKind() ?? '';
+    const el = (id: string) => document.getElementById(id)!;
     return {
       ...st, phase: pk.phase, id: pk.id, self, players: pk.playerList(), eye: pk.eye, ammo: pk.ammo,
       projectiles: pk.projectileList(), tick: pk.tick,
       transport, frames: this.frames, recentEvents: this.recent,
-      rewindView: { on: this.rewindOn, drawn: this.effects.shown !== null, last: this.lastRewind },
-      deathCam: this.deathCam,
-      connected: pk.phase === 'connected', rtt_ms: st.net.rttMs, pos: self.pos, yaw: self.yaw, pitch: self.pitch,
+      rewindView: this.rewindState(), lens: { netgraph: this.netgraphOn, impacts: this.effects.impactsOn, impactsDrawn: this.effects.impactCount },
+      deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
+      name: this.name, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
+      sound: { state: this.sound.state, played: this.sound.played, last: this.sound.last, lastShot: this.lastShot },
+      status: el('status').textContent, notes: this.notes, ammoShown: el('ammo').textContent !== '',
+      respawnText: el('respawn').textContent,
+      menu: { open: this.menu.open, help: el('help').textContent, settings: this.menu.settings, fov: this.menu.fov() },
+      connected: pk.phase === 'connected' && !this.isLost, rtt_ms: st.net.rttMs, pos: self.pos, yaw: self.yaw, pitch: self.pitch,
       health: self.health, team: st.team, alive: !self.dead, kills: st.score.kills, deaths: st.score.deaths,
       prediction_error_m: st.net.predictionErrorM,
     };
   }
+}
+
+// deathView places the death camera: from near the killer (standing at
+// feet k), on the corpse's side (eye e) and above, looking at the killer,
+// pulled in where a box stands in the way, so the killer is in sight.
+function deathView(k: Vec3, e: Vec3, boxes: Box[]): { pos: Vec3; target: Vec3 } {
+  const target: Vec3 = [k[0], k[1], k[2] + 1.1];
+  let ux = e[0] - k[0], uy = e[1] - k[1];
+  const n = Math.hypot(ux, uy);
+  if (n < 1e-3) [ux, uy] = [1, 0]; else [ux, uy] = [ux / n, uy / n];
+  const dist = Math.min(3.5, Math.max(1.5, n));
+  const want: Vec3 = [k[0] + ux * dist, k[1] + uy * dist, k[2] + 2.4];
+  const from: Vec3 = [k[0], k[1], k[2] + 1.6];
+  const t = firstHit(boxes, from, want);
+  const len = Math.hypot(want[0] - from[0], want[1] - from[1], want[2] - from[2]);
+  const f = t >= 1 ? 1 : Math.max(0, t - 0.3 / len);
+  return { pos: [from[0] + (want[0] - from[0]) * f, from[1] + (want[1] - from[1]) * f, from[2] + (want[2] - from[2]) * f], target };
+}
+
+// firstHit is the fraction of the segment from a to b before it first
+// enters one of boxes (1: it enters none).
+export function firstHit(boxes: Box[], a: Vec3, b: Vec3): number {
+  let best = 1;
+  const d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  for (const box of boxes) {
+    let lo = 0, hi = best;
+    for (let i = 0; i < 3 && lo <= hi; i++) {
+      if (Math.abs(d[i]) < 1e-9) {
+        if (a[i] < box.min[i] || a[i] > box.max[i]) hi = -1;
+        continue;
+      }
+      let t0 = (box.min[i] - a[i]) / d[i], t1 = (box.max[i] - a[i]) / d[i];
+      if (t0 > t1) [t0, t1] = [t1, t0];
+      lo = Math.max(lo, t0);
+      hi = Math.min(hi, t1);
+    }
+    if (lo <= hi && lo < best) best = lo;
+  }
+  return best;
 }
 
 const noInfos: CoreState[] = [];
@@ -304,9 +653,10 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
     const a = await study.join();
     return { token: a.token, name: a.name };
   };
-  study.linkClosed = () => game.lost(5000);
+  game.reconnects = false;
+  study.linkClosed = () => game.lost(2000);
   study.onRound = async (a) => {
-    game.core?.close('the next round');
+    game.core?.stop('the next round');
     game.info = null;
     await game.start(study.status?.map || defaultMap, { token: a.token, name: a.name });
     hud.status('');
@@ -323,14 +673,16 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   api.ready = () => study.ready();
   await study.poll();
   let busy = false;
-  setInterval(() => {
+  const timer = setInterval(() => {
+    if (study.fatal) {
+      clearInterval(timer);
+      return;
+    }
     if (busy) return;
     busy = true;
     study.poll().catch((e) => console.warn(`study: ${e?.message ?? e}`)).finally(() => { busy = false; });
   }, 500);
 }
-
-function hideHelp(): void { document.getElementById('help')!.style.display = 'none'; }
 
 async function main(): Promise<void> {
   const game = new Game();
@@ -348,10 +700,23 @@ async function main(): Promise<void> {
     // argument); reportSBC sends the "shot behind cover" report and
     // returns '' or why it was not sent.
     rewindView: (on?: boolean) => game.toggleRewind(on),
-    reportSBC: () => game.reportSBC(),
+    // lens({netgraph, impacts}) shows or hides the net graph and the
+    // impacts, and returns what is shown.
+    lens: (o: { netgraph?: boolean; impacts?: boolean } = {}) => game.lens(o),
+    // rewindStep(n) shows the n-th older (n > 0) or newer rewind;
+    // rewindList('mine' | 'onMe') switches between the player's own
+    // shots and shots on the player (toggles without an argument).
+    rewindStep: (n: number) => game.stepRewind(n),
+    rewindList: (l?: 'mine' | 'onMe') => game.flipRewind(l),
+    // reportSBC sends the report and resolves to '' or why it was not
+    // sent, as the B key does.
+    reportSBC: () => game.report(),
+    // menu opens (true) or closes (false) the menu, or lets the pointer
+    // lock decide again (null); it returns whether it is open.
+    menu: (open?: boolean | null) => { if (open !== undefined) game.menu.force(open); game.menu.update(game.controls.locked); return game.menu.open; },
     // input sets the held input: any of forward, side, up (-1..1), yaw,
     // pitch (radians), fire, alt, jump, crouch, reload, sprint, weapon.
-    input: (i: Partial<Input>) => { hideHelp(); game.controls.set(i); },
+    input: (i: Partial<Input>) => { game.menu.scripted = true; game.controls.set(i); },
     // perf returns the mean time per frame in ms spent in the client
     // core's step, its state (interpolation) and drawing since the last
     // call, and the frames drawn.
@@ -366,11 +731,8 @@ async function main(): Promise<void> {
     await game.start(params.get('map') ?? defaultMap);
   }
   hud.status('');
-  // The key help makes way for the game after a while, or at the first
-  // key pressed.
-  setTimeout(hideHelp, 6000);
-  window.addEventListener('keydown', hideHelp, { once: true });
   setInterval(() => game.pump(), 4);
+  setInterval(() => game.watch(), 100);
   const loop = () => { game.pump(); game.frame(); requestAnimationFrame(loop); };
   requestAnimationFrame(loop);
 }

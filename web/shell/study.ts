@@ -67,6 +67,10 @@ export class Study {
   readyPressed = -1; // the round whose ready button was pressed
   joins = 0;
   error = '';
+  // fatal is set when the study cannot be joined at all (no study
+  // runs here, or it has no seat with this code): the page says so once
+  // and stops asking.
+  fatal = '';
   // onRound is called with the admission to each new round's match.
   onRound: (a: Admission) => Promise<void> = async () => {};
   // linkClosed reports whether the page's link to its match has closed
@@ -84,7 +88,11 @@ export class Study {
   // join asks for the seat's admission.
   async join(): Promise<Admission> {
     const res = await post('join', { code: this.code });
-    if (!res.ok) throw new Error(`participant code: ${await failure(res)}`);
+    if (!res.ok) {
+      const why = await failure(res);
+      this.refused(res.status, why);
+      throw new Error(`participant code: ${why}`);
+    }
     const a = await res.json();
     this.joins++;
     this.admission = a;
@@ -94,9 +102,11 @@ export class Study {
   // poll reads the study's status, joins a new round's match, and shows
   // what the phase asks for.
   async poll(): Promise<void> {
+    if (this.fatal) return;
     const res = await fetch(`${base}status?code=${encodeURIComponent(this.code)}`, { cache: 'no-store' });
     if (!res.ok) {
       this.error = await failure(res);
+      this.refused(res.status, this.error);
       this.show();
       return;
     }
@@ -123,6 +133,18 @@ export class Study {
     }
     if (st.phase === 'questions' && st.pending && this.questionnaire === null) await this.loadQuestions();
     this.show();
+  }
+
+  // refused makes an answer that no asking again can change fatal: 404
+  // (no study here, or no seat with this code) and 400 (not a code).
+  private refused(status: number, why: string): void {
+    if (status !== 404 && status !== 400) return;
+    const noStudy = /page not found/i.test(why);
+    this.fatal = noStudy ? 'No study is running on this server.' : 'This participant code is not part of the study.';
+    this.error = noStudy
+      ? 'Check the address you were given, or ask the experimenter whether the study has started, then reload this page.'
+      : `The code "${this.code}" was not found. Check the link you were given, or ask the experimenter, then reload this page.`;
+    console.info(`lagkit: study: ${this.fatal} (${why})`);
   }
 
   private async loadQuestions(): Promise<void> {
@@ -253,7 +275,8 @@ export class Study {
     const st = this.status;
     let title = '', text = '', overlay = 'wait';
     const left = st && st.remaining_s > 0 ? ` (${clock(st.remaining_s)})` : '';
-    switch (st?.phase) {
+    switch (this.fatal ? 'fatal' : st?.phase) {
+      case 'fatal': title = this.fatal; break;
       case undefined: title = 'Joining the study…'; break;
       case 'waiting': title = 'Waiting for the experimenter to start'; break;
       case 'warmup': overlay = ''; break;
@@ -281,7 +304,7 @@ export class Study {
         break;
       case 'interval': title = `Next round soon${left}`; break;
       case 'ended': title = 'The study is over — thank you for taking part'; break;
-      default: title = st.phase;
+      default: title = st?.phase ?? '';
     }
     if (this.error) text = `${text} ${this.error}`.trim();
     this.overlay = overlay;

@@ -20,7 +20,7 @@ export interface Net {
   rttMs: number; tickRate: number; snapshotRate: number; snapshots: number;
   corrections: number; malformed: number; commands: number;
   jitterMs: number; loss: number; bufferMs: number; extrapolatedMs: number;
-  bytesIn: number; bytesOut: number; rttSamples: number[]; predictionErrorM: number;
+  bytesIn: number; bytesOut: number; rttSamples: number[]; predictionErrorM: number; interpMs: number;
 }
 
 // Rewind is the server's account of one hit (the rewind view): the
@@ -46,6 +46,7 @@ export interface CoreState {
   players: Player[]; events: GameEvent[]; net: Net;
   rewinds: Rewind[]; tracers: Tracer[]; projectiles: Projectile[]; explosions: Explosion[];
   killer: number; reports: number;
+  loadout: string[]; place: { count: number; yaw: number; pitch: number }; respawnMs: number;
   score: {
     teams: [number, number]; kills: number; deaths: number; timeLeft: number;
     rows: { id: number; team: number; kills: number; deaths: number; pingMs: number }[];

@@ -30,6 +30,7 @@ export class View {
     parent.appendChild(this.renderer.domElement);
     this.camera = new THREE.PerspectiveCamera(90, 1, 0.05, 500);
     this.camera.up.set(0, 0, 1);
+    this.renderer.autoClear = true;
     this.scene.background = new THREE.Color(0x9fc3e0);
     this.scene.fog = new THREE.Fog(0x9fc3e0, 40, 140);
     this.scene.add(new THREE.HemisphereLight(0xe8f0ff, 0x554433, 1.6));
@@ -43,8 +44,12 @@ export class View {
     window.addEventListener('resize', () => this.resize());
   }
 
+  // size is the view's size in CSS pixels, as of the last resize.
+  size: [number, number] = [1, 1];
+
   resize(): void {
     const w = this.parent.clientWidth || window.innerWidth, h = this.parent.clientHeight || window.innerHeight;
+    this.size = [w, h];
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / Math.max(1, h);
     this.camera.updateProjectionMatrix();
@@ -204,11 +209,62 @@ export class View {
     this.cull = true;
   }
 
-  // render draws the view from eye looking along yaw and pitch (see aim).
-  render(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number): void {
+  // render draws the view from eye looking along yaw and pitch (see aim),
+  // with the objects on layer when it is not 0.
+  render(eye: [number, number, number], yaw: number, pitch: number, fovDeg: number, layer = 0): void {
     this.aim(eye, yaw, pitch, fovDeg);
+    this.camera.layers.set(0);
+    if (layer) this.camera.layers.enable(layer);
     this.renderer.render(this.scene, this.camera);
     this.cull = false;
+  }
+
+  // inset is the camera of the picture in picture; insetRect where it
+  // was last drawn (CSS pixels: x, y from the top left, width, height).
+  readonly inset = new THREE.PerspectiveCamera(70, 16 / 9, 0.05, 500);
+  insetRect: [number, number, number, number] | null = null;
+
+  // renderInset draws a picture in picture in the lower right corner,
+  // from pos looking at target, with the objects on layer: the rewind
+  // view of a hit on the player, seen from a vantage. null hides it.
+  renderInset(pos: [number, number, number] | null, target: [number, number, number], layer: number): void {
+    if (!pos) {
+      if (this.insetRect) document.getElementById('inset')?.style.setProperty('display', 'none');
+      this.insetRect = null;
+      return;
+    }
+    if (!this.insetRect) document.getElementById('inset')?.style.setProperty('display', 'block');
+    const size = this.renderer.getSize(new THREE.Vector2());
+    const w = Math.round(Math.min(size.x * 0.36, (size.y - 240) * 16 / 9)), h = Math.round(w * 9 / 16);
+    // Above the ammunition, below the net graph.
+    const x = size.x - w - 8, y = 52;
+    const cam = this.inset;
+    cam.up.set(0, 0, 1);
+    cam.aspect = w / h;
+    // Zoomed in as through a scope, so that 3 m around the target fill
+    // the picture's height at any distance.
+    const dist = Math.hypot(target[0] - pos[0], target[1] - pos[1], target[2] - pos[2]);
+    cam.fov = Math.max(12, Math.min(70, 2 * Math.atan(1.5 / Math.max(0.1, dist)) * 180 / Math.PI));
+    cam.updateProjectionMatrix();
+    cam.position.set(...pos);
+    cam.lookAt(...target);
+    cam.layers.set(0);
+    cam.layers.enable(layer);
+    const r = this.renderer;
+    r.setScissorTest(true);
+    r.setScissor(x, y, w, h);
+    r.setViewport(x, y, w, h);
+    r.render(this.scene, cam);
+    r.setScissorTest(false);
+    r.setViewport(0, 0, size.x, size.y);
+    this.insetRect = [x, size.y - y - h, w, h];
+    const frame = document.getElementById('inset');
+    if (frame) {
+      frame.style.left = `${x - 2}px`;
+      frame.style.top = `${size.y - y - h - 2}px`;
+      frame.style.width = `${w}px`;
+      frame.style.height = `${h}px`;
+    }
   }
 }
 
