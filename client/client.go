@@ -10,7 +10,6 @@
 package client
 
 import (
-	"crypto/ecdh"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -24,7 +23,6 @@ import (
 	"github.com/lagkit/lagkit/internal/outbox"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/reckoning"
-	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -66,14 +64,15 @@ type Config struct {
 	// time Connect is called with the name, which differs between a
 	// client and its restart on the same address.
 	Nonce uint64
-	// SealKey, if set, is the client's X25519 key for sealing the
-	// session (package seal): its public key goes in the Connect, and
-	// when the server's Challenge carries one too, every datagram after
-	// the handshake is authenticated and encrypted both ways. A driver
-	// over native UDP makes one per session with seal.NewKey; over a
-	// transport that authenticates packets itself (WebTransport,
-	// WebSocket) and in a simulation, leave it nil.
-	SealKey *ecdh.PrivateKey
+	// Sealer, if set, seals the session (package seal, through a
+	// driver's adapter): its public key goes in the Connect, and when the
+	// server's Challenge carries one too, every datagram after the
+	// handshake is authenticated and encrypted both ways. A driver over
+	// native UDP gives one per session; over a transport that
+	// authenticates packets itself (WebTransport, WebSocket) and in a
+	// simulation, leave it nil. The core holds no cryptography of its
+	// own, so a client built without a Sealer (the browser's) links none.
+	Sealer Sealer
 	// Token is a connect token (package token) for a server that requires
 	// one: sent in every Connect, after the address token of the
 	// server's Challenge. At most token.MaxSize bytes.
@@ -184,7 +183,7 @@ type Client struct {
 	token     string        // the address token of the server's Challenge
 	// seal seals the session once the server's first sealed datagram
 	// opened under sealing, the keys derived from its Challenge.
-	seal, sealing *seal.Session
+	seal, sealing Sealed
 	opened        []byte // sealed datagrams are opened into it
 	// serverMap is the map the server's Accept named when it was not
 	// this client's; byServer is set when the server ended the session.
@@ -417,8 +416,8 @@ func sessionNonce(now time.Duration, name string) uint64 {
 
 func (c *Client) sendConnect(now time.Duration) {
 	var key string
-	if c.cfg.SealKey != nil {
-		key = string(c.cfg.SealKey.PublicKey().Bytes())
+	if c.cfg.Sealer != nil {
+		key = string(c.cfg.Sealer.PublicKey())
 	}
 	buf, err := wire.AppendConnect(nil, &wire.Connect{
 		Key:          key,
@@ -452,7 +451,7 @@ func (c *Client) Disconnect(reason string) {
 // plain datagram, or a sealed one that does not open, is dropped and
 // counted (Stats.Forged).
 func (c *Client) unseal(data []byte) ([]byte, error) {
-	if !seal.Is(data) {
+	if len(data) == 0 || data[0] != byte(wire.MsgSealed) {
 		if c.seal != nil {
 			c.stats.Forged++
 			return nil, ErrForged
@@ -477,6 +476,25 @@ func (c *Client) unseal(data []byte) ([]byte, error) {
 		c.seal, c.sealing = s, nil // the server's first sealed datagram
 	}
 	return opened, nil
+}
+
+// Sealer is a client's key for sealed sessions (see Config.Sealer).
+type Sealer interface {
+	// PublicKey is the key the Connect carries.
+	PublicKey() []byte
+	// Session derives the session of nonce with a server whose
+	// Challenge carried serverKey.
+	Session(serverKey []byte, nonce uint64) (Sealed, error)
+}
+
+// Sealed seals one session's outgoing datagrams and opens its incoming
+// ones (package seal's Session).
+type Sealed interface {
+	// Seal appends the sealed form of p to dst.
+	Seal(dst, p []byte) []byte
+	// Open appends what b seals to dst, or fails for a datagram that is
+	// not the session's.
+	Open(dst, b []byte) ([]byte, error)
 }
 
 // ErrForged is returned by Step for a datagram a sealed session drops.
@@ -549,11 +567,11 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 		}
 		if c.phase == Connecting && m.Nonce == c.nonce && m.Token != c.token {
 			c.token = m.Token // prove we receive here: connect again with it
-			if m.Key != "" && c.cfg.SealKey != nil {
+			if m.Key != "" && c.cfg.Sealer != nil {
 				// The server seals: its Accept will come sealed under the
 				// keys of this exchange.
 				var err error
-				if c.sealing, err = seal.New(seal.Client, c.cfg.SealKey, c.cfg.SealKey.PublicKey().Bytes(), []byte(m.Key), c.nonce); err != nil {
+				if c.sealing, err = c.cfg.Sealer.Session([]byte(m.Key), c.nonce); err != nil {
 					c.phase, c.reason = Closed, "server's session key: "+err.Error()
 					return nil
 				}

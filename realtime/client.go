@@ -2,6 +2,7 @@ package realtime
 
 import (
 	"context"
+	"crypto/ecdh"
 	"errors"
 	"math"
 	"slices"
@@ -108,14 +109,14 @@ func RunClient(ctx context.Context, conn transport.Conn, cfg ClientConfig) (Clie
 		// session, so its nonce cannot come from its clock and name.
 		cc.Nonce = client.RandomNonce()
 	}
-	if cc.SealKey == nil && transport.Forgeable(conn) {
+	if cc.Sealer == nil && transport.Forgeable(conn) {
 		// Anyone can forge a UDP datagram's source address: the
 		// session's datagrams are sealed under keys of its own.
 		key, err := seal.NewKey()
 		if err != nil {
 			return ClientStats{}, err
 		}
-		cc.SealKey = key
+		cc.Sealer = clientSealer{key}
 	}
 	c, err := client.New(cc)
 	if err != nil {
@@ -324,4 +325,17 @@ func (d *clientDriver) finish(err error) (ClientStats, error) {
 		d.live.set(s)
 	}
 	return s, err
+}
+
+// clientSealer gives a client core package seal's sessions.
+type clientSealer struct{ key *ecdh.PrivateKey }
+
+func (s clientSealer) PublicKey() []byte { return s.key.PublicKey().Bytes() }
+
+func (s clientSealer) Session(serverKey []byte, nonce uint64) (client.Sealed, error) {
+	sess, err := seal.New(seal.Client, s.key, s.PublicKey(), serverKey, nonce)
+	if err != nil {
+		return nil, err // not a nil *seal.Session in an interface
+	}
+	return sess, nil
 }
