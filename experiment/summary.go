@@ -1,7 +1,9 @@
 package experiment
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/lagkit/lagkit/stats"
@@ -188,9 +190,12 @@ func sortPaired(a, b []float64) {
 // ci returns the half-width of the 95% t interval of per-replicate
 // values of metric in cond.
 func (g groups) ci(cond, metric string) float64 {
+	// In replicate order: a sum in map order differs in its last bits
+	// from run to run, and the same seed must give the same report.
+	per := g.perReplicate(cond, metric)
 	var xs []float64
-	for _, v := range g.perReplicate(cond, metric) {
-		xs = append(xs, v)
+	for _, r := range slices.Sorted(maps.Keys(per)) {
+		xs = append(xs, per[r])
 	}
 	if len(xs) < 2 {
 		return 0
