@@ -113,15 +113,18 @@ func addGroupFlag(cmd *cobra.Command, group *int) {
 	cmd.Flags().IntVar(group, "group", -1, "the counterbalancing group to play: its row of the schedule's [counterbalance] design (default: the schedule's counterbalance.group)")
 }
 
+// studyRunFlags are lagkit study run's flags.
+type studyRunFlags struct {
+	simulate, quick, force, asJSON bool
+	synthetic                      bool
+	seed                           uint64
+	out, dsn                       string
+	lo                             liveStudyOptions
+	group                          int
+}
+
 func newStudyRunCmd() *cobra.Command {
-	var (
-		simulate, quick, force, asJSON bool
-		synthetic                      bool
-		seed                           uint64
-		out, dsn                       string
-		lo                             liveStudyOptions
-		group                          int
-	)
+	var o studyRunFlags
 	cmd := &cobra.Command{
 		Use:   "run FILE",
 		Short: "Run a study schedule (--simulate: bots in every seat)",
@@ -168,104 +171,113 @@ shots, kills, objectives, reports, answers and movement paths) is also
 stored in the study database --db: an SQLite file (created if missing)
 or a postgres:// URL; 'lagkit study export' reads it back.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := checkStudy(args[0], simulate, group)
-			if err != nil {
-				return err
-			}
-			if quick {
-				s.Shorten(quickRound)
-			}
-			if !simulate {
-				if synthetic {
-					return usagef("--synthetic-answers: only a simulated study (--simulate) answers from a model; people answer a live one")
-				}
-				for _, name := range []string{"out", "force", "json"} {
-					if cmd.Flags().Changed(name) {
-						return usagef("--%s: a live study writes its records to --db; report on them with the study database", name)
-					}
-				}
-				if err := positive(cmd.Flags(), "answer-wait", lo.answerWait, "more than 0, such as 2m"); err != nil {
-					return err
-				}
-				return runLiveStudy(cmd.Context(), s, dsn, seed, lo, cmd.OutOrStdout(), cmd.ErrOrStderr())
-			}
-			for _, name := range []string{"listen", "udp", "cert", "key", "start", "fresh", "answer-wait", "log-format"} {
-				if cmd.Flags().Changed(name) {
-					return usagef("--%s: only a live study (without --simulate) serves players", name)
-				}
-			}
-			if out == "" {
-				out = defaultOut("study-" + s.Name)
-			}
-			_, statErr := os.Stat(out)
-			if err := emptyOut(out, force); err != nil {
-				return err
-			}
-			report := false
-			defer func() {
-				if !report && errors.Is(statErr, fs.ErrNotExist) {
-					// A failed run leaves no folder it made; a folder
-					// that is no longer empty stays.
-					_ = os.Remove(out)
-				}
-			}()
-			wall := time.Now()
-			// The report is tallied as the rounds play: nothing keeps the
-			// records themselves.
-			var sum study.Summariser
-			plans := len(s.Plans())
-			progress := func(p *study.Plan, _ time.Time) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "study %s: round %d of %d (%s) played, %.0f s so far\n",
-					s.Name, p.Index+1, plans, p.Name, time.Since(wall).Seconds())
-			}
-			db, err := store.Open(cmd.Context(), dsn)
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			w := db.NewWriter(store.WriterOptions{})
-			sim := study.NewSimulation(wall)
-			if synthetic {
-				sim.SyntheticAnswers(seed)
-			}
-			err = study.Run(cmd.Context(), s, sim, record.Tee(&sum, w), study.Options{Seed: seed, Progress: progress})
-			if cerr := w.Close(); err == nil && cerr != nil {
-				err = cerr
-			}
-			if err != nil {
-				// A study that stored no round is no study: it would
-				// pass for the newest in study report.
-				if id := w.StudyID(); id != 0 {
-					if derr := db.DropEmptyStudy(context.WithoutCancel(cmd.Context()), id); derr != nil {
-						err = fmt.Errorf("%w (and %v)", err, derr)
-					}
-				}
-				return err
-			}
-			report = true
-			st := w.Stats()
-			fmt.Fprintf(cmd.ErrOrStderr(), "study %s: %d records stored in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
-			rep, err := sum.Report()
-			if err != nil {
-				return err
-			}
-			return writeStudyReport(cmd, rep, out, asJSON, fmt.Sprintf("study %s: %d rounds simulated in %.0f s",
-				s.Name, plans, time.Since(wall).Seconds()))
-		},
+		RunE: o.run,
 	}
 	f := cmd.Flags()
-	f.BoolVar(&simulate, "simulate", false, "play every seat with bots on the simulation driver")
-	f.Uint64Var(&seed, "seed", 1, "random seed of the bots")
-	f.BoolVar(&synthetic, "synthetic-answers", false, "with --simulate: answer the questionnaires from the schedule's models, labelled synthetic")
-	f.BoolVar(&quick, "quick", false, fmt.Sprintf("a smoke test: every round cut to at most %v, without warm-ups and intervals", quickRound))
-	f.StringVar(&out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
-	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
-	f.BoolVar(&asJSON, "json", false, "print study.json to stdout")
-	f.StringVar(&dsn, "db", defaultDB, "study database: an SQLite file, or a postgres:// URL")
-	addGroupFlag(cmd, &group)
-	addLiveStudyFlags(cmd, &lo)
+	f.BoolVar(&o.simulate, "simulate", false, "play every seat with bots on the simulation driver")
+	f.Uint64Var(&o.seed, "seed", 1, "random seed of the bots")
+	f.BoolVar(&o.synthetic, "synthetic-answers", false, "with --simulate: answer the questionnaires from the schedule's models, labelled synthetic")
+	f.BoolVar(&o.quick, "quick", false, fmt.Sprintf("a smoke test: every round cut to at most %v, without warm-ups and intervals", quickRound))
+	f.StringVar(&o.out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
+	f.BoolVar(&o.force, "force", false, "write into --out even if it is not empty")
+	f.BoolVar(&o.asJSON, "json", false, "print study.json to stdout")
+	f.StringVar(&o.dsn, "db", defaultDB, "study database: an SQLite file, or a postgres:// URL")
+	addGroupFlag(cmd, &o.group)
+	addLiveStudyFlags(cmd, &o.lo)
 	return cmd
+}
+
+// run checks the schedule and plays it live, or simulated.
+func (o *studyRunFlags) run(cmd *cobra.Command, args []string) error {
+	s, err := checkStudy(args[0], o.simulate, o.group)
+	if err != nil {
+		return err
+	}
+	if o.quick {
+		s.Shorten(quickRound)
+	}
+	if !o.simulate {
+		if o.synthetic {
+			return usagef("--synthetic-answers: only a simulated study (--simulate) answers from a model; people answer a live one")
+		}
+		for _, name := range []string{"out", "force", "json"} {
+			if cmd.Flags().Changed(name) {
+				return usagef("--%s: a live study writes its records to --db; report on them with the study database", name)
+			}
+		}
+		if err := positive(cmd.Flags(), "answer-wait", o.lo.answerWait, "more than 0, such as 2m"); err != nil {
+			return err
+		}
+		return runLiveStudy(cmd.Context(), s, o.dsn, o.seed, o.lo, cmd.OutOrStdout(), cmd.ErrOrStderr())
+	}
+	return o.runSimulated(cmd, s)
+}
+
+// runSimulated plays every seat with bots on the simulation driver, and
+// writes the report.
+func (o *studyRunFlags) runSimulated(cmd *cobra.Command, s *study.Schedule) error {
+	for _, name := range []string{"listen", "udp", "cert", "key", "start", "fresh", "answer-wait", "log-format"} {
+		if cmd.Flags().Changed(name) {
+			return usagef("--%s: only a live study (without --simulate) serves players", name)
+		}
+	}
+	if o.out == "" {
+		o.out = defaultOut("study-" + s.Name)
+	}
+	_, statErr := os.Stat(o.out)
+	if err := emptyOut(o.out, o.force); err != nil {
+		return err
+	}
+	report := false
+	defer func() {
+		if !report && errors.Is(statErr, fs.ErrNotExist) {
+			// A failed run leaves no folder it made; a folder
+			// that is no longer empty stays.
+			_ = os.Remove(o.out)
+		}
+	}()
+	wall := time.Now()
+	// The report is tallied as the rounds play: nothing keeps the
+	// records themselves.
+	var sum study.Summariser
+	plans := len(s.Plans())
+	progress := func(p *study.Plan, _ time.Time) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "study %s: round %d of %d (%s) played, %.0f s so far\n",
+			s.Name, p.Index+1, plans, p.Name, time.Since(wall).Seconds())
+	}
+	db, err := store.Open(cmd.Context(), o.dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	w := db.NewWriter(store.WriterOptions{})
+	sim := study.NewSimulation(wall)
+	if o.synthetic {
+		sim.SyntheticAnswers(o.seed)
+	}
+	err = study.Run(cmd.Context(), s, sim, record.Tee(&sum, w), study.Options{Seed: o.seed, Progress: progress})
+	if cerr := w.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		// A study that stored no round is no study: it would
+		// pass for the newest in study report.
+		if id := w.StudyID(); id != 0 {
+			if derr := db.DropEmptyStudy(context.WithoutCancel(cmd.Context()), id); derr != nil {
+				err = fmt.Errorf("%w (and %v)", err, derr)
+			}
+		}
+		return err
+	}
+	report = true
+	st := w.Stats()
+	fmt.Fprintf(cmd.ErrOrStderr(), "study %s: %d records stored in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
+	rep, err := sum.Report()
+	if err != nil {
+		return err
+	}
+	return writeStudyReport(cmd, rep, o.out, o.asJSON, fmt.Sprintf("study %s: %d rounds simulated in %.0f s",
+		s.Name, plans, time.Since(wall).Seconds()))
 }
 
 // emptyOut makes sure dir can take a report: created if missing, and

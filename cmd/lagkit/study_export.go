@@ -70,29 +70,8 @@ and what it means.
 			if err := emptyOut(out, force); err != nil {
 				return err
 			}
-			for _, name := range store.Tables {
-				var n int
-				err := writeFile(filepath.Join(out, name+".csv"), func(w io.Writer) (err error) {
-					n, err = db.WriteCSV(ctx, w, name, studies)
-					return err
-				})
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "%s.csv: %d rows\n", name, n)
-			}
-			files, err := exportTrendPaths(ctx, db, studies, out)
+			files, err := exportStudies(ctx, db, studies, out, cmd.ErrOrStderr())
 			if err != nil {
-				return err
-			}
-			written := make([]string, 0, len(store.Tables)+1)
-			for _, name := range store.Tables {
-				written = append(written, name+".csv")
-			}
-			if files > 0 {
-				written = append(written, "paths-study<id>-round<n>.csv")
-			}
-			if err := study.WriteCodebook(out, "a study database's export", study.ExportCodebook, written); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "exported %s from %s to %s (%s for lagkit trend)\n",
@@ -107,6 +86,35 @@ and what it means.
 	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
 	cmd.MarkFlagRequired("out")
 	return cmd
+}
+
+// exportStudies writes studies' tables to out as CSV (saying each
+// file's rows on log), their movement paths as path files, and the
+// codebook of what it wrote; it returns the number of path files.
+func exportStudies(ctx context.Context, db *store.DB, studies []store.StudyRow, out string, log io.Writer) (int, error) {
+	for _, name := range store.Tables {
+		var n int
+		err := writeFile(filepath.Join(out, name+".csv"), func(w io.Writer) (err error) {
+			n, err = db.WriteCSV(ctx, w, name, studies)
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(log, "%s.csv: %d rows\n", name, n)
+	}
+	files, err := exportTrendPaths(ctx, db, studies, out)
+	if err != nil {
+		return 0, err
+	}
+	written := make([]string, 0, len(store.Tables)+1)
+	for _, name := range store.Tables {
+		written = append(written, name+".csv")
+	}
+	if files > 0 {
+		written = append(written, "paths-study<id>-round<n>.csv")
+	}
+	return files, study.WriteCodebook(out, "a study database's export", study.ExportCodebook, written)
 }
 
 // exportTrendPaths writes each study's movement paths, one file per

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"sort"
@@ -74,28 +75,9 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	}
 	defer db.Close()
 	cfg := live.Config{Schedule: s, AnswerWait: o.answerWait, AutoStart: o.start, Log: log}
-	var w *store.Writer
-	if !o.fresh {
-		stored, err := live.ResumeFrom(ctx, db, s)
-		switch {
-		case err == nil:
-			if w, err = db.ResumeWriter(ctx, stored.ID, store.WriterOptions{}); err != nil {
-				return err
-			}
-			cfg.Resume, cfg.Codes = stored.Resume, stored.Codes
-			if r := stored.Resume; r.Round >= len(s.Plans()) {
-				fmt.Fprintf(out, "resuming study %d (%s): the questionnaire after its last round (%d) is put again, then the study ends\n",
-					stored.ID, s.Name, r.Questions.Round+1)
-			} else {
-				fmt.Fprintf(out, "resuming study %d (%s) at round %d after %.1f s of it\n",
-					stored.ID, s.Name, r.Round+1, r.Elapsed.Seconds())
-			}
-		case !errors.Is(err, live.ErrNothingToResume):
-			return err
-		}
-	}
-	if w == nil {
-		w = db.NewWriter(store.WriterOptions{})
+	w, err := studyWriter(ctx, db, s, o.fresh, &cfg, out)
+	if err != nil {
+		return err
 	}
 
 	host := realtime.NewHost(log, nil)
@@ -116,42 +98,11 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 			_ = l.Close()
 		}
 	}()
-	addrs, err := openListeners(serveOptions{listen: o.listen, udp: o.udp, cert: o.cert, key: o.key, tokens: true,
-		page: func(wo *web.Options) {
-			// The page joins its seat by participant code, not as a
-			// player of the oldest match.
-			wo.Tokens = nil
-			// The study's endpoints, its admin page and the
-			// questionnaire between rounds.
-			wo.Study, wo.AdminToken, wo.Host = d, adminToken, host
-		}}, host, nil, &listeners)
+	addrs, err := serveStudy(ctx, o, host, key, d, adminToken, log, &listeners)
 	if err != nil {
 		return err
 	}
-	if err := host.RequireTokens(key, addrs.udp); err != nil {
-		return err
-	}
-	for _, l := range listeners {
-		go func() {
-			if err := host.Serve(ctx, l); err != nil {
-				log.Error("accept", "addr", l.Addr(), "err", err)
-			}
-		}()
-	}
-	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "cert_sha256", addrs.certHash)
-	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, addrs.listen, web.AdminPagePath, adminToken)
-	if d := s.Design(); d != "" {
-		fmt.Fprintf(out, "study %s: counterbalancing group %d of design %s: every seat plays %s\n", s.Name, s.Group(), d, strings.Join(s.SeatOrders()[0], ", "))
-	}
-	codes := d.Codes()
-	seats := make([]int, 0, len(codes))
-	for seat := range codes {
-		seats = append(seats, seat)
-	}
-	sort.Ints(seats)
-	for _, seat := range seats {
-		fmt.Fprintf(out, "seat %d: https://%s/?code=%s\n", seat, addrs.listen, codes[seat])
-	}
+	printStudyLinks(out, s, d, addrs.listen, adminToken)
 
 	err = d.Run(ctx, w, study.Options{Seed: seed})
 	if err == nil && ctx.Err() == nil {
@@ -165,6 +116,13 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	for _, l := range listeners {
 		_ = l.Close()
 	}
+	return finishLiveStudy(ctx, err, s, host, db, w, cfg.Resume != nil, log, out)
+}
+
+// finishLiveStudy ends a live study's matches and closes its records
+// after d.Run returned err: a stopped study stays to be resumed (and the
+// error says so), one that failed before its first round is dropped.
+func finishLiveStudy(ctx context.Context, err error, s *study.Schedule, host *realtime.Host, db *store.DB, w *store.Writer, resumed bool, log *slog.Logger, out io.Writer) error {
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	_ = host.Shutdown(sctx, "study over")
@@ -181,7 +139,7 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	if err != nil {
 		// A study that failed before its first round started is no
 		// study; one stopped (above) stays, to be resumed.
-		if id := w.StudyID(); id != 0 && cfg.Resume == nil {
+		if id := w.StudyID(); id != 0 && !resumed {
 			if derr := db.DropEmptyStudy(context.WithoutCancel(ctx), id); derr != nil {
 				err = fmt.Errorf("%w (and %v)", err, derr)
 			}
@@ -190,4 +148,81 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	}
 	fmt.Fprintf(out, "study %s: over; %d records in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
 	return nil
+}
+
+// studyWriter returns the writer of the study's records: resuming the
+// stored study s left off (its state put in cfg, and said on out),
+// unless fresh or there is none.
+func studyWriter(ctx context.Context, db *store.DB, s *study.Schedule, fresh bool, cfg *live.Config, out io.Writer) (*store.Writer, error) {
+	if fresh {
+		return db.NewWriter(store.WriterOptions{}), nil
+	}
+	stored, err := live.ResumeFrom(ctx, db, s)
+	switch {
+	case errors.Is(err, live.ErrNothingToResume):
+		return db.NewWriter(store.WriterOptions{}), nil
+	case err != nil:
+		return nil, err
+	}
+	w, err := db.ResumeWriter(ctx, stored.ID, store.WriterOptions{})
+	if err != nil {
+		return nil, err
+	}
+	cfg.Resume, cfg.Codes = stored.Resume, stored.Codes
+	if r := stored.Resume; r.Round >= len(s.Plans()) {
+		fmt.Fprintf(out, "resuming study %d (%s): the questionnaire after its last round (%d) is put again, then the study ends\n",
+			stored.ID, s.Name, r.Questions.Round+1)
+	} else {
+		fmt.Fprintf(out, "resuming study %d (%s) at round %d after %.1f s of it\n",
+			stored.ID, s.Name, r.Round+1, r.Elapsed.Seconds())
+	}
+	return w, nil
+}
+
+// serveStudy opens the study's listeners (appended to ls, which the
+// caller closes), requires connect tokens under key, and joins what
+// they accept to the study's matches.
+func serveStudy(ctx context.Context, o liveStudyOptions, host *realtime.Host, key []byte, d *live.Driver, adminToken string, log *slog.Logger, ls *[]transport.Listener) (boundAddrs, error) {
+	addrs, err := openListeners(serveOptions{listen: o.listen, udp: o.udp, cert: o.cert, key: o.key, tokens: true,
+		page: func(wo *web.Options) {
+			// The page joins its seat by participant code, not as a
+			// player of the oldest match.
+			wo.Tokens = nil
+			// The study's endpoints, its admin page and the
+			// questionnaire between rounds.
+			wo.Study, wo.AdminToken, wo.Host = d, adminToken, host
+		}}, host, nil, ls)
+	if err != nil {
+		return addrs, err
+	}
+	if err := host.RequireTokens(key, addrs.udp); err != nil {
+		return addrs, err
+	}
+	for _, l := range *ls {
+		go func() {
+			if err := host.Serve(ctx, l); err != nil {
+				log.Error("accept", "addr", l.Addr(), "err", err)
+			}
+		}()
+	}
+	log.Info("listening", "listen", addrs.listen, "udp", addrs.udp, "cert_sha256", addrs.certHash)
+	return addrs, nil
+}
+
+// printStudyLinks prints the admin page's URL, the group's order of
+// techniques, and each seat's join link.
+func printStudyLinks(out io.Writer, s *study.Schedule, d *live.Driver, listen, adminToken string) {
+	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, listen, web.AdminPagePath, adminToken)
+	if design := s.Design(); design != "" {
+		fmt.Fprintf(out, "study %s: counterbalancing group %d of design %s: every seat plays %s\n", s.Name, s.Group(), design, strings.Join(s.SeatOrders()[0], ", "))
+	}
+	codes := d.Codes()
+	seats := make([]int, 0, len(codes))
+	for seat := range codes {
+		seats = append(seats, seat)
+	}
+	sort.Ints(seats)
+	for _, seat := range seats {
+		fmt.Fprintf(out, "seat %d: https://%s/?code=%s\n", seat, listen, codes[seat])
+	}
 }
