@@ -106,7 +106,7 @@ func Compare(samples []Sample, cfg CompareConfig) (Comparison, error) {
 	}
 	if upd, e, ok := UpdatesAtError(points, led.PositionErrorMeanM); ok {
 		rep.EqualError = &EqualError{ErrorM: led.PositionErrorMeanM, DeadEtaM: e, DeadUpdatesPerS: upd,
-			LedUpdatesPerS: led.UpdatesPerS, LedVsDeadUpdates: ratio(led.UpdatesPerS, upd) - 1}
+			LedUpdatesPerS: led.UpdatesPerS, LedVsDeadUpdates: Ratio(led.UpdatesPerS, upd) - 1}
 	}
 	return rep, nil
 }
@@ -120,8 +120,9 @@ func players(s []Sample) int {
 	return len(ids)
 }
 
-// ratio returns a/b, or 1 (no change) when b is 0.
-func ratio(a, b float64) float64 {
+// Ratio returns a/b, or 1 (no change) when b is 0: how one method's
+// figure stands to another's.
+func Ratio(a, b float64) float64 {
 	if b == 0 {
 		return 1
 	}

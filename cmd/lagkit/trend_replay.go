@@ -103,7 +103,7 @@ func printReplay(cmd *cobra.Command, rep reckoning.Comparison) error {
 			th = fmt.Sprintf("%.3f-%.3f", r.EtaMinM, r.EtaMaxM)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.4f\t%+.1f%%\t%+.1f%%\n", r.Method, th, r.UpdatesPerS, r.PositionErrorMeanM,
-			100*(ratio(r.UpdatesPerS, base.UpdatesPerS)-1), 100*(ratio(r.PositionErrorMeanM, base.PositionErrorMeanM)-1))
+			100*(reckoning.Ratio(r.UpdatesPerS, base.UpdatesPerS)-1), 100*(reckoning.Ratio(r.PositionErrorMeanM, base.PositionErrorMeanM)-1))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -115,14 +115,6 @@ func printReplay(cmd *cobra.Command, rep reckoning.Comparison) error {
 		fmt.Fprintln(w, "led reckoning's error lies outside the thresholds replayed: widen --frontier to compare at equal error")
 	}
 	return nil
-}
-
-// ratio returns a/b, or 1 (no change) when b is 0.
-func ratio(a, b float64) float64 {
-	if b == 0 {
-		return 1
-	}
-	return a / b
 }
 
 func without(xs []float64, v float64) []float64 {
