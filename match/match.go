@@ -31,6 +31,11 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
+// DefaultBaseRTTms is the round trip lagkit match and lagkit bench give
+// every player when none is asked for (Config's zero BaseRTTms is a
+// LAN's).
+const DefaultBaseRTTms = 20
+
 // Config describes one match. Zero values take the defaults.
 type Config struct {
 	// Map is a shipped map's name or the path of a map file (.json);

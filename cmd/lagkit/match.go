@@ -22,10 +22,6 @@ import (
 	"github.com/lagkit/lagkit/server"
 )
 
-// defaultMatchRTTms is lagkit match's round trip for every player when
-// --rtt is not given (the library's match.Config defaults to a LAN).
-const defaultMatchRTTms = 20
-
 // matchFlags are lagkit match's flags.
 type matchFlags struct {
 	cfg     match.Config
@@ -67,7 +63,7 @@ living player's position 20 times a second as a path file
 	f.Float64Var(&o.cfg.Policy.LowPingMS, "low-ping-ms", 0, "alc: appeal threshold (default 50)")
 	f.Float64Var(&o.cfg.Policy.MaxRTTms, "max-rtt-ms", 0, "clc: round-trip cap (default 250; negative: none)")
 	f.Float64Var(&o.cfg.Policy.MaxRollbackM, "max-rollback-m", 0, "clc: rollback distance cap (0: none)")
-	f.Float64Var(&o.cfg.BaseRTTms, "rtt", defaultMatchRTTms, "every player's round trip in ms unless set otherwise")
+	f.Float64Var(&o.cfg.BaseRTTms, "rtt", match.DefaultBaseRTTms, "every player's round trip in ms unless set otherwise")
 	f.StringVar(&o.latency, "latency", "", "per-player round trips, as PLAYER:MS pairs, e.g. 2:250,5:250")
 	f.Float64Var(&o.cfg.HighPingFraction, "high-ping-fraction", 0, "fraction of each team given --high-ping-ms")
 	f.Float64Var(&o.cfg.HighPingMS, "high-ping-ms", 250, "round trip of the high-ping players in ms")

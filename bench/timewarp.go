@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ const warpRewind = 300 * time.Millisecond
 // in turn, rounds times, and each keeps its fastest sample (other
 // processes only add time). The exponent is the least-squares slope of
 // log cost on log entities.
-func timeWarpFigure(quick bool) (benchFigure, error) {
+func timeWarpFigure(quick bool) (Figure, error) {
 	rounds, batch := 5, 200
 	if quick {
 		rounds, batch = 3, 100
@@ -32,7 +32,7 @@ func timeWarpFigure(quick bool) (benchFigure, error) {
 	for i, n := range warpEntities {
 		s, err := server.NewWarpCrowd(int(n))
 		if err != nil {
-			return benchFigure{}, err
+			return Figure{}, err
 		}
 		crowds[i] = s
 	}
@@ -47,14 +47,14 @@ func timeWarpFigure(quick bool) (benchFigure, error) {
 			start := time.Now()
 			for k := range batch {
 				if _, err := s.Resimulate(k%n, ticks); err != nil {
-					return benchFigure{}, err
+					return Figure{}, err
 				}
 			}
 			us[i] = min(us[i], float64(time.Since(start).Nanoseconds())/1e3/float64(batch))
 		}
 	}
 	last := len(us) - 1
-	return benchFigure{
+	return Figure{
 		Name:  fmt.Sprintf("time warp, %.0f entities, %d ms rewind", warpEntities[last], warpRewind.Milliseconds()),
 		Value: us[last], Unit: "µs", Goal: 100,
 		Exponent: experiment.Exponent(warpEntities, us), ExponentOf: "entities", ExponentGoal: 1,

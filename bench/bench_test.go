@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 // ratio to its anchor and its exponent do too, and that the table shows
 // them.
 func TestBenchFigures(t *testing.T) {
-	figs := []benchFigure{
+	figs := []Figure{
 		{Name: "fast", Value: 400, Unit: "ns", Goal: 500, Anchor: "ray", Ratio: 9, RatioGoal: 11},
 		{Name: "fast here", Value: 400, Unit: "ns", Goal: 500, Anchor: "ray", Ratio: 20, RatioGoal: 11},
 		{Name: "slow", Value: 16001, Unit: "B/s", Goal: 16000},
@@ -18,13 +18,13 @@ func TestBenchFigures(t *testing.T) {
 	}
 	want := []bool{true, false, false, true, false}
 	for i := range figs {
-		figs[i].Met = figs[i].met()
+		figs[i].Met = figs[i].Meets()
 		if figs[i].Met != want[i] {
 			t.Errorf("%s: met %v, want %v", figs[i].Name, figs[i].Met, want[i])
 		}
 	}
 	var b strings.Builder
-	printBench(&b, figs)
+	Print(&b, figs)
 	out := b.String()
 	for _, s := range []string{"9.0x ray (≤ 11x)", "16001 B/s", "≤ 16000 B/s", "entities exponent 0.61 (≤ 1)"} {
 		if !strings.Contains(out, s) {
