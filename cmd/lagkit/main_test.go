@@ -17,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/scenario"
 )
 
 // run runs the lagkit command line with args and returns its output and
@@ -239,7 +240,7 @@ func TestListJSON(t *testing.T) {
 		t.Errorf("experiment list --json: %+v", list)
 	}
 	code, out, _ = runExit(t, "scenario", "check", "--json", "../../scenarios/standing-target.toml")
-	var runs []checkRun
+	var runs []scenario.CheckRun
 	if err := json.Unmarshal([]byte(out), &runs); code != 0 || err != nil {
 		t.Fatalf("scenario check --json: exit %d, %v in %s", code, err, out)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +56,7 @@ how far the victim was moved back, and when the shooter heard of it.`,
 			if asJSON {
 				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 			}
-			printShots(cmd.OutOrStdout(), res)
+			res.WriteTable(cmd.OutOrStdout())
 			if bad := f.Check(res); len(bad) > 0 {
 				for _, b := range bad {
 					fmt.Fprintln(cmd.OutOrStdout(), "expectation failed:", b)
@@ -85,7 +84,7 @@ failed. It exits with status 1 when any expectation failed. With --json it
 prints one JSON array of runs instead.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			runs, failed, err := checkScenarios(args)
+			runs, failed, err := scenario.CheckFiles(args)
 			if err != nil {
 				return err
 			}
@@ -102,37 +101,8 @@ prints one JSON array of runs instead.`,
 	return check
 }
 
-// checkScenarios runs each file under every policy it states
-// expectations for, and counts the runs that failed them.
-func checkScenarios(paths []string) (runs []checkRun, failed int, err error) {
-	for _, path := range paths {
-		f, err := scenario.Load(path)
-		if err != nil {
-			return nil, 0, err
-		}
-		for _, p := range f.Policies() {
-			cfg := f.Policy
-			cfg.Name = p
-			res, err := f.Run(cfg)
-			if err != nil {
-				return nil, 0, err
-			}
-			run := checkRun{File: path, Policy: p, OK: true, Failures: []string{}}
-			for _, b := range f.Check(res) {
-				run.OK = false
-				run.Failures = append(run.Failures, fmt.Sprint(b))
-			}
-			if !run.OK {
-				failed++
-			}
-			runs = append(runs, run)
-		}
-	}
-	return runs, failed, nil
-}
-
 // printChecks writes scenario check's runs for people, or as JSON.
-func printChecks(w io.Writer, runs []checkRun, asJSON bool) error {
+func printChecks(w io.Writer, runs []scenario.CheckRun, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -149,30 +119,4 @@ func printChecks(w io.Writer, runs []checkRun, asJSON bool) error {
 		}
 	}
 	return nil
-}
-
-// checkRun is one scenario file run under one policy by scenario check.
-type checkRun struct {
-	File     string   `json:"file"`
-	Policy   string   `json:"policy"`
-	OK       bool     `json:"ok"`
-	Failures []string `json:"failures"`
-}
-
-func printShots(w io.Writer, r *scenario.Result) {
-	fmt.Fprintf(w, "%s under %s: %d shot(s)\n", r.Scenario, r.Policy, len(r.Shots))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\ttime\tshooter\tvictim\tpart\thit\tregistered\tsbc\tappeal\trewind\trollback\tconfirm")
-	for _, s := range r.Shots {
-		victim, confirm := s.Victim, "-"
-		if victim == "" {
-			victim = "-"
-		}
-		if s.ConfirmDelayMS != nil {
-			confirm = fmt.Sprintf("%.0f ms", *s.ConfirmDelayMS)
-		}
-		fmt.Fprintf(tw, "%d\t%.0f ms\t%s\t%s\t%s\t%v\t%v\t%v\t%s\t%.0f ms\t%.2f m\t%s\n",
-			s.N, s.TimeMS, s.Shooter, victim, s.Part, s.Hit, s.Registered, s.SBC, s.Appeal, s.RewindMS, s.RollbackM, confirm)
-	}
-	tw.Flush()
 }

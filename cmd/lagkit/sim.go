@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -64,7 +62,7 @@ the same seed gives the same digest.`,
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				return enc.Encode(res)
 			}
-			printSim(cmd.OutOrStdout(), res)
+			res.WriteTable(cmd.OutOrStdout())
 			return nil
 		},
 	}
@@ -81,28 +79,6 @@ the same seed gives the same digest.`,
 	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning; clients then dead reckon)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	return cmd
-}
-
-func printSim(w io.Writer, r *sim.Result) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	row := func(k, format string, v any) { fmt.Fprintf(tw, "%s\t"+format+"\n", k, v) }
-	row("players", "%d", r.Players)
-	row("simulated", "%.1f s", r.DurationS)
-	row("wall time", "%.2f s", r.WallS)
-	row("speed", "%.0fx real time", r.DurationS/max(r.WallS, 1e-9))
-	row("ticks", "%d", r.Ticks)
-	row("prediction error mean", "%.5f m", r.PredictionErrorMeanM)
-	row("prediction error p99", "%.5f m", r.PredictionErrorP99M)
-	row("corrections", "%d", r.Corrections)
-	row("interpolation error mean", "%.4f m", r.InterpErrorMeanM)
-	row("bandwidth per client", "%.0f B/s", r.BytesPerSPerClient)
-	row("snapshot size mean", "%.1f B", r.SnapshotBytesMean)
-	row("commands lost", "%d", r.CommandsLost)
-	row("player states per client", "%.1f /s", r.UpdatesPerSPerClient)
-	row("server RTT mean", "%.1f ms", r.ServerRTTMeanMS)
-	row("client RTT mean", "%.1f ms", r.ClientRTTMeanMS)
-	row("state hash", "%s", r.StateHash)
-	tw.Flush()
 }
 
 // checkSimFlags rejects values the simulation would otherwise read as

@@ -2,11 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -73,7 +71,7 @@ Paths come from path files (CSV with the header time,player,team,x,y,z, as
 				enc.SetIndent("", "  ")
 				return enc.Encode(rep)
 			}
-			return printReplay(cmd, rep)
+			return rep.WriteTable(cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
@@ -89,32 +87,6 @@ Paths come from path files (CSV with the header time,player,team,x,y,z, as
 	f.Lookup("frontier").DefValue = formatList(without(reckoning.FrontierEtas, reckoning.DefaultEta))
 	f.BoolVar(&asJSON, "json", false, "print the results as JSON")
 	return cmd
-}
-
-func printReplay(cmd *cobra.Command, rep reckoning.Comparison) error {
-	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "replayed %d players (%.0f s) against trend maps from %d others\n", rep.Players, rep.Seconds, rep.Trainers)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "method\tthreshold (m)\tupdates/s\tmean error (m)\tupdates vs dead\terror vs dead")
-	base := rep.Methods[0]
-	for _, r := range rep.Methods {
-		th := fmt.Sprintf("%.3f", r.EtaM)
-		if r.Method == "led" {
-			th = fmt.Sprintf("%.3f-%.3f", r.EtaMinM, r.EtaMaxM)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.4f\t%+.1f%%\t%+.1f%%\n", r.Method, th, r.UpdatesPerS, r.PositionErrorMeanM,
-			100*(reckoning.Ratio(r.UpdatesPerS, base.UpdatesPerS)-1), 100*(reckoning.Ratio(r.PositionErrorMeanM, base.PositionErrorMeanM)-1))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if e := rep.EqualError; e != nil {
-		fmt.Fprintf(w, "at led reckoning's error (%.4f m), dead reckoning (threshold %.3f m) sends %.3f updates/s; led sends %+.1f%%\n",
-			e.ErrorM, e.DeadEtaM, e.DeadUpdatesPerS, 100*e.LedVsDeadUpdates)
-	} else {
-		fmt.Fprintln(w, "led reckoning's error lies outside the thresholds replayed: widen --frontier to compare at equal error")
-	}
-	return nil
 }
 
 func without(xs []float64, v float64) []float64 {

@@ -1,0 +1,118 @@
+package study
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// WriteText writes the summary for people: seats, techniques, rounds
+// with their links, the order of techniques and the questionnaire.
+func (s Summary) WriteText(w io.Writer) {
+	people := 0
+	for _, st := range s.Seats {
+		if !st.Bot {
+			people++
+		}
+	}
+	fmt.Fprintf(w, "study %s: %d seats (%d for people, %d for bots), %d techniques, %d rounds, %s in all\n",
+		s.Study, len(s.Seats), people, len(s.Seats)-people, len(s.Techniques), len(s.Rounds), clock(s.TotalS))
+	var codes []string
+	for _, st := range s.Seats {
+		if st.Code != "" {
+			codes = append(codes, fmt.Sprintf("%d=%s", st.Index, st.Code))
+		}
+	}
+	if len(codes) > 0 {
+		fmt.Fprintf(w, "codes: %s\n", strings.Join(codes, ", "))
+	}
+	fmt.Fprintln(w, "techniques:")
+	for _, t := range s.Techniques {
+		fmt.Fprintf(w, "  %-18s %s\n", t.Name, t.Setting)
+	}
+	fmt.Fprintln(w, "rounds:")
+	for i, r := range s.Rounds {
+		start := ""
+		if r.WarmupS > 0 {
+			start += ", warm-up " + clock(r.WarmupS)
+		}
+		if r.Ready {
+			start += ", ready and 3-2-1"
+		}
+		if r.IntervalS > 0 && i < len(s.Rounds)-1 {
+			start += ", then " + clock(r.IntervalS) + " break"
+		}
+		fmt.Fprintf(w, "  %2d. %-16s %s %s %s%s; technique %s\n", i+1, r.Name, r.Map, r.Mode, clock(r.DurationS), start, r.Technique)
+		if len(r.Weapons) > 0 {
+			fmt.Fprintf(w, "      weapons %s\n", strings.Join(r.Weapons, ", "))
+		}
+		fmt.Fprintf(w, "      latency (one way) %s\n", linkGroups(r.Links))
+	}
+	order := make([]string, len(s.Rounds))
+	for i, r := range s.Rounds {
+		order[i] = r.Technique
+	}
+	if c := s.Counterbalance; c != nil {
+		groups := fmt.Sprintf("%d groups", c.Groups)
+		if c.Groups == 0 {
+			groups = fmt.Sprintf("any number of groups, drawn from seed %d", c.Seed)
+		}
+		fmt.Fprintf(w, "counterbalanced: design %s of %s, %s (each session plays one group; --group picks it):\n",
+			c.Design, strings.Join(c.Techniques, ", "), groups)
+		for g, o := range c.Orders {
+			mark := ""
+			if g == c.Group {
+				mark = "   <- this run"
+			}
+			fmt.Fprintf(w, "  group %d: %s%s\n", g, strings.Join(o, ", "), mark)
+		}
+		if c.Group >= len(c.Orders) {
+			fmt.Fprintf(w, "  group %d: %s   <- this run\n", c.Group, strings.Join(c.Order, ", "))
+		}
+		fmt.Fprintf(w, "order of techniques by round, every seat (group %d): %s\n", c.Group, strings.Join(order, ", "))
+	} else {
+		fmt.Fprintf(w, "order of techniques by round, every seat: %s\n", strings.Join(order, ", "))
+	}
+	if len(s.Questions) == 0 {
+		fmt.Fprintln(w, "no questionnaire")
+		return
+	}
+	fmt.Fprintln(w, "questionnaire after each round:")
+	for _, q := range s.Questions {
+		fmt.Fprintf(w, "  %-20s %-9s %s\n", q.ID, q.Kind, q.Text)
+	}
+}
+
+// linkGroups writes seats' links grouped by setting: "seats 0-5 125 ms,
+// seats 6-11 10 ms".
+func linkGroups(links []Link) string {
+	var parts []string
+	for i := 0; i < len(links); {
+		j := i
+		for j+1 < len(links) && links[j+1] == links[i] {
+			j++
+		}
+		seats := "seat " + strconv.Itoa(i)
+		if j > i {
+			seats = fmt.Sprintf("seats %d-%d", i, j)
+		}
+		l := links[i]
+		part := fmt.Sprintf("%s %v ms", seats, l.LatencyMS)
+		if l.JitterMS > 0 {
+			part += fmt.Sprintf(" ± %v ms", l.JitterMS)
+		}
+		if l.Loss > 0 {
+			part += fmt.Sprintf(" %v%% loss", l.Loss*100)
+		}
+		parts = append(parts, part)
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// clock writes seconds as m:ss.
+func clock(s float64) string {
+	t := int(s + 0.5)
+	return fmt.Sprintf("%d:%02d", t/60, t%60)
+}
