@@ -2,35 +2,21 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/lagkit/lagkit/agones"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/realtime/api"
-	"github.com/lagkit/lagkit/record"
-	"github.com/lagkit/lagkit/store"
-	"github.com/lagkit/lagkit/token"
-	"github.com/lagkit/lagkit/transport"
-	"github.com/lagkit/lagkit/web"
+	"github.com/lagkit/lagkit/realtime/serve"
 )
-
-// shutdownGrace bounds a graceful shutdown: matches tell their players
-// and close, the HTTP server finishes its requests.
-const shutdownGrace = 5 * time.Second
 
 // serveOptions are lagkit serve's flags.
 type serveOptions struct {
@@ -51,9 +37,6 @@ type serveOptions struct {
 	// db, if set, is the study database the matches' records go to.
 	db     string
 	agones agonesOptions
-	// page, if set, adjusts the page's options (a study serves its own
-	// pages).
-	page func(*web.Options)
 	// changed reports whether a flag was given (nil: none was).
 	changed func(name string) bool
 	// getenv reads the environment (nil: os.Getenv).
@@ -61,11 +44,6 @@ type serveOptions struct {
 	// timeouts are the HTTP listeners' (the defaults if zero).
 	timeouts api.Timeouts
 }
-
-// defaultMatch is the match lagkit serve runs without a configuration
-// file: team deathmatch on metro under tlc, bots in every seat nobody
-// takes.
-var defaultMatch = realtime.MatchConfig{Name: "default", Map: "metro", Mode: "tdm", Seats: 8, Bots: 8}
 
 func newServeCmd() *cobra.Command {
 	var o serveOptions
@@ -164,7 +142,7 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 // whose maps may be maps', or the default match.
 func matchConfigs(path string, maps *realtime.Maps) ([]realtime.MatchConfig, error) {
 	if path == "" {
-		return []realtime.MatchConfig{defaultMatch}, nil
+		return []realtime.MatchConfig{serve.DefaultMatch}, nil
 	}
 	f, err := realtime.LoadFileMaps(path, maps)
 	if err != nil {
@@ -182,50 +160,15 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	if err != nil {
 		return err
 	}
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	sv := &serving{log: log, reg: reg, host: realtime.NewHost(log, realtime.NewMetrics(reg))}
-	defer sv.close()
-	if err := sv.open(o, maps, adminTok); err != nil {
-		return err
+	so := serve.Options{
+		Listeners: serve.Listeners{Listen: o.listen, UDP: o.udp, Cert: o.cert, Key: o.key, Tokens: o.tokens},
+		HTTP:      o.http, Admin: o.admin, AdminToken: adminTok, TokenKey: o.tokenKey,
+		DB: o.db, Config: o.config, Timeouts: o.timeouts,
 	}
-	if err := sv.record(ctx, o); err != nil {
-		return err
-	}
-	started := make([]*realtime.Match, len(configs))
-	for i, mc := range configs {
-		if started[i], err = sv.host.Start(mc); err != nil {
-			_ = sv.host.Shutdown(context.Background(), "server failed to start")
-			return fmt.Errorf("match %d: %w", i+1, err)
-		}
-	}
-	if !o.agones.on {
-		go logMatchesOver(ctx, log, started, sv.addrs.admin)
-	}
-	sv.accept(ctx, len(configs), adminTok)
-
-	var (
-		gs        *agones.Lifecycle
-		matchOver <-chan struct{} // nil without --agones: serve runs until stopped
-		gsDone    = make(chan struct{})
-	)
 	if o.agones.on {
-		if gs, err = startAgones(ctx, o.agones, sv.host, log); err != nil {
-			_ = sv.host.Shutdown(context.Background(), "server failed to start")
-			return err
-		}
-		matchOver = gs.Match().Done()
-		go func() {
-			defer close(gsDone)
-			gs.Run(ctx, o.agones.health)
-		}()
+		so.Agones = &serve.Agones{Health: o.agones.health, Wait: o.agones.wait}
 	}
-	select {
-	case <-ctx.Done():
-	case <-matchOver:
-		log.Info("match over", "reason", gs.Match().Reason())
-	}
-	return sv.shutdown(ctx, o, gs, gsDone)
+	return serve.Run(ctx, log, so, maps, configs)
 }
 
 // checkServe checks o's flags against each other and loads what they
@@ -270,200 +213,4 @@ func checkServe(o serveOptions) (adminTok string, maps *realtime.Maps, configs [
 		return "", nil, nil, usagef("--listen, --udp, --http and --admin are all off: nothing could reach the server")
 	}
 	return adminTok, maps, configs, nil
-}
-
-// serving is what lagkit serve runs: the host, its listeners, its HTTP
-// servers and its records.
-type serving struct {
-	log       *slog.Logger
-	reg       *prometheus.Registry
-	host      *realtime.Host
-	addrs     boundAddrs
-	listeners []transport.Listener
-	servers   []*http.Server
-	db        *store.DB
-	records   *store.Writer
-}
-
-// open opens the game listeners, --http and --admin, and with --tokens
-// has the host require connect tokens.
-func (sv *serving) open(o serveOptions, maps *realtime.Maps, adminTok string) error {
-	var err error
-	if sv.addrs, err = openListeners(o, sv.host, maps, &sv.listeners); err != nil {
-		return err
-	}
-	if o.http != "" {
-		if sv.addrs.http, err = sv.serveHTTP("http", o.http, api.NewServer(api.Public(sv.reg), o.timeouts, false)); err != nil {
-			return err
-		}
-	}
-	if o.admin != "" {
-		h := api.Admin(api.AdminOptions{Host: sv.host, Maps: maps, Registry: sv.reg, Log: sv.log, DefaultMap: defaultMatch.Map, EndGrace: shutdownGrace})
-		h = api.WriteDeadline(o.timeouts.WithDefaults().Write, sv.log, api.Guard(adminTok, api.NewRefusedCounter(sv.reg), h))
-		if sv.addrs.admin, err = sv.serveHTTP("admin", o.admin, api.NewServer(h, o.timeouts, true)); err != nil {
-			return err
-		}
-	}
-	if o.tokens {
-		key, err := tokenKey(o.tokenKey)
-		if err != nil {
-			return err
-		}
-		return sv.host.RequireTokens(key, sv.addrs.udp)
-	}
-	return nil
-}
-
-// serveHTTP serves srv on addr (the flag's), returning the address it
-// got.
-func (sv *serving) serveHTTP(flag, addr string, srv *http.Server) (string, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return "", fmt.Errorf("--%s: %w", flag, err)
-	}
-	sv.servers = append(sv.servers, srv)
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			sv.log.Error(flag, "err", err)
-		}
-	}()
-	return ln.Addr().String(), nil
-}
-
-// record, with --db, keeps what the matches do in the study database.
-func (sv *serving) record(ctx context.Context, o serveOptions) error {
-	if o.db == "" {
-		return nil
-	}
-	db, err := store.Open(ctx, o.db)
-	if err != nil {
-		return fmt.Errorf("--db: %w", err)
-	}
-	sv.db, sv.records = db, db.NewWriter(store.WriterOptions{})
-	schedule := ""
-	if o.config != "" {
-		b, _ := os.ReadFile(o.config)
-		schedule = string(b)
-	}
-	sv.records.Put(record.Study{Name: "serve", Schedule: schedule, Started: time.Now()})
-	sv.host.SetSink(sv.records)
-	return nil
-}
-
-// accept joins what the listeners accept to the matches, and logs where
-// the server listens and who may use --admin.
-func (sv *serving) accept(ctx context.Context, matches int, adminTok string) {
-	for _, l := range sv.listeners {
-		go func() {
-			if err := sv.host.Serve(ctx, l); err != nil {
-				sv.log.Error("accept", "addr", l.Addr(), "err", err)
-			}
-		}()
-	}
-	a := sv.addrs
-	sv.log.Info("listening", "listen", a.listen, "udp", a.udp, "http", a.http, "admin", a.admin, "cert_sha256", a.certHash, "matches", matches)
-	switch {
-	case a.admin == "":
-	case adminTok == "":
-		sv.log.Warn("admin without a token", "admin", a.admin, "note", "--admin is on loopback: any local user or process may use the match API; give --admin-token-file or "+AdminTokenEnv+" to require a token")
-	default:
-		sv.log.Info("admin requires a bearer token", "admin", a.admin)
-	}
-}
-
-// shutdown stops accepting, ends every match telling its players, closes
-// the records after the matches' last, then the HTTP servers and the
-// Agones GameServer (gs, whose Run ends with gsDone).
-func (sv *serving) shutdown(ctx context.Context, o serveOptions, gs *agones.Lifecycle, gsDone <-chan struct{}) error {
-	sv.log.Info("shutting down")
-	for _, l := range sv.listeners {
-		_ = l.Close() // stop accepting first
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	err := sv.host.Shutdown(sctx, "server shutting down")
-	if sv.records != nil {
-		if derr := sv.records.Close(); derr != nil && err == nil {
-			err = derr
-		}
-		st := sv.records.Stats()
-		sv.log.Info("records", "db", o.db, "study", sv.records.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
-		sv.records = nil
-	}
-	for _, s := range sv.servers {
-		_ = s.Shutdown(sctx)
-	}
-	if gs != nil {
-		<-gsDone
-		if aerr := gs.Finish(sctx); aerr != nil {
-			if ctx.Err() != nil {
-				// Stopped by a signal, as Agones stops a GameServer it
-				// deletes: the SDK server may be going too.
-				sv.log.Warn("agones shutdown", "err", aerr)
-			} else if err == nil {
-				err = aerr
-			}
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("shutdown: %w", err)
-	}
-	sv.log.Info("stopped")
-	return nil
-}
-
-// close releases whatever a failed start left open.
-func (sv *serving) close() {
-	for _, l := range sv.listeners {
-		_ = l.Close()
-	}
-	for _, s := range sv.servers {
-		_ = s.Close()
-	}
-	if sv.records != nil {
-		_ = sv.records.Close()
-	}
-	if sv.db != nil {
-		_ = sv.db.Close()
-	}
-}
-
-// logMatchesOver says, once every match of the configuration has ended
-// (each had a duration), that serve runs on with none, and how to start
-// another or stop it.
-func logMatchesOver(ctx context.Context, log *slog.Logger, matches []*realtime.Match, adminAddr string) {
-	for _, m := range matches {
-		select {
-		case <-m.Done():
-		case <-ctx.Done():
-			return
-		}
-	}
-	if ctx.Err() != nil {
-		return // serve is stopping, which ended them
-	}
-	if adminAddr == "" {
-		log.Info("every match has ended", "next", "stop serve with SIGINT or SIGTERM")
-		return
-	}
-	log.Info("every match has ended", "next", "POST /api/matches on "+adminAddr+" (--admin) starts another; SIGINT or SIGTERM stops serve")
-}
-
-// boundAddrs are the addresses the listeners got.
-type boundAddrs struct{ listen, udp, http, admin, certHash string }
-
-// tokenKey returns the connect-token key in path, or a random one if
-// path is "".
-func tokenKey(path string) ([]byte, error) {
-	if path == "" {
-		return token.NewKey()
-	}
-	key, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("--token-key: %w", err)
-	}
-	if len(key) != token.KeySize {
-		return nil, fmt.Errorf("--token-key %s: %d bytes, want %d", path, len(key), token.KeySize)
-	}
-	return key, nil
 }

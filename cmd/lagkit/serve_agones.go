@@ -1,13 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"time"
-
-	"github.com/lagkit/lagkit/agones"
-	"github.com/lagkit/lagkit/realtime"
 )
 
 // agonesOptions are lagkit serve's --agones flags.
@@ -38,19 +33,4 @@ func (o agonesOptions) check(set func(string) bool, matches int) error {
 		return fmt.Errorf("--agones-wait %v: want more than 0, at most 10m", o.wait)
 	}
 	return nil
-}
-
-// startAgones finds the SDK server and starts the GameServer of the
-// host's one match.
-func startAgones(ctx context.Context, o agonesOptions, host *realtime.Host, log *slog.Logger) (*agones.Lifecycle, error) {
-	sdk, err := agones.NewFromEnv(agones.Options{Wait: o.wait})
-	if err != nil {
-		return nil, err
-	}
-	ms := host.Matches()
-	if len(ms) != 1 {
-		return nil, fmt.Errorf("agones: %d matches running, want 1", len(ms))
-	}
-	log.Info("agones", "sdk", sdk.Base())
-	return agones.Start(ctx, sdk, ms[0], log)
 }

@@ -1,0 +1,224 @@
+package live
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/realtime/serve"
+	"github.com/lagkit/lagkit/store"
+	"github.com/lagkit/lagkit/study"
+	"github.com/lagkit/lagkit/token"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/web"
+)
+
+// ServeOptions are how Serve plays a study to people.
+type ServeOptions struct {
+	// Listeners are where the participants' and the admin's browsers
+	// (Listen, which must be set) and native clients (UDP) connect.
+	Listeners serve.Listeners
+	// AnswerWait is how long a questionnaire waits for the answers
+	// (default DefaultAnswerWait); AutoStart starts the first round at
+	// once instead of at the admin page's start.
+	AnswerWait time.Duration
+	AutoStart  bool
+	// Fresh starts a new study even when the database holds an
+	// unfinished run of the schedule (default: resume it).
+	Fresh bool
+	// Seed seeds the bots.
+	Seed uint64
+	Log  *slog.Logger
+	// Out is told the admin page's URL, one join link per person's seat
+	// and how the study ended.
+	Out io.Writer
+}
+
+// StoppedError is a study whose context ended before the study did: it
+// stays in the database, to be resumed by serving the same schedule on
+// it again.
+type StoppedError struct {
+	Study string
+	ID    int64
+	DB    string
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("study %s (study %d in %s) stopped before its end: run the same command again to resume it", e.Study, e.ID, e.DB)
+}
+
+// Serve serves study s to people: it tells o.Out the admin's URL and
+// one join link per person's seat, plays the rounds as the admin starts
+// them, and stores every record in db. A run of the same schedule that
+// stopped in a round (a crash, a kill) is resumed at that round unless
+// o.Fresh is set. When ctx ends first, the study stays to be resumed and
+// the error is a *StoppedError.
+func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions) error {
+	if o.Listeners.Listen == "" {
+		return errors.New("live: a live study needs an address for the participants' browsers")
+	}
+	log, out := o.Log, o.Out
+	cfg := Config{Schedule: s, AnswerWait: o.AnswerWait, AutoStart: o.AutoStart, Log: log}
+	w, err := studyWriter(ctx, db, s, o.Fresh, &cfg, out)
+	if err != nil {
+		return err
+	}
+
+	host := realtime.NewHost(log, nil)
+	key, err := token.NewKey()
+	if err != nil {
+		return err
+	}
+	admin := make([]byte, 16)
+	crand.Read(admin)
+	adminToken := hex.EncodeToString(admin)
+	d, err := New(func() Config { c := cfg; c.Host = host; return c }())
+	if err != nil {
+		return err
+	}
+	listeners, addrs, err := serveStudy(ctx, o.Listeners, host, key, d, adminToken, log)
+	defer func() {
+		for _, l := range listeners {
+			_ = l.Close()
+		}
+	}()
+	if err != nil {
+		return err
+	}
+	printStudyLinks(out, s, d, addrs.Listen, adminToken)
+
+	err = d.Run(ctx, w, study.Options{Seed: o.Seed})
+	if err == nil && ctx.Err() == nil {
+		// The pages poll the study's status: let them hear it is over
+		// before the server goes.
+		select {
+		case <-time.After(endLinger):
+		case <-ctx.Done():
+		}
+	}
+	for _, l := range listeners {
+		_ = l.Close()
+	}
+	return finishLiveStudy(ctx, err, s, host, db, w, cfg.Resume != nil, log, out)
+}
+
+// finishLiveStudy ends a live study's matches and closes its records
+// after d.Run returned err: a stopped study stays to be resumed (and the
+// error says so), one that failed before its first round is dropped.
+func finishLiveStudy(ctx context.Context, err error, s *study.Schedule, host *realtime.Host, db *store.DB, w *store.Writer, resumed bool, log *slog.Logger, out io.Writer) error {
+	sctx, cancel := context.WithTimeout(context.Background(), serve.ShutdownGrace)
+	defer cancel()
+	_ = host.Shutdown(sctx, "study over")
+	if cerr := w.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	st := w.Stats()
+	log.Info("records", "db", db.String(), "study", w.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
+	if ctx.Err() != nil {
+		fmt.Fprintf(out, "study %s stopped; run the same command again to resume it\n", s.Name)
+		return &StoppedError{Study: s.Name, ID: w.StudyID(), DB: db.String()}
+	}
+	if err != nil {
+		// A study that failed before its first round started is no
+		// study; one stopped (above) stays, to be resumed.
+		if id := w.StudyID(); id != 0 && !resumed {
+			if derr := db.DropEmptyStudy(context.WithoutCancel(ctx), id); derr != nil {
+				err = fmt.Errorf("%w (and %v)", err, derr)
+			}
+		}
+		return err
+	}
+	fmt.Fprintf(out, "study %s: over; %d records in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
+	return nil
+}
+
+// studyWriter returns the writer of the study's records: resuming the
+// stored study s left off (its state put in cfg, and said on out),
+// unless fresh or there is none.
+func studyWriter(ctx context.Context, db *store.DB, s *study.Schedule, fresh bool, cfg *Config, out io.Writer) (*store.Writer, error) {
+	if fresh {
+		return db.NewWriter(store.WriterOptions{}), nil
+	}
+	stored, err := ResumeFrom(ctx, db, s)
+	switch {
+	case errors.Is(err, ErrNothingToResume):
+		return db.NewWriter(store.WriterOptions{}), nil
+	case err != nil:
+		return nil, err
+	}
+	w, err := db.ResumeWriter(ctx, stored.ID, store.WriterOptions{})
+	if err != nil {
+		return nil, err
+	}
+	cfg.Resume, cfg.Codes = stored.Resume, stored.Codes
+	if r := stored.Resume; r.Round >= len(s.Plans()) {
+		fmt.Fprintf(out, "resuming study %d (%s): the questionnaire after its last round (%d) is put again, then the study ends\n",
+			stored.ID, s.Name, r.Questions.Round+1)
+	} else {
+		fmt.Fprintf(out, "resuming study %d (%s) at round %d after %.1f s of it\n",
+			stored.ID, s.Name, r.Round+1, r.Elapsed.Seconds())
+	}
+	return w, nil
+}
+
+// serveStudy opens the study's listeners (returned for the caller to
+// close, also after an error), requires connect tokens under key, and
+// joins what they accept to the study's matches.
+func serveStudy(ctx context.Context, o serve.Listeners, host *realtime.Host, key []byte, d *Driver, adminToken string, log *slog.Logger) ([]transport.Listener, serve.Addrs, error) {
+	o.Tokens = true
+	o.Page = func(wo *web.Options) {
+		// The page joins its seat by participant code, not as a
+		// player of the oldest match.
+		wo.Tokens = nil
+		// The study's endpoints, its admin page and the
+		// questionnaire between rounds.
+		wo.Study, wo.AdminToken, wo.Host = d, adminToken, host
+	}
+	ls, addrs, err := serve.OpenListeners(o, host, nil)
+	if err != nil {
+		return ls, addrs, err
+	}
+	if err := host.RequireTokens(key, addrs.UDP); err != nil {
+		return ls, addrs, err
+	}
+	for _, l := range ls {
+		go func() {
+			if err := host.Serve(ctx, l); err != nil {
+				log.Error("accept", "addr", l.Addr(), "err", err)
+			}
+		}()
+	}
+	log.Info("listening", "listen", addrs.Listen, "udp", addrs.UDP, "cert_sha256", addrs.CertHash)
+	return ls, addrs, nil
+}
+
+// printStudyLinks prints the admin page's URL, the group's order of
+// techniques, and each seat's join link.
+func printStudyLinks(out io.Writer, s *study.Schedule, d *Driver, listen, adminToken string) {
+	fmt.Fprintf(out, "study %s: admin https://%s%s#token=%s\n", s.Name, listen, web.AdminPagePath, adminToken)
+	if design := s.Design(); design != "" {
+		fmt.Fprintf(out, "study %s: counterbalancing group %d of design %s: every seat plays %s\n", s.Name, s.Group(), design, strings.Join(s.SeatOrders()[0], ", "))
+	}
+	codes := d.Codes()
+	seats := make([]int, 0, len(codes))
+	for seat := range codes {
+		seats = append(seats, seat)
+	}
+	sort.Ints(seats)
+	for _, seat := range seats {
+		fmt.Fprintf(out, "seat %d: https://%s/?code=%s\n", seat, listen, codes[seat])
+	}
+}
+
+// endLinger is how long the pages are still served after the study's
+// end, for the participants' pages, polling every half second, to say
+// the study is over.
+const endLinger = 3 * time.Second
