@@ -1,32 +1,23 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"syscall"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lagkit/lagkit/bot"
-	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/nav"
-	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/realtime/bots"
 	"github.com/lagkit/lagkit/transport"
 )
 
@@ -45,20 +36,6 @@ type botsOptions struct {
 	// (default: AdminTokenEnv).
 	adminTokenFile string
 	asJSON         bool
-}
-
-// botsReport is what lagkit bots prints with --json.
-type botsReport struct {
-	Connect   string      `json:"connect"`
-	DurationS float64     `json:"duration_s"`
-	Bots      []botLine   `json:"bots"`
-	Server    *serverLoad `json:"server,omitempty"`
-}
-
-// botLine is one bot's session.
-type botLine struct {
-	realtime.ClientStats
-	Error string `json:"error,omitempty"`
 }
 
 func newBotsCmd() *cobra.Command {
@@ -91,9 +68,9 @@ them the admin token, from --admin-token-file or $LAGKIT_ADMIN_TOKEN.`,
 			if o.asJSON {
 				err = json.NewEncoder(cmd.OutOrStdout()).Encode(rep)
 			} else {
-				printBots(cmd.OutOrStdout(), rep)
+				rep.WriteTable(cmd.OutOrStdout())
 			}
-			if err == nil && rep.connected() == 0 {
+			if err == nil && rep.Connected() == 0 {
 				err = fmt.Errorf("no bot got a seat at %s", o.connect)
 			}
 			return err
@@ -138,7 +115,8 @@ func botDialer(addr, certHash string) (func(context.Context) (transport.Conn, er
 	return func(ctx context.Context) (transport.Conn, error) { return transport.Dial(ctx, addr, opts) }, nil
 }
 
-func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
+// runBots checks o's flags and plays the bots (bots.Run).
+func runBots(ctx context.Context, o botsOptions) (*bots.Report, error) {
 	bearer, err := checkBotsFlags(&o)
 	if err != nil {
 		return nil, err
@@ -151,53 +129,8 @@ func runBots(ctx context.Context, o botsOptions) (*botsReport, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--map: %w", err)
 	}
-	params := game.DefaultParams()
-	grid, err := nav.Build(m, &params)
-	if err != nil {
-		return nil, err
-	}
-	weapon := game.Rifle()
-	var before *loadSample
-	if o.server != "" {
-		if before, err = sampleLoad(ctx, o.server, bearer, nil); err != nil {
-			return nil, fmt.Errorf("--server: %w", err)
-		}
-	}
-	start := time.Now()
-	pctx, cancel := context.WithTimeout(ctx, o.duration)
-	defer cancel()
-	rep := &botsReport{Connect: o.connect, Bots: make([]botLine, o.count)}
-	var wg sync.WaitGroup
-	for i := range o.count {
-		// Three in four bots attack, as in lagkit's matches of bots.
-		b, err := bot.New(bot.Config{Skill: o.skill, Attacker: i%4 != 3}, m, grid, &params, &weapon, o.seed+uint64(i)*0x9e3779b97f4a7c15)
-		if err != nil {
-			return nil, err
-		}
-		line := &rep.Bots[i]
-		line.Name, line.Seat = fmt.Sprintf("bot%d", i), -1
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			o.play(pctx, dial, bearer, client.Config{Map: m, Movement: &params, Name: line.Name}, b, line)
-		}()
-		// Bots join a few milliseconds apart, as players do, rather than in
-		// one burst of connects.
-		select {
-		case <-time.After(10 * time.Millisecond):
-		case <-pctx.Done():
-		}
-	}
-	wg.Wait()
-	rep.DurationS = time.Since(start).Seconds()
-	if before != nil {
-		after, err := sampleLoad(ctx, o.server, bearer, before)
-		if err != nil {
-			return nil, fmt.Errorf("--server: %w", err)
-		}
-		rep.Server = before.load(after, o.count)
-	}
-	return rep, nil
+	return bots.Run(ctx, bots.Config{Connect: o.connect, Dial: dial, Count: o.count, Duration: o.duration, Map: m,
+		Skill: o.skill, Seed: o.seed, Server: o.server, TokenURL: o.tokenURL, Bearer: bearer, CertHash: o.certHash})
 }
 
 // checkBotsFlags checks o's flags and returns the admin token --server and
@@ -224,34 +157,6 @@ func checkBotsFlags(o *botsOptions) (bearer string, err error) {
 	return "", nil
 }
 
-// play runs one bot's session, its connect token fetched first with
-// --token-url, and notes how it went in line.
-func (o botsOptions) play(ctx context.Context, dial func(context.Context) (transport.Conn, error), bearer string, cc client.Config, brain realtime.Brain, line *botLine) {
-	if o.tokenURL != "" {
-		var err error
-		if cc.Token, err = fetchToken(ctx, o.tokenURL, bearer, cc.Name); err != nil {
-			line.Error = err.Error()
-			return
-		}
-	}
-	conn, err := dial(ctx)
-	if err != nil {
-		line.Error = err.Error()
-		if o.certHash == "" && strings.Contains(line.Error, "certificate signed by unknown authority") {
-			line.Error += " (a self-signed certificate: give --cert-hash the cert_sha256 lagkit serve logs)"
-		}
-		return
-	}
-	st, err := realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: cc, Brain: brain})
-	line.ClientStats = st
-	switch {
-	case err != nil:
-		line.Error = err.Error()
-	case st.Seat < 0:
-		line.Error = noSeat
-	}
-}
-
 // httpURL rejects a flag's URL that is neither empty nor http:// or
 // https:// with a host.
 func httpURL(flag, s string) error {
@@ -262,72 +167,4 @@ func httpURL(flag, s string) error {
 		return usagef("--%s %q: want an http://HOST:PORT URL", flag, s)
 	}
 	return nil
-}
-
-// noSeat is the end of a bot that never got a seat: a UDP server that
-// is full, requires a token the bot lacks, or is not there does not
-// answer.
-const noSeat = "no seat: the server did not answer (nothing listens there, every seat is taken, or it requires connect tokens: --token-url)"
-
-// connected returns how many bots got a seat.
-func (r *botsReport) connected() int {
-	n := 0
-	for _, b := range r.Bots {
-		if b.Seat >= 0 {
-			n++
-		}
-	}
-	return n
-}
-
-func printBots(w io.Writer, r *botsReport) {
-	fmt.Fprintf(w, "%s on %s for %.1f s\n", count(len(r.Bots), "bot", "bots"), r.Connect, r.DurationS)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "bot\tseat\tsnapshots\trtt\tpred err\tshots\thits\thit by\tsbc\tend\t")
-	for _, b := range r.Bots {
-		end := b.Reason
-		if b.Error != "" {
-			end = b.Error
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f ms\t%.4f m\t%d\t%d\t%d\t%d\t%s\t\n", b.Name, b.Seat, b.Snapshots, b.RTTMeanMS,
-			b.PredErrMeanM, b.Shots, b.Hits, b.HitsReceived, b.SBCReceived, end)
-	}
-	tw.Flush()
-	if s := r.Server; s != nil {
-		fmt.Fprintf(w, "server: %d ticks at %.0f Hz, tick p99 %.0f us (mean %.0f), tick-start lateness p99 %.0f us, %d overruns, CPU %.0f us per tick, %.0f B/s per client\n",
-			s.Ticks, s.TickRateHz, s.TickP99US, s.TickMeanUS, s.LatenessP99US, s.Overruns, s.CPUPerTickUS, s.BytesPerSPerClient)
-	}
-}
-
-// fetchToken gets a connect token for player from a lagkit serve token
-// endpoint (POST /api/matches/{id}/tokens), sending the admin token
-// bearer if set.
-func fetchToken(ctx context.Context, url, bearer, player string) ([]byte, error) {
-	body, _ := json.Marshal(map[string]string{"player": player})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("--token-url: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	withBearer(req, bearer)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("--token-url: %w", err)
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Token string `json:"token"`
-		Error string `json:"error"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<16)).Decode(&out); err != nil {
-		return nil, fmt.Errorf("--token-url: %s: %w", resp.Status, err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("--token-url: %s: %s", resp.Status, out.Error)
-	}
-	tok, err := base64.StdEncoding.DecodeString(out.Token)
-	if err != nil {
-		return nil, fmt.Errorf("--token-url: token: %w", err)
-	}
-	return tok, nil
 }

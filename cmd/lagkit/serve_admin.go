@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"net"
-	"net/http"
 	"os"
 	"strings"
 
@@ -79,12 +78,4 @@ func readAdminToken(file string) (string, error) {
 		return "", usagef("--admin-token-file %s is empty", file)
 	}
 	return string(b), nil
-}
-
-// withBearer sets the Authorization header of a request to the admin
-// listener when token is set.
-func withBearer(req *http.Request, token string) {
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lagkit/lagkit/agones"
 	"github.com/lagkit/lagkit/agones/agonestest"
+	"github.com/lagkit/lagkit/realtime/bots"
 )
 
 // serveInProcess runs lagkit serve with o in this process and returns
@@ -119,7 +120,7 @@ duration = "4s"
 		t.Fatalf("serve failed: %v\n%s", <-res, logs())
 	}
 	connect := "udp://" + addrs["udp"].(string)
-	early := make(chan *botsReport, 1)
+	early := make(chan *bots.Report, 1)
 	go func() {
 		rep, _ := runBots(ctx, botsOptions{connect: connect, count: 1, duration: 1500 * time.Millisecond, mapName: "arena", skill: 0.5, seed: 1})
 		early <- rep

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/lagkit/lagkit/internal/pgtest"
 	"github.com/lagkit/lagkit/internal/walltest"
+	"github.com/lagkit/lagkit/realtime/bots"
 	"net"
 	"net/http"
 	"os"
@@ -330,7 +331,7 @@ func checkBots(t *testing.T, udp, base string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep botsReport
+	var rep bots.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}

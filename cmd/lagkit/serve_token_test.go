@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/internal/walltest"
+	"github.com/lagkit/lagkit/realtime/bots"
 	"github.com/lagkit/lagkit/token"
 )
 
@@ -105,11 +106,11 @@ func TestServeTokens(t *testing.T) {
 	// Without a token a bot gets no reply at all, so never a seat, and
 	// lagkit bots fails.
 	text, err := run("bots", "--connect", "udp://"+udp, "--map", "arena", "--count", "1", "--duration", "1s", "--json")
-	var rep botsReport
+	var rep bots.Report
 	if jerr := json.Unmarshal([]byte(text), &rep); jerr != nil || err == nil || !strings.Contains(err.Error(), "no bot got a seat") {
 		t.Fatalf("bots without a token: %v, %v: %s", err, jerr, text)
 	}
-	if b := rep.Bots[0]; b.Seat >= 0 || b.Snapshots > 0 || b.Error != noSeat {
+	if b := rep.Bots[0]; b.Seat >= 0 || b.Snapshots > 0 || b.Error != bots.NoSeat {
 		t.Errorf("bot without a token admitted: %+v", b)
 	}
 	// The host reads a new connection's token to route it, so a connect
@@ -145,13 +146,13 @@ func postAs(url, bearer, body string) (*http.Response, error) {
 	return http.DefaultClient.Do(req)
 }
 
-func runTokenBots(t *testing.T, args ...string) botsReport {
+func runTokenBots(t *testing.T, args ...string) bots.Report {
 	t.Helper()
 	out, err := run(append([]string{"bots"}, args...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rep botsReport
+	var rep bots.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}

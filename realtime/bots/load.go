@@ -1,4 +1,4 @@
-package main
+package bots
 
 import (
 	"context"
@@ -15,11 +15,12 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/realtime/api"
 )
 
-// serverLoad is what a server did while the bots played: the load
+// ServerLoad is what a server did while the bots played: the load
 // benchmark's figures.
-type serverLoad struct {
+type ServerLoad struct {
 	Match         string  `json:"match"`
 	TickRateHz    float64 `json:"tick_rate_hz"`
 	Ticks         int     `json:"ticks"`
@@ -54,14 +55,14 @@ type loadSample struct {
 // statistics since then.
 func sampleLoad(ctx context.Context, base, bearer string, prev *loadSample) (*loadSample, error) {
 	var matches []realtime.MatchInfo
-	if err := getJSON(ctx, base+"/api/matches", bearer, &matches); err != nil {
-		var se *statusError
+	if err := GetJSON(ctx, base+"/api/matches", bearer, &matches); err != nil {
+		var se *StatusError
 		switch {
 		case !errors.As(err, &se):
-		case se.status == http.StatusNotFound:
+		case se.Status == http.StatusNotFound:
 			err = fmt.Errorf("%w (--server is the server's --admin address, not --http)", err)
-		case se.status == http.StatusUnauthorized:
-			err = fmt.Errorf("%w (give the server's admin token: --admin-token-file or %s)", err, AdminTokenEnv)
+		case se.Status == http.StatusUnauthorized:
+			err = fmt.Errorf("%w (give the server's admin token: --admin-token-file or %s)", err, api.TokenEnv)
 		}
 		return nil, err
 	}
@@ -69,17 +70,17 @@ func sampleLoad(ctx context.Context, base, bearer string, prev *loadSample) (*lo
 		return nil, fmt.Errorf("%s runs no match", base)
 	}
 	s := &loadSample{at: time.Now(), match: matches[0].ID, ticks: matches[0].Ticks.Ticks}
-	fams, err := getMetricsAuth(ctx, base+"/metrics", bearer)
+	fams, err := GetMetrics(ctx, base+"/metrics", bearer)
 	if err != nil {
 		return nil, err
 	}
-	s.cpu = metricValue(fams["process_cpu_seconds_total"], "")
-	s.bytesOut = metricValue(fams["lagkit_bytes_out_total"], s.match)
+	s.cpu = MetricValue(fams["process_cpu_seconds_total"], "")
+	s.bytesOut = MetricValue(fams["lagkit_bytes_out_total"], s.match)
 	if prev != nil {
 		if prev.match != s.match {
 			return nil, fmt.Errorf("%s: match %s ended during the run", base, prev.match)
 		}
-		if err := getJSON(ctx, fmt.Sprintf("%s/api/matches/%s/ticks?since=%d", base, s.match, prev.ticks), bearer, &s.since); err != nil {
+		if err := GetJSON(ctx, fmt.Sprintf("%s/api/matches/%s/ticks?since=%d", base, s.match, prev.ticks), bearer, &s.since); err != nil {
 			return nil, err
 		}
 	}
@@ -87,8 +88,8 @@ func sampleLoad(ctx context.Context, base, bearer string, prev *loadSample) (*lo
 }
 
 // load compares two samples of a server that n bots played on.
-func (s *loadSample) load(after *loadSample, n int) *serverLoad {
-	out := &serverLoad{Match: s.match, Ticks: after.ticks - s.ticks}
+func (s *loadSample) load(after *loadSample, n int) *ServerLoad {
+	out := &ServerLoad{Match: s.match, Ticks: after.ticks - s.ticks}
 	ts := after.since
 	out.TickRateHz = 1e6 / ts.IntervalUS
 	out.TickMeanUS, out.TickP99US, out.TickMaxUS = ts.MeanUS, ts.P99US, ts.MaxUS
@@ -102,10 +103,10 @@ func (s *loadSample) load(after *loadSample, n int) *serverLoad {
 	return out
 }
 
-// getJSON reads url's JSON into v, sending the admin token bearer if
+// GetJSON reads url's JSON into v, sending the admin token bearer if
 // set.
-func getJSON(ctx context.Context, url, bearer string, v any) error {
-	body, err := getAuth(ctx, url, bearer)
+func GetJSON(ctx context.Context, url, bearer string, v any) error {
+	body, err := Get(ctx, url, bearer)
 	if err != nil {
 		return err
 	}
@@ -115,17 +116,16 @@ func getJSON(ctx context.Context, url, bearer string, v any) error {
 	return nil
 }
 
-func get(ctx context.Context, url string) ([]byte, error) { return getAuth(ctx, url, "") }
-
-// getAuth reads url, sending the admin token bearer if set.
-func getAuth(ctx context.Context, url, bearer string) ([]byte, error) {
+// Get reads url, sending the admin token bearer if set. An answer other
+// than 200 OK is a *StatusError.
+func Get(ctx context.Context, url, bearer string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
 	}
-	withBearer(req, bearer)
+	WithBearer(req, bearer)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return nil, err
@@ -136,28 +136,23 @@ func getAuth(ctx context.Context, url, bearer string) ([]byte, error) {
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, &statusError{url: url, status: resp.StatusCode, text: resp.Status, body: strings.TrimSpace(string(body))}
+		return nil, &StatusError{URL: url, Status: resp.StatusCode, Text: resp.Status, Body: strings.TrimSpace(string(body))}
 	}
 	return body, nil
 }
 
-// statusError is an HTTP answer other than 200 OK.
-type statusError struct {
-	url, text, body string
-	status          int
+// StatusError is an HTTP answer other than 200 OK.
+type StatusError struct {
+	URL, Text, Body string
+	Status          int
 }
 
-func (e *statusError) Error() string { return fmt.Sprintf("%s: %s: %s", e.url, e.text, e.body) }
+func (e *StatusError) Error() string { return fmt.Sprintf("%s: %s: %s", e.URL, e.Text, e.Body) }
 
-// getMetrics reads a Prometheus text exposition.
-func getMetrics(ctx context.Context, url string) (map[string]*dto.MetricFamily, error) {
-	return getMetricsAuth(ctx, url, "")
-}
-
-// getMetricsAuth reads a Prometheus text exposition, sending the admin
+// GetMetrics reads a Prometheus text exposition, sending the admin
 // token bearer if set.
-func getMetricsAuth(ctx context.Context, url, bearer string) (map[string]*dto.MetricFamily, error) {
-	body, err := getAuth(ctx, url, bearer)
+func GetMetrics(ctx context.Context, url, bearer string) (map[string]*dto.MetricFamily, error) {
+	body, err := Get(ctx, url, bearer)
 	if err != nil {
 		return nil, err
 	}
@@ -169,9 +164,9 @@ func getMetricsAuth(ctx context.Context, url, bearer string) (map[string]*dto.Me
 	return fams, nil
 }
 
-// metricValue sums a counter or gauge family's series, those of match
+// MetricValue sums a counter or gauge family's series, those of match
 // only when match is set.
-func metricValue(f *dto.MetricFamily, match string) float64 {
+func MetricValue(f *dto.MetricFamily, match string) float64 {
 	if f == nil {
 		return 0
 	}
@@ -197,4 +192,12 @@ func hasLabel(m *dto.Metric, name, value string) bool {
 		}
 	}
 	return false
+}
+
+// WithBearer sets the Authorization header of a request to the admin
+// listener when token is set.
+func WithBearer(req *http.Request, token string) {
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 }
