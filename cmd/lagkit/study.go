@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 )
@@ -234,45 +232,17 @@ func (o *studyRunFlags) runSimulated(cmd *cobra.Command, s *study.Schedule) erro
 		}
 	}()
 	wall := time.Now()
-	// The report is tallied as the rounds play: nothing keeps the
-	// records themselves.
-	var sum study.Summariser
-	plans := len(s.Plans())
-	progress := func(p *study.Plan, _ time.Time) {
-		fmt.Fprintf(cmd.ErrOrStderr(), "study %s: round %d of %d (%s) played, %.0f s so far\n",
-			s.Name, p.Index+1, plans, p.Name, time.Since(wall).Seconds())
-	}
 	db, err := store.Open(cmd.Context(), o.dsn)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	w := db.NewWriter(store.WriterOptions{})
-	sim := study.NewSimulation(wall)
-	if o.synthetic {
-		sim.SyntheticAnswers(o.seed)
-	}
-	err = study.Run(cmd.Context(), s, sim, record.Tee(&sum, w), study.Options{Seed: o.seed, Progress: progress})
-	if cerr := w.Close(); err == nil && cerr != nil {
-		err = cerr
-	}
+	rep, err := study.RunSimulated(cmd.Context(), s, db, o.seed, o.synthetic, cmd.ErrOrStderr())
 	if err != nil {
-		// A study that stored no round is no study: it would
-		// pass for the newest in study report.
-		if id := w.StudyID(); id != 0 {
-			if derr := db.DropEmptyStudy(context.WithoutCancel(cmd.Context()), id); derr != nil {
-				err = fmt.Errorf("%w (and %v)", err, derr)
-			}
-		}
 		return err
 	}
 	report = true
-	st := w.Stats()
-	fmt.Fprintf(cmd.ErrOrStderr(), "study %s: %d records stored in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
-	rep, err := sum.Report()
-	if err != nil {
-		return err
-	}
+	plans := len(s.Plans())
 	return writeStudyReport(cmd, rep, o.out, o.asJSON, fmt.Sprintf("study %s: %d rounds simulated in %.0f s",
 		s.Name, plans, time.Since(wall).Seconds()))
 }

@@ -1,17 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/lagkit/lagkit/geom"
-	"github.com/lagkit/lagkit/reckoning"
-	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 )
@@ -70,7 +63,7 @@ and what it means.
 			if err := emptyOut(out, force); err != nil {
 				return err
 			}
-			files, err := exportStudies(ctx, db, studies, out, cmd.ErrOrStderr())
+			files, err := study.Export(ctx, db, studies, out, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -86,73 +79,6 @@ and what it means.
 	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
 	cmd.MarkFlagRequired("out")
 	return cmd
-}
-
-// exportStudies writes studies' tables to out as CSV (saying each
-// file's rows on log), their movement paths as path files, and the
-// codebook of what it wrote; it returns the number of path files.
-func exportStudies(ctx context.Context, db *store.DB, studies []store.StudyRow, out string, log io.Writer) (int, error) {
-	for _, name := range store.Tables {
-		var n int
-		err := writeFile(filepath.Join(out, name+".csv"), func(w io.Writer) (err error) {
-			n, err = db.WriteCSV(ctx, w, name, studies)
-			return err
-		})
-		if err != nil {
-			return 0, err
-		}
-		fmt.Fprintf(log, "%s.csv: %d rows\n", name, n)
-	}
-	files, err := exportTrendPaths(ctx, db, studies, out)
-	if err != nil {
-		return 0, err
-	}
-	written := make([]string, 0, len(store.Tables)+1)
-	for _, name := range store.Tables {
-		written = append(written, name+".csv")
-	}
-	if files > 0 {
-		written = append(written, "paths-study<id>-round<n>.csv")
-	}
-	return files, study.WriteCodebook(out, "a study database's export", study.ExportCodebook, written)
-}
-
-// exportTrendPaths writes each study's movement paths, one file per
-// round, in reckoning's path format; it returns the number of files.
-func exportTrendPaths(ctx context.Context, db *store.DB, studies []store.StudyRow, out string) (int, error) {
-	files := 0
-	for _, s := range studies {
-		writers := map[int]*reckoning.PathWriter{}
-		var open []*os.File
-		err := store.Each(ctx, db, s.ID, func(p record.Path) error {
-			w := writers[p.Round]
-			if w == nil {
-				f, err := os.Create(filepath.Join(out, fmt.Sprintf("paths-study%d-round%d.csv", s.ID, p.Round+1)))
-				if err != nil {
-					return err
-				}
-				open = append(open, f)
-				w = reckoning.NewPathWriter(f)
-				writers[p.Round] = w
-			}
-			return w.Write(reckoning.Sample{T: p.At, Player: p.Seat, Team: p.Team, Pos: geom.V(p.X, p.Y, p.Z)})
-		})
-		for _, w := range writers {
-			if ferr := w.Flush(); err == nil {
-				err = ferr
-			}
-		}
-		for _, f := range open {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if err != nil {
-			return files, fmt.Errorf("study export: paths of study %d: %w", s.ID, err)
-		}
-		files += len(open)
-	}
-	return files, nil
 }
 
 // count says n things, in the singular for one.

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -69,7 +67,7 @@ database holds more than one the others are listed on stderr.`,
 				return err
 			}
 			defer db.Close()
-			s, err := pickStudy(ctx, db, ref, cmd.ErrOrStderr())
+			s, err := study.Pick(ctx, db, ref, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
@@ -94,31 +92,6 @@ database holds more than one the others are listed on stderr.`,
 	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
 	f.BoolVar(&asJSON, "json", false, "print study.json to stdout")
 	return cmd
-}
-
-// pickStudy returns the study ref names, or without ref the newest one,
-// telling w which others the database holds.
-func pickStudy(ctx context.Context, db *store.DB, ref string, w io.Writer) (store.StudyRow, error) {
-	if ref != "" {
-		return db.FindStudy(ctx, ref)
-	}
-	all, err := db.Studies(ctx)
-	if err != nil {
-		return store.StudyRow{}, err
-	}
-	if len(all) == 0 {
-		return store.StudyRow{}, fmt.Errorf("study report: %s holds no study", db)
-	}
-	newest := all[len(all)-1]
-	if len(all) > 1 {
-		others := make([]string, 0, len(all)-1)
-		for _, s := range all[:len(all)-1] {
-			others = append(others, fmt.Sprintf("%d %q", s.ID, s.Name))
-		}
-		fmt.Fprintf(w, "study report: %s holds %d studies; reporting the newest, %d %q (--study picks another: %s)\n",
-			db, len(all), newest.ID, newest.Name, strings.Join(others, ", "))
-	}
-	return newest, nil
 }
 
 // writeStudyReport writes rep into out and prints it as JSON, or else

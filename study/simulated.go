@@ -1,0 +1,49 @@
+package study
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/store"
+)
+
+// RunSimulated plays every seat of s with bots on the simulation driver,
+// seeded from seed (with synthetic, the seats also answer the
+// questionnaires from the schedule's models), stores every record in db
+// and returns the report, tallied as the rounds play. It tells progress
+// of each round played and of the records stored. A study that stored
+// no round is dropped from db again: it would pass for the newest.
+func RunSimulated(ctx context.Context, s *Schedule, db *store.DB, seed uint64, synthetic bool, progress io.Writer) (*Report, error) {
+	wall := time.Now()
+	// The report is tallied as the rounds play: nothing keeps the
+	// records themselves.
+	var sum Summariser
+	plans := len(s.Plans())
+	played := func(p *Plan, _ time.Time) {
+		fmt.Fprintf(progress, "study %s: round %d of %d (%s) played, %.0f s so far\n",
+			s.Name, p.Index+1, plans, p.Name, time.Since(wall).Seconds())
+	}
+	w := db.NewWriter(store.WriterOptions{})
+	sim := NewSimulation(wall)
+	if synthetic {
+		sim.SyntheticAnswers(seed)
+	}
+	err := Run(ctx, s, sim, record.Tee(&sum, w), Options{Seed: seed, Progress: played})
+	if cerr := w.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		if id := w.StudyID(); id != 0 {
+			if derr := db.DropEmptyStudy(context.WithoutCancel(ctx), id); derr != nil {
+				err = fmt.Errorf("%w (and %v)", err, derr)
+			}
+		}
+		return nil, err
+	}
+	st := w.Stats()
+	fmt.Fprintf(progress, "study %s: %d records stored in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
+	return sum.Report()
+}
