@@ -2,19 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"text/tabwriter"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/report"
@@ -128,7 +121,7 @@ func (r *experimentRun) run(cmd *cobra.Command, args []string) error {
 		}
 	default:
 		if r.out == "" {
-			r.out = defaultOut(e.Name)
+			r.out = experiment.DefaultOut(e.Name)
 		}
 		if err := fresh(r.out, r.force); err != nil {
 			return err
@@ -143,7 +136,7 @@ func (r *experimentRun) run(cmd *cobra.Command, args []string) error {
 	}
 	defer cells.Close()
 	r.opt.OnCell = cells.Add
-	r.opt.Progress = progress(cmd.ErrOrStderr(), e.Name)
+	r.opt.Progress = experiment.Progress(cmd.ErrOrStderr(), e.Name)
 	res, results, err := experiment.Run(cmd.Context(), e, r.opt)
 	if err != nil {
 		if cmd.Context().Err() != nil {
@@ -155,7 +148,7 @@ func (r *experimentRun) run(cmd *cobra.Command, args []string) error {
 	if err := cells.Close(); err != nil {
 		return err
 	}
-	if err := writeRun(r.out, res, results); err != nil {
+	if err := report.WriteRun(r.out, res, results); err != nil {
 		return err
 	}
 	if r.asJSON {
@@ -182,7 +175,7 @@ func newExperimentMergeCmd() *cobra.Command {
 			if mergeOut == "" {
 				return usagef("--out is required")
 			}
-			res, cells, err := mergeShards(args)
+			res, cells, err := report.Merge(args)
 			if err != nil {
 				return err
 			}
@@ -190,7 +183,7 @@ func newExperimentMergeCmd() *cobra.Command {
 				return err
 			}
 			res.Provenance.Command = commandLine(cmd, args)
-			if err := writeRun(mergeOut, res, cells); err != nil {
+			if err := report.WriteRun(mergeOut, res, cells); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: merged %d cells from %d shards; report: %s\n",
@@ -210,87 +203,4 @@ type listedExperiment struct {
 	Design     string `json:"design"`
 	Cells      int    `json:"cells"`
 	QuickCells int    `json:"quick_cells"`
-}
-
-// defaultOut returns a new folder name under ./results.
-func defaultOut(name string) string {
-	base := filepath.Join("results", name+"-"+time.Now().Format("20060102-150405"))
-	out := base
-	for i := 2; ; i++ {
-		if _, err := os.Stat(out); os.IsNotExist(err) {
-			return out
-		}
-		out = fmt.Sprintf("%s-%d", base, i)
-	}
-}
-
-// writeRun writes the report, and the raw cells in design order.
-func writeRun(dir string, res *experiment.Results, cells []experiment.CellResult) error {
-	if err := report.Write(dir, res); err != nil {
-		return err
-	}
-	return experiment.WriteCells(dir, cells)
-}
-
-// mergeShards reads shard folders of one run and sums them up anew.
-func mergeShards(dirs []string) (*experiment.Results, []experiment.CellResult, error) {
-	var (
-		first *experiment.Results
-		cells []experiment.CellResult
-		seen  = map[int]string{}
-	)
-	for _, dir := range dirs {
-		r, err := report.Read(dir)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s holds no results.json: give the --out folders of 'experiment run --shard k/n'", dir)
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if first == nil {
-			first = r
-		} else if r.Experiment != first.Experiment || r.Seed != first.Seed || r.Quick != first.Quick {
-			return nil, nil, fmt.Errorf("%s holds %s (seed %d, quick %v), not %s (seed %d, quick %v)",
-				dir, r.Experiment, r.Seed, r.Quick, first.Experiment, first.Seed, first.Quick)
-		}
-		shardCells, err := experiment.ReadCells(dir)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, c := range shardCells {
-			if prev, dup := seen[c.Cell.Index]; dup {
-				return nil, nil, fmt.Errorf("cell %d is in both %s and %s", c.Cell.Index, prev, dir)
-			}
-			seen[c.Cell.Index] = dir
-			cells = append(cells, c)
-		}
-	}
-	e, err := experiment.Get(first.Experiment)
-	if err != nil {
-		return nil, nil, err
-	}
-	if want := len(e.Cells(first.Quick)); len(cells) != want {
-		return nil, nil, fmt.Errorf("%d of the design's %d cells found; a shard is missing", len(cells), want)
-	}
-	res := experiment.Summarise(e, cells, experiment.Options{Seed: first.Seed, Quick: first.Quick})
-	return res, cells, nil
-}
-
-// progress reports cells done: a bar on a terminal, plain lines
-// otherwise (and whenever CI is set).
-func progress(w io.Writer, name string) func(done, total int, c experiment.Cell) {
-	f, isFile := w.(*os.File)
-	if isFile && term.IsTerminal(int(f.Fd())) && os.Getenv("CI") == "" {
-		var bar *progressbar.ProgressBar
-		return func(done, total int, c experiment.Cell) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(name),
-					progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-			}
-			bar.Set(done)
-		}
-	}
-	return func(done, total int, c experiment.Cell) {
-		fmt.Fprintf(w, "%s: %d/%d cells done (%s, replicate %d)\n", name, done, total, c.Condition, c.Replicate)
-	}
 }

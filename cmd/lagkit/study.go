@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 )
@@ -217,7 +218,7 @@ func (o *studyRunFlags) runSimulated(cmd *cobra.Command, s *study.Schedule) erro
 		}
 	}
 	if o.out == "" {
-		o.out = defaultOut("study-" + s.Name)
+		o.out = experiment.DefaultOut("study-" + s.Name)
 	}
 	_, statErr := os.Stat(o.out)
 	if err := emptyOut(o.out, o.force); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 )
@@ -72,7 +73,7 @@ database holds more than one the others are listed on stderr.`,
 				return err
 			}
 			if out == "" {
-				out = defaultOut("study-" + s.Name)
+				out = experiment.DefaultOut("study-" + s.Name)
 			}
 			if err := emptyOut(out, force); err != nil {
 				return err
