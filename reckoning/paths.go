@@ -228,3 +228,17 @@ func Tracks(samples []Sample) []Track {
 	}
 	return out
 }
+
+// AppendPaths adds a path file's samples to all, numbering its players
+// after those all holds, so that players of different files stay apart.
+func AppendPaths(all, s []Sample) []Sample {
+	base := 0
+	for _, x := range all {
+		base = max(base, x.Player+1)
+	}
+	for _, x := range s {
+		x.Player += base
+		all = append(all, x)
+	}
+	return all
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -160,22 +159,14 @@ func (in *pathInputs) read(files []string) (*world.Map, []reckoning.Sample, erro
 		if err != nil {
 			return nil, nil, err
 		}
-		samples = appendPaths(samples, s)
+		samples = reckoning.AppendPaths(samples, s)
 	}
-	for i := range in.matches {
-		var buf bytes.Buffer
-		if _, err := match.Run(match.Config{
-			Map: in.mapName, Mode: mode.Kind(in.modeStr), Seed: in.seed + uint64(i),
-			Duration: time.Duration(in.minutes * float64(time.Minute)), Paths: &buf, PathRate: in.pathHz,
-		}, nil); err != nil {
-			return nil, nil, err
-		}
-		s, err := reckoning.ReadPaths(fmt.Sprintf("match %d", in.seed+uint64(i)), &buf)
-		if err != nil {
-			return nil, nil, err
-		}
-		samples = appendPaths(samples, s)
+	played, err := match.RecordPaths(match.Config{Map: in.mapName, Mode: mode.Kind(in.modeStr), Seed: in.seed,
+		Duration: time.Duration(in.minutes * float64(time.Minute)), PathRate: in.pathHz}, in.matches)
+	if err != nil {
+		return nil, nil, err
 	}
+	samples = reckoning.AppendPaths(samples, played)
 	return m, samples, nil
 }
 
@@ -200,20 +191,6 @@ func checkTeam(team int, samples []reckoning.Sample) error {
 		found[i] = strconv.Itoa(t)
 	}
 	return usagef("--team %d: no path sample is of that team (teams found: %s)", team, strings.Join(found, ", "))
-}
-
-// appendPaths adds a file's samples, numbering its players after those
-// already held, so that players of different files stay apart.
-func appendPaths(all, s []reckoning.Sample) []reckoning.Sample {
-	base := 0
-	for _, x := range all {
-		base = max(base, x.Player+1)
-	}
-	for _, x := range s {
-		x.Player += base
-		all = append(all, x)
-	}
-	return all
 }
 
 // loadWorld loads a shipped map by name or a map file by path.
