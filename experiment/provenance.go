@@ -44,3 +44,19 @@ func Build() Provenance {
 	}
 	return p
 }
+
+// Describe says which build b is, as lagkit --version prints it: the
+// module version, the VCS revision it was built from, the Go version
+// and the platform.
+func (b Provenance) Describe() string {
+	s := b.Version
+	if b.Revision != "" {
+		s += ", revision " + b.Revision
+		if b.Modified {
+			s += " (modified)"
+		}
+	} else {
+		s += ", revision unknown (the build carries no VCS information)"
+	}
+	return s + ", " + b.GoVersion + " " + b.OS + "/" + b.Arch
+}

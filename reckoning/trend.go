@@ -1,6 +1,8 @@
 package reckoning
 
 import (
+	"slices"
+
 	"fmt"
 	"math"
 
@@ -135,3 +137,26 @@ func (m *TrendMap) checkGrid() error {
 }
 
 func finiteIn(v float64) bool { return math.Abs(v) <= MaxPathCoord }
+
+// Filled returns how many of m's cells have a trend.
+func (m *TrendMap) Filled() int {
+	n := 0
+	for _, c := range m.Cells {
+		if c.N > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Teams returns the teams samples are of, in order.
+func Teams(samples []Sample) []int {
+	var teams []int
+	for _, x := range samples {
+		if !slices.Contains(teams, x.Team) {
+			teams = append(teams, x.Team)
+		}
+	}
+	slices.Sort(teams)
+	return teams
+}

@@ -134,3 +134,12 @@ func LoadFile(path string) (*Map, error) {
 	}
 	return Parse(path, data)
 }
+
+// AABBs returns the boxes of m's solid geometry.
+func (m *Map) AABBs() []geom.AABB {
+	boxes := make([]geom.AABB, len(m.Boxes))
+	for i, b := range m.Boxes {
+		boxes[i] = b.AABB
+	}
+	return boxes
+}

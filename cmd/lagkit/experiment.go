@@ -31,17 +31,13 @@ func newExperimentListCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if listJSON {
-				out := []listedExperiment{}
-				for _, e := range experiment.List() {
-					out = append(out, listedExperiment{e.Name, e.Title, e.Design, len(e.Cells(false)), len(e.Cells(true))})
-				}
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
-				return enc.Encode(out)
+				return enc.Encode(experiment.Listing())
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			for _, e := range experiment.List() {
-				fmt.Fprintf(tw, "%s\t%s\t%d cells (%d with --quick)\n", e.Name, e.Title, len(e.Cells(false)), len(e.Cells(true)))
+			for _, e := range experiment.Listing() {
+				fmt.Fprintf(tw, "%s\t%s\t%d cells (%d with --quick)\n", e.Name, e.Title, e.Cells, e.QuickCells)
 			}
 			return tw.Flush()
 		},
@@ -194,13 +190,4 @@ func newExperimentMergeCmd() *cobra.Command {
 	merge.Flags().StringVar(&mergeOut, "out", "", "output folder for the merged results, new or empty")
 	merge.Flags().BoolVar(&mergeForce, "force", false, "write into --out even if it is not empty")
 	return merge
-}
-
-// listedExperiment is one entry of experiment list --json.
-type listedExperiment struct {
-	Name       string `json:"name"`
-	Title      string `json:"title"`
-	Design     string `json:"design"`
-	Cells      int    `json:"cells"`
-	QuickCells int    `json:"quick_cells"`
 }

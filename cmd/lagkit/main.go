@@ -50,7 +50,7 @@ func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "lagkit",
 		Short:         "Latency compensation toolkit for fast multiplayer shooters",
-		Version:       versionString(experiment.Build()),
+		Version:       experiment.Build().Describe(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -58,19 +58,4 @@ func newRoot() *cobra.Command {
 	root.AddCommand(newSimCmd(), newBenchCmd(), newScenarioCmd(), newMatchCmd(), newExperimentCmd(), newTrendCmd(), newServeCmd(), newBotsCmd(), newFloodCmd(), newStudyCmd())
 	markUsageErrors(root)
 	return root
-}
-
-// versionString describes the build for --version: the module version,
-// the VCS revision it was built from, the Go version and the platform.
-func versionString(b experiment.Provenance) string {
-	s := b.Version
-	if b.Revision != "" {
-		s += ", revision " + b.Revision
-		if b.Modified {
-			s += " (modified)"
-		}
-	} else {
-		s += ", revision unknown (the build carries no VCS information)"
-	}
-	return s + ", " + b.GoVersion + " " + b.OS + "/" + b.Arch
 }

@@ -223,8 +223,8 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: exit %d, %q; want it to start %q and name %s", code, out, want, runtime.Version())
 	}
 	b := experiment.Provenance{Version: "v1.2.0", Revision: "abc123", Modified: true, GoVersion: "go1.26.8", OS: "linux", Arch: "amd64"}
-	if got, want := versionString(b), "v1.2.0, revision abc123 (modified), go1.26.8 linux/amd64"; got != want {
-		t.Errorf("versionString = %q, want %q", got, want)
+	if got, want := b.Describe(), "v1.2.0, revision abc123 (modified), go1.26.8 linux/amd64"; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
 	}
 }
 
@@ -232,7 +232,7 @@ func TestVersion(t *testing.T) {
 // print JSON a program can read.
 func TestListJSON(t *testing.T) {
 	code, out, _ := runExit(t, "experiment", "list", "--json")
-	var list []listedExperiment
+	var list []experiment.Listed
 	if err := json.Unmarshal([]byte(out), &list); code != 0 || err != nil {
 		t.Fatalf("experiment list --json: exit %d, %v in %s", code, err, out)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
@@ -68,21 +67,11 @@ SVG picture of it to check by eye.`,
 				if !strings.HasSuffix(image, ".svg") {
 					return usagef("--image %s: only SVG (.svg) is drawn", image)
 				}
-				boxes := make([]geom.AABB, len(m.Boxes))
-				for i, b := range m.Boxes {
-					boxes[i] = b.AABB
-				}
-				if err := writeFile(image, func(w io.Writer) error { return tm.WriteSVG(w, boxes) }); err != nil {
+				if err := writeFile(image, func(w io.Writer) error { return tm.WriteSVG(w, m.AABBs()) }); err != nil {
 					return fmt.Errorf("--image: %w", err)
 				}
 			}
-			cells := 0
-			for _, c := range tm.Cells {
-				if c.N > 0 {
-					cells++
-				}
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d samples, %d of %d cells with a trend\n", out, len(samples), cells, len(tm.Cells))
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d samples, %d of %d cells with a trend\n", out, len(samples), tm.Filled(), len(tm.Cells))
 			return nil
 		},
 	}
@@ -176,16 +165,10 @@ func checkTeam(team int, samples []reckoning.Sample) error {
 	if team < 0 {
 		return nil
 	}
-	var teams []int
-	for _, x := range samples {
-		if x.Team == team {
-			return nil
-		}
-		if !slices.Contains(teams, x.Team) {
-			teams = append(teams, x.Team)
-		}
+	teams := reckoning.Teams(samples)
+	if slices.Contains(teams, team) {
+		return nil
 	}
-	slices.Sort(teams)
 	found := make([]string, len(teams))
 	for i, t := range teams {
 		found[i] = strconv.Itoa(t)
