@@ -189,9 +189,14 @@ type Client struct {
 	// this client's; byServer is set when the server ended the session.
 	serverMap string
 	byServer  bool
-	outq      outbox.Queue[struct{}] // datagrams since the last Outbox
-	outbox    [][]byte
-	cmdBuf    []byte
+	// outq holds the datagrams since the last Outbox, each keyed by
+	// whether it is a command packet.
+	outq     outbox.Queue[bool]
+	outbox   [][]byte
+	outgoing []Datagram
+	// stepped is what the newest Step did.
+	stepped Stepped
+	cmdBuf  []byte
 
 	rtt       rtt.Estimator
 	offset    time.Duration // estimated server time - local time
@@ -359,16 +364,60 @@ func (c *Client) Outbox() [][]byte {
 }
 
 // collect appends one drained datagram to the outbox.
-func (c *Client) collect(_ struct{}, b []byte) { c.outbox = append(c.outbox, b) }
+func (c *Client) collect(_ bool, b []byte) { c.outbox = append(c.outbox, b) }
+
+// Datagram is one datagram to send, with what it carries.
+type Datagram struct {
+	Data []byte
+	// Commands is set for a command packet (wire.Commands), which
+	// repeats the commands of the packets before it up to the
+	// redundancy: a driver that sends several at once may send only the
+	// newest.
+	Commands bool
+}
+
+// Outgoing returns the datagrams to send, each saying what it carries,
+// and forgets them, as Outbox does. They stay valid until the next call
+// to Outgoing or Outbox.
+func (c *Client) Outgoing() []Datagram {
+	c.outgoing = c.outgoing[:0]
+	c.outq.Drain(c.collectOutgoing)
+	return c.outgoing
+}
+
+// collectOutgoing appends one drained datagram to the outgoing list.
+func (c *Client) collectOutgoing(cmds bool, b []byte) {
+	c.outgoing = append(c.outgoing, Datagram{Data: b, Commands: cmds})
+}
 
 // send queues a copy of buf, sealed once the session is.
-func (c *Client) send(buf []byte) {
+func (c *Client) send(buf []byte) { c.sendAs(false, buf) }
+
+// sendAs queues a copy of buf as send does, noting whether it is a
+// command packet.
+func (c *Client) sendAs(cmds bool, buf []byte) {
 	if c.seal != nil {
-		c.outq.Commit(struct{}{}, c.seal.Seal(c.outq.Tail(), buf))
+		c.outq.Commit(cmds, c.seal.Seal(c.outq.Tail(), buf))
 		return
 	}
-	c.outq.Add(struct{}{}, buf)
+	c.outq.Add(cmds, buf)
 }
+
+// Stepped is what the newest Step did with its datagram.
+type Stepped struct {
+	// Snapshot is set when the datagram was a snapshot the client took
+	// (not stale, not malformed); Tick is its tick, and First is set for
+	// the session's first.
+	Snapshot, First bool
+	Tick            uint32
+	// Corrections counts the reconciliations of the snapshot that moved
+	// the predicted present by more than a millimetre (Stats.Corrections).
+	Corrections int
+}
+
+// Stepped returns what the newest Step did, so that a driver learns it
+// from the client rather than from the datagram or the counters.
+func (c *Client) Stepped() Stepped { return c.stepped }
 
 // Connect starts a session; the Connect message repeats every ConnectRetry
 // until the server answers.
@@ -519,6 +568,7 @@ func (c *Client) ServerTime(now time.Duration) time.Duration { return now + c.of
 
 // Step processes one received datagram.
 func (c *Client) Step(now time.Duration, data []byte) error {
+	c.stepped = Stepped{}
 	data, err := c.unseal(data)
 	if err != nil {
 		return err
@@ -639,6 +689,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	c.baselines.Forget(slot.Baseline)
 	c.stats.SnapshotsReceived++
 	c.stats.BytesReceived += len(data)
+	c.stepped = Stepped{Snapshot: true, First: c.stats.SnapshotsReceived == 1, Tick: tick}
 	sn := slot
 	events, data := slot.Events, c.eventData[i][:0]
 	// Event data aliases the datagram, which the driver may reuse: copy it

@@ -86,6 +86,7 @@ func (c *Client) blend(before game.PlayerState, first bool) {
 	d := delta.Len()
 	if d > 0.001 {
 		c.stats.Corrections++
+		c.stepped.Corrections++
 	}
 	if d > c.cfg.SnapDistance || before.Teleport != st.Teleport {
 		c.smooth = geom.Vec3{}
@@ -225,7 +226,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 		return
 	}
 	c.cmdBuf = buf
-	c.send(buf)
+	c.sendAs(true, buf)
 	c.stats.CommandsSent++
 }
 

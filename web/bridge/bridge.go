@@ -42,7 +42,9 @@ const maxEvents = 64
 
 // Session is one browser player's client.
 type Session struct {
-	c       *client.Client
+	c *client.Client
+	// out holds the datagrams Outbox returns, reused.
+	out     [][]byte
 	m       *world.Map
 	params  game.Params
 	weapons []game.Weapon
@@ -141,22 +143,21 @@ func (s *Session) Disconnect(reason string) { s.c.Disconnect(reason) }
 // reports the server's map, so the page can load it and start again.
 func (s *Session) Step(now time.Duration, data []byte) error {
 	s.graph.in.add(now, len(data))
-	before, teleport := s.c.Stats(), s.c.Predicted().Teleport
+	teleport := s.c.Predicted().Teleport
 	err := s.c.Step(now, data)
 	if errs := s.c.PredictionErrors(); len(errs) > 0 {
 		s.predErr = errs[len(errs)-1]
 	}
-	after := s.c.Stats()
-	if after.SnapshotsReceived > before.SnapshotsReceived {
-		s.placed0(before.SnapshotsReceived == 0)
+	if st := s.c.Stepped(); st.Snapshot {
+		s.placed0(st.First)
 		// The first snapshot places the player at its spawn, and a
 		// respawn or teleport moves it on purpose: the client core
 		// counts both as corrections, but neither is a misprediction.
-		if before.SnapshotsReceived == 0 || s.c.Predicted().Teleport != teleport {
-			s.placed += after.Corrections - before.Corrections
+		if st.First || s.c.Predicted().Teleport != teleport {
+			s.placed += st.Corrections
 		}
 		s.rate.add(now, 1)
-		s.graph.snapshot(now, data, s.c.RTT())
+		s.graph.snapshot(now, st.Tick, s.c.RTT())
 		s.collect(now)
 		s.collectShown(now)
 		s.misses(now)
@@ -190,9 +191,11 @@ func (s *Session) placed0(first bool) {
 
 // Tick issues this tick's command from in, at local time now.
 func (s *Session) Tick(now time.Duration, in Input) {
-	cmd, shots := in.Cmd(), s.c.Stats().Shots
+	cmd := in.Cmd()
 	s.c.Tick(now, cmd)
-	s.tickShown(shots, cmd)
+	// Fired is this tick's only while connected: Tick leaves it as it
+	// was in the other phases.
+	s.tickShown(s.c.Phase() == client.Connected && s.c.Fired(), cmd)
 	s.ticks++
 	s.last = now
 }
@@ -228,25 +231,23 @@ func (s *Session) Outbox() [][]byte {
 }
 
 func (s *Session) outbox() [][]byte {
-	out := s.c.Outbox()
-	if s.ticks > Redundancy+1 {
-		s.ticks = 0
-		return out
-	}
+	out := s.c.Outgoing()
+	coalesce := s.ticks <= Redundancy+1
 	s.ticks = 0
 	last := -1
-	for i, b := range out {
-		if t, err := wire.PeekType(b); err == nil && t == wire.MsgCommands {
+	for i, d := range out {
+		if d.Commands {
 			last = i
 		}
 	}
-	keep := out[:0]
-	for i, b := range out {
-		if t, err := wire.PeekType(b); err == nil && t == wire.MsgCommands && i != last {
+	keep := s.out[:0]
+	for i, d := range out {
+		if coalesce && d.Commands && i != last {
 			continue
 		}
-		keep = append(keep, b)
+		keep = append(keep, d.Data)
 	}
+	s.out = keep
 	return keep
 }
 

@@ -1,11 +1,8 @@
 package bridge
 
 import (
-	"encoding/binary"
 	"math"
 	"time"
-
-	"github.com/lagkit/lagkit/wire"
 )
 
 // rttSamples is how many round-trip samples the net graph keeps: its
@@ -27,16 +24,11 @@ type graph struct {
 	newestReached bool
 }
 
-// snapshot records a snapshot datagram received at now with the client's
-// round trip estimate then.
-func (g *graph) snapshot(now time.Duration, data []byte, rtt time.Duration) {
+// snapshot records a snapshot of tick the client took at now, with the
+// client's round trip estimate then.
+func (g *graph) snapshot(now time.Duration, tick uint32, rtt time.Duration) {
 	g.rtt[g.nrtt%rttSamples] = float64(rtt) / float64(time.Millisecond)
 	g.nrtt++
-	if t, err := wire.PeekType(data); err != nil || t != wire.MsgSnapshot || len(data) < 5 {
-		return
-	}
-	// The tick follows the type byte, little-endian (wire's bit order).
-	tick := binary.LittleEndian.Uint32(data[1:5])
 	g.got++
 	if !g.newestReached {
 		g.newest, g.newestReached = tick, true

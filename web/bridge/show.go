@@ -98,8 +98,8 @@ var (
 
 // tickShown runs after each command: a shot the local player fired gets
 // its tracer.
-func (s *Session) tickShown(shotsBefore int, in game.UserCmd) {
-	if s.c.Stats().Shots == shotsBefore {
+func (s *Session) tickShown(fired bool, in game.UserCmd) {
+	if !fired {
 		return
 	}
 	st := s.c.Predicted()
