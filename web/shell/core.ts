@@ -10,7 +10,7 @@
 // (events, the net graph, the scoreboard, settings) as JSON, only when
 // events wait, the phase changed, or infoEveryMs passed.
 import { openWebSocket, openWebTransport, type Link } from './net';
-import { packedLength } from './packed';
+import { checkPackVersion, packedLength } from './packed';
 import type { Input, Session } from './types';
 
 // infoEveryMs is how often the info is read when no event waits: the net
@@ -98,6 +98,7 @@ export class LocalCore implements Core {
   };
 
   async start(o: CoreOptions): Promise<void> {
+    checkPackVersion((globalThis as any).lagkitCore.packVersion);
     const s = (globalThis as any).lagkitCore.create({
       map: o.mapText, token: o.token, name: o.name, display: o.display, interpDelayMs: o.interpDelayMs,
     });

@@ -5,6 +5,20 @@
 // objects of types.ts, for window.lagkit.state() and the rarer uses.
 import type { Part, Player, Projectile, Vec3 } from './types';
 
+// PackVersion is the layout of the packed frame this file reads:
+// bridge.PackVersion in web/bridge/pack.go, which the core reports as
+// lagkitCore.packVersion and writes first in every frame.
+export const PackVersion = 1;
+
+// checkPackVersion refuses a core that packs frames in another layout
+// than this page reads (a page and a core of different builds, say one
+// of them cached): every value drawn would be misread.
+export function checkPackVersion(core: unknown): void {
+  if (core === PackVersion) return;
+  const have = typeof core === 'number' ? `version ${core}` : 'no version';
+  throw new Error(`the client core packs frames in ${have}, this page reads version ${PackVersion}: the page and the core come from different builds (reload the page)`);
+}
+
 // The header's layout, as web/bridge/pack.go writes it.
 const header = 16;
 const partValues = 8;

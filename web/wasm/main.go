@@ -38,6 +38,9 @@ import (
 func main() {
 	core := js.Global().Get("Object").New()
 	core.Set("create", js.FuncOf(create))
+	// The layout of the packed frames its sessions write: the page
+	// refuses a core whose layout it does not read.
+	core.Set("packVersion", bridge.PackVersion)
 	js.Global().Set("lagkitCore", core)
 	select {} // keep the Go side alive for the callbacks
 }
