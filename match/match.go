@@ -385,12 +385,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 }
 
 // loadMap loads a shipped map by name or a map file by path.
-func loadMap(name string) (*world.Map, error) {
-	if strings.HasSuffix(name, ".json") {
-		return world.LoadFile(name)
-	}
-	return world.Load(name)
-}
+func loadMap(name string) (*world.Map, error) { return world.LoadNamed(name) }
 
 // Weapons returns the players' loadout: Loadout from WeaponsFile or
 // the shipped weapons.

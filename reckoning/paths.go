@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -241,4 +242,23 @@ func AppendPaths(all, s []Sample) []Sample {
 		all = append(all, x)
 	}
 	return all
+}
+
+// ReadPathFiles reads the path files at paths, each file's players
+// numbered after the ones before (AppendPaths).
+func ReadPathFiles(paths []string) ([]Sample, error) {
+	var samples []Sample
+	for _, path := range paths {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		s, err := ReadPaths(path, f)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		samples = AppendPaths(samples, s)
+	}
+	return samples, nil
 }

@@ -111,6 +111,15 @@ func Names() []string {
 	return names
 }
 
+// LoadNamed loads a map as lagkit's commands name one: a map file by
+// its path when name ends in .json, else the shipped map called name.
+func LoadNamed(name string) (*Map, error) {
+	if strings.HasSuffix(name, ".json") {
+		return LoadFile(name)
+	}
+	return Load(name)
+}
+
 // Load returns a fresh copy of the shipped map called name.
 func Load(name string) (*Map, error) {
 	names := Names()

@@ -19,6 +19,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/realtime/bots"
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/world"
 )
 
 // botsOptions are lagkit bots' flags.
@@ -125,7 +126,7 @@ func runBots(ctx context.Context, o botsOptions) (*bots.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := loadWorld(o.mapName)
+	m, err := world.LoadNamed(o.mapName)
 	if err != nil {
 		return nil, fmt.Errorf("--map: %w", err)
 	}

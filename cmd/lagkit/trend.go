@@ -133,22 +133,13 @@ func (in *pathInputs) read(files []string) (*world.Map, []reckoning.Sample, erro
 			}
 		}
 	}
-	m, err := loadWorld(in.mapName)
+	m, err := world.LoadNamed(in.mapName)
 	if err != nil {
 		return nil, nil, err
 	}
-	var samples []reckoning.Sample
-	for _, path := range files {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, err
-		}
-		s, err := reckoning.ReadPaths(path, f)
-		f.Close()
-		if err != nil {
-			return nil, nil, err
-		}
-		samples = reckoning.AppendPaths(samples, s)
+	samples, err := reckoning.ReadPathFiles(files)
+	if err != nil {
+		return nil, nil, err
 	}
 	played, err := match.RecordPaths(match.Config{Map: in.mapName, Mode: mode.Kind(in.modeStr), Seed: in.seed,
 		Duration: time.Duration(in.minutes * float64(time.Minute)), PathRate: in.pathHz}, in.matches)
@@ -174,14 +165,6 @@ func checkTeam(team int, samples []reckoning.Sample) error {
 		found[i] = strconv.Itoa(t)
 	}
 	return usagef("--team %d: no path sample is of that team (teams found: %s)", team, strings.Join(found, ", "))
-}
-
-// loadWorld loads a shipped map by name or a map file by path.
-func loadWorld(name string) (*world.Map, error) {
-	if strings.HasSuffix(name, ".json") {
-		return world.LoadFile(name)
-	}
-	return world.Load(name)
 }
 
 // writeFile creates path (and its folder) and fills it with write.
