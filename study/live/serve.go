@@ -36,9 +36,10 @@ type ServeOptions struct {
 	Fresh bool
 	// Seed seeds the bots.
 	Seed uint64
-	Log  *slog.Logger
-	// Out is told the admin page's URL, one join link per person's seat
-	// and how the study ended.
+	// Log gets the server's logs (default slog.Default()).
+	Log *slog.Logger
+	// Out (default: nowhere) is told the admin page's URL, one join
+	// link per person's seat and how the study ended.
 	Out io.Writer
 }
 
@@ -66,6 +67,12 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 		return errors.New("live: a live study needs an address for the participants' browsers")
 	}
 	log, out := o.Log, o.Out
+	if log == nil {
+		log = slog.Default()
+	}
+	if out == nil {
+		out = io.Discard
+	}
 	cfg := Config{Schedule: s, AnswerWait: o.AnswerWait, AutoStart: o.AutoStart, Log: log}
 	w, err := studyWriter(ctx, db, s, o.Fresh, &cfg, out)
 	if err != nil {
