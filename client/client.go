@@ -35,7 +35,11 @@ type Config struct {
 	// Movement must equal the server's movement rules (default
 	// game.DefaultParams()).
 	Movement *game.Params
-	Name     string
+	// Step must equal the server's movement and firing rule
+	// (server.Config.Step; default game.Step): the client predicts its
+	// player's commands with it.
+	Step game.StepFunc
+	Name string
 	// SnapshotRate is the snapshots per second requested (default: the
 	// server's tick rate).
 	SnapshotRate int
@@ -108,6 +112,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := out.Movement.Validate(); err != nil {
 		return out, fmt.Errorf("client: config: movement: %w", err)
+	}
+	if out.Step == nil {
+		out.Step = game.Step
 	}
 	if out.SnapshotRate < 0 || out.SnapshotRate > 128 {
 		return out, fmt.Errorf("client: config: snapshot rate %d outside 0..128", out.SnapshotRate)

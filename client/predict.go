@@ -61,7 +61,7 @@ func (c *Client) repredict(first bool) {
 	start := max(c.lastAck+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
 	for t := start; t < c.nextCmd; t++ {
 		if predict && !c.held[t%cmdRing] {
-			st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+			st, _ = c.cfg.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
 		}
 		c.predicted[t%cmdRing] = st
 	}
@@ -194,7 +194,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.fired = false
 	if c.hasSelf {
 		if !c.settings.Paused && !c.settings.PredictionOff {
-			c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+			c.pred, c.fired = c.cfg.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
 			if c.fired {
 				c.stats.Shots++
 			}

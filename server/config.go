@@ -37,6 +37,10 @@ type Config struct {
 	// Movement are the movement rules shared with clients (default
 	// game.DefaultParams()).
 	Movement *game.Params
+	// Step is the game's movement and firing rule (default game.Step),
+	// run for every command live and when time warp re-runs a tick. The
+	// clients must predict with the same one (client.Config.Step).
+	Step game.StepFunc
 	// MoveSlack is the movement time a client may bank beyond the wall
 	// time that has passed, to absorb jitter and recover commands delayed by
 	// loss (default 100 ms). A client never moves further than elapsed time
@@ -220,6 +224,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := out.Movement.Validate(); err != nil {
 		return out, fmt.Errorf("server: config: movement: %w", err)
+	}
+	if out.Step == nil {
+		out.Step = game.Step
 	}
 	if out.MoveSlack == 0 {
 		out.MoveSlack = 100 * time.Millisecond
