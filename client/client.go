@@ -201,6 +201,7 @@ type Client struct {
 	cmdBuf    []byte
 
 	rtt       rtt.Estimator
+	games     gameEvents    // the game's own events, both ways
 	offset    time.Duration // estimated server time - local time
 	hasOffset bool
 
@@ -614,6 +615,8 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 			return nil
 		}
 		return c.snapshot(now, data)
+	case wire.MsgGameEventAck:
+		return c.gameEventAck(data)
 	default:
 		c.stats.Malformed++
 		return fmt.Errorf("client: unexpected message type %d from the server", typ)
@@ -748,6 +751,10 @@ type earlyEvent struct {
 func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) {
 	if c.notes != nil {
 		c.notes(seq, kind, data)
+	}
+	if wire.IsGameEvent(kind) {
+		c.gameEvent(seq, kind, data)
+		return
 	}
 	if c.show(kind, data) {
 		return

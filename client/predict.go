@@ -175,6 +175,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	}
 	c.resendReports(now)
 	c.resendAppeals(now)
+	c.sendGameEvents(now)
 	cmd := input
 	cmd.Tick = c.nextCmd
 	cmd.Duration = c.tickDur

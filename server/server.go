@@ -127,12 +127,18 @@ type Server struct {
 	// closures are the session changes since the last Outbox; closed
 	// those up to it (Changes).
 	closures, closed []SessionChange
+	// games holds the game events clients sent (game_events.go).
+	games gameInbox
 }
 
 // Stats are server-wide counters.
 type Stats struct {
 	Malformed int // datagrams that failed to decode
-	Rejected  int // connects refused
+	// GameEventsDeferred counts client game events not taken because the
+	// game had not read the ones before (GameEvents); their clients send
+	// them again.
+	GameEventsDeferred int
+	Rejected           int // connects refused
 	// Challenged counts connects answered with a Challenge, lacking the
 	// address token; Restarts new sessions that replaced an old one at
 	// the same address.
@@ -256,6 +262,7 @@ type client struct {
 	eventBuf                  []wire.Event            // the next snapshot's events, MaxEvents long
 	carried                   [snapRing]carriedEvents // by snapshot slot, the events each carried
 	nextEventSeq              uint32
+	gameIn                    uint32 // the client's game events taken, numbered from 1
 	overflow                  bool
 	appealTokens              float64
 
@@ -461,6 +468,8 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 		return nil
 	case wire.MsgReport:
 		return s.reportDatagram(now, from, data)
+	case wire.MsgGameEvents:
+		return s.gameEventsDatagram(now, from, data)
 	case wire.MsgSealed:
 		// Only a sealed session's own datagrams open (see Step): this
 		// one came from an address with no such session, perhaps from
