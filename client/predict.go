@@ -26,6 +26,10 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	if sn.LastCmd > c.lastAck && sn.LastCmd >= c.scored && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd && !c.settings.PredictionOff {
 		p := c.predicted[sn.LastCmd%cmdRing]
 		c.predErrs = append(c.predErrs, p.Pos.Dist(sn.Self.Pos))
+		c.predSamples++
+		if p.Values != sn.Self.Values {
+			c.valueErrs++
+		}
 	}
 	// Replaying the commands since from the server's state gives what
 	// was predicted for them when it is the state predicted for
@@ -255,4 +259,14 @@ func (c *Client) PredictionErrors() []float64 {
 	out := c.predErrs
 	c.predErrs = c.predErrs[:0]
 	return out
+}
+
+// PredictionValueErrors returns how many of the predictions that
+// PredictionErrors measured had the game's own values (game.Values)
+// wrong, and of how many, since the last call: a game's step that
+// predicts its values exactly has 0 of any number.
+func (c *Client) PredictionValueErrors() (wrong, of int) {
+	wrong, of = c.valueErrs, c.predSamples
+	c.valueErrs, c.predSamples = 0, 0
+	return wrong, of
 }

@@ -129,6 +129,15 @@ type Server struct {
 	closures, closed []SessionChange
 	// games holds the game events clients sent (game_events.go).
 	games gameInbox
+	// objects are the game's entities by slot (nil until the first),
+	// objectIDs their slots in the order added; rewind the history of
+	// bodies TraceAt rewinds (nil until a body is recorded); fired the
+	// shots for FiredShots, firedOut the batch it last returned
+	// (entities.go).
+	objects         []entity
+	objectIDs       []int
+	rewind          *lagcomp.Rewinder
+	fired, firedOut []FiredShot
 }
 
 // Stats are server-wide counters.
@@ -318,6 +327,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.tracer = lagcomp.Tracer{History: s.history, Grid: c.Map.Grid, Params: c.Movement, Hittable: s.hittable}
 	s.nextAppeal = 1
+	if c.Body != nil {
+		if err := s.startRewind(); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -674,6 +688,7 @@ func (s *Server) step(now time.Duration) {
 			s.history.Set(c.id, c.state)
 		}
 	}
+	s.recordBodies()
 	s.sched.resolve(tickTime)
 	s.expireAppeals(tickTime)
 	s.lifecycle(tickTime)
@@ -727,6 +742,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		snap.EchoHold = now - c.echoAt + s.outputHold(c)
 	}
 	snap.Self = c.state
+	snap.Values = s.cfg.Values
 	snap.Present = [len(snap.Present)]uint64{}
 	for _, o := range s.clients {
 		if o == nil || o == c {
@@ -738,6 +754,12 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		}
 		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
+		if snap.Values > 0 {
+			snap.EntityValues[o.id] = o.state.Values
+		}
+	}
+	if len(s.objectIDs) > 0 {
+		s.addObjects(snap)
 	}
 	s.fillEvents(now, c, snap)
 
