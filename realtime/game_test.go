@@ -70,7 +70,7 @@ func TestGameHooks(t *testing.T) {
 	if entityErr != nil || !inWorld {
 		t.Fatalf("entity: %v, in the world: %v", entityErr, inWorld)
 	}
-	if maxValue < 20 || ticks < 20 {
+	if maxValue < 20 || ticks < 10 {
 		t.Fatalf("after %d ticks the bot's value reached %d", ticks, maxValue)
 	}
 	// The server stepped each command once and the bot's client predicted
