@@ -35,7 +35,11 @@ type Config struct {
 	// Movement must equal the server's movement rules (default
 	// game.DefaultParams()).
 	Movement *game.Params
-	Name     string
+	// Step must equal the server's movement and firing rule
+	// (server.Config.Step; default game.Step): the client predicts its
+	// player's commands with it.
+	Step game.StepFunc
+	Name string
 	// SnapshotRate is the snapshots per second requested (default: the
 	// server's tick rate).
 	SnapshotRate int
@@ -95,6 +99,17 @@ type Config struct {
 	Reckoning      reckoning.Policy
 	ReckoningOrder reckoning.Order
 	ReckoningTeams []reckoning.Policy
+	// Values is how many of the game's own values (game.Values)
+	// snapshots carry, and must equal the server's (server.Config.Values;
+	// default 0, lagkit's own game). The client's player's values are
+	// predicted with Step and corrected from the server's as its
+	// position is; other players' and entities' are drawn from their
+	// states, each from the nearer state unless LerpValues marks it.
+	Values int
+	// LerpValues marks, bit k for value k, the game values Remote
+	// interpolates linearly between two states (a door's angle, a
+	// health bar) rather than taking the nearer state's.
+	LerpValues uint8
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -108,6 +123,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := out.Movement.Validate(); err != nil {
 		return out, fmt.Errorf("client: config: movement: %w", err)
+	}
+	if out.Step == nil {
+		out.Step = game.Step
+	}
+	if out.Values < 0 || out.Values > game.MaxValues {
+		return out, fmt.Errorf("client: config: values %d outside 0..%d", out.Values, game.MaxValues)
 	}
 	if out.SnapshotRate < 0 || out.SnapshotRate > 128 {
 		return out, fmt.Errorf("client: config: snapshot rate %d outside 0..128", out.SnapshotRate)
@@ -199,6 +220,7 @@ type Client struct {
 	cmdBuf  []byte
 
 	rtt       rtt.Estimator
+	games     gameEvents    // the game's own events, both ways
 	offset    time.Duration // estimated server time - local time
 	hasOffset bool
 
@@ -262,7 +284,10 @@ type Client struct {
 	points      []PointView
 
 	predErrs []float64
-	stats    Stats
+	// valueErrs counts the predictions measured (predSamples) whose game
+	// values were wrong.
+	valueErrs, predSamples int
+	stats                  Stats
 
 	notes    func(seq uint32, kind uint16, data []byte) // SetEventNotes
 	reported *wire.Report                               // the newest report sent (ReportSBC)
@@ -657,6 +682,8 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 			return nil
 		}
 		return c.snapshot(now, data)
+	case wire.MsgGameEventAck:
+		return c.gameEventAck(data)
 	default:
 		c.stats.Malformed++
 		return fmt.Errorf("client: unexpected message type %d from the server", typ)
@@ -678,6 +705,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	// Decoded in place: the slot is where it is kept, and copying a
 	// snapshot (every entity slot) costs as much as decoding it.
 	i, slot := c.baselines.Take(tick)
+	slot.Values = c.cfg.Values
 	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
 		c.baselines.Drop(i) // half decoded: no baseline
 		c.stats.Malformed++
@@ -740,7 +768,11 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 			if stamp := sn.Entities[id].Stamp; stamp != 0 {
 				t = time.Duration(stamp) * c.tickDur
 			}
-			c.addSample(id, t, &sn.Entities[id])
+			var values *game.Values
+			if c.cfg.Values > 0 {
+				values = &sn.EntityValues[id]
+			}
+			c.addSample(id, t, &sn.Entities[id], values)
 			c.present = append(c.present, id)
 		}
 	}
@@ -792,6 +824,10 @@ type earlyEvent struct {
 func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) {
 	if c.notes != nil {
 		c.notes(seq, kind, data)
+	}
+	if wire.IsGameEvent(kind) {
+		c.gameEvent(seq, kind, data)
+		return
 	}
 	if c.show(kind, data) {
 		return

@@ -348,8 +348,8 @@ func TestImplausibleJumpResetsHistory(t *testing.T) {
 		a := game.PlayerState{Pos: game.SnapPos(o.from), Teleport: 1}
 		b := game.PlayerState{Pos: game.SnapPos(o.from.Add(o.step)), Teleport: 1}
 		ea, eb := wire.EntityFromState(a), wire.EntityFromState(b)
-		c.addSample(1, 10*tick, &ea)
-		c.addSample(1, 10*tick+o.gap, &eb)
+		c.addSample(1, 10*tick, &ea, nil)
+		c.addSample(1, 10*tick+o.gap, &eb, nil)
 		mid, _ := c.Remote(1, 10*tick+o.gap/2)
 		if want := a.Pos.Lerp(b.Pos, 0.5); mid.Pos.Dist(want) > 1e-9 {
 			t.Errorf("%s: drawn at %v halfway, want %v (interpolated, not reset)", o.name, mid.Pos, want)

@@ -67,6 +67,8 @@ type remote struct {
 	drawn game.PlayerState
 	h     [histLen]sample
 	dr    reckoning.Model // DeadReckon's view of the player
+	// lerp marks the game values interpolated (Config.LerpValues).
+	lerp uint8
 }
 
 // sample is a remote player's state s at server time t.
@@ -128,6 +130,9 @@ func (r *remote) along(out *game.PlayerState, t, limit time.Duration) {
 func (r *remote) between(out *game.PlayerState, j, i int, t time.Duration) {
 	frac := float64(t-r.h[j].t) / float64(r.h[i].t-r.h[j].t)
 	game.InterpolateInto(out, &r.h[j].s, &r.h[i].s, frac)
+	if r.lerp != 0 {
+		game.LerpValues(&out.Values, &r.h[j].s, &r.h[i].s, frac, r.lerp)
+	}
 }
 
 // ViewTime returns the server time at which remote players are drawn
@@ -167,10 +172,13 @@ func implausibleJump(p *game.Params, a, b geom.Vec3, gap time.Duration) bool {
 // starts again when the player appears, teleports (its teleport counter
 // moved) or jumps further than it could have moved, so it is never drawn
 // sliding across the map.
-func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState) {
+//
+// values, when not nil, are the game's own values of the entity
+// (Config.Values).
+func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState, values *game.Values) {
 	r := c.remotes[id]
 	if r == nil {
-		r = &remote{}
+		r = &remote{lerp: c.cfg.LerpValues}
 		c.remotes[id] = r
 	}
 	if r.alive && r.n > 0 && r.h[r.head].t >= t {
@@ -181,6 +189,9 @@ func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState) {
 	next := (r.head + 1) % histLen
 	r.h[next].t = t
 	e.StateInto(&r.h[next].s)
+	if values != nil {
+		r.h[next].s.Values = *values
+	}
 	st, last := &r.h[next].s, &r.h[r.head].s
 	reset := !r.alive || (r.n > 0 && (last.Teleport != st.Teleport ||
 		implausibleJump(c.cfg.Movement, last.Pos, st.Pos, t-r.h[r.head].t)))

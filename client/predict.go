@@ -26,6 +26,10 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	if sn.LastCmd > c.lastAck && sn.LastCmd >= c.scored && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd && !c.settings.PredictionOff {
 		p := c.predicted[sn.LastCmd%cmdRing]
 		c.predErrs = append(c.predErrs, p.Pos.Dist(sn.Self.Pos))
+		c.predSamples++
+		if p.Values != sn.Self.Values {
+			c.valueErrs++
+		}
 	}
 	// Replaying the commands since from the server's state gives what
 	// was predicted for them when it is the state predicted for
@@ -61,7 +65,7 @@ func (c *Client) repredict(first bool) {
 	start := max(c.lastAck+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
 	for t := start; t < c.nextCmd; t++ {
 		if predict && !c.held[t%cmdRing] {
-			st, _ = game.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+			st, _ = c.cfg.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
 		}
 		c.predicted[t%cmdRing] = st
 	}
@@ -176,6 +180,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	}
 	c.resendReports(now)
 	c.resendAppeals(now)
+	c.sendGameEvents(now)
 	cmd := input
 	cmd.Tick = c.nextCmd
 	cmd.Duration = c.tickDur
@@ -195,7 +200,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.fired = false
 	if c.hasSelf {
 		if !c.settings.Paused && !c.settings.PredictionOff {
-			c.pred, c.fired = game.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+			c.pred, c.fired = c.cfg.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
 			if c.fired {
 				c.stats.Shots++
 			}
@@ -255,4 +260,14 @@ func (c *Client) PredictionErrors() []float64 {
 	out := c.predErrs
 	c.predErrs = c.predErrs[:0]
 	return out
+}
+
+// PredictionValueErrors returns how many of the predictions that
+// PredictionErrors measured had the game's own values (game.Values)
+// wrong, and of how many, since the last call: a game's step that
+// predicts its values exactly has 0 of any number.
+func (c *Client) PredictionValueErrors() (wrong, of int) {
+	wrong, of = c.valueErrs, c.predSamples
+	c.valueErrs, c.predSamples = 0, 0
+	return wrong, of
 }

@@ -173,6 +173,18 @@ func damageField(k PartKind) string {
 	return "damage.legs"
 }
 
+// StepFunc is a game's movement and firing rule: it advances player s
+// by one command on grid g under params p with loadout weapons and
+// reports whether the command fired a shot. The server and every client
+// of a match must run the same one: the server steps each player with it
+// live and when time warp re-runs a tick, the owner's client predicts
+// with it, and bots play through clients. It must be deterministic (a
+// function of its arguments alone) or prediction disagrees with the
+// server. Step is lagkit's own and every core's default; a game with
+// movement of its own (a dash, a vehicle) wraps Step or replaces it, and
+// may keep state of its own in PlayerState.Custom.
+type StepFunc func(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon) (PlayerState, bool)
+
 // MaxHealth is a player's health at spawn.
 const MaxHealth = 100
 

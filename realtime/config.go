@@ -94,6 +94,27 @@ type MatchConfig struct {
 	// Weapons, set by a program, is the loadout every player carries
 	// (default the rifle alone); bots fight with the first.
 	Weapons []game.Weapon `toml:"-" json:"-"`
+	// Movement, set by a program, is the movement rules (default
+	// game.DefaultParams()); the clients must use the same.
+	Movement *game.Params `toml:"-" json:"-"`
+	// Step, set by a program, is the game's movement and firing rule
+	// (server.Config.Step; default game.Step). The match's bots predict
+	// with it; other clients must set the same client.Config.Step.
+	Step game.StepFunc `toml:"-" json:"-"`
+	// Values, Body and GameShots, set by a program, are the server
+	// core's (server.Config): how many game values snapshots carry, the
+	// players' body for TraceAt, and shots the game resolves itself.
+	// The match's bots predict with the same Values.
+	Values    int          `toml:"-" json:"-"`
+	Body      lagcomp.Body `toml:"-" json:"-"`
+	GameShots bool         `toml:"-" json:"-"`
+	// OnTick, set by a program, runs the game's own server logic on the
+	// match goroutine each time the core has run its due ticks (one,
+	// unless the match fell behind): moving its
+	// entities (server.Server.SetEntity), reading its players' events
+	// and shots (GameEvents, FiredShots) and answering them. It must not
+	// block, keep s, or call the Match.
+	OnTick func(s *server.Server) `toml:"-" json:"-"`
 }
 
 // DelayConfig is the match's time delay.
@@ -386,6 +407,12 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		return nil, fail("replication", "%s", cause(err))
 	}
 	params := game.DefaultParams()
+	if out.Movement != nil {
+		params = *out.Movement
+		if err := params.Validate(); err != nil {
+			return nil, fail("movement", "%s", cause(err))
+		}
+	}
 	loadout := []game.Weapon{game.Rifle()} // the server's default loadout, which bots fight with
 	if len(out.Weapons) > 0 {
 		loadout = out.Weapons
@@ -393,7 +420,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
-		Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
+		Step: out.Step, Values: out.Values, Body: out.Body, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
 		Mode:     mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
 		Delay:    delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff},

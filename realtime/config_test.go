@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/cfgfile"
 )
 
@@ -146,4 +148,32 @@ func FuzzParseFile(f *testing.F) {
 			t.Fatal("accepted a file without matches")
 		}
 	})
+}
+
+// TestMatchMovementHook: a program's movement rules and step function
+// reach the server core; bad rules are a problem under their key.
+func TestMatchMovementHook(t *testing.T) {
+	p := game.DefaultParams()
+	p.WalkSpeed = 7
+	calls := 0
+	step := func(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, pp *game.Params, w []game.Weapon) (game.PlayerState, bool) {
+		calls++
+		return game.Step(s, cmd, g, pp, w)
+	}
+	c := MatchConfig{Movement: &p, Step: step}
+	r, prob := c.resolve()
+	if prob != nil {
+		t.Fatal(prob)
+	}
+	if r.server.Movement.WalkSpeed != 7 || r.params.WalkSpeed != 7 {
+		t.Fatalf("walk speed %v, %v: want the program's 7", r.server.Movement.WalkSpeed, r.params.WalkSpeed)
+	}
+	r.server.Step(game.PlayerState{}, game.UserCmd{}, r.server.Map.Grid, r.server.Movement, r.server.Weapons)
+	if calls != 1 {
+		t.Fatalf("the server's step ran the program's %d times, want 1", calls)
+	}
+	p.WalkSpeed = -1
+	if _, prob := c.resolve(); prob == nil || prob.Path != "movement" {
+		t.Fatalf("negative walk speed: %v", prob)
+	}
 }

@@ -528,6 +528,9 @@ func (m *Match) advance(now, scheduled time.Duration) {
 	t0 := time.Now()
 	before := m.srv.Tick()
 	m.srv.Advance(now)
+	if f := m.r.cfg.OnTick; f != nil && m.srv.Tick() != before {
+		f(m.srv)
+	}
 	// Several ticks run at once after a late start; each is charged the
 	// mean.
 	d := time.Since(t0) / time.Duration(max(m.srv.Tick()-before, 1))

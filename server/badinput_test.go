@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world/worldtest"
 )
 
 // Bad input: "A client that lies (view time far in the
@@ -407,5 +409,22 @@ func TestConfirmedHitStandsWhoeverFiredLast(t *testing.T) {
 	d.run(100 * time.Millisecond)
 	if v, _ := d.s.Client(1); v.State.Health != game.MaxHealth-25 {
 		t.Fatalf("victim's health %d after a confirmed hit, want %d", v.State.Health, game.MaxHealth-25)
+	}
+}
+
+// TestGameConfigErrors: a game's settings out of range are refused.
+func TestGameConfigErrors(t *testing.T) {
+	for _, cfg := range []Config{
+		{Map: worldtest.Open(t), Values: -1},
+		{Map: worldtest.Open(t), Values: game.MaxValues + 1},
+		{Map: worldtest.Open(t), GameShots: true, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}},
+	} {
+		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "values") && !strings.Contains(err.Error(), "game shots") {
+			t.Errorf("values %d, game shots %v, time warp %v: %v", cfg.Values, cfg.GameShots, cfg.TimeWarp, err)
+		}
+	}
+	cfg := Config{Map: worldtest.Open(t), TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}}
+	if _, err := New(cfg); err != nil {
+		t.Fatalf("time warp alone: %v", err)
 	}
 }

@@ -37,6 +37,24 @@ type Config struct {
 	// Movement are the movement rules shared with clients (default
 	// game.DefaultParams()).
 	Movement *game.Params
+	// Step is the game's movement and firing rule (default game.Step),
+	// run for every command live and when time warp re-runs a tick. The
+	// clients must predict with the same one (client.Config.Step).
+	Step game.StepFunc
+	// Values is how many of the game's own values (game.Values) of each
+	// player and entity snapshots carry, 0 to game.MaxValues (default 0,
+	// lagkit's own game, whose snapshots are unchanged by it); the
+	// clients must set the same (client.Config.Values).
+	Values int
+	// Body, if set, is every player's body for a game's own hit tests:
+	// the players are recorded each tick with it, for TraceAt. lagkit's
+	// own hitscan keeps its humanoid hitboxes (History and Tracer).
+	Body lagcomp.Body
+	// GameShots makes the game resolve its players' shots: a command
+	// that fires (Step reports it) is handed to FiredShots, with the
+	// server time its shooter saw, instead of lagkit's hitscan and
+	// projectiles. Not with TimeWarp, which re-runs lagkit's own.
+	GameShots bool
 	// MoveSlack is the movement time a client may bank beyond the wall
 	// time that has passed, to absorb jitter and recover commands delayed by
 	// loss (default 100 ms). A client never moves further than elapsed time
@@ -221,6 +239,9 @@ func (c *Config) withDefaults() (Config, error) {
 	if err := out.Movement.Validate(); err != nil {
 		return out, fmt.Errorf("server: config: movement: %w", err)
 	}
+	if out.Step == nil {
+		out.Step = game.Step
+	}
 	if out.MoveSlack == 0 {
 		out.MoveSlack = 100 * time.Millisecond
 	}
@@ -312,6 +333,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := out.checkTimeWarp(); err != nil {
 		return out, err
+	}
+	if out.Values < 0 || out.Values > game.MaxValues {
+		return out, fmt.Errorf("server: config: values %d outside 0..%d", out.Values, game.MaxValues)
+	}
+	if out.GameShots && out.TimeWarp != 0 {
+		return out, errors.New("server: config: game shots with time warp: time warp re-runs lagkit's own shots")
 	}
 	if out.ViewTimeTolerance < 0 || out.RespawnDelay < 0 || out.SpawnProtection < 0 || !(out.AppealRate > 0 && out.AppealRate <= 1000) {
 		return out, fmt.Errorf("server: config: view time tolerance, respawn delay and spawn protection must not be negative, appeal rate in (0, 1000]")

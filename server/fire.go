@@ -39,9 +39,9 @@ func (s *Server) player(id int) *game.PlayerState {
 }
 
 // act runs cmd on a player in state st through the shared movement and
-// weapon code and reports whether it fired.
+// weapon code, Config.Step, and reports whether it fired.
 func (s *Server) act(st game.PlayerState, cmd game.UserCmd) (game.PlayerState, bool) {
-	return game.Step(st, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
+	return s.cfg.Step(st, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
 }
 
 // shotRecord starts the record of pellet of the shot shooter fired with

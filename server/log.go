@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -36,7 +37,15 @@ func appendStateRecord(b []byte, tick uint32, c *client) []byte {
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Pitch))
 	b = append(b, byte(st.Flags), st.Teleport, st.Ammo, st.Heat, st.Weapon)
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Health))
-	return binary.LittleEndian.AppendUint64(b, uint64(st.WeaponWait))
+	b = binary.LittleEndian.AppendUint64(b, uint64(st.WeaponWait))
+	if st.Values != (game.Values{}) {
+		// A game's own values; lagkit's game has none, and its digest
+		// stays what it was.
+		for _, v := range st.Values {
+			b = binary.LittleEndian.AppendUint16(b, uint16(v))
+		}
+	}
+	return b
 }
 
 // LogEntry is one thing that happened in the match: a connect,

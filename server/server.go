@@ -127,12 +127,27 @@ type Server struct {
 	// closures are the session changes since the last Outbox; closed
 	// those up to it (Changes).
 	closures, closed []SessionChange
+	// games holds the game events clients sent (game_events.go).
+	games gameInbox
+	// objects are the game's entities by slot (nil until the first),
+	// objectIDs their slots in the order added; rewind the history of
+	// bodies TraceAt rewinds (nil until a body is recorded); fired the
+	// shots for FiredShots, firedOut the batch it last returned
+	// (entities.go).
+	objects         []entity
+	objectIDs       []int
+	rewind          *lagcomp.Rewinder
+	fired, firedOut []FiredShot
 }
 
 // Stats are server-wide counters.
 type Stats struct {
 	Malformed int // datagrams that failed to decode
-	Rejected  int // connects refused
+	// GameEventsDeferred counts client game events not taken because the
+	// game had not read the ones before (GameEvents); their clients send
+	// them again.
+	GameEventsDeferred int
+	Rejected           int // connects refused
 	// Challenged counts connects answered with a Challenge, lacking the
 	// address token; Restarts new sessions that replaced an old one at
 	// the same address.
@@ -256,6 +271,7 @@ type client struct {
 	eventBuf                  []wire.Event            // the next snapshot's events, MaxEvents long
 	carried                   [snapRing]carriedEvents // by snapshot slot, the events each carried
 	nextEventSeq              uint32
+	gameIn                    uint32 // the client's game events taken, numbered from 1
 	overflow                  bool
 	appealTokens              float64
 
@@ -311,6 +327,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.tracer = lagcomp.Tracer{History: s.history, Grid: c.Map.Grid, Params: c.Movement, Hittable: s.hittable}
 	s.nextAppeal = 1
+	if c.Body != nil {
+		if err := s.startRewind(); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -461,6 +482,8 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 		return nil
 	case wire.MsgReport:
 		return s.reportDatagram(now, from, data)
+	case wire.MsgGameEvents:
+		return s.gameEventsDatagram(now, from, data)
 	case wire.MsgSealed:
 		// Only a sealed session's own datagrams open (see Step): this
 		// one came from an address with no such session, perhaps from
@@ -665,6 +688,7 @@ func (s *Server) step(now time.Duration) {
 			s.history.Set(c.id, c.state)
 		}
 	}
+	s.recordBodies()
 	s.sched.resolve(tickTime)
 	s.expireAppeals(tickTime)
 	s.lifecycle(tickTime)
@@ -718,6 +742,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		snap.EchoHold = now - c.echoAt + s.outputHold(c)
 	}
 	snap.Self = c.state
+	snap.Values = s.cfg.Values
 	snap.Present = [len(snap.Present)]uint64{}
 	for _, o := range s.clients {
 		if o == nil || o == c {
@@ -729,6 +754,12 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		}
 		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
+		if snap.Values > 0 {
+			snap.EntityValues[o.id] = o.state.Values
+		}
+	}
+	if len(s.objectIDs) > 0 {
+		s.addObjects(snap)
 	}
 	s.fillEvents(now, c, snap)
 

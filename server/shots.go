@@ -115,6 +115,10 @@ func (s *Server) hittable(shooter, id int) bool {
 // resolveShots tests every hitscan shot fired this tick, in the order
 // fired, and launches the projectiles of projectile weapons.
 func (s *Server) resolveShots(now time.Duration) {
+	if s.cfg.GameShots {
+		s.gameShots(now)
+		return
+	}
 	for i := range s.shots {
 		ps := &s.shots[i]
 		c := s.clients[ps.shooter]

@@ -32,7 +32,7 @@ type FrameBrain interface {
 // PlayerConfig sets up one simulated participant.
 type PlayerConfig struct {
 	// Client configures the player's client core; the driver fills in Map,
-	// Movement and Weapons from the server's configuration.
+	// Movement, Step, Values and Weapons from the server's configuration.
 	Client client.Config
 	// Up and Down are the links to and from the server.
 	Up, Down netem.Config
@@ -110,7 +110,8 @@ func NewDriver(srv server.Config, players []PlayerConfig, seed uint64) (*Driver,
 	seeds := splitmix{state: seed}
 	for i, pc := range players {
 		cc := pc.Client
-		cc.Map, cc.Movement, cc.Weapons = cfg.Map, cfg.Movement, cfg.Weapons
+		cc.Map, cc.Movement, cc.Step, cc.Weapons = cfg.Map, cfg.Movement, cfg.Step, cfg.Weapons
+		cc.Values = cfg.Values
 		c, err := client.New(cc)
 		if err != nil {
 			return nil, fmt.Errorf("sim: player %d: %w", i, err)

@@ -24,19 +24,25 @@ const (
 	// MsgSealed is a datagram of a sealed session (package seal): a
 	// sequence number, another message encrypted, and its tag.
 	MsgSealed
+	// MsgGameEvents carries a game's own reliable events from a client
+	// (GameEvents), and MsgGameEventAck the server's acknowledgement.
+	MsgGameEvents
+	MsgGameEventAck
 )
 
 var msgNames = [...]string{
-	MsgConnect:    "connect",
-	MsgAccept:     "accept",
-	MsgReject:     "reject",
-	MsgCommands:   "commands",
-	MsgSnapshot:   "snapshot",
-	MsgDisconnect: "disconnect",
-	MsgAppeal:     "appeal",
-	MsgChallenge:  "challenge",
-	MsgReport:     "report",
-	MsgSealed:     "sealed",
+	MsgConnect:      "connect",
+	MsgAccept:       "accept",
+	MsgReject:       "reject",
+	MsgCommands:     "commands",
+	MsgSnapshot:     "snapshot",
+	MsgDisconnect:   "disconnect",
+	MsgAppeal:       "appeal",
+	MsgChallenge:    "challenge",
+	MsgReport:       "report",
+	MsgSealed:       "sealed",
+	MsgGameEvents:   "game events",
+	MsgGameEventAck: "game event ack",
 }
 
 // String returns the message's name in lower case, as errors use it.

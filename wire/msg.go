@@ -20,8 +20,11 @@ const MaxDatagram = 1100
 // mixes states of different ticks). Version 7 numbers every event of a
 // snapshot, so that a server can resend an event a round trip after it
 // last sent it rather than in every snapshot until acknowledged, and
-// names the session a Disconnect ends by its nonce.
-const Version = 8
+// names the session a Disconnect ends by its nonce. Version 9 adds a
+// game's own events from clients (GameEvents, GameEventAck) and, after
+// the entities, a game's own values (Snapshot.Values; none for lagkit's
+// own game, whose snapshots are byte for byte as in Version 8).
+const Version = 9
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -218,6 +221,20 @@ type Snapshot struct {
 	// has already seen and holds those that arrive early.
 	FirstEventSeq uint32
 	Events        []Event
+
+	// Values is how many of a game's own values (game.Values) the
+	// snapshot carries, 0 to game.MaxValues: Self's first Values and
+	// those of every present entity (EntityValues). It is the session's
+	// setting, the same at both ends (server.Config.Values,
+	// client.Config.Values); a receiver sets it before DecodeSnapshot,
+	// which reads it and leaves it. 0, lagkit's own game, writes nothing
+	// and reads nothing. Values beyond it must be zero.
+	Values int
+	// EntityValues are each present entity's game values, coded as a
+	// delta against the baseline's, after the entities (see
+	// AppendSnapshot). Only the first Values of each are used; with
+	// Values 0 the field is neither written nor read.
+	EntityValues [MaxEntities]game.Values
 
 	// held marks, once settled is set, the slots that may hold a state:
 	// those present when AppendSnapshot or DecodeSnapshot last ran on

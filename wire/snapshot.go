@@ -159,7 +159,8 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	ww.put(uint64(s.FirstEventSeq), 32)
 	putSelf(&ww, &s.Self, &ref.Self, &units[0], &units[1])
 	ww.done(&w)
-	if !fits(&w, eventCountBits+entityCountBits) {
+	reserve := valuesReserve(s) // 0 for lagkit's own game
+	if !fits(&w, eventCountBits+entityCountBits+reserve) {
 		if _, err := checkSnapshot(s, base, limit, true); err != nil {
 			return dst, err
 		}
@@ -179,7 +180,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 		w.writeBits(uint64(len(ev.Data)), 8)
 		w.align()
 		w.appendAligned(ev.Data)
-		if !fits(&w, entityCountBits) {
+		if !fits(&w, entityCountBits+reserve) {
 			w.truncate(mark)
 			break
 		}
@@ -201,7 +202,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 		selectEntries(s, ref, &touched, first, budget*8-(w.pos()-start), prio)
 	}
 	var left slotMask
-	n, bad := writeEntities(&w, s, ref, &touched, first, start+limit*8, &left)
+	n, bad := writeEntities(&w, s, ref, &touched, first, start+limit*8-reserve, &left)
 	if bad != 0 && !checked {
 		// Out of range, or at +MaxCoord, which the quick test leaves to
 		// the exact one.
@@ -221,6 +222,9 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 			s.SetPresent(i, ref.Has(i))
 			s.Entities[i] = ref.Entities[i] // zero when absent
 		}
+	}
+	if s.Values > 0 {
+		writeValues(&w, s, ref, start+limit*8)
 	}
 	settleEntities(s, nil)
 	s.settle()
@@ -383,6 +387,9 @@ func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int
 	var why string
 	if units[0], why = checkedSelfUnits(&s.Self); why != "" {
 		return units, encodeError(MsgSnapshot, "self %s", why)
+	}
+	if why = checkValues(s); why != "" {
+		return units, encodeError(MsgSnapshot, "%s", why)
 	}
 	for i := range s.Events {
 		if n := len(s.Events[i].Data); n > MaxEventData {

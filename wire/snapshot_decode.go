@@ -63,7 +63,11 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	if r.err != nil {
 		return r.err
 	}
+	if s.Values < 0 || s.Values > game.MaxValues {
+		return errorf(&r, "values count %d out of range", s.Values)
+	}
 	// Copy the baseline's state first: base may be s.
+	basePresent := base.Present
 	s.Self = base.Self
 	s.Present = base.Present
 	settleEntities(s, &base.Entities)
@@ -104,6 +108,9 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		r.failf("%d entity entries exceed %d", n, MaxEntities)
 	}
 	readEntries(&r, s, n, tick)
+	if s.Values > 0 && r.err == nil {
+		readValues(&r, s, base, &basePresent)
+	}
 	if err := r.finish(); err != nil {
 		s.settled = false // a partial result: clear it all next time
 		return err
@@ -468,4 +475,10 @@ func readEntity(r *bitReader, e *EntityState, i int, tick uint32) {
 	case r.readBool():
 		e.Stamp = uint32(r.readBits(32))
 	}
+}
+
+// errorf records an error in r and returns it.
+func errorf(r *bitReader, format string, args ...any) error {
+	r.failf(format, args...)
+	return r.err
 }

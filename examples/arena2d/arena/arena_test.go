@@ -1,0 +1,98 @@
+package arena_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/examples/arena2d/arena"
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// TestCrateBrokenOverUDP: a server and two bots over loopback UDP, each
+// bot's link 60 ms each way: the bots close in on the sliding crate and
+// shoot it to pieces, the breaking shot rewound to what its shooter
+// saw; both bots hear who broke it, and the server hears both salute.
+func TestCrateBrokenOverUDP(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), realtime.NewMetrics(prometheus.NewRegistry()))
+	ref := arena.NewReferee()
+	cfg := arena.MatchConfig(4, ref)
+	slow := realtime.LinkConfig{LatencyMS: 60}
+	cfg.Latency = []realtime.LinkRule{{Player: "bot0", Up: slow, Down: slow}, {Player: "bot1", Up: slow, Down: slow}}
+	if _, err := host.Start(cfg); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); host.Serve(ctx, l) }()
+	bots := []*arena.Bot{{}, {}}
+	errs := make([]error, len(bots))
+	for i, b := range bots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := transport.Dial(ctx, "udp://"+l.Addr(), transport.DialOptions{})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			_, errs[i] = realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: arena.ClientConfig(fmt.Sprintf("bot%d", i)), Brain: b})
+		}()
+	}
+	// Wait for the crate to break and for both salutes.
+	for {
+		r := ref.Record()
+		if r.BrokenBy >= 0 && len(r.GGs) == 2 || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	r := ref.Record()
+	if err := host.Shutdown(context.Background(), "test over"); err != nil {
+		t.Error(err)
+	}
+	cancel()
+	l.Close()
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("bot %d: %v", i, err)
+		}
+	}
+	if r.BrokenBy < 0 {
+		t.Fatalf("the crate never broke: %+v", r)
+	}
+	if r.CrateHits < arena.CrateHealth/arena.Damage {
+		t.Errorf("broken after %d hits", r.CrateHits)
+	}
+	// 120 ms of round trip and 50 of interpolation behind the tick.
+	if r.BrokenRewind < 120*time.Millisecond || r.BrokenRewind > time.Second {
+		t.Errorf("the breaking shot was rewound %v", r.BrokenRewind)
+	}
+	for i, b := range bots {
+		crate, broken, by, stamina := b.Saw()
+		if !crate || !broken || by != r.BrokenBy {
+			t.Errorf("bot %d: saw the crate %v, heard it break %v, by %d (the server says %d)", i, crate, broken, by, r.BrokenBy)
+		}
+		if stamina == 0 {
+			t.Errorf("bot %d: no stamina", i)
+		}
+	}
+	if len(r.GGs) != 2 {
+		t.Errorf("salutes from %v", r.GGs)
+	}
+	t.Logf("%d shots, %d on the crate, broken by %d with a shot rewound %v (the live crate missed: %v)",
+		r.Shots, r.CrateHits, r.BrokenBy, r.BrokenRewind, r.BrokenLiveMiss)
+}

@@ -1,0 +1,136 @@
+package arena
+
+import (
+	"sync"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/server"
+)
+
+// Referee is the arena's server logic, run by the match after each tick
+// (realtime.MatchConfig.OnTick): it slides the crate, resolves the
+// players' shots against the rewound circles and crate, breaks the
+// crate, and hears the players' salutes. Its methods are safe to call
+// from any goroutine.
+type Referee struct {
+	mu      sync.Mutex
+	started bool
+	t0      time.Duration
+	crateHP int16
+	broken  bool
+	record  Record
+}
+
+// Record is what a Referee saw.
+type Record struct {
+	Shots     int // shots fired
+	CrateHits int // of them, hits on the crate
+	// BrokenBy is the slot of the player whose shot broke the crate (-1:
+	// unbroken), BrokenRewind how far that shot was rewound, and
+	// BrokenLiveMiss whether the same shot at the crate as it was at
+	// the tick missed: lag compensation made the hit.
+	BrokenBy       int
+	BrokenRewind   time.Duration
+	BrokenLiveMiss bool
+	PlayerHits     int // hits on players
+	// GGs counts the salutes received, by sender slot.
+	GGs map[int]int
+}
+
+// NewReferee returns a referee for one match.
+func NewReferee() *Referee {
+	return &Referee{crateHP: CrateHealth, record: Record{BrokenBy: -1, GGs: map[int]int{}}}
+}
+
+// Record returns a copy of what the referee saw so far.
+func (r *Referee) Record() Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.record
+	out.GGs = make(map[int]int, len(r.record.GGs))
+	for k, v := range r.record.GGs {
+		out.GGs[k] = v
+	}
+	return out
+}
+
+// CratePos is where the crate is t after it started sliding.
+func CratePos(t time.Duration) geom.Vec3 {
+	// Back and forth along Y: a triangle wave of amplitude CrateRange.
+	period := 4 * CrateRange / CrateSpeed
+	ph := t.Seconds()/period - float64(int(t.Seconds()/period))
+	y := 0.0
+	switch {
+	case ph < 0.25:
+		y = ph * 4 * CrateRange
+	case ph < 0.75:
+		y = CrateRange - (ph-0.25)*4*CrateRange
+	default:
+		y = -CrateRange + (ph-0.75)*4*CrateRange
+	}
+	return geom.V(0, y, 0)
+}
+
+// Tick is the OnTick hook.
+func (r *Referee) Tick(s *server.Server) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := s.Time()
+	if !r.started {
+		r.started, r.t0 = true, now
+	}
+	if !r.broken {
+		st := game.PlayerState{Pos: CratePos(now - r.t0), Values: game.Values{r.crateHP}}
+		if err := s.SetEntity(CrateSlot, st, CrateBody); err != nil {
+			panic("arena: the crate: " + err.Error()) // its state is the referee's own
+		}
+	}
+	grid := s.Config().Map.Grid
+	for _, f := range s.FiredShots() {
+		r.record.Shots++
+		ray := geom.Ray{Origin: f.State.Pos.Add(geom.V(0, 0, 1)), Dir: Aim(f.State.Yaw)}
+		reach := 60.0
+		if h, ok := grid.Raycast(ray, reach); ok {
+			reach = h.Dist // the world's first wall
+		}
+		notShooter := func(id int) bool { return id == f.Shooter }
+		h, ok := s.TraceAt(ray, reach, f.Target, notShooter)
+		if !ok {
+			continue
+		}
+		if h.ID != CrateSlot {
+			r.record.PlayerHits++
+			s.SendEvent(h.ID, EventHit, []byte{byte(f.Shooter)})
+			continue
+		}
+		r.record.CrateHits++
+		r.crateHP -= int16(h.Damage)
+		if r.crateHP > 0 || r.broken {
+			continue
+		}
+		_, live := s.TraceAt(ray, reach, f.Now, notShooter)
+		r.broken = true
+		r.record.BrokenBy, r.record.BrokenRewind, r.record.BrokenLiveMiss = f.Shooter, f.Now-f.Target, !live
+		s.RemoveEntity(CrateSlot)
+		s.BroadcastEvent(EventCrateBroken, []byte{byte(f.Shooter)})
+	}
+	for _, ev := range s.GameEvents() {
+		if ev.Kind == EventGG {
+			r.record.GGs[ev.Client]++
+		}
+	}
+}
+
+// MatchConfig returns the arena's match for a realtime.Host, refereed by
+// r: seats players (no server-side bots: lagkit's bots play lagkit's
+// game; the arena's connect as clients).
+func MatchConfig(seats int, r *Referee) realtime.MatchConfig {
+	return realtime.MatchConfig{
+		Name: "arena2d", Map: "arena2d", World: Map(), Mode: "ffa", Seats: seats,
+		Step: Step, Values: NumValues, Body: PlayerBody, GameShots: true,
+		OnTick: r.Tick,
+	}
+}

@@ -1,0 +1,70 @@
+// Command arena2d-server serves the arena, a top-down 2D game built on
+// lagkit's netcode, over UDP, with bots that join over loopback:
+//
+//	arena2d-server -listen 127.0.0.1:4000 -bots 2
+//
+// It stops on an interrupt, printing what its referee saw.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"log/slog"
+	"os"
+	"os/signal"
+
+	"github.com/lagkit/lagkit/examples/arena2d/arena"
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:4000", "UDP address to serve on (host:port)")
+	bots := flag.Int("bots", 0, "bots that join over loopback")
+	seats := flag.Int("seats", 8, "players the match holds")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, *listen, *bots, *seats); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run serves the arena until ctx ends.
+func run(ctx context.Context, addr string, bots, seats int) error {
+	if bots < 0 || bots > seats {
+		return fmt.Errorf("-bots %d: want 0 to -seats (%d)", bots, seats)
+	}
+	l, err := transport.ListenUDP(addr, transport.UDPOptions{})
+	if err != nil {
+		return err
+	}
+	host := realtime.NewHost(slog.Default(), realtime.NewMetrics(prometheus.NewRegistry()))
+	ref := arena.NewReferee()
+	if _, err := host.Start(arena.MatchConfig(seats, ref)); err != nil {
+		return err
+	}
+	go host.Serve(ctx, l)
+	for i := range bots {
+		go func() {
+			conn, err := transport.Dial(ctx, "udp://"+l.Addr(), transport.DialOptions{})
+			if err != nil {
+				log.Print(err)
+				return
+			}
+			if _, err := realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: arena.ClientConfig(fmt.Sprintf("bot%d", i)), Brain: &arena.Bot{}}); err != nil {
+				log.Printf("bot%d: %v", i, err)
+			}
+		}()
+	}
+	log.Printf("arena2d on udp://%s", l.Addr())
+	<-ctx.Done()
+	r := ref.Record()
+	log.Printf("%d shots, %d on the crate, broken by %d (a shot rewound %v), salutes %v", r.Shots, r.CrateHits, r.BrokenBy, r.BrokenRewind, r.GGs)
+	err = host.Shutdown(context.Background(), "server shutting down")
+	l.Close()
+	return err
+}

@@ -1,0 +1,193 @@
+// Command arena2d plays the arena, a top-down 2D game built on lagkit's
+// netcode, in a window (Ebitengine), on a server that arena2d-server
+// runs:
+//
+//	arena2d-server -listen 127.0.0.1:4000 -bots 2
+//	arena2d -connect udp://127.0.0.1:4000
+//
+// Keys: WASD run, the mouse aims, the left button shoots, space dashes.
+package main
+
+import (
+	"context"
+	"flag"
+	"image/color"
+	"log"
+	"os"
+	"os/signal"
+	"sync"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/hajimehoshi/ebiten/v2/vector"
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/examples/arena2d/arena"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/transport"
+)
+
+func main() {
+	connect := flag.String("connect", "udp://127.0.0.1:4000", "play on the server at this URL (udp://host:port)")
+	name := flag.String("name", "player", "your name")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := play(ctx, *connect, *name); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// Screen geometry: pixels per metre, and the window's size.
+const (
+	scale = 18
+	side  = 800
+)
+
+// screenPos is where world point p is drawn.
+func screenPos(p geom.Vec3) (float32, float32) {
+	return float32(side/2 + p.X*scale), float32(side/2 - p.Y*scale)
+}
+
+// human is the player at the window: Update records the keys and the
+// mouse, the client's goroutine turns them into commands (Input) and
+// leaves what to draw.
+type human struct {
+	mu               sync.Mutex
+	dx, dy           float64
+	aimX, aimY       float64 // the mouse, in world metres
+	fire, dash       bool
+	me               game.PlayerState
+	shown            geom.Vec3
+	others           []game.PlayerState
+	crate            game.PlayerState
+	hasCrate, broken bool
+	connected        bool
+}
+
+// Input implements realtime.Brain.
+func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, ev := range c.GameEvents() {
+		if ev.Kind == arena.EventCrateBroken {
+			h.broken = true
+			c.SendEvent(arena.EventGG, nil)
+		}
+	}
+	h.connected = c.Phase() == client.Connected
+	h.me, h.shown = c.Predicted(), c.DisplayPos()
+	view := c.ViewTime(now)
+	h.others = h.others[:0]
+	h.hasCrate = false
+	for _, id := range c.RemoteIDs(nil) {
+		st, ok := c.Remote(id, view)
+		switch {
+		case !ok:
+		case id == arena.CrateSlot:
+			h.crate, h.hasCrate = st, true
+		default:
+			h.others = append(h.others, st)
+		}
+	}
+	yaw := arena.YawTo(h.me.Pos, geom.V(h.aimX, h.aimY, 0))
+	cmd := game.UserCmd{Yaw: yaw}
+	cmd.Forward, cmd.Side = arena.Move(h.dx, h.dy, yaw)
+	if h.fire {
+		cmd.Buttons |= game.BtnFire
+	}
+	if h.dash {
+		cmd.Buttons |= arena.BtnDash
+	}
+	return cmd
+}
+
+// window is the ebiten game.
+type window struct{ h *human }
+
+func (w *window) Update() error {
+	h := w.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.dx, h.dy = 0, 0
+	if ebiten.IsKeyPressed(ebiten.KeyW) {
+		h.dy++
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyS) {
+		h.dy--
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyD) {
+		h.dx++
+	}
+	if ebiten.IsKeyPressed(ebiten.KeyA) {
+		h.dx--
+	}
+	mx, my := ebiten.CursorPosition()
+	h.aimX, h.aimY = (float64(mx)-side/2)/scale, (side/2-float64(my))/scale
+	h.fire = ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
+	h.dash = ebiten.IsKeyPressed(ebiten.KeySpace)
+	return nil
+}
+
+func (w *window) Draw(screen *ebiten.Image) {
+	h := w.h
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	screen.Fill(color.RGBA{24, 26, 32, 255})
+	for _, b := range arena.Map().Boxes {
+		x0, y1 := screenPos(b.Min)
+		x1, y0 := screenPos(b.Max)
+		vector.DrawFilledRect(screen, x0, y0, x1-x0, y1-y0, color.RGBA{90, 90, 100, 255}, false)
+	}
+	if h.hasCrate {
+		x, y := screenPos(h.crate.Pos)
+		s := float32(arena.CrateHalf * scale)
+		vector.DrawFilledRect(screen, x-s, y-s, 2*s, 2*s, color.RGBA{170, 120, 60, 255}, false)
+		hp := float32(h.crate.Values[0]) / arena.CrateHealth
+		vector.DrawFilledRect(screen, x-s, y-s-6, 2*s*hp, 3, color.RGBA{80, 220, 80, 255}, false)
+	}
+	for _, o := range h.others {
+		x, y := screenPos(o.Pos)
+		vector.DrawFilledCircle(screen, x, y, arena.Radius*scale, color.RGBA{220, 80, 80, 255}, true)
+	}
+	x, y := screenPos(h.shown)
+	vector.DrawFilledCircle(screen, x, y, arena.Radius*scale, color.RGBA{80, 160, 240, 255}, true)
+	st := float32(h.me.Values[arena.Stamina]) / arena.MaxStamina
+	vector.DrawFilledRect(screen, 10, side-20, 200*st, 8, color.RGBA{240, 200, 60, 255}, false)
+	msg := "connecting..."
+	switch {
+	case h.broken:
+		msg = "the crate is broken"
+	case h.connected:
+		msg = "shoot the crate"
+	}
+	ebitenutil.DebugPrint(screen, msg)
+}
+
+func (w *window) Layout(int, int) (int, int) { return side, side }
+
+// play opens the window and plays on the server at url until the window
+// closes or ctx ends.
+func play(ctx context.Context, url, name string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	conn, err := transport.Dial(ctx, url, transport.DialOptions{})
+	if err != nil {
+		return err
+	}
+	h := &human{}
+	done := make(chan error, 1)
+	go func() {
+		_, err := realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: arena.ClientConfig(name), Brain: h})
+		done <- err
+	}()
+	ebiten.SetWindowSize(side, side)
+	ebiten.SetWindowTitle("arena2d")
+	if err := ebiten.RunGame(&window{h: h}); err != nil {
+		return err
+	}
+	cancel()
+	return <-done
+}

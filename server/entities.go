@@ -1,0 +1,217 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// A game's own objects beside the players (crates, doors, vehicles),
+// its own players' bodies, and shots it resolves itself. An entity
+// lives in a snapshot slot above the players' (MaxClients up to
+// wire.MaxEntities-1) and is replicated to every client as a player's
+// state is, delta coded, its game values included (Config.Values), so
+// that clients draw it interpolated (client.Client.Remote). With a body
+// it is recorded each tick for lag compensation: TraceAt tests a ray
+// against the entities, and the players when Config.Body is set, as
+// they were at a past server time, with the game's own shapes.
+
+// entity is a game entity of the server.
+type entity struct {
+	on    bool
+	state game.PlayerState
+	body  lagcomp.Body
+}
+
+// FiredShot is a shot a player's command fired, for a game that
+// resolves its own shots (Config.GameShots).
+type FiredShot struct {
+	Shooter int
+	// Cmd is the command that fired and State the shooter's state after
+	// it.
+	Cmd   game.UserCmd
+	State game.PlayerState
+	// Target is the server time the shooter saw when it fired: the view
+	// time its command carries (the fire press's, with sub-tick input)
+	// within Config.ViewTimeTolerance of the server's estimate, never
+	// older than Config.MaxUnlag. Tracing at it (TraceAt) is lag
+	// compensation.
+	Target time.Duration
+	// Now is the server time of the tick that ran the command.
+	Now time.Duration
+}
+
+// ErrNotEntitySlot is wrapped by the error of SetEntity for a slot
+// outside MaxClients to wire.MaxEntities-1.
+var ErrNotEntitySlot = errors.New("server: not an entity slot")
+
+// SetEntity puts a game entity in slot id (MaxClients up to
+// wire.MaxEntities-1), or updates it: st is its state (position,
+// velocity, yaw, flags, teleport count, the first Config.Values of its
+// game values; the other fields are not sent), body its shape for lag
+// compensation (nil: never hit by TraceAt). Its position and velocity
+// are snapped to the wire's grids. It is sent from the next snapshot
+// on.
+func (s *Server) SetEntity(id int, st game.PlayerState, body lagcomp.Body) error {
+	if id < len(s.clients) || id >= wire.MaxEntities {
+		return fmt.Errorf("%w: %d, want %d to %d", ErrNotEntitySlot, id, len(s.clients), wire.MaxEntities-1)
+	}
+	for k := s.cfg.Values; k < game.MaxValues; k++ {
+		if st.Values[k] != 0 {
+			return fmt.Errorf("server: entity %d: value %d set, but snapshots carry %d (Config.Values)", id, k, s.cfg.Values)
+		}
+	}
+	if !within(st.Pos, wire.MaxCoord*game.PosQuantum) || !within(st.Vel, wire.MaxCoord*game.VelQuantum) {
+		return fmt.Errorf("server: entity %d: position %v or velocity %v out of range", id, st.Pos, st.Vel)
+	}
+	if st.Pitch < -game.MaxPitch || st.Pitch > game.MaxPitch {
+		return fmt.Errorf("server: entity %d: pitch %d out of range", id, st.Pitch)
+	}
+	if s.objects == nil {
+		s.objects = make([]entity, wire.MaxEntities)
+	}
+	st.Pos, st.Vel = game.SnapPos(st.Pos), snapVel(st.Vel)
+	e := &s.objects[id]
+	if !e.on {
+		s.objectIDs = append(s.objectIDs, id)
+	}
+	*e = entity{on: true, state: st, body: body}
+	if body != nil && s.rewind == nil {
+		if err := s.startRewind(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RemoveEntity takes the game entity in slot id out of the world.
+func (s *Server) RemoveEntity(id int) {
+	if s.objects == nil || id < 0 || id >= len(s.objects) || !s.objects[id].on {
+		return
+	}
+	s.objects[id] = entity{}
+	for k, o := range s.objectIDs {
+		if o == id {
+			s.objectIDs = append(s.objectIDs[:k], s.objectIDs[k+1:]...)
+			break
+		}
+	}
+}
+
+// Entity returns the game entity in slot id.
+func (s *Server) Entity(id int) (game.PlayerState, bool) {
+	if s.objects == nil || id < 0 || id >= len(s.objects) || !s.objects[id].on {
+		return game.PlayerState{}, false
+	}
+	return s.objects[id].state, true
+}
+
+// within reports whether v is finite and each component within
+// ±limit, a little inside the wire's range.
+func within(v geom.Vec3, limit float64) bool {
+	limit *= 0.999
+	return v.IsFinite() && math.Abs(v.X) < limit && math.Abs(v.Y) < limit && math.Abs(v.Z) < limit
+}
+
+// startRewind makes the history TraceAt rewinds.
+func (s *Server) startRewind() error {
+	r, err := lagcomp.NewRewinder(s.tickDur, s.cfg.MaxUnlag, wire.MaxEntities)
+	if err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	s.rewind = r
+	return nil
+}
+
+// recordBodies records the tick's poses of the entities and players
+// with bodies.
+func (s *Server) recordBodies() {
+	if s.rewind == nil {
+		return
+	}
+	s.rewind.Begin(s.tick)
+	if b := s.cfg.Body; b != nil {
+		for _, c := range s.clients {
+			if c != nil && !c.state.Has(game.FlagDead) {
+				s.rewind.Record(c.id, bodyPose(&c.state), b)
+			}
+		}
+	}
+	for _, id := range s.objectIDs {
+		if e := &s.objects[id]; e.body != nil {
+			s.rewind.Record(id, bodyPose(&e.state), e.body)
+		}
+	}
+}
+
+// bodyPose is the pose a body of state st is tested at.
+func bodyPose(st *game.PlayerState) lagcomp.Pose {
+	return lagcomp.Pose{Pos: st.Pos, Yaw: game.AngleToRad(int32(st.Yaw)), Teleport: st.Teleport}
+}
+
+// TraceAt returns the first entity with a body, or player when
+// Config.Body is set, that ray r (Dir a unit vector) hits within
+// maxDist as they were at server time t (a FiredShot's Target: lag
+// compensation), skipping the ids skip reports (nil: none; a shooter
+// skips itself). The world does not block it: a game cuts maxDist at
+// its world's first hit. Nothing has a body: no hit.
+func (s *Server) TraceAt(r geom.Ray, maxDist float64, t time.Duration, skip func(id int) bool) (lagcomp.RewindHit, bool) {
+	if s.rewind == nil {
+		return lagcomp.RewindHit{}, false
+	}
+	return s.rewind.Trace(r, maxDist, t, skip)
+}
+
+// BodyAt returns the pose entity or player id had at server time t in
+// the history TraceAt rewinds.
+func (s *Server) BodyAt(id int, t time.Duration) (lagcomp.Pose, bool) {
+	if s.rewind == nil {
+		return lagcomp.Pose{}, false
+	}
+	p, _, ok := s.rewind.At(id, t)
+	return p, ok
+}
+
+// FiredShots returns the shots fired since the previous call, in the
+// order fired, for a game that resolves its own (Config.GameShots). The
+// slice is valid until the next call.
+func (s *Server) FiredShots() []FiredShot {
+	s.fired, s.firedOut = s.firedOut[:0], s.fired
+	return s.firedOut
+}
+
+// gameShots hands the tick's shots to the game (Config.GameShots).
+func (s *Server) gameShots(now time.Duration) {
+	for i := range s.shots {
+		ps := &s.shots[i]
+		c := s.clients[ps.shooter]
+		if c == nil || c.state.Has(game.FlagDead) {
+			continue
+		}
+		s.fired = append(s.fired, FiredShot{
+			Shooter: ps.shooter, Cmd: ps.cmd, State: ps.state, Now: now,
+			Target: s.targetTime(c, ps.cmd.Aimed().ViewTime, now),
+		})
+	}
+	s.shots = s.shots[:0]
+}
+
+// addObjects puts the game entities into snap.
+func (s *Server) addObjects(snap *wire.Snapshot) {
+	for _, id := range s.objectIDs {
+		e := &s.objects[id]
+		ent := wire.EntityFromState(e.state)
+		ent.Stamp = s.tick
+		snap.Entities[id] = ent
+		snap.SetPresent(id, true)
+		if snap.Values > 0 {
+			snap.EntityValues[id] = e.state.Values
+		}
+	}
+}

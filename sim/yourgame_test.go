@@ -1,0 +1,209 @@
+package sim_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/sim"
+	"github.com/lagkit/lagkit/world"
+)
+
+// A game of its own on lagkit's netcode, written against exported names
+// only: a dash as movement, stamina as replicated state, a circle as
+// body.
+
+const (
+	btnDash   = game.BtnGame
+	stamina   = 0 // game value: stamina, 0 to 100
+	cooldown  = 1 // game value: ticks until the next dash
+	dashCost  = 40
+	dashTicks = 32
+	dashLen   = 2.0 // metres
+)
+
+// dashStep is the game's movement: lagkit's step, then a dash of 2 m
+// along the view for 40 stamina, at most every 32 ticks; stamina comes
+// back a point a tick.
+func dashStep(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
+	s, fired := game.Step(s, cmd, g, p, w)
+	st, cool := s.Values[stamina], s.Values[cooldown]
+	if cool > 0 {
+		cool--
+	}
+	if cmd.Buttons.Has(btnDash) && cool == 0 && st >= dashCost && s.Flags&game.FlagDead == 0 {
+		yaw := game.AngleToRad(int32(s.Yaw))
+		up := geom.V(0, 0, 1)
+		to := game.SnapPos(s.Pos.Add(geom.V(math.Cos(yaw), math.Sin(yaw), 0).Scale(dashLen)))
+		if !g.SegmentBlocked(s.Pos.Add(up), to.Add(up)) {
+			s.Pos = to
+		}
+		st, cool = st-dashCost, dashTicks
+	} else if st < 100 {
+		st++
+	}
+	s.Values[stamina], s.Values[cooldown] = st, cool
+	return s, fired
+}
+
+// circle is every player's body: a disc of 25 cm, which a player
+// running for 150 ms leaves by twice its radius.
+var circle lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.25}, Damage: 34}}
+
+// other returns the first remote player c draws.
+func other(c *client.Client, now time.Duration) (game.PlayerState, bool) {
+	ids := c.RemoteIDs(nil)
+	if len(ids) == 0 {
+		return game.PlayerState{}, false
+	}
+	return c.Remote(ids[0], c.ViewTime(now))
+}
+
+// shooter walks on a circle, dashes every second and shoots at the other
+// player as drawn every half second.
+type shooter struct{}
+
+func (shooter) Input(now time.Duration, c *client.Client) game.UserCmd {
+	cmd := game.UserCmd{Forward: 60, Side: 40}
+	me := c.Predicted()
+	if o, ok := other(c, now); ok {
+		d := o.Pos.Sub(me.Pos)
+		cmd.Yaw = game.YawUnits(math.Atan2(d.Y, d.X))
+		if now%(500*time.Millisecond) < 100*time.Millisecond {
+			cmd.Buttons |= game.BtnFire
+		}
+	}
+	if now%time.Second >= 250*time.Millisecond && now%time.Second < 270*time.Millisecond {
+		cmd.Buttons |= btnDash // between shots: a shot flies from where it was aimed
+	}
+	return cmd
+}
+
+// target strafes around the shooter as fast as it runs, facing it.
+type target struct{}
+
+func (target) Input(now time.Duration, c *client.Client) game.UserCmd {
+	cmd := game.UserCmd{Side: 127}
+	if o, ok := other(c, now); ok {
+		d := o.Pos.Sub(c.Predicted().Pos)
+		cmd.Yaw = game.YawUnits(math.Atan2(d.Y, d.X))
+	}
+	return cmd
+}
+
+// shotResult is what the game's server found for one shot.
+type shotResult struct {
+	rewind        time.Duration
+	hit, liveMiss bool
+	moved         float64 // how far the circle hit moved from the rewound time to now
+}
+
+// referee is the game's server loop: it resolves the shots lagkit hands
+// it against the rewound circles, and counts dashes.
+type referee struct {
+	shots  []shotResult
+	dashes int
+	values map[int]int // distinct stamina values each player had
+}
+
+func (r *referee) Delivered(time.Duration, int, *sim.Player) {}
+func (r *referee) Ticked(time.Duration, int, *sim.Player)    {}
+
+func (r *referee) ServerTicked(now time.Duration, s *server.Server) {
+	for id := range s.MaxClients() {
+		if st, _, ok := s.PlayerState(id); ok && st.Values[cooldown] == dashTicks {
+			r.dashes++
+		}
+	}
+	for _, f := range s.FiredShots() {
+		yaw := game.AngleToRad(int32(f.State.Yaw))
+		ray := geom.Ray{Origin: f.State.Pos, Dir: geom.V(math.Cos(yaw), math.Sin(yaw), 0)}
+		notMe := func(id int) bool { return id == f.Shooter }
+		h, hit := s.TraceAt(ray, 300, f.Target, notMe)
+		_, live := s.TraceAt(ray, 300, f.Now, notMe)
+		res := shotResult{rewind: f.Now - f.Target, hit: hit && h.Damage == 34, liveMiss: !live}
+		if hit {
+			now, _ := s.BodyAt(h.ID, f.Now)
+			res.moved = now.Pos.Dist(h.Pose.Pos)
+		}
+		r.shots = append(r.shots, res)
+	}
+}
+
+// TestYourGame: a game's own movement (a dash), state (stamina) and body
+// (a circle) over a 100 ms round trip with 5% loss each way: its
+// players predict their position and stamina without error, and every
+// shot at the moving circle as the shooter drew it, 150 ms (and a tick
+// or so) before the server resolves it, hits once rewound and misses the
+// live circle, which has moved on by more than its radius.
+func TestYourGame(t *testing.T) {
+	link := netem.Config{Latency: 50 * time.Millisecond, Loss: 0.05}
+	cc := client.Config{InterpDelay: 50 * time.Millisecond}
+	d, err := sim.NewDriver(server.Config{
+		Map: world.Field(), Seed: 11, Step: dashStep, Values: 2, Body: circle, GameShots: true,
+	}, []sim.PlayerConfig{
+		{Client: cc, Brain: shooter{}, Up: link, Down: link},
+		{Client: cc, Brain: target{}, Up: link, Down: link, JoinAt: 30 * time.Millisecond},
+	}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := &referee{}
+	var errs []float64
+	wrong, of := 0, 0
+	seen := map[int16]bool{}
+	for at := 100 * time.Millisecond; at <= 10*time.Second; at += 100 * time.Millisecond {
+		d.Run(at, ref)
+		for _, p := range d.Players {
+			errs = append(errs, p.Client.PredictionErrors()...)
+			w, n := p.Client.PredictionValueErrors()
+			wrong, of = wrong+w, of+n
+		}
+		if o, ok := other(d.Players[0].Client, at); ok {
+			seen[o.Values[stamina]] = true // the target's stamina, as replicated
+		}
+	}
+	if len(errs) < 1000 || of != len(errs) {
+		t.Fatalf("%d prediction samples, %d of them with values", len(errs), of)
+	}
+	for i, e := range errs {
+		if e != 0 {
+			t.Fatalf("prediction error %d is %v m", i, e)
+		}
+	}
+	if wrong != 0 {
+		t.Fatalf("stamina mispredicted %d times of %d", wrong, of)
+	}
+	if ref.dashes < 5 {
+		t.Fatalf("%d dashes", ref.dashes)
+	}
+	if len(seen) < 10 || !seen[100] {
+		t.Fatalf("the shooter saw the target's stamina take %d values (100: %v), want its climb to 100", len(seen), seen[100])
+	}
+	hits := 0
+	for i, s := range ref.shots {
+		// The round trip and the interpolation delay, and the wait for
+		// the tick that runs the command.
+		if s.rewind < 150*time.Millisecond || s.rewind > 200*time.Millisecond {
+			t.Errorf("shot %d rewound %v, want 150 ms and up to a few ticks more", i, s.rewind)
+		}
+		if s.hit {
+			hits++
+			if s.moved < 0.4 {
+				t.Errorf("shot %d: the circle moved only %.2f m", i, s.moved)
+			}
+			if !s.liveMiss {
+				t.Errorf("shot %d also hit the live circle, %.2f m on", i, s.moved)
+			}
+		}
+	}
+	if len(ref.shots) < 5 || hits != len(ref.shots) {
+		t.Fatalf("%d of %d shots hit the rewound circle", hits, len(ref.shots))
+	}
+}
