@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/fixture"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
@@ -233,7 +234,7 @@ func warpCost(n, repeats int) (CellResult, error) {
 // warpCrowd returns a time warp server on courtyard with n scripted
 // players on the open spots of a 3 m grid, after 160 ticks of walking in
 // circles, turning their aim and firing in bursts, half with the rifle
-// and half with the pistol (server.NewWarpCrowdAt).
+// and half with the pistol (fixture.WarpCrowdAt).
 func warpCrowd(n int) (*server.Server, error) {
 	m, err := world.Load("courtyard")
 	if err != nil {
@@ -254,7 +255,7 @@ func warpCrowd(n int) (*server.Server, error) {
 	if len(spots) < n {
 		return nil, fmt.Errorf("experiment: timewarp: courtyard has %d open spots for %d players", len(spots), n)
 	}
-	return server.NewWarpCrowdAt(m, spots)
+	return fixture.WarpCrowdAt(m, spots)
 }
 
 // fit returns the least-squares slope and intercept of y on x.
