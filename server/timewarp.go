@@ -273,14 +273,12 @@ type warpLists struct {
 	flying  []projectile // in flight after the tick, in launch order
 }
 
-// warpShot is a shot fired in a tick.
+// warpShot is a shot fired in a tick: the live tick's pending shot,
+// and what became of it.
 type warpShot struct {
-	shooter int
-	cmd     game.UserCmd
-	st      game.PlayerState // the shooter's state after the command
-	eye     geom.Vec3        // the shooter's eye when it fired (see shotEye)
-	void    bool             // the shooter was dead when it was resolved
-	p0, p1  int              // its pellets
+	pendingShot
+	void   bool // the shooter was dead when it was resolved
+	p0, p1 int  // its pellets
 }
 
 // warpPellet is one pellet of a shot: a hitscan ray and what it hit, or

@@ -281,7 +281,7 @@ func (r *warpRun) cleanShots() bool {
 		if sh.void {
 			continue
 		}
-		wp := &s.cfg.Weapons[sh.st.Weapon]
+		wp := &s.cfg.Weapons[sh.state.Weapon]
 		if sh.p1-sh.p0 != wp.Pellets {
 			return false
 		}
@@ -312,7 +312,7 @@ func (r *warpRun) cleanShots() bool {
 	w.stats.Tested += tested
 	for k := range r.orig.shots {
 		sh := &r.orig.shots[k]
-		if sh.void || s.cfg.Weapons[sh.st.Weapon].Kind == game.Projectile {
+		if sh.void || s.cfg.Weapons[sh.state.Weapon].Kind == game.Projectile {
 			continue
 		}
 		for i := sh.p0; i < sh.p1; i++ {

@@ -74,7 +74,7 @@ func (r *warpRecorder) shot(ps *pendingShot, void bool) {
 	}
 	e := r.tick()
 	n := len(e.pellets)
-	e.shots = append(e.shots, warpShot{shooter: ps.shooter, cmd: ps.cmd, st: ps.state, eye: ps.eye, void: void, p0: n, p1: n})
+	e.shots = append(e.shots, warpShot{pendingShot: *ps, void: void, p0: n, p1: n})
 }
 
 // hitscan records a hitscan pellet of weapon w: its ray, its reach and
@@ -83,11 +83,7 @@ func (r *warpRecorder) hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, fou
 	if r == nil {
 		return
 	}
-	reach := w.Range
-	if wall, hit := r.s.cfg.Map.Grid.Raycast(ray, reach); hit {
-		reach = wall.Dist
-	}
-	p := warpPellet{ray: ray, reach: reach, victim: -1}
+	p := warpPellet{ray: ray, reach: r.s.pelletReach(ray, w), victim: -1}
 	if found {
 		p.victim, p.dist = h.Victim, h.Dist
 	}
@@ -405,7 +401,7 @@ func (r *warpRun) move() {
 				r.keep.shots = false
 				r.out.shots = append(r.out.shots[:0], r.orig.shots[:kept]...)
 			}
-			r.out.shots = append(r.out.shots, warpShot{shooter: i, cmd: cmd, st: st, eye: s.shotEye(before, st, cmd)})
+			r.out.shots = append(r.out.shots, warpShot{pendingShot: pendingShot{shooter: i, cmd: cmd, state: st, eye: s.shotEye(before, st, cmd)}})
 		}
 		w.work[i] = st
 		e.moved[i] = st
