@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/timewarp"
 )
 
 // Time warp ([timewarp]). With Config.TimeWarp set, a command takes
@@ -20,27 +21,15 @@ import (
 // acted. The window is the time a command may be late and still be
 // inserted in the past.
 //
-// Effective tick. Each command gets an effective tick E when it arrives:
-// the tick it would run in without time warp (the next one), less the
-// client's one-way latency in ticks, round(smoothed RTT / 2 / tick),
-// measured by the server from acknowledgements. The server estimates E
-// itself, so a client cannot claim older times by numbering its commands
-// or stamping them. Commands are one tick each (their duration is clamped
-// to the tick), executed in order: E is at least the previous command's
-// E + 1. The one exception is catching up: when the estimate falls behind
-// the previous command's tick (the measured RTT grew, or a burst arrived),
-// a command may share that tick with it (at most two a tick), as many
-// times as the client has credit; credit is earned by ticks the client
-// left without commands and capped at MoveSlack, so, as with the movement
-// budget of the ordinary server, no client moves further than elapsed time
-// plus MoveSlack allows. A command whose E is still ahead waits for its
-// tick. One whose E is the next tick runs as usual. One whose E has
-// passed but lies within the window is inserted at E by a warp at the
-// start of the next tick: every late command that arrived between two
-// ticks shares one warp. One whose E is older than the window is applied
-// at the next tick, as without time warp, and counted
-// (TimeWarpStats.TooOld): the past it needs is gone, and a command is
-// never dropped for being late.
+// Effective tick. When each command takes effect is package timewarp's
+// rule (timewarp.Schedule): at the tick its client issued it, as the
+// server estimates it from the measured latency, within the window, in
+// order, at most timewarp.CmdsPerTick a tick; one whose tick has passed
+// is inserted there by a warp at the start of the next tick (every late
+// command that arrived between two ticks shares one warp), and one older
+// than the window is applied at the next tick and counted too old. The
+// server's side of the seam is warpScheduler (timewarp_schedule.go),
+// the server's scheduler while Config.TimeWarp is set.
 //
 // What is kept. A fixed ring of window + 1 ticks (so its memory does not
 // depend on what clients send) holds for every tick each slot's state
@@ -135,29 +124,14 @@ import (
 // them with time warp.
 
 // MaxTimeWarp bounds Config.TimeWarp.
-const MaxTimeWarp = time.Second
+const MaxTimeWarp = timewarp.Max
 
 // maxWarpCmds is how many commands of one player a tick holds under time
-// warp: one, or two while the player catches up.
-const maxWarpCmds = 2
+// warp.
+const maxWarpCmds = timewarp.CmdsPerTick
 
-// TimeWarpStats count what time warp did.
-type TimeWarpStats struct {
-	// Late counts commands inserted in the past, Warps the re-simulations
-	// they caused, Resimulated the ticks re-run, and MaxDepth the most
-	// ticks one warp re-ran.
-	Late, Warps, Resimulated, MaxDepth int
-	// TooOld counts commands whose effective tick lay beyond the window,
-	// applied at the next tick instead.
-	TooOld int
-	// Rejudged counts pellets and projectile contacts whose outcome a
-	// re-simulation changed.
-	Rejudged int
-	// Tested counts the players re-simulations tested a ray, a segment or
-	// a blast against: their hit registration work, which the cost notes
-	// above bound by O(n x m) per warp.
-	Tested int
-}
+// TimeWarpStats count what time warp did (see timewarp.Stats).
+type TimeWarpStats = timewarp.Stats
 
 // checkTimeWarp validates the time warp settings of a config whose other
 // fields have their defaults.
@@ -190,11 +164,10 @@ func (c *Config) checkTimeWarp() error {
 
 // timeWarp is the server's time warp state.
 type timeWarp struct {
-	window int // ticks a command may be late and be inserted
-	slack  int // most catch-up credit, in ticks
-	ring   []*warpTick
-	spare  warpLists // a re-simulated tick's lists, swapped into the ring
-	slots  []warpSlot
+	timewarp.Rules
+	ring  []*warpTick
+	spare warpLists // a re-simulated tick's lists, swapped into the ring
+	slots []warpSlot
 
 	// Re-simulation scratch. work holds a slot's state in the tick being
 	// re-simulated only where cur says so (cur[i] == epoch): for the
@@ -222,10 +195,9 @@ type timeWarp struct {
 	flyNew2 []bool
 	hits    []warpHit
 	// reach bounds the hitboxes of the affected players in the tick
-	// being re-simulated (reachOK: there are some), for pruning.
-	reach   geom.AABB
-	reachOK bool
-	cands   []int // scratch: the players a ray may meet
+	// being re-simulated, for pruning.
+	reach timewarp.Reach
+	cands []int // scratch: the players a ray may meet
 	// exhaustive turns pruning off: every shot and projectile is judged
 	// one by one, as the tests compare.
 	exhaustive bool
@@ -268,7 +240,7 @@ type warpLists struct {
 	shots   []warpShot
 	pellets []warpPellet
 	flights []warpFlight
-	paths   []flightPath // per flight, for pruning
+	paths   []timewarp.Path // per flight, for pruning
 	hits    []warpHit
 	flying  []projectile // in flight after the tick, in launch order
 }
@@ -309,12 +281,11 @@ type warpHit struct {
 }
 
 func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
-	window := int((cfg.TimeWarp + tickDur - 1) / tickDur)
+	rules := timewarp.NewRules(cfg.TimeWarp, tickDur, cfg.MoveSlack)
 	n := cfg.MaxClients
 	w := &timeWarp{
-		window:   window,
-		slack:    max(1, int(cfg.MoveSlack/tickDur)),
-		ring:     make([]*warpTick, window+1),
+		Rules:    rules,
+		ring:     make([]*warpTick, rules.Window+1),
 		slots:    make([]warpSlot, n),
 		work:     make([]game.PlayerState, n),
 		cur:      make([]uint32, n),
@@ -336,7 +307,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		}
 	}
 	for i := range w.slots {
-		w.slots[i].pend = make([]warpCmd, cfg.CmdQueue)
+		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
 	}
 	for i := range w.lateFrom {
 		w.lateFrom[i] = math.MaxUint32

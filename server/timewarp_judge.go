@@ -4,6 +4,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/timewarp"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -142,7 +143,7 @@ func (r *warpRun) flights() {
 		}
 		ray, seg := r.s.segment(&p)
 		flies := r.flight(&p, f, changed)
-		r.out.paths = append(r.out.paths, pathOf(ray, seg, !flies))
+		r.out.paths = append(r.out.paths, timewarp.PathOf(ray, seg, !flies))
 		if flies {
 			w.fly2 = append(w.fly2, p)
 			w.flyNew2 = append(w.flyNew2, changed || f == nil || f.ended)

@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/timewarp"
 )
 
 // Time warp's re-simulation: re-running the ticks from a late command's
@@ -157,11 +158,11 @@ func (s *Server) warpRecord() {
 	for k := range e.flights {
 		f := &e.flights[k]
 		if k >= len(prev.flying) || prev.flying[k].id != f.id || f.ended {
-			e.paths = append(e.paths, flightPath{full: true})
+			e.paths = append(e.paths, timewarp.Path{Full: true})
 			continue
 		}
 		ray, seg := s.segment(&prev.flying[k])
-		e.paths = append(e.paths, pathOf(ray, seg, false))
+		e.paths = append(e.paths, timewarp.PathOf(ray, seg, false))
 	}
 }
 
@@ -193,7 +194,7 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 	case ticks < 0:
 		return 0, fmt.Errorf("server: resimulate: %d ticks", ticks)
 	}
-	ticks = min(ticks, w.window, int(s.tick-w.floor))
+	ticks = min(ticks, w.Window, int(s.tick-w.floor))
 	from := s.tick + 1 - uint32(ticks)
 	if e, ok := w.entry(from); ticks == 0 || !ok || e.owner[id] != s.clients[id] {
 		return 0, nil

@@ -276,7 +276,7 @@ func TestStaleCommandFlood(t *testing.T) {
 	id := join(t, s, 0, 1)
 	start, _ := s.Client(id)
 	s.clients[id].rtt.Add(10 * time.Second) // far beyond the window
-	ring, pend := len(s.warp.ring), len(s.warp.slots[id].pend)
+	ring, pend := len(s.warp.ring), s.warp.slots[id].Size()
 	next := uint32(1)
 	const ticks = 640
 	for range ticks {
@@ -299,7 +299,7 @@ func TestStaleCommandFlood(t *testing.T) {
 	if d := end.State.Pos.Sub(start.State.Pos).Len(); d > limit {
 		t.Fatalf("moved %.2f m in %v, limit %.2f m", d, s.Time(), limit)
 	}
-	if len(s.warp.ring) != ring || len(s.warp.slots[id].pend) != pend || cap(s.warp.ring[0].shots) > 8 {
+	if len(s.warp.ring) != ring || s.warp.slots[id].Size() != pend || cap(s.warp.ring[0].shots) > 8 {
 		t.Fatal("time warp storage grew")
 	}
 }
@@ -323,7 +323,7 @@ func TestEffectiveTick(t *testing.T) {
 	s.clients[id].rtt.Add(100 * time.Millisecond)
 	sendCmds(t, s, s.NextTick()-time.Microsecond, 1, []game.UserCmd{{Tick: 1, Duration: s.TickDuration()}})
 	sl := &s.warp.slots[id]
-	if got, want := sl.pend[sl.head].e, s.Tick()+1-3; got != want {
+	if got, want := sl.At(0).Tick, s.Tick()+1-3; got != want {
 		t.Fatalf("effective tick %d, want %d (arrival %d less 3)", got, want, s.Tick()+1)
 	}
 	// A burst of commands arriving together: the first at the estimate,
@@ -335,8 +335,8 @@ func TestEffectiveTick(t *testing.T) {
 	}
 	sendCmds(t, s, s.NextTick()-time.Microsecond, 1, burst)
 	prev, count := uint32(0), map[uint32]int{}
-	for k := range sl.n {
-		e := sl.pend[(sl.head+k)%len(sl.pend)].e
+	for k := range sl.Len() {
+		e := sl.At(k).Tick
 		if e < prev {
 			t.Fatalf("command %d at tick %d before its predecessor's %d", k, e, prev)
 		}
@@ -351,8 +351,8 @@ func TestEffectiveTick(t *testing.T) {
 	// Those ahead wait: after the next tick, only the due ones ran.
 	s.Advance(s.NextTick())
 	info, _ := s.Client(id)
-	if info.LastCmd == 9 || sl.n == 0 {
-		t.Fatalf("commands ahead of their tick ran early: last %d, %d waiting", info.LastCmd, sl.n)
+	if info.LastCmd == 9 || sl.Len() == 0 {
+		t.Fatalf("commands ahead of their tick ran early: last %d, %d waiting", info.LastCmd, sl.Len())
 	}
 }
 
