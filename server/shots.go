@@ -118,6 +118,9 @@ func (s *Server) resolveShots(now time.Duration) {
 	for i := range s.shots {
 		ps := &s.shots[i]
 		c := s.clients[ps.shooter]
+		if c != nil && s.deferShot(c, ps) {
+			continue // judged at its issue tick by the next tick's warp
+		}
 		if c == nil || c.state.Has(game.FlagDead) {
 			s.recorder.shot(ps, true)
 			continue // killed earlier this tick: no kill trading through lag

@@ -119,6 +119,14 @@ import (
 // hitscan shots. A client that draws opponents extrapolated to the
 // present (client.Extrapolate) makes up much of the rest under time warp.
 //
+// Hitscan shots only (Config.TimeWarpHitscanOnly; see package
+// timewarp): commands run on arrival, and resolveShots hands each
+// hitscan shot to deferShot, which the next tick's warp inserts at its
+// issue tick (insertShots) and judges as a late command's shot; a
+// re-simulation that steps its shooter keeps it (warpShot.deferred) and
+// does not fire it again at the tick its command ran
+// (warpTick.deferred).
+//
 // Objective modes (ctf, dom) are not supported: a flag picked up or a
 // point captured would have to be re-simulated too, so Config rejects
 // them with time warp.
@@ -138,6 +146,8 @@ type TimeWarpStats = timewarp.Stats
 func (c *Config) checkTimeWarp() error {
 	tw := c.TimeWarp
 	switch {
+	case tw == 0 && c.TimeWarpHitscanOnly:
+		return fmt.Errorf("server: config: time warp of hitscan shots only needs a time warp window")
 	case tw == 0:
 		return nil
 	case tw < 0 || tw > MaxTimeWarp:
@@ -209,6 +219,10 @@ type timeWarp struct {
 	// (else a pellet), which the damage it deals belongs to.
 	lastFlight bool
 
+	// shotsLate are the hitscan shots of the last tick to insert at
+	// their issue ticks (timewarp.Rules.HitscanOnly).
+	shotsLate []lateShot
+
 	// floor is the newest tick no warp may re-run: the server restarted
 	// the round after it (Server.Restart), and its past is not replayed.
 	floor uint32
@@ -232,6 +246,10 @@ type warpTick struct {
 	state      []game.PlayerState
 	ncmd       []uint8
 	cmds       []game.UserCmd // maxWarpCmds per slot
+	// deferred marks the commands whose hitscan shot was judged at the
+	// command's issue tick instead (timewarp.Rules.HitscanOnly): a
+	// re-simulation that steps the command again leaves the shot there.
+	deferred []bool
 	warpLists
 }
 
@@ -251,6 +269,18 @@ type warpShot struct {
 	pendingShot
 	void   bool // the shooter was dead when it was resolved
 	p0, p1 int  // its pellets
+	// deferred: a hitscan shot inserted at its command's issue tick
+	// under timewarp.Rules.HitscanOnly, fired from the shooter's state
+	// when its command ran (later): it stands when the shooter is
+	// stepped again in this tick.
+	deferred bool
+}
+
+// lateShot is a hitscan shot to insert at tick e under
+// timewarp.Rules.HitscanOnly.
+type lateShot struct {
+	pendingShot
+	e uint32
 }
 
 // warpPellet is one pellet of a shot: a hitscan ray and what it hit, or
@@ -282,6 +312,7 @@ type warpHit struct {
 
 func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 	rules := timewarp.NewRules(cfg.TimeWarp, tickDur, cfg.MoveSlack)
+	rules.HitscanOnly = cfg.TimeWarpHitscanOnly
 	n := cfg.MaxClients
 	w := &timeWarp{
 		Rules:    rules,
@@ -303,7 +334,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 			owner: make([]*client, n), start: make([]game.PlayerState, n),
 			fixedStart: make([]bool, n), fixedEnd: make([]bool, n),
 			moved: make([]game.PlayerState, n), state: make([]game.PlayerState, n),
-			ncmd: make([]uint8, n), cmds: make([]game.UserCmd, n*maxWarpCmds),
+			ncmd: make([]uint8, n), cmds: make([]game.UserCmd, n*maxWarpCmds), deferred: make([]bool, n*maxWarpCmds),
 		}
 	}
 	for i := range w.slots {

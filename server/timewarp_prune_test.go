@@ -20,8 +20,8 @@ import (
 // walking, turning towards a random enemy, switching weapons and firing
 // at random; about half of them send their commands 1 to 16 ticks late,
 // so that most ticks start a warp. exhaustive turns time warp's pruning
-// off.
-func runLateScene(t *testing.T, seed uint64, exhaustive bool) (equivRun, TimeWarpStats) {
+// off; hitscanOnly warps hitscan shots alone.
+func runLateScene(t *testing.T, seed uint64, exhaustive, hitscanOnly bool) (equivRun, TimeWarpStats) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
 	n := 4 + rng.IntN(7)
@@ -34,6 +34,8 @@ func runLateScene(t *testing.T, seed uint64, exhaustive bool) (equivRun, TimeWar
 		Policy: lagcomp.Config{Name: "none"}, Mode: mode.Config{Mode: kind},
 		Weapons: game.DefaultWeapons(),
 		Limits:  Limits{AckTimeout: time.Minute},
+
+		TimeWarpHitscanOnly: hitscanOnly,
 	}
 	s, err := New(cfg)
 	if err != nil {
@@ -90,8 +92,8 @@ func TestTimeWarpPruningIsExact(t *testing.T) {
 	var total TimeWarpStats
 	weapons, kills := map[uint8]bool{}, 0
 	for seed := uint64(1); seed <= uint64(seeds); seed++ {
-		full, fullStats := runLateScene(t, seed, true)
-		pruned, prunedStats := runLateScene(t, seed, false)
+		full, fullStats := runLateScene(t, seed, true, false)
+		pruned, prunedStats := runLateScene(t, seed, false, false)
 		for w := range full.weapons {
 			weapons[w] = true
 		}
@@ -106,6 +108,36 @@ func TestTimeWarpPruningIsExact(t *testing.T) {
 	t.Logf("%d warps, %d outcomes re-judged, %d kills, weapons %v", total.Warps, total.Rejudged, kills, weapons)
 	if len(weapons) != len(game.DefaultWeapons()) || kills == 0 || total.Warps == 0 || total.Rejudged == 0 {
 		t.Fatalf("the scenes fired weapons %v, made %d kills, %d warps and %d re-judged outcomes: want every weapon, kills, warps and re-judging", weapons, kills, total.Warps, total.Rejudged)
+	}
+}
+
+// TestTimeWarpHitscanOnlyPruningIsExact: with time warp of hitscan
+// shots only, late players' shots inserted at their issue ticks and
+// kills, pruning changes nothing either: the same state
+// digest, shot records, logged events, datagrams and counters as warps
+// that judge every shot one by one.
+func TestTimeWarpHitscanOnlyPruningIsExact(t *testing.T) {
+	seeds := 6
+	if testing.Short() {
+		seeds = 2
+	}
+	var total TimeWarpStats
+	kills := 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		full, fullStats := runLateScene(t, seed, true, true)
+		pruned, prunedStats := runLateScene(t, seed, false, true)
+		kills += full.kills
+		total.Late += fullStats.Late
+		total.Warps += fullStats.Warps
+		total.Rejudged += fullStats.Rejudged
+		if fullStats != prunedStats {
+			t.Errorf("seed %d: time warp counters %+v, pruned %+v", seed, fullStats, prunedStats)
+		}
+		sameRuns(t, fmt.Sprintf("seed %d", seed), "full", "pruned", full, pruned)
+	}
+	t.Logf("%d shots inserted, %d warps, %d outcomes re-judged, %d kills", total.Late, total.Warps, total.Rejudged, kills)
+	if kills == 0 || total.Late == 0 || total.Warps == 0 {
+		t.Fatalf("the scenes made %d kills and inserted %d shots in %d warps: want kills and inserted shots", kills, total.Late, total.Warps)
 	}
 }
 

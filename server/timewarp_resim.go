@@ -395,8 +395,8 @@ func (r *warpRun) move() {
 			var fired bool
 			before := st
 			st, fired = s.act(st, cmd)
-			if !fired {
-				continue
+			if !fired || e.deferred[i*maxWarpCmds+k] {
+				continue // a deferred shot stays at its issue tick
 			}
 			if r.keep.shots {
 				r.keep.shots = false
@@ -406,16 +406,49 @@ func (r *warpRun) move() {
 		}
 		w.work[i] = st
 		e.moved[i] = st
-		if r.keep.shots && kept < next {
+		if r.keep.shots && kept < next && !allDeferred(r.orig.shots[kept:next]) {
 			// Recorded shots no longer fired.
 			r.keep.shots = false
 			r.out.shots = append(r.out.shots[:0], r.orig.shots[:kept]...)
+		}
+		if !r.keep.shots {
+			r.keepDeferred(r.orig.shots[kept:next])
 		}
 	}
 	if !r.keep.shots {
 		r.out.shots = append(r.out.shots, r.orig.shots[next:]...)
 	}
 	r.reachAll()
+}
+
+// allDeferred reports whether every shot of shots was deferred to its
+// tick (none is fired by the tick's commands).
+func allDeferred(shots []warpShot) bool {
+	for i := range shots {
+		if !shots[i].deferred {
+			return false
+		}
+	}
+	return true
+}
+
+// keepDeferred adds the deferred shots among a stepped player's recorded
+// shots to the tick's new list, after the shots its commands fired
+// again, keeping the player's shots in command order.
+func (r *warpRun) keepDeferred(recorded []warpShot) {
+	for i := range recorded {
+		if !recorded[i].deferred {
+			continue
+		}
+		sh := recorded[i]
+		k := len(r.out.shots)
+		r.out.shots = append(r.out.shots, sh)
+		for k > 0 && before(&sh, &r.out.shots[k-1]) {
+			r.out.shots[k] = r.out.shots[k-1]
+			k--
+		}
+		r.out.shots[k] = sh
+	}
 }
 
 // finish ends a re-simulated tick: the server's own changes to the

@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -65,7 +66,10 @@ func (s *Server) warpCommand(c *client, cmd game.UserCmd) {
 	}
 	c.lastRecv = cmd.Tick
 	cmd.Duration = min(max(cmd.Duration, 0), s.tickDur)
-	lead := timewarp.Lead(c.rtt.Smoothed(), s.tickDur)
+	var lead uint32 // hitscan only: every command runs when it arrives
+	if !w.HitscanOnly {
+		lead = timewarp.Lead(c.rtt.Smoothed(), s.tickDur)
+	}
 	if _, tooOld := sl.Add(cmd, s.tick+1, lead, w.floor, w.Rules); tooOld {
 		w.stats.TooOld++
 	}
@@ -87,6 +91,7 @@ func (s *Server) warpExecute(c *client) {
 		cmd := wc.Cmd
 		noteExecuted(c, &cmd)
 		e.cmds[c.id*maxWarpCmds+int(e.ncmd[c.id])] = cmd
+		e.deferred[c.id*maxWarpCmds+int(e.ncmd[c.id])] = false
 		e.ncmd[c.id]++
 		s.run(c, cmd)
 	}
@@ -123,14 +128,74 @@ func (s *Server) warpLate() {
 			sl.Pop(s.tick)
 			noteExecuted(c, &wc.Cmd)
 			e.cmds[c.id*maxWarpCmds+int(e.ncmd[c.id])] = wc.Cmd
+			e.deferred[c.id*maxWarpCmds+int(e.ncmd[c.id])] = false
 			e.ncmd[c.id]++
 			w.lateFrom[c.id] = min(w.lateFrom[c.id], wc.Tick)
 			from = min(from, wc.Tick)
 			w.stats.Late++
 		}
 	}
+	from = min(from, s.insertShots())
 	if from <= s.tick {
 		s.resimulate(from)
 	}
 	w.prepare(s)
+}
+
+// deferShot takes hitscan shot ps of c, fired in the tick being run, to
+// be judged at its command's issue tick under timewarp.Rules.HitscanOnly,
+// and reports whether it did: not when time warp warps whole commands,
+// the weapon fires projectiles, or the issue tick is this tick or too old
+// (the shot is then judged now, as on an ordinary server).
+func (s *Server) deferShot(c *client, ps *pendingShot) bool {
+	w := s.warp
+	if w == nil || !w.HitscanOnly || s.cfg.Weapons[ps.state.Weapon].Kind == game.Projectile {
+		return false
+	}
+	sl := &w.slots[c.id]
+	if sl.owner != c {
+		return false
+	}
+	e, tooOld := sl.Estimate(s.tick, timewarp.Lead(c.rtt.Smoothed(), s.tickDur), w.floor, w.Rules)
+	if tooOld || e >= s.tick {
+		return false
+	}
+	rec, _ := w.entry(s.tick)
+	for k := range int(rec.ncmd[c.id]) {
+		if rec.cmds[c.id*maxWarpCmds+k].Tick == ps.cmd.Tick {
+			rec.deferred[c.id*maxWarpCmds+k] = true
+		}
+	}
+	if ps.cmd.HasPress {
+		c.pressShots++
+	}
+	w.shotsLate = append(w.shotsLate, lateShot{pendingShot: *ps, e: e})
+	return true
+}
+
+// insertShots inserts the hitscan shots deferred in the last tick at
+// their issue ticks, in firing order, and returns the oldest of those
+// ticks (MaxUint32: none). A shot whose shooter left, or whose tick the
+// round restarted after, is void, as a shot of a player who left is.
+func (s *Server) insertShots() uint32 {
+	w := s.warp
+	from := uint32(math.MaxUint32)
+	for i := range w.shotsLate {
+		ls := &w.shotsLate[i]
+		c := s.clients[ls.shooter]
+		e, ok := w.entry(ls.e)
+		if c == nil || !ok || e.owner[c.id] != c || ls.e <= w.floor {
+			continue
+		}
+		sh := warpShot{pendingShot: ls.pendingShot, deferred: true}
+		k := len(e.shots)
+		for k > 0 && before(&sh, &e.shots[k-1]) {
+			k--
+		}
+		e.shots = slices.Insert(e.shots, k, sh)
+		from = min(from, ls.e)
+		w.stats.Late++
+	}
+	w.shotsLate = w.shotsLate[:0]
+	return from
 }

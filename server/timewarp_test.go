@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,12 +46,19 @@ type warpScene struct {
 	ids []int
 }
 
+// warpExhaustive, set, makes newWarpScene's server judge every shot and
+// projectile one by one (timeWarp.exhaustive).
+var warpExhaustive bool
+
 func newWarpScene(t *testing.T, cfg Config, actors []warpActor, last, end uint32) *warpScene {
 	t.Helper()
 	cfg.Map = worldtest.Open(t)
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s.warp != nil {
+		s.warp.exhaustive = warpExhaustive
 	}
 	sc := &warpScene{t: t, s: s}
 	for i, a := range actors {
@@ -407,5 +415,75 @@ func TestPlacementStandsThroughWarps(t *testing.T) {
 	info, _ := s.Client(id)
 	if d := info.State.Pos.Dist(geom.V(30, 30, 0)); d > 0.1 || s.TimeWarpStats().Warps == 0 {
 		t.Fatalf("placed at (30, 30), now at %v after %d warps", info.State.Pos, s.TimeWarpStats().Warps)
+	}
+}
+
+// TestDeferredShotStaysWhenItsShooterIsStepped: under time warp of
+// hitscan shots only, a shot inserted at its issue tick stays there, once,
+// when a later warp steps its shooter again: A's rifle shot at T, fired
+// at tick 40 and 8 ticks late, is inserted at 40; B's shot at A, fired at
+// tick 36 and 14 ticks late, is inserted at 36 after it, so the warp
+// re-runs A from 37, through A's shot at 40 and through tick 48, where
+// A's command that fired it ran. A fires once and hits once; so does B;
+// and judging every shot one by one gives the same.
+func TestDeferredShotStaysWhenItsShooterIsStepped(t *testing.T) {
+	a, tg, b := geom.V(-10, 0, 0), geom.V(0, 0, 0), geom.V(0, 10, 0)
+	aYaw, aPitch := aim(a, tg, 1.0)
+	bYaw, bPitch := aim(b, a, 1.0)
+	fireAt := func(yaw uint16, pitch int16, n uint32) func(uint32) game.UserCmd {
+		return func(m uint32) game.UserCmd {
+			c := game.UserCmd{Yaw: yaw, Pitch: pitch}
+			if m == n {
+				c.Buttons = game.BtnFire
+			}
+			return c
+		}
+	}
+	idle := func(uint32) game.UserCmd { return game.UserCmd{} }
+	actors := []warpActor{
+		{pos: a, late: 8, script: fireAt(aYaw, aPitch, 40)},  // A, team 0
+		{pos: tg, script: idle},                              // T, team 1
+		{pos: geom.V(0, 40, 0), script: idle},                // D, team 0
+		{pos: b, late: 14, script: fireAt(bYaw, bPitch, 36)}, // B, team 1
+	}
+	var hashes []string
+	for _, exhaustive := range []bool{true, false} {
+		cfg := warpConfig()
+		cfg.TimeWarpHitscanOnly = true
+		warpExhaustive = exhaustive
+		sc := newWarpScene(t, cfg, actors, 60, 80)
+		warpExhaustive = false
+		s := sc.s
+		if st := s.TimeWarpStats(); st.Late != 2 || st.Warps != 2 || st.MaxDepth < 14 {
+			t.Fatalf("warps %+v: want A's and B's shots inserted by two warps, B's 14 deep", st)
+		}
+		ca, _ := s.Client(sc.ids[0])
+		ct, _ := s.Client(sc.ids[1])
+		cb, _ := s.Client(sc.ids[3])
+		if ca.Shots != 1 || ca.Hits != 1 || ca.HitsTaken != 1 || ct.HitsTaken != 1 || cb.Shots != 1 || cb.Hits != 1 {
+			t.Fatalf("A fired %d, hit %d, was hit %d times; T was hit %d times; B fired %d, hit %d: want one each",
+				ca.Shots, ca.Hits, ca.HitsTaken, ct.HitsTaken, cb.Shots, cb.Hits)
+		}
+		hashes = append(hashes, s.StateHash())
+	}
+	if hashes[0] != hashes[1] {
+		t.Errorf("state digest %s judging every shot, %s pruned", hashes[0], hashes[1])
+	}
+}
+
+// TestKeepDeferred: a stepped player's deferred shots join the shots its
+// commands fired again in command order.
+func TestKeepDeferred(t *testing.T) {
+	shot := func(shooter int, tick uint32, deferred bool) warpShot {
+		return warpShot{pendingShot: pendingShot{shooter: shooter, cmd: game.UserCmd{Tick: tick}}, deferred: deferred}
+	}
+	r := &warpRun{out: &warpLists{shots: []warpShot{shot(0, 9, false), shot(1, 3, false), shot(1, 7, false)}}}
+	r.keepDeferred([]warpShot{shot(1, 2, true), shot(1, 4, false), shot(1, 5, true)})
+	var got []uint32
+	for _, sh := range r.out.shots {
+		got = append(got, uint32(sh.shooter)*100+sh.cmd.Tick)
+	}
+	if want := []uint32{9, 102, 103, 105, 107}; !slices.Equal(got, want) {
+		t.Fatalf("shots %v, want %v (shooter x 100 + command)", got, want)
 	}
 }

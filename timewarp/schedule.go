@@ -52,14 +52,7 @@ func (s *Schedule) At(k int) Pending { return s.pend[(s.head+k)%len(s.pend)] }
 // effective tick, and whether it was too old to be inserted in the past
 // (it is then scheduled from next). The schedule must not be Full.
 func (s *Schedule) Add(cmd game.UserCmd, next, lead, floor uint32, r Rules) (e uint32, tooOld bool) {
-	e = next - min(lead, next)
-	// The oldest tick a command can be inserted at: the window must hold
-	// the state before it, the client must have been there, and the
-	// round must not have restarted since.
-	low := max(next-min(uint32(r.Window), next), s.base+1, floor+1)
-	if e < low {
-		e, tooOld = next, true
-	}
+	e, tooOld = s.Estimate(next, lead, floor, r)
 	switch {
 	case e > s.last:
 		s.credit = min(s.credit+int(e-s.last-1), r.Slack)
@@ -76,6 +69,24 @@ func (s *Schedule) Add(cmd game.UserCmd, next, lead, floor uint32, r Rules) (e u
 	s.pend[(s.head+s.n)%len(s.pend)] = Pending{Cmd: cmd, Tick: e}
 	s.n++
 	return e, tooOld
+}
+
+// Estimate returns the tick a command received while tick next is the
+// next to run was issued at, from a client lead ticks away, and whether
+// that lies too far back to be inserted (the tick is then next): beyond
+// r's window, at or before the client's joining, or at or before floor
+// (a round restart). Add schedules a command from it; under
+// Rules.HitscanOnly it places a hitscan shot.
+func (s *Schedule) Estimate(next, lead, floor uint32, r Rules) (uint32, bool) {
+	e := next - min(lead, next)
+	// The oldest tick a command can be inserted at: the window must hold
+	// the state before it, the client must have been there, and the
+	// round must not have restarted since.
+	low := max(next-min(uint32(r.Window), next), s.base+1, floor+1)
+	if e < low {
+		return next, true
+	}
+	return e, false
 }
 
 // Due returns the oldest command waiting if its effective tick is at or

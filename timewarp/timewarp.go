@@ -27,6 +27,17 @@
 // (Stats.TooOld): the past it needs is gone, and a command is never
 // dropped for being late.
 //
+// Hitscan shots only (Rules.HitscanOnly). The time warp study warped its
+// hitscan raygun's shots and nothing else ([timewarp], sections 4.1.2
+// and 5.2). Under this rule every command runs when it arrives, as on an
+// ordinary server, and each hitscan shot it fires is inserted at its
+// command's effective tick (Schedule.Estimate) by a warp at the start of
+// the next tick, fired from where its shooter stood and aimed when the
+// command ran: the ray its client drew, judged against the world its
+// client saw. A shot inserted so is a fact of its tick: a later warp that
+// re-runs its shooter keeps it there and does not fire it again where
+// its command ran.
+//
 // Pruning. Players do not collide, so a late command reaches the other
 // players only through shots, projectiles and damage: a re-simulation
 // re-judges a shot or projectile of a player it did not step again only
@@ -70,6 +81,14 @@ type Rules struct {
 	Window int
 	// Slack is the most catch-up credit a client holds, in ticks.
 	Slack int
+	// HitscanOnly warps hitscan shots alone, as [timewarp] warped its
+	// raygun and nothing else (sections 4.1.2 and 5.2): every command
+	// runs when it arrives (its lead taken as 0: movement and projectile
+	// weapons are not warped), and each hitscan shot it fires is judged
+	// at the tick its command was issued (Schedule.Estimate), inserted
+	// there by a warp at the start of the next tick, from where and with
+	// the aim its shooter fired it.
+	HitscanOnly bool
 }
 
 // NewRules returns the rules of a window of window at ticks of tick,
