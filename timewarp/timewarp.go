@@ -58,8 +58,8 @@ const CmdsPerTick = 2
 
 // Stats count what time warp did.
 type Stats struct {
-	// Late counts commands inserted in the past, Warps the re-simulations
-	// they caused, Resimulated the ticks re-run, and MaxDepth the most
+	// Late counts commands inserted in the past (under HitscanOnly,
+	// hitscan shots), Warps the re-simulations they caused, Resimulated the ticks re-run, and MaxDepth the most
 	// ticks one warp re-ran.
 	Late, Warps, Resimulated, MaxDepth int
 	// TooOld counts commands whose effective tick lay beyond the window,
