@@ -15,10 +15,9 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/geom"
-	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/internal/fixture"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
-	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -88,7 +87,7 @@ func rewindFigure(bool) ([]Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	tr, shots := lagcomp.Crowd(metro.Grid, 256)
+	tr, shots := fixture.Crowd(metro.Grid, 256)
 	ray := geom.Ray{Origin: geom.V(-5, 0.3, 0.2), Dir: geom.V(1, 0.05, 0.02).Norm()}
 	capsule := geom.Capsule{A: geom.V(0, 0, -0.5), B: geom.V(0, 0, 0.5), R: 0.4}
 	var sink bool
@@ -197,7 +196,7 @@ func matchFigure(quick bool) ([]Figure, error) {
 }
 
 // tickFigures runs three rounds of ticks of a server with 128 players at
-// 128 Hz on metro (server.TickLoad) and returns the lowest of the rounds'
+// 128 Hz on metro (fixture.TickLoad) and returns the lowest of the rounds'
 // 99th percentiles of tick time in milliseconds (other processes on the
 // machine only add time) and the allocations per tick.
 func tickFigures(quick bool) (p99ms, allocs float64, err error) {
@@ -205,7 +204,7 @@ func tickFigures(quick bool) (p99ms, allocs float64, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	l, err := server.NewTickLoad(m, 128, 128)
+	l, err := fixture.NewTickLoad(m, 128, 128)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/experiment"
+	"github.com/lagkit/lagkit/internal/fixture"
 	"github.com/lagkit/lagkit/server"
 )
 
@@ -18,7 +19,7 @@ const warpRewind = 300 * time.Millisecond
 
 // timeWarpFigure measures one time warp: re-simulating the last 300 ms
 // for one late player among 10, 25, 50 and 100 players moving and firing
-// (server.NewWarpCrowd, the scene of BenchmarkTimeWarp), each player in
+// (fixture.WarpCrowd, the scene of BenchmarkTimeWarp), each player in
 // turn. A sample is the mean of a batch of warps; the crowds are sampled
 // in turn, rounds times, and each keeps its fastest sample (other
 // processes only add time). The exponent is the least-squares slope of
@@ -30,7 +31,7 @@ func timeWarpFigure(quick bool) (Figure, error) {
 	}
 	crowds := make([]*server.Server, len(warpEntities))
 	for i, n := range warpEntities {
-		s, err := server.NewWarpCrowd(int(n))
+		s, err := fixture.WarpCrowd(int(n))
 		if err != nil {
 			return Figure{}, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/fixture"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
@@ -23,10 +24,15 @@ import (
 // part's sweeps.
 var (
 	warpConditions = []string{"none", "predict", "timewarp", "timewarp-predict", "tlc"}
-	warpRTTs       = []int{0, 75, 150, 300}
-	warpWeapons    = []string{"rifle", "pistol"}
-	warpEntities   = []int{10, 25, 50, 100}
-	warpRewindsMS  = []int{0, 50, 100, 200, 300}
+	// warpHitscanConditions warp hitscan shots alone, as the study's time
+	// warp did (its raygun's shots; sections 4.1.2 and 5.2): played with
+	// the hitscan rifle only, since with a projectile weapon they warp
+	// nothing and are the none and predict conditions.
+	warpHitscanConditions = []string{"timewarp-hitscan", "timewarp-hitscan-predict"}
+	warpRTTs              = []int{0, 75, 150, 300}
+	warpWeapons           = []string{"rifle", "pistol"}
+	warpEntities          = []int{10, 25, 50, 100}
+	warpRewindsMS         = []int{0, 50, 100, 200, 300}
 	// warpLoadPlayers are the load part's crowd sizes: the study's 5 to
 	// 50 AI (section 3.5.1, Figure 3.4) and beyond.
 	warpLoadPlayers = []int{5, 10, 15, 20, 30, 40, 50, 75, 100}
@@ -72,7 +78,9 @@ var _ = register(&Experiment{
 		"the hitscan rifle or the projectile pistol (60 m/s), played " +
 		"with no compensation (policy none), prediction alone (policy none, clients draw opponents " +
 		"extrapolated to the received server time: the study's prediction arm), time warp (policy none, late commands inserted at " +
-		"their issue tick), time warp with prediction (clients draw opponents extrapolated to the " +
+		"their issue tick), time warp of hitscan shots only (the study's design: commands run on arrival and each rifle shot is " +
+		"judged at its command's issue tick; with and without prediction, rifle matches only, since with the pistol it warps " +
+		"nothing), time warp with prediction (clients draw opponents extrapolated to the " +
 		"received server time instead of interpolating 100 ms behind it), and traditional lag " +
 		"compensation (tlc, the reference; it does not compensate projectiles). Half the players " +
 		"stay on a LAN because with everyone at one latency time warp changes nothing: a " +
@@ -101,7 +109,7 @@ var _ = register(&Experiment{
 		for rep := range reps {
 			for _, wp := range warpWeapons {
 				for _, rtt := range warpRTTs {
-					for _, cond := range warpConditions {
+					for _, cond := range warpConds(wp) {
 						cells = append(cells, Cell{Index: len(cells), Replicate: rep,
 							Condition: warpCondition(wp, rtt, cond),
 							Params: map[string]any{"part": "accuracy", "weapon": wp, "rtt_ms": rtt, "compensation": cond,
@@ -134,6 +142,10 @@ var _ = register(&Experiment{
 			cfg.TimeWarp = warpWindow
 		case "timewarp-predict":
 			cfg.TimeWarp, cfg.Display = warpWindow, client.Extrapolate
+		case "timewarp-hitscan":
+			cfg.TimeWarp, cfg.TimeWarpHitscanOnly = warpWindow, true
+		case "timewarp-hitscan-predict":
+			cfg.TimeWarp, cfg.TimeWarpHitscanOnly, cfg.Display = warpWindow, true, client.Extrapolate
 		case "tlc":
 			cfg.Policy.Name = "tlc"
 		}
@@ -188,6 +200,17 @@ func warpAccuracy(res *match.Result) CellResult {
 	return CellResult{Metrics: m, Series: series}
 }
 
+// warpConds returns the accuracy part's conditions for a loadout of
+// weapon: the hitscan-only time warp ones too for a hitscan weapon.
+func warpConds(weapon string) []string {
+	for _, w := range game.DefaultWeapons() {
+		if w.Name == weapon && w.Kind == game.Hitscan {
+			return append(slices.Clone(warpConditions), warpHitscanConditions...)
+		}
+	}
+	return warpConditions
+}
+
 func warpCondition(weapon string, rtt int, cond string) string {
 	return fmt.Sprintf("%s_rtt%d_%s", weapon, rtt, cond)
 }
@@ -233,7 +256,7 @@ func warpCost(n, repeats int) (CellResult, error) {
 // warpCrowd returns a time warp server on courtyard with n scripted
 // players on the open spots of a 3 m grid, after 160 ticks of walking in
 // circles, turning their aim and firing in bursts, half with the rifle
-// and half with the pistol (server.NewWarpCrowdAt).
+// and half with the pistol (fixture.WarpCrowdAt).
 func warpCrowd(n int) (*server.Server, error) {
 	m, err := world.Load("courtyard")
 	if err != nil {
@@ -254,7 +277,7 @@ func warpCrowd(n int) (*server.Server, error) {
 	if len(spots) < n {
 		return nil, fmt.Errorf("experiment: timewarp: courtyard has %d open spots for %d players", len(spots), n)
 	}
-	return server.NewWarpCrowdAt(m, spots)
+	return fixture.WarpCrowdAt(m, spots)
 }
 
 // fit returns the least-squares slope and intercept of y on x.
@@ -387,7 +410,7 @@ func summariseWarpAccuracy(r *Results, g groups) {
 		Columns: []string{"weapon", "rtt_ms", "compensation", "shots", "hits", "hit_accuracy", "hit_accuracy_ci95", "hit_accuracy_high", "hit_accuracy_low"}}
 	for _, wp := range warpWeapons {
 		for _, rtt := range warpRTTs {
-			for _, cond := range warpConditions {
+			for _, cond := range warpConds(wp) {
 				name := warpCondition(wp, rtt, cond)
 				if len(g.cells[name]) == 0 {
 					continue
@@ -404,8 +427,12 @@ func summariseWarpAccuracy(r *Results, g groups) {
 			if rtt == 0 {
 				groups = []string{"hit_accuracy"}
 			}
-			for _, pair := range [][2]string{{"none", "predict"}, {"none", "timewarp"}, {"timewarp", "timewarp-predict"}, {"none", "tlc"}, {"timewarp-predict", "tlc"}} {
+			for _, pair := range [][2]string{{"none", "predict"}, {"none", "timewarp"}, {"timewarp", "timewarp-predict"}, {"none", "tlc"}, {"timewarp-predict", "tlc"},
+				{"none", "timewarp-hitscan"}, {"timewarp", "timewarp-hitscan"}, {"predict", "timewarp-hitscan-predict"}} {
 				a, b := warpCondition(wp, rtt, pair[0]), warpCondition(wp, rtt, pair[1])
+				if len(g.cells[a]) == 0 || len(g.cells[b]) == 0 {
+					continue // the hitscan-only conditions: the rifle only
+				}
 				for _, metric := range groups {
 					xa, xb := pairPlayers(g, a, b, metric)
 					AddPaired(r, metric, a, b, xa, xb, "paired by player (seed and slot)")

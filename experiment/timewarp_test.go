@@ -22,7 +22,7 @@ func TestTimeWarpTiny(t *testing.T) {
 	}
 	cost.Cell = Cell{Condition: "cost_entities10", Params: map[string]any{"part": "cost", "entities": 10}}
 	cells := []CellResult{cost}
-	for _, comp := range []string{"none", "timewarp"} {
+	for _, comp := range []string{"none", "timewarp", "timewarp-hitscan"} {
 		c := Cell{Condition: warpCondition("rifle", 150, comp), Seed: 3,
 			Params: map[string]any{"part": "accuracy", "weapon": "rifle", "rtt_ms": 150, "compensation": comp, "seconds": 20}}
 		r, err := e.RunCell(c)
@@ -47,6 +47,21 @@ func TestTimeWarpTiny(t *testing.T) {
 	}
 	if !fitted || len(res.Tests) == 0 {
 		t.Fatalf("summary: fitted %v, %d tests", fitted, len(res.Tests))
+	}
+	hitscanTested := false
+	for _, tst := range res.Tests {
+		if tst.A == warpCondition("rifle", 150, "none") && tst.B == warpCondition("rifle", 150, "timewarp-hitscan") {
+			hitscanTested = true
+		}
+	}
+	if !hitscanTested {
+		t.Fatal("summary: no paired test of hitscan-only time warp against none")
+	}
+	if conds := warpConds("pistol"); len(conds) != len(warpConditions) {
+		t.Fatalf("pistol conditions %v: hitscan-only time warp warps no projectile", conds)
+	}
+	if conds := warpConds("rifle"); len(conds) != len(warpConditions)+len(warpHitscanConditions) {
+		t.Fatalf("rifle conditions %v: want the hitscan-only ones too", conds)
 	}
 }
 

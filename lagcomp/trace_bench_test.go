@@ -1,20 +1,22 @@
-package lagcomp
+package lagcomp_test
 
 import (
 	"testing"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/fixture"
+	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/world"
 )
 
-// crowd is Crowd on metro for a test or benchmark.
-func crowd(b testing.TB, count int) (*Tracer, []CrowdShot) {
+// crowd is fixture.Crowd on metro for a test or benchmark.
+func crowd(b testing.TB, count int) (*lagcomp.Tracer, []fixture.CrowdShot) {
 	m, err := world.Load("metro")
 	if err != nil {
 		b.Fatal(err)
 	}
-	return Crowd(m.Grid, count)
+	return fixture.Crowd(m.Grid, count)
 }
 
 // BenchmarkRewindTrace64 is the cost of one rewound shot on a full
@@ -65,7 +67,7 @@ func BenchmarkBehindCover(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		c := &cases[i%len(cases)]
-		if BehindCover(c.st, c.part, c.local, c.eye, tr.Grid, tr.Params) {
+		if lagcomp.BehindCover(c.st, c.part, c.local, c.eye, tr.Grid, tr.Params) {
 			behind++
 		}
 	}

@@ -92,6 +92,9 @@ type Config struct {
 	// TimeWarp is the server's time warp window (0: off; it needs policy
 	// none and mode ffa or tdm; see server.Config.TimeWarp).
 	TimeWarp time.Duration
+	// TimeWarpHitscanOnly warps hitscan shots alone, as the time warp
+	// study did (see server.Config.TimeWarpHitscanOnly).
+	TimeWarpHitscanOnly bool
 	// Display is how the clients draw the other players (default
 	// client.Interpolate; threshold replication sets its own).
 	Display client.Display
@@ -308,7 +311,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	modeCfg := mode.Config{Mode: cfg.Mode, Duration: cfg.Duration}
 	d, err := sim.NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
-		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp,
+		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
 		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff},
 	}, players, seeds.Uint64())
 	if err != nil {

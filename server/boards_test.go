@@ -2,45 +2,10 @@ package server
 
 import (
 	"bytes"
-	"runtime"
 	"testing"
 
 	"github.com/lagkit/lagkit/wire"
-	"github.com/lagkit/lagkit/world"
 )
-
-// TestTickAllocatesNothing: once its buffers have grown, a tick of 16
-// players moving and acknowledging allocates nothing, the scoreboard
-// each second included.
-func TestTickAllocatesNothing(t *testing.T) {
-	m, err := world.Load("metro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := NewTickLoad(m, 16, 64)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 3 * 64 {
-		if err := l.Tick(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// testing.AllocsPerRun rounds down, and one allocation a second is
-	// what is sought: count every allocation over eight seconds (eight
-	// scoreboards), allowing the runtime a few of its own.
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range 8 * 64 {
-		if err := l.Tick(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	runtime.ReadMemStats(&after)
-	if n := after.Mallocs - before.Mallocs; n >= 4 {
-		t.Fatalf("%d allocations in 512 ticks", n)
-	}
-}
 
 // TestScoreboardBuffersReused: a client that never acknowledges holds
 // its scoreboards, whose bytes stay as they were sent while it holds

@@ -150,6 +150,12 @@ type Config struct {
 	// MaxTimeWarp and MaxUnlag, less than RespawnDelay). It needs policy
 	// none and mode ffa or tdm (see the time warp notes in timewarp.go).
 	TimeWarp time.Duration
+	// TimeWarpHitscanOnly limits time warp to hitscan shots, as the time
+	// warp study warped its raygun alone ([timewarp]; see
+	// timewarp.Rules.HitscanOnly): commands run when they arrive, and
+	// each hitscan shot is judged at the tick its command was issued.
+	// It needs TimeWarp.
+	TimeWarpHitscanOnly bool
 	// ShowRewind sends the shooter and the victim of every hitscan hit a
 	// wire.RewindEvent: the victim's pose the server tested, how far it
 	// rewound, and where the victim was then, so a client can draw what

@@ -11,7 +11,12 @@ import (
 // or at the tick its client issued it, inserted into the past when it
 // arrives late (time warp). It is the server's one seam for the
 // techniques that move commands in time; the rest of a tick is the same
-// under every one.
+// under every one. Each technique's rules live in its own package, as
+// sans-IO as the server: package delay decides each command's hold
+// (queued applies it), package timewarp each command's effective tick
+// and what a re-simulation may skip (warpScheduler applies them, and
+// re-runs the server's own tick over its ring of the past:
+// timewarp*.go).
 type scheduler interface {
 	// receive takes command cmd of c, received at now and newer than any
 	// received before.

@@ -122,6 +122,9 @@ func (s *Server) resolveShots(now time.Duration) {
 	for i := range s.shots {
 		ps := &s.shots[i]
 		c := s.clients[ps.shooter]
+		if c != nil && s.deferShot(c, ps) {
+			continue // judged at its issue tick by the next tick's warp
+		}
 		if c == nil || c.state.Has(game.FlagDead) {
 			s.recorder.shot(ps, true)
 			continue // killed earlier this tick: no kill trading through lag
@@ -151,19 +154,63 @@ func (s *Server) resolveShots(now time.Duration) {
 			Eye:        ps.eye,
 		}
 		for pellet := range w.Pellets {
-			ray := s.shotRay(ps.state, ps.cmd, ps.eye, ps.shooter, pellet, w)
-			s.resolvePellet(&shot, ps, pellet, ray, w)
+			s.resolvePellet(&shot, ps, pellet, s.pelletRay(ps, pellet, w), w)
 		}
 	}
 	s.shots = s.shots[:0]
 }
 
+// pelletRay returns the ray of pellet of hitscan shot ps, fired with
+// weapon w.
+func (s *Server) pelletRay(ps *pendingShot, pellet int, w *game.Weapon) geom.Ray {
+	return s.shotRay(ps.state, ps.cmd, ps.eye, ps.shooter, pellet, w)
+}
+
+// pelletReach returns how far a pellet of weapon w along ray can meet a
+// player: the weapon's range, cut short by the first box on the ray.
+func (s *Server) pelletReach(ray geom.Ray, w *game.Weapon) float64 {
+	if wall, hit := s.cfg.Map.Grid.Raycast(ray, w.Range); hit {
+		return wall.Dist
+	}
+	return w.Range
+}
+
+// pelletRecord starts the record of pellet of hitscan shot ps, resolved
+// at now and tested then unless it is rewound: the shooter, its command,
+// the aim it traced and its weapon. Every pellet's record starts here
+// and ends in emit (a miss) or settled (a hit), whether the live tick
+// judges it (resolvePellet) or a time warp's re-simulation does
+// (warpRun.pellet), so that the two records of a shot differ only in
+// what the two judgements found.
+func (s *Server) pelletRecord(now time.Duration, ps *pendingShot, pellet int) ShotRecord {
+	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Weapon)
+	aim := ps.cmd.Aimed()
+	rec.Yaw, rec.Pitch, rec.Tested = aim.Yaw, aim.Pitch, now
+	return rec
+}
+
+// settled completes rec, the record of a pellet that hit (Hit, Victim
+// and Part set), as outcome (with damage applied, registered: the
+// damage dealt and whether it killed), and emits it.
+func (s *Server) settled(rec *ShotRecord, outcome wire.Outcome, registered bool, damage int16, kill bool) {
+	rec.Outcome = outcome
+	if registered {
+		rec.Registered, rec.Damage, rec.Kill = true, damage, kill
+	}
+	s.emit(rec)
+}
+
+// emit hands a pellet's completed record to ShotRecords and, for a hit,
+// keeps it as its victim's latest for the victim's reports.
+func (s *Server) emit(rec *ShotRecord) {
+	s.noteHit(rec)
+	s.records = append(s.records, *rec)
+}
+
 // resolvePellet tests one ray of hitscan shot ps, fired with weapon w.
 func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, ray geom.Ray, w *game.Weapon) {
 	shotTick := ps.cmd.Tick
-	rec := s.shotRecord(shot.Now, shot.Shooter, shotTick, pellet, ps.state.Weapon)
-	aim := ps.cmd.Aimed()
-	rec.Yaw, rec.Pitch = aim.Yaw, aim.Pitch
+	rec := s.pelletRecord(shot.Now, ps, pellet)
 	t := shot.Now
 	// A shooter whose round trip is unmeasured is tested against the
 	// present: without it the server cannot check the view time claimed.
@@ -177,7 +224,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	s.recorder.hitscan(ray, w, &h, ok)
 	s.showTracer(ps.shooter, ps.state.Weapon, ray, w, &h, ok)
 	if !ok {
-		s.records = append(s.records, rec)
+		s.emit(&rec)
 		return
 	}
 	v := s.clients[h.Victim]
@@ -198,7 +245,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		h, ok = s.tracer.Trace(ray, w.Range, shot.Now, shot.Shooter)
 		if !ok {
 			rec.Hit, rec.Victim, rec.Part = false, -1, 0
-			s.records = append(s.records, rec)
+			s.emit(&rec)
 			return
 		}
 		rec.Victim, rec.Part = h.Victim, h.Part
@@ -241,20 +288,20 @@ func (s *Server) apply(now time.Duration, h *hitInfo, rec *ShotRecord, outcome w
 	if damage && (v == nil || !s.hittable(h.shooter, h.victim)) {
 		damage = false // the victim died, left or respawned meanwhile
 	}
-	rec.Outcome = outcome
+	var dealt int16
+	kill := false
 	if damage {
-		rec.Registered, rec.Damage = true, h.damage
-		rec.Kill = s.hurt(now, h, !rec.Appealed)
+		dealt = h.damage
+		kill = s.hurt(now, h, !rec.Appealed)
 		if sh != nil {
 			sh.hitsLanded++
 		}
 	}
 	if sh != nil {
-		s.confirm(sh, h, rec.Damage, outcome)
+		s.confirm(sh, h, dealt, outcome)
 	}
 	s.showRewind(h, outcome)
-	s.noteHit(rec)
-	s.records = append(s.records, *rec)
+	s.settled(rec, outcome, damage, dealt, kill)
 }
 
 // hurt takes h's damage from its victim, which must be connected, and

@@ -1,14 +1,16 @@
-package server
+package server_test
 
 import (
+	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/internal/fixture"
 	"github.com/lagkit/lagkit/world"
 )
 
-// benchTick times whole server ticks of a TickLoad of players clients at
+// benchTick times whole server ticks of a fixture.TickLoad of players clients at
 // rate Hz on metro: input, simulation, history and every client's
 // snapshot. It reports the 99th percentile of the ticks timed beside the
 // mean.
@@ -17,7 +19,7 @@ func benchTick(b *testing.B, players, rate int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	l, err := NewTickLoad(m, players, rate)
+	l, err := fixture.NewTickLoad(m, players, rate)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -45,3 +47,36 @@ func BenchmarkServerTick64(b *testing.B) { benchTick(b, 64, 64) }
 // 128 Hz, the load whose 99th percentile must stay within 2.34 ms (the
 // frame Valorant's servers run 10 players in at 128 Hz).
 func BenchmarkServerTick128(b *testing.B) { benchTick(b, 128, 128) }
+
+// TestTickAllocatesNothing: once its buffers have grown, a tick of 16
+// players moving and acknowledging allocates nothing, the scoreboard
+// each second included.
+func TestTickAllocatesNothing(t *testing.T) {
+	m, err := world.Load("metro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := fixture.NewTickLoad(m, 16, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 * 64 {
+		if err := l.Tick(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// testing.AllocsPerRun rounds down, and one allocation a second is
+	// what is sought: count every allocation over eight seconds (eight
+	// scoreboards), allowing the runtime a few of its own.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 8 * 64 {
+		if err := l.Tick(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.Mallocs - before.Mallocs; n >= 4 {
+		t.Fatalf("%d allocations in 512 ticks", n)
+	}
+}

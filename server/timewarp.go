@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/timewarp"
 )
 
 // Time warp ([timewarp]). With Config.TimeWarp set, a command takes
@@ -20,27 +21,15 @@ import (
 // acted. The window is the time a command may be late and still be
 // inserted in the past.
 //
-// Effective tick. Each command gets an effective tick E when it arrives:
-// the tick it would run in without time warp (the next one), less the
-// client's one-way latency in ticks, round(smoothed RTT / 2 / tick),
-// measured by the server from acknowledgements. The server estimates E
-// itself, so a client cannot claim older times by numbering its commands
-// or stamping them. Commands are one tick each (their duration is clamped
-// to the tick), executed in order: E is at least the previous command's
-// E + 1. The one exception is catching up: when the estimate falls behind
-// the previous command's tick (the measured RTT grew, or a burst arrived),
-// a command may share that tick with it (at most two a tick), as many
-// times as the client has credit; credit is earned by ticks the client
-// left without commands and capped at MoveSlack, so, as with the movement
-// budget of the ordinary server, no client moves further than elapsed time
-// plus MoveSlack allows. A command whose E is still ahead waits for its
-// tick. One whose E is the next tick runs as usual. One whose E has
-// passed but lies within the window is inserted at E by a warp at the
-// start of the next tick: every late command that arrived between two
-// ticks shares one warp. One whose E is older than the window is applied
-// at the next tick, as without time warp, and counted
-// (TimeWarpStats.TooOld): the past it needs is gone, and a command is
-// never dropped for being late.
+// Effective tick. When each command takes effect is package timewarp's
+// rule (timewarp.Schedule): at the tick its client issued it, as the
+// server estimates it from the measured latency, within the window, in
+// order, at most timewarp.CmdsPerTick a tick; one whose tick has passed
+// is inserted there by a warp at the start of the next tick (every late
+// command that arrived between two ticks shares one warp), and one older
+// than the window is applied at the next tick and counted too old. The
+// server's side of the seam is warpScheduler (timewarp_schedule.go),
+// the server's scheduler while Config.TimeWarp is set.
 //
 // What is kept. A fixed ring of window + 1 ticks (so its memory does not
 // depend on what clients send) holds for every tick each slot's state
@@ -130,40 +119,35 @@ import (
 // hitscan shots. A client that draws opponents extrapolated to the
 // present (client.Extrapolate) makes up much of the rest under time warp.
 //
+// Hitscan shots only (Config.TimeWarpHitscanOnly; see package
+// timewarp): commands run on arrival, and resolveShots hands each
+// hitscan shot to deferShot, which the next tick's warp inserts at its
+// issue tick (insertShots) and judges as a late command's shot; a
+// re-simulation that steps its shooter keeps it (warpShot.deferred) and
+// does not fire it again at the tick its command ran
+// (warpTick.deferred).
+//
 // Objective modes (ctf, dom) are not supported: a flag picked up or a
 // point captured would have to be re-simulated too, so Config rejects
 // them with time warp.
 
 // MaxTimeWarp bounds Config.TimeWarp.
-const MaxTimeWarp = time.Second
+const MaxTimeWarp = timewarp.Max
 
 // maxWarpCmds is how many commands of one player a tick holds under time
-// warp: one, or two while the player catches up.
-const maxWarpCmds = 2
+// warp.
+const maxWarpCmds = timewarp.CmdsPerTick
 
-// TimeWarpStats count what time warp did.
-type TimeWarpStats struct {
-	// Late counts commands inserted in the past, Warps the re-simulations
-	// they caused, Resimulated the ticks re-run, and MaxDepth the most
-	// ticks one warp re-ran.
-	Late, Warps, Resimulated, MaxDepth int
-	// TooOld counts commands whose effective tick lay beyond the window,
-	// applied at the next tick instead.
-	TooOld int
-	// Rejudged counts pellets and projectile contacts whose outcome a
-	// re-simulation changed.
-	Rejudged int
-	// Tested counts the players re-simulations tested a ray, a segment or
-	// a blast against: their hit registration work, which the cost notes
-	// above bound by O(n x m) per warp.
-	Tested int
-}
+// TimeWarpStats count what time warp did (see timewarp.Stats).
+type TimeWarpStats = timewarp.Stats
 
 // checkTimeWarp validates the time warp settings of a config whose other
 // fields have their defaults.
 func (c *Config) checkTimeWarp() error {
 	tw := c.TimeWarp
 	switch {
+	case tw == 0 && c.TimeWarpHitscanOnly:
+		return fmt.Errorf("server: config: time warp of hitscan shots only needs a time warp window")
 	case tw == 0:
 		return nil
 	case tw < 0 || tw > MaxTimeWarp:
@@ -190,11 +174,10 @@ func (c *Config) checkTimeWarp() error {
 
 // timeWarp is the server's time warp state.
 type timeWarp struct {
-	window int // ticks a command may be late and be inserted
-	slack  int // most catch-up credit, in ticks
-	ring   []*warpTick
-	spare  warpLists // a re-simulated tick's lists, swapped into the ring
-	slots  []warpSlot
+	timewarp.Rules
+	ring  []*warpTick
+	spare warpLists // a re-simulated tick's lists, swapped into the ring
+	slots []warpSlot
 
 	// Re-simulation scratch. work holds a slot's state in the tick being
 	// re-simulated only where cur says so (cur[i] == epoch): for the
@@ -222,10 +205,9 @@ type timeWarp struct {
 	flyNew2 []bool
 	hits    []warpHit
 	// reach bounds the hitboxes of the affected players in the tick
-	// being re-simulated (reachOK: there are some), for pruning.
-	reach   geom.AABB
-	reachOK bool
-	cands   []int // scratch: the players a ray may meet
+	// being re-simulated, for pruning.
+	reach timewarp.Reach
+	cands []int // scratch: the players a ray may meet
 	// exhaustive turns pruning off: every shot and projectile is judged
 	// one by one, as the tests compare.
 	exhaustive bool
@@ -236,6 +218,10 @@ type timeWarp struct {
 	// lastFlight tells whether a live tick's latest record is a flight
 	// (else a pellet), which the damage it deals belongs to.
 	lastFlight bool
+
+	// shotsLate are the hitscan shots of the last tick to insert at
+	// their issue ticks (timewarp.Rules.HitscanOnly).
+	shotsLate []lateShot
 
 	// floor is the newest tick no warp may re-run: the server restarted
 	// the round after it (Server.Restart), and its past is not replayed.
@@ -260,6 +246,10 @@ type warpTick struct {
 	state      []game.PlayerState
 	ncmd       []uint8
 	cmds       []game.UserCmd // maxWarpCmds per slot
+	// deferred marks the commands whose hitscan shot was judged at the
+	// command's issue tick instead (timewarp.Rules.HitscanOnly): a
+	// re-simulation that steps the command again leaves the shot there.
+	deferred []bool
 	warpLists
 }
 
@@ -268,19 +258,29 @@ type warpLists struct {
 	shots   []warpShot
 	pellets []warpPellet
 	flights []warpFlight
-	paths   []flightPath // per flight, for pruning
+	paths   []timewarp.Path // per flight, for pruning
 	hits    []warpHit
 	flying  []projectile // in flight after the tick, in launch order
 }
 
-// warpShot is a shot fired in a tick.
+// warpShot is a shot fired in a tick: the live tick's pending shot,
+// and what became of it.
 type warpShot struct {
-	shooter int
-	cmd     game.UserCmd
-	st      game.PlayerState // the shooter's state after the command
-	eye     geom.Vec3        // the shooter's eye when it fired (see shotEye)
-	void    bool             // the shooter was dead when it was resolved
-	p0, p1  int              // its pellets
+	pendingShot
+	void   bool // the shooter was dead when it was resolved
+	p0, p1 int  // its pellets
+	// deferred: a hitscan shot inserted at its command's issue tick
+	// under timewarp.Rules.HitscanOnly, fired from the shooter's state
+	// when its command ran (later): it stands when the shooter is
+	// stepped again in this tick.
+	deferred bool
+}
+
+// lateShot is a hitscan shot to insert at tick e under
+// timewarp.Rules.HitscanOnly.
+type lateShot struct {
+	pendingShot
+	e uint32
 }
 
 // warpPellet is one pellet of a shot: a hitscan ray and what it hit, or
@@ -311,12 +311,12 @@ type warpHit struct {
 }
 
 func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
-	window := int((cfg.TimeWarp + tickDur - 1) / tickDur)
+	rules := timewarp.NewRules(cfg.TimeWarp, tickDur, cfg.MoveSlack)
+	rules.HitscanOnly = cfg.TimeWarpHitscanOnly
 	n := cfg.MaxClients
 	w := &timeWarp{
-		window:   window,
-		slack:    max(1, int(cfg.MoveSlack/tickDur)),
-		ring:     make([]*warpTick, window+1),
+		Rules:    rules,
+		ring:     make([]*warpTick, rules.Window+1),
 		slots:    make([]warpSlot, n),
 		work:     make([]game.PlayerState, n),
 		cur:      make([]uint32, n),
@@ -334,11 +334,11 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 			owner: make([]*client, n), start: make([]game.PlayerState, n),
 			fixedStart: make([]bool, n), fixedEnd: make([]bool, n),
 			moved: make([]game.PlayerState, n), state: make([]game.PlayerState, n),
-			ncmd: make([]uint8, n), cmds: make([]game.UserCmd, n*maxWarpCmds),
+			ncmd: make([]uint8, n), cmds: make([]game.UserCmd, n*maxWarpCmds), deferred: make([]bool, n*maxWarpCmds),
 		}
 	}
 	for i := range w.slots {
-		w.slots[i].pend = make([]warpCmd, cfg.CmdQueue)
+		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
 	}
 	for i := range w.lateFrom {
 		w.lateFrom[i] = math.MaxUint32

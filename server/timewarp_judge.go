@@ -4,6 +4,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/timewarp"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -142,7 +143,7 @@ func (r *warpRun) flights() {
 		}
 		ray, seg := r.s.segment(&p)
 		flies := r.flight(&p, f, changed)
-		r.out.paths = append(r.out.paths, pathOf(ray, seg, !flies))
+		r.out.paths = append(r.out.paths, timewarp.PathOf(ray, seg, !flies))
 		if flies {
 			w.fly2 = append(w.fly2, p)
 			w.flyNew2 = append(w.flyNew2, changed || f == nil || f.ended)
@@ -339,7 +340,7 @@ func (r *warpRun) shots() {
 			}
 			continue
 		}
-		wp := &s.cfg.Weapons[sh.st.Weapon]
+		wp := &s.cfg.Weapons[sh.state.Weapon]
 		owner.shotsFired += wp.Pellets
 		for pellet := range wp.Pellets {
 			var op *warpPellet
@@ -427,18 +428,15 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 			h, ok = lagcomp.Hit{Victim: op.victim, Part: oh.part, Dist: op.dist, Local: oh.local}, true
 		}
 	} else {
-		ray := s.shotRay(sh.st, sh.cmd, sh.eye, sh.shooter, pellet, wp)
-		reach := wp.Range
-		if wall, hit := s.cfg.Map.Grid.Raycast(ray, reach); hit {
-			reach = wall.Dist
-		}
+		ray := s.pelletRay(&sh.pendingShot, pellet, wp)
+		reach := s.pelletReach(ray, wp)
 		np = warpPellet{ray: ray, reach: reach, victim: -1}
 		if h, ok = r.trace(ray, reach, sh.shooter, nil); ok {
 			np.victim, np.dist = h.Victim, h.Dist
 		}
 		if op == nil {
 			// A late command's shot, judged for the first time.
-			s.showTracer(sh.shooter, sh.st.Weapon, ray, wp, &h, ok)
+			s.showTracer(sh.shooter, sh.state.Weapon, ray, wp, &h, ok)
 		}
 	}
 	np.h0 = len(r.out.hits)
@@ -464,24 +462,28 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 	if op != nil {
 		r.w.stats.Rejudged++
 	}
-	rec := s.shotRecord(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.st.Weapon)
-	rec.Outcome, rec.Warped = wire.OutcomeRegistered, true
-	if ok {
-		rec.Hit, rec.Registered, rec.Victim, rec.Part, rec.Damage, rec.Kill = true, true, h.Victim, h.Part, now[0].damage, now[0].kill
+	// Recorded as the live tick records a pellet (shots.go), tested in
+	// the world of its own tick.
+	rec := s.pelletRecord(r.now, &sh.pendingShot, pellet)
+	rec.Warped = true
+	if !ok {
+		s.emit(&rec)
+		return
 	}
-	s.records = append(s.records, rec)
+	rec.Hit, rec.Victim, rec.Part = true, h.Victim, h.Part
+	s.settled(&rec, wire.OutcomeRegistered, true, now[0].damage, now[0].kill)
 }
 
 // launch fires pellet of shot sh as a projectile, as launch does; op is
 // the recorded launch (nil: none).
 func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet) {
 	s, w := r.s, r.w
-	p := s.projectileFor(sh.shooter, r.rec.owner[sh.shooter], &sh.st, &sh.cmd, pellet, wp, 0)
+	p := s.projectileFor(sh.shooter, r.rec.owner[sh.shooter], &sh.state, &sh.cmd, pellet, wp, 0)
 	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	if len(w.fly) >= MaxProjectiles {
 		if op == nil || op.id != 0 {
-			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.st.Weapon, true)
+			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.state.Weapon, true)
 		}
 		r.out.pellets = append(r.out.pellets, np)
 		return

@@ -5,7 +5,15 @@ package server
 // quotes the claim it checks. The rules of scheduling, the committed
 // facts and bad input are tested in timewarp_test.go.
 
-import "testing"
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/world/worldtest"
+)
 
 // TestTimeWarpIsExact checks what a warp does with a late command:
 //
@@ -87,39 +95,99 @@ func TestTimeWarpCompensatesProjectiles(t *testing.T) {
 	}
 }
 
-// TestTimeWarpCostIsLinear checks the bound lagkit sets on time warp's
-// cost against the JavaScript study's:
-//
-//	"A JavaScript study measured time-warp cost growing as n x m² (n =
-//	time rolled back, m = entities) and saturating at ~45 bots: we must
-//	do far better (linear in n x m or less) and show it."
-//
-// A crowd of m players moving and firing rifles and pistols (BenchmarkTimeWarp's
-// scene) is re-simulated n ticks deep for each player in turn; the players
-// tested against rays, segments and blasts per warp, divided by n x m,
-// stay within a factor 1.5 over m from 10 to 80 and n from 8 to 32 ticks,
-// where n x m² would grow it eightfold. BenchmarkTimeWarp and lagkit
-// experiment timewarp measure the wall time.
-//
-// Reference: [timewarp], cost of re-simulation (docs/references.md).
-func TestTimeWarpCostIsLinear(t *testing.T) {
-	lo, hi := 1e18, 0.0
-	for _, m := range []int{10, 80} {
-		s := warpCrowd(t, m)
-		for _, n := range []int{8, 32} {
-			before := s.TimeWarpStats().Tested
-			for id := range m {
-				if got, err := s.Resimulate(id, n); err != nil || got != n {
-					t.Fatalf("Resimulate(%d, %d) = %d, %v", id, n, got, err)
-				}
+// strafeActors is the hitscan-only scene: S, whose commands arrive late
+// ticks after issue, walks backwards and fires its rifle once, at tick
+// 40, at where V stands then; V runs sideways across S's line of fire
+// all along, so that the shot judged 8 ticks after it was fired misses.
+// P, late too, walks and fires the projectile pistol at V at tick 110.
+func strafeActors(t *testing.T, late uint32) []warpActor {
+	sPos, vPos, pPos := geom.V(-10, 0, 0), geom.V(0, -3, 0), geom.V(-8, -6, 0)
+	run := func(uint32) game.UserCmd { return game.UserCmd{Yaw: game.YawUnits(math.Pi / 2), Forward: 127} }
+	// Where V stands after tick 40: the on-time scene without the shot.
+	probe := newWarpScene(t, warpConfig(), []warpActor{
+		{pos: sPos, script: func(uint32) game.UserCmd { return game.UserCmd{} }},
+		{pos: vPos, yaw: math.Pi / 2, script: run},
+	}, 40, 40)
+	v, _ := probe.s.Client(probe.ids[1])
+	yaw, pitch := aim(sPos, v.State.Pos, 1.0)
+	pYaw, pPitch := aim(pPos, vPos.Add(geom.V(0, 3, 0)), 1.0)
+	return []warpActor{
+		{pos: sPos, late: late, script: func(n uint32) game.UserCmd { // S, team 0
+			c := game.UserCmd{Yaw: yaw, Pitch: pitch, Forward: -40}
+			if n == 40 {
+				c.Buttons = game.BtnFire
 			}
-			perWarp := float64(s.TimeWarpStats().Tested-before) / float64(m)
-			ratio := perWarp / float64(n*m)
-			t.Logf("m=%d n=%d: %.0f players tested per warp, %.2f per n x m", m, n, perWarp, ratio)
-			lo, hi = min(lo, ratio), max(hi, ratio)
+			return c
+		}},
+		{pos: vPos, yaw: math.Pi / 2, script: run}, // V, team 1
+		{pos: pPos, late: late, script: func(n uint32) game.UserCmd { // P, team 0
+			c := game.UserCmd{Yaw: pYaw, Pitch: pPitch, Weapon: 1, Forward: 30}
+			if n == 110 { // the pistol is drawn by then
+				c.Buttons = game.BtnFire
+			}
+			return c
+		}},
+	}
+}
+
+// TestTimeWarpHitscanOnly checks the study's narrower time warp: only
+// the hitscan raygun's shots were warped, not the projectile pistol nor
+// the players' movement ([timewarp], sections 4.1.2 and 5.2, in
+// lagkit's words). With time warp of hitscan shots only, S's late rifle
+// shot is judged in the world of its issue tick and hits as it did on
+// time (an ordinary server misses V, which ran on), while everything
+// else is as on an ordinary server with the same late commands: every
+// player's position and P's late projectile.
+//
+// Reference: [timewarp], sections 4.1.2 and 5.2 (docs/references.md).
+func TestTimeWarpHitscanOnly(t *testing.T) {
+	const late, last, end = 8, 120, 140
+	onTime := snap(newWarpScene(t, warpConfig(), strafeActors(t, 0), last, end).s)
+	cfg := warpConfig()
+	cfg.TimeWarpHitscanOnly = true
+	sc := newWarpScene(t, cfg, strafeActors(t, late), last, end)
+	shots := snap(sc.s)
+	plainCfg := warpConfig()
+	plainCfg.TimeWarp = 0
+	plain := snap(newWarpScene(t, plainCfg, strafeActors(t, late), last, end).s)
+	fullRun := newWarpScene(t, warpConfig(), strafeActors(t, late), last, end)
+	full := snap(fullRun.s)
+	s, p := 0, 2
+	if onTime.players[s].Hits != 1 || plain.players[s].Hits != 0 || full.players[s].Hits != 1 {
+		t.Fatalf("scene: S's rifle shot hit %d times on time, %d late on an ordinary server, %d late under time warp; want 1, 0, 1",
+			onTime.players[s].Hits, plain.players[s].Hits, full.players[s].Hits)
+	}
+	if st := sc.s.TimeWarpStats(); st.Late != 1 || st.Warps != 1 {
+		t.Errorf("warps %+v: want S's one rifle shot inserted, in one warp", st)
+	}
+	if got := shots.players[s].Hits; got != 1 {
+		t.Errorf("S's late rifle shot hit %d times: it was not judged at its issue tick", got)
+	}
+	if g, want := shots.players[p], plain.players[p]; g.Shots != 1 || g.Hits != want.Hits || g.HitsTaken != want.HitsTaken {
+		t.Errorf("P fired %d projectiles that hit %d times; 1 and %d on an ordinary server", g.Shots, g.Hits, want.Hits)
+	}
+	// Movement is not warped: each tick ran the command that arrived for
+	// it, issued late ticks before; under time warp it holds the command
+	// issued at it.
+	for _, run := range []struct {
+		name string
+		sc   *warpScene
+		want uint32
+	}{{"hitscan only", sc, 115 - late}, {"time warp", fullRun, 115}} {
+		e, ok := run.sc.s.warp.entry(115)
+		if !ok || e.ncmd[s] != 1 || e.cmds[s*maxWarpCmds].Tick != run.want {
+			t.Errorf("%s: tick 115 holds %d commands of S, the first issued at %d; want one, issued at %d", run.name, e.ncmd[s], e.cmds[s*maxWarpCmds].Tick, run.want)
 		}
 	}
-	if lo <= 0 || hi > 1.5*lo {
-		t.Fatalf("players tested per warp over n x m ranges from %.2f to %.2f: not linear in n x m", lo, hi)
+}
+
+// TestTimeWarpHitscanOnlyNeedsTimeWarp: hitscan-only time warp without a
+// window is refused.
+func TestTimeWarpHitscanOnlyNeedsTimeWarp(t *testing.T) {
+	cfg := warpConfig()
+	cfg.TimeWarp, cfg.TimeWarpHitscanOnly = 0, true
+	cfg.Map = worldtest.Open(t)
+	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "needs a time warp window") {
+		t.Fatalf("New: %v, want an error about the missing window", err)
 	}
 }

@@ -1,10 +1,9 @@
 package server
 
 import (
-	"math"
-
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/timewarp"
 )
 
 // Time warp's pruning: what of a re-simulated tick can be seen to stand
@@ -31,35 +30,10 @@ import (
 // TestTimeWarpPruningIsExact compares warps with timeWarp.exhaustive
 // set, which judges every shot and projectile one by one.
 
-// reachMargin widens the box around the affected players' hitboxes,
-// against rounding.
-const reachMargin = 0.01
-
-// flightPath is what pruning needs of a recorded flight: the box around
-// the segment a projectile flew without contact, or full: the flight
-// ended (a contact, its range, its owner gone) and is looked at in full.
-type flightPath struct {
-	lo, hi geom.Vec3
-	full   bool
-}
-
-// pathOf returns the path of a flight along ray, seg long; full: it
-// ended.
-func pathOf(ray geom.Ray, seg float64, full bool) flightPath {
-	if full {
-		return flightPath{full: true}
-	}
-	a, b := ray.Origin, ray.Origin.AddScaled(ray.Dir, seg)
-	return flightPath{
-		lo: geom.Vec3{X: min(a.X, b.X), Y: min(a.Y, b.Y), Z: min(a.Z, b.Z)},
-		hi: geom.Vec3{X: max(a.X, b.X), Y: max(a.Y, b.Y), Z: max(a.Z, b.Z)},
-	}
-}
-
 // reachAll sets the box around the affected players' hitboxes for the
 // tick being re-simulated.
 func (r *warpRun) reachAll() {
-	r.w.reachOK = false
+	r.w.reach.Clear()
 	for _, i := range r.w.aList {
 		r.reachAdd(i)
 	}
@@ -69,42 +43,18 @@ func (r *warpRun) reachAll() {
 // lagcomp.TracePlayer tests first, and the torso the splash is measured
 // to.
 func (r *warpRun) reachAdd(i int) {
-	w := r.w
 	if r.rec.owner[i] == nil {
 		return // neither traced nor hurt
 	}
 	p := r.s.cfg.Movement
-	m := p.Radius + p.Height/2 + reachMargin
-	c := r.state(i).Pos.Add(geom.Vec3{Z: p.Height / 2})
-	b := geom.AABB{Min: c.Sub(geom.Vec3{X: m, Y: m, Z: m}), Max: c.Add(geom.Vec3{X: m, Y: m, Z: m})}
-	if w.reachOK {
-		b.Min = geom.Vec3{X: min(b.Min.X, w.reach.Min.X), Y: min(b.Min.Y, w.reach.Min.Y), Z: min(b.Min.Z, w.reach.Min.Z)}
-		b.Max = geom.Vec3{X: max(b.Max.X, w.reach.Max.X), Y: max(b.Max.Y, w.reach.Max.Y), Z: max(b.Max.Z, w.reach.Max.Z)}
-	}
-	w.reach, w.reachOK = b, true
+	r.w.reach.Add(r.state(i).Pos.Add(geom.Vec3{Z: p.Height / 2}), p.Radius+p.Height/2)
 }
 
 // nearA reports whether ray, up to maxDist, may meet an affected player:
 // if not, tracing it against them finds nothing. A ray that is not
 // finite is always near.
 func (r *warpRun) nearA(ray geom.Ray, maxDist float64) bool {
-	w := r.w
-	if w.exhaustive {
-		return true
-	}
-	if !w.reachOK {
-		return false
-	}
-	return w.meetsReach(pathOf(ray, maxDist, false))
-}
-
-// meetsReach reports whether path's box meets the affected players'
-// (reachOK set). A box that is not finite always does.
-func (w *timeWarp) meetsReach(p flightPath) bool {
-	lo, hi := w.reach.Min, w.reach.Max
-	return !(p.hi.X < lo.X || p.lo.X > hi.X ||
-		p.hi.Y < lo.Y || p.lo.Y > hi.Y ||
-		p.hi.Z < lo.Z || p.lo.Z > hi.Z)
+	return r.w.exhaustive || r.w.reach.MeetsRay(ray, maxDist)
 }
 
 // near returns the slots, ascending, whose hitboxes ray may meet within
@@ -113,15 +63,12 @@ func (w *timeWarp) meetsReach(p flightPath) bool {
 // nil, everyone, when pruning is off or the ray is not finite.
 func (r *warpRun) near(ray geom.Ray, maxDist float64) []int {
 	w := r.w
-	d, o := ray.Dir, ray.Origin
-	dd := d.Dot(d)
-	if w.exhaustive || !(dd > 0) || !o.IsFinite() || !d.IsFinite() || math.IsNaN(maxDist) {
+	if w.exhaustive || !timewarp.Finite(ray, maxDist) {
 		return nil
 	}
 	p := r.s.cfg.Movement
 	lift := p.Height / 2
-	rad := p.Radius + p.Height/2 + reachMargin
-	rr := rad * rad
+	rad := p.Radius + p.Height/2
 	ids := w.cands[:0]
 	for i, owner := range r.rec.owner {
 		if owner == nil {
@@ -129,9 +76,7 @@ func (r *warpRun) near(ray geom.Ray, maxDist float64) []int {
 		}
 		c := r.state(i).Pos
 		c.Z += lift
-		v := c.Sub(o)
-		t := min(max(v.Dot(d)/dd, 0), maxDist)
-		if !(v.Sub(d.Scale(t)).Len2() > rr) {
+		if timewarp.Near(ray, maxDist, c, rad) {
 			ids = append(ids, i)
 		}
 	}
@@ -142,20 +87,7 @@ func (r *warpRun) near(ray geom.Ray, maxDist float64) []int {
 // blastNearA reports whether a blast of radius at centre may reach an
 // affected player's torso.
 func (r *warpRun) blastNearA(centre geom.Vec3, radius float64) bool {
-	w := r.w
-	if w.exhaustive {
-		return true
-	}
-	if !w.reachOK {
-		return false
-	}
-	lo, hi := w.reach.Min, w.reach.Max
-	d := geom.Vec3{
-		X: max(lo.X-centre.X, 0, centre.X-hi.X),
-		Y: max(lo.Y-centre.Y, 0, centre.Y-hi.Y),
-		Z: max(lo.Z-centre.Z, 0, centre.Z-hi.Z),
-	}
-	return !(d.Len() >= radius) // NaN: near
+	return r.w.exhaustive || r.w.reach.BlastNear(centre, radius)
 }
 
 // hitsA reports whether any of hits is on an affected player.
@@ -185,7 +117,7 @@ func (r *warpRun) cleanFlights() bool {
 	tested, full := 0, false
 	for k := range paths {
 		pa := &paths[k]
-		if !pa.full && (!w.reachOK || !w.meetsReach(*pa)) {
+		if !pa.Full && !w.reach.Meets(*pa) {
 			tested += len(w.aList)
 			continue
 		}
@@ -199,7 +131,7 @@ func (r *warpRun) cleanFlights() bool {
 	w.stats.Tested += tested
 	if full {
 		for k := range flights {
-			if paths[k].full {
+			if paths[k].Full {
 				r.redeal(r.orig.hits[flights[k].h0:flights[k].h1])
 			}
 		}
@@ -281,7 +213,7 @@ func (r *warpRun) cleanShots() bool {
 		if sh.void {
 			continue
 		}
-		wp := &s.cfg.Weapons[sh.st.Weapon]
+		wp := &s.cfg.Weapons[sh.state.Weapon]
 		if sh.p1-sh.p0 != wp.Pellets {
 			return false
 		}
@@ -312,7 +244,7 @@ func (r *warpRun) cleanShots() bool {
 	w.stats.Tested += tested
 	for k := range r.orig.shots {
 		sh := &r.orig.shots[k]
-		if sh.void || s.cfg.Weapons[sh.st.Weapon].Kind == game.Projectile {
+		if sh.void || s.cfg.Weapons[sh.state.Weapon].Kind == game.Projectile {
 			continue
 		}
 		for i := sh.p0; i < sh.p1; i++ {

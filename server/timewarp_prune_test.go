@@ -20,8 +20,8 @@ import (
 // walking, turning towards a random enemy, switching weapons and firing
 // at random; about half of them send their commands 1 to 16 ticks late,
 // so that most ticks start a warp. exhaustive turns time warp's pruning
-// off.
-func runLateScene(t *testing.T, seed uint64, exhaustive bool) (equivRun, TimeWarpStats) {
+// off; hitscanOnly warps hitscan shots alone.
+func runLateScene(t *testing.T, seed uint64, exhaustive, hitscanOnly bool) (equivRun, TimeWarpStats) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
 	n := 4 + rng.IntN(7)
@@ -34,6 +34,8 @@ func runLateScene(t *testing.T, seed uint64, exhaustive bool) (equivRun, TimeWar
 		Policy: lagcomp.Config{Name: "none"}, Mode: mode.Config{Mode: kind},
 		Weapons: game.DefaultWeapons(),
 		Limits:  Limits{AckTimeout: time.Minute},
+
+		TimeWarpHitscanOnly: hitscanOnly,
 	}
 	s, err := New(cfg)
 	if err != nil {
@@ -90,8 +92,8 @@ func TestTimeWarpPruningIsExact(t *testing.T) {
 	var total TimeWarpStats
 	weapons, kills := map[uint8]bool{}, 0
 	for seed := uint64(1); seed <= uint64(seeds); seed++ {
-		full, fullStats := runLateScene(t, seed, true)
-		pruned, prunedStats := runLateScene(t, seed, false)
+		full, fullStats := runLateScene(t, seed, true, false)
+		pruned, prunedStats := runLateScene(t, seed, false, false)
 		for w := range full.weapons {
 			weapons[w] = true
 		}
@@ -109,6 +111,36 @@ func TestTimeWarpPruningIsExact(t *testing.T) {
 	}
 }
 
+// TestTimeWarpHitscanOnlyPruningIsExact: with time warp of hitscan
+// shots only, late players' shots inserted at their issue ticks and
+// kills, pruning changes nothing either: the same state
+// digest, shot records, logged events, datagrams and counters as warps
+// that judge every shot one by one.
+func TestTimeWarpHitscanOnlyPruningIsExact(t *testing.T) {
+	seeds := 6
+	if testing.Short() {
+		seeds = 2
+	}
+	var total TimeWarpStats
+	kills := 0
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		full, fullStats := runLateScene(t, seed, true, true)
+		pruned, prunedStats := runLateScene(t, seed, false, true)
+		kills += full.kills
+		total.Late += fullStats.Late
+		total.Warps += fullStats.Warps
+		total.Rejudged += fullStats.Rejudged
+		if fullStats != prunedStats {
+			t.Errorf("seed %d: time warp counters %+v, pruned %+v", seed, fullStats, prunedStats)
+		}
+		sameRuns(t, fmt.Sprintf("seed %d", seed), "full", "pruned", full, pruned)
+	}
+	t.Logf("%d shots inserted, %d warps, %d outcomes re-judged, %d kills", total.Late, total.Warps, total.Rejudged, kills)
+	if kills == 0 || total.Late == 0 || total.Warps == 0 {
+		t.Fatalf("the scenes made %d kills and inserted %d shots in %d warps: want kills and inserted shots", kills, total.Late, total.Warps)
+	}
+}
+
 // TestTimeWarpReachIsConservative: the box around the affected players
 // prunes only what cannot meet them: random rays and segments it says
 // stay clear of it miss every affected player's hitboxes, and random
@@ -116,7 +148,13 @@ func TestTimeWarpPruningIsExact(t *testing.T) {
 // misses every player warpRun.near leaves out.
 func TestTimeWarpReachIsConservative(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	s := warpCrowd(t, 6)
+	actors := make([]warpActor, 6)
+	for i := range actors {
+		actors[i] = warpActor{pos: geom.V(float64(i)*2-5, 0, 0), script: func(uint32) game.UserCmd { return game.UserCmd{} }}
+	}
+	cfg := warpConfig()
+	cfg.MaxClients = len(actors)
+	s := newWarpScene(t, cfg, actors, 1, 2).s
 	w := s.warp
 	e, _ := w.entry(s.tick)
 	r := &warpRun{s: s, w: w, t: s.tick, rec: e}
@@ -174,45 +212,5 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 	}
 	if pruned < 100 || blasts < 100 || far < 1000 {
 		t.Fatalf("%d rays, %d blasts and %d players passed by pruned of 2000: the test shows little", pruned, blasts, far)
-	}
-}
-
-// TestTimeWarpPruningIsExactInACrowd: in BenchmarkTimeWarpTurned's
-// crowd, warps whose late player turns its aim over the window give the
-// same state digest, shot records, datagrams and counters with pruning
-// as without.
-func TestTimeWarpPruningIsExactInACrowd(t *testing.T) {
-	const n, ticks = 30, 19
-	var runs [2]equivRun
-	var stats [2]TimeWarpStats
-	for k, exhaustive := range []bool{true, false} {
-		s := warpCrowd(t, n)
-		s.warp.exhaustive = exhaustive
-		for id := range 2 * n {
-			id %= n
-			for tick := s.tick + 1 - ticks; tick <= s.tick; tick++ {
-				e, _ := s.warp.entry(tick)
-				for c := range int(e.ncmd[id]) {
-					e.cmds[id*maxWarpCmds+c].Yaw ^= 0x2000
-				}
-			}
-			if _, err := s.Resimulate(id, ticks); err != nil {
-				t.Fatal(err)
-			}
-			for _, d := range s.Outbox() {
-				runs[k].out = append(runs[k].out, append([]byte{byte(d.To)}, d.Data...))
-			}
-			runs[k].records = append(runs[k].records, s.ShotRecords()...)
-		}
-		runs[k].hash, stats[k] = s.StateHash(), s.TimeWarpStats()
-	}
-	full, pruned := runs[0], runs[1]
-	t.Logf("%+v; %d records", stats[0], len(full.records))
-	if stats[0] != stats[1] {
-		t.Errorf("time warp counters %+v, pruned %+v", stats[0], stats[1])
-	}
-	sameRuns(t, "crowd", "full", "pruned", full, pruned)
-	if stats[0].Rejudged == 0 || len(full.records) == 0 {
-		t.Fatalf("the turned warps re-judged nothing: the test shows nothing")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/timewarp"
 )
 
 // Time warp's re-simulation: re-running the ticks from a late command's
@@ -74,7 +75,7 @@ func (r *warpRecorder) shot(ps *pendingShot, void bool) {
 	}
 	e := r.tick()
 	n := len(e.pellets)
-	e.shots = append(e.shots, warpShot{shooter: ps.shooter, cmd: ps.cmd, st: ps.state, eye: ps.eye, void: void, p0: n, p1: n})
+	e.shots = append(e.shots, warpShot{pendingShot: *ps, void: void, p0: n, p1: n})
 }
 
 // hitscan records a hitscan pellet of weapon w: its ray, its reach and
@@ -83,11 +84,7 @@ func (r *warpRecorder) hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, fou
 	if r == nil {
 		return
 	}
-	reach := w.Range
-	if wall, hit := r.s.cfg.Map.Grid.Raycast(ray, reach); hit {
-		reach = wall.Dist
-	}
-	p := warpPellet{ray: ray, reach: reach, victim: -1}
+	p := warpPellet{ray: ray, reach: r.s.pelletReach(ray, w), victim: -1}
 	if found {
 		p.victim, p.dist = h.Victim, h.Dist
 	}
@@ -161,11 +158,11 @@ func (s *Server) warpRecord() {
 	for k := range e.flights {
 		f := &e.flights[k]
 		if k >= len(prev.flying) || prev.flying[k].id != f.id || f.ended {
-			e.paths = append(e.paths, flightPath{full: true})
+			e.paths = append(e.paths, timewarp.Path{Full: true})
 			continue
 		}
 		ray, seg := s.segment(&prev.flying[k])
-		e.paths = append(e.paths, pathOf(ray, seg, false))
+		e.paths = append(e.paths, timewarp.PathOf(ray, seg, false))
 	}
 }
 
@@ -197,7 +194,7 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 	case ticks < 0:
 		return 0, fmt.Errorf("server: resimulate: %d ticks", ticks)
 	}
-	ticks = min(ticks, w.window, int(s.tick-w.floor))
+	ticks = min(ticks, w.Window, int(s.tick-w.floor))
 	from := s.tick + 1 - uint32(ticks)
 	if e, ok := w.entry(from); ticks == 0 || !ok || e.owner[id] != s.clients[id] {
 		return 0, nil
@@ -398,27 +395,60 @@ func (r *warpRun) move() {
 			var fired bool
 			before := st
 			st, fired = s.act(st, cmd)
-			if !fired {
-				continue
+			if !fired || e.deferred[i*maxWarpCmds+k] {
+				continue // a deferred shot stays at its issue tick
 			}
 			if r.keep.shots {
 				r.keep.shots = false
 				r.out.shots = append(r.out.shots[:0], r.orig.shots[:kept]...)
 			}
-			r.out.shots = append(r.out.shots, warpShot{shooter: i, cmd: cmd, st: st, eye: s.shotEye(before, st, cmd)})
+			r.out.shots = append(r.out.shots, warpShot{pendingShot: pendingShot{shooter: i, cmd: cmd, state: st, eye: s.shotEye(before, st, cmd)}})
 		}
 		w.work[i] = st
 		e.moved[i] = st
-		if r.keep.shots && kept < next {
+		if r.keep.shots && kept < next && !allDeferred(r.orig.shots[kept:next]) {
 			// Recorded shots no longer fired.
 			r.keep.shots = false
 			r.out.shots = append(r.out.shots[:0], r.orig.shots[:kept]...)
+		}
+		if !r.keep.shots {
+			r.keepDeferred(r.orig.shots[kept:next])
 		}
 	}
 	if !r.keep.shots {
 		r.out.shots = append(r.out.shots, r.orig.shots[next:]...)
 	}
 	r.reachAll()
+}
+
+// allDeferred reports whether every shot of shots was deferred to its
+// tick (none is fired by the tick's commands).
+func allDeferred(shots []warpShot) bool {
+	for i := range shots {
+		if !shots[i].deferred {
+			return false
+		}
+	}
+	return true
+}
+
+// keepDeferred adds the deferred shots among a stepped player's recorded
+// shots to the tick's new list, after the shots its commands fired
+// again, keeping the player's shots in command order.
+func (r *warpRun) keepDeferred(recorded []warpShot) {
+	for i := range recorded {
+		if !recorded[i].deferred {
+			continue
+		}
+		sh := recorded[i]
+		k := len(r.out.shots)
+		r.out.shots = append(r.out.shots, sh)
+		for k > 0 && before(&sh, &r.out.shots[k-1]) {
+			r.out.shots[k] = r.out.shots[k-1]
+			k--
+		}
+		r.out.shots[k] = sh
+	}
 }
 
 // finish ends a re-simulated tick: the server's own changes to the

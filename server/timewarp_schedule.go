@@ -2,15 +2,18 @@ package server
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/timewarp"
 )
 
 // Time warp's scheduling: when a command runs. Each command gets its
-// effective tick on arrival (warpCommand); due ones run with the tick
-// (warpExecute), late ones are inserted into the ring's past and start a
-// re-simulation (warpLate). See timewarp.go for the rules.
+// effective tick on arrival from its client's timewarp.Schedule
+// (warpCommand); due ones run with the tick (warpExecute), late ones are
+// inserted into the ring's past and start a re-simulation (warpLate).
+// See package timewarp for the rules.
 
 // warpScheduler runs commands under time warp: the server's scheduler
 // when Config.TimeWarp is set.
@@ -24,23 +27,12 @@ func (w warpScheduler) end()                                                 { w
 
 // warpSlot is one slot's command schedule.
 type warpSlot struct {
-	owner   *client
-	pend    []warpCmd // ring of commands waiting for their tick
-	head, n int
-	base    uint32 // the tick the client joined after
-	lastE   uint32 // the effective tick of the newest command
-	lastN   int    // commands scheduled at lastE
-	credit  int
+	owner *client
+	timewarp.Schedule
 
 	// The newest death announced in the slot, and whose.
 	died      *client
 	deathTick uint32
-}
-
-// warpCmd is a command waiting for its effective tick.
-type warpCmd struct {
-	cmd game.UserCmd
-	e   uint32
 }
 
 // slot returns c's schedule, starting it afresh when c is new in the slot.
@@ -56,61 +48,31 @@ func (w *timeWarp) slot(s *Server, c *client) *warpSlot {
 			}
 			base--
 		}
-		*sl = warpSlot{owner: c, pend: sl.pend, base: base, lastE: base, credit: w.slack, died: sl.died, deathTick: sl.deathTick}
+		sl.owner = c
+		sl.Start(base, w.Slack)
 	}
 	return sl
 }
 
 // warpCommand schedules a command received from c under time warp (see
-// the effective tick above).
+// package timewarp for its effective tick).
 func (s *Server) warpCommand(c *client, cmd game.UserCmd) {
 	w := s.warp
 	sl := w.slot(s, c)
-	if sl.n == len(sl.pend) {
+	if sl.Full() {
 		c.cmdsDropped++
 		s.stats.CmdsDropped.QueueFull++
 		return // flooding: the queue is full
 	}
 	c.lastRecv = cmd.Tick
 	cmd.Duration = min(max(cmd.Duration, 0), s.tickDur)
-	next := s.tick + 1
-	lead := uint32((c.rtt.Smoothed()/2 + s.tickDur/2) / s.tickDur)
-	e := next - min(lead, next)
-	// The oldest tick a command can be inserted at: the ring must hold
-	// the state before it, the player must have been there, and the
-	// round must not have restarted since.
-	low := max(next-min(uint32(w.window), next), sl.base+1, w.floor+1)
-	if e < low {
-		e = next
+	var lead uint32 // hitscan only: every command runs when it arrives
+	if !w.HitscanOnly {
+		lead = timewarp.Lead(c.rtt.Smoothed(), s.tickDur)
+	}
+	if _, tooOld := sl.Add(cmd, s.tick+1, lead, w.floor, w.Rules); tooOld {
 		w.stats.TooOld++
 	}
-	switch {
-	case e > sl.lastE:
-		sl.credit = min(sl.credit+int(e-sl.lastE-1), w.slack)
-		sl.lastN = 0
-	case sl.credit > 0 && sl.lastN < maxWarpCmds:
-		e = sl.lastE
-		sl.credit--
-	default:
-		e = sl.lastE + 1
-		sl.lastN = 0
-	}
-	sl.lastE = e
-	sl.lastN++
-	sl.pend[(sl.head+sl.n)%len(sl.pend)] = warpCmd{cmd: cmd, e: e}
-	sl.n++
-}
-
-// pop returns the slot's next command if its effective tick is at or
-// before t.
-func (sl *warpSlot) pop(t uint32) (warpCmd, bool) {
-	if sl.n == 0 || sl.pend[sl.head].e > t {
-		return warpCmd{}, false
-	}
-	wc := sl.pend[sl.head]
-	sl.head = (sl.head + 1) % len(sl.pend)
-	sl.n--
-	return wc, true
 }
 
 // warpExecute runs c's commands due at the current tick and records them.
@@ -122,13 +84,14 @@ func (s *Server) warpExecute(c *client) {
 	}
 	e, _ := w.entry(s.tick)
 	for e.ncmd[c.id] < maxWarpCmds {
-		wc, ok := sl.pop(s.tick)
+		wc, ok := sl.Pop(s.tick)
 		if !ok {
 			return
 		}
-		cmd := wc.cmd
+		cmd := wc.Cmd
 		noteExecuted(c, &cmd)
 		e.cmds[c.id*maxWarpCmds+int(e.ncmd[c.id])] = cmd
+		e.deferred[c.id*maxWarpCmds+int(e.ncmd[c.id])] = false
 		e.ncmd[c.id]++
 		s.run(c, cmd)
 	}
@@ -146,30 +109,93 @@ func (s *Server) warpLate() {
 			continue
 		}
 		sl := &w.slots[c.id]
-		for sl.n > 0 && sl.pend[sl.head].e <= s.tick {
-			wc := &sl.pend[sl.head]
-			e, ok := w.entry(wc.e)
-			if !ok || e.owner[c.id] != c || e.ncmd[c.id] == maxWarpCmds || wc.e <= w.floor {
+		for {
+			wc, due := sl.Due(s.tick)
+			if !due {
+				break
+			}
+			e, ok := w.entry(wc.Tick)
+			if !ok || e.owner[c.id] != c || e.ncmd[c.id] == maxWarpCmds || wc.Tick <= w.floor {
 				// Scheduling keeps effective ticks within the window,
 				// after the join and the last restart and two a tick at
 				// most, so this happens only when the round restarted
 				// after the command arrived; applying the command at the
 				// next tick is the safe answer.
-				wc.e = s.tick + 1
+				sl.Postpone(s.tick + 1)
 				w.stats.TooOld++
 				break
 			}
-			sl.pop(s.tick)
-			noteExecuted(c, &wc.cmd)
-			e.cmds[c.id*maxWarpCmds+int(e.ncmd[c.id])] = wc.cmd
+			sl.Pop(s.tick)
+			noteExecuted(c, &wc.Cmd)
+			e.cmds[c.id*maxWarpCmds+int(e.ncmd[c.id])] = wc.Cmd
+			e.deferred[c.id*maxWarpCmds+int(e.ncmd[c.id])] = false
 			e.ncmd[c.id]++
-			w.lateFrom[c.id] = min(w.lateFrom[c.id], wc.e)
-			from = min(from, wc.e)
+			w.lateFrom[c.id] = min(w.lateFrom[c.id], wc.Tick)
+			from = min(from, wc.Tick)
 			w.stats.Late++
 		}
 	}
+	from = min(from, s.insertShots())
 	if from <= s.tick {
 		s.resimulate(from)
 	}
 	w.prepare(s)
+}
+
+// deferShot takes hitscan shot ps of c, fired in the tick being run, to
+// be judged at its command's issue tick under timewarp.Rules.HitscanOnly,
+// and reports whether it did: not when time warp warps whole commands,
+// the weapon fires projectiles, or the issue tick is this tick or too old
+// (the shot is then judged now, as on an ordinary server).
+func (s *Server) deferShot(c *client, ps *pendingShot) bool {
+	w := s.warp
+	if w == nil || !w.HitscanOnly || s.cfg.Weapons[ps.state.Weapon].Kind == game.Projectile {
+		return false
+	}
+	sl := &w.slots[c.id]
+	if sl.owner != c {
+		return false
+	}
+	e, tooOld := sl.Estimate(s.tick, timewarp.Lead(c.rtt.Smoothed(), s.tickDur), w.floor, w.Rules)
+	if tooOld || e >= s.tick {
+		return false
+	}
+	rec, _ := w.entry(s.tick)
+	for k := range int(rec.ncmd[c.id]) {
+		if rec.cmds[c.id*maxWarpCmds+k].Tick == ps.cmd.Tick {
+			rec.deferred[c.id*maxWarpCmds+k] = true
+		}
+	}
+	if ps.cmd.HasPress {
+		c.pressShots++
+	}
+	w.shotsLate = append(w.shotsLate, lateShot{pendingShot: *ps, e: e})
+	return true
+}
+
+// insertShots inserts the hitscan shots deferred in the last tick at
+// their issue ticks, in firing order, and returns the oldest of those
+// ticks (MaxUint32: none). A shot whose shooter left, or whose tick the
+// round restarted after, is void, as a shot of a player who left is.
+func (s *Server) insertShots() uint32 {
+	w := s.warp
+	from := uint32(math.MaxUint32)
+	for i := range w.shotsLate {
+		ls := &w.shotsLate[i]
+		c := s.clients[ls.shooter]
+		e, ok := w.entry(ls.e)
+		if c == nil || !ok || e.owner[c.id] != c || ls.e <= w.floor {
+			continue
+		}
+		sh := warpShot{pendingShot: ls.pendingShot, deferred: true}
+		k := len(e.shots)
+		for k > 0 && before(&sh, &e.shots[k-1]) {
+			k--
+		}
+		e.shots = slices.Insert(e.shots, k, sh)
+		from = min(from, ls.e)
+		w.stats.Late++
+	}
+	w.shotsLate = w.shotsLate[:0]
+	return from
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,12 +46,19 @@ type warpScene struct {
 	ids []int
 }
 
+// warpExhaustive, set, makes newWarpScene's server judge every shot and
+// projectile one by one (timeWarp.exhaustive).
+var warpExhaustive bool
+
 func newWarpScene(t *testing.T, cfg Config, actors []warpActor, last, end uint32) *warpScene {
 	t.Helper()
 	cfg.Map = worldtest.Open(t)
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s.warp != nil {
+		s.warp.exhaustive = warpExhaustive
 	}
 	sc := &warpScene{t: t, s: s}
 	for i, a := range actors {
@@ -276,7 +284,7 @@ func TestStaleCommandFlood(t *testing.T) {
 	id := join(t, s, 0, 1)
 	start, _ := s.Client(id)
 	s.clients[id].rtt.Add(10 * time.Second) // far beyond the window
-	ring, pend := len(s.warp.ring), len(s.warp.slots[id].pend)
+	ring, pend := len(s.warp.ring), s.warp.slots[id].Size()
 	next := uint32(1)
 	const ticks = 640
 	for range ticks {
@@ -299,7 +307,7 @@ func TestStaleCommandFlood(t *testing.T) {
 	if d := end.State.Pos.Sub(start.State.Pos).Len(); d > limit {
 		t.Fatalf("moved %.2f m in %v, limit %.2f m", d, s.Time(), limit)
 	}
-	if len(s.warp.ring) != ring || len(s.warp.slots[id].pend) != pend || cap(s.warp.ring[0].shots) > 8 {
+	if len(s.warp.ring) != ring || s.warp.slots[id].Size() != pend || cap(s.warp.ring[0].shots) > 8 {
 		t.Fatal("time warp storage grew")
 	}
 }
@@ -323,7 +331,7 @@ func TestEffectiveTick(t *testing.T) {
 	s.clients[id].rtt.Add(100 * time.Millisecond)
 	sendCmds(t, s, s.NextTick()-time.Microsecond, 1, []game.UserCmd{{Tick: 1, Duration: s.TickDuration()}})
 	sl := &s.warp.slots[id]
-	if got, want := sl.pend[sl.head].e, s.Tick()+1-3; got != want {
+	if got, want := sl.At(0).Tick, s.Tick()+1-3; got != want {
 		t.Fatalf("effective tick %d, want %d (arrival %d less 3)", got, want, s.Tick()+1)
 	}
 	// A burst of commands arriving together: the first at the estimate,
@@ -335,8 +343,8 @@ func TestEffectiveTick(t *testing.T) {
 	}
 	sendCmds(t, s, s.NextTick()-time.Microsecond, 1, burst)
 	prev, count := uint32(0), map[uint32]int{}
-	for k := range sl.n {
-		e := sl.pend[(sl.head+k)%len(sl.pend)].e
+	for k := range sl.Len() {
+		e := sl.At(k).Tick
 		if e < prev {
 			t.Fatalf("command %d at tick %d before its predecessor's %d", k, e, prev)
 		}
@@ -351,8 +359,8 @@ func TestEffectiveTick(t *testing.T) {
 	// Those ahead wait: after the next tick, only the due ones ran.
 	s.Advance(s.NextTick())
 	info, _ := s.Client(id)
-	if info.LastCmd == 9 || sl.n == 0 {
-		t.Fatalf("commands ahead of their tick ran early: last %d, %d waiting", info.LastCmd, sl.n)
+	if info.LastCmd == 9 || sl.Len() == 0 {
+		t.Fatalf("commands ahead of their tick ran early: last %d, %d waiting", info.LastCmd, sl.Len())
 	}
 }
 
@@ -410,45 +418,72 @@ func TestPlacementStandsThroughWarps(t *testing.T) {
 	}
 }
 
-// TestWarpStopsAtRestart: after Server.Restart no warp re-runs a tick
-// before it: the projectiles the restart dropped stay gone, the counters
-// it zeroed stay zero, and a command issued before it, arriving late,
-// runs at the next tick and is counted too old.
-func TestWarpStopsAtRestart(t *testing.T) {
-	s := warpCrowd(t, 10)
-	if len(s.Projectiles(nil)) == 0 {
-		t.Fatal("scene: no projectile in flight before the restart")
-	}
-	restart := s.Tick()
-	s.Restart()
-	for id := range 10 {
-		if n, err := s.Resimulate(id, 19); err != nil || n != 0 {
-			t.Fatalf("Resimulate(%d, 19) right after the restart re-ran %d ticks (%v), want none", id, n, err)
+// TestDeferredShotStaysWhenItsShooterIsStepped: under time warp of
+// hitscan shots only, a shot inserted at its issue tick stays there, once,
+// when a later warp steps its shooter again: A's rifle shot at T, fired
+// at tick 40 and 8 ticks late, is inserted at 40; B's shot at A, fired at
+// tick 36 and 14 ticks late, is inserted at 36 after it, so the warp
+// re-runs A from 37, through A's shot at 40 and through tick 48, where
+// A's command that fired it ran. A fires once and hits once; so does B;
+// and judging every shot one by one gives the same.
+func TestDeferredShotStaysWhenItsShooterIsStepped(t *testing.T) {
+	a, tg, b := geom.V(-10, 0, 0), geom.V(0, 0, 0), geom.V(0, 10, 0)
+	aYaw, aPitch := aim(a, tg, 1.0)
+	bYaw, bPitch := aim(b, a, 1.0)
+	fireAt := func(yaw uint16, pitch int16, n uint32) func(uint32) game.UserCmd {
+		return func(m uint32) game.UserCmd {
+			c := game.UserCmd{Yaw: yaw, Pitch: pitch}
+			if m == n {
+				c.Buttons = game.BtnFire
+			}
+			return c
 		}
 	}
-	if p := s.Projectiles(nil); len(p) != 0 {
-		t.Fatalf("%d projectiles the restart dropped fly again", len(p))
+	idle := func(uint32) game.UserCmd { return game.UserCmd{} }
+	actors := []warpActor{
+		{pos: a, late: 8, script: fireAt(aYaw, aPitch, 40)},  // A, team 0
+		{pos: tg, script: idle},                              // T, team 1
+		{pos: geom.V(0, 40, 0), script: idle},                // D, team 0
+		{pos: b, late: 14, script: fireAt(bYaw, bPitch, 36)}, // B, team 1
 	}
-	// A command arrives 6 ticks late by its player's measured latency:
-	// issued 5 ticks before the restart.
-	setLatency(s, 0, 6)
-	now := s.NextTick()
-	cmd := game.UserCmd{Tick: restart + 1, Duration: s.TickDuration(), Forward: 127, Buttons: game.BtnFire}
-	before := s.TimeWarpStats()
-	sendCmds(t, s, now-time.Microsecond, Peer(0), []game.UserCmd{cmd})
-	s.Advance(now)
-	if got := s.TimeWarpStats(); got.TooOld != before.TooOld+1 || got.Warps != before.Warps {
-		t.Errorf("a command from before the restart: too old %d, warps %d; want %d, %d", got.TooOld, got.Warps, before.TooOld+1, before.Warps)
-	}
-	for range 3 {
-		s.Advance(s.NextTick())
-	}
-	if n, err := s.Resimulate(1, 19); err != nil || n != 4 {
-		t.Errorf("Resimulate(1, 19) 4 ticks after the restart re-ran %d ticks (%v), want 4", n, err)
-	}
-	for id := range 10 {
-		if c, _ := s.Client(id); id != 0 && (c.Shots != 0 || c.Hits != 0 || c.HitsTaken != 0) {
-			t.Errorf("player %d after the restart: %d shots, %d hits, %d taken; want none", id, c.Shots, c.Hits, c.HitsTaken)
+	var hashes []string
+	for _, exhaustive := range []bool{true, false} {
+		cfg := warpConfig()
+		cfg.TimeWarpHitscanOnly = true
+		warpExhaustive = exhaustive
+		sc := newWarpScene(t, cfg, actors, 60, 80)
+		warpExhaustive = false
+		s := sc.s
+		if st := s.TimeWarpStats(); st.Late != 2 || st.Warps != 2 || st.MaxDepth < 14 {
+			t.Fatalf("warps %+v: want A's and B's shots inserted by two warps, B's 14 deep", st)
 		}
+		ca, _ := s.Client(sc.ids[0])
+		ct, _ := s.Client(sc.ids[1])
+		cb, _ := s.Client(sc.ids[3])
+		if ca.Shots != 1 || ca.Hits != 1 || ca.HitsTaken != 1 || ct.HitsTaken != 1 || cb.Shots != 1 || cb.Hits != 1 {
+			t.Fatalf("A fired %d, hit %d, was hit %d times; T was hit %d times; B fired %d, hit %d: want one each",
+				ca.Shots, ca.Hits, ca.HitsTaken, ct.HitsTaken, cb.Shots, cb.Hits)
+		}
+		hashes = append(hashes, s.StateHash())
+	}
+	if hashes[0] != hashes[1] {
+		t.Errorf("state digest %s judging every shot, %s pruned", hashes[0], hashes[1])
+	}
+}
+
+// TestKeepDeferred: a stepped player's deferred shots join the shots its
+// commands fired again in command order.
+func TestKeepDeferred(t *testing.T) {
+	shot := func(shooter int, tick uint32, deferred bool) warpShot {
+		return warpShot{pendingShot: pendingShot{shooter: shooter, cmd: game.UserCmd{Tick: tick}}, deferred: deferred}
+	}
+	r := &warpRun{out: &warpLists{shots: []warpShot{shot(0, 9, false), shot(1, 3, false), shot(1, 7, false)}}}
+	r.keepDeferred([]warpShot{shot(1, 2, true), shot(1, 4, false), shot(1, 5, true)})
+	var got []uint32
+	for _, sh := range r.out.shots {
+		got = append(got, uint32(sh.shooter)*100+sh.cmd.Tick)
+	}
+	if want := []uint32{9, 102, 103, 105, 107}; !slices.Equal(got, want) {
+		t.Fatalf("shots %v, want %v (shooter x 100 + command)", got, want)
 	}
 }

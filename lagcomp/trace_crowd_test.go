@@ -1,26 +1,28 @@
-package lagcomp
+package lagcomp_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/fixture"
+	"github.com/lagkit/lagkit/lagcomp"
 )
 
 // bruteTrace is Trace without a broad phase: every other player's pose
 // interpolated and its parts tested.
-func bruteTrace(tr *Tracer, r geom.Ray, maxDist float64, t time.Duration, shooter int) (Hit, bool) {
+func bruteTrace(tr *lagcomp.Tracer, r geom.Ray, maxDist float64, t time.Duration, shooter int) (lagcomp.Hit, bool) {
 	if wall, ok := tr.Grid.Raycast(r, maxDist); ok {
 		maxDist = wall.Dist
 	}
-	var best Hit
+	var best lagcomp.Hit
 	found := false
-	for id := range tr.History.maxPlayers {
+	for id := range fixture.CrowdPlayers {
 		st, ok := tr.History.At(id, t)
 		if id == shooter || !ok {
 			continue
 		}
-		if h, ok := TraceParts(r, maxDist, st, tr.Params); ok {
+		if h, ok := lagcomp.TraceParts(r, maxDist, st, tr.Params); ok {
 			h.Victim = id
 			best, found, maxDist = h, true, h.Dist
 		}
