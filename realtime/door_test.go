@@ -339,8 +339,16 @@ func TestForgedDatagramsChangeNothing(t *testing.T) {
 		r.inject(b)
 		time.Sleep(2 * time.Millisecond) // within the session's receive queue
 	}
-	time.Sleep(time.Second)
+	// Wait until the match has read every forged datagram (a busy
+	// machine may take its time), then a little longer for anything
+	// they might have set off.
 	after := stats()
+	for deadline := time.Now().Add(10 * time.Second); after.Forged-before.Forged < len(forged) && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		after = stats()
+	}
+	time.Sleep(500 * time.Millisecond)
+	after = stats()
 	snaps1 := live.Get().Snapshots
 	info, _ := srv.m.Info()
 	cancel()
