@@ -63,11 +63,16 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	if r.err != nil {
 		return r.err
 	}
-	if s.Values < 0 || s.Values > game.MaxValues {
-		return errorf(&r, "values count %d out of range", s.Values)
+	// Copy the baseline's state first: base may be s. The values
+	// (none in lagkit's own game) need the baseline's presence after
+	// the entries have changed s's.
+	var basePresent [MaxEntities / 64]uint64
+	if s.Values != 0 {
+		if s.Values < 0 || s.Values > game.MaxValues {
+			return errorf(&r, "values count %d out of range", s.Values)
+		}
+		basePresent = base.Present
 	}
-	// Copy the baseline's state first: base may be s.
-	basePresent := base.Present
 	s.Self = base.Self
 	s.Present = base.Present
 	settleEntities(s, &base.Entities)

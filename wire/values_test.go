@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/lagkit/lagkit/game"
@@ -144,4 +145,65 @@ func TestValuesErrors(t *testing.T) {
 	if err := DecodeSnapshot(b, &Snapshot{Values: -1}, nil); err == nil {
 		t.Error("Values -1 decoded")
 	}
+}
+
+// randValues gives s's Self and present entities random values, the
+// first n of each, about half of them changed from what they were.
+func randValues(rng *rand.Rand, s *Snapshot, n int) {
+	s.Values = n
+	for k := range n {
+		if rng.IntN(2) == 0 {
+			s.Self.Values[k] = int16(rng.IntN(1<<16) - 1<<15)
+		}
+	}
+	for i := range MaxEntities {
+		if !s.Has(i) {
+			s.EntityValues[i] = game.Values{}
+			continue
+		}
+		for k := range n {
+			if rng.IntN(2) == 0 {
+				s.EntityValues[i][k] += int16(rng.IntN(33) - 16)
+			}
+		}
+	}
+}
+
+// FuzzSnapshotValuesRoundTrip: random snapshots with a game's values,
+// full and delta, under random limits, decode to exactly what the
+// encoder left in s, values included.
+func FuzzSnapshotValuesRoundTrip(f *testing.F) {
+	for seed := range uint64(8) {
+		f.Add(seed, uint16(MaxDatagram))
+		f.Add(seed, uint16(80+seed*100))
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, limit uint16) {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		n := 1 + int(seed%game.MaxValues)
+		base := randSnapshot(rng, 1+rng.Uint32N(1<<31))
+		randValues(rng, base, n)
+		lim := 1 + int(limit)%MaxDatagram
+		if _, err := AppendSnapshot(nil, base, nil, lim); err != nil {
+			return // limit too small for the header and self
+		}
+		s := randNext(rng, base)
+		randValues(rng, s, n)
+		b, err := AppendSnapshot(nil, s, base, lim)
+		if err != nil {
+			return
+		}
+		if len(b) > lim {
+			t.Fatalf("encoded %d bytes, limit %d", len(b), lim)
+		}
+		got := Snapshot{Values: n}
+		if err := DecodeSnapshot(b, &got, baselineOf(base)); err != nil {
+			t.Fatal(err)
+		}
+		if d := diffSnapshot(&got, s); d != "" {
+			t.Fatalf("seed %d limit %d: %s", seed, lim, d)
+		}
+		if got.Self.Values != s.Self.Values || got.EntityValues != s.EntityValues {
+			t.Fatalf("seed %d limit %d: values differ", seed, lim)
+		}
+	})
 }
