@@ -253,6 +253,7 @@ type Client struct {
 	settings    wire.SettingsEvent
 	hasSettings bool
 	board       Scoreboard
+	page        pageInfo // names, placements and server events (page.go)
 	flags       []FlagView
 	points      []PointView
 
@@ -742,7 +743,7 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 	if c.notes != nil {
 		c.notes(seq, kind, data)
 	}
-	if c.show(kind, data) {
+	if c.show(kind, data) || c.pageEvent(kind, data) {
 		return
 	}
 	switch kind {

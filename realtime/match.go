@@ -536,6 +536,7 @@ func (m *Match) advance(now, scheduled time.Duration) {
 		m.met.overruns.Inc()
 	}
 	m.samples.add(d, now-scheduled, d > m.tick, m.srv.Tick())
+	m.srv.SetLoad(d, now-scheduled)
 	m.route(now)
 	m.account()
 }

@@ -142,8 +142,14 @@ func (m *Match) seated(p *peer) {
 		"up_ms", msec.Of(p.rule.up.Latency), "down_ms", msec.Of(p.rule.down.Latency))
 }
 
-// applyRule gives p the emulated links its rule asks for, or none.
+// applyRule gives p the emulated links its rule asks for, or none, and
+// tells the core the latency they add (for the player's net graph).
 func (m *Match) applyRule(p *peer) {
+	defer func() {
+		if p.seat >= 0 {
+			m.srv.SetEmulated(p.seat, p.rule.up.Latency, p.rule.down.Latency)
+		}
+	}()
 	r, ok := ruleFor(m.rules, p.conn.Peer(), p.name, p.seat)
 	if !ok || !r.emulate {
 		// Packets in flight on a link being removed are delivered at

@@ -534,7 +534,7 @@ class Game {
     // The view's size as three.js keeps it: reading the canvas's would
     // force a layout every frame.
     const size = this.view.size;
-    this.labels.draw(pk, this.view.camera, size[0], size[1], (id) => (id === pk.id ? this.name : ''), dead ? st.killer : -1,
+    this.labels.draw(pk, this.view.camera, size[0], size[1], (id) => (id === pk.id ? this.name : hud.names.get(id) ?? ''), dead ? st.killer : -1,
       st.team, (x, y, z) => firstHit(this.boxes, eye, [x, y, z]) >= 1);
     hud.tick(now);
     this.minimap.draw(pk, st);
