@@ -77,6 +77,9 @@ type Config struct {
 	// one: sent in every Connect, after the address token of the
 	// server's Challenge. At most token.MaxSize bytes.
 	Token []byte
+	// Rejoin asks for the seat and team of a session before, on a server
+	// the client lost (wire.Rejoin; zero: none).
+	Rejoin wire.Rejoin
 	// Weapons must equal the server's loadout (default: the rifle alone,
 	// game.Rifle()): firing, ammunition, reloads and weapon switches are
 	// predicted with it.
@@ -428,6 +431,7 @@ func (c *Client) sendConnect(now time.Duration) {
 		Name:         c.cfg.Name,
 		SnapshotRate: uint16(c.cfg.SnapshotRate),
 		InterpDelay:  c.cfg.InterpDelay,
+		Rejoin:       c.cfg.Rejoin,
 	})
 	if err != nil {
 		c.phase, c.reason = Closed, err.Error()

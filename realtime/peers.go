@@ -16,6 +16,7 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -251,7 +252,12 @@ func (m *Match) players() {
 func (m *Match) admit(now time.Duration, p *peer, b []byte) {
 	if !p.bot && !p.counted && m.srv.Proven(now, p.id, b) {
 		m.count(p)
-		m.makeRoom()
+		wanted := -1
+		var c wire.Connect
+		if wire.DecodeConnect(b, &c) == nil && c.Rejoin.Asked {
+			wanted = int(c.Rejoin.Seat)
+		}
+		m.makeRoom(wanted)
 	}
 }
 
@@ -264,13 +270,20 @@ func (m *Match) count(p *peer) {
 }
 
 // makeRoom has a bot give its seat to a person who joined a match at its
-// bot-filled size.
-func (m *Match) makeRoom() {
+// bot-filled size: the bot in seat wanted (the seat a person coming back
+// asks for, wire.Rejoin; -1: none) if one sits there, else the newest.
+func (m *Match) makeRoom(wanted int) {
 	if m.r.cfg.Bots == 0 {
 		return // no bot holds a seat for people (AddBot's bots have their own)
 	}
 	for len(m.bots) > 0 && (m.humans+len(m.bots) > m.r.cfg.Seats || m.humans+len(m.bots) > max(m.r.cfg.Bots, m.humans)) {
 		b := m.bots[len(m.bots)-1]
+		for _, o := range m.bots {
+			if wanted >= 0 && o.seat == wanted {
+				b = o
+			}
+		}
+		wanted = -1
 		if b.seat >= 0 {
 			m.srv.Kick(b.seat, "seat given to a player")
 			m.route(m.now())

@@ -21,7 +21,8 @@ const MaxDatagram = 1100
 // snapshot, so that a server can resend an event a round trip after it
 // last sent it rather than in every snapshot until acknowledged, and
 // names the session a Disconnect ends by its nonce. Version 9 added the
-// name, place and server events (EventName, EventPlace, EventServer).
+// name, place and server events (EventName, EventPlace, EventServer)
+// and a Connect's Rejoin.
 const Version = 9
 
 // ConnectSize is the size every Connect is padded to: at least the
@@ -69,6 +70,20 @@ type Connect struct {
 	// authenticates its packets itself (WebTransport, WebSocket) asks for
 	// no sealing. Opaque bytes: empty or KeySize of them.
 	Key string
+	// Rejoin asks for the seat and team of the client's session before,
+	// on a server it lost: a restarted server knows nothing of it.
+	Rejoin Rejoin
+}
+
+// Rejoin is the seat and team a client asks for when it connects again
+// after losing its server (Asked), so that a free player comes back
+// where it was. A server that places players itself (a study's seats)
+// ignores it; one that does not gives the seat when it is free and the
+// team when that keeps the teams even. It rides in a Connect's padding:
+// a Connect without it is encoded as before it existed.
+type Rejoin struct {
+	Asked      bool
+	Seat, Team uint8
 }
 
 // Accept admits a client.

@@ -34,6 +34,9 @@ type Config struct {
 	// Token is the connect token for a server that requires one (from
 	// the server's token URL; empty: none).
 	Token []byte
+	// Rejoin asks for the seat and team the page had on a server it lost
+	// (wire.Rejoin; zero: none).
+	Rejoin wire.Rejoin
 }
 
 // maxEvents bounds the events kept between two calls to State, so a page
@@ -101,7 +104,7 @@ func New(cfg Config) (*Session, error) {
 	// A page's ticks come in bursts when it draws slower than the tick
 	// rate (see Outbox), so each packet repeats every unacknowledged
 	// command it can hold.
-	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy, Nonce: client.RandomNonce(), Token: cfg.Token}
+	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy, Nonce: client.RandomNonce(), Token: cfg.Token, Rejoin: cfg.Rejoin}
 	if cfg.InterpDelay < 0 || cfg.InterpDelay > time.Second {
 		return nil, fmt.Errorf("bridge: interpolation delay %v outside 0..1s", cfg.InterpDelay)
 	}

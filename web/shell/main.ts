@@ -259,8 +259,15 @@ class Game {
     if (this.reconnects) void this.reconnect();
   }
 
+  // rejoinAs is the seat and team the page had before it lost its
+  // server: a reconnect asks for them (a restarted server knows nothing
+  // of the page).
+  private rejoinAs = { seat: -1, team: -1 };
+
   private async reconnect(): Promise<void> {
     this.reconnecting = true;
+    const was = this.info;
+    if (was && was.id >= 0) this.rejoinAs = { seat: was.id, team: was.team };
     try {
       for (;;) {
         const wait = reconnectMs[Math.min(this.attempts, reconnectMs.length - 1)];
@@ -292,6 +299,7 @@ class Game {
     this.boxes = m.boxes;
     const { token, name } = creds ?? await this.credentials();
     hud.name = this.name = name;
+    hud.names.clear(); // the server names every player again
     if (!this.isLost) hud.status('connecting…');
     const inWorker = useWorker();
     this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
@@ -310,6 +318,7 @@ class Game {
       await core.start({
         mapText: text, token, name, display: params.get('display') ?? '',
         interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
+        rejoinSeat: this.isLost ? this.rejoinAs.seat : -1, rejoinTeam: this.isLost ? this.rejoinAs.team : -1,
       });
     } catch (e) {
       if (this.core === core) {
