@@ -23,7 +23,7 @@ func openListeners(o serveOptions, host *realtime.Host, maps *realtime.Maps, ls 
 				return a, fmt.Errorf("--cert: %w", err)
 			}
 		}
-		wo := web.Options{Maps: maps}
+		wo := web.Options{Maps: maps, Host: host}
 		if o.tokens {
 			wo.Tokens = func(player string) ([]byte, error) { return browserToken(host, player) }
 		}

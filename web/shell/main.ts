@@ -15,6 +15,7 @@ import { Menu } from './settings';
 import { Sound } from './sound';
 import { Labels } from './labels';
 import { Study } from './study';
+import { startSpectator } from './spectate';
 import { Dead, Packed } from './packed';
 import type { CoreState, Input, MapFile, Projectile, Rewind, Vec3 } from './types';
 
@@ -694,6 +695,11 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
 }
 
 async function main(): Promise<void> {
+  if (params.get('spectate') === '1') {
+    // A spectator joins no seat: no client core, no link.
+    await startSpectator();
+    return;
+  }
   const game = new Game();
   const w = window as any;
   w.lagkit = {
