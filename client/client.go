@@ -81,6 +81,9 @@ type Config struct {
 	// one: sent in every Connect, after the address token of the
 	// server's Challenge. At most token.MaxSize bytes.
 	Token []byte
+	// Rejoin asks for the seat and team of a session before, on a server
+	// the client lost (wire.Rejoin; zero: none).
+	Rejoin wire.Rejoin
 	// Weapons must equal the server's loadout (default: the rifle alone,
 	// game.Rifle()): firing, ammunition, reloads and weapon switches are
 	// predicted with it.
@@ -280,6 +283,7 @@ type Client struct {
 	settings    wire.SettingsEvent
 	hasSettings bool
 	board       Scoreboard
+	page        pageInfo // names, placements and server events (page.go)
 	flags       []FlagView
 	points      []PointView
 
@@ -501,6 +505,7 @@ func (c *Client) sendConnect(now time.Duration) {
 		Name:         c.cfg.Name,
 		SnapshotRate: uint16(c.cfg.SnapshotRate),
 		InterpDelay:  c.cfg.InterpDelay,
+		Rejoin:       c.cfg.Rejoin,
 	})
 	if err != nil {
 		c.phase, c.reason = Closed, err.Error()
@@ -829,7 +834,7 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 		c.gameEvent(seq, kind, data)
 		return
 	}
-	if c.show(kind, data) {
+	if c.show(kind, data) || c.pageEvent(kind, data) {
 		return
 	}
 	switch kind {

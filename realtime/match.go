@@ -85,6 +85,7 @@ type Match struct {
 	deadline time.Duration
 	final    map[string]server.Tally // the statistics the match ended with
 	rewinds  viewRewinds             // the latest hits, for View
+	shots    viewShots               // the latest shots, for Spectate
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.
@@ -539,6 +540,7 @@ func (m *Match) advance(now, scheduled time.Duration) {
 		m.met.overruns.Inc()
 	}
 	m.samples.add(d, now-scheduled, d > m.tick, m.srv.Tick())
+	m.srv.SetLoad(d, now-scheduled)
 	m.route(now)
 	m.account()
 }
@@ -567,6 +569,7 @@ func (m *Match) account() {
 	for _, rec := range m.srv.ShotRecords() {
 		sbc := rec.Registered && m.behindCover(&rec)
 		m.keepRewind(&rec)
+		m.keepShot(&rec)
 		if at, ok := m.at(rec.Time); ok && m.sink != nil {
 			sr := shotRecord(m.round, &rec, sbc)
 			sr.At = at

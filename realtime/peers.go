@@ -16,6 +16,7 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -142,8 +143,14 @@ func (m *Match) seated(p *peer) {
 		"up_ms", msec.Of(p.rule.up.Latency), "down_ms", msec.Of(p.rule.down.Latency))
 }
 
-// applyRule gives p the emulated links its rule asks for, or none.
+// applyRule gives p the emulated links its rule asks for, or none, and
+// tells the core the latency they add (for the player's net graph).
 func (m *Match) applyRule(p *peer) {
+	defer func() {
+		if p.seat >= 0 {
+			m.srv.SetEmulated(p.seat, p.rule.up.Latency, p.rule.down.Latency)
+		}
+	}()
 	r, ok := ruleFor(m.rules, p.conn.Peer(), p.name, p.seat)
 	if !ok || !r.emulate {
 		// Packets in flight on a link being removed are delivered at
@@ -245,7 +252,12 @@ func (m *Match) players() {
 func (m *Match) admit(now time.Duration, p *peer, b []byte) {
 	if !p.bot && !p.counted && m.srv.Proven(now, p.id, b) {
 		m.count(p)
-		m.makeRoom()
+		wanted := -1
+		var c wire.Connect
+		if wire.DecodeConnect(b, &c) == nil && c.Rejoin.Asked {
+			wanted = int(c.Rejoin.Seat)
+		}
+		m.makeRoom(wanted)
 	}
 }
 
@@ -258,13 +270,20 @@ func (m *Match) count(p *peer) {
 }
 
 // makeRoom has a bot give its seat to a person who joined a match at its
-// bot-filled size.
-func (m *Match) makeRoom() {
+// bot-filled size: the bot in seat wanted (the seat a person coming back
+// asks for, wire.Rejoin; -1: none) if one sits there, else the newest.
+func (m *Match) makeRoom(wanted int) {
 	if m.r.cfg.Bots == 0 {
 		return // no bot holds a seat for people (AddBot's bots have their own)
 	}
 	for len(m.bots) > 0 && (m.humans+len(m.bots) > m.r.cfg.Seats || m.humans+len(m.bots) > max(m.r.cfg.Bots, m.humans)) {
 		b := m.bots[len(m.bots)-1]
+		for _, o := range m.bots {
+			if wanted >= 0 && o.seat == wanted {
+				b = o
+			}
+		}
+		wanted = -1
 		if b.seat >= 0 {
 			m.srv.Kick(b.seat, "seat given to a player")
 			m.route(m.now())

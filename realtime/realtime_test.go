@@ -18,6 +18,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -290,4 +291,62 @@ func TestMatchOverEachTransport(t *testing.T) {
 	if info.Ticks.Ticks == 0 || info.Ticks.Count == 0 {
 		t.Errorf("no tick accounted: %+v", info.Ticks)
 	}
+}
+
+// TestRejoinTakesTheBotSeatAsked: a person coming back to a match whose
+// seats bots fill (a restarted server's) asks for its old seat and team
+// (wire.Rejoin), and the bot sitting there gives it up, not the newest
+// bot: the person sits where it sat before.
+func TestRejoinTakesTheBotSeatAsked(t *testing.T) {
+	h := NewHost(quiet, nil)
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, "four bots seated", func(i MatchInfo) bool { return len(i.Players) == 4 && i.Bots == 4 })
+	info, err := m.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The oldest bot, the last to give up its seat by arrival alone.
+	var oldest Player
+	for _, p := range info.Players {
+		if p.Name == "bot1" {
+			oldest = p
+		}
+	}
+	if oldest.Name == "" {
+		t.Fatalf("no bot1 among %+v", info.Players)
+	}
+	srvEnd, cliEnd := Pipe("alice", "server", 256)
+	if err := m.Add(srvEnd); err != nil {
+		t.Fatal(err)
+	}
+	arena, err := world.Load("arena")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		rejoin := wire.Rejoin{Asked: true, Seat: uint8(oldest.Seat), Team: uint8(oldest.Team)}
+		_, err := RunClient(ctx, cliEnd, ClientConfig{Client: client.Config{Map: arena, Name: "alice", Rejoin: rejoin}})
+		done <- err
+	}()
+	waitFor(t, m, "alice in bot1's seat", func(i MatchInfo) bool {
+		for _, p := range i.Players {
+			if p.Name == "alice" {
+				if p.Seat != oldest.Seat || p.Team != oldest.Team {
+					t.Fatalf("alice asked for seat %d, team %d and got seat %d, team %d", oldest.Seat, oldest.Team, p.Seat, p.Team)
+				}
+				return i.Bots == 3
+			}
+		}
+		return false
+	})
+	if err := m.End(context.Background(), "test over"); err != nil {
+		t.Fatal(err)
+	}
+	<-done
 }

@@ -26,6 +26,9 @@ type View struct {
 	// Rewinds are the hits registered after the View's since, oldest
 	// first, at most the last MaxViewRewinds.
 	Rewinds []ViewRewind `json:"rewinds"`
+	// Shots are the hitscan shots judged after Spectate's shotsSince,
+	// oldest first, at most the last MaxViewShots (none from View).
+	Shots []ViewShot `json:"shots,omitempty"`
 }
 
 // ViewPlayer is one player as the server has it.

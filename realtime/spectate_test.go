@@ -1,6 +1,7 @@
 package realtime
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -53,5 +54,69 @@ func TestView(t *testing.T) {
 	}
 	if len(seen) < 3 {
 		t.Fatalf("%d hits seen in a minute of four bots, want 3", len(seen))
+	}
+}
+
+// TestSpectateShots watches four bots on arena as a spectator's page
+// does: no shot is kept before the first Spectate; after it every
+// hitscan shot arrives once, hits and misses, from the shooter's eye
+// along a unit aim, with the hitboxes of every living player but the
+// shooter where the server tested the shot (the victim's among them).
+func TestSpectateShots(t *testing.T) {
+	h := NewHost(quiet, nil)
+	defer h.Shutdown(t.Context(), "test over")
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4, Policy: lagcomp.Config{Name: "tlc"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, "four bots seated", func(i MatchInfo) bool { return len(i.Players) == 4 && i.Bots == 4 })
+	time.Sleep(2 * time.Second) // the bots fire unwatched
+	v, err := m.Spectate(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Shots) != 0 {
+		t.Fatalf("%d shots kept before anyone spectated", len(v.Shots))
+	}
+	var since, shotsSince uint64
+	seen := map[uint64]bool{}
+	hits, misses := 0, 0
+	for deadline := time.Now().Add(60 * time.Second); (hits < 2 || misses < 2) && time.Now().Before(deadline); {
+		v, err := m.Spectate(since, shotsSince)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range v.Rewinds {
+			since = max(since, r.Seq)
+		}
+		for _, s := range v.Shots {
+			if s.Seq <= shotsSince || seen[s.Seq] {
+				t.Fatalf("shot %d again after %d", s.Seq, shotsSince)
+			}
+			seen[s.Seq], shotsSince = true, s.Seq
+			d := math.Sqrt(s.Dir[0]*s.Dir[0] + s.Dir[1]*s.Dir[1] + s.Dir[2]*s.Dir[2])
+			if math.Abs(d-1) > 1e-6 || s.Eye == [3]float64{} || len(s.Rewound) > 3 {
+				t.Fatalf("shot %+v: want an eye, a unit aim and at most the three others", s)
+			}
+			victim := false
+			for _, p := range s.Rewound {
+				if p.Seat == s.Shooter || len(p.Parts) != game.NumParts {
+					t.Fatalf("shot %d: pose %+v", s.Seq, p)
+				}
+				victim = victim || p.Seat == s.Victim
+			}
+			switch {
+			case s.Victim < 0 && s.Outcome == "miss":
+				misses++
+			case s.Victim >= 0 && victim && s.Part != "":
+				hits++
+			default:
+				t.Fatalf("shot %+v: want a miss, or a hit with its victim's pose", s)
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if hits < 2 || misses < 2 {
+		t.Fatalf("%d hits and %d misses in a minute of four bots, want 2 of each", hits, misses)
 	}
 }

@@ -50,6 +50,7 @@ func (s *Server) updateMatch(now time.Duration) {
 	}
 	if s.tick%uint32(max(1, int(scoreboardEvery/s.tickDur))) == 0 {
 		s.sendScoreboard(now)
+		s.sendServerEvents()
 	}
 }
 

@@ -21,6 +21,11 @@ type Identity struct {
 	// Token reports an identity taken from a connect token, which the
 	// client cannot forge; a name can be anyone's.
 	Token bool
+	// Rejoin is the seat and team the client asks for, coming back after
+	// it lost its server (its Connect's). Without Config.Seat the server
+	// gives the seat when it is free and the team when that keeps the
+	// teams even; Config.Seat decides for itself.
+	Rejoin wire.Rejoin
 }
 
 // Placement is where Config.Seat puts a connecting client.
@@ -58,7 +63,7 @@ func identity(claims token.Claims, m *wire.Connect, tokens bool) Identity {
 	if tokens {
 		return Identity{Player: claims.Player, Seat: int(claims.Seat), Token: true}
 	}
-	return Identity{Player: m.Name, Seat: -1}
+	return Identity{Player: m.Name, Seat: -1, Rejoin: m.Rejoin}
 }
 
 // slotFor returns the slot a proven Connect from who gets, or -1 with
@@ -89,6 +94,9 @@ func (s *Server) slotFor(who Identity) (int, Placement, string) {
 			}
 		}
 	}
+	if r := who.Rejoin; s.cfg.Seat == nil && r.Asked && int(r.Seat) < len(s.clients) && s.clients[r.Seat] == nil {
+		return int(r.Seat), place, ""
+	}
 	for i, c := range s.clients {
 		if c == nil {
 			return i, place, ""
@@ -107,6 +115,9 @@ func (s *Server) seat(c *client, who Identity, place Placement) {
 		}
 	}
 	c.team = s.match.Team(sizes)
+	if r := who.Rejoin; s.cfg.Seat == nil && r.Asked && s.match.Teams() && r.Team < 2 && sizes[r.Team] <= sizes[1-r.Team] {
+		c.team = int(r.Team)
+	}
 	if s.cfg.Seat == nil || who.Player == "" {
 		return
 	}

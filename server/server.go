@@ -138,6 +138,11 @@ type Server struct {
 	objectIDs       []int
 	rewind          *lagcomp.Rewinder
 	fired, firedOut []FiredShot
+	// load is the driver's report of its ticks' timing, emulated each
+	// slot's emulated latency (nil: none reported), for the server
+	// events (page.go).
+	load     serverLoad
+	emulated [][2]time.Duration
 }
 
 // Stats are server-wide counters.
@@ -286,6 +291,8 @@ type client struct {
 	packetsSent   int
 	snapshotBytes int
 	snapshots     int
+
+	page pageLink // for its server events (page.go)
 }
 
 // New returns a server for cfg.
@@ -537,6 +544,7 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 	}
 	c.state = st
 	c.protectedUntil = now + s.cfg.SpawnProtection
+	s.tellPlace(c)
 }
 
 // queue adds a datagram to the outbox, copied: the buffer it was built in
@@ -817,6 +825,7 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 	}
 	c.state.Weapon, c.state.Ammo = s.armed(slot)
 	c.protectedUntil = 0
+	s.tellPlace(c)
 	s.record(LogEntry{Kind: "place", Player: id, Team: c.team, Pos: c.state.Pos})
 }
 

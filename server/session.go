@@ -135,6 +135,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 	s.spawn(c, 0, now)
 	s.clients[id] = c
 	s.sendSettings(c)
+	s.announceName(c)
 	s.byPeer[from] = id
 	s.stats.Connects++
 	s.closures = append(s.closures, SessionChange{Peer: from, Seat: id, Opened: true})

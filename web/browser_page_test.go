@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -30,9 +31,30 @@ type pageView struct {
 	} `json:"place"`
 }
 
+// pageNames is what a page shows of the players' names and the server's
+// net graph series, as browser/page.mjs reports it.
+type pageNames struct {
+	Rows []struct {
+		ID   int
+		Name string
+	}
+	Labels []string
+	Board  string
+	Net    string
+	Server *struct {
+		TickMs, TickLateMs, EmulatedUpMs, EmulatedDownMs, HeldUpMs, HeldDownMs, LossOut float64
+		Policy                                                                          string
+	}
+	View struct {
+		Yaw   float64
+		Place struct{ Count int }
+	}
+}
+
 // pageRun is what browser/page.mjs reports at its end.
 type pageRun struct {
 	Spawned, Placed []pageView
+	Faced           []pageNames
 	NoHit           [][]string `json:"noHit"`
 	ReportsNoHit    []int      `json:"reportsNoHit"`
 	Menu            struct {
@@ -110,6 +132,7 @@ func TestPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	placeYaw := []float64{1.0, 2.5}
+	var faceYaw [2]float64
 	var run pageRun
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(nil, 1<<20)
@@ -130,6 +153,23 @@ func TestPageInBrowser(t *testing.T) {
 				}
 			}
 			fmt.Fprintln(stdin, "placed")
+		case "placed":
+			// Face to face, 3 m apart in front of red's spawn, and an
+			// emulated link for red.
+			red := step.Pages[0]
+			yaw := spawnYaw(metro, red)
+			at := geom.V(red.Pos[0], red.Pos[1], red.Pos[2])
+			faceYaw = [2]float64{yaw, math.Mod(yaw+math.Pi, 2*math.Pi)}
+			for i, p := range []geom.Vec3{at, at.Add(geom.V(3*math.Cos(yaw), 3*math.Sin(yaw), 0))} {
+				if err := m.Place(step.Pages[i].ID, p, faceYaw[i]); err != nil {
+					t.Error(err)
+				}
+			}
+			err := m.SetLatency([]realtime.LinkRule{{Player: "red", Up: realtime.LinkConfig{LatencyMS: 30}, Down: realtime.LinkConfig{LatencyMS: 50}}})
+			if err != nil {
+				t.Error(err)
+			}
+			fmt.Fprintln(stdin, "faced")
 		case "done":
 			if err := json.Unmarshal(sc.Bytes(), &run); err != nil {
 				t.Fatal(err)
@@ -152,30 +192,21 @@ func TestPageInBrowser(t *testing.T) {
 		t.Errorf("both pages on team %d, want one on each", run.Spawned[0].Team)
 	}
 	for i, p := range run.Spawned {
-		best, yaw := math.Inf(1), 0.0
-		for _, sp := range metro.Spawns {
-			q := game.SnapPos(sp.Pos)
-			if d := math.Hypot(q.X-p.Pos[0], q.Y-p.Pos[1]); d < best && sp.Team == p.Team {
-				best, yaw = d, sp.Yaw
-			}
-		}
-		if best > 0.1 {
+		if best := spawnDist(metro, p); best > 0.1 {
 			t.Errorf("page %d (team %d) at %v, %.2f m from its team's nearest spawn", i, p.Team, p.Pos, best)
 		}
-		if off := angleOff(p.ViewYaw, yaw); off > 0.02 {
+		if yaw := spawnYaw(metro, p); angleOff(p.ViewYaw, yaw) > 0.02 {
 			t.Errorf("page %d (team %d) spawned looking at yaw %.3f, its spawn faces %.3f", i, p.Team, p.ViewYaw, yaw)
 		}
-		// A teleport's yaw reaches the page in the first snapshot after
-		// it, unless a command the page sent before it heard of the
-		// teleport turned the server's player first (the server runs
-		// commands before it sends the tick's snapshot): the view takes
-		// what the snapshot says.
+		// A teleport's yaw reaches the page in the server's place event,
+		// whatever the commands the page sent before it heard of the
+		// teleport did to the server's player.
 		q := run.Placed[i]
-		if q.Place.Count != 2 || angleOff(q.ViewYaw, q.Place.Yaw) > 0.02 {
-			t.Errorf("page %d placed: placement %+v, view at yaw %.3f; want the second placement's yaw", i, q.Place, q.ViewYaw)
+		if q.Place.Count != 2 || angleOff(q.ViewYaw, placeYaw[i]) > 0.02 || angleOff(q.Place.Yaw, placeYaw[i]) > 0.02 {
+			t.Errorf("page %d placed facing %.3f: placement %+v, view at yaw %.3f; want the view the server's", i, placeYaw[i], q.Place, q.ViewYaw)
 		}
-		t.Logf("page %d placed facing %.3f: the snapshot said %.3f", i, placeYaw[i], q.Place.Yaw)
 	}
+	checkNames(t, run.Faced, faceYaw)
 	// Defect 4: no hit on the player, no report, in both core modes.
 	for i, notes := range run.NoHit {
 		if len(notes) == 0 || !strings.Contains(notes[len(notes)-1], "no hit on you") || run.ReportsNoHit[i] != 0 {
@@ -221,6 +252,77 @@ func TestPageInBrowser(t *testing.T) {
 	for name, w := range map[string]wrongCode{"no study": run.NoStudy, "unknown code": run.BadCode} {
 		if w.AsksLater > 0 || w.Asks > 3 || !w.Shown || strings.Contains(w.Title, "Joining") || w.Text == "" {
 			t.Errorf("%s: %+v; want one clear message and no more asking", name, w)
+		}
+	}
+}
+
+// spawnDist is how far page p stands from its team's nearest spawn on m,
+// spawnYaw the way that spawn faces.
+func spawnDist(m *world.Map, p pageView) float64 {
+	d, _ := nearestSpawn(m, p)
+	return d
+}
+
+func spawnYaw(m *world.Map, p pageView) float64 {
+	_, yaw := nearestSpawn(m, p)
+	return yaw
+}
+
+func nearestSpawn(m *world.Map, p pageView) (float64, float64) {
+	best, yaw := math.Inf(1), 0.0
+	for _, sp := range m.Spawns {
+		q := game.SnapPos(sp.Pos)
+		if d := math.Hypot(q.X-p.Pos[0], q.Y-p.Pos[1]); d < best && sp.Team == p.Team {
+			best, yaw = d, sp.Yaw
+		}
+	}
+	return best, yaw
+}
+
+// checkNames checks what the two pages, red and blue, face to face at
+// faceYaw, show: every player's name in the scoreboard, the other page's name over its head, their view turned the
+// way the server placed them, and the server's net graph series: the
+// tick's time and lateness, the policy, and the latency emulated on
+// red's link (30 ms up, 50 down) and on none of blue's.
+func checkNames(t *testing.T, faced []pageNames, faceYaw [2]float64) {
+	t.Helper()
+	if len(faced) != 2 {
+		t.Fatalf("%d faced pages reported, want 2", len(faced))
+	}
+	names := []string{"red", "blue"}
+	for i, f := range faced {
+		seen := map[string]bool{}
+		for _, r := range f.Rows {
+			seen[r.Name] = true
+		}
+		if len(f.Rows) != 2 || !seen["red"] || !seen["blue"] {
+			t.Errorf("%s: scoreboard rows %+v, want red and blue by name (the bots gave them their seats)", names[i], f.Rows)
+		}
+		other := names[1-i]
+		if !strings.Contains(f.Board, other) || !strings.Contains(f.Board, names[i]+" (you)") || strings.Contains(f.Board, "#") {
+			t.Errorf("%s: scoreboard %q, want every player by name", names[i], f.Board)
+		}
+		if !slices.Contains(f.Labels, other) {
+			t.Errorf("%s: labels %q, want %q over its head", names[i], f.Labels, other)
+		}
+		if f.View.Place.Count != 3 || angleOff(f.View.Yaw, faceYaw[i]) > 0.02 {
+			t.Errorf("%s: placed facing %.3f, the view at %.3f after %d placements", names[i], faceYaw[i], f.View.Yaw, f.View.Place.Count)
+		}
+		sv := f.Server
+		if sv == nil {
+			t.Errorf("%s: no server series in the net graph", names[i])
+			continue
+		}
+		up, down := 0.0, 0.0
+		if i == 0 {
+			up, down = 30, 50
+		}
+		if sv.Policy != "tlc" || !(sv.TickMs > 0) || sv.TickLateMs < 0 || sv.EmulatedUpMs != up || sv.EmulatedDownMs != down ||
+			sv.HeldUpMs != 0 || sv.HeldDownMs != 0 || sv.LossOut < 0 || sv.LossOut > 1 {
+			t.Errorf("%s: server series %+v, want policy tlc, a tick time, emulated %v ms up and %v down", names[i], *sv, up, down)
+		}
+		if !strings.Contains(f.Net, "server tick") || !strings.Contains(f.Net, "policy tlc") || !strings.Contains(f.Net, fmt.Sprintf("injected up %.0f ms  down %.0f", up, down)) {
+			t.Errorf("%s: net graph %q, want the server's tick, policy and injected latency", names[i], f.Net)
 		}
 	}
 }

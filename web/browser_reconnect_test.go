@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -18,15 +19,19 @@ import (
 )
 
 // helperAddr names the address TestServeHelper serves on, when the test
-// binary runs as TestReconnectInBrowser's server.
-const helperAddr = "LAGKIT_WEB_SERVE_HELPER"
+// binary runs as TestReconnectInBrowser's server; helperBots the number
+// of bots its match keeps (default none).
+const (
+	helperAddr = "LAGKIT_WEB_SERVE_HELPER"
+	helperBots = "LAGKIT_WEB_SERVE_BOTS"
+)
 
 // TestServeHelper is TestReconnectInBrowser's server, run in a process
 // of its own so that the test can kill it: it serves the page and a
-// match of metro on the address in $LAGKIT_WEB_SERVE_HELPER (without
-// bots, whose arrival would decide the seat a newcomer takes), prints
-// "serving BASE_URL" and serves until killed. Without the variable it
-// is skipped.
+// match of metro on the address in $LAGKIT_WEB_SERVE_HELPER, with as
+// many bots as $LAGKIT_WEB_SERVE_BOTS says (none without it), prints
+// "serving BASE_URL" and serves until killed. Without the address it is
+// skipped.
 func TestServeHelper(t *testing.T) {
 	addr := os.Getenv(helperAddr)
 	if addr == "" {
@@ -36,8 +41,9 @@ func TestServeHelper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bots, _ := strconv.Atoi(os.Getenv(helperBots))
 	h := newHost()
-	if _, err := h.Start(realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4}); err != nil {
+	if _, err := h.Start(realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: bots}); err != nil {
 		t.Fatal(err)
 	}
 	prepare(t)
@@ -46,11 +52,14 @@ func TestServeHelper(t *testing.T) {
 }
 
 // startHelper starts TestServeHelper on addr and returns it with its
-// base URL once it serves.
-func startHelper(t *testing.T, ctx context.Context, addr string) (*exec.Cmd, string) {
+// base URL once it serves; bots is the number of bots its match keeps.
+func startHelper(t *testing.T, ctx context.Context, addr string, bots ...int) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestServeHelper$", "-test.count=1", "-test.timeout=10m")
 	cmd.Env = append(os.Environ(), helperAddr+"="+addr)
+	if len(bots) > 0 {
+		cmd.Env = append(cmd.Env, helperBots+"="+strconv.Itoa(bots[0]))
+	}
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -161,4 +170,105 @@ func TestReconnectInBrowser(t *testing.T) {
 	if runs != 2 {
 		t.Errorf("%d runs came back, want 2", runs)
 	}
+}
+
+// TestRejoinWithBotsInBrowser kills the server under two playing pages
+// (alice over WebTransport with the core in its Web Worker, bob over
+// WebSocket with the core on the page's thread) on metro with three
+// bots, two of whom gave them their seats, and starts a new one on the
+// same address, whose bots take every seat but one first. Bob comes back
+// while alice is off the network, then alice: each comes back to its own
+// seat and team, since the page asks for them (wire.Rejoin) and the bot
+// sitting in the seat asked for gives it up. By arrival alone each would
+// take the seat of the newest bot, which the bots' race to connect
+// decides (TestRejoinTakesTheBotSeatAsked in realtime shows the
+// difference without the race). Bob's scoreboard names the bots by
+// their names.
+func TestRejoinWithBotsInBrowser(t *testing.T) {
+	node, playwright := browserEnv(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	srv, base := startHelper(t, ctx, "127.0.0.1:0", 3)
+	addr := strings.TrimPrefix(base, "https://")
+	cmd := nodeScript(ctx, node, playwright, "browser/rejoin.mjs", base, "?name=alice", "?name=bob&transport=ws&worker=0")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	type seat struct {
+		ID, Team        int
+		Name, Transport string
+	}
+	var before, after []seat
+	var rows []struct {
+		ID, Team int
+		Name     string
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		var s struct {
+			Step  string
+			Pages []seat
+			Rows  json.RawMessage
+		}
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("rejoin.mjs printed %q: %v", sc.Text(), err)
+		}
+		t.Logf("rejoin.mjs: %s", sc.Text())
+		switch s.Step {
+		case "connected":
+			before = s.Pages
+			if err := srv.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			_ = srv.Wait()
+			fmt.Fprintln(stdin, "killed")
+		case "lost":
+			srv, _ = startHelper(t, ctx, addr, 3)
+			fmt.Fprintln(stdin, "restarted")
+		case "back":
+			after = s.Pages
+			if err := json.Unmarshal(s.Rows, &rows); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("rejoin.mjs: %v\n%s", err, stderr.String())
+	}
+	if len(before) != 2 || len(after) != 2 {
+		t.Fatalf("seats before %+v, after %+v; want both pages' twice", before, after)
+	}
+	if before[0].ID == before[1].ID || before[0].Name != "alice" || before[1].Name != "bob" {
+		t.Errorf("before: %+v, want alice and bob in two seats", before)
+	}
+	for i := range before {
+		if after[i] != before[i] {
+			t.Errorf("page %d came back as %+v, was %+v", i, after[i], before[i])
+		}
+	}
+	bots, bob := 0, false
+	for _, r := range rows {
+		bots += boolInt(strings.HasPrefix(r.Name, "bot") && r.ID != before[1].ID)
+		bob = bob || (r.Name == "bob" && r.ID == before[1].ID)
+	}
+	if len(rows) != 3 || bots != 2 || !bob {
+		t.Errorf("bob's scoreboard with alice away %+v: want bob in his seat and the two bots left, by their names", rows)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +28,12 @@ const (
 	TokenPath = "/lagkit/token"
 	// AdminScriptPath is the admin page's script (with Options.Study).
 	AdminScriptPath = "/lagkit/admin.js"
+	// SpectatePath is what a spectator's page (/?spectate=1) polls, with
+	// Options.Host and without Options.Study: GET ?since=SEQ&shots=SEQ
+	// returns the realtime.View of the match a new page joins (the
+	// oldest) from Match.Spectate, with the hits and shots after those
+	// sequence numbers; 204 while no match runs.
+	SpectatePath = "/lagkit/spectate"
 )
 
 // coreWriteTimeout bounds writing the client core, once it is ready,
@@ -47,8 +54,9 @@ type Options struct {
 	// AdminToken is the admin's bearer token; without it every admin
 	// request is refused.
 	AdminToken string
-	// Host runs the study's matches: the admin page spectates the
-	// round's match through it.
+	// Host runs the matches: the study admin page spectates the round's
+	// match through it, and without Study anyone's page spectates the
+	// match a new page joins (SpectatePath).
 	Host *realtime.Host
 	// Maps, when set, are the maps MapPath serves by name (a server's
 	// maps loaded at start as well as the shipped ones, which it serves
@@ -92,8 +100,39 @@ func HandlerWith(o Options) http.Handler {
 	mux.HandleFunc("POST "+TokenPath, func(w http.ResponseWriter, r *http.Request) { serveToken(w, r, o.Tokens) })
 	if o.Study != nil {
 		studyHandlers(mux, o)
+	} else if o.Host != nil {
+		mux.HandleFunc("GET "+SpectatePath, func(w http.ResponseWriter, r *http.Request) { serveSpectate(w, r, o.Host) })
 	}
 	return mux
+}
+
+// serveSpectate writes the view of host's oldest match for a spectator's
+// page, or 204 when none runs.
+func serveSpectate(w http.ResponseWriter, r *http.Request, host *realtime.Host) {
+	var seqs [2]uint64
+	for i, key := range []string{"since", "shots"} {
+		if q := r.URL.Query().Get(key); q != "" {
+			n, err := strconv.ParseUint(q, 10, 64)
+			if err != nil {
+				http.Error(w, key+" wants a sequence number", http.StatusBadRequest)
+				return
+			}
+			seqs[i] = n
+		}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	ms := host.Matches()
+	if len(ms) == 0 {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	v, err := ms[0].Spectate(seqs[0], seqs[1])
+	if err != nil {
+		w.WriteHeader(http.StatusNoContent) // the match ended meanwhile
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
 }
 
 // serveBundle serves a page's script, bundling it on first use.

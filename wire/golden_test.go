@@ -82,6 +82,7 @@ func goldens() []golden {
 	hit := HitEvent{Shooter: 3, ShotTick: 1203, Part: game.PartHead, Damage: 50, Local: geom.V(0.125, -0.0625, 1.5),
 		ShooterEye: geom.V(10.5, -4.25, 1.65234375), Appeal: 17, Deadline: 20*time.Second + 100*time.Millisecond}
 	report, rewind := goldenReport(), goldenRewind()
+	named, placed, served := nameEvents()[1], placeEvents()[1], serverEvents()[1]
 	base, delta := goldenSnapshots()
 	snapshot := func(s, base *Snapshot) golden {
 		want := cloneSnapshot(s)
@@ -120,6 +121,12 @@ func goldens() []golden {
 			func(b []byte) (any, error) { var m Report; err := DecodeReport(b, &m); return m, err }),
 		msg("rewind_event", rewind, func() ([]byte, error) { return AppendRewindEvent(nil, &rewind) },
 			func(b []byte) (any, error) { var e RewindEvent; err := DecodeRewindEvent(b, &e); return e, err }),
+		msg("name_event", named, func() ([]byte, error) { return AppendNameEvent(nil, &named) },
+			func(b []byte) (any, error) { var e NameEvent; err := DecodeNameEvent(b, &e); return e, err }),
+		msg("place_event", placed, func() ([]byte, error) { return AppendPlaceEvent(nil, &placed) },
+			func(b []byte) (any, error) { var e PlaceEvent; err := DecodePlaceEvent(b, &e); return e, err }),
+		msg("server_event", served, func() ([]byte, error) { return AppendServerEvent(nil, &served) },
+			func(b []byte) (any, error) { var e ServerEvent; err := DecodeServerEvent(b, &e); return e, err }),
 		full, del,
 	}
 }

@@ -23,8 +23,10 @@ const MaxDatagram = 1100
 // names the session a Disconnect ends by its nonce. Version 9 adds a
 // game's own events from clients (GameEvents, GameEventAck) and, after
 // the entities, a game's own values (Snapshot.Values; none for lagkit's
-// own game, whose snapshots are byte for byte as in Version 8).
-const Version = 9
+// own game, whose snapshots are byte for byte as in Version 8). Version
+// 10 adds the name, place and server events (EventName, EventPlace,
+// EventServer) and a Connect's Rejoin.
+const Version = 10
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -71,6 +73,20 @@ type Connect struct {
 	// authenticates its packets itself (WebTransport, WebSocket) asks for
 	// no sealing. Opaque bytes: empty or KeySize of them.
 	Key string
+	// Rejoin asks for the seat and team of the client's session before,
+	// on a server it lost: a restarted server knows nothing of it.
+	Rejoin Rejoin
+}
+
+// Rejoin is the seat and team a client asks for when it connects again
+// after losing its server (Asked), so that a free player comes back
+// where it was. A server that places players itself (a study's seats)
+// ignores it; one that does not gives the seat when it is free and the
+// team when that keeps the teams even. It rides in a Connect's padding:
+// a Connect without it is encoded as before it existed.
+type Rejoin struct {
+	Asked      bool
+	Seat, Team uint8
 }
 
 // Accept admits a client.

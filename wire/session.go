@@ -36,6 +36,9 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	if len(m.Key) != 0 && len(m.Key) != KeySize {
 		return dst, encodeError(MsgConnect, "key of %d bytes, want %d or none", len(m.Key), KeySize)
 	}
+	if !m.Rejoin.Asked && m.Rejoin != (Rejoin{}) {
+		return dst, encodeError(MsgConnect, "rejoin seat or team without Asked")
+	}
 	start := len(dst)
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(MsgConnect), 8)
@@ -46,6 +49,11 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	w.writeBits(uint64(m.SnapshotRate), 16)
 	w.writeUvarint(micros(m.InterpDelay))
 	w.writeKey(m.Key)
+	if m.Rejoin.Asked {
+		w.writeBool(true)
+		w.writeBits(uint64(m.Rejoin.Seat), 8)
+		w.writeBits(uint64(m.Rejoin.Team), 8)
+	}
 	for len(w.buf)-start < ConnectSize {
 		w.buf = append(w.buf, 0)
 	}
@@ -72,6 +80,9 @@ func DecodeConnect(b []byte, m *Connect) error {
 	m.SnapshotRate = uint16(r.readBits(16))
 	m.InterpDelay = r.readMicros(MaxDelay, "interp delay")
 	m.Key = r.readKey()
+	if r.readBool() {
+		m.Rejoin = Rejoin{Asked: true, Seat: uint8(r.readBits(8)), Team: uint8(r.readBits(8))}
+	}
 	r.align()
 	for _, pad := range r.readAligned(len(b) - r.pos/8) {
 		if pad != 0 {

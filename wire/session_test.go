@@ -23,6 +23,13 @@ func TestSessionRoundTrip(t *testing.T) {
 		{"connect zero", func() (any, any, error) {
 			return roundTripMsg(&Connect{Version: Version}, AppendConnect, DecodeConnect)
 		}},
+		{"connect rejoin", func() (any, any, error) {
+			return roundTripMsg(&Connect{Version: Version, Name: "bob", Rejoin: Rejoin{Asked: true, Seat: 255, Team: 1}}, AppendConnect, DecodeConnect)
+		}},
+		{"connect longest rejoin", func() (any, any, error) {
+			return roundTripMsg(&Connect{Version: Version, Nonce: 1 << 63, Token: strings.Repeat("t", MaxTokenLen), Name: name32, SnapshotRate: 65535,
+				InterpDelay: MaxDelay, Key: strings.Repeat("k", KeySize), Rejoin: Rejoin{Asked: true, Seat: 7}}, AppendConnect, DecodeConnect)
+		}},
 		{"accept", func() (any, any, error) {
 			return roundTripMsg(&Accept{ClientID: 3, TickRate: 64, Tick: 12345, Map: "metro"}, AppendAccept, DecodeAccept)
 		}},
@@ -101,6 +108,10 @@ func TestSessionEncodeErrors(t *testing.T) {
 			_, err := AppendConnect(nil, &Connect{Version: Version, Name: bad})
 			return err
 		}, "wire: connect: name not valid UTF-8"},
+		{"rejoin not asked", func() error {
+			_, err := AppendConnect(nil, &Connect{Version: Version, Rejoin: Rejoin{Seat: 3}})
+			return err
+		}, "wire: connect: rejoin seat or team without Asked"},
 		{"interp delay", func() error {
 			_, err := AppendConnect(nil, &Connect{Version: Version, InterpDelay: -time.Millisecond})
 			return err

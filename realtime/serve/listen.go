@@ -42,7 +42,7 @@ func OpenListeners(o Listeners, host *realtime.Host, maps *realtime.Maps) ([]tra
 				return ls, a, fmt.Errorf("--cert: %w", err)
 			}
 		}
-		wo := web.Options{Maps: maps}
+		wo := web.Options{Maps: maps, Host: host}
 		if o.Tokens {
 			wo.Tokens = func(player string) ([]byte, error) { return browserToken(host, player) }
 		}

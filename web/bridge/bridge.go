@@ -34,6 +34,9 @@ type Config struct {
 	// Token is the connect token for a server that requires one (from
 	// the server's token URL; empty: none).
 	Token []byte
+	// Rejoin asks for the seat and team the page had on a server it lost
+	// (wire.Rejoin; zero: none).
+	Rejoin wire.Rejoin
 }
 
 // maxEvents bounds the events kept between two calls to State, so a page
@@ -84,14 +87,14 @@ type Session struct {
 // Placement is the local player's newest placement by the server (its
 // first spawn, a respawn, a teleport): the page turns its view to Yaw and
 // Pitch when Count changes, since the player's view is the page's own
-// until then. A spawn's yaw is the map spawn's; a teleport's the server's
-// in the first snapshot that shows it.
+// until then. The server tells the way it turned the player (a place
+// event): a snapshot cannot, since a command sent before the page heard
+// of the placement may have turned the server's player back.
 type Placement struct {
-	Count      int     `json:"count"`
-	Yaw        float64 `json:"yaw"`
-	Pitch      float64 `json:"pitch"`
-	teleport   uint8
-	teleported bool
+	Count  int     `json:"count"`
+	Yaw    float64 `json:"yaw"`
+	Pitch  float64 `json:"pitch"`
+	events int     // the place events heard of
 }
 
 // New returns a session for cfg; call Connect to start it.
@@ -103,7 +106,7 @@ func New(cfg Config) (*Session, error) {
 	// A page's ticks come in bursts when it draws slower than the tick
 	// rate (see Outbox), so each packet repeats every unacknowledged
 	// command it can hold.
-	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy, Nonce: client.RandomNonce(), Token: cfg.Token}
+	cc := client.Config{Map: m, Name: cfg.Name, InterpDelay: cfg.InterpDelay, Redundancy: Redundancy, Nonce: client.RandomNonce(), Token: cfg.Token, Rejoin: cfg.Rejoin}
 	if cfg.InterpDelay < 0 || cfg.InterpDelay > time.Second {
 		return nil, fmt.Errorf("bridge: interpolation delay %v outside 0..1s", cfg.InterpDelay)
 	}
@@ -149,7 +152,7 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 		s.predErr = errs[len(errs)-1]
 	}
 	if st := s.c.Stepped(); st.Snapshot {
-		s.placed0(st.First)
+		s.placed0()
 		// The first snapshot places the player at its spawn, and a
 		// respawn or teleport moves it on purpose: the client core
 		// counts both as corrections, but neither is a misprediction.
@@ -165,28 +168,16 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 	return err
 }
 
-// placed0 notes a placement of the local player when the newest
-// snapshot shows one (first: the first snapshot).
-func (s *Session) placed0(first bool) {
-	ack := s.c.Acked()
-	if !first && s.place.teleported && ack.Teleport == s.place.teleport {
+// placed0 notes a placement of the local player when the server told
+// of one (its place events: the spawn, each respawn and teleport).
+func (s *Session) placed0() {
+	pl, n := s.c.Placed()
+	if n == s.place.events {
 		return
 	}
+	s.place.events = n
 	s.place.Count++
-	s.place.teleport, s.place.teleported = ack.Teleport, true
-	s.place.Yaw, s.place.Pitch = game.AngleToRad(int32(ack.Yaw)), game.AngleToRad(int32(ack.Pitch))
-	// Commands issued before the page heard of the spawn may have turned
-	// the server's player already: a spawn's yaw is the map's. (A spawn
-	// brings spawn protection; a teleport does not.)
-	for _, sp := range s.m.Spawns {
-		if !ack.Has(game.FlagProtected) {
-			break
-		}
-		if p := game.SnapPos(sp.Pos); math.Hypot(p.X-ack.Pos.X, p.Y-ack.Pos.Y) < 0.05 && math.Abs(p.Z-ack.Pos.Z) < 0.05 {
-			s.place.Yaw, s.place.Pitch = sp.Yaw, 0
-			break
-		}
-	}
+	s.place.Yaw, s.place.Pitch = game.AngleToRad(int32(pl.Yaw)), game.AngleToRad(int32(pl.Pitch))
 }
 
 // Tick issues this tick's command from in, at local time now.

@@ -144,7 +144,38 @@ type Net struct {
 	// RTTSamples are the latest round-trip estimates in ms, one per
 	// snapshot, oldest first: the page's sparkline.
 	RTTSamples []float64 `json:"rttSamples"`
+	// Server is what the server measured over its last second (nil
+	// until it says, and from a server whose driver does not time its
+	// ticks).
+	Server *ServerNet `json:"server,omitempty"`
 }
+
+// ServerNet is the server's side of the net graph (wire.ServerEvent):
+// its longest tick and latest tick start of the last second, the
+// one-way latency injected into this client's link up (to the server)
+// and down, by network emulation (Emulated) and by the time delay
+// technique (Held), the share of this client's commands lost on the way
+// up, and the lag compensation policy in force.
+type ServerNet struct {
+	TickMs         float64 `json:"tickMs"`
+	TickLateMs     float64 `json:"tickLateMs"`
+	EmulatedUpMs   float64 `json:"emulatedUpMs"`
+	EmulatedDownMs float64 `json:"emulatedDownMs"`
+	HeldUpMs       float64 `json:"heldUpMs"`
+	HeldDownMs     float64 `json:"heldDownMs"`
+	LossOut        float64 `json:"lossOut"`
+	Policy         string  `json:"policy"`
+}
+
+// serverNet converts a server event.
+func serverNet(e wire.ServerEvent) *ServerNet {
+	return &ServerNet{
+		TickMs: ms(e.TickTime), TickLateMs: ms(e.TickLate), EmulatedUpMs: ms(e.EmulatedUp), EmulatedDownMs: ms(e.EmulatedDown),
+		HeldUpMs: ms(e.HeldUp), HeldDownMs: ms(e.HeldDown), LossOut: float64(e.LossOut) / 1000, Policy: e.Policy,
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // Score is the scoreboard's team scores and the local player's line.
 type Score struct {
@@ -159,11 +190,13 @@ type Score struct {
 // ScoreRow is one player's scoreboard line; PingMs is what the server
 // measured, shown when the server mandates the ping column.
 type ScoreRow struct {
-	ID     int `json:"id"`
-	Team   int `json:"team"`
-	Kills  int `json:"kills"`
-	Deaths int `json:"deaths"`
-	PingMs int `json:"pingMs"`
+	// Name is what the server named the player (empty until it says).
+	Name   string `json:"name"`
+	ID     int    `json:"id"`
+	Team   int    `json:"team"`
+	Kills  int    `json:"kills"`
+	Deaths int    `json:"deaths"`
+	PingMs int    `json:"pingMs"`
 }
 
 var phaseNames = [...]string{client.Idle: "idle", client.Connecting: "connecting", client.Connected: "connected", client.Closed: "closed"}
@@ -235,6 +268,9 @@ func (s *Session) state(now time.Duration, all bool) State {
 		RTTSamples:   s.graph.samples(),
 	}
 	st.Net.JitterMs = jitter(st.Net.RTTSamples)
+	if e, ok := c.ServerInfo(); ok {
+		st.Net.Server = serverNet(e)
+	}
 	if c.Phase() == client.Connected {
 		st.Net.BufferMs, st.Net.ExtrapolatedMs = s.graph.buffer(c.ViewTime(now), c.TickDuration())
 		st.Net.InterpMs = float64(c.ServerTime(now)-c.ViewTime(now)) / float64(time.Millisecond)
@@ -246,7 +282,8 @@ func (s *Session) state(now time.Duration, all bool) State {
 	st.Score.Teams, st.Score.TimeLeft = b.TeamScore, b.TimeLeft.Seconds()
 	st.Score.Rows = make([]ScoreRow, 0, len(b.Rows))
 	for _, r := range b.Rows {
-		st.Score.Rows = append(st.Score.Rows, ScoreRow{ID: int(r.ID), Team: int(r.Team), Kills: int(r.Kills), Deaths: int(r.Deaths), PingMs: int(r.PingMS)})
+		name, _ := c.PlayerName(int(r.ID))
+		st.Score.Rows = append(st.Score.Rows, ScoreRow{Name: name, ID: int(r.ID), Team: int(r.Team), Kills: int(r.Kills), Deaths: int(r.Deaths), PingMs: int(r.PingMS)})
 		if int(r.ID) == st.ID {
 			st.Score.Kills, st.Score.Deaths = int(r.Kills), int(r.Deaths)
 		}

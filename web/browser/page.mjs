@@ -2,7 +2,9 @@
 // Chromium, against a live server (TestPageInBrowser): two pages (one
 // with the client core in its Web Worker, one on the page's thread) on
 // opposite teams report the view they spawn with, and again after the
-// test teleports them (stdin "placed"); the report key with no hit on the
+// test teleports them (stdin "placed"), and the names and the server's
+// net graph series they show once the test puts them face to face
+// (stdin "faced"); the report key with no hit on the
 // player is refused; the menu is open before the first click, lists only
 // the loadout's weapons and stays clear of the net graph at 1280 px; its
 // settings (sensitivity, invert Y, a key binding) survive a reload; the
@@ -67,6 +69,30 @@ await run(browser, problems, async () => {
   if ((await nextLine()) !== 'placed') throw new Error('the test did not place the players');
   await sleep(1000);
   const placed = [view(await state(red)), view(await state(blue))];
+
+  // Names and the server's net graph series: the test puts the pages
+  // face to face and gives red an emulated link (stdin "faced").
+  console.log(JSON.stringify({ step: 'placed', pages: placed }));
+  if ((await nextLine()) !== 'faced') throw new Error('the test did not face the players');
+  await sleep(2500);
+  const names = async (page) => {
+    await page.keyboard.down('Tab');
+    await sleep(300);
+    const out = await page.evaluate(() => {
+      const st = window.lagkit.state();
+      return {
+        rows: st.score.rows.map((r) => ({ id: r.id, name: r.name })),
+        labels: [...document.querySelectorAll('#labels .label')].filter((el) => el.style.display !== 'none').map((el) => el.textContent),
+        board: document.getElementById('board').innerText,
+        server: st.net.server ?? null,
+        net: document.getElementById('net').textContent,
+        view: { yaw: st.view.yaw, place: st.place },
+      };
+    });
+    await page.keyboard.up('Tab');
+    return out;
+  };
+  const faced = [await names(red), await names(blue)];
 
   // The report key with no hit on the player, in both core modes.
   await red.keyboard.press('KeyB');
@@ -154,7 +180,7 @@ await run(browser, problems, async () => {
   const badCode = await wrong(`${studyBase}/?code=NOPE`);
 
   console.log(JSON.stringify({
-    step: 'done', spawned, placed, noHit, reportsNoHit, menu, menuShot, before, after, fovAfter, boundKey,
+    step: 'done', spawned, placed, faced, noHit, reportsNoHit, menu, menuShot, before, after, fovAfter, boundKey,
     locked, openLocked, unlocked, openAfterEsc, phone: phoneView, noStudy, badCode,
   }));
 });

@@ -31,6 +31,9 @@ const maxCatchUp = 8;
 export interface CoreOptions {
   mapText: string; token: string; name: string; display: string; interpDelayMs: number;
   transport: string | null; // 'ws' or 'wt' forces one
+  // rejoinSeat and rejoinTeam ask for the seat and team of the session
+  // on a server the page lost (-1: none).
+  rejoinSeat: number; rejoinTeam: number;
 }
 
 // Core is what the page asks of a running client core.
@@ -101,6 +104,7 @@ export class LocalCore implements Core {
     checkPackVersion((globalThis as any).lagkitCore.packVersion);
     const s = (globalThis as any).lagkitCore.create({
       map: o.mapText, token: o.token, name: o.name, display: o.display, interpDelayMs: o.interpDelayMs,
+      rejoinSeat: o.rejoinSeat, rejoinTeam: o.rejoinTeam,
     });
     if (s.error) throw new Error(s.error);
     this.session = s as Session;

@@ -11,8 +11,18 @@ export const rewindColours = { tested: 0xffd23f, seen: 0x3fd8ff, now: 0xff4fd8 }
 
 interface Fading { obj: THREE.Object3D; born: number; life: number; mat: THREE.Material & { opacity: number } }
 
+// ShotView is a shot as a spectator draws it (sv_showlagcompensation):
+// every player but the shooter where the server tested the shot, the
+// victim's (-1: a miss) among them, and the shot's line from the eye.
+export interface ShotView { eye: Vec3; to: Vec3; victim: number; rewound: { seat: number; parts: Part[] }[] }
+
+// lagCompColour is the colour of the players a shot was not aimed at, as
+// the server rewound them.
+export const lagCompColour = 0x5fd0ff;
+
 export class Effects {
   private rewindGroup = new THREE.Group();
+  private shotGroup = new THREE.Group();
   private fading: Fading[] = [];
   private projectiles = new Map<number, THREE.Mesh>();
   private shotGeom = new THREE.SphereGeometry(0.12, 8, 6);
@@ -25,6 +35,34 @@ export class Effects {
   constructor(private scene: THREE.Scene) {
     this.rewindGroup.renderOrder = 10;
     scene.add(this.rewindGroup);
+    scene.add(this.shotGroup);
+  }
+
+  // showShots draws shots as sv_showlagcompensation does, replacing those
+  // drawn before, and returns the wireframes drawn.
+  showShots(shots: ShotView[]): number {
+    for (const o of this.shotGroup.children) {
+      if (o instanceof THREE.Line) {
+        o.geometry.dispose();
+        (o.material as THREE.Material).dispose();
+      }
+    }
+    this.shotGroup.clear();
+    let n = 0;
+    for (const s of shots) {
+      for (const p of s.rewound) {
+        const hit = p.seat === s.victim;
+        this.addParts(p.parts, hit ? rewindColours.tested : lagCompColour, hit ? 12 : 11, this.shotGroup);
+        n += p.parts.length;
+      }
+      const line = new THREE.Line(
+        new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(...s.eye), new THREE.Vector3(...s.to)]),
+        new THREE.LineBasicMaterial({ color: s.victim >= 0 ? rewindColours.tested : 0xffffff, depthTest: false }));
+      line.renderOrder = 13;
+      line.layers.set(Effects.rewindLayer);
+      this.shotGroup.add(line);
+    }
+    return n;
   }
 
   private wireMaterial(colour: number): THREE.MeshBasicMaterial {
@@ -55,7 +93,7 @@ export class Effects {
   // addParts draws parts as wireframes in colour, over those of a lower
   // order: the tested hitboxes over the seen ones, which they often
   // cover to the centimetre.
-  private addParts(parts: Part[], colour: number, order: number): void {
+  private addParts(parts: Part[], colour: number, order: number, group = this.rewindGroup): void {
     const up = new THREE.Vector3(0, 1, 0);
     for (const p of parts) {
       const a = new THREE.Vector3(...p.a), b = new THREE.Vector3(...p.b);
@@ -66,7 +104,7 @@ export class Effects {
       if (len > 1e-6) mesh.quaternion.setFromUnitVectors(up, axis.normalize());
       mesh.renderOrder = order;
       mesh.layers.set(Effects.rewindLayer);
-      this.rewindGroup.add(mesh);
+      group.add(mesh);
     }
   }
 

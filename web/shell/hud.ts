@@ -24,8 +24,14 @@ function escapeHTML(s: string): string {
 }
 
 export class Hud {
-  // name is the local player's name.
+  // name is the local player's name; names every player's the server
+  // gave (wire's name events, through the scoreboard's rows).
   name = 'you';
+  names = new Map<number, string>();
+
+  // nameOf is player id's name, or #id when the server named none.
+  nameOf(id: number): string { return this.names.get(id) || `#${id}`; }
+  private who(id: number): string { return escapeHTML(this.nameOf(id)); }
   // samples are the net graph's, oldest first; fps and frameMs the
   // page's frame rate and time per frame, as the page last measured.
   samples: Sample[] = [];
@@ -81,12 +87,13 @@ export class Hud {
     const head = `<b>rewind view</b> · ${pos} · tick ${r.shotTick} · [ ] older/newer, \\ yours/on you<br>`;
     if (r.outcome === 'miss') {
       el.innerHTML = head +
-        `your shot · <b>miss</b>${r.victim >= 0 ? ` near #${r.victim}` : ''} (the server sends no account of misses)<br>` +
+        `your shot · <b>miss</b>${r.victim >= 0 ? ` near ${this.who(r.victim)}` : ''} (the server sends no account of misses)<br>` +
         `<span style="color:${c(rewindColours.tested)}">— the shot</span> ` +
-        (r.victim >= 0 ? `<span style="color:${c(rewindColours.seen)}">■ #${r.victim} as you saw it</span>` : '');
+        (r.victim >= 0 ? `<span style="color:${c(rewindColours.seen)}">■ ${this.who(r.victim)} as you saw it</span>` : '');
       return;
     }
-    const who = r.mine ? `your shot on #${r.victim}` : `#${r.shooter}'s shot on you (inset: from behind #${r.shooter})`;
+    const shooter = this.who(r.shooter);
+    const who = r.mine ? `your shot on ${this.who(r.victim)}` : `${shooter}'s shot on you (inset: from behind ${shooter})`;
     el.innerHTML = head +
       `${who} · ${r.part} · ${r.outcome} · rewound ${r.rewindMs.toFixed(0)} ms · rollback ${r.rollbackM.toFixed(2)} m<br>` +
       `<span style="color:${c(rewindColours.tested)}">■ tested by the server</span> ` +
@@ -104,7 +111,7 @@ export class Hud {
     if (!shown) return;
     const head = `<tr><th>player</th><th>team</th><th>kills</th><th>deaths</th>${st.pingColumn ? '<th>ping</th>' : ''}</tr>`;
     const rows = [...st.score.rows].sort((x, y) => x.team - y.team || y.kills - x.kills || x.deaths - y.deaths).map((r) =>
-      `<tr class="team${r.team}"><td>${r.id === st.id ? `${escapeHTML(this.name)} (you)` : `player #${r.id}`}</td><td>${teamNames[r.team] ?? r.team}</td><td>${r.kills}</td><td>${r.deaths}</td>` +
+      `<tr class="team${r.team}"><td>${r.id === st.id ? `${escapeHTML(this.name)} (you)` : this.who(r.id)}</td><td>${teamNames[r.team] ?? r.team}</td><td>${r.kills}</td><td>${r.deaths}</td>` +
       `${st.pingColumn ? `<td>${r.pingMs} ms</td>` : ''}</tr>`).join('');
     const left = st.score.timeLeft > 0 ? ` · ${clock(st.score.timeLeft)} left` : '';
     el.innerHTML = `<div class="board-head">${st.mode ?? ''} · ${st.map}${left}</div><table>${head}${rows}</table>`;
@@ -132,10 +139,11 @@ export class Hud {
 
   update(st: CoreState, link: string, lost: boolean, shooterAt: (id: number) => [number, number] | null): void {
     const now = performance.now();
+    for (const r of st.score.rows) if (r.name) this.names.set(r.id, r.name);
     for (const e of st.events) this.event(st, e, now, shooterAt);
     const self = st.self;
     const team = `<span class="team${st.team}">${teamNames[st.team] ?? 'team ' + st.team}</span>`;
-    const killer = self.dead && st.killer >= 0 ? ` · killed by ${st.killer === st.id ? 'yourself' : '#' + st.killer}` : '';
+    const killer = self.dead && st.killer >= 0 ? ` · killed by ${st.killer === st.id ? 'yourself' : this.who(st.killer)}` : '';
     this.html('vitals', self.dead ? `${team} · dead${killer}` : `${team} · ♥ ${Math.max(0, self.health)}${self.crouched ? ' · crouched' : ''}`);
     this.html('ammo', self.dead ? '' : `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`);
     // The server paused the game: nobody moves until it resumes.
@@ -153,22 +161,30 @@ export class Hud {
     this.netLink = link || '-';
     this.netID = st.id >= 0 ? ` #${st.id}` : '';
     this.netPhase = st.phase;
+    const sv = n.server;
     this.netRest =
       `  ${this.fps.toFixed(0)} fps ${this.frameMs.toFixed(1)} ms\n` +
       `rtt  ${n.rttMs.toFixed(1)} ms  jitter ${n.jitterMs.toFixed(1)}\n` +
-      `loss in ${(n.loss * 100).toFixed(1)} %  out -\n` +
+      `loss in ${(n.loss * 100).toFixed(1)} %  out ${sv ? `${(sv.lossOut * 100).toFixed(1)} %` : '-'}\n` +
       `buf  ${n.bufferMs.toFixed(0)} ms  extrap ${n.extrapolatedMs.toFixed(0)}\n` +
       `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz  cmd ${Math.round(this.cmdRate)}/s\n` +
       `in ${(n.bytesIn / 1024).toFixed(1)} KB/s  out ${(n.bytesOut / 1024).toFixed(1)}\n` +
       `corr ${n.corrections} (${(n.predictionErrorM * 100).toFixed(1)} cm)  bad ${n.malformed}\n` +
       `${st.display} · interp ${n.interpMs.toFixed(0)} ms${st.prediction ? '' : ' · no prediction'}\n` +
-      `players ${st.score.rows.length}`;
+      `players ${st.score.rows.length}` +
+      (sv ? `\nserver tick ${sv.tickMs.toFixed(2)} ms  late ${sv.tickLateMs.toFixed(2)} ms\n` +
+        `policy ${sv.policy}\n` +
+        `injected up ${(sv.emulatedUpMs + sv.heldUpMs).toFixed(0)} ms  down ${(sv.emulatedDownMs + sv.heldDownMs).toFixed(0)}` +
+        (sv.heldUpMs + sv.heldDownMs > 0 ? ` (held ${sv.heldUpMs.toFixed(0)}/${sv.heldDownMs.toFixed(0)})` : '') : '');
     const text = this.netLine(lost);
     if (this.graphOn && now2 - this.netAt >= 250) {
       this.netAt = now2;
       $('net').textContent = text;
     }
-    this.samples.push({ t: now2, frameMs: this.frameMs, rttMs: n.rttMs, jitterMs: n.jitterMs, bufferMs: n.bufferMs, extrapolatedMs: n.extrapolatedMs });
+    this.samples.push({
+      t: now2, frameMs: this.frameMs, rttMs: n.rttMs, jitterMs: n.jitterMs, bufferMs: n.bufferMs, extrapolatedMs: n.extrapolatedMs,
+      serverTickMs: sv?.tickMs ?? 0, serverLateMs: sv?.tickLateMs ?? 0,
+    });
     while (this.samples.length > 0 && now2 - this.samples[0].t > graphSeconds * 1000) this.samples.shift();
     // Redrawn twice a second: text on a canvas is dear under software
     // rendering.
@@ -249,7 +265,7 @@ export class Hud {
         break;
       }
       case 'kill': {
-        const who = (id: number) => (id === st.id ? 'you' : `#${id}`);
+        const who = (id: number) => (id === st.id ? 'you' : this.who(id));
         const text = e.killer !== undefined && e.killer >= 0 ? `${who(e.killer)} ✕ ${who(e.other)}` : `${who(e.other)} died`;
         this.feed.push({ text, until: now + 5000 });
         this.feed = this.feed.slice(-6);
@@ -268,6 +284,8 @@ export const series = [
   { key: 'jitterMs', label: 'jitter', colour: '#ffd84a' },
   { key: 'bufferMs', label: 'buffer', colour: '#4ad2ff' },
   { key: 'extrapolatedMs', label: 'extrap', colour: '#ff6060' },
+  { key: 'serverTickMs', label: 'srv tick', colour: '#c080ff' },
+  { key: 'serverLateMs', label: 'srv late', colour: '#ff9a3c' },
 ] as const;
 export type Sample = Record<(typeof series)[number]['key'], number> & { t: number };
 export const graphSeconds = 10;
@@ -278,7 +296,7 @@ export const graphSeconds = 10;
 export function chart(c: HTMLCanvasElement, samples: Sample[], now: number): void {
   const g = c.getContext('2d');
   if (!g) return;
-  const w = c.width, h = c.height, left = 30, bottom = 14, top = 20;
+  const w = c.width, h = c.height, left = 30, bottom = 14, top = 30;
   g.clearRect(0, 0, w, h);
   g.fillStyle = '#000b';
   g.fillRect(0, 0, w, h);
@@ -301,12 +319,15 @@ export function chart(c: HTMLCanvasElement, samples: Sample[], now: number): voi
   g.textAlign = 'right';
   g.fillText('now', w - 2, h - 3);
   g.textAlign = 'left';
-  g.fillText('ms', 2, top - 8);
-  let lx = left;
+  g.fillText('ms', 2, top - 18);
+  // The legend, in rows of what fits.
+  let lx = left, ly = top - 18;
   for (const k of series) {
+    const lw = g.measureText(k.label).width;
+    if (lx + lw > w - 2) [lx, ly] = [left, ly + 10];
     g.fillStyle = k.colour;
-    g.fillText(k.label, lx, top - 8);
-    lx += g.measureText(k.label).width + 8;
+    g.fillText(k.label, lx, ly);
+    lx += lw + 8;
   }
   for (const k of series) {
     g.strokeStyle = k.colour;

@@ -15,6 +15,7 @@ import { Menu } from './settings';
 import { Sound } from './sound';
 import { Labels } from './labels';
 import { Study } from './study';
+import { startSpectator } from './spectate';
 import { Dead, Packed } from './packed';
 import type { CoreState, Input, MapFile, Projectile, Rewind, Vec3 } from './types';
 
@@ -259,8 +260,15 @@ class Game {
     if (this.reconnects) void this.reconnect();
   }
 
+  // rejoinAs is the seat and team the page had before it lost its
+  // server: a reconnect asks for them (a restarted server knows nothing
+  // of the page).
+  private rejoinAs = { seat: -1, team: -1 };
+
   private async reconnect(): Promise<void> {
     this.reconnecting = true;
+    const was = this.info;
+    if (was && was.id >= 0) this.rejoinAs = { seat: was.id, team: was.team };
     try {
       for (;;) {
         const wait = reconnectMs[Math.min(this.attempts, reconnectMs.length - 1)];
@@ -292,6 +300,7 @@ class Game {
     this.boxes = m.boxes;
     const { token, name } = creds ?? await this.credentials();
     hud.name = this.name = name;
+    hud.names.clear(); // the server names every player again
     if (!this.isLost) hud.status('connecting…');
     const inWorker = useWorker();
     this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
@@ -310,6 +319,7 @@ class Game {
       await core.start({
         mapText: text, token, name, display: params.get('display') ?? '',
         interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
+        rejoinSeat: this.isLost ? this.rejoinAs.seat : -1, rejoinTeam: this.isLost ? this.rejoinAs.team : -1,
       });
     } catch (e) {
       if (this.core === core) {
@@ -534,7 +544,7 @@ class Game {
     // The view's size as three.js keeps it: reading the canvas's would
     // force a layout every frame.
     const size = this.view.size;
-    this.labels.draw(pk, this.view.camera, size[0], size[1], (id) => (id === pk.id ? this.name : ''), dead ? st.killer : -1,
+    this.labels.draw(pk, this.view.camera, size[0], size[1], (id) => (id === pk.id ? this.name : hud.names.get(id) ?? ''), dead ? st.killer : -1,
       st.team, (x, y, z) => firstHit(this.boxes, eye, [x, y, z]) >= 1);
     hud.tick(now);
     this.minimap.draw(pk, st);
@@ -685,6 +695,11 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
 }
 
 async function main(): Promise<void> {
+  if (params.get('spectate') === '1') {
+    // A spectator joins no seat: no client core, no link.
+    await startSpectator();
+    return;
+  }
   const game = new Game();
   const w = window as any;
   w.lagkit = {

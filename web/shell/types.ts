@@ -21,6 +21,12 @@ export interface Net {
   corrections: number; malformed: number; commands: number;
   jitterMs: number; loss: number; bufferMs: number; extrapolatedMs: number;
   bytesIn: number; bytesOut: number; rttSamples: number[]; predictionErrorM: number; interpMs: number;
+  // server is what the server measured over its last second (absent
+  // until it says).
+  server?: {
+    tickMs: number; tickLateMs: number; emulatedUpMs: number; emulatedDownMs: number;
+    heldUpMs: number; heldDownMs: number; lossOut: number; policy: string;
+  };
 }
 
 // Rewind is the server's account of one hit (the rewind view): the
@@ -49,7 +55,7 @@ export interface CoreState {
   loadout: string[]; place: { count: number; yaw: number; pitch: number }; respawnMs: number;
   score: {
     teams: [number, number]; kills: number; deaths: number; timeLeft: number;
-    rows: { id: number; team: number; kills: number; deaths: number; pingMs: number }[];
+    rows: { name: string; id: number; team: number; kills: number; deaths: number; pingMs: number }[];
   };
 }
 

@@ -7,7 +7,8 @@
 // On start it sets globalThis.lagkitCore to an object with one method,
 // create(config), where config is {map: MAP_JSON_TEXT, name, display,
 // interpDelayMs, token: BASE64 (a connect token, when the server wants
-// one)}. create returns {error: string} or a session with
+// one), rejoinSeat, rejoinTeam (the seat and team of the page's session
+// on a server it lost, wire.Rejoin; absent or -1: none)}. create returns {error: string} or a session with
 // methods (times are the page's clock in milliseconds, performance.now()):
 //
 //	connect(now)
@@ -70,6 +71,9 @@ func create(_ js.Value, args []js.Value) any {
 	}
 	if ms := num(a, "interpDelayMs"); ms > 0 {
 		cfg.InterpDelay = time.Duration(ms * float64(time.Millisecond))
+	}
+	if seat, team := a.Get("rejoinSeat"), num(a, "rejoinTeam"); seat.Type() == js.TypeNumber && seat.Int() >= 0 && seat.Int() < wire.MaxEntities && team >= 0 && team < 256 {
+		cfg.Rejoin = wire.Rejoin{Asked: true, Seat: uint8(seat.Int()), Team: uint8(team)}
 	}
 	s, err := bridge.New(cfg)
 	if err != nil {

@@ -1,0 +1,111 @@
+package realtime
+
+import (
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/server"
+)
+
+// Shots for a spectator, as Source's sv_showlagcompensation draws them:
+// for each hitscan shot the server judged, hit or miss, every player's
+// hitboxes where the server had them at the time it tested the shot
+// (rewound when the policy rewinds), with the shot's line. Keeping them
+// costs the match's goroutine a pose per player per shot, so a match
+// keeps them only while someone spectates it (Spectate within
+// spectateWatch).
+
+// ViewShot is one hitscan shot the server judged.
+type ViewShot struct {
+	Seq     uint64  `json:"seq"`
+	TimeS   float64 `json:"time_s"`
+	Shooter int     `json:"shooter"`
+	// Victim is the player hit, -1 for a miss; Part the part hit.
+	Victim   int     `json:"victim"`
+	Part     string  `json:"part,omitempty"`
+	Outcome  string  `json:"outcome"`
+	RewindMs float64 `json:"rewind_ms"`
+	// Eye is the shooter's eye when it fired, Dir the way it aimed (a
+	// unit vector).
+	Eye [3]float64 `json:"eye"`
+	Dir [3]float64 `json:"dir"`
+	// Rewound is every player but the shooter as the server tested it.
+	Rewound []ViewPose `json:"rewound"`
+}
+
+// ViewPose is one player's hitboxes at an instant.
+type ViewPose struct {
+	Seat  int             `json:"seat"`
+	Team  int             `json:"team"`
+	Parts []game.PartView `json:"parts"`
+}
+
+// MaxViewShots is how many recent shots a watched match keeps.
+const MaxViewShots = 128
+
+// spectateWatch is how long after a Spectate a match goes on keeping
+// shots for spectators.
+const spectateWatch = 5 * time.Second
+
+// viewShots is a match's ring of recent shots, owned by its goroutine.
+type viewShots struct {
+	ring      [MaxViewShots]ViewShot
+	seq       uint64
+	watchedAt time.Duration // the match's clock at the last Spectate
+	watched   bool
+}
+
+// Spectate is View for a spectator's page: the match with the hits after
+// since, and the shots after shotsSince (a ViewShot.Seq; 0 for every
+// shot kept), which the match keeps from the first Spectate on for as
+// long as someone asks again within 5 s.
+func (m *Match) Spectate(since, shotsSince uint64) (View, error) {
+	var v View
+	err := m.do(func() {
+		v = m.view(since)
+		s := &m.shots
+		s.watched, s.watchedAt = true, m.now()
+		v.Shots = []ViewShot{}
+		for seq := max(shotsSince, s.seq-min(s.seq, MaxViewShots)) + 1; seq <= s.seq; seq++ {
+			v.Shots = append(v.Shots, s.ring[seq%MaxViewShots])
+		}
+	})
+	return v, err
+}
+
+// keepShot keeps a hitscan shot for spectators, while the match is
+// watched.
+func (m *Match) keepShot(rec *server.ShotRecord) {
+	s := &m.shots
+	if rec.Projectile || !s.watched || m.now()-s.watchedAt > spectateWatch {
+		return
+	}
+	cfg := m.srv.Config()
+	h := m.srv.History()
+	shot := ViewShot{
+		TimeS: rec.Time.Seconds(), Shooter: rec.Shooter, Victim: rec.Victim, Outcome: "miss",
+		RewindMs: rec.RewindMS, Dir: vec3(game.AimDir(rec.Yaw, rec.Pitch)), Rewound: []ViewPose{},
+	}
+	if rec.Victim >= 0 {
+		shot.Part, shot.Outcome = rec.Part.String(), rec.Outcome.String()
+	}
+	if st, ok := h.At(rec.Shooter, rec.Time); ok {
+		shot.Eye = vec3(game.EyePos(st, cfg.Movement))
+	} else if sc, ok := m.srv.Client(rec.Shooter); ok {
+		shot.Eye = vec3(game.EyePos(sc.State, cfg.Movement))
+	}
+	for seat := range m.srv.MaxClients() {
+		ci, ok := m.srv.Client(seat)
+		if !ok || seat == rec.Shooter {
+			continue
+		}
+		st, ok := h.At(seat, rec.Tested)
+		if !ok || st.Has(game.FlagDead) {
+			continue
+		}
+		shot.Rewound = append(shot.Rewound, ViewPose{Seat: seat, Team: ci.Team, Parts: game.PartViews(st, cfg.Movement)})
+	}
+	s.seq++
+	shot.Seq = s.seq
+	s.ring[s.seq%MaxViewShots] = shot
+}
