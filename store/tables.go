@@ -47,12 +47,12 @@ type table struct {
 // The tables, in the order export writes them.
 var (
 	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep", "schedule_key",
-		"design", "counterbalance_group", "lagkit_version", "vcs_revision", "vcs_modified", "go_version", "build_note", "tick_rate"),
+		"design", "counterbalance_group", "lagkit_version", "vcs_revision", "vcs_modified", "go_version", "build_note", "tick_rate", "consent"),
 		bind: func(p any) []field {
 			s := p.(*record.Study)
 			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey},
 				str{&s.Design}, integer{&s.Group}, str{&s.Version}, str{&s.Revision}, boolean{&s.Modified}, str{&s.GoVersion},
-				str{&s.BuildNote}, integer{&s.TickRate}}
+				str{&s.BuildNote}, integer{&s.TickRate}, str{&s.Consent}}
 		}}
 	techniquesTable = &table{name: "techniques", key: []string{"name"}, cols: cols("name:technique", "setting"),
 		bind: func(p any) []field {
@@ -125,10 +125,25 @@ var (
 			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Reporter}, integer{&r.Shooter}, u32{&r.ShotTick},
 				float{&r.RewindMS}, float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}}
 		}}
-	answersTable = &table{name: "answers", cols: cols("round", "seat", "question", "kind", "value", "answer_text:text", "at_ns:at"),
+	answersTable = &table{name: "answers", cols: cols("round", "seat", "question", "kind", "value", "answer_text:text", "at_ns:at", "stage"),
 		bind: func(p any) []field {
 			r := p.(*record.Answer)
-			return []field{roundNo{&r.Round}, integer{&r.Seat}, str{&r.Question}, str{&r.Kind}, answerValue{&r.Value, &r.Kind}, str{&r.Text}, wall{&r.At}}
+			return []field{roundNo{&r.Round}, integer{&r.Seat}, str{&r.Question}, str{&r.Kind}, answerValue{&r.Value, &r.Kind}, str{&r.Text}, wall{&r.At},
+				stage{&r.Stage}}
+		}}
+	questionsTable = &table{name: "questions", key: []string{"question"},
+		cols: cols("question", "stage", "position", "kind", "question_text:text", "min_value", "max_value", "choices", "low_anchor", "high_anchor"),
+		bind: func(p any) []field {
+			r := p.(*record.Question)
+			return []field{str{&r.ID}, stage{&r.Stage}, integer{&r.Seq}, str{&r.Kind}, str{&r.Text}, integer{&r.Min}, integer{&r.Max},
+				str{&r.Choices}, str{&r.LowAnchor}, str{&r.HighAnchor}}
+		}}
+	clientsTable = &table{name: "clients", key: []string{"seat", "round"},
+		cols: cols("seat", "round", "consented", "at_ns:at", "refresh_hz", "mouse_sensitivity", "user_agent", "screen_w", "screen_h", "pixel_ratio"),
+		bind: func(p any) []field {
+			r := p.(*record.Client)
+			return []field{integer{&r.Seat}, roundNo{&r.Round}, boolean{&r.Consented}, wall{&r.At}, float{&r.RefreshHz}, float{&r.Sensitivity},
+				str{&r.UserAgent}, integer{&r.ScreenW}, integer{&r.ScreenH}, float{&r.PixelRatio}}
 		}}
 	pathsTable = &table{name: "paths", cols: cols("round", "t_ns:time_s", "seat", "team", "x", "y", "z"),
 		bind: func(p any) []field {
@@ -139,7 +154,7 @@ var (
 
 // Tables lists the names of the tables that hold a study's records, in
 // the order an export writes them.
-var Tables = []string{"studies", "techniques", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events"}
+var Tables = []string{"studies", "techniques", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events", "questions", "clients"}
 
 // cols parses column specs "name[:csv[:keep]]".
 func cols(specs ...string) []column {
@@ -187,6 +202,10 @@ func tableOf(r record.Record) (*table, any) {
 		return eventsTable, &r
 	case record.Network:
 		return networkTable, &r
+	case record.Question:
+		return questionsTable, &r
+	case record.Client:
+		return clientsTable, &r
 	}
 	return nil, nil
 }
@@ -246,6 +265,9 @@ type (
 	wall struct{ p *time.Time }
 	// dur is a match time or duration, stored as nanoseconds.
 	dur struct{ p *time.Duration }
+	// stage is the stage a question is put at: empty reads and is
+	// stored as record.StageRound.
+	stage struct{ p *string }
 	// roundNo is a round's index, from 0 in the database and numbered
 	// from 1 in CSV, as the reports number rounds.
 	roundNo struct{ p *int }
@@ -334,6 +356,23 @@ func (f boolean) Scan(src any) error {
 	}
 	return nil
 }
+func (f stage) Value() (driver.Value, error) { return f.get(), nil }
+func (f stage) Scan(src any) error           { return str(f).Scan(src) }
+func (f stage) cell(b []byte) []byte         { return append(b, f.get()...) }
+func (f stage) check() error {
+	if s := f.get(); s != record.StageRound && s != record.StageIntake && s != record.StageFinal {
+		return fmt.Errorf("stage %q, want %s, %s or %s", s, record.StageRound, record.StageIntake, record.StageFinal)
+	}
+	return nil
+}
+
+func (f stage) get() string {
+	if *f.p == "" {
+		return record.StageRound
+	}
+	return *f.p
+}
+
 func (f str) Scan(src any) error {
 	switch v := src.(type) {
 	case string:
