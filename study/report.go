@@ -36,6 +36,12 @@ type Report struct {
 	Answers     []TechniqueAnswers `json:"answers,omitempty"`
 	Comparisons []Comparison       `json:"comparisons,omitempty"`
 	Texts       []TextAnswer       `json:"texts,omitempty"`
+	// Consent is the consent text participants agreed to; Instruments
+	// sums up the intake and final questions; Clients lists what each
+	// participant's browser reported (report_instruments.go).
+	Consent     string              `json:"consent,omitempty"`
+	Instruments []InstrumentSummary `json:"instruments,omitempty"`
+	Clients     []ClientSummary     `json:"clients,omitempty"`
 	// Rollback sets the SBC reports against the rollback distance of
 	// the hits they were about (see RollbackBin).
 	Rollback []RollbackBin `json:"rollback_bins,omitempty"`
@@ -294,6 +300,9 @@ type Summariser struct {
 	rounds  []*roundTally
 	byIndex map[int]*roundTally
 	answers []record.Answer
+	// instruments holds the questions, the intake and final answers and
+	// the clients' reports.
+	instruments instrumentTally
 	// sched is what the study's schedule names: its techniques and
 	// questions.
 	sched scheduleInfo
@@ -314,6 +323,7 @@ func (s *Summariser) Put(r record.Record) {
 	if st, ok := r.(record.Study); ok {
 		if s.studies++; s.studies == 1 {
 			s.rep.Study, s.rep.Seed, s.rep.Simulated, s.rep.Started = st.Name, fmt.Sprint(st.Seed), st.Simulated, st.Started.UTC()
+			s.rep.Consent = st.Consent
 			s.byIndex = map[int]*roundTally{}
 			s.sched = readScheduleInfo(st.Schedule)
 		}
@@ -356,8 +366,12 @@ func (s *Summariser) Put(r record.Record) {
 			rt.group(v.Seat)
 			rt.all.seats[v.Seat] = true
 		}
+	case record.Question, record.Client:
+		s.instruments.put(r)
 	case record.Answer:
-		s.answers = append(s.answers, v)
+		if !s.instruments.put(r) {
+			s.answers = append(s.answers, v)
+		}
 	default:
 		if rt := s.byIndex[roundOf(r)]; rt != nil {
 			rt.observe(r)
@@ -409,6 +423,7 @@ func (s *Summariser) Report() (*Report, error) {
 		rep.Techniques = append(rep.Techniques, tr)
 	}
 	rep.Questions = summariseAnswers(s.answers)
+	rep.Instruments, rep.Clients = s.instruments.summaries()
 	s.compare(&rep, techs, order)
 	mainOutcome(&rep, techs, order)
 	rep.Participants = s.participantRounds(&rep)

@@ -65,8 +65,8 @@ type Schedule struct {
 	Techniques  []Technique `toml:"technique"`
 	// Latency is injected in every round; a round's own rules apply
 	// after these, to the seats they name.
-	Latency   []LinkRule `toml:"latency"`
-	Rounds []Round `toml:"round"`
+	Latency []LinkRule `toml:"latency"`
+	Rounds  []Round    `toml:"round"`
 	// Questions are the questionnaire after each round; Intake is put
 	// once to each participant before the first round (demographics,
 	// gaming experience), Final once after the last round's

@@ -187,6 +187,7 @@ func (r *Report) Results() *experiment.Results {
 	}
 	res.Tests = append(res.Tests, r.Tests...)
 	r.answerResults(res)
+	r.instrumentResults(res)
 	experiment.AdjustHolm(res)
 	return res
 }
@@ -318,6 +319,7 @@ func (r *Report) Markdown() string {
 		}
 	}
 	r.markdownAnswers(&b)
+	r.markdownInstruments(&b)
 	return b.String()
 }
 
