@@ -42,6 +42,11 @@ type Report struct {
 	Consent     string              `json:"consent,omitempty"`
 	Instruments []InstrumentSummary `json:"instruments,omitempty"`
 	Clients     []ClientSummary     `json:"clients,omitempty"`
+	// SeatOrders and Network are each seat's order of techniques and
+	// its network per round, injected beside measured: the people's
+	// when people played (report_design.go).
+	SeatOrders []SeatOrderRow `json:"seat_orders,omitempty"`
+	Network    []NetworkRow   `json:"network,omitempty"`
 	// Rollback sets the SBC reports against the rollback distance of
 	// the hits they were about (see RollbackBin).
 	Rollback []RollbackBin `json:"rollback_bins,omitempty"`
@@ -303,6 +308,8 @@ type Summariser struct {
 	// instruments holds the questions, the intake and final answers and
 	// the clients' reports.
 	instruments instrumentTally
+	// design holds the seat orders and the network records.
+	design designTally
 	// sched is what the study's schedule names: its techniques and
 	// questions.
 	sched scheduleInfo
@@ -368,6 +375,8 @@ func (s *Summariser) Put(r record.Record) {
 		}
 	case record.Question, record.Client:
 		s.instruments.put(r)
+	case record.SeatOrder, record.Network:
+		s.design.put(r)
 	case record.Answer:
 		if !s.instruments.put(r) {
 			s.answers = append(s.answers, v)
@@ -424,6 +433,7 @@ func (s *Summariser) Report() (*Report, error) {
 	}
 	rep.Questions = summariseAnswers(s.answers)
 	rep.Instruments, rep.Clients = s.instruments.summaries()
+	rep.SeatOrders, rep.Network = s.design.rows(s, bots)
 	s.compare(&rep, techs, order)
 	mainOutcome(&rep, techs, order)
 	rep.Participants = s.participantRounds(&rep)

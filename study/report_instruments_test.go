@@ -73,3 +73,47 @@ func TestReportInstruments(t *testing.T) {
 		}
 	}
 }
+
+// TestReportDesign: the report lists the people's seat orders and their
+// network per round, injected beside measured, leaving the bot out, in
+// its tables and its Markdown.
+func TestReportDesign(t *testing.T) {
+	recs := people()
+	recs = append(recs[:1], append([]record.Record{
+		record.SeatOrder{Seat: 0, Group: 1, Design: "latin", Order: "alc"},
+		record.SeatOrder{Seat: 1, Group: 1, Design: "latin", Order: "alc"},
+		record.SeatOrder{Seat: 2, Group: 1, Design: "latin", Order: "alc"},
+	}, recs[1:]...)...)
+	recs = append(recs,
+		record.Network{Round: 0, Seat: 2, LatencyMS: 125, RTTMeanMS: 251, RTTSamples: 10},
+		record.Network{Round: 0, Seat: 1, LatencyMS: 125, RTTMeanMS: 262.5, RTTP95MS: 300, RTTSamples: 10, LossUp: 0.01},
+		record.Network{Round: 0, Seat: 0, LatencyMS: 10, RTTMeanMS: 21, RTTSamples: 10},
+	)
+	rep, err := Summarise(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.SeatOrders) != 2 || rep.SeatOrders[1].Seat != 1 || rep.SeatOrders[1].Order != "alc" || !rep.SeatOrders[0].Person {
+		t.Errorf("seat orders %+v, want the two people's", rep.SeatOrders)
+	}
+	if len(rep.Network) != 2 || rep.Network[0].Seat != 0 || rep.Network[1].RTTMeanMS != 262.5 || rep.Network[1].Technique == "" {
+		t.Errorf("network %+v, want seats 0 and 1 with their technique", rep.Network)
+	}
+	var net []string
+	for _, tb := range rep.Results().Tables {
+		if tb.Name == "study_network" {
+			for _, row := range tb.Rows {
+				net = append(net, strings.Join(row[2:4], "@")+"@"+row[6])
+			}
+		}
+	}
+	if strings.Join(net, " ") != "0@20@21 1@250@262.5" {
+		t.Errorf("study_network rows %q, want seat@injected@measured", net)
+	}
+	md := rep.Markdown()
+	for _, want := range []string{"## Order of techniques", "| 1 | true | 1 | latin | alc |", "## Network: injected and measured", "| 1 | policy=alc | 1 | 250 | 262.5 |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+}

@@ -187,6 +187,7 @@ func (r *Report) Results() *experiment.Results {
 	}
 	res.Tests = append(res.Tests, r.Tests...)
 	r.answerResults(res)
+	r.designResults(res)
 	r.instrumentResults(res)
 	experiment.AdjustHolm(res)
 	return res
@@ -319,6 +320,7 @@ func (r *Report) Markdown() string {
 		}
 	}
 	r.markdownAnswers(&b)
+	r.markdownDesign(&b)
 	r.markdownInstruments(&b)
 	return b.String()
 }

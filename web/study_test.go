@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -115,7 +116,7 @@ func TestStudyParticipant(t *testing.T) {
 	}
 	var q StudyQuestionnaire
 	code, body = call(t, srv, "GET", StudyQuestionsPath+"?code=AB12", "")
-	if code != 200 || json.Unmarshal([]byte(body), &q) != nil || len(q.Questions) != 4 || strings.Contains(body, "baseline") || q.Questions[2] != (StudyQuestion{ID: "fair", Text: "How fair was the round?", Kind: "fairness"}) {
+	if code != 200 || json.Unmarshal([]byte(body), &q) != nil || len(q.Questions) != 4 || strings.Contains(body, "baseline") || !reflect.DeepEqual(q.Questions[2], StudyQuestion{ID: "fair", Text: "How fair was the round?", Kind: "fairness", Stage: "round", Min: -5, Max: 5}) {
 		t.Fatalf("questions: %d %s", code, body)
 	}
 	good := `{"code":"AB12","round":0,"answers":[{"question":"sbc","value":1},{"question":"smooth","value":4},{"question":"fair","value":-3},{"question":"notes","text":"laggy corner"}]}`

@@ -655,6 +655,7 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   };
   game.reconnects = false;
   study.linkClosed = () => game.lost(2000);
+  study.sensitivity = () => game.menu.settings.sensitivity;
   study.onRound = async (a) => {
     game.core?.stop('the next round');
     game.info = null;
@@ -671,6 +672,8 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   api.choose = (id: string, value: number) => study.choose(id, value);
   api.answer = (answers?: Parameters<Study['submit']>[0]) => study.submit(answers);
   api.ready = () => study.ready();
+  // agree agrees to the consent text and resolves to the HTTP status.
+  api.agree = () => study.agree();
   await study.poll();
   let busy = false;
   const timer = setInterval(() => {
