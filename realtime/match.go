@@ -566,7 +566,7 @@ func (m *Match) account() {
 		m.keepRewind(&rec)
 		if at, ok := m.at(rec.Time); ok && m.sink != nil {
 			sr := shotRecord(m.round, &rec, sbc)
-			sr.At = at
+			sr.At, sr.ViewAt = at, sr.ViewAt-sr.At+at
 			m.sink.Put(sr)
 		}
 		if rec.Rewound {

@@ -173,6 +173,16 @@ type Shot struct {
 	// "denied_upheld", ...), "" when the victim was not asked.
 	Appeal string
 	Kill   bool
+	// The shot as the shooter's client sent it (hitscan shots; zero for
+	// a projectile's): EyeX, EyeY and EyeZ where it left from, the
+	// shooter's eye as its commands put it (at the fire press when
+	// there was one); AimYawDeg and AimPitchDeg the aim in degrees (yaw
+	// from +X towards +Y, pitch up); ViewAt the time the client claimed
+	// to be showing, on At's clock (At less ViewAt: how far behind the
+	// server the shooter's view was).
+	EyeX, EyeY, EyeZ       float64
+	AimYawDeg, AimPitchDeg float64
+	ViewAt                 time.Duration
 }
 
 // Kill is one kill.
@@ -356,6 +366,9 @@ type Path struct {
 	Seat    int
 	Team    int
 	X, Y, Z float64
+	// YawDeg and PitchDeg are where the player looked, in degrees (yaw
+	// from +X towards +Y, pitch up), as its last command set them.
+	YawDeg, PitchDeg float64
 }
 
 func (Study) isRecord()       {}

@@ -42,6 +42,13 @@ type ShotRecord struct {
 	Tested time.Duration
 	Yaw    uint16
 	Pitch  int16
+	// Eye is where a hitscan shot left from (the shooter's eye as its
+	// commands put it, at the fire press when there was one) and
+	// ViewTime the server time its command or press claimed the client
+	// was showing: the shot as the client sent it. Both are zero for a
+	// projectile's record.
+	Eye      geom.Vec3
+	ViewTime time.Duration
 	// Appealed reports whether the victim was asked (alc); Outcome is
 	// what became of the hit.
 	Appealed bool
@@ -159,7 +166,7 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	shotTick := ps.cmd.Tick
 	rec := s.shotRecord(shot.Now, shot.Shooter, shotTick, pellet, ps.state.Weapon)
 	aim := ps.cmd.Aimed()
-	rec.Yaw, rec.Pitch = aim.Yaw, aim.Pitch
+	rec.Yaw, rec.Pitch, rec.Eye, rec.ViewTime = aim.Yaw, aim.Pitch, ps.eye, aim.ViewTime
 	t := shot.Now
 	// A shooter whose round trip is unmeasured is tested against the
 	// present: without it the server cannot check the view time claimed.

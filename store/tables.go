@@ -101,12 +101,14 @@ var (
 		}}
 	shotsTable = &table{name: "shots",
 		cols: cols("round", "t_ns:time_s", "shooter", "shot_tick", "victim", "weapon", "part", "policy", "hit", "registered",
-			"damage", "rewind_ms", "rollback_m", "objective_sbc", "appeal", "kill"),
+			"damage", "rewind_ms", "rollback_m", "objective_sbc", "appeal", "kill", "eye_x", "eye_y", "eye_z", "aim_yaw_deg", "aim_pitch_deg",
+			"view_ns:view_time_s"),
 		bind: func(p any) []field {
 			r := p.(*record.Shot)
 			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Shooter}, u32{&r.ShotTick}, integer{&r.Victim}, u8{&r.Weapon},
 				str{&r.Part}, str{&r.Policy}, boolean{&r.Hit}, boolean{&r.Registered}, integer{&r.Damage}, float{&r.RewindMS},
-				float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}, boolean{&r.Kill}}
+				float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}, boolean{&r.Kill}, float{&r.EyeX}, float{&r.EyeY}, float{&r.EyeZ},
+				float{&r.AimYawDeg}, float{&r.AimPitchDeg}, dur{&r.ViewAt}}
 		}}
 	killsTable = &table{name: "kills", cols: cols("round", "t_ns:time_s", "killer", "victim", "weapon"),
 		bind: func(p any) []field {
@@ -145,10 +147,11 @@ var (
 			return []field{integer{&r.Seat}, roundNo{&r.Round}, boolean{&r.Consented}, wall{&r.At}, float{&r.RefreshHz}, float{&r.Sensitivity},
 				str{&r.UserAgent}, integer{&r.ScreenW}, integer{&r.ScreenH}, float{&r.PixelRatio}}
 		}}
-	pathsTable = &table{name: "paths", cols: cols("round", "t_ns:time_s", "seat", "team", "x", "y", "z"),
+	pathsTable = &table{name: "paths", cols: cols("round", "t_ns:time_s", "seat", "team", "x", "y", "z", "yaw_deg", "pitch_deg"),
 		bind: func(p any) []field {
 			r := p.(*record.Path)
-			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Seat}, integer{&r.Team}, float{&r.X}, float{&r.Y}, float{&r.Z}}
+			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Seat}, integer{&r.Team}, float{&r.X}, float{&r.Y}, float{&r.Z},
+				float{&r.YawDeg}, float{&r.PitchDeg}}
 		}}
 )
 

@@ -68,8 +68,8 @@ var figureCodebook = []Column{
 // groupCodebook describes the key columns of a row of study_rounds.csv
 // or study_techniques.csv.
 var groupCodebook = []Column{
-	{"rtt_ms", unitMS, "the players' injected round trip (twice the one-way latency); empty for the row 'all', every seat together"},
-	{"players", "", "whose figures the row holds: all (every seat), people, or bots"},
+	{"rtt_ms", unitMS, "the players' injected round trip (twice the one-way latency); empty for the round's or technique's own row: its subjects together (every person's seat in a study with people, the bots left out; every seat in a study of bots alone)"},
+	{"players", "", "whose figures the row holds: people or bots (one round-trip group), or for the row with rtt_ms empty people (every person's seat, bots apart) or all (every seat of a study of bots alone)"},
 	{"seats", unitCount, "seats in the row"},
 }
 
@@ -332,6 +332,12 @@ var ExportCodebook = []CSVFile{
 		{"objective_sbc", unitBool, "the hit was behind cover on the victim's screen when it reached it"},
 		{"appeal", "", "the appeal's outcome (confirmed, denied_upheld, denied_refuted, timeout); empty when the victim was not asked"},
 		{"kill", unitBool, "the shot killed"},
+		{"eye_x", unitM, "where the shot left from as the shooter's client sent it: its eye as its commands put it (at the fire press when there was one), x; 0 for a projectile weapon's shot"},
+		{"eye_y", unitM, "y"},
+		{"eye_z", unitM, "z (up)"},
+		{"aim_yaw_deg", "degrees", "the aim the client sent (before recoil and spread): yaw, from +x towards +y"},
+		{"aim_pitch_deg", "degrees", "pitch, up positive"},
+		{"view_time_s", unitS, "the time the client claimed to be showing when it fired, on time_s's clock (time_s less view_time_s: how far behind the server its view was)"},
 	}},
 	{"kills.csv", "one kill", []Column{
 		{"study", "", "the study's id"},
@@ -405,16 +411,18 @@ var ExportCodebook = []CSVFile{
 		{"seat", unitSeat, "the seat"},
 		{"team", "", "its team"},
 		{"x", unitM, "position of the feet, x"},
-		{"y", unitM, "y (up)"},
-		{"z", unitM, "z"},
+		{"y", unitM, "y"},
+		{"z", unitM, "z (up)"},
+		{"yaw_deg", "degrees", "where the player looked, as its last command set it: yaw, from +x towards +y (0 in a simulated study, whose paths keep positions alone)"},
+		{"pitch_deg", "degrees", "pitch, up positive (0 in a simulated study)"},
 	}},
 	{"paths-study<id>-round<n>.csv", "one round's movement paths in the format lagkit trend reads: one position of a living player", []Column{
 		{"time", unitS, "match time, from the measured part's start"},
 		{"player", unitSeat, "the seat"},
 		{"team", "", "its team"},
 		{"x", unitM, "position of the feet, x"},
-		{"y", unitM, "y (up)"},
-		{"z", unitM, "z"},
+		{"y", unitM, "y"},
+		{"z", unitM, "z (up)"},
 	}},
 	exportNetwork,
 	exportEvents,

@@ -428,7 +428,7 @@ func (s *Summariser) Report() (*Report, error) {
 	seed, _ := strconv.ParseUint(rep.Seed, 10, 64)
 	for _, tech := range order {
 		tr := techs[tech].report(tech, bots)
-		tr.Intervals = techs[tech].intervals(&tr, seed)
+		tr.Intervals = techs[tech].intervals(&tr, seed, bots)
 		rep.Techniques = append(rep.Techniques, tr)
 	}
 	rep.Questions = summariseAnswers(s.answers)
@@ -540,12 +540,30 @@ func (rt *roundTally) observe(r record.Record) {
 // those of the bots' groups when bots, else of the people's.
 func (rt *roundTally) report(bots bool) RoundReport {
 	low, high := pingSplit(rt.groups, bots)
+	figs, seats := subjects(&rt.all, rt.groups, bots)
 	return RoundReport{
 		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode,
 		DurationS: rt.rec.Duration.Seconds(), Started: rt.rec.Started, Ended: rt.rec.Ended,
-		Seats: len(rt.rtt), Bots: rt.bots, Teams: rt.teams, Figures: rt.all.done(), Low: low, High: high,
+		Seats: seats, Bots: rt.bots, Teams: rt.teams, Figures: figs, Low: low, High: high,
 		Groups: groupFigures(rt.groups),
 	}
+}
+
+// subjects returns the figures of the study's subjects and their
+// seats: in a study of bots alone every seat's (all), in one with people
+// the people's groups pooled, the bots left out (they have rows of
+// their own).
+func subjects(all *tally, groups map[groupKey]*tally, bots bool) (Figures, int) {
+	if bots {
+		return all.done(), len(all.seats)
+	}
+	p := newTally()
+	for k, g := range groups {
+		if !k.bot {
+			p.merge(g)
+		}
+	}
+	return p.done(), len(p.seats)
 }
 
 // pingSplit pools the round-trip groups of bots (bots) or of people at
@@ -631,7 +649,8 @@ func (t *techTally) add(name string, rt *roundTally) {
 
 func (t *techTally) report(name string, bots bool) TechniqueReport {
 	low, high := pingSplit(t.groups, bots)
-	return TechniqueReport{Name: name, Setting: t.setting, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(),
+	figs, seats := subjects(&t.all, t.groups, bots)
+	return TechniqueReport{Name: name, Setting: t.setting, Rounds: t.rounds, Seats: seats, Figures: figs,
 		Low: low, High: high, Groups: groupFigures(t.groups)}
 }
 

@@ -5,7 +5,9 @@
 -- that its answers read alone; each participant's browser reports its
 -- consent, refresh rate, mouse sensitivity and screen (at consent,
 -- round -1, and on joining each round). Answers stored before were
--- all after a round.
+-- all after a round. A shot keeps what its client sent (the eye it
+-- left from, the aim, the view time claimed) and a path point where the
+-- player looked; rows stored before have them 0.
 
 ALTER TABLE answers ADD COLUMN stage TEXT NOT NULL DEFAULT 'round';
 
@@ -42,3 +44,19 @@ CREATE TABLE clients (
 	pixel_ratio DOUBLE PRECISION NOT NULL,
 	PRIMARY KEY (study_id, seat, round)
 );
+
+ALTER TABLE shots ADD COLUMN eye_x DOUBLE PRECISION NOT NULL DEFAULT 0;
+
+ALTER TABLE shots ADD COLUMN eye_y DOUBLE PRECISION NOT NULL DEFAULT 0;
+
+ALTER TABLE shots ADD COLUMN eye_z DOUBLE PRECISION NOT NULL DEFAULT 0;
+
+ALTER TABLE shots ADD COLUMN aim_yaw_deg DOUBLE PRECISION NOT NULL DEFAULT 0;
+
+ALTER TABLE shots ADD COLUMN aim_pitch_deg DOUBLE PRECISION NOT NULL DEFAULT 0;
+
+ALTER TABLE shots ADD COLUMN view_ns BIGINT NOT NULL DEFAULT 0;
+
+ALTER TABLE paths ADD COLUMN yaw_deg DOUBLE PRECISION NOT NULL DEFAULT 0;
+
+ALTER TABLE paths ADD COLUMN pitch_deg DOUBLE PRECISION NOT NULL DEFAULT 0;
