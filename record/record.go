@@ -315,6 +315,23 @@ type Answer struct {
 	At    time.Time
 }
 
+// Frames is how a participant's page drew one round: the time between
+// its frames through the round's measured part, as the page measured
+// it.
+type Frames struct {
+	Seat  int
+	Round int
+	// Frames counts the frames drawn; the others sum up the time
+	// between successive frames in milliseconds.
+	Frames int
+	MeanMS float64
+	P50MS  float64
+	P95MS  float64
+	P99MS  float64
+	MaxMS  float64
+	At     time.Time
+}
+
 // Question is one question of a study's instruments as the schedule
 // puts it: kept with the study so that its answers read alone.
 type Question struct {
@@ -386,6 +403,7 @@ func (SBCReport) isRecord()   {}
 func (Answer) isRecord()      {}
 func (Question) isRecord()    {}
 func (Client) isRecord()      {}
+func (Frames) isRecord()      {}
 func (Path) isRecord()        {}
 
 // Memory is a Sink that keeps every record in order, for reports and

@@ -67,6 +67,7 @@ func aStudy(name string) []record.Record {
 			ScreenW: 1920, ScreenH: 1080, PixelRatio: 1},
 		record.Answer{Round: 0, Seat: 0, Question: "fair", Kind: record.Fairness, Stage: record.StageRound, Value: -3, At: t0.Add(602 * time.Second)},
 		record.Answer{Round: 0, Seat: 0, Question: "notes", Kind: record.Text, Stage: record.StageRound, Text: "lagged, \"a lot\"\nhonestly", At: t0.Add(603 * time.Second)},
+		record.Frames{Seat: 0, Round: 0, Frames: 3600, MeanMS: 16.7, P50MS: 16.6, P95MS: 17.5, P99MS: 33.3, MaxMS: 50.25, At: t0.Add(601 * time.Second)},
 		record.Answer{Round: 0, Seat: 0, Question: "overall", Kind: record.Likert7, Stage: record.StageFinal, Value: 6, At: t0.Add(604 * time.Second)},
 	}
 }
@@ -100,6 +101,7 @@ func readAll(t *testing.T, db *DB, study int64) map[string][]record.Record {
 	add("paths", Each(ctx, db, study, func(r record.Path) error { out["paths"] = append(out["paths"], r); return nil }))
 	add("questions", Each(ctx, db, study, func(r record.Question) error { out["questions"] = append(out["questions"], r); return nil }))
 	add("clients", Each(ctx, db, study, func(r record.Client) error { out["clients"] = append(out["clients"], r); return nil }))
+	add("frames", Each(ctx, db, study, func(r record.Frames) error { out["frames"] = append(out["frames"], r); return nil }))
 	return out
 }
 

@@ -140,6 +140,13 @@ var (
 			return []field{str{&r.ID}, stage{&r.Stage}, integer{&r.Seq}, str{&r.Kind}, str{&r.Text}, integer{&r.Min}, integer{&r.Max},
 				str{&r.Choices}, str{&r.LowAnchor}, str{&r.HighAnchor}}
 		}}
+	framesTable = &table{name: "frames", key: []string{"seat", "round"},
+		cols: cols("seat", "round", "frames", "mean_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms", "at_ns:at"),
+		bind: func(p any) []field {
+			r := p.(*record.Frames)
+			return []field{integer{&r.Seat}, roundNo{&r.Round}, integer{&r.Frames}, float{&r.MeanMS}, float{&r.P50MS}, float{&r.P95MS},
+				float{&r.P99MS}, float{&r.MaxMS}, wall{&r.At}}
+		}}
 	clientsTable = &table{name: "clients", key: []string{"seat", "round"},
 		cols: cols("seat", "round", "consented", "at_ns:at", "refresh_hz", "mouse_sensitivity", "user_agent", "screen_w", "screen_h", "pixel_ratio"),
 		bind: func(p any) []field {
@@ -157,7 +164,7 @@ var (
 
 // Tables lists the names of the tables that hold a study's records, in
 // the order an export writes them.
-var Tables = []string{"studies", "techniques", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events", "questions", "clients"}
+var Tables = []string{"studies", "techniques", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events", "questions", "clients", "frames"}
 
 // cols parses column specs "name[:csv[:keep]]".
 func cols(specs ...string) []column {
@@ -209,6 +216,8 @@ func tableOf(r record.Record) (*table, any) {
 		return questionsTable, &r
 	case record.Client:
 		return clientsTable, &r
+	case record.Frames:
+		return framesTable, &r
 	}
 	return nil, nil
 }

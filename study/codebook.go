@@ -404,6 +404,18 @@ var ExportCodebook = []CSVFile{
 		{"screen_h", "CSS px", "the screen's height"},
 		{"pixel_ratio", "", "device pixels per CSS pixel"},
 	}},
+	{"frames.csv", "how one participant's page drew one round's measured part, as the page measured it", []Column{
+		{"study", "", "the study's id"},
+		{"seat", unitSeat, "the participant's seat"},
+		{"round", unitRound, "the round"},
+		{"frames", unitCount, "frames drawn while the round was played (pauses left out)"},
+		{"mean_ms", unitMS, "mean time between successive frames"},
+		{"p50_ms", unitMS, "its median"},
+		{"p95_ms", unitMS, "its 95th percentile"},
+		{"p99_ms", unitMS, "its 99th percentile"},
+		{"max_ms", unitMS, "the longest"},
+		{"at", unitWall, "when the page reported them"},
+	}},
 	{"paths.csv", "one living player's position at one instant (20 Hz)", []Column{
 		{"study", "", "the study's id"},
 		{"round", unitRound, "the round"},

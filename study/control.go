@@ -217,3 +217,38 @@ type Consenter interface {
 	// joining a round.
 	ReportClient(code string, c ClientInfo) error
 }
+
+// FrameStats is how a participant's page drew one round's measured
+// part: the frames drawn and the time between successive frames, in
+// milliseconds.
+type FrameStats struct {
+	Round  int     `json:"round"`
+	Frames int     `json:"frames"`
+	MeanMS float64 `json:"mean_ms"`
+	P50MS  float64 `json:"p50_ms"`
+	P95MS  float64 `json:"p95_ms"`
+	P99MS  float64 `json:"p99_ms"`
+	MaxMS  float64 `json:"max_ms"`
+}
+
+// Check refuses figures no page draws (ErrInvalid): a negative count,
+// times out of 0 to 60 s or out of order.
+func (f FrameStats) Check() error {
+	ok := func(v float64) bool { return v >= 0 && v <= 60000 }
+	switch {
+	case f.Frames < 0 || f.Frames > 100_000_000:
+		return fmt.Errorf("%w: %d frames, want 0 to 100000000", ErrInvalid, f.Frames)
+	case !ok(f.MeanMS) || !ok(f.P50MS) || !ok(f.P95MS) || !ok(f.P99MS) || !ok(f.MaxMS):
+		return fmt.Errorf("%w: frame times want 0 to 60000 ms", ErrInvalid)
+	case f.P50MS > f.P95MS || f.P95MS > f.P99MS || f.P99MS > f.MaxMS || f.MeanMS > f.MaxMS:
+		return fmt.Errorf("%w: frame times want p50 <= p95 <= p99 <= max and mean <= max", ErrInvalid)
+	}
+	return nil
+}
+
+// FrameReporter is a Control that keeps how each participant's page
+// drew each round. The live driver implements it.
+type FrameReporter interface {
+	// ReportFrames records the page's frame times in round f.Round.
+	ReportFrames(code string, f FrameStats) error
+}

@@ -41,6 +41,10 @@ const (
 	// participant's agreement (204), for a study whose Control is a
 	// study.Consenter. Until then joining answers 403.
 	StudyConsentPath = "/lagkit/study/consent"
+	// StudyFramesPath: POST {"code", "frames": study.FrameStats} records
+	// how the page drew a round (204), for a study whose Control is a
+	// study.FrameReporter.
+	StudyFramesPath = "/lagkit/study/frames"
 	// StudyReadyPath: POST {"code"} presses the seat's ready button
 	// (204), for a study whose Control is a study.Readier.
 	StudyReadyPath = "/lagkit/study/ready"
@@ -141,6 +145,7 @@ func studyHandlers(mux *http.ServeMux, o Options) {
 	mux.HandleFunc("POST "+StudyReadyPath, s.ready)
 	mux.HandleFunc("GET "+StudyConsentPath, s.consentText)
 	mux.HandleFunc("POST "+StudyConsentPath, s.consent)
+	mux.HandleFunc("POST "+StudyFramesPath, s.frames)
 	mux.HandleFunc("GET "+StudyAdminPath+"state", s.authed(s.state))
 	mux.HandleFunc("POST "+StudyAdminPath+"command", s.authed(s.command))
 	mux.HandleFunc("GET "+StudyAdminPath+"spectate", s.authed(s.spectate))
@@ -237,6 +242,31 @@ func (s *studyServer) consentText(w http.ResponseWriter, r *http.Request) {
 		Text  string `json:"text"`
 		Agree string `json:"agree"`
 	}{text, agree})
+}
+
+// frames records how the participant's page drew a round.
+func (s *studyServer) frames(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Code   string            `json:"code"`
+		Frames *study.FrameStats `json:"frames"`
+	}
+	if !decode(w, r, &req) || !s.tryCode(w, r, req.Code) {
+		return
+	}
+	fr, ok := s.c.(study.FrameReporter)
+	if !ok {
+		studyError(w, http.StatusNotImplemented, "this study keeps no frame times")
+		return
+	}
+	if req.Frames == nil {
+		studyError(w, http.StatusBadRequest, `want {"code", "frames": {"round", "frames", "mean_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms"}}`)
+		return
+	}
+	if err := fr.ReportFrames(req.Code, *req.Frames); err != nil {
+		s.controlError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // consent records the participant's agreement to the consent text.

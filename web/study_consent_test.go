@@ -101,4 +101,18 @@ func TestStudyConsentEndpoints(t *testing.T) {
 	if code, _ = call(t, srv, "GET", StudyQuestionsPath+"?code=AB12", ""); code != 204 {
 		t.Fatalf("questions after the intake: %d, want 204", code)
 	}
+	for _, c := range []struct {
+		body string
+		want int
+	}{
+		{`{"code":"AB12","frames":{"round":0,"frames":600,"mean_ms":16.7,"p50_ms":16.6,"p95_ms":17,"p99_ms":33,"max_ms":50}}`, 204},
+		{`{"code":"AB12","frames":{"round":0,"frames":600,"mean_ms":16.7,"p50_ms":20,"p95_ms":17,"p99_ms":33,"max_ms":50}}`, 400},
+		{`{"code":"AB12","frames":{"round":1,"frames":600,"mean_ms":16.7,"p50_ms":16.6,"p95_ms":17,"p99_ms":33,"max_ms":50}}`, 400},
+		{`{"code":"AB12"}`, 400},
+		{`{"code":"ZZ99","frames":{"round":0}}`, 404},
+	} {
+		if code, body = call(t, srv, "POST", StudyFramesPath, c.body); code != c.want {
+			t.Errorf("frames %s: %d %s, want %d", c.body, code, body, c.want)
+		}
+	}
 }

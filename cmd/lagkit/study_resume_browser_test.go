@@ -168,7 +168,8 @@ func freePort(t *testing.T) int {
 // round's and the final questions) again and the other nothing, and the
 // study ends. The database then holds one study with every answer once,
 // each seat's order, the measured network of each seat in each round,
-// the consents with the browsers' refresh rates, and the event log of
+// the consents with the browsers' refresh rates, each page's frame times
+// per round, the shots as the pages sent them, and the event log of
 // the start, the stop, the resume and the end; the report's tables are
 // the people's, with confidence intervals.
 func TestStudyResumeInBrowser(t *testing.T) {
@@ -440,6 +441,21 @@ func checkResumedStudyDB(t *testing.T, dsn string) {
 	}
 	if !agreed[0] || !agreed[1] {
 		t.Errorf("clients %+v, want both participants' consents with their refresh rate and sensitivity", clients)
+	}
+	frames, err := store.All[record.Frames](ctx, d, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn := map[[2]int]record.Frames{}
+	for _, f := range frames {
+		drawn[[2]int{f.Round, f.Seat}] = f
+	}
+	for round := range 2 {
+		for seat := range 2 {
+			if f := drawn[[2]int{round, seat}]; f.Frames < 10 || !(f.P50MS > 0 && f.P50MS <= f.P95MS && f.P99MS <= f.MaxMS) {
+				t.Errorf("round %d seat %d: frames %+v, want the page's frame times", round, seat, f)
+			}
+		}
 	}
 	qs, err := store.All[record.Question](ctx, d, id)
 	if err != nil {

@@ -7,7 +7,8 @@
 -- round -1, and on joining each round). Answers stored before were
 -- all after a round. A shot keeps what its client sent (the eye it
 -- left from, the aim, the view time claimed) and a path point where the
--- player looked; rows stored before have them 0.
+-- player looked; rows stored before have them 0. A participant's page
+-- reports how it drew each round (frames: the time between frames).
 
 ALTER TABLE answers ADD COLUMN stage TEXT NOT NULL DEFAULT 'round';
 
@@ -60,3 +61,18 @@ ALTER TABLE shots ADD COLUMN view_ns BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE paths ADD COLUMN yaw_deg DOUBLE PRECISION NOT NULL DEFAULT 0;
 
 ALTER TABLE paths ADD COLUMN pitch_deg DOUBLE PRECISION NOT NULL DEFAULT 0;
+
+CREATE TABLE frames (
+	study_id BIGINT NOT NULL REFERENCES studies (id) ON DELETE CASCADE,
+	seq BIGINT NOT NULL,
+	seat BIGINT NOT NULL,
+	round BIGINT NOT NULL,
+	frames BIGINT NOT NULL,
+	mean_ms DOUBLE PRECISION NOT NULL,
+	p50_ms DOUBLE PRECISION NOT NULL,
+	p95_ms DOUBLE PRECISION NOT NULL,
+	p99_ms DOUBLE PRECISION NOT NULL,
+	max_ms DOUBLE PRECISION NOT NULL,
+	at_ns BIGINT,
+	PRIMARY KEY (study_id, seat, round)
+);

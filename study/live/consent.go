@@ -131,3 +131,26 @@ func (d *Driver) roundIndexLocked() int {
 	}
 	return 0
 }
+
+var _ study.FrameReporter = (*Driver)(nil)
+
+// ReportFrames records how the participant's page drew round f.Round
+// (a record.Frames; a second report of the round replaces the first):
+// a round already started, played by the seat.
+func (d *Driver) ReportFrames(code string, f study.FrameStats) error {
+	seat, err := d.seatOf(code)
+	if err != nil {
+		return err
+	}
+	if err := f.Check(); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if f.Round < 0 || f.Round > d.roundIndexLocked() {
+		return fmt.Errorf("%w: round %d has not been played", study.ErrInvalid, f.Round)
+	}
+	d.putLocked(record.Frames{Seat: seat, Round: f.Round, Frames: f.Frames, MeanMS: f.MeanMS, P50MS: f.P50MS, P95MS: f.P95MS,
+		P99MS: f.P99MS, MaxMS: f.MaxMS, At: time.Now()})
+	return nil
+}

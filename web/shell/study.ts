@@ -37,6 +37,8 @@ export interface ClientInfo {
 export interface Answer { question: string; value: number; text?: string }
 
 const base = '/lagkit/study/';
+// maxFrames bounds the frame times kept of one round (an hour at 144 Hz).
+const maxFrames = 144 * 3600;
 
 async function post(path: string, body: unknown): Promise<Response> {
   return fetch(base + path, {
@@ -122,6 +124,12 @@ export class Study {
   // consent is the consent text and its button's label, once read.
   consent: { text: string; agree: string } | null = null;
   consented = false;
+  // framesSent lists the rounds whose frame times the server took.
+  framesSent: number[] = [];
+  // frameDts are the times between the frames drawn in the measured
+  // part of round frameRound (at most maxFrames of them).
+  private frameDts: number[] = [];
+  private frameRound = -1;
   private playing = '';
   private switching = false;
   private lastJoin = -Infinity;
@@ -131,6 +139,38 @@ export class Study {
     $('study-submit').addEventListener('click', (e) => { e.preventDefault(); this.submit(); });
     $('consent-agree').addEventListener('click', () => { this.agree(); });
     measureRefresh().then((hz) => { this.refreshHz = hz; });
+  }
+
+  // frame takes the time dt (ms) since the page's last frame: counted
+  // while a round's measured part is played.
+  frame(dt: number): void {
+    const st = this.status;
+    if (!st || st.phase !== 'playing' || this.frameDts.length >= maxFrames) return;
+    if (st.round !== this.frameRound) {
+      this.flushFrames();
+      this.frameRound = st.round;
+    }
+    this.frameDts.push(dt);
+  }
+
+  // flushFrames sends the frame times of the round counted, once it is
+  // over: their count, mean, median, 95th and 99th percentiles and
+  // maximum.
+  private async flushFrames(): Promise<void> {
+    const d = this.frameDts, round = this.frameRound;
+    this.frameDts = [];
+    this.frameRound = -1;
+    if (round < 0 || d.length === 0) return;
+    d.sort((a, b) => a - b);
+    const at = (q: number) => d[Math.min(d.length - 1, Math.ceil(q * d.length) - 1)];
+    const frames = {
+      round, frames: d.length, mean_ms: d.reduce((a, b) => a + b, 0) / d.length,
+      p50_ms: at(0.5), p95_ms: at(0.95), p99_ms: at(0.99), max_ms: d[d.length - 1],
+    };
+    frames.mean_ms = Math.min(frames.mean_ms, frames.max_ms);
+    const res = await post('frames', { code: this.code, frames });
+    if (res.ok) this.framesSent.push(round);
+    else console.warn(`study: frame times of round ${round + 1}: ${await failure(res)}`);
   }
 
   // client is what the page reports of its browser.
@@ -184,6 +224,7 @@ export class Study {
     }
     this.status = await res.json();
     const st = this.status!;
+    if (this.frameRound >= 0 && (st.round !== this.frameRound || (st.phase !== 'playing' && st.phase !== 'paused'))) await this.flushFrames();
     if (st.consent && !this.consent) await this.loadConsent();
     // Between consent and the intake, the page joins no match.
     const waiting = st.consent || st.intake;
@@ -458,6 +499,7 @@ export class Study {
       code: this.code, status: this.status, seat: this.admission?.seat ?? -1, match: this.playing, joins: this.joins,
       overlay: this.overlay, questions: this.questionnaire?.questions ?? [], round: this.questionnaire?.round ?? -1,
       stage: this.questionnaire?.stage ?? '', consent: this.consent, consented: this.consented, refresh_hz: this.refreshHz,
+      frames_sent: this.framesSent,
       chosen: Object.fromEntries(this.chosen), answered: this.answered, error: this.error,
     };
   }
