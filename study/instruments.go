@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -248,4 +249,37 @@ func (q *Question) checkAnchors() *problem {
 		}
 	}
 	return nil
+}
+
+// WriteInstruments writes the consent screen and the intake and final
+// questions for study check, one line each: nothing when the schedule
+// has none.
+func (s Summary) WriteInstruments(w io.Writer) {
+	if s.Consent != "" {
+		text := strings.Join(strings.Fields(s.Consent), " ")
+		if r := []rune(text); len(r) > 60 {
+			text = string(r[:57]) + "..."
+		}
+		fmt.Fprintf(w, "consent before playing (%q): %s\n", s.Agree, text)
+	}
+	for _, l := range []struct {
+		what string
+		qs   []Question
+	}{{"intake, once before the first round", s.Intake}, {"final, once after the last round", s.Final}} {
+		if len(l.qs) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s:\n", l.what)
+		for _, q := range l.qs {
+			lo, hi := q.Bounds()
+			kind := q.Kind
+			switch q.Kind {
+			case record.Choice:
+				kind = "choice of " + strings.Join(q.Choices, " | ")
+			case record.Scale, record.Number:
+				kind = fmt.Sprintf("%s %d to %d", q.Kind, lo, hi)
+			}
+			fmt.Fprintf(w, "  %-20s %s: %s\n", q.ID, kind, q.Text)
+		}
+	}
 }

@@ -102,6 +102,14 @@ func TestInstrumentsParse(t *testing.T) {
 	if d := Differences(s, other); len(d) != 1 || !strings.Contains(d[0], "intake 1") {
 		t.Errorf("differences %q, want the intake's age question", d)
 	}
+	var b strings.Builder
+	s.Summary().WriteInstruments(&b)
+	for _, want := range []string{`consent before playing ("I agree"): You will play`, "  hours                choice of none | 1 to 5 | 6 to 15 | over 15: Hours",
+		"  age                  number 18 to 99: Your age", "final, once after the last round:\n  best "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("study check's instruments\n%s\nlack %q", b.String(), want)
+		}
+	}
 }
 
 func TestInstrumentErrors(t *testing.T) {

@@ -362,6 +362,7 @@ func writeStudySummary(w io.Writer, s study.Summary) {
 	} else {
 		fmt.Fprintf(w, "order of techniques by round, every seat: %s\n", strings.Join(order, ", "))
 	}
+	s.WriteInstruments(w)
 	if len(s.Questions) == 0 {
 		fmt.Fprintln(w, "no questionnaire")
 		return
