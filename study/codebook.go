@@ -119,7 +119,8 @@ var ReportCodebook = []CSVFile{
 		{"rewound_hits", unitCount, "the seat's hits judged on a rewound world"},
 		{"rollback_mean_m", unitM, "mean distance the victims of those hits were moved back; empty with none"},
 		{"answer_source", "", "whose the row's answers are: participant, synthetic (drawn by a simulated study from the schedule's model, not a person's), or empty with no answer"},
-		{"answer_<question>", "the question's scale", "the seat's answer after the round to the yes/no (1 yes, 0 no), Likert (1 to 5) or fairness (-5 to 5) question of that id (the mean if it answered twice); empty with no answer"},
+		{"intake_<question>", "the question's scale", "the participant's answer to the intake question of that id, asked once before the first round (a choice: its place from 0, see questions.csv), the same in each of its rows: a covariate; empty with no answer"},
+		{"answer_<question>", "the question's scale", "the seat's answer after the round to the yes/no (1 yes, 0 no) or scale question (Likert 1 to 5 or 7, fairness -5 to 5, a scale's or a number's min to max) of that id (the mean if it answered twice); empty with no answer"},
 	}},
 	{"study_answers.csv", "one question under one technique, every round of it pooled", []Column{
 		{"technique", "", "the technique's name"},

@@ -63,6 +63,9 @@ type Report struct {
 	// AnswerColumns are the questions the long-format table has a column
 	// of answers for, by id.
 	AnswerColumns []string `json:"answer_columns,omitempty"`
+	// IntakeColumns are the intake questions it has a column for, the
+	// participants' covariates (intake_<question id>).
+	IntakeColumns []string `json:"intake_columns,omitempty"`
 	// SyntheticAnswers reports answers drawn by a simulated study from a
 	// model (study run --simulate --synthetic-answers), not given by
 	// people.
@@ -438,6 +441,7 @@ func (s *Summariser) Report() (*Report, error) {
 	mainOutcome(&rep, techs, order)
 	rep.Participants = s.participantRounds(&rep)
 	rep.AnswerColumns = s.answerColumns()
+	rep.IntakeColumns = s.intakeColumns()
 	for _, p := range rep.Participants {
 		rep.SyntheticAnswers = rep.SyntheticAnswers || p.AnswerSource == AnswerSynthetic
 	}

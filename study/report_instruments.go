@@ -101,10 +101,9 @@ func (t *instrumentTally) put(r record.Record) bool {
 	return true
 }
 
-// summaries sums up the intake and final questions in the order they
-// are put, and lists the clients by seat.
-func (t *instrumentTally) summaries() ([]InstrumentSummary, []ClientSummary) {
-	var out []InstrumentSummary
+// sorted returns the questions in the order they are put: the intake,
+// the questionnaire after each round, the final questions.
+func (t *instrumentTally) sorted() []record.Question {
 	qs := slices.Clone(t.questions)
 	rank := map[string]int{record.StageIntake: 0, record.StageRound: 1, record.StageFinal: 2}
 	slices.SortStableFunc(qs, func(a, b record.Question) int {
@@ -113,7 +112,14 @@ func (t *instrumentTally) summaries() ([]InstrumentSummary, []ClientSummary) {
 		}
 		return a.Seq - b.Seq
 	})
-	for _, q := range qs {
+	return qs
+}
+
+// summaries sums up the intake and final questions in the order they
+// are put, and lists the clients by seat.
+func (t *instrumentTally) summaries() ([]InstrumentSummary, []ClientSummary) {
+	var out []InstrumentSummary
+	for _, q := range t.sorted() {
 		if q.Stage == record.StageRound {
 			continue
 		}

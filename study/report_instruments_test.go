@@ -1,6 +1,7 @@
 package study
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,6 +66,19 @@ func TestReportInstruments(t *testing.T) {
 	}
 	if tables["study_instruments"] != 1+3+2 || tables["study_clients"] != 2 {
 		t.Errorf("tables %v, want study_instruments with 6 rows and study_clients with 2", tables)
+	}
+	// The long table carries the intake answers as covariates, in each
+	// of the participant's rows.
+	long := rep.participantTable()
+	ia, ih := slices.Index(long.Columns, "intake_age"), slices.Index(long.Columns, "intake_hours")
+	if ia < 0 || ih < 0 || slices.Contains(long.Columns, "intake_noticed") {
+		t.Fatalf("long table columns %v, want intake_age and intake_hours alone", long.Columns)
+	}
+	for _, row := range long.Rows {
+		want := map[string][2]string{"0": {"24", "2"}, "1": {"31", "2"}, "2": {"", ""}}[row[3]]
+		if row[ia] != want[0] || row[ih] != want[1] {
+			t.Errorf("long table row %v: intake %q %q, want %q", row, row[ia], row[ih], want)
+		}
 	}
 	md := rep.Markdown()
 	for _, want := range []string{"## Participants", "> I agree to play.\n> My answers stay anonymous.", "| intake | hours | choice | 2 | none 0 (0%, 0–66%); 1 to 5 0", "| 0 | true | 60.0 | 3.00 |"} {
