@@ -89,6 +89,9 @@ type StudyStatus struct {
 	// first round (in any phase).
 	Consent bool `json:"consent"`
 	Intake  bool `json:"intake"`
+	// Frames reports that the study keeps each page's frame times
+	// (StudyFramesPath).
+	Frames bool `json:"frames"`
 }
 
 // AdminState is the study's state for the admin page: study.LiveState
@@ -320,7 +323,8 @@ func (s *studyServer) status(w http.ResponseWriter, r *http.Request) {
 	if cs, ok := s.c.(study.Consenter); ok {
 		needs = cs.NeedsConsent(code)
 	}
-	writeJSON(w, StudyStatus{Consent: needs, Intake: pending && q.Stage == record.StageIntake,
+	_, frames := s.c.(study.FrameReporter)
+	writeJSON(w, StudyStatus{Consent: needs, Frames: frames, Intake: pending && q.Stage == record.StageIntake,
 		Study: st.Study, Phase: st.Phase, Round: st.Round, Rounds: st.Rounds, Map: st.Map,
 		RemainingS: time.Duration(st.Remaining).Seconds(), Match: st.Match,
 		Seat: st.Seats[i].Seat, Answered: st.Seats[i].Answered, Pending: pending,

@@ -62,7 +62,7 @@ func TestStudyConsentEndpoints(t *testing.T) {
 
 	var st StudyStatus
 	code, body := call(t, srv, "GET", StudyStatusPath+"?code=ab12", "")
-	if code != 200 || json.Unmarshal([]byte(body), &st) != nil || !st.Consent || st.Pending {
+	if code != 200 || json.Unmarshal([]byte(body), &st) != nil || !st.Consent || st.Pending || !st.Frames {
 		t.Fatalf("status before consent: %d %s, want consent asked for and nothing pending", code, body)
 	}
 	if code, body = call(t, srv, "POST", StudyJoinPath, `{"code":"AB12"}`); code != 403 || !strings.Contains(body, "consent") {

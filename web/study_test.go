@@ -111,7 +111,7 @@ func TestStudyParticipant(t *testing.T) {
 	}
 	var st StudyStatus
 	code, body = call(t, srv, "GET", StudyStatusPath+"?code=AB12", "")
-	if json.Unmarshal([]byte(body), &st) != nil || st.Phase != study.PhaseQuestions || !st.Pending || st.RemainingS != 120 || st.Seat != 0 {
+	if json.Unmarshal([]byte(body), &st) != nil || st.Phase != study.PhaseQuestions || !st.Pending || st.RemainingS != 120 || st.Seat != 0 || st.Frames {
 		t.Fatalf("status after the round: %d %s", code, body)
 	}
 	var q StudyQuestionnaire

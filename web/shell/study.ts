@@ -21,7 +21,7 @@ export interface Admission { seat: number; name: string; match: string; token: s
 export interface Status {
   study: string; phase: string; round: number; rounds: number; map: string;
   remaining_s: number; match: string; seat: number; answered: boolean; pending: boolean;
-  consent: boolean; intake: boolean;
+  consent: boolean; intake: boolean; frames: boolean;
 }
 
 type Kind = 'yesno' | 'likert' | 'likert7' | 'fairness' | 'scale' | 'number' | 'choice' | 'text';
@@ -145,7 +145,7 @@ export class Study {
   // while a round's measured part is played.
   frame(dt: number): void {
     const st = this.status;
-    if (!st || st.phase !== 'playing' || this.frameDts.length >= maxFrames) return;
+    if (!st || !st.frames || st.phase !== 'playing' || this.frameDts.length >= maxFrames) return;
     if (st.round !== this.frameRound) {
       this.flushFrames();
       this.frameRound = st.round;
