@@ -137,6 +137,9 @@ func (c UserCmd) PitchRad() float64 { return AngleToRad(int32(c.Pitch)) }
 // AngleToRad converts angle units to radians.
 func AngleToRad(a int32) float64 { return float64(a) * (2 * math.Pi / AngleUnits) }
 
+// AngleToDeg converts angle units to degrees.
+func AngleToDeg(a int32) float64 { return float64(a) * (360.0 / AngleUnits) }
+
 // YawUnits converts a yaw in radians to angle units (wrapping).
 func YawUnits(rad float64) uint16 {
 	return uint16(int64(math.Round(rad*AngleUnits/(2*math.Pi))) & (AngleUnits - 1))

@@ -572,7 +572,7 @@ func (m *Match) account() {
 		m.keepShot(&rec)
 		if at, ok := m.at(rec.Time); ok && m.sink != nil {
 			sr := shotRecord(m.round, &rec, sbc)
-			sr.At = at
+			sr.At, sr.ViewAt = at, sr.ViewAt-sr.At+at
 			m.sink.Put(sr)
 		}
 		if rec.Rewound {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
@@ -112,12 +113,25 @@ func (m *Match) transportOf(seat int) string {
 	return ""
 }
 
+// clientShot fills in what the shooter's client sent of shot rec (its
+// eye, aim and view time), the view time on the clock of out.At, which
+// must be set first or be rec.Time's: a projectile's record has none.
+func clientShot(out *record.Shot, rec *server.ShotRecord) {
+	if rec.Projectile {
+		return
+	}
+	out.EyeX, out.EyeY, out.EyeZ = rec.Eye.X, rec.Eye.Y, rec.Eye.Z
+	out.AimYawDeg, out.AimPitchDeg = game.AngleToDeg(int32(rec.Yaw)), game.AngleToDeg(int32(rec.Pitch))
+	out.ViewAt = out.At - (rec.Time - rec.ViewTime)
+}
+
 // shotRecord is rec as a study keeps it; sbc reports whether the server
 // found the victim behind cover as the victim saw it.
 func shotRecord(round int, rec *server.ShotRecord, sbc bool) record.Shot {
 	out := record.Shot{Round: round, At: rec.Time, Shooter: rec.Shooter, ShotTick: rec.ShotTick, Victim: rec.Victim,
 		Weapon: rec.Weapon, Policy: rec.Policy, Hit: rec.Hit, Registered: rec.Registered, Damage: int(rec.Damage),
 		RewindMS: rec.RewindMS, RollbackM: rec.RollbackM, ObjectiveSBC: sbc, Kill: rec.Kill}
+	clientShot(&out, rec)
 	if rec.Victim >= 0 {
 		out.Part = rec.Part.String()
 	}

@@ -252,7 +252,8 @@ func (m *Match) putPaths() {
 			continue
 		}
 		m.sink.Put(record.Path{Round: m.round, At: at, Seat: p.seat, Team: ci.Team,
-			X: ci.State.Pos.X, Y: ci.State.Pos.Y, Z: ci.State.Pos.Z})
+			X: ci.State.Pos.X, Y: ci.State.Pos.Y, Z: ci.State.Pos.Z,
+			YawDeg: game.AngleToDeg(int32(ci.State.Yaw)), PitchDeg: game.AngleToDeg(int32(ci.State.Pitch))})
 	}
 }
 

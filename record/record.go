@@ -56,6 +56,9 @@ type Study struct {
 	BuildNote string
 	// TickRate is the server's tick rate in Hz.
 	TickRate int
+	// Consent is the consent text participants agree to before they
+	// play ("" without a consent screen).
+	Consent string
 }
 
 // Technique is one of a study's techniques: its name as the schedule
@@ -170,6 +173,16 @@ type Shot struct {
 	// "denied_upheld", ...), "" when the victim was not asked.
 	Appeal string
 	Kill   bool
+	// The shot as the shooter's client sent it (hitscan shots; zero for
+	// a projectile's): EyeX, EyeY and EyeZ where it left from, the
+	// shooter's eye as its commands put it (at the fire press when
+	// there was one); AimYawDeg and AimPitchDeg the aim in degrees (yaw
+	// from +X towards +Y, pitch up); ViewAt the time the client claimed
+	// to be showing, on At's clock (At less ViewAt: how far behind the
+	// server the shooter's view was).
+	EyeX, EyeY, EyeZ       float64
+	AimYawDeg, AimPitchDeg float64
+	ViewAt                 time.Duration
 }
 
 // Kill is one kill.
@@ -269,21 +282,97 @@ type Event struct {
 const (
 	YesNo    = "yesno"
 	Likert   = "likert"   // 1 to 5
+	Likert7  = "likert7"  // 1 to 7
 	Fairness = "fairness" // -5 to 5
+	Scale    = "scale"    // whole numbers from the question's min to its max, with anchors
+	Number   = "number"   // a whole number from the question's min to its max
+	Choice   = "choice"   // one of the question's choices: its index from 0
 	Text     = "text"
 )
 
-// Answer is one participant's answer to one question after a round.
+// Stages of a study at which questions are put.
+const (
+	StageRound  = "round"  // after each round
+	StageIntake = "intake" // once, before the first round (demographics, gaming experience)
+	StageFinal  = "final"  // once, after the last round's questionnaire
+)
+
+// Answer is one participant's answer to one question.
 type Answer struct {
+	// Round is the round the questionnaire followed; an intake answer's
+	// is -1 (before the first round), a final one's the last round's.
 	Round    int
 	Seat     int
 	Question string // the question's id in the schedule
-	Kind     string // YesNo, Likert, Fairness or Text
-	// Value holds a yes/no (1 or 0), Likert or fairness answer; Text a free
-	// text one.
+	Kind     string // one of the question kinds
+	// Stage is when the question was put (StageRound, StageIntake,
+	// StageFinal); empty reads as StageRound.
+	Stage string
+	// Value holds a yes/no (1 or 0), scale, number or choice (the
+	// choice's index) answer; Text a free text one, or a choice's label.
 	Value int
 	Text  string
 	At    time.Time
+}
+
+// Frames is how a participant's page drew one round: the time between
+// its frames through the round's measured part, as the page measured
+// it.
+type Frames struct {
+	Seat  int
+	Round int
+	// Frames counts the frames drawn; the others sum up the time
+	// between successive frames in milliseconds.
+	Frames int
+	MeanMS float64
+	P50MS  float64
+	P95MS  float64
+	P99MS  float64
+	MaxMS  float64
+	At     time.Time
+}
+
+// Question is one question of a study's instruments as the schedule
+// puts it: kept with the study so that its answers read alone.
+type Question struct {
+	ID    string
+	Stage string
+	// Seq is the question's place among its stage's questions.
+	Seq  int
+	Kind string
+	Text string
+	// Min and Max bound a scale or number answer (yes/no 0 and 1; a
+	// choice 0 and the number of choices less one; 0 and 0 for text).
+	Min, Max int
+	// Choices are a choice question's choices in order, separated by
+	// newlines; LowAnchor and HighAnchor label a scale's ends.
+	Choices    string
+	LowAnchor  string
+	HighAnchor string
+}
+
+// Client is what a participant's browser reported about itself, at
+// consent (Round -1) or on joining a round: whether the participant
+// agreed to the study's consent text, the display's refresh rate as the
+// page measured it, the page's mouse sensitivity, and the browser.
+type Client struct {
+	Seat  int
+	Round int
+	// Consented is set on the report given with the participant's
+	// consent.
+	Consented bool
+	At        time.Time
+	// RefreshHz is the display's refresh rate the page measured from
+	// its animation frames (0: not measured).
+	RefreshHz float64
+	// Sensitivity is the page's mouse sensitivity (radians per pixel
+	// ×1000).
+	Sensitivity float64
+	UserAgent   string
+	// ScreenW and ScreenH are the screen's size in CSS pixels;
+	// PixelRatio the device pixels per CSS pixel.
+	ScreenW, ScreenH int
+	PixelRatio       float64
 }
 
 // Path is a living player's position at one instant: the movement paths
@@ -294,6 +383,9 @@ type Path struct {
 	Seat    int
 	Team    int
 	X, Y, Z float64
+	// YawDeg and PitchDeg are where the player looked, in degrees (yaw
+	// from +X towards +Y, pitch up), as its last command set them.
+	YawDeg, PitchDeg float64
 }
 
 func (Study) isRecord()       {}
@@ -309,6 +401,9 @@ func (Kill) isRecord()        {}
 func (Objective) isRecord()   {}
 func (SBCReport) isRecord()   {}
 func (Answer) isRecord()      {}
+func (Question) isRecord()    {}
+func (Client) isRecord()      {}
+func (Frames) isRecord()      {}
 func (Path) isRecord()        {}
 
 // Memory is a Sink that keeps every record in order, for reports and

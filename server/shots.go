@@ -42,6 +42,13 @@ type ShotRecord struct {
 	Tested time.Duration
 	Yaw    uint16
 	Pitch  int16
+	// Eye is where a hitscan shot left from (the shooter's eye as its
+	// commands put it, at the fire press when there was one) and
+	// ViewTime the server time its command or press claimed the client
+	// was showing: the shot as the client sent it. Both are zero for a
+	// projectile's record.
+	Eye      geom.Vec3
+	ViewTime time.Duration
 	// Appealed reports whether the victim was asked (alc); Outcome is
 	// what became of the hit.
 	Appealed bool
@@ -186,6 +193,7 @@ func (s *Server) pelletRecord(now time.Duration, ps *pendingShot, pellet int) Sh
 	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Weapon)
 	aim := ps.cmd.Aimed()
 	rec.Yaw, rec.Pitch, rec.Tested = aim.Yaw, aim.Pitch, now
+	rec.Eye, rec.ViewTime = ps.eye, aim.ViewTime
 	return rec
 }
 

@@ -16,7 +16,7 @@ func TestResumeWriterCarriesOn(t *testing.T) {
 		db := open(t, dsn)
 		w := db.NewWriter(WriterOptions{})
 		rs := aStudy("resumed")
-		cut := 8 // through the kill: the round has started, not ended
+		cut := 13 // through the kill: the round has started, not ended
 		put(w, rs[:cut])
 		if err := w.Close(); err != nil {
 			t.Fatal(err)

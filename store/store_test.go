@@ -36,24 +36,39 @@ var t0 = time.Date(2026, 11, 23, 20, 0, 0, 123456789, time.UTC)
 // then ended (one row), and a participant updated for the same round.
 func aStudy(name string) []record.Record {
 	return []record.Record{
-		record.Study{Name: name, Schedule: "name = \"" + name + "\"\n", Seed: math.MaxUint64 - 7, Simulated: true, Started: t0},
+		record.Study{Name: name, Schedule: "name = \"" + name + "\"\n", Seed: math.MaxUint64 - 7, Simulated: true, Started: t0,
+			Consent: "I agree to take part.\nMy data are kept anonymous."},
+		record.Question{ID: "age", Stage: record.StageIntake, Seq: 0, Kind: record.Number, Text: "Your age", Min: 18, Max: 99},
+		record.Question{ID: "platform", Stage: record.StageIntake, Seq: 1, Kind: record.Choice, Text: "You play most on", Max: 2,
+			Choices: "PC\nconsole\nphone"},
+		record.Question{ID: "fair", Stage: record.StageRound, Kind: record.Fairness, Text: "Was it fair?", Min: -5, Max: 5,
+			LowAnchor: "very unfair", HighAnchor: "very fair"},
+		record.Client{Seat: 0, Round: -1, Consented: true, At: t0, RefreshHz: 143.9, Sensitivity: 2.2, UserAgent: "Chromium/131",
+			ScreenW: 1920, ScreenH: 1080, PixelRatio: 1.25},
+		record.Answer{Round: -1, Seat: 0, Question: "platform", Kind: record.Choice, Stage: record.StageIntake, Value: 1, Text: "console",
+			At: t0.Add(time.Second / 2)},
 		record.Round{Index: 0, Name: "tlc-1", Map: "metro", Mode: "ctf", Technique: "policy=tlc", Duration: 10 * time.Minute, Started: t0.Add(time.Second)},
 		record.Participant{Seat: 0, Code: "K7QX", Team: 1, Round: 0, LatencyMS: 125},
 		record.Participant{Seat: 1, Team: 0, Bot: true, Round: 0, LatencyMS: 0},
 		record.Session{Round: 0, Seat: 0, Kind: record.Connect, Transport: "webtransport", At: t0.Add(2 * time.Second)},
 		record.Shot{Round: 0, At: 1500 * time.Millisecond, Shooter: 0, ShotTick: 4000000000, Victim: 1, Weapon: 2, Part: "head", Policy: "tlc",
-			Hit: true, Registered: true, Damage: 50, RewindMS: 187.5, RollbackM: 0.75, ObjectiveSBC: true, Appeal: "confirmed", Kill: true},
+			Hit: true, Registered: true, Damage: 50, RewindMS: 187.5, RollbackM: 0.75, ObjectiveSBC: true, Appeal: "confirmed", Kill: true,
+			EyeX: 1.5, EyeY: -2.25, EyeZ: 1.625, AimYawDeg: 359.5, AimPitchDeg: -12.25, ViewAt: 1312500 * time.Microsecond},
 		record.Shot{Round: 0, At: 1600 * time.Millisecond, Shooter: 1, Victim: -1, Policy: "tlc"},
 		record.Kill{Round: 0, At: 1500 * time.Millisecond, Killer: 0, Victim: 1, Weapon: 2},
 		record.Objective{Round: 0, At: 3 * time.Second, Seat: 0, Team: 1, Kind: "flag_taken"},
 		record.SBCReport{Round: 0, At: 2 * time.Second, Reporter: 1, Shooter: 0, ShotTick: 4000000000, RewindMS: 187.5, RollbackM: 0.75, ObjectiveSBC: true, Appeal: "confirmed"},
 		record.SBCReport{Round: 0, At: 2 * time.Second, Reporter: 0, Shooter: -1},
-		record.Path{Round: 0, At: 100 * time.Millisecond, Seat: 0, Team: 1, X: -3.25, Y: 12.5, Z: 0.01},
+		record.Path{Round: 0, At: 100 * time.Millisecond, Seat: 0, Team: 1, X: -3.25, Y: 12.5, Z: 0.01, YawDeg: 90.5, PitchDeg: -3},
 		record.Session{Round: 0, Seat: 0, Kind: record.Disconnect, Reason: "timeout", Transport: "webtransport", At: t0.Add(5 * time.Second)},
 		record.Round{Index: 0, Name: "tlc-1", Map: "metro", Mode: "ctf", Technique: "policy=tlc", Duration: 10 * time.Minute, Ended: t0.Add(601 * time.Second)},
 		record.Participant{Seat: 0, Code: "K7QX", Team: 1, Round: 0, LatencyMS: 150},
-		record.Answer{Round: 0, Seat: 0, Question: "fair", Kind: record.Fairness, Value: -3, At: t0.Add(602 * time.Second)},
-		record.Answer{Round: 0, Seat: 0, Question: "notes", Kind: record.Text, Text: "lagged, \"a lot\"\nhonestly", At: t0.Add(603 * time.Second)},
+		record.Client{Seat: 0, Round: 0, At: t0.Add(time.Second), RefreshHz: 60, Sensitivity: 3.5, UserAgent: "Chromium/131",
+			ScreenW: 1920, ScreenH: 1080, PixelRatio: 1},
+		record.Answer{Round: 0, Seat: 0, Question: "fair", Kind: record.Fairness, Stage: record.StageRound, Value: -3, At: t0.Add(602 * time.Second)},
+		record.Answer{Round: 0, Seat: 0, Question: "notes", Kind: record.Text, Stage: record.StageRound, Text: "lagged, \"a lot\"\nhonestly", At: t0.Add(603 * time.Second)},
+		record.Frames{Seat: 0, Round: 0, Frames: 3600, MeanMS: 16.7, P50MS: 16.6, P95MS: 17.5, P99MS: 33.3, MaxMS: 50.25, At: t0.Add(601 * time.Second)},
+		record.Answer{Round: 0, Seat: 0, Question: "overall", Kind: record.Likert7, Stage: record.StageFinal, Value: 6, At: t0.Add(604 * time.Second)},
 	}
 }
 
@@ -84,6 +99,9 @@ func readAll(t *testing.T, db *DB, study int64) map[string][]record.Record {
 	add("sbc_reports", Each(ctx, db, study, func(r record.SBCReport) error { out["sbc_reports"] = append(out["sbc_reports"], r); return nil }))
 	add("answers", Each(ctx, db, study, func(r record.Answer) error { out["answers"] = append(out["answers"], r); return nil }))
 	add("paths", Each(ctx, db, study, func(r record.Path) error { out["paths"] = append(out["paths"], r); return nil }))
+	add("questions", Each(ctx, db, study, func(r record.Question) error { out["questions"] = append(out["questions"], r); return nil }))
+	add("clients", Each(ctx, db, study, func(r record.Client) error { out["clients"] = append(out["clients"], r); return nil }))
+	add("frames", Each(ctx, db, study, func(r record.Frames) error { out["frames"] = append(out["frames"], r); return nil }))
 	return out
 }
 

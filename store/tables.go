@@ -47,12 +47,12 @@ type table struct {
 // The tables, in the order export writes them.
 var (
 	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep", "schedule_key",
-		"design", "counterbalance_group", "lagkit_version", "vcs_revision", "vcs_modified", "go_version", "build_note", "tick_rate"),
+		"design", "counterbalance_group", "lagkit_version", "vcs_revision", "vcs_modified", "go_version", "build_note", "tick_rate", "consent"),
 		bind: func(p any) []field {
 			s := p.(*record.Study)
 			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey},
 				str{&s.Design}, integer{&s.Group}, str{&s.Version}, str{&s.Revision}, boolean{&s.Modified}, str{&s.GoVersion},
-				str{&s.BuildNote}, integer{&s.TickRate}}
+				str{&s.BuildNote}, integer{&s.TickRate}, str{&s.Consent}}
 		}}
 	techniquesTable = &table{name: "techniques", key: []string{"name"}, cols: cols("name:technique", "setting"),
 		bind: func(p any) []field {
@@ -101,12 +101,14 @@ var (
 		}}
 	shotsTable = &table{name: "shots",
 		cols: cols("round", "t_ns:time_s", "shooter", "shot_tick", "victim", "weapon", "part", "policy", "hit", "registered",
-			"damage", "rewind_ms", "rollback_m", "objective_sbc", "appeal", "kill"),
+			"damage", "rewind_ms", "rollback_m", "objective_sbc", "appeal", "kill", "eye_x", "eye_y", "eye_z", "aim_yaw_deg", "aim_pitch_deg",
+			"view_ns:view_time_s"),
 		bind: func(p any) []field {
 			r := p.(*record.Shot)
 			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Shooter}, u32{&r.ShotTick}, integer{&r.Victim}, u8{&r.Weapon},
 				str{&r.Part}, str{&r.Policy}, boolean{&r.Hit}, boolean{&r.Registered}, integer{&r.Damage}, float{&r.RewindMS},
-				float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}, boolean{&r.Kill}}
+				float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}, boolean{&r.Kill}, float{&r.EyeX}, float{&r.EyeY}, float{&r.EyeZ},
+				float{&r.AimYawDeg}, float{&r.AimPitchDeg}, dur{&r.ViewAt}}
 		}}
 	killsTable = &table{name: "kills", cols: cols("round", "t_ns:time_s", "killer", "victim", "weapon"),
 		bind: func(p any) []field {
@@ -125,21 +127,44 @@ var (
 			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Reporter}, integer{&r.Shooter}, u32{&r.ShotTick},
 				float{&r.RewindMS}, float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}}
 		}}
-	answersTable = &table{name: "answers", cols: cols("round", "seat", "question", "kind", "value", "answer_text:text", "at_ns:at"),
+	answersTable = &table{name: "answers", cols: cols("round", "seat", "question", "kind", "value", "answer_text:text", "at_ns:at", "stage"),
 		bind: func(p any) []field {
 			r := p.(*record.Answer)
-			return []field{roundNo{&r.Round}, integer{&r.Seat}, str{&r.Question}, str{&r.Kind}, answerValue{&r.Value, &r.Kind}, str{&r.Text}, wall{&r.At}}
+			return []field{roundNo{&r.Round}, integer{&r.Seat}, str{&r.Question}, str{&r.Kind}, answerValue{&r.Value, &r.Kind}, str{&r.Text}, wall{&r.At},
+				stage{&r.Stage}}
 		}}
-	pathsTable = &table{name: "paths", cols: cols("round", "t_ns:time_s", "seat", "team", "x", "y", "z"),
+	questionsTable = &table{name: "questions", key: []string{"question"},
+		cols: cols("question", "stage", "position", "kind", "question_text:text", "min_value", "max_value", "choices", "low_anchor", "high_anchor"),
+		bind: func(p any) []field {
+			r := p.(*record.Question)
+			return []field{str{&r.ID}, stage{&r.Stage}, integer{&r.Seq}, str{&r.Kind}, str{&r.Text}, integer{&r.Min}, integer{&r.Max},
+				str{&r.Choices}, str{&r.LowAnchor}, str{&r.HighAnchor}}
+		}}
+	framesTable = &table{name: "frames", key: []string{"seat", "round"},
+		cols: cols("seat", "round", "frames", "mean_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms", "at_ns:at"),
+		bind: func(p any) []field {
+			r := p.(*record.Frames)
+			return []field{integer{&r.Seat}, roundNo{&r.Round}, integer{&r.Frames}, float{&r.MeanMS}, float{&r.P50MS}, float{&r.P95MS},
+				float{&r.P99MS}, float{&r.MaxMS}, wall{&r.At}}
+		}}
+	clientsTable = &table{name: "clients", key: []string{"seat", "round"},
+		cols: cols("seat", "round", "consented", "at_ns:at", "refresh_hz", "mouse_sensitivity", "user_agent", "screen_w", "screen_h", "pixel_ratio"),
+		bind: func(p any) []field {
+			r := p.(*record.Client)
+			return []field{integer{&r.Seat}, roundNo{&r.Round}, boolean{&r.Consented}, wall{&r.At}, float{&r.RefreshHz}, float{&r.Sensitivity},
+				str{&r.UserAgent}, integer{&r.ScreenW}, integer{&r.ScreenH}, float{&r.PixelRatio}}
+		}}
+	pathsTable = &table{name: "paths", cols: cols("round", "t_ns:time_s", "seat", "team", "x", "y", "z", "yaw_deg", "pitch_deg"),
 		bind: func(p any) []field {
 			r := p.(*record.Path)
-			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Seat}, integer{&r.Team}, float{&r.X}, float{&r.Y}, float{&r.Z}}
+			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Seat}, integer{&r.Team}, float{&r.X}, float{&r.Y}, float{&r.Z},
+				float{&r.YawDeg}, float{&r.PitchDeg}}
 		}}
 )
 
 // Tables lists the names of the tables that hold a study's records, in
 // the order an export writes them.
-var Tables = []string{"studies", "techniques", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events"}
+var Tables = []string{"studies", "techniques", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events", "questions", "clients", "frames"}
 
 // cols parses column specs "name[:csv[:keep]]".
 func cols(specs ...string) []column {
@@ -187,6 +212,12 @@ func tableOf(r record.Record) (*table, any) {
 		return eventsTable, &r
 	case record.Network:
 		return networkTable, &r
+	case record.Question:
+		return questionsTable, &r
+	case record.Client:
+		return clientsTable, &r
+	case record.Frames:
+		return framesTable, &r
 	}
 	return nil, nil
 }
@@ -246,6 +277,9 @@ type (
 	wall struct{ p *time.Time }
 	// dur is a match time or duration, stored as nanoseconds.
 	dur struct{ p *time.Duration }
+	// stage is the stage a question is put at: empty reads and is
+	// stored as record.StageRound.
+	stage struct{ p *string }
 	// roundNo is a round's index, from 0 in the database and numbered
 	// from 1 in CSV, as the reports number rounds.
 	roundNo struct{ p *int }
@@ -334,6 +368,23 @@ func (f boolean) Scan(src any) error {
 	}
 	return nil
 }
+func (f stage) Value() (driver.Value, error) { return f.get(), nil }
+func (f stage) Scan(src any) error           { return str(f).Scan(src) }
+func (f stage) cell(b []byte) []byte         { return append(b, f.get()...) }
+func (f stage) check() error {
+	if s := f.get(); s != record.StageRound && s != record.StageIntake && s != record.StageFinal {
+		return fmt.Errorf("stage %q, want %s, %s or %s", s, record.StageRound, record.StageIntake, record.StageFinal)
+	}
+	return nil
+}
+
+func (f stage) get() string {
+	if *f.p == "" {
+		return record.StageRound
+	}
+	return *f.p
+}
+
 func (f str) Scan(src any) error {
 	switch v := src.(type) {
 	case string:

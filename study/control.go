@@ -2,8 +2,10 @@ package study
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Control is a live study as the pages see it: the admin page reads its
@@ -107,15 +109,24 @@ type Admission struct {
 	Phase string `json:"phase"`
 }
 
-// Questionnaire is the questions put after one round.
+// Questionnaire is the questions put after one round, or the intake
+// (Round IntakeRound, Stage record.StageIntake) put once before the
+// first.
 type Questionnaire struct {
 	Round     int        `json:"round"`
 	RoundName string     `json:"round_name"`
+	Stage     string     `json:"stage"`
 	Questions []Question `json:"questions"`
 }
 
+// IntakeRound is the round of the intake questionnaire and of its
+// answers: before the first round.
+const IntakeRound = -1
+
 // Response is a participant's answer to one question: Value for yes/no
-// (1 or 0), Likert (1 to 5) and fairness (-5 to 5), Text for free text.
+// (1 or 0), a scale (Likert 1 to 5 or 7, fairness -5 to 5, a scale's
+// min to max), a number and a choice (its place from 0), Text for free
+// text.
 type Response struct {
 	Question string `json:"question"`
 	Value    int    `json:"value"`
@@ -142,6 +153,7 @@ var (
 	ErrAnswered    = errors.New("study: this questionnaire is already answered")
 	ErrNoQuestions = errors.New("study: no questionnaire is waiting for this participant")
 	ErrEnded       = errors.New("study: the study has ended")
+	ErrNoConsent   = errors.New("study: the participant has not agreed to the study's consent text")
 	// ErrInvalid is wrapped by the errors for answers that do not fit
 	// their questions (a value out of range, an unknown question) and
 	// commands that make no sense: the request, not the study's state,
@@ -157,3 +169,86 @@ type Readier interface {
 
 // MaxExtend bounds one ActionExtend.
 const MaxExtend = 30 * time.Minute
+
+// ClientInfo is what a participant's page reports of its browser: the
+// display's refresh rate it measured from its animation frames, its
+// mouse sensitivity (radians per pixel ×1000), the user agent and the
+// screen.
+type ClientInfo struct {
+	RefreshHz   float64 `json:"refresh_hz"`
+	Sensitivity float64 `json:"mouse_sensitivity"`
+	UserAgent   string  `json:"user_agent"`
+	ScreenW     int     `json:"screen_w"`
+	ScreenH     int     `json:"screen_h"`
+	PixelRatio  float64 `json:"pixel_ratio"`
+}
+
+// Check refuses a report out of any browser's range (ErrInvalid).
+func (c ClientInfo) Check() error {
+	switch {
+	case !(c.RefreshHz >= 0 && c.RefreshHz <= 1000):
+		return fmt.Errorf("%w: refresh rate %v Hz, want 0 to 1000", ErrInvalid, c.RefreshHz)
+	case !(c.Sensitivity >= 0 && c.Sensitivity <= 100):
+		return fmt.Errorf("%w: mouse sensitivity %v, want 0 to 100", ErrInvalid, c.Sensitivity)
+	case len(c.UserAgent) > 512 || !utf8.ValidString(c.UserAgent) || strings.IndexByte(c.UserAgent, 0) >= 0:
+		return fmt.Errorf("%w: user agent: want valid text of at most 512 bytes", ErrInvalid)
+	case c.ScreenW < 0 || c.ScreenW > 100000 || c.ScreenH < 0 || c.ScreenH > 100000:
+		return fmt.Errorf("%w: screen %dx%d, want 0 to 100000 each way", ErrInvalid, c.ScreenW, c.ScreenH)
+	case !(c.PixelRatio >= 0 && c.PixelRatio <= 16):
+		return fmt.Errorf("%w: pixel ratio %v, want 0 to 16", ErrInvalid, c.PixelRatio)
+	}
+	return nil
+}
+
+// Consenter is a Control whose participants agree to a consent text
+// before they play (Join refuses them until then with ErrNoConsent) and
+// whose pages report their browsers. The live driver implements it.
+type Consenter interface {
+	// ConsentText returns the consent text and its button's label; ""
+	// when the study has no consent screen.
+	ConsentText() (text, agree string)
+	// NeedsConsent reports whether the participant holding code has
+	// yet to agree.
+	NeedsConsent(code string) bool
+	// Agree records the participant's agreement, with what its browser
+	// reports.
+	Agree(code string, c ClientInfo) error
+	// ReportClient records what the participant's browser reports on
+	// joining a round.
+	ReportClient(code string, c ClientInfo) error
+}
+
+// FrameStats is how a participant's page drew one round's measured
+// part: the frames drawn and the time between successive frames, in
+// milliseconds.
+type FrameStats struct {
+	Round  int     `json:"round"`
+	Frames int     `json:"frames"`
+	MeanMS float64 `json:"mean_ms"`
+	P50MS  float64 `json:"p50_ms"`
+	P95MS  float64 `json:"p95_ms"`
+	P99MS  float64 `json:"p99_ms"`
+	MaxMS  float64 `json:"max_ms"`
+}
+
+// Check refuses figures no page draws (ErrInvalid): a negative count,
+// times out of 0 to 60 s or out of order.
+func (f FrameStats) Check() error {
+	ok := func(v float64) bool { return v >= 0 && v <= 60000 }
+	switch {
+	case f.Frames < 0 || f.Frames > 100_000_000:
+		return fmt.Errorf("%w: %d frames, want 0 to 100000000", ErrInvalid, f.Frames)
+	case !ok(f.MeanMS) || !ok(f.P50MS) || !ok(f.P95MS) || !ok(f.P99MS) || !ok(f.MaxMS):
+		return fmt.Errorf("%w: frame times want 0 to 60000 ms", ErrInvalid)
+	case f.P50MS > f.P95MS || f.P95MS > f.P99MS || f.P99MS > f.MaxMS || f.MeanMS > f.MaxMS:
+		return fmt.Errorf("%w: frame times want p50 <= p95 <= p99 <= max and mean <= max", ErrInvalid)
+	}
+	return nil
+}
+
+// FrameReporter is a Control that keeps how each participant's page
+// drew each round. The live driver implements it.
+type FrameReporter interface {
+	// ReportFrames records the page's frame times in round f.Round.
+	ReportFrames(code string, f FrameStats) error
+}

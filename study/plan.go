@@ -450,6 +450,13 @@ type Summary struct {
 	Techniques []TechniqueInfo `json:"techniques"`
 	Rounds     []RoundInfo     `json:"rounds"`
 	Questions  []Question      `json:"questions"`
+	// Intake and Final are the questions put once before the first round
+	// and once after the last; Consent the consent text ("" without)
+	// and Agree its button's label.
+	Intake  []Question `json:"intake,omitempty"`
+	Final   []Question `json:"final,omitempty"`
+	Consent string     `json:"consent,omitempty"`
+	Agree   string     `json:"agree,omitempty"`
 	// Counterbalance is the schedule's counterbalancing, absent without.
 	Counterbalance *CounterbalanceInfo `json:"counterbalance,omitempty"`
 	// TotalS is the study's length in seconds: every round's lead-in and
@@ -479,7 +486,11 @@ type RoundInfo struct {
 
 // Summary returns the schedule's summary.
 func (s *Schedule) Summary() Summary {
-	sum := Summary{Study: s.Name, Seats: s.seats, Questions: s.Questions, Counterbalance: s.counterbalanceInfo()}
+	sum := Summary{Study: s.Name, Seats: s.seats, Questions: s.Questions, Counterbalance: s.counterbalanceInfo(),
+		Intake: s.Intake, Final: s.Final, Consent: s.ConsentText()}
+	if s.Consent != nil {
+		sum.Agree = s.Consent.Agree
+	}
 	if sum.Questions == nil {
 		sum.Questions = []Question{}
 	}

@@ -36,6 +36,17 @@ type Report struct {
 	Answers     []TechniqueAnswers `json:"answers,omitempty"`
 	Comparisons []Comparison       `json:"comparisons,omitempty"`
 	Texts       []TextAnswer       `json:"texts,omitempty"`
+	// Consent is the consent text participants agreed to; Instruments
+	// sums up the intake and final questions; Clients lists what each
+	// participant's browser reported (report_instruments.go).
+	Consent     string              `json:"consent,omitempty"`
+	Instruments []InstrumentSummary `json:"instruments,omitempty"`
+	Clients     []ClientSummary     `json:"clients,omitempty"`
+	// SeatOrders and Network are each seat's order of techniques and
+	// its network per round, injected beside measured: the people's
+	// when people played (report_design.go).
+	SeatOrders []SeatOrderRow `json:"seat_orders,omitempty"`
+	Network    []NetworkRow   `json:"network,omitempty"`
 	// Rollback sets the SBC reports against the rollback distance of
 	// the hits they were about (see RollbackBin).
 	Rollback []RollbackBin `json:"rollback_bins,omitempty"`
@@ -52,6 +63,9 @@ type Report struct {
 	// AnswerColumns are the questions the long-format table has a column
 	// of answers for, by id.
 	AnswerColumns []string `json:"answer_columns,omitempty"`
+	// IntakeColumns are the intake questions it has a column for, the
+	// participants' covariates (intake_<question id>).
+	IntakeColumns []string `json:"intake_columns,omitempty"`
 	// SyntheticAnswers reports answers drawn by a simulated study from a
 	// model (study run --simulate --synthetic-answers), not given by
 	// people.
@@ -294,6 +308,11 @@ type Summariser struct {
 	rounds  []*roundTally
 	byIndex map[int]*roundTally
 	answers []record.Answer
+	// instruments holds the questions, the intake and final answers and
+	// the clients' reports.
+	instruments instrumentTally
+	// design holds the seat orders and the network records.
+	design designTally
 	// sched is what the study's schedule names: its techniques and
 	// questions.
 	sched scheduleInfo
@@ -314,6 +333,7 @@ func (s *Summariser) Put(r record.Record) {
 	if st, ok := r.(record.Study); ok {
 		if s.studies++; s.studies == 1 {
 			s.rep.Study, s.rep.Seed, s.rep.Simulated, s.rep.Started = st.Name, fmt.Sprint(st.Seed), st.Simulated, st.Started.UTC()
+			s.rep.Consent = st.Consent
 			s.byIndex = map[int]*roundTally{}
 			s.sched = readScheduleInfo(st.Schedule)
 		}
@@ -356,8 +376,14 @@ func (s *Summariser) Put(r record.Record) {
 			rt.group(v.Seat)
 			rt.all.seats[v.Seat] = true
 		}
+	case record.Question, record.Client:
+		s.instruments.put(r)
+	case record.SeatOrder, record.Network:
+		s.design.put(r)
 	case record.Answer:
-		s.answers = append(s.answers, v)
+		if !s.instruments.put(r) {
+			s.answers = append(s.answers, v)
+		}
 	default:
 		if rt := s.byIndex[roundOf(r)]; rt != nil {
 			rt.observe(r)
@@ -405,14 +431,17 @@ func (s *Summariser) Report() (*Report, error) {
 	seed, _ := strconv.ParseUint(rep.Seed, 10, 64)
 	for _, tech := range order {
 		tr := techs[tech].report(tech, bots)
-		tr.Intervals = techs[tech].intervals(&tr, seed)
+		tr.Intervals = techs[tech].intervals(&tr, seed, bots)
 		rep.Techniques = append(rep.Techniques, tr)
 	}
 	rep.Questions = summariseAnswers(s.answers)
+	rep.Instruments, rep.Clients = s.instruments.summaries()
+	rep.SeatOrders, rep.Network = s.design.rows(s, bots)
 	s.compare(&rep, techs, order)
 	mainOutcome(&rep, techs, order)
 	rep.Participants = s.participantRounds(&rep)
 	rep.AnswerColumns = s.answerColumns()
+	rep.IntakeColumns = s.intakeColumns()
 	for _, p := range rep.Participants {
 		rep.SyntheticAnswers = rep.SyntheticAnswers || p.AnswerSource == AnswerSynthetic
 	}
@@ -515,12 +544,30 @@ func (rt *roundTally) observe(r record.Record) {
 // those of the bots' groups when bots, else of the people's.
 func (rt *roundTally) report(bots bool) RoundReport {
 	low, high := pingSplit(rt.groups, bots)
+	figs, seats := subjects(&rt.all, rt.groups, bots)
 	return RoundReport{
 		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode,
 		DurationS: rt.rec.Duration.Seconds(), Started: rt.rec.Started, Ended: rt.rec.Ended,
-		Seats: len(rt.rtt), Bots: rt.bots, Teams: rt.teams, Figures: rt.all.done(), Low: low, High: high,
+		Seats: seats, Bots: rt.bots, Teams: rt.teams, Figures: figs, Low: low, High: high,
 		Groups: groupFigures(rt.groups),
 	}
+}
+
+// subjects returns the figures of the study's subjects and their
+// seats: in a study of bots alone every seat's (all), in one with people
+// the people's groups pooled, the bots left out (they have rows of
+// their own).
+func subjects(all *tally, groups map[groupKey]*tally, bots bool) (Figures, int) {
+	if bots {
+		return all.done(), len(all.seats)
+	}
+	p := newTally()
+	for k, g := range groups {
+		if !k.bot {
+			p.merge(g)
+		}
+	}
+	return p.done(), len(p.seats)
 }
 
 // pingSplit pools the round-trip groups of bots (bots) or of people at
@@ -606,7 +653,8 @@ func (t *techTally) add(name string, rt *roundTally) {
 
 func (t *techTally) report(name string, bots bool) TechniqueReport {
 	low, high := pingSplit(t.groups, bots)
-	return TechniqueReport{Name: name, Setting: t.setting, Rounds: t.rounds, Seats: len(t.all.seats), Figures: t.all.done(),
+	figs, seats := subjects(&t.all, t.groups, bots)
+	return TechniqueReport{Name: name, Setting: t.setting, Rounds: t.rounds, Seats: seats, Figures: figs,
 		Low: low, High: high, Groups: groupFigures(t.groups)}
 }
 

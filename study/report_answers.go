@@ -320,7 +320,7 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 			}
 			rep.Answers = append(rep.Answers, ta)
 		}
-		if kind != record.Likert && kind != record.Fairness {
+		if !Ordered(kind) {
 			continue
 		}
 		for i, a := range names {

@@ -61,9 +61,9 @@ func TestRollbackBands(t *testing.T) {
 		t.Errorf("peak at %v (%v), want 0.275", at, ok)
 	}
 	tech := rep.Techniques[0]
-	// The bot's hit received counts in its own group, not in the
-	// people's low-ping figures.
-	if tech.Seats != 3 || len(tech.Groups) != 3 || !tech.Groups[1].Bots || tech.Groups[2].Seats != 1 || tech.SBCReports != 6 || tech.RewoundHits != 13 ||
+	// The bot's hit received and its report count in its own group, not
+	// in the people's figures, low-ping or overall.
+	if tech.Seats != 2 || len(tech.Groups) != 3 || !tech.Groups[1].Bots || tech.Groups[2].Seats != 1 || tech.SBCReports != 5 || tech.RewoundHits != 13 ||
 		math.Abs(tech.RollbackMeanM-0.26) > 1e-12 || tech.High.HitAccuracy != 1 || tech.Low.HitsReceived != 12 {
 		t.Errorf("technique %+v", tech)
 	}

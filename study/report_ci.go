@@ -86,7 +86,10 @@ type OutcomePair struct {
 
 // intervals returns t's figures with their intervals, the bootstrap's
 // resamples drawn under seed.
-func (t *techTally) intervals(tr *TechniqueReport, seed uint64) []Interval {
+//
+// The bootstrap resamples the study's subjects' seats: the people's in
+// a study with people (bots), every seat's in one of bots alone.
+func (t *techTally) intervals(tr *TechniqueReport, seed uint64, bots bool) []Interval {
 	wilson := func(fig string, k, n int, unit string) Interval {
 		iv := Interval{Figure: fig, Estimate: ratio(k, n), Method: IntervalWilson, N: n, NUnit: unit}
 		if lo, hi := stats.WilsonCI95(k, n); !math.IsNaN(lo) {
@@ -96,7 +99,12 @@ func (t *techTally) intervals(tr *TechniqueReport, seed uint64) []Interval {
 		}
 		return iv
 	}
-	seats := slices.Sorted(maps.Keys(t.seats))
+	var seats []int
+	for _, s := range slices.Sorted(maps.Keys(t.seats)) {
+		if bots || !t.seats[s].bot {
+			seats = append(seats, s)
+		}
+	}
 	boot := func(fig string, est float64, num, den func(*seatTally) float64, none string) Interval {
 		var xn, xd []float64
 		for _, s := range seats {

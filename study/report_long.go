@@ -48,6 +48,10 @@ type ParticipantRound struct {
 	// AnswerParticipant, AnswerSynthetic, or "" with no answer.
 	Answers      map[string]float64 `json:"answers,omitempty"`
 	AnswerSource string             `json:"answer_source,omitempty"`
+	// Intake holds the seat's answer to each intake question but free
+	// text (a choice as its place from 0), by the question's id: the
+	// participant's covariates, the same in each of its rows.
+	Intake map[string]float64 `json:"intake,omitempty"`
 }
 
 // ParticipantRound.AnswerSource.
@@ -81,6 +85,16 @@ func (s *Summariser) participantRounds(rep *Report) []ParticipantRound {
 		}
 		answers[k][a.Question] = append(answers[k][a.Question], float64(a.Value))
 	}
+	intake := map[int]map[string]float64{}
+	for _, a := range s.instruments.answers {
+		if a.Stage != record.StageIntake || a.Kind == record.Text {
+			continue
+		}
+		if intake[a.Seat] == nil {
+			intake[a.Seat] = map[string]float64{}
+		}
+		intake[a.Seat][a.Question] = float64(a.Value)
+	}
 	var out []ParticipantRound
 	for i, rt := range s.rounds {
 		tech := rep.Rounds[i].Technique
@@ -112,10 +126,23 @@ func (s *Summariser) participantRounds(rep *Report) []ParticipantRound {
 					pr.AnswerSource = AnswerSynthetic
 				}
 			}
+			pr.Intake = intake[seat]
 			out = append(out, pr)
 		}
 	}
 	return out
+}
+
+// intakeColumns returns the ids of the intake questions the long-format
+// table has a column for: those but free text, in the order put.
+func (s *Summariser) intakeColumns() []string {
+	var ids []string
+	for _, q := range s.instruments.sorted() {
+		if q.Stage == record.StageIntake && q.Kind != record.Text {
+			ids = append(ids, q.ID)
+		}
+	}
+	return ids
 }
 
 // answerColumns returns the ids of the questions the long-format table
@@ -137,7 +164,8 @@ func (s *Summariser) answerColumns() []string {
 }
 
 // ParticipantColumns are the long-format table's columns before its
-// answers, one answer_<question id> column per question.
+// answers, one answer_<question id> column per question, then one
+// intake_<question id> column per intake question.
 var ParticipantColumns = []string{"round", "round_name", "technique", "seat", "code", "bot", "team", "rtt_ms", "ping",
 	"shots", "hits", "hit_accuracy", "hits_received", "sbc", "sbc_per_hit", "sbc_reports", "sbc_reports_per_hit",
 	"appeals", "kills", "deaths", "rewound_hits", "rollback_mean_m", "answer_source"}
@@ -149,6 +177,9 @@ func (r *Report) participantTable() experiment.Table {
 		Columns: slices.Clone(ParticipantColumns)}
 	for _, q := range r.AnswerColumns {
 		t.Columns = append(t.Columns, "answer_"+q)
+	}
+	for _, q := range r.IntakeColumns {
+		t.Columns = append(t.Columns, "intake_"+q)
 	}
 	opt := func(v *float64) string {
 		if v == nil {
@@ -165,6 +196,13 @@ func (r *Report) participantTable() experiment.Table {
 		for _, q := range r.AnswerColumns {
 			cell := ""
 			if v, ok := p.Answers[q]; ok {
+				cell = num(v)
+			}
+			row = append(row, cell)
+		}
+		for _, q := range r.IntakeColumns {
+			cell := ""
+			if v, ok := p.Intake[q]; ok {
 				cell = num(v)
 			}
 			row = append(row, cell)

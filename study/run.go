@@ -103,13 +103,18 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 		b := experiment.Build()
 		st := record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now(),
 			Design: s.Design(), Group: s.Group(), Version: b.Version, Revision: b.Revision, Modified: b.Modified, GoVersion: b.GoVersion,
-			BuildNote: BuildNote(b), TickRate: DefaultTickRate}
+			BuildNote: BuildNote(b), TickRate: DefaultTickRate, Consent: s.ConsentText()}
 		if tr, ok := d.(TickRater); ok {
 			st.TickRate = tr.TickRate()
 		}
 		sink.Put(st)
 		for _, t := range s.Techniques {
 			sink.Put(record.Technique{Name: t.Name, Setting: t.String()})
+		}
+		for _, qs := range [][]Question{s.Intake, s.Questions, s.Final} {
+			for i := range qs {
+				sink.Put(qs[i].Record(i))
+			}
 		}
 		for seat, order := range s.SeatOrders() {
 			sink.Put(record.SeatOrder{Seat: seat, Group: s.Group(), Design: s.Design(), Order: strings.Join(order, ",")})

@@ -181,17 +181,17 @@ func TestRunCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want one wrapping context.Canceled", err)
 	}
-	// The study, its techniques and its seats' orders of techniques, no
-	// round.
+	// The study, its techniques, its questions and its seats' orders of
+	// techniques, no round.
 	for _, r := range mem.Records {
 		switch r.(type) {
-		case record.Study, record.Technique, record.SeatOrder:
+		case record.Study, record.Technique, record.SeatOrder, record.Question:
 		default:
 			t.Errorf("record %T of a study cancelled before its first round", r)
 		}
 	}
-	if n := 1 + len(s.Techniques) + len(s.Seats()); len(mem.Records) != n {
-		t.Errorf("%d records, want the study's, its techniques and %d seat orders", len(mem.Records), len(s.Seats()))
+	if n := 1 + len(s.Techniques) + len(s.Instruments()) + len(s.Seats()); len(mem.Records) != n {
+		t.Errorf("%d records, want the study's, its techniques, its questions and %d seat orders", len(mem.Records), len(s.Seats()))
 	}
 }
 

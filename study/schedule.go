@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -66,9 +65,16 @@ type Schedule struct {
 	Techniques  []Technique `toml:"technique"`
 	// Latency is injected in every round; a round's own rules apply
 	// after these, to the seats they name.
-	Latency   []LinkRule `toml:"latency"`
-	Rounds    []Round    `toml:"round"`
+	Latency []LinkRule `toml:"latency"`
+	Rounds  []Round    `toml:"round"`
+	// Questions are the questionnaire after each round; Intake is put
+	// once to each participant before the first round (demographics,
+	// gaming experience), Final once after the last round's
+	// questionnaire; Consent, when given, is agreed to before any of it.
 	Questions []Question `toml:"question"`
+	Intake    []Question `toml:"intake"`
+	Final     []Question `toml:"final"`
+	Consent   *Consent   `toml:"consent"`
 	// Counterbalance orders the techniques per group of participants
 	// (see Counterbalance); absent, every run plays the rounds as
 	// written.
@@ -182,12 +188,28 @@ type Round struct {
 	Latency []LinkRule `toml:"latency"`
 }
 
-// Question is one question of the questionnaire after each round.
+// Question is one question: of the questionnaire after each round
+// ([[question]]), of the intake ([[intake]]) or of the final
+// questionnaire ([[final]]).
 type Question struct {
 	ID   string `toml:"id"`
 	Text string `toml:"text"`
-	// Kind is yesno, likert (1 to 5), fairness (-5 to 5) or text.
+	// Kind is yesno, likert (1 to 5), likert7 (1 to 7), fairness (-5 to
+	// 5), scale (Min to Max, at most 21 points, labelled by Anchors),
+	// number (a whole number from Min to Max), choice (one of Choices;
+	// intake and final only) or text.
 	Kind string `toml:"kind"`
+	// Choices are a choice question's choices, in the order shown.
+	Choices []string `toml:"choices"`
+	// Min and Max bound a scale or number question's answers.
+	Min *int `toml:"min"`
+	Max *int `toml:"max"`
+	// Anchors label the low and the high end of a scale (required), a
+	// Likert or a fairness question.
+	Anchors []string `toml:"anchors"`
+	// Stage is when the question is put (record.StageRound,
+	// StageIntake, StageFinal): set by the list it is in.
+	Stage string `toml:"-"`
 	// Synthetic is the model a simulated study draws the question's
 	// answers from per technique when asked to (study run --simulate
 	// --synthetic-answers; see SyntheticModel), and
@@ -219,7 +241,7 @@ const (
 var scheduleFile = cfgfile.Kind{Name: "study schedule", MaxSize: MaxFileSize}
 
 // QuestionKinds are the kinds a question may have.
-var QuestionKinds = []string{record.YesNo, record.Likert, record.Fairness, record.Text}
+var QuestionKinds = []string{record.YesNo, record.Likert, record.Likert7, record.Fairness, record.Scale, record.Number, record.Choice, record.Text}
 
 // Load reads and checks the schedule at path.
 func Load(path string) (*Schedule, error) {
@@ -282,7 +304,7 @@ func (s *Schedule) check() *problem {
 	if p := s.checkSeats(); p != nil {
 		return p
 	}
-	if p := s.checkQuestions(); p != nil {
+	if p := s.checkInstruments(); p != nil {
 		return p
 	}
 	techs, p := s.checkTechniques()
@@ -351,32 +373,6 @@ func (s *Schedule) checkSeats() *problem {
 	}
 	if len(s.seats) == 0 {
 		return fail("seat", "no [[seat]] table: a study has at least one seat")
-	}
-	return nil
-}
-
-func (s *Schedule) checkQuestions() *problem {
-	if len(s.Questions) > MaxQuestions {
-		return fail("question", "%d questions, want at most %d", len(s.Questions), MaxQuestions)
-	}
-	ids := map[string]bool{}
-	for i, q := range s.Questions {
-		at := fmt.Sprintf("question[%d].", i)
-		switch {
-		case q.ID == "":
-			return fail(at+"id", "missing: give the question an id, such as fairness")
-		case !idPattern.MatchString(q.ID):
-			return fail(at+"id", "%q: want 1 to 32 lower-case letters, digits, - or _, starting with a letter or digit", q.ID)
-		case ids[q.ID]:
-			return fail(at+"id", "%q is an earlier question's id", q.ID)
-		case q.Text == "":
-			return fail(at+"text", "missing: the question as participants read it")
-		case len(q.Text) > maxText:
-			return fail(at+"text", "%d bytes, want at most %d", len(q.Text), maxText)
-		case !slices.Contains(QuestionKinds, q.Kind):
-			return fail(at+"kind", "%q, want one of %s", q.Kind, strings.Join(QuestionKinds, ", "))
-		}
-		ids[q.ID] = true
 	}
 	return nil
 }

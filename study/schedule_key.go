@@ -75,7 +75,39 @@ func (s *Schedule) settings() []setting {
 	}
 	add("questions", "%d", len(s.Questions))
 	for i, q := range s.Questions {
-		add(fmt.Sprintf("question %d", i+1), "%s (%s): %s", q.ID, q.Kind, q.Text)
+		add(fmt.Sprintf("question %d", i+1), "%s", q.setting())
+	}
+	// Only a schedule with instruments has these: the keys of the others
+	// stay as they were.
+	if s.Consent != nil {
+		add("consent", "%s (%s)", s.Consent.Text, s.Consent.Agree)
+	}
+	for _, l := range []struct {
+		label string
+		qs    []Question
+	}{{"intake", s.Intake}, {"final", s.Final}} {
+		if len(l.qs) > 0 {
+			add(l.label+" questions", "%d", len(l.qs))
+		}
+		for i, q := range l.qs {
+			add(fmt.Sprintf("%s %d", l.label, i+1), "%s", q.setting())
+		}
+	}
+	return out
+}
+
+// setting writes q as settings lists it: its id, kind and text, and
+// its range, choices and anchors where the kind takes them.
+func (q *Question) setting() string {
+	out := fmt.Sprintf("%s (%s): %s", q.ID, q.Kind, q.Text)
+	if q.Min != nil && q.Max != nil {
+		out += fmt.Sprintf("; %d to %d", *q.Min, *q.Max)
+	}
+	if len(q.Choices) > 0 {
+		out += "; choices " + strings.Join(q.Choices, " | ")
+	}
+	if len(q.Anchors) > 0 {
+		out += "; anchors " + strings.Join(q.Anchors, " | ")
 	}
 	return out
 }

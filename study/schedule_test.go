@@ -123,7 +123,7 @@ func TestParseErrors(t *testing.T) {
 		{"too many seats", `count = 3`, `count = 200`, `seat[1].count: 200, want 1 to 128`},
 		{"no seats", "[[seat]]\ncode = \"A1\"\n\n[[seat]]\ncount = 3\n", ``, `seat: no [[seat]] table`},
 		{"no rounds", `[[round]]`, `[[unused]]`, `unused: unknown field`},
-		{"question kind", `kind = "fairness"`, `kind = "stars"`, `question[0].kind: "stars", want one of yesno, likert, fairness, text`},
+		{"question kind", `kind = "fairness"`, `kind = "stars"`, `question[0].kind: "stars", want one of yesno, likert, likert7, fairness, scale, number, choice, text`},
 		{"question id", `id = "fair"`, `id = "Fair Play"`, `question[0].id: "Fair Play": want 1 to 32 lower-case letters`},
 		{"question text", `text = "How fair was it?"`, ``, `question[0].text: missing`},
 		{"bot skill", `name = "pilot"`, "name = \"pilot\"\nbot_skill = 2", `bot_skill: 2, want 0 to 1`},

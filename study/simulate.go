@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/record"
@@ -223,11 +224,17 @@ func simRecords(p *Plan, res *match.Result, samples []reckoning.Sample, seat fun
 		if s.Kill {
 			killWeapon[killKey{s.Time, s.Shooter, s.Victim}] = s.Weapon
 		}
-		recs = append(recs, timed{s.Time, record.Shot{
+		rec := record.Shot{
 			Round: p.Index, At: s.Time - lead, Shooter: seat(s.Shooter), ShotTick: s.ShotTick, Victim: victim,
 			Weapon: s.Weapon, Part: part, Policy: s.Policy, Hit: s.Hit, Registered: s.Registered, Damage: int(s.Damage),
 			RewindMS: s.RewindMS, RollbackM: s.RollbackM, ObjectiveSBC: s.SBC, Appeal: appeal, Kill: s.Kill,
-		}})
+		}
+		if !s.Projectile {
+			rec.EyeX, rec.EyeY, rec.EyeZ = s.Eye.X, s.Eye.Y, s.Eye.Z
+			rec.AimYawDeg, rec.AimPitchDeg = game.AngleToDeg(int32(s.Yaw)), game.AngleToDeg(int32(s.Pitch))
+			rec.ViewAt = s.ViewTime - lead
+		}
+		recs = append(recs, timed{s.Time, rec})
 	}
 	for _, e := range res.Log {
 		if e.Time < lead {

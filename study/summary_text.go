@@ -74,6 +74,7 @@ func (s Summary) WriteText(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "order of techniques by round, every seat: %s\n", strings.Join(order, ", "))
 	}
+	s.WriteInstruments(w)
 	if len(s.Questions) == 0 {
 		fmt.Fprintln(w, "no questionnaire")
 		return

@@ -18,8 +18,8 @@ import (
 type SyntheticModel struct {
 	// Technique names one of the schedule's techniques.
 	Technique string `toml:"technique"`
-	// Mean is the mean answer on the question's scale (Likert 1 to 5,
-	// fairness -5 to 5), or for a yes/no question the chance of a yes
+	// Mean is the mean answer on the question's scale (Likert 1 to 5 or
+	// 7, fairness -5 to 5, a scale's or a number's min to max), or for a yes/no question the chance of a yes
 	// (0 to 1).
 	Mean float64 `toml:"mean"`
 	// SD is the spread of one participant's answers about their own
@@ -32,26 +32,19 @@ type SyntheticModel struct {
 // Text (and the text column of answers.csv): no person gave it.
 const SyntheticText = "synthetic"
 
-// scale returns the bounds of a question kind's answers.
-func scale(kind string) (lo, hi float64) {
-	switch kind {
-	case record.YesNo:
-		return 0, 1
-	case record.Likert:
-		return 1, 5
-	case record.Fairness:
-		return -5, 5
-	}
-	return 0, 0
+// scale returns the bounds of q's answers.
+func scale(q *Question) (lo, hi float64) {
+	l, h := q.Bounds()
+	return float64(l), float64(h)
 }
 
 // defaultModel is a technique's model when the schedule states none: the
 // scale's middle, a quarter of its range as spread (yes/no: even
 // chances).
-func defaultModel(kind, technique string) SyntheticModel {
-	lo, hi := scale(kind)
+func defaultModel(q *Question, technique string) SyntheticModel {
+	lo, hi := scale(q)
 	m := SyntheticModel{Technique: technique, Mean: (lo + hi) / 2}
-	if kind != record.YesNo {
+	if q.Kind != record.YesNo {
 		m.SD = (hi - lo) / 4
 	}
 	return m
@@ -65,10 +58,10 @@ func (s *Schedule) checkSynthetic() *problem {
 	}
 	for i, q := range s.Questions {
 		at := fmt.Sprintf("question[%d].", i)
-		lo, hi := scale(q.Kind)
+		lo, hi := scale(&q)
 		switch {
 		case q.Kind == record.Text && (len(q.Synthetic) > 0 || q.SyntheticParticipantSD != 0):
-			return fail(at+"synthetic", "a free-text question has no model: synthetic answers are drawn for yes/no, Likert and fairness questions")
+			return fail(at+"synthetic", "a free-text question has no model: synthetic answers are drawn for yes/no questions and those on a scale")
 		case !(q.SyntheticParticipantSD >= 0 && q.SyntheticParticipantSD <= hi-lo):
 			return fail(at+"synthetic_participant_sd", "%v, want 0 to %v (the scale's range)", q.SyntheticParticipantSD, hi-lo)
 		}
@@ -105,7 +98,7 @@ func (q *Question) model(technique string) SyntheticModel {
 			return m
 		}
 	}
-	return defaultModel(q.Kind, technique)
+	return defaultModel(q, technique)
 }
 
 // SyntheticAnswers has d answer every questionnaire from the questions'
@@ -145,7 +138,7 @@ func (d *Simulation) Ask(_ context.Context, p *Plan, seats []Seat, qs []Question
 			m := q.model(p.Technique.Name)
 			offset := stream(d.syntheticSeed, "participant", q.ID, st.Index).NormFloat64() * q.SyntheticParticipantSD
 			r := stream(d.syntheticSeed, "answer", q.ID, st.Index, p.Index)
-			lo, hi := scale(q.Kind)
+			lo, hi := scale(q)
 			var v int
 			if q.Kind == record.YesNo {
 				if r.Float64() < min(1, max(0, m.Mean+offset)) {

@@ -101,7 +101,7 @@ func TestSyntheticAnswers(t *testing.T) {
 	}
 	sums := map[[2]string]float64{}
 	for _, a := range all {
-		lo, hi := scale(a.Kind)
+		lo, hi := scale(&Question{Kind: a.Kind})
 		if a.Text != SyntheticText || float64(a.Value) < lo || float64(a.Value) > hi || a.Kind == record.Text {
 			t.Fatalf("answer %+v", a)
 		}

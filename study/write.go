@@ -126,7 +126,7 @@ func (r *Report) Results() *experiment.Results {
 		conds.Columns = append(conds.Columns, f+"_ci95_lo", f+"_ci95_hi")
 	}
 	for _, rr := range r.Rounds {
-		rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, "", "all", strconv.Itoa(rr.Seats)}, rr.cells()))
+		rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, "", r.subjectsLabel(), strconv.Itoa(rr.Seats)}, rr.cells()))
 		for _, g := range rr.Groups {
 			rounds.Rows = append(rounds.Rows, slices.Concat([]string{strconv.Itoa(rr.Index + 1), rr.Name, rr.Technique, num(g.RTTms), players(g), strconv.Itoa(g.Seats)}, g.cells()))
 		}
@@ -156,7 +156,7 @@ func (r *Report) Results() *experiment.Results {
 				m["answer_"+a.Question+"_median"] = *a.Median
 			}
 		}
-		techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, "", "all", strconv.Itoa(t.Seats)}, t.cells()))
+		techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, "", r.subjectsLabel(), strconv.Itoa(t.Seats)}, t.cells()))
 		for _, g := range t.Groups {
 			g.metrics(r.groupSuffix(g), m)
 			techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, num(g.RTTms), players(g), strconv.Itoa(g.Seats)}, g.cells()))
@@ -187,6 +187,8 @@ func (r *Report) Results() *experiment.Results {
 	}
 	res.Tests = append(res.Tests, r.Tests...)
 	r.answerResults(res)
+	r.designResults(res)
+	r.instrumentResults(res)
 	experiment.AdjustHolm(res)
 	return res
 }
@@ -253,6 +255,16 @@ func pairs(subjects string) string {
 	return "participants, the people's seats alone"
 }
 
+// subjectsLabel names the row of a round's or a technique's own
+// figures: "people" (the people's seats pooled, the bots apart) in a
+// study with people, "all" (every seat) in one of bots alone.
+func (r *Report) subjectsLabel() string {
+	if r.Subjects == SubjectsPeople {
+		return "people"
+	}
+	return "all"
+}
+
 // Markdown writes the report as a Markdown document.
 func (r *Report) Markdown() string {
 	var b strings.Builder
@@ -267,7 +279,7 @@ func (r *Report) Markdown() string {
 	}
 	table := func(seats int, f *Figures, groups []GroupFigures) {
 		b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Repeat("---|", len(head)) + "\n")
-		b.WriteString(row("all", seats, f))
+		b.WriteString(row(r.subjectsLabel(), seats, f))
 		for _, g := range groups {
 			b.WriteString(row(num(g.RTTms)+", "+players(g), g.Seats, &g.Figures))
 		}
@@ -318,6 +330,8 @@ func (r *Report) Markdown() string {
 		}
 	}
 	r.markdownAnswers(&b)
+	r.markdownDesign(&b)
+	r.markdownInstruments(&b)
 	return b.String()
 }
 

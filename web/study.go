@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/world"
 )
@@ -33,6 +35,16 @@ const (
 	// StudyAnswersPath: POST {"code", "round", "answers": [{"question",
 	// "value", "text"}]} records the answers (204).
 	StudyAnswersPath = "/lagkit/study/answers"
+	// StudyConsentPath: GET ?code=CODE returns the study's consent
+	// ({"text", "agree"}: the text and its button's label), or 204 when
+	// it has none; POST {"code", "client": study.ClientInfo} records the
+	// participant's agreement (204), for a study whose Control is a
+	// study.Consenter. Until then joining answers 403.
+	StudyConsentPath = "/lagkit/study/consent"
+	// StudyFramesPath: POST {"code", "frames": study.FrameStats} records
+	// how the page drew a round (204), for a study whose Control is a
+	// study.FrameReporter.
+	StudyFramesPath = "/lagkit/study/frames"
 	// StudyReadyPath: POST {"code"} presses the seat's ready button
 	// (204), for a study whose Control is a study.Readier.
 	StudyReadyPath = "/lagkit/study/ready"
@@ -67,9 +79,19 @@ type StudyStatus struct {
 	Match string `json:"match"`
 	Seat  int    `json:"seat"`
 	// Answered reports whether the seat answered the last round's
-	// questionnaire; Pending whether one waits for it.
+	// questionnaire; Pending whether one (the intake, or the
+	// questionnaire after a round) waits for it.
 	Answered bool `json:"answered"`
 	Pending  bool `json:"pending"`
+	// Consent reports that the participant has yet to agree to the
+	// study's consent text (StudyConsentPath) before playing; Intake
+	// that the questionnaire pending is the intake, put before the
+	// first round (in any phase).
+	Consent bool `json:"consent"`
+	Intake  bool `json:"intake"`
+	// Frames reports that the study keeps each page's frame times
+	// (StudyFramesPath).
+	Frames bool `json:"frames"`
 }
 
 // AdminState is the study's state for the admin page: study.LiveState
@@ -82,16 +104,27 @@ type AdminState struct {
 // StudyQuestionnaire is a questionnaire as the page gets it (without the
 // round's name, as StudyStatus).
 type StudyQuestionnaire struct {
-	Round     int             `json:"round"`
+	Round int `json:"round"`
+	// Stage is intake (Round -1: once, before the first round) or round
+	// (after round Round; after the last, with the final questions).
+	Stage     string          `json:"stage"`
 	Questions []StudyQuestion `json:"questions"`
 }
 
 // StudyQuestion is one question: Kind is yesno, likert (1 to 5),
-// fairness (-5 to 5) or text.
+// likert7 (1 to 7), fairness (-5 to 5), scale (Min to Max), number (Min
+// to Max), choice (one of Choices: the answer's value is its place from
+// 0) or text. Stage is round, intake or final; Anchors label the low and
+// high ends of a scale.
 type StudyQuestion struct {
-	ID   string `json:"id"`
-	Text string `json:"text"`
-	Kind string `json:"kind"`
+	ID      string    `json:"id"`
+	Text    string    `json:"text"`
+	Kind    string    `json:"kind"`
+	Stage   string    `json:"stage"`
+	Min     int       `json:"min"`
+	Max     int       `json:"max"`
+	Choices []string  `json:"choices,omitempty"`
+	Anchors [2]string `json:"anchors"`
 }
 
 // studyAnswers is the body of StudyAnswersPath.
@@ -113,6 +146,9 @@ func studyHandlers(mux *http.ServeMux, o Options) {
 	mux.HandleFunc("GET "+StudyQuestionsPath, s.questions)
 	mux.HandleFunc("POST "+StudyAnswersPath, s.answers)
 	mux.HandleFunc("POST "+StudyReadyPath, s.ready)
+	mux.HandleFunc("GET "+StudyConsentPath, s.consentText)
+	mux.HandleFunc("POST "+StudyConsentPath, s.consent)
+	mux.HandleFunc("POST "+StudyFramesPath, s.frames)
 	mux.HandleFunc("GET "+StudyAdminPath+"state", s.authed(s.state))
 	mux.HandleFunc("POST "+StudyAdminPath+"command", s.authed(s.command))
 	mux.HandleFunc("GET "+StudyAdminPath+"spectate", s.authed(s.spectate))
@@ -170,6 +206,9 @@ func (s *studyServer) authed(h http.HandlerFunc) http.HandlerFunc {
 func (s *studyServer) join(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Code string `json:"code"`
+		// Client, when given, is what the page reports of its browser
+		// on joining: recorded for a study.Consenter.
+		Client *study.ClientInfo `json:"client"`
 	}
 	if !decode(w, r, &req) || !s.tryCode(w, r, req.Code) {
 		return
@@ -179,7 +218,82 @@ func (s *studyServer) join(w http.ResponseWriter, r *http.Request) {
 		s.controlError(w, r, err)
 		return
 	}
+	if cs, ok := s.c.(study.Consenter); ok && req.Client != nil && a.Match != "" {
+		if err := cs.ReportClient(req.Code, *req.Client); err != nil {
+			s.controlError(w, r, err)
+			return
+		}
+	}
 	writeJSON(w, a)
+}
+
+// consentText answers the study's consent text and its button's label.
+func (s *studyServer) consentText(w http.ResponseWriter, r *http.Request) {
+	if _, _, _, ok := s.participant(w, r); !ok {
+		return
+	}
+	cs, ok := s.c.(study.Consenter)
+	text, agree := "", ""
+	if ok {
+		text, agree = cs.ConsentText()
+	}
+	if text == "" {
+		noRound(w)
+		return
+	}
+	writeJSON(w, struct {
+		Text  string `json:"text"`
+		Agree string `json:"agree"`
+	}{text, agree})
+}
+
+// frames records how the participant's page drew a round.
+func (s *studyServer) frames(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Code   string            `json:"code"`
+		Frames *study.FrameStats `json:"frames"`
+	}
+	if !decode(w, r, &req) || !s.tryCode(w, r, req.Code) {
+		return
+	}
+	fr, ok := s.c.(study.FrameReporter)
+	if !ok {
+		studyError(w, http.StatusNotImplemented, "this study keeps no frame times")
+		return
+	}
+	if req.Frames == nil {
+		studyError(w, http.StatusBadRequest, `want {"code", "frames": {"round", "frames", "mean_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms"}}`)
+		return
+	}
+	if err := fr.ReportFrames(req.Code, *req.Frames); err != nil {
+		s.controlError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// consent records the participant's agreement to the consent text.
+func (s *studyServer) consent(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Code   string            `json:"code"`
+		Client *study.ClientInfo `json:"client"`
+	}
+	if !decode(w, r, &req) || !s.tryCode(w, r, req.Code) {
+		return
+	}
+	cs, ok := s.c.(study.Consenter)
+	if !ok {
+		studyError(w, http.StatusNotImplemented, "this study has no consent screen")
+		return
+	}
+	if req.Client == nil {
+		req.Client = &study.ClientInfo{}
+	}
+	if err := cs.Agree(req.Code, *req.Client); err != nil {
+		s.controlError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // participant reads and checks the code of a GET's query, and finds its
@@ -204,8 +318,13 @@ func (s *studyServer) status(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	_, pending := s.c.Pending(code)
-	writeJSON(w, StudyStatus{
+	q, pending := s.c.Pending(code)
+	needs := false
+	if cs, ok := s.c.(study.Consenter); ok {
+		needs = cs.NeedsConsent(code)
+	}
+	_, frames := s.c.(study.FrameReporter)
+	writeJSON(w, StudyStatus{Consent: needs, Frames: frames, Intake: pending && q.Stage == record.StageIntake,
 		Study: st.Study, Phase: st.Phase, Round: st.Round, Rounds: st.Rounds, Map: st.Map,
 		RemainingS: time.Duration(st.Remaining).Seconds(), Match: st.Match,
 		Seat: st.Seats[i].Seat, Answered: st.Seats[i].Answered, Pending: pending,
@@ -223,9 +342,12 @@ func (s *studyServer) questions(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	out := StudyQuestionnaire{Round: q.Round, Questions: make([]StudyQuestion, len(q.Questions))}
+	out := StudyQuestionnaire{Round: q.Round, Stage: cmp.Or(q.Stage, record.StageRound), Questions: make([]StudyQuestion, len(q.Questions))}
 	for i, x := range q.Questions {
-		out.Questions[i] = StudyQuestion{ID: x.ID, Text: x.Text, Kind: x.Kind}
+		lo, hi := x.Bounds()
+		low, high := x.AnchorLabels()
+		out.Questions[i] = StudyQuestion{ID: x.ID, Text: x.Text, Kind: x.Kind, Stage: cmp.Or(x.Stage, record.StageRound), Min: lo, Max: hi,
+			Choices: x.Choices, Anchors: [2]string{low, high}}
 	}
 	writeJSON(w, out)
 }
@@ -388,6 +510,8 @@ func controlError(w http.ResponseWriter, err error) {
 		code = http.StatusConflict
 	case errors.Is(err, study.ErrEnded):
 		code = http.StatusGone
+	case errors.Is(err, study.ErrNoConsent):
+		code = http.StatusForbidden
 	case errors.Is(err, study.ErrInvalid):
 		code = http.StatusBadRequest
 	}

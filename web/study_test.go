@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -110,12 +111,12 @@ func TestStudyParticipant(t *testing.T) {
 	}
 	var st StudyStatus
 	code, body = call(t, srv, "GET", StudyStatusPath+"?code=AB12", "")
-	if json.Unmarshal([]byte(body), &st) != nil || st.Phase != study.PhaseQuestions || !st.Pending || st.RemainingS != 120 || st.Seat != 0 {
+	if json.Unmarshal([]byte(body), &st) != nil || st.Phase != study.PhaseQuestions || !st.Pending || st.RemainingS != 120 || st.Seat != 0 || st.Frames {
 		t.Fatalf("status after the round: %d %s", code, body)
 	}
 	var q StudyQuestionnaire
 	code, body = call(t, srv, "GET", StudyQuestionsPath+"?code=AB12", "")
-	if code != 200 || json.Unmarshal([]byte(body), &q) != nil || len(q.Questions) != 4 || strings.Contains(body, "baseline") || q.Questions[2] != (StudyQuestion{ID: "fair", Text: "How fair was the round?", Kind: "fairness"}) {
+	if code != 200 || json.Unmarshal([]byte(body), &q) != nil || len(q.Questions) != 4 || strings.Contains(body, "baseline") || !reflect.DeepEqual(q.Questions[2], StudyQuestion{ID: "fair", Text: "How fair was the round?", Kind: "fairness", Stage: "round", Min: -5, Max: 5}) {
 		t.Fatalf("questions: %d %s", code, body)
 	}
 	good := `{"code":"AB12","round":0,"answers":[{"question":"sbc","value":1},{"question":"smooth","value":4},{"question":"fair","value":-3},{"question":"notes","text":"laggy corner"}]}`

@@ -208,9 +208,13 @@ func (d *Driver) Join(code string) (study.Admission, error) {
 	}
 	d.mu.Lock()
 	phase, m := d.phase, d.match
+	agreed := d.consented[seat]
 	d.mu.Unlock()
-	if phase == study.PhaseEnded {
+	switch {
+	case phase == study.PhaseEnded:
 		return study.Admission{}, study.ErrEnded
+	case d.cfg.Schedule.Consent != nil && !agreed:
+		return study.Admission{}, study.ErrNoConsent
 	}
 	a := study.Admission{Seat: seat, Name: fmt.Sprintf("player %d", seat+1), Phase: phase}
 	if m == nil || phase == study.PhaseQuestions || phase == study.PhaseInterval {
@@ -233,7 +237,9 @@ func (d *Driver) Join(code string) (study.Admission, error) {
 }
 
 // Pending returns the questionnaire the participant holding code has
-// yet to answer.
+// yet to answer: the intake first (once the participant has agreed to
+// the consent text, when there is one), then the questionnaire after
+// the round.
 func (d *Driver) Pending(code string) (study.Questionnaire, bool) {
 	seat, err := d.seatOf(code)
 	if err != nil {
@@ -241,11 +247,20 @@ func (d *Driver) Pending(code string) (study.Questionnaire, bool) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.phase == study.PhaseEnded {
+		return study.Questionnaire{}, false
+	}
+	if d.cfg.Schedule.Consent != nil && !d.consented[seat] {
+		return study.Questionnaire{}, false
+	}
+	if qs := unasked(d.cfg.Schedule.Intake, d.intake[seat]); len(qs) > 0 {
+		return study.Questionnaire{Round: study.IntakeRound, RoundName: "intake", Stage: record.StageIntake, Questions: qs}, true
+	}
 	q := d.quest
 	if q == nil || !q.asked[seat] || q.answered[seat] {
 		return study.Questionnaire{}, false
 	}
-	return study.Questionnaire{Round: q.round, RoundName: q.name, Questions: q.pending(d.qs, seat)}, true
+	return study.Questionnaire{Round: q.round, RoundName: q.name, Stage: record.StageRound, Questions: q.pending(seat)}, true
 }
 
 // maxText bounds a free-text answer.
@@ -260,6 +275,9 @@ func (d *Driver) Answer(code string, round int, answers []study.Response) error 
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if round == study.IntakeRound {
+		return d.answerIntake(seat, answers)
+	}
 	q := d.quest
 	switch {
 	case q == nil || q.round != round || !q.asked[seat]:
@@ -267,7 +285,7 @@ func (d *Driver) Answer(code string, round int, answers []study.Response) error 
 	case q.answered[seat]:
 		return study.ErrAnswered
 	}
-	recs, err := check(seat, answers, q.pending(d.qs, seat))
+	recs, err := check(seat, answers, q.pending(seat))
 	if err != nil {
 		return err
 	}
@@ -284,17 +302,18 @@ func (d *Driver) Answer(code string, round int, answers []study.Response) error 
 }
 
 // check checks answers against the questions qs: each question once,
-// each answer within its kind's range, and returns them as records.
+// each answer within its question's range, and returns them as records
+// (a choice's with the choice's text).
 func check(seat int, answers []study.Response, qs []study.Question) ([]record.Answer, error) {
-	kinds := map[string]string{}
-	for _, q := range qs {
-		kinds[q.ID] = q.Kind
+	byID := map[string]*study.Question{}
+	for i := range qs {
+		byID[qs[i].ID] = &qs[i]
 	}
 	seen := map[string]bool{}
 	now := time.Now()
 	out := make([]record.Answer, 0, len(answers))
 	for i, a := range answers {
-		kind, ok := kinds[a.Question]
+		q, ok := byID[a.Question]
 		switch {
 		case !ok:
 			return nil, invalid("live: answer %d: no question %q", i, a.Question)
@@ -302,27 +321,25 @@ func check(seat int, answers []study.Response, qs []study.Question) ([]record.An
 			return nil, invalid("live: answer %d: question %q answered twice", i, a.Question)
 		}
 		seen[a.Question] = true
-		lo, hi := 0, 0
-		switch kind {
-		case record.YesNo:
-			lo, hi = 0, 1
-		case record.Likert:
-			lo, hi = 1, 5
-		case record.Fairness:
-			lo, hi = -5, 5
-		case record.Text:
+		r := record.Answer{Seat: seat, Question: a.Question, Kind: q.Kind, Stage: q.Stage, At: now}
+		if r.Stage == "" {
+			r.Stage = record.StageRound
+		}
+		if q.Kind == record.Text {
 			if len(a.Text) > maxText || !utf8.ValidString(a.Text) {
 				return nil, invalid("live: answer to %q: want valid text of at most %d bytes", a.Question, maxText)
 			}
-		}
-		if kind != record.Text && (a.Value < lo || a.Value > hi) {
-			return nil, invalid("live: answer to %q (%s): %d, want %d to %d", a.Question, kind, a.Value, lo, hi)
-		}
-		r := record.Answer{Seat: seat, Question: a.Question, Kind: kind, At: now}
-		if kind == record.Text {
 			r.Text = a.Text
-		} else {
-			r.Value = a.Value
+			out = append(out, r)
+			continue
+		}
+		lo, hi := q.Bounds()
+		if a.Value < lo || a.Value > hi {
+			return nil, invalid("live: answer to %q (%s): %d, want %d to %d", a.Question, q.Kind, a.Value, lo, hi)
+		}
+		r.Value = a.Value
+		if q.Kind == record.Choice {
+			r.Text = q.Choices[a.Value]
 		}
 		out = append(out, r)
 	}

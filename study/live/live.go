@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strconv"
 	"sync"
 	"time"
@@ -78,6 +79,11 @@ type Resume struct {
 	// Round, which the study stopped before everyone who played that
 	// round had answered: it is put again before Round is played.
 	Questions *Unanswered
+	// Consented holds the people's seats that had agreed to the consent
+	// text, and Intake, by seat, the intake questions each had
+	// answered: neither is asked again.
+	Consented map[int]bool
+	Intake    map[int]map[string]bool
 	// Crashed reports that the run before ended without a stop (its
 	// event log ends without one): killed, crashed or lost its power.
 	Crashed bool
@@ -98,7 +104,6 @@ type Driver struct {
 	log   *slog.Logger
 	seats []study.Seat
 	codes []string // by seat; "" for a bot seat
-	qs    []study.Question
 
 	startOnce sync.Once
 	started   chan struct{} // closed by the admin's start
@@ -122,6 +127,13 @@ type Driver struct {
 	// events wait in pending).
 	sink    record.Sink
 	pending []record.Event
+	// consented holds the people's seats that agreed to the consent
+	// text; intake, by seat, the intake questions each has answered.
+	consented map[int]bool
+	intake    map[int]map[string]bool
+	// early holds the records of consents, intake answers and browser
+	// reports given before the study's record was put (nil sink).
+	early []record.Record
 	// played and paused are the last round's measured figures
 	// (study.RoundTimer).
 	ran, paused time.Duration
@@ -159,6 +171,7 @@ func (d *Driver) event(kind, detail string) {
 type questionnaire struct {
 	round    int
 	name     string
+	qs       []study.Question
 	asked    map[int]bool // human seats asked
 	answered map[int]bool
 	// done holds, by seat, the questions whose answers a stopped study
@@ -169,15 +182,19 @@ type questionnaire struct {
 
 // newQuestionnaire returns the questionnaire after round, asking nobody
 // yet.
-func newQuestionnaire(round int, name string) *questionnaire {
-	return &questionnaire{round: round, name: name, asked: map[int]bool{}, answered: map[int]bool{},
+func newQuestionnaire(round int, name string, qs []study.Question) *questionnaire {
+	return &questionnaire{round: round, name: name, qs: qs, asked: map[int]bool{}, answered: map[int]bool{},
 		done: map[int]map[string]bool{}, changed: make(chan struct{}, 1)}
 }
 
-// pending returns the questions of qs seat is asked: those it has no
-// stored answer to.
-func (q *questionnaire) pending(qs []study.Question, seat int) []study.Question {
-	done := q.done[seat]
+// pending returns the questions seat is asked: those it has no stored
+// answer to.
+func (q *questionnaire) pending(seat int) []study.Question {
+	return unasked(q.qs, q.done[seat])
+}
+
+// unasked returns the questions of qs not in done.
+func unasked(qs []study.Question, done map[string]bool) []study.Question {
 	if len(done) == 0 {
 		return qs
 	}
@@ -213,8 +230,17 @@ func New(cfg Config) (*Driver, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	d := &Driver{cfg: cfg, log: cfg.Log.With("study", cfg.Schedule.Name), seats: cfg.Schedule.Seats(), qs: cfg.Schedule.Questions,
-		started: make(chan struct{}), skip: make(chan struct{}, 1), phase: study.PhaseWaiting, resume: cfg.Resume}
+	d := &Driver{cfg: cfg, log: cfg.Log.With("study", cfg.Schedule.Name), seats: cfg.Schedule.Seats(),
+		started: make(chan struct{}), skip: make(chan struct{}, 1), phase: study.PhaseWaiting, resume: cfg.Resume,
+		consented: map[int]bool{}, intake: map[int]map[string]bool{}}
+	if r := cfg.Resume; r != nil {
+		for seat := range r.Consented {
+			d.consented[seat] = true
+		}
+		for seat, done := range r.Intake {
+			d.intake[seat] = maps.Clone(done)
+		}
+	}
 	d.codes = make([]string, len(d.seats))
 	taken := map[string]int{}
 	for i, s := range d.seats {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -374,6 +375,18 @@ func TestTwoRoundsWithPeople(t *testing.T) {
 	answers, _ := store.All[record.Answer](bg, db, id)
 	if len(shots) == 0 || len(kills) == 0 {
 		t.Fatalf("%d shots and %d kills stored (%d paths, %d sessions)", len(shots), len(kills), len(paths), len(sessions))
+	}
+	// Each shot keeps what its client sent: the eye it left from and a
+	// view time at most a second from the shot; the paths where each
+	// player looked.
+	for _, s := range shots {
+		if lag := s.At - s.ViewAt; (s.EyeX == 0 && s.EyeY == 0 && s.EyeZ == 0) || lag < -time.Second || lag > time.Second {
+			t.Errorf("shot %+v: want the client's eye and view time", s)
+			break
+		}
+	}
+	if !slices.ContainsFunc(paths, func(p record.Path) bool { return p.YawDeg != 0 }) {
+		t.Errorf("no path point of %d with a yaw", len(paths))
 	}
 	// Nothing counted twice: what each seat ended round 0 with is what
 	// the round's kill records say, across ann's drop and rejoin.

@@ -82,11 +82,14 @@ func (d *Driver) attach(sink record.Sink) {
 		return
 	}
 	d.sink = sink
-	pending := d.pending
-	d.pending = nil
+	pending, early := d.pending, d.early
+	d.pending, d.early = nil, nil
 	d.mu.Unlock()
 	for _, e := range pending {
 		sink.Put(e)
+	}
+	for _, r := range early {
+		sink.Put(r)
 	}
 }
 
@@ -381,9 +384,13 @@ func (d *Driver) Ready(code string) error {
 // passed, or the administrator skips. Each participant's answers go
 // into the round's sink as they are given, so that a crash loses none;
 // answers given after the wait still do. Ask returns none of its own.
+//
+// After the last round the final questions are put with the round's
+// (study.Schedule.QuestionsAfter), whatever qs holds.
 func (d *Driver) Ask(ctx context.Context, p *study.Plan, seats []study.Seat, qs []study.Question) ([]record.Answer, error) {
+	qs = d.cfg.Schedule.QuestionsAfter(p.Index)
 	d.mu.Lock()
-	q := newQuestionnaire(p.Index, p.Name)
+	q := newQuestionnaire(p.Index, p.Name, qs)
 	for seat := range d.played {
 		q.asked[seat] = true
 	}
@@ -430,10 +437,11 @@ func (d *Driver) collect(ctx context.Context, q *questionnaire) error {
 // waits for them as Ask does.
 func (d *Driver) askAgain(ctx context.Context, sink record.Sink, u *Unanswered) error {
 	plans := d.cfg.Schedule.Plans()
-	if u.Round < 0 || u.Round >= len(plans) || len(d.qs) == 0 {
+	qs := d.cfg.Schedule.QuestionsAfter(u.Round)
+	if u.Round < 0 || u.Round >= len(plans) || len(qs) == 0 {
 		return nil
 	}
-	q := newQuestionnaire(u.Round, plans[u.Round].Name)
+	q := newQuestionnaire(u.Round, plans[u.Round].Name, qs)
 	for seat, done := range u.Seats {
 		q.asked[seat], q.done[seat] = true, done
 	}

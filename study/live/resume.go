@@ -130,6 +130,9 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 		if r.Tallies, err = tallies(ctx, db, st.ID, r.Round, team); err != nil {
 			return Stored{}, err
 		}
+		if r.Consented, r.Intake, err = instruments(ctx, db, st.ID); err != nil {
+			return Stored{}, err
+		}
 		return out, nil
 	}
 	if changed != nil {
@@ -173,10 +176,10 @@ func position(ctx context.Context, db *store.DB, id int64, s *study.Schedule) (*
 		}
 		r.Round = rs.Index + 1
 	}
-	if !inRound && r.Round > 0 && len(s.Questions) > 0 {
-		// Stopped after a round: during its questionnaire or the
-		// interval after it.
-		if r.Questions, err = unanswered(ctx, db, id, r.Round-1, s.Questions); err != nil {
+	if !inRound && r.Round > 0 && len(s.QuestionsAfter(r.Round-1)) > 0 {
+		// Stopped after a round: during its questionnaire (with the
+		// final questions after the last) or the interval after it.
+		if r.Questions, err = unanswered(ctx, db, id, r.Round-1, s.QuestionsAfter(r.Round-1)); err != nil {
 			return nil, false, err
 		}
 	}
@@ -233,6 +236,32 @@ func unanswered(ctx context.Context, db *store.DB, id int64, round int, qs []stu
 		return nil, nil
 	}
 	return u, nil
+}
+
+// instruments reads which seats of study id agreed to the consent text
+// and which intake questions each answered.
+func instruments(ctx context.Context, db *store.DB, id int64) (map[int]bool, map[int]map[string]bool, error) {
+	consented := map[int]bool{}
+	err := store.Each(ctx, db, id, func(c record.Client) error {
+		if c.Consented {
+			consented[c.Seat] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	intake := map[int]map[string]bool{}
+	err = store.Each(ctx, db, id, func(a record.Answer) error {
+		if a.Stage == record.StageIntake {
+			if intake[a.Seat] == nil {
+				intake[a.Seat] = map[string]bool{}
+			}
+			intake[a.Seat][a.Question] = true
+		}
+		return nil
+	})
+	return consented, intake, err
 }
 
 // tallies counts each seat's statistics in round from its committed

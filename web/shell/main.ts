@@ -122,6 +122,8 @@ class Game {
   recent: CoreState['events'] = [];
   notes: string[] = [];
   frames = 0;
+  // onFrame, when set, gets the time (ms) since the last frame drawn.
+  onFrame: ((dt: number) => void) | null = null;
   private mapName = '';
   // name is the player's name on the current link.
   name = playerName;
@@ -344,6 +346,7 @@ class Game {
     if (this.frameAt > 0) {
       const dt = now - this.frameAt;
       hud.fps = hud.fps * 0.9 + (dt > 0 ? 1000 / dt : 0) * 0.1;
+      this.onFrame?.(dt);
     }
     this.frameAt = now;
     this.frames++;
@@ -665,6 +668,8 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   };
   game.reconnects = false;
   study.linkClosed = () => game.lost(2000);
+  study.sensitivity = () => game.menu.settings.sensitivity;
+  game.onFrame = (dt) => study.frame(dt);
   study.onRound = async (a) => {
     game.core?.stop('the next round');
     game.info = null;
@@ -681,6 +686,8 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   api.choose = (id: string, value: number) => study.choose(id, value);
   api.answer = (answers?: Parameters<Study['submit']>[0]) => study.submit(answers);
   api.ready = () => study.ready();
+  // agree agrees to the consent text and resolves to the HTTP status.
+  api.agree = () => study.agree();
   await study.poll();
   let busy = false;
   const timer = setInterval(() => {

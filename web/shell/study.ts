@@ -1,9 +1,13 @@
 // study.ts is a participant's side of a live study (the page opened as
 // /?code=CODE): it joins the seat by participant code, follows the
 // study's phase, and shows between rounds what the phase asks of the
-// participant: the questionnaire after a round (yes/no, Likert 1 to 5,
-// fairness -5 to +5, free text), the ready button, the countdown, or a
-// wait. When a new round's match starts, or the link to the round's
+// participant: the consent screen and the intake questions before
+// anything else, the questionnaire after a round (yes/no, Likert 1 to 5
+// or 7, fairness -5 to +5, anchored scales, numbers, choices, free
+// text; after the last round with the final questions), the ready
+// button, the countdown, or a wait. It measures the display's refresh
+// rate from its animation frames and reports it, with the mouse
+// sensitivity, at consent and on joining each round. When a new round's match starts, or the link to the round's
 // match is lost, it joins again and hands the page the new connect token
 // (onRound): the same code comes back to the same seat. Participants are never told the
 // round's technique or name.
@@ -17,13 +21,24 @@ export interface Admission { seat: number; name: string; match: string; token: s
 export interface Status {
   study: string; phase: string; round: number; rounds: number; map: string;
   remaining_s: number; match: string; seat: number; answered: boolean; pending: boolean;
+  consent: boolean; intake: boolean; frames: boolean;
 }
 
-interface Question { id: string; text: string; kind: 'yesno' | 'likert' | 'fairness' | 'text' }
-interface Questionnaire { round: number; questions: Question[] }
+type Kind = 'yesno' | 'likert' | 'likert7' | 'fairness' | 'scale' | 'number' | 'choice' | 'text';
+interface Question {
+  id: string; text: string; kind: Kind; stage: 'intake' | 'round' | 'final';
+  min: number; max: number; choices?: string[]; anchors: [string, string];
+}
+interface Questionnaire { round: number; stage: 'intake' | 'round'; questions: Question[] }
+// ClientInfo is what the page reports of its browser (study.ClientInfo).
+export interface ClientInfo {
+  refresh_hz: number; mouse_sensitivity: number; user_agent: string; screen_w: number; screen_h: number; pixel_ratio: number;
+}
 export interface Answer { question: string; value: number; text?: string }
 
 const base = '/lagkit/study/';
+// maxFrames bounds the frame times kept of one round (an hour at 144 Hz).
+const maxFrames = 144 * 3600;
 
 async function post(path: string, body: unknown): Promise<Response> {
   return fetch(base + path, {
@@ -42,19 +57,44 @@ function clock(s: number): string {
 }
 
 // choices are the values a question's buttons offer, with their labels.
-function choices(kind: Question['kind']): { value: number; label: string }[] {
-  switch (kind) {
+function choices(q: Question): { value: number; label: string }[] {
+  const range = () => Array.from({ length: q.max - q.min + 1 }, (_, i) => q.min + i);
+  switch (q.kind) {
     case 'yesno': return [{ value: 1, label: 'Yes' }, { value: 0, label: 'No' }];
-    case 'likert': return [1, 2, 3, 4, 5].map((v) => ({ value: v, label: String(v) }));
-    case 'fairness': return [-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5].map((v) => ({ value: v, label: v > 0 ? `+${v}` : String(v) }));
+    case 'choice': return (q.choices ?? []).map((label, value) => ({ value, label }));
+    case 'fairness': return range().map((v) => ({ value: v, label: v > 0 ? `+${v}` : String(v) }));
+    case 'likert': case 'likert7': case 'scale': return range().map((v) => ({ value: v, label: String(v) }));
     default: return [];
   }
 }
 
-const scaleEnds: Record<string, [string, string]> = {
-  likert: ['1 strongly disagree', '5 strongly agree'],
-  fairness: ['−5', '+5'],
-};
+// scaleEnds labels the ends of a question's scale: its anchors, with
+// the end's value.
+function scaleEnds(q: Question): [string, string] | null {
+  if (q.kind === 'fairness' && !q.anchors[0]) return ['−5', '+5'];
+  if (!q.anchors[0] && !q.anchors[1]) return null;
+  const show = (v: number) => (q.kind === 'fairness' && v > 0 ? `+${v}` : String(v));
+  return [`${show(q.min)} ${q.anchors[0]}`, `${show(q.max)} ${q.anchors[1]}`];
+}
+
+// measureRefresh measures the display's refresh rate from the median
+// interval of frames animation frames (0 when the page is hidden and
+// draws none within 3 s).
+export function measureRefresh(frames = 40): Promise<number> {
+  return new Promise((resolve) => {
+    const times: number[] = [];
+    const timer = setTimeout(() => resolve(0), 3000);
+    const step = (t: number) => {
+      times.push(t);
+      if (times.length <= frames) { requestAnimationFrame(step); return; }
+      clearTimeout(timer);
+      const d = times.slice(1).map((x, i) => x - times[i]).sort((a, b) => a - b);
+      const mid = d[Math.floor(d.length / 2)];
+      resolve(mid > 0 ? Math.round(10000 / mid) / 10 : 0);
+    };
+    requestAnimationFrame(step);
+  });
+}
 
 export class Study {
   status: Status | null = null;
@@ -76,6 +116,20 @@ export class Study {
   // linkClosed reports whether the page's link to its match has closed
   // (a network loss, a server restart): the page then joins again.
   linkClosed: () => boolean = () => false;
+  // sensitivity returns the page's mouse sensitivity, reported with the
+  // browser.
+  sensitivity: () => number = () => 0;
+  // refreshHz is the display's refresh rate as measured (0 until then).
+  refreshHz = 0;
+  // consent is the consent text and its button's label, once read.
+  consent: { text: string; agree: string } | null = null;
+  consented = false;
+  // framesSent lists the rounds whose frame times the server took.
+  framesSent: number[] = [];
+  // frameDts are the times between the frames drawn in the measured
+  // part of round frameRound (at most maxFrames of them).
+  private frameDts: number[] = [];
+  private frameRound = -1;
   private playing = '';
   private switching = false;
   private lastJoin = -Infinity;
@@ -83,11 +137,69 @@ export class Study {
   constructor(readonly code: string) {
     $('ready').addEventListener('click', () => { this.ready(); });
     $('study-submit').addEventListener('click', (e) => { e.preventDefault(); this.submit(); });
+    $('consent-agree').addEventListener('click', () => { this.agree(); });
+    measureRefresh().then((hz) => { this.refreshHz = hz; });
+  }
+
+  // frame takes the time dt (ms) since the page's last frame: counted
+  // while a round's measured part is played.
+  frame(dt: number): void {
+    const st = this.status;
+    if (!st || !st.frames || st.phase !== 'playing' || this.frameDts.length >= maxFrames) return;
+    if (st.round !== this.frameRound) {
+      this.flushFrames();
+      this.frameRound = st.round;
+    }
+    this.frameDts.push(dt);
+  }
+
+  // flushFrames sends the frame times of the round counted, once it is
+  // over: their count, mean, median, 95th and 99th percentiles and
+  // maximum.
+  private async flushFrames(): Promise<void> {
+    const d = this.frameDts, round = this.frameRound;
+    this.frameDts = [];
+    this.frameRound = -1;
+    if (round < 0 || d.length === 0) return;
+    d.sort((a, b) => a - b);
+    const at = (q: number) => d[Math.min(d.length - 1, Math.ceil(q * d.length) - 1)];
+    const frames = {
+      round, frames: d.length, mean_ms: d.reduce((a, b) => a + b, 0) / d.length,
+      p50_ms: at(0.5), p95_ms: at(0.95), p99_ms: at(0.99), max_ms: d[d.length - 1],
+    };
+    frames.mean_ms = Math.min(frames.mean_ms, frames.max_ms);
+    const res = await post('frames', { code: this.code, frames });
+    if (res.ok) this.framesSent.push(round);
+    else console.warn(`study: frame times of round ${round + 1}: ${await failure(res)}`);
+  }
+
+  // client is what the page reports of its browser.
+  client(): ClientInfo {
+    return {
+      refresh_hz: this.refreshHz, mouse_sensitivity: this.sensitivity(), user_agent: navigator.userAgent.slice(0, 512),
+      screen_w: screen.width, screen_h: screen.height, pixel_ratio: window.devicePixelRatio || 1,
+    };
+  }
+
+  // agree sends the participant's agreement to the consent text; it
+  // resolves to the HTTP status.
+  async agree(): Promise<number> {
+    if (!this.refreshHz) this.refreshHz = await measureRefresh();
+    const res = await post('consent', { code: this.code, client: this.client() });
+    if (res.ok) {
+      this.consented = true;
+      this.error = '';
+      if (this.status) this.status.consent = false;
+    } else {
+      this.error = await failure(res);
+    }
+    this.show();
+    return res.status;
   }
 
   // join asks for the seat's admission.
   async join(): Promise<Admission> {
-    const res = await post('join', { code: this.code });
+    const res = await post('join', { code: this.code, client: this.client() });
     if (!res.ok) {
       const why = await failure(res);
       this.refused(res.status, why);
@@ -112,10 +224,14 @@ export class Study {
     }
     this.status = await res.json();
     const st = this.status!;
+    if (this.frameRound >= 0 && (st.round !== this.frameRound || (st.phase !== 'playing' && st.phase !== 'paused'))) await this.flushFrames();
+    if (st.consent && !this.consent) await this.loadConsent();
+    // Between consent and the intake, the page joins no match.
+    const waiting = st.consent || st.intake;
     // Join a new round's match, or the same again after losing the link
     // (at most every 3 s: each join issues a connect token).
     const lost = st.match === this.playing && this.linkClosed() && performance.now() - this.lastJoin > 3000;
-    if (st.match && (st.match !== this.playing || lost) && !this.switching) {
+    if (st.match && !waiting && (st.match !== this.playing || lost) && !this.switching) {
       this.switching = true;
       this.lastJoin = performance.now();
       try {
@@ -131,8 +247,17 @@ export class Study {
         this.switching = false;
       }
     }
-    if (st.phase === 'questions' && st.pending && this.questionnaire === null) await this.loadQuestions();
+    if ((st.phase === 'questions' || st.intake) && st.pending && this.questionnaire === null) await this.loadQuestions();
     this.show();
+  }
+
+  private async loadConsent(): Promise<void> {
+    const res = await fetch(`${base}consent?code=${encodeURIComponent(this.code)}`, { cache: 'no-store' });
+    if (res.status === 200) {
+      this.consent = await res.json();
+      $('consent-text').textContent = this.consent!.text;
+      $('consent-agree').textContent = this.consent!.agree;
+    }
   }
 
   // refused makes an answer that no asking again can change fatal: 404
@@ -163,7 +288,15 @@ export class Study {
     const q = this.questionnaire!;
     const form = $('questions');
     form.innerHTML = '';
+    let stage = q.stage === 'intake' ? 'intake' : 'round';
     for (const x of q.questions) {
+      if (x.stage === 'final' && stage !== 'final') {
+        stage = 'final';
+        const h = document.createElement('h3');
+        h.className = 'stage';
+        h.textContent = 'About the whole study';
+        form.appendChild(h);
+      }
       const field = document.createElement('fieldset');
       field.id = `q-${x.id}`;
       field.dataset.question = x.id;
@@ -178,10 +311,28 @@ export class Study {
         t.name = x.id;
         t.addEventListener('input', () => this.checkComplete());
         field.appendChild(t);
+      } else if (x.kind === 'number') {
+        const n = document.createElement('input');
+        n.type = 'number';
+        n.min = String(x.min);
+        n.max = String(x.max);
+        n.step = '1';
+        n.name = x.id;
+        n.addEventListener('input', () => {
+          const v = Number(n.value);
+          if (n.value !== '' && Number.isInteger(v) && v >= x.min && v <= x.max) this.chosen.set(x.id, v);
+          else this.chosen.delete(x.id);
+          this.checkComplete();
+        });
+        field.appendChild(n);
+        const e = document.createElement('div');
+        e.className = 'ends';
+        e.textContent = `a whole number from ${x.min} to ${x.max}`;
+        field.appendChild(e);
       } else {
         const row = document.createElement('div');
         row.className = `scale ${x.kind}`;
-        for (const c of choices(x.kind)) {
+        for (const c of choices(x)) {
           const b = document.createElement('button');
           b.type = 'button';
           b.className = 'choice';
@@ -191,7 +342,7 @@ export class Study {
           row.appendChild(b);
         }
         field.appendChild(row);
-        const ends = scaleEnds[x.kind];
+        const ends = scaleEnds(x);
         if (ends) {
           const e = document.createElement('div');
           e.className = 'ends';
@@ -211,6 +362,8 @@ export class Study {
     const field = document.getElementById(`q-${id}`);
     if (!field) throw new Error(`no question ${id}`);
     this.chosen.set(id, value);
+    const n = field.querySelector<HTMLInputElement>('input[type=number]');
+    if (n) n.value = String(value);
     for (const b of field.querySelectorAll<HTMLButtonElement>('button.choice')) {
       b.classList.toggle('on', Number(b.dataset.value) === value);
     }
@@ -275,8 +428,23 @@ export class Study {
     const st = this.status;
     let title = '', text = '', overlay = 'wait';
     const left = st && st.remaining_s > 0 ? ` (${clock(st.remaining_s)})` : '';
-    switch (this.fatal ? 'fatal' : st?.phase) {
+    let what = this.fatal ? 'fatal' : st?.phase;
+    if (!this.fatal && st?.consent && st.phase !== 'ended') what = 'consent';
+    else if (!this.fatal && st?.phase !== 'ended' && this.questionnaire?.stage === 'intake') what = 'intake';
+    switch (what) {
       case 'fatal': title = this.fatal; break;
+      case 'consent':
+        title = 'Before you take part';
+        overlay = 'consent';
+        break;
+      case 'intake':
+        if (this.questionnaire) {
+          title = 'Before you play: about you';
+          overlay = 'questions';
+        } else {
+          title = 'Loading the questions…';
+        }
+        break;
       case undefined: title = 'Joining the study…'; break;
       case 'waiting': title = 'Waiting for the experimenter to start'; break;
       case 'warmup': overlay = ''; break;
@@ -294,7 +462,9 @@ export class Study {
       case 'paused': title = 'Paused by the experimenter'; break;
       case 'questions':
         if (this.questionnaire) {
-          title = `About round ${this.questionnaire.round + 1}, the round you just played`;
+          title = this.questionnaire.questions.every((x) => x.stage === 'final')
+            ? 'About the whole study'
+            : `About round ${this.questionnaire.round + 1}, the round you just played`;
           overlay = 'questions';
         } else {
           title = 'Thank you';
@@ -306,6 +476,7 @@ export class Study {
       case 'ended': title = 'The study is over — thank you for taking part'; break;
       default: title = st?.phase ?? '';
     }
+    $('consent').hidden = overlay !== 'consent';
     if (this.error) text = `${text} ${this.error}`.trim();
     this.overlay = overlay;
     const box = $('study');
@@ -327,6 +498,8 @@ export class Study {
     return {
       code: this.code, status: this.status, seat: this.admission?.seat ?? -1, match: this.playing, joins: this.joins,
       overlay: this.overlay, questions: this.questionnaire?.questions ?? [], round: this.questionnaire?.round ?? -1,
+      stage: this.questionnaire?.stage ?? '', consent: this.consent, consented: this.consented, refresh_hz: this.refreshHz,
+      frames_sent: this.framesSent,
       chosen: Object.fromEntries(this.chosen), answered: this.answered, error: this.error,
     };
   }
