@@ -31,8 +31,9 @@
 // buffer and checks every field against the limits (MaxNameLen, MaxCoord,
 // ...), and a DecodeX function, which checks the same limits and reuses
 // the slices of the message it decodes into. Game events (HitEvent,
-// ConfirmEvent, VerdictEvent, KillEvent, the match events, and
-// ProjectileEvent and ExplosionEvent) travel inside snapshots as the Data
+// ConfirmEvent, VerdictEvent, KillEvent, the match events,
+// ProjectileEvent and ExplosionEvent, and the page's NameEvent,
+// PlaceEvent and ServerEvent) travel inside snapshots as the Data
 // of an Event of their kind (EventHit ...), and have AppendXEvent and
 // DecodeXEvent functions that work the same way.
 package wire
