@@ -77,7 +77,7 @@ type Result struct {
 	// without what other processes on a busy machine add to the wall
 	// time.
 	TickCPUUS float64 `json:"tick_cpu_us,omitempty"`
-	StateHash  string  `json:"state_hash"`
+	StateHash string  `json:"state_hash"`
 }
 
 func (c *Config) withDefaults() (Config, error) {

@@ -48,8 +48,8 @@ func botsChild(ctx context.Context, b livebench.Bots) *exec.Cmd {
 
 // liveFigures is what lagkit bench --live prints with --json.
 type liveFigures struct {
-	RayCapsuleNS float64              `json:"ray_capsule_ns"`
-	Runs         []*livebench.Result  `json:"runs,omitempty"`
+	RayCapsuleNS float64             `json:"ray_capsule_ns"`
+	Runs         []*livebench.Result `json:"runs,omitempty"`
 	Capacity     *livebench.Capacity `json:"capacity,omitempty"`
 }
 
