@@ -31,6 +31,11 @@ import (
 // Its buffers (about 1 MiB) are allocated once.
 const queueLen = 1024
 
+// batchBytes is the room a match's batch of received datagrams has per
+// datagram on average: a client's command datagram, its redundant
+// commands and acknowledgements, is a few hundred bytes.
+const batchBytes = 512
+
 // spinMargin is how long before a tick the match goroutine stops
 // sleeping and spins: Go's timers fire tens to hundreds of microseconds
 // late, and the spin keeps the tick's start within microseconds.
@@ -56,6 +61,10 @@ type Match struct {
 	start time.Time
 	tick  time.Duration
 
+	// batch gathers the datagrams of connections that route into it
+	// (transport.Routable), which the match takes once per wake; inbox
+	// and free carry the others' (in-process pipes), one by one.
+	batch *transport.Inbox
 	inbox chan inbound
 	free  chan []byte
 	gone  chan *peer
@@ -75,6 +84,13 @@ type Match struct {
 	linkSeed uint64
 	prev     server.Stats
 	pkt      []byte
+	// out gathers what the match sends until flush; outN and outBytes
+	// count it for the metrics, once per flush.
+	out            *transport.SendBatch
+	outN, outBytes int
+	// clock is the latest time handed to the core: a batch's arrival
+	// times never take it back.
+	clock    time.Duration
 	humans   int
 	bots     []*peer
 	botSeq   int
@@ -131,7 +147,8 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, keys m
 		inbox: make(chan inbound, queueLen), free: make(chan []byte, queueLen),
 		gone: make(chan *peer), cmds: make(chan func(), 16), done: make(chan struct{}), stop: make(chan string, 1),
 		peers: map[server.Peer]*peer{}, nextPeer: 1, rules: r.rules, linkSeed: r.cfg.Seed,
-		pkt: make([]byte, 0, transport.MaxDatagram),
+		pkt:   make([]byte, 0, transport.MaxDatagram),
+		batch: transport.NewInbox(queueLen, queueLen*batchBytes), out: transport.NewSendBatch(),
 	}
 	for range queueLen {
 		m.free <- make([]byte, transport.MaxDatagram)
@@ -328,6 +345,7 @@ func (m *Match) run() {
 		if awake.IsZero() {
 			awake = time.Now()
 		}
+		m.drainBatch() // before now: every arrival in it is earlier
 		now := m.now()
 		m.deliverUp(now)
 		if next := m.srv.NextTick(); next <= now {
@@ -349,6 +367,8 @@ func (m *Match) run() {
 				m.receive(m.now(), in)
 				m.drainInbox()
 				continue
+			case <-m.batch.Ready():
+				continue // the loop takes the batch
 			case f := <-m.cmds:
 				f()
 				continue
@@ -373,8 +393,9 @@ func (m *Match) run() {
 	m.end(reason)
 }
 
-// drainInbox takes every datagram already queued.
+// drainInbox takes every datagram already queued or batched.
 func (m *Match) drainInbox() {
+	m.drainBatch()
 	for {
 		select {
 		case in := <-m.inbox:
@@ -415,20 +436,50 @@ func (m *Match) over() string {
 	return ""
 }
 
-// receive takes one datagram from the inbound queue: through the
-// player's emulated uplink if it has one, else straight to the core.
+// receive takes one datagram from the inbound queue.
 func (m *Match) receive(now time.Duration, in inbound) {
-	p := in.p
 	m.met.dgIn.Inc()
 	m.met.bytesIn.Add(float64(len(in.b)))
-	if !p.removed {
-		if p.up != nil {
-			p.up.Send(now, in.b)
-		} else {
-			m.step(now, p, in.b)
-		}
-	}
+	m.clock = max(m.clock, now)
+	m.take(m.clock, in.p, in.b)
 	m.free <- in.b[:cap(in.b)]
+}
+
+// take hands p's datagram b, received at now, to p's emulated uplink if
+// it has one, else straight to the core.
+func (m *Match) take(now time.Duration, p *peer, b []byte) {
+	switch {
+	case p.removed:
+	case p.up != nil:
+		p.up.Send(now, b)
+	default:
+		m.step(now, p, b)
+	}
+}
+
+// drainBatch takes the datagrams batched since the last call, each at
+// its arrival time (or the core's latest time if later), and counts
+// them once.
+func (m *Match) drainBatch() {
+	b := m.batch.Take()
+	if d := b.Dropped(); d > 0 {
+		m.met.dropped[DropQueueFull].Add(float64(d))
+	}
+	n := b.Len()
+	if n == 0 {
+		return
+	}
+	m.met.dgIn.Add(float64(n))
+	m.met.bytesIn.Add(float64(b.Bytes()))
+	for i := range n {
+		tag, arrived, data := b.Datagram(i)
+		p := m.peers[server.Peer(tag)]
+		if p == nil {
+			continue // gone since
+		}
+		m.clock = max(m.clock, arrived.Sub(m.start))
+		m.take(m.clock, p, data)
+	}
 }
 
 // step hands a datagram to the core.
@@ -477,9 +528,11 @@ func (m *Match) deliverDown(now time.Duration) {
 			}
 		}
 		if p.closing != "" && (p.down == nil || p.down.Len() == 0) {
+			m.flush() // what was sent it leaves before its connection closes
 			m.remove(p, p.closing)
 		}
 	}
+	m.flush()
 }
 
 // route sends the core's outbox: through each player's emulated downlink
@@ -510,21 +563,35 @@ func (m *Match) route(now time.Duration) {
 			m.send(p, dg.Data)
 		}
 	}
+	m.flush()
 }
 
-// send puts one datagram on a player's connection without blocking.
+// send puts one datagram for a player in the match's send batch, which
+// flush sends without blocking.
 func (m *Match) send(p *peer, b []byte) {
-	if err := p.conn.Send(b); err != nil {
+	if err := m.out.Add(p.conn, b); err != nil {
 		m.met.dropped[DropSend].Inc()
 		return
 	}
-	m.met.dgOut.Inc()
-	m.met.bytesOut.Add(float64(len(b)))
+	m.outN++
+	m.outBytes += len(b)
+}
+
+// flush sends the match's send batch (a tick's snapshots in one or a few
+// system calls) and counts it.
+func (m *Match) flush() {
+	m.out.Flush()
+	if m.outN > 0 {
+		m.met.dgOut.Add(float64(m.outN))
+		m.met.bytesOut.Add(float64(m.outBytes))
+		m.outN, m.outBytes = 0, 0
+	}
 }
 
 // advance runs the core's due ticks and accounts for them.
 func (m *Match) advance(now, scheduled time.Duration) {
 	m.met.late.Observe((now - scheduled).Seconds())
+	m.clock = max(m.clock, now)
 	t0 := time.Now()
 	before := m.srv.Tick()
 	m.srv.Advance(now)
