@@ -10,7 +10,6 @@
 package livebench
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,8 +22,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/lagkit/lagkit/match"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/realtime"
-	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/transport"
 )
 
@@ -136,8 +136,10 @@ type Result struct {
 	// before a tick): CPUPerTickUS less the readers' and the runtime's.
 	MatchCPUPerTickUS float64 `json:"match_cpu_per_tick_us"`
 	// CoreTickUS is the same match's tick in the simulation driver (the
-	// server core alone, no sockets), measured in the same run; Ratio is
-	// CPUPerTickUS over it. Both 0 when the core's run was skipped.
+	// server core alone, no sockets: package match's bots, on the same
+	// map, mode and tick rate), in CPU time, measured in the same run;
+	// Ratio is CPUPerTickUS over it. Both 0 when the core's run was
+	// skipped or the system has no thread CPU clock.
 	CoreTickUS float64 `json:"core_tick_us"`
 	Ratio      float64 `json:"ratio"`
 	// TickMeanUS and TickP99US are the live ticks' wall time.
@@ -170,13 +172,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if cfg.CoreDuration > 0 {
-		sr, err := sim.Run(sim.Config{Players: cfg.Players, Duration: cfg.CoreDuration, Seed: 1, TickRate: cfg.TickRate})
+		// The same match in the simulation driver: the same bots on the
+		// same map and mode, on loopback's round trip. CPU time against
+		// CPU time: the core's wall time on a busy machine would count
+		// other processes' turns.
+		mr, err := match.Run(match.Config{Map: "metro", Mode: mode.TDM, Bots: cfg.Players, Duration: cfg.CoreDuration,
+			Seed: 1, TickRate: cfg.TickRate, BaseRTTms: 1}, nil)
 		if err != nil {
 			return nil, err
 		}
-		// CPU time against CPU time: the core's wall time on a busy
-		// machine would count other processes' turns.
-		res.CoreTickUS = cmp.Or(sr.TickCPUUS, sr.TickTimeUS)
+		res.CoreTickUS = mr.TickCPUUS
 		if res.CoreTickUS > 0 {
 			res.Ratio = res.CPUPerTickUS / res.CoreTickUS
 		}
