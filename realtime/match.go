@@ -36,10 +36,18 @@ const queueLen = 1024
 // commands and acknowledgements, is a few hundred bytes.
 const batchBytes = 512
 
-// spinMargin is how long before a tick the match goroutine stops
-// sleeping and spins: Go's timers fire tens to hundreds of microseconds
-// late, and the spin keeps the tick's start within microseconds.
-const spinMargin = 500 * time.Microsecond
+// The match goroutine waits for a tick in up to three steps: on a Go
+// timer (which also wakes it for commands and datagrams) until
+// timerMargin before the tick, then, where the system has one, a precise
+// sleep (clock_nanosleep with the finest timer slack, preciseSleep) until
+// spinMargin before, then a spin. Go's timers fire up to a millisecond
+// late (the runtime's poller sleeps in whole milliseconds) and a thread
+// sleeping in the kernel tens of microseconds late, so the spin keeps
+// the tick's start within microseconds and costs little CPU.
+const (
+	timerMargin = preciseTimerMargin
+	spinMargin  = preciseSpinMargin
+)
 
 // sampleRing is how many recent ticks' durations and lateness a match
 // keeps for its percentiles.
@@ -358,8 +366,8 @@ func (m *Match) run() {
 		m.deliverDown(m.now())
 		wake := m.wake()
 		wait := wake - m.now()
-		if wait > spinMargin {
-			timer.Reset(wait - spinMargin)
+		if wait > timerMargin {
+			timer.Reset(wait - timerMargin)
 			m.met.cpu.Add(time.Since(awake).Seconds())
 			awake = time.Time{}
 			select {
@@ -382,6 +390,11 @@ func (m *Match) run() {
 			}
 		}
 		m.drainInbox()
+		if rest := wake - m.now() - spinMargin; rest > 0 {
+			m.met.cpu.Add(time.Since(awake).Seconds())
+			preciseSleep(rest)
+			awake = time.Now()
+		}
 		for m.now() < wake {
 			// Spin without yielding: the margin is short, and a yield could
 			// hand the processor to a goroutine that runs past the tick.
