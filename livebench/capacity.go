@@ -32,7 +32,7 @@ func (c *Capacity) held(r *Result) bool {
 // reaches limit, then bisects between the last that held and the first
 // that did not. Each size is one Run of cfg's Duration; the core's run
 // is skipped.
-func MeasureCapacity(ctx context.Context, cfg Config, maxLateness time.Duration, limit int, progress func(*Result)) (*Capacity, error) {
+func MeasureCapacity(ctx context.Context, cfg Config, maxLateness time.Duration, limit int) (*Capacity, error) {
 	c := &Capacity{MaxLatenessUS: float64(maxLateness) / float64(time.Microsecond)}
 	if limit < 1 {
 		return nil, fmt.Errorf("livebench: capacity limit %d: want at least 1", limit)
@@ -45,9 +45,6 @@ func MeasureCapacity(ctx context.Context, cfg Config, maxLateness time.Duration,
 			return false, fmt.Errorf("livebench: %d matches: %w", k, err)
 		}
 		c.Tried = append(c.Tried, r)
-		if progress != nil {
-			progress(r)
-		}
 		ok := c.held(r)
 		if ok && k > c.Held {
 			c.Held, c.Best = k, r

@@ -197,3 +197,36 @@ func TestSearch(t *testing.T) {
 		t.Errorf("got %v, want the run's error", err)
 	}
 }
+
+// TestMeasureCapacityRuns checks a small capacity search end to end:
+// with a lateness bound every run meets, it doubles up to the limit
+// while runs hold (a busy machine may still overrun a tick), each run
+// serves the matches it says, and the largest that held is reported.
+func TestMeasureCapacityRuns(t *testing.T) {
+	cfg := Config{Players: 2, TickRate: 32, Duration: 300 * time.Millisecond, Warmup: 100 * time.Millisecond, Child: child}
+	c, err := MeasureCapacity(context.Background(), cfg, time.Hour, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Tried) == 0 || c.Tried[0].Matches != 1 {
+		t.Fatalf("tried %d runs", len(c.Tried))
+	}
+	held := 0
+	for i, r := range c.Tried {
+		if r.CoreTickUS != 0 || r.Ticks == 0 || r.Players != 2 {
+			t.Errorf("run %d: %+v", i, r)
+		}
+		if r.Overruns == 0 {
+			held = max(held, r.Matches)
+		}
+	}
+	if c.Held != held || held > 0 && c.Best.Matches != held {
+		t.Errorf("held %d, want %d", c.Held, held)
+	}
+	if c.Tried[0].Overruns == 0 && (len(c.Tried) != 2 || c.Tried[1].Matches != 2) {
+		t.Errorf("one match held and the search stopped after %d runs", len(c.Tried))
+	}
+	if _, err := MeasureCapacity(context.Background(), cfg, time.Hour, 0); err == nil {
+		t.Error("a limit of 0 taken")
+	}
+}

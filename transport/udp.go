@@ -147,8 +147,8 @@ func newUDPListener(sock *net.UDPConn, opts UDPOptions) *UDPListener {
 		accept: newAcceptQueue(opts.AcceptBacklog),
 		quit:   make(chan struct{}),
 		peers:  make(map[netip.AddrPort]*udpConn),
-		io:     newUDPBatchIO(sock),
-		wio:    newUDPBatchIO(sock),
+		io:     newUDPBatchIO(sock, true),
+		wio:    newUDPBatchIO(sock, false),
 	}
 	go l.readLoop()
 	go idleLoop(opts.IdleTimeout, l.quit, l.sweep)

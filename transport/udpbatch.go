@@ -24,9 +24,15 @@ type udpBatchIO struct {
 	sys   sysBatch
 }
 
-func newUDPBatchIO(sock *net.UDPConn) *udpBatchIO {
+// newUDPBatchIO returns a reader and writer of sock; with reads false
+// it only writes, and holds no receive buffers.
+func newUDPBatchIO(sock *net.UDPConn, reads bool) *udpBatchIO {
 	b := &udpBatchIO{sock: sock, rbuf: make([][]byte, ioBatch), rlen: make([]int, ioBatch), rfrom: make([]netip.AddrPort, ioBatch)}
 	for i := range b.rbuf {
+		if !reads {
+			b.rbuf[i] = make([]byte, 1) // for the headers' pointers only
+			continue
+		}
 		b.rbuf[i] = make([]byte, MaxDatagram+1)
 	}
 	b.sys.init(b)
