@@ -210,7 +210,7 @@ func (m *Match) remove(p *peer, reason string) {
 		return
 	}
 	p.removed = true
-	m.flush() // what was sent it leaves before its connection closes
+	m.flush()             // what was sent it leaves before its connection closes
 	m.noteGone(p, reason) // for the study's record of the disconnect
 	_ = p.conn.Close(reason)
 	p.cancel()
