@@ -42,8 +42,8 @@ const batchBytes = 512
 // sleep (clock_nanosleep with the finest timer slack, preciseSleep) until
 // spinMargin before, then a spin. Go's timers fire up to a millisecond
 // late (the runtime's poller sleeps in whole milliseconds) and a thread
-// sleeping in the kernel tens of microseconds late, so the spin keeps
-// the tick's start within microseconds and costs little CPU.
+// sleeping in the kernel a few to tens of microseconds late, so the
+// spin keeps the tick's start within microseconds and costs little CPU.
 const (
 	timerMargin = preciseTimerMargin
 	spinMargin  = preciseSpinMargin
