@@ -144,12 +144,17 @@ func nsPerOp(f func(b *testing.B)) float64 {
 
 func runBench(quick bool) ([]benchFigure, error) {
 	var figs []benchFigure
-	ref := rayCapsuleNS()
 	for _, measure := range []func(bool) ([]benchFigure, error){rewindFigure, snapshotFigures, serverFigures, matchFigure} {
+		// The reference is measured beside each group of figures, the
+		// faster of just before and just after: a shared machine's load
+		// changes over a run, and a figure in tests should divide by
+		// the reference under the same load.
+		before := rayCapsuleNS()
 		got, err := measure(quick)
 		if err != nil {
 			return nil, err
 		}
+		ref := min(before, rayCapsuleNS())
 		for _, f := range got {
 			if u := unitNS(f.Unit); u > 0 && ref > 0 {
 				f.InRayCapsule = f.Value * u / ref
