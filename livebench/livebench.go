@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 
@@ -155,6 +156,12 @@ type Result struct {
 	// MatchesPerCore the matches over it: what an operator plans with.
 	Cores          float64 `json:"cores"`
 	MatchesPerCore float64 `json:"matches_per_core"`
+	// AllocsPerTick is the server process's heap allocations per match
+	// tick (every goroutine's), and DatagramsPerTick the datagrams the
+	// matches received and sent per tick: allocations per datagram in
+	// steady state are the one over the other.
+	AllocsPerTick    float64 `json:"allocs_per_tick"`
+	DatagramsPerTick float64 `json:"datagrams_per_tick"`
 	// Dropped counts the datagrams the matches dropped during the
 	// measurement, by reason.
 	Dropped map[string]float64 `json:"dropped,omitempty"`
@@ -255,6 +262,8 @@ type sample struct {
 	seated   int
 	bytesOut float64
 	matchCPU float64
+	mallocs  uint64
+	dgs      float64 // datagrams in and out
 	dropped  map[string]float64
 }
 
@@ -263,7 +272,9 @@ func (s *server) sample() (*sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &sample{at: time.Now(), cpu: cpu, dropped: map[string]float64{}}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	out := &sample{at: time.Now(), cpu: cpu, mallocs: ms.Mallocs, dropped: map[string]float64{}}
 	for _, m := range s.matches {
 		info, err := m.Info()
 		if err != nil {
@@ -281,6 +292,10 @@ func (s *server) sample() (*sample, error) {
 	}
 	for _, f := range fams {
 		switch f.GetName() {
+		case "lagkit_datagrams_in_total", "lagkit_datagrams_out_total":
+			for _, m := range f.GetMetric() {
+				out.dgs += m.GetCounter().GetValue()
+			}
 		case "lagkit_match_cpu_seconds_total":
 			for _, m := range f.GetMetric() {
 				out.matchCPU += m.GetCounter().GetValue()
@@ -405,6 +420,8 @@ func (s *server) measure(before, after *sample, bots int, res *Result) error {
 	cpu := (after.cpu - before.cpu).Seconds()
 	res.CPUPerTickUS = cpu * 1e6 / float64(res.Ticks)
 	res.MatchCPUPerTickUS = (after.matchCPU - before.matchCPU) * 1e6 / float64(res.Ticks)
+	res.AllocsPerTick = float64(after.mallocs-before.mallocs) / float64(res.Ticks)
+	res.DatagramsPerTick = (after.dgs - before.dgs) / float64(res.Ticks)
 	res.BytesPerSPerClient = (after.bytesOut - before.bytesOut) / res.Seconds / float64(bots)
 	res.Cores = cpu / res.Seconds
 	if res.Cores > 0 {

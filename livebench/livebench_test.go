@@ -116,6 +116,10 @@ func TestRunMeasuresTheServer(t *testing.T) {
 			if want := r.Seconds * 32; float64(r.Ticks) < want/2 || float64(r.Ticks) > 1.5*want+3 {
 				t.Errorf("%d ticks in %.2f s at 32 Hz", r.Ticks, r.Seconds)
 			}
+			// Four bots: a command from each and a snapshot to each a tick.
+			if r.DatagramsPerTick < 4 || r.DatagramsPerTick > 16 {
+				t.Errorf("%.1f datagrams a tick with 4 bots", r.DatagramsPerTick)
+			}
 			if r.CPUPerTickUS <= 0 || r.CoreTickUS <= 0 || r.BytesPerSPerClient <= 0 || r.Cores <= 0 {
 				t.Errorf("nothing measured: %+v", r)
 			}

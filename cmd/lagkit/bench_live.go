@@ -93,7 +93,7 @@ func printLive(w io.Writer, f *liveFigures) {
 	fmt.Fprintf(w, "reference: one ray-capsule test %.1f ns (figures in µs and in ray-capsule tests, rc)\n", f.RayCapsuleNS)
 	if len(f.Runs) > 0 {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "transport\tbots\tserver CPU per tick\tcore tick\tratio (goal)\tmatch goroutine per tick\tlateness p99\toverruns\tper client")
+		fmt.Fprintln(tw, "transport\tbots\tserver CPU per tick\tcore tick\tratio (goal)\tmatch goroutine per tick\tlateness p99\toverruns\tper client\tallocations per datagram")
 		for _, r := range f.Runs {
 			goal := "-"
 			if g, ok := liveGoals[r.Transport]; ok {
@@ -103,9 +103,13 @@ func printLive(w io.Writer, f *liveFigures) {
 				}
 				goal = fmt.Sprintf("≤ %gx, %s", g, met)
 			}
-			fmt.Fprintf(tw, "%s\t%d at %d Hz\t%.0f µs (%.0f rc)\t%.0f µs (%.0f rc)\t%.2fx (%s)\t%.0f µs\t%.0f µs\t%d of %d\t%.0f B/s\n",
+			perDG := 0.0
+			if r.DatagramsPerTick > 0 {
+				perDG = r.AllocsPerTick / r.DatagramsPerTick
+			}
+			fmt.Fprintf(tw, "%s\t%d at %d Hz\t%.0f µs (%.0f rc)\t%.0f µs (%.0f rc)\t%.2fx (%s)\t%.0f µs\t%.0f µs\t%d of %d\t%.0f B/s\t%.2f\n",
 				r.Transport, r.Players, r.TickRate, r.CPUPerTickUS, r.CPUPerTickUS/ref, r.CoreTickUS, r.CoreTickUS/ref, r.Ratio, goal,
-				r.MatchCPUPerTickUS, r.LatenessP99US, r.Overruns, r.Ticks, r.BytesPerSPerClient)
+				r.MatchCPUPerTickUS, r.LatenessP99US, r.Overruns, r.Ticks, r.BytesPerSPerClient, perDG)
 		}
 		tw.Flush()
 	}
