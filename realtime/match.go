@@ -1,7 +1,8 @@
 // Package realtime runs lagkit's sans-IO server and client cores on the
 // wall clock over real transports. A Match is one server core driven by
-// its own goroutine at the tick rate, fed by per-connection reader
-// goroutines through a bounded queue, with optional per-player emulated
+// its own goroutine at the tick rate, fed through a preallocated batch
+// its connections' datagrams are copied into (transport.Inbox) and
+// taken once per wake, with optional per-player emulated
 // links (package netem) on the live path; a Host runs many matches and
 // hands them the connections its listeners accept; RunClient drives a
 // client core, played by a Brain, over any transport.Conn.
