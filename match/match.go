@@ -242,6 +242,10 @@ type Result struct {
 	// Log holds the server's log (connects, spawns, kills, objective
 	// events) in server time order, for the study runner's records.
 	Log []server.LogEntry `json:"-"`
+	// TickCPUUS is the CPU time per server tick in microseconds, where
+	// the system has a thread CPU clock (sim.Driver.ServerCPU): what the
+	// server core costs, not part of the outcome.
+	TickCPUUS float64 `json:"-"`
 }
 
 // Shot is one shot as the match log records it.
@@ -339,6 +343,9 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 
 	res := &Result{}
 	srv := d.Server
+	if t := srv.Tick(); t > 0 {
+		res.TickCPUUS = float64(d.ServerCPU) / float64(time.Microsecond) / float64(t)
+	}
 	for i, p := range d.Players {
 		info, ok := srv.Client(p.Client.ID())
 		if !ok {

@@ -330,11 +330,21 @@ func TestForgedDatagramsChangeNothing(t *testing.T) {
 		noise[i] = byte(i * 7)
 	}
 	forged = append(forged, noise)
-	r.mu.Lock()
-	for _, b := range r.up[len(r.up)-20:] {
-		forged = append(forged, b) // the victim's own sealed datagrams, again
-	}
-	r.mu.Unlock()
+	// The victim's own last 20 sealed datagrams, again (its Connects
+	// before them are not sealed).
+	var sealed [][]byte
+	waitFor(t, srv.m, "20 sealed datagrams from the victim", func(MatchInfo) bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		sealed = sealed[:0]
+		for _, b := range r.up {
+			if len(b) > 0 && b[0] == seal.Type {
+				sealed = append(sealed, b)
+			}
+		}
+		return len(sealed) >= 20
+	})
+	forged = append(forged, sealed[len(sealed)-20:]...)
 	for _, b := range forged {
 		r.inject(b)
 		time.Sleep(2 * time.Millisecond) // within the session's receive queue

@@ -1,7 +1,8 @@
 // Package realtime runs lagkit's sans-IO server and client cores on the
 // wall clock over real transports. A Match is one server core driven by
-// its own goroutine at the tick rate, fed by per-connection reader
-// goroutines through a bounded queue, with optional per-player emulated
+// its own goroutine at the tick rate, fed through a preallocated batch
+// its connections' datagrams are copied into (transport.Inbox) and
+// taken once per wake, with optional per-player emulated
 // links (package netem) on the live path; a Host runs many matches and
 // hands them the connections its listeners accept; RunClient drives a
 // client core, played by a Brain, over any transport.Conn.
@@ -31,10 +32,23 @@ import (
 // Its buffers (about 1 MiB) are allocated once.
 const queueLen = 1024
 
-// spinMargin is how long before a tick the match goroutine stops
-// sleeping and spins: Go's timers fire tens to hundreds of microseconds
-// late, and the spin keeps the tick's start within microseconds.
-const spinMargin = 500 * time.Microsecond
+// batchBytes is the room a match's batch of received datagrams has per
+// datagram on average: a client's command datagram, its redundant
+// commands and acknowledgements, is a few hundred bytes.
+const batchBytes = 512
+
+// The match goroutine waits for a tick in up to three steps: on a Go
+// timer (which also wakes it for commands and datagrams) until
+// timerMargin before the tick, then, where the system has one, a precise
+// sleep (clock_nanosleep with the finest timer slack, preciseSleep) until
+// spinMargin before, then a spin. Go's timers fire up to a millisecond
+// late (the runtime's poller sleeps in whole milliseconds) and a thread
+// sleeping in the kernel a few to tens of microseconds late, so the
+// spin keeps the tick's start within microseconds and costs little CPU.
+const (
+	timerMargin = preciseTimerMargin
+	spinMargin  = preciseSpinMargin
+)
 
 // sampleRing is how many recent ticks' durations and lateness a match
 // keeps for its percentiles.
@@ -56,6 +70,10 @@ type Match struct {
 	start time.Time
 	tick  time.Duration
 
+	// batch gathers the datagrams of connections that route into it
+	// (transport.Routable), which the match takes once per wake; inbox
+	// and free carry the others' (in-process pipes), one by one.
+	batch *transport.Inbox
 	inbox chan inbound
 	free  chan []byte
 	gone  chan *peer
@@ -75,6 +93,13 @@ type Match struct {
 	linkSeed uint64
 	prev     server.Stats
 	pkt      []byte
+	// out gathers what the match sends until flush; outN and outBytes
+	// count it for the metrics, once per flush.
+	out            *transport.SendBatch
+	outN, outBytes int
+	// clock is the latest time handed to the core: a batch's arrival
+	// times never take it back.
+	clock    time.Duration
 	humans   int
 	bots     []*peer
 	botSeq   int
@@ -132,7 +157,8 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, keys m
 		inbox: make(chan inbound, queueLen), free: make(chan []byte, queueLen),
 		gone: make(chan *peer), cmds: make(chan func(), 16), done: make(chan struct{}), stop: make(chan string, 1),
 		peers: map[server.Peer]*peer{}, nextPeer: 1, rules: r.rules, linkSeed: r.cfg.Seed,
-		pkt: make([]byte, 0, transport.MaxDatagram),
+		pkt:   make([]byte, 0, transport.MaxDatagram),
+		batch: transport.NewInbox(queueLen, queueLen*batchBytes), out: transport.NewSendBatch(),
 	}
 	for range queueLen {
 		m.free <- make([]byte, transport.MaxDatagram)
@@ -329,6 +355,7 @@ func (m *Match) run() {
 		if awake.IsZero() {
 			awake = time.Now()
 		}
+		m.drainBatch() // before now: every arrival in it is earlier
 		now := m.now()
 		m.deliverUp(now)
 		if next := m.srv.NextTick(); next <= now {
@@ -341,8 +368,8 @@ func (m *Match) run() {
 		m.deliverDown(m.now())
 		wake := m.wake()
 		wait := wake - m.now()
-		if wait > spinMargin {
-			timer.Reset(wait - spinMargin)
+		if wait > timerMargin {
+			timer.Reset(wait - timerMargin)
 			m.met.cpu.Add(time.Since(awake).Seconds())
 			awake = time.Time{}
 			select {
@@ -350,6 +377,8 @@ func (m *Match) run() {
 				m.receive(m.now(), in)
 				m.drainInbox()
 				continue
+			case <-m.batch.Ready():
+				continue // the loop takes the batch
 			case f := <-m.cmds:
 				f()
 				continue
@@ -363,6 +392,11 @@ func (m *Match) run() {
 			}
 		}
 		m.drainInbox()
+		if rest := wake - m.now() - spinMargin; rest > 0 {
+			m.met.cpu.Add(time.Since(awake).Seconds())
+			preciseSleep(rest)
+			awake = time.Now()
+		}
 		for m.now() < wake {
 			// Spin without yielding: the margin is short, and a yield could
 			// hand the processor to a goroutine that runs past the tick.
@@ -374,8 +408,9 @@ func (m *Match) run() {
 	m.end(reason)
 }
 
-// drainInbox takes every datagram already queued.
+// drainInbox takes every datagram already queued or batched.
 func (m *Match) drainInbox() {
+	m.drainBatch()
 	for {
 		select {
 		case in := <-m.inbox:
@@ -416,20 +451,50 @@ func (m *Match) over() string {
 	return ""
 }
 
-// receive takes one datagram from the inbound queue: through the
-// player's emulated uplink if it has one, else straight to the core.
+// receive takes one datagram from the inbound queue.
 func (m *Match) receive(now time.Duration, in inbound) {
-	p := in.p
 	m.met.dgIn.Inc()
 	m.met.bytesIn.Add(float64(len(in.b)))
-	if !p.removed {
-		if p.up != nil {
-			p.up.Send(now, in.b)
-		} else {
-			m.step(now, p, in.b)
-		}
-	}
+	m.clock = max(m.clock, now)
+	m.take(m.clock, in.p, in.b)
 	m.free <- in.b[:cap(in.b)]
+}
+
+// take hands p's datagram b, received at now, to p's emulated uplink if
+// it has one, else straight to the core.
+func (m *Match) take(now time.Duration, p *peer, b []byte) {
+	switch {
+	case p.removed:
+	case p.up != nil:
+		p.up.Send(now, b)
+	default:
+		m.step(now, p, b)
+	}
+}
+
+// drainBatch takes the datagrams batched since the last call, each at
+// its arrival time (or the core's latest time if later), and counts
+// them once.
+func (m *Match) drainBatch() {
+	b := m.batch.Take()
+	if d := b.Dropped(); d > 0 {
+		m.met.dropped[DropQueueFull].Add(float64(d))
+	}
+	n := b.Len()
+	if n == 0 {
+		return
+	}
+	m.met.dgIn.Add(float64(n))
+	m.met.bytesIn.Add(float64(b.Bytes()))
+	for i := range n {
+		tag, arrived, data := b.Datagram(i)
+		p := m.peers[server.Peer(tag)]
+		if p == nil {
+			continue // gone since
+		}
+		m.clock = max(m.clock, arrived.Sub(m.start))
+		m.take(m.clock, p, data)
+	}
 }
 
 // step hands a datagram to the core.
@@ -478,9 +543,11 @@ func (m *Match) deliverDown(now time.Duration) {
 			}
 		}
 		if p.closing != "" && (p.down == nil || p.down.Len() == 0) {
+			m.flush() // what was sent it leaves before its connection closes
 			m.remove(p, p.closing)
 		}
 	}
+	m.flush()
 }
 
 // route sends the core's outbox: through each player's emulated downlink
@@ -511,21 +578,35 @@ func (m *Match) route(now time.Duration) {
 			m.send(p, dg.Data)
 		}
 	}
+	m.flush()
 }
 
-// send puts one datagram on a player's connection without blocking.
+// send puts one datagram for a player in the match's send batch, which
+// flush sends without blocking.
 func (m *Match) send(p *peer, b []byte) {
-	if err := p.conn.Send(b); err != nil {
+	if err := m.out.Add(p.conn, b); err != nil {
 		m.met.dropped[DropSend].Inc()
 		return
 	}
-	m.met.dgOut.Inc()
-	m.met.bytesOut.Add(float64(len(b)))
+	m.outN++
+	m.outBytes += len(b)
+}
+
+// flush sends the match's send batch (a tick's snapshots in one or a few
+// system calls) and counts it.
+func (m *Match) flush() {
+	m.out.Flush()
+	if m.outN > 0 {
+		m.met.dgOut.Add(float64(m.outN))
+		m.met.bytesOut.Add(float64(m.outBytes))
+		m.outN, m.outBytes = 0, 0
+	}
 }
 
 // advance runs the core's due ticks and accounts for them.
 func (m *Match) advance(now, scheduled time.Duration) {
 	m.met.late.Observe((now - scheduled).Seconds())
+	m.clock = max(m.clock, now)
 	t0 := time.Now()
 	before := m.srv.Tick()
 	m.srv.Advance(now)

@@ -77,6 +77,11 @@ func (m *Match) add(conn transport.Conn, id server.Peer, isBot bool) (*peer, err
 		m.bots = append(m.bots, p)
 	}
 	m.applyRule(p)
+	if r, ok := conn.(transport.Routable); ok {
+		// Its datagrams go to the match's batch; its reader only waits
+		// for the close.
+		r.ReceiveInto(m.batch, uint64(p.id))
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel = cancel
 	m.wg.Add(1)
@@ -186,6 +191,7 @@ func (m *Match) flushLinks(p *peer) {
 			m.send(p, b)
 		}
 	}
+	m.flush()
 }
 
 // closed handles a connection whose peer or network closed it.
@@ -211,6 +217,7 @@ func (m *Match) remove(p *peer, reason string) {
 		return
 	}
 	p.removed = true
+	m.flush()             // what was sent it leaves before its connection closes
 	m.noteGone(p, reason) // for the study's record of the disconnect
 	_ = p.conn.Close(reason)
 	p.cancel()
@@ -369,6 +376,7 @@ func (m *Match) end(reason string) {
 			m.send(p, dg.Data)
 		}
 	}
+	m.flush()
 	m.srv.ShotRecords()
 	m.endRecording() // the log: the disconnects the end made
 	m.putReports()   // those that came since the last tick

@@ -72,7 +72,12 @@ type Result struct {
 	// TickTimeUS is the wall time per server tick, in microseconds: how
 	// much the server costs on this machine (not part of the state).
 	TickTimeUS float64 `json:"tick_time_us"`
-	StateHash  string  `json:"state_hash"`
+	// TickCPUUS is the CPU time per server tick, in microseconds, where
+	// the system has a thread CPU clock (0 elsewhere): the same cost,
+	// without what other processes on a busy machine add to the wall
+	// time.
+	TickCPUUS float64 `json:"tick_cpu_us,omitempty"`
+	StateHash string  `json:"state_hash"`
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -219,6 +224,7 @@ func Run(cfg Config) (*Result, error) {
 	res.InterpErrorMeanM, res.InterpSamples = obs.display.Mean(), obs.display.N
 	if res.Ticks > 0 {
 		res.TickTimeUS = float64(d.ServerWall) / float64(time.Microsecond) / float64(res.Ticks)
+		res.TickCPUUS = float64(d.ServerCPU) / float64(time.Microsecond) / float64(res.Ticks)
 	}
 	res.WallS = time.Since(wallStart).Seconds()
 	return res, nil

@@ -23,7 +23,7 @@ func TestDeterministic(t *testing.T) {
 	cfg := Config{Players: 6, Duration: 4 * time.Second, Seed: 7, RTT: 120 * time.Millisecond,
 		Jitter: 15 * time.Millisecond, Loss: 0.05}
 	a, b := run(t, cfg), run(t, cfg)
-	a.WallS, b.WallS, a.TickTimeUS, b.TickTimeUS = 0, 0, 0, 0
+	a.WallS, b.WallS, a.TickTimeUS, b.TickTimeUS, a.TickCPUUS, b.TickCPUUS = 0, 0, 0, 0, 0, 0
 	if *a != *b {
 		t.Fatalf("seed %d gave different results:\n%+v\n%+v", cfg.Seed, a, b)
 	}

@@ -45,6 +45,11 @@ func newQueue(length int) *queue {
 // push copies p into the queue; false when the queue is full.
 func (q *queue) push(p []byte) bool {
 	q.mu.Lock()
+	return q.pushLocked(p)
+}
+
+// pushLocked is push with the queue's lock held, which it releases.
+func (q *queue) pushLocked(p []byte) bool {
 	if q.n == len(q.slots) {
 		q.mu.Unlock()
 		return false
@@ -129,6 +134,11 @@ type base struct {
 	done      chan struct{}
 	mu        sync.Mutex
 	reason    string
+
+	// sink, once set by ReceiveInto, takes the datagrams the queue in
+	// took before, tagged tag (set with it, under in's lock).
+	sink atomic.Pointer[Inbox]
+	tag  uint64
 }
 
 func newBase(peer string, queueLen int) base {
@@ -168,9 +178,26 @@ func (b *base) closed() bool {
 	}
 }
 
-// deliver queues a received datagram for Recv, counting it or its drop.
-func (b *base) deliver(p []byte) {
-	if len(p) > MaxDatagram || !b.in.push(p) {
+// deliver queues a datagram received at at (monotonic()) for Recv, or
+// puts it in the inbox ReceiveInto named, counting it or its drop. One
+// goroutine (the connection's reader) calls it.
+func (b *base) deliver(p []byte, at int64) {
+	ok := false
+	switch s := b.sink.Load(); {
+	case len(p) > MaxDatagram:
+	case s != nil:
+		ok = s.put(b.tag, at, p)
+	default:
+		b.in.mu.Lock()
+		if s := b.sink.Load(); s != nil {
+			// ReceiveInto ran since the Load: after the datagrams it moved.
+			b.in.mu.Unlock()
+			ok = s.put(b.tag, at, p)
+		} else {
+			ok = b.in.pushLocked(p)
+		}
+	}
+	if !ok {
 		b.recvDropped.Add(1)
 		return
 	}

@@ -94,7 +94,7 @@ func (s *session) readLoop() {
 			s.end(s.io.closeReason(err))
 			return
 		}
-		s.deliver(p)
+		s.deliver(p, monotonic())
 	}
 }
 

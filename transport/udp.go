@@ -115,6 +115,9 @@ type UDPListener struct {
 	accept *acceptQueue
 	quit   chan struct{} // closed with the socket
 
+	io       *udpBatchIO // the read loop's
+	wio      *udpBatchIO // SendBatch's writes, under wmu
+	wmu      sync.Mutex
 	mu       sync.Mutex
 	peers    map[netip.AddrPort]*udpConn
 	sockOnce sync.Once
@@ -144,6 +147,8 @@ func newUDPListener(sock *net.UDPConn, opts UDPOptions) *UDPListener {
 		accept: newAcceptQueue(opts.AcceptBacklog),
 		quit:   make(chan struct{}),
 		peers:  make(map[netip.AddrPort]*udpConn),
+		io:     newUDPBatchIO(sock, true),
+		wio:    newUDPBatchIO(sock, false),
 	}
 	go l.readLoop()
 	go idleLoop(opts.IdleTimeout, l.quit, l.sweep)
@@ -187,40 +192,59 @@ func (l *UDPListener) closeSocket() {
 	})
 }
 
+// readLoop reads the socket a batch of datagrams per system call,
+// finds their sessions under one lock per batch, and hands each to its
+// session (or Unrouted): counters move once per batch.
 func (l *UDPListener) readLoop() {
-	var buf [MaxDatagram + 1]byte // one more byte tells an oversized datagram
+	io := l.io
+	conns := make([]*udpConn, ioBatch)
 	for {
-		n, from, err := l.sock.ReadFromUDPAddrPort(buf[:])
+		n, err := io.read()
 		if err != nil {
 			if !errors.Is(err, net.ErrClosed) {
 				l.fail(err)
 			}
 			return
 		}
-		l.received.Add(1)
-		if n > MaxDatagram {
-			l.oversized.Add(1)
-			continue
+		at := monotonic()
+		l.received.Add(uint64(n))
+		l.mu.Lock()
+		for i := range n {
+			_, from := io.datagram(i)
+			conns[i] = l.peers[from]
 		}
-		// A dual-stack socket reports IPv4 peers as IPv4-mapped IPv6:
-		// one peer must map to one key whichever form arrives.
-		from = netip.AddrPortFrom(from.Addr().Unmap(), from.Port())
-		if l.opts.Unrouted != nil {
-			l.mu.Lock()
-			c := l.peers[from]
-			l.mu.Unlock()
-			if c == nil {
-				l.unrouted.Add(1)
-				l.opts.Unrouted(l, from, buf[:n])
-				continue
+		l.mu.Unlock()
+		oversized, unrouted := 0, false
+		for i := range n {
+			b, from := io.datagram(i)
+			c := conns[i]
+			conns[i] = nil
+			if c == nil && unrouted {
+				// Unrouted may have routed this address since the batch
+				// was looked up.
+				l.mu.Lock()
+				c = l.peers[from]
+				l.mu.Unlock()
 			}
-			c.lastRecv.Store(monotonic())
-			c.deliver(buf[:n])
-			continue
+			switch {
+			case len(b) > MaxDatagram:
+				oversized++
+			case c != nil:
+				c.lastRecv.Store(at)
+				c.deliver(b, at)
+			case l.opts.Unrouted != nil:
+				l.unrouted.Add(1)
+				l.opts.Unrouted(l, from, b)
+				unrouted = true
+			default:
+				if c := l.session(from); c != nil {
+					c.lastRecv.Store(at)
+					c.deliver(b, at)
+				}
+			}
 		}
-		if c := l.session(from); c != nil {
-			c.lastRecv.Store(monotonic())
-			c.deliver(buf[:n])
+		if oversized > 0 {
+			l.oversized.Add(uint64(oversized))
 		}
 	}
 }
@@ -427,8 +451,9 @@ func (c *udpConn) dialedReadLoop() {
 		n, err := c.sock.Read(buf[:])
 		switch {
 		case err == nil:
-			c.lastRecv.Store(monotonic())
-			c.deliver(buf[:n])
+			at := monotonic()
+			c.lastRecv.Store(at)
+			c.deliver(buf[:n], at)
 		case errors.Is(err, syscall.ECONNREFUSED):
 			// An ICMP port unreachable for an earlier datagram: the
 			// listener is not up (yet); the idle timeout decides.
