@@ -234,6 +234,10 @@ type Result struct {
 	// Log holds the server's log (connects, spawns, kills, objective
 	// events) in server time order, for the study runner's records.
 	Log []server.LogEntry `json:"-"`
+	// Duels sums up the match's duels (the peeker's advantage), and
+	// DuelList holds each, for experiments and the study's records.
+	Duels    DuelSummary `json:"duels"`
+	DuelList []Duel      `json:"-"`
 }
 
 // Shot is one shot as the match log records it.
@@ -314,6 +318,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		obs.net = newNetObserver(cfg.Bots, cfg.NetCheckFrom)
 	}
 	obs.history, obs.display = d.Server.History(), make([]sim.DisplayError, cfg.Bots)
+	obs.duels = &duelObserver{grid: m.Grid, params: &params}
 	if cfg.Paths != nil {
 		obs.paths = reckoning.NewPathWriter(cfg.Paths)
 		obs.pathEvery = max(1, int(math.Round(float64(cfg.TickRate)/float64(cfg.PathRate))))
@@ -355,6 +360,9 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		res.Players = append(res.Players, pr)
 	}
 	res.Shots, res.Log = obs.shots(), obs.log
+	obs.duels.tracker.Close(cfg.Duration)
+	res.DuelList = duels(obs.duels.tracker.Duels(), res.Players, cfg, tick)
+	res.Duels = summariseDuels(res.DuelList)
 	for _, s := range res.Shots {
 		if s.Registered && s.SBC && s.Victim >= 0 {
 			for i := range res.Players {
