@@ -24,6 +24,10 @@ var Sources = map[string]string{
 		"6 March 2020, advised by Mark Claypool. (Not peer reviewed.)",
 	"led": "Richard Steele. Improving Client-Side Prediction Methods in Networked Multiplayer First-Person " +
 		"Shooter Games with Experiential Data. (Year, venue and pages not printed in the text lagkit has.)",
+	"tokey-peek": "Samin Shahriar Tokey, Mark Claypool and others (WPI, with NVIDIA). 2024. A study of the peeker's " +
+		"advantage in first-person shooters. In Proceedings of the Foundations of Digital Games conference (FDG '24). " +
+		"(Title, authors and pages not checked: the paper is not among lagkit's source texts; lagkit sets beside it only " +
+		"the direction of its findings as the project's issue reports them.)",
 	"taxonomy": "Shengmei Liu, Xiaokun Xu and Mark Claypool. 2022. A Survey and Taxonomy of Latency " +
 		"Compensation Techniques for Network Computer Games. ACM Computing Surveys 54(11s), " +
 		"Article 243. https://doi.org/10.1145/3519023.",

@@ -1,92 +1,10 @@
 package match
 
 import (
-	"math"
 	"time"
 
-	"github.com/lagkit/lagkit/client"
-	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/peek"
-	"github.com/lagkit/lagkit/server"
-	"github.com/lagkit/lagkit/sim"
 )
-
-// aimCone is how far (radians) a shot's aim may lie from an enemy's torso
-// as the shooter's client draws it to count as a shot at that enemy.
-const aimCone = 10 * math.Pi / 180
-
-// duelObserver feeds a peek.Tracker from what each client draws and
-// fires and what the server registers: the match's duels.
-type duelObserver struct {
-	tracker peek.Tracker
-	grid    *geom.Grid
-	params  *game.Params
-	ids     []int
-	// records and log count the server's records already fed.
-	records, log int
-}
-
-// observe looks at what player p's client draws at now: every enemy in
-// its view with a clear line of sight is a sighting, and a shot fired
-// this tick is a shot at the drawn enemy nearest its aim.
-func (o *duelObserver) observe(now time.Duration, p *sim.Player) {
-	c := p.Client
-	if c.Phase() != client.Connected {
-		return
-	}
-	st := c.Predicted()
-	if st.Has(game.FlagDead) {
-		return
-	}
-	settings, _ := c.Settings()
-	ffa := settings.Mode == "ffa"
-	fov := float64(max(settings.FOVDeg, 60)) * math.Pi / 180
-	eye := game.EyePos(st, o.params)
-	yaw, pitch := game.AngleToRad(int32(st.Yaw)), game.AngleToRad(int32(st.Pitch))
-	vt := c.ViewTime(now)
-	fired := c.Fired()
-	target, best := -1, aimCone
-	o.ids = c.RemoteIDs(o.ids[:0])
-	for _, id := range o.ids {
-		if !ffa {
-			if t := c.TeamOf(id); t < 0 || t == c.Team() {
-				continue
-			}
-		}
-		rs, ok := c.Remote(id, vt)
-		if !ok || !peek.Drawn(o.grid, eye, yaw, fov, rs, o.params) {
-			continue
-		}
-		o.tracker.Sight(now, c.ID(), id)
-		if fired {
-			if a := peek.AimedAt(eye, yaw, pitch, rs, o.params); a <= best {
-				target, best = id, a
-			}
-		}
-	}
-	if target >= 0 {
-		o.tracker.Shot(now, c.ID(), target)
-	}
-}
-
-// server feeds the server's registered hits and deaths since the last
-// call, then closes the duels nobody has drawn for a while.
-func (o *duelObserver) server(now time.Duration, records []server.ShotRecord, log []server.LogEntry) {
-	for _, r := range records[o.records:] {
-		if r.Registered && r.Victim >= 0 {
-			o.tracker.Hit(r.Time, r.Shooter, r.Victim)
-		}
-	}
-	o.records = len(records)
-	for _, e := range log[o.log:] {
-		if e.Kind == "kill" {
-			o.tracker.Killed(e.Time, e.Other, e.Player)
-		}
-	}
-	o.log = len(log)
-	o.tracker.Expire(now)
-}
 
 // Duel is one duel of a match: the two clients' first sightings, shots
 // and first hit (peek.Duel), who saw first and by how much, and what

@@ -25,6 +25,7 @@ import (
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/peek"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
@@ -318,7 +319,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		obs.net = newNetObserver(cfg.Bots, cfg.NetCheckFrom)
 	}
 	obs.history, obs.display = d.Server.History(), make([]sim.DisplayError, cfg.Bots)
-	obs.duels = &duelObserver{grid: m.Grid, params: &params}
+	obs.duels = &peek.Watcher{Grid: m.Grid, Params: &params}
 	if cfg.Paths != nil {
 		obs.paths = reckoning.NewPathWriter(cfg.Paths)
 		obs.pathEvery = max(1, int(math.Round(float64(cfg.TickRate)/float64(cfg.PathRate))))
@@ -360,8 +361,8 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		res.Players = append(res.Players, pr)
 	}
 	res.Shots, res.Log = obs.shots(), obs.log
-	obs.duels.tracker.Close(cfg.Duration)
-	res.DuelList = duels(obs.duels.tracker.Duels(), res.Players, cfg, tick)
+	obs.duels.Tracker.Close(cfg.Duration)
+	res.DuelList = duels(obs.duels.Tracker.Duels(), res.Players, cfg, tick)
 	res.Duels = summariseDuels(res.DuelList)
 	for _, s := range res.Shots {
 		if s.Registered && s.SBC && s.Victim >= 0 {

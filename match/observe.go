@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/internal/netcheck"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/peek"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
@@ -57,7 +58,7 @@ type observer struct {
 	// net, when set, samples the players' links (Config.NetCheck).
 	net *netObserver
 	// duels follows the players' duels (Result.Duels).
-	duels *duelObserver
+	duels *peek.Watcher
 }
 
 // netSampleEvery is how often a NetCheck samples a round trip.
@@ -157,7 +158,7 @@ func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player) {
 func (o *observer) Ticked(now time.Duration, i int, p *sim.Player) {
 	o.observeDisplay(now, i, p)
 	if o.duels != nil {
-		o.duels.observe(now, p)
+		o.duels.Client(now, p.Client)
 	}
 	if o.net != nil {
 		o.net.client(now, i, p)
@@ -198,7 +199,7 @@ func (o *observer) drain(s *server.Server, now time.Duration) {
 	o.records = append(o.records, s.ShotRecords()...)
 	o.log = append(o.log, s.Log()...)
 	if o.duels != nil {
-		o.duels.server(now, o.records, o.log)
+		o.duels.Server(now, o.records, o.log)
 	}
 }
 
