@@ -12,7 +12,8 @@ import (
 type Duel struct {
 	peek.Duel
 	// First is the player whose client drew the other first (A on a
-	// tie), when both did (Both); AdvantageMS is First's advantage.
+	// tie) when both did (Both), else -1; AdvantageMS is First's
+	// advantage.
 	Both        bool    `json:"both"`
 	First       int     `json:"first"`
 	AdvantageMS float64 `json:"advantage_ms"`
@@ -55,12 +56,12 @@ func duels(ds []peek.Duel, players []PlayerResult, cfg Config, tick time.Duratio
 	}
 	out := make([]Duel, len(ds))
 	for i, d := range ds {
-		out[i] = Duel{Duel: d, First: d.A}
+		out[i] = Duel{Duel: d, First: -1}
 		adv, ok := d.Advantage()
 		if !ok {
 			continue
 		}
-		out[i].Both = true
+		out[i].Both, out[i].First = true, d.A
 		if adv < 0 {
 			out[i].First, adv = d.B, -adv
 		}
