@@ -28,6 +28,13 @@ var Sources = map[string]string{
 		"advantage in first-person shooters. In Proceedings of the Foundations of Digital Games conference (FDG '24). " +
 		"(Title, authors and pages not checked: the paper is not among lagkit's source texts; lagkit sets beside it only " +
 		"the direction of its findings as the project's issue reports them.)",
+	"carlson-scaling": "Carlson et al. (WPI). 2021. Attribute scaling for latency compensation in a first-person " +
+		"shooter. In Proceedings of the ACM Games Systems workshop (GameSys '21). (Title, authors and pages not " +
+		"checked: the paper is not among lagkit's source texts; lagkit sets beside it only what the project's issue " +
+		"reports of it: a model of accuracy against latency and scale with R² 0.95.)",
+	"lee-target": "Injung Lee, Sunjun Kim and Byungjoo Lee. 2019. Geometrically compensating effect of end-to-end " +
+		"latency in moving-target selection games. In Proceedings of the CHI Conference on Human Factors in " +
+		"Computing Systems (CHI '19). (Not checked: the paper is not among lagkit's source texts.)",
 	"taxonomy": "Shengmei Liu, Xiaokun Xu and Mark Claypool. 2022. A Survey and Taxonomy of Latency " +
 		"Compensation Techniques for Network Computer Games. ACM Computing Surveys 54(11s), " +
 		"Article 243. https://doi.org/10.1145/3519023.",

@@ -27,6 +27,7 @@ import (
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/peek"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
@@ -88,6 +89,8 @@ type Config struct {
 	// TimeWarp is the server's time warp window (0: off; it needs policy
 	// none and mode ffa or tdm; see server.Config.TimeWarp).
 	TimeWarp time.Duration
+	// Scaling is attribute scaling (default none; see package scaling).
+	Scaling scaling.Config
 	// Display is how the clients draw the other players (default
 	// client.Interpolate; threshold replication sets its own).
 	Display client.Display
@@ -309,7 +312,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	d, err := sim.NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
 		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp,
-		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff},
+		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Scaling: cfg.Scaling,
 	}, players, seeds.Uint64())
 	if err != nil {
 		return nil, err

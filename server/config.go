@@ -14,6 +14,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -126,6 +127,10 @@ type Config struct {
 	// Delay is time delay or adaptive time delay (default none; see
 	// package delay).
 	Delay delay.Config
+	// Scaling is attribute scaling: the hitboxes a hitscan shot is tested
+	// against, scaled by a factor its mode sets from the shooter's round
+	// trip (default none; see package scaling).
+	Scaling scaling.Config
 	// TimeWarp is how late a command may reach the server and still be
 	// executed at the tick its client issued it, the server re-simulating
 	// from there (0, the default: off; 500 ms is usual; at most

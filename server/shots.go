@@ -55,6 +55,11 @@ type ShotRecord struct {
 	Weapon     uint8
 	Projectile bool
 	Splashed   int
+	// Scale is the factor attribute scaling scaled the hitboxes by for
+	// the shot (0: not scaled), and Scaled reports a hit found only on
+	// the scaled hitboxes.
+	Scale  float64
+	Scaled bool
 	// Warped reports a record made by a time warp's re-simulation, at
 	// the shot's own tick (Time): the first judgement of a late command's
 	// shot, or a new judgement of one recorded before whose outcome the
@@ -170,6 +175,9 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	}
 	rec.Tested = t
 	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
+	if !ok {
+		h, ok = s.scaledTrace(shot, ray, w, t, &rec)
+	}
 	s.recorder.hitscan(ray, w, &h, ok)
 	s.showTracer(ps.shooter, ps.state.Weapon, ray, w, &h, ok)
 	if !ok {
