@@ -19,6 +19,7 @@ import (
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -74,6 +75,8 @@ type MatchConfig struct {
 	Delay DelayConfig `toml:"delay" json:"delay,omitempty"`
 	// TimeWarp is the time warp window (0: off).
 	TimeWarp Duration `toml:"time_warp" json:"time_warp,omitempty"`
+	// Scaling is attribute scaling (default none; see package scaling).
+	Scaling scaling.Config `toml:"scaling" json:"scaling,omitempty"`
 	// Replication is full, dead or led (default full).
 	Replication string `toml:"replication" json:"replication,omitempty"`
 	// Display is the display mode every client, bot or page, draws the
@@ -393,7 +396,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
-		Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
+		Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp), Scaling: out.Scaling,
 		Mode:     mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
 		Delay:    delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff},

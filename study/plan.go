@@ -17,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
@@ -138,6 +139,15 @@ func (t *Technique) check() *problem {
 	case t.TimeWarp < 0 || time.Duration(t.TimeWarp) > time.Second:
 		return fail("time_warp", "%v, want 0 (off) to 1s", time.Duration(t.TimeWarp))
 	}
+	if t.Scaling.Name == "" {
+		t.Scaling.Name = scaling.None
+	}
+	if err := scaling.Modes.Check(t.Scaling.Name); err != nil {
+		return fail("scaling.name", "%v", err)
+	}
+	if _, err := scaling.New(t.Scaling); err != nil {
+		return fail("scaling", "%s", cause(err))
+	}
 	if _, err := t.delayConfig().WithDefaults(); err != nil {
 		return fail("delay.adaptation", "%s", cause(err))
 	}
@@ -223,6 +233,21 @@ func (t *Technique) String() string {
 	fmt.Fprintf(&b, " prediction=%s replication=%s display=%s", pred, t.Replication, display)
 	if t.PredictionOff() {
 		b.WriteString(" client_prediction=off")
+	}
+	if t.Scaling.Name != "" && t.Scaling.Name != scaling.None {
+		fmt.Fprintf(&b, " scaling=%s", t.Scaling.Name)
+		for _, kv := range []struct {
+			k string
+			v float64
+		}{
+			{"factor", t.Scaling.Factor}, {"per_second", t.Scaling.PerSecond}, {"max", t.Scaling.Max},
+			{"latency_coef", t.Scaling.LatencyCoef}, {"latency2_coef", t.Scaling.Latency2Coef},
+			{"scale_coef", t.Scaling.ScaleCoef}, {"interaction_coef", t.Scaling.InteractionCoef},
+		} {
+			if kv.v != 0 {
+				fmt.Fprintf(&b, " %s=%s", kv.k, strconv.FormatFloat(kv.v, 'g', -1, 64))
+			}
+		}
 	}
 	return b.String()
 }
@@ -411,6 +436,7 @@ func (r *resolver) checkServer(plan *Plan, m *world.Map, ws []game.Weapon) *prob
 	_, err = server.New(server.Config{
 		Map: m, TickRate: 64, MaxClients: len(r.s.seats), Movement: &params, Weapons: ws,
 		Policy: t.Policy, Mode: modeCfg, Delay: t.delayConfig(), TimeWarp: time.Duration(t.TimeWarp), Replication: rep,
+		Scaling: t.Scaling,
 	})
 	if err != nil {
 		return fail("technique", "technique %q in mode %s: %s", t.Name, plan.Mode, cause(err))

@@ -21,6 +21,7 @@ import (
 	"github.com/lagkit/lagkit/internal/cfgfile"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/scaling"
 )
 
 // Duration is a length of time in a schedule: minutes and seconds as the
@@ -131,6 +132,10 @@ type Technique struct {
 	// Display is how clients draw the other players (default
 	// interpolate; threshold replication draws by its own reckoning).
 	Display string `toml:"display"`
+	// Scaling is attribute scaling, a world adjustment: the hitboxes a
+	// shot is tested against scaled by a factor its mode sets from the
+	// shooter's round trip (default none; scaling.Config reads it).
+	Scaling scaling.Config `toml:"scaling"`
 }
 
 // DelayConfig is a technique's time delay.

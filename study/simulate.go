@@ -176,7 +176,7 @@ func (p *Plan) MatchConfig(seats int, seed uint64) (match.Config, error) {
 		Map: p.MapPath, Mode: p.Mode, Bots: seats, Duration: p.LeadIn() + p.Duration, Seed: seed,
 		Policy: t.Policy, Skill: p.BotSkill,
 		WeaponsFile: p.WeaponsFile, Loadout: p.Weapons, Replication: rep, Delay: t.delayConfig(),
-		TimeWarp: time.Duration(t.TimeWarp), Display: t.display(), PredictionOff: t.PredictionOff(),
+		TimeWarp: time.Duration(t.TimeWarp), Display: t.display(), PredictionOff: t.PredictionOff(), Scaling: t.Scaling,
 	}, nil
 }
 

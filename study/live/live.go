@@ -378,7 +378,7 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 		Name: name, Map: mc.Map, Mode: string(mc.Mode), TickRate: d.cfg.TickRate, Seats: len(d.seats),
 		BotSkill: mc.Skill, Seed: seed, Policy: mc.Policy,
 		Delay:    realtime.DelayConfig{Mode: mc.Delay.Mode, Trigger: mc.Delay.Trigger, Adaptation: realtime.Duration(mc.Delay.Adaptation)},
-		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons,
+		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons, Scaling: mc.Scaling,
 		// Every client, bot or page, draws as the technique says.
 		Display: p.Technique.DisplayName(), PredictionOff: p.Technique.PredictionOff(),
 	}
