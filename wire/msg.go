@@ -20,8 +20,10 @@ const MaxDatagram = 1100
 // mixes states of different ticks). Version 7 numbers every event of a
 // snapshot, so that a server can resend an event a round trip after it
 // last sent it rather than in every snapshot until acknowledged, and
-// names the session a Disconnect ends by its nonce.
-const Version = 8
+// names the session a Disconnect ends by its nonce. Version 9 adds the
+// mandated feedback (what a player is shown of its network) to the
+// settings event.
+const Version = 9
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
