@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -143,6 +144,7 @@ type rangeRun struct {
 	seconds float64
 	policy  lagcomp.Config
 	scaling scaling.Config
+	assist  aimassist.Config
 }
 
 // runRange plays one range cell and measures the shooter's accuracy and
@@ -169,7 +171,7 @@ func runRange(r rangeRun) (CellResult, error) {
 	total := time.Duration(r.seconds * float64(time.Second))
 	d, err := sim.NewDriver(server.Config{
 		Map: rangeMap, TickRate: 64, MaxClients: 2, Movement: &params, Weapons: []game.Weapon{rangeWeapon()}, Seed: r.seed,
-		Policy: r.policy, Scaling: r.scaling, Mode: mode.Config{Mode: mode.TDM, Duration: total + time.Second}, RespawnDelay: 24 * time.Hour,
+		Policy: r.policy, Scaling: r.scaling, AimAssist: r.assist, Mode: mode.Config{Mode: mode.TDM, Duration: total + time.Second}, RespawnDelay: 24 * time.Hour,
 	}, players, rng.Uint64())
 	if err != nil {
 		return CellResult{}, err
@@ -254,6 +256,9 @@ func (o *rangeObserver) metrics(s *server.Server) CellResult {
 		m["hits_received"]++
 		if r.Scaled {
 			m["scaled_hits"]++
+		}
+		if r.Assisted {
+			m["assisted_hits"]++
 		}
 		if o.sbc[shotKey{r.Shooter, r.ShotTick, r.Victim}] {
 			m["sbc"]++

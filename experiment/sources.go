@@ -35,6 +35,12 @@ var Sources = map[string]string{
 	"lee-target": "Injung Lee, Sunjun Kim and Byungjoo Lee. 2019. Geometrically compensating effect of end-to-end " +
 		"latency in moving-target selection games. In Proceedings of the CHI Conference on Human Factors in " +
 		"Computing Systems (CHI '19). (Not checked: the paper is not among lagkit's source texts.)",
+	"vicencio-assist": "Rodrigo Vicencio-Moreira, Regan L. Mandryk and Carl Gutwin. 2014. The effectiveness (or lack " +
+		"thereof) of aim-assist techniques in first-person shooter games. In Proceedings of the SIGCHI Conference on " +
+		"Human Factors in Computing Systems (CHI '14). (Not checked: the paper is not among lagkit's source texts.)",
+	"halbhuber-quiet": "David Halbhuber and others. 2022. Better be quiet about it! The effects of phantom latency on " +
+		"experienced first-person shooter players. In Proceedings of the CHI Conference on Human Factors in Computing " +
+		"Systems (CHI '22). (Authors and pages not checked: the paper is not among lagkit's source texts.)",
 	"taxonomy": "Shengmei Liu, Xiaokun Xu and Mark Claypool. 2022. A Survey and Taxonomy of Latency " +
 		"Compensation Techniques for Network Computer Games. ACM Computing Surveys 54(11s), " +
 		"Article 243. https://doi.org/10.1145/3519023.",

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
@@ -91,6 +92,8 @@ type Config struct {
 	TimeWarp time.Duration
 	// Scaling is attribute scaling (default none; see package scaling).
 	Scaling scaling.Config
+	// AimAssist is aim assistance (default none; see package aimassist).
+	AimAssist aimassist.Config
 	// Display is how the clients draw the other players (default
 	// client.Interpolate; threshold replication sets its own).
 	Display client.Display
@@ -312,7 +315,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	d, err := sim.NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
 		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp,
-		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Scaling: cfg.Scaling,
+		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Scaling: cfg.Scaling, AimAssist: cfg.AimAssist,
 	}, players, seeds.Uint64())
 	if err != nil {
 		return nil, err

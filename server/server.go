@@ -31,6 +31,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -78,6 +79,9 @@ type Server struct {
 	// scaler is attribute scaling's mode, nil for none (scaling.go).
 	scaler  scaling.Mode
 	targets []scaling.Target
+	// assist is aim assistance's mode, nil for none (assist.go).
+	assist   aimassist.Mode
+	assisted []aimassist.Target
 
 	shots          []pendingShot // fired this tick, resolved after poses are recorded
 	projectiles    []projectile  // in flight, in launch order
@@ -311,6 +315,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: config: %w", err)
 	}
 	if s.scaler, err = newScaler(c.Scaling); err != nil {
+		return nil, fmt.Errorf("server: config: %w", err)
+	}
+	if s.assist, err = newAssist(c.AimAssist); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)
 	}
 	if s.match, err = mode.New(c.Mode, c.Map, c.MaxClients); err != nil {

@@ -60,6 +60,8 @@ type ShotRecord struct {
 	// the scaled hitboxes.
 	Scale  float64
 	Scaled bool
+	// Assisted reports a hit aim assistance found after the shot missed.
+	Assisted bool
 	// Warped reports a record made by a time warp's re-simulation, at
 	// the shot's own tick (Time): the first judgement of a late command's
 	// shot, or a new judgement of one recorded before whose outcome the
@@ -177,6 +179,9 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
 	if !ok {
 		h, ok = s.scaledTrace(shot, ray, w, t, &rec)
+	}
+	if !ok {
+		h, ok = s.assistedTrace(shot, ray, w, t, &rec)
 	}
 	s.recorder.hitscan(ray, w, &h, ok)
 	s.showTracer(ps.shooter, ps.state.Weapon, ray, w, &h, ok)

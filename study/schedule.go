@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/internal/cfgfile"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/record"
@@ -136,6 +137,18 @@ type Technique struct {
 	// shot is tested against scaled by a factor its mode sets from the
 	// shooter's round trip (default none; scaling.Config reads it).
 	Scaling scaling.Config `toml:"scaling"`
+	// Feedback is what every client shows its player of the network,
+	// mandated as the display mode is: none, ping, netgraph or placebo
+	// (client.Feedbacks; absent: each page's own choice). A placebo
+	// shows PlaceboMS when set, else the real round trip times
+	// PlaceboScale (default half): latency exposure as a condition,
+	// apart from latency itself.
+	// AimAssist is aim assistance, a world adjustment: bullet magnetism
+	// or an area cursor (default none; aimassist.Config reads it).
+	AimAssist    aimassist.Config `toml:"aim_assist"`
+	Feedback     string           `toml:"feedback"`
+	PlaceboMS    float64          `toml:"placebo_ms"`
+	PlaceboScale float64          `toml:"placebo_scale"`
 }
 
 // DelayConfig is a technique's time delay.

@@ -177,6 +177,7 @@ func (p *Plan) MatchConfig(seats int, seed uint64) (match.Config, error) {
 		Policy: t.Policy, Skill: p.BotSkill,
 		WeaponsFile: p.WeaponsFile, Loadout: p.Weapons, Replication: rep, Delay: t.delayConfig(),
 		TimeWarp: time.Duration(t.TimeWarp), Display: t.display(), PredictionOff: t.PredictionOff(), Scaling: t.Scaling,
+		AimAssist: t.AimAssist,
 	}, nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"slices"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/internal/registry"
@@ -34,6 +35,10 @@ func displayModeNames() []string { return client.Displays.Names() }
 // scalingModeNames lists the attribute scaling modes, from scaling's
 // registry.
 func scalingModeNames() []string { return scaling.Modes.Names() }
+
+// aimAssistNames lists the aim assistance modes, from aimassist's
+// registry.
+func aimAssistNames() []string { return aimassist.Modes.Names() }
 
 // modeNames lists the game modes, from mode's list.
 func modeNames() []string { return mode.Kinds.Names() }

@@ -83,6 +83,7 @@ living player's position 20 times a second as a path file
 	f.Float64Var(&o.cfg.Scaling.Factor, "scale-factor", 0, "fixed scaling: the factor, 1 to 4 (default 1.5)")
 	f.Float64Var(&o.cfg.Scaling.PerSecond, "scale-per-second", 0, "linear scaling: k, the growth per second of round trip (default 2.5)")
 	f.Float64Var(&o.cfg.Scaling.Max, "scale-max", 0, "scaling: the largest factor, 1 to 4 (default 2)")
+	f.StringVar(&o.cfg.AimAssist.Name, "aim-assist", "none", "aim assistance, for shots that missed: "+oneOf(aimAssistNames())+" (magnetism: a miss within a cone widened with latency bends onto the nearest hitbox; area-cursor: a part whose centre lies within a fixed angle of the line is hit)")
 	f.DurationVar(&o.cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
 	f.StringVar(&o.out, "out", "", "folder for events.jsonl and summary.json")
 	f.BoolVar(&o.force, "force", false, "write into --out even if it is not empty")
@@ -181,6 +182,7 @@ func checkMatchFlags(f *pflag.FlagSet, cfg match.Config, modeStr string) error {
 		choice("trigger", cfg.Delay.Trigger, delay.Triggers.Names()),
 		choice("mode", modeStr, modeNames()),
 		choice("scaling", cfg.Scaling.Name, scalingModeNames()),
+		choice("aim-assist", cfg.AimAssist.Name, aimAssistNames()),
 	); err != nil {
 		return err
 	}
