@@ -430,6 +430,12 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	if _, err := mode.New(r.server.Mode, m, out.Seats); err != nil {
 		return nil, fail("mode", "%s", cause(err))
 	}
+	if _, err := scaling.New(out.Scaling); err != nil {
+		return nil, fail("scaling", "%s", cause(err))
+	}
+	if _, err := aimassist.New(out.AimAssist); err != nil {
+		return nil, fail("aim_assist", "%s", cause(err))
+	}
 	// What server.New finds beyond those is the time warp's fit with
 	// the rest (its window against the policy, mode and history).
 	if _, err := server.New(r.server); err != nil {
