@@ -255,11 +255,17 @@ func Drawn(grid *geom.Grid, eye geom.Vec3, yaw, fov float64, st game.PlayerState
 		return false
 	}
 	torso := game.TorsoOrigin(st, params)
-	to := torso.Sub(eye)
-	if math.Abs(math.Remainder(math.Atan2(to.Y, to.X)-yaw, 2*math.Pi)) > fov/2 {
+	if !inView(eye, yaw, fov, torso) {
 		return false
 	}
 	return !grid.SegmentBlocked(eye, torso) || !grid.SegmentBlocked(eye, game.EyePos(st, params))
+}
+
+// inView reports whether p lies within a horizontal field of view of fov
+// radians about yaw, seen from eye.
+func inView(eye geom.Vec3, yaw, fov float64, p geom.Vec3) bool {
+	to := p.Sub(eye)
+	return math.Abs(math.Remainder(math.Atan2(to.Y, to.X)-yaw, 2*math.Pi)) <= fov/2
 }
 
 // AimedAt returns the angle (radians) between a view along yaw and

@@ -24,6 +24,11 @@ type Watcher struct {
 	Grid   *geom.Grid
 	Params *game.Params
 	ids    []int
+	// blockers holds, per viewer and player, the box (plus one) that
+	// last blocked both lines of sight between them: walls stay put and
+	// players move little between ticks, so it usually still does, and
+	// one box test spares a walk of the grid (as the bots do).
+	blockers map[[2]int]int
 	// records and log count the server's records already fed.
 	records, log int
 }
@@ -55,7 +60,7 @@ func (o *Watcher) Client(now time.Duration, c *client.Client) {
 			}
 		}
 		rs, ok := c.Remote(id, vt)
-		if !ok || !Drawn(o.Grid, eye, yaw, fov, rs, o.Params) {
+		if !ok || !o.drawn(c.ID(), id, eye, yaw, fov, rs) {
 			continue
 		}
 		o.Tracker.Sight(now, c.ID(), id)
@@ -88,4 +93,35 @@ func (o *Watcher) Server(now time.Duration, records []server.ShotRecord, log []s
 	}
 	o.log = len(log)
 	o.Tracker.Expire(now)
+}
+
+// drawn is Drawn, testing first the box that last blocked viewer's lines
+// of sight to other.
+func (o *Watcher) drawn(viewer, other int, eye geom.Vec3, yaw, fov float64, st game.PlayerState) bool {
+	if st.Has(game.FlagDead) {
+		return false
+	}
+	torso := game.TorsoOrigin(st, o.Params)
+	if !inView(eye, yaw, fov, torso) {
+		return false
+	}
+	head := game.EyePos(st, o.Params)
+	k := [2]int{viewer, other}
+	if box := o.blockers[k] - 1; box >= 0 {
+		if b := o.Grid.Boxes()[box]; geom.SegmentAABB(eye, torso, b) && geom.SegmentAABB(eye, head, b) {
+			return false
+		}
+	}
+	box, blocked := o.Grid.SegmentBlocker(eye, torso)
+	if !blocked {
+		return true
+	}
+	if b := o.Grid.Boxes()[box]; !geom.SegmentAABB(eye, head, b) && !o.Grid.SegmentBlocked(eye, head) {
+		return true
+	}
+	if o.blockers == nil {
+		o.blockers = map[[2]int]int{}
+	}
+	o.blockers[k] = box + 1
+	return false
 }
