@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // Results is what an experiment run produces: results.json holds it, and
@@ -207,7 +208,7 @@ func (ref Reference) Problems() []string {
 	if _, ok := Sources[ref.Source]; !ok {
 		out = append(out, fmt.Sprintf("source %q is not in Sources", ref.Source))
 	}
-	if !locationRE.MatchString(ref.Location) {
+	if !locationRE.MatchString(ref.Location) || strings.HasPrefix(strings.ToLower(ref.Location), "abstract") && ref.Check == Verified {
 		out = append(out, fmt.Sprintf("location %q names no numbered chapter, section, table or figure", ref.Location))
 	}
 	if ref.Printed == "" {
@@ -232,5 +233,6 @@ func (ref Reference) Problems() []string {
 }
 
 // locationRE matches a numbered chapter, section, table or figure, in
-// Arabic or Roman numerals: "Table 4.2", "section VIII-A".
-var locationRE = regexp.MustCompile(`(?i)\b(chapters?|sections?|tables?|figures?)\s+([0-9]+|[IVXLC]+\b)`)
+// Arabic or Roman numerals: "Table 4.2", "section VIII-A"; or the
+// abstract, for an unverified finding known only from it.
+var locationRE = regexp.MustCompile(`(?i)\b(chapters?|sections?|tables?|figures?)\s+([0-9]+|[IVXLC]+\b)|^abstract\b`)

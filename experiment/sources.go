@@ -24,6 +24,23 @@ var Sources = map[string]string{
 		"6 March 2020, advised by Mark Claypool. (Not peer reviewed.)",
 	"led": "Richard Steele. Improving Client-Side Prediction Methods in Networked Multiplayer First-Person " +
 		"Shooter Games with Experiential Data. (Year, venue and pages not printed in the text lagkit has.)",
+	"tokey-peek": "Samin Shahriar Tokey, Mark Claypool and others (WPI, with NVIDIA). 2024. A study of the peeker's " +
+		"advantage in first-person shooters. In Proceedings of the Foundations of Digital Games conference (FDG '24). " +
+		"(Title, authors and pages not checked: the paper is not among lagkit's source texts; lagkit sets beside it only " +
+		"the direction of its findings as the project's issue reports them.)",
+	"carlson-scaling": "Carlson et al. (WPI). 2021. Attribute scaling for latency compensation in a first-person " +
+		"shooter. In Proceedings of the ACM Games Systems workshop (GameSys '21). (Title, authors and pages not " +
+		"checked: the paper is not among lagkit's source texts; lagkit sets beside it only what the project's issue " +
+		"reports of it: a model of accuracy against latency and scale with R² 0.95.)",
+	"lee-target": "Injung Lee, Sunjun Kim and Byungjoo Lee. 2019. Geometrically compensating effect of end-to-end " +
+		"latency in moving-target selection games. In Proceedings of the CHI Conference on Human Factors in " +
+		"Computing Systems (CHI '19). (Not checked: the paper is not among lagkit's source texts.)",
+	"vicencio-assist": "Rodrigo Vicencio-Moreira, Regan L. Mandryk and Carl Gutwin. 2014. The effectiveness (or lack " +
+		"thereof) of aim-assist techniques in first-person shooter games. In Proceedings of the SIGCHI Conference on " +
+		"Human Factors in Computing Systems (CHI '14). (Not checked: the paper is not among lagkit's source texts.)",
+	"halbhuber-quiet": "David Halbhuber and others. 2022. Better be quiet about it! The effects of phantom latency on " +
+		"experienced first-person shooter players. In Proceedings of the CHI Conference on Human Factors in Computing " +
+		"Systems (CHI '22). (Authors and pages not checked: the paper is not among lagkit's source texts.)",
 	"taxonomy": "Shengmei Liu, Xiaokun Xu and Mark Claypool. 2022. A Survey and Taxonomy of Latency " +
 		"Compensation Techniques for Network Computer Games. ACM Computing Surveys 54(11s), " +
 		"Article 243. https://doi.org/10.1145/3519023.",

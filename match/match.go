@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
@@ -25,7 +26,9 @@ import (
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/peek"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
@@ -95,6 +98,10 @@ type Config struct {
 	// TimeWarpHitscanOnly warps hitscan shots alone, as the time warp
 	// study did (see server.Config.TimeWarpHitscanOnly).
 	TimeWarpHitscanOnly bool
+	// Scaling is attribute scaling (default none; see package scaling).
+	Scaling scaling.Config
+	// AimAssist is aim assistance (default none; see package aimassist).
+	AimAssist aimassist.Config
 	// Display is how the clients draw the other players (default
 	// client.Interpolate; threshold replication sets its own).
 	Display client.Display
@@ -246,6 +253,10 @@ type Result struct {
 	// the system has a thread CPU clock (sim.Driver.ServerCPU): what the
 	// server core costs, not part of the outcome.
 	TickCPUUS float64 `json:"-"`
+	// Duels sums up the match's duels (the peeker's advantage), and
+	// DuelList holds each, for experiments and the study's records.
+	Duels    DuelSummary `json:"duels"`
+	DuelList []Duel      `json:"-"`
 }
 
 // Shot is one shot as the match log records it.
@@ -316,7 +327,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	d, err := sim.NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
 		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
-		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff},
+		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Scaling: cfg.Scaling, AimAssist: cfg.AimAssist,
 	}, players, seeds.Uint64())
 	if err != nil {
 		return nil, err
@@ -326,6 +337,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		obs.net = newNetObserver(cfg.Bots, cfg.NetCheckFrom)
 	}
 	obs.history, obs.display = d.Server.History(), make([]sim.DisplayError, cfg.Bots)
+	obs.duels = &peek.Watcher{Grid: m.Grid, Params: &params}
 	if cfg.Paths != nil {
 		obs.paths = reckoning.NewPathWriter(cfg.Paths)
 		obs.pathEvery = max(1, int(math.Round(float64(cfg.TickRate)/float64(cfg.PathRate))))
@@ -370,6 +382,9 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		res.Players = append(res.Players, pr)
 	}
 	res.Shots, res.Log = obs.shots(), obs.log
+	obs.duels.Tracker.Close(cfg.Duration)
+	res.DuelList = duels(obs.duels.Tracker.Duels(), res.Players, cfg, tick)
+	res.Duels = summariseDuels(res.DuelList)
 	for _, s := range res.Shots {
 		if s.Registered && s.SBC && s.Victim >= 0 {
 			for i := range res.Players {

@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/internal/netcheck"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/peek"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
@@ -56,6 +57,8 @@ type observer struct {
 	history *lagcomp.History
 	// net, when set, samples the players' links (Config.NetCheck).
 	net *netObserver
+	// duels follows the players' duels (Result.Duels).
+	duels *peek.Watcher
 }
 
 // netSampleEvery is how often a NetCheck samples a round trip.
@@ -154,6 +157,9 @@ func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player) {
 
 func (o *observer) Ticked(now time.Duration, i int, p *sim.Player) {
 	o.observeDisplay(now, i, p)
+	if o.duels != nil {
+		o.duels.Client(now, p.Client)
+	}
 	if o.net != nil {
 		o.net.client(now, i, p)
 	}
@@ -189,9 +195,12 @@ func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 	o.drain(s, now)
 }
 
-func (o *observer) drain(s *server.Server, _ time.Duration) {
+func (o *observer) drain(s *server.Server, now time.Duration) {
 	o.records = append(o.records, s.ShotRecords()...)
 	o.log = append(o.log, s.Log()...)
+	if o.duels != nil {
+		o.duels.Server(now, o.records, o.log)
+	}
 }
 
 // shots joins the server's records with the clients' reports.

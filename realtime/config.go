@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
@@ -19,6 +20,7 @@ import (
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -74,6 +76,10 @@ type MatchConfig struct {
 	Delay DelayConfig `toml:"delay" json:"delay,omitempty"`
 	// TimeWarp is the time warp window (0: off).
 	TimeWarp Duration `toml:"time_warp" json:"time_warp,omitempty"`
+	// Scaling is attribute scaling (default none; see package scaling).
+	Scaling scaling.Config `toml:"scaling" json:"scaling,omitempty"`
+	// AimAssist is aim assistance (default none; see package aimassist).
+	AimAssist aimassist.Config `toml:"aim_assist" json:"aim_assist,omitempty"`
 	// Replication is full, dead or led (default full).
 	Replication string `toml:"replication" json:"replication,omitempty"`
 	// Display is the display mode every client, bot or page, draws the
@@ -85,6 +91,13 @@ type MatchConfig struct {
 	// last put it, without predicting its commands (mandated by the
 	// server; default: clients predict).
 	PredictionOff bool `toml:"prediction_off" json:"prediction_off,omitempty"`
+	// Feedback is what every client shows its player of the network
+	// (client.Feedbacks: none, ping, netgraph or placebo; default: each
+	// page's own choice); a placebo shows PlaceboMS when set, else the
+	// real round trip times PlaceboScale (default half).
+	Feedback     string  `toml:"feedback" json:"feedback,omitempty"`
+	PlaceboMS    float64 `toml:"placebo_ms" json:"placebo_ms,omitempty"`
+	PlaceboScale float64 `toml:"placebo_scale" json:"placebo_scale,omitempty"`
 	// Latency injects delay, jitter and loss per player and direction.
 	Latency []LinkRule `toml:"latency" json:"latency,omitempty"`
 	// Seat, set by a program (a study), places each connecting player
@@ -390,6 +403,9 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 			return nil, fail("display", "%s", cause(err))
 		}
 	}
+	if err := checkFeedback(out.Feedback, out.PlaceboMS, out.PlaceboScale); err != "" {
+		return nil, fail("feedback", "%s", err)
+	}
 	m := out.World
 	var err error
 	switch {
@@ -421,9 +437,11 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
 		Step: out.Step, Values: out.Values, Body: out.Body, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
-		Mode:     mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
-		Delay:    delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
-		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff},
+		Scaling: out.Scaling, AimAssist: out.AimAssist,
+		Mode:  mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
+		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
+		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff,
+			Feedback: out.Feedback, PlaceboMS: out.PlaceboMS, PlaceboScale: out.PlaceboScale},
 		// Live players get the rewind view and other players' tracers.
 		ShowRewind:  true,
 		ShowTracers: true,
@@ -439,6 +457,12 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	}
 	if _, err := mode.New(r.server.Mode, m, out.Seats); err != nil {
 		return nil, fail("mode", "%s", cause(err))
+	}
+	if _, err := scaling.New(out.Scaling); err != nil {
+		return nil, fail("scaling", "%s", cause(err))
+	}
+	if _, err := aimassist.New(out.AimAssist); err != nil {
+		return nil, fail("aim_assist", "%s", cause(err))
 	}
 	// What server.New finds beyond those is the time warp's fit with
 	// the rest (its window against the policy, mode and history).
@@ -538,4 +562,23 @@ func ruleFor(rules []linkRule, peer, name string, seat int) (linkRule, bool) {
 		}
 	}
 	return linkRule{}, false
+}
+
+// checkFeedback returns what is wrong with a feedback and its placebo's
+// settings, or "".
+func checkFeedback(name string, ms, scale float64) string {
+	if name != "" {
+		if _, err := client.Feedbacks.Lookup(name); err != nil {
+			return err.Error()
+		}
+	}
+	switch {
+	case (ms != 0 || scale != 0) && name != "placebo":
+		return "placebo_ms and placebo_scale apply only to feedback placebo"
+	case !(ms >= 0 && ms <= 65535):
+		return fmt.Sprintf("placebo_ms %v, want 0 to 65535", ms)
+	case !(scale >= 0 && scale <= 65.535):
+		return fmt.Sprintf("placebo_scale %v, want 0 to 65.535", scale)
+	}
+	return ""
 }

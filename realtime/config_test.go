@@ -69,6 +69,10 @@ func TestParseFileErrors(t *testing.T) {
 		{"who", "[[match]]\n[[match.latency]]\nup = { latency_ms = 5 }\n", "who.toml:2:3: match[0].latency[0].player: missing"},
 		{"empty", "", "empty.toml:1:1: match: no [[match]] table"},
 		{"display", "[[match]]\ndisplay = \"blur\"\n", `display.toml:2:1: match[0].display: unknown display mode "blur"`},
+		{"feedback", "[[match]]\nfeedback = \"telepathy\"\n", `feedback.toml:2:1: match[0].feedback: unknown feedback "telepathy"`},
+		{"placebo", "[[match]]\nfeedback = \"ping\"\nplacebo_ms = 20\n", `placebo.toml:2:1: match[0].feedback: placebo_ms and placebo_scale apply only to feedback placebo`},
+		{"scaling", "[[match]]\nscaling = { name = \"huge\" }\n", `scaling.toml:2:1: match[0].scaling: unknown scaling mode "huge"`},
+		{"assist", "[[match]]\naim_assist = { name = \"magnetism\", cone_deg = 90 }\n", `assist.toml:2:1: match[0].aim_assist: mode magnetism: cone_deg is 90`},
 		{"displayed", "[[match]]\nreplication = \"dead\"\ndisplay = \"extrapolate\"\n", "displayed.toml:3:1: match[0].display: replication dead draws players by its own dead reckoning"},
 		{"large", "[[match]]\nname = \"" + strings.Repeat("x", MaxFileSize) + "\"\n", "large.toml: larger than 1 MiB, the limit for a serve config file"},
 	}

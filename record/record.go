@@ -185,6 +185,28 @@ type Shot struct {
 	ViewAt                 time.Duration
 }
 
+// Duel is one encounter of two seats, from the instant either's client
+// first drew the other (see package peek): when each client first drew
+// the other and first fired at it, who hit first and who killed. Times
+// of the duel are in ms after At, -1 when it did not happen.
+type Duel struct {
+	Round int
+	// At is the match time of the duel's first sighting.
+	At                 time.Duration
+	A, B               int // seats, A's id below B's on the server
+	SightAMS, SightBMS float64
+	ShotAMS, ShotBMS   float64
+	FirstHit, Killer   int // seats, -1: none
+	// Both reports that both clients drew the other; AdvantageMS is then
+	// the advantage of the one that drew first (First, else -1) and
+	// ExpectedMS the advantage Riot's account predicts with it as the
+	// peeker.
+	Both        bool
+	First       int
+	AdvantageMS float64
+	ExpectedMS  float64
+}
+
 // Kill is one kill.
 type Kill struct {
 	Round  int
@@ -398,6 +420,7 @@ func (Participant) isRecord() {}
 func (Session) isRecord()     {}
 func (Shot) isRecord()        {}
 func (Kill) isRecord()        {}
+func (Duel) isRecord()        {}
 func (Objective) isRecord()   {}
 func (SBCReport) isRecord()   {}
 func (Answer) isRecord()      {}

@@ -9,11 +9,13 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -144,6 +146,14 @@ type Config struct {
 	// Delay is time delay or adaptive time delay (default none; see
 	// package delay).
 	Delay delay.Config
+	// Scaling is attribute scaling: the hitboxes a hitscan shot is tested
+	// against, scaled by a factor its mode sets from the shooter's round
+	// trip (default none; see package scaling).
+	Scaling scaling.Config
+	// AimAssist is aim assistance: a hitscan shot that missed every
+	// hitbox (scaled ones too) may still hit a player near its line
+	// (default none; see package aimassist).
+	AimAssist aimassist.Config
 	// TimeWarp is how late a command may reach the server and still be
 	// executed at the tick its client issued it, the server re-simulating
 	// from there (0, the default: off; 500 ms is usual; at most
@@ -213,6 +223,14 @@ type Settings struct {
 	// server last put it instead of predicting its commands (default:
 	// clients predict).
 	PredictionOff bool
+	// Feedback names what every client shows its player of the network
+	// (client.Feedbacks: none, ping, netgraph or placebo; default: each
+	// client's own choice). A placebo shows PlaceboMS (0 to 65535) when
+	// set, else the real round trip times PlaceboScale (0 to 65.535;
+	// 0: the client's default).
+	Feedback     string
+	PlaceboMS    float64
+	PlaceboScale float64
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -333,6 +351,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if d := out.Settings.Display; len(d) > wire.MaxDisplayName || !utf8.ValidString(d) {
 		return out, fmt.Errorf("server: config: display mode %q: at most %d bytes of UTF-8", d, wire.MaxDisplayName)
+	}
+	if f := out.Settings.Feedback; len(f) > wire.MaxFeedbackName || !utf8.ValidString(f) {
+		return out, fmt.Errorf("server: config: feedback %q: at most %d bytes of UTF-8", f, wire.MaxFeedbackName)
+	}
+	if st := out.Settings; !(st.PlaceboMS >= 0 && st.PlaceboMS <= 65535) || !(st.PlaceboScale >= 0 && st.PlaceboScale <= 65.535) {
+		return out, fmt.Errorf("server: config: placebo %v ms or scale %v out of range (0 to 65535 ms, 0 to 65.535)", st.PlaceboMS, st.PlaceboScale)
 	}
 	if err := out.checkDelay(); err != nil {
 		return out, err

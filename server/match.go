@@ -1,6 +1,7 @@
 package server
 
 import (
+	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -124,6 +125,7 @@ func (s *Server) sendSettings(c *client) {
 		FOVDeg: uint8(st.FOVDeg), HitIndicator: st.HitIndicator, Minimap: st.Minimap, PingColumn: st.PingColumn,
 		Team: uint8(c.team), Mode: string(s.match.Kind()),
 		Paused: s.pause.on, PredictionOff: st.PredictionOff, Display: st.Display,
+		Feedback: st.Feedback, PlaceboMS: uint16(math.Round(st.PlaceboMS)), PlaceboPermille: uint16(math.Round(st.PlaceboScale * 1000)),
 	})
 	if err == nil {
 		s.sendEvent(c, wire.EventSettings, data)

@@ -31,6 +31,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -40,6 +41,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -74,6 +76,12 @@ type Server struct {
 	history    *lagcomp.History
 	tracer     lagcomp.Tracer
 	policy     lagcomp.Policy
+	// scaler is attribute scaling's mode, nil for none (scaling.go).
+	scaler  scaling.Mode
+	targets []scaling.Target
+	// assist is aim assistance's mode, nil for none (assist.go).
+	assist   aimassist.Mode
+	assisted []aimassist.Target
 
 	shots          []pendingShot // fired this tick, resolved after poses are recorded
 	projectiles    []projectile  // in flight, in launch order
@@ -327,6 +335,12 @@ func New(cfg Config) (*Server, error) {
 		s.sched, s.recorder = warpScheduler{s}, &warpRecorder{s}
 	}
 	if s.policy, err = lagcomp.New(c.Policy); err != nil {
+		return nil, fmt.Errorf("server: config: %w", err)
+	}
+	if s.scaler, err = newScaler(c.Scaling); err != nil {
+		return nil, fmt.Errorf("server: config: %w", err)
+	}
+	if s.assist, err = newAssist(c.AimAssist); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)
 	}
 	if s.match, err = mode.New(c.Mode, c.Map, c.MaxClients); err != nil {

@@ -62,6 +62,13 @@ type ShotRecord struct {
 	Weapon     uint8
 	Projectile bool
 	Splashed   int
+	// Scale is the factor attribute scaling scaled the hitboxes by for
+	// the shot (0: not scaled), and Scaled reports a hit found only on
+	// the scaled hitboxes.
+	Scale  float64
+	Scaled bool
+	// Assisted reports a hit aim assistance found after the shot missed.
+	Assisted bool
 	// Warped reports a record made by a time warp's re-simulation, at
 	// the shot's own tick (Time): the first judgement of a late command's
 	// shot, or a new judgement of one recorded before whose outcome the
@@ -229,6 +236,12 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	}
 	rec.Tested = t
 	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
+	if !ok {
+		h, ok = s.scaledTrace(shot, ray, w, t, &rec)
+	}
+	if !ok {
+		h, ok = s.assistedTrace(shot, ray, w, t, &rec)
+	}
 	s.recorder.hitscan(ray, w, &h, ok)
 	s.showTracer(ps.shooter, ps.state.Weapon, ray, w, &h, ok)
 	if !ok {

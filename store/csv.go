@@ -13,7 +13,7 @@ import (
 // of its type.
 func tableNamed(name string) (*table, any) {
 	for _, r := range []record.Record{record.Study{}, record.Technique{}, record.SeatOrder{}, record.Round{}, record.Participant{}, record.Session{}, record.Shot{},
-		record.Kill{}, record.Objective{}, record.SBCReport{}, record.Answer{}, record.Path{}, record.Network{}, record.Event{}, record.Question{}, record.Client{}, record.Frames{}} {
+		record.Kill{}, record.Objective{}, record.SBCReport{}, record.Answer{}, record.Path{}, record.Network{}, record.Event{}, record.Question{}, record.Client{}, record.Frames{}, record.Duel{}} {
 		if t, p := tableOf(r); t.name == name {
 			return t, p
 		}

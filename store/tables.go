@@ -115,6 +115,15 @@ var (
 			r := p.(*record.Kill)
 			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Killer}, integer{&r.Victim}, u8{&r.Weapon}}
 		}}
+	duelsTable = &table{name: "duels",
+		cols: cols("round", "t_ns:time_s", "seat_a", "seat_b", "sight_a_ms", "sight_b_ms", "shot_a_ms", "shot_b_ms", "first_hit", "killer",
+			"both_saw", "first_seer", "advantage_ms", "expected_ms"),
+		bind: func(p any) []field {
+			r := p.(*record.Duel)
+			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.A}, integer{&r.B}, float{&r.SightAMS}, float{&r.SightBMS},
+				float{&r.ShotAMS}, float{&r.ShotBMS}, integer{&r.FirstHit}, integer{&r.Killer}, boolean{&r.Both}, integer{&r.First},
+				float{&r.AdvantageMS}, float{&r.ExpectedMS}}
+		}}
 	objectivesTable = &table{name: "objectives", cols: cols("round", "t_ns:time_s", "seat", "team", "kind"),
 		bind: func(p any) []field {
 			r := p.(*record.Objective)
@@ -164,7 +173,7 @@ var (
 
 // Tables lists the names of the tables that hold a study's records, in
 // the order an export writes them.
-var Tables = []string{"studies", "techniques", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events", "questions", "clients", "frames"}
+var Tables = []string{"studies", "techniques", "seat_orders", "rounds", "participants", "sessions", "shots", "kills", "objectives", "sbc_reports", "answers", "paths", "network", "events", "questions", "clients", "frames", "duels"}
 
 // cols parses column specs "name[:csv[:keep]]".
 func cols(specs ...string) []column {
@@ -200,6 +209,8 @@ func tableOf(r record.Record) (*table, any) {
 		return shotsTable, &r
 	case record.Kill:
 		return killsTable, &r
+	case record.Duel:
+		return duelsTable, &r
 	case record.Objective:
 		return objectivesTable, &r
 	case record.SBCReport:

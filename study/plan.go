@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
@@ -17,6 +18,7 @@ import (
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
@@ -119,6 +121,7 @@ func (t *Technique) check() *problem {
 		{"delay.trigger", t.Delay.Trigger, delay.Triggers},
 		{"replication", t.Replication, reckoning.Replications},
 		{"display", t.Display, client.Displays},
+		{"feedback", t.Feedback, client.Feedbacks},
 	} {
 		if err := f.family.Check(f.name); f.name != "" && err != nil {
 			return fail(f.key, "%v", err)
@@ -135,8 +138,29 @@ func (t *Technique) check() *problem {
 		return fail("delay.adaptation", "only adaptive delay adapts: give mode adaptive or leave adaptation out")
 	case t.Delay.Mode != delay.Adaptive && t.Delay.Trigger != "":
 		return fail("delay.trigger", "only adaptive delay has a trigger: give mode adaptive or leave trigger out")
+	case (t.PlaceboMS != 0 || t.PlaceboScale != 0) && t.Feedback != "placebo":
+		return fail("feedback", "placebo_ms and placebo_scale apply only to feedback placebo")
+	case !(t.PlaceboMS >= 0 && t.PlaceboMS <= 65535):
+		return fail("placebo_ms", "%v, want 0 to 65535", t.PlaceboMS)
+	case !(t.PlaceboScale >= 0 && t.PlaceboScale <= 65.535):
+		return fail("placebo_scale", "%v, want 0 to 65.535", t.PlaceboScale)
 	case t.TimeWarp < 0 || time.Duration(t.TimeWarp) > time.Second:
 		return fail("time_warp", "%v, want 0 (off) to 1s", time.Duration(t.TimeWarp))
+	}
+	if t.Scaling.Name == "" {
+		t.Scaling.Name = scaling.None
+	}
+	if err := scaling.Modes.Check(t.Scaling.Name); err != nil {
+		return fail("scaling.name", "%v", err)
+	}
+	if _, err := scaling.New(t.Scaling); err != nil {
+		return fail("scaling", "%s", cause(err))
+	}
+	if t.AimAssist.Name == "" {
+		t.AimAssist.Name = aimassist.None
+	}
+	if _, err := aimassist.New(t.AimAssist); err != nil {
+		return fail("aim_assist", "%s", cause(err))
 	}
 	if _, err := t.delayConfig().WithDefaults(); err != nil {
 		return fail("delay.adaptation", "%s", cause(err))
@@ -223,6 +247,41 @@ func (t *Technique) String() string {
 	fmt.Fprintf(&b, " prediction=%s replication=%s display=%s", pred, t.Replication, display)
 	if t.PredictionOff() {
 		b.WriteString(" client_prediction=off")
+	}
+	if t.AimAssist.Name != "" && t.AimAssist.Name != aimassist.None {
+		fmt.Fprintf(&b, " aim_assist=%s", t.AimAssist.Name)
+		for _, kv := range []struct {
+			k string
+			v float64
+		}{{"cone_deg", t.AimAssist.ConeDeg}, {"per_second_deg", t.AimAssist.PerSecondDeg}, {"area_deg", t.AimAssist.AreaDeg}} {
+			if kv.v != 0 {
+				fmt.Fprintf(&b, " %s=%s", kv.k, strconv.FormatFloat(kv.v, 'g', -1, 64))
+			}
+		}
+	}
+	if t.Feedback != "" {
+		fmt.Fprintf(&b, " feedback=%s", t.Feedback)
+		if t.PlaceboMS != 0 {
+			fmt.Fprintf(&b, " placebo_ms=%s", strconv.FormatFloat(t.PlaceboMS, 'g', -1, 64))
+		}
+		if t.PlaceboScale != 0 {
+			fmt.Fprintf(&b, " placebo_scale=%s", strconv.FormatFloat(t.PlaceboScale, 'g', -1, 64))
+		}
+	}
+	if t.Scaling.Name != "" && t.Scaling.Name != scaling.None {
+		fmt.Fprintf(&b, " scaling=%s", t.Scaling.Name)
+		for _, kv := range []struct {
+			k string
+			v float64
+		}{
+			{"factor", t.Scaling.Factor}, {"per_second", t.Scaling.PerSecond}, {"max", t.Scaling.Max},
+			{"latency_coef", t.Scaling.LatencyCoef}, {"latency2_coef", t.Scaling.Latency2Coef},
+			{"scale_coef", t.Scaling.ScaleCoef}, {"interaction_coef", t.Scaling.InteractionCoef},
+		} {
+			if kv.v != 0 {
+				fmt.Fprintf(&b, " %s=%s", kv.k, strconv.FormatFloat(kv.v, 'g', -1, 64))
+			}
+		}
 	}
 	return b.String()
 }
@@ -411,6 +470,7 @@ func (r *resolver) checkServer(plan *Plan, m *world.Map, ws []game.Weapon) *prob
 	_, err = server.New(server.Config{
 		Map: m, TickRate: 64, MaxClients: len(r.s.seats), Movement: &params, Weapons: ws,
 		Policy: t.Policy, Mode: modeCfg, Delay: t.delayConfig(), TimeWarp: time.Duration(t.TimeWarp), Replication: rep,
+		Scaling: t.Scaling, AimAssist: t.AimAssist,
 	})
 	if err != nil {
 		return fail("technique", "technique %q in mode %s: %s", t.Name, plan.Mode, cause(err))

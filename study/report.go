@@ -116,6 +116,8 @@ type RoundReport struct {
 	// shooter's, hits received, SBC, appeals and SBC reports by the
 	// victim's.
 	Groups []GroupFigures `json:"groups"`
+	// Duels sums up the round's duels (the peeker's advantage).
+	Duels DuelFigures `json:"duels"`
 }
 
 // TechniqueReport is the figures of every round under one technique.
@@ -134,6 +136,8 @@ type TechniqueReport struct {
 	// Intervals gives the figures of study_conditions.csv with their 95%
 	// confidence intervals.
 	Intervals []Interval `json:"intervals"`
+	// Duels sums up the duels of its rounds.
+	Duels DuelFigures `json:"duels"`
 }
 
 // GroupFigures is the figures of the players at one round trip: people
@@ -287,6 +291,8 @@ type roundTally struct {
 	team  map[int]int
 	// bins tallies the hits on people and their SBC reports by rollback.
 	bins *binTally
+	// duels tallies the round's duels.
+	duels DuelFigures
 }
 
 // groupKey names a round-trip group: its round trip, and whether bots
@@ -474,6 +480,8 @@ func roundOf(r record.Record) int {
 		return v.Round
 	case record.SBCReport:
 		return v.Round
+	case record.Duel:
+		return v.Round
 	case record.Path:
 		return v.Round
 	}
@@ -528,6 +536,8 @@ func (rt *roundTally) observe(r record.Record) {
 		if g := rt.group(v.Victim); g != nil {
 			g.Deaths++
 		}
+	case record.Duel:
+		rt.duels.add(v)
 	case record.SBCReport:
 		if rt.people[v.Reporter] {
 			rt.bins.report(v)
@@ -549,7 +559,7 @@ func (rt *roundTally) report(bots bool) RoundReport {
 		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode,
 		DurationS: rt.rec.Duration.Seconds(), Started: rt.rec.Started, Ended: rt.rec.Ended,
 		Seats: seats, Bots: rt.bots, Teams: rt.teams, Figures: figs, Low: low, High: high,
-		Groups: groupFigures(rt.groups),
+		Groups: groupFigures(rt.groups), Duels: rt.duels,
 	}
 }
 
@@ -616,6 +626,7 @@ type techTally struct {
 	groups  map[groupKey]*tally
 	seats   map[int]*seatTally
 	bins    *binTally
+	duels   DuelFigures
 }
 
 // seatTally is one seat's figures under a technique, whether it played
@@ -649,13 +660,14 @@ func (t *techTally) add(name string, rt *roundTally) {
 		}
 	}
 	t.bins.merge(rt.bins)
+	t.duels.merge(&rt.duels)
 }
 
 func (t *techTally) report(name string, bots bool) TechniqueReport {
 	low, high := pingSplit(t.groups, bots)
 	figs, seats := subjects(&t.all, t.groups, bots)
 	return TechniqueReport{Name: name, Setting: t.setting, Rounds: t.rounds, Seats: seats, Figures: figs,
-		Low: low, High: high, Groups: groupFigures(t.groups)}
+		Low: low, High: high, Groups: groupFigures(t.groups), Duels: t.duels}
 }
 
 // merge adds o's counts to t's.

@@ -11,7 +11,7 @@ import (
 // ReadReport builds the report of a stored study from its records in
 // db: the same Report its run tallied as it played, read back. It reads
 // the study, its rounds and participants, then its shots, kills, SBC
-// reports, answers, questions, clients' reports, seat orders and network, one table at a time (the movement paths, the
+// reports, duels, answers, questions, clients' reports, seat orders and network, one table at a time (the movement paths, the
 // bulk of a study, are not read).
 func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, error) {
 	var sum Summariser
@@ -26,6 +26,7 @@ func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, e
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Shot) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Kill) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.SBCReport) error { return put(r) }) },
+		func() error { return store.Each(ctx, db, s.ID, func(r record.Duel) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Answer) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Question) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Client) error { return put(r) }) },

@@ -17,9 +17,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/internal/cfgfile"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/scaling"
 )
 
 // Duration is a length of time in a schedule: minutes and seconds as the
@@ -137,6 +139,22 @@ type Technique struct {
 	// Display is how clients draw the other players (default
 	// interpolate; threshold replication draws by its own reckoning).
 	Display string `toml:"display"`
+	// Scaling is attribute scaling, a world adjustment: the hitboxes a
+	// shot is tested against scaled by a factor its mode sets from the
+	// shooter's round trip (default none; scaling.Config reads it).
+	Scaling scaling.Config `toml:"scaling"`
+	// Feedback is what every client shows its player of the network,
+	// mandated as the display mode is: none, ping, netgraph or placebo
+	// (client.Feedbacks; absent: each page's own choice). A placebo
+	// shows PlaceboMS when set, else the real round trip times
+	// PlaceboScale (default half): latency exposure as a condition,
+	// apart from latency itself.
+	// AimAssist is aim assistance, a world adjustment: bullet magnetism
+	// or an area cursor (default none; aimassist.Config reads it).
+	AimAssist    aimassist.Config `toml:"aim_assist"`
+	Feedback     string           `toml:"feedback"`
+	PlaceboMS    float64          `toml:"placebo_ms"`
+	PlaceboScale float64          `toml:"placebo_scale"`
 }
 
 // DelayConfig is a technique's time delay.

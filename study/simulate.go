@@ -11,6 +11,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/match"
+	"github.com/lagkit/lagkit/peek"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
@@ -176,7 +177,8 @@ func (p *Plan) MatchConfig(seats int, seed uint64) (match.Config, error) {
 		Map: p.MapPath, Mode: p.Mode, Bots: seats, Duration: p.LeadIn() + p.Duration, Seed: seed,
 		Policy: t.Policy, Skill: p.BotSkill,
 		WeaponsFile: p.WeaponsFile, Loadout: p.Weapons, Replication: rep, Delay: t.delayConfig(),
-		TimeWarp: time.Duration(t.TimeWarp), Display: t.display(), PredictionOff: t.PredictionOff(),
+		TimeWarp: time.Duration(t.TimeWarp), Display: t.display(), PredictionOff: t.PredictionOff(), Scaling: t.Scaling,
+		AimAssist: t.AimAssist,
 	}, nil
 }
 
@@ -251,6 +253,12 @@ func simRecords(p *Plan, res *match.Result, samples []reckoning.Sample, seat fun
 			}
 		}
 	}
+	for _, d := range res.DuelList {
+		if d.Start < lead {
+			continue
+		}
+		recs = append(recs, timed{d.Start, duelRecord(p.Index, d, lead, seat)})
+	}
 	for _, s := range samples {
 		if s.T < lead {
 			continue
@@ -260,6 +268,28 @@ func simRecords(p *Plan, res *match.Result, samples []reckoning.Sample, seat fun
 	}
 	slices.SortStableFunc(recs, func(a, b timed) int { return cmp.Compare(a.at, b.at) })
 	return recs
+}
+
+// duelRecord is a match's duel as the study records it: seats for
+// players, times from the measured part's start, a duel's instants in ms
+// after its first sighting.
+func duelRecord(round int, d match.Duel, lead time.Duration, seat func(int) int) record.Duel {
+	after := func(t time.Duration) float64 {
+		if t == peek.Never {
+			return -1
+		}
+		return float64(t-d.Start) / float64(time.Millisecond)
+	}
+	who := func(id int) int {
+		if id < 0 {
+			return -1
+		}
+		return seat(id)
+	}
+	return record.Duel{Round: round, At: d.Start - lead, A: seat(d.A), B: seat(d.B),
+		SightAMS: after(d.SightA), SightBMS: after(d.SightB), ShotAMS: after(d.ShotA), ShotBMS: after(d.ShotB),
+		FirstHit: who(d.FirstHit), Killer: who(d.Killer), Both: d.Both, First: who(d.First),
+		AdvantageMS: d.AdvantageMS, ExpectedMS: d.ExpectedMS}
 }
 
 // objectiveKind reports a log entry of the mode's objectives: a flag

@@ -142,6 +142,10 @@ func (r *Report) Results() *experiment.Results {
 		} else if base.Low.SBCPerHit > 0 {
 			m["sbc_reduction_vs_"+base.Name] = 1 - t.Low.SBCPerHit/base.Low.SBCPerHit
 		}
+		if t.Duels.BothSaw > 0 {
+			m["duels"], m["peeker_advantage_ms"], m["peeker_advantage_expected_ms"] = float64(t.Duels.Duels), t.Duels.AdvantageMeanMS, t.Duels.ExpectedMeanMS
+			m["first_seer_hit_first_share"], m["first_seer_win_share"] = t.Duels.FirstHitShare, t.Duels.FirstWinShare
+		}
 		if at, ok := r.PeakRollback(t.Name); ok {
 			m[PeakRollbackMetric] = at
 		}
@@ -297,6 +301,7 @@ func (r *Report) Markdown() string {
 	for _, t := range r.Techniques {
 		fmt.Fprintf(&b, "\n### %s\n\n`%s`; rounds: %s.\n\n", t.Name, t.Setting, strings.Join(t.Rounds, ", "))
 		table(t.Seats, &t.Figures, t.Groups)
+		markdownDuels(&b, &t.Duels)
 		fmt.Fprintf(&b, "\nLow-ping victims among the %s (round trip up to %v ms): %d hits received, %d SBC, %.4f SBC per hit. "+
 			"High-ping shooters among them: %d shots, accuracy %.4f.\n", r.Subjects, LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/study"
 )
 
@@ -43,6 +44,9 @@ type studyStep struct {
 	Spectated    string         `json:"spectated"`
 	Armed        string         `json:"armed"`
 	Over         string         `json:"over"`
+	Feedback     string         `json:"feedback"`
+	PingText     string         `json:"pingText"`
+	GraphShown   bool           `json:"graphShown"`
 }
 
 // TestStudyInBrowser runs a study's pages in headless Chromium against a
@@ -68,7 +72,10 @@ func TestStudyInBrowser(t *testing.T) {
 	}
 	const admin = "admin-7c1e"
 	handler := HandlerWith(Options{Study: f, AdminToken: admin, Host: h})
-	cfg := realtime.MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4}
+	// The round's technique adjusts the world (attribute scaling) and
+	// mandates a placebo ping of 42 ms.
+	cfg := realtime.MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4,
+		Scaling: scaling.Config{Name: scaling.AccuracyHold}, Feedback: "placebo", PlaceboMS: 42}
 	m1, base := serveMatch(t, ctx, h, handler, cfg)
 	f.mu.Lock()
 	f.pause = func(on bool) error {
@@ -144,6 +151,9 @@ func TestStudyInBrowser(t *testing.T) {
 	}
 
 	sp := steps["spectated"]
+	if sp.Feedback != "placebo" || sp.PingText != "ping 42 ms" || sp.GraphShown {
+		t.Errorf("the page showed feedback %q, ping %q, net graph %v: want the mandated placebo, ping 42 ms, no net graph", sp.Feedback, sp.PingText, sp.GraphShown)
+	}
 	if sp.Match != m1.ID() || sp.TokenInURL || sp.Rows != 2 || sp.Players != 4 || sp.Bots != 3 {
 		t.Errorf("spectated %+v: want match %s, the token gone from the address, 2 seats listed, 4 players of whom 3 bots", sp, m1.ID())
 	}

@@ -18,10 +18,13 @@ import (
 //	SettingsEvent:   FOVDeg 8 | HitIndicator 1 | Minimap 1 | PingColumn 1 |
 //	                 Team 8 | Mode string (4-bit length) | More 1 |
 //	                 if More: Paused 1 | PredictionOff 1 |
-//	                 Display string (5-bit length)
+//	                 Display string (5-bit length) | MoreFeedback 1 |
+//	                 if MoreFeedback: Feedback string (4-bit length) |
+//	                 PlaceboMS 16 | PlaceboPermille 16
 //
-// More falls in the settings event's padding bit: settings with Paused,
-// PredictionOff and Display at their zero values are written without
+// More falls in the settings event's padding bit, and MoreFeedback in
+// the padding bit after Display: settings with Paused, PredictionOff,
+// Display and the feedback at their zero values are written without
 // them, in as many bytes as before they existed.
 
 // More event kinds (see EventHit).
@@ -81,7 +84,18 @@ type SettingsEvent struct {
 	// (client.DisplayNames; empty: the client's own choice), at most
 	// MaxDisplayName bytes.
 	Display string
+	// Feedback names what every client shows its player of the network
+	// (client.Feedbacks: none, ping, netgraph or placebo; empty: the
+	// client's own choice), at most MaxFeedbackName bytes. A placebo
+	// shows PlaceboMS as its ping when set, else the real round trip
+	// times PlaceboPermille/1000.
+	Feedback        string
+	PlaceboMS       uint16
+	PlaceboPermille uint16
 }
+
+// MaxFeedbackName is the longest feedback name a SettingsEvent carries.
+const MaxFeedbackName = 15
 
 // MaxDisplayName is the longest display mode name a SettingsEvent
 // carries.
@@ -203,6 +217,10 @@ func AppendSettingsEvent(dst []byte, e *SettingsEvent) ([]byte, error) {
 	if why := checkString(e.Display, MaxDisplayName); why != "" {
 		return dst, eventError(settingsName, "display %s", why)
 	}
+	if why := checkString(e.Feedback, MaxFeedbackName); why != "" {
+		return dst, eventError(settingsName, "feedback %s", why)
+	}
+	feedback := e.Feedback != "" || e.PlaceboMS != 0 || e.PlaceboPermille != 0
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(e.FOVDeg), 8)
 	w.writeBool(e.HitIndicator)
@@ -210,11 +228,17 @@ func AppendSettingsEvent(dst []byte, e *SettingsEvent) ([]byte, error) {
 	w.writeBool(e.PingColumn)
 	w.writeBits(uint64(e.Team), 8)
 	w.writeString(e.Mode, 4)
-	if e.Paused || e.PredictionOff || e.Display != "" {
+	if e.Paused || e.PredictionOff || e.Display != "" || feedback {
 		w.writeBool(true)
 		w.writeBool(e.Paused)
 		w.writeBool(e.PredictionOff)
 		w.writeString(e.Display, 5)
+		if feedback {
+			w.writeBool(true)
+			w.writeString(e.Feedback, 4)
+			w.writeBits(uint64(e.PlaceboMS), 16)
+			w.writeBits(uint64(e.PlaceboPermille), 16)
+		}
 	}
 	return w.buf, nil
 }
@@ -229,10 +253,16 @@ func DecodeSettingsEvent(b []byte, e *SettingsEvent) error {
 	e.Team = uint8(r.readBits(8))
 	e.Mode = r.readString(4, 15, "mode")
 	e.Paused, e.PredictionOff, e.Display = false, false, ""
+	e.Feedback, e.PlaceboMS, e.PlaceboPermille = "", 0, 0
 	if r.readBool() {
 		e.Paused = r.readBool()
 		e.PredictionOff = r.readBool()
 		e.Display = r.readString(5, MaxDisplayName, "display")
+		if r.readBool() {
+			e.Feedback = r.readString(4, MaxFeedbackName, "feedback")
+			e.PlaceboMS = uint16(r.readBits(16))
+			e.PlaceboPermille = uint16(r.readBits(16))
+		}
 	}
 	return r.finish()
 }

@@ -62,7 +62,15 @@ func TestMatchEventsRoundTrip(t *testing.T) {
 	if err := DecodeSettingsEvent(b2, &more2); err != nil || more2 != more {
 		t.Fatalf("settings with pause, prediction and display: %+v (%v)", more2, err)
 	}
-	for _, m := range []SettingsEvent{{Paused: true}, {PredictionOff: true}, {Display: "extrapolate"}} {
+	// The feedback keeps the display's event as it was when absent, and
+	// round-trips alone or with the rest.
+	withDisplay, _ := AppendSettingsEvent(nil, &SettingsEvent{Display: "extrapolate"})
+	if want := 3 + 1 + len("extrapolate"); len(withDisplay) != want {
+		t.Errorf("settings with a display take %d bytes, want %d (as before the feedback)", len(withDisplay), want)
+	}
+	for _, m := range []SettingsEvent{{Paused: true}, {PredictionOff: true}, {Display: "extrapolate"},
+		{Feedback: "placebo", PlaceboMS: 40}, {Feedback: "placebo", PlaceboPermille: 500}, {Feedback: "none"},
+		{Paused: true, Display: "interpolate", Feedback: "netgraph"}} {
 		b3, _ := AppendSettingsEvent(nil, &m)
 		var got SettingsEvent
 		if err := DecodeSettingsEvent(b3, &got); err != nil || got != m {
@@ -83,6 +91,9 @@ func TestMatchEventErrors(t *testing.T) {
 	}
 	if _, err := AppendSettingsEvent(nil, &SettingsEvent{Mode: "a-very-long-mode-name"}); err == nil {
 		t.Error("long mode accepted")
+	}
+	if _, err := AppendSettingsEvent(nil, &SettingsEvent{Feedback: strings.Repeat("f", MaxFeedbackName+1)}); err == nil {
+		t.Error("a feedback name over MaxFeedbackName bytes was encoded")
 	}
 	if _, err := AppendSettingsEvent(nil, &SettingsEvent{Display: strings.Repeat("d", MaxDisplayName+1)}); err == nil {
 		t.Error("long display accepted")

@@ -25,7 +25,8 @@ const MaxDatagram = 1100
 // the entities, a game's own values (Snapshot.Values; none for lagkit's
 // own game, whose snapshots are byte for byte as in Version 8). Version
 // 10 adds the name, place and server events (EventName, EventPlace,
-// EventServer) and a Connect's Rejoin.
+// EventServer) and a Connect's Rejoin, and the mandated feedback (what a
+// player is shown of its network) to the settings event.
 const Version = 10
 
 // ConnectSize is the size every Connect is padded to: at least the

@@ -3,12 +3,14 @@ package main
 import (
 	"slices"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/internal/registry"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/scaling"
 )
 
 // The help text lists each family of interchangeable techniques from one
@@ -29,6 +31,14 @@ func replicationNames() []string { return reckoning.Replications.Names() }
 // displayModeNames lists how clients can draw remote players, from the
 // client's display registry.
 func displayModeNames() []string { return client.Displays.Names() }
+
+// scalingModeNames lists the attribute scaling modes, from scaling's
+// registry.
+func scalingModeNames() []string { return scaling.Modes.Names() }
+
+// aimAssistNames lists the aim assistance modes, from aimassist's
+// registry.
+func aimAssistNames() []string { return aimassist.Modes.Names() }
 
 // modeNames lists the game modes, from mode's list.
 func modeNames() []string { return mode.Kinds.Names() }

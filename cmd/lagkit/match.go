@@ -18,6 +18,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
 )
 
@@ -73,6 +74,11 @@ living player's position 20 times a second as a path file
 	f.DurationVar(&o.cfg.Delay.Adaptation, "adaptation", delay.DefaultAdaptation, "time delay: moving-average length of the added delay (0s: at once)")
 	f.StringVar(&o.cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: "+oneOf(delay.Triggers.Names())+" (proximity: within 20 m, until beyond 25 m; fov: either sees the other)")
 	f.StringVar(&o.repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning, led with the map's shipped trend maps; clients then dead reckon)")
+	f.StringVar(&o.cfg.Scaling.Name, "scaling", "none", "attribute scaling, hitboxes scaled by the shooter's round trip: "+oneOf(scalingModeNames())+" (fixed: --scale-factor for everyone; linear: 1 + --scale-per-second x RTT; accuracy-hold: the shipped accuracy model's holding scale), capped at --scale-max")
+	f.Float64Var(&o.cfg.Scaling.Factor, "scale-factor", 0, "fixed scaling: the factor, 1 to 4 (default 1.5)")
+	f.Float64Var(&o.cfg.Scaling.PerSecond, "scale-per-second", 0, "linear scaling: k, the growth per second of round trip (default 2.5)")
+	f.Float64Var(&o.cfg.Scaling.Max, "scale-max", 0, "scaling: the largest factor, 1 to 4 (default 2)")
+	f.StringVar(&o.cfg.AimAssist.Name, "aim-assist", "none", "aim assistance, for shots that missed: "+oneOf(aimAssistNames())+" (magnetism: a miss within a cone widened with latency bends onto the nearest hitbox; area-cursor: a part whose centre lies within a fixed angle of the line is hit)")
 	f.DurationVar(&o.cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
 	f.StringVar(&o.out, "out", "", "folder for events.jsonl and summary.json")
 	f.BoolVar(&o.force, "force", false, "write into --out even if it is not empty")
@@ -170,8 +176,13 @@ func checkMatchFlags(f *pflag.FlagSet, cfg match.Config, modeStr string) error {
 		choice("delay", cfg.Delay.Mode, delayModeNames()),
 		choice("trigger", cfg.Delay.Trigger, delay.Triggers.Names()),
 		choice("mode", modeStr, modeNames()),
+		choice("scaling", cfg.Scaling.Name, scalingModeNames()),
+		choice("aim-assist", cfg.AimAssist.Name, aimAssistNames()),
 	); err != nil {
 		return err
+	}
+	if _, err := scaling.New(cfg.Scaling); err != nil {
+		return usagef("%v", err)
 	}
 	if cfg.Duration > game.MaxDuration {
 		return usagef("--duration %v: want at most 24h", cfg.Duration)
@@ -199,6 +210,9 @@ func checkMatchFlags(f *pflag.FlagSet, cfg match.Config, modeStr string) error {
 		{"adaptation", "--delay delay or adaptive", cfg.Delay.Mode != "none"},
 		{"trigger", "--delay adaptive", cfg.Delay.Mode == "adaptive"},
 		{"high-ping-ms", "--high-ping-fraction above 0", cfg.HighPingFraction > 0},
+		{"scale-factor", "--scaling fixed", cfg.Scaling.Name == "fixed"},
+		{"scale-per-second", "--scaling linear", cfg.Scaling.Name == "linear"},
+		{"scale-max", "--scaling fixed, linear or accuracy-hold", cfg.Scaling.Name != "none"},
 	} {
 		if f.Changed(dep.flag) && !dep.ok {
 			return usagef("--%s applies only with %s", dep.flag, dep.needs)

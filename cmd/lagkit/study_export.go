@@ -22,7 +22,7 @@ func newStudyExportCmd() *cobra.Command {
 		Long: `Export writes the studies in --db (an SQLite file or a postgres:// URL)
 to --out as tidy CSV: one file per table (studies, rounds,
 participants, sessions, shots, kills, objectives, sbc_reports, answers,
-paths), a header row, one row per observation with its study's id
+paths, network, events, duels), a header row, one row per observation with its study's id
 first; numbers as numbers, booleans as true or false, wall-clock times
 in ISO 8601 (UTC), match times and durations in seconds. Rounds are
 numbered from 1 in every file and file name, as the reports number them;

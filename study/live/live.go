@@ -404,9 +404,10 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 		Name: name, Map: mc.Map, Mode: string(mc.Mode), TickRate: d.cfg.TickRate, Seats: len(d.seats),
 		BotSkill: mc.Skill, Seed: seed, Policy: mc.Policy,
 		Delay:    realtime.DelayConfig{Mode: mc.Delay.Mode, Trigger: mc.Delay.Trigger, Adaptation: realtime.Duration(mc.Delay.Adaptation)},
-		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons,
+		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons, Scaling: mc.Scaling, AimAssist: mc.AimAssist,
 		// Every client, bot or page, draws as the technique says.
 		Display: p.Technique.DisplayName(), PredictionOff: p.Technique.PredictionOff(),
+		Feedback: p.Technique.Feedback, PlaceboMS: p.Technique.PlaceboMS, PlaceboScale: p.Technique.PlaceboScale,
 	}
 	for i, l := range p.Links {
 		if l == (study.Link{}) {

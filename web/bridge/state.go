@@ -39,6 +39,9 @@ type State struct {
 	// are drawn with (the server's mandate or the page's own).
 	Prediction bool   `json:"prediction"`
 	Display    string `json:"display"`
+	// Feedback is what the server mandates the player be shown of the
+	// network (client.Feedbacks), nil when it mandates nothing.
+	Feedback *client.Shown `json:"feedback,omitempty"`
 	// Self is the local player as predicted, drawn where DisplayPos says
 	// (corrections smoothed out); Eye is its view origin.
 	Self     Player     `json:"self"`
@@ -222,6 +225,9 @@ func (s *Session) state(now time.Duration, all bool) State {
 		st.Paused = set.Paused
 	}
 	st.Prediction, st.Display = c.Predicting(), c.DisplayName()
+	if f, ok := c.Feedback(); ok {
+		st.Feedback = &f
+	}
 	teams := s.teams()
 	self := c.Predicted()
 	st.Self = s.player(st.ID, st.Team, self)

@@ -120,8 +120,17 @@ await run(browser, problems, async () => {
   await admin.click('#map', { position: { x: 2, y: 2 } });
   const freed = await admin.evaluate(() => window.lagkit.admin().follow);
   if (followed !== target.seat || freed !== -1) throw new Error(`clicked seat ${target.seat} on the map: followed ${followed}, then ${freed}`);
+  // The round's technique mandates a placebo ping: the page shows it in
+  // place of the net graph.
+  const shown = await until(player, 'mandated feedback', 20, () => {
+    const f = window.lagkit.state().feedback;
+    const ping = document.getElementById('ping').textContent;
+    const graph = getComputedStyle(document.getElementById('netbox')).display !== 'none';
+    return f && ping !== '' ? { feedback: f.feedback, ping, graph } : null;
+  });
   say({ step: 'spectated', match: match1, seat: p1.s.seat, transport: p1.st.transport, tokenInUrl, rows,
-    players: spect.view.players.length, bots: spect.view.players.filter((p) => p.bot).length, mapPixels });
+    players: spect.view.players.length, bots: spect.view.players.filter((p) => p.bot).length, mapPixels,
+    feedback: shown.feedback, pingText: shown.ping, graphShown: shown.graph });
 
   // 1b. The test cuts the participant's link for 7 s: the page notices
   // the silence and joins again by code, and plays on.

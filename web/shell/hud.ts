@@ -148,6 +148,12 @@ export class Hud {
     this.html('ammo', self.dead ? '' : `${st.weapon || '-'}  ${self.reloading ? 'reloading' : `${st.ammo} / ${st.magazine}`}`);
     // The server paused the game: nobody moves until it resumes.
     this.html('paused', st.paused ? 'PAUSED' : '');
+    // The server mandates what the player sees of the network (a study's
+    // feedback condition: nothing, a ping, the net graph or a placebo
+    // ping); it overrides the player's own net graph toggle.
+    const fb = st.feedback;
+    if (fb && this.graphOn !== fb.graph) this.netGraph(fb.graph);
+    this.html('ping', fb && fb.hasPing && !fb.graph ? `ping ${Math.round(fb.pingMs)} ms` : '');
     const [a, b] = st.score.teams;
     const left = st.score.timeLeft > 0 ? `${clock(st.score.timeLeft)}  ·  ` : '';
     this.html('score', `${left}<span class="team0">${teamNames[0]} ${a}</span> : <span class="team1">${b} ${teamNames[1]}</span>  ·  ${st.score.kills} kills ${st.score.deaths} deaths`);

@@ -48,6 +48,9 @@ export interface CoreState {
   map: string; serverMap?: string; id: number; team: number; tick: number; mode?: string; fov?: number;
   minimap: boolean; pingColumn: boolean; hitIndicator: boolean;
   paused: boolean; prediction: boolean; display: string;
+  // feedback is what the server mandates the player be shown of the
+  // network (absent: the player's own choice).
+  feedback?: { feedback: string; hasPing: boolean; pingMs: number; graph: boolean };
   self: Player; eye: Vec3; weapon: string; ammo: number; magazine: number;
   players: Player[]; events: GameEvent[]; net: Net;
   rewinds: Rewind[]; tracers: Tracer[]; projectiles: Projectile[]; explosions: Explosion[];
