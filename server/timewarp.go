@@ -67,6 +67,10 @@ import (
 // rules (fire.go: movement and firing, pellet damage, launch, flight,
 // blast, records and events) and differs only in what it does with an
 // outcome: it compares it with the record and settles the difference.
+// A hitscan pellet has one resolver, resolvePellet (shots.go), given the
+// world it is judged in (pelletWorld: the live one, or the re-run
+// tick's), and every shot's record, live or re-simulated, a pellet's or
+// a projectile's, is completed in emit.
 // The code is in four parts: scheduling (timewarp_schedule.go: when a
 // command runs), re-simulation (timewarp_resim.go: which ticks and
 // players are re-run), judging (timewarp_judge.go: what of a re-run

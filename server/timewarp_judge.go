@@ -236,7 +236,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 	for i := range hits {
 		rec.damaged(&fl.direct, hits[i].victim, hits[i].damage, hits[i].kill)
 	}
-	s.records = append(s.records, rec)
+	s.emit(&rec)
 	s.announceExplosion(p, r.t, centre)
 	return false
 }
@@ -247,7 +247,7 @@ func (r *warpRun) miss(p *projectile, f, fl *warpFlight, old []warpHit) {
 	if r.rejudged(f, fl) {
 		rec := r.s.projectileRecord(r.now, p)
 		rec.Warped = true
-		r.s.records = append(r.s.records, rec)
+		r.s.emit(&rec)
 	}
 }
 
@@ -350,7 +350,8 @@ func (r *warpRun) shots() {
 			if wp.Kind == game.Projectile {
 				r.launch(sh, pellet, wp, op)
 			} else {
-				r.pellet(sh, pellet, wp, op, os != nil && !r.w.stepped[sh.shooter])
+				wd := pelletWorld{now: r.now, run: r, op: op, unmoved: os != nil && !r.w.stepped[sh.shooter]}
+				s.resolvePellet(&wd, &sh.pendingShot, pellet, wp)
 			}
 		}
 		for i := wp.Pellets; i < len(old); i++ {
@@ -392,24 +393,34 @@ func (r *warpRun) undoPellet(owner *client, op *warpPellet) {
 	r.w.stats.Rejudged++
 }
 
-// pellet resolves one hitscan pellet of shot sh; op is its recorded
-// outcome (nil: none) and unmoved whether the shooter's chain is the
-// recorded one, so that the ray is too.
-func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet, unmoved bool) {
-	s := r.s
-	var old []warpHit
-	if op != nil {
-		old = r.orig.hits[op.h0:op.h1]
-		if r.keeps(old) {
-			r.replay(old)
-			np := *op
-			np.h0 = len(r.out.hits)
-			r.out.hits = append(r.out.hits, old...)
-			np.h1 = len(r.out.hits)
-			r.out.pellets = append(r.out.pellets, np)
-			return
-		}
+// pelletStands reports whether recorded pellet op (nil: none) damaged a
+// settled player, so that its outcome stands as recorded: it is then
+// re-recorded and its hits dealt again, and resolvePellet is done with
+// it.
+func (r *warpRun) pelletStands(op *warpPellet) bool {
+	if op == nil {
+		return false
 	}
+	old := r.orig.hits[op.h0:op.h1]
+	if !r.keeps(old) {
+		return false
+	}
+	r.replay(old)
+	np := *op
+	np.h0 = len(r.out.hits)
+	r.out.hits = append(r.out.hits, old...)
+	np.h1 = len(r.out.hits)
+	r.out.pellets = append(r.out.pellets, np)
+	return true
+}
+
+// tracePellet traces pellet of hitscan shot ps, fired with weapon wp, in
+// the tick being re-simulated, and records it and its hit in the tick's
+// new lists; op is its recorded outcome (nil: none) and unmoved whether
+// the shooter's chain is the recorded one, so that the ray is too. It
+// returns the pellet's ray and what it hit.
+func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *warpPellet, unmoved bool) (geom.Ray, lagcomp.Hit, bool) {
+	s := r.s
 	var np warpPellet
 	var h lagcomp.Hit
 	var ok bool
@@ -421,31 +432,43 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 		if op.victim >= 0 {
 			limit = op.dist
 		}
-		if h, ok = r.trace(op.ray, limit, sh.shooter, r.w.aList); ok {
+		if h, ok = r.trace(op.ray, limit, ps.shooter, r.w.aList); ok {
 			np.victim, np.dist = h.Victim, h.Dist
 		} else if op.victim >= 0 {
-			oh := &old[0]
+			oh := &r.orig.hits[op.h0]
 			h, ok = lagcomp.Hit{Victim: op.victim, Part: oh.part, Dist: op.dist, Local: oh.local}, true
 		}
 	} else {
-		ray := s.pelletRay(&sh.pendingShot, pellet, wp)
+		ray := s.pelletRay(ps, pellet, wp)
 		reach := s.pelletReach(ray, wp)
 		np = warpPellet{ray: ray, reach: reach, victim: -1}
-		if h, ok = r.trace(ray, reach, sh.shooter, nil); ok {
+		if h, ok = r.trace(ray, reach, ps.shooter, nil); ok {
 			np.victim, np.dist = h.Victim, h.Dist
-		}
-		if op == nil {
-			// A late command's shot, judged for the first time.
-			s.showTracer(sh.shooter, sh.state.Weapon, ray, wp, &h, ok)
 		}
 	}
 	np.h0 = len(r.out.hits)
 	if ok {
-		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(sh.shooter, sh.cmd.Tick, sh.eye, &h, wp)})
+		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(ps.shooter, ps.cmd.Tick, ps.eye, &h, wp)})
 	}
 	np.h1 = len(r.out.hits)
 	r.out.pellets = append(r.out.pellets, np)
-	owner := r.rec.owner[sh.shooter]
+	return np.ray, h, ok
+}
+
+// settlePellet settles the pellet tracePellet just recorded (of shot ps;
+// op its recorded outcome, nil: none; ok whether it hit) against its
+// recorded outcome: damage given or taken back, events and counters. A
+// pellet judged for the first time, or whose outcome changed, completes
+// its record rec, tested in the world of its own tick; one whose outcome
+// stands makes none.
+func (r *warpRun) settlePellet(rec *ShotRecord, ps *pendingShot, op *warpPellet, ok bool) {
+	s := r.s
+	var old []warpHit
+	if op != nil {
+		old = r.orig.hits[op.h0:op.h1]
+	}
+	np := &r.out.pellets[len(r.out.pellets)-1]
+	owner := r.rec.owner[ps.shooter]
 	now := r.out.hits[np.h0:np.h1]
 	differ := r.settle(owner, old, now)
 	if differ {
@@ -462,16 +485,13 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 	if op != nil {
 		r.w.stats.Rejudged++
 	}
-	// Recorded as the live tick records a pellet (shots.go), tested in
-	// the world of its own tick.
-	rec := s.pelletRecord(r.now, &sh.pendingShot, pellet)
 	rec.Warped = true
 	if !ok {
-		s.emit(&rec)
+		s.emit(rec)
 		return
 	}
-	rec.Hit, rec.Victim, rec.Part = true, h.Victim, h.Part
-	s.settled(&rec, wire.OutcomeRegistered, true, now[0].damage, now[0].kill)
+	rec.Hit, rec.Victim, rec.Part = true, now[0].victim, now[0].part
+	s.settled(rec, wire.OutcomeRegistered, true, now[0].damage, now[0].kill)
 }
 
 // launch fires pellet of shot sh as a projectile, as launch does; op is
