@@ -138,10 +138,6 @@ import (
 // MaxTimeWarp bounds Config.TimeWarp.
 const MaxTimeWarp = timewarp.Max
 
-// maxWarpCmds is how many commands of one player a tick holds under time
-// warp.
-const maxWarpCmds = timewarp.CmdsPerTick
-
 // TimeWarpStats count what time warp did (see timewarp.Stats).
 type TimeWarpStats = timewarp.Stats
 
@@ -179,7 +175,7 @@ func (c *Config) checkTimeWarp() error {
 // timeWarp is the server's time warp state.
 type timeWarp struct {
 	timewarp.Rules
-	ring  []*warpTick
+	ring  *timewarp.Ring[*client, warpLists]
 	spare warpLists // a re-simulated tick's lists, swapped into the ring
 	slots []warpSlot
 
@@ -234,28 +230,10 @@ type timeWarp struct {
 	stats TimeWarpStats
 }
 
-// warpTick is the ring's record of one tick.
-type warpTick struct {
-	tick uint32
-	// Per slot: who played in the slot during the tick; the state it
-	// started with when the server set it between ticks (fixedStart);
-	// whether its state after the tick was set by the server (a respawn:
-	// fixedEnd); its state after its commands and after the tick; its
-	// commands.
-	owner      []*client
-	start      []game.PlayerState
-	fixedStart []bool
-	fixedEnd   []bool
-	moved      []game.PlayerState
-	state      []game.PlayerState
-	ncmd       []uint8
-	cmds       []game.UserCmd // maxWarpCmds per slot
-	// deferred marks the commands whose hitscan shot was judged at the
-	// command's issue tick instead (timewarp.Rules.HitscanOnly): a
-	// re-simulation that steps the command again leaves the shot there.
-	deferred []bool
-	warpLists
-}
+// warpTick is the ring's record of one tick: the players' states and
+// commands (timewarp.Tick), and the server's lists of what its shots
+// and projectiles did (Lists).
+type warpTick = timewarp.Tick[*client, warpLists]
 
 // warpLists are what happened in a tick, in the order it happened.
 type warpLists struct {
@@ -320,7 +298,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 	n := cfg.MaxClients
 	w := &timeWarp{
 		Rules:    rules,
-		ring:     make([]*warpTick, rules.Window+1),
+		ring:     timewarp.NewRing[*client, warpLists](rules.Window, n),
 		slots:    make([]warpSlot, n),
 		work:     make([]game.PlayerState, n),
 		cur:      make([]uint32, n),
@@ -333,14 +311,6 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		settled:  make([]bool, n),
 		lateFrom: make([]uint32, n),
 	}
-	for i := range w.ring {
-		w.ring[i] = &warpTick{
-			owner: make([]*client, n), start: make([]game.PlayerState, n),
-			fixedStart: make([]bool, n), fixedEnd: make([]bool, n),
-			moved: make([]game.PlayerState, n), state: make([]game.PlayerState, n),
-			ncmd: make([]uint8, n), cmds: make([]game.UserCmd, n*maxWarpCmds), deferred: make([]bool, n*maxWarpCmds),
-		}
-	}
 	for i := range w.slots {
 		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
 	}
@@ -352,8 +322,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 
 // entry returns the ring's record of tick t, if it still holds it.
 func (w *timeWarp) entry(t uint32) (*warpTick, bool) {
-	e := w.ring[t%uint32(len(w.ring))]
-	return e, e.tick == t
+	return w.ring.Entry(t)
 }
 
 // TimeWarpStats returns what time warp did so far (all zero when it is

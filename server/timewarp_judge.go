@@ -59,7 +59,7 @@ func (r *warpRun) settle(shooter *client, old, now []warpHit) bool {
 			continue
 		}
 		r.join(old[i].victim)
-		if v := r.rec.owner[old[i].victim]; v != nil {
+		if v := r.rec.Owner[old[i].victim]; v != nil {
 			v.hitsTaken--
 		}
 	}
@@ -70,7 +70,7 @@ func (r *warpRun) settle(shooter *client, old, now []warpHit) bool {
 		h := &now[i]
 		pose := *r.state(h.victim)
 		r.join(h.victim)
-		if v := r.rec.owner[h.victim]; v != nil {
+		if v := r.rec.Owner[h.victim]; v != nil {
 			v.hitsTaken++
 			if r.s.clients[h.victim] == v {
 				r.s.sendHit(v, &h.hitInfo, 0, 0)
@@ -100,7 +100,7 @@ func (r *warpRun) hurt(h *warpHit) {
 		return
 	}
 	h.kill = true
-	v := r.rec.owner[h.victim]
+	v := r.rec.Owner[h.victim]
 	if v == nil || r.s.clients[h.victim] != v || r.w.settled[h.victim] {
 		st.Health = 0
 		st.Flags |= game.FlagDead
@@ -192,7 +192,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		}
 	}
 	fl := warpFlight{id: p.id, owner: p.owner, contact: noContact(), ended: true}
-	if r.rec.owner[p.shooter] != p.owner {
+	if r.rec.Owner[p.shooter] != p.owner {
 		r.miss(p, f, &fl, old)
 		return false
 	}
@@ -283,7 +283,7 @@ func (r *warpRun) landed(owner *client, old, now []warpHit) bool {
 func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit, unmoved bool, old []warpHit) []warpHit {
 	hits := r.w.hits[:0]
 	k := 0
-	for id := range r.rec.owner {
+	for id := range r.rec.Owner {
 		if unmoved && !r.w.inA[id] {
 			for k < len(old) && old[k].victim < id {
 				k++
@@ -323,7 +323,7 @@ func (r *warpRun) shots() {
 			os = &r.orig.shots[oi]
 			oi++
 		}
-		owner := r.rec.owner[sh.shooter]
+		owner := r.rec.Owner[sh.shooter]
 		var old []warpPellet
 		if os != nil && !os.void {
 			old = r.orig.pellets[os.p0:os.p1]
@@ -375,7 +375,7 @@ func (r *warpRun) undoShot(os *warpShot) {
 	if os.void {
 		return
 	}
-	owner := r.rec.owner[os.shooter]
+	owner := r.rec.Owner[os.shooter]
 	owner.shotsFired -= os.p1 - os.p0
 	for i := os.p0; i < os.p1; i++ {
 		r.undoPellet(owner, &r.orig.pellets[i])
@@ -468,7 +468,7 @@ func (r *warpRun) settlePellet(rec *ShotRecord, ps *pendingShot, op *warpPellet,
 		old = r.orig.hits[op.h0:op.h1]
 	}
 	np := &r.out.pellets[len(r.out.pellets)-1]
-	owner := r.rec.owner[ps.shooter]
+	owner := r.rec.Owner[ps.shooter]
 	now := r.out.hits[np.h0:np.h1]
 	differ := r.settle(owner, old, now)
 	if differ {
@@ -498,7 +498,7 @@ func (r *warpRun) settlePellet(rec *ShotRecord, ps *pendingShot, op *warpPellet,
 // the recorded launch (nil: none).
 func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet) {
 	s, w := r.s, r.w
-	p := s.projectileFor(sh.shooter, r.rec.owner[sh.shooter], &sh.state, &sh.cmd, pellet, wp, 0)
+	p := s.projectileFor(sh.shooter, r.rec.Owner[sh.shooter], &sh.state, &sh.cmd, pellet, wp, 0)
 	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	if len(w.fly) >= MaxProjectiles {

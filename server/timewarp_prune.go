@@ -43,7 +43,7 @@ func (r *warpRun) reachAll() {
 // lagcomp.TracePlayer tests first, and the torso the splash is measured
 // to.
 func (r *warpRun) reachAdd(i int) {
-	if r.rec.owner[i] == nil {
+	if r.rec.Owner[i] == nil {
 		return // neither traced nor hurt
 	}
 	p := r.s.cfg.Movement
@@ -70,7 +70,7 @@ func (r *warpRun) near(ray geom.Ray, maxDist float64) []int {
 	lift := p.Height / 2
 	rad := p.Radius + p.Height/2
 	ids := w.cands[:0]
-	for i, owner := range r.rec.owner {
+	for i, owner := range r.rec.Owner {
 		if owner == nil {
 			continue
 		}
@@ -110,7 +110,7 @@ func (r *warpRun) cleanFlights() bool {
 		return false
 	}
 	prev, _ := w.entry(r.t - 1)
-	flying, flights, paths := prev.flying, r.orig.flights, r.orig.paths
+	flying, flights, paths := prev.Lists.flying, r.orig.flights, r.orig.paths
 	if len(flying) != len(flights) || len(paths) != len(flights) {
 		return false
 	}
@@ -150,7 +150,7 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 		return 0, false
 	case r.keeps(old):
 		return 0, true
-	case r.rec.owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.inA[f.direct.Victim] || r.hitsA(old):
+	case r.rec.Owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.inA[f.direct.Victim] || r.hitsA(old):
 		return 0, false
 	}
 	ray, seg := s.segment(p)
@@ -276,7 +276,7 @@ func (r *warpRun) flyRecorded() {
 		w.fly = append(w.fly[:0], r.orig.flying[:n]...)
 	} else {
 		prev, _ := w.entry(r.t - 1)
-		w.fly = append(w.fly[:0], prev.flying...)
+		w.fly = append(w.fly[:0], prev.Lists.flying...)
 	}
 	w.flyNew = w.flyNew[:0]
 	for range w.fly {

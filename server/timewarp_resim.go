@@ -22,20 +22,18 @@ import (
 func (w *timeWarp) prepare(s *Server) {
 	t := s.tick + 1
 	prev, _ := w.entry(s.tick)
-	e := w.ring[t%uint32(len(w.ring))]
-	e.tick = t
+	e := w.ring.Begin(t)
 	for i, c := range s.clients {
-		e.owner[i] = c
-		e.fixedEnd[i] = false
-		e.ncmd[i] = 0
-		e.fixedStart[i] = c != nil && (prev.owner[i] != c || prev.state[i] != c.state)
+		e.Owner[i] = c
+		e.FixedEnd[i] = false
+		e.FixedStart[i] = c != nil && (prev.Owner[i] != c || prev.State[i] != c.state)
 		if c != nil {
-			e.start[i] = c.state
+			e.Start[i] = c.state
 		}
 	}
-	e.warpLists = warpLists{
-		shots: e.shots[:0], pellets: e.pellets[:0], flights: e.flights[:0], paths: e.paths[:0],
-		hits: e.hits[:0], flying: e.flying[:0],
+	e.Lists = warpLists{
+		shots: e.Lists.shots[:0], pellets: e.Lists.pellets[:0], flights: e.Lists.flights[:0], paths: e.Lists.paths[:0],
+		hits: e.Lists.hits[:0], flying: e.Lists.flying[:0],
 	}
 }
 
@@ -46,7 +44,7 @@ func (s *Server) warpResolve(now time.Duration) {
 	e, _ := s.warp.entry(s.tick)
 	for i, c := range s.clients {
 		if c != nil {
-			e.moved[i] = c.state
+			e.Moved[i] = c.state
 		}
 	}
 	s.moveProjectiles(now)
@@ -74,8 +72,8 @@ func (r *warpRecorder) shot(ps *pendingShot, void bool) {
 		return
 	}
 	e := r.tick()
-	n := len(e.pellets)
-	e.shots = append(e.shots, warpShot{pendingShot: *ps, void: void, p0: n, p1: n})
+	n := len(e.Lists.pellets)
+	e.Lists.shots = append(e.Lists.shots, warpShot{pendingShot: *ps, void: void, p0: n, p1: n})
 }
 
 // hitscan records a hitscan pellet of weapon w: its ray, its reach and
@@ -103,9 +101,9 @@ func (r *warpRecorder) launch(p *projectile) {
 // pellet records pellet p of the shot last recorded.
 func (r *warpRecorder) pellet(p warpPellet) {
 	e := r.tick()
-	p.h0, p.h1 = len(e.hits), len(e.hits)
-	e.pellets = append(e.pellets, p)
-	e.shots[len(e.shots)-1].p1 = len(e.pellets)
+	p.h0, p.h1 = len(e.Lists.hits), len(e.Lists.hits)
+	e.Lists.pellets = append(e.Lists.pellets, p)
+	e.Lists.shots[len(e.Lists.shots)-1].p1 = len(e.Lists.pellets)
 	r.s.warp.lastFlight = false
 }
 
@@ -115,7 +113,7 @@ func (r *warpRecorder) flight(p *projectile, c *contact, ended bool) {
 		return
 	}
 	e := r.tick()
-	e.flights = append(e.flights, warpFlight{id: p.id, owner: p.owner, contact: *c, ended: ended, h0: len(e.hits), h1: len(e.hits)})
+	e.Lists.flights = append(e.Lists.flights, warpFlight{id: p.id, owner: p.owner, contact: *c, ended: ended, h0: len(e.Lists.hits), h1: len(e.Lists.hits)})
 	r.s.warp.lastFlight = true
 }
 
@@ -125,16 +123,16 @@ func (r *warpRecorder) dealt(h *hitInfo, kill bool) {
 		return
 	}
 	e := r.tick()
-	e.hits = append(e.hits, warpHit{hitInfo: *h, kill: kill})
+	e.Lists.hits = append(e.Lists.hits, warpHit{hitInfo: *h, kill: kill})
 	if kill {
 		// A death announced is a committed fact for later warps.
 		sl := &r.s.warp.slots[h.victim]
 		sl.died, sl.deathTick = r.s.clients[h.victim], r.s.tick
 	}
 	if r.s.warp.lastFlight {
-		e.flights[len(e.flights)-1].h1 = len(e.hits)
+		e.Lists.flights[len(e.Lists.flights)-1].h1 = len(e.Lists.hits)
 	} else {
-		e.pellets[len(e.pellets)-1].h1 = len(e.hits)
+		e.Lists.pellets[len(e.Lists.pellets)-1].h1 = len(e.Lists.hits)
 	}
 }
 
@@ -145,24 +143,24 @@ func (s *Server) warpRecord() {
 	w := s.warp
 	e, _ := w.entry(s.tick)
 	for i, c := range s.clients {
-		if c != nil && e.owner[i] == c {
-			e.state[i] = c.state
+		if c != nil && e.Owner[i] == c {
+			e.State[i] = c.state
 			// Only the server changes Teleport (spawn, placement).
-			e.fixedEnd[i] = c.state.Teleport != e.moved[i].Teleport
+			e.FixedEnd[i] = c.state.Teleport != e.Moved[i].Teleport
 		}
 	}
-	e.flying = append(e.flying[:0], s.projectiles...)
+	e.Lists.flying = append(e.Lists.flying[:0], s.projectiles...)
 	// The path of each projectile that flew on, from where it started
 	// the tick.
 	prev, _ := w.entry(s.tick - 1)
-	for k := range e.flights {
-		f := &e.flights[k]
-		if k >= len(prev.flying) || prev.flying[k].id != f.id || f.ended {
-			e.paths = append(e.paths, timewarp.Path{Full: true})
+	for k := range e.Lists.flights {
+		f := &e.Lists.flights[k]
+		if k >= len(prev.Lists.flying) || prev.Lists.flying[k].id != f.id || f.ended {
+			e.Lists.paths = append(e.Lists.paths, timewarp.Path{Full: true})
 			continue
 		}
-		ray, seg := s.segment(&prev.flying[k])
-		e.paths = append(e.paths, timewarp.PathOf(ray, seg, false))
+		ray, seg := s.segment(&prev.Lists.flying[k])
+		e.Lists.paths = append(e.Lists.paths, timewarp.PathOf(ray, seg, false))
 	}
 }
 
@@ -173,7 +171,7 @@ func (s *Server) warpRestart() {
 	w := s.warp
 	w.floor = s.tick
 	if e, ok := w.entry(s.tick); ok {
-		e.flying = e.flying[:0]
+		e.Lists.flying = e.Lists.flying[:0]
 	}
 }
 
@@ -196,7 +194,7 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 	}
 	ticks = min(ticks, w.Window, int(s.tick-w.floor))
 	from := s.tick + 1 - uint32(ticks)
-	if e, ok := w.entry(from); ticks == 0 || !ok || e.owner[id] != s.clients[id] {
+	if e, ok := w.entry(from); ticks == 0 || !ok || e.Owner[id] != s.clients[id] {
 		return 0, nil
 	}
 	w.lateFrom[id] = from
@@ -213,7 +211,7 @@ func (s *Server) resimulate(from uint32) {
 	w.aList = w.aList[:0]
 	w.late = w.late[:0]
 	for i, c := range s.clients {
-		w.outside[i] = c != nil && (last.owner[i] != c || last.state[i] != c.state)
+		w.outside[i] = c != nil && (last.Owner[i] != c || last.State[i] != c.state)
 		sl := &w.slots[i]
 		w.settled[i] = c != nil && sl.died == c && sl.deathTick >= from
 		w.carried[i] = false
@@ -230,7 +228,7 @@ func (s *Server) resimulate(from uint32) {
 			w.epoch = 1
 		}
 		r := &w.run // kept in w, so that passing it as an arena does not allocate
-		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.warpLists, out: &w.spare}
+		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.Lists, out: &w.spare}
 		r.move()
 		r.run()
 		r.finish()
@@ -238,7 +236,7 @@ func (s *Server) resimulate(from uint32) {
 		// The history holds the poses the server settled on: those of
 		// the players stepped again change.
 		for _, i := range w.steps {
-			s.history.Amend(t, i, e.moved[i])
+			s.history.Amend(t, i, e.Moved[i])
 		}
 	}
 	// What the server set since the last tick stands on top of the
@@ -255,7 +253,7 @@ func (s *Server) resimulate(from uint32) {
 		w.lateFrom[i] = math.MaxUint32
 	}
 	if w.flyRec {
-		s.projectiles = append(s.projectiles[:0], last.flying...)
+		s.projectiles = append(s.projectiles[:0], last.Lists.flying...)
 	} else {
 		s.projectiles = append(s.projectiles[:0], w.fly...)
 	}
@@ -326,14 +324,14 @@ func (r *warpRun) state(i int) *game.PlayerState {
 	if r.w.cur[i] == r.w.epoch {
 		return &r.w.work[i]
 	}
-	return &r.rec.moved[i]
+	return &r.rec.Moved[i]
 }
 
 // own returns slot i's state at this point of the tick, to change.
 func (r *warpRun) own(i int) *game.PlayerState {
 	w := r.w
 	if w.cur[i] != w.epoch {
-		w.work[i], w.cur[i] = r.rec.moved[i], w.epoch
+		w.work[i], w.cur[i] = r.rec.Moved[i], w.epoch
 	}
 	return &w.work[i]
 }
@@ -343,7 +341,7 @@ func (r *warpRun) own(i int) *game.PlayerState {
 func (r *warpRun) move() {
 	w, e, s := r.w, r.rec, r.s
 	for _, i := range w.late {
-		if e.owner[i] != nil && w.lateFrom[i] <= r.t {
+		if e.Owner[i] != nil && w.lateFrom[i] <= r.t {
 			r.join(i)
 		}
 	}
@@ -360,7 +358,7 @@ func (r *warpRun) move() {
 		default:
 			i, a, l = a[0], a[1:], l[1:]
 		}
-		if e.owner[i] != nil && (w.inA[i] || w.lateFrom[i] <= r.t) {
+		if e.Owner[i] != nil && (w.inA[i] || w.lateFrom[i] <= r.t) {
 			w.steps = append(w.steps, i)
 		}
 	}
@@ -383,19 +381,18 @@ func (r *warpRun) move() {
 		}
 		w.stepped[i] = true
 		if !w.carried[i] {
-			w.work[i] = prev.state[i]
+			w.work[i] = prev.State[i]
 		}
 		w.cur[i] = w.epoch
-		if e.fixedStart[i] {
-			w.work[i] = e.start[i]
+		if e.FixedStart[i] {
+			w.work[i] = e.Start[i]
 		}
 		st := w.work[i]
-		for k := range int(e.ncmd[i]) {
-			cmd := e.cmds[i*maxWarpCmds+k]
+		for k, cmd := range e.Cmds(i) {
 			var fired bool
 			before := st
 			st, fired = s.act(st, cmd)
-			if !fired || e.deferred[i*maxWarpCmds+k] {
+			if !fired || e.Deferred(i, k) {
 				continue // a deferred shot stays at its issue tick
 			}
 			if r.keep.shots {
@@ -405,7 +402,7 @@ func (r *warpRun) move() {
 			r.out.shots = append(r.out.shots, warpShot{pendingShot: pendingShot{shooter: i, cmd: cmd, state: st, eye: s.shotEye(before, st, cmd)}})
 		}
 		w.work[i] = st
-		e.moved[i] = st
+		e.Moved[i] = st
 		if r.keep.shots && kept < next && !allDeferred(r.orig.shots[kept:next]) {
 			// Recorded shots no longer fired.
 			r.keep.shots = false
@@ -479,17 +476,17 @@ func (r *warpRun) finish() {
 // end ends the tick for slot i, stepped again or affected.
 func (r *warpRun) end(i int) {
 	w, e := r.w, r.rec
-	o := e.owner[i]
+	o := e.Owner[i]
 	if o == nil {
 		return
 	}
 	switch st := r.own(i); {
-	case e.fixedEnd[i]:
-		*st = e.state[i]
+	case e.FixedEnd[i]:
+		*st = e.State[i]
 	case st.Has(game.FlagProtected) && r.now >= o.protectedUntil:
 		st.Flags &^= game.FlagProtected
 	}
-	e.state[i] = w.work[i]
+	e.State[i] = w.work[i]
 	w.carried[i] = true
 }
 
@@ -520,7 +517,7 @@ func (r *warpRun) run() {
 // hittable reports whether shooter can hit player id in the tick: there,
 // alive, not spawn protected, an enemy, and not settled.
 func (r *warpRun) hittable(shooter, id int) bool {
-	o := r.rec.owner[id]
+	o := r.rec.Owner[id]
 	if o == nil || r.w.settled[id] {
 		return false
 	}
@@ -528,13 +525,13 @@ func (r *warpRun) hittable(shooter, id int) bool {
 	if st.Has(game.FlagDead) || st.Has(game.FlagProtected) {
 		return false
 	}
-	sh := r.rec.owner[shooter]
+	sh := r.rec.Owner[shooter]
 	return sh == nil || r.s.match.Enemies(sh.id, sh.team, o.id, o.team)
 }
 
 // player returns the state of the player in slot id at the tick.
 func (r *warpRun) player(id int) *game.PlayerState {
-	if r.rec.owner[id] == nil {
+	if r.rec.Owner[id] == nil {
 		return nil
 	}
 	return r.state(id)
@@ -546,7 +543,7 @@ func (r *warpRun) player(id int) *game.PlayerState {
 func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (lagcomp.Hit, bool) {
 	n := len(ids)
 	if ids == nil {
-		n = len(r.rec.owner)
+		n = len(r.rec.Owner)
 	}
 	r.w.stats.Tested += n
 	switch {
