@@ -2,10 +2,8 @@ package server
 
 import (
 	"fmt"
-	"math"
 	"time"
 
-	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
@@ -179,25 +177,16 @@ type timeWarp struct {
 	spare warpLists // a re-simulated tick's lists, swapped into the ring
 	slots []warpSlot
 
-	// Re-simulation scratch. work holds a slot's state in the tick being
-	// re-simulated only where cur says so (cur[i] == epoch): for the
-	// players stepped again, the affected, and the others once damage
-	// in the tick changed them; every other player's state is its
-	// recorded one (the record's moved), read in place.
-	work     []game.PlayerState
-	cur      []uint32
-	epoch    uint32 // counts the ticks re-simulated, from 1
-	carried  []bool // work holds the state after the previous re-simulated tick
-	inA      []bool
-	aList    []int  // the affected slots, ascending
-	stepped  []bool // stepped again in the tick being re-simulated
-	late     []int  // the slots with a late command, ascending
-	steps    []int  // the slots stepped in the tick being re-simulated, ascending
-	outside  []bool // set by the server since the last tick (a join, a placement)
-	settled  []bool
-	lateFrom []uint32 // per slot: the first tick a late command was inserted at
-	fly      []projectile
-	flyNew   []bool // fly[i] differs from the recorded projectile
+	// span is the re-simulation's account of the players: the late, the
+	// affected and the settled, and each slot's state in the tick being
+	// re-simulated (the record's, read in place, unless the
+	// re-simulation changed it).
+	span    *timewarp.Span
+	stepped []bool // stepped again in the tick being re-simulated
+	steps   []int  // the slots stepped in the tick being re-simulated, ascending
+	outside []bool // set by the server since the last tick (a join, a placement)
+	fly     []projectile
+	flyNew  []bool // fly[i] differs from the recorded projectile
 	// flyRec: the projectiles in flight are the ones the previous tick's
 	// record holds (fly is not filled in).
 	flyRec  bool
@@ -297,25 +286,16 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 	rules.HitscanOnly = cfg.TimeWarpHitscanOnly
 	n := cfg.MaxClients
 	w := &timeWarp{
-		Rules:    rules,
-		ring:     timewarp.NewRing[*client, warpLists](rules.Window, n),
-		slots:    make([]warpSlot, n),
-		work:     make([]game.PlayerState, n),
-		cur:      make([]uint32, n),
-		carried:  make([]bool, n),
-		inA:      make([]bool, n),
-		aList:    make([]int, 0, n),
-		cands:    make([]int, 0, n),
-		stepped:  make([]bool, n),
-		outside:  make([]bool, n),
-		settled:  make([]bool, n),
-		lateFrom: make([]uint32, n),
+		Rules:   rules,
+		ring:    timewarp.NewRing[*client, warpLists](rules.Window, n),
+		slots:   make([]warpSlot, n),
+		span:    timewarp.NewSpan(n),
+		cands:   make([]int, 0, n),
+		stepped: make([]bool, n),
+		outside: make([]bool, n),
 	}
 	for i := range w.slots {
 		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
-	}
-	for i := range w.lateFrom {
-		w.lateFrom[i] = math.MaxUint32
 	}
 	return w
 }

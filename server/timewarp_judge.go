@@ -17,7 +17,7 @@ import (
 // outcome then stands as recorded.
 func (r *warpRun) keeps(hits []warpHit) bool {
 	for i := range hits {
-		if r.w.settled[hits[i].victim] {
+		if r.w.span.Settled(hits[i].victim) {
 			return true
 		}
 	}
@@ -101,7 +101,7 @@ func (r *warpRun) hurt(h *warpHit) {
 	}
 	h.kill = true
 	v := r.rec.Owner[h.victim]
-	if v == nil || r.s.clients[h.victim] != v || r.w.settled[h.victim] {
+	if v == nil || r.s.clients[h.victim] != v || r.w.span.Settled(h.victim) {
 		st.Health = 0
 		st.Flags |= game.FlagDead
 		st.Flags &^= game.FlagReloading
@@ -197,7 +197,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		return false
 	}
 	ray, seg := s.segment(p)
-	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.inA[f.direct.Victim])
+	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.span.Affected(f.direct.Victim))
 	if cheap {
 		// The same segment as recorded: only the affected players can
 		// have come in its way.
@@ -205,7 +205,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		if !f.hit {
 			fl.dist = seg
 		}
-		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.aList); ok {
+		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.span.AffectedSlots()); ok {
 			fl.meet(h)
 		}
 	} else {
@@ -284,7 +284,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 	hits := r.w.hits[:0]
 	k := 0
 	for id := range r.rec.Owner {
-		if unmoved && !r.w.inA[id] {
+		if unmoved && !r.w.span.Affected(id) {
 			for k < len(old) && old[k].victim < id {
 				k++
 			}
@@ -424,7 +424,7 @@ func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *
 	var np warpPellet
 	var h lagcomp.Hit
 	var ok bool
-	if op != nil && unmoved && (op.victim < 0 || !r.w.inA[op.victim]) {
+	if op != nil && unmoved && (op.victim < 0 || !r.w.span.Affected(op.victim)) {
 		// The same ray as recorded: its recorded first contact stands
 		// unless an affected player now lies nearer.
 		np = *op
@@ -432,7 +432,7 @@ func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *
 		if op.victim >= 0 {
 			limit = op.dist
 		}
-		if h, ok = r.trace(op.ray, limit, ps.shooter, r.w.aList); ok {
+		if h, ok = r.trace(op.ray, limit, ps.shooter, r.w.span.AffectedSlots()); ok {
 			np.victim, np.dist = h.Victim, h.Dist
 		} else if op.victim >= 0 {
 			oh := &r.orig.hits[op.h0]

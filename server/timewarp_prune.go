@@ -34,7 +34,7 @@ import (
 // tick being re-simulated.
 func (r *warpRun) reachAll() {
 	r.w.reach.Clear()
-	for _, i := range r.w.aList {
+	for _, i := range r.w.span.AffectedSlots() {
 		r.reachAdd(i)
 	}
 }
@@ -93,7 +93,7 @@ func (r *warpRun) blastNearA(centre geom.Vec3, radius float64) bool {
 // hitsA reports whether any of hits is on an affected player.
 func (r *warpRun) hitsA(hits []warpHit) bool {
 	for i := range hits {
-		if r.w.inA[hits[i].victim] {
+		if r.w.span.Affected(hits[i].victim) {
 			return true
 		}
 	}
@@ -118,7 +118,7 @@ func (r *warpRun) cleanFlights() bool {
 	for k := range paths {
 		pa := &paths[k]
 		if !pa.Full && !w.reach.Meets(*pa) {
-			tested += len(w.aList)
+			tested += len(w.span.AffectedSlots())
 			continue
 		}
 		full = true
@@ -150,7 +150,7 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 		return 0, false
 	case r.keeps(old):
 		return 0, true
-	case r.rec.Owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.inA[f.direct.Victim] || r.hitsA(old):
+	case r.rec.Owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.span.Affected(f.direct.Victim) || r.hitsA(old):
 		return 0, false
 	}
 	ray, seg := s.segment(p)
@@ -158,9 +158,9 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 	if f.hit {
 		limit = f.dist
 	}
-	tested = len(w.aList)
+	tested = len(w.span.AffectedSlots())
 	if r.nearA(ray, limit) {
-		if _, hit := s.firstPlayer(r, ray, limit, p.shooter, w.aList); hit {
+		if _, hit := s.firstPlayer(r, ray, limit, p.shooter, w.span.AffectedSlots()); hit {
 			return 0, false
 		}
 	}
@@ -174,7 +174,7 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 	}
 	centre := f.centre(ray)
 	near := r.blastNearA(centre, p.weapon.SplashRadius)
-	for _, id := range w.aList {
+	for _, id := range w.span.AffectedSlots() {
 		if !r.hittable(p.shooter, id) {
 			continue
 		}
@@ -226,16 +226,16 @@ func (r *warpRun) cleanShots() bool {
 			switch {
 			case r.keeps(old):
 				continue
-			case op.victim >= 0 && w.inA[op.victim] || r.hitsA(old):
+			case op.victim >= 0 && w.span.Affected(op.victim) || r.hitsA(old):
 				return false
 			}
 			limit := op.reach
 			if op.victim >= 0 {
 				limit = op.dist
 			}
-			tested += len(w.aList)
+			tested += len(w.span.AffectedSlots())
 			if r.nearA(op.ray, limit) {
-				if _, ok := s.firstPlayer(r, op.ray, limit, sh.shooter, w.aList); ok {
+				if _, ok := s.firstPlayer(r, op.ray, limit, sh.shooter, w.span.AffectedSlots()); ok {
 					return false
 				}
 			}

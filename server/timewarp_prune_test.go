@@ -161,9 +161,8 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 	rocket := game.DefaultWeapons()[4]
 	pruned, blasts, far := 0, 0, 0
 	for range 2000 {
-		w.epoch++ // a fresh tick: nobody's state copied out yet
-		clear(w.inA)
-		w.aList = w.aList[:0]
+		w.span.Begin() // nobody affected yet
+		w.span.Tick()  // a fresh tick: nobody's state copied out yet
 		for i := range e.Owner {
 			st := &e.Moved[i]
 			st.Pos = geom.V(rng.Float64()*8-4, rng.Float64()*8-4, rng.Float64()*2)
@@ -184,7 +183,7 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 		dist := max(aim.Dist(ray.Origin)+rng.Float64()*2-1, 0)
 		if !r.nearA(ray, dist) {
 			pruned++
-			for _, id := range w.aList {
+			for _, id := range w.span.AffectedSlots() {
 				if h, ok := lagcomp.TracePlayer(ray, dist, e.Moved[id], s.cfg.Movement); ok {
 					t.Fatalf("ray %+v up to %.2f m pruned, but it hits player %d at %.3f m", ray, dist, id, h.Dist)
 				}
@@ -203,7 +202,7 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 		centre := aim.Add(geom.V(rng.Float64()*10-5, rng.Float64()*10-5, rng.Float64()*4-2))
 		if !r.blastNearA(centre, rocket.SplashRadius) {
 			blasts++
-			for _, id := range w.aList {
+			for _, id := range w.span.AffectedSlots() {
 				if d := s.splash(&rocket, centre, e.Moved[id]); d > 0 {
 					t.Fatalf("blast at %v pruned, but it splashes player %d for %d", centre, id, d)
 				}

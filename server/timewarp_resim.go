@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -197,7 +196,7 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 	if e, ok := w.entry(from); ticks == 0 || !ok || e.Owner[id] != s.clients[id] {
 		return 0, nil
 	}
-	w.lateFrom[id] = from
+	w.span.Late(id, from)
 	s.resimulate(from)
 	return ticks, nil
 }
@@ -207,26 +206,18 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 func (s *Server) resimulate(from uint32) {
 	w := s.warp
 	last, _ := w.entry(s.tick)
-	clear(w.inA)
-	w.aList = w.aList[:0]
-	w.late = w.late[:0]
+	w.span.Begin()
 	for i, c := range s.clients {
 		w.outside[i] = c != nil && (last.Owner[i] != c || last.State[i] != c.state)
-		sl := &w.slots[i]
-		w.settled[i] = c != nil && sl.died == c && sl.deathTick >= from
-		w.carried[i] = false
-		if w.lateFrom[i] != math.MaxUint32 {
-			w.late = append(w.late, i)
+		if sl := &w.slots[i]; c != nil && sl.died == c && sl.deathTick >= from {
+			w.span.Settle(i)
 		}
 	}
 	w.flyRec = true
 	w.idBase = s.nextProjectile
 	for t := from; t <= s.tick; t++ {
 		e, _ := w.entry(t)
-		if w.epoch++; w.epoch == 0 {
-			clear(w.cur)
-			w.epoch = 1
-		}
+		w.span.Tick()
 		r := &w.run // kept in w, so that passing it as an arena does not allocate
 		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.Lists, out: &w.spare}
 		r.move()
@@ -242,16 +233,16 @@ func (s *Server) resimulate(from uint32) {
 	// What the server set since the last tick stands on top of the
 	// re-simulated past (the next tick's record takes it as a fact);
 	// the players never stepped again end as recorded, as they are.
-	for _, list := range [2][]int{w.aList, w.late} {
+	for _, list := range [2][]int{w.span.AffectedSlots(), w.span.LateSlots()} {
 		for _, i := range list {
-			if c := s.clients[i]; c != nil && w.carried[i] && !w.outside[i] {
-				c.state = w.work[i]
+			if c := s.clients[i]; c != nil && !w.outside[i] {
+				if st, ok := w.span.Final(i); ok {
+					c.state = st
+				}
 			}
 		}
 	}
-	for _, i := range w.late {
-		w.lateFrom[i] = math.MaxUint32
-	}
+	w.span.End()
 	if w.flyRec {
 		s.projectiles = append(s.projectiles[:0], last.Lists.flying...)
 	} else {
@@ -304,50 +295,29 @@ func (r *warpRun) swap() {
 
 // join adds slot i to the affected set.
 func (r *warpRun) join(i int) {
-	w := r.w
-	if w.inA[i] || w.settled[i] {
-		return
+	if r.w.span.Join(i, r.rec.Moved) {
+		r.reachAdd(i)
 	}
-	r.own(i)
-	w.inA[i] = true
-	k := len(w.aList)
-	w.aList = append(w.aList, i)
-	for k > 0 && w.aList[k-1] > i {
-		w.aList[k], k = w.aList[k-1], k-1
-	}
-	w.aList[k] = i
-	r.reachAdd(i)
 }
 
 // state returns slot i's state at this point of the tick.
-func (r *warpRun) state(i int) *game.PlayerState {
-	if r.w.cur[i] == r.w.epoch {
-		return &r.w.work[i]
-	}
-	return &r.rec.Moved[i]
-}
+func (r *warpRun) state(i int) *game.PlayerState { return r.w.span.State(i, r.rec.Moved) }
 
 // own returns slot i's state at this point of the tick, to change.
-func (r *warpRun) own(i int) *game.PlayerState {
-	w := r.w
-	if w.cur[i] != w.epoch {
-		w.work[i], w.cur[i] = r.rec.Moved[i], w.epoch
-	}
-	return &w.work[i]
-}
+func (r *warpRun) own(i int) *game.PlayerState { return r.w.span.Own(i, r.rec.Moved) }
 
 // move re-runs the tick's commands: affected and late players are
 // stepped again, the others keep their recorded states and shots.
 func (r *warpRun) move() {
 	w, e, s := r.w, r.rec, r.s
-	for _, i := range w.late {
-		if e.Owner[i] != nil && w.lateFrom[i] <= r.t {
+	for _, i := range w.span.LateSlots() {
+		if e.Owner[i] != nil && w.span.LateFrom(i) <= r.t {
 			r.join(i)
 		}
 	}
 	// The slots stepped: the affected and the late, merged in order.
 	w.steps = w.steps[:0]
-	a, l := w.aList, w.late
+	a, l := w.span.AffectedSlots(), w.span.LateSlots()
 	for len(a) > 0 || len(l) > 0 {
 		var i int
 		switch {
@@ -358,7 +328,7 @@ func (r *warpRun) move() {
 		default:
 			i, a, l = a[0], a[1:], l[1:]
 		}
-		if e.Owner[i] != nil && (w.inA[i] || w.lateFrom[i] <= r.t) {
+		if e.Owner[i] != nil && (w.span.Affected(i) || w.span.LateFrom(i) <= r.t) {
 			w.steps = append(w.steps, i)
 		}
 	}
@@ -380,14 +350,11 @@ func (r *warpRun) move() {
 			r.out.shots = append(r.out.shots, r.orig.shots[first:kept]...)
 		}
 		w.stepped[i] = true
-		if !w.carried[i] {
-			w.work[i] = prev.State[i]
-		}
-		w.cur[i] = w.epoch
+		cur := w.span.Step(i, prev.State[i])
 		if e.FixedStart[i] {
-			w.work[i] = e.Start[i]
+			*cur = e.Start[i]
 		}
-		st := w.work[i]
+		st := *cur
 		for k, cmd := range e.Cmds(i) {
 			var fired bool
 			before := st
@@ -401,7 +368,7 @@ func (r *warpRun) move() {
 			}
 			r.out.shots = append(r.out.shots, warpShot{pendingShot: pendingShot{shooter: i, cmd: cmd, state: st, eye: s.shotEye(before, st, cmd)}})
 		}
-		w.work[i] = st
+		*cur = st
 		e.Moved[i] = st
 		if r.keep.shots && kept < next && !allDeferred(r.orig.shots[kept:next]) {
 			// Recorded shots no longer fired.
@@ -453,11 +420,11 @@ func (r *warpRun) keepDeferred(recorded []warpShot) {
 // recorded) and the record updated. The others end it as recorded.
 func (r *warpRun) finish() {
 	w := r.w
-	for _, i := range w.aList {
+	for _, i := range w.span.AffectedSlots() {
 		r.end(i)
 	}
 	for _, i := range w.steps {
-		if !w.inA[i] {
+		if !w.span.Affected(i) {
 			r.end(i)
 		}
 		w.stepped[i] = false
@@ -486,8 +453,8 @@ func (r *warpRun) end(i int) {
 	case st.Has(game.FlagProtected) && r.now >= o.protectedUntil:
 		st.Flags &^= game.FlagProtected
 	}
-	e.State[i] = w.work[i]
-	w.carried[i] = true
+	e.State[i] = *r.own(i)
+	w.span.Carry(i)
 }
 
 // run resolves the tick's projectiles and shots.
@@ -518,7 +485,7 @@ func (r *warpRun) run() {
 // alive, not spawn protected, an enemy, and not settled.
 func (r *warpRun) hittable(shooter, id int) bool {
 	o := r.rec.Owner[id]
-	if o == nil || r.w.settled[id] {
+	if o == nil || r.w.span.Settled(id) {
 		return false
 	}
 	st := r.state(id)

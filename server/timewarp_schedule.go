@@ -126,7 +126,7 @@ func (s *Server) warpLate() {
 			sl.Pop(s.tick)
 			noteExecuted(c, &wc.Cmd)
 			e.Add(c.id, wc.Cmd)
-			w.lateFrom[c.id] = min(w.lateFrom[c.id], wc.Tick)
+			w.span.Late(c.id, wc.Tick)
 			from = min(from, wc.Tick)
 			w.stats.Late++
 		}
