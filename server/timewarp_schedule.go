@@ -41,15 +41,8 @@ func (w *timeWarp) slot(s *Server, c *client) *warpSlot {
 	if sl.owner != c {
 		// The client joined after the newest tick the ring has without
 		// it, or before the ring's oldest.
-		base := s.tick
-		for base > 0 {
-			if e, ok := w.entry(base); !ok || e.Owner[c.id] != c {
-				break
-			}
-			base--
-		}
 		sl.owner = c
-		sl.Start(base, w.Slack)
+		sl.Start(w.ring.Before(c.id, c, s.tick), w.Slack)
 	}
 	return sl
 }

@@ -73,6 +73,19 @@ func (r *Ring[O, L]) Begin(t uint32) *Tick[O, L] {
 	return e
 }
 
+// Before returns the newest tick up to t whose record the ring no longer
+// holds or holds without o in slot: o played in slot in every tick after
+// it up to t (0 when the ring reaches back to the first tick).
+func (r *Ring[O, L]) Before(slot int, o O, t uint32) uint32 {
+	for t > 0 {
+		if e, ok := r.Entry(t); !ok || e.Owner[slot] != o {
+			break
+		}
+		t--
+	}
+	return t
+}
+
 // Full reports whether slot ran CmdsPerTick commands in the tick.
 func (e *Tick[O, L]) Full(slot int) bool { return e.ncmd[slot] == CmdsPerTick }
 

@@ -52,3 +52,34 @@ func TestRing(t *testing.T) {
 		t.Fatal("tick 6 is still held after tick 10 began in its place")
 	}
 }
+
+// TestRingBefore: the tick before a player's run in a slot is the newest
+// the ring holds with someone else there, or the oldest it holds less
+// one.
+func TestRingBefore(t *testing.T) {
+	a, b := new(int), new(int)
+	r := NewRing[*int, struct{}](3, 1)
+	for tick := uint32(1); tick <= 8; tick++ {
+		e := r.Begin(tick)
+		e.Owner[0] = a
+		if tick == 6 {
+			e.Owner[0] = b
+		}
+	}
+	for _, c := range []struct {
+		o    *int
+		t    uint32
+		want uint32
+	}{{a, 8, 6}, {a, 7, 6}, {b, 8, 8}, {b, 6, 5}, {a, 5, 4}} {
+		if got := r.Before(0, c.o, c.t); got != c.want {
+			t.Errorf("before tick %d: %d, want %d", c.t, got, c.want)
+		}
+	}
+	r = NewRing[*int, struct{}](3, 1)
+	for tick := uint32(1); tick <= 2; tick++ {
+		r.Begin(tick).Owner[0] = a
+	}
+	if got := r.Before(0, a, 2); got != 0 {
+		t.Errorf("a player there from the first tick: %d, want 0", got)
+	}
+}
