@@ -29,10 +29,11 @@ import (
 // server's side of the seam is warpScheduler (timewarp_schedule.go),
 // the server's scheduler while Config.TimeWarp is set.
 //
-// What is kept. A fixed ring of window + 1 ticks (so its memory does not
-// depend on what clients send) holds for every tick each slot's state
-// after its commands and after the tick, the commands each player
-// executed in it, the shots fired and each pellet's ray and outcome, each
+// What is kept. A fixed ring of window + 1 ticks (timewarp.Ring, so
+// its memory does not depend on what clients send) holds for every tick
+// each slot's state after its commands and after the tick, the commands
+// each player executed in it, and in the server's lists (warpLists) the
+// shots fired and each pellet's ray and outcome, each
 // projectile's flight and contact (and the box around its path), every
 // hit (victim, part, damage), and the projectiles in flight after the
 // tick. States the server set outside the simulation (a join or
@@ -44,7 +45,7 @@ import (
 // late command changes its own player's chain of states and reaches the
 // others only through shots, projectiles and damage. A re-simulation
 // therefore tracks an affected set, starting with the late players from
-// their commands' ticks. Affected players are stepped again with their
+// their commands' ticks (timewarp.Span keeps it). Affected players are stepped again with their
 // recorded commands. Every shot of an affected player, and every
 // projectile whose path changed, is traced against every player again.
 // A shot or projectile of an unaffected player has the same ray or
