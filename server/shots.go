@@ -178,7 +178,8 @@ func (s *Server) pelletReach(ray geom.Ray, w *game.Weapon) float64 {
 
 // pelletRecord starts the record of pellet of hitscan shot ps, resolved
 // at now and tested then unless it is rewound: the shooter, its command,
-// the aim it traced and its weapon.
+// the aim it traced and its weapon. Every pellet's record starts here
+// (resolvePellet).
 func (s *Server) pelletRecord(now time.Duration, ps *pendingShot, pellet int) ShotRecord {
 	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Weapon)
 	aim := ps.cmd.Aimed()
@@ -222,6 +223,12 @@ type pelletWorld struct {
 	run     *warpRun
 	op      *warpPellet
 	unmoved bool
+
+	// rec and hit are resolvePellet's scratch, a pellet's record and what
+	// it hit: a world made once for a shot or a re-simulated tick does
+	// not clear them for every pellet.
+	rec ShotRecord
+	hit lagcomp.Hit
 }
 
 // resolvePellet resolves pellet of hitscan shot ps, fired with weapon w,
@@ -231,41 +238,56 @@ type pelletWorld struct {
 // when the pellet is judged for the first time, makes a hit's damage
 // (pelletHit) and completes the record (emit, or settled for a hit). The
 // worlds differ in two steps only: the trace (traceLive, or
-// warpRun.tracePellet) and what is done with a hit (judgeLive: the
+// warpRun.tracePellet) and what is done with its outcome (judgeLive: the
 // policy's verdict, applied; or warpRun.settlePellet: the difference from
-// the recorded outcome, a record only for news).
+// the recorded outcome settled, and a record made only for news, so that
+// a re-simulation spends nothing on the records of pellets that stand).
 func (s *Server) resolvePellet(wd *pelletWorld, ps *pendingShot, pellet int, w *game.Weapon) {
-	r := wd.run
-	if r != nil && r.pelletStands(wd.op) {
-		return
-	}
-	rec := s.pelletRecord(wd.now, ps, pellet)
+	r, rec, h := wd.run, &wd.rec, &wd.hit
 	var ray geom.Ray
-	var h lagcomp.Hit
 	var ok bool
 	if r == nil {
+		*rec = s.pelletRecord(wd.now, ps, pellet)
 		ray = s.pelletRay(ps, pellet, w)
-		h, ok = s.traceLive(wd.shot, &rec, ray, w)
+		ok = s.traceLive(wd.shot, rec, ray, w, h)
 	} else {
-		ray, h, ok = r.tracePellet(ps, pellet, w, wd.op, wd.unmoved)
+		if r.pelletStands(wd.op) {
+			return
+		}
+		ray, ok = r.tracePellet(ps, pellet, w, wd.op, wd.unmoved, h)
 	}
 	if wd.op == nil {
-		s.showTracer(ps.shooter, ps.state.Weapon, ray, w, &h, ok)
+		s.showTracer(ps.shooter, ps.state.Weapon, ray, w, h, ok)
 	}
-	switch {
-	case r != nil:
-		r.settlePellet(&rec, ps, wd.op, ok)
-	case !ok:
-		s.emit(&rec)
-	default:
-		s.judgeLive(wd.shot, &rec, ps, ray, w, h)
+	if r == nil {
+		if !ok {
+			s.emit(rec)
+			return
+		}
+		s.judgeLive(wd.shot, rec, ps, ray, w, *h)
+		return
 	}
+	hit, news := r.settlePellet(ps, wd.op, ok)
+	if !news {
+		return
+	}
+	// Recorded as the live tick records a pellet, tested in the world of
+	// its own tick.
+	*rec = s.pelletRecord(wd.now, ps, pellet)
+	rec.Warped = true
+	if hit == nil {
+		s.emit(rec)
+		return
+	}
+	rec.Hit, rec.Victim, rec.Part = true, hit.victim, hit.part
+	s.settled(rec, wire.OutcomeRegistered, true, hit.damage, hit.kill)
 }
 
 // traceLive traces ray of a live pellet of shot, fired with weapon w, at
 // the present or, when the policy rewinds, at the shot's target time,
-// noting which in rec, and keeps it for time warp (recorder).
-func (s *Server) traceLive(shot *lagcomp.Shot, rec *ShotRecord, ray geom.Ray, w *game.Weapon) (lagcomp.Hit, bool) {
+// noting which in rec, sets h to what it hit, if anything, and keeps it
+// for time warp (recorder).
+func (s *Server) traceLive(shot *lagcomp.Shot, rec *ShotRecord, ray geom.Ray, w *game.Weapon, h *lagcomp.Hit) bool {
 	t := shot.Now
 	// A shooter whose round trip is unmeasured is tested against the
 	// present: without it the server cannot check the view time claimed.
@@ -275,9 +297,10 @@ func (s *Server) traceLive(shot *lagcomp.Shot, rec *ShotRecord, ray geom.Ray, w 
 		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
 	}
 	rec.Tested = t
-	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
-	s.recorder.hitscan(ray, w, &h, ok)
-	return h, ok
+	var ok bool
+	*h, ok = s.tracer.Trace(ray, w.Range, t, shot.Shooter)
+	s.recorder.hitscan(ray, w, h, ok)
+	return ok
 }
 
 // judgeLive has the policy judge live hit h of pellet ray of shot ps,

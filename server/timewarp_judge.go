@@ -311,6 +311,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 // no longer fired (the shooter's chain changed) are undone.
 func (r *warpRun) shots() {
 	s := r.s
+	wd := pelletWorld{now: r.now, run: r}
 	oi := 0 // the recorded shots not yet passed
 	for k := range r.out.shots {
 		sh := &r.out.shots[k]
@@ -350,7 +351,7 @@ func (r *warpRun) shots() {
 			if wp.Kind == game.Projectile {
 				r.launch(sh, pellet, wp, op)
 			} else {
-				wd := pelletWorld{now: r.now, run: r, op: op, unmoved: os != nil && !r.w.stepped[sh.shooter]}
+				wd.op, wd.unmoved = op, os != nil && !r.w.stepped[sh.shooter]
 				s.resolvePellet(&wd, &sh.pendingShot, pellet, wp)
 			}
 		}
@@ -418,11 +419,10 @@ func (r *warpRun) pelletStands(op *warpPellet) bool {
 // the tick being re-simulated, and records it and its hit in the tick's
 // new lists; op is its recorded outcome (nil: none) and unmoved whether
 // the shooter's chain is the recorded one, so that the ray is too. It
-// returns the pellet's ray and what it hit.
-func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *warpPellet, unmoved bool) (geom.Ray, lagcomp.Hit, bool) {
+// returns the pellet's ray and whether it hit, and sets h to what it hit.
+func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *warpPellet, unmoved bool, h *lagcomp.Hit) (geom.Ray, bool) {
 	s := r.s
 	var np warpPellet
-	var h lagcomp.Hit
 	var ok bool
 	if op != nil && unmoved && (op.victim < 0 || !r.w.span.Affected(op.victim)) {
 		// The same ray as recorded: its recorded first contact stands
@@ -432,37 +432,36 @@ func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *
 		if op.victim >= 0 {
 			limit = op.dist
 		}
-		if h, ok = r.trace(op.ray, limit, ps.shooter, r.w.span.AffectedSlots()); ok {
+		if *h, ok = r.trace(op.ray, limit, ps.shooter, r.w.span.AffectedSlots()); ok {
 			np.victim, np.dist = h.Victim, h.Dist
 		} else if op.victim >= 0 {
 			oh := &r.orig.hits[op.h0]
-			h, ok = lagcomp.Hit{Victim: op.victim, Part: oh.part, Dist: op.dist, Local: oh.local}, true
+			*h, ok = lagcomp.Hit{Victim: op.victim, Part: oh.part, Dist: op.dist, Local: oh.local}, true
 		}
 	} else {
 		ray := s.pelletRay(ps, pellet, wp)
 		reach := s.pelletReach(ray, wp)
 		np = warpPellet{ray: ray, reach: reach, victim: -1}
-		if h, ok = r.trace(ray, reach, ps.shooter, nil); ok {
+		if *h, ok = r.trace(ray, reach, ps.shooter, nil); ok {
 			np.victim, np.dist = h.Victim, h.Dist
 		}
 	}
 	np.h0 = len(r.out.hits)
 	if ok {
-		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(ps.shooter, ps.cmd.Tick, ps.eye, &h, wp)})
+		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(ps.shooter, ps.cmd.Tick, ps.eye, h, wp)})
 	}
 	np.h1 = len(r.out.hits)
 	r.out.pellets = append(r.out.pellets, np)
-	return np.ray, h, ok
+	return np.ray, ok
 }
 
 // settlePellet settles the pellet tracePellet just recorded (of shot ps;
 // op its recorded outcome, nil: none; ok whether it hit) against its
-// recorded outcome: damage given or taken back, events and counters. A
-// pellet judged for the first time, or whose outcome changed, completes
-// its record rec, tested in the world of its own tick; one whose outcome
-// stands makes none.
-func (r *warpRun) settlePellet(rec *ShotRecord, ps *pendingShot, op *warpPellet, ok bool) {
-	s := r.s
+// recorded outcome: damage given or taken back, events and counters. It
+// returns the pellet's hit (nil: a miss) and whether the outcome is news,
+// to be recorded: a pellet judged for the first time, or one whose
+// outcome changed.
+func (r *warpRun) settlePellet(ps *pendingShot, op *warpPellet, ok bool) (*warpHit, bool) {
 	var old []warpHit
 	if op != nil {
 		old = r.orig.hits[op.h0:op.h1]
@@ -480,18 +479,15 @@ func (r *warpRun) settlePellet(rec *ShotRecord, ps *pendingShot, op *warpPellet,
 		}
 	}
 	if !differ && op != nil {
-		return
+		return nil, false
 	}
 	if op != nil {
 		r.w.stats.Rejudged++
 	}
-	rec.Warped = true
 	if !ok {
-		s.emit(rec)
-		return
+		return nil, true
 	}
-	rec.Hit, rec.Victim, rec.Part = true, now[0].victim, now[0].part
-	s.settled(rec, wire.OutcomeRegistered, true, now[0].damage, now[0].kill)
+	return &now[0], true
 }
 
 // launch fires pellet of shot sh as a projectile, as launch does; op is
