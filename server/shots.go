@@ -233,15 +233,16 @@ type pelletWorld struct {
 
 // resolvePellet resolves pellet of hitscan shot ps, fired with weapon w,
 // in world wd: the one hitscan resolver, for the live tick and for time
-// warp's re-simulation alike. It starts the pellet's record
-// (pelletRecord), traces the pellet's ray in the world, shows its tracer
-// when the pellet is judged for the first time, makes a hit's damage
-// (pelletHit) and completes the record (emit, or settled for a hit). The
-// worlds differ in two steps only: the trace (traceLive, or
-// warpRun.tracePellet) and what is done with its outcome (judgeLive: the
-// policy's verdict, applied; or warpRun.settlePellet: the difference from
-// the recorded outcome settled, and a record made only for news, so that
-// a re-simulation spends nothing on the records of pellets that stand).
+// warp's re-simulation alike. It traces the pellet's ray in the world,
+// shows its tracer when the pellet is judged for the first time, makes a
+// hit's damage (pelletHit), and starts (pelletRecord) and completes
+// (emit, or settled for a hit) the pellet's record. The worlds differ in
+// two steps only: the trace (traceLive, which notes in the record when
+// and how far back the pellet was tested, or warpRun.tracePellet) and
+// what is done with its outcome (judgeLive: the policy's verdict,
+// applied; or warpRun.settlePellet: the difference from the recorded
+// outcome settled, and a record made only for news, so that a
+// re-simulation spends nothing on the records of pellets that stand).
 func (s *Server) resolvePellet(wd *pelletWorld, ps *pendingShot, pellet int, w *game.Weapon) {
 	r, rec, h := wd.run, &wd.rec, &wd.hit
 	var ray geom.Ray
