@@ -101,27 +101,12 @@ func (s *Server) warpLate() {
 		}
 		sl := &w.slots[c.id]
 		for {
-			wc, due := sl.Due(s.tick)
-			if !due {
+			cmd, t, ok := w.ring.InsertLate(&sl.Schedule, w.span, &w.stats, c.id, c, s.tick, w.floor)
+			if !ok {
 				break
 			}
-			e, ok := w.entry(wc.Tick)
-			if !ok || e.Owner[c.id] != c || e.Full(c.id) || wc.Tick <= w.floor {
-				// Scheduling keeps effective ticks within the window,
-				// after the join and the last restart and two a tick at
-				// most, so this happens only when the round restarted
-				// after the command arrived; applying the command at the
-				// next tick is the safe answer.
-				sl.Postpone(s.tick + 1)
-				w.stats.TooOld++
-				break
-			}
-			sl.Pop(s.tick)
-			noteExecuted(c, &wc.Cmd)
-			e.Add(c.id, wc.Cmd)
-			w.span.Late(c.id, wc.Tick)
-			from = min(from, wc.Tick)
-			w.stats.Late++
+			noteExecuted(c, &cmd)
+			from = min(from, t)
 		}
 	}
 	from = min(from, s.insertShots())

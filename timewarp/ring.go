@@ -86,6 +86,37 @@ func (r *Ring[O, L]) Before(slot int, o O, t uint32) uint32 {
 	return t
 }
 
+// InsertLate inserts the oldest of sched's commands whose effective tick
+// has run (it is last, the newest tick run, or older: the command
+// arrived late) at that tick's record, as run by o in slot, notes the
+// slot late from there in sp and counts it (Stats.Late), and returns it
+// and its tick. A command the ring can no longer take (its tick is gone,
+// o did not play in the slot then, the tick holds CmdsPerTick of the
+// slot's already, or the round restarted at or after it: at floor) is
+// postponed to last + 1 instead, to run as the next tick's, and counted
+// too old; InsertLate then reports false, as when no command is due.
+func (r *Ring[O, L]) InsertLate(sched *Schedule, sp *Span, st *Stats, slot int, o O, last, floor uint32) (game.UserCmd, uint32, bool) {
+	p, due := sched.Due(last)
+	if !due {
+		return game.UserCmd{}, 0, false
+	}
+	e, ok := r.Entry(p.Tick)
+	if !ok || e.Owner[slot] != o || e.Full(slot) || p.Tick <= floor {
+		// Scheduling keeps effective ticks within the window, after the
+		// join and the last restart and CmdsPerTick a tick at most, so
+		// this happens only when the round restarted after the command
+		// arrived; applying it at the next tick is the safe answer.
+		sched.Postpone(last + 1)
+		st.TooOld++
+		return game.UserCmd{}, 0, false
+	}
+	sched.Pop(last)
+	e.Add(slot, p.Cmd)
+	sp.Late(slot, p.Tick)
+	st.Late++
+	return p.Cmd, p.Tick, true
+}
+
 // Full reports whether slot ran CmdsPerTick commands in the tick.
 func (e *Tick[O, L]) Full(slot int) bool { return e.ncmd[slot] == CmdsPerTick }
 

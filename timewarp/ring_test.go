@@ -83,3 +83,56 @@ func TestRingBefore(t *testing.T) {
 		t.Errorf("a player there from the first tick: %d, want 0", got)
 	}
 }
+
+// TestInsertLate: a late command goes into its tick's record and marks
+// its slot late from there; one its tick cannot take (full, before the
+// restart) waits for the next tick, counted too old; one still ahead
+// stays where it is.
+func TestInsertLate(t *testing.T) {
+	a := new(int)
+	rules := Rules{Window: 4, Slack: 1}
+	ring := NewRing[*int, struct{}](rules.Window, 1)
+	for tick := uint32(1); tick <= 6; tick++ {
+		ring.Begin(tick).Owner[0] = a
+	}
+	e4, _ := ring.Entry(4)
+	e4.Add(0, game.UserCmd{Tick: 100})
+	sched := NewSchedule(8)
+	sched.Start(0, rules.Slack)
+	for k := range 3 {
+		sched.Add(game.UserCmd{Tick: uint32(101 + k)}, 7, 3, 0, rules)
+	}
+	for k, want := range []uint32{4, 4, 5} {
+		if p := sched.At(k); p.Tick != want {
+			t.Fatalf("command %d scheduled at %d, want %d", k, p.Tick, want)
+		}
+	}
+	sp, st := NewSpan(1), Stats{}
+	cmd, tick, ok := ring.InsertLate(&sched, sp, &st, 0, a, 6, 0)
+	if !ok || cmd.Tick != 101 || tick != 4 || sp.LateFrom(0) != 4 || st.Late != 1 {
+		t.Fatalf("inserted %v %d at %d (late from %d, stats %+v)", ok, cmd.Tick, tick, sp.LateFrom(0), st)
+	}
+	if got := e4.Cmds(0); len(got) != 2 || got[1].Tick != 101 {
+		t.Fatalf("tick 4 holds %+v", got)
+	}
+	// Tick 4 is full: the second command waits for tick 7.
+	if _, _, ok := ring.InsertLate(&sched, sp, &st, 0, a, 6, 0); ok || st.TooOld != 1 || sched.At(0).Tick != 7 {
+		t.Fatalf("full tick: inserted %v, stats %+v, now at %d", ok, st, sched.At(0).Tick)
+	}
+	if _, _, ok := ring.InsertLate(&sched, sp, &st, 0, a, 6, 0); ok || st.TooOld != 1 {
+		t.Fatalf("a command due at tick 7 was taken at 6 (stats %+v)", st)
+	}
+	// After a restart at tick 5, the third command's tick is gone too.
+	sched.Pop(7)
+	if _, _, ok := ring.InsertLate(&sched, sp, &st, 0, a, 6, 5); ok || st.TooOld != 2 || sched.At(0).Tick != 7 {
+		t.Fatalf("restart: inserted %v, stats %+v", ok, st)
+	}
+	// Another player's command finds no tick of its own to go into.
+	b := new(int)
+	other := NewSchedule(2)
+	other.Start(0, rules.Slack)
+	other.Add(game.UserCmd{Tick: 1}, 7, 3, 0, rules)
+	if _, _, ok := ring.InsertLate(&other, sp, &st, 0, b, 6, 0); ok || st.TooOld != 3 {
+		t.Fatalf("foreign slot: inserted %v, stats %+v", ok, st)
+	}
+}

@@ -6,7 +6,9 @@
 //
 // What lives where. This package holds the technique: each command's
 // effective tick (Schedule, Rules, Lead), the record of the past a warp
-// may re-run (Ring: per tick, each slot's player, states and commands),
+// may re-run (Ring: per tick, each slot's player, states and commands,
+// and InsertLate, which puts a late command into it or, when its tick is
+// gone, postpones it),
 // a re-simulation's account of the players (Span: the late, the affected
 // set, the settled, and each slot's state read in place from the record
 // until the re-simulation changes it), the boxes it prunes by (Reach,
