@@ -182,7 +182,7 @@ type timeWarp struct {
 	// affected and the settled, and each slot's state in the tick being
 	// re-simulated (the record's, read in place, unless the
 	// re-simulation changed it).
-	span    *timewarp.Span
+	span    timewarp.Span
 	stepped []bool // stepped again in the tick being re-simulated
 	steps   []int  // the slots stepped in the tick being re-simulated, ascending
 	outside []bool // set by the server since the last tick (a join, a placement)
@@ -290,7 +290,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		Rules:   rules,
 		ring:    timewarp.NewRing[*client, warpLists](rules.Window, n),
 		slots:   make([]warpSlot, n),
-		span:    timewarp.NewSpan(n),
+		span:    *timewarp.NewSpan(n),
 		cands:   make([]int, 0, n),
 		stepped: make([]bool, n),
 		outside: make([]bool, n),

@@ -101,7 +101,7 @@ func (s *Server) warpLate() {
 		}
 		sl := &w.slots[c.id]
 		for {
-			cmd, t, ok := w.ring.InsertLate(&sl.Schedule, w.span, &w.stats, c.id, c, s.tick, w.floor)
+			cmd, t, ok := w.ring.InsertLate(&sl.Schedule, &w.span, &w.stats, c.id, c, s.tick, w.floor)
 			if !ok {
 				break
 			}
