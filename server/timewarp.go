@@ -45,8 +45,8 @@ import (
 // late command changes its own player's chain of states and reaches the
 // others only through shots, projectiles and damage. A re-simulation
 // therefore tracks an affected set, starting with the late players from
-// their commands' ticks (timewarp.Span keeps it). Affected players are stepped again with their
-// recorded commands. Every shot of an affected player, and every
+// their commands' ticks (timewarp.Span keeps it). Affected players are
+// stepped again with their recorded commands. Every shot of an affected player, and every
 // projectile whose path changed, is traced against every player again.
 // A shot or projectile of an unaffected player has the same ray or
 // segment as before and every unaffected player the same pose and
@@ -70,6 +70,7 @@ import (
 // world it is judged in (pelletWorld: the live one, or the re-run
 // tick's), and every shot's record, live or re-simulated, a pellet's or
 // a projectile's, is completed in emit.
+//
 // The code is in four parts: scheduling (timewarp_schedule.go: when a
 // command runs), re-simulation (timewarp_resim.go: which ticks and
 // players are re-run), judging (timewarp_judge.go: what of a re-run
@@ -91,8 +92,9 @@ import (
 //
 // Committed facts. Deaths already announced stay: a re-simulation never
 // revives a player whose death was processed, which would make a player
-// fall, get up and fall again on the screens that were told. A player
-// whose death lies within the re-simulated span is settled for that warp:
+// fall, get up and fall again on the screens that were told
+// (timewarp.Deaths). A player whose death lies within the re-simulated
+// span is settled for that warp:
 // its recorded health stands, every recorded shot or contact that
 // damaged it keeps its recorded outcome, and no re-judged shot can newly
 // hit it (its own late commands are still inserted: its movement and
@@ -183,9 +185,10 @@ type timeWarp struct {
 	// re-simulated (the record's, read in place, unless the
 	// re-simulation changed it).
 	span    timewarp.Span
-	stepped []bool // stepped again in the tick being re-simulated
-	steps   []int  // the slots stepped in the tick being re-simulated, ascending
-	outside []bool // set by the server since the last tick (a join, a placement)
+	deaths  timewarp.Deaths[*client] // announced: committed facts
+	stepped []bool                   // stepped again in the tick being re-simulated
+	steps   []int                    // the slots stepped in the tick being re-simulated, ascending
+	outside []bool                   // set by the server since the last tick (a join, a placement)
 	fly     []projectile
 	flyNew  []bool // fly[i] differs from the recorded projectile
 	// flyRec: the projectiles in flight are the ones the previous tick's
@@ -291,6 +294,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		ring:    timewarp.NewRing[*client, warpLists](rules.Window, n),
 		slots:   make([]warpSlot, n),
 		span:    *timewarp.NewSpan(n),
+		deaths:  timewarp.NewDeaths[*client](n),
 		cands:   make([]int, 0, n),
 		stepped: make([]bool, n),
 		outside: make([]bool, n),

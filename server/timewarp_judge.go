@@ -112,8 +112,7 @@ func (r *warpRun) hurt(h *warpHit) {
 	v.state = *st
 	r.s.kill(r.now, h.shooter, h.victim)
 	*st, v.state = v.state, live
-	sl := &r.w.slots[h.victim]
-	sl.died, sl.deathTick = v, r.t
+	r.w.deaths.Announce(h.victim, v, r.t)
 }
 
 // flights flies every projectile in flight through the tick, in launch

@@ -125,8 +125,7 @@ func (r *warpRecorder) dealt(h *hitInfo, kill bool) {
 	e.Lists.hits = append(e.Lists.hits, warpHit{hitInfo: *h, kill: kill})
 	if kill {
 		// A death announced is a committed fact for later warps.
-		sl := &r.s.warp.slots[h.victim]
-		sl.died, sl.deathTick = r.s.clients[h.victim], r.s.tick
+		r.s.warp.deaths.Announce(h.victim, r.s.clients[h.victim], r.s.tick)
 	}
 	if r.s.warp.lastFlight {
 		e.Lists.flights[len(e.Lists.flights)-1].h1 = len(e.Lists.hits)
@@ -209,7 +208,7 @@ func (s *Server) resimulate(from uint32) {
 	w.span.Begin()
 	for i, c := range s.clients {
 		w.outside[i] = c != nil && (last.Owner[i] != c || last.State[i] != c.state)
-		if sl := &w.slots[i]; c != nil && sl.died == c && sl.deathTick >= from {
+		if c != nil && w.deaths.Settles(i, c, from) {
 			w.span.Settle(i)
 		}
 	}

@@ -25,14 +25,10 @@ func (w warpScheduler) execute(c *client)                                    { w
 func (w warpScheduler) resolve(now time.Duration)                            { w.s.warpResolve(now) }
 func (w warpScheduler) end()                                                 { w.s.warpRecord() }
 
-// warpSlot is one slot's command schedule.
+// warpSlot is one slot's command schedule, and whose it is.
 type warpSlot struct {
 	owner *client
 	timewarp.Schedule
-
-	// The newest death announced in the slot, and whose.
-	died      *client
-	deathTick uint32
 }
 
 // slot returns c's schedule, starting it afresh when c is new in the slot.

@@ -154,3 +154,27 @@ func (sp *Span) Affected(slot int) bool { return sp.in[slot] }
 
 // AffectedSlots returns the affected set, ascending.
 func (sp *Span) AffectedSlots() []int { return sp.list }
+
+// Deaths are the newest death announced in each slot: committed facts
+// no re-simulation takes back. A player whose announced death lies
+// within a re-simulation is settled for it (Span.Settle): its recorded
+// health stands, and no re-judged shot newly hits it.
+type Deaths[O comparable] struct {
+	who  []O
+	tick []uint32
+}
+
+// NewDeaths returns the deaths of slots slots, none announced.
+func NewDeaths[O comparable](slots int) Deaths[O] {
+	return Deaths[O]{who: make([]O, slots), tick: make([]uint32, slots)}
+}
+
+// Announce notes that o died in slot at tick t and was announced.
+func (d *Deaths[O]) Announce(slot int, o O, t uint32) { d.who[slot], d.tick[slot] = o, t }
+
+// Settles reports whether a re-simulation from tick from reaches back to
+// the newest death announced in slot, o's (o is not the zero O): o is
+// then settled for it.
+func (d *Deaths[O]) Settles(slot int, o O, from uint32) bool {
+	return d.who[slot] == o && d.tick[slot] >= from
+}

@@ -67,3 +67,28 @@ func TestSpan(t *testing.T) {
 		t.Fatal("a new span kept the last one's late, affected or settled")
 	}
 }
+
+// TestDeaths: a re-simulation settles the player whose newest announced
+// death it reaches back to, not an older one's, nor another player's in
+// the slot.
+func TestDeaths(t *testing.T) {
+	a, b := new(int), new(int)
+	d := NewDeaths[*int](2)
+	if d.Settles(0, a, 0) {
+		t.Fatal("no death announced, yet settled")
+	}
+	d.Announce(0, a, 10)
+	for _, c := range []struct {
+		o    *int
+		from uint32
+		want bool
+	}{{a, 9, true}, {a, 10, true}, {a, 11, false}, {b, 9, false}} {
+		if got := d.Settles(0, c.o, c.from); got != c.want {
+			t.Errorf("from %d: settled %v, want %v", c.from, got, c.want)
+		}
+	}
+	d.Announce(0, b, 12)
+	if d.Settles(0, a, 9) || !d.Settles(0, b, 12) || d.Settles(1, a, 0) {
+		t.Fatal("the newest death in a slot is the one that counts")
+	}
+}
