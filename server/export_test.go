@@ -29,8 +29,9 @@ func SetWarpExhaustive(s *Server, exhaustive bool) { s.warp.exhaustive = exhaust
 func TurnWarpCmds(s *Server, id, ticks int) {
 	for t := s.tick + 1 - uint32(ticks); t <= s.tick; t++ {
 		e, _ := s.warp.entry(t)
-		for k := range int(e.ncmd[id]) {
-			e.cmds[id*maxWarpCmds+k].Yaw ^= 0x2000
+		cmds := e.Cmds(id)
+		for k := range cmds {
+			cmds[k].Yaw ^= 0x2000
 		}
 	}
 }

@@ -86,7 +86,7 @@ func (s *Server) dropProjectile(now time.Duration, shooter int, shotTick uint32,
 	s.stats.ProjectilesDropped++
 	rec := s.shotRecord(now, shooter, shotTick, pellet, slot)
 	rec.Projectile, rec.Warped = true, warped
-	s.records = append(s.records, rec)
+	s.emit(&rec)
 }
 
 // announceLaunch tells the clients of p's launch at tick.

@@ -153,7 +153,8 @@ func (s *Server) fly(now time.Duration, p *projectile) bool {
 
 // settleMiss records p as a shot that hit nothing.
 func (s *Server) settleMiss(now time.Duration, p *projectile) {
-	s.records = append(s.records, s.projectileRecord(now, p))
+	rec := s.projectileRecord(now, p)
+	s.emit(&rec)
 }
 
 func (s *Server) projectileRecord(now time.Duration, p *projectile) ShotRecord {
@@ -187,8 +188,7 @@ func (s *Server) explode(now time.Duration, p *projectile, centre geom.Vec3, dir
 	if landed {
 		owner.hitsLanded++
 	}
-	s.noteHit(&rec)
-	s.records = append(s.records, rec)
+	s.emit(&rec)
 	s.announceExplosion(p, s.tick, centre)
 }
 

@@ -11,12 +11,16 @@ import (
 // or at the tick its client issued it, inserted into the past when it
 // arrives late (time warp). It is the server's one seam for the
 // techniques that move commands in time; the rest of a tick is the same
-// under every one. Each technique's rules live in its own package, as
-// sans-IO as the server: package delay decides each command's hold
-// (queued applies it), package timewarp each command's effective tick
-// and what a re-simulation may skip (warpScheduler applies them, and
-// re-runs the server's own tick over its ring of the past:
-// timewarp*.go).
+// under every one. Each technique lives in its own package, as sans-IO
+// as the server: package delay decides each command's hold (queued
+// applies it); package timewarp decides each command's effective tick
+// and holds the past a warp re-runs (timewarp.Ring) and a
+// re-simulation's account of the players (timewarp.Span), and
+// warpScheduler is the server's side of it: it records each live tick
+// in the ring and re-runs the server's own tick over it, with the same
+// rules and the same pellet resolver as a live tick (timewarp*.go). The
+// re-simulation stays in the server because it is the server's tick run
+// against another world; see package timewarp for the split.
 type scheduler interface {
 	// receive takes command cmd of c, received at now and newer than any
 	// received before.

@@ -167,8 +167,9 @@ func (s *Server) resolveShots(now time.Duration) {
 			ShooterRTT: measuredRTT(&c.rtt),
 			Eye:        ps.eye,
 		}
+		live := pelletWorld{now: now, shot: &shot}
 		for pellet := range w.Pellets {
-			s.resolvePellet(&shot, ps, pellet, s.pelletRay(ps, pellet, w), w)
+			s.resolvePellet(&live, ps, pellet, w)
 		}
 	}
 	s.shots = s.shots[:0]
@@ -192,10 +193,7 @@ func (s *Server) pelletReach(ray geom.Ray, w *game.Weapon) float64 {
 // pelletRecord starts the record of pellet of hitscan shot ps, resolved
 // at now and tested then unless it is rewound: the shooter, its command,
 // the aim it traced and its weapon. Every pellet's record starts here
-// and ends in emit (a miss) or settled (a hit), whether the live tick
-// judges it (resolvePellet) or a time warp's re-simulation does
-// (warpRun.pellet), so that the two records of a shot differ only in
-// what the two judgements found.
+// (resolvePellet).
 func (s *Server) pelletRecord(now time.Duration, ps *pendingShot, pellet int) ShotRecord {
 	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Weapon)
 	aim := ps.cmd.Aimed()
@@ -215,17 +213,97 @@ func (s *Server) settled(rec *ShotRecord, outcome wire.Outcome, registered bool,
 	s.emit(rec)
 }
 
-// emit hands a pellet's completed record to ShotRecords and, for a hit,
-// keeps it as its victim's latest for the victim's reports.
+// emit completes a shot's record: it hands it to ShotRecords and, for a
+// hit, keeps it as its victim's latest for the victim's reports. Every
+// record ends here, a hitscan pellet's or a projectile's, made by the
+// live tick or by a time warp's re-simulation.
 func (s *Server) emit(rec *ShotRecord) {
 	s.noteHit(rec)
 	s.records = append(s.records, *rec)
 }
 
-// resolvePellet tests one ray of hitscan shot ps, fired with weapon w.
-func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, ray geom.Ray, w *game.Weapon) {
-	shotTick := ps.cmd.Tick
-	rec := s.pelletRecord(shot.Now, ps, pellet)
+// pelletWorld is the world resolvePellet judges a hitscan pellet in. In
+// the live world (run nil) the pellet is traced through the server's
+// tracer, at the present or at the past the policy rewinds to (shot),
+// and a hit is judged by the policy and applied to the live players. In
+// a time warp re-simulation's world (run set) it is traced against the
+// players' states at the tick re-run, and its outcome settled against
+// the one the tick recorded before (op; nil for a shot judged for the
+// first time, unmoved when the shooter was not stepped again, so that
+// the ray is the recorded one).
+type pelletWorld struct {
+	now  time.Duration // the tick's time
+	shot *lagcomp.Shot // live: the shot's rewind parameters
+
+	run     *warpRun
+	op      *warpPellet
+	unmoved bool
+
+	// rec and hit are resolvePellet's scratch, a pellet's record and what
+	// it hit: a world made once for a shot or a re-simulated tick does
+	// not clear them for every pellet.
+	rec ShotRecord
+	hit lagcomp.Hit
+}
+
+// resolvePellet resolves pellet of hitscan shot ps, fired with weapon w,
+// in world wd: the one hitscan resolver, for the live tick and for time
+// warp's re-simulation alike. It traces the pellet's ray in the world,
+// shows its tracer when the pellet is judged for the first time, makes a
+// hit's damage (pelletHit), and starts (pelletRecord) and completes
+// (emit, or settled for a hit) the pellet's record. The worlds differ in
+// two steps only: the trace (traceLive, which notes in the record when
+// and how far back the pellet was tested, or warpRun.tracePellet) and
+// what is done with its outcome (judgeLive: the policy's verdict,
+// applied; or warpRun.settlePellet: the difference from the recorded
+// outcome settled, and a record made only for news, so that a
+// re-simulation spends nothing on the records of pellets that stand).
+func (s *Server) resolvePellet(wd *pelletWorld, ps *pendingShot, pellet int, w *game.Weapon) {
+	r, rec, h := wd.run, &wd.rec, &wd.hit
+	var ray geom.Ray
+	var ok bool
+	if r == nil {
+		*rec = s.pelletRecord(wd.now, ps, pellet)
+		ray = s.pelletRay(ps, pellet, w)
+		ok = s.traceLive(wd.shot, rec, ray, w, h)
+	} else {
+		if r.pelletStands(wd.op) {
+			return
+		}
+		ray, ok = r.tracePellet(ps, pellet, w, wd.op, wd.unmoved, h)
+	}
+	if wd.op == nil {
+		s.showTracer(ps.shooter, ps.state.Weapon, ray, w, h, ok)
+	}
+	if r == nil {
+		if !ok {
+			s.emit(rec)
+			return
+		}
+		s.judgeLive(wd.shot, rec, ps, ray, w, *h)
+		return
+	}
+	hit, news := r.settlePellet(ps, wd.op, ok)
+	if !news {
+		return
+	}
+	// Recorded as the live tick records a pellet, tested in the world of
+	// its own tick.
+	*rec = s.pelletRecord(wd.now, ps, pellet)
+	rec.Warped = true
+	if hit == nil {
+		s.emit(rec)
+		return
+	}
+	rec.Hit, rec.Victim, rec.Part = true, hit.victim, hit.part
+	s.settled(rec, wire.OutcomeRegistered, true, hit.damage, hit.kill)
+}
+
+// traceLive traces ray of a live pellet of shot, fired with weapon w, at
+// the present or, when the policy rewinds, at the shot's target time,
+// noting which in rec, sets h to what it hit, if anything, and keeps it
+// for time warp (recorder).
+func (s *Server) traceLive(shot *lagcomp.Shot, rec *ShotRecord, ray geom.Ray, w *game.Weapon, h *lagcomp.Hit) bool {
 	t := shot.Now
 	// A shooter whose round trip is unmeasured is tested against the
 	// present: without it the server cannot check the view time claimed.
@@ -235,19 +313,22 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
 	}
 	rec.Tested = t
-	h, ok := s.tracer.Trace(ray, w.Range, t, shot.Shooter)
+	var ok bool
+	*h, ok = s.tracer.Trace(ray, w.Range, t, shot.Shooter)
 	if !ok {
-		h, ok = s.scaledTrace(shot, ray, w, t, &rec)
+		*h, ok = s.scaledTrace(shot, ray, w, t, rec)
 	}
 	if !ok {
-		h, ok = s.assistedTrace(shot, ray, w, t, &rec)
+		*h, ok = s.assistedTrace(shot, ray, w, t, rec)
 	}
-	s.recorder.hitscan(ray, w, &h, ok)
-	s.showTracer(ps.shooter, ps.state.Weapon, ray, w, &h, ok)
-	if !ok {
-		s.emit(&rec)
-		return
-	}
+	s.recorder.hitscan(ray, w, h, ok)
+	return ok
+}
+
+// judgeLive has the policy judge live hit h of pellet ray of shot ps,
+// fired with weapon w, and applies its verdict (or starts an appeal),
+// completing rec.
+func (s *Server) judgeLive(shot *lagcomp.Shot, rec *ShotRecord, ps *pendingShot, ray geom.Ray, w *game.Weapon, h lagcomp.Hit) {
 	v := s.clients[h.Victim]
 	found := lagcomp.Found{
 		Hit: h, Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
@@ -262,29 +343,30 @@ func (s *Server) resolvePellet(shot *lagcomp.Shot, ps *pendingShot, pellet int, 
 	if verdict == lagcomp.Unrewind {
 		// Beyond the policy's rollback cap: judge the shot as the present
 		// has it instead.
+		var ok bool
 		rec.Rewound, rec.RewindMS, rec.RollbackM, rec.Tested = false, 0, 0, shot.Now
 		h, ok = s.tracer.Trace(ray, w.Range, shot.Now, shot.Shooter)
 		if !ok {
 			rec.Hit, rec.Victim, rec.Part = false, -1, 0
-			s.emit(&rec)
+			s.emit(rec)
 			return
 		}
 		rec.Victim, rec.Part = h.Victim, h.Part
 		verdict = lagcomp.Register
 	}
-	hit := pelletHit(shot.Shooter, shotTick, shot.Eye, &h, w)
+	hit := pelletHit(shot.Shooter, ps.cmd.Tick, shot.Eye, &h, w)
 	// h.Victim is connected: the tracer tests only hittable players.
 	hit.tested = tested{ok: true, pose: h.Pose, now: s.clients[h.Victim].state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
 	switch verdict {
 	case lagcomp.Appeal:
-		if s.startAppeal(shot.Now, &hit, rec) {
+		if s.startAppeal(shot.Now, &hit, *rec) {
 			return // recorded when the appeal is decided
 		}
-		s.apply(shot.Now, &hit, &rec, wire.OutcomeRegistered, true)
+		s.apply(shot.Now, &hit, rec, wire.OutcomeRegistered, true)
 	case lagcomp.Discard:
-		s.apply(shot.Now, &hit, &rec, wire.OutcomeDiscarded, false)
+		s.apply(shot.Now, &hit, rec, wire.OutcomeDiscarded, false)
 	default:
-		s.apply(shot.Now, &hit, &rec, wire.OutcomeRegistered, true)
+		s.apply(shot.Now, &hit, rec, wire.OutcomeRegistered, true)
 	}
 }
 

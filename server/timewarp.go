@@ -2,10 +2,8 @@ package server
 
 import (
 	"fmt"
-	"math"
 	"time"
 
-	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
@@ -31,10 +29,11 @@ import (
 // server's side of the seam is warpScheduler (timewarp_schedule.go),
 // the server's scheduler while Config.TimeWarp is set.
 //
-// What is kept. A fixed ring of window + 1 ticks (so its memory does not
-// depend on what clients send) holds for every tick each slot's state
-// after its commands and after the tick, the commands each player
-// executed in it, the shots fired and each pellet's ray and outcome, each
+// What is kept. A fixed ring of window + 1 ticks (timewarp.Ring, so
+// its memory does not depend on what clients send) holds for every tick
+// each slot's state after its commands and after the tick, the commands
+// each player executed in it, and in the server's lists (warpLists) the
+// shots fired and each pellet's ray and outcome, each
 // projectile's flight and contact (and the box around its path), every
 // hit (victim, part, damage), and the projectiles in flight after the
 // tick. States the server set outside the simulation (a join or
@@ -46,8 +45,8 @@ import (
 // late command changes its own player's chain of states and reaches the
 // others only through shots, projectiles and damage. A re-simulation
 // therefore tracks an affected set, starting with the late players from
-// their commands' ticks. Affected players are stepped again with their
-// recorded commands. Every shot of an affected player, and every
+// their commands' ticks (timewarp.Span keeps it). Affected players are
+// stepped again with their recorded commands. Every shot of an affected player, and every
 // projectile whose path changed, is traced against every player again.
 // A shot or projectile of an unaffected player has the same ray or
 // segment as before and every unaffected player the same pose and
@@ -67,6 +66,11 @@ import (
 // rules (fire.go: movement and firing, pellet damage, launch, flight,
 // blast, records and events) and differs only in what it does with an
 // outcome: it compares it with the record and settles the difference.
+// A hitscan pellet has one resolver, resolvePellet (shots.go), given the
+// world it is judged in (pelletWorld: the live one, or the re-run
+// tick's), and every shot's record, live or re-simulated, a pellet's or
+// a projectile's, is completed in emit.
+//
 // The code is in four parts: scheduling (timewarp_schedule.go: when a
 // command runs), re-simulation (timewarp_resim.go: which ticks and
 // players are re-run), judging (timewarp_judge.go: what of a re-run
@@ -88,8 +92,9 @@ import (
 //
 // Committed facts. Deaths already announced stay: a re-simulation never
 // revives a player whose death was processed, which would make a player
-// fall, get up and fall again on the screens that were told. A player
-// whose death lies within the re-simulated span is settled for that warp:
+// fall, get up and fall again on the screens that were told
+// (timewarp.Deaths). A player whose death lies within the re-simulated
+// span is settled for that warp:
 // its recorded health stands, every recorded shot or contact that
 // damaged it keeps its recorded outcome, and no re-judged shot can newly
 // hit it (its own late commands are still inserted: its movement and
@@ -134,10 +139,6 @@ import (
 // MaxTimeWarp bounds Config.TimeWarp.
 const MaxTimeWarp = timewarp.Max
 
-// maxWarpCmds is how many commands of one player a tick holds under time
-// warp.
-const maxWarpCmds = timewarp.CmdsPerTick
-
 // TimeWarpStats count what time warp did (see timewarp.Stats).
 type TimeWarpStats = timewarp.Stats
 
@@ -175,29 +176,21 @@ func (c *Config) checkTimeWarp() error {
 // timeWarp is the server's time warp state.
 type timeWarp struct {
 	timewarp.Rules
-	ring  []*warpTick
+	ring  *timewarp.Ring[*client, warpLists]
 	spare warpLists // a re-simulated tick's lists, swapped into the ring
 	slots []warpSlot
 
-	// Re-simulation scratch. work holds a slot's state in the tick being
-	// re-simulated only where cur says so (cur[i] == epoch): for the
-	// players stepped again, the affected, and the others once damage
-	// in the tick changed them; every other player's state is its
-	// recorded one (the record's moved), read in place.
-	work     []game.PlayerState
-	cur      []uint32
-	epoch    uint32 // counts the ticks re-simulated, from 1
-	carried  []bool // work holds the state after the previous re-simulated tick
-	inA      []bool
-	aList    []int  // the affected slots, ascending
-	stepped  []bool // stepped again in the tick being re-simulated
-	late     []int  // the slots with a late command, ascending
-	steps    []int  // the slots stepped in the tick being re-simulated, ascending
-	outside  []bool // set by the server since the last tick (a join, a placement)
-	settled  []bool
-	lateFrom []uint32 // per slot: the first tick a late command was inserted at
-	fly      []projectile
-	flyNew   []bool // fly[i] differs from the recorded projectile
+	// span is the re-simulation's account of the players: the late, the
+	// affected and the settled, and each slot's state in the tick being
+	// re-simulated (the record's, read in place, unless the
+	// re-simulation changed it).
+	span    timewarp.Span
+	deaths  timewarp.Deaths[*client] // announced: committed facts
+	stepped []bool                   // stepped again in the tick being re-simulated
+	steps   []int                    // the slots stepped in the tick being re-simulated, ascending
+	outside []bool                   // set by the server since the last tick (a join, a placement)
+	fly     []projectile
+	flyNew  []bool // fly[i] differs from the recorded projectile
 	// flyRec: the projectiles in flight are the ones the previous tick's
 	// record holds (fly is not filled in).
 	flyRec  bool
@@ -230,28 +223,10 @@ type timeWarp struct {
 	stats TimeWarpStats
 }
 
-// warpTick is the ring's record of one tick.
-type warpTick struct {
-	tick uint32
-	// Per slot: who played in the slot during the tick; the state it
-	// started with when the server set it between ticks (fixedStart);
-	// whether its state after the tick was set by the server (a respawn:
-	// fixedEnd); its state after its commands and after the tick; its
-	// commands.
-	owner      []*client
-	start      []game.PlayerState
-	fixedStart []bool
-	fixedEnd   []bool
-	moved      []game.PlayerState
-	state      []game.PlayerState
-	ncmd       []uint8
-	cmds       []game.UserCmd // maxWarpCmds per slot
-	// deferred marks the commands whose hitscan shot was judged at the
-	// command's issue tick instead (timewarp.Rules.HitscanOnly): a
-	// re-simulation that steps the command again leaves the shot there.
-	deferred []bool
-	warpLists
-}
+// warpTick is the ring's record of one tick: the players' states and
+// commands (timewarp.Tick), and the server's lists of what its shots
+// and projectiles did (Lists).
+type warpTick = timewarp.Tick[*client, warpLists]
 
 // warpLists are what happened in a tick, in the order it happened.
 type warpLists struct {
@@ -315,41 +290,24 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 	rules.HitscanOnly = cfg.TimeWarpHitscanOnly
 	n := cfg.MaxClients
 	w := &timeWarp{
-		Rules:    rules,
-		ring:     make([]*warpTick, rules.Window+1),
-		slots:    make([]warpSlot, n),
-		work:     make([]game.PlayerState, n),
-		cur:      make([]uint32, n),
-		carried:  make([]bool, n),
-		inA:      make([]bool, n),
-		aList:    make([]int, 0, n),
-		cands:    make([]int, 0, n),
-		stepped:  make([]bool, n),
-		outside:  make([]bool, n),
-		settled:  make([]bool, n),
-		lateFrom: make([]uint32, n),
-	}
-	for i := range w.ring {
-		w.ring[i] = &warpTick{
-			owner: make([]*client, n), start: make([]game.PlayerState, n),
-			fixedStart: make([]bool, n), fixedEnd: make([]bool, n),
-			moved: make([]game.PlayerState, n), state: make([]game.PlayerState, n),
-			ncmd: make([]uint8, n), cmds: make([]game.UserCmd, n*maxWarpCmds), deferred: make([]bool, n*maxWarpCmds),
-		}
+		Rules:   rules,
+		ring:    timewarp.NewRing[*client, warpLists](rules.Window, n),
+		slots:   make([]warpSlot, n),
+		span:    *timewarp.NewSpan(n),
+		deaths:  timewarp.NewDeaths[*client](n),
+		cands:   make([]int, 0, n),
+		stepped: make([]bool, n),
+		outside: make([]bool, n),
 	}
 	for i := range w.slots {
 		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
-	}
-	for i := range w.lateFrom {
-		w.lateFrom[i] = math.MaxUint32
 	}
 	return w
 }
 
 // entry returns the ring's record of tick t, if it still holds it.
 func (w *timeWarp) entry(t uint32) (*warpTick, bool) {
-	e := w.ring[t%uint32(len(w.ring))]
-	return e, e.tick == t
+	return w.ring.Entry(t)
 }
 
 // TimeWarpStats returns what time warp did so far (all zero when it is

@@ -17,7 +17,7 @@ import (
 // outcome then stands as recorded.
 func (r *warpRun) keeps(hits []warpHit) bool {
 	for i := range hits {
-		if r.w.settled[hits[i].victim] {
+		if r.w.span.Settled(hits[i].victim) {
 			return true
 		}
 	}
@@ -59,7 +59,7 @@ func (r *warpRun) settle(shooter *client, old, now []warpHit) bool {
 			continue
 		}
 		r.join(old[i].victim)
-		if v := r.rec.owner[old[i].victim]; v != nil {
+		if v := r.rec.Owner[old[i].victim]; v != nil {
 			v.hitsTaken--
 		}
 	}
@@ -70,7 +70,7 @@ func (r *warpRun) settle(shooter *client, old, now []warpHit) bool {
 		h := &now[i]
 		pose := *r.state(h.victim)
 		r.join(h.victim)
-		if v := r.rec.owner[h.victim]; v != nil {
+		if v := r.rec.Owner[h.victim]; v != nil {
 			v.hitsTaken++
 			if r.s.clients[h.victim] == v {
 				r.s.sendHit(v, &h.hitInfo, 0, 0)
@@ -100,8 +100,8 @@ func (r *warpRun) hurt(h *warpHit) {
 		return
 	}
 	h.kill = true
-	v := r.rec.owner[h.victim]
-	if v == nil || r.s.clients[h.victim] != v || r.w.settled[h.victim] {
+	v := r.rec.Owner[h.victim]
+	if v == nil || r.s.clients[h.victim] != v || r.w.span.Settled(h.victim) {
 		st.Health = 0
 		st.Flags |= game.FlagDead
 		st.Flags &^= game.FlagReloading
@@ -112,8 +112,7 @@ func (r *warpRun) hurt(h *warpHit) {
 	v.state = *st
 	r.s.kill(r.now, h.shooter, h.victim)
 	*st, v.state = v.state, live
-	sl := &r.w.slots[h.victim]
-	sl.died, sl.deathTick = v, r.t
+	r.w.deaths.Announce(h.victim, v, r.t)
 }
 
 // flights flies every projectile in flight through the tick, in launch
@@ -192,12 +191,12 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		}
 	}
 	fl := warpFlight{id: p.id, owner: p.owner, contact: noContact(), ended: true}
-	if r.rec.owner[p.shooter] != p.owner {
+	if r.rec.Owner[p.shooter] != p.owner {
 		r.miss(p, f, &fl, old)
 		return false
 	}
 	ray, seg := s.segment(p)
-	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.inA[f.direct.Victim])
+	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.span.Affected(f.direct.Victim))
 	if cheap {
 		// The same segment as recorded: only the affected players can
 		// have come in its way.
@@ -205,7 +204,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		if !f.hit {
 			fl.dist = seg
 		}
-		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.aList); ok {
+		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.span.AffectedSlots()); ok {
 			fl.meet(h)
 		}
 	} else {
@@ -236,7 +235,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 	for i := range hits {
 		rec.damaged(&fl.direct, hits[i].victim, hits[i].damage, hits[i].kill)
 	}
-	s.records = append(s.records, rec)
+	s.emit(&rec)
 	s.announceExplosion(p, r.t, centre)
 	return false
 }
@@ -247,7 +246,7 @@ func (r *warpRun) miss(p *projectile, f, fl *warpFlight, old []warpHit) {
 	if r.rejudged(f, fl) {
 		rec := r.s.projectileRecord(r.now, p)
 		rec.Warped = true
-		r.s.records = append(r.s.records, rec)
+		r.s.emit(&rec)
 	}
 }
 
@@ -283,8 +282,8 @@ func (r *warpRun) landed(owner *client, old, now []warpHit) bool {
 func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit, unmoved bool, old []warpHit) []warpHit {
 	hits := r.w.hits[:0]
 	k := 0
-	for id := range r.rec.owner {
-		if unmoved && !r.w.inA[id] {
+	for id := range r.rec.Owner {
+		if unmoved && !r.w.span.Affected(id) {
 			for k < len(old) && old[k].victim < id {
 				k++
 			}
@@ -311,6 +310,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 // no longer fired (the shooter's chain changed) are undone.
 func (r *warpRun) shots() {
 	s := r.s
+	wd := pelletWorld{now: r.now, run: r}
 	oi := 0 // the recorded shots not yet passed
 	for k := range r.out.shots {
 		sh := &r.out.shots[k]
@@ -323,7 +323,7 @@ func (r *warpRun) shots() {
 			os = &r.orig.shots[oi]
 			oi++
 		}
-		owner := r.rec.owner[sh.shooter]
+		owner := r.rec.Owner[sh.shooter]
 		var old []warpPellet
 		if os != nil && !os.void {
 			old = r.orig.pellets[os.p0:os.p1]
@@ -350,7 +350,8 @@ func (r *warpRun) shots() {
 			if wp.Kind == game.Projectile {
 				r.launch(sh, pellet, wp, op)
 			} else {
-				r.pellet(sh, pellet, wp, op, os != nil && !r.w.stepped[sh.shooter])
+				wd.op, wd.unmoved = op, os != nil && !r.w.stepped[sh.shooter]
+				s.resolvePellet(&wd, &sh.pendingShot, pellet, wp)
 			}
 		}
 		for i := wp.Pellets; i < len(old); i++ {
@@ -374,7 +375,7 @@ func (r *warpRun) undoShot(os *warpShot) {
 	if os.void {
 		return
 	}
-	owner := r.rec.owner[os.shooter]
+	owner := r.rec.Owner[os.shooter]
 	owner.shotsFired -= os.p1 - os.p0
 	for i := os.p0; i < os.p1; i++ {
 		r.undoPellet(owner, &r.orig.pellets[i])
@@ -392,28 +393,37 @@ func (r *warpRun) undoPellet(owner *client, op *warpPellet) {
 	r.w.stats.Rejudged++
 }
 
-// pellet resolves one hitscan pellet of shot sh; op is its recorded
-// outcome (nil: none) and unmoved whether the shooter's chain is the
-// recorded one, so that the ray is too.
-func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet, unmoved bool) {
-	s := r.s
-	var old []warpHit
-	if op != nil {
-		old = r.orig.hits[op.h0:op.h1]
-		if r.keeps(old) {
-			r.replay(old)
-			np := *op
-			np.h0 = len(r.out.hits)
-			r.out.hits = append(r.out.hits, old...)
-			np.h1 = len(r.out.hits)
-			r.out.pellets = append(r.out.pellets, np)
-			return
-		}
+// pelletStands reports whether recorded pellet op (nil: none) damaged a
+// settled player, so that its outcome stands as recorded: it is then
+// re-recorded and its hits dealt again, and resolvePellet is done with
+// it.
+func (r *warpRun) pelletStands(op *warpPellet) bool {
+	if op == nil {
+		return false
 	}
+	old := r.orig.hits[op.h0:op.h1]
+	if !r.keeps(old) {
+		return false
+	}
+	r.replay(old)
+	np := *op
+	np.h0 = len(r.out.hits)
+	r.out.hits = append(r.out.hits, old...)
+	np.h1 = len(r.out.hits)
+	r.out.pellets = append(r.out.pellets, np)
+	return true
+}
+
+// tracePellet traces pellet of hitscan shot ps, fired with weapon wp, in
+// the tick being re-simulated, and records it and its hit in the tick's
+// new lists; op is its recorded outcome (nil: none) and unmoved whether
+// the shooter's chain is the recorded one, so that the ray is too. It
+// returns the pellet's ray and whether it hit, and sets h to what it hit.
+func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *warpPellet, unmoved bool, h *lagcomp.Hit) (geom.Ray, bool) {
+	s := r.s
 	var np warpPellet
-	var h lagcomp.Hit
 	var ok bool
-	if op != nil && unmoved && (op.victim < 0 || !r.w.inA[op.victim]) {
+	if op != nil && unmoved && (op.victim < 0 || !r.w.span.Affected(op.victim)) {
 		// The same ray as recorded: its recorded first contact stands
 		// unless an affected player now lies nearer.
 		np = *op
@@ -421,31 +431,42 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 		if op.victim >= 0 {
 			limit = op.dist
 		}
-		if h, ok = r.trace(op.ray, limit, sh.shooter, r.w.aList); ok {
+		if *h, ok = r.trace(op.ray, limit, ps.shooter, r.w.span.AffectedSlots()); ok {
 			np.victim, np.dist = h.Victim, h.Dist
 		} else if op.victim >= 0 {
-			oh := &old[0]
-			h, ok = lagcomp.Hit{Victim: op.victim, Part: oh.part, Dist: op.dist, Local: oh.local}, true
+			oh := &r.orig.hits[op.h0]
+			*h, ok = lagcomp.Hit{Victim: op.victim, Part: oh.part, Dist: op.dist, Local: oh.local}, true
 		}
 	} else {
-		ray := s.pelletRay(&sh.pendingShot, pellet, wp)
+		ray := s.pelletRay(ps, pellet, wp)
 		reach := s.pelletReach(ray, wp)
 		np = warpPellet{ray: ray, reach: reach, victim: -1}
-		if h, ok = r.trace(ray, reach, sh.shooter, nil); ok {
+		if *h, ok = r.trace(ray, reach, ps.shooter, nil); ok {
 			np.victim, np.dist = h.Victim, h.Dist
-		}
-		if op == nil {
-			// A late command's shot, judged for the first time.
-			s.showTracer(sh.shooter, sh.state.Weapon, ray, wp, &h, ok)
 		}
 	}
 	np.h0 = len(r.out.hits)
 	if ok {
-		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(sh.shooter, sh.cmd.Tick, sh.eye, &h, wp)})
+		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(ps.shooter, ps.cmd.Tick, ps.eye, h, wp)})
 	}
 	np.h1 = len(r.out.hits)
 	r.out.pellets = append(r.out.pellets, np)
-	owner := r.rec.owner[sh.shooter]
+	return np.ray, ok
+}
+
+// settlePellet settles the pellet tracePellet just recorded (of shot ps;
+// op its recorded outcome, nil: none; ok whether it hit) against its
+// recorded outcome: damage given or taken back, events and counters. It
+// returns the pellet's hit (nil: a miss) and whether the outcome is news,
+// to be recorded: a pellet judged for the first time, or one whose
+// outcome changed.
+func (r *warpRun) settlePellet(ps *pendingShot, op *warpPellet, ok bool) (*warpHit, bool) {
+	var old []warpHit
+	if op != nil {
+		old = r.orig.hits[op.h0:op.h1]
+	}
+	np := &r.out.pellets[len(r.out.pellets)-1]
+	owner := r.rec.Owner[ps.shooter]
 	now := r.out.hits[np.h0:np.h1]
 	differ := r.settle(owner, old, now)
 	if differ {
@@ -457,28 +478,22 @@ func (r *warpRun) pellet(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 		}
 	}
 	if !differ && op != nil {
-		return
+		return nil, false
 	}
 	if op != nil {
 		r.w.stats.Rejudged++
 	}
-	// Recorded as the live tick records a pellet (shots.go), tested in
-	// the world of its own tick.
-	rec := s.pelletRecord(r.now, &sh.pendingShot, pellet)
-	rec.Warped = true
 	if !ok {
-		s.emit(&rec)
-		return
+		return nil, true
 	}
-	rec.Hit, rec.Victim, rec.Part = true, h.Victim, h.Part
-	s.settled(&rec, wire.OutcomeRegistered, true, now[0].damage, now[0].kill)
+	return &now[0], true
 }
 
 // launch fires pellet of shot sh as a projectile, as launch does; op is
 // the recorded launch (nil: none).
 func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet) {
 	s, w := r.s, r.w
-	p := s.projectileFor(sh.shooter, r.rec.owner[sh.shooter], &sh.state, &sh.cmd, pellet, wp, 0)
+	p := s.projectileFor(sh.shooter, r.rec.Owner[sh.shooter], &sh.state, &sh.cmd, pellet, wp, 0)
 	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	if len(w.fly) >= MaxProjectiles {

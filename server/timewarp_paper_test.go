@@ -175,8 +175,8 @@ func TestTimeWarpHitscanOnly(t *testing.T) {
 		want uint32
 	}{{"hitscan only", sc, 115 - late}, {"time warp", fullRun, 115}} {
 		e, ok := run.sc.s.warp.entry(115)
-		if !ok || e.ncmd[s] != 1 || e.cmds[s*maxWarpCmds].Tick != run.want {
-			t.Errorf("%s: tick 115 holds %d commands of S, the first issued at %d; want one, issued at %d", run.name, e.ncmd[s], e.cmds[s*maxWarpCmds].Tick, run.want)
+		if cmds := e.Cmds(s); !ok || len(cmds) != 1 || cmds[0].Tick != run.want {
+			t.Errorf("%s: tick 115 holds commands %+v of S; want one, issued at %d", run.name, cmds, run.want)
 		}
 	}
 }

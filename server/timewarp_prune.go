@@ -34,7 +34,7 @@ import (
 // tick being re-simulated.
 func (r *warpRun) reachAll() {
 	r.w.reach.Clear()
-	for _, i := range r.w.aList {
+	for _, i := range r.w.span.AffectedSlots() {
 		r.reachAdd(i)
 	}
 }
@@ -43,7 +43,7 @@ func (r *warpRun) reachAll() {
 // lagcomp.TracePlayer tests first, and the torso the splash is measured
 // to.
 func (r *warpRun) reachAdd(i int) {
-	if r.rec.owner[i] == nil {
+	if r.rec.Owner[i] == nil {
 		return // neither traced nor hurt
 	}
 	p := r.s.cfg.Movement
@@ -70,7 +70,7 @@ func (r *warpRun) near(ray geom.Ray, maxDist float64) []int {
 	lift := p.Height / 2
 	rad := p.Radius + p.Height/2
 	ids := w.cands[:0]
-	for i, owner := range r.rec.owner {
+	for i, owner := range r.rec.Owner {
 		if owner == nil {
 			continue
 		}
@@ -93,7 +93,7 @@ func (r *warpRun) blastNearA(centre geom.Vec3, radius float64) bool {
 // hitsA reports whether any of hits is on an affected player.
 func (r *warpRun) hitsA(hits []warpHit) bool {
 	for i := range hits {
-		if r.w.inA[hits[i].victim] {
+		if r.w.span.Affected(hits[i].victim) {
 			return true
 		}
 	}
@@ -110,7 +110,7 @@ func (r *warpRun) cleanFlights() bool {
 		return false
 	}
 	prev, _ := w.entry(r.t - 1)
-	flying, flights, paths := prev.flying, r.orig.flights, r.orig.paths
+	flying, flights, paths := prev.Lists.flying, r.orig.flights, r.orig.paths
 	if len(flying) != len(flights) || len(paths) != len(flights) {
 		return false
 	}
@@ -118,7 +118,7 @@ func (r *warpRun) cleanFlights() bool {
 	for k := range paths {
 		pa := &paths[k]
 		if !pa.Full && !w.reach.Meets(*pa) {
-			tested += len(w.aList)
+			tested += len(w.span.AffectedSlots())
 			continue
 		}
 		full = true
@@ -150,7 +150,7 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 		return 0, false
 	case r.keeps(old):
 		return 0, true
-	case r.rec.owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.inA[f.direct.Victim] || r.hitsA(old):
+	case r.rec.Owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.span.Affected(f.direct.Victim) || r.hitsA(old):
 		return 0, false
 	}
 	ray, seg := s.segment(p)
@@ -158,9 +158,9 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 	if f.hit {
 		limit = f.dist
 	}
-	tested = len(w.aList)
+	tested = len(w.span.AffectedSlots())
 	if r.nearA(ray, limit) {
-		if _, hit := s.firstPlayer(r, ray, limit, p.shooter, w.aList); hit {
+		if _, hit := s.firstPlayer(r, ray, limit, p.shooter, w.span.AffectedSlots()); hit {
 			return 0, false
 		}
 	}
@@ -174,7 +174,7 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 	}
 	centre := f.centre(ray)
 	near := r.blastNearA(centre, p.weapon.SplashRadius)
-	for _, id := range w.aList {
+	for _, id := range w.span.AffectedSlots() {
 		if !r.hittable(p.shooter, id) {
 			continue
 		}
@@ -226,16 +226,16 @@ func (r *warpRun) cleanShots() bool {
 			switch {
 			case r.keeps(old):
 				continue
-			case op.victim >= 0 && w.inA[op.victim] || r.hitsA(old):
+			case op.victim >= 0 && w.span.Affected(op.victim) || r.hitsA(old):
 				return false
 			}
 			limit := op.reach
 			if op.victim >= 0 {
 				limit = op.dist
 			}
-			tested += len(w.aList)
+			tested += len(w.span.AffectedSlots())
 			if r.nearA(op.ray, limit) {
-				if _, ok := s.firstPlayer(r, op.ray, limit, sh.shooter, w.aList); ok {
+				if _, ok := s.firstPlayer(r, op.ray, limit, sh.shooter, w.span.AffectedSlots()); ok {
 					return false
 				}
 			}
@@ -276,7 +276,7 @@ func (r *warpRun) flyRecorded() {
 		w.fly = append(w.fly[:0], r.orig.flying[:n]...)
 	} else {
 		prev, _ := w.entry(r.t - 1)
-		w.fly = append(w.fly[:0], prev.flying...)
+		w.fly = append(w.fly[:0], prev.Lists.flying...)
 	}
 	w.flyNew = w.flyNew[:0]
 	for range w.fly {

@@ -161,11 +161,10 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 	rocket := game.DefaultWeapons()[4]
 	pruned, blasts, far := 0, 0, 0
 	for range 2000 {
-		w.epoch++ // a fresh tick: nobody's state copied out yet
-		clear(w.inA)
-		w.aList = w.aList[:0]
-		for i := range e.owner {
-			st := &e.moved[i]
+		w.span.Begin() // nobody affected yet
+		w.span.Tick()  // a fresh tick: nobody's state copied out yet
+		for i := range e.Owner {
+			st := &e.Moved[i]
 			st.Pos = geom.V(rng.Float64()*8-4, rng.Float64()*8-4, rng.Float64()*2)
 			st.Flags &^= game.FlagDead | game.FlagProtected
 			if rng.IntN(2) == 0 {
@@ -178,33 +177,33 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 		}
 		r.reachAll()
 		// Rays and blasts aimed about a random player, affected or not.
-		aim := e.moved[rng.IntN(len(e.moved))].Pos.Add(geom.V(rng.Float64()*3-1.5, rng.Float64()*3-1.5, rng.Float64()*2.5))
+		aim := e.Moved[rng.IntN(len(e.Moved))].Pos.Add(geom.V(rng.Float64()*3-1.5, rng.Float64()*3-1.5, rng.Float64()*2.5))
 		ray := geom.Ray{Origin: geom.V(rng.Float64()*20-10, rng.Float64()*20-10, rng.Float64()*4-1)}
 		ray.Dir = aim.Sub(ray.Origin).Norm()
 		dist := max(aim.Dist(ray.Origin)+rng.Float64()*2-1, 0)
 		if !r.nearA(ray, dist) {
 			pruned++
-			for _, id := range w.aList {
-				if h, ok := lagcomp.TracePlayer(ray, dist, e.moved[id], s.cfg.Movement); ok {
+			for _, id := range w.span.AffectedSlots() {
+				if h, ok := lagcomp.TracePlayer(ray, dist, e.Moved[id], s.cfg.Movement); ok {
 					t.Fatalf("ray %+v up to %.2f m pruned, but it hits player %d at %.3f m", ray, dist, id, h.Dist)
 				}
 			}
 		}
 		ids := r.near(ray, dist)
-		for id := range e.owner {
+		for id := range e.Owner {
 			if slices.Contains(ids, id) {
 				continue
 			}
 			far++
-			if h, ok := lagcomp.TracePlayer(ray, dist, e.moved[id], s.cfg.Movement); ok {
+			if h, ok := lagcomp.TracePlayer(ray, dist, e.Moved[id], s.cfg.Movement); ok {
 				t.Fatalf("ray %+v up to %.2f m passes player %d by, but it hits it at %.3f m", ray, dist, id, h.Dist)
 			}
 		}
 		centre := aim.Add(geom.V(rng.Float64()*10-5, rng.Float64()*10-5, rng.Float64()*4-2))
 		if !r.blastNearA(centre, rocket.SplashRadius) {
 			blasts++
-			for _, id := range w.aList {
-				if d := s.splash(&rocket, centre, e.moved[id]); d > 0 {
+			for _, id := range w.span.AffectedSlots() {
+				if d := s.splash(&rocket, centre, e.Moved[id]); d > 0 {
 					t.Fatalf("blast at %v pruned, but it splashes player %d for %d", centre, id, d)
 				}
 			}

@@ -3,7 +3,6 @@ package server
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -22,20 +21,18 @@ import (
 func (w *timeWarp) prepare(s *Server) {
 	t := s.tick + 1
 	prev, _ := w.entry(s.tick)
-	e := w.ring[t%uint32(len(w.ring))]
-	e.tick = t
+	e := w.ring.Begin(t)
 	for i, c := range s.clients {
-		e.owner[i] = c
-		e.fixedEnd[i] = false
-		e.ncmd[i] = 0
-		e.fixedStart[i] = c != nil && (prev.owner[i] != c || prev.state[i] != c.state)
+		e.Owner[i] = c
+		e.FixedEnd[i] = false
+		e.FixedStart[i] = c != nil && (prev.Owner[i] != c || prev.State[i] != c.state)
 		if c != nil {
-			e.start[i] = c.state
+			e.Start[i] = c.state
 		}
 	}
-	e.warpLists = warpLists{
-		shots: e.shots[:0], pellets: e.pellets[:0], flights: e.flights[:0], paths: e.paths[:0],
-		hits: e.hits[:0], flying: e.flying[:0],
+	e.Lists = warpLists{
+		shots: e.Lists.shots[:0], pellets: e.Lists.pellets[:0], flights: e.Lists.flights[:0], paths: e.Lists.paths[:0],
+		hits: e.Lists.hits[:0], flying: e.Lists.flying[:0],
 	}
 }
 
@@ -46,7 +43,7 @@ func (s *Server) warpResolve(now time.Duration) {
 	e, _ := s.warp.entry(s.tick)
 	for i, c := range s.clients {
 		if c != nil {
-			e.moved[i] = c.state
+			e.Moved[i] = c.state
 		}
 	}
 	s.moveProjectiles(now)
@@ -74,8 +71,8 @@ func (r *warpRecorder) shot(ps *pendingShot, void bool) {
 		return
 	}
 	e := r.tick()
-	n := len(e.pellets)
-	e.shots = append(e.shots, warpShot{pendingShot: *ps, void: void, p0: n, p1: n})
+	n := len(e.Lists.pellets)
+	e.Lists.shots = append(e.Lists.shots, warpShot{pendingShot: *ps, void: void, p0: n, p1: n})
 }
 
 // hitscan records a hitscan pellet of weapon w: its ray, its reach and
@@ -103,9 +100,9 @@ func (r *warpRecorder) launch(p *projectile) {
 // pellet records pellet p of the shot last recorded.
 func (r *warpRecorder) pellet(p warpPellet) {
 	e := r.tick()
-	p.h0, p.h1 = len(e.hits), len(e.hits)
-	e.pellets = append(e.pellets, p)
-	e.shots[len(e.shots)-1].p1 = len(e.pellets)
+	p.h0, p.h1 = len(e.Lists.hits), len(e.Lists.hits)
+	e.Lists.pellets = append(e.Lists.pellets, p)
+	e.Lists.shots[len(e.Lists.shots)-1].p1 = len(e.Lists.pellets)
 	r.s.warp.lastFlight = false
 }
 
@@ -115,7 +112,7 @@ func (r *warpRecorder) flight(p *projectile, c *contact, ended bool) {
 		return
 	}
 	e := r.tick()
-	e.flights = append(e.flights, warpFlight{id: p.id, owner: p.owner, contact: *c, ended: ended, h0: len(e.hits), h1: len(e.hits)})
+	e.Lists.flights = append(e.Lists.flights, warpFlight{id: p.id, owner: p.owner, contact: *c, ended: ended, h0: len(e.Lists.hits), h1: len(e.Lists.hits)})
 	r.s.warp.lastFlight = true
 }
 
@@ -125,16 +122,15 @@ func (r *warpRecorder) dealt(h *hitInfo, kill bool) {
 		return
 	}
 	e := r.tick()
-	e.hits = append(e.hits, warpHit{hitInfo: *h, kill: kill})
+	e.Lists.hits = append(e.Lists.hits, warpHit{hitInfo: *h, kill: kill})
 	if kill {
 		// A death announced is a committed fact for later warps.
-		sl := &r.s.warp.slots[h.victim]
-		sl.died, sl.deathTick = r.s.clients[h.victim], r.s.tick
+		r.s.warp.deaths.Announce(h.victim, r.s.clients[h.victim], r.s.tick)
 	}
 	if r.s.warp.lastFlight {
-		e.flights[len(e.flights)-1].h1 = len(e.hits)
+		e.Lists.flights[len(e.Lists.flights)-1].h1 = len(e.Lists.hits)
 	} else {
-		e.pellets[len(e.pellets)-1].h1 = len(e.hits)
+		e.Lists.pellets[len(e.Lists.pellets)-1].h1 = len(e.Lists.hits)
 	}
 }
 
@@ -145,24 +141,24 @@ func (s *Server) warpRecord() {
 	w := s.warp
 	e, _ := w.entry(s.tick)
 	for i, c := range s.clients {
-		if c != nil && e.owner[i] == c {
-			e.state[i] = c.state
+		if c != nil && e.Owner[i] == c {
+			e.State[i] = c.state
 			// Only the server changes Teleport (spawn, placement).
-			e.fixedEnd[i] = c.state.Teleport != e.moved[i].Teleport
+			e.FixedEnd[i] = c.state.Teleport != e.Moved[i].Teleport
 		}
 	}
-	e.flying = append(e.flying[:0], s.projectiles...)
+	e.Lists.flying = append(e.Lists.flying[:0], s.projectiles...)
 	// The path of each projectile that flew on, from where it started
 	// the tick.
 	prev, _ := w.entry(s.tick - 1)
-	for k := range e.flights {
-		f := &e.flights[k]
-		if k >= len(prev.flying) || prev.flying[k].id != f.id || f.ended {
-			e.paths = append(e.paths, timewarp.Path{Full: true})
+	for k := range e.Lists.flights {
+		f := &e.Lists.flights[k]
+		if k >= len(prev.Lists.flying) || prev.Lists.flying[k].id != f.id || f.ended {
+			e.Lists.paths = append(e.Lists.paths, timewarp.Path{Full: true})
 			continue
 		}
-		ray, seg := s.segment(&prev.flying[k])
-		e.paths = append(e.paths, timewarp.PathOf(ray, seg, false))
+		ray, seg := s.segment(&prev.Lists.flying[k])
+		e.Lists.paths = append(e.Lists.paths, timewarp.PathOf(ray, seg, false))
 	}
 }
 
@@ -173,7 +169,7 @@ func (s *Server) warpRestart() {
 	w := s.warp
 	w.floor = s.tick
 	if e, ok := w.entry(s.tick); ok {
-		e.flying = e.flying[:0]
+		e.Lists.flying = e.Lists.flying[:0]
 	}
 }
 
@@ -196,10 +192,10 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 	}
 	ticks = min(ticks, w.Window, int(s.tick-w.floor))
 	from := s.tick + 1 - uint32(ticks)
-	if e, ok := w.entry(from); ticks == 0 || !ok || e.owner[id] != s.clients[id] {
+	if e, ok := w.entry(from); ticks == 0 || !ok || e.Owner[id] != s.clients[id] {
 		return 0, nil
 	}
-	w.lateFrom[id] = from
+	w.span.Late(id, from)
 	s.resimulate(from)
 	return ticks, nil
 }
@@ -209,28 +205,20 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 func (s *Server) resimulate(from uint32) {
 	w := s.warp
 	last, _ := w.entry(s.tick)
-	clear(w.inA)
-	w.aList = w.aList[:0]
-	w.late = w.late[:0]
+	w.span.Begin()
 	for i, c := range s.clients {
-		w.outside[i] = c != nil && (last.owner[i] != c || last.state[i] != c.state)
-		sl := &w.slots[i]
-		w.settled[i] = c != nil && sl.died == c && sl.deathTick >= from
-		w.carried[i] = false
-		if w.lateFrom[i] != math.MaxUint32 {
-			w.late = append(w.late, i)
+		w.outside[i] = c != nil && (last.Owner[i] != c || last.State[i] != c.state)
+		if c != nil && w.deaths.Settles(i, c, from) {
+			w.span.Settle(i)
 		}
 	}
 	w.flyRec = true
 	w.idBase = s.nextProjectile
 	for t := from; t <= s.tick; t++ {
 		e, _ := w.entry(t)
-		if w.epoch++; w.epoch == 0 {
-			clear(w.cur)
-			w.epoch = 1
-		}
+		w.span.Tick()
 		r := &w.run // kept in w, so that passing it as an arena does not allocate
-		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.warpLists, out: &w.spare}
+		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.Lists, out: &w.spare}
 		r.move()
 		r.run()
 		r.finish()
@@ -238,24 +226,24 @@ func (s *Server) resimulate(from uint32) {
 		// The history holds the poses the server settled on: those of
 		// the players stepped again change.
 		for _, i := range w.steps {
-			s.history.Amend(t, i, e.moved[i])
+			s.history.Amend(t, i, e.Moved[i])
 		}
 	}
 	// What the server set since the last tick stands on top of the
 	// re-simulated past (the next tick's record takes it as a fact);
 	// the players never stepped again end as recorded, as they are.
-	for _, list := range [2][]int{w.aList, w.late} {
+	for _, list := range [2][]int{w.span.AffectedSlots(), w.span.LateSlots()} {
 		for _, i := range list {
-			if c := s.clients[i]; c != nil && w.carried[i] && !w.outside[i] {
-				c.state = w.work[i]
+			if c := s.clients[i]; c != nil && !w.outside[i] {
+				if st, ok := w.span.Final(i); ok {
+					c.state = st
+				}
 			}
 		}
 	}
-	for _, i := range w.late {
-		w.lateFrom[i] = math.MaxUint32
-	}
+	w.span.End()
 	if w.flyRec {
-		s.projectiles = append(s.projectiles[:0], last.flying...)
+		s.projectiles = append(s.projectiles[:0], last.Lists.flying...)
 	} else {
 		s.projectiles = append(s.projectiles[:0], w.fly...)
 	}
@@ -306,50 +294,29 @@ func (r *warpRun) swap() {
 
 // join adds slot i to the affected set.
 func (r *warpRun) join(i int) {
-	w := r.w
-	if w.inA[i] || w.settled[i] {
-		return
+	if r.w.span.Join(i, r.rec.Moved) {
+		r.reachAdd(i)
 	}
-	r.own(i)
-	w.inA[i] = true
-	k := len(w.aList)
-	w.aList = append(w.aList, i)
-	for k > 0 && w.aList[k-1] > i {
-		w.aList[k], k = w.aList[k-1], k-1
-	}
-	w.aList[k] = i
-	r.reachAdd(i)
 }
 
 // state returns slot i's state at this point of the tick.
-func (r *warpRun) state(i int) *game.PlayerState {
-	if r.w.cur[i] == r.w.epoch {
-		return &r.w.work[i]
-	}
-	return &r.rec.moved[i]
-}
+func (r *warpRun) state(i int) *game.PlayerState { return r.w.span.State(i, r.rec.Moved) }
 
 // own returns slot i's state at this point of the tick, to change.
-func (r *warpRun) own(i int) *game.PlayerState {
-	w := r.w
-	if w.cur[i] != w.epoch {
-		w.work[i], w.cur[i] = r.rec.moved[i], w.epoch
-	}
-	return &w.work[i]
-}
+func (r *warpRun) own(i int) *game.PlayerState { return r.w.span.Own(i, r.rec.Moved) }
 
 // move re-runs the tick's commands: affected and late players are
 // stepped again, the others keep their recorded states and shots.
 func (r *warpRun) move() {
 	w, e, s := r.w, r.rec, r.s
-	for _, i := range w.late {
-		if e.owner[i] != nil && w.lateFrom[i] <= r.t {
+	for _, i := range w.span.LateSlots() {
+		if e.Owner[i] != nil && w.span.LateFrom(i) <= r.t {
 			r.join(i)
 		}
 	}
 	// The slots stepped: the affected and the late, merged in order.
 	w.steps = w.steps[:0]
-	a, l := w.aList, w.late
+	a, l := w.span.AffectedSlots(), w.span.LateSlots()
 	for len(a) > 0 || len(l) > 0 {
 		var i int
 		switch {
@@ -360,7 +327,7 @@ func (r *warpRun) move() {
 		default:
 			i, a, l = a[0], a[1:], l[1:]
 		}
-		if e.owner[i] != nil && (w.inA[i] || w.lateFrom[i] <= r.t) {
+		if e.Owner[i] != nil && (w.span.Affected(i) || w.span.LateFrom(i) <= r.t) {
 			w.steps = append(w.steps, i)
 		}
 	}
@@ -382,20 +349,16 @@ func (r *warpRun) move() {
 			r.out.shots = append(r.out.shots, r.orig.shots[first:kept]...)
 		}
 		w.stepped[i] = true
-		if !w.carried[i] {
-			w.work[i] = prev.state[i]
+		cur := w.span.Step(i, prev.State[i])
+		if e.FixedStart[i] {
+			*cur = e.Start[i]
 		}
-		w.cur[i] = w.epoch
-		if e.fixedStart[i] {
-			w.work[i] = e.start[i]
-		}
-		st := w.work[i]
-		for k := range int(e.ncmd[i]) {
-			cmd := e.cmds[i*maxWarpCmds+k]
+		st := *cur
+		for k, cmd := range e.Cmds(i) {
 			var fired bool
 			before := st
 			st, fired = s.act(st, cmd)
-			if !fired || e.deferred[i*maxWarpCmds+k] {
+			if !fired || e.Deferred(i, k) {
 				continue // a deferred shot stays at its issue tick
 			}
 			if r.keep.shots {
@@ -404,8 +367,8 @@ func (r *warpRun) move() {
 			}
 			r.out.shots = append(r.out.shots, warpShot{pendingShot: pendingShot{shooter: i, cmd: cmd, state: st, eye: s.shotEye(before, st, cmd)}})
 		}
-		w.work[i] = st
-		e.moved[i] = st
+		*cur = st
+		e.Moved[i] = st
 		if r.keep.shots && kept < next && !allDeferred(r.orig.shots[kept:next]) {
 			// Recorded shots no longer fired.
 			r.keep.shots = false
@@ -456,11 +419,11 @@ func (r *warpRun) keepDeferred(recorded []warpShot) {
 // recorded) and the record updated. The others end it as recorded.
 func (r *warpRun) finish() {
 	w := r.w
-	for _, i := range w.aList {
+	for _, i := range w.span.AffectedSlots() {
 		r.end(i)
 	}
 	for _, i := range w.steps {
-		if !w.inA[i] {
+		if !w.span.Affected(i) {
 			r.end(i)
 		}
 		w.stepped[i] = false
@@ -479,18 +442,18 @@ func (r *warpRun) finish() {
 // end ends the tick for slot i, stepped again or affected.
 func (r *warpRun) end(i int) {
 	w, e := r.w, r.rec
-	o := e.owner[i]
+	o := e.Owner[i]
 	if o == nil {
 		return
 	}
 	switch st := r.own(i); {
-	case e.fixedEnd[i]:
-		*st = e.state[i]
+	case e.FixedEnd[i]:
+		*st = e.State[i]
 	case st.Has(game.FlagProtected) && r.now >= o.protectedUntil:
 		st.Flags &^= game.FlagProtected
 	}
-	e.state[i] = w.work[i]
-	w.carried[i] = true
+	e.State[i] = *r.own(i)
+	w.span.Carry(i)
 }
 
 // run resolves the tick's projectiles and shots.
@@ -520,21 +483,21 @@ func (r *warpRun) run() {
 // hittable reports whether shooter can hit player id in the tick: there,
 // alive, not spawn protected, an enemy, and not settled.
 func (r *warpRun) hittable(shooter, id int) bool {
-	o := r.rec.owner[id]
-	if o == nil || r.w.settled[id] {
+	o := r.rec.Owner[id]
+	if o == nil || r.w.span.Settled(id) {
 		return false
 	}
 	st := r.state(id)
 	if st.Has(game.FlagDead) || st.Has(game.FlagProtected) {
 		return false
 	}
-	sh := r.rec.owner[shooter]
+	sh := r.rec.Owner[shooter]
 	return sh == nil || r.s.match.Enemies(sh.id, sh.team, o.id, o.team)
 }
 
 // player returns the state of the player in slot id at the tick.
 func (r *warpRun) player(id int) *game.PlayerState {
-	if r.rec.owner[id] == nil {
+	if r.rec.Owner[id] == nil {
 		return nil
 	}
 	return r.state(id)
@@ -546,7 +509,7 @@ func (r *warpRun) player(id int) *game.PlayerState {
 func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (lagcomp.Hit, bool) {
 	n := len(ids)
 	if ids == nil {
-		n = len(r.rec.owner)
+		n = len(r.rec.Owner)
 	}
 	r.w.stats.Tested += n
 	switch {

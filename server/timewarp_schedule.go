@@ -25,14 +25,10 @@ func (w warpScheduler) execute(c *client)                                    { w
 func (w warpScheduler) resolve(now time.Duration)                            { w.s.warpResolve(now) }
 func (w warpScheduler) end()                                                 { w.s.warpRecord() }
 
-// warpSlot is one slot's command schedule.
+// warpSlot is one slot's command schedule, and whose it is.
 type warpSlot struct {
 	owner *client
 	timewarp.Schedule
-
-	// The newest death announced in the slot, and whose.
-	died      *client
-	deathTick uint32
 }
 
 // slot returns c's schedule, starting it afresh when c is new in the slot.
@@ -41,15 +37,8 @@ func (w *timeWarp) slot(s *Server, c *client) *warpSlot {
 	if sl.owner != c {
 		// The client joined after the newest tick the ring has without
 		// it, or before the ring's oldest.
-		base := s.tick
-		for base > 0 {
-			if e, ok := w.entry(base); !ok || e.owner[c.id] != c {
-				break
-			}
-			base--
-		}
 		sl.owner = c
-		sl.Start(base, w.Slack)
+		sl.Start(w.ring.Before(c.id, c, s.tick), w.Slack)
 	}
 	return sl
 }
@@ -83,16 +72,14 @@ func (s *Server) warpExecute(c *client) {
 		return
 	}
 	e, _ := w.entry(s.tick)
-	for e.ncmd[c.id] < maxWarpCmds {
+	for !e.Full(c.id) {
 		wc, ok := sl.Pop(s.tick)
 		if !ok {
 			return
 		}
 		cmd := wc.Cmd
 		noteExecuted(c, &cmd)
-		e.cmds[c.id*maxWarpCmds+int(e.ncmd[c.id])] = cmd
-		e.deferred[c.id*maxWarpCmds+int(e.ncmd[c.id])] = false
-		e.ncmd[c.id]++
+		e.Add(c.id, cmd)
 		s.run(c, cmd)
 	}
 }
@@ -110,29 +97,12 @@ func (s *Server) warpLate() {
 		}
 		sl := &w.slots[c.id]
 		for {
-			wc, due := sl.Due(s.tick)
-			if !due {
+			cmd, t, ok := w.ring.InsertLate(&sl.Schedule, &w.span, &w.stats, c.id, c, s.tick, w.floor)
+			if !ok {
 				break
 			}
-			e, ok := w.entry(wc.Tick)
-			if !ok || e.owner[c.id] != c || e.ncmd[c.id] == maxWarpCmds || wc.Tick <= w.floor {
-				// Scheduling keeps effective ticks within the window,
-				// after the join and the last restart and two a tick at
-				// most, so this happens only when the round restarted
-				// after the command arrived; applying the command at the
-				// next tick is the safe answer.
-				sl.Postpone(s.tick + 1)
-				w.stats.TooOld++
-				break
-			}
-			sl.Pop(s.tick)
-			noteExecuted(c, &wc.Cmd)
-			e.cmds[c.id*maxWarpCmds+int(e.ncmd[c.id])] = wc.Cmd
-			e.deferred[c.id*maxWarpCmds+int(e.ncmd[c.id])] = false
-			e.ncmd[c.id]++
-			w.lateFrom[c.id] = min(w.lateFrom[c.id], wc.Tick)
-			from = min(from, wc.Tick)
-			w.stats.Late++
+			noteExecuted(c, &cmd)
+			from = min(from, t)
 		}
 	}
 	from = min(from, s.insertShots())
@@ -161,11 +131,7 @@ func (s *Server) deferShot(c *client, ps *pendingShot) bool {
 		return false
 	}
 	rec, _ := w.entry(s.tick)
-	for k := range int(rec.ncmd[c.id]) {
-		if rec.cmds[c.id*maxWarpCmds+k].Tick == ps.cmd.Tick {
-			rec.deferred[c.id*maxWarpCmds+k] = true
-		}
-	}
+	rec.Defer(c.id, ps.cmd.Tick)
 	if ps.cmd.HasPress {
 		c.pressShots++
 	}
@@ -184,15 +150,15 @@ func (s *Server) insertShots() uint32 {
 		ls := &w.shotsLate[i]
 		c := s.clients[ls.shooter]
 		e, ok := w.entry(ls.e)
-		if c == nil || !ok || e.owner[c.id] != c || ls.e <= w.floor {
+		if c == nil || !ok || e.Owner[c.id] != c || ls.e <= w.floor {
 			continue
 		}
 		sh := warpShot{pendingShot: ls.pendingShot, deferred: true}
-		k := len(e.shots)
-		for k > 0 && before(&sh, &e.shots[k-1]) {
+		k := len(e.Lists.shots)
+		for k > 0 && before(&sh, &e.Lists.shots[k-1]) {
 			k--
 		}
-		e.shots = slices.Insert(e.shots, k, sh)
+		e.Lists.shots = slices.Insert(e.Lists.shots, k, sh)
 		from = min(from, ls.e)
 		w.stats.Late++
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/timewarp"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -284,7 +285,7 @@ func TestStaleCommandFlood(t *testing.T) {
 	id := join(t, s, 0, 1)
 	start, _ := s.Client(id)
 	s.clients[id].rtt.Add(10 * time.Second) // far beyond the window
-	ring, pend := len(s.warp.ring), s.warp.slots[id].Size()
+	ring, pend := s.warp.ring.Len(), s.warp.slots[id].Size()
 	next := uint32(1)
 	const ticks = 640
 	for range ticks {
@@ -307,8 +308,13 @@ func TestStaleCommandFlood(t *testing.T) {
 	if d := end.State.Pos.Sub(start.State.Pos).Len(); d > limit {
 		t.Fatalf("moved %.2f m in %v, limit %.2f m", d, s.Time(), limit)
 	}
-	if len(s.warp.ring) != ring || s.warp.slots[id].Size() != pend || cap(s.warp.ring[0].shots) > 8 {
+	if s.warp.ring.Len() != ring || s.warp.slots[id].Size() != pend {
 		t.Fatal("time warp storage grew")
+	}
+	for k := range uint32(ring) {
+		if e, _ := s.warp.entry(s.tick - k); cap(e.Lists.shots) > 8 {
+			t.Fatalf("tick %d's record holds room for %d shots", e.Tick, cap(e.Lists.shots))
+		}
 	}
 }
 
@@ -349,7 +355,7 @@ func TestEffectiveTick(t *testing.T) {
 			t.Fatalf("command %d at tick %d before its predecessor's %d", k, e, prev)
 		}
 		prev = e
-		if count[e]++; count[e] > maxWarpCmds {
+		if count[e]++; count[e] > timewarp.CmdsPerTick {
 			t.Fatalf("%d commands at tick %d", count[e], e)
 		}
 	}

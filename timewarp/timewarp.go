@@ -1,9 +1,37 @@
 // Package timewarp is lagkit's time warp ([timewarp]): when each command
-// received late takes effect, and what a re-simulation of the past may
-// leave as recorded. Like delay it is sans-IO and owns no world: it
-// decides each command's effective tick and keeps the counters; the
-// server (server/timewarp*.go) keeps the ring of recorded ticks, inserts
-// the command there and re-runs its own tick to the present.
+// received late takes effect, the past a warp re-runs, and what a
+// re-simulation of it may leave as recorded. Like delay it is sans-IO
+// and owns no world: no socket, clock or goroutine, and none of the
+// game's rules.
+//
+// What lives where. This package holds the technique: each command's
+// effective tick (Schedule, Rules, Lead); the record of the past a warp
+// may re-run (Ring: per tick, each slot's player, states and commands;
+// InsertLate puts a late command into it, or postpones it when its tick
+// is gone); a re-simulation's account of the players (Span: the late,
+// the affected set, the settled, and each slot's state read in place
+// from the record until the re-simulation changes it); the deaths
+// already announced, which no re-simulation takes back (Deaths); the
+// boxes it prunes by (Reach, Path, Near); and the counters (Stats). The
+// server is its host, behind its scheduler seam (server/schedule.go):
+// it schedules each command through a Schedule, records every live tick
+// in a Ring, and re-runs its own tick over the Ring with a Span, judging
+// each shot and projectile by the same code as a live tick (its one
+// hitscan resolver, given the re-run tick as the world to trace against)
+// and settling what differs from the record. Ring and Deaths are generic
+// in the host's handle of a player, and Ring in what the host records of
+// a tick's shots, projectiles and damage, so that the host's types stay
+// its own: the server exports nothing for time warp but its settings
+// (Config.TimeWarp, Config.TimeWarpHitscanOnly), its counters
+// (Server.TimeWarpStats) and Server.Resimulate, which measures a warp.
+//
+// The re-simulation itself (stepping the players again, judging the
+// shots and projectiles, settling damage, events and records) stays with
+// the host: it is the server's tick, run against another world, and a
+// host interface carrying it would have to hand this package the
+// server's clients and their counters, projectiles, contacts, hits,
+// events and records, or route every pellet through an interface whose
+// arguments escape to the heap.
 //
 // Effective tick. Each command gets an effective tick E when it arrives:
 // the tick it would run in without time warp (the next one), less the
