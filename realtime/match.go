@@ -91,7 +91,6 @@ type Match struct {
 	nextPeer server.Peer
 	rules    []linkRule
 	linkSeed uint64
-	prev     server.Stats
 	pkt      []byte
 	// out gathers what the match sends until flush; outN and outBytes
 	// count it for the metrics, once per flush.
@@ -556,7 +555,7 @@ func (m *Match) deliverDown(now time.Duration) {
 // peer whose session the core ended is closed once what was sent it has
 // left (deliverDown).
 func (m *Match) route(now time.Duration) {
-	out := m.srv.Outbox()
+	out := m.outbox()
 	for _, c := range m.srv.Changes() {
 		p := m.peers[c.Peer]
 		switch {
@@ -579,6 +578,25 @@ func (m *Match) route(now time.Duration) {
 		}
 	}
 	m.flush()
+}
+
+// outbox takes the core's outbox and counts in the metrics what the
+// core says it refused or dropped meanwhile (Counted).
+func (m *Match) outbox() []server.Datagram {
+	out := m.srv.Outbox()
+	n := m.srv.Counted()
+	if n.Malformed > 0 {
+		m.met.dropped[DropMalformed].Add(float64(n.Malformed))
+	}
+	if n.Tokens > 0 {
+		m.met.dropped[DropToken].Add(float64(n.Tokens))
+	}
+	for code, k := range n.Kicked {
+		if k > 0 {
+			m.met.kicked[code].Add(float64(k))
+		}
+	}
+	return out
 }
 
 // send puts one datagram for a player in the match's send batch, which
@@ -626,27 +644,9 @@ func (m *Match) advance(now, scheduled time.Duration) {
 	m.account()
 }
 
-// tokenRefusals sums the connects refused for their connect token.
-func tokenRefusals(r server.TokenRefusals) int {
-	return r.Invalid + r.Expired + r.WrongMatch + r.WrongAddress + r.Replayed + r.WindowFull
-}
-
 // account turns what the core logged and counted during its ticks into
 // metrics, logs and seat changes.
 func (m *Match) account() {
-	st := m.srv.Stats()
-	if d := st.Malformed - m.prev.Malformed; d > 0 {
-		m.met.dropped[DropMalformed].Add(float64(d))
-	}
-	if d := tokenRefusals(st.Tokens) - tokenRefusals(m.prev.Tokens); d > 0 {
-		m.met.dropped[DropToken].Add(float64(d))
-	}
-	for code, n := range st.Kicked {
-		if d := n - m.prev.Kicked[code]; d > 0 {
-			m.met.kicked[code].Add(float64(d))
-		}
-	}
-	m.prev = st
 	for _, rec := range m.srv.ShotRecords() {
 		sbc := rec.Registered && m.behindCover(&rec)
 		m.keepRewind(&rec)

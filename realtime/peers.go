@@ -205,7 +205,7 @@ func (m *Match) closed(p *peer) {
 	}
 	if p.seat >= 0 {
 		m.srv.Kick(p.seat, "") // nobody is left to tell
-		m.srv.Outbox()
+		m.outbox()
 		m.account()
 	}
 	m.remove(p, reason)
@@ -370,7 +370,7 @@ func (m *Match) end(reason string) {
 			m.srv.Kick(p.seat, reason)
 		}
 	}
-	for _, dg := range m.srv.Outbox() {
+	for _, dg := range m.outbox() {
 		if p := m.peers[dg.To]; p != nil {
 			m.flushLinks(p)
 			m.send(p, dg.Data)

@@ -135,6 +135,9 @@ type Server struct {
 	// closures are the session changes since the last Outbox; closed
 	// those up to it (Changes).
 	closures, closed []SessionChange
+	// counting holds what was refused or dropped since the last
+	// Outbox, counted the one it last returned (Counted).
+	counting, counted Counts
 	// games holds the game events clients sent (game_events.go).
 	games gameInbox
 	// objects are the game's entities by slot (nil until the first),
@@ -382,6 +385,7 @@ func (s *Server) Outbox() []Datagram {
 	s.outbox = s.outbox[:0]
 	s.outq.Drain(s.collect)
 	s.closed, s.closures = s.closures, s.closed[:0]
+	s.counted, s.counting = s.counting, Counts{}
 	return s.outbox
 }
 
@@ -408,6 +412,21 @@ type SessionChange struct {
 // refused, with the datagrams the last Outbox returned, in order. The
 // slice stays valid until the next Outbox.
 func (s *Server) Changes() []SessionChange { return s.closed }
+
+// Counts are what the server refused or dropped over a span of its
+// work: Stats' counters of those, for the span alone.
+type Counts struct {
+	Malformed int // datagrams that failed to decode
+	// Tokens counts the connects refused for their connect token.
+	Tokens int
+	// Kicked counts the disconnects the server made, by code.
+	Kicked [wire.NumDisconnectCodes]int
+}
+
+// Counted returns what the server refused or dropped between the
+// Outbox before last and the last: a driver turns it into metrics
+// without keeping the server's counters to compare.
+func (s *Server) Counted() Counts { return s.counted }
 
 // collect appends one drained datagram to the outbox.
 func (s *Server) collect(to Peer, b []byte) { s.outbox = append(s.outbox, Datagram{To: to, Data: b}) }
@@ -594,6 +613,7 @@ var ErrNoSession = errors.New("server: not from a session")
 // ErrMalformed.
 func (s *Server) malformed(err error) error {
 	s.stats.Malformed++
+	s.counting.Malformed++
 	return fmt.Errorf("%w: %w", ErrMalformed, err)
 }
 
@@ -626,6 +646,7 @@ func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 	}
 	if code != wire.DisconnectUnspecified {
 		s.stats.Kicked[code]++
+		s.counting.Kicked[code]++
 	}
 	delete(s.byPeer, c.peer)
 	for _, o := range s.clients {

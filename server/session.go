@@ -211,12 +211,16 @@ func (s *Server) openToken(now time.Duration, sealed string) (token.Claims, bool
 		return c, true
 	case token.ErrExpired:
 		s.stats.Tokens.Expired++
+		s.counting.Tokens++
 	case token.ErrWrongMatch:
 		s.stats.Tokens.WrongMatch++
+		s.counting.Tokens++
 	case token.ErrWrongAddress:
 		s.stats.Tokens.WrongAddress++
+		s.counting.Tokens++
 	default:
 		s.stats.Tokens.Invalid++
+		s.counting.Tokens++
 	}
 	return c, false
 }
@@ -233,6 +237,7 @@ func (s *Server) admitToken(now time.Duration, c token.Claims) bool {
 	}
 	if _, seen := s.seenTokens[c.ID]; seen {
 		s.stats.Tokens.Replayed++
+		s.counting.Tokens++
 		return false
 	}
 	if len(s.seenTokens) >= s.cfg.TokenWindow {
@@ -243,6 +248,7 @@ func (s *Server) admitToken(now time.Duration, c token.Claims) bool {
 		}
 		if len(s.seenTokens) >= s.cfg.TokenWindow {
 			s.stats.Tokens.WindowFull++
+			s.counting.Tokens++
 			return false
 		}
 	}
