@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -47,19 +45,12 @@ func botsChild(ctx context.Context, b livebench.Bots) *exec.Cmd {
 	return cmd
 }
 
-// liveFigures is what lagkit bench --live prints with --json.
-type liveFigures struct {
-	RayCapsuleNS float64             `json:"ray_capsule_ns"`
-	Runs         []*livebench.Result `json:"runs,omitempty"`
-	Capacity     *livebench.Capacity `json:"capacity,omitempty"`
-}
-
 // run measures what o asks and prints it.
 func (o *liveBenchOptions) run(ctx context.Context, w io.Writer, asJSON bool) error {
 	if o.live == o.capacity {
 		return usagef("--live and --capacity are two benchmarks: give one")
 	}
-	out := &liveFigures{RayCapsuleNS: bench.RayCapsuleNS()}
+	out := &livebench.Report{RayCapsuleNS: bench.RayCapsuleNS()}
 	if o.capacity {
 		cfg := livebench.Config{Players: 10, TickRate: 128, Duration: o.duration, Child: botsChild}
 		c, err := livebench.MeasureCapacity(ctx, cfg, time.Millisecond, 64)
@@ -81,50 +72,6 @@ func (o *liveBenchOptions) run(ctx context.Context, w io.Writer, asJSON bool) er
 	if asJSON {
 		return json.NewEncoder(w).Encode(out)
 	}
-	printLive(w, out)
+	out.WriteText(w)
 	return nil
-}
-
-// liveGoals are the goals of the live server's CPU per tick, in core
-// ticks, by transport.
-var liveGoals = map[string]float64{"udp": 1.5, "wt": 2.5}
-
-func printLive(w io.Writer, f *liveFigures) {
-	ref := f.RayCapsuleNS / 1e3 // µs
-	fmt.Fprintf(w, "reference: one ray-capsule test %.1f ns (figures in µs and in ray-capsule tests, rc)\n", f.RayCapsuleNS)
-	if len(f.Runs) > 0 {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "transport\tbots\tserver CPU per tick\tcore tick\tratio (goal)\tmatch goroutine per tick\tlateness p99\toverruns\tper client\tallocations per datagram")
-		for _, r := range f.Runs {
-			goal := "-"
-			if g, ok := liveGoals[r.Transport]; ok {
-				met := "met"
-				if r.Ratio > g {
-					met = "not met"
-				}
-				goal = fmt.Sprintf("≤ %gx, %s", g, met)
-			}
-			perDG := 0.0
-			if r.DatagramsPerTick > 0 {
-				perDG = r.AllocsPerTick / r.DatagramsPerTick
-			}
-			fmt.Fprintf(tw, "%s\t%d at %d Hz\t%.0f µs (%.0f rc)\t%.0f µs (%.0f rc)\t%.2fx (%s)\t%.0f µs\t%.0f µs\t%d of %d\t%.0f B/s\t%.2f\n",
-				r.Transport, r.Players, r.TickRate, r.CPUPerTickUS, r.CPUPerTickUS/ref, r.CoreTickUS, r.CoreTickUS/ref, r.Ratio, goal,
-				r.MatchCPUPerTickUS, r.LatenessP99US, r.Overruns, r.Ticks, r.BytesPerSPerClient, perDG)
-		}
-		tw.Flush()
-	}
-	if c := f.Capacity; c != nil {
-		for _, r := range c.Tried {
-			fmt.Fprintf(w, "  %d matches: lateness p99 %.0f µs, %d overruns, server CPU %.2f cores, %.0f µs (%.0f rc) a match tick: %.1f matches per core\n",
-				r.Matches, r.LatenessP99US, r.Overruns, r.Cores, r.CPUPerTickUS, r.CPUPerTickUS/ref, r.MatchesPerCore)
-		}
-		if c.Best == nil {
-			fmt.Fprintf(w, "capacity: not even %d 10-player 128 Hz match held tick-start lateness p99 ≤ %.0f µs with no overrun\n", c.Tried[0].Matches, c.MaxLatenessUS)
-			return
-		}
-		b := c.Best
-		fmt.Fprintf(w, "capacity: %d 10-player 128 Hz matches held (lateness p99 %.0f µs ≤ %.0f µs, no overrun) on %.2f cores of server CPU: %.1f matches per core (goal ≥ 20)\n",
-			c.Held, b.LatenessP99US, c.MaxLatenessUS, b.Cores, b.MatchesPerCore)
-	}
 }

@@ -7,17 +7,19 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
 )
@@ -59,7 +61,7 @@ living player's position 20 times a second as a path file
 	f.DurationVar(&o.cfg.Duration, "duration", 10*time.Minute, "match length (simulated)")
 	f.Uint64Var(&o.cfg.Seed, "seed", 1, "random seed")
 	f.IntVar(&o.cfg.TickRate, "tick", 64, "server tick rate (20-128 Hz)")
-	f.StringVar(&o.cfg.Policy.Name, "policy", "tlc", "lag compensation policy: "+oneOf(policyNames()))
+	f.StringVar(&o.cfg.Policy.Name, "policy", "tlc", "lag compensation policy: "+oneOf(lagcomp.Policies.Names()))
 	f.Float64Var(&o.cfg.Policy.LowPingMS, "low-ping-ms", 0, "alc: appeal threshold (default 50)")
 	f.Float64Var(&o.cfg.Policy.MaxRTTms, "max-rtt-ms", 0, "clc: round-trip cap (default 250; negative: none)")
 	f.Float64Var(&o.cfg.Policy.MaxRollbackM, "max-rollback-m", 0, "clc: rollback distance cap (0: none)")
@@ -70,15 +72,15 @@ living player's position 20 times a second as a path file
 	f.Float64Var(&o.cfg.JitterMS, "jitter", 0, "delay jitter per direction in ms")
 	f.Float64Var(&o.cfg.Loss, "loss", 0, "loss probability per direction")
 	f.Float64Var(&o.cfg.Skill, "skill", 0.5, "bot skill from 0 to 1")
-	f.StringVar(&o.cfg.Delay.Mode, "delay", "none", "time delay: "+oneOf(delayModeNames())+" (delay equalises every player's latency; adaptive only while players interact)")
+	f.StringVar(&o.cfg.Delay.Mode, "delay", "none", "time delay: "+oneOf(delay.Modes.Names())+" (delay equalises every player's latency; adaptive only while players interact)")
 	f.DurationVar(&o.cfg.Delay.Adaptation, "adaptation", delay.DefaultAdaptation, "time delay: moving-average length of the added delay (0s: at once)")
 	f.StringVar(&o.cfg.Delay.Trigger, "trigger", "proximity", "adaptive delay: what makes players interact: "+oneOf(delay.Triggers.Names())+" (proximity: within 20 m, until beyond 25 m; fov: either sees the other)")
-	f.StringVar(&o.repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning, led with the map's shipped trend maps; clients then dead reckon)")
-	f.StringVar(&o.cfg.Scaling.Name, "scaling", "none", "attribute scaling, hitboxes scaled by the shooter's round trip: "+oneOf(scalingModeNames())+" (fixed: --scale-factor for everyone; linear: 1 + --scale-per-second x RTT; accuracy-hold: the shipped accuracy model's holding scale), capped at --scale-max")
+	f.StringVar(&o.repl, "replication", "full", "replication: "+oneOf(reckoning.Replications.Names())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning, led with the map's shipped trend maps; clients then dead reckon)")
+	f.StringVar(&o.cfg.Scaling.Name, "scaling", "none", "attribute scaling, hitboxes scaled by the shooter's round trip: "+oneOf(scaling.Modes.Names())+" (fixed: --scale-factor for everyone; linear: 1 + --scale-per-second x RTT; accuracy-hold: the shipped accuracy model's holding scale), capped at --scale-max")
 	f.Float64Var(&o.cfg.Scaling.Factor, "scale-factor", 0, "fixed scaling: the factor, 1 to 4 (default 1.5)")
 	f.Float64Var(&o.cfg.Scaling.PerSecond, "scale-per-second", 0, "linear scaling: k, the growth per second of round trip (default 2.5)")
 	f.Float64Var(&o.cfg.Scaling.Max, "scale-max", 0, "scaling: the largest factor, 1 to 4 (default 2)")
-	f.StringVar(&o.cfg.AimAssist.Name, "aim-assist", "none", "aim assistance, for shots that missed: "+oneOf(aimAssistNames())+" (magnetism: a miss within a cone widened with latency bends onto the nearest hitbox; area-cursor: a part whose centre lies within a fixed angle of the line is hit)")
+	f.StringVar(&o.cfg.AimAssist.Name, "aim-assist", "none", "aim assistance, for shots that missed: "+oneOf(aimassist.Modes.Names())+" (magnetism: a miss within a cone widened with latency bends onto the nearest hitbox; area-cursor: a part whose centre lies within a fixed angle of the line is hit)")
 	f.DurationVar(&o.cfg.TimeWarp, "timewarp", 0, "time warp window, e.g. 500ms: late commands run at their issue tick, re-simulated (needs --policy none, mode ffa or tdm)")
 	f.StringVar(&o.out, "out", "", "folder for events.jsonl and summary.json")
 	f.BoolVar(&o.force, "force", false, "write into --out even if it is not empty")
@@ -94,7 +96,7 @@ func (o *matchFlags) run(cmd *cobra.Command) error {
 		return err
 	}
 	o.cfg.Mode = mode.Kind(o.modeStr)
-	if err := choice("replication", o.repl, replicationNames()); err != nil {
+	if err := choice("replication", o.repl, reckoning.Replications.Names()); err != nil {
 		return err
 	}
 	rep, err := server.ThresholdReplication(o.repl, o.cfg.Map)
@@ -102,9 +104,9 @@ func (o *matchFlags) run(cmd *cobra.Command) error {
 		return fmt.Errorf("--replication: %w", err)
 	}
 	o.cfg.Replication = rep
-	lat, err := parseLatency(o.latency, o.cfg.Bots)
+	lat, err := match.ParseLatency(o.latency, o.cfg.Bots)
 	if err != nil {
-		return err
+		return usagef("--latency: %v", err)
 	}
 	o.cfg.Latency = lat
 	if o.loadout != "" {
@@ -172,12 +174,12 @@ func checkMatchFlags(f *pflag.FlagSet, cfg match.Config, modeStr string) error {
 		return err
 	}
 	if err := cmp.Or(
-		choice("policy", cfg.Policy.Name, policyNames()),
-		choice("delay", cfg.Delay.Mode, delayModeNames()),
+		choice("policy", cfg.Policy.Name, lagcomp.Policies.Names()),
+		choice("delay", cfg.Delay.Mode, delay.Modes.Names()),
 		choice("trigger", cfg.Delay.Trigger, delay.Triggers.Names()),
-		choice("mode", modeStr, modeNames()),
-		choice("scaling", cfg.Scaling.Name, scalingModeNames()),
-		choice("aim-assist", cfg.AimAssist.Name, aimAssistNames()),
+		choice("mode", modeStr, mode.Kinds.Names()),
+		choice("scaling", cfg.Scaling.Name, scaling.Modes.Names()),
+		choice("aim-assist", cfg.AimAssist.Name, aimassist.Modes.Names()),
 	); err != nil {
 		return err
 	}
@@ -228,32 +230,4 @@ func within[T int | float64 | time.Duration](name string, v, lo, hi T, unit stri
 		return usagef("--%s %v: want %v to %v%s", name, v, lo, hi, unit)
 	}
 	return nil
-}
-
-// parseLatency reads PLAYER:MS pairs separated by commas, each player
-// (0 to players-1) at most once, each round trip 0 to 5000 ms.
-func parseLatency(s string, players int) (map[int]float64, error) {
-	out := map[int]float64{}
-	if s == "" {
-		return out, nil
-	}
-	for _, pair := range strings.Split(s, ",") {
-		p, v, ok := strings.Cut(strings.TrimSpace(pair), ":")
-		id, err1 := strconv.Atoi(p)
-		ms, err2 := strconv.ParseFloat(v, 64)
-		if !ok || err1 != nil || err2 != nil {
-			return nil, usagef("--latency: %q is not PLAYER:MS (e.g. 2:250)", pair)
-		}
-		if _, dup := out[id]; dup {
-			return nil, usagef("--latency: player %d given twice", id)
-		}
-		if id < 0 || id >= players {
-			return nil, usagef("--latency: player %d: want 0 to %d (--bots %d)", id, players-1, players)
-		}
-		if !(ms >= 0 && ms <= 5000) {
-			return nil, usagef("--latency: player %d: %v ms, want 0 to 5000", id, ms)
-		}
-		out[id] = ms
-	}
-	return out, nil
 }

@@ -37,8 +37,8 @@ victim's screen (sbc), the appeal's outcome, how far the server rewound,
 how far the victim was moved back, and when the shooter heard of it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if policy != "" && !slices.Contains(policyNames(), policy) {
-				return usagef("--policy %q: want %s", policy, oneOf(policyNames()))
+			if policy != "" && !slices.Contains(lagcomp.Policies.Names(), policy) {
+				return usagef("--policy %q: want %s", policy, oneOf(lagcomp.Policies.Names()))
 			}
 			f, err := scenario.Load(args[0])
 			if err != nil {
@@ -66,7 +66,7 @@ how far the victim was moved back, and when the shooter heard of it.`,
 			return nil
 		},
 	}
-	run.Flags().StringVar(&policy, "policy", "", "lag compensation policy, overriding the file's: "+oneOf(policyNames())+"; the file's parameters still apply")
+	run.Flags().StringVar(&policy, "policy", "", "lag compensation policy, overriding the file's: "+oneOf(lagcomp.Policies.Names())+"; the file's parameters still apply")
 	run.Flags().BoolVar(&asJSON, "json", false, "print one JSON object with a shots array")
 
 	return run

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/realtime/api"
@@ -120,24 +118,6 @@ server cannot be reached; if it cannot be reached at start, serve exits 1.`,
 	return cmd
 }
 
-// newLogger returns the logger for format on w.
-func newLogger(format string, w io.Writer) (*slog.Logger, error) {
-	switch format {
-	case "auto":
-		format = "json"
-		if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-			format = "text"
-		}
-	case "text", "json":
-	default:
-		return nil, usagef("--log-format %q: want auto, text or json", format)
-	}
-	if format == "text" {
-		return slog.New(slog.NewTextHandler(w, nil)), nil
-	}
-	return slog.New(slog.NewJSONHandler(w, nil)), nil
-}
-
 // matchConfigs returns the matches to start: the configuration file's,
 // whose maps may be maps', or the default match.
 func matchConfigs(path string, maps *realtime.Maps) ([]realtime.MatchConfig, error) {
@@ -152,9 +132,9 @@ func matchConfigs(path string, maps *realtime.Maps) ([]realtime.MatchConfig, err
 }
 
 func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
-	log, err := newLogger(o.logFormat, logOut)
+	log, err := serve.NewLogger(o.logFormat, logOut)
 	if err != nil {
-		return err
+		return usagef("--log-format %v", err)
 	}
 	adminTok, maps, configs, err := checkServe(o)
 	if err != nil {

@@ -75,8 +75,8 @@ the same seed gives the same digest.`,
 	f.Float64Var(&jitterMS, "jitter", 0, "delay jitter (standard deviation) per direction in ms")
 	f.Float64Var(&cfg.Loss, "loss", 0, "packet loss probability per direction (0-1)")
 	f.StringVar(&cfg.Map, "map", "metro", "map name (metro, arena, courtyard)")
-	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: "+oneOf(displayModeNames()))
-	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(replicationNames())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning; clients then dead reckon)")
+	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: "+oneOf(client.Displays.Names()))
+	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(reckoning.Replications.Names())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning; clients then dead reckon)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	return cmd
 }

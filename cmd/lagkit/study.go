@@ -251,14 +251,10 @@ func (o *studyRunFlags) runSimulated(cmd *cobra.Command, s *study.Schedule) erro
 // emptyOut makes sure dir can take a report: created if missing, and
 // empty unless force is set.
 func emptyOut(dir string, force bool) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("--out: %w", err)
-	}
-	if len(entries) > 0 && !force {
+	switch err := experiment.Fresh(dir, force); {
+	case errors.Is(err, experiment.ErrNotEmpty):
 		return usagef("--out %s is not empty: give --force to write over it", dir)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	case err != nil:
 		return fmt.Errorf("--out: %w", err)
 	}
 	return nil

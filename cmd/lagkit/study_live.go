@@ -43,9 +43,9 @@ func addLiveStudyFlags(cmd *cobra.Command, o *liveStudyOptions) {
 func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint64, o liveStudyOptions, out, logOut io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log, err := newLogger(o.logFormat, logOut)
+	log, err := serve.NewLogger(o.logFormat, logOut)
 	if err != nil {
-		return err
+		return usagef("--log-format %v", err)
 	}
 	if (o.cert == "") != (o.key == "") {
 		return usagef("--cert and --key go together")

@@ -123,7 +123,7 @@ func (in *pathInputs) read(files []string) (*world.Map, []reckoning.Sample, erro
 	if !(in.minutes > 0 && in.minutes <= 24*60) {
 		return nil, nil, usagef("--minutes %v: want more than 0, up to a day", in.minutes)
 	}
-	if err := choice("mode", in.modeStr, modeNames()); err != nil {
+	if err := choice("mode", in.modeStr, mode.Kinds.Names()); err != nil {
 		return nil, nil, err
 	}
 	if in.matches == 0 {
