@@ -1,8 +1,9 @@
 // browser.mjs plays arena2d's page in headless Debian chromium through
 // the playwright-core that PLAYWRIGHT_CORE names (the file: URL of its
 // index.mjs): it waits for the WebAssembly client to connect and predict,
-// holds D for 1.5 s (run right), saves a screenshot, and prints one JSON
-// line: the client's state (arena2d.state()) before and after the run,
+// holds D (run right) until its player has moved a metre, waits for the
+// snapshots to check that run's predictions, saves a screenshot, and
+// prints one JSON line: the client's state (arena2d.state()) before and after the run,
 // the page's console errors (problems) and its other console lines.
 //
 //	PLAYWRIGHT_CORE=file:///.../index.mjs node browser.mjs URL SHOT
@@ -42,12 +43,16 @@ try {
     return st.phase === 'connected' && st.snapshots >= 64 && st.predictions >= 32 && st.crate;
   }, null, { timeout: 60000, polling: 100 });
   out.before = await state();
+  // Run right (hold D) until the predicted player has moved a metre,
+  // then stand while the snapshots check the predictions of the run.
   await page.focus('canvas');
   await page.keyboard.down('d');
-  await page.waitForTimeout(1500);
+  await page.waitForFunction((x0) => JSON.parse(window.arena2d.state()).pos[0] >= x0 + 1,
+    out.before.pos[0], { timeout: 30000, polling: 50 });
   await page.keyboard.up('d');
-  // Let the snapshots check the predictions of the run.
-  await page.waitForTimeout(500);
+  const ran = await state();
+  await page.waitForFunction((n) => JSON.parse(window.arena2d.state()).predictions >= n + 32,
+    ran.predictions, { timeout: 30000, polling: 50 });
   out.after = await state();
   await page.screenshot({ path: shot });
 } catch (e) {

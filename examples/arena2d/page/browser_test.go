@@ -73,7 +73,7 @@ func browserEnv(t *testing.T) (node, playwright string) {
 // plays it in headless Chromium: the client joins (the server sees its
 // seat, over WebSocket), receives snapshots, sees the crate, and
 // predicts its own player, position and stamina, with no error on the
-// loopback link, through a run of 1.5 s to the right.
+// loopback link, through a run of a metre to the right (holding D).
 func TestPlayInBrowser(t *testing.T) {
 	node, playwright := browserEnv(t)
 	dir := t.TempDir()
@@ -151,7 +151,7 @@ func TestPlayInBrowser(t *testing.T) {
 			a.Predictions, a.PredErrorMaxM, a.ValueErrors, b.Predictions)
 	}
 	if moved := a.Pos[0] - b.Pos[0]; moved < 1 || a.Stamina <= 0 || a.Health <= 0 {
-		t.Errorf("holding D for 1.5 s moved the player %.2f m to the right (want more than 1), stamina %d, health %d", moved, a.Stamina, a.Health)
+		t.Errorf("holding D moved the player %.2f m to the right (want a metre), stamina %d, health %d", moved, a.Stamina, a.Health)
 	}
 	if st, err := os.Stat(shot); err != nil || st.Size() < 5000 {
 		t.Errorf("screenshot %s: %v", shot, err)
