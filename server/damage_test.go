@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -160,4 +161,30 @@ func TestDamageRefused(t *testing.T) {
 	if _, err := w.Server.Damage(0, 10, 0); !errors.Is(err, server.ErrDamageWithTimeWarp) {
 		t.Errorf("damage with time warp: %v", err)
 	}
+}
+
+// A game's shot lands on player 1 for 30, again and again, crediting
+// player 0: the fourth kills, and player 0 scores the kill.
+func ExampleServer_Damage() {
+	d, err := sim.NewDriver(server.Config{Map: world.Field(), GameShots: true, SpawnProtection: time.Millisecond},
+		[]sim.PlayerConfig{{Brain: idle{}}, {Brain: idle{}}}, 1)
+	if err != nil {
+		panic(err)
+	}
+	d.Run(300*time.Millisecond, nil) // both connected
+	for killed := false; !killed; {
+		if killed, err = d.Server.Damage(1, 30, 0); err != nil {
+			panic(err)
+		}
+		st, _, _ := d.Server.PlayerState(1)
+		fmt.Println("health", st.Health, "dead", st.Has(game.FlagDead))
+	}
+	ann, _ := d.Server.Client(0)
+	fmt.Println("player 0's kills:", ann.Kills)
+	// Output:
+	// health 70 dead false
+	// health 40 dead false
+	// health 10 dead false
+	// health 0 dead true
+	// player 0's kills: 1
 }
