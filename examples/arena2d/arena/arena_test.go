@@ -11,6 +11,7 @@ import (
 
 	"github.com/lagkit/lagkit/examples/arena2d/arena"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/prometheus/client_golang/prometheus"
@@ -23,6 +24,7 @@ import (
 // Then they turn on each other until one kills the other with a shot
 // rewound as far, and both hear of the kill.
 func TestCrateBrokenOverUDP(t *testing.T) {
+	walltest.Lock(t) // a live match: not beside a headless browser
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
