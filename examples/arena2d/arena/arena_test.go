@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/examples/arena2d/arena"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,7 +21,10 @@ import (
 // bot's link 60 ms each way: the bots close in on the sliding crate and
 // shoot it to pieces, the breaking shot rewound to what its shooter
 // saw; both bots hear who broke it, and the server hears both salute.
+// Then they turn on each other until one kills the other with a shot
+// rewound as far, and both hear of the kill.
 func TestCrateBrokenOverUDP(t *testing.T) {
+	walltest.Lock(t) // a live match: not beside a headless browser
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
@@ -51,10 +56,19 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 			_, errs[i] = realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: arena.ClientConfig(fmt.Sprintf("bot%d", i)), Brain: b})
 		}()
 	}
-	// Wait for the crate to break and for both salutes.
+	// Wait for the crate to break, for both salutes and for a kill
+	// both bots heard of.
+	heard := func() bool {
+		for _, b := range bots {
+			if len(b.Kills()) == 0 {
+				return false
+			}
+		}
+		return true
+	}
 	for {
 		r := ref.Record()
-		if r.BrokenBy >= 0 && len(r.GGs) == 2 || ctx.Err() != nil {
+		if r.BrokenBy >= 0 && len(r.GGs) == 2 && len(r.Kills) > 0 && heard() || ctx.Err() != nil {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -93,6 +107,24 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 	if len(r.GGs) != 2 {
 		t.Errorf("salutes from %v", r.GGs)
 	}
-	t.Logf("%d shots, %d on the crate, broken by %d with a shot rewound %v (the live crate missed: %v)",
-		r.Shots, r.CrateHits, r.BrokenBy, r.BrokenRewind, r.BrokenLiveMiss)
+	if len(r.Kills) == 0 {
+		t.Fatalf("no player killed: %+v", r)
+	}
+	k := r.Kills[0]
+	if k.Killer == k.Victim || k.Killer < 0 || k.Killer > 1 || k.Victim < 0 || k.Victim > 1 {
+		t.Errorf("first kill %+v, want one bot killing the other", k)
+	}
+	if k.Rewind < 120*time.Millisecond || k.Rewind > time.Second {
+		t.Errorf("the killing shot was rewound %v", k.Rewind)
+	}
+	if r.PlayerHits < len(r.Kills)*game.MaxHealth/arena.Damage {
+		t.Errorf("%d kills from %d hits on players", len(r.Kills), r.PlayerHits)
+	}
+	for i, b := range bots {
+		if ks := b.Kills(); len(ks) == 0 || int(ks[0].Killer) != k.Killer || int(ks[0].Victim) != k.Victim {
+			t.Errorf("bot %d heard of kills %+v, the server recorded %+v first", i, ks, k)
+		}
+	}
+	t.Logf("%d shots, %d on the crate, broken by %d with a shot rewound %v (the live crate missed: %v); %d hits on players, first kill %+v",
+		r.Shots, r.CrateHits, r.BrokenBy, r.BrokenRewind, r.BrokenLiveMiss, r.PlayerHits, k)
 }

@@ -1,11 +1,13 @@
 package arena
 
 import (
+	"math"
 	"sync"
 	"time"
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/wire"
 )
 
 // ClientConfig is the client core's configuration for the arena.
@@ -15,7 +17,8 @@ func ClientConfig(name string) client.Config {
 
 // Bot plays the arena: it closes in on the crate as drawn, shoots at it
 // and dashes now and then; once the crate breaks it salutes whoever
-// broke it. Its methods are safe to call from any goroutine.
+// broke it and turns on the nearest player. Its methods are safe to
+// call from any goroutine.
 type Bot struct {
 	mu       sync.Mutex
 	broken   bool
@@ -23,6 +26,7 @@ type Bot struct {
 	hits     int
 	stamina  int16
 	seen     bool // saw the crate
+	kills    []wire.KillEvent
 }
 
 // Input implements realtime.Brain.
@@ -38,23 +42,47 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 			b.hits++
 		}
 	}
+	b.kills = append(b.kills, c.Kills()...)
 	me := c.Predicted()
 	b.stamina = me.Values[Stamina]
 	cmd := game.UserCmd{Yaw: me.Yaw}
-	crate, ok := c.Remote(CrateSlot, c.ViewTime(now))
+	if me.Has(game.FlagDead) {
+		return cmd
+	}
+	view := c.ViewTime(now)
+	var target game.PlayerState
+	ok := false
+	if b.broken {
+		best := math.Inf(1)
+		for _, id := range c.RemoteIDs(nil) {
+			st, drawn := c.Remote(id, view)
+			if d := me.Pos.Dist(st.Pos); drawn && id != CrateSlot && !st.Has(game.FlagDead) && d < best {
+				target, ok, best = st, true, d
+			}
+		}
+	} else {
+		target, ok = c.Remote(CrateSlot, view)
+		b.seen = b.seen || ok
+	}
 	if !ok {
 		return cmd
 	}
-	b.seen = true
-	cmd.Yaw = YawTo(me.Pos, crate.Pos)
-	if me.Pos.Dist(crate.Pos) > 8 {
+	cmd.Yaw = YawTo(me.Pos, target.Pos)
+	if me.Pos.Dist(target.Pos) > 8 {
 		cmd.Forward = 127
 	}
 	cmd.Buttons |= game.BtnFire
-	if now%(3*time.Second) < 20*time.Millisecond && me.Pos.Dist(crate.Pos) > 10 {
+	if now%(3*time.Second) < 20*time.Millisecond && me.Pos.Dist(target.Pos) > 10 {
 		cmd.Buttons |= BtnDash
 	}
 	return cmd
+}
+
+// Kills returns the kills the bot heard announced.
+func (b *Bot) Kills() []wire.KillEvent {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]wire.KillEvent(nil), b.kills...)
 }
 
 // Saw returns whether the bot saw the crate, whether it heard the crate

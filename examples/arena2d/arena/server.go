@@ -12,8 +12,10 @@ import (
 
 // Referee is the arena's server logic, run by the match after each tick
 // (realtime.MatchConfig.OnTick): it slides the crate, resolves the
-// players' shots against the rewound circles and crate, breaks the
-// crate, and hears the players' salutes. Its methods are safe to call
+// players' shots against the rewound circles and crate, hurts the
+// players hit (server.Server.Damage: a player dies after
+// game.MaxHealth/Damage hits, and respawns), breaks the crate, and hears
+// the players' salutes. Its methods are safe to call
 // from any goroutine.
 type Referee struct {
 	mu      sync.Mutex
@@ -36,6 +38,8 @@ type Record struct {
 	BrokenRewind   time.Duration
 	BrokenLiveMiss bool
 	PlayerHits     int // hits on players
+	// Kills lists the players' deaths by the others' shots, in order.
+	Kills []Kill
 	// GGs counts the salutes received, by sender slot.
 	GGs map[int]int
 }
@@ -50,6 +54,7 @@ func (r *Referee) Record() Record {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := r.record
+	out.Kills = append([]Kill(nil), r.record.Kills...)
 	out.GGs = make(map[int]int, len(r.record.GGs))
 	for k, v := range r.record.GGs {
 		out.GGs[k] = v
@@ -74,6 +79,15 @@ func CratePos(t time.Duration) geom.Vec3 {
 	return geom.V(0, y, 0)
 }
 
+// Kill is a player's death by a shot.
+type Kill struct {
+	Killer, Victim int
+	// Rewind is how far the killing shot was rewound, LiveMiss whether
+	// the same shot at the victim as it was at the tick missed.
+	Rewind   time.Duration
+	LiveMiss bool
+}
+
 // Tick is the OnTick hook.
 func (r *Referee) Tick(s *server.Server) {
 	r.mu.Lock()
@@ -96,14 +110,29 @@ func (r *Referee) Tick(s *server.Server) {
 		if h, ok := grid.Raycast(ray, reach); ok {
 			reach = h.Dist // the world's first wall
 		}
-		notShooter := func(id int) bool { return id == f.Shooter }
+		// Shots pass the shooter and the dead.
+		notShooter := func(id int) bool {
+			st, _, ok := s.PlayerState(id)
+			return id == f.Shooter || ok && st.Has(game.FlagDead)
+		}
 		h, ok := s.TraceAt(ray, reach, f.Target, notShooter)
 		if !ok {
 			continue
 		}
 		if h.ID != CrateSlot {
+			// The hit takes health through lagkit's own path: a
+			// player at none dies, scores its killer a kill and
+			// respawns.
 			r.record.PlayerHits++
 			s.SendEvent(h.ID, EventHit, []byte{byte(f.Shooter)})
+			killed, err := s.Damage(h.ID, int16(h.Damage), f.Shooter)
+			if err != nil {
+				panic("arena: damage: " + err.Error()) // a traced player, a shooter's slot
+			}
+			if killed {
+				_, live := s.TraceAt(ray, reach, f.Now, notShooter)
+				r.record.Kills = append(r.record.Kills, Kill{Killer: f.Shooter, Victim: h.ID, Rewind: f.Now - f.Target, LiveMiss: !live})
+			}
 			continue
 		}
 		r.record.CrateHits++

@@ -5,16 +5,16 @@
 //	arena2d-server -listen 127.0.0.1:4000 -bots 2
 //	arena2d -connect udp://127.0.0.1:4000
 //
+// Built with GOOS=js GOARCH=wasm it is the same game in a browser tab,
+// on the page arena2d-server serves with -web, over WebSocket.
+//
 // Keys: WASD run, the mouse aims, the left button shoots, space dashes.
 package main
 
 import (
 	"context"
-	"flag"
+	"fmt"
 	"image/color"
-	"log"
-	"os"
-	"os/signal"
 	"sync"
 	"time"
 
@@ -28,17 +28,6 @@ import (
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/transport"
 )
-
-func main() {
-	connect := flag.String("connect", "udp://127.0.0.1:4000", "play on the server at this URL (udp://host:port)")
-	name := flag.String("name", "player", "your name")
-	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := play(ctx, *connect, *name); err != nil {
-		log.Fatal(err)
-	}
-}
 
 // Screen geometry: pixels per metre, and the window's size.
 const (
@@ -65,6 +54,43 @@ type human struct {
 	crate            game.PlayerState
 	hasCrate, broken bool
 	connected        bool
+	// What the client core says of the session, for the screen and,
+	// through onTick, for a page's scripts.
+	state State
+	// onTick, if set, is called with the state after each tick's
+	// input, the lock held.
+	onTick func(State)
+	// stats is what the real-time driver measured: it takes the
+	// prediction errors from the client core.
+	stats realtime.LiveStats
+}
+
+// State is what the client shows of itself: in a browser, as JSON from
+// arena2d.state().
+type State struct {
+	Phase string `json:"phase"`
+	ID    int    `json:"id"`
+	URL   string `json:"url"`
+	// Snapshots counts the snapshots received.
+	Snapshots int `json:"snapshots"`
+	// Predicting is whether the client predicts its own player;
+	// Predictions counts the predictions the server's snapshots
+	// checked, PredErrorMaxM is the largest position error among them
+	// (metres), ValueErrors how many had the game's values (stamina)
+	// wrong.
+	Predicting    bool    `json:"predicting"`
+	Predictions   int     `json:"predictions"`
+	PredErrorMaxM float64 `json:"pred_error_max_m"`
+	ValueErrors   int     `json:"value_errors"`
+	// Pos is the predicted position, Stamina and Health the player's.
+	Pos     [2]float64 `json:"pos"`
+	Stamina int        `json:"stamina"`
+	Health  int        `json:"health"`
+	// Others counts the other players drawn, Crate whether the crate is,
+	// Broken whether it broke.
+	Others int  `json:"others"`
+	Crate  bool `json:"crate"`
+	Broken bool `json:"broken"`
 }
 
 // Input implements realtime.Brain.
@@ -79,6 +105,11 @@ func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
 	}
 	h.connected = c.Phase() == client.Connected
 	h.me, h.shown = c.Predicted(), c.DisplayPos()
+	st := &h.state
+	wrong, of := c.PredictionValueErrors()
+	st.ValueErrors += wrong
+	st.Predictions += of
+	st.PredErrorMaxM = h.stats.Get().PredErrMaxM
 	view := c.ViewTime(now)
 	h.others = h.others[:0]
 	h.hasCrate = false
@@ -91,6 +122,13 @@ func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
 		default:
 			h.others = append(h.others, st)
 		}
+	}
+	st.Phase, st.ID, st.Snapshots, st.Predicting = phaseName(c.Phase()), c.ID(), c.Stats().SnapshotsReceived, c.Predicting()
+	st.Pos = [2]float64{h.me.Pos.X, h.me.Pos.Y}
+	st.Stamina, st.Health = int(h.me.Values[arena.Stamina]), int(h.me.Health)
+	st.Others, st.Crate, st.Broken = len(h.others), h.hasCrate, h.broken
+	if h.onTick != nil {
+		h.onTick(*st)
 	}
 	yaw := arena.YawTo(h.me.Pos, geom.V(h.aimX, h.aimY, 0))
 	cmd := game.UserCmd{Yaw: yaw}
@@ -163,24 +201,26 @@ func (w *window) Draw(screen *ebiten.Image) {
 	case h.connected:
 		msg = "shoot the crate"
 	}
-	ebitenutil.DebugPrint(screen, msg)
+	ebitenutil.DebugPrint(screen, fmt.Sprintf("%s\nhealth %d, %d snapshots, prediction error up to %.3f m",
+		msg, h.me.Health, h.state.Snapshots, h.state.PredErrorMaxM))
 }
 
 func (w *window) Layout(int, int) (int, int) { return side, side }
 
-// play opens the window and plays on the server at url until the window
-// closes or ctx ends.
-func play(ctx context.Context, url, name string) error {
+// play opens the window (in a browser, the page's canvas) and plays on
+// the server at url until the window closes or ctx ends; onTick, if not
+// nil, hears the client's state after each tick.
+func play(ctx context.Context, url, name string, onTick func(State)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	conn, err := transport.Dial(ctx, url, transport.DialOptions{})
 	if err != nil {
 		return err
 	}
-	h := &human{}
+	h := &human{state: State{URL: url}, onTick: onTick}
 	done := make(chan error, 1)
 	go func() {
-		_, err := realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: arena.ClientConfig(name), Brain: h})
+		_, err := realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: arena.ClientConfig(name), Brain: h, Stats: &h.stats})
 		done <- err
 	}()
 	ebiten.SetWindowSize(side, side)
@@ -190,4 +230,18 @@ func play(ctx context.Context, url, name string) error {
 	}
 	cancel()
 	return <-done
+}
+
+// phaseName names a session phase.
+func phaseName(p client.Phase) string {
+	switch p {
+	case client.Idle:
+		return "idle"
+	case client.Connecting:
+		return "connecting"
+	case client.Connected:
+		return "connected"
+	default:
+		return "closed"
+	}
 }
