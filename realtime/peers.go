@@ -16,7 +16,6 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
-	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -257,13 +256,11 @@ func (m *Match) players() {
 // whose datagram b is a Connect the server would give a slot, when the
 // match is at its bot-filled size.
 func (m *Match) admit(now time.Duration, p *peer, b []byte) {
-	if !p.bot && !p.counted && m.srv.Proven(now, p.id, b) {
+	if p.bot || p.counted {
+		return
+	}
+	if wanted, ok := m.srv.Proven(now, p.id, b); ok {
 		m.count(p)
-		wanted := -1
-		var c wire.Connect
-		if wire.DecodeConnect(b, &c) == nil && c.Rejoin.Asked {
-			wanted = int(c.Rejoin.Seat)
-		}
 		m.makeRoom(wanted)
 	}
 }

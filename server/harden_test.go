@@ -235,7 +235,7 @@ func TestProvenConnect(t *testing.T) {
 		{"forged token", 1, forged, false},
 		{"garbage", 1, []byte{byte(wire.MsgConnect), 1}, false},
 	} {
-		if got := s.Proven(0, tc.from, tc.b); got != tc.want {
+		if _, got := s.Proven(0, tc.from, tc.b); got != tc.want {
 			t.Errorf("%s: proven %v, want %v", tc.name, got, tc.want)
 		}
 	}

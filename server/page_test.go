@@ -174,3 +174,37 @@ func TestRejoinSeatAndTeam(t *testing.T) {
 		t.Errorf("with Config.Seat, a rejoin asking for seat 3 got seat %d, want the first free", id)
 	}
 }
+
+// TestProvenSaysTheSeatAsked checks that Proven tells a driver which
+// seat a proving Connect asks to come back to, so that no driver decodes
+// the Connect itself: -1 for none, and nothing for a Connect that does
+// not prove its address.
+func TestProvenSaysTheSeatAsked(t *testing.T) {
+	s := testServer(t, Config{MaxClients: 8})
+	for _, tc := range []struct {
+		rejoin wire.Rejoin
+		echo   bool
+		seat   int
+		ok     bool
+	}{
+		{wire.Rejoin{Asked: true, Seat: 5}, true, 5, true},
+		{wire.Rejoin{}, true, -1, true},
+		{wire.Rejoin{Asked: true, Seat: 5}, false, -1, false},
+	} {
+		m := wire.Connect{Version: wire.Version, Nonce: 7, Name: "back", Rejoin: tc.rejoin}
+		var ch wire.Challenge
+		if err := wire.DecodeChallenge(connectTo(t, s, 0, Peer(9), &m), &ch); err != nil {
+			t.Fatal(err)
+		}
+		if tc.echo {
+			m.Token = ch.Token
+		}
+		b, err := wire.AppendConnect(nil, &m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seat, ok := s.Proven(0, Peer(9), b); seat != tc.seat || ok != tc.ok {
+			t.Errorf("rejoin %+v, token echoed %v: Proven %d, %v; want %d, %v", tc.rejoin, tc.echo, seat, ok, tc.seat, tc.ok)
+		}
+	}
+}

@@ -149,27 +149,38 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 // address token of its session nonce (so its sender receives at that
 // address), and with Config.ConnectKey carrying a connect token that
 // opens, is unexpired, names this match and address, and was not used
-// before. It changes nothing. A driver that keeps seats filled with bots
-// asks it before a bot gives up its seat, so that datagrams from spoofed
-// addresses, which never echo a token, cannot empty seats.
-func (s *Server) Proven(now time.Duration, from Peer, data []byte) bool {
+// before; and, for one that is, the seat it asks to come back to
+// (wire.Rejoin; -1: none). It changes nothing. A driver that keeps seats
+// filled with bots asks it before a bot gives up its seat, so that
+// datagrams from spoofed addresses, which never echo a token, cannot
+// empty seats.
+func (s *Server) Proven(now time.Duration, from Peer, data []byte) (seat int, ok bool) {
 	var m wire.Connect
 	if typ, err := wire.PeekType(data); err != nil || typ != wire.MsgConnect || wire.DecodeConnect(data, &m) != nil || m.Version != wire.Version {
-		return false
+		return -1, false
+	}
+	seat = -1
+	if m.Rejoin.Asked {
+		seat = int(m.Rejoin.Seat)
 	}
 	addr := s.gate.addressToken(from, m.Nonce)
 	if len(s.cfg.ConnectKey) == 0 {
-		return m.Token == addr
+		if m.Token != addr {
+			return -1, false
+		}
+		return seat, true
 	}
 	if len(m.Token) < addressTokenLen || subtle.ConstantTimeCompare([]byte(m.Token[:addressTokenLen]), []byte(addr)) != 1 {
-		return false
+		return -1, false
 	}
 	c, err := token.Open(s.cfg.ConnectKey, []byte(m.Token[addressTokenLen:]), s.cfg.Epoch.Add(now))
 	if err == nil {
 		err = c.Check(s.cfg.MatchID, s.cfg.Address)
 	}
-	_, seen := s.seenTokens[c.ID]
-	return err == nil && !seen
+	if _, seen := s.seenTokens[c.ID]; err != nil || seen {
+		return -1, false
+	}
+	return seat, true
 }
 
 func (s *Server) sendAccept(c *client) {

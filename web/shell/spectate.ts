@@ -7,6 +7,7 @@
 // victim's in yellow, the others' in blue, the shot's line from the
 // shooter's eye.
 import { View } from './view';
+import { betweenViews } from './between';
 import { Effects, type ShotView } from './effects';
 import type { MapFile, Part, Player, Vec3 } from './types';
 
@@ -120,20 +121,7 @@ export class Spectator {
     const v = this.view;
     if (!v) return [];
     const p = this.prev;
-    if (!p || this.at <= p.at) return v.players;
-    const f = Math.max(0, Math.min(1, (now - this.at) / (this.at - p.at)));
-    const before = new Map(p.view.players.map((x) => [x.seat, x]));
-    const mix = (a: Vec3, b: Vec3): Vec3 => [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f];
-    return v.players.map((x) => {
-      const o = before.get(x.seat);
-      if (!o || o.dead !== x.dead || Math.hypot(x.pos[0] - o.pos[0], x.pos[1] - o.pos[1]) > 3 || o.parts.length !== x.parts.length) return x;
-      let dy = x.yaw - o.yaw;
-      dy -= 2 * Math.PI * Math.round(dy / (2 * Math.PI));
-      return {
-        ...x, pos: mix(o.pos, x.pos), yaw: o.yaw + dy * f,
-        parts: x.parts.map((q, i) => ({ ...q, a: mix(o.parts[i].a, q.a), b: mix(o.parts[i].b, q.b) })),
-      };
-    });
+    return betweenViews(p ? p.view.players : null, p ? p.at : 0, v.players, this.at, now);
   }
 
   // next follows the next (d = 1) or previous (-1) living player.
