@@ -339,6 +339,7 @@ var ExportCodebook = []CSVFile{
 		{"aim_yaw_deg", "degrees", "the aim the client sent (before recoil and spread): yaw, from +x towards +y"},
 		{"aim_pitch_deg", "degrees", "pitch, up positive"},
 		{"view_time_s", unitS, "the time the client claimed to be showing when it fired, on time_s's clock (time_s less view_time_s: how far behind the server its view was)"},
+		{"client_verdict", "", "the shooter's client's own verdict: hit when any pellet of the shot met an enemy's hitboxes as that client drew the players at view_time_s, miss when none did; empty when unknown (a projectile weapon's shot, or a shot whose command carried none). A shotgun's pellets share their shot's verdict; hit is the server's"},
 	}},
 	{"kills.csv", "one kill", []Column{
 		{"study", "", "the study's id"},
@@ -443,8 +444,8 @@ var ExportCodebook = []CSVFile{
 		{"x", unitM, "position of the feet, x"},
 		{"y", unitM, "y"},
 		{"z", unitM, "z (up)"},
-		{"yaw_deg", "degrees", "where the player looked, as its last command set it: yaw, from +x towards +y (0 in a simulated study, whose paths keep positions alone)"},
-		{"pitch_deg", "degrees", "pitch, up positive (0 in a simulated study)"},
+		{"yaw_deg", "degrees", "where the player looked, as its last command set it: yaw, from +x towards +y ; in a simulated study the server's state at the sample, which its bot's commands set the same way"},
+		{"pitch_deg", "degrees", "pitch, up positive"},
 	}},
 	{"paths-study<id>-round<n>.csv", "one round's movement paths in the format lagkit trend reads: one position of a living player", []Column{
 		{"time", unitS, "match time, from the measured part's start"},
