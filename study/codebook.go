@@ -63,6 +63,12 @@ var figureCodebook = []Column{
 	{"rewound_hits", unitCount, "hits by the row's players judged on a rewound world (rewind above 0)"},
 	{"rollback_mean_m", unitM, "mean distance the victims of rewound hits were moved back: between their rewound and current positions (0 with none)"},
 	{"rollback_max_m", unitM, "the longest such distance"},
+	{"verdict_shots", unitCount, "shots by the row's players whose client sent its own verdict (hitscan shots; a shotgun's pellets are one shot)"},
+	{"client_hits", unitCount, "of those, the shots the shooter's client showed as hits: a pellet met an enemy as it drew the players at the shot's view time"},
+	{"server_hits", unitCount, "of those, the shots the server registered (a pellet's damage applied)"},
+	{"refused", unitCount, "shots the client showed as hits that the server did not register"},
+	{"granted", unitCount, "shots the client showed as misses that the server registered"},
+	{"verdict_agreement", unitShare, "shots on which client and server agree / verdict_shots (0 with none)"},
 }
 
 // groupCodebook describes the key columns of a row of study_rounds.csv
