@@ -163,8 +163,10 @@ func (c *Client) takePress(now time.Duration, cmd *game.UserCmd) {
 // Tick issues this tick's user command from the local input (view angles,
 // move intents, buttons and weapon; the client fills in Tick, Duration and
 // ViewTime, and a fire press since the last command reported by Frame),
-// predicts its effect and queues the command packet. It also retries a
-// pending Connect.
+// predicts its effect and queues the command packet. A command whose
+// predicted shot is a hitscan weapon's carries the client's own verdict
+// on it (game.UserCmd.Shown; see ownVerdict). It also retries a pending
+// Connect.
 func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	switch c.phase {
 	case Connecting:
@@ -200,9 +202,14 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.fired = false
 	if c.hasSelf {
 		if !c.settings.Paused && !c.settings.PredictionOff {
+			before := c.pred
 			c.pred, c.fired = c.cfg.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
 			if c.fired {
 				c.stats.Shots++
+				// The command carries what this client showed of its
+				// shot: the server records it beside its own verdict.
+				cmd.Shown = c.ownVerdict(before, c.pred, cmd)
+				c.cmds[cmd.Tick%cmdRing].Shown = cmd.Shown
 			}
 		}
 		c.predicted[cmd.Tick%cmdRing] = c.pred

@@ -85,6 +85,36 @@ type UserCmd struct {
 	// tick. Without HasPress, Press is zero.
 	HasPress bool
 	Press    Press
+	// Shown is the client's own verdict on the hitscan shot the command
+	// fired, as it drew the world at the shot's view time: whether the
+	// shot met a remote player's hitboxes there. It is a recorded
+	// observation, never a claim: the server records it beside its own
+	// verdict and nothing in the game reads it. Only a command holding
+	// BtnFire carries one.
+	Shown Shown
+}
+
+// Shown is a client's verdict on its own shot: unknown (no shot
+// predicted, a projectile weapon, or a client that sends none), a miss
+// or a hit.
+type Shown uint8
+
+// The verdicts a client can send.
+const (
+	ShownUnknown Shown = iota
+	ShownMiss
+	ShownHit
+)
+
+// String returns "", "miss" or "hit".
+func (s Shown) String() string {
+	switch s {
+	case ShownMiss:
+		return "miss"
+	case ShownHit:
+		return "hit"
+	}
+	return ""
 }
 
 // Press is a fire press within a command: when, where the player aimed,

@@ -79,6 +79,9 @@ type Config struct {
 	// second (default 20): every round(TickRate/PathRate) server ticks.
 	Paths    io.Writer
 	PathRate int
+	// PathLooks, with Paths, also keeps where each player looked at each
+	// path sample (Result.Looks), which a path file does not hold.
+	PathLooks bool
 	// NetCheck, when set, samples every player's round trip 20 times a
 	// second from NetCheckFrom on, as the server and its client estimate
 	// it, and counts what its links did from then: PlayerResult.Net.
@@ -257,6 +260,9 @@ type Result struct {
 	// DuelList holds each, for experiments and the study's records.
 	Duels    DuelSummary `json:"duels"`
 	DuelList []Duel      `json:"-"`
+	// Looks holds, with Config.PathLooks, where each player looked at
+	// each sample of Paths, in the order the samples were written.
+	Looks []Look `json:"-"`
 }
 
 // Shot is one shot as the match log records it.
@@ -341,6 +347,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	if cfg.Paths != nil {
 		obs.paths = reckoning.NewPathWriter(cfg.Paths)
 		obs.pathEvery = max(1, int(math.Round(float64(cfg.TickRate)/float64(cfg.PathRate))))
+		obs.keepLooks = cfg.PathLooks
 	}
 	d.Run(cfg.Duration, obs)
 	obs.drain(d.Server, cfg.Duration)
@@ -383,6 +390,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	}
 	res.Shots, res.Log = obs.shots(), obs.log
 	obs.duels.Tracker.Close(cfg.Duration)
+	res.Looks = obs.looks
 	res.DuelList = duels(obs.duels.Tracker.Duels(), res.Players, cfg, tick)
 	res.Duels = summariseDuels(res.DuelList)
 	for _, s := range res.Shots {

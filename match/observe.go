@@ -48,6 +48,10 @@ type observer struct {
 	// pathEvery server ticks; pathErr is its first error.
 	paths     *reckoning.PathWriter
 	pathEvery int
+	// keepLooks keeps looks, where each player looked at each path
+	// sample (Config.PathLooks).
+	keepLooks bool
+	looks     []Look
 	ticks     int
 	pathErr   error
 
@@ -167,6 +171,15 @@ func (o *observer) Ticked(now time.Duration, i int, p *sim.Player) {
 
 // ServerTicked tracks how far each player walked and how long it stood
 // still while alive, records paths, and collects the server's records.
+// Look is where a player looked at a path sample: its view angles in
+// the server's state, in angle units.
+type Look struct {
+	T      time.Duration
+	Player int
+	Yaw    uint16
+	Pitch  int16
+}
+
 func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 	record := o.paths != nil && o.pathErr == nil && o.ticks%o.pathEvery == 0
 	o.ticks++
@@ -187,6 +200,9 @@ func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 		o.last[id], o.seen[id] = st, true
 		if record && alive {
 			o.pathErr = o.paths.Write(reckoning.Sample{T: now, Player: id, Team: team, Pos: st.Pos})
+			if o.keepLooks {
+				o.looks = append(o.looks, Look{T: now, Player: id, Yaw: st.Yaw, Pitch: st.Pitch})
+			}
 		}
 	}
 	if o.net != nil {

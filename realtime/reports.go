@@ -114,7 +114,7 @@ func (m *Match) transportOf(seat int) string {
 }
 
 // clientShot fills in what the shooter's client sent of shot rec (its
-// eye, aim and view time), the view time on the clock of out.At, which
+// eye, aim, view time and own verdict), the view time on the clock of out.At, which
 // must be set first or be rec.Time's: a projectile's record has none.
 func clientShot(out *record.Shot, rec *server.ShotRecord) {
 	if rec.Projectile {
@@ -123,6 +123,7 @@ func clientShot(out *record.Shot, rec *server.ShotRecord) {
 	out.EyeX, out.EyeY, out.EyeZ = rec.Eye.X, rec.Eye.Y, rec.Eye.Z
 	out.AimYawDeg, out.AimPitchDeg = game.AngleToDeg(int32(rec.Yaw)), game.AngleToDeg(int32(rec.Pitch))
 	out.ViewAt = out.At - (rec.Time - rec.ViewTime)
+	out.ClientVerdict = rec.ClientShown.String()
 }
 
 // shotRecord is rec as a study keeps it; sbc reports whether the server

@@ -183,7 +183,19 @@ type Shot struct {
 	EyeX, EyeY, EyeZ       float64
 	AimYawDeg, AimPitchDeg float64
 	ViewAt                 time.Duration
+	// ClientVerdict is the shooter's client's own verdict on the shot,
+	// as it drew the other players at its view time: "hit" when any
+	// pellet of the shot met an enemy there, "miss" when none did, ""
+	// when unknown (a projectile weapon's shot, a client that sent none,
+	// a shot stored before clients sent it). Hit is the server's.
+	ClientVerdict string
 }
+
+// The client verdicts a Shot keeps.
+const (
+	VerdictHit  = "hit"
+	VerdictMiss = "miss"
+)
 
 // Duel is one encounter of two seats, from the instant either's client
 // first drew the other (see package peek): when each client first drew

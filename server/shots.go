@@ -49,6 +49,11 @@ type ShotRecord struct {
 	// projectile's record.
 	Eye      geom.Vec3
 	ViewTime time.Duration
+	// ClientShown is the shooter's client's own verdict on the shot (all
+	// its pellets: did any meet an enemy as that client drew them),
+	// carried by the command: unknown for a projectile, or from a client
+	// that sent none.
+	ClientShown game.Shown
 	// Appealed reports whether the victim was asked (alc); Outcome is
 	// what became of the hit.
 	Appealed bool
@@ -198,7 +203,7 @@ func (s *Server) pelletRecord(now time.Duration, ps *pendingShot, pellet int) Sh
 	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Weapon)
 	aim := ps.cmd.Aimed()
 	rec.Yaw, rec.Pitch, rec.Tested = aim.Yaw, aim.Pitch, now
-	rec.Eye, rec.ViewTime = ps.eye, aim.ViewTime
+	rec.Eye, rec.ViewTime, rec.ClientShown = ps.eye, aim.ViewTime, ps.cmd.Shown
 	return rec
 }
 

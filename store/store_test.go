@@ -53,8 +53,10 @@ func aStudy(name string) []record.Record {
 		record.Session{Round: 0, Seat: 0, Kind: record.Connect, Transport: "webtransport", At: t0.Add(2 * time.Second)},
 		record.Shot{Round: 0, At: 1500 * time.Millisecond, Shooter: 0, ShotTick: 4000000000, Victim: 1, Weapon: 2, Part: "head", Policy: "tlc",
 			Hit: true, Registered: true, Damage: 50, RewindMS: 187.5, RollbackM: 0.75, ObjectiveSBC: true, Appeal: "confirmed", Kill: true,
-			EyeX: 1.5, EyeY: -2.25, EyeZ: 1.625, AimYawDeg: 359.5, AimPitchDeg: -12.25, ViewAt: 1312500 * time.Microsecond},
+			EyeX: 1.5, EyeY: -2.25, EyeZ: 1.625, AimYawDeg: 359.5, AimPitchDeg: -12.25, ViewAt: 1312500 * time.Microsecond,
+			ClientVerdict: record.VerdictMiss},
 		record.Shot{Round: 0, At: 1600 * time.Millisecond, Shooter: 1, Victim: -1, Policy: "tlc"},
+		record.Shot{Round: 0, At: 1600 * time.Millisecond, Shooter: 0, Victim: -1, Policy: "tlc", ClientVerdict: record.VerdictHit},
 		record.Kill{Round: 0, At: 1500 * time.Millisecond, Killer: 0, Victim: 1, Weapon: 2},
 		record.Objective{Round: 0, At: 3 * time.Second, Seat: 0, Team: 1, Kind: "flag_taken"},
 		record.SBCReport{Round: 0, At: 2 * time.Second, Reporter: 1, Shooter: 0, ShotTick: 4000000000, RewindMS: 187.5, RollbackM: 0.75, ObjectiveSBC: true, Appeal: "confirmed"},
@@ -276,13 +278,14 @@ func TestRefusedRecords(t *testing.T) {
 		w.Put(record.Study{Name: "s"})
 		w.Put(record.Path{X: math.NaN()})
 		w.Put(record.Answer{Question: "q", Text: "bad \xff utf-8"})
+		w.Put(record.Shot{Victim: -1, ClientVerdict: "maybe"})
 		w.Put(record.Path{X: 1})
 		err := w.Close()
 		if err == nil || !strings.Contains(err.Error(), "before any study") {
 			t.Fatalf("Close: %v, want the first refusal", err)
 		}
-		if st := w.Stats(); st.Refused != 3 || st.Committed != 2 {
-			t.Fatalf("stats %+v, want 3 refused and 2 committed", st)
+		if st := w.Stats(); st.Refused != 4 || st.Committed != 2 {
+			t.Fatalf("stats %+v, want 4 refused and 2 committed", st)
 		}
 		ps, err := All[record.Path](context.Background(), db, w.StudyID())
 		if err != nil || len(ps) != 1 || ps[0].X != 1 {

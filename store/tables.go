@@ -102,13 +102,13 @@ var (
 	shotsTable = &table{name: "shots",
 		cols: cols("round", "t_ns:time_s", "shooter", "shot_tick", "victim", "weapon", "part", "policy", "hit", "registered",
 			"damage", "rewind_ms", "rollback_m", "objective_sbc", "appeal", "kill", "eye_x", "eye_y", "eye_z", "aim_yaw_deg", "aim_pitch_deg",
-			"view_ns:view_time_s"),
+			"view_ns:view_time_s", "client_verdict"),
 		bind: func(p any) []field {
 			r := p.(*record.Shot)
 			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Shooter}, u32{&r.ShotTick}, integer{&r.Victim}, u8{&r.Weapon},
 				str{&r.Part}, str{&r.Policy}, boolean{&r.Hit}, boolean{&r.Registered}, integer{&r.Damage}, float{&r.RewindMS},
 				float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}, boolean{&r.Kill}, float{&r.EyeX}, float{&r.EyeY}, float{&r.EyeZ},
-				float{&r.AimYawDeg}, float{&r.AimPitchDeg}, dur{&r.ViewAt}}
+				float{&r.AimYawDeg}, float{&r.AimPitchDeg}, dur{&r.ViewAt}, verdict{&r.ClientVerdict}}
 		}}
 	killsTable = &table{name: "kills", cols: cols("round", "t_ns:time_s", "killer", "victim", "weapon"),
 		bind: func(p any) []field {
@@ -291,6 +291,9 @@ type (
 	// stage is the stage a question is put at: empty reads and is
 	// stored as record.StageRound.
 	stage struct{ p *string }
+	// verdict is a shot's client verdict: record.VerdictHit,
+	// record.VerdictMiss or "" (unknown).
+	verdict struct{ p *string }
 	// roundNo is a round's index, from 0 in the database and numbered
 	// from 1 in CSV, as the reports number rounds.
 	roundNo struct{ p *int }
@@ -385,6 +388,16 @@ func (f stage) cell(b []byte) []byte         { return append(b, f.get()...) }
 func (f stage) check() error {
 	if s := f.get(); s != record.StageRound && s != record.StageIntake && s != record.StageFinal {
 		return fmt.Errorf("stage %q, want %s, %s or %s", s, record.StageRound, record.StageIntake, record.StageFinal)
+	}
+	return nil
+}
+
+func (f verdict) Value() (driver.Value, error) { return *f.p, nil }
+func (f verdict) Scan(src any) error           { return str(f).Scan(src) }
+func (f verdict) cell(b []byte) []byte         { return str(f).cell(b) }
+func (f verdict) check() error {
+	if v := *f.p; v != "" && v != record.VerdictHit && v != record.VerdictMiss {
+		return fmt.Errorf("client verdict %q, want %s, %s or empty", v, record.VerdictHit, record.VerdictMiss)
 	}
 	return nil
 }

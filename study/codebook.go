@@ -63,6 +63,12 @@ var figureCodebook = []Column{
 	{"rewound_hits", unitCount, "hits by the row's players judged on a rewound world (rewind above 0)"},
 	{"rollback_mean_m", unitM, "mean distance the victims of rewound hits were moved back: between their rewound and current positions (0 with none)"},
 	{"rollback_max_m", unitM, "the longest such distance"},
+	{"verdict_shots", unitCount, "shots by the row's players whose client sent its own verdict (hitscan shots; a shotgun's pellets are one shot)"},
+	{"client_hits", unitCount, "of those, the shots the shooter's client showed as hits: a pellet met an enemy as it drew the players at the shot's view time"},
+	{"server_hits", unitCount, "of those, the shots the server registered (a pellet's damage applied)"},
+	{"refused", unitCount, "shots the client showed as hits that the server did not register"},
+	{"granted", unitCount, "shots the client showed as misses that the server registered"},
+	{"verdict_agreement", unitShare, "shots on which client and server agree / verdict_shots (0 with none)"},
 }
 
 // groupCodebook describes the key columns of a row of study_rounds.csv
@@ -339,6 +345,7 @@ var ExportCodebook = []CSVFile{
 		{"aim_yaw_deg", "degrees", "the aim the client sent (before recoil and spread): yaw, from +x towards +y"},
 		{"aim_pitch_deg", "degrees", "pitch, up positive"},
 		{"view_time_s", unitS, "the time the client claimed to be showing when it fired, on time_s's clock (time_s less view_time_s: how far behind the server its view was)"},
+		{"client_verdict", "", "the shooter's client's own verdict: hit when any pellet of the shot met an enemy's hitboxes as that client drew the players at view_time_s, miss when none did; empty when unknown (a projectile weapon's shot, or a shot whose command carried none). A shotgun's pellets share their shot's verdict; hit is the server's"},
 	}},
 	{"kills.csv", "one kill", []Column{
 		{"study", "", "the study's id"},
@@ -443,8 +450,8 @@ var ExportCodebook = []CSVFile{
 		{"x", unitM, "position of the feet, x"},
 		{"y", unitM, "y"},
 		{"z", unitM, "z (up)"},
-		{"yaw_deg", "degrees", "where the player looked, as its last command set it: yaw, from +x towards +y (0 in a simulated study, whose paths keep positions alone)"},
-		{"pitch_deg", "degrees", "pitch, up positive (0 in a simulated study)"},
+		{"yaw_deg", "degrees", "where the player looked, as its last command set it: yaw, from +x towards +y ; in a simulated study the server's state at the sample, which its bot's commands set the same way"},
+		{"pitch_deg", "degrees", "pitch, up positive"},
 	}},
 	{"paths-study<id>-round<n>.csv", "one round's movement paths in the format lagkit trend reads: one position of a living player", []Column{
 		{"time", unitS, "match time, from the measured part's start"},

@@ -177,6 +177,9 @@ type Figures struct {
 	RewoundHits   int     `json:"rewound_hits"`
 	RollbackMeanM float64 `json:"rollback_mean_m"`
 	RollbackMaxM  float64 `json:"rollback_max_m"`
+	// Verdicts sets the shooters' clients' verdicts on the row's
+	// players' shots beside the server's (by the shooter's group).
+	Verdicts Verdicts `json:"verdicts"`
 }
 
 // QuestionSummary sums up the answers to one question in one round.
@@ -293,6 +296,8 @@ type roundTally struct {
 	bins *binTally
 	// duels tallies the round's duels.
 	duels DuelFigures
+	// verdicts gathers its shots' client verdicts (countVerdicts).
+	verdicts verdictTally
 }
 
 // groupKey names a round-trip group: its round trip, and whether bots
@@ -509,6 +514,7 @@ func (rt *roundTally) group(seat int) *tally {
 func (rt *roundTally) observe(r record.Record) {
 	switch v := r.(type) {
 	case record.Shot:
+		rt.verdicts.shot(v)
 		rt.all.shot(v, true, true)
 		rt.seat(v.Shooter).shot(v, true)
 		if v.Victim >= 0 {
@@ -553,6 +559,7 @@ func (rt *roundTally) observe(r record.Record) {
 // report returns the round's figures, its low- and high-ping figures
 // those of the bots' groups when bots, else of the people's.
 func (rt *roundTally) report(bots bool) RoundReport {
+	rt.countVerdicts()
 	low, high := pingSplit(rt.groups, bots)
 	figs, seats := subjects(&rt.all, rt.groups, bots)
 	return RoundReport{
@@ -683,6 +690,7 @@ func (t *tally) merge(o *tally) {
 	t.RewoundHits += o.RewoundHits
 	t.rollbackSum += o.rollbackSum
 	t.RollbackMaxM = max(t.RollbackMaxM, o.RollbackMaxM)
+	t.Verdicts.merge(&o.Verdicts)
 	for k, v := range o.Outcomes {
 		if t.Outcomes == nil {
 			t.Outcomes = map[string]int{}

@@ -69,7 +69,7 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 		return time.Time{}, err
 	}
 	var paths bytes.Buffer
-	cfg.Paths, cfg.PathRate = &paths, PathRate
+	cfg.Paths, cfg.PathRate, cfg.PathLooks = &paths, PathRate, true
 	cfg.NetCheck, cfg.NetCheckFrom = true, p.LeadIn()
 	res, err := match.Run(cfg, nil)
 	if err != nil {
@@ -78,6 +78,9 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 	samples, err := reckoning.ReadPaths("paths", &paths)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("reading back the paths: %w", err)
+	}
+	if len(res.Looks) != len(samples) {
+		return time.Time{}, fmt.Errorf("reading back the paths: %d samples, %d looks", len(samples), len(res.Looks))
 	}
 	joined := d.clock
 	begin := joined.Add(p.LeadIn())
@@ -235,6 +238,7 @@ func simRecords(p *Plan, res *match.Result, samples []reckoning.Sample, seat fun
 			rec.EyeX, rec.EyeY, rec.EyeZ = s.Eye.X, s.Eye.Y, s.Eye.Z
 			rec.AimYawDeg, rec.AimPitchDeg = game.AngleToDeg(int32(s.Yaw)), game.AngleToDeg(int32(s.Pitch))
 			rec.ViewAt = s.ViewTime - lead
+			rec.ClientVerdict = s.ClientShown.String()
 		}
 		recs = append(recs, timed{s.Time, rec})
 	}
@@ -259,12 +263,18 @@ func simRecords(p *Plan, res *match.Result, samples []reckoning.Sample, seat fun
 		}
 		recs = append(recs, timed{d.Start, duelRecord(p.Index, d, lead, seat)})
 	}
-	for _, s := range samples {
+	for i, s := range samples {
 		if s.T < lead {
 			continue
 		}
-		recs = append(recs, timed{s.T, record.Path{Round: p.Index, At: s.T - lead, Seat: seat(s.Player), Team: s.Team,
-			X: s.Pos.X, Y: s.Pos.Y, Z: s.Pos.Z}})
+		rec := record.Path{Round: p.Index, At: s.T - lead, Seat: seat(s.Player), Team: s.Team, X: s.Pos.X, Y: s.Pos.Y, Z: s.Pos.Z}
+		// The looks were kept sample by sample as the paths were written
+		// (match.Config.PathLooks).
+		if i < len(res.Looks) && res.Looks[i].Player == s.Player {
+			l := res.Looks[i]
+			rec.YawDeg, rec.PitchDeg = game.AngleToDeg(int32(l.Yaw)), game.AngleToDeg(int32(l.Pitch))
+		}
+		recs = append(recs, timed{s.T, rec})
 	}
 	slices.SortStableFunc(recs, func(a, b timed) int { return cmp.Compare(a.at, b.at) })
 	return recs

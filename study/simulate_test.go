@@ -1,6 +1,7 @@
 package study
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -35,11 +36,16 @@ func TestSimRecords(t *testing.T) {
 			Hit: victim >= 0, Registered: victim >= 0 && outcome != wire.OutcomeDeniedUpheld, Appealed: outcome != wire.OutcomeRegistered,
 			Outcome: outcome, Warped: warped, Damage: 25}, SBC: true}
 	}
+	withShown := func(s match.Shot, v game.Shown) match.Shot {
+		s.ClientShown = v
+		return s
+	}
 	res := &match.Result{
+		Looks: []match.Look{{T: lead - 50*time.Millisecond, Player: 5}, {T: lead, Player: 9, Yaw: game.AngleUnits / 4, Pitch: -game.AngleUnits / 32}},
 		Shots: []match.Shot{
 			shot(lead-time.Millisecond, 1, 9, wire.OutcomeRegistered, false), // in the lead-in
 			shot(lead+time.Second, 2, -1, wire.OutcomeRegistered, false),     // a miss, judged again below
-			shot(lead+time.Second, 2, 9, wire.OutcomeDeniedUpheld, true),
+			withShown(shot(lead+time.Second, 2, 9, wire.OutcomeDeniedUpheld, true), game.ShownHit),
 			shot(lead+2*time.Second, 3, 9, wire.OutcomeConfirmed, false),
 		},
 		Log: []server.LogEntry{
@@ -58,14 +64,15 @@ func TestSimRecords(t *testing.T) {
 	if len(got) != 5 {
 		t.Fatalf("%d records %+v, want the judged shot, the confirmed shot, the capture, the kill and a path point", len(got), got)
 	}
-	if pt, ok := got[0].(record.Path); !ok || pt.At != 0 || pt.Seat != 1 || pt.Team != 1 || pt.Round != 2 {
-		t.Errorf("first record %+v, want seat 1's path point at 0", got[0])
+	if pt, ok := got[0].(record.Path); !ok || pt.At != 0 || pt.Seat != 1 || pt.Team != 1 || pt.Round != 2 ||
+		math.Abs(pt.YawDeg-90) > 1e-9 || math.Abs(pt.PitchDeg+11.25) > 1e-9 {
+		t.Errorf("first record %+v, want seat 1's path point at 0, looking 90 degrees left and 11.25 down", got[0])
 	}
 	if s, ok := got[1].(record.Shot); !ok || s.At != time.Second || s.Shooter != 0 || s.Victim != 1 || s.Registered ||
-		s.Appeal != "denied_upheld" || s.Part != "torso" || !s.ObjectiveSBC {
+		s.Appeal != "denied_upheld" || s.Part != "torso" || !s.ObjectiveSBC || s.ClientVerdict != record.VerdictHit {
 		t.Errorf("second record %+v, want the warped judgement of the shot at 1 s", got[1])
 	}
-	if s, ok := got[2].(record.Shot); !ok || s.Appeal != "confirmed" || !s.Registered {
+	if s, ok := got[2].(record.Shot); !ok || s.Appeal != "confirmed" || !s.Registered || s.ClientVerdict != "" {
 		t.Errorf("third record %+v, want the confirmed hit", got[2])
 	}
 	if o, ok := got[3].(record.Objective); !ok || o.Kind != "flag_captured" || o.Seat != 1 || o.Team != 1 || o.At != 3*time.Second {

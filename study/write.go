@@ -51,16 +51,16 @@ func (r *Report) Write(dir string) error {
 }
 
 // figureColumns are the columns of every figures table, after its keys.
-var figureColumns = []string{"shots", "hits", "hit_accuracy", "hits_received", "sbc", "sbc_per_hit",
+var figureColumns = append([]string{"shots", "hits", "hit_accuracy", "hits_received", "sbc", "sbc_per_hit",
 	"appeals", "confirmed", "denials_upheld", "denials_refuted", "timeouts", "kills", "deaths",
-	"sbc_reports", "sbc_reports_per_hit", "rewound_hits", "rollback_mean_m", "rollback_max_m"}
+	"sbc_reports", "sbc_reports_per_hit", "rewound_hits", "rollback_mean_m", "rollback_max_m"}, verdictColumns...)
 
 // values returns f's figures in the order of figureColumns.
 func (f *Figures) values() []float64 {
-	return []float64{float64(f.Shots), float64(f.Hits), f.HitAccuracy, float64(f.HitsReceived), float64(f.SBC), f.SBCPerHit,
+	return append([]float64{float64(f.Shots), float64(f.Hits), f.HitAccuracy, float64(f.HitsReceived), float64(f.SBC), f.SBCPerHit,
 		float64(f.Appeals), float64(f.Outcomes["confirmed"]), float64(f.Outcomes["denied_upheld"]),
 		float64(f.Outcomes["denied_refuted"]), float64(f.Outcomes["timeout"]), float64(f.Kills), float64(f.Deaths),
-		float64(f.SBCReports), f.SBCReportsPerHit, float64(f.RewoundHits), f.RollbackMeanM, f.RollbackMaxM}
+		float64(f.SBCReports), f.SBCReportsPerHit, float64(f.RewoundHits), f.RollbackMeanM, f.RollbackMaxM}, f.Verdicts.values()...)
 }
 
 func (f *Figures) cells() []string {
@@ -302,6 +302,7 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "\n### %s\n\n`%s`; rounds: %s.\n\n", t.Name, t.Setting, strings.Join(t.Rounds, ", "))
 		table(t.Seats, &t.Figures, t.Groups)
 		markdownDuels(&b, &t.Duels)
+		r.markdownVerdicts(&b, &t)
 		fmt.Fprintf(&b, "\nLow-ping victims among the %s (round trip up to %v ms): %d hits received, %d SBC, %.4f SBC per hit. "+
 			"High-ping shooters among them: %d shots, accuracy %.4f.\n", r.Subjects, LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)
 	}

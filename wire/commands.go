@@ -31,6 +31,11 @@ import (
 // predicted as the command's minus the time from the press to the tick
 // (the view clock runs with real time) and corrected like the command's.
 // A press costs about four bytes, a command without one a bit.
+//
+// A command holding BtnFire then carries the client's verdict on the
+// shot it fired (game.UserCmd.Shown): a bit saying whether there is one,
+// and when set a bit saying hit. A command without the button carries
+// none, so only firing costs the bit or two.
 
 // moveNames name UserCmd's Forward, Side and Up in errors.
 var moveNames = [...]string{"forward", "side", "up"}
@@ -119,7 +124,36 @@ func checkCmd(cmds []game.UserCmd, i int) error {
 	case !inRange(p.ViewTime, MaxClock):
 		return fail("press view time", "out of range")
 	}
+	switch {
+	case c.Shown > game.ShownHit:
+		return fail("shown", "not a verdict")
+	case c.Shown != game.ShownUnknown && !c.Buttons.Has(game.BtnFire):
+		return fail("shown", "set without BtnFire")
+	}
 	return nil
+}
+
+// writeShown writes the verdict of a command holding BtnFire.
+func writeShown(w *bitWriter, c *game.UserCmd) {
+	if !c.Buttons.Has(game.BtnFire) {
+		return
+	}
+	w.writeBool(c.Shown != game.ShownUnknown)
+	if c.Shown != game.ShownUnknown {
+		w.writeBool(c.Shown == game.ShownHit)
+	}
+}
+
+// readShown reads the verdict of command c, whose other fields are read.
+func readShown(r *bitReader, c *game.UserCmd) {
+	c.Shown = game.ShownUnknown
+	if !c.Buttons.Has(game.BtnFire) || !r.readBool() {
+		return
+	}
+	c.Shown = game.ShownMiss
+	if r.readBool() {
+		c.Shown = game.ShownHit
+	}
 }
 
 // pressView is the view time predicted for a press at offset in command
@@ -218,6 +252,7 @@ func writeCmd(w *bitWriter, c, prev *game.UserCmd, first bool) {
 		writeCorrection(w, int64(view)-int64(micros(prev.ViewTime)+micros(c.Duration)))
 	}
 	writePress(w, c)
+	writeShown(w, c)
 }
 
 // DecodeCommands decodes datagram b into m, reusing m.Cmds' storage.
@@ -282,4 +317,5 @@ func readCmd(r *bitReader, c, prev *game.UserCmd, i int) {
 		c.ViewTime = view
 	}
 	readPress(r, c, i)
+	readShown(r, c)
 }

@@ -29,17 +29,20 @@ func held(tick uint32, n int) []game.UserCmd {
 // a press 4 ms into it, aimed a little left of and below the command's
 // aim, seeing the world the view clock predicts; in the last a press at
 // the command's start aimed across the yaw wrap with a view time that
-// jumped.
+// jumped. The first press's shot was shown as a hit, the last's as a
+// miss.
 func pressed(tick uint32, n int) []game.UserCmd {
 	cmds := held(tick, n)
 	c := &cmds[1]
 	c.HasPress = true
 	c.Press = game.Press{Offset: 4 * time.Millisecond, Yaw: c.Yaw - 40, Pitch: c.Pitch - 7,
 		ViewTime: c.ViewTime - (c.Duration - 4*time.Millisecond)}
+	c.Shown = game.ShownHit
 	c = &cmds[n-1]
 	c.Yaw = 10
 	c.HasPress = true
 	c.Press = game.Press{Offset: 0, Yaw: 65500, Pitch: game.MaxPitch, ViewTime: c.ViewTime - 30*time.Millisecond}
+	c.Shown = game.ShownMiss
 	return cmds
 }
 
@@ -62,6 +65,13 @@ func TestCommandsRoundTrip(t *testing.T) {
 		{"full packet", Commands{Cmds: held(1, MaxCmdsPerPacket)}},
 		{"view time jitter", Commands{Cmds: jitter}},
 		{"presses", Commands{Cmds: pressed(50, 4)}},
+		{"verdicts, with and without the fire button", Commands{Cmds: []game.UserCmd{
+			{Tick: 7, Buttons: game.BtnFire, Shown: game.ShownHit},
+			{Tick: 8, Buttons: game.BtnFire | game.BtnJump, Shown: game.ShownMiss},
+			{Tick: 9, Buttons: game.BtnFire},
+			{Tick: 10, Buttons: game.BtnJump},
+			{Tick: 11, Buttons: game.BtnFire, Shown: game.ShownHit},
+		}}},
 		{"press at the tick and at the clock's ends", Commands{Cmds: []game.UserCmd{
 			{Tick: 3, Duration: tick64, Pitch: -game.MaxPitch, HasPress: true,
 				Press: game.Press{Offset: tick64, Yaw: 32768, Pitch: game.MaxPitch, ViewTime: MaxClock}},
@@ -124,6 +134,36 @@ func TestCommandsRedundancyIsCheap(t *testing.T) {
 
 // TestCommandsPressIsCompact checks what sub-tick input costs: a bit per
 // command without a press, and a few bytes for a press.
+// TestCommandsVerdictIsCompact checks what the client's verdicts cost:
+// a bit for a command holding the fire button without one, two with one,
+// nothing for a command without the button.
+func TestCommandsVerdictIsCompact(t *testing.T) {
+	bits := func(cmds []game.UserCmd) int {
+		b, err := AppendCommands(nil, &Commands{AckTick: 9, ClientTime: time.Minute, Cmds: cmds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(b)
+	}
+	firing := held(40, 8)
+	shown := held(40, 8)
+	for i := range shown {
+		shown[i].Shown = game.ShownHit
+	}
+	idle := held(40, 8)
+	for i := range idle {
+		idle[i].Buttons = game.BtnJump // a button field as long to write
+	}
+	// Eight commands holding the fire button: eight bits more than
+	// holding another (one byte), eight more with a verdict in each.
+	if d := bits(firing) - bits(idle); d > 1 {
+		t.Errorf("eight unjudged commands holding fire cost %d bytes more than idle ones", d)
+	}
+	if d := bits(shown) - bits(firing); d < 1 || d > 2 {
+		t.Errorf("eight verdicts cost %d bytes, want 1 or 2", d)
+	}
+}
+
 func TestCommandsPressIsCompact(t *testing.T) {
 	size := func(cmds []game.UserCmd) int {
 		b, err := AppendCommands(nil, &Commands{AckTick: 9, ClientTime: time.Minute, Cmds: cmds})
@@ -175,6 +215,10 @@ func TestAppendCommandsErrors(t *testing.T) {
 		{"press view time", with(func(c *game.UserCmd) {
 			c.HasPress, c.Press.ViewTime = true, -time.Microsecond
 		}), "cmd 2: press view time out of range"},
+		{"verdict without the fire button", with(func(c *game.UserCmd) {
+			c.Buttons, c.Shown = 0, game.ShownMiss
+		}), "cmd 2: shown set without BtnFire"},
+		{"not a verdict", with(func(c *game.UserCmd) { c.Shown = game.ShownHit + 1 }), "cmd 2: shown not a verdict"},
 		{"ack delay", Commands{AckDelay: MaxDelay + time.Microsecond, Cmds: held(1, 1)}, "ack delay"},
 		{"client time", Commands{ClientTime: -1, Cmds: held(1, 1)}, "client time"},
 	}

@@ -26,8 +26,10 @@ const MaxDatagram = 1100
 // own game, whose snapshots are byte for byte as in Version 8). Version
 // 10 adds the name, place and server events (EventName, EventPlace,
 // EventServer) and a Connect's Rejoin, and the mandated feedback (what a
-// player is shown of its network) to the settings event.
-const Version = 10
+// player is shown of its network) to the settings event. Version 11
+// adds to a command holding the fire button the client's verdict on its
+// shot (game.UserCmd.Shown).
+const Version = 11
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists

@@ -388,6 +388,18 @@ func TestTwoRoundsWithPeople(t *testing.T) {
 	if !slices.ContainsFunc(paths, func(p record.Path) bool { return p.YawDeg != 0 }) {
 		t.Errorf("no path point of %d with a yaw", len(paths))
 	}
+	// The bots fire through the client core, which sends its own verdict
+	// on each hitscan shot it predicted (all but those fired before its
+	// first snapshot): most shots of this rifle study keep one.
+	judged := 0
+	for _, s := range shots {
+		if s.ClientVerdict == record.VerdictHit || s.ClientVerdict == record.VerdictMiss {
+			judged++
+		}
+	}
+	if 2*judged <= len(shots) {
+		t.Errorf("%d of %d shots keep their client's verdict, want most", judged, len(shots))
+	}
 	// Nothing counted twice: what each seat ended round 0 with is what
 	// the round's kill records say, across ann's drop and rejoin.
 	for seat, ss := range afterRound0.Seats {
