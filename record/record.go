@@ -363,7 +363,13 @@ type Frames struct {
 	P95MS  float64
 	P99MS  float64
 	MaxMS  float64
-	At     time.Time
+	// RTTMeanMS and RTTJitterMS sum up RTTSamples samples of the client's
+	// own round-trip estimate taken through the round (one each 50 ms of
+	// frames): the client-side half of the manipulation check.
+	RTTMeanMS   float64
+	RTTJitterMS float64
+	RTTSamples  int
+	At          time.Time
 }
 
 // Question is one question of a study's instruments as the schedule

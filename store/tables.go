@@ -150,11 +150,11 @@ var (
 				str{&r.Choices}, str{&r.LowAnchor}, str{&r.HighAnchor}}
 		}}
 	framesTable = &table{name: "frames", key: []string{"seat", "round"},
-		cols: cols("seat", "round", "frames", "mean_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms", "at_ns:at"),
+		cols: cols("seat", "round", "frames", "mean_ms", "p50_ms", "p95_ms", "p99_ms", "max_ms", "at_ns:at", "rtt_mean_ms", "rtt_jitter_ms", "rtt_samples"),
 		bind: func(p any) []field {
 			r := p.(*record.Frames)
 			return []field{integer{&r.Seat}, roundNo{&r.Round}, integer{&r.Frames}, float{&r.MeanMS}, float{&r.P50MS}, float{&r.P95MS},
-				float{&r.P99MS}, float{&r.MaxMS}, wall{&r.At}}
+				float{&r.P99MS}, float{&r.MaxMS}, wall{&r.At}, float{&r.RTTMeanMS}, float{&r.RTTJitterMS}, integer{&r.RTTSamples}}
 		}}
 	clientsTable = &table{name: "clients", key: []string{"seat", "round"},
 		cols: cols("seat", "round", "consented", "at_ns:at", "refresh_hz", "mouse_sensitivity", "user_agent", "screen_w", "screen_h", "pixel_ratio"),

@@ -440,6 +440,9 @@ var ExportCodebook = []CSVFile{
 		{"p99_ms", unitMS, "its 99th percentile"},
 		{"max_ms", unitMS, "the longest"},
 		{"at", unitWall, "when the page reported them"},
+		{"rtt_mean_ms", unitMS, "mean of the client's own round-trip estimate, sampled every 50 ms of frames while the round was played"},
+		{"rtt_jitter_ms", unitMS, "mean absolute difference between successive samples of that estimate"},
+		{"rtt_samples", unitCount, "samples taken of it (0: none reported)"},
 	}},
 	{"paths.csv", "one living player's position at one instant (20 Hz)", []Column{
 		{"study", "", "the study's id"},

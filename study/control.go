@@ -229,10 +229,16 @@ type FrameStats struct {
 	P95MS  float64 `json:"p95_ms"`
 	P99MS  float64 `json:"p99_ms"`
 	MaxMS  float64 `json:"max_ms"`
+	// RTTMeanMS and RTTJitterMS sum up RTTSamples samples of the page's
+	// own round-trip estimate through the round.
+	RTTMeanMS   float64 `json:"rtt_mean_ms"`
+	RTTJitterMS float64 `json:"rtt_jitter_ms"`
+	RTTSamples  int     `json:"rtt_samples"`
 }
 
 // Check refuses figures no page draws (ErrInvalid): a negative count,
-// times out of 0 to 60 s or out of order.
+// times out of 0 to 60 s or out of order, a round trip out of 0 to 60 s
+// or one given with no samples.
 func (f FrameStats) Check() error {
 	ok := func(v float64) bool { return v >= 0 && v <= 60000 }
 	switch {
@@ -242,6 +248,12 @@ func (f FrameStats) Check() error {
 		return fmt.Errorf("%w: frame times want 0 to 60000 ms", ErrInvalid)
 	case f.P50MS > f.P95MS || f.P95MS > f.P99MS || f.P99MS > f.MaxMS || f.MeanMS > f.MaxMS:
 		return fmt.Errorf("%w: frame times want p50 <= p95 <= p99 <= max and mean <= max", ErrInvalid)
+	case f.RTTSamples < 0 || f.RTTSamples > 100_000_000:
+		return fmt.Errorf("%w: %d round-trip samples, want 0 to 100000000", ErrInvalid, f.RTTSamples)
+	case !ok(f.RTTMeanMS) || !ok(f.RTTJitterMS):
+		return fmt.Errorf("%w: round trip and jitter want 0 to 60000 ms", ErrInvalid)
+	case f.RTTSamples == 0 && (f.RTTMeanMS != 0 || f.RTTJitterMS != 0):
+		return fmt.Errorf("%w: a round trip of no samples", ErrInvalid)
 	}
 	return nil
 }

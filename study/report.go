@@ -391,6 +391,11 @@ func (s *Summariser) Put(r record.Record) {
 		s.instruments.put(r)
 	case record.SeatOrder, record.Network:
 		s.design.put(r)
+	case record.Frames:
+		s.design.put(r)
+		if rt := s.byIndex[roundOf(r)]; rt != nil {
+			rt.observe(r)
+		}
 	case record.Answer:
 		if !s.instruments.put(r) {
 			s.answers = append(s.answers, v)

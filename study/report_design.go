@@ -33,6 +33,10 @@ type NetworkRow struct {
 type designTally struct {
 	orders  []record.SeatOrder
 	network []record.Network
+	// clients are the client-side round trips the pages reported, by
+	// round and seat (live rounds; a simulated round's network record
+	// has its own).
+	clients map[[2]int]record.Frames
 }
 
 func (t *designTally) put(r record.Record) bool {
@@ -41,6 +45,13 @@ func (t *designTally) put(r record.Record) bool {
 		t.orders = append(t.orders, v)
 	case record.Network:
 		t.network = append(t.network, v)
+	case record.Frames:
+		if v.RTTSamples > 0 {
+			if t.clients == nil {
+				t.clients = map[[2]int]record.Frames{}
+			}
+			t.clients[[2]int{v.Round, v.Seat}] = v
+		}
 	default:
 		return false
 	}
@@ -71,6 +82,9 @@ func (t *designTally) rows(s *Summariser, bots bool) ([]SeatOrderRow, []NetworkR
 			continue
 		}
 		row := NetworkRow{Network: n, Person: person[n.Seat]}
+		if f, ok := t.clients[[2]int{n.Round, n.Seat}]; ok && n.ClientSamples == 0 {
+			row.ClientRTTMeanMS, row.ClientRTTJitterMS, row.ClientSamples = f.RTTMeanMS, f.RTTJitterMS, f.RTTSamples
+		}
 		if rt := s.byIndex[n.Round]; rt != nil {
 			row.Technique, _ = s.sched.technique(rt.rec)
 		}

@@ -102,6 +102,10 @@ func TestReportDesign(t *testing.T) {
 		record.Network{Round: 0, Seat: 2, LatencyMS: 125, RTTMeanMS: 251, RTTSamples: 10},
 		record.Network{Round: 0, Seat: 1, LatencyMS: 125, RTTMeanMS: 262.5, RTTP95MS: 300, RTTSamples: 10, LossUp: 0.01},
 		record.Network{Round: 0, Seat: 0, LatencyMS: 10, RTTMeanMS: 21, RTTSamples: 10},
+		// A live round's client-side half comes with the page's frames:
+		// seat 1's fills its row; seat 0's page reported none.
+		record.Frames{Round: 0, Seat: 1, Frames: 600, RTTMeanMS: 258, RTTJitterMS: 2, RTTSamples: 400},
+		record.Frames{Round: 0, Seat: 0, Frames: 600},
 	)
 	rep, err := Summarise(recs)
 	if err != nil {
@@ -112,6 +116,9 @@ func TestReportDesign(t *testing.T) {
 	}
 	if len(rep.Network) != 2 || rep.Network[0].Seat != 0 || rep.Network[1].RTTMeanMS != 262.5 || rep.Network[1].Technique == "" {
 		t.Errorf("network %+v, want seats 0 and 1 with their technique", rep.Network)
+	}
+	if n := rep.Network; len(n) == 2 && (n[1].ClientRTTMeanMS != 258 || n[1].ClientSamples != 400 || n[0].ClientSamples != 0) {
+		t.Errorf("network %+v, want seat 1's client round trip from its page's report and none for seat 0", n)
 	}
 	var net []string
 	for _, tb := range rep.Results().Tables {

@@ -454,6 +454,8 @@ func checkResumedStudyDB(t *testing.T, dsn string) {
 		for seat := range 2 {
 			if f := drawn[[2]int{round, seat}]; f.Frames < 10 || !(f.P50MS > 0 && f.P50MS <= f.P95MS && f.P99MS <= f.MaxMS) {
 				t.Errorf("round %d seat %d: frames %+v, want the page's frame times", round, seat, f)
+			} else if f.RTTSamples == 0 || !(f.RTTMeanMS > 0) {
+				t.Errorf("round %d seat %d: frames %+v, want the page's own round-trip samples", round, seat, f)
 			}
 		}
 	}

@@ -151,6 +151,6 @@ func (d *Driver) ReportFrames(code string, f study.FrameStats) error {
 		return fmt.Errorf("%w: round %d has not been played", study.ErrInvalid, f.Round)
 	}
 	d.putLocked(record.Frames{Seat: seat, Round: f.Round, Frames: f.Frames, MeanMS: f.MeanMS, P50MS: f.P50MS, P95MS: f.P95MS,
-		P99MS: f.P99MS, MaxMS: f.MaxMS, At: time.Now()})
+		P99MS: f.P99MS, MaxMS: f.MaxMS, RTTMeanMS: f.RTTMeanMS, RTTJitterMS: f.RTTJitterMS, RTTSamples: f.RTTSamples, At: time.Now()})
 	return nil
 }

@@ -109,6 +109,9 @@ func TestStudyConsentEndpoints(t *testing.T) {
 	}{
 		{`{"code":"AB12","frames":{"round":0,"frames":600,"mean_ms":16.7,"p50_ms":16.6,"p95_ms":17,"p99_ms":33,"max_ms":50}}`, 204},
 		{`{"code":"AB12","frames":{"round":0,"frames":600,"mean_ms":16.7,"p50_ms":20,"p95_ms":17,"p99_ms":33,"max_ms":50}}`, 400},
+		{`{"code":"AB12","frames":{"round":0,"frames":600,"mean_ms":16.7,"p50_ms":16.6,"p95_ms":17,"p99_ms":33,"max_ms":50,"rtt_mean_ms":84.2,"rtt_jitter_ms":1.5,"rtt_samples":400}}`, 204},
+		{`{"code":"AB12","frames":{"round":0,"frames":600,"mean_ms":16.7,"p50_ms":16.6,"p95_ms":17,"p99_ms":33,"max_ms":50,"rtt_mean_ms":84.2,"rtt_samples":0}}`, 400},
+		{`{"code":"AB12","frames":{"round":0,"frames":600,"mean_ms":16.7,"p50_ms":16.6,"p95_ms":17,"p99_ms":33,"max_ms":50,"rtt_mean_ms":-1,"rtt_samples":3}}`, 400},
 		{`{"code":"AB12","frames":{"round":1,"frames":600,"mean_ms":16.7,"p50_ms":16.6,"p95_ms":17,"p99_ms":33,"max_ms":50}}`, 400},
 		{`{"code":"AB12"}`, 400},
 		{`{"code":"ZZ99","frames":{"round":0}}`, 404},

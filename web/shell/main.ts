@@ -122,8 +122,9 @@ class Game {
   recent: CoreState['events'] = [];
   notes: string[] = [];
   frames = 0;
-  // onFrame, when set, gets the time (ms) since the last frame drawn.
-  onFrame: ((dt: number) => void) | null = null;
+  // onFrame, when set, gets the time (ms) since the last frame drawn and
+  // the client's round-trip estimate (ms; 0 while unknown or lost).
+  onFrame: ((dt: number, rttMs: number) => void) | null = null;
   private mapName = '';
   // name is the player's name on the current link.
   name = playerName;
@@ -346,7 +347,7 @@ class Game {
     if (this.frameAt > 0) {
       const dt = now - this.frameAt;
       hud.fps = hud.fps * 0.9 + (dt > 0 ? 1000 / dt : 0) * 0.1;
-      this.onFrame?.(dt);
+      this.onFrame?.(dt, this.info && !this.isLost ? this.info.net.rttMs : 0);
     }
     this.frameAt = now;
     this.frames++;
@@ -669,7 +670,7 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
   game.reconnects = false;
   study.linkClosed = () => game.lost(2000);
   study.sensitivity = () => game.menu.settings.sensitivity;
-  game.onFrame = (dt) => study.frame(dt);
+  game.onFrame = (dt, rttMs) => study.frame(dt, rttMs);
   study.onRound = async (a) => {
     game.core?.stop('the next round');
     game.info = null;

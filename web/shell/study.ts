@@ -40,6 +40,10 @@ const base = '/lagkit/study/';
 // maxFrames bounds the frame times kept of one round (an hour at 144 Hz).
 const maxFrames = 144 * 3600;
 
+// rttEvery is how often (ms of frames) the client's round-trip estimate
+// is sampled, as the simulated studies sample theirs.
+const rttEvery = 50;
+
 async function post(path: string, body: unknown): Promise<Response> {
   return fetch(base + path, {
     method: 'POST', cache: 'no-store', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
@@ -130,6 +134,10 @@ export class Study {
   // part of round frameRound (at most maxFrames of them).
   private frameDts: number[] = [];
   private frameRound = -1;
+  // rtts are samples of the client's round-trip estimate in the same
+  // part of the round, one each rttEvery ms of frames.
+  private rtts: number[] = [];
+  private rttClock = 0;
   private playing = '';
   private switching = false;
   private lastJoin = -Infinity;
@@ -141,9 +149,10 @@ export class Study {
     measureRefresh().then((hz) => { this.refreshHz = hz; });
   }
 
-  // frame takes the time dt (ms) since the page's last frame: counted
-  // while a round's measured part is played.
-  frame(dt: number): void {
+  // frame takes the time dt (ms) since the page's last frame and the
+  // client's round-trip estimate (ms, 0: unknown): counted while a
+  // round's measured part is played.
+  frame(dt: number, rttMs = 0): void {
     const st = this.status;
     if (!st || !st.frames || st.phase !== 'playing' || this.frameDts.length >= maxFrames) return;
     if (st.round !== this.frameRound) {
@@ -151,14 +160,21 @@ export class Study {
       this.frameRound = st.round;
     }
     this.frameDts.push(dt);
+    this.rttClock += dt;
+    if (this.rttClock >= rttEvery) {
+      this.rttClock %= rttEvery;
+      if (rttMs > 0 && rttMs <= 60000) this.rtts.push(rttMs);
+    }
   }
 
   // flushFrames sends the frame times of the round counted, once it is
   // over: their count, mean, median, 95th and 99th percentiles and
   // maximum.
   private async flushFrames(): Promise<void> {
-    const d = this.frameDts, round = this.frameRound;
+    const d = this.frameDts, round = this.frameRound, r = this.rtts;
     this.frameDts = [];
+    this.rtts = [];
+    this.rttClock = 0;
     this.frameRound = -1;
     if (round < 0 || d.length === 0) return;
     d.sort((a, b) => a - b);
@@ -168,7 +184,17 @@ export class Study {
       p50_ms: at(0.5), p95_ms: at(0.95), p99_ms: at(0.99), max_ms: d[d.length - 1],
     };
     frames.mean_ms = Math.min(frames.mean_ms, frames.max_ms);
-    const res = await post('frames', { code: this.code, frames });
+    // The client-side half of the manipulation check: the mean of its
+    // round-trip samples and the mean absolute difference of successive
+    // ones, as the server's measurement sums up its own.
+    let jitter = 0;
+    for (let i = 1; i < r.length; i++) jitter += Math.abs(r[i] - r[i - 1]);
+    const rtt = {
+      rtt_mean_ms: r.length > 0 ? r.reduce((a, b) => a + b, 0) / r.length : 0,
+      rtt_jitter_ms: r.length > 1 ? jitter / (r.length - 1) : 0,
+      rtt_samples: r.length,
+    };
+    const res = await post('frames', { code: this.code, frames: { ...frames, ...rtt } });
     if (res.ok) this.framesSent.push(round);
     else console.warn(`study: frame times of round ${round + 1}: ${await failure(res)}`);
   }
