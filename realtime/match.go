@@ -62,13 +62,15 @@ var ErrEnded = errors.New("realtime: match ended")
 // to the match goroutine through its command channel, so the core itself
 // stays single-threaded and lock-free.
 type Match struct {
-	id    string
-	r     *resolved
-	srv   *server.Server
-	log   *slog.Logger
-	met   *matchMetrics
-	start time.Time
-	tick  time.Duration
+	// spectators is the view spectators share (Spectate).
+	spectators spectators
+	id         string
+	r          *resolved
+	srv        *server.Server
+	log        *slog.Logger
+	met        *matchMetrics
+	start      time.Time
+	tick       time.Duration
 
 	// batch gathers the datagrams of connections that route into it
 	// (transport.Routable), which the match takes once per wake; inbox

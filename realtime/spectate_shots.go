@@ -1,6 +1,7 @@
 package realtime
 
 import (
+	"sync"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -55,22 +56,63 @@ type viewShots struct {
 	watched   bool
 }
 
+// spectateEvery is how often at most a match builds the view its
+// spectators share.
+const spectateEvery = 50 * time.Millisecond
+
+// spectators is the view a match's spectators share: built on the
+// match's goroutine at most once every spectateEvery, however many
+// spectators poll (or however often one polls), so that spectating,
+// open to anyone on lagkit serve, costs the match a bounded amount of
+// its time.
+type spectators struct {
+	mu     sync.Mutex
+	view   View
+	at     time.Time // when view was built; zero: never
+	builds int       // views built, for tests
+}
+
 // Spectate is View for a spectator's page: the match with the hits after
 // since, and the shots after shotsSince (a ViewShot.Seq; 0 for every
 // shot kept), which the match keeps from the first Spectate on for as
-// long as someone asks again within 5 s.
+// long as someone asks again within 5 s. The view is at most
+// spectateEvery old; the View returned shares its slices with other
+// spectators' and must not be changed.
 func (m *Match) Spectate(since, shotsSince uint64) (View, error) {
-	var v View
-	err := m.do(func() {
-		v = m.view(since)
-		s := &m.shots
-		s.watched, s.watchedAt = true, m.now()
-		v.Shots = []ViewShot{}
-		for seq := max(shotsSince, s.seq-min(s.seq, MaxViewShots)) + 1; seq <= s.seq; seq++ {
-			v.Shots = append(v.Shots, s.ring[seq%MaxViewShots])
+	sp := &m.spectators
+	sp.mu.Lock()
+	defer sp.mu.Unlock()
+	if sp.at.IsZero() || time.Since(sp.at) >= spectateEvery {
+		var v View
+		err := m.do(func() {
+			v = m.view(0)
+			s := &m.shots
+			s.watched, s.watchedAt = true, m.now()
+			v.Shots = []ViewShot{}
+			for seq := s.seq - min(s.seq, MaxViewShots) + 1; seq <= s.seq; seq++ {
+				v.Shots = append(v.Shots, s.ring[seq%MaxViewShots])
+			}
+		})
+		if err != nil {
+			return View{}, err
 		}
-	})
-	return v, err
+		sp.view, sp.at = v, time.Now()
+		sp.builds++
+	}
+	v := sp.view
+	v.Rewinds = after(v.Rewinds, since, func(r *ViewRewind) uint64 { return r.Seq })
+	v.Shots = after(v.Shots, shotsSince, func(s *ViewShot) uint64 { return s.Seq })
+	return v, nil
+}
+
+// after returns the tail of xs, in sequence order, whose sequence
+// numbers are above since.
+func after[T any](xs []T, since uint64, seq func(*T) uint64) []T {
+	i := len(xs)
+	for i > 0 && seq(&xs[i-1]) > since {
+		i--
+	}
+	return xs[i:]
 }
 
 // keepShot keeps a hitscan shot for spectators, while the match is

@@ -1,7 +1,9 @@
 package realtime
 
 import (
+	"fmt"
 	"math"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,4 +121,57 @@ func TestSpectateShots(t *testing.T) {
 	if hits < 2 || misses < 2 {
 		t.Fatalf("%d hits and %d misses in a minute of four bots, want 2 of each", hits, misses)
 	}
+}
+
+// TestSpectatorsShareOneView checks that spectating costs the match one
+// view every spectateEvery at most, however many spectators poll: a
+// burst of concurrent polls, as a flood of requests to the public
+// spectate endpoint would send, builds no more views than the time it
+// took allows, and each poll still gets only what is after its own
+// sequence numbers.
+func TestSpectatorsShareOneView(t *testing.T) {
+	h := NewHost(quiet, nil)
+	defer h.Shutdown(t.Context(), "test over")
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, "four bots seated", func(i MatchInfo) bool { return len(i.Players) == 4 && i.Bots == 4 })
+	const polls = 400
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make(chan error, polls)
+	for i := range polls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v, err := m.Spectate(uint64(i), uint64(i))
+			for _, r := range v.Rewinds {
+				if r.Seq <= uint64(i) {
+					err = fmt.Errorf("poll after %d got rewind %d", i, r.Seq)
+				}
+			}
+			for _, s := range v.Shots {
+				if s.Seq <= uint64(i) {
+					err = fmt.Errorf("poll after %d got shot %d", i, s.Seq)
+				}
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.spectators.mu.Lock()
+	builds := m.spectators.builds
+	m.spectators.mu.Unlock()
+	if most := 1 + int(elapsed/spectateEvery); builds > most {
+		t.Errorf("%d polls in %v built %d views, want at most %d (one each %v)", polls, elapsed, builds, most, spectateEvery)
+	}
+	t.Logf("%d polls in %v built %d views", polls, elapsed, builds)
 }
