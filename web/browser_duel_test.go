@@ -163,19 +163,7 @@ func duel(t *testing.T, node, playwright, nearQuery string, images bool) {
 		out = *imagesDir
 	}
 	cmd := nodeScript(ctx, node, playwright, "browser/duel.mjs", base, out, nearQuery)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, stderr := startScript(t, cmd)
 	var run duelRun
 	var info realtime.MatchInfo
 	sc := bufio.NewScanner(stdout)
@@ -197,6 +185,7 @@ func duel(t *testing.T, node, playwright, nearQuery string, images bool) {
 			if err := json.Unmarshal(sc.Bytes(), &run); err != nil {
 				t.Fatal(err)
 			}
+			var err error
 			if info, err = m.Info(); err != nil {
 				t.Fatal(err)
 			}

@@ -118,19 +118,7 @@ func TestPageInBrowser(t *testing.T) {
 		out = *imagesDir
 	}
 	cmd := nodeScript(ctx, node, playwright, "browser/page.mjs", base, studyBase, out)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, stderr := startScript(t, cmd)
 	placeYaw := []float64{1.0, 2.5}
 	var faceYaw [2]float64
 	var run pageRun

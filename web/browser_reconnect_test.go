@@ -109,19 +109,7 @@ func TestReconnectInBrowser(t *testing.T) {
 	srv, base := startHelper(t, ctx, "127.0.0.1:0")
 	addr := strings.TrimPrefix(base, "https://")
 	cmd := nodeScript(ctx, node, playwright, "browser/reconnect.mjs", base, "?name=alice", "?name=bob&transport=ws&worker=0")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, stderr := startScript(t, cmd)
 	var first reconnectStep
 	runs := 0
 	sc := bufio.NewScanner(stdout)
@@ -191,19 +179,7 @@ func TestRejoinWithBotsInBrowser(t *testing.T) {
 	srv, base := startHelper(t, ctx, "127.0.0.1:0", 3)
 	addr := strings.TrimPrefix(base, "https://")
 	cmd := nodeScript(ctx, node, playwright, "browser/rejoin.mjs", base, "?name=alice", "?name=bob&transport=ws&worker=0")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, stderr := startScript(t, cmd)
 	type seat struct {
 		ID, Team        int
 		Name, Transport string

@@ -94,22 +94,11 @@ func TestStudyInBrowser(t *testing.T) {
 		out = *imagesDir
 	}
 	cmd := nodeScript(ctx, node, playwright, "browser/study.mjs", base, "K7Q2", admin, out)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout, stderr := startScript(t, cmd)
 	steps := map[string]studyStep{}
 	var m2 *realtime.Match
 	var info1 realtime.MatchInfo
+	var err error
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
 		var s studyStep

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/lagkit/lagkit/internal/walltest"
 	"io"
 	"log/slog"
 	"net/http"
@@ -13,9 +12,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
@@ -230,6 +231,27 @@ func serveMatch(t *testing.T, ctx context.Context, h *realtime.Host, handler htt
 
 // nodeScript returns the command running a browser script with node,
 // told where playwright-core is.
+// startScript starts cmd, a browser script, with pipes to talk to it:
+// what the test writes to its stdin, what it prints on stdout, and its
+// stderr, kept for the test's failures.
+func startScript(t *testing.T, cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, *strings.Builder) {
+	t.Helper()
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return stdin, stdout, stderr
+}
+
 func nodeScript(ctx context.Context, node, playwright, script string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
 	cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+playwright)
