@@ -23,6 +23,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/realtime"
@@ -162,6 +163,10 @@ type Result struct {
 	// steady state are the one over the other.
 	AllocsPerTick    float64 `json:"allocs_per_tick"`
 	DatagramsPerTick float64 `json:"datagrams_per_tick"`
+	// BotsNice is the niceness the bots' process ran at: they yield the
+	// CPU to the server, as clients on other machines would (0 where
+	// the system has no such control).
+	BotsNice int `json:"bots_nice"`
 	// Dropped counts the datagrams the matches dropped during the
 	// measurement, by reason.
 	Dropped map[string]float64 `json:"dropped,omitempty"`
@@ -325,31 +330,26 @@ func runLive(ctx context.Context, cfg Config, res *Result) error {
 	defer s.stop()
 	n := cfg.Matches * cfg.Players
 	join := joinTimeout + time.Duration(n)*10*time.Millisecond
-	b := Bots{Connect: s.connect, CertHash: s.certHash, Count: n, Duration: join + cfg.Warmup + cfg.Duration + 10*time.Second}
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	child := cfg.Child(cctx, b)
-	var stderr strings.Builder
-	if child.Stderr == nil {
-		child.Stderr = &stderr
-	}
-	child.Cancel = func() error { return child.Process.Signal(os.Interrupt) }
-	child.WaitDelay = 10 * time.Second
-	if err := child.Start(); err != nil {
-		return fmt.Errorf("livebench: bots: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- child.Wait() }()
+	// One process plays at most game.MaxPlayers bots (lagkit bots'
+	// bound): more take several.
+	exited := make(chan error, (n+game.MaxPlayers-1)/game.MaxPlayers)
+	var running int
 	defer func() {
 		cancel()
-		<-exited
-	}()
-	childErr := func(err error) error {
-		if msg := strings.TrimSpace(stderr.String()); msg != "" {
-			return fmt.Errorf("livebench: the bots' process ended: %v: %s", err, msg)
+		for range running {
+			<-exited
 		}
-		return fmt.Errorf("livebench: the bots' process ended: %v", err)
+	}()
+	for left := n; left > 0; left -= game.MaxPlayers {
+		b := Bots{Connect: s.connect, CertHash: s.certHash, Count: min(left, game.MaxPlayers), Duration: join + cfg.Warmup + cfg.Duration + 10*time.Second}
+		if err := startBots(cctx, cfg, b, exited); err != nil {
+			return err
+		}
+		running++
 	}
+	res.BotsNice = botsNice
 	wait := func(d time.Duration) error {
 		select {
 		case <-time.After(d):
@@ -357,8 +357,8 @@ func runLive(ctx context.Context, cfg Config, res *Result) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case err := <-exited:
-			exited <- err
-			return childErr(err)
+			running--
+			return err
 		}
 	}
 	deadline := time.Now().Add(join)
@@ -395,6 +395,35 @@ func runLive(ctx context.Context, cfg Config, res *Result) error {
 		return fmt.Errorf("livebench: %d of %d bots still seated at the end", after.seated, n)
 	}
 	return s.measure(before, after, n, res)
+}
+
+// startBots starts one process of cfg's bots, b, at a priority below
+// the server's (yieldCPU); exited receives why it ended, as an error.
+func startBots(ctx context.Context, cfg Config, b Bots, exited chan<- error) error {
+	child := cfg.Child(ctx, b)
+	stderr := new(strings.Builder)
+	if child.Stderr == nil {
+		child.Stderr = stderr
+	}
+	child.Cancel = func() error { return child.Process.Signal(os.Interrupt) }
+	child.WaitDelay = 10 * time.Second
+	ownGroup(child)
+	if err := child.Start(); err != nil {
+		return fmt.Errorf("livebench: bots: %w", err)
+	}
+	if err := yieldCPU(child.Process.Pid); err != nil {
+		_ = child.Process.Kill()
+		_ = child.Wait()
+		return fmt.Errorf("livebench: the bots' priority: %w", err)
+	}
+	go func() {
+		err := child.Wait()
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			err = fmt.Errorf("%v: %s", err, msg)
+		}
+		exited <- fmt.Errorf("livebench: the bots' process ended: %v", err)
+	}()
+	return nil
 }
 
 // measure fills res from two samples and the matches' tick statistics

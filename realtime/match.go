@@ -37,18 +37,10 @@ const queueLen = 1024
 // commands and acknowledgements, is a few hundred bytes.
 const batchBytes = 512
 
-// The match goroutine waits for a tick in up to three steps: on a Go
-// timer (which also wakes it for commands and datagrams) until
-// timerMargin before the tick, then, where the system has one, a precise
-// sleep (clock_nanosleep with the finest timer slack, preciseSleep) until
-// spinMargin before, then a spin. Go's timers fire up to a millisecond
-// late (the runtime's poller sleeps in whole milliseconds) and a thread
-// sleeping in the kernel a few to tens of microseconds late, so the
-// spin keeps the tick's start within microseconds and costs little CPU.
-const (
-	timerMargin = preciseTimerMargin
-	spinMargin  = preciseSpinMargin
-)
+// The match goroutine waits for a tick on its channels (commands, and
+// datagrams from in-process pipes) and a wake timer (wakeTimer) set
+// spinMargin before the tick, then spins the rest: the timer's own
+// lateness, which the spin absorbs, is what spinMargin is per platform.
 
 // sampleRing is how many recent ticks' durations and lateness a match
 // keeps for its percentiles.
@@ -346,8 +338,8 @@ func (m *Match) run() {
 	m.log.Info("match start", "name", m.r.cfg.Name, "map", m.r.cfg.Map, "mode", m.r.cfg.Mode,
 		"tick_rate", m.r.cfg.TickRate, "policy", m.srv.Policy().Name(), "seats", m.r.cfg.Seats, "bots", m.r.cfg.Bots)
 	m.fillBots()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
+	timer := newWakeTimer()
+	defer timer.stop()
 	reason := ""
 	// awake is when the goroutine last woke (zero while it sleeps): the
 	// time between waking and sleeping is the match's CPU time.
@@ -356,11 +348,15 @@ func (m *Match) run() {
 		if awake.IsZero() {
 			awake = time.Now()
 		}
+		// A tick starts when the goroutine wakes for it: reading the
+		// datagrams that arrived since the last (the kernel held them,
+		// stamped with their arrival) is its first step.
+		woke := m.now()
 		m.drainBatch() // before now: every arrival in it is earlier
 		now := m.now()
 		m.deliverUp(now)
 		if next := m.srv.NextTick(); next <= now {
-			m.advance(now, next)
+			m.advance(woke, now, next)
 			if over := m.over(); over != "" {
 				reason = over
 				break
@@ -369,8 +365,8 @@ func (m *Match) run() {
 		m.deliverDown(m.now())
 		wake := m.wake()
 		wait := wake - m.now()
-		if wait > timerMargin {
-			timer.Reset(wait - timerMargin)
+		if wait > spinMargin {
+			timer.arm(wait - spinMargin)
 			m.met.cpu.Add(time.Since(awake).Seconds())
 			awake = time.Time{}
 			select {
@@ -388,16 +384,12 @@ func (m *Match) run() {
 				continue
 			case reason = <-m.stop:
 				continue
-			case <-timer.C:
+			case <-timer.C():
 				awake = time.Now()
+				continue // the loop takes the batch, and spins if early
 			}
 		}
-		m.drainInbox()
-		if rest := wake - m.now() - spinMargin; rest > 0 {
-			m.met.cpu.Add(time.Since(awake).Seconds())
-			preciseSleep(rest)
-			awake = time.Now()
-		}
+		m.drainPipes()
 		for m.now() < wake {
 			// Spin without yielding: the margin is short, and a yield could
 			// hand the processor to a goroutine that runs past the tick.
@@ -412,6 +404,11 @@ func (m *Match) run() {
 // drainInbox takes every datagram already queued or batched.
 func (m *Match) drainInbox() {
 	m.drainBatch()
+	m.drainPipes()
+}
+
+// drainPipes takes every datagram the in-process pipes queued.
+func (m *Match) drainPipes() {
 	for {
 		select {
 		case in := <-m.inbox:
@@ -623,11 +620,15 @@ func (m *Match) flush() {
 	}
 }
 
-// advance runs the core's due ticks and accounts for them.
-func (m *Match) advance(now, scheduled time.Duration) {
-	m.met.late.Observe((now - scheduled).Seconds())
+// advance runs the core's due ticks, scheduled at scheduled, and
+// accounts for them: the goroutine woke for them at woke and had read
+// their datagrams by now. A tick's lateness is its wake's past its
+// schedule; its time runs from the later of the two (reading datagrams
+// included) to the end of the core's tick.
+func (m *Match) advance(woke, now, scheduled time.Duration) {
+	late := max(woke-scheduled, 0)
+	m.met.late.Observe(late.Seconds())
 	m.clock = max(m.clock, now)
-	t0 := time.Now()
 	before := m.srv.Tick()
 	m.srv.Advance(now)
 	if f := m.r.cfg.OnTick; f != nil && m.srv.Tick() != before {
@@ -635,13 +636,13 @@ func (m *Match) advance(now, scheduled time.Duration) {
 	}
 	// Several ticks run at once after a late start; each is charged the
 	// mean.
-	d := time.Since(t0) / time.Duration(max(m.srv.Tick()-before, 1))
+	d := (m.now() - max(woke, scheduled)) / time.Duration(max(m.srv.Tick()-before, 1))
 	m.met.tick.Observe(d.Seconds())
 	if d > m.tick {
 		m.met.overruns.Inc()
 	}
-	m.samples.add(d, now-scheduled, d > m.tick, m.srv.Tick())
-	m.srv.SetLoad(d, now-scheduled)
+	m.samples.add(d, late, d > m.tick, m.srv.Tick())
+	m.srv.SetLoad(d, late)
 	m.route(now)
 	m.account()
 }

@@ -12,10 +12,25 @@ import (
 // batch is half full. Two batches alternate, so neither side allocates
 // in steady state and a full batch drops (counting the drop) rather than
 // grows.
+//
+// Where the platform allows it, Take first reads the sockets of the UDP
+// listeners whose sessions route into the inbox (each listener's own
+// reader then stays off the socket): datagrams wait in the kernel,
+// stamped with their arrival time, until the consumer's next Take, and
+// no thread wakes per datagram.
 type Inbox struct {
 	mu          sync.Mutex
 	fill, spare *Batch
 	ready       chan struct{}
+	// sources are the listeners Take polls, with how many of the
+	// inbox's sessions each has; polling is Take's copy of them.
+	sources []source
+	polling []*UDPListener
+}
+
+type source struct {
+	l *UDPListener
+	n int
 }
 
 // Batch is the datagrams an Inbox gathered between two Takes, in the
@@ -51,11 +66,47 @@ func (in *Inbox) Ready() <-chan struct{} { return in.ready }
 // consumer.
 func (in *Inbox) Take() *Batch {
 	in.mu.Lock()
+	in.polling = in.polling[:0]
+	for _, s := range in.sources {
+		in.polling = append(in.polling, s.l)
+	}
+	in.mu.Unlock()
+	for _, l := range in.polling {
+		l.poll() // puts into in, under its lock
+	}
+	in.mu.Lock()
 	b := in.fill
 	in.fill, in.spare = in.spare, b
 	in.fill.ents, in.fill.data, in.fill.dropped = in.fill.ents[:0], in.fill.data[:0], 0
 	in.mu.Unlock()
 	return b
+}
+
+// watch adds one session of l to those Take polls l for.
+func (in *Inbox) watch(l *UDPListener) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for i := range in.sources {
+		if in.sources[i].l == l {
+			in.sources[i].n++
+			return
+		}
+	}
+	in.sources = append(in.sources, source{l: l, n: 1})
+}
+
+// unwatch removes one session of l; Take stops polling l with the last.
+func (in *Inbox) unwatch(l *UDPListener) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for i := range in.sources {
+		if in.sources[i].l == l {
+			if in.sources[i].n--; in.sources[i].n == 0 {
+				in.sources = append(in.sources[:i], in.sources[i+1:]...)
+			}
+			return
+		}
+	}
 }
 
 // put copies p into the batch being filled, tagged tag, arrived at at;

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/netip"
 	"sync"
@@ -46,10 +47,12 @@ type UDPOptions struct {
 	LocalAddr string
 	// Unrouted, if set, makes a listener stateless toward addresses it
 	// has no session with: it opens none by itself and hands each such
-	// datagram to Unrouted on its reader goroutine (b is valid only
-	// during the call), which may answer with Reply and open a session
-	// with Route once the address has proved itself. Accept then returns
-	// nothing until Close. A spoofed source address then costs the
+	// datagram to Unrouted on the goroutine reading the socket: its
+	// reader, or a consumer polling it before a tick (see Inbox). b is
+	// valid only during the call, which must not block: it may answer
+	// with Reply and open a session with Route once the address has
+	// proved itself, and hand anything slower to a goroutine of its own.
+	// Accept then returns nothing until Close. A spoofed source address then costs the
 	// listener nothing: as a server's handshake keeps no state for an
 	// unproven address, neither does its socket.
 	Unrouted func(l *UDPListener, from netip.AddrPort, b []byte)
@@ -110,17 +113,24 @@ type ListenerStats struct {
 // open until the last accepted session closes.
 type UDPListener struct {
 	opts   UDPOptions
-	sock   *net.UDPConn
+	sock   *udpSock
 	addr   string
 	accept *acceptQueue
 	quit   chan struct{} // closed with the socket
 
-	io       *udpBatchIO // the read loop's
-	wio      *udpBatchIO // SendBatch's writes, under wmu
-	wmu      sync.Mutex
-	mu       sync.Mutex
-	peers    map[netip.AddrPort]*udpConn
-	sockOnce sync.Once
+	io        *udpBatchIO // reads, under rmu
+	conns     []*udpConn  // scratch for one read's sessions, under rmu
+	rmu       sync.Mutex
+	lastPoll  atomic.Int64  // monotonic() of the latest poll
+	pollFresh time.Duration // pollFresh when the listener opened
+	kick      chan struct{} // a poll left datagrams for the reader
+	wio       *udpBatchIO   // SendBatch's writes, under wmu
+	wmu       sync.Mutex
+	oneP      [1][]byte // one datagram's write, under wmu
+	oneTo     [1]netip.AddrPort
+	mu        sync.Mutex
+	peers     map[netip.AddrPort]*udpConn
+	sockOnce  sync.Once
 
 	received, refused, oversized, unrouted atomic.Uint64
 }
@@ -135,21 +145,30 @@ func ListenUDP(addr string, opts UDPOptions) (*UDPListener, error) {
 	if err != nil {
 		return nil, fmt.Errorf("transport: udp listen %q: %w", addr, err)
 	}
-	return newUDPListener(sock, opts), nil
+	addr = sock.LocalAddr().String()
+	s, err := takeSock(sock)
+	if err != nil {
+		return nil, fmt.Errorf("transport: udp listen %q: %w", addr, err)
+	}
+	return newUDPListener(s, addr, opts), nil
 }
 
-func newUDPListener(sock *net.UDPConn, opts UDPOptions) *UDPListener {
+func newUDPListener(sock *udpSock, addr string, opts UDPOptions) *UDPListener {
 	opts = opts.withDefaults()
 	l := &UDPListener{
-		opts:   opts,
-		sock:   sock,
-		addr:   sock.LocalAddr().String(),
-		accept: newAcceptQueue(opts.AcceptBacklog),
-		quit:   make(chan struct{}),
-		peers:  make(map[netip.AddrPort]*udpConn),
-		io:     newUDPBatchIO(sock, true),
-		wio:    newUDPBatchIO(sock, false),
+		opts:      opts,
+		sock:      sock,
+		addr:      addr,
+		accept:    newAcceptQueue(opts.AcceptBacklog),
+		quit:      make(chan struct{}),
+		peers:     make(map[netip.AddrPort]*udpConn),
+		io:        newUDPBatchIO(sock, true),
+		conns:     make([]*udpConn, ioBatch),
+		kick:      make(chan struct{}, 1),
+		pollFresh: pollFresh,
+		wio:       newUDPBatchIO(sock, false),
 	}
+	l.lastPoll.Store(math.MinInt64 / 2) // never
 	go l.readLoop()
 	go idleLoop(opts.IdleTimeout, l.quit, l.sweep)
 	return l
@@ -188,65 +207,166 @@ func (l *UDPListener) Close() error {
 func (l *UDPListener) closeSocket() {
 	l.sockOnce.Do(func() {
 		close(l.quit)
-		l.sock.Close()
+		l.sock.close()
 	})
 }
 
-// readLoop reads the socket a batch of datagrams per system call,
-// finds their sessions under one lock per batch, and hands each to its
-// session (or Unrouted): counters move once per batch.
+// A listener's socket is read by whoever comes first: its consumers
+// (the matches its sessions are routed into, through their Inbox), each
+// before its tick, or its own reader goroutine. While consumers poll,
+// the reader stays off the socket, so datagrams wait in the kernel,
+// stamped with their arrival, until the next tick takes them: no thread
+// wakes per datagram. When no consumer has polled for pollFresh (none
+// is routed, or all stalled), the reader reads them as they come.
+var (
+	// pollFresh is how recent a poll keeps the reader off the socket:
+	// longer than the slowest tick (20 Hz). (A variable for tests.)
+	pollFresh = 200 * time.Millisecond
+)
+
+const (
+	// pollCheck is how often an idle reader looks whether polls stopped.
+	pollCheck = 50 * time.Millisecond
+	// pollBatches bounds what one poll reads (ioBatch datagrams each),
+	// so a flood costs a tick bounded time; the reader reads the rest.
+	pollBatches = 4
+)
+
+// readLoop is the listener's reader goroutine.
 func (l *UDPListener) readLoop() {
-	io := l.io
-	conns := make([]*udpConn, ioBatch)
+	t := time.NewTimer(pollCheck)
+	defer t.Stop()
 	for {
-		n, err := io.read()
-		if err != nil {
-			if !errors.Is(err, net.ErrClosed) {
-				l.fail(err)
+		if canPoll && monotonic()-l.lastPoll.Load() < int64(l.pollFresh) {
+			t.Reset(pollCheck)
+			select {
+			case <-l.quit:
+				return
+			case <-l.kick:
+				l.rmu.Lock()
+				_, err := l.drainLocked(false, -1)
+				l.rmu.Unlock()
+				if l.readFailed(err) {
+					return
+				}
+			case <-t.C:
 			}
+			continue
+		}
+		// Waiting for the first datagram holds rmu: a poll meanwhile
+		// finds the socket taken and leaves it (noting that it polled,
+		// which sends the reader back to idling after this read).
+		l.rmu.Lock()
+		_, err := l.drainLocked(true, -1)
+		l.rmu.Unlock()
+		if l.readFailed(err) {
 			return
 		}
-		at := monotonic()
-		l.received.Add(uint64(n))
-		l.mu.Lock()
-		for i := range n {
-			_, from := io.datagram(i)
-			conns[i] = l.peers[from]
-		}
-		l.mu.Unlock()
-		oversized, unrouted := 0, false
-		for i := range n {
-			b, from := io.datagram(i)
-			c := conns[i]
-			conns[i] = nil
-			if c == nil && unrouted {
-				// Unrouted may have routed this address since the batch
-				// was looked up.
-				l.mu.Lock()
-				c = l.peers[from]
-				l.mu.Unlock()
-			}
-			switch {
-			case len(b) > MaxDatagram:
-				oversized++
-			case c != nil:
-				c.lastRecv.Store(at)
-				c.deliver(b, at)
-			case l.opts.Unrouted != nil:
-				l.unrouted.Add(1)
-				l.opts.Unrouted(l, from, b)
-				unrouted = true
-			default:
-				if c := l.session(from); c != nil {
-					c.lastRecv.Store(at)
-					c.deliver(b, at)
-				}
-			}
-		}
-		if oversized > 0 {
-			l.oversized.Add(uint64(oversized))
+	}
+}
+
+// readFailed ends the listener on a socket error; true if there was one.
+func (l *UDPListener) readFailed(err error) bool {
+	if err == nil {
+		return false
+	}
+	if !errors.Is(err, net.ErrClosed) {
+		l.fail(err)
+	}
+	return true
+}
+
+// poll reads the datagrams waiting on the socket, at most pollBatches
+// batches, and hands them to their sessions: a consumer calls it (its
+// Inbox's Take) before taking what its sessions received. Another
+// reader at work makes it return at once; datagrams left after the
+// bound are the reader goroutine's.
+func (l *UDPListener) poll() {
+	if !canPoll {
+		return
+	}
+	l.lastPoll.Store(monotonic())
+	if !l.rmu.TryLock() {
+		return
+	}
+	more, err := l.drainLocked(false, pollBatches)
+	l.rmu.Unlock()
+	if more && err == nil {
+		select {
+		case l.kick <- struct{}{}:
+		default:
 		}
 	}
+}
+
+// drainLocked reads the socket a batch of datagrams per system call
+// (waiting for the first with wait) until it is empty or limit batches
+// were read (no limit if negative), and hands each to its session or
+// Unrouted; more says the limit left datagrams. Called with rmu held.
+func (l *UDPListener) drainLocked(wait bool, limit int) (more bool, err error) {
+	for i := 0; limit < 0 || i < limit; i++ {
+		n, err := l.io.read(wait && i == 0)
+		if err != nil || n == 0 {
+			return false, err
+		}
+		l.dispatch(n)
+		if n < ioBatch {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// dispatch finds the sessions of the last read's n datagrams under one
+// lock and hands each to its session (or Unrouted): counters move once
+// per batch.
+func (l *UDPListener) dispatch(n int) {
+	io, conns := l.io, l.conns
+	l.received.Add(uint64(n))
+	l.mu.Lock()
+	for i := range n {
+		_, from, _ := io.datagram(i)
+		conns[i] = l.peers[from]
+	}
+	l.mu.Unlock()
+	oversized, unrouted := 0, false
+	for i := range n {
+		b, from, at := io.datagram(i)
+		c := conns[i]
+		conns[i] = nil
+		if c == nil && unrouted {
+			// Unrouted may have routed this address since the batch
+			// was looked up.
+			l.mu.Lock()
+			c = l.peers[from]
+			l.mu.Unlock()
+		}
+		switch {
+		case len(b) > MaxDatagram:
+			oversized++
+		case c != nil:
+			c.received(b, at)
+		case l.opts.Unrouted != nil:
+			l.unrouted.Add(1)
+			l.opts.Unrouted(l, from, b)
+			unrouted = true
+		default:
+			if c := l.session(from); c != nil {
+				c.received(b, at)
+			}
+		}
+	}
+	if oversized > 0 {
+		l.oversized.Add(uint64(oversized))
+	}
+}
+
+// received takes one datagram that arrived at at.
+func (c *udpConn) received(b []byte, at int64) {
+	if at > c.lastRecv.Load() {
+		c.lastRecv.Store(at)
+	}
+	c.deliver(b, at)
 }
 
 // ErrPeersFull is returned by Route when the listener has MaxPeers
@@ -272,7 +392,7 @@ func (l *UDPListener) Route(to netip.AddrPort) (Conn, error) {
 		l.refused.Add(1)
 		return nil, ErrPeersFull
 	}
-	c := &udpConn{base: newBase("udp:"+to.String(), l.opts.QueueLen), l: l, sock: l.sock, to: to}
+	c := &udpConn{base: newBase("udp:"+to.String(), l.opts.QueueLen), l: l, to: to}
 	c.lastRecv.Store(monotonic())
 	l.peers[to] = c
 	return c, nil
@@ -284,10 +404,20 @@ func (l *UDPListener) Reply(to netip.AddrPort, b []byte) error {
 	if len(b) > MaxDatagram {
 		return ErrTooLarge
 	}
-	_, err := l.sock.WriteToUDPAddrPort(b, to)
+	err := l.sendTo(b, to)
 	if errors.Is(err, net.ErrClosed) {
 		return ErrClosed
 	}
+	return err
+}
+
+// sendTo sends one datagram from the listener's socket.
+func (l *UDPListener) sendTo(b []byte, to netip.AddrPort) error {
+	l.wmu.Lock()
+	defer l.wmu.Unlock()
+	l.oneP[0], l.oneTo[0] = b, to
+	_, err := l.wio.write(l.oneP[:], l.oneTo[:])
+	l.oneP[0] = nil
 	return err
 }
 
@@ -302,7 +432,7 @@ func (l *UDPListener) session(from netip.AddrPort) *udpConn {
 		l.refused.Add(1)
 		return nil
 	}
-	c := &udpConn{base: newBase("udp:"+from.String(), l.opts.QueueLen), l: l, sock: l.sock, to: from}
+	c := &udpConn{base: newBase("udp:"+from.String(), l.opts.QueueLen), l: l, to: from}
 	c.lastRecv.Store(monotonic()) // before the idle sweep can see it
 	if !l.accept.offer(c) {       // backlog full or listener closed
 		l.refused.Add(1)
@@ -352,7 +482,7 @@ func (l *UDPListener) remove(c *udpConn) {
 }
 
 // udpConn is one peer: on a listener's shared socket (l set), or on its
-// own connected socket from DialUDP.
+// own connected socket from DialUDP (sock set).
 type udpConn struct {
 	base
 	l        *UDPListener
@@ -360,6 +490,31 @@ type udpConn struct {
 	to       netip.AddrPort
 	lastRecv atomic.Int64
 	wg       sync.WaitGroup // a dialed conn's loops
+	// polled is the inbox that polls the listener for this session
+	// (ReceiveInto), until the session closes.
+	polled atomic.Pointer[Inbox]
+}
+
+// ReceiveInto routes the session's datagrams into in (see Routable);
+// a listener's session also makes in poll the listener's socket before
+// each Take, until the session closes.
+func (c *udpConn) ReceiveInto(in *Inbox, tag uint64) {
+	c.base.ReceiveInto(in, tag)
+	if c.l == nil || !canPoll {
+		return
+	}
+	in.watch(c.l)
+	c.polled.Store(in)
+	if c.closed() {
+		c.unwatch()
+	}
+}
+
+// unwatch stops the session's inbox polling for it, once.
+func (c *udpConn) unwatch() {
+	if in := c.polled.Swap(nil); in != nil {
+		in.unwatch(c.l)
+	}
 }
 
 // Send writes p in one datagram straight to the socket: no queue, no
@@ -373,7 +528,7 @@ func (c *udpConn) Send(p []byte) error {
 	}
 	var err error
 	if c.l != nil {
-		_, err = c.sock.WriteToUDPAddrPort(p, c.to)
+		err = c.l.sendTo(p, c.to)
 	} else {
 		_, err = c.sock.Write(p)
 	}
@@ -398,6 +553,7 @@ func (c *udpConn) Close(reason string) error {
 			c.l.remove(c)
 		}
 		c.markClosed(reason)
+		c.unwatch()
 		return nil
 	}
 	if !c.markClosed(reason) {

@@ -1,0 +1,118 @@
+package transport
+
+import (
+	"testing"
+	"time"
+)
+
+// pollingListener opens a listener whose polls keep its reader off the
+// socket for fresh, and one session routed into an inbox.
+func pollingListener(t *testing.T, fresh time.Duration) (*UDPListener, *Inbox, Conn) {
+	t.Helper()
+	if !canPoll {
+		t.Skip("this platform's listeners read every datagram as it comes")
+	}
+	ctx := netTest(t)
+	old := pollFresh
+	pollFresh = fresh
+	l := listenUDP(t, UDPOptions{})
+	pollFresh = old
+	in := NewInbox(64, 64*MaxDatagram)
+	clients, _ := batchPeers(t, ctx, l, in, 1)
+	return l, in, clients[0]
+}
+
+// readerOff polls in and has the listener's reader leave the socket to
+// the polls: a reader waiting in its read when the polls began reads
+// what comes next, then sees the polls and leaves.
+func readerOff(t *testing.T, in *Inbox, c Conn) {
+	t.Helper()
+	in.Take()
+	if err := c.Send([]byte("wake")); err != nil {
+		t.Fatal(err)
+	}
+	takeAll(t, in, 1, func(uint64, []byte) {})
+}
+
+// TestPolledDatagramsKeepTheirArrival reads a datagram by polling long
+// after it arrived and checks that its arrival time is the kernel's,
+// within the Send that put it on loopback, not the poll's.
+func TestPolledDatagramsKeepTheirArrival(t *testing.T) {
+	_, in, c := pollingListener(t, time.Minute)
+	readerOff(t, in, c)
+	t0 := time.Now()
+	if err := c.Send([]byte("stamped")); err != nil {
+		t.Fatal(err)
+	}
+	t1 := time.Now()
+	time.Sleep(30 * time.Millisecond)
+	var arrived time.Time
+	deadline := time.Now().Add(5 * time.Second)
+	for arrived.IsZero() {
+		b := in.Take()
+		for i := range b.Len() {
+			_, at, p := b.Datagram(i)
+			if string(p) == "stamped" {
+				arrived = at
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the datagram never arrived")
+		}
+	}
+	// Loopback delivers within the sender's system call; the clocks'
+	// conversion is good to microseconds.
+	const slack = 2 * time.Millisecond
+	if arrived.Before(t0.Add(-slack)) || arrived.After(t1.Add(slack)) {
+		t.Errorf("arrived %v after the send began, which took %v", arrived.Sub(t0), t1.Sub(t0))
+	}
+}
+
+// TestPollsKeepTheReaderOff checks that while a listener's inbox polls
+// it, datagrams stay in the kernel until the next poll (no goroutine
+// reads them as they come), and that the poll then delivers them all.
+func TestPollsKeepTheReaderOff(t *testing.T) {
+	l, in, c := pollingListener(t, time.Minute)
+	readerOff(t, in, c)
+	before := l.Stats().Received
+	const n = 10
+	for i := range n {
+		if err := c.Send(payload(20, byte(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(30 * time.Millisecond)
+	if got := l.Stats().Received; got != before {
+		t.Fatalf("%d datagrams read between two polls", got-before)
+	}
+	seen := 0
+	takeAll(t, in, n, func(_ uint64, p []byte) {
+		if len(p) == 20 && p[0] == byte(seen) {
+			seen++
+		}
+	})
+	if seen != n {
+		t.Errorf("%d of %d datagrams in order", seen, n)
+	}
+	if got := l.Stats().Received; got != before+n {
+		t.Errorf("read %d datagrams, want %d", got-before, n)
+	}
+}
+
+// TestReaderReadsWhenPollsStop checks that a listener whose consumer
+// stopped polling reads its datagrams again by itself.
+func TestReaderReadsWhenPollsStop(t *testing.T) {
+	l, in, c := pollingListener(t, 20*time.Millisecond)
+	in.Take() // the last poll
+	before := l.Stats().Received
+	if err := c.Send([]byte("nobody polls")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for l.Stats().Received == before {
+		if time.Now().After(deadline) {
+			t.Fatal("the listener never read the datagram")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
