@@ -332,9 +332,8 @@ func runLive(ctx context.Context, cfg Config, res *Result) error {
 	join := joinTimeout + time.Duration(n)*10*time.Millisecond
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// One process plays at most game.MaxPlayers bots (lagkit bots'
-	// bound): more take several.
-	exited := make(chan error, (n+game.MaxPlayers-1)/game.MaxPlayers)
+	// One process plays at most botsPerProcess bots: more take several.
+	exited := make(chan error, (n+botsPerProcess-1)/botsPerProcess)
 	var running int
 	defer func() {
 		cancel()
@@ -342,8 +341,8 @@ func runLive(ctx context.Context, cfg Config, res *Result) error {
 			<-exited
 		}
 	}()
-	for left := n; left > 0; left -= game.MaxPlayers {
-		b := Bots{Connect: s.connect, CertHash: s.certHash, Count: min(left, game.MaxPlayers), Duration: join + cfg.Warmup + cfg.Duration + 10*time.Second}
+	for left := n; left > 0; left -= botsPerProcess {
+		b := Bots{Connect: s.connect, CertHash: s.certHash, Count: min(left, botsPerProcess), Duration: join + cfg.Warmup + cfg.Duration + 10*time.Second}
 		if err := startBots(cctx, cfg, b, exited); err != nil {
 			return err
 		}
@@ -396,6 +395,10 @@ func runLive(ctx context.Context, cfg Config, res *Result) error {
 	}
 	return s.measure(before, after, n, res)
 }
+
+// botsPerProcess is the most bots one process plays: lagkit bots'
+// bound, game.MaxPlayers. (A variable for tests.)
+var botsPerProcess = game.MaxPlayers
 
 // startBots starts one process of cfg's bots, b, at a priority below
 // the server's (yieldCPU); exited receives why it ended, as an error.

@@ -235,3 +235,31 @@ func TestMeasureCapacityRuns(t *testing.T) {
 		t.Error("a limit of 0 taken")
 	}
 }
+
+// TestRunSplitsTheBots runs more bots than one process plays: they
+// come from several processes, each below the server's priority where
+// the system allows it, and every one is seated.
+func TestRunSplitsTheBots(t *testing.T) {
+	old := botsPerProcess
+	botsPerProcess = 2
+	defer func() { botsPerProcess = old }()
+	var started []int
+	var mu sync.Mutex
+	count := func(ctx context.Context, b Bots) *exec.Cmd {
+		mu.Lock()
+		started = append(started, b.Count)
+		mu.Unlock()
+		return child(ctx, b)
+	}
+	r, err := Run(context.Background(), Config{Players: 5, TickRate: 32, Duration: 300 * time.Millisecond,
+		Warmup: 100 * time.Millisecond, CoreDuration: -1, Child: count})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(started) != "[2 2 1]" {
+		t.Errorf("processes of %v bots, want [2 2 1]", started)
+	}
+	if r.BotsNice != botsNice {
+		t.Errorf("bots ran at niceness %d, want %d", r.BotsNice, botsNice)
+	}
+}
