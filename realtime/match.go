@@ -77,6 +77,9 @@ type Match struct {
 	ended atomic.Bool
 	// reason is why the match ended, set before done closes.
 	reason string
+	// timer is what the match goroutine waits on between ticks; those
+	// who hand it something poke it.
+	timer *wakeTimer
 	// wg counts the match's reader and bot goroutines.
 	wg sync.WaitGroup
 
@@ -156,6 +159,8 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, keys m
 	for range queueLen {
 		m.free <- make([]byte, transport.MaxDatagram)
 	}
+	m.timer = newWakeTimer()
+	m.batch.OnHalfFull(m.timer.poke)
 	m.start = start
 	go m.guard()
 	return m, nil
@@ -183,6 +188,7 @@ func (m *Match) do(f func()) error {
 	ran := make(chan struct{})
 	select {
 	case m.cmds <- func() { f(); close(ran) }:
+		m.timer.poke()
 	case <-m.done:
 		return ErrEnded
 	}
@@ -247,6 +253,7 @@ func (m *Match) SetLatency(rules []LinkRule) error {
 func (m *Match) End(ctx context.Context, reason string) error {
 	select {
 	case m.stop <- reason:
+		m.timer.poke()
 	default: // an end is already under way
 	}
 	select {
@@ -338,7 +345,7 @@ func (m *Match) run() {
 	m.log.Info("match start", "name", m.r.cfg.Name, "map", m.r.cfg.Map, "mode", m.r.cfg.Mode,
 		"tick_rate", m.r.cfg.TickRate, "policy", m.srv.Policy().Name(), "seats", m.r.cfg.Seats, "bots", m.r.cfg.Bots)
 	m.fillBots()
-	timer := newWakeTimer()
+	timer := m.timer
 	defer timer.stop()
 	reason := ""
 	// awake is when the goroutine last woke (zero while it sleeps): the
@@ -367,15 +374,13 @@ func (m *Match) run() {
 		wait := wake - m.now()
 		if wait > spinMargin {
 			timer.arm(wait - spinMargin)
-			m.met.cpu.Add(time.Since(awake).Seconds())
-			awake = time.Time{}
+			// Arming first, then looking: a sender after the look pokes
+			// the timer after the arming (see wakeTimer).
 			select {
 			case in := <-m.inbox:
 				m.receive(m.now(), in)
-				m.drainInbox()
+				m.drainPipes()
 				continue
-			case <-m.batch.Ready():
-				continue // the loop takes the batch
 			case f := <-m.cmds:
 				f()
 				continue
@@ -384,10 +389,12 @@ func (m *Match) run() {
 				continue
 			case reason = <-m.stop:
 				continue
-			case <-timer.C():
-				awake = time.Now()
-				continue // the loop takes the batch, and spins if early
+			default:
 			}
+			m.met.cpu.Add(time.Since(awake).Seconds())
+			timer.wait()
+			awake = time.Now()
+			continue // the loop takes the batch, and spins if early
 		}
 		m.drainPipes()
 		for m.now() < wake {

@@ -94,6 +94,7 @@ func (m *Match) add(conn transport.Conn, id server.Peer, isBot bool) (*peer, err
 func (m *Match) read(ctx context.Context, p *peer) {
 	defer m.wg.Done()
 	leave := func() {
+		m.timer.poke() // the match looks at gone when it wakes
 		select {
 		case m.gone <- p:
 		case <-m.done:
@@ -114,6 +115,7 @@ func (m *Match) read(ctx context.Context, p *peer) {
 			b = b[:n]
 			copy(b, scratch[:n])
 			m.inbox <- inbound{p: p, b: b} // the queue holds every pooled buffer
+			m.timer.poke()
 		default:
 			m.met.dropped[DropQueueFull].Inc()
 		}

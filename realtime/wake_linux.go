@@ -2,6 +2,7 @@ package realtime
 
 import (
 	"os"
+	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -15,24 +16,31 @@ import (
 // little CPU.
 const spinMargin = 20 * time.Microsecond
 
-// sysTimer is a timerfd watched by the Go runtime's poller: a goroutine
-// parked on it passes each expiry to the wake timer's channel, holding
-// no thread meanwhile. Go's own timers fire up to a millisecond late
-// here (the poller sleeps in whole milliseconds), and a sleep in a
-// system call holds a thread and wakes the runtime's monitor thread
-// (sysmon), which then polls every 20 µs for a millisecond or more:
-// most of a live server's CPU, when it did that every tick. Arming and
-// reading the timerfd are raw system calls, which the runtime does not
-// see, for the same reason.
+// sysTimer is a timerfd the match goroutine waits on in the Go
+// runtime's poller: it holds no thread meanwhile, and the thread the
+// poller wakes runs the goroutine itself. Go's own timers fire up to a
+// millisecond late here (the poller sleeps in whole milliseconds); a
+// sleep in a system call holds a thread and wakes the runtime's monitor
+// thread (sysmon), which then polls every 20 µs for a millisecond or
+// more (most of a live server's CPU, when it did that every tick); and
+// a goroutine that waits on a timer for the match goroutine wakes a
+// second thread each time it hands over. Arming, poking and reading the
+// timerfd are raw system calls, which the runtime does not see, for the
+// monitor's sake.
 type sysTimer struct {
 	f  *os.File
 	rc syscall.RawConn
 	fd uintptr
+	// mu keeps the number from being closed under a poke (and poking
+	// another file that took the number meanwhile).
+	mu     sync.RWMutex
+	closed bool
+	read   func(uintptr) bool
+	count  [8]byte
 }
 
-// newSysTimer returns a timerfd that signals c, or nil if the system
-// refuses one.
-func newSysTimer(c chan struct{}) *sysTimer {
+// newSysTimer returns a timerfd, or nil if the system refuses one.
+func newSysTimer() *sysTimer {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {
 		return nil
@@ -42,34 +50,39 @@ func newSysTimer(c chan struct{}) *sysTimer {
 		t.f.Close()
 		return nil
 	}
-	go t.loop(c)
+	t.read = func(fd uintptr) bool {
+		_, _, errno := unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&t.count[0])), uintptr(len(t.count)))
+		return errno != unix.EAGAIN && errno != unix.EINTR
+	}
 	return t
 }
 
-// loop passes each expiry to c until the timer is stopped.
-func (t *sysTimer) loop(c chan struct{}) {
-	var count [8]byte
-	var errno syscall.Errno
-	read := func(fd uintptr) bool {
-		_, _, errno = unix.RawSyscall(unix.SYS_READ, fd, uintptr(unsafe.Pointer(&count[0])), uintptr(len(count)))
-		return errno != unix.EAGAIN && errno != unix.EINTR
-	}
-	for {
-		if err := t.rc.Read(read); err != nil || errno != 0 {
-			return // stopped
-		}
-		select {
-		case c <- struct{}{}:
-		default:
-		}
-	}
-}
-
-// arm makes the timer fire d from now, replacing any earlier arming.
-func (t *sysTimer) arm(d time.Duration) {
+// settime arms the timer d from now.
+func (t *sysTimer) settime(d time.Duration) {
 	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(max(int64(d), 1))}
 	unix.RawSyscall6(unix.SYS_TIMERFD_SETTIME, t.fd, 0, uintptr(unsafe.Pointer(&spec)), 0, 0, 0)
 }
 
-// stop ends the timer and its goroutine.
-func (t *sysTimer) stop() { t.f.Close() }
+// arm makes the timer fire d from now, replacing any earlier arming
+// (called by the match goroutine, which stops the timer itself).
+func (t *sysTimer) arm(d time.Duration) { t.settime(d) }
+
+// poke makes the timer fire at once.
+func (t *sysTimer) poke() {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if !t.closed {
+		t.settime(0)
+	}
+}
+
+// wait parks the goroutine in the poller until the timer has fired.
+func (t *sysTimer) wait() { _ = t.rc.Read(t.read) }
+
+// stop closes the timer.
+func (t *sysTimer) stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.closed = true
+	t.f.Close()
+}

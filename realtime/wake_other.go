@@ -11,6 +11,8 @@ const spinMargin = 500 * time.Microsecond
 // sysTimer: there is none here (newSysTimer returns nil).
 type sysTimer struct{}
 
-func newSysTimer(chan struct{}) *sysTimer { return nil }
-func (*sysTimer) arm(time.Duration)       {}
-func (*sysTimer) stop()                   {}
+func newSysTimer() *sysTimer        { return nil }
+func (*sysTimer) arm(time.Duration) {}
+func (*sysTimer) poke()             {}
+func (*sysTimer) wait()             {}
+func (*sysTimer) stop()             {}

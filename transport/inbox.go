@@ -21,7 +21,7 @@ import (
 type Inbox struct {
 	mu          sync.Mutex
 	fill, spare *Batch
-	ready       chan struct{}
+	wake        func()
 	// sources are the listeners Take polls, with how many of the
 	// inbox's sessions each has; polling is Take's copy of them.
 	sources []source
@@ -54,12 +54,14 @@ func NewInbox(datagrams, bytes int) *Inbox {
 	mk := func() *Batch {
 		return &Batch{ents: make([]batchEntry, 0, datagrams), data: make([]byte, 0, bytes)}
 	}
-	return &Inbox{fill: mk(), spare: mk(), ready: make(chan struct{}, 1)}
+	return &Inbox{fill: mk(), spare: mk()}
 }
 
-// Ready receives a value when the batch being filled is half full: the
-// consumer should Take it before it fills and drops.
-func (in *Inbox) Ready() <-chan struct{} { return in.ready }
+// OnHalfFull has wake called (on the goroutine that put the datagram,
+// which must not wait for it) each time the batch being filled becomes
+// half full: the consumer should Take it before it fills and drops.
+// Call it before any datagram is put.
+func (in *Inbox) OnHalfFull(wake func()) { in.wake = wake }
 
 // Take returns the datagrams gathered since the last Take. The batch is
 // the consumer's until its next Take, which reuses it; there must be one
@@ -125,11 +127,8 @@ func (in *Inbox) put(tag uint64, at int64, p []byte) bool {
 	halfN, halfB := cap(b.ents)/2, cap(b.data)/2
 	half := len(b.ents) == halfN || len(b.data) > halfB && len(b.data)-len(p) <= halfB
 	in.mu.Unlock()
-	if half {
-		select {
-		case in.ready <- struct{}{}:
-		default:
-		}
+	if half && in.wake != nil {
+		in.wake()
 	}
 	return true
 }
