@@ -165,20 +165,30 @@ func originAllowed(r *http.Request, patterns []string) bool {
 // checking the server as tlsc says. The session's QUIC connection closes
 // with it.
 func DialWT(ctx context.Context, rawURL string, tlsc ClientTLS, queueLen int) (Conn, error) {
+	sess, qconn, host, err := dialWTSession(ctx, rawURL, tlsc)
+	if err != nil {
+		return nil, err
+	}
+	return newWTConn(&wtIO{sess: sess, qconn: qconn}, "wt:"+host, queueLen, nil), nil
+}
+
+// dialWTSession opens the WebTransport session DialWT wraps, on a QUIC
+// connection of its own, and names the host it reached.
+func dialWTSession(ctx context.Context, rawURL string, tlsc ClientTLS) (*webtransport.Session, *quic.Conn, string, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+		return nil, nil, "", fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
 	}
 	tlsConf, err := tlsc.config()
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
 	tlsConf.NextProtos = []string{http3.NextProtoH3}
 	// Dialing the QUIC connection here rather than in Transport.Dial
 	// leaves its close to closeWith, after the session's close.
 	qconn, err := quic.DialAddrEarly(ctx, u.Host, tlsConf, quicConfig(DefaultIdleTimeout))
 	if err != nil {
-		return nil, fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+		return nil, nil, "", fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
 	}
 	cfg := wtConfig
 	tr := &webtransport.Transport{Config: &cfg}
@@ -192,7 +202,7 @@ func DialWT(ctx context.Context, rawURL string, tlsc ClientTLS, queueLen int) (C
 	}
 	if err != nil {
 		qconn.CloseWithError(0, "")
-		return nil, fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+		return nil, nil, "", fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
 	}
-	return newWTConn(&wtIO{sess: sess, qconn: qconn}, "wt:"+u.Host, queueLen, nil), nil
+	return sess, qconn, u.Host, nil
 }
