@@ -160,7 +160,7 @@ func NewWeb(opts WebOptions) (*Web, error) {
 	w.wg.Add(2)
 	go func() {
 		defer w.wg.Done()
-		w.https.ServeTLS(tcp, "", "")
+		w.https.ServeTLS(rawTCP(tcp), "", "")
 	}()
 	go func() {
 		defer w.wg.Done()
