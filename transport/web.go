@@ -164,7 +164,7 @@ func NewWeb(opts WebOptions) (*Web, error) {
 	}()
 	go func() {
 		defer w.wg.Done()
-		w.wt.Serve(udp)
+		w.wt.Serve(rawUDP(udp))
 	}()
 	return w, nil
 }
