@@ -7,23 +7,12 @@ import (
 )
 
 // SendBatch gathers datagrams for many connections and sends them with
-// as few system calls and goroutine hand-offs as the platform allows: a
-// server's tick of snapshots to a UDP listener's sessions leaves in one
-// sendmmsg per 64 datagrams on Linux, and those to WebSocket and
-// WebTransport sessions go in one hand-off to one writer goroutine,
-// which sends them one after another (rather than waking each session's
-// writer). Datagrams for other connections are sent at once by their
-// Send. Add copies what it is given into buffers allocated once, so
-// neither Add nor Flush allocates in steady state. One goroutine uses a
-// SendBatch.
-//
-// A peer too slow to take its datagram never holds up the caller, and
-// holds up the others' at most until the next Flush: a Flush that finds
-// the writer still sending the last batch marks the session it is stuck
-// on slow (its datagrams go by its own bounded queue from then on, as
-// Send's do), and hands what the writer has not started, and the new
-// batch, to the sessions' own queues, which drop and count what does not
-// fit.
+// as few system calls as the platform allows: a server's tick of
+// snapshots to a UDP listener's sessions leaves in one sendmmsg per 64
+// datagrams on Linux. Datagrams for other connections are sent at once
+// by their Send. Add copies what it is given into buffers allocated
+// once, so neither Add nor Flush allocates in steady state. One
+// goroutine uses a SendBatch.
 type SendBatch struct {
 	data []byte
 	ents []sendEntry
@@ -31,9 +20,6 @@ type SendBatch struct {
 	ps [][]byte
 	to []netip.AddrPort
 	cs []*udpConn
-	// Datagrams for web sessions, and the writer that sends them.
-	web webBatch
-	w   *webWriter
 }
 
 type sendEntry struct {
@@ -45,23 +31,11 @@ type sendEntry struct {
 func NewSendBatch() *SendBatch { return &SendBatch{} }
 
 // Add sends p to c: later, with the batch's Flush, if c is a UDP
-// listener's session or a WebSocket or WebTransport session, else at
-// once with c.Send. It returns what Send would for a datagram c refuses
-// (too large, c closed); as with Send, a datagram the network then
-// refuses is counted in c's Stats, not returned.
+// listener's session, else at once with c.Send. It returns what Send
+// would for a datagram c refuses (too large, c closed); as with Send, a
+// datagram the network then refuses is counted in c's Stats, not
+// returned.
 func (s *SendBatch) Add(c Conn, p []byte) error {
-	if ws, ok := c.(*session); ok {
-		if err := ws.checkSend(p); err != nil {
-			return err
-		}
-		if ws.slow.Load() {
-			ws.enqueue(p)
-			return nil
-		}
-		ws.pending.Add(1)
-		s.web.add(ws, p)
-		return nil
-	}
 	u, ok := c.(*udpConn)
 	if !ok || u.l == nil {
 		return c.Send(p)
@@ -75,18 +49,12 @@ func (s *SendBatch) Add(c Conn, p []byte) error {
 }
 
 // Len is how many datagrams wait for Flush.
-func (s *SendBatch) Len() int { return len(s.ents) + len(s.web.ents) }
+func (s *SendBatch) Len() int { return len(s.ents) }
 
 // Flush sends the datagrams Add gathered, in the order added, each
-// listener's in as few system calls as its platform allows, hands the
-// web sessions' to the batch's writer, and empties the batch.
+// listener's in as few system calls as its platform allows, and empties
+// the batch.
 func (s *SendBatch) Flush() {
-	if len(s.web.ents) > 0 {
-		if s.w == nil {
-			s.w = newWebWriter()
-		}
-		s.w.hand(&s.web)
-	}
 	for i := 0; i < len(s.ents); {
 		// A server has one listener as a rule: take a run of entries on
 		// the same one.

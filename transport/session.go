@@ -3,7 +3,6 @@ package transport
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -28,9 +27,6 @@ type datagramIO interface {
 // session is a Conn over a datagramIO: a reader goroutine fills the
 // receive queue, and a writer goroutine drains a bounded send queue, so
 // Send never waits on the peer and a slow peer costs drops, not latency.
-// A SendBatch's datagrams for it go instead by the batch's writer, one
-// goroutine for a tick's datagrams to every session (see webWriter),
-// unless the session is slow.
 type session struct {
 	base
 	io     datagramIO
@@ -38,22 +34,12 @@ type session struct {
 	ctx    context.Context // ends both goroutines' blocking calls
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-
-	// slow is set once a batch writer's send to the session did not
-	// finish by the next flush: its datagrams go by its own queue from
-	// then on, so it never holds a batch up again.
-	slow atomic.Bool
-	// pending counts datagrams a SendBatch took for the session and has
-	// not yet sent or queued; flushed is signalled when it falls to
-	// zero. A closing session sends them before its close message.
-	pending atomic.Int32
-	flushed chan struct{}
 }
 
 // startSession starts the session's goroutines; onDone, if set, is called
 // once both have ended.
 func startSession(peer string, queueLen int, io datagramIO, onDone func()) *session {
-	s := &session{base: newBase(peer, queueLen), io: io, out: newQueue(queueLen), flushed: make(chan struct{}, 1)}
+	s := &session{base: newBase(peer, queueLen), io: io, out: newQueue(queueLen)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(2)
 	go func() {
@@ -78,26 +64,10 @@ func (s *session) Send(p []byte) error {
 	if err := s.checkSend(p); err != nil {
 		return err
 	}
-	s.enqueue(p)
-	return nil
-}
-
-// enqueue queues p for the session's writer, or counts its drop.
-func (s *session) enqueue(p []byte) {
 	if !s.out.push(p) {
 		s.sendDropped.Add(1)
 	}
-}
-
-// batchDone notes that one of the datagrams a SendBatch took for the
-// session was sent or queued.
-func (s *session) batchDone() {
-	if s.pending.Add(-1) == 0 {
-		select {
-		case s.flushed <- struct{}{}:
-		default:
-		}
-	}
+	return nil
 }
 
 // Close ends the session: datagrams already queued are sent, then the
@@ -138,29 +108,12 @@ func (s *session) writeLoop() {
 		select {
 		case <-s.out.ready:
 		case <-s.done:
-			// What the session queued, and what a SendBatch took for
-			// it before the close, goes before the close message (a
-			// batch's stuck send ends with the cut).
 			for {
-				batched := s.pending.Load()
-				for {
-					n, ok, _ := s.out.pop(buf[:])
-					if !ok {
-						break
-					}
-					s.write(buf[:n])
-				}
-				if batched == 0 {
+				n, ok, _ := s.out.pop(buf[:])
+				if !ok {
 					break
 				}
-				select {
-				case <-s.flushed:
-				case <-s.out.ready:
-				case <-s.ctx.Done():
-				}
-				if s.ctx.Err() != nil {
-					break
-				}
+				s.write(buf[:n])
 			}
 			s.io.closeWith(s.Reason())
 			s.cancel()
