@@ -2,24 +2,30 @@ package transport
 
 import (
 	"encoding/binary"
+	"errors"
 	"net"
+	"net/netip"
 	"os"
+	"strconv"
 	"sync"
 	"syscall"
 	"unsafe"
 
+	"golang.org/x/net/ipv4"
 	"golang.org/x/sys/unix"
 )
 
 // rawUDPConn is the UDP socket a Web server's QUIC transport uses: a
-// net.UDPConn whose WriteMsgUDP, which quic-go calls for every packet
-// it sends, makes sendmsg(2) with syscall.RawSyscall on the
-// non-blocking socket, waiting in the network poller when the socket
-// is full, as net.UDPConn does. net.UDPConn makes the call through
-// syscall.Syscall, which wakes the scheduler's monitor thread whenever
-// it sleeps (see rawTCPConn), and encodes the address anew each time
-// (an allocation per packet); this encodes it into a buffer of its own.
-// Everything else is the net.UDPConn's.
+// net.UDPConn whose WriteMsgUDP and ReadBatch, which quic-go calls for
+// every packet it sends and every batch it reads, make sendmsg(2) and
+// recvmmsg(2) with syscall.RawSyscall on the non-blocking socket,
+// waiting in the network poller when it is not ready, as net.UDPConn
+// and golang.org/x/net do. They make the calls through syscall.Syscall,
+// which wakes the scheduler's monitor thread whenever it sleeps (see
+// rawTCPConn), and allocate per packet: the destination's encoding for
+// each send, the sender's address for each packet read. This encodes
+// into buffers of its own and keeps each sender's address (up to
+// maxUDPAddrs of them). Everything else is the net.UDPConn's.
 type rawUDPConn struct {
 	*net.UDPConn
 	rc syscall.RawConn
@@ -32,6 +38,26 @@ type rawUDPConn struct {
 	n       int
 	errno   syscall.Errno
 	writeFn func(uintptr) bool
+
+	rmu    sync.Mutex // one read at a time
+	rhdr   []unix.Mmsghdr
+	riov   []unix.Iovec
+	rname  []unix.RawSockaddrInet6
+	rcount int
+	rflags int
+	rn     int
+	rerrno syscall.Errno
+	readFn func(uintptr) bool
+	addrs  map[udpAddrKey]*net.UDPAddr
+}
+
+// maxUDPAddrs bounds the senders' addresses a rawUDPConn keeps: past
+// it, it forgets them all (spoofed sources cost memory no further).
+const maxUDPAddrs = 4096
+
+type udpAddrKey struct {
+	ap   netip.AddrPort
+	zone uint32
 }
 
 // rawUDP wraps c for quic-go, or returns it as it is if its descriptor
@@ -52,8 +78,111 @@ func rawUDP(c *net.UDPConn) net.PacketConn {
 	r.hdr.Name = (*byte)(unsafe.Pointer(&r.name))
 	r.hdr.Iov = &r.iov
 	r.hdr.SetIovlen(1)
-	r.writeFn = r.sendmsg
+	r.writeFn, r.readFn = r.sendmsg, r.recvmmsg
+	r.addrs = map[udpAddrKey]*net.UDPAddr{}
 	return r
+}
+
+// ReadBatch reads up to len(ms) packets into ms[i].Buffers[0], with
+// their control messages into ms[i].OOB, waiting for the first, as
+// golang.org/x/net's ipv4.PacketConn.ReadBatch does (quic-go uses it
+// when the connection has it).
+func (c *rawUDPConn) ReadBatch(ms []ipv4.Message, flags int) (int, error) {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	if len(ms) > len(c.rhdr) {
+		c.rhdr, c.riov, c.rname = make([]unix.Mmsghdr, len(ms)), make([]unix.Iovec, len(ms)), make([]unix.RawSockaddrInet6, len(ms))
+	}
+	for i := range ms {
+		m, h := &ms[i], &c.rhdr[i].Hdr
+		if len(m.Buffers) != 1 || len(m.Buffers[0]) == 0 {
+			return 0, c.opError("read", errors.New("transport: ReadBatch takes one non-empty buffer per message"))
+		}
+		c.riov[i].Base = &m.Buffers[0][0]
+		c.riov[i].SetLen(len(m.Buffers[0]))
+		h.Iov = &c.riov[i]
+		h.SetIovlen(1)
+		h.Name = (*byte)(unsafe.Pointer(&c.rname[i]))
+		h.Namelen = unix.SizeofSockaddrInet6
+		h.Control = nil
+		if len(m.OOB) > 0 {
+			h.Control = &m.OOB[0]
+		}
+		h.SetControllen(len(m.OOB))
+		h.Flags = 0
+	}
+	c.rcount, c.rflags, c.rn, c.rerrno = len(ms), flags, 0, 0
+	err := c.rc.Read(c.readFn)
+	for i := range ms {
+		c.riov[i].Base, c.rhdr[i].Hdr.Control = nil, nil
+	}
+	switch {
+	case err != nil:
+		return 0, c.opError("read", err)
+	case c.rerrno != 0:
+		return 0, c.opError("read", os.NewSyscallError("recvmmsg", c.rerrno))
+	}
+	for i := range c.rn {
+		h := &c.rhdr[i]
+		ms[i].N, ms[i].NN, ms[i].Flags = int(h.Len), int(h.Hdr.Controllen), int(h.Hdr.Flags)
+		ms[i].Addr = c.senderAddr(&c.rname[i])
+	}
+	return c.rn, nil
+}
+
+func (c *rawUDPConn) recvmmsg(fd uintptr) bool {
+	for {
+		r, _, e := syscall.RawSyscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&c.rhdr[0])), uintptr(c.rcount), uintptr(c.rflags), 0, 0)
+		switch e {
+		case 0:
+			c.rn = int(r)
+			return true
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN:
+			return false // wait in the poller
+		default:
+			c.rerrno = e
+			return true
+		}
+	}
+}
+
+// senderAddr is a packet's source as x/net gives it (the IP in its
+// 16-byte form), the same *net.UDPAddr for the same sender: none of
+// its readers changes it.
+func (c *rawUDPConn) senderAddr(sa *unix.RawSockaddrInet6) *net.UDPAddr {
+	raw := (*[unix.SizeofSockaddrInet6]byte)(unsafe.Pointer(sa))
+	port := binary.BigEndian.Uint16(raw[2:4])
+	var k udpAddrKey
+	if sa.Family == unix.AF_INET {
+		k.ap = netip.AddrPortFrom(netip.AddrFrom4([4]byte(raw[4:8])), port)
+	} else {
+		k.ap, k.zone = netip.AddrPortFrom(netip.AddrFrom16(sa.Addr), port), sa.Scope_id
+	}
+	if a, ok := c.addrs[k]; ok {
+		return a
+	}
+	a := &net.UDPAddr{IP: net.IP(k.ap.Addr().AsSlice()).To16(), Port: int(port)}
+	if k.zone != 0 {
+		a.Zone = strconv.FormatUint(uint64(k.zone), 10)
+		if ifi, err := net.InterfaceByIndex(int(k.zone)); err == nil {
+			a.Zone = ifi.Name
+		}
+	}
+	if len(c.addrs) >= maxUDPAddrs {
+		clear(c.addrs)
+	}
+	c.addrs[k] = a
+	return a
+}
+
+// opError reports err as net.UDPConn would.
+func (c *rawUDPConn) opError(op string, err error) error {
+	if oe, ok := err.(*net.OpError); ok {
+		err = oe.Err
+	}
+	return &net.OpError{Op: op, Net: "udp", Source: c.LocalAddr(), Err: err}
 }
 
 // WriteMsgUDP sends b with the control messages oob to addr.
