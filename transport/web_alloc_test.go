@@ -298,12 +298,12 @@ func TestWebPathsAllocateOnlyInLibraries(t *testing.T) {
 			udp.Close()
 		})
 		for range allocPeers {
-			c, q, _, err := dialWTSession(ctx, "https://"+udp.LocalAddr().String()+WTPath, tlsc)
+			c, _, err := dialWTSession(ctx, "https://"+udp.LocalAddr().String()+WTPath, tlsc)
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Cleanup(func() { q.CloseWithError(0, "") })
-			cs, ss = append(cs, c), append(ss, <-accepted)
+			t.Cleanup(func() { c.qconn.CloseWithError(0, ""); c.sock.Close() })
+			cs, ss = append(cs, c.sess), append(ss, <-accepted)
 		}
 		pass := func(from, to []*webtransport.Session) func() {
 			return libraryTick(t, allocPeers, len(msg),
