@@ -160,11 +160,11 @@ func NewWeb(opts WebOptions) (*Web, error) {
 	w.wg.Add(2)
 	go func() {
 		defer w.wg.Done()
-		w.https.ServeTLS(tcp, "", "")
+		w.https.ServeTLS(rawTCP(tcp), "", "")
 	}()
 	go func() {
 		defer w.wg.Done()
-		w.wt.Serve(udp)
+		w.wt.Serve(rawUDP(udp))
 	}()
 	return w, nil
 }

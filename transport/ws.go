@@ -109,33 +109,37 @@ func newWSConn(ws *websocket.Conn, peer string, queueLen int, idle time.Duration
 		idle = DefaultIdleTimeout
 	}
 	ws.SetReadLimit(MaxDatagram)
-	return startSession(peer, queueLen, &wsIO{ws: ws, idle: idle}, onDone)
+	w := &wsIO{ws: ws}
+	// One timer, reset per message, bounds the wait for the next one:
+	// when it fires it cuts the connection, which ends the read.
+	w.timer = time.AfterFunc(idle, func() {
+		w.idleHit.Store(true)
+		ws.CloseNow()
+	})
+	w.idle = idle
+	s := startSession(peer, queueLen, w, onDone)
+	// The session's cut (its close timeout) ends a read or a write
+	// stuck on the peer the same way.
+	context.AfterFunc(s.ctx, func() { ws.CloseNow() })
+	return s
 }
 
-// wsIO carries datagrams as binary WebSocket messages.
+// wsIO carries datagrams as binary WebSocket messages. Its reads and
+// writes pass the WebSocket library a context that is never done: with
+// one that can be, the library arms a context.AfterFunc per frame read
+// and per message written (three allocations a datagram); the idle
+// timer and the session's cut close the connection instead.
 type wsIO struct {
 	ws      *websocket.Conn
 	idle    time.Duration
 	timer   *time.Timer
-	rctx    context.Context // ends when timer fires
 	idleHit atomic.Bool
 	buf     [MaxDatagram + 1]byte // one more byte tells an oversized message
 }
 
-func (w *wsIO) receive(ctx context.Context) ([]byte, error) {
-	// One timer, reset per message, bounds the wait for the next one:
-	// when it fires it cancels the read, and the WebSocket library
-	// closes the connection. Only the reader goroutine calls receive.
-	if w.timer == nil {
-		var cancel context.CancelFunc
-		w.rctx, cancel = context.WithCancel(ctx)
-		w.timer = time.AfterFunc(w.idle, func() {
-			w.idleHit.Store(true)
-			cancel()
-		})
-	} else {
-		w.timer.Reset(w.idle)
-	}
+func (w *wsIO) receive(context.Context) ([]byte, error) {
+	// Only the reader goroutine calls receive.
+	w.timer.Reset(w.idle)
 	p, err := w.message()
 	if err != nil {
 		w.timer.Stop() // the session is over
@@ -148,7 +152,7 @@ func (w *wsIO) receive(ctx context.Context) ([]byte, error) {
 
 // message reads the next message whole.
 func (w *wsIO) message() ([]byte, error) {
-	typ, r, err := w.ws.Reader(w.rctx)
+	typ, r, err := w.ws.Reader(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -168,8 +172,8 @@ func (w *wsIO) message() ([]byte, error) {
 	return w.buf[:n], nil
 }
 
-func (w *wsIO) send(ctx context.Context, p []byte) error {
-	return w.ws.Write(ctx, websocket.MessageBinary, p)
+func (w *wsIO) send(_ context.Context, p []byte) error {
+	return w.ws.Write(context.Background(), websocket.MessageBinary, p)
 }
 
 func (w *wsIO) closeWith(reason string) {

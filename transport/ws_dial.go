@@ -23,7 +23,7 @@ func DialWS(ctx context.Context, rawURL string, tlsc ClientTLS, opts WSOptions) 
 	if err != nil {
 		return nil, err
 	}
-	tr := &http.Transport{TLSClientConfig: tlsConf}
+	d := &net.Dialer{}
 	if opts.LocalAddr != "" {
 		local := opts.LocalAddr
 		if _, _, err := net.SplitHostPort(local); err != nil {
@@ -33,8 +33,15 @@ func DialWS(ctx context.Context, rawURL string, tlsc ClientTLS, opts WSOptions) 
 		if err != nil {
 			return nil, fmt.Errorf("transport: websocket local address %q: %w", opts.LocalAddr, err)
 		}
-		tr.DialContext = (&net.Dialer{LocalAddr: la}).DialContext
+		d.LocalAddr = la
 	}
+	tr := &http.Transport{TLSClientConfig: tlsConf, DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := d.DialContext(ctx, network, addr)
+		if tc, ok := c.(*net.TCPConn); ok {
+			return newRawTCPConn(tc), nil // see rawTCPConn
+		}
+		return c, err
+	}}
 	client := &http.Client{Transport: tr}
 	ws, resp, err := websocket.Dial(ctx, rawURL, &websocket.DialOptions{HTTPClient: client})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"path"
@@ -52,7 +53,8 @@ const closeLinger = 250 * time.Millisecond
 // wtIO carries datagrams as WebTransport session datagrams.
 type wtIO struct {
 	sess  *webtransport.Session
-	qconn *quic.Conn // a dialed session's own QUIC connection; nil on servers
+	qconn *quic.Conn     // a dialed session's own QUIC connection; nil on servers
+	sock  net.PacketConn // qconn's socket, closed after it
 }
 
 func newWTConn(w *wtIO, peer string, queueLen int, onDone func()) *session {
@@ -88,6 +90,7 @@ func (w *wtIO) closeWith(reason string) {
 		case <-time.After(closeLinger):
 		}
 		w.qconn.CloseWithError(0, "")
+		w.sock.Close()
 	}
 }
 
@@ -165,20 +168,42 @@ func originAllowed(r *http.Request, patterns []string) bool {
 // checking the server as tlsc says. The session's QUIC connection closes
 // with it.
 func DialWT(ctx context.Context, rawURL string, tlsc ClientTLS, queueLen int) (Conn, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return nil, fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
-	}
-	tlsConf, err := tlsc.config()
+	w, host, err := dialWTSession(ctx, rawURL, tlsc)
 	if err != nil {
 		return nil, err
 	}
+	return newWTConn(w, "wt:"+host, queueLen, nil), nil
+}
+
+// dialWTSession opens the WebTransport session DialWT wraps, on a QUIC
+// connection and a socket of its own, and names the host it reached.
+func dialWTSession(ctx context.Context, rawURL string, tlsc ClientTLS) (*wtIO, string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, "", fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+	}
+	tlsConf, err := tlsc.config()
+	if err != nil {
+		return nil, "", err
+	}
 	tlsConf.NextProtos = []string{http3.NextProtoH3}
+	to, err := net.ResolveUDPAddr("udp", u.Host)
+	if err != nil {
+		return nil, "", fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+	}
+	// As quic.DialAddrEarly does, on a socket that sends and reads with
+	// raw system calls (see rawUDP).
+	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4zero})
+	if err != nil {
+		return nil, "", fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+	}
+	sock := rawUDP(udp)
 	// Dialing the QUIC connection here rather than in Transport.Dial
 	// leaves its close to closeWith, after the session's close.
-	qconn, err := quic.DialAddrEarly(ctx, u.Host, tlsConf, quicConfig(DefaultIdleTimeout))
+	qconn, err := quic.DialEarly(ctx, sock, to, tlsConf, quicConfig(DefaultIdleTimeout))
 	if err != nil {
-		return nil, fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+		sock.Close()
+		return nil, "", fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
 	}
 	cfg := wtConfig
 	tr := &webtransport.Transport{Config: &cfg}
@@ -192,7 +217,8 @@ func DialWT(ctx context.Context, rawURL string, tlsc ClientTLS, queueLen int) (C
 	}
 	if err != nil {
 		qconn.CloseWithError(0, "")
-		return nil, fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
+		sock.Close()
+		return nil, "", fmt.Errorf("transport: webtransport dial %q: %w", rawURL, err)
 	}
-	return newWTConn(&wtIO{sess: sess, qconn: qconn}, "wt:"+u.Host, queueLen, nil), nil
+	return &wtIO{sess: sess, qconn: qconn, sock: sock}, u.Host, nil
 }
