@@ -173,6 +173,9 @@ await run(browser, problems, async () => {
     const first = await fill(pages[0], codes[0], 0, r);
     await pages[0].screenshot({ path: join(outDir, 'study-final.png') });
     await submit(pages[0], codes[0], r);
+    // The status the page last read was read before its answers went:
+    // what it says after the resume must come from a later read.
+    await pages[0].evaluate(() => { window.statusAtStop = window.lagkit.study().status; });
     const shown = await pages[1].evaluate(() => window.lagkit.study().questions.map((q) => `${q.id}:${q.stage}`));
     await admin.close();
     down = true;
@@ -190,7 +193,7 @@ await run(browser, problems, async () => {
   });
   const firstAfter = await until(pages[0], `${codes[0]}: the resumed study's status`, 30, () => {
     const s = window.lagkit.study();
-    return s.status && !s.error ? { overlay: s.overlay, pending: s.status.pending, consent: s.status.consent } : null;
+    return s.status && s.status !== window.statusAtStop && !s.error ? { overlay: s.overlay, pending: s.status.pending, consent: s.status.consent } : null;
   });
   over = true;
   await fill(pages[1], codes[1], 1, rounds - 1);
