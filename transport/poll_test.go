@@ -1,6 +1,8 @@
 package transport
 
 import (
+	"net"
+	"strings"
 	"testing"
 	"time"
 )
@@ -114,5 +116,68 @@ func TestReaderReadsWhenPollsStop(t *testing.T) {
 			t.Fatal("the listener never read the datagram")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestDualStackListener serves IPv4 and IPv6 clients from one listener
+// on [::]: each one's datagrams arrive through the inbox from its own
+// address, and a batch's replies reach both.
+func TestDualStackListener(t *testing.T) {
+	ctx := netTest(t)
+	l, err := ListenUDP("[::]:0", UDPOptions{})
+	if err != nil {
+		t.Skipf("no dual-stack socket here: %v", err)
+	}
+	t.Cleanup(func() { l.Close() })
+	_, port, _ := net.SplitHostPort(l.Addr())
+	in := NewInbox(64, 64*MaxDatagram)
+	var clients, servers []Conn
+	for i, host := range []string{"127.0.0.1", "::1"} {
+		c, err := DialUDP(ctx, net.JoinHostPort(host, port), UDPOptions{})
+		if err != nil {
+			t.Skipf("no %s here: %v", host, err)
+		}
+		closeAtEnd(t, c)
+		if err := c.Send([]byte("hello")); err != nil {
+			t.Fatal(err)
+		}
+		s, err := l.Accept(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		closeAtEnd(t, s)
+		if !strings.Contains(s.Peer(), host) {
+			t.Errorf("the session of a client on %s is %s", host, s.Peer())
+		}
+		buf := make([]byte, MaxDatagram)
+		if _, err := s.Recv(ctx, buf); err != nil {
+			t.Fatal(err)
+		}
+		s.(Routable).ReceiveInto(in, uint64(i))
+		clients, servers = append(clients, c), append(servers, s)
+	}
+	for i, c := range clients {
+		if err := c.Send([]byte{byte(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	takeAll(t, in, 2, func(tag uint64, p []byte) {
+		if len(p) != 1 || uint64(p[0]) != tag {
+			t.Errorf("session %d received %v", tag, p)
+		}
+	})
+	sb := NewSendBatch()
+	for i, s := range servers {
+		if err := sb.Add(s, []byte{byte(10 + i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb.Flush()
+	buf := make([]byte, MaxDatagram)
+	for i, c := range clients {
+		n, err := c.Recv(ctx, buf)
+		if err != nil || n != 1 || buf[0] != byte(10+i) {
+			t.Errorf("client %d: %v %v", i, buf[:n], err)
+		}
 	}
 }
