@@ -14,21 +14,34 @@ import (
 // index.
 func batchPeers(t testing.TB, ctx context.Context, l *UDPListener, in *Inbox, n int) (clients, servers []Conn) {
 	t.Helper()
+	return routedPeers(t, ctx, l, in, n, true, func() (Conn, error) { return DialUDP(ctx, l.Addr(), UDPOptions{}) })
+}
+
+// routedPeers opens n sessions on l, each dialed by dial, and routes
+// every server session into in, tagged by its index. With hello each
+// client first sends a datagram (which opens a UDP listener's session),
+// received before the routing.
+func routedPeers(t testing.TB, ctx context.Context, l Listener, in *Inbox, n int, hello bool, dial func() (Conn, error)) (clients, servers []Conn) {
+	t.Helper()
 	buf := make([]byte, MaxDatagram)
 	for i := range n {
-		c, err := DialUDP(ctx, l.Addr(), UDPOptions{})
+		c, err := dial()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Send([]byte("hello")); err != nil {
-			t.Fatal(err)
+		if hello {
+			if err := c.Send([]byte("hello")); err != nil {
+				t.Fatal(err)
+			}
 		}
 		s, err := l.Accept(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Recv(ctx, buf); err != nil {
-			t.Fatal(err)
+		if hello {
+			if _, err := s.Recv(ctx, buf); err != nil {
+				t.Fatal(err)
+			}
 		}
 		s.(Routable).ReceiveInto(in, uint64(i))
 		clients, servers = append(clients, c), append(servers, s)

@@ -87,21 +87,7 @@ func (c *rawTCPConn) Read(p []byte) (int, error) {
 }
 
 func (c *rawTCPConn) doRead(fd uintptr) bool {
-	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&c.rbuf[0])), uintptr(len(c.rbuf)))
-		switch e {
-		case 0:
-			c.rn = int(n)
-			return true
-		case syscall.EINTR:
-			continue
-		case syscall.EAGAIN:
-			return false // wait in the poller
-		default:
-			c.rerr = e
-			return true
-		}
-	}
+	return rawPoll(&c.rn, &c.rerr, syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&c.rbuf[0])), uintptr(len(c.rbuf)), 0)
 }
 
 func (c *rawTCPConn) Write(p []byte) (int, error) {
@@ -126,19 +112,38 @@ func (c *rawTCPConn) doWrite(fd uintptr) bool {
 	for c.wn < len(c.wbuf) {
 		// A broken connection fails with EPIPE: the runtime ignores
 		// SIGPIPE for descriptors other than standard output and error.
-		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&c.wbuf[c.wn])), uintptr(len(c.wbuf)-c.wn))
+		var n int
+		if !rawPoll(&n, &c.werr, syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&c.wbuf[c.wn])), uintptr(len(c.wbuf)-c.wn), 0) {
+			return false
+		}
+		if c.werr != 0 {
+			return true
+		}
+		c.wn += n
+	}
+	return true
+}
+
+// rawPoll makes a non-blocking system call with syscall.RawSyscall6,
+// which the scheduler does not see, for a RawConn's Read or Write:
+// false (wait in the poller) when it would block, else true with its
+// result in *r or its error in *errno. An interrupted call is made
+// again.
+func rawPoll(r *int, errno *syscall.Errno, trap, a1, a2, a3, a4 uintptr) bool {
+	for {
+		n, _, e := syscall.RawSyscall6(trap, a1, a2, a3, a4, 0, 0)
 		switch e {
 		case 0:
-			c.wn += int(n)
+			*r = int(n)
+			return true
 		case syscall.EINTR:
 		case syscall.EAGAIN:
-			return false // wait in the poller
+			return false
 		default:
-			c.werr = e
+			*errno = e
 			return true
 		}
 	}
-	return true
 }
 
 // opError reports err as net.TCPConn would, keeping what callers test

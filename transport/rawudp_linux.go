@@ -131,21 +131,7 @@ func (c *rawUDPConn) ReadBatch(ms []ipv4.Message, flags int) (int, error) {
 }
 
 func (c *rawUDPConn) recvmmsg(fd uintptr) bool {
-	for {
-		r, _, e := syscall.RawSyscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&c.rhdr[0])), uintptr(c.rcount), uintptr(c.rflags), 0, 0)
-		switch e {
-		case 0:
-			c.rn = int(r)
-			return true
-		case unix.EINTR:
-			continue
-		case unix.EAGAIN:
-			return false // wait in the poller
-		default:
-			c.rerrno = e
-			return true
-		}
-	}
+	return rawPoll(&c.rn, &c.rerrno, unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&c.rhdr[0])), uintptr(c.rcount), uintptr(c.rflags))
 }
 
 // senderAddr is a packet's source as x/net gives it (the IP in its
@@ -221,21 +207,7 @@ func (c *rawUDPConn) WriteMsgUDP(b, oob []byte, addr *net.UDPAddr) (n, oobn int,
 }
 
 func (c *rawUDPConn) sendmsg(fd uintptr) bool {
-	for {
-		r, _, e := syscall.RawSyscall(unix.SYS_SENDMSG, fd, uintptr(unsafe.Pointer(&c.hdr)), 0)
-		switch e {
-		case 0:
-			c.n = int(r)
-			return true
-		case unix.EINTR:
-			continue
-		case unix.EAGAIN:
-			return false // wait in the poller
-		default:
-			c.errno = e
-			return true
-		}
-	}
+	return rawPoll(&c.n, &c.errno, unix.SYS_SENDMSG, fd, uintptr(unsafe.Pointer(&c.hdr)), 0, 0)
 }
 
 // putAddr encodes addr as the socket's family wants it (an IPv4 address

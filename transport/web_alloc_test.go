@@ -70,25 +70,7 @@ func lagkitTick(t *testing.T, ctx context.Context, clients, servers []Conn, in *
 // routing every server session into in.
 func webPeers(t *testing.T, ctx context.Context, l Listener, rawURL string, opts DialOptions, in *Inbox, n int) (clients, servers []Conn) {
 	t.Helper()
-	for i := range n {
-		c, err := Dial(ctx, rawURL, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := l.Accept(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.(Routable).ReceiveInto(in, uint64(i))
-		clients, servers = append(clients, c), append(servers, s)
-	}
-	t.Cleanup(func() {
-		for i := range clients {
-			clients[i].Close("test over")
-			servers[i].Close("test over")
-		}
-	})
-	return clients, servers
+	return routedPeers(t, ctx, l, in, n, false, func() (Conn, error) { return Dial(ctx, rawURL, opts) })
 }
 
 // libraryTick is a tick through a library alone, shaped as lagkit's
