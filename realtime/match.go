@@ -32,6 +32,11 @@ import (
 // Its buffers (about 1 MiB) are allocated once.
 const queueLen = 1024
 
+// goneLen is how many closed connections may wait for the match to take
+// them: their readers then send and poke without waiting (more wait
+// their turn).
+const goneLen = 64
+
 // batchBytes is the room a match's batch of received datagrams has per
 // datagram on average: a client's command datagram, its redundant
 // commands and acknowledgements, is a few hundred bytes.
@@ -151,7 +156,7 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, keys m
 		log:   log.With("match", id),
 		met:   met.forMatch(id, r.cfg.Seats),
 		inbox: make(chan inbound, queueLen), free: make(chan []byte, queueLen),
-		gone: make(chan *peer), cmds: make(chan func(), 16), done: make(chan struct{}), stop: make(chan string, 1),
+		gone: make(chan *peer, goneLen), cmds: make(chan func(), 16), done: make(chan struct{}), stop: make(chan string, 1),
 		peers: map[server.Peer]*peer{}, nextPeer: 1, rules: r.rules, linkSeed: r.cfg.Seed,
 		pkt:   make([]byte, 0, transport.MaxDatagram),
 		batch: transport.NewInbox(queueLen, queueLen*batchBytes), out: transport.NewSendBatch(),

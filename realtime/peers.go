@@ -94,9 +94,9 @@ func (m *Match) add(conn transport.Conn, id server.Peer, isBot bool) (*peer, err
 func (m *Match) read(ctx context.Context, p *peer) {
 	defer m.wg.Done()
 	leave := func() {
-		m.timer.poke() // the match looks at gone when it wakes
 		select {
 		case m.gone <- p:
+			m.timer.poke()
 		case <-m.done:
 		case <-ctx.Done():
 		}
