@@ -353,13 +353,10 @@ func (m *Match) run() {
 	timer := m.timer
 	defer timer.stop()
 	reason := ""
-	// awake is when the goroutine last woke (zero while it sleeps): the
-	// time between waking and sleeping is the match's CPU time.
+	// awake is when the goroutine last woke: the time between waking and
+	// waiting again is the match's CPU time.
 	awake := time.Now()
 	for reason == "" {
-		if awake.IsZero() {
-			awake = time.Now()
-		}
 		// A tick starts when the goroutine wakes for it: reading the
 		// datagrams that arrived since the last (the kernel held them,
 		// stamped with their arrival) is its first step.
@@ -407,16 +404,8 @@ func (m *Match) run() {
 			// hand the processor to a goroutine that runs past the tick.
 		}
 	}
-	if !awake.IsZero() {
-		m.met.cpu.Add(time.Since(awake).Seconds())
-	}
+	m.met.cpu.Add(time.Since(awake).Seconds())
 	m.end(reason)
-}
-
-// drainInbox takes every datagram already queued or batched.
-func (m *Match) drainInbox() {
-	m.drainBatch()
-	m.drainPipes()
 }
 
 // drainPipes takes every datagram the in-process pipes queued.

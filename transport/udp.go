@@ -52,9 +52,9 @@ type UDPOptions struct {
 	// valid only during the call, which must not block: it may answer
 	// with Reply and open a session with Route once the address has
 	// proved itself, and hand anything slower to a goroutine of its own.
-	// Accept then returns nothing until Close. A spoofed source address then costs the
-	// listener nothing: as a server's handshake keeps no state for an
-	// unproven address, neither does its socket.
+	// Accept then returns nothing until Close. A spoofed source
+	// address then costs the listener nothing: as a server's handshake
+	// keeps no state for an unproven address, neither does its socket.
 	Unrouted func(l *UDPListener, from netip.AddrPort, b []byte)
 }
 
