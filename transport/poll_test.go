@@ -19,7 +19,7 @@ func pollingListener(t *testing.T, fresh time.Duration) (*UDPListener, *Inbox, C
 	pollFresh = fresh
 	l := listenUDP(t, UDPOptions{})
 	pollFresh = old
-	in := NewInbox(64, 64*MaxDatagram)
+	in := NewInbox(1024, 1024*MaxDatagram)
 	clients, _ := batchPeers(t, ctx, l, in, 1)
 	return l, in, clients[0]
 }
@@ -180,4 +180,38 @@ func TestDualStackListener(t *testing.T) {
 			t.Errorf("client %d: %v %v", i, buf[:n], err)
 		}
 	}
+}
+
+// TestFloodKeepsTheReaderReading sends more datagrams between two polls
+// than a poll reads: the listener's reader then reads the rest, and
+// goes on reading what comes with no poll, so that a flood between
+// ticks does not overflow the kernel's buffer and drop real peers'.
+func TestFloodKeepsTheReaderReading(t *testing.T) {
+	l, in, c := pollingListener(t, time.Minute)
+	readerOff(t, in, c)
+	before := l.Stats().Received
+	burst := pollBatches*ioBatch + 44
+	for i := range burst {
+		if err := c.Send(payload(20, byte(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := in.Take().Len() // reads its bound, and leaves the rest to the reader
+	for i := range 10 {
+		if err := c.Send(payload(20, byte(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := before + uint64(burst+10)
+	deadline := time.Now().Add(5 * time.Second)
+	for l.Stats().Received < want {
+		if time.Now().After(deadline) {
+			t.Fatalf("read %d of %d datagrams with no poll after the flood's", l.Stats().Received-before, burst+10)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if first != pollBatches*ioBatch {
+		t.Errorf("a poll read %d datagrams, want its bound, %d", first, pollBatches*ioBatch)
+	}
+	takeAll(t, in, burst+10-first, func(uint64, []byte) {})
 }

@@ -118,19 +118,20 @@ type UDPListener struct {
 	accept *acceptQueue
 	quit   chan struct{} // closed with the socket
 
-	io        *udpBatchIO // reads, under rmu
-	conns     []*udpConn  // scratch for one read's sessions, under rmu
-	rmu       sync.Mutex
-	lastPoll  atomic.Int64  // monotonic() of the latest poll
-	pollFresh time.Duration // pollFresh when the listener opened
-	kick      chan struct{} // a poll left datagrams for the reader
-	wio       *udpBatchIO   // SendBatch's writes, under wmu
-	wmu       sync.Mutex
-	oneP      [1][]byte // one datagram's write, under wmu
-	oneTo     [1]netip.AddrPort
-	mu        sync.Mutex
-	peers     map[netip.AddrPort]*udpConn
-	sockOnce  sync.Once
+	io         *udpBatchIO // reads, under rmu
+	conns      []*udpConn  // scratch for one read's sessions, under rmu
+	rmu        sync.Mutex
+	lastPoll   atomic.Int64  // monotonic() of the latest poll
+	floodUntil atomic.Int64  // monotonic() until which the reader reads regardless
+	pollFresh  time.Duration // pollFresh when the listener opened
+	kick       chan struct{} // a poll left datagrams for the reader
+	wio        *udpBatchIO   // SendBatch's writes, under wmu
+	wmu        sync.Mutex
+	oneP       [1][]byte // one datagram's write, under wmu
+	oneTo      [1]netip.AddrPort
+	mu         sync.Mutex
+	peers      map[netip.AddrPort]*udpConn
+	sockOnce   sync.Once
 
 	received, refused, oversized, unrouted atomic.Uint64
 }
@@ -228,27 +229,27 @@ const (
 	// pollCheck is how often an idle reader looks whether polls stopped.
 	pollCheck = 50 * time.Millisecond
 	// pollBatches bounds what one poll reads (ioBatch datagrams each),
-	// so a flood costs a tick bounded time; the reader reads the rest.
+	// so a flood costs a tick bounded time; the reader reads the rest,
+	// and goes on reading as datagrams come while the flood lasts.
 	pollBatches = 4
 )
 
-// readLoop is the listener's reader goroutine.
+// readLoop is the listener's reader goroutine. It idles while
+// consumers poll, unless a flood is on: a poll that met its bound, or a
+// read of its own longer than a poll's bound, keeps it reading as
+// datagrams come for pollFresh, so that the kernel's buffer does not
+// overflow (and drop the datagrams of real peers) between two ticks.
 func (l *UDPListener) readLoop() {
 	t := time.NewTimer(pollCheck)
 	defer t.Stop()
 	for {
-		if canPoll && monotonic()-l.lastPoll.Load() < int64(l.pollFresh) {
+		now := monotonic()
+		if canPoll && now-l.lastPoll.Load() < int64(l.pollFresh) && now >= l.floodUntil.Load() {
 			t.Reset(pollCheck)
 			select {
 			case <-l.quit:
 				return
-			case <-l.kick:
-				l.rmu.Lock()
-				_, err := l.drainLocked(false, -1)
-				l.rmu.Unlock()
-				if l.readFailed(err) {
-					return
-				}
+			case <-l.kick: // a flood: read
 			case <-t.C:
 			}
 			continue
@@ -257,12 +258,20 @@ func (l *UDPListener) readLoop() {
 		// finds the socket taken and leaves it (noting that it polled,
 		// which sends the reader back to idling after this read).
 		l.rmu.Lock()
-		_, err := l.drainLocked(true, -1)
+		full, err := l.drainLocked(true, -1)
 		l.rmu.Unlock()
 		if l.readFailed(err) {
 			return
 		}
+		if full >= pollBatches {
+			l.flooded()
+		}
 	}
+}
+
+// flooded keeps the reader reading for pollFresh.
+func (l *UDPListener) flooded() {
+	l.floodUntil.Store(monotonic() + int64(l.pollFresh))
 }
 
 // readFailed ends the listener on a socket error; true if there was one.
@@ -289,9 +298,10 @@ func (l *UDPListener) poll() {
 	if !l.rmu.TryLock() {
 		return
 	}
-	more, err := l.drainLocked(false, pollBatches)
+	full, err := l.drainLocked(false, pollBatches)
 	l.rmu.Unlock()
-	if more && err == nil {
+	if full == pollBatches && err == nil {
+		l.flooded()
 		select {
 		case l.kick <- struct{}{}:
 		default:
@@ -302,19 +312,21 @@ func (l *UDPListener) poll() {
 // drainLocked reads the socket a batch of datagrams per system call
 // (waiting for the first with wait) until it is empty or limit batches
 // were read (no limit if negative), and hands each to its session or
-// Unrouted; more says the limit left datagrams. Called with rmu held.
-func (l *UDPListener) drainLocked(wait bool, limit int) (more bool, err error) {
+// Unrouted; full counts the batches read whole (limit of them: the
+// socket may hold more). Called with rmu held.
+func (l *UDPListener) drainLocked(wait bool, limit int) (full int, err error) {
 	for i := 0; limit < 0 || i < limit; i++ {
 		n, err := l.io.read(wait && i == 0)
 		if err != nil || n == 0 {
-			return false, err
+			return full, err
 		}
 		l.dispatch(n)
 		if n < ioBatch {
-			return false, nil
+			return full, nil
 		}
+		full++
 	}
-	return true, nil
+	return full, nil
 }
 
 // dispatch finds the sessions of the last read's n datagrams under one

@@ -71,6 +71,9 @@ func (s *udpSock) setup() error {
 	}
 	// Without it (an old kernel) arrivals are the read's time.
 	_ = unix.SetsockoptInt(s.fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
+	// Datagrams wait in the kernel for the next tick's read: room for a
+	// few ticks of a flood (the kernel caps it at net.core.rmem_max).
+	_ = unix.SetsockoptInt(s.fd, unix.SOL_SOCKET, unix.SO_RCVBUF, recvBuffer)
 	d, err := unix.GetsockoptInt(s.fd, unix.SOL_SOCKET, unix.SO_DOMAIN)
 	if err != nil {
 		return os.NewSyscallError("getsockopt", err)
@@ -158,6 +161,9 @@ type sysBatch struct {
 	wiov  []unix.Iovec
 	wname []unix.RawSockaddrInet6 // large enough for either family
 }
+
+// recvBuffer is the receive buffer a listener's socket asks for.
+const recvBuffer = 4 << 20
 
 // ctlLen is the room for one datagram's control messages: its arrival
 // time.
