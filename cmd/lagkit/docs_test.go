@@ -640,6 +640,9 @@ func TestDocsCommandsRun(t *testing.T) {
 				}
 			}
 			for _, c := range runs {
+				if why := mustNotRun(c.args); why != "" {
+					t.Fatalf("%s:%d: lagkit %s %s: mark its block <!-- not run: REASON -->", file, c.line, strings.Join(c.args, " "), why)
+				}
 				if err := writesIntoRepo(c.args, entries); err != nil {
 					t.Fatalf("%s:%d: lagkit %s: %v", file, c.line, strings.Join(c.args, " "), err)
 				}
@@ -663,6 +666,38 @@ func TestDocsCommandsRun(t *testing.T) {
 	if ran == 0 {
 		t.Fatal("no documented command was run")
 	}
+}
+
+// mustNotRun says why a command cannot be run by the test, or "": a
+// server runs until stopped, and bots and floods need one to play
+// against.
+func mustNotRun(args []string) string {
+	cmd, rest, err := newRoot().Find(args)
+	if err != nil {
+		return ""
+	}
+	has := func(flag string) bool {
+		for _, a := range rest {
+			if a == flag || strings.HasPrefix(a, flag+"=") {
+				return true
+			}
+		}
+		return false
+	}
+	if has("--help") || has("-h") {
+		return ""
+	}
+	switch cmd.CommandPath() {
+	case "lagkit serve":
+		return "serves until stopped"
+	case "lagkit study run":
+		if !has("--simulate") {
+			return "serves a live study until it is over"
+		}
+	case "lagkit bots", "lagkit flood":
+		return "needs a server to play against"
+	}
+	return ""
 }
 
 // outputFlags are the flags whose value lagkit writes to.
@@ -783,6 +818,22 @@ func TestDocsCheckerCatches(t *testing.T) {
 	}
 	if err := writesIntoRepo([]string{"study", "report", "--out=study-report", "--db", "my.db"}, entries); err != nil {
 		t.Errorf("--out study-report: %v", err)
+	}
+
+	for _, c := range []struct {
+		args    []string
+		refused bool
+	}{
+		{[]string{"serve", "--listen", "127.0.0.1:8443"}, true},
+		{[]string{"study", "run", "my.toml", "--db", "x.db"}, true},
+		{[]string{"study", "run", "my.toml", "--simulate"}, false},
+		{[]string{"bots", "--connect", "udp://127.0.0.1:4000"}, true},
+		{[]string{"serve", "--help"}, false},
+		{[]string{"sim", "--players", "8"}, false},
+	} {
+		if got := mustNotRun(c.args) != ""; got != c.refused {
+			t.Errorf("mustNotRun(%q) refused %v, want %v", c.args, got, c.refused)
+		}
 	}
 
 	// A marked block is not run; an unmarked one is, and a marker needs
