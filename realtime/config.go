@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lagkit/lagkit/aimassist"
+	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
@@ -123,6 +124,13 @@ type MatchConfig struct {
 	Body      lagcomp.Body                                   `toml:"-" json:"-"`
 	BodyOf    func(id int, st game.PlayerState) lagcomp.Body `toml:"-" json:"-"`
 	GameShots bool                                           `toml:"-" json:"-"`
+	// BotPolicy, set by a program, makes the match's server-side bots
+	// (Bots) of a game's own: bot i (from 0, in the order they start)
+	// plays the policy BotPolicy(i, seed) returns, through a client core
+	// with the match's Step and Values, its seed derived from Seed.
+	// Default: lagkit's bots (bot.New with BotSkill), which need the map's
+	// navigation grid.
+	BotPolicy bot.Maker `toml:"-" json:"-"`
 	// OnTick, set by a program, runs the game's own server logic on the
 	// match goroutine each time the core has run its due ticks (one,
 	// unless the match fell behind): moving its
@@ -478,7 +486,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	if r.rules, p = linkRules(out.Latency, "latency"); p != nil {
 		return nil, p
 	}
-	if out.Bots > 0 {
+	if out.Bots > 0 && out.BotPolicy == nil { // a game's bots find their own way
 		if r.grid, err = nav.Build(m, &params); err != nil {
 			return nil, fail("map", "%s", cause(err))
 		}
