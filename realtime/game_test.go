@@ -2,6 +2,7 @@ package realtime
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -190,5 +191,15 @@ func TestGameBots(t *testing.T) {
 	}
 	if err := m2.End(t.Context(), "test over"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRunClientFrameRate: a policy asking for more frames than a bot
+// draws is refused with the reason, before the session starts.
+func TestRunClientFrameRate(t *testing.T) {
+	_, cliEnd := Pipe("c", "s", 4)
+	_, err := RunClient(t.Context(), cliEnd, ClientConfig{Client: client.Config{Map: world.Field()}, Brain: &circler{frameRate: bot.MaxFrameRate + 1}})
+	if err == nil || !strings.Contains(err.Error(), "frame rate") {
+		t.Fatalf("frame rate %d: %v", bot.MaxFrameRate+1, err)
 	}
 }
