@@ -23,7 +23,10 @@ type Pose struct {
 // server loop: it records each entity's pose and body every tick for a
 // fixed span, answers where an entity was at a past server time
 // (interpolated between the two ticks that straddle it), and traces a
-// shot against the entities as they were then. Entities are named by
+// shot against the entities as they were then. A body may change from
+// tick to tick (a class, a stance); a rewind tests the one recorded at
+// the rewound time, restoring the past's shape with its pose, as Source
+// moves a ducking player back ducked ([source]). Entities are named by
 // the game's own ids; bodies are the game's own shapes (Body). It reads
 // no clock and knows no map: a shot blocked by the world is traced with
 // maxDist cut to the world's first hit, which the game works out.
@@ -57,10 +60,12 @@ type rewindRec struct {
 type RewindHit struct {
 	ID int // the entity's id
 	BodyHit
-	// Point is the impact in world space, and Pose the entity's pose it
-	// was tested against.
+	// Point is the impact in world space, and Pose and Body the entity's
+	// pose and body it was tested as: those it had at the rewound time,
+	// which may not be its present ones (a player since crouched).
 	Point geom.Vec3
 	Pose  Pose
+	Body  Body
 }
 
 // ErrRewinderFull is wrapped by the error Record returns for a new id
@@ -180,20 +185,26 @@ func (r *Rewinder) at(c, id int, t time.Duration) (Pose, Body, bool) {
 	if b == nil || b.id != id {
 		return Pose{}, nil, false
 	}
+	// A body is discrete, as a stance or a class is: the nearer record's,
+	// as a client interpolating between two states draws the nearer
+	// one's flags and values (game.Interpolate), so that the shot is
+	// tested against the body its shooter saw.
+	near := a
+	if frac >= 0.5 {
+		near = b
+	}
 	if a.pose.Teleport != b.pose.Teleport {
-		if frac < 0.5 {
-			return a.pose, a.body, true
-		}
-		return b.pose, b.body, true
+		return near.pose, near.body, true
 	}
 	dy := math.Remainder(b.pose.Yaw-a.pose.Yaw, 2*math.Pi)
 	p := Pose{Pos: a.pose.Pos.Lerp(b.pose.Pos, frac), Yaw: a.pose.Yaw + dy*frac, Teleport: a.pose.Teleport}
-	return p, a.body, true
+	return p, near.body, true
 }
 
 // At returns entity id's pose and body at server time t, interpolated
 // between the records of the two ticks that straddle it (the body is the
-// earlier record's; across a teleport, the nearer record's pose). A time
+// nearer record's, as it was recorded then, whatever the entity's body
+// is now; across a teleport, the nearer record's pose too). A time
 // after the newest tick answers the newest record. It reports false when
 // t is older than the span or negative, or the entity was absent then.
 func (r *Rewinder) At(id int, t time.Duration) (Pose, Body, bool) {
@@ -227,7 +238,7 @@ func (r *Rewinder) Trace(rr geom.Ray, maxDist float64, t time.Duration, skip fun
 		if !ok || hit && bh.Dist >= best.Dist {
 			continue
 		}
-		best = RewindHit{ID: id, BodyHit: bh, Point: rr.At(bh.Dist), Pose: pose}
+		best = RewindHit{ID: id, BodyHit: bh, Point: rr.At(bh.Dist), Pose: pose, Body: body}
 		hit, limit = true, bh.Dist
 	}
 	return best, hit

@@ -243,3 +243,31 @@ func BenchmarkRewinderTrace64(b *testing.B) {
 		r.Trace(shot, 200, 50*tick+tick/3, nil)
 	}
 }
+
+// TestRewinderBodyChanges: an entity's body may change from tick to
+// tick; a rewind tests the body recorded at the rewound time, between
+// two ticks the nearer one's (as a client draws the nearer state's
+// stance), whatever the body is now.
+func TestRewinderBodyChanges(t *testing.T) {
+	r, _ := lagcomp.NewRewinder(tick, time.Second, 1)
+	var small, big lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.25}, Damage: 1}}, lagcomp.Parts{{Shape: lagcomp.Circle{R: 1}, Damage: 2}}
+	for k := range uint32(4) {
+		r.Begin(k)
+		body := big
+		if k >= 2 {
+			body = small
+		}
+		r.Record(7, lagcomp.Pose{Pos: geom.V(10, 0, 0)}, body)
+	}
+	// 0.5 m beside the centre: inside the big circle, outside the small.
+	shot := geom.Ray{Origin: geom.V(0, 0.5, 1), Dir: geom.V(1, 0, 0)}
+	for _, c := range []struct {
+		at  time.Duration
+		hit bool
+	}{{0, true}, {tick, true}, {tick + tick/4, true}, {tick + tick/2, false}, {tick + 3*tick/4, false}, {2 * tick, false}, {3 * tick, false}, {time.Second, false}} {
+		h, ok := r.Trace(shot, 100, c.at, nil)
+		if ok != c.hit || ok && (h.Damage != 2 || h.Body.Reach() != 1) {
+			t.Errorf("at %v: hit %v (%+v), want %v on the big circle", c.at, ok, h, c.hit)
+		}
+	}
+}

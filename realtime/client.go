@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/ecdh"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/seal"
@@ -17,10 +19,10 @@ import (
 )
 
 // Brain chooses a player's input each tick from what its client shows,
-// as sim.Brain does in virtual time; bots are Brains.
-type Brain interface {
-	Input(now time.Duration, c *client.Client) game.UserCmd
-}
+// as sim.Brain does in virtual time: bot.Policy, which lagkit's bots and
+// a game's own implement. A bot.FramePolicy with a frame rate is also
+// called at its frames between ticks.
+type Brain = bot.Policy
 
 // ClientConfig sets up RunClient.
 type ClientConfig struct {
@@ -124,6 +126,12 @@ func RunClient(ctx context.Context, conn transport.Conn, cfg ClientConfig) (Clie
 	}
 	d := &clientDriver{conn: conn, c: c, brain: cfg.Brain, live: cfg.Stats,
 		inbox: make(chan []byte, 256), start: time.Now()}
+	if fb, ok := cfg.Brain.(bot.FramePolicy); ok && fb.FrameRate() > 0 {
+		if r := fb.FrameRate(); r > bot.MaxFrameRate {
+			return ClientStats{}, fmt.Errorf("realtime: client: frame rate %d above %d", r, bot.MaxFrameRate)
+		}
+		d.frames, d.frame = fb, time.Second/time.Duration(fb.FrameRate())
+	}
 	d.st.Name, d.st.Seat, d.st.Nonce = cfg.Client.Name, -1, cc.Nonce
 	if cfg.Account != nil {
 		noteEvents(c, cfg.Account, cc.Nonce)
@@ -135,6 +143,8 @@ type clientDriver struct {
 	conn    transport.Conn
 	c       *client.Client
 	brain   Brain
+	frames  bot.FramePolicy // nil: no frames between ticks
+	frame   time.Duration   // the time between frames
 	live    *LiveStats
 	inbox   chan []byte
 	readErr error
@@ -167,6 +177,7 @@ func (d *clientDriver) run(ctx context.Context) (ClientStats, error) {
 	timer := time.NewTimer(tick)
 	defer timer.Stop()
 	d.nextRTT = 2 * time.Second
+	nextF := d.now()
 	for {
 		done := false
 		select {
@@ -197,6 +208,17 @@ func (d *clientDriver) run(ctx context.Context) (ClientStats, error) {
 			return d.finish(errors.New(d.c.Reason()))
 		}
 		now := d.now()
+		if d.frames != nil && now >= nextF {
+			// Before the tick's input when both are due, as the
+			// simulation driver orders them.
+			if d.c.Phase() == client.Connected {
+				d.frames.Frame(now, d.c)
+			}
+			nextF += d.frame
+			if nextF <= now {
+				nextF = now + d.frame // far behind: skip frames, do not burst
+			}
+		}
 		if now >= next {
 			if td := d.c.TickDuration(); td > 0 {
 				tick = td
@@ -213,7 +235,11 @@ func (d *clientDriver) run(ctx context.Context) (ClientStats, error) {
 				next = now + tick // far behind (a stall): skip, do not burst
 			}
 		}
-		timer.Reset(next - d.now())
+		wake := next
+		if d.frames != nil {
+			wake = min(wake, nextF)
+		}
+		timer.Reset(wake - d.now())
 	}
 }
 

@@ -2,6 +2,7 @@ package realtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -321,11 +322,7 @@ func (m *Match) startNamedBot(name string, seat int) error {
 	}
 	srvEnd, cliEnd := Pipe(name, "server", 256)
 	seed := m.r.cfg.Seed ^ uint64(m.botSeq)*0x9e3779b97f4a7c15
-	grid, err := m.botGrid()
-	if err != nil {
-		return err
-	}
-	b, err := newBotBrain(m.botConfig(m.botSeq), m.r.server.Map, grid, m.r.params, m.r.weapon, seed)
+	b, err := m.newBot(seed)
 	if err != nil {
 		return err
 	}
@@ -350,6 +347,26 @@ func (m *Match) startNamedBot(name string, seat int) error {
 		_, _ = RunClient(context.Background(), cliEnd, ClientConfig{Client: cc, Brain: b})
 	}()
 	return nil
+}
+
+// newBot makes the brain of the bot started last, seeded by seed: the
+// game's policy (MatchConfig.BotPolicy), else lagkit's bot.
+func (m *Match) newBot(seed uint64) (Brain, error) {
+	if mk := m.r.cfg.BotPolicy; mk != nil {
+		b, err := mk(m.botSeq-1, seed)
+		if err == nil && b == nil {
+			err = errors.New("no policy")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("bot %d: %w", m.botSeq-1, err)
+		}
+		return b, nil
+	}
+	grid, err := m.botGrid()
+	if err != nil {
+		return nil, err
+	}
+	return newBotBrain(m.botConfig(m.botSeq), m.r.server.Map, grid, m.r.params, m.r.weapon, seed)
 }
 
 // newBotBrain makes a server-side bot's brain (bot.New; tests swap in

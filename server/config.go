@@ -52,6 +52,15 @@ type Config struct {
 	// the players are recorded each tick with it, for TraceAt. lagkit's
 	// own hitscan keeps its humanoid hitboxes (History and Tracer).
 	Body lagcomp.Body
+	// BodyOf, if set instead of Body, gives each living player's body
+	// at each tick from its slot and state after the tick (a heavy's
+	// bigger one, a crouched one; nil: not hittable that tick). The body
+	// is recorded with the pose, so TraceAt tests the one the player had
+	// at the rewound time, not its present one. It is called once per
+	// player per tick on the tick's goroutine and must return shared
+	// values (a Body made once per kind): converting a Parts slice to a
+	// Body at each call allocates.
+	BodyOf func(id int, st game.PlayerState) lagcomp.Body
 	// GameShots makes the game resolve its players' shots: a command
 	// that fires (Step reports it) is handed to FiredShots, with the
 	// server time its shooter saw, instead of lagkit's hitscan and
@@ -366,6 +375,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Values < 0 || out.Values > game.MaxValues {
 		return out, fmt.Errorf("server: config: values %d outside 0..%d", out.Values, game.MaxValues)
+	}
+	if out.Body != nil && out.BodyOf != nil {
+		return out, errors.New("server: config: both Body and BodyOf: set one (BodyOf can return one body for all)")
 	}
 	if out.GameShots && out.TimeWarp != 0 {
 		return out, errors.New("server: config: game shots with time warp: time warp re-runs lagkit's own shots")

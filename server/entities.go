@@ -19,8 +19,10 @@ import (
 // state is, delta coded, its game values included (Config.Values), so
 // that clients draw it interpolated (client.Client.Remote). With a body
 // it is recorded each tick for lag compensation: TraceAt tests a ray
-// against the entities, and the players when Config.Body is set, as
-// they were at a past server time, with the game's own shapes.
+// against the entities, and the players when Config.Body or BodyOf is
+// set, as they were at a past server time, with the game's own shapes
+// as they were then: a body changes from tick to tick (BodyOf for a
+// player, SetEntity for an entity) and is recorded with the pose.
 
 // entity is a game entity of the server.
 type entity struct {
@@ -55,7 +57,9 @@ var ErrNotEntitySlot = errors.New("server: not an entity slot")
 // wire.MaxEntities-1), or updates it: st is its state (position,
 // velocity, yaw, flags, teleport count, the first Config.Values of its
 // game values; the other fields are not sent), body its shape for lag
-// compensation (nil: never hit by TraceAt). Its position and velocity
+// compensation (nil: never hit by TraceAt), which may change at any
+// update (a door's leaf, a broken crate): each tick records the body
+// set then, and TraceAt tests a past tick's. Its position and velocity
 // are snapped to the wire's grids. It is sent from the next snapshot
 // on.
 func (s *Server) SetEntity(id int, st game.PlayerState, body lagcomp.Body) error {
@@ -136,11 +140,17 @@ func (s *Server) recordBodies() {
 		return
 	}
 	s.rewind.Begin(s.tick)
-	if b := s.cfg.Body; b != nil {
+	if b, of := s.cfg.Body, s.cfg.BodyOf; b != nil || of != nil {
 		for _, c := range s.clients {
-			if c != nil && !c.state.Has(game.FlagDead) {
-				s.rewind.Record(c.id, bodyPose(&c.state), b)
+			if c == nil || c.state.Has(game.FlagDead) {
+				continue
 			}
+			if of != nil {
+				if b = of(c.id, c.state); b == nil {
+					continue
+				}
+			}
+			s.rewind.Record(c.id, bodyPose(&c.state), b)
 		}
 	}
 	for _, id := range s.objectIDs {
@@ -156,11 +166,12 @@ func bodyPose(st *game.PlayerState) lagcomp.Pose {
 }
 
 // TraceAt returns the first entity with a body, or player when
-// Config.Body is set, that ray r (Dir a unit vector) hits within
+// Config.Body or BodyOf is set, that ray r (Dir a unit vector) hits within
 // maxDist as they were at server time t (a FiredShot's Target: lag
 // compensation), skipping the ids skip reports (nil: none; a shooter
-// skips itself). The world does not block it: a game cuts maxDist at
-// its world's first hit. Nothing has a body: no hit.
+// skips itself), each with the body it had then (RewindHit.Body). The
+// world does not block it: a game cuts maxDist at its world's first
+// hit. Nothing has a body: no hit.
 func (s *Server) TraceAt(r geom.Ray, maxDist float64, t time.Duration, skip func(id int) bool) (lagcomp.RewindHit, bool) {
 	if s.rewind == nil {
 		return lagcomp.RewindHit{}, false
@@ -171,11 +182,17 @@ func (s *Server) TraceAt(r geom.Ray, maxDist float64, t time.Duration, skip func
 // BodyAt returns the pose entity or player id had at server time t in
 // the history TraceAt rewinds.
 func (s *Server) BodyAt(id int, t time.Duration) (lagcomp.Pose, bool) {
-	if s.rewind == nil {
-		return lagcomp.Pose{}, false
-	}
-	p, _, ok := s.rewind.At(id, t)
+	p, _, ok := s.ShapeAt(id, t)
 	return p, ok
+}
+
+// ShapeAt returns the pose and the body entity or player id had at
+// server time t in the history TraceAt rewinds.
+func (s *Server) ShapeAt(id int, t time.Duration) (lagcomp.Pose, lagcomp.Body, bool) {
+	if s.rewind == nil {
+		return lagcomp.Pose{}, nil, false
+	}
+	return s.rewind.At(id, t)
 }
 
 // FiredShots returns the shots fired since the previous call, in the

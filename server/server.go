@@ -351,7 +351,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.tracer = lagcomp.Tracer{History: s.history, Grid: c.Map.Grid, Params: c.Movement, Hittable: s.hittable}
 	s.nextAppeal = 1
-	if c.Body != nil {
+	if c.Body != nil || c.BodyOf != nil {
 		if err := s.startRewind(); err != nil {
 			return nil, err
 		}

@@ -6,7 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/fixture"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -19,7 +23,12 @@ func benchTick(b *testing.B, players, rate int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	l, err := fixture.NewTickLoad(m, players, rate)
+	benchTickWith(b, server.Config{Map: m, TickRate: rate}, players)
+}
+
+// benchTickWith is benchTick on a server configured by cfg.
+func benchTickWith(b *testing.B, cfg server.Config, players int) {
+	l, err := fixture.NewTickLoadWith(cfg, players)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,6 +57,31 @@ func BenchmarkServerTick64(b *testing.B) { benchTick(b, 64, 64) }
 // frame Valorant's servers run 10 players in at 128 Hz).
 func BenchmarkServerTick128(b *testing.B) { benchTick(b, 128, 128) }
 
+// crouchBody and standBody are a game's bodies by stance (bodyByStance).
+var (
+	standBody  lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Capsule{A: geom.V(0, 0, 0.3), B: geom.V(0, 0, 1.5), R: 0.3}}}
+	crouchBody lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Capsule{A: geom.V(0, 0, 0.3), B: geom.V(0, 0, 0.9), R: 0.3}}}
+)
+
+// bodyByStance is a game's Config.BodyOf.
+func bodyByStance(_ int, st game.PlayerState) lagcomp.Body {
+	if st.Has(game.FlagCrouched) {
+		return crouchBody
+	}
+	return standBody
+}
+
+// BenchmarkServerTickBodies64 is BenchmarkServerTick64 with a game's
+// bodies chosen per player and tick (Config.BodyOf) and recorded for
+// TraceAt.
+func BenchmarkServerTickBodies64(b *testing.B) {
+	m, err := world.Load("metro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchTickWith(b, server.Config{Map: m, TickRate: 64, BodyOf: bodyByStance}, 64)
+}
+
 // TestTickAllocatesNothing: once its buffers have grown, a tick of 16
 // players moving and acknowledging allocates nothing, the scoreboard
 // each second included.
@@ -56,7 +90,13 @@ func TestTickAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := fixture.NewTickLoad(m, 16, 64)
+	t.Run("lagkit", func(t *testing.T) { tickAllocs(t, server.Config{Map: m, TickRate: 64}) })
+	// A game's bodies by stance, recorded for every player every tick.
+	t.Run("bodies", func(t *testing.T) { tickAllocs(t, server.Config{Map: m, TickRate: 64, BodyOf: bodyByStance}) })
+}
+
+func tickAllocs(t *testing.T, cfg server.Config) {
+	l, err := fixture.NewTickLoadWith(cfg, 16)
 	if err != nil {
 		t.Fatal(err)
 	}

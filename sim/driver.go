@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/cputime"
@@ -15,21 +16,17 @@ import (
 
 // Brain chooses a player's input each tick from what its client shows:
 // the client's predicted state, its interpolated view of the others, the
-// events it received. Scripted walkers, scenario scripts and bots are
-// Brains.
-type Brain interface {
-	Input(now time.Duration, c *client.Client) game.UserCmd
-}
+// events it received. Scripted walkers, scenario scripts, lagkit's bots
+// and a game's own bots are Brains: it is bot.Policy, the seam through
+// which any game's computer players play.
+type Brain = bot.Policy
 
 // FrameBrain is a Brain that also gives input at a display rate between
 // ticks (a person at a screen faster than the tick rate): the driver
 // calls Frame FrameRate times a second, from the player's join on, before
-// the tick's Input when a frame and a tick fall at the same instant.
-type FrameBrain interface {
-	Brain
-	FrameRate() int
-	Frame(now time.Duration, c *client.Client)
-}
+// the tick's Input when a frame and a tick fall at the same instant
+// (bot.FramePolicy).
+type FrameBrain = bot.FramePolicy
 
 // PlayerConfig sets up one simulated participant.
 type PlayerConfig struct {

@@ -1,0 +1,56 @@
+package bot
+
+import (
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/world"
+)
+
+// Policy is a computer player of any game: each tick it decides the
+// player's command from what its client core shows (the predicted own
+// state, the others as drawn, the events and the game's values that
+// arrived), as a person at the screen would. The simulation driver
+// (sim.Driver) and a live match's server-side bots
+// (realtime.MatchConfig.BotPolicy) drive a Policy through the real
+// client code, over emulated or real links; a game brings its own, and
+// lagkit's Bot is one. Everything random in a Policy must come from the
+// seed it was made with (Maker), so that a simulated run is a function
+// of its seed.
+type Policy interface {
+	// Input returns the command for the client's tick at now.
+	Input(now time.Duration, c *client.Client) game.UserCmd
+}
+
+// FramePolicy is a Policy that also acts between ticks at a display
+// rate (a person at a screen faster than the tick rate): its driver
+// calls Frame FrameRate times a second from the player's join on, before
+// the tick's Input when a frame and a tick fall at the same instant. A
+// frame may aim and press through the client (client.Client.Frame) so
+// that the next command carries the press's instant.
+type FramePolicy interface {
+	Policy
+	// FrameRate is frames a second, 0 for none.
+	FrameRate() int
+	Frame(now time.Duration, c *client.Client)
+}
+
+// Maker makes the policy of a run's bot number i (from 0), seeded by
+// seed, which its harness derives from the run's own seed.
+type Maker func(i int, seed uint64) (Policy, error)
+
+// Bot is lagkit's own policy, at a display rate when its FrameRate is
+// set.
+var _ FramePolicy = (*Bot)(nil)
+
+// Shooter returns the Maker of lagkit's own bots on map m and its
+// navigation grid g, with movement p and weapon w, bot i with the
+// character cfg(i) gives (lagkit's harnesses make three in four
+// attackers).
+func Shooter(cfg func(i int) Config, m *world.Map, g *nav.Grid, p *game.Params, w *game.Weapon) Maker {
+	return func(i int, seed uint64) (Policy, error) {
+		return New(cfg(i), m, g, p, w, seed)
+	}
+}

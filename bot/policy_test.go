@@ -1,0 +1,66 @@
+package bot_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/bot"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/sim"
+	"github.com/lagkit/lagkit/world"
+)
+
+// shotCounter counts the shots the server resolved.
+type shotCounter struct{ shots, hits int }
+
+func (c *shotCounter) Delivered(time.Duration, int, *sim.Player) {}
+func (c *shotCounter) Ticked(time.Duration, int, *sim.Player)    {}
+func (c *shotCounter) ServerTicked(_ time.Duration, s *server.Server) {
+	for _, r := range s.ShotRecords() {
+		c.shots++
+		if r.Hit {
+			c.hits++
+		}
+	}
+	s.Log()
+}
+
+// TestShooterPolicy: lagkit's own bots, made through the seam any
+// game's bots use (bot.Shooter, a Maker, in sim.NewBots), find and
+// shoot each other, a run the same for the same seed.
+func TestShooterPolicy(t *testing.T) {
+	m, err := world.Load("arena")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, weapon := game.DefaultParams(), game.Rifle()
+	grid, err := nav.Build(m, &params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skilled := func(i int) bot.Config { return bot.Config{Skill: 0.9, Attacker: i%4 != 3} }
+	run := func(seed uint64) (string, shotCounter) {
+		link := netem.Config{Latency: 30 * time.Millisecond}
+		d, err := sim.NewBots(sim.Bots{
+			Server:  server.Config{Map: m, Movement: &params, MaxClients: 4, Mode: mode.Config{Mode: mode.FFA}},
+			Players: 4, Policy: bot.Shooter(skilled, m, grid, &params, &weapon), Up: link, Down: link,
+		}, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c shotCounter
+		d.Run(20*time.Second, &c)
+		return d.Server.StateHash(), c
+	}
+	h1, c1 := run(3)
+	if c1.shots < 20 || c1.hits < 5 {
+		t.Fatalf("%d shots, %d hits in 20 s", c1.shots, c1.hits)
+	}
+	if h2, c2 := run(3); h2 != h1 || c2 != c1 {
+		t.Fatalf("seed 3 twice: %s %+v, then %s %+v", h1, c1, h2, c2)
+	}
+}
