@@ -155,7 +155,8 @@ var _ = register(&Experiment{
 		}
 		return warpAccuracy(res), nil
 	},
-	Summarise: summariseTimeWarp,
+	Summarise:  summariseTimeWarp,
+	Equivalent: warpEquivalent(),
 	Published: []Reference{
 		{Metric: "cost_exponent_entities", Condition: "cost_fit", Value: 2, Source: "timewarp",
 			Location: "section 4.2.2, Figure 4.11", Printed: "proportional to n * m^2 (n time rolled back, m entities; correlation 0.995)",
@@ -198,6 +199,25 @@ func warpAccuracy(res *match.Result) CellResult {
 		m["hit_accuracy"+g] = safeDiv(m["hits"+g], m["shots"+g])
 	}
 	return CellResult{Metrics: m, Series: series}
+}
+
+// warpEquivalent lists the accuracy arms that play alike by the design's
+// own argument: with every player at 0 ms no command arrives late, so
+// time warp (of whole commands or of hitscan shots) inserts nothing and
+// is no compensation, with or without prediction. CheckArms holds the
+// cells to it; the full run's cells at 0 ms match it bit for bit.
+func warpEquivalent() [][2]string {
+	var out [][2]string
+	for _, wp := range warpWeapons {
+		conds := warpConds(wp)
+		for _, pair := range [][2]string{{"none", "timewarp"}, {"none", "timewarp-hitscan"},
+			{"predict", "timewarp-predict"}, {"predict", "timewarp-hitscan-predict"}} {
+			if slices.Contains(conds, pair[1]) {
+				out = append(out, [2]string{warpCondition(wp, 0, pair[0]), warpCondition(wp, 0, pair[1])})
+			}
+		}
+	}
+	return out
 }
 
 // warpConds returns the accuracy part's conditions for a loadout of
