@@ -19,21 +19,22 @@ var alcPolicies = []string{"tlc", "alc", "clc", "alc-predict"}
 // 7.6.2.3), so the lagged players' round trip was about 270 ms and the
 // others' about 20 ms.
 const (
-	alcPlayers  = 6
+	// ALCPlayers is the number of players in a match of the design.
+	ALCPlayers  = 6
 	alcBaseRTT  = 20
 	alcInjected = 250
 )
 
-// alcLatency returns the round trips of a match of the alc design under
-// seed: every player at alcBaseRTT, and half the players, split between
+// ALCLatency returns the round trips, by player index, of a match of the
+// alc design (ALCPlayers players) under seed: every player at alcBaseRTT, and half the players, split between
 // the teams (players alternate teams, so with three a team one team gets
 // two lagged players and the other one, the seed choosing which), at
 // alcBaseRTT + alcInjected.
-func alcLatency(seed uint64) map[int]float64 {
+func ALCLatency(seed uint64) map[int]float64 {
 	rng := rand.New(rand.NewPCG(seed, 0x616c63))
 	rtt := map[int]float64{}
 	var teams [2][]int
-	for i := range alcPlayers {
+	for i := range ALCPlayers {
 		rtt[i] = alcBaseRTT
 		teams[i%2] = append(teams[i%2], i)
 	}
@@ -77,7 +78,7 @@ var _ = register(&Experiment{
 				p := alcPolicies[(k+rep)%len(alcPolicies)] // rotate the order
 				cells = append(cells, Cell{
 					Index: len(cells), Condition: p, Replicate: rep,
-					Params: map[string]any{"policy": p, "map": "metro", "mode": "ctf", "bots": alcPlayers,
+					Params: map[string]any{"policy": p, "map": "metro", "mode": "ctf", "bots": ALCPlayers,
 						"high_ping_share": 0.5, "injected_ms": alcInjected, "base_rtt_ms": alcBaseRTT, "minutes": minutes},
 				})
 			}
@@ -86,10 +87,10 @@ var _ = register(&Experiment{
 	},
 	RunCell: func(c Cell) (CellResult, error) {
 		return playMatch(match.Config{
-			Map: "metro", Mode: mode.CTF, Bots: alcPlayers, Seed: c.Seed,
+			Map: "metro", Mode: mode.CTF, Bots: ALCPlayers, Seed: c.Seed,
 			Duration: time.Duration(param(c, "minutes") * float64(time.Minute)),
 			Policy:   lagcomp.Config{Name: c.Condition},
-			Latency:  alcLatency(c.Seed),
+			Latency:  ALCLatency(c.Seed),
 		})
 	},
 	Summarise: summariseALC,

@@ -128,7 +128,7 @@ func TestALCArmsDiffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := range uint64(20) {
-		rtt := alcLatency(seed)
+		rtt := ALCLatency(seed)
 		lagged := map[int]int{}
 		for i, v := range rtt {
 			if v == 270 {
