@@ -81,7 +81,7 @@ Paths come from path files (CSV with the header time,player,team,x,y,z, as
 	f.Float64Var(&etaMin, "eta-min", reckoning.DefaultEtaMin, "led reckoning's threshold against the trend (m)")
 	f.Float64Var(&eta, "eta", reckoning.DefaultEta, "dead reckoning's threshold, and led reckoning's where there is no trend (m)")
 	f.Float64Var(&etaMax, "eta-max", reckoning.DefaultEtaMax, "led reckoning's threshold along the trend (m)")
-	f.Float64Var(&k, "k", reckoning.DefaultK, "blend time constant K of B = K/η (m·s)")
+	f.Float64Var(&k, "k", reckoning.DefaultK, "blend time constant K of B = K/η (m·s); the default is calibrated on bot play no experiment replays (reckoning.DefaultK)")
 	f.Float64SliceVar(&frontier, "frontier", without(reckoning.FrontierEtas, reckoning.DefaultEta), "further dead reckoning `thresholds` to replay, comma separated (m)")
 	// pflag would print the default as [0.200000,0.300000,...].
 	f.Lookup("frontier").DefValue = formatList(without(reckoning.FrontierEtas, reckoning.DefaultEta))
