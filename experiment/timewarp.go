@@ -85,8 +85,11 @@ var _ = register(&Experiment{
 		"the seed) at 0, 75, 150 or 300 ms round trip (the study's latencies, section 3.4.2, where three " +
 		"of four players got the latency and one kept 0 ms) and the others on a LAN (0 ms), all carrying " +
 		"the hitscan rifle or the projectile pistol (60 m/s), played " +
-		"with no compensation (policy none), prediction alone (policy none, clients draw opponents " +
-		"extrapolated to the received server time: the study's prediction arm), time warp (policy none, late commands inserted at " +
+		"with no compensation (policy none; lagkit's clients still predict their own movement, which the study's " +
+		"uncompensated clients did not), prediction alone (policy none, clients draw opponents " +
+		"extrapolated to the received server time; the study's prediction arm predicted the player's own movement " +
+		"and opponents' and bullets' trajectories, snapping to each new state, section 3.3.2, so lagkit's none and " +
+		"predict differ by opponent prediction alone, the study's by both), time warp (policy none, late commands inserted at " +
 		"their issue tick), time warp of hitscan shots only (the study's design: commands run on arrival and each rifle shot is " +
 		"judged at its command's issue tick; with and without prediction, rifle matches only, since with the pistol it warps " +
 		"nothing), time warp with prediction (clients draw opponents extrapolated to the " +
