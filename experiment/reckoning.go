@@ -52,7 +52,7 @@ const (
 )
 
 // minPathS is the shortest path replayed: the study kept paths longer
-// than 5 seconds ([led] section VI).
+// than 5 seconds ([led] section VII-A).
 const minPathS = 5
 
 // replayConditions are dead and led reckoning at the middle threshold,
@@ -86,8 +86,8 @@ var _ = register(&Experiment{
 		"records every living player's position and velocity at every 64 Hz server tick. A third of the " +
 		"players (two per team) are held out; the trend maps (one per team, 100 x 100 cells) " +
 		"are built from the other players' paths. Each held-out path (a new path at each respawn) of at least 5 s, the " +
-		"study's shortest (section VI), is replayed at 64 Hz through a sender and a receiver model, second order as the " +
-		"study projected (equations 2-6). The study does not say how its replay took velocity, and its paths recorded one: " +
+		"study's shortest (section VII-A), is replayed at 64 Hz through a sender and a receiver model, second order as the " +
+		"study projected (equations 2-6). The study does not say how its replay took velocity, and its paths recorded one (section VII-A): " +
 		"the default takes velocity from the last two positions and acceleration from the last three (lagkit's choice); " +
 		"the \"... recorded-velocity\" conditions take the recorded velocity and the acceleration from the last two recorded " +
 		"velocities. Dead reckoning runs at the study's middle threshold (38.1 cm), led reckoning between 9.5 and 66.7 cm " +

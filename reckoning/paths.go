@@ -48,7 +48,7 @@ type Sample struct {
 	Pos    geom.Vec3
 	// Vel is the velocity the game had for the player at T (m/s), when
 	// HasVel: a path file with PathVelHeader records it, as the led
-	// reckoning study's path files did ([led], section VI).
+	// reckoning study's path files did ([led], section VII-A).
 	Vel    geom.Vec3
 	HasVel bool
 }

@@ -148,7 +148,7 @@ const (
 	// acceleration from the last three (PathState).
 	FromPositions Velocity = iota
 	// Recorded takes the velocity the path file records (Sample.Vel), as
-	// the led reckoning study's paths held one ([led], section VI), and
+	// the led reckoning study's paths held one ([led], section VII-A), and
 	// the acceleration from the change between the last two recorded
 	// velocities.
 	Recorded
@@ -179,7 +179,7 @@ type ReplayOptions struct {
 	Order    Order    // default First
 	Velocity Velocity // default FromPositions
 	// MinDuration leaves out paths shorter than it; the led reckoning
-	// study kept paths longer than 5 seconds ([led], section VI).
+	// study kept paths longer than 5 seconds ([led], section VII-A).
 	MinDuration time.Duration
 }
 
