@@ -94,3 +94,46 @@ func TestRecordedVelocityPaths(t *testing.T) {
 		t.Errorf("a 6 s path kept under a 10 s minimum: %v", long)
 	}
 }
+
+// TestCompareReportsPerPath: Compare gives, beside the pooled figures,
+// the mean and standard deviation over the replayed paths of 5 s or
+// more (the led reckoning study's unit): a short path is left out, and
+// the mean over paths weighs a path, not a second, so two paths of
+// different lengths and speeds give another figure than pooling does.
+func TestCompareReportsPerPath(t *testing.T) {
+	var s []reckoning.Sample
+	add := func(player int, t0, d time.Duration, speed float64, turnEvery int) {
+		y := 0.0
+		for i := 0; time.Duration(i)*time.Second/64 <= d; i++ {
+			tt := t0 + time.Duration(i)*time.Second/64
+			if (i/turnEvery)%2 == 1 {
+				y += 2.0 / 64 // a sideways step at 2 m/s
+			} else {
+				y -= 2.0 / 64
+			}
+			s = append(s, reckoning.Sample{T: tt, Player: player, Team: player % 2, Pos: geom.V(speed*float64(i)/64, y, 0)})
+		}
+	}
+	add(0, 0, 20*time.Second, 2, 64)             // a long, slow path
+	add(0, 30*time.Second, 6*time.Second, 5, 16) // a short, fast, turning one
+	add(0, 40*time.Second, 2*time.Second, 5, 16) // under 5 s: left out per path
+	add(1, 0, 20*time.Second, 3, 32)             // the trend maps' player
+	rep, err := reckoning.Compare(s, reckoning.CompareConfig{MapName: "m", Bounds: geomBounds(), Grid: 10, HoldOut: 2,
+		EtaMin: 0.095, Eta: 0.381, EtaMax: 0.667, K: reckoning.DefaultK})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Paths != 2 {
+		t.Fatalf("%d paths replayed per path, want the 2 of 5 s or more", rep.Paths)
+	}
+	dead := rep.Methods[0]
+	if !(dead.PathUpdatesPerSSD > 0) || dead.PathUpdatesPerS == dead.UpdatesPerS {
+		t.Errorf("dead: per path %v ± %v updates/s, pooled %v: want a mean over paths with its deviation", dead.PathUpdatesPerS, dead.PathUpdatesPerSSD, dead.UpdatesPerS)
+	}
+	var out bytes.Buffer
+	if err := rep.WriteTable(&out); err != nil || !bytes.Contains(out.Bytes(), []byte("per path (2 paths of 5s or more")) {
+		t.Errorf("table: %v\n%s", err, out.String())
+	}
+}
+
+func geomBounds() geom.AABB { return geom.AABB{Min: geom.V(-50, -50, 0), Max: geom.V(150, 50, 5)} }

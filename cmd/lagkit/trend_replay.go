@@ -26,7 +26,9 @@ func newTrendReplayCmd() *cobra.Command {
 		Long: `replay plays recorded paths frame by frame through a sender and a receiver
 with no network between them, as the led reckoning study did, and reports
 each method's updates per second and mean error between where the receiver
-has a player and where the player was.
+has a player and where the player was: pooled over the time replayed, and
+per path (the mean and standard deviation over paths of 5 s or more, the
+study's unit).
 
 Every --hold-out-th player (in order of player number) is replayed; the
 others build the trend maps, one per team, so no replayed path is in its
