@@ -94,7 +94,8 @@ var _ = register(&Experiment{
 		"judged at its command's issue tick; with and without prediction, rifle matches only, since with the pistol it warps " +
 		"nothing), time warp with prediction (clients draw opponents extrapolated to the " +
 		"received server time instead of interpolating 100 ms behind it), and traditional lag " +
-		"compensation (tlc, the reference; it does not compensate projectiles). Half the players " +
+		"compensation (tlc, the reference, rifle matches only: it does not rewind projectiles, so with the pistol it " +
+		"plays none's matches). Half the players " +
 		"stay on a LAN because with everyone at one latency time warp changes nothing: a " +
 		"victim's state on the server lags its own commands by its upstream latency just as a " +
 		"late shot does, so judging the shot at its issue tick meets the victim where judging it " +
@@ -239,14 +240,17 @@ func warpEquivalent() [][2]string {
 }
 
 // warpConds returns the accuracy part's conditions for a loadout of
-// weapon: the hitscan-only time warp ones too for a hitscan weapon.
+// weapon: the hitscan-only time warp ones too for a hitscan weapon; and
+// without tlc for a projectile weapon, whose shots tlc does not rewind
+// (a projectile flies in the server's present), so that its tlc matches
+// were none's, cell for cell.
 func warpConds(weapon string) []string {
 	for _, w := range game.DefaultWeapons() {
 		if w.Name == weapon && w.Kind == game.Hitscan {
 			return append(slices.Clone(warpConditions), warpHitscanConditions...)
 		}
 	}
-	return warpConditions
+	return slices.DeleteFunc(slices.Clone(warpConditions), func(c string) bool { return c == "tlc" })
 }
 
 func warpCondition(weapon string, rtt int, cond string) string {

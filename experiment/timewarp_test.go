@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -57,8 +58,8 @@ func TestTimeWarpTiny(t *testing.T) {
 	if !hitscanTested {
 		t.Fatal("summary: no paired test of hitscan-only time warp against none")
 	}
-	if conds := warpConds("pistol"); len(conds) != len(warpConditions) {
-		t.Fatalf("pistol conditions %v: hitscan-only time warp warps no projectile", conds)
+	if conds := warpConds("pistol"); len(conds) != len(warpConditions)-1 || slices.Contains(conds, "tlc") {
+		t.Fatalf("pistol conditions %v: hitscan-only time warp warps no projectile, and tlc rewinds none", conds)
 	}
 	if conds := warpConds("rifle"); len(conds) != len(warpConditions)+len(warpHitscanConditions) {
 		t.Fatalf("rifle conditions %v: want the hitscan-only ones too", conds)
