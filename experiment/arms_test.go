@@ -174,3 +174,28 @@ func TestTimeWarpZeroMSArmsEqualNone(t *testing.T) {
 		t.Error("at 75 ms time warp played the match no compensation played")
 	}
 }
+
+// TestCLCLimitsCapsBite: every round-trip cap of the clc-limits sweep
+// refuses someone (its top player's round trip is above the highest
+// cap: at exactly 300 ms the 300 ms cap played tlc's match), and the
+// top cap's cells differ from tlc's.
+func TestCLCLimitsCapsBite(t *testing.T) {
+	rtts := spreadRTTs(12, 20, clcTopRTT)
+	top := 0.0
+	for _, v := range rtts {
+		top = max(top, v)
+	}
+	for _, c := range clcRTTCaps {
+		if !(top > c) {
+			t.Errorf("cap %v ms: no player above it (top %v ms): the cap is tlc", c, top)
+		}
+	}
+	e, err := Get("clc-limits")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := playCells(t, e, shortCells(e, 1, []string{"tlc", "max_rtt_300ms"}, func(c *Cell) { c.Params["minutes"] = 1.0 }))
+	if err := CheckArms(e, cells); err != nil {
+		t.Fatal(err)
+	}
+}
