@@ -48,13 +48,6 @@ var _ = register(&Experiment{
 			policy: lagcomp.Config{Name: "none"}, assist: aimassist.Config{Name: fmt.Sprint(c.Params["assist"])}})
 	},
 	Summarise: summariseAssist,
-	Published: []Reference{
-		{Metric: "assisted_hit_share", Condition: "magnetism-rtt0", Value: 0, Tolerance: 1, Source: "vicencio-assist", Check: Unverified,
-			Location: "abstract (as the project's issue reports it; the paper is not among lagkit's source texts)",
-			Printed:  "bullet magnetism and area cursor were the most effective and least noticeable assists", Unit: "share of hits (no figure printed here: 0 stands for none)",
-			Detail: "the study ranked assists by effect and noticeability with people; lagkit reports how many hits each assist adds for a bot, which the study did not print",
-			Why:    "lagkit sets the study's ranking beside its own counts only as a direction: no figure of the study is compared"},
-	},
 })
 
 // summariseAssist compares the modes at each round trip with the same

@@ -49,9 +49,7 @@ func TestAimAssistEffective(t *testing.T) {
 		t.Errorf("magnetism's cone widens with latency, yet its share of assisted hits did not grow: %v at 0 ms, %v at 200 ms",
 			m["magnetism-rtt0"]["assisted_hit_share"], m["magnetism-rtt200"]["assisted_hit_share"])
 	}
-	for _, ref := range r.Published {
-		if p := ref.Problems(); len(p) > 0 || ref.Check != Unverified {
-			t.Errorf("published %s: %v, check %s", ref.Metric, p, ref.Check)
-		}
+	if len(r.Published) != 0 {
+		t.Errorf("published figures %v: the study's finding is a ranking of assists, no figure to set ours beside", r.Published)
 	}
 }

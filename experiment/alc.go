@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math/rand/v2"
 	"time"
 
 	"github.com/lagkit/lagkit/lagcomp"
@@ -11,20 +12,60 @@ import (
 // alcPolicies are the alc study's conditions and the two lagkit adds.
 var alcPolicies = []string{"tlc", "alc", "clc", "alc-predict"}
 
+// The alc study's design (Reference: [lee-thesis], section 7.6.1,
+// docs/references.md): each set of experiments had 6 players; a random
+// half of each team's players had 250 ms injected on top of the
+// existing lag between client and server, around 16 to 20 ms (section
+// 7.6.2.3), so the lagged players' round trip was about 270 ms and the
+// others' about 20 ms.
+const (
+	// ALCPlayers is the number of players in a match of the design.
+	ALCPlayers  = 6
+	alcBaseRTT  = 20
+	alcInjected = 250
+)
+
+// ALCLatency returns the round trips, by player index, of a match of the
+// alc design (ALCPlayers players) under seed: every player at alcBaseRTT, and half the players, split between
+// the teams (players alternate teams, so with three a team one team gets
+// two lagged players and the other one, the seed choosing which), at
+// alcBaseRTT + alcInjected.
+func ALCLatency(seed uint64) map[int]float64 {
+	rng := rand.New(rand.NewPCG(seed, 0x616c63))
+	rtt := map[int]float64{}
+	var teams [2][]int
+	for i := range ALCPlayers {
+		rtt[i] = alcBaseRTT
+		teams[i%2] = append(teams[i%2], i)
+	}
+	more := rng.IntN(2) // the team with the larger lagged share
+	for t, members := range teams {
+		rng.Shuffle(len(members), func(a, b int) { members[a], members[b] = members[b], members[a] })
+		k := len(members) / 2
+		if t == more {
+			k = len(members) - k
+		}
+		for _, i := range members[:k] {
+			rtt[i] = alcBaseRTT + alcInjected
+		}
+	}
+	return rtt
+}
+
 var _ = register(&Experiment{
 	Name:  "alc",
 	Title: "Does advanced lag compensation cut shots behind cover and keep accuracy?",
-	Design: "Capture the flag on metro, 12 bots, half of each team at 250 ms round trip and the " +
-		"rest at 20 ms, after the ALC study (thesis section 7.6.1: 12 people in two sets of six, a random half of each " +
-		"team given 250 ms; lagkit plays the 12 in one match). Each " +
-		"replicate is one seed played under tlc, alc, clc (max 250 ms) and alc-predict; the " +
-		"order of policies rotates between replicates (counterbalancing, which matters for " +
-		"people; for bots every match is independent). Low-ping victims (20 ms) can appeal " +
-		"under alc (low_ping 50 ms). sbc_per_hit_low counts registered hits on low-ping " +
-		"players that were behind cover on their screens when the hit arrived (sbc_per_hit " +
-		"counts them for victims of every round trip); an upheld denial is not a hit " +
-		"received. hit_accuracy is every shooter's, hit_accuracy_high_ping the 250 ms " +
-		"shooters'. Seeds stand in for groups of participants; tests pair " +
+	Design: "Capture the flag on metro, 6 bots (3 a team), after the ALC study (thesis section 7.6.1: two sets of " +
+		"experiments of 6 players each, a random half of each team's players given 250 ms of injected latency). " +
+		"Every player's round trip is 20 ms (the study's existing lag of about 16 to 20 ms, section 7.6.2.3), and " +
+		"half the players, two on one team and one on the other (chosen by the seed), get 250 ms on top of it: 270 ms. " +
+		"Each replicate is one seed (one set of six) played under tlc, alc, clc (no compensation beyond a 250 ms " +
+		"round trip, so the 270 ms players are not rewound) and alc-predict; the order of policies rotates between " +
+		"replicates (counterbalancing, which matters for people; for bots every match is independent). Low-ping " +
+		"victims (20 ms) can appeal under alc (low_ping 50 ms). sbc_per_hit_low counts registered hits on low-ping " +
+		"players that were behind cover on their screens when the hit arrived (sbc_per_hit counts them for victims " +
+		"of every round trip); an upheld denial is not a hit received. hit_accuracy is every shooter's, " +
+		"hit_accuracy_high_ping the 270 ms shooters'. Seeds stand in for sets of participants; tests pair " +
 		"policies by seed.",
 	Cells: func(quick bool) []Cell {
 		reps, minutes := 8, 10
@@ -37,8 +78,8 @@ var _ = register(&Experiment{
 				p := alcPolicies[(k+rep)%len(alcPolicies)] // rotate the order
 				cells = append(cells, Cell{
 					Index: len(cells), Condition: p, Replicate: rep,
-					Params: map[string]any{"policy": p, "map": "metro", "mode": "ctf", "bots": 12,
-						"high_ping_fraction": 0.5, "high_ping_ms": 250, "base_rtt_ms": 20, "minutes": minutes},
+					Params: map[string]any{"policy": p, "map": "metro", "mode": "ctf", "bots": ALCPlayers,
+						"high_ping_share": 0.5, "injected_ms": alcInjected, "base_rtt_ms": alcBaseRTT, "minutes": minutes},
 				})
 			}
 		}
@@ -46,18 +87,17 @@ var _ = register(&Experiment{
 	},
 	RunCell: func(c Cell) (CellResult, error) {
 		return playMatch(match.Config{
-			Map: "metro", Mode: mode.CTF, Bots: 12, Seed: c.Seed,
-			Duration:         time.Duration(param(c, "minutes") * float64(time.Minute)),
-			Policy:           lagcomp.Config{Name: c.Condition},
-			BaseRTTms:        20,
-			HighPingFraction: 0.5, HighPingMS: 250,
+			Map: "metro", Mode: mode.CTF, Bots: ALCPlayers, Seed: c.Seed,
+			Duration: time.Duration(param(c, "minutes") * float64(time.Minute)),
+			Policy:   lagcomp.Config{Name: c.Condition},
+			Latency:  ALCLatency(c.Seed),
 		})
 	},
 	Summarise: summariseALC,
 	Published: []Reference{
 		{Metric: "sbc_per_hit_low", Condition: "tlc", Value: 85.0 / 1121, Source: "lee-thesis", Why: alcWhy,
 			Location: "section 7.6.2.1, Table 7.1 (Total row)", Printed: "85 SBC in 1121 hits (7.58%)", Unit: "SBC per hit received", Check: Verified,
-			Detail: "shots behind cover among the hits received by low-ping players under tlc, over 12 players"},
+			Detail: "shots behind cover among the hits received by low-ping players under tlc, over 12 players (two sets of six)"},
 		{Metric: "sbc_per_hit_low", Condition: "alc", Value: 5.0 / 1139, Source: "lee-thesis", Why: alcWhy,
 			Location: "section 7.6.2.1, Table 7.1 (Total row)", Printed: "5 SBC in 1139 hits (0.44%)", Unit: "SBC per hit received", Check: Verified,
 			Detail: "the same under alc, counted as the server's overrulings of low-ping players' denials"},
@@ -142,7 +182,7 @@ func summariseALC(r *Results, cells []CellResult) {
 	r.Plots = append(r.Plots,
 		Plot{Name: "alc_sbc_per_hit", Title: "Shots behind cover per hit on low-ping players", Kind: "bar",
 			Table: "alc_conditions", X: "policy", Y: "sbc_per_hit_low", YErr: "sbc_per_hit_low_ci95", XLabel: "policy", YLabel: "SBC per hit"},
-		Plot{Name: "alc_accuracy_high", Title: "Hit accuracy of high-ping (250 ms) shooters", Kind: "bar",
+		Plot{Name: "alc_accuracy_high", Title: "Hit accuracy of high-ping (270 ms) shooters", Kind: "bar",
 			Table: "alc_conditions", X: "policy", Y: "hit_accuracy_high_ping", YErr: "hit_accuracy_high_ping_ci95", XLabel: "policy", YLabel: "hit accuracy"},
 	)
 }

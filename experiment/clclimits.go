@@ -16,11 +16,17 @@ var (
 	clcRollbackCaps = []float64{0.25, 0.5, 0.75, 1.0, 1.5}
 )
 
+// clcTopRTT is the highest round trip of the sweep's players: above the
+// highest cap, so that every cap refuses someone (with the players
+// spread to exactly 300 ms, clc's inclusive 300 ms cap refused no one
+// and played tlc's match).
+const clcTopRTT = 350
+
 var _ = register(&Experiment{
 	Name:  "clc-limits",
 	Title: "What do conditional lag compensation's caps cost?",
 	Design: "Capture the flag on metro, 12 bots with round trips spread evenly from 20 to " +
-		"300 ms (each team gets the same spread), under clc with one cap per condition: a " +
+		"350 ms (above the highest cap, so that every cap refuses someone), under clc with one cap per condition: a " +
 		"round-trip cap from 100 to 300 ms (shooters above it are not compensated at all), or " +
 		"a rollback-distance cap from 0.25 to 1.5 m (a hit that would move its victim back " +
 		"further is tested against the present instead). Each cap trades shots behind cover " +
@@ -56,7 +62,7 @@ var _ = register(&Experiment{
 			}
 		}
 		return playMatch(match.Config{
-			Map: "metro", Mode: mode.CTF, Bots: 12, Seed: c.Seed, Latency: spreadRTTs(12, 20, 300), Policy: pol,
+			Map: "metro", Mode: mode.CTF, Bots: 12, Seed: c.Seed, Latency: spreadRTTs(12, 20, clcTopRTT), Policy: pol,
 			Duration: time.Duration(param(c, "minutes") * float64(time.Minute)),
 		})
 	},

@@ -88,7 +88,8 @@ var delayExperiment = register(&Experiment{
 		"only) is lagkit's earlier design: adaptive delay on proximity alone, and snapshots held " +
 		"as well as inputs. delay_fire_hold_ms is the mean hold the low-latency players' trigger " +
 		"presses got on arrival. The " +
-		"study's game had no lag compensation, so every condition runs with policy none: a " +
+		"report names no latency compensation in its game besides time delay (combining techniques is its future " +
+		"work, section 7.3), and lagkit adds none: every condition runs with policy none, so a " +
 		"shot is tested against the present, and a shooter's effective lag is its round trip " +
 		"plus the interpolation delay plus any added delay. Bots at skill 0.8 carry the rifle " +
 		"(the study's one-hit weapon and paint tiles are not modelled). accuracy_gap is the " +

@@ -28,6 +28,12 @@ type Experiment struct {
 	// cells' results.
 	Summarise func(r *Results, cells []CellResult)
 	Published []Reference
+	// Equivalent lists pairs of conditions the design's own argument
+	// says play alike (time warp with no late command is no
+	// compensation): CheckArms requires their cells to be identical, and
+	// their tests against each other are dropped. Any other pair of
+	// identical arms fails the run.
+	Equivalent [][2]string
 }
 
 // Cell is one unit of work: a condition under one seed.
@@ -231,6 +237,9 @@ feed:
 	if len(results) < len(planned) {
 		return nil, results, fmt.Errorf("experiment: %s: stopped after %d of %d cells: %w", e.Name, len(results), len(planned), context.Cause(ctx))
 	}
+	if err := CheckArms(e, results); err != nil {
+		return nil, results, err
+	}
 	opt.Done = nil
 	r := Summarise(e, results, opt)
 	r.WallS = time.Since(start).Seconds()
@@ -248,6 +257,7 @@ func Summarise(e *Experiment, cells []CellResult, opt Options) *Results {
 	}
 	r.Provenance.Command = opt.Command
 	e.Summarise(r, cells)
+	dropEquivalentTests(e, r)
 	AdjustHolm(r)
 	for i := range r.Published {
 		r.Published[i].Citation = Cite(r.Published[i].Source)

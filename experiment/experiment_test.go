@@ -252,6 +252,10 @@ func TestReferenceProblems(t *testing.T) {
 		{"no location", func(r *Reference) { r.Location = "" }},
 		{"location without a number", func(r *Reference) { r.Location = "the abstract" }},
 		{"no printed figure", func(r *Reference) { r.Printed = "" }},
+		{"printed words without a figure", func(r *Reference) {
+			r.Printed, r.Value = "bullet magnetism and area cursor were the most effective", 0
+		}},
+		{"a tolerance that accepts anything", func(r *Reference) { r.Tolerance = 1 }},
 		{"no unit", func(r *Reference) { r.Unit = "" }},
 		{"no check", func(r *Reference) { r.Check = "" }},
 		{"unknown source", func(r *Reference) { r.Source = "nowhere" }},

@@ -128,16 +128,6 @@ var _ = register(&Experiment{
 	},
 	RunCell:   runPeekCell,
 	Summarise: summarisePeek,
-	Published: []Reference{
-		{Metric: "defender_dominant", Condition: "all", Value: 1, Source: "tokey-peek", Check: Unverified, Why: peekWhy,
-			Location: "abstract (as the issue reports it; the paper is not among lagkit's source texts)",
-			Printed:  "the advantage depends more on the defender's latency than on the peeker's", Unit: "1 when the defender's round trip moves the peeker's win share more than the peeker's, else 0",
-			Detail: "the direction of the finding only: whether the fitted slope of the peeker's win share on the defender's round trip exceeds the slope on the peeker's"},
-		{Metric: "nearest_start_smallest", Condition: "all", Value: 1, Source: "tokey-peek", Check: Unverified, Why: peekWhy,
-			Location: "abstract (as the issue reports it; the paper is not among lagkit's source texts)",
-			Printed:  "the advantage is smallest when the peeker starts nearest the corner", Unit: "1 when the nearest start has the smallest mean advantage, else 0",
-			Detail: "the direction of the finding only: whether the mean measured advantage is smallest at the nearest start distance"},
-	},
 })
 
 // peekWhy says why the rerun can differ from Tokey et al.'s study.

@@ -3,8 +3,10 @@ package experiment
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lagkit/lagkit/match"
@@ -14,8 +16,13 @@ import (
 )
 
 // reckoningConditions are the replay's two methods, at equal middle
-// thresholds.
-var reckoningConditions = []string{"dead", "led", "dead" + firstOrder, "led" + firstOrder}
+// thresholds, in each variant.
+var reckoningConditions = []string{"dead", "led", "dead" + recordedVel, "led" + recordedVel, "dead" + firstOrder, "led" + firstOrder}
+
+// replayVariants are the suffixes of the replay's variants: second order
+// with velocities from positions (the default), second order with the
+// recorded velocities, first order with velocities from positions.
+var replayVariants = []string{"", recordedVel, firstOrder}
 
 // liveLosses are the live matches' loss rates per link direction.
 var liveLosses = []float64{0, 0.01, 0.05, 0.10}
@@ -34,10 +41,19 @@ type replayCondition struct {
 	name, method string
 	eta          float64
 	order        reckoning.Order
+	vel          reckoning.Velocity
 }
 
-// firstOrder suffixes the first-order variant's conditions.
-const firstOrder = " first-order"
+// firstOrder suffixes the first-order variant's conditions, recordedVel
+// the conditions that take the velocity the path records.
+const (
+	firstOrder  = " first-order"
+	recordedVel = " recorded-velocity"
+)
+
+// minPathS is the shortest path replayed: the study kept paths longer
+// than 5 seconds ([led] section VII-A).
+const minPathS = 5
 
 // replayConditions are dead and led reckoning at the middle threshold,
 // then dead reckoning at the frontier's other thresholds ("dead 0.5 m"),
@@ -46,15 +62,16 @@ const firstOrder = " first-order"
 // variant ("dead first-order").
 func replayConditions() []replayCondition {
 	var out []replayCondition
-	for _, o := range []reckoning.Order{reckoning.Second, reckoning.First} {
-		suffix := ""
-		if o == reckoning.First {
-			suffix = firstOrder
-		}
-		out = append(out, replayCondition{"dead" + suffix, "dead", reckoning.DefaultEta, o}, replayCondition{"led" + suffix, "led", reckoning.DefaultEta, o})
+	for _, v := range []struct {
+		suffix string
+		order  reckoning.Order
+		vel    reckoning.Velocity
+	}{{"", reckoning.Second, reckoning.FromPositions}, {recordedVel, reckoning.Second, reckoning.Recorded}, {firstOrder, reckoning.First, reckoning.FromPositions}} {
+		out = append(out, replayCondition{"dead" + v.suffix, "dead", reckoning.DefaultEta, v.order, v.vel},
+			replayCondition{"led" + v.suffix, "led", reckoning.DefaultEta, v.order, v.vel})
 		for _, eta := range reckoning.FrontierEtas {
 			if eta != reckoning.DefaultEta {
-				out = append(out, replayCondition{fmt.Sprintf("dead %.3g m", eta) + suffix, "dead", eta, o})
+				out = append(out, replayCondition{fmt.Sprintf("dead %.3g m", eta) + v.suffix, "dead", eta, v.order, v.vel})
 			}
 		}
 	}
@@ -66,22 +83,25 @@ var _ = register(&Experiment{
 	Title: "Dead against led reckoning: replayed paths and live matches",
 	Design: "Replay. As in the led reckoning study, recorded paths are replayed frame by frame with no " +
 		"network in between. Each replicate plays capture the flag on metro with 12 bots and " +
-		"records every living player's position at every 64 Hz server tick. A third of the " +
+		"records every living player's position and velocity at every 64 Hz server tick. A third of the " +
 		"players (two per team) are held out; the trend maps (one per team, 100 x 100 cells) " +
-		"are built from the other players' paths. Each held-out path is replayed at 64 Hz " +
-		"through a sender and a receiver model (second order as the study projected: velocity from the last two " +
-		"positions and acceleration from the last three; a new path at each respawn): dead reckoning at the study's middle " +
-		"threshold (38.1 cm), led reckoning between 9.5 and 66.7 cm from the trend map of the player's team, " +
-		"with B = K/η. The study gives K no value (section VII-A: its blend time was tuned by hand), and " +
-		"lagkit never sets it from the figures the replay is compared with: each replicate calibrates K on " +
-		"the paths that build its trend maps, never the replayed ones, so that at the middle threshold a " +
-		"blend draws the correction no faster than players move: dead reckoning replays those paths, and " +
-		"B = gap/speed, K = 38.1 cm × gap/speed, gap being the mean distance from the last update's " +
-		"trajectory when an update is sent and speed the mean speed of moving players (k_m_s, " +
-		"calibration_gap_m and calibration_speed_mps in the table). " +
-		"updates_per_s counts updates over replayed time; position_error_mean_m is the mean " +
-		"distance between the receiver's position and the recorded one over every frame. " +
-		"Tests pair the methods path by path. " +
+		"are built from the other players' paths. Each held-out path (a new path at each respawn) of at least 5 s, the " +
+		"study's shortest (section VII-A), is replayed at 64 Hz through a sender and a receiver model, second order as the " +
+		"study projected (equations 2-6). The study does not say how its replay took velocity, and its paths recorded one (section VII-A): " +
+		"the default takes velocity from the last two positions and acceleration from the last three (lagkit's choice); " +
+		"the \"... recorded-velocity\" conditions take the recorded velocity and the acceleration from the last two recorded " +
+		"velocities. Dead reckoning runs at the study's middle threshold (38.1 cm), led reckoning between 9.5 and 66.7 cm " +
+		"from the trend map of the player's team, with B = K/η. The study gives K no value (section VII-A: its blend time " +
+		"was tuned by hand), and lagkit never sets it from the figures the replay is compared with: each replicate " +
+		"calibrates K on the paths that build its trend maps, never the replayed ones, so that at the middle threshold a " +
+		"blend draws the correction no faster than players move (reckoning.CalibrateK: K = 38.1 cm × gap/speed, gap " +
+		"being the mean distance from the last update's trajectory when an update is sent and speed the mean speed of " +
+		"moving players; k_m_s, calibration_gap_m and calibration_speed_mps in the table). " +
+		"The unit is the path, as the study's (a mean over 500 paths with its standard deviation, Tables II and III): " +
+		"updates_per_s is each path's updates over its duration and position_error_mean_m the mean distance between the " +
+		"receiver's position and the recorded one over its frames, each condition's figure the mean over paths with its " +
+		"standard deviation (the pooled figures beside them). Tests pair the methods path by path (the study compared " +
+		"500 paths per method by Welch's t-test; replaying the same paths under both, lagkit pairs them). " +
 		"Dead reckoning also replays the same paths at thresholds of 0.2, 0.3, 0.5 and 0.667 m: the frontier of " +
 		"updates against error that raising or lowering one threshold gives. Led reckoning is worth its trend map " +
 		"only where it lies below that frontier, so the report also gives dead reckoning's updates per second at " +
@@ -111,7 +131,8 @@ var _ = register(&Experiment{
 			for _, c := range replayConditions() {
 				cells = append(cells, Cell{Index: len(cells), Condition: c.name, Replicate: rep,
 					Params: map[string]any{"part": "replay", "method": c.method, "map": "metro", "mode": "ctf", "bots": 12, "minutes": minutes,
-						"frame_hz": 64, "order": int(c.order), "grid": reckoning.DefaultGrid, "hold_out_every": 3,
+						"frame_hz": 64, "order": int(c.order), "velocity": c.vel.String(), "min_path_s": minPathS,
+						"grid": reckoning.DefaultGrid, "hold_out_every": 3,
 						"eta_min_m": reckoning.DefaultEtaMin, "eta_m": c.eta, "eta_max_m": reckoning.DefaultEtaMax,
 						"k": "calibrated on the trend maps' paths"}})
 			}
@@ -147,6 +168,13 @@ var _ = register(&Experiment{
 		{Metric: "position_error_mean_m", Condition: "led", Value: 0.2722430, Source: "led", Why: ledWhy,
 			Location: "section VIII-B, Table III", Printed: "27.22430 (mean position error, cm)", Unit: "m", Check: Verified,
 			Detail: "led reckoning's on the same paths: 9% (2.4 cm) more (section IX)"},
+		{Metric: "updates_vs_dead", Condition: "led", Value: 11.22664/17.83246 - 1, Source: "led", Why: ledWhy,
+			Location: "section VIII-A, Table II; section IX", Printed: "63% of dead reckoning's updates (a decrease of 37%)", Unit: "relative change", Check: Verified,
+			Detail: "the study's main trade, its side of updates: led reckoning's mean updates per second over dead reckoning's at equal middle " +
+				"thresholds, less 1 (the study never compared the two at equal error; the reckoning_equal_error table does)"},
+		{Metric: "error_vs_dead", Condition: "led", Value: 27.22430/24.79921 - 1, Source: "led", Why: ledWhy,
+			Location: "section VIII-B, Table III; section IX", Printed: "9% more mean position error (2.4 cm)", Unit: "relative change", Check: Verified,
+			Detail: "the study's main trade, its side of error: led reckoning's mean position error over dead reckoning's, less 1"},
 	},
 })
 
@@ -154,7 +182,7 @@ var _ = register(&Experiment{
 // reckoning study's.
 const ledWhy = "The study replayed 500 paths of recorded professional play on Inferno at 60 frames a second with " +
 	"second-order projection, its blend time tuned by hand; lagkit replays its bots' paths, which follow nav grid routes " +
-	"between objectives on lagkit's maps, at 64 Hz with second-order projection from the recorded positions, its K calibrated on the paths that " +
+	"between objectives on lagkit's maps, at 64 Hz with second-order projection, its K calibrated on the paths that " +
 	"build the trend maps, so the updates it needs at a given threshold differ with the movement replayed."
 
 // runReckoning runs a replay or a live cell.
@@ -165,65 +193,63 @@ func runReckoning(c Cell) (CellResult, error) {
 	return runReplay(c)
 }
 
-// calibrateK returns the blend constant K of B = K/η for a replay,
-// calibrated on paths held apart from the replayed ones (train, which
-// also build the trend maps), with the gap and speed it comes from. The
-// study gives K no value: its dead reckoning's blend time was tuned by
-// hand until predicted paths looked and measured close to the recorded
-// ones ([led] section VII-A), and blending is there for the eye (it
-// only ever adds error: snapping at once would be closer). lagkit's rule
-// for the eye: a blend draws the correction no faster than the players
-// move. Dead reckoning at the middle threshold eta replays the training
-// paths; gap is the mean distance between the true position and the
-// last update's trajectory when an update is sent, speed the mean speed
-// over the frames where the player moves (above 0.5 m/s), and the blend
-// time at eta is gap/speed, so K = eta × gap / speed. The study's update
-// rate and errors, the figures the replay is compared with, play no
-// part.
-func calibrateK(train []reckoning.Sample, eta float64, order reckoning.Order) (k, gap, speed float64) {
-	var gapSum, speedSum float64
-	var gaps, moving int
-	for _, tr := range reckoning.Tracks(train) {
-		snd := reckoning.Sender{Policy: reckoning.Dead{Threshold: eta}, Order: order}
-		var last reckoning.State
-		for i, sm := range tr.Samples {
-			st := reckoning.PathState(tr.Samples, i)
-			if i > 0 {
-				if v := st.Vel.Len(); v > 0.5 {
-					speedSum += v
-					moving++
-				}
-			}
-			if _, due := snd.Step(st, i == 0); due {
-				if i > 0 {
-					gapSum += sm.Pos.Dist(last.Extrapolate(sm.T, order))
-					gaps++
-				}
-				last = st
-			}
-		}
-	}
-	if gaps == 0 || moving == 0 {
-		return reckoning.DefaultK, 0, 0 // nothing to calibrate on: lagkit's default
-	}
-	gap, speed = gapSum/float64(gaps), speedSum/float64(moving)
-	return eta * gap / speed, gap, speed
+// replayPaths caches the paths of a replicate's match, which every
+// replay condition of the replicate replays: a match of 12 bots for 10
+// minutes takes far longer than replaying its paths. It keeps the few
+// latest (cells run in replicate order).
+var replayPaths struct {
+	sync.Mutex
+	keys  []string
+	byKey map[string]*pathsEntry
 }
 
-// runReplay plays a cell's match, builds the trend maps from the
-// players kept in, and replays the held-out paths under the cell's
-// method.
+type pathsEntry struct {
+	once    sync.Once
+	samples []reckoning.Sample
+	err     error
+}
+
+// recordedPaths returns the paths, with velocities, of the match c plays.
+func recordedPaths(c Cell, mapName string) ([]reckoning.Sample, error) {
+	key := fmt.Sprint(c.Seed, "/", param(c, "minutes"), "/", param(c, "frame_hz"))
+	replayPaths.Lock()
+	if replayPaths.byKey == nil {
+		replayPaths.byKey = map[string]*pathsEntry{}
+	}
+	e := replayPaths.byKey[key]
+	if e == nil {
+		e = &pathsEntry{}
+		replayPaths.byKey[key] = e
+		replayPaths.keys = append(replayPaths.keys, key)
+		if len(replayPaths.keys) > 3 {
+			delete(replayPaths.byKey, replayPaths.keys[0])
+			replayPaths.keys = replayPaths.keys[1:]
+		}
+	}
+	replayPaths.Unlock()
+	e.once.Do(func() {
+		var buf bytes.Buffer
+		if _, e.err = match.Run(match.Config{
+			Map: mapName, Mode: mode.CTF, Bots: 12, Seed: c.Seed, TickRate: 64,
+			Duration: time.Duration(param(c, "minutes") * float64(time.Minute)),
+			Paths:    &buf, PathRate: int(param(c, "frame_hz")), PathVelocity: true,
+		}, nil); e.err != nil {
+			return
+		}
+		e.samples, e.err = reckoning.ReadPaths("paths.csv", &buf)
+	})
+	return e.samples, e.err
+}
+
+// runReplay plays a cell's match (or takes its paths from the cache),
+// builds the trend maps from the players kept in, calibrates K on them
+// (reckoning.CalibrateK: the replayed paths, and every figure the replay
+// is compared with, play no part), and replays the held-out paths of at
+// least minPathS under the cell's method, one result per path: the unit
+// the study reported over.
 func runReplay(c Cell) (CellResult, error) {
 	const mapName = "metro"
-	var buf bytes.Buffer
-	if _, err := match.Run(match.Config{
-		Map: mapName, Mode: mode.CTF, Bots: 12, Seed: c.Seed, TickRate: 64,
-		Duration: time.Duration(param(c, "minutes") * float64(time.Minute)),
-		Paths:    &buf, PathRate: int(param(c, "frame_hz")),
-	}, nil); err != nil {
-		return CellResult{}, err
-	}
-	samples, err := reckoning.ReadPaths("paths.csv", &buf)
+	samples, err := recordedPaths(c, mapName)
 	if err != nil {
 		return CellResult{}, err
 	}
@@ -243,7 +269,14 @@ func runReplay(c Cell) (CellResult, error) {
 	if order != reckoning.Second {
 		order = reckoning.First
 	}
-	k, calGap, calSpeed := calibrateK(train, reckoning.DefaultEta, order)
+	vel := reckoning.FromPositions
+	if c.Params["velocity"] == reckoning.Recorded.String() {
+		vel = reckoning.Recorded
+	}
+	k, calGap, calSpeed, ok := reckoning.CalibrateK(train, reckoning.DefaultEta, order, vel)
+	if !ok {
+		return CellResult{}, fmt.Errorf("reckoning: seed %d: no training paths to calibrate K on", c.Seed)
+	}
 	policy := func(team int) reckoning.Policy {
 		if c.Params["method"] == "led" {
 			return reckoning.Led{Trend: trends[team], EtaMin: param(c, "eta_min_m"), EtaMid: param(c, "eta_m"),
@@ -251,13 +284,17 @@ func runReplay(c Cell) (CellResult, error) {
 		}
 		return reckoning.Dead{Threshold: param(c, "eta_m"), Blend: reckoning.BlendTime(k, param(c, "eta_m"))}
 	}
-	players := reckoning.ReplayOrder(held, policy, order)
-	if len(players) == 0 {
-		return CellResult{}, fmt.Errorf("reckoning: seed %d: no held-out paths to replay", c.Seed)
+	paths, err := reckoning.ReplayPaths(held, policy, reckoning.ReplayOptions{Order: order, Velocity: vel,
+		MinDuration: time.Duration(param(c, "min_path_s") * float64(time.Second))})
+	if err != nil {
+		return CellResult{}, err
+	}
+	if len(paths) == 0 {
+		return CellResult{}, fmt.Errorf("reckoning: seed %d: no held-out paths of %v s or more to replay", c.Seed, param(c, "min_path_s"))
 	}
 	met := map[string]float64{}
 	series := map[string][]float64{}
-	for _, r := range players {
+	for _, r := range paths {
 		met["updates"] += float64(r.Updates)
 		met["frames"] += float64(r.Frames)
 		met["seconds"] += r.Seconds
@@ -265,73 +302,115 @@ func runReplay(c Cell) (CellResult, error) {
 		series["updates_per_s"] = append(series["updates_per_s"], r.UpdatesPerS())
 		series["position_error_mean_m"] = append(series["position_error_mean_m"], r.ErrorMean())
 	}
-	met["paths"] = float64(len(players))
+	met["paths"] = float64(len(paths))
 	met["k_m_s"], met["calibration_gap_m"], met["calibration_speed_mps"] = k, calGap, calSpeed
-	met["updates_per_s"] = safeDiv(met["updates"], met["seconds"])
-	met["position_error_mean_m"] = safeDiv(met["error_sum_m"], met["frames"])
+	met["updates_per_s"] = meanOf(series["updates_per_s"])
+	met["position_error_mean_m"] = meanOf(series["position_error_mean_m"])
 	return CellResult{Metrics: met, Series: series}, nil
+}
+
+func meanOf(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return safeDiv(s, float64(len(xs)))
+}
+
+// pathStats returns the mean and standard deviation over every path of
+// a condition (all replicates) of a per-path series: the study's
+// figures (a mean over paths with its deviation).
+func pathStats(g groups, cond, metric string) (mean, sd float64, n int) {
+	var xs []float64
+	for _, c := range g.cells[cond] {
+		xs = append(xs, c.Series[metric]...)
+	}
+	n = len(xs)
+	mean = meanOf(xs)
+	if n > 1 {
+		var ss float64
+		for _, x := range xs {
+			ss += (x - mean) * (x - mean)
+		}
+		sd = math.Sqrt(ss / float64(n-1))
+	}
+	return mean, sd, n
 }
 
 func summariseReckoning(r *Results, cells []CellResult) {
 	g := group(cells)
-	tbl := Table{Name: "reckoning", Title: "Dead and led reckoning on replayed held-out paths (pooled)",
-		Columns: []string{"method", "updates_per_s", "updates_per_s_ci95", "position_error_mean_m", "position_error_mean_m_ci95",
-			"updates_vs_dead", "error_vs_dead", "paths", "replayed_s", "k_m_s", "calibration_gap_m", "calibration_speed_mps"}}
-	frontier := Table{Name: "reckoning_frontier", Title: "Updates against error on replayed paths: dead reckoning over thresholds, and led reckoning (pooled)",
+	tbl := Table{Name: "reckoning", Title: "Dead and led reckoning on replayed held-out paths: mean and standard deviation over paths (the study's unit), and pooled over time",
+		Columns: []string{"method", "updates_per_s", "updates_per_s_sd", "position_error_mean_m", "position_error_mean_m_sd",
+			"updates_vs_dead", "error_vs_dead", "paths", "updates_per_s_pooled", "position_error_pooled_m", "replayed_s",
+			"k_m_s", "calibration_gap_m", "calibration_speed_mps"}}
+	frontier := Table{Name: "reckoning_frontier", Title: "Updates against error on replayed paths: dead reckoning over thresholds, and led reckoning (means over paths)",
 		Columns: []string{"condition", "method", "eta_m", "updates_per_s", "position_error_mean_m", "updates_vs_dead", "error_vs_dead"}}
-	dead := map[string][]reckoning.FrontierPoint{} // by order suffix
+	dead := map[string][]reckoning.FrontierPoint{} // by variant suffix
 	for _, name := range g.names {
 		if _, ok := g.cells[name][0].Cell.Params["loss"]; ok {
 			continue // a live condition
 		}
 		suffix := ""
-		if strings.HasSuffix(name, firstOrder) {
-			suffix = firstOrder
+		for _, v := range replayVariants[1:] {
+			if strings.HasSuffix(name, v) {
+				suffix = v
+			}
 		}
-		deadUpd, deadErr := g.ratio("dead"+suffix, "updates", "seconds"), g.ratio("dead"+suffix, "error_sum_m", "frames")
+		upd, updSD, n := pathStats(g, name, "updates_per_s")
+		errM, errSD, _ := pathStats(g, name, "position_error_mean_m")
+		deadUpd, _, _ := pathStats(g, "dead"+suffix, "updates_per_s")
+		deadErr, _, _ := pathStats(g, "dead"+suffix, "position_error_mean_m")
 		met := map[string]float64{
-			"updates_per_s":         g.ratio(name, "updates", "seconds"),
-			"position_error_mean_m": g.ratio(name, "error_sum_m", "frames"),
-			"updates":               g.sum(name, "updates"),
-			"frames":                g.sum(name, "frames"),
-			"replayed_s":            g.sum(name, "seconds"),
-			"paths":                 g.sum(name, "paths"),
-			"k_m_s":                 g.mean(name, "k_m_s"),
+			"updates_per_s":            upd,
+			"updates_per_s_sd":         updSD,
+			"position_error_mean_m":    errM,
+			"position_error_mean_m_sd": errSD,
+			"updates_vs_dead":          safeDiv(upd, deadUpd) - 1,
+			"error_vs_dead":            safeDiv(errM, deadErr) - 1,
+			"updates_per_s_pooled":     g.ratio(name, "updates", "seconds"),
+			"position_error_pooled_m":  g.ratio(name, "error_sum_m", "frames"),
+			"updates":                  g.sum(name, "updates"),
+			"frames":                   g.sum(name, "frames"),
+			"replayed_s":               g.sum(name, "seconds"),
+			"paths":                    float64(n),
+			"k_m_s":                    g.mean(name, "k_m_s"),
 			// means over replicates of each one's calibration
 			"calibration_gap_m":     g.mean(name, "calibration_gap_m"),
 			"calibration_speed_mps": g.mean(name, "calibration_speed_mps"),
 		}
-		r.Conditions = append(r.Conditions, g.condition(name, "paths", int(met["paths"]), met))
+		r.Conditions = append(r.Conditions, g.condition(name, "paths", n, met))
 		method, eta := g.cells[name][0].Cell.Params["method"], param(g.cells[name][0].Cell, "eta_m")
-		vsUpd, vsErr := fnum(safeDiv(met["updates_per_s"], deadUpd)-1), fnum(safeDiv(met["position_error_mean_m"], deadErr)-1)
 		etaCell := fnum(eta)
 		if method == "dead" {
-			dead[suffix] = append(dead[suffix], reckoning.FrontierPoint{Eta: eta, UpdatesPerS: met["updates_per_s"], ErrorMean: met["position_error_mean_m"]})
+			dead[suffix] = append(dead[suffix], reckoning.FrontierPoint{Eta: eta, UpdatesPerS: upd, ErrorMean: errM})
 		} else {
 			etaCell = fmt.Sprintf("%s-%s", fnum(param(g.cells[name][0].Cell, "eta_min_m")), fnum(param(g.cells[name][0].Cell, "eta_max_m")))
 		}
 		frontier.Rows = append(frontier.Rows, []string{name, fmt.Sprint(method), etaCell,
-			fnum(met["updates_per_s"]), fnum(met["position_error_mean_m"]), vsUpd, vsErr})
+			fnum(upd), fnum(errM), fnum(met["updates_vs_dead"]), fnum(met["error_vs_dead"])})
 		if slices.Contains(reckoningConditions, name) {
-			tbl.Rows = append(tbl.Rows, []string{name, fnum(met["updates_per_s"]), fnum(g.ci(name, "updates_per_s")),
-				fnum(met["position_error_mean_m"]), fnum(g.ci(name, "position_error_mean_m")),
-				vsUpd, vsErr, fnum(met["paths"]), fnum(met["replayed_s"]), fnum(met["k_m_s"]), fnum(met["calibration_gap_m"]), fnum(met["calibration_speed_mps"])})
+			tbl.Rows = append(tbl.Rows, []string{name, fnum(upd), fnum(updSD), fnum(errM), fnum(errSD),
+				fnum(met["updates_vs_dead"]), fnum(met["error_vs_dead"]), fnum(float64(n)), fnum(met["updates_per_s_pooled"]),
+				fnum(met["position_error_pooled_m"]), fnum(met["replayed_s"]), fnum(met["k_m_s"]), fnum(met["calibration_gap_m"]),
+				fnum(met["calibration_speed_mps"])})
 		}
 	}
 	r.Tables = append(r.Tables, tbl, frontier, equalError(r, g, dead))
-	// Pair the methods path by path: the same held-out player of the
-	// same replicate.
-	for _, suffix := range []string{"", firstOrder} {
+	// Pair the methods path by path: the same held-out path of the same
+	// replicate, replayed under each.
+	for _, suffix := range replayVariants {
 		for _, metric := range []string{"updates_per_s", "position_error_mean_m"} {
 			xa, xb := pairPlayers(g, "dead"+suffix, "led"+suffix, metric)
-			AddPaired(r, metric, "dead"+suffix, "led"+suffix, xa, xb, "paired by held-out path (replicate and player)")
+			AddPaired(r, metric, "dead"+suffix, "led"+suffix, xa, xb, "paired by held-out path (replicate and path)")
 		}
 	}
 	r.Plots = append(r.Plots,
 		Plot{Name: "reckoning_updates", Title: "Updates per second on replayed paths", Kind: "bar",
-			Table: "reckoning", X: "method", Y: "updates_per_s", YErr: "updates_per_s_ci95", XLabel: "method", YLabel: "updates per second"},
+			Table: "reckoning", X: "method", Y: "updates_per_s", YErr: "updates_per_s_sd", XLabel: "method", YLabel: "updates per second",
+			Caption: "Mean over held-out paths of at least 5 s; error bars one standard deviation over paths, as the study's Table II."},
 		Plot{Name: "reckoning_error", Title: "Mean position error on replayed paths", Kind: "bar",
-			Table: "reckoning", X: "method", Y: "position_error_mean_m", YErr: "position_error_mean_m_ci95", XLabel: "method", YLabel: "mean error (m)"},
+			Table: "reckoning", X: "method", Y: "position_error_mean_m", YErr: "position_error_mean_m_sd", XLabel: "method", YLabel: "mean error (m)",
+			Caption: "Mean over held-out paths of at least 5 s; error bars one standard deviation over paths, as the study's Table III."},
 		Plot{Name: "reckoning_frontier", Title: "Updates against error: dead reckoning over thresholds, and led reckoning", Kind: "line",
 			Table: "reckoning_frontier", X: "position_error_mean_m", Y: "updates_per_s", Series: "method",
 			XLabel: "mean error (m)", YLabel: "updates per second"},
@@ -341,25 +420,25 @@ func summariseReckoning(r *Results, cells []CellResult) {
 
 // equalError compares led reckoning with dead reckoning at led
 // reckoning's error: dead reckoning's updates per second there, from the
-// frontier, and led reckoning's saving against them, which it also adds
-// to the led condition's metrics.
+// frontier of means over paths, and led reckoning's saving against
+// them, which it also adds to the led condition's metrics. This is the
+// study's trade asked fairly: led reckoning is worth its trend map only
+// if it sends fewer updates than dead reckoning does for the same error.
 func equalError(r *Results, g groups, dead map[string][]reckoning.FrontierPoint) Table {
-	t := Table{Name: "reckoning_equal_error", Title: "Led reckoning against dead reckoning at the same mean error (pooled; dead reckoning interpolated between thresholds), by projection order",
-		Columns: []string{"order", "led_error_m", "led_updates_per_s", "dead_eta_m_at_that_error", "dead_updates_per_s_at_that_error", "led_vs_dead_at_equal_error"}}
-	for _, suffix := range []string{"", firstOrder} {
+	t := Table{Name: "reckoning_equal_error", Title: "Led reckoning against dead reckoning at the same mean error (means over paths; dead reckoning interpolated between thresholds), by variant",
+		Columns: []string{"variant", "led_error_m", "led_updates_per_s", "dead_eta_m_at_that_error", "dead_updates_per_s_at_that_error", "led_vs_dead_at_equal_error"}}
+	for _, suffix := range replayVariants {
 		led := "led" + suffix
 		if len(g.cells[led]) == 0 {
 			continue
 		}
-		order := "second"
-		if suffix != "" {
-			order = "first"
-		}
-		ledErr, ledUpd := g.ratio(led, "error_sum_m", "frames"), g.ratio(led, "updates", "seconds")
-		row := []string{order, fnum(ledErr), fnum(ledUpd), "outside the thresholds replayed", "", ""}
+		variant := map[string]string{"": "second order", recordedVel: "second order, recorded velocity", firstOrder: "first order"}[suffix]
+		ledErr, _, _ := pathStats(g, led, "position_error_mean_m")
+		ledUpd, _, _ := pathStats(g, led, "updates_per_s")
+		row := []string{variant, fnum(ledErr), fnum(ledUpd), "outside the thresholds replayed", "", ""}
 		if upd, eta, ok := reckoning.UpdatesAtError(dead[suffix], ledErr); ok {
 			saving := safeDiv(ledUpd, upd) - 1
-			row = []string{order, fnum(ledErr), fnum(ledUpd), fnum(eta), fnum(upd), fnum(saving)}
+			row = []string{variant, fnum(ledErr), fnum(ledUpd), fnum(eta), fnum(upd), fnum(saving)}
 			for i := range r.Conditions {
 				if r.Conditions[i].Name == led {
 					r.Conditions[i].Metrics["updates_vs_dead_at_equal_error"] = saving

@@ -32,8 +32,8 @@ func TestReckoningTinyRun(t *testing.T) {
 		c.Index, c.Seed = len(cells), 7
 		cells = append(cells, c)
 	}
-	if len(cells) != 15 {
-		t.Fatalf("%d cells: want replay dead, led and dead at four more thresholds in both orders, and live full, dead and led", len(cells))
+	if len(cells) != 21 {
+		t.Fatalf("%d cells: want replay dead, led and dead at four more thresholds in three variants, and live full, dead and led", len(cells))
 	}
 	var results []CellResult
 	for _, c := range cells {
@@ -49,7 +49,8 @@ func TestReckoningTinyRun(t *testing.T) {
 	for _, c := range res.Conditions {
 		met[c.Name] = c.Metrics
 	}
-	for _, name := range []string{"dead", "led", "dead first-order", "led first-order", "live full 5% loss", "live dead 5% loss", "live led 5% loss"} {
+	for _, name := range []string{"dead", "led", "dead recorded-velocity", "led recorded-velocity", "dead first-order", "led first-order",
+		"live full 5% loss", "live dead 5% loss", "live led 5% loss"} {
 		if met[name] == nil || met[name]["updates_per_s"] <= 0 {
 			t.Errorf("condition %q missing or sent nothing: %v", name, met[name])
 		}
@@ -97,9 +98,30 @@ func TestReckoningTinyRun(t *testing.T) {
 	if v, ok := led["updates_vs_dead_at_equal_error"]; !ok || !(v > -1 && v < 1) {
 		t.Errorf("led: updates_vs_dead_at_equal_error %v (present %v), want a relative change", v, ok)
 	}
+	// The unit is the path, as the study's: every held-out path of 5 s
+	// or more, not the 4 held-out players; the condition's figure is the
+	// mean over paths, with its deviation, and the tests pair paths.
+	var nDead int
+	for _, c := range res.Conditions {
+		if c.Name == "dead" {
+			nDead = c.N
+			if c.NUnit != "paths" || float64(c.N) != c.Metrics["paths"] || !(c.Metrics["updates_per_s_sd"] > 0) {
+				t.Errorf("dead: n %d %s, %v paths, sd %v: want the paths and their deviation", c.N, c.NUnit, c.Metrics["paths"], c.Metrics["updates_per_s_sd"])
+			}
+		}
+	}
+	if nDead <= 4 {
+		t.Errorf("dead: %d units, want more paths than the 4 held-out players", nDead)
+	}
 	tests := map[string]bool{}
 	for _, tt := range res.Tests {
 		tests[tt.Metric+" "+tt.A+" "+tt.B] = true
+		if tt.A == "dead" && tt.B == "led" && tt.N != nDead {
+			t.Errorf("%s %s: n = %d, want the %d paths", tt.Kind, tt.Name, tt.N, nDead)
+		}
+	}
+	if met["dead recorded-velocity"]["position_error_mean_m"] == met["dead"]["position_error_mean_m"] {
+		t.Error("recorded velocities replayed as velocities from positions")
 	}
 	for _, metric := range []string{"updates_per_s", "position_error_mean_m", "bytes_per_s_per_client"} {
 		if !tests[metric+" live dead 5% loss live led 5% loss"] {

@@ -211,8 +211,14 @@ func (ref Reference) Problems() []string {
 	if !locationRE.MatchString(ref.Location) || strings.HasPrefix(strings.ToLower(ref.Location), "abstract") && ref.Check == Verified {
 		out = append(out, fmt.Sprintf("location %q names no numbered chapter, section, table or figure", ref.Location))
 	}
-	if ref.Printed == "" {
-		out = append(out, "no figure as printed")
+	if !figureRE.MatchString(ref.Printed) {
+		// A finding without a number (a ranking, a direction) is no
+		// figure to set ours beside: a placeholder value would give a
+		// verdict against a number no study printed.
+		out = append(out, fmt.Sprintf("printed %q holds no figure (no number as the source prints it)", ref.Printed))
+	}
+	if ref.Tolerance >= 1 {
+		out = append(out, fmt.Sprintf("tolerance %v: a relative tolerance of 100%% or more lets any figure of the same sign agree", ref.Tolerance))
 	}
 	if ref.Unit == "" {
 		out = append(out, "no unit")
@@ -231,6 +237,9 @@ func (ref Reference) Problems() []string {
 	}
 	return out
 }
+
+// figureRE matches a printed figure: a number.
+var figureRE = regexp.MustCompile(`[0-9]`)
 
 // locationRE matches a numbered chapter, section, table or figure, in
 // Arabic or Roman numerals: "Table 4.2", "section VIII-A"; or the

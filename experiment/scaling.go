@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/lagkit/lagkit/aimassist"
@@ -75,6 +76,30 @@ var scaleTechniques = []struct {
 	{"tlc+accuracy-hold", "tlc", scaling.AccuracyHold},
 }
 
+// scalingEquivalent lists the arms that play alike by the design's own
+// argument: a fixed scale of 1 with no lag compensation is no
+// compensation (the grid's scale-1 cells are the comparison's none
+// cells at the round trips both play), and at 0 ms accuracy-hold
+// scales by 1, since the accuracy it holds is the 0 ms accuracy, so it
+// adds nothing to none or to tlc there. CheckArms holds the cells to it.
+func scalingEquivalent() [][2]string {
+	out := [][2]string{{"none-rtt0", "accuracy-hold-rtt0"}, {"tlc-rtt0", "tlc+accuracy-hold-rtt0"}}
+	seen := map[float64]bool{}
+	for _, quick := range []bool{false, true} {
+		gridRTT, gridScale, cmpRTT, _, _ := scalingDesign(quick)
+		if !slices.Contains(gridScale, 1) {
+			continue
+		}
+		for _, l := range cmpRTT {
+			if slices.Contains(gridRTT, l) && !seen[l] {
+				seen[l] = true
+				out = append(out, [2]string{fmt.Sprintf("none-rtt%g", l), fmt.Sprintf("grid-rtt%g-scale1", l)})
+			}
+		}
+	}
+	return out
+}
+
 func scalingDesign(quick bool) (gridRTT, gridScale, cmpRTT []float64, reps int, seconds float64) {
 	if quick {
 		return []float64{0, 125, 250}, []float64{1, 1.5, 2}, []float64{0, 200}, 2, 20
@@ -125,7 +150,8 @@ var _ = register(&Experiment{
 		return runRange(rangeRun{seed: c.Seed, rtt: param(c, "rtt_ms"), seconds: param(c, "seconds"),
 			policy: lagcomp.Config{Name: c.Params["policy"].(string)}, scaling: sc})
 	},
-	Summarise: summariseScaling,
+	Summarise:  summariseScaling,
+	Equivalent: scalingEquivalent(),
 	Published: []Reference{
 		{Metric: "model_r2", Condition: "model", Value: 0.95, Tolerance: 0.1, Source: "carlson-scaling", Check: Unverified, Why: scalingWhy,
 			Location: "abstract (as the issue reports it; the paper is not among lagkit's source texts)", Printed: "R² 0.95", Unit: "R² of the fitted model",

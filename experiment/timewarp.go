@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
 	"slices"
@@ -45,6 +46,10 @@ const (
 	warpLoadTicks  = 320 // 5 s of ticks measured per arm
 )
 
+// warpTimingRepeats is how many times the full design measures each
+// timing cell: the median over them is reported, with their range.
+const warpTimingRepeats = 5
+
 // warpWindow is the time warp window of every time warp cell.
 const warpWindow = 500 * time.Millisecond
 
@@ -71,18 +76,26 @@ var _ = register(&Experiment{
 		"exponent in entities is the slope of log cost against log entities (least squares) at " +
 		"each rewind depth; the growth with rewind is the slope of cost against rewind (µs per " +
 		"ms) and the exponent of cost in rewound ticks, per entity count. The JavaScript time " +
-		"warp of the study grew as rewind x entities^2. Accuracy: free-for-all on courtyard " +
+		"warp of the study grew as rewind x entities^2. Every timing cell (cost and load) is measured 5 times (--quick 3), " +
+		"each on a fresh crowd, and the load cell alternates its two arms in blocks of ticks, so that the machine's " +
+		"other work falls on both alike; the report gives each timing and each fitted exponent as the median over the " +
+		"repeats with their range, and says whether the two load arms kept their order in every repeat: one measurement " +
+		"on a shared machine is no finding. Accuracy: free-for-all on courtyard " +
 		"(lagkit's stand-in for the study's square map with barriers), 8 bots, half of them (chosen by " +
 		"the seed) at 0, 75, 150 or 300 ms round trip (the study's latencies, section 3.4.2, where three " +
 		"of four players got the latency and one kept 0 ms) and the others on a LAN (0 ms), all carrying " +
 		"the hitscan rifle or the projectile pistol (60 m/s), played " +
-		"with no compensation (policy none), prediction alone (policy none, clients draw opponents " +
-		"extrapolated to the received server time: the study's prediction arm), time warp (policy none, late commands inserted at " +
+		"with no compensation (policy none; lagkit's clients still predict their own movement, which the study's " +
+		"uncompensated clients did not), prediction alone (policy none, clients draw opponents " +
+		"extrapolated to the received server time; the study's prediction arm predicted the player's own movement " +
+		"and opponents' and bullets' trajectories, snapping to each new state, section 3.3.2, so lagkit's none and " +
+		"predict differ by opponent prediction alone, the study's by both), time warp (policy none, late commands inserted at " +
 		"their issue tick), time warp of hitscan shots only (the study's design: commands run on arrival and each rifle shot is " +
 		"judged at its command's issue tick; with and without prediction, rifle matches only, since with the pistol it warps " +
 		"nothing), time warp with prediction (clients draw opponents extrapolated to the " +
 		"received server time instead of interpolating 100 ms behind it), and traditional lag " +
-		"compensation (tlc, the reference; it does not compensate projectiles). Half the players " +
+		"compensation (tlc, the reference, rifle matches only: it does not rewind projectiles, so with the pistol it " +
+		"plays none's matches). Half the players " +
 		"stay on a LAN because with everyone at one latency time warp changes nothing: a " +
 		"victim's state on the server lags its own commands by its upstream latency just as a " +
 		"late shot does, so judging the shot at its issue tick meets the victim where judging it " +
@@ -92,19 +105,25 @@ var _ = register(&Experiment{
 		"LAN group; conditions are paired by seed and slot (each seed plays every condition with " +
 		"the same players at the same latencies).",
 	Cells: func(quick bool) []Cell {
-		reps, seconds, repeats := 4, 180, 51
+		reps, seconds, repeats, timings := 4, 180, 51, warpTimingRepeats
 		if quick {
-			reps, seconds, repeats = 2, 60, 21
+			reps, seconds, repeats, timings = 2, 60, 21, 3
 		}
 		var cells []Cell
-		for _, n := range warpEntities {
-			cells = append(cells, Cell{Index: len(cells), Condition: fmt.Sprintf("cost_entities%d", n),
-				Params: map[string]any{"part": "cost", "entities": n, "repeats": repeats, "map": "courtyard"}})
-		}
-		for _, n := range warpLoadPlayers {
-			cells = append(cells, Cell{Index: len(cells), Condition: fmt.Sprintf("load_players%d", n),
-				Params: map[string]any{"part": "load", "players": n, "ticks": warpLoadTicks, "map": "courtyard",
-					"warps_per_player_s": 1, "rewind_ms": warpLoadRewind.Milliseconds()}})
+		// Every timing is measured timings times, each an independent
+		// crowd and measurement (a replicate), so that what the run
+		// reports is a median over repeats with its spread, not one
+		// measurement of a shared machine.
+		for t := range timings {
+			for _, n := range warpEntities {
+				cells = append(cells, Cell{Index: len(cells), Condition: fmt.Sprintf("cost_entities%d", n), Replicate: t,
+					Params: map[string]any{"part": "cost", "entities": n, "repeats": repeats, "map": "courtyard"}})
+			}
+			for _, n := range warpLoadPlayers {
+				cells = append(cells, Cell{Index: len(cells), Condition: fmt.Sprintf("load_players%d", n), Replicate: t,
+					Params: map[string]any{"part": "load", "players": n, "ticks": warpLoadTicks, "map": "courtyard",
+						"warps_per_player_s": 1, "rewind_ms": warpLoadRewind.Milliseconds()}})
+			}
 		}
 		for rep := range reps {
 			for _, wp := range warpWeapons {
@@ -155,7 +174,8 @@ var _ = register(&Experiment{
 		}
 		return warpAccuracy(res), nil
 	},
-	Summarise: summariseTimeWarp,
+	Summarise:  summariseTimeWarp,
+	Equivalent: warpEquivalent(),
 	Published: []Reference{
 		{Metric: "cost_exponent_entities", Condition: "cost_fit", Value: 2, Source: "timewarp",
 			Location: "section 4.2.2, Figure 4.11", Printed: "proportional to n * m^2 (n time rolled back, m entities; correlation 0.995)",
@@ -200,15 +220,37 @@ func warpAccuracy(res *match.Result) CellResult {
 	return CellResult{Metrics: m, Series: series}
 }
 
+// warpEquivalent lists the accuracy arms that play alike by the design's
+// own argument: with every player at 0 ms no command arrives late, so
+// time warp (of whole commands or of hitscan shots) inserts nothing and
+// is no compensation, with or without prediction. CheckArms holds the
+// cells to it; the full run's cells at 0 ms match it bit for bit.
+func warpEquivalent() [][2]string {
+	var out [][2]string
+	for _, wp := range warpWeapons {
+		conds := warpConds(wp)
+		for _, pair := range [][2]string{{"none", "timewarp"}, {"none", "timewarp-hitscan"},
+			{"predict", "timewarp-predict"}, {"predict", "timewarp-hitscan-predict"}} {
+			if slices.Contains(conds, pair[1]) {
+				out = append(out, [2]string{warpCondition(wp, 0, pair[0]), warpCondition(wp, 0, pair[1])})
+			}
+		}
+	}
+	return out
+}
+
 // warpConds returns the accuracy part's conditions for a loadout of
-// weapon: the hitscan-only time warp ones too for a hitscan weapon.
+// weapon: the hitscan-only time warp ones too for a hitscan weapon; and
+// without tlc for a projectile weapon, whose shots tlc does not rewind
+// (a projectile flies in the server's present), so that its tlc matches
+// were none's, cell for cell.
 func warpConds(weapon string) []string {
 	for _, w := range game.DefaultWeapons() {
 		if w.Name == weapon && w.Kind == game.Hitscan {
 			return append(slices.Clone(warpConditions), warpHitscanConditions...)
 		}
 	}
-	return warpConditions
+	return slices.DeleteFunc(slices.Clone(warpConditions), func(c string) bool { return c == "tlc" })
 }
 
 func warpCondition(weapon string, rtt int, cond string) string {
@@ -319,13 +361,16 @@ func summariseTimeWarp(r *Results, cells []CellResult) {
 	summariseWarpAccuracy(r, g)
 }
 
-// summariseWarpCost tabulates warp cost by entities and rewind, and fits
-// its growth in both.
+// summariseWarpCost tabulates warp cost by entities and rewind, the
+// median over the timing repeats with their range, and fits its growth
+// in both within each repeat, reporting each exponent's median and
+// range over the repeats.
 func summariseWarpCost(r *Results, g groups) {
-	cost := map[[2]int]float64{} // by entities, rewind ms
+	// cost[rep][entities, rewind ms]
+	cost := map[int]map[[2]int]float64{}
 	ticks := map[int]float64{}
-	tbl := Table{Name: "timewarp_cost", Title: "Wall time per warp (µs, median; this machine)",
-		Columns: []string{"entities", "rewind_ms", "ticks", "warp_us"}}
+	tbl := Table{Name: "timewarp_cost", Title: "Wall time per warp (µs; median over timing repeats, and their range; this machine)",
+		Columns: []string{"entities", "rewind_ms", "ticks", "warp_us", "warp_us_min", "warp_us_max", "repeats"}}
 	for _, n := range warpEntities {
 		name := fmt.Sprintf("cost_entities%d", n)
 		if len(g.cells[name]) == 0 {
@@ -334,57 +379,83 @@ func summariseWarpCost(r *Results, g groups) {
 		met := map[string]float64{}
 		for _, ms := range warpRewindsMS {
 			k := fmt.Sprintf("warp_us_rewind%d", ms)
-			cost[[2]int{n, ms}] = g.mean(name, k)
-			ticks[ms] = g.mean(name, fmt.Sprintf("ticks_rewind%d", ms))
-			met[k] = cost[[2]int{n, ms}]
-			tbl.Rows = append(tbl.Rows, []string{fmt.Sprint(n), fmt.Sprint(ms), fnum(ticks[ms]), fnum(cost[[2]int{n, ms}])})
+			var vs []float64
+			for _, c := range g.cells[name] {
+				if cost[c.Cell.Replicate] == nil {
+					cost[c.Cell.Replicate] = map[[2]int]float64{}
+				}
+				cost[c.Cell.Replicate][[2]int{n, ms}] = c.Metrics[k]
+				vs = append(vs, c.Metrics[k])
+				ticks[ms] = c.Metrics[fmt.Sprintf("ticks_rewind%d", ms)]
+			}
+			med, lo, hi := medianRange(vs)
+			met[k], met[k+"_min"], met[k+"_max"] = med, lo, hi
+			tbl.Rows = append(tbl.Rows, []string{fmt.Sprint(n), fmt.Sprint(ms), fnum(ticks[ms]), fnum(med), fnum(lo), fnum(hi), fmt.Sprint(len(vs))})
 		}
-		r.Conditions = append(r.Conditions, g.condition(name, "runs", len(g.cells[name]), met))
+		r.Conditions = append(r.Conditions, g.condition(name, "timing repeats", len(g.cells[name]), met))
 	}
 	if len(cost) == 0 {
 		return
 	}
-	fitTbl := Table{Name: "timewarp_cost_fit", Title: "Growth of warp cost: exponent in entities per rewind, and in rewind per entity count",
-		Columns: []string{"sweep", "at", "exponent", "slope", "slope_unit"}}
+	fitTbl := Table{Name: "timewarp_cost_fit", Title: "Growth of warp cost: exponent in entities per rewind, and in rewind per entity count, fitted within each timing repeat (median and range over repeats)",
+		Columns: []string{"sweep", "at", "exponent", "exponent_min", "exponent_max", "slope", "slope_unit", "repeats"}}
 	fitMet := map[string]float64{}
+	reps := slices.Sorted(maps.Keys(cost))
 	worstN := math.Inf(-1)
 	for _, ms := range warpRewindsMS {
 		if ms == 0 {
 			continue // no warp: the cost is a call
 		}
-		var xs, ys []float64
-		for _, n := range warpEntities {
-			if v, ok := cost[[2]int{n, ms}]; ok {
-				xs, ys = append(xs, float64(n)), append(ys, v)
+		var es, slopes []float64
+		for _, rep := range reps {
+			var xs, ys []float64
+			for _, n := range warpEntities {
+				if v, ok := cost[rep][[2]int{n, ms}]; ok {
+					xs, ys = append(xs, float64(n)), append(ys, v)
+				}
+			}
+			if e := Exponent(xs, ys); !math.IsNaN(e) {
+				slope, _ := fit(xs, ys)
+				es, slopes = append(es, e), append(slopes, slope)
 			}
 		}
-		e := Exponent(xs, ys)
-		if math.IsNaN(e) {
+		if len(es) == 0 {
 			continue // fewer than two entity counts (a shard)
 		}
-		slope, _ := fit(xs, ys)
-		fitTbl.Rows = append(fitTbl.Rows, []string{"entities", fmt.Sprintf("rewind %d ms", ms), fnum(e), fnum(slope), "µs per entity"})
-		fitMet[fmt.Sprintf("cost_exponent_entities_rewind%d", ms)] = e
+		e, lo, hi := medianRange(es)
+		slope, _, _ := medianRange(slopes)
+		fitTbl.Rows = append(fitTbl.Rows, []string{"entities", fmt.Sprintf("rewind %d ms", ms), fnum(e), fnum(lo), fnum(hi), fnum(slope), "µs per entity", fmt.Sprint(len(es))})
+		key := fmt.Sprintf("cost_exponent_entities_rewind%d", ms)
+		fitMet[key], fitMet[key+"_min"], fitMet[key+"_max"] = e, lo, hi
 		worstN = math.Max(worstN, e)
 	}
-	if e, ok := fitMet[fmt.Sprintf("cost_exponent_entities_rewind%d", warpRewindsMS[len(warpRewindsMS)-1])]; ok {
+	last := fmt.Sprintf("cost_exponent_entities_rewind%d", warpRewindsMS[len(warpRewindsMS)-1])
+	if e, ok := fitMet[last]; ok {
 		fitMet["cost_exponent_entities"] = e
-		fitMet["cost_exponent_entities_max"] = worstN
+		fitMet["cost_exponent_entities_min"], fitMet["cost_exponent_entities_max"] = fitMet[last+"_min"], fitMet[last+"_max"]
+		fitMet["cost_exponent_entities_max_over_rewinds"] = worstN
 	}
 	worstR := math.Inf(-1)
 	for _, n := range warpEntities {
-		var ms, ts, ys []float64
-		for _, d := range warpRewindsMS {
-			if v, ok := cost[[2]int{n, d}]; ok {
-				ms, ts, ys = append(ms, float64(d)), append(ts, ticks[d]), append(ys, v)
+		var es, slopes []float64
+		for _, rep := range reps {
+			var ms, ts, ys []float64
+			for _, d := range warpRewindsMS {
+				if v, ok := cost[rep][[2]int{n, d}]; ok {
+					ms, ts, ys = append(ms, float64(d)), append(ts, ticks[d]), append(ys, v)
+				}
+			}
+			if e := Exponent(ts, ys); !math.IsNaN(e) {
+				slope, _ := fit(ms, ys)
+				es, slopes = append(es, e), append(slopes, slope)
 			}
 		}
-		e := Exponent(ts, ys)
-		if math.IsNaN(e) {
+		if len(es) == 0 {
 			continue
 		}
-		slope, _ := fit(ms, ys)
-		fitTbl.Rows = append(fitTbl.Rows, []string{"rewind", fmt.Sprintf("%d entities", n), fnum(e), fnum(slope), "µs per ms rewound"})
+		e, lo, hi := medianRange(es)
+		slope, _, _ := medianRange(slopes)
+		fitTbl.Rows = append(fitTbl.Rows, []string{"rewind", fmt.Sprintf("%d entities", n), fnum(e), fnum(lo), fnum(hi), fnum(slope), "µs per ms rewound", fmt.Sprint(len(es))})
 		fitMet[fmt.Sprintf("cost_exponent_rewind_entities%d", n)] = e
 		fitMet[fmt.Sprintf("cost_slope_us_per_ms_entities%d", n)] = slope
 		worstR = math.Max(worstR, e)
@@ -392,15 +463,32 @@ func summariseWarpCost(r *Results, g groups) {
 	if !math.IsInf(worstR, -1) {
 		fitMet["cost_exponent_rewind_max"] = worstR
 	}
-	r.Conditions = append(r.Conditions, Condition{Name: "cost_fit", Metrics: fitMet, N: len(cost), NUnit: "cost cells (entities x rewind)",
-		Params: map[string]any{"fit": "least squares of log cost on log entities (per rewind) and on log rewound ticks (per entity count)"}})
+	r.Conditions = append(r.Conditions, Condition{Name: "cost_fit", Metrics: fitMet, N: len(reps), NUnit: "timing repeats",
+		Params: map[string]any{"fit": "least squares of log cost on log entities (per rewind) and on log rewound ticks (per entity count), within each timing repeat; the median over repeats, with _min and _max their range"}})
 	r.Tables = append(r.Tables, tbl, fitTbl)
 	r.Plots = append(r.Plots,
 		Plot{Name: "timewarp_cost_rewind", Title: "Wall time per warp against rewind depth", Kind: "line", Table: "timewarp_cost",
-			X: "rewind_ms", Y: "warp_us", Series: "entities", XLabel: "rewind (ms)", YLabel: "µs per warp"},
+			X: "rewind_ms", Y: "warp_us", Series: "entities", YLo: "warp_us_min", YHi: "warp_us_max", XLabel: "rewind (ms)", YLabel: "µs per warp",
+			Caption: "Median over timing repeats; error bars their range."},
 		Plot{Name: "timewarp_cost_entities", Title: "Wall time per warp against entities", Kind: "line", Table: "timewarp_cost",
-			X: "entities", Y: "warp_us", Series: "rewind_ms", XLabel: "entities", YLabel: "µs per warp"},
+			X: "entities", Y: "warp_us", Series: "rewind_ms", YLo: "warp_us_min", YHi: "warp_us_max", XLabel: "entities", YLabel: "µs per warp",
+			Caption: "Median over timing repeats; error bars their range."},
 	)
+}
+
+// medianRange returns the median of xs and its least and greatest
+// values (zeros for none).
+func medianRange(xs []float64) (med, lo, hi float64) {
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	med = s[n/2]
+	if n%2 == 0 {
+		med = (s[n/2-1] + s[n/2]) / 2
+	}
+	return med, s[0], s[n-1]
 }
 
 // summariseWarpAccuracy tabulates hit accuracy by weapon, round trip and

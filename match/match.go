@@ -79,6 +79,9 @@ type Config struct {
 	// second (default 20): every round(TickRate/PathRate) server ticks.
 	Paths    io.Writer
 	PathRate int
+	// PathVelocity adds each sample's velocity, as the server has it, to
+	// the path file (reckoning.PathVelHeader).
+	PathVelocity bool
 	// PathLooks, with Paths, also keeps where each player looked at each
 	// path sample (Result.Looks), which a path file does not hold.
 	PathLooks bool
@@ -346,6 +349,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	obs.duels = &peek.Watcher{Grid: m.Grid, Params: &params}
 	if cfg.Paths != nil {
 		obs.paths = reckoning.NewPathWriter(cfg.Paths)
+		obs.paths.Velocity = cfg.PathVelocity
 		obs.pathEvery = max(1, int(math.Round(float64(cfg.TickRate)/float64(cfg.PathRate))))
 		obs.keepLooks = cfg.PathLooks
 	}

@@ -199,7 +199,7 @@ func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 		}
 		o.last[id], o.seen[id] = st, true
 		if record && alive {
-			o.pathErr = o.paths.Write(reckoning.Sample{T: now, Player: id, Team: team, Pos: st.Pos})
+			o.pathErr = o.paths.Write(reckoning.Sample{T: now, Player: id, Team: team, Pos: st.Pos, Vel: st.Vel, HasVel: true})
 			if o.keepLooks {
 				o.looks = append(o.looks, Look{T: now, Player: id, Yaw: st.Yaw, Pitch: st.Pitch})
 			}

@@ -2,7 +2,9 @@ package reckoning
 
 import (
 	"errors"
+	"math"
 	"slices"
+	"time"
 
 	"github.com/lagkit/lagkit/geom"
 )
@@ -32,12 +34,26 @@ type MethodRow struct {
 	EtaMaxM            float64 `json:"eta_max_m,omitempty"`
 	UpdatesPerS        float64 `json:"updates_per_s"`
 	PositionErrorMeanM float64 `json:"position_error_mean_m"`
+	// The same per path, the led reckoning study's unit (its Tables II
+	// and III give the mean over paths and its standard deviation), over
+	// the replayed paths of at least MinPathDuration.
+	PathUpdatesPerS        float64 `json:"path_updates_per_s"`
+	PathUpdatesPerSSD      float64 `json:"path_updates_per_s_sd"`
+	PathPositionErrorMeanM float64 `json:"path_position_error_mean_m"`
+	PathPositionErrorSDM   float64 `json:"path_position_error_sd_m"`
 }
+
+// MinPathDuration is the shortest path the per-path figures take in: the
+// led reckoning study kept paths longer than 5 seconds ([led] section
+// VII-A).
+const MinPathDuration = 5 * time.Second
 
 // Comparison is dead against led reckoning on recorded paths, as the led
 // reckoning study replayed them.
 type Comparison struct {
-	Players  int         `json:"players_replayed"`
+	Players int `json:"players_replayed"`
+	// Paths counts the replayed paths of at least MinPathDuration.
+	Paths    int         `json:"paths_replayed"`
 	Trainers int         `json:"players_training"`
 	Seconds  float64     `json:"replayed_s"`
 	Methods  []MethodRow `json:"methods"`
@@ -82,7 +98,16 @@ func Compare(samples []Sample, cfg CompareConfig) (Comparison, error) {
 	pool := func(method string, policy func(int) Policy) MethodRow {
 		tot := Total(Replay(held, policy))
 		rep.Seconds = tot.Seconds
-		return MethodRow{Method: method, UpdatesPerS: tot.UpdatesPerS(), PositionErrorMeanM: tot.ErrorMean()}
+		row := MethodRow{Method: method, UpdatesPerS: tot.UpdatesPerS(), PositionErrorMeanM: tot.ErrorMean()}
+		paths, _ := ReplayPaths(held, policy, ReplayOptions{Order: First, MinDuration: MinPathDuration})
+		rep.Paths = len(paths)
+		var upd, errs []float64
+		for _, p := range paths {
+			upd, errs = append(upd, p.UpdatesPerS()), append(errs, p.ErrorMean())
+		}
+		row.PathUpdatesPerS, row.PathUpdatesPerSSD = meanSD(upd)
+		row.PathPositionErrorMeanM, row.PathPositionErrorSDM = meanSD(errs)
+		return row
 	}
 	dead := func(e float64) MethodRow {
 		row := pool("dead", func(int) Policy { return Dead{Threshold: e, Blend: BlendTime(cfg.K, e)} })
@@ -109,6 +134,26 @@ func Compare(samples []Sample, cfg CompareConfig) (Comparison, error) {
 			LedUpdatesPerS: led.UpdatesPerS, LedVsDeadUpdates: Ratio(led.UpdatesPerS, upd) - 1}
 	}
 	return rep, nil
+}
+
+// meanSD returns the mean of xs and its sample standard deviation
+// (zeros for none; the deviation 0 for one).
+func meanSD(xs []float64) (mean, sd float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) > 1 {
+		var ss float64
+		for _, x := range xs {
+			ss += (x - mean) * (x - mean)
+		}
+		sd = math.Sqrt(ss / float64(len(xs)-1))
+	}
+	return mean, sd
 }
 
 // players counts the players in s.

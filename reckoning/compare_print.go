@@ -24,6 +24,20 @@ func (rep Comparison) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintf(w, "per path (%d paths of %v or more, the study's unit: mean ± standard deviation over paths)\n", rep.Paths, MinPathDuration)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "method\tthreshold (m)\tupdates/s\tmean error (m)")
+	for _, r := range rep.Methods {
+		th := fmt.Sprintf("%.3f", r.EtaM)
+		if r.Method == "led" {
+			th = fmt.Sprintf("%.3f-%.3f", r.EtaMinM, r.EtaMaxM)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.3f ± %.3f\t%.4f ± %.4f\n", r.Method, th, r.PathUpdatesPerS, r.PathUpdatesPerSSD,
+			r.PathPositionErrorMeanM, r.PathPositionErrorSDM)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
 	if e := rep.EqualError; e != nil {
 		fmt.Fprintf(w, "at led reckoning's error (%.4f m), dead reckoning (threshold %.3f m) sends %.3f updates/s; led sends %+.1f%%\n",
 			e.ErrorM, e.DeadEtaM, e.DeadUpdatesPerS, 100*e.LedVsDeadUpdates)

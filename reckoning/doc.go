@@ -46,11 +46,12 @@
 // unscaled since the study's players and lagkit's are about as tall.
 // The study gives K no value (its blend time was tuned by hand,
 // section VII-A). DefaultK, which live threshold replication and
-// `lagkit trend replay` use unless told otherwise, makes dead
-// reckoning's blend time at the middle threshold 1/17.8 s (56 ms), the
-// study's own update rate; the replay experiment, which is compared
-// with that rate, does not use it but calibrates K on the paths that
-// build its trend maps (package experiment).
+// `lagkit trend replay` use unless told otherwise, is calibrated
+// (CalibrateK: a blend draws a correction no faster than players move)
+// on one bot match that no experiment replays; before, it was set from
+// the study's own update rate (17.8 a second), the figure the replay is
+// compared with. The replay experiment calibrates K afresh per replicate
+// on the paths that build its trend maps (package experiment).
 //
 // # Trend maps
 //

@@ -16,11 +16,16 @@ import (
 	"github.com/lagkit/lagkit/geom"
 )
 
-// PathHeader is the header row a path file must start with.
-const PathHeader = "time,player,team,x,y,z"
+// PathHeader is the header row a path file must start with, or
+// PathVelHeader for a file that also records each sample's velocity.
+const (
+	PathHeader    = "time,player,team,x,y,z"
+	PathVelHeader = PathHeader + ",vx,vy,vz"
+)
 
 // Limits of a path file's values.
 const (
+	MaxPathVel    = 1e3                // m/s, each component
 	MaxPathTime   = 7 * 24 * time.Hour // the latest sample time
 	MaxPathPlayer = 1 << 16            // players and teams are below this
 	MaxPathCoord  = 1e4                // metres from the origin
@@ -41,6 +46,11 @@ type Sample struct {
 	Player int
 	Team   int
 	Pos    geom.Vec3
+	// Vel is the velocity the game had for the player at T (m/s), when
+	// HasVel: a path file with PathVelHeader records it, as the led
+	// reckoning study's path files did ([led], section VII-A).
+	Vel    geom.Vec3
+	HasVel bool
 }
 
 // FileError is a problem with a path file or a trend map file: the
@@ -74,6 +84,7 @@ func ReadPaths(name string, r io.Reader) ([]Sample, error) {
 		return &FileError{File: name, Line: line, Field: col, Msg: fmt.Sprintf(format, args...)}
 	}
 	var out []Sample
+	fields := 6
 	for n := 0; ; n++ {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -91,6 +102,10 @@ func ReadPaths(name string, r io.Reader) ([]Sample, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if n == 0 {
+			if joinFields(rec) == PathVelHeader {
+				fields = 9
+				continue
+			}
 			if len(rec) != 6 || rec[0] != "time" || rec[1] != "player" || rec[2] != "team" ||
 				rec[3] != "x" || rec[4] != "y" || rec[5] != "z" {
 				msg := fmt.Sprintf("header row is %q, want %q", joinFields(rec), PathHeader)
@@ -102,11 +117,15 @@ func ReadPaths(name string, r io.Reader) ([]Sample, error) {
 			}
 			continue
 		}
-		if len(rec) != 6 {
-			return nil, fail(line, "", "%d fields, want 6 (%s)", len(rec), PathHeader)
+		if len(rec) != fields {
+			header := PathHeader
+			if fields == 9 {
+				header = PathVelHeader
+			}
+			return nil, fail(line, "", "%d fields, want %d (%s)", len(rec), fields, header)
 		}
 		var s Sample
-		var v [6]float64
+		var v [9]float64
 		for i, f := range rec {
 			x, err := strconv.ParseFloat(f, 64)
 			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
@@ -130,11 +149,19 @@ func ReadPaths(name string, r io.Reader) ([]Sample, error) {
 		s.T = time.Duration(math.Round(v[0] * 1e9))
 		s.Player, s.Team = int(v[1]), int(v[2])
 		s.Pos = geom.V(v[3], v[4], v[5])
+		if fields == 9 {
+			for i := 6; i <= 8; i++ {
+				if math.Abs(v[i]) > MaxPathVel {
+					return nil, fail(line, pathColumns[i], "%v m/s is faster than %v m/s", v[i], MaxPathVel)
+				}
+			}
+			s.Vel, s.HasVel = geom.V(v[6], v[7], v[8]), true
+		}
 		out = append(out, s)
 	}
 }
 
-var pathColumns = [6]string{"time", "player", "team", "x", "y", "z"}
+var pathColumns = [9]string{"time", "player", "team", "x", "y", "z", "vx", "vy", "vz"}
 
 func joinFields(rec []string) string {
 	var b []byte
@@ -147,8 +174,11 @@ func joinFields(rec []string) string {
 	return string(b)
 }
 
-// PathWriter writes a path file row by row.
+// PathWriter writes a path file row by row; with Velocity set before the
+// first row, it writes PathVelHeader and each sample's velocity.
 type PathWriter struct {
+	Velocity bool
+
 	w      *bufio.Writer
 	buf    []byte
 	header bool
@@ -169,6 +199,12 @@ func (p *PathWriter) Write(s Sample) error {
 	for _, c := range [3]float64{s.Pos.X, s.Pos.Y, s.Pos.Z} {
 		b = append(b, ',')
 		b = strconv.AppendFloat(b, c, 'f', 4, 64)
+	}
+	if p.Velocity {
+		for _, c := range [3]float64{s.Vel.X, s.Vel.Y, s.Vel.Z} {
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, c, 'f', 4, 64)
+		}
 	}
 	b = append(b, '\n')
 	p.buf = b[:0]
@@ -191,7 +227,11 @@ func (p *PathWriter) start() []byte {
 	b := p.buf[:0]
 	if !p.header {
 		p.header = true
-		b = append(b, PathHeader+"\n"...)
+		if p.Velocity {
+			b = append(b, PathVelHeader+"\n"...)
+		} else {
+			b = append(b, PathHeader+"\n"...)
+		}
 	}
 	return b
 }

@@ -147,8 +147,8 @@ func TestPaperCorrelationAndBlendTime(t *testing.T) {
 	if got := BlendTime(0.5, 2); got != 250*time.Millisecond {
 		t.Errorf("BlendTime(0.5, 2) = %v, want 250ms", got)
 	}
-	if got := BlendTime(DefaultK, DefaultEta); got.Round(time.Millisecond) != 56*time.Millisecond {
-		t.Errorf("default blend time at the middle threshold %v, want 1/17.8 s", got)
+	if got := BlendTime(DefaultK, DefaultEta); got.Round(time.Millisecond) != 109*time.Millisecond {
+		t.Errorf("default blend time at the middle threshold %v, want 0.0415/0.381 s (TestDefaultK)", got)
 	}
 	if BlendTime(1, 0) != 0 || BlendTime(1, -1) != 0 {
 		t.Error("BlendTime with η <= 0 is not 0")

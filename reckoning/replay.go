@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/lagkit/lagkit/geom"
 )
@@ -86,9 +87,11 @@ func ReplayOrder(samples []Sample, policy func(team int) Policy, o Order) []Repl
 }
 
 // ReplayTrack replays one continuous path. The sender knows each
-// recorded position and, as in the study's replay, the velocity from the
-// last two positions; the receiver's position is measured at every
-// frame, after any update of that frame.
+// recorded position and the velocity from the last two positions
+// (lagkit's choice: the led reckoning study does not say how its replay
+// took velocity, and its paths recorded one; ReplayPaths can use a
+// recorded velocity instead); the receiver's position is measured at
+// every frame, after any update of that frame.
 func ReplayTrack(path []Sample, policy Policy) ReplayResult {
 	return ReplayTrackOrder(path, policy, First)
 }
@@ -98,11 +101,15 @@ func ReplayTrack(path []Sample, policy Policy) ReplayResult {
 // study's projection did ([led], equations 2 to 6), from the last three
 // positions: the change between the last two velocities.
 func ReplayTrackOrder(path []Sample, policy Policy, o Order) ReplayResult {
+	return replayTrack(path, policy, o, FromPositions)
+}
+
+func replayTrack(path []Sample, policy Policy, o Order, v Velocity) ReplayResult {
 	snd := Sender{Policy: policy, Order: o}
 	rcv := Model{Order: o}
 	var r ReplayResult
 	for i, s := range path {
-		st := PathState(path, i)
+		st := PathStateFrom(path, i, v)
 		if blend, due := snd.Step(st, i == 0); due {
 			rcv.Update(st, blend)
 			r.Updates++
@@ -131,6 +138,83 @@ func PathState(path []Sample, i int) State {
 		st.Acc = st.Vel.Sub(vel(i - 1)).Scale(1 / (path[i].T - path[i-1].T).Seconds())
 	}
 	return st
+}
+
+// Velocity says where a replay takes a sample's velocity from.
+type Velocity int
+
+const (
+	// FromPositions takes it from the last two positions, and the
+	// acceleration from the last three (PathState).
+	FromPositions Velocity = iota
+	// Recorded takes the velocity the path file records (Sample.Vel), as
+	// the led reckoning study's paths held one ([led], section VII-A), and
+	// the acceleration from the change between the last two recorded
+	// velocities.
+	Recorded
+)
+
+func (v Velocity) String() string {
+	if v == Recorded {
+		return "recorded"
+	}
+	return "from positions"
+}
+
+// PathStateFrom is PathState with the velocity taken as v says; with
+// Recorded, every sample must have one (Sample.HasVel).
+func PathStateFrom(path []Sample, i int, v Velocity) State {
+	if v != Recorded {
+		return PathState(path, i)
+	}
+	st := State{T: path[i].T, Pos: path[i].Pos, Vel: path[i].Vel}
+	if i > 0 {
+		st.Acc = path[i].Vel.Sub(path[i-1].Vel).Scale(1 / (path[i].T - path[i-1].T).Seconds())
+	}
+	return st
+}
+
+// ReplayOptions set how ReplayPaths replays.
+type ReplayOptions struct {
+	Order    Order    // default First
+	Velocity Velocity // default FromPositions
+	// MinDuration leaves out paths shorter than it; the led reckoning
+	// study kept paths longer than 5 seconds ([led], section VII-A).
+	MinDuration time.Duration
+}
+
+// PathResult is one replayed path's result: the unit the led reckoning
+// study reported over (a mean over its 500 paths, with its standard
+// deviation; [led] Tables II and III).
+type PathResult struct {
+	ReplayResult
+	Start time.Duration // the path's first sample
+}
+
+// ReplayPaths replays every continuous stretch of samples (Tracks) at
+// least opt.MinDuration long under the policy of its team and returns
+// one result per path, ordered by player and time. With opt.Velocity
+// Recorded, a sample without a recorded velocity is an error.
+func ReplayPaths(samples []Sample, policy func(team int) Policy, opt ReplayOptions) ([]PathResult, error) {
+	var out []PathResult
+	for _, tr := range Tracks(samples) {
+		n := len(tr.Samples)
+		if n < 2 || tr.Samples[n-1].T-tr.Samples[0].T < opt.MinDuration {
+			continue
+		}
+		if opt.Velocity == Recorded {
+			for _, s := range tr.Samples {
+				if !s.HasVel {
+					return nil, fmt.Errorf("reckoning: player %d at %v s: no recorded velocity (a path file with the header %q has one)",
+						s.Player, s.T.Seconds(), PathVelHeader)
+				}
+			}
+		}
+		r := replayTrack(tr.Samples, policy(tr.Team), opt.Order, opt.Velocity)
+		r.Player, r.Team = tr.Player, tr.Team
+		out = append(out, PathResult{ReplayResult: r, Start: tr.Samples[0].T})
+	}
+	return out, nil
 }
 
 // HoldOut splits samples into the players to replay and the players to

@@ -27,16 +27,17 @@ func TestReplayStraightRunSendsTwice(t *testing.T) {
 	if r.Updates != 2 || r.Frames != len(run) || math.Abs(r.Seconds-3) > 1e-9 {
 		t.Fatalf("straight run: %+v, want 2 updates over %d frames and 3 s", r, len(run))
 	}
-	// Frames 1 to 7 lag by k/16 m. The blend (B = 1/17.8 s) then closes
-	// the gap g = 7/16 m: τ after the update the receiver is at
+	// Frames 1 to 7 lag by k/16 m. The blend (B = DefaultK/η) then
+	// closes the gap g = 7/16 m: τ after the update the receiver is at
 	// (1-f)(g + v τ (1-f)) from the truth, f = τ/B, and after it exact.
 	var want float64
 	for k := 1; k <= 7; k++ {
 		want += float64(k) / 16
 	}
-	for j := 1; float64(j)/64 < 1/17.8; j++ {
+	b := DefaultK / DefaultEta
+	for j := 1; float64(j)/64 < b; j++ {
 		tau := float64(j) / 64
-		f := tau * 17.8
+		f := tau / b
 		want += (1 - f) * (7.0/16 + 4*tau*(1-f))
 	}
 	if math.Abs(r.ErrorSum-want) > 1e-6 { // B is whole nanoseconds

@@ -259,7 +259,7 @@ func publishedRows(r *experiment.Results) ([]published, []reference) {
 			for _, t := range r.Tests {
 				if t.Name == ref.Test && t.Kind == ref.TestKindOf() {
 					row.Ours = "p = " + formatP(t.P)
-					row.Verdict = pVerdict(ref, t.P)
+					row.Verdict = pVerdict(ref, t)
 					break
 				}
 			}
@@ -297,6 +297,9 @@ func valueVerdict(ref experiment.Reference, v float64) string {
 		tol = experiment.DefaultTolerance
 	}
 	pub := ref.Value
+	if pub != 0 && v != 0 && math.Signbit(v) != math.Signbit(pub) {
+		return strings.TrimSpace(fmt.Sprintf("Disagrees in direction: ours is %s where the study's is %s. %s", formatNumber(v), formatNumber(pub), ref.Why))
+	}
 	if math.Abs(v-pub) <= tol*math.Abs(pub) {
 		return fmt.Sprintf("Agrees: ours is within %s of the published figure.", formatPercent(tol))
 	}
@@ -346,19 +349,30 @@ func statisticVerdict(ref experiment.Reference, t experiment.Test) string {
 		formatNumber(math.Abs(ours-pub)), formatNumber(tol), ref.Why))
 }
 
-// pVerdict compares our p-value with a published one: they agree when
-// both or neither find a difference at the 5% level.
-func pVerdict(ref experiment.Reference, p float64) string {
-	ours, theirs := p < 0.05, ref.Value < 0.05
+// pVerdict sets our test beside a study's p-value. Equal or similar
+// p-values are not agreement: p depends on the sample's size and kind (a
+// run's seeds of bots, the study's people), and "neither significant"
+// means only that neither detected a difference, not that the two found
+// the same thing. So the verdict never says "agrees": it says what each
+// concluded at the 5% level and gives our estimate with its interval,
+// which is what a reader can set beside the study's figures.
+func pVerdict(ref experiment.Reference, t experiment.Test) string {
+	ours, theirs := t.P < 0.05, ref.Value < 0.05
+	est := fmt.Sprintf("ours estimates %s at %s (95%% interval [%s, %s]) over n = %d", t.Centre, formatNumber(t.MeanDiff),
+		formatBound(t.CI95[0]), formatBound(t.CI95[1]), t.N)
+	if t.Centre == "" {
+		est = fmt.Sprintf("ours has n = %d", t.N)
+	}
+	caveat := "p depends on the sample's size and kind, so the two p-values are not compared as figures"
 	switch {
 	case ours && theirs:
-		return "Agrees: both find a significant difference at the 5% level."
+		return fmt.Sprintf("Both find a difference at the 5%% level; %s. Whether they agree rests on the direction and size of the difference, not on p; %s.", est, caveat)
 	case !ours && !theirs:
-		return "Agrees: neither finds a significant difference at the 5% level."
+		return fmt.Sprintf("Not evidence of agreement: neither finds a difference at the 5%% level, which shows no difference in either, not that the two match; %s. Read the interval: a difference inside it is not ruled out; %s.", est, caveat)
 	case ours:
-		return strings.TrimSpace("Disagrees: ours finds a significant difference at the 5% level where the study found none. " + ref.Why)
+		return strings.TrimSpace(fmt.Sprintf("Differs in conclusion: ours finds a difference at the 5%% level where the study found none; %s. %s", est, ref.Why))
 	}
-	return strings.TrimSpace("Disagrees: the study found a significant difference at the 5% level where ours finds none. " + ref.Why)
+	return strings.TrimSpace(fmt.Sprintf("Differs in conclusion: the study found a difference at the 5%% level where ours finds none; %s. %s", est, ref.Why))
 }
 
 // formatPercent prints a fraction as a percentage for reading.

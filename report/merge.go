@@ -59,6 +59,9 @@ func Merge(dirs []string) (*experiment.Results, []experiment.CellResult, error) 
 	if want := len(e.Cells(first.Quick)); len(cells) != want {
 		return nil, nil, fmt.Errorf("%d of the design's %d cells found; a shard is missing", len(cells), want)
 	}
+	if err := experiment.CheckArms(e, cells); err != nil {
+		return nil, nil, err
+	}
 	res := experiment.Summarise(e, cells, experiment.Options{Seed: first.Seed, Quick: first.Quick})
 	return res, cells, nil
 }

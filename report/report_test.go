@@ -106,18 +106,30 @@ func TestVerdicts(t *testing.T) {
 		{0.11, "Disagrees: ours is 45.1% higher than the study's, beyond the 25% counted as agreement. Bots differ."},
 		{0.03, "Disagrees: ours is 0.3958 times the study's, beyond the 25% counted as agreement. Bots differ."},
 		{0, "Disagrees: ours is 0 where the study's is 0.0758, beyond the 25% counted as agreement. Bots differ."},
+		{-0.08, "Disagrees in direction: ours is -0.08 where the study's is 0.0758. Bots differ."},
 	}
 	for _, tc := range cases {
 		if got := valueVerdict(ref, tc.v); got != tc.want {
 			t.Errorf("ours %v: %q, want %q", tc.v, got, tc.want)
 		}
 	}
+	// A p-value like the study's is not agreement: the verdict never
+	// says so, and gives our estimate and its interval.
 	ref = experiment.Reference{Value: 0.158, Why: "Seeds pair closely."}
-	if got, want := pVerdict(ref, 0.01), "Disagrees: ours finds a significant difference at the 5% level where the study found none. Seeds pair closely."; got != want {
+	test := experiment.Test{P: 0.148, N: 8, MeanDiff: -0.004, Centre: experiment.CentreMedian, CI95: [2]float64{-0.011, 0.002}}
+	got := pVerdict(ref, test)
+	if strings.Contains(got, "Agrees") || !strings.HasPrefix(got, "Not evidence of agreement: neither finds a difference") ||
+		!strings.Contains(got, "median difference at -0.004 (95% interval [-0.011, 0.002]) over n = 8") {
+		t.Errorf("pVerdict, neither significant = %q", got)
+	}
+	test.P = 0.01
+	if got, want := pVerdict(ref, test), "Differs in conclusion: ours finds a difference at the 5% level where the study found none; "+
+		"ours estimates median difference at -0.004 (95% interval [-0.011, 0.002]) over n = 8. Seeds pair closely."; got != want {
 		t.Errorf("pVerdict = %q, want %q", got, want)
 	}
-	if got, want := pVerdict(ref, 0.2), "Agrees: neither finds a significant difference at the 5% level."; got != want {
-		t.Errorf("pVerdict = %q, want %q", got, want)
+	ref.Value = 0.01
+	if got := pVerdict(ref, test); strings.Contains(got, "Agrees") || !strings.HasPrefix(got, "Both find a difference at the 5% level") {
+		t.Errorf("pVerdict, both significant = %q", got)
 	}
 }
 
@@ -207,7 +219,7 @@ func TestWrite(t *testing.T) {
 		"<tr class=\"unverified\"><td>hit_<wbr>accuracy under none</td>",
 		"Table 3: printed as “30%” (compared in fraction of shots). mean accuracy without. <strong class=\"unverified\">Not verified against the source's text.</strong>",
 		"Disagrees: ours is 28.9% lower than the study&#39;s, beyond the 25% counted as agreement. Bots aim worse without help.",
-		"<td class=\"n\">p = 0.700</td><td>Agrees: neither finds a significant difference at the 5% level.</td>",
+		"<td class=\"n\">p = 0.700</td><td>Not evidence of agreement: neither finds a difference at the 5% level",
 		`<li id="ref-sample">[sample] A. Sample. 2020. A sample study.</li>`,
 		"<th>condition_<wbr>0</th>", "A wide table: long",
 		"<code>v0.3.0</code>, revision <code>0123abcd</code>", "go1.26.8 linux/amd64", "<code>lagkit experiment run tlc-accuracy --seed 42</code>",

@@ -9,13 +9,12 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/experiment"
-	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/record"
 )
 
 // TestALCStudyAgreesWithExperiment: the alc preset's design, played by
 // the study runner, gives the figures lagkit's alc experiment gives for
-// the same matches, exactly. The experiment picks its 250 ms players
+// the same matches, exactly. The experiment picks its 270 ms players
 // from the seed and the preset fixes them by seat, so the test gives the
 // schedule the seats the experiment's seed picks; every round of a
 // technique plays the experiment's replicate of the same number under
@@ -27,10 +26,10 @@ import (
 // the shots judged (record.Shot), and under alc a hit waits up to twice
 // low_ping_ms (100 ms) for its victim's word. A player has at most two
 // such shots at the end (the rifle fires every 100 ms), so the study
-// counts at most 2 x 12 fewer shots, and never more.
+// counts at most 2 x experiment.ALCPlayers fewer shots, and never more.
 func TestALCStudyAgreesWithExperiment(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays four 30 s matches of 12 bots")
+		t.Skip("plays four 30 s matches of experiment.ALCPlayers bots")
 	}
 	const seed, seconds = 1, 30
 	e, err := experiment.Get("alc")
@@ -50,18 +49,14 @@ func TestALCStudyAgreesWithExperiment(t *testing.T) {
 		want[c.Condition] = res.Metrics
 	}
 	// The round trips the experiment's seed gives each player, by index.
-	probe, err := match.Run(match.Config{Map: "metro", Bots: 12, Duration: time.Second,
-		Seed: experiment.ReplicateSeed(seed, 0), BaseRTTms: 20, HighPingFraction: 0.5, HighPingMS: 250}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rtts := experiment.ALCLatency(experiment.ReplicateSeed(seed, 0))
 	var rules strings.Builder
-	for i, p := range probe.Players {
-		fmt.Fprintf(&rules, "[[latency]]\nseats = [%d]\nlatency_ms = %v\n", i, p.RTTms/2)
+	for i := range experiment.ALCPlayers {
+		fmt.Fprintf(&rules, "[[latency]]\nseats = [%d]\nlatency_ms = %v\n", i, rtts[i]/2)
 	}
 	text := fmt.Sprintf(`name = "alc"
 [[seat]]
-count = 12
+count = %d
 [[technique]]
 name = "tlc"
 policy = { name = "tlc" }
@@ -81,7 +76,7 @@ map = "metro"
 mode = "ctf"
 duration = "%ds"
 technique = "alc"
-`, rules.String(), seconds, seconds)
+`, experiment.ALCPlayers, rules.String(), seconds, seconds)
 	s, err := Parse("alc-test.toml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
@@ -102,11 +97,11 @@ technique = "alc"
 			switch g.RTTms {
 			case 20:
 				low = g
-			case 250:
+			case 270:
 				high = g
 			}
 		}
-		const unjudged = 2 * 12
+		const unjudged = 2 * experiment.ALCPlayers
 		for _, c := range []struct {
 			metric      string
 			shots, hits int

@@ -26,7 +26,9 @@ func newTrendReplayCmd() *cobra.Command {
 		Long: `replay plays recorded paths frame by frame through a sender and a receiver
 with no network between them, as the led reckoning study did, and reports
 each method's updates per second and mean error between where the receiver
-has a player and where the player was.
+has a player and where the player was: pooled over the time replayed, and
+per path (the mean and standard deviation over paths of 5 s or more, the
+study's unit).
 
 Every --hold-out-th player (in order of player number) is replayed; the
 others build the trend maps, one per team, so no replayed path is in its
@@ -81,7 +83,7 @@ Paths come from path files (CSV with the header time,player,team,x,y,z, as
 	f.Float64Var(&etaMin, "eta-min", reckoning.DefaultEtaMin, "led reckoning's threshold against the trend (m)")
 	f.Float64Var(&eta, "eta", reckoning.DefaultEta, "dead reckoning's threshold, and led reckoning's where there is no trend (m)")
 	f.Float64Var(&etaMax, "eta-max", reckoning.DefaultEtaMax, "led reckoning's threshold along the trend (m)")
-	f.Float64Var(&k, "k", reckoning.DefaultK, "blend time constant K of B = K/η (m·s)")
+	f.Float64Var(&k, "k", reckoning.DefaultK, "blend time constant K of B = K/η (m·s); the default is calibrated on bot play no experiment replays (reckoning.DefaultK)")
 	f.Float64SliceVar(&frontier, "frontier", without(reckoning.FrontierEtas, reckoning.DefaultEta), "further dead reckoning `thresholds` to replay, comma separated (m)")
 	// pflag would print the default as [0.200000,0.300000,...].
 	f.Lookup("frontier").DefValue = formatList(without(reckoning.FrontierEtas, reckoning.DefaultEta))
