@@ -189,7 +189,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		// CPU time: the core's wall time on a busy machine would count
 		// other processes' turns.
 		mr, err := match.Run(match.Config{Map: "metro", Mode: mode.TDM, Bots: cfg.Players, Duration: cfg.CoreDuration,
-			Seed: 1, TickRate: cfg.TickRate, BaseRTTms: 1}, nil)
+			Seed: 1, TickRate: cfg.TickRate, BaseRTTms: 1, TickCPU: true}, nil)
 		if err != nil {
 			return nil, err
 		}

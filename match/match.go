@@ -20,6 +20,7 @@ import (
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/game/weaponfile"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/msec"
 	"github.com/lagkit/lagkit/internal/netcheck"
 	"github.com/lagkit/lagkit/lagcomp"
@@ -114,6 +115,13 @@ type Config struct {
 	// PredictionOff has every client show its own player where the
 	// server last put it instead of predicting it (server.Settings).
 	PredictionOff bool
+	// Duels follows every pair's duels (Result.Duels and DuelList): a
+	// line-of-sight test per client tick and enemy drawn, a tenth of a
+	// default match's time, so only a run that reports them asks.
+	Duels bool
+	// TickCPU measures the server's ticks on the thread's CPU clock
+	// (Result.TickCPUUS): two system calls a tick (sim.Driver.CountCPU).
+	TickCPU bool
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -255,14 +263,16 @@ type Result struct {
 	// Log holds the server's log (connects, spawns, kills, objective
 	// events) in server time order, for the study runner's records.
 	Log []server.LogEntry `json:"-"`
-	// TickCPUUS is the CPU time per server tick in microseconds, where
-	// the system has a thread CPU clock (sim.Driver.ServerCPU): what the
-	// server core costs, not part of the outcome.
+	// TickCPUUS is, with Config.TickCPU, the CPU time per server tick
+	// in microseconds, where the system has a thread CPU clock
+	// (sim.Driver.ServerCPU): what the server core costs, not part of
+	// the outcome.
 	TickCPUUS float64 `json:"-"`
 	// Duels sums up the match's duels (the peeker's advantage), and
-	// DuelList holds each, for experiments and the study's records.
-	Duels    DuelSummary `json:"duels"`
-	DuelList []Duel      `json:"-"`
+	// DuelList holds each, for experiments and the study's records;
+	// both only with Config.Duels.
+	Duels    *DuelSummary `json:"duels,omitempty"`
+	DuelList []Duel       `json:"-"`
 	// Looks holds, with Config.PathLooks, where each player looked at
 	// each sample of Paths, in the order the samples were written.
 	Looks []Look `json:"-"`
@@ -341,18 +351,8 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	obs := newObserver(cfg.Bots)
-	if cfg.NetCheck {
-		obs.net = newNetObserver(cfg.Bots, cfg.NetCheckFrom)
-	}
-	obs.history, obs.display = d.Server.History(), make([]sim.DisplayError, cfg.Bots)
-	obs.duels = &peek.Watcher{Grid: m.Grid, Params: &params}
-	if cfg.Paths != nil {
-		obs.paths = reckoning.NewPathWriter(cfg.Paths)
-		obs.paths.Velocity = cfg.PathVelocity
-		obs.pathEvery = max(1, int(math.Round(float64(cfg.TickRate)/float64(cfg.PathRate))))
-		obs.keepLooks = cfg.PathLooks
-	}
+	obs := cfg.observer(d, m.Grid, &params)
+	d.CountCPU = cfg.TickCPU
 	d.Run(cfg.Duration, obs)
 	obs.drain(d.Server, cfg.Duration)
 	if obs.paths != nil {
@@ -366,7 +366,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 
 	res := &Result{}
 	srv := d.Server
-	if t := srv.Tick(); t > 0 {
+	if t := srv.Tick(); t > 0 && cfg.TickCPU {
 		res.TickCPUUS = float64(d.ServerCPU) / float64(time.Microsecond) / float64(t)
 	}
 	for i, p := range d.Players {
@@ -393,10 +393,13 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		res.Players = append(res.Players, pr)
 	}
 	res.Shots, res.Log = obs.shots(), obs.log
-	obs.duels.Tracker.Close(cfg.Duration)
 	res.Looks = obs.looks
-	res.DuelList = duels(obs.duels.Tracker.Duels(), res.Players, cfg, tick)
-	res.Duels = summariseDuels(res.DuelList)
+	if obs.duels != nil {
+		obs.duels.Tracker.Close(cfg.Duration)
+		res.DuelList = duels(obs.duels.Tracker.Duels(), res.Players, cfg, tick)
+		sum := summariseDuels(res.DuelList)
+		res.Duels = &sum
+	}
 	for _, s := range res.Shots {
 		if s.Registered && s.SBC && s.Victim >= 0 {
 			for i := range res.Players {
@@ -419,6 +422,27 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	}
 	res.Match.WallS = time.Since(wallStart).Seconds()
 	return res, nil
+}
+
+// observer returns the observer of a match of cfg (with its defaults)
+// played by d, watching for what cfg asks: the statistics every match
+// reports, and paths, NetCheck's samples and duels only when asked.
+func (cfg *Config) observer(d *sim.Driver, grid *geom.Grid, params *game.Params) *observer {
+	obs := newObserver(cfg.Bots)
+	if cfg.NetCheck {
+		obs.net = newNetObserver(cfg.Bots, cfg.NetCheckFrom)
+	}
+	obs.history, obs.display = d.Server.History(), make([]sim.DisplayError, cfg.Bots)
+	if cfg.Duels {
+		obs.duels = &peek.Watcher{Grid: grid, Params: params}
+	}
+	if cfg.Paths != nil {
+		obs.paths = reckoning.NewPathWriter(cfg.Paths)
+		obs.paths.Velocity = cfg.PathVelocity
+		obs.pathEvery = max(1, int(math.Round(float64(cfg.TickRate)/float64(cfg.PathRate))))
+		obs.keepLooks = cfg.PathLooks
+	}
+	return obs
 }
 
 // loadMap loads a shipped map by name or a map file by path.

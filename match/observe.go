@@ -61,7 +61,8 @@ type observer struct {
 	history *lagcomp.History
 	// net, when set, samples the players' links (Config.NetCheck).
 	net *netObserver
-	// duels follows the players' duels (Result.Duels).
+	// duels, when Config.Duels asks, follows the players' duels
+	// (Result.Duels).
 	duels *peek.Watcher
 }
 

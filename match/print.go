@@ -7,7 +7,7 @@ import (
 )
 
 // WriteTable writes r for people: the match, a row per player, the
-// per-client figures and the state hash.
+// per-client figures, the duels when followed and the state hash.
 func (r *Result) WriteTable(w io.Writer) {
 	m := r.Match
 	fmt.Fprintf(w, "%s on %s under %s: score %d-%d, %d captures, %.0f s simulated in %.1f s\n",
@@ -30,6 +30,10 @@ func (r *Result) WriteTable(w io.Writer) {
 	if n := float64(len(r.Players)); n > 0 {
 		fmt.Fprintf(w, "per client: %.0f B/s, %.1f player updates/s, display error %.4f m\n",
 			bytes/n, updates/n/max(m.DurationS, 1e-9), disp/max(samples, 1))
+	}
+	if d := r.Duels; d != nil {
+		fmt.Fprintf(w, "duels: %d, %d both saw; the first to draw ahead by %.1f ms (Riot's account: %.1f ms), hit first in %.0f%%, won %.0f%%\n",
+			d.Count, d.BothSaw, d.AdvantageMeanMS, d.ExpectedMeanMS, 100*d.FirstHitShare, 100*d.FirstWinShare)
 	}
 	fmt.Fprintln(w, "state hash", m.StateHash)
 }

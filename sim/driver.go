@@ -95,10 +95,15 @@ type Driver struct {
 	// ServerWall is the wall time spent in the server's ticks, to measure
 	// the server's cost; it does not affect the simulation.
 	ServerWall time.Duration
-	// ServerCPU is the CPU time of the server's ticks, read from the
-	// running thread's CPU clock (0 where the system has none): unlike
-	// ServerWall, other processes' turns on a busy machine do not add
-	// to it.
+	// CountCPU, set before Run, has the driver read the running
+	// thread's CPU clock around each server tick into ServerCPU. It
+	// costs two system calls a tick and keeps Run on one OS thread, so
+	// it is off unless the caller wants the CPU time.
+	CountCPU bool
+	// ServerCPU is, with CountCPU, the CPU time of the server's ticks,
+	// read from the running thread's CPU clock (0 where the system has
+	// none): unlike ServerWall, other processes' turns on a busy machine
+	// do not add to it.
 	ServerCPU time.Duration
 }
 
@@ -149,9 +154,11 @@ func (d *Driver) Now() time.Duration { return d.now }
 
 // Run advances the simulation to until, reporting to obs (nil: nobody).
 func (d *Driver) Run(until time.Duration, obs Observer) {
-	// On one thread, so that its CPU clock measures the ticks.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	if d.CountCPU {
+		// On one thread, so that its CPU clock measures the ticks.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	for {
 		now := d.Server.NextTick()
 		for _, p := range d.Players {
@@ -169,11 +176,15 @@ func (d *Driver) Run(until time.Duration, obs Observer) {
 		d.route(now)
 		if d.Server.NextTick() <= now {
 			start := time.Now()
-			cpu0, _ := cputime.Thread()
-			d.Server.Advance(now)
-			cpu1, _ := cputime.Thread()
+			if d.CountCPU {
+				cpu0, _ := cputime.Thread()
+				d.Server.Advance(now)
+				cpu1, _ := cputime.Thread()
+				d.ServerCPU += cpu1 - cpu0
+			} else {
+				d.Server.Advance(now)
+			}
 			d.ServerWall += time.Since(start)
-			d.ServerCPU += cpu1 - cpu0
 			d.route(now)
 			if obs != nil {
 				obs.ServerTicked(now, d.Server)

@@ -25,6 +25,9 @@ func (r *Result) WriteTable(w io.Writer) {
 	row("player states per client", "%.1f /s", r.UpdatesPerSPerClient)
 	row("server RTT mean", "%.1f ms", r.ServerRTTMeanMS)
 	row("client RTT mean", "%.1f ms", r.ClientRTTMeanMS)
+	if r.TickCPUUS > 0 {
+		row("server tick CPU", "%.1f µs", r.TickCPUUS)
+	}
 	row("state hash", "%s", r.StateHash)
 	tw.Flush()
 }

@@ -44,6 +44,10 @@ type Config struct {
 	// replication with this dead or led reckoning policy, and clients
 	// draw them with the same model (Display is then DeadReckon).
 	Replication reckoning.Policy
+	// TickCPU measures the server's ticks on the thread's CPU clock
+	// (Result.TickCPUUS); off, the run reads no CPU clock (see
+	// Driver.CountCPU).
+	TickCPU bool
 }
 
 // Result summarises a run. Every field but WallS and TickTimeUS is a
@@ -72,10 +76,10 @@ type Result struct {
 	// TickTimeUS is the wall time per server tick, in microseconds: how
 	// much the server costs on this machine (not part of the state).
 	TickTimeUS float64 `json:"tick_time_us"`
-	// TickCPUUS is the CPU time per server tick, in microseconds, where
-	// the system has a thread CPU clock (0 elsewhere): the same cost,
-	// without what other processes on a busy machine add to the wall
-	// time.
+	// TickCPUUS is, with Config.TickCPU, the CPU time per server tick,
+	// in microseconds, where the system has a thread CPU clock (0
+	// elsewhere, and without TickCPU): the same cost, without what
+	// other processes on a busy machine add to the wall time.
 	TickCPUUS float64 `json:"tick_cpu_us,omitempty"`
 	StateHash string  `json:"state_hash"`
 }
@@ -176,6 +180,7 @@ func Run(cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.CountCPU = cfg.TickCPU
 	obs := &walkerRun{history: d.Server.History()}
 	d.Run(cfg.Duration, obs)
 

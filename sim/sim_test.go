@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/internal/cputime"
 	"github.com/lagkit/lagkit/reckoning"
 )
 
@@ -99,5 +100,34 @@ func TestThresholdReplication(t *testing.T) {
 	}
 	if dr.PredictionErrorP99M != 0 {
 		t.Fatalf("own prediction error %v under threshold replication", dr.PredictionErrorP99M)
+	}
+}
+
+// TestRunReadsCPUClockOnlyWhenAsked checks that a run reads the thread's
+// CPU clock (two system calls a server tick) only with Config.TickCPU.
+func TestRunReadsCPUClockOnlyWhenAsked(t *testing.T) {
+	cfg := Config{Players: 2, Duration: 2 * time.Second, Seed: 4}
+	reads := cputime.Reads()
+	plain, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := cputime.Reads() - reads; n != 0 || plain.TickCPUUS != 0 {
+		t.Errorf("a run that asked for no CPU time read the clock %d times (tick CPU %v µs)", n, plain.TickCPUUS)
+	}
+	cfg.TickCPU = true
+	reads = cputime.Reads()
+	asked, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := cputime.Reads() - reads; n == 0 || n > 2*uint64(asked.Ticks) {
+		t.Errorf("asked for the CPU time: %d clock reads over %d ticks, want two for each run of ticks", n, asked.Ticks)
+	}
+	if _, ok := cputime.Thread(); ok && asked.TickCPUUS <= 0 {
+		t.Errorf("asked on a system with a thread clock: %v µs a tick", asked.TickCPUUS)
+	}
+	if asked.StateHash != plain.StateHash {
+		t.Errorf("measuring changed the run: %s, unmeasured %s", asked.StateHash, plain.StateHash)
 	}
 }

@@ -71,6 +71,7 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 	var paths bytes.Buffer
 	cfg.Paths, cfg.PathRate, cfg.PathLooks = &paths, PathRate, true
 	cfg.NetCheck, cfg.NetCheckFrom = true, p.LeadIn()
+	cfg.Duels = true // the round's duels records
 	res, err := match.Run(cfg, nil)
 	if err != nil {
 		return time.Time{}, err

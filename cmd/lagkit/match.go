@@ -48,7 +48,9 @@ prints each player's statistics; with --out DIR it also writes
 DIR/events.jsonl (every shot, hit, appeal, kill, spawn and objective event,
 with server time) and DIR/summary.json. With --paths FILE it records every
 living player's position 20 times a second as a path file
-(time,player,team,x,y,z), which 'lagkit trend build' reads.`,
+(time,player,team,x,y,z), which 'lagkit trend build' reads. With --duels
+it also follows each pair's duels (the peeker's advantage: who drew the
+other first and by how much, beside Riot's prediction) and reports them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
@@ -86,6 +88,7 @@ living player's position 20 times a second as a path file
 	f.BoolVar(&o.force, "force", false, "write into --out even if it is not empty")
 	f.BoolVar(&o.cfg.PredictionOff, "prediction-off", false, "clients show their own player where the server last put it, unpredicted")
 	f.StringVar(&o.paths, "paths", "", "write players' positions at 20 Hz to this path file (CSV)")
+	f.BoolVar(&o.cfg.Duels, "duels", false, "follow every pair's duels (who drew the other first, by how much, against Riot's prediction) and report them: the duels line, and duels in --json and summary.json")
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object (players and match) instead of a table")
 	return cmd
 }

@@ -31,7 +31,8 @@ func newSimCmd() *cobra.Command {
 joined by emulated links, with scripted players walking between random
 waypoints (crouching and jumping now and then). It reports prediction and
 interpolation error, bandwidth and a digest of the authoritative state:
-the same seed gives the same digest.`,
+the same seed gives the same digest. --tick-cpu also reports the server
+tick's CPU time (tick_cpu_us), read from the thread's CPU clock.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkSimFlags(cmd.Flags(), cfg, rttMS, jitterMS); err != nil {
@@ -77,6 +78,7 @@ the same seed gives the same digest.`,
 	f.StringVar(&cfg.Map, "map", "metro", "map name (metro, arena, courtyard)")
 	f.StringVar(&display, "display", "interpolate", "how clients draw remote players: "+oneOf(client.Displays.Names()))
 	f.StringVar(&repl, "replication", "full", "replication: "+oneOf(reckoning.Replications.Names())+" (full sends every state in every snapshot; dead and led are threshold replication under dead or led reckoning; clients then dead reckon)")
+	f.BoolVar(&cfg.TickCPU, "tick-cpu", false, "also measure each server tick on the thread's CPU clock (tick_cpu_us; two system calls a tick, so off by default)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object instead of a table")
 	return cmd
 }

@@ -4,6 +4,5 @@ package cputime
 
 import "time"
 
-// Thread returns the calling thread's CPU time; ok is false where the
-// system cannot tell it, as here.
-func Thread() (d time.Duration, ok bool) { return 0, false }
+// thread cannot tell the thread's CPU time here.
+func thread() (time.Duration, bool) { return 0, false }

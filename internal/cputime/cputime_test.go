@@ -32,3 +32,14 @@ func TestThreadCountsWorkNotSleep(t *testing.T) {
 		t.Errorf("%v of work moved the clock from %v to %v", wall, t1, t2)
 	}
 }
+
+// TestReadsCountsEachReading checks that Reads counts every reading, as
+// the drivers' tests rely on to see that a run read no clock.
+func TestReadsCountsEachReading(t *testing.T) {
+	before := Reads()
+	Thread()
+	Thread()
+	if got := Reads() - before; got != 2 {
+		t.Errorf("two readings counted as %d", got)
+	}
+}
