@@ -60,6 +60,11 @@ const (
 	PhaseQuestions = "questions" // the questionnaire after a round
 	PhaseInterval  = "interval"  // the interval between rounds
 	PhaseEnded     = "ended"     // the study is over
+	// PhaseStopped is a study stopped by a signal before its end: it is
+	// not over, and the same command run again resumes it, so the pages
+	// ask their participants to wait rather than thank them for taking
+	// part.
+	PhaseStopped = "stopped"
 )
 
 // LiveState is a live study now.

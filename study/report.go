@@ -75,6 +75,9 @@ type Report struct {
 	// with people (bots fill seats, they are not participants); or
 	// SubjectsBots in a study of bots alone, a simulated one.
 	Subjects string `json:"subjects"`
+	// Run is how the study was run: its build, --quick, its wall time
+	// and its timeline of rounds, stops and resumptions (report_run.go).
+	Run RunInfo `json:"run"`
 }
 
 // Report.Subjects.
@@ -327,6 +330,10 @@ type Summariser struct {
 	// sched is what the study's schedule names: its techniques and
 	// questions.
 	sched scheduleInfo
+	// study is the study's record and events its events, for the run's
+	// information (RunInfo).
+	study  record.Study
+	events []record.Event
 }
 
 // Summarise builds the report of the first study in recs.
@@ -345,6 +352,7 @@ func (s *Summariser) Put(r record.Record) {
 		if s.studies++; s.studies == 1 {
 			s.rep.Study, s.rep.Seed, s.rep.Simulated, s.rep.Started = st.Name, fmt.Sprint(st.Seed), st.Simulated, st.Started.UTC()
 			s.rep.Consent = st.Consent
+			s.study = st
 			s.byIndex = map[int]*roundTally{}
 			s.sched = readScheduleInfo(st.Schedule)
 		}
@@ -396,6 +404,8 @@ func (s *Summariser) Put(r record.Record) {
 		if rt := s.byIndex[roundOf(r)]; rt != nil {
 			rt.observe(r)
 		}
+	case record.Event:
+		s.events = append(s.events, v)
 	case record.Answer:
 		if !s.instruments.put(r) {
 			s.answers = append(s.answers, v)
@@ -419,6 +429,11 @@ func (s *Summariser) Report() (*Report, error) {
 		return nil, fmt.Errorf("study: report: no study record")
 	}
 	rep := s.rep
+	recs := make([]record.Round, len(s.rounds))
+	for i, rt := range s.rounds {
+		recs[i] = rt.rec
+	}
+	rep.Run = runInfo(s.study, recs, s.events)
 	rep.Subjects = SubjectsBots
 	for _, rt := range s.rounds {
 		for _, person := range rt.people {

@@ -11,7 +11,7 @@ import (
 // ReadReport builds the report of a stored study from its records in
 // db: the same Report its run tallied as it played, read back. It reads
 // the study, its rounds and participants, then its shots, kills, SBC
-// reports, duels, answers, questions, clients' reports, seat orders, network and frames, one table at a time (the movement paths, the
+// reports, duels, answers, questions, clients' reports, seat orders, network, frames and events, one table at a time (the movement paths, the
 // bulk of a study, are not read).
 func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, error) {
 	var sum Summariser
@@ -33,6 +33,7 @@ func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, e
 		func() error { return store.Each(ctx, db, s.ID, func(r record.SeatOrder) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Network) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Frames) error { return put(r) }) },
+		func() error { return store.Each(ctx, db, s.ID, func(r record.Event) error { return put(r) }) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

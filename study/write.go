@@ -112,8 +112,11 @@ func (r *Report) Results() *experiment.Results {
 	res := &experiment.Results{
 		Experiment: "study-" + r.Study, Seed: seed, Title: "Study " + r.Study,
 		Design:     r.design(),
-		Conditions: []experiment.Condition{}, Tests: []experiment.Test{}, Provenance: experiment.Build(),
+		Conditions: []experiment.Condition{}, Tests: []experiment.Test{}, Provenance: r.provenance(),
 		Published: refs,
+		// --quick and the wall time as the study ran them, not as this
+		// report was written.
+		Quick: r.Run.ShortenedS > 0, WallS: r.Run.WallS,
 	}
 	rounds := experiment.Table{Name: "study_rounds", Title: "Per round, overall (rtt_ms empty) and by the players' round trip",
 		Columns: slices.Concat([]string{"round", "name", "technique", "rtt_ms", "players", "seats"}, figureColumns)}
@@ -338,6 +341,7 @@ func (r *Report) Markdown() string {
 	r.markdownAnswers(&b)
 	r.markdownDesign(&b)
 	r.markdownInstruments(&b)
+	r.markdownRun(&b)
 	return b.String()
 }
 
@@ -382,3 +386,11 @@ func seatList(seats []int) string {
 const SyntheticNote = "SYNTHETIC ANSWERS: every answer to the questionnaire was drawn by the simulation from the model the schedule states " +
 	"per question and technique (study run --simulate --synthetic-answers), under the study's seed; no person gave them. " +
 	"They try the analysis out; they say nothing of the techniques."
+
+// provenance is the build that writes the report (its revision made
+// true however it was built: Provenance); the build that ran the study
+// is in Run.
+func (r *Report) provenance() experiment.Provenance {
+	b, _ := Provenance()
+	return b
+}

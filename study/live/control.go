@@ -103,7 +103,7 @@ func (d *Driver) command(c study.Command) error {
 	d.mu.Lock()
 	phase, m := d.phase, d.match
 	d.mu.Unlock()
-	if phase == study.PhaseEnded {
+	if closed(phase) {
 		return study.ErrEnded
 	}
 	switch c.Action {
@@ -211,7 +211,7 @@ func (d *Driver) Join(code string) (study.Admission, error) {
 	agreed := d.consented[seat]
 	d.mu.Unlock()
 	switch {
-	case phase == study.PhaseEnded:
+	case closed(phase):
 		return study.Admission{}, study.ErrEnded
 	case d.cfg.Schedule.Consent != nil && !agreed:
 		return study.Admission{}, study.ErrNoConsent
@@ -247,7 +247,7 @@ func (d *Driver) Pending(code string) (study.Questionnaire, bool) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.phase == study.PhaseEnded {
+	if closed(d.phase) {
 		return study.Questionnaire{}, false
 	}
 	if d.cfg.Schedule.Consent != nil && !d.consented[seat] {

@@ -407,7 +407,7 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons, Scaling: mc.Scaling, AimAssist: mc.AimAssist,
 		// Every client, bot or page, draws as the technique says.
 		Display: p.Technique.DisplayName(), PredictionOff: p.Technique.PredictionOff(),
-		Feedback: p.Technique.Feedback, PlaceboMS: p.Technique.PlaceboMS, PlaceboScale: p.Technique.PlaceboScale,
+		Feedback: p.Technique.Shown(), PlaceboMS: p.Technique.PlaceboMS, PlaceboScale: p.Technique.PlaceboScale,
 	}
 	for i, l := range p.Links {
 		if l == (study.Link{}) {

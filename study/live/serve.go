@@ -74,7 +74,10 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 		out = io.Discard
 	}
 	cfg := Config{Schedule: s, AnswerWait: o.AnswerWait, AutoStart: o.AutoStart, Log: log}
-	w, err := studyWriter(ctx, db, s, o.Fresh, &cfg, out)
+	admin := make([]byte, 16)
+	crand.Read(admin)
+	adminToken := hex.EncodeToString(admin)
+	w, err := studyWriter(ctx, db, s, o.Fresh, &cfg, out, &adminToken)
 	if err != nil {
 		return err
 	}
@@ -84,9 +87,6 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 	if err != nil {
 		return err
 	}
-	admin := make([]byte, 16)
-	crand.Read(admin)
-	adminToken := hex.EncodeToString(admin)
 	d, err := New(func() Config { c := cfg; c.Host = host; return c }())
 	if err != nil {
 		return err
@@ -103,7 +103,13 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 	printStudyLinks(out, s, d, addrs.Listen, adminToken)
 
 	err = d.Run(ctx, w, study.Options{Seed: o.Seed})
-	if err == nil && ctx.Err() == nil {
+	switch {
+	case ctx.Err() != nil:
+		// Stopped: the pages poll the study's status; let them hear it
+		// stopped (and ask their participants to wait for the resumed
+		// run) before the server goes.
+		time.Sleep(endLinger)
+	case err == nil:
 		// The pages poll the study's status: let them hear it is over
 		// before the server goes.
 		select {
@@ -149,17 +155,30 @@ func finishLiveStudy(ctx context.Context, err error, s *study.Schedule, host *re
 
 // studyWriter returns the writer of the study's records: resuming the
 // stored study s left off (its state put in cfg, and said on out),
-// unless fresh or there is none.
-func studyWriter(ctx context.Context, db *store.DB, s *study.Schedule, fresh bool, cfg *Config, out io.Writer) (*store.Writer, error) {
+// unless fresh or there is none. A new study stores *admin as its admin
+// token; a resumed one sets *admin to the token it stored, so the
+// admin's link (and an admin tab left open) works across the stop.
+func studyWriter(ctx context.Context, db *store.DB, s *study.Schedule, fresh bool, cfg *Config, out io.Writer, admin *string) (*store.Writer, error) {
 	if fresh {
-		return db.NewWriter(store.WriterOptions{}), nil
+		return db.NewWriter(store.WriterOptions{AdminToken: *admin}), nil
 	}
 	stored, err := ResumeFrom(ctx, db, s)
 	switch {
 	case errors.Is(err, ErrNothingToResume):
-		return db.NewWriter(store.WriterOptions{}), nil
+		return db.NewWriter(store.WriterOptions{AdminToken: *admin}), nil
 	case err != nil:
 		return nil, err
+	}
+	switch tok, err := db.AdminToken(ctx, stored.ID); {
+	case err != nil:
+		return nil, err
+	case tok != "":
+		*admin = tok
+	default:
+		// Stored before studies kept their token: keep this run's.
+		if err := db.SetAdminToken(ctx, stored.ID, *admin); err != nil {
+			return nil, err
+		}
 	}
 	w, err := db.ResumeWriter(ctx, stored.ID, store.WriterOptions{})
 	if err != nil {
@@ -226,6 +245,6 @@ func printStudyLinks(out io.Writer, s *study.Schedule, d *Driver, listen, adminT
 }
 
 // endLinger is how long the pages are still served after the study's
-// end, for the participants' pages, polling every half second, to say
-// the study is over.
+// end or stop, for the participants' pages, polling every half second,
+// to say the study is over (or stopped, to be resumed).
 const endLinger = 3 * time.Second
