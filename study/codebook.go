@@ -84,13 +84,13 @@ var groupCodebook = []Column{
 var ReportCodebook = []CSVFile{
 	{"study_conditions.csv", "one technique, every round played under it pooled", []Column{
 		{"technique", "", "the technique's name in the schedule"},
-		{"hit_accuracy", unitShare, "registered hits per shot, every seat's shots"},
-		{"hit_accuracy_high_ping", unitShare, fmt.Sprintf("the same, of the high-ping shooters (round trip above %v ms) among the report's subjects", LowPingMS)},
-		{"sbc_per_hit", unitShare, "hits received behind cover on the victim's screen, per hit received, every seat"},
-		{"sbc_per_hit_low", unitShare, fmt.Sprintf("the same, of the low-ping victims (round trip up to %v ms) among the report's subjects: the main outcome", LowPingMS)},
-		{"sbc_reports_per_hit", unitRatio, "\"I was shot behind cover\" reports per hit received, every seat"},
-		{"rollback_mean_m", unitM, "mean distance the victims of rewound hits were moved back"},
-		{"<figure>_ci95_lo", "the figure's", "lower bound of the figure's 95% confidence interval: Wilson score for the shares; for sbc_reports_per_hit and rollback_mean_m a percentile cluster bootstrap by seat (2000 resamples, the study's seed; with no report at all, the exact Poisson interval); empty when the figure is over nothing"},
+		{"hit_accuracy", unitShare, "registered hits per shot, the participants' shots pooled (every seat's in a study of bots alone)"},
+		{"hit_accuracy_high_ping", unitShare, fmt.Sprintf("the same, of the high-ping participants (round trip above %v ms in every round of the technique)", LowPingMS)},
+		{"sbc_per_hit", unitShare, "hits received behind cover on the victim's screen, per hit received, the participants' pooled"},
+		{"sbc_per_hit_low", unitShare, fmt.Sprintf("the same, of the low-ping participants (round trip up to %v ms): the primary outcome", LowPingMS)},
+		{"sbc_reports_per_hit", unitRatio, "\"I was shot behind cover\" reports per hit received, the participants' pooled"},
+		{"rollback_mean_m", unitM, "mean distance the victims of the participants' rewound hits were moved back"},
+		{"<figure>_ci95_lo", "the figure's", fmt.Sprintf("lower bound of the figure's 95%% confidence interval: a percentile cluster bootstrap over the participants (2000 resamples, the study's seed; with no report at all, the exact Poisson interval); empty when the figure is over nothing or over fewer than %d participants", MinClusters)},
 		{"<figure>_ci95_hi", "the figure's", "upper bound of that interval"},
 	}},
 	{"study_techniques.csv", "one technique, pooled over its rounds: every seat (players all), then each round-trip group of people, then of bots", append([]Column{
@@ -138,7 +138,7 @@ var ReportCodebook = []CSVFile{
 		{"mean", "the question's scale", "mean answer (Likert, fairness); empty for yes/no"},
 		{"yes_share", unitShare, "share of yes (yes/no); empty otherwise"},
 	}},
-	{"study_comparisons.csv", "one Likert or fairness question compared between techniques a and b, paired by participant (Wilcoxon signed-rank test of b − a)", []Column{
+	{"study_comparisons.csv", fmt.Sprintf("one Likert or fairness question compared between techniques a and b, paired by participant (Wilcoxon signed-rank test of b − a); a question with fewer than %d pairs is not tested (study.md says so)", MinPairs), []Column{
 		{"question", "", "the question's id"},
 		{"a", "", "the first technique"},
 		{"b", "", "the second technique"},
@@ -149,6 +149,8 @@ var ReportCodebook = []CSVFile{
 		{"w_plus", "rank sum", "W+, the sum of the ranks of the positive differences (b higher)"},
 		{"w_minus", "rank sum", "W−, that of the negative ones"},
 		{"p", "probability", "two-sided p: exact up to 25 nonzero differences, else the normal approximation with tie and continuity corrections"},
+		{"p_holm", "probability", "p Holm-adjusted over the statistics policy's secondary family (every secondary test of the report: high-ping accuracy and every question), as report.html and study.md give it"},
+		{"holm_family", unitCount, "how many tests that family holds"},
 	}},
 	{"study_texts.csv", "one free-text answer", []Column{
 		{"technique", "", "the round's technique"},

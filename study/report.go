@@ -75,6 +75,12 @@ type Report struct {
 	// with people (bots fill seats, they are not participants); or
 	// SubjectsBots in a study of bots alone, a simulated one.
 	Subjects string `json:"subjects"`
+	// Checks sums up the attention and manipulation checks, which are
+	// never outcomes (report_checks.go).
+	Checks []CheckResult `json:"checks,omitempty"`
+	// Untested lists the comparisons the statistics policy did not run
+	// (too few participant pairs), with why (report_policy.go).
+	Untested []Untested `json:"untested,omitempty"`
 	// Run is how the study was run: its build, --quick, its wall time
 	// and its timeline of rounds, stops and resumptions (report_run.go).
 	Run RunInfo `json:"run"`
@@ -385,6 +391,12 @@ func (s *Summariser) Put(r record.Record) {
 			}
 			rt.rtt[v.Seat] = 2 * v.LatencyMS
 			rt.people[v.Seat] = !v.Bot
+			if s.rep.Simulated && s.sched.participant != nil {
+				// A pilot is analysed as its live study will be: the
+				// seats meant for people are the participants, though
+				// bots played them; the bot seats stay bots.
+				rt.people[v.Seat] = s.sched.participant[v.Seat]
+			}
 			rt.codes[v.Seat], rt.team[v.Seat] = v.Code, v.Team
 			if v.Team == 0 || v.Team == 1 {
 				rt.teams[v.Team] = append(rt.teams[v.Team], v.Seat)
@@ -470,6 +482,7 @@ func (s *Summariser) Report() (*Report, error) {
 	rep.SeatOrders, rep.Network = s.design.rows(s, bots)
 	s.compare(&rep, techs, order)
 	mainOutcome(&rep, techs, order)
+	rep.adjust()
 	rep.Participants = s.participantRounds(&rep)
 	rep.AnswerColumns = s.answerColumns()
 	rep.IntakeColumns = s.intakeColumns()

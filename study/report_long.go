@@ -122,7 +122,9 @@ func (s *Summariser) participantRounds(rep *Report) []ParticipantRound {
 					pr.Answers[q] = stats.Mean(vs)
 				}
 				pr.AnswerSource = AnswerParticipant
-				if pr.Bot {
+				if pr.Bot || s.rep.Simulated {
+					// In a pilot every answer was drawn from a model,
+					// the participants' seats' too (bots played them).
 					pr.AnswerSource = AnswerSynthetic
 				}
 			}

@@ -237,7 +237,25 @@ type Question struct {
 	// scale's middle.
 	Synthetic              []SyntheticModel `toml:"synthetic"`
 	SyntheticParticipantSD float64          `toml:"synthetic_participant_sd"`
+	// Check makes the question a check rather than an outcome:
+	// CheckAttention (an instructed item, "choose 2 for this one",
+	// whose Correct answer says whether the participant attended) or
+	// CheckManipulation (did the participant notice the manipulation,
+	// "did you notice lag?"). A check is reported as a check, per
+	// participant and per condition, and never tested as an outcome.
+	Check string `toml:"check"`
+	// Correct is an attention check's instructed answer (required for
+	// one, on the question's scale; a yes/no question's 1 is yes), or a
+	// manipulation check's expected answer under the manipulation
+	// (optional).
+	Correct *int `toml:"correct"`
 }
+
+// Question.Check kinds.
+const (
+	CheckAttention    = "attention"
+	CheckManipulation = "manipulation"
+)
 
 // Countdown is the 3-2-1 countdown after every seat is ready, as Color
 // Clash started its rounds ([atd]).

@@ -109,6 +109,14 @@ func (q *Question) setting() string {
 	if len(q.Anchors) > 0 {
 		out += "; anchors " + strings.Join(q.Anchors, " | ")
 	}
+	// Only when set, so that the keys of studies stored before checks
+	// existed stay theirs.
+	if q.Check != "" {
+		out += "; check " + q.Check
+	}
+	if q.Correct != nil {
+		out += fmt.Sprintf("; correct %d", *q.Correct)
+	}
 	return out
 }
 

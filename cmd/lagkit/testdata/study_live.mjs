@@ -113,21 +113,30 @@ async function playRound(page, code, other, r, i) {
   return { code, match, readyPressed, phases: [...phases], aimedTicks: ticks, hurt, keyPresses, reports: g.reports, blind };
 }
 
-// blindness presses the net graph's key (N) mid-round, as a curious
-// participant would, and returns what the page then shows: whether the
-// net graph is on and any words in the visible page that name the
-// condition (the policy, a technique, the injected latency, the display
-// mode); the first page's first round is kept as study-blind.png.
+// blindness looks at the page mid-round as it comes, then presses the
+// net graph's key (N), as a curious participant would, and looks again:
+// it returns whether the net graph was on either time and any words in
+// the visible page that name the condition (the policy, a technique,
+// the injected latency, the display mode); the first page's first look is
+// kept as study-blind.png.
+let blindShot = false;
 async function blindness(page, code, i, r) {
-  await page.keyboard.press('KeyN');
-  await sleep(700);
-  const seen = await ev(page, `${code}: blindness`, () => ({
+  const look = () => ev(page, `${code}: blindness`, () => ({
     graphShown: getComputedStyle(document.getElementById('netbox')).display !== 'none',
     text: document.body.innerText,
   }));
-  if (i === 0 && r === 0) await page.screenshot({ path: join(outDir, 'study-blind.png') });
-  const leaks = ['policy', 'injected', 'tlc', 'interpolate', 'rtt', ' ms'].filter((w) => seen.text.toLowerCase().includes(w));
-  return { graphShown: seen.graphShown, leaks };
+  // As the page comes, then after N (which toggles the net graph).
+  const before = await look();
+  await page.keyboard.press('KeyN');
+  await sleep(700);
+  const after = await look();
+  if (i === 0 && !blindShot) {
+    blindShot = true;
+    await page.screenshot({ path: join(outDir, 'study-blind.png') });
+  }
+  const text = (before.text + '\n' + after.text).toLowerCase();
+  const leaks = ['policy', 'injected', 'tlc', 'interpolate', 'rtt', ' ms'].filter((w) => text.includes(w));
+  return { graphShown: before.graphShown || after.graphShown, leaks };
 }
 
 // answer fills the questionnaire of round r with the page's buttons and
