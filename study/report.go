@@ -75,6 +75,14 @@ type Report struct {
 	// with people (bots fill seats, they are not participants); or
 	// SubjectsBots in a study of bots alone, a simulated one.
 	Subjects string `json:"subjects"`
+	// Design is the sequences played, by group, and Effects the
+	// period and order effects on the primary outcome
+	// (report_crossover.go).
+	Design  []DesignRow  `json:"design,omitempty"`
+	Effects OrderEffects `json:"order_effects"`
+	// Sessions lists the sessions the report pools (pool.go): one for
+	// the report of one study run.
+	Sessions []SessionInfo `json:"sessions"`
 	// Checks sums up the attention and manipulation checks, which are
 	// never outcomes (report_checks.go).
 	Checks []CheckResult `json:"checks,omitempty"`
@@ -446,6 +454,13 @@ func (s *Summariser) Report() (*Report, error) {
 		recs[i] = rt.rec
 	}
 	rep.Run = runInfo(s.study, recs, s.events)
+	seats := 0
+	for _, rt := range s.rounds {
+		for seat := range rt.rtt {
+			seats = max(seats, seat+1)
+		}
+	}
+	rep.Sessions = []SessionInfo{{Session: 1, Design: s.study.Design, Group: s.study.Group, Rounds: len(s.rounds), Seats: seats, Simulated: s.study.Simulated}}
 	rep.Subjects = SubjectsBots
 	for _, rt := range s.rounds {
 		for _, person := range rt.people {
@@ -502,6 +517,7 @@ func (s *Summariser) Report() (*Report, error) {
 			rep.AnswersNote = "no answers were recorded"
 		}
 	}
+	rep.Design, rep.Effects = rep.crossover(seed)
 	return &rep, nil
 }
 

@@ -121,6 +121,17 @@ func (t *techTally) intervals(tr *TechniqueReport, seed uint64, bots bool) []Int
 			iv.Note = none
 		case len(xn) < MinClusters:
 			iv.Note = fmt.Sprintf("no interval: %d %s, the policy draws none over fewer than %d", len(xn), unit, MinClusters)
+		case sn == 0 && fig != "rollback_mean_m":
+			// Every participant's count is 0: every resample is 0 and
+			// the bootstrap has no width, a certainty no count of zero
+			// has. The exact Poisson bound of none over the pooled
+			// denominator bounds it instead.
+			lo, hi := stats.PoissonRateCI95(0, sd)
+			if fig != "sbc_reports_per_hit" {
+				hi = min(hi, 1) // a share
+			}
+			iv.Lo, iv.Hi = &lo, &hi
+			iv.Method = IntervalPoisson + " (none among the participants: a bootstrap of zeros has no width)"
 		default:
 			if lo, hi := stats.BootstrapRatioCI95(xn, xd, stats.BootstrapResamples, seed); !math.IsNaN(lo) {
 				iv.Lo, iv.Hi = &lo, &hi
@@ -135,18 +146,6 @@ func (t *techTally) intervals(tr *TechniqueReport, seed uint64, bots bool) []Int
 	sbc := func(s *seatTally) float64 { return float64(s.sbc) }
 	received := func(s *seatTally) float64 { return float64(s.hitsReceived) }
 	reports := boot("sbc_reports_per_hit", func(s *seatTally) float64 { return float64(s.reports) }, received, nil, "no hit received")
-	if reports.Estimate == 0 && reports.Lo != nil {
-		// Every resample of no report is 0: the bootstrap says [0, 0],
-		// claiming a certainty no count of zero has. The exact Poisson
-		// interval of no report over the hits received bounds it.
-		var n float64
-		for _, s := range seats {
-			n += received(t.seats[s])
-		}
-		lo, hi := stats.PoissonRateCI95(0, n)
-		reports = Interval{Figure: "sbc_reports_per_hit", Estimate: 0, Lo: &lo, Hi: &hi, N: reports.N, NUnit: unit,
-			Method: IntervalPoisson + " over the hits received (no report: a bootstrap of zeros has no width)"}
-	}
 	return []Interval{
 		boot("hit_accuracy", hits, shots, nil, "no shots"),
 		boot("hit_accuracy_high_ping", hits, shots, func(s *seatTally) bool { return s.high }, "no shots by a high-ping participant"),

@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -93,7 +94,12 @@ func (r *Report) markdownRun(b *strings.Builder) {
 	} else {
 		b.WriteString("\n\nQuick run: no (every round as long as the schedule says).")
 	}
-	fmt.Fprintf(b, " Wall time %s, from the start to the last thing recorded, stops and resumptions included.\n", secs(ri.WallS))
+	clock := "Wall time"
+	if r.Simulated {
+		clock = "Time on the simulation's clock"
+	}
+	fmt.Fprintf(b, " %s %s, from the start to the last thing recorded, stops and resumptions included (a pooled report: its sessions' times summed).\n",
+		clock, secs(math.Round(ri.WallS*10)/10))
 	if len(ri.Timeline) == 0 {
 		return
 	}

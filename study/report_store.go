@@ -16,10 +16,15 @@ import (
 func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, error) {
 	var sum Summariser
 	sum.Put(s.Study)
-	put := func(r record.Record) error {
-		sum.Put(r)
-		return nil
+	if err := readInto(ctx, db, s, func(r record.Record) error { sum.Put(r); return nil }); err != nil {
+		return nil, err
 	}
+	return sum.Report()
+}
+
+// readInto puts study s's records but the study's own into put, one
+// table at a time.
+func readInto(ctx context.Context, db *store.DB, s store.StudyRow, put func(record.Record) error) error {
 	steps := []func() error{
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Round) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Participant) error { return put(r) }) },
@@ -37,8 +42,8 @@ func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, e
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, fmt.Errorf("study: report of study %d (%s): %w", s.ID, s.Name, err)
+			return fmt.Errorf("study: report of study %d (%s): %w", s.ID, s.Name, err)
 		}
 	}
-	return sum.Report()
+	return nil
 }
