@@ -25,10 +25,10 @@ type SessionInfo struct {
 	Group   int    `json:"group"`
 	// FirstRound and FirstSeat are the pooled index of its first round
 	// and seat (from 0); Rounds and Seats how many it has.
-	FirstRound int `json:"first_round"`
-	Rounds     int `json:"rounds"`
-	FirstSeat  int `json:"first_seat"`
-	Seats      int `json:"seats"`
+	FirstRound int  `json:"first_round"`
+	Rounds     int  `json:"rounds"`
+	FirstSeat  int  `json:"first_seat"`
+	Seats      int  `json:"seats"`
 	Simulated  bool `json:"simulated"`
 }
 
