@@ -127,13 +127,13 @@ async function blindness(page, code, i, r) {
   }));
   // As the page comes, then after N (which toggles the net graph).
   const before = await look();
-  await page.keyboard.press('KeyN');
-  await sleep(700);
-  const after = await look();
   if (i === 0 && !blindShot) {
     blindShot = true;
     await page.screenshot({ path: join(outDir, 'study-blind.png') });
   }
+  await page.keyboard.press('KeyN');
+  await sleep(700);
+  const after = await look();
   const text = (before.text + '\n' + after.text).toLowerCase();
   const leaks = ['policy', 'injected', 'tlc', 'interpolate', 'rtt', ' ms'].filter((w) => text.includes(w));
   return { graphShown: before.graphShown || after.graphShown, leaks };
