@@ -158,6 +158,18 @@ var ReportCodebook = []CSVFile{
 		{"p_holm", "probability", "p Holm-adjusted over the statistics policy's secondary family (every secondary test of the report: high-ping accuracy and every question), as report.html and study.md give it"},
 		{"holm_family", unitCount, "how many tests that family holds"},
 	}},
+	{"study_frames.csv", "one participant's page in one round: how it drew the round", []Column{
+		{"round", unitRound, "the round, in the schedule's order"},
+		{"technique", "", "the round's technique"},
+		{"seat", unitSeat, "the participant's seat"},
+		{"frames", unitCount, "frames the page drew through the measured part"},
+		{"frame_mean_ms", unitMS, "mean time between successive frames"},
+		{"frame_p95_ms", unitMS, "its 95th percentile"},
+		{"frame_max_ms", unitMS, "the longest"},
+		{"refresh_hz", "Hz", "the display's refresh rate the page measured (0: not reported)"},
+		{"client_rtt_mean_ms", unitMS, "the page's own round-trip estimate through the round, mean"},
+		{"below_floor", unitBool, "the mean frame time was above 1000/min_fps ms (the schedule's min_fps, default 30): the participant's figures in that round are not the technique's alone"},
+	}},
 	{"study_texts.csv", "one free-text answer", []Column{
 		{"technique", "", "the round's technique"},
 		{"round", "", "the round's name"},

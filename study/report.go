@@ -75,6 +75,11 @@ type Report struct {
 	// with people (bots fill seats, they are not participants); or
 	// SubjectsBots in a study of bots alone, a simulated one.
 	Subjects string `json:"subjects"`
+	// Frames is each participant's page's frame times per round, and
+	// MinFPS the schedule's floor they are flagged under
+	// (report_frames.go).
+	Frames []FrameRow `json:"frames,omitempty"`
+	MinFPS float64    `json:"min_fps"`
 	// Design is the sequences played, by group, and Effects the
 	// period and order effects on the primary outcome
 	// (report_crossover.go).
@@ -518,6 +523,9 @@ func (s *Summariser) Report() (*Report, error) {
 		}
 	}
 	rep.Design, rep.Effects = rep.crossover(seed)
+	rep.MinFPS = cmp.Or(s.sched.minFPS, DefaultMinFPS)
+	s.rep.Clients = rep.Clients
+	rep.Frames = s.frameRows(rep.MinFPS)
 	return &rep, nil
 }
 

@@ -209,6 +209,8 @@ type scheduleInfo struct {
 	// the schedule does not decode): in a pilot, where bots play every
 	// seat, these are the seats analysed, as the live study would.
 	participant map[int]bool
+	// minFPS is the schedule's frame-rate floor (0: not set).
+	minFPS float64
 }
 
 // readScheduleInfo reads the techniques and questions of a schedule's
@@ -225,10 +227,12 @@ func readScheduleInfo(text string) scheduleInfo {
 		Techniques []Technique `toml:"technique"`
 		Rounds     []Round     `toml:"round"`
 		Questions  []Question  `toml:"question"`
+		MinFPS     float64     `toml:"min_fps"`
 	}
 	if text == "" || toml.Unmarshal([]byte(text), &s) != nil {
 		return info
 	}
+	info.minFPS = s.MinFPS
 	info.participant = map[int]bool{}
 	seat := 0
 	for _, sp := range s.Seats {

@@ -81,6 +81,11 @@ type Schedule struct {
 	// (see Counterbalance); absent, every run plays the rounds as
 	// written.
 	Counterbalance *Counterbalance `toml:"counterbalance"`
+	// MinFPS is the frame rate under which a participant's page ran a
+	// round too slowly for its figures to be taken as the technique's:
+	// the report flags every round a page drew at a mean frame time
+	// above 1000/MinFPS ms (default DefaultMinFPS).
+	MinFPS float64 `toml:"min_fps"`
 
 	path string
 	// group is the counterbalancing group the rounds are set for.
@@ -91,6 +96,11 @@ type Schedule struct {
 	seats     []Seat
 	plans     []*Plan
 }
+
+// DefaultMinFPS is the frame-rate floor of a schedule that sets none:
+// 30 frames a second, under which aiming at a moving player is no
+// longer the task the techniques are compared on.
+const DefaultMinFPS = 30
 
 // SeatSpec is one [[seat]] table: Count seats alike (default 1).
 type SeatSpec struct {
@@ -333,6 +343,8 @@ func (s *Schedule) check() *problem {
 		return fail("name", "%d bytes, want at most %d", len(s.Name), maxName)
 	case !(s.BotSkill >= 0 && s.BotSkill <= 1):
 		return fail("bot_skill", "%v, want 0 to 1", s.BotSkill)
+	case !(s.MinFPS >= 0 && s.MinFPS <= 1000):
+		return fail("min_fps", "%v, want 1 to 1000 frames a second (absent: %v)", s.MinFPS, DefaultMinFPS)
 	}
 	if s.BotSkill == 0 {
 		s.BotSkill = 0.5

@@ -32,6 +32,10 @@ func (s *Schedule) settings() []setting {
 	add("name", "%s", s.Name)
 	add("bot skill", "%s", strconv.FormatFloat(s.BotSkill, 'g', -1, 64))
 	add("weapons file", "%s", s.WeaponsFile)
+	if s.MinFPS != 0 {
+		// Only when set, so that older studies keep their keys.
+		add("min fps", "%s", strconv.FormatFloat(s.MinFPS, 'g', -1, 64))
+	}
 	add("seats", "%d", len(s.seats))
 	for _, st := range s.seats {
 		who := "person"

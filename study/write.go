@@ -200,6 +200,7 @@ func (r *Report) Results() *experiment.Results {
 	res.Tests = append(res.Tests, r.Tests...)
 	r.answerResults(res)
 	r.designResults(res)
+	r.frameResults(res)
 	r.instrumentResults(res)
 	// Holm's correction was applied once, by the statistics policy
 	// (Report.adjust), and every output gives the same p_holm.
@@ -349,6 +350,7 @@ func (r *Report) Markdown() string {
 	r.markdownAnswers(&b)
 	r.markdownChecks(&b)
 	r.markdownDesign(&b)
+	r.markdownFrames(&b)
 	r.markdownInstruments(&b)
 	r.markdownRun(&b)
 	return b.String()
