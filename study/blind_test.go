@@ -64,3 +64,28 @@ technique = "placebo"
 		}
 	}
 }
+
+// TestDuplicateRoundNames: two rounds of one name, which every table
+// and plot tells rounds apart by, are refused, naming the earlier round
+// from 1 as the summary counts.
+func TestDuplicateRoundNames(t *testing.T) {
+	_, err := Parse("dup.toml", []byte(`name = "dup"
+[[seat]]
+count = 2
+[[technique]]
+name = "tlc"
+[[round]]
+name = "a"
+map = "arena"
+mode = "ffa"
+duration = "10s"
+[[round]]
+name = "a"
+map = "arena"
+mode = "ffa"
+duration = "10s"
+`))
+	if err == nil || !strings.Contains(err.Error(), `round[1].name: "a" is round 1's name too`) {
+		t.Fatalf("two rounds named a: %v", err)
+	}
+}

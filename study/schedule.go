@@ -374,6 +374,14 @@ func (s *Schedule) check() *problem {
 	case len(s.Rounds) > MaxRounds:
 		return fail("round", "%d rounds, want at most %d", len(s.Rounds), MaxRounds)
 	}
+	names := map[string]int{}
+	for i, rd := range s.Rounds {
+		// Rounds are told apart by name in every table and plot.
+		if j, dup := names[rd.Name]; dup && rd.Name != "" {
+			return fail(fmt.Sprintf("round[%d].name", i), "%q is round %d's name too (rounds count from 1): give each round its own", rd.Name, j+1)
+		}
+		names[rd.Name] = i
+	}
 	r := newResolver(s)
 	for i := range s.Rounds {
 		plan, p := r.round(i, techs)
