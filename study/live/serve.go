@@ -14,6 +14,7 @@ import (
 
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/realtime/serve"
+	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/token"
@@ -160,11 +161,17 @@ func finishLiveStudy(ctx context.Context, err error, s *study.Schedule, host *re
 // admin's link (and an admin tab left open) works across the stop.
 func studyWriter(ctx context.Context, db *store.DB, s *study.Schedule, fresh bool, cfg *Config, out io.Writer, admin *string) (*store.Writer, error) {
 	if fresh {
+		if err := codesUnused(ctx, db, s); err != nil {
+			return nil, err
+		}
 		return db.NewWriter(store.WriterOptions{AdminToken: *admin}), nil
 	}
 	stored, err := ResumeFrom(ctx, db, s)
 	switch {
 	case errors.Is(err, ErrNothingToResume):
+		if err := codesUnused(ctx, db, s); err != nil {
+			return nil, err
+		}
 		return db.NewWriter(store.WriterOptions{AdminToken: *admin}), nil
 	case err != nil:
 		return nil, err
@@ -248,3 +255,40 @@ func printStudyLinks(out io.Writer, s *study.Schedule, d *Driver, listen, adminT
 // end or stop, for the participants' pages, polling every half second,
 // to say the study is over (or stopped, to be resumed).
 const endLinger = 3 * time.Second
+
+// codesUnused refuses a new session of study s whose schedule's fixed
+// participant codes an earlier session of the same study (a stored live
+// study of its name) gave to someone: the sessions of a study pool into
+// one report, where a code must be one participant.
+func codesUnused(ctx context.Context, db *store.DB, s *study.Schedule) error {
+	fixed := map[string]int{}
+	for _, st := range s.Seats() {
+		if st.Code != "" {
+			fixed[strings.ToUpper(st.Code)] = st.Index
+		}
+	}
+	if len(fixed) == 0 {
+		return nil
+	}
+	all, err := db.Studies(ctx)
+	if err != nil {
+		return err
+	}
+	for _, row := range all {
+		if row.Name != s.Name || row.Simulated {
+			continue
+		}
+		parts, err := store.All[record.Participant](ctx, db, row.ID)
+		if err != nil {
+			return err
+		}
+		for _, p := range parts {
+			if seat, ok := fixed[strings.ToUpper(p.Code)]; ok && !p.Bot {
+				return fmt.Errorf("live: seat %d's code %s was seat %d's in an earlier session of study %s (study %d): "+
+					"a code names one participant across the study's sessions; give this session's seats their own codes, or leave them out to have codes generated",
+					seat, p.Code, p.Seat, s.Name, row.ID)
+			}
+		}
+	}
+	return nil
+}
