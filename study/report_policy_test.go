@@ -202,6 +202,12 @@ check = "manipulation"
 	if err != nil {
 		t.Fatal(err)
 	}
+	var text strings.Builder
+	s.Summary().WriteText(&text)
+	if !strings.Contains(text.String(), "Choose 2 for this one. [attention check, correct 2: not an outcome]") ||
+		!strings.Contains(text.String(), "Did you notice lag? [manipulation check: not an outcome]") {
+		t.Errorf("study check does not name the checks:\n%s", text.String())
+	}
 	sim := NewSimulation(epoch)
 	sim.SyntheticAnswers(5)
 	var mem record.Memory

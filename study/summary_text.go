@@ -92,7 +92,14 @@ func (s Summary) WriteText(w io.Writer) {
 	}
 	fmt.Fprintln(w, "questionnaire after each round:")
 	for _, q := range s.Questions {
-		fmt.Fprintf(w, "  %-20s %-9s %s\n", q.ID, q.Kind, q.Text)
+		check := ""
+		switch {
+		case q.Check != "" && q.Correct != nil:
+			check = fmt.Sprintf(" [%s check, correct %d: not an outcome]", q.Check, *q.Correct)
+		case q.Check != "":
+			check = fmt.Sprintf(" [%s check: not an outcome]", q.Check)
+		}
+		fmt.Fprintf(w, "  %-20s %-9s %s%s\n", q.ID, q.Kind, q.Text, check)
 	}
 }
 
