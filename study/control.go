@@ -88,9 +88,12 @@ type LiveState struct {
 
 // SeatState is one seat of a live study now.
 type SeatState struct {
-	Seat      int     `json:"seat"`
-	Code      string  `json:"code,omitempty"`
-	Bot       bool    `json:"bot"`
+	Seat int    `json:"seat"`
+	Code string `json:"code,omitempty"`
+	Bot  bool   `json:"bot"`
+	// Connected reports, while a round's match runs, a seat in it;
+	// otherwise (before the first round, between rounds) a person's page
+	// that polled the study within the last 2 s: the admin's "online".
 	Connected bool    `json:"connected"`
 	Team      int     `json:"team"`
 	Kills     int     `json:"kills"`

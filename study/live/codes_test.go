@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
@@ -57,5 +58,33 @@ duration = "10s"
 		if err := codesUnused(ctx, db, sched(code)); err != nil {
 			t.Errorf("code %s: %v", code, err)
 		}
+	}
+}
+
+// TestOnlineBeforeStart: a participant whose page polls the study before
+// the admin's start (consented, waiting) is online on the admin's page;
+// one whose page never came, or stopped polling, is not.
+func TestOnlineBeforeStart(t *testing.T) {
+	s, err := study.Load("../../presets/timewarp.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(Config{Schedule: s, Host: realtime.NewHost(quiet, nil), Codes: map[int]string{0: "A1", 1: "B2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := d.State(); st.Phase != study.PhaseWaiting || st.Seats[0].Connected || st.Seats[1].Connected {
+		t.Fatalf("before any page: %+v", st.Seats[:2])
+	}
+	d.Pending("A1") // the page's status poll
+	st := d.State()
+	if !st.Seats[0].Connected || st.Seats[1].Connected {
+		t.Errorf("after A1's page polled: online %v and %v, want A1's alone", st.Seats[0].Connected, st.Seats[1].Connected)
+	}
+	d.mu.Lock()
+	d.seen[0] = time.Now().Add(-pageOnline)
+	d.mu.Unlock()
+	if d.State().Seats[0].Connected {
+		t.Error("a page silent for 2 s still online")
 	}
 }
