@@ -85,7 +85,51 @@ map = "arena"
 mode = "ffa"
 duration = "10s"
 `))
-	if err == nil || !strings.Contains(err.Error(), `round[1].name: "a" is round 1's name too`) {
+	if err == nil || !strings.Contains(err.Error(), `round[1].name: "a" is round 1's name too: give each round its own (round 2)`) {
 		t.Fatalf("two rounds named a: %v", err)
+	}
+}
+
+// TestCheckListsEveryRound: study check lists a problem of every round
+// that has one, in the file's order, each naming its round from 1 as the
+// summary counts (it showed one, and counted rounds from 0).
+func TestCheckListsEveryRound(t *testing.T) {
+	_, err := Parse("bad.toml", []byte(`name = "x"
+[[seat]]
+count = 2
+[[technique]]
+name = "tlc"
+[[round]]
+name = "a"
+map = "arena"
+mode = "ffa"
+duration = "-5s"
+[[round]]
+name = "b"
+map = "nope"
+mode = "ffa"
+duration = "10s"
+[[round]]
+name = "a"
+map = "arena"
+mode = "ffa"
+duration = "10s"
+`))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{
+		"bad.toml:10:1: round[0].duration: -5s, want 1s to 99:59 (round 1)",
+		`bad.toml:13:1: round[1].map: no shipped map "nope"`,
+		`bad.toml:17:1: round[2].name: "a" is round 1's name too: give each round its own (round 3)`,
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("errors:\n%v\nwant %d lines", err, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want %q", i+1, lines[i], w)
+		}
 	}
 }

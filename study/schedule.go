@@ -10,9 +10,11 @@
 package study
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -91,6 +93,8 @@ type Schedule struct {
 	// group is the counterbalancing group the rounds are set for.
 	group int
 	text  []byte
+	// more holds the problems check found after the one it returns.
+	more []*problem
 	// shortened is the cap Shorten put on every round (0: none).
 	shortened time.Duration
 	seats     []Seat
@@ -310,9 +314,27 @@ func Parse(path string, data []byte) (*Schedule, error) {
 	}
 	s.path, s.text = path, data
 	if p := s.check(); p != nil {
-		return nil, doc.Locate(p)
+		if len(s.more) == 0 {
+			return nil, doc.Locate(p)
+		}
+		// Several problems: all of them, in the file's order.
+		var errs []error
+		for _, q := range append([]*problem{p}, s.more...) {
+			errs = append(errs, doc.Locate(q))
+		}
+		slices.SortStableFunc(errs, func(a, b error) int { return lineOf(a) - lineOf(b) })
+		return nil, errors.Join(errs...)
 	}
 	return &s, nil
+}
+
+// lineOf is the line a located problem is on (0 when it has none).
+func lineOf(err error) int {
+	var e *cfgfile.Error
+	if errors.As(err, &e) {
+		return e.Line
+	}
+	return 0
 }
 
 // Text returns the schedule file as read.
@@ -374,11 +396,16 @@ func (s *Schedule) check() *problem {
 	case len(s.Rounds) > MaxRounds:
 		return fail("round", "%d rounds, want at most %d", len(s.Rounds), MaxRounds)
 	}
+	// Every round is checked, and every round's problem reported (its
+	// first; Parse lists them in the file's order), each naming the
+	// round from 1 as the summary counts.
+	var probs []*problem
 	names := map[string]int{}
 	for i, rd := range s.Rounds {
 		// Rounds are told apart by name in every table and plot.
 		if j, dup := names[rd.Name]; dup && rd.Name != "" {
-			return fail(fmt.Sprintf("round[%d].name", i), "%q is round %d's name too (rounds count from 1): give each round its own", rd.Name, j+1)
+			probs = append(probs, fail(fmt.Sprintf("round[%d].name", i), "%q is round %d's name too: give each round its own (round %d)", rd.Name, j+1, i+1))
+			continue
 		}
 		names[rd.Name] = i
 	}
@@ -386,9 +413,16 @@ func (s *Schedule) check() *problem {
 	for i := range s.Rounds {
 		plan, p := r.round(i, techs)
 		if p != nil {
-			return p.Within(fmt.Sprintf("round[%d].", i))
+			p = p.Within(fmt.Sprintf("round[%d].", i))
+			p.Msg += fmt.Sprintf(" (round %d)", i+1)
+			probs = append(probs, p)
+			continue
 		}
 		s.plans = append(s.plans, plan)
+	}
+	if len(probs) > 0 {
+		s.more = probs[1:]
+		return probs[0]
 	}
 	if s.Counterbalance != nil {
 		s.group = s.Counterbalance.Group
