@@ -59,6 +59,11 @@ type Study struct {
 	// Consent is the consent text participants agree to before they
 	// play ("" without a consent screen).
 	Consent string
+	// Shortened is the cap study run --quick put on every round's
+	// measured part (warm-ups and intervals dropped), 0 when the study
+	// ran the schedule's own lengths: why a round's Planned can be
+	// shorter than its schedule says.
+	Shortened time.Duration
 }
 
 // Technique is one of a study's techniques: its name as the schedule

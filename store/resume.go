@@ -82,3 +82,22 @@ func (db *DB) DropEmptyStudy(ctx context.Context, study int64) error {
 	}
 	return nil
 }
+
+// AdminToken returns the admin token stored with study (WriterOptions.
+// AdminToken), "" when it has none.
+func (db *DB) AdminToken(ctx context.Context, study int64) (string, error) {
+	var tok string
+	if err := db.db.QueryRowContext(ctx, db.dialect.rebind("SELECT admin_token FROM studies WHERE id = ?"), study).Scan(&tok); err != nil {
+		return "", fmt.Errorf("store: %s: study %d: admin token: %w", db.name, study, err)
+	}
+	return tok, nil
+}
+
+// SetAdminToken stores tok as study's admin token: for a study stored
+// before tokens were kept, whose resumed run draws one.
+func (db *DB) SetAdminToken(ctx context.Context, study int64, tok string) error {
+	if _, err := db.db.ExecContext(ctx, db.dialect.rebind("UPDATE studies SET admin_token = ? WHERE id = ?"), tok, study); err != nil {
+		return fmt.Errorf("store: %s: study %d: admin token: %w", db.name, study, err)
+	}
+	return nil
+}

@@ -47,12 +47,12 @@ type table struct {
 // The tables, in the order export writes them.
 var (
 	studiesTable = &table{name: "studies", cols: cols("name", "schedule", "seed", "simulated", "started_ns:started:keep", "schedule_key",
-		"design", "counterbalance_group", "lagkit_version", "vcs_revision", "vcs_modified", "go_version", "build_note", "tick_rate", "consent"),
+		"design", "counterbalance_group", "lagkit_version", "vcs_revision", "vcs_modified", "go_version", "build_note", "tick_rate", "consent", "shortened_ns:shortened_s"),
 		bind: func(p any) []field {
 			s := p.(*record.Study)
 			return []field{str{&s.Name}, str{&s.Schedule}, u64{&s.Seed}, boolean{&s.Simulated}, wall{&s.Started}, str{&s.ScheduleKey},
 				str{&s.Design}, integer{&s.Group}, str{&s.Version}, str{&s.Revision}, boolean{&s.Modified}, str{&s.GoVersion},
-				str{&s.BuildNote}, integer{&s.TickRate}, str{&s.Consent}}
+				str{&s.BuildNote}, integer{&s.TickRate}, str{&s.Consent}, dur{&s.Shortened}}
 		}}
 	techniquesTable = &table{name: "techniques", key: []string{"name"}, cols: cols("name:technique", "setting"),
 		bind: func(p any) []field {

@@ -33,6 +33,11 @@ type WriterOptions struct {
 	// OnCommit, when set, is called on the writer's goroutine after each
 	// committed batch.
 	OnCommit func(Commit)
+	// AdminToken, when set, is stored with each new study the Writer
+	// inserts, in the same transaction (studies.admin_token, which no
+	// export writes): DB.AdminToken reads it back for the run that
+	// resumes the study.
+	AdminToken string
 }
 
 // Commit describes one committed batch.
@@ -285,6 +290,11 @@ func (w *Writer) writeTx(ctx context.Context, batch []queued) (int, error) {
 			}
 			if err := tx.QueryRowContext(ctx, w.db.dialect.rebind(studyInsertSQL()), args...).Scan(&study); err != nil {
 				return 0, fmt.Errorf("new study: %w", err)
+			}
+			if w.opts.AdminToken != "" {
+				if _, err := tx.ExecContext(ctx, w.db.dialect.rebind("UPDATE studies SET admin_token = ? WHERE id = ?"), w.opts.AdminToken, study); err != nil {
+					return 0, fmt.Errorf("new study: admin token: %w", err)
+				}
 			}
 			seq = 0
 			n++

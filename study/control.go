@@ -60,6 +60,11 @@ const (
 	PhaseQuestions = "questions" // the questionnaire after a round
 	PhaseInterval  = "interval"  // the interval between rounds
 	PhaseEnded     = "ended"     // the study is over
+	// PhaseStopped is a study stopped by a signal before its end: it is
+	// not over, and the same command run again resumes it, so the pages
+	// ask their participants to wait rather than thank them for taking
+	// part.
+	PhaseStopped = "stopped"
 )
 
 // LiveState is a live study now.
@@ -83,9 +88,12 @@ type LiveState struct {
 
 // SeatState is one seat of a live study now.
 type SeatState struct {
-	Seat      int     `json:"seat"`
-	Code      string  `json:"code,omitempty"`
-	Bot       bool    `json:"bot"`
+	Seat int    `json:"seat"`
+	Code string `json:"code,omitempty"`
+	Bot  bool   `json:"bot"`
+	// Connected reports, while a round's match runs, a seat in it;
+	// otherwise (before the first round, between rounds) a person's page
+	// that polled the study within the last 2 s: the admin's "online".
 	Connected bool    `json:"connected"`
 	Team      int     `json:"team"`
 	Kills     int     `json:"kills"`

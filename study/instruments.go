@@ -185,7 +185,37 @@ func (q *Question) check() *problem {
 	if p := q.checkRange(); p != nil {
 		return p
 	}
+	if p := q.checkCheck(); p != nil {
+		return p
+	}
 	return q.checkAnchors()
+}
+
+// checkCheck checks an attention or manipulation check's keys: check
+// names its kind, and correct is an answer the question can be given.
+func (q *Question) checkCheck() *problem {
+	switch {
+	case q.Check == "" && q.Correct != nil:
+		return fail("correct", "only a check has a correct answer: give check = \"attention\" (or \"manipulation\")")
+	case q.Check == "":
+		return nil
+	case q.Check != CheckAttention && q.Check != CheckManipulation:
+		return fail("check", "%q, want %s or %s", q.Check, CheckAttention, CheckManipulation)
+	case q.Kind == record.Text:
+		return fail("check", "a text question has no answer to check: give it another kind")
+	case q.Check == CheckAttention && q.Correct == nil:
+		return fail("correct", "missing: an attention check needs the answer it instructs, such as correct = 2")
+	case q.Correct == nil:
+		return nil
+	}
+	lo, hi := scale(q)
+	if q.Kind == record.Choice {
+		lo, hi = 0, float64(len(q.Choices)-1)
+	}
+	if v := float64(*q.Correct); v < lo || v > hi {
+		return fail("correct", "%d, want an answer the question takes: %v to %v", *q.Correct, lo, hi)
+	}
+	return nil
 }
 
 func (q *Question) checkChoices() *problem {

@@ -190,6 +190,42 @@ func (t *Technique) display() client.Display {
 	return d
 }
 
+// Shown returns the feedback a study mandates to every page under the
+// technique: its own, or none when it sets none, so that a participant
+// sees nothing of the condition (no round trip, policy or injected
+// latency) unless the schedule makes what is shown a condition of its
+// own. A participant who saw "policy alc" or "injected 125 ms" could no
+// longer be blind to the manipulation.
+func (t *Technique) Shown() string {
+	if t.Feedback == "" {
+		return "none"
+	}
+	return t.Feedback
+}
+
+// ShownText says in words what a participant's page shows of the
+// network under the technique, for study check.
+func (t *Technique) ShownText() string {
+	switch t.Shown() {
+	case "none":
+		return "nothing of the network or the condition"
+	case "ping":
+		return "a ping (the measured round trip)"
+	case "netgraph":
+		return "the net graph (round trip, jitter, loss; not the policy or injected latency)"
+	case "placebo":
+		if t.PlaceboMS != 0 {
+			return fmt.Sprintf("a placebo ping of %s ms", strconv.FormatFloat(t.PlaceboMS, 'g', -1, 64))
+		}
+		scale := t.PlaceboScale
+		if scale == 0 {
+			scale = client.DefaultPlaceboScale
+		}
+		return fmt.Sprintf("a placebo ping, the round trip times %s", strconv.FormatFloat(scale, 'g', -1, 64))
+	}
+	return t.Shown()
+}
+
 // DisplayName returns the display mode every client draws the others
 // with under t, as a server mandates it: extrapolation under
 // prediction, else the named one or interpolation; empty under
@@ -528,20 +564,28 @@ type Summary struct {
 type TechniqueInfo struct {
 	Name    string `json:"name"`
 	Setting string `json:"setting"`
+	// Shown is the feedback every participant's page is mandated under
+	// the technique (Technique.Shown: none unless the schedule sets
+	// one), ShownText the same in words.
+	Shown     string `json:"shown"`
+	ShownText string `json:"shown_text"`
 }
 
 // RoundInfo is a round of the summary.
 type RoundInfo struct {
-	Name      string   `json:"name"`
-	Map       string   `json:"map"`
-	Mode      string   `json:"mode"`
-	DurationS float64  `json:"duration_s"`
-	WarmupS   float64  `json:"warmup_s"`
-	Ready     bool     `json:"ready"`
-	IntervalS float64  `json:"interval_s"`
-	Technique string   `json:"technique"`
-	Weapons   []string `json:"weapons,omitempty"`
-	Links     []Link   `json:"links"`
+	Name      string  `json:"name"`
+	Map       string  `json:"map"`
+	Mode      string  `json:"mode"`
+	DurationS float64 `json:"duration_s"`
+	WarmupS   float64 `json:"warmup_s"`
+	Ready     bool    `json:"ready"`
+	IntervalS float64 `json:"interval_s"`
+	Technique string  `json:"technique"`
+	// Shown is what every participant's page shows of the network in
+	// the round: its technique's TechniqueInfo.Shown.
+	Shown   string   `json:"shown"`
+	Weapons []string `json:"weapons,omitempty"`
+	Links   []Link   `json:"links"`
 }
 
 // Summary returns the schedule's summary.
@@ -555,12 +599,12 @@ func (s *Schedule) Summary() Summary {
 		sum.Questions = []Question{}
 	}
 	for _, t := range s.Techniques {
-		sum.Techniques = append(sum.Techniques, TechniqueInfo{Name: t.Name, Setting: t.String()})
+		sum.Techniques = append(sum.Techniques, TechniqueInfo{Name: t.Name, Setting: t.String(), Shown: t.Shown(), ShownText: t.ShownText()})
 	}
 	for i, p := range s.plans {
 		sum.Rounds = append(sum.Rounds, RoundInfo{Name: p.Name, Map: p.Map, Mode: string(p.Mode),
 			DurationS: p.Duration.Seconds(), WarmupS: p.Warmup.Seconds(), Ready: p.Ready, IntervalS: p.Interval.Seconds(),
-			Technique: p.Technique.Name, Weapons: p.Weapons, Links: p.Links})
+			Technique: p.Technique.Name, Shown: p.Technique.Shown(), Weapons: p.Weapons, Links: p.Links})
 		sum.TotalS += (p.LeadIn() + p.Duration).Seconds()
 		if i < len(s.plans)-1 {
 			sum.TotalS += p.Interval.Seconds()

@@ -75,6 +75,28 @@ type Report struct {
 	// with people (bots fill seats, they are not participants); or
 	// SubjectsBots in a study of bots alone, a simulated one.
 	Subjects string `json:"subjects"`
+	// Frames is each participant's page's frame times per round, and
+	// MinFPS the schedule's floor they are flagged under
+	// (report_frames.go).
+	Frames []FrameRow `json:"frames,omitempty"`
+	MinFPS float64    `json:"min_fps"`
+	// Design is the sequences played, by group, and Effects the
+	// period and order effects on the primary outcome
+	// (report_crossover.go).
+	Design  []DesignRow  `json:"design,omitempty"`
+	Effects OrderEffects `json:"order_effects"`
+	// Sessions lists the sessions the report pools (pool.go): one for
+	// the report of one study run.
+	Sessions []SessionInfo `json:"sessions"`
+	// Checks sums up the attention and manipulation checks, which are
+	// never outcomes (report_checks.go).
+	Checks []CheckResult `json:"checks,omitempty"`
+	// Untested lists the comparisons the statistics policy did not run
+	// (too few participant pairs), with why (report_policy.go).
+	Untested []Untested `json:"untested,omitempty"`
+	// Run is how the study was run: its build, --quick, its wall time
+	// and its timeline of rounds, stops and resumptions (report_run.go).
+	Run RunInfo `json:"run"`
 }
 
 // Report.Subjects.
@@ -327,6 +349,10 @@ type Summariser struct {
 	// sched is what the study's schedule names: its techniques and
 	// questions.
 	sched scheduleInfo
+	// study is the study's record and events its events, for the run's
+	// information (RunInfo).
+	study  record.Study
+	events []record.Event
 }
 
 // Summarise builds the report of the first study in recs.
@@ -345,6 +371,7 @@ func (s *Summariser) Put(r record.Record) {
 		if s.studies++; s.studies == 1 {
 			s.rep.Study, s.rep.Seed, s.rep.Simulated, s.rep.Started = st.Name, fmt.Sprint(st.Seed), st.Simulated, st.Started.UTC()
 			s.rep.Consent = st.Consent
+			s.study = st
 			s.byIndex = map[int]*roundTally{}
 			s.sched = readScheduleInfo(st.Schedule)
 		}
@@ -377,6 +404,12 @@ func (s *Summariser) Put(r record.Record) {
 			}
 			rt.rtt[v.Seat] = 2 * v.LatencyMS
 			rt.people[v.Seat] = !v.Bot
+			if s.rep.Simulated && s.sched.participant != nil {
+				// A pilot is analysed as its live study will be: the
+				// seats meant for people are the participants, though
+				// bots played them; the bot seats stay bots.
+				rt.people[v.Seat] = s.sched.participant[v.Seat]
+			}
 			rt.codes[v.Seat], rt.team[v.Seat] = v.Code, v.Team
 			if v.Team == 0 || v.Team == 1 {
 				rt.teams[v.Team] = append(rt.teams[v.Team], v.Seat)
@@ -396,6 +429,8 @@ func (s *Summariser) Put(r record.Record) {
 		if rt := s.byIndex[roundOf(r)]; rt != nil {
 			rt.observe(r)
 		}
+	case record.Event:
+		s.events = append(s.events, v)
 	case record.Answer:
 		if !s.instruments.put(r) {
 			s.answers = append(s.answers, v)
@@ -419,6 +454,18 @@ func (s *Summariser) Report() (*Report, error) {
 		return nil, fmt.Errorf("study: report: no study record")
 	}
 	rep := s.rep
+	recs := make([]record.Round, len(s.rounds))
+	for i, rt := range s.rounds {
+		recs[i] = rt.rec
+	}
+	rep.Run = runInfo(s.study, recs, s.events)
+	seats := 0
+	for _, rt := range s.rounds {
+		for seat := range rt.rtt {
+			seats = max(seats, seat+1)
+		}
+	}
+	rep.Sessions = []SessionInfo{{Session: 1, Design: s.study.Design, Group: s.study.Group, Rounds: len(s.rounds), Seats: seats, Simulated: s.study.Simulated}}
 	rep.Subjects = SubjectsBots
 	for _, rt := range s.rounds {
 		for _, person := range rt.people {
@@ -455,6 +502,7 @@ func (s *Summariser) Report() (*Report, error) {
 	rep.SeatOrders, rep.Network = s.design.rows(s, bots)
 	s.compare(&rep, techs, order)
 	mainOutcome(&rep, techs, order)
+	rep.adjust()
 	rep.Participants = s.participantRounds(&rep)
 	rep.AnswerColumns = s.answerColumns()
 	rep.IntakeColumns = s.intakeColumns()
@@ -474,6 +522,10 @@ func (s *Summariser) Report() (*Report, error) {
 			rep.AnswersNote = "no answers were recorded"
 		}
 	}
+	rep.Design, rep.Effects = rep.crossover(seed)
+	rep.MinFPS = cmp.Or(s.sched.minFPS, DefaultMinFPS)
+	s.rep.Clients = rep.Clients
+	rep.Frames = s.frameRows(rep.MinFPS)
 	return &rep, nil
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/stats"
 )
@@ -67,6 +66,11 @@ type Comparison struct {
 	// interval; absent under six pairs, where no interval reaches 95%.
 	CILo *float64 `json:"ci95_lo,omitempty"`
 	CIHi *float64 `json:"ci95_hi,omitempty"`
+	// PHolm is P Holm-adjusted within Family (the statistics policy's
+	// secondary family) of HolmFamily tests, the same in every output.
+	PHolm      float64 `json:"p_holm"`
+	HolmFamily int     `json:"holm_family"`
+	Family     string  `json:"family"`
 }
 
 // TextAnswer is one free-text answer.
@@ -201,6 +205,12 @@ type scheduleInfo struct {
 	questions map[string]Question
 	// order is the questions' ids in the schedule's order.
 	order []string
+	// participant marks the seats the schedule gives to people (nil when
+	// the schedule does not decode): in a pilot, where bots play every
+	// seat, these are the seats analysed, as the live study would.
+	participant map[int]bool
+	// minFPS is the schedule's frame-rate floor (0: not set).
+	minFPS float64
 }
 
 // readScheduleInfo reads the techniques and questions of a schedule's
@@ -210,12 +220,26 @@ type scheduleInfo struct {
 func readScheduleInfo(text string) scheduleInfo {
 	info := scheduleInfo{names: map[string]string{}, settings: map[string]string{}, questions: map[string]Question{}}
 	var s struct {
+		Seats []struct {
+			Bot   bool `toml:"bot"`
+			Count int  `toml:"count"`
+		} `toml:"seat"`
 		Techniques []Technique `toml:"technique"`
 		Rounds     []Round     `toml:"round"`
 		Questions  []Question  `toml:"question"`
+		MinFPS     float64     `toml:"min_fps"`
 	}
 	if text == "" || toml.Unmarshal([]byte(text), &s) != nil {
 		return info
+	}
+	info.minFPS = s.MinFPS
+	info.participant = map[int]bool{}
+	seat := 0
+	for _, sp := range s.Seats {
+		for range max(1, min(sp.Count, MaxSeats)) {
+			info.participant[seat] = !sp.Bot
+			seat++
+		}
 	}
 	for i := range s.Techniques {
 		t := &s.Techniques[i]
@@ -272,12 +296,25 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 	values := map[key]map[int][]float64{}
 	var questions []string
 	kinds := map[string]string{}
+	var checks checkTally
+	defer func() { rep.Checks = checks.results(s.sched, order) }()
 	for _, a := range s.answers {
 		rt := techOf[a.Round]
 		if rt == nil {
 			continue
 		}
+		if rep.Subjects != SubjectsBots && !rt.people[a.Seat] {
+			// Only participants' answers are analysed (a pilot's bot
+			// seats answered, in studies stored before they stopped).
+			continue
+		}
 		tech, _ := s.sched.technique(rt.rec)
+		if s.sched.isCheck(a) {
+			// A check is reported as one, never compared as an
+			// outcome.
+			checks.put(a.Question, tech, a.Seat, float64(a.Value))
+			continue
+		}
 		if _, ok := kinds[a.Question]; !ok {
 			questions = append(questions, a.Question)
 			kinds[a.Question] = a.Kind
@@ -325,8 +362,12 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 		}
 		for i, a := range names {
 			for _, b := range names[i+1:] {
-				if c, ok := compareAnswers(q, kind, a, b, values[key{a, q}], values[key{b, q}]); ok {
+				c, n, ok := compareAnswers(q, kind, a, b, values[key{a, q}], values[key{b, q}])
+				switch {
+				case ok:
 					rep.Comparisons = append(rep.Comparisons, c)
+				case n > 0:
+					rep.Untested = append(rep.Untested, Untested{Outcome: q, A: a, B: b, N: n, Family: SecondaryFamily, Reason: tooFew(n)})
 				}
 			}
 		}
@@ -361,18 +402,21 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 					xb = append(xb, float64(sb.hits)/float64(sb.shots))
 				}
 			}
-			res := experiment.Results{Tests: rep.Tests}
-			experiment.AddPaired(&res, "hit_accuracy_high_ping", names[i], names[j], xa, xb,
-				fmt.Sprintf("paired by %s: hit accuracy of the seats above %v ms round trip under both", by, LowPingMS))
-			rep.Tests = res.Tests
+			t, why := pairedWilcoxon("hit_accuracy_high_ping", names[i], names[j], xa, xb,
+				fmt.Sprintf("secondary, paired by %s: hit accuracy of the seats above %v ms round trip under both", by, LowPingMS), SecondaryFamily)
+			if t == nil {
+				rep.Untested = append(rep.Untested, Untested{Outcome: "hit_accuracy_high_ping", A: names[i], B: names[j], N: len(xa), Family: SecondaryFamily, Reason: why})
+			} else {
+				rep.Tests = append(rep.Tests, *t)
+			}
 		}
 	}
 }
 
 // compareAnswers pairs the seats that answered q under both a and b and
-// runs the Wilcoxon signed-rank test of b against a; false when no seat
-// answered under both.
-func compareAnswers(q, kind, a, b string, va, vb map[int][]float64) (Comparison, bool) {
+// runs the Wilcoxon signed-rank test of b against a; false, with the
+// number of pairs, when there are fewer than MinPairs.
+func compareAnswers(q, kind, a, b string, va, vb map[int][]float64) (Comparison, int, bool) {
 	var xa, xb []float64
 	for _, seat := range slices.Sorted(maps.Keys(va)) {
 		if ys, ok := vb[seat]; ok {
@@ -380,9 +424,12 @@ func compareAnswers(q, kind, a, b string, va, vb map[int][]float64) (Comparison,
 			xb = append(xb, stats.Mean(ys))
 		}
 	}
+	if len(xa) < MinPairs {
+		return Comparison{}, len(xa), false
+	}
 	w, err := stats.Wilcoxon(xa, xb)
 	if err != nil {
-		return Comparison{}, false
+		return Comparison{}, len(xa), false
 	}
 	c := Comparison{Question: q, Kind: kind, A: a, B: b, N: w.N, MedianA: medianOf(xa), MedianB: medianOf(xb),
 		W: w.Statistic, P: w.P, Effect: w.Effect, MedianDiff: w.MeanDiff}
@@ -395,7 +442,7 @@ func compareAnswers(q, kind, a, b string, va, vb map[int][]float64) (Comparison,
 	if lo, hi := w.CI95[0], w.CI95[1]; !math.IsInf(lo, 0) && !math.IsInf(hi, 0) {
 		c.CILo, c.CIHi = &lo, &hi
 	}
-	return c, true
+	return c, len(xa), true
 }
 
 // medianOf returns the median of x (not changed), NaN when empty.

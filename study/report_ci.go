@@ -40,7 +40,7 @@ type Interval struct {
 // Interval methods.
 const (
 	IntervalWilson    = "Wilson score"
-	IntervalBootstrap = "cluster bootstrap by seat, percentile"
+	IntervalBootstrap = "cluster bootstrap by participant, percentile"
 	IntervalPoisson   = "exact Poisson (Garwood)"
 )
 
@@ -52,11 +52,6 @@ var intervalFigures = []string{"hit_accuracy", "hit_accuracy_high_ping", "sbc_pe
 // hit received by the low-ping victims (round trip up to LowPingMS), the
 // figure advanced lag compensation sets out to lower.
 const MainOutcomeFigure = "sbc_per_hit_low"
-
-// PrimaryFamily is the Holm family of the main outcome's tests
-// (experiment.Test.Family): corrected among themselves, apart from the
-// secondary tests.
-const PrimaryFamily = "primary"
 
 // MainOutcome is the main outcome per technique with its interval, and
 // its tests between techniques, paired by participant.
@@ -90,54 +85,75 @@ type OutcomePair struct {
 // The bootstrap resamples the study's subjects' seats: the people's in
 // a study with people (bots), every seat's in one of bots alone.
 func (t *techTally) intervals(tr *TechniqueReport, seed uint64, bots bool) []Interval {
-	wilson := func(fig string, k, n int, unit string) Interval {
-		iv := Interval{Figure: fig, Estimate: ratio(k, n), Method: IntervalWilson, N: n, NUnit: unit}
-		if lo, hi := stats.WilsonCI95(k, n); !math.IsNaN(lo) {
-			iv.Lo, iv.Hi = &lo, &hi
-		} else {
-			iv.Note = "no " + unit
-		}
-		return iv
-	}
 	var seats []int
 	for _, s := range slices.Sorted(maps.Keys(t.seats)) {
 		if bots || !t.seats[s].bot {
 			seats = append(seats, s)
 		}
 	}
-	boot := func(fig string, est float64, num, den func(*seatTally) float64, none string) Interval {
+	unit := "participants"
+	if bots {
+		unit = "seats"
+	}
+	// boot is the statistics policy's interval (report_policy.go): the
+	// figure pooled over the participants it is about (those in), as a
+	// ratio of their sums, with a percentile cluster bootstrap over
+	// them, so that each participant's shots or hits stay together; none
+	// under MinClusters of them.
+	boot := func(fig string, num, den func(*seatTally) float64, in func(*seatTally) bool, none string) Interval {
 		var xn, xd []float64
+		var sn, sd float64
 		for _, s := range seats {
-			xn = append(xn, num(t.seats[s]))
-			xd = append(xd, den(t.seats[s]))
+			st := t.seats[s]
+			if in != nil && !in(st) {
+				continue
+			}
+			xn, xd = append(xn, num(st)), append(xd, den(st))
+			sn, sd = sn+num(st), sd+den(st)
 		}
-		iv := Interval{Figure: fig, Estimate: est, Method: fmt.Sprintf("%s (%d resamples, seed %d)", IntervalBootstrap, stats.BootstrapResamples, seed),
-			N: len(seats), NUnit: "seats"}
-		if lo, hi := stats.BootstrapRatioCI95(xn, xd, stats.BootstrapResamples, seed); !math.IsNaN(lo) {
-			iv.Lo, iv.Hi = &lo, &hi
-		} else {
+		iv := Interval{Figure: fig, Method: fmt.Sprintf("%s (%d resamples, seed %d)", IntervalBootstrap, stats.BootstrapResamples, seed),
+			N: len(xn), NUnit: unit}
+		if sd > 0 {
+			iv.Estimate = sn / sd
+		}
+		switch {
+		case sd == 0:
 			iv.Note = none
+		case len(xn) < MinClusters:
+			iv.Note = fmt.Sprintf("no interval: %d %s, the policy draws none over fewer than %d", len(xn), unit, MinClusters)
+		case sn == 0 && fig != "rollback_mean_m":
+			// Every participant's count is 0: every resample is 0 and
+			// the bootstrap has no width, a certainty no count of zero
+			// has. The exact Poisson bound of none over the pooled
+			// denominator bounds it instead.
+			lo, hi := stats.PoissonRateCI95(0, sd)
+			if fig != "sbc_reports_per_hit" {
+				hi = min(hi, 1) // a share
+			}
+			iv.Lo, iv.Hi = &lo, &hi
+			iv.Method = IntervalPoisson + " (none among the participants: a bootstrap of zeros has no width)"
+		default:
+			if lo, hi := stats.BootstrapRatioCI95(xn, xd, stats.BootstrapResamples, seed); !math.IsNaN(lo) {
+				iv.Lo, iv.Hi = &lo, &hi
+			} else {
+				iv.Note = none
+			}
 		}
 		return iv
 	}
-	reports := boot("sbc_reports_per_hit", tr.SBCReportsPerHit, func(s *seatTally) float64 { return float64(s.reports) },
-		func(s *seatTally) float64 { return float64(s.hitsReceived) }, "no hit received")
-	if tr.SBCReports == 0 && tr.HitsReceived > 0 {
-		// Every resample of no report is 0: the bootstrap says [0, 0],
-		// claiming a certainty no count of zero has. The exact Poisson
-		// interval of no report over the hits received bounds it.
-		lo, hi := stats.PoissonRateCI95(0, float64(tr.HitsReceived))
-		reports = Interval{Figure: "sbc_reports_per_hit", Estimate: 0, Lo: &lo, Hi: &hi, N: tr.HitsReceived, NUnit: "hits received",
-			Method: IntervalPoisson + " (no report: a bootstrap of zeros has no width)"}
-	}
+	hits := func(s *seatTally) float64 { return float64(s.hits) }
+	shots := func(s *seatTally) float64 { return float64(s.shots) }
+	sbc := func(s *seatTally) float64 { return float64(s.sbc) }
+	received := func(s *seatTally) float64 { return float64(s.hitsReceived) }
+	reports := boot("sbc_reports_per_hit", func(s *seatTally) float64 { return float64(s.reports) }, received, nil, "no hit received")
 	return []Interval{
-		wilson("hit_accuracy", tr.Hits, tr.Shots, "shots"),
-		wilson("hit_accuracy_high_ping", tr.High.Hits, tr.High.Shots, "shots"),
-		wilson("sbc_per_hit", tr.SBC, tr.HitsReceived, "hits received"),
-		wilson(MainOutcomeFigure, tr.Low.SBC, tr.Low.HitsReceived, "hits received"),
+		boot("hit_accuracy", hits, shots, nil, "no shots"),
+		boot("hit_accuracy_high_ping", hits, shots, func(s *seatTally) bool { return s.high }, "no shots by a high-ping participant"),
+		boot("sbc_per_hit", sbc, received, nil, "no hit received"),
+		boot(MainOutcomeFigure, sbc, received, func(s *seatTally) bool { return s.low }, "no hit received by a low-ping participant"),
 		reports,
-		boot("rollback_mean_m", tr.RollbackMeanM, func(s *seatTally) float64 { return s.rollbackSum },
-			func(s *seatTally) float64 { return float64(s.rewound) }, "no rewound hit"),
+		boot("rollback_mean_m", func(s *seatTally) float64 { return s.rollbackSum },
+			func(s *seatTally) float64 { return float64(s.rewound) }, nil, "no rewound hit"),
 	}
 }
 
@@ -172,24 +188,17 @@ func mainOutcome(rep *Report, techs map[string]*techTally, order []string) {
 					pr.XB = append(pr.XB, float64(sb.sbc)/float64(sb.hitsReceived))
 				}
 			}
-			note := fmt.Sprintf("main outcome, paired by %s: SBC per hit received by each seat at a round trip up to %v ms in every round of both", by, LowPingMS)
-			res := experiment.Results{}
-			experiment.AddPaired(&res, MainOutcomeFigure, a, b, pr.XA, pr.XB, note)
-			for i := range res.Tests {
-				// The main outcome is corrected apart from the secondary
-				// tests (high-ping accuracy, the questions).
-				res.Tests[i].Family = PrimaryFamily
+			note := fmt.Sprintf("primary outcome, paired by %s: SBC per hit received by each seat at a round trip up to %v ms in every round of both", by, LowPingMS)
+			// The policy's one primary test (report_policy.go): the
+			// Wilcoxon signed-rank test alone, from MinPairs pairs.
+			t, why := pairedWilcoxon(MainOutcomeFigure, a, b, pr.XA, pr.XB, note, PrimaryFamily)
+			if t == nil {
+				pr.Note = why
+				rep.Untested = append(rep.Untested, Untested{Outcome: MainOutcomeFigure, A: a, B: b, N: len(pr.Seats), Family: PrimaryFamily, Reason: why})
+			} else {
+				rep.Tests = append(rep.Tests, *t)
+				pr.Test = t // its Holm p filled in by Report.adjust
 			}
-			for _, t := range res.Tests {
-				if t.Kind == "wilcoxon" {
-					pr.Test = &t
-				}
-			}
-			if pr.Test == nil {
-				pr.Note = fmt.Sprintf("not computed: %d pairs (a seat at a low ping under both techniques with a hit received under each); "+
-					"the Wilcoxon signed-rank test needs at least one", len(pr.Seats))
-			}
-			rep.Tests = append(rep.Tests, res.Tests...)
 			rep.Main.Pairs = append(rep.Main.Pairs, pr)
 		}
 	}
@@ -230,8 +239,9 @@ func (r *Report) markdownMain(b *strings.Builder) {
 		return
 	}
 	fmt.Fprintf(b, "\n## Main outcome\n\nShots behind cover per hit received by the low-ping victims among the %s (round trip up to %v ms): "+
-		"the share of the hits they received that were behind cover on their screen when the hit reached them, with its 95%% Wilson score interval.\n\n",
-		r.Subjects, LowPingMS)
+		"the share of the hits they received that were behind cover on their screen when the hit reached them, pooled over the participants, "+
+		"with its 95%% cluster bootstrap interval over them (none under %d participants).\n\n",
+		r.Subjects, LowPingMS, MinClusters)
 	b.WriteString("| technique | hits received | SBC | SBC per hit [95% CI] |\n|---|---|---|---|\n")
 	for _, t := range r.Techniques {
 		iv, _ := t.Interval(MainOutcomeFigure)
@@ -242,21 +252,21 @@ func (r *Report) markdownMain(b *strings.Builder) {
 			"gives its own SBC per hit under each; the Wilcoxon signed-rank test of B − A (exact p up to 25 nonzero differences), "+
 			"its effect size the matched-pairs rank-biserial r = (W+ − W−)/(W+ + W−), and the median difference with its distribution-free 95%% interval "+
 			"(unbounded under six pairs).\n\n", pairedBy(r.Subjects))
-		b.WriteString("| A | B | pairs | median A | median B | W+ | p | rank-biserial r | median B − A [95% CI] |\n|---|---|---|---|---|---|---|---|---|\n")
+		b.WriteString("| A | B | pairs | median A | median B | W+ | p | p Holm (primary family) | rank-biserial r | median B − A [95% CI] |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, p := range r.Main.Pairs {
 			if p.Test == nil {
-				fmt.Fprintf(b, "| %s | %s | %d | | | | | | %s |\n", p.A, p.B, len(p.Seats), p.Note)
+				fmt.Fprintf(b, "| %s | %s | %d | | | | | | | %s |\n", p.A, p.B, len(p.Seats), p.Note)
 				continue
 			}
 			t := p.Test
-			fmt.Fprintf(b, "| %s | %s | %d | %.3f | %.3f | %s | %.3f | %.3f | %.3f [%s, %s] |\n", p.A, p.B, t.N, medianOf(p.XA), medianOf(p.XB),
-				num(t.Statistic), t.P, t.Effect, t.MeanDiff, bound(t.CI95[0]), bound(t.CI95[1]))
+			fmt.Fprintf(b, "| %s | %s | %d | %.3f | %.3f | %s | %.3f | %.3f (%d) | %.3f | %.3f [%s, %s] |\n", p.A, p.B, t.N, medianOf(p.XA), medianOf(p.XB),
+				num(t.Statistic), t.P, t.PHolm, t.HolmFamily, t.Effect, t.MeanDiff, bound(t.CI95[0]), bound(t.CI95[1]))
 		}
 	}
 	b.WriteString("\n## Per technique, with 95% confidence intervals\n\n" +
-		"Shares (hit accuracy, SBC per hit) with the Wilson score interval over the shots or hits received pooled; " +
-		"SBC reports per hit and mean rollback with a cluster bootstrap by seat (percentile interval; the seats resampled in the order of their numbers, " +
-		"from the seed given), so that a player's hits stay together. Every interval stays within its figure's scale.\n\n")
+		"Every figure is pooled over the participants it is about (a ratio of their sums) with a percentile cluster bootstrap over them " +
+		"(the participants resampled in the order of their seats, from the seed given), so that each one's shots and hits stay together; " +
+		fmt.Sprintf("none over fewer than %d participants. Every interval stays within its figure's scale.\n\n", MinClusters))
 	b.WriteString("| technique | figure | estimate [95% CI] | n | interval |\n|---|---|---|---|---|\n")
 	for _, t := range r.Techniques {
 		for _, iv := range t.Intervals {

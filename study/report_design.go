@@ -37,6 +37,8 @@ type designTally struct {
 	// round and seat (live rounds; a simulated round's network record
 	// has its own).
 	clients map[[2]int]record.Frames
+	// frames are every page's frame reports, for the frame table.
+	frames []record.Frames
 }
 
 func (t *designTally) put(r record.Record) bool {
@@ -46,6 +48,7 @@ func (t *designTally) put(r record.Record) bool {
 	case record.Network:
 		t.network = append(t.network, v)
 	case record.Frames:
+		t.frames = append(t.frames, v)
 		if v.RTTSamples > 0 {
 			if t.clients == nil {
 				t.clients = map[[2]int]record.Frames{}

@@ -242,6 +242,10 @@ func (r *Report) markdownInstruments(b *strings.Builder) {
 		for _, q := range r.Instruments {
 			var what, ci string
 			switch {
+			case len(q.Choices) > 0 && q.N == 0:
+				// No one answered: no share and no interval, rather than
+				// "0 (0%, 0–0%)".
+				what = "no answers"
 			case len(q.Choices) > 0:
 				parts := make([]string, len(q.Choices))
 				for i, c := range q.Choices {

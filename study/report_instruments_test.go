@@ -138,3 +138,15 @@ func TestReportDesign(t *testing.T) {
 		}
 	}
 }
+
+// TestNoAnswersNoInterval: an intake choice question no one answered is
+// said to have no answers, not given a "0–0%" interval.
+func TestNoAnswersNoInterval(t *testing.T) {
+	r := Report{Instruments: []InstrumentSummary{{Stage: "intake", Question: "games", Kind: "choice",
+		Choices: []ChoiceCount{{Choice: "none"}, {Choice: "some"}}}}}
+	var b strings.Builder
+	r.markdownInstruments(&b)
+	if strings.Contains(b.String(), "0–0%") || !strings.Contains(b.String(), "| intake | games | choice | 0 | no answers |") {
+		t.Errorf("instruments:\n%s", b.String())
+	}
+}

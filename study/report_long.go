@@ -122,7 +122,9 @@ func (s *Summariser) participantRounds(rep *Report) []ParticipantRound {
 					pr.Answers[q] = stats.Mean(vs)
 				}
 				pr.AnswerSource = AnswerParticipant
-				if pr.Bot {
+				if pr.Bot || s.rep.Simulated {
+					// In a pilot every answer was drawn from a model,
+					// the participants' seats' too (bots played them).
 					pr.AnswerSource = AnswerSynthetic
 				}
 			}
@@ -168,7 +170,8 @@ func (s *Summariser) answerColumns() []string {
 // intake_<question id> column per intake question.
 var ParticipantColumns = []string{"round", "round_name", "technique", "seat", "code", "bot", "team", "rtt_ms", "ping",
 	"shots", "hits", "hit_accuracy", "hits_received", "sbc", "sbc_per_hit", "sbc_reports", "sbc_reports_per_hit",
-	"appeals", "kills", "deaths", "rewound_hits", "rollback_mean_m", "answer_source"}
+	"appeals", "kills", "deaths", "rewound_hits", "rollback_mean_m", "answer_source",
+	"study", "session", "counterbalance_group", "period", "session_round", "session_seat"}
 
 // participantTable returns the long-format table.
 func (r *Report) participantTable() experiment.Table {
@@ -187,12 +190,25 @@ func (r *Report) participantTable() experiment.Table {
 		}
 		return num(*v)
 	}
+	periods := r.periods()
 	for _, p := range r.Participants {
+		sess, seat, _ := r.sessionOf(p.Seat)
+		if len(r.Sessions) == 1 {
+			sess = r.Sessions[0]
+		}
+		study := r.Study
+		if sess.Study != 0 {
+			study = strconv.FormatInt(sess.Study, 10)
+		}
+		// The session's own numbers, from 1 for rounds as every CSV.
+		tail := []string{study, strconv.Itoa(max(1, sess.Session)), strconv.Itoa(sess.Group), strconv.Itoa(periods[[2]int{p.Seat, p.Round}]),
+			strconv.Itoa(p.Round - sess.FirstRound), strconv.Itoa(seat)}
 		row := []string{strconv.Itoa(p.Round), p.RoundName, p.Technique, strconv.Itoa(p.Seat), p.Code, strconv.FormatBool(p.Bot),
 			strconv.Itoa(p.Team), num(p.RTTms), p.Ping, strconv.Itoa(p.Shots), strconv.Itoa(p.Hits), opt(p.HitAccuracy),
 			strconv.Itoa(p.HitsReceived), strconv.Itoa(p.SBC), opt(p.SBCPerHit), strconv.Itoa(p.SBCReports), opt(p.SBCReportsPerHit),
 			strconv.Itoa(p.Appeals), strconv.Itoa(p.Kills), strconv.Itoa(p.Deaths), strconv.Itoa(p.RewoundHits), opt(p.RollbackMeanM),
 			p.AnswerSource}
+		row = append(row, tail...)
 		for _, q := range r.AnswerColumns {
 			cell := ""
 			if v, ok := p.Answers[q]; ok {
@@ -210,4 +226,22 @@ func (r *Report) participantTable() experiment.Table {
 		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+// periods returns, by seat and round (from 1), the period the round's
+// technique is for that seat: 1 for the first technique it played, 2
+// for the second, and so on, the order a crossover's period and
+// carry-over effects are read from.
+func (r *Report) periods() map[[2]int]int {
+	out := map[[2]int]int{}
+	seen := map[int][]string{}
+	for _, p := range r.Participants {
+		i := slices.Index(seen[p.Seat], p.Technique)
+		if i < 0 {
+			seen[p.Seat] = append(seen[p.Seat], p.Technique)
+			i = len(seen[p.Seat]) - 1
+		}
+		out[[2]int{p.Seat, p.Round}] = i + 1
+	}
+	return out
 }

@@ -11,15 +11,20 @@ import (
 // ReadReport builds the report of a stored study from its records in
 // db: the same Report its run tallied as it played, read back. It reads
 // the study, its rounds and participants, then its shots, kills, SBC
-// reports, duels, answers, questions, clients' reports, seat orders, network and frames, one table at a time (the movement paths, the
+// reports, duels, answers, questions, clients' reports, seat orders, network, frames and events, one table at a time (the movement paths, the
 // bulk of a study, are not read).
 func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, error) {
 	var sum Summariser
 	sum.Put(s.Study)
-	put := func(r record.Record) error {
-		sum.Put(r)
-		return nil
+	if err := readInto(ctx, db, s, func(r record.Record) error { sum.Put(r); return nil }); err != nil {
+		return nil, err
 	}
+	return sum.Report()
+}
+
+// readInto puts study s's records but the study's own into put, one
+// table at a time.
+func readInto(ctx context.Context, db *store.DB, s store.StudyRow, put func(record.Record) error) error {
 	steps := []func() error{
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Round) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Participant) error { return put(r) }) },
@@ -33,11 +38,12 @@ func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, e
 		func() error { return store.Each(ctx, db, s.ID, func(r record.SeatOrder) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Network) error { return put(r) }) },
 		func() error { return store.Each(ctx, db, s.ID, func(r record.Frames) error { return put(r) }) },
+		func() error { return store.Each(ctx, db, s.ID, func(r record.Event) error { return put(r) }) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, fmt.Errorf("study: report of study %d (%s): %w", s.ID, s.Name, err)
+			return fmt.Errorf("study: report of study %d (%s): %w", s.ID, s.Name, err)
 		}
 	}
-	return sum.Report()
+	return nil
 }

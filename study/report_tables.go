@@ -24,14 +24,15 @@ func (r *Report) answerResults(res *experiment.Results) {
 	}
 	if len(r.Comparisons) > 0 {
 		t := experiment.Table{Name: "study_comparisons", Title: "Questions compared between techniques, paired by participant (Wilcoxon signed-rank, B − A)" + r.syntheticTag(),
-			Columns: []string{"question", "a", "b", "pairs", "nonzero", "median_a", "median_b", "w_plus", "w_minus", "p"}}
+			Columns: []string{"question", "a", "b", "pairs", "nonzero", "median_a", "median_b", "w_plus", "w_minus", "p", "p_holm", "holm_family"}}
 		for _, c := range r.Comparisons {
 			t.Rows = append(t.Rows, []string{c.Question, c.A, c.B, strconv.Itoa(c.N), strconv.Itoa(c.NonZero), num(c.MedianA), num(c.MedianB),
-				num(c.W), num(c.WMinus), num(c.P)})
+				num(c.W), num(c.WMinus), num(c.P), num(c.PHolm), strconv.Itoa(c.HolmFamily)})
 			res.Tests = append(res.Tests, experiment.FiniteTest(experiment.Test{
 				Name: experiment.ComparisonName(c.Question, c.A, c.B), Kind: "wilcoxon", Metric: c.Question, A: c.A, B: c.B,
 				N: c.N, Statistic: c.W, P: c.P, Effect: c.Effect, EffectMeasure: experiment.EffectRankBiserial,
 				MeanDiff: c.MedianDiff, Centre: experiment.CentreMedian, CI95: c.ci95(),
+				PHolm: c.PHolm, HolmFamily: c.HolmFamily, Family: c.Family,
 				Note: fmt.Sprintf("%s, paired by participant: %d pairs, %d with a difference; median %s under %s, %s under %s%s",
 					c.Kind, c.N, c.NonZero, num(c.MedianA), c.A, num(c.MedianB), c.B, r.syntheticTag()),
 			}))
@@ -104,10 +105,11 @@ func (r *Report) markdownAnswers(b *strings.Builder) {
 	if len(r.Comparisons) > 0 {
 		b.WriteString("\n### Paired by participant\n\nWilcoxon signed-rank tests of B − A over the participants who answered under both " +
 			"(their mean answer when they answered more than once); zero differences are dropped, tied ones share their rank, " +
-			"and p is exact up to 25 differences.\n\n| question | A | B | pairs | nonzero | median A | median B | W+ | W− | p |\n|---|---|---|---|---|---|---|---|---|---|\n")
+			"and p is exact up to 25 differences. Secondary tests: p Holm is Holm-corrected over the whole secondary family (see the statistics policy).\n\n" +
+			"| question | A | B | pairs | nonzero | median A | median B | W+ | W− | p | p Holm (family) |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, c := range r.Comparisons {
-			fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %.3f |\n", c.Question, c.A, c.B, c.N, c.NonZero,
-				num(c.MedianA), num(c.MedianB), num(c.W), num(c.WMinus), c.P)
+			fmt.Fprintf(b, "| %s | %s | %s | %d | %d | %s | %s | %s | %s | %.3f | %s (%d) |\n", c.Question, c.A, c.B, c.N, c.NonZero,
+				num(c.MedianA), num(c.MedianB), num(c.W), num(c.WMinus), c.P, pHolmText(c.PHolm), c.HolmFamily)
 		}
 	}
 	if len(r.Texts) > 0 {

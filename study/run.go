@@ -56,16 +56,23 @@ type TickRater interface {
 // (package match's default).
 const DefaultTickRate = 64
 
-// BuildNote says why b has no VCS revision, "" when it has one: Go
-// stamps the revision into binaries built by go build or go install in
-// a git checkout, not into those of go run or go test, nor with
-// -buildvcs=false or outside a checkout.
-func BuildNote(b experiment.Provenance) string {
-	if b.Revision != "" {
-		return ""
+// BuildNote says where b's VCS revision came from when Go did not stamp
+// it (source as Provenance returns it), or why b has none, "" when Go
+// stamped it: Go stamps the revision into binaries built by go build
+// or go install in a git checkout, not into those of go run or go test,
+// nor with -buildvcs=false or outside a checkout.
+func BuildNote(b experiment.Provenance, source string) string {
+	switch {
+	case b.Revision == "":
+		return "no VCS revision in the build: Go stamps it into binaries built by go build or go install in a git checkout, " +
+			"not into those of go run or go test, nor with -buildvcs=false or outside a checkout; " +
+			"link it with -ldflags \"-X github.com/lagkit/lagkit/study.Revision=$(git rev-parse HEAD)\""
+	case source == revisionLinked:
+		return "the VCS revision was set at link time (study.Revision), not stamped by Go; vcs_modified is unknown and given as false"
+	case source == revisionGit:
+		return "the build carries no VCS revision: the revision and vcs_modified were read at run time, by git, from the lagkit checkout holding the working folder"
 	}
-	return "no VCS revision in the build: Go stamps it into binaries built by go build or go install in a git checkout, " +
-		"not into those of go run or go test, nor with -buildvcs=false or outside a checkout"
+	return ""
 }
 
 // Options set how a study runs.
@@ -100,10 +107,10 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 		return fmt.Errorf("study %s: %w", s.Name, err)
 	}
 	if !opt.Resume {
-		b := experiment.Build()
+		b, source := Provenance()
 		st := record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now(),
 			Design: s.Design(), Group: s.Group(), Version: b.Version, Revision: b.Revision, Modified: b.Modified, GoVersion: b.GoVersion,
-			BuildNote: BuildNote(b), TickRate: DefaultTickRate, Consent: s.ConsentText()}
+			BuildNote: BuildNote(b, source), TickRate: DefaultTickRate, Consent: s.ConsentText(), Shortened: s.shortened}
 		if tr, ok := d.(TickRater); ok {
 			st.TickRate = tr.TickRate()
 		}

@@ -10,9 +10,11 @@
 package study
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,16 +83,28 @@ type Schedule struct {
 	// (see Counterbalance); absent, every run plays the rounds as
 	// written.
 	Counterbalance *Counterbalance `toml:"counterbalance"`
+	// MinFPS is the frame rate under which a participant's page ran a
+	// round too slowly for its figures to be taken as the technique's:
+	// the report flags every round a page drew at a mean frame time
+	// above 1000/MinFPS ms (default DefaultMinFPS).
+	MinFPS float64 `toml:"min_fps"`
 
 	path string
 	// group is the counterbalancing group the rounds are set for.
 	group int
 	text  []byte
+	// more holds the problems check found after the one it returns.
+	more []*problem
 	// shortened is the cap Shorten put on every round (0: none).
 	shortened time.Duration
 	seats     []Seat
 	plans     []*Plan
 }
+
+// DefaultMinFPS is the frame-rate floor of a schedule that sets none:
+// 30 frames a second, under which aiming at a moving player is no
+// longer the task the techniques are compared on.
+const DefaultMinFPS = 30
 
 // SeatSpec is one [[seat]] table: Count seats alike (default 1).
 type SeatSpec struct {
@@ -237,7 +251,25 @@ type Question struct {
 	// scale's middle.
 	Synthetic              []SyntheticModel `toml:"synthetic"`
 	SyntheticParticipantSD float64          `toml:"synthetic_participant_sd"`
+	// Check makes the question a check rather than an outcome:
+	// CheckAttention (an instructed item, "choose 2 for this one",
+	// whose Correct answer says whether the participant attended) or
+	// CheckManipulation (did the participant notice the manipulation,
+	// "did you notice lag?"). A check is reported as a check, per
+	// participant and per condition, and never tested as an outcome.
+	Check string `toml:"check"`
+	// Correct is an attention check's instructed answer (required for
+	// one, on the question's scale; a yes/no question's 1 is yes), or a
+	// manipulation check's expected answer under the manipulation
+	// (optional).
+	Correct *int `toml:"correct"`
 }
+
+// Question.Check kinds.
+const (
+	CheckAttention    = "attention"
+	CheckManipulation = "manipulation"
+)
 
 // Countdown is the 3-2-1 countdown after every seat is ready, as Color
 // Clash started its rounds ([atd]).
@@ -282,9 +314,27 @@ func Parse(path string, data []byte) (*Schedule, error) {
 	}
 	s.path, s.text = path, data
 	if p := s.check(); p != nil {
-		return nil, doc.Locate(p)
+		if len(s.more) == 0 {
+			return nil, doc.Locate(p)
+		}
+		// Several problems: all of them, in the file's order.
+		var errs []error
+		for _, q := range append([]*problem{p}, s.more...) {
+			errs = append(errs, doc.Locate(q))
+		}
+		slices.SortStableFunc(errs, func(a, b error) int { return lineOf(a) - lineOf(b) })
+		return nil, errors.Join(errs...)
 	}
 	return &s, nil
+}
+
+// lineOf is the line a located problem is on (0 when it has none).
+func lineOf(err error) int {
+	var e *cfgfile.Error
+	if errors.As(err, &e) {
+		return e.Line
+	}
+	return 0
 }
 
 // Text returns the schedule file as read.
@@ -315,6 +365,8 @@ func (s *Schedule) check() *problem {
 		return fail("name", "%d bytes, want at most %d", len(s.Name), maxName)
 	case !(s.BotSkill >= 0 && s.BotSkill <= 1):
 		return fail("bot_skill", "%v, want 0 to 1", s.BotSkill)
+	case !(s.MinFPS >= 0 && s.MinFPS <= 1000):
+		return fail("min_fps", "%v, want 1 to 1000 frames a second (absent: %v)", s.MinFPS, DefaultMinFPS)
 	}
 	if s.BotSkill == 0 {
 		s.BotSkill = 0.5
@@ -344,13 +396,33 @@ func (s *Schedule) check() *problem {
 	case len(s.Rounds) > MaxRounds:
 		return fail("round", "%d rounds, want at most %d", len(s.Rounds), MaxRounds)
 	}
+	// Every round is checked, and every round's problem reported (its
+	// first; Parse lists them in the file's order), each naming the
+	// round from 1 as the summary counts.
+	var probs []*problem
+	names := map[string]int{}
+	for i, rd := range s.Rounds {
+		// Rounds are told apart by name in every table and plot.
+		if j, dup := names[rd.Name]; dup && rd.Name != "" {
+			probs = append(probs, fail(fmt.Sprintf("round[%d].name", i), "%q is round %d's name too: give each round its own (round %d)", rd.Name, j+1, i+1))
+			continue
+		}
+		names[rd.Name] = i
+	}
 	r := newResolver(s)
 	for i := range s.Rounds {
 		plan, p := r.round(i, techs)
 		if p != nil {
-			return p.Within(fmt.Sprintf("round[%d].", i))
+			p = p.Within(fmt.Sprintf("round[%d].", i))
+			p.Msg += fmt.Sprintf(" (round %d)", i+1)
+			probs = append(probs, p)
+			continue
 		}
 		s.plans = append(s.plans, plan)
+	}
+	if len(probs) > 0 {
+		s.more = probs[1:]
+		return probs[0]
 	}
 	if s.Counterbalance != nil {
 		s.group = s.Counterbalance.Group

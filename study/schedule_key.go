@@ -32,6 +32,10 @@ func (s *Schedule) settings() []setting {
 	add("name", "%s", s.Name)
 	add("bot skill", "%s", strconv.FormatFloat(s.BotSkill, 'g', -1, 64))
 	add("weapons file", "%s", s.WeaponsFile)
+	if s.MinFPS != 0 {
+		// Only when set, so that older studies keep their keys.
+		add("min fps", "%s", strconv.FormatFloat(s.MinFPS, 'g', -1, 64))
+	}
 	add("seats", "%d", len(s.seats))
 	for _, st := range s.seats {
 		who := "person"
@@ -108,6 +112,14 @@ func (q *Question) setting() string {
 	}
 	if len(q.Anchors) > 0 {
 		out += "; anchors " + strings.Join(q.Anchors, " | ")
+	}
+	// Only when set, so that the keys of studies stored before checks
+	// existed stay theirs.
+	if q.Check != "" {
+		out += "; check " + q.Check
+	}
+	if q.Correct != nil {
+		out += fmt.Sprintf("; correct %d", *q.Correct)
 	}
 	return out
 }

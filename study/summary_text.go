@@ -31,6 +31,14 @@ func (s Summary) WriteText(w io.Writer) {
 	for _, t := range s.Techniques {
 		fmt.Fprintf(w, "  %-18s %s\n", t.Name, t.Setting)
 	}
+	// What a participant sees names the condition or not: say it for
+	// every technique, so a schedule that unblinds does so on purpose.
+	if people > 0 {
+		fmt.Fprintln(w, "shown to each participant's page (feedback; the page never names the technique, policy, display or injected latency):")
+		for _, t := range s.Techniques {
+			fmt.Fprintf(w, "  %-18s %s\n", t.Name, t.ShownText)
+		}
+	}
 	fmt.Fprintln(w, "rounds:")
 	for i, r := range s.Rounds {
 		start := ""
@@ -48,6 +56,9 @@ func (s Summary) WriteText(w io.Writer) {
 			fmt.Fprintf(w, "      weapons %s\n", strings.Join(r.Weapons, ", "))
 		}
 		fmt.Fprintf(w, "      latency (one way) %s\n", linkGroups(r.Links))
+		if r.Shown != "none" {
+			fmt.Fprintf(w, "      every participant is shown: %s\n", r.Shown)
+		}
 	}
 	order := make([]string, len(s.Rounds))
 	for i, r := range s.Rounds {
@@ -81,7 +92,14 @@ func (s Summary) WriteText(w io.Writer) {
 	}
 	fmt.Fprintln(w, "questionnaire after each round:")
 	for _, q := range s.Questions {
-		fmt.Fprintf(w, "  %-20s %-9s %s\n", q.ID, q.Kind, q.Text)
+		check := ""
+		switch {
+		case q.Check != "" && q.Correct != nil:
+			check = fmt.Sprintf(" [%s check, correct %d: not an outcome]", q.Check, *q.Correct)
+		case q.Check != "":
+			check = fmt.Sprintf(" [%s check: not an outcome]", q.Check)
+		}
+		fmt.Fprintf(w, "  %-20s %-9s %s%s\n", q.ID, q.Kind, q.Text, check)
 	}
 }
 

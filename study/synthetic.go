@@ -122,14 +122,21 @@ func stream(seed uint64, what ...any) *rand.Rand {
 }
 
 // Ask returns no answers, bots answering no questionnaires, unless
-// SyntheticAnswers was called: then every seat answers every yes/no,
-// Likert and fairness question from its model.
+// SyntheticAnswers was called: then every seat the schedule gives to a
+// person answers every yes/no, Likert and fairness question from its
+// model (the bot seats, as live, answer nothing).
 func (d *Simulation) Ask(_ context.Context, p *Plan, seats []Seat, qs []Question) ([]record.Answer, error) {
 	if !d.synthetic {
 		return nil, nil
 	}
 	var out []record.Answer
 	for _, st := range seats {
+		if st.Bot {
+			// A bot seat answers nothing in the live study, so it
+			// answers nothing in its pilot: the pilot's analysis has
+			// the participants the live one will.
+			continue
+		}
 		for i := range qs {
 			q := &qs[i]
 			if q.Kind == record.Text {

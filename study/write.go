@@ -112,15 +112,18 @@ func (r *Report) Results() *experiment.Results {
 	res := &experiment.Results{
 		Experiment: "study-" + r.Study, Seed: seed, Title: "Study " + r.Study,
 		Design:     r.design(),
-		Conditions: []experiment.Condition{}, Tests: []experiment.Test{}, Provenance: experiment.Build(),
+		Conditions: []experiment.Condition{}, Tests: []experiment.Test{}, Provenance: r.provenance(),
 		Published: refs,
+		// --quick and the wall time as the study ran them, not as this
+		// report was written.
+		Quick: r.Run.ShortenedS > 0, WallS: r.Run.WallS,
 	}
 	rounds := experiment.Table{Name: "study_rounds", Title: "Per round, overall (rtt_ms empty) and by the players' round trip",
 		Columns: slices.Concat([]string{"round", "name", "technique", "rtt_ms", "players", "seats"}, figureColumns)}
 	techs := experiment.Table{Name: "study_techniques", Title: "Per technique, pooled over its rounds, overall (rtt_ms empty) and by the players' round trip",
 		Columns: slices.Concat([]string{"technique", "rtt_ms", "players", "seats"}, figureColumns)}
 	conds := experiment.Table{Name: "study_conditions", Title: fmt.Sprintf("Per technique: accuracy, SBC per hit on low-ping victims (round trip up to %v ms), SBC reports and rollback, "+
-		"each with its 95%% confidence interval (shares: Wilson score; SBC reports per hit and rollback: cluster bootstrap by seat)", LowPingMS),
+		"each pooled over the participants with its 95%% cluster bootstrap interval over them (none under %d participants)", LowPingMS, MinClusters),
 		Columns: []string{"technique", "hit_accuracy", "hit_accuracy_high_ping", "sbc_per_hit", "sbc_per_hit_low", "sbc_reports_per_hit", "rollback_mean_m"}}
 	for _, f := range intervalFigures {
 		conds.Columns = append(conds.Columns, f+"_ci95_lo", f+"_ci95_hi")
@@ -165,8 +168,13 @@ func (r *Report) Results() *experiment.Results {
 			g.metrics(r.groupSuffix(g), m)
 			techs.Rows = append(techs.Rows, slices.Concat([]string{t.Name, num(g.RTTms), players(g), strconv.Itoa(g.Seats)}, g.cells()))
 		}
-		row := []string{t.Name, num(t.HitAccuracy), num(t.High.HitAccuracy), num(t.SBCPerHit),
-			num(t.Low.SBCPerHit), num(t.SBCReportsPerHit), num(t.RollbackMeanM)}
+		// The figures as the statistics policy pools them: over the
+		// participants, beside their intervals.
+		row := []string{t.Name}
+		for _, f := range intervalFigures {
+			iv, _ := t.Interval(f)
+			row = append(row, num(iv.Estimate))
+		}
 		for _, f := range intervalFigures {
 			iv, _ := t.Interval(f)
 			row = append(row, iv.ciCells()...)
@@ -192,8 +200,10 @@ func (r *Report) Results() *experiment.Results {
 	res.Tests = append(res.Tests, r.Tests...)
 	r.answerResults(res)
 	r.designResults(res)
+	r.frameResults(res)
 	r.instrumentResults(res)
-	experiment.AdjustHolm(res)
+	// Holm's correction was applied once, by the statistics policy
+	// (Report.adjust), and every output gives the same p_holm.
 	return res
 }
 
@@ -289,6 +299,8 @@ func (r *Report) Markdown() string {
 		}
 	}
 	r.markdownMain(&b)
+	r.markdownPolicy(&b)
+	r.markdownCrossover(&b)
 	b.WriteString("\n## Rounds\n")
 	for _, rr := range r.Rounds {
 		fmt.Fprintf(&b, "\n### %d. %s\n\n%s, %s, %s; technique %s (`%s`).\n\n", rr.Index+1, rr.Name, rr.Map, rr.Mode, secs(rr.DurationS), rr.Technique, rr.Setting)
@@ -336,8 +348,11 @@ func (r *Report) Markdown() string {
 		}
 	}
 	r.markdownAnswers(&b)
+	r.markdownChecks(&b)
 	r.markdownDesign(&b)
+	r.markdownFrames(&b)
 	r.markdownInstruments(&b)
+	r.markdownRun(&b)
 	return b.String()
 }
 
@@ -382,3 +397,11 @@ func seatList(seats []int) string {
 const SyntheticNote = "SYNTHETIC ANSWERS: every answer to the questionnaire was drawn by the simulation from the model the schedule states " +
 	"per question and technique (study run --simulate --synthetic-answers), under the study's seed; no person gave them. " +
 	"They try the analysis out; they say nothing of the techniques."
+
+// provenance is the build that writes the report (its revision made
+// true however it was built: Provenance); the build that ran the study
+// is in Run.
+func (r *Report) provenance() experiment.Provenance {
+	b, _ := Provenance()
+	return b
+}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -51,9 +52,14 @@ study_participant_rounds.csv holds a row per seat per round, figures
 and answers, for mixed models, and codebook.md names every column of
 every CSV, its unit and its meaning.
 
---study names the study by its id or its name. Without it, the report is
-of the newest study in the database (the last one stored), and when the
-database holds more than one the others are listed on stderr.`,
+--study names the study by its name or the id of one of its sessions.
+A study run in several sessions (one study run each, one per
+counterbalancing group, under one schedule name) is reported as one:
+its sessions pooled, every participant of every session one seat, its
+tables carrying each row's study id, session and group (a numeric
+--study reports that session alone). Without --study, the report is of
+the newest study in the database with all its sessions, and when the
+database holds others they are listed on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -69,8 +75,21 @@ database holds more than one the others are listed on stderr.`,
 			}
 			defer db.Close()
 			s, err := study.Pick(ctx, db, ref, cmd.ErrOrStderr())
+			if ref != "" && err != nil {
+				// A name several sessions share names them all.
+				s.Name, err = ref, nil
+			}
 			if err != nil {
 				return err
+			}
+			// Every session of the study (the runs of its schedule,
+			// one per counterbalancing group) pooled into one report.
+			rows, err := study.Sessions(ctx, db, s.Name)
+			if err != nil {
+				return err
+			}
+			if _, perr := strconv.ParseInt(ref, 10, 64); perr == nil {
+				rows = []store.StudyRow{s}
 			}
 			if out == "" {
 				out = experiment.DefaultOut("study-" + s.Name)
@@ -78,12 +97,16 @@ database holds more than one the others are listed on stderr.`,
 			if err := emptyOut(out, force); err != nil {
 				return err
 			}
-			rep, err := study.ReadReport(ctx, db, s)
+			rep, err := study.ReadPooled(ctx, db, rows)
 			if err != nil {
 				return err
 			}
-			return writeStudyReport(cmd, rep, out, asJSON, fmt.Sprintf("study %s (id %d in %s): %d rounds, %d techniques",
-				s.Name, s.ID, db, len(rep.Rounds), len(rep.Techniques)))
+			ids := make([]string, len(rows))
+			for i, r := range rows {
+				ids[i] = strconv.FormatInt(r.ID, 10)
+			}
+			return writeStudyReport(cmd, rep, out, asJSON, fmt.Sprintf("study %s (%d session(s), ids %s in %s): %d rounds, %d techniques",
+				s.Name, len(rows), strings.Join(ids, ", "), db, len(rep.Rounds), len(rep.Techniques)))
 		},
 	}
 	f := cmd.Flags()

@@ -117,6 +117,7 @@ kind = "yesno"
 // resumeStep is one line testdata/study_resume.mjs prints.
 type resumeStep struct {
 	Step       string     `json:"step"`
+	StopTitle  string     `json:"stopTitle"`
 	Consented  []string   `json:"consented"`
 	Intakes    [][]string `json:"intakes"`
 	RefreshHz  float64    `json:"refreshHz"`
@@ -263,6 +264,11 @@ func TestStudyResumeInBrowser(t *testing.T) {
 			if m2[1] != m[1] {
 				fail("resumed at %s, want %s", m2[1], m[1])
 			}
+			// The admin's link (and an open admin tab) works across
+			// the stop: the same token.
+			if m2[2] != m[2] {
+				fail("resumed with admin token %s, want the stopped run's %s", m2[2], m[2])
+			}
 			if !strings.Contains(out.String(), "resum") {
 				fail("the second run did not say it resumed:\n%s", out.String())
 			}
@@ -293,6 +299,10 @@ func checkResumeSteps(t *testing.T, steps map[string][]resumeStep) {
 	t.Helper()
 	if len(steps["intake"]) != 1 || len(steps["round"]) != 1 || len(steps["stop"]) != 1 || len(steps["done"]) != 1 {
 		t.Fatalf("steps %v: want the intake, a round, the stop and the end", steps)
+	}
+	// Stopped by SIGINT, the page asked its participant to wait.
+	if got := steps["done"][0].StopTitle; got != "The study has stopped: please wait" {
+		t.Errorf("while stopped the page said %q, want \"The study has stopped: please wait\"", got)
 	}
 	in := steps["intake"][0]
 	for i, c := range in.Consented {

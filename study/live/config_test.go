@@ -9,8 +9,9 @@ import (
 )
 
 // TestRoundMatch: a round's match is the plan's (study.Plan.MatchConfig)
-// with each seat's link as a rule on its slot, and seats are placed by
-// their connect tokens' players alone.
+// with each seat's link as a rule on its slot, every page mandated to
+// show nothing of the network when the technique sets no feedback, and
+// seats are placed by their connect tokens' players alone.
 func TestRoundMatch(t *testing.T) {
 	s, err := study.Load("../../presets/timewarp.toml")
 	if err != nil {
@@ -42,6 +43,12 @@ func TestRoundMatch(t *testing.T) {
 		}
 		if want := map[bool]string{true: "extrapolate", false: "interpolate"}[p.Technique.Prediction]; rc.Display != want {
 			t.Fatalf("round %d (%s): display %q mandated, want %q", p.Index, p.Name, rc.Display, want)
+		}
+		// The preset sets no feedback: every page is mandated to show
+		// nothing of the network, so no participant sees the policy,
+		// the round trip or the injected latency.
+		if rc.Feedback != "none" {
+			t.Fatalf("round %d (%s): feedback %q mandated, want none", p.Index, p.Name, rc.Feedback)
 		}
 		for _, r := range rc.Latency {
 			seat := int(r.Player[0] - '0')

@@ -62,7 +62,7 @@ func (d *Driver) client(code string, c study.ClientInfo, consent bool) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.phase == study.PhaseEnded {
+	if closed(d.phase) {
 		return study.ErrEnded
 	}
 	r := record.Client{Seat: seat, Round: study.IntakeRound, Consented: consent, At: time.Now(), RefreshHz: c.RefreshHz,
@@ -84,7 +84,7 @@ func (d *Driver) client(code string, c study.ClientInfo, consent bool) error {
 // not answered; d.mu is held.
 func (d *Driver) answerIntake(seat int, answers []study.Response) error {
 	switch {
-	case d.phase == study.PhaseEnded:
+	case closed(d.phase):
 		return study.ErrEnded
 	case d.cfg.Schedule.Consent != nil && !d.consented[seat]:
 		return study.ErrNoConsent

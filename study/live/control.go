@@ -17,11 +17,19 @@ import (
 
 var _ study.Control = (*Driver)(nil)
 
+// pageOnline is how recently a page must have polled the study's status
+// to count as online between rounds (it polls every 500 ms).
+const pageOnline = 2 * time.Second
+
 // State describes the study now.
 func (d *Driver) State() study.LiveState {
 	d.mu.Lock()
 	st := study.LiveState{Study: d.cfg.Schedule.Name, Phase: d.phase, Rounds: len(d.cfg.Schedule.Plans())}
 	p, m, deadline, playEnd, q, last, resume := d.plan, d.match, d.deadline, d.playEnd, d.quest, d.last, d.resume
+	online := map[int]bool{}
+	for seat, at := range d.seen {
+		online[seat] = time.Since(at) < pageOnline
+	}
 	answered := map[int]bool{}
 	if q != nil {
 		for s := range q.answered {
@@ -42,7 +50,8 @@ func (d *Driver) State() study.LiveState {
 	st.Seats = make([]study.SeatState, len(d.seats))
 	for i, s := range d.seats {
 		t := last[i]
-		st.Seats[i] = study.SeatState{Seat: i, Code: d.codes[i], Bot: s.Bot, Answered: answered[i], Kills: t.Kills, Deaths: t.Deaths}
+		st.Seats[i] = study.SeatState{Seat: i, Code: d.codes[i], Bot: s.Bot, Answered: answered[i], Kills: t.Kills, Deaths: t.Deaths,
+			Connected: online[i]}
 	}
 	if m != nil {
 		select {
@@ -63,6 +72,10 @@ func (d *Driver) State() study.LiveState {
 	info, err := m.Info()
 	if err != nil {
 		return st
+	}
+	// In a round, online is in its match.
+	for i := range st.Seats {
+		st.Seats[i].Connected = false
 	}
 	for _, pl := range info.Players {
 		if pl.Seat < 0 || pl.Seat >= len(st.Seats) {
@@ -103,7 +116,7 @@ func (d *Driver) command(c study.Command) error {
 	d.mu.Lock()
 	phase, m := d.phase, d.match
 	d.mu.Unlock()
-	if phase == study.PhaseEnded {
+	if closed(phase) {
 		return study.ErrEnded
 	}
 	switch c.Action {
@@ -211,7 +224,7 @@ func (d *Driver) Join(code string) (study.Admission, error) {
 	agreed := d.consented[seat]
 	d.mu.Unlock()
 	switch {
-	case phase == study.PhaseEnded:
+	case closed(phase):
 		return study.Admission{}, study.ErrEnded
 	case d.cfg.Schedule.Consent != nil && !agreed:
 		return study.Admission{}, study.ErrNoConsent
@@ -247,7 +260,9 @@ func (d *Driver) Pending(code string) (study.Questionnaire, bool) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.phase == study.PhaseEnded {
+	// Every page asks this with its status: the page is online.
+	d.seen[seat] = time.Now()
+	if closed(d.phase) {
 		return study.Questionnaire{}, false
 	}
 	if d.cfg.Schedule.Consent != nil && !d.consented[seat] {

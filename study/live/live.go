@@ -131,6 +131,10 @@ type Driver struct {
 	// text; intake, by seat, the intake questions each has answered.
 	consented map[int]bool
 	intake    map[int]map[string]bool
+	// seen is when each seat's page last asked the study for its
+	// status (it polls twice a second), so the admin sees a participant
+	// online before the first round's match exists and between rounds.
+	seen map[int]time.Time
 	// early holds the records of consents, intake answers and browser
 	// reports given before the study's record was put (nil sink).
 	early []record.Record
@@ -232,7 +236,7 @@ func New(cfg Config) (*Driver, error) {
 	}
 	d := &Driver{cfg: cfg, log: cfg.Log.With("study", cfg.Schedule.Name), seats: cfg.Schedule.Seats(),
 		started: make(chan struct{}), skip: make(chan struct{}, 1), phase: study.PhaseWaiting, resume: cfg.Resume,
-		consented: map[int]bool{}, intake: map[int]map[string]bool{}}
+		consented: map[int]bool{}, intake: map[int]map[string]bool{}, seen: map[int]time.Time{}}
 	if r := cfg.Resume; r != nil {
 		for seat := range r.Consented {
 			d.consented[seat] = true
@@ -407,7 +411,7 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 		TimeWarp: realtime.Duration(mc.TimeWarp), Replication: p.Technique.Replication, Weapons: weapons, Scaling: mc.Scaling, AimAssist: mc.AimAssist,
 		// Every client, bot or page, draws as the technique says.
 		Display: p.Technique.DisplayName(), PredictionOff: p.Technique.PredictionOff(),
-		Feedback: p.Technique.Feedback, PlaceboMS: p.Technique.PlaceboMS, PlaceboScale: p.Technique.PlaceboScale,
+		Feedback: p.Technique.Shown(), PlaceboMS: p.Technique.PlaceboMS, PlaceboScale: p.Technique.PlaceboScale,
 	}
 	for i, l := range p.Links {
 		if l == (study.Link{}) {

@@ -24,7 +24,7 @@ func (d *Driver) Run(ctx context.Context, sink record.Sink, opt study.Options) e
 		// be resumed.
 		d.event(record.EventStop, "stopped: "+context.Cause(ctx).Error())
 		d.mu.Lock()
-		d.phase, d.before, d.deadline = study.PhaseEnded, "", time.Time{}
+		d.phase, d.before, d.deadline = study.PhaseStopped, "", time.Time{}
 		d.mu.Unlock()
 		d.log.Warn("study stopped; run the same command again to resume it", "round", d.roundIndex())
 		return err
@@ -370,7 +370,7 @@ func (d *Driver) Ready(code string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	switch {
-	case d.phase == study.PhaseEnded:
+	case closed(d.phase):
 		return study.ErrEnded
 	case d.phase != study.PhaseReady && d.phase != study.PhaseWarmup:
 		return fmt.Errorf("live: no round is waiting for ready (%s)", d.phase)
@@ -455,3 +455,7 @@ func (d *Driver) askAgain(ctx context.Context, sink record.Sink, u *Unanswered) 
 	d.setPhase(study.PhaseWaiting, 0)
 	return nil
 }
+
+// closed reports whether phase admits no one and takes no answers: the
+// study is over, or stopped to be resumed by another run.
+func closed(phase string) bool { return phase == study.PhaseEnded || phase == study.PhaseStopped }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/realtime/serve"
+	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/token"
@@ -74,7 +75,10 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 		out = io.Discard
 	}
 	cfg := Config{Schedule: s, AnswerWait: o.AnswerWait, AutoStart: o.AutoStart, Log: log}
-	w, err := studyWriter(ctx, db, s, o.Fresh, &cfg, out)
+	admin := make([]byte, 16)
+	crand.Read(admin)
+	adminToken := hex.EncodeToString(admin)
+	w, err := studyWriter(ctx, db, s, o.Fresh, &cfg, out, &adminToken)
 	if err != nil {
 		return err
 	}
@@ -84,9 +88,6 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 	if err != nil {
 		return err
 	}
-	admin := make([]byte, 16)
-	crand.Read(admin)
-	adminToken := hex.EncodeToString(admin)
 	d, err := New(func() Config { c := cfg; c.Host = host; return c }())
 	if err != nil {
 		return err
@@ -103,7 +104,13 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 	printStudyLinks(out, s, d, addrs.Listen, adminToken)
 
 	err = d.Run(ctx, w, study.Options{Seed: o.Seed})
-	if err == nil && ctx.Err() == nil {
+	switch {
+	case ctx.Err() != nil:
+		// Stopped: the pages poll the study's status; let them hear it
+		// stopped (and ask their participants to wait for the resumed
+		// run) before the server goes.
+		time.Sleep(endLinger)
+	case err == nil:
 		// The pages poll the study's status: let them hear it is over
 		// before the server goes.
 		select {
@@ -149,17 +156,36 @@ func finishLiveStudy(ctx context.Context, err error, s *study.Schedule, host *re
 
 // studyWriter returns the writer of the study's records: resuming the
 // stored study s left off (its state put in cfg, and said on out),
-// unless fresh or there is none.
-func studyWriter(ctx context.Context, db *store.DB, s *study.Schedule, fresh bool, cfg *Config, out io.Writer) (*store.Writer, error) {
+// unless fresh or there is none. A new study stores *admin as its admin
+// token; a resumed one sets *admin to the token it stored, so the
+// admin's link (and an admin tab left open) works across the stop.
+func studyWriter(ctx context.Context, db *store.DB, s *study.Schedule, fresh bool, cfg *Config, out io.Writer, admin *string) (*store.Writer, error) {
 	if fresh {
-		return db.NewWriter(store.WriterOptions{}), nil
+		if err := codesUnused(ctx, db, s); err != nil {
+			return nil, err
+		}
+		return db.NewWriter(store.WriterOptions{AdminToken: *admin}), nil
 	}
 	stored, err := ResumeFrom(ctx, db, s)
 	switch {
 	case errors.Is(err, ErrNothingToResume):
-		return db.NewWriter(store.WriterOptions{}), nil
+		if err := codesUnused(ctx, db, s); err != nil {
+			return nil, err
+		}
+		return db.NewWriter(store.WriterOptions{AdminToken: *admin}), nil
 	case err != nil:
 		return nil, err
+	}
+	switch tok, err := db.AdminToken(ctx, stored.ID); {
+	case err != nil:
+		return nil, err
+	case tok != "":
+		*admin = tok
+	default:
+		// Stored before studies kept their token: keep this run's.
+		if err := db.SetAdminToken(ctx, stored.ID, *admin); err != nil {
+			return nil, err
+		}
 	}
 	w, err := db.ResumeWriter(ctx, stored.ID, store.WriterOptions{})
 	if err != nil {
@@ -226,6 +252,43 @@ func printStudyLinks(out io.Writer, s *study.Schedule, d *Driver, listen, adminT
 }
 
 // endLinger is how long the pages are still served after the study's
-// end, for the participants' pages, polling every half second, to say
-// the study is over.
+// end or stop, for the participants' pages, polling every half second,
+// to say the study is over (or stopped, to be resumed).
 const endLinger = 3 * time.Second
+
+// codesUnused refuses a new session of study s whose schedule's fixed
+// participant codes an earlier session of the same study (a stored live
+// study of its name) gave to someone: the sessions of a study pool into
+// one report, where a code must be one participant.
+func codesUnused(ctx context.Context, db *store.DB, s *study.Schedule) error {
+	fixed := map[string]int{}
+	for _, st := range s.Seats() {
+		if st.Code != "" {
+			fixed[strings.ToUpper(st.Code)] = st.Index
+		}
+	}
+	if len(fixed) == 0 {
+		return nil
+	}
+	all, err := db.Studies(ctx)
+	if err != nil {
+		return err
+	}
+	for _, row := range all {
+		if row.Name != s.Name || row.Simulated {
+			continue
+		}
+		parts, err := store.All[record.Participant](ctx, db, row.ID)
+		if err != nil {
+			return err
+		}
+		for _, p := range parts {
+			if seat, ok := fixed[strings.ToUpper(p.Code)]; ok && !p.Bot {
+				return fmt.Errorf("live: seat %d's code %s was seat %d's in an earlier session of study %s (study %d): "+
+					"a code names one participant across the study's sessions; give this session's seats their own codes, or leave them out to have codes generated",
+					seat, p.Code, p.Seat, s.Name, row.ID)
+			}
+		}
+	}
+	return nil
+}

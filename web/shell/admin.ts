@@ -185,9 +185,9 @@ class Admin {
       start: p === 'waiting',
       pause: ['warmup', 'ready', 'countdown', 'playing'].includes(p),
       resume: p === 'paused',
-      skip: !['waiting', 'ended'].includes(p),
+      skip: !['waiting', 'ended', 'stopped'].includes(p),
       extend: ['warmup', 'playing', 'paused', 'questions', 'interval'].includes(p),
-      end: p !== 'ended',
+      end: !['ended', 'stopped'].includes(p),
     };
     for (const [id, on] of Object.entries(enable)) ($(id) as HTMLButtonElement).disabled = !on;
     $('seats').querySelector('tbody')!.innerHTML = st.seats.map((s) => {
@@ -459,7 +459,15 @@ async function main(): Promise<void> {
     command: (action: string, extend = '') => admin.command(action, extend),
   };
   await admin.poll();
-  setInterval(() => { admin.poll().catch((e) => console.warn(`state: ${e}`)); }, 500);
+  setInterval(() => {
+    admin.poll().catch((e) => {
+      // The server is gone (a stop, a crash): say so rather than show
+      // the last phase seen; the resumed run serves this tab again.
+      $('phase').textContent = 'server unreachable';
+      $('phase').className = 'stopped';
+      console.warn(`state: ${e}`);
+    });
+  }, 500);
   let busy = false;
   setInterval(() => {
     if (busy) return;

@@ -38,6 +38,11 @@ export class Hud {
   fps = 0;
   frameMs = 0;
   graphOn = true;
+  // blind is set on a study participant's page: the net graph, when a
+  // feedback condition shows it, leaves out the server's policy, the
+  // display mode and prediction, and the latency injected on the link,
+  // which name the condition.
+  blind = false;
   private chartAt = 0;
   private netAt = 0;
   private lastCmds: { n: number; at: number } | null = null;
@@ -176,12 +181,12 @@ export class Hud {
       `snap ${n.snapshotRate}/s @ ${n.tickRate} Hz  cmd ${Math.round(this.cmdRate)}/s\n` +
       `in ${(n.bytesIn / 1024).toFixed(1)} KB/s  out ${(n.bytesOut / 1024).toFixed(1)}\n` +
       `corr ${n.corrections} (${(n.predictionErrorM * 100).toFixed(1)} cm)  bad ${n.malformed}\n` +
-      `${st.display} · interp ${n.interpMs.toFixed(0)} ms${st.prediction ? '' : ' · no prediction'}\n` +
+      (this.blind ? `interp ${n.interpMs.toFixed(0)} ms\n` : `${st.display} · interp ${n.interpMs.toFixed(0)} ms${st.prediction ? '' : ' · no prediction'}\n`) +
       `players ${st.score.rows.length}` +
-      (sv ? `\nserver tick ${sv.tickMs.toFixed(2)} ms  late ${sv.tickLateMs.toFixed(2)} ms\n` +
-        `policy ${sv.policy}\n` +
+      (sv ? `\nserver tick ${sv.tickMs.toFixed(2)} ms  late ${sv.tickLateMs.toFixed(2)} ms` +
+        (this.blind ? '' : `\npolicy ${sv.policy}\n` +
         `injected up ${(sv.emulatedUpMs + sv.heldUpMs).toFixed(0)} ms  down ${(sv.emulatedDownMs + sv.heldDownMs).toFixed(0)}` +
-        (sv.heldUpMs + sv.heldDownMs > 0 ? ` (held ${sv.heldUpMs.toFixed(0)}/${sv.heldDownMs.toFixed(0)})` : '') : '');
+        (sv.heldUpMs + sv.heldDownMs > 0 ? ` (held ${sv.heldUpMs.toFixed(0)}/${sv.heldDownMs.toFixed(0)})` : '')) : '');
     const text = this.netLine(lost);
     if (this.graphOn && now2 - this.netAt >= 250) {
       this.netAt = now2;

@@ -662,6 +662,12 @@ const noProjectiles: Projectile[] = [];
 // rounds (study.ts), polling the study's status every half second.
 async function startStudy(game: Game, code: string, api: Record<string, unknown>): Promise<void> {
   const study = new Study(code);
+  // A participant sees nothing of the condition: the net graph starts
+  // hidden (the study's server mandates what is shown, feedback none
+  // unless the schedule sets a feedback condition) and never names the
+  // policy or the injected latency.
+  hud.blind = true;
+  game.lens({ netgraph: false });
   game.quietClose = true;
   game.credentials = async () => {
     const a = await study.join();

@@ -455,8 +455,9 @@ export class Study {
     let title = '', text = '', overlay = 'wait';
     const left = st && st.remaining_s > 0 ? ` (${clock(st.remaining_s)})` : '';
     let what = this.fatal ? 'fatal' : st?.phase;
-    if (!this.fatal && st?.consent && st.phase !== 'ended') what = 'consent';
-    else if (!this.fatal && st?.phase !== 'ended' && this.questionnaire?.stage === 'intake') what = 'intake';
+    const closed = st?.phase === 'ended' || st?.phase === 'stopped';
+    if (!this.fatal && st?.consent && !closed) what = 'consent';
+    else if (!this.fatal && !closed && this.questionnaire?.stage === 'intake') what = 'intake';
     switch (what) {
       case 'fatal': title = this.fatal; break;
       case 'consent':
@@ -500,6 +501,12 @@ export class Study {
         break;
       case 'interval': title = `Next round soon${left}`; break;
       case 'ended': title = 'The study is over — thank you for taking part'; break;
+      // Stopped by the experimenter's server, to be resumed: the page
+      // keeps polling and carries on when the study is back.
+      case 'stopped':
+        title = 'The study has stopped: please wait';
+        text = 'Keep this page open; it carries on when the experimenter resumes the study.';
+        break;
       default: title = st?.phase ?? '';
     }
     $('consent').hidden = overlay !== 'consent';

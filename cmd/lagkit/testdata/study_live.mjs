@@ -66,8 +66,8 @@ const ids = {};
 // round is played, run at the other participant (else the nearest
 // player) firing, and press B after each hit taken, until the
 // questionnaire comes.
-async function playRound(page, code, other, r) {
-  let readyPressed = false, ticks = 0, hurt = 0, keyPresses = 0, lastHealth = 100, match = '', phases = new Set();
+async function playRound(page, code, other, r, i) {
+  let readyPressed = false, ticks = 0, hurt = 0, keyPresses = 0, lastHealth = 100, match = '', phases = new Set(), blind = null;
   const end = Date.now() + 75000;
   for (;;) {
     const { s, g } = await ev(page, `${code}: round ${r + 1}`, () => ({ s: window.lagkit.study(), g: window.lagkit.state?.() }));
@@ -93,6 +93,7 @@ async function playRound(page, code, other, r) {
         const pitch = Math.atan2(p.pos[2] + 1.1 - g.eye[2], d(p));
         await ev(page, `${code}: aim`, ([yaw, pitch]) => window.lagkit.input({ yaw, pitch, fire: true, forward: 1 }), [yaw, pitch]);
         ticks++;
+        if (!blind) blind = await blindness(page, code, i, r);
       } else {
         await page.evaluate(() => window.lagkit.input({ fire: false, forward: 0 }));
       }
@@ -109,7 +110,33 @@ async function playRound(page, code, other, r) {
   }
   await page.evaluate(() => window.lagkit.input({ fire: false, forward: 0 }));
   const g = await page.evaluate(() => window.lagkit.state());
-  return { code, match, readyPressed, phases: [...phases], aimedTicks: ticks, hurt, keyPresses, reports: g.reports };
+  return { code, match, readyPressed, phases: [...phases], aimedTicks: ticks, hurt, keyPresses, reports: g.reports, blind };
+}
+
+// blindness looks at the page mid-round as it comes, then presses the
+// net graph's key (N), as a curious participant would, and looks again:
+// it returns whether the net graph was on either time and any words in
+// the visible page that name the condition (the policy, a technique,
+// the injected latency, the display mode); the first page's first look is
+// kept as study-blind.png.
+let blindShot = false;
+async function blindness(page, code, i, r) {
+  const look = () => ev(page, `${code}: blindness`, () => ({
+    graphShown: getComputedStyle(document.getElementById('netbox')).display !== 'none',
+    text: document.body.innerText,
+  }));
+  // As the page comes, then after N (which toggles the net graph).
+  const before = await look();
+  if (i === 0 && !blindShot) {
+    blindShot = true;
+    await page.screenshot({ path: join(outDir, 'study-blind.png') });
+  }
+  await page.keyboard.press('KeyN');
+  await sleep(700);
+  const after = await look();
+  const text = (before.text + '\n' + after.text).toLowerCase();
+  const leaks = ['policy', 'injected', 'tlc', 'interpolate', 'rtt', ' ms'].filter((w) => text.includes(w));
+  return { graphShown: before.graphShown || after.graphShown, leaks };
 }
 
 // answer fills the questionnaire of round r with the page's buttons and
@@ -143,7 +170,7 @@ await run(browser, problems, async () => {
   say({ step: 'started', rounds });
 
   for (let r = 0; r < rounds; r++) {
-    const played = await Promise.all(pages.map((p, i) => playRound(p, codes[i], codes[1 - i], r)));
+    const played = await Promise.all(pages.map((p, i) => playRound(p, codes[i], codes[1 - i], r, i)));
     const technique = await admin.evaluate(() => window.lagkit.admin().state.technique);
     if (r === rounds - 1) over = true;
     const answered = await Promise.all(pages.map((p, i) => answer(p, codes[i], i, r)));

@@ -181,7 +181,17 @@ await run(browser, problems, async () => {
     down = true;
     say({ step: 'stop', round: r, technique, played, answered: first.map((q) => `${q.id}:${q.stage}`), shown });
   }
+  // While the server is stopped, the first page (its questionnaire
+  // answered) must say the study stopped and ask to wait, not that it
+  // is over: watched from the stop until the resumed run is up.
+  let stopTitle = '';
+  const watching = (async () => {
+    for (let end = Date.now() + 20000; Date.now() < end && !stopTitle.includes('stopped'); await sleep(100)) {
+      stopTitle = await pages[0].evaluate(() => document.getElementById('study-title').textContent).catch(() => stopTitle);
+    }
+  })();
   const next = await stdin.next();
+  await watching;
   if (next.done || next.value !== 'resumed') throw new Error(`stdin: ${JSON.stringify(next)}, want "resumed"`);
   // The second participant comes back to the page (a reload); the first
   // keeps its page open.
@@ -202,6 +212,6 @@ await run(browser, problems, async () => {
     const t = document.getElementById('study-title').textContent;
     return window.lagkit.study().status?.phase === 'ended' && t.includes('over') ? t : null;
   })));
-  say({ step: 'done', again, firstAfter, ended });
+  say({ step: 'done', again, firstAfter, ended, stopTitle });
 });
 lines.close();

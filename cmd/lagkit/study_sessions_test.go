@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lagkit/lagkit/study"
+)
+
+// TestStudyPooledSessions: a Latin-square study (technique by latency,
+// groups 0 and 1) piloted in two sessions, one per group, is reported as
+// one study: study report --study NAME pools both sessions (it refused
+// before: "2 studies are named"), pairs the participants of both in the
+// primary test, prints the design table and tests the period and order
+// effects, and every row of the long table says its study, session and
+// group; a session of another schedule under the same name is refused.
+func TestStudyPooledSessions(t *testing.T) {
+	tmp := t.TempDir()
+	db := filepath.Join(tmp, "study.db")
+	for g := range 2 {
+		if code, _, errOut := lagkit("study", "run", "testdata/two_sessions.toml", "--simulate", "--quick", "--synthetic-answers",
+			"--seed", string(rune('1'+g)), "--group", string(rune('0'+g)), "--db", db, "--out", filepath.Join(tmp, "g"+string(rune('0'+g)))); code != 0 {
+			t.Fatalf("session %d: exit %d: %s", g+1, code, errOut)
+		}
+	}
+	dir := filepath.Join(tmp, "pooled")
+	code, out, errOut := lagkit("study", "report", "--db", db, "--study", "crossover", "--out", dir)
+	if code != 0 || !strings.Contains(out, "study crossover (2 session(s), ids 1, 2 in") {
+		t.Fatalf("study report: exit %d, %q, %q", code, out, errOut)
+	}
+	rep, _ := readStudyReport(t, dir)
+	if len(rep.Sessions) != 2 || rep.Sessions[1].Group != 1 || rep.Sessions[1].FirstRound != 4 || rep.Sessions[1].FirstSeat != 10 {
+		t.Fatalf("sessions %+v", rep.Sessions)
+	}
+	// Four low-ping participants a session: eight pairs, from both.
+	if pr := rep.Main.Pairs[0]; pr.Test == nil || pr.Test.N != 8 || !slices.Contains(pr.Seats, 4) || !slices.Contains(pr.Seats, 14) {
+		t.Fatalf("primary test %+v, want the 8 low-ping participants of both sessions", pr)
+	}
+	if len(rep.Design) != 2 || rep.Design[0].Order != "tlc,alc,tlc,alc" || rep.Design[1].Order != "alc,tlc,alc,tlc" ||
+		!slices.Equal(rep.Design[1].Sessions, []int{2}) || rep.Design[0].Participants != 8 {
+		t.Errorf("design %+v", rep.Design)
+	}
+	if rep.Effects.Period == nil || rep.Effects.Period.N != 8 || rep.Effects.Order == nil || rep.Effects.Order.N != 8 {
+		t.Errorf("order effects %+v", rep.Effects)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, study.MarkdownFile))
+	for _, want := range []string{"## Design and order effects", "| 1 | alc,tlc,alc,tlc | 2 | 8 |", "- Period effect: second period − first", "- Order effect: does alc − tlc differ by sequence?"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("study.md lacks %q", want)
+		}
+	}
+	rows := readCSV(t, filepath.Join(dir, "study_participant_rounds.csv"))
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	sessions := map[string]string{}
+	for _, r := range rows[1:] {
+		sessions[r[col("session")]] = r[col("study")] + "/" + r[col("counterbalance_group")]
+		if r[col("session_round")] < "1" || r[col("session_round")] > "4" {
+			t.Errorf("row %v: session round %s", r, r[col("session_round")])
+		}
+	}
+	if sessions["1"] != "1/0" || sessions["2"] != "2/1" {
+		t.Errorf("long table's sessions %v, want study 1 group 0 and study 2 group 1", sessions)
+	}
+
+	// A third session under the same name but another schedule.
+	other := filepath.Join(tmp, "other.toml")
+	text, _ := os.ReadFile("testdata/two_sessions.toml")
+	if err := os.WriteFile(other, []byte(strings.Replace(string(text), `duration = "45s"`, `duration = "50s"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := lagkit("study", "run", other, "--simulate", "--quick", "--db", db, "--out", filepath.Join(tmp, "g2")); code != 0 {
+		t.Fatalf("third session: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := lagkit("study", "report", "--db", db, "--study", "crossover", "--out", filepath.Join(tmp, "mixed")); code == 0 ||
+		!strings.Contains(errOut, "session 3 (study 3) ran another schedule than session 1 (study 1): round 1 duration") {
+		t.Errorf("a session of another schedule pooled: exit %d, %q", code, errOut)
+	}
+}
