@@ -94,5 +94,11 @@ func (m *Model) At(t time.Duration) geom.Vec3 {
 		pt = pt.AddScaled(m.u.Acc, h)
 		pu = pu.AddScaled(m.u.Acc, h)
 	}
+	if f >= 1 {
+		// The blend is over (or there is none, after a reset): the
+		// update's own projection, exactly, not the old path lerped
+		// onto it, which leaves a rounding error of the jump's size.
+		return pu
+	}
 	return pt.Lerp(pu, f)
 }
