@@ -18,11 +18,13 @@ import (
 // values travel, and its server logic runs on the match goroutine after
 // the ticks, with its entity in the world.
 func TestGameHooks(t *testing.T) {
+	type hookState struct{ N int16 }
+	decl := game.MustDeclare[hookState]()
 	var steps atomic.Int64
 	step := func(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
 		steps.Add(1)
 		s, fired := game.Step(s, cmd, g, p, w)
-		s.Values[0] = min(s.Values[0]+1, 500)
+		decl.Of(&s).N = min(decl.Of(&s).N+1, 500)
 		return s, fired
 	}
 	var mu sync.Mutex
@@ -33,18 +35,20 @@ func TestGameHooks(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		if ticks == 0 {
-			entityErr = s.SetEntity(100, game.PlayerState{Pos: geom.V(1, 1, 0), Values: game.Values{7}}, crate)
+			crateState := game.PlayerState{Pos: geom.V(1, 1, 0)}
+			decl.Set(&crateState, hookState{7})
+			entityErr = s.SetEntity(100, crateState, crate)
 		}
 		ticks++
 		for id := range s.MaxClients() {
 			if st, _, ok := s.PlayerState(id); ok {
-				maxValue = max(maxValue, st.Values[0])
+				maxValue = max(maxValue, decl.Of(&st).N)
 			}
 		}
 	}
 	h := NewHost(quiet, NewMetrics(prometheus.NewRegistry()))
 	m, err := h.Start(MatchConfig{Map: "arena", Mode: "ffa", Seats: 2, Bots: 1, TickRate: 32,
-		Step: step, Values: 1, Body: crate, GameShots: true, OnTick: onTick})
+		Step: step, Game: decl.Layout, Body: crate, GameShots: true, OnTick: onTick})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,11 +43,13 @@ type Config struct {
 	// run for every command live and when time warp re-runs a tick. The
 	// clients must predict with the same one (client.Config.Step).
 	Step game.StepFunc
-	// Values is how many of the game's own values (game.Values) of each
-	// player and entity snapshots carry, 0 to game.MaxValues (default 0,
-	// lagkit's own game, whose snapshots are unchanged by it); the
-	// clients must set the same (client.Config.Values).
-	Values int
+	// Game is the game's own declared state of each player and entity
+	// (game.Declare's schema, its Layout): snapshots carry its fields
+	// to the owner or to all as its tags say. nil (the default) is
+	// lagkit's own game, whose snapshots are unchanged by it. The
+	// clients must declare the same (client.Config.Game): a Connect
+	// whose declaration's hash differs is refused.
+	Game *game.Layout
 	// Body, if set, is every player's body for a game's own hit tests:
 	// the players are recorded each tick with it, for TraceAt. lagkit's
 	// own hitscan keeps its humanoid hitboxes (History and Tracer).
@@ -363,9 +365,6 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := out.checkTimeWarp(); err != nil {
 		return out, err
-	}
-	if out.Values < 0 || out.Values > game.MaxValues {
-		return out, fmt.Errorf("server: config: values %d outside 0..%d", out.Values, game.MaxValues)
 	}
 	if out.GameShots && out.TimeWarp != 0 {
 		return out, errors.New("server: config: game shots with time warp: time warp re-runs lagkit's own shots")

@@ -785,7 +785,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		snap.EchoHold = now - c.echoAt + s.outputHold(c)
 	}
 	snap.Self = c.state
-	snap.Values = s.cfg.Values
+	snap.SetGame(s.cfg.Game)
 	snap.Present = [len(snap.Present)]uint64{}
 	for _, o := range s.clients {
 		if o == nil || o == c {
@@ -797,8 +797,8 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		}
 		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
-		if snap.Values > 0 {
-			snap.EntityValues[o.id] = o.state.Values
+		if snap.EntityGame != nil {
+			snap.EntityGame[o.id] = o.state.Game
 		}
 	}
 	if len(s.objectIDs) > 0 {

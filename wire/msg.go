@@ -241,19 +241,19 @@ type Snapshot struct {
 	FirstEventSeq uint32
 	Events        []Event
 
-	// Values is how many of a game's own values (game.Values) the
-	// snapshot carries, 0 to game.MaxValues: Self's first Values and
-	// those of every present entity (EntityValues). It is the session's
-	// setting, the same at both ends (server.Config.Values,
-	// client.Config.Values); a receiver sets it before DecodeSnapshot,
-	// which reads it and leaves it. 0, lagkit's own game, writes nothing
-	// and reads nothing. Values beyond it must be zero.
-	Values int
-	// EntityValues are each present entity's game values, coded as a
-	// delta against the baseline's, after the entities (see
-	// AppendSnapshot). Only the first Values of each are used; with
-	// Values 0 the field is neither written nor read.
-	EntityValues [MaxEntities]game.Values
+	// Game is the layout of the game's own declared state (game.Declare)
+	// the snapshot carries: Self.Game's fields sent to the owner or to
+	// all, and each present entity's fields sent to all (EntityGame).
+	// It is the session's declaration, the same at both ends (the
+	// Connect carries its hash); a receiver sets it (SetGame) before
+	// DecodeSnapshot, which reads it and leaves it. nil, lagkit's own
+	// game, writes nothing and reads nothing.
+	Game *game.Layout
+	// EntityGame are each present entity's game states, MaxEntities of
+	// them once SetGame finds fields sent to all (nil before), coded as
+	// a delta against the baseline's after the entities (see
+	// AppendSnapshot).
+	EntityGame []game.State
 
 	// held marks, once settled is set, the slots that may hold a state:
 	// those present when AppendSnapshot or DecodeSnapshot last ran on
