@@ -42,6 +42,16 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	c.repredict(first)
 }
 
+// step predicts cmd from st with the game's step, its declared state
+// snapped onto the wire's grid as the server snaps it.
+func (c *Client) step(st game.PlayerState, cmd game.UserCmd) (game.PlayerState, bool) {
+	st, fired := c.cfg.Step(st, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+	if c.cfg.Game != nil {
+		c.cfg.Game.Snap(&st.Game)
+	}
+	return st, fired
+}
+
 // chainState returns the state predicted after command t, lastAck or
 // one of the commands since: ackState, or the prediction for t.
 func (c *Client) chainState(t uint32) game.PlayerState {
@@ -63,7 +73,7 @@ func (c *Client) repredict(first bool) {
 	start := max(c.lastAck+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
 	for t := start; t < c.nextCmd; t++ {
 		if predict && !c.held[t%cmdRing] {
-			st, _ = c.cfg.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+			st, _ = c.step(st, c.cmds[t%cmdRing])
 		}
 		c.predicted[t%cmdRing] = st
 	}
@@ -201,7 +211,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	if c.hasSelf {
 		if !c.settings.Paused && !c.settings.PredictionOff {
 			before := c.pred
-			c.pred, c.fired = c.cfg.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+			c.pred, c.fired = c.step(c.pred, cmd)
 			if c.fired {
 				c.stats.Shots++
 				// The command carries what this client showed of its

@@ -50,6 +50,14 @@ type Config struct {
 	// clients must declare the same (client.Config.Game): a Connect
 	// whose declaration's hash differs is refused.
 	Game *game.Layout
+	// Spawn, if set, is the game's respawn rule: it runs whenever a
+	// player (re)spawns or is placed (Place), after lagkit has set its
+	// own fields (position, health, weapon), with the player's game
+	// state (PlayerState.Game) as it was before: a game that hands out
+	// a loadout or resets a cooldown does it here. Without it a game's
+	// state survives death and placement unchanged; a player joining
+	// starts from zero.
+	Spawn func(id int, st *game.PlayerState)
 	// Body, if set, is every player's body for a game's own hit tests:
 	// the players are recorded each tick with it, for TraceAt. lagkit's
 	// own hitscan keeps its humanoid hitboxes (History and Tracer).

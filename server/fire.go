@@ -41,7 +41,14 @@ func (s *Server) player(id int) *game.PlayerState {
 // act runs cmd on a player in state st through the shared movement and
 // weapon code, Config.Step, and reports whether it fired.
 func (s *Server) act(st game.PlayerState, cmd game.UserCmd) (game.PlayerState, bool) {
-	return s.cfg.Step(st, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
+	st, fired := s.cfg.Step(st, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
+	if s.cfg.Game != nil {
+		// On the wire's grid, as the movement snaps the position: what
+		// the owner decodes is what the server holds, and its
+		// prediction from it reproduces the server's.
+		s.cfg.Game.Snap(&st.Game)
+	}
+	return st, fired
 }
 
 // shotRecord starts the record of pellet of the shot shooter fired with

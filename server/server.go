@@ -575,6 +575,8 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 		st.Pos = game.SnapPos(sp.Pos)
 		st.Yaw = game.YawUnits(sp.Yaw)
 	}
+	st.Game = c.state.Game
+	s.respawned(c, &st)
 	c.state = st
 	c.protectedUntil = now + s.cfg.SpawnProtection
 	s.tellPlace(c)
@@ -850,7 +852,7 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 		return
 	}
 	c := s.clients[id]
-	slot := c.state.Weapon
+	slot, kept := c.state.Weapon, c.state.Game
 	c.state = game.PlayerState{
 		Pos:      game.SnapPos(pos),
 		Yaw:      game.YawUnits(yaw),
@@ -859,6 +861,8 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 		Health:   game.MaxHealth,
 	}
 	c.state.Weapon, c.state.Ammo = s.armed(slot)
+	c.state.Game = kept
+	s.respawned(c, &c.state)
 	c.protectedUntil = 0
 	s.tellPlace(c)
 	s.record(LogEntry{Kind: "place", Player: id, Team: c.team, Pos: c.state.Pos})
