@@ -125,7 +125,7 @@ func (c *Config) withDefaults() (Config, error) {
 		return out, fmt.Errorf("client: config: movement: %w", err)
 	}
 	if out.Step == nil {
-		out.Step = game.Step
+		out.Step = game.DefaultStep
 	}
 	if out.SnapshotRate < 0 || out.SnapshotRate > 128 {
 		return out, fmt.Errorf("client: config: snapshot rate %d outside 0..128", out.SnapshotRate)
@@ -281,6 +281,7 @@ type Client struct {
 	flags       []FlagView
 	points      []PointView
 
+	stepCtx  game.StepCtx // the context of each predicted command (step)
 	predErrs []float64
 	// misses counts, field by field, the predictions measured
 	// (predSamples) that had it wrong (Mispredictions; missesOut is

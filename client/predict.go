@@ -45,7 +45,11 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 // step predicts cmd from st with the game's step, its declared state
 // snapped onto the wire's grid as the server snaps it.
 func (c *Client) step(st game.PlayerState, cmd game.UserCmd) (game.PlayerState, bool) {
-	st, fired := c.cfg.Step(st, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+	ctx := &c.stepCtx // kept: a local would escape through the step and allocate
+	ctx.Grid, ctx.Params, ctx.Weapons = c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons
+	ctx.Slot, ctx.Team = c.id, int(c.settings.Team)
+	ctx.Tick, ctx.Time = cmd.Tick, time.Duration(cmd.Tick)*c.tickDur
+	st, fired := c.cfg.Step(st, cmd, ctx)
 	if c.cfg.Game != nil {
 		c.cfg.Game.Snap(&st.Game)
 	}

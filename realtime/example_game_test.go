@@ -32,7 +32,7 @@ func ExampleMatchConfig_game() {
 	host := realtime.NewHost(slog.Default(), realtime.NewMetrics(prometheus.NewRegistry()))
 	if _, err := host.Start(realtime.MatchConfig{
 		Map: m.Name, World: m, Mode: "ffa",
-		Step: game.Step, Body: disc, GameShots: true, OnTick: referee,
+		Step: game.DefaultStep, Body: disc, GameShots: true, OnTick: referee,
 	}); err != nil {
 		panic(err)
 	}
@@ -48,6 +48,6 @@ func ExampleMatchConfig_game() {
 		panic(err)
 	}
 	realtime.RunClient(ctx, conn, realtime.ClientConfig{
-		Client: client.Config{Map: m, Step: game.Step, Name: "me"},
+		Client: client.Config{Map: m, Step: game.DefaultStep, Name: "me"},
 	})
 }

@@ -21,9 +21,9 @@ func TestGameHooks(t *testing.T) {
 	type hookState struct{ N int16 }
 	decl := game.MustDeclare[hookState]()
 	var steps atomic.Int64
-	step := func(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
+	step := func(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
 		steps.Add(1)
-		s, fired := game.Step(s, cmd, g, p, w)
+		s, fired := ctx.Step(s, cmd)
 		decl.Of(&s).N = min(decl.Of(&s).N+1, 500)
 		return s, fired
 	}

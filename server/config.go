@@ -39,7 +39,8 @@ type Config struct {
 	// Movement are the movement rules shared with clients (default
 	// game.DefaultParams()).
 	Movement *game.Params
-	// Step is the game's movement and firing rule (default game.Step),
+	// Step is the game's movement and firing rule (default
+	// game.DefaultStep),
 	// run for every command live and when time warp re-runs a tick. The
 	// clients must predict with the same one (client.Config.Step).
 	Step game.StepFunc
@@ -274,7 +275,7 @@ func (c *Config) withDefaults() (Config, error) {
 		return out, fmt.Errorf("server: config: movement: %w", err)
 	}
 	if out.Step == nil {
-		out.Step = game.Step
+		out.Step = game.DefaultStep
 	}
 	if out.MoveSlack == 0 {
 		out.MoveSlack = 100 * time.Millisecond

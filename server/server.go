@@ -65,6 +65,7 @@ const snapRing = baseline.Window
 type Server struct {
 	cfg     Config
 	tickDur time.Duration
+	stepCtx game.StepCtx // the context of each command run (act)
 	tick    uint32
 	rng     *rand.Rand
 
@@ -769,7 +770,7 @@ func (s *Server) sendSnapshots(now time.Duration) {
 func (s *Server) run(c *client, cmd game.UserCmd) {
 	before := c.state
 	var fired bool
-	c.state, fired = s.act(c.state, cmd)
+	c.state, fired = s.act(c.id, c.state, cmd)
 	if fired {
 		s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state, eye: s.shotEye(before, c.state, cmd)})
 	}

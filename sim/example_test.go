@@ -6,7 +6,6 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
@@ -23,8 +22,8 @@ func ExampleNewDriver() {
 		Ticks uint32 `lagkit:"owner"` // ticks alive, predicted like the position
 	}
 	decl := game.MustDeclare[alive]()
-	counting := func(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
-		s, fired := game.Step(s, cmd, g, p, w)
+	counting := func(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+		s, fired := ctx.Step(s, cmd)
 		decl.Of(&s).Ticks++
 		return s, fired
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
@@ -25,8 +27,8 @@ type lootState struct {
 
 var lootDecl = game.MustDeclare[lootState]()
 
-func lootStep(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
-	s, fired := game.Step(s, cmd, g, p, w)
+func lootStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, fired := ctx.Step(s, cmd)
 	ls := lootDecl.Of(&s)
 	ls.Next = max(0, ls.Next-cmd.Duration)
 	if cmd.Buttons.Has(game.BtnGame) && ls.Charges > 0 && ls.Next == 0 {
@@ -121,5 +123,64 @@ func TestServerEditsGameState(t *testing.T) {
 	}
 	if c.Mispredicted("Charges") > 1 || c.Mispredicted("Next") != 0 || c.Mispredicted("Buffed") > 1 {
 		t.Fatalf("mispredicted charges %d, next %d, buffed %d", c.Mispredicted("Charges"), c.Mispredicted("Next"), c.Mispredicted("Buffed"))
+	}
+}
+
+// ctxState records, each command, what the step's context says.
+type ctxState struct {
+	Tick uint32        `lagkit:"owner"`
+	Time time.Duration `lagkit:"owner"`
+	Slot uint8         `lagkit:"owner"`
+	Team uint8         `lagkit:"owner"`
+}
+
+var ctxDecl = game.MustDeclare[ctxState]()
+
+func ctxStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, fired := ctx.Step(s, cmd)
+	ctxDecl.Set(&s, ctxState{Tick: ctx.Tick, Time: ctx.Time, Slot: uint8(ctx.Slot), Team: uint8(ctx.Team)})
+	return s, fired
+}
+
+// TestStepContext: the context a step reads (its command's tick and
+// time, its slot and team) is the same on the server, live and when
+// time warp re-runs a tick, and in the owner's prediction: four
+// players of two teams, firing into each other over lossy links,
+// never mispredict it.
+func TestStepContext(t *testing.T) {
+	link := netem.Config{Latency: 60 * time.Millisecond, Loss: 0.05}
+	var players []sim.PlayerConfig
+	for range 4 {
+		players = append(players, sim.PlayerConfig{Brain: spender{}, Up: link, Down: link})
+	}
+	d, err := sim.NewDriver(server.Config{
+		Map: world.Field(), Seed: 8, Step: ctxStep, Game: ctxDecl.Layout,
+		Mode: mode.Config{Mode: mode.TDM}, TimeWarp: 200 * time.Millisecond, Policy: lagcomp.Config{Name: "none"},
+	}, players, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Run(4*time.Second, nil)
+	teams := map[int]bool{}
+	for i, p := range d.Players {
+		c := p.Client
+		ms, of := c.Mispredictions()
+		for _, m := range ms {
+			if m.Wrong > 0 && (m.Field == "Tick" || m.Field == "Time" || m.Field == "Slot" || m.Field == "Team") {
+				t.Errorf("player %d: %s mispredicted %d times of %d", i, m.Field, m.Wrong, of)
+			}
+		}
+		if of < 100 {
+			t.Fatalf("player %d: %d predictions measured", i, of)
+		}
+		st, team, _ := d.Server.PlayerState(c.ID())
+		got := ctxDecl.Get(&st)
+		if int(got.Slot) != c.ID() || int(got.Team) != team || got.Tick == 0 || got.Time != time.Duration(got.Tick)*d.Server.TickDuration() {
+			t.Errorf("player %d in slot %d, team %d: the server's step saw %+v", i, c.ID(), team, got)
+		}
+		teams[team] = true
+	}
+	if len(teams) != 2 {
+		t.Fatalf("teams %v", teams)
 	}
 }

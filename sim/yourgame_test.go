@@ -38,8 +38,8 @@ const (
 // dashStep is the game's movement: lagkit's step, then a dash of 2 m
 // along the view for 40 stamina, at most every 32 ticks; stamina comes
 // back a point a tick.
-func dashStep(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
-	s, fired := game.Step(s, cmd, g, p, w)
+func dashStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, fired := ctx.Step(s, cmd)
 	ds := dashDecl.Of(&s)
 	st, cool := ds.Stamina, ds.Cooldown
 	if cool > 0 {
@@ -49,7 +49,7 @@ func dashStep(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params
 		yaw := game.AngleToRad(int32(s.Yaw))
 		up := geom.V(0, 0, 1)
 		to := game.SnapPos(s.Pos.Add(geom.V(math.Cos(yaw), math.Sin(yaw), 0).Scale(dashLen)))
-		if !g.SegmentBlocked(s.Pos.Add(up), to.Add(up)) {
+		if !ctx.Grid.SegmentBlocked(s.Pos.Add(up), to.Add(up)) {
 			s.Pos = to
 		}
 		st, cool = st-dashCost, dashTicks
