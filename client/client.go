@@ -505,6 +505,8 @@ func (c *Client) sendConnect(now time.Duration) {
 		SnapshotRate: uint16(c.cfg.SnapshotRate),
 		InterpDelay:  c.cfg.InterpDelay,
 		Rejoin:       c.cfg.Rejoin,
+		Game:         c.cfg.Game.Hash(),
+		Rules:        c.cfg.Movement.Hash(),
 	})
 	if err != nil {
 		c.phase, c.reason = Closed, err.Error()

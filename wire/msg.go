@@ -28,8 +28,12 @@ const MaxDatagram = 1100
 // EventServer) and a Connect's Rejoin, and the mandated feedback (what a
 // player is shown of its network) to the settings event. Version 11
 // adds to a command holding the fire button the client's verdict on its
-// shot (game.UserCmd.Shown).
-const Version = 11
+// shot (game.UserCmd.Shown). Version 12 replaces a game's values with
+// its declared state (game.Declare; Snapshot.Game), and a Connect
+// carries the hashes of the client's declaration and movement rules
+// (Connect.Game, Connect.Rules), which a server refuses when they
+// differ from its own.
+const Version = 12
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -79,6 +83,14 @@ type Connect struct {
 	// Rejoin asks for the seat and team of the client's session before,
 	// on a server it lost: a restarted server knows nothing of it.
 	Rejoin Rejoin
+	// Game is the hash of the client's declared game state
+	// (game.Layout.Hash; 0 for none, lagkit's own game), and Rules the
+	// hash of its movement rules (game.Params.Hash; 0 for a client that
+	// does not say, one that predicts nothing). A server whose own
+	// differ rejects the Connect, naming the difference: a client
+	// predicting with other rules, or decoding snapshots by another
+	// declaration, would play a session it cannot follow.
+	Game, Rules uint64
 }
 
 // Rejoin is the seat and team a client asks for when it connects again
