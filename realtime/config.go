@@ -114,13 +114,14 @@ type MatchConfig struct {
 	// (server.Config.Step; default game.Step). The match's bots predict
 	// with it; other clients must set the same client.Config.Step.
 	Step game.StepFunc `toml:"-" json:"-"`
-	// Game, Body and GameShots, set by a program, are the server
-	// core's (server.Config): the game's declared state, the players'
-	// body for TraceAt, and shots the game resolves itself. The match's
-	// bots predict with the same Game.
-	Game      *game.Layout `toml:"-" json:"-"`
-	Body      lagcomp.Body `toml:"-" json:"-"`
-	GameShots bool         `toml:"-" json:"-"`
+	// Game, Spawn, Body and GameShots, set by a program, are the
+	// server core's (server.Config): the game's declared state, its
+	// respawn rule, the players' body for TraceAt, and shots the game
+	// resolves itself. The match's bots predict with the same Game.
+	Game      *game.Layout                       `toml:"-" json:"-"`
+	Spawn     func(id int, st *game.PlayerState) `toml:"-" json:"-"`
+	Body      lagcomp.Body                       `toml:"-" json:"-"`
+	GameShots bool                               `toml:"-" json:"-"`
 	// OnTick, set by a program, runs the game's own server logic on the
 	// match goroutine each time the core has run its due ticks (one,
 	// unless the match fell behind): moving its
@@ -436,7 +437,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
-		Step: out.Step, Game: out.Game, Body: out.Body, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
+		Step: out.Step, Game: out.Game, Spawn: out.Spawn, Body: out.Body, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
 		Scaling: out.Scaling, AimAssist: out.AimAssist,
 		Mode:  mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
