@@ -102,17 +102,14 @@ type Config struct {
 	Reckoning      reckoning.Policy
 	ReckoningOrder reckoning.Order
 	ReckoningTeams []reckoning.Policy
-	// Values is how many of the game's own values (game.Values)
-	// snapshots carry, and must equal the server's (server.Config.Values;
-	// default 0, lagkit's own game). The client's player's values are
-	// predicted with Step and corrected from the server's as its
-	// position is; other players' and entities' are drawn from their
-	// states, each from the nearer state unless LerpValues marks it.
-	Values int
-	// LerpValues marks, bit k for value k, the game values Remote
-	// interpolates linearly between two states (a door's angle, a
-	// health bar) rather than taking the nearer state's.
-	LerpValues uint8
+	// Game is the game's own declared state (game.Declare's schema, its
+	// Layout), and must be the server's (server.Config.Game; nil,
+	// lagkit's own game): the Connect carries its hash, and a server
+	// with another refuses. The client's player's state is predicted
+	// with Step and corrected from the server's as its position is;
+	// other players' and entities' fields sent to all are drawn from
+	// their states, each from the nearer state unless tagged lerp.
+	Game *game.Layout
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -128,10 +125,7 @@ func (c *Config) withDefaults() (Config, error) {
 		return out, fmt.Errorf("client: config: movement: %w", err)
 	}
 	if out.Step == nil {
-		out.Step = game.Step
-	}
-	if out.Values < 0 || out.Values > game.MaxValues {
-		return out, fmt.Errorf("client: config: values %d outside 0..%d", out.Values, game.MaxValues)
+		out.Step = game.DefaultStep
 	}
 	if out.SnapshotRate < 0 || out.SnapshotRate > 128 {
 		return out, fmt.Errorf("client: config: snapshot rate %d outside 0..128", out.SnapshotRate)
@@ -287,11 +281,15 @@ type Client struct {
 	flags       []FlagView
 	points      []PointView
 
+	stepCtx  game.StepCtx // the context of each predicted command (step)
 	predErrs []float64
-	// valueErrs counts the predictions measured (predSamples) whose game
-	// values were wrong.
-	valueErrs, predSamples int
-	stats                  Stats
+	// misses counts, field by field, the predictions measured
+	// (predSamples) that had it wrong (Mispredictions; missesOut is
+	// what it hands out, missed that any was wrong).
+	misses, missesOut []Misprediction
+	predSamples       int
+	missed            bool
+	stats             Stats
 
 	notes    func(seq uint32, kind uint16, data []byte) // SetEventNotes
 	reported *wire.Report                               // the newest report sent (ReportSBC)
@@ -347,6 +345,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	cl := &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}
+	cl.misses, cl.missesOut = newMisses(c.Game), newMisses(c.Game)
 	for _, o := range c.Map.Objectives {
 		switch {
 		case o.Kind == world.Flag && (o.Team == 0 || o.Team == 1):
@@ -506,6 +505,8 @@ func (c *Client) sendConnect(now time.Duration) {
 		SnapshotRate: uint16(c.cfg.SnapshotRate),
 		InterpDelay:  c.cfg.InterpDelay,
 		Rejoin:       c.cfg.Rejoin,
+		Game:         c.cfg.Game.Hash(),
+		Rules:        c.cfg.Movement.Hash(),
 	})
 	if err != nil {
 		c.phase, c.reason = Closed, err.Error()
@@ -710,7 +711,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	// Decoded in place: the slot is where it is kept, and copying a
 	// snapshot (every entity slot) costs as much as decoding it.
 	i, slot := c.baselines.Take(tick)
-	slot.Values = c.cfg.Values
+	slot.SetGame(c.cfg.Game)
 	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
 		c.baselines.Drop(i) // half decoded: no baseline
 		c.stats.Malformed++
@@ -773,11 +774,11 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 			if stamp := sn.Entities[id].Stamp; stamp != 0 {
 				t = time.Duration(stamp) * c.tickDur
 			}
-			var values *game.Values
-			if c.cfg.Values > 0 {
-				values = &sn.EntityValues[id]
+			var gs *game.State
+			if sn.EntityGame != nil {
+				gs = &sn.EntityGame[id]
 			}
-			c.addSample(id, t, &sn.Entities[id], values)
+			c.addSample(id, t, &sn.Entities[id], gs)
 			c.present = append(c.present, id)
 		}
 	}

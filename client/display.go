@@ -67,8 +67,9 @@ type remote struct {
 	drawn game.PlayerState
 	h     [histLen]sample
 	dr    reckoning.Model // DeadReckon's view of the player
-	// lerp marks the game values interpolated (Config.LerpValues).
-	lerp uint8
+	// lerp is the game's declared state, whose lerp fields are
+	// interpolated (Config.Game).
+	lerp *game.Layout
 }
 
 // sample is a remote player's state s at server time t.
@@ -130,8 +131,8 @@ func (r *remote) along(out *game.PlayerState, t, limit time.Duration) {
 func (r *remote) between(out *game.PlayerState, j, i int, t time.Duration) {
 	frac := float64(t-r.h[j].t) / float64(r.h[i].t-r.h[j].t)
 	game.InterpolateInto(out, &r.h[j].s, &r.h[i].s, frac)
-	if r.lerp != 0 {
-		game.LerpValues(&out.Values, &r.h[j].s, &r.h[i].s, frac, r.lerp)
+	if a, b := &r.h[j].s, &r.h[i].s; r.lerp != nil && a.Teleport == b.Teleport {
+		r.lerp.Lerp(&out.Game, &a.Game, &b.Game, frac)
 	}
 }
 
@@ -173,12 +174,11 @@ func implausibleJump(p *game.Params, a, b geom.Vec3, gap time.Duration) bool {
 // moved) or jumps further than it could have moved, so it is never drawn
 // sliding across the map.
 //
-// values, when not nil, are the game's own values of the entity
-// (Config.Values).
-func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState, values *game.Values) {
+// gs, when not nil, is the game's own state of the entity (Config.Game).
+func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState, gs *game.State) {
 	r := c.remotes[id]
 	if r == nil {
-		r = &remote{lerp: c.cfg.LerpValues}
+		r = &remote{lerp: c.cfg.Game}
 		c.remotes[id] = r
 	}
 	if r.alive && r.n > 0 && r.h[r.head].t >= t {
@@ -189,8 +189,8 @@ func (c *Client) addSample(id int, t time.Duration, e *wire.EntityState, values 
 	next := (r.head + 1) % histLen
 	r.h[next].t = t
 	e.StateInto(&r.h[next].s)
-	if values != nil {
-		r.h[next].s.Values = *values
+	if gs != nil {
+		r.h[next].s.Game = *gs
 	}
 	st, last := &r.h[next].s, &r.h[r.head].s
 	reset := !r.alive || (r.n > 0 && (last.Teleport != st.Teleport ||

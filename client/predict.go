@@ -27,9 +27,7 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 		p := c.predicted[sn.LastCmd%cmdRing]
 		c.predErrs = append(c.predErrs, p.Pos.Dist(sn.Self.Pos))
 		c.predSamples++
-		if p.Values != sn.Self.Values {
-			c.valueErrs++
-		}
+		c.countMisses(&p, &sn.Self)
 	}
 	// Replaying the commands since from the server's state gives what
 	// was predicted for them when it is the state predicted for
@@ -42,6 +40,20 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 		return
 	}
 	c.repredict(first)
+}
+
+// step predicts cmd from st with the game's step, its declared state
+// snapped onto the wire's grid as the server snaps it.
+func (c *Client) step(st game.PlayerState, cmd game.UserCmd) (game.PlayerState, bool) {
+	ctx := &c.stepCtx // kept: a local would escape through the step and allocate
+	ctx.Grid, ctx.Params, ctx.Weapons = c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons
+	ctx.Slot, ctx.Team = c.id, int(c.settings.Team)
+	ctx.Tick, ctx.Time = cmd.Tick, time.Duration(cmd.Tick)*c.tickDur
+	st, fired := c.cfg.Step(st, cmd, ctx)
+	if c.cfg.Game != nil {
+		c.cfg.Game.Snap(&st.Game)
+	}
+	return st, fired
 }
 
 // chainState returns the state predicted after command t, lastAck or
@@ -65,7 +77,7 @@ func (c *Client) repredict(first bool) {
 	start := max(c.lastAck+1, c.nextCmd-min(c.nextCmd, cmdRing-1))
 	for t := start; t < c.nextCmd; t++ {
 		if predict && !c.held[t%cmdRing] {
-			st, _ = c.cfg.Step(st, c.cmds[t%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+			st, _ = c.step(st, c.cmds[t%cmdRing])
 		}
 		c.predicted[t%cmdRing] = st
 	}
@@ -203,7 +215,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	if c.hasSelf {
 		if !c.settings.Paused && !c.settings.PredictionOff {
 			before := c.pred
-			c.pred, c.fired = c.cfg.Step(c.pred, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+			c.pred, c.fired = c.step(c.pred, cmd)
 			if c.fired {
 				c.stats.Shots++
 				// The command carries what this client showed of its
@@ -269,12 +281,89 @@ func (c *Client) PredictionErrors() []float64 {
 	return out
 }
 
-// PredictionValueErrors returns how many of the predictions that
-// PredictionErrors measured had the game's own values (game.Values)
-// wrong, and of how many, since the last call: a game's step that
-// predicts its values exactly has 0 of any number.
-func (c *Client) PredictionValueErrors() (wrong, of int) {
-	wrong, of = c.valueErrs, c.predSamples
-	c.valueErrs, c.predSamples = 0, 0
-	return wrong, of
+// Misprediction is how many measured predictions had one field of the
+// player's state wrong.
+type Misprediction struct {
+	// Field is lagkit's name of one of its own fields (pos, vel, yaw,
+	// pitch, flags, teleport, health, ammo, heat, weapon_wait, weapon)
+	// or a declared game field's (game.Field.Name).
+	Field string
+	Wrong int
+}
+
+// lagkitFields name the fields of PlayerState that countMisses checks
+// before the game's own, in its order.
+var lagkitFields = [...]string{"pos", "vel", "yaw", "pitch", "flags", "teleport", "health", "ammo", "heat", "weapon_wait", "weapon"}
+
+// newMisses returns a zero count for every field of a state declared by
+// l, lagkit's first.
+func newMisses(l *game.Layout) []Misprediction {
+	m := make([]Misprediction, 0, len(lagkitFields)+len(l.Fields()))
+	for _, f := range lagkitFields {
+		m = append(m, Misprediction{Field: f})
+	}
+	for _, f := range l.Fields() {
+		m = append(m, Misprediction{Field: f.Name})
+	}
+	return m
+}
+
+// countMisses counts each field in which the prediction p differs from
+// the server's state s: a field predicted wrong is corrected as the
+// position is, and counted even when the position was right. A game
+// field never sent (game.VisNone) is not the client's to predict.
+func (c *Client) countMisses(p, s *game.PlayerState) {
+	m := c.misses
+	for k, diff := range [len(lagkitFields)]bool{
+		p.Pos != s.Pos, p.Vel != s.Vel, p.Yaw != s.Yaw, p.Pitch != s.Pitch, p.Flags != s.Flags,
+		p.Teleport != s.Teleport, p.Health != s.Health, p.Ammo != s.Ammo, p.Heat != s.Heat,
+		p.WeaponWait != s.WeaponWait, p.Weapon != s.Weapon,
+	} {
+		if diff {
+			m[k].Wrong++
+			c.missed = true
+		}
+	}
+	l := c.cfg.Game
+	if l == nil || p.Game == s.Game {
+		return
+	}
+	for i, f := range l.Fields() {
+		if f.Vis != game.VisNone && !l.Same(&p.Game, &s.Game, i) {
+			m[len(lagkitFields)+i].Wrong++
+			c.missed = true
+		}
+	}
+}
+
+// Mispredictions returns, for every field of the player's state
+// (lagkit's, then the game's declared ones), how many of the predictions
+// PredictionErrors measured had it wrong, and of how many, since the
+// last call, and starts counting again: a step that predicts a field
+// exactly has 0 of any number. The slice is valid until the next call.
+func (c *Client) Mispredictions() (fields []Misprediction, of int) {
+	if c.missed {
+		copy(c.missesOut, c.misses)
+		for i := range c.misses {
+			c.misses[i].Wrong = 0
+		}
+	} else {
+		for i := range c.missesOut {
+			c.missesOut[i].Wrong = 0
+		}
+	}
+	of, c.predSamples, c.missed = c.predSamples, 0, false
+	return c.missesOut, of
+}
+
+// Mispredicted returns how many of the predictions measured since the
+// last call to Mispredictions had field name wrong (-1 for no such
+// field), without resetting anything.
+func (c *Client) Mispredicted(name string) int {
+	for _, m := range c.misses {
+		if m.Field == name {
+			return m.Wrong
+		}
+	}
+	return -1
 }

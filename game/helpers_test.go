@@ -168,9 +168,9 @@ func fillFields(t *testing.T, s *PlayerState, skip map[string]bool, mul, add int
 			f.SetInt(int64(mul*i + add))
 		case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 			f.SetUint(uint64(mul*i + add))
-		case reflect.Array: // Values
+		case reflect.Array: // Game
 			for k := range f.Len() {
-				f.Index(k).SetInt(int64(mul*i + add + k))
+				f.Index(k).SetUint(uint64(mul*i + add + k))
 			}
 		default:
 			t.Fatalf("field %s of kind %v: extend this test", v.Type().Field(i).Name, f.Kind())

@@ -112,25 +112,3 @@ func TestInterpolateTakesTheRestFromTheNearer(t *testing.T) {
 		}
 	}
 }
-
-// TestLerpValues: the values a mask marks blend, rounded to even; the
-// others and a teleport leave out as it was.
-func TestLerpValues(t *testing.T) {
-	a := PlayerState{Values: Values{0, 10, -4}}
-	b := PlayerState{Values: Values{100, 20, 4}}
-	out := Values{7, 7, 7}
-	LerpValues(&out, &a, &b, 0.25, 0b101)
-	if out != (Values{25, 7, -2}) {
-		t.Errorf("got %v", out)
-	}
-	LerpValues(&out, &a, &b, 0.125, 0b100)
-	if out[2] != -3 { // -4 + 8/8
-		t.Errorf("got %v", out)
-	}
-	b.Teleport = 1
-	out = Values{7, 7, 7}
-	LerpValues(&out, &a, &b, 0.5, 0b111)
-	if out != (Values{7, 7, 7}) {
-		t.Errorf("across a teleport: %v", out)
-	}
-}

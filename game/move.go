@@ -134,7 +134,7 @@ func move(s *PlayerState, cmd *UserCmd, g *geom.Grid, p *Params) PlayerState {
 		Heat:       s.Heat,
 		WeaponWait: s.WeaponWait,
 		Weapon:     s.Weapon,
-		Values:     s.Values,
+		Game:       s.Game,
 	}
 }
 

@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math"
 )
 
@@ -157,4 +158,14 @@ func (p *Params) maxWishSpeed() float64 {
 		s = max(s, p.SprintSpeed)
 	}
 	return s
+}
+
+// Hash returns a hash of the rules, the same in every build for the
+// same values: a client states it when it connects, so that a server
+// with other rules, which the client's prediction would not follow,
+// refuses it.
+func (p *Params) Hash() uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%+v", *p)
+	return max(h.Sum64(), 1)
 }

@@ -232,38 +232,13 @@ type PlayerState struct {
 	WeaponWait time.Duration
 	// Weapon is the loadout slot of the weapon in hand (see Step).
 	Weapon uint8
-	// Values are the game's own: what a game built on lagkit keeps of
-	// each player beyond lagkit's fields (a dash's stamina, its
-	// cooldown), changed by its StepFunc, and so predicted and
-	// corrected as the position is. lagkit's own game leaves them zero.
-	// Snapshots carry the first wire.Snapshot.Values of them (a
-	// session's setting, 0 by default) to the owner and to observers.
-	Values Values
-}
-
-// MaxValues is how many game values a PlayerState holds.
-const MaxValues = 3
-
-// Values are a game's own values of a player or an entity. They fit
-// what PlayerState's alignment left free after Weapon, so carrying them
-// costs lagkit's own game neither memory nor copying.
-type Values [MaxValues]int16
-
-// LerpValues blends the values of a and b whose bit is set in mask
-// linearly into out, rounded to the nearest (ties to even), for the
-// values a game draws smoothly (a door's angle, a health bar);
-// Interpolate takes every value from the nearer state. Across a
-// teleport it leaves out as it is.
-func LerpValues(out *Values, a, b *PlayerState, frac float64, mask uint8) {
-	if a.Teleport != b.Teleport {
-		return
-	}
-	for i := range out {
-		if mask>>i&1 != 0 {
-			d := float64(b.Values[i]) - float64(a.Values[i])
-			out[i] = a.Values[i] + int16(math.RoundToEven(d*frac))
-		}
-	}
+	// Game is the game's own state of the player (or entity): what a
+	// game built on lagkit keeps beyond lagkit's fields (a dash's
+	// cooldown, an inventory), declared as a Go struct (Declare) and
+	// read and written through its Schema. Its step changes it, and so
+	// it is predicted and corrected as the position is; the server
+	// writes it too (Server.Edit). lagkit's own game leaves it zero.
+	Game State
 }
 
 // Has reports whether flag f is set.

@@ -174,16 +174,52 @@ func damageField(k PartKind) string {
 }
 
 // StepFunc is a game's movement and firing rule: it advances player s
-// by one command on grid g under params p with loadout weapons and
-// reports whether the command fired a shot. The server and every client
-// of a match must run the same one: the server steps each player with it
-// live and when time warp re-runs a tick, the owner's client predicts
-// with it, and bots play through clients. It must be deterministic (a
-// function of its arguments alone) or prediction disagrees with the
-// server. Step is lagkit's own and every core's default; a game with
-// movement of its own (a dash, a vehicle) wraps Step or replaces it, and
-// may keep state of its own in PlayerState.Custom.
-type StepFunc func(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon) (PlayerState, bool)
+// by one command in context ctx and reports whether the command fired a
+// shot. The server and every client of a match must run the same one:
+// the server steps each player with it live and when time warp re-runs
+// a tick, the owner's client predicts with it, and bots play through
+// clients. It must be deterministic (a function of its arguments alone)
+// or prediction disagrees with the server. DefaultStep, lagkit's own
+// Step, is every core's default; a game with movement of its own (a
+// dash, a vehicle) wraps it (ctx.Step) or replaces it, and keeps state
+// of its own in PlayerState.Game (Declare). ctx is the caller's and
+// read-only; do not keep it.
+type StepFunc func(s PlayerState, cmd UserCmd, ctx *StepCtx) (PlayerState, bool)
+
+// StepCtx is what a step reads beside the player and its command: the
+// match's rules and where the command runs. Each of its fields is the
+// same on the server, live and when time warp re-runs the command, and
+// in the owner's prediction, so a step that reads them predicts exactly.
+type StepCtx struct {
+	// Grid is the map's collision grid, Params the movement rules and
+	// Weapons the loadout.
+	Grid    *geom.Grid
+	Params  *Params
+	Weapons []Weapon
+	// Slot is the player's slot and Team its team (0 in free-for-all),
+	// as the server last told the client (a team change reaches the
+	// owner's prediction a round trip late, and is corrected then).
+	Slot, Team int
+	// Tick is the command's number (UserCmd.Tick), and Time the time
+	// on the player's command clock at the command's end: Tick whole
+	// ticks (TickDuration of the tick rate). Unlike server time, both
+	// are known exactly to the owner when it predicts; a cooldown
+	// counted down by cmd.Duration, kept in the declared state, needs
+	// neither.
+	Tick uint32
+	Time time.Duration
+}
+
+// Step runs lagkit's own step (Step) on s in this context: a game's
+// StepFunc that adds to lagkit's movement and weapons starts with it.
+func (ctx *StepCtx) Step(s PlayerState, cmd UserCmd) (PlayerState, bool) {
+	return Step(s, cmd, ctx.Grid, ctx.Params, ctx.Weapons)
+}
+
+// DefaultStep is lagkit's own StepFunc: Step in the context's world.
+func DefaultStep(s PlayerState, cmd UserCmd, ctx *StepCtx) (PlayerState, bool) {
+	return Step(s, cmd, ctx.Grid, ctx.Params, ctx.Weapons)
+}
 
 // MaxHealth is a player's health at spawn.
 const MaxHealth = 100

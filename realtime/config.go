@@ -115,19 +115,20 @@ type MatchConfig struct {
 	// (server.Config.Step; default game.Step). The match's bots predict
 	// with it; other clients must set the same client.Config.Step.
 	Step game.StepFunc `toml:"-" json:"-"`
-	// Values, Body, BodyOf and GameShots, set by a program, are the
-	// server core's (server.Config): how many game values snapshots
-	// carry, the players' body for TraceAt (one for all, or one per
-	// player and tick), and shots the game resolves itself. The match's
-	// bots predict with the same Values.
-	Values    int                                            `toml:"-" json:"-"`
+	// Game, Spawn, Body, BodyOf and GameShots, set by a program, are
+	// the server core's (server.Config): the game's declared state, its
+	// respawn rule, the players' body for TraceAt (one for all, or one
+	// per player and tick), and shots the game resolves itself. The
+	// match's bots predict with the same Game.
+	Game      *game.Layout                                   `toml:"-" json:"-"`
+	Spawn     func(id int, st *game.PlayerState)             `toml:"-" json:"-"`
 	Body      lagcomp.Body                                   `toml:"-" json:"-"`
 	BodyOf    func(id int, st game.PlayerState) lagcomp.Body `toml:"-" json:"-"`
 	GameShots bool                                           `toml:"-" json:"-"`
 	// BotPolicy, set by a program, makes the match's server-side bots
 	// (Bots) of a game's own: bot i (from 0, in the order they start)
 	// plays the policy BotPolicy(i, seed) returns, through a client core
-	// with the match's Step and Values, its seed derived from Seed.
+	// with the match's Step and Game, its seed derived from Seed.
 	// Default: lagkit's bots (bot.New with BotSkill), which need the map's
 	// navigation grid.
 	BotPolicy bot.Maker `toml:"-" json:"-"`
@@ -446,7 +447,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
-		Step: out.Step, Values: out.Values, Body: out.Body, BodyOf: out.BodyOf, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
+		Step: out.Step, Game: out.Game, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
 		Scaling: out.Scaling, AimAssist: out.AimAssist,
 		Mode:  mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/cfgfile"
 )
 
@@ -160,9 +159,9 @@ func TestMatchMovementHook(t *testing.T) {
 	p := game.DefaultParams()
 	p.WalkSpeed = 7
 	calls := 0
-	step := func(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, pp *game.Params, w []game.Weapon) (game.PlayerState, bool) {
+	step := func(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
 		calls++
-		return game.Step(s, cmd, g, pp, w)
+		return ctx.Step(s, cmd)
 	}
 	c := MatchConfig{Movement: &p, Step: step}
 	r, prob := c.resolve()
@@ -172,7 +171,7 @@ func TestMatchMovementHook(t *testing.T) {
 	if r.server.Movement.WalkSpeed != 7 || r.params.WalkSpeed != 7 {
 		t.Fatalf("walk speed %v, %v: want the program's 7", r.server.Movement.WalkSpeed, r.params.WalkSpeed)
 	}
-	r.server.Step(game.PlayerState{}, game.UserCmd{}, r.server.Map.Grid, r.server.Movement, r.server.Weapons)
+	r.server.Step(game.PlayerState{}, game.UserCmd{}, &game.StepCtx{Grid: r.server.Map.Grid, Params: r.server.Movement, Weapons: r.server.Weapons})
 	if calls != 1 {
 		t.Fatalf("the server's step ran the program's %d times, want 1", calls)
 	}

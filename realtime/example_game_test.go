@@ -32,7 +32,7 @@ func ExampleMatchConfig_game() {
 	host := realtime.NewHost(slog.Default(), realtime.NewMetrics(prometheus.NewRegistry()))
 	if _, err := host.Start(realtime.MatchConfig{
 		Map: m.Name, World: m, Mode: "ffa",
-		Step: game.Step, Values: 1, Body: disc, GameShots: true, OnTick: referee,
+		Step: game.DefaultStep, Body: disc, GameShots: true, OnTick: referee,
 	}); err != nil {
 		panic(err)
 	}
@@ -42,12 +42,12 @@ func ExampleMatchConfig_game() {
 	}
 	go host.Serve(ctx, l)
 
-	// A player: the same map, step and values.
+	// A player: the same map and step.
 	conn, err := transport.Dial(ctx, "udp://127.0.0.1:4000", transport.DialOptions{})
 	if err != nil {
 		panic(err)
 	}
 	realtime.RunClient(ctx, conn, realtime.ClientConfig{
-		Client: client.Config{Map: m, Step: game.Step, Values: 1, Name: "me"},
+		Client: client.Config{Map: m, Step: game.DefaultStep, Name: "me"},
 	})
 }

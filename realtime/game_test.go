@@ -23,11 +23,13 @@ import (
 // values travel, and its server logic runs on the match goroutine after
 // the ticks, with its entity in the world.
 func TestGameHooks(t *testing.T) {
+	type hookState struct{ N int16 }
+	decl := game.MustDeclare[hookState]()
 	var steps atomic.Int64
-	step := func(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
+	step := func(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
 		steps.Add(1)
-		s, fired := game.Step(s, cmd, g, p, w)
-		s.Values[0] = min(s.Values[0]+1, 500)
+		s, fired := ctx.Step(s, cmd)
+		decl.Of(&s).N = min(decl.Of(&s).N+1, 500)
 		return s, fired
 	}
 	var mu sync.Mutex
@@ -38,18 +40,20 @@ func TestGameHooks(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		if ticks == 0 {
-			entityErr = s.SetEntity(100, game.PlayerState{Pos: geom.V(1, 1, 0), Values: game.Values{7}}, crate)
+			crateState := game.PlayerState{Pos: geom.V(1, 1, 0)}
+			decl.Set(&crateState, hookState{7})
+			entityErr = s.SetEntity(100, crateState, crate)
 		}
 		ticks++
 		for id := range s.MaxClients() {
 			if st, _, ok := s.PlayerState(id); ok {
-				maxValue = max(maxValue, st.Values[0])
+				maxValue = max(maxValue, decl.Of(&st).N)
 			}
 		}
 	}
 	h := NewHost(quiet, NewMetrics(prometheus.NewRegistry()))
 	m, err := h.Start(MatchConfig{Map: "arena", Mode: "ffa", Seats: 2, Bots: 1, TickRate: 32,
-		Step: step, Values: 1, Body: crate, GameShots: true, OnTick: onTick})
+		Step: step, Game: decl.Layout, Body: crate, GameShots: true, OnTick: onTick})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +116,13 @@ func (b *circler) Frame(now time.Duration, c *client.Client) {
 	c.Frame(now, game.YawUnits(2*now.Seconds()), 0, false)
 }
 
+// pressState counts the presses of the game's button a player made.
+type pressState struct {
+	Presses int16 `lagkit:"all,max=1000"`
+}
+
+var pressDecl = game.MustDeclare[pressState]()
+
 // TestGameBots: a live match's server-side bots play the game's own
 // policy (MatchConfig.BotPolicy) through their clients: each bot gets
 // its own policy, numbered in the order the bots start and seeded from
@@ -119,10 +130,11 @@ func (b *circler) Frame(now time.Duration, c *client.Client) {
 // policy with a frame rate is called at its frames too, only once its
 // client is connected. A policy that fails starts no bot.
 func TestGameBots(t *testing.T) {
-	step := func(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
-		s, fired := game.Step(s, cmd, g, p, w)
+	step := func(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+		s, fired := ctx.Step(s, cmd)
 		if cmd.Buttons.Has(game.BtnGame) {
-			s.Values[0] = min(s.Values[0]+1, 1000)
+			ps := pressDecl.Of(&s)
+			ps.Presses = min(ps.Presses+1, 1000)
 		}
 		return s, fired
 	}
@@ -142,13 +154,13 @@ func TestGameBots(t *testing.T) {
 	onTick := func(s *server.Server) {
 		for id := range s.MaxClients() {
 			if st, _, ok := s.PlayerState(id); ok && id < 2 {
-				pressed[id].Store(int64(st.Values[0]))
+				pressed[id].Store(int64(pressDecl.Of(&st).Presses))
 			}
 		}
 	}
 	h := NewHost(quiet, NewMetrics(prometheus.NewRegistry()))
 	m, err := h.Start(MatchConfig{Map: "field", World: world.Field(), Mode: "ffa", Seats: 2, Bots: 2, TickRate: 32, Seed: 99,
-		Step: step, Values: 1, BotPolicy: maker, OnTick: onTick})
+		Step: step, Game: pressDecl.Layout, BotPolicy: maker, OnTick: onTick})
 	if err != nil {
 		t.Fatal(err)
 	}

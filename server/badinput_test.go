@@ -415,12 +415,10 @@ func TestConfirmedHitStandsWhoeverFiredLast(t *testing.T) {
 // TestGameConfigErrors: a game's settings out of range are refused.
 func TestGameConfigErrors(t *testing.T) {
 	for _, cfg := range []Config{
-		{Map: worldtest.Open(t), Values: -1},
-		{Map: worldtest.Open(t), Values: game.MaxValues + 1},
 		{Map: worldtest.Open(t), GameShots: true, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}},
 	} {
-		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "values") && !strings.Contains(err.Error(), "game shots") {
-			t.Errorf("values %d, game shots %v, time warp %v: %v", cfg.Values, cfg.GameShots, cfg.TimeWarp, err)
+		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "game shots") {
+			t.Errorf("game shots %v, time warp %v: %v", cfg.GameShots, cfg.TimeWarp, err)
 		}
 	}
 	cfg := Config{Map: worldtest.Open(t), TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}}

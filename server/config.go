@@ -39,15 +39,26 @@ type Config struct {
 	// Movement are the movement rules shared with clients (default
 	// game.DefaultParams()).
 	Movement *game.Params
-	// Step is the game's movement and firing rule (default game.Step),
+	// Step is the game's movement and firing rule (default
+	// game.DefaultStep),
 	// run for every command live and when time warp re-runs a tick. The
 	// clients must predict with the same one (client.Config.Step).
 	Step game.StepFunc
-	// Values is how many of the game's own values (game.Values) of each
-	// player and entity snapshots carry, 0 to game.MaxValues (default 0,
-	// lagkit's own game, whose snapshots are unchanged by it); the
-	// clients must set the same (client.Config.Values).
-	Values int
+	// Game is the game's own declared state of each player and entity
+	// (game.Declare's schema, its Layout): snapshots carry its fields
+	// to the owner or to all as its tags say. nil (the default) is
+	// lagkit's own game, whose snapshots are unchanged by it. The
+	// clients must declare the same (client.Config.Game): a Connect
+	// whose declaration's hash differs is refused.
+	Game *game.Layout
+	// Spawn, if set, is the game's respawn rule: it runs whenever a
+	// player (re)spawns or is placed (Place), after lagkit has set its
+	// own fields (position, health, weapon), with the player's game
+	// state (PlayerState.Game) as it was before: a game that hands out
+	// a loadout or resets a cooldown does it here. Without it a game's
+	// state survives death and placement unchanged; a player joining
+	// starts from zero.
+	Spawn func(id int, st *game.PlayerState)
 	// Body, if set, is every player's body for a game's own hit tests:
 	// the players are recorded each tick with it, for TraceAt. lagkit's
 	// own hitscan keeps its humanoid hitboxes (History and Tracer).
@@ -273,7 +284,7 @@ func (c *Config) withDefaults() (Config, error) {
 		return out, fmt.Errorf("server: config: movement: %w", err)
 	}
 	if out.Step == nil {
-		out.Step = game.Step
+		out.Step = game.DefaultStep
 	}
 	if out.MoveSlack == 0 {
 		out.MoveSlack = 100 * time.Millisecond
@@ -372,9 +383,6 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := out.checkTimeWarp(); err != nil {
 		return out, err
-	}
-	if out.Values < 0 || out.Values > game.MaxValues {
-		return out, fmt.Errorf("server: config: values %d outside 0..%d", out.Values, game.MaxValues)
 	}
 	if out.Body != nil && out.BodyOf != nil {
 		return out, errors.New("server: config: both Body and BodyOf: set one (BodyOf can return one body for all)")

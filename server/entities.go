@@ -55,21 +55,19 @@ var ErrNotEntitySlot = errors.New("server: not an entity slot")
 
 // SetEntity puts a game entity in slot id (MaxClients up to
 // wire.MaxEntities-1), or updates it: st is its state (position,
-// velocity, yaw, flags, teleport count, the first Config.Values of its
-// game values; the other fields are not sent), body its shape for lag
-// compensation (nil: never hit by TraceAt), which may change at any
-// update (a door's leaf, a broken crate): each tick records the body
-// set then, and TraceAt tests a past tick's. Its position and velocity
+// velocity, yaw, flags, teleport count, and the fields of its game
+// state (Config.Game) sent to all; the other fields are not sent), body
+// its shape for lag compensation (nil: never hit by TraceAt), which may
+// change at any update (a door's leaf, a broken crate): each tick
+// records the body set then, and TraceAt tests a past tick's. Its position and velocity
 // are snapped to the wire's grids. It is sent from the next snapshot
 // on.
 func (s *Server) SetEntity(id int, st game.PlayerState, body lagcomp.Body) error {
 	if id < len(s.clients) || id >= wire.MaxEntities {
 		return fmt.Errorf("%w: %d, want %d to %d", ErrNotEntitySlot, id, len(s.clients), wire.MaxEntities-1)
 	}
-	for k := s.cfg.Values; k < game.MaxValues; k++ {
-		if st.Values[k] != 0 {
-			return fmt.Errorf("server: entity %d: value %d set, but snapshots carry %d (Config.Values)", id, k, s.cfg.Values)
-		}
+	if s.cfg.Game == nil && st.Game != (game.State{}) {
+		return fmt.Errorf("server: entity %d: game state set, but the server declares none (Config.Game)", id)
 	}
 	if !within(st.Pos, wire.MaxCoord*game.PosQuantum) || !within(st.Vel, wire.MaxCoord*game.VelQuantum) {
 		return fmt.Errorf("server: entity %d: position %v or velocity %v out of range", id, st.Pos, st.Vel)
@@ -227,8 +225,8 @@ func (s *Server) addObjects(snap *wire.Snapshot) {
 		ent.Stamp = s.tick
 		snap.Entities[id] = ent
 		snap.SetPresent(id, true)
-		if snap.Values > 0 {
-			snap.EntityValues[id] = e.state.Values
+		if snap.EntityGame != nil {
+			snap.EntityGame[id] = e.state.Game
 		}
 	}
 }

@@ -38,10 +38,26 @@ func (s *Server) player(id int) *game.PlayerState {
 	return nil
 }
 
-// act runs cmd on a player in state st through the shared movement and
+// act runs cmd on player id in state st through the shared movement and
 // weapon code, Config.Step, and reports whether it fired.
-func (s *Server) act(st game.PlayerState, cmd game.UserCmd) (game.PlayerState, bool) {
-	return s.cfg.Step(st, cmd, s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons)
+func (s *Server) act(id int, st game.PlayerState, cmd game.UserCmd) (game.PlayerState, bool) {
+	// One context, rewritten for each command: a pointer to a local
+	// would escape through the step's function value and allocate.
+	ctx := &s.stepCtx
+	ctx.Grid, ctx.Params, ctx.Weapons = s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons
+	ctx.Slot, ctx.Team = id, 0
+	if c := s.clients[id]; c != nil {
+		ctx.Team = c.team
+	}
+	ctx.Tick, ctx.Time = cmd.Tick, time.Duration(cmd.Tick)*s.tickDur
+	st, fired := s.cfg.Step(st, cmd, ctx)
+	if s.cfg.Game != nil {
+		// On the wire's grid, as the movement snaps the position: what
+		// the owner decodes is what the server holds, and its
+		// prediction from it reproduces the server's.
+		s.cfg.Game.Snap(&st.Game)
+	}
+	return st, fired
 }
 
 // shotRecord starts the record of pellet of the shot shooter fired with

@@ -18,7 +18,7 @@ func (s *Server) hashStates() {
 	b := s.hashBuf[:0]
 	for _, c := range s.clients {
 		if c != nil {
-			b = appendStateRecord(b, s.tick, c)
+			b = appendStateRecord(b, s.tick, c, s.cfg.Game)
 		}
 	}
 	s.hash.Write(b)
@@ -26,7 +26,7 @@ func (s *Server) hashStates() {
 }
 
 // appendStateRecord appends the digest's record of c's state at tick.
-func appendStateRecord(b []byte, tick uint32, c *client) []byte {
+func appendStateRecord(b []byte, tick uint32, c *client, decl *game.Layout) []byte {
 	b = binary.LittleEndian.AppendUint32(b, tick)
 	b = append(b, byte(c.id))
 	st := &c.state
@@ -38,12 +38,10 @@ func appendStateRecord(b []byte, tick uint32, c *client) []byte {
 	b = append(b, byte(st.Flags), st.Teleport, st.Ammo, st.Heat, st.Weapon)
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Health))
 	b = binary.LittleEndian.AppendUint64(b, uint64(st.WeaponWait))
-	if st.Values != (game.Values{}) {
-		// A game's own values; lagkit's game has none, and its digest
+	if st.Game != (game.State{}) {
+		// A game's own state; lagkit's game has none, and its digest
 		// stays what it was.
-		for _, v := range st.Values {
-			b = binary.LittleEndian.AppendUint16(b, uint16(v))
-		}
+		b = decl.AppendDigest(b, &st.Game)
 	}
 	return b
 }

@@ -39,14 +39,16 @@ func (s *Server) updateMatch(now time.Duration) {
 			}
 		}
 	}
+	// The carrier's mark goes through the path a game's edits take
+	// (Edit): a player's state written between its commands.
 	for _, c := range s.clients {
-		if c != nil {
-			c.state.Flags &^= game.FlagCarrier
+		if c != nil && c.state.Flags&game.FlagCarrier != 0 && !s.carries(c.id) {
+			s.edit(c, dropCarrier)
 		}
 	}
 	for _, f := range s.match.Flags {
-		if f.Carrier >= 0 && s.clients[f.Carrier] != nil {
-			s.clients[f.Carrier].state.Flags |= game.FlagCarrier
+		if c := s.clients[max(f.Carrier, 0)]; f.Carrier >= 0 && c != nil && c.state.Flags&game.FlagCarrier == 0 {
+			s.edit(c, markCarrier)
 		}
 	}
 	if s.tick%uint32(max(1, int(scoreboardEvery/s.tickDur))) == 0 {
@@ -54,6 +56,21 @@ func (s *Server) updateMatch(now time.Duration) {
 		s.sendServerEvents()
 	}
 }
+
+// carries reports whether player id carries a flag.
+func (s *Server) carries(id int) bool {
+	for _, f := range s.match.Flags {
+		if f.Carrier == id {
+			return true
+		}
+	}
+	return false
+}
+
+// markCarrier and dropCarrier set and clear a player's carrier mark;
+// functions of their own, so that marking allocates no closure.
+func markCarrier(st *game.PlayerState) { st.Flags |= game.FlagCarrier }
+func dropCarrier(st *game.PlayerState) { st.Flags &^= game.FlagCarrier }
 
 // objectivePos returns where the objective of event ev now is.
 func (s *Server) objectivePos(ev mode.Event) geom.Vec3 {

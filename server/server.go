@@ -65,6 +65,7 @@ const snapRing = baseline.Window
 type Server struct {
 	cfg     Config
 	tickDur time.Duration
+	stepCtx game.StepCtx // the context of each command run (act)
 	tick    uint32
 	rng     *rand.Rand
 
@@ -575,6 +576,8 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 		st.Pos = game.SnapPos(sp.Pos)
 		st.Yaw = game.YawUnits(sp.Yaw)
 	}
+	st.Game = c.state.Game
+	s.respawned(c, &st)
 	c.state = st
 	c.protectedUntil = now + s.cfg.SpawnProtection
 	s.tellPlace(c)
@@ -767,7 +770,7 @@ func (s *Server) sendSnapshots(now time.Duration) {
 func (s *Server) run(c *client, cmd game.UserCmd) {
 	before := c.state
 	var fired bool
-	c.state, fired = s.act(c.state, cmd)
+	c.state, fired = s.act(c.id, c.state, cmd)
 	if fired {
 		s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state, eye: s.shotEye(before, c.state, cmd)})
 	}
@@ -785,7 +788,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		snap.EchoHold = now - c.echoAt + s.outputHold(c)
 	}
 	snap.Self = c.state
-	snap.Values = s.cfg.Values
+	snap.SetGame(s.cfg.Game)
 	snap.Present = [len(snap.Present)]uint64{}
 	for _, o := range s.clients {
 		if o == nil || o == c {
@@ -797,8 +800,8 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		}
 		snap.Entities[o.id] = e
 		snap.SetPresent(o.id, true)
-		if snap.Values > 0 {
-			snap.EntityValues[o.id] = o.state.Values
+		if snap.EntityGame != nil {
+			snap.EntityGame[o.id] = o.state.Game
 		}
 	}
 	if len(s.objectIDs) > 0 {
@@ -850,7 +853,7 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 		return
 	}
 	c := s.clients[id]
-	slot := c.state.Weapon
+	slot, kept := c.state.Weapon, c.state.Game
 	c.state = game.PlayerState{
 		Pos:      game.SnapPos(pos),
 		Yaw:      game.YawUnits(yaw),
@@ -859,6 +862,8 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 		Health:   game.MaxHealth,
 	}
 	c.state.Weapon, c.state.Ammo = s.armed(slot)
+	c.state.Game = kept
+	s.respawned(c, &c.state)
 	c.protectedUntil = 0
 	s.tellPlace(c)
 	s.record(LogEntry{Kind: "place", Player: id, Team: c.team, Pos: c.state.Pos})

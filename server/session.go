@@ -2,6 +2,7 @@ package server
 
 import (
 	"crypto/subtle"
+	"fmt"
 	"math"
 	"time"
 
@@ -37,6 +38,10 @@ import (
 func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int) {
 	if m.Version != wire.Version {
 		s.reject(from, size, versionReason(m.Version))
+		return
+	}
+	if why := s.mismatch(m); why != "" {
+		s.reject(from, size, why)
 		return
 	}
 	addr := s.gate.addressToken(from, m.Nonce)
@@ -193,6 +198,23 @@ func (s *Server) sendAccept(c *client) {
 	if err == nil {
 		s.queue(c.peer, buf)
 	}
+}
+
+// mismatch returns why a client that sent Connect m cannot follow this
+// server's game, or "": another declared game state, or other movement
+// rules (unless it states none).
+func (s *Server) mismatch(m *wire.Connect) string {
+	if h := s.cfg.Game.Hash(); m.Game != h {
+		name := s.cfg.Game.Name()
+		if name == "" {
+			name = "none"
+		}
+		return fmt.Sprintf("game state declaration differs: client %016x, server %016x (%s)", m.Game, h, name)
+	}
+	if h := s.cfg.Movement.Hash(); m.Rules != 0 && m.Rules != h {
+		return fmt.Sprintf("movement rules differ: client %016x, server %016x", m.Rules, h)
+	}
+	return ""
 }
 
 // reject refuses a Connect of size bytes, telling why if the Reject is

@@ -28,7 +28,7 @@ func benchTick(b *testing.B, players, rate int) {
 
 // benchTickWith is benchTick on a server configured by cfg.
 func benchTickWith(b *testing.B, cfg server.Config, players int) {
-	l, err := fixture.NewTickLoadWith(cfg, players)
+	l, err := fixture.NewTickLoadConfig(cfgWithClients(cfg, players))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestTickAllocatesNothing(t *testing.T) {
 }
 
 func tickAllocs(t *testing.T, cfg server.Config) {
-	l, err := fixture.NewTickLoadWith(cfg, 16)
+	l, err := fixture.NewTickLoadConfig(cfgWithClients(cfg, 16))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,4 +119,88 @@ func tickAllocs(t *testing.T, cfg server.Config) {
 	if n := after.Mallocs - before.Mallocs; n >= 4 {
 		t.Fatalf("%d allocations in 512 ticks", n)
 	}
+}
+
+// tickState is a game's declared state of every kind, changed by every
+// command.
+type tickState struct {
+	Stamina int16         `lagkit:"all,max=100"`
+	Ammo    uint8         `lagkit:"owner,max=30"`
+	Wait    time.Duration `lagkit:"owner,q=1ms,max=60s"`
+	Shield  float32       `lagkit:"all,lerp,q=0.5,max=50"`
+	Slots   [4]uint16     `lagkit:"owner"`
+	Secret  int64         `lagkit:"-"`
+}
+
+var tickDecl = game.MustDeclare[tickState]()
+
+func tickStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, fired := ctx.Step(s, cmd)
+	t := tickDecl.Of(&s)
+	t.Stamina = (t.Stamina + 1) % 100
+	t.Wait = time.Duration(ctx.Tick%60) * time.Second
+	t.Shield = float32(ctx.Tick%100) / 2
+	t.Slots[ctx.Tick%4]++
+	t.Secret += int64(ctx.Slot)
+	return s, fired
+}
+
+// TestTickWithGameStateAllocatesNothing: with a declared state every
+// command changes, sent to the owner and to everyone, a tick of 16
+// players still allocates nothing once its buffers have grown.
+func TestTickWithGameStateAllocatesNothing(t *testing.T) {
+	m, err := world.Load("metro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := fixture.NewTickLoadConfig(server.Config{Map: m, MaxClients: 16, TickRate: 64, Step: tickStep, Game: tickDecl.Layout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 * 64 {
+		if err := l.Tick(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 8 * 64 {
+		if err := l.Tick(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.Mallocs - before.Mallocs; n >= 4 {
+		t.Fatalf("%d allocations in 512 ticks", n)
+	}
+	st, _, _ := l.Server.PlayerState(3)
+	if tickDecl.Of(&st).Stamina == 0 && tickDecl.Of(&st).Slots == [4]uint16{} {
+		t.Fatal("the game's step never ran")
+	}
+}
+
+// BenchmarkServerTick64Game is BenchmarkServerTick64 with that declared
+// state.
+func BenchmarkServerTick64Game(b *testing.B) {
+	m, err := world.Load("metro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := fixture.NewTickLoadConfig(server.Config{Map: m, MaxClients: 64, TickRate: 64, Step: tickStep, Game: tickDecl.Layout})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := l.Tick(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// cfgWithClients returns cfg with n player slots, for a tick load of n
+// clients.
+func cfgWithClients(cfg server.Config, n int) server.Config {
+	cfg.MaxClients = n
+	return cfg
 }

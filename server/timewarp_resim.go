@@ -357,7 +357,7 @@ func (r *warpRun) move() {
 		for k, cmd := range e.Cmds(i) {
 			var fired bool
 			before := st
-			st, fired = s.act(st, cmd)
+			st, fired = s.act(i, st, cmd)
 			if !fired || e.Deferred(i, k) {
 				continue // a deferred shot stays at its issue tick
 			}

@@ -15,8 +15,17 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
-// doorMover slides a door entity along +X at 2 m/s, its game value 0
-// its opening in centimetres, every server tick.
+// doorState is a door's game state: its opening in centimetres, drawn
+// interpolated, and again as the nearer snapshot's.
+type doorState struct {
+	Opening int16 `lagkit:"lerp"`
+	Near    int16
+}
+
+var doorDecl = game.MustDeclare[doorState]()
+
+// doorMover slides a door entity along +X at 2 m/s, its opening in
+// centimetres, every server tick.
 type doorMover struct {
 	id    int
 	body  lagcomp.Body
@@ -28,7 +37,8 @@ func (m *doorMover) Delivered(time.Duration, int, *sim.Player) {}
 func (m *doorMover) Ticked(time.Duration, int, *sim.Player)    {}
 func (m *doorMover) ServerTicked(now time.Duration, s *server.Server) {
 	x := 2 * (now - m.start).Seconds()
-	st := game.PlayerState{Pos: geom.V(x, 20, 0), Vel: geom.V(2, 0, 0), Values: game.Values{int16(100 * x)}}
+	st := game.PlayerState{Pos: geom.V(x, 20, 0), Vel: geom.V(2, 0, 0)}
+	doorDecl.Set(&st, doorState{int16(100 * x), int16(100 * x)})
 	if err := s.SetEntity(m.id, st, m.body); err != nil && m.err == nil {
 		m.err = err
 	}
@@ -42,16 +52,22 @@ func TestEntities(t *testing.T) {
 	link := netem.Config{Latency: 40 * time.Millisecond, Loss: 0.05}
 	door := 100
 	crate := lagcomp.Body(lagcomp.Parts{{Shape: lagcomp.Box{Min: geom.V(-0.5, -0.5, 0), Max: geom.V(0.5, 0.5, 1)}, Damage: 50}})
-	d, err := sim.NewDriver(server.Config{Map: world.Field(), Seed: 5, Values: 1},
-		[]sim.PlayerConfig{{Up: link, Down: link, Client: client.Config{LerpValues: 1}}, {Up: link, Down: link}}, 8)
+	d, err := sim.NewDriver(server.Config{Map: world.Field(), Seed: 5, Game: doorDecl.Layout},
+		[]sim.PlayerConfig{{Up: link, Down: link, Client: client.Config{}}, {Up: link, Down: link}}, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Server.SetEntity(3, game.PlayerState{}, crate); !errors.Is(err, server.ErrNotEntitySlot) {
 		t.Fatalf("a player's slot taken for an entity: %v", err)
 	}
-	if err := d.Server.SetEntity(101, game.PlayerState{Values: game.Values{0, 5}}, crate); err == nil {
-		t.Fatal("an entity with a value beyond Config.Values")
+	plain, err := server.New(server.Config{Map: world.Field()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withState game.PlayerState
+	doorDecl.Of(&withState).Near = 5
+	if err := plain.SetEntity(101, withState, crate); err == nil {
+		t.Fatal("an entity with game state on a server that declares none")
 	}
 	if err := d.Server.SetEntity(200, game.PlayerState{Pos: geom.V(10, 10, 0)}, crate); err != nil {
 		t.Fatal(err)
@@ -75,10 +91,15 @@ func TestEntities(t *testing.T) {
 		if !ok || st.Pos.Dist(geom.V(wantX, 20, 0)) > 0.02 {
 			t.Fatalf("client %d draws the door at %v at %v, want x %.3f", i, st.Pos, view, wantX)
 		}
-		// The door's opening is in centimetres of x: interpolated by
-		// the client that asks, the nearer state's by the other.
-		if i == 0 && (st.Values[0] < int16(100*wantX)-2 || st.Values[0] > int16(100*wantX)+2) {
-			t.Errorf("interpolated opening %d, want %d", st.Values[0], int16(100*wantX))
+		// The door's opening is in centimetres of x: interpolated where
+		// declared lerp, the nearer state's where not.
+		g, want := doorDecl.Get(&st), int16(100*wantX)
+		if g.Opening < want-2 || g.Opening > want+2 {
+			t.Errorf("client %d: interpolated opening %d, want %d", i, g.Opening, want)
+		}
+		perTick := int16(200 * d.Server.TickDuration().Seconds())
+		if g.Near < want-perTick-2 || g.Near > want+perTick+2 {
+			t.Errorf("client %d: nearer opening %d, want within %d of %d", i, g.Near, perTick, want)
 		}
 		if c, ok := c.Remote(200, view); !ok || c.Pos != geom.V(10, 10, 0) {
 			t.Fatalf("client %d: crate %v %v", i, c, ok)

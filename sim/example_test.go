@@ -6,7 +6,6 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
@@ -14,18 +13,23 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
-// A game's movement (lagkit's, plus a tick counter in a game value), a
+// A game's movement (lagkit's, plus a tick counter in its declared
+// state), a
 // game event each way, over a 100 ms round trip: the server and client
 // cores are what any Go game drives, here on the simulator's clock.
 func ExampleNewDriver() {
-	counting := func(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
-		s, fired := game.Step(s, cmd, g, p, w)
-		s.Values[0]++ // ticks alive, predicted like the position
+	type alive struct {
+		Ticks uint32 `lagkit:"owner"` // ticks alive, predicted like the position
+	}
+	decl := game.MustDeclare[alive]()
+	counting := func(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+		s, fired := ctx.Step(s, cmd)
+		decl.Of(&s).Ticks++
 		return s, fired
 	}
 	const hello = wire.EventGameMin + 1
 	link := netem.Config{Latency: 50 * time.Millisecond}
-	d, err := sim.NewDriver(server.Config{Map: world.Field(), Step: counting, Values: 1},
+	d, err := sim.NewDriver(server.Config{Map: world.Field(), Step: counting, Game: decl.Layout},
 		[]sim.PlayerConfig{{Up: link, Down: link}}, 1)
 	if err != nil {
 		panic(err)
@@ -42,11 +46,12 @@ func ExampleNewDriver() {
 	for _, ev := range c.GameEvents() {
 		fmt.Printf("client got %q\n", ev.Data)
 	}
-	wrong, of := c.PredictionValueErrors()
-	fmt.Println("values mispredicted:", wrong, "of many:", of > 50)
+	wrong := c.Mispredicted("Ticks")
+	_, of := c.Mispredictions()
+	fmt.Println("ticks mispredicted:", wrong, "of many:", of > 50)
 	// Output:
 	// true
 	// server got "hi server" from 0
 	// client got "hi client"
-	// values mispredicted: 0 of many: true
+	// ticks mispredicted: 0 of many: true
 }

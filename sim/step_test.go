@@ -22,8 +22,8 @@ func (forward) Input(time.Duration, *client.Client) game.UserCmd {
 
 // skate is a movement rule of a game's own: lagkit's step, then a glide
 // of 2 cm a command along the velocity.
-func skate(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
-	s, fired := game.Step(s, cmd, g, p, w)
+func skate(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, fired := ctx.Step(s, cmd)
 	if s.Vel.X != 0 || s.Vel.Y != 0 {
 		d := geom.V(s.Vel.X, s.Vel.Y, 0).Norm().Scale(0.02)
 		s.Pos = game.SnapPos(s.Pos.Add(d))

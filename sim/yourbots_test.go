@@ -85,7 +85,7 @@ func (h *hunter) Input(now time.Duration, c *client.Client) game.UserCmd {
 	if dist < 3 {
 		cmd.Forward = -60 // close enough: back off, keep shooting
 	}
-	if me.Values[stamina] >= dashCost && me.Values[cooldown] == 0 && h.rng.Float64() < 0.03 {
+	if ds := dashDecl.Of(&me); ds.Stamina >= dashCost && ds.Cooldown == 0 && h.rng.Float64() < 0.03 {
 		cmd.Buttons |= btnDash
 	}
 	if dist < 20 && h.rng.Float64() < 0.1 {
@@ -125,7 +125,7 @@ func (r *hunt) Ticked(time.Duration, int, *sim.Player) {}
 
 func (r *hunt) ServerTicked(_ time.Duration, s *server.Server) {
 	for id := range s.MaxClients() {
-		if st, _, ok := s.PlayerState(id); ok && st.Values[cooldown] == dashTicks {
+		if st, _, ok := s.PlayerState(id); ok && dashDecl.Of(&st).Cooldown == dashTicks {
 			r.dashes++
 		}
 	}
@@ -149,7 +149,7 @@ func huntMatch(t *testing.T, seed uint64, d time.Duration) (*sim.Driver, *hunt) 
 	t.Helper()
 	link := netem.Config{Latency: 40 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02}
 	drv, err := sim.NewBots(sim.Bots{
-		Server:  server.Config{Map: world.Field(), MaxClients: 4, Step: dashStep, Values: 2, Body: circle, GameShots: true},
+		Server:  server.Config{Map: world.Field(), MaxClients: 4, Step: dashStep, Game: dashDecl.Layout, Body: circle, GameShots: true},
 		Client:  client.Config{InterpDelay: 50 * time.Millisecond},
 		Players: 4, Policy: newHunter, Up: link, Down: link,
 	}, seed)

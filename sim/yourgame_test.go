@@ -19,10 +19,17 @@ import (
 // only: a dash as movement, stamina as replicated state, a circle as
 // body.
 
+// dashState is the game's own state of a player: stamina, replicated to
+// everyone, and the dash's cooldown, the owner's alone.
+type dashState struct {
+	Stamina  int16 `lagkit:"all,max=100"`
+	Cooldown uint8 `lagkit:"owner,max=32"` // ticks until the next dash
+}
+
+var dashDecl = game.MustDeclare[dashState]()
+
 const (
 	btnDash   = game.BtnGame
-	stamina   = 0 // game value: stamina, 0 to 100
-	cooldown  = 1 // game value: ticks until the next dash
 	dashCost  = 40
 	dashTicks = 32
 	dashLen   = 2.0 // metres
@@ -31,9 +38,10 @@ const (
 // dashStep is the game's movement: lagkit's step, then a dash of 2 m
 // along the view for 40 stamina, at most every 32 ticks; stamina comes
 // back a point a tick.
-func dashStep(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
-	s, fired := game.Step(s, cmd, g, p, w)
-	st, cool := s.Values[stamina], s.Values[cooldown]
+func dashStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, fired := ctx.Step(s, cmd)
+	ds := dashDecl.Of(&s)
+	st, cool := ds.Stamina, ds.Cooldown
 	if cool > 0 {
 		cool--
 	}
@@ -41,14 +49,14 @@ func dashStep(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params
 		yaw := game.AngleToRad(int32(s.Yaw))
 		up := geom.V(0, 0, 1)
 		to := game.SnapPos(s.Pos.Add(geom.V(math.Cos(yaw), math.Sin(yaw), 0).Scale(dashLen)))
-		if !g.SegmentBlocked(s.Pos.Add(up), to.Add(up)) {
+		if !ctx.Grid.SegmentBlocked(s.Pos.Add(up), to.Add(up)) {
 			s.Pos = to
 		}
 		st, cool = st-dashCost, dashTicks
 	} else if st < 100 {
 		st++
 	}
-	s.Values[stamina], s.Values[cooldown] = st, cool
+	ds.Stamina, ds.Cooldown = st, cool
 	return s, fired
 }
 
@@ -117,7 +125,7 @@ func (r *referee) Ticked(time.Duration, int, *sim.Player)    {}
 
 func (r *referee) ServerTicked(now time.Duration, s *server.Server) {
 	for id := range s.MaxClients() {
-		if st, _, ok := s.PlayerState(id); ok && st.Values[cooldown] == dashTicks {
+		if st, _, ok := s.PlayerState(id); ok && dashDecl.Of(&st).Cooldown == dashTicks {
 			r.dashes++
 		}
 	}
@@ -146,7 +154,7 @@ func TestYourGame(t *testing.T) {
 	link := netem.Config{Latency: 50 * time.Millisecond, Loss: 0.05}
 	cc := client.Config{InterpDelay: 50 * time.Millisecond}
 	d, err := sim.NewDriver(server.Config{
-		Map: world.Field(), Seed: 11, Step: dashStep, Values: 2, Body: circle, GameShots: true,
+		Map: world.Field(), Seed: 11, Step: dashStep, Game: dashDecl.Layout, Body: circle, GameShots: true,
 	}, []sim.PlayerConfig{
 		{Client: cc, Brain: shooter{}, Up: link, Down: link},
 		{Client: cc, Brain: target{}, Up: link, Down: link, JoinAt: 30 * time.Millisecond},
@@ -156,29 +164,39 @@ func TestYourGame(t *testing.T) {
 	}
 	ref := &referee{}
 	var errs []float64
-	wrong, of := 0, 0
+	missed, of := map[string]int{}, 0
 	seen := map[int16]bool{}
 	for at := 100 * time.Millisecond; at <= 10*time.Second; at += 100 * time.Millisecond {
 		d.Run(at, ref)
 		for _, p := range d.Players {
 			errs = append(errs, p.Client.PredictionErrors()...)
-			w, n := p.Client.PredictionValueErrors()
-			wrong, of = wrong+w, of+n
+			ms, n := p.Client.Mispredictions()
+			for _, m := range ms {
+				if m.Wrong > 0 {
+					missed[m.Field] += m.Wrong
+				}
+			}
+			of += n
 		}
 		if o, ok := other(d.Players[0].Client, at); ok {
-			seen[o.Values[stamina]] = true // the target's stamina, as replicated
+			seen[dashDecl.Of(&o).Stamina] = true // the target's stamina, as replicated
 		}
 	}
 	if len(errs) < 1000 || of != len(errs) {
-		t.Fatalf("%d prediction samples, %d of them with values", len(errs), of)
+		t.Fatalf("%d prediction samples, %d of them field by field", len(errs), of)
 	}
 	for i, e := range errs {
 		if e != 0 {
 			t.Fatalf("prediction error %d is %v m", i, e)
 		}
 	}
-	if wrong != 0 {
-		t.Fatalf("stamina mispredicted %d times of %d", wrong, of)
+	// The server's hits take health and kill (the dead flag), which no
+	// client predicts; every other field, the game's included, is
+	// predicted exactly.
+	delete(missed, "health")
+	delete(missed, "flags")
+	if len(missed) != 0 {
+		t.Fatalf("fields mispredicted in %d predictions: %v", of, missed)
 	}
 	if ref.dashes < 5 {
 		t.Fatalf("%d dashes", ref.dashes)

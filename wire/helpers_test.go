@@ -191,6 +191,11 @@ func diffSnapshot(got, want *Snapshot) string {
 			return fmt.Sprintf("entity %d: got %+v, want %+v", i, got.Entities[i], want.Entities[i])
 		}
 	}
+	for i := range MaxEntities {
+		if *entityGame(got, i) != *entityGame(want, i) {
+			return fmt.Sprintf("entity %d game state: got %x, want %x", i, *entityGame(got, i), *entityGame(want, i))
+		}
+	}
 	if len(got.Events) != len(want.Events) {
 		return fmt.Sprintf("got %d events, want %d", len(got.Events), len(want.Events))
 	}

@@ -28,8 +28,12 @@ const MaxDatagram = 1100
 // EventServer) and a Connect's Rejoin, and the mandated feedback (what a
 // player is shown of its network) to the settings event. Version 11
 // adds to a command holding the fire button the client's verdict on its
-// shot (game.UserCmd.Shown).
-const Version = 11
+// shot (game.UserCmd.Shown). Version 12 replaces a game's values with
+// its declared state (game.Declare; Snapshot.Game), and a Connect
+// carries the hashes of the client's declaration and movement rules
+// (Connect.Game, Connect.Rules), which a server refuses when they
+// differ from its own.
+const Version = 12
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -79,6 +83,14 @@ type Connect struct {
 	// Rejoin asks for the seat and team of the client's session before,
 	// on a server it lost: a restarted server knows nothing of it.
 	Rejoin Rejoin
+	// Game is the hash of the client's declared game state
+	// (game.Layout.Hash; 0 for none, lagkit's own game), and Rules the
+	// hash of its movement rules (game.Params.Hash; 0 for a client that
+	// does not say, one that predicts nothing). A server whose own
+	// differ rejects the Connect, naming the difference: a client
+	// predicting with other rules, or decoding snapshots by another
+	// declaration, would play a session it cannot follow.
+	Game, Rules uint64
 }
 
 // Rejoin is the seat and team a client asks for when it connects again
@@ -241,19 +253,19 @@ type Snapshot struct {
 	FirstEventSeq uint32
 	Events        []Event
 
-	// Values is how many of a game's own values (game.Values) the
-	// snapshot carries, 0 to game.MaxValues: Self's first Values and
-	// those of every present entity (EntityValues). It is the session's
-	// setting, the same at both ends (server.Config.Values,
-	// client.Config.Values); a receiver sets it before DecodeSnapshot,
-	// which reads it and leaves it. 0, lagkit's own game, writes nothing
-	// and reads nothing. Values beyond it must be zero.
-	Values int
-	// EntityValues are each present entity's game values, coded as a
-	// delta against the baseline's, after the entities (see
-	// AppendSnapshot). Only the first Values of each are used; with
-	// Values 0 the field is neither written nor read.
-	EntityValues [MaxEntities]game.Values
+	// Game is the layout of the game's own declared state (game.Declare)
+	// the snapshot carries: Self.Game's fields sent to the owner or to
+	// all, and each present entity's fields sent to all (EntityGame).
+	// It is the session's declaration, the same at both ends (the
+	// Connect carries its hash); a receiver sets it (SetGame) before
+	// DecodeSnapshot, which reads it and leaves it. nil, lagkit's own
+	// game, writes nothing and reads nothing.
+	Game *game.Layout
+	// EntityGame are each present entity's game states, MaxEntities of
+	// them once SetGame finds fields sent to all (nil before), coded as
+	// a delta against the baseline's after the entities (see
+	// AppendSnapshot).
+	EntityGame []game.State
 
 	// held marks, once settled is set, the slots that may hold a state:
 	// those present when AppendSnapshot or DecodeSnapshot last ran on

@@ -49,6 +49,8 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	w.writeBits(uint64(m.SnapshotRate), 16)
 	w.writeUvarint(micros(m.InterpDelay))
 	w.writeKey(m.Key)
+	w.writeBits(m.Game, 64)
+	w.writeBits(m.Rules, 64)
 	if m.Rejoin.Asked {
 		w.writeBool(true)
 		w.writeBits(uint64(m.Rejoin.Seat), 8)
@@ -80,6 +82,8 @@ func DecodeConnect(b []byte, m *Connect) error {
 	m.SnapshotRate = uint16(r.readBits(16))
 	m.InterpDelay = r.readMicros(MaxDelay, "interp delay")
 	m.Key = r.readKey()
+	m.Game = r.readBits(64)
+	m.Rules = r.readBits(64)
 	if r.readBool() {
 		m.Rejoin = Rejoin{Asked: true, Seat: uint8(r.readBits(8)), Team: uint8(r.readBits(8))}
 	}

@@ -159,7 +159,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	ww.put(uint64(s.FirstEventSeq), 32)
 	putSelf(&ww, &s.Self, &ref.Self, &units[0], &units[1])
 	ww.done(&w)
-	reserve := valuesReserve(s) // 0 for lagkit's own game
+	reserve := gameReserve(s) // 0 for lagkit's own game
 	if !fits(&w, eventCountBits+entityCountBits+reserve) {
 		if _, err := checkSnapshot(s, base, limit, true); err != nil {
 			return dst, err
@@ -223,8 +223,8 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 			s.Entities[i] = ref.Entities[i] // zero when absent
 		}
 	}
-	if s.Values > 0 {
-		writeValues(&w, s, ref, start+limit*8)
+	if s.Game != nil {
+		writeGame(&w, s, ref, start+limit*8)
 	}
 	settleEntities(s, nil)
 	s.settle()
@@ -387,9 +387,6 @@ func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int
 	var why string
 	if units[0], why = checkedSelfUnits(&s.Self); why != "" {
 		return units, encodeError(MsgSnapshot, "self %s", why)
-	}
-	if why = checkValues(s); why != "" {
-		return units, encodeError(MsgSnapshot, "%s", why)
 	}
 	for i := range s.Events {
 		if n := len(s.Events[i].Data); n > MaxEventData {

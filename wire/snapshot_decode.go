@@ -63,14 +63,11 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	if r.err != nil {
 		return r.err
 	}
-	// Copy the baseline's state first: base may be s. The values
-	// (none in lagkit's own game) need the baseline's presence after
+	// Copy the baseline's state first: base may be s. The game state
+	// (none in lagkit's own game) needs the baseline's presence after
 	// the entries have changed s's.
 	var basePresent [MaxEntities / 64]uint64
-	if s.Values != 0 {
-		if s.Values < 0 || s.Values > game.MaxValues {
-			return errorf(&r, "values count %d out of range", s.Values)
-		}
+	if s.Game != nil {
 		basePresent = base.Present
 	}
 	s.Self = base.Self
@@ -113,8 +110,8 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		r.failf("%d entity entries exceed %d", n, MaxEntities)
 	}
 	readEntries(&r, s, n, tick)
-	if s.Values > 0 && r.err == nil {
-		readValues(&r, s, base, &basePresent)
+	if s.Game != nil && r.err == nil {
+		readGame(&r, s, base, &basePresent)
 	}
 	if err := r.finish(); err != nil {
 		s.settled = false // a partial result: clear it all next time

@@ -11,8 +11,8 @@ import (
 
 	"github.com/lagkit/lagkit/examples/arena2d/arena"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/testlock"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -20,11 +20,12 @@ import (
 // TestCrateBrokenOverUDP: a server and two bots over loopback UDP, each
 // bot's link 60 ms each way: the bots close in on the sliding crate and
 // shoot it to pieces, the breaking shot rewound to what its shooter
-// saw; both bots hear who broke it, and the server hears both salute.
+// saw; both bots hear who broke it, the breaker's client predicts the
+// shield the server grants it, and the server hears both salute.
 // Then they turn on each other until one kills the other with a shot
 // rewound as far, and both hear of the kill.
 func TestCrateBrokenOverUDP(t *testing.T) {
-	walltest.Lock(t) // a live match: not beside a headless browser
+	testlock.Lock(t) // a live match: not beside a headless browser
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	l, err := transport.ListenUDP("127.0.0.1:0", transport.UDPOptions{})
@@ -56,8 +57,8 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 			_, errs[i] = realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: arena.ClientConfig(fmt.Sprintf("bot%d", i)), Brain: b})
 		}()
 	}
-	// Wait for the crate to break, for both salutes and for a kill
-	// both bots heard of.
+	// Wait for the crate to break, for its loot to reach the breaker's
+	// prediction, for both salutes and for a kill both bots heard of.
 	heard := func() bool {
 		for _, b := range bots {
 			if len(b.Kills()) == 0 {
@@ -68,7 +69,8 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 	}
 	for {
 		r := ref.Record()
-		if r.BrokenBy >= 0 && len(r.GGs) == 2 && len(r.Kills) > 0 && heard() || ctx.Err() != nil {
+		looted := r.BrokenBy >= 0 && lootedBy(bots) == r.BrokenBy
+		if r.BrokenBy >= 0 && len(r.GGs) == 2 && len(r.Kills) > 0 && heard() && looted || ctx.Err() != nil {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -104,6 +106,10 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 			t.Errorf("bot %d: no stamina", i)
 		}
 	}
+	// The breaker's client predicted the shield the server granted it.
+	if by := lootedBy(bots); r.Looted != r.BrokenBy || by != r.BrokenBy {
+		t.Errorf("loot granted to %d, predicted by the bot in slot %d; the crate broken by %d", r.Looted, by, r.BrokenBy)
+	}
 	if len(r.GGs) != 2 {
 		t.Errorf("salutes from %v", r.GGs)
 	}
@@ -127,4 +133,19 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 	}
 	t.Logf("%d shots, %d on the crate, broken by %d with a shot rewound %v (the live crate missed: %v); %d hits on players, first kill %+v",
 		r.Shots, r.CrateHits, r.BrokenBy, r.BrokenRewind, r.BrokenLiveMiss, r.PlayerHits, k)
+}
+
+// lootedBy returns the slot of the bot whose prediction held the crate's
+// shield (-1: none, -2: more than one).
+func lootedBy(bots []*arena.Bot) int {
+	by := -1
+	for _, b := range bots {
+		if looted, slot := b.Looted(); looted {
+			if by >= 0 {
+				return -2
+			}
+			by = slot
+		}
+	}
+	return by
 }

@@ -12,12 +12,13 @@ import (
 
 // ClientConfig is the client core's configuration for the arena.
 func ClientConfig(name string) client.Config {
-	return client.Config{Map: Map(), Step: Step, Values: NumValues, Name: name, InterpDelay: 50 * time.Millisecond}
+	return client.Config{Map: Map(), Step: Step, Game: Decl.Layout, Name: name, InterpDelay: 50 * time.Millisecond}
 }
 
 // Bot plays the arena: it closes in on the crate as drawn, shoots at it
-// and dashes now and then; once the crate breaks it salutes whoever
-// broke it and turns on the nearest player. Its methods are safe to
+// and dashes now and then, blinking when far; once the crate breaks it salutes whoever
+// broke it, raises the shield if it was given one, and turns on the
+// nearest player. Its methods are safe to
 // call from any goroutine.
 type Bot struct {
 	mu       sync.Mutex
@@ -25,6 +26,9 @@ type Bot struct {
 	brokenBy int
 	hits     int
 	stamina  int16
+	looted   bool // its predicted state held the crate's shield
+	blinks   int  // commands that asked to blink
+	id       int  // its slot, once connected
 	seen     bool // saw the crate
 	kills    []wire.KillEvent
 }
@@ -44,10 +48,16 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 	}
 	b.kills = append(b.kills, c.Kills()...)
 	me := c.Predicted()
-	b.stamina = me.Values[Stamina]
+	a := Decl.Get(&me)
+	b.id = c.ID()
+	b.stamina = a.Stamina
 	cmd := game.UserCmd{Yaw: me.Yaw}
 	if me.Has(game.FlagDead) {
 		return cmd
+	}
+	if a.Item == ItemShield {
+		b.looted = true
+		cmd.Buttons |= BtnUse
 	}
 	view := c.ViewTime(now)
 	var target game.PlayerState
@@ -75,6 +85,10 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 	if now%(3*time.Second) < 20*time.Millisecond && me.Pos.Dist(target.Pos) > 10 {
 		cmd.Buttons |= BtnDash
 	}
+	if a.BlinkWait == 0 && me.Pos.Dist(target.Pos) > 14 {
+		cmd.Buttons |= BtnBlink
+		b.blinks++
+	}
 	return cmd
 }
 
@@ -91,4 +105,12 @@ func (b *Bot) Saw() (crate, broken bool, by int, stamina int16) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.seen, b.broken, b.brokenBy, b.stamina
+}
+
+// Looted reports whether the bot's predicted state ever held the
+// crate's shield, loot the server granted, and the bot's slot.
+func (b *Bot) Looted() (looted bool, slot int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.looted, b.id
 }

@@ -1,12 +1,15 @@
 // Package arena is a top-down 2D arena game built on lagkit's public
-// API: players are circles that run, dash for stamina and shoot; a crate
-// slides across the middle until shot to pieces. Its rules (the step,
-// the values, the bodies, the events) are shared by the server, the
-// clients and the bots, as lagkit's own game shares package game.
+// API: players are circles of two teams that run, dash for stamina,
+// blink, and shoot from a magazine they reload; a crate slides across
+// the middle until shot to pieces, and the server hands the player who
+// broke it a shield as loot. Its rules (the step, the declared state,
+// the bodies, the events) are shared by the server, the clients and the
+// bots, as lagkit's own game shares package game.
 package arena
 
 import (
 	"math"
+	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -15,13 +18,54 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
-// The game's values of a player (game.PlayerState.Values).
+// State is the arena's own state of a player, declared to lagkit
+// (game.Declare): the tags say who is sent each field and in how many
+// bits. The crate, an entity, uses HP alone.
+type State struct {
+	// Stamina feeds the dash; everyone sees it (a bar over each player).
+	Stamina int16 `lagkit:"all,max=100"`
+	// DashWait is the ticks until the next dash.
+	DashWait uint8 `lagkit:"owner,max=32"`
+	// Ammo is the rounds in the magazine, Reload the time until a
+	// reload ends (0: not reloading).
+	Ammo   uint8         `lagkit:"owner,max=12"`
+	Reload time.Duration `lagkit:"owner,q=1ms,max=2s"`
+	// BlinkWait is the time until the next blink: 45 s, beyond what a
+	// tick count in 16 bits could hold.
+	BlinkWait time.Duration `lagkit:"owner,q=10ms,max=60s"`
+	// Item is the inventory slot: ItemNone or ItemShield. It survives
+	// death: loot is kept until used.
+	Item uint8 `lagkit:"owner,max=2"`
+	// Shield absorbs damage before health; everyone sees it, drawn
+	// smoothly between snapshots.
+	Shield float32 `lagkit:"all,lerp,q=0.5,max=50"`
+	// HP is the crate's health, drawn smoothly.
+	HP int16 `lagkit:"all,lerp,max=100"`
+}
+
+// Decl is the arena's declared state: server.Config.Game and
+// client.Config.Game take Decl.Layout, and Decl.Of reads and writes a
+// player's State.
+var Decl = game.MustDeclare[State]()
+
+// The inventory's items.
 const (
-	Stamina  = 0 // 0 to MaxStamina
-	Cooldown = 1 // ticks until the next dash
-	// NumValues is how many values the snapshots carry
-	// (server.Config.Values, client.Config.Values).
-	NumValues = 2
+	ItemNone   = 0
+	ItemShield = 1 // used, it raises a shield of MaxShield
+)
+
+// The weapon: a magazine of Magazine rounds, refilled ReloadTime after
+// it empties or the player reloads.
+const (
+	Magazine   = 12
+	ReloadTime = 1500 * time.Millisecond
+	MaxShield  = 50
+)
+
+// The blink: BlinkLength along the view, at most every BlinkCooldown.
+const (
+	BlinkLength   = 6.0
+	BlinkCooldown = 45 * time.Second
 )
 
 // The dash.
@@ -32,14 +76,18 @@ const (
 	DashLength   = 2.0
 )
 
-// BtnDash dashes (a button reserved for games).
-const BtnDash = game.BtnGame
+// The arena's buttons (reserved for games): dash, blink, use the item.
+const (
+	BtnDash  = game.BtnGame
+	BtnBlink = game.BtnGame << 1
+	BtnUse   = game.BtnGame << 2
+)
 
 // Radius is a player's circle.
 const Radius = 0.4
 
 // The crate: an entity in a slot above the players, sliding along Y
-// across the arena's middle, its health its first game value.
+// across the arena's middle, its health its State's HP.
 const (
 	CrateSlot   = 200
 	CrateHealth = 100
@@ -102,28 +150,71 @@ func Map() *world.Map {
 	return m
 }
 
-// Step is the arena's movement: lagkit's running and shooting, then a
-// dash of DashLength along the view for DashCost stamina, at most every
-// DashCooldown ticks, unless a wall is in the way; stamina comes back a
-// point a tick.
-func Step(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, w []game.Weapon) (game.PlayerState, bool) {
-	s, fired := game.Step(s, cmd, g, p, w)
-	st, cool := s.Values[Stamina], s.Values[Cooldown]
-	if cool > 0 {
-		cool--
-	}
-	if cmd.Buttons.Has(BtnDash) && cool == 0 && st >= DashCost && s.Flags&game.FlagDead == 0 {
-		to := game.SnapPos(s.Pos.Add(Aim(s.Yaw).Scale(DashLength)))
-		up := geom.V(0, 0, 1)
-		if !g.SegmentBlocked(s.Pos.Add(up), to.Add(up)) {
-			s.Pos = to
+// Step is the arena's movement and weapon: lagkit's running and its
+// weapon's rate of fire, a shot only with a round in the magazine (the
+// last starts a reload, as BtnReload does); a dash of DashLength along
+// the view for DashCost stamina, at most every DashCooldown ticks, and a
+// blink of BlinkLength every BlinkCooldown, unless a wall is in the way;
+// the item used. Stamina comes back a point a tick.
+func Step(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, fired := ctx.Step(s, cmd)
+	a := Decl.Of(&s)
+	alive := s.Flags&game.FlagDead == 0
+	a.BlinkWait = max(0, a.BlinkWait-cmd.Duration)
+	if a.Reload > 0 {
+		if a.Reload -= cmd.Duration; a.Reload <= 0 {
+			a.Reload, a.Ammo = 0, Magazine
 		}
-		st, cool = st-DashCost, DashCooldown
-	} else if st < MaxStamina {
-		st++
 	}
-	s.Values[Stamina], s.Values[Cooldown] = st, cool
+	if fired && (a.Ammo == 0 || a.Reload > 0) {
+		fired = false // lagkit's weapon was ready, the magazine not
+	}
+	if fired {
+		if a.Ammo--; a.Ammo == 0 {
+			a.Reload = ReloadTime
+		}
+	}
+	if alive && cmd.Buttons.Has(game.BtnReload) && a.Reload == 0 && a.Ammo < Magazine {
+		a.Reload = ReloadTime
+	}
+	if a.DashWait > 0 {
+		a.DashWait--
+	}
+	if alive && cmd.Buttons.Has(BtnDash) && a.DashWait == 0 && a.Stamina >= DashCost {
+		s.Pos = jump(ctx, s.Pos, s.Yaw, DashLength)
+		a.Stamina, a.DashWait = a.Stamina-DashCost, DashCooldown
+	} else if a.Stamina < MaxStamina {
+		a.Stamina++
+	}
+	if alive && cmd.Buttons.Has(BtnBlink) && a.BlinkWait == 0 {
+		if to := jump(ctx, s.Pos, s.Yaw, BlinkLength); to != s.Pos {
+			s.Pos, a.BlinkWait = to, BlinkCooldown
+			s.Teleport++ // observers jump with it instead of sliding
+		}
+	}
+	if alive && cmd.Buttons.Has(BtnUse) && a.Item == ItemShield {
+		a.Item, a.Shield = ItemNone, MaxShield
+	}
 	return s, fired
+}
+
+// jump returns where a player at pos facing yaw lands after moving
+// length along the view: pos itself when a wall is in the way.
+func jump(ctx *game.StepCtx, pos geom.Vec3, yaw uint16, length float64) geom.Vec3 {
+	to := game.SnapPos(pos.Add(Aim(yaw).Scale(length)))
+	up := geom.V(0, 0, 1)
+	if ctx.Grid.SegmentBlocked(pos.Add(up), to.Add(up)) {
+		return pos
+	}
+	return to
+}
+
+// Spawn is the arena's respawn rule (server.Config.Spawn): full stamina,
+// a full magazine and no shield; the blink's cooldown and the item are
+// kept through death.
+func Spawn(_ int, st *game.PlayerState) {
+	a := Decl.Of(st)
+	a.Stamina, a.DashWait, a.Ammo, a.Reload, a.Shield = MaxStamina, 0, Magazine, 0, 0
 }
 
 // Aim is the unit vector along yaw in the ground plane.

@@ -12,10 +12,12 @@ import (
 
 // Referee is the arena's server logic, run by the match after each tick
 // (realtime.MatchConfig.OnTick): it slides the crate, resolves the
-// players' shots against the rewound circles and crate, hurts the
-// players hit (server.Server.Damage: a player dies after
-// game.MaxHealth/Damage hits, and respawns), breaks the crate, and hears
-// the players' salutes. Its methods are safe to call
+// players' shots against the rewound circles and crate (shots pass team
+// mates: the team rule), takes a hit from the victim's shield first and
+// the rest from its health (server.Server.Damage: a player dies after
+// game.MaxHealth/Damage hits, and respawns), breaks the crate and grants
+// its breaker a shield as loot (server.Server.Edit, into the state its
+// client predicts), and hears the players' salutes. Its methods are safe to call
 // from any goroutine.
 type Referee struct {
 	mu      sync.Mutex
@@ -38,6 +40,10 @@ type Record struct {
 	BrokenRewind   time.Duration
 	BrokenLiveMiss bool
 	PlayerHits     int // hits on players
+	// Looted is the slot of the player granted the crate's shield (-1:
+	// none yet), ShieldHits the hits a shield absorbed.
+	Looted     int
+	ShieldHits int
 	// Kills lists the players' deaths by the others' shots, in order.
 	Kills []Kill
 	// GGs counts the salutes received, by sender slot.
@@ -46,7 +52,7 @@ type Record struct {
 
 // NewReferee returns a referee for one match.
 func NewReferee() *Referee {
-	return &Referee{crateHP: CrateHealth, record: Record{BrokenBy: -1, GGs: map[int]int{}}}
+	return &Referee{crateHP: CrateHealth, record: Record{BrokenBy: -1, Looted: -1, GGs: map[int]int{}}}
 }
 
 // Record returns a copy of what the referee saw so far.
@@ -97,7 +103,8 @@ func (r *Referee) Tick(s *server.Server) {
 		r.started, r.t0 = true, now
 	}
 	if !r.broken {
-		st := game.PlayerState{Pos: CratePos(now - r.t0), Values: game.Values{r.crateHP}}
+		st := game.PlayerState{Pos: CratePos(now - r.t0)}
+		Decl.Of(&st).HP = r.crateHP
 		if err := s.SetEntity(CrateSlot, st, CrateBody); err != nil {
 			panic("arena: the crate: " + err.Error()) // its state is the referee's own
 		}
@@ -110,10 +117,11 @@ func (r *Referee) Tick(s *server.Server) {
 		if h, ok := grid.Raycast(ray, reach); ok {
 			reach = h.Dist // the world's first wall
 		}
-		// Shots pass the shooter and the dead.
+		// Shots pass the shooter, its team mates and the dead.
+		_, team, _ := s.PlayerState(f.Shooter)
 		notShooter := func(id int) bool {
-			st, _, ok := s.PlayerState(id)
-			return id == f.Shooter || ok && st.Has(game.FlagDead)
+			st, t, ok := s.PlayerState(id)
+			return id == f.Shooter || ok && (st.Has(game.FlagDead) || t == team)
 		}
 		h, ok := s.TraceAt(ray, reach, f.Target, notShooter)
 		if !ok {
@@ -125,7 +133,19 @@ func (r *Referee) Tick(s *server.Server) {
 			// respawns.
 			r.record.PlayerHits++
 			s.SendEvent(h.ID, EventHit, []byte{byte(f.Shooter)})
-			killed, err := s.Damage(h.ID, int16(h.Damage), f.Shooter)
+			left := float32(h.Damage)
+			if err := s.Edit(h.ID, func(st *game.PlayerState) {
+				a := Decl.Of(st)
+				took := min(a.Shield, left)
+				a.Shield, left = a.Shield-took, left-took
+			}); err != nil {
+				panic("arena: shield: " + err.Error()) // a traced player
+			}
+			if left == 0 {
+				r.record.ShieldHits++
+				continue
+			}
+			killed, err := s.Damage(h.ID, int16(left), f.Shooter)
 			if err != nil {
 				panic("arena: damage: " + err.Error()) // a traced player, a shooter's slot
 			}
@@ -145,6 +165,11 @@ func (r *Referee) Tick(s *server.Server) {
 		r.record.BrokenBy, r.record.BrokenRewind, r.record.BrokenLiveMiss = f.Shooter, f.Now-f.Target, !live
 		s.RemoveEntity(CrateSlot)
 		s.BroadcastEvent(EventCrateBroken, []byte{byte(f.Shooter)})
+		// The loot: a shield in the breaker's inventory, written into
+		// the state its client predicts.
+		if err := s.Edit(f.Shooter, func(st *game.PlayerState) { Decl.Of(st).Item = ItemShield }); err == nil {
+			r.record.Looted = f.Shooter
+		}
 	}
 	for _, ev := range s.GameEvents() {
 		if ev.Kind == EventGG {
@@ -154,12 +179,12 @@ func (r *Referee) Tick(s *server.Server) {
 }
 
 // MatchConfig returns the arena's match for a realtime.Host, refereed by
-// r: seats players (no server-side bots: lagkit's bots play lagkit's
-// game; the arena's connect as clients).
+// r: seats players in two teams (no server-side bots: lagkit's bots play
+// lagkit's game; the arena's connect as clients).
 func MatchConfig(seats int, r *Referee) realtime.MatchConfig {
 	return realtime.MatchConfig{
-		Name: "arena2d", Map: "arena2d", World: Map(), Mode: "ffa", Seats: seats,
-		Step: Step, Values: NumValues, Body: PlayerBody, GameShots: true,
+		Name: "arena2d", Map: "arena2d", World: Map(), Mode: "tdm", Seats: seats,
+		Step: Step, Game: Decl.Layout, Spawn: Spawn, Body: PlayerBody, GameShots: true,
 		OnTick: r.Tick,
 	}
 }

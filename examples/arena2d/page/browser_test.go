@@ -16,8 +16,8 @@ import (
 
 	"github.com/lagkit/lagkit/examples/arena2d/arena"
 	"github.com/lagkit/lagkit/examples/arena2d/page"
-	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/testlock"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -80,7 +80,7 @@ func TestPlayInBrowser(t *testing.T) {
 	if err := page.Build("..", dir); err != nil {
 		t.Fatal(err)
 	}
-	walltest.Lock(t) // a headless browser starves a live match
+	testlock.Lock(t) // a headless browser starves a live match
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	web, err := page.Listen("127.0.0.1:0", dir)

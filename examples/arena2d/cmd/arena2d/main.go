@@ -8,7 +8,8 @@
 // Built with GOOS=js GOARCH=wasm it is the same game in a browser tab,
 // on the page arena2d-server serves with -web, over WebSocket.
 //
-// Keys: WASD run, the mouse aims, the left button shoots, space dashes.
+// Keys: WASD run, the mouse aims, the left button shoots, space dashes,
+// Q blinks, E uses the item, R reloads.
 package main
 
 import (
@@ -48,6 +49,7 @@ type human struct {
 	dx, dy           float64
 	aimX, aimY       float64 // the mouse, in world metres
 	fire, dash       bool
+	blink, use, rld  bool
 	me               game.PlayerState
 	shown            geom.Vec3
 	others           []game.PlayerState
@@ -76,16 +78,19 @@ type State struct {
 	// Predicting is whether the client predicts its own player;
 	// Predictions counts the predictions the server's snapshots
 	// checked, PredErrorMaxM is the largest position error among them
-	// (metres), ValueErrors how many had the game's values (stamina)
-	// wrong.
+	// (metres), ValueErrors how many had a field of the arena's state
+	// wrong that only the player's own step changes (all but the shield
+	// and the item, which the server grants).
 	Predicting    bool    `json:"predicting"`
 	Predictions   int     `json:"predictions"`
 	PredErrorMaxM float64 `json:"pred_error_max_m"`
 	ValueErrors   int     `json:"value_errors"`
-	// Pos is the predicted position, Stamina and Health the player's.
+	// Pos is the predicted position, Stamina, Health and Ammo the
+	// player's.
 	Pos     [2]float64 `json:"pos"`
 	Stamina int        `json:"stamina"`
 	Health  int        `json:"health"`
+	Ammo    int        `json:"ammo"`
 	// Others counts the other players drawn, Crate whether the crate is,
 	// Broken whether it broke.
 	Others int  `json:"others"`
@@ -106,8 +111,12 @@ func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
 	h.connected = c.Phase() == client.Connected
 	h.me, h.shown = c.Predicted(), c.DisplayPos()
 	st := &h.state
-	wrong, of := c.PredictionValueErrors()
-	st.ValueErrors += wrong
+	misses, of := c.Mispredictions()
+	for _, m := range misses {
+		if m.Field == "Stamina" || m.Field == "DashWait" || m.Field == "Ammo" || m.Field == "Reload" || m.Field == "BlinkWait" {
+			st.ValueErrors += m.Wrong
+		}
+	}
 	st.Predictions += of
 	st.PredErrorMaxM = h.stats.Get().PredErrMaxM
 	view := c.ViewTime(now)
@@ -125,7 +134,8 @@ func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
 	}
 	st.Phase, st.ID, st.Snapshots, st.Predicting = phaseName(c.Phase()), c.ID(), c.Stats().SnapshotsReceived, c.Predicting()
 	st.Pos = [2]float64{h.me.Pos.X, h.me.Pos.Y}
-	st.Stamina, st.Health = int(h.me.Values[arena.Stamina]), int(h.me.Health)
+	a := arena.Decl.Get(&h.me)
+	st.Stamina, st.Health, st.Ammo = int(a.Stamina), int(h.me.Health), int(a.Ammo)
 	st.Others, st.Crate, st.Broken = len(h.others), h.hasCrate, h.broken
 	if h.onTick != nil {
 		h.onTick(*st)
@@ -136,8 +146,13 @@ func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
 	if h.fire {
 		cmd.Buttons |= game.BtnFire
 	}
-	if h.dash {
-		cmd.Buttons |= arena.BtnDash
+	for _, b := range []struct {
+		held bool
+		btn  game.Buttons
+	}{{h.dash, arena.BtnDash}, {h.blink, arena.BtnBlink}, {h.use, arena.BtnUse}, {h.rld, game.BtnReload}} {
+		if b.held {
+			cmd.Buttons |= b.btn
+		}
 	}
 	return cmd
 }
@@ -166,6 +181,7 @@ func (w *window) Update() error {
 	h.aimX, h.aimY = (float64(mx)-side/2)/scale, (side/2-float64(my))/scale
 	h.fire = ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft)
 	h.dash = ebiten.IsKeyPressed(ebiten.KeySpace)
+	h.blink, h.use, h.rld = ebiten.IsKeyPressed(ebiten.KeyQ), ebiten.IsKeyPressed(ebiten.KeyE), ebiten.IsKeyPressed(ebiten.KeyR)
 	return nil
 }
 
@@ -183,7 +199,7 @@ func (w *window) Draw(screen *ebiten.Image) {
 		x, y := screenPos(h.crate.Pos)
 		s := float32(arena.CrateHalf * scale)
 		vector.DrawFilledRect(screen, x-s, y-s, 2*s, 2*s, color.RGBA{170, 120, 60, 255}, false)
-		hp := float32(h.crate.Values[0]) / arena.CrateHealth
+		hp := float32(arena.Decl.Of(&h.crate).HP) / arena.CrateHealth
 		vector.DrawFilledRect(screen, x-s, y-s-6, 2*s*hp, 3, color.RGBA{80, 220, 80, 255}, false)
 	}
 	for _, o := range h.others {
@@ -192,7 +208,7 @@ func (w *window) Draw(screen *ebiten.Image) {
 	}
 	x, y := screenPos(h.shown)
 	vector.DrawFilledCircle(screen, x, y, arena.Radius*scale, color.RGBA{80, 160, 240, 255}, true)
-	st := float32(h.me.Values[arena.Stamina]) / arena.MaxStamina
+	st := float32(arena.Decl.Of(&h.me).Stamina) / arena.MaxStamina
 	vector.DrawFilledRect(screen, 10, side-20, 200*st, 8, color.RGBA{240, 200, 60, 255}, false)
 	msg := "connecting..."
 	switch {

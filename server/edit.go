@@ -1,0 +1,70 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// ErrEditWithTimeWarp is wrapped by the error of Edit on a server with
+// Config.TimeWarp: time warp re-runs past ticks from the states it
+// recorded, and an edit between ticks is outside what it re-runs.
+var ErrEditWithTimeWarp = errors.New("server: game edit with time warp")
+
+// Edit hands player id's authoritative state to edit, which may change
+// any of it, the game's declared state (Config.Game's Schema.Of) above
+// all: a grant of loot, a pickup taken back, a buff, a team's colours.
+// The predicted fields too: the owner's client learns the new state
+// from its next snapshot and predicts on from it, as it does after any
+// correction (and counts the fields that changed as mispredicted once).
+// The position and velocity are then snapped to the wire's grids and the
+// pitch clamped, so that the state sent is the state kept; a game that
+// moves a player discontinuously bumps Teleport, as Place does. Call it
+// between ticks (realtime.MatchConfig.OnTick).
+func (s *Server) Edit(id int, edit func(st *game.PlayerState)) error {
+	switch {
+	case id < 0 || id >= len(s.clients) || s.clients[id] == nil:
+		return fmt.Errorf("server: edit %d: %w", id, ErrNoPlayer)
+	case s.warp != nil:
+		return fmt.Errorf("server: edit %d: %w", id, ErrEditWithTimeWarp)
+	}
+	s.edit(s.clients[id], edit)
+	return nil
+}
+
+// edit runs edit on c's state and keeps the result sendable: Edit, and
+// lagkit's own rules that write a player's state between its commands
+// (the flag carrier's mark).
+func (s *Server) edit(c *client, edit func(st *game.PlayerState)) {
+	edit(&c.state)
+	st := &c.state
+	s.cfg.Game.Snap(&st.Game)
+	st.Pos, st.Vel = game.SnapPos(st.Pos), snapVel(st.Vel)
+	if !within(st.Pos, wire.MaxCoord*game.PosQuantum) {
+		st.Pos = game.SnapPos(clampVec(st.Pos, (wire.MaxCoord-1)*game.PosQuantum))
+	}
+	if !within(st.Vel, wire.MaxCoord*game.VelQuantum) {
+		st.Vel = snapVel(clampVec(st.Vel, (wire.MaxCoord-1)*game.VelQuantum))
+	}
+	st.Pitch = max(-game.MaxPitch, min(game.MaxPitch, st.Pitch))
+	st.WeaponWait = max(0, min(wire.MaxWeaponWait, st.WeaponWait.Truncate(time.Microsecond)))
+}
+
+// clampVec clamps each component of v to ±limit.
+func clampVec(v geom.Vec3, limit float64) geom.Vec3 {
+	c := func(x float64) float64 { return max(-limit, min(limit, x)) }
+	return geom.V(c(v.X), c(v.Y), c(v.Z))
+}
+
+// respawned runs the game's respawn rule (Config.Spawn) on st, player
+// c's state at a spawn or placement.
+func (s *Server) respawned(c *client, st *game.PlayerState) {
+	if s.cfg.Spawn != nil {
+		s.cfg.Spawn(c.id, st)
+		s.cfg.Game.Snap(&st.Game)
+	}
+}

@@ -1,0 +1,258 @@
+package wire
+
+import (
+	"math/bits"
+
+	"github.com/lagkit/lagkit/game"
+)
+
+// A game's own declared state (game.Declare; Snapshot.Game) follows the
+// entity entries when the session has one (lagkit's own game has none,
+// and its snapshots are as they were):
+//
+//	Self's fields | entry count 9 | entry...
+//
+// Self carries every field sent to the owner or to all (game.VisOwner,
+// game.VisAll), an entry the fields sent to all of a present entity
+// whose fields differ from what the receiver holds (the baseline's, zero
+// for an entity the baseline lacks): its slot (the first as 8 bits, each
+// later one as its distance from the previous one, stepCode) and its
+// fields. A field is coded in its units against the baseline's, in the
+// manner of Source's SendTables (each field with the bits its declared
+// range needs): a bool as its bit; any other field as a changed bit,
+// then when changed, for a field of 6 bits or fewer its value above the
+// field's minimum in the field's width; for a wider one a size bit, 0
+// for a difference from the baseline's within ±16 in 5 bits (a counter,
+// a timer ticking down), 1 for the value above the minimum in the
+// field's width. Unchanged fields cost a bit each in Self
+// and nothing for an unchanged entity.
+
+// smallBits is the width of a field's small change: a zigzag difference
+// within ±16, a counter or a timer ticking down.
+const smallBits = 5
+
+// fieldBits is the most bits field f takes.
+func fieldBits(f *game.Field) int {
+	switch {
+	case f.Kind == game.KindBool:
+		return 1
+	case f.Bits <= smallBits+1:
+		return 1 + int(f.Bits)
+	}
+	return 2 + int(f.Bits) // changed bit, size bit, value
+}
+
+// gameReserve is the room the game state of s may need beyond its
+// entries: Self's fields and the entry count.
+func gameReserve(s *Snapshot) int {
+	if s.Game == nil {
+		return 0
+	}
+	n := entityCountBits
+	for i := range s.Game.Fields() {
+		if f := &s.Game.Fields()[i]; f.Vis != game.VisNone {
+			n += fieldBits(f)
+		}
+	}
+	return n
+}
+
+// SetGame makes s carry game state of layout l (nil: none), sizing
+// EntityGame once; a snapshot kept and reused allocates nothing after.
+func (s *Snapshot) SetGame(l *game.Layout) {
+	s.Game = l
+	if l.SentToOthers() && len(s.EntityGame) < MaxEntities {
+		s.EntityGame = make([]game.State, MaxEntities)
+	}
+}
+
+// entityGame returns entity i's game state in s, zero when s has none.
+func entityGame(s *Snapshot, i int) *game.State {
+	if i < len(s.EntityGame) {
+		return &s.EntityGame[i]
+	}
+	return &zeroState
+}
+
+var zeroState game.State
+
+// sameGame reports whether the fields of l visible to vis agree in a and b.
+func sameGame(l *game.Layout, a, b *game.State, vis game.Vis) bool {
+	for i := range l.Fields() {
+		if l.Fields()[i].Vis <= vis && !l.Same(a, b, i) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeField writes field i of v against ref's.
+func writeField(w *bitWriter, l *game.Layout, i int, v, ref *game.State) {
+	f := &l.Fields()[i]
+	u, r := l.Units(v, i), l.Units(ref, i)
+	if f.Kind == game.KindBool {
+		w.writeBits(uint64(u), 1)
+		return
+	}
+	if u == r {
+		w.writeBits(0, 1)
+		return
+	}
+	w.writeBits(1, 1)
+	off := uint64(u) - uint64(f.Min)
+	if f.Bits > smallBits+1 {
+		if zz := zigzag(int64(uint64(u) - uint64(r))); zz < 1<<smallBits {
+			w.writeBits(zz<<1, 1+smallBits)
+			return
+		}
+		w.writeBits(1, 1)
+	}
+	if f.Bits > 32 {
+		w.writeBits(off&(1<<32-1), 32)
+		w.writeBits(off>>32, f.Bits-32)
+		return
+	}
+	w.writeBits(off, f.Bits)
+}
+
+// readField reads field i into s, which holds the baseline's value.
+func readField(r *bitReader, l *game.Layout, i int, s *game.State, what string) {
+	f := &l.Fields()[i]
+	if f.Kind == game.KindBool {
+		l.SetUnits(s, i, int64(r.readBits(1)))
+		return
+	}
+	if !r.readBool() {
+		return
+	}
+	span := uint64(f.Max) - uint64(f.Min)
+	var off uint64
+	switch {
+	case f.Bits > smallBits+1 && !r.readBool():
+		off = uint64(l.Units(s, i)) - uint64(f.Min) + uint64(unzigzag(r.readBits(smallBits)))
+	case f.Bits > 32:
+		off = r.readBits(32)
+		off |= r.readBits(f.Bits-32) << 32
+	default:
+		off = r.readBits(f.Bits)
+	}
+	if off > span {
+		r.failf("%s: game field %s out of its declared range", what, f.Name)
+		return
+	}
+	l.SetUnits(s, i, int64(off+uint64(f.Min)))
+}
+
+// writeGame writes the game state of s against ref, once s's presence is
+// final. An entry that would take w past bit end is left out, and its
+// entity's state in s set back to what the receiver holds. Absent slots'
+// states are zeroed.
+func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
+	l := s.Game
+	for i := range l.Fields() {
+		if l.Fields()[i].Vis != game.VisNone {
+			writeField(w, l, i, &s.Self.Game, &ref.Self.Game)
+		}
+	}
+	countAt := w.pos()
+	w.writeBits(0, entityCountBits)
+	if !l.SentToOthers() {
+		return
+	}
+	s.SetGame(l)
+	count, prev := 0, 0
+	for j, word := range s.Present {
+		for ; word != 0; word &= word - 1 {
+			i := j*64 + bits.TrailingZeros64(word)
+			from := &zeroState
+			if ref.Has(i) {
+				from = entityGame(ref, i)
+			}
+			v := &s.EntityGame[i]
+			if sameGame(l, v, from, game.VisAll) {
+				continue
+			}
+			mark := w.pos()
+			if count == 0 {
+				w.writeBits(uint64(i), slotBits)
+			} else {
+				w.writeBits(stepCode(i - prev))
+			}
+			for k := range l.Fields() {
+				if l.Fields()[k].Vis == game.VisAll {
+					writeField(w, l, k, v, from)
+				}
+			}
+			if w.pos() > end {
+				w.truncate(mark)
+				*v = *from
+				continue
+			}
+			count++
+			prev = i
+		}
+	}
+	w.patch(countAt, uint64(count), entityCountBits)
+	for j, word := range s.Present {
+		for m := ^word; m != 0; m &= m - 1 {
+			s.EntityGame[j*64+bits.TrailingZeros64(m)] = zeroState
+		}
+	}
+}
+
+// readGame reads the game state of a snapshot into s, decoded against
+// base, whose entities' presence was basePresent (base may be s).
+func readGame(r *bitReader, s, base *Snapshot, basePresent *[MaxEntities / 64]uint64) {
+	l := s.Game
+	for i := range l.Fields() {
+		if l.Fields()[i].Vis != game.VisNone {
+			readField(r, l, i, &s.Self.Game, "self")
+		}
+	}
+	if l.SentToOthers() {
+		s.SetGame(l)
+		for j := range s.Present {
+			word, was := s.Present[j], basePresent[j]
+			for b := range 64 {
+				i := j*64 + b
+				switch {
+				case word>>b&1 == 0 || was>>b&1 == 0:
+					s.EntityGame[i] = zeroState
+				case base != s:
+					s.EntityGame[i] = *entityGame(base, i)
+				}
+			}
+		}
+	}
+	count := int(r.readBits(entityCountBits))
+	switch {
+	case count > 0 && !l.SentToOthers():
+		r.failf("game state entries, but no field is sent to others")
+		return
+	case count > MaxEntities:
+		r.failf("%d game state entries exceed %d", count, MaxEntities)
+		return
+	}
+	i := 0
+	for e := 0; e < count && r.err == nil; e++ {
+		if e == 0 {
+			i = int(r.readBits(slotBits))
+		} else {
+			d := readStep(r)
+			if d == 0 || i+d >= MaxEntities {
+				r.failf("game state entries out of slot order")
+				break
+			}
+			i += d
+		}
+		if !s.Has(i) {
+			r.failf("game state for entity %d, which is absent", i)
+			break
+		}
+		for k := range l.Fields() {
+			if l.Fields()[k].Vis == game.VisAll {
+				readField(r, l, k, &s.EntityGame[i], "entity")
+			}
+		}
+	}
+}
