@@ -54,9 +54,6 @@ func warpLoad(n, ticks int) (CellResult, error) {
 				}
 			}
 			s.Advance(now)
-			s.Outbox()
-			s.ShotRecords()
-			s.Log()
 			if arm == "warp" {
 				for due += float64(n) * tick.Seconds(); due >= 1; due-- {
 					if _, err := s.Resimulate(next, rewind); err != nil {

@@ -29,7 +29,7 @@ func TestGameHooks(t *testing.T) {
 	ticks, maxValue := 0, int16(0)
 	var entityErr error
 	crate := lagcomp.Body(lagcomp.Parts{{Shape: lagcomp.Sphere{R: 0.5}}})
-	onTick := func(s *server.Server) {
+	onTick := func(s *server.Server, _ *server.Ready) {
 		mu.Lock()
 		defer mu.Unlock()
 		if ticks == 0 {

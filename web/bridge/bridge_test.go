@@ -35,6 +35,8 @@ type loop struct {
 	sent     int
 	now      time.Duration
 	up, down []flight
+	shots    []server.ShotRecord // the server's, as it handed them over
+	reports  []server.SBCReport
 }
 
 type flight struct {
@@ -87,8 +89,10 @@ func (l *loop) run(d time.Duration, input func(i int) Input) {
 			}
 			l.down = l.down[1:]
 		}
-		l.s.Advance(now)
-		for _, dg := range l.s.Outbox() {
+		r := l.s.Advance(now)
+		l.shots = append(l.shots, r.Shots...)
+		l.reports = append(l.reports, r.Reports...)
+		for _, dg := range r.Messages {
 			l.sent++
 			if l.dropEach > 0 && l.sent%l.dropEach == 0 {
 				continue
