@@ -125,9 +125,9 @@ type MatchConfig struct {
 	// match goroutine each time the core has run its due ticks (one,
 	// unless the match fell behind): moving its
 	// entities (server.Server.SetEntity), reading its players' events
-	// and shots (r.GameEvents, r.Fired: the core's handover of those
-	// ticks) and answering them. It must not block, keep s or r, or call
-	// the Match.
+	// and shots (r.GameEvents, r.Fired: what the core handed over since
+	// the last OnTick, its kills and log too) and answering them. It
+	// must not block, keep s or r, or call the Match.
 	OnTick func(s *server.Server, r *server.Ready) `toml:"-" json:"-"`
 }
 

@@ -64,10 +64,12 @@ type Match struct {
 	id         string
 	r          *resolved
 	srv        *server.Server
-	log        *slog.Logger
-	met        *matchMetrics
-	start      time.Time
-	tick       time.Duration
+	// game gathers the handovers between two ticks for OnTick.
+	game  gameView
+	log   *slog.Logger
+	met   *matchMetrics
+	start time.Time
+	tick  time.Duration
 
 	// batch gathers the datagrams of connections that route into it
 	// (transport.Routable), which the match takes once per wake; inbox
@@ -632,7 +634,9 @@ func (m *Match) advance(woke, now, scheduled time.Duration) {
 	before := m.srv.Tick()
 	r := m.srv.Advance(now)
 	if f := m.r.cfg.OnTick; f != nil && r.Ticks > 0 {
-		f(m.srv, r)
+		m.game.add(r)
+		f(m.srv, m.game.take())
+		m.game.reset()
 	}
 	// Several ticks run at once after a late start; each is charged the
 	// mean.
@@ -650,6 +654,9 @@ func (m *Match) advance(woke, now, scheduled time.Duration) {
 // account turns what the core's handover r says happened into metrics,
 // records and logs.
 func (m *Match) account(r *server.Ready) {
+	if m.r.cfg.OnTick != nil && r.Ticks == 0 {
+		m.game.add(r) // for the next tick's OnTick
+	}
 	for _, rec := range r.Shots {
 		sbc := rec.Registered && m.behindCover(&rec)
 		m.keepRewind(&rec)
