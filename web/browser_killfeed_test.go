@@ -14,18 +14,20 @@ import (
 	"github.com/lagkit/lagkit/server"
 )
 
-// crossKills is a referee that, every few seconds, has two bots of one
-// team and two of the other kill across in one tick: the lower seat of
-// team A kills the higher of team B while the lower of B kills the
-// higher of A. A page that paired deaths (in seat order) with rises in
-// the scoreboard's kills (in seat order) named each victim's teammate
-// as its killer. It keeps every kill the server handed over.
+// crossKills is a referee that, from a few seconds after a person
+// joined, has two bots of one team and two of the other kill across in
+// one tick, twice: the lower seat of team A kills the higher of team B
+// while the lower of B kills the higher of A. A page that paired deaths
+// (in seat order) with rises in the scoreboard's kills (in seat order)
+// named each victim's teammate as its killer. It keeps every kill the
+// server handed over, and the crossing ones.
 type crossKills struct {
-	mu     sync.Mutex
-	next   time.Duration
-	rounds int
-	kills  [][2]int // killer, victim
-	teams  map[int]int
+	mu      sync.Mutex
+	next    time.Duration // 0: nobody joined yet
+	rounds  int
+	kills   [][2]int // killer, victim
+	crossed [][2]int
+	teams   map[int]int
 }
 
 func (x *crossKills) tick(s *server.Server, r *server.Ready) {
@@ -35,16 +37,21 @@ func (x *crossKills) tick(s *server.Server, r *server.Ready) {
 		x.kills = append(x.kills, [2]int{k.Killer, k.Victim})
 		x.teams[k.Killer], x.teams[k.Victim] = k.KillerTeam, k.VictimTeam
 	}
-	if now := s.Time(); now < x.next || x.rounds >= 4 {
-		return
-	}
 	var team [2][]int
 	for id := range s.MaxClients() {
 		c, ok := s.Client(id)
-		if !ok || !strings.HasPrefix(c.Name, "bot") || c.State.Has(game.FlagDead) || c.State.Has(game.FlagProtected) {
-			continue
+		switch {
+		case !ok:
+		case !strings.HasPrefix(c.Name, "bot"):
+			if x.next == 0 {
+				x.next = s.Time() + 3*time.Second // the page's feed is up by then
+			}
+		case !c.State.Has(game.FlagDead) && !c.State.Has(game.FlagProtected):
+			team[c.Team] = append(team[c.Team], id)
 		}
-		team[c.Team] = append(team[c.Team], id)
+	}
+	if now := s.Time(); x.next == 0 || now < x.next || x.rounds >= 2 {
+		return
 	}
 	for _, ab := range [][2]int{{0, 1}, {1, 0}} {
 		a, b := team[ab[0]], team[ab[1]]
@@ -58,8 +65,9 @@ func (x *crossKills) tick(s *server.Server, r *server.Ready) {
 		}
 		_, _ = s.Damage(v2, 1000, k1)
 		_, _ = s.Damage(v1, 1000, k2)
+		x.crossed = append(x.crossed, [2]int{k1, v2}, [2]int{k2, v1})
 		x.rounds++
-		x.next = s.Time() + 4*time.Second
+		x.next = s.Time() + 5*time.Second
 		return
 	}
 }
@@ -74,12 +82,12 @@ func TestKillFeedInBrowser(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	h := newHost()
-	ref := &crossKills{next: 3 * time.Second, teams: map[int]int{}}
+	ref := &crossKills{teams: map[int]int{}}
+	// Six seats: five bots beside the page, at least two on each team.
 	_, base := serveMatch(t, ctx, h, HandlerWith(Options{Host: h}), realtime.MatchConfig{
-		Map: "metro", Mode: "tdm", Seats: 5, Bots: 4, BotSkill: 0.01, OnTick: ref.tick,
+		Map: "metro", Mode: "tdm", Seats: 6, Bots: 6, BotSkill: 0.01, OnTick: ref.tick,
 	})
-	const lines = 8
-	cmd := nodeScript(ctx, node, playwright, "browser/killfeed.mjs", base, strconv.Itoa(lines))
+	cmd := nodeScript(ctx, node, playwright, "browser/killfeed.mjs", base, strconv.Itoa(16))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	raw, err := cmd.Output()
@@ -110,8 +118,9 @@ func TestKillFeedInBrowser(t *testing.T) {
 		made[k]++
 	}
 	if ref.rounds < 2 {
-		t.Fatalf("the referee crossed kills %d times, want at least 2", ref.rounds)
+		t.Fatalf("the referee crossed kills %d times, want 2", ref.rounds)
 	}
+	shown := map[[2]int]int{}
 	for _, l := range run.Lines {
 		killer, victim, ok := strings.Cut(l, " ✕ ")
 		if !ok {
@@ -128,6 +137,12 @@ func TestKillFeedInBrowser(t *testing.T) {
 		}
 		if made[[2]int{k, v}] == 0 {
 			t.Errorf("feed line %q: the server made no kill of %d by %d (it made %v)", l, v, k, ref.kills)
+		}
+		shown[[2]int{k, v}]++
+	}
+	for _, k := range ref.crossed {
+		if shown[k] == 0 {
+			t.Errorf("the crossing kill of %d by %d is not in the feed %q", k[1], k[0], run.Lines)
 		}
 	}
 }

@@ -1,15 +1,15 @@
 // killfeed.mjs watches the kill feed of a player's page in headless
 // Chromium (TestKillFeedInBrowser): it joins as "viewer", keeps every
-// line the feed shows (the feed drops lines after a few seconds), and
-// once the feed has shown MIN_LINES kills it prints one JSON line:
+// line the feed shows (the feed drops lines after a few seconds) for
+// SECONDS after the page connected, and prints one JSON line:
 // {"step": "done", "lines": [...], "rows": the scoreboard's rows (id,
 // name, team), "id": the page's own seat}. Any console or page error
 // fails the run.
 //
-// Usage: PLAYWRIGHT_CORE=URL node killfeed.mjs BASE_URL MIN_LINES
+// Usage: PLAYWRIGHT_CORE=URL node killfeed.mjs BASE_URL SECONDS
 import { args, launch, run, sleep } from './launch.mjs';
 
-const [base, minLines] = args('killfeed.mjs', 'BASE_URL MIN_LINES', 2);
+const [base, seconds] = args('killfeed.mjs', 'BASE_URL SECONDS', 2);
 const problems = [];
 const browser = await launch();
 
@@ -35,14 +35,14 @@ await run(browser, problems, async () => {
     }).observe(feed, { childList: true, subtree: true, characterData: true });
   });
   let st = null;
-  let lines = [];
-  for (let i = 0; i < 900; i++) {
-    st = await page.evaluate(() => window.lagkit?.state());
-    lines = await page.evaluate(() => window.feedSeen.filter((l) => l.includes('✕') || l.includes('died')));
-    if (lines.length >= Number(minLines)) break;
+  for (let i = 0; i < 600 && st?.phase !== 'connected'; i++) {
     await sleep(100);
+    st = await page.evaluate(() => window.lagkit?.state());
   }
-  if (lines.length < Number(minLines)) throw new Error(`the feed showed ${lines.length} kills in 90 s: ${JSON.stringify(lines)}`);
+  if (st?.phase !== 'connected') throw new Error('not connected after 60 s');
+  await sleep(Number(seconds) * 1000);
+  st = await page.evaluate(() => window.lagkit?.state());
+  const lines = await page.evaluate(() => window.feedSeen.filter((l) => l.includes('✕') || l.includes('died')));
   const rows = st.score.rows.map((r) => ({ id: r.id, name: r.name, team: r.team }));
   console.log(JSON.stringify({ step: 'done', lines, rows, id: st.id }));
 });
