@@ -17,16 +17,16 @@ import (
 // shotCounter counts the shots the server resolved.
 type shotCounter struct{ shots, hits int }
 
-func (c *shotCounter) Delivered(time.Duration, int, *sim.Player) {}
-func (c *shotCounter) Ticked(time.Duration, int, *sim.Player)    {}
-func (c *shotCounter) ServerTicked(_ time.Duration, s *server.Server) {
-	for _, r := range s.ShotRecords() {
+func (c *shotCounter) Delivered(time.Duration, int, *sim.Player)  {}
+func (c *shotCounter) Ticked(time.Duration, int, *sim.Player)     {}
+func (c *shotCounter) ServerTicked(time.Duration, *server.Server) {}
+func (c *shotCounter) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+	for _, rec := range r.Shots {
 		c.shots++
-		if r.Hit {
+		if rec.Hit {
 			c.hits++
 		}
 	}
-	s.Log()
 }
 
 // TestShooterPolicy: lagkit's own bots, made through the seam any

@@ -71,12 +71,13 @@ func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
 			c.awaitVerdict(now, m, h.Deadline)
 		}
 	}
-	c.hits = append(c.hits, r)
+	c.hits = keep(c.hits, r)
 	c.shown.lastHit, c.shown.hasLastHit = r, true
 }
 
 // Hits returns the hits on the local player reported since the last call
-// and forgets them.
+// and forgets them; a driver that never asks keeps only the newest
+// maxShown.
 func (c *Client) Hits() []HitReport {
 	out := c.hits
 	c.hits = c.hits[:0]
@@ -84,7 +85,7 @@ func (c *Client) Hits() []HitReport {
 }
 
 // Confirms returns the server's reports on the local player's hits since
-// the last call and forgets them.
+// the last call and forgets them, the newest maxShown of them.
 func (c *Client) Confirms() []ConfirmReport {
 	out := c.confirms
 	c.confirms = c.confirms[:0]

@@ -876,7 +876,7 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 		if e.ShotTick < c.nextCmd && e.ShotTick+cmdRing > c.nextCmd {
 			r.Delay = now - c.cmdTime[e.ShotTick%cmdRing]
 		}
-		c.confirms = append(c.confirms, r)
+		c.confirms = keep(c.confirms, r)
 	case wire.EventReportAck:
 		c.reportAck(data)
 	case wire.EventVerdict:

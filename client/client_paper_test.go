@@ -78,8 +78,7 @@ func (p *pair) run(d time.Duration, input func(k int) game.UserCmd) {
 			p.errs = append(p.errs, p.c.PredictionErrors()...)
 			p.down = p.down[1:]
 		}
-		p.s.Advance(now)
-		for _, dg := range p.s.Outbox() {
+		for _, dg := range p.s.Advance(now).Messages {
 			p.down = append(p.down, inFlight{now + p.delay, append([]byte(nil), dg.Data...)})
 		}
 		if now%dt == 2*step {

@@ -7,9 +7,9 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
-// maxShown bounds each list of events kept for a driver to draw (rewinds,
-// kills, projectiles, explosions, tracers): a driver that never asks (a bot) keeps
-// only the newest.
+// maxShown bounds each list of events kept for a driver (rewinds, kills,
+// projectiles, explosions, tracers, hits on the player and confirmations
+// of its hits): a driver that never asks (a bot) keeps only the newest.
 const maxShown = 64
 
 // shown is what the server told the client for drawing, kept until the

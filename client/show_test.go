@@ -8,6 +8,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world/worldtest"
 )
 
 // feedEvents sends c a full snapshot of tick n carrying events, numbered
@@ -176,5 +177,22 @@ func TestEventsOutOfOrder(t *testing.T) {
 	}
 	if want := []uint8{1, 2, 3, 4, 5, 6}; !slices.Equal(got, want) {
 		t.Errorf("kills by %v, want %v", got, want)
+	}
+}
+
+// TestUnreadHitsBounded: a driver that never asks for the hits on its
+// player (a bot that ignores them) keeps only the newest maxShown, not
+// every hit of a long match.
+func TestUnreadHitsBounded(t *testing.T) {
+	c, err := New(Config{Map: worldtest.Open(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 10 * maxShown {
+		c.hit(0, &wire.HitEvent{Shooter: 1, ShotTick: uint32(i + 1), Damage: 10})
+	}
+	hits := c.Hits()
+	if len(hits) != maxShown || hits[len(hits)-1].ShotTick != 10*maxShown || cap(c.hits) > 2*maxShown {
+		t.Fatalf("%d hits kept (newest %d), buffer of %d: want the newest %d", len(hits), hits[len(hits)-1].ShotTick, cap(c.hits), maxShown)
 	}
 }

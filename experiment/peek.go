@@ -273,9 +273,12 @@ func (o *peekObserver) Ticked(now time.Duration, _ int, p *sim.Player) {
 	}
 }
 
+func (o *peekObserver) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+	o.records = append(o.records, r.Shots...)
+	o.log = append(o.log, r.Log...)
+}
+
 func (o *peekObserver) ServerTicked(now time.Duration, s *server.Server) {
-	o.records = append(o.records, s.ShotRecords()...)
-	o.log = append(o.log, s.Log()...)
 	o.w.Server(now, o.records, o.log)
 	r, phase := roundAt(now)
 	if r < 0 || r >= o.rounds {

@@ -238,8 +238,11 @@ func (o *rangeObserver) Delivered(_ time.Duration, i int, p *sim.Player) {
 
 func (o *rangeObserver) Ticked(time.Duration, int, *sim.Player) {}
 
+func (o *rangeObserver) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+	o.records = append(o.records, r.Shots...)
+}
+
 func (o *rangeObserver) ServerTicked(now time.Duration, s *server.Server) {
-	o.records = append(o.records, s.ShotRecords()...)
 	ids := [2]int{}
 	for i := range ids {
 		id, ok := s.ClientByPeer(server.Peer(i))

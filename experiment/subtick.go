@@ -150,7 +150,6 @@ func playSubtick(hz int, sub bool, dur time.Duration, seed uint64) (CellResult, 
 	}
 	wall := time.Now()
 	d.Run(dur, obs)
-	obs.records = append(obs.records, d.Server.ShotRecords()...)
 	res := CellResult{Metrics: obs.metrics(), WallS: time.Since(wall).Seconds()}
 	return res, nil
 }
@@ -193,9 +192,11 @@ func (o *subtickObserver) Ticked(_ time.Duration, i int, p *sim.Player) {
 	}
 }
 
-func (o *subtickObserver) ServerTicked(_ time.Duration, s *server.Server) {
-	o.records = append(o.records, s.ShotRecords()...)
+func (o *subtickObserver) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+	o.records = append(o.records, r.Shots...)
 }
+
+func (o *subtickObserver) ServerTicked(time.Duration, *server.Server) {}
 
 // metrics sums up the cell: accuracy over every shot; the view time and
 // aim errors over the shots fired by a press (the view time error only

@@ -75,9 +75,6 @@ func warpLoad(n, ticks int) (CellResult, error) {
 					}
 				}
 				s.Advance(now)
-				s.Outbox()
-				s.ShotRecords()
-				s.Log()
 				if a.name == "warp" {
 					for a.due += float64(n) * tick.Seconds(); a.due >= 1; a.due-- {
 						if _, err := s.Resimulate(a.next, rewind); err != nil {

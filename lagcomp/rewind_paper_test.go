@@ -48,7 +48,7 @@ func (m *rig) shootAt(p *player) server.FiredShot {
 	p.cmd.Buttons |= game.BtnFire
 	m.tick()
 	p.cmd.Buttons &^= game.BtnFire
-	shots := m.s.FiredShots()
+	shots := m.fired
 	if len(shots) != 1 {
 		m.t.Fatalf("%d shots fired, want 1", len(shots))
 	}

@@ -24,6 +24,7 @@ type rig struct {
 	dt      time.Duration
 	players []*player
 	records []server.ShotRecord // settled and not yet taken
+	fired   []server.FiredShot  // a game's shots, of the last tick
 }
 
 // player is one scripted client.
@@ -101,7 +102,7 @@ func (m *rig) join(rtt, interp time.Duration) *player {
 			m.t.Fatal(err)
 		}
 		var ch wire.Challenge
-		if out = m.s.Outbox(); len(out) == 1 && wire.DecodeChallenge(out[0].Data, &ch) == nil {
+		if out = m.s.Ready().Messages; len(out) == 1 && wire.DecodeChallenge(out[0].Data, &ch) == nil {
 			c.Token = ch.Token
 		}
 	}
@@ -155,15 +156,16 @@ func (m *rig) tick() {
 			m.t.Fatal(err)
 		}
 	}
-	m.s.Advance(now)
-	for _, d := range m.s.Outbox() {
+	r := m.s.Advance(now)
+	for _, d := range r.Messages {
 		for _, p := range m.players {
 			if p.peer == d.To {
 				m.receive(p, d.Data)
 			}
 		}
 	}
-	m.records = append(m.records, m.s.ShotRecords()...)
+	m.records = append(m.records, r.Shots...)
+	m.fired = append(m.fired[:0], r.Fired...)
 }
 
 // receive decodes a snapshot to p and collects the events it has not

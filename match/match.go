@@ -354,7 +354,9 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	obs := cfg.observer(d, m.Grid, &params)
 	d.CountCPU = cfg.TickCPU
 	d.Run(cfg.Duration, obs)
-	obs.drain(d.Server, cfg.Duration)
+	if obs.duels != nil {
+		obs.duels.Server(cfg.Duration, obs.records, obs.log)
+	}
 	if obs.paths != nil {
 		if obs.pathErr == nil {
 			obs.pathErr = obs.paths.Flush()

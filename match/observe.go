@@ -170,8 +170,6 @@ func (o *observer) Ticked(now time.Duration, i int, p *sim.Player) {
 	}
 }
 
-// ServerTicked tracks how far each player walked and how long it stood
-// still while alive, records paths, and collects the server's records.
 // Look is where a player looked at a path sample: its view angles in
 // the server's state, in angle units.
 type Look struct {
@@ -181,6 +179,14 @@ type Look struct {
 	Pitch  int16
 }
 
+// ServerReady collects the server's shot records and log.
+func (o *observer) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+	o.records = append(o.records, r.Shots...)
+	o.log = append(o.log, r.Log...)
+}
+
+// ServerTicked tracks how far each player walked and how long it stood
+// still while alive, records paths, and shows the duels what happened.
 func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 	record := o.paths != nil && o.pathErr == nil && o.ticks%o.pathEvery == 0
 	o.ticks++
@@ -209,12 +215,6 @@ func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 	if o.net != nil {
 		o.net.server(now, s, len(o.last))
 	}
-	o.drain(s, now)
-}
-
-func (o *observer) drain(s *server.Server, now time.Duration) {
-	o.records = append(o.records, s.ShotRecords()...)
-	o.log = append(o.log, s.Log()...)
 	if o.duels != nil {
 		o.duels.Server(now, o.records, o.log)
 	}

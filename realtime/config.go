@@ -136,9 +136,10 @@ type MatchConfig struct {
 	// match goroutine each time the core has run its due ticks (one,
 	// unless the match fell behind): moving its
 	// entities (server.Server.SetEntity), reading its players' events
-	// and shots (GameEvents, FiredShots) and answering them. It must not
-	// block, keep s, or call the Match.
-	OnTick func(s *server.Server) `toml:"-" json:"-"`
+	// and shots (r.GameEvents, r.Fired: what the core handed over since
+	// the last OnTick, its kills and log too) and answering them. It
+	// must not block, keep s or r, or call the Match.
+	OnTick func(s *server.Server, r *server.Ready) `toml:"-" json:"-"`
 }
 
 // DelayConfig is the match's time delay.

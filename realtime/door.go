@@ -119,17 +119,11 @@ const (
 // proves it receives there, carries a key to seal the session with, and
 // (when the host requires them) a valid connect token.
 func (h *Host) UDPUnrouted(l *transport.UDPListener, from netip.AddrPort, b []byte) {
-	if len(b) == 0 || b[0] != byte(wire.MsgConnect) {
-		// Not a handshake: commands or goodbyes of a session that ended
-		// (or never was), garbage. The core would drop them too.
-		h.refuse("udp", server.RefuseNotConnect, from)
-		return
-	}
 	g, _ := h.gate()
-	name := "udp:" + from.String()
-	peer := g.udp.PeerOf(name)
 	var out [wire.ConnectSize]byte
-	sc := g.udp.Screen(time.Now(), peer, b, out[:0])
+	// Not a handshake (commands or goodbyes of a session that ended, or
+	// never was; garbage) is dropped on its first byte.
+	sc := g.udp.ScreenFrom(time.Now(), "udp:"+from.String(), b, out[:0])
 	switch sc.Verdict {
 	case server.Reply:
 		_ = l.Reply(from, sc.Out)
@@ -147,7 +141,7 @@ func (h *Host) UDPUnrouted(l *transport.UDPListener, from netip.AddrPort, b []by
 			return
 		}
 		first := append([]byte(nil), b...)
-		go h.admit("udp", conn, peer, first, sc.Claims)
+		go h.admit("udp", conn, sc.Peer, first, sc.Claims)
 	}
 }
 
@@ -243,17 +237,13 @@ func (h *Host) admit(kind string, conn transport.Conn, peer server.Peer, first [
 		}
 	}
 	h.refuse(kind, RefuseFull, addrOf(conn.Peer()))
-	h.tellFull(conn, len(first))
-	_ = conn.Close("server full")
-}
-
-// tellFull sends a Reject saying the server is full, on a transport
-// whose close carries no reason (UDP), if it fits the Connect it
-// answers.
-func (h *Host) tellFull(conn transport.Conn, size int) {
-	if b, err := wire.AppendReject(nil, &wire.Reject{Reason: "server full"}); err == nil && len(b) <= size {
+	// The gate's Reject says so on a transport whose close carries no
+	// reason (UDP).
+	g, _ := h.gate()
+	if b, ok := g.conn.Full(nil, len(first)); ok {
 		_ = conn.Send(b)
 	}
+	_ = conn.Close("server full")
 }
 
 // enter counts a handshake from src, refusing it when src has perSource

@@ -21,8 +21,8 @@ func ExampleMatchConfig_game() {
 	ctx := context.Background()
 	m := world.Field()
 	var disc lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.4}, Damage: 20}}
-	referee := func(s *server.Server) {
-		for _, f := range s.FiredShots() {
+	referee := func(s *server.Server, r *server.Ready) {
+		for _, f := range r.Fired {
 			ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, &s.Config().Weapons[0], s.Config().Movement)
 			if h, ok := s.TraceAt(ray, 100, f.Target, func(id int) bool { return id == f.Shooter }); ok {
 				s.SendEvent(h.ID, 1<<14, []byte{byte(f.Shooter)}) // a game event: you were hit

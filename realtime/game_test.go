@@ -36,7 +36,7 @@ func TestGameHooks(t *testing.T) {
 	ticks, maxValue := 0, int16(0)
 	var entityErr error
 	crate := lagcomp.Body(lagcomp.Parts{{Shape: lagcomp.Sphere{R: 0.5}}})
-	onTick := func(s *server.Server) {
+	onTick := func(s *server.Server, _ *server.Ready) {
 		mu.Lock()
 		defer mu.Unlock()
 		if ticks == 0 {
@@ -151,7 +151,7 @@ func TestGameBots(t *testing.T) {
 		return b, nil
 	}
 	pressed := make([]atomic.Int64, 2)
-	onTick := func(s *server.Server) {
+	onTick := func(s *server.Server, _ *server.Ready) {
 		for id := range s.MaxClients() {
 			if st, _, ok := s.PlayerState(id); ok && id < 2 {
 				pressed[id].Store(int64(pressDecl.Of(&st).Presses))

@@ -64,10 +64,12 @@ type Match struct {
 	id         string
 	r          *resolved
 	srv        *server.Server
-	log        *slog.Logger
-	met        *matchMetrics
-	start      time.Time
-	tick       time.Duration
+	// game gathers the handovers between two ticks for OnTick.
+	game  gameView
+	log   *slog.Logger
+	met   *matchMetrics
+	start time.Time
+	tick  time.Duration
 
 	// batch gathers the datagrams of connections that route into it
 	// (transport.Routable), which the match takes once per wake; inbox
@@ -504,11 +506,11 @@ func (m *Match) step(now time.Duration, p *peer, b []byte) {
 	case errors.Is(err, server.ErrForged):
 		m.met.dropped[DropForged].Inc()
 	case errors.Is(err, server.ErrMalformed):
-		// Counted from the core's statistics with the tick (account).
+		// Counted from the core's handover (Ready.Counts).
 	default:
 		m.met.dropped[DropNoPeer].Inc() // well formed, but not from a player
 	}
-	m.route(now)
+	m.route(now, m.srv.Ready())
 }
 
 // deliverUp hands the core every emulated uplink datagram due by now.
@@ -549,14 +551,15 @@ func (m *Match) deliverDown(now time.Duration) {
 	m.flush()
 }
 
-// route sends the core's outbox: through each player's emulated downlink
-// if it has one, else at once. A session the core started is noted
+// route takes the core's handover r: it sends its datagrams, through
+// each player's emulated downlink if it has one, else at once, and
+// accounts for the rest (account). A session the core started is noted
 // first (its seat and link rules, which the Accept then travels by); a
 // peer whose session the core ended is closed once what was sent it has
 // left (deliverDown).
-func (m *Match) route(now time.Duration) {
-	out := m.outbox()
-	for _, c := range m.srv.Changes() {
+func (m *Match) route(now time.Duration, r *server.Ready) {
+	m.countRefused(r.Counts)
+	for _, c := range r.Sessions {
 		p := m.peers[c.Peer]
 		switch {
 		case p == nil:
@@ -566,7 +569,7 @@ func (m *Match) route(now time.Duration) {
 			p.closing = c.Reason
 		}
 	}
-	for _, dg := range out {
+	for _, dg := range r.Messages {
 		p := m.peers[dg.To]
 		if p == nil {
 			continue
@@ -578,13 +581,12 @@ func (m *Match) route(now time.Duration) {
 		}
 	}
 	m.flush()
+	m.account(r)
 }
 
-// outbox takes the core's outbox and counts in the metrics what the
-// core says it refused or dropped meanwhile (Counted).
-func (m *Match) outbox() []server.Datagram {
-	out := m.srv.Outbox()
-	n := m.srv.Counted()
+// countRefused counts in the metrics what the core says it refused or dropped
+// (Ready.Counts).
+func (m *Match) countRefused(n server.Counts) {
 	if n.Malformed > 0 {
 		m.met.dropped[DropMalformed].Add(float64(n.Malformed))
 	}
@@ -596,7 +598,6 @@ func (m *Match) outbox() []server.Datagram {
 			m.met.kicked[code].Add(float64(k))
 		}
 	}
-	return out
 }
 
 // send puts one datagram for a player in the match's send batch, which
@@ -631,9 +632,11 @@ func (m *Match) advance(woke, now, scheduled time.Duration) {
 	m.met.late.Observe(late.Seconds())
 	m.clock = max(m.clock, now)
 	before := m.srv.Tick()
-	m.srv.Advance(now)
-	if f := m.r.cfg.OnTick; f != nil && m.srv.Tick() != before {
-		f(m.srv)
+	r := m.srv.Advance(now)
+	if f := m.r.cfg.OnTick; f != nil && r.Ticks > 0 {
+		m.game.add(r)
+		f(m.srv, m.game.take())
+		m.game.reset()
 	}
 	// Several ticks run at once after a late start; each is charged the
 	// mean.
@@ -644,14 +647,17 @@ func (m *Match) advance(woke, now, scheduled time.Duration) {
 	}
 	m.samples.add(d, late, d > m.tick, m.srv.Tick())
 	m.srv.SetLoad(d, late)
-	m.route(now)
-	m.account()
+	m.route(now, r)
+	m.checkPeers()
 }
 
-// account turns what the core logged and counted during its ticks into
-// metrics, logs and seat changes.
-func (m *Match) account() {
-	for _, rec := range m.srv.ShotRecords() {
+// account turns what the core's handover r says happened into metrics,
+// records and logs.
+func (m *Match) account(r *server.Ready) {
+	if m.r.cfg.OnTick != nil && r.Ticks == 0 {
+		m.game.add(r) // for the next tick's OnTick
+	}
+	for _, rec := range r.Shots {
 		sbc := rec.Registered && m.behindCover(&rec)
 		m.keepRewind(&rec)
 		m.keepShot(&rec)
@@ -673,19 +679,27 @@ func (m *Match) account() {
 			m.met.sbc.Inc()
 		}
 	}
-	m.putReports()
-	m.putPaths()
-	for _, e := range m.srv.Log() {
-		m.putLog(&e)
+	m.putReports(r)
+	if r.Ticks > 0 {
+		m.putPaths()
+	}
+	for i := range r.Log {
+		e := &r.Log[i]
+		m.putLog(e)
 		if e.Kind != "disconnect" {
 			continue
 		}
 		for _, p := range m.peers {
 			if _, still := m.srv.ClientByPeer(p.id); p.seat == e.Player && p.closing == "" && !still {
-				p.closing = "dropped by the server" // a drop whose Disconnect the outbox did not carry
+				p.closing = "dropped by the server" // a drop whose Disconnect the messages did not carry
 			}
 		}
 	}
+}
+
+// checkPeers closes, after a tick, the connections whose session the
+// core dropped without a word and those that never asked for one.
+func (m *Match) checkPeers() {
 	now := m.now()
 	for _, p := range m.peers {
 		if p.seat >= 0 {

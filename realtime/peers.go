@@ -207,8 +207,9 @@ func (m *Match) closed(p *peer) {
 	}
 	if p.seat >= 0 {
 		m.srv.Kick(p.seat, "") // nobody is left to tell
-		m.outbox()
-		m.account()
+		r := m.srv.Ready()
+		m.countRefused(r.Counts)
+		m.account(r)
 	}
 	m.remove(p, reason)
 }
@@ -293,8 +294,8 @@ func (m *Match) makeRoom(wanted int) {
 		wanted = -1
 		if b.seat >= 0 {
 			m.srv.Kick(b.seat, "seat given to a player")
-			m.route(m.now())
-			m.account()
+			m.route(m.now(), m.srv.Ready())
+			m.checkPeers()
 		}
 		m.remove(b, "seat given to a player")
 	}
@@ -386,16 +387,17 @@ func (m *Match) end(reason string) {
 			m.srv.Kick(p.seat, reason)
 		}
 	}
-	for _, dg := range m.outbox() {
+	r := m.srv.Ready()
+	m.countRefused(r.Counts)
+	for _, dg := range r.Messages {
 		if p := m.peers[dg.To]; p != nil {
 			m.flushLinks(p)
 			m.send(p, dg.Data)
 		}
 	}
 	m.flush()
-	m.srv.ShotRecords()
-	m.endRecording() // the log: the disconnects the end made
-	m.putReports()   // those that came since the last tick
+	m.endRecording(r) // the log: the disconnects the end made
+	m.putReports(r)   // those that came since the last handover
 	for _, p := range m.peers {
 		m.remove(p, reason)
 	}

@@ -149,11 +149,12 @@ func (m *Match) Place(id int, pos geom.Vec3, yaw float64) error {
 	return m.do(func() { m.srv.Place(id, pos, yaw) })
 }
 
-// putReports hands the core's SBC reports to the sink.
-func (m *Match) putReports() {
-	for _, r := range m.srv.SBCReports() {
+// putReports hands the SBC reports of the core's handover rd to the sink.
+func (m *Match) putReports(rd *server.Ready) {
+	for i := range rd.Reports {
+		r := &rd.Reports[i]
 		if at, ok := m.at(r.Time); ok && m.sink != nil {
-			sr := sbcRecord(&r)
+			sr := sbcRecord(r)
 			sr.Round, sr.At = m.round, at
 			m.sink.Put(sr)
 		}

@@ -189,7 +189,7 @@ func (m *Match) noteGone(p *peer, reason string) {
 // endRecording keeps what a study records of the match's end: the
 // disconnects of the players the end sends away, with its reason and
 // their transports, and the measured part's figures (Measured).
-func (m *Match) endRecording() {
+func (m *Match) endRecording(r *server.Ready) {
 	m.rec.played, m.rec.paused = m.measured()
 	if m.rec.measuring {
 		for _, p := range m.peers {
@@ -207,9 +207,9 @@ func (m *Match) endRecording() {
 			m.rec.checks[seat] = c
 		}
 	}
-	for _, e := range m.srv.Log() {
-		if e.Kind == "disconnect" {
-			m.putLog(&e)
+	for i := range r.Log {
+		if r.Log[i].Kind == "disconnect" {
+			m.putLog(&r.Log[i])
 		}
 	}
 }

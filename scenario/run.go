@@ -95,7 +95,6 @@ func (f *File) Run(policy lagcomp.Config) (*Result, error) {
 	}
 	obs := &observer{f: f, placed: make([]bool, len(f.Players)), hits: map[shotKey]client.HitReport{}, confirms: map[shotKey]client.ConfirmReport{}}
 	d.Run(f.Duration.Duration, obs)
-	obs.drain(d.Server)
 
 	res := &Result{Scenario: f.Name, Policy: policy.Name}
 	name := func(peerSlot int) string {
@@ -235,11 +234,10 @@ func (o *observer) ServerTicked(_ time.Duration, s *server.Server) {
 			o.placed[i] = true
 		}
 	}
-	o.drain(s)
 }
 
-func (o *observer) drain(s *server.Server) {
-	o.records = append(o.records, s.ShotRecords()...)
+func (o *observer) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+	o.records = append(o.records, r.Shots...)
 }
 
 func vec(v [3]float64) geom.Vec3 { return geom.V(v[0], v[1], v[2]) }

@@ -100,8 +100,8 @@ func (d *duel) tick(view func(now time.Duration) time.Duration) {
 			d.t.Fatal(err)
 		}
 	}
-	d.s.Advance(now)
-	for _, dg := range d.s.Outbox() {
+	r := d.s.Advance(now)
+	for _, dg := range r.Messages {
 		ring := d.snaps[dg.To]
 		if ring == nil {
 			ring = new([snapRing]wire.Snapshot)
@@ -136,7 +136,7 @@ func (d *duel) tick(view func(now time.Duration) time.Duration) {
 			}
 		}
 	}
-	d.records = append(d.records, d.s.ShotRecords()...)
+	d.records = append(d.records, r.Shots...)
 }
 
 func (d *duel) run(dur time.Duration) {

@@ -73,7 +73,7 @@ type Config struct {
 	// Body at each call allocates.
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body
 	// GameShots makes the game resolve its players' shots: a command
-	// that fires (Step reports it) is handed to FiredShots, with the
+	// that fires (Step reports it) is handed over in Ready.Fired, with the
 	// server time its shooter saw, instead of lagkit's hitscan and
 	// projectiles. Not with TimeWarp, which re-runs lagkit's own.
 	GameShots bool

@@ -31,8 +31,9 @@ type damager struct {
 	stopped bool
 }
 
-func (d *damager) Delivered(time.Duration, int, *sim.Player) {}
-func (d *damager) Ticked(time.Duration, int, *sim.Player)    {}
+func (d *damager) Delivered(time.Duration, int, *sim.Player)                {}
+func (d *damager) Ticked(time.Duration, int, *sim.Player)                   {}
+func (d *damager) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 
 func (d *damager) ServerTicked(now time.Duration, s *server.Server) {
 	st, _, _ := s.PlayerState(1)

@@ -199,8 +199,8 @@ func TestInputDelayKeepsMovementBudget(t *testing.T) {
 }
 
 // advanceTo runs the server's ticks up to tick n.
-func advanceTo(s *Server, n uint32) {
-	s.Advance(time.Duration(n) * s.TickDuration())
+func advanceTo(s *Server, n uint32) *Ready {
+	return s.Advance(time.Duration(n) * s.TickDuration())
 }
 
 // TestSnapshotHold: snapshots to the fast player wait its 65 ms,
@@ -216,8 +216,7 @@ func TestSnapshotHold(t *testing.T) {
 	got := map[Peer][]uint32{}
 	var echo time.Duration
 	for n := uint32(1); n <= 20; n++ {
-		advanceTo(s, n)
-		for _, d := range s.Outbox() {
+		for _, d := range advanceTo(s, n).Messages {
 			var sn wire.Snapshot
 			if wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) != nil {
 				continue
@@ -267,8 +266,7 @@ func TestSnapshotHoldInputsOnly(t *testing.T) {
 	}
 	got := map[Peer][]uint32{}
 	for n := uint32(1); n <= 20; n++ {
-		advanceTo(s, n)
-		for _, d := range s.Outbox() {
+		for _, d := range advanceTo(s, n).Messages {
 			var sn wire.Snapshot
 			if wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
 				got[d.To] = append(got[d.To], sn.Tick)
@@ -364,8 +362,7 @@ func BenchmarkServerTickAdaptiveDelay(b *testing.B) {
 			setRTT(s, i, time.Duration(20+5*i)*time.Millisecond)
 		}
 		next++
-		s.Advance(now)
-		for _, d := range s.Outbox() {
+		for _, d := range s.Advance(now).Messages {
 			// A snapshot's tick is the 32 bits after its type byte.
 			acks[d.To] = binary.LittleEndian.Uint32(d.Data[1:5])
 		}

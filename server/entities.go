@@ -193,14 +193,6 @@ func (s *Server) ShapeAt(id int, t time.Duration) (lagcomp.Pose, lagcomp.Body, b
 	return s.rewind.At(id, t)
 }
 
-// FiredShots returns the shots fired since the previous call, in the
-// order fired, for a game that resolves its own (Config.GameShots). The
-// slice is valid until the next call.
-func (s *Server) FiredShots() []FiredShot {
-	s.fired, s.firedOut = s.firedOut[:0], s.fired
-	return s.firedOut
-}
-
 // gameShots hands the tick's shots to the game (Config.GameShots).
 func (s *Server) gameShots(now time.Duration) {
 	for i := range s.shots {
@@ -209,7 +201,7 @@ func (s *Server) gameShots(now time.Duration) {
 		if c == nil || c.state.Has(game.FlagDead) {
 			continue
 		}
-		s.fired = append(s.fired, FiredShot{
+		s.ready.cur.Fired = append(s.ready.cur.Fired, FiredShot{
 			Shooter: ps.shooter, Cmd: ps.cmd, State: ps.state, Now: now,
 			Target: s.targetTime(c, ps.cmd.Aimed().ViewTime, now),
 		})

@@ -34,9 +34,9 @@ func TestEventsResentAfterRoundTrip(t *testing.T) {
 		if err := s.Step(now, 1, b); err != nil {
 			t.Fatal(err)
 		}
-		s.Advance(now)
+		ready := s.Advance(now)
 		var sn wire.Snapshot
-		for _, d := range s.Outbox() {
+		for _, d := range ready.Messages {
 			if wire.DecodeSnapshot(d.Data, &sn, func(tick uint32) *wire.Snapshot { return got[tick] }) == nil {
 				kept := sn
 				got[sn.Tick] = &kept
@@ -122,10 +122,10 @@ func TestEventBacklogDropsClient(t *testing.T) {
 	for i := range c.events {
 		c.events[i].sent = false // due again
 	}
-	s.Advance(s.NextTick())
+	ready := s.Advance(s.NextTick())
 	var sn wire.Snapshot
 	got := false
-	for _, d := range s.Outbox() {
+	for _, d := range ready.Messages {
 		if wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
 			got = len(sn.Events) == 2 && sn.Events[0].Seq == oldest && sn.Events[1].Seq == oldest+wire.MaxEventWindow-1
 		}

@@ -68,8 +68,7 @@ func FuzzServerStep(f *testing.F) {
 				for p := range Peer(peers) {
 					_, before[p] = s.ClientByPeer(p)
 				}
-				s.Advance(now)
-				for _, d := range s.Outbox() {
+				for _, d := range s.Advance(now).Messages {
 					if !before[d.To] {
 						t.Fatalf("advance sent %d bytes to peer %d, which had no session", len(d.Data), d.To)
 					}
@@ -79,7 +78,7 @@ func FuzzServerStep(f *testing.F) {
 			_, had := s.ClientByPeer(peer)
 			_ = s.Step(now, peer, data)
 			out := 0
-			for _, d := range s.Outbox() {
+			for _, d := range s.Ready().Messages {
 				var ch wire.Challenge
 				if d.To == peer && wire.DecodeChallenge(d.Data, &ch) == nil {
 					tokens[peer] = ch.Token

@@ -108,12 +108,9 @@ func checkGameEvent(kind uint16, data []byte) error {
 	return nil
 }
 
-// GameEvents returns the game events clients sent that arrived since the
-// previous call, in the order they arrived, each client's in its order,
-// each once. The slice and the events' Data are valid until the next
-// call.
-func (s *Server) GameEvents() []GameEvent {
-	g := &s.games
+// take hands over the events that arrived since the previous handover
+// (Ready.GameEvents), valid until the next.
+func (g *gameInbox) take() []GameEvent {
 	g.in, g.out = g.out[:0], g.in
 	g.inData, g.outData = g.outData[:0], g.inData
 	return g.out

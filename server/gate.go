@@ -103,6 +103,8 @@ type Screening struct {
 	// Claims are the connect token's claims (Admit, with a connect key):
 	// the match it names, for a driver that routes by it.
 	Claims token.Claims
+	// Peer is the sender's Peer (ScreenFrom, for a Connect).
+	Peer Peer
 }
 
 // Screen decides what to do with datagram data, which arrived at wall
@@ -153,6 +155,32 @@ func (g *Gate) Screen(at time.Time, from Peer, data, out []byte) Screening {
 		return Screening{Verdict: Reply, Out: g.challenge(out, m.Nonce, addr)}
 	}
 	return Screening{Verdict: Admit, Claims: claims}
+}
+
+// ScreenFrom is Screen for a datagram from the address named name (see
+// PeerOf): it tells what is not a Connect from the first byte, before it
+// spends a keyed hash on the address, so junk costs a listener little,
+// and it returns the address's Peer in Screening.Peer.
+func (g *Gate) ScreenFrom(at time.Time, name string, data, out []byte) Screening {
+	typ, err := wire.PeekType(data)
+	switch {
+	case err != nil:
+		return Screening{Refusal: RefuseMalformed}
+	case typ != wire.MsgConnect:
+		return Screening{Refusal: RefuseNotConnect}
+	}
+	peer := g.PeerOf(name)
+	sc := g.Screen(at, peer, data, out)
+	sc.Peer = peer
+	return sc
+}
+
+// Full appends to out the Reject that tells a client whose Connect of
+// size bytes no match had a seat for that the server is full, if it is
+// no larger than that Connect (before a session exists a server sends
+// nothing larger than what it received); ok is false when it is not.
+func (g *Gate) Full(out []byte, size int) (b []byte, ok bool) {
+	return rejectFitting(out, "server full", size)
 }
 
 // PeerOf returns the Peer a driver gives the address named name (a

@@ -34,7 +34,6 @@ func TestStaleGoodbyeEndsNothing(t *testing.T) {
 		now := s.NextTick()
 		sendCmds(t, s, now, 1, []game.UserCmd{walk(n, dt)})
 		s.Advance(now)
-		s.Outbox()
 	}
 	if got, ok := s.ClientByPeer(1); !ok || got != id {
 		t.Fatalf("after a stale and a spoofed goodbye: slot %d, session %v; want slot %d", got, ok, id)
@@ -54,7 +53,7 @@ func TestStaleGoodbyeEndsNothing(t *testing.T) {
 	joinSession(t, s, s.NextTick(), 1, 3)
 	slot, _ := s.ClientByPeer(1)
 	s.Kick(slot, "bye")
-	if d, ok := disconnectTo(s.Outbox(), 1); !ok || d.Nonce != 3 || d.Reason != "bye" || d.Code != wire.DisconnectKicked {
+	if d, ok := disconnectTo(s.Ready().Messages, 1); !ok || d.Nonce != 3 || d.Reason != "bye" || d.Code != wire.DisconnectKicked {
 		t.Fatalf("kick sent %+v (%v), want the nonce 3, the reason and the code", d, ok)
 	}
 }

@@ -127,7 +127,6 @@ func TestRestartedClientStartsNewSession(t *testing.T) {
 		now := s.NextTick()
 		sendCmds(t, s, now, 1, []game.UserCmd{walk(n, dt)})
 		s.Advance(now)
-		s.Outbox()
 	}
 	now := s.NextTick()
 	id := joinSession(t, s, now, 1, 2)
@@ -135,7 +134,6 @@ func TestRestartedClientStartsNewSession(t *testing.T) {
 		now := s.NextTick()
 		sendCmds(t, s, now, 1, []game.UserCmd{walk(n, dt)})
 		s.Advance(now)
-		s.Outbox()
 	}
 	if info, _ := s.Client(id); info.LastCmd != 10 {
 		t.Fatalf("restarted client: last command executed %d, want 10", info.LastCmd)
@@ -171,13 +169,11 @@ func TestUnprovenAddressGetsNothingLarger(t *testing.T) {
 			t.Fatal("unpadded connect accepted")
 		}
 		in += 7
-		s.Advance(s.NextTick())
-		for _, d := range s.Outbox() {
+		for _, d := range s.Advance(s.NextTick()).Messages {
 			out += len(d.Data)
 		}
 	}
-	s.Advance(time.Second)
-	for _, d := range s.Outbox() {
+	for _, d := range s.Advance(time.Second).Messages {
 		out += len(d.Data)
 	}
 	if out > in {
@@ -239,7 +235,7 @@ func TestProvenConnect(t *testing.T) {
 			t.Errorf("%s: proven %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if after := s.Stats(); after != before || len(s.Outbox()) != 0 {
+	if after := s.Stats(); after != before || len(s.Ready().Messages) != 0 {
 		t.Fatalf("Proven changed the server: stats %+v -> %+v", before, after)
 	}
 }

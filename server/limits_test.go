@@ -64,6 +64,7 @@ func TestLimitsDisconnectWithReason(t *testing.T) {
 				join(t, s, 0, abuser)
 				good := join(t, s, 0, honest)
 				var got wire.Disconnect
+				var ready *Ready
 				kicked, i, failed := false, 0, false
 				for n := uint32(1); n <= 128 && !kicked; n++ {
 					now := s.NextTick()
@@ -78,8 +79,8 @@ func TestLimitsDisconnectWithReason(t *testing.T) {
 							}
 						}
 					}
-					s.Advance(now)
-					got, kicked = disconnectTo(s.Outbox(), abuser)
+					ready = s.Advance(now)
+					got, kicked = disconnectTo(ready.Messages, abuser)
 				}
 				if rate == 1 {
 					if kicked || failed {
@@ -100,11 +101,11 @@ func TestLimitsDisconnectWithReason(t *testing.T) {
 					t.Fatalf("kicked by code %v, want one %v", st.Kicked, tc.code)
 				}
 				var logged bool
-				for _, e := range s.Log() {
+				for _, e := range ready.Log {
 					logged = logged || e.Kind == "disconnect" && e.Code == tc.code && e.Reason == got.Reason
 				}
 				if !logged {
-					t.Fatalf("log %+v has no disconnect with code %v", s.Log(), tc.code)
+					t.Fatalf("log %+v has no disconnect with code %v", ready.Log, tc.code)
 				}
 			}
 		})
@@ -145,8 +146,7 @@ func TestNeverAckingClientIsSlowedAndTimesOut(t *testing.T) {
 		if err := s.Step(now, acking, b); err != nil {
 			t.Fatal(err)
 		}
-		s.Advance(now)
-		out := s.Outbox()
+		out := s.Advance(now).Messages
 		for _, d := range out {
 			if typ, _ := wire.PeekType(d.Data); typ == wire.MsgSnapshot {
 				snaps[d.To] = append(snaps[d.To], now)
@@ -228,8 +228,7 @@ func TestLyingAckDelayCannotHideTheRoundTrip(t *testing.T) {
 				}
 				up = up[1:]
 			}
-			s.Advance(now)
-			for _, d := range s.Outbox() {
+			for _, d := range s.Advance(now).Messages {
 				if typ, _ := wire.PeekType(d.Data); typ != wire.MsgSnapshot {
 					continue
 				}

@@ -94,14 +94,7 @@ func (s *Server) record(e LogEntry) {
 	b = append(b, byte(e.Player), byte(e.Other), byte(e.Team), byte(e.Objective))
 	s.hash.Write(b)
 	s.hashBuf = b
-	s.log = append(s.log, e)
-}
-
-// Log returns what happened since the last call and forgets it.
-func (s *Server) Log() []LogEntry {
-	out := s.log
-	s.log = s.log[:0]
-	return out
+	s.ready.cur.Log = append(s.ready.cur.Log, e)
 }
 
 // StateHash returns a hex SHA-256 digest of every tick's authoritative

@@ -15,9 +15,8 @@ func TestOutboxSurvivesSeveralTicks(t *testing.T) {
 	tick := s.TickDuration()
 	join(t, s, 0, 1)
 	join(t, s, 0, 2)
-	s.Advance(6 * tick)
 	var ticks []uint32
-	for _, d := range s.Outbox() {
+	for _, d := range s.Advance(6 * tick).Messages {
 		if d.To != 1 {
 			continue
 		}

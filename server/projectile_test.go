@@ -39,7 +39,7 @@ func newShootingRange(t *testing.T, m *world.Map, cfg Config, pos ...geom.Vec3) 
 		id := join(t, s, 0, Peer(i))
 		s.Place(id, p, 0)
 	}
-	s.Outbox()
+	s.Ready()
 	return &shootingRange{t: t, s: s}
 }
 
@@ -50,9 +50,7 @@ func (r *shootingRange) tick(input game.UserCmd) {
 	input.Tick, input.Duration = r.cmd, r.s.TickDuration()
 	now := r.s.NextTick()
 	sendCmds(r.t, r.s, now, 0, []game.UserCmd{input})
-	r.s.Advance(now)
-	r.s.Outbox()
-	r.records = append(r.records, r.s.ShotRecords()...)
+	r.records = append(r.records, r.s.Advance(now).Shots...)
 }
 
 // fireOnce fires one shot with aim and returns the server time it was
@@ -305,14 +303,13 @@ func TestPredictionAcrossWeaponSwitches(t *testing.T) {
 			_ = s.Step(now, 1, up[0].data)
 			up = up[1:]
 		}
-		s.Advance(now)
+		ready := s.Advance(now)
 		if info, ok := s.Client(0); ok {
 			served[info.LastCmd] = info.State
 		}
-		for _, d := range s.Outbox() {
+		for _, d := range ready.Messages {
 			down = append(down, packet{tick + delay, append([]byte(nil), d.Data...)})
 		}
-		s.ShotRecords()
 		for len(down) > 0 && down[0].at <= tick {
 			_ = c.Step(now, down[0].data)
 			down = down[1:]
@@ -380,7 +377,7 @@ func BenchmarkProjectileTick(b *testing.B) {
 	for range b.N {
 		s.projectiles = append(s.projectiles[:0], template...)
 		s.moveProjectiles(now)
-		s.ShotRecords()
+		s.Ready()
 		for _, c := range s.clients {
 			c.events = c.events[:0]
 		}

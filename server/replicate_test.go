@@ -37,8 +37,7 @@ func TestBandwidthPriority(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		s.Advance(now)
-		for _, d := range s.Outbox() {
+		for _, d := range s.Advance(now).Messages {
 			acks[d.To] = s.Tick()
 			if d.To != 0 {
 				continue

@@ -49,8 +49,8 @@ type SBCReport struct {
 const (
 	reportBurst  = 3
 	reportRefill = 10 * time.Second
-	// maxPendingReports bounds the reports kept for a driver that never
-	// collects them; the oldest go first.
+	// maxPendingReports bounds the reports one Ready holds: more than
+	// the rate limit lets in from MaxClients between two handovers.
 	maxPendingReports = 256
 )
 
@@ -124,20 +124,11 @@ func (s *Server) report(now time.Duration, c *client, m *wire.Report) {
 			r.SBCKnown, r.ObjectiveSBC = true, m.SBC
 		}
 	}
-	if len(s.reports) >= maxPendingReports {
-		s.reports = append(s.reports[:0], s.reports[1:]...)
+	if reps := &s.ready.cur.Reports; len(*reps) < maxPendingReports {
+		*reps = append(*reps, r)
 	}
-	s.reports = append(s.reports, r)
 	s.answerReport(c, m, true)
 	s.record(LogEntry{Kind: "sbc_report", Player: c.id, Other: r.Shooter, Team: c.team, Pos: c.state.Pos})
-}
-
-// SBCReports returns the players' SBC reports since the last call and
-// forgets them.
-func (s *Server) SBCReports() []SBCReport {
-	out := s.reports
-	s.reports = nil
-	return out
 }
 
 // ReportsRefused returns how many SBC reports client id sent beyond its

@@ -32,7 +32,7 @@ func TestReportCopiesKeptOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := len(d.s.SBCReports()); got != 2 {
+	if got := len(d.s.Ready().Reports); got != 2 {
 		t.Fatalf("%d reports kept of two sent, each twice or more", got)
 	}
 	if st := d.s.Stats().Reports; st != (ReportCounts{Kept: 2, Copies: 3}) {

@@ -57,11 +57,12 @@ func TestSBCReportTiedToLastHit(t *testing.T) {
 		}
 	}
 	h := d.hits[2][0]
-	d.s.Log()
+	d.s.Ready()
 	if err := d.sendReport(2, wire.Report{Seen: true, Shooter: h.Shooter, ShotTick: h.ShotTick, SBC: true}); err != nil {
 		t.Fatal(err)
 	}
-	reps := d.s.SBCReports()
+	ready := d.s.Ready()
+	reps := ready.Reports
 	if len(reps) != 1 {
 		t.Fatalf("%d reports kept, want 1", len(reps))
 	}
@@ -78,7 +79,7 @@ func TestSBCReportTiedToLastHit(t *testing.T) {
 	if !r.SBCKnown || !r.ObjectiveSBC {
 		t.Errorf("report names the hit and says SBC, got known %v sbc %v", r.SBCKnown, r.ObjectiveSBC)
 	}
-	log := d.s.Log()
+	log := ready.Log
 	if len(log) != 1 || log[0].Kind != "sbc_report" || log[0].Player != 1 || log[0].Other != 0 {
 		t.Errorf("log %+v, want one sbc_report by 1 about shooter 0", log)
 	}
@@ -87,14 +88,14 @@ func TestSBCReportTiedToLastHit(t *testing.T) {
 	if err := d.sendReport(2, wire.Report{Seen: true, Shooter: h.Shooter, ShotTick: h.ShotTick + 1, SBC: true}); err != nil {
 		t.Fatal(err)
 	}
-	if reps := d.s.SBCReports(); len(reps) != 1 || reps[0].SBCKnown || reps[0].ShotTick != shot.ShotTick {
+	if reps := d.s.Ready().Reports; len(reps) != 1 || reps[0].SBCKnown || reps[0].ShotTick != shot.ShotTick {
 		t.Errorf("report of another shot: %+v", reps)
 	}
 	// The shooter was never hit: its report has no hit.
 	if err := d.sendReport(1, wire.Report{}); err != nil {
 		t.Fatal(err)
 	}
-	if reps := d.s.SBCReports(); len(reps) != 1 || reps[0].Hit || reps[0].Shooter != -1 || reps[0].Reporter != 0 {
+	if reps := d.s.Ready().Reports; len(reps) != 1 || reps[0].Hit || reps[0].Shooter != -1 || reps[0].Reporter != 0 {
 		t.Errorf("report with no hit: %+v", reps)
 	}
 }
@@ -108,11 +109,11 @@ func TestSBCReportsAreRateLimited(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := len(d.s.SBCReports()); n != reportBurst || d.s.ReportsRefused(1) != 4 {
+	if n := len(d.s.Ready().Reports); n != reportBurst || d.s.ReportsRefused(1) != 4 {
 		t.Fatalf("%d reports kept and %d refused of %d, want %d and 4", n, d.s.ReportsRefused(1), reportBurst+4, reportBurst)
 	}
 	// The other client's bucket is its own.
-	if err := d.sendReport(1, wire.Report{}); err != nil || len(d.s.SBCReports()) != 1 {
+	if err := d.sendReport(1, wire.Report{}); err != nil || len(d.s.Ready().Reports) != 1 {
 		t.Fatalf("the shooter's first report was refused: %v", err)
 	}
 	d.run(reportRefill + 100*time.Millisecond)
@@ -121,7 +122,7 @@ func TestSBCReportsAreRateLimited(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := len(d.s.SBCReports()); n != 1 || d.s.ReportsRefused(1) != 5 {
+	if n := len(d.s.Ready().Reports); n != 1 || d.s.ReportsRefused(1) != 5 {
 		t.Errorf("after %v: %d reports kept of 2, %d refused in all; want 1 and 5", reportRefill, n, d.s.ReportsRefused(1))
 	}
 }
@@ -143,7 +144,7 @@ func TestBadReports(t *testing.T) {
 	if got := d.s.Stats().Malformed - before; got != 3 {
 		t.Errorf("%d malformed counted, want 3", got)
 	}
-	if n := len(d.s.SBCReports()); n != 0 {
+	if n := len(d.s.Ready().Reports); n != 0 {
 		t.Errorf("%d reports kept from bad datagrams", n)
 	}
 }

@@ -24,7 +24,7 @@ func TestRestart(t *testing.T) {
 	for range 10 {
 		s.Advance(s.NextTick())
 	}
-	s.Log()
+	s.Ready()
 	ca, cb := s.clients[a], s.clients[b]
 	ca.kills, ca.shotsFired, ca.hitsLanded, cb.deaths, cb.hitsTaken = 1, 7, 2, 1, 2
 	s.match.TeamScore[ca.team], s.match.PlayerScore[a], s.match.Captures = 1, 105, 1
@@ -42,7 +42,7 @@ func TestRestart(t *testing.T) {
 	at := ca.state.Pos
 
 	s.Restart()
-	s.Advance(s.NextTick())
+	ready := s.Advance(s.NextTick())
 
 	if s.match.TeamScore != [2]int{} || s.match.PlayerScore[a] != 0 || s.match.Captures != 0 {
 		t.Errorf("scores after the restart: teams %v, player %d, captures %d", s.match.TeamScore, s.match.PlayerScore[a], s.match.Captures)
@@ -64,7 +64,7 @@ func TestRestart(t *testing.T) {
 		t.Errorf("the dead player respawned before its time: %+v", cb.state)
 	}
 	returned, restarted := false, false
-	for _, e := range s.Log() {
+	for _, e := range ready.Log {
 		returned = returned || (e.Kind == "flag_returned" && e.Team == enemyFlag)
 		restarted = restarted || e.Kind == "restart"
 	}

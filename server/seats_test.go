@@ -90,7 +90,7 @@ func (d *duel) leave(peer Peer) {
 		d.t.Fatalf("peer %d has no session", peer)
 	}
 	d.s.Kick(slot, "")
-	d.s.Outbox()
+	d.s.Ready()
 	d.peers = d.peers[:1]
 }
 

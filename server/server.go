@@ -1,9 +1,11 @@
 // Package server is lagkit's authoritative game server core. It is a
 // deterministic state machine in the manner of etcd raft: the caller feeds
-// it received datagrams (Step) and the passage of time (Advance) and sends
-// the datagrams it returns (Outbox). It owns no sockets, goroutines or
-// clocks, so the simulation driver and the real-time driver run the same
-// code, and a simulated match is reproducible from its seed.
+// it received datagrams (Step) and the passage of time (Advance), and
+// Advance hands back one Ready that says everything that happened: the
+// datagrams to send, sessions started, ended and refused, shots, kills,
+// the log, reports and counts. It owns no sockets, goroutines or clocks,
+// so the simulation driver and the real-time driver run the same code,
+// and a simulated match is reproducible from its seed.
 //
 // Each tick the server executes every client's queued user commands through
 // the shared movement code (package game), records every player's pose in
@@ -87,22 +89,18 @@ type Server struct {
 	shots          []pendingShot // fired this tick, resolved after poses are recorded
 	projectiles    []projectile  // in flight, in launch order
 	nextProjectile uint32
-	records        []ShotRecord
 	appeals        [maxAppeals]appealState
 	nextAppeal     uint32
 	activeAppeals  int
 	appealScratch  wire.Appeal
-	reports        []SBCReport
 
 	match   *mode.Match
-	log     []LogEntry
 	players []mode.Player // scratch for the rules' view of the players
 	enemies []geom.Vec3   // scratch for spawn choice
 
 	entities   []wire.EntityState // by slot: this tick's replicated states (see stampEntities)
-	outq       outbox.Queue[Peer] // datagrams since the last Outbox
-	outbox     []Datagram
-	cmdScratch wire.Commands // decode target, reused so steady state does not allocate
+	outq       outbox.Queue[Peer] // datagrams since the last handover (Ready)
+	cmdScratch wire.Commands      // decode target, reused so steady state does not allocate
 
 	hash    hash.Hash
 	hashBuf []byte
@@ -133,23 +131,18 @@ type Server struct {
 	scratch        []byte
 	opened         []byte
 	connectScratch wire.Connect
-	// closures are the session changes since the last Outbox; closed
-	// those up to it (Changes).
-	closures, closed []SessionChange
-	// counting holds what was refused or dropped since the last
-	// Outbox, counted the one it last returned (Counted).
-	counting, counted Counts
+	// ready is what happened since the last handover, and what it
+	// handed over (ready.go).
+	ready ready
 	// games holds the game events clients sent (game_events.go).
 	games gameInbox
 	// objects are the game's entities by slot (nil until the first),
 	// objectIDs their slots in the order added; rewind the history of
-	// bodies TraceAt rewinds (nil until a body is recorded); fired the
-	// shots for FiredShots, firedOut the batch it last returned
+	// bodies TraceAt rewinds (nil until a body is recorded)
 	// (entities.go).
-	objects         []entity
-	objectIDs       []int
-	rewind          *lagcomp.Rewinder
-	fired, firedOut []FiredShot
+	objects   []entity
+	objectIDs []int
+	rewind    *lagcomp.Rewinder
 	// load is the driver's report of its ticks' timing, emulated each
 	// slot's emulated latency (nil: none reported), for the server
 	// events (page.go).
@@ -321,7 +314,6 @@ func New(cfg Config) (*Server, error) {
 		byPeer:  make(map[Peer]int, c.MaxClients),
 		hash:    sha256.New(),
 		hashBuf: make([]byte, 0, 64),
-		outbox:  make([]Datagram, 0, c.MaxClients+4),
 	}
 	if s.gate, err = NewGate(GateConfig{CookieKey: c.CookieKey, ConnectKey: c.ConnectKey, Address: c.Address, SealKey: c.SealKey}); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)
@@ -378,18 +370,6 @@ func (s *Server) History() *lagcomp.History { return s.history }
 // Stats returns server-wide counters.
 func (s *Server) Stats() Stats { return s.stats }
 
-// Outbox returns the datagrams produced since the last call and forgets
-// them. The slices stay valid until the next call to Outbox. Each
-// datagram was copied when queued (see package internal/outbox), so one
-// Advance may run several ticks when a driver falls behind.
-func (s *Server) Outbox() []Datagram {
-	s.outbox = s.outbox[:0]
-	s.outq.Drain(s.collect)
-	s.closed, s.closures = s.closures, s.closed[:0]
-	s.counted, s.counting = s.counting, Counts{}
-	return s.outbox
-}
-
 // SessionChange is a session started or ended, or a Connect refused, as
 // the server core decided it: the driver notes a seat taken, or closes
 // the peer's connection once the datagrams to it have left. A session
@@ -409,11 +389,6 @@ type SessionChange struct {
 	ByClient bool
 }
 
-// Changes returns the sessions started and ended, and the Connects
-// refused, with the datagrams the last Outbox returned, in order. The
-// slice stays valid until the next Outbox.
-func (s *Server) Changes() []SessionChange { return s.closed }
-
 // Counts are what the server refused or dropped over a span of its
 // work: Stats' counters of those, for the span alone.
 type Counts struct {
@@ -423,14 +398,6 @@ type Counts struct {
 	// Kicked counts the disconnects the server made, by code.
 	Kicked [wire.NumDisconnectCodes]int
 }
-
-// Counted returns what the server refused or dropped between the
-// Outbox before last and the last: a driver turns it into metrics
-// without keeping the server's counters to compare.
-func (s *Server) Counted() Counts { return s.counted }
-
-// collect appends one drained datagram to the outbox.
-func (s *Server) collect(to Peer, b []byte) { s.outbox = append(s.outbox, Datagram{To: to, Data: b}) }
 
 // Step processes one received datagram. An error describes a datagram that
 // was malformed or not acceptable; the server state is unharmed by it. A
@@ -544,7 +511,7 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 			return nil
 		}
 		s.drop(id, wire.DisconnectUnspecified, "")
-		s.closures = append(s.closures, SessionChange{Peer: from, Seat: id, Reason: "client: " + m.Reason, ByClient: true})
+		s.ready.cur.Sessions = append(s.ready.cur.Sessions, SessionChange{Peer: from, Seat: id, Reason: "client: " + m.Reason, ByClient: true})
 		return nil
 	default:
 		return s.malformed(fmt.Errorf("server: unexpected message type %d from a client", typ))
@@ -616,7 +583,7 @@ var ErrNoSession = errors.New("server: not from a session")
 // ErrMalformed.
 func (s *Server) malformed(err error) error {
 	s.stats.Malformed++
-	s.counting.Malformed++
+	s.ready.cur.Counts.Malformed++
 	return fmt.Errorf("%w: %w", ErrMalformed, err)
 }
 
@@ -645,11 +612,11 @@ func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: c.nonce, Reason: reason, Code: code}); err == nil {
 			s.queue(c.peer, buf)
 		}
-		s.closures = append(s.closures, SessionChange{Peer: c.peer, Seat: id, Reason: reason, Code: code})
+		s.ready.cur.Sessions = append(s.ready.cur.Sessions, SessionChange{Peer: c.peer, Seat: id, Reason: reason, Code: code})
 	}
 	if code != wire.DisconnectUnspecified {
 		s.stats.Kicked[code]++
-		s.counting.Kicked[code]++
+		s.ready.cur.Counts.Kicked[code]++
 	}
 	delete(s.byPeer, c.peer)
 	for _, o := range s.clients {
@@ -707,11 +674,14 @@ func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	}
 }
 
-// Advance runs every tick due at or before now.
-func (s *Server) Advance(now time.Duration) {
+// Advance runs every tick due at or before now and hands over what
+// happened since the previous handover (see Ready), valid until the next.
+func (s *Server) Advance(now time.Duration) *Ready {
 	for s.NextTick() <= now {
 		s.step(now)
+		s.ready.cur.Ticks++
 	}
+	return s.Ready()
 }
 
 func (s *Server) step(now time.Duration) {

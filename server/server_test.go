@@ -56,7 +56,7 @@ func connectTo(t testing.TB, s *Server, now time.Duration, peer Peer, m *wire.Co
 		t.Fatal(err)
 	}
 	var reply []byte
-	for _, d := range s.Outbox() {
+	for _, d := range s.Ready().Messages {
 		if d.To != peer {
 			continue
 		}
@@ -184,14 +184,14 @@ func TestConnectErrors(t *testing.T) {
 	if err := s.Step(0, 3, b); err != nil {
 		t.Fatal(err)
 	}
-	out := s.Outbox()
+	out := s.Ready().Messages
 	if len(out) != 1 || wire.DecodeReject(out[0].Data, &r) != nil || r.Reason == "" {
 		t.Fatalf("want reject for version, got %+v", r)
 	}
 	if err := s.Step(0, 3, b[:5]); err != nil {
 		t.Fatal(err)
 	}
-	if out := s.Outbox(); len(out) != 0 {
+	if out := s.Ready().Messages; len(out) != 0 {
 		t.Fatalf("a 5-byte connect of another version got %d replies", len(out))
 	}
 }
@@ -216,13 +216,13 @@ func TestMalformedDatagramsAreHarmless(t *testing.T) {
 func TestSilentClientTimesOut(t *testing.T) {
 	s := testServer(t, Config{Timeout: time.Second})
 	id := join(t, s, 0, 1)
-	s.Advance(2 * time.Second)
+	ready := s.Advance(2 * time.Second)
 	if _, ok := s.Client(id); ok {
 		t.Fatal("silent client still connected")
 	}
 	var d wire.Disconnect
 	found := false
-	for _, o := range s.Outbox() {
+	for _, o := range ready.Messages {
 		if wire.DecodeDisconnect(o.Data, &d) == nil && d.Reason == "timed out" {
 			found = true
 		}
@@ -254,8 +254,7 @@ func TestRTTFromAcks(t *testing.T) {
 			}
 			acks = acks[1:]
 		}
-		s.Advance(now)
-		for _, d := range s.Outbox() {
+		for _, d := range s.Advance(now).Messages {
 			var sn wire.Snapshot
 			if d.To == 1 && wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
 				b, _ := wire.AppendCommands(nil, &wire.Commands{AckTick: sn.Tick, AckDelay: hold, ClientTime: now + rtt/2,

@@ -143,7 +143,7 @@ func (s *Server) connect(now time.Duration, from Peer, m *wire.Connect, size int
 	s.announceName(c)
 	s.byPeer[from] = id
 	s.stats.Connects++
-	s.closures = append(s.closures, SessionChange{Peer: from, Seat: id, Opened: true})
+	s.ready.cur.Sessions = append(s.ready.cur.Sessions, SessionChange{Peer: from, Seat: id, Opened: true})
 	s.record(LogEntry{Kind: "connect", Player: id, Team: c.team})
 	s.record(LogEntry{Kind: "spawn", Player: id, Team: c.team, Pos: c.state.Pos})
 	s.sendAccept(c)
@@ -224,7 +224,7 @@ func (s *Server) reject(to Peer, size int, reason string) {
 	s.stats.Rejected++
 	if _, playing := s.byPeer[to]; !playing {
 		// A refused Connect ends no session the address has.
-		s.closures = append(s.closures, SessionChange{Peer: to, Seat: -1, Reason: "rejected: " + reason})
+		s.ready.cur.Sessions = append(s.ready.cur.Sessions, SessionChange{Peer: to, Seat: -1, Reason: "rejected: " + reason})
 	}
 	if buf, ok := rejectFitting(s.scratch[:0], reason, size); ok {
 		s.scratch = buf
@@ -244,16 +244,16 @@ func (s *Server) openToken(now time.Duration, sealed string) (token.Claims, bool
 		return c, true
 	case token.ErrExpired:
 		s.stats.Tokens.Expired++
-		s.counting.Tokens++
+		s.ready.cur.Counts.Tokens++
 	case token.ErrWrongMatch:
 		s.stats.Tokens.WrongMatch++
-		s.counting.Tokens++
+		s.ready.cur.Counts.Tokens++
 	case token.ErrWrongAddress:
 		s.stats.Tokens.WrongAddress++
-		s.counting.Tokens++
+		s.ready.cur.Counts.Tokens++
 	default:
 		s.stats.Tokens.Invalid++
-		s.counting.Tokens++
+		s.ready.cur.Counts.Tokens++
 	}
 	return c, false
 }
@@ -270,7 +270,7 @@ func (s *Server) admitToken(now time.Duration, c token.Claims) bool {
 	}
 	if _, seen := s.seenTokens[c.ID]; seen {
 		s.stats.Tokens.Replayed++
-		s.counting.Tokens++
+		s.ready.cur.Counts.Tokens++
 		return false
 	}
 	if len(s.seenTokens) >= s.cfg.TokenWindow {
@@ -281,7 +281,7 @@ func (s *Server) admitToken(now time.Duration, c token.Claims) bool {
 		}
 		if len(s.seenTokens) >= s.cfg.TokenWindow {
 			s.stats.Tokens.WindowFull++
-			s.counting.Tokens++
+			s.ready.cur.Counts.Tokens++
 			return false
 		}
 	}

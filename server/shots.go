@@ -218,13 +218,13 @@ func (s *Server) settled(rec *ShotRecord, outcome wire.Outcome, registered bool,
 	s.emit(rec)
 }
 
-// emit completes a shot's record: it hands it to ShotRecords and, for a
+// emit completes a shot's record: it hands it over (Ready.Shots) and, for a
 // hit, keeps it as its victim's latest for the victim's reports. Every
 // record ends here, a hitscan pellet's or a projectile's, made by the
 // live tick or by a time warp's re-simulation.
 func (s *Server) emit(rec *ShotRecord) {
 	s.noteHit(rec)
-	s.records = append(s.records, *rec)
+	s.ready.cur.Shots = append(s.ready.cur.Shots, *rec)
 }
 
 // pelletWorld is the world resolvePellet judges a hitscan pellet in. In
@@ -401,6 +401,9 @@ func (s *Server) apply(now time.Duration, h *hitInfo, rec *ShotRecord, outcome w
 	if damage {
 		dealt = h.damage
 		kill = s.hurt(now, h, !rec.Appealed)
+		if k := s.ready.cur.Kills; kill && len(k) > 0 {
+			k[len(k)-1].Weapon = int(rec.Weapon) // hurt's kill, by this shot
+		}
 		if sh != nil {
 			sh.hitsLanded++
 		}
@@ -466,6 +469,9 @@ func (s *Server) kill(now time.Duration, killer, victim int) {
 	s.match.Kill(killer, killerTeam, victim, v.team)
 	s.match.Died(now-s.PausedFor(), victim, v.state.Pos)
 	s.record(LogEntry{Kind: "kill", Player: killer, Other: victim, Team: killerTeam, Pos: v.state.Pos})
+	s.ready.cur.Kills = append(s.ready.cur.Kills, Kill{
+		Time: now, Killer: killer, Victim: victim, KillerTeam: killerTeam, VictimTeam: v.team, Weapon: -1, Pos: v.state.Pos,
+	})
 	ev := wire.KillEvent{Killer: uint8(killer), Victim: uint8(victim)}
 	if data, err := wire.AppendKillEvent(nil, &ev); err == nil {
 		for _, c := range s.clients {
@@ -491,14 +497,6 @@ func (s *Server) lifecycle(now time.Duration) {
 			c.state.Flags &^= game.FlagProtected
 		}
 	}
-}
-
-// ShotRecords returns the shots settled since the last call and forgets
-// them. The slice stays valid until the next call to Step or Advance.
-func (s *Server) ShotRecords() []ShotRecord {
-	out := s.records
-	s.records = s.records[:0]
-	return out
 }
 
 // armed returns the loadout slot and the full magazine of a player

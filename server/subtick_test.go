@@ -92,8 +92,7 @@ func TestPressRewindsToItsViewTime(t *testing.T) {
 			if err := r.s.Step(now, 0, b); err != nil {
 				t.Fatal(err)
 			}
-			r.s.Advance(now)
-			for _, d := range r.s.Outbox() {
+			for _, d := range r.s.Advance(now).Messages {
 				var sn wire.Snapshot
 				if d.To == 0 && wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
 					ack = sn.Tick
@@ -138,7 +137,7 @@ func TestPressLeavesFromTheEyeShown(t *testing.T) {
 		}
 		now := r.s.NextTick()
 		sendCmds(t, r.s, now, 0, []game.UserCmd{cmd})
-		r.s.Advance(now)
+		ready := r.s.Advance(now)
 		info, _ = r.s.Client(0)
 		want := game.SnapPos(game.EyePos(info.State, nil))
 		if press {
@@ -148,7 +147,7 @@ func TestPressLeavesFromTheEyeShown(t *testing.T) {
 			t.Fatal("the shooter did not move")
 		}
 		var eye *geom.Vec3
-		for _, d := range r.s.Outbox() {
+		for _, d := range ready.Messages {
 			var sn wire.Snapshot
 			if d.To != 1 || wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) != nil {
 				continue

@@ -204,10 +204,11 @@ func TestTimeWarpPruningIsExactInACrowd(t *testing.T) {
 			if _, err := s.Resimulate(id, ticks); err != nil {
 				t.Fatal(err)
 			}
-			for _, d := range s.Outbox() {
+			r := s.Ready()
+			for _, d := range r.Messages {
 				runs[k].out = append(runs[k].out, append([]byte{byte(d.To)}, d.Data...))
 			}
-			runs[k].records = append(runs[k].records, s.ShotRecords()...)
+			runs[k].records = append(runs[k].records, r.Shots...)
 		}
 		runs[k].hash, stats[k] = s.StateHash(), s.TimeWarpStats()
 	}

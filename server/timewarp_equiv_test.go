@@ -68,8 +68,7 @@ func runRandomScene(t *testing.T, seed uint64, timeWarp time.Duration) equivRun 
 			cmd.Tick, cmd.Duration = tick, s.TickDuration()
 			sendCmds(t, s, now-time.Microsecond, Peer(i), []game.UserCmd{cmd})
 		}
-		s.Advance(now)
-		run.collect(s)
+		run.collect(s.Advance(now))
 	}
 	run.hash = s.StateHash()
 	return run
@@ -104,16 +103,17 @@ func sceneCmd(rng *rand.Rand, s *Server, ids []int, i int, c *game.UserCmd, targ
 	return *c
 }
 
-// collect adds what s sent, recorded and logged since the last call.
-func (run *equivRun) collect(s *Server) {
-	for _, d := range s.Outbox() {
+// collect adds what the server sent, recorded and logged, as its
+// handover r says.
+func (run *equivRun) collect(r *Ready) {
+	for _, d := range r.Messages {
 		run.out = append(run.out, append([]byte{byte(d.To)}, d.Data...))
 	}
-	for _, r := range s.ShotRecords() {
-		run.records = append(run.records, r)
-		run.weapons[r.Weapon] = true
+	for _, rec := range r.Shots {
+		run.records = append(run.records, rec)
+		run.weapons[rec.Weapon] = true
 	}
-	for _, e := range s.Log() {
+	for _, e := range r.Log {
 		run.log = append(run.log, e)
 		if e.Kind == "kill" {
 			run.kills++

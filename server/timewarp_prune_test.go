@@ -72,8 +72,7 @@ func runLateScene(t *testing.T, seed uint64, exhaustive, hitscanOnly bool) (equi
 				sendCmds(t, s, now-time.Microsecond, Peer(i), []game.UserCmd{issued[i][m-1]})
 			}
 		}
-		s.Advance(now)
-		run.collect(s)
+		run.collect(s.Advance(now))
 	}
 	run.hash = s.StateHash()
 	return run, s.TimeWarpStats()

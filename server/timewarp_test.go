@@ -45,6 +45,7 @@ type warpScene struct {
 	t   *testing.T
 	s   *Server
 	ids []int
+	log []LogEntry // what the server logged over the scene
 }
 
 // warpExhaustive, set, makes newWarpScene's server judge every shot and
@@ -68,7 +69,7 @@ func newWarpScene(t *testing.T, cfg Config, actors []warpActor, last, end uint32
 		setLatency(s, id, a.late)
 		sc.ids = append(sc.ids, id)
 	}
-	s.Outbox()
+	s.Ready()
 	for n := uint32(1); n <= end; n++ {
 		now := s.NextTick()
 		for i, a := range actors {
@@ -78,9 +79,7 @@ func newWarpScene(t *testing.T, cfg Config, actors []warpActor, last, end uint32
 				sendCmds(t, s, now-time.Microsecond, Peer(i), []game.UserCmd{cmd})
 			}
 		}
-		s.Advance(now)
-		s.Outbox()
-		s.ShotRecords()
+		sc.log = append(sc.log, s.Advance(now).Log...)
 	}
 	return sc
 }
@@ -221,7 +220,7 @@ func TestResimulateReproducesTheRecord(t *testing.T) {
 			compare(t, "resimulated", snap(sc.s), want)
 		}
 	}
-	if recs := sc.s.ShotRecords(); len(recs) != 0 || sc.s.StateHash() != hash {
+	if recs := sc.s.Ready().Shots; len(recs) != 0 || sc.s.StateHash() != hash {
 		t.Fatalf("re-simulating the record made %d records or changed the state", len(recs))
 	}
 	if _, err := sc.s.Resimulate(63, 5); err == nil {
@@ -253,7 +252,7 @@ func TestAnnouncedDeathStays(t *testing.T) {
 	killer, _ := sc.s.Client(sc.ids[0])
 	victim, _ := sc.s.Client(sc.ids[1])
 	kills := 0
-	for _, e := range sc.s.Log() {
+	for _, e := range sc.log {
 		if e.Kind == "kill" {
 			kills++
 		}
@@ -297,7 +296,6 @@ func TestStaleCommandFlood(t *testing.T) {
 		}
 		sendCmds(t, s, now-time.Microsecond, 1, cmds)
 		s.Advance(now)
-		s.Outbox()
 	}
 	end, _ := s.Client(id)
 	st := s.TimeWarpStats()

@@ -176,7 +176,7 @@ func TestLateShotDrawsTracer(t *testing.T) {
 	s.Place(shooter, geom.V(0, 0, 0), 0)
 	s.Place(watcher, geom.V(5, 4, 0), math.Pi)
 	setLatency(s, shooter, late)
-	s.Outbox()
+	s.Ready()
 	seen := map[uint32]wire.TracerEvent{}
 	for n := uint32(1); n <= 40; n++ {
 		now := s.NextTick()
@@ -188,8 +188,7 @@ func TestLateShotDrawsTracer(t *testing.T) {
 			sendCmds(t, s, now-time.Microsecond, Peer(0), []game.UserCmd{cmd})
 		}
 		s.Advance(now)
-		s.Outbox()
-		s.ShotRecords()
+		s.Ready()
 		// The watcher acknowledges nothing: its events stay queued.
 		for _, ev := range s.clients[watcher].events {
 			if ev.kind == wire.EventTracer {

@@ -78,7 +78,12 @@ type Observer interface {
 	Delivered(now time.Duration, i int, p *Player)
 	// Ticked is called after player i issued its command for a tick.
 	Ticked(now time.Duration, i int, p *Player)
-	// ServerTicked is called after the server ran its ticks up to now.
+	// ServerReady is called with each of the server's handovers, in
+	// order: what it did since the one before (r.Ticks > 0 when ticks
+	// ran). r is valid until the call returns.
+	ServerReady(now time.Duration, s *server.Server, r *server.Ready)
+	// ServerTicked is called after the server ran its ticks up to now
+	// (after ServerReady with their handover).
 	ServerTicked(now time.Duration, s *server.Server)
 }
 
@@ -173,22 +178,24 @@ func (d *Driver) Run(until time.Duration, obs Observer) {
 		}
 		d.now = now
 		d.deliver(now, obs)
-		d.route(now)
 		if d.Server.NextTick() <= now {
 			start := time.Now()
+			var r *server.Ready
 			if d.CountCPU {
 				cpu0, _ := cputime.Thread()
-				d.Server.Advance(now)
+				r = d.Server.Advance(now)
 				cpu1, _ := cputime.Thread()
 				d.ServerCPU += cpu1 - cpu0
 			} else {
-				d.Server.Advance(now)
+				r = d.Server.Advance(now)
 			}
 			d.ServerWall += time.Since(start)
-			d.route(now)
+			d.route(now, r, obs)
 			if obs != nil {
 				obs.ServerTicked(now, d.Server)
 			}
+		} else {
+			d.route(now, d.Server.Ready(), obs)
 		}
 		for _, p := range d.Players {
 			if p.frames != nil && p.nextF <= now {
@@ -262,9 +269,13 @@ func (d *Driver) send(now time.Duration, p *Player) {
 	}
 }
 
-// route puts what the server has to send on the players' downlinks.
-func (d *Driver) route(now time.Duration) {
-	for _, dg := range d.Server.Outbox() {
+// route puts what the server has to send on the players' downlinks and
+// shows obs the handover.
+func (d *Driver) route(now time.Duration, r *server.Ready, obs Observer) {
+	if obs != nil {
+		obs.ServerReady(now, d.Server, r)
+	}
+	for _, dg := range r.Messages {
 		if int(dg.To) < len(d.Players) {
 			p := d.Players[dg.To]
 			p.Down.Send(now, dg.Data)

@@ -33,8 +33,9 @@ func TestGameEventsBothWays(t *testing.T) {
 	var down, gotDown [2]int // the server's to each client, and delivered
 	var bcast int            // broadcasts
 	var gotBcast [2]int
+	taken := &gameEventsTaken{}
 	for at := 50 * time.Millisecond; at <= 15*time.Second; at += 50 * time.Millisecond {
-		d.Run(at, nil)
+		d.Run(at, taken)
 		for i, p := range d.Players {
 			c := p.Client
 			for _, ev := range c.GameEvents() {
@@ -54,7 +55,9 @@ func TestGameEventsBothWays(t *testing.T) {
 				up[i]++
 			}
 		}
-		for _, ev := range d.Server.GameEvents() {
+		evs := taken.evs
+		taken.evs = nil
+		for _, ev := range evs {
 			i := player(d, ev.Client)
 			if ev.Kind != one || len(ev.Data) != 2 || int(ev.Data[1]) != ev.Client || int(ev.Data[0]) != gotUp[i] || int(ev.Seq) != gotUp[i]+1 {
 				t.Fatalf("server got %+v after %d events of client %d", ev, gotUp[i], i)
@@ -132,5 +135,19 @@ func TestGameEventKinds(t *testing.T) {
 	}
 	if err := c.SendEvent(wire.EventGameMin, nil); !errors.Is(err, client.ErrGameEventBacklog) {
 		t.Errorf("event beyond the backlog: %v", err)
+	}
+}
+
+// gameEventsTaken keeps copies of the game events the server handed
+// over (their Data is valid only until its next handover).
+type gameEventsTaken struct{ evs []server.GameEvent }
+
+func (g *gameEventsTaken) Delivered(time.Duration, int, *sim.Player)  {}
+func (g *gameEventsTaken) Ticked(time.Duration, int, *sim.Player)     {}
+func (g *gameEventsTaken) ServerTicked(time.Duration, *server.Server) {}
+func (g *gameEventsTaken) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+	for _, ev := range r.GameEvents {
+		ev.Data = append([]byte(nil), ev.Data...)
+		g.evs = append(g.evs, ev)
 	}
 }

@@ -13,6 +13,18 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
+// eventPrinter prints the game events the server hands over.
+type eventPrinter struct{}
+
+func (eventPrinter) Delivered(time.Duration, int, *sim.Player)  {}
+func (eventPrinter) Ticked(time.Duration, int, *sim.Player)     {}
+func (eventPrinter) ServerTicked(time.Duration, *server.Server) {}
+func (eventPrinter) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+	for _, ev := range r.GameEvents {
+		fmt.Printf("server got %q from %d\n", ev.Data, ev.Client)
+	}
+}
+
 // A game's movement (lagkit's, plus a tick counter in its declared
 // state), a
 // game event each way, over a 100 ms round trip: the server and client
@@ -39,10 +51,7 @@ func ExampleNewDriver() {
 	fmt.Println(c.Phase() == client.Connected)
 	c.SendEvent(hello, []byte("hi server"))
 	d.Server.SendEvent(c.ID(), hello, []byte("hi client"))
-	d.Run(2*time.Second, nil)
-	for _, ev := range d.Server.GameEvents() {
-		fmt.Printf("server got %q from %d\n", ev.Data, ev.Client)
-	}
+	d.Run(2*time.Second, eventPrinter{})
 	for _, ev := range c.GameEvents() {
 		fmt.Printf("client got %q\n", ev.Data)
 	}

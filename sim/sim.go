@@ -134,11 +134,10 @@ func (w *walkerRun) Delivered(_ time.Duration, _ int, p *Player) {
 	w.predErrs = append(w.predErrs, p.Client.PredictionErrors()...)
 }
 
-// ServerTicked forgets the server's logs, which walkers do not use.
-func (w *walkerRun) ServerTicked(_ time.Duration, s *server.Server) {
-	s.Log()
-	s.ShotRecords()
-}
+// ServerReady ignores the server's handovers: walkers use none.
+func (w *walkerRun) ServerReady(time.Duration, *server.Server, *server.Ready) {}
+
+func (w *walkerRun) ServerTicked(time.Duration, *server.Server) {}
 
 // Ticked measures the interpolation error: where this client draws each
 // remote player against where the server had it at that time.

@@ -56,8 +56,9 @@ type lootReferee struct {
 	err             error
 }
 
-func (r *lootReferee) Delivered(time.Duration, int, *sim.Player) {}
-func (r *lootReferee) Ticked(time.Duration, int, *sim.Player)    {}
+func (r *lootReferee) Delivered(time.Duration, int, *sim.Player)                {}
+func (r *lootReferee) Ticked(time.Duration, int, *sim.Player)                   {}
+func (r *lootReferee) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 func (r *lootReferee) ServerTicked(now time.Duration, s *server.Server) {
 	if now >= 3*time.Second && !r.granted {
 		r.granted = true

@@ -123,14 +123,19 @@ func (r *hunt) Delivered(_ time.Duration, _ int, p *sim.Player) {
 }
 func (r *hunt) Ticked(time.Duration, int, *sim.Player) {}
 
-func (r *hunt) ServerTicked(_ time.Duration, s *server.Server) {
+func (r *hunt) ServerTicked(time.Duration, *server.Server) {}
+
+func (r *hunt) ServerReady(_ time.Duration, s *server.Server, rd *server.Ready) {
+	if rd.Ticks == 0 {
+		return
+	}
 	for id := range s.MaxClients() {
 		if st, _, ok := s.PlayerState(id); ok && dashDecl.Of(&st).Cooldown == dashTicks {
 			r.dashes++
 		}
 	}
 	w, p := &s.Config().Weapons[0], s.Config().Movement
-	for _, f := range s.FiredShots() {
+	for _, f := range rd.Fired {
 		r.shots++
 		ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, w, p)
 		h, ok := s.TraceAt(ray, 40, f.Target, func(id int) bool { return id == f.Shooter })

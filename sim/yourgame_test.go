@@ -123,13 +123,18 @@ type referee struct {
 func (r *referee) Delivered(time.Duration, int, *sim.Player) {}
 func (r *referee) Ticked(time.Duration, int, *sim.Player)    {}
 
-func (r *referee) ServerTicked(now time.Duration, s *server.Server) {
+func (r *referee) ServerTicked(time.Duration, *server.Server) {}
+
+func (r *referee) ServerReady(now time.Duration, s *server.Server, rd *server.Ready) {
+	if rd.Ticks == 0 {
+		return
+	}
 	for id := range s.MaxClients() {
 		if st, _, ok := s.PlayerState(id); ok && dashDecl.Of(&st).Cooldown == dashTicks {
 			r.dashes++
 		}
 	}
-	for _, f := range s.FiredShots() {
+	for _, f := range rd.Fired {
 		yaw := game.AngleToRad(int32(f.State.Yaw))
 		ray := geom.Ray{Origin: f.State.Pos, Dir: geom.V(math.Cos(yaw), math.Sin(yaw), 0)}
 		notMe := func(id int) bool { return id == f.Shooter }

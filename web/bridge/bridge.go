@@ -52,11 +52,7 @@ type Session struct {
 	params  game.Params
 	weapons []game.Weapon
 
-	events  []Event
-	dead    [wire.MaxEntities]bool
-	kills   map[uint8]uint16 // scoreboard kills by player, to name killers
-	deaths  []pending        // deaths waiting for their killer
-	killers []pending        // kills waiting for their death
+	events []Event
 
 	rate    rateMeter
 	graph   graph
@@ -128,7 +124,7 @@ func New(cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %w", err)
 	}
-	return &Session{c: c, m: m, params: game.DefaultParams(), weapons: weapons, kills: map[uint8]uint16{}, killer: -1}, nil
+	return &Session{c: c, m: m, params: game.DefaultParams(), weapons: weapons, killer: -1}, nil
 }
 
 // Client returns the client core the session runs.
@@ -161,7 +157,7 @@ func (s *Session) Step(now time.Duration, data []byte) error {
 		}
 		s.rate.add(now, 1)
 		s.graph.snapshot(now, st.Tick, s.c.RTT())
-		s.collect(now)
+		s.collect()
 		s.collectShown(now)
 		s.misses(now)
 	}

@@ -3,12 +3,14 @@ package bridge
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
@@ -35,6 +37,8 @@ type loop struct {
 	sent     int
 	now      time.Duration
 	up, down []flight
+	shots    []server.ShotRecord // the server's, as it handed them over
+	reports  []server.SBCReport
 }
 
 type flight struct {
@@ -87,8 +91,10 @@ func (l *loop) run(d time.Duration, input func(i int) Input) {
 			}
 			l.down = l.down[1:]
 		}
-		l.s.Advance(now)
-		for _, dg := range l.s.Outbox() {
+		r := l.s.Advance(now)
+		l.shots = append(l.shots, r.Shots...)
+		l.reports = append(l.reports, r.Reports...)
+		for _, dg := range r.Messages {
 			l.sent++
 			if l.dropEach > 0 && l.sent%l.dropEach == 0 {
 				continue
@@ -352,5 +358,56 @@ func TestNetGraph(t *testing.T) {
 	clean.run(3*time.Second, func(int) Input { return Input{} })
 	if c := clean.sessions[0].State(clean.now).Net; c.Loss != 0 {
 		t.Errorf("clean link: loss %.3f, want 0", c.Loss)
+	}
+}
+
+// TestCrossingKillsNameTheirKillers: two kills in one tick across two
+// teams (the lower seat of each team kills the higher of the other) are
+// told with the killers the server judged; pairing deaths with rises in
+// the scoreboard's kills, both in seat order, named each victim's
+// teammate.
+func TestCrossingKillsNameTheirKillers(t *testing.T) {
+	l := newLoopWith(t, 4, 10*time.Millisecond, server.Config{Mode: mode.Config{Mode: mode.TDM}})
+	l.run(6*time.Second, func(int) Input { return Input{} }) // past spawn protection (5 s)
+	var team [2][]int
+	for id := range 4 {
+		c, ok := l.s.Client(id)
+		if !ok {
+			t.Fatalf("seat %d empty", id)
+		}
+		team[c.Team] = append(team[c.Team], id)
+	}
+	if len(team[0]) != 2 || len(team[1]) != 2 {
+		t.Fatalf("teams %v, want two of two", team)
+	}
+	a, b := team[0], team[1]
+	if a[0] > b[0] {
+		a, b = b, a
+	}
+	// k1 < k2 and v1 < v2: in seat order the first death pairs with the
+	// first killer, a teammate, and so does the second.
+	k1, v1, k2, v2 := a[0], a[1], b[0], b[1]
+	if v1 > v2 {
+		t.Skipf("teams %v do not cross in seat order", team)
+	}
+	for _, s := range l.sessions {
+		s.State(l.now) // forget the events so far
+	}
+	for _, k := range [][2]int{{k1, v2}, {k2, v1}} {
+		if killed, err := l.s.Damage(k[1], 1000, k[0]); err != nil || !killed {
+			t.Fatalf("damage %d by %d: %v %v", k[1], k[0], killed, err)
+		}
+	}
+	l.run(2*time.Second, func(int) Input { return Input{} })
+	for i, s := range l.sessions {
+		var kills [][2]int
+		for _, e := range s.State(l.now).Events {
+			if e.Kind == "kill" {
+				kills = append(kills, [2]int{e.Killer, e.Other})
+			}
+		}
+		if len(kills) != 2 || !slices.Contains(kills, [2]int{k1, v2}) || !slices.Contains(kills, [2]int{k2, v1}) {
+			t.Errorf("player %d's feed: %v (killer, victim), want %d killing %d and %d killing %d", i, kills, k1, v2, k2, v1)
+		}
 	}
 }

@@ -216,6 +216,11 @@ func (s *Session) collectShown(now time.Duration) {
 		if int(k.Victim) == me {
 			s.killer = int(k.Killer)
 		}
+		killer := int(k.Killer)
+		if k.Killer == k.Victim {
+			killer = -1 // a death by no one (the world, the game)
+		}
+		s.event(Event{Kind: "kill", Other: int(k.Victim), Killer: killer})
 	}
 	for _, p := range c.Projectiles() {
 		if len(s.flights) >= maxFlights {

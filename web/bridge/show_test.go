@@ -128,12 +128,12 @@ func TestRewindViewAndReport(t *testing.T) {
 		t.Errorf("victim's killer %d, want %d", s1.Killer, shooter.ID)
 	}
 
-	l.s.SBCReports()
+	l.reports = nil
 	if err := l.sessions[1].ReportSBC(); err != nil {
 		t.Fatal(err)
 	}
 	l.run(200*time.Millisecond, func(int) Input { return Input{} })
-	reps := l.s.SBCReports()
+	reps := l.reports
 	if len(reps) != 1 {
 		t.Fatalf("%d server reports, want 1", len(reps))
 	}

@@ -101,7 +101,7 @@ type Player struct {
 // Event is one thing that happened: "hit" (the local player's shot as the
 // server registered it; Other is the victim), "hurt" (a hit on the local
 // player; Other is the shooter) or "kill" (Other died, Killer killed them,
-// -1 when the scoreboard did not say).
+// as the server's kill event says; -1 for a death by no one).
 type Event struct {
 	Kind    string `json:"kind"`
 	Other   int    `json:"other"`
@@ -351,21 +351,11 @@ func (s *Session) teams() [wire.MaxEntities]int {
 // page's respawn countdown.
 const RespawnDelay = 3 * time.Second
 
-// killWait is how long a death waits for the scoreboard to name its
-// killer, and a rise in someone's kills for the death it belongs to: the
-// server sends the dead flag and the scoreboard in different snapshots.
-const killWait = time.Second
-
-// pending is a death or a kill not yet paired.
-type pending struct {
-	id int
-	at time.Duration
-}
-
 // collect gathers the events of a snapshot just received: the client's
-// hit reports, and kills, pairing each death (a player whose dead flag
-// rose) with a rise in a scoreboard row's kills within killWait.
-func (s *Session) collect(now time.Duration) {
+// hit reports and the confirmations of its own hits. Kills come from the
+// server's kill events (collectShown): pairing a death with a rise in
+// someone's kills named the wrong killer whenever two kills crossed.
+func (s *Session) collect() {
 	c := s.c
 	for _, h := range c.Hits() {
 		s.hurt = true
@@ -373,46 +363,6 @@ func (s *Session) collect(now time.Duration) {
 	}
 	for _, r := range c.Confirms() {
 		s.event(Event{Kind: "hit", Other: r.Victim, Part: r.Part.String(), Damage: int(r.Damage), Outcome: r.Outcome.String()})
-	}
-	for _, r := range c.Scoreboard().Rows {
-		// A row seen for the first time holds the kills made before this
-		// player joined.
-		if prev, seen := s.kills[r.ID]; seen {
-			for k := prev; k < r.Kills && len(s.killers) < wire.MaxEntities; k++ {
-				s.killers = append(s.killers, pending{int(r.ID), now})
-			}
-		}
-		s.kills[r.ID] = r.Kills
-	}
-	var dead [wire.MaxEntities]bool
-	if c.Phase() == client.Connected {
-		if id := c.ID(); id >= 0 && id < len(dead) {
-			dead[id] = c.Predicted().Has(game.FlagDead)
-		}
-		s.ids = c.RemoteIDs(s.ids[:0])
-		view := c.ServerTime(now)
-		for _, id := range s.ids {
-			if ps, ok := c.Remote(id, view); ok && id != c.ID() {
-				dead[id] = ps.Has(game.FlagDead)
-			}
-		}
-	}
-	for id := range dead {
-		if dead[id] && !s.dead[id] {
-			s.deaths = append(s.deaths, pending{id, now})
-		}
-	}
-	s.dead = dead
-	for len(s.deaths) > 0 && len(s.killers) > 0 {
-		s.event(Event{Kind: "kill", Other: s.deaths[0].id, Killer: s.killers[0].id})
-		s.deaths, s.killers = s.deaths[1:], s.killers[1:]
-	}
-	for len(s.deaths) > 0 && now-s.deaths[0].at > killWait {
-		s.event(Event{Kind: "kill", Other: s.deaths[0].id, Killer: -1})
-		s.deaths = s.deaths[1:]
-	}
-	for len(s.killers) > 0 && now-s.killers[0].at > killWait {
-		s.killers = s.killers[1:]
 	}
 }
 

@@ -57,7 +57,7 @@ func TestRemoteMissDrawsTracer(t *testing.T) {
 		}
 		return Input{Yaw: math.Pi}
 	})
-	if rec := l.s.ShotRecords(); len(rec) != 1 || rec[0].Hit {
+	if rec := l.shots; len(rec) != 1 || rec[0].Hit {
 		t.Fatalf("server records %+v, want one miss", rec)
 	}
 	mine, theirs := l.sessions[0].State(l.now).Tracers, l.sessions[1].State(l.now).Tracers

@@ -11,12 +11,16 @@ import (
 	"github.com/lagkit/lagkit/sim"
 )
 
-// refereed runs the arena's referee after each simulated server tick.
+// refereed runs the arena's referee with each of the simulated server's
+// handovers, as a live match's OnTick does.
 type refereed struct{ r *arena.Referee }
 
-func (refereed) Delivered(time.Duration, int, *sim.Player)        {}
-func (refereed) Ticked(time.Duration, int, *sim.Player)           {}
-func (o refereed) ServerTicked(_ time.Duration, s *server.Server) { o.r.Tick(s) }
+func (refereed) Delivered(time.Duration, int, *sim.Player)  {}
+func (refereed) Ticked(time.Duration, int, *sim.Player)     {}
+func (refereed) ServerTicked(time.Duration, *server.Server) {}
+func (o refereed) ServerReady(_ time.Duration, s *server.Server, r *server.Ready) {
+	o.r.Tick(s, r)
+}
 
 // TestArenaStatePredicted: two bots of two teams play the arena on the
 // simulator over 60 ms links with 2% loss until the crate breaks and

@@ -95,7 +95,7 @@ type Kill struct {
 }
 
 // Tick is the OnTick hook.
-func (r *Referee) Tick(s *server.Server) {
+func (r *Referee) Tick(s *server.Server, rd *server.Ready) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := s.Time()
@@ -110,7 +110,7 @@ func (r *Referee) Tick(s *server.Server) {
 		}
 	}
 	grid := s.Config().Map.Grid
-	for _, f := range s.FiredShots() {
+	for _, f := range rd.Fired {
 		r.record.Shots++
 		ray := geom.Ray{Origin: f.State.Pos.Add(geom.V(0, 0, 1)), Dir: Aim(f.State.Yaw)}
 		reach := 60.0
@@ -171,7 +171,7 @@ func (r *Referee) Tick(s *server.Server) {
 			r.record.Looted = f.Shooter
 		}
 	}
-	for _, ev := range s.GameEvents() {
+	for _, ev := range rd.GameEvents {
 		if ev.Kind == EventGG {
 			r.record.GGs[ev.Client]++
 		}
