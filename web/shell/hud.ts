@@ -52,7 +52,7 @@ export class Hud {
   private feedShown = '';
   private hitUntil = 0;
   private hitShown = false;
-  private rewindShown: { r: Rewind | null; on: boolean; list: string; back: number; n: number } | null = null;
+  private rewindShown: { r: Rewind | null; on: boolean; list: string; back: number; n: number; conn: number } | null = null;
   private deadShown = '';
   private boardShown: { st: CoreState; shown: boolean } | null = null;
 
@@ -68,11 +68,13 @@ export class Hud {
   // hit drawn, in the colours of its wireframes.
   // list is the history shown (mine: the player's shots, onMe: shots on
   // it), back how far from its newest.
-  rewind(r: Rewind | null, on: boolean, list: 'mine' | 'onMe', back: number, history: { mine: Rewind[]; onMe: Rewind[] }): void {
+  // conn is the page's connection now: a rewind of an earlier one says
+  // so, since its tick is another server's count.
+  rewind(r: Rewind | null, on: boolean, list: 'mine' | 'onMe', back: number, history: { mine: Rewind[]; onMe: Rewind[] }, conn: number): void {
     const n = history.mine.length * 100 + history.onMe.length;
     const sh = this.rewindShown;
-    if (sh && sh.r === r && sh.on === on && sh.list === list && sh.back === back && sh.n === n) return;
-    this.rewindShown = { r, on, list, back, n };
+    if (sh && sh.r === r && sh.on === on && sh.list === list && sh.back === back && sh.n === n && sh.conn === conn) return;
+    this.rewindShown = { r, on, list, back, n, conn };
     const el = $('rewind');
     el.style.display = on ? 'block' : 'none';
     if (!on) return;
@@ -84,7 +86,8 @@ export class Hud {
       return;
     }
     const c = (n: number) => '#' + n.toString(16).padStart(6, '0');
-    const head = `<b>rewind view</b> · ${pos} · tick ${r.shotTick} · [ ] older/newer, \\ yours/on you<br>`;
+    const earlier = r.conn !== undefined && r.conn !== conn ? ' (an earlier connection)' : '';
+    const head = `<b>rewind view</b> · ${pos} · tick ${r.shotTick}${earlier} · [ ] older/newer, \\ yours/on you<br>`;
     if (r.outcome === 'miss') {
       el.innerHTML = head +
         `your shot · <b>miss</b>${r.victim >= 0 ? ` near ${this.who(r.victim)}` : ''} (the server sends no account of misses)<br>` +

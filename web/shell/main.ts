@@ -86,6 +86,10 @@ class Perf {
 // the connection lost, and reconnectMs the waits between attempts to
 // connect again (the last repeated).
 const lostAfterMs = 2000;
+// workerQuietMs is how long the page may draw without a word from the
+// core's worker before it starts another (a worker that hangs is as good
+// as a lost link; one the machine merely starves answers within it).
+const workerQuietMs = 10000;
 const reconnectMs = [500, 1000, 2000, 4000];
 // historyLength is how many rewinds the rewind view keeps each way.
 const historyLength = 16;
@@ -107,6 +111,9 @@ class Game {
   history: { mine: Rewind[]; onMe: Rewind[] } = { mine: [], onMe: [] };
   list: 'mine' | 'onMe' = 'mine';
   back = 0;
+  // conn counts the page's connections (start): each rewind is marked
+  // with the one it came on (Rewind.conn).
+  conn = 0;
   deathCam = false;
   deathView: { pos: Vec3; target: Vec3 } | null = null;
   // view is the camera as last drawn: where, which way, how wide.
@@ -215,11 +222,11 @@ class Game {
   // study joins again through its own status instead).
   quietClose = false;
   reconnects = true;
-  // linkDown is set when the link of the running core closes; snapAt is
-  // when the frames last saw a new snapshot (or the core started), and
-  // frameAt when the last frame was drawn.
+  // linkDown is set when the link of the running core closes, coreReady
+  // once the running core has started; frameAt is when the last frame
+  // was drawn.
   linkDown = false;
-  snapAt = 0;
+  coreReady = false;
   frameAt = 0;
   private snaps = 0;
   // isLost is set while the connection is lost; attempts counts the
@@ -233,12 +240,24 @@ class Game {
   private lostCore: Core | null = null;
 
   // lost reports whether the running core has lost its match: its link
-  // closed, the server closed its session, or, while frames are drawn,
-  // no snapshot came for silentMs.
-  lost(silentMs: number): boolean {
-    if (!this.core) return false;
-    const now = performance.now();
-    return this.linkDown || this.info?.phase === 'closed' || (now - this.frameAt < 250 && now - this.snapAt > silentMs);
+  // closed, the server closed its session, its thread ran for silentMs
+  // without a datagram from the server, or the page drew for
+  // workerQuietMs without an answer from the core's worker. Only time a
+  // thread ran counts (core.ts's Silence): a page or worker that the
+  // machine starves for seconds hears nothing meanwhile however well the
+  // server sends, and is not a lost server.
+  lost(silentMs: number): boolean { return this.lostWhy(silentMs) !== ''; }
+
+  // lostWhy says why lost is true, or ''.
+  lostWhy(silentMs: number): string {
+    const core = this.core;
+    if (!core || !this.coreReady) return '';
+    if (this.linkDown) return 'the link closed';
+    if (this.info?.phase === 'closed') return 'the server closed the session';
+    const silent = core.silentMs(), quiet = core.quietMs();
+    if (silent > silentMs) return `nothing heard for ${silent.toFixed(0)} ms`;
+    if (quiet > workerQuietMs) return `no answer from the client core's worker for ${quiet.toFixed(0)} ms`;
+    return '';
   }
 
   // watch runs a few times a second: a link that heard nothing for
@@ -251,13 +270,14 @@ class Game {
       return;
     }
     if (this.info?.phase === 'closed' && this.info.serverMap) return;
-    if (!this.lost(lostAfterMs)) return;
+    const why = this.lostWhy(lostAfterMs);
+    if (!why) return;
     if (!this.isLost) {
       this.isLost = true;
       this.lostCore = this.core;
       hud.status(this.reconnects ? 'connection lost — reconnecting…' : 'connection lost');
       hud.lost(true);
-      console.info('lagkit: connection lost');
+      console.info(`lagkit: connection lost: ${why}`);
     }
     // A new link that hears nothing either is tried again, later.
     if (this.reconnects) void this.reconnect();
@@ -303,6 +323,8 @@ class Game {
     this.boxes = m.boxes;
     const { token, name } = creds ?? await this.credentials();
     hud.name = this.name = name;
+    this.conn++;
+    console.info(`lagkit: connection ${this.conn} to ${mapName}${this.isLost ? ' after a loss' : ''}`);
     hud.names.clear(); // the server names every player again
     if (!this.isLost) hud.status('connecting…');
     const inWorker = useWorker();
@@ -310,7 +332,7 @@ class Game {
     this.perf.stepInPage = !inWorker;
     const core = this.core;
     this.linkDown = false;
-    this.snapAt = performance.now();
+    this.coreReady = false;
     this.snaps = 0;
     this.placeCount = 0;
     core.onClosed = (reason) => {
@@ -331,7 +353,7 @@ class Game {
       }
       throw e;
     }
-    this.snapAt = performance.now();
+    if (this.core === core) this.coreReady = true;
   }
 
   pump(): void { this.core?.pump(this.controls.input); }
@@ -372,7 +394,6 @@ class Game {
     this.info = st;
     if (st.net.snapshots !== this.snaps) {
       this.snaps = st.net.snapshots;
-      this.snapAt = now;
       if (this.isLost && st.phase === 'connected' && this.core !== this.lostCore) {
         this.isLost = false;
         this.attempts = 0;
@@ -399,7 +420,11 @@ class Game {
       const list = r.mine ? 'mine' : 'onMe';
       const shown = this.shownRewind();
       // In the order fired: a miss is known only after a hit fired later.
-      const l = [...this.history[list], r].sort((a, b) => a.shotTick - b.shotTick);
+      // Shot ticks are the server's, which start again with a restarted
+      // server: the connection orders first, so a new connection's shots
+      // are the newest, and the oldest go when the history is full.
+      r.conn = this.conn;
+      const l = [...this.history[list], r].sort((a, b) => a.conn! - b.conn! || a.shotTick - b.shotTick);
       this.history[list] = l.slice(-historyLength);
       if (this.back === 0) {
         // A new rewind shows unless the player is looking back ...
@@ -503,7 +528,7 @@ class Game {
     this.effects.showRewind(shown, this.rewindOn);
     this.effects.setProjectiles(pk.projectiles > 0 ? pk.projectileList() : noProjectiles);
     this.effects.update(now);
-    hud.rewind(this.effects.shown, this.rewindOn, this.list, this.back, this.history);
+    hud.rewind(this.effects.shown, this.rewindOn, this.list, this.back, this.history, this.conn);
     const fov = this.menu.fov();
     // The horizontal field of view, as a vertical one.
     const vfov = 2 * Math.atan(Math.tan((fov * Math.PI) / 360) / this.view.camera.aspect) * 180 / Math.PI;
@@ -583,6 +608,8 @@ class Game {
     return {
       on: this.rewindOn, drawn: r !== null, last: this.shownRewind(), list: this.list, back: this.back,
       mine: this.history.mine.length, onMe: this.history.onMe.length, inset: this.view.insetRect,
+      conn: this.conn, shots: this.history[this.list].map((x) => ({ conn: x.conn, shotTick: x.shotTick, outcome: x.outcome })),
+      panel: document.getElementById('rewind')!.textContent,
       camera, nearestM: r ? this.effects.clearance(camera) : null,
     };
   }
