@@ -17,6 +17,7 @@ import { Labels } from './labels';
 import { Study } from './study';
 import { startSpectator } from './spectate';
 import { Dead, Packed } from './packed';
+import { readQuery, showFatal } from './query';
 import type { CoreState, Input, MapFile, Projectile, Rewind, Vec3 } from './types';
 
 const params = new URLSearchParams(location.search);
@@ -29,14 +30,17 @@ async function loadMap(name: string): Promise<string> {
   return res.text();
 }
 
-const playerName = params.get('name') ?? 'browser';
+// query is what the page's parameters ask for (query.ts), checked
+// before anything starts.
+const query = readQuery(params);
+const playerName = query.name;
 
 // useWorker is whether the client core runs in a Web Worker, off the
 // drawing thread (the default: ticks and datagrams keep their pace
 // however long a frame takes to draw); ?worker=0 runs it on the page's
 // thread.
 function useWorker(): boolean {
-  return params.get('worker') !== '0' && typeof Worker !== 'undefined';
+  return query.worker && typeof Worker !== 'undefined';
 }
 
 // fetchToken gets a connect token for a server that requires one: from
@@ -343,7 +347,7 @@ class Game {
     try {
       await core.start({
         mapText: text, token, name, display: params.get('display') ?? '',
-        interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
+        interpDelayMs: query.interpMs, transport: query.transport,
         rejoinSeat: this.isLost ? this.rejoinAs.seat : -1, rejoinTeam: this.isLost ? this.rejoinAs.team : -1,
       });
     } catch (e) {
@@ -730,7 +734,15 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
 }
 
 async function main(): Promise<void> {
-  if (params.get('spectate') === '1') {
+  if (query.errors.length > 0) {
+    // Nothing starts: a page that played on would not be what the
+    // address asked for.
+    showFatal('This page\'s address asks for what it cannot do', query.errors);
+    hud.status('');
+    (window as any).lagkit = { state: () => null, errors: () => query.errors };
+    return;
+  }
+  if (query.spectate) {
     // A spectator joins no seat: no client core, no link.
     await startSpectator();
     return;
@@ -795,5 +807,6 @@ if (typeof document === 'undefined') {
   main().catch((e) => {
     console.error(e);
     hud.status(`error: ${e?.message ?? e}`);
+    showFatal('lagkit could not start', [String(e?.message ?? e)]);
   });
 }
