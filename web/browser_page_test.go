@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -325,7 +326,9 @@ func checkNames(t *testing.T, faced []pageNames, faceYaw [2]float64) {
 // error, joined as a player on ?spectate=abc (pushing out a bot), and
 // ignored ?transport=websocket and ?interp=-50 without a word. The
 // accepted spellings work: ?transport=websocket plays over WebSocket
-// with ?interp=150's delay, and ?spectate=true spectates.
+// with ?interp=150's delay (and at 640×360 its scoreboard on Tab is not
+// under the net graph, and has a ping column), and ?spectate=true
+// spectates.
 func TestQueryInBrowser(t *testing.T) {
 	node, playwright := browserEnv(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
@@ -348,6 +351,9 @@ func TestQueryInBrowser(t *testing.T) {
 	sort.Strings(queries)
 	queries = append(queries, "?name=alice&transport=websocket&interp=150", "?spectate=true")
 	cmd := nodeScript(ctx, node, playwright, "browser/query.mjs", append([]string{base}, queries...)...)
+	if *imagesDir != "" {
+		cmd.Env = append(cmd.Env, "BOARD_SHOT="+filepath.Join(*imagesDir, "browser-640x360-board.png"))
+	}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -361,6 +367,8 @@ func TestQueryInBrowser(t *testing.T) {
 			Query, Transport                   string
 			Fatal                              *string
 			OnTop, Menu, Spectating, Connected bool
+			Overlap                            float64
+			BoardHead                          []string
 			InterpMs                           float64
 		}
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
@@ -378,6 +386,12 @@ func TestQueryInBrowser(t *testing.T) {
 		case strings.HasPrefix(r.Query, "?name=alice"):
 			if r.Fatal != nil || !r.Connected || r.Transport != "websocket" || r.InterpMs < 140 || r.InterpMs > 200 {
 				t.Errorf("%s: error %v, connected %v over %q with %v ms of interpolation; want playing over websocket with 150 ms", r.Query, r.Fatal, r.Connected, r.Transport, r.InterpMs)
+			}
+			if !slices.Contains(r.BoardHead, "ping") {
+				t.Errorf("%s: the scoreboard's columns %q; want a ping column in free play", r.Query, r.BoardHead)
+			}
+			if r.Overlap != 0 {
+				t.Errorf("%s: at 640×360 the net graph covers %.0f px² of the scoreboard (-1: no scoreboard); want none", r.Query, r.Overlap)
 			}
 		case r.Query == "?spectate=true":
 			if r.Fatal != nil || !r.Spectating || r.Connected {

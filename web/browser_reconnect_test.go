@@ -374,3 +374,71 @@ func TestStarvedPageKeepsItsLinkInBrowser(t *testing.T) {
 		}
 	}
 }
+
+// TestShutdownInBrowser ends the match under a playing page with a
+// reason, as a graceful shutdown does: the page's status line gives the
+// server's reason (it said "connection lost", as if the server had
+// vanished), and the wait before each attempt to connect again counts
+// down (it stood at "reconnecting in 4.0 s" for the four seconds).
+func TestShutdownInBrowser(t *testing.T) {
+	node, playwright := browserEnv(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	h := newHost()
+	m, base := serveMatch(t, ctx, h, Handler(), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 2})
+	const reason = "down for maintenance"
+	cmd := nodeScript(ctx, node, playwright, "browser/shutdown.mjs", base, "?name=alice")
+	stdin, stdout, stderr := startScript(t, cmd)
+	var statuses []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		var s struct {
+			Step     string
+			Statuses []string
+		}
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("shutdown.mjs printed %q: %v", sc.Text(), err)
+		}
+		switch s.Step {
+		case "connected":
+			if err := m.End(ctx, reason); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(stdin, "shut")
+		case "done":
+			statuses = s.Statuses
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("shutdown.mjs: %v\n%s", err, stderr.String())
+	}
+	t.Logf("statuses: %q", statuses)
+	said := false
+	var countdown []float64
+	for _, s := range statuses {
+		said = said || strings.Contains(s, reason)
+		if strings.Contains(s, "connection lost") {
+			t.Errorf("status %q: want the server's reason, not a lost connection", s)
+		}
+		if _, rest, ok := strings.Cut(s, "reconnecting in "); ok {
+			var v float64
+			if _, err := fmt.Sscanf(rest, "%f s", &v); err == nil {
+				countdown = append(countdown, v)
+			}
+		}
+	}
+	if !said {
+		t.Errorf("statuses %q: none gives the server's reason %q", statuses, reason)
+	}
+	// Read every 50 ms on a loaded machine, a countdown of 0.5, 1 and 2 s
+	// shows several values; each attempt's count goes down.
+	downs := 0
+	for i := 1; i < len(countdown); i++ {
+		if countdown[i] < countdown[i-1] {
+			downs++
+		}
+	}
+	if downs < 3 {
+		t.Errorf("reconnect waits shown %v: want them counting down", countdown)
+	}
+}

@@ -4,7 +4,11 @@
 // what shows at its centre, "menu": whether the menu ("Click to play")
 // shows, "spectating", "connected", "transport", "interpMs"}. A page
 // that starts is watched until it connects or spectates (20 s at most),
-// one that does not for two seconds.
+// one that does not for two seconds. A page that plays holds Tab and
+// says how many square pixels of the scoreboard the net graph covers
+// ("overlap", -1 when no scoreboard showed) and its column heads
+// ("boardHead"), and saves a screenshot to
+// $BOARD_SHOT when set.
 //
 // Usage: PLAYWRIGHT_CORE=URL node query.mjs BASE_URL QUERY...
 import { args, launch, run, sleep } from './launch.mjs';
@@ -39,6 +43,24 @@ await run(browser, problems, async () => {
       });
       if (r.connected || (r.spectating && Date.now() - t0 > 3000) || (!r.spectating && r.fatal !== null && Date.now() - t0 > 2000)) break;
       await sleep(200);
+    }
+    if (r.connected) {
+      // At 640×360, holding Tab: the scoreboard and the net graph must
+      // not overlap.
+      await page.evaluate(() => window.lagkit.menu(false));
+      await page.keyboard.down('Tab');
+      await sleep(400);
+      r.overlap = await page.evaluate(() => {
+        const shown = (el) => el && getComputedStyle(el).display !== 'none' && getComputedStyle(el).visibility !== 'hidden';
+        const board = document.getElementById('board'), net = document.getElementById('netbox');
+        if (!shown(board)) return -1;
+        if (!shown(net)) return 0;
+        const a = board.getBoundingClientRect(), b = net.getBoundingClientRect();
+        return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+      });
+      r.boardHead = await page.evaluate(() => [...document.querySelectorAll('#board th')].map((th) => th.textContent));
+      if (process.env.BOARD_SHOT) await page.screenshot({ path: process.env.BOARD_SHOT });
+      await page.keyboard.up('Tab');
     }
     console.log(JSON.stringify({ query, ...r }));
     await page.close();

@@ -231,6 +231,9 @@ class Game {
   // was drawn.
   linkDown = false;
   coreReady = false;
+  // linkDownAt is when the link closed, infoAt when the last info came.
+  private linkDownAt = 0;
+  private infoAt = 0;
   frameAt = 0;
   private snaps = 0;
   // isLost is set while the connection is lost; attempts counts the
@@ -239,6 +242,9 @@ class Game {
   attempts = 0;
   rejoined = 0;
   private reconnecting = false;
+  // lostLead is what the status says of the loss: "connection lost", or
+  // the server's reason when it closed the session.
+  private lostLead = 'connection lost';
   // lostCore is the core whose link was lost: only another brings the
   // page back.
   private lostCore: Core | null = null;
@@ -256,7 +262,13 @@ class Game {
   lostWhy(silentMs: number): string {
     const core = this.core;
     if (!core || !this.coreReady) return '';
-    if (this.linkDown) return 'the link closed';
+    if (this.linkDown) {
+      // A server that closes the link says why first, in a datagram
+      // the core has read: the page waits for the info after the close
+      // (half a second at most) to tell that reason, not a loss.
+      if (this.infoAt < this.linkDownAt && performance.now() - this.linkDownAt < 500) return '';
+      return this.info?.phase === 'closed' ? 'the server closed the session' : 'the link closed';
+    }
     if (this.info?.phase === 'closed') return 'the server closed the session';
     const silent = core.silentMs(), quiet = core.quietMs();
     if (silent > silentMs) return `nothing heard for ${silent.toFixed(0)} ms`;
@@ -279,7 +291,11 @@ class Game {
     if (!this.isLost) {
       this.isLost = true;
       this.lostCore = this.core;
-      hud.status(this.reconnects ? 'connection lost — reconnecting…' : 'connection lost');
+      // A server that ended the session said why (a shutdown, a kick):
+      // that is what the player is told, not a loss.
+      const reason = this.info?.phase === 'closed' ? this.info.reason : '';
+      this.lostLead = reason ? `the server closed the connection: ${reason}` : 'connection lost';
+      hud.status(this.reconnects ? `${this.lostLead} — reconnecting…` : this.lostLead);
       hud.lost(true);
       console.info(`lagkit: connection lost: ${why}`);
     }
@@ -300,16 +316,20 @@ class Game {
       for (;;) {
         const wait = reconnectMs[Math.min(this.attempts, reconnectMs.length - 1)];
         this.attempts++;
-        hud.status(`connection lost — reconnecting in ${(wait / 1000).toFixed(1)} s (attempt ${this.attempts})`);
-        await new Promise((r) => setTimeout(r, wait));
-        hud.status(`connection lost — reconnecting (attempt ${this.attempts})…`);
+        // The wait counts down, a tenth of a second at a time.
+        const until = performance.now() + wait;
+        for (let left = wait; left > 0; left = until - performance.now()) {
+          hud.status(`${this.lostLead} — reconnecting in ${(Math.ceil(left / 100) / 10).toFixed(1)} s (attempt ${this.attempts})`);
+          await new Promise((r) => setTimeout(r, Math.min(100, left)));
+        }
+        hud.status(`${this.lostLead} — reconnecting (attempt ${this.attempts})…`);
         this.core?.stop('reconnecting');
         this.core = null;
         try {
           await this.start(this.mapName || defaultMap);
           return; // watch judges the new link: snapshots end isLost
         } catch (e) {
-          hud.status(`connection lost — ${(e as Error).message}`);
+          hud.status(`${this.lostLead} — ${(e as Error).message}`);
           console.info(`lagkit: reconnect: ${(e as Error).message}`);
         }
       }
@@ -342,6 +362,7 @@ class Game {
     core.onClosed = (reason) => {
       if (this.core !== core) return;
       this.linkDown = true;
+      this.linkDownAt = performance.now();
       if (!this.quietClose && !this.isLost) hud.status(reason);
     };
     try {
@@ -396,6 +417,7 @@ class Game {
   // again on the server's map.
   private takeInfo(st: CoreState, now: number): boolean {
     this.info = st;
+    this.infoAt = now;
     if (st.net.snapshots !== this.snaps) {
       this.snaps = st.net.snapshots;
       if (this.isLost && st.phase === 'connected' && this.core !== this.lostCore) {
@@ -405,6 +427,10 @@ class Game {
         hud.status('');
         this.note('reconnected');
       }
+    }
+    if (this.isLost && st.phase === 'closed' && st.reason && this.core === this.lostCore) {
+      // The server's reason may come after its link closed.
+      this.lostLead = `the server closed the connection: ${st.reason}`;
     }
     if (st.events.length > 0) this.recent = [...this.recent, ...st.events].slice(-32);
     if (st.phase === 'closed' && st.serverMap && st.serverMap !== this.mapName) {
@@ -546,6 +572,8 @@ class Game {
     if (!dead) this.deadAt = -1;
     this.respawnIn = dead ? Math.max(0, (this.deadAt + st.respawnMs - now) / 1000) : 0;
     hud.dead(dead, this.respawnIn);
+    // No crosshair over the death camera: nothing aims from there.
+    hud.crosshair(!dead);
     const killer = dead && st.killer >= 0 && st.killer !== pk.id ? pk.find(st.killer) : -2;
     this.deathCam = killer >= 0;
     this.deathView = null;
