@@ -248,9 +248,10 @@ export class View {
     }
     if (!this.insetRect) document.getElementById('inset')?.style.setProperty('display', 'block');
     const size = this.renderer.getSize(new THREE.Vector2());
-    const w = Math.round(Math.min(size.x * 0.36, (size.y - 240) * 16 / 9)), h = Math.round(w * 9 / 16);
-    // Above the ammunition, below the net graph.
-    const x = size.x - w - 8, y = 52;
+    const w = Math.round(Math.min(size.x * 0.36, (size.y - 280) * 16 / 9)), h = Math.round(w * 9 / 16);
+    // Above the ammunition with room for the caption below, under the
+    // net graph.
+    const x = size.x - w - 8, y = 72;
     const cam = this.inset;
     cam.up.set(0, 0, 1);
     cam.aspect = w / h;
