@@ -69,6 +69,7 @@ type duelRun struct {
 		KillerPos   *[3]float64 `json:"killerPos"`
 		RespawnText string      `json:"respawnText"`
 		AmmoShown   bool        `json:"ammoShown"`
+		Crosshair   bool        `json:"crosshair"`
 		RespawnIn   float64     `json:"respawnIn"`
 	} `json:"dead"`
 	ReportNotes []string `json:"reportNotes"`
@@ -80,7 +81,9 @@ type duelRun struct {
 		NearestM *float64   `json:"nearestM"`
 		Inset    []float64  `json:"inset"`
 		Last     *struct {
-			Mine bool `json:"mine"`
+			Mine   bool       `json:"mine"`
+			Eye    [3]float64 `json:"eye"`
+			Impact [3]float64 `json:"impact"`
 		} `json:"last"`
 	} `json:"hitOnYou"`
 	HitShot string `json:"hitShot"`
@@ -125,8 +128,9 @@ type pageSound struct {
 // the killer with the killer in sight, says when it respawns and hides
 // the ammunition; a second report of the same hit says "already
 // reported"; and its rewind view of the hit on it is drawn in an inset
-// from behind the shooter, nothing of it within 0.5 m of that camera
-// (with -images, browser-hit-on-you.png).
+// along the shot (its camera at most 6.5 m from the impact), nothing of
+// it within 0.5 m of that camera (with -images, browser-hit-on-you.png);
+// the death camera shows no crosshair.
 func TestDuelInBrowser(t *testing.T) {
 	node, playwright := browserEnv(t)
 	for _, near := range []struct{ name, query string }{{"worker", ""}, {"page", "&worker=0"}} {
@@ -266,6 +270,9 @@ func duel(t *testing.T, node, playwright, nearQuery string, images bool) {
 		if !strings.HasPrefix(d.RespawnText, "respawn in ") || d.RespawnIn <= 0 || d.RespawnIn > 3 || d.AmmoShown {
 			t.Errorf("while dead: %q (%.2f s), ammunition shown %v; want a countdown and no ammunition", d.RespawnText, d.RespawnIn, d.AmmoShown)
 		}
+		if d.Crosshair {
+			t.Errorf("the death camera showed the crosshair; nothing aims from there")
+		}
 	}
 	// Defect 3: the far page's history: its shots, newest first as the
 	// older key steps back, hits and misses.
@@ -298,9 +305,18 @@ func duel(t *testing.T, node, playwright, nearQuery string, images bool) {
 	if n := run.ReportNotes; len(n) < 2 || n[len(n)-2] != "reported: shot behind cover" || !strings.Contains(n[len(n)-1], "already reported") {
 		t.Errorf("B twice noted %q, want reported then already reported", n)
 	}
-	// Defect 2: the hit on the target, seen from behind the shooter.
+	// Defect 2: the hit on the target, seen along the shot.
 	if h := run.HitOnYou; !h.Drawn || h.List != "onMe" || h.Last == nil || h.Last.Mine || h.NearestM == nil || *h.NearestM < 0.5 || len(h.Inset) != 4 {
 		t.Errorf("rewind view of the hit on the target: %+v (nearest %v m), want drawn in the inset, nothing within 0.5 m of its camera", h, h.NearestM)
+	}
+	// The inset frames the target: its camera stands at most 6.5 m from
+	// the impact (it stood 1.5 m behind the shooter, 9.5 m away, the
+	// shooter's head large and the target small).
+	if h := run.HitOnYou; h.Last != nil {
+		c, at := geom.V(h.Camera[0], h.Camera[1], h.Camera[2]), geom.V(h.Last.Impact[0], h.Last.Impact[1], h.Last.Impact[2])
+		if d := c.Dist(at); d > 6.5 || d < 1 {
+			t.Errorf("the inset's camera %v stands %.1f m from the impact %v (the shooter's eye at %v); want 1 to 6.5 m", c, d, at, h.Last.Eye)
+		}
 	}
 	if run.Reports != 1 {
 		t.Errorf("the target's page sent %d reports, want 1", run.Reports)

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -311,6 +313,102 @@ func checkNames(t *testing.T, faced []pageNames, faceYaw [2]float64) {
 		}
 		if !strings.Contains(f.Net, "server tick") || !strings.Contains(f.Net, "policy tlc") || !strings.Contains(f.Net, fmt.Sprintf("injected up %.0f ms  down %.0f", up, down)) {
 			t.Errorf("%s: net graph %q, want the server's tick, policy and injected latency", names[i], f.Net)
+		}
+	}
+}
+
+// TestQueryInBrowser loads the page with query parameters it cannot
+// honour: an empty name, one of 33 bytes, one with a control character,
+// ?spectate=abc, ?transport=quic, ?interp=-50 and ?worker=maybe. Each
+// shows an error box over everything, naming the parameter, with the
+// menu's "Click to play" (which would do nothing) hidden, and joins no
+// seat: the page had left "Click to play" doing nothing over a dimmed
+// error, joined as a player on ?spectate=abc (pushing out a bot), and
+// ignored ?transport=websocket and ?interp=-50 without a word. The
+// accepted spellings work: ?transport=websocket plays over WebSocket
+// with ?interp=150's delay (and at 640×360 its scoreboard on Tab is not
+// under the net graph, and has a ping column), and ?spectate=true
+// spectates.
+func TestQueryInBrowser(t *testing.T) {
+	node, playwright := browserEnv(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	h := newHost()
+	m, base := serveMatch(t, ctx, h, HandlerWith(Options{Host: h}), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: 2})
+	bad := map[string]string{
+		"?name=":                           "?name=",
+		"?name=" + strings.Repeat("a", 33): "33 bytes",
+		"?name=a%07b":                      "control character",
+		"?spectate=abc":                    "?spectate=",
+		"?transport=quic":                  "?transport=",
+		"?interp=-50":                      "?interp=",
+		"?worker=maybe":                    "?worker=",
+	}
+	queries := []string{}
+	for q := range bad {
+		queries = append(queries, q)
+	}
+	sort.Strings(queries)
+	queries = append(queries, "?name=alice&transport=websocket&interp=150", "?spectate=true")
+	cmd := nodeScript(ctx, node, playwright, "browser/query.mjs", append([]string{base}, queries...)...)
+	if *imagesDir != "" {
+		cmd.Env = append(cmd.Env, "BOARD_SHOT="+filepath.Join(*imagesDir, "browser-640x360-board.png"))
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("query.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	t.Logf("query.mjs: %s", out)
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var r struct {
+			Query, Transport                   string
+			Fatal                              *string
+			OnTop, Menu, Spectating, Connected bool
+			Overlap                            float64
+			BoardHead                          []string
+			InterpMs                           float64
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("query.mjs printed %q: %v", line, err)
+		}
+		seen++
+		if want, ok := bad[r.Query]; ok {
+			if r.Fatal == nil || !strings.Contains(*r.Fatal, want) || !r.OnTop || r.Menu || r.Connected || r.Spectating {
+				t.Errorf("%s: error box %v (on top %v), menu shown %v, connected %v, spectating %v; want an error naming %q on top, no menu, no game",
+					r.Query, r.Fatal, r.OnTop, r.Menu, r.Connected, r.Spectating, want)
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(r.Query, "?name=alice"):
+			if r.Fatal != nil || !r.Connected || r.Transport != "websocket" || r.InterpMs < 140 || r.InterpMs > 200 {
+				t.Errorf("%s: error %v, connected %v over %q with %v ms of interpolation; want playing over websocket with 150 ms", r.Query, r.Fatal, r.Connected, r.Transport, r.InterpMs)
+			}
+			if !slices.Contains(r.BoardHead, "ping") {
+				t.Errorf("%s: the scoreboard's columns %q; want a ping column in free play", r.Query, r.BoardHead)
+			}
+			if r.Overlap != 0 {
+				t.Errorf("%s: at 640×360 the net graph covers %.0f px² of the scoreboard (-1: no scoreboard); want none", r.Query, r.Overlap)
+			}
+		case r.Query == "?spectate=true":
+			if r.Fatal != nil || !r.Spectating || r.Connected {
+				t.Errorf("%s: error %v, spectating %v, connected %v; want spectating", r.Query, r.Fatal, r.Spectating, r.Connected)
+			}
+		}
+	}
+	if seen != len(queries) {
+		t.Errorf("%d queries reported, want %d", seen, len(queries))
+	}
+	info, err := m.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range info.Players {
+		if !p.Bot && p.Name != "alice" {
+			t.Errorf("the match seated %q; only alice asked to play", p.Name)
 		}
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -80,18 +82,35 @@ func startHelper(t *testing.T, ctx context.Context, addr string, bots ...int) (*
 	return nil, ""
 }
 
+// shotMark is a shot in the rewind view's history: the page's
+// connection it came on, and its number there.
+type shotMark struct {
+	Conn     int `json:"conn"`
+	ShotTick int `json:"shotTick"`
+}
+
 // reconnectStep is one line browser/reconnect.mjs prints.
 type reconnectStep struct {
-	Step      string `json:"step"`
-	Query     string `json:"query"`
-	ID        int    `json:"id"`
-	Team      int    `json:"team"`
-	Name      string `json:"name"`
-	Transport string `json:"transport"`
-	LostMs    int    `json:"lostMs"`
-	BackMs    int    `json:"backMs"`
-	Status    string `json:"status"`
-	Net       string `json:"net"`
+	Step      string     `json:"step"`
+	Query     string     `json:"query"`
+	ID        int        `json:"id"`
+	Team      int        `json:"team"`
+	Name      string     `json:"name"`
+	Transport string     `json:"transport"`
+	LostMs    int        `json:"lostMs"`
+	BackMs    int        `json:"backMs"`
+	Status    string     `json:"status"`
+	Net       string     `json:"net"`
+	OldShots  []shotMark `json:"oldShots"`
+	Rewind    *struct {
+		Conn  int        `json:"conn"`
+		Back  int        `json:"back"`
+		Shots []shotMark `json:"shots"`
+		Last  *struct {
+			ShotTick int `json:"shotTick"`
+		} `json:"last"`
+		Panel string `json:"panel"`
+	} `json:"rewind"`
 }
 
 // TestReconnectInBrowser kills the server under a playing page (kill -9,
@@ -109,6 +128,9 @@ func TestReconnectInBrowser(t *testing.T) {
 	srv, base := startHelper(t, ctx, "127.0.0.1:0")
 	addr := strings.TrimPrefix(base, "https://")
 	cmd := nodeScript(ctx, node, playwright, "browser/reconnect.mjs", base, "?name=alice", "?name=bob&transport=ws&worker=0")
+	if *imagesDir != "" {
+		cmd.Env = append(cmd.Env, "REWIND_SHOT="+filepath.Join(*imagesDir, "browser-rewind-after-reconnect.png"))
+	}
 	stdin, stdout, stderr := startScript(t, cmd)
 	var first reconnectStep
 	runs := 0
@@ -147,6 +169,7 @@ func TestReconnectInBrowser(t *testing.T) {
 			if s.ID != first.ID || s.Team != first.Team || s.Name != first.Name || s.Transport != first.Transport {
 				t.Errorf("%s: back as #%d of team %d named %q over %s, was #%d of team %d named %q over %s", s.Query, s.ID, s.Team, s.Name, s.Transport, first.ID, first.Team, first.Name, first.Transport)
 			}
+			checkRewindAfterRestart(t, s)
 		}
 	}
 	if err := cmd.Wait(); err != nil {
@@ -157,6 +180,46 @@ func TestReconnectInBrowser(t *testing.T) {
 	}
 	if runs != 2 {
 		t.Errorf("%d runs came back, want 2", runs)
+	}
+}
+
+// checkRewindAfterRestart checks the rewind view of a page that fired
+// before its server died and again after coming back to the restarted
+// one. Shots are numbered by their commands, counted from each
+// connection: the new shots must still be the newest (the one shown,
+// back 0, is the last of them), every old shot before every new one,
+// each connection's in order, and the panel tells the shown shot's
+// number. Ordered by number alone, the new shots (numbered from 0 again)
+// sorted before the old ones: the panel kept showing an old shot, and a
+// full history dropped new shots.
+func checkRewindAfterRestart(t *testing.T, s reconnectStep) {
+	t.Helper()
+	r := s.Rewind
+	if r == nil || len(s.OldShots) == 0 || len(r.Shots) == 0 || r.Last == nil {
+		t.Errorf("%s: rewind view %+v after %d shots before the restart; want shots on both servers", s.Query, r, len(s.OldShots))
+		return
+	}
+	newShots, newMin, oldMax := 0, math.MaxInt, s.OldShots[len(s.OldShots)-1].ShotTick
+	for i, x := range r.Shots {
+		if x.Conn == r.Conn {
+			newShots++
+			newMin = min(newMin, x.ShotTick)
+		}
+		if i > 0 {
+			p := r.Shots[i-1]
+			if p.Conn > x.Conn || (p.Conn == x.Conn && p.ShotTick > x.ShotTick) {
+				t.Errorf("%s: rewind history out of order at %d: %+v then %+v", s.Query, i, p, x)
+			}
+		}
+	}
+	if newMin > oldMax {
+		t.Logf("%s: the new shots are numbered from %d, the old ones up to %d: the order by number alone would be right too", s.Query, newMin, oldMax)
+	}
+	last := r.Shots[len(r.Shots)-1]
+	if newShots == 0 || last.Conn != r.Conn || r.Back != 0 || r.Last.ShotTick != last.ShotTick ||
+		!strings.Contains(r.Panel, fmt.Sprintf("tick %d ", last.ShotTick)) || strings.Contains(r.Panel, "earlier connection") {
+		t.Errorf("%s: rewind view shows tick %d (back %d, panel %q) of %+v, connection %d; want the newest shot of the new connection",
+			s.Query, r.Last.ShotTick, r.Back, r.Panel, r.Shots, r.Conn)
 	}
 }
 
@@ -247,4 +310,135 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestStarvedPageKeepsItsLinkInBrowser pins a playing page's threads
+// busy (browser/starve.mjs) while the server keeps sending: the client
+// core's Web Worker for 3.5 s, then the page's own thread for 3.5 s, and
+// with ?worker=0 the page's thread that runs the core. A thread that
+// does not run hears nothing, but that is the machine's doing, not the
+// server's: the page must not call the connection lost (it did after 2 s
+// of its worker's silence, and stopped its link to reconnect, giving its
+// seat to a bot), and plays on in the same seat, with snapshots coming.
+func TestStarvedPageKeepsItsLinkInBrowser(t *testing.T) {
+	node, playwright := browserEnv(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	_, base := serveMatch(t, ctx, newHost(), Handler(), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: 2})
+	cmd := nodeScript(ctx, node, playwright, "browser/starve.mjs", base, "3500", "?name=alice", "?name=bob&worker=0")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("starve.mjs: %v\n%s\n%s", err, out, stderr.String())
+	}
+	t.Logf("starve.mjs: %s\n%s", out, stderr.String())
+	type pin struct {
+		Thread                          string
+		PinnedMs                        int
+		LostSeen                        bool
+		SnapshotsBefore, SnapshotsAfter int
+	}
+	type starved struct {
+		Query              string
+		Pins               []pin
+		ID, IDAfter        int
+		Attempts, Rejoined int
+		Status             string
+	}
+	var runs []starved
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var r starved
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("starve.mjs printed %q: %v", line, err)
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) != 2 || len(runs[0].Pins) != 2 || len(runs[1].Pins) != 1 {
+		t.Fatalf("runs %+v; want alice's two pins and bob's one", runs)
+	}
+	for _, r := range runs {
+		for _, p := range r.Pins {
+			if p.PinnedMs < 3500 {
+				t.Errorf("%s: the %s was pinned for %d ms, want 3500", r.Query, p.Thread, p.PinnedMs)
+			}
+			if p.LostSeen {
+				t.Errorf("%s: after its %s was pinned busy for %d ms, the page called the connection lost; want it playing on", r.Query, p.Thread, p.PinnedMs)
+			}
+			if p.SnapshotsAfter <= p.SnapshotsBefore {
+				t.Errorf("%s: snapshots %d before pinning the %s, %d after; want more coming", r.Query, p.SnapshotsBefore, p.Thread, p.SnapshotsAfter)
+			}
+		}
+		if r.Attempts != 0 || r.Rejoined != 0 || r.IDAfter != r.ID || r.Status != "" {
+			t.Errorf("%s: %d reconnect attempts, %d rejoins, seat #%d then #%d, status %q; want none, the same seat, no status", r.Query, r.Attempts, r.Rejoined, r.ID, r.IDAfter, r.Status)
+		}
+	}
+}
+
+// TestShutdownInBrowser ends the match under a playing page with a
+// reason, as a graceful shutdown does: the page's status line gives the
+// server's reason (it said "connection lost", as if the server had
+// vanished), and the wait before each attempt to connect again counts
+// down (it stood at "reconnecting in 4.0 s" for the four seconds).
+func TestShutdownInBrowser(t *testing.T) {
+	node, playwright := browserEnv(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	h := newHost()
+	m, base := serveMatch(t, ctx, h, Handler(), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 2})
+	const reason = "down for maintenance"
+	cmd := nodeScript(ctx, node, playwright, "browser/shutdown.mjs", base, "?name=alice")
+	stdin, stdout, stderr := startScript(t, cmd)
+	var statuses []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		var s struct {
+			Step     string
+			Statuses []string
+		}
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("shutdown.mjs printed %q: %v", sc.Text(), err)
+		}
+		switch s.Step {
+		case "connected":
+			if err := m.End(ctx, reason); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintln(stdin, "shut")
+		case "done":
+			statuses = s.Statuses
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("shutdown.mjs: %v\n%s", err, stderr.String())
+	}
+	t.Logf("statuses: %q", statuses)
+	said := false
+	var countdown []float64
+	for _, s := range statuses {
+		said = said || strings.Contains(s, reason)
+		if strings.Contains(s, "connection lost") {
+			t.Errorf("status %q: want the server's reason, not a lost connection", s)
+		}
+		if _, rest, ok := strings.Cut(s, "reconnecting in "); ok {
+			var v float64
+			if _, err := fmt.Sscanf(rest, "%f s", &v); err == nil {
+				countdown = append(countdown, v)
+			}
+		}
+	}
+	if !said {
+		t.Errorf("statuses %q: none gives the server's reason %q", statuses, reason)
+	}
+	// Read every 50 ms on a loaded machine, a countdown of 0.5, 1 and 2 s
+	// shows several values; each attempt's count goes down.
+	downs := 0
+	for i := 1; i < len(countdown); i++ {
+		if countdown[i] < countdown[i-1] {
+			downs++
+		}
+	}
+	if downs < 3 {
+		t.Errorf("reconnect waits shown %v: want them counting down", countdown)
+	}
 }

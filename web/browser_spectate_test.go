@@ -52,6 +52,7 @@ func TestSpectateInBrowser(t *testing.T) {
 		Links           int
 		Screenshot      string
 		DrawnAtShot     struct{ Shots, Wireframes int }
+		Grid, Bounds    *struct{ Min, Max [3]float64 }
 	}
 	if err := json.Unmarshal(raw, &run); err != nil {
 		t.Fatal(err)
@@ -78,6 +79,18 @@ func TestSpectateInBrowser(t *testing.T) {
 	}
 	if st, err := os.Stat(run.Screenshot); err != nil || st.Size() < 10000 {
 		t.Errorf("screenshot %s: %v", run.Screenshot, err)
+	}
+	// The ground's grid stays within the map: a square one as wide as
+	// metro's longer side hung past its north wall.
+	if g, b := run.Grid, run.Bounds; g == nil || b == nil {
+		t.Errorf("grid %v, bounds %v: want both", g, b)
+	} else {
+		for i := range 2 {
+			if g.Min[i] < b.Min[i]-0.01 || g.Max[i] > b.Max[i]+0.01 {
+				t.Errorf("the ground's grid spans %v to %v, the map %v to %v; want it within", g.Min, g.Max, b.Min, b.Max)
+				break
+			}
+		}
 	}
 	info, err := m.Info()
 	if err != nil {

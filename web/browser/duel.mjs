@@ -93,7 +93,10 @@ await run(browser, problems, async () => {
       killer = ns.killer;
       if (deathCam) {
         const k = ns.players.find((q) => q.id === ns.killer);
-        dead = { view: ns.deathView, killerPos: k?.pos ?? null, respawnText: ns.respawnText, ammoShown: ns.ammoShown, respawnIn: ns.respawnIn };
+        // Two frames on, the HUD drawn for the death camera.
+        await near.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const crosshair = await near.evaluate(() => getComputedStyle(document.getElementById('crosshair')).display !== 'none');
+        dead = { view: ns.deathView, killerPos: k?.pos ?? null, respawnText: ns.respawnText, ammoShown: ns.ammoShown, respawnIn: ns.respawnIn, crosshair };
         break;
       }
     }
@@ -149,7 +152,7 @@ await run(browser, problems, async () => {
   await far.locator('#netbox').screenshot({ path: netShot });
 
   // The target's rewind view of the hit on it, once it has respawned:
-  // drawn in the inset from behind the shooter.
+  // drawn in the inset along the shot.
   for (let i = 0; i < 60 && (await state(near)).self.dead; i++) await sleep(100);
   await near.evaluate(() => { window.lagkit.rewindView(true); window.lagkit.rewindList('onMe'); });
   await sleep(400);

@@ -5,7 +5,10 @@
 // how long state().connected stays true and what the page says
 // ({"step": "lost", ...}), waits for the line "restarted" (a new server
 // on the same address) and times how long until the page plays again,
-// in which seat and team ({"step": "back", ...}). Between queries it
+// in which seat and team ({"step": "back", ...}). Before the kill and
+// after coming back it fires into the air for a second, and the "back"
+// line has its rewind view's shots before the restart and its state
+// after the new ones. Between queries it
 // says {"step": "next"} and waits for "fresh": a new server, without the
 // last page's session.
 //
@@ -15,12 +18,27 @@ import { createInterface } from 'node:readline';
 import { args, launch, run, sleep } from './launch.mjs';
 
 const [base, ...queries] = args('reconnect.mjs', 'BASE_URL QUERY...', 2);
+// REWIND_SHOT names where to save the first page's rewind view after it
+// came back.
+const shots = process.env.REWIND_SHOT;
 const lines = createInterface({ input: process.stdin });
 const nextLine = () => new Promise((resolve) => lines.once('line', resolve));
 const problems = [];
 const browser = await launch();
 
 const state = (page) => page.evaluate(() => window.lagkit?.state());
+
+// fire holds the trigger pointing up for a second, waits until the
+// shots are judged misses (half a second past the round trip) and
+// returns the rewind view's state.
+async function fire(page) {
+  await page.evaluate(() => window.lagkit.input({ pitch: 1.2, fire: true }));
+  await sleep(1000);
+  await page.evaluate(() => window.lagkit.input({ fire: false }));
+  await page.evaluate(() => window.lagkit.rewindView(true));
+  await sleep(1500);
+  return (await state(page)).rewindView;
+}
 const playing = (st) => st?.connected && st.phase === 'connected' && st.net.snapshots > 20 && !st.lost;
 
 await run(browser, problems, async () => {
@@ -37,7 +55,13 @@ await run(browser, problems, async () => {
       await sleep(100);
     }
     if (!playing(st)) throw new Error(`${query}: not playing after 60 s`);
-    console.log(JSON.stringify({ step: 'connected', query, id: st.id, team: st.team, name: st.name, transport: st.transport }));
+    // Shots into the air before the server dies: the rewind view keeps
+    // them as misses, with the old server's ticks.
+    // A shot's number is its command's, counted from the connection: the
+    // old connection fires later in its life than the new one will.
+    await sleep(4000);
+    const old = await fire(page);
+    console.log(JSON.stringify({ step: 'connected', query, id: st.id, team: st.team, name: st.name, transport: st.transport, tick: st.tick }));
     if ((await nextLine()) !== 'killed') throw new Error('the test did not kill the server');
     const killed = Date.now();
     let lostMs = -1, status = '', net = '';
@@ -64,8 +88,13 @@ await run(browser, problems, async () => {
       }
       await sleep(100);
     }
+    // Shots on the new server, whose ticks start again: the rewind view
+    // shows them as the newest, after the old ones.
+    const rewind = playing(st) ? await fire(page) : null;
+    if (shots && query === queries[0]) await page.screenshot({ path: shots });
     console.log(JSON.stringify({
       step: 'back', query, backMs, id: st?.id, team: st?.team, name: st?.name, transport: st?.transport,
+      oldShots: old.shots, rewind,
       attempts: st?.attempts, rejoined: st?.rejoined, status: await page.evaluate(() => document.getElementById('status').textContent),
     }));
     await page.close();

@@ -60,6 +60,6 @@ await run(browser, problems, async () => {
 
   console.log(JSON.stringify({
     step: 'done', received: st.received, drawn: st.drawn, shots: drawnShots, players: st.players, map: st.map,
-    hidden, panel, followed, freed, before, after, links, screenshot: shot, drawnAtShot,
+    hidden, panel, followed, freed, before, after, links, screenshot: shot, drawnAtShot, grid: st.grid, bounds: st.bounds,
   }));
 });

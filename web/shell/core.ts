@@ -27,6 +27,40 @@ declare const Go: any;
 // maxCatchUp bounds the missed ticks one pump issues: 125 ms at 64 Hz.
 const maxCatchUp = 8;
 
+// runGapMs is the most one gap in a thread's running counts towards the
+// link's silence. A thread the machine starves (a loaded CPU, a long
+// frame, a tab in the background) hears nothing while it does not run,
+// however well the server sends: the datagrams wait in the browser until
+// it runs again. Silence is therefore measured only across the time the
+// thread ran: a gap between two of its turns longer than this counts as
+// this much. Two seconds of silence then take two seconds on a thread
+// that runs, and longer on one that runs seldom, never a single stall.
+export const runGapMs = 100;
+
+// Silence measures how long a thread heard nothing, counting only the
+// time it ran (runGapMs).
+export class Silence {
+  private ms = 0;
+  private at = -1;
+  // ran notes that the thread runs at now.
+  ran(now: number): void {
+    if (this.at >= 0 && now > this.at) this.ms += Math.min(now - this.at, runGapMs);
+    if (now > this.at) this.at = now;
+  }
+  // heard notes that something came at now.
+  heard(now: number): void {
+    this.ran(now);
+    this.ms = 0;
+  }
+  // silentMs returns the silence at now.
+  silentMs(now: number): number {
+    this.ran(now);
+    return this.ms;
+  }
+  // counted returns the silence as of the last ran or heard.
+  counted(): number { return this.ms; }
+}
+
 // CoreOptions are what a core needs to start.
 export interface CoreOptions {
   mapText: string; token: string; name: string; display: string; interpDelayMs: number;
@@ -54,6 +88,12 @@ export interface Core {
   // stepMs returns the time spent in the core's step and ticks since the
   // last call.
   stepMs(): number;
+  // silentMs is how long the core's thread has run without a datagram
+  // from the server (Silence), as the core last knew it; quietMs how
+  // long the page has drawn without an answer from the core's thread
+  // (0 for a core on the page's thread).
+  silentMs(): number;
+  quietMs(): number;
   // onClosed is called with the reason when the link closes.
   onClosed: (reason: string) => void;
 }
@@ -94,6 +134,7 @@ export class LocalCore implements Core {
   private lastInfo = -Infinity;
   private lastPhase = -1;
   private pulled: Pulled = { f: this.f32, infos: [] };
+  private silence = new Silence();
   // held is the input of the last pump, repeated while start waits.
   private held: Input = {
     forward: 0, side: 0, up: 0, yaw: 0, pitch: 0,
@@ -111,6 +152,7 @@ export class LocalCore implements Core {
     this.link = this.watch(await openLink(o.transport, (b) => this.receive(b)));
     this.session.connect(performance.now());
     this.flush();
+    this.silence.heard(performance.now());
     if (this.link.kind !== 'webtransport' || o.transport === 'wt') return;
     // A WebTransport session that the server takes but no match answers
     // on within three seconds is dropped for WebSocket.
@@ -124,6 +166,8 @@ export class LocalCore implements Core {
       console.info('lagkit: no answer over WebTransport; using WebSocket');
       this.link = this.watch(await openWebSocket(location.host, (b) => this.receive(b)));
     }
+    // The link's silence counts from when it is settled.
+    this.silence.heard(performance.now());
   }
 
   // watch reports why link closed, unless another link replaced it.
@@ -149,6 +193,7 @@ export class LocalCore implements Core {
   receive(b: Uint8Array): void {
     if (!this.session) return;
     const t0 = performance.now();
+    this.silence.heard(t0);
     const err = this.session.step(t0, b);
     if (err) console.debug(`lagkit: ${err}`);
     this.flush();
@@ -169,6 +214,7 @@ export class LocalCore implements Core {
     this.held = input;
     if (!this.session || !this.link) return;
     const now = performance.now();
+    this.silence.ran(now);
     // The frame comes first: a fire press since the last pump rides the
     // next command with this instant and aim (sub-tick input).
     this.session.frame(now, input);
@@ -221,6 +267,9 @@ export class LocalCore implements Core {
     this.step = 0;
     return s;
   }
+
+  silentMs(): number { return this.silence.silentMs(performance.now()); }
+  quietMs(): number { return 0; }
 }
 
 // Messages between the page and the worker.
@@ -232,7 +281,7 @@ type ToWorker =
   | { t: 'close'; reason: string };
 type FromWorker =
   | { t: 'started'; error?: string }
-  | { t: 'state'; packed: ArrayBuffer | null; infos: string[]; link: string; stepMs: number }
+  | { t: 'state'; packed: ArrayBuffer | null; infos: string[]; link: string; stepMs: number; silentMs: number }
   | { t: 'closed'; reason: string }
   | { t: 'reported'; id: number; err: string };
 
@@ -246,6 +295,10 @@ export class WorkerCore implements Core {
   private step = 0;
   private lastInput = '';
   private asked = false;
+  // silent is the core's silence as the worker last said; quiet counts
+  // the page's frames since the worker last answered, as Silence does.
+  private silent = 0;
+  private quiet = new Silence();
   onClosed: (reason: string) => void = () => {};
   private started: ((error?: string) => void) | null = null;
   private reports = new Map<number, (err: string) => void>();
@@ -262,6 +315,8 @@ export class WorkerCore implements Core {
           this.infos.push(...m.infos);
           this.link = m.link;
           this.step += m.stepMs;
+          this.silent = m.silentMs;
+          this.quiet.heard(performance.now());
           this.asked = false;
           break;
         case 'closed': this.onClosed(m.reason); break;
@@ -291,7 +346,8 @@ export class WorkerCore implements Core {
   // pull returns the newest frame the worker sent, with the infos not
   // yet handed over, and asks for the next: the page draws one message
   // behind the core.
-  pull(): Pulled | null {
+  pull(now: number): Pulled | null {
+    this.quiet.ran(now);
     if (!this.asked) {
       this.asked = true;
       this.post({ t: 'state' });
@@ -327,6 +383,13 @@ export class WorkerCore implements Core {
     this.step = 0;
     return s;
   }
+
+  // silentMs is the worker's word: a worker the machine starves says
+  // nothing until it runs, and then counts only the time it ran.
+  silentMs(): number { return this.silent; }
+  // quietMs counts only frames the page drew (pull), so a page that is
+  // not drawing (a hidden tab) does not give up on its worker.
+  quietMs(): number { return this.quiet.counted(); }
 }
 
 // runWorker is the worker's side of WorkerCore: it loads wasm_exec.js and
@@ -346,7 +409,7 @@ export function runWorker(): void {
           (0, eval)(await res.text()); // defines Go, as the page's script tag does
           await loadCore();
           await core.start(m.o);
-          setInterval(() => { if (input) core.pump(input); }, 4);
+          setInterval(() => { if (input) core.pump(input); else core.silentMs(); }, 4);
           post({ t: 'started' });
         } catch (err) {
           post({ t: 'started', error: (err as Error).message });
@@ -358,7 +421,9 @@ export function runWorker(): void {
         // copy handed over, not cloned again.
         const p = core.pull(performance.now());
         const packed = p ? p.f.slice(0, packedLength(p.f)).buffer : null;
-        const m: FromWorker = { t: 'state', packed, infos: p ? [...p.infos] : [], link: core.linkKind(), stepMs: core.stepMs() };
+        const m: FromWorker = {
+          t: 'state', packed, infos: p ? [...p.infos] : [], link: core.linkKind(), stepMs: core.stepMs(), silentMs: core.silentMs(),
+        };
         (self as any).postMessage(m, packed ? [packed] : []);
         break;
       }

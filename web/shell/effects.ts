@@ -262,15 +262,27 @@ export function segmentDistance(p: Vec3, a: Vec3, b: Vec3): number {
 }
 
 // vantage is where the rewind view of a hit on the player is seen from:
-// behind the shooter's eye and a little above it, looking along the shot
-// to the impact, so that the player's own rewound hitboxes stand in front
-// of the camera rather than around it.
+// on the shot's line, a little above it, behind the shooter's eye for a
+// near shot and insetReachM from the impact for a far one, looking along
+// the shot to the impact, so that the player's own rewound hitboxes
+// stand in front of the camera rather than around it, and fill it.
+// insetReachM is the farthest the inset's camera stands from the
+// impact it shows.
+export const insetReachM = 6;
+
 export function vantage(r: Rewind): { pos: Vec3; target: Vec3 } {
   const d = [r.impact[0] - r.eye[0], r.impact[1] - r.eye[1], r.impact[2] - r.eye[2]];
   const len = Math.max(1e-6, Math.hypot(d[0], d[1], d[2]));
-  const back = 1.5;
+  // From the impact back along the shot: 1.5 m behind the shooter's eye
+  // for a near shot; for a far one, insetReachM from the impact, still
+  // on the shot's line (which the shot crossed, so no wall stands in the
+  // way). From behind the shooter at 41 m, the shooter's head filled a
+  // third of the picture and the victim was a speck.
+  // Beside the shot's line rather than behind its end, the camera rises
+  // a metre above it, clear of the line drawn.
+  const back = Math.min(len + 1.5, insetReachM), up = back < len + 1.5 ? 1 : 0.5;
   return {
-    pos: [r.eye[0] - (d[0] / len) * back, r.eye[1] - (d[1] / len) * back, r.eye[2] - (d[2] / len) * back + 0.5],
+    pos: [r.impact[0] - (d[0] / len) * back, r.impact[1] - (d[1] / len) * back, r.impact[2] - (d[2] / len) * back + up],
     target: r.impact,
   };
 }

@@ -57,7 +57,7 @@ export class Hud {
   private feedShown = '';
   private hitUntil = 0;
   private hitShown = false;
-  private rewindShown: { r: Rewind | null; on: boolean; list: string; back: number; n: number } | null = null;
+  private rewindShown: { r: Rewind | null; on: boolean; list: string; back: number; n: number; conn: number } | null = null;
   private deadShown = '';
   private boardShown: { st: CoreState; shown: boolean } | null = null;
 
@@ -73,11 +73,13 @@ export class Hud {
   // hit drawn, in the colours of its wireframes.
   // list is the history shown (mine: the player's shots, onMe: shots on
   // it), back how far from its newest.
-  rewind(r: Rewind | null, on: boolean, list: 'mine' | 'onMe', back: number, history: { mine: Rewind[]; onMe: Rewind[] }): void {
+  // conn is the page's connection now: a rewind of an earlier one says
+  // so, since its tick is another server's count.
+  rewind(r: Rewind | null, on: boolean, list: 'mine' | 'onMe', back: number, history: { mine: Rewind[]; onMe: Rewind[] }, conn: number): void {
     const n = history.mine.length * 100 + history.onMe.length;
     const sh = this.rewindShown;
-    if (sh && sh.r === r && sh.on === on && sh.list === list && sh.back === back && sh.n === n) return;
-    this.rewindShown = { r, on, list, back, n };
+    if (sh && sh.r === r && sh.on === on && sh.list === list && sh.back === back && sh.n === n && sh.conn === conn) return;
+    this.rewindShown = { r, on, list, back, n, conn };
     const el = $('rewind');
     el.style.display = on ? 'block' : 'none';
     if (!on) return;
@@ -89,7 +91,8 @@ export class Hud {
       return;
     }
     const c = (n: number) => '#' + n.toString(16).padStart(6, '0');
-    const head = `<b>rewind view</b> · ${pos} · tick ${r.shotTick} · [ ] older/newer, \\ yours/on you<br>`;
+    const earlier = r.conn !== undefined && r.conn !== conn ? ' (an earlier connection)' : '';
+    const head = `<b>rewind view</b> · ${pos} · tick ${r.shotTick}${earlier} · [ ] older/newer, \\ yours/on you<br>`;
     if (r.outcome === 'miss') {
       el.innerHTML = head +
         `your shot · <b>miss</b>${r.victim >= 0 ? ` near ${this.who(r.victim)}` : ''} (the server sends no account of misses)<br>` +
@@ -98,7 +101,7 @@ export class Hud {
       return;
     }
     const shooter = this.who(r.shooter);
-    const who = r.mine ? `your shot on ${this.who(r.victim)}` : `${shooter}'s shot on you (inset: from behind ${shooter})`;
+    const who = r.mine ? `your shot on ${this.who(r.victim)}` : `${shooter}'s shot on you (inset: along ${shooter}'s shot)`;
     el.innerHTML = head +
       `${who} · ${r.part} · ${r.outcome} · rewound ${r.rewindMs.toFixed(0)} ms · rollback ${r.rollbackM.toFixed(2)} m<br>` +
       `<span style="color:${c(rewindColours.tested)}">■ tested by the server</span> ` +
@@ -106,18 +109,23 @@ export class Hud {
       `<span style="color:${c(rewindColours.now)}">■ ${r.mine ? 'target' : 'you'} when judged</span>`;
   }
 
-  // board shows the scoreboard while shown is true, with the ping column
-  // only when the server mandates it.
+  // board shows the scoreboard while shown is true, with a ping column
+  // in free play, and under a study's feedback condition (which decides
+  // what a participant sees of the network) only when the server
+  // mandates it.
   board(st: CoreState, shown: boolean): void {
     if (this.boardShown?.st === st && this.boardShown.shown === shown) return;
     this.boardShown = { st, shown };
     const el = $('board');
     el.style.display = shown ? 'block' : 'none';
+    // A narrow window has no room for both: the net graph steps aside.
+    document.body.classList.toggle('board-open', shown);
     if (!shown) return;
-    const head = `<tr><th>player</th><th>team</th><th>kills</th><th>deaths</th>${st.pingColumn ? '<th>ping</th>' : ''}</tr>`;
+    const ping = st.pingColumn || !st.feedback;
+    const head = `<tr><th>player</th><th>team</th><th>kills</th><th>deaths</th>${ping ? '<th>ping</th>' : ''}</tr>`;
     const rows = [...st.score.rows].sort((x, y) => x.team - y.team || y.kills - x.kills || x.deaths - y.deaths).map((r) =>
       `<tr class="team${r.team}"><td>${r.id === st.id ? `${escapeHTML(this.name)} (you)` : this.who(r.id)}</td><td>${teamNames[r.team] ?? r.team}</td><td>${r.kills}</td><td>${r.deaths}</td>` +
-      `${st.pingColumn ? `<td>${r.pingMs} ms</td>` : ''}</tr>`).join('');
+      `${ping ? `<td>${r.pingMs} ms</td>` : ''}</tr>`).join('');
     const left = st.score.timeLeft > 0 ? ` · ${clock(st.score.timeLeft)} left` : '';
     el.innerHTML = `<div class="board-head">${st.mode ?? ''} · ${st.map}${left}</div><table>${head}${rows}</table>`;
   }
@@ -131,6 +139,14 @@ export class Hud {
     if (this.written.get(id) === html) return;
     this.written.set(id, html);
     $(id).innerHTML = html;
+  }
+
+  // crosshair shows or hides the crosshair.
+  private crosshairOn = true;
+  crosshair(on: boolean): void {
+    if (on === this.crosshairOn) return;
+    this.crosshairOn = on;
+    $('crosshair').style.display = on ? '' : 'none';
   }
 
   // dead shows the respawn countdown while dead, and hides the ammunition.
@@ -203,7 +219,8 @@ export class Hud {
       this.chartAt = now2;
       chart($('rtt') as HTMLCanvasElement, this.samples, now2);
     }
-    if (st.phase === 'closed' && st.reason && !st.serverMap) this.status(st.reason);
+    // While the page reconnects, its own status line says why and when.
+    if (st.phase === 'closed' && st.reason && !st.serverMap && !lost) this.status(st.reason);
   }
 
   // netLine is the net graph's text with the link's state: the phase,

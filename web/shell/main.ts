@@ -17,6 +17,7 @@ import { Labels } from './labels';
 import { Study } from './study';
 import { startSpectator } from './spectate';
 import { Dead, Packed } from './packed';
+import { readQuery, showFatal } from './query';
 import type { CoreState, Input, MapFile, Projectile, Rewind, Vec3 } from './types';
 
 const params = new URLSearchParams(location.search);
@@ -29,14 +30,17 @@ async function loadMap(name: string): Promise<string> {
   return res.text();
 }
 
-const playerName = params.get('name') ?? 'browser';
+// query is what the page's parameters ask for (query.ts), checked
+// before anything starts.
+const query = readQuery(params);
+const playerName = query.name;
 
 // useWorker is whether the client core runs in a Web Worker, off the
 // drawing thread (the default: ticks and datagrams keep their pace
 // however long a frame takes to draw); ?worker=0 runs it on the page's
 // thread.
 function useWorker(): boolean {
-  return params.get('worker') !== '0' && typeof Worker !== 'undefined';
+  return query.worker && typeof Worker !== 'undefined';
 }
 
 // fetchToken gets a connect token for a server that requires one: from
@@ -86,6 +90,10 @@ class Perf {
 // the connection lost, and reconnectMs the waits between attempts to
 // connect again (the last repeated).
 const lostAfterMs = 2000;
+// workerQuietMs is how long the page may draw without a word from the
+// core's worker before it starts another (a worker that hangs is as good
+// as a lost link; one the machine merely starves answers within it).
+const workerQuietMs = 10000;
 const reconnectMs = [500, 1000, 2000, 4000];
 // historyLength is how many rewinds the rewind view keeps each way.
 const historyLength = 16;
@@ -107,6 +115,9 @@ class Game {
   history: { mine: Rewind[]; onMe: Rewind[] } = { mine: [], onMe: [] };
   list: 'mine' | 'onMe' = 'mine';
   back = 0;
+  // conn counts the page's connections (start): each rewind is marked
+  // with the one it came on (Rewind.conn).
+  conn = 0;
   deathCam = false;
   deathView: { pos: Vec3; target: Vec3 } | null = null;
   // view is the camera as last drawn: where, which way, how wide.
@@ -215,11 +226,14 @@ class Game {
   // study joins again through its own status instead).
   quietClose = false;
   reconnects = true;
-  // linkDown is set when the link of the running core closes; snapAt is
-  // when the frames last saw a new snapshot (or the core started), and
-  // frameAt when the last frame was drawn.
+  // linkDown is set when the link of the running core closes, coreReady
+  // once the running core has started; frameAt is when the last frame
+  // was drawn.
   linkDown = false;
-  snapAt = 0;
+  coreReady = false;
+  // linkDownAt is when the link closed, infoAt when the last info came.
+  private linkDownAt = 0;
+  private infoAt = 0;
   frameAt = 0;
   private snaps = 0;
   // isLost is set while the connection is lost; attempts counts the
@@ -228,17 +242,38 @@ class Game {
   attempts = 0;
   rejoined = 0;
   private reconnecting = false;
+  // lostLead is what the status says of the loss: "connection lost", or
+  // the server's reason when it closed the session.
+  private lostLead = 'connection lost';
   // lostCore is the core whose link was lost: only another brings the
   // page back.
   private lostCore: Core | null = null;
 
   // lost reports whether the running core has lost its match: its link
-  // closed, the server closed its session, or, while frames are drawn,
-  // no snapshot came for silentMs.
-  lost(silentMs: number): boolean {
-    if (!this.core) return false;
-    const now = performance.now();
-    return this.linkDown || this.info?.phase === 'closed' || (now - this.frameAt < 250 && now - this.snapAt > silentMs);
+  // closed, the server closed its session, its thread ran for silentMs
+  // without a datagram from the server, or the page drew for
+  // workerQuietMs without an answer from the core's worker. Only time a
+  // thread ran counts (core.ts's Silence): a page or worker that the
+  // machine starves for seconds hears nothing meanwhile however well the
+  // server sends, and is not a lost server.
+  lost(silentMs: number): boolean { return this.lostWhy(silentMs) !== ''; }
+
+  // lostWhy says why lost is true, or ''.
+  lostWhy(silentMs: number): string {
+    const core = this.core;
+    if (!core || !this.coreReady) return '';
+    if (this.linkDown) {
+      // A server that closes the link says why first, in a datagram
+      // the core has read: the page waits for the info after the close
+      // (half a second at most) to tell that reason, not a loss.
+      if (this.infoAt < this.linkDownAt && performance.now() - this.linkDownAt < 500) return '';
+      return this.info?.phase === 'closed' ? 'the server closed the session' : 'the link closed';
+    }
+    if (this.info?.phase === 'closed') return 'the server closed the session';
+    const silent = core.silentMs(), quiet = core.quietMs();
+    if (silent > silentMs) return `nothing heard for ${silent.toFixed(0)} ms`;
+    if (quiet > workerQuietMs) return `no answer from the client core's worker for ${quiet.toFixed(0)} ms`;
+    return '';
   }
 
   // watch runs a few times a second: a link that heard nothing for
@@ -251,13 +286,18 @@ class Game {
       return;
     }
     if (this.info?.phase === 'closed' && this.info.serverMap) return;
-    if (!this.lost(lostAfterMs)) return;
+    const why = this.lostWhy(lostAfterMs);
+    if (!why) return;
     if (!this.isLost) {
       this.isLost = true;
       this.lostCore = this.core;
-      hud.status(this.reconnects ? 'connection lost — reconnecting…' : 'connection lost');
+      // A server that ended the session said why (a shutdown, a kick):
+      // that is what the player is told, not a loss.
+      const reason = this.info?.phase === 'closed' ? this.info.reason : '';
+      this.lostLead = reason ? `the server closed the connection: ${reason}` : 'connection lost';
+      hud.status(this.reconnects ? `${this.lostLead} — reconnecting…` : this.lostLead);
       hud.lost(true);
-      console.info('lagkit: connection lost');
+      console.info(`lagkit: connection lost: ${why}`);
     }
     // A new link that hears nothing either is tried again, later.
     if (this.reconnects) void this.reconnect();
@@ -276,16 +316,20 @@ class Game {
       for (;;) {
         const wait = reconnectMs[Math.min(this.attempts, reconnectMs.length - 1)];
         this.attempts++;
-        hud.status(`connection lost — reconnecting in ${(wait / 1000).toFixed(1)} s (attempt ${this.attempts})`);
-        await new Promise((r) => setTimeout(r, wait));
-        hud.status(`connection lost — reconnecting (attempt ${this.attempts})…`);
+        // The wait counts down, a tenth of a second at a time.
+        const until = performance.now() + wait;
+        for (let left = wait; left > 0; left = until - performance.now()) {
+          hud.status(`${this.lostLead} — reconnecting in ${(Math.ceil(left / 100) / 10).toFixed(1)} s (attempt ${this.attempts})`);
+          await new Promise((r) => setTimeout(r, Math.min(100, left)));
+        }
+        hud.status(`${this.lostLead} — reconnecting (attempt ${this.attempts})…`);
         this.core?.stop('reconnecting');
         this.core = null;
         try {
           await this.start(this.mapName || defaultMap);
           return; // watch judges the new link: snapshots end isLost
         } catch (e) {
-          hud.status(`connection lost — ${(e as Error).message}`);
+          hud.status(`${this.lostLead} — ${(e as Error).message}`);
           console.info(`lagkit: reconnect: ${(e as Error).message}`);
         }
       }
@@ -303,6 +347,8 @@ class Game {
     this.boxes = m.boxes;
     const { token, name } = creds ?? await this.credentials();
     hud.name = this.name = name;
+    this.conn++;
+    console.info(`lagkit: connection ${this.conn} to ${mapName}${this.isLost ? ' after a loss' : ''}`);
     hud.names.clear(); // the server names every player again
     if (!this.isLost) hud.status('connecting…');
     const inWorker = useWorker();
@@ -310,18 +356,19 @@ class Game {
     this.perf.stepInPage = !inWorker;
     const core = this.core;
     this.linkDown = false;
-    this.snapAt = performance.now();
+    this.coreReady = false;
     this.snaps = 0;
     this.placeCount = 0;
     core.onClosed = (reason) => {
       if (this.core !== core) return;
       this.linkDown = true;
+      this.linkDownAt = performance.now();
       if (!this.quietClose && !this.isLost) hud.status(reason);
     };
     try {
       await core.start({
         mapText: text, token, name, display: params.get('display') ?? '',
-        interpDelayMs: Number(params.get('interp') ?? 0), transport: params.get('transport'),
+        interpDelayMs: query.interpMs, transport: query.transport,
         rejoinSeat: this.isLost ? this.rejoinAs.seat : -1, rejoinTeam: this.isLost ? this.rejoinAs.team : -1,
       });
     } catch (e) {
@@ -331,7 +378,7 @@ class Game {
       }
       throw e;
     }
-    this.snapAt = performance.now();
+    if (this.core === core) this.coreReady = true;
   }
 
   pump(): void { this.core?.pump(this.controls.input); }
@@ -370,9 +417,9 @@ class Game {
   // again on the server's map.
   private takeInfo(st: CoreState, now: number): boolean {
     this.info = st;
+    this.infoAt = now;
     if (st.net.snapshots !== this.snaps) {
       this.snaps = st.net.snapshots;
-      this.snapAt = now;
       if (this.isLost && st.phase === 'connected' && this.core !== this.lostCore) {
         this.isLost = false;
         this.attempts = 0;
@@ -380,6 +427,10 @@ class Game {
         hud.status('');
         this.note('reconnected');
       }
+    }
+    if (this.isLost && st.phase === 'closed' && st.reason && this.core === this.lostCore) {
+      // The server's reason may come after its link closed.
+      this.lostLead = `the server closed the connection: ${st.reason}`;
     }
     if (st.events.length > 0) this.recent = [...this.recent, ...st.events].slice(-32);
     if (st.phase === 'closed' && st.serverMap && st.serverMap !== this.mapName) {
@@ -399,7 +450,11 @@ class Game {
       const list = r.mine ? 'mine' : 'onMe';
       const shown = this.shownRewind();
       // In the order fired: a miss is known only after a hit fired later.
-      const l = [...this.history[list], r].sort((a, b) => a.shotTick - b.shotTick);
+      // Shot ticks are the server's, which start again with a restarted
+      // server: the connection orders first, so a new connection's shots
+      // are the newest, and the oldest go when the history is full.
+      r.conn = this.conn;
+      const l = [...this.history[list], r].sort((a, b) => a.conn! - b.conn! || a.shotTick - b.shotTick);
       this.history[list] = l.slice(-historyLength);
       if (this.back === 0) {
         // A new rewind shows unless the player is looking back ...
@@ -503,7 +558,7 @@ class Game {
     this.effects.showRewind(shown, this.rewindOn);
     this.effects.setProjectiles(pk.projectiles > 0 ? pk.projectileList() : noProjectiles);
     this.effects.update(now);
-    hud.rewind(this.effects.shown, this.rewindOn, this.list, this.back, this.history);
+    hud.rewind(this.effects.shown, this.rewindOn, this.list, this.back, this.history, this.conn);
     const fov = this.menu.fov();
     // The horizontal field of view, as a vertical one.
     const vfov = 2 * Math.atan(Math.tan((fov * Math.PI) / 360) / this.view.camera.aspect) * 180 / Math.PI;
@@ -517,6 +572,8 @@ class Game {
     if (!dead) this.deadAt = -1;
     this.respawnIn = dead ? Math.max(0, (this.deadAt + st.respawnMs - now) / 1000) : 0;
     hud.dead(dead, this.respawnIn);
+    // No crosshair over the death camera: nothing aims from there.
+    hud.crosshair(!dead);
     const killer = dead && st.killer >= 0 && st.killer !== pk.id ? pk.find(st.killer) : -2;
     this.deathCam = killer >= 0;
     this.deathView = null;
@@ -583,6 +640,8 @@ class Game {
     return {
       on: this.rewindOn, drawn: r !== null, last: this.shownRewind(), list: this.list, back: this.back,
       mine: this.history.mine.length, onMe: this.history.onMe.length, inset: this.view.insetRect,
+      conn: this.conn, shots: this.history[this.list].map((x) => ({ conn: x.conn, shotTick: x.shotTick, outcome: x.outcome })),
+      panel: document.getElementById('rewind')!.textContent,
       camera, nearestM: r ? this.effects.clearance(camera) : null,
     };
   }
@@ -709,7 +768,15 @@ async function startStudy(game: Game, code: string, api: Record<string, unknown>
 }
 
 async function main(): Promise<void> {
-  if (params.get('spectate') === '1') {
+  if (query.errors.length > 0) {
+    // Nothing starts: a page that played on would not be what the
+    // address asked for.
+    showFatal('This page\'s address asks for what it cannot do', query.errors);
+    hud.status('');
+    (window as any).lagkit = { state: () => null, errors: () => query.errors };
+    return;
+  }
+  if (query.spectate) {
     // A spectator joins no seat: no client core, no link.
     await startSpectator();
     return;
@@ -774,5 +841,6 @@ if (typeof document === 'undefined') {
   main().catch((e) => {
     console.error(e);
     hud.status(`error: ${e?.message ?? e}`);
+    showFatal('lagkit could not start', [String(e?.message ?? e)]);
   });
 }

@@ -42,6 +42,7 @@ export class Spectator {
   private prev: { view: MatchView; at: number } | null = null;
   private at = 0;
   private three: View;
+  private bounds: MapFile['bounds'] | null = null;
   private effects: Effects;
   private mapName = '';
   private since = 0;
@@ -98,6 +99,7 @@ export class Spectator {
       if (!m.ok) throw new Error(`map ${v.map}: HTTP ${m.status}`);
       const map: MapFile = await m.json();
       this.three.setMap(map);
+      this.bounds = map.bounds;
       this.mapName = v.map;
       const [min, max] = [map.bounds.min, map.bounds.max];
       // Start above the map's south edge, looking north and down.
@@ -218,6 +220,8 @@ export class Spectator {
       spectating: true, match: v?.match ?? '', map: v?.map ?? '', players: v?.players.length ?? 0,
       received: this.received, drawn: this.drawn, follow: this.follow, camera: this.cam,
       shots: this.shots.map((s) => ({ seq: s.seq, shooter: s.shooter, victim: s.victim, outcome: s.outcome, rewound: s.rewound.length })),
+      // grid is the box the ground's grid spans, bounds the map's.
+      grid: this.three.gridBox(), bounds: this.bounds,
     };
   }
 }

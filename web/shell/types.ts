@@ -37,6 +37,9 @@ export interface Rewind {
   mine: boolean; shooter: number; victim: number; shotTick: number; part: string; outcome: string;
   rewindMs: number; rollbackM: number; seenOffM: number;
   tested: Part[]; now: Part[]; seen: Part[]; eye: Vec3; impact: Vec3;
+  // conn is the page's own mark: which of its connections the rewind
+  // came on (shot ticks start again with a restarted server).
+  conn?: number;
 }
 
 export interface Tracer { kind: 'own' | 'hit' | 'shot'; from: Vec3; to: Vec3 }

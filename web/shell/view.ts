@@ -55,6 +55,14 @@ export class View {
     this.camera.updateProjectionMatrix();
   }
 
+  // grid is the ground's grid; gridBox returns the box it spans.
+  private grid: THREE.Object3D | null = null;
+  gridBox(): { min: number[]; max: number[] } | null {
+    if (!this.grid) return null;
+    const b = new THREE.Box3().setFromObject(this.grid);
+    return { min: b.min.toArray(), max: b.max.toArray() };
+  }
+
   // setMap replaces the world with map m's ground and boxes.
   setMap(m: MapFile): void {
     this.world.clear();
@@ -64,10 +72,15 @@ export class View {
       new THREE.MeshLambertMaterial({ color: 0x5c6b55 }));
     ground.position.set((min[0] + max[0]) / 2, (min[1] + max[1]) / 2, 0);
     this.world.add(ground);
-    const grid = new THREE.GridHelper(Math.max(max[0] - min[0], max[1] - min[1]), Math.round(Math.max(max[0] - min[0], max[1] - min[1]) / 2), 0x44503f, 0x4d5a47);
-    grid.rotation.x = Math.PI / 2;
-    grid.position.set(ground.position.x, ground.position.y, 0.005);
-    this.world.add(grid);
+    // A 2 m grid over the ground and no farther: a square grid as wide
+    // as the map's longer side hung past the walls of an oblong map.
+    const lines: number[] = [];
+    for (let x = min[0]; x <= max[0] + 1e-6; x += 2) lines.push(x, min[1], 0.005, x, max[1], 0.005);
+    for (let y = min[1]; y <= max[1] + 1e-6; y += 2) lines.push(min[0], y, 0.005, max[0], y, 0.005);
+    const gridGeom = new THREE.BufferGeometry();
+    gridGeom.setAttribute('position', new THREE.Float32BufferAttribute(lines, 3));
+    this.grid = new THREE.LineSegments(gridGeom, new THREE.LineBasicMaterial({ color: 0x4d5a47 }));
+    this.world.add(this.grid);
     // One mesh per box kind and one set of lines for every edge: a few
     // draw calls for the whole map, which software rendering needs.
     const byKind = new Map<string, MapFile['boxes']>();
@@ -235,9 +248,10 @@ export class View {
     }
     if (!this.insetRect) document.getElementById('inset')?.style.setProperty('display', 'block');
     const size = this.renderer.getSize(new THREE.Vector2());
-    const w = Math.round(Math.min(size.x * 0.36, (size.y - 240) * 16 / 9)), h = Math.round(w * 9 / 16);
-    // Above the ammunition, below the net graph.
-    const x = size.x - w - 8, y = 52;
+    const w = Math.round(Math.min(size.x * 0.36, (size.y - 280) * 16 / 9)), h = Math.round(w * 9 / 16);
+    // Above the ammunition with room for the caption below, under the
+    // net graph.
+    const x = size.x - w - 8, y = 72;
     const cam = this.inset;
     cam.up.set(0, 0, 1);
     cam.aspect = w / h;
