@@ -93,9 +93,20 @@ func TestTickAllocatesNothing(t *testing.T) {
 	t.Run("lagkit", func(t *testing.T) { tickAllocs(t, server.Config{Map: m, TickRate: 64}) })
 	// A game's bodies by stance, recorded for every player every tick.
 	t.Run("bodies", func(t *testing.T) { tickAllocs(t, server.Config{Map: m, TickRate: 64, BodyOf: bodyByStance}) })
+	// A declared state every command changes, sent to the owner and to
+	// everyone.
+	t.Run("game state", func(t *testing.T) {
+		l := tickAllocs(t, server.Config{Map: m, TickRate: 64, Step: tickStep, Game: tickDecl.Layout})
+		st, _, _ := l.Server.PlayerState(3)
+		if tickDecl.Of(&st).Stamina == 0 && tickDecl.Of(&st).Slots == [4]uint16{} {
+			t.Fatal("the game's step never ran")
+		}
+	})
 }
 
-func tickAllocs(t *testing.T, cfg server.Config) {
+// tickAllocs fails t if a tick of 16 players on a server configured by
+// cfg allocates once its buffers have grown, and returns the load.
+func tickAllocs(t *testing.T, cfg server.Config) *fixture.TickLoad {
 	l, err := fixture.NewTickLoadConfig(cfgWithClients(cfg, 16))
 	if err != nil {
 		t.Fatal(err)
@@ -119,6 +130,7 @@ func tickAllocs(t *testing.T, cfg server.Config) {
 	if n := after.Mallocs - before.Mallocs; n >= 4 {
 		t.Fatalf("%d allocations in 512 ticks", n)
 	}
+	return l
 }
 
 // tickState is a game's declared state of every kind, changed by every
@@ -143,40 +155,6 @@ func tickStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.Pla
 	t.Slots[ctx.Tick%4]++
 	t.Secret += int64(ctx.Slot)
 	return s, fired
-}
-
-// TestTickWithGameStateAllocatesNothing: with a declared state every
-// command changes, sent to the owner and to everyone, a tick of 16
-// players still allocates nothing once its buffers have grown.
-func TestTickWithGameStateAllocatesNothing(t *testing.T) {
-	m, err := world.Load("metro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := fixture.NewTickLoadConfig(server.Config{Map: m, MaxClients: 16, TickRate: 64, Step: tickStep, Game: tickDecl.Layout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range 3 * 64 {
-		if err := l.Tick(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for range 8 * 64 {
-		if err := l.Tick(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	runtime.ReadMemStats(&after)
-	if n := after.Mallocs - before.Mallocs; n >= 4 {
-		t.Fatalf("%d allocations in 512 ticks", n)
-	}
-	st, _, _ := l.Server.PlayerState(3)
-	if tickDecl.Of(&st).Stamina == 0 && tickDecl.Of(&st).Slots == [4]uint16{} {
-		t.Fatal("the game's step never ran")
-	}
 }
 
 // BenchmarkServerTick64Game is BenchmarkServerTick64 with that declared
