@@ -382,6 +382,14 @@ var newBotBrain = func(cfg bot.Config, w *world.Map, g *nav.Grid, p *game.Params
 func (m *Match) end(reason string) {
 	m.ended.Store(true)
 	m.final = m.srv.Tallies()
+	// What the emulated links hold goes first, past their delay: the
+	// core takes the uplinks' datagrams, and what they and the downlinks
+	// carry leaves before the Disconnects. Before the kicks, not between
+	// taking the end's handover and reading it: a datagram taken is a
+	// handover of its own (step), which would reuse the end's.
+	for _, p := range m.peers {
+		m.flushLinks(p)
+	}
 	for _, p := range m.peers {
 		if p.seat >= 0 {
 			m.srv.Kick(p.seat, reason)
@@ -391,7 +399,6 @@ func (m *Match) end(reason string) {
 	m.countRefused(r.Counts)
 	for _, dg := range r.Messages {
 		if p := m.peers[dg.To]; p != nil {
-			m.flushLinks(p)
 			m.send(p, dg.Data)
 		}
 	}
