@@ -196,7 +196,12 @@ func msDur(v float64) time.Duration { return time.Duration(math.Round(v * float6
 
 // File is a configuration file: the matches to run.
 type File struct {
-	Matches []MatchConfig `toml:"match"`
+	// SpectateDelay, if given (spectate_delay = "30s", before the
+	// matches), is the delay on what the matches' spectators see
+	// (Host.SetSpectateDelay; "0s" turns it off); lagkit serve's
+	// --spectate-delay overrides it.
+	SpectateDelay *Duration     `toml:"spectate_delay"`
+	Matches       []MatchConfig `toml:"match"`
 }
 
 // MaxFileSize is the largest configuration file read: a file of 256
@@ -241,6 +246,11 @@ func parseFile(name string, data []byte, maps *Maps) (*File, error) {
 	}
 	if len(f.Matches) == 0 {
 		return nil, doc.Errorf("match", "no [[match]] table")
+	}
+	if f.SpectateDelay != nil {
+		if err := CheckSpectateDelay(time.Duration(*f.SpectateDelay)); err != nil {
+			return nil, doc.Errorf("spectate_delay", "%v", err)
+		}
 	}
 	for i := range f.Matches {
 		if mc := &f.Matches[i]; maps != nil && maps.Loaded(mc.Map) {

@@ -69,15 +69,17 @@ func (h *Host) SetHandshakeLimits(l HandshakeLimits) error {
 	return nil
 }
 
-// matchKeys are the keys a host gives each match's server core.
+// matchKeys are the keys a host gives each match's server core, and
+// the delay on what its spectators see (Host.SetSpectateDelay).
 type matchKeys struct {
 	cookie, connect []byte
 	seal            *ecdh.PrivateKey
+	spectateDelay   time.Duration
 }
 
 // keys returns the keys for a new match; called with h.mu held.
 func (h *Host) keys() matchKeys {
-	return matchKeys{cookie: h.cookieKey, connect: h.tokens, seal: h.sealKey}
+	return matchKeys{cookie: h.cookieKey, connect: h.tokens, seal: h.sealKey, spectateDelay: h.spectateDelay}
 }
 
 // gates are a host's two gates: for native UDP, where a session must be

@@ -39,6 +39,9 @@ type Host struct {
 	tokenAddr string
 	// sink, if set, gets what every match started after SetSink does.
 	sink record.Sink
+	// spectateDelay is the delay on what spectators of every match
+	// started after SetSpectateDelay see.
+	spectateDelay time.Duration
 	// cookieKey keys the address tokens of every match's handshake and
 	// of the host's gates; sealKey is the host's key for sealed
 	// sessions (package seal). gates are made from them and the tokens'

@@ -114,6 +114,7 @@ type Match struct {
 	final    map[string]server.Tally // the statistics the match ended with
 	rewinds  viewRewinds             // the latest hits, for View
 	shots    viewShots               // the latest shots, for Spectate
+	delayed  *delayedViews           // the views a delayed Spectate serves; nil: no delay
 }
 
 // inbound is one datagram from a peer, in a buffer from the match's pool.
@@ -165,6 +166,9 @@ func newMatch(id string, cfg MatchConfig, log *slog.Logger, met *Metrics, keys m
 	}
 	for range queueLen {
 		m.free <- make([]byte, transport.MaxDatagram)
+	}
+	if keys.spectateDelay > 0 {
+		m.delayed = newDelayedViews(keys.spectateDelay)
 	}
 	m.timer = newWakeTimer()
 	m.batch.OnHalfFull(m.timer.poke)
@@ -649,6 +653,9 @@ func (m *Match) advance(woke, now, scheduled time.Duration) {
 	m.srv.SetLoad(d, late)
 	m.route(now, r)
 	m.checkPeers()
+	if m.delayed != nil {
+		m.keepDelayed()
+	}
 }
 
 // account turns what the core's handover r says happened into metrics,

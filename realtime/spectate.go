@@ -29,6 +29,11 @@ type View struct {
 	// Shots are the hitscan shots judged after Spectate's shotsSince,
 	// oldest first, at most the last MaxViewShots (none from View).
 	Shots []ViewShot `json:"shots,omitempty"`
+	// DelayS is how far in the past a delayed Spectate shows the match
+	// (0: no delay); StartsInS, while the match is younger than that,
+	// how long until it shows anything.
+	DelayS    float64 `json:"delay_s,omitempty"`
+	StartsInS float64 `json:"starts_in_s,omitempty"`
 }
 
 // ViewPlayer is one player as the server has it.

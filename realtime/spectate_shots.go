@@ -77,7 +77,10 @@ type spectators struct {
 // shot kept), which the match keeps from the first Spectate on for as
 // long as someone asks again within 5 s. The view is at most
 // spectateEvery old; the View returned shares its slices with other
-// spectators' and must not be changed.
+// spectators' and must not be changed. On a host with a spectate delay
+// (Host.SetSpectateDelay) it is the match as it was that long ago, and
+// every shot is kept from the match's start; until the match has run
+// that long it is empty, with StartsInS.
 func (m *Match) Spectate(since, shotsSince uint64) (View, error) {
 	sp := &m.spectators
 	sp.mu.Lock()
@@ -85,6 +88,10 @@ func (m *Match) Spectate(since, shotsSince uint64) (View, error) {
 	if sp.at.IsZero() || time.Since(sp.at) >= spectateEvery {
 		var v View
 		err := m.do(func() {
+			if m.delayed != nil {
+				v = m.delayedView()
+				return
+			}
 			v = m.view(0)
 			s := &m.shots
 			s.watched, s.watchedAt = true, m.now()
@@ -119,7 +126,8 @@ func after[T any](xs []T, since uint64, seq func(*T) uint64) []T {
 // watched.
 func (m *Match) keepShot(rec *server.ShotRecord) {
 	s := &m.shots
-	if rec.Projectile || !s.watched || m.now()-s.watchedAt > spectateWatch {
+	watched := m.delayed != nil || s.watched && m.now()-s.watchedAt <= spectateWatch
+	if rec.Projectile || !watched {
 		return
 	}
 	cfg := m.srv.Config()

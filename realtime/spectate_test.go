@@ -175,3 +175,108 @@ func TestSpectatorsShareOneView(t *testing.T) {
 	}
 	t.Logf("%d polls in %v built %d views", polls, elapsed, builds)
 }
+
+// TestSpectateDelay: on a host with a spectate delay, Spectate shows
+// nothing until the match has run that long, then the match exactly as
+// it was: each delayed view's players are where the live match had them
+// at that tick, never a tick the live match reached less than the delay
+// ago, and the match keeps a ring of views sized from the delay.
+func TestSpectateDelay(t *testing.T) {
+	const delay = 2 * time.Second
+	h := NewHost(quiet, nil)
+	defer h.Shutdown(t.Context(), "test over")
+	for _, bad := range []time.Duration{-time.Second, MaxSpectateDelay + time.Second} {
+		if err := h.SetSpectateDelay(bad); err == nil {
+			t.Fatalf("SetSpectateDelay(%v) taken", bad)
+		}
+	}
+	if err := h.SetSpectateDelay(delay); err != nil {
+		t.Fatal(err)
+	}
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := m.Spectate(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.StartsInS <= 0 || v.StartsInS > delay.Seconds() || len(v.Players) != 0 || v.DelayS != delay.Seconds() {
+		t.Fatalf("a match younger than the delay shows %d players, starts in %v s, delay %v s", len(v.Players), v.StartsInS, v.DelayS)
+	}
+	// The live match, tick by tick as often as it can be read.
+	live := map[uint32][]ViewPlayer{}
+	matched, views, shots := 0, 0, 0
+	lastTick, lastTime := uint32(0), 0.0
+	// Until the delayed views are past the delay themselves, so that the
+	// ring has wrapped.
+	for deadline := time.Now().Add(60 * time.Second); (matched < 20 || shots == 0 || lastTime < delay.Seconds()+0.5) && time.Now().Before(deadline); {
+		l, err := m.View(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		live[l.Tick] = l.Players
+		v, err := m.Spectate(0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.StartsInS > 0 {
+			continue
+		}
+		views++
+		// The live match was read before: it had run at least the delay
+		// past the delayed view's time.
+		if l.TimeS-v.TimeS < delay.Seconds()-1e-9 {
+			t.Fatalf("delayed view at %.3f s while the match is at %.3f s: less than %v behind", v.TimeS, l.TimeS, delay)
+		}
+		if v.Tick < lastTick {
+			t.Fatalf("delayed view went back from tick %d to %d", lastTick, v.Tick)
+		}
+		lastTick, lastTime = v.Tick, v.TimeS
+		for _, s := range v.Shots {
+			if s.TimeS > v.TimeS+1e-9 {
+				t.Fatalf("delayed view at %.3f s shows shot %d of %.3f s", v.TimeS, s.Seq, s.TimeS)
+			}
+			shots++
+		}
+		for _, r := range v.Rewinds {
+			if r.TimeS > v.TimeS+1e-9 {
+				t.Fatalf("delayed view at %.3f s shows hit %d of %.3f s", v.TimeS, r.Seq, r.TimeS)
+			}
+		}
+		if p, ok := live[v.Tick]; ok {
+			// Players seated between two ticks may be in one and not the
+			// other; a tick's positions are the same in both.
+			bySeat := map[int]ViewPlayer{}
+			for _, q := range p {
+				bySeat[q.Seat] = q
+			}
+			same := 0
+			for _, d := range v.Players {
+				q, ok := bySeat[d.Seat]
+				if !ok {
+					continue
+				}
+				if q.Pos != d.Pos || q.Kills != d.Kills || q.Dead != d.Dead {
+					t.Fatalf("tick %d: live %+v, delayed %+v", v.Tick, q, d)
+				}
+				same++
+			}
+			if same == 0 {
+				continue
+			}
+			matched++
+		}
+		time.Sleep(3 * time.Millisecond)
+	}
+	if matched < 20 || shots == 0 {
+		t.Fatalf("%d delayed views of %d seen live, %d shots", matched, views, shots)
+	}
+	var n, kept int
+	if err := m.do(func() { n, kept = len(m.delayed.ring), m.delayed.n }); err != nil {
+		t.Fatal(err)
+	}
+	if want := int(delay/spectateEvery) + 2; n != want || kept <= n {
+		t.Fatalf("ring of %d views after %d kept, want %d (it wraps)", n, kept, want)
+	}
+}

@@ -17,13 +17,17 @@ import (
 // Chromium: the page takes no seat and opens no link, hides the player's
 // HUD, draws each shot with every other player's hitboxes where the
 // server tested it (sv_showlagcompensation), follows a player on F and
-// frees the camera on Space, and flies on W. With -images DIR it keeps
-// browser-spectate.png in DIR.
+// frees the camera on Space, and flies on W. The host delays its
+// spectators by 6 s: the page counts down to the first view and says
+// the delay. With -images DIR it keeps browser-spectate.png in DIR.
 func TestSpectateInBrowser(t *testing.T) {
 	node, playwright := browserEnv(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	h := newHost()
+	if err := h.SetSpectateDelay(6 * time.Second); err != nil {
+		t.Fatal(err)
+	}
 	m, base := serveMatch(t, ctx, h, HandlerWith(Options{Host: h}), realtime.MatchConfig{Map: "metro", Mode: "tdm", Seats: 4, Bots: 4})
 	out := t.TempDir()
 	if *imagesDir != "" {
@@ -46,6 +50,7 @@ func TestSpectateInBrowser(t *testing.T) {
 		}
 		Players         int
 		Map, Panel      string
+		Countdown       string
 		Hidden          bool
 		Followed, Freed int
 		Before, After   [3]float64
@@ -68,8 +73,11 @@ func TestSpectateInBrowser(t *testing.T) {
 	if run.Drawn.Wireframes == 0 || run.DrawnAtShot.Wireframes < 8 {
 		t.Errorf("wireframes drawn %d (%d at the screenshot), want every rewound player's hitboxes", run.Drawn.Wireframes, run.DrawnAtShot.Wireframes)
 	}
-	if !run.Hidden || !strings.Contains(run.Panel, "spectating") || !strings.Contains(run.Panel, "rewound") {
+	if !run.Hidden || !strings.Contains(run.Panel, "spectating (delayed 6 s)") || !strings.Contains(run.Panel, "rewound") {
 		t.Errorf("player's HUD hidden %v, panel %q", run.Hidden, run.Panel)
+	}
+	if !strings.Contains(run.Countdown, "spectating starts in ") || !strings.Contains(run.Countdown, "delayed 6 s") {
+		t.Errorf("before the first delayed view the page said %q, want the countdown", run.Countdown)
 	}
 	if run.Followed < 0 || run.Freed != -1 {
 		t.Errorf("F followed seat %d, Space left following %d; want a seat, then the free camera", run.Followed, run.Freed)

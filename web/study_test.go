@@ -225,10 +225,16 @@ func TestStudyAdmin(t *testing.T) {
 }
 
 // TestStudySpectate spectates the round's match, four bots on arena run
-// by a real host: every player with its hitboxes, and the map.
+// by a real host: every player with its hitboxes, and the map. The host
+// delays its spectators by 30 s, which the researcher's view is not: it
+// shows the players at once, while a participant's page finds no public
+// spectate endpoint on a study server.
 func TestStudySpectate(t *testing.T) {
 	h := newHost()
 	defer h.Shutdown(t.Context(), "test over")
+	if err := h.SetSpectateDelay(30 * time.Second); err != nil {
+		t.Fatal(err)
+	}
 	m, err := h.Start(realtime.MatchConfig{Map: "arena", Mode: "tdm", Seats: 4, Bots: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -258,8 +264,11 @@ func TestStudySpectate(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if v.Map != "arena" || len(v.Players) != 4 || len(v.Players[0].Parts) != 4 {
+	if v.Map != "arena" || len(v.Players) != 4 || len(v.Players[0].Parts) != 4 || v.DelayS != 0 || v.StartsInS != 0 {
 		t.Fatalf("view: %+v", v)
+	}
+	if code, body := call(t, srv, "GET", SpectatePath, ""); code != 404 {
+		t.Errorf("the public spectate endpoint on a study server: %d %.80s, want 404", code, body)
 	}
 	if code, body := call(t, srv, "GET", StudyAdminPath+"map", "", auth...); code != 200 || !strings.Contains(body, `"arena"`) {
 		t.Errorf("map: %d %.80s", code, body)

@@ -41,6 +41,9 @@ type serveOptions struct {
 	getenv func(string) string
 	// timeouts are the HTTP listeners' (the defaults if zero).
 	timeouts api.Timeouts
+	// spectateDelay is --spectate-delay, which overrides the --config
+	// file's spectate_delay.
+	spectateDelay time.Duration
 }
 
 func newServeCmd() *cobra.Command {
@@ -114,21 +117,23 @@ server cannot be reached; if it cannot be reached at start, serve exits 1.`,
 	f.DurationVar(&o.agones.health, "agones-health", 2*time.Second, "with --agones: how often to ping Agones' Health (within the Fleet's health periodSeconds)")
 	f.DurationVar(&o.agones.wait, "agones-wait", 30*time.Second, "with --agones: how long each call retries while the SDK server cannot be reached")
 	f.StringVar(&o.db, "db", "", "study database the matches' shots, kills, objectives, sessions and reports go to: an SQLite file or a postgres:// URL (several servers may share one PostgreSQL database); lagkit study export reads it")
+	f.DurationVar(&o.spectateDelay, "spectate-delay", realtime.DefaultSpectateDelay, "what the page's spectators (/?spectate=1) see is the match this long ago, as SourceTV's tv_delay (0 for none, at most "+realtime.MaxSpectateDelay.String()+"; default: the --config file's spectate_delay, else 30s)")
 	f.StringVar(&o.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
 	return cmd
 }
 
 // matchConfigs returns the matches to start: the configuration file's,
-// whose maps may be maps', or the default match.
-func matchConfigs(path string, maps *realtime.Maps) ([]realtime.MatchConfig, error) {
+// whose maps may be maps', or the default match; and the file's
+// spectate_delay (nil if it gives none).
+func matchConfigs(path string, maps *realtime.Maps) ([]realtime.MatchConfig, *realtime.Duration, error) {
 	if path == "" {
-		return []realtime.MatchConfig{serve.DefaultMatch}, nil
+		return []realtime.MatchConfig{serve.DefaultMatch}, nil, nil
 	}
 	f, err := realtime.LoadFileMaps(path, maps)
 	if err != nil {
-		return nil, fmt.Errorf("--config: %w", err)
+		return nil, nil, fmt.Errorf("--config: %w", err)
 	}
-	return f.Matches, nil
+	return f.Matches, f.SpectateDelay, nil
 }
 
 func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
@@ -136,14 +141,14 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 	if err != nil {
 		return usagef("--log-format %v", err)
 	}
-	adminTok, maps, configs, err := checkServe(o)
+	adminTok, maps, configs, err := checkServe(&o)
 	if err != nil {
 		return err
 	}
 	so := serve.Options{
 		Listeners: serve.Listeners{Listen: o.listen, UDP: o.udp, Cert: o.cert, Key: o.key, Tokens: o.tokens},
 		HTTP:      o.http, Admin: o.admin, AdminToken: adminTok, TokenKey: o.tokenKey,
-		DB: o.db, Config: o.config, Timeouts: o.timeouts,
+		DB: o.db, Config: o.config, Timeouts: o.timeouts, SpectateDelay: o.spectateDelay,
 	}
 	if o.agones.on {
 		so.Agones = &serve.Agones{Health: o.agones.health, Wait: o.agones.wait}
@@ -152,8 +157,9 @@ func runServe(ctx context.Context, o serveOptions, logOut io.Writer) error {
 }
 
 // checkServe checks o's flags against each other and loads what they
-// name: the admin token, the --maps folder and the matches to run.
-func checkServe(o serveOptions) (adminTok string, maps *realtime.Maps, configs []realtime.MatchConfig, err error) {
+// name: the admin token, the --maps folder and the matches to run; it
+// sets o.spectateDelay to the --config file's unless the flag was given.
+func checkServe(o *serveOptions) (adminTok string, maps *realtime.Maps, configs []realtime.MatchConfig, err error) {
 	switch {
 	case (o.cert == "") != (o.key == ""):
 		return "", nil, nil, usagef("--cert and --key go together")
@@ -179,12 +185,19 @@ func checkServe(o serveOptions) (adminTok string, maps *realtime.Maps, configs [
 	if maps, err = realtime.LoadMaps(o.maps); err != nil {
 		return "", nil, nil, usagef("--maps: %w", err)
 	}
-	if configs, err = matchConfigs(o.config, maps); err != nil {
+	var fileDelay *realtime.Duration
+	if configs, fileDelay, err = matchConfigs(o.config, maps); err != nil {
 		return "", nil, nil, err
 	}
 	changed := o.changed
 	if changed == nil {
 		changed = func(string) bool { return false }
+	}
+	if fileDelay != nil && !changed("spectate-delay") {
+		o.spectateDelay = time.Duration(*fileDelay)
+	}
+	if err := realtime.CheckSpectateDelay(o.spectateDelay); err != nil {
+		return "", nil, nil, usagef("--spectate-delay: %v", err)
 	}
 	if err := o.agones.check(changed, len(configs)); err != nil {
 		return "", nil, nil, usageError{err}

@@ -285,11 +285,19 @@ func TestServeAndBotsErrors(t *testing.T) {
 	if err := os.WriteFile(bad, []byte("[[match]]\nmap = \"metro\"\nbots = 3\nplayers = 4\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	longDelay := filepath.Join(t.TempDir(), "delay.toml")
+	if err := os.WriteFile(longDelay, []byte("spectate_delay = \"1h\"\n[[match]]\nmap = \"metro\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		args []string
 		want string
 	}{
 		{[]string{"serve", "--log-format", "xml"}, `--log-format "xml": want auto, text or json`},
+		{[]string{"serve", "--spectate-delay", "-1s"}, "--spectate-delay: spectate delay -1s is negative"},
+		{[]string{"serve", "--spectate-delay", "6m"}, "--spectate-delay: spectate delay 6m0s is over 5m0s"},
+		{[]string{"serve", "--spectate-delay", "soon"}, `invalid argument "soon" for "--spectate-delay"`},
+		{[]string{"serve", "--config", longDelay}, "delay.toml:1:1: spectate_delay: spectate delay 1h0m0s is over 5m0s"},
 		{[]string{"serve", "--config", bad}, "bad.toml:4:1: match[0].players: unknown field"},
 		{[]string{"serve", "--config", "nowhere.toml"}, "--config: nowhere.toml: no such file or directory"},
 		{[]string{"serve", "--cert", "c.pem"}, "--cert and --key go together"},
@@ -375,5 +383,35 @@ func TestServeSaysMatchesEnded(t *testing.T) {
 	cancel()
 	if err := <-res; err != nil {
 		t.Fatalf("serve: %v", err)
+	}
+}
+
+// TestServeSpectateDelay: the --config file's spectate_delay sets the
+// delay unless --spectate-delay is given, and 0 turns it off.
+func TestServeSpectateDelay(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "off.toml")
+	if err := os.WriteFile(cfg, []byte("spectate_delay = \"0s\"\n[[match]]\nmap = \"metro\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		config string
+		flag   bool
+		want   time.Duration
+	}{
+		{"", false, realtime.DefaultSpectateDelay},
+		{cfg, false, 0},
+		{cfg, true, 7 * time.Second},
+	} {
+		o := serveOptions{listen: "127.0.0.1:0", config: tc.config, spectateDelay: realtime.DefaultSpectateDelay,
+			changed: func(name string) bool { return tc.flag && name == "spectate-delay" }}
+		if tc.flag {
+			o.spectateDelay = 7 * time.Second
+		}
+		if _, _, _, err := checkServe(&o); err != nil {
+			t.Fatal(err)
+		}
+		if o.spectateDelay != tc.want {
+			t.Errorf("config %q, flag given %v: delay %v, want %v", tc.config, tc.flag, o.spectateDelay, tc.want)
+		}
 	}
 }

@@ -56,6 +56,9 @@ type Options struct {
 	Agones *Agones
 	// Timeouts are the HTTP listeners' (the defaults if zero).
 	Timeouts api.Timeouts
+	// SpectateDelay is the delay on what the page's spectators see
+	// (realtime.Host.SetSpectateDelay; 0: none).
+	SpectateDelay time.Duration
 }
 
 // Agones is how a GameServer talks to the Agones SDK server.
@@ -73,6 +76,9 @@ func Run(ctx context.Context, log *slog.Logger, o Options, maps *realtime.Maps, 
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	sv := &serving{log: log, reg: reg, host: realtime.NewHost(log, realtime.NewMetrics(reg))}
 	defer sv.close()
+	if err := sv.host.SetSpectateDelay(o.SpectateDelay); err != nil {
+		return fmt.Errorf("--spectate-delay: %w", err)
+	}
 	if err := sv.open(o, maps); err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
 // spectate.mjs watches a match of bots as a spectator's page does
 // (/?spectate=1) in headless Chromium (TestSpectateInBrowser): it waits
 // until the page has drawn shots with every player's rewound hitboxes,
-// follows a player (F) and frees the camera again (Space), flies the free
+// (after the countdown of a delayed view, kept as countdown), follows a
+// player (F) and frees the camera again (Space), flies the free
 // camera (W), saves a screenshot with the hitboxes drawn
 // (browser-spectate.png in OUT_DIR) and prints one JSON line with what
 // the page said, {"step": "done", ...}. Any console or page error fails
@@ -25,8 +26,11 @@ await run(browser, problems, async () => {
   await page.goto(`${base}/?spectate=1`, { waitUntil: 'load' });
   const state = () => page.evaluate(() => window.lagkit?.state?.());
   let st = null;
+  // countdown is the first status saying when a delayed view starts.
+  let countdown = '';
   for (let i = 0; i < 600; i++) {
     st = await state();
+    if (!countdown && st?.starts_in_s > 0) countdown = st.status;
     if (st?.received?.shots >= 3 && st.drawn.wireframes > 0 && st.players === 4) break;
     await sleep(100);
   }
@@ -60,6 +64,6 @@ await run(browser, problems, async () => {
 
   console.log(JSON.stringify({
     step: 'done', received: st.received, drawn: st.drawn, shots: drawnShots, players: st.players, map: st.map,
-    hidden, panel, followed, freed, before, after, links, screenshot: shot, drawnAtShot, grid: st.grid, bounds: st.bounds,
+    hidden, panel, countdown, followed, freed, before, after, links, screenshot: shot, drawnAtShot, grid: st.grid, bounds: st.bounds,
   }));
 });

@@ -24,6 +24,10 @@ interface ViewShot {
 interface MatchView {
   match: string; map: string; mode: string; time_s: number; score: [number, number];
   players: ViewPlayer[]; rewinds: { seq: number }[]; shots: ViewShot[];
+  // delay_s is how far in the past the server shows the match
+  // (--spectate-delay); starts_in_s, while the match is younger than
+  // that, how long until it shows anything.
+  delay_s?: number; starts_in_s?: number;
 }
 
 // shotsShownS is how long a shot's hitboxes stay drawn, in server time;
@@ -47,6 +51,9 @@ export class Spectator {
   private mapName = '';
   private since = 0;
   private shotsSince = 0;
+  // startsIn is the last poll's starts_in_s: 0 once the view shows the
+  // match.
+  startsIn = 0;
   shots: ViewShot[] = [];
   // received counts the shots and polls received; drawn what the last
   // frame drew: the shots and their wireframes.
@@ -104,6 +111,11 @@ export class Spectator {
       const [min, max] = [map.bounds.min, map.bounds.max];
       // Start above the map's south edge, looking north and down.
       this.cam = { pos: [(min[0] + max[0]) / 2, min[1] - 4, 24], yaw: Math.PI / 2, pitch: -0.75 };
+    }
+    this.startsIn = v.starts_in_s ?? 0;
+    if (this.startsIn > 0) {
+      $('status').textContent = `spectating starts in ${Math.ceil(this.startsIn)} s (the view is delayed ${v.delay_s ?? 0} s)`;
+      return;
     }
     $('status').textContent = '';
     this.prev = this.view && this.view.match === v.match ? { view: this.view, at: this.at } : null;
@@ -201,7 +213,7 @@ export class Spectator {
     const name = (seat: number) => esc(v.players.find((q) => q.seat === seat)?.name || `#${seat}`);
     const last = this.shots[this.shots.length - 1];
     const html =
-      `<b>spectating</b> ${esc(v.map)} · ${esc(v.mode)} · <span class="team0">${v.score[0]}</span> : <span class="team1">${v.score[1]}</span> · ` +
+      `<b>spectating</b>${v.delay_s ? ` (delayed ${v.delay_s} s)` : ''} ${esc(v.map)} · ${esc(v.mode)} · <span class="team0">${v.score[0]}</span> : <span class="team1">${v.score[1]}</span> · ` +
       `${followed ? `following ${name(followed.seat)}` : 'free camera'}<br>` +
       `${this.shots.length} shots drawn as the server tested them: <span style="color:#ffd23f">■ the player hit</span> ` +
       `<span style="color:#5fd0ff">■ the others, rewound</span>` +
@@ -218,6 +230,7 @@ export class Spectator {
     const v = this.view;
     return {
       spectating: true, match: v?.match ?? '', map: v?.map ?? '', players: v?.players.length ?? 0,
+      delay_s: v?.delay_s ?? 0, starts_in_s: this.startsIn, status: $('status').textContent,
       received: this.received, drawn: this.drawn, follow: this.follow, camera: this.cam,
       shots: this.shots.map((s) => ({ seq: s.seq, shooter: s.shooter, victim: s.victim, outcome: s.outcome, rewound: s.rewound.length })),
       // grid is the box the ground's grid spans, bounds the map's.
