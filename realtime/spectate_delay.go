@@ -32,8 +32,11 @@ func CheckSpectateDelay(d time.Duration) error {
 }
 
 // SetSpectateDelay makes every match started after it serve Spectate as
-// the match was d ago (0: as it is now). Each such match builds its view
-// every spectateEvery from its start, watched or not, and keeps d's worth.
+// the match was d ago (0: as it is now). Such a match costs nothing
+// until someone spectates it: from the first Spectate on it builds its
+// view every spectateEvery and keeps d's worth, so the first spectator
+// waits d (the view says how long), and it stops, forgetting the views,
+// once nobody has asked for d and spectateWatch more.
 func (h *Host) SetSpectateDelay(d time.Duration) error {
 	if err := CheckSpectateDelay(d); err != nil {
 		return err
@@ -54,6 +57,10 @@ type delayedViews struct {
 	n     int    // views kept so far; the newest is ring[(n-1)%len(ring)]
 	hits  uint64 // the last hit and shot kept in a view
 	shots uint64
+	// watched is set by a Spectate, at server time watchedAt: views
+	// are built only while someone watches.
+	watched   bool
+	watchedAt time.Duration
 }
 
 // delayedView is one view, built at match time at.
@@ -68,11 +75,29 @@ func newDelayedViews(delay time.Duration) *delayedViews {
 	return &delayedViews{delay: delay, ring: make([]delayedView, int(delay/spectateEvery)+2)}
 }
 
+// watch notes a Spectate at server time now: a match not watched until
+// now starts its views afresh.
+func (d *delayedViews) watch(now time.Duration, shots uint64) {
+	if !d.watched {
+		d.watched, d.shots = true, shots
+	}
+	d.watchedAt = now
+}
+
 // keepDelayed builds the view of the match now into its ring, at most
-// every spectateEvery.
+// every spectateEvery, while someone watches; once nobody has asked for
+// the delay and spectateWatch more it forgets its views.
 func (m *Match) keepDelayed() {
 	d := m.delayed
 	now := m.srv.Time()
+	if !d.watched {
+		return
+	}
+	if now-d.watchedAt > d.delay+spectateWatch {
+		d.watched, d.n = false, 0
+		clear(d.ring)
+		return
+	}
 	if d.n > 0 && now-d.ring[(d.n-1)%len(d.ring)].at < spectateEvery {
 		return
 	}

@@ -78,9 +78,9 @@ type spectators struct {
 // long as someone asks again within 5 s. The view is at most
 // spectateEvery old; the View returned shares its slices with other
 // spectators' and must not be changed. On a host with a spectate delay
-// (Host.SetSpectateDelay) it is the match as it was that long ago, and
-// every shot is kept from the match's start; until the match has run
-// that long it is empty, with StartsInS.
+// (Host.SetSpectateDelay) it is the match as it was that long ago,
+// kept from the first Spectate on; until then it is empty, with
+// StartsInS.
 func (m *Match) Spectate(since, shotsSince uint64) (View, error) {
 	sp := &m.spectators
 	sp.mu.Lock()
@@ -89,6 +89,7 @@ func (m *Match) Spectate(since, shotsSince uint64) (View, error) {
 		var v View
 		err := m.do(func() {
 			if m.delayed != nil {
+				m.delayed.watch(m.srv.Time(), m.shots.seq)
 				v = m.delayedView()
 				return
 			}
@@ -126,7 +127,7 @@ func after[T any](xs []T, since uint64, seq func(*T) uint64) []T {
 // watched.
 func (m *Match) keepShot(rec *server.ShotRecord) {
 	s := &m.shots
-	watched := m.delayed != nil || s.watched && m.now()-s.watchedAt <= spectateWatch
+	watched := m.delayed != nil && m.delayed.watched || s.watched && m.now()-s.watchedAt <= spectateWatch
 	if rec.Projectile || !watched {
 		return
 	}

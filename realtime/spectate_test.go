@@ -224,10 +224,15 @@ func TestSpectateDelay(t *testing.T) {
 			continue
 		}
 		views++
-		// The live match was read before: it had run at least the delay
-		// past the delayed view's time.
-		if l.TimeS-v.TimeS < delay.Seconds()-1e-9 {
-			t.Fatalf("delayed view at %.3f s while the match is at %.3f s: less than %v behind", v.TimeS, l.TimeS, delay)
+		// The live match read after the Spectate had run at least the
+		// delay past the delayed view's time (read before, it may be a
+		// tick behind the time the Spectate was answered at).
+		after, err := m.View(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.TimeS-v.TimeS < delay.Seconds()-1e-9 {
+			t.Fatalf("delayed view at %.3f s while the match is at %.3f s: less than %v behind", v.TimeS, after.TimeS, delay)
 		}
 		if v.Tick < lastTick {
 			t.Fatalf("delayed view went back from tick %d to %d", lastTick, v.Tick)
@@ -278,5 +283,54 @@ func TestSpectateDelay(t *testing.T) {
 	}
 	if want := int(delay/spectateEvery) + 2; n != want || kept <= n {
 		t.Fatalf("ring of %d views after %d kept, want %d (it wraps)", n, kept, want)
+	}
+}
+
+// TestSpectateDelayCostsNothingUnwatched: a delayed match that nobody
+// spectates builds no view; the first Spectate starts its views, the
+// first spectator waiting the whole delay; and once nobody has asked
+// for the delay and spectateWatch more, it forgets them.
+func TestSpectateDelayCostsNothingUnwatched(t *testing.T) {
+	const delay = time.Second
+	h := NewHost(quiet, nil)
+	defer h.Shutdown(t.Context(), "test over")
+	if err := h.SetSpectateDelay(delay); err != nil {
+		t.Fatal(err)
+	}
+	m, err := h.Start(MatchConfig{Map: "arena", Mode: "tdm", Seats: 2, Bots: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := func() (n int, watched bool, now time.Duration) {
+		if err := m.do(func() { n, watched, now = m.delayed.n, m.delayed.watched, m.srv.Time() }); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for _, _, now := kept(); now < 2*delay; _, _, now = kept() {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n, watched, _ := kept(); n != 0 || watched {
+		t.Fatalf("unwatched, the match kept %d views (watched %v)", n, watched)
+	}
+	v, err := m.Spectate(0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.StartsInS != delay.Seconds() || len(v.Players) != 0 {
+		t.Fatalf("the first spectator of a match older than the delay sees %d players, starts in %v s; want to wait the whole %v", len(v.Players), v.StartsInS, delay)
+	}
+	if _, watched, _ := kept(); !watched {
+		t.Fatal("a Spectate did not start the views")
+	}
+	_, _, from := kept()
+	for n, watched, now := kept(); watched; n, watched, now = kept() {
+		if now-from > 3*(delay+spectateWatch) {
+			t.Fatalf("still keeping %d views %v after the only Spectate", n, now-from)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n, _, _ := kept(); n != 0 {
+		t.Fatalf("%d views kept after nobody watched", n)
 	}
 }
