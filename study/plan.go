@@ -53,6 +53,27 @@ type Plan struct {
 	// base is the technique the schedule gives the round: group 0's
 	// (see Counterbalance).
 	base *Technique
+	// condition is the design's condition the round plays in its group
+	// ("" when the design does not move it).
+	condition string
+}
+
+// links returns each seat's link under the schedule's latency then a
+// round's own rules.
+func (s *Schedule) links(round []LinkRule) []Link {
+	out := make([]Link, len(s.seats))
+	for _, rule := range slices.Concat(s.Latency, round) {
+		l := Link{LatencyMS: rule.LatencyMS, JitterMS: rule.JitterMS, Loss: rule.Loss}
+		if len(rule.Seats) == 0 {
+			for k := range out {
+				out[k] = l
+			}
+		}
+		for _, seat := range rule.Seats {
+			out[seat] = l
+		}
+	}
+	return out
 }
 
 // Link is what is injected on one seat's link, each direction.
@@ -460,18 +481,7 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
 	if p := checkRules(rd.Latency, "latency", len(r.s.seats)); p != nil {
 		return nil, p
 	}
-	plan.Links = make([]Link, len(r.s.seats))
-	for _, rule := range slices.Concat(r.s.Latency, rd.Latency) {
-		l := Link{LatencyMS: rule.LatencyMS, JitterMS: rule.JitterMS, Loss: rule.Loss}
-		if len(rule.Seats) == 0 {
-			for k := range plan.Links {
-				plan.Links[k] = l
-			}
-		}
-		for _, seat := range rule.Seats {
-			plan.Links[seat] = l
-		}
-	}
+	plan.Links = r.s.links(rd.Latency)
 	if p := r.checkServer(plan, m, ws); p != nil {
 		return nil, p
 	}
