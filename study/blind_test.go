@@ -133,3 +133,63 @@ duration = "10s"
 		}
 	}
 }
+
+// TestCheckListsEveryProblem: study check lists every problem of a round,
+// not its first alone, with those of the other rounds, sorted by line
+// and column, each with the file, its line and column, the key and the
+// round counted from 1.
+func TestCheckListsEveryProblem(t *testing.T) {
+	_, err := Parse("bad.toml", []byte(`name = "x"
+[[seat]]
+count = 2
+[[technique]]
+name = "tlc"
+[[technique]]
+name = "alc"
+policy = { name = "alc" }
+[[round]]
+map = "arena"
+mode = "race"
+duration = "-5s"
+technique = "nope"
+weapons = ["rifle", "spoon"]
+latency = [{ seats = [7], latency_ms = 10 }]
+[[round]]
+map = "arena"
+mode = "ffa"
+duration = "10s"
+technique = "tlc"
+[[round]]
+map = "nowhere"
+duration = "10s"
+warmup = "20m"
+technique = "alc"
+`))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{
+		`bad.toml:11:1: round[0].mode: unknown mode "race"`,
+		"bad.toml:12:1: round[0].duration: -5s, want 1s to 99:59 (round 1)",
+		`bad.toml:13:1: round[0].technique: unknown technique "nope"`,
+		`bad.toml:14:1: round[0].weapons[1]: unknown weapon "spoon"`,
+		`bad.toml:15:14: round[0].latency[0].seats: no seat 7`,
+		`bad.toml:21:3: round[2].mode: missing: one of ffa, tdm, ctf, dom (round 3)`,
+		`bad.toml:22:1: round[2].map: no shipped map "nowhere"`,
+		"bad.toml:24:1: round[2].warmup: 20m0s, want 0 to 10m (round 3)",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("errors:\n%v\nwant %d lines", err, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want %q", i+1, lines[i], w)
+		}
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, " (round ") {
+			t.Errorf("%q does not name its round from 1", l)
+		}
+	}
+}

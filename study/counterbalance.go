@@ -58,6 +58,94 @@ type Counterbalance struct {
 	// Group is the group this schedule's runs play (study run --group
 	// overrides it): under latin 0 to the number of rows less one.
 	Group int `toml:"group"`
+	// Factors are what the design moves: "technique", "latency" or
+	// both (default: what varies across the rounds). With both, the
+	// unit of the square is the technique × latency condition a round
+	// plays, so that no latency block stays in its period in every
+	// group and a pooled report can tell the two apart.
+	Factors []string `toml:"factors"`
+
+	// conds are the design's conditions in the order the rounds first
+	// play them (group 0's), filled in by the check.
+	conds []condition
+}
+
+// Factors a counterbalancing design may move.
+const (
+	FactorTechnique = "technique"
+	FactorLatency   = "latency"
+)
+
+// condition is one unit of a design's square: a technique, the round's
+// own latency rules, or both.
+type condition struct {
+	tech  string
+	lat   []LinkRule
+	label string
+}
+
+// unit names what the design orders: techniques, or conditions when it
+// moves latency.
+func (c *Counterbalance) unit() string {
+	if c.moves(FactorLatency) {
+		return "conditions"
+	}
+	return "techniques"
+}
+
+// moves reports whether the design moves factor f.
+func (c *Counterbalance) moves(f string) bool { return slices.Contains(c.Factors, f) }
+
+// latencyLabel names a round's own latency rules: what a latency
+// condition is, as the design table prints it.
+func latencyLabel(rules []LinkRule) string {
+	if len(rules) == 0 {
+		return "base latency"
+	}
+	var parts []string
+	for _, r := range rules {
+		s := fmt.Sprintf("%g ms", r.LatencyMS)
+		if r.JitterMS != 0 {
+			s += fmt.Sprintf(" ±%g", r.JitterMS)
+		}
+		if r.Loss != 0 {
+			s += fmt.Sprintf(" loss %g", r.Loss)
+		}
+		if len(r.Seats) > 0 {
+			seats := make([]string, len(r.Seats))
+			for i, k := range r.Seats {
+				seats[i] = fmt.Sprint(k)
+			}
+			s += " seats " + strings.Join(seats, " ")
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// conditionOf returns the condition round rd plays under c's factors
+// and whether c moves it (a round under a technique the list leaves out
+// keeps everything).
+func (c *Counterbalance) conditionOf(rd Round, only string) (condition, bool) {
+	tech := rd.Technique
+	if tech == "" {
+		tech = only
+	}
+	if !slices.Contains(c.Techniques, tech) {
+		return condition{}, false
+	}
+	var k condition
+	var label []string
+	if c.moves(FactorTechnique) {
+		k.tech = tech
+		label = append(label, tech)
+	}
+	if c.moves(FactorLatency) {
+		k.lat = rd.Latency
+		label = append(label, latencyLabel(rd.Latency))
+	}
+	k.label = strings.Join(label, " / ")
+	return k, true
 }
 
 // maxGroup bounds a random design's group number.
@@ -106,9 +194,9 @@ func williams(n int) [][]int {
 }
 
 // row returns the order of group g: the indices into the design's
-// technique list by place.
+// conditions by place.
 func (c *Counterbalance) row(g int) []int {
-	n := len(c.Techniques)
+	n := len(c.conds)
 	if c.Design == DesignRandom {
 		r := rand.New(rand.NewPCG(c.Seed, uint64(g)))
 		return r.Perm(n)
@@ -123,15 +211,25 @@ func (c *Counterbalance) Groups() int {
 	if c.Design == DesignRandom {
 		return 0
 	}
-	return len(williams(len(c.Techniques)))
+	return len(williams(len(c.conds)))
 }
 
-// Order returns the techniques of group g by place.
+// Order returns the conditions of group g by place, each named by its
+// technique, its latency, or both ("tlc / 125 ms").
 func (c *Counterbalance) Order(g int) []string {
 	row := c.row(g)
 	out := make([]string, len(row))
 	for i, k := range row {
-		out[i] = c.Techniques[k]
+		out[i] = c.conds[k].label
+	}
+	return out
+}
+
+// Conditions returns the design's conditions as group 0 plays them.
+func (c *Counterbalance) Conditions() []string {
+	out := make([]string, len(c.conds))
+	for i, k := range c.conds {
+		out[i] = k.label
 	}
 	return out
 }
@@ -174,15 +272,57 @@ func (s *Schedule) checkCounterbalance(techs map[string]*Technique) *problem {
 		}
 		seen[name] = true
 	}
-	if len(c.Techniques) < 2 {
+	only := ""
+	if len(s.Techniques) == 1 {
+		only = s.Techniques[0].Name
+	}
+	if len(c.Factors) == 0 {
+		// Default: whatever varies across the rounds the design covers.
+		techs, lats := map[string]bool{}, map[string]bool{}
+		for _, rd := range s.Rounds {
+			t := rd.Technique
+			if t == "" {
+				t = only
+			}
+			if seen[t] {
+				techs[t] = true
+				lats[latencyLabel(rd.Latency)] = true
+			}
+		}
+		if len(techs) > 1 || len(lats) < 2 {
+			c.Factors = append(c.Factors, FactorTechnique)
+		}
+		if len(lats) > 1 {
+			c.Factors = append(c.Factors, FactorLatency)
+		}
+	}
+	for i, f := range c.Factors {
+		if f != FactorTechnique && f != FactorLatency {
+			return fail(fmt.Sprintf("counterbalance.factors[%d]", i), "unknown factor %q, want %s or %s", f, FactorTechnique, FactorLatency)
+		}
+		if slices.Index(c.Factors, f) != i {
+			return fail(fmt.Sprintf("counterbalance.factors[%d]", i), "%q is listed twice", f)
+		}
+	}
+	c.conds = nil
+	for _, rd := range s.Rounds {
+		k, ok := c.conditionOf(rd, only)
+		if ok && !slices.ContainsFunc(c.conds, func(o condition) bool { return o.label == k.label }) {
+			c.conds = append(c.conds, k)
+		}
+	}
+	if c.moves(FactorTechnique) && !c.moves(FactorLatency) && len(c.Techniques) < 2 {
 		return fail("counterbalance.techniques", "%d technique to order: counterbalancing orders two or more", len(c.Techniques))
+	}
+	if len(c.conds) < 2 && len(c.conds) > 0 {
+		return fail("counterbalance.factors", "the rounds play one condition of %s (%s): counterbalancing orders two or more", strings.Join(c.Factors, " × "), c.conds[0].label)
 	}
 	used := false
 	for i, rd := range s.Rounds {
-		if seen[rd.Technique] {
+		if seen[rd.Technique] || (rd.Technique == "" && seen[only]) {
 			used = true
 		}
-		if rd.Name != "" && seen[rd.Name] && seen[rd.Technique] {
+		if c.moves(FactorTechnique) && rd.Name != "" && seen[rd.Name] && seen[rd.Technique] {
 			return fail(fmt.Sprintf("round[%d].name", i), "%q names a technique, but counterbalancing gives this round other techniques in other groups: "+
 				"name the round by its place (such as \"match %d\") or leave name out", rd.Name, i+1)
 		}
@@ -202,7 +342,7 @@ func checkGroup(c *Counterbalance, g int, at string) *problem {
 	case g < 0:
 		return fail(at, "%d, want 0 or more", g)
 	case n > 0 && g >= n:
-		return fail(at, "%d, but design %s of %d techniques has %d groups (0 to %d)", g, c.Design, len(c.Techniques), n, n-1)
+		return fail(at, "%d, but design %s of %d %s has %d groups (0 to %d)", g, c.Design, len(c.conds), c.unit(), n, n-1)
 	case g > maxGroup:
 		return fail(at, "%d, want at most %d", g, maxGroup)
 	}
@@ -245,28 +385,47 @@ func (s *Schedule) applyGroup() {
 	if c == nil {
 		return
 	}
-	order := c.Order(s.group)
 	byName := map[string]*Technique{}
 	for i := range s.Techniques {
 		byName[s.Techniques[i].Name] = &s.Techniques[i]
 	}
+	label := map[string]int{}
+	for i, k := range c.conds {
+		label[k.label] = i
+	}
+	only := ""
+	if len(s.Techniques) == 1 {
+		only = s.Techniques[0].Name
+	}
 	counts := map[string]int{}
-	for _, p := range s.plans {
+	for i, p := range s.plans {
 		p.Technique = p.base
-		if j := slices.Index(c.Techniques, p.base.Name); j >= 0 {
-			p.Technique = byName[order[j]]
+		p.Links = s.links(s.Rounds[i].Latency)
+		if k, ok := c.conditionOf(s.Rounds[i], only); ok {
+			to := c.conds[c.row(s.group)[label[k.label]]]
+			if c.moves(FactorTechnique) {
+				p.Technique = byName[to.tech]
+			}
+			if c.moves(FactorLatency) {
+				p.Links = s.links(to.lat)
+			}
+			p.condition = to.label
 		}
 		p.Replicate = counts[p.Technique.Name]
 		counts[p.Technique.Name]++
 	}
 }
 
-// SeatOrders returns the order of techniques each seat plays, one entry
-// per round: every seat of a session plays its group's.
+// SeatOrders returns the order of conditions each seat plays, one entry
+// per round (its technique, or the condition the design moves: "alc /
+// 125 ms"): every seat of a session plays its group's.
 func (s *Schedule) SeatOrders() [][]string {
 	order := make([]string, len(s.plans))
 	for i, p := range s.plans {
 		order[i] = p.Technique.Name
+		if p.condition != "" && (s.Counterbalance == nil || !slices.Equal(s.Counterbalance.Factors, []string{FactorTechnique})) {
+			order[i] = p.condition
+		}
 	}
 	out := make([][]string, len(s.seats))
 	for i := range out {
@@ -287,7 +446,14 @@ func (s *Schedule) Design() string {
 type CounterbalanceInfo struct {
 	Design     string   `json:"design"`
 	Techniques []string `json:"techniques"`
-	Seed       uint64   `json:"seed,omitempty"`
+	// Factors are what the design moves and Conditions its units in
+	// group 0's order.
+	Factors    []string `json:"factors"`
+	Conditions []string `json:"conditions"`
+	// RoundConditions are the conditions this group's rounds play, by
+	// round ("" for a round the design leaves alone).
+	RoundConditions []string `json:"round_conditions,omitempty"`
+	Seed            uint64   `json:"seed,omitempty"`
 	// Groups is how many groups the design has (0: any number, random).
 	Groups int `json:"groups"`
 	// Group is the group this run plays and Order its order; Orders
@@ -305,8 +471,11 @@ func (s *Schedule) counterbalanceInfo() *CounterbalanceInfo {
 	if c == nil {
 		return nil
 	}
-	info := &CounterbalanceInfo{Design: c.Design, Techniques: c.Techniques, Seed: c.Seed, Groups: c.Groups(),
+	info := &CounterbalanceInfo{Design: c.Design, Techniques: c.Techniques, Factors: c.Factors, Conditions: c.Conditions(), Seed: c.Seed, Groups: c.Groups(),
 		Group: s.group, Order: c.Order(s.group)}
+	for _, p := range s.plans {
+		info.RoundConditions = append(info.RoundConditions, p.condition)
+	}
 	n := info.Groups
 	if n == 0 {
 		n = 8

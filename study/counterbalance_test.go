@@ -1,7 +1,9 @@
 package study
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -192,5 +194,123 @@ func TestCounterbalanceErrors(t *testing.T) {
 	tw = strings.Replace(tw, `mode = "ffa"`+"\nduration = \"30s\"\ntechnique = \"tlc\"", `mode = "ctf"`+"\nduration = \"30s\"\ntechnique = \"tlc\"", 1)
 	if _, err := Parse("cb.toml", []byte(tw)); err == nil || !strings.Contains(err.Error(), `counterbalancing gives this round technique "alc"`) {
 		t.Errorf("time warp in ctf: %v", err)
+	}
+}
+
+// cb2x2 plays tlc and alc each at a low and a high latency block, the
+// latency written on the rounds.
+const cb2x2 = `name = "cb2x2"
+[[seat]]
+count = 2
+[[seat]]
+bot = true
+[[technique]]
+name = "tlc"
+[[technique]]
+name = "alc"
+policy = { name = "alc" }
+[[latency]]
+latency_ms = 10
+[[round]]
+map = "arena"
+mode = "ffa"
+duration = "30s"
+technique = "tlc"
+latency = [{ seats = [0, 1], latency_ms = 25 }]
+[[round]]
+map = "arena"
+mode = "ffa"
+duration = "30s"
+technique = "alc"
+latency = [{ seats = [0, 1], latency_ms = 25 }]
+[[round]]
+map = "arena"
+mode = "ffa"
+duration = "30s"
+technique = "tlc"
+latency = [{ seats = [0, 1], latency_ms = 125 }]
+[[round]]
+map = "arena"
+mode = "ffa"
+duration = "30s"
+technique = "alc"
+latency = [{ seats = [0, 1], latency_ms = 125 }]
+[counterbalance]
+design = "latin"
+`
+
+// TestCounterbalanceTechniqueByLatency: a schedule whose rounds vary
+// technique and latency is counterbalanced over the four technique ×
+// latency conditions by default (it moved techniques alone before, the
+// latency blocks staying in their periods in every group): four groups,
+// every condition in every period once across them, each round's
+// injected latency moving with its condition, and the seats' orders
+// naming the conditions. factors = ["latency"] moves the latency alone.
+func TestCounterbalanceTechniqueByLatency(t *testing.T) {
+	s, err := Parse("cb2x2.toml", []byte(cb2x2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.Counterbalance
+	if !slices.Equal(c.Factors, []string{FactorTechnique, FactorLatency}) || c.Groups() != 4 {
+		t.Fatalf("factors %v, %d groups, want technique × latency in 4", c.Factors, c.Groups())
+	}
+	conds := []string{"tlc / 25 ms seats 0 1", "alc / 25 ms seats 0 1", "tlc / 125 ms seats 0 1", "alc / 125 ms seats 0 1"}
+	if !slices.Equal(c.Conditions(), conds) {
+		t.Fatalf("conditions %q", c.Conditions())
+	}
+	inPeriod := map[[2]string]int{}
+	for g := range 4 {
+		if err := s.SetGroup(g); err != nil {
+			t.Fatal(err)
+		}
+		order := s.SeatOrders()[0]
+		if !slices.Equal(order, c.Order(g)) {
+			t.Fatalf("group %d: seats play %q, the design says %q", g, order, c.Order(g))
+		}
+		for k, p := range s.Plans() {
+			inPeriod[[2]string{order[k], strconv.Itoa(k)}]++
+			// The condition's technique and latency, the bot's base.
+			want := "25"
+			if strings.Contains(order[k], "125 ms") {
+				want = "125"
+			}
+			if !strings.HasPrefix(order[k], p.Technique.Name+" / ") || fmt.Sprint(p.Links[0].LatencyMS) != want || p.Links[2].LatencyMS != 10 {
+				t.Errorf("group %d round %d: %s at %v ms, its condition %q", g, k+1, p.Technique.Name, p.Links[0].LatencyMS, order[k])
+			}
+		}
+	}
+	for _, cond := range conds {
+		for k := range 4 {
+			if n := inPeriod[[2]string{cond, strconv.Itoa(k)}]; n != 1 {
+				t.Errorf("%s in period %d %d times across the groups, want 1", cond, k+1, n)
+			}
+		}
+	}
+	var b strings.Builder
+	s.Summary().WriteText(&b)
+	for _, want := range []string{"counterbalanced: design latin of tlc / 25 ms seats 0 1, alc / 25 ms seats 0 1, tlc / 125 ms seats 0 1, alc / 125 ms seats 0 1, 4 groups",
+		"the design moves technique × latency", "order of conditions by round, every seat (group 3): "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+
+	lat, err := Parse("cb2x2.toml", []byte(strings.Replace(cb2x2, `design = "latin"`, "design = \"latin\"\nfactors = [\"latency\"]", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := lat.SetGroup(1); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := techniquesOf(lat), []string{"tlc", "alc", "tlc", "alc"}; !slices.Equal(got, want) {
+		t.Errorf("latency alone: group 1 plays %v, want the techniques as written", got)
+	}
+	if o := lat.SeatOrders()[0]; !slices.Equal(o, []string{"125 ms seats 0 1", "125 ms seats 0 1", "25 ms seats 0 1", "25 ms seats 0 1"}) || lat.Plans()[0].Links[0].LatencyMS != 125 {
+		t.Errorf("latency alone: group 1's order %q", o)
+	}
+	if _, err := Parse("cb2x2.toml", []byte(strings.Replace(cb2x2, `design = "latin"`, "design = \"latin\"\nfactors = [\"speed\"]", 1))); err == nil ||
+		!strings.Contains(err.Error(), `counterbalance.factors[0]: unknown factor "speed"`) {
+		t.Errorf("an unknown factor: %v", err)
 	}
 }

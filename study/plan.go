@@ -53,6 +53,27 @@ type Plan struct {
 	// base is the technique the schedule gives the round: group 0's
 	// (see Counterbalance).
 	base *Technique
+	// condition is the design's condition the round plays in its group
+	// ("" when the design does not move it).
+	condition string
+}
+
+// links returns each seat's link under the schedule's latency then a
+// round's own rules.
+func (s *Schedule) links(round []LinkRule) []Link {
+	out := make([]Link, len(s.seats))
+	for _, rule := range slices.Concat(s.Latency, round) {
+		l := Link{LatencyMS: rule.LatencyMS, JitterMS: rule.JitterMS, Loss: rule.Loss}
+		if len(rule.Seats) == 0 {
+			for k := range out {
+				out[k] = l
+			}
+		}
+		for _, seat := range rule.Seats {
+			out[seat] = l
+		}
+	}
+	return out
 }
 
 // Link is what is injected on one seat's link, each direction.
@@ -399,8 +420,11 @@ func (r *resolver) loadout(names []string) ([]game.Weapon, *problem) {
 	return ws, nil
 }
 
-// round checks and resolves round i.
-func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
+// round checks and resolves round i. It returns every problem of the
+// round that can be found apart (each field on its own; the server's
+// check of the whole round only when its parts are sound), so that
+// study check lists them all at once.
+func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, []*problem) {
 	rd := &r.s.Rounds[i]
 	plan := &Plan{
 		Index: i, Name: rd.Name, Map: rd.Map, Mode: mode.Kind(rd.Mode), Ready: rd.Ready,
@@ -411,21 +435,28 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
 		plan.Name = fmt.Sprintf("round %d", i+1)
 	}
 	modes := mode.Kinds.Names()
+	var probs []*problem
+	add := func(p *problem) { probs = append(probs, p) }
+	if len(plan.Name) > maxName {
+		add(fail("name", "%d bytes, want at most %d", len(plan.Name), maxName))
+	}
+	if rd.Map == "" {
+		add(fail("map", "missing: a shipped map (%s) or a map file (.json)", strings.Join(world.Names(), ", ")))
+	}
 	switch {
-	case len(plan.Name) > maxName:
-		return nil, fail("name", "%d bytes, want at most %d", len(plan.Name), maxName)
-	case rd.Map == "":
-		return nil, fail("map", "missing: a shipped map (%s) or a map file (.json)", strings.Join(world.Names(), ", "))
 	case rd.Mode == "":
-		return nil, fail("mode", "missing: one of %s", strings.Join(modes, ", "))
+		add(fail("mode", "missing: one of %s", strings.Join(modes, ", ")))
 	case !slices.Contains(modes, rd.Mode):
-		return nil, fail("mode", "unknown mode %q, want one of %s", rd.Mode, strings.Join(modes, ", "))
-	case plan.Duration < time.Second || plan.Duration > maxDuration:
-		return nil, fail("duration", "%v, want 1s to 99:59", plan.Duration)
-	case plan.Warmup < 0 || plan.Warmup > 10*time.Minute:
-		return nil, fail("warmup", "%v, want 0 to 10m", plan.Warmup)
-	case plan.Interval < 0 || plan.Interval > time.Hour:
-		return nil, fail("interval", "%v, want 0 to 1h", plan.Interval)
+		add(fail("mode", "unknown mode %q, want one of %s", rd.Mode, strings.Join(modes, ", ")))
+	}
+	if plan.Duration < time.Second || plan.Duration > maxDuration {
+		add(fail("duration", "%v, want 1s to 99:59", plan.Duration))
+	}
+	if plan.Warmup < 0 || plan.Warmup > 10*time.Minute {
+		add(fail("warmup", "%v, want 0 to 10m", plan.Warmup))
+	}
+	if plan.Interval < 0 || plan.Interval > time.Hour {
+		add(fail("interval", "%v, want 0 to 1h", plan.Interval))
 	}
 	switch t := techs[rd.Technique]; {
 	case rd.Technique == "" && len(techs) == 1:
@@ -433,47 +464,43 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
 			plan.Technique = only
 		}
 	case rd.Technique == "":
-		return nil, fail("technique", "missing: the schedule has several techniques (%s)", strings.Join(r.s.techniqueNames(), ", "))
+		add(fail("technique", "missing: the schedule has several techniques (%s)", strings.Join(r.s.techniqueNames(), ", ")))
 	case t == nil:
-		return nil, fail("technique", "unknown technique %q, want one of %s", rd.Technique, strings.Join(r.s.techniqueNames(), ", "))
+		add(fail("technique", "unknown technique %q, want one of %s", rd.Technique, strings.Join(r.s.techniqueNames(), ", ")))
 	default:
 		plan.Technique = t
+	}
+	var m *world.Map
+	if rd.Map != "" {
+		var path string
+		var p *problem
+		if m, path, p = r.loadMap(rd.Map); p != nil {
+			add(p)
+		}
+		plan.MapPath = path
+	}
+	ws, p := r.loadout(rd.Weapons)
+	if p != nil {
+		add(p)
+	}
+	if p := checkRules(rd.Latency, "latency", len(r.s.seats)); p != nil {
+		add(p)
+	}
+	if len(probs) > 0 {
+		return nil, probs
 	}
 	plan.base = plan.Technique
 	plan.Replicate = r.counts[plan.Technique.Name]
 	r.counts[plan.Technique.Name]++
-	m, path, p := r.loadMap(rd.Map)
-	if p != nil {
-		return nil, p
-	}
-	plan.MapPath = path
-	ws, p := r.loadout(rd.Weapons)
-	if p != nil {
-		return nil, p
-	}
 	for _, w := range ws {
 		plan.Loadout = append(plan.Loadout, w.Name)
 	}
 	if r.s.WeaponsFile != "" {
 		plan.WeaponsFile = r.s.resolvePath(r.s.WeaponsFile)
 	}
-	if p := checkRules(rd.Latency, "latency", len(r.s.seats)); p != nil {
-		return nil, p
-	}
-	plan.Links = make([]Link, len(r.s.seats))
-	for _, rule := range slices.Concat(r.s.Latency, rd.Latency) {
-		l := Link{LatencyMS: rule.LatencyMS, JitterMS: rule.JitterMS, Loss: rule.Loss}
-		if len(rule.Seats) == 0 {
-			for k := range plan.Links {
-				plan.Links[k] = l
-			}
-		}
-		for _, seat := range rule.Seats {
-			plan.Links[seat] = l
-		}
-	}
+	plan.Links = r.s.links(rd.Latency)
 	if p := r.checkServer(plan, m, ws); p != nil {
-		return nil, p
+		return nil, []*problem{p}
 	}
 	// Counterbalancing may give the round any technique of its design's
 	// list: each must fit the round's map and mode.
@@ -482,7 +509,7 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, *problem) {
 			other := *plan
 			other.Technique = techs[name]
 			if p := r.checkServer(&other, m, ws); p != nil {
-				return nil, fail("technique", "counterbalancing gives this round technique %q in some groups, which does not fit it: %s", name, p.Msg)
+				return nil, []*problem{fail("technique", "counterbalancing gives this round technique %q in some groups, which does not fit it: %s", name, p.Msg)}
 			}
 		}
 	}

@@ -185,7 +185,7 @@ func (r *Report) markdownCrossover(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n## Design and order effects\n\nThe sequences the participants played, by counterbalancing group, and the sessions that played them.\n\n" +
-		"| group | order of techniques by round | sessions | participants |\n|---|---|---|---|\n")
+		"| group | order of conditions by round (technique, or technique / latency) | sessions | participants |\n|---|---|---|---|\n")
 	for _, d := range r.Design {
 		ss := make([]string, len(d.Sessions))
 		for i, s := range d.Sessions {

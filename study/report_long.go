@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/lagkit/lagkit/experiment"
 	"github.com/lagkit/lagkit/record"
@@ -235,10 +236,31 @@ func (r *Report) participantTable() experiment.Table {
 func (r *Report) periods() map[[2]int]int {
 	out := map[[2]int]int{}
 	seen := map[int][]string{}
+	// A design that moves latency, or technique × latency, orders
+	// conditions: a round's period is its condition's place, read from
+	// the seat's order (one entry per round of its session).
+	// Every seat of a session plays its group's order, so a bot's seat
+	// (left out of the seat orders when people played) takes its
+	// session's.
+	orders, bySession := map[int][]string{}, map[int][]string{}
+	for _, o := range r.SeatOrders {
+		orders[o.Seat] = strings.Split(o.Order, ",")
+		sess, _, _ := r.sessionOf(o.Seat)
+		bySession[sess.Session] = orders[o.Seat]
+	}
 	for _, p := range r.Participants {
-		i := slices.Index(seen[p.Seat], p.Technique)
+		cond := p.Technique
+		sess, _, _ := r.sessionOf(p.Seat)
+		o, ok := orders[p.Seat]
+		if !ok {
+			o = bySession[sess.Session]
+		}
+		if k := p.Round - sess.FirstRound - 1; k >= 0 && k < len(o) {
+			cond = o[k]
+		}
+		i := slices.Index(seen[p.Seat], cond)
 		if i < 0 {
-			seen[p.Seat] = append(seen[p.Seat], p.Technique)
+			seen[p.Seat] = append(seen[p.Seat], cond)
 			i = len(seen[p.Seat]) - 1
 		}
 		out[[2]int{p.Seat, p.Round}] = i + 1

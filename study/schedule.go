@@ -10,6 +10,7 @@
 package study
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -322,19 +323,24 @@ func Parse(path string, data []byte) (*Schedule, error) {
 		for _, q := range append([]*problem{p}, s.more...) {
 			errs = append(errs, doc.Locate(q))
 		}
-		slices.SortStableFunc(errs, func(a, b error) int { return lineOf(a) - lineOf(b) })
+		slices.SortStableFunc(errs, func(a, b error) int {
+			la, ca := posOf(a)
+			lb, cb := posOf(b)
+			return cmp.Or(la-lb, ca-cb)
+		})
 		return nil, errors.Join(errs...)
 	}
 	return &s, nil
 }
 
-// lineOf is the line a located problem is on (0 when it has none).
-func lineOf(err error) int {
+// posOf is the line and column a located problem is at (0 when it has
+// none).
+func posOf(err error) (line, col int) {
 	var e *cfgfile.Error
 	if errors.As(err, &e) {
-		return e.Line
+		return e.Line, e.Col
 	}
-	return 0
+	return 0, 0
 }
 
 // Text returns the schedule file as read.
@@ -411,11 +417,13 @@ func (s *Schedule) check() *problem {
 	}
 	r := newResolver(s)
 	for i := range s.Rounds {
-		plan, p := r.round(i, techs)
-		if p != nil {
-			p = p.Within(fmt.Sprintf("round[%d].", i))
-			p.Msg += fmt.Sprintf(" (round %d)", i+1)
-			probs = append(probs, p)
+		plan, ps := r.round(i, techs)
+		if len(ps) > 0 {
+			for _, p := range ps {
+				p = p.Within(fmt.Sprintf("round[%d].", i))
+				p.Msg += fmt.Sprintf(" (round %d)", i+1)
+				probs = append(probs, p)
+			}
 			continue
 		}
 		s.plans = append(s.plans, plan)

@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -70,7 +71,15 @@ func (s Summary) WriteText(w io.Writer) {
 			groups = fmt.Sprintf("any number of groups, drawn from seed %d", c.Seed)
 		}
 		fmt.Fprintf(w, "counterbalanced: design %s of %s, %s (each session plays one group; --group picks it):\n",
-			c.Design, strings.Join(c.Techniques, ", "), groups)
+			c.Design, strings.Join(c.Conditions, ", "), groups)
+		if !slices.Equal(c.Factors, []string{FactorTechnique}) {
+			fmt.Fprintf(w, "  the design moves %s: each condition is a unit of the square, and its rounds move with it\n", strings.Join(c.Factors, " × "))
+			for i := range order {
+				if i < len(c.RoundConditions) && c.RoundConditions[i] != "" {
+					order[i] = c.RoundConditions[i]
+				}
+			}
+		}
 		for g, o := range c.Orders {
 			mark := ""
 			if g == c.Group {
@@ -81,7 +90,11 @@ func (s Summary) WriteText(w io.Writer) {
 		if c.Group >= len(c.Orders) {
 			fmt.Fprintf(w, "  group %d: %s   <- this run\n", c.Group, strings.Join(c.Order, ", "))
 		}
-		fmt.Fprintf(w, "order of techniques by round, every seat (group %d): %s\n", c.Group, strings.Join(order, ", "))
+		what := "conditions"
+		if slices.Equal(c.Factors, []string{FactorTechnique}) {
+			what = "techniques"
+		}
+		fmt.Fprintf(w, "order of %s by round, every seat (group %d): %s\n", what, c.Group, strings.Join(order, ", "))
 	} else {
 		fmt.Fprintf(w, "order of techniques by round, every seat: %s\n", strings.Join(order, ", "))
 	}

@@ -79,3 +79,64 @@ func TestStudyPooledSessions(t *testing.T) {
 		t.Errorf("a session of another schedule pooled: exit %d, %q", code, errOut)
 	}
 }
+
+// TestStudyTechniqueByLatency: a schedule whose rounds vary technique
+// and latency, run in four sessions (groups 0 to 3), is counterbalanced
+// over its four technique × latency conditions: study check prints each
+// group's order of conditions, and the pooled report's design table
+// shows the four sequences, every condition in every period once across
+// them, with the long table's period the place of the round's condition
+// in its seat's order.
+func TestStudyTechniqueByLatency(t *testing.T) {
+	code, out, errOut := lagkit("study", "check", "testdata/two_by_two.toml", "--group", "2")
+	if code != 0 || !strings.Contains(out, "the design moves technique × latency") ||
+		!strings.Contains(out, "  group 2: ") || !strings.Contains(out, "order of conditions by round, every seat (group 2): ") {
+		t.Fatalf("study check: exit %d, %q, %q", code, out, errOut)
+	}
+	tmp := t.TempDir()
+	db := filepath.Join(tmp, "study.db")
+	for g := range 4 {
+		if code, _, errOut := lagkit("study", "run", "testdata/two_by_two.toml", "--simulate", "--quick", "--synthetic-answers",
+			"--seed", string(rune('1'+g)), "--group", string(rune('0'+g)), "--db", db, "--out", filepath.Join(tmp, "g"+string(rune('0'+g)))); code != 0 {
+			t.Fatalf("session %d: exit %d: %s", g+1, code, errOut)
+		}
+	}
+	dir := filepath.Join(tmp, "pooled")
+	if code, out, errOut := lagkit("study", "report", "--db", db, "--study", "crossover2x2", "--out", dir); code != 0 {
+		t.Fatalf("study report: exit %d, %q, %q", code, out, errOut)
+	}
+	rep, _ := readStudyReport(t, dir)
+	if len(rep.Design) != 4 {
+		t.Fatalf("design %+v, want 4 sequences", rep.Design)
+	}
+	inPeriod := map[string]int{}
+	md, _ := os.ReadFile(filepath.Join(dir, study.MarkdownFile))
+	for g, d := range rep.Design {
+		order := strings.Split(d.Order, ",")
+		if d.Group != g || len(order) != 4 || d.Participants != 8 {
+			t.Fatalf("design row %+v", d)
+		}
+		for k, c := range order {
+			inPeriod[c+"|"+string(rune('1'+k))]++
+		}
+		if row := "| " + string(rune('0'+g)) + " | " + d.Order + " |"; !strings.Contains(string(md), row) {
+			t.Errorf("study.md's design table lacks %q", row)
+		}
+	}
+	for _, c := range []string{"tlc / 50 ms seats 0 1 2 3", "alc / 50 ms seats 0 1 2 3", "tlc / 125 ms seats 0 1 2 3", "alc / 125 ms seats 0 1 2 3"} {
+		for k := range 4 {
+			if n := inPeriod[c+"|"+string(rune('1'+k))]; n != 1 {
+				t.Errorf("%s in period %d of %d sequences, want 1", c, k+1, n)
+			}
+		}
+	}
+	// Every session's rounds play four conditions: periods 1 to 4 in
+	// each session's rounds 1 to 4.
+	rows := readCSV(t, filepath.Join(dir, "study_participant_rounds.csv"))
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	for _, r := range rows[1:] {
+		if r[col("period")] != r[col("session_round")] {
+			t.Errorf("row %v: period %s in session round %s, want the round's place (four conditions, one a round)", r, r[col("period")], r[col("session_round")])
+		}
+	}
+}
