@@ -119,11 +119,21 @@ func crashChildMain(path string) error {
 	go cat.run(pctx, r, d)
 	go func() {
 		said, in := map[int]bool{}, map[int]bool{}
+		base, kills := map[int]int{}, map[int]int{} // each round's kills at its start, and the last said
 		for pctx.Err() == nil {
 			st := d.State()
+			k := 0
+			for _, ss := range st.Seats {
+				k += ss.Kills
+			}
 			if st.Phase == study.PhasePlaying && !said[st.Round] {
 				said[st.Round] = true
+				base[st.Round], kills[st.Round] = k, k
 				say("playing %d", st.Round)
+			}
+			if st.Phase == study.PhasePlaying && k > kills[st.Round] {
+				kills[st.Round] = k
+				say("kills %d %d", st.Round, k-base[st.Round])
 			}
 			if st.Phase == study.PhasePlaying && len(st.Seats) > 0 && st.Seats[0].Connected && !in[st.Round] {
 				in[st.Round] = true
@@ -304,11 +314,15 @@ func TestKilledStudyResumes(t *testing.T) {
 	first := startChild(t, path)
 	var committed int64
 	first.until(t, "playing 1", &committed, 30*time.Second)
-	time.Sleep(4 * time.Second)
-	first.drain(&committed)
-	seen := committed
-	for committed == seen {
-		first.until(t, "committed", &committed, 5*time.Second)
+	// Killed once the second round has a kill to restore, and two
+	// commits later, so that its record is in the file.
+	first.until(t, "kills 1 ", &committed, 2*time.Minute)
+	for range 2 {
+		first.drain(&committed)
+		seen := committed
+		for committed == seen {
+			first.until(t, "committed", &committed, 5*time.Second)
+		}
 	}
 	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

@@ -102,10 +102,11 @@ await run(browser, problems, async () => {
   await admin.screenshot({ path: join(outDir, 'admin.png') });
   // Clicking a living player on the map looks through its eyes; clicking
   // away from every player frees the camera again.
-  // The player may move or die between reading its place and the click:
-  // try a few times.
+  // The player may move or die between reading its place and the click,
+  // the more often the more the machine is loaded: try until one click
+  // lands, twenty times at most.
   let target, followed;
-  for (let i = 0; i < 5 && (target === undefined || followed !== target.seat); i++) {
+  for (let i = 0; i < 20 && (target === undefined || followed !== target.seat); i++) {
     target = await admin.evaluate(() => {
       const a = window.lagkit.admin();
       const c = document.getElementById('map');
