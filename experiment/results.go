@@ -213,8 +213,8 @@ func (ref Reference) Problems() []string {
 	}
 	if !figureRE.MatchString(ref.Printed) {
 		// A finding without a number (a ranking, a direction) is no
-		// figure to set ours beside: a placeholder value would give a
-		// verdict against a number no study printed.
+		// figure to set ours beside: a number standing in for it would
+		// give a verdict against a figure no study printed.
 		out = append(out, fmt.Sprintf("printed %q holds no figure (no number as the source prints it)", ref.Printed))
 	}
 	if ref.Tolerance >= 1 {
