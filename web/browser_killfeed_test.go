@@ -3,7 +3,8 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"strconv"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,8 +21,11 @@ import (
 // while the lower of B kills the higher of A. A page that paired deaths
 // (in seat order) with rises in the scoreboard's kills (in seat order)
 // named each victim's teammate as its killer. It keeps every kill the
-// server handed over, and the crossing ones.
+// server handed over, and the crossing ones; once it made both rounds it
+// writes the feed lines they should show to the file want (a JSON array)
+// for the page's script to wait for.
 type crossKills struct {
+	want    string
 	mu      sync.Mutex
 	next    time.Duration // 0: nobody joined yet
 	rounds  int
@@ -68,7 +72,24 @@ func (x *crossKills) tick(s *server.Server, r *server.Ready) {
 		x.crossed = append(x.crossed, [2]int{k1, v2}, [2]int{k2, v1})
 		x.rounds++
 		x.next = s.Time() + 5*time.Second
+		if x.rounds == 2 {
+			x.writeWant(s)
+		}
 		return
+	}
+}
+
+// writeWant writes the feed lines of the crossing kills, by name, to
+// x.want: to a temporary file first, so the script reads it whole.
+func (x *crossKills) writeWant(s *server.Server) {
+	name := func(id int) string { c, _ := s.Client(id); return c.Name }
+	var lines []string
+	for _, k := range x.crossed {
+		lines = append(lines, name(k[0])+" ✕ "+name(k[1]))
+	}
+	raw, _ := json.Marshal(lines)
+	if err := os.WriteFile(x.want+".tmp", raw, 0o600); err == nil {
+		_ = os.Rename(x.want+".tmp", x.want)
 	}
 }
 
@@ -79,15 +100,15 @@ func (x *crossKills) tick(s *server.Server, r *server.Ready) {
 // fire).
 func TestKillFeedInBrowser(t *testing.T) {
 	node, playwright := browserEnv(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	h := newHost()
-	ref := &crossKills{teams: map[int]int{}}
+	ref := &crossKills{teams: map[int]int{}, want: filepath.Join(t.TempDir(), "want.json")}
 	// Six seats: five bots beside the page, at least two on each team.
 	_, base := serveMatch(t, ctx, h, HandlerWith(Options{Host: h}), realtime.MatchConfig{
 		Map: "metro", Mode: "tdm", Seats: 6, Bots: 6, BotSkill: 0.01, OnTick: ref.tick,
 	})
-	cmd := nodeScript(ctx, node, playwright, "browser/killfeed.mjs", base, strconv.Itoa(16))
+	cmd := nodeScript(ctx, node, playwright, "browser/killfeed.mjs", base, ref.want)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	raw, err := cmd.Output()

@@ -1,15 +1,19 @@
 // killfeed.mjs watches the kill feed of a player's page in headless
 // Chromium (TestKillFeedInBrowser): it joins as "viewer", keeps every
-// line the feed shows (the feed drops lines after a few seconds) for
-// SECONDS after the page connected, and prints one JSON line:
+// line the feed shows (the feed drops lines after a few seconds) until
+// the lines the JSON array in the file WANT names have all shown (the
+// test writes the file once its referee made those kills; the run waits
+// up to two minutes for the file and one more for the lines), and
+// prints one JSON line:
 // {"step": "done", "lines": [...], "rows": the scoreboard's rows (id,
 // name, team), "id": the page's own seat}. Any console or page error
 // fails the run.
 //
-// Usage: PLAYWRIGHT_CORE=URL node killfeed.mjs BASE_URL SECONDS
+// Usage: PLAYWRIGHT_CORE=URL node killfeed.mjs BASE_URL WANT
+import { existsSync, readFileSync } from 'node:fs';
 import { args, launch, run, sleep } from './launch.mjs';
 
-const [base, seconds] = args('killfeed.mjs', 'BASE_URL SECONDS', 2);
+const [base, wantFile] = args('killfeed.mjs', 'BASE_URL WANT', 2);
 const problems = [];
 const browser = await launch();
 
@@ -40,7 +44,10 @@ await run(browser, problems, async () => {
     st = await page.evaluate(() => window.lagkit?.state());
   }
   if (st?.phase !== 'connected') throw new Error('not connected after 60 s');
-  await sleep(Number(seconds) * 1000);
+  for (let i = 0; i < 1200 && !existsSync(wantFile); i++) await sleep(100);
+  const want = existsSync(wantFile) ? JSON.parse(readFileSync(wantFile, 'utf8')) : [];
+  const seenAll = () => page.evaluate((w) => w.every((l) => window.feedSeen.includes(l)), want);
+  for (let i = 0; i < 600 && !(await seenAll()); i++) await sleep(100);
   st = await page.evaluate(() => window.lagkit?.state());
   const lines = await page.evaluate(() => window.feedSeen.filter((l) => l.includes('✕') || l.includes('died')));
   const rows = st.score.rows.map((r) => ({ id: r.id, name: r.name, team: r.team }));
