@@ -158,6 +158,14 @@ type LinkRule struct {
 	// Up is the player-to-server direction, Down the other.
 	Up   LinkConfig `toml:"up" json:"up"`
 	Down LinkConfig `toml:"down" json:"down"`
+	// TargetRTTMS is the round trip the player plays at, whatever their
+	// own network adds (0: none): the link injects the difference from
+	// the round trip the server measures less what it injects, half
+	// each way, and follows it as the player's own drifts (netem.Hold).
+	// Up's and Down's latency must then be 0; their jitter and losses
+	// still apply. A player whose own round trip is above the target
+	// plays at their own.
+	TargetRTTMS float64 `toml:"target_rtt_ms" json:"target_rtt_ms,omitempty"`
 }
 
 // LinkConfig is one direction of an emulated link: one-way latency and
@@ -373,6 +381,7 @@ type resolved struct {
 type linkRule struct {
 	player   string
 	up, down netem.Config
+	target   time.Duration // a round trip to hold (0: none)
 	emulate  bool
 }
 
@@ -560,7 +569,14 @@ func linkRules(rules []LinkRule, path string) ([]linkRule, *problem) {
 		if p != nil {
 			return nil, p.Within(at + "down.")
 		}
-		out[i] = linkRule{player: lr.Player, up: up, down: down, emulate: !lr.Up.zero() || !lr.Down.zero()}
+		switch {
+		case !(lr.TargetRTTMS >= 0 && lr.TargetRTTMS <= 5000):
+			return nil, fail(at+"target_rtt_ms", "%v, want 0 to 5000", lr.TargetRTTMS)
+		case lr.TargetRTTMS > 0 && (lr.Up.LatencyMS != 0 || lr.Down.LatencyMS != 0):
+			return nil, fail(at+"target_rtt_ms", "with a latency_ms: the target sets the latency")
+		}
+		out[i] = linkRule{player: lr.Player, up: up, down: down, target: msDur(lr.TargetRTTMS),
+			emulate: !lr.Up.zero() || !lr.Down.zero() || lr.TargetRTTMS > 0}
 	}
 	return out, nil
 }

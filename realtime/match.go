@@ -20,6 +20,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/internal/msec"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
@@ -297,8 +298,13 @@ type Player struct {
 	Bot   bool    `json:"bot"`
 	Team  int     `json:"team"`
 	RTTms float64 `json:"rtt_ms"`
-	Shots int     `json:"shots"`
-	Hits  int     `json:"hits"`
+	// InjectedMS is the round trip the match's emulated links add to the
+	// player's now, and TargetMS the round trip a target rule holds (0:
+	// none).
+	InjectedMS float64 `json:"injected_ms,omitempty"`
+	TargetMS   float64 `json:"target_ms,omitempty"`
+	Shots      int     `json:"shots"`
+	Hits       int     `json:"hits"`
 	// PressShots counts shots that carried the instant and aim of their
 	// fire press (sub-tick input).
 	PressShots int `json:"press_shots"`
@@ -340,7 +346,8 @@ func (m *Match) info() MatchInfo {
 		}
 		info.Players = append(info.Players, Player{
 			Seat: p.seat, Name: ci.Name, Peer: p.conn.Peer(), Bot: p.bot, Team: ci.Team,
-			RTTms: float64(ci.RTT) / float64(time.Millisecond), Shots: ci.Shots, Hits: ci.Hits, PressShots: ci.PressShots,
+			RTTms: float64(ci.RTT) / float64(time.Millisecond), InjectedMS: msec.Of(p.lat[0] + p.lat[1]), TargetMS: msec.Of(p.rule.target),
+			Shots: ci.Shots, Hits: ci.Hits, PressShots: ci.PressShots,
 			Kills: ci.Kills, Deaths: ci.Deaths, BytesOut: ci.BytesSent,
 		})
 	}
@@ -719,6 +726,28 @@ func (m *Match) checkPeers() {
 		if lost := p.lost(); lost > 0 {
 			m.met.dropped[DropEmulated].Add(float64(lost))
 		}
+		if p.rule.target > 0 && p.seat >= 0 && now-p.holdAt >= holdEvery {
+			m.holdRTT(p, now)
+		}
+	}
+}
+
+// holdEvery is how often a held round trip is read: the server's
+// estimate is smoothed over several samples, so reading it more often
+// would weigh the same samples again.
+const holdEvery = 250 * time.Millisecond
+
+// holdRTT feeds p's hold the server's round trip estimate of it and
+// moves its links when the hold changes what it injects.
+func (m *Match) holdRTT(p *peer, now time.Duration) {
+	p.holdAt = now
+	ci, ok := m.srv.Client(p.seat)
+	if !ok || ci.RTT <= 0 {
+		return // not measured yet
+	}
+	if _, changed := p.hold.Observe(now, ci.RTT); changed {
+		m.setLinks(p)
+		m.srv.SetEmulated(p.seat, p.lat[0], p.lat[1])
 	}
 }
 

@@ -39,6 +39,12 @@ type peer struct {
 	joined  time.Duration
 	rule    linkRule // the emulation in force
 	lostN   int      // emulated losses counted so far
+	// hold keeps the round trip at the rule's target, read from the
+	// server's estimate at holdAt.
+	hold   netem.Hold
+	holdAt time.Duration
+	// lat is the latency the links add, up and down.
+	lat [2]time.Duration
 }
 
 // lost returns the emulated losses since the last call.
@@ -147,7 +153,7 @@ func (m *Match) seated(p *peer) {
 	m.met.connects.Inc()
 	m.players()
 	m.log.Info("connect", "peer", p.conn.Peer(), "seat", seat, "name", ci.Name, "team", ci.Team, "bot", p.bot,
-		"up_ms", msec.Of(p.rule.up.Latency), "down_ms", msec.Of(p.rule.down.Latency))
+		"up_ms", msec.Of(p.lat[0]), "down_ms", msec.Of(p.lat[1]))
 }
 
 // applyRule gives p the emulated links its rule asks for, or none, and
@@ -155,7 +161,7 @@ func (m *Match) seated(p *peer) {
 func (m *Match) applyRule(p *peer) {
 	defer func() {
 		if p.seat >= 0 {
-			m.srv.SetEmulated(p.seat, p.rule.up.Latency, p.rule.down.Latency)
+			m.srv.SetEmulated(p.seat, p.lat[0], p.lat[1])
 		}
 	}()
 	r, ok := ruleFor(m.rules, p.conn.Peer(), p.name, p.seat)
@@ -163,10 +169,24 @@ func (m *Match) applyRule(p *peer) {
 		// Packets in flight on a link being removed are delivered at
 		// once rather than lost.
 		m.flushLinks(p)
-		p.up, p.down, p.rule, p.lostN = nil, nil, linkRule{}, 0
+		p.up, p.down, p.rule, p.lostN, p.lat = nil, nil, linkRule{}, 0, [2]time.Duration{}
 		return
 	}
+	if r.target != p.rule.target {
+		p.hold = netem.Hold{Target: r.target}
+	}
 	p.rule = r
+	m.setLinks(p)
+}
+
+// setLinks sets p's links to its rule, with half of what its hold
+// injects each way under a target.
+func (m *Match) setLinks(p *peer) {
+	r := p.rule
+	if r.target > 0 {
+		inj := p.hold.Injected()
+		r.up.Latency, r.down.Latency = inj/2, inj-inj/2
+	}
 	set := func(l **netem.Link, cfg netem.Config) {
 		if *l != nil {
 			_ = (*l).SetConfig(cfg) // checked when the rule was made
@@ -177,6 +197,7 @@ func (m *Match) applyRule(p *peer) {
 	}
 	set(&p.up, r.up)
 	set(&p.down, r.down)
+	p.lat = [2]time.Duration{r.up.Latency, r.down.Latency}
 }
 
 // flushLinks delivers whatever p's emulated links hold.

@@ -1,4 +1,4 @@
-package lobby
+package netem
 
 import (
 	"slices"
@@ -14,7 +14,8 @@ import (
 // flight under the old injection. A base above the target cannot be
 // brought down: the Hold then injects nothing and says so.
 //
-// Hold is a value the driver keeps per participant per round; its
+// A driver that injects latency on a player's emulated links (package
+// realtime, for a target_rtt_ms rule) keeps a Hold per player; its
 // zero value with Target set is ready.
 type Hold struct {
 	// Target is the round trip the condition names.
@@ -32,6 +33,11 @@ type Hold struct {
 }
 
 const holdSamples = 15
+
+// holdSmooth is the time a smoothed round trip estimate, such as
+// lagkit's server's (an RFC 6298 average with gain 1/8 over a sample a
+// snapshot), takes to follow a step.
+const holdSmooth = 500 * time.Millisecond
 
 // Observe takes a round trip measured at now over the game's transport
 // and returns the round trip to inject (the driver splits it between
@@ -53,9 +59,10 @@ func (h *Hold) Observe(now, measured time.Duration) (time.Duration, bool) {
 	if d := want - h.inject; d > tol || d < -tol || want == 0 && h.inject != 0 {
 		h.inject = want
 		h.changes++
-		// Round trips measured from now to one full round trip at the
-		// new total on carry the old injection.
-		h.settleAt = now + h.Target + h.Base()
+		// Round trips measured until two round trips at the new total
+		// have passed carry the old injection, and a driver's smoothed
+		// estimate takes some more to follow.
+		h.settleAt = now + 2*max(h.Target, h.Base()) + holdSmooth
 		return h.inject, true
 	}
 	return h.inject, false

@@ -1,4 +1,4 @@
-package lobby
+package netem
 
 import (
 	"math/rand/v2"
