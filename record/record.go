@@ -134,6 +134,9 @@ type Participant struct {
 	// link in that round, each direction.
 	JitterMS float64
 	Loss     float64
+	// TargetRTTMS is the round trip the seat was held at instead of a
+	// fixed latency (0: none).
+	TargetRTTMS float64
 }
 
 // Session kinds.
@@ -276,6 +279,10 @@ type Network struct {
 	LatencyMS float64
 	JitterMS  float64
 	Loss      float64
+	// TargetRTTMS is the round trip the seat was held at instead of a
+	// fixed latency (0: none); DelayUpMS and DelayDownMS then say what
+	// was injected.
+	TargetRTTMS float64
 	// RTTMeanMS, RTTP50MS and RTTP95MS sum up RTTSamples server samples.
 	RTTMeanMS   float64
 	RTTP50MS    float64

@@ -74,13 +74,13 @@ var (
 		}}
 	networkTable = &table{name: "network", key: []string{"seat", "round"},
 		cols: cols("seat", "round", "latency_ms", "jitter_ms", "loss", "rtt_mean_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_jitter_ms", "rtt_samples",
-			"client_rtt_mean_ms", "client_rtt_jitter_ms", "client_samples", "loss_up", "loss_down", "delay_up_ms", "delay_down_ms"),
+			"client_rtt_mean_ms", "client_rtt_jitter_ms", "client_samples", "loss_up", "loss_down", "delay_up_ms", "delay_down_ms", "target_rtt_ms"),
 		bind: func(p any) []field {
 			r := p.(*record.Network)
 			return []field{integer{&r.Seat}, roundNo{&r.Round}, float{&r.LatencyMS}, float{&r.JitterMS}, float{&r.Loss},
 				float{&r.RTTMeanMS}, float{&r.RTTP50MS}, float{&r.RTTP95MS}, float{&r.RTTJitterMS}, integer{&r.RTTSamples},
 				float{&r.ClientRTTMeanMS}, float{&r.ClientRTTJitterMS}, integer{&r.ClientSamples},
-				float{&r.LossUp}, float{&r.LossDown}, float{&r.DelayUpMS}, float{&r.DelayDownMS}}
+				float{&r.LossUp}, float{&r.LossDown}, float{&r.DelayUpMS}, float{&r.DelayDownMS}, float{&r.TargetRTTMS}}
 		}}
 	eventsTable = &table{name: "events", cols: cols("round", "kind", "detail", "at_ns:at"),
 		bind: func(p any) []field {
@@ -88,11 +88,11 @@ var (
 			return []field{roundNo{&r.Round}, str{&r.Kind}, str{&r.Detail}, wall{&r.At}}
 		}}
 	participantsTable = &table{name: "participants", key: []string{"seat", "round"},
-		cols: cols("seat", "round", "code", "team", "bot", "latency_ms", "jitter_ms", "loss"),
+		cols: cols("seat", "round", "code", "team", "bot", "latency_ms", "jitter_ms", "loss", "target_rtt_ms"),
 		bind: func(p any) []field {
 			r := p.(*record.Participant)
 			return []field{integer{&r.Seat}, roundNo{&r.Round}, str{&r.Code}, integer{&r.Team}, boolean{&r.Bot}, float{&r.LatencyMS},
-				float{&r.JitterMS}, float{&r.Loss}}
+				float{&r.JitterMS}, float{&r.Loss}, float{&r.TargetRTTMS}}
 		}}
 	sessionsTable = &table{name: "sessions", cols: cols("round", "seat", "kind", "reason", "transport", "at_ns:at"),
 		bind: func(p any) []field {

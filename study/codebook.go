@@ -188,7 +188,8 @@ var ReportCodebook = []CSVFile{
 		{"round", unitRound, "the round"},
 		{"technique", "", "the round's technique"},
 		{"seat", unitSeat, "the seat"},
-		{"injected_rtt_ms", unitMS, "the round trip injected: twice the one-way latency"},
+		{"target_rtt_ms", unitMS, "the round trip the seat was held at, whatever its own network added (0: none)"},
+		{"injected_rtt_ms", unitMS, "the round trip injected: twice the one-way latency, or under a target the mean the links applied up and down"},
 		{"jitter_ms", unitMS, "jitter injected, each direction"},
 		{"loss", unitShare, "loss injected, each direction"},
 		{"rtt_mean_ms", unitMS, "mean of the server's smoothed round-trip estimate of the seat, sampled through the measured part"},
@@ -262,6 +263,7 @@ var exportNetwork = CSVFile{"network.csv", "one seat in one round: the network c
 	{"loss_down", unitShare, "share the emulated downlink lost"},
 	{"delay_up_ms", unitMS, "mean one-way delay the emulated uplink applied"},
 	{"delay_down_ms", unitMS, "mean one-way delay the emulated downlink applied"},
+	{"target_rtt_ms", unitMS, "the round trip the seat was held at, whatever its own network added (0: a fixed latency_ms instead); the delays say what was injected"},
 }}
 
 var exportEvents = CSVFile{"events.csv", "one entry of a live study's event log", []Column{
@@ -332,6 +334,7 @@ var ExportCodebook = []CSVFile{
 		{"latency_ms", unitMS, "the one-way latency injected on the seat's link (the round trip is twice it)"},
 		{"jitter_ms", unitMS, "the jitter injected on the seat's link, each direction"},
 		{"loss", unitShare, "the loss injected on the seat's link, each direction"},
+		{"target_rtt_ms", unitMS, "the round trip the seat's link held, injecting the difference from its own (0: a fixed latency_ms instead)"},
 	}},
 	{"sessions.csv", "one connect or disconnect", []Column{
 		{"study", "", "the study's id"},

@@ -105,6 +105,9 @@ func latencyLabel(rules []LinkRule) string {
 	var parts []string
 	for _, r := range rules {
 		s := fmt.Sprintf("%g ms", r.LatencyMS)
+		if r.TargetRTTMS > 0 {
+			s = fmt.Sprintf("%g ms round trip", r.TargetRTTMS)
+		}
 		if r.JitterMS != 0 {
 			s += fmt.Sprintf(" ±%g", r.JitterMS)
 		}

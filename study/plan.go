@@ -63,7 +63,7 @@ type Plan struct {
 func (s *Schedule) links(round []LinkRule) []Link {
 	out := make([]Link, len(s.seats))
 	for _, rule := range slices.Concat(s.Latency, round) {
-		l := Link{LatencyMS: rule.LatencyMS, JitterMS: rule.JitterMS, Loss: rule.Loss}
+		l := Link{LatencyMS: rule.LatencyMS, JitterMS: rule.JitterMS, Loss: rule.Loss, TargetRTTMS: rule.TargetRTTMS}
 		if len(rule.Seats) == 0 {
 			for k := range out {
 				out[k] = l
@@ -81,6 +81,18 @@ type Link struct {
 	LatencyMS float64 `json:"latency_ms"`
 	JitterMS  float64 `json:"jitter_ms"`
 	Loss      float64 `json:"loss"`
+	// TargetRTTMS is a round trip held whatever the seat's own network
+	// adds (LinkRule.TargetRTTMS; 0: none).
+	TargetRTTMS float64 `json:"target_rtt_ms,omitempty"`
+}
+
+// RTTMS returns the round trip the link names: its target, or twice
+// its one-way latency.
+func (l Link) RTTMS() float64 {
+	if l.TargetRTTMS > 0 {
+		return l.TargetRTTMS
+	}
+	return 2 * l.LatencyMS
 }
 
 // LeadIn is the part of the round before the measured part: the warm-up

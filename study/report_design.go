@@ -115,10 +115,10 @@ func (r *Report) designResults(res *experiment.Results) {
 	}
 	if len(r.Network) > 0 {
 		t := experiment.Table{Name: "study_network", Title: fmt.Sprintf("Network per seat (%s) and round: injected beside measured (the manipulation check)", who),
-			Columns: []string{"round", "technique", "seat", "injected_rtt_ms", "jitter_ms", "loss", "rtt_mean_ms", "rtt_p50_ms", "rtt_p95_ms",
+			Columns: []string{"round", "technique", "seat", "target_rtt_ms", "injected_rtt_ms", "jitter_ms", "loss", "rtt_mean_ms", "rtt_p50_ms", "rtt_p95_ms",
 				"rtt_jitter_ms", "rtt_samples", "client_rtt_mean_ms", "client_samples", "loss_up", "loss_down"}}
 		for _, n := range r.Network {
-			t.Rows = append(t.Rows, []string{strconv.Itoa(n.Round + 1), n.Technique, strconv.Itoa(n.Seat), num(2 * n.LatencyMS), num(n.JitterMS), num(n.Loss),
+			t.Rows = append(t.Rows, []string{strconv.Itoa(n.Round + 1), n.Technique, strconv.Itoa(n.Seat), num(n.TargetRTTMS), num(injectedRTT(n.Network)), num(n.JitterMS), num(n.Loss),
 				num(n.RTTMeanMS), num(n.RTTP50MS), num(n.RTTP95MS), num(n.RTTJitterMS), strconv.Itoa(n.RTTSamples),
 				num(n.ClientRTTMeanMS), strconv.Itoa(n.ClientSamples), num(n.LossUp), num(n.LossDown)})
 		}
@@ -136,13 +136,28 @@ func (r *Report) markdownDesign(b *strings.Builder) {
 		}
 	}
 	if len(r.Network) > 0 {
-		fmt.Fprintf(b, "\n## Network: injected and measured\n\nPer seat (%s) and round: the round trip injected (twice the one-way latency) beside the server's "+
+		fmt.Fprintf(b, "\n## Network: injected and measured\n\nPer seat (%s) and round: the round trip a target held (if any), the round trip injected "+
+			"(twice the one-way latency; under a target, the mean the links applied) beside the server's "+
 			"smoothed estimate sampled through the round (mean, median, 95th percentile, jitter) and the client's own; the share of datagrams the emulated link dropped each way.\n\n", r.Subjects)
-		b.WriteString("| round | technique | seat | injected RTT (ms) | measured RTT mean (ms) | p50 | p95 | jitter | samples | client RTT (ms) | loss up | loss down |\n" +
-			"|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+		b.WriteString("| round | technique | seat | target RTT (ms) | injected RTT (ms) | measured RTT mean (ms) | p50 | p95 | jitter | samples | client RTT (ms) | loss up | loss down |\n" +
+			"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, n := range r.Network {
-			fmt.Fprintf(b, "| %d | %s | %d | %s | %.1f | %.1f | %.1f | %.1f | %d | %.1f | %.3f | %.3f |\n", n.Round+1, n.Technique, n.Seat, num(2*n.LatencyMS),
+			target := "–"
+			if n.TargetRTTMS > 0 {
+				target = num(n.TargetRTTMS)
+			}
+			fmt.Fprintf(b, "| %d | %s | %d | %s | %s | %.1f | %.1f | %.1f | %.1f | %d | %.1f | %.3f | %.3f |\n", n.Round+1, n.Technique, n.Seat, target, num(injectedRTT(n.Network)),
 				n.RTTMeanMS, n.RTTP50MS, n.RTTP95MS, n.RTTJitterMS, n.RTTSamples, n.ClientRTTMeanMS, n.LossUp, n.LossDown)
 		}
 	}
+}
+
+// injectedRTT is the round trip injected on a seat's link in a round:
+// twice the schedule's one-way latency, or under a target (which moves
+// with the seat's own round trip) the mean the links applied each way.
+func injectedRTT(n record.Network) float64 {
+	if n.TargetRTTMS > 0 {
+		return n.DelayUpMS + n.DelayDownMS
+	}
+	return 2 * n.LatencyMS
 }

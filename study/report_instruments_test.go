@@ -124,7 +124,7 @@ func TestReportDesign(t *testing.T) {
 	for _, tb := range rep.Results().Tables {
 		if tb.Name == "study_network" {
 			for _, row := range tb.Rows {
-				net = append(net, strings.Join(row[2:4], "@")+"@"+row[6])
+				net = append(net, row[2]+"@"+row[4]+"@"+row[7])
 			}
 		}
 	}
@@ -132,7 +132,7 @@ func TestReportDesign(t *testing.T) {
 		t.Errorf("study_network rows %q, want seat@injected@measured", net)
 	}
 	md := rep.Markdown()
-	for _, want := range []string{"## Order of techniques", "| 1 | true | 1 | latin | alc |", "## Network: injected and measured", "| 1 | policy=alc | 1 | 250 | 262.5 |"} {
+	for _, want := range []string{"## Order of techniques", "| 1 | true | 1 | latin | alc |", "## Network: injected and measured", "| 1 | policy=alc | 1 | – | 250 | 262.5 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q", want)
 		}

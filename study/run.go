@@ -157,7 +157,7 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 				// study's records read as the live one's will.
 				l := p.Links[st.Index]
 				sink.Put(record.Participant{Seat: st.Index, Code: st.Code, Team: teams[st.Index],
-					Bot: st.Bot || d.Simulated(), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss})
+					Bot: st.Bot || d.Simulated(), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS})
 			}
 		}
 		ended, err := d.Play(ctx, p, s.Seats(), seed, start, sink)

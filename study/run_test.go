@@ -210,3 +210,51 @@ func TestSimulationRefusesMixedJitter(t *testing.T) {
 		t.Fatalf("error %v, want the driver's refusal", err)
 	}
 }
+
+// TestTargetRTTRecorded: a round whose seats are held at a round trip
+// plays it (a simulated link adds nothing of its own, so the target is
+// injected whole), and the participants, the network records and the
+// report's manipulation check say what was targeted, injected and
+// measured.
+func TestTargetRTTRecorded(t *testing.T) {
+	text := strings.Replace(pilot, "latency = [{ seats = [0], latency_ms = 100 }]", "latency = [{ seats = [0], target_rtt_ms = 180 }]", 1)
+	s, err := Parse("pilot.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mem record.Memory
+	if err := Run(context.Background(), s, NewSimulation(epoch), &mem, Options{Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	var held []record.Network
+	for _, r := range mem.Records {
+		switch r := r.(type) {
+		case record.Participant:
+			if want := map[bool]float64{true: 180}[r.Round == 1 && r.Seat == 0]; r.TargetRTTMS != want {
+				t.Errorf("participant %+v: target %v, want %v", r, r.TargetRTTMS, want)
+			}
+		case record.Network:
+			if r.TargetRTTMS > 0 {
+				held = append(held, r)
+			}
+		}
+	}
+	if len(held) != 1 || held[0].Seat != 0 || held[0].Round != 1 {
+		t.Fatalf("held seats %+v, want seat 0 in round 2", held)
+	}
+	n := held[0]
+	if inj := n.DelayUpMS + n.DelayDownMS; inj < 175 || inj > 185 || n.RTTMeanMS < 170 || n.RTTMeanMS > 215 {
+		t.Errorf("seat 0 held at 180 ms: injected %.1f ms, measured %.1f ms", inj, n.RTTMeanMS)
+	}
+	rep, err := Summarise(mem.Records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := rep.Markdown(); !strings.Contains(md, "| 2 | none | 0 | 180 | ") {
+		t.Errorf("the report's network table lacks the held seat:\n%s", md[strings.Index(md, "## Network"):])
+	}
+	if _, err := Parse("bad.toml", []byte(strings.Replace(pilot, "latency_ms = 100 }", "latency_ms = 100, target_rtt_ms = 150 }", 1))); err == nil ||
+		!strings.Contains(err.Error(), "target_rtt_ms: with latency_ms 100: give one") {
+		t.Errorf("a rule with both: %v", err)
+	}
+}

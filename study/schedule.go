@@ -188,6 +188,12 @@ type LinkRule struct {
 	LatencyMS float64 `toml:"latency_ms"`
 	JitterMS  float64 `toml:"jitter_ms"`
 	Loss      float64 `toml:"loss"`
+	// TargetRTTMS, in place of LatencyMS, is the round trip the seats
+	// play at whatever their own network adds: a live run injects the
+	// difference from each seat's measured round trip and follows it as
+	// it drifts (realtime's target_rtt_ms); a simulated run, whose links
+	// add nothing of their own, injects it whole.
+	TargetRTTMS float64 `toml:"target_rtt_ms"`
 }
 
 // Round is one [[round]] table: a match of the study.
@@ -497,6 +503,10 @@ func checkRules(rules []LinkRule, path string, n int) *problem {
 			return fail(at+"jitter_ms", "%v, want 0 to 1000", r.JitterMS)
 		case !(r.Loss >= 0 && r.Loss <= 1):
 			return fail(at+"loss", "%v, want 0 to 1", r.Loss)
+		case !(r.TargetRTTMS >= 0 && r.TargetRTTMS <= 5000):
+			return fail(at+"target_rtt_ms", "%v, want 0 to 5000 (a round trip)", r.TargetRTTMS)
+		case r.TargetRTTMS > 0 && r.LatencyMS > 0:
+			return fail(at+"target_rtt_ms", "with latency_ms %v: give one (a target sets the latency)", r.LatencyMS)
 		}
 	}
 	return nil

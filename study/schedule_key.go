@@ -67,6 +67,11 @@ func (s *Schedule) settings() []setting {
 		add(r+"weapons", "%s", strings.Join(p.Weapons, ", "))
 		for i, l := range p.Links {
 			add(fmt.Sprintf("%sseat %d link", r, i), "%v ms latency, %v ms jitter, %v loss", l.LatencyMS, l.JitterMS, l.Loss)
+			if l.TargetRTTMS > 0 {
+				// Only a held link has this key: the keys of the others stay
+				// as they were.
+				add(fmt.Sprintf("%sseat %d target", r, i), "%v ms round trip", l.TargetRTTMS)
+			}
 		}
 	}
 	if c := s.Counterbalance; c != nil {

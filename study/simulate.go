@@ -111,7 +111,7 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 	}
 	for i, pr := range res.Players {
 		n, l := pr.Net, p.Links[i]
-		out.Put(record.Network{Round: p.Index, Seat: seats[i].Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss,
+		out.Put(record.Network{Round: p.Index, Seat: seats[i].Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS,
 			RTTMeanMS: n.Server.Mean, RTTP50MS: n.Server.P50, RTTP95MS: n.Server.P95, RTTJitterMS: n.Server.Jitter, RTTSamples: n.Server.N,
 			ClientRTTMeanMS: n.Client.Mean, ClientRTTJitterMS: n.Client.Jitter, ClientSamples: n.Client.N,
 			LossUp: n.Up.Loss(), LossDown: n.Down.Loss(), DelayUpMS: n.Up.MeanDelayMS(), DelayDownMS: n.Down.MeanDelayMS()})
@@ -157,7 +157,7 @@ func simConfig(p *Plan, seats []Seat, seed uint64) (match.Config, error) {
 			return match.Config{}, fmt.Errorf("the simulation driver gives every seat of a round one jitter and loss, "+
 				"but seat 0 has %v ms and %v and seat %d %v ms and %v (a live run injects each seat's own)", first.JitterMS, first.Loss, i, l.JitterMS, l.Loss)
 		}
-		latency[i] = 2 * l.LatencyMS
+		latency[i] = l.RTTMS() // the simulation's links add nothing of their own: a target is injected whole
 	}
 	cfg, err := p.MatchConfig(len(seats), seed)
 	if err != nil {

@@ -131,6 +131,9 @@ func linkGroups(links []Link) string {
 		}
 		l := links[i]
 		part := fmt.Sprintf("%s %v ms", seats, l.LatencyMS)
+		if l.TargetRTTMS > 0 {
+			part = fmt.Sprintf("%s held at %v ms round trip", seats, l.TargetRTTMS)
+		}
 		if l.JitterMS > 0 {
 			part += fmt.Sprintf(" ± %v ms", l.JitterMS)
 		}

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"testing"
 
 	"github.com/lagkit/lagkit/realtime"
@@ -52,7 +53,7 @@ func TestRoundMatch(t *testing.T) {
 		}
 		for _, r := range rc.Latency {
 			seat := int(r.Player[0] - '0')
-			if r.Up.LatencyMS != p.Links[seat].LatencyMS || r.Down != r.Up {
+			if r.Up.LatencyMS != p.Links[seat].LatencyMS || r.Down != r.Up || r.TargetRTTMS != p.Links[seat].TargetRTTMS {
 				t.Fatalf("round %d: rule %+v for link %+v", p.Index, r, p.Links[seat])
 			}
 		}
@@ -95,4 +96,42 @@ func TestCodesIgnoreCase(t *testing.T) {
 			t.Errorf("seat of %q: %d, want unknown", code, got)
 		}
 	}
+}
+
+// TestRoundMatchHoldsTarget: a schedule's target_rtt_ms reaches the
+// round's match as a target rule on the seat, with no fixed latency,
+// and the match takes it.
+func TestRoundMatchHoldsTarget(t *testing.T) {
+	s, err := study.Parse("held.toml", []byte(`name = "held"
+[[seat]]
+count = 2
+[[technique]]
+name = "tlc"
+[[round]]
+map = "arena"
+mode = "tdm"
+duration = "10s"
+latency = [{ seats = [1], target_rtt_ms = 150, jitter_ms = 2 }]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := realtime.NewHost(quiet, nil)
+	d, err := New(Config{Schedule: s, Host: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Plans()[0]
+	rc, err := d.matchConfig(p, 7, teams(p, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rc.Latency) != 1 || rc.Latency[0].Player != "1" || rc.Latency[0].TargetRTTMS != 150 ||
+		rc.Latency[0].Up != (realtime.LinkConfig{JitterMS: 2}) || rc.Latency[0].Down != rc.Latency[0].Up {
+		t.Fatalf("rules %+v, want seat 1 held at 150 ms with 2 ms of jitter", rc.Latency)
+	}
+	if _, err := h.Start(rc); err != nil {
+		t.Fatalf("the match refused the rule: %v", err)
+	}
+	_ = h.Shutdown(context.Background(), "test over")
 }

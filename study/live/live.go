@@ -418,7 +418,7 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 			continue
 		}
 		dir := realtime.LinkConfig{LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss}
-		rc.Latency = append(rc.Latency, realtime.LinkRule{Player: strconv.Itoa(i), Up: dir, Down: dir})
+		rc.Latency = append(rc.Latency, realtime.LinkRule{Player: strconv.Itoa(i), Up: dir, Down: dir, TargetRTTMS: l.TargetRTTMS})
 	}
 	bySeat := map[string]int{}
 	for i := range d.seats {

@@ -294,7 +294,7 @@ func (d *Driver) putNetwork(m *realtime.Match) {
 			continue
 		}
 		l := p.Links[seat]
-		out.Put(record.Network{Round: p.Index, Seat: seat, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss,
+		out.Put(record.Network{Round: p.Index, Seat: seat, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS,
 			RTTMeanMS: c.RTT.Mean, RTTP50MS: c.RTT.P50, RTTP95MS: c.RTT.P95, RTTJitterMS: c.RTT.Jitter, RTTSamples: c.RTT.N,
 			LossUp: c.Up.Loss(), LossDown: c.Down.Loss(), DelayUpMS: c.Up.MeanDelayMS(), DelayDownMS: c.Down.MeanDelayMS()})
 	}
