@@ -20,6 +20,7 @@ import (
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/study/lobby"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -594,6 +595,10 @@ type Summary struct {
 	Agree   string     `json:"agree,omitempty"`
 	// Counterbalance is the schedule's counterbalancing, absent without.
 	Counterbalance *CounterbalanceInfo `json:"counterbalance,omitempty"`
+	// Online is the schedule's [online] table, its defaults filled in;
+	// Lobby the groups its lobby balances (both absent for a lab study).
+	Online *Online       `json:"online,omitempty"`
+	Lobby  []lobby.Group `json:"lobby_groups,omitempty"`
 	// TotalS is the study's length in seconds: every round's lead-in and
 	// measured part and the intervals between rounds.
 	TotalS float64 `json:"total_s"`
@@ -633,6 +638,12 @@ func (s *Schedule) Summary() Summary {
 		Intake: s.Intake, Final: s.Final, Consent: s.ConsentText()}
 	if s.Consent != nil {
 		sum.Agree = s.Consent.Agree
+	}
+	if s.Online != nil {
+		sum.Online = s.Online
+		if cfg, err := s.LobbyConfig(make([]byte, 16)); err == nil {
+			sum.Lobby = cfg.Groups
+		}
 	}
 	if sum.Questions == nil {
 		sum.Questions = []Question{}

@@ -24,7 +24,7 @@ func TestPresetsCheck(t *testing.T) {
 		}
 		t.Logf("%s: %d seats, %d rounds", f, len(s.Seats()), len(s.Plans()))
 	}
-	if n != 6 {
-		t.Errorf("%d presets, want alc, atd, lagcomp-scaling, peek, scaling and timewarp", n)
+	if n != 7 {
+		t.Errorf("%d presets, want alc, atd, lagcomp-scaling, online, peek, scaling and timewarp", n)
 	}
 }

@@ -89,6 +89,10 @@ type Schedule struct {
 	// the report flags every round a page drew at a mean frame time
 	// above 1000/MinFPS ms (default DefaultMinFPS).
 	MinFPS float64 `toml:"min_fps"`
+	// Online makes the study an online one: participants arrive through
+	// a lobby that groups them into matches (see Online); absent, the
+	// study is run in a lab, its join links handed out.
+	Online *Online `toml:"online"`
 
 	path string
 	// group is the counterbalancing group the rounds are set for.
@@ -400,6 +404,9 @@ func (s *Schedule) check() *problem {
 		return p
 	}
 	if p := s.checkCounterbalance(techs); p != nil {
+		return p
+	}
+	if p := s.checkOnline(); p != nil {
 		return p
 	}
 	switch {

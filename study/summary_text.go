@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/lagkit/lagkit/study/lobby"
 )
 
 // WriteText writes the summary for people: seats, techniques, rounds
@@ -27,6 +30,46 @@ func (s Summary) WriteText(w io.Writer) {
 	}
 	if len(codes) > 0 {
 		fmt.Fprintf(w, "codes: %s\n", strings.Join(codes, ", "))
+	}
+	if o := s.Online; o != nil {
+		a := o.Admission
+		fmt.Fprintf(w, "online: a lobby seats %d people a match as they arrive (join links carry ?%s=, %s, %s), bots take the empty seats after %s",
+			people, o.IDParam, o.StudyParam, o.SessionParam, durationOr(o.MaxWait, lobby.DefaultMaxWait))
+		if o.MinPeople > 1 {
+			fmt.Fprintf(w, " once %d people wait", o.MinPeople)
+		}
+		fmt.Fprintf(w, "\n  prescreen within %s: ", durationOr(o.PrescreenTimeout, lobby.DefaultPrescreenTimeout))
+		var rules []string
+		if a.PointerLock {
+			rules = append(rules, "pointer lock")
+		}
+		if a.MinFPS > 0 {
+			rules = append(rules, fmt.Sprintf("at least %g fps", a.MinFPS))
+		}
+		if a.MinRefreshHz > 0 {
+			rules = append(rules, fmt.Sprintf("at least %g Hz", a.MinRefreshHz))
+		}
+		if a.MaxBaseRTTMS > 0 {
+			rules = append(rules, fmt.Sprintf("a round trip of at most %g ms", a.MaxBaseRTTMS))
+		}
+		rules = append(rules, "a round trip above a round's target: "+a.OverTarget)
+		fmt.Fprintf(w, "%s\n", strings.Join(rules, ", "))
+		if o.CompletionURL != "" {
+			fmt.Fprintf(w, "  completion: %s\n", o.CompletionURL)
+		} else {
+			fmt.Fprintln(w, "  completion: the code is shown to the participant")
+		}
+		for _, g := range s.Lobby {
+			var t []string
+			for _, d := range g.TargetRTT {
+				if d > 0 {
+					t = append(t, fmt.Sprintf("%.0f", float64(d)/1e6))
+				} else {
+					t = append(t, "-")
+				}
+			}
+			fmt.Fprintf(w, "  %s; target round trips (ms) by round: %s\n", g.Name, strings.Join(t, " "))
+		}
 	}
 	fmt.Fprintln(w, "techniques:")
 	for _, t := range s.Techniques {
@@ -150,4 +193,12 @@ func linkGroups(links []Link) string {
 func clock(s float64) string {
 	t := int(s + 0.5)
 	return fmt.Sprintf("%d:%02d", t/60, t%60)
+}
+
+// durationOr writes d, or def when d is 0.
+func durationOr(d Duration, def time.Duration) string {
+	if d == 0 {
+		return def.String()
+	}
+	return time.Duration(d).String()
 }
