@@ -1,0 +1,154 @@
+package online
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/lagkit/lagkit/study/lobby"
+)
+
+// Local allocates game servers on this machine: each match's session
+// is a process of its own (lagkit study run for the match's group, on
+// a port of its own), at most Max at once.
+type Local struct {
+	// Seats are the schedule's seats for people, in order: a match's
+	// people take them in the lobby's order, and the rest are played
+	// by bots.
+	Seats []int
+	// Command returns the process that serves match m: its group, each
+	// seat's participant code, the seats bots play, and the port its
+	// browsers connect to. The process prints one line per person's
+	// seat, "seat N: URL", and exits 0 once the study is over.
+	Command func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd
+	// Max bounds the sessions running at once (default 4); a match
+	// beyond it waits for a slot.
+	Max int
+	// Ready bounds the wait for a session's links (default 60 s).
+	Ready time.Duration
+	// NewCode makes a participant code.
+	NewCode func() string
+	Log     *slog.Logger
+
+	once  sync.Once
+	slots chan struct{}
+}
+
+var seatLine = regexp.MustCompile(`^seat (\d+): (https?://\S+)$`)
+
+// Start runs match m's session and returns its participants' links.
+func (l *Local) Start(ctx context.Context, m lobby.Match) (*Session, error) {
+	l.once.Do(func() {
+		n := l.Max
+		if n <= 0 {
+			n = 4
+		}
+		l.slots = make(chan struct{}, n)
+		if l.Ready == 0 {
+			l.Ready = time.Minute
+		}
+		if l.Log == nil {
+			l.Log = slog.Default()
+		}
+	})
+	if len(m.People) > len(l.Seats) {
+		return nil, fmt.Errorf("online: match %d has %d people for %d seats", m.ID, len(m.People), len(l.Seats))
+	}
+	select {
+	case l.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	release := sync.OnceFunc(func() { <-l.slots })
+	codes := map[int]string{}
+	who := map[int]string{}
+	var absent []int
+	for i, seat := range l.Seats {
+		if i < len(m.People) {
+			codes[seat], who[seat] = l.NewCode(), m.People[i]
+		} else {
+			absent = append(absent, seat)
+		}
+	}
+	port, err := freePort()
+	if err != nil {
+		release()
+		return nil, err
+	}
+	cmd := l.Command(ctx, m, codes, absent, port)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		release()
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		release()
+		return nil, fmt.Errorf("online: match %d: %w", m.ID, err)
+	}
+	links := map[string]string{}
+	found := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			line := sc.Text()
+			l.Log.Debug("session", "match", m.ID, "line", line)
+			if g := seatLine.FindStringSubmatch(line); g != nil {
+				seat, _ := strconv.Atoi(g[1])
+				if id, ok := who[seat]; ok {
+					links[id] = g[2]
+				}
+				if len(links) == len(who) {
+					found <- nil
+					break
+				}
+			}
+		}
+		if len(links) < len(who) {
+			found <- fmt.Errorf("online: match %d: the session printed %d of its %d links", m.ID, len(links), len(who))
+		}
+		_, _ = io.Copy(io.Discard, out)
+	}()
+	select {
+	case err = <-found:
+	case <-time.After(l.Ready):
+		err = fmt.Errorf("online: match %d: no links after %v", m.ID, l.Ready)
+	}
+	done := make(chan struct{})
+	var waitErr error
+	go func() {
+		waitErr = cmd.Wait()
+		release()
+		close(done)
+	}()
+	if err != nil {
+		_ = cmd.Process.Kill()
+		<-done
+		return nil, err
+	}
+	return &Session{Links: links, Done: done, Err: func() error {
+		var ee *exec.ExitError
+		if errors.As(waitErr, &ee) {
+			return fmt.Errorf("the session exited with status %d", ee.ExitCode())
+		}
+		return waitErr
+	}}, nil
+}
+
+// freePort returns a TCP port on loopback that was free a moment ago.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}

@@ -1,0 +1,477 @@
+// Package online serves an online study's lobby (package study/lobby)
+// over HTTP: the one join link participants open, the prescreen, the
+// wait, the hand-over to the game server their match was allocated,
+// and the completion code at the end. It is the lobby's driver: it
+// keeps the lobby's clock, measures each participant's round trip
+// itself, and starts each match the lobby forms through an Allocator.
+package online
+
+import (
+	"context"
+	_ "embed"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/lagkit/lagkit/study/lobby"
+)
+
+// Allocator starts a match's session of the study on a game server.
+type Allocator interface {
+	// Start starts match m and returns where each of its people joins,
+	// by participant id, and a Session that says when it ended.
+	Start(ctx context.Context, m lobby.Match) (*Session, error)
+}
+
+// Session is a match's session on a game server.
+type Session struct {
+	// Links are the game server's page for each participant, by id.
+	Links map[string]string
+	// Done is closed when the session ended; Err then says how (nil:
+	// the study played to its end).
+	Done <-chan struct{}
+	Err  func() error
+}
+
+// Config is a lobby service's configuration.
+type Config struct {
+	Lobby lobby.Config
+	Alloc Allocator
+	// Consent is the text a participant agrees to before the prescreen,
+	// Agree its button's label ("": no consent step).
+	Consent, Agree string
+	// IDParam, StudyParam and SessionParam are the join link's query
+	// parameters (the schedule's [online] table).
+	IDParam, StudyParam, SessionParam string
+	// CompletionURL is where a participant who completed goes, "{code}"
+	// replaced ("": the code is shown).
+	CompletionURL string
+	// Pings is how many round trips the prescreen measures (default 10).
+	Pings int
+	Log   *slog.Logger
+}
+
+// Server is an online study's lobby service.
+type Server struct {
+	cfg   Config
+	start time.Time
+	log   *slog.Logger
+
+	mu       sync.Mutex
+	lobby    *lobby.Lobby
+	rtt      map[string]time.Duration // measured by the ping socket
+	links    map[string]string        // matched: the game server's page
+	sessions map[int]*Session
+	events   []lobby.Event
+	failed   map[int]error
+	// seen is when each participant's page last asked its status, and
+	// platform the study and session ids its link carried.
+	seen     map[string]time.Duration
+	platform map[string][2]string
+}
+
+// Gone is how long a waiting participant's page may go without asking
+// its status (it asks every second) before the participant is taken
+// to have left: a closed tab must not be seated in a match.
+const Gone = 30 * time.Second
+
+// New makes a lobby service.
+func New(cfg Config) (*Server, error) {
+	l, err := lobby.New(cfg.Lobby)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Alloc == nil {
+		return nil, errors.New("online: no allocator")
+	}
+	if cfg.Pings == 0 {
+		cfg.Pings = 10
+	}
+	if cfg.Pings < 3 || cfg.Pings > 100 {
+		return nil, fmt.Errorf("online: pings %d, want 3 to 100", cfg.Pings)
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	return &Server{cfg: cfg, start: time.Now(), log: cfg.Log, lobby: l, rtt: map[string]time.Duration{},
+		links: map[string]string{}, sessions: map[int]*Session{}, failed: map[int]error{},
+		seen: map[string]time.Duration{}, platform: map[string][2]string{}}, nil
+}
+
+func (s *Server) now() time.Duration { return time.Since(s.start) }
+
+// Run advances the lobby every tick until ctx ends, starting each match
+// it forms and completing it when its session ends.
+func (s *Server) Run(ctx context.Context, tick time.Duration) error {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		s.advance(ctx)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// advance runs one Advance and starts the matches it formed.
+func (s *Server) advance(ctx context.Context) {
+	s.mu.Lock()
+	now := s.now()
+	for id, at := range s.seen {
+		if now-at < Gone {
+			continue
+		}
+		if st, err := s.lobby.Status(now, id); err == nil && (st.State == lobby.Waiting || st.State == lobby.Arrived) {
+			_ = s.lobby.Leave(now, id, "the page stopped asking (closed)")
+		}
+		delete(s.seen, id)
+	}
+	r := s.lobby.Advance(now)
+	matches := slices.Clone(r.Matches)
+	s.events = append(s.events, r.Events...)
+	s.mu.Unlock()
+	for _, ev := range r.Events {
+		s.log.Info("participant", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match)
+	}
+	for _, m := range matches {
+		s.log.Info("match", "id", m.ID, "group", m.Group, "people", len(m.People), "bots", m.Bots)
+		sess, err := s.cfg.Alloc.Start(ctx, m)
+		s.mu.Lock()
+		if err != nil {
+			// The match never started: its people are dropped with the
+			// reason, and may not be seated twice.
+			s.failed[m.ID] = err
+			for _, id := range m.People {
+				_ = s.lobby.Leave(s.now(), id, "no game server: "+err.Error())
+			}
+			s.mu.Unlock()
+			s.log.Error("allocate", "match", m.ID, "err", err)
+			continue
+		}
+		s.sessions[m.ID] = sess
+		for id, link := range sess.Links {
+			s.links[id] = link
+		}
+		s.mu.Unlock()
+		go func() {
+			<-sess.Done
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if err := sess.Err(); err != nil {
+				s.failed[m.ID] = err
+				for _, id := range m.People {
+					_ = s.lobby.Leave(s.now(), id, "the game server ended: "+err.Error())
+				}
+				s.log.Error("session", "match", m.ID, "err", err)
+				return
+			}
+			_ = s.lobby.MatchOver(s.now(), m.ID)
+		}()
+	}
+}
+
+// Flow returns the lobby's participant-flow counts.
+func (s *Server) Flow() lobby.Flow {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lobby.Flow()
+}
+
+// Events returns every participant event so far.
+func (s *Server) Events() []lobby.Event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.events)
+}
+
+//go:embed join.html
+var joinPage []byte
+
+// Handler serves the join page and its API.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(joinPage)
+	})
+	mux.HandleFunc("GET /lobby/config", s.config)
+	mux.HandleFunc("POST /lobby/arrive", s.arrive)
+	mux.HandleFunc("GET /lobby/ping", s.ping)
+	mux.HandleFunc("POST /lobby/prescreen", s.prescreen)
+	mux.HandleFunc("GET /lobby/status", s.status)
+	mux.HandleFunc("POST /lobby/leave", s.leave)
+	mux.HandleFunc("POST /lobby/verify", s.verify)
+	return mux
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func fail(w http.ResponseWriter, code int, err error) {
+	writeJSON(w, code, map[string]string{"error": err.Error()})
+}
+
+// readJSON reads a small JSON body into v.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		fail(w, http.StatusBadRequest, fmt.Errorf("online: request body: %v", err))
+		return false
+	}
+	return true
+}
+
+func (s *Server) config(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{
+		"id_param": s.cfg.IDParam, "study_param": s.cfg.StudyParam, "session_param": s.cfg.SessionParam,
+		"consent": s.cfg.Consent, "agree": s.cfg.Agree, "pointer_lock": s.cfg.Lobby.Admission.PointerLock,
+	})
+}
+
+func remoteAddr(r *http.Request) netip.Addr {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ap.Addr().Unmap()
+}
+
+func (s *Server) arrive(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID, Study, Session string
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	err := s.lobby.Arrive(s.now(), req.ID, remoteAddr(r))
+	if err == nil {
+		if _, ok := s.platform[req.ID]; !ok {
+			s.platform[req.ID] = [2]string{trim(req.Study), trim(req.Session)}
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case errors.Is(err, lobby.ErrFlood):
+		fail(w, http.StatusTooManyRequests, err)
+	case errors.Is(err, lobby.ErrParticipated):
+		fail(w, http.StatusConflict, err)
+	case errors.Is(err, lobby.ErrFull):
+		fail(w, http.StatusServiceUnavailable, err)
+	case err != nil:
+		fail(w, http.StatusBadRequest, err)
+	default:
+		s.status(w, r.WithContext(context.WithValue(r.Context(), idKey{}, req.ID)))
+	}
+}
+
+type idKey struct{}
+
+// ping measures the participant's round trip over a WebSocket, the
+// page's game transport where WebTransport is missing: the lobby sends
+// Pings numbered messages, the page echoes each, and the median is
+// kept for the prescreen. The page reports nothing it could shade.
+func (s *Server) ping(w http.ResponseWriter, r *http.Request) {
+	id := r.URL.Query().Get("id")
+	s.mu.Lock()
+	st, err := s.lobby.Status(s.now(), id)
+	s.mu.Unlock()
+	if err != nil || st.State != lobby.Arrived {
+		fail(w, http.StatusConflict, fmt.Errorf("online: no prescreen under way for %q", id))
+		return
+	}
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer c.CloseNow()
+	c.SetReadLimit(64)
+	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
+	defer cancel()
+	var rtts []time.Duration
+	var buf [8]byte
+	for i := range s.cfg.Pings {
+		binary.BigEndian.PutUint64(buf[:], uint64(i))
+		sent := time.Now()
+		if err := c.Write(ctx, websocket.MessageBinary, buf[:]); err != nil {
+			return
+		}
+		typ, b, err := c.Read(ctx)
+		if err != nil {
+			return
+		}
+		if typ != websocket.MessageBinary || len(b) != 8 || binary.BigEndian.Uint64(b) != uint64(i) {
+			_ = c.Close(websocket.StatusPolicyViolation, "echo each ping as sent")
+			return
+		}
+		rtts = append(rtts, time.Since(sent))
+	}
+	slices.Sort(rtts)
+	med := rtts[len(rtts)/2]
+	s.mu.Lock()
+	s.rtt[id] = med
+	s.mu.Unlock()
+	msg, _ := json.Marshal(map[string]float64{"rtt_ms": float64(med) / float64(time.Millisecond)})
+	_ = c.Write(ctx, websocket.MessageText, msg)
+	_ = c.Close(websocket.StatusNormalClosure, "measured")
+}
+
+func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID          string  `json:"id"`
+		FPS         float64 `json:"fps"`
+		RefreshHz   float64 `json:"refresh_hz"`
+		PointerLock bool    `json:"pointer_lock"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	rtt, measured := s.rtt[req.ID]
+	if !measured {
+		s.mu.Unlock()
+		fail(w, http.StatusConflict, errors.New("online: measure the round trip first (/lobby/ping)"))
+		return
+	}
+	_, err := s.lobby.Prescreen(s.now(), req.ID, lobby.Screen{FPS: req.FPS, RefreshHz: req.RefreshHz, PointerLock: req.PointerLock, BaseRTT: rtt})
+	s.mu.Unlock()
+	if err != nil {
+		fail(w, http.StatusConflict, err)
+		return
+	}
+	s.status(w, r.WithContext(context.WithValue(r.Context(), idKey{}, req.ID)))
+}
+
+// Status is what the page is told of where it stands.
+type Status struct {
+	State      string  `json:"state"`
+	Reason     string  `json:"reason,omitempty"`
+	Ahead      int     `json:"ahead"`
+	WaitAtMost float64 `json:"wait_at_most_s"`
+	RTTms      float64 `json:"rtt_ms,omitempty"`
+	// Join is the game server's page, once matched; Code and Redirect
+	// the completion code and where to go with it, once completed.
+	Join     string `json:"join,omitempty"`
+	Code     string `json:"code,omitempty"`
+	Redirect string `json:"redirect,omitempty"`
+}
+
+func (s *Server) status(w http.ResponseWriter, r *http.Request) {
+	id, _ := r.Context().Value(idKey{}).(string)
+	if id == "" {
+		id = r.URL.Query().Get("id")
+	}
+	s.mu.Lock()
+	st, err := s.lobby.Status(s.now(), id)
+	if err == nil && st.State <= lobby.Waiting {
+		s.seen[id] = s.now()
+	}
+	out := Status{State: st.State.String(), Reason: st.Reason, Ahead: st.Ahead, WaitAtMost: st.WaitAtMost.Seconds(),
+		RTTms: float64(s.rtt[id]) / float64(time.Millisecond), Join: s.links[id]}
+	if err == nil && st.State == lobby.Completed {
+		out.Code, _ = s.lobby.Complete(id)
+	}
+	s.mu.Unlock()
+	if err != nil {
+		fail(w, http.StatusNotFound, err)
+		return
+	}
+	if out.Code != "" && s.cfg.CompletionURL != "" {
+		out.Redirect = completionURL(s.cfg.CompletionURL, out.Code)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) leave(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID     string `json:"id"`
+		Reason string `json:"reason"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	err := s.lobby.Leave(s.now(), req.ID, "left: "+req.Reason)
+	s.mu.Unlock()
+	if err != nil {
+		fail(w, http.StatusNotFound, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"left": true})
+}
+
+// verify answers a platform's (or a researcher's) check of a
+// completion code.
+func (s *Server) verify(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID   string `json:"id"`
+		Code string `json:"code"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	ok := s.lobby.Verify(req.ID, req.Code)
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]bool{"valid": ok})
+}
+
+// Platform returns the study and session ids participant id's link
+// carried.
+func (s *Server) Platform(id string) (study, session string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.platform[id]
+	return p[0], p[1]
+}
+
+// trim bounds a platform id's length.
+func trim(v string) string {
+	if len(v) > 64 {
+		return v[:64]
+	}
+	return v
+}
+
+// completionURL puts code into a completion URL's {code}.
+func completionURL(u, code string) string {
+	return strings.ReplaceAll(u, "{code}", url.QueryEscape(code))
+}
+
+// Listen serves the lobby on addr until ctx ends.
+func (s *Server) Listen(ctx context.Context, addr string, tick time.Duration) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	go func() { _ = s.Run(ctx, tick) }()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

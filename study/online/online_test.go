@@ -1,0 +1,219 @@
+package online
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/lagkit/lagkit/study/lobby"
+)
+
+// script is a game server for a match: it prints each person's seat
+// link as lagkit study run does, and exits with status after a moment.
+func script(status int) func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
+	return func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
+		var b strings.Builder
+		for seat, code := range codes {
+			fmt.Fprintf(&b, "echo 'seat %d: https://127.0.0.1:%d/?code=%s'; ", seat, port, code)
+		}
+		fmt.Fprintf(&b, "echo 'absent %v'; sleep 0.3; exit %d", absent, status)
+		return exec.CommandContext(ctx, "sh", "-c", b.String())
+	}
+}
+
+type page struct {
+	t    *testing.T
+	base string
+	id   string
+}
+
+func (p page) post(path string, body any) (int, map[string]any) {
+	p.t.Helper()
+	b, _ := json.Marshal(body)
+	r, err := http.Post(p.base+path, "application/json", bytes.NewReader(b))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var v map[string]any
+	_ = json.NewDecoder(r.Body).Decode(&v)
+	return r.StatusCode, v
+}
+
+func (p page) status() map[string]any {
+	p.t.Helper()
+	r, err := http.Get(p.base + "/lobby/status?id=" + p.id)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer r.Body.Close()
+	var v map[string]any
+	_ = json.NewDecoder(r.Body).Decode(&v)
+	return v
+}
+
+// pingEcho answers the lobby's round-trip measurement as the page does.
+func (p page) pingEcho(ctx context.Context) float64 {
+	p.t.Helper()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.base, "http")+"/lobby/ping?id="+p.id, nil)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer c.CloseNow()
+	for {
+		typ, b, err := c.Read(ctx)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		if typ == websocket.MessageText {
+			var v struct {
+				RTTms float64 `json:"rtt_ms"`
+			}
+			_ = json.Unmarshal(b, &v)
+			return v.RTTms
+		}
+		if err := c.Write(ctx, typ, b); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+}
+
+func newServer(t *testing.T, seats int, status int, adm lobby.Admission) (*Server, string) {
+	t.Helper()
+	n := 0
+	s, err := New(Config{
+		Lobby: lobby.Config{Study: "online-test", Seats: seats, MaxWait: time.Second, Secret: []byte("0123456789abcdef"),
+			Groups: []lobby.Group{{Name: "A"}, {Name: "B"}}, Admission: adm},
+		Alloc:   &Local{Seats: []int{0, 1, 2}[:seats], Command: script(status), NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }},
+		IDParam: "PROLIFIC_PID", StudyParam: "STUDY_ID", SessionParam: "SESSION_ID",
+		CompletionURL: "https://platform.example/complete?cc={code}", Log: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(hs.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() { _ = s.Run(ctx, 50*time.Millisecond) }()
+	return s, hs.URL
+}
+
+// until polls p's status until ok, or fails after a minute.
+func until(t *testing.T, p page, what string, ok func(map[string]any) bool) map[string]any {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		st := p.status()
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: waited for %s, last %v", p.id, what, st)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestLobbyServiceFlow: two participants arrive through the join link,
+// pass the prescreen with a round trip the lobby measures itself, wait,
+// are seated in one match of three seats with a bot once the wait runs
+// out, get their game server's links, and once the session ends get a
+// completion code that verifies and a redirect to the platform; a
+// second arrival of the same id is refused.
+func TestLobbyServiceFlow(t *testing.T) {
+	s, base := newServer(t, 3, 0, lobby.Admission{PointerLock: true, MaxBaseRTT: time.Second})
+	ctx := context.Background()
+	var pages []page
+	for _, id := range []string{"p1", "p2"} {
+		p := page{t, base, id}
+		if code, v := p.post("/lobby/arrive", map[string]string{"id": id, "study": "S1", "session": "X" + id}); code != 200 || v["state"] != "arrived" {
+			t.Fatalf("arrive %s: %d %v", id, code, v)
+		}
+		if code, v := p.post("/lobby/prescreen", map[string]any{"id": id, "fps": 120, "refresh_hz": 60, "pointer_lock": true}); code != http.StatusConflict {
+			t.Fatalf("a prescreen before the round trip was measured: %d %v", code, v)
+		}
+		if rtt := p.pingEcho(ctx); rtt <= 0 || rtt > 1000 {
+			t.Fatalf("round trip %v ms on loopback", rtt)
+		}
+		if code, v := p.post("/lobby/prescreen", map[string]any{"id": id, "fps": 120, "refresh_hz": 60, "pointer_lock": true}); code != 200 || v["state"] != "waiting" {
+			t.Fatalf("prescreen %s: %d %v", id, code, v)
+		}
+		pages = append(pages, p)
+	}
+	if st, sess := s.Platform("p2"); st != "S1" || sess != "Xp2" {
+		t.Errorf("platform ids %q %q", st, sess)
+	}
+	joins := map[string]bool{}
+	for _, p := range pages {
+		st := until(t, p, "a join link", func(v map[string]any) bool { return v["join"] != nil })
+		joins[st["join"].(string)] = true
+		if !strings.Contains(st["join"].(string), "/?code=C") {
+			t.Errorf("%s: join %v", p.id, st["join"])
+		}
+	}
+	if len(joins) != 2 {
+		t.Fatalf("join links %v, want one each", joins)
+	}
+	for _, p := range pages {
+		st := until(t, p, "completion", func(v map[string]any) bool { return v["state"] == "completed" })
+		code := st["code"].(string)
+		if st["redirect"] != "https://platform.example/complete?cc="+code {
+			t.Errorf("redirect %v for code %s", st["redirect"], code)
+		}
+		if _, v := p.post("/lobby/verify", map[string]string{"id": p.id, "code": code}); v["valid"] != true {
+			t.Errorf("%s's code does not verify", p.id)
+		}
+		if _, v := p.post("/lobby/verify", map[string]string{"id": p.id, "code": "AAAAAAAAAAAAAAAA"}); v["valid"] != false {
+			t.Errorf("a forged code verifies")
+		}
+		if code, v := p.post("/lobby/arrive", map[string]string{"id": p.id}); code != http.StatusConflict {
+			t.Errorf("a second participation: %d %v", code, v)
+		}
+	}
+	f := s.Flow()
+	if f.Arrived != 2 || f.Matched != 2 || f.Completed != 2 || f.Bots != 1 {
+		t.Errorf("flow %+v", f)
+	}
+}
+
+// TestLobbyServiceRefusals: a link without an id, a refused prescreen,
+// a failed game server and junk get clear answers, and hold no seat.
+func TestLobbyServiceRefusals(t *testing.T) {
+	s, base := newServer(t, 1, 3, lobby.Admission{MinFPS: 60})
+	p := page{t, base, "slow"}
+	if code, v := p.post("/lobby/arrive", map[string]string{"id": ""}); code != http.StatusBadRequest || !strings.Contains(fmt.Sprint(v["error"]), "no participant id") {
+		t.Errorf("no id: %d %v", code, v)
+	}
+	if code, v := p.post("/lobby/arrive", map[string]any{"id": "x", "extra": 1}); code != http.StatusBadRequest {
+		t.Errorf("junk: %d %v", code, v)
+	}
+	p.post("/lobby/arrive", map[string]string{"id": "slow"})
+	p.pingEcho(context.Background())
+	if _, v := p.post("/lobby/prescreen", map[string]any{"id": "slow", "fps": 20, "pointer_lock": true}); v["state"] != "refused" ||
+		v["reason"] != "frame rate 20 fps under the 60 the study needs" {
+		t.Errorf("a slow browser: %v", v)
+	}
+	// The game server fails: its participant is dropped with the reason.
+	q := page{t, base, "unlucky"}
+	q.post("/lobby/arrive", map[string]string{"id": "unlucky"})
+	q.pingEcho(context.Background())
+	q.post("/lobby/prescreen", map[string]any{"id": "unlucky", "fps": 90})
+	st := until(t, q, "the session's end", func(v map[string]any) bool { return v["state"] == "dropped" })
+	if !strings.Contains(fmt.Sprint(st["reason"]), "exited with status 3") {
+		t.Errorf("reason %v", st["reason"])
+	}
+	if f := s.Flow(); f.Refused != 1 || f.Dropped != 1 || f.Completed != 0 {
+		t.Errorf("flow %+v", f)
+	}
+}
