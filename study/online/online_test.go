@@ -19,14 +19,14 @@ import (
 )
 
 // script is a game server for a match: it prints each person's seat
-// link as lagkit study run does, and exits with status after a moment.
-func script(status int) func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
+// link as lagkit study run does, and exits with status after hold.
+func script(status int, hold time.Duration) func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
 	return func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
 		var b strings.Builder
 		for seat, code := range codes {
 			fmt.Fprintf(&b, "echo 'seat %d: https://127.0.0.1:%d/?code=%s'; ", seat, port, code)
 		}
-		fmt.Fprintf(&b, "echo 'absent %v'; sleep 0.3; exit %d", absent, status)
+		fmt.Fprintf(&b, "echo 'absent %v'; sleep %.1f; exit %d", absent, hold.Seconds(), status)
 		return exec.CommandContext(ctx, "sh", "-c", b.String())
 	}
 }
@@ -94,7 +94,7 @@ func newServer(t *testing.T, seats int, status int, adm lobby.Admission) (*Serve
 	s, err := New(Config{
 		Lobby: lobby.Config{Study: "online-test", Seats: seats, MaxWait: time.Second, Secret: []byte("0123456789abcdef"),
 			Groups: []lobby.Group{{Name: "A"}, {Name: "B"}}, Admission: adm},
-		Alloc:   &Local{Seats: []int{0, 1, 2}[:seats], Command: script(status), NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }},
+		Alloc:   &Local{Seats: []int{0, 1, 2}[:seats], Command: script(status, 300*time.Millisecond), NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }},
 		IDParam: "PROLIFIC_PID", StudyParam: "STUDY_ID", SessionParam: "SESSION_ID",
 		CompletionURL: "https://platform.example/complete?cc={code}", Log: slog.New(slog.DiscardHandler),
 	})

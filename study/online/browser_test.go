@@ -1,0 +1,129 @@
+package online
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/study/lobby"
+	"github.com/lagkit/lagkit/testlock"
+)
+
+var shots = flag.String("shots", "", "keep TestJoinPageInBrowser's screenshots (waiting page, refusal, completion) here")
+
+// browser returns node and playwright-core's URL, or skips.
+func browser(t *testing.T) (string, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser for seconds of wall time")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; run report/browser/install.sh to enable this test")
+	}
+	testlock.Lock(t)
+	abs, _ := filepath.Abs("../../report/browser/node_modules/playwright-core/index.mjs")
+	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
+		t.Skip("Debian's chromium is missing; run report/browser/install.sh to enable this test")
+	}
+	if _, err := os.Stat(abs); err != nil {
+		t.Skip("playwright-core is not installed; run report/browser/install.sh to enable this test")
+	}
+	return node, (&url.URL{Scheme: "file", Path: abs}).String()
+}
+
+// TestJoinPageInBrowser: a participant's browser goes through the join
+// page as a person would: consent, the prescreen (its frame rate
+// measured, its round trip measured by the lobby), the wait, the
+// match's link, and on to the platform's completion URL with a code
+// that verifies. A second browser whose frame rate is under the floor
+// is refused with the reason.
+func TestJoinPageInBrowser(t *testing.T) {
+	node, pw := browser(t)
+	var done string
+	mux := http.NewServeMux()
+	n := 0
+	s, err := New(Config{
+		Lobby: lobby.Config{Study: "online-test", Seats: 2, MaxWait: 2 * time.Second, Secret: []byte("0123456789abcdef"),
+			Groups: []lobby.Group{{Name: "A"}}, Admission: lobby.Admission{MinFPS: 5}},
+		Alloc:   &Local{Seats: []int{0, 1}, Command: script(0, 3*time.Second), NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }},
+		Consent: "You will play a game.", Agree: "I agree",
+		IDParam: "PROLIFIC_PID", StudyParam: "STUDY_ID", SessionParam: "SESSION_ID",
+		Log: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/", s.Handler())
+	mux.HandleFunc("GET /done", func(w http.ResponseWriter, r *http.Request) { done = r.URL.Query().Get("cc"); _, _ = w.Write([]byte("done")) })
+	hs := httptest.NewServer(mux)
+	defer hs.Close()
+	s.cfg.CompletionURL = hs.URL + "/done?cc={code}"
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	go func() { _ = s.Run(ctx, 100*time.Millisecond) }()
+
+	run := func(id string) (steps []string, final, text string) {
+		args := []string{"testdata/join.mjs", hs.URL, id}
+		if *shots != "" {
+			args = append(args, *shots)
+		}
+		cmd := exec.CommandContext(ctx, node, args...)
+		cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+pw)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("join.mjs %s: %v\n%s", id, err, stderr.String())
+		}
+		var v struct {
+			Steps []string
+			Final string
+			Text  string
+		}
+		if err := json.Unmarshal(out, &v); err != nil {
+			t.Fatalf("join.mjs: %v: %s", err, out)
+		}
+		return v.Steps, v.Final, v.Text
+	}
+	steps, final, text := run("person1")
+	// The page's states as it met them, bar its first moment's
+	// "loading"; a completed page goes to the platform at once.
+	if want := "arrived waiting matched"; strings.Join(seen(steps), " ") != want || !strings.Contains(final, "/done?cc=") {
+		t.Fatalf("steps %v, final %s (%s): want %s, then the completion URL", steps, final, text, want)
+	}
+	if !s.lobby.Verify("person1", done) {
+		t.Errorf("the platform got code %q, which does not verify", done)
+	}
+	// A browser refused at the prescreen: the floor is raised past any
+	// headless frame rate.
+	s.mu.Lock()
+	s.lobby, _ = lobby.New(lobby.Config{Study: "online-test", Seats: 2, Secret: []byte("0123456789abcdef"), Groups: []lobby.Group{{}}, Admission: lobby.Admission{MinFPS: 999}})
+	s.mu.Unlock()
+	steps, _, text = run("person2")
+	if strings.Join(seen(steps), " ") != "arrived refused" || !strings.Contains(text, "fps under the 999 the study needs") {
+		t.Fatalf("steps %v (%s), want a refusal naming the frame rate", steps, text)
+	}
+}
+
+// seen drops the page's "loading" from its steps.
+func seen(steps []string) []string {
+	var out []string
+	for _, s := range steps {
+		if s != "loading" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

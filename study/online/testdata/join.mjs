@@ -1,0 +1,39 @@
+// join.mjs plays a participant through an online study's join page in
+// headless Chromium (TestJoinPageInBrowser): it opens BASE/?PROLIFIC_PID=ID,
+// agrees to the consent, waits through the prescreen and the lobby,
+// opens the match's link, and waits until the page has gone to the
+// completion URL. With SHOTS set it keeps a screenshot of each step
+// there. It prints one JSON line: {"steps": [...], "final": URL}.
+//
+// Usage: PLAYWRIGHT_CORE=URL node join.mjs BASE ID [SHOTS]
+const [base, id, shots] = process.argv.slice(2);
+const { chromium } = await import(process.env.PLAYWRIGHT_CORE);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const steps = [];
+const problems = [];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+try {
+  const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  const shot = async (name) => { if (shots) await page.screenshot({ path: `${shots}/${name}.png` }); };
+  await page.goto(`${base}/?PROLIFIC_PID=${id}&STUDY_ID=S1&SESSION_ID=X1`);
+  let last = '';
+  for (let i = 0; i < 1200; i++) {
+    if (page.url().includes('/done')) break;
+    const st = await page.evaluate(() => window.lobby?.state).catch(() => '');
+    if (st && st !== last) {
+      steps.push(st);
+      last = st;
+      await shot(`join-${st}`);
+    }
+    if (await page.locator('#agree').count()) await page.click('#agree');
+    if (st === 'refused' || st === 'error' || st === 'dropped') break;
+    await sleep(100);
+  }
+  console.log(JSON.stringify({ steps, final: page.url(), text: (await page.textContent('body').catch(() => '')).trim().slice(0, 300) }));
+} catch (e) {
+  problems.push(e.message);
+} finally {
+  await browser.close();
+}
+if (problems.length) { console.error(problems.join('\n')); process.exitCode = 1; }
