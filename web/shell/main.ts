@@ -359,6 +359,7 @@ class Game {
     this.coreReady = false;
     this.snaps = 0;
     this.placeCount = 0;
+    this.controls.input.placed = 0;
     core.onClosed = (reason) => {
       if (this.core !== core) return;
       this.linkDown = true;
@@ -553,6 +554,7 @@ class Game {
       // view turns the way it faces.
       this.placeCount = pk.f[12];
       if (this.placeCount > 0) this.controls.face(pk.f[13], pk.f[14]);
+      this.controls.input.placed = this.placeCount;
     }
     const shown = this.shownRewind();
     this.effects.showRewind(shown, this.rewindOn);
