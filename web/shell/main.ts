@@ -663,7 +663,7 @@ class Game {
       projectiles: pk.projectileList(), tick: pk.tick,
       transport, frames: this.frames, recentEvents: this.recent,
       rewindView: this.rewindState(), lens: { netgraph: this.netgraphOn, impacts: this.effects.impactsOn, impactsDrawn: this.effects.impactCount },
-      deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
+      labels: { ...this.labels.resolved }, deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
       name: this.name, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
       sound: { state: this.sound.state, played: this.sound.played, last: this.sound.last, lastShot: this.lastShot },
       status: el('status').textContent, notes: this.notes, ammoShown: el('ammo').textContent !== '',
