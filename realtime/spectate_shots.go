@@ -1,6 +1,7 @@
 package realtime
 
 import (
+	"math"
 	"sync"
 	"time"
 
@@ -32,7 +33,20 @@ type ViewShot struct {
 	Dir [3]float64 `json:"dir"`
 	// Rewound is every player but the shooter as the server tested it.
 	Rewound []ViewPose `json:"rewound"`
+	// Near is the player the shot was aimed at: the victim of a hit;
+	// for a miss, the living player whose tested hitboxes the shot's
+	// line passed nearest, within NearMissM (-1: none). Now is Near's
+	// hitboxes when the server judged the shot (its present), beside
+	// its pose in Rewound (the time it tested): the two poses Source's
+	// sv_showlagcompensation contrasts.
+	Near int             `json:"near"`
+	Now  []game.PartView `json:"now,omitempty"`
 }
+
+// NearMissM is how far from a player's hitboxes a missed shot's line
+// may pass for the player to count as the one it was aimed at
+// (ViewShot.Near).
+const NearMissM = 2.0
 
 // ViewPose is one player's hitboxes at an instant.
 type ViewPose struct {
@@ -156,7 +170,60 @@ func (m *Match) keepShot(rec *server.ShotRecord) {
 		}
 		shot.Rewound = append(shot.Rewound, ViewPose{Seat: seat, Team: ci.Team, Parts: game.PartViews(st, cfg.Movement)})
 	}
+	shot.Near = rec.Victim
+	if shot.Near < 0 {
+		shot.Near = nearest(shot.Eye, shot.Dir, shot.Rewound)
+	}
+	if shot.Near >= 0 {
+		if st, ok := h.At(shot.Near, rec.Time); ok {
+			shot.Now = game.PartViews(st, cfg.Movement)
+		} else if ci, ok := m.srv.Client(shot.Near); ok {
+			shot.Now = game.PartViews(ci.State, cfg.Movement)
+		}
+	}
 	s.seq++
 	shot.Seq = s.seq
 	s.ring[s.seq%MaxViewShots] = shot
+}
+
+// nearest returns the seat of the pose whose hitboxes the line from eye
+// along dir passes nearest, within NearMissM of their surface, or -1.
+func nearest(eye, dir [3]float64, poses []ViewPose) int {
+	seat, best := -1, NearMissM
+	for _, p := range poses {
+		for _, part := range p.Parts {
+			if d := rayToSegment(eye, dir, part.A, part.B) - part.R; d < best {
+				seat, best = p.Seat, d
+			}
+		}
+	}
+	return seat
+}
+
+// rayToSegment is the distance between the ray from o along the unit
+// vector d and the segment from a to b: the closest points of two
+// segments (Ericson, Real-Time Collision Detection, 5.1.9), the ray's
+// unbounded.
+func rayToSegment(o, d, a, b [3]float64) float64 {
+	sub := func(x, y [3]float64) [3]float64 { return [3]float64{x[0] - y[0], x[1] - y[1], x[2] - y[2]} }
+	dot := func(x, y [3]float64) float64 { return x[0]*y[0] + x[1]*y[1] + x[2]*y[2] }
+	e, r := sub(b, a), sub(o, a)
+	ee, de, dr, er := dot(e, e), dot(d, e), dot(d, r), dot(e, r)
+	// s is how far along the ray, t how far along the segment (0 to 1).
+	s, t := max(0, -dr), 0.0
+	if ee > 1e-12 {
+		if den := ee - de*de; den > 1e-12 {
+			s = max(0, (de*er-ee*dr)/den)
+		}
+		t = (er + s*de) / ee
+		if t < 0 || t > 1 {
+			t = min(1, max(0, t))
+			s = max(0, t*de-dr)
+		}
+	}
+	var q [3]float64
+	for i := range 3 {
+		q[i] = o[i] + d[i]*s - (a[i] + e[i]*t)
+	}
+	return math.Sqrt(dot(q, q))
 }

@@ -59,6 +59,45 @@ func TestView(t *testing.T) {
 	}
 }
 
+// TestNearestMiss checks how a missed shot finds the player it was aimed
+// at: the one whose hitboxes its line passes nearest, within NearMissM,
+// in front of the eye.
+func TestNearestMiss(t *testing.T) {
+	body := func(seat int, x, y float64) ViewPose {
+		return ViewPose{Seat: seat, Parts: []game.PartView{{Kind: "body", A: [3]float64{x, y, 0.5}, B: [3]float64{x, y, 1.5}, R: 0.3}}}
+	}
+	eye, east := [3]float64{0, 0, 1}, [3]float64{1, 0, 0}
+	for _, c := range []struct {
+		name  string
+		poses []ViewPose
+		want  int
+	}{
+		{"1 m beside", []ViewPose{body(3, 10, 1.3)}, 3},
+		{"the nearer of two", []ViewPose{body(3, 10, 1.8), body(5, 20, -1.2)}, 5},
+		{"beyond NearMissM", []ViewPose{body(3, 10, 2.4)}, -1},
+		{"behind the eye", []ViewPose{body(3, -5, 0)}, -1},
+		{"none", nil, -1},
+	} {
+		if got := nearest(eye, east, c.poses); got != c.want {
+			t.Errorf("%s: nearest %d, want %d", c.name, got, c.want)
+		}
+	}
+	// Through the segment, along it, and off its end.
+	for _, c := range []struct {
+		a, b [3]float64
+		want float64
+	}{
+		{[3]float64{5, -1, 1}, [3]float64{5, 1, 1}, 0},
+		{[3]float64{5, 0, 3}, [3]float64{9, 0, 3}, 2},
+		{[3]float64{5, 2, 1}, [3]float64{5, 4, 1}, 2},
+		{[3]float64{-3, 0, 1}, [3]float64{-3, 0, 4}, 3},
+	} {
+		if got := rayToSegment(eye, east, c.a, c.b); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("ray to %v-%v: %.6f, want %.6f", c.a, c.b, got, c.want)
+		}
+	}
+}
+
 // TestSpectateShots watches four bots on arena as a spectator's page
 // does: no shot is kept before the first Spectate; after it every
 // hitscan shot arrives once, hits and misses, from the shooter's eye
@@ -106,6 +145,15 @@ func TestSpectateShots(t *testing.T) {
 					t.Fatalf("shot %d: pose %+v", s.Seq, p)
 				}
 				victim = victim || p.Seat == s.Victim
+			}
+			// The player aimed at, where the server tested it and where
+			// it was when the server judged the shot.
+			near := false
+			for _, p := range s.Rewound {
+				near = near || p.Seat == s.Near
+			}
+			if s.Victim >= 0 && s.Near != s.Victim || s.Near >= 0 && (!near || len(s.Now) != game.NumParts) || s.Near < 0 && len(s.Now) != 0 {
+				t.Fatalf("shot %d (victim %d): near %d with %d parts now; want the victim, or for a miss the player passed nearest, or none", s.Seq, s.Victim, s.Near, len(s.Now))
 			}
 			switch {
 			case s.Victim < 0 && s.Outcome == "miss":

@@ -91,6 +91,11 @@ type Placement struct {
 	Yaw    float64 `json:"yaw"`
 	Pitch  float64 `json:"pitch"`
 	events int     // the place events heard of
+	// aim is the placement's view as a command carries it.
+	aim struct {
+		yaw   uint16
+		pitch int16
+	}
 }
 
 // New returns a session for cfg; call Connect to start it.
@@ -174,11 +179,28 @@ func (s *Session) placed0() {
 	s.place.events = n
 	s.place.Count++
 	s.place.Yaw, s.place.Pitch = game.AngleToRad(int32(pl.Yaw)), game.AngleToRad(int32(pl.Pitch))
+	s.place.aim.yaw, s.place.aim.pitch = pl.Yaw, pl.Pitch
+}
+
+// cmd returns the command for in: aimed the way the newest placement
+// faces while in follows placements and has not turned to it yet. The
+// page turns its view when it draws the frame that tells of a
+// placement, but the client core ticks in its Web Worker with the
+// input the page sent last: without this, every command between the
+// place event and the page's next input aimed where the page looked
+// before, and turned the server's player there (a page seated among 17
+// bots faced yaw 0, its spawn's back wall, for its first frames).
+func (s *Session) cmd(in Input) game.UserCmd {
+	cmd := in.Cmd()
+	if in.Follows && in.Placed < s.place.Count {
+		cmd.Yaw, cmd.Pitch = s.place.aim.yaw, s.place.aim.pitch
+	}
+	return cmd
 }
 
 // Tick issues this tick's command from in, at local time now.
 func (s *Session) Tick(now time.Duration, in Input) {
-	cmd := in.Cmd()
+	cmd := s.cmd(in)
 	s.c.Tick(now, cmd)
 	// Fired is this tick's only while connected: Tick leaves it as it
 	// was in the other phases.
@@ -191,7 +213,7 @@ func (s *Session) Tick(now time.Duration, in Input) {
 // (client.Client.Frame): the page calls it every frame, so that a fire
 // press carries its own instant and aim to the server (sub-tick input).
 func (s *Session) Frame(now time.Duration, in Input) {
-	cmd := in.Cmd()
+	cmd := s.cmd(in)
 	s.c.Frame(now, cmd.Yaw, cmd.Pitch, in.Fire)
 }
 
@@ -250,6 +272,13 @@ type Input struct {
 	Fire, Jump, Crouch, Reload, Sprint, Alt bool
 	// Weapon is the loadout slot, from 0.
 	Weapon int
+	// Follows says that Yaw and Pitch follow the server's placements,
+	// and Placed how many of them (State.Place.Count) they have turned
+	// to: while Placed is below the session's count, the command aims
+	// the way the newest placement faces (see Session.cmd). Without
+	// Follows the input aims on its own.
+	Follows bool
+	Placed  int
 }
 
 // Cmd returns the user command for in, quantised as the wire carries it.

@@ -15,7 +15,7 @@ const held: Action[] = ['forward', 'back', 'left', 'right', 'jump', 'crouch', 's
 export class Controls {
   readonly input: Input = {
     forward: 0, side: 0, up: 0, yaw: 0, pitch: 0,
-    fire: false, alt: false, jump: false, crouch: false, reload: false, sprint: false, weapon: 0,
+    fire: false, alt: false, jump: false, crouch: false, reload: false, sprint: false, weapon: 0, placed: 0,
   };
   private keys = new Set<string>();
   private actions = new Map<Action, () => void>();

@@ -138,7 +138,7 @@ export class LocalCore implements Core {
   // held is the input of the last pump, repeated while start waits.
   private held: Input = {
     forward: 0, side: 0, up: 0, yaw: 0, pitch: 0,
-    fire: false, alt: false, jump: false, crouch: false, reload: false, sprint: false, weapon: 0,
+    fire: false, alt: false, jump: false, crouch: false, reload: false, sprint: false, weapon: 0, placed: 0,
   };
 
   async start(o: CoreOptions): Promise<void> {

@@ -11,14 +11,22 @@ export const rewindColours = { tested: 0xffd23f, seen: 0x3fd8ff, now: 0xff4fd8 }
 
 interface Fading { obj: THREE.Object3D; born: number; life: number; mat: THREE.Material & { opacity: number } }
 
-// ShotView is a shot as a spectator draws it (sv_showlagcompensation):
-// every player but the shooter where the server tested the shot, the
-// victim's (-1: a miss) among them, and the shot's line from the eye.
-export interface ShotView { eye: Vec3; to: Vec3; victim: number; rewound: { seat: number; parts: Part[] }[] }
+// ShotView is one shot as a spectator draws it, as Source's
+// sv_showlagcompensation does: the player it was aimed at (the victim,
+// or for a miss the player it passed nearest; none: empty parts) where
+// the server tested the shot (tested, rewound when the policy rewinds)
+// and where that player was when the server judged it (now, the
+// server's present), and the shot's line from the shooter's eye.
+export interface ShotView { eye: Vec3; to: Vec3; hit: boolean; tested: Part[]; now: Part[] }
 
-// lagCompColour is the colour of the players a shot was not aimed at, as
-// the server rewound them.
-export const lagCompColour = 0x5fd0ff;
+// shotColours are the colours a spectator's shot is drawn in, also used
+// by its legend: the player hit as tested, the player a miss passed
+// nearest as tested, either one at the server's present, the line of a
+// hit and of a miss, and the shooter's eye.
+export const shotColours = {
+  tested: rewindColours.tested, missed: 0x5fd0ff, now: rewindColours.now,
+  hitLine: rewindColours.tested, missLine: 0xffffff, eye: 0xffffff,
+};
 
 export class Effects {
   private rewindGroup = new THREE.Group();
@@ -38,9 +46,10 @@ export class Effects {
     scene.add(this.shotGroup);
   }
 
-  // showShots draws shots as sv_showlagcompensation does, replacing those
-  // drawn before, and returns the wireframes drawn.
-  showShots(shots: ShotView[]): number {
+  // showShot draws s (null: nothing) as sv_showlagcompensation does,
+  // replacing the shot drawn before, and returns what it drew: the
+  // wireframes and the colours of everything drawn.
+  showShot(s: ShotView | null): { wireframes: number; colours: number[] } {
     for (const o of this.shotGroup.children) {
       if (o instanceof THREE.Line) {
         o.geometry.dispose();
@@ -48,21 +57,31 @@ export class Effects {
       }
     }
     this.shotGroup.clear();
-    let n = 0;
-    for (const s of shots) {
-      for (const p of s.rewound) {
-        const hit = p.seat === s.victim;
-        this.addParts(p.parts, hit ? rewindColours.tested : lagCompColour, hit ? 12 : 11, this.shotGroup);
-        n += p.parts.length;
-      }
-      const line = new THREE.Line(
-        new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(...s.eye), new THREE.Vector3(...s.to)]),
-        new THREE.LineBasicMaterial({ color: s.victim >= 0 ? rewindColours.tested : 0xffffff, depthTest: false }));
-      line.renderOrder = 13;
-      line.layers.set(Effects.rewindLayer);
-      this.shotGroup.add(line);
-    }
-    return n;
+    if (!s) return { wireframes: 0, colours: [] };
+    const colours = new Set<number>();
+    const parts = (ps: Part[], colour: number, order: number) => {
+      if (ps.length === 0) return;
+      this.addParts(ps, colour, order, this.shotGroup);
+      colours.add(colour);
+    };
+    // The present under the tested pose, which it often covers.
+    parts(s.now, shotColours.now, 11);
+    parts(s.tested, s.hit ? shotColours.tested : shotColours.missed, 12);
+    const lineColour = s.hit ? shotColours.hitLine : shotColours.missLine;
+    const line = new THREE.Line(
+      new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(...s.eye), new THREE.Vector3(...s.to)]),
+      new THREE.LineBasicMaterial({ color: lineColour, depthTest: false }));
+    line.renderOrder = 13;
+    line.layers.set(Effects.rewindLayer);
+    this.shotGroup.add(line);
+    colours.add(lineColour);
+    const eye = new THREE.Mesh(this.shotGeom, this.wireMaterial(shotColours.eye));
+    eye.position.set(...s.eye);
+    eye.renderOrder = 13;
+    eye.layers.set(Effects.rewindLayer);
+    this.shotGroup.add(eye);
+    colours.add(shotColours.eye);
+    return { wireframes: s.now.length + s.tested.length, colours: [...colours] };
   }
 
   private wireMaterial(colour: number): THREE.MeshBasicMaterial {

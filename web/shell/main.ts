@@ -359,6 +359,7 @@ class Game {
     this.coreReady = false;
     this.snaps = 0;
     this.placeCount = 0;
+    this.controls.input.placed = 0;
     core.onClosed = (reason) => {
       if (this.core !== core) return;
       this.linkDown = true;
@@ -553,6 +554,7 @@ class Game {
       // view turns the way it faces.
       this.placeCount = pk.f[12];
       if (this.placeCount > 0) this.controls.face(pk.f[13], pk.f[14]);
+      this.controls.input.placed = this.placeCount;
     }
     const shown = this.shownRewind();
     this.effects.showRewind(shown, this.rewindOn);
@@ -661,7 +663,7 @@ class Game {
       projectiles: pk.projectileList(), tick: pk.tick,
       transport, frames: this.frames, recentEvents: this.recent,
       rewindView: this.rewindState(), lens: { netgraph: this.netgraphOn, impacts: this.effects.impactsOn, impactsDrawn: this.effects.impactCount },
-      deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
+      labels: { ...this.labels.resolved }, deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
       name: this.name, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
       sound: { state: this.sound.state, played: this.sound.played, last: this.sound.last, lastShot: this.lastShot },
       status: el('status').textContent, notes: this.notes, ammoShown: el('ammo').textContent !== '',

@@ -71,6 +71,10 @@ export interface Input {
   forward: number; side: number; up: number; yaw: number; pitch: number;
   fire: boolean; alt: boolean; jump: boolean; crouch: boolean; reload: boolean; sprint: boolean;
   weapon: number;
+  // placed is how many of the server's placements yaw and pitch have
+  // turned to: until the page draws the frame that tells of one, the
+  // core aims its commands the way the placement faces.
+  placed: number;
 }
 
 export interface Session {

@@ -3,7 +3,7 @@
 // registration tests) in its team's colour. lagkit's world is +Z up in
 // metres, and so is this scene: the camera's up is +Z.
 import * as THREE from 'three';
-import type { MapFile, Player } from './types';
+import type { MapFile, Player, Vec3 } from './types';
 
 const teamColours = [0xd9483b, 0x2f6fd6, 0x3aa655, 0xc9a227];
 const headColour = 0xf0c8a0;
@@ -53,6 +53,14 @@ export class View {
     this.renderer.setSize(w, h, false);
     this.camera.aspect = w / Math.max(1, h);
     this.camera.updateProjectionMatrix();
+  }
+
+  // project returns where p is on screen as the last render saw it, in
+  // normalised device coordinates (z over 1: behind the camera).
+  private projected = new THREE.Vector3();
+  project(p: Vec3): [number, number, number] {
+    const v = this.projected.set(p[0], p[1], p[2]).project(this.camera);
+    return [v.x, v.y, v.z];
   }
 
   // grid is the ground's grid; gridBox returns the box it spans.

@@ -13,7 +13,7 @@
 //
 //	connect(now)
 //	step(now, datagram Uint8Array) -> error string or ""
-//	tick(now, input)               input: {forward, side, up, yaw, pitch, fire, alt, jump, crouch, reload, sprint, weapon}
+//	tick(now, input)               input: {forward, side, up, yaw, pitch, fire, alt, jump, crouch, reload, sprint, weapon, placed}
 //	frame(now, input)              the input at a display frame between ticks: a fire press carries its instant and aim (sub-tick input)
 //	tickMs() -> the server's tick in ms (0 until accepted)
 //	outbox() -> Array of Uint8Array datagrams to send
@@ -125,7 +125,11 @@ func input(args []js.Value) bridge.Input {
 		return bridge.Input{}
 	}
 	v := args[1]
+	// placed, when given, is how many placements the page's aim has
+	// turned to (bridge.Input.Follows).
+	p := v.Get("placed")
 	return bridge.Input{
+		Follows: p.Type() == js.TypeNumber, Placed: int(num(v, "placed")),
 		Forward: num(v, "forward"), Side: num(v, "side"), Up: num(v, "up"),
 		Yaw: num(v, "yaw"), Pitch: num(v, "pitch"),
 		Fire: flag(v, "fire"), Alt: flag(v, "alt"), Jump: flag(v, "jump"), Crouch: flag(v, "crouch"),
