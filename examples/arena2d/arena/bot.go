@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/wire"
@@ -31,7 +32,22 @@ type Bot struct {
 	id       int  // its slot, once connected
 	seen     bool // saw the crate
 	kills    []wire.KillEvent
+	// dashAt is the bot's phase in the dash's 3 s rhythm (NewBot draws
+	// it from the bot's seed, so bots dash apart).
+	dashAt time.Duration
 }
+
+// NewBot makes bot i of a harness's run from its seed (a bot.Maker:
+// sim.NewBots, match.Config.BotPolicy, realtime.MatchConfig.BotPolicy,
+// the load tool's bots): the seed sets when in the dash's rhythm it
+// dashes.
+func NewBot(i int, seed uint64) (bot.Policy, error) {
+	return &Bot{dashAt: time.Duration(seed%uint64(dashEvery/time.Millisecond)) * time.Millisecond}, nil
+}
+
+// dashEvery is the dash's rhythm: a bot far from its target dashes once
+// in each.
+const dashEvery = 3 * time.Second
 
 // Input implements realtime.Brain.
 func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
@@ -82,7 +98,7 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 		cmd.Forward = 127
 	}
 	cmd.Buttons |= game.BtnFire
-	if now%(3*time.Second) < 20*time.Millisecond && me.Pos.Dist(target.Pos) > 10 {
+	if (now+b.dashAt)%dashEvery < 20*time.Millisecond && me.Pos.Dist(target.Pos) > 10 {
 		cmd.Buttons |= BtnDash
 	}
 	if a.BlinkWait == 0 && me.Pos.Dist(target.Pos) > 14 {
