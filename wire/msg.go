@@ -91,6 +91,13 @@ type Connect struct {
 	// predicting with other rules, or decoding snapshots by another
 	// declaration, would play a session it cannot follow.
 	Game, Rules uint64
+	// Cmd is the hash of the client's declared command
+	// (game.CmdLayout.Hash; 0 for none, lagkit's own game), checked as
+	// Game is: a client coding its commands by another declaration is
+	// refused. It rides in the padding after Rejoin, a flag bit and 64
+	// bits only when set, so a Connect without one is byte for byte as
+	// before.
+	Cmd uint64
 }
 
 // Rejoin is the seat and team a client asks for when it connects again
@@ -187,6 +194,12 @@ type Commands struct {
 	// ClientTime is the client's clock when sending; snapshots echo it.
 	ClientTime time.Duration
 	Cmds       []game.UserCmd // 1 to MaxCmdsPerPacket commands, oldest first
+	// Game is the layout of the game's own part of each command
+	// (game.DeclareCmd; nil for none, lagkit's own game, whose packets
+	// it leaves unchanged). Both ends set it from their configuration
+	// (the Connect carries its hash); the encoder refuses a command
+	// whose part is outside its declared ranges, naming the field.
+	Game *game.CmdLayout
 }
 
 // MaxCmdsPerPacket bounds the commands in one Commands packet.
