@@ -133,7 +133,7 @@ type Config struct {
 }
 
 // Game is a game's own seams for a match (see server.Config): its
-// world, step, declared state and commands, respawn rule, bodies, shot
+// world, step, declared state and command, respawn rule, bodies, shot
 // resolution, and its server logic run after each handover of the
 // server's ticks. A match of a game's own bots (Config.BotPolicy)
 // needs no navigation grid; lagkit's bots do.
@@ -142,6 +142,7 @@ type Game struct {
 	World     *world.Map
 	Step      game.StepFunc
 	State     *game.Layout
+	Cmd       *game.CmdLayout
 	Spawn     func(id int, st *game.PlayerState)
 	Body      lagcomp.Body
 	BodyOf    func(id int, st game.PlayerState) lagcomp.Body
@@ -389,7 +390,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
 		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
 		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Scaling: cfg.Scaling, AimAssist: cfg.AimAssist,
-		Step: cfg.Game.Step, Game: cfg.Game.State, Spawn: cfg.Game.Spawn,
+		Step: cfg.Game.Step, Game: cfg.Game.State, Cmd: cfg.Game.Cmd, Spawn: cfg.Game.Spawn,
 		Body: cfg.Game.Body, BodyOf: cfg.Game.BodyOf, GameShots: cfg.Game.GameShots,
 	}, players, seeds.Uint64())
 	if err != nil {
