@@ -13,11 +13,12 @@ import (
 
 // ClientConfig is the client core's configuration for the arena.
 func ClientConfig(name string) client.Config {
-	return client.Config{Map: Map(), Step: Step, Game: Decl.Layout, Name: name, InterpDelay: 50 * time.Millisecond}
+	return client.Config{Map: Map(), Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Name: name, InterpDelay: 50 * time.Millisecond}
 }
 
 // Bot plays the arena: it closes in on the crate as drawn, shoots at it
-// and dashes now and then, blinking when far; once the crate breaks it salutes whoever
+// and dashes now and then, blinking to land 10 m short of it when
+// further than 11 m; once the crate breaks it salutes whoever
 // broke it, raises the shield if it was given one, and turns on the
 // nearest player. Its methods are safe to
 // call from any goroutine.
@@ -101,8 +102,10 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 	if (now+b.dashAt)%dashEvery < 20*time.Millisecond && me.Pos.Dist(target.Pos) > 10 {
 		cmd.Buttons |= BtnDash
 	}
-	if a.BlinkWait == 0 && me.Pos.Dist(target.Pos) > 14 {
+	if d := me.Pos.Dist(target.Pos); a.BlinkWait == 0 && d > 11 {
+		// Blink to land 10 m short of the target: 1 to 6 m.
 		cmd.Buttons |= BtnBlink
+		CmdDecl.Of(&cmd).Reach = float32(min(BlinkLength, d-10))
 		b.blinks++
 	}
 	return cmd
