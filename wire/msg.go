@@ -32,7 +32,12 @@ const MaxDatagram = 1100
 // its declared state (game.Declare; Snapshot.Game), and a Connect
 // carries the hashes of the client's declaration and movement rules
 // (Connect.Game, Connect.Rules), which a server refuses when they
-// differ from its own.
+// differ from its own. A game's declared command (game.DeclareCmd)
+// came within Version 12: its hash rides in the Connect's padding
+// (Connect.Cmd) and its fields after each command (Commands.Game), so a
+// game that declares none, lagkit's own, sends the same bytes as before,
+// and a server that knows no command declaration refuses a Connect with
+// one for its nonzero padding.
 const Version = 12
 
 // ConnectSize is the size every Connect is padded to: at least the
