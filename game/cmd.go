@@ -151,31 +151,54 @@ func (c *CmdLayout) Check(g *CmdState) error {
 	for i := range c.l.fields {
 		f := &c.l.fields[i]
 		raw := loadAt(base, f)
-		ok := true
-		var shown any
-		switch f.Kind {
-		case KindBool:
-			shown, ok = raw, raw <= 1
-		case KindUint:
-			shown, ok = raw, raw >= uint64(f.Min) && raw <= uint64(f.Max)
-		case KindInt:
-			shown, ok = int64(raw), int64(raw) >= f.Min && int64(raw) <= f.Max
-		case KindDuration:
-			u := math.Round(float64(int64(raw)) / f.Quantum)
-			shown, ok = time.Duration(int64(raw)), u >= float64(f.Min) && u <= float64(f.Max)
-		case KindFloat:
-			v := math.Float64frombits(raw)
-			if f.Size == 4 {
-				v = float64(math.Float32frombits(uint32(raw)))
-			}
-			u := math.Round(v / f.Quantum)
-			shown, ok = v, u >= float64(f.Min) && u <= float64(f.Max) // false for NaN
-		}
-		if !ok {
-			return fmt.Errorf("game: command %s: field %s: %v outside %s", c.l.name, f.Name, shown, c.rangeOf(f))
+		if !inCmdRange(f, raw) {
+			return c.rangeError(f, raw)
 		}
 	}
 	return nil
+}
+
+// inCmdRange reports whether raw, field f's memory, is within its
+// declared range (false for a float that is not a number).
+func inCmdRange(f *Field, raw uint64) bool {
+	switch f.Kind {
+	case KindBool:
+		return raw <= 1
+	case KindUint:
+		return raw >= uint64(f.Min) && raw <= uint64(f.Max)
+	case KindInt:
+		return int64(raw) >= f.Min && int64(raw) <= f.Max
+	case KindDuration:
+		u := math.Round(float64(int64(raw)) / f.Quantum)
+		return u >= float64(f.Min) && u <= float64(f.Max)
+	}
+	u := math.Round(floatOf(f, raw) / f.Quantum)
+	return u >= float64(f.Min) && u <= float64(f.Max) // false for NaN
+}
+
+// floatOf is a float field's raw bits as a float64.
+func floatOf(f *Field, raw uint64) float64 {
+	if f.Size == 4 {
+		return float64(math.Float32frombits(uint32(raw)))
+	}
+	return math.Float64frombits(raw)
+}
+
+// rangeError says that field f holds raw, outside its range. Only a
+// refused command gets here, so Check allocates nothing otherwise.
+func (c *CmdLayout) rangeError(f *Field, raw uint64) error {
+	var shown any
+	switch f.Kind {
+	case KindBool, KindUint:
+		shown = raw
+	case KindInt:
+		shown = int64(raw)
+	case KindDuration:
+		shown = time.Duration(int64(raw))
+	default:
+		shown = floatOf(f, raw)
+	}
+	return fmt.Errorf("game: command %s: field %s: %v outside %s", c.l.name, f.Name, shown, c.rangeOf(f))
 }
 
 // durationOf is ns nanoseconds as a duration.
