@@ -24,7 +24,8 @@ type testCmd struct {
 
 var testCmdDecl = game.MustDeclareCmd[testCmd]()
 
-// gameCmds returns n commands from tick first, each with a game part.
+// gameCmds returns n commands from tick first, each with a game part,
+// the third with a fire press.
 func gameCmds(first uint32, n int) []game.UserCmd {
 	cmds := make([]game.UserCmd, n)
 	for i := range cmds {
@@ -34,6 +35,11 @@ func gameCmds(first uint32, n int) []game.UserCmd {
 		testCmdDecl.Set(c, testCmd{Buttons: uint16(1 << i), Throt: 0.5, Steer: float32(i) / 10, Target: uint8(60 + i%4),
 			Ability: int8(i%6 - 1), Charge: time.Duration(i) * 250 * time.Millisecond, Crouch: i%2 == 1})
 		testCmdDecl.Snap(&c.Game)
+		if i == 2 {
+			// A fire press (sub-tick input) beside the game's part.
+			c.Buttons, c.HasPress, c.Shown = game.BtnFire, true, game.ShownHit
+			c.Press = game.Press{Offset: 5 * time.Millisecond, Yaw: c.Yaw + 40, Pitch: -20, ViewTime: c.ViewTime - 12*time.Millisecond}
+		}
 	}
 	return cmds
 }
