@@ -110,6 +110,12 @@ type Config struct {
 	// other players' and entities' fields sent to all are drawn from
 	// their states, each from the nearer state unless tagged lerp.
 	Game *game.Layout
+	// Cmd is the game's own part of every command (game.DeclareCmd's
+	// CmdLayout), the same as the server's (server.Config.Cmd): Tick
+	// takes it from its input's UserCmd.Game, puts it on its grid,
+	// predicts with it and sends it. nil is lagkit's own game: the part
+	// is zeroed.
+	Cmd *game.CmdLayout
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -190,6 +196,10 @@ type Client struct {
 	phase  Phase
 	reason string
 	code   wire.DisconnectCode
+	// lastGame is the game part of the newest command taken (Cmd), and
+	// cmdErr why the last refused part was refused.
+	lastGame game.CmdState
+	cmdErr   error
 
 	id       int
 	tickRate int
@@ -317,6 +327,10 @@ type Stats struct {
 	ReportsKept, ReportsRefused, ReportsResent int
 	CommandsSent                               int
 	EncodeErrors                               int // command packets that could not be encoded
+	// CmdRefused counts commands whose game part (Config.Cmd) had a
+	// field outside its declared range: each took the previous
+	// command's part instead (Client.CmdError says why).
+	CmdRefused int
 	// ForeignGoodbyes counts the server's Disconnects that named another
 	// session (an earlier one at this address): ignored.
 	ForeignGoodbyes int
@@ -346,6 +360,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	cl := &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}
 	cl.misses, cl.missesOut = newMisses(c.Game), newMisses(c.Game)
+	if c.Cmd != nil {
+		c.Cmd.Snap(&cl.lastGame) // the zero part, within its ranges
+	}
 	for _, o := range c.Map.Objectives {
 		switch {
 		case o.Kind == world.Flag && (o.Team == 0 || o.Team == 1):
@@ -507,6 +524,7 @@ func (c *Client) sendConnect(now time.Duration) {
 		Rejoin:       c.cfg.Rejoin,
 		Game:         c.cfg.Game.Hash(),
 		Rules:        c.cfg.Movement.Hash(),
+		Cmd:          c.cfg.Cmd.Hash(),
 	})
 	if err != nil {
 		c.phase, c.reason = Closed, err.Error()

@@ -199,6 +199,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	cmd.Tick = c.nextCmd
 	cmd.Duration = c.tickDur
 	cmd.ViewTime = c.ViewTime(now)
+	c.takeGame(&cmd)
 	c.takePress(now, &cmd)
 	if c.settings.Paused {
 		hold(&cmd, c.pred.Weapon)
@@ -241,6 +242,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 		n++
 	}
 	m.Cmds = batch[:n]
+	m.Game = c.cfg.Cmd
 	buf, err := wire.AppendCommands(c.cmdBuf[:0], &m)
 	if err != nil {
 		// Only a caller's out-of-range input (say, a pitch beyond
@@ -253,6 +255,31 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.sendAs(true, buf)
 	c.stats.CommandsSent++
 }
+
+// takeGame puts cmd's game part in the form the server will decode
+// (game.CmdLayout.Snap), so that prediction steps what the server
+// steps. A part with a field outside its declared range is refused:
+// the command carries the previous command's part, and CmdError says
+// which field.
+func (c *Client) takeGame(cmd *game.UserCmd) {
+	l := c.cfg.Cmd
+	if l == nil {
+		cmd.Game = game.CmdState{}
+		return
+	}
+	if err := l.Check(&cmd.Game); err != nil {
+		c.stats.CmdRefused++
+		c.cmdErr = err
+		cmd.Game = c.lastGame
+		return
+	}
+	l.Snap(&cmd.Game)
+	c.lastGame = cmd.Game
+}
+
+// CmdError returns why the last refused command's game part was
+// refused (nil: none was): the field outside its declared range.
+func (c *Client) CmdError() error { return c.cmdErr }
 
 // LastCmd returns the newest command issued (zero before the first), as
 // sent: with its Tick, Duration, ViewTime and any fire press.

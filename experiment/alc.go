@@ -53,6 +53,7 @@ func ALCLatency(seed uint64) map[int]float64 {
 }
 
 var _ = register(&Experiment{
+	Bots:  true,
 	Name:  "alc",
 	Title: "Does advanced lag compensation cut shots behind cover and keep accuracy?",
 	Design: "Capture the flag on metro, 6 bots (3 a team), after the ALC study (thesis section 7.6.1: two sets of " +
@@ -87,7 +88,7 @@ var _ = register(&Experiment{
 	},
 	RunCell: func(c Cell) (CellResult, error) {
 		return playMatch(match.Config{
-			Map: "metro", Mode: mode.CTF, Bots: ALCPlayers, Seed: c.Seed,
+			Map: "metro", Mode: mode.CTF, Bots: ALCPlayers, Seed: c.Seed, BotPolicy: c.Bots,
 			Duration: time.Duration(param(c, "minutes") * float64(time.Minute)),
 			Policy:   lagcomp.Config{Name: c.Condition},
 			Latency:  ALCLatency(c.Seed),

@@ -23,6 +23,7 @@ var (
 const clcTopRTT = 350
 
 var _ = register(&Experiment{
+	Bots:  true,
 	Name:  "clc-limits",
 	Title: "What do conditional lag compensation's caps cost?",
 	Design: "Capture the flag on metro, 12 bots with round trips spread evenly from 20 to " +
@@ -62,7 +63,7 @@ var _ = register(&Experiment{
 			}
 		}
 		return playMatch(match.Config{
-			Map: "metro", Mode: mode.CTF, Bots: 12, Seed: c.Seed, Latency: spreadRTTs(12, 20, clcTopRTT), Policy: pol,
+			Map: "metro", Mode: mode.CTF, Bots: 12, Seed: c.Seed, BotPolicy: c.Bots, Latency: spreadRTTs(12, 20, clcTopRTT), Policy: pol,
 			Duration: time.Duration(param(c, "minutes") * float64(time.Minute)),
 		})
 	},

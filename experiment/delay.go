@@ -76,6 +76,7 @@ func delayName(l delayLayout, rttMS int, cond string) string {
 }
 
 var delayExperiment = register(&Experiment{
+	Bots:  true,
 	Name:  "delay",
 	Title: "Time delay and adaptive time delay: fairness against responsiveness",
 	Design: "One-on-one deathmatch on arena (2 bots, as in the adaptive time delay study) with one " +
@@ -151,7 +152,7 @@ func runDelayCell(c Cell) (CellResult, error) {
 	}
 	high := param(c, "high_rtt_ms")
 	cfg := match.Config{
-		Map: "arena", Mode: layout.mode, Bots: layout.bots, Seed: c.Seed,
+		Map: "arena", Mode: layout.mode, Bots: layout.bots, Seed: c.Seed, BotPolicy: c.Bots,
 		Duration:  time.Duration(param(c, "minutes") * float64(time.Minute)),
 		Policy:    lagcomp.Config{Name: "none"},
 		BaseRTTms: delayBaseRTT, Skill: param(c, "skill"),

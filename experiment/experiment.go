@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/lagkit/lagkit/bot"
 )
 
 // Experiment is a study's design: the cells to run, how to run one, and
@@ -34,6 +36,11 @@ type Experiment struct {
 	// their tests against each other are dropped. Any other pair of
 	// identical arms fails the run.
 	Equivalent [][2]string
+	// Bots reports that every player of its cells is a bot made by the
+	// cell's Bots (lagkit's shooter bot when nil), so a game's own bots
+	// (Options.BotPolicy) can play its design; its other designs script
+	// their players or measure lagkit's bot itself.
+	Bots bool
 }
 
 // Cell is one unit of work: a condition under one seed.
@@ -45,6 +52,8 @@ type Cell struct {
 	// so conditions are compared on the same bots (a paired design).
 	Replicate int    `json:"replicate"`
 	Seed      uint64 `json:"seed"`
+	// Bots makes the cell's bots (Options.BotPolicy; nil: lagkit's).
+	Bots bot.Maker `json:"-"`
 }
 
 // CellResult is what one cell produced: named values, and per-unit
@@ -126,6 +135,11 @@ type Options struct {
 	Progress func(done, total int, c Cell)
 	// Command is the command line recorded in the results' provenance.
 	Command []string
+	// BotPolicy makes the bots of every cell (Cell.Bots, then
+	// match.Config.BotPolicy): a game's own in place of lagkit's
+	// shooter bot, for an experiment whose players are all bots
+	// (Experiment.Bots); Run refuses it for another.
+	BotPolicy bot.Maker
 }
 
 // Planned returns the cells Run plays for opt: those of opt.Shard, each
@@ -135,6 +149,7 @@ func Planned(e *Experiment, opt Options) []Cell {
 	for _, c := range e.Cells(opt.Quick) {
 		if opt.Shard.has(c.Index) {
 			c.Seed = cellSeed(opt.Seed, c.Replicate)
+			c.Bots = opt.BotPolicy
 			cells = append(cells, c)
 		}
 	}
@@ -149,6 +164,9 @@ func Planned(e *Experiment, opt Options) []Cell {
 // returns an error wrapping ctx's.
 func Run(ctx context.Context, e *Experiment, opt Options) (*Results, []CellResult, error) {
 	start := time.Now()
+	if opt.BotPolicy != nil && !e.Bots {
+		return nil, nil, fmt.Errorf("experiment: %s: its players are not all bots made through a bot.Maker, so it plays no other game's bots", e.Name)
+	}
 	planned := Planned(e, opt)
 	byIndex := make(map[int]Cell, len(planned))
 	for _, c := range planned {

@@ -27,6 +27,7 @@ func rollbackGrid() [][2]float64 {
 func inOneMetreSet(rtt, speed float64) bool { return speed != 4 || rtt == 250 }
 
 var _ = register(&Experiment{
+	Bots:  true,
 	Name:  "rollback",
 	Title: "How far are victims moved back?",
 	Design: "Team deathmatch on metro, 12 bots at one round trip and one running speed per " +
@@ -59,7 +60,7 @@ var _ = register(&Experiment{
 	},
 	RunCell: func(c Cell) (CellResult, error) {
 		return playMatch(match.Config{
-			Map: "metro", Mode: mode.TDM, Bots: 12, Seed: c.Seed, BaseRTTms: param(c, "rtt_ms"),
+			Map: "metro", Mode: mode.TDM, Bots: 12, Seed: c.Seed, BotPolicy: c.Bots, BaseRTTms: param(c, "rtt_ms"),
 			WalkSpeed: param(c, "speed_mps"), InterpDelay: time.Microsecond,
 			Duration: time.Duration(param(c, "minutes") * float64(time.Minute)),
 			Policy:   lagcomp.Config{Name: "tlc"},

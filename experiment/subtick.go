@@ -130,11 +130,16 @@ func playSubtick(hz int, sub bool, dur time.Duration, seed uint64) (CellResult, 
 	link := netem.Config{Latency: subtickRTTms * time.Millisecond / 2}
 	obs := &subtickObserver{presses: map[subtickKey]bot.PressRecord{}, life: make([]uint16, subtickBots)}
 	players := make([]sim.PlayerConfig, subtickBots)
+	// lagkit's bot through its Maker; the observer reads each bot's
+	// presses, so the design plays lagkit's bot alone (Experiment.Bots
+	// is false).
+	makeBot := bot.Shooter(func(int) bot.Config { return bot.Config{FrameRate: subtickFrameHz, SubTick: sub} }, m, grid, &params, &weapon)
 	for i := range players {
-		b, err := bot.New(bot.Config{FrameRate: subtickFrameHz, SubTick: sub}, m, grid, &params, &weapon, seeds.Uint64())
+		p, err := makeBot(i, seeds.Uint64())
 		if err != nil {
 			return CellResult{}, err
 		}
+		b := p.(*bot.Bot)
 		obs.bots = append(obs.bots, b)
 		players[i] = sim.PlayerConfig{
 			Client: client.Config{Name: fmt.Sprintf("bot%d", i)}, Up: link, Down: link, Brain: b,

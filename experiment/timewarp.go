@@ -149,7 +149,7 @@ var _ = register(&Experiment{
 		warpTiming.RLock()
 		defer warpTiming.RUnlock()
 		cfg := match.Config{
-			Map: "courtyard", Mode: mode.FFA, Bots: 8, Seed: c.Seed,
+			Map: "courtyard", Mode: mode.FFA, Bots: 8, Seed: c.Seed, BotPolicy: c.Bots,
 			Duration:         time.Duration(param(c, "seconds") * float64(time.Second)),
 			HighPingFraction: 0.5, HighPingMS: param(c, "rtt_ms"),
 			Loadout: []string{fmt.Sprint(c.Params["weapon"])}, Policy: lagcomp.Config{Name: "none"},

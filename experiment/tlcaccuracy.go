@@ -36,6 +36,7 @@ const (
 const tlcVariantPrefix = "metro12-"
 
 var _ = register(&Experiment{
+	Bots:  true,
 	Name:  "tlc-accuracy",
 	Title: "Does rewinding help shooters hit?",
 	Design: "The thesis's CS:GO experiment ([lee-thesis], chapter 4): one lagged player (slot 0, 150 ms round " +
@@ -78,12 +79,12 @@ var _ = register(&Experiment{
 		dur := time.Duration(param(c, "minutes") * float64(time.Minute))
 		if c.Params["design"] == "metro12" {
 			return playMatch(match.Config{
-				Map: "metro", Mode: mode.TDM, Bots: 12, Seed: c.Seed, BaseRTTms: 150,
+				Map: "metro", Mode: mode.TDM, Bots: 12, Seed: c.Seed, BotPolicy: c.Bots, BaseRTTms: 150,
 				Duration: dur, Policy: lagcomp.Config{Name: policy},
 			})
 		}
 		res, err := match.Run(match.Config{
-			Map: tlcMap, Mode: mode.TDM, Bots: tlcPlayers, Seed: c.Seed,
+			Map: tlcMap, Mode: mode.TDM, Bots: tlcPlayers, Seed: c.Seed, BotPolicy: c.Bots,
 			Latency: map[int]float64{0: tlcPlayerRTT}, InterpDelay: tlcInterp,
 			Loadout: []string{tlcWeapon}, Duration: dur, Policy: lagcomp.Config{Name: policy},
 		}, nil)

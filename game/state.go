@@ -135,7 +135,7 @@ type Schema[T any] struct {
 // the client sees the clamped value (and counts a misprediction).
 func Declare[T any]() (*Schema[T], error) {
 	var zero T
-	l, err := compile(reflect.TypeOf(zero))
+	l, err := compile(reflect.TypeOf(zero), StateSize, "StateSize")
 	if err != nil {
 		return nil, err
 	}
@@ -164,12 +164,14 @@ func (s *Schema[T]) Set(st *PlayerState, v T) { *s.Of(st) = v }
 
 var durationType = reflect.TypeOf(time.Duration(0))
 
-func compile(t reflect.Type) (*Layout, error) {
+// compile compiles struct type t of at most limit bytes (the constant
+// named limitName) into its layout.
+func compile(t reflect.Type, limit uintptr, limitName string) (*Layout, error) {
 	if t == nil || t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("game: declare: %v is not a struct type", t)
 	}
-	if t.Size() > StateSize {
-		return nil, fmt.Errorf("game: declare %v: %d bytes, more than StateSize %d", t, t.Size(), StateSize)
+	if t.Size() > limit {
+		return nil, fmt.Errorf("game: declare %v: %d bytes, more than %s %d", t, t.Size(), limitName, limit)
 	}
 	l := &Layout{name: t.String(), size: t.Size()}
 	if err := l.walk(t, 0, "", fieldTag{vis: VisAll}); err != nil {
@@ -442,8 +444,12 @@ func (l *Layout) SentToOthers() bool { return l != nil && l.anyAll }
 
 // load returns field f of s as a raw 64-bit value (sign-extended for
 // signed integers, the bits for floats).
-func load(s *State, f *Field) uint64 {
-	p := unsafe.Add(unsafe.Pointer(s), f.Offset)
+func load(s *State, f *Field) uint64 { return loadAt(unsafe.Pointer(s), f) }
+
+// loadAt is load of the declared struct at base: a State's or a
+// command's (CmdState).
+func loadAt(base unsafe.Pointer, f *Field) uint64 {
+	p := unsafe.Add(base, f.Offset)
 	switch f.Size {
 	case 1:
 		if f.Kind == KindInt {
@@ -465,8 +471,11 @@ func load(s *State, f *Field) uint64 {
 }
 
 // store writes the raw value v into field f of s.
-func store(s *State, f *Field, v uint64) {
-	p := unsafe.Add(unsafe.Pointer(s), f.Offset)
+func store(s *State, f *Field, v uint64) { storeAt(unsafe.Pointer(s), f, v) }
+
+// storeAt is store into the declared struct at base.
+func storeAt(base unsafe.Pointer, f *Field, v uint64) {
+	p := unsafe.Add(base, f.Offset)
 	switch f.Size {
 	case 1:
 		*(*uint8)(p) = uint8(v)
@@ -481,9 +490,12 @@ func store(s *State, f *Field, v uint64) {
 
 // Units returns field i of s in wire units, clamped into its range:
 // what a snapshot sends of it.
-func (l *Layout) Units(s *State, i int) int64 {
+func (l *Layout) Units(s *State, i int) int64 { return l.unitsAt(unsafe.Pointer(s), i) }
+
+// unitsAt is Units of the declared struct at base.
+func (l *Layout) unitsAt(base unsafe.Pointer, i int) int64 {
 	f := &l.fields[i]
-	raw := load(s, f)
+	raw := loadAt(base, f)
 	var u int64
 	switch f.Kind {
 	case KindBool:
@@ -521,20 +533,23 @@ func (l *Layout) Units(s *State, i int) int64 {
 }
 
 // SetUnits writes u, in field i's wire units, into s.
-func (l *Layout) SetUnits(s *State, i int, u int64) {
+func (l *Layout) SetUnits(s *State, i int, u int64) { l.setUnitsAt(unsafe.Pointer(s), i, u) }
+
+// setUnitsAt is SetUnits into the declared struct at base.
+func (l *Layout) setUnitsAt(base unsafe.Pointer, i int, u int64) {
 	f := &l.fields[i]
 	switch f.Kind {
 	case KindDuration:
-		store(s, f, uint64(int64(math.Round(float64(u)*f.Quantum))))
+		storeAt(base, f, uint64(int64(math.Round(float64(u)*f.Quantum))))
 	case KindFloat:
 		v := float64(u) * f.Quantum
 		if f.Size == 4 {
-			store(s, f, uint64(math.Float32bits(float32(v))))
+			storeAt(base, f, uint64(math.Float32bits(float32(v))))
 		} else {
-			store(s, f, math.Float64bits(v))
+			storeAt(base, f, math.Float64bits(v))
 		}
 	default:
-		store(s, f, uint64(u))
+		storeAt(base, f, uint64(u))
 	}
 }
 

@@ -92,6 +92,12 @@ type UserCmd struct {
 	// verdict and nothing in the game reads it. Only a command holding
 	// BtnFire carries one.
 	Shown Shown
+	// Game is the game's own part of the command (DeclareCmd): more
+	// buttons, analog axes, a target, as the game declared them, read
+	// and written typed through its CmdSchema. Commands carry it to the
+	// server delta coded, repeated and stamped like the rest; lagkit's
+	// own game declares none and leaves it zero.
+	Game CmdState
 }
 
 // Shown is a client's verdict on its own shot: unknown (no shot

@@ -122,6 +122,35 @@ type Config struct {
 	// TickCPU measures the server's ticks on the thread's CPU clock
 	// (Result.TickCPUUS): two system calls a tick (sim.Driver.CountCPU).
 	TickCPU bool
+	// BotPolicy makes each player's bot: bot i's policy from a seed
+	// drawn from Seed, in the order lagkit's bots draw theirs. nil is
+	// lagkit's shooter bot (bot.Shooter with Skill, three in four of
+	// each team attacking), on the map's navigation grid.
+	BotPolicy bot.Maker `json:"-"`
+	// Game is a game's own rules for its bots' match (zero: lagkit's
+	// shooter).
+	Game Game `json:"-"`
+}
+
+// Game is a game's own seams for a match (see server.Config): its
+// world, step, declared state and command, respawn rule, bodies, shot
+// resolution, and its server logic run after each handover of the
+// server's ticks. A match of a game's own bots (Config.BotPolicy)
+// needs no navigation grid; lagkit's bots do.
+type Game struct {
+	// World is the map, instead of Config.Map.
+	World     *world.Map
+	Step      game.StepFunc
+	State     *game.Layout
+	Cmd       *game.CmdLayout
+	Spawn     func(id int, st *game.PlayerState)
+	Body      lagcomp.Body
+	BodyOf    func(id int, st game.PlayerState) lagcomp.Body
+	GameShots bool
+	// OnTick is the game's server logic: called with each of the
+	// server's handovers (sim.Observer.ServerReady), on the driver's
+	// goroutine, as realtime.MatchConfig.OnTick is in a live match.
+	OnTick func(s *server.Server, r *server.Ready)
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -296,9 +325,11 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := loadMap(cfg.Map)
-	if err != nil {
-		return nil, err
+	m := cfg.Game.World
+	if m == nil {
+		if m, err = loadMap(cfg.Map); err != nil {
+			return nil, err
+		}
 	}
 	loadout, err := cfg.Weapons()
 	if err != nil {
@@ -308,26 +339,38 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	if cfg.WalkSpeed > 0 {
 		params.WalkSpeed, params.CrouchSpeed = cfg.WalkSpeed, cfg.WalkSpeed
 	}
-	weapon := loadout[0] // bots fight with the weapon they spawn with
-	grid, err := nav.Build(m, &params)
-	if err != nil {
-		return nil, err
-	}
-	if err := nav.Check(m, grid); err != nil {
-		if strings.HasSuffix(cfg.Map, ".json") {
-			return nil, fmt.Errorf("%s: %w", cfg.Map, err)
+	makeBot := cfg.BotPolicy
+	if makeBot == nil {
+		// lagkit's bots fight with the weapon they spawn with, on the
+		// map's navigation grid. Three in four of each team attack:
+		// player i is on team i%2.
+		weapon := loadout[0]
+		grid, err := nav.Build(m, &params)
+		if err != nil {
+			return nil, err
 		}
-		return nil, err
+		if err := nav.Check(m, grid); err != nil {
+			if strings.HasSuffix(cfg.Map, ".json") && cfg.Game.World == nil {
+				return nil, fmt.Errorf("%s: %w", cfg.Map, err)
+			}
+			return nil, err
+		}
+		skill := cfg.Skill
+		makeBot = bot.Shooter(func(i int) bot.Config {
+			return bot.Config{Skill: skill, Attacker: (i/2)%4 < 3}
+		}, m, grid, &params, &weapon)
 	}
 	rtts := cfg.latencies()
 	players := make([]sim.PlayerConfig, cfg.Bots)
 	seeds := rand.New(rand.NewPCG(cfg.Seed, 0x853c49e6748fea9b))
 	tick := game.TickDuration(cfg.TickRate)
 	for i := range players {
-		// Three in four of each team attack: player i is on team i%2.
-		b, err := bot.New(bot.Config{Skill: cfg.Skill, Attacker: (i/2)%4 < 3}, m, grid, &params, &weapon, seeds.Uint64())
+		b, err := makeBot(i, seeds.Uint64())
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("match: bot %d: %w", i, err)
+		}
+		if b == nil {
+			return nil, fmt.Errorf("match: bot %d: no policy", i)
 		}
 		link := netem.Config{
 			Latency: msec.Duration(rtts[i] / 2), Jitter: msec.Duration(cfg.JitterMS), Loss: cfg.Loss,
@@ -347,11 +390,14 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
 		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
 		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Scaling: cfg.Scaling, AimAssist: cfg.AimAssist,
+		Step: cfg.Game.Step, Game: cfg.Game.State, Cmd: cfg.Game.Cmd, Spawn: cfg.Game.Spawn,
+		Body: cfg.Game.Body, BodyOf: cfg.Game.BodyOf, GameShots: cfg.Game.GameShots,
 	}, players, seeds.Uint64())
 	if err != nil {
 		return nil, err
 	}
 	obs := cfg.observer(d, m.Grid, &params)
+	obs.onTick = cfg.Game.OnTick
 	d.CountCPU = cfg.TickCPU
 	d.Run(cfg.Duration, obs)
 	if obs.duels != nil {

@@ -32,6 +32,8 @@ type shotKey struct {
 
 // observer gathers a match's statistics and log as it runs.
 type observer struct {
+	// onTick is the game's server logic (Game.OnTick).
+	onTick   func(s *server.Server, r *server.Ready)
 	records  []server.ShotRecord
 	log      []server.LogEntry
 	hits     map[shotKey]bool // SBC as the victim's client saw the hit
@@ -180,7 +182,10 @@ type Look struct {
 }
 
 // ServerReady collects the server's shot records and log.
-func (o *observer) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+func (o *observer) ServerReady(_ time.Duration, s *server.Server, r *server.Ready) {
+	if o.onTick != nil {
+		o.onTick(s, r)
+	}
 	o.records = append(o.records, r.Shots...)
 	o.log = append(o.log, r.Log...)
 }

@@ -125,6 +125,10 @@ type MatchConfig struct {
 	Body      lagcomp.Body                                   `toml:"-" json:"-"`
 	BodyOf    func(id int, st game.PlayerState) lagcomp.Body `toml:"-" json:"-"`
 	GameShots bool                                           `toml:"-" json:"-"`
+	// Cmd, set by a program, is the game's own part of every command
+	// (server.Config.Cmd, game.DeclareCmd): the match's bots send it,
+	// and other clients must declare the same client.Config.Cmd.
+	Cmd *game.CmdLayout `toml:"-" json:"-"`
 	// BotPolicy, set by a program, makes the match's server-side bots
 	// (Bots) of a game's own: bot i (from 0, in the order they start)
 	// plays the policy BotPolicy(i, seed) returns, through a client core
@@ -467,7 +471,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
-		Step: out.Step, Game: out.Game, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
+		Step: out.Step, Game: out.Game, Cmd: out.Cmd, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
 		Scaling: out.Scaling, AimAssist: out.AimAssist,
 		Mode:  mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},

@@ -348,7 +348,7 @@ func (m *Match) startNamedBot(name string, seat int) error {
 	if err != nil {
 		return err
 	}
-	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Step: m.r.cfg.Step, Game: m.r.cfg.Game, Weapons: m.r.server.Weapons, Name: name}
+	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Step: m.r.cfg.Step, Game: m.r.cfg.Game, Cmd: m.r.cfg.Cmd, Weapons: m.r.server.Weapons, Name: name}
 	if key := m.r.server.ConnectKey; len(key) != 0 {
 		tok, err := token.Seal(key, token.Claims{Match: m.id, Player: name, Seat: uint8(seat), Address: m.r.server.Address, Expires: time.Now().Add(time.Minute)})
 		if err != nil {

@@ -51,6 +51,13 @@ type Config struct {
 	// clients must declare the same (client.Config.Game): a Connect
 	// whose declaration's hash differs is refused.
 	Game *game.Layout
+	// Cmd is the game's own part of every command (game.DeclareCmd's
+	// schema, its CmdLayout): the command packets carry its fields, and
+	// Step reads them from UserCmd.Game. nil (the default) is lagkit's
+	// own game, whose packets are unchanged by it. The clients must
+	// declare the same (client.Config.Cmd): a Connect whose
+	// declaration's hash differs is refused.
+	Cmd *game.CmdLayout
 	// Spawn, if set, is the game's respawn rule: it runs whenever a
 	// player (re)spawns or is placed (Place), after lagkit has set its
 	// own fields (position, health, weapon), with the player's game

@@ -468,6 +468,7 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 			return fmt.Errorf("server: commands: %w", ErrNoSession)
 		}
 		m := &s.cmdScratch
+		m.Game = s.cfg.Cmd
 		if err := wire.DecodeCommands(data, m); err != nil {
 			return s.malformed(err)
 		}

@@ -202,7 +202,7 @@ func (s *Server) sendAccept(c *client) {
 
 // mismatch returns why a client that sent Connect m cannot follow this
 // server's game, or "": another declared game state, or other movement
-// rules (unless it states none).
+// rules (unless it states none), or another declared command.
 func (s *Server) mismatch(m *wire.Connect) string {
 	if h := s.cfg.Game.Hash(); m.Game != h {
 		name := s.cfg.Game.Name()
@@ -210,6 +210,13 @@ func (s *Server) mismatch(m *wire.Connect) string {
 			name = "none"
 		}
 		return fmt.Sprintf("game state declaration differs: client %016x, server %016x (%s)", m.Game, h, name)
+	}
+	if h := s.cfg.Cmd.Hash(); m.Cmd != h {
+		name := s.cfg.Cmd.Name()
+		if name == "" {
+			name = "none"
+		}
+		return fmt.Sprintf("game command declaration differs: client %016x, server %016x (%s)", m.Cmd, h, name)
 	}
 	if h := s.cfg.Movement.Hash(); m.Rules != 0 && m.Rules != h {
 		return fmt.Sprintf("movement rules differ: client %016x, server %016x", m.Rules, h)

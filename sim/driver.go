@@ -31,7 +31,7 @@ type FrameBrain = bot.FramePolicy
 // PlayerConfig sets up one simulated participant.
 type PlayerConfig struct {
 	// Client configures the player's client core; the driver fills in Map,
-	// Movement, Step, Game and Weapons from the server's configuration.
+	// Movement, Step, Game, Cmd and Weapons from the server's configuration.
 	Client client.Config
 	// Up and Down are the links to and from the server.
 	Up, Down netem.Config
@@ -125,7 +125,7 @@ func NewDriver(srv server.Config, players []PlayerConfig, seed uint64) (*Driver,
 	for i, pc := range players {
 		cc := pc.Client
 		cc.Map, cc.Movement, cc.Step, cc.Weapons = cfg.Map, cfg.Movement, cfg.Step, cfg.Weapons
-		cc.Game = cfg.Game
+		cc.Game, cc.Cmd = cfg.Game, cfg.Cmd
 		c, err := client.New(cc)
 		if err != nil {
 			return nil, fmt.Errorf("sim: player %d: %w", i, err)

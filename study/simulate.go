@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/peek"
@@ -33,7 +34,11 @@ const PathRate = 20
 // cancelled context stops the study between rounds: a round under way
 // plays to its end (a 10-minute round of 12 bots takes some 10 s).
 type Simulation struct {
-	clock time.Time
+	// BotPolicy, when set before Play, makes the bots in the seats
+	// (match.Config.BotPolicy): bot i from its seed under the round's;
+	// nil is lagkit's shooter bot with the round's skill.
+	BotPolicy bot.Maker
+	clock     time.Time
 	// synthetic has the bots answer the questionnaires from the
 	// schedule's models, drawn under syntheticSeed (SyntheticAnswers).
 	synthetic     bool
@@ -72,6 +77,7 @@ func (d *Simulation) Play(ctx context.Context, p *Plan, seats []Seat, seed uint6
 	cfg.Paths, cfg.PathRate, cfg.PathLooks = &paths, PathRate, true
 	cfg.NetCheck, cfg.NetCheckFrom = true, p.LeadIn()
 	cfg.Duels = true // the round's duels records
+	cfg.BotPolicy = d.BotPolicy
 	res, err := match.Run(cfg, nil)
 	if err != nil {
 		return time.Time{}, err

@@ -36,6 +36,14 @@ import (
 // shot it fired (game.UserCmd.Shown): a bit saying whether there is one,
 // and when set a bit saying hit. A command without the button carries
 // none, so only firing costs the bit or two.
+//
+// A game that declares its own part of a command (game.DeclareCmd;
+// Commands.Game) has it follow, field by field in declaration order, as
+// a delta against the command before (the first against the zero
+// command's): a changed bit, and when set the field's value less its
+// minimum in the field's width. A command's part takes at most
+// game.CmdLayout.MaxBits (a bit a field unchanged); lagkit's own game
+// declares none, and its packets are byte for byte as without.
 
 // moveNames name UserCmd's Forward, Side and Up in errors.
 var moveNames = [...]string{"forward", "side", "up"}
@@ -68,6 +76,13 @@ func AppendCommands(dst []byte, m *Commands) ([]byte, error) {
 		if err := checkCmd(m.Cmds, i); err != nil {
 			return dst, err
 		}
+		if m.Game == nil {
+			if m.Cmds[i].Game != (game.CmdState{}) {
+				return dst, encodeError(MsgCommands, "cmd %d: a game part without a declaration (Commands.Game)", i)
+			}
+		} else if err := m.Game.Check(&m.Cmds[i].Game); err != nil {
+			return dst, encodeError(MsgCommands, "cmd %d: %v", i, err)
+		}
 	}
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(MsgCommands), 8)
@@ -79,6 +94,9 @@ func AppendCommands(dst []byte, m *Commands) ([]byte, error) {
 	var prev game.UserCmd
 	for i := range m.Cmds {
 		writeCmd(&w, &m.Cmds[i], &prev, i == 0)
+		if m.Game != nil {
+			writeCmdGame(&w, m.Game, &m.Cmds[i].Game, &prev.Game)
+		}
 		prev = m.Cmds[i]
 	}
 	return w.buf, nil
@@ -269,10 +287,53 @@ func DecodeCommands(b []byte, m *Commands) error {
 		c := prev
 		c.Tick = tick + uint32(i)
 		readCmd(&r, &c, &prev, i)
+		if m.Game != nil && r.err == nil {
+			readCmdGame(&r, m.Game, &c.Game, &prev.Game, i)
+		}
 		m.Cmds = append(m.Cmds, c)
 		prev = c
 	}
 	return r.finish()
+}
+
+// writeCmdGame writes a command's game part g as a delta against the
+// previous command's, prev: per field a changed bit, and the value less
+// its minimum when set.
+func writeCmdGame(w *bitWriter, l *game.CmdLayout, g, prev *game.CmdState) {
+	fields := l.Fields()
+	for i := range fields {
+		f := &fields[i]
+		u := l.Units(g, i)
+		if u == l.Units(prev, i) {
+			w.writeBits(0, 1)
+			continue
+		}
+		w.writeBits(1, 1)
+		w.writeBits(uint64(u)-uint64(f.Min), f.Bits)
+	}
+}
+
+// readCmdGame reads command i's game part into g, the previous
+// command's being prev, refusing a value outside its field's range. g
+// is left in wire form (game.CmdLayout.Snap): every field set, the
+// bytes between them zero.
+func readCmdGame(r *bitReader, l *game.CmdLayout, g, prev *game.CmdState, i int) {
+	var out game.CmdState
+	fields := l.Fields()
+	for j := range fields {
+		f := &fields[j]
+		u := l.Units(prev, j)
+		if r.readBits(1) == 1 {
+			v := r.readBits(f.Bits)
+			if v > uint64(f.Max)-uint64(f.Min) {
+				r.failf("cmd %d: game field %s out of range", i, f.Name)
+				return
+			}
+			u = int64(uint64(f.Min) + v)
+		}
+		l.SetUnits(&out, j, u)
+	}
+	*g = out
 }
 
 // readCmd reads command i into c, which holds the previous command.

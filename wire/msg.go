@@ -32,7 +32,12 @@ const MaxDatagram = 1100
 // its declared state (game.Declare; Snapshot.Game), and a Connect
 // carries the hashes of the client's declaration and movement rules
 // (Connect.Game, Connect.Rules), which a server refuses when they
-// differ from its own.
+// differ from its own. A game's declared command (game.DeclareCmd)
+// came within Version 12: its hash rides in the Connect's padding
+// (Connect.Cmd) and its fields after each command (Commands.Game), so a
+// game that declares none, lagkit's own, sends the same bytes as before,
+// and a server that knows no command declaration refuses a Connect with
+// one for its nonzero padding.
 const Version = 12
 
 // ConnectSize is the size every Connect is padded to: at least the
@@ -91,6 +96,13 @@ type Connect struct {
 	// predicting with other rules, or decoding snapshots by another
 	// declaration, would play a session it cannot follow.
 	Game, Rules uint64
+	// Cmd is the hash of the client's declared command
+	// (game.CmdLayout.Hash; 0 for none, lagkit's own game), checked as
+	// Game is: a client coding its commands by another declaration is
+	// refused. It rides in the padding after Rejoin, a flag bit and 64
+	// bits only when set, so a Connect without one is byte for byte as
+	// before.
+	Cmd uint64
 }
 
 // Rejoin is the seat and team a client asks for when it connects again
@@ -187,6 +199,12 @@ type Commands struct {
 	// ClientTime is the client's clock when sending; snapshots echo it.
 	ClientTime time.Duration
 	Cmds       []game.UserCmd // 1 to MaxCmdsPerPacket commands, oldest first
+	// Game is the layout of the game's own part of each command
+	// (game.DeclareCmd; nil for none, lagkit's own game, whose packets
+	// it leaves unchanged). Both ends set it from their configuration
+	// (the Connect carries its hash); the encoder refuses a command
+	// whose part is outside its declared ranges, naming the field.
+	Game *game.CmdLayout
 }
 
 // MaxCmdsPerPacket bounds the commands in one Commands packet.

@@ -51,10 +51,16 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	w.writeKey(m.Key)
 	w.writeBits(m.Game, 64)
 	w.writeBits(m.Rules, 64)
-	if m.Rejoin.Asked {
+	if m.Rejoin.Asked || m.Cmd != 0 {
+		w.writeBool(m.Rejoin.Asked)
+		if m.Rejoin.Asked {
+			w.writeBits(uint64(m.Rejoin.Seat), 8)
+			w.writeBits(uint64(m.Rejoin.Team), 8)
+		}
+	}
+	if m.Cmd != 0 {
 		w.writeBool(true)
-		w.writeBits(uint64(m.Rejoin.Seat), 8)
-		w.writeBits(uint64(m.Rejoin.Team), 8)
+		w.writeBits(m.Cmd, 64)
 	}
 	for len(w.buf)-start < ConnectSize {
 		w.buf = append(w.buf, 0)
@@ -86,6 +92,11 @@ func DecodeConnect(b []byte, m *Connect) error {
 	m.Rules = r.readBits(64)
 	if r.readBool() {
 		m.Rejoin = Rejoin{Asked: true, Seat: uint8(r.readBits(8)), Team: uint8(r.readBits(8))}
+	}
+	if r.readBool() {
+		if m.Cmd = r.readBits(64); m.Cmd == 0 && r.err == nil {
+			r.failf("command declaration hash flagged but 0")
+		}
 	}
 	r.align()
 	for _, pad := range r.readAligned(len(b) - r.pos/8) {

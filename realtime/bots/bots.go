@@ -47,6 +47,15 @@ type Config struct {
 	// CertHash is the pinned certificate's SHA-256 in hex, if any (an
 	// error about an unknown authority without it says to give one).
 	CertHash string
+	// Policy makes bot i's policy from its seed (bot.Maker): a game's
+	// own bots. nil is lagkit's shooter bot on Map with Skill, three in
+	// four attacking, on Map's navigation grid.
+	Policy bot.Maker
+	// Client is every bot's client core configuration, for a game's own
+	// (its Step, Game and Commands, as its server has them); its Name
+	// is set per bot, and a nil Map or Movement takes Map and lagkit's
+	// movement rules.
+	Client client.Config
 }
 
 // Report is how a run of bots went.
@@ -69,11 +78,27 @@ type Line struct {
 func Run(ctx context.Context, o Config) (*Report, error) {
 	m, bearer := o.Map, o.Bearer
 	params := game.DefaultParams()
-	grid, err := nav.Build(m, &params)
-	if err != nil {
-		return nil, err
+	cc := o.Client
+	if cc.Map == nil {
+		cc.Map = m
 	}
-	weapon := game.Rifle()
+	if cc.Movement == nil {
+		cc.Movement = &params
+	}
+	if cc.Map == nil {
+		return nil, fmt.Errorf("bots: no map")
+	}
+	makeBot := o.Policy
+	if makeBot == nil {
+		grid, err := nav.Build(cc.Map, cc.Movement)
+		if err != nil {
+			return nil, err
+		}
+		weapon := game.Rifle()
+		// Three in four bots attack, as in lagkit's matches of bots.
+		skill := o.Skill
+		makeBot = bot.Shooter(func(i int) bot.Config { return bot.Config{Skill: skill, Attacker: i%4 != 3} }, cc.Map, grid, cc.Movement, &weapon)
+	}
 	var before *loadSample
 	if o.Server != "" {
 		var err error
@@ -87,17 +112,21 @@ func Run(ctx context.Context, o Config) (*Report, error) {
 	rep := &Report{Connect: o.Connect, Bots: make([]Line, o.Count)}
 	var wg sync.WaitGroup
 	for i := range o.Count {
-		// Three in four bots attack, as in lagkit's matches of bots.
-		b, err := bot.New(bot.Config{Skill: o.Skill, Attacker: i%4 != 3}, m, grid, &params, &weapon, o.Seed+uint64(i)*0x9e3779b97f4a7c15)
+		b, err := makeBot(i, o.Seed+uint64(i)*0x9e3779b97f4a7c15)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("bots: bot %d: %w", i, err)
+		}
+		if b == nil {
+			return nil, fmt.Errorf("bots: bot %d: no policy", i)
 		}
 		line := &rep.Bots[i]
 		line.Name, line.Seat = fmt.Sprintf("bot%d", i), -1
+		bc := cc
+		bc.Name = line.Name
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			o.play(pctx, o.Dial, bearer, client.Config{Map: m, Movement: &params, Name: line.Name}, b, line)
+			o.play(pctx, o.Dial, bearer, bc, b, line)
 		}()
 		// Bots join a few milliseconds apart, as players do, rather than in
 		// one burst of connects.

@@ -35,6 +35,17 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 	host := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), realtime.NewMetrics(prometheus.NewRegistry()))
 	ref := arena.NewReferee()
 	cfg := arena.MatchConfig(4, ref)
+	// The server's step notes the blinks' reach its commands carried.
+	var reachMu sync.Mutex
+	var reaches []float32
+	cfg.Step = func(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+		if r := arena.CmdDecl.Of(&cmd).Reach; cmd.Buttons.Has(arena.BtnBlink) && r > 0 {
+			reachMu.Lock()
+			reaches = append(reaches, r)
+			reachMu.Unlock()
+		}
+		return arena.Step(s, cmd, ctx)
+	}
 	slow := realtime.LinkConfig{LatencyMS: 60}
 	cfg.Latency = []realtime.LinkRule{{Player: "bot0", Up: slow, Down: slow}, {Player: "bot1", Up: slow, Down: slow}}
 	if _, err := host.Start(cfg); err != nil {
@@ -131,6 +142,21 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 			t.Errorf("bot %d heard of kills %+v, the server recorded %+v first", i, ks, k)
 		}
 	}
+	// The bots blink to land 10 m short of their target: a reach
+	// short of the full length, on its eighth-of-a-metre grid, that
+	// only the declared command carries.
+	reachMu.Lock()
+	short := 0
+	for _, r := range reaches {
+		if r < arena.BlinkLength && r*8 == float32(int(r*8)) {
+			short++
+		}
+	}
+	reachMu.Unlock()
+	if short == 0 {
+		t.Errorf("the server's step saw no blink shorter than %v m: %v", arena.BlinkLength, reaches)
+	}
+	t.Logf("blink reaches on the server: %v", reaches)
 	t.Logf("%d shots, %d on the crate, broken by %d with a shot rewound %v (the live crate missed: %v); %d hits on players, first kill %+v",
 		r.Shots, r.CrateHits, r.BrokenBy, r.BrokenRewind, r.BrokenLiveMiss, r.PlayerHits, k)
 }

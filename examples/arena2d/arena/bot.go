@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/wire"
@@ -12,11 +13,12 @@ import (
 
 // ClientConfig is the client core's configuration for the arena.
 func ClientConfig(name string) client.Config {
-	return client.Config{Map: Map(), Step: Step, Game: Decl.Layout, Name: name, InterpDelay: 50 * time.Millisecond}
+	return client.Config{Map: Map(), Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Name: name, InterpDelay: 50 * time.Millisecond}
 }
 
 // Bot plays the arena: it closes in on the crate as drawn, shoots at it
-// and dashes now and then, blinking when far; once the crate breaks it salutes whoever
+// and dashes now and then, blinking to land 10 m short of it when
+// further than 11 m; once the crate breaks it salutes whoever
 // broke it, raises the shield if it was given one, and turns on the
 // nearest player. Its methods are safe to
 // call from any goroutine.
@@ -31,7 +33,22 @@ type Bot struct {
 	id       int  // its slot, once connected
 	seen     bool // saw the crate
 	kills    []wire.KillEvent
+	// dashAt is the bot's phase in the dash's 3 s rhythm (NewBot draws
+	// it from the bot's seed, so bots dash apart).
+	dashAt time.Duration
 }
+
+// NewBot makes bot i of a harness's run from its seed (a bot.Maker:
+// sim.NewBots, match.Config.BotPolicy, realtime.MatchConfig.BotPolicy,
+// the load tool's bots): the seed sets when in the dash's rhythm it
+// dashes.
+func NewBot(i int, seed uint64) (bot.Policy, error) {
+	return &Bot{dashAt: time.Duration(seed%uint64(dashEvery/time.Millisecond)) * time.Millisecond}, nil
+}
+
+// dashEvery is the dash's rhythm: a bot far from its target dashes once
+// in each.
+const dashEvery = 3 * time.Second
 
 // Input implements realtime.Brain.
 func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
@@ -82,11 +99,13 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 		cmd.Forward = 127
 	}
 	cmd.Buttons |= game.BtnFire
-	if now%(3*time.Second) < 20*time.Millisecond && me.Pos.Dist(target.Pos) > 10 {
+	if (now+b.dashAt)%dashEvery < 20*time.Millisecond && me.Pos.Dist(target.Pos) > 10 {
 		cmd.Buttons |= BtnDash
 	}
-	if a.BlinkWait == 0 && me.Pos.Dist(target.Pos) > 14 {
+	if d := me.Pos.Dist(target.Pos); a.BlinkWait == 0 && d > 11 {
+		// Blink to land 10 m short of the target: 1 to 6 m.
 		cmd.Buttons |= BtnBlink
+		CmdDecl.Of(&cmd).Reach = float32(min(BlinkLength, d-10))
 		b.blinks++
 	}
 	return cmd

@@ -43,6 +43,20 @@ type State struct {
 	HP int16 `lagkit:"all,lerp,max=100"`
 }
 
+// Cmd is the arena's own part of a player's command, declared to
+// lagkit (game.DeclareCmd): beside lagkit's movement, aim and buttons,
+// how far along the view the blink goes, the mouse's distance from the
+// player in a desktop client, in eighths of a metre up to BlinkLength.
+// Commands carry it to the server in 6 bits (one when unchanged).
+type Cmd struct {
+	Reach float32 `lagkit:"max=6,q=0.125"`
+}
+
+// CmdDecl is the arena's declared command: server.Config.Cmd and
+// client.Config.Cmd take CmdDecl.CmdLayout, and CmdDecl.Of reads and
+// writes a command's Cmd.
+var CmdDecl = game.MustDeclareCmd[Cmd]()
+
 // Decl is the arena's declared state: server.Config.Game and
 // client.Config.Game take Decl.Layout, and Decl.Of reads and writes a
 // player's State.
@@ -62,7 +76,8 @@ const (
 	MaxShield  = 50
 )
 
-// The blink: BlinkLength along the view, at most every BlinkCooldown.
+// The blink: up to BlinkLength along the view (the command's Reach), at
+// most every BlinkCooldown.
 const (
 	BlinkLength   = 6.0
 	BlinkCooldown = 45 * time.Second
@@ -154,7 +169,8 @@ func Map() *world.Map {
 // weapon's rate of fire, a shot only with a round in the magazine (the
 // last starts a reload, as BtnReload does); a dash of DashLength along
 // the view for DashCost stamina, at most every DashCooldown ticks, and a
-// blink of BlinkLength every BlinkCooldown, unless a wall is in the way;
+// blink as far as the command's Reach (at most BlinkLength) every
+// BlinkCooldown, unless a wall is in the way;
 // the item used. Stamina comes back a point a tick.
 func Step(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
 	s, fired := ctx.Step(s, cmd)
@@ -186,8 +202,8 @@ func Step(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerS
 	} else if a.Stamina < MaxStamina {
 		a.Stamina++
 	}
-	if alive && cmd.Buttons.Has(BtnBlink) && a.BlinkWait == 0 {
-		if to := jump(ctx, s.Pos, s.Yaw, BlinkLength); to != s.Pos {
+	if reach := float64(CmdDecl.Of(&cmd).Reach); alive && cmd.Buttons.Has(BtnBlink) && a.BlinkWait == 0 && reach > 0 {
+		if to := jump(ctx, s.Pos, s.Yaw, min(reach, BlinkLength)); to != s.Pos {
 			s.Pos, a.BlinkWait = to, BlinkCooldown
 			s.Teleport++ // observers jump with it instead of sliding
 		}

@@ -1,8 +1,12 @@
 package arena_test
 
 import (
+	"math"
 	"testing"
 	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 
 	"github.com/lagkit/lagkit/examples/arena2d/arena"
 	"github.com/lagkit/lagkit/mode"
@@ -41,7 +45,7 @@ func TestArenaStatePredicted(t *testing.T) {
 	}
 	d, err := sim.NewDriver(server.Config{
 		Map: arena.Map(), Seed: 4, Mode: mode.Config{Mode: mode.TDM},
-		Step: arena.Step, Game: arena.Decl.Layout, Spawn: arena.Spawn, Body: arena.PlayerBody, GameShots: true,
+		Step: arena.Step, Game: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Body: arena.PlayerBody, GameShots: true,
 	}, players, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -89,4 +93,32 @@ func TestArenaStatePredicted(t *testing.T) {
 		t.Errorf("loot granted to %d, predicted by the bot in slot %d; the crate broken by %d", r.Looted, by, r.BrokenBy)
 	}
 	t.Logf("%v: %+v; mispredicted %v of %d", d.Now(), r, missed, predictions)
+}
+
+// TestBlinkReach: the blink goes as far as the command's declared Reach
+// says, at most BlinkLength; a command without one does not blink and
+// keeps the cooldown free.
+func TestBlinkReach(t *testing.T) {
+	m := arena.Map()
+	params := game.DefaultParams()
+	ctx := &game.StepCtx{Grid: m.Grid, Params: &params, Weapons: []game.Weapon{game.Rifle()}}
+	start := game.PlayerState{Pos: geom.V(-15, 0, 0), Health: game.MaxHealth}
+	for _, tc := range []struct {
+		reach, want float64
+	}{{2.5, 2.5}, {6, 6}, {0, 0}} {
+		cmd := game.UserCmd{Duration: 15625 * time.Microsecond, Buttons: arena.BtnBlink}
+		arena.CmdDecl.Of(&cmd).Reach = float32(tc.reach)
+		st, _ := arena.Step(start, cmd, ctx)
+		if moved := st.Pos.X - start.Pos.X; math.Abs(moved-tc.want) > 0.01 {
+			t.Errorf("reach %v: moved %.3f m, want %v", tc.reach, moved, tc.want)
+		}
+		if waited := arena.Decl.Of(&st).BlinkWait > 0; waited != (tc.want > 0) {
+			t.Errorf("reach %v: cooldown %v", tc.reach, arena.Decl.Of(&st).BlinkWait)
+		}
+	}
+	var c game.UserCmd
+	arena.CmdDecl.Of(&c).Reach = 7
+	if err := arena.CmdDecl.Check(&c.Game); err == nil {
+		t.Error("a reach of 7 m passed its check")
+	}
 }

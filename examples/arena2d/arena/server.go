@@ -184,7 +184,7 @@ func (r *Referee) Tick(s *server.Server, rd *server.Ready) {
 func MatchConfig(seats int, r *Referee) realtime.MatchConfig {
 	return realtime.MatchConfig{
 		Name: "arena2d", Map: "arena2d", World: Map(), Mode: "tdm", Seats: seats,
-		Step: Step, Game: Decl.Layout, Spawn: Spawn, Body: PlayerBody, GameShots: true,
+		Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Spawn: Spawn, Body: PlayerBody, GameShots: true,
 		OnTick: r.Tick,
 	}
 }

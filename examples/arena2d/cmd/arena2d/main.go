@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"image/color"
+	"math"
 	"sync"
 	"time"
 
@@ -146,6 +147,8 @@ func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
 	if h.fire {
 		cmd.Buttons |= game.BtnFire
 	}
+	// The blink goes as far as the mouse points.
+	arena.CmdDecl.Of(&cmd).Reach = float32(min(arena.BlinkLength, math.Hypot(h.aimX-h.me.Pos.X, h.aimY-h.me.Pos.Y)))
 	for _, b := range []struct {
 		held bool
 		btn  game.Buttons
