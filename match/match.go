@@ -31,6 +31,7 @@ import (
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -345,8 +346,8 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	modeCfg := mode.Config{Mode: cfg.Mode, Duration: cfg.Duration}
 	d, err := sim.NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
-		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
-		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Scaling: cfg.Scaling, AimAssist: cfg.AimAssist,
+		Seed: cfg.Seed, Policy: cfg.Policy, Rules: shooter.Rules(modeCfg), Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
+		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Adjust: shooter.Adjust(cfg.Scaling, cfg.AimAssist),
 	}, players, seeds.Uint64())
 	if err != nil {
 		return nil, err
@@ -411,7 +412,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 			}
 		}
 	}
-	mt := srv.Match()
+	mt := shooter.Match(srv)
 	res.Match = Summary{
 		Mode: string(mt.Kind()), Map: m.Name, Policy: srv.Policy().Name(),
 		Score: mt.TeamScore, Captures: mt.Captures, DurationS: cfg.Duration.Seconds(),

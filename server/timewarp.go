@@ -6,7 +6,6 @@ import (
 
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/timewarp"
 )
 
@@ -157,8 +156,6 @@ func (c *Config) checkTimeWarp() error {
 		return fmt.Errorf("server: config: time warp %v exceeds max unlag %v: the pose history must cover the window", tw, c.MaxUnlag)
 	case tw >= c.RespawnDelay:
 		return fmt.Errorf("server: config: time warp %v must be shorter than the respawn delay %v, so no death a re-simulation finds respawns within the window", tw, c.RespawnDelay)
-	case c.Mode.Mode != "" && c.Mode.Mode != mode.FFA && c.Mode.Mode != mode.TDM:
-		return fmt.Errorf("server: config: time warp supports modes ffa and tdm, not %s: objectives (flags, points) are not re-simulated", c.Mode.Mode)
 	}
 	p, err := lagcomp.New(c.Policy)
 	if err != nil {

@@ -492,7 +492,7 @@ func (r *warpRun) hittable(shooter, id int) bool {
 		return false
 	}
 	sh := r.rec.Owner[shooter]
-	return sh == nil || r.s.match.Enemies(sh.id, sh.team, o.id, o.team)
+	return sh == nil || r.s.rules.Enemies(sh.id, sh.team, o.id, o.team)
 }
 
 // player returns the state of the player in slot id at the tick.

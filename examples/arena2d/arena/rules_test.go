@@ -8,6 +8,7 @@ import (
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 )
 
@@ -40,7 +41,7 @@ func TestArenaStatePredicted(t *testing.T) {
 		players = append(players, sim.PlayerConfig{Client: cc, Brain: b, Up: link, Down: link})
 	}
 	d, err := sim.NewDriver(server.Config{
-		Map: arena.Map(), Seed: 4, Mode: mode.Config{Mode: mode.TDM},
+		Map: arena.Map(), Seed: 4, Rules: shooter.Rules(mode.Config{Mode: mode.TDM}),
 		Step: arena.Step, Game: arena.Decl.Layout, Spawn: arena.Spawn, Body: arena.PlayerBody, GameShots: true,
 	}, players, 4)
 	if err != nil {
