@@ -66,8 +66,16 @@ type Server struct {
 	cfg     Config
 	tickDur time.Duration
 	stepCtx game.StepCtx // the context of each command run (act)
-	tick    uint32
-	rng     *rand.Rand
+	// view is the steps' view of the match as the tick began (view.go),
+	// stepView the one the commands run now see: view, or under a time
+	// warp the re-run tick's.
+	view       game.MatchView
+	viewDirty  bool
+	stepView   *game.MatchView
+	matchState game.State
+	viewIDs    []int // scratch: the entity slots in order
+	tick       uint32
+	rng        *rand.Rand
 
 	clients []*client // by slot; nil when free
 	byPeer  map[Peer]int
@@ -354,6 +362,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.referee.s = s
+	s.stepView = &s.view
 	s.tracer = lagcomp.Tracer{History: s.history, Grid: c.Map.Grid, Params: c.Movement, Hittable: s.hittable}
 	s.nextAppeal = 1
 	if c.Body != nil || c.BodyOf != nil {
@@ -703,6 +712,7 @@ func (s *Server) step(now time.Duration) {
 	}
 	s.sched.begin()
 	s.tick++
+	s.beginView()
 	tickTime := time.Duration(s.tick) * s.tickDur
 	for _, c := range s.clients {
 		if c != nil {

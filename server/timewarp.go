@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/timewarp"
@@ -205,6 +206,10 @@ type timeWarp struct {
 
 	run warpRun // the tick being re-simulated
 
+	// views are the steps' views of the match each tick of the window
+	// began with, by tick modulo their number, for its re-runs.
+	views []game.MatchView
+
 	// lastFlight tells whether a live tick's latest record is a flight
 	// (else a pellet), which the damage it deals belongs to.
 	lastFlight bool
@@ -295,6 +300,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		cands:   make([]int, 0, n),
 		stepped: make([]bool, n),
 		outside: make([]bool, n),
+		views:   make([]game.MatchView, rules.Window+2),
 	}
 	for i := range w.slots {
 		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
