@@ -4,7 +4,7 @@ import "github.com/lagkit/lagkit/game"
 
 // Restart begins the round anew from the next tick, as a study round's
 // measured part does after its warm-up, so that nothing of the warm-up
-// counts: the mode's scores, flags and points go back to their start
+// counts: the rules' scores and objectives go back to their start
 // (Rules.Restart), every player's statistics to zero (those kept
 // for players away too), projectiles in flight are gone and hits
 // awaiting their victims' appeals are void (a warm-up shot lands in no

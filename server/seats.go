@@ -35,7 +35,7 @@ type Placement struct {
 	// before its old session timed out); one held by another is refused.
 	Slot int
 	// Team is its team (-1: the one it had before it dropped, else the
-	// mode's choice).
+	// rules' choice).
 	Team int
 	// Refuse, when set, refuses it with this reason.
 	Refuse string

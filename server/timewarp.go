@@ -132,9 +132,9 @@ import (
 // does not fire it again at the tick its command ran
 // (warpTick.deferred).
 //
-// Objective modes (ctf, dom) are not supported: a flag picked up or a
-// point captured would have to be re-simulated too, so Config rejects
-// them with time warp.
+// Rules with objectives (lagkit's ctf, dom) are not supported: a flag
+// picked up or a point captured would have to be re-simulated too, so
+// New asks the rules (Rules.WarpCheck) and rejects those with time warp.
 
 // MaxTimeWarp bounds Config.TimeWarp.
 const MaxTimeWarp = timewarp.Max
