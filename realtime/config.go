@@ -487,14 +487,18 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 			return nil, fail("mode", "%s", cause(err))
 		}
 		r.server.Rules = shooter.Rules(mc)
-	} else {
-		rules, err := out.Rules(server.RulesEnv{Map: m, MaxClients: out.Seats, TickDuration: game.TickDuration(out.TickRate)})
-		if err != nil {
-			return nil, fail("", "rules: %s", cause(err))
-		}
-		if rules != nil {
-			r.cfg.Mode = rules.Name()
-		}
+	}
+	rules, err := r.server.Rules(server.RulesEnv{Map: m, MaxClients: out.Seats, TickDuration: game.TickDuration(out.TickRate)})
+	switch {
+	case err != nil:
+		return nil, fail("", "rules: %s", cause(err))
+	case rules == nil:
+		return nil, fail("", "rules: none made")
+	}
+	r.cfg.Mode = rules.Name()
+	if err := rules.WarpCheck(); err != nil && out.TimeWarp != 0 {
+		// The rules' fit with time warp, named before the policy's.
+		return nil, fail("time_warp", "%s", cause(err))
 	}
 	if _, err := scaling.New(out.Scaling); err != nil {
 		return nil, fail("scaling", "%s", cause(err))
