@@ -93,10 +93,7 @@ func deg(d float64) float64 { return d * math.Pi / 180 }
 
 // Target is a player a shot may be assisted onto: its id and its pose
 // at the time the shot is tested.
-type Target struct {
-	ID   int
-	Pose game.PlayerState
-}
+type Target = lagcomp.Target
 
 // Trace finds the part of the targets nearest ray r within radius
 // (radians) of its line, measured to the part's centre (centre) or to

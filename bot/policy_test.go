@@ -10,6 +10,7 @@ import (
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -46,7 +47,7 @@ func TestShooterPolicy(t *testing.T) {
 	run := func(seed uint64) (string, shotCounter) {
 		link := netem.Config{Latency: 30 * time.Millisecond}
 		d, err := sim.NewBots(sim.Bots{
-			Server:  server.Config{Map: m, Movement: &params, MaxClients: 4, Mode: mode.Config{Mode: mode.FFA}},
+			Server:  server.Config{Map: m, Movement: &params, MaxClients: 4, Rules: shooter.Rules(mode.Config{Mode: mode.FFA})},
 			Players: 4, Policy: bot.Shooter(skilled, m, grid, &params, &weapon), Up: link, Down: link,
 		}, seed)
 		if err != nil {

@@ -116,6 +116,11 @@ type Config struct {
 	// predicts with it and sends it. nil is lagkit's own game: the part
 	// is zeroed.
 	Cmd *game.CmdLayout
+	// FirstEntity is the first slot of the game's entities (its server's
+	// MaxClients, or the first slot it puts entities in): the step's
+	// view of the match (game.StepCtx.View) holds the newest snapshot's
+	// entities from there on. 0 (the default): the step sees none.
+	FirstEntity int
 }
 
 func (c *Config) withDefaults() (Config, error) {
@@ -132,6 +137,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Step == nil {
 		out.Step = game.DefaultStep
+	}
+	if out.FirstEntity < 0 || out.FirstEntity >= wire.MaxEntities {
+		return out, fmt.Errorf("client: config: first entity slot %d outside 0..%d", out.FirstEntity, wire.MaxEntities-1)
 	}
 	if out.SnapshotRate < 0 || out.SnapshotRate > 128 {
 		return out, fmt.Errorf("client: config: snapshot rate %d outside 0..128", out.SnapshotRate)
@@ -292,6 +300,7 @@ type Client struct {
 	points      []PointView
 
 	stepCtx  game.StepCtx // the context of each predicted command (step)
+	view     game.MatchView
 	predErrs []float64
 	// misses counts, field by field, the predictions measured
 	// (predSamples) that had it wrong (Mispredictions; missesOut is
@@ -774,6 +783,9 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	}
 	c.hasOffset = true
 
+	if c.cfg.FirstEntity > 0 {
+		c.viewEntities(sn)
+	}
 	c.reconcile(sn)
 	for _, id := range c.present {
 		if !sn.Has(id) {

@@ -49,6 +49,7 @@ func (c *Client) step(st game.PlayerState, cmd game.UserCmd) (game.PlayerState, 
 	ctx.Grid, ctx.Params, ctx.Weapons = c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons
 	ctx.Slot, ctx.Team = c.id, int(c.settings.Team)
 	ctx.Tick, ctx.Time = cmd.Tick, time.Duration(cmd.Tick)*c.tickDur
+	ctx.View = &c.view
 	st, fired := c.cfg.Step(st, cmd, ctx)
 	if c.cfg.Game != nil {
 		c.cfg.Game.Snap(&st.Game)

@@ -17,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/peek"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -173,7 +174,7 @@ func runPeekCell(c Cell) (CellResult, error) {
 	}
 	d, err := sim.NewDriver(server.Config{
 		Map: peekCorner, TickRate: 64, MaxClients: 2, Movement: &params, Seed: c.Seed,
-		Policy: lagcomp.Config{Name: "tlc"}, Mode: mode.Config{Mode: mode.TDM, Duration: total},
+		Policy: lagcomp.Config{Name: "tlc"}, Rules: shooter.Rules(mode.Config{Mode: mode.TDM, Duration: total}),
 		RespawnDelay: 24 * time.Hour,
 	}, players, rng.Uint64())
 	if err != nil {

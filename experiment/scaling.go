@@ -19,6 +19,7 @@ import (
 	"github.com/lagkit/lagkit/peek"
 	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
+	lkshooter "github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -197,7 +198,7 @@ func runRange(r rangeRun) (CellResult, error) {
 	total := time.Duration(r.seconds * float64(time.Second))
 	d, err := sim.NewDriver(server.Config{
 		Map: rangeMap, TickRate: 64, MaxClients: 2, Movement: &params, Weapons: []game.Weapon{rangeWeapon()}, Seed: r.seed,
-		Policy: r.policy, Scaling: r.scaling, AimAssist: r.assist, Mode: mode.Config{Mode: mode.TDM, Duration: total + time.Second}, RespawnDelay: 24 * time.Hour,
+		Policy: r.policy, Adjust: lkshooter.Adjust(r.scaling, r.assist), Rules: lkshooter.Rules(mode.Config{Mode: mode.TDM, Duration: total + time.Second}), RespawnDelay: 24 * time.Hour,
 	}, players, rng.Uint64())
 	if err != nil {
 		return CellResult{}, err

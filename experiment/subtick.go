@@ -14,6 +14,7 @@ import (
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -148,7 +149,7 @@ func playSubtick(hz int, sub bool, dur time.Duration, seed uint64) (CellResult, 
 	}
 	d, err := sim.NewDriver(server.Config{
 		Map: m, TickRate: hz, MaxClients: subtickBots, Movement: &params, Weapons: []game.Weapon{weapon},
-		Seed: seed, Policy: lagcomp.Config{Name: "tlc"}, Mode: mode.Config{Mode: mode.FFA, Duration: dur},
+		Seed: seed, Policy: lagcomp.Config{Name: "tlc"}, Rules: shooter.Rules(mode.Config{Mode: mode.FFA, Duration: dur}),
 	}, players, seeds.Uint64())
 	if err != nil {
 		return CellResult{}, err

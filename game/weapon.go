@@ -208,6 +208,10 @@ type StepCtx struct {
 	// neither.
 	Tick uint32
 	Time time.Duration
+	// View is what the step sees of the match beyond its own player:
+	// the game's entities and its match state (see MatchView), nil
+	// when its caller has none. Read only.
+	View *MatchView
 }
 
 // Step runs lagkit's own step (Step) on s in this context: a game's

@@ -21,6 +21,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -317,7 +318,7 @@ func TestTLCRewindsAllButTheShooter(t *testing.T) {
 	t.Run("team mates do not stop a shot", func(t *testing.T) {
 		// Team deathmatch: slots alternate between the teams, so the
 		// nearer player is the shooter's team mate.
-		m := newRig(t, server.Config{Mode: mode.Config{Mode: mode.TDM}})
+		m := newRig(t, server.Config{Rules: shooter.Rules(mode.Config{Mode: mode.TDM})})
 		a := m.join(0, 100*ms)
 		far, close := m.join(0, 100*ms), m.join(0, 100*ms)
 		m.place(a, geom.V(0, -20, 0), 0)

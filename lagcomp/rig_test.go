@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -64,8 +65,8 @@ func laser() *game.Weapon {
 // can hit everyone) on the cover test map with the laser.
 func newRig(t testing.TB, cfg server.Config) *rig {
 	t.Helper()
-	if cfg.Mode.Mode == "" {
-		cfg.Mode.Mode = mode.FFA
+	if cfg.Rules == nil {
+		cfg.Rules = shooter.Rules(mode.Config{Mode: mode.FFA})
 	}
 	if cfg.Map == nil {
 		cfg.Map = worldtest.Cover(t)

@@ -31,6 +31,7 @@ import (
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -133,8 +134,8 @@ type Config struct {
 }
 
 // Game is a game's own seams for a match (see server.Config): its
-// world, step, declared state and command, respawn rule, bodies, shot
-// resolution, and its server logic run after each handover of the
+// world, step, declared state and command, match rules, respawn rule,
+// bodies, shot resolution, and its server logic run after each handover of the
 // server's ticks. A match of a game's own bots (Config.BotPolicy)
 // needs no navigation grid; lagkit's bots do.
 type Game struct {
@@ -147,6 +148,9 @@ type Game struct {
 	Body      lagcomp.Body
 	BodyOf    func(id int, st game.PlayerState) lagcomp.Body
 	GameShots bool
+	// Rules makes the game's match rules (server.Config.Rules) in place
+	// of lagkit's mode Config.Mode names; nil plays lagkit's mode.
+	Rules func(server.RulesEnv) (server.Rules, error)
 	// OnTick is the game's server logic: called with each of the
 	// server's handovers (sim.Observer.ServerReady), on the driver's
 	// goroutine, as realtime.MatchConfig.OnTick is in a live match.
@@ -386,10 +390,14 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		players[i].Client.FollowReplication(cfg.Replication.Policy, cfg.Replication.Order, cfg.Replication.Teams)
 	}
 	modeCfg := mode.Config{Mode: cfg.Mode, Duration: cfg.Duration}
+	rules := shooter.Rules(modeCfg)
+	if cfg.Game.Rules != nil {
+		rules = cfg.Game.Rules
+	}
 	d, err := sim.NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
-		Seed: cfg.Seed, Policy: cfg.Policy, Mode: modeCfg, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
-		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Scaling: cfg.Scaling, AimAssist: cfg.AimAssist,
+		Seed: cfg.Seed, Policy: cfg.Policy, Rules: rules, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
+		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Adjust: shooter.Adjust(cfg.Scaling, cfg.AimAssist),
 		Step: cfg.Game.Step, Game: cfg.Game.State, Cmd: cfg.Game.Cmd, Spawn: cfg.Game.Spawn,
 		Body: cfg.Game.Body, BodyOf: cfg.Game.BodyOf, GameShots: cfg.Game.GameShots,
 	}, players, seeds.Uint64())
@@ -457,11 +465,14 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 			}
 		}
 	}
-	mt := srv.Match()
+	played := srv.Rules()
 	res.Match = Summary{
-		Mode: string(mt.Kind()), Map: m.Name, Policy: srv.Policy().Name(),
-		Score: mt.TeamScore, Captures: mt.Captures, DurationS: cfg.Duration.Seconds(),
+		Mode: played.Name(), Map: m.Name, Policy: srv.Policy().Name(),
+		Score: played.TeamScore(), DurationS: cfg.Duration.Seconds(),
 		StateHash: srv.StateHash(),
+	}
+	if mt := shooter.Match(srv); mt != nil {
+		res.Match.Captures = mt.Captures
 	}
 	if events != nil {
 		if err := obs.write(events, res.Shots); err != nil {

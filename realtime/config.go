@@ -23,6 +23,7 @@ import (
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -129,6 +130,10 @@ type MatchConfig struct {
 	// (server.Config.Cmd, game.DeclareCmd): the match's bots send it,
 	// and other clients must declare the same client.Config.Cmd.
 	Cmd *game.CmdLayout `toml:"-" json:"-"`
+	// Rules, set by a program, are the game's match rules
+	// (server.Config.Rules), in place of lagkit's mode Mode names
+	// (shooter.Rules); the match's Mode is then their Name.
+	Rules func(server.RulesEnv) (server.Rules, error) `toml:"-" json:"-"`
 	// BotPolicy, set by a program, makes the match's server-side bots
 	// (Bots) of a game's own: bot i (from 0, in the order they start)
 	// plays the policy BotPolicy(i, seed) returns, through a client core
@@ -472,8 +477,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
 		Step: out.Step, Game: out.Game, Cmd: out.Cmd, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
-		Scaling: out.Scaling, AimAssist: out.AimAssist,
-		Mode:  mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)},
+		Rules: out.Rules, Adjust: shooter.Adjust(out.Scaling, out.AimAssist),
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff,
 			Feedback: out.Feedback, PlaceboMS: out.PlaceboMS, PlaceboScale: out.PlaceboScale},
@@ -490,8 +494,24 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	if _, err := r.server.Delay.WithDefaults(); err != nil {
 		return nil, fail(delayKey(out.Delay), "%s", cause(err))
 	}
-	if _, err := mode.New(r.server.Mode, m, out.Seats); err != nil {
-		return nil, fail("mode", "%s", cause(err))
+	if out.Rules == nil {
+		mc := mode.Config{Mode: mode.Kind(out.Mode), Duration: time.Duration(out.Duration)}
+		if _, err := mode.New(mc, m, out.Seats); err != nil {
+			return nil, fail("mode", "%s", cause(err))
+		}
+		r.server.Rules = shooter.Rules(mc)
+	}
+	rules, err := r.server.Rules(server.RulesEnv{Map: m, MaxClients: out.Seats, TickDuration: game.TickDuration(out.TickRate)})
+	switch {
+	case err != nil:
+		return nil, fail("", "rules: %s", cause(err))
+	case rules == nil:
+		return nil, fail("", "rules: none made")
+	}
+	r.cfg.Mode = rules.Name()
+	if err := rules.WarpCheck(); err != nil && out.TimeWarp != 0 {
+		// The rules' fit with time warp, named before the policy's.
+		return nil, fail("time_warp", "%s", cause(err))
 	}
 	if _, err := scaling.New(out.Scaling); err != nil {
 		return nil, fail("scaling", "%s", cause(err))

@@ -24,6 +24,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/transport"
 )
 
@@ -334,8 +335,10 @@ func (m *Match) info() MatchInfo {
 		ID: m.id, Config: m.r.cfg, Tick: m.srv.Tick(), UptimeS: time.Since(m.start).Seconds(),
 		Humans: m.humans, Bots: len(m.bots), Ticks: m.samples.stats(m.tick, 0, m.srv.Tick()),
 	}
-	mt := m.srv.Match()
-	info.Score, info.Captures = mt.TeamScore, mt.Captures
+	info.Score = m.srv.Rules().TeamScore()
+	if mt := shooter.Match(m.srv); mt != nil {
+		info.Captures = mt.Captures
+	}
 	for _, p := range m.peers {
 		if p.seat < 0 {
 			continue
@@ -454,7 +457,7 @@ func (m *Match) wake() time.Duration {
 
 // over returns why the round is over, or "".
 func (m *Match) over() string {
-	if m.srv.Match().Over(m.srv.PlayTime()) {
+	if m.srv.Rules().Over(m.srv.PlayTime()) {
 		return "match over"
 	}
 	if m.deadline > 0 && m.srv.PlayTime() >= m.deadline {

@@ -17,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -349,6 +350,9 @@ func (m *Match) startNamedBot(name string, seat int) error {
 		return err
 	}
 	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Step: m.r.cfg.Step, Game: m.r.cfg.Game, Cmd: m.r.cfg.Cmd, Weapons: m.r.server.Weapons, Name: name}
+	if n := m.r.server.MaxClients; n < wire.MaxEntities {
+		cc.FirstEntity = n // the server's entities, in its bots' steps' view
+	}
 	if key := m.r.server.ConnectKey; len(key) != 0 {
 		tok, err := token.Seal(key, token.Claims{Match: m.id, Player: name, Seat: uint8(seat), Address: m.r.server.Address, Expires: time.Now().Add(time.Minute)})
 		if err != nil {

@@ -95,10 +95,9 @@ func (m *Match) MapFile() *world.Map { return m.r.server.Map }
 
 func (m *Match) view(since uint64) View {
 	cfg := m.srv.Config()
-	mt := m.srv.Match()
 	v := View{
 		Match: m.id, Map: cfg.Map.Name, Mode: m.r.cfg.Mode, Tick: m.srv.Tick(), TimeS: m.srv.Time().Seconds(),
-		Score: mt.TeamScore, Players: []ViewPlayer{}, Rewinds: []ViewRewind{},
+		Score: m.srv.Rules().TeamScore(), Players: []ViewPlayer{}, Rewinds: []ViewRewind{},
 	}
 	if d := time.Duration(m.r.cfg.Duration); d > 0 {
 		v.TimeLeftS = max(0, (d - m.srv.Time()).Seconds())

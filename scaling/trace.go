@@ -22,10 +22,7 @@ func Scaled(st game.PlayerState, p *game.Params, f float64) [game.NumParts]game.
 
 // Target is a player a scaled shot may hit: its id and its pose at the
 // time the shot is tested.
-type Target struct {
-	ID   int
-	Pose game.PlayerState
-}
+type Target = lagcomp.Target
 
 // Trace tests ray r against the targets' hitboxes scaled by f, within
 // maxDist and short of the first box of grid the ray meets. It returns

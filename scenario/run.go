@@ -11,8 +11,10 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/msec"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -86,6 +88,7 @@ func (f *File) Run(policy lagcomp.Config) (*Result, error) {
 	}
 	d, err := sim.NewDriver(server.Config{
 		Map: f.world, TickRate: f.TickRate, MaxClients: len(f.Players), Seed: f.Seed, Policy: policy,
+		Rules: shooter.Rules(mode.Config{}),
 	}, players, f.Seed)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -383,7 +384,7 @@ func TestMalformedAppeals(t *testing.T) {
 // must be judged for that shot's shooter, not for whoever was traced last
 // (here the victim's own team mate, which once voided confirmed hits).
 func TestConfirmedHitStandsWhoeverFiredLast(t *testing.T) {
-	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}})
+	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}, Rules: modeRules(mode.Config{Mode: mode.TDM})})
 	d.join(3) // slot 2: the shooter's team mate
 	d.join(4) // slot 3: the victim's team mate
 	if c, _ := d.s.Client(3); c.Team != 1 {

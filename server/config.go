@@ -9,13 +9,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
-	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -157,8 +154,10 @@ type Config struct {
 	// without appeal.
 	AppealRate float64
 
-	// Mode is the game mode and its rules (default team deathmatch).
-	Mode mode.Config
+	// Rules makes the game's match rules (see Rules) for the server's
+	// map and slots: teams, scoring, respawn, objectives, the round's
+	// end. nil: NoRules. lagkit's shooter's modes are shooter.Rules.
+	Rules func(RulesEnv) (Rules, error)
 	// Replication chooses how other players' states reach each client
 	// (default: in every snapshot).
 	Replication Replication
@@ -173,19 +172,17 @@ type Config struct {
 	// Delay is time delay or adaptive time delay (default none; see
 	// package delay).
 	Delay delay.Config
-	// Scaling is attribute scaling: the hitboxes a hitscan shot is tested
-	// against, scaled by a factor its mode sets from the shooter's round
-	// trip (default none; see package scaling).
-	Scaling scaling.Config
-	// AimAssist is aim assistance: a hitscan shot that missed every
-	// hitbox (scaled ones too) may still hit a player near its line
-	// (default none; see package aimassist).
-	AimAssist aimassist.Config
+	// Adjust makes the world adjustments at hit registration (see
+	// Adjustment), offered in order a hitscan ray that missed every true
+	// hitbox (default none). lagkit's shooter's attribute scaling and aim
+	// assistance are shooter.Adjust.
+	Adjust func(RulesEnv) ([]Adjustment, error)
 	// TimeWarp is how late a command may reach the server and still be
 	// executed at the tick its client issued it, the server re-simulating
 	// from there (0, the default: off; 500 ms is usual; at most
 	// MaxTimeWarp and MaxUnlag, less than RespawnDelay). It needs policy
-	// none and mode ffa or tdm (see the time warp notes in timewarp.go).
+	// none and rules without objectives (Rules.WarpCheck; see the time
+	// warp notes in timewarp.go).
 	TimeWarp time.Duration
 	// TimeWarpHitscanOnly limits time warp to hitscan shots, as the time
 	// warp study warped its raygun alone ([timewarp]; see

@@ -20,7 +20,7 @@ var ErrDamageWithTimeWarp = errors.New("server: game damage with time warp")
 // game that resolves its own shots (Config.GameShots) or hurts players
 // in its own ways, through the path lagkit's own hits take: at no health
 // the player dies as a kill by the player in slot by (by == victim: no
-// one's), scored by the match's mode, counted in the tallies (the
+// one's), scored by the match's rules (Config.Rules), counted in the tallies (the
 // victim's hits taken and death, by's hit and kill), announced to every client (wire.EventKill), and respawned
 // after Config.RespawnDelay. The health is sent in the next snapshot; a
 // game tells the players of the hit itself (SendEvent). A dead or

@@ -9,7 +9,9 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -70,7 +72,7 @@ func (d *damager) ServerTicked(now time.Duration, s *server.Server) {
 // after the respawn delay.
 func TestDamage(t *testing.T) {
 	d, err := sim.NewDriver(server.Config{
-		Map: world.Field(), Seed: 3, GameShots: true,
+		Map: world.Field(), Seed: 3, GameShots: true, Rules: shooter.Rules(mode.Config{Mode: mode.TDM}),
 		RespawnDelay: time.Second, SpawnProtection: 10 * time.Millisecond,
 	}, []sim.PlayerConfig{{Brain: idle{}}, {Brain: idle{}}}, 1)
 	if err != nil {

@@ -106,7 +106,7 @@ func (s *Server) updateDelay(now time.Duration) {
 // enemySlots reports whether the players in slots i and j are enemies.
 func (s *Server) enemySlots(i, j int) bool {
 	a, b := s.clients[i], s.clients[j]
-	return s.match.Enemies(a.id, a.team, b.id, b.team)
+	return s.rules.Enemies(a.id, a.team, b.id, b.team)
 }
 
 // snapshotDue returns the tick the snapshot being built for c may go out

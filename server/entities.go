@@ -84,6 +84,7 @@ func (s *Server) SetEntity(id int, st game.PlayerState, body lagcomp.Body) error
 		s.objectIDs = append(s.objectIDs, id)
 	}
 	*e = entity{on: true, state: st, body: body}
+	s.viewDirty = true
 	if body != nil && s.rewind == nil {
 		if err := s.startRewind(); err != nil {
 			return err
@@ -98,6 +99,7 @@ func (s *Server) RemoveEntity(id int) {
 		return
 	}
 	s.objects[id] = entity{}
+	s.viewDirty = true
 	for k, o := range s.objectIDs {
 		if o == id {
 			s.objectIDs = append(s.objectIDs[:k], s.objectIDs[k+1:]...)

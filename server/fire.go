@@ -50,6 +50,7 @@ func (s *Server) act(id int, st game.PlayerState, cmd game.UserCmd) (game.Player
 		ctx.Team = c.team
 	}
 	ctx.Tick, ctx.Time = cmd.Tick, time.Duration(cmd.Tick)*s.tickDur
+	ctx.View = s.stepView
 	st, fired := s.cfg.Step(st, cmd, ctx)
 	if s.cfg.Game != nil {
 		// On the wire's grid, as the movement snaps the position: what

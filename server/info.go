@@ -63,7 +63,7 @@ func (s *Server) Client(id int) (ClientInfo, bool) {
 		Snapshots: c.snapshots, SnapshotBytes: c.snapshotBytes,
 		CmdsLost: c.cmdsLost, CmdsDropped: c.cmdsDropped,
 		Shots: c.shotsFired, Hits: c.hitsLanded, HitsTaken: c.hitsTaken, PressShots: c.pressShots,
-		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.match.PlayerScore[c.id], Refuted: c.refuted, AppealsIgnored: c.appealsIgnored, UpdatesSent: c.updatesSent,
+		Kills: c.kills, Deaths: c.deaths, Team: c.team, Score: s.rules.Score(c.id), Refuted: c.refuted, AppealsIgnored: c.appealsIgnored, UpdatesSent: c.updatesSent,
 		Delay: s.delay.Stats(c.id), Charged: c.usage.counts(),
 	}, true
 }

@@ -58,7 +58,7 @@ type LogEntry struct {
 	// shooter of the hit an sbc_report refers to (else -1).
 	Player, Other int
 	Team          int
-	Objective     int // index among the mode's flags or points, else -1
+	Objective     int // index among the rules' objectives (Objective), else -1
 	Pos           geom.Vec3
 	// Code and Reason say why the server ended a session (a disconnect
 	// the client asked for, or whose connection went, has neither).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -155,7 +156,7 @@ func TestServerEvents(t *testing.T) {
 // teams even; a server that places players itself (Config.Seat) decides
 // alone.
 func TestRejoinSeatAndTeam(t *testing.T) {
-	s := testServer(t, Config{MaxClients: 6})
+	s := testServer(t, Config{MaxClients: 6, Rules: modeRules(mode.Config{Mode: mode.TDM})})
 	a := connectAs(t, s, 1, wire.Connect{Name: "a"})
 	ta := s.clients[a].team
 	if id := connectAs(t, s, 2, wire.Connect{Name: "b", Rejoin: wire.Rejoin{Asked: true, Seat: 4, Team: uint8(1 - ta)}}); id != 4 || s.clients[4].team != 1-ta {

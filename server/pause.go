@@ -8,7 +8,7 @@ import (
 
 // Pause: an administrator freezes a round. While the server is paused
 // the game stands still (no command moves or fires, nobody respawns,
-// the mode's clock and timers stop) and the networking goes on (ticks,
+// the rules' clock and timers stop) and the networking goes on (ticks,
 // snapshots, round-trip measurement, timeouts), so that nobody is
 // dropped and play picks up where it stopped.
 
@@ -43,7 +43,7 @@ func (s *Server) tellPause() {
 }
 
 // Resume lets the game go on, its timers (respawns, spawn protection,
-// the mode's clock) shifted by the pause's length.
+// the rules' clock) shifted by the pause's length.
 func (s *Server) Resume() {
 	if !s.pause.on {
 		return
@@ -72,7 +72,7 @@ func (s *Server) PausedFor() time.Duration {
 	return s.pause.total
 }
 
-// PlayTime is the game's clock: server time less the pauses. The mode's
+// PlayTime is the game's clock: server time less the pauses. The rules'
 // timers and the round's length run on it.
 func (s *Server) PlayTime() time.Duration { return s.Time() - s.PausedFor() }
 

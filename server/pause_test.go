@@ -13,7 +13,7 @@ import (
 // going out and nobody times out, even past Config.Timeout; on resume
 // the game goes on from where it stood.
 func TestPauseFreezesTheGame(t *testing.T) {
-	d := newDuel(t, Config{Mode: mode.Config{Mode: mode.TDM, Duration: 10 * time.Second}, Timeout: 2 * time.Second})
+	d := newDuel(t, Config{Rules: modeRules(mode.Config{Mode: mode.TDM, Duration: 10 * time.Second}), Timeout: 2 * time.Second})
 	for range 40 {
 		d.shoot(nil)
 		d.run(120 * time.Millisecond)
@@ -62,7 +62,7 @@ func TestPauseFreezesTheGame(t *testing.T) {
 	if got := d.s.PlayTime(); got < play+4*time.Second-d.s.TickDuration() || got > play+4*time.Second+d.s.TickDuration() {
 		t.Fatalf("play clock %v four seconds after the resume, want about %v", got, play+4*time.Second)
 	}
-	if d.s.Match().Over(d.s.PlayTime()) {
+	if d.s.Rules().Over(d.s.PlayTime()) {
 		t.Fatal("the round ended counting its pause")
 	}
 	if d.s.PausedFor() < 5*time.Second {

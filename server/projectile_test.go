@@ -28,8 +28,8 @@ type shootingRange struct {
 func newShootingRange(t *testing.T, m *world.Map, cfg Config, pos ...geom.Vec3) *shootingRange {
 	t.Helper()
 	cfg.Map = m
-	if cfg.Mode.Mode == "" {
-		cfg.Mode.Mode = mode.FFA
+	if cfg.Rules == nil {
+		cfg.Rules = modeRules(mode.Config{Mode: mode.FFA})
 	}
 	s, err := New(cfg)
 	if err != nil {
@@ -205,7 +205,7 @@ func TestRocketDirectHit(t *testing.T) {
 	w := rocket()
 	// Team deathmatch: players join teams 0, 1, 0, so player 2 is the
 	// shooter's team mate, standing in the line of fire.
-	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{w}, Mode: mode.Config{Mode: mode.TDM}},
+	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{w}, Rules: modeRules(mode.Config{Mode: mode.TDM})},
 		geom.V(0, 0, 0), geom.V(10, 0, 0), geom.V(5, 0, 0))
 	r.fireOnce(game.UserCmd{})
 	recs := r.settle(game.UserCmd{}, 2*time.Second)

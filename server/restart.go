@@ -4,8 +4,8 @@ import "github.com/lagkit/lagkit/game"
 
 // Restart begins the round anew from the next tick, as a study round's
 // measured part does after its warm-up, so that nothing of the warm-up
-// counts: the mode's scores, flags and points go back to their start
-// (mode.Match.Restart), every player's statistics to zero (those kept
+// counts: the rules' scores and objectives go back to their start
+// (Rules.Restart), every player's statistics to zero (those kept
 // for players away too), projectiles in flight are gone and hits
 // awaiting their victims' appeals are void (a warm-up shot lands in no
 // record and hurts nobody after it), and the living are healed. Nobody is moved: play
@@ -14,7 +14,7 @@ import "github.com/lagkit/lagkit/game"
 // scores in a scoreboard sent now. Under time warp no warp reaches back
 // before the restart: a command issued earlier runs at the next tick.
 func (s *Server) Restart() {
-	s.match.Restart(s.PlayTime())
+	s.rules.Restart(s.PlayTime())
 	s.projectiles = s.projectiles[:0]
 	for i := range s.appeals {
 		if a := &s.appeals[i]; a.active {

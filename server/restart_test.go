@@ -19,18 +19,19 @@ func TestRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := testServer(t, Config{Map: m, MaxClients: 4, Mode: mode.Config{Mode: mode.CTF}})
+	s := testServer(t, Config{Map: m, MaxClients: 4, Rules: modeRules(mode.Config{Mode: mode.CTF})})
 	a, b := join(t, s, 0, Peer(0)), join(t, s, 0, Peer(1))
 	for range 10 {
 		s.Advance(s.NextTick())
 	}
 	s.Ready()
+	mt := matchOf(s)
 	ca, cb := s.clients[a], s.clients[b]
 	ca.kills, ca.shotsFired, ca.hitsLanded, cb.deaths, cb.hitsTaken = 1, 7, 2, 1, 2
-	s.match.TeamScore[ca.team], s.match.PlayerScore[a], s.match.Captures = 1, 105, 1
+	mt.TeamScore[ca.team], mt.PlayerScore[a], mt.Captures = 1, 105, 1
 	enemyFlag := 1 - ca.team
-	for i := range s.match.Flags {
-		if f := &s.match.Flags[i]; f.Team == enemyFlag {
+	for i := range mt.Flags {
+		if f := &mt.Flags[i]; f.Team == enemyFlag {
 			f.Carrier, f.Pos = a, ca.state.Pos
 		}
 	}
@@ -44,10 +45,10 @@ func TestRestart(t *testing.T) {
 	s.Restart()
 	ready := s.Advance(s.NextTick())
 
-	if s.match.TeamScore != [2]int{} || s.match.PlayerScore[a] != 0 || s.match.Captures != 0 {
-		t.Errorf("scores after the restart: teams %v, player %d, captures %d", s.match.TeamScore, s.match.PlayerScore[a], s.match.Captures)
+	if mt.TeamScore != [2]int{} || mt.PlayerScore[a] != 0 || mt.Captures != 0 {
+		t.Errorf("scores after the restart: teams %v, player %d, captures %d", mt.TeamScore, mt.PlayerScore[a], mt.Captures)
 	}
-	for _, f := range s.match.Flags {
+	for _, f := range mt.Flags {
 		if f.Carrier != -1 || f.Dropped || f.Pos != f.Home {
 			t.Errorf("flag %+v not home", f)
 		}

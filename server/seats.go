@@ -35,7 +35,7 @@ type Placement struct {
 	// before its old session timed out); one held by another is refused.
 	Slot int
 	// Team is its team (-1: the one it had before it dropped, else the
-	// mode's choice).
+	// rules' choice).
 	Team int
 	// Refuse, when set, refuses it with this reason.
 	Refuse string
@@ -114,8 +114,8 @@ func (s *Server) seat(c *client, who Identity, place Placement) {
 			sizes[o.team]++
 		}
 	}
-	c.team = s.match.Team(sizes)
-	if r := who.Rejoin; s.cfg.Seat == nil && r.Asked && s.match.Teams() && r.Team < 2 && sizes[r.Team] <= sizes[1-r.Team] {
+	c.team = s.rules.Team(sizes)
+	if r := who.Rejoin; s.cfg.Seat == nil && r.Asked && s.rules.Teams() && r.Team < 2 && sizes[r.Team] <= sizes[1-r.Team] {
 		c.team = int(r.Team)
 	}
 	if s.cfg.Seat == nil || who.Player == "" {
@@ -131,9 +131,7 @@ func (s *Server) seat(c *client, who Identity, place Placement) {
 	}
 	t := k.tally
 	c.kills, c.deaths, c.shotsFired, c.hitsLanded, c.hitsTaken, c.pressShots = t.Kills, t.Deaths, t.Shots, t.Hits, t.HitsTaken, t.PressShots
-	if c.id < len(s.match.PlayerScore) {
-		s.match.PlayerScore[c.id] = t.Score
-	}
+	s.rules.SetScore(c.id, t.Score)
 }
 
 // keep saves the statistics of c, whose session ends, under its
@@ -146,16 +144,11 @@ func (s *Server) keep(c *client) {
 		s.kept = map[string]kept{}
 	}
 	s.kept[c.ident] = kept{tally: s.tallyOf(c), team: c.team}
-	if c.id < len(s.match.PlayerScore) {
-		s.match.PlayerScore[c.id] = 0
-	}
+	s.rules.SetScore(c.id, 0)
 }
 
 func (s *Server) tallyOf(c *client) Tally {
-	score := 0
-	if c.id < len(s.match.PlayerScore) {
-		score = s.match.PlayerScore[c.id]
-	}
+	score := s.rules.Score(c.id)
 	return Tally{Kills: c.kills, Deaths: c.deaths, Score: score, Shots: c.shotsFired, Hits: c.hitsLanded,
 		HitsTaken: c.hitsTaken, PressShots: c.pressShots}
 }
@@ -180,7 +173,7 @@ func (s *Server) SetTally(player string, t Tally) {
 	for _, c := range s.clients {
 		if c != nil && c.ident == player {
 			c.kills, c.deaths, c.shotsFired, c.hitsLanded, c.hitsTaken, c.pressShots = t.Kills, t.Deaths, t.Shots, t.Hits, t.HitsTaken, t.PressShots
-			s.match.PlayerScore[c.id] = t.Score
+			s.rules.SetScore(c.id, t.Score)
 		}
 	}
 }

@@ -99,14 +99,14 @@ func (d *duel) leave(peer Peer) {
 // statistics it had, and what happened before the drop is not counted
 // again.
 func TestRejoinKeepsSeatTeamAndStatistics(t *testing.T) {
-	d := seatedDuel(t, Config{Mode: mode.Config{Mode: mode.TDM}})
+	d := seatedDuel(t, Config{Rules: modeRules(mode.Config{Mode: mode.TDM})})
 	d.killBob()
 	alice, _ := d.s.Client(3)
 	bob, _ := d.s.Client(5)
 	if alice.Kills != 1 || bob.Deaths != 1 || alice.Team != 1 || bob.Team != 0 {
 		t.Fatalf("before the drop: alice %d kills team %d, bob %d deaths team %d", alice.Kills, alice.Team, bob.Deaths, bob.Team)
 	}
-	teamScore := d.s.Match().TeamScore
+	teamScore := d.s.Rules().TeamScore()
 	d.leave(2)
 	if kept, ok := d.s.TallyOf("bob"); !ok || kept.Deaths != 1 || kept.HitsTaken != bob.HitsTaken {
 		t.Fatalf("kept for bob: %+v, %v; want 1 death, %d hits taken", kept, ok, bob.HitsTaken)
@@ -129,8 +129,8 @@ func TestRejoinKeepsSeatTeamAndStatistics(t *testing.T) {
 	if again.Team != 0 || again.Deaths != 1 || again.Kills != 0 || again.HitsTaken != bob.HitsTaken || again.Score != bob.Score {
 		t.Fatalf("bob back: %+v, want team 0, 1 death, %d hits taken, score %d", again, bob.HitsTaken, bob.Score)
 	}
-	if now, _ := d.s.Client(3); now.Kills != 1 || d.s.Match().TeamScore != teamScore {
-		t.Fatalf("after the rejoin alice has %d kills, team score %v; want 1 and %v", now.Kills, d.s.Match().TeamScore, teamScore)
+	if now, _ := d.s.Client(3); now.Kills != 1 || d.s.Rules().TeamScore() != teamScore {
+		t.Fatalf("after the rejoin alice has %d kills, team score %v; want 1 and %v", now.Kills, d.s.Rules().TeamScore(), teamScore)
 	}
 	d.s.Place(5, geom.V(20, 0, 0), math.Pi)
 	d.run(5 * time.Second) // past the spawn protection
@@ -167,7 +167,7 @@ func TestRejoinBeforeTimeout(t *testing.T) {
 // TestSeatRefusalAndSeeding: a refused identity gets the hook's reason
 // and no slot; a seeded tally is what the player starts from.
 func TestSeatRefusalAndSeeding(t *testing.T) {
-	d := seatedDuel(t, Config{})
+	d := seatedDuel(t, Config{Rules: modeRules(mode.Config{Mode: mode.TDM})})
 	if slot, why := joinAs(t, d.s, d.s.Time(), 9, 1, "mallory"); slot >= 0 || why != "no seat for mallory" {
 		t.Fatalf("mallory: slot %d, reason %q", slot, why)
 	}

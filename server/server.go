@@ -32,8 +32,8 @@ import (
 	"hash"
 	"math/rand/v2"
 	"time"
+	"unicode/utf8"
 
-	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -41,9 +41,7 @@ import (
 	"github.com/lagkit/lagkit/internal/outbox"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
-	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -68,8 +66,16 @@ type Server struct {
 	cfg     Config
 	tickDur time.Duration
 	stepCtx game.StepCtx // the context of each command run (act)
-	tick    uint32
-	rng     *rand.Rand
+	// view is the steps' view of the match as the tick began (view.go),
+	// stepView the one the commands run now see: view, or under a time
+	// warp the re-run tick's.
+	view       game.MatchView
+	viewDirty  bool
+	stepView   *game.MatchView
+	matchState game.State
+	viewIDs    []int // scratch: the entity slots in order
+	tick       uint32
+	rng        *rand.Rand
 
 	clients []*client // by slot; nil when free
 	byPeer  map[Peer]int
@@ -79,12 +85,11 @@ type Server struct {
 	history    *lagcomp.History
 	tracer     lagcomp.Tracer
 	policy     lagcomp.Policy
-	// scaler is attribute scaling's mode, nil for none (scaling.go).
-	scaler  scaling.Mode
-	targets []scaling.Target
-	// assist is aim assistance's mode, nil for none (assist.go).
-	assist   aimassist.Mode
-	assisted []aimassist.Target
+	// adjust are the world adjustments at hit registration (Config.Adjust),
+	// targets the scratch of their queries' targets (rules.go).
+	adjust   []Adjustment
+	targets  []lagcomp.Target
+	hitQuery HitQuery
 
 	shots          []pendingShot // fired this tick, resolved after poses are recorded
 	projectiles    []projectile  // in flight, in launch order
@@ -94,9 +99,9 @@ type Server struct {
 	activeAppeals  int
 	appealScratch  wire.Appeal
 
-	match   *mode.Match
-	players []mode.Player // scratch for the rules' view of the players
-	enemies []geom.Vec3   // scratch for spawn choice
+	rules   Rules
+	referee Referee     // the rules' hand on the match, its players reused each tick
+	enemies []geom.Vec3 // scratch for spawn choice
 
 	entities   []wire.EntityState // by slot: this tick's replicated states (see stampEntities)
 	outq       outbox.Queue[Peer] // datagrams since the last handover (Ready)
@@ -333,15 +338,31 @@ func New(cfg Config) (*Server, error) {
 	if s.policy, err = lagcomp.New(c.Policy); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)
 	}
-	if s.scaler, err = newScaler(c.Scaling); err != nil {
-		return nil, fmt.Errorf("server: config: %w", err)
+	env := RulesEnv{Map: c.Map, MaxClients: c.MaxClients, TickDuration: s.tickDur}
+	s.rules = NoRules{}
+	if c.Rules != nil {
+		if s.rules, err = c.Rules(env); err != nil {
+			return nil, fmt.Errorf("server: config: %w", err)
+		}
+		if s.rules == nil {
+			return nil, errors.New("server: config: Rules made no rules")
+		}
 	}
-	if s.assist, err = newAssist(c.AimAssist); err != nil {
-		return nil, fmt.Errorf("server: config: %w", err)
+	if n := s.rules.Name(); len(n) > 15 || !utf8.ValidString(n) {
+		return nil, fmt.Errorf("server: config: rules name %q: at most 15 bytes of UTF-8", n)
 	}
-	if s.match, err = mode.New(c.Mode, c.Map, c.MaxClients); err != nil {
-		return nil, fmt.Errorf("server: config: %w", err)
+	if c.TimeWarp > 0 {
+		if err := s.rules.WarpCheck(); err != nil {
+			return nil, fmt.Errorf("server: config: time warp: %w", err)
+		}
 	}
+	if c.Adjust != nil {
+		if s.adjust, err = c.Adjust(env); err != nil {
+			return nil, fmt.Errorf("server: config: %w", err)
+		}
+	}
+	s.referee.s = s
+	s.stepView = &s.view
 	s.tracer = lagcomp.Tracer{History: s.history, Grid: c.Map.Grid, Params: c.Movement, Hittable: s.hittable}
 	s.nextAppeal = 1
 	if c.Body != nil || c.BodyOf != nil {
@@ -525,12 +546,12 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 // so observers do not interpolate across it.
 func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 	spawns := s.cfg.Map.Spawns
-	if s.match.Teams() {
+	if s.rules.Teams() {
 		spawns = s.cfg.Map.SpawnsFor(c.team)
 	}
 	s.enemies = s.enemies[:0]
 	for _, o := range s.clients {
-		if o != nil && o != c && !o.state.Has(game.FlagDead) && s.match.Enemies(c.id, c.team, o.id, o.team) {
+		if o != nil && o != c && !o.state.Has(game.FlagDead) && s.rules.Enemies(c.id, c.team, o.id, o.team) {
 			s.enemies = append(s.enemies, o.state.Pos)
 		}
 	}
@@ -540,7 +561,7 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 		Health:   game.MaxHealth,
 	}
 	st.Weapon, st.Ammo = s.armed(c.state.Weapon)
-	if sp, ok := mode.ChooseSpawn(spawns, s.enemies, s.rng); ok {
+	if sp, ok := s.rules.Spawn(c.id, c.team, spawns, s.enemies, s.rng); ok {
 		st.Pos = game.SnapPos(sp.Pos)
 		st.Yaw = game.YawUnits(sp.Yaw)
 	}
@@ -627,7 +648,7 @@ func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 	}
 	s.dropAppeals(id)
 	s.keep(c)
-	s.match.Died(s.PlayTime(), id, c.state.Pos)
+	s.rules.Died(s.PlayTime(), id, c.state.Pos)
 	s.clients[id] = nil
 	s.stats.Disconnects++
 	s.record(LogEntry{Kind: "disconnect", Player: id, Team: c.team, Pos: c.state.Pos, Code: code, Reason: reason})
@@ -692,6 +713,7 @@ func (s *Server) step(now time.Duration) {
 	}
 	s.sched.begin()
 	s.tick++
+	s.beginView()
 	tickTime := time.Duration(s.tick) * s.tickDur
 	for _, c := range s.clients {
 		if c != nil {

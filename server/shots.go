@@ -128,7 +128,7 @@ func (s *Server) targetTime(c *client, view, now time.Duration) time.Duration {
 func (s *Server) hittable(shooter, id int) bool {
 	c, sh := s.clients[id], s.clients[shooter]
 	return c != nil && !c.state.Has(game.FlagDead) && !c.state.Has(game.FlagProtected) &&
-		(sh == nil || s.match.Enemies(sh.id, sh.team, c.id, c.team))
+		(sh == nil || s.rules.Enemies(sh.id, sh.team, c.id, c.team))
 }
 
 // resolveShots tests every hitscan shot fired this tick, in the order
@@ -320,11 +320,8 @@ func (s *Server) traceLive(shot *lagcomp.Shot, rec *ShotRecord, ray geom.Ray, w 
 	rec.Tested = t
 	var ok bool
 	*h, ok = s.tracer.Trace(ray, w.Range, t, shot.Shooter)
-	if !ok {
-		*h, ok = s.scaledTrace(shot, ray, w, t, rec)
-	}
-	if !ok {
-		*h, ok = s.assistedTrace(shot, ray, w, t, rec)
+	if !ok && len(s.adjust) > 0 {
+		*h, ok = s.adjusted(shot, ray, w, t, rec)
 	}
 	s.recorder.hitscan(ray, w, h, ok)
 	return ok
@@ -466,8 +463,9 @@ func (s *Server) kill(now time.Duration, killer, victim int) {
 		k.kills++
 		killerTeam = k.team
 	}
-	s.match.Kill(killer, killerTeam, victim, v.team)
-	s.match.Died(now-s.PausedFor(), victim, v.state.Pos)
+	play := now - s.PausedFor()
+	s.rules.Kill(play, killer, killerTeam, victim, v.team)
+	s.rules.Died(play, victim, v.state.Pos)
 	s.record(LogEntry{Kind: "kill", Player: killer, Other: victim, Team: killerTeam, Pos: v.state.Pos})
 	s.ready.cur.Kills = append(s.ready.cur.Kills, Kill{
 		Time: now, Killer: killer, Victim: victim, KillerTeam: killerTeam, VictimTeam: v.team, Weapon: -1, Pos: v.state.Pos,

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"testing"
@@ -10,7 +11,9 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/fixture"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -23,7 +26,7 @@ func benchTick(b *testing.B, players, rate int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchTickWith(b, server.Config{Map: m, TickRate: rate}, players)
+	benchTickWith(b, server.Config{Map: m, TickRate: rate, Rules: shooter.Rules(mode.Config{})}, players)
 }
 
 // benchTickWith is benchTick on a server configured by cfg.
@@ -90,7 +93,33 @@ func TestTickAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Run("lagkit", func(t *testing.T) { tickAllocs(t, server.Config{Map: m, TickRate: 64}) })
+	t.Run("lagkit", func(t *testing.T) {
+		tickAllocs(t, server.Config{Map: m, TickRate: 64, Rules: shooter.Rules(mode.Config{})})
+	})
+	t.Run("ctf", func(t *testing.T) {
+		tickAllocs(t, server.Config{Map: m, TickRate: 64, Rules: shooter.Rules(mode.Config{Mode: mode.CTF})})
+	})
+	// A step reading the match's entities and state, both changed every
+	// second, with and without time warp keeping each tick's view.
+	for _, warp := range []time.Duration{0, 300 * time.Millisecond} {
+		t.Run(fmt.Sprintf("view warp %v", warp), func(t *testing.T) {
+			cfg := server.Config{Map: m, TickRate: 64, Step: viewStep, TimeWarp: warp}
+			if warp > 0 {
+				cfg.Policy = lagcomp.Config{Name: "none"}
+			}
+			l, err := fixture.NewTickLoadConfig(cfgWithClients(cfg, 16))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.OnTick = func(n int) {
+				if n%64 == 0 {
+					l.Server.SetEntity(100, game.PlayerState{Pos: geom.V(float64(n%640)/64, 0, 0)}, nil)
+					l.Server.SetMatchState(game.State{uint64(n / 64 % 3)})
+				}
+			}
+			tickAllocsOn(t, l)
+		})
+	}
 	// A game's bodies by stance, recorded for every player every tick.
 	t.Run("bodies", func(t *testing.T) { tickAllocs(t, server.Config{Map: m, TickRate: 64, BodyOf: bodyByStance}) })
 	// A declared state every command changes, sent to the owner and to
@@ -111,6 +140,12 @@ func tickAllocs(t *testing.T, cfg server.Config) *fixture.TickLoad {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tickAllocsOn(t, l)
+	return l
+}
+
+// tickAllocsOn is tickAllocs on load l.
+func tickAllocsOn(t *testing.T, l *fixture.TickLoad) {
 	for range 3 * 64 {
 		if err := l.Tick(); err != nil {
 			t.Fatal(err)
@@ -130,7 +165,19 @@ func tickAllocs(t *testing.T, cfg server.Config) *fixture.TickLoad {
 	if n := after.Mallocs - before.Mallocs; n >= 4 {
 		t.Fatalf("%d allocations in 512 ticks", n)
 	}
-	return l
+}
+
+// viewStep is lagkit's step, slower for a player near the entity in
+// slot 100 as the step's view of the match shows it, and stopped while
+// the match state's first word is odd.
+func viewStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	if e, ok := ctx.View.Entity(100); ok && s.Pos.Sub(e.Pos).Len() < 20 {
+		cmd.Forward /= 2
+	}
+	if m := ctx.View.Match(); m[0]%2 == 1 {
+		cmd.Forward, cmd.Side = 0, 0
+	}
+	return ctx.Step(s, cmd)
 }
 
 // tickState is a game's declared state of every kind, changed by every

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/timewarp"
 )
 
@@ -132,9 +132,9 @@ import (
 // does not fire it again at the tick its command ran
 // (warpTick.deferred).
 //
-// Objective modes (ctf, dom) are not supported: a flag picked up or a
-// point captured would have to be re-simulated too, so Config rejects
-// them with time warp.
+// Rules with objectives (lagkit's ctf, dom) are not supported: a flag
+// picked up or a point captured would have to be re-simulated too, so
+// New asks the rules (Rules.WarpCheck) and rejects those with time warp.
 
 // MaxTimeWarp bounds Config.TimeWarp.
 const MaxTimeWarp = timewarp.Max
@@ -157,8 +157,6 @@ func (c *Config) checkTimeWarp() error {
 		return fmt.Errorf("server: config: time warp %v exceeds max unlag %v: the pose history must cover the window", tw, c.MaxUnlag)
 	case tw >= c.RespawnDelay:
 		return fmt.Errorf("server: config: time warp %v must be shorter than the respawn delay %v, so no death a re-simulation finds respawns within the window", tw, c.RespawnDelay)
-	case c.Mode.Mode != "" && c.Mode.Mode != mode.FFA && c.Mode.Mode != mode.TDM:
-		return fmt.Errorf("server: config: time warp supports modes ffa and tdm, not %s: objectives (flags, points) are not re-simulated", c.Mode.Mode)
 	}
 	p, err := lagcomp.New(c.Policy)
 	if err != nil {
@@ -207,6 +205,10 @@ type timeWarp struct {
 	idBase     uint32 // projectile ids above this were launched by the current warp
 
 	run warpRun // the tick being re-simulated
+
+	// views are the steps' views of the match each tick of the window
+	// began with, by tick modulo their number, for its re-runs.
+	views []game.MatchView
 
 	// lastFlight tells whether a live tick's latest record is a flight
 	// (else a pellet), which the damage it deals belongs to.
@@ -298,6 +300,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		cands:   make([]int, 0, n),
 		stepped: make([]bool, n),
 		outside: make([]bool, n),
+		views:   make([]game.MatchView, rules.Window+2),
 	}
 	for i := range w.slots {
 		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)

@@ -41,7 +41,7 @@ func runRandomScene(t *testing.T, seed uint64, timeWarp time.Duration) equivRun 
 	}
 	cfg := Config{
 		Map: worldtest.Open(t), MaxClients: n, Seed: seed, TimeWarp: timeWarp,
-		Policy: lagcomp.Config{Name: "none"}, Mode: mode.Config{Mode: kind},
+		Policy: lagcomp.Config{Name: "none"}, Rules: modeRules(mode.Config{Mode: kind}),
 		Weapons: game.DefaultWeapons(),
 		// The players acknowledge no snapshot; they stay all the same.
 		Limits: Limits{AckTimeout: time.Minute},

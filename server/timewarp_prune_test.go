@@ -31,7 +31,7 @@ func runLateScene(t *testing.T, seed uint64, exhaustive, hitscanOnly bool) (equi
 	}
 	cfg := Config{
 		Map: worldtest.Open(t), MaxClients: n, Seed: seed, TimeWarp: 300 * time.Millisecond,
-		Policy: lagcomp.Config{Name: "none"}, Mode: mode.Config{Mode: kind},
+		Policy: lagcomp.Config{Name: "none"}, Rules: modeRules(mode.Config{Mode: kind}),
 		Weapons: game.DefaultWeapons(),
 		Limits:  Limits{AckTimeout: time.Minute},
 

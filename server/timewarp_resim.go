@@ -218,6 +218,7 @@ func (s *Server) resimulate(from uint32) {
 		e, _ := w.entry(t)
 		w.span.Tick()
 		r := &w.run // kept in w, so that passing it as an arena does not allocate
+		s.stepView = w.viewOf(t)
 		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.Lists, out: &w.spare}
 		r.move()
 		r.run()
@@ -229,6 +230,7 @@ func (s *Server) resimulate(from uint32) {
 			s.history.Amend(t, i, e.Moved[i])
 		}
 	}
+	s.stepView = &s.view
 	// What the server set since the last tick stands on top of the
 	// re-simulated past (the next tick's record takes it as a fact);
 	// the players never stepped again end as recorded, as they are.
@@ -492,7 +494,7 @@ func (r *warpRun) hittable(shooter, id int) bool {
 		return false
 	}
 	sh := r.rec.Owner[shooter]
-	return sh == nil || r.s.match.Enemies(sh.id, sh.team, o.id, o.team)
+	return sh == nil || r.s.rules.Enemies(sh.id, sh.team, o.id, o.team)
 }
 
 // player returns the state of the player in slot id at the tick.

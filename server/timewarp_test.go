@@ -24,7 +24,7 @@ func warpConfig() Config {
 	w := game.DefaultWeapons()
 	return Config{
 		TimeWarp: 500 * time.Millisecond, Policy: lagcomp.Config{Name: "none"},
-		Mode: mode.Config{Mode: mode.TDM}, Weapons: []game.Weapon{w[0], w[2]},
+		Rules: modeRules(mode.Config{Mode: mode.TDM}), Weapons: []game.Weapon{w[0], w[2]},
 	}
 }
 
@@ -381,7 +381,7 @@ func TestTimeWarpConfigErrors(t *testing.T) {
 		{"rewinding policy", func(c *Config) { c.Policy.Name = "tlc" }, "never rewinds"},
 		{"appealing policy", func(c *Config) { c.Policy.Name = "alc" }, "never rewinds"},
 		{"default policy", func(c *Config) { c.Policy.Name = "" }, "never rewinds"},
-		{"objective mode", func(c *Config) { c.Mode.Mode = mode.CTF }, "ffa and tdm"},
+		{"objective mode", func(c *Config) { c.Map, c.Rules = metro(t), modeRules(mode.Config{Mode: mode.CTF}) }, "ffa and tdm"},
 		{"with time delay", func(c *Config) { c.Delay.Mode = delay.Regular }, "time warp"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -396,7 +396,7 @@ func TestTimeWarpConfigErrors(t *testing.T) {
 	for _, m := range []mode.Kind{mode.FFA, mode.TDM, ""} {
 		cfg := warpConfig()
 		cfg.Map = worldtest.Open(t)
-		cfg.Mode.Mode = m
+		cfg.Rules = modeRules(mode.Config{Mode: m})
 		if _, err := New(cfg); err != nil {
 			t.Fatalf("mode %q: %v", m, err)
 		}

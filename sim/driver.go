@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/internal/cputime"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/wire"
 )
 
 // Brain chooses a player's input each tick from what its client shows:
@@ -126,6 +127,9 @@ func NewDriver(srv server.Config, players []PlayerConfig, seed uint64) (*Driver,
 		cc := pc.Client
 		cc.Map, cc.Movement, cc.Step, cc.Weapons = cfg.Map, cfg.Movement, cfg.Step, cfg.Weapons
 		cc.Game, cc.Cmd = cfg.Game, cfg.Cmd
+		if cc.FirstEntity == 0 && cfg.MaxClients < wire.MaxEntities {
+			cc.FirstEntity = cfg.MaxClients // the server's entities
+		}
 		c, err := client.New(cc)
 		if err != nil {
 			return nil, fmt.Errorf("sim: player %d: %w", i, err)

@@ -14,9 +14,11 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -174,7 +176,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	d, err := NewDriver(server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Players, Movement: &params, Seed: cfg.Seed,
-		Replication: server.Replication{Policy: cfg.Replication},
+		Replication: server.Replication{Policy: cfg.Replication}, Rules: shooter.Rules(mode.Config{}),
 	}, players, seeds.next())
 	if err != nil {
 		return nil, err

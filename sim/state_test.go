@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	lkshooter "github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -156,7 +157,7 @@ func TestStepContext(t *testing.T) {
 	}
 	d, err := sim.NewDriver(server.Config{
 		Map: world.Field(), Seed: 8, Step: ctxStep, Game: ctxDecl.Layout,
-		Mode: mode.Config{Mode: mode.TDM}, TimeWarp: 200 * time.Millisecond, Policy: lagcomp.Config{Name: "none"},
+		Rules: lkshooter.Rules(mode.Config{Mode: mode.TDM}), TimeWarp: 200 * time.Millisecond, Policy: lagcomp.Config{Name: "none"},
 	}, players, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/study/lobby"
 	"github.com/lagkit/lagkit/world"
 )
@@ -545,8 +546,8 @@ func (r *resolver) checkServer(plan *Plan, m *world.Map, ws []game.Weapon) *prob
 	params := game.DefaultParams()
 	_, err = server.New(server.Config{
 		Map: m, TickRate: 64, MaxClients: len(r.s.seats), Movement: &params, Weapons: ws,
-		Policy: t.Policy, Mode: modeCfg, Delay: t.delayConfig(), TimeWarp: time.Duration(t.TimeWarp), Replication: rep,
-		Scaling: t.Scaling, AimAssist: t.AimAssist,
+		Policy: t.Policy, Rules: shooter.Rules(modeCfg), Delay: t.delayConfig(), TimeWarp: time.Duration(t.TimeWarp), Replication: rep,
+		Adjust: shooter.Adjust(t.Scaling, t.AimAssist),
 	})
 	if err != nil {
 		return fail("technique", "technique %q in mode %s: %s", t.Name, plan.Mode, cause(err))

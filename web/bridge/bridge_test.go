@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -52,9 +53,13 @@ func newLoop(t testing.TB, players int, delay time.Duration) *loop {
 	return newLoopWith(t, players, delay, server.Config{})
 }
 
-// newLoopWith is newLoop with a server configured as cfg, on metro.
+// newLoopWith is newLoop with a server configured as cfg, on metro, by
+// default in lagkit's team deathmatch.
 func newLoopWith(t testing.TB, players int, delay time.Duration, cfg server.Config) *loop {
 	t.Helper()
+	if cfg.Rules == nil {
+		cfg.Rules = shooter.Rules(mode.Config{Mode: mode.TDM})
+	}
 	m, err := world.Load("metro")
 	if err != nil {
 		t.Fatal(err)
@@ -367,7 +372,7 @@ func TestNetGraph(t *testing.T) {
 // the scoreboard's kills, both in seat order, named each victim's
 // teammate.
 func TestCrossingKillsNameTheirKillers(t *testing.T) {
-	l := newLoopWith(t, 4, 10*time.Millisecond, server.Config{Mode: mode.Config{Mode: mode.TDM}})
+	l := newLoopWith(t, 4, 10*time.Millisecond, server.Config{Rules: shooter.Rules(mode.Config{Mode: mode.TDM})})
 	l.run(6*time.Second, func(int) Input { return Input{} }) // past spawn protection (5 s)
 	var team [2][]int
 	for id := range 4 {

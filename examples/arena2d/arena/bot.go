@@ -13,7 +13,7 @@ import (
 
 // ClientConfig is the client core's configuration for the arena.
 func ClientConfig(name string) client.Config {
-	return client.Config{Map: Map(), Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Name: name, InterpDelay: 50 * time.Millisecond}
+	return client.Config{Map: Map(), Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Name: name, InterpDelay: 50 * time.Millisecond, FirstEntity: CrateSlot}
 }
 
 // Bot plays the arena: it closes in on the crate as drawn, shoots at it
@@ -83,7 +83,7 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 		best := math.Inf(1)
 		for _, id := range c.RemoteIDs(nil) {
 			st, drawn := c.Remote(id, view)
-			if d := me.Pos.Dist(st.Pos); drawn && id != CrateSlot && !st.Has(game.FlagDead) && d < best {
+			if d := me.Pos.Dist(st.Pos); drawn && id < CrateSlot && c.TeamOf(id) != c.Team() && !st.Has(game.FlagDead) && d < best {
 				target, ok, best = st, true, d
 			}
 		}

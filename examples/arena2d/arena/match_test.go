@@ -6,21 +6,21 @@ import (
 
 	"github.com/lagkit/lagkit/examples/arena2d/arena"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
 )
 
 // playSimulated plays a simulated match of four of the arena's own bots
 // through lagkit's match harness (match.Config.BotPolicy and Game), 80
-// ms of round trip each, refereed as a live match is.
+// ms of round trip each, under the arena's own rules, refereed as a live
+// match is.
 func playSimulated(t *testing.T, seed uint64) (*match.Result, arena.Record) {
 	t.Helper()
 	ref := arena.NewReferee()
 	res, err := match.Run(match.Config{
-		Mode: mode.TDM, Bots: 4, Duration: 40 * time.Second, Seed: seed, BaseRTTms: 80,
+		Bots: 4, Duration: 40 * time.Second, Seed: seed, BaseRTTms: 80,
 		InterpDelay: 50 * time.Millisecond,
 		BotPolicy:   arena.NewBot,
 		Game: match.Game{
-			World: arena.Map(), Step: arena.Step, State: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn,
+			World: arena.Map(), Step: arena.Step, State: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Rules: arena.NewRules,
 			Body: arena.PlayerBody, GameShots: true, OnTick: ref.Tick,
 		},
 	}, nil)
@@ -54,7 +54,7 @@ func TestSimulatedMatch(t *testing.T) {
 	if kills != len(r.Kills) {
 		t.Errorf("the match tallied %d kills, the referee made %d", kills, len(r.Kills))
 	}
-	if res.Match.Map != "arena2d" || res.Match.Mode != "tdm" {
+	if res.Match.Map != "arena2d" || res.Match.Mode != "arena" {
 		t.Errorf("played %s on %s", res.Match.Mode, res.Match.Map)
 	}
 	again, r2 := playSimulated(t, 7)

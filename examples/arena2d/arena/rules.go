@@ -111,6 +111,13 @@ const (
 	CrateRange  = 6.0 // it slides between -CrateRange and +CrateRange
 )
 
+// The wreck: where the crate breaks, its debris lie in an entity of
+// their own, and a player standing among them wades at half speed.
+const (
+	WreckSlot   = 201
+	WreckRadius = 2.0
+)
+
 // Damage is what a shot does to a player's circle or the crate.
 const Damage = 20
 
@@ -171,8 +178,13 @@ func Map() *world.Map {
 // the view for DashCost stamina, at most every DashCooldown ticks, and a
 // blink as far as the command's Reach (at most BlinkLength) every
 // BlinkCooldown, unless a wall is in the way;
-// the item used. Stamina comes back a point a tick.
+// the item used. Stamina comes back a point a tick. A player standing in
+// the wreck (WreckRadius of the WreckSlot entity, as the step's view of
+// the match shows it) runs at half speed.
 func Step(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	if InWreck(ctx.View, s.Pos) {
+		cmd.Forward, cmd.Side = cmd.Forward/2, cmd.Side/2
+	}
 	s, fired := ctx.Step(s, cmd)
 	a := Decl.Of(&s)
 	alive := s.Flags&game.FlagDead == 0
@@ -212,6 +224,16 @@ func Step(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerS
 		a.Item, a.Shield = ItemNone, MaxShield
 	}
 	return s, fired
+}
+
+// InWreck reports whether pos lies in the wreck, as view shows it.
+func InWreck(view *game.MatchView, pos geom.Vec3) bool {
+	w, ok := view.Entity(WreckSlot)
+	if !ok {
+		return false
+	}
+	d := pos.Sub(w.Pos)
+	return d.X*d.X+d.Y*d.Y < WreckRadius*WreckRadius
 }
 
 // jump returns where a player at pos facing yaw lands after moving

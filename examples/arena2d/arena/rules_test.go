@@ -5,11 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/examples/arena2d/arena"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
-
-	"github.com/lagkit/lagkit/examples/arena2d/arena"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
@@ -44,7 +42,7 @@ func TestArenaStatePredicted(t *testing.T) {
 		players = append(players, sim.PlayerConfig{Client: cc, Brain: b, Up: link, Down: link})
 	}
 	d, err := sim.NewDriver(server.Config{
-		Map: arena.Map(), Seed: 4, Mode: mode.Config{Mode: mode.TDM},
+		Map: arena.Map(), Seed: 4, Rules: arena.NewRules,
 		Step: arena.Step, Game: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Body: arena.PlayerBody, GameShots: true,
 	}, players, 4)
 	if err != nil {
@@ -89,6 +87,19 @@ func TestArenaStatePredicted(t *testing.T) {
 	if !blinked {
 		t.Error("no bot predicted a blink's cooldown beyond 32 s")
 	}
+	// The arena's rules scored the kills, every one an enemy's; the
+	// crate's wreck is an entity the server and every client's step see.
+	if ts := d.Server.Rules().TeamScore(); d.Server.Rules().Name() != "arena" || ts[0]+ts[1] != len(r.Kills) {
+		t.Errorf("rules %q scored %v for %d kills", d.Server.Rules().Name(), ts, len(r.Kills))
+	}
+	if _, ok := d.Server.Entity(arena.WreckSlot); !ok {
+		t.Error("no wreck where the crate broke")
+	}
+	for i, p := range d.Players {
+		if _, ok := p.Client.View().Entity(arena.WreckSlot); !ok {
+			t.Errorf("bot %d's step does not see the wreck", i)
+		}
+	}
 	if by := lootedBy(bots); r.Looted != r.BrokenBy || by != r.BrokenBy {
 		t.Errorf("loot granted to %d, predicted by the bot in slot %d; the crate broken by %d", r.Looted, by, r.BrokenBy)
 	}
@@ -120,5 +131,26 @@ func TestBlinkReach(t *testing.T) {
 	arena.CmdDecl.Of(&c).Reach = 7
 	if err := arena.CmdDecl.Check(&c.Game); err == nil {
 		t.Error("a reach of 7 m passed its check")
+	}
+}
+
+// TestWreckSlows: the arena's step runs a player standing in the wreck,
+// as the step's view of the match shows it, at half speed.
+func TestWreckSlows(t *testing.T) {
+	m := arena.Map()
+	params := game.DefaultParams()
+	var view game.MatchView
+	view.Add(arena.WreckSlot, game.PlayerState{Pos: geom.V(0, 0, 0)})
+	run := func(from geom.Vec3, v *game.MatchView) float64 {
+		ctx := &game.StepCtx{Grid: m.Grid, Params: &params, Weapons: []game.Weapon{game.Rifle()}, View: v}
+		st := game.PlayerState{Pos: from, Flags: game.FlagOnGround, Health: game.MaxHealth}
+		for n := uint32(1); n <= 16; n++ {
+			st, _ = arena.Step(st, game.UserCmd{Tick: n, Duration: time.Second / 64, Forward: 127}, ctx)
+		}
+		return st.Pos.X - from.X
+	}
+	dry, wet, far := run(geom.V(-1, 0, 0), nil), run(geom.V(-1, 0, 0), &view), run(geom.V(-1, 8, 0), &view)
+	if !(wet < 0.7*dry) || far != dry {
+		t.Fatalf("in 16 ticks: %.3f m on dry ground, %.3f in the wreck, %.3f beside it", dry, wet, far)
 	}
 }

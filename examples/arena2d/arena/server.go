@@ -163,7 +163,11 @@ func (r *Referee) Tick(s *server.Server, rd *server.Ready) {
 		_, live := s.TraceAt(ray, reach, f.Now, notShooter)
 		r.broken = true
 		r.record.BrokenBy, r.record.BrokenRewind, r.record.BrokenLiveMiss = f.Shooter, f.Now-f.Target, !live
+		wreck, _ := s.Entity(CrateSlot)
 		s.RemoveEntity(CrateSlot)
+		if err := s.SetEntity(WreckSlot, game.PlayerState{Pos: wreck.Pos}, nil); err != nil {
+			panic("arena: the wreck: " + err.Error()) // the crate's own place
+		}
 		s.BroadcastEvent(EventCrateBroken, []byte{byte(f.Shooter)})
 		// The loot: a shield in the breaker's inventory, written into
 		// the state its client predicts.
@@ -183,7 +187,7 @@ func (r *Referee) Tick(s *server.Server, rd *server.Ready) {
 // lagkit's game; the arena's connect as clients).
 func MatchConfig(seats int, r *Referee) realtime.MatchConfig {
 	return realtime.MatchConfig{
-		Name: "arena2d", Map: "arena2d", World: Map(), Mode: "tdm", Seats: seats,
+		Name: "arena2d", Map: "arena2d", World: Map(), Seats: seats, Rules: NewRules,
 		Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Spawn: Spawn, Body: PlayerBody, GameShots: true,
 		OnTick: r.Tick,
 	}

@@ -1,0 +1,95 @@
+package server
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world/worldtest"
+)
+
+// seen is a test game's declared state: the sum, over the player's
+// commands, of what its step saw of the match (seenStep).
+type seen struct {
+	Sum   int64 `lagkit:"all"`
+	Steps int32 `lagkit:"all"`
+}
+
+var seenDecl = game.MustDeclare[seen]()
+
+// seenSlot is the test game's entity.
+const seenSlot = 200
+
+// seenStep is lagkit's step, adding to the player's Sum the X of the
+// entity in seenSlot (in position quanta) and the first word of the
+// match state, as the step's view shows them.
+func seenStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, fired := ctx.Step(s, cmd)
+	sn := seenDecl.Of(&s)
+	if e, ok := ctx.View.Entity(seenSlot); ok {
+		sn.Sum += int64(math.Round(e.Pos.X / game.PosQuantum))
+	}
+	m := ctx.View.Match()
+	sn.Sum += int64(m[0]) * 1000
+	sn.Steps++
+	return s, fired
+}
+
+// runSeen plays one walker whose commands reach the server late ticks
+// after issue, on a server that moves the entity and changes the match
+// state before every tick, and returns the walker's state after the
+// last tick.
+func runSeen(t *testing.T, cfg Config, late uint32) game.PlayerState {
+	t.Helper()
+	cfg.Map = worldtest.Open(t)
+	cfg.Step, cfg.Game = seenStep, seenDecl.Layout
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := connectAs(t, s, 0, wire.Connect{Name: "w", InterpDelay: 100 * time.Millisecond, Game: seenDecl.Layout.Hash()})
+	s.Place(id, geom.V(0, 0, 0), 0)
+	setLatency(s, id, late)
+	s.Ready()
+	const last, end = 40, 60
+	for n := uint32(1); n <= end; n++ {
+		now := s.NextTick()
+		if err := s.SetEntity(seenSlot, game.PlayerState{Pos: geom.V(float64(n)*game.PosQuantum*3, 1, 0)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		s.SetMatchState(game.State{uint64(n % 7)})
+		if m := n - min(n, late); m >= 1 && m <= last {
+			cmd := game.UserCmd{Tick: m, Duration: s.TickDuration(), Forward: 127}
+			sendCmds(t, s, now-time.Microsecond, 0, []game.UserCmd{cmd})
+		}
+		s.Advance(now)
+	}
+	st, _, _ := s.PlayerState(id)
+	return st
+}
+
+// TestStepSeesTheMatch: a step sees the entities and the match state as
+// its tick began, and a command time warp runs late at its own tick
+// sees what it would have seen on time, not the present.
+func TestStepSeesTheMatch(t *testing.T) {
+	onTime := runSeen(t, Config{}, 0)
+	// Command n runs in tick n, which began with the entity at 3n
+	// quanta and the match state n%7, both set just before it.
+	var want int64
+	for n := int64(1); n <= 40; n++ {
+		want += 3*n + n%7*1000
+	}
+	if got := seenDecl.Get(&onTime); got.Steps != 40 || got.Sum != want {
+		t.Fatalf("on time: %+v, want 40 steps summing %d", got, want)
+	}
+	warped := runSeen(t, warpConfig(), 6)
+	if got := seenDecl.Get(&warped); got != seenDecl.Get(&onTime) {
+		t.Fatalf("run late by time warp: %+v; on time %+v", got, seenDecl.Get(&onTime))
+	}
+	if warped.Pos != onTime.Pos {
+		t.Fatalf("run late by time warp at %v, on time at %v", warped.Pos, onTime.Pos)
+	}
+}

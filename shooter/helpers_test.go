@@ -1,0 +1,9 @@
+package shooter_test
+
+import (
+	"github.com/lagkit/lagkit/aimassist"
+	"github.com/lagkit/lagkit/scaling"
+)
+
+func scalingCfg(name string) scaling.Config  { return scaling.Config{Name: name} }
+func assistCfg(name string) aimassist.Config { return aimassist.Config{Name: name} }
