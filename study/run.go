@@ -34,6 +34,16 @@ type Driver interface {
 	Ask(ctx context.Context, p *Plan, seats []Seat, qs []Question) ([]record.Answer, error)
 }
 
+// Seating is a Driver that seats people by codes of its own (handed
+// out live, or by an online study's lobby) and whose bots may play some
+// of the people's seats throughout (an online match formed short of
+// people): Run records each seat's code from Code, and the seats
+// BotPlays as bots', so that they count as no one's.
+type Seating interface {
+	Code(seat int) string
+	BotPlays(seat int) bool
+}
+
 // RoundTimer is a Driver that knows how long the round it last played
 // really ran: a live round can be paused, extended or skipped, so its
 // measured part may run longer or shorter than planned. Run stores
@@ -106,6 +116,11 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 	if err := s.Validate(d.Simulated()); err != nil {
 		return fmt.Errorf("study %s: %w", s.Name, err)
 	}
+	standIn := func(int) bool { return false }
+	codeOf := func(st Seat) string { return st.Code }
+	if si, ok := d.(Seating); ok {
+		standIn, codeOf = si.BotPlays, func(st Seat) string { return si.Code(st.Index) }
+	}
 	if !opt.Resume {
 		b, source := Provenance()
 		st := record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now(),
@@ -156,8 +171,8 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 				// simulation has a bot play it, so that a simulated
 				// study's records read as the live one's will.
 				l := p.Links[st.Index]
-				sink.Put(record.Participant{Seat: st.Index, Code: st.Code, Team: teams[st.Index],
-					Bot: st.Bot || d.Simulated(), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS})
+				sink.Put(record.Participant{Seat: st.Index, Code: codeOf(st), Team: teams[st.Index],
+					Bot: st.Bot || d.Simulated() || standIn(st.Index), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS})
 			}
 		}
 		ended, err := d.Play(ctx, p, s.Seats(), seed, start, sink)

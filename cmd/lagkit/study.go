@@ -17,7 +17,7 @@ import (
 
 // studyCommands build the subcommands of lagkit study; a file adding one
 // appends its constructor here from an init function.
-var studyCommands = []func() *cobra.Command{newStudyCheckCmd, newStudyRunCmd, newStudyExportCmd}
+var studyCommands = []func() *cobra.Command{newStudyCheckCmd, newStudyRunCmd, newStudyLobbyCmd, newStudyExportCmd}
 
 // quickRound is how long --quick lets each round run.
 const quickRound = 20 * time.Second
@@ -212,7 +212,7 @@ func (o *studyRunFlags) run(cmd *cobra.Command, args []string) error {
 // runSimulated plays every seat with bots on the simulation driver, and
 // writes the report.
 func (o *studyRunFlags) runSimulated(cmd *cobra.Command, s *study.Schedule) error {
-	for _, name := range []string{"listen", "udp", "cert", "key", "start", "fresh", "answer-wait", "log-format"} {
+	for _, name := range []string{"listen", "udp", "cert", "key", "start", "fresh", "answer-wait", "log-format", "codes", "absent"} {
 		if cmd.Flags().Changed(name) {
 			return usagef("--%s: only a live study (without --simulate) serves players", name)
 		}

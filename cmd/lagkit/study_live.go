@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -23,6 +24,8 @@ type liveStudyOptions struct {
 	listen, udp, cert, key, logFormat string
 	start, fresh                      bool
 	answerWait                        time.Duration
+	codes                             map[string]string
+	absent                            []int
 }
 
 // addLiveStudyFlags adds the flags of a live study run to cmd.
@@ -35,6 +38,8 @@ func addLiveStudyFlags(cmd *cobra.Command, o *liveStudyOptions) {
 	f.BoolVar(&o.start, "start", false, "live: start the first round at once instead of waiting for the admin page's start")
 	f.BoolVar(&o.fresh, "fresh", false, "live: start a new study even when the database holds an unfinished run of this schedule (default: resume it)")
 	f.DurationVar(&o.answerWait, "answer-wait", live.DefaultAnswerWait, "live: how long the questionnaire after a round waits for the participants' answers")
+	f.StringToStringVar(&o.codes, "codes", nil, "live: SEAT=CODE,...: the participant codes of people's seats, in place of the schedule's or generated ones (an online study's lobby gives them)")
+	f.IntSliceVar(&o.absent, "absent", nil, "live: SEAT,...: people's seats no one takes, played by bots from the start and recorded as bots' (an online match formed short of people)")
 	f.StringVar(&o.logFormat, "log-format", "auto", "live: logs as text or json (auto: text on a terminal, json otherwise)")
 }
 
@@ -53,6 +58,14 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	if o.listen == "" {
 		return usagef("--listen: a live study needs an address for the participants' browsers")
 	}
+	codes := map[int]string{}
+	for k, v := range o.codes {
+		seat, err := strconv.Atoi(k)
+		if err != nil || seat < 0 {
+			return usagef("--codes %s=%s: a seat is a number from 0", k, v)
+		}
+		codes[seat] = v
+	}
 	db, err := store.Open(ctx, dsn)
 	if err != nil {
 		return fmt.Errorf("--db: %w", err)
@@ -60,7 +73,7 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	defer db.Close()
 	err = live.Serve(ctx, s, db, live.ServeOptions{
 		Listeners:  serve.Listeners{Listen: o.listen, UDP: o.udp, Cert: o.cert, Key: o.key},
-		AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Seed: seed, Log: log, Out: out,
+		Codes: codes, Absent: o.absent, AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Seed: seed, Log: log, Out: out,
 	})
 	if stopped := (*live.StoppedError)(nil); errors.As(err, &stopped) {
 		return stoppedError{fmt.Sprintf("%v (exit status %d)", err, exitStopped)}

@@ -48,9 +48,9 @@ func (d *Driver) State() study.LiveState {
 		st.Remaining = study.Duration(max(time.Until(deadline), 0))
 	}
 	st.Seats = make([]study.SeatState, len(d.seats))
-	for i, s := range d.seats {
+	for i := range d.seats {
 		t := last[i]
-		st.Seats[i] = study.SeatState{Seat: i, Code: d.codes[i], Bot: s.Bot, Answered: answered[i], Kills: t.Kills, Deaths: t.Deaths,
+		st.Seats[i] = study.SeatState{Seat: i, Code: d.codes[i], Bot: d.botPlays(i), Answered: answered[i], Kills: t.Kills, Deaths: t.Deaths,
 			Connected: online[i]}
 	}
 	if m != nil {

@@ -43,6 +43,10 @@ type Config struct {
 	// Codes are the participant codes by seat: a person's seat with no
 	// code in the schedule or here gets a generated one (see Codes).
 	Codes map[int]string
+	// Absent are people's seats no one takes (an online match formed
+	// short of people): bots play them throughout, they have no code,
+	// and they are recorded as bots' seats. The schedule is unchanged.
+	Absent []int
 	// TickRate is the server's tick rate (default 64).
 	TickRate int
 	// PathRate is how many times a second the players' positions are
@@ -103,7 +107,9 @@ type Driver struct {
 	cfg   Config
 	log   *slog.Logger
 	seats []study.Seat
-	codes []string // by seat; "" for a bot seat
+	codes []string // by seat; "" for a seat a bot plays
+	// absent are the people's seats no one takes (Config.Absent).
+	absent []bool
 
 	startOnce sync.Once
 	started   chan struct{} // closed by the admin's start
@@ -245,13 +251,30 @@ func New(cfg Config) (*Driver, error) {
 			d.intake[seat] = maps.Clone(done)
 		}
 	}
+	for seat := range cfg.Codes {
+		if seat < 0 || seat >= len(d.seats) || d.seats[seat].Bot {
+			return nil, fmt.Errorf("live: a participant code for seat %d, which is no person's seat", seat)
+		}
+	}
+	d.absent = make([]bool, len(d.seats))
+	for _, seat := range cfg.Absent {
+		switch {
+		case seat < 0 || seat >= len(d.seats):
+			return nil, fmt.Errorf("live: absent seat %d: the schedule has seats 0 to %d", seat, len(d.seats)-1)
+		case d.seats[seat].Bot:
+			return nil, fmt.Errorf("live: absent seat %d is a bot's seat already", seat)
+		case cfg.Codes[seat] != "":
+			return nil, fmt.Errorf("live: absent seat %d has a participant code", seat)
+		}
+		d.absent[seat] = true
+	}
 	d.codes = make([]string, len(d.seats))
 	taken := map[string]int{}
-	for i, s := range d.seats {
-		if s.Bot {
+	for i := range d.seats {
+		if d.botPlays(i) {
 			continue
 		}
-		code := s.Code
+		code := d.seats[i].Code
 		if c := cfg.Codes[i]; c != "" {
 			code = c
 		}
@@ -365,10 +388,30 @@ func (d *Driver) roundIndex() int {
 	return d.plan.Index
 }
 
+// botPlays reports whether a bot plays seat: a bot's seat, or a
+// person's no one takes (Config.Absent).
+func (d *Driver) botPlays(seat int) bool {
+	return d.seats[seat].Bot || d.absent[seat]
+}
+
+// Code returns seat's participant code ("" for a seat a bot plays).
+func (d *Driver) Code(seat int) string {
+	if seat < 0 || seat >= len(d.codes) {
+		return ""
+	}
+	return d.codes[seat]
+}
+
+// BotPlays reports whether a bot plays seat throughout: study.Run
+// records such a seat as a bot's.
+func (d *Driver) BotPlays(seat int) bool {
+	return seat >= 0 && seat < len(d.seats) && d.botPlays(seat)
+}
+
 // playerName is the identity, in its connect tokens, of the player in
 // seat: a person's or a bot's.
 func (d *Driver) playerName(seat int) string {
-	if d.seats[seat].Bot {
+	if d.botPlays(seat) {
 		return "bot" + strconv.Itoa(seat)
 	}
 	return "seat" + strconv.Itoa(seat)

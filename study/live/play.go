@@ -160,8 +160,8 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 			}
 		}
 	}
-	for i, s := range seats {
-		if s.Bot {
+	for i := range seats {
+		if d.botPlays(i) {
 			if err := m.AddBot(d.playerName(i), i); err != nil {
 				return time.Time{}, err
 			}
@@ -342,7 +342,7 @@ func (d *Driver) notePlayed(m *realtime.Match) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for seat := range in {
-		if seat < len(d.seats) && !d.seats[seat].Bot {
+		if seat < len(d.seats) && !d.botPlays(seat) {
 			d.played[seat] = true
 		}
 	}
@@ -352,8 +352,8 @@ func (d *Driver) notePlayed(m *realtime.Match) {
 func (d *Driver) everyoneReady() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	for i, s := range d.seats {
-		if !s.Bot && !d.ready[i] {
+	for i := range d.seats {
+		if !d.botPlays(i) && !d.ready[i] {
 			return false
 		}
 	}

@@ -35,6 +35,12 @@ type ServeOptions struct {
 	// Fresh starts a new study even when the database holds an
 	// unfinished run of the schedule (default: resume it).
 	Fresh bool
+	// Codes fix people's seats' participant codes (Config.Codes), and
+	// Absent are people's seats no one takes, played by bots and
+	// recorded as bots' (Config.Absent): an online match's lobby
+	// hands a session both. A resumed study keeps its stored codes.
+	Codes  map[int]string
+	Absent []int
 	// Seed seeds the bots.
 	Seed uint64
 	// Log gets the server's logs (default slog.Default()).
@@ -74,7 +80,7 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 	if out == nil {
 		out = io.Discard
 	}
-	cfg := Config{Schedule: s, AnswerWait: o.AnswerWait, AutoStart: o.AutoStart, Log: log}
+	cfg := Config{Schedule: s, Codes: o.Codes, Absent: o.Absent, AnswerWait: o.AnswerWait, AutoStart: o.AutoStart, Log: log}
 	admin := make([]byte, 16)
 	crand.Read(admin)
 	adminToken := hex.EncodeToString(admin)

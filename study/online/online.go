@@ -80,6 +80,8 @@ type Server struct {
 	// platform the study and session ids its link carried.
 	seen     map[string]time.Duration
 	platform map[string][2]string
+	// starting counts the matches being started or played.
+	starting sync.WaitGroup
 }
 
 // Gone is how long a waiting participant's page may go without asking
@@ -149,38 +151,65 @@ func (s *Server) advance(ctx context.Context) {
 	}
 	for _, m := range matches {
 		s.log.Info("match", "id", m.ID, "group", m.Group, "people", len(m.People), "bots", m.Bots)
-		sess, err := s.cfg.Alloc.Start(ctx, m)
-		s.mu.Lock()
-		if err != nil {
-			// The match never started: its people are dropped with the
-			// reason, and may not be seated twice.
-			s.failed[m.ID] = err
-			for _, id := range m.People {
-				_ = s.lobby.Leave(s.now(), id, "no game server: "+err.Error())
-			}
-			s.mu.Unlock()
-			s.log.Error("allocate", "match", m.ID, "err", err)
-			continue
-		}
-		s.sessions[m.ID] = sess
-		for id, link := range sess.Links {
-			s.links[id] = link
+		// Each match is started on its own: an allocation waits for a
+		// game server and its links, and the lobby goes on forming
+		// matches and answering its pages meanwhile.
+		s.starting.Add(1)
+		go func() {
+			defer s.starting.Done()
+			s.begin(ctx, m)
+		}()
+	}
+}
+
+// begin allocates match m's session and completes its people when it
+// ends.
+func (s *Server) begin(ctx context.Context, m lobby.Match) {
+	sess, err := s.cfg.Alloc.Start(ctx, m)
+	s.mu.Lock()
+	if err != nil {
+		// The match never started: its people are dropped with the
+		// reason, and may not be seated twice.
+		s.failed[m.ID] = err
+		for _, id := range m.People {
+			_ = s.lobby.Leave(s.now(), id, "no game server: "+err.Error())
 		}
 		s.mu.Unlock()
-		go func() {
-			<-sess.Done
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if err := sess.Err(); err != nil {
-				s.failed[m.ID] = err
-				for _, id := range m.People {
-					_ = s.lobby.Leave(s.now(), id, "the game server ended: "+err.Error())
-				}
-				s.log.Error("session", "match", m.ID, "err", err)
-				return
-			}
-			_ = s.lobby.MatchOver(s.now(), m.ID)
-		}()
+		s.log.Error("allocate", "match", m.ID, "err", err)
+		return
+	}
+	s.sessions[m.ID] = sess
+	for id, link := range sess.Links {
+		s.links[id] = link
+	}
+	s.mu.Unlock()
+	<-sess.Done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := sess.Err(); err != nil {
+		s.failed[m.ID] = err
+		for _, id := range m.People {
+			_ = s.lobby.Leave(s.now(), id, "the game server ended: "+err.Error())
+		}
+		s.log.Error("session", "match", m.ID, "err", err)
+		return
+	}
+	_ = s.lobby.MatchOver(s.now(), m.ID)
+}
+
+// Drain waits until every match started has ended (its session's
+// process exited) or ctx ends.
+func (s *Server) Drain(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		s.starting.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -464,6 +493,12 @@ func (s *Server) Listen(ctx context.Context, addr string, tick time.Duration) er
 	if err != nil {
 		return err
 	}
+	return s.Serve(ctx, ln, tick)
+}
+
+// Serve serves the lobby on ln, advancing it every tick, until ctx
+// ends; it closes ln.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, tick time.Duration) error {
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()

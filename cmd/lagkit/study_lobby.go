@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/realtime/serve"
+	"github.com/lagkit/lagkit/study"
+	"github.com/lagkit/lagkit/study/live"
+	"github.com/lagkit/lagkit/study/lobby"
+	"github.com/lagkit/lagkit/study/online"
+)
+
+// studyLobbyFlags are lagkit study lobby's flags.
+type studyLobbyFlags struct {
+	listen, gameHost, dsn, secretFile string
+	cert, key, logFormat              string
+	servers                           int
+	quick                             bool
+	seed                              uint64
+	tick                              time.Duration
+}
+
+func newStudyLobbyCmd() *cobra.Command {
+	var o studyLobbyFlags
+	cmd := &cobra.Command{
+		Use:   "lobby FILE",
+		Short: "Serve an online study's lobby: one join link, a prescreen, matches formed as people arrive",
+		Long: `Lobby serves the lobby of an online study, a schedule with an [online]
+table: one join link for everyone (carrying the recruitment platform's
+participant, study and session ids, named by the table), consent, a
+prescreen of the browser and of the participant's round trip with the
+table's admission rules, and a wait. Matches form in order of arrival,
+the schedule's counterbalancing groups balanced as they form; a match
+that waited max_wait starts with bots in the empty seats.
+
+Each match is a session of the study served by a game server process
+of its own on this machine, at most --servers at once: lagkit study run
+FILE --group G for the match's group, with each person's seat given a
+participant code (--codes) and the seats no one took played by bots and
+recorded as bots' (--absent), writing to the same --db. Its page is on
+--game-host at a port of its own. A participant's page goes from the
+lobby to its seat's link; when the session ends it shows the completion
+code (or sends the participant to completion_url), a code the lobby can
+verify later from --secret-file's key.
+
+The lobby itself is plain HTTP on --listen; put it behind the TLS
+proxy that serves the study's domain. It runs until SIGINT or SIGTERM,
+then prints its participant flow; a match still playing is stopped with
+it and can be resumed with lagkit study run.`,
+		Args: cobra.ExactArgs(1),
+		RunE: o.run,
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.listen, "listen", "127.0.0.1:8080", "HOST:PORT of the lobby's join page (HTTP)")
+	f.StringVar(&o.gameHost, "game-host", "127.0.0.1", "the host the matches' game servers listen on and their links name")
+	f.IntVar(&o.servers, "servers", 4, "game server processes at most at once (1 to 64); a match beyond them waits")
+	f.StringVar(&o.dsn, "db", defaultDB, "study database every match writes to: an SQLite file, or a postgres:// URL")
+	f.StringVar(&o.secretFile, "secret-file", "lobby.secret", "the key of the completion codes: read if it exists, else made (32 random bytes, mode 0600)")
+	f.StringVar(&o.cert, "cert", "", "the game servers' TLS certificate (PEM; default: each a self-signed one)")
+	f.StringVar(&o.key, "key", "", "TLS key (PEM) for --cert")
+	f.BoolVar(&o.quick, "quick", false, fmt.Sprintf("a smoke test: each match's rounds cut to at most %v", quickRound))
+	f.Uint64Var(&o.seed, "seed", 1, "random seed of the matches' bots")
+	f.DurationVar(&o.tick, "tick", 250*time.Millisecond, "how often the lobby forms matches (10ms to 5s)")
+	f.StringVar(&o.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
+	return cmd
+}
+
+// run checks the schedule and its flags and serves the lobby until a
+// signal.
+func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
+	path := args[0]
+	s, err := checkStudy(path, false, -1)
+	if err != nil {
+		return err
+	}
+	if s.Online == nil {
+		return fmt.Errorf("%s: no [online] table: study lobby serves an online study (see docs/study.md); a lab study runs with study run", path)
+	}
+	switch {
+	case o.servers < 1 || o.servers > 64:
+		return usagef("--servers %d: want 1 to 64", o.servers)
+	case o.tick < 10*time.Millisecond || o.tick > 5*time.Second:
+		return usagef("--tick %v: want 10ms to 5s", o.tick)
+	case (o.cert == "") != (o.key == ""):
+		return usagef("--cert and --key go together")
+	case net.ParseIP(o.gameHost) == nil && !validHost(o.gameHost):
+		return usagef("--game-host %q: want a host name or an IP address", o.gameHost)
+	}
+	if _, _, err := net.SplitHostPort(o.listen); err != nil {
+		return usagef("--listen %q: want HOST:PORT", o.listen)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	secret, err := lobbySecret(o.secretFile)
+	if err != nil {
+		return fmt.Errorf("--secret-file: %w", err)
+	}
+	lc, err := s.LobbyConfig(secret)
+	if err != nil {
+		return err
+	}
+	log, err := serve.NewLogger(o.logFormat, cmd.ErrOrStderr())
+	if err != nil {
+		return usagef("--log-format %v", err)
+	}
+	var people []int
+	for _, st := range s.Seats() {
+		if !st.Bot {
+			people = append(people, st.Index)
+		}
+	}
+	out := cmd.OutOrStdout()
+	alloc := &online.Local{Seats: people, Max: o.servers, NewCode: live.NewCode, Log: log,
+		Command: func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
+			c := exec.CommandContext(ctx, self, o.sessionArgs(path, m, codes, absent, port)...)
+			c.Stderr = cmd.ErrOrStderr()
+			// A stopped lobby stops its matches as a signal would: each
+			// stays in the database, to be resumed.
+			c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
+			c.WaitDelay = 10 * time.Second
+			fmt.Fprintf(out, "match %d: group %d, %d people, bots in %d of the people's seats, game server on port %d\n", m.ID, m.Group, len(m.People), len(absent), port)
+			return c
+		}}
+	var consent, agree string
+	if c := s.Consent; c != nil {
+		consent, agree = c.Text, c.Agree
+		if agree == "" {
+			agree = study.DefaultAgree
+		}
+	}
+	o2 := s.Online
+	srv, err := online.New(online.Config{Lobby: lc, Alloc: alloc, Consent: consent, Agree: agree,
+		IDParam: o2.IDParam, StudyParam: o2.StudyParam, SessionParam: o2.SessionParam,
+		CompletionURL: o2.CompletionURL, Log: log})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return fmt.Errorf("--listen: %w", err)
+	}
+	// The join link as a recruitment platform fills it in ({{%ID%}} is
+	// Prolific's placeholder for its parameter ID).
+	q := make([]string, 0, 3)
+	for _, p := range []string{o2.IDParam, o2.StudyParam, o2.SessionParam} {
+		if p != "" {
+			q = append(q, p+"={{%"+p+"%}}")
+		}
+	}
+	fmt.Fprintf(out, "study %s: lobby http://%s/?%s\n", s.Name, ln.Addr(), strings.Join(q, "&"))
+	if len(lc.Groups) > 1 {
+		for _, grp := range lc.Groups {
+			fmt.Fprintf(out, "study %s: %s\n", s.Name, grp.Name)
+		}
+	}
+	err = srv.Serve(ctx, ln, o.tick)
+	// The matches got the stop too (their processes a SIGINT): each
+	// stops its round and keeps its records, to be resumed.
+	drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if derr := srv.Drain(drain); derr != nil {
+		fmt.Fprintf(out, "study %s: matches still running after 30 s: %v\n", s.Name, derr)
+	}
+	printFlow(out, srv.Flow())
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// sessionArgs are the arguments of lagkit study run serving match m.
+func (o *studyLobbyFlags) sessionArgs(path string, m lobby.Match, codes map[int]string, absent []int, port int) []string {
+	args := []string{"study", "run", path, "--group", strconv.Itoa(m.Group), "--fresh", "--start",
+		"--listen", net.JoinHostPort(o.gameHost, strconv.Itoa(port)), "--udp", "",
+		"--db", o.dsn, "--seed", strconv.FormatUint(o.seed+uint64(m.ID), 10), "--log-format", "json"}
+	if len(codes) > 0 {
+		seats := make([]int, 0, len(codes))
+		for seat := range codes {
+			seats = append(seats, seat)
+		}
+		sort.Ints(seats)
+		pairs := make([]string, len(seats))
+		for i, seat := range seats {
+			pairs[i] = fmt.Sprintf("%d=%s", seat, codes[seat])
+		}
+		args = append(args, "--codes", strings.Join(pairs, ","))
+	}
+	if len(absent) > 0 {
+		seats := make([]string, len(absent))
+		for i, seat := range absent {
+			seats[i] = strconv.Itoa(seat)
+		}
+		args = append(args, "--absent", strings.Join(seats, ","))
+	}
+	if o.cert != "" {
+		args = append(args, "--cert", o.cert, "--key", o.key)
+	}
+	if o.quick {
+		args = append(args, "--quick")
+	}
+	return args
+}
+
+// lobbySecret reads the completion codes' key from path, or makes one
+// there if there is none.
+func lobbySecret(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if len(b) < 16 {
+			return nil, fmt.Errorf("%s holds %d bytes, want at least 16", path, len(b))
+		}
+		return b, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	}
+	b = make([]byte, 32)
+	rand.Read(b)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return b, f.Close()
+}
+
+// validHost reports whether h is a plausible DNS name.
+func validHost(h string) bool {
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, r := range h {
+		if !(r == '.' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// printFlow prints the lobby's participant flow.
+func printFlow(w io.Writer, f lobby.Flow) {
+	fmt.Fprintf(w, "flow: arrived %d, admitted %d, refused %d (%d timed out at the prescreen), matched %d, completed %d, dropped %d (%d at the prescreen, %d waiting); bots took %d seats\n",
+		f.Arrived, f.Admitted, f.Refused, f.TimedOut, f.Matched, f.Completed, f.Dropped, f.DroppedPrescreen, f.DroppedWaiting, f.Bots)
+}

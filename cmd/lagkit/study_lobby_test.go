@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/store"
+	"github.com/lagkit/lagkit/study/online"
+)
+
+const lobbySchedule = `name = "lobby-test"
+[[seat]]
+count = 2
+[[seat]]
+bot = true
+[[technique]]
+name = "tlc"
+[[round]]
+name = "only"
+map = "arena"
+mode = "ffa"
+duration = "3s"
+[online]
+max_wait = "1s"
+`
+
+// TestStudyLobby: lagkit study lobby seats an arriving participant
+// through consent-free arrival, the lobby's own round-trip measurement
+// and the prescreen; after max_wait a match forms with one person and
+// lagkit study run serves it as a process of its own, the person's seat
+// given its code and the empty one played by a bot; the participant's
+// link names that code (a reload while matched gets it again), the
+// session's end completes them with a code the lobby verifies, the same
+// id arriving after that is refused, and
+// the flow printed at the stop counts them. The study database holds
+// the match's session with the person's code and the absent seat as a
+// bot's.
+func TestStudyLobby(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "lobby.toml")
+	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(tmp, "study.db")
+	// The match's process is this test binary run as the command.
+	t.Setenv("LAGKIT_AS_COMMAND", "1")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut lockedWriter
+	done := make(chan int, 1)
+	go func() {
+		done <- execute(ctx, []string{"study", "lobby", sched, "--listen", "127.0.0.1:0", "--db", db,
+			"--secret-file", filepath.Join(tmp, "secret"), "--servers", "1", "--tick", "50ms", "--log-format", "json"}, &out, &errOut)
+	}()
+	link := regexp.MustCompile(`lobby (http://[^/]+)/\?PROLIFIC_PID=\{\{%PROLIFIC_PID%\}\}&STUDY_ID=\{\{%STUDY_ID%\}\}&SESSION_ID=\{\{%SESSION_ID%\}\}`)
+	var base string
+	for base == "" {
+		if m := link.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+			break
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("exit %d before the lobby listened: %s%s", code, out.String(), errOut.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	wait, stop := context.WithTimeout(ctx, 3*time.Minute)
+	defer stop()
+	p := &online.Participant{Base: base, ID: "p-1", Study: "s1", Session: "x1"}
+	if _, err := p.Arrive(wait); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Ping(wait); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Prescreen(wait, online.Screen{FPS: 120, RefreshHz: 60, PointerLock: true}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Until(wait, 50*time.Millisecond, func(s online.Status) bool { return s.Join != "" || s.State == "dropped" })
+	if err != nil || st.Join == "" {
+		t.Fatalf("%+v, %v\n%s%s", st, err, out.String(), errOut.String())
+	}
+	code := regexp.MustCompile(`^https://127\.0\.0\.1:\d+/\?code=([A-Z0-9]{6})$`).FindStringSubmatch(st.Join)
+	if code == nil {
+		t.Fatalf("join link %q", st.Join)
+	}
+	// A reload while matched brings the page back to its seat's link.
+	if back, err := (&online.Participant{Base: base, ID: "p-1"}).Arrive(wait); err != nil || back.Join != st.Join {
+		t.Errorf("p-1 arriving again while matched: %+v, %v", back, err)
+	}
+	st, err = p.Until(wait, 100*time.Millisecond, func(s online.Status) bool { return s.State != "matched" })
+	if err != nil || st.State != "completed" || st.Code == "" {
+		t.Fatalf("after the match: %+v, %v\n%s%s", st, err, out.String(), errOut.String())
+	}
+	if ok, err := p.Verify(wait, st.Code); !ok || err != nil {
+		t.Errorf("its completion code %s: valid %v, %v", st.Code, ok, err)
+	}
+	if ok, _ := (&online.Participant{Base: base, ID: "p-2"}).Verify(wait, st.Code); ok {
+		t.Errorf("another id's completion with p-1's code was valid")
+	}
+	var refused *online.AnswerError
+	if _, err := p.Arrive(wait); !errors.As(err, &refused) || refused.Status != http.StatusConflict {
+		t.Errorf("p-1 arriving again after completing: %v", err)
+	}
+	cancel() // as a SIGINT would
+	if c := <-done; c != 0 {
+		t.Fatalf("exit %d: %s%s", c, out.String(), errOut.String())
+	}
+	if !strings.Contains(out.String(), "match 0: group 0, 1 people, bots in 1 of the people's seats") ||
+		!strings.Contains(out.String(), "flow: arrived 1, admitted 1, refused 0 (0 timed out at the prescreen), matched 1, completed 1, dropped 0") {
+		t.Errorf("output:\n%s", out.String())
+	}
+
+	sdb, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	rows, err := sdb.Studies(context.Background())
+	if err != nil || len(rows) != 1 || rows[0].Name != "lobby-test" {
+		t.Fatalf("studies %+v, %v", rows, err)
+	}
+	seats := map[int]record.Participant{}
+	if err := store.Each(context.Background(), sdb, rows[0].ID, func(r record.Participant) error { seats[r.Seat] = r; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if s := seats[0]; s.Bot || s.Code != code[1] {
+		t.Errorf("seat 0 recorded %+v, the link's code %s", s, code[1])
+	}
+	if s := seats[1]; !s.Bot || s.Code != "" {
+		t.Errorf("the absent seat recorded %+v", s)
+	}
+}
