@@ -10,10 +10,12 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/hex"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"math/big"
 	"net"
+	"os"
 	"time"
 )
 
@@ -91,6 +93,25 @@ func SelfSigned(validity time.Duration, hosts ...string) (*Certificate, error) {
 	}, nil
 }
 
+// WritePEM writes the certificate and its key as PEM files, for a
+// process given --cert and --key (the key's file mode 0600).
+func (c *Certificate) WritePEM(certFile, keyFile string) error {
+	var cb bytes.Buffer
+	for _, der := range c.TLS.Certificate {
+		if err := pem.Encode(&cb, &pem.Block{Type: "CERTIFICATE", Bytes: der}); err != nil {
+			return err
+		}
+	}
+	key, err := x509.MarshalPKCS8PrivateKey(c.TLS.PrivateKey)
+	if err != nil {
+		return fmt.Errorf("transport: certificate key: %w", err)
+	}
+	if err := os.WriteFile(certFile, cb.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: key}), 0o600)
+}
+
 // LoadCertificate reads a PEM certificate chain and its key, such as a
 // real certificate for a public host name.
 func LoadCertificate(certFile, keyFile string) (*Certificate, error) {
@@ -112,6 +133,10 @@ type ClientTLS struct {
 	// Config, if set, is used as is (CA verification).
 	Config *tls.Config
 }
+
+// TLSConfig is the client's TLS configuration for c, for an HTTPS
+// client speaking to the same server as its sessions.
+func (c ClientTLS) TLSConfig() (*tls.Config, error) { return c.config() }
 
 // config builds the tls.Config for c.
 func (c ClientTLS) config() (*tls.Config, error) {

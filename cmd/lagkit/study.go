@@ -17,7 +17,7 @@ import (
 
 // studyCommands build the subcommands of lagkit study; a file adding one
 // appends its constructor here from an init function.
-var studyCommands = []func() *cobra.Command{newStudyCheckCmd, newStudyRunCmd, newStudyLobbyCmd, newStudyExportCmd}
+var studyCommands = []func() *cobra.Command{newStudyCheckCmd, newStudyRunCmd, newStudyLobbyCmd, newStudyRehearseCmd, newStudyExportCmd}
 
 // quickRound is how long --quick lets each round run.
 const quickRound = 20 * time.Second

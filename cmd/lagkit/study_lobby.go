@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -105,51 +106,21 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 	if _, _, err := net.SplitHostPort(o.listen); err != nil {
 		return usagef("--listen %q: want HOST:PORT", o.listen)
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return err
-	}
 	secret, err := lobbySecret(o.secretFile)
 	if err != nil {
 		return fmt.Errorf("--secret-file: %w", err)
-	}
-	lc, err := s.LobbyConfig(secret)
-	if err != nil {
-		return err
 	}
 	log, err := serve.NewLogger(o.logFormat, cmd.ErrOrStderr())
 	if err != nil {
 		return usagef("--log-format %v", err)
 	}
-	var people []int
-	for _, st := range s.Seats() {
-		if !st.Bot {
-			people = append(people, st.Index)
-		}
-	}
 	out := cmd.OutOrStdout()
-	alloc := &online.Local{Seats: people, Max: o.servers, NewCode: live.NewCode, Log: log,
-		Command: func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
-			c := exec.CommandContext(ctx, self, o.sessionArgs(path, m, codes, absent, port)...)
-			c.Stderr = cmd.ErrOrStderr()
-			// A stopped lobby stops its matches as a signal would: each
-			// stays in the database, to be resumed.
-			c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
-			c.WaitDelay = 10 * time.Second
-			fmt.Fprintf(out, "match %d: group %d, %d people, bots in %d of the people's seats, game server on port %d\n", m.ID, m.Group, len(m.People), len(absent), port)
-			return c
-		}}
-	var consent, agree string
-	if c := s.Consent; c != nil {
-		consent, agree = c.Text, c.Agree
-		if agree == "" {
-			agree = study.DefaultAgree
-		}
+	oc, err := o.onlineConfig(s, path, secret, out, cmd.ErrOrStderr(), log)
+	if err != nil {
+		return err
 	}
-	o2 := s.Online
-	srv, err := online.New(online.Config{Lobby: lc, Alloc: alloc, Consent: consent, Agree: agree,
-		IDParam: o2.IDParam, StudyParam: o2.StudyParam, SessionParam: o2.SessionParam,
-		CompletionURL: o2.CompletionURL, Log: log})
+	lc, o2 := oc.Lobby, s.Online
+	srv, err := online.New(oc)
 	if err != nil {
 		return err
 	}
@@ -186,6 +157,49 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// onlineConfig is the lobby service's configuration for schedule s (at
+// path): its lobby with secret, and a Local allocator running each
+// match as lagkit study run in a process of its own, its output's
+// lines for the lobby and its log to logOut; out is told of each match.
+func (o *studyLobbyFlags) onlineConfig(s *study.Schedule, path string, secret []byte, out, logOut io.Writer, log *slog.Logger) (online.Config, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return online.Config{}, err
+	}
+	lc, err := s.LobbyConfig(secret)
+	if err != nil {
+		return online.Config{}, err
+	}
+	var people []int
+	for _, st := range s.Seats() {
+		if !st.Bot {
+			people = append(people, st.Index)
+		}
+	}
+	alloc := &online.Local{Seats: people, Max: o.servers, NewCode: live.NewCode, Log: log,
+		Command: func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
+			c := exec.CommandContext(ctx, self, o.sessionArgs(path, m, codes, absent, port)...)
+			c.Stderr = logOut
+			// A stopped lobby stops its matches as a signal would: each
+			// stays in the database, to be resumed.
+			c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
+			c.WaitDelay = 10 * time.Second
+			fmt.Fprintf(out, "match %d: group %d, %d people, bots in %d of the people's seats, game server on port %d\n", m.ID, m.Group, len(m.People), len(absent), port)
+			return c
+		}}
+	var consent, agree string
+	if c := s.Consent; c != nil {
+		consent, agree = c.Text, c.Agree
+		if agree == "" {
+			agree = study.DefaultAgree
+		}
+	}
+	on := s.Online
+	return online.Config{Lobby: lc, Alloc: alloc, Consent: consent, Agree: agree,
+		IDParam: on.IDParam, StudyParam: on.StudyParam, SessionParam: on.SessionParam,
+		CompletionURL: on.CompletionURL, Log: log}, nil
 }
 
 // sessionArgs are the arguments of lagkit study run serving match m.

@@ -134,9 +134,12 @@ func (l *Local) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 		<-done
 		return nil, err
 	}
-	return &Session{Links: links, Done: done, Err: func() error {
+	return &Session{Links: links, Done: done, Kill: cmd.Process.Kill, Err: func() error {
 		var ee *exec.ExitError
 		if errors.As(waitErr, &ee) {
+			if ee.ExitCode() < 0 {
+				return fmt.Errorf("the session's process ended: %v", ee) // a signal
+			}
 			return fmt.Errorf("the session exited with status %d", ee.ExitCode())
 		}
 		return waitErr

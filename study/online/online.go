@@ -43,6 +43,9 @@ type Session struct {
 	// the study played to its end).
 	Done <-chan struct{}
 	Err  func() error
+	// Kill ends the session's game server at once, as a crash would
+	// (a rehearsal's); nil where the allocator cannot.
+	Kill func() error
 }
 
 // Config is a lobby service's configuration.
@@ -80,7 +83,9 @@ type Server struct {
 	// platform the study and session ids its link carried.
 	seen     map[string]time.Duration
 	platform map[string][2]string
-	// starting counts the matches being started or played.
+	// formed are the matches formed so far; starting counts those
+	// being started or played.
+	formed   []lobby.Match
 	starting sync.WaitGroup
 }
 
@@ -144,6 +149,7 @@ func (s *Server) advance(ctx context.Context) {
 	}
 	r := s.lobby.Advance(now)
 	matches := slices.Clone(r.Matches)
+	s.formed = append(s.formed, matches...)
 	s.events = append(s.events, r.Events...)
 	s.mu.Unlock()
 	for _, ev := range r.Events {
@@ -218,6 +224,21 @@ func (s *Server) Flow() lobby.Flow {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lobby.Flow()
+}
+
+// Matches returns the matches formed so far, in order.
+func (s *Server) Matches() []lobby.Match {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.formed)
+}
+
+// Session returns match id's session once it started (nil before, or
+// if it never did).
+func (s *Server) Session(id int) *Session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sessions[id]
 }
 
 // Events returns every participant event so far.

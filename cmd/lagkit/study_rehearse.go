@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/lagkit/lagkit/realtime/serve"
+	"github.com/lagkit/lagkit/study/online"
+	"github.com/lagkit/lagkit/transport"
+)
+
+// studyRehearseFlags are lagkit study rehearse's flags.
+type studyRehearseFlags struct {
+	lobbyFlags   studyLobbyFlags
+	participants int
+	over         time.Duration
+	killAfter    time.Duration
+	maxWait      time.Duration
+}
+
+func newStudyRehearseCmd() *cobra.Command {
+	var o studyRehearseFlags
+	cmd := &cobra.Command{
+		Use:   "rehearse FILE",
+		Short: "Rehearse an online study: headless participants through the lobby and its game servers",
+		Long: `Rehearse plays an online study (a schedule with an [online] table) as
+lagkit study lobby would serve it, with headless participants in place
+of people: --participants of them arrive by a Poisson process over
+--over, each through the lobby's protocol as the join page speaks it
+(arrival with platform ids, the lobby's own round-trip measurement, the
+prescreen, the wait), then plays its seat's session with lagkit's bot
+through the page's endpoints and WebSocket, answering every
+questionnaire with each scale's middle. The records, the headless
+participants' answers among them, go to a database of the rehearsal's
+own (--db, rehearsal.db by default).
+The matches run on at most --servers game server processes (lagkit
+study run), all writing to --db; --kill-after kills the first match's
+game server that long after it started, as a crash would.
+
+It prints the participant flow (every arrival accounted for), the
+balance of the counterbalancing groups and the waits from admission to
+a match. lagkit study report --db on the same database reports the
+sessions as one study.`,
+		Args: cobra.ExactArgs(1),
+		RunE: o.run,
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.participants, "participants", 20, fmt.Sprintf("headless participants (1 to %d)", online.MaxRehearsal))
+	f.DurationVar(&o.over, "over", time.Minute, "the arrivals' span: participants arrive at a rate of --participants per --over")
+	f.DurationVar(&o.killAfter, "kill-after", 0, "kill the first match's game server this long after it started (0: none)")
+	f.DurationVar(&o.maxWait, "max-wait", 0, "the lobby's wait before bots fill a match, in place of the schedule's (0: the schedule's)")
+	f.IntVar(&o.lobbyFlags.servers, "servers", 4, "game server processes at most at once (1 to 64)")
+	f.StringVar(&o.lobbyFlags.dsn, "db", "rehearsal.db", "study database the matches write to: an SQLite file, or a postgres:// URL")
+	f.BoolVar(&o.lobbyFlags.quick, "quick", false, fmt.Sprintf("each match's rounds cut to at most %v", quickRound))
+	f.Uint64Var(&o.lobbyFlags.seed, "seed", 1, "random seed of the arrivals and the bots")
+	f.StringVar(&o.lobbyFlags.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
+	return cmd
+}
+
+func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
+	path := args[0]
+	s, err := checkStudy(path, false, -1)
+	if err != nil {
+		return err
+	}
+	if s.Online == nil {
+		return fmt.Errorf("%s: no [online] table: a rehearsal is of an online study (see docs/study.md)", path)
+	}
+	lf := &o.lobbyFlags
+	switch {
+	case o.participants < 1 || o.participants > online.MaxRehearsal:
+		return usagef("--participants %d: want 1 to %d", o.participants, online.MaxRehearsal)
+	case o.over < 0 || o.over > 24*time.Hour:
+		return usagef("--over %v: want 0 to 24h", o.over)
+	case o.killAfter < 0:
+		return usagef("--kill-after %v: want 0 or more", o.killAfter)
+	case o.maxWait < 0 || o.maxWait > time.Hour:
+		return usagef("--max-wait %v: want 0 to 1h", o.maxWait)
+	case lf.servers < 1 || lf.servers > 64:
+		return usagef("--servers %d: want 1 to 64", lf.servers)
+	}
+	log, err := serve.NewLogger(lf.logFormat, cmd.ErrOrStderr())
+	if err != nil {
+		return usagef("--log-format %v", err)
+	}
+	// The game servers present one certificate, which the seats' players
+	// pin as the page pins a self-signed one.
+	dir, err := os.MkdirTemp("", "lagkit-rehearsal-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	cert, err := transport.SelfSigned(0)
+	if err != nil {
+		return err
+	}
+	lf.gameHost, lf.cert, lf.key = "127.0.0.1", filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := cert.WritePEM(lf.cert, lf.key); err != nil {
+		return err
+	}
+	secret := make([]byte, 32)
+	copy(secret, fmt.Sprintf("rehearsal %d", lf.seed))
+	out := cmd.OutOrStdout()
+	oc, err := lf.onlineConfig(s, path, secret, out, cmd.ErrOrStderr(), log)
+	if err != nil {
+		return err
+	}
+	if o.maxWait > 0 {
+		oc.Lobby.MaxWait = o.maxWait
+	}
+	fmt.Fprintf(out, "study %s: rehearsing %d participants arriving over %v, %d game servers at most, records in %s\n",
+		s.Name, o.participants, o.over, lf.servers, lf.dsn)
+	r := &online.Rehearsal{Config: oc, Participants: o.participants, Over: o.over, Seed: lf.seed,
+		TLS: transport.ClientTLS{CertHash: cert.HashHex()}, KillAfter: o.killAfter}
+	rep, err := r.Run(cmd.Context())
+	if rep != nil {
+		fmt.Fprintln(out)
+		rep.Write(out)
+	}
+	return err
+}

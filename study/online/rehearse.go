@@ -1,0 +1,299 @@
+package online
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"net"
+	"slices"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/lagkit/lagkit/study/lobby"
+	"github.com/lagkit/lagkit/transport"
+)
+
+// Rehearsal is a rehearsal of an online study: headless participants
+// arriving by a Poisson process, each going through the lobby's
+// protocol as a page does (arrival, the round trip's measurement, the
+// prescreen, the wait) and then playing its seat's session with a bot
+// (SeatPlayer), the sessions on the game servers the allocator starts.
+type Rehearsal struct {
+	// Config is the lobby's (its Alloc starts the sessions).
+	Config Config
+	// Participants arrive over Over on average (a Poisson process of
+	// rate Participants/Over, drawn from Seed).
+	Participants int
+	Over         time.Duration
+	Seed         uint64
+	// TLS pins the game servers' certificate for the seat players.
+	TLS transport.ClientTLS
+	// KillAfter, when set, kills the first match's game server that long
+	// after it started, as a crash would.
+	KillAfter time.Duration
+	// Tick is how often the lobby forms matches (default 100 ms).
+	Tick time.Duration
+}
+
+// MaxRehearsal bounds a rehearsal's participants: each is a goroutine
+// with its own client core and bot in this process.
+const MaxRehearsal = 2000
+
+// Outcome is how one headless participant's part ended.
+type Outcome struct {
+	ID string
+	// State is its last lobby state (completed, dropped, refused), and
+	// Reason the lobby's reason for dropped and refused.
+	State, Reason string
+	// Match is the match it was seated in (-1: none); Rounds and
+	// Answered what its seat played and answered.
+	Match            int
+	Rounds, Answered int
+	Err              string
+}
+
+// RehearsalReport is what a rehearsal found.
+type RehearsalReport struct {
+	Flow     lobby.Flow
+	Matches  []lobby.Match
+	Groups   []string
+	Played   []int // matches per group
+	Outcomes []Outcome
+	// Killed is the match whose game server was killed (-1: none).
+	Killed int
+	Wall   time.Duration
+}
+
+// Run plays the rehearsal until every participant's part has ended or
+// ctx ends.
+func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
+	switch {
+	case r.Participants < 1 || r.Participants > MaxRehearsal:
+		return nil, fmt.Errorf("online: rehearsal of %d participants, want 1 to %d", r.Participants, MaxRehearsal)
+	case r.Over < 0:
+		return nil, fmt.Errorf("online: arrivals over %v", r.Over)
+	}
+	tick := r.Tick
+	if tick <= 0 {
+		tick = 100 * time.Millisecond
+	}
+	srv, err := New(r.Config)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	lctx, stopLobby := context.WithCancel(ctx)
+	defer stopLobby()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(lctx, ln, tick) }()
+	base := "http://" + ln.Addr().String()
+
+	rep := &RehearsalReport{Killed: -1}
+	for _, g := range r.Config.Lobby.Groups {
+		rep.Groups = append(rep.Groups, g.Name)
+	}
+	killed := make(chan int, 1)
+	if r.KillAfter > 0 {
+		go func() { killed <- r.kill(lctx, srv) }()
+	} else {
+		killed <- -1
+	}
+	rng := rand.New(rand.NewPCG(r.Seed, 0x7e4ea75e))
+	outs := make([]Outcome, r.Participants)
+	var wg sync.WaitGroup
+	mean := float64(r.Over) / float64(r.Participants)
+	for i := range r.Participants {
+		if i > 0 && mean > 0 {
+			gap := time.Duration(rng.ExpFloat64() * mean)
+			select {
+			case <-time.After(gap):
+			case <-ctx.Done():
+			}
+		}
+		seed := rng.Uint64()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = r.participant(ctx, base, fmt.Sprintf("rehearsal-%04d", i), seed)
+		}()
+	}
+	wg.Wait()
+	stopLobby()
+	rep.Killed = <-killed
+	if err := <-served; err != nil && !errors.Is(err, context.Canceled) {
+		return nil, err
+	}
+	drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if err := srv.Drain(drain); err != nil {
+		return nil, fmt.Errorf("online: matches still running after the rehearsal: %w", err)
+	}
+	rep.Flow, rep.Matches, rep.Outcomes = srv.Flow(), srv.Matches(), outs
+	rep.Played = make([]int, len(rep.Groups))
+	seated := map[string]int{}
+	for _, m := range rep.Matches {
+		if m.Group >= 0 && m.Group < len(rep.Played) {
+			rep.Played[m.Group]++
+		}
+		for _, id := range m.People {
+			seated[id] = m.ID
+		}
+	}
+	for i := range rep.Outcomes {
+		if m, ok := seated[rep.Outcomes[i].ID]; ok {
+			rep.Outcomes[i].Match = m
+		}
+	}
+	rep.Wall = time.Since(start)
+	return rep, ctx.Err()
+}
+
+// kill kills the first match's game server KillAfter after it started,
+// and returns the match's id (-1 if none started first).
+func (r *Rehearsal) kill(ctx context.Context, srv *Server) int {
+	for {
+		if s := srv.Session(0); s != nil && s.Kill != nil {
+			select {
+			case <-time.After(r.KillAfter):
+			case <-s.Done:
+				return -1 // over before it could be killed
+			case <-ctx.Done():
+				return -1
+			}
+			if s.Kill() != nil {
+				return -1
+			}
+			return 0
+		}
+		select {
+		case <-ctx.Done():
+			return -1
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// participant plays one headless participant's part: through the lobby
+// to a seat, the seat's session with a bot, and back to the lobby for
+// the completion.
+func (r *Rehearsal) participant(ctx context.Context, base, id string, seed uint64) Outcome {
+	out := Outcome{ID: id, Match: -1}
+	p := &Participant{Base: base, ID: id, Study: "rehearsal", Session: id}
+	fail := func(err error) Outcome {
+		out.Err = err.Error()
+		if st, serr := p.Status(context.WithoutCancel(ctx)); serr == nil {
+			out.State, out.Reason = st.State, st.Reason
+		}
+		return out
+	}
+	if _, err := p.Arrive(ctx); err != nil {
+		return fail(err)
+	}
+	if _, err := p.Ping(ctx); err != nil {
+		return fail(err)
+	}
+	st, err := p.Prescreen(ctx, Screen{FPS: 120, RefreshHz: 60, PointerLock: true})
+	if err != nil {
+		return fail(err)
+	}
+	st, err = p.Until(ctx, 250*time.Millisecond, func(s Status) bool {
+		return s.Join != "" || s.State == lobby.Dropped.String() || s.State == lobby.Refused.String()
+	})
+	if err != nil {
+		return fail(err)
+	}
+	if st.Join != "" {
+		sp := &SeatPlayer{Link: st.Join, TLS: r.TLS, Seed: seed}
+		res, err := sp.Play(ctx)
+		out.Rounds, out.Answered = res.Rounds, res.Answered
+		if err != nil {
+			out.Err = err.Error()
+		}
+		// The lobby completes the match's people once its session has
+		// ended, or drops them when its game server died.
+		st, err = p.Until(ctx, 250*time.Millisecond, func(s Status) bool { return s.State != lobby.Matched.String() })
+		if err != nil {
+			return fail(err)
+		}
+	}
+	out.State, out.Reason = st.State, st.Reason
+	return out
+}
+
+// Waits returns the people's waits from admission to their match, in
+// order.
+func (rep *RehearsalReport) Waits() []time.Duration {
+	var w []time.Duration
+	for _, m := range rep.Matches {
+		w = append(w, m.Waits...)
+	}
+	slices.Sort(w)
+	return w
+}
+
+// quantile returns the q-quantile of sorted xs (nearest rank).
+func quantile(xs []time.Duration, q float64) time.Duration {
+	if len(xs) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(q*float64(len(xs)))) - 1
+	return xs[max(0, min(i, len(xs)-1))]
+}
+
+// Write writes the rehearsal's flow, balance and wait tables.
+func (rep *RehearsalReport) Write(w io.Writer) {
+	f := rep.Flow
+	fmt.Fprintf(w, "participant flow (%d participants, %.0f s)\n", len(rep.Outcomes), rep.Wall.Seconds())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, row := range []struct {
+		name string
+		n    int
+	}{
+		{"arrived", f.Arrived}, {"admitted", f.Admitted}, {"refused", f.Refused}, {"  timed out at the prescreen", f.TimedOut},
+		{"matched", f.Matched}, {"completed", f.Completed}, {"dropped", f.Dropped},
+		{"  at the prescreen", f.DroppedPrescreen}, {"  waiting", f.DroppedWaiting},
+		{"  from a match", f.Dropped - f.DroppedPrescreen - f.DroppedWaiting},
+	} {
+		fmt.Fprintf(tw, "%s\t%d\t\n", row.name, row.n)
+	}
+	tw.Flush()
+	accounted := f.Completed + f.Dropped + f.Refused
+	fmt.Fprintf(w, "accounted for: %d of %d arrived (completed, dropped or refused)\n", accounted, f.Arrived)
+	if rep.Killed >= 0 {
+		fmt.Fprintf(w, "match %d's game server was killed mid-round\n", rep.Killed)
+	}
+	reasons := map[string]int{}
+	for _, o := range rep.Outcomes {
+		if o.Reason != "" {
+			reasons[o.State+": "+o.Reason]++
+		}
+	}
+	keys := slices.Sorted(maps.Keys(reasons))
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %d %s\n", reasons[k], k)
+	}
+	fmt.Fprintln(w, "\nbalance: matches by counterbalancing group")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for g, name := range rep.Groups {
+		people := 0
+		for _, m := range rep.Matches {
+			if m.Group == g {
+				people += len(m.People)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%d matches\t%d people\t\n", name, rep.Played[g], people)
+	}
+	tw.Flush()
+	waits := rep.Waits()
+	fmt.Fprintf(w, "\nwaits from admission to a match: %d people, median %.1f s, 95th percentile %.1f s, longest %.1f s; %d bots took empty seats\n",
+		len(waits), quantile(waits, 0.5).Seconds(), quantile(waits, 0.95).Seconds(), quantile(waits, 1).Seconds(), f.Bots)
+}
