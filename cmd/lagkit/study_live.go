@@ -72,8 +72,8 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	}
 	defer db.Close()
 	err = live.Serve(ctx, s, db, live.ServeOptions{
-		Listeners:  serve.Listeners{Listen: o.listen, UDP: o.udp, Cert: o.cert, Key: o.key},
-		Codes: codes, Absent: o.absent, AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Seed: seed, Log: log, Out: out,
+		Listeners: serve.Listeners{Listen: o.listen, UDP: o.udp, Cert: o.cert, Key: o.key},
+		Codes:     codes, Absent: o.absent, AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Seed: seed, Log: log, Out: out,
 	})
 	if stopped := (*live.StoppedError)(nil); errors.As(err, &stopped) {
 		return stoppedError{fmt.Sprintf("%v (exit status %d)", err, exitStopped)}

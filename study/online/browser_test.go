@@ -66,7 +66,10 @@ func TestJoinPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	mux.Handle("/", s.Handler())
-	mux.HandleFunc("GET /done", func(w http.ResponseWriter, r *http.Request) { done = r.URL.Query().Get("cc"); _, _ = w.Write([]byte("done")) })
+	mux.HandleFunc("GET /done", func(w http.ResponseWriter, r *http.Request) {
+		done = r.URL.Query().Get("cc")
+		_, _ = w.Write([]byte("done"))
+	})
 	hs := httptest.NewServer(mux)
 	defer hs.Close()
 	s.cfg.CompletionURL = hs.URL + "/done?cc={code}"
