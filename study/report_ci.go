@@ -77,6 +77,9 @@ type OutcomePair struct {
 	// few (Note says why).
 	Test *experiment.Test `json:"wilcoxon,omitempty"`
 	Note string           `json:"note,omitempty"`
+	// Power plans the primary test from these pairs (nil under two, or
+	// without spread): see report_power.go.
+	Power *Power `json:"power,omitempty"`
 }
 
 // intervals returns t's figures with their intervals, the bootstrap's
@@ -199,6 +202,7 @@ func mainOutcome(rep *Report, techs map[string]*techTally, order []string) {
 				rep.Tests = append(rep.Tests, *t)
 				pr.Test = t // its Holm p filled in by Report.adjust
 			}
+			pr.Power = planPower(pr.XA, pr.XB)
 			rep.Main.Pairs = append(rep.Main.Pairs, pr)
 		}
 	}

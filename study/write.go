@@ -299,6 +299,7 @@ func (r *Report) Markdown() string {
 		}
 	}
 	r.markdownMain(&b)
+	r.markdownPower(&b)
 	r.markdownPolicy(&b)
 	r.markdownCrossover(&b)
 	b.WriteString("\n## Rounds\n")
