@@ -241,6 +241,8 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 		n++
 	}
 	m.Cmds = batch[:n]
+	var sights [wire.MaxSightings]wire.Sighting
+	m.Sightings = c.nextSightings(&sights)
 	buf, err := wire.AppendCommands(c.cmdBuf[:0], &m)
 	if err != nil {
 		// Only a caller's out-of-range input (say, a pitch beyond
@@ -252,6 +254,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.cmdBuf = buf
 	c.sendAs(true, buf)
 	c.stats.CommandsSent++
+	c.sentSightings(len(m.Sightings))
 }
 
 // LastCmd returns the newest command issued (zero before the first), as

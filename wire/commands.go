@@ -36,6 +36,9 @@ import (
 // shot it fired (game.UserCmd.Shown): a bit saying whether there is one,
 // and when set a bit saying hit. A command without the button carries
 // none, so only firing costs the bit or two.
+//
+// The client's sightings of hits on its player follow the commands
+// (sighting.go).
 
 // moveNames name UserCmd's Forward, Side and Up in errors.
 var moveNames = [...]string{"forward", "side", "up"}
@@ -69,7 +72,16 @@ func AppendCommands(dst []byte, m *Commands) ([]byte, error) {
 			return dst, err
 		}
 	}
+	if err := checkSightings(m); err != nil {
+		return dst, err
+	}
 	w := bitWriter{buf: dst}
+	writeCommands(&w, m)
+	return w.buf, nil
+}
+
+// writeCommands writes m, checked, to w.
+func writeCommands(w *bitWriter, m *Commands) {
 	w.writeBits(uint64(MsgCommands), 8)
 	w.writeBits(uint64(m.AckTick), 32)
 	w.writeUvarint(micros(m.AckDelay))
@@ -78,10 +90,10 @@ func AppendCommands(dst []byte, m *Commands) ([]byte, error) {
 	w.writeBits(uint64(m.Cmds[0].Tick), 32)
 	var prev game.UserCmd
 	for i := range m.Cmds {
-		writeCmd(&w, &m.Cmds[i], &prev, i == 0)
+		writeCmd(w, &m.Cmds[i], &prev, i == 0)
 		prev = m.Cmds[i]
 	}
-	return w.buf, nil
+	writeSightings(w, m)
 }
 
 // checkCmd returns an error if cmds[i] cannot be encoded.
@@ -255,7 +267,8 @@ func writeCmd(w *bitWriter, c, prev *game.UserCmd, first bool) {
 	writeShown(w, c)
 }
 
-// DecodeCommands decodes datagram b into m, reusing m.Cmds' storage.
+// DecodeCommands decodes datagram b into m, reusing the storage of m.Cmds
+// and m.Sightings.
 func DecodeCommands(b []byte, m *Commands) error {
 	r := newReader(b, MsgCommands)
 	m.AckTick = uint32(r.readBits(32))
@@ -272,6 +285,7 @@ func DecodeCommands(b []byte, m *Commands) error {
 		m.Cmds = append(m.Cmds, c)
 		prev = c
 	}
+	readSightings(&r, m)
 	return r.finish()
 }
 

@@ -32,8 +32,11 @@ const MaxDatagram = 1100
 // its declared state (game.Declare; Snapshot.Game), and a Connect
 // carries the hashes of the client's declaration and movement rules
 // (Connect.Game, Connect.Rules), which a server refuses when they
-// differ from its own.
-const Version = 12
+// differ from its own. Version 13 adds to a Commands packet the
+// client's sightings of hits on its player (Sighting): its own SBC
+// detection of each, which a study records as the objective shot behind
+// cover.
+const Version = 13
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -187,6 +190,9 @@ type Commands struct {
 	// ClientTime is the client's clock when sending; snapshots echo it.
 	ClientTime time.Duration
 	Cmds       []game.UserCmd // 1 to MaxCmdsPerPacket commands, oldest first
+	// Sightings are the client's judgments of hits on its player, at
+	// most MaxSightings (see Sighting).
+	Sightings []Sighting
 }
 
 // MaxCmdsPerPacket bounds the commands in one Commands packet.
