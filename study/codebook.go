@@ -357,7 +357,7 @@ var ExportCodebook = []CSVFile{
 		{"damage", "health points", "damage applied"},
 		{"rewind_ms", unitMS, "how far back the world was rewound to judge it"},
 		{"rollback_m", unitM, "distance between the victim's rewound and current positions"},
-		{"objective_sbc", unitBool, "the hit was behind cover on the victim's screen when it reached it"},
+		{"objective_sbc", unitBool, "the hit was behind cover on the victim's screen when it reached it: the victim's client's own SBC detection, on the pose it predicted when the hit arrived, against the shooter's eye, sent to the server with the shot it belongs to (live and simulated alike); false for a miss, for a hit its victim was not told of (a withheld hit's damage: alc's discarded), and for one whose judgment never arrived (sbc_known false)"},
 		{"appeal", "", "the appeal's outcome (confirmed, denied_upheld, denied_refuted, timeout); empty when the victim was not asked"},
 		{"kill", unitBool, "the shot killed"},
 		{"eye_x", unitM, "where the shot left from as the shooter's client sent it: its eye as its commands put it (at the fire press when there was one), x; 0 for a projectile weapon's shot"},
@@ -367,6 +367,8 @@ var ExportCodebook = []CSVFile{
 		{"aim_pitch_deg", "degrees", "pitch, up positive"},
 		{"view_time_s", unitS, "the time the client claimed to be showing when it fired, on time_s's clock (time_s less view_time_s: how far behind the server its view was)"},
 		{"client_verdict", "", "the shooter's client's own verdict: hit when any pellet of the shot met an enemy's hitboxes as that client drew the players at view_time_s, miss when none did; empty when unknown (a projectile weapon's shot, or a shot whose command carried none). A shotgun's pellets share their shot's verdict; hit is the server's"},
+		{"sbc_known", unitBool, "the victim's client's judgment of the hit (objective_sbc) arrived: false for a miss, a hit its victim was not told of, and a hit whose judgment was lost (the victim left, every packet carrying it was lost, or it had not arrived 2 s after the hit was told); false in shots stored before lagkit recorded it, whose objective_sbc is the victim's client's in a simulated study and server_sbc's test in a live one"},
+		{"server_sbc", unitBool, "the server's own approximation of objective_sbc, for a registered hit: its victim, at the server's present when the hit was settled, stood behind cover from the shooter's eye (the server's state of the victim, not the pose the victim's client drew); false for a hit not registered, and in shots stored before lagkit recorded it"},
 	}},
 	{"kills.csv", "one kill", []Column{
 		{"study", "", "the study's id"},
