@@ -69,6 +69,10 @@ func (b *sightVictim) Input(now time.Duration, c *client.Client) game.UserCmd {
 // walks behind the wall on its screen and is hit while the server still
 // has it in the open: its client says behind cover, the server not, and
 // the store keeps the client's judgment, with server_sbc beside it.
+// At x 3.5 every part of the victim is behind the wall from the
+// shooter's eye; its client stops there while the server still has it
+// 4 m back, and the shooter's hits find it in the open at the server
+// until it passes x 2.5, three quarters of a second.
 func TestSightingStoredLive(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of wall time")
@@ -110,7 +114,7 @@ func TestSightingStoredLive(t *testing.T) {
 	}
 	shooter := &sightShooter{}
 	shooter.victim.Store(-1)
-	victim := &sightVictim{stopX: 4.5}
+	victim := &sightVictim{stopX: 3.5}
 	var shooterStats, victimStats LiveStats
 	play := func(name string, brain Brain, st *LiveStats) {
 		defer wg.Done()
