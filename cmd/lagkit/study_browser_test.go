@@ -347,10 +347,14 @@ func checkLiveStudyDB(t *testing.T, dsn string) {
 		}
 	}
 	// The page's client core, WebAssembly, sends its judgment of every
-	// hit on its player, which the study stores as objective_sbc.
+	// hit on its player, which the study stores as objective_sbc: the
+	// server ties a judgment only to a hit on its sender, so a judged hit
+	// on a page's seat is that page's. The pages are hit (a report below
+	// is tied to a hit); most hits keep a judgment (one in a round's last
+	// moments may not).
 	t.Logf("%d registered hits on the pages, %d with the page's judgment", onPages, judged)
-	if onPages > 0 && judged == 0 {
-		t.Errorf("none of %d registered hits on the pages keeps the page's judgment", onPages)
+	if onPages == 0 || 2*judged <= onPages {
+		t.Errorf("%d of %d registered hits on the pages keep the page's judgment, want most", judged, onPages)
 	}
 	for seat := range 2 {
 		if fired[[2]int{0, seat}]+fired[[2]int{1, seat}] == 0 {
