@@ -54,8 +54,8 @@ type ConfirmReport struct {
 
 // hit runs SBC detection for a hit on the local player, on its current
 // predicted pose against the shooter's eye as the server sent it (the
-// point the server's own check of a denial uses), and answers a
-// provisional hit.
+// point the server's own check of a denial uses), tells the server what
+// it found (sighting.go), and answers a provisional hit.
 func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
 	sbc := lagcomp.BehindCover(c.pred, h.Part, h.Local, h.ShooterEye, c.cfg.Map.Grid, c.cfg.Movement)
 	r := HitReport{
@@ -71,6 +71,7 @@ func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
 			c.awaitVerdict(now, m, h.Deadline)
 		}
 	}
+	c.sighted(h, sbc)
 	c.hits = keep(c.hits, r)
 	c.shown.lastHit, c.shown.hasLastHit = r, true
 }

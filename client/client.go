@@ -314,8 +314,11 @@ type Client struct {
 	reported *wire.Report                               // the newest report sent (ReportSBC)
 	unacked  []pendingReport                            // reports the server has not answered (reports.go)
 	appeals  []pendingAppeal                            // appeals the server has not settled (appeal.go)
-	resent   bool                                       // a report was sent again, at resentAt
-	resentAt time.Duration
+	// sightings are the hits on the local player judged and not yet
+	// sent sightingCopies times (sighting.go).
+	sightings []pendingSighting
+	resent    bool // a report was sent again, at resentAt
+	resentAt  time.Duration
 }
 
 // Stats are a client's counters.
@@ -329,7 +332,11 @@ type Stats struct {
 	Appeals           int // appeals sent
 	// AppealsResent counts the copies sent of appeals not yet settled.
 	AppealsResent int
-	Reports       int // SBC reports sent (ReportSBC)
+	// Sightings counts the hits on the local player whose SBC detection
+	// was sent (wire.Sighting), SightingsDropped those whose sighting
+	// waited so long behind others that it was dropped unsent.
+	Sightings, SightingsDropped int
+	Reports                     int // SBC reports sent (ReportSBC)
 	// ReportsKept and ReportsRefused count the server's answers to them:
 	// kept, or refused as over the report rate; ReportsResent the copies
 	// sent of reports not yet answered.

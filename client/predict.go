@@ -244,6 +244,8 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	}
 	m.Cmds = batch[:n]
 	m.Game = c.cfg.Cmd
+	var sights [wire.MaxSightings]wire.Sighting
+	m.Sightings = c.nextSightings(&sights)
 	buf, err := wire.AppendCommands(c.cmdBuf[:0], &m)
 	if err != nil {
 		// Only a caller's out-of-range input (say, a pitch beyond
@@ -255,6 +257,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 	c.cmdBuf = buf
 	c.sendAs(true, buf)
 	c.stats.CommandsSent++
+	c.sentSightings(len(m.Sightings))
 }
 
 // takeGame puts cmd's game part in the form the server will decode

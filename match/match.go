@@ -314,7 +314,10 @@ type Result struct {
 // Shot is one shot as the match log records it.
 type Shot struct {
 	server.ShotRecord
-	// SBC is SBC detection on the victim's client when the hit reached it.
+	// SBC is SBC detection on the victim's client when the hit reached it,
+	// read from that client itself; ShotRecord.Sight is the same
+	// judgment as the server received it (what a study records, live and
+	// simulated), unknown where it never arrived.
 	SBC bool
 	// ConfirmDelay is the time from the shooter's command to the server's
 	// word reaching the shooter (0: never told).

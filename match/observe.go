@@ -30,13 +30,30 @@ type shotKey struct {
 	victim   int
 }
 
+// recordKey names one shot record: a time warp may record a pellet
+// again at a later time.
+type recordKey struct {
+	shooter  int
+	shotTick uint32
+	pellet   int
+	victim   int
+	at       time.Duration
+}
+
+func keyOf(r *server.ShotRecord) recordKey {
+	return recordKey{r.Shooter, r.ShotTick, r.Pellet, r.Victim, r.Time}
+}
+
 // observer gathers a match's statistics and log as it runs.
 type observer struct {
 	// onTick is the game's server logic (Game.OnTick).
-	onTick   func(s *server.Server, r *server.Ready)
-	records  []server.ShotRecord
-	log      []server.LogEntry
-	hits     map[shotKey]bool // SBC as the victim's client saw the hit
+	onTick  func(s *server.Server, r *server.Ready)
+	records []server.ShotRecord
+	log     []server.LogEntry
+	hits    map[shotKey]bool // SBC as the victim's client saw the hit
+	// sights are the victims' judgments of the told hits as the server
+	// received them (Ready.Sightings), by record.
+	sights   map[recordKey]server.Sight
 	confirms map[shotKey]time.Duration
 
 	last     []game.PlayerState
@@ -146,7 +163,7 @@ func (n *netObserver) result(i, id int, p *sim.Player) NetCheck {
 
 func newObserver(n int) *observer {
 	return &observer{
-		hits: map[shotKey]bool{}, confirms: map[shotKey]time.Duration{},
+		hits: map[shotKey]bool{}, confirms: map[shotKey]time.Duration{}, sights: map[recordKey]server.Sight{},
 		last: make([]game.PlayerState, n), seen: make([]bool, n), distance: make([]float64, n),
 		anchor: make([]geom.Vec3, n), anchorAt: make([]time.Duration, n), maxStill: make([]time.Duration, n),
 	}
@@ -188,6 +205,9 @@ func (o *observer) ServerReady(_ time.Duration, s *server.Server, r *server.Read
 	}
 	o.records = append(o.records, r.Shots...)
 	o.log = append(o.log, r.Log...)
+	for i := range r.Sightings {
+		o.sights[keyOf(&r.Sightings[i])] = r.Sightings[i].Sight
+	}
 }
 
 // ServerTicked tracks how far each player walked and how long it stood
@@ -225,11 +245,15 @@ func (o *observer) ServerTicked(now time.Duration, s *server.Server) {
 	}
 }
 
-// shots joins the server's records with the clients' reports.
+// shots joins the server's records with the clients' reports and, for
+// the told hits, their victims' judgments as the server received them.
 func (o *observer) shots() []Shot {
 	out := make([]Shot, len(o.records))
 	for i, r := range o.records {
 		out[i] = Shot{ShotRecord: r}
+		if r.Told {
+			out[i].Sight = o.sights[keyOf(&r)]
+		}
 		if r.Victim >= 0 {
 			k := shotKey{r.Shooter, r.ShotTick, r.Victim}
 			out[i].SBC = o.hits[k]

@@ -18,10 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/msec"
-	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
@@ -675,13 +672,10 @@ func (m *Match) account(r *server.Ready) {
 		m.game.add(r) // for the next tick's OnTick
 	}
 	for _, rec := range r.Shots {
-		sbc := rec.Registered && m.behindCover(&rec)
 		m.keepRewind(&rec)
 		m.keepShot(&rec)
-		if at, ok := m.at(rec.Time); ok && m.sink != nil {
-			sr := shotRecord(m.round, &rec, sbc)
-			sr.At, sr.ViewAt = at, sr.ViewAt-sr.At+at
-			m.sink.Put(sr)
+		if !rec.Told {
+			m.putShot(&rec) // a told hit is kept with its victim's judgment
 		}
 		if rec.Rewound {
 			m.met.rewind.Inc()
@@ -692,10 +686,8 @@ func (m *Match) account(r *server.Ready) {
 		if rec.Appealed {
 			m.met.appeals.WithLabelValues(rec.Outcome.String()).Inc()
 		}
-		if sbc {
-			m.met.sbc.Inc()
-		}
 	}
+	m.putSightings(r)
 	m.putReports(r)
 	if r.Ticks > 0 {
 		m.putPaths()
@@ -757,18 +749,3 @@ func (m *Match) holdRTT(p *peer, now time.Duration) {
 // connectTimeout is how long a connection may stay without a session
 // before it is closed.
 const connectTimeout = 10 * time.Second
-
-// behindCover reports whether a registered hit's victim, at the server's
-// present, is behind cover from the shooter's eye: a shot behind cover
-// as the server can tell it (the victim's own client judges its
-// predicted pose, which the server does not have). The impact is taken
-// at the hit part's centre.
-func (m *Match) behindCover(rec *server.ShotRecord) bool {
-	v, ok1 := m.srv.Client(rec.Victim)
-	s, ok2 := m.srv.Client(rec.Shooter)
-	if !ok1 || !ok2 || v.State.Has(game.FlagDead) && !rec.Kill {
-		return false
-	}
-	cfg := m.srv.Config()
-	return lagcomp.BehindCover(v.State, rec.Part, geom.Vec3{}, game.EyePos(s.State, cfg.Movement), cfg.Map.Grid, cfg.Movement)
-}

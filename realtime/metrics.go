@@ -87,7 +87,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "lagkit_rollback_distance_meters", Help: "How far rewound hits moved their victim back along the ground.",
 			Buckets: []float64{0.05, 0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5}}, m),
 		SBCHits: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "lagkit_sbc_hits_total", Help: "Registered hits whose victim was behind cover from the shooter at the server's present (shots behind cover)."}, m),
+			Name: "lagkit_sbc_hits_total", Help: "Registered hits whose victim's client found them behind cover when they reached it (shots behind cover), counted when its judgment arrives."}, m),
 		Appeals: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lagkit_appeals_total", Help: "Settled appeals of provisional hits, by outcome."}, []string{"match", "outcome"}),
 		MatchesRunning: prometheus.NewGauge(prometheus.GaugeOpts{

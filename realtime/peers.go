@@ -428,7 +428,7 @@ func (m *Match) end(reason string) {
 		}
 	}
 	m.flush()
-	m.endRecording(r) // the log: the disconnects the end made
+	m.endRecording(r) // the log: the disconnects the end made, and the hits on those sent away
 	m.putReports(r)   // those that came since the last handover
 	for _, p := range m.peers {
 		m.remove(p, reason)

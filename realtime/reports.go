@@ -126,12 +126,37 @@ func clientShot(out *record.Shot, rec *server.ShotRecord) {
 	out.ClientVerdict = rec.ClientShown.String()
 }
 
-// shotRecord is rec as a study keeps it; sbc reports whether the server
-// found the victim behind cover as the victim saw it.
-func shotRecord(round int, rec *server.ShotRecord, sbc bool) record.Shot {
+// putShot puts rec, a record of the core's Shots or, for a hit its
+// victim was told of, of its Sightings, as a study keeps it, when it
+// falls in the recorded part.
+func (m *Match) putShot(rec *server.ShotRecord) {
+	if at, ok := m.at(rec.Time); ok && m.sink != nil {
+		sr := shotRecord(m.round, rec)
+		sr.At, sr.ViewAt = at, sr.ViewAt-sr.At+at
+		m.sink.Put(sr)
+	}
+}
+
+// putSightings puts the told hits of handover rd with their victims'
+// judgments, and counts those judged behind cover.
+func (m *Match) putSightings(rd *server.Ready) {
+	for i := range rd.Sightings {
+		rec := &rd.Sightings[i]
+		m.putShot(rec)
+		if rec.Registered && rec.Sight.SBC {
+			m.met.sbc.Inc()
+		}
+	}
+}
+
+// shotRecord is rec as a study keeps it: the shot behind cover its
+// victim's client judged (rec.Sight, in a record of Ready.Sightings),
+// beside the server's present-time test of it.
+func shotRecord(round int, rec *server.ShotRecord) record.Shot {
 	out := record.Shot{Round: round, At: rec.Time, Shooter: rec.Shooter, ShotTick: rec.ShotTick, Victim: rec.Victim,
 		Weapon: rec.Weapon, Policy: rec.Policy, Hit: rec.Hit, Registered: rec.Registered, Damage: int(rec.Damage),
-		RewindMS: rec.RewindMS, RollbackM: rec.RollbackM, ObjectiveSBC: sbc, Kill: rec.Kill}
+		RewindMS: rec.RewindMS, RollbackM: rec.RollbackM, ObjectiveSBC: rec.Sight.SBC, SBCKnown: rec.Sight.Known,
+		ServerSBC: rec.ServerSBC, Kill: rec.Kill}
 	clientShot(&out, rec)
 	if rec.Victim >= 0 {
 		out.Part = rec.Part.String()

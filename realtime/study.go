@@ -212,6 +212,9 @@ func (m *Match) endRecording(r *server.Ready) {
 			m.putLog(&r.Log[i])
 		}
 	}
+	// The hits on the players sent away whose judgment had not arrived
+	// (the core hands them over as its sessions end).
+	m.putSightings(r)
 }
 
 // at converts a core time (server time, pauses included) of something

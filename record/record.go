@@ -175,8 +175,12 @@ type Shot struct {
 	RewindMS   float64
 	RollbackM  float64
 	// ObjectiveSBC reports a hit that the victim's own view showed behind
-	// cover.
-	ObjectiveSBC bool
+	// cover: its client's SBC detection, on the pose it predicted when
+	// the hit reached it, as that client told the server (SBCKnown;
+	// false when it did not). ServerSBC is the server's approximation:
+	// a registered hit whose victim, at the server's present when the
+	// hit was settled, stood behind cover from the shooter's eye.
+	ObjectiveSBC, SBCKnown, ServerSBC bool
 	// Appeal is the appeal outcome ("registered", "confirmed",
 	// "denied_upheld", ...), "" when the victim was not asked.
 	Appeal string

@@ -38,6 +38,11 @@ type Ready struct {
 	// Log is the match's log: spawns, kills, objectives, disconnects,
 	// SBC reports.
 	Log []LogEntry
+	// Sightings are the records of Shots with Told set, each once more,
+	// once its victim's client's judgment of it arrived or can no longer
+	// come (Sight; sighting.go): a driver keeping a study's records
+	// stores a told hit from here, and every other shot from Shots.
+	Sightings []ShotRecord
 	// Reports are the players' SBC reports that arrived.
 	Reports []SBCReport
 	// GameEvents are the game events clients sent, in the order they
@@ -83,13 +88,14 @@ func (s *Server) Ready() *Ready {
 	s.outq.Drain(s.collect)
 	out.GameEvents = s.games.take()
 	*cur = Ready{
-		Messages: cur.Messages[:0],
-		Sessions: cur.Sessions[:0],
-		Shots:    cur.Shots[:0],
-		Kills:    cur.Kills[:0],
-		Log:      cur.Log[:0],
-		Reports:  cur.Reports[:0],
-		Fired:    cur.Fired[:0],
+		Messages:  cur.Messages[:0],
+		Sessions:  cur.Sessions[:0],
+		Shots:     cur.Shots[:0],
+		Kills:     cur.Kills[:0],
+		Log:       cur.Log[:0],
+		Reports:   cur.Reports[:0],
+		Sightings: cur.Sightings[:0],
+		Fired:     cur.Fired[:0],
 	}
 	return out
 }

@@ -192,6 +192,8 @@ type Stats struct {
 	// the first settled the appeal (a client sends its answer again
 	// until the verdict arrives).
 	AppealCopies int
+	// Sightings counts the victims' judgments of hits (sighting.go).
+	Sightings SightCounts
 	// Reports counts the SBC reports received, by what became of them.
 	Reports ReportCounts
 	// Forged counts datagrams from the address of a sealed session that
@@ -295,6 +297,9 @@ type client struct {
 	kills, deaths                     int
 	refuted, appealsIgnored           int
 	reports                           reportState
+	// sights are the hits it was told of awaiting its judgment
+	// (sighting.go), oldest first.
+	sights []sight
 
 	out           []byte
 	bytesSent     int
@@ -647,6 +652,7 @@ func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 		}
 	}
 	s.dropAppeals(id)
+	s.dropSights(c)
 	s.keep(c)
 	s.rules.Died(s.PlayTime(), id, c.state.Pos)
 	s.clients[id] = nil
@@ -656,6 +662,7 @@ func (s *Server) drop(id int, code wire.DisconnectCode, reason string) {
 
 func (s *Server) commands(now time.Duration, c *client, m *wire.Commands) {
 	c.lastHeard = now
+	s.sightings(c, m.Sightings)
 	gap := now - c.cmdAt
 	c.cmdAt = now
 	if m.AckTick > c.ack && m.AckTick <= s.tick {
@@ -730,6 +737,7 @@ func (s *Server) step(now time.Duration) {
 	s.recordBodies()
 	s.sched.resolve(tickTime)
 	s.expireAppeals(tickTime)
+	s.expireSights(tickTime)
 	s.lifecycle(tickTime)
 	s.updateMatch(s.PlayTime())
 	s.updateDelay(tickTime)

@@ -74,6 +74,19 @@ type ShotRecord struct {
 	Scaled bool
 	// Assisted reports a hit aim assistance found after the shot missed.
 	Assisted bool
+	// ServerSBC reports, for a registered hit, whether its victim stood
+	// behind cover from the shooter's eye at the server's present when
+	// the hit was settled: the server's own approximation of a shot
+	// behind cover, tested on its state of the victim, not on the pose
+	// the victim's client drew (Sight).
+	ServerSBC bool
+	// Told reports a hit its victim's client was told of (a
+	// wire.HitEvent): the record comes again, once, in Ready.Sightings,
+	// with Sight set to that client's judgment of it.
+	Told bool
+	// Sight is the victim's client's judgment of the hit: set only in
+	// the records of Ready.Sightings (zero in Ready.Shots).
+	Sight Sight
 	// Warped reports a record made by a time warp's re-simulation, at
 	// the shot's own tick (Time): the first judgement of a late command's
 	// shot, or a new judgement of one recorded before whose outcome the
@@ -219,10 +232,16 @@ func (s *Server) settled(rec *ShotRecord, outcome wire.Outcome, registered bool,
 }
 
 // emit completes a shot's record: it hands it over (Ready.Shots) and, for a
-// hit, keeps it as its victim's latest for the victim's reports. Every
+// hit, tests the server's present for cover (ServerSBC), ties it to its
+// victim's judgment (sighting.go) and keeps it as its victim's latest for
+// the victim's reports. Every
 // record ends here, a hitscan pellet's or a projectile's, made by the
 // live tick or by a time warp's re-simulation.
 func (s *Server) emit(rec *ShotRecord) {
+	if rec.Registered {
+		rec.ServerSBC = s.coverNow(rec)
+	}
+	s.joinSight(rec)
 	s.noteHit(rec)
 	s.ready.cur.Shots = append(s.ready.cur.Shots, *rec)
 }
@@ -447,6 +466,7 @@ func (s *Server) sendHit(v *client, h *hitInfo, appeal uint32, deadline time.Dur
 	}
 	if data, err := wire.AppendHitEvent(nil, &ev); err == nil {
 		s.sendEvent(v, wire.EventHit, data)
+		s.awaitSight(v, h)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,7 +55,9 @@ func aStudy(name string) []record.Record {
 		record.Shot{Round: 0, At: 1500 * time.Millisecond, Shooter: 0, ShotTick: 4000000000, Victim: 1, Weapon: 2, Part: "head", Policy: "tlc",
 			Hit: true, Registered: true, Damage: 50, RewindMS: 187.5, RollbackM: 0.75, ObjectiveSBC: true, Appeal: "confirmed", Kill: true,
 			EyeX: 1.5, EyeY: -2.25, EyeZ: 1.625, AimYawDeg: 359.5, AimPitchDeg: -12.25, ViewAt: 1312500 * time.Microsecond,
-			ClientVerdict: record.VerdictMiss},
+			ClientVerdict: record.VerdictMiss, SBCKnown: true},
+		record.Shot{Round: 0, At: 1550 * time.Millisecond, Shooter: 1, ShotTick: 7, Victim: 0, Part: "torso", Policy: "tlc",
+			Hit: true, Registered: true, Damage: 25, SBCKnown: true, ServerSBC: true},
 		record.Shot{Round: 0, At: 1600 * time.Millisecond, Shooter: 1, Victim: -1, Policy: "tlc"},
 		record.Shot{Round: 0, At: 1600 * time.Millisecond, Shooter: 0, Victim: -1, Policy: "tlc", ClientVerdict: record.VerdictHit},
 		record.Kill{Round: 0, At: 1500 * time.Millisecond, Killer: 0, Victim: 1, Weapon: 2},
@@ -495,6 +498,81 @@ func TestMigrateFromVersion1(t *testing.T) {
 		rounds, err = All[record.Round](ctx, db, w.StudyID())
 		if err != nil || len(rounds) != 1 || rounds[0].Technique != "placebo" || rounds[0].Setting != "policy=tlc" {
 			t.Fatalf("new rounds %+v (%v)", rounds, err)
+		}
+	})
+}
+
+// TestMigrateShotsSBC: a shot stored before migration 14 keeps its
+// objective_sbc and reads back with sbc_known and server_sbc false; one
+// stored after keeps all three, on SQLite and PostgreSQL.
+func TestMigrateShotsSBC(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		var raw *DB
+		var err error
+		if strings.HasPrefix(dsn, "postgres") {
+			raw, err = openPostgres(dsn)
+		} else {
+			raw, err = openSQLite(dsn)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := migrations()
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(ms, func(m migration) bool { return strings.HasSuffix(m.name, "_sbc_known.sql") })
+		if i < 0 {
+			t.Fatal("no sbc_known migration")
+		}
+		tx, err := raw.db.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_ns BIGINT NOT NULL)`); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms[:i] {
+			if err := raw.apply(ctx, tx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, q := range []string{
+			`INSERT INTO studies (name, schedule, seed, simulated, started_ns) VALUES ('old', 'name = "old"', 1, false, NULL)`,
+			`INSERT INTO shots (study_id, seq, round, t_ns, shooter, shot_tick, victim, weapon, part, policy, hit, registered, damage, rewind_ms, rollback_m, objective_sbc, appeal, kill)
+			 VALUES (1, 0, 0, 1000, 0, 5, 1, 0, 'head', 'tlc', true, true, 50, 0, 0, true, '', false)`,
+		} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+
+		db := open(t, dsn)
+		shots, err := All[record.Shot](ctx, db, 1)
+		if err != nil || len(shots) != 1 {
+			t.Fatalf("old shots %+v (%v)", shots, err)
+		}
+		if s := shots[0]; !s.ObjectiveSBC || s.SBCKnown || s.ServerSBC {
+			t.Errorf("old shot read back as objective %v, known %v, server %v; want true, false, false", s.ObjectiveSBC, s.SBCKnown, s.ServerSBC)
+		}
+		w := db.NewWriter(WriterOptions{})
+		w.Put(record.Study{Name: "new"})
+		w.Put(record.Shot{Victim: 1, Part: "legs", Hit: true, Registered: true, SBCKnown: true, ServerSBC: true})
+		w.Put(record.Shot{Victim: 1, Part: "legs", Hit: true, Registered: true, ObjectiveSBC: true, SBCKnown: true})
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		shots, err = All[record.Shot](ctx, db, w.StudyID())
+		if err != nil || len(shots) != 2 {
+			t.Fatalf("new shots %+v (%v)", shots, err)
+		}
+		if a, b := shots[0], shots[1]; a.ObjectiveSBC || !a.SBCKnown || !a.ServerSBC || !b.ObjectiveSBC || !b.SBCKnown || b.ServerSBC {
+			t.Errorf("new shots read back as %+v and %+v", a, b)
 		}
 	})
 }

@@ -102,13 +102,14 @@ var (
 	shotsTable = &table{name: "shots",
 		cols: cols("round", "t_ns:time_s", "shooter", "shot_tick", "victim", "weapon", "part", "policy", "hit", "registered",
 			"damage", "rewind_ms", "rollback_m", "objective_sbc", "appeal", "kill", "eye_x", "eye_y", "eye_z", "aim_yaw_deg", "aim_pitch_deg",
-			"view_ns:view_time_s", "client_verdict"),
+			"view_ns:view_time_s", "client_verdict", "sbc_known", "server_sbc"),
 		bind: func(p any) []field {
 			r := p.(*record.Shot)
 			return []field{roundNo{&r.Round}, dur{&r.At}, integer{&r.Shooter}, u32{&r.ShotTick}, integer{&r.Victim}, u8{&r.Weapon},
 				str{&r.Part}, str{&r.Policy}, boolean{&r.Hit}, boolean{&r.Registered}, integer{&r.Damage}, float{&r.RewindMS},
 				float{&r.RollbackM}, boolean{&r.ObjectiveSBC}, str{&r.Appeal}, boolean{&r.Kill}, float{&r.EyeX}, float{&r.EyeY}, float{&r.EyeZ},
-				float{&r.AimYawDeg}, float{&r.AimPitchDeg}, dur{&r.ViewAt}, verdict{&r.ClientVerdict}}
+				float{&r.AimYawDeg}, float{&r.AimPitchDeg}, dur{&r.ViewAt}, verdict{&r.ClientVerdict}, boolean{&r.SBCKnown},
+				boolean{&r.ServerSBC}}
 		}}
 	killsTable = &table{name: "kills", cols: cols("round", "t_ns:time_s", "killer", "victim", "weapon"),
 		bind: func(p any) []field {

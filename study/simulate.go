@@ -239,7 +239,11 @@ func simRecords(p *Plan, res *match.Result, samples []reckoning.Sample, seat fun
 		rec := record.Shot{
 			Round: p.Index, At: s.Time - lead, Shooter: seat(s.Shooter), ShotTick: s.ShotTick, Victim: victim,
 			Weapon: s.Weapon, Part: part, Policy: s.Policy, Hit: s.Hit, Registered: s.Registered, Damage: int(s.Damage),
-			RewindMS: s.RewindMS, RollbackM: s.RollbackM, ObjectiveSBC: s.SBC, Appeal: appeal, Kill: s.Kill,
+			RewindMS: s.RewindMS, RollbackM: s.RollbackM, Appeal: appeal, Kill: s.Kill,
+			// The victim's client's judgment as the server received it,
+			// the measure a live study stores (realtime), beside the
+			// server's present-time test.
+			ObjectiveSBC: s.Sight.SBC, SBCKnown: s.Sight.Known, ServerSBC: s.ServerSBC,
 		}
 		if !s.Projectile {
 			rec.EyeX, rec.EyeY, rec.EyeZ = s.Eye.X, s.Eye.Y, s.Eye.Z

@@ -34,7 +34,7 @@ func TestSimRecords(t *testing.T) {
 	shot := func(at time.Duration, tick uint32, victim int, outcome wire.Outcome, warped bool) match.Shot {
 		return match.Shot{ShotRecord: server.ShotRecord{Time: at, Shooter: 5, ShotTick: tick, Victim: victim, Part: game.PartTorso,
 			Hit: victim >= 0, Registered: victim >= 0 && outcome != wire.OutcomeDeniedUpheld, Appealed: outcome != wire.OutcomeRegistered,
-			Outcome: outcome, Warped: warped, Damage: 25}, SBC: true}
+			Outcome: outcome, Warped: warped, Damage: 25, Told: victim >= 0, Sight: server.Sight{Known: victim >= 0, SBC: true}}}
 	}
 	withShown := func(s match.Shot, v game.Shown) match.Shot {
 		s.ClientShown = v
@@ -69,7 +69,7 @@ func TestSimRecords(t *testing.T) {
 		t.Errorf("first record %+v, want seat 1's path point at 0, looking 90 degrees left and 11.25 down", got[0])
 	}
 	if s, ok := got[1].(record.Shot); !ok || s.At != time.Second || s.Shooter != 0 || s.Victim != 1 || s.Registered ||
-		s.Appeal != "denied_upheld" || s.Part != "torso" || !s.ObjectiveSBC || s.ClientVerdict != record.VerdictHit {
+		s.Appeal != "denied_upheld" || s.Part != "torso" || !s.ObjectiveSBC || !s.SBCKnown || s.ServerSBC || s.ClientVerdict != record.VerdictHit {
 		t.Errorf("second record %+v, want the warped judgement of the shot at 1 s", got[1])
 	}
 	if s, ok := got[2].(record.Shot); !ok || s.Appeal != "confirmed" || !s.Registered || s.ClientVerdict != "" {

@@ -44,6 +44,9 @@ import (
 // minimum in the field's width. A command's part takes at most
 // game.CmdLayout.MaxBits (a bit a field unchanged); lagkit's own game
 // declares none, and its packets are byte for byte as without.
+//
+// The client's sightings of hits on its player follow the commands
+// (sighting.go).
 
 // moveNames name UserCmd's Forward, Side and Up in errors.
 var moveNames = [...]string{"forward", "side", "up"}
@@ -84,7 +87,16 @@ func AppendCommands(dst []byte, m *Commands) ([]byte, error) {
 			return dst, encodeError(MsgCommands, "cmd %d: %v", i, err)
 		}
 	}
+	if err := checkSightings(m); err != nil {
+		return dst, err
+	}
 	w := bitWriter{buf: dst}
+	writeCommands(&w, m)
+	return w.buf, nil
+}
+
+// writeCommands writes m, checked, to w.
+func writeCommands(w *bitWriter, m *Commands) {
 	w.writeBits(uint64(MsgCommands), 8)
 	w.writeBits(uint64(m.AckTick), 32)
 	w.writeUvarint(micros(m.AckDelay))
@@ -93,13 +105,13 @@ func AppendCommands(dst []byte, m *Commands) ([]byte, error) {
 	w.writeBits(uint64(m.Cmds[0].Tick), 32)
 	var prev game.UserCmd
 	for i := range m.Cmds {
-		writeCmd(&w, &m.Cmds[i], &prev, i == 0)
+		writeCmd(w, &m.Cmds[i], &prev, i == 0)
 		if m.Game != nil {
-			writeCmdGame(&w, m.Game, &m.Cmds[i].Game, &prev.Game)
+			writeCmdGame(w, m.Game, &m.Cmds[i].Game, &prev.Game)
 		}
 		prev = m.Cmds[i]
 	}
-	return w.buf, nil
+	writeSightings(w, m)
 }
 
 // checkCmd returns an error if cmds[i] cannot be encoded.
@@ -273,7 +285,8 @@ func writeCmd(w *bitWriter, c, prev *game.UserCmd, first bool) {
 	writeShown(w, c)
 }
 
-// DecodeCommands decodes datagram b into m, reusing m.Cmds' storage.
+// DecodeCommands decodes datagram b into m, reusing the storage of m.Cmds
+// and m.Sightings.
 func DecodeCommands(b []byte, m *Commands) error {
 	r := newReader(b, MsgCommands)
 	m.AckTick = uint32(r.readBits(32))
@@ -293,6 +306,7 @@ func DecodeCommands(b []byte, m *Commands) error {
 		m.Cmds = append(m.Cmds, c)
 		prev = c
 	}
+	readSightings(&r, m)
 	return r.finish()
 }
 

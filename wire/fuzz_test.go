@@ -98,8 +98,13 @@ func FuzzDecodeDisconnect(f *testing.F) {
 func FuzzDecodeCommands(f *testing.F) {
 	// Fire presses (sub-tick input) at the command's start, within it and
 	// across the yaw wrap, beside the golden vector's.
-	for _, cmds := range [][]game.UserCmd{pressed(1, 2), pressed(7, MaxCmdsPerPacket)} {
-		b, err := AppendCommands(nil, &Commands{AckTick: 3, ClientTime: time.Minute, Cmds: cmds})
+	// And sightings of hits after the commands.
+	for i, cmds := range [][]game.UserCmd{pressed(1, 2), pressed(7, MaxCmdsPerPacket), held(3, 1)} {
+		m := Commands{AckTick: 3, ClientTime: time.Minute, Cmds: cmds}
+		if i == 2 {
+			m.Sightings = sightings(MaxSightings)
+		}
+		b, err := AppendCommands(nil, &m)
 		if err != nil {
 			f.Fatal(err)
 		}

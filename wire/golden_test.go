@@ -76,6 +76,8 @@ func goldens() []golden {
 	reject := Reject{Reason: "server full"}
 	disconnect := Disconnect{Nonce: 0x0123456789abcdef, Reason: "bye"}
 	commands := Commands{AckTick: 640, AckDelay: 4 * time.Millisecond, ClientTime: 90 * time.Second, Cmds: pressed(1000, 4)}
+	sighted := commands
+	sighted.Sightings = []Sighting{{Shooter: 3, ShotTick: 997, Part: game.PartHead, SBC: true}, {Shooter: 7, ShotTick: 1001, Part: game.PartLegR}}
 	appeal := Appeal{ID: 0x01020304, Deny: true, State: game.PlayerState{Pos: geom.V(-3.5, 12.25, 1), Vel: geom.V(0, -4, 0),
 		Yaw: 49152, Pitch: 200, Flags: game.FlagOnGround | game.FlagCrouched, Teleport: 4, Health: 75, Ammo: 12,
 		Heat: 1, WeaponWait: 100 * time.Millisecond}}
@@ -112,6 +114,8 @@ func goldens() []golden {
 		msg("disconnect", disconnect, func() ([]byte, error) { return AppendDisconnect(nil, &disconnect) },
 			func(b []byte) (any, error) { var m Disconnect; err := DecodeDisconnect(b, &m); return m, err }),
 		msg("commands", commands, func() ([]byte, error) { return AppendCommands(nil, &commands) },
+			func(b []byte) (any, error) { var m Commands; err := DecodeCommands(b, &m); return m, err }),
+		msg("commands_sightings", sighted, func() ([]byte, error) { return AppendCommands(nil, &sighted) },
 			func(b []byte) (any, error) { var m Commands; err := DecodeCommands(b, &m); return m, err }),
 		msg("appeal", appeal, func() ([]byte, error) { return AppendAppeal(nil, &appeal) },
 			func(b []byte) (any, error) { var m Appeal; err := DecodeAppeal(b, &m); return m, err }),

@@ -38,7 +38,11 @@ const MaxDatagram = 1100
 // game that declares none, lagkit's own, sends the same bytes as before,
 // and a server that knows no command declaration refuses a Connect with
 // one for its nonzero padding.
-const Version = 12
+// Version 13 adds to a Commands packet the
+// client's sightings of hits on its player (Sighting): its own SBC
+// detection of each, which a study records as the objective shot behind
+// cover.
+const Version = 13
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -205,6 +209,9 @@ type Commands struct {
 	// (the Connect carries its hash); the encoder refuses a command
 	// whose part is outside its declared ranges, naming the field.
 	Game *game.CmdLayout
+	// Sightings are the client's judgments of hits on its player, at
+	// most MaxSightings (see Sighting).
+	Sightings []Sighting
 }
 
 // MaxCmdsPerPacket bounds the commands in one Commands packet.

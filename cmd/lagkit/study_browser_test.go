@@ -336,8 +336,25 @@ func checkLiveStudyDB(t *testing.T, dsn string) {
 		t.Fatal(err)
 	}
 	fired := map[[2]int]int{} // by round and seat
+	onPages, judged := 0, 0   // registered hits on the pages' seats, and those judged
 	for _, s := range shots {
 		fired[[2]int{s.Round, s.Shooter}]++
+		if s.Registered && s.Victim >= 0 && s.Victim < 2 {
+			onPages++
+			if s.SBCKnown {
+				judged++
+			}
+		}
+	}
+	// The page's client core, WebAssembly, sends its judgment of every
+	// hit on its player, which the study stores as objective_sbc: the
+	// server ties a judgment only to a hit on its sender, so a judged hit
+	// on a page's seat is that page's. The pages are hit (a report below
+	// is tied to a hit); most hits keep a judgment (one in a round's last
+	// moments may not).
+	t.Logf("%d registered hits on the pages, %d with the page's judgment", onPages, judged)
+	if onPages == 0 || 2*judged <= onPages {
+		t.Errorf("%d of %d registered hits on the pages keep the page's judgment, want most", judged, onPages)
 	}
 	for seat := range 2 {
 		if fired[[2]int{0, seat}]+fired[[2]int{1, seat}] == 0 {

@@ -400,6 +400,21 @@ func TestTwoRoundsWithPeople(t *testing.T) {
 	if 2*judged <= len(shots) {
 		t.Errorf("%d of %d shots keep their client's verdict, want most", judged, len(shots))
 	}
+	// The victims' clients send their judgment of every hit on them
+	// (objective_sbc): most registered hits keep one (those in a round's
+	// last moments may not).
+	registered, known := 0, 0
+	for _, s := range shots {
+		if s.Registered {
+			registered++
+			if s.SBCKnown {
+				known++
+			}
+		}
+	}
+	if registered == 0 || 2*known <= registered {
+		t.Errorf("%d of %d registered hits keep their victim's judgment, want most", known, registered)
+	}
 	// Nothing counted twice: what each seat ended round 0 with is what
 	// the round's kill records say, across ann's drop and rejoin.
 	for seat, ss := range afterRound0.Seats {
