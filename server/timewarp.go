@@ -151,6 +151,8 @@ func (c *Config) checkTimeWarp() error {
 		return fmt.Errorf("server: config: time warp of hitscan shots only needs a time warp window")
 	case tw == 0:
 		return nil
+	case c.TimeWarpHitscanOnly && c.GameShots:
+		return fmt.Errorf("server: config: time warp of hitscan shots only warps lagkit's hitscan, and the game resolves its own shots (GameShots): warp whole commands (TimeWarp alone)")
 	case tw < 0 || tw > MaxTimeWarp:
 		return fmt.Errorf("server: config: time warp %v outside 0..%v", tw, MaxTimeWarp)
 	case tw > c.MaxUnlag:
@@ -195,6 +197,7 @@ type timeWarp struct {
 	fly2    []projectile
 	flyNew2 []bool
 	hits    []warpHit
+	handed  []warpShot // scratch: a re-run tick's shots handed to the game (GameShots)
 	// reach bounds the hitboxes of the affected players in the tick
 	// being re-simulated, for pruning.
 	reach timewarp.Reach
@@ -306,6 +309,29 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
 	}
 	return w
+}
+
+// warpChange records a change the game made to c's state between ticks
+// (Damage, Edit), now applied, as a fact of the tick just run
+// (timewarp.Change): its record's state of c after the tick becomes c's
+// state, so that the next tick starts from it as from any tick's end
+// (not as a state the server set, which a re-simulation would take as
+// it is), and every re-simulation that re-runs c through the tick
+// applies the change again (warpRun.changes). A death it dealt is
+// announced: a committed fact. A player who joined since the tick ran
+// starts the next one from its state as the server set it anyway.
+func (s *Server) warpChange(c *client, ch timewarp.Change) {
+	w := s.warp
+	e, ok := w.entry(s.tick)
+	if !ok || e.Owner[c.id] != c || s.tick <= w.floor {
+		return
+	}
+	ch.Slot = c.id
+	e.Change(ch)
+	e.State[c.id] = c.state
+	if ch.Killed {
+		w.deaths.Announce(c.id, c, s.tick)
+	}
 }
 
 // entry returns the ring's record of tick t, if it still holds it.
