@@ -498,6 +498,7 @@ func (r *warpRun) changes(i int) {
 			continue
 		}
 		st := r.own(i)
+		r.w.stats.Replayed++
 		switch {
 		case ch.Damage == 0:
 			ch.Edit.Apply(st, r.s.cfg.Game)

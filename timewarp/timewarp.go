@@ -100,6 +100,9 @@ type Stats struct {
 	// a blast against: their hit registration work, which a warp n ticks
 	// deep over m players bounds by O(n x m).
 	Tested int
+	// Replayed counts the host's changes to players between ticks (a
+	// game's damage and edits: Change) re-simulations applied again.
+	Replayed int
 }
 
 // Rules are a server's time warp settings in ticks.
