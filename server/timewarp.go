@@ -41,6 +41,22 @@ import (
 // recorded by every re-simulation. A round restart (Server.Restart) is
 // the limit of the past: no warp reaches back before it.
 //
+// A game's own changes. What a game does to a player between ticks
+// (Damage, Edit) is not taken as a fact of the state: that would undo
+// what a late command of the player changed. It is recorded as a change
+// of the tick just run (timewarp.Change, warpChange), and every
+// re-simulation that re-runs the player through that tick applies it
+// again to the re-simulated state at the tick's end (warpRun.changes):
+// damage as the health it took, an edit as the fields it wrote.
+//
+// A game's own shots (Config.GameShots). The game judges them, between
+// ticks, so a re-simulation judges none: a shot the game was handed is a
+// fact of its tick, and what the game did about it comes back as
+// changes. A shot a re-run fires anew (a late command's) is handed over
+// then (warpRun.handOver), at its tick's time; live or warped, a shot's
+// Target is its tick's time, and the bodies TraceAt tests are
+// re-recorded for the players a re-simulation stepped (amendBody).
+//
 // What is re-simulated. Players do not collide with one another, so a
 // late command changes its own player's chain of states and reaches the
 // others only through shots, projectiles and damage. A re-simulation
@@ -135,6 +151,8 @@ import (
 // Rules with objectives (lagkit's ctf, dom) are not supported: a flag
 // picked up or a point captured would have to be re-simulated too, so
 // New asks the rules (Rules.WarpCheck) and rejects those with time warp.
+// Nor is time warp of hitscan shots only with a game's own shots: it
+// defers lagkit's hitscan, which such a game does not fire.
 
 // MaxTimeWarp bounds Config.TimeWarp.
 const MaxTimeWarp = timewarp.Max

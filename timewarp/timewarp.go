@@ -12,7 +12,9 @@
 // the affected set, the settled, and each slot's state read in place
 // from the record until the re-simulation changes it); the deaths
 // already announced, which no re-simulation takes back (Deaths); the
-// boxes it prunes by (Reach, Path, Near); and the counters (Stats). The
+// changes the host made to players between ticks, which every
+// re-simulation applies again (Change, Edit, Diff); the boxes it prunes
+// by (Reach, Path, Near); and the counters (Stats). The
 // server is its host, behind its scheduler seam (server/schedule.go):
 // it schedules each command through a Schedule, records every live tick
 // in a Ring, and re-runs its own tick over the Ring with a Span, judging
