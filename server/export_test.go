@@ -52,9 +52,12 @@ func WarpBodiesSettled(s *Server) error {
 			if c == nil || e.Moved[i].Has(game.FlagDead) {
 				continue
 			}
-			p, _, ok := s.rewind.At(i, time.Duration(t)*s.tickDur)
+			p, b, ok := s.rewind.At(i, time.Duration(t)*s.tickDur)
 			if !ok || p.Pos != e.Moved[i].Pos {
 				return fmt.Errorf("player %d at tick %d: body at %v (held: %v), settled at %v", i, t, p.Pos, ok, e.Moved[i].Pos)
+			}
+			if of := s.cfg.BodyOf; of != nil && of(i, e.Moved[i]).Reach() != b.Reach() {
+				return fmt.Errorf("player %d at tick %d: body of reach %v, BodyOf the settled state %v", i, t, b.Reach(), of(i, e.Moved[i]).Reach())
 			}
 		}
 	}

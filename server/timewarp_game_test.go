@@ -112,8 +112,8 @@ type firedLog struct {
 	ticks []time.Duration // the server's time at each shot's handover
 }
 
-func (*firedLog) Delivered(time.Duration, int, *sim.Player) {}
-func (*firedLog) Ticked(time.Duration, int, *sim.Player)    {}
+func (*firedLog) Delivered(time.Duration, int, *sim.Player)  {}
+func (*firedLog) Ticked(time.Duration, int, *sim.Player)     {}
 func (*firedLog) ServerTicked(time.Duration, *server.Server) {}
 func (l *firedLog) ServerReady(_ time.Duration, s *server.Server, r *server.Ready) {
 	for _, f := range r.Fired {
@@ -122,18 +122,39 @@ func (l *firedLog) ServerReady(_ time.Duration, s *server.Server, r *server.Read
 	}
 }
 
+// warpBig is a bigger body, which warpBodyOf gives a player on every
+// other quarter metre of Y: a body that changes as the player moves.
+var warpBig lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.8}, Damage: 25}}
+
+func warpBodyOf(_ int, st game.PlayerState) lagcomp.Body {
+	if int(math.Floor(st.Pos.Y*4))%2 == 0 {
+		return warpCircle
+	}
+	return warpBig
+}
+
 // TestTimeWarpGameShots: under time warp a game's shots are handed over
 // at the tick their commands were issued. Over 60 ms each way, every
 // command arrives after its tick ran and is inserted there: its shot is
 // handed over Warped, with that tick's time as Now and as Target (no
 // rewinding on top of the warp), and the bodies TraceAt tests at those
 // ticks are where the re-simulations settled the players, the strafing
-// target moved by its own late commands.
+// target moved by its own late commands, with the body BodyOf gives its
+// settled state.
 func TestTimeWarpGameShots(t *testing.T) {
+	for _, name := range []string{"Body", "BodyOf"} {
+		t.Run(name, func(t *testing.T) { warpGameShots(t, name == "BodyOf") })
+	}
+}
+
+func warpGameShots(t *testing.T, bodyOf bool) {
 	link := netem.Config{Latency: 60 * time.Millisecond}
 	cfg := server.Config{
 		Map: world.Field(), Seed: 5, Policy: lagcomp.Config{Name: "none"}, TimeWarp: 200 * time.Millisecond,
 		SpawnProtection: time.Millisecond, GameShots: true, Body: warpCircle,
+	}
+	if bodyOf {
+		cfg.Body, cfg.BodyOf = nil, warpBodyOf
 	}
 	d, err := sim.NewDriver(cfg, []sim.PlayerConfig{
 		{Brain: warpShooter{}, Up: link, Down: link},
