@@ -485,29 +485,21 @@ func (r *warpRun) end(i int) {
 }
 
 // changes applies again the changes the game made to slot i after the
-// tick (timewarp.Change: Damage, Edit), in the order made, to its
-// re-simulated state: an edit writes the fields it wrote; damage takes
-// its health as Damage did, from a player alive and not spawn protected
-// in the re-simulation, a kill it now deals is processed at once (hurt),
-// and one it dealt when made stands (its victim is settled: Deaths).
-// The counters Damage kept (hits taken and landed) stand as counted.
+// tick (Damage, Edit), in the order made, to its re-simulated state, by
+// timewarp.Change.Apply's rules; a kill the damage now deals is
+// processed at once, as a re-simulated hit's is (hurt, with nothing more
+// to take), and one it dealt when made stands (its victim is settled:
+// Deaths). The counters Damage kept (hits taken and landed) stand as
+// counted.
 func (r *warpRun) changes(i int) {
 	for k := range r.rec.Changes {
 		ch := &r.rec.Changes[k]
 		if ch.Slot != i {
 			continue
 		}
-		st := r.own(i)
 		r.w.stats.Replayed++
-		switch {
-		case ch.Damage == 0:
-			ch.Edit.Apply(st, r.s.cfg.Game)
-		case ch.Killed && r.w.span.Settled(i):
-			st.Health = 0
-			st.Flags |= game.FlagDead
-			st.Flags &^= game.FlagReloading
-		case !st.Has(game.FlagProtected):
-			h := warpHit{hitInfo: hitInfo{shooter: ch.By, victim: i, damage: min(ch.Damage, max(st.Health, 0))}}
+		if ch.Apply(r.own(i), r.s.cfg.Game, r.w.span.Settled(i)) {
+			h := warpHit{hitInfo: hitInfo{shooter: ch.By, victim: i}}
 			r.hurt(&h)
 		}
 	}

@@ -133,6 +133,46 @@ func (e *Edit) Apply(st *game.PlayerState, l *game.Layout) {
 	}
 }
 
+// Apply applies c again to st, its player's re-simulated state at the
+// end of the tick c was made after; l is the declared state's layout
+// (Diff's), and settled whether the player's announced death lies
+// within the re-simulation (Deaths). An edit writes the fields it wrote.
+// Damage takes its health as the host's damage did, from a player alive
+// and not spawn protected, never below none; on a settled player a
+// kill it dealt when made is dealt again, and any kill is silent (the
+// player dead, at no health, no longer reloading). It reports whether
+// the damage now brings a player who is not settled to no health: a
+// kill the re-simulation finds anew, which the host processes as one
+// (its death, score and announcement), the player's flags left to it.
+func (c *Change) Apply(st *game.PlayerState, l *game.Layout, settled bool) (kills bool) {
+	switch {
+	case c.Damage == 0:
+		c.Edit.Apply(st, l)
+		return false
+	case settled && c.Killed:
+		die(st)
+		return false
+	case st.Has(game.FlagDead) || st.Has(game.FlagProtected):
+		return false
+	}
+	st.Health -= min(c.Damage, max(st.Health, 0))
+	switch {
+	case st.Health > 0:
+		return false
+	case settled:
+		die(st)
+		return false
+	}
+	return true
+}
+
+// die marks st dead, as a kill does.
+func die(st *game.PlayerState) {
+	st.Health = 0
+	st.Flags |= game.FlagDead
+	st.Flags &^= game.FlagReloading
+}
+
 // Change records c, made by the host after the tick (between it and the
 // next), in the tick's record: every re-simulation that re-runs c's
 // player through the tick applies it again (see Change).

@@ -67,3 +67,36 @@ func TestChangesClearedWithTheTick(t *testing.T) {
 		t.Fatalf("tick 4 starts with %d changes", len(e.Changes))
 	}
 }
+
+// TestDamageAppliedAgain: recorded damage takes its health from the
+// re-simulated state as the host's damage did: not from a dead or spawn
+// protected player, never below none; a kill it now deals is news to a
+// player not settled and silent on a settled one, and a kill it dealt
+// when made is dealt again on a settled player whatever the health the
+// re-simulation left it.
+func TestDamageAppliedAgain(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		health  int16
+		flags   game.StateFlags
+		ch      timewarp.Change
+		settled bool
+		kills   bool
+		health2 int16
+		dead    bool
+	}{
+		{"hurt", 100, 0, timewarp.Change{Damage: 30}, false, false, 70, false},
+		{"hurt, re-simulated lower", 50, 0, timewarp.Change{Damage: 30}, false, false, 20, false},
+		{"now kills", 20, game.FlagReloading, timewarp.Change{Damage: 30}, false, true, 0, false},
+		{"now kills a settled player", 20, game.FlagReloading, timewarp.Change{Damage: 30}, true, false, 0, true},
+		{"killed when made, settled", 100, game.FlagReloading, timewarp.Change{Damage: 80, Killed: true}, true, false, 0, true},
+		{"dead", 0, game.FlagDead, timewarp.Change{Damage: 30}, false, false, 0, true},
+		{"protected", 100, game.FlagProtected, timewarp.Change{Damage: 30}, false, false, 100, false},
+	} {
+		st := game.PlayerState{Health: c.health, Flags: c.flags}
+		kills := c.ch.Apply(&st, nil, c.settled)
+		if kills != c.kills || st.Health != c.health2 || st.Has(game.FlagDead) != c.dead || c.dead && st.Has(game.FlagReloading) {
+			t.Errorf("%s: kills %v, health %d, flags %b; want %v, %d, dead %v", c.name, kills, st.Health, st.Flags, c.kills, c.health2, c.dead)
+		}
+	}
+}
