@@ -14,7 +14,10 @@ import "github.com/lagkit/lagkit/game"
 // record of the tick it was made after (Tick.Change), and every
 // re-simulation that re-runs the player through that tick applies it
 // again, in order, to the re-simulated state at the end of the tick:
-// damage as the health it took, an edit as the fields it wrote.
+// damage as the health it took, an edit as the fields it wrote. So the
+// time warp study's engine kept, beside its past states, every input
+// and step event since them, and handled them all again after
+// inserting the late one ([timewarp], section 3.2.2).
 
 // Change is one change the host made to the player in Slot between
 // ticks: damage (Damage > 0, dealt by By; Killed: it killed when it was
