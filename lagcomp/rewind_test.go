@@ -271,3 +271,36 @@ func TestRewinderBodyChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestRewinderAmend: an amended tick answers the new pose and body (or
+// none), its neighbours and ticks the rewinder no longer holds stay as
+// they were, and a new id takes a column as Record's would.
+func TestRewinderAmend(t *testing.T) {
+	r := record(t, 20)
+	big := lagcomp.Parts{{Shape: lagcomp.Circle{R: 2}, Damage: 50}}
+	at := func(n uint32) time.Duration { return time.Duration(n) * tick }
+	if ok, err := r.Amend(15, 42, lagcomp.Pose{Pos: geom.V(9, 9, 0)}, big); !ok || err != nil {
+		t.Fatalf("amend tick 15: %v, %v", ok, err)
+	}
+	if p, b, ok := r.At(42, at(15)); !ok || p.Pos != geom.V(9, 9, 0) || b.Reach() != big.Reach() {
+		t.Errorf("tick 15 after its amendment: %v %v %v", p, b, ok)
+	}
+	if p, _, _ := r.At(42, at(14)); p.Pos.X != 5*14*tick.Seconds() {
+		t.Errorf("tick 14 changed: %v", p.Pos)
+	}
+	if ok, _ := r.Amend(16, 42, lagcomp.Pose{}, nil); !ok {
+		t.Fatal("amend tick 16 away")
+	}
+	if _, _, ok := r.At(42, at(16)); ok {
+		t.Error("a body amended away at tick 16 is still there")
+	}
+	if ok, _ := r.Amend(25, 42, lagcomp.Pose{}, big); ok {
+		t.Error("amended tick 25, not recorded yet")
+	}
+	if ok, err := r.Amend(17, 3, lagcomp.Pose{Pos: geom.V(1, 0, 0)}, big); !ok || err != nil {
+		t.Fatalf("amend a new id: %v, %v", ok, err)
+	}
+	if h, ok := r.Trace(geom.Ray{Origin: geom.V(1, -5, 0), Dir: geom.V(0, 1, 0)}, 10, at(17), nil); !ok || h.ID != 3 {
+		t.Errorf("the new id's amended body at tick 17: %+v, %v", h, ok)
+	}
+}

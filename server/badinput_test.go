@@ -413,17 +413,23 @@ func TestConfirmedHitStandsWhoeverFiredLast(t *testing.T) {
 	}
 }
 
-// TestGameConfigErrors: a game's settings out of range are refused.
+// TestGameConfigErrors: a game's settings out of range are refused: a
+// game that resolves its own shots plays under time warp, but not under
+// the warp of lagkit's hitscan shots alone.
 func TestGameConfigErrors(t *testing.T) {
 	for _, cfg := range []Config{
-		{Map: worldtest.Open(t), GameShots: true, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}},
+		{Map: worldtest.Open(t), GameShots: true, TimeWarp: 100 * time.Millisecond, TimeWarpHitscanOnly: true, Policy: lagcomp.Config{Name: "none"}},
 	} {
-		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "game shots") {
-			t.Errorf("game shots %v, time warp %v: %v", cfg.GameShots, cfg.TimeWarp, err)
+		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "GameShots") {
+			t.Errorf("game shots %v, time warp %v, hitscan only %v: %v", cfg.GameShots, cfg.TimeWarp, cfg.TimeWarpHitscanOnly, err)
 		}
 	}
-	cfg := Config{Map: worldtest.Open(t), TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}}
-	if _, err := New(cfg); err != nil {
-		t.Fatalf("time warp alone: %v", err)
+	for _, cfg := range []Config{
+		{Map: worldtest.Open(t), TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}},
+		{Map: worldtest.Open(t), GameShots: true, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}},
+	} {
+		if _, err := New(cfg); err != nil {
+			t.Fatalf("time warp, game shots %v: %v", cfg.GameShots, err)
+		}
 	}
 }

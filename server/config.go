@@ -79,7 +79,8 @@ type Config struct {
 	// GameShots makes the game resolve its players' shots: a command
 	// that fires (Step reports it) is handed over in Ready.Fired, with the
 	// server time its shooter saw, instead of lagkit's hitscan and
-	// projectiles. Not with TimeWarp, which re-runs lagkit's own.
+	// projectiles (under TimeWarp, the time of the tick it took effect
+	// at; see the time warp part of timewarp.go).
 	GameShots bool
 	// MoveSlack is the movement time a client may bank beyond the wall
 	// time that has passed, to absorb jitter and recover commands delayed by
@@ -390,9 +391,6 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Body != nil && out.BodyOf != nil {
 		return out, errors.New("server: config: both Body and BodyOf: set one (BodyOf can return one body for all)")
-	}
-	if out.GameShots && out.TimeWarp != 0 {
-		return out, errors.New("server: config: game shots with time warp: time warp re-runs lagkit's own shots")
 	}
 	if out.ViewTimeTolerance < 0 || out.RespawnDelay < 0 || out.SpawnProtection < 0 || !(out.AppealRate > 0 && out.AppealRate <= 1000) {
 		return out, fmt.Errorf("server: config: view time tolerance, respawn delay and spawn protection must not be negative, appeal rate in (0, 1000]")

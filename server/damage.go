@@ -5,16 +5,12 @@ import (
 	"fmt"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/timewarp"
 )
 
 // ErrNoPlayer is wrapped by the error of Damage for a slot with no
 // connected player.
 var ErrNoPlayer = errors.New("server: no player in slot")
-
-// ErrDamageWithTimeWarp is wrapped by the error of Damage on a server
-// with Config.TimeWarp: time warp re-judges past ticks from lagkit's own
-// shots, and a game's damage is outside what it re-runs.
-var ErrDamageWithTimeWarp = errors.New("server: game damage with time warp")
 
 // Damage takes amount of health from the player in slot victim, for a
 // game that resolves its own shots (Config.GameShots) or hurts players
@@ -26,7 +22,10 @@ var ErrDamageWithTimeWarp = errors.New("server: game damage with time warp")
 // game tells the players of the hit itself (SendEvent). A dead or
 // spawn-protected player takes no damage; teams are not checked, the
 // game says who its shots hit. It reports whether the damage killed;
-// call it between ticks (realtime.MatchConfig.OnTick).
+// call it between ticks (realtime.MatchConfig.OnTick). Under time warp
+// the damage is a fact of the tick just run: a re-simulation that re-runs
+// the victim through that tick takes the health from its re-simulated
+// state again (warpChange).
 func (s *Server) Damage(victim int, amount int16, by int) (killed bool, err error) {
 	switch {
 	case victim < 0 || victim >= len(s.clients) || s.clients[victim] == nil:
@@ -35,8 +34,6 @@ func (s *Server) Damage(victim int, amount int16, by int) (killed bool, err erro
 		return false, fmt.Errorf("server: damage %d by %d: not a player slot (0..%d)", victim, by, len(s.clients)-1)
 	case amount <= 0:
 		return false, fmt.Errorf("server: damage %d: amount %d, want more than 0", victim, amount)
-	case s.warp != nil:
-		return false, fmt.Errorf("server: damage %d: %w", victim, ErrDamageWithTimeWarp)
 	}
 	v := s.clients[victim]
 	if v.state.Has(game.FlagDead) || v.state.Has(game.FlagProtected) {
@@ -47,9 +44,12 @@ func (s *Server) Damage(victim int, amount int16, by int) (killed bool, err erro
 		k.hitsLanded++
 	}
 	v.state.Health -= min(amount, max(v.state.Health, 0))
-	if v.state.Health > 0 {
-		return false, nil
+	killed = v.state.Health <= 0
+	if killed {
+		s.kill(s.Time(), by, victim)
 	}
-	s.kill(s.Time(), by, victim)
-	return true, nil
+	if s.warp != nil {
+		s.warpChange(v, timewarp.Change{Damage: amount, By: by, Killed: killed})
+	}
+	return killed, nil
 }

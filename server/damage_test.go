@@ -8,7 +8,6 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
@@ -155,14 +154,6 @@ func TestDamageRefused(t *testing.T) {
 	}
 	if st, _, _ := s.PlayerState(0); st.Health != game.MaxHealth {
 		t.Errorf("a protected player's health fell to %d", st.Health)
-	}
-	w, err := sim.NewDriver(server.Config{Map: world.Field(), Seed: 3, Policy: lagcomp.Config{Name: "none"}, TimeWarp: 200 * time.Millisecond}, []sim.PlayerConfig{{Brain: idle{}}}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Run(200*time.Millisecond, nil)
-	if _, err := w.Server.Damage(0, 10, 0); !errors.Is(err, server.ErrDamageWithTimeWarp) {
-		t.Errorf("damage with time warp: %v", err)
 	}
 }
 

@@ -1,19 +1,14 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/timewarp"
 	"github.com/lagkit/lagkit/wire"
 )
-
-// ErrEditWithTimeWarp is wrapped by the error of Edit on a server with
-// Config.TimeWarp: time warp re-runs past ticks from the states it
-// recorded, and an edit between ticks is outside what it re-runs.
-var ErrEditWithTimeWarp = errors.New("server: game edit with time warp")
 
 // Edit hands player id's authoritative state to edit, which may change
 // any of it, the game's declared state (Config.Game's Schema.Of) above
@@ -24,15 +19,24 @@ var ErrEditWithTimeWarp = errors.New("server: game edit with time warp")
 // The position and velocity are then snapped to the wire's grids and the
 // pitch clamped, so that the state sent is the state kept; a game that
 // moves a player discontinuously bumps Teleport, as Place does. Call it
-// between ticks (realtime.MatchConfig.OnTick).
+// between ticks (realtime.MatchConfig.OnTick). Under time warp the
+// fields the edit changed are a fact of the tick just run: a
+// re-simulation that re-runs the player through that tick writes them
+// again, with the values the edit gave them, into its re-simulated state
+// (warpChange); the fields it left are re-simulated.
 func (s *Server) Edit(id int, edit func(st *game.PlayerState)) error {
 	switch {
 	case id < 0 || id >= len(s.clients) || s.clients[id] == nil:
 		return fmt.Errorf("server: edit %d: %w", id, ErrNoPlayer)
-	case s.warp != nil:
-		return fmt.Errorf("server: edit %d: %w", id, ErrEditWithTimeWarp)
 	}
-	s.edit(s.clients[id], edit)
+	c := s.clients[id]
+	before := c.state
+	s.edit(c, edit)
+	if s.warp != nil {
+		if ed := timewarp.Diff(&before, &c.state, s.cfg.Game); !ed.Empty() {
+			s.warpChange(c, timewarp.Change{Edit: ed})
+		}
+	}
 	return nil
 }
 

@@ -43,10 +43,16 @@ type FiredShot struct {
 	// time its command carries (the fire press's, with sub-tick input)
 	// within Config.ViewTimeTolerance of the server's estimate, never
 	// older than Config.MaxUnlag. Tracing at it (TraceAt) is lag
-	// compensation.
+	// compensation. Under time warp it is Now: the command was run at
+	// the tick its player issued it, and the shot is judged in that
+	// tick's world, as lagkit's own are.
 	Target time.Duration
 	// Now is the server time of the tick that ran the command.
 	Now time.Duration
+	// Warped marks a shot handed over by a time warp's re-simulation
+	// (Config.TimeWarp): its command arrived after its tick had run and
+	// was inserted there, Now being that tick's time.
+	Warped bool
 }
 
 // ErrNotEntitySlot is wrapped by the error of SetEntity for a slot
@@ -203,9 +209,13 @@ func (s *Server) gameShots(now time.Duration) {
 		if c == nil || c.state.Has(game.FlagDead) {
 			continue
 		}
+		target := now // time warp took the command to its tick: no rewind
+		if s.warp == nil {
+			target = s.targetTime(c, ps.cmd.Aimed().ViewTime, now)
+		}
+		s.recorder.shot(ps, false)
 		s.ready.cur.Fired = append(s.ready.cur.Fired, FiredShot{
-			Shooter: ps.shooter, Cmd: ps.cmd, State: ps.state, Now: now,
-			Target: s.targetTime(c, ps.cmd.Aimed().ViewTime, now),
+			Shooter: ps.shooter, Cmd: ps.cmd, State: ps.state, Now: now, Target: target,
 		})
 	}
 	s.shots = s.shots[:0]

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -34,4 +35,31 @@ func TurnWarpCmds(s *Server, id, ticks int) {
 			cmds[k].Yaw ^= 0x2000
 		}
 	}
+}
+
+// WarpBodiesSettled reports the first player and tick of time warp's
+// ring whose body in the history TraceAt rewinds is not where the ring
+// settled it (its state after its commands), nil if none.
+func WarpBodiesSettled(s *Server) error {
+	w := s.warp
+	for k := 0; k <= w.Window && uint32(k) < s.tick; k++ {
+		t := s.tick - uint32(k)
+		e, ok := w.entry(t)
+		if !ok || t <= w.floor {
+			continue
+		}
+		for i, c := range e.Owner {
+			if c == nil || e.Moved[i].Has(game.FlagDead) {
+				continue
+			}
+			p, b, ok := s.rewind.At(i, time.Duration(t)*s.tickDur)
+			if !ok || p.Pos != e.Moved[i].Pos {
+				return fmt.Errorf("player %d at tick %d: body at %v (held: %v), settled at %v", i, t, p.Pos, ok, e.Moved[i].Pos)
+			}
+			if of := s.cfg.BodyOf; of != nil && of(i, e.Moved[i]).Reach() != b.Reach() {
+				return fmt.Errorf("player %d at tick %d: body of reach %v, BodyOf the settled state %v", i, t, b.Reach(), of(i, e.Moved[i]).Reach())
+			}
+		}
+	}
+	return nil
 }

@@ -41,6 +41,22 @@ import (
 // recorded by every re-simulation. A round restart (Server.Restart) is
 // the limit of the past: no warp reaches back before it.
 //
+// A game's own changes. What a game does to a player between ticks
+// (Damage, Edit) is not taken as a fact of the state: that would undo
+// what a late command of the player changed. It is recorded as a change
+// of the tick just run (timewarp.Change, warpChange), and every
+// re-simulation that re-runs the player through that tick applies it
+// again to the re-simulated state at the tick's end (warpRun.changes):
+// damage as the health it took, an edit as the fields it wrote.
+//
+// A game's own shots (Config.GameShots). The game judges them, between
+// ticks, so a re-simulation judges none: a shot the game was handed is a
+// fact of its tick, and what the game did about it comes back as
+// changes. A shot a re-run fires anew (a late command's) is handed over
+// then (warpRun.handOver), at its tick's time; live or warped, a shot's
+// Target is its tick's time, and the bodies TraceAt tests are
+// re-recorded for the players a re-simulation stepped (amendBody).
+//
 // What is re-simulated. Players do not collide with one another, so a
 // late command changes its own player's chain of states and reaches the
 // others only through shots, projectiles and damage. A re-simulation
@@ -135,6 +151,8 @@ import (
 // Rules with objectives (lagkit's ctf, dom) are not supported: a flag
 // picked up or a point captured would have to be re-simulated too, so
 // New asks the rules (Rules.WarpCheck) and rejects those with time warp.
+// Nor is time warp of hitscan shots only with a game's own shots: it
+// defers lagkit's hitscan, which such a game does not fire.
 
 // MaxTimeWarp bounds Config.TimeWarp.
 const MaxTimeWarp = timewarp.Max
@@ -151,6 +169,8 @@ func (c *Config) checkTimeWarp() error {
 		return fmt.Errorf("server: config: time warp of hitscan shots only needs a time warp window")
 	case tw == 0:
 		return nil
+	case c.TimeWarpHitscanOnly && c.GameShots:
+		return fmt.Errorf("server: config: time warp of hitscan shots only warps lagkit's hitscan, and the game resolves its own shots (GameShots): warp whole commands (TimeWarp alone)")
 	case tw < 0 || tw > MaxTimeWarp:
 		return fmt.Errorf("server: config: time warp %v outside 0..%v", tw, MaxTimeWarp)
 	case tw > c.MaxUnlag:
@@ -195,6 +215,7 @@ type timeWarp struct {
 	fly2    []projectile
 	flyNew2 []bool
 	hits    []warpHit
+	handed  []warpShot // scratch: a re-run tick's shots handed to the game (GameShots)
 	// reach bounds the hitboxes of the affected players in the tick
 	// being re-simulated, for pruning.
 	reach timewarp.Reach
@@ -306,6 +327,29 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
 	}
 	return w
+}
+
+// warpChange records a change the game made to c's state between ticks
+// (Damage, Edit), now applied, as a fact of the tick just run
+// (timewarp.Change): its record's state of c after the tick becomes c's
+// state, so that the next tick starts from it as from any tick's end
+// (not as a state the server set, which a re-simulation would take as
+// it is), and every re-simulation that re-runs c through the tick
+// applies the change again (warpRun.changes). A death it dealt is
+// announced: a committed fact. A player who joined since the tick ran
+// starts the next one from its state as the server set it anyway.
+func (s *Server) warpChange(c *client, ch timewarp.Change) {
+	w := s.warp
+	e, ok := w.entry(s.tick)
+	if !ok || e.Owner[c.id] != c || s.tick <= w.floor {
+		return
+	}
+	ch.Slot = c.id
+	e.Change(ch)
+	e.State[c.id] = c.state
+	if ch.Killed {
+		w.deaths.Announce(c.id, c, s.tick)
+	}
 }
 
 // entry returns the ring's record of tick t, if it still holds it.

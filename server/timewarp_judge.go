@@ -518,3 +518,47 @@ func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 		s.announceLaunch(&p, r.t)
 	}
 }
+
+// handOver is the shots phase of a re-run tick when the game resolves
+// its players' shots (Config.GameShots): lagkit judges none, and a shot
+// handed to the game is a fact of its tick, resolved by the game, whose
+// damage and edits come back as changes (warpRun.changes). The shots a
+// re-run fires anew, a late command's above all (run for the first
+// time), are handed over in Ready.Fired, Warped, with the tick's time as
+// both Now and Target: the world the game traces them in (TraceAt) is
+// the re-simulated one at the tick the command took effect, time warp
+// taking the place of rewinding (see timewarp.go). A shot handed over
+// before stays recorded, and is not handed over again, whether or not
+// the re-run command still fires it; a shooter dead in the re-run
+// fires nothing, as live.
+func (r *warpRun) handOver() {
+	if r.keep.shots {
+		return // the stepped players fired the recorded shots again
+	}
+	s, w := r.s, r.w
+	out, orig := r.out.shots, r.orig.shots
+	merged := w.handed[:0]
+	i, j := 0, 0
+	for i < len(out) || j < len(orig) {
+		switch {
+		case j == len(orig) || i < len(out) && before(&out[i], &orig[j]):
+			sh := out[i]
+			i++
+			if r.state(sh.shooter).Has(game.FlagDead) {
+				continue
+			}
+			s.ready.cur.Fired = append(s.ready.cur.Fired, FiredShot{
+				Shooter: sh.shooter, Cmd: sh.cmd, State: sh.state, Now: r.now, Target: r.now, Warped: true,
+			})
+			merged = append(merged, sh)
+		case i == len(out) || before(&orig[j], &out[i]):
+			merged = append(merged, orig[j])
+			j++
+		default: // the same command's shot: handed over before
+			merged = append(merged, orig[j])
+			i, j = i+1, j+1
+		}
+	}
+	w.handed = merged
+	r.out.shots = append(r.out.shots[:0], merged...)
+}

@@ -228,6 +228,7 @@ func (s *Server) resimulate(from uint32) {
 		// the players stepped again change.
 		for _, i := range w.steps {
 			s.history.Amend(t, i, e.Moved[i])
+			s.amendBody(t, i, &e.Moved[i])
 		}
 	}
 	s.stepView = &s.view
@@ -253,6 +254,26 @@ func (s *Server) resimulate(from uint32) {
 	w.stats.Warps++
 	w.stats.Resimulated += depth
 	w.stats.MaxDepth = max(w.stats.MaxDepth, depth)
+}
+
+// amendBody records player i's body at tick t again, from st, its
+// re-simulated state after its commands, as recordBodies recorded it
+// live: a game's TraceAt at a re-run tick (a warped shot's Target) tests
+// the bodies where the server settled them, with the body BodyOf gives
+// the re-simulated state.
+func (s *Server) amendBody(t uint32, i int, st *game.PlayerState) {
+	b, of := s.cfg.Body, s.cfg.BodyOf
+	if s.rewind == nil || b == nil && of == nil {
+		return
+	}
+	switch {
+	case st.Has(game.FlagDead):
+		b = nil
+	case of != nil:
+		b = of(i, *st)
+	}
+	// A full rewinder drops the record, as recordBodies does.
+	_, _ = s.rewind.Amend(t, i, bodyPose(st), b)
 }
 
 // warpRun is the re-simulation of one tick.
@@ -450,12 +471,38 @@ func (r *warpRun) end(i int) {
 	}
 	switch st := r.own(i); {
 	case e.FixedEnd[i]:
+		// The server's state stands, and the changes the game made
+		// after the tick with it.
 		*st = e.State[i]
 	case st.Has(game.FlagProtected) && r.now >= o.protectedUntil:
 		st.Flags &^= game.FlagProtected
+		fallthrough
+	default:
+		r.changes(i)
 	}
 	e.State[i] = *r.own(i)
 	w.span.Carry(i)
+}
+
+// changes applies again the changes the game made to slot i after the
+// tick (Damage, Edit), in the order made, to its re-simulated state, by
+// timewarp.Change.Apply's rules; a kill the damage now deals is
+// processed at once, as a re-simulated hit's is (hurt, with nothing more
+// to take), and one it dealt when made stands (its victim is settled:
+// Deaths). The counters Damage kept (hits taken and landed) stand as
+// counted.
+func (r *warpRun) changes(i int) {
+	for k := range r.rec.Changes {
+		ch := &r.rec.Changes[k]
+		if ch.Slot != i {
+			continue
+		}
+		r.w.stats.Replayed++
+		if ch.Apply(r.own(i), r.s.cfg.Game, r.w.span.Settled(i)) {
+			h := warpHit{hitInfo: hitInfo{shooter: ch.By, victim: i}}
+			r.hurt(&h)
+		}
+	}
 }
 
 // run resolves the tick's projectiles and shots.
@@ -464,6 +511,10 @@ func (r *warpRun) run() {
 	r.out.flights = r.out.flights[:0]
 	r.out.paths = r.out.paths[:0]
 	r.out.hits = r.out.hits[:0]
+	if r.s.cfg.GameShots {
+		r.handOver()
+		return
+	}
 	switch {
 	case !r.cleanFlights():
 		r.flyRecorded()

@@ -32,6 +32,10 @@ type Tick[O comparable, L any] struct {
 	// Lists is what the host recorded of the tick's shots and
 	// projectiles.
 	Lists L
+	// Changes are the changes the host made to players after the tick,
+	// in the order made (Change): damage and edits a re-simulation
+	// applies again.
+	Changes []Change
 
 	ncmd     []uint8
 	cmds     []game.UserCmd // CmdsPerTick per slot
@@ -70,6 +74,7 @@ func (r *Ring[O, L]) Begin(t uint32) *Tick[O, L] {
 	e := r.ticks[t%uint32(len(r.ticks))]
 	e.Tick = t
 	clear(e.ncmd)
+	e.Changes = e.Changes[:0]
 	return e
 }
 

@@ -12,7 +12,9 @@
 // the affected set, the settled, and each slot's state read in place
 // from the record until the re-simulation changes it); the deaths
 // already announced, which no re-simulation takes back (Deaths); the
-// boxes it prunes by (Reach, Path, Near); and the counters (Stats). The
+// changes the host made to players between ticks, which every
+// re-simulation applies again (Change, Edit, Diff); the boxes it prunes
+// by (Reach, Path, Near); and the counters (Stats). The
 // server is its host, behind its scheduler seam (server/schedule.go):
 // it schedules each command through a Schedule, records every live tick
 // in a Ring, and re-runs its own tick over the Ring with a Span, judging
@@ -100,6 +102,9 @@ type Stats struct {
 	// a blast against: their hit registration work, which a warp n ticks
 	// deep over m players bounds by O(n x m).
 	Tested int
+	// Replayed counts the host's changes to players between ticks (a
+	// game's damage and edits: Change) re-simulations applied again.
+	Replayed int
 }
 
 // Rules are a server's time warp settings in ticks.

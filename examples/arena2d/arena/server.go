@@ -40,6 +40,10 @@ type Record struct {
 	BrokenRewind   time.Duration
 	BrokenLiveMiss bool
 	PlayerHits     int // hits on players
+	// Warped counts the shots a time warp handed over at their
+	// commands' ticks (server.FiredShot.Warped: the command arrived
+	// after its tick ran), WarpedHits their hits on players.
+	Warped, WarpedHits int
 	// Looted is the slot of the player granted the crate's shield (-1:
 	// none yet), ShieldHits the hits a shield absorbed.
 	Looted     int
@@ -112,6 +116,9 @@ func (r *Referee) Tick(s *server.Server, rd *server.Ready) {
 	grid := s.Config().Map.Grid
 	for _, f := range rd.Fired {
 		r.record.Shots++
+		if f.Warped {
+			r.record.Warped++
+		}
 		ray := geom.Ray{Origin: f.State.Pos.Add(geom.V(0, 0, 1)), Dir: Aim(f.State.Yaw)}
 		reach := 60.0
 		if h, ok := grid.Raycast(ray, reach); ok {
@@ -132,6 +139,9 @@ func (r *Referee) Tick(s *server.Server, rd *server.Ready) {
 			// player at none dies, scores its killer a kill and
 			// respawns.
 			r.record.PlayerHits++
+			if f.Warped {
+				r.record.WarpedHits++
+			}
 			s.SendEvent(h.ID, EventHit, []byte{byte(f.Shooter)})
 			left := float32(h.Damage)
 			if err := s.Edit(h.ID, func(st *game.PlayerState) {
