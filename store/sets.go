@@ -120,3 +120,27 @@ func DescribeSets(sets []StudySet) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// NewStudySet stores a new study of s's name, key, kind and creation
+// time, with no session yet, and returns its id: a live run creates its
+// study before it serves anyone, to tell the researcher its id. A
+// Writer's session joins it with WriterOptions.Set; DropEmptySet drops
+// it again when no session came.
+func (db *DB) NewStudySet(ctx context.Context, s StudySet) (int64, error) {
+	created, _ := wall{&s.Created}.Value()
+	var id int64
+	q := db.dialect.rebind("INSERT INTO study_sets (name, schedule_key, simulated, created_ns) VALUES (?, ?, ?, ?) RETURNING id")
+	if err := db.db.QueryRowContext(ctx, q, s.Name, s.Key, s.Simulated, created).Scan(&id); err != nil {
+		return 0, fmt.Errorf("store: %s: new study %q: %w", db.name, s.Name, err)
+	}
+	return id, nil
+}
+
+// DropEmptySet deletes study set when no session belongs to it.
+func (db *DB) DropEmptySet(ctx context.Context, set int64) error {
+	q := db.dialect.rebind("DELETE FROM study_sets WHERE id = ? AND NOT EXISTS (SELECT 1 FROM studies WHERE study_set = ?)")
+	if _, err := db.db.ExecContext(ctx, q, set, set); err != nil {
+		return fmt.Errorf("store: %s: dropping empty study %d: %w", db.name, set, err)
+	}
+	return nil
+}

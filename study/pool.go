@@ -43,37 +43,34 @@ func (r *Report) sessionOf(seat int) (SessionInfo, int, bool) {
 	return SessionInfo{}, seat, false
 }
 
-// Sessions returns the sessions of the study ref names: every stored
-// study of that name (the sessions a schedule was run in, one per
-// counterbalancing group), oldest first; a numeric ref names one study
-// by id, alone.
+// Sessions returns the sessions of the study ref names (its study id,
+// or its name when exactly one study has that name), oldest first: the
+// sessions that joined it, one per counterbalancing group. Two studies
+// that share a name are two studies.
 func Sessions(ctx context.Context, db *store.DB, ref string) ([]store.StudyRow, error) {
-	all, err := db.Studies(ctx)
+	set, err := db.FindStudySet(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	var out []store.StudyRow
-	for _, s := range all {
-		if s.Name == ref {
-			out = append(out, s)
-		}
+	if len(set.Sessions) == 0 {
+		return nil, fmt.Errorf("study: study %d (%s) has no session", set.ID, set.Name)
 	}
-	if len(out) > 0 {
-		return out, nil
-	}
-	row, err := db.FindStudy(ctx, ref)
-	if err != nil {
-		return nil, err
-	}
-	return []store.StudyRow{row}, nil
+	return set.Sessions, nil
 }
 
 // CheckSessions refuses sessions that cannot be pooled into one study:
-// another simulation flag, or a schedule that sets something else than
-// the first session's besides the counterbalancing group.
+// sessions of two studies, another simulation flag, or a schedule that
+// sets something else than the first session's besides the
+// counterbalancing group.
 func CheckSessions(rows []store.StudyRow) error {
 	if len(rows) < 2 {
 		return nil
+	}
+	for i, r := range rows[1:] {
+		if r.Set != rows[0].Set {
+			return fmt.Errorf("study: session %d (id %d) belongs to study %d, session 1 (id %d) to study %d: pool one study's sessions",
+				i+2, r.ID, r.Set, rows[0].ID, rows[0].Set)
+		}
 	}
 	first, err := Parse("session.toml", []byte(rows[0].Schedule))
 	if err != nil {
@@ -145,6 +142,7 @@ func ReadPooled(ctx context.Context, db *store.DB, rows []store.StudyRow) (*Repo
 		return nil, err
 	}
 	rep.Sessions = sessions
+	rep.StudyID = rows[0].Set
 	seed, _ := strconv.ParseUint(rep.Seed, 10, 64)
 	rep.Design, rep.Effects = rep.crossover(seed)
 	if len(rows) > 1 {

@@ -33,14 +33,14 @@ func addLiveStudyFlags(cmd *cobra.Command, o *liveStudyOptions) {
 	f.StringVar(&o.cert, "cert", "", "live: TLS certificate (PEM) for --listen (default: a self-signed one for 127.0.0.1, ::1 and localhost)")
 	f.StringVar(&o.key, "key", "", "live: TLS key (PEM) for --cert")
 	f.BoolVar(&o.start, "start", false, "live: start the first round at once instead of waiting for the admin page's start")
-	f.BoolVar(&o.fresh, "fresh", false, "live: start a new study even when the database holds an unfinished run of this schedule (default: resume it)")
+	f.BoolVar(&o.fresh, "fresh", false, "live: start a new session even when the database holds an unfinished run of this schedule (default: resume it)")
 	f.DurationVar(&o.answerWait, "answer-wait", live.DefaultAnswerWait, "live: how long the questionnaire after a round waits for the participants' answers")
 	f.StringVar(&o.logFormat, "log-format", "auto", "live: logs as text or json (auto: text on a terminal, json otherwise)")
 }
 
 // runLiveStudy serves study s to people (live.Serve), its records in the
 // database dsn; a study stopped by a signal is a stoppedError.
-func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint64, o liveStudyOptions, out, logOut io.Writer) error {
+func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint64, join study.Join, o liveStudyOptions, out, logOut io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log, err := serve.NewLogger(o.logFormat, logOut)
@@ -60,7 +60,7 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	defer db.Close()
 	err = live.Serve(ctx, s, db, live.ServeOptions{
 		Listeners:  serve.Listeners{Listen: o.listen, UDP: o.udp, Cert: o.cert, Key: o.key},
-		AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Seed: seed, Log: log, Out: out,
+		AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Join: join, Seed: seed, Log: log, Out: out,
 	})
 	if stopped := (*live.StoppedError)(nil); errors.As(err, &stopped) {
 		return stoppedError{fmt.Sprintf("%v (exit status %d)", err, exitStopped)}

@@ -43,6 +43,10 @@ type Config struct {
 	// Codes are the participant codes by seat: a person's seat with no
 	// code in the schedule or here gets a generated one (see Codes).
 	Codes map[int]string
+	// Used are the codes the study's earlier sessions gave, by
+	// study.CodeKey: a generated code is none of them, so that a code
+	// names one participant across the study.
+	Used map[string]bool
 	// TickRate is the server's tick rate (default 64).
 	TickRate int
 	// PathRate is how many times a second the players' positions are
@@ -255,8 +259,8 @@ func New(cfg Config) (*Driver, error) {
 		if c := cfg.Codes[i]; c != "" {
 			code = c
 		}
-		if code == "" {
-			code = NewCode()
+		for code == "" || (s.Code == "" && cfg.Codes[i] == "" && cfg.Used[study.CodeKey(code)]) {
+			code = newCode()
 		}
 		if j, dup := taken[study.CodeKey(code)]; dup {
 			return nil, fmt.Errorf("live: seats %d and %d have the same participant code (codes are compared ignoring case)", j, i)
@@ -274,6 +278,10 @@ func New(cfg Config) (*Driver, error) {
 
 // codeAlphabet leaves out letters and digits read alike (0/O, 1/I/L).
 const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// newCode draws a generated participant code: NewCode, or in a test a
+// sequence that repeats one.
+var newCode = NewCode
 
 // NewCode returns a random participant code of six characters.
 func NewCode() string {
