@@ -46,6 +46,16 @@ type RoundTimer interface {
 	Played() (played, paused time.Duration)
 }
 
+// CodeGiver is a Driver that hands the people's seats codes of its own:
+// a live study generates a code for each seat its schedule gives none.
+// Run records Codes' code as the seat's participant code, so that a
+// resumed session hands out the same codes and a later session of the
+// study draws none of them.
+type CodeGiver interface {
+	// Codes returns the participant code of each person's seat, by seat.
+	Codes() map[int]string
+}
+
 // TickRater is a Driver whose server runs at a tick rate of its own;
 // the others run at DefaultTickRate.
 type TickRater interface {
@@ -127,6 +137,10 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 			sink.Put(record.SeatOrder{Seat: seat, Group: s.Group(), Design: s.Design(), Order: strings.Join(order, ",")})
 		}
 	}
+	var codes map[int]string
+	if g, ok := d.(CodeGiver); ok {
+		codes = g.Codes()
+	}
 	for i, p := range s.Plans() {
 		if i < opt.From {
 			continue
@@ -156,7 +170,11 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 				// simulation has a bot play it, so that a simulated
 				// study's records read as the live one's will.
 				l := p.Links[st.Index]
-				sink.Put(record.Participant{Seat: st.Index, Code: st.Code, Team: teams[st.Index],
+				code := st.Code
+				if c := codes[st.Index]; c != "" {
+					code = c
+				}
+				sink.Put(record.Participant{Seat: st.Index, Code: code, Team: teams[st.Index],
 					Bot: st.Bot || d.Simulated(), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss})
 			}
 		}
