@@ -74,24 +74,24 @@ func CheckSessions(rows []store.StudyRow) error {
 	}
 	first, err := Parse("session.toml", []byte(rows[0].Schedule))
 	if err != nil {
-		return fmt.Errorf("study: session %d (study %d): its schedule: %w", 1, rows[0].ID, err)
+		return fmt.Errorf("study: session %d (id %d): its schedule: %w", 1, rows[0].ID, err)
 	}
 	for i, r := range rows[1:] {
 		if r.Simulated != rows[0].Simulated {
-			return fmt.Errorf("study: session %d (study %d) is %s, session 1 (study %d) is not: pool pilots and live sessions apart",
+			return fmt.Errorf("study: session %d (id %d) is %s, session 1 (id %d) is not: pool pilots and live sessions apart",
 				i+2, r.ID, map[bool]string{true: "simulated", false: "live"}[r.Simulated], rows[0].ID)
 		}
 		s, err := Parse("session.toml", []byte(r.Schedule))
 		if err != nil {
-			return fmt.Errorf("study: session %d (study %d): its schedule: %w", i+2, r.ID, err)
+			return fmt.Errorf("study: session %d (id %d): its schedule: %w", i+2, r.ID, err)
 		}
 		if s.Design() != "" {
 			if err := s.SetGroup(first.Group()); err != nil {
-				return fmt.Errorf("study: session %d (study %d): %w", i+2, r.ID, err)
+				return fmt.Errorf("study: session %d (id %d): %w", i+2, r.ID, err)
 			}
 		}
 		if d := Differences(first, s); len(d) > 0 {
-			return fmt.Errorf("study: session %d (study %d) ran another schedule than session 1 (study %d): %s",
+			return fmt.Errorf("study: session %d (id %d) ran another schedule than session 1 (id %d): %s",
 				i+2, r.ID, rows[0].ID, strings.Join(d, "; "))
 		}
 	}
@@ -157,7 +157,7 @@ func ReadPooled(ctx context.Context, db *store.DB, rows []store.StudyRow) (*Repo
 				return nil, err
 			}
 			for _, e := range one.Run.Timeline {
-				e.Detail = strings.TrimSpace(fmt.Sprintf("session %d (study %d) %s", sessionNumber(rows, row.ID), row.ID, e.Detail))
+				e.Detail = strings.TrimSpace(fmt.Sprintf("session %d (id %d) %s", sessionNumber(rows, row.ID), row.ID, e.Detail))
 				rep.Run.Timeline = append(rep.Run.Timeline, e)
 			}
 			rep.Run.WallS += one.Run.WallS
