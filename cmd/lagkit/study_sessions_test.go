@@ -222,3 +222,51 @@ func TestStudyTechniqueByLatency(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyPooledIntakeOnce: every session of a pooled study stores its
+// schedule's questions; the pooled report lists each intake and final
+// question once, and the long table has one column per intake question.
+func TestStudyPooledIntakeOnce(t *testing.T) {
+	tmp := t.TempDir()
+	base, err := os.ReadFile("testdata/two_sessions.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched := filepath.Join(tmp, "intake.toml")
+	if err := os.WriteFile(sched, append(base, []byte(`
+[[intake]]
+id = "hours"
+text = "Hours a week you play shooters"
+kind = "number"
+min = 0
+max = 80
+
+[[final]]
+id = "differed"
+text = "Did the rounds feel different?"
+kind = "yesno"
+`)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(tmp, "study.db")
+	for g := range 2 {
+		if code, _, errOut := lagkit("study", "run", sched, "--simulate", "--quick", "--synthetic-answers",
+			"--group", string(rune('0'+g)), "--db", db, "--out", filepath.Join(tmp, "g"+string(rune('0'+g)))); code != 0 {
+			t.Fatalf("session %d: exit %d: %s", g+1, code, errOut)
+		}
+	}
+	dir := filepath.Join(tmp, "pooled")
+	if code, out, errOut := lagkit("study", "report", "--db", db, "--study", "1", "--out", dir); code != 0 {
+		t.Fatalf("study report: exit %d, %q, %q", code, out, errOut)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, study.MarkdownFile))
+	for _, row := range []string{"| intake | hours | number |", "| final | differed | yesno |"} {
+		if n := strings.Count(string(md), row); n != 1 {
+			t.Errorf("study.md lists %q %d times, want once", row, n)
+		}
+	}
+	rows := readCSV(t, filepath.Join(dir, "study_participant_rounds.csv"))
+	if n := len(slices.DeleteFunc(slices.Clone(rows[0]), func(c string) bool { return !strings.Contains(c, "hours") })); n != 1 {
+		t.Errorf("the long table has %d columns for the intake question, want 1: %v", n, rows[0])
+	}
+}
