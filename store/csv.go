@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/lagkit/lagkit/record"
 )
@@ -22,7 +23,8 @@ func tableNamed(name string) (*table, any) {
 }
 
 // WriteCSV writes table (one of Tables) of the given studies as tidy CSV:
-// a header row, then one row per record with its study's id first;
+// a header row, then one row per record with its session's id
+// (study) and its study's id (study_id) first;
 // numbers as numbers, booleans as true or false, wall-clock times in ISO
 // 8601 (UTC, empty when not known), match times and durations in seconds.
 // Rounds are numbered from 1, as the reports number them (the database
@@ -35,7 +37,7 @@ func (db *DB) WriteCSV(ctx context.Context, w io.Writer, name string, studies []
 		return 0, fmt.Errorf("store: no table %q (tables: %v)", name, Tables)
 	}
 	cw := csv.NewWriter(w)
-	header := []string{"study"}
+	header := []string{"study", "study_id"}
 	for _, c := range t.cols {
 		header = append(header, c.csv)
 	}
@@ -44,19 +46,18 @@ func (db *DB) WriteCSV(ctx context.Context, w io.Writer, name string, studies []
 	}
 	row := make([]string, len(header))
 	var buf []byte
-	put := func(id int64, fs []field) error {
-		buf = fmt.Appendf(buf[:0], "%d", id)
-		row[0] = string(buf)
+	put := func(s StudyRow, fs []field) error {
+		row[0], row[1] = strconv.FormatInt(s.ID, 10), strconv.FormatInt(s.Set, 10)
 		for i, f := range fs {
 			buf = f.cell(buf[:0])
-			row[i+1] = string(buf)
+			row[i+2] = string(buf)
 		}
 		return cw.Write(row)
 	}
 	n := 0
 	for _, s := range studies {
 		if t == studiesTable {
-			if err := put(s.ID, t.bind(&s.Study)); err != nil {
+			if err := put(s, t.bind(&s.Study)); err != nil {
 				return n, err
 			}
 			n++
@@ -66,7 +67,7 @@ func (db *DB) WriteCSV(ctx context.Context, w io.Writer, name string, studies []
 		fs := t.bind(p)
 		err := db.each(ctx, t, s.ID, func() (any, []field) { return p, fs }, func(any) error {
 			n++
-			return put(s.ID, fs)
+			return put(s, fs)
 		})
 		if err != nil {
 			return n, err

@@ -10,15 +10,33 @@ import (
 	"github.com/lagkit/lagkit/record"
 )
 
-// StudyRow is a stored study and the id the database gave it.
+// StudyRow is a stored study session (one study run, a row of the
+// studies table) and the id the database gave it.
 type StudyRow struct {
 	ID int64
+	// Set is the id of the study the session belongs to (its StudySet):
+	// every session of a study has the same.
+	Set int64
 	record.Study
 }
 
-// Studies returns every study in the database, oldest first.
+// Studies returns every study session in the database, oldest first.
 func (db *DB) Studies(ctx context.Context) ([]StudyRow, error) {
-	rows, err := db.db.QueryContext(ctx, "SELECT id, "+columnList(studiesTable)+" FROM studies ORDER BY id")
+	return db.sessions(ctx, "", nil)
+}
+
+// Sessions returns the sessions of study set, oldest first.
+func (db *DB) Sessions(ctx context.Context, set int64) ([]StudyRow, error) {
+	return db.sessions(ctx, " WHERE study_set = ?", set)
+}
+
+func (db *DB) sessions(ctx context.Context, where string, arg any) ([]StudyRow, error) {
+	var args []any
+	if arg != nil {
+		args = append(args, arg)
+	}
+	q := db.dialect.rebind("SELECT id, COALESCE(study_set, 0), " + columnList(studiesTable) + " FROM studies" + where + " ORDER BY id")
+	rows, err := db.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: studies: %w", db.name, err)
 	}
@@ -26,7 +44,7 @@ func (db *DB) Studies(ctx context.Context) ([]StudyRow, error) {
 	var out []StudyRow
 	for rows.Next() {
 		var s StudyRow
-		dest := []any{&s.ID}
+		dest := []any{&s.ID, &s.Set}
 		for _, f := range studiesTable.bind(&s.Study) {
 			dest = append(dest, f)
 		}
@@ -41,8 +59,8 @@ func (db *DB) Studies(ctx context.Context) ([]StudyRow, error) {
 	return out, nil
 }
 
-// FindStudy returns the study named by ref: its id, or its name when
-// exactly one study has that name.
+// FindStudy returns the study session named by ref: its id, or its
+// name when exactly one session has that name.
 func (db *DB) FindStudy(ctx context.Context, ref string) (StudyRow, error) {
 	all, err := db.Studies(ctx)
 	if err != nil {

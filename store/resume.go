@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -31,9 +32,14 @@ func (db *DB) ResumeWriter(ctx context.Context, study int64, opts WriterOptions)
 			next = max.Int64 + 1
 		}
 	}
+	var set sql.NullInt64
+	if err := db.db.QueryRowContext(ctx, db.dialect.rebind("SELECT study_set FROM studies WHERE id = ?"), study).Scan(&set); err != nil {
+		return nil, fmt.Errorf("store: %s: study %d: %w", db.name, study, err)
+	}
 	w := db.NewWriter(opts)
 	// The writer's goroutine reads these only once a record arrives.
 	w.study.Store(study)
+	w.set.Store(set.Int64)
 	w.seq = next
 	return w, nil
 }
@@ -71,13 +77,34 @@ func (db *DB) Rounds(ctx context.Context, study int64) ([]RoundState, error) {
 	return out, nil
 }
 
-// DropEmptyStudy deletes study, with its records, when it holds no
-// round: what a run that failed before its first round started leaves,
-// which would otherwise pass for the newest study. A study with a round
-// is kept.
+// DropEmptyStudy deletes study (a session), with its records, when it
+// holds no round: what a run that failed before its first round started
+// leaves, which would otherwise pass for the newest study. A study with
+// a round is kept. A study set left without a session goes with it.
 func (db *DB) DropEmptyStudy(ctx context.Context, study int64) error {
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: %s: dropping empty study %d: %w", db.name, study, err)
+	}
+	defer tx.Rollback()
+	var set sql.NullInt64
+	if err := tx.QueryRowContext(ctx, db.dialect.rebind("SELECT study_set FROM studies WHERE id = ?"), study).Scan(&set); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		return fmt.Errorf("store: %s: dropping empty study %d: %w", db.name, study, err)
+	}
 	q := db.dialect.rebind("DELETE FROM studies WHERE id = ? AND NOT EXISTS (SELECT 1 FROM rounds WHERE study_id = ?)")
-	if _, err := db.db.ExecContext(ctx, q, study, study); err != nil {
+	if _, err := tx.ExecContext(ctx, q, study, study); err != nil {
+		return fmt.Errorf("store: %s: dropping empty study %d: %w", db.name, study, err)
+	}
+	if set.Valid {
+		q := db.dialect.rebind("DELETE FROM study_sets WHERE id = ? AND NOT EXISTS (SELECT 1 FROM studies WHERE study_set = ?)")
+		if _, err := tx.ExecContext(ctx, q, set.Int64, set.Int64); err != nil {
+			return fmt.Errorf("store: %s: dropping empty study %d: its set: %w", db.name, study, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: %s: dropping empty study %d: %w", db.name, study, err)
 	}
 	return nil

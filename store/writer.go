@@ -38,6 +38,14 @@ type WriterOptions struct {
 	// export writes): DB.AdminToken reads it back for the run that
 	// resumes the study.
 	AdminToken string
+	// Set is the study each new session (a record.Study) joins, by its
+	// id (StudySet.ID); 0 starts a new study of the session's name,
+	// simulation flag and SetKey, in the session's transaction. A
+	// session joins only a study of its name.
+	Set int64
+	// SetKey is a new study's key (StudySet.Key): what its schedule
+	// sets, the counterbalancing group left out.
+	SetKey string
 }
 
 // Commit describes one committed batch.
@@ -88,6 +96,7 @@ type Writer struct {
 	blocked, maxLag                     atomic.Int64
 	maxDepth                            atomic.Int64
 	study                               atomic.Int64
+	set                                 atomic.Int64
 
 	mu     sync.Mutex
 	err    error // the first error met
@@ -187,9 +196,13 @@ func (w *Writer) Stats() Stats {
 	}
 }
 
-// StudyID returns the id of the last study the Writer committed, 0 before
-// the first.
+// StudyID returns the id of the last study session the Writer
+// committed, 0 before the first.
 func (w *Writer) StudyID() int64 { return w.study.Load() }
+
+// SetID returns the id of the study (StudySet) that session belongs to,
+// 0 before the first.
+func (w *Writer) SetID() int64 { return w.set.Load() }
 
 func (w *Writer) fail(err error) {
 	w.mu.Lock()
@@ -269,7 +282,7 @@ func (w *Writer) writeTx(ctx context.Context, batch []queued) (int, error) {
 		return 0, err
 	}
 	defer tx.Rollback()
-	study, seq := w.study.Load(), w.seq
+	study, set, seq := w.study.Load(), w.set.Load(), w.seq
 	stmts := map[*table]*sql.Stmt{}
 	n := 0
 	for _, item := range batch {
@@ -295,6 +308,9 @@ func (w *Writer) writeTx(ctx context.Context, batch []queued) (int, error) {
 				if _, err := tx.ExecContext(ctx, w.db.dialect.rebind("UPDATE studies SET admin_token = ? WHERE id = ?"), w.opts.AdminToken, study); err != nil {
 					return 0, fmt.Errorf("new study: admin token: %w", err)
 				}
+			}
+			if set, err = w.joinSet(ctx, tx, p.(*record.Study), study); err != nil {
+				return 0, fmt.Errorf("new study: %w", err)
 			}
 			seq = 0
 			n++
@@ -322,8 +338,37 @@ func (w *Writer) writeTx(ctx context.Context, batch []queued) (int, error) {
 		return 0, err
 	}
 	w.study.Store(study)
+	w.set.Store(set)
 	w.seq = seq
 	return n, nil
+}
+
+// joinSet puts the new session id (st) in its study: opts.Set, or a new
+// study created for it. It returns the study's id.
+func (w *Writer) joinSet(ctx context.Context, tx *sql.Tx, st *record.Study, id int64) (int64, error) {
+	d := w.db.dialect
+	set := w.opts.Set
+	if set == 0 {
+		created, _ := wall{&st.Started}.Value()
+		q := d.rebind("INSERT INTO study_sets (name, schedule_key, simulated, created_ns) VALUES (?, ?, ?, ?) RETURNING id")
+		if err := tx.QueryRowContext(ctx, q, st.Name, w.opts.SetKey, st.Simulated, created).Scan(&set); err != nil {
+			return 0, fmt.Errorf("its study: %w", err)
+		}
+	} else {
+		var name string
+		switch err := tx.QueryRowContext(ctx, d.rebind("SELECT name FROM study_sets WHERE id = ?"), set).Scan(&name); {
+		case errors.Is(err, sql.ErrNoRows):
+			return 0, fmt.Errorf("no study %d to join", set)
+		case err != nil:
+			return 0, fmt.Errorf("study %d: %w", set, err)
+		case name != st.Name:
+			return 0, fmt.Errorf("study %d is named %q, not %q: a session joins a study of its name", set, name, st.Name)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, d.rebind("UPDATE studies SET study_set = ? WHERE id = ?"), set, id); err != nil {
+		return 0, fmt.Errorf("its study: %w", err)
+	}
+	return set, nil
 }
 
 // prepared returns t's insert statement for tx, preparing it on the

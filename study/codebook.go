@@ -125,7 +125,8 @@ var ReportCodebook = []CSVFile{
 		{"rewound_hits", unitCount, "the seat's hits judged on a rewound world"},
 		{"rollback_mean_m", unitM, "mean distance the victims of those hits were moved back; empty with none"},
 		{"answer_source", "", "whose the row's answers are: participant, synthetic (drawn by a simulated study from the schedule's model, not a person's), or empty with no answer"},
-		{"study", "", "the study's id in the database (its name in the report study run writes as it plays)"},
+		{"study", "", "the session's id in the database, as study in the export's tables; the study's name in a report of one session"},
+		{"study_id", "", studyIDMeaning + "; the same in every row of a pooled report"},
 		{"session", "", "the session (one study run, one counterbalancing group) the row is from, from 1; a report of one run has session 1"},
 		{"counterbalance_group", "", "the session's counterbalancing group (its row of the design), from 0"},
 		{"period", "", "the period of the row's technique for this seat: 1 for the first technique it played, 2 for the second, ..."},
@@ -242,10 +243,18 @@ var ReportCodebook = []CSVFile{
 	}},
 }
 
+// sessionIDMeaning and studyIDMeaning describe the two ids every table
+// of an export starts with.
+const (
+	sessionIDMeaning = "the session's id in the database: one study run (one counterbalancing group), a row of studies.csv; the paths-study<id> files are named by it"
+	studyIDMeaning   = "the study's id: shared by every session of the study (study run --study ID joins one), different for two studies of one name"
+)
+
 // exportNetwork and exportEvents describe the manipulation checks and the
 // event log lagkit study export writes.
 var exportNetwork = CSVFile{"network.csv", "one seat in one round: the network conditions injected beside those measured", []Column{
-	{"study", "", "the study's id"},
+	{"study", "", sessionIDMeaning},
+	{"study_id", "", studyIDMeaning},
 	{"seat", unitSeat, "the seat"},
 	{"round", unitRound, "the round"},
 	{"latency_ms", unitMS, "one-way latency the schedule injects, each direction"},
@@ -267,7 +276,8 @@ var exportNetwork = CSVFile{"network.csv", "one seat in one round: the network c
 }}
 
 var exportEvents = CSVFile{"events.csv", "one entry of a live study's event log", []Column{
-	{"study", "", "the study's id"},
+	{"study", "", sessionIDMeaning},
+	{"study_id", "", studyIDMeaning},
 	{"round", unitRound, "the round being played, or the next one"},
 	{"kind", "", "start, pause, resume, skip, extend, end, stop, crash, resumed or over"},
 	{"detail", "", "what more the entry says (how much an extension added, where a resume picked up)"},
@@ -278,7 +288,8 @@ var exportEvents = CSVFile{"events.csv", "one entry of a live study's event log"
 // Each table's first column is the study's id.
 var ExportCodebook = []CSVFile{
 	{"studies.csv", "one study", []Column{
-		{"study", "", "the study's id in the database"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"name", "", "the study's name (the schedule's name)"},
 		{"schedule", "", "the text of the schedule file the study ran"},
 		{"seed", "", "the seed its bots (and synthetic answers) were drawn under, an unsigned 64-bit integer"},
@@ -297,19 +308,22 @@ var ExportCodebook = []CSVFile{
 		{"shortened_s", unitS, "study run --quick cut every round's measured part to at most this long and dropped warm-ups and intervals; 0: the schedule's own lengths"},
 	}},
 	{"techniques.csv", "one technique of the schedule", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"technique", "", "the technique's name in the schedule"},
 		{"setting", "", "its settings in a compact key=value form"},
 	}},
 	{"seat_orders.csv", "one seat's order of techniques", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"seat", unitSeat, "the seat"},
 		{"counterbalance_group", "", "its counterbalancing group, from 0"},
 		{"design", "", "the counterbalancing design: latin, random, or empty"},
 		{"technique_order", "", "the techniques the seat played, by round, separated by commas"},
 	}},
 	{"rounds.csv", "one round", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"round", unitRound, "the round, in the schedule's order"},
 		{"name", "", "the round's name"},
 		{"map", "", "the map"},
@@ -325,7 +339,8 @@ var ExportCodebook = []CSVFile{
 		{"weapons", "", "the loadout by name, separated by commas, the first drawn at spawn"},
 	}},
 	{"participants.csv", "one seat in one round", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"seat", unitSeat, "the seat"},
 		{"round", unitRound, "the round"},
 		{"code", "", "the seat's participant code (empty for a bot's seat without one)"},
@@ -337,7 +352,8 @@ var ExportCodebook = []CSVFile{
 		{"target_rtt_ms", unitMS, "the round trip the seat's link held, injecting the difference from its own (0: a fixed latency_ms instead)"},
 	}},
 	{"sessions.csv", "one connect or disconnect", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"round", unitRound, "the round"},
 		{"seat", unitSeat, "the seat"},
 		{"kind", "", "connect or disconnect"},
@@ -346,7 +362,8 @@ var ExportCodebook = []CSVFile{
 		{"at", unitWall, "when"},
 	}},
 	{"shots.csv", "one judged shot (each pellet of a shotgun)", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"round", unitRound, "the round"},
 		{"time_s", unitS, "match time the shot was resolved, from the measured part's start"},
 		{"shooter", unitSeat, "the shooter's seat"},
@@ -374,7 +391,8 @@ var ExportCodebook = []CSVFile{
 		{"server_sbc", unitBool, "the server's own approximation of objective_sbc, for a registered hit: its victim, at the server's present when the hit was settled, stood behind cover from the shooter's eye (the server's state of the victim, not the pose the victim's client drew); false for a hit not registered, and in shots stored before lagkit recorded it"},
 	}},
 	{"kills.csv", "one kill", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"round", unitRound, "the round"},
 		{"time_s", unitS, "match time, from the measured part's start"},
 		{"killer", unitSeat, "the killer's seat"},
@@ -382,7 +400,8 @@ var ExportCodebook = []CSVFile{
 		{"weapon", "", "the weapon's number"},
 	}},
 	{"duels.csv", "one duel: two seats' encounter, from the first instant either's client drew the other (simulated rounds; a live study's clients do not report what they draw)", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"round", unitRound, "the round"},
 		{"time_s", unitS, "match time of the duel's first sighting, from the measured part's start"},
 		{"seat_a", unitSeat, "one seat (the lower server id)"},
@@ -399,7 +418,8 @@ var ExportCodebook = []CSVFile{
 		{"expected_ms", unitMS, "the advantage Riot's account of Valorant's netcode predicts with first_seer as the peeker: a client frame, its one-way latency, a server frame, the other's one-way latency and interpolation delay; 0 unless both_saw"},
 	}},
 	{"objectives.csv", "one mode event: a flag taken, dropped, returned or captured, a point captured or lost", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"round", unitRound, "the round"},
 		{"time_s", unitS, "match time, from the measured part's start"},
 		{"seat", unitSeat, "the seat that did it"},
@@ -407,7 +427,8 @@ var ExportCodebook = []CSVFile{
 		{"kind", "", "the event (flag_taken, flag_captured, point_captured, ...)"},
 	}},
 	{"sbc_reports.csv", "one \"I was shot behind cover\" report, with the most recent hit on the reporter", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"round", unitRound, "the round"},
 		{"time_s", unitS, "match time of the report, from the measured part's start"},
 		{"reporter", unitSeat, "the seat that reported"},
@@ -419,7 +440,8 @@ var ExportCodebook = []CSVFile{
 		{"appeal", "", "that hit's appeal outcome; empty when not asked"},
 	}},
 	{"answers.csv", "one answer to one question", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"round", unitRound, "the round the questionnaire followed; 0 for an intake answer, given before the first round"},
 		{"seat", unitSeat, "the seat that answered"},
 		{"question", "", "the question's id in the schedule (see questions.csv)"},
@@ -430,7 +452,8 @@ var ExportCodebook = []CSVFile{
 		{"stage", "", "round (the questionnaire after each round), intake (once before the first round) or final (once after the last round)"},
 	}},
 	{"questions.csv", "one question the study put", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"question", "", "the question's id"},
 		{"stage", "", "round, intake or final, as in answers.csv"},
 		{"position", "", "its place among its stage's questions, from 0"},
@@ -443,7 +466,8 @@ var ExportCodebook = []CSVFile{
 		{"high_anchor", "", "the label of its high end"},
 	}},
 	{"clients.csv", "one report of a participant's browser: at consent (round 0) or on joining a round", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"seat", unitSeat, "the participant's seat"},
 		{"round", unitRound, "the round joined; 0 for the report made at consent, before the first round"},
 		{"consented", unitBool, "the report came with the participant's agreement to the consent text"},
@@ -456,7 +480,8 @@ var ExportCodebook = []CSVFile{
 		{"pixel_ratio", "", "device pixels per CSS pixel"},
 	}},
 	{"frames.csv", "how one participant's page drew one round's measured part, as the page measured it", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"seat", unitSeat, "the participant's seat"},
 		{"round", unitRound, "the round"},
 		{"frames", unitCount, "frames drawn while the round was played (pauses left out)"},
@@ -471,7 +496,8 @@ var ExportCodebook = []CSVFile{
 		{"rtt_samples", unitCount, "samples taken of it (0: none reported)"},
 	}},
 	{"paths.csv", "one living player's position at one instant (20 Hz)", []Column{
-		{"study", "", "the study's id"},
+		{"study", "", sessionIDMeaning},
+		{"study_id", "", studyIDMeaning},
 		{"round", unitRound, "the round"},
 		{"time_s", unitS, "match time, from the measured part's start"},
 		{"seat", unitSeat, "the seat"},

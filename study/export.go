@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/reckoning"
@@ -82,27 +81,38 @@ func exportTrendPaths(ctx context.Context, db *store.DB, studies []store.StudyRo
 	return files, nil
 }
 
-// Pick returns the stored study ref names (its id or name), or without
-// ref the newest one, telling w which others the database holds.
-func Pick(ctx context.Context, db *store.DB, ref string, w io.Writer) (store.StudyRow, error) {
+// Pick returns the stored study ref names (its study id, or its name
+// when one study has it), or without ref the study of the newest
+// session, telling w which others the database holds.
+func Pick(ctx context.Context, db *store.DB, ref string, w io.Writer) (store.StudySet, error) {
 	if ref != "" {
-		return db.FindStudy(ctx, ref)
+		return db.FindStudySet(ctx, ref)
 	}
-	all, err := db.Studies(ctx)
+	all, err := db.StudySets(ctx)
 	if err != nil {
-		return store.StudyRow{}, err
+		return store.StudySet{}, err
 	}
-	if len(all) == 0 {
-		return store.StudyRow{}, fmt.Errorf("study report: %s holds no study", db)
-	}
-	newest := all[len(all)-1]
-	if len(all) > 1 {
-		others := make([]string, 0, len(all)-1)
-		for _, s := range all[:len(all)-1] {
-			others = append(others, fmt.Sprintf("%d %q", s.ID, s.Name))
+	var newest store.StudySet
+	var at int64
+	for _, s := range all {
+		for _, r := range s.Sessions {
+			if r.ID > at {
+				newest, at = s, r.ID
+			}
 		}
-		fmt.Fprintf(w, "study report: %s holds %d studies; reporting the newest, %d %q (--study picks another: %s)\n",
-			db, len(all), newest.ID, newest.Name, strings.Join(others, ", "))
+	}
+	if at == 0 {
+		return store.StudySet{}, fmt.Errorf("study report: %s holds no study", db)
+	}
+	if len(all) > 1 {
+		var others []store.StudySet
+		for _, s := range all {
+			if s.ID != newest.ID && len(s.Sessions) > 0 {
+				others = append(others, s)
+			}
+		}
+		fmt.Fprintf(w, "study report: %s holds %d studies; reporting the newest, %s (--study picks another: %s)\n",
+			db, len(others)+1, newest.Describe(), store.DescribeSets(others))
 	}
 	return newest, nil
 }

@@ -43,58 +43,55 @@ func (r *Report) sessionOf(seat int) (SessionInfo, int, bool) {
 	return SessionInfo{}, seat, false
 }
 
-// Sessions returns the sessions of the study ref names: every stored
-// study of that name (the sessions a schedule was run in, one per
-// counterbalancing group), oldest first; a numeric ref names one study
-// by id, alone.
+// Sessions returns the sessions of the study ref names (its study id,
+// or its name when exactly one study has that name), oldest first: the
+// sessions that joined it, one per counterbalancing group. Two studies
+// that share a name are two studies.
 func Sessions(ctx context.Context, db *store.DB, ref string) ([]store.StudyRow, error) {
-	all, err := db.Studies(ctx)
+	set, err := db.FindStudySet(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
-	var out []store.StudyRow
-	for _, s := range all {
-		if s.Name == ref {
-			out = append(out, s)
-		}
+	if len(set.Sessions) == 0 {
+		return nil, fmt.Errorf("study: study %d (%s) has no session", set.ID, set.Name)
 	}
-	if len(out) > 0 {
-		return out, nil
-	}
-	row, err := db.FindStudy(ctx, ref)
-	if err != nil {
-		return nil, err
-	}
-	return []store.StudyRow{row}, nil
+	return set.Sessions, nil
 }
 
 // CheckSessions refuses sessions that cannot be pooled into one study:
-// another simulation flag, or a schedule that sets something else than
-// the first session's besides the counterbalancing group.
+// sessions of two studies, another simulation flag, or a schedule that
+// sets something else than the first session's besides the
+// counterbalancing group.
 func CheckSessions(rows []store.StudyRow) error {
 	if len(rows) < 2 {
 		return nil
 	}
+	for i, r := range rows[1:] {
+		if r.Set != rows[0].Set {
+			return fmt.Errorf("study: session %d (id %d) belongs to study %d, session 1 (id %d) to study %d: pool one study's sessions",
+				i+2, r.ID, r.Set, rows[0].ID, rows[0].Set)
+		}
+	}
 	first, err := Parse("session.toml", []byte(rows[0].Schedule))
 	if err != nil {
-		return fmt.Errorf("study: session %d (study %d): its schedule: %w", 1, rows[0].ID, err)
+		return fmt.Errorf("study: session %d (id %d): its schedule: %w", 1, rows[0].ID, err)
 	}
 	for i, r := range rows[1:] {
 		if r.Simulated != rows[0].Simulated {
-			return fmt.Errorf("study: session %d (study %d) is %s, session 1 (study %d) is not: pool pilots and live sessions apart",
+			return fmt.Errorf("study: session %d (id %d) is %s, session 1 (id %d) is not: pool pilots and live sessions apart",
 				i+2, r.ID, map[bool]string{true: "simulated", false: "live"}[r.Simulated], rows[0].ID)
 		}
 		s, err := Parse("session.toml", []byte(r.Schedule))
 		if err != nil {
-			return fmt.Errorf("study: session %d (study %d): its schedule: %w", i+2, r.ID, err)
+			return fmt.Errorf("study: session %d (id %d): its schedule: %w", i+2, r.ID, err)
 		}
 		if s.Design() != "" {
 			if err := s.SetGroup(first.Group()); err != nil {
-				return fmt.Errorf("study: session %d (study %d): %w", i+2, r.ID, err)
+				return fmt.Errorf("study: session %d (id %d): %w", i+2, r.ID, err)
 			}
 		}
 		if d := Differences(first, s); len(d) > 0 {
-			return fmt.Errorf("study: session %d (study %d) ran another schedule than session 1 (study %d): %s",
+			return fmt.Errorf("study: session %d (id %d) ran another schedule than session 1 (id %d): %s",
 				i+2, r.ID, rows[0].ID, strings.Join(d, "; "))
 		}
 	}
@@ -145,6 +142,7 @@ func ReadPooled(ctx context.Context, db *store.DB, rows []store.StudyRow) (*Repo
 		return nil, err
 	}
 	rep.Sessions = sessions
+	rep.StudyID = rows[0].Set
 	seed, _ := strconv.ParseUint(rep.Seed, 10, 64)
 	rep.Design, rep.Effects = rep.crossover(seed)
 	if len(rows) > 1 {
@@ -159,7 +157,7 @@ func ReadPooled(ctx context.Context, db *store.DB, rows []store.StudyRow) (*Repo
 				return nil, err
 			}
 			for _, e := range one.Run.Timeline {
-				e.Detail = strings.TrimSpace(fmt.Sprintf("session %d (study %d) %s", sessionNumber(rows, row.ID), row.ID, e.Detail))
+				e.Detail = strings.TrimSpace(fmt.Sprintf("session %d (id %d) %s", sessionNumber(rows, row.ID), row.ID, e.Detail))
 				rep.Run.Timeline = append(rep.Run.Timeline, e)
 			}
 			rep.Run.WallS += one.Run.WallS

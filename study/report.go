@@ -19,7 +19,10 @@ import (
 // records alone (Summarise), so it reads the same from a record.Memory
 // as from a database.
 type Report struct {
-	Study     string        `json:"study"`
+	Study string `json:"study"`
+	// StudyID is the study's id in the database, shared by the sessions
+	// the report pools (0: not stored, or not yet known).
+	StudyID   int64         `json:"study_id,omitempty"`
 	Seed      string        `json:"seed"` // a decimal string: seeds use all 64 bits
 	Simulated bool          `json:"simulated"`
 	Started   time.Time     `json:"started"`

@@ -75,7 +75,11 @@ type instrumentTally struct {
 func (t *instrumentTally) put(r record.Record) bool {
 	switch v := r.(type) {
 	case record.Question:
-		t.questions = append(t.questions, v)
+		// Every session of a pooled study stores its schedule's
+		// questions: keep each once.
+		if !slices.ContainsFunc(t.questions, func(q record.Question) bool { return q.Stage == v.Stage && q.ID == v.ID }) {
+			t.questions = append(t.questions, v)
+		}
 	case record.Answer:
 		if v.Stage != record.StageIntake && v.Stage != record.StageFinal {
 			return false

@@ -172,7 +172,7 @@ func (s *Summariser) answerColumns() []string {
 var ParticipantColumns = []string{"round", "round_name", "technique", "seat", "code", "bot", "team", "rtt_ms", "ping",
 	"shots", "hits", "hit_accuracy", "hits_received", "sbc", "sbc_per_hit", "sbc_reports", "sbc_reports_per_hit",
 	"appeals", "kills", "deaths", "rewound_hits", "rollback_mean_m", "answer_source",
-	"study", "session", "counterbalance_group", "period", "session_round", "session_seat"}
+	"study", "study_id", "session", "counterbalance_group", "period", "session_round", "session_seat"}
 
 // participantTable returns the long-format table.
 func (r *Report) participantTable() experiment.Table {
@@ -202,7 +202,11 @@ func (r *Report) participantTable() experiment.Table {
 			study = strconv.FormatInt(sess.Study, 10)
 		}
 		// The session's own numbers, from 1 for rounds as every CSV.
-		tail := []string{study, strconv.Itoa(max(1, sess.Session)), strconv.Itoa(sess.Group), strconv.Itoa(periods[[2]int{p.Seat, p.Round}]),
+		studyID := ""
+		if r.StudyID != 0 {
+			studyID = strconv.FormatInt(r.StudyID, 10)
+		}
+		tail := []string{study, studyID, strconv.Itoa(max(1, sess.Session)), strconv.Itoa(sess.Group), strconv.Itoa(periods[[2]int{p.Seat, p.Round}]),
 			strconv.Itoa(p.Round - sess.FirstRound), strconv.Itoa(seat)}
 		row := []string{strconv.Itoa(p.Round), p.RoundName, p.Technique, strconv.Itoa(p.Seat), p.Code, strconv.FormatBool(p.Bot),
 			strconv.Itoa(p.Team), num(p.RTTms), p.Ping, strconv.Itoa(p.Shots), strconv.Itoa(p.Hits), opt(p.HitAccuracy),

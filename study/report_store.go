@@ -19,7 +19,12 @@ func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, e
 	if err := readInto(ctx, db, s, func(r record.Record) error { sum.Put(r); return nil }); err != nil {
 		return nil, err
 	}
-	return sum.Report()
+	rep, err := sum.Report()
+	if err != nil {
+		return nil, err
+	}
+	rep.StudyID = s.Set
+	return rep, nil
 }
 
 // readInto puts study s's records but the study's own into put, one

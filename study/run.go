@@ -34,13 +34,10 @@ type Driver interface {
 	Ask(ctx context.Context, p *Plan, seats []Seat, qs []Question) ([]record.Answer, error)
 }
 
-// Seating is a Driver that seats people by codes of its own (handed
-// out live, or by an online study's lobby) and whose bots may play some
-// of the people's seats throughout (an online match formed short of
-// people): Run records each seat's code from Code, and the seats
-// BotPlays as bots', so that they count as no one's.
-type Seating interface {
-	Code(seat int) string
+// StandIns is a Driver whose bots may play some of the people's seats
+// throughout (an online match formed short of people): Run records the
+// seats BotPlays as bots', so that they count as no one's.
+type StandIns interface {
 	BotPlays(seat int) bool
 }
 
@@ -54,6 +51,16 @@ type RoundTimer interface {
 	// ran on the play clock (pauses left out, extensions in) and how long
 	// it was paused.
 	Played() (played, paused time.Duration)
+}
+
+// CodeGiver is a Driver that hands the people's seats codes of its own:
+// a live study generates a code for each seat its schedule gives none.
+// Run records Codes' code as the seat's participant code, so that a
+// resumed session hands out the same codes and a later session of the
+// study draws none of them.
+type CodeGiver interface {
+	// Codes returns the participant code of each person's seat, by seat.
+	Codes() map[int]string
 }
 
 // TickRater is a Driver whose server runs at a tick rate of its own;
@@ -117,9 +124,8 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 		return fmt.Errorf("study %s: %w", s.Name, err)
 	}
 	standIn := func(int) bool { return false }
-	codeOf := func(st Seat) string { return st.Code }
-	if si, ok := d.(Seating); ok {
-		standIn, codeOf = si.BotPlays, func(st Seat) string { return si.Code(st.Index) }
+	if si, ok := d.(StandIns); ok {
+		standIn = si.BotPlays
 	}
 	if !opt.Resume {
 		b, source := Provenance()
@@ -141,6 +147,10 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 		for seat, order := range s.SeatOrders() {
 			sink.Put(record.SeatOrder{Seat: seat, Group: s.Group(), Design: s.Design(), Order: strings.Join(order, ",")})
 		}
+	}
+	var codes map[int]string
+	if g, ok := d.(CodeGiver); ok {
+		codes = g.Codes()
 	}
 	for i, p := range s.Plans() {
 		if i < opt.From {
@@ -171,7 +181,11 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 				// simulation has a bot play it, so that a simulated
 				// study's records read as the live one's will.
 				l := p.Links[st.Index]
-				sink.Put(record.Participant{Seat: st.Index, Code: codeOf(st), Team: teams[st.Index],
+				code := st.Code
+				if c := codes[st.Index]; c != "" {
+					code = c
+				}
+				sink.Put(record.Participant{Seat: st.Index, Code: code, Team: teams[st.Index],
 					Bot: st.Bot || d.Simulated() || standIn(st.Index), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS})
 			}
 		}

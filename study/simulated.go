@@ -16,7 +16,13 @@ import (
 // and returns the report, tallied as the rounds play. It tells progress
 // of each round played and of the records stored. A study that stored
 // no round is dropped from db again: it would pass for the newest.
-func RunSimulated(ctx context.Context, s *Schedule, db *store.DB, seed uint64, synthetic bool, progress io.Writer) (*Report, error) {
+// The run is a session of the study join names (Join.Target), or of a
+// new one.
+func RunSimulated(ctx context.Context, s *Schedule, db *store.DB, seed uint64, synthetic bool, join Join, progress io.Writer) (*Report, error) {
+	target, err := join.Target(ctx, db, s, true)
+	if err != nil {
+		return nil, err
+	}
 	wall := time.Now()
 	// The report is tallied as the rounds play: nothing keeps the
 	// records themselves.
@@ -26,12 +32,12 @@ func RunSimulated(ctx context.Context, s *Schedule, db *store.DB, seed uint64, s
 		fmt.Fprintf(progress, "study %s: round %d of %d (%s) played, %.0f s so far\n",
 			s.Name, p.Index+1, plans, p.Name, time.Since(wall).Seconds())
 	}
-	w := db.NewWriter(store.WriterOptions{})
+	w := db.NewWriter(store.WriterOptions{Set: target.ID, SetKey: s.StudyKey()})
 	sim := NewSimulation(wall)
 	if synthetic {
 		sim.SyntheticAnswers(seed)
 	}
-	err := Run(ctx, s, sim, record.Tee(&sum, w), Options{Seed: seed, Progress: played})
+	err = Run(ctx, s, sim, record.Tee(&sum, w), Options{Seed: seed, Progress: played})
 	if cerr := w.Close(); err == nil && cerr != nil {
 		err = cerr
 	}
@@ -44,6 +50,11 @@ func RunSimulated(ctx context.Context, s *Schedule, db *store.DB, seed uint64, s
 		return nil, err
 	}
 	st := w.Stats()
-	fmt.Fprintf(progress, "study %s: %d records stored in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
-	return sum.Report()
+	fmt.Fprintf(progress, "study %s: %d records stored in %s as %s\n", s.Name, st.Committed, db, SessionNote(target, w))
+	rep, err := sum.Report()
+	if err != nil {
+		return nil, err
+	}
+	rep.StudyID = w.SetID()
+	return rep, nil
 }

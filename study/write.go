@@ -247,7 +247,7 @@ func (r *Report) design() string {
 		"hits received, SBC (registered hits behind cover on the victim's screen when the hit reached it), appeals and SBC reports "+
 		"by the victim's; the people's seats and the bots' are counted apart. Low-ping victims are those at a round trip up to %v ms, "+
 		"high-ping shooters those above, among the %s, and the paired tests pair %s. "+
-		"Questions are compared between techniques participant by participant.", r.Study, r.Seed, kind, len(r.Rounds), LowPingMS,
+		"Questions are compared between techniques participant by participant.", r.Study+r.idNote(), r.Seed, kind, len(r.Rounds), LowPingMS,
 		r.Subjects, pairs(r.Subjects))
 	if r.AnswersNote != "" {
 		d += " " + strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + "."
@@ -259,6 +259,19 @@ func (r *Report) design() string {
 		d += "\n\nPublished findings: " + strings.Join(findings, " ")
 	}
 	return d
+}
+
+// idNote gives the study's id for its name, "" when the report has
+// none: " (study id 4)", or " (study id 4, 2 sessions)" for a pooled
+// report.
+func (r *Report) idNote() string {
+	if r.StudyID == 0 {
+		return ""
+	}
+	if len(r.Sessions) > 1 {
+		return fmt.Sprintf(" (study id %d, %d sessions)", r.StudyID, len(r.Sessions))
+	}
+	return fmt.Sprintf(" (study id %d)", r.StudyID)
 }
 
 // pairs says what the paired tests of a report of subjects pair.

@@ -117,6 +117,7 @@ type studyRunFlags struct {
 	out, dsn                       string
 	lo                             liveStudyOptions
 	group                          int
+	join                           study.Join
 }
 
 func newStudyRunCmd() *cobra.Command {
@@ -165,7 +166,18 @@ study.md, study.json, and the results.json, CSV tables and report.html
 the experiments write. Every record (rounds, participants, sessions,
 shots, kills, objectives, reports, answers and movement paths) is also
 stored in the study database --db: an SQLite file (created if missing)
-or a postgres:// URL; 'lagkit study export' reads it back.`,
+or a postgres:// URL; 'lagkit study export' reads it back.
+
+Each run is one session of a study, and the sessions of a study share
+its study id (one session per counterbalancing group, say). A session
+joins the study of its schedule's name that ran the same schedule (the
+group aside) when there is exactly one, or the one --study names (its
+id, or its name); it starts a new study when none of its name and kind
+(live, or simulated) exists, or with --new-study, and prints the new
+study's id. A session whose schedule sets other things than its study's
+is refused, saying what differs; so is a name several studies of the
+schedule share, listing their ids. Participant codes are unique across
+a study's sessions.`,
 		Args: cobra.ExactArgs(1),
 		RunE: o.run,
 	}
@@ -178,6 +190,8 @@ or a postgres:// URL; 'lagkit study export' reads it back.`,
 	f.BoolVar(&o.force, "force", false, "write into --out even if it is not empty")
 	f.BoolVar(&o.asJSON, "json", false, "print study.json to stdout")
 	f.StringVar(&o.dsn, "db", defaultDB, "study database: an SQLite file, or a postgres:// URL")
+	f.StringVar(&o.join.Study, "study", "", "the study this session joins: its id, or its name (default: the one study of this schedule's name that ran it, if any)")
+	f.BoolVar(&o.join.New, "new-study", false, "start a new study, even when one of this name and schedule exists (a live run then resumes no unfinished session)")
 	addGroupFlag(cmd, &o.group)
 	addLiveStudyFlags(cmd, &o.lo)
 	return cmd
@@ -204,7 +218,10 @@ func (o *studyRunFlags) run(cmd *cobra.Command, args []string) error {
 		if err := positive(cmd.Flags(), "answer-wait", o.lo.answerWait, "more than 0, such as 2m"); err != nil {
 			return err
 		}
-		return runLiveStudy(cmd.Context(), s, o.dsn, o.seed, o.lo, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		if o.join.New && o.join.Study != "" {
+			return usagef("--new-study starts a new study and --study joins one: give one of them")
+		}
+		return runLiveStudy(cmd.Context(), s, o.dsn, o.seed, o.join, o.lo, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 	return o.runSimulated(cmd, s)
 }
@@ -216,6 +233,9 @@ func (o *studyRunFlags) runSimulated(cmd *cobra.Command, s *study.Schedule) erro
 		if cmd.Flags().Changed(name) {
 			return usagef("--%s: only a live study (without --simulate) serves players", name)
 		}
+	}
+	if o.join.New && o.join.Study != "" {
+		return usagef("--new-study starts a new study and --study joins one: give one of them")
 	}
 	if o.out == "" {
 		o.out = experiment.DefaultOut("study-" + s.Name)
@@ -238,14 +258,14 @@ func (o *studyRunFlags) runSimulated(cmd *cobra.Command, s *study.Schedule) erro
 		return err
 	}
 	defer db.Close()
-	rep, err := study.RunSimulated(cmd.Context(), s, db, o.seed, o.synthetic, cmd.ErrOrStderr())
+	rep, err := study.RunSimulated(cmd.Context(), s, db, o.seed, o.synthetic, o.join, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
 	report = true
 	plans := len(s.Plans())
-	return writeStudyReport(cmd, rep, o.out, o.asJSON, fmt.Sprintf("study %s: %d rounds simulated in %.0f s",
-		s.Name, plans, time.Since(wall).Seconds()))
+	return writeStudyReport(cmd, rep, o.out, o.asJSON, fmt.Sprintf("study %s: %d rounds simulated in %.0f s, study id %d",
+		s.Name, plans, time.Since(wall).Seconds(), rep.StudyID))
 }
 
 // emptyOut makes sure dir can take a report: created if missing, and

@@ -137,10 +137,10 @@ func TestStudyExportAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [][]string{{"study", "round", "seat", "question", "kind", "value", "text"},
-		{"1", "1", "0", "cover", "yesno", "1", ""}, {"1", "1", "1", "cover", "yesno", "0", ""},
-		{"1", "1", "0", "fair", "fairness", "-5", ""}, {"1", "1", "1", "fair", "fairness", "5", ""},
-		{"1", "1", "1", "notes", "text", "", "laggy | odd\nthen fine"}}
+	want := [][]string{{"study", "study_id", "round", "seat", "question", "kind", "value", "text"},
+		{"1", "1", "1", "0", "cover", "yesno", "1", ""}, {"1", "1", "1", "1", "cover", "yesno", "0", ""},
+		{"1", "1", "1", "0", "fair", "fairness", "-5", ""}, {"1", "1", "1", "1", "fair", "fairness", "5", ""},
+		{"1", "1", "1", "1", "notes", "text", "", "laggy | odd\nthen fine"}}
 	if len(recs) != len(want) {
 		t.Fatalf("answers.csv:\n%s", data)
 	}

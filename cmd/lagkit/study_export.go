@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +15,7 @@ import (
 const defaultDB = "lagkit.db"
 
 func newStudyExportCmd() *cobra.Command {
-	var dsn, out, ref string
+	var dsn, out, ref, session string
 	var force bool
 	cmd := &cobra.Command{
 		Use:   "export",
@@ -22,8 +23,8 @@ func newStudyExportCmd() *cobra.Command {
 		Long: `Export writes the studies in --db (an SQLite file or a postgres:// URL)
 to --out as tidy CSV: one file per table (studies, rounds,
 participants, sessions, shots, kills, objectives, sbc_reports, answers,
-paths, network, events, duels), a header row, one row per observation with its study's id
-first; numbers as numbers, booleans as true or false, wall-clock times
+paths, network, events, duels), a header row, one row per observation
+with its session's id (study) and its study's id (study_id) first; numbers as numbers, booleans as true or false, wall-clock times
 in ISO 8601 (UTC), match times and durations in seconds. Rounds are
 numbered from 1 in every file and file name, as the reports number them;
 seats from 0, as the schedule numbers them. A free-text answer's value
@@ -37,7 +38,9 @@ being the seat).
 codebook.md beside the files names every column of every file, its unit
 and what it means.
 
---study exports one study, named by its id or its name.`,
+--study exports one study, every session of it, named by its study id
+or by its name when one study has it; --session exports one session,
+by its id.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -50,12 +53,25 @@ and what it means.
 			if err != nil {
 				return err
 			}
-			if ref != "" {
-				s, err := db.FindStudy(ctx, ref)
+			switch {
+			case ref != "" && session != "":
+				return usagef("--study exports a study, --session one session of one: give one of them")
+			case ref != "":
+				set, err := db.FindStudySet(ctx, ref)
 				if err != nil {
 					return err
 				}
-				studies = []store.StudyRow{s}
+				studies = set.Sessions
+			case session != "":
+				id, err := strconv.ParseInt(session, 10, 64)
+				if err != nil {
+					return usagef("--session %q: want a session's id, a number", session)
+				}
+				row, err := db.FindStudy(ctx, session)
+				if err != nil || row.ID != id {
+					return fmt.Errorf("study export: %s holds no session %d", db, id)
+				}
+				studies = []store.StudyRow{row}
 			}
 			if len(studies) == 0 {
 				return fmt.Errorf("study export: %s holds no study", db)
@@ -67,15 +83,20 @@ and what it means.
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "exported %s from %s to %s (%s for lagkit trend)\n",
-				count(len(studies), "study", "studies"), db, out, count(files, "path file", "path files"))
+			sets := map[int64]bool{}
+			for _, r := range studies {
+				sets[r.Set] = true
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "exported %s (%s) from %s to %s (%s for lagkit trend)\n",
+				count(len(sets), "study", "studies"), count(len(studies), "session", "sessions"), db, out, count(files, "path file", "path files"))
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&dsn, "db", defaultDB, "study database: an SQLite file, or a postgres:// URL")
 	f.StringVar(&out, "out", "", "output folder, new or empty")
-	f.StringVar(&ref, "study", "", "export only this study (its id or name)")
+	f.StringVar(&ref, "study", "", "export only this study, every session of it (its study id, or its name when one study has it)")
+	f.StringVar(&session, "session", "", "export only this session (its id)")
 	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
 	cmd.MarkFlagRequired("out")
 	return cmd

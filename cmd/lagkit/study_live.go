@@ -36,7 +36,7 @@ func addLiveStudyFlags(cmd *cobra.Command, o *liveStudyOptions) {
 	f.StringVar(&o.cert, "cert", "", "live: TLS certificate (PEM) for --listen (default: a self-signed one for 127.0.0.1, ::1 and localhost)")
 	f.StringVar(&o.key, "key", "", "live: TLS key (PEM) for --cert")
 	f.BoolVar(&o.start, "start", false, "live: start the first round at once instead of waiting for the admin page's start")
-	f.BoolVar(&o.fresh, "fresh", false, "live: start a new study even when the database holds an unfinished run of this schedule (default: resume it)")
+	f.BoolVar(&o.fresh, "fresh", false, "live: start a new session even when the database holds an unfinished run of this schedule (default: resume it)")
 	f.DurationVar(&o.answerWait, "answer-wait", live.DefaultAnswerWait, "live: how long the questionnaire after a round waits for the participants' answers")
 	f.StringToStringVar(&o.codes, "codes", nil, "live: SEAT=CODE,...: the participant codes of people's seats, in place of the schedule's or generated ones (an online study's lobby gives them)")
 	f.IntSliceVar(&o.absent, "absent", nil, "live: SEAT,...: people's seats no one takes, played by bots from the start and recorded as bots' (an online match formed short of people)")
@@ -45,7 +45,7 @@ func addLiveStudyFlags(cmd *cobra.Command, o *liveStudyOptions) {
 
 // runLiveStudy serves study s to people (live.Serve), its records in the
 // database dsn; a study stopped by a signal is a stoppedError.
-func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint64, o liveStudyOptions, out, logOut io.Writer) error {
+func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint64, join study.Join, o liveStudyOptions, out, logOut io.Writer) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log, err := serve.NewLogger(o.logFormat, logOut)
@@ -73,7 +73,7 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	defer db.Close()
 	err = live.Serve(ctx, s, db, live.ServeOptions{
 		Listeners: serve.Listeners{Listen: o.listen, UDP: o.udp, Cert: o.cert, Key: o.key},
-		Codes:     codes, Absent: o.absent, AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Seed: seed, Log: log, Out: out,
+		Codes:     codes, Absent: o.absent, AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Join: join, Seed: seed, Log: log, Out: out,
 	})
 	if stopped := (*live.StoppedError)(nil); errors.As(err, &stopped) {
 		return stoppedError{fmt.Sprintf("%v (exit status %d)", err, exitStopped)}

@@ -155,8 +155,8 @@ func TestStudyCounterbalanced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"study", "seat", "counterbalance_group", "design", "technique_order"}; len(recs) != 4 || !slices.Equal(recs[0], want) ||
-		!slices.Equal(recs[1], []string{"1", "0", "1", "latin", "none,tlc"}) {
+	if want := []string{"study", "study_id", "seat", "counterbalance_group", "design", "technique_order"}; len(recs) != 4 || !slices.Equal(recs[0], want) ||
+		!slices.Equal(recs[1], []string{"1", "1", "0", "1", "latin", "none,tlc"}) {
 		t.Errorf("seat_orders.csv %q", recs)
 	}
 }

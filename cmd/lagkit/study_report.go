@@ -20,7 +20,7 @@ import (
 func init() { studyCommands = append(studyCommands, newStudyReportCmd) }
 
 func newStudyReportCmd() *cobra.Command {
-	var dsn, out, ref string
+	var dsn, out, ref, session string
 	var force, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "report",
@@ -52,14 +52,16 @@ study_participant_rounds.csv holds a row per seat per round, figures
 and answers, for mixed models, and codebook.md names every column of
 every CSV, its unit and its meaning.
 
---study names the study by its name or the id of one of its sessions.
-A study run in several sessions (one study run each, one per
-counterbalancing group, under one schedule name) is reported as one:
-its sessions pooled, every participant of every session one seat, its
-tables carrying each row's study id, session and group (a numeric
---study reports that session alone). Without --study, the report is of
-the newest study in the database with all its sessions, and when the
-database holds others they are listed on stderr.`,
+--study names the study by its study id, or by its name when one study
+has that name. A study run in several sessions (one study run each, one
+per counterbalancing group, all joined to one study id) is reported as
+one: its sessions pooled, every participant of every session one seat,
+its tables carrying each row's study id, session and group. Two studies
+that share a name stay apart: their name is then refused, listing their
+ids. --session reports one session alone, by its id (the study column
+of the export). Without either, the report is of the study of the
+newest session in the database with all its sessions, and when the
+database holds other studies they are listed on stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -74,25 +76,36 @@ database holds others they are listed on stderr.`,
 				return err
 			}
 			defer db.Close()
-			s, err := study.Pick(ctx, db, ref, cmd.ErrOrStderr())
-			if ref != "" && err != nil {
-				// A name several sessions share names them all.
-				s.Name, err = ref, nil
-			}
-			if err != nil {
-				return err
-			}
-			// Every session of the study (the runs of its schedule,
-			// one per counterbalancing group) pooled into one report.
-			rows, err := study.Sessions(ctx, db, s.Name)
-			if err != nil {
-				return err
-			}
-			if _, perr := strconv.ParseInt(ref, 10, 64); perr == nil {
-				rows = []store.StudyRow{s}
+			var rows []store.StudyRow
+			var name string
+			if session != "" {
+				if ref != "" {
+					return usagef("--study reports a study, --session one session of one: give one of them")
+				}
+				id, err := strconv.ParseInt(session, 10, 64)
+				if err != nil {
+					return usagef("--session %q: want a session's id, a number (the study column of study export's tables)", session)
+				}
+				row, err := db.FindStudy(ctx, session)
+				if err != nil || row.ID != id {
+					return fmt.Errorf("study report: %s holds no session %d", db, id)
+				}
+				rows, name = []store.StudyRow{row}, row.Name
+			} else {
+				// Every session of the study (the runs joined to its
+				// id, one per counterbalancing group) pooled into one
+				// report.
+				set, err := study.Pick(ctx, db, ref, cmd.ErrOrStderr())
+				if err != nil {
+					return err
+				}
+				if len(set.Sessions) == 0 {
+					return fmt.Errorf("study report: study %d (%s) has no session", set.ID, set.Name)
+				}
+				rows, name = set.Sessions, set.Name
 			}
 			if out == "" {
-				out = experiment.DefaultOut("study-" + s.Name)
+				out = experiment.DefaultOut("study-" + name)
 			}
 			if err := emptyOut(out, force); err != nil {
 				return err
@@ -105,14 +118,15 @@ database holds others they are listed on stderr.`,
 			for i, r := range rows {
 				ids[i] = strconv.FormatInt(r.ID, 10)
 			}
-			return writeStudyReport(cmd, rep, out, asJSON, fmt.Sprintf("study %s (%d session(s), ids %s in %s): %d rounds, %d techniques",
-				s.Name, len(rows), strings.Join(ids, ", "), db, len(rep.Rounds), len(rep.Techniques)))
+			return writeStudyReport(cmd, rep, out, asJSON, fmt.Sprintf("study %s (study id %d, %d session(s), ids %s in %s): %d rounds, %d techniques",
+				name, rows[0].Set, len(rows), strings.Join(ids, ", "), db, len(rep.Rounds), len(rep.Techniques)))
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&dsn, "db", defaultDB, "study database: an SQLite file, or a postgres:// URL")
 	f.StringVar(&out, "out", "", "output folder, new or empty (default: a new folder under ./results/)")
-	f.StringVar(&ref, "study", "", "the study to report, by its id or its name (default: the newest)")
+	f.StringVar(&ref, "study", "", "the study to report, every session of it pooled: its study id, or its name when one study has it (default: the newest)")
+	f.StringVar(&session, "session", "", "report one session alone, by its id")
 	f.BoolVar(&force, "force", false, "write into --out even if it is not empty")
 	f.BoolVar(&asJSON, "json", false, "print study.json to stdout")
 	return cmd

@@ -220,11 +220,12 @@ func TestStudyReport(t *testing.T) {
 
 			// Without --study: the newest, with the others listed.
 			code, out, errOut := lagkit("study", "report", "--db", dsn, "--out", filepath.Join(tmp, "newest"))
-			if code != 0 || !strings.Contains(out, `study other (1 session(s), ids 2 in`) || !strings.Contains(errOut, `holds 2 studies; reporting the newest, 2 "other" (--study picks another: 1 "alc")`) {
+			if code != 0 || !strings.Contains(out, `study other (study id 2, 1 session(s), ids 2 in`) ||
+				!strings.Contains(errOut, `holds 2 studies; reporting the newest, 2 "other" (live, 1 session, started 2026-11-25 12:00 UTC) (--study picks another: 1 "alc" (live, 1 session`) {
 				t.Fatalf("newest: exit %d, %q, %q", code, out, errOut)
 			}
 			dir := filepath.Join(tmp, "alc")
-			if code, out, errOut := lagkit("study", "report", "--db", dsn, "--out", dir, "--study", "alc"); code != 0 || !strings.Contains(out, "study alc (1 session(s), ids 1 in") {
+			if code, out, errOut := lagkit("study", "report", "--db", dsn, "--out", dir, "--study", "alc"); code != 0 || !strings.Contains(out, "study alc (study id 1, 1 session(s), ids 1 in") {
 				t.Fatalf("exit %d, %q, %q", code, out, errOut)
 			}
 			rep, res := readStudyReport(t, dir)
@@ -233,7 +234,7 @@ func TestStudyReport(t *testing.T) {
 			if code, _, errOut := lagkit("study", "report", "--db", dsn, "--out", dir, "--study", "1"); code != 2 || !strings.Contains(errOut, "is not empty: give --force") {
 				t.Errorf("into a full folder: exit %d, %q", code, errOut)
 			}
-			if code, _, errOut := lagkit("study", "report", "--db", dsn, "--out", filepath.Join(tmp, "x"), "--study", "nope"); code != 1 || !strings.Contains(errOut, `no study "nope" (known: 1 "alc", 2 "other")`) {
+			if code, _, errOut := lagkit("study", "report", "--db", dsn, "--out", filepath.Join(tmp, "x"), "--study", "nope"); code != 1 || !strings.Contains(errOut, `no study "nope" (known: 1 "alc" (live, 1 session`) {
 				t.Errorf("unknown study: exit %d, %q", code, errOut)
 			}
 		})

@@ -110,7 +110,7 @@ func TestStudyRunSimulate(t *testing.T) {
 
 	ex := filepath.Join(tmp, "export")
 	code, out, errOut = lagkit("study", "export", "--db", db, "--out", ex, "--study", "atd")
-	if code != 0 || !strings.Contains(out, "exported 1 study from") || !strings.Contains(out, "5 path files") {
+	if code != 0 || !strings.Contains(out, "exported 1 study (1 session) from") || !strings.Contains(out, "5 path files") {
 		t.Fatalf("export: exit %d, %q, %q", code, out, errOut)
 	}
 	rows := func(name string) [][]string {
@@ -128,7 +128,7 @@ func TestStudyRunSimulate(t *testing.T) {
 	if got := len(rows("shots.csv")) - 1; got != shots {
 		t.Errorf("shots.csv holds %d shots, the report %d", got, shots)
 	}
-	if r := rows("rounds.csv"); len(r) != 6 || r[1][3] != "arena" || r[1][5] != "none" || r[1][7] != "20" {
+	if r := rows("rounds.csv"); len(r) != 6 || r[1][4] != "arena" || r[1][6] != "none" || r[1][8] != "20" {
 		t.Errorf("rounds.csv: %q", r)
 	}
 	// Rounds are numbered from 1 in the export as in the report's
@@ -155,7 +155,7 @@ func TestStudyRunSimulate(t *testing.T) {
 			t.Errorf("%s: %s column %d runs %q to %q, want 1 to 5", c.file, c.col, i, c.recs[1][i], c.recs[len(c.recs)-1][i])
 		}
 	}
-	if p := rows("participants.csv"); p[0][3] != "code" || p[2][1] != "1" || p[2][3] != "P2" || p[2][5] != "true" {
+	if p := rows("participants.csv"); p[0][4] != "code" || p[2][2] != "1" || p[2][4] != "P2" || p[2][6] != "true" {
 		t.Errorf("participants.csv: seat 1 of round 1 is %q, want its schedule code P2 and bot true (header %q)", p[2], p[0])
 	}
 	f, err := os.Open(filepath.Join(ex, "paths-study1-round1.csv"))
@@ -167,7 +167,7 @@ func TestStudyRunSimulate(t *testing.T) {
 	if err != nil || len(samples) < 20*20 {
 		t.Fatalf("the exported paths read as %d samples (%v), want at least 20 s at 20 Hz", len(samples), err)
 	}
-	if code, _, errOut := lagkit("study", "export", "--db", db, "--out", filepath.Join(tmp, "x"), "--study", "nope"); code != 1 || !strings.Contains(errOut, `no study "nope" (known: 1 "atd")`) {
+	if code, _, errOut := lagkit("study", "export", "--db", db, "--out", filepath.Join(tmp, "x"), "--study", "nope"); code != 1 || !strings.Contains(errOut, `no study "nope" (known: 1 "atd" (simulated, 1 session`) {
 		t.Errorf("export of an unknown study: exit %d, %q", code, errOut)
 	}
 }

@@ -13,10 +13,13 @@ import (
 	"github.com/lagkit/lagkit/study"
 )
 
-// TestCodesUniqueAcrossSessions: a new live session of a study whose
-// schedule fixes a code an earlier live session gave to someone is
-// refused before it stores anything, naming both seats; other codes, or
-// an earlier session that was a pilot, pass.
+// TestCodesUniqueAcrossSessions: a new live session joining a study
+// whose schedule fixes a code an earlier session of that study gave to
+// someone is refused before it stores anything, naming both seats and
+// the study's id; other codes, a bot's code, or the same code in another
+// study of the same name, pass. The codes the study gave come back for
+// the generated codes to avoid: a generated code that one of them is
+// drawn again.
 func TestCodesUniqueAcrossSessions(t *testing.T) {
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
@@ -24,13 +27,25 @@ func TestCodesUniqueAcrossSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	w := db.NewWriter(store.WriterOptions{})
-	w.Put(record.Study{Name: "two", Started: time.Now()})
-	w.Put(record.Participant{Seat: 1, Code: "ann7", Round: 0})
-	w.Put(record.Study{Name: "two", Simulated: true, Started: time.Now()})
-	w.Put(record.Participant{Seat: 0, Code: "bea3", Round: 0, Bot: true})
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
+	session := func(opts store.WriterOptions, simulated bool, p record.Participant) *store.Writer {
+		w := db.NewWriter(opts)
+		w.Put(record.Study{Name: "two", Simulated: simulated, Started: time.Now()})
+		w.Put(p)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	first := session(store.WriterOptions{}, false, record.Participant{Seat: 1, Code: "ann7", Round: 0})
+	session(store.WriterOptions{}, true, record.Participant{Seat: 0, Code: "bea3", Round: 0, Bot: true})
+	other := session(store.WriterOptions{}, false, record.Participant{Seat: 0, Code: "dan5", Round: 0})
+	sets, err := db.StudySets(ctx)
+	if err != nil || len(sets) != 3 {
+		t.Fatalf("studies %+v (%v)", sets, err)
+	}
+	byID := map[int64]store.StudySet{}
+	for _, set := range sets {
+		byID[set.ID] = set
 	}
 	sched := func(code string) *study.Schedule {
 		s, err := study.Parse("two.toml", []byte(`name = "two"
@@ -51,13 +66,39 @@ duration = "10s"
 		}
 		return s
 	}
-	if err := codesUnused(ctx, db, sched("ANN7")); err == nil || !strings.Contains(err.Error(), "seat 0's code ann7 was seat 1's in an earlier session of study two (study 1)") {
+	study1 := byID[first.SetID()]
+	if _, err := codesUnused(ctx, db, sched("ANN7"), study1); err == nil ||
+		!strings.Contains(err.Error(), "seat 0's code ann7 was seat 1's in an earlier session of study 1 (two; session 1)") {
 		t.Errorf("a code of session 1 again: %v", err)
 	}
-	for _, code := range []string{"cid9", "bea3"} {
-		if err := codesUnused(ctx, db, sched(code)); err != nil {
+	for _, code := range []string{"cid9", "bea3", "dan5"} {
+		if _, err := codesUnused(ctx, db, sched(code), study1); err != nil {
 			t.Errorf("code %s: %v", code, err)
 		}
+	}
+	// The same name, another study: its codes are its own.
+	used, err := codesUnused(ctx, db, sched("ANN7"), byID[other.SetID()])
+	if err != nil || !used["DAN5"] || used["ANN7"] {
+		t.Errorf("another study of the name: used %v, %v", used, err)
+	}
+	// A new study has used none.
+	if used, err := codesUnused(ctx, db, sched("ANN7"), store.StudySet{}); err != nil || len(used) != 0 {
+		t.Errorf("a new study: used %v, %v", used, err)
+	}
+
+	used, err = codesUnused(ctx, db, sched(""), study1)
+	if err != nil || !used["ANN7"] {
+		t.Fatalf("study 1's codes %v, %v", used, err)
+	}
+	draws := []string{"ANN7", "ann7", "EVA2"}
+	defer func(f func() string) { newCode = f }(newCode)
+	newCode = func() string { c := draws[0]; draws = draws[1:]; return c }
+	d, err := New(Config{Schedule: sched(""), Host: realtime.NewHost(quiet, nil), Used: used})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := d.Codes()[0]; c != "EVA2" {
+		t.Errorf("generated code %s, want EVA2: ANN7 is study 1's", c)
 	}
 }
 

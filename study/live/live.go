@@ -47,6 +47,10 @@ type Config struct {
 	// short of people): bots play them throughout, they have no code,
 	// and they are recorded as bots' seats. The schedule is unchanged.
 	Absent []int
+	// Used are the codes the study's earlier sessions gave, by
+	// study.CodeKey: a generated code is none of them, so that a code
+	// names one participant across the study.
+	Used map[string]bool
 	// TickRate is the server's tick rate (default 64).
 	TickRate int
 	// PathRate is how many times a second the players' positions are
@@ -278,8 +282,8 @@ func New(cfg Config) (*Driver, error) {
 		if c := cfg.Codes[i]; c != "" {
 			code = c
 		}
-		if code == "" {
-			code = NewCode()
+		for code == "" || (d.seats[i].Code == "" && cfg.Codes[i] == "" && cfg.Used[study.CodeKey(code)]) {
+			code = newCode()
 		}
 		if j, dup := taken[study.CodeKey(code)]; dup {
 			return nil, fmt.Errorf("live: seats %d and %d have the same participant code (codes are compared ignoring case)", j, i)
@@ -297,6 +301,10 @@ func New(cfg Config) (*Driver, error) {
 
 // codeAlphabet leaves out letters and digits read alike (0/O, 1/I/L).
 const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// newCode draws a generated participant code: NewCode, or in a test a
+// sequence that repeats one.
+var newCode = NewCode
 
 // NewCode returns a random participant code of six characters.
 func NewCode() string {
@@ -392,14 +400,6 @@ func (d *Driver) roundIndex() int {
 // person's no one takes (Config.Absent).
 func (d *Driver) botPlays(seat int) bool {
 	return d.seats[seat].Bot || d.absent[seat]
-}
-
-// Code returns seat's participant code ("" for a seat a bot plays).
-func (d *Driver) Code(seat int) string {
-	if seat < 0 || seat >= len(d.codes) {
-		return ""
-	}
-	return d.codes[seat]
 }
 
 // BotPlays reports whether a bot plays seat throughout: study.Run

@@ -75,6 +75,12 @@ func (e *ScheduleChangedError) Error() string {
 // schedule that sets other things, ResumeFrom returns a
 // *ScheduleChangedError saying what differs.
 func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, error) {
+	return resumeFrom(ctx, db, s, 0)
+}
+
+// resumeFrom is ResumeFrom among the sessions of study set (0: of any
+// study). A resumed session stays in its study.
+func resumeFrom(ctx context.Context, db *store.DB, s *study.Schedule, set int64) (Stored, error) {
 	all, err := db.Studies(ctx)
 	if err != nil {
 		return Stored{}, err
@@ -83,7 +89,7 @@ func ResumeFrom(ctx context.Context, db *store.DB, s *study.Schedule) (Stored, e
 	var changed error
 	for i := len(all) - 1; i >= 0; i-- {
 		st := all[i]
-		if st.Simulated || st.Name != s.Name {
+		if st.Simulated || st.Name != s.Name || (set != 0 && st.Set != set) {
 			continue
 		}
 		was, diffs, perr := s, []string(nil), error(nil)

@@ -32,7 +32,7 @@ type ServeOptions struct {
 	// once instead of at the admin page's start.
 	AnswerWait time.Duration
 	AutoStart  bool
-	// Fresh starts a new study even when the database holds an
+	// Fresh starts a new session even when the database holds an
 	// unfinished run of the schedule (default: resume it).
 	Fresh bool
 	// Codes fix people's seats' participant codes (Config.Codes), and
@@ -41,6 +41,11 @@ type ServeOptions struct {
 	// hands a session both. A resumed study keeps its stored codes.
 	Codes  map[int]string
 	Absent []int
+	// Join says which study a new session joins (study.Join.Target):
+	// the study of the schedule's name that ran it, by default. With
+	// Join.Study set, only an unfinished run of that study is resumed;
+	// with Join.New none is.
+	Join study.Join
 	// Seed seeds the bots.
 	Seed uint64
 	// Log gets the server's logs (default slog.Default()).
@@ -84,9 +89,19 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 	admin := make([]byte, 16)
 	crand.Read(admin)
 	adminToken := hex.EncodeToString(admin)
-	w, err := studyWriter(ctx, db, s, o.Fresh, &cfg, out, &adminToken)
+	w, created, err := studyWriter(ctx, db, s, o.Fresh, o.Join, &cfg, out, &adminToken)
 	if err != nil {
 		return err
+	}
+	if created != 0 {
+		// A new study no session came of goes again: after a failure
+		// before its session was stored (a failed run's session is
+		// dropped with its study, finishLiveStudy).
+		defer func() {
+			if w.StudyID() == 0 {
+				_ = db.DropEmptySet(context.WithoutCancel(ctx), created)
+			}
+		}()
 	}
 
 	host := realtime.NewHost(log, nil)
@@ -156,32 +171,67 @@ func finishLiveStudy(ctx context.Context, err error, s *study.Schedule, host *re
 		}
 		return err
 	}
-	fmt.Fprintf(out, "study %s: over; %d records in %s as study %d\n", s.Name, st.Committed, db, w.StudyID())
+	fmt.Fprintf(out, "study %s: over; %d records in %s as session %d of study %d\n", s.Name, st.Committed, db, w.StudyID(), w.SetID())
 	return nil
 }
 
 // studyWriter returns the writer of the study's records: resuming the
-// stored study s left off (its state put in cfg, and said on out),
-// unless fresh or there is none. A new study stores *admin as its admin
-// token; a resumed one sets *admin to the token it stored, so the
-// admin's link (and an admin tab left open) works across the stop.
-func studyWriter(ctx context.Context, db *store.DB, s *study.Schedule, fresh bool, cfg *Config, out io.Writer, admin *string) (*store.Writer, error) {
-	if fresh {
-		if err := codesUnused(ctx, db, s); err != nil {
-			return nil, err
+// stored session s left off (its state put in cfg, and said on out),
+// unless fresh or there is none; or a new session of the study join
+// names (or of a new study), said on out. A new session stores *admin
+// as its admin token; a resumed one sets *admin to the token it stored,
+// so the admin's link (and an admin tab left open) works across the
+// stop.
+//
+// It also returns the id of the study it created for a new session
+// (0: none), for the caller to drop again when no session comes of it.
+func studyWriter(ctx context.Context, db *store.DB, s *study.Schedule, fresh bool, join study.Join, cfg *Config, out io.Writer, admin *string) (*store.Writer, int64, error) {
+	var target store.StudySet
+	if join.Study != "" || join.New {
+		// The study is named: refuse another schedule before looking
+		// for a run of it to resume.
+		var err error
+		if target, err = join.Target(ctx, db, s, false); err != nil {
+			return nil, 0, err
 		}
-		return db.NewWriter(store.WriterOptions{AdminToken: *admin}), nil
 	}
-	stored, err := ResumeFrom(ctx, db, s)
-	switch {
-	case errors.Is(err, ErrNothingToResume):
-		if err := codesUnused(ctx, db, s); err != nil {
-			return nil, err
+	if !fresh && !join.New {
+		stored, err := resumeFrom(ctx, db, s, target.ID)
+		switch {
+		case err == nil:
+			w, err := resumeWriter(ctx, db, s, stored, cfg, out, admin)
+			return w, 0, err
+		case !errors.Is(err, ErrNothingToResume):
+			return nil, 0, err
 		}
-		return db.NewWriter(store.WriterOptions{AdminToken: *admin}), nil
-	case err != nil:
-		return nil, err
 	}
+	if join.Study == "" && !join.New {
+		var err error
+		if target, err = join.Target(ctx, db, s, false); err != nil {
+			return nil, 0, err
+		}
+	}
+	used, err := codesUnused(ctx, db, s, target)
+	if err != nil {
+		return nil, 0, err
+	}
+	cfg.Used = used
+	var created int64
+	if target.ID == 0 {
+		// Created now, to tell its id before anyone plays.
+		if created, err = db.NewStudySet(ctx, store.StudySet{Name: s.Name, Key: s.StudyKey(), Created: time.Now()}); err != nil {
+			return nil, 0, err
+		}
+		fmt.Fprintf(out, "study %s: new study %d; run its other sessions with --study %d\n", s.Name, created, created)
+		target.ID = created
+	} else {
+		fmt.Fprintf(out, "study %s: session %d of study %s\n", s.Name, len(target.Sessions)+1, target.Describe())
+	}
+	return db.NewWriter(store.WriterOptions{AdminToken: *admin, Set: target.ID}), created, nil
+}
+
+// resumeWriter returns the writer that carries on the stored session.
+func resumeWriter(ctx context.Context, db *store.DB, s *study.Schedule, stored Stored, cfg *Config, out io.Writer, admin *string) (*store.Writer, error) {
 	switch tok, err := db.AdminToken(ctx, stored.ID); {
 	case err != nil:
 		return nil, err
@@ -262,39 +312,36 @@ func printStudyLinks(out io.Writer, s *study.Schedule, d *Driver, listen, adminT
 // to say the study is over (or stopped, to be resumed).
 const endLinger = 3 * time.Second
 
-// codesUnused refuses a new session of study s whose schedule's fixed
-// participant codes an earlier session of the same study (a stored live
-// study of its name) gave to someone: the sessions of a study pool into
-// one report, where a code must be one participant.
-func codesUnused(ctx context.Context, db *store.DB, s *study.Schedule) error {
+// codesUnused refuses a new session of study s, joining study target
+// (ID 0: a new study), whose schedule's fixed participant codes an
+// earlier session of that study gave to someone: the sessions of a
+// study pool into one report, where a code must be one participant.
+// It returns the codes the study's sessions gave, by study.CodeKey, for
+// the codes this session generates to avoid.
+func codesUnused(ctx context.Context, db *store.DB, s *study.Schedule, target store.StudySet) (map[string]bool, error) {
 	fixed := map[string]int{}
 	for _, st := range s.Seats() {
 		if st.Code != "" {
-			fixed[strings.ToUpper(st.Code)] = st.Index
+			fixed[study.CodeKey(st.Code)] = st.Index
 		}
 	}
-	if len(fixed) == 0 {
-		return nil
-	}
-	all, err := db.Studies(ctx)
-	if err != nil {
-		return err
-	}
-	for _, row := range all {
-		if row.Name != s.Name || row.Simulated {
-			continue
-		}
+	used := map[string]bool{}
+	for _, row := range target.Sessions {
 		parts, err := store.All[record.Participant](ctx, db, row.ID)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, p := range parts {
-			if seat, ok := fixed[strings.ToUpper(p.Code)]; ok && !p.Bot {
-				return fmt.Errorf("live: seat %d's code %s was seat %d's in an earlier session of study %s (study %d): "+
+			if p.Code == "" || p.Bot {
+				continue
+			}
+			used[study.CodeKey(p.Code)] = true
+			if seat, ok := fixed[study.CodeKey(p.Code)]; ok {
+				return nil, fmt.Errorf("live: seat %d's code %s was seat %d's in an earlier session of study %d (%s; session %d): "+
 					"a code names one participant across the study's sessions; give this session's seats their own codes, or leave them out to have codes generated",
-					seat, p.Code, p.Seat, s.Name, row.ID)
+					seat, p.Code, p.Seat, target.ID, s.Name, row.ID)
 			}
 		}
 	}
-	return nil
+	return used, nil
 }
