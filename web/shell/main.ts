@@ -5,7 +5,7 @@
 // and interpolation all happen in the core; this file only moves bytes,
 // keys and pixels. After a death the camera looks at the killer until the
 // respawn (the death camera).
-import { LocalCore, WorkerCore, loadCore, runWorker, type Core } from './core';
+import { LocalCore, WorkerCore, loadCore, openLink, runWorker, workerLink, type Core } from './core';
 import { View } from './view';
 import { Controls } from './controls';
 import { Hud } from './hud';
@@ -352,7 +352,11 @@ class Game {
     hud.names.clear(); // the server names every player again
     if (!this.isLost) hud.status('connecting…');
     const inWorker = useWorker();
-    this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
+    // A core on the page's thread keeps its link in a worker where the
+    // browser has them, so that datagrams are stamped as they arrive
+    // (workerLink).
+    this.core = inWorker ? new WorkerCore(import.meta.url)
+      : new LocalCore(typeof Worker !== 'undefined' ? workerLink(import.meta.url) : openLink);
     this.perf.stepInPage = !inWorker;
     const core = this.core;
     this.linkDown = false;
