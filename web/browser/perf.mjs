@@ -2,10 +2,16 @@
 // waits until it is connected and draws the other players, warms up for
 // five seconds, then reads window.lagkit.perf() every second for ten and
 // prints one JSON line with the means per frame (client core step, state
-// with interpolation, draw) and the players drawn. The Go test
-// (TestFrameTimeInBrowser) runs it beside a 64-player match.
+// with interpolation, draw), the median and 95th percentile of the
+// frames' times on the page's thread (p50Ms, p95Ms: performance.now()
+// around each frame and the core's work between frames), the players
+// drawn, and the machine's load (the 1-minute load average before and
+// after, and the cores). The Go test (TestFrameTimeInBrowser) and
+// benchmark (BenchmarkFrameTimeInBrowser) run it beside a 64-player
+// match.
 //
 // Usage: PLAYWRIGHT_CORE=URL node perf.mjs BASE_URL
+import os from 'node:os';
 import { args, launch, run, sleep } from './launch.mjs';
 
 const [base, query = ''] = args('perf.mjs', 'BASE_URL [QUERY]', 1);
@@ -27,6 +33,7 @@ await run(browser, problems, async () => {
   await page.evaluate(() => { window.lagkit.menu(false); window.lagkit.lens({ netgraph: true, impacts: true }); });
   await sleep(5000);
   await page.evaluate(() => window.lagkit.perf());
+  const loadBefore = os.loadavg()[0];
   const samples = [];
   let players = 0;
   for (let i = 0; i < 10; i++) {
@@ -36,9 +43,12 @@ await run(browser, problems, async () => {
   }
   const frames = samples.reduce((a, s) => a + s.frames, 0);
   const mean = (k) => samples.reduce((a, s) => a + s[k] * s.frames, 0) / Math.max(1, frames);
+  const times = samples.flatMap((s) => s.samples).sort((a, b) => a - b);
+  const pct = (p) => (times.length ? times[Math.min(times.length - 1, Math.floor(p * times.length))] : 0);
   console.log(JSON.stringify({
     frames, fps: frames / 10, players,
     stepMs: mean('stepMs'), stateMs: mean('stateMs'), drawMs: mean('drawMs'), renderMs: mean('renderMs'), infoMs: mean('infoMs'),
-    frameMs: mean('frameMs'),
+    pumpMs: mean('pumpMs'), frameMs: mean('frameMs'), p50Ms: pct(0.5), p95Ms: pct(0.95),
+    loadBefore, loadAfter: os.loadavg()[0], cores: os.cpus().length,
   }));
 });

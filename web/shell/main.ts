@@ -66,22 +66,47 @@ async function fetchToken(): Promise<string> {
 // frame's copy and the info's JSON when read) and in drawing (three.js,
 // the HUD), between two reads.
 // frameMs is the page's own thread: with the core in a worker, its step
-// is not.
+// is not, but the page's hand-over of the input to it (pump) is.
 // Of the drawing, render is three.js's (the scene and the inset) and
 // info the handling of new infos (events, sounds, the HUD's text and net
 // graph); the rest is the page's own per-frame work (players, labels,
 // footsteps, minimap).
+// samples holds each frame's time on the page's thread (ms): the frame's
+// own work and the step or pumps since the frame before, at most
+// maxSamples between two reads (the newest kept).
+const maxSamples = 4096;
 class Perf {
-  frames = 0; step = 0; state = 0; draw = 0; render = 0; info = 0;
+  frames = 0; step = 0; state = 0; draw = 0; render = 0; info = 0; pump = 0;
   stepInPage = true;
-  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; renderMs: number; infoMs: number; frameMs: number } {
+  samples: number[] = [];
+  // between is the page's thread's time in steps or pumps since the
+  // last frame.
+  private between = 0;
+  // pumped notes ms spent handing the input over to a core in a worker.
+  pumped(ms: number): void {
+    this.pump += ms;
+    this.between += ms;
+  }
+  // stepped notes ms of the core's step, on the page's thread or not.
+  stepped(ms: number): void {
+    this.step += ms;
+    if (this.stepInPage) this.between += ms;
+  }
+  // framed notes a frame that took ms of its own.
+  framed(ms: number): void {
+    if (this.samples.length >= maxSamples) this.samples.shift();
+    this.samples.push(this.between + ms);
+    this.between = 0;
+  }
+  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; renderMs: number; infoMs: number; pumpMs: number; frameMs: number; samples: number[] } {
     const n = Math.max(1, this.frames);
-    const page = (this.stepInPage ? this.step : 0) + this.state + this.draw;
+    const page = (this.stepInPage ? this.step : this.pump) + this.state + this.draw;
     const out = {
       frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n,
-      renderMs: this.render / n, infoMs: this.info / n, frameMs: page / n,
+      renderMs: this.render / n, infoMs: this.info / n, pumpMs: this.pump / n, frameMs: page / n, samples: this.samples,
     };
-    this.frames = this.step = this.state = this.draw = this.render = this.info = 0;
+    this.frames = this.step = this.state = this.draw = this.render = this.info = this.pump = 0;
+    this.samples = [];
     return out;
   }
 }
@@ -385,7 +410,13 @@ class Game {
     if (this.core === core) this.coreReady = true;
   }
 
-  pump(): void { this.core?.pump(this.controls.input); }
+  pump(): void {
+    if (!this.core) return;
+    const t0 = performance.now();
+    this.core.pump(this.controls.input);
+    // A core on the page's thread counts its pumps in its step.
+    if (!this.perf.stepInPage) this.perf.pumped(performance.now() - t0);
+  }
 
   frame(): void {
     this.menu.update(this.controls.locked);
@@ -403,7 +434,7 @@ class Game {
     this.frameAt = now;
     this.frames++;
     this.perf.frames++;
-    this.perf.step += this.core.stepMs();
+    this.perf.stepped(this.core.stepMs());
     const drawStart = performance.now();
     this.perf.state += drawStart - now;
     for (const st of infos) {
@@ -413,6 +444,7 @@ class Game {
     if (this.info) this.draw(this.info, now);
     const end = performance.now();
     this.perf.draw += end - drawStart;
+    this.perf.framed(end - now);
     hud.frameMs = hud.frameMs * 0.9 + (end - now) * 0.1;
   }
 
@@ -819,7 +851,8 @@ async function main(): Promise<void> {
     input: (i: Partial<Input>) => { game.menu.scripted = true; game.controls.set(i); },
     // perf returns the mean time per frame in ms spent in the client
     // core's step, its state (interpolation) and drawing since the last
-    // call, and the frames drawn.
+    // call, the frames drawn, and each frame's time on the page's thread
+    // (samples).
     perf: () => game.perf.read(),
   };
   hud.status('loading the client core…');
