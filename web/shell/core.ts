@@ -242,6 +242,18 @@ function runLink(first: ToLink): void {
   }, (err) => post({ t: 'opened', error: (err as Error).message }));
 }
 
+// buttons packs the input's buttons as the core reads them: fire 1, alt
+// 2, jump 4, crouch 8, reload 16, sprint 32 (web/wasm).
+function buttons(i: Input): number {
+  return (i.fire ? 1 : 0) | (i.alt ? 2 : 0) | (i.jump ? 4 : 0) | (i.crouch ? 8 : 0) | (i.reload ? 16 : 0) | (i.sprint ? 32 : 0);
+}
+
+// sameInput is whether a and b are the same input.
+function sameInput(a: Input, b: Input): boolean {
+  return a.forward === b.forward && a.side === b.side && a.up === b.up && a.yaw === b.yaw && a.pitch === b.pitch &&
+    buttons(a) === buttons(b) && a.weapon === b.weapon;
+}
+
 // LocalCore runs the core on the calling thread; its link is opened by
 // open (openLink: on the calling thread too).
 export class LocalCore implements Core {
@@ -362,14 +374,15 @@ export class LocalCore implements Core {
     this.silence.ran(now);
     // The frame comes first: a fire press since the last pump rides the
     // next command with this instant and aim (sub-tick input).
-    this.session.frame(now, input);
+    const i = input, b = buttons(i);
+    this.session.frame(now, i.forward, i.side, i.up, i.yaw, i.pitch, b, i.weapon);
     const dt = this.session.tickMs() || 1000 / 64;
     for (let n = 0; now >= this.nextTick; n++) {
       if (n === maxCatchUp) {
         this.nextTick = now + dt;
         break;
       }
-      this.session.tick(now, input);
+      this.session.tick(now, i.forward, i.side, i.up, i.yaw, i.pitch, b, i.weapon);
       this.nextTick += dt;
     }
     this.flush();
@@ -438,7 +451,7 @@ export class WorkerCore implements Core {
   private infos: string[] = [];
   private link = '';
   private step = 0;
-  private lastInput = '';
+  private sent: Input | null = null;
   private asked = false;
   // silent is the core's silence as the worker last said; quiet counts
   // the page's frames since the worker last answered, as Silence does.
@@ -480,12 +493,14 @@ export class WorkerCore implements Core {
     });
   }
 
-  // pump sends the held input when it changed: the worker ticks on its own.
+  // pump sends the held input when it changed: the worker ticks on its
+  // own. The input is compared field by field with a copy of the last
+  // sent: its JSON, made to compare, was a string a frame.
   pump(input: Input): void {
-    const s = JSON.stringify(input);
-    if (s === this.lastInput) return;
-    this.lastInput = s;
-    this.post({ t: 'input', input: { ...input } });
+    const s = this.sent;
+    if (s && sameInput(s, input)) return;
+    this.sent = { ...input };
+    this.post({ t: 'input', input: this.sent });
   }
 
   // pull returns the newest frame the worker sent, with the infos not

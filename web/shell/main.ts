@@ -77,6 +77,8 @@ async function fetchToken(): Promise<string> {
 const maxSamples = 4096;
 class Perf {
   frames = 0; step = 0; state = 0; draw = 0; render = 0; info = 0; pump = 0;
+  // tracers is the most tracers a frame drew.
+  tracers = 0;
   stepInPage = true;
   samples: number[] = [];
   // between is the page's thread's time in steps or pumps since the
@@ -98,14 +100,15 @@ class Perf {
     this.samples.push(this.between + ms);
     this.between = 0;
   }
-  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; renderMs: number; infoMs: number; pumpMs: number; frameMs: number; samples: number[] } {
+  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; renderMs: number; infoMs: number; pumpMs: number; frameMs: number; samples: number[]; tracers: number } {
     const n = Math.max(1, this.frames);
     const page = (this.stepInPage ? this.step : this.pump) + this.state + this.draw;
     const out = {
       frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n,
       renderMs: this.render / n, infoMs: this.info / n, pumpMs: this.pump / n, frameMs: page / n, samples: this.samples,
+      tracers: this.tracers,
     };
-    this.frames = this.step = this.state = this.draw = this.render = this.info = this.pump = 0;
+    this.frames = this.step = this.state = this.draw = this.render = this.info = this.pump = this.tracers = 0;
     this.samples = [];
     return out;
   }
@@ -425,7 +428,7 @@ class Game {
     const p = this.core.pull(now);
     if (!p) return;
     this.packed.f = p.f;
-    const infos = p.infos.length > 0 ? p.infos.map((t) => JSON.parse(t) as CoreState) : noInfos;
+    const infos = p.infos.length > 0 ? p.infos.map((t) => this.parseInfo(t)) : noInfos;
     if (this.frameAt > 0) {
       const dt = now - this.frameAt;
       hud.fps = hud.fps * 0.9 + (dt > 0 ? 1000 / dt : 0) * 0.1;
@@ -442,10 +445,22 @@ class Game {
     }
     this.perf.info += performance.now() - drawStart;
     if (this.info) this.draw(this.info, now);
+    this.perf.tracers = Math.max(this.perf.tracers, this.effects.tracerCount);
     const end = performance.now();
     this.perf.draw += end - drawStart;
     this.perf.framed(end - now);
     hud.frameMs = hud.frameMs * 0.9 + (end - now) * 0.1;
+  }
+
+  // parseInfo parses an info's JSON. The core leaves the scoreboard's
+  // rows out (null) when they did not change since its last info: they
+  // are the last info's.
+  private rows: CoreState['score']['rows'] = [];
+  private parseInfo(text: string): CoreState {
+    const st = JSON.parse(text) as CoreState;
+    if (st.score.rows) this.rows = st.score.rows;
+    else st.score.rows = this.rows;
+    return st;
   }
 
   // takeInfo handles a new info: its events, tracers, rewinds and
@@ -696,7 +711,7 @@ class Game {
       ...st, phase: pk.phase, id: pk.id, self, players: pk.playerList(), eye: pk.eye, ammo: pk.ammo,
       projectiles: pk.projectileList(), tick: pk.tick,
       transport, frames: this.frames, recentEvents: this.recent,
-      rewindView: this.rewindState(), lens: { netgraph: this.netgraphOn, impacts: this.effects.impactsOn, impactsDrawn: this.effects.impactCount },
+      rewindView: this.rewindState(), lens: { netgraph: this.netgraphOn, impacts: this.effects.impactsOn, impactsDrawn: this.effects.impactCount, tracersDrawn: this.effects.tracerCount },
       deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
       name: this.name, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
       sound: { state: this.sound.state, played: this.sound.played, last: this.sound.last, lastShot: this.lastShot },
@@ -851,8 +866,8 @@ async function main(): Promise<void> {
     input: (i: Partial<Input>) => { game.menu.scripted = true; game.controls.set(i); },
     // perf returns the mean time per frame in ms spent in the client
     // core's step, its state (interpolation) and drawing since the last
-    // call, the frames drawn, and each frame's time on the page's thread
-    // (samples).
+    // call, the frames drawn, each frame's time on the page's thread
+    // (samples), and the most tracers a frame drew (tracers).
     perf: () => game.perf.read(),
   };
   hud.status('loading the client core…');
