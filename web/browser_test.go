@@ -165,7 +165,7 @@ func TestPlayInBrowser(t *testing.T) {
 // chromium or playwright-core are missing, takes the wall-clock test
 // lock, gets the client core ready, and returns node's path and the
 // file: URL of playwright-core's index.mjs.
-func browserEnv(t *testing.T) (node, playwright string) {
+func browserEnv(t testing.TB) (node, playwright string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("plays for about a minute of wall time")
@@ -213,7 +213,7 @@ func newTokenHost(t *testing.T, address string) *realtime.Host {
 // serveMatch serves handler over the Web transport (the page, WebSocket
 // and WebTransport, as lagkit serve does) beside one match of cfg on h,
 // until the test ends; it returns the match and the page's base URL.
-func serveMatch(t *testing.T, ctx context.Context, h *realtime.Host, handler http.Handler, cfg realtime.MatchConfig) (*realtime.Match, string) {
+func serveMatch(t testing.TB, ctx context.Context, h *realtime.Host, handler http.Handler, cfg realtime.MatchConfig) (*realtime.Match, string) {
 	t.Helper()
 	w, err := transport.NewWeb(transport.WebOptions{Handler: handler})
 	if err != nil {

@@ -128,7 +128,7 @@ func TestHandlerServesPageAndMaps(t *testing.T) {
 
 // prepare gets the client core ready, building it with the Go toolchain
 // if need be, and skips the test where there is no toolchain.
-func prepare(t *testing.T) {
+func prepare(t testing.TB) {
 	t.Helper()
 	if _, err := wasmbuild.GoTool(); err != nil {
 		t.Skipf("no Go toolchain to build the client core with: %v", err)

@@ -109,8 +109,20 @@ export async function loadCore(): Promise<void> {
   if (!(globalThis as any).lagkitCore) throw new Error('client core did not start');
 }
 
-// openLink tries WebTransport, then WebSocket; want 'ws' or 'wt' forces one.
-async function openLink(want: string | null, onData: (b: Uint8Array) => void): Promise<Link> {
+// Receive takes a datagram and the instant it arrived (performance.now()
+// on the page's clock).
+type Receive = (b: Uint8Array, at: number) => void;
+
+// Opener opens a link: want 'ws' or 'wt' forces one, null tries
+// WebTransport, then WebSocket.
+export type Opener = (want: string | null, onData: Receive) => Promise<Link>;
+
+// openLink tries WebTransport, then WebSocket; want 'ws' or 'wt' forces
+// one. Each datagram is stamped when its handler runs, on the calling
+// thread.
+export const openLink: Opener = (want, onData) => openDirect(want, (b) => onData(b, performance.now()));
+
+async function openDirect(want: string | null, onData: (b: Uint8Array) => void): Promise<Link> {
   if (want !== 'ws') {
     try {
       return await openWebTransport(location.host, onData);
@@ -122,10 +134,132 @@ async function openLink(want: string | null, onData: (b: Uint8Array) => void): P
   return openWebSocket(location.host, onData);
 }
 
-// LocalCore runs the core on the calling thread.
+// Messages between a page and its link worker (workerLink).
+type ToLink =
+  | { t: 'open'; want: string | null }
+  | { t: 'send'; b: Uint8Array }
+  | { t: 'close'; reason: string };
+type FromLink =
+  | { t: 'opened'; kind?: Link['kind']; error?: string }
+  | { t: 'data'; b: Uint8Array; at: number }
+  | { t: 'closed'; reason: string };
+
+// workerLink returns an Opener whose links live in a Web Worker of their
+// own, started from the page's own script (scriptURL, where runWorker
+// answers): the worker reads each datagram as it comes, stamps its
+// arrival, and sends each datagram the page hands it at once. A core on
+// the page's thread (?worker=0) uses it because that thread is not free
+// when datagrams come: in each frame the browser's commit can hold it
+// for most of the frame (headless Chromium's software compositing reads
+// the WebGL canvas back synchronously: GLES2::ReadPixels under Commit
+// took 1.4 s of 2 s traced). Datagrams read there waited for the
+// frame's end and were stamped then, so the round trip the core
+// measured (its step's time less the command's) and the hold it
+// declared with its acknowledgement both grew by the wait: 82 to 86 ms
+// on loopback against 6 ms with the core in its worker, and the
+// server's estimate 92 to 95 ms against 8 to 9
+// (TestRoundTripWithoutWorkerInBrowser). Stamped on arrival, the wait
+// is the client's hold (wire.Commands.AckDelay), which both ends take
+// off the round trip, as they do for a worker's ticks.
+export function workerLink(scriptURL: string): Opener {
+  return (want, onData) => new Promise<Link>((resolve, reject) => {
+    const w = new Worker(scriptURL, { type: 'module' });
+    let closedWith: (reason: string) => void = () => {};
+    const closed = new Promise<string>((r) => { closedWith = r; });
+    // The worker's clock starts at its own origin: its stamps are
+    // moved to the page's (both origins are on the same monotonic clock).
+    const shift = performance.timeOrigin;
+    let last = -Infinity;
+    let open = false;
+    w.onmessage = (e: MessageEvent<FromLink>) => {
+      const m = e.data;
+      switch (m.t) {
+        case 'opened':
+          if (m.error || !m.kind) {
+            w.terminate();
+            reject(new Error(m.error ?? 'link worker: no link'));
+            return;
+          }
+          open = true;
+          resolve({
+            kind: m.kind,
+            send: (b) => { if (open) w.postMessage({ t: 'send', b } as ToLink, [b.buffer]); },
+            close: (reason) => {
+              if (!open) return;
+              open = false;
+              w.postMessage({ t: 'close', reason } as ToLink);
+              // The close goes out before the worker ends.
+              setTimeout(() => w.terminate(), 200);
+            },
+            closed,
+          });
+          break;
+        case 'data': {
+          // Never later than now, never before the previous datagram:
+          // the core's time runs forwards.
+          const at = Math.max(last, Math.min(m.at - shift, performance.now()));
+          last = at;
+          onData(m.b, at);
+          break;
+        }
+        case 'closed':
+          open = false;
+          closedWith(m.reason);
+          setTimeout(() => w.terminate(), 200);
+          break;
+      }
+    };
+    w.onerror = (e) => {
+      w.terminate();
+      reject(new Error(`link worker: ${e.message}`));
+      closedWith(`link worker failed: ${e.message}`);
+    };
+    w.postMessage({ t: 'open', want } as ToLink);
+  });
+}
+
+// runLink is a link worker's side of workerLink, once the page asked it
+// to open: it opens the link and relays datagrams both ways.
+function runLink(first: ToLink): void {
+  const post = (m: FromLink, transfer: Transferable[] = []) => (self as any).postMessage(m, transfer);
+  let link: Link | null = null;
+  self.onmessage = (e: MessageEvent<ToLink>) => {
+    const m = e.data;
+    if (m.t === 'send') link?.send(m.b);
+    if (m.t === 'close') link?.close(m.reason);
+  };
+  if (first.t !== 'open') return;
+  openDirect(first.want, (b) => {
+    const at = performance.timeOrigin + performance.now();
+    // A datagram that shares its buffer is copied; one that owns it is
+    // handed over.
+    const own = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? b : b.slice();
+    post({ t: 'data', b: own, at }, [own.buffer]);
+  }).then((l) => {
+    link = l;
+    l.closed.then((reason) => post({ t: 'closed', reason }));
+    post({ t: 'opened', kind: l.kind });
+  }, (err) => post({ t: 'opened', error: (err as Error).message }));
+}
+
+// buttons packs the input's buttons as the core reads them: fire 1, alt
+// 2, jump 4, crouch 8, reload 16, sprint 32 (web/wasm).
+function buttons(i: Input): number {
+  return (i.fire ? 1 : 0) | (i.alt ? 2 : 0) | (i.jump ? 4 : 0) | (i.crouch ? 8 : 0) | (i.reload ? 16 : 0) | (i.sprint ? 32 : 0);
+}
+
+// sameInput is whether a and b are the same input.
+function sameInput(a: Input, b: Input): boolean {
+  return a.forward === b.forward && a.side === b.side && a.up === b.up && a.yaw === b.yaw && a.pitch === b.pitch &&
+    buttons(a) === buttons(b) && a.weapon === b.weapon && a.placed === b.placed;
+}
+
+// LocalCore runs the core on the calling thread; its link is opened by
+// open (openLink: on the calling thread too).
 export class LocalCore implements Core {
   session!: Session;
   link!: Link;
+  constructor(private open: Opener = openLink) {}
   onClosed: (reason: string) => void = () => {};
   private nextTick = 0;
   private step = 0;
@@ -149,7 +283,7 @@ export class LocalCore implements Core {
     });
     if (s.error) throw new Error(s.error);
     this.session = s as Session;
-    this.link = this.watch(await openLink(o.transport, (b) => this.receive(b)));
+    this.link = this.watch(await this.open(o.transport, (b, at) => this.receive(b, at)));
     this.session.connect(performance.now());
     this.flush();
     this.silence.heard(performance.now());
@@ -164,7 +298,7 @@ export class LocalCore implements Core {
     if (this.phase() === 'connecting') {
       this.link.close('no answer');
       console.info('lagkit: no answer over WebTransport; using WebSocket');
-      this.link = this.watch(await openWebSocket(location.host, (b) => this.receive(b)));
+      this.link = this.watch(await this.open('ws', (b, at) => this.receive(b, at)));
     }
     // The link's silence counts from when it is settled.
     this.silence.heard(performance.now());
@@ -190,15 +324,38 @@ export class LocalCore implements Core {
     return this.pack(performance.now()) ? ['idle', 'connecting', 'connected', 'closed'][this.f32[4]] : 'idle';
   }
 
-  receive(b: Uint8Array): void {
+  // receive steps the core with datagram b, which arrived at at.
+  receive(b: Uint8Array, at: number): void {
     if (!this.session) return;
     const t0 = performance.now();
     this.silence.heard(t0);
-    const err = this.session.step(t0, b);
+    const err = this.session.step(at, b);
     if (err) console.debug(`lagkit: ${err}`);
-    this.flush();
     this.step += performance.now() - t0;
+    // The ticks due go out once the datagrams that came meanwhile are
+    // read (a message posted now runs after those already queued),
+    // acknowledging the newest: a thread held up by a frame's commit
+    // reads several at once, and would otherwise wait for its next
+    // timer or frame to send. A packet sent between two of them, not
+    // acknowledging the later one, tells the server that it had not
+    // arrived, which bounds the hold the next packet may declare
+    // (server.rttSample): the round trip the server measures would grow
+    // by that wait.
+    if (!this.pumpSoon) {
+      this.pumpSoon = true;
+      this.soon.port2.postMessage(null);
+    }
   }
+
+  private pumpSoon = false;
+  private soon = (() => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      this.pumpSoon = false;
+      this.pump(this.held);
+    };
+    return ch;
+  })();
 
   private flush(): void {
     if (!this.link) return;
@@ -217,14 +374,15 @@ export class LocalCore implements Core {
     this.silence.ran(now);
     // The frame comes first: a fire press since the last pump rides the
     // next command with this instant and aim (sub-tick input).
-    this.session.frame(now, input);
+    const i = input, b = buttons(i);
+    this.session.frame(now, i.forward, i.side, i.up, i.yaw, i.pitch, b, i.weapon, i.placed);
     const dt = this.session.tickMs() || 1000 / 64;
     for (let n = 0; now >= this.nextTick; n++) {
       if (n === maxCatchUp) {
         this.nextTick = now + dt;
         break;
       }
-      this.session.tick(now, input);
+      this.session.tick(now, i.forward, i.side, i.up, i.yaw, i.pitch, b, i.weapon, i.placed);
       this.nextTick += dt;
     }
     this.flush();
@@ -293,7 +451,7 @@ export class WorkerCore implements Core {
   private infos: string[] = [];
   private link = '';
   private step = 0;
-  private lastInput = '';
+  private sent: Input | null = null;
   private asked = false;
   // silent is the core's silence as the worker last said; quiet counts
   // the page's frames since the worker last answered, as Silence does.
@@ -335,12 +493,14 @@ export class WorkerCore implements Core {
     });
   }
 
-  // pump sends the held input when it changed: the worker ticks on its own.
+  // pump sends the held input when it changed: the worker ticks on its
+  // own. The input is compared field by field with a copy of the last
+  // sent: its JSON, made to compare, was a string a frame.
   pump(input: Input): void {
-    const s = JSON.stringify(input);
-    if (s === this.lastInput) return;
-    this.lastInput = s;
-    this.post({ t: 'input', input: { ...input } });
+    const s = this.sent;
+    if (s && sameInput(s, input)) return;
+    this.sent = { ...input };
+    this.post({ t: 'input', input: this.sent });
   }
 
   // pull returns the newest frame the worker sent, with the infos not
@@ -393,15 +553,18 @@ export class WorkerCore implements Core {
 }
 
 // runWorker is the worker's side of WorkerCore: it loads wasm_exec.js and
-// the core, and runs a LocalCore, ticking every 4 ms.
+// the core, and runs a LocalCore, ticking every 4 ms; or, asked to open
+// a link first, a link worker's (runLink).
 export function runWorker(): void {
   const core = new LocalCore();
   let input: Input | null = null;
   const post = (m: FromWorker) => (self as any).postMessage(m);
   core.onClosed = (reason) => post({ t: 'closed', reason });
-  self.onmessage = async (e: MessageEvent<ToWorker>) => {
+  self.onmessage = async (e: MessageEvent<ToWorker | ToLink>) => {
     const m = e.data;
     switch (m.t) {
+      // A link worker (workerLink) is asked to open first.
+      case 'open': runLink(m); break;
       case 'start':
         try {
           const res = await fetch('/lagkit/wasm_exec.js');

@@ -168,17 +168,27 @@ export class Effects {
     if (g !== this.blastGeom && g !== this.flashGeom && g !== this.impactGeom) g?.dispose();
   }
 
+  // Tracers are one set of line segments, each fading by its vertices'
+  // alpha, in buffers made once: a tracer used to be a line with its own
+  // material and geometry, made and disposed with each shot, and 63
+  // players' shots kept three.js compiling programs (when the last line
+  // of a kind went, its program went with it), creating and deleting
+  // buffers, and looking up a new material's program on every frame.
+  private tracers = new TracerLines();
+  // tracerCount is how many tracers are drawn.
+  get tracerCount(): number { return this.tracers.count; }
+
   addTracers(ts: Tracer[], now: number): void {
     for (const t of ts) {
       const hit = t.kind === 'hit';
       const color = t.kind === 'own' ? 0xfff2a8 : hit ? 0xff8040 : 0xffd27a;
-      const mat = new THREE.LineBasicMaterial({ color, transparent: true, opacity: 0.9 });
-      const from = new THREE.Vector3(...t.from);
+      const [fx, fy, fz] = t.from, [tx, ty, tz] = t.to;
       // A shot's tracer starts a little ahead of the eye, as from the muzzle.
-      const to = new THREE.Vector3(...t.to);
-      if (!hit) from.lerp(to, Math.min(0.5, 0.4 / Math.max(0.4, from.distanceTo(to))));
-      this.fade(new THREE.Line(new THREE.BufferGeometry().setFromPoints([from, to]), mat), mat, t.kind === 'own' ? 180 : hit ? 500 : 250, now);
+      const d = Math.hypot(tx - fx, ty - fy, tz - fz);
+      const k = hit ? 0 : Math.min(0.5, 0.4 / Math.max(0.4, d));
+      this.tracers.add(fx + (tx - fx) * k, fy + (ty - fy) * k, fz + (tz - fz) * k, tx, ty, tz, color, now, t.kind === 'own' ? 180 : hit ? 500 : 250);
     }
+    if (ts.length > 0 && !this.tracers.lines.parent) this.scene.add(this.tracers.lines);
   }
 
   // impactsOn is whether impacts are drawn, as Source's cl_showimpacts
@@ -236,39 +246,130 @@ export class Effects {
     }
   }
 
+  // setProjectiles draws ps, replacing those drawn before. The meshes
+  // share one material; a projectile not in ps this frame (its mark
+  // older than the frame's) goes.
   setProjectiles(ps: Projectile[]): void {
-    const seen = new Set<number>();
+    if (ps.length === 0 && this.projectiles.size === 0) return;
+    const mark = ++this.projectileMark;
     for (const p of ps) {
-      seen.add(p.id);
       let m = this.projectiles.get(p.id);
       if (!m) {
-        m = new THREE.Mesh(this.shotGeom, new THREE.MeshBasicMaterial({ color: 0xffe066 }));
+        m = new THREE.Mesh(this.shotGeom, this.shotMat);
         this.projectiles.set(p.id, m);
         this.scene.add(m);
       }
-      m.position.set(...(p.pos as Vec3));
+      m.userData.mark = mark;
+      m.position.set(p.pos[0], p.pos[1], p.pos[2]);
     }
     for (const [id, m] of this.projectiles) {
-      if (!seen.has(id)) {
+      if (m.userData.mark !== mark) {
         this.scene.remove(m);
-        (m.material as THREE.Material).dispose();
         this.projectiles.delete(id);
       }
     }
   }
+  private shotMat = new THREE.MeshBasicMaterial({ color: 0xffe066 });
+  private projectileMark = 0;
 
   // update fades tracers and explosions; explosions also grow.
   update(now: number): void {
     for (const f of this.flashes) if (f.m.visible && now >= f.until) f.m.visible = false;
-    this.fading = this.fading.filter((f) => {
+    this.tracers.update(now);
+    // In place: a new array a frame for what is mostly the same list.
+    const fading = this.fading;
+    let j = 0;
+    for (const f of fading) {
       const age = (now - f.born) / f.life;
       if (age >= 1) {
         this.drop(f);
-        return false;
+        continue;
       }
       f.mat.opacity = (1 - age) * 0.9;
-      return true;
-    });
+      fading[j++] = f;
+    }
+    fading.length = j;
+  }
+}
+
+// maxTracers is how many tracers are drawn at once: a new one beyond
+// them takes the oldest's place.
+const maxTracers = 128;
+
+// TracerLines draws up to maxTracers tracers as one set of line segments
+// with a colour and alpha per vertex, the live ones first.
+class TracerLines {
+  readonly lines: THREE.LineSegments;
+  private pos = new Float32Array(maxTracers * 6);
+  private col = new Float32Array(maxTracers * 8);
+  private born = new Float64Array(maxTracers);
+  private life = new Float64Array(maxTracers);
+  private n = 0;
+  get count(): number { return this.n; }
+  private posAttr: THREE.BufferAttribute;
+  private colAttr: THREE.BufferAttribute;
+
+  constructor() {
+    const g = new THREE.BufferGeometry();
+    this.posAttr = new THREE.BufferAttribute(this.pos, 3).setUsage(THREE.DynamicDrawUsage);
+    this.colAttr = new THREE.BufferAttribute(this.col, 4).setUsage(THREE.DynamicDrawUsage);
+    g.setAttribute('position', this.posAttr);
+    g.setAttribute('color', this.colAttr);
+    g.setDrawRange(0, 0);
+    this.lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ vertexColors: true, transparent: true }));
+    // The buffers move every frame: no bounding sphere is kept for them.
+    this.lines.frustumCulled = false;
+  }
+
+  add(fx: number, fy: number, fz: number, tx: number, ty: number, tz: number, colour: number, now: number, life: number): void {
+    if (this.n === maxTracers) this.move(1, 0, maxTracers - 1);
+    const i = this.n++, p = this.pos, c = this.col, o = 6 * i, k = 8 * i;
+    p[o] = fx; p[o + 1] = fy; p[o + 2] = fz; p[o + 3] = tx; p[o + 4] = ty; p[o + 5] = tz;
+    c[k] = c[k + 4] = ((colour >> 16) & 255) / 255;
+    c[k + 1] = c[k + 5] = ((colour >> 8) & 255) / 255;
+    c[k + 2] = c[k + 6] = (colour & 255) / 255;
+    c[k + 3] = c[k + 7] = 0.9;
+    this.born[i] = now;
+    this.life[i] = life;
+  }
+
+  // move moves count tracers from slot from to slot to.
+  private move(from: number, to: number, count: number): void {
+    this.pos.copyWithin(6 * to, 6 * from, 6 * (from + count));
+    this.col.copyWithin(8 * to, 8 * from, 8 * (from + count));
+    this.born.copyWithin(to, from, from + count);
+    this.life.copyWithin(to, from, from + count);
+    this.n = to + count;
+  }
+
+  // update fades the tracers at now and drops those faded out.
+  update(now: number): void {
+    if (this.n === 0 && this.lines.geometry.drawRange.count === 0) return;
+    let j = 0;
+    for (let i = 0; i < this.n; i++) {
+      const age = (now - this.born[i]) / this.life[i];
+      if (age >= 1) continue;
+      if (i !== j) {
+        this.pos.copyWithin(6 * j, 6 * i, 6 * i + 6);
+        this.col.copyWithin(8 * j, 8 * i, 8 * i + 8);
+        this.born[j] = this.born[i];
+        this.life[j] = this.life[i];
+      }
+      this.col[8 * j + 3] = this.col[8 * j + 7] = (1 - age) * 0.9;
+      j++;
+    }
+    this.n = j;
+    this.lines.geometry.setDrawRange(0, 2 * j);
+    this.lines.visible = j > 0;
+    // Only the live tracers' part of the buffers is uploaded.
+    if (j > 0) {
+      this.posAttr.clearUpdateRanges();
+      this.posAttr.addUpdateRange(0, 6 * j);
+      this.colAttr.clearUpdateRanges();
+      this.colAttr.addUpdateRange(0, 8 * j);
+      this.posAttr.needsUpdate = true;
+      this.colAttr.needsUpdate = true;
+    }
   }
 }
 

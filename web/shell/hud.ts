@@ -114,7 +114,10 @@ export class Hud {
   // what a participant sees of the network) only when the server
   // mandates it.
   board(st: CoreState, shown: boolean): void {
-    if (this.boardShown?.st === st && this.boardShown.shown === shown) return;
+    const was = this.boardShown;
+    if (was && was.shown === shown && (was.st === st || !shown)) return;
+    // Hidden, a new info changes nothing: it used to write the board's
+    // style and the body's class with every info.
     this.boardShown = { st, shown };
     const el = $('board');
     el.style.display = shown ? 'block' : 'none';
@@ -158,9 +161,14 @@ export class Hud {
     if (dead) this.html('ammo', '');
   }
 
+  private namedFrom: CoreState['score']['rows'] | null = null;
   update(st: CoreState, link: string, lost: boolean, shooterAt: (id: number) => [number, number] | null): void {
     const now = performance.now();
-    for (const r of st.score.rows) if (r.name) this.names.set(r.id, r.name);
+    // The rows of an info are often the last's (see parseInfo in main.ts).
+    if (st.score.rows !== this.namedFrom) {
+      this.namedFrom = st.score.rows;
+      for (const r of st.score.rows) if (r.name) this.names.set(r.id, r.name);
+    }
     for (const e of st.events) this.event(st, e, now, shooterAt);
     const self = st.self;
     const team = `<span class="team${st.team}">${teamNames[st.team] ?? 'team ' + st.team}</span>`;

@@ -38,15 +38,20 @@ export class Labels {
   // with those that overlapped nearer ones: moved a row or two, or not
   // shown.
   resolved = { shown: 0, moved: 0, hidden: 0 };
+  private pool: { i: number; d: number }[] = [];
   on = true;
   // sights caches whether each player was in sight, for a few frames.
   private sights = new Map<number, { seen: boolean; frames: number }>();
 
   private sight(id: number, test: () => boolean): boolean {
     let c = this.sights.get(id);
-    if (!c || --c.frames <= 0) {
-      c = { seen: test(), frames: 4 };
+    if (!c) {
+      c = { seen: false, frames: 0 };
       this.sights.set(id, c);
+    }
+    if (--c.frames <= 0) {
+      c.seen = test();
+      c.frames = 4;
     }
     return c.seen;
   }
@@ -73,10 +78,18 @@ export class Labels {
     near.length = 0;
     const c = camera.position;
     if (this.on) {
+      // The entries are kept from frame to frame: 63 players made 63
+      // objects a frame.
+      const pool = this.pool;
       for (let i = 0; i < pk.players; i++) {
         if (pk.flags(i) & Dead) continue;
         const d = Math.hypot(pk.x(i) - c.x, pk.y(i) - c.y);
-        if (d <= maxRange) near.push({ i, d });
+        if (d > maxRange) continue;
+        if (pool.length === near.length) pool.push({ i: 0, d: 0 });
+        const e = pool[near.length];
+        e.i = i;
+        e.d = d;
+        near.push(e);
       }
       near.sort((a, b) => a.d - b.d);
     }

@@ -5,7 +5,7 @@
 // and interpolation all happen in the core; this file only moves bytes,
 // keys and pixels. After a death the camera looks at the killer until the
 // respawn (the death camera).
-import { LocalCore, WorkerCore, loadCore, runWorker, type Core } from './core';
+import { LocalCore, WorkerCore, loadCore, openLink, runWorker, workerLink, type Core } from './core';
 import { View } from './view';
 import { Controls } from './controls';
 import { Hud } from './hud';
@@ -66,22 +66,50 @@ async function fetchToken(): Promise<string> {
 // frame's copy and the info's JSON when read) and in drawing (three.js,
 // the HUD), between two reads.
 // frameMs is the page's own thread: with the core in a worker, its step
-// is not.
+// is not, but the page's hand-over of the input to it (pump) is.
 // Of the drawing, render is three.js's (the scene and the inset) and
 // info the handling of new infos (events, sounds, the HUD's text and net
 // graph); the rest is the page's own per-frame work (players, labels,
 // footsteps, minimap).
+// samples holds each frame's time on the page's thread (ms): the frame's
+// own work and the step or pumps since the frame before, at most
+// maxSamples between two reads (the newest kept).
+const maxSamples = 4096;
 class Perf {
-  frames = 0; step = 0; state = 0; draw = 0; render = 0; info = 0;
+  frames = 0; step = 0; state = 0; draw = 0; render = 0; info = 0; pump = 0;
+  // tracers is the most tracers a frame drew.
+  tracers = 0;
   stepInPage = true;
-  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; renderMs: number; infoMs: number; frameMs: number } {
+  samples: number[] = [];
+  // between is the page's thread's time in steps or pumps since the
+  // last frame.
+  private between = 0;
+  // pumped notes ms spent handing the input over to a core in a worker.
+  pumped(ms: number): void {
+    this.pump += ms;
+    this.between += ms;
+  }
+  // stepped notes ms of the core's step, on the page's thread or not.
+  stepped(ms: number): void {
+    this.step += ms;
+    if (this.stepInPage) this.between += ms;
+  }
+  // framed notes a frame that took ms of its own.
+  framed(ms: number): void {
+    if (this.samples.length >= maxSamples) this.samples.shift();
+    this.samples.push(this.between + ms);
+    this.between = 0;
+  }
+  read(): { frames: number; stepMs: number; stateMs: number; drawMs: number; renderMs: number; infoMs: number; pumpMs: number; frameMs: number; samples: number[]; tracers: number } {
     const n = Math.max(1, this.frames);
-    const page = (this.stepInPage ? this.step : 0) + this.state + this.draw;
+    const page = (this.stepInPage ? this.step : this.pump) + this.state + this.draw;
     const out = {
       frames: this.frames, stepMs: this.step / n, stateMs: this.state / n, drawMs: this.draw / n,
-      renderMs: this.render / n, infoMs: this.info / n, frameMs: page / n,
+      renderMs: this.render / n, infoMs: this.info / n, pumpMs: this.pump / n, frameMs: page / n, samples: this.samples,
+      tracers: this.tracers,
     };
-    this.frames = this.step = this.state = this.draw = this.render = this.info = 0;
+    this.frames = this.step = this.state = this.draw = this.render = this.info = this.pump = this.tracers = 0;
+    this.samples = [];
     return out;
   }
 }
@@ -352,7 +380,11 @@ class Game {
     hud.names.clear(); // the server names every player again
     if (!this.isLost) hud.status('connecting…');
     const inWorker = useWorker();
-    this.core = inWorker ? new WorkerCore(import.meta.url) : new LocalCore();
+    // A core on the page's thread keeps its link in a worker where the
+    // browser has them, so that datagrams are stamped as they arrive
+    // (workerLink).
+    this.core = inWorker ? new WorkerCore(import.meta.url)
+      : new LocalCore(typeof Worker !== 'undefined' ? workerLink(import.meta.url) : openLink);
     this.perf.stepInPage = !inWorker;
     const core = this.core;
     this.linkDown = false;
@@ -382,7 +414,13 @@ class Game {
     if (this.core === core) this.coreReady = true;
   }
 
-  pump(): void { this.core?.pump(this.controls.input); }
+  pump(): void {
+    if (!this.core) return;
+    const t0 = performance.now();
+    this.core.pump(this.controls.input);
+    // A core on the page's thread counts its pumps in its step.
+    if (!this.perf.stepInPage) this.perf.pumped(performance.now() - t0);
+  }
 
   frame(): void {
     this.menu.update(this.controls.locked);
@@ -391,7 +429,7 @@ class Game {
     const p = this.core.pull(now);
     if (!p) return;
     this.packed.f = p.f;
-    const infos = p.infos.length > 0 ? p.infos.map((t) => JSON.parse(t) as CoreState) : noInfos;
+    const infos = p.infos.length > 0 ? p.infos.map((t) => this.parseInfo(t)) : noInfos;
     if (this.frameAt > 0) {
       const dt = now - this.frameAt;
       hud.fps = hud.fps * 0.9 + (dt > 0 ? 1000 / dt : 0) * 0.1;
@@ -400,7 +438,7 @@ class Game {
     this.frameAt = now;
     this.frames++;
     this.perf.frames++;
-    this.perf.step += this.core.stepMs();
+    this.perf.stepped(this.core.stepMs());
     const drawStart = performance.now();
     this.perf.state += drawStart - now;
     for (const st of infos) {
@@ -408,9 +446,22 @@ class Game {
     }
     this.perf.info += performance.now() - drawStart;
     if (this.info) this.draw(this.info, now);
+    this.perf.tracers = Math.max(this.perf.tracers, this.effects.tracerCount);
     const end = performance.now();
     this.perf.draw += end - drawStart;
+    this.perf.framed(end - now);
     hud.frameMs = hud.frameMs * 0.9 + (end - now) * 0.1;
+  }
+
+  // parseInfo parses an info's JSON. The core leaves the scoreboard's
+  // rows out (null) when they did not change since its last info: they
+  // are the last info's.
+  private rows: CoreState['score']['rows'] = [];
+  private parseInfo(text: string): CoreState {
+    const st = JSON.parse(text) as CoreState;
+    if (st.score.rows) this.rows = st.score.rows;
+    else st.score.rows = this.rows;
+    return st;
   }
 
   // takeInfo handles a new info: its events, tracers, rewinds and
@@ -662,7 +713,7 @@ class Game {
       ...st, phase: pk.phase, id: pk.id, self, players: pk.playerList(), eye: pk.eye, ammo: pk.ammo,
       projectiles: pk.projectileList(), tick: pk.tick,
       transport, frames: this.frames, recentEvents: this.recent,
-      rewindView: this.rewindState(), lens: { netgraph: this.netgraphOn, impacts: this.effects.impactsOn, impactsDrawn: this.effects.impactCount },
+      rewindView: this.rewindState(), lens: { netgraph: this.netgraphOn, impacts: this.effects.impactsOn, impactsDrawn: this.effects.impactCount, tracersDrawn: this.effects.tracerCount },
       labels: { ...this.labels.resolved }, deathCam: this.deathCam, deathView: this.deathView, respawnIn: this.respawnIn,
       name: this.name, view: this.viewAt, lost: this.isLost, attempts: this.attempts, rejoined: this.rejoined,
       sound: { state: this.sound.state, played: this.sound.played, last: this.sound.last, lastShot: this.lastShot },
@@ -817,7 +868,8 @@ async function main(): Promise<void> {
     input: (i: Partial<Input>) => { game.menu.scripted = true; game.controls.set(i); },
     // perf returns the mean time per frame in ms spent in the client
     // core's step, its state (interpolation) and drawing since the last
-    // call, and the frames drawn.
+    // call, the frames drawn, each frame's time on the page's thread
+    // (samples), and the most tracers a frame drew (tracers).
     perf: () => game.perf.read(),
   };
   hud.status('loading the client core…');

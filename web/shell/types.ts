@@ -81,8 +81,10 @@ export interface Session {
   connect(now: number): void;
   disconnect(reason: string): void;
   step(now: number, b: Uint8Array): string;
-  tick(now: number, input: Input): void;
-  frame(now: number, input: Input): void;
+  // tick and frame take the input as numbers (buttons: see buttons in
+  // core.ts).
+  tick(now: number, forward: number, side: number, up: number, yaw: number, pitch: number, buttons: number, weapon: number, placed: number): void;
+  frame(now: number, forward: number, side: number, up: number, yaw: number, pitch: number, buttons: number, weapon: number, placed: number): void;
   tickMs(): number;
   outbox(): Uint8Array[];
   // pack writes the packed frame at now into buf (packSize() bytes) and

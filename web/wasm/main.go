@@ -13,12 +13,16 @@
 //
 //	connect(now)
 //	step(now, datagram Uint8Array) -> error string or ""
-//	tick(now, input)               input: {forward, side, up, yaw, pitch, fire, alt, jump, crouch, reload, sprint, weapon, placed}
-//	frame(now, input)              the input at a display frame between ticks: a fire press carries its instant and aim (sub-tick input)
+//	tick(now, forward, side, up, yaw, pitch, buttons, weapon, placed)
+//	                               the input as numbers: buttons is fire 1 | alt 2 | jump 4 | crouch 8 | reload 16 | sprint 32;
+//	                               placed, when given, how many placements the page's aim has turned to
+//	frame(now, forward, side, up, yaw, pitch, buttons, weapon, placed)
+//	                               the input at a display frame between ticks: a fire press carries its instant and aim (sub-tick input)
 //	tickMs() -> the server's tick in ms (0 until accepted)
 //	outbox() -> Array of Uint8Array datagrams to send
 //	pack(now, buf Uint8Array) -> bytes written into buf: the frame's hot part, packed (bridge.Session.Pack; buf holds bridge.PackSize bytes)
-//	info(now) -> JSON text of bridge.Session.Info: the rest (events, net graph, scoreboard, settings)
+//	info(now) -> JSON text of bridge.Session.Info: the rest (events, net graph, scoreboard, settings);
+//	                               score.rows is null when unchanged since the session's last info
 //	packSize() -> bridge.PackSize
 //	disconnect(reason)
 //	reportSBC() -> error string or "": the "shot behind cover" report
@@ -28,6 +32,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math"
+	"slices"
 	"time"
 
 	"syscall/js"
@@ -100,11 +105,6 @@ func num(v js.Value, key string) float64 {
 	return 0
 }
 
-func flag(v js.Value, key string) bool {
-	f := v.Get(key)
-	return f.Type() == js.TypeBoolean && f.Bool()
-}
-
 // ms reads a page time in milliseconds as a Duration; anything that is not
 // a finite number reads as 0.
 func ms(args []js.Value) time.Duration {
@@ -118,29 +118,48 @@ func ms(args []js.Value) time.Duration {
 	return time.Duration(v * float64(time.Millisecond))
 }
 
-// input reads the input object of a tick or frame call (its second
-// argument); a missing one is no input.
+// Buttons of the input's buttons argument.
+const (
+	btnFire = 1 << iota
+	btnAlt
+	btnJump
+	btnCrouch
+	btnReload
+	btnSprint
+)
+
+// input reads the input of a tick or frame call: its arguments after
+// now, numbers read without a call into JavaScript (a number is held in
+// the js.Value itself), where an object's twelve fields took twelve
+// property reads each, on every frame and tick of a core on the page's
+// thread. A missing or non-number argument reads as 0.
 func input(args []js.Value) bridge.Input {
-	if len(args) < 2 || args[1].Type() != js.TypeObject {
-		return bridge.Input{}
+	at := func(i int) float64 {
+		if i < len(args) && args[i].Type() == js.TypeNumber {
+			return args[i].Float()
+		}
+		return 0
 	}
-	v := args[1]
+	b := int(at(6))
 	// placed, when given, is how many placements the page's aim has
 	// turned to (bridge.Input.Follows).
-	p := v.Get("placed")
+	placed := len(args) > 8 && args[8].Type() == js.TypeNumber
 	return bridge.Input{
-		Follows: p.Type() == js.TypeNumber, Placed: int(num(v, "placed")),
-		Forward: num(v, "forward"), Side: num(v, "side"), Up: num(v, "up"),
-		Yaw: num(v, "yaw"), Pitch: num(v, "pitch"),
-		Fire: flag(v, "fire"), Alt: flag(v, "alt"), Jump: flag(v, "jump"), Crouch: flag(v, "crouch"),
-		Reload: flag(v, "reload"), Sprint: flag(v, "sprint"),
-		Weapon: int(num(v, "weapon")),
+		Follows: placed, Placed: int(at(8)),
+		Forward: at(1), Side: at(2), Up: at(3), Yaw: at(4), Pitch: at(5),
+		Fire: b&btnFire != 0, Alt: b&btnAlt != 0, Jump: b&btnJump != 0, Crouch: b&btnCrouch != 0,
+		Reload: b&btnReload != 0, Sprint: b&btnSprint != 0,
+		Weapon: int(at(7)),
 	}
 }
 
 func session(s *bridge.Session) js.Value {
 	o := js.Global().Get("Object").New()
-	buf := make([]byte, wire.MaxDatagram)
+	// One byte more than a datagram may hold tells a longer one.
+	buf := make([]byte, wire.MaxDatagram+1)
+	// The constructors outbox uses, looked up once.
+	arrayCtor, u8Ctor := js.Global().Get("Array"), js.Global().Get("Uint8Array")
+	none := arrayCtor.New(0)
 	method := func(name string, f func(args []js.Value) any) {
 		o.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) }))
 	}
@@ -157,10 +176,10 @@ func session(s *bridge.Session) js.Value {
 		if len(args) < 2 || args[1].Type() != js.TypeObject {
 			return "step wants (now, Uint8Array)"
 		}
-		if n := args[1].Get("length").Int(); n > len(buf) {
+		n := js.CopyBytesToGo(buf, args[1])
+		if n > wire.MaxDatagram {
 			return "datagram longer than the wire's limit"
 		}
-		n := js.CopyBytesToGo(buf, args[1])
 		if err := s.Step(ms(args), buf[:n]); err != nil {
 			return err.Error()
 		}
@@ -183,10 +202,12 @@ func session(s *bridge.Session) js.Value {
 	method("tickMs", func([]js.Value) any { return float64(s.TickDuration()) / float64(time.Millisecond) })
 	method("outbox", func([]js.Value) any {
 		out := s.Outbox()
-		arr := js.Global().Get("Array").New(len(out))
-		u8 := js.Global().Get("Uint8Array")
+		if len(out) == 0 {
+			return none
+		}
+		arr := arrayCtor.New(len(out))
 		for i, b := range out {
-			a := u8.New(len(b))
+			a := u8Ctor.New(len(b))
 			js.CopyBytesToJS(a, b)
 			arr.SetIndex(i, a)
 		}
@@ -194,16 +215,30 @@ func session(s *bridge.Session) js.Value {
 	})
 	packed := make([]byte, bridge.PackSize)
 	method("pack", func(args []js.Value) any {
-		if len(args) < 2 || args[1].Type() != js.TypeObject || args[1].Get("length").Int() < len(packed) {
+		if len(args) < 2 || args[1].Type() != js.TypeObject {
 			return 0
 		}
 		n := s.Pack(ms(args), packed)
-		js.CopyBytesToJS(args[1], packed[:n])
+		if js.CopyBytesToJS(args[1], packed[:n]) < n {
+			return 0 // a buffer shorter than packSize()
+		}
 		return n
 	})
 	method("packSize", func([]js.Value) any { return len(packed) })
+	// rows are the scoreboard's rows of the last info that carried them.
+	var rows []bridge.ScoreRow
 	method("info", func(args []js.Value) any {
-		b, err := json.Marshal(s.Info(ms(args)))
+		st := s.Info(ms(args))
+		// The rows, unchanged, are left out (null): 64 players' rows were
+		// most of an info's JSON, made and parsed about every frame
+		// (an event waits nearly always), while they change about once
+		// a second.
+		if rows != nil && slices.Equal(st.Score.Rows, rows) {
+			st.Score.Rows = nil
+		} else {
+			rows = st.Score.Rows
+		}
+		b, err := json.Marshal(st)
 		if err != nil {
 			return "{}"
 		}
