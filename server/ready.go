@@ -43,9 +43,6 @@ type Ready struct {
 	// GameEvents are the game events clients sent, in the order they
 	// arrived, each client's in its order, each once.
 	GameEvents []GameEvent
-	// Fired are the shots fired, in order, for a game that resolves its
-	// own (Config.GameShots).
-	Fired []FiredShot
 	// Counts are what the server refused or dropped meanwhile: Stats'
 	// counters of those, for the span alone, for a driver's metrics.
 	Counts Counts
@@ -89,7 +86,6 @@ func (s *Server) Ready() *Ready {
 		Kills:    cur.Kills[:0],
 		Log:      cur.Log[:0],
 		Reports:  cur.Reports[:0],
-		Fired:    cur.Fired[:0],
 	}
 	return out
 }

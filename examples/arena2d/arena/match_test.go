@@ -21,7 +21,7 @@ func playSimulated(t *testing.T, seed uint64) (*match.Result, arena.Record) {
 		BotPolicy:   arena.NewBot,
 		Game: match.Game{
 			World: arena.Map(), Step: arena.Step, State: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Rules: arena.NewRules,
-			Body: arena.PlayerBody, GameShots: true, OnTick: ref.Tick,
+			Body: arena.PlayerBody, Shots: ref, OnTick: ref.Tick,
 		},
 	}, nil)
 	if err != nil {
