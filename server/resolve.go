@@ -264,7 +264,8 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 		pose = st
 	}
 	pose.Pos = h.Pose.Pos
-	found := lagcomp.Found{
+	found := &s.found
+	*found = lagcomp.Found{
 		Hit:     lagcomp.Hit{Victim: h.ID, Part: rec.Part, Dist: h.Dist, Point: h.Point, Local: h.Local, Pose: pose},
 		Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
@@ -274,7 +275,7 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 		found.RollbackM = math.Hypot(d.X, d.Y)
 	}
 	rec.RollbackM = found.RollbackM
-	verdict := s.policy.Judge(&w.lag, &found)
+	verdict := s.policy.Judge(&w.lag, found)
 	if verdict == lagcomp.Unrewind {
 		// Beyond the policy's rollback cap: judge the shot as the
 		// present has it instead.
@@ -336,8 +337,11 @@ func (s *Server) fireWeapon(wd *ShotWorld) {
 	}
 	// A fire press within the command (sub-tick input) is rewound to
 	// the world its shooter saw at the press, not at the tick.
-	live := pelletWorld{now: now, shot: &wd.lag}
+	// The live world is the server's own, rewritten for each shot: a
+	// local would escape through resolvePellet and allocate.
+	live := &s.livePellets
+	*live = pelletWorld{now: now, shot: &wd.lag}
 	for pellet := range w.Pellets {
-		s.resolvePellet(&live, ps, pellet, w)
+		s.resolvePellet(live, ps, pellet, w)
 	}
 }

@@ -93,6 +93,8 @@ type Server struct {
 
 	shots          []pendingShot // fired this tick, resolved after poses are recorded
 	shotWorld      ShotWorld     // the world each is resolved in, rewritten for each (resolve.go)
+	livePellets    pelletWorld   // the live world of WeaponShots' hitscan pellets, rewritten for each shot
+	found          lagcomp.Found // a hit the policy judges, rewritten for each
 	absorber       Absorber      // Config.Shots, if it takes damage elsewhere than health
 	projectiles    []projectile  // in flight, in launch order
 	nextProjectile uint32

@@ -313,7 +313,10 @@ func (s *Server) traceLive(shot *lagcomp.Shot, rec *ShotRecord, ray geom.Ray, w 
 // completing rec.
 func (s *Server) judgeLive(shot *lagcomp.Shot, rec *ShotRecord, ps *pendingShot, ray geom.Ray, w *game.Weapon, h lagcomp.Hit) {
 	v := s.clients[h.Victim]
-	found := lagcomp.Found{
+	// The server's scratch, rewritten for each hit: passed to the
+	// policy, a local would escape and allocate.
+	found := &s.found
+	*found = lagcomp.Found{
 		Hit: h, Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
 	}
@@ -322,7 +325,7 @@ func (s *Server) judgeLive(shot *lagcomp.Shot, rec *ShotRecord, ps *pendingShot,
 		found.RollbackM = math.Hypot(d.X, d.Y)
 	}
 	rec.Hit, rec.Victim, rec.Part, rec.RollbackM = true, h.Victim, h.Part, found.RollbackM
-	verdict := s.policy.Judge(shot, &found)
+	verdict := s.policy.Judge(shot, found)
 	if verdict == lagcomp.Unrewind {
 		// Beyond the policy's rollback cap: judge the shot as the present
 		// has it instead.
