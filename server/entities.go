@@ -144,9 +144,7 @@ func (s *Server) recordBodies() {
 }
 
 // bodyPose is the pose a body of state st is tested at.
-func bodyPose(st *game.PlayerState) lagcomp.Pose {
-	return lagcomp.Pose{Pos: st.Pos, Yaw: game.AngleToRad(int32(st.Yaw)), Teleport: st.Teleport}
-}
+func bodyPose(st *game.PlayerState) lagcomp.Pose { return lagcomp.PoseOf(*st) }
 
 // TraceAt returns the first entity with a body, or player when
 // Config.Body or BodyOf is set, that ray r (Dir a unit vector) hits within

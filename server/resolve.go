@@ -268,7 +268,7 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 	*found = lagcomp.Found{
 		Hit:     lagcomp.Hit{Victim: h.ID, Part: rec.Part, Dist: h.Dist, Point: h.Point, Local: h.Local, Pose: pose},
 		Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
-		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
+		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement, OnBody: true,
 	}
 	if rec.Rewound {
 		d := h.Pose.Pos.Sub(v.state.Pos)
@@ -291,7 +291,7 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 	}
 	hit := hitInfo{
 		shooter: w.Shot.Shooter, victim: h.ID, shotTick: w.Shot.Cmd.Tick, part: rec.Part,
-		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point,
+		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point, onBody: true,
 	}
 	hit.tested = tested{ok: true, pose: pose, now: v.state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
 	switch verdict {

@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world/worldtest"
 )
 
 // disc is the body of every player and entity in the tests of a game's
@@ -287,4 +288,22 @@ type traceOnly struct{}
 
 func (traceOnly) Fire(w *ShotWorld) {
 	w.Trace(geom.Ray{Origin: w.Shot.Eye.Sub(geom.V(0, 0, 0.5)), Dir: geom.V(1, 0, 0)}, 100)
+}
+
+// TestCoveredOnBody: a victim's appeal against a game's hit is checked
+// on the game's body (the spot hit, in its frame, where the victim now
+// stands), not on a humanoid part: a spot half a metre up is hidden by
+// the low cover (1.25 m) where the humanoid's head would not be.
+func TestCoveredOnBody(t *testing.T) {
+	s := testServer(t, Config{Map: worldtest.Cover(t)})
+	h := hitInfo{onBody: true, part: game.PartHead, local: geom.V(-0.25, 0, 0.5), eye: geom.V(0, 0, 1.6)}
+	behind := game.PlayerState{Pos: geom.V(20, -12, 0)} // the low cover midway
+	open := game.PlayerState{Pos: geom.V(20, -20, 0)}
+	if !s.covered(&h, behind) || s.covered(&h, open) {
+		t.Fatalf("covered behind the low cover %v, in the open %v", s.covered(&h, behind), s.covered(&h, open))
+	}
+	h.onBody = false // the same spot taken as the head's
+	if s.covered(&h, behind) {
+		t.Fatal("the head is covered by the low cover")
+	}
 }

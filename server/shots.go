@@ -367,6 +367,9 @@ type hitInfo struct {
 	// impact is where the hit met the victim in the world (the blast's
 	// centre for splash), for the rewind view.
 	impact geom.Vec3
+	// onBody marks a hit on a game's body (ShotWorld.Hit): local is in
+	// the body's frame, not in a humanoid part's.
+	onBody bool
 }
 
 // apply settles a hit: with damage it takes health (perhaps killing), and
