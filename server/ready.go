@@ -55,8 +55,9 @@ type Kill struct {
 	// KillerTeam and VictimTeam the teams at the time.
 	Killer, Victim         int
 	KillerTeam, VictimTeam int
-	// Weapon is the killing shot's loadout slot, -1 when the kill came
-	// through Damage (the game's own shots).
+	// Weapon is the killing shot's loadout slot (its shooter's, for a
+	// game's shot), -1 when the kill came through Damage (harm other
+	// than a shot).
 	Weapon int
 	// Pos is where the victim died.
 	Pos geom.Vec3
