@@ -68,6 +68,25 @@ type Found struct {
 	VictimNow game.PlayerState
 	Grid      *geom.Grid
 	Params    *game.Params
+	// OnBody reports a hit on a game's body (a Rewinder's RewindHit):
+	// Local is then in the body's frame, not in a humanoid part's.
+	OnBody bool
+}
+
+// PoseOf is the pose a player or entity in state st is recorded at: its
+// position, and its yaw in radians.
+func PoseOf(st game.PlayerState) Pose {
+	return Pose{Pos: st.Pos, Yaw: game.AngleToRad(int32(st.Yaw)), Teleport: st.Teleport}
+}
+
+// Covered is SBC detection of the hit on its victim in state st, seen
+// from eye: BehindCover on the humanoid part hit, or for a hit on a
+// game's body (OnBody) BehindCoverBody on the body at st.
+func (f *Found) Covered(st game.PlayerState, eye geom.Vec3) bool {
+	if f.OnBody {
+		return BehindCoverBody(PoseOf(st), f.Local, eye, f.Grid)
+	}
+	return BehindCover(st, f.Part, f.Local, eye, f.Grid, f.Params)
 }
 
 // Verdict is what a policy decides for a hit.

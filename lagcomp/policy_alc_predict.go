@@ -30,7 +30,7 @@ func (p alcPredict) Judge(s *Shot, h *Found) Verdict {
 	}
 	st := h.VictimNow
 	st.Pos = st.Pos.AddScaled(st.Vel, h.VictimRTT.Seconds())
-	if BehindCover(st, h.Part, h.Local, s.Eye, h.Grid, h.Params) {
+	if h.Covered(st, s.Eye) {
 		return Discard
 	}
 	return Register

@@ -258,6 +258,17 @@ func reachable(rr geom.Ray, maxDist float64, pos geom.Vec3, reach float64) bool 
 	return lx*lx+ly*ly <= reach*reach*(1+1e-9)+1e-12
 }
 
+// ToWorld returns point local, in the frame of an entity at p (origin at
+// its position, X along its yaw), in world space: where the spot a hit
+// found on its body (BodyHit.Local) lies on the entity at p.
+func (p Pose) ToWorld(local geom.Vec3) geom.Vec3 {
+	if p.Yaw == 0 {
+		return p.Pos.Add(local)
+	}
+	s, c := math.Sincos(p.Yaw)
+	return p.Pos.Add(geom.V(c*local.X-s*local.Y, s*local.X+c*local.Y, local.Z))
+}
+
 // toLocal returns ray rr in the frame of an entity at pose.
 func toLocal(rr geom.Ray, pose Pose) geom.Ray {
 	o := rr.Origin.Sub(pose.Pos)

@@ -4,7 +4,7 @@ package lagcomp_test
 // compensation, in the manner of lagcomp_paper_test.go: each quotes the
 // statement it checks, and drives a whole server through its public API
 // (rig_test.go), with the game's bodies chosen per player and per tick
-// (server.Config.BodyOf) and its shots handed to it (GameShots).
+// (server.Config.BodyOf) and its shots handed to it (server.Config.Shots).
 
 import (
 	"math"
@@ -77,7 +77,7 @@ func along(f server.FiredShot, z, off float64) geom.Ray {
 // Reference: [source], moving the other players back in time, which may
 // force state such as ducking back too (docs/references.md).
 func TestRewoundStance(t *testing.T) {
-	m := newRig(t, server.Config{GameShots: true, BodyOf: byStance})
+	m := newRig(t, server.Config{Shots: &keeper{}, BodyOf: byStance})
 	a, b := m.join(100*ms, 100*ms), m.join(100*ms, 100*ms)
 	m.place(a, geom.V(0, -20, 0), 0)
 	m.place(b, geom.V(10, -20, 0), math.Pi)
@@ -133,7 +133,7 @@ func TestRewoundStance(t *testing.T) {
 // (docs/references.md).
 func TestRewoundClass(t *testing.T) {
 	class := map[int]lagcomp.Body{}
-	m := newRig(t, server.Config{GameShots: true, BodyOf: func(id int, _ game.PlayerState) lagcomp.Body { return class[id] }})
+	m := newRig(t, server.Config{Shots: &keeper{}, BodyOf: func(id int, _ game.PlayerState) lagcomp.Body { return class[id] }})
 	a, b := m.join(60*ms, 50*ms), m.join(60*ms, 50*ms)
 	class[a.id], class[b.id] = standing, heavy
 	m.place(a, geom.V(0, -20, 0), 0)

@@ -25,7 +25,7 @@ type rig struct {
 	dt      time.Duration
 	players []*player
 	records []server.ShotRecord // settled and not yet taken
-	fired   []server.FiredShot  // a game's shots, of the last tick
+	fired   []server.FiredShot  // a game's shots, of the last tick (keeper)
 }
 
 // player is one scripted client.
@@ -166,8 +166,18 @@ func (m *rig) tick() {
 		}
 	}
 	m.records = append(m.records, r.Shots...)
-	m.fired = append(m.fired[:0], r.Fired...)
+	m.fired = m.fired[:0]
+	if k, ok := m.cfg.Shots.(*keeper); ok {
+		m.fired = append(m.fired, k.shots...)
+		k.shots = k.shots[:0]
+	}
 }
+
+// keeper is a game's shot resolution that registers no hit: it keeps
+// each shot it is handed, for a test to trace at the times it chooses.
+type keeper struct{ shots []server.FiredShot }
+
+func (k *keeper) Fire(w *server.ShotWorld) { k.shots = append(k.shots, w.Shot) }
 
 // receive decodes a snapshot to p and collects the events it has not
 // seen.

@@ -399,3 +399,11 @@ func BehindCover(st game.PlayerState, part game.PartKind, local, shooterEye geom
 	pt := game.Hitboxes(st, p)[part].ToWorld(local)
 	return g.SegmentBlocked(pt, shooterEye)
 }
+
+// BehindCoverBody is BehindCover for a game's body (Body, traced by a
+// Rewinder): it re-applies an impact, stored in the body's frame
+// (RewindHit's Local), to the entity at pose, and reports whether world
+// geometry blocks the segment from that point to the shooter's eye.
+func BehindCoverBody(pose Pose, local, shooterEye geom.Vec3, g *geom.Grid) bool {
+	return g.SegmentBlocked(pose.ToWorld(local), shooterEye)
+}

@@ -140,14 +140,16 @@ type Config struct {
 // needs no navigation grid; lagkit's bots do.
 type Game struct {
 	// World is the map, instead of Config.Map.
-	World     *world.Map
-	Step      game.StepFunc
-	State     *game.Layout
-	Cmd       *game.CmdLayout
-	Spawn     func(id int, st *game.PlayerState)
-	Body      lagcomp.Body
-	BodyOf    func(id int, st game.PlayerState) lagcomp.Body
-	GameShots bool
+	World  *world.Map
+	Step   game.StepFunc
+	State  *game.Layout
+	Cmd    *game.CmdLayout
+	Spawn  func(id int, st *game.PlayerState)
+	Body   lagcomp.Body
+	BodyOf func(id int, st game.PlayerState) lagcomp.Body
+	// Shots is the game's shot resolution (server.Config.Shots; nil:
+	// lagkit's weapons).
+	Shots server.Shots
 	// Rules makes the game's match rules (server.Config.Rules) in place
 	// of lagkit's mode Config.Mode names; nil plays lagkit's mode.
 	Rules func(server.RulesEnv) (server.Rules, error)
@@ -402,7 +404,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		Seed: cfg.Seed, Policy: cfg.Policy, Rules: rules, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
 		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Adjust: shooter.Adjust(cfg.Scaling, cfg.AimAssist),
 		Step: cfg.Game.Step, Game: cfg.Game.State, Cmd: cfg.Game.Cmd, Spawn: cfg.Game.Spawn,
-		Body: cfg.Game.Body, BodyOf: cfg.Game.BodyOf, GameShots: cfg.Game.GameShots,
+		Body: cfg.Game.Body, BodyOf: cfg.Game.BodyOf, Shots: cfg.Game.Shots,
 	}, players, seeds.Uint64())
 	if err != nil {
 		return nil, err

@@ -116,16 +116,16 @@ type MatchConfig struct {
 	// (server.Config.Step; default game.Step). The match's bots predict
 	// with it; other clients must set the same client.Config.Step.
 	Step game.StepFunc `toml:"-" json:"-"`
-	// Game, Spawn, Body, BodyOf and GameShots, set by a program, are
-	// the server core's (server.Config): the game's declared state, its
+	// Game, Spawn, Body, BodyOf and Shots, set by a program, are the
+	// server core's (server.Config): the game's declared state, its
 	// respawn rule, the players' body for TraceAt (one for all, or one
-	// per player and tick), and shots the game resolves itself. The
-	// match's bots predict with the same Game.
-	Game      *game.Layout                                   `toml:"-" json:"-"`
-	Spawn     func(id int, st *game.PlayerState)             `toml:"-" json:"-"`
-	Body      lagcomp.Body                                   `toml:"-" json:"-"`
-	BodyOf    func(id int, st game.PlayerState) lagcomp.Body `toml:"-" json:"-"`
-	GameShots bool                                           `toml:"-" json:"-"`
+	// per player and tick), and its shot resolution (nil: lagkit's
+	// weapons). The match's bots predict with the same Game.
+	Game   *game.Layout                                   `toml:"-" json:"-"`
+	Spawn  func(id int, st *game.PlayerState)             `toml:"-" json:"-"`
+	Body   lagcomp.Body                                   `toml:"-" json:"-"`
+	BodyOf func(id int, st game.PlayerState) lagcomp.Body `toml:"-" json:"-"`
+	Shots  server.Shots                                   `toml:"-" json:"-"`
 	// Cmd, set by a program, is the game's own part of every command
 	// (server.Config.Cmd, game.DeclareCmd): the match's bots send it,
 	// and other clients must declare the same client.Config.Cmd.
@@ -145,8 +145,8 @@ type MatchConfig struct {
 	// match goroutine each time the core has run its due ticks (one,
 	// unless the match fell behind): moving its
 	// entities (server.Server.SetEntity), reading its players' events
-	// and shots (r.GameEvents, r.Fired: what the core handed over since
-	// the last OnTick, its kills and log too) and answering them. It
+	// (r.GameEvents: what the core handed over since the last OnTick,
+	// its shots, kills and log too) and answering them. It
 	// must not block, keep s or r, or call the Match.
 	OnTick func(s *server.Server, r *server.Ready) `toml:"-" json:"-"`
 }
@@ -476,7 +476,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
-		Step: out.Step, Game: out.Game, Cmd: out.Cmd, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, GameShots: out.GameShots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
+		Step: out.Step, Game: out.Game, Cmd: out.Cmd, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, Shots: out.Shots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
 		Rules: out.Rules, Adjust: shooter.Adjust(out.Scaling, out.AimAssist),
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff,

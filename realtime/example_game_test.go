@@ -14,25 +14,30 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
+// discShots is a game's shot resolution: one ray along the shooter's
+// aim, tested where the lag compensation policy says, for the damage of
+// the disc it hits.
+type discShots struct{}
+
+func (discShots) Fire(w *server.ShotWorld) {
+	s, f := w.Server(), &w.Shot
+	ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, &s.Config().Weapons[0], s.Config().Movement)
+	if h, ok := w.Trace(ray, 100); ok {
+		w.Hit(int16(h.Damage)) // judged by the policy, then health, death, the kill
+	}
+}
+
 // A game of its own in a live match over UDP: its step and values on
-// both ends, its players' bodies, and its server logic after each tick,
-// resolving the shots lagkit hands it at the time each shooter saw.
+// both ends, its players' bodies, and its shot resolution, each shot
+// traced at the time its shooter saw.
 func ExampleMatchConfig_game() {
 	ctx := context.Background()
 	m := world.Field()
 	var disc lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.4}, Damage: 20}}
-	referee := func(s *server.Server, r *server.Ready) {
-		for _, f := range r.Fired {
-			ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, &s.Config().Weapons[0], s.Config().Movement)
-			if h, ok := s.TraceAt(ray, 100, f.Target, func(id int) bool { return id == f.Shooter }); ok {
-				s.SendEvent(h.ID, 1<<14, []byte{byte(f.Shooter)}) // a game event: you were hit
-			}
-		}
-	}
 	host := realtime.NewHost(slog.Default(), realtime.NewMetrics(prometheus.NewRegistry()))
 	if _, err := host.Start(realtime.MatchConfig{
 		Map: m.Name, World: m, Mode: "ffa",
-		Step: game.DefaultStep, Body: disc, GameShots: true, OnTick: referee,
+		Step: game.DefaultStep, Body: disc, Shots: discShots{},
 	}); err != nil {
 		panic(err)
 	}

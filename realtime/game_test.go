@@ -53,7 +53,7 @@ func TestGameHooks(t *testing.T) {
 	}
 	h := NewHost(quiet, NewMetrics(prometheus.NewRegistry()))
 	m, err := h.Start(MatchConfig{Map: "arena", Mode: "ffa", Seats: 2, Bots: 1, TickRate: 32,
-		Step: step, Game: decl.Layout, Body: crate, GameShots: true, OnTick: onTick})
+		Step: step, Game: decl.Layout, Body: crate, OnTick: onTick})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,6 @@ func (g *gameView) add(r *server.Ready) {
 	g.r.Log = append(g.r.Log, r.Log...)
 	g.r.Reports = append(g.r.Reports, r.Reports...)
 	g.r.Sightings = append(g.r.Sightings, r.Sightings...)
-	g.r.Fired = append(g.r.Fired, r.Fired...)
 	g.r.Sessions = append(g.r.Sessions, r.Sessions...)
 	for _, ev := range r.GameEvents {
 		g.data = append(g.data, ev.Data...)
@@ -48,7 +47,7 @@ func (g *gameView) take() *server.Ready {
 func (g *gameView) reset() {
 	g.r = server.Ready{
 		Shots: g.r.Shots[:0], Kills: g.r.Kills[:0], Log: g.r.Log[:0], Reports: g.r.Reports[:0],
-		Fired: g.r.Fired[:0], Sessions: g.r.Sessions[:0], GameEvents: g.r.GameEvents[:0], Sightings: g.r.Sightings[:0],
+		Sessions: g.r.Sessions[:0], GameEvents: g.r.GameEvents[:0], Sightings: g.r.Sightings[:0],
 	}
 	g.data, g.ends = g.data[:0], g.ends[:0]
 }

@@ -80,12 +80,22 @@ func (s *Server) appeal(now time.Duration, from *client, m *wire.Appeal) {
 	st := m.State
 	plausible := st.Pos.IsFinite() && st.Pos.Dist(from.state.Pos) <= lead &&
 		s.stanceSeen(from, st.Has(game.FlagCrouched), now-window)
-	if plausible && lagcomp.BehindCover(st, a.hit.part, a.hit.local, a.hit.eye, s.cfg.Map.Grid, s.cfg.Movement) {
+	if plausible && s.covered(&a.hit, st) {
 		s.settle(now, a, wire.OutcomeDeniedUpheld)
 		return
 	}
 	from.refuted++
 	s.settle(now, a, wire.OutcomeDeniedRefuted)
+}
+
+// covered is SBC detection of hit h on its victim in state st: on the
+// humanoid part hit, or on the game's body hit (a game's shot,
+// ShotWorld.Hit).
+func (s *Server) covered(h *hitInfo, st game.PlayerState) bool {
+	if h.onBody {
+		return lagcomp.BehindCoverBody(lagcomp.PoseOf(st), h.local, h.eye, s.cfg.Map.Grid)
+	}
+	return lagcomp.BehindCover(st, h.part, h.local, h.eye, s.cfg.Map.Grid, s.cfg.Movement)
 }
 
 // stanceSeen reports whether c was crouched (or standing, as crouched

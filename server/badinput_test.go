@@ -413,23 +413,35 @@ func TestConfirmedHitStandsWhoeverFiredLast(t *testing.T) {
 	}
 }
 
-// TestGameConfigErrors: a game's settings out of range are refused: a
-// game that resolves its own shots plays under time warp, but not under
-// the warp of lagkit's hitscan shots alone.
+// TestGameConfigErrors: a game's settings out of range are refused: its
+// own shot resolution under time warp, which re-runs lagkit's weapons
+// alone (WeaponShots, also when set explicitly).
 func TestGameConfigErrors(t *testing.T) {
 	for _, cfg := range []Config{
-		{Map: worldtest.Open(t), GameShots: true, TimeWarp: 100 * time.Millisecond, TimeWarpHitscanOnly: true, Policy: lagcomp.Config{Name: "none"}},
+		{Map: worldtest.Open(t), Shots: aimShots{}, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}},
 	} {
-		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "GameShots") {
-			t.Errorf("game shots %v, time warp %v, hitscan only %v: %v", cfg.GameShots, cfg.TimeWarp, cfg.TimeWarpHitscanOnly, err)
+		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "time warp re-runs") {
+			t.Errorf("shots %T, time warp %v: %v", cfg.Shots, cfg.TimeWarp, err)
 		}
 	}
-	for _, cfg := range []Config{
-		{Map: worldtest.Open(t), TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}},
-		{Map: worldtest.Open(t), GameShots: true, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}},
-	} {
+	for _, shots := range []Shots{nil, WeaponShots{}} {
+		cfg := Config{Map: worldtest.Open(t), Shots: shots, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}}
 		if _, err := New(cfg); err != nil {
-			t.Fatalf("time warp, game shots %v: %v", cfg.GameShots, err)
+			t.Fatalf("time warp with shots %T: %v", shots, err)
 		}
+	}
+}
+
+// aimShots is a game's shot resolution for tests: one ray from the
+// shooter's eye along its aim, 100 m, for the damage of the body part
+// it hits.
+type aimShots struct{}
+
+func (aimShots) Fire(w *ShotWorld) {
+	f := &w.Shot
+	yaw, pitch := game.AngleToRad(int32(f.State.Yaw)), game.AngleToRad(int32(f.State.Pitch))
+	ray := geom.Ray{Origin: f.Eye, Dir: geom.V(math.Cos(yaw)*math.Cos(pitch), math.Sin(yaw)*math.Cos(pitch), math.Sin(pitch))}
+	if h, ok := w.Trace(ray, 100); ok {
+		w.Hit(int16(h.Damage))
 	}
 }

@@ -76,12 +76,14 @@ type Config struct {
 	// values (a Body made once per kind): converting a Parts slice to a
 	// Body at each call allocates.
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body
-	// GameShots makes the game resolve its players' shots: a command
-	// that fires (Step reports it) is handed over in Ready.Fired, with the
-	// server time its shooter saw, instead of lagkit's hitscan and
-	// projectiles (under TimeWarp, the time of the tick it took effect
-	// at; see the time warp part of timewarp.go).
-	GameShots bool
+	// Shots resolves the players' shots (see Shots): each command that
+	// fires (Step reports it) is handed to it with the time its shooter
+	// saw, in the world the lag compensation policy judges it in, and
+	// the hits it registers take the core's one path (the policy's
+	// verdict, damage, kills, records). nil (the default) is lagkit's
+	// weapons, WeaponShots: hitscan and projectiles of Weapons. Time warp
+	// re-runs WeaponShots alone.
+	Shots Shots
 	// MoveSlack is the movement time a client may bank beyond the wall
 	// time that has passed, to absorb jitter and recover commands delayed by
 	// loss (default 100 ms). A client never moves further than elapsed time
@@ -391,6 +393,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Body != nil && out.BodyOf != nil {
 		return out, errors.New("server: config: both Body and BodyOf: set one (BodyOf can return one body for all)")
+	}
+	if out.Shots == nil {
+		out.Shots = WeaponShots{}
+	}
+	if _, weapons := out.Shots.(WeaponShots); !weapons && out.TimeWarp != 0 {
+		return out, errors.New("server: config: a game's shot resolution with time warp: time warp re-runs lagkit's weapons' shots (WeaponShots) alone")
 	}
 	if out.ViewTimeTolerance < 0 || out.RespawnDelay < 0 || out.SpawnProtection < 0 || !(out.AppealRate > 0 && out.AppealRate <= 1000) {
 		return out, fmt.Errorf("server: config: view time tolerance, respawn delay and spawn protection must not be negative, appeal rate in (0, 1000]")

@@ -13,15 +13,16 @@ import (
 var ErrNoPlayer = errors.New("server: no player in slot")
 
 // Damage takes amount of health from the player in slot victim, for a
-// game that resolves its own shots (Config.GameShots) or hurts players
-// in its own ways, through the path lagkit's own hits take: at no health
+// game that hurts players other than by shooting them (a fall, a
+// closing zone, a trap; a shot's damage goes through ShotWorld.Hit),
+// through the path lagkit's own hits take: at no health
 // the player dies as a kill by the player in slot by (by == victim: no
 // one's), scored by the match's rules (Config.Rules), counted in the tallies (the
 // victim's hits taken and death, by's hit and kill), announced to every client (wire.EventKill), and respawned
 // after Config.RespawnDelay. The health is sent in the next snapshot; a
 // game tells the players of the hit itself (SendEvent). A dead or
 // spawn-protected player takes no damage; teams are not checked, the
-// game says who its shots hit. It reports whether the damage killed;
+// game says whom it hurts. It reports whether the damage killed;
 // call it between ticks (realtime.MatchConfig.OnTick). Under time warp
 // the damage is a fact of the tick just run: a re-simulation that re-runs
 // the victim through that tick takes the health from its re-simulated

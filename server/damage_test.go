@@ -71,7 +71,7 @@ func (d *damager) ServerTicked(now time.Duration, s *server.Server) {
 // after the respawn delay.
 func TestDamage(t *testing.T) {
 	d, err := sim.NewDriver(server.Config{
-		Map: world.Field(), Seed: 3, GameShots: true, Rules: shooter.Rules(mode.Config{Mode: mode.TDM}),
+		Map: world.Field(), Seed: 3, Rules: shooter.Rules(mode.Config{Mode: mode.TDM}),
 		RespawnDelay: time.Second, SpawnProtection: 10 * time.Millisecond,
 	}, []sim.PlayerConfig{{Brain: idle{}}, {Brain: idle{}}}, 1)
 	if err != nil {
@@ -157,10 +157,10 @@ func TestDamageRefused(t *testing.T) {
 	}
 }
 
-// A game's shot lands on player 1 for 30, again and again, crediting
+// A game's trap hurts player 1 for 30, again and again, crediting
 // player 0: the fourth kills, and player 0 scores the kill.
 func ExampleServer_Damage() {
-	d, err := sim.NewDriver(server.Config{Map: world.Field(), GameShots: true, SpawnProtection: time.Millisecond},
+	d, err := sim.NewDriver(server.Config{Map: world.Field(), SpawnProtection: time.Millisecond},
 		[]sim.PlayerConfig{{Brain: idle{}}, {Brain: idle{}}}, 1)
 	if err != nil {
 		panic(err)

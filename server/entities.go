@@ -12,12 +12,13 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
-// A game's own objects beside the players (crates, doors, vehicles),
-// its own players' bodies, and shots it resolves itself. An entity
-// lives in a snapshot slot above the players' (MaxClients up to
-// wire.MaxEntities-1) and is replicated to every client as a player's
-// state is, delta coded, its game values included (Config.Values), so
-// that clients draw it interpolated (client.Client.Remote). With a body
+// A game's own objects beside the players (crates, doors, vehicles) and
+// its own players' bodies, which its shots are traced against
+// (ShotWorld.Trace). An entity lives in a snapshot slot above the
+// players' (MaxClients up to wire.MaxEntities-1) and is replicated to
+// every client as a player's state is, delta coded, its game values
+// included (Config.Values), so that clients draw it interpolated
+// (client.Client.Remote). With a body
 // it is recorded each tick for lag compensation: TraceAt tests a ray
 // against the entities, and the players when Config.Body or BodyOf is
 // set, as they were at a past server time, with the game's own shapes
@@ -29,30 +30,6 @@ type entity struct {
 	on    bool
 	state game.PlayerState
 	body  lagcomp.Body
-}
-
-// FiredShot is a shot a player's command fired, for a game that
-// resolves its own shots (Config.GameShots).
-type FiredShot struct {
-	Shooter int
-	// Cmd is the command that fired and State the shooter's state after
-	// it.
-	Cmd   game.UserCmd
-	State game.PlayerState
-	// Target is the server time the shooter saw when it fired: the view
-	// time its command carries (the fire press's, with sub-tick input)
-	// within Config.ViewTimeTolerance of the server's estimate, never
-	// older than Config.MaxUnlag. Tracing at it (TraceAt) is lag
-	// compensation. Under time warp it is Now: the command was run at
-	// the tick its player issued it, and the shot is judged in that
-	// tick's world, as lagkit's own are.
-	Target time.Duration
-	// Now is the server time of the tick that ran the command.
-	Now time.Duration
-	// Warped marks a shot handed over by a time warp's re-simulation
-	// (Config.TimeWarp): its command arrived after its tick had run and
-	// was inserted there, Now being that tick's time.
-	Warped bool
 }
 
 // ErrNotEntitySlot is wrapped by the error of SetEntity for a slot
@@ -167,14 +144,12 @@ func (s *Server) recordBodies() {
 }
 
 // bodyPose is the pose a body of state st is tested at.
-func bodyPose(st *game.PlayerState) lagcomp.Pose {
-	return lagcomp.Pose{Pos: st.Pos, Yaw: game.AngleToRad(int32(st.Yaw)), Teleport: st.Teleport}
-}
+func bodyPose(st *game.PlayerState) lagcomp.Pose { return lagcomp.PoseOf(*st) }
 
 // TraceAt returns the first entity with a body, or player when
 // Config.Body or BodyOf is set, that ray r (Dir a unit vector) hits within
-// maxDist as they were at server time t (a FiredShot's Target: lag
-// compensation), skipping the ids skip reports (nil: none; a shooter
+// maxDist as they were at server time t (lag compensation: a shot's
+// ShotWorld.Trace tests them at the time its policy chooses), skipping the ids skip reports (nil: none; a shooter
 // skips itself), each with the body it had then (RewindHit.Body). The
 // world does not block it: a game cuts maxDist at its world's first
 // hit. Nothing has a body: no hit.
@@ -199,26 +174,6 @@ func (s *Server) ShapeAt(id int, t time.Duration) (lagcomp.Pose, lagcomp.Body, b
 		return lagcomp.Pose{}, nil, false
 	}
 	return s.rewind.At(id, t)
-}
-
-// gameShots hands the tick's shots to the game (Config.GameShots).
-func (s *Server) gameShots(now time.Duration) {
-	for i := range s.shots {
-		ps := &s.shots[i]
-		c := s.clients[ps.shooter]
-		if c == nil || c.state.Has(game.FlagDead) {
-			continue
-		}
-		target := now // time warp took the command to its tick: no rewind
-		if s.warp == nil {
-			target = s.targetTime(c, ps.cmd.Aimed().ViewTime, now)
-		}
-		s.recorder.shot(ps, false)
-		s.ready.cur.Fired = append(s.ready.cur.Fired, FiredShot{
-			Shooter: ps.shooter, Cmd: ps.cmd, State: ps.state, Now: now, Target: target,
-		})
-	}
-	s.shots = s.shots[:0]
 }
 
 // addObjects puts the game entities into snap.

@@ -48,9 +48,6 @@ type Ready struct {
 	// GameEvents are the game events clients sent, in the order they
 	// arrived, each client's in its order, each once.
 	GameEvents []GameEvent
-	// Fired are the shots fired, in order, for a game that resolves its
-	// own (Config.GameShots).
-	Fired []FiredShot
 	// Counts are what the server refused or dropped meanwhile: Stats'
 	// counters of those, for the span alone, for a driver's metrics.
 	Counts Counts
@@ -63,8 +60,9 @@ type Kill struct {
 	// KillerTeam and VictimTeam the teams at the time.
 	Killer, Victim         int
 	KillerTeam, VictimTeam int
-	// Weapon is the killing shot's loadout slot, -1 when the kill came
-	// through Damage (the game's own shots).
+	// Weapon is the killing shot's loadout slot (its shooter's, for a
+	// game's shot), -1 when the kill came through Damage (harm other
+	// than a shot).
 	Weapon int
 	// Pos is where the victim died.
 	Pos geom.Vec3
@@ -95,7 +93,6 @@ func (s *Server) Ready() *Ready {
 		Log:       cur.Log[:0],
 		Reports:   cur.Reports[:0],
 		Sightings: cur.Sightings[:0],
-		Fired:     cur.Fired[:0],
 	}
 	return out
 }

@@ -92,6 +92,10 @@ type Server struct {
 	hitQuery HitQuery
 
 	shots          []pendingShot // fired this tick, resolved after poses are recorded
+	shotWorld      ShotWorld     // the world each is resolved in, rewritten for each (resolve.go)
+	livePellets    pelletWorld   // the live world of WeaponShots' hitscan pellets, rewritten for each shot
+	found          lagcomp.Found // a hit the policy judges, rewritten for each
+	absorber       Absorber      // Config.Shots, if it takes damage elsewhere than health
 	projectiles    []projectile  // in flight, in launch order
 	nextProjectile uint32
 	appeals        [maxAppeals]appealState
@@ -367,6 +371,7 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	s.referee.s = s
+	s.absorber, _ = c.Shots.(Absorber)
 	s.stepView = &s.view
 	s.tracer = lagcomp.Tracer{History: s.history, Grid: c.Map.Grid, Params: c.Movement, Hittable: s.hittable}
 	s.nextAppeal = 1

@@ -87,6 +87,10 @@ type ShotRecord struct {
 	// Sight is the victim's client's judgment of the hit: set only in
 	// the records of Ready.Sightings (zero in Ready.Shots).
 	Sight Sight
+	// Entity is the slot of the game entity a game's shot hit
+	// (ShotWorld.Hit; Victim is then -1), 0 for none: entity slots lie
+	// above the players'.
+	Entity int
 	// Warped reports a record made by a time warp's re-simulation, at
 	// the shot's own tick (Time): the first judgement of a late command's
 	// shot, or a new judgement of one recorded before whose outcome the
@@ -144,13 +148,11 @@ func (s *Server) hittable(shooter, id int) bool {
 		(sh == nil || s.rules.Enemies(sh.id, sh.team, c.id, c.team))
 }
 
-// resolveShots tests every hitscan shot fired this tick, in the order
-// fired, and launches the projectiles of projectile weapons.
+// resolveShots resolves the shots fired this tick, in the order fired,
+// through the game's resolver (Config.Shots; lagkit's weapons by
+// default): the one path every game's shots take (resolve.go).
 func (s *Server) resolveShots(now time.Duration) {
-	if s.cfg.GameShots {
-		s.gameShots(now)
-		return
-	}
+	w := &s.shotWorld
 	for i := range s.shots {
 		ps := &s.shots[i]
 		c := s.clients[ps.shooter]
@@ -162,33 +164,12 @@ func (s *Server) resolveShots(now time.Duration) {
 			continue // killed earlier this tick: no kill trading through lag
 		}
 		s.recorder.shot(ps, false)
-		// Step fires only a weapon of the loadout, so the slot is valid.
-		w := &s.cfg.Weapons[ps.state.Weapon]
-		// Each pellet counts as a shot, and each pellet that lands as a
-		// hit, so accuracy means the same for a rifle and a shotgun.
-		c.shotsFired += w.Pellets
 		if ps.cmd.HasPress {
 			c.pressShots++
 		}
-		if w.Kind == game.Projectile {
-			for pellet := range w.Pellets {
-				s.launch(now, ps, pellet, w)
-			}
-			continue
-		}
-		// A fire press within the command (sub-tick input) is rewound to
-		// the world its shooter saw at the press, not at the tick.
-		shot := lagcomp.Shot{
-			Shooter:    ps.shooter,
-			Now:        now,
-			Target:     s.targetTime(c, ps.cmd.Aimed().ViewTime, now),
-			ShooterRTT: measuredRTT(&c.rtt),
-			Eye:        ps.eye,
-		}
-		live := pelletWorld{now: now, shot: &shot}
-		for pellet := range w.Pellets {
-			s.resolvePellet(&live, ps, pellet, w)
-		}
+		w.begin(s, now, c, ps)
+		s.cfg.Shots.Fire(w)
+		w.end()
 	}
 	s.shots = s.shots[:0]
 }
@@ -351,7 +332,10 @@ func (s *Server) traceLive(shot *lagcomp.Shot, rec *ShotRecord, ray geom.Ray, w 
 // completing rec.
 func (s *Server) judgeLive(shot *lagcomp.Shot, rec *ShotRecord, ps *pendingShot, ray geom.Ray, w *game.Weapon, h lagcomp.Hit) {
 	v := s.clients[h.Victim]
-	found := lagcomp.Found{
+	// The server's scratch, rewritten for each hit: passed to the
+	// policy, a local would escape and allocate.
+	found := &s.found
+	*found = lagcomp.Found{
 		Hit: h, Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
 	}
@@ -360,7 +344,7 @@ func (s *Server) judgeLive(shot *lagcomp.Shot, rec *ShotRecord, ps *pendingShot,
 		found.RollbackM = math.Hypot(d.X, d.Y)
 	}
 	rec.Hit, rec.Victim, rec.Part, rec.RollbackM = true, h.Victim, h.Part, found.RollbackM
-	verdict := s.policy.Judge(shot, &found)
+	verdict := s.policy.Judge(shot, found)
 	if verdict == lagcomp.Unrewind {
 		// Beyond the policy's rollback cap: judge the shot as the present
 		// has it instead.
@@ -402,6 +386,9 @@ type hitInfo struct {
 	// impact is where the hit met the victim in the world (the blast's
 	// centre for splash), for the rewind view.
 	impact geom.Vec3
+	// onBody marks a hit on a game's body (ShotWorld.Hit): local is in
+	// the body's frame, not in a humanoid part's.
+	onBody bool
 }
 
 // apply settles a hit: with damage it takes health (perhaps killing), and
@@ -440,13 +427,25 @@ func (s *Server) hurt(now time.Duration, h *hitInfo, tell bool) bool {
 	if tell {
 		s.sendHit(v, h, 0, 0)
 	}
-	v.state.Health -= h.damage
+	v.state.Health -= s.lost(v, h.damage)
 	kill := v.state.Health <= 0
 	s.recorder.dealt(h, kill)
 	if kill {
 		s.kill(now, h.shooter, h.victim)
 	}
 	return kill
+}
+
+// lost returns the health victim v loses to a hit of damage: all of it,
+// or what the game's Absorber leaves of it, with v's state as Absorb
+// changed it kept sendable.
+func (s *Server) lost(v *client, damage int16) int16 {
+	if s.absorber == nil {
+		return damage
+	}
+	d := max(0, min(damage, s.absorber.Absorb(v.id, &v.state, damage)))
+	s.cfg.Game.Snap(&v.state.Game)
+	return d
 }
 
 // confirm tells shooter sh what became of hit h: damage dealt and outcome.

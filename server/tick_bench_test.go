@@ -120,6 +120,26 @@ func TestTickAllocatesNothing(t *testing.T) {
 			tickAllocsOn(t, l)
 		})
 	}
+	// Every player firing as fast as its rifle allows, through lagkit's
+	// weapons (WeaponShots) and through a game's own resolution against
+	// its bodies, every shot traced, judged and recorded. The players
+	// stay spawn protected, so the shots pass them: a hit's events are
+	// allocated with their data (wire.Append*Event), the resolution is
+	// not.
+	for name, shots := range map[string]server.Shots{"lagkit": nil, "game": &rayShots{}} {
+		t.Run("firing "+name, func(t *testing.T) {
+			cfg := server.Config{Map: m, TickRate: 64, Body: shotDisc, Shots: shots, SpawnProtection: time.Hour}
+			l, err := fixture.NewTickLoadConfig(cfgWithClients(cfg, 16))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Buttons = game.BtnFire
+			tickAllocsOn(t, l)
+			if info, _ := l.Server.Client(0); info.Shots < 50 {
+				t.Fatalf("%d shots fired", info.Shots)
+			}
+		})
+	}
 	// A game's bodies by stance, recorded for every player every tick.
 	t.Run("bodies", func(t *testing.T) { tickAllocs(t, server.Config{Map: m, TickRate: 64, BodyOf: bodyByStance}) })
 	// A declared state every command changes, sent to the owner and to
@@ -228,4 +248,74 @@ func BenchmarkServerTick64Game(b *testing.B) {
 func cfgWithClients(cfg server.Config, n int) server.Config {
 	cfg.MaxClients = n
 	return cfg
+}
+
+// shotDisc is a game's body for its own shot resolution (rayShots).
+var shotDisc lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.4}, Damage: 20}}
+
+// rayShots is a game's shot resolution (server.Config.Shots): the
+// rifle's ray from the shooter's eye, traced against the game's bodies
+// where the policy tests it, a hit registered for the body's damage.
+type rayShots struct {
+	weapon      game.Weapon
+	params      game.Params
+	fired, hits int
+}
+
+func (r *rayShots) Fire(w *server.ShotWorld) {
+	if r.fired == 0 {
+		cfg := w.Server().Config()
+		r.weapon, r.params = cfg.Weapons[0], *cfg.Movement
+	}
+	r.fired++
+	f := &w.Shot
+	ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, &r.weapon, &r.params)
+	if h, ok := w.Trace(ray, r.weapon.Range); ok {
+		if registered, _ := w.Hit(int16(h.Damage)); registered {
+			r.hits++
+		}
+	}
+}
+
+// BenchmarkServerTick64Firing is BenchmarkServerTick64 with every
+// player holding the trigger: lagkit's weapons (WeaponShots) resolving
+// each rifle shot, rewound by tlc.
+func BenchmarkServerTick64Firing(b *testing.B) {
+	m, err := world.Load("metro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchFiring(b, server.Config{Map: m, MaxClients: 64, TickRate: 64, Rules: shooter.Rules(mode.Config{})})
+}
+
+// BenchmarkServerTick64GameShots is BenchmarkServerTick64Firing with a
+// game's bodies and its own shot resolution (rayShots) through the same
+// seam.
+func BenchmarkServerTick64GameShots(b *testing.B) {
+	m, err := world.Load("metro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchFiring(b, server.Config{Map: m, MaxClients: 64, TickRate: 64, Body: shotDisc, Shots: &rayShots{}})
+}
+
+// benchFiring runs the ticks of a tick load on cfg's server whose
+// players all fire.
+func benchFiring(b *testing.B, cfg server.Config) {
+	l, err := fixture.NewTickLoadConfig(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	l.Buttons = game.BtnFire
+	for range 64 {
+		if err := l.Tick(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := l.Tick(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -49,12 +49,9 @@ import (
 // again to the re-simulated state at the tick's end (warpRun.changes):
 // damage as the health it took, an edit as the fields it wrote.
 //
-// A game's own shots (Config.GameShots). The game judges them, between
-// ticks, so a re-simulation judges none: a shot the game was handed is a
-// fact of its tick, and what the game did about it comes back as
-// changes. A shot a re-run fires anew (a late command's) is handed over
-// then (warpRun.handOver), at its tick's time; live or warped, a shot's
-// Target is its tick's time, and the bodies TraceAt tests are
+// Shot resolution. A re-simulation re-runs lagkit's weapons' shots
+// (WeaponShots), the resolution it judges; a game's own (Config.Shots)
+// is refused with time warp. The bodies the history keeps are
 // re-recorded for the players a re-simulation stepped (amendBody).
 //
 // What is re-simulated. Players do not collide with one another, so a
@@ -169,8 +166,6 @@ func (c *Config) checkTimeWarp() error {
 		return fmt.Errorf("server: config: time warp of hitscan shots only needs a time warp window")
 	case tw == 0:
 		return nil
-	case c.TimeWarpHitscanOnly && c.GameShots:
-		return fmt.Errorf("server: config: time warp of hitscan shots only warps lagkit's hitscan, and the game resolves its own shots (GameShots): warp whole commands (TimeWarp alone)")
 	case tw < 0 || tw > MaxTimeWarp:
 		return fmt.Errorf("server: config: time warp %v outside 0..%v", tw, MaxTimeWarp)
 	case tw > c.MaxUnlag:
@@ -215,7 +210,6 @@ type timeWarp struct {
 	fly2    []projectile
 	flyNew2 []bool
 	hits    []warpHit
-	handed  []warpShot // scratch: a re-run tick's shots handed to the game (GameShots)
 	// reach bounds the hitboxes of the affected players in the tick
 	// being re-simulated, for pruning.
 	reach timewarp.Reach

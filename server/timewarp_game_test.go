@@ -7,16 +7,14 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
 
-// Time warp for a game that resolves its own shots (Config.GameShots)
-// and hurts and edits its players between ticks (Damage, Edit).
+// Time warp for a game that hurts and edits its players between ticks
+// (Damage, Edit).
 
 // warpCircle is the game's body of a player.
 var warpCircle lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.5}, Damage: 25}}
@@ -27,7 +25,7 @@ func warpGame(t *testing.T) *sim.Driver {
 	t.Helper()
 	d, err := sim.NewDriver(server.Config{
 		Map: world.Field(), Seed: 3, Policy: lagcomp.Config{Name: "none"}, TimeWarp: 200 * time.Millisecond,
-		SpawnProtection: time.Millisecond, GameShots: true, Body: warpCircle,
+		SpawnProtection: time.Millisecond, Body: warpCircle,
 	}, []sim.PlayerConfig{{Brain: idle{}}, {Brain: idle{}}}, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -104,97 +102,4 @@ type warpStrafer struct{}
 
 func (warpStrafer) Input(time.Duration, *client.Client) game.UserCmd {
 	return game.UserCmd{Side: 127}
-}
-
-// firedLog keeps the shots handed to the game.
-type firedLog struct {
-	shots []server.FiredShot
-	ticks []time.Duration // the server's time at each shot's handover
-}
-
-func (*firedLog) Delivered(time.Duration, int, *sim.Player)  {}
-func (*firedLog) Ticked(time.Duration, int, *sim.Player)     {}
-func (*firedLog) ServerTicked(time.Duration, *server.Server) {}
-func (l *firedLog) ServerReady(_ time.Duration, s *server.Server, r *server.Ready) {
-	for _, f := range r.Fired {
-		l.shots = append(l.shots, f)
-		l.ticks = append(l.ticks, s.Time())
-	}
-}
-
-// warpBig is a bigger body, which warpBodyOf gives a player on every
-// other quarter metre of Y: a body that changes as the player moves.
-var warpBig lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.8}, Damage: 25}}
-
-func warpBodyOf(_ int, st game.PlayerState) lagcomp.Body {
-	if int(math.Floor(st.Pos.Y*4))%2 == 0 {
-		return warpCircle
-	}
-	return warpBig
-}
-
-// TestTimeWarpGameShots: under time warp a game's shots are handed over
-// at the tick their commands were issued. Over 60 ms each way, every
-// command arrives after its tick ran and is inserted there: its shot is
-// handed over Warped, with that tick's time as Now and as Target (no
-// rewinding on top of the warp), and the bodies TraceAt tests at those
-// ticks are where the re-simulations settled the players, the strafing
-// target moved by its own late commands, with the body BodyOf gives its
-// settled state.
-func TestTimeWarpGameShots(t *testing.T) {
-	for _, name := range []string{"Body", "BodyOf"} {
-		t.Run(name, func(t *testing.T) { warpGameShots(t, name == "BodyOf") })
-	}
-}
-
-func warpGameShots(t *testing.T, bodyOf bool) {
-	link := netem.Config{Latency: 60 * time.Millisecond}
-	cfg := server.Config{
-		Map: world.Field(), Seed: 5, Policy: lagcomp.Config{Name: "none"}, TimeWarp: 200 * time.Millisecond,
-		SpawnProtection: time.Millisecond, GameShots: true, Body: warpCircle,
-	}
-	if bodyOf {
-		cfg.Body, cfg.BodyOf = nil, warpBodyOf
-	}
-	d, err := sim.NewDriver(cfg, []sim.PlayerConfig{
-		{Brain: warpShooter{}, Up: link, Down: link},
-		{Brain: warpStrafer{}, Up: link, Down: link},
-	}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log firedLog
-	d.Run(2*time.Second, &log)
-	warped := 0
-	for i, f := range log.shots {
-		if !f.Warped {
-			continue
-		}
-		warped++
-		if f.Target != f.Now || f.Now >= log.ticks[i] {
-			t.Fatalf("warped shot %d: now %v, target %v, handed over at %v", i, f.Now, f.Target, log.ticks[i])
-		}
-	}
-	if warped == 0 || warped < len(log.shots)/2 {
-		t.Fatalf("%d of %d shots warped", warped, len(log.shots))
-	}
-	if st := d.Server.TimeWarpStats(); st.Warps == 0 {
-		t.Fatalf("no warps: %+v", st)
-	}
-	if err := server.WarpBodiesSettled(d.Server); err != nil {
-		t.Error(err)
-	}
-	// The game traces a warped shot at its tick's bodies.
-	f := log.shots[len(log.shots)-1]
-	p, ok := d.Server.BodyAt(1, f.Target)
-	if !ok {
-		t.Fatalf("no body of the target at %v", f.Target)
-	}
-	from := f.State.Pos.Add(geom.V(0, 0, 1))
-	to := p.Pos.Add(geom.V(0, 0, 1))
-	ray := geom.Ray{Origin: from, Dir: to.Sub(from).Norm()}
-	if h, ok := d.Server.TraceAt(ray, 100, f.Target, func(id int) bool { return id == 0 }); !ok || h.ID != 1 {
-		t.Errorf("a ray at the target's body at the shot's tick missed: %+v, %v", h, ok)
-	}
-	t.Logf("%d shots, %d warped; %+v", len(log.shots), warped, d.Server.TimeWarpStats())
 }

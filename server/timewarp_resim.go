@@ -511,10 +511,6 @@ func (r *warpRun) run() {
 	r.out.flights = r.out.flights[:0]
 	r.out.paths = r.out.paths[:0]
 	r.out.hits = r.out.hits[:0]
-	if r.s.cfg.GameShots {
-		r.handOver()
-		return
-	}
 	switch {
 	case !r.cleanFlights():
 		r.flyRecorded()

@@ -106,11 +106,32 @@ func (h *hunter) Frame(now time.Duration, c *client.Client) {
 	}
 }
 
-// hunt is the dash game's referee for its bots: each shot rewound to the
-// time its shooter saw, and a hit on a circle costs its health.
+// hunt is the dash game's referee for its bots and its shot resolution
+// (server.Config.Shots): each shot traced where the lag compensation
+// policy tests it (rewound to the time its shooter saw), and a hit on
+// a circle costs its health.
 type hunt struct {
-	shots, hits, kills, dashes int
-	predicted, mispredicted    int
+	shots, hits, rewound, kills, dashes int
+	predicted, mispredicted             int
+}
+
+func (r *hunt) Fire(w *server.ShotWorld) {
+	s, f := w.Server(), &w.Shot
+	r.shots++
+	ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, &s.Config().Weapons[0], s.Config().Movement)
+	h, ok := w.Trace(ray, 40)
+	if !ok {
+		return
+	}
+	if registered, kill := w.Hit(int16(h.Damage)); registered {
+		r.hits++
+		if w.Rewound() {
+			r.rewound++
+		}
+		if kill {
+			r.kills++
+		}
+	}
 }
 
 func (r *hunt) Delivered(_ time.Duration, _ int, p *sim.Player) {
@@ -134,34 +155,21 @@ func (r *hunt) ServerReady(_ time.Duration, s *server.Server, rd *server.Ready) 
 			r.dashes++
 		}
 	}
-	w, p := &s.Config().Weapons[0], s.Config().Movement
-	for _, f := range rd.Fired {
-		r.shots++
-		ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, w, p)
-		h, ok := s.TraceAt(ray, 40, f.Target, func(id int) bool { return id == f.Shooter })
-		if !ok {
-			continue
-		}
-		r.hits++
-		if killed, err := s.Damage(h.ID, int16(h.Damage), f.Shooter); err == nil && killed {
-			r.kills++
-		}
-	}
 }
 
 // huntMatch runs the dash game's bots for d from seed.
 func huntMatch(t *testing.T, seed uint64, d time.Duration) (*sim.Driver, *hunt) {
 	t.Helper()
 	link := netem.Config{Latency: 40 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02}
+	ref := &hunt{}
 	drv, err := sim.NewBots(sim.Bots{
-		Server:  server.Config{Map: world.Field(), MaxClients: 4, Step: dashStep, Game: dashDecl.Layout, Body: circle, GameShots: true},
+		Server:  server.Config{Map: world.Field(), MaxClients: 4, Step: dashStep, Game: dashDecl.Layout, Body: circle, Shots: ref},
 		Client:  client.Config{InterpDelay: 50 * time.Millisecond},
 		Players: 4, Policy: newHunter, Up: link, Down: link,
 	}, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := &hunt{}
 	drv.Run(d, ref)
 	return drv, ref
 }
@@ -183,10 +191,10 @@ func TestYourBots(t *testing.T) {
 			t.Errorf("bot %d drew %d frames", i, h.frames)
 		}
 	}
-	if ref.shots < 20 || ref.hits < 5 || ref.kills < 1 || ref.dashes < 5 {
-		t.Fatalf("%d shots, %d hits, %d kills, %d dashes", ref.shots, ref.hits, ref.kills, ref.dashes)
+	if ref.shots < 20 || ref.hits < 5 || ref.rewound < ref.hits*9/10 || ref.kills < 1 || ref.dashes < 5 {
+		t.Fatalf("%d shots, %d hits (%d rewound), %d kills, %d dashes", ref.shots, ref.hits, ref.rewound, ref.kills, ref.dashes)
 	}
-	t.Logf("%d shots, %d hits, %d kills, %d dashes; %d of %d predictions off", ref.shots, ref.hits, ref.kills, ref.dashes, ref.mispredicted, ref.predicted)
+	t.Logf("%d shots, %d hits (%d rewound), %d kills, %d dashes; %d of %d predictions off", ref.shots, ref.hits, ref.rewound, ref.kills, ref.dashes, ref.mispredicted, ref.predicted)
 
 	// Mispredicted: the commands the server ran while a death or a
 	// respawn moved the bot (the game's damage is not predicted).

@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -112,12 +113,30 @@ type shotResult struct {
 	moved         float64 // how far the circle hit moved from the rewound time to now
 }
 
-// referee is the game's server loop: it resolves the shots lagkit hands
-// it against the rewound circles, and counts dashes.
+// referee is the game's server loop and its shot resolution
+// (server.Config.Shots): it traces each shot where the lag compensation
+// policy tests it, and counts dashes. It registers no hit (the target
+// would die and the test's shots miss it dead): each pellet that hit is
+// recorded as one the game discarded.
 type referee struct {
-	shots  []shotResult
-	dashes int
-	values map[int]int // distinct stamina values each player had
+	shots   []shotResult
+	records []server.ShotRecord
+	dashes  int
+	values  map[int]int // distinct stamina values each player had
+}
+
+func (r *referee) Fire(w *server.ShotWorld) {
+	s, f := w.Server(), &w.Shot
+	yaw := game.AngleToRad(int32(f.State.Yaw))
+	ray := geom.Ray{Origin: f.State.Pos, Dir: geom.V(math.Cos(yaw), math.Sin(yaw), 0)}
+	h, hit := w.Trace(ray, 300)
+	_, live := s.TraceAt(ray, 300, f.Now, func(id int) bool { return id == f.Shooter })
+	res := shotResult{rewind: f.Now - w.Time(), hit: hit && h.Damage == 34, liveMiss: !live}
+	if hit {
+		now, _ := s.BodyAt(h.ID, f.Now)
+		res.moved = now.Pos.Dist(h.Pose.Pos)
+	}
+	r.shots = append(r.shots, res)
 }
 
 func (r *referee) Delivered(time.Duration, int, *sim.Player) {}
@@ -134,19 +153,7 @@ func (r *referee) ServerReady(now time.Duration, s *server.Server, rd *server.Re
 			r.dashes++
 		}
 	}
-	for _, f := range rd.Fired {
-		yaw := game.AngleToRad(int32(f.State.Yaw))
-		ray := geom.Ray{Origin: f.State.Pos, Dir: geom.V(math.Cos(yaw), math.Sin(yaw), 0)}
-		notMe := func(id int) bool { return id == f.Shooter }
-		h, hit := s.TraceAt(ray, 300, f.Target, notMe)
-		_, live := s.TraceAt(ray, 300, f.Now, notMe)
-		res := shotResult{rewind: f.Now - f.Target, hit: hit && h.Damage == 34, liveMiss: !live}
-		if hit {
-			now, _ := s.BodyAt(h.ID, f.Now)
-			res.moved = now.Pos.Dist(h.Pose.Pos)
-		}
-		r.shots = append(r.shots, res)
-	}
+	r.records = append(r.records, rd.Shots...)
 }
 
 // TestYourGame: a game's own movement (a dash), state (stamina) and body
@@ -158,8 +165,10 @@ func (r *referee) ServerReady(now time.Duration, s *server.Server, rd *server.Re
 func TestYourGame(t *testing.T) {
 	link := netem.Config{Latency: 50 * time.Millisecond, Loss: 0.05}
 	cc := client.Config{InterpDelay: 50 * time.Millisecond}
+	ref := &referee{}
 	d, err := sim.NewDriver(server.Config{
-		Map: world.Field(), Seed: 11, Step: dashStep, Game: dashDecl.Layout, Body: circle, GameShots: true,
+		Map: world.Field(), Seed: 11, Step: dashStep, Game: dashDecl.Layout, Body: circle, Shots: ref,
+		SpawnProtection: time.Millisecond, // shots pass a spawn-protected player
 	}, []sim.PlayerConfig{
 		{Client: cc, Brain: shooter{}, Up: link, Down: link},
 		{Client: cc, Brain: target{}, Up: link, Down: link, JoinAt: 30 * time.Millisecond},
@@ -167,7 +176,6 @@ func TestYourGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := &referee{}
 	var errs []float64
 	missed, of := map[string]int{}, 0
 	seen := map[int16]bool{}
@@ -228,5 +236,17 @@ func TestYourGame(t *testing.T) {
 	}
 	if len(ref.shots) < 5 || hits != len(ref.shots) {
 		t.Fatalf("%d of %d shots hit the rewound circle", hits, len(ref.shots))
+	}
+	// Each shot's record, as lagkit's own are made: the shooter, the
+	// victim, how far it was rewound, and the outcome of a hit the game
+	// traced and did not register.
+	if len(ref.records) != len(ref.shots) {
+		t.Fatalf("%d shot records for %d shots", len(ref.records), len(ref.shots))
+	}
+	for i, rec := range ref.records {
+		if rec.Shooter != 0 || rec.Victim != 1 || !rec.Hit || rec.Registered || rec.Outcome != wire.OutcomeDiscarded ||
+			!rec.Rewound || time.Duration(rec.RewindMS*float64(time.Millisecond)) != ref.shots[i].rewind {
+			t.Errorf("record %d: %+v", i, rec)
+		}
 	}
 }

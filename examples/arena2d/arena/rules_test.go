@@ -43,7 +43,7 @@ func TestArenaStatePredicted(t *testing.T) {
 	}
 	d, err := sim.NewDriver(server.Config{
 		Map: arena.Map(), Seed: 4, Rules: arena.NewRules,
-		Step: arena.Step, Game: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Body: arena.PlayerBody, GameShots: true,
+		Step: arena.Step, Game: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Body: arena.PlayerBody, Shots: ref,
 	}, players, 4)
 	if err != nil {
 		t.Fatal(err)

@@ -10,15 +10,19 @@ import (
 	"github.com/lagkit/lagkit/server"
 )
 
-// Referee is the arena's server logic, run by the match after each tick
-// (realtime.MatchConfig.OnTick): it slides the crate, resolves the
-// players' shots against the rewound circles and crate (shots pass team
-// mates: the team rule), takes a hit from the victim's shield first and
-// the rest from its health (server.Server.Damage: a player dies after
-// game.MaxHealth/Damage hits, and respawns), breaks the crate and grants
-// its breaker a shield as loot (server.Server.Edit, into the state its
-// client predicts), and hears the players' salutes. Its methods are safe to call
-// from any goroutine.
+// Referee is the arena's server logic and its shot resolution. Run by
+// the match after each tick (realtime.MatchConfig.OnTick, Tick) it
+// slides the crate and hears the players' salutes. As the server's shot
+// resolution (server.Config.Shots, Fire) it traces each shot against the
+// circles and the crate where the match's lag compensation policy tests
+// it (rewound to the time its shooter saw), passing the shooter's team
+// mates (the team rule), and registers what it hit through lagkit's one
+// hit path: a hit on a player is judged by the policy and takes the
+// victim's shield first (Absorb) and then its health (a player dies
+// after game.MaxHealth/Damage hits, scoring its killer, and respawns); a
+// hit on the crate wears it down, and the one that breaks it grants its
+// breaker a shield as loot (server.Server.Edit, into the state its
+// client predicts). Its methods are safe to call from any goroutine.
 type Referee struct {
 	mu      sync.Mutex
 	started bool
@@ -40,10 +44,6 @@ type Record struct {
 	BrokenRewind   time.Duration
 	BrokenLiveMiss bool
 	PlayerHits     int // hits on players
-	// Warped counts the shots a time warp handed over at their
-	// commands' ticks (server.FiredShot.Warped: the command arrived
-	// after its tick ran), WarpedHits their hits on players.
-	Warped, WarpedHits int
 	// Looted is the slot of the player granted the crate's shield (-1:
 	// none yet), ShieldHits the hits a shield absorbed.
 	Looted     int
@@ -98,7 +98,7 @@ type Kill struct {
 	LiveMiss bool
 }
 
-// Tick is the OnTick hook.
+// Tick is the OnTick hook: it slides the crate and counts the salutes.
 func (r *Referee) Tick(s *server.Server, rd *server.Ready) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -113,78 +113,6 @@ func (r *Referee) Tick(s *server.Server, rd *server.Ready) {
 			panic("arena: the crate: " + err.Error()) // its state is the referee's own
 		}
 	}
-	grid := s.Config().Map.Grid
-	for _, f := range rd.Fired {
-		r.record.Shots++
-		if f.Warped {
-			r.record.Warped++
-		}
-		ray := geom.Ray{Origin: f.State.Pos.Add(geom.V(0, 0, 1)), Dir: Aim(f.State.Yaw)}
-		reach := 60.0
-		if h, ok := grid.Raycast(ray, reach); ok {
-			reach = h.Dist // the world's first wall
-		}
-		// Shots pass the shooter, its team mates and the dead.
-		_, team, _ := s.PlayerState(f.Shooter)
-		notShooter := func(id int) bool {
-			st, t, ok := s.PlayerState(id)
-			return id == f.Shooter || ok && (st.Has(game.FlagDead) || t == team)
-		}
-		h, ok := s.TraceAt(ray, reach, f.Target, notShooter)
-		if !ok {
-			continue
-		}
-		if h.ID != CrateSlot {
-			// The hit takes health through lagkit's own path: a
-			// player at none dies, scores its killer a kill and
-			// respawns.
-			r.record.PlayerHits++
-			if f.Warped {
-				r.record.WarpedHits++
-			}
-			s.SendEvent(h.ID, EventHit, []byte{byte(f.Shooter)})
-			left := float32(h.Damage)
-			if err := s.Edit(h.ID, func(st *game.PlayerState) {
-				a := Decl.Of(st)
-				took := min(a.Shield, left)
-				a.Shield, left = a.Shield-took, left-took
-			}); err != nil {
-				panic("arena: shield: " + err.Error()) // a traced player
-			}
-			if left == 0 {
-				r.record.ShieldHits++
-				continue
-			}
-			killed, err := s.Damage(h.ID, int16(left), f.Shooter)
-			if err != nil {
-				panic("arena: damage: " + err.Error()) // a traced player, a shooter's slot
-			}
-			if killed {
-				_, live := s.TraceAt(ray, reach, f.Now, notShooter)
-				r.record.Kills = append(r.record.Kills, Kill{Killer: f.Shooter, Victim: h.ID, Rewind: f.Now - f.Target, LiveMiss: !live})
-			}
-			continue
-		}
-		r.record.CrateHits++
-		r.crateHP -= int16(h.Damage)
-		if r.crateHP > 0 || r.broken {
-			continue
-		}
-		_, live := s.TraceAt(ray, reach, f.Now, notShooter)
-		r.broken = true
-		r.record.BrokenBy, r.record.BrokenRewind, r.record.BrokenLiveMiss = f.Shooter, f.Now-f.Target, !live
-		wreck, _ := s.Entity(CrateSlot)
-		s.RemoveEntity(CrateSlot)
-		if err := s.SetEntity(WreckSlot, game.PlayerState{Pos: wreck.Pos}, nil); err != nil {
-			panic("arena: the wreck: " + err.Error()) // the crate's own place
-		}
-		s.BroadcastEvent(EventCrateBroken, []byte{byte(f.Shooter)})
-		// The loot: a shield in the breaker's inventory, written into
-		// the state its client predicts.
-		if err := s.Edit(f.Shooter, func(st *game.PlayerState) { Decl.Of(st).Item = ItemShield }); err == nil {
-			r.record.Looted = f.Shooter
-		}
-	}
 	for _, ev := range rd.GameEvents {
 		if ev.Kind == EventGG {
 			r.record.GGs[ev.Client]++
@@ -192,13 +120,92 @@ func (r *Referee) Tick(s *server.Server, rd *server.Ready) {
 	}
 }
 
+// Fire resolves a shot (server.Shots): one ray from the shooter's
+// middle along its aim, up to the world's first wall or 60 m.
+func (r *Referee) Fire(w *server.ShotWorld) {
+	s, f := w.Server(), &w.Shot
+	ray := geom.Ray{Origin: f.State.Pos.Add(geom.V(0, 0, 1)), Dir: Aim(f.State.Yaw)}
+	reach := 60.0
+	if h, ok := s.Config().Map.Grid.Raycast(ray, reach); ok {
+		reach = h.Dist // the world's first wall
+	}
+	r.mu.Lock()
+	r.record.Shots++
+	r.mu.Unlock()
+	h, ok := w.Trace(ray, reach)
+	if !ok {
+		return
+	}
+	// Whether the same shot at the world as it is at the tick misses:
+	// lag compensation made the hit.
+	liveMiss := func() bool {
+		_, team, _ := s.PlayerState(f.Shooter)
+		_, live := s.TraceAt(ray, reach, f.Now, func(id int) bool {
+			st, t, ok := s.PlayerState(id)
+			return id == f.Shooter || ok && (st.Has(game.FlagDead) || t == team)
+		})
+		return !live
+	}
+	missedLive := liveMiss() // before the hit: a victim it kills is passed
+	registered, kill := w.Hit(int16(h.Damage))
+	if !registered {
+		return // discarded by the policy, or awaiting the victim's appeal
+	}
+	if h.ID != CrateSlot {
+		s.SendEvent(h.ID, EventHit, []byte{byte(f.Shooter)})
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.record.PlayerHits++
+		if kill {
+			r.record.Kills = append(r.record.Kills, Kill{Killer: f.Shooter, Victim: h.ID, Rewind: f.Now - w.Time(), LiveMiss: missedLive})
+		}
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.record.CrateHits++
+	r.crateHP -= int16(h.Damage)
+	if r.crateHP > 0 || r.broken {
+		return
+	}
+	r.broken = true
+	r.record.BrokenBy, r.record.BrokenRewind, r.record.BrokenLiveMiss = f.Shooter, f.Now-w.Time(), missedLive
+	wreck, _ := s.Entity(CrateSlot)
+	s.RemoveEntity(CrateSlot)
+	if err := s.SetEntity(WreckSlot, game.PlayerState{Pos: wreck.Pos}, nil); err != nil {
+		panic("arena: the wreck: " + err.Error()) // the crate's own place
+	}
+	s.BroadcastEvent(EventCrateBroken, []byte{byte(f.Shooter)})
+	// The loot: a shield in the breaker's inventory, written into the
+	// state its client predicts.
+	if err := s.Edit(f.Shooter, func(st *game.PlayerState) { Decl.Of(st).Item = ItemShield }); err == nil {
+		r.record.Looted = f.Shooter
+	}
+}
+
+// Absorb takes a hit's damage from the victim's shield first
+// (server.Absorber) and returns what is left for its health.
+func (r *Referee) Absorb(_ int, st *game.PlayerState, damage int16) int16 {
+	a := Decl.Of(st)
+	left := float32(damage)
+	took := min(a.Shield, left)
+	a.Shield, left = a.Shield-took, left-took
+	if left == 0 {
+		r.mu.Lock()
+		r.record.ShieldHits++
+		r.mu.Unlock()
+	}
+	return int16(left)
+}
+
 // MatchConfig returns the arena's match for a realtime.Host, refereed by
-// r: seats players in two teams (no server-side bots: lagkit's bots play
+// r (its server logic and its shot resolution): seats players in two
+// teams (no server-side bots: lagkit's bots play
 // lagkit's game; the arena's connect as clients).
 func MatchConfig(seats int, r *Referee) realtime.MatchConfig {
 	return realtime.MatchConfig{
 		Name: "arena2d", Map: "arena2d", World: Map(), Seats: seats, Rules: NewRules,
-		Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Spawn: Spawn, Body: PlayerBody, GameShots: true,
+		Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Spawn: Spawn, Body: PlayerBody, Shots: r,
 		OnTick: r.Tick,
 	}
 }

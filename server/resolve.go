@@ -1,0 +1,347 @@
+package server
+
+import (
+	"math"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/wire"
+)
+
+// Shot resolution: the one hit-registration path every game's shots
+// take. A command that fires (Config.Step reports it) is a shot; once
+// every player's pose of the tick is recorded, the core takes each shot
+// in the order fired, drops one whose shooter died earlier in the tick
+// (no kill trading through lag), and hands the rest to the game's
+// resolver (Config.Shots) in a ShotWorld: the shot with the server time
+// its shooter saw, the world as the lag compensation policy judges it
+// (rewound to that time, or the present), and the match's view. The
+// resolver says where the shot goes and what a hit is worth; the core
+// judges every hit on a player by the policy (tlc, clc's rollback cap,
+// alc's appeal, alc-predict's cover check), applies its damage
+// (Absorber, health, death, the kill scored by the rules, respawn),
+// tells the shooter and the victim (wire.ConfirmEvent, wire.HitEvent,
+// wire.KillEvent), and records each pellet (ShotRecord, the victims' SBC
+// reports). lagkit's own weapons, hitscan pellets and projectiles of
+// Config.Weapons, are the resolver WeaponShots, the default; a game
+// brings its own, as examples/arena2d's referee does for its crate and
+// circles.
+
+// Shots resolves a game's shots (Config.Shots). The server calls Fire on
+// its tick's goroutine, once for each shot of a living shooter, in the
+// order fired, after the tick's commands and before the rules' Update.
+type Shots interface {
+	// Fire resolves the shot w holds (w.Shot): it traces each of the
+	// shot's rays in w's world (ShotWorld.Trace) and registers what it
+	// found (ShotWorld.Hit). It must not keep w.
+	Fire(w *ShotWorld)
+}
+
+// Absorber is a Shots whose game takes part of a hit's damage elsewhere
+// than health (a shield, armour). The core calls Absorb when it applies
+// a hit on a player (at once, or once the victim's appeal is settled),
+// with the victim's state, which it may change (the shield's charge in
+// the game's declared state), and takes the damage Absorb returns from
+// the victim's health. The hit's record and events carry the damage the
+// shot dealt.
+type Absorber interface {
+	Absorb(victim int, st *game.PlayerState, damage int16) int16
+}
+
+// FiredShot is a shot a player's command fired, as a resolver is given it
+// (ShotWorld.Shot).
+type FiredShot struct {
+	Shooter int
+	// Cmd is the command that fired and State the shooter's state after
+	// it.
+	Cmd   game.UserCmd
+	State game.PlayerState
+	// Eye is lagkit's humanoid eye at the shot: the shooter's after the
+	// command, or with a fire press within the command (sub-tick input)
+	// the one its client drew at the press (game.PressEye).
+	Eye geom.Vec3
+	// Target is the server time the shooter saw when it fired: the view
+	// time its command carries (the fire press's, with sub-tick input)
+	// within Config.ViewTimeTolerance of the server's estimate, never
+	// older than Config.MaxUnlag. Whether a shot is tested then is the
+	// policy's to say (ShotWorld.Time).
+	Target time.Duration
+	// Now is the server time of the tick that ran the command.
+	Now time.Duration
+}
+
+// ShotWorld is the world a shot is resolved in: the shot, the time the
+// lag compensation policy tests it at and the bodies as they were then,
+// the match's view, and the core's hit registration. A resolver gets one
+// in Fire, valid until Fire returns.
+type ShotWorld struct {
+	// Shot is the shot being resolved.
+	Shot FiredShot
+
+	s   *Server
+	c   *client
+	ps  *pendingShot
+	lag lagcomp.Shot // the shot as the policy sees it
+
+	// judged reports whether at and rewound are set for the shot.
+	judged  bool
+	rewound bool
+	at      time.Duration
+
+	// The pellet traced last: its record, ray and reach, and what it hit
+	// (open: a hit not yet registered).
+	pellets int
+	rec     ShotRecord
+	ray     geom.Ray
+	reach   float64
+	hit     lagcomp.RewindHit
+	open    bool
+
+	skip func(id int) bool // w.skips, bound once
+}
+
+// begin readies w for shot ps of c, resolved at now.
+func (w *ShotWorld) begin(s *Server, now time.Duration, c *client, ps *pendingShot) {
+	if w.skip == nil {
+		w.skip = w.skips
+	}
+	target := s.targetTime(c, ps.cmd.Aimed().ViewTime, now)
+	w.s, w.c, w.ps = s, c, ps
+	w.Shot = FiredShot{Shooter: ps.shooter, Cmd: ps.cmd, State: ps.state, Eye: ps.eye, Target: target, Now: now}
+	w.lag = lagcomp.Shot{Shooter: ps.shooter, Now: now, Target: target, ShooterRTT: measuredRTT(&c.rtt), Eye: ps.eye}
+	w.judged, w.pellets, w.open = false, 0, false
+}
+
+// end settles a pellet left open by the resolver.
+func (w *ShotWorld) end() {
+	w.settleOpen()
+	w.s, w.c, w.ps = nil, nil, nil
+}
+
+// judge sets the time the policy tests the shot at: its Target when the
+// policy rewinds it, else now. A shooter whose round trip is unmeasured
+// is tested against the present: without it the server cannot check
+// the view time claimed.
+func (w *ShotWorld) judge() {
+	if w.judged {
+		return
+	}
+	w.judged = true
+	w.rewound = w.lag.ShooterRTT != unmeasuredRTT && w.s.policy.Rewind(&w.lag)
+	w.at = w.lag.Now
+	if w.rewound {
+		w.at = w.lag.Target
+	}
+}
+
+// Time returns the server time the policy tests the shot at: its Target
+// when the policy rewinds it, else the tick's time (Shot.Now).
+func (w *ShotWorld) Time() time.Duration {
+	w.judge()
+	return w.at
+}
+
+// Rewound reports whether the policy tests the shot in the past
+// (Time before Shot.Now).
+func (w *ShotWorld) Rewound() bool {
+	w.judge()
+	return w.rewound
+}
+
+// BodyAt returns the pose player or entity id had at the shot's Time,
+// as Trace tests it.
+func (w *ShotWorld) BodyAt(id int) (lagcomp.Pose, bool) {
+	return w.s.BodyAt(id, w.Time())
+}
+
+// View returns the match as the shot's tick began: the entities and
+// match state the steps saw (game.StepCtx.View).
+func (w *ShotWorld) View() *game.MatchView { return w.s.stepView }
+
+// Server returns the server, for what a resolver does beyond the hit
+// (an entity's state, a game event, loot written with Edit).
+func (w *ShotWorld) Server() *Server { return w.s }
+
+// skips reports whether the shot's rays pass player id: the shooter and
+// the players it cannot hit (dead, spawn protected, or not an enemy by
+// the rules). Entities are never passed.
+func (w *ShotWorld) skips(id int) bool {
+	s := w.s
+	if id >= len(s.clients) {
+		return false
+	}
+	return id == w.Shot.Shooter || !s.hittable(w.Shot.Shooter, id)
+}
+
+// Trace traces ray (Dir a unit vector) of the shot, one of its pellets,
+// up to maxDist through the bodies with which the players (Config.Body
+// or BodyOf) and the entities are recorded, as they were at the shot's
+// Time, passing the shooter and the players it cannot hit. The world
+// does not block it: a game cuts maxDist at its world's first hit. Each
+// Trace counts a shot fired by the shooter and starts the pellet's
+// record; a miss is recorded at once, a hit when it is registered (Hit)
+// or at the next Trace or the end of Fire, as a hit the game did not
+// register (Outcome discarded).
+func (w *ShotWorld) Trace(ray geom.Ray, maxDist float64) (lagcomp.RewindHit, bool) {
+	w.settleOpen()
+	s := w.s
+	w.judge()
+	rec := &w.rec
+	*rec = s.pelletRecord(w.Shot.Now, w.ps, w.pellets)
+	rec.Eye, rec.Tested = ray.Origin, w.at
+	if w.rewound {
+		rec.Rewound = true
+		rec.RewindMS = float64(w.Shot.Now-w.at) / float64(time.Millisecond)
+	}
+	w.pellets++
+	w.c.shotsFired++
+	w.ray, w.reach = ray, maxDist
+	h, ok := s.TraceAt(ray, maxDist, w.at, w.skip)
+	if !ok {
+		s.emit(rec)
+		return lagcomp.RewindHit{}, false
+	}
+	w.hit, w.open = h, true
+	return h, true
+}
+
+// settleOpen records a pellet whose hit the resolver did not register.
+func (w *ShotWorld) settleOpen() {
+	if !w.open {
+		return
+	}
+	w.open = false
+	w.noteHit(&w.hit)
+	w.s.settled(&w.rec, wire.OutcomeDiscarded, false, 0, false)
+}
+
+// noteHit notes hit h in the pellet's record: the player or entity hit
+// and the part.
+func (w *ShotWorld) noteHit(h *lagcomp.RewindHit) {
+	rec := &w.rec
+	rec.Hit, rec.Part = true, bodyPart(h.Part)
+	if h.ID < len(w.s.clients) {
+		rec.Victim, rec.Entity = h.ID, 0
+	} else {
+		rec.Victim, rec.Entity = -1, h.ID
+	}
+}
+
+// bodyPart is the part a game's body hit (lagcomp.BodyHit.Part) is
+// recorded and sent as: its index, the wire's last part for any beyond.
+func bodyPart(i int) game.PartKind {
+	return game.PartKind(max(0, min(i, game.NumParts-1)))
+}
+
+// Hit registers the hit the last Trace found, dealing damage (more than
+// 0), and reports whether it stood at once and whether it killed. A hit
+// on an entity stands: the entity is the game's, which applies its
+// damage itself when Hit reports it. A hit on a player is judged by
+// the lag compensation policy, as lagkit's own hits are: registered;
+// discarded; beyond its rollback cap, traced again at the present (a
+// hit on the same player there stands, anything else is a miss); or
+// provisional, awaiting the victim's appeal (applied when the appeal is
+// settled: Hit reports false). A registered hit takes its damage through
+// Absorber, if the resolver is one, and health: at none the victim dies,
+// a kill by the shooter scored by the rules. Hit without an open hit
+// (none traced, a miss, or one registered already) does nothing.
+func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
+	if !w.open || damage <= 0 {
+		return false, false
+	}
+	w.open = false
+	s, h, rec := w.s, &w.hit, &w.rec
+	w.noteHit(h)
+	if rec.Entity != 0 {
+		s.settled(rec, wire.OutcomeRegistered, true, damage, false)
+		return true, false
+	}
+	v := s.clients[h.ID] // connected: Trace passes the others
+	pose := v.state
+	if st, ok := s.history.At(h.ID, w.at); ok {
+		pose = st
+	}
+	pose.Pos = h.Pose.Pos
+	found := &s.found
+	*found = lagcomp.Found{
+		Hit:     lagcomp.Hit{Victim: h.ID, Part: rec.Part, Dist: h.Dist, Point: h.Point, Local: h.Local, Pose: pose},
+		Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
+		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement, OnBody: true,
+	}
+	if rec.Rewound {
+		d := h.Pose.Pos.Sub(v.state.Pos)
+		found.RollbackM = math.Hypot(d.X, d.Y)
+	}
+	rec.RollbackM = found.RollbackM
+	verdict := s.policy.Judge(&w.lag, found)
+	if verdict == lagcomp.Unrewind {
+		// Beyond the policy's rollback cap: judge the shot as the
+		// present has it instead.
+		rec.Rewound, rec.RewindMS, rec.RollbackM, rec.Tested = false, 0, 0, w.Shot.Now
+		now, ok := s.TraceAt(w.ray, w.reach, w.Shot.Now, w.skip)
+		if !ok || now.ID != h.ID {
+			rec.Hit, rec.Victim, rec.Part = false, -1, 0
+			s.emit(rec)
+			return false, false
+		}
+		*h, pose.Pos = now, now.Pose.Pos
+		verdict = lagcomp.Register
+	}
+	hit := hitInfo{
+		shooter: w.Shot.Shooter, victim: h.ID, shotTick: w.Shot.Cmd.Tick, part: rec.Part,
+		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point, onBody: true,
+	}
+	hit.tested = tested{ok: true, pose: pose, now: v.state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
+	switch verdict {
+	case lagcomp.Appeal:
+		if s.startAppeal(w.Shot.Now, &hit, *rec) {
+			return false, false // recorded when the appeal is decided
+		}
+	case lagcomp.Discard:
+		s.apply(w.Shot.Now, &hit, rec, wire.OutcomeDiscarded, false)
+		return false, false
+	}
+	s.apply(w.Shot.Now, &hit, rec, wire.OutcomeRegistered, true)
+	return rec.Registered, rec.Kill
+}
+
+// WeaponShots is lagkit's own shot resolution, the default
+// (Config.Shots nil): each shot fires the weapon the shooter holds,
+// from Config.Weapons, along game.ShotRay with its recoil and spread,
+// pellet by pellet: a hitscan pellet is traced against lagkit's
+// humanoid hitboxes (lagcomp.Tracer) at the time the policy chooses,
+// offered to the world adjustments (Config.Adjust) when it misses, and
+// its hit judged and applied as every hit is; a projectile weapon's
+// pellets fly as projectiles (projectile.go). It is the one resolver
+// time warp re-runs.
+type WeaponShots struct{}
+
+// Fire fires the weapon of w's shot.
+func (WeaponShots) Fire(w *ShotWorld) { w.s.fireWeapon(w) }
+
+// fireWeapon resolves the shot of w by lagkit's weapons (WeaponShots).
+func (s *Server) fireWeapon(wd *ShotWorld) {
+	ps, c, now := wd.ps, wd.c, wd.Shot.Now
+	// Step fires only a weapon of the loadout, so the slot is valid.
+	w := &s.cfg.Weapons[ps.state.Weapon]
+	// Each pellet counts as a shot, and each pellet that lands as a
+	// hit, so accuracy means the same for a rifle and a shotgun.
+	c.shotsFired += w.Pellets
+	if w.Kind == game.Projectile {
+		for pellet := range w.Pellets {
+			s.launch(now, ps, pellet, w)
+		}
+		return
+	}
+	// A fire press within the command (sub-tick input) is rewound to
+	// the world its shooter saw at the press, not at the tick.
+	// The live world is the server's own, rewritten for each shot: a
+	// local would escape through resolvePellet and allocate.
+	live := &s.livePellets
+	*live = pelletWorld{now: now, shot: &wd.lag}
+	for pellet := range w.Pellets {
+		s.resolvePellet(live, ps, pellet, w)
+	}
+}
