@@ -182,7 +182,12 @@ func TestArena2DOutside(t *testing.T) {
 	// Offline: the example's dependencies come from the module cache,
 	// as its go.sum pins them; -mod=mod lets go record the replace.
 	env := []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off"}
-	run(t, dst, env, "go", "vet", "./...")
+	if out, err := command(dst, env, "go", "vet", "./..."); err != nil {
+		if strings.Contains(out, "GOPROXY=off") {
+			t.Fatalf("arena2d's dependencies are not all in the module cache (go test ./... in examples/arena2d fetches them): %v\n%s", err, out)
+		}
+		t.Fatalf("go vet ./... outside lagkit's tree: %v\n%s", err, out)
+	}
 
 	bad := "package arena\n\nimport _ \"github.com/lagkit/lagkit/internal/msec\"\n"
 	if err := os.WriteFile(filepath.Join(dst, "arena", "internal_import.go"), []byte(bad), 0o644); err != nil {
