@@ -31,6 +31,8 @@ import (
 // lagkit serve --config file; <!-- file: NAME --> writes the block into
 // the scratch folder as NAME before the document's commands run, so
 // that a guide's example file is the one its commands use.
+// <!-- quote: FILE NAME --> before a block says it is the region NAME of
+// the repository's FILE, byte for byte (TestDocsQuotes).
 
 // docCommandDeadline bounds one documented command run for real: a
 // command still running after it belongs in a block marked not run.
@@ -72,6 +74,7 @@ type docBlock struct {
 	notRun string // the reason of a <!-- not run: ... --> marker
 	check  string // the kind of a <!-- check: ... --> marker
 	file   string // the name of a <!-- file: ... --> marker
+	quote  string // the "FILE NAME" of a <!-- quote: ... --> marker
 }
 
 // docText is a Markdown file split into its fenced blocks and the prose
@@ -90,6 +93,7 @@ var (
 	notRunMarker = regexp.MustCompile(`^<!--\s*not run:\s*(.*?)\s*-->$`)
 	checkMarker  = regexp.MustCompile(`^<!--\s*check:\s*(\S+)\s*-->$`)
 	fileMarker   = regexp.MustCompile(`^<!--\s*file:\s*(\S+)\s*-->$`)
+	quoteMarker  = regexp.MustCompile(`^<!--\s*quote:\s*(\S+ \S+)\s*-->$`)
 )
 
 // parseDoc splits Markdown into fenced blocks and prose. A marker
@@ -98,12 +102,12 @@ var (
 func parseDoc(src string) (docText, error) {
 	var d docText
 	lines := strings.Split(src, "\n")
-	var notRun, check, file string
+	var notRun, check, file, quote string
 	for i := 0; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
 		if fence, ok := strings.CutPrefix(l, "```"); ok {
-			b := docBlock{line: i + 1, lang: strings.TrimSpace(fence), notRun: notRun, check: check, file: file}
-			notRun, check, file = "", "", ""
+			b := docBlock{line: i + 1, lang: strings.TrimSpace(fence), notRun: notRun, check: check, file: file, quote: quote}
+			notRun, check, file, quote = "", "", "", ""
 			var body []string
 			closed := false
 			for i++; i < len(lines); i++ {
@@ -138,8 +142,12 @@ func parseDoc(src string) (docText, error) {
 			file = m[1]
 			continue
 		}
+		if m := quoteMarker.FindStringSubmatch(l); m != nil {
+			quote = m[1]
+			continue
+		}
 		if l != "" {
-			notRun, check, file = "", "", ""
+			notRun, check, file, quote = "", "", "", ""
 		}
 		d.prose = append(d.prose, proseLine{i + 1, lines[i]})
 	}

@@ -40,9 +40,13 @@ type state struct {
 }
 
 // browserEnv returns node's path and the file: URL of playwright-core's
-// index.mjs (report/browser/install.sh installs both, and Debian's
-// chromium). Where one is missing the test is skipped, unless CI is set:
-// CI installs them, so there it fails.
+// index.mjs (lagkit's report/browser/install.sh installs both, and
+// Debian's chromium). Where one is missing the test is skipped, unless CI
+// is set: CI installs them, so there it fails. playwright-core is found
+// in the folder of the lagkit module this one builds against (go list
+// -m: the replace's target or the module cache), not by a path relative
+// to this folder, so a copy of arena2d outside lagkit's tree finds it
+// too.
 func browserEnv(t *testing.T) (node, playwright string) {
 	t.Helper()
 	missing := func(what string) {
@@ -58,10 +62,11 @@ func browserEnv(t *testing.T) (node, playwright string) {
 	if _, err := os.Stat("/usr/bin/chromium"); err != nil {
 		missing("Debian's chromium")
 	}
-	abs, err := filepath.Abs("../../../report/browser/node_modules/playwright-core/index.mjs")
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/lagkit/lagkit").Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("lagkit's module folder: %v", err)
 	}
+	abs := filepath.Join(strings.TrimSpace(string(out)), "report", "browser", "node_modules", "playwright-core", "index.mjs")
 	if _, err := os.Stat(abs); err != nil {
 		missing("playwright-core")
 	}
@@ -89,6 +94,15 @@ func TestPlayInBrowser(t *testing.T) {
 	}
 	defer web.Close()
 	host := realtime.NewHost(slog.New(slog.NewTextHandler(io.Discard, nil)), realtime.NewMetrics(prometheus.NewRegistry()))
+	// A headless Chromium drawing WebGL in software on a loaded machine
+	// runs the page's one thread, and so the WebAssembly client's
+	// handshake, seconds late: more than the 2 s a host waits for a new
+	// connection's Connect by default.
+	limits := realtime.DefaultHandshakeLimits
+	limits.Wait = 30 * time.Second
+	if err := host.SetHandshakeLimits(limits); err != nil {
+		t.Fatal(err)
+	}
 	m, err := host.Start(arena.MatchConfig(4, arena.NewReferee()))
 	if err != nil {
 		t.Fatal(err)

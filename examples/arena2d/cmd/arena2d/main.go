@@ -160,10 +160,38 @@ func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
 	return cmd
 }
 
-// window is the ebiten game.
-type window struct{ h *human }
+// window is the ebiten game. It starts the session (start) at its
+// first update, once the graphics are up: a browser's WebAssembly
+// client runs on the page's one thread, and WebGL's start-up there can
+// take seconds on a loaded machine, longer than the server waits for a
+// new connection's Connect (realtime.DefaultHandshakeLimits). The
+// session's end (done) with an error ends the game with it, so the
+// page sees the reason (arena2d.error) instead of a client that never
+// ticks.
+type window struct {
+	h       *human
+	start   func()
+	started bool
+	done    chan error
+	ended   bool
+	result  error // the session's, once ended
+}
 
 func (w *window) Update() error {
+	if !w.started {
+		w.started = true
+		w.start()
+	}
+	if !w.ended {
+		select {
+		case err := <-w.done:
+			w.ended, w.result = true, err
+		default:
+		}
+	}
+	if w.result != nil {
+		return w.result
+	}
 	h := w.h
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -232,23 +260,30 @@ func (w *window) Layout(int, int) (int, int) { return side, side }
 func play(ctx context.Context, url, name string, onTick func(State)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	conn, err := transport.Dial(ctx, url, transport.DialOptions{})
-	if err != nil {
-		return err
-	}
 	h := &human{state: State{URL: url}, onTick: onTick}
-	done := make(chan error, 1)
-	go func() {
-		_, err := realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: arena.ClientConfig(name), Brain: h, Stats: &h.stats})
-		done <- err
-	}()
+	w := &window{h: h, done: make(chan error, 1)}
+	w.start = func() {
+		go func() {
+			conn, err := transport.Dial(ctx, url, transport.DialOptions{})
+			if err == nil {
+				_, err = realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: arena.ClientConfig(name), Brain: h, Stats: &h.stats})
+			}
+			w.done <- err
+		}()
+	}
 	ebiten.SetWindowSize(side, side)
 	ebiten.SetWindowTitle("arena2d")
-	if err := ebiten.RunGame(&window{h: h}); err != nil {
+	if err := ebiten.RunGame(w); err != nil {
 		return err
 	}
 	cancel()
-	return <-done
+	switch {
+	case !w.started:
+		return nil
+	case w.ended:
+		return w.result
+	}
+	return <-w.done
 }
 
 // phaseName names a session phase.
