@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lagkit/lagkit/realtime/serve"
+	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/study/live"
 	"github.com/lagkit/lagkit/study/lobby"
@@ -35,6 +36,9 @@ type studyLobbyFlags struct {
 	quick                             bool
 	seed                              uint64
 	tick                              time.Duration
+	join                              study.Join
+	// studyID is the study every match's session joins (joinStudy).
+	studyID int64
 }
 
 func newStudyLobbyCmd() *cobra.Command {
@@ -79,7 +83,37 @@ it and can be resumed with lagkit study run.`,
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the matches' bots")
 	f.DurationVar(&o.tick, "tick", 250*time.Millisecond, "how often the lobby forms matches (10ms to 5s)")
 	f.StringVar(&o.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
+	f.StringVar(&o.join.Study, "study", "", "the study the matches' sessions join: its id, or its name (default: the one study of this schedule's name that ran it, else a new one)")
+	f.BoolVar(&o.join.New, "new-study", false, "start a new study, even when one of this name and schedule exists")
 	return cmd
+}
+
+// joinStudy finds the study every match's session joins, or starts it,
+// before any match: sessions started at once would each start a study
+// of their own.
+func (o *studyLobbyFlags) joinStudy(ctx context.Context, s *study.Schedule, out io.Writer) error {
+	if o.join.New && o.join.Study != "" {
+		return usagef("--study and --new-study: give one of them")
+	}
+	db, err := store.Open(ctx, o.dsn)
+	if err != nil {
+		return fmt.Errorf("--db: %w", err)
+	}
+	defer db.Close()
+	target, err := o.join.Target(ctx, db, s, false)
+	if err != nil {
+		return err
+	}
+	if target.ID == 0 {
+		if target.ID, err = db.NewStudySet(ctx, store.StudySet{Name: s.Name, Key: s.StudyKey(), Created: time.Now()}); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "study %s: new study %d in %s; every match is a session of it\n", s.Name, target.ID, o.dsn)
+	} else {
+		fmt.Fprintf(out, "study %s: the matches are sessions of study %s\n", s.Name, target.Describe())
+	}
+	o.studyID = target.ID
+	return nil
 }
 
 // run checks the schedule and its flags and serves the lobby until a
@@ -115,6 +149,9 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		return usagef("--log-format %v", err)
 	}
 	out := cmd.OutOrStdout()
+	if err := o.joinStudy(cmd.Context(), s, out); err != nil {
+		return err
+	}
 	oc, err := o.onlineConfig(s, path, secret, out, cmd.ErrOrStderr(), log)
 	if err != nil {
 		return err
@@ -204,7 +241,7 @@ func (o *studyLobbyFlags) onlineConfig(s *study.Schedule, path string, secret []
 
 // sessionArgs are the arguments of lagkit study run serving match m.
 func (o *studyLobbyFlags) sessionArgs(path string, m lobby.Match, codes map[int]string, absent []int, port int) []string {
-	args := []string{"study", "run", path, "--group", strconv.Itoa(m.Group), "--fresh", "--start",
+	args := []string{"study", "run", path, "--group", strconv.Itoa(m.Group), "--study", strconv.FormatInt(o.studyID, 10), "--fresh", "--start",
 		"--listen", net.JoinHostPort(o.gameHost, strconv.Itoa(port)), "--udp", "",
 		"--db", o.dsn, "--seed", strconv.FormatUint(o.seed+uint64(m.ID), 10), "--log-format", "json"}
 	if len(codes) > 0 {

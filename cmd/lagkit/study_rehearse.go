@@ -105,6 +105,9 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 	secret := make([]byte, 32)
 	copy(secret, fmt.Sprintf("rehearsal %d", lf.seed))
 	out := cmd.OutOrStdout()
+	if err := lf.joinStudy(cmd.Context(), s, out); err != nil {
+		return err
+	}
 	oc, err := lf.onlineConfig(s, path, secret, out, cmd.ErrOrStderr(), log)
 	if err != nil {
 		return err

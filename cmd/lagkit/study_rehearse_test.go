@@ -20,7 +20,8 @@ import (
 // match's game server is killed a second into its round. Every arrival
 // is accounted for (completed, or dropped with the killed server), the
 // killed session's committed records stay in the database, and the
-// other sessions' people played their round and answered.
+// other sessions' people played their round and answered, every session
+// one study's.
 func TestStudyRehearse(t *testing.T) {
 	tmp := t.TempDir()
 	sched := filepath.Join(tmp, "rehearse.toml")
@@ -80,6 +81,11 @@ max_wait = "2s"
 	rows, err := sdb.Studies(context.Background())
 	if err != nil || len(rows) < 2 {
 		t.Fatalf("studies %d, %v", len(rows), err)
+	}
+	// The sessions started at once are one study's, which the rehearsal
+	// started before its first match.
+	if sets, err := sdb.StudySets(context.Background()); err != nil || len(sets) != 1 || len(sets[0].Sessions) != len(rows) {
+		t.Errorf("%d sessions in %d studies (%v)", len(rows), len(sets), err)
 	}
 	people, answered := 0, 0
 	for i, row := range rows {
