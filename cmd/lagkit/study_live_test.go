@@ -135,7 +135,7 @@ duration = "1m"
 	}
 	logs := errOut.String()
 	if strings.Contains(logs, "round over") || !strings.Contains(logs, "study stopped") ||
-		!strings.Contains(logs, "lagkit: study stop (study 1 in "+db+") stopped before its end: run the same command again to resume it (exit status 3)") {
+		!strings.Contains(logs, "lagkit: study stop (session 1 of study 1 in "+db+") stopped before its end: run the same command again to resume it (exit status 3)") {
 		t.Errorf("log:\n%s", logs)
 	}
 	if !strings.Contains(out.String(), "study stop stopped; run the same command again to resume it") {

@@ -112,7 +112,7 @@ func TestStudyResumeLastQuestionnaire(t *testing.T) {
 		}
 		m = link.FindStringSubmatch(out.String())
 	}
-	if !strings.Contains(out.String(), "resuming study 1 (last): the questionnaire after its last round (1) is put again") {
+	if !strings.Contains(out.String(), "resuming session 1 of study 1 (last): the questionnaire after its last round (1) is put again") {
 		cancel()
 		<-done
 		t.Fatalf("not resumed:\n%s", out.String())
@@ -213,7 +213,7 @@ func TestStudyResumeAfterComment(t *testing.T) {
 	if code := <-done; code != exitStopped {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	if !strings.Contains(out.String(), "resuming study 1 (last)") {
+	if !strings.Contains(out.String(), "resuming session 1 of study 1 (last)") {
 		t.Fatalf("the commented schedule did not resume study 1:\n%s", out.String())
 	}
 

@@ -128,7 +128,7 @@ func TestStudyStopSaysWait(t *testing.T) {
 	if token2 != token1 {
 		t.Fatalf("the resumed run's admin token %s, want the stopped run's %s", token2, token1)
 	}
-	if !strings.Contains(out2.String(), "resuming study 1 (halt)") {
+	if !strings.Contains(out2.String(), "resuming session 1 of study 1 (halt)") {
 		t.Fatalf("not resumed:\n%s", out2.String())
 	}
 	req, _ := http.NewRequest(http.MethodGet, base2+web.StudyAdminPath+"state", nil)

@@ -204,7 +204,7 @@ func TestStudyReportOfOldDatabase(t *testing.T) {
 		}
 	}
 	cancel() // as a SIGINT would: a stopped study exits with status 3
-	if code := <-done; code != exitStopped || !strings.Contains(out.String(), "resuming study 1 (placebo) at round 3") {
+	if code := <-done; code != exitStopped || !strings.Contains(out.String(), "resuming session 1 of study 1 (placebo) at round 3") {
 		t.Fatalf("exit %d:\n%s\n%s", code, out.String(), errOut.String())
 	}
 }

@@ -187,7 +187,7 @@ technique = "tlc"
 		t.Fatalf("first session stored as session %d of study %d", session1, set1)
 	}
 	resumed := open(false, study.Join{})
-	if resumed.created != 0 || resumed.cfg.Resume == nil || resumed.w.SetID() != 1 || !strings.Contains(resumed.out, "resuming study 1 (j) at round 1") {
+	if resumed.created != 0 || resumed.cfg.Resume == nil || resumed.w.SetID() != 1 || !strings.Contains(resumed.out, "resuming session 1 of study 1 (j) at round 1") {
 		t.Fatalf("resumed: created %d, resume %+v, study %d, %q", resumed.created, resumed.cfg.Resume, resumed.w.SetID(), resumed.out)
 	}
 	if id, set := play(resumed); id != 1 || set != 1 {

@@ -60,12 +60,14 @@ type ServeOptions struct {
 // it again.
 type StoppedError struct {
 	Study string
-	ID    int64
-	DB    string
+	// ID is the session's, Set the study's it is a session of.
+	ID  int64
+	Set int64
+	DB  string
 }
 
 func (e *StoppedError) Error() string {
-	return fmt.Sprintf("study %s (study %d in %s) stopped before its end: run the same command again to resume it", e.Study, e.ID, e.DB)
+	return fmt.Sprintf("study %s (session %d of study %d in %s) stopped before its end: run the same command again to resume it", e.Study, e.ID, e.Set, e.DB)
 }
 
 // Serve serves study s to people: it tells o.Out the admin's URL and
@@ -159,7 +161,7 @@ func finishLiveStudy(ctx context.Context, err error, s *study.Schedule, host *re
 	log.Info("records", "db", db.String(), "study", w.StudyID(), "committed", st.Committed, "max_lag_ms", st.MaxLag.Milliseconds())
 	if ctx.Err() != nil {
 		fmt.Fprintf(out, "study %s stopped; run the same command again to resume it\n", s.Name)
-		return &StoppedError{Study: s.Name, ID: w.StudyID(), DB: db.String()}
+		return &StoppedError{Study: s.Name, ID: w.StudyID(), Set: w.SetID(), DB: db.String()}
 	}
 	if err != nil {
 		// A study that failed before its first round started is no
@@ -249,11 +251,11 @@ func resumeWriter(ctx context.Context, db *store.DB, s *study.Schedule, stored S
 	}
 	cfg.Resume, cfg.Codes = stored.Resume, stored.Codes
 	if r := stored.Resume; r.Round >= len(s.Plans()) {
-		fmt.Fprintf(out, "resuming study %d (%s): the questionnaire after its last round (%d) is put again, then the study ends\n",
-			stored.ID, s.Name, r.Questions.Round+1)
+		fmt.Fprintf(out, "resuming session %d of study %d (%s): the questionnaire after its last round (%d) is put again, then the study ends\n",
+			stored.ID, w.SetID(), s.Name, r.Questions.Round+1)
 	} else {
-		fmt.Fprintf(out, "resuming study %d (%s) at round %d after %.1f s of it\n",
-			stored.ID, s.Name, r.Round+1, r.Elapsed.Seconds())
+		fmt.Fprintf(out, "resuming session %d of study %d (%s) at round %d after %.1f s of it\n",
+			stored.ID, w.SetID(), s.Name, r.Round+1, r.Elapsed.Seconds())
 	}
 	return w, nil
 }
