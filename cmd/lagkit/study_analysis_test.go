@@ -304,9 +304,9 @@ func TestStudySyntheticAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 12 seats, 2 rounds, 3 questions.
-	if len(rows) != 1+72 {
-		t.Fatalf("answers.csv: %d rows, want 72 answers", len(rows)-1)
+	// 6 seats, 2 rounds, 3 questions.
+	if len(rows) != 1+36 {
+		t.Fatalf("answers.csv: %d rows, want 36 answers", len(rows)-1)
 	}
 	text := slices.Index(rows[0], "text")
 	for _, r := range rows[1:] {
@@ -322,8 +322,8 @@ func TestStudySyntheticAnswers(t *testing.T) {
 		t.Error("results.json's design does not say the answers are synthetic")
 	}
 	pr, _ := os.ReadFile(filepath.Join(run, "study_participant_rounds.csv"))
-	if n := strings.Count(string(pr), ",synthetic,"); n != 24 {
-		t.Errorf("study_participant_rounds.csv: %d rows marked synthetic, want 24", n)
+	if n := strings.Count(string(pr), ",synthetic,"); n != 12 {
+		t.Errorf("study_participant_rounds.csv: %d rows marked synthetic, want 12 (6 seats, 2 rounds)", n)
 	}
 	page, _ := os.ReadFile(filepath.Join(run, "report.html"))
 	if !strings.Contains(string(page), "SYNTHETIC") {

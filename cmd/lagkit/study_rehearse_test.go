@@ -57,6 +57,11 @@ max_wait = "2s"
 	}
 	o := out.String()
 	t.Log(o)
+	defer func() {
+		if t.Failed() {
+			t.Logf("the lobby's and the game servers' logs:\n%s", errOut.String())
+		}
+	}()
 	if !strings.Contains(o, "accounted for: 5 of 5 arrived") || !strings.Contains(o, "match 0's game server was killed mid-round") {
 		t.Fatalf("output:\n%s", o)
 	}

@@ -29,8 +29,8 @@ func TestStudyCheck(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"study alc: 12 seats", "2 rounds, 22:00 in all", "policy=alc low_ping_ms=50",
-		"latency (one way) seats 0-5 125 ms, seats 6-11 10 ms", "shot_behind_cover"} {
+	for _, want := range []string{"study alc: 6 seats (6 for people, 0 for bots)", "2 rounds, 22:00 in all", "policy=alc low_ping_ms=50",
+		"latency (one way) seats 0-2 135 ms, seats 3-5 10 ms", "shot_behind_cover"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
@@ -61,7 +61,7 @@ func TestStudyCheckErrors(t *testing.T) {
 		{[]string{"study", "run", "../../presets/alc.toml", "--out", "x"}, 2, "--out: a live study writes its records to --db"},
 		{[]string{"study", "run", "../../presets/alc.toml", "--simulate", "--listen", "127.0.0.1:0"}, 2, "--listen: only a live study (without --simulate) serves players"},
 		{[]string{"study", "run", "../../presets/alc.toml", "--listen", ""}, 2, "--listen: a live study needs an address"},
-		{[]string{"study", "grade"}, 2, "unknown command \"grade\" for lagkit study (commands: check, export, report, run)"},
+		{[]string{"study", "grade"}, 2, "unknown command \"grade\" for lagkit study (commands: check, export, lobby, rehearse, report, run)"},
 	}
 	for _, c := range cases {
 		code, _, errOut := lagkit(c.args...)

@@ -79,20 +79,46 @@ func (l *Local) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 			absent = append(absent, seat)
 		}
 	}
+	// A process that exits before printing its links most likely found
+	// its port taken between freePort and its own listen: it is started
+	// again on another, at most startTries times.
+	var err error
+	for try := 1; ; try++ {
+		var sess *Session
+		var early bool
+		sess, early, err = l.launch(ctx, m, codes, absent, who, release)
+		if err == nil {
+			return sess, nil
+		}
+		if !early || try == startTries || ctx.Err() != nil {
+			break
+		}
+		l.Log.Warn("session", "match", m.ID, "try", try, "err", err)
+	}
+	release()
+	return nil, err
+}
+
+// startTries bounds the starts of a match's process that exit before
+// printing their links.
+const startTries = 3
+
+// launch starts match m's process on a free port and waits for its
+// links. A session that started holds the slot until its process exits
+// (release); one that did not is killed and waited for, and early says
+// whether it exited by itself before printing every link.
+func (l *Local) launch(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, who map[int]string, release func()) (sess *Session, early bool, err error) {
 	port, err := freePort()
 	if err != nil {
-		release()
-		return nil, err
+		return nil, false, err
 	}
 	cmd := l.Command(ctx, m, codes, absent, port)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		release()
-		return nil, err
+		return nil, false, err
 	}
 	if err := cmd.Start(); err != nil {
-		release()
-		return nil, fmt.Errorf("online: match %d: %w", m.ID, err)
+		return nil, false, fmt.Errorf("online: match %d: %w", m.ID, err)
 	}
 	links := map[string]string{}
 	found := make(chan error, 1)
@@ -119,20 +145,26 @@ func (l *Local) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 	}()
 	select {
 	case err = <-found:
+		early = err != nil
 	case <-time.After(l.Ready):
 		err = fmt.Errorf("online: match %d: no links after %v", m.ID, l.Ready)
 	}
 	done := make(chan struct{})
+	exited := make(chan struct{})
 	var waitErr error
+	started := err == nil
 	go func() {
 		waitErr = cmd.Wait()
-		release()
-		close(done)
+		close(exited)
+		if started {
+			release()
+			close(done)
+		}
 	}()
 	if err != nil {
 		_ = cmd.Process.Kill()
-		<-done
-		return nil, err
+		<-exited
+		return nil, early, err
 	}
 	return &Session{Links: links, Done: done, Kill: cmd.Process.Kill, Err: func() error {
 		var ee *exec.ExitError
@@ -143,7 +175,7 @@ func (l *Local) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 			return fmt.Errorf("the session exited with status %d", ee.ExitCode())
 		}
 		return waitErr
-	}}, nil
+	}}, false, nil
 }
 
 // freePort returns a TCP port on loopback that was free a moment ago.
