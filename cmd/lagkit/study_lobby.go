@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -36,6 +37,7 @@ type studyLobbyFlags struct {
 	quick                             bool
 	seed                              uint64
 	tick                              time.Duration
+	trustProxy                        string
 	join                              study.Join
 	// studyID is the study every match's session joins (joinStudy).
 	studyID int64
@@ -83,6 +85,7 @@ it and can be resumed with lagkit study run.`,
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of the matches' bots")
 	f.DurationVar(&o.tick, "tick", 250*time.Millisecond, "how often the lobby forms matches (10ms to 5s)")
 	f.StringVar(&o.logFormat, "log-format", "auto", "logs as text or json (auto: text on a terminal, json otherwise)")
+	f.StringVar(&o.trustProxy, "trust-proxy", "", "the reverse proxy's address in front of the lobby: arrivals from it are counted by the address its X-Forwarded-For names (the limit on arrivals per address)")
 	f.StringVar(&o.join.Study, "study", "", "the study the matches' sessions join: its id, or its name (default: the one study of this schedule's name that ran it, else a new one)")
 	f.BoolVar(&o.join.New, "new-study", false, "start a new study, even when one of this name and schedule exists")
 	return cmd
@@ -155,6 +158,11 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 	oc, err := o.onlineConfig(s, path, secret, out, cmd.ErrOrStderr(), log)
 	if err != nil {
 		return err
+	}
+	if o.trustProxy != "" {
+		if oc.TrustProxy, err = netip.ParseAddr(o.trustProxy); err != nil {
+			return usagef("--trust-proxy %q: want an IP address", o.trustProxy)
+		}
 	}
 	lc, o2 := oc.Lobby, s.Online
 	srv, err := online.New(oc)

@@ -62,7 +62,7 @@ max_wait = "2s"
 			t.Logf("the lobby's and the game servers' logs:\n%s", errOut.String())
 		}
 	}()
-	if !strings.Contains(o, "accounted for: 5 of 5 arrived") || !strings.Contains(o, "match 0's game server was killed mid-round") {
+	if !strings.Contains(o, "accounted for: 5 of 5 participants (5 of 5 arrived completed, dropped or refused; 0 did not arrive)") || !strings.Contains(o, "match 0's game server was killed mid-round") {
 		t.Fatalf("output:\n%s", o)
 	}
 	count := func(row string) int {

@@ -2,8 +2,12 @@ package online
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,5 +73,40 @@ func TestLocalStartsAgain(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("the slot of a match that never started was not freed")
+	}
+}
+
+// TestTrustProxy: behind the proxy the lobby trusts, arrivals count by
+// the address X-Forwarded-For names, so people behind one proxy are not
+// one flood; from anywhere else the header is ignored and the
+// connection's address counts.
+func TestTrustProxy(t *testing.T) {
+	for _, trust := range []bool{true, false} {
+		cfg := Config{
+			Lobby: lobby.Config{Study: "proxy", Seats: 2, Secret: []byte("0123456789abcdef"), Groups: []lobby.Group{{Name: "A"}},
+				JoinBurst: 1, JoinEvery: time.Hour},
+			Alloc: &Local{Seats: []int{0, 1}}, Log: slog.New(slog.DiscardHandler),
+		}
+		if trust {
+			cfg.TrustProxy = netip.MustParseAddr("127.0.0.1")
+		}
+		s, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(s.Handler())
+		arrive := func(id, from string) error {
+			_, err := (&Participant{Base: hs.URL, ID: id, From: netip.MustParseAddr(from)}).Arrive(context.Background())
+			return err
+		}
+		a, b, c := arrive("a", "10.0.0.1"), arrive("b", "10.0.0.2"), arrive("c", "10.0.0.1")
+		hs.Close()
+		var flood *AnswerError
+		switch {
+		case trust && (a != nil || b != nil || !errors.As(c, &flood) || flood.Status != http.StatusTooManyRequests):
+			t.Errorf("trusted proxy: %v, %v, then the first address again: %v", a, b, c)
+		case !trust && (a != nil || !errors.As(b, &flood) || flood.Status != http.StatusTooManyRequests):
+			t.Errorf("no proxy trusted: %v, then another forwarded address: %v", a, b)
+		}
 	}
 }

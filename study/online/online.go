@@ -61,6 +61,11 @@ type Config struct {
 	// CompletionURL is where a participant who completed goes, "{code}"
 	// replaced ("": the code is shown).
 	CompletionURL string
+	// TrustProxy is the address of the reverse proxy in front of the
+	// lobby, whose X-Forwarded-For names the participant's address (the
+	// limit on arrivals from one address counts it); invalid (the zero
+	// Addr): none, the connection's address counts.
+	TrustProxy netip.Addr
 	// Pings is how many round trips the prescreen measures (default 10).
 	Pings int
 	Log   *slog.Logger
@@ -298,12 +303,24 @@ func (s *Server) config(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-func remoteAddr(r *http.Request) netip.Addr {
+// remoteAddr is the address an arrival came from: the connection's, or
+// behind a proxy the config trusts (Config.TrustProxy) the last address
+// the proxy appended to X-Forwarded-For, since every arrival through it
+// comes from the proxy's own address.
+func (s *Server) remoteAddr(r *http.Request) netip.Addr {
 	ap, err := netip.ParseAddrPort(r.RemoteAddr)
 	if err != nil {
 		return netip.Addr{}
 	}
-	return ap.Addr().Unmap()
+	from := ap.Addr().Unmap()
+	if !s.cfg.TrustProxy.IsValid() || from != s.cfg.TrustProxy.Unmap() {
+		return from
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	if a, err := netip.ParseAddr(strings.TrimSpace(hops[len(hops)-1])); err == nil {
+		return a.Unmap()
+	}
+	return from
 }
 
 func (s *Server) arrive(w http.ResponseWriter, r *http.Request) {
@@ -314,7 +331,7 @@ func (s *Server) arrive(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	err := s.lobby.Arrive(s.now(), req.ID, remoteAddr(r))
+	err := s.lobby.Arrive(s.now(), req.ID, s.remoteAddr(r))
 	if err == nil {
 		if _, ok := s.platform[req.ID]; !ok {
 			s.platform[req.ID] = [2]string{trim(req.Study), trim(req.Session)}

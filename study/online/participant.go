@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -25,6 +26,10 @@ type Participant struct {
 	ID, Study, Session string
 	// HTTP is the client (nil: http.DefaultClient).
 	HTTP *http.Client
+	// From, when valid, is sent as X-Forwarded-For: the address a lobby
+	// behind a proxy (Config.TrustProxy) takes the participant to come
+	// from. A rehearsal gives each headless participant its own.
+	From netip.Addr
 }
 
 // AnswerError is a lobby's refusal: its HTTP status and what it said.
@@ -59,6 +64,9 @@ func (p *Participant) do(ctx context.Context, method, path string, body, v any) 
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if p.From.IsValid() {
+		req.Header.Set("X-Forwarded-For", p.From.String())
 	}
 	r, err := p.client().Do(req)
 	if err != nil {

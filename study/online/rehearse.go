@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net"
+	"net/netip"
 	"slices"
 	"sync"
 	"text/tabwriter"
@@ -82,7 +83,9 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 	if tick <= 0 {
 		tick = 100 * time.Millisecond
 	}
-	srv, err := New(r.Config)
+	cfg := r.Config
+	cfg.TrustProxy = netip.MustParseAddr("127.0.0.1")
+	srv, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +126,11 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			outs[i] = r.participant(ctx, base, fmt.Sprintf("rehearsal-%04d", i), seed)
+			// Each from an address of its own, as people at home are:
+			// the lobby, in front of which the rehearsal stands as the
+			// proxy, limits arrivals per address.
+			from := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
+			outs[i] = r.participant(ctx, base, fmt.Sprintf("rehearsal-%04d", i), from, seed)
 		}()
 	}
 	wg.Wait()
@@ -185,9 +192,9 @@ func (r *Rehearsal) kill(ctx context.Context, srv *Server) int {
 // participant plays one headless participant's part: through the lobby
 // to a seat, the seat's session with a bot, and back to the lobby for
 // the completion.
-func (r *Rehearsal) participant(ctx context.Context, base, id string, seed uint64) Outcome {
+func (r *Rehearsal) participant(ctx context.Context, base, id string, from netip.Addr, seed uint64) Outcome {
 	out := Outcome{ID: id, Match: -1}
-	p := &Participant{Base: base, ID: id, Study: "rehearsal", Session: id}
+	p := &Participant{Base: base, ID: id, Study: "rehearsal", Session: id, From: from}
 	fail := func(err error) Outcome {
 		out.Err = err.Error()
 		if st, serr := p.Status(context.WithoutCancel(ctx)); serr == nil {
@@ -266,14 +273,23 @@ func (rep *RehearsalReport) Write(w io.Writer) {
 		fmt.Fprintf(tw, "%s\t%d\t\n", row.name, row.n)
 	}
 	tw.Flush()
-	accounted := f.Completed + f.Dropped + f.Refused
-	fmt.Fprintf(w, "accounted for: %d of %d arrived (completed, dropped or refused)\n", accounted, f.Arrived)
+	accounted, missing := f.Completed+f.Dropped+f.Refused, 0
+	for _, o := range rep.Outcomes {
+		if o.State == "" {
+			missing++ // its arrival was refused: the lobby never knew it
+		}
+	}
+	fmt.Fprintf(w, "accounted for: %d of %d participants (%d of %d arrived completed, dropped or refused; %d did not arrive)\n",
+		accounted+missing, len(rep.Outcomes), accounted, f.Arrived, missing)
 	if rep.Killed >= 0 {
 		fmt.Fprintf(w, "match %d's game server was killed mid-round\n", rep.Killed)
 	}
 	reasons := map[string]int{}
 	for _, o := range rep.Outcomes {
-		if o.Reason != "" {
+		switch {
+		case o.State == "":
+			reasons["did not arrive: "+o.Err]++
+		case o.Reason != "":
 			reasons[o.State+": "+o.Reason]++
 		}
 	}
