@@ -39,8 +39,10 @@ type studyLobbyFlags struct {
 	tick                              time.Duration
 	trustProxy                        string
 	join                              study.Join
-	// studyID is the study every match's session joins (joinStudy).
+	// studyID is the study every match's session joins (joinStudy),
+	// created whether joinStudy started it.
 	studyID int64
+	created bool
 }
 
 func newStudyLobbyCmd() *cobra.Command {
@@ -111,12 +113,27 @@ func (o *studyLobbyFlags) joinStudy(ctx context.Context, s *study.Schedule, out 
 		if target.ID, err = db.NewStudySet(ctx, store.StudySet{Name: s.Name, Key: s.StudyKey(), Created: time.Now()}); err != nil {
 			return err
 		}
+		o.created = true
 		fmt.Fprintf(out, "study %s: new study %d in %s; every match is a session of it\n", s.Name, target.ID, o.dsn)
 	} else {
 		fmt.Fprintf(out, "study %s: the matches are sessions of study %s\n", s.Name, target.Describe())
 	}
 	o.studyID = target.ID
 	return nil
+}
+
+// dropStudy drops the study joinStudy started when no session of it
+// came: a lobby that seated no one leaves no empty study behind.
+func (o *studyLobbyFlags) dropStudy(ctx context.Context) error {
+	if !o.created {
+		return nil
+	}
+	db, err := store.Open(ctx, o.dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.DropEmptySet(ctx, o.studyID)
 }
 
 // run checks the schedule and its flags and serves the lobby until a
@@ -198,6 +215,9 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		fmt.Fprintf(out, "study %s: matches still running after 30 s: %v\n", s.Name, derr)
 	}
 	printFlow(out, srv.Flow())
+	if derr := o.dropStudy(context.WithoutCancel(ctx)); derr != nil {
+		fmt.Fprintf(out, "study %s: %v\n", s.Name, derr)
+	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}

@@ -140,3 +140,43 @@ func TestStudyLobby(t *testing.T) {
 		t.Errorf("the absent seat recorded %+v", s)
 	}
 }
+
+// TestStudyLobbySeatsNoOne: a lobby stopped before it seated anyone
+// leaves no empty study behind in the database.
+func TestStudyLobbySeatsNoOne(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "lobby.toml")
+	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(tmp, "study.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut lockedWriter
+	done := make(chan int, 1)
+	go func() {
+		done <- execute(ctx, []string{"study", "lobby", sched, "--listen", "127.0.0.1:0", "--db", db,
+			"--secret-file", filepath.Join(tmp, "secret"), "--log-format", "json"}, &out, &errOut)
+	}()
+	for !strings.Contains(out.String(), "lobby http://") {
+		select {
+		case code := <-done:
+			t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	if !strings.Contains(out.String(), "new study 1") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	sdb, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	if sets, err := sdb.StudySets(context.Background()); err != nil || len(sets) != 0 {
+		t.Errorf("studies left: %d, %v", len(sets), err)
+	}
+}

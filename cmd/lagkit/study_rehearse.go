@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -120,6 +121,9 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 	r := &online.Rehearsal{Config: oc, Participants: o.participants, Over: o.over, Seed: lf.seed,
 		TLS: transport.ClientTLS{CertHash: cert.HashHex()}, KillAfter: o.killAfter}
 	rep, err := r.Run(cmd.Context())
+	if derr := lf.dropStudy(context.WithoutCancel(cmd.Context())); derr != nil && err == nil {
+		err = derr
+	}
 	if rep != nil {
 		fmt.Fprintln(out)
 		rep.Write(out)
