@@ -53,8 +53,12 @@ async function play(query, shoot) {
   await sleep(300);
   st = await state();
   if (shoot) {
-    // Face the nearest other player, so the picture shows one.
-    const others = st.players.filter((p) => !p.dead);
+    // Face the nearest other player, so the picture shows one: a team
+    // mate when there is one, whose label shows wherever it stands (an
+    // enemy's shows only in sight, and the nearest may be behind a wall).
+    const alive = st.players.filter((p) => !p.dead);
+    const mates = alive.filter((p) => p.team === st.self.team);
+    const others = mates.length > 0 ? mates : alive;
     if (others.length > 0) {
       const d = (p) => Math.hypot(p.pos[0] - st.eye[0], p.pos[1] - st.eye[1]);
       const p = others.reduce((a, b) => (d(a) <= d(b) ? a : b));
@@ -62,9 +66,13 @@ async function play(query, shoot) {
       const pitch = Math.atan2(p.pos[2] + 1 - st.eye[2], d(p));
       await page.evaluate(([y, pitch]) => window.lagkit.input({ yaw: y, pitch }), [y, pitch]);
     }
+    // The label shows once the page has drawn the turned view with the
+    // player in it: wait for it (a loaded machine draws a frame in
+    // hundreds of ms), at most 5 s.
+    const shown = () => page.evaluate(() => [...document.querySelectorAll('#labels .label')].filter((l) => l.style.display !== 'none').map((l) => l.textContent));
     await sleep(500);
+    for (let i = 0; i < 45 && (labels = await shown()).length === 0; i++) await sleep(100);
     await page.screenshot({ path: screenshotPath });
-    labels = await page.evaluate(() => [...document.querySelectorAll('#labels .label')].filter((l) => l.style.display !== 'none').map((l) => l.textContent));
     st = await state();
   }
   const net = st.net;

@@ -53,8 +53,10 @@ await run(browser, problems, async () => {
   await page.click('#spectator [data-span="30"]');
   spans.push((await state()).span_s);
 
-  // More shots than the 12 the page once kept, every one of the span.
-  let st = await until('13 shots listed', (st) => st.shots.length >= 13, 1200);
+  // More shots than the 12 the page once kept, every one of the span,
+  // and a hit among them to click below (bots on a loaded machine may
+  // miss for a while).
+  let st = await until('13 shots listed, a hit among them', (st) => st.shots.length >= 13 && st.shots.some((s) => s.victim >= 0), 1200);
   const live = { time_s: st.time_s, span_s: st.span_s, shots: st.shots, before: st.before, after: st.after, kept: st.kept, cap: st.cap };
 
   // Paused, the list stands while the page polls on.
