@@ -78,7 +78,6 @@ func mixedStudy(t *testing.T) []record.Record {
 	return recs
 }
 
-
 // TestStudyReportPeopleNotBots: in a study with people, the paired test
 // of high-ping accuracy pairs the three people, not the two bots; the
 // tables count the bots' seats apart and say so, each technique's own
