@@ -192,8 +192,8 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return fmt.Errorf("--listen: %w", err)
 	}
-	// The join link as a recruitment platform fills it in ({{%ID%}} is
-	// Prolific's placeholder for its parameter ID).
+	// The join link as a recruitment platform fills it in: Prolific puts
+	// its parameter ID where the link says {{%ID%}}.
 	q := make([]string, 0, 3)
 	for _, p := range []string{o2.IDParam, o2.StudyParam, o2.SessionParam} {
 		if p != "" {
