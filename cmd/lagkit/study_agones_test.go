@@ -153,7 +153,8 @@ func TestStudyLobbyAgones(t *testing.T) {
 	if c := <-done; c != 0 {
 		t.Fatalf("lobby exit %d: %s", c, out.String())
 	}
-	if !strings.Contains(out.String(), "matches on GameServers of Agones fleet lagkit-study in namespace study (Kubernetes API "+cluster.URL()+")") ||
+	if !strings.Contains(out.String(), "match 0: group 0, 1 people, bots in 1 of the people's seats, game server lagkit-study-7x2kq at 127.0.0.1:"+strconv.Itoa(port)) ||
+		!strings.Contains(out.String(), "matches on GameServers of Agones fleet lagkit-study in namespace study (Kubernetes API "+cluster.URL()+")") ||
 		!strings.Contains(out.String(), "flow: arrived 1, admitted 1, refused 0 (0 timed out at the prescreen), matched 1, completed 1, dropped 0") {
 		t.Errorf("output:\n%s", out.String())
 	}

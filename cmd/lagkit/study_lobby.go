@@ -346,7 +346,10 @@ func (o *studyLobbyFlags) agonesAllocator(s *study.Schedule, out io.Writer, log 
 	}
 	fmt.Fprintf(out, "study %s: matches on GameServers of Agones fleet %s in namespace %s (Kubernetes API %s)\n", s.Name, o.fleet, ns, host)
 	return &online.Agones{Client: dc, Namespace: ns, Fleet: o.fleet, Selector: o.selector, Seats: people,
-		Study: o.studyID, Seed: o.seed, Quick: o.quick, NewCode: live.NewCode, Wait: o.allocateWait, Log: log}, nil
+		Study: o.studyID, Seed: o.seed, Quick: o.quick, NewCode: live.NewCode, Wait: o.allocateWait, Log: log,
+		Allocated: func(m lobby.Match, absent []int, gameServer, addr string) {
+			fmt.Fprintf(out, "match %d: group %d, %d people, bots in %d of the people's seats, game server %s at %s\n", m.ID, m.Group, len(m.People), len(absent), gameServer, addr)
+		}}, nil
 }
 
 // sessionArgs are the arguments of lagkit study run serving match m.

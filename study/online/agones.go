@@ -89,7 +89,10 @@ type Agones struct {
 	// Poll is the pause before the GameServer is read again after the
 	// Kubernetes API failed to answer (default 2 s).
 	Poll time.Duration
-	Log  *slog.Logger
+	// Allocated, if set, is told of each match allocated: its seats
+	// left to bots, and the GameServer's name and address.
+	Allocated func(m lobby.Match, absent []int, gameServer, addr string)
+	Log       *slog.Logger
 }
 
 // AllocationError is an allocation that found no GameServer within the
@@ -147,6 +150,9 @@ func (a *Agones) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 	}
 	a.Log.Info("allocated", "match", m.ID, "gameserver", st.name, "address", st.address, "port", st.port)
 	host := net.JoinHostPort(st.address, strconv.Itoa(st.port))
+	if a.Allocated != nil {
+		a.Allocated(m, absent, st.name, host)
+	}
 	links := map[string]string{}
 	for seat, id := range who {
 		// As lagkit study run prints a seat's link.
