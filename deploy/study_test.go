@@ -50,7 +50,7 @@ func envSecrets(t *testing.T, c any) map[string]string {
 
 // TestStudyLobby: deploy/study.yaml's lobby allocates from its Fleet:
 // its --fleet is the Fleet's name, its service account may create
-// GameServerAllocations and get and watch GameServers (what
+// GameServerAllocations and get, watch and delete GameServers (what
 // online.Agones asks of the API), the lobby and the game servers read
 // the same schedule and write to the same database, the GameServers
 // expose the browsers' port under the name the lobby's links use, and
@@ -75,6 +75,7 @@ func TestStudyLobby(t *testing.T) {
 		online.AllocationResource.Group + "/" + online.AllocationResource.Resource + "/create",
 		online.GameServerResource.Group + "/" + online.GameServerResource.Resource + "/get",
 		online.GameServerResource.Group + "/" + online.GameServerResource.Resource + "/watch",
+		online.GameServerResource.Group + "/" + online.GameServerResource.Resource + "/delete",
 	} {
 		if !allowed[need] {
 			t.Errorf("the lobby's Role does not allow %s", need)

@@ -22,7 +22,8 @@ import (
 // (Server) that game servers under test talk to, so a GameServer is
 // Ready when its game server said so, and an allocation changes what
 // that game server's SDK server reports, as Agones' controller does.
-// A GameServer whose game server asked for Shutdown is deleted.
+// A GameServer whose game server asked for Shutdown is deleted; one
+// deleted through the API is in state Shutdown on its SDK server.
 type Cluster struct {
 	srv       *httptest.Server
 	namespace string
@@ -45,6 +46,7 @@ func NewCluster(namespace string) *Cluster {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /apis/allocation.agones.dev/v1/namespaces/{ns}/gameserverallocations", c.allocate)
 	mux.HandleFunc("GET /apis/agones.dev/v1/namespaces/{ns}/gameservers/{name}", c.get)
+	mux.HandleFunc("DELETE /apis/agones.dev/v1/namespaces/{ns}/gameservers/{name}", c.delete)
 	mux.HandleFunc("GET /apis/agones.dev/v1/namespaces/{ns}/gameservers", c.watch)
 	c.srv = httptest.NewServer(mux)
 	return c
@@ -251,6 +253,20 @@ func (c *Cluster) get(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(m.object(gs, v))
+}
+
+func (c *Cluster) delete(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	m := c.member(name)
+	if m == nil || r.PathValue("ns") != c.namespace || m.sdk.GameServer().Status.State == agones.StateShutdown {
+		status(w, http.StatusNotFound, "NotFound", fmt.Sprintf("gameservers.agones.dev %q not found", name))
+		return
+	}
+	m.sdk.mu.Lock()
+	m.sdk.setState(agones.StateShutdown)
+	m.sdk.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"kind": "Status", "apiVersion": "v1", "metadata": map[string]any{}, "status": "Success"})
 }
 
 // watch streams one GameServer's changes after resourceVersion, as

@@ -79,8 +79,8 @@ type Agones struct {
 	// (default "web").
 	PortName string
 	// Wait bounds how long an allocation is retried while the Fleet has
-	// no Ready GameServer (UnAllocated) or others took it first
-	// (Contention) (default 1 min); the pause between tries doubles
+	// no Ready GameServer (UnAllocated), others took it first
+	// (Contention) or the API server cannot answer (default 1 min); the pause between tries doubles
 	// from Backoff (default 250 ms) to 5 s.
 	Wait, Backoff time.Duration
 	// Ready bounds the wait for the game server's port to answer
@@ -99,7 +99,8 @@ type Agones struct {
 // allocator's Wait.
 type AllocationError struct {
 	Match int
-	// State is the last answer's state (UnAllocated, Contention).
+	// State is the last answer's state (UnAllocated, Contention), or its
+	// error when the API server failed to answer.
 	State       string
 	Tries       int
 	Waited      time.Duration
@@ -158,16 +159,30 @@ func (a *Agones) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 		// As lagkit study run prints a seat's link.
 		links[id] = "https://" + host + "/?code=" + url.QueryEscape(codes[seat])
 	}
+	// The GameServer as allocated: the watch that follows it starts from
+	// this version, before the game server could have ended its session.
+	first, err := a.Client.Resource(GameServerResource).Namespace(a.Namespace).Get(ctx, st.name, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("online: match %d: reading game server %s: %w", m.ID, st.name, err)
+	}
+	kill := func() error {
+		return a.Client.Resource(GameServerResource).Namespace(a.Namespace).Delete(context.WithoutCancel(ctx), st.name, metav1.DeleteOptions{})
+	}
 	if err := a.answers(ctx, host); err != nil {
+		// Its session would play on with no one: the GameServer is
+		// deleted, as a local process that gave no links is killed.
+		if kerr := kill(); kerr != nil {
+			a.Log.Error("gameserver delete", "name", st.name, "err", kerr)
+		}
 		return nil, fmt.Errorf("online: match %d: game server %s: %w", m.ID, st.name, err)
 	}
 	done := make(chan struct{})
 	var end error
 	go func() {
-		end = a.follow(ctx, st.name)
+		end = a.follow(ctx, first)
 		close(done)
 	}()
-	return &Session{Links: links, Done: done, Err: func() error { return end }}, nil
+	return &Session{Links: links, Done: done, Err: func() error { return end }, Kill: kill}, nil
 }
 
 // allocated is what an Allocated answer says.
@@ -184,16 +199,21 @@ func (a *Agones) allocate(ctx context.Context, as Assignment) (allocated, error)
 	pause := a.Backoff
 	for try := 1; ; try++ {
 		got, err := a.Client.Resource(AllocationResource).Namespace(a.Namespace).Create(ctx, obj.DeepCopy(), metav1.CreateOptions{})
-		if err != nil {
+		var state string
+		switch {
+		case err != nil && (!transient(err) || ctx.Err() != nil):
 			return allocated{}, fmt.Errorf("online: match %d: allocating a game server of fleet %s in namespace %s: %w", as.Match, a.Fleet, a.Namespace, err)
-		}
-		state, _, _ := unstructured.NestedString(got.Object, "status", "state")
-		switch state {
-		case Allocated:
-			return a.allocatedStatus(as.Match, got)
-		case UnAllocated, Contention:
+		case err != nil:
+			state = err.Error()
 		default:
-			return allocated{}, fmt.Errorf("online: match %d: allocation answered state %q, want Allocated, UnAllocated or Contention", as.Match, state)
+			state, _, _ = unstructured.NestedString(got.Object, "status", "state")
+			switch state {
+			case Allocated:
+				return a.allocatedStatus(as.Match, got)
+			case UnAllocated, Contention:
+			default:
+				return allocated{}, fmt.Errorf("online: match %d: allocation answered state %q, want Allocated, UnAllocated or Contention", as.Match, state)
+			}
 		}
 		waited := time.Since(start)
 		if waited+pause > a.Wait {
@@ -209,6 +229,19 @@ func (a *Agones) allocate(ctx context.Context, as Assignment) (allocated, error)
 		}
 		pause = min(2*pause, 5*time.Second)
 	}
+}
+
+// transient reports whether an allocation's error may go away by
+// itself: the API server or Agones' allocator unavailable, overloaded,
+// timing out or failing inside, or no answer at all. A refusal (no such
+// namespace, forbidden, invalid) is for good.
+func transient(err error) bool {
+	if apierrors.IsServiceUnavailable(err) || apierrors.IsServerTimeout(err) || apierrors.IsTimeout(err) ||
+		apierrors.IsTooManyRequests(err) || apierrors.IsInternalError(err) {
+		return true
+	}
+	var status apierrors.APIStatus
+	return !errors.As(err, &status)
 }
 
 // allocation is the GameServerAllocation for as: a Ready GameServer of
@@ -289,12 +322,14 @@ func (a *Agones) answers(ctx context.Context, host string) error {
 	}
 }
 
-// follow watches GameServer name until its session ended: nil when it
-// says the study played to its end, else what ended it. A watch from
-// the resource version last seen sees every change, so the annotation
-// set just before Shutdown is seen even if Agones deletes the
-// GameServer at once (its deletion's event carries the last state).
-func (a *Agones) follow(ctx context.Context, name string) error {
+// follow watches GameServer obj, as read after its allocation, until
+// its session ended: nil when it says the study played to its end, else
+// what ended it. A watch from the resource version last seen sees every
+// change, so the annotation set just before Shutdown is seen even if
+// Agones deletes the GameServer at once (its deletion's event carries
+// the last state).
+func (a *Agones) follow(ctx context.Context, obj *unstructured.Unstructured) error {
+	name := obj.GetName()
 	gs := a.Client.Resource(GameServerResource).Namespace(a.Namespace)
 	stopped := func() error {
 		return fmt.Errorf("the lobby stopped following game server %s, which serves on", name)
@@ -314,20 +349,26 @@ func (a *Agones) follow(ctx context.Context, name string) error {
 		}
 		return nil
 	}
+	// read is set when the watch can no longer go on from the version
+	// last seen (it expired): the GameServer is read anew.
+	read := false
 	for {
-		obj, err := gs.Get(ctx, name, metav1.GetOptions{})
-		switch {
-		case apierrors.IsNotFound(err):
-			return fmt.Errorf("game server %s is gone without saying its session ended", name)
-		case err != nil && ctx.Err() != nil:
-			return stopped()
-		case err != nil:
-			// The API server may be out of reach a while; the session goes
-			// on regardless.
-			if err := failed(err); err != nil {
-				return err
+		if read {
+			got, err := gs.Get(ctx, name, metav1.GetOptions{})
+			switch {
+			case apierrors.IsNotFound(err):
+				return fmt.Errorf("game server %s is gone without saying its session ended", name)
+			case err != nil && ctx.Err() != nil:
+				return stopped()
+			case err != nil:
+				// The API server may be out of reach a while; the session
+				// goes on regardless.
+				if err := failed(err); err != nil {
+					return err
+				}
+				continue
 			}
-			continue
+			obj, read = got, false
 		}
 		if done, err := ended(name, obj, false); done {
 			return err
@@ -337,17 +378,21 @@ func (a *Agones) follow(ctx context.Context, name string) error {
 			if ctx.Err() != nil {
 				return stopped()
 			}
-			if err := failed(err); err != nil {
+			if apierrors.IsGone(err) || apierrors.IsResourceExpired(err) {
+				read = true
+			} else if err := failed(err); err != nil {
 				return err
 			}
 			continue
 		}
 		for ev := range w.ResultChan() {
 			u, ok := ev.Object.(*unstructured.Unstructured)
-			if !ok {
-				continue // an error event (an expired version): read it anew
+			if ev.Type == watch.Error || !ok {
+				read = true // an expired version, most likely
+				break
 			}
 			failures = 0
+			obj = u
 			if done, err := ended(name, u, ev.Type == watch.Deleted); done {
 				w.Stop()
 				return err

@@ -249,3 +249,80 @@ func TestAssignmentAnnotations(t *testing.T) {
 		}
 	}
 }
+
+// TestAgonesNoAnswer: an allocated game server whose port never answers
+// fails the match within Ready, and its GameServer is deleted rather
+// than left to play a session no one can join.
+func TestAgonesNoAnswer(t *testing.T) {
+	c, dc := standIn(t)
+	sdk := agonestest.NewServer("gs-mute")
+	defer sdk.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // nothing listens there
+	c.Add("lagkit", sdk, agones.Port{Name: "web", Port: int32(port)})
+	if err := agones.New(sdk.URL(), agones.Options{}).Ready(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a := &Agones{Client: dc, Namespace: "study", Fleet: "lagkit", Seats: []int{0}, Study: 1, NewCode: codeCounter(), Ready: 300 * time.Millisecond}
+	_, err = a.Start(context.Background(), lobby.Match{ID: 2, People: []string{"p"}})
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("online: match 2: game server gs-mute: 127.0.0.1:%d did not answer in 300ms", port)) {
+		t.Fatalf("err %v", err)
+	}
+	if st := sdk.GameServer().Status.State; st != agones.StateShutdown {
+		t.Errorf("the GameServer is %s, want deleted (Shutdown)", st)
+	}
+}
+
+// TestAgonesKill: a session's Kill deletes its GameServer, and the
+// session ends saying it was deleted.
+func TestAgonesKill(t *testing.T) {
+	c, dc := standIn(t)
+	sdk, _, _ := readyGameServer(t, c, "gs-k")
+	a := &Agones{Client: dc, Namespace: "study", Fleet: "lagkit", Seats: []int{0}, Study: 1, NewCode: codeCounter(), Poll: 20 * time.Millisecond}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	sess, err := a.Start(ctx, lobby.Match{People: []string{"p"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-sess.Done:
+	case <-ctx.Done():
+		t.Fatal("no end")
+	}
+	if err := sess.Err(); err == nil || !strings.Contains(err.Error(), "game server gs-k was deleted") {
+		t.Errorf("err %v", err)
+	}
+	if st := sdk.GameServer().Status.State; st != agones.StateShutdown {
+		t.Errorf("the GameServer is %s", st)
+	}
+}
+
+// TestAgonesAPIDown: an API server that does not answer is tried again
+// within Wait, then an AllocationError saying why.
+func TestAgonesAPIDown(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dc, err := dynamic.NewForConfig(&rest.Config{Host: "http://" + addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &Agones{Client: dc, Namespace: "study", Fleet: "lagkit", Seats: []int{0}, Study: 1, NewCode: codeCounter(),
+		Wait: 200 * time.Millisecond, Backoff: 20 * time.Millisecond}
+	_, err = a.Start(context.Background(), lobby.Match{People: []string{"p"}})
+	var ae *AllocationError
+	if !errors.As(err, &ae) || ae.Tries < 2 || !strings.Contains(ae.State, "connection refused") {
+		t.Fatalf("err %v", err)
+	}
+}
