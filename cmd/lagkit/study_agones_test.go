@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net"
 	"os"
 	"os/exec"
@@ -243,5 +244,77 @@ func TestStudyAgonesFlags(t *testing.T) {
 		if code == 0 || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("%v: exit %d, %s, want %q", tc.args[3:], code, errOut.String(), tc.want)
 		}
+	}
+}
+
+// TestStudyRunAgonesBadAssignment: a game server allocated with
+// annotations that are not a lobby's assignment says so on its
+// GameServer (the end annotation), asks for Shutdown and exits 1; one
+// stopped before any allocation exits as a stopped study does.
+func TestStudyRunAgonesBadAssignment(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "lobby.toml")
+	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := func(sdk *agonestest.Server) (*exec.Cmd, *bytes.Buffer, <-chan error) {
+		var errOut bytes.Buffer
+		gs := exec.Command(os.Args[0], "study", "run", sched, "--agones", "--agones-health", "100ms", "--db", filepath.Join(tmp, "study.db"),
+			"--listen", "127.0.0.1:0", "--udp", "", "--log-format", "json")
+		gs.Env = append(os.Environ(), "LAGKIT_AS_COMMAND=1", agones.PortEnv+"="+sdk.Port())
+		gs.Stderr = &errOut
+		if err := gs.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- gs.Wait() }()
+		t.Cleanup(func() { _ = gs.Process.Kill() })
+		for sdk.GameServer().Status.State != agones.StateReady {
+			select {
+			case err := <-exited:
+				t.Fatalf("exited before Ready: %v\n%s", err, errOut.String())
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		return gs, &errOut, exited
+	}
+	exitCode := func(err error) int {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		return 0
+	}
+
+	sdk := agonestest.NewServer("gs-bad")
+	defer sdk.Close()
+	_, errOut, exited := start(sdk)
+	sdk.AllocateWith(nil, map[string]string{"lagkit.dev/match": "1"})
+	select {
+	case err := <-exited:
+		if exitCode(err) != 1 {
+			t.Errorf("exit %v\n%s", err, errOut.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no exit")
+	}
+	g := sdk.GameServer()
+	if end := g.ObjectMeta.Annotations[online.EndAnnotation]; g.Status.State != agones.StateShutdown || !strings.Contains(end, "annotation lagkit.dev/study missing") {
+		t.Errorf("the GameServer: %s, end %q", g.Status.State, end)
+	}
+
+	idle := agonestest.NewServer("gs-idle")
+	defer idle.Close()
+	gs, errOut, exited := start(idle)
+	if err := gs.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if exitCode(err) != exitStopped {
+			t.Errorf("exit %v, want %d\n%s", err, exitStopped, errOut.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no exit")
 	}
 }
