@@ -293,3 +293,32 @@ func WatchState(ctx context.Context, sdk SDK, fn func(*GameServer), lost func(er
 		pause = min(2*pause, 5*time.Second)
 	}
 }
+
+// ErrShutdown is matched (errors.Is) by WaitAllocated's error when the
+// GameServer was shut down before it was allocated.
+var ErrShutdown = errors.New("agones: the GameServer was shut down before it was allocated")
+
+// WaitAllocated watches the GameServer until it is Allocated and returns
+// it then, with the labels and annotations its allocation gave it. It
+// fails when ctx is done first, or the GameServer is shut down.
+func WaitAllocated(ctx context.Context, sdk SDK, lost func(error)) (*GameServer, error) {
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var got *GameServer
+	var err error
+	WatchState(wctx, sdk, func(gs *GameServer) {
+		switch gs.Status.State {
+		case StateAllocated:
+			got = gs
+		case StateShutdown:
+			err = ErrShutdown
+		default:
+			return
+		}
+		cancel()
+	}, lost)
+	if got == nil && err == nil {
+		err = fmt.Errorf("agones: waiting to be allocated: %w", ctx.Err())
+	}
+	return got, err
+}

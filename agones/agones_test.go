@@ -265,3 +265,55 @@ func TestAddrFromEnv(t *testing.T) {
 		t.Fatalf("bad port: %v", err)
 	}
 }
+
+// TestWaitAllocated: WaitAllocated returns the GameServer once an
+// allocation moved it to Allocated, with the annotations the allocation
+// gave it in the same change; a GameServer shut down while Ready is
+// ErrShutdown.
+func TestWaitAllocated(t *testing.T) {
+	c, fake := newClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan *agones.GameServer, 1)
+	go func() {
+		gs, err := agones.WaitAllocated(ctx, c, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- gs
+	}()
+	// The waiter's watch sees Ready first; an annotation while Ready does
+	// not end the wait.
+	if err := c.SetAnnotation(ctx, "note", "x"); err != nil {
+		t.Fatal(err)
+	}
+	fake.AllocateWith(map[string]string{"lagkit.dev/match": "2"}, map[string]string{"lagkit.dev/group": "1"})
+	gs := <-got
+	if gs == nil || gs.Status.State != agones.StateAllocated || gs.ObjectMeta.Annotations["lagkit.dev/group"] != "1" || gs.ObjectMeta.Labels["lagkit.dev/match"] != "2" {
+		t.Fatalf("got %+v", gs)
+	}
+
+	c2, _ := newClient(t)
+	if err := c2.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	res := make(chan error, 1)
+	go func() {
+		_, err := agones.WaitAllocated(ctx, c2, nil)
+		res <- err
+	}()
+	if err := c2.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-res; !errors.Is(err, agones.ErrShutdown) {
+		t.Errorf("shut down while waiting: %v", err)
+	}
+	short, stop := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer stop()
+	if _, err := agones.WaitAllocated(short, c, nil); err != nil {
+		t.Errorf("already allocated: %v", err)
+	}
+}

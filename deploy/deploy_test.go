@@ -1,5 +1,6 @@
 // Package deploy holds lagkit's Kubernetes manifests (an Agones Fleet and
-// FleetAutoscaler, an Indexed Job that runs an experiment sweep in shards
+// FleetAutoscaler, an online study's lobby with the Fleet its matches are
+// allocated from, an Indexed Job that runs an experiment sweep in shards
 // and the Job that merges them); its tests check them against the lagkit
 // command line and the Dockerfile.
 package deploy

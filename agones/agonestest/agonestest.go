@@ -43,6 +43,7 @@ type Server struct {
 	calls   []Call
 	gs      agones.GameServer
 	changed chan struct{} // closed and replaced on every change
+	version int           // counts the changes
 	down    int           // answer this many more calls 503
 }
 
@@ -94,9 +95,31 @@ func (s *Server) Unavailable(n int) {
 // Allocate moves the GameServer to Allocated, as an allocation by a
 // matchmaker through Kubernetes would.
 func (s *Server) Allocate() {
+	s.AllocateWith(nil, nil)
+}
+
+// AllocateWith moves the GameServer to Allocated with labels and
+// annotations added in the same change, as a GameServerAllocation's
+// spec.metadata is applied.
+func (s *Server) AllocateWith(labels, annotations map[string]string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.setState(agones.StateAllocated)
+	for k, v := range labels {
+		s.gs.ObjectMeta.Labels[k] = v
+	}
+	for k, v := range annotations {
+		s.gs.ObjectMeta.Annotations[k] = v
+	}
+	s.gs.Status.State = agones.StateAllocated
+	s.notify()
+}
+
+// state returns a copy of the GameServer, its version (how many changes
+// it went through) and a channel closed at its next change.
+func (s *Server) state() (agones.GameServer, int, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.copyGS(), s.version, s.changed
 }
 
 func (s *Server) copyGS() agones.GameServer {
@@ -121,6 +144,7 @@ func clone(m map[string]string) map[string]string {
 func (s *Server) notify() {
 	close(s.changed)
 	s.changed = make(chan struct{})
+	s.version++
 }
 
 func (s *Server) setState(st string) {

@@ -118,6 +118,7 @@ type studyRunFlags struct {
 	lo                             liveStudyOptions
 	group                          int
 	join                           study.Join
+	agones                         agonesOptions
 }
 
 func newStudyRunCmd() *cobra.Command {
@@ -177,7 +178,21 @@ id, or its name); it starts a new study when none of its name and kind
 study's id. A session whose schedule sets other things than its study's
 is refused, saying what differs; so is a name several studies of the
 schedule share, listing their ids. Participant codes are unique across
-a study's sessions.`,
+a study's sessions.
+
+With --agones the run is the game server of one match of an online
+study's lobby (lagkit study lobby --allocator agones), an Agones
+GameServer talking to the SDK server beside it (localhost, port
+$AGONES_SDK_HTTP_PORT or 9358): it checks the schedule, pings Health
+every --agones-health, marks the GameServer Ready and waits to be
+allocated. The allocation's lagkit.dev/ annotations say what it plays:
+the study, counterbalancing group, seed, the people's seats' codes and
+the seats left to bots (the flags the lobby gives a local session:
+--group, --study, --codes, --absent, --seed, --quick, with --fresh and
+--start, which are refused here). It then serves the session on
+--listen, writing to --db (the lobby's database), and at its end sets
+the annotation agones.dev/sdk-lagkit-end ("done", or what ended it) for
+the lobby and asks Agones to shut the GameServer down.`,
 		Args: cobra.ExactArgs(1),
 		RunE: o.run,
 	}
@@ -194,11 +209,20 @@ a study's sessions.`,
 	f.BoolVar(&o.join.New, "new-study", false, "start a new study, even when one of this name and schedule exists (a live run then resumes no unfinished session)")
 	addGroupFlag(cmd, &o.group)
 	addLiveStudyFlags(cmd, &o.lo)
+	f.BoolVar(&o.agones.on, "agones", false, "serve one match of an online study's lobby as an Agones GameServer: Ready, then the session its allocation's annotations assign, then Shutdown")
+	f.DurationVar(&o.agones.health, "agones-health", 2*time.Second, "with --agones: how often to ping Agones' Health (within the Fleet's health periodSeconds)")
+	f.DurationVar(&o.agones.wait, "agones-wait", 30*time.Second, "with --agones: how long each call retries while the SDK server cannot be reached")
 	return cmd
 }
 
 // run checks the schedule and plays it live, or simulated.
 func (o *studyRunFlags) run(cmd *cobra.Command, args []string) error {
+	if err := o.agones.check(cmd.Flags().Changed, 1); err != nil {
+		return usageError{err}
+	}
+	if o.agones.on {
+		return o.runAgones(cmd, args[0])
+	}
 	s, err := checkStudy(args[0], o.simulate, o.group)
 	if err != nil {
 		return err

@@ -39,6 +39,11 @@ type studyLobbyFlags struct {
 	tick                              time.Duration
 	trustProxy                        string
 	join                              study.Join
+	// allocator is local or agones; kubeconfig, namespace, fleet,
+	// selector and allocateWait configure agones.
+	allocator, kubeconfig, namespace, fleet string
+	selector                                map[string]string
+	allocateWait                            time.Duration
 	// studyID is the study every match's session joins (joinStudy),
 	// created whether joinStudy started it.
 	studyID int64
@@ -68,6 +73,25 @@ lobby to its seat's link; when the session ends it shows the completion
 code (or sends the participant to completion_url), a code the lobby can
 verify later from --secret-file's key.
 
+With --allocator agones the matches run on Kubernetes instead: each is
+a GameServerAllocation (allocation.agones.dev/v1) of a Ready GameServer
+of Agones fleet --fleet in --namespace (and with the labels --selector
+names), its match in the allocation's lagkit.dev/ annotations: the
+study, the group, the seed, each person's seat's code and the seats
+left to bots. The Fleet's game servers run lagkit study run FILE
+--agones, which read those annotations once allocated and serve the
+session, writing to the same database (a postgres:// --db for both). A
+participant's link is the GameServer's address and its port named
+"web", with the seat's code; the lobby sends people there once the port
+answers, and watches the GameServer until it says how its session
+ended. An allocation the Fleet cannot serve (UnAllocated, Contention)
+is tried again for --allocate-wait; then the match's people are
+dropped, as when a local session fails to start. The lobby finds the
+Kubernetes API from --kubeconfig, else in a pod from its service
+account, else as kubectl does ($KUBECONFIG, ~/.kube/config). The
+game servers' addresses, ports and TLS are the Fleet's: --servers,
+--game-host, --cert and --key are the local allocator's.
+
 The lobby itself is plain HTTP on --listen; put it behind the TLS
 proxy that serves the study's domain. It runs until SIGINT or SIGTERM,
 then prints its participant flow; a match still playing is stopped with
@@ -90,6 +114,12 @@ it and can be resumed with lagkit study run.`,
 	f.StringVar(&o.trustProxy, "trust-proxy", "", "the reverse proxy's address in front of the lobby: arrivals from it are counted by the address its X-Forwarded-For names (the limit on arrivals per address)")
 	f.StringVar(&o.join.Study, "study", "", "the study the matches' sessions join: its id, or its name (default: the one study of this schedule's name that ran it, else a new one)")
 	f.BoolVar(&o.join.New, "new-study", false, "start a new study, even when one of this name and schedule exists")
+	f.StringVar(&o.allocator, "allocator", "local", "where matches run: local (lagkit study run processes on this machine) or agones (GameServers of an Agones Fleet on Kubernetes)")
+	f.StringVar(&o.kubeconfig, "kubeconfig", "", "agones: the kubeconfig of the cluster (default: the pod's service account in a pod, else $KUBECONFIG or ~/.kube/config)")
+	f.StringVar(&o.namespace, "namespace", "", "agones: the namespace of the Fleet (default: the pod's, else the kubeconfig context's, else default)")
+	f.StringVar(&o.fleet, "fleet", "lagkit-study", "agones: the Fleet whose GameServers run the matches (lagkit study run --agones)")
+	f.StringToStringVar(&o.selector, "selector", nil, "agones: KEY=VALUE,...: labels an allocated GameServer must have besides the Fleet's")
+	f.DurationVar(&o.allocateWait, "allocate-wait", time.Minute, "agones: how long a match's allocation is retried while the Fleet has no Ready GameServer (1s to 30m)")
 	return cmd
 }
 
@@ -147,6 +177,9 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 	if s.Online == nil {
 		return fmt.Errorf("%s: no [online] table: study lobby serves an online study (see docs/study.md); a lab study runs with study run", path)
 	}
+	if err := o.checkAllocator(cmd.Flags().Changed); err != nil {
+		return err
+	}
 	switch {
 	case o.servers < 1 || o.servers > 64:
 		return usagef("--servers %d: want 1 to 64", o.servers)
@@ -175,6 +208,11 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 	oc, err := o.onlineConfig(s, path, secret, out, cmd.ErrOrStderr(), log)
 	if err != nil {
 		return err
+	}
+	if o.allocator == "agones" {
+		if oc.Alloc, err = o.agonesAllocator(s, out, log); err != nil {
+			return err
+		}
 	}
 	if o.trustProxy != "" {
 		if oc.TrustProxy, err = netip.ParseAddr(o.trustProxy); err != nil {
@@ -265,6 +303,53 @@ func (o *studyLobbyFlags) onlineConfig(s *study.Schedule, path string, secret []
 	return online.Config{Lobby: lc, Alloc: alloc, Consent: consent, Agree: agree,
 		IDParam: on.IDParam, StudyParam: on.StudyParam, SessionParam: on.SessionParam,
 		CompletionURL: on.CompletionURL, Log: log}, nil
+}
+
+// checkAllocator checks --allocator and refuses the flags of the other
+// allocator.
+func (o *studyLobbyFlags) checkAllocator(changed func(string) bool) error {
+	var other []string
+	switch o.allocator {
+	case "local":
+		other = []string{"kubeconfig", "namespace", "fleet", "selector", "allocate-wait"}
+	case "agones":
+		other = []string{"servers", "game-host", "cert", "key"}
+		if o.fleet == "" {
+			return usagef("--fleet: want the name of a Fleet")
+		}
+		if o.allocateWait < time.Second || o.allocateWait > 30*time.Minute {
+			return usagef("--allocate-wait %v: want 1s to 30m", o.allocateWait)
+		}
+	default:
+		return usagef("--allocator %q: want local or agones", o.allocator)
+	}
+	for _, name := range other {
+		if changed(name) {
+			return usagef("--%s is not for --allocator %s", name, o.allocator)
+		}
+	}
+	return nil
+}
+
+// agonesAllocator is the Agones allocator of schedule s's matches,
+// joining o.studyID; out is told where the matches run.
+func (o *studyLobbyFlags) agonesAllocator(s *study.Schedule, out io.Writer, log *slog.Logger) (*online.Agones, error) {
+	dc, ns, host, err := kubeClient(o.kubeconfig, o.namespace)
+	if err != nil {
+		return nil, fmt.Errorf("--allocator agones: %w", err)
+	}
+	var people []int
+	for _, st := range s.Seats() {
+		if !st.Bot {
+			people = append(people, st.Index)
+		}
+	}
+	fmt.Fprintf(out, "study %s: matches on GameServers of Agones fleet %s in namespace %s (Kubernetes API %s)\n", s.Name, o.fleet, ns, host)
+	return &online.Agones{Client: dc, Namespace: ns, Fleet: o.fleet, Selector: o.selector, Seats: people,
+		Study: o.studyID, Seed: o.seed, Quick: o.quick, NewCode: live.NewCode, Wait: o.allocateWait, Log: log,
+		Allocated: func(m lobby.Match, absent []int, gameServer, addr string) {
+			fmt.Fprintf(out, "match %d: group %d, %d people, bots in %d of the people's seats, game server %s at %s\n", m.ID, m.Group, len(m.People), len(absent), gameServer, addr)
+		}}, nil
 }
 
 // sessionArgs are the arguments of lagkit study run serving match m.

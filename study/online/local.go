@@ -69,16 +69,7 @@ func (l *Local) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 		return nil, ctx.Err()
 	}
 	release := sync.OnceFunc(func() { <-l.slots })
-	codes := map[int]string{}
-	who := map[int]string{}
-	var absent []int
-	for i, seat := range l.Seats {
-		if i < len(m.People) {
-			codes[seat], who[seat] = l.NewCode(), m.People[i]
-		} else {
-			absent = append(absent, seat)
-		}
-	}
+	codes, who, absent := seatPeople(l.Seats, m, l.NewCode)
 	// A process that exits before printing its links most likely found
 	// its port taken between freePort and its own listen: it is started
 	// again on another, at most startTries times.
@@ -97,6 +88,21 @@ func (l *Local) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 	}
 	release()
 	return nil, err
+}
+
+// seatPeople gives match m's people the first of seats in order, each
+// with a new participant code: codes and who (the participant's id) by
+// seat, and the seats left to bots (absent).
+func seatPeople(seats []int, m lobby.Match, newCode func() string) (codes, who map[int]string, absent []int) {
+	codes, who = map[int]string{}, map[int]string{}
+	for i, seat := range seats {
+		if i < len(m.People) {
+			codes[seat], who[seat] = newCode(), m.People[i]
+		} else {
+			absent = append(absent, seat)
+		}
+	}
+	return codes, who, absent
 }
 
 // startTries bounds the starts of a match's process that exit before

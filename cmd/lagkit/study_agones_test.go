@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/agones"
+	"github.com/lagkit/lagkit/agones/agonestest"
+	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/store"
+	"github.com/lagkit/lagkit/study/online"
+)
+
+// startLobby runs lagkit study lobby with args in this process and
+// returns its join page's base URL, its output and its exit status.
+func startLobby(t *testing.T, ctx context.Context, args ...string) (string, *lockedWriter, <-chan int) {
+	t.Helper()
+	out, errOut := &lockedWriter{}, &lockedWriter{}
+	done := make(chan int, 1)
+	go func() { done <- execute(ctx, append([]string{"study", "lobby"}, args...), out, errOut) }()
+	link := regexp.MustCompile(`lobby (http://[^/]+)/\?`)
+	for {
+		if m := link.FindStringSubmatch(out.String()); m != nil {
+			return m[1], out, done
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("exit %d before the lobby listened: %s%s", code, out.String(), errOut.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// admit takes a participant through arrival, round trip and prescreen.
+func admit(t *testing.T, ctx context.Context, p *online.Participant) {
+	t.Helper()
+	if _, err := p.Arrive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Ping(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Prescreen(ctx, online.Screen{FPS: 120, RefreshHz: 60, PointerLock: true}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStudyLobbyAgones: lagkit study lobby --allocator agones allocates
+// each match through client-go, from a kubeconfig, against a stand-in
+// Kubernetes API server (agonestest.Cluster; no real cluster). Its
+// GameServer is a lagkit study run --agones process talking to a fake
+// SDK server: Ready, then, allocated, it reads the match from the
+// allocation's annotations and serves the session. The participant's
+// link is the GameServer's address and web port with the seat's code;
+// the session ends, the game server annotates "done" and shuts down,
+// and the lobby completes the participant. The database holds the
+// session with the link's code and the absent seat as a bot's.
+func TestStudyLobbyAgones(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "lobby.toml")
+	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(tmp, "study.db")
+	cluster := agonestest.NewCluster("study")
+	defer cluster.Close()
+	kubeconfig := filepath.Join(tmp, "kubeconfig")
+	if err := cluster.WriteKubeconfig(kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	sdk := agonestest.NewServer("lagkit-study-7x2kq")
+	defer sdk.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cluster.Add("lagkit-study", sdk, agones.Port{Name: "web", Port: int32(port)})
+
+	gsOut := &lockedWriter{}
+	var gsErr bytes.Buffer
+	gs := exec.Command(os.Args[0], "study", "run", sched, "--agones", "--agones-health", "100ms", "--db", db,
+		"--listen", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), "--udp", "", "--log-format", "json")
+	gs.Env = append(os.Environ(), "LAGKIT_AS_COMMAND=1", agones.PortEnv+"="+sdk.Port())
+	gs.Stdout, gs.Stderr = gsOut, &gsErr
+	if err := gs.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- gs.Wait() }()
+	defer func() {
+		_ = gs.Process.Kill()
+	}()
+	for sdk.GameServer().Status.State != agones.StateReady {
+		select {
+		case err := <-exited:
+			t.Fatalf("the game server exited before Ready: %v\n%s", err, gsErr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, out, done := startLobby(t, ctx, sched, "--allocator", "agones", "--kubeconfig", kubeconfig, "--fleet", "lagkit-study",
+		"--listen", "127.0.0.1:0", "--db", db, "--secret-file", filepath.Join(tmp, "secret"), "--tick", "50ms", "--log-format", "json")
+	wait, stop := context.WithTimeout(ctx, 2*time.Minute)
+	defer stop()
+	p := &online.Participant{Base: base, ID: "p-1", Study: "s1", Session: "x1"}
+	admit(t, wait, p)
+	st, err := p.Until(wait, 50*time.Millisecond, func(s online.Status) bool { return s.Join != "" || s.State == "dropped" })
+	if err != nil || st.Join == "" {
+		t.Fatalf("%+v, %v\n%s", st, err, out.String())
+	}
+	code := regexp.MustCompile(`^https://127\.0\.0\.1:` + strconv.Itoa(port) + `/\?code=([A-Z0-9]{6})$`).FindStringSubmatch(st.Join)
+	if code == nil {
+		t.Fatalf("join link %q, want the GameServer's web port %d", st.Join, port)
+	}
+	// The game server printed the same link for the seat.
+	if !strings.Contains(gsOut.String(), "seat 0: https://127.0.0.1:"+strconv.Itoa(port)+"/?code="+code[1]) {
+		t.Errorf("the game server's links:\n%s", gsOut.String())
+	}
+	st, err = p.Until(wait, 100*time.Millisecond, func(s online.Status) bool { return s.State != "matched" })
+	if err != nil || st.State != "completed" || st.Code == "" {
+		t.Fatalf("after the match: %+v, %v\n%s\n%s", st, err, out.String(), gsErr.String())
+	}
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("the game server: %v\n%s", err, gsErr.String())
+		}
+	case <-wait.Done():
+		t.Fatal("the game server did not exit")
+	}
+	g := sdk.GameServer()
+	if g.Status.State != agones.StateShutdown || g.ObjectMeta.Annotations[online.EndAnnotation] != online.EndDone {
+		t.Errorf("the GameServer at the end: %s, annotations %v", g.Status.State, g.ObjectMeta.Annotations)
+	}
+	allocs := cluster.Allocations()
+	if len(allocs) != 1 {
+		t.Fatalf("%d allocations", len(allocs))
+	}
+	cancel()
+	if c := <-done; c != 0 {
+		t.Fatalf("lobby exit %d: %s", c, out.String())
+	}
+	if !strings.Contains(out.String(), "match 0: group 0, 1 people, bots in 1 of the people's seats, game server lagkit-study-7x2kq at 127.0.0.1:"+strconv.Itoa(port)) ||
+		!strings.Contains(out.String(), "matches on GameServers of Agones fleet lagkit-study in namespace study (Kubernetes API "+cluster.URL()+")") ||
+		!strings.Contains(out.String(), "flow: arrived 1, admitted 1, refused 0 (0 timed out at the prescreen), matched 1, completed 1, dropped 0") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	sdb, err := store.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	rows, err := sdb.Studies(context.Background())
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("studies %+v, %v", rows, err)
+	}
+	seats := map[int]record.Participant{}
+	if err := store.Each(context.Background(), sdb, rows[0].ID, func(r record.Participant) error { seats[r.Seat] = r; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if s := seats[0]; s.Bot || s.Code != code[1] {
+		t.Errorf("seat 0 recorded %+v, the link's code %s", s, code[1])
+	}
+	if s := seats[1]; !s.Bot || s.Code != "" {
+		t.Errorf("the absent seat recorded %+v", s)
+	}
+}
+
+// TestStudyLobbyAgonesNoGameServer: with no Ready GameServer in the
+// Fleet, a match's allocation is retried for --allocate-wait, then its
+// person is dropped saying there was no game server, as a local
+// session that failed to start.
+func TestStudyLobbyAgonesNoGameServer(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "lobby.toml")
+	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cluster := agonestest.NewCluster("default")
+	defer cluster.Close()
+	kubeconfig := filepath.Join(tmp, "kubeconfig")
+	if err := cluster.WriteKubeconfig(kubeconfig); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	base, out, done := startLobby(t, ctx, sched, "--allocator", "agones", "--kubeconfig", kubeconfig, "--namespace", "default",
+		"--allocate-wait", "1s", "--listen", "127.0.0.1:0", "--db", filepath.Join(tmp, "study.db"), "--secret-file", filepath.Join(tmp, "secret"),
+		"--tick", "50ms", "--log-format", "json")
+	wait, stop := context.WithTimeout(ctx, time.Minute)
+	defer stop()
+	p := &online.Participant{Base: base, ID: "p-1"}
+	admit(t, wait, p)
+	st, err := p.Until(wait, 50*time.Millisecond, func(s online.Status) bool { return s.State == "dropped" || s.Join != "" })
+	if err != nil || st.State != "dropped" || !strings.Contains(st.Reason, "no game server: online: match 0: no game server of fleet lagkit-study in namespace default after") {
+		t.Fatalf("%+v, %v", st, err)
+	}
+	if n := len(cluster.Allocations()); n < 2 {
+		t.Errorf("%d allocations, want retries", n)
+	}
+	cancel()
+	if c := <-done; c != 0 {
+		t.Fatalf("lobby exit %d: %s", c, out.String())
+	}
+}
+
+// TestStudyAgonesFlags: each allocator refuses the other's flags, and
+// study run --agones the flags its allocation sets.
+func TestStudyAgonesFlags(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "lobby.toml")
+	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"study", "lobby", sched, "--allocator", "kube"}, `--allocator "kube": want local or agones`},
+		{[]string{"study", "lobby", sched, "--fleet", "x"}, "--fleet is not for --allocator local"},
+		{[]string{"study", "lobby", sched, "--allocator", "agones", "--servers", "2"}, "--servers is not for --allocator agones"},
+		{[]string{"study", "lobby", sched, "--allocator", "agones", "--allocate-wait", "0s"}, "--allocate-wait 0s: want 1s to 30m"},
+		{[]string{"study", "lobby", sched, "--allocator", "agones", "--kubeconfig", filepath.Join(tmp, "none"), "--db", filepath.Join(tmp, "s.db"),
+			"--secret-file", filepath.Join(tmp, "secret")}, "--allocator agones: stat " + filepath.Join(tmp, "none")},
+		{[]string{"study", "run", sched, "--agones", "--group", "0"}, "--group: under --agones the lobby's allocation says what the session plays"},
+		{[]string{"study", "run", sched, "--agones-wait", "1s"}, "--agones-wait needs --agones"},
+	} {
+		var out, errOut lockedWriter
+		code := execute(context.Background(), tc.args, &out, &errOut)
+		if code == 0 || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, %s, want %q", tc.args[3:], code, errOut.String(), tc.want)
+		}
+	}
+}
+
+// TestStudyRunAgonesBadAssignment: a game server allocated with
+// annotations that are not a lobby's assignment says so on its
+// GameServer (the end annotation), asks for Shutdown and exits 1; one
+// stopped before any allocation exits as a stopped study does.
+func TestStudyRunAgonesBadAssignment(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "lobby.toml")
+	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	start := func(sdk *agonestest.Server) (*exec.Cmd, *bytes.Buffer, <-chan error) {
+		var errOut bytes.Buffer
+		gs := exec.Command(os.Args[0], "study", "run", sched, "--agones", "--agones-health", "100ms", "--db", filepath.Join(tmp, "study.db"),
+			"--listen", "127.0.0.1:0", "--udp", "", "--log-format", "json")
+		gs.Env = append(os.Environ(), "LAGKIT_AS_COMMAND=1", agones.PortEnv+"="+sdk.Port())
+		gs.Stderr = &errOut
+		if err := gs.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- gs.Wait() }()
+		t.Cleanup(func() { _ = gs.Process.Kill() })
+		for sdk.GameServer().Status.State != agones.StateReady {
+			select {
+			case err := <-exited:
+				t.Fatalf("exited before Ready: %v\n%s", err, errOut.String())
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		return gs, &errOut, exited
+	}
+	exitCode := func(err error) int {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		return 0
+	}
+
+	sdk := agonestest.NewServer("gs-bad")
+	defer sdk.Close()
+	_, errOut, exited := start(sdk)
+	sdk.AllocateWith(nil, map[string]string{"lagkit.dev/match": "1"})
+	select {
+	case err := <-exited:
+		if exitCode(err) != 1 {
+			t.Errorf("exit %v\n%s", err, errOut.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no exit")
+	}
+	g := sdk.GameServer()
+	if end := g.ObjectMeta.Annotations[online.EndAnnotation]; g.Status.State != agones.StateShutdown || !strings.Contains(end, "annotation lagkit.dev/study missing") {
+		t.Errorf("the GameServer: %s, end %q", g.Status.State, end)
+	}
+
+	idle := agonestest.NewServer("gs-idle")
+	defer idle.Close()
+	gs, errOut, exited := start(idle)
+	if err := gs.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-exited:
+		if exitCode(err) != exitStopped {
+			t.Errorf("exit %v, want %d\n%s", err, exitStopped, errOut.String())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no exit")
+	}
+}
