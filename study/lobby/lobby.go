@@ -629,6 +629,15 @@ func (l *Lobby) Status(now time.Duration, id string) (Status, error) {
 	return st, nil
 }
 
+// Pending takes the events since the last Advance, which that Advance
+// would have returned: a driver that stops advancing (a lobby shutting
+// down, its last matches ending) takes the last ones with it.
+func (l *Lobby) Pending() []Event {
+	evs := l.ready.Events
+	l.ready.Events = nil
+	return evs
+}
+
 // Flow returns the participant-flow counts so far.
 func (l *Lobby) Flow() Flow { return l.flow }
 

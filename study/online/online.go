@@ -69,6 +69,13 @@ type Config struct {
 	// Pings is how many round trips the prescreen measures (default 10).
 	Pings int
 	Log   *slog.Logger
+	// Record, when set, stores the participants' events as they happen
+	// (the study database's lobby_events), in order, called from one
+	// goroutine at a time; start is when the lobby started, which the
+	// events' At count from. Events it fails to store are logged, kept
+	// and handed to it again with the next ones; the flow in memory is
+	// unaffected.
+	Record func(ctx context.Context, start time.Time, evs []lobby.Event) error
 }
 
 // Server is an online study's lobby service.
@@ -92,7 +99,16 @@ type Server struct {
 	// being started or played.
 	formed   []lobby.Match
 	starting sync.WaitGroup
+
+	// recMu orders the calls of Config.Record; unstored are the events
+	// it has not stored yet.
+	recMu    sync.Mutex
+	unstored []lobby.Event
 }
+
+// maxUnstored bounds the events kept for a Record that keeps failing:
+// past it the oldest are dropped, each logged as it was when it failed.
+const maxUnstored = 1 << 16
 
 // Gone is how long a waiting participant's page may go without asking
 // its status (it asks every second) before the participant is taken
@@ -139,8 +155,11 @@ func (s *Server) Run(ctx context.Context, tick time.Duration) error {
 	}
 }
 
-// advance runs one Advance and starts the matches it formed.
+// advance runs one Advance, records its events and starts the matches
+// it formed.
 func (s *Server) advance(ctx context.Context) {
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
 	s.mu.Lock()
 	now := s.now()
 	for id, at := range s.seen {
@@ -160,6 +179,7 @@ func (s *Server) advance(ctx context.Context) {
 	for _, ev := range r.Events {
 		s.log.Info("participant", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match)
 	}
+	s.record(ctx, r.Events)
 	for _, m := range matches {
 		s.log.Info("match", "id", m.ID, "group", m.Group, "people", len(m.People), "bots", m.Bots)
 		// Each match is started on its own: an allocation waits for a
@@ -206,6 +226,49 @@ func (s *Server) begin(ctx context.Context, m lobby.Match) {
 		return
 	}
 	_ = s.lobby.MatchOver(s.now(), m.ID)
+}
+
+// record hands evs to Config.Record after the events it failed to
+// store before; s.recMu is held.
+func (s *Server) record(ctx context.Context, evs []lobby.Event) {
+	if s.cfg.Record == nil {
+		return
+	}
+	s.unstored = append(s.unstored, evs...)
+	if len(s.unstored) == 0 {
+		return
+	}
+	// A stopping lobby still stores its last events.
+	err := s.cfg.Record(context.WithoutCancel(ctx), s.start, s.unstored)
+	if err == nil {
+		s.unstored = s.unstored[:0]
+		return
+	}
+	for _, ev := range evs {
+		s.log.Error("participant event not stored yet", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match,
+			"at", ev.At, "err", err)
+	}
+	if over := len(s.unstored) - maxUnstored; over > 0 {
+		s.log.Error("participant events not stored, given up", "events", over)
+		s.unstored = slices.Delete(s.unstored, 0, over)
+	}
+}
+
+// Flush records the events since the last Advance (the matches that
+// ended after the lobby stopped) and tries once more those not stored;
+// it returns how many events are still not stored.
+func (s *Server) Flush(ctx context.Context) int {
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
+	s.mu.Lock()
+	evs := s.lobby.Pending()
+	s.events = append(s.events, evs...)
+	s.mu.Unlock()
+	for _, ev := range evs {
+		s.log.Info("participant", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match)
+	}
+	s.record(ctx, evs)
+	return len(s.unstored)
 }
 
 // Drain waits until every match started has ended (its session's
@@ -542,9 +605,21 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, tick time.Duration)
 		<-ctx.Done()
 		_ = srv.Close()
 	}()
-	go func() { _ = s.Run(ctx, tick) }()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	// No Advance after Serve returns: what happens after is Flush's.
+	rctx, stop := context.WithCancel(ctx)
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		_ = s.Run(rctx, tick)
+	}()
+	err := srv.Serve(ln)
+	stop()
+	<-ran
+	if !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// Started returns when the lobby started: its events' At count from it.
+func (s *Server) Started() time.Time { return s.start }
