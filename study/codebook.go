@@ -172,7 +172,7 @@ var ReportCodebook = []CSVFile{
 		{"below_floor", unitBool, "the mean frame time was above 1000/min_fps ms (the schedule's min_fps, default 30): the participant's figures in that round are not the technique's alone"},
 	}},
 	{"study_flow.csv", "one stage of an online study's participant flow, or one reason at it (participants counted once per recruitment platform id, from the lobby's events)", []Column{
-		{"stage", "", "arrived; refused at the prescreen; dropped at the prescreen; passed the prescreen; dropped waiting for a match; matched; dropped from a match; completed; still in the lobby when it stopped; excluded (by the schedule's exclusion rules); analysed"},
+		{"stage", "", "arrived; consented (a study with a consent text); refused at the prescreen; dropped at the prescreen; passed the prescreen; dropped waiting for a match; matched; dropped from a match; completed; still in the lobby when it stopped; excluded (by the schedule's exclusion rules); analysed"},
 		{"reason", "", "empty on a stage's total; else the lobby's reason (or, for excluded, the rule) the row counts"},
 		{"participants", unitCount, "participants at the stage, or with the reason"},
 	}},

@@ -34,6 +34,7 @@ type ParticipantFlow struct {
 // Flow stages, as the table names them.
 const (
 	FlowArrived          = "arrived"
+	FlowConsented        = "consented"
 	FlowRefused          = "refused at the prescreen"
 	FlowAdmitted         = "passed the prescreen"
 	FlowDroppedPrescreen = "dropped at the prescreen"
@@ -66,8 +67,8 @@ func (r *Report) AddFlow(evs []store.LobbyEvent) {
 		return
 	}
 	type who struct {
-		admitted, matched bool
-		final, reason     string
+		consented, admitted, matched bool
+		final, reason                string
 	}
 	people := map[string]*who{}
 	var order []string
@@ -81,6 +82,8 @@ func (r *Report) AddFlow(evs []store.LobbyEvent) {
 			order = append(order, e.Participant)
 		}
 		switch e.Kind {
+		case "consented":
+			p.consented = true
 		case "admitted":
 			p.admitted = true
 		case "matched":
@@ -100,6 +103,9 @@ func (r *Report) AddFlow(evs []store.LobbyEvent) {
 	for _, id := range order {
 		p := people[id]
 		counts[FlowArrived]++
+		if p.consented {
+			counts[FlowConsented]++
+		}
 		if p.admitted {
 			counts[FlowAdmitted]++
 		}
@@ -133,7 +139,12 @@ func (r *Report) AddFlow(evs []store.LobbyEvent) {
 			f.Rows = append(f.Rows, FlowRow{Stage: stage, Reason: why, Participants: reasons[stage][why]})
 		}
 	}
-	for _, stage := range []string{FlowArrived, FlowRefused, FlowDroppedPrescreen, FlowAdmitted, FlowDroppedWaiting, FlowMatched, FlowDroppedMatch, FlowCompleted} {
+	row(FlowArrived)
+	if r.Consent != "" || counts[FlowConsented] > 0 {
+		// A study without a consent step has no such row.
+		row(FlowConsented)
+	}
+	for _, stage := range []string{FlowRefused, FlowDroppedPrescreen, FlowAdmitted, FlowDroppedWaiting, FlowMatched, FlowDroppedMatch, FlowCompleted} {
 		row(stage)
 	}
 	if counts[FlowInLobby] > 0 {

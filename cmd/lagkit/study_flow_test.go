@@ -150,6 +150,11 @@ func TestStudyFlowStored(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			for _, id := range []string{"p1", "p2", "p4", "p5", "p6", "p7"} {
+				if err := l.Consent(at(7), id); err != nil {
+					t.Fatal(err)
+				}
+			}
 			for _, id := range []string{"p1", "p4", "p5", "p6"} {
 				if _, err := l.Prescreen(at(8), id, good); err != nil {
 					t.Fatal(err)
@@ -161,6 +166,9 @@ func TestStudyFlowStored(t *testing.T) {
 			_ = l.Leave(at(9), "p3", "left: closed the tab")
 			evs = append(evs, l.Advance(at(9)).Events...) // four wait: a match
 			if err := l.Arrive(at(10), "p8", addr); err != nil {
+				t.Fatal(err)
+			}
+			if err := l.Consent(at(10), "p8"); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := l.Prescreen(at(11), "p8", good); err != nil {
@@ -181,7 +189,7 @@ func TestStudyFlowStored(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := l.Flow()
-			if f.Arrived != 8 || f.Completed != 3 || f.Refused != 2 || f.TimedOut != 1 || f.DroppedPrescreen != 1 || f.DroppedWaiting != 1 || f.Dropped != 3 {
+			if f.Arrived != 8 || f.Consented != 7 || f.Completed != 3 || f.Refused != 2 || f.TimedOut != 1 || f.DroppedPrescreen != 1 || f.DroppedWaiting != 1 || f.Dropped != 3 {
 				t.Fatalf("the lobby's flow %+v", f)
 			}
 
@@ -198,7 +206,7 @@ func TestStudyFlowStored(t *testing.T) {
 				stage string
 				n     int
 			}{
-				{study.FlowArrived, f.Arrived}, {study.FlowRefused, f.Refused}, {study.FlowAdmitted, f.Admitted},
+				{study.FlowArrived, f.Arrived}, {study.FlowConsented, f.Consented}, {study.FlowRefused, f.Refused}, {study.FlowAdmitted, f.Admitted},
 				{study.FlowDroppedPrescreen, f.DroppedPrescreen}, {study.FlowDroppedWaiting, f.DroppedWaiting},
 				{study.FlowMatched, f.Matched}, {study.FlowDroppedMatch, f.Dropped - f.DroppedPrescreen - f.DroppedWaiting},
 				{study.FlowCompleted, f.Completed}, {study.FlowExcluded, 0}, {study.FlowAnalysed, 4},

@@ -368,6 +368,6 @@ func validHost(h string) bool {
 
 // printFlow prints the lobby's participant flow.
 func printFlow(w io.Writer, f lobby.Flow) {
-	fmt.Fprintf(w, "flow: arrived %d, admitted %d, refused %d (%d timed out at the prescreen), matched %d, completed %d, dropped %d (%d at the prescreen, %d waiting); bots took %d seats\n",
-		f.Arrived, f.Admitted, f.Refused, f.TimedOut, f.Matched, f.Completed, f.Dropped, f.DroppedPrescreen, f.DroppedWaiting, f.Bots)
+	fmt.Fprintf(w, "flow: arrived %d, consented %d, admitted %d, refused %d (%d timed out at the prescreen), matched %d, completed %d, dropped %d (%d at the prescreen, %d waiting); bots took %d seats\n",
+		f.Arrived, f.Consented, f.Admitted, f.Refused, f.TimedOut, f.Matched, f.Completed, f.Dropped, f.DroppedPrescreen, f.DroppedWaiting, f.Bots)
 }

@@ -42,6 +42,8 @@ duration = "4s"
 id = "fair"
 text = "Was it fair?"
 kind = "fairness"
+[consent]
+text = "You will play a short game."
 [online]
 max_wait = "2s"
 `), 0o644)
@@ -127,13 +129,16 @@ max_wait = "2s"
 		t.Fatalf("the report has no participant flow: %q", rep.FlowNote)
 	}
 	for _, c := range []struct{ printed, stage string }{
-		{"arrived", study.FlowArrived}, {"admitted", study.FlowAdmitted}, {"refused", study.FlowRefused},
+		{"arrived", study.FlowArrived}, {"consented", study.FlowConsented}, {"admitted", study.FlowAdmitted}, {"refused", study.FlowRefused},
 		{"matched", study.FlowMatched}, {"completed", study.FlowCompleted},
 		{"at the prescreen", study.FlowDroppedPrescreen}, {"waiting", study.FlowDroppedWaiting}, {"from a match", study.FlowDroppedMatch},
 	} {
 		if got, want := rep.Flow.Count(c.stage), count(c.printed); got != want {
 			t.Errorf("report's %q: %d, the rehearsal printed %s %d", c.stage, got, c.printed, want)
 		}
+	}
+	if count("consented") != 5 {
+		t.Errorf("%d of 5 consented", count("consented"))
 	}
 	if rep.Flow.Count(study.FlowAnalysed)+rep.Flow.Count(study.FlowExcluded) != people {
 		t.Errorf("analysed %d and excluded %d of %d people's seats", rep.Flow.Count(study.FlowAnalysed), rep.Flow.Count(study.FlowExcluded), people)

@@ -1,6 +1,7 @@
 -- An online study's lobby records what happened to each participant as
--- it happens: arrived, admitted (passed the prescreen), refused (at the
--- prescreen, with why), matched, dropped (with why) and completed. The
+-- it happens: arrived, consented, admitted (passed the prescreen),
+-- refused (at the prescreen, with why), matched, dropped (with why) and
+-- completed. The
 -- report's participant-flow table counts them. participant is the id
 -- the recruitment platform gave, as the lobby keeps it: the lobby
 -- allows one participation per id, and the flow counts one per id.

@@ -329,6 +329,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /lobby/config", s.config)
 	mux.HandleFunc("POST /lobby/arrive", s.arrive)
+	mux.HandleFunc("POST /lobby/consent", s.consent)
 	mux.HandleFunc("GET /lobby/ping", s.ping)
 	mux.HandleFunc("POST /lobby/prescreen", s.prescreen)
 	mux.HandleFunc("GET /lobby/status", s.status)
@@ -477,6 +478,11 @@ func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
+	if st, err := s.lobby.Status(s.now(), req.ID); err == nil && s.cfg.Consent != "" && !st.Consented {
+		s.mu.Unlock()
+		fail(w, http.StatusConflict, errors.New("online: agree to the consent first (/lobby/consent)"))
+		return
+	}
 	rtt, measured := s.rtt[req.ID]
 	if !measured {
 		s.mu.Unlock()
@@ -492,9 +498,32 @@ func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
 	s.status(w, r.WithContext(context.WithValue(r.Context(), idKey{}, req.ID)))
 }
 
+// consent records the participant's agreement to the consent text.
+func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID string `json:"id"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	err := s.lobby.Consent(s.now(), req.ID)
+	s.mu.Unlock()
+	switch {
+	case errors.Is(err, lobby.ErrUnknown):
+		fail(w, http.StatusNotFound, err)
+	case err != nil:
+		fail(w, http.StatusConflict, err)
+	default:
+		s.status(w, r.WithContext(context.WithValue(r.Context(), idKey{}, req.ID)))
+	}
+}
+
 // Status is what the page is told of where it stands.
 type Status struct {
-	State      string  `json:"state"`
+	State string `json:"state"`
+	// Consented is set once the participant agreed to the consent.
+	Consented  bool    `json:"consented"`
 	Reason     string  `json:"reason,omitempty"`
 	Ahead      int     `json:"ahead"`
 	WaitAtMost float64 `json:"wait_at_most_s"`
@@ -516,7 +545,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	if err == nil && st.State <= lobby.Waiting {
 		s.seen[id] = s.now()
 	}
-	out := Status{State: st.State.String(), Reason: st.Reason, Ahead: st.Ahead, WaitAtMost: st.WaitAtMost.Seconds(),
+	out := Status{State: st.State.String(), Consented: st.Consented, Reason: st.Reason, Ahead: st.Ahead, WaitAtMost: st.WaitAtMost.Seconds(),
 		RTTms: float64(s.rtt[id]) / float64(time.Millisecond), Join: s.links[id]}
 	if err == nil && st.State == lobby.Completed {
 		out.Code, _ = s.lobby.Complete(id)

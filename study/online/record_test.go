@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -123,5 +125,50 @@ func TestLobbyServiceRecords(t *testing.T) {
 	}
 	if calls < 2 {
 		t.Errorf("Record called %d times", calls)
+	}
+}
+
+// TestLobbyServiceConsent: a lobby with a consent text admits no one to
+// the prescreen before they agreed to it; the agreement is an event of
+// the flow, and the status says it was given.
+func TestLobbyServiceConsent(t *testing.T) {
+	s, err := New(Config{
+		Lobby:   lobby.Config{Study: "consent-test", Seats: 2, Secret: []byte("0123456789abcdef"), Groups: []lobby.Group{{Name: "A"}}},
+		Alloc:   &Local{Seats: []int{0, 1}, Command: script(0, time.Second), NewCode: func() string { return "C" }},
+		Consent: "You will play a game.", Agree: "I agree",
+		IDParam: "PROLIFIC_PID", StudyParam: "STUDY_ID", SessionParam: "SESSION_ID", Log: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	defer hs.Close()
+	p := page{t, hs.URL, "p1"}
+	if code, v := p.post("/lobby/consent", map[string]string{"id": "p1"}); code != http.StatusNotFound {
+		t.Errorf("consent before arriving: %d %v", code, v)
+	}
+	if _, v := p.post("/lobby/arrive", map[string]string{"id": "p1"}); v["consented"] != false {
+		t.Errorf("arrived: %v", v)
+	}
+	p.pingEcho(context.Background())
+	if code, v := p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120}); code != http.StatusConflict || !strings.Contains(fmt.Sprint(v["error"]), "agree to the consent first") {
+		t.Errorf("a prescreen before the consent: %d %v", code, v)
+	}
+	if code, v := p.post("/lobby/consent", map[string]string{"id": "p1"}); code != 200 || v["consented"] != true || v["state"] != "arrived" {
+		t.Errorf("consent: %d %v", code, v)
+	}
+	if code, v := p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120}); code != 200 || v["state"] != "waiting" {
+		t.Errorf("the prescreen after the consent: %d %v", code, v)
+	}
+	if code, _ := p.post("/lobby/consent", map[string]string{"id": "p1"}); code != 200 {
+		t.Errorf("agreeing again: %d", code)
+	}
+	evs := s.lobby.Pending()
+	var kinds []string
+	for _, e := range evs {
+		kinds = append(kinds, e.Kind)
+	}
+	if f := s.Flow(); f.Consented != 1 || !slices.Equal(kinds, []string{"arrived", "consented", "admitted"}) {
+		t.Errorf("flow %+v, events %q", f, kinds)
 	}
 }

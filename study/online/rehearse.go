@@ -209,6 +209,11 @@ func (r *Rehearsal) participant(ctx context.Context, base, id string, from netip
 	if _, err := p.Arrive(ctx); err != nil {
 		return fail(err)
 	}
+	if r.Config.Consent != "" {
+		if _, err := p.Consent(ctx); err != nil {
+			return fail(err)
+		}
+	}
 	if _, err := p.Ping(ctx); err != nil {
 		return fail(err)
 	}
@@ -269,7 +274,7 @@ func (rep *RehearsalReport) Write(w io.Writer) {
 		name string
 		n    int
 	}{
-		{"arrived", f.Arrived}, {"admitted", f.Admitted}, {"refused", f.Refused}, {"  timed out at the prescreen", f.TimedOut},
+		{"arrived", f.Arrived}, {"consented", f.Consented}, {"admitted", f.Admitted}, {"refused", f.Refused}, {"  timed out at the prescreen", f.TimedOut},
 		{"matched", f.Matched}, {"completed", f.Completed}, {"dropped", f.Dropped},
 		{"  at the prescreen", f.DroppedPrescreen}, {"  waiting", f.DroppedWaiting},
 		{"  from a match", f.Dropped - f.DroppedPrescreen - f.DroppedWaiting},
