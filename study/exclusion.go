@@ -21,20 +21,20 @@ type Exclusion struct {
 	// FailedChecks excludes a participant who answered attention checks
 	// other than instructed this many times or more (the schedule must
 	// have an attention check).
-	FailedChecks int `toml:"failed_checks"`
+	FailedChecks int `toml:"failed_checks" json:"failed_checks,omitempty"`
 	// MinRounds excludes a participant who played less than this share
 	// of their session's rounds (0 to 1): one who dropped out early.
-	MinRounds float64 `toml:"min_rounds"`
+	MinRounds float64 `toml:"min_rounds" json:"min_rounds,omitempty"`
 	// MinFPS excludes a participant whose page drew under this many
 	// frames a second, the median over their rounds of each round's
 	// 1000 / mean frame time (a participant whose page reported no
 	// frames is not judged by it).
-	MinFPS float64 `toml:"min_fps"`
+	MinFPS float64 `toml:"min_fps" json:"min_fps,omitempty"`
 	// MaxRTTErrorMS excludes a participant whose measured round trip
 	// (the server's estimate, the round's mean) was off the round's
 	// target by more than this in any round that held one: the latency
 	// manipulation did not reach them (a round needs target_rtt_ms).
-	MaxRTTErrorMS float64 `toml:"max_rtt_error_ms"`
+	MaxRTTErrorMS float64 `toml:"max_rtt_error_ms" json:"max_rtt_error_ms,omitempty"`
 }
 
 // Exclusion rule names, as the report's tables give them.
@@ -74,6 +74,27 @@ func (s *Schedule) checkExclusion() *problem {
 		return fail("exclusion.max_rtt_error_ms", "%v, but no round holds a target round trip (latency = [{ target_rtt_ms = ... }]): there is nothing to be off", e.MaxRTTErrorMS)
 	}
 	return nil
+}
+
+// Text says the rules set, as a person reads them.
+func (e *Exclusion) Text() string {
+	var out []string
+	switch {
+	case e.FailedChecks == 1:
+		out = append(out, "an attention check answered other than instructed")
+	case e.FailedChecks > 1:
+		out = append(out, fmt.Sprintf("attention checks answered other than instructed %d times or more", e.FailedChecks))
+	}
+	if e.MinRounds > 0 {
+		out = append(out, fmt.Sprintf("under %s%% of the session's rounds played", num(e.MinRounds*100)))
+	}
+	if e.MinFPS > 0 {
+		out = append(out, fmt.Sprintf("a page drawing under %s frames a second (median of the rounds)", num(e.MinFPS)))
+	}
+	if e.MaxRTTErrorMS > 0 {
+		out = append(out, fmt.Sprintf("a measured round trip off a round's target by more than %s ms", num(e.MaxRTTErrorMS)))
+	}
+	return strings.Join(out, "; ")
 }
 
 // settings returns the rules set, for the schedule's key.

@@ -64,6 +64,12 @@ func TestExclusionChecked(t *testing.T) {
 	if want := (Exclusion{FailedChecks: 1, MinRounds: 0.75, MinFPS: 30, MaxRTTErrorMS: 25}); *s.Exclusion != want {
 		t.Errorf("rules %+v, want %+v", *s.Exclusion, want)
 	}
+	var b strings.Builder
+	s.Summary().WriteText(&b)
+	if want := "excluded from the report's analyses: an attention check answered other than instructed; under 75% of the session's rounds played; " +
+		"a page drawing under 30 frames a second (median of the rounds); a measured round trip off a round's target by more than 25 ms\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("study check does not say the rules:\n%s", b.String())
+	}
 }
 
 // TestExclusionInKey: the exclusion rules are in the schedule's key, so
