@@ -171,6 +171,19 @@ var ReportCodebook = []CSVFile{
 		{"client_rtt_mean_ms", unitMS, "the page's own round-trip estimate through the round, mean"},
 		{"below_floor", unitBool, "the mean frame time was above 1000/min_fps ms (the schedule's min_fps, default 30): the participant's figures in that round are not the technique's alone"},
 	}},
+	{"study_flow.csv", "one stage of an online study's participant flow, or one reason at it (participants counted once per recruitment platform id, from the lobby's events)", []Column{
+		{"stage", "", "arrived; consented (a study with a consent text); refused at the prescreen; dropped at the prescreen; passed the prescreen; dropped waiting for a match; matched; dropped from a match; completed; still in the lobby when it stopped; excluded (by the schedule's exclusion rules); analysed"},
+		{"reason", "", "empty on a stage's total; else the lobby's reason (or, for excluded, the rule) the row counts"},
+		{"participants", unitCount, "participants at the stage, or with the reason"},
+	}},
+	{"study_exclusions.csv", "one participant left out of the analyses by one of the schedule's exclusion rules (a participant who broke several has a row for each)", []Column{
+		{"seat", unitSeat, "the participant's seat"},
+		{"code", "", "the participant's code"},
+		{"rule", "", "failed_checks, min_rounds, min_fps or max_rtt_error_ms, as the schedule's [exclusion] table names it"},
+		{"value", "the rule's", "the participant's value: attention checks failed, share of the session's rounds played, median frames a second, or the largest gap between measured and target round trip in ms"},
+		{"limit", "the rule's", "the rule's limit"},
+		{"detail", "", "the value as a person reads it"},
+	}},
 	{"study_texts.csv", "one free-text answer", []Column{
 		{"technique", "", "the round's technique"},
 		{"round", "", "the round's name"},

@@ -600,6 +600,8 @@ type Summary struct {
 	// Lobby the groups its lobby balances (both absent for a lab study).
 	Online *Online       `json:"online,omitempty"`
 	Lobby  []lobby.Group `json:"lobby_groups,omitempty"`
+	// Exclusion is the schedule's exclusion rules, absent without.
+	Exclusion *Exclusion `json:"exclusion,omitempty"`
 	// TotalS is the study's length in seconds: every round's lead-in and
 	// measured part and the intervals between rounds.
 	TotalS float64 `json:"total_s"`
@@ -640,6 +642,7 @@ func (s *Schedule) Summary() Summary {
 	if s.Consent != nil {
 		sum.Agree = s.Consent.Agree
 	}
+	sum.Exclusion = s.Exclusion
 	if s.Online != nil {
 		sum.Online = s.Online
 		if cfg, err := s.LobbyConfig(make([]byte, 16)); err == nil {

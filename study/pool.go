@@ -102,16 +102,45 @@ func CheckSessions(rows []store.StudyRow) error {
 // session's records in one Summariser, its rounds and seats numbered on
 // from the sessions before, so that the paired tests, intervals and
 // tables are over every session's participants. One session gives
-// ReadReport's report with its session named.
+// ReadReport's report with its session named. The schedule's exclusion
+// rules, if any, are applied (Report.Exclusions).
 func ReadPooled(ctx context.Context, db *store.DB, rows []store.StudyRow) (*Report, error) {
+	rep, err := readPooled(ctx, db, rows, nil)
+	if err != nil || rep.rules == nil {
+		return rep, err
+	}
+	// The schedule's exclusion rules judge each participant on the
+	// report of everyone; the report is then read again with the
+	// excluded participants' seats tallied as bots' are.
+	ex := rep.exclude(rep.rules)
+	if len(ex.Seats) > 0 {
+		exclude := map[int]bool{}
+		for _, seat := range ex.Seats {
+			exclude[seat] = true
+		}
+		checks := rep.Checks
+		if rep, err = readPooled(ctx, db, rows, exclude); err != nil {
+			return nil, err
+		}
+		// The checks are reported for everyone: they are what the
+		// failed_checks rule judged.
+		rep.Checks = checks
+	}
+	rep.Exclusions = ex
+	return rep, nil
+}
+
+// readPooled is ReadPooled with the seats of exclude left out of the
+// participants.
+func readPooled(ctx context.Context, db *store.DB, rows []store.StudyRow, exclude map[int]bool) (*Report, error) {
 	if len(rows) == 1 {
 		// One run: the report it wrote as it played, read back.
-		return ReadReport(ctx, db, rows[0])
+		return readReport(ctx, db, rows[0], exclude)
 	}
 	if err := CheckSessions(rows); err != nil {
 		return nil, err
 	}
-	var sum Summariser
+	sum := Summariser{exclude: exclude}
 	var sessions []SessionInfo
 	round, seat := 0, 0
 	for k, row := range rows {

@@ -100,6 +100,21 @@ type Report struct {
 	// Run is how the study was run: its build, --quick, its wall time
 	// and its timeline of rounds, stops and resumptions (report_run.go).
 	Run RunInfo `json:"run"`
+	// Exclusions is the schedule's exclusion rules applied, nil when it
+	// has none (exclusion.go): the excluded participants' seats are
+	// analysed as bots' are, opponents and not subjects.
+	Exclusions *Exclusions `json:"exclusions,omitempty"`
+	// Flow is an online study's participant flow from its lobby's
+	// events, nil for a lab study, whose FlowNote says why
+	// (report_flow.go).
+	Flow     *ParticipantFlow `json:"participant_flow,omitempty"`
+	FlowNote string           `json:"participant_flow_note,omitempty"`
+
+	// planned is how many rounds the schedule plans, rules its
+	// exclusion rules, online whether it has an [online] table.
+	planned int
+	rules   *Exclusion
+	online  bool
 }
 
 // Report.Subjects.
@@ -309,8 +324,11 @@ type roundTally struct {
 	teams  [2][]int
 	bots   int
 	people map[int]bool // the seats people hold
-	all    tally
-	groups map[groupKey]*tally
+	// excluded are the people's seats the exclusion rules left out
+	// (people false).
+	excluded map[int]bool
+	all      tally
+	groups   map[groupKey]*tally
 	// seats holds each seat's own figures, for comparisons by
 	// participant, bootstrap intervals and the per-participant table;
 	// codes and team the seat's participant code and team.
@@ -356,6 +374,9 @@ type Summariser struct {
 	// information (RunInfo).
 	study  record.Study
 	events []record.Event
+	// exclude holds the seats the exclusion rules left out: tallied as
+	// bots' seats are, not as participants.
+	exclude map[int]bool
 }
 
 // Summarise builds the report of the first study in recs.
@@ -394,7 +415,7 @@ func (s *Summariser) Put(r record.Record) {
 			rt.rec.Ended = v.Ended
 			return
 		}
-		rt := &roundTally{rec: v, rtt: map[int]float64{}, people: map[int]bool{}, all: *newTally(),
+		rt := &roundTally{rec: v, rtt: map[int]float64{}, people: map[int]bool{}, excluded: map[int]bool{}, all: *newTally(),
 			groups: map[groupKey]*tally{}, seats: map[int]*seatCounts{}, codes: map[int]string{}, team: map[int]int{}, bins: newBinTally()}
 		s.byIndex[v.Index] = rt
 		s.rounds = append(s.rounds, rt)
@@ -412,6 +433,9 @@ func (s *Summariser) Put(r record.Record) {
 				// seats meant for people are the participants, though
 				// bots played them; the bot seats stay bots.
 				rt.people[v.Seat] = s.sched.participant[v.Seat]
+			}
+			if s.exclude[v.Seat] && rt.people[v.Seat] {
+				rt.people[v.Seat], rt.excluded[v.Seat] = false, true
 			}
 			rt.codes[v.Seat], rt.team[v.Seat] = v.Code, v.Team
 			if v.Team == 0 || v.Team == 1 {
@@ -471,12 +495,13 @@ func (s *Summariser) Report() (*Report, error) {
 	rep.Sessions = []SessionInfo{{Session: 1, Design: s.study.Design, Group: s.study.Group, Rounds: len(s.rounds), Seats: seats, Simulated: s.study.Simulated}}
 	rep.Subjects = SubjectsBots
 	for _, rt := range s.rounds {
-		for _, person := range rt.people {
-			if person {
+		for seat, person := range rt.people {
+			if person || rt.excluded[seat] {
 				rep.Subjects = SubjectsPeople
 			}
 		}
 	}
+	rep.planned, rep.rules, rep.online = len(s.sched.rounds), s.sched.exclusion, s.sched.online
 	bots := rep.Subjects == SubjectsBots
 	techs := map[string]*techTally{}
 	var order []string

@@ -211,6 +211,10 @@ type scheduleInfo struct {
 	participant map[int]bool
 	// minFPS is the schedule's frame-rate floor (0: not set).
 	minFPS float64
+	// exclusion is the schedule's exclusion rules (nil: none); online
+	// whether it is an online study's.
+	exclusion *Exclusion
+	online    bool
 }
 
 // readScheduleInfo reads the techniques and questions of a schedule's
@@ -228,11 +232,13 @@ func readScheduleInfo(text string) scheduleInfo {
 		Rounds     []Round     `toml:"round"`
 		Questions  []Question  `toml:"question"`
 		MinFPS     float64     `toml:"min_fps"`
+		Exclusion  *Exclusion  `toml:"exclusion"`
+		Online     *Online     `toml:"online"`
 	}
 	if text == "" || toml.Unmarshal([]byte(text), &s) != nil {
 		return info
 	}
-	info.minFPS = s.MinFPS
+	info.minFPS, info.exclusion, info.online = s.MinFPS, s.Exclusion, s.Online != nil
 	info.participant = map[int]bool{}
 	seat := 0
 	for _, sp := range s.Seats {

@@ -100,6 +100,11 @@ func (s *Summariser) participantRounds(rep *Report) []ParticipantRound {
 	for i, rt := range s.rounds {
 		tech := rep.Rounds[i].Technique
 		for _, seat := range slices.Sorted(maps.Keys(rt.rtt)) {
+			if rt.excluded[seat] {
+				// Left out by the exclusion rules: the table is of
+				// the participants analysed (and the bots).
+				continue
+			}
 			c := rt.seats[seat]
 			if c == nil {
 				c = &seatCounts{}

@@ -14,7 +14,13 @@ import (
 // reports, duels, answers, questions, clients' reports, seat orders, network, frames and events, one table at a time (the movement paths, the
 // bulk of a study, are not read).
 func ReadReport(ctx context.Context, db *store.DB, s store.StudyRow) (*Report, error) {
-	var sum Summariser
+	return readReport(ctx, db, s, nil)
+}
+
+// readReport is ReadReport with the seats of exclude left out of the
+// participants.
+func readReport(ctx context.Context, db *store.DB, s store.StudyRow, exclude map[int]bool) (*Report, error) {
+	sum := Summariser{exclude: exclude}
 	sum.Put(s.Study)
 	if err := readInto(ctx, db, s, func(r record.Record) error { sum.Put(r); return nil }); err != nil {
 		return nil, err

@@ -93,6 +93,9 @@ type Schedule struct {
 	// a lobby that groups them into matches (see Online); absent, the
 	// study is run in a lab, its join links handed out.
 	Online *Online `toml:"online"`
+	// Exclusion is the rules by which the report leaves participants
+	// out of its analyses (see Exclusion); absent, it excludes no one.
+	Exclusion *Exclusion `toml:"exclusion"`
 
 	path string
 	// group is the counterbalancing group the rounds are set for.
@@ -444,6 +447,9 @@ func (s *Schedule) check() *problem {
 	if len(probs) > 0 {
 		s.more = probs[1:]
 		return probs[0]
+	}
+	if p := s.checkExclusion(); p != nil {
+		return p
 	}
 	if s.Counterbalance != nil {
 		s.group = s.Counterbalance.Group

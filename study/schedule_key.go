@@ -102,6 +102,11 @@ func (s *Schedule) settings() []setting {
 			add(fmt.Sprintf("%s %d", l.label, i+1), "%s", q.setting())
 		}
 	}
+	if s.Exclusion != nil {
+		// Only a schedule with exclusion rules has these: the keys of
+		// the others stay as they were.
+		out = append(out, s.Exclusion.settings()...)
+	}
 	return out
 }
 

@@ -142,6 +142,9 @@ func (s Summary) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "order of techniques by round, every seat: %s\n", strings.Join(order, ", "))
 	}
 	s.WriteInstruments(w)
+	if e := s.Exclusion; e != nil {
+		fmt.Fprintf(w, "excluded from the report's analyses: %s\n", e.Text())
+	}
 	if len(s.Questions) == 0 {
 		fmt.Fprintln(w, "no questionnaire")
 		return

@@ -202,6 +202,8 @@ func (r *Report) Results() *experiment.Results {
 	r.designResults(res)
 	r.frameResults(res)
 	r.instrumentResults(res)
+	r.flowResults(res)
+	r.exclusionResults(res)
 	// Holm's correction was applied once, by the statistics policy
 	// (Report.adjust), and every output gives the same p_holm.
 	return res
@@ -311,6 +313,8 @@ func (r *Report) Markdown() string {
 			b.WriteString(row(num(g.RTTms)+", "+players(g), g.Seats, &g.Figures))
 		}
 	}
+	r.markdownFlow(&b)
+	r.markdownExclusions(&b)
 	r.markdownMain(&b)
 	r.markdownPower(&b)
 	r.markdownPolicy(&b)

@@ -152,6 +152,24 @@ func (o *studyLobbyFlags) joinStudy(ctx context.Context, s *study.Schedule, out 
 	return nil
 }
 
+// recorder opens --db for the lobby's events and returns the online
+// service's Record, storing them as study o.studyID's, and the close of
+// the database.
+func (o *studyLobbyFlags) recorder(ctx context.Context) (func(context.Context, time.Time, []lobby.Event) error, func() error, error) {
+	db, err := store.Open(ctx, o.dsn)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--db: %w", err)
+	}
+	rec := func(ctx context.Context, start time.Time, evs []lobby.Event) error {
+		out := make([]store.LobbyEvent, len(evs))
+		for i, e := range evs {
+			out[i] = store.LobbyEvent{Lobby: start, At: start.Add(e.At), Participant: e.Participant, Kind: e.Kind, Reason: e.Reason, Match: e.Match}
+		}
+		return db.AddLobbyEvents(ctx, o.studyID, out)
+	}
+	return rec, db.Close, nil
+}
+
 // dropStudy drops the study joinStudy started when no session of it
 // came: a lobby that seated no one leaves no empty study behind.
 func (o *studyLobbyFlags) dropStudy(ctx context.Context) error {
@@ -220,6 +238,12 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		}
 	}
 	lc, o2 := oc.Lobby, s.Online
+	rec, closeDB, err := o.recorder(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	oc.Record = rec
 	srv, err := online.New(oc)
 	if err != nil {
 		return err
@@ -251,6 +275,9 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 	defer cancel()
 	if derr := srv.Drain(drain); derr != nil {
 		fmt.Fprintf(out, "study %s: matches still running after 30 s: %v\n", s.Name, derr)
+	}
+	if n := srv.Flush(context.WithoutCancel(ctx)); n > 0 {
+		fmt.Fprintf(out, "study %s: %d participant events were not stored in %s: they are in the log\n", s.Name, n, o.dsn)
 	}
 	printFlow(out, srv.Flow())
 	if derr := o.dropStudy(context.WithoutCancel(ctx)); derr != nil {
@@ -426,6 +453,6 @@ func validHost(h string) bool {
 
 // printFlow prints the lobby's participant flow.
 func printFlow(w io.Writer, f lobby.Flow) {
-	fmt.Fprintf(w, "flow: arrived %d, admitted %d, refused %d (%d timed out at the prescreen), matched %d, completed %d, dropped %d (%d at the prescreen, %d waiting); bots took %d seats\n",
-		f.Arrived, f.Admitted, f.Refused, f.TimedOut, f.Matched, f.Completed, f.Dropped, f.DroppedPrescreen, f.DroppedWaiting, f.Bots)
+	fmt.Fprintf(w, "flow: arrived %d, consented %d, admitted %d, refused %d (%d timed out at the prescreen), matched %d, completed %d, dropped %d (%d at the prescreen, %d waiting); bots took %d seats\n",
+		f.Arrived, f.Consented, f.Admitted, f.Refused, f.TimedOut, f.Matched, f.Completed, f.Dropped, f.DroppedPrescreen, f.DroppedWaiting, f.Bots)
 }

@@ -113,6 +113,12 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	rec, closeDB, err := lf.recorder(cmd.Context())
+	if err != nil {
+		return err
+	}
+	defer closeDB()
+	oc.Record = rec
 	if o.maxWait > 0 {
 		oc.Lobby.MaxWait = o.maxWait
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
+	"github.com/lagkit/lagkit/study"
 )
 
 // TestStudyRehearse: lagkit study rehearse brings five headless
@@ -41,6 +42,8 @@ duration = "4s"
 id = "fair"
 text = "Was it fair?"
 kind = "fairness"
+[consent]
+text = "You will play a short game."
 [online]
 max_wait = "2s"
 `), 0o644)
@@ -113,5 +116,31 @@ max_wait = "2s"
 	}
 	if people != 5 || answered != completed {
 		t.Errorf("%d people's seats recorded across %d sessions, %d answers from %d who completed", people, len(rows), answered, completed)
+	}
+
+	// The lobby stored its events as they happened: the report's
+	// participant flow is the one the rehearsal printed.
+	dir := filepath.Join(tmp, "report")
+	if code, rout, rerr := lagkit("study", "report", "--db", db, "--out", dir); code != 0 {
+		t.Fatalf("report: exit %d: %s%s", code, rout, rerr)
+	}
+	rep, _ := readStudyReport(t, dir)
+	if rep.Flow == nil {
+		t.Fatalf("the report has no participant flow: %q", rep.FlowNote)
+	}
+	for _, c := range []struct{ printed, stage string }{
+		{"arrived", study.FlowArrived}, {"consented", study.FlowConsented}, {"admitted", study.FlowAdmitted}, {"refused", study.FlowRefused},
+		{"matched", study.FlowMatched}, {"completed", study.FlowCompleted},
+		{"at the prescreen", study.FlowDroppedPrescreen}, {"waiting", study.FlowDroppedWaiting}, {"from a match", study.FlowDroppedMatch},
+	} {
+		if got, want := rep.Flow.Count(c.stage), count(c.printed); got != want {
+			t.Errorf("report's %q: %d, the rehearsal printed %s %d", c.stage, got, c.printed, want)
+		}
+	}
+	if count("consented") != 5 {
+		t.Errorf("%d of 5 consented", count("consented"))
+	}
+	if rep.Flow.Count(study.FlowAnalysed)+rep.Flow.Count(study.FlowExcluded) != people {
+		t.Errorf("analysed %d and excluded %d of %d people's seats", rep.Flow.Count(study.FlowAnalysed), rep.Flow.Count(study.FlowExcluded), people)
 	}
 }

@@ -78,6 +78,7 @@ database holds other studies they are listed on stderr.`,
 			defer db.Close()
 			var rows []store.StudyRow
 			var name string
+			var set store.StudySet
 			if session != "" {
 				if ref != "" {
 					return usagef("--study reports a study, --session one session of one: give one of them")
@@ -95,7 +96,7 @@ database holds other studies they are listed on stderr.`,
 				// Every session of the study (the runs joined to its
 				// id, one per counterbalancing group) pooled into one
 				// report.
-				set, err := study.Pick(ctx, db, ref, cmd.ErrOrStderr())
+				set, err = study.Pick(ctx, db, ref, cmd.ErrOrStderr())
 				if err != nil {
 					return err
 				}
@@ -113,6 +114,15 @@ database holds other studies they are listed on stderr.`,
 			rep, err := study.ReadPooled(ctx, db, rows)
 			if err != nil {
 				return err
+			}
+			if session == "" {
+				evs, err := db.LobbyEvents(ctx, set.ID)
+				if err != nil {
+					return err
+				}
+				rep.AddFlow(evs)
+			} else {
+				rep.FlowNote = "no participant flow in the report of one session: the flow is the whole study's (report it without --session)"
 			}
 			ids := make([]string, len(rows))
 			for i, r := range rows {

@@ -165,8 +165,8 @@ type Match struct {
 type Event struct {
 	At          time.Duration
 	Participant string
-	// Kind is "arrived", "admitted", "refused", "matched", "dropped" or
-	// "completed"; Reason says why for refused and dropped.
+	// Kind is "arrived", "consented", "admitted", "refused", "matched",
+	// "dropped" or "completed"; Reason says why for refused and dropped.
 	Kind   string
 	Reason string
 	// Match is the match of matched, dropped (from a match) and
@@ -195,17 +195,20 @@ type Status struct {
 	Group      int
 	// Eligible are the groups a waiting participant may be matched to.
 	Eligible []int
+	// Consented is set once the participant agreed to the consent.
+	Consented bool
 }
 
 type person struct {
-	id       string
-	state    State
-	reason   string
-	arrived  time.Duration
-	admitted time.Duration
-	eligible []int // groups, for a waiting one
-	match    int
-	group    int
+	id        string
+	state     State
+	reason    string
+	arrived   time.Duration
+	admitted  time.Duration
+	eligible  []int // groups, for a waiting one
+	match     int
+	group     int
+	consented bool
 }
 
 type bucket struct {
@@ -235,6 +238,8 @@ type Lobby struct {
 // table of its report.
 type Flow struct {
 	Arrived, Admitted, Refused, Matched, Completed, Dropped int
+	// Consented counts those who agreed to the consent (Consent).
+	Consented int
 	// Of Dropped, DroppedPrescreen left before passing the prescreen
 	// and DroppedWaiting after it, before a match; TimedOut of Refused
 	// did not finish the prescreen in time.
@@ -366,6 +371,25 @@ func (l *Lobby) Arrive(now time.Duration, id string, addr netip.Addr) error {
 	l.pending = append(l.pending, p)
 	l.flow.Arrived++
 	l.event(now, p, "arrived", "")
+	return nil
+}
+
+// Consent records that an arrived participant agreed to the study's
+// consent text, before the prescreen; agreeing again changes nothing.
+func (l *Lobby) Consent(now time.Duration, id string) error {
+	p, ok := l.people[id]
+	if !ok {
+		return ErrUnknown
+	}
+	if p.consented {
+		return nil
+	}
+	if p.state != Arrived {
+		return fmt.Errorf("%w: %s is %s, not at the consent", ErrState, id, p.state)
+	}
+	p.consented = true
+	l.flow.Consented++
+	l.event(now, p, "consented", "")
 	return nil
 }
 
@@ -618,7 +642,7 @@ func (l *Lobby) Status(now time.Duration, id string) (Status, error) {
 	if !ok {
 		return Status{}, ErrUnknown
 	}
-	st := Status{State: p.state, Reason: p.reason, Match: p.match, Group: p.group, Eligible: slices.Clone(p.eligible)}
+	st := Status{State: p.state, Reason: p.reason, Match: p.match, Group: p.group, Eligible: slices.Clone(p.eligible), Consented: p.consented}
 	if p.state == Waiting {
 		st.Ahead = slices.Index(l.queue, p)
 		// p's own wait running out starts a match with bots (with
@@ -627,6 +651,15 @@ func (l *Lobby) Status(now time.Duration, id string) (Status, error) {
 		st.WaitAtMost = max(0, l.cfg.MaxWait-(now-p.admitted))
 	}
 	return st, nil
+}
+
+// Pending takes the events since the last Advance, which that Advance
+// would have returned: a driver that stops advancing (a lobby shutting
+// down, its last matches ending) takes the last ones with it.
+func (l *Lobby) Pending() []Event {
+	evs := l.ready.Events
+	l.ready.Events = nil
+	return evs
 }
 
 // Flow returns the participant-flow counts so far.

@@ -69,6 +69,13 @@ type Config struct {
 	// Pings is how many round trips the prescreen measures (default 10).
 	Pings int
 	Log   *slog.Logger
+	// Record, when set, stores the participants' events as they happen
+	// (the study database's lobby_events), in order, called from one
+	// goroutine at a time; start is when the lobby started, which the
+	// events' At count from. Events it fails to store are logged, kept
+	// and handed to it again with the next ones; the flow in memory is
+	// unaffected.
+	Record func(ctx context.Context, start time.Time, evs []lobby.Event) error
 }
 
 // Server is an online study's lobby service.
@@ -92,7 +99,16 @@ type Server struct {
 	// being started or played.
 	formed   []lobby.Match
 	starting sync.WaitGroup
+
+	// recMu orders the calls of Config.Record; unstored are the events
+	// it has not stored yet.
+	recMu    sync.Mutex
+	unstored []lobby.Event
 }
+
+// maxUnstored bounds the events kept for a Record that keeps failing:
+// past it the oldest are dropped, each logged as it was when it failed.
+const maxUnstored = 1 << 16
 
 // Gone is how long a waiting participant's page may go without asking
 // its status (it asks every second) before the participant is taken
@@ -139,8 +155,11 @@ func (s *Server) Run(ctx context.Context, tick time.Duration) error {
 	}
 }
 
-// advance runs one Advance and starts the matches it formed.
+// advance runs one Advance, records its events and starts the matches
+// it formed.
 func (s *Server) advance(ctx context.Context) {
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
 	s.mu.Lock()
 	now := s.now()
 	for id, at := range s.seen {
@@ -160,6 +179,7 @@ func (s *Server) advance(ctx context.Context) {
 	for _, ev := range r.Events {
 		s.log.Info("participant", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match)
 	}
+	s.record(ctx, r.Events)
 	for _, m := range matches {
 		s.log.Info("match", "id", m.ID, "group", m.Group, "people", len(m.People), "bots", m.Bots)
 		// Each match is started on its own: an allocation waits for a
@@ -206,6 +226,49 @@ func (s *Server) begin(ctx context.Context, m lobby.Match) {
 		return
 	}
 	_ = s.lobby.MatchOver(s.now(), m.ID)
+}
+
+// record hands evs to Config.Record after the events it failed to
+// store before; s.recMu is held.
+func (s *Server) record(ctx context.Context, evs []lobby.Event) {
+	if s.cfg.Record == nil {
+		return
+	}
+	s.unstored = append(s.unstored, evs...)
+	if len(s.unstored) == 0 {
+		return
+	}
+	// A stopping lobby still stores its last events.
+	err := s.cfg.Record(context.WithoutCancel(ctx), s.start, s.unstored)
+	if err == nil {
+		s.unstored = s.unstored[:0]
+		return
+	}
+	for _, ev := range evs {
+		s.log.Error("participant event not stored yet", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match,
+			"at", ev.At, "err", err)
+	}
+	if over := len(s.unstored) - maxUnstored; over > 0 {
+		s.log.Error("participant events not stored, given up", "events", over)
+		s.unstored = slices.Delete(s.unstored, 0, over)
+	}
+}
+
+// Flush records the events since the last Advance (the matches that
+// ended after the lobby stopped) and tries once more those not stored;
+// it returns how many events are still not stored.
+func (s *Server) Flush(ctx context.Context) int {
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
+	s.mu.Lock()
+	evs := s.lobby.Pending()
+	s.events = append(s.events, evs...)
+	s.mu.Unlock()
+	for _, ev := range evs {
+		s.log.Info("participant", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match)
+	}
+	s.record(ctx, evs)
+	return len(s.unstored)
 }
 
 // Drain waits until every match started has ended (its session's
@@ -266,6 +329,7 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /lobby/config", s.config)
 	mux.HandleFunc("POST /lobby/arrive", s.arrive)
+	mux.HandleFunc("POST /lobby/consent", s.consent)
 	mux.HandleFunc("GET /lobby/ping", s.ping)
 	mux.HandleFunc("POST /lobby/prescreen", s.prescreen)
 	mux.HandleFunc("GET /lobby/status", s.status)
@@ -414,6 +478,11 @@ func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
+	if st, err := s.lobby.Status(s.now(), req.ID); err == nil && s.cfg.Consent != "" && !st.Consented {
+		s.mu.Unlock()
+		fail(w, http.StatusConflict, errors.New("online: agree to the consent first (/lobby/consent)"))
+		return
+	}
 	rtt, measured := s.rtt[req.ID]
 	if !measured {
 		s.mu.Unlock()
@@ -429,9 +498,32 @@ func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
 	s.status(w, r.WithContext(context.WithValue(r.Context(), idKey{}, req.ID)))
 }
 
+// consent records the participant's agreement to the consent text.
+func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID string `json:"id"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	s.mu.Lock()
+	err := s.lobby.Consent(s.now(), req.ID)
+	s.mu.Unlock()
+	switch {
+	case errors.Is(err, lobby.ErrUnknown):
+		fail(w, http.StatusNotFound, err)
+	case err != nil:
+		fail(w, http.StatusConflict, err)
+	default:
+		s.status(w, r.WithContext(context.WithValue(r.Context(), idKey{}, req.ID)))
+	}
+}
+
 // Status is what the page is told of where it stands.
 type Status struct {
-	State      string  `json:"state"`
+	State string `json:"state"`
+	// Consented is set once the participant agreed to the consent.
+	Consented  bool    `json:"consented"`
 	Reason     string  `json:"reason,omitempty"`
 	Ahead      int     `json:"ahead"`
 	WaitAtMost float64 `json:"wait_at_most_s"`
@@ -453,7 +545,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	if err == nil && st.State <= lobby.Waiting {
 		s.seen[id] = s.now()
 	}
-	out := Status{State: st.State.String(), Reason: st.Reason, Ahead: st.Ahead, WaitAtMost: st.WaitAtMost.Seconds(),
+	out := Status{State: st.State.String(), Consented: st.Consented, Reason: st.Reason, Ahead: st.Ahead, WaitAtMost: st.WaitAtMost.Seconds(),
 		RTTms: float64(s.rtt[id]) / float64(time.Millisecond), Join: s.links[id]}
 	if err == nil && st.State == lobby.Completed {
 		out.Code, _ = s.lobby.Complete(id)
@@ -542,9 +634,21 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, tick time.Duration)
 		<-ctx.Done()
 		_ = srv.Close()
 	}()
-	go func() { _ = s.Run(ctx, tick) }()
-	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+	// No Advance after Serve returns: what happens after is Flush's.
+	rctx, stop := context.WithCancel(ctx)
+	ran := make(chan struct{})
+	go func() {
+		defer close(ran)
+		_ = s.Run(rctx, tick)
+	}()
+	err := srv.Serve(ln)
+	stop()
+	<-ran
+	if !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	return nil
 }
+
+// Started returns when the lobby started: its events' At count from it.
+func (s *Server) Started() time.Time { return s.start }

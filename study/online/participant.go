@@ -96,6 +96,15 @@ func (p *Participant) Arrive(ctx context.Context) (Status, error) {
 	return st, err
 }
 
+// Consent agrees to the study's consent text, as the page's button
+// does; a lobby with a consent text admits no one to the prescreen
+// before it.
+func (p *Participant) Consent(ctx context.Context) (Status, error) {
+	var st Status
+	err := p.do(ctx, http.MethodPost, "/lobby/consent", map[string]string{"id": p.ID}, &st)
+	return st, err
+}
+
 // Ping echoes the lobby's round-trip pings, as the page does, and
 // returns the round trip the lobby measured.
 func (p *Participant) Ping(ctx context.Context) (time.Duration, error) {

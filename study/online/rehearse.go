@@ -67,7 +67,10 @@ type RehearsalReport struct {
 	Outcomes []Outcome
 	// Killed is the match whose game server was killed (-1: none).
 	Killed int
-	Wall   time.Duration
+	// Unstored counts the participant events the lobby could not store
+	// (Config.Record); they are in its log.
+	Unstored int
+	Wall     time.Duration
 }
 
 // Run plays the rehearsal until every participant's part has ended or
@@ -144,6 +147,7 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 	if err := srv.Drain(drain); err != nil {
 		return nil, fmt.Errorf("online: matches still running after the rehearsal: %w", err)
 	}
+	rep.Unstored = srv.Flush(ctx)
 	rep.Flow, rep.Matches, rep.Outcomes = srv.Flow(), srv.Matches(), outs
 	rep.Played = make([]int, len(rep.Groups))
 	seated := map[string]int{}
@@ -205,6 +209,11 @@ func (r *Rehearsal) participant(ctx context.Context, base, id string, from netip
 	if _, err := p.Arrive(ctx); err != nil {
 		return fail(err)
 	}
+	if r.Config.Consent != "" {
+		if _, err := p.Consent(ctx); err != nil {
+			return fail(err)
+		}
+	}
 	if _, err := p.Ping(ctx); err != nil {
 		return fail(err)
 	}
@@ -265,7 +274,7 @@ func (rep *RehearsalReport) Write(w io.Writer) {
 		name string
 		n    int
 	}{
-		{"arrived", f.Arrived}, {"admitted", f.Admitted}, {"refused", f.Refused}, {"  timed out at the prescreen", f.TimedOut},
+		{"arrived", f.Arrived}, {"consented", f.Consented}, {"admitted", f.Admitted}, {"refused", f.Refused}, {"  timed out at the prescreen", f.TimedOut},
 		{"matched", f.Matched}, {"completed", f.Completed}, {"dropped", f.Dropped},
 		{"  at the prescreen", f.DroppedPrescreen}, {"  waiting", f.DroppedWaiting},
 		{"  from a match", f.Dropped - f.DroppedPrescreen - f.DroppedWaiting},
@@ -281,6 +290,9 @@ func (rep *RehearsalReport) Write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "accounted for: %d of %d participants (%d of %d arrived completed, dropped or refused; %d did not arrive)\n",
 		accounted+missing, len(rep.Outcomes), accounted, f.Arrived, missing)
+	if rep.Unstored > 0 {
+		fmt.Fprintf(w, "%d participant events were not stored in the study database: they are in the lobby's log\n", rep.Unstored)
+	}
 	if rep.Killed >= 0 {
 		fmt.Fprintf(w, "match %d's game server was killed mid-round\n", rep.Killed)
 	}

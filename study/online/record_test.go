@@ -1,0 +1,174 @@
+package online
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/study/lobby"
+)
+
+// lockedBuffer is a log's writer shared between goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestLobbyServiceRecords: the lobby hands every participant event to
+// its Record once, in order, the events of a match that ends after the
+// lobby stopped among them (Flush); while Record fails (a database
+// down) the events are logged, kept and handed again with the next, and
+// the flow in memory counts them all the same.
+func TestLobbyServiceRecords(t *testing.T) {
+	var mu sync.Mutex
+	var stored []lobby.Event
+	failing := true
+	calls := 0
+	var log lockedBuffer
+	n := 0
+	s, err := New(Config{
+		Lobby: lobby.Config{Study: "record-test", Seats: 1, Secret: []byte("0123456789abcdef"),
+			Groups: []lobby.Group{{Name: "A"}}, Admission: lobby.Admission{MinFPS: 60}},
+		// The session outlives the lobby: its end comes after the stop.
+		Alloc:   &Local{Seats: []int{0}, Command: script(0, 1500*time.Millisecond), NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }},
+		IDParam: "PROLIFIC_PID", StudyParam: "STUDY_ID", SessionParam: "SESSION_ID",
+		Log: slog.New(slog.NewTextHandler(&log, nil)),
+		Record: func(ctx context.Context, start time.Time, evs []lobby.Event) error {
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			if failing {
+				return errors.New("database is down")
+			}
+			stored = append(stored, evs...)
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln, 20*time.Millisecond) }()
+	base := "http://" + ln.Addr().String()
+
+	slow := page{t, base, "slow"}
+	slow.post("/lobby/arrive", map[string]string{"id": "slow"})
+	slow.pingEcho(context.Background())
+	slow.post("/lobby/prescreen", map[string]any{"id": "slow", "fps": 20})
+	until(t, slow, "refused", func(v map[string]any) bool { return v["state"] == "refused" })
+	for !strings.Contains(log.String(), "participant event not stored yet") {
+		time.Sleep(20 * time.Millisecond)
+	}
+	mu.Lock()
+	failing = false
+	mu.Unlock()
+
+	p := page{t, base, "p1"}
+	p.post("/lobby/arrive", map[string]string{"id": "p1"})
+	p.pingEcho(context.Background())
+	p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120})
+	until(t, p, "a join link", func(v map[string]any) bool { return v["join"] != nil })
+	stop()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	// The stopped lobby's match is stopped with it: its session ends,
+	// and the participant's drop is an event after the last Advance.
+	if err := s.Drain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if left := s.Flush(context.Background()); left != 0 {
+		t.Fatalf("%d events not stored", left)
+	}
+	all := s.Events()
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(stored, all) {
+		t.Errorf("stored %+v\nwant the lobby's %+v", stored, all)
+	}
+	kinds := make([]string, len(stored))
+	for i, e := range stored {
+		kinds[i] = e.Participant + " " + e.Kind
+	}
+	if want := []string{"slow arrived", "slow refused", "p1 arrived", "p1 admitted", "p1 matched"}; len(kinds) != 6 || !slices.Equal(kinds[:5], want) ||
+		(kinds[5] != "p1 dropped" && kinds[5] != "p1 completed") {
+		t.Errorf("events %q", kinds)
+	}
+	if f := s.Flow(); f.Arrived != 2 || f.Refused != 1 || f.Completed+f.Dropped != 1 {
+		t.Errorf("flow %+v", f)
+	}
+	if calls < 2 {
+		t.Errorf("Record called %d times", calls)
+	}
+}
+
+// TestLobbyServiceConsent: a lobby with a consent text admits no one to
+// the prescreen before they agreed to it; the agreement is an event of
+// the flow, and the status says it was given.
+func TestLobbyServiceConsent(t *testing.T) {
+	s, err := New(Config{
+		Lobby:   lobby.Config{Study: "consent-test", Seats: 2, Secret: []byte("0123456789abcdef"), Groups: []lobby.Group{{Name: "A"}}},
+		Alloc:   &Local{Seats: []int{0, 1}, Command: script(0, time.Second), NewCode: func() string { return "C" }},
+		Consent: "You will play a game.", Agree: "I agree",
+		IDParam: "PROLIFIC_PID", StudyParam: "STUDY_ID", SessionParam: "SESSION_ID", Log: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	defer hs.Close()
+	p := page{t, hs.URL, "p1"}
+	if code, v := p.post("/lobby/consent", map[string]string{"id": "p1"}); code != http.StatusNotFound {
+		t.Errorf("consent before arriving: %d %v", code, v)
+	}
+	if _, v := p.post("/lobby/arrive", map[string]string{"id": "p1"}); v["consented"] != false {
+		t.Errorf("arrived: %v", v)
+	}
+	p.pingEcho(context.Background())
+	if code, v := p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120}); code != http.StatusConflict || !strings.Contains(fmt.Sprint(v["error"]), "agree to the consent first") {
+		t.Errorf("a prescreen before the consent: %d %v", code, v)
+	}
+	if code, v := p.post("/lobby/consent", map[string]string{"id": "p1"}); code != 200 || v["consented"] != true || v["state"] != "arrived" {
+		t.Errorf("consent: %d %v", code, v)
+	}
+	if code, v := p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120}); code != 200 || v["state"] != "waiting" {
+		t.Errorf("the prescreen after the consent: %d %v", code, v)
+	}
+	if code, _ := p.post("/lobby/consent", map[string]string{"id": "p1"}); code != 200 {
+		t.Errorf("agreeing again: %d", code)
+	}
+	evs := s.lobby.Pending()
+	var kinds []string
+	for _, e := range evs {
+		kinds = append(kinds, e.Kind)
+	}
+	if f := s.Flow(); f.Consented != 1 || !slices.Equal(kinds, []string{"arrived", "consented", "admitted"}) {
+		t.Errorf("flow %+v, events %q", f, kinds)
+	}
+}
