@@ -264,7 +264,7 @@ func (o *studyLobbyFlags) onlineConfig(s *study.Schedule, path string, secret []
 	on := s.Online
 	return online.Config{Lobby: lc, Alloc: alloc, Consent: consent, Agree: agree,
 		IDParam: on.IDParam, StudyParam: on.StudyParam, SessionParam: on.SessionParam,
-		CompletionURL: on.CompletionURL, Log: log}, nil
+		CompletionURL: on.CompletionURL, OnServerLost: on.OnServerLost, Log: log}, nil
 }
 
 // sessionArgs are the arguments of lagkit study run serving match m.
