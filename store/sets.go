@@ -136,10 +136,13 @@ func (db *DB) NewStudySet(ctx context.Context, s StudySet) (int64, error) {
 	return id, nil
 }
 
-// DropEmptySet deletes study set when no session belongs to it.
+// DropEmptySet deletes study set when no session belongs to it and its
+// lobby recorded nobody: a participant the lobby saw (refused at the
+// prescreen, say) is part of the study's participant flow.
 func (db *DB) DropEmptySet(ctx context.Context, set int64) error {
-	q := db.dialect.rebind("DELETE FROM study_sets WHERE id = ? AND NOT EXISTS (SELECT 1 FROM studies WHERE study_set = ?)")
-	if _, err := db.db.ExecContext(ctx, q, set, set); err != nil {
+	q := db.dialect.rebind("DELETE FROM study_sets WHERE id = ? AND NOT EXISTS (SELECT 1 FROM studies WHERE study_set = ?)" +
+		" AND NOT EXISTS (SELECT 1 FROM lobby_events WHERE study_set = ?)")
+	if _, err := db.db.ExecContext(ctx, q, set, set, set); err != nil {
 		return fmt.Errorf("store: %s: dropping empty study %d: %w", db.name, set, err)
 	}
 	return nil
