@@ -114,6 +114,11 @@ type Round struct {
 	// loadout by name, separated by commas, the first drawn at spawn.
 	Seed    uint64
 	Weapons string
+	// Cut reports that the round's game server was lost before the
+	// round's end (killed or crashed): its records stop there, and the
+	// study's report leaves it out of the analysis. The store sets it;
+	// a study's run never does.
+	Cut bool
 }
 
 // Participant is a seat of the study and who holds it.
@@ -137,6 +142,12 @@ type Participant struct {
 	// TargetRTTMS is the round trip the seat was held at instead of a
 	// fixed latency (0: none).
 	TargetRTTMS float64
+	// StandIn reports that a bot played the seat in its person's place
+	// from StandInAt on (match time, as a shot's At): the person left
+	// mid-match and did not come back in time. In the rounds after the
+	// one they left, StandInAt is 0 and Bot is set; Code stays theirs.
+	StandIn   bool
+	StandInAt time.Duration
 }
 
 // Session kinds.
