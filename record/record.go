@@ -317,16 +317,17 @@ type Network struct {
 
 // Event kinds of a live study's event log.
 const (
-	EventStart   = "start"   // the administrator started the study
-	EventPause   = "pause"   // the administrator paused the round
-	EventResume  = "resume"  // the administrator resumed the paused round
-	EventSkip    = "skip"    // the administrator skipped what was under way
-	EventExtend  = "extend"  // the administrator extended the round (Detail: by how much)
-	EventEnd     = "end"     // the administrator ended the study after the round
-	EventStop    = "stop"    // the process was stopped (a signal): the study can be resumed
-	EventCrash   = "crash"   // found at a resume: the run before ended without a stop
-	EventResumed = "resumed" // the study was resumed by a new run (Detail: where)
-	EventOver    = "over"    // the study played every round
+	EventStart   = "start"    // the administrator started the study
+	EventPause   = "pause"    // the administrator paused the round
+	EventResume  = "resume"   // the administrator resumed the paused round
+	EventSkip    = "skip"     // the administrator skipped what was under way
+	EventExtend  = "extend"   // the administrator extended the round (Detail: by how much)
+	EventEnd     = "end"      // the administrator ended the study after the round
+	EventStop    = "stop"     // the process was stopped (a signal): the study can be resumed
+	EventCrash   = "crash"    // found at a resume: the run before ended without a stop
+	EventResumed = "resumed"  // the study was resumed by a new run (Detail: where)
+	EventOver    = "over"     // the study played every round
+	EventStandIn = "stand_in" // a bot took a person's seat for the rest of the session (Detail: which, and why)
 )
 
 // Event is one entry of a live study's event log: an administrator's
