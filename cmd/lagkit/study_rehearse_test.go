@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
+	"github.com/lagkit/lagkit/study"
 )
 
 // TestStudyRehearse: lagkit study rehearse brings five headless
@@ -167,5 +169,19 @@ rejoin = "1s"
 	// people's twice.
 	if people != 5+requeued {
 		t.Errorf("%d people's seats recorded in first rounds, want %d", people, 5+requeued)
+	}
+
+	// The study's report lists the cut round and the two stand-in rows
+	// and leaves them out of its figures.
+	var rout, rerr lockedWriter
+	if code := execute(ctx, []string{"study", "report", "--db", db, "--json"}, &rout, &rerr); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, rerr.String())
+	}
+	var rep study.Report
+	if err := json.Unmarshal([]byte(rout.String()), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.CutRounds) != 1 || len(rep.StandIns) != 2 || len(rep.Rounds) != 2*len(rows)-1 {
+		t.Errorf("report: cut %+v, stand-ins %+v, %d rounds of %d sessions", rep.CutRounds, rep.StandIns, len(rep.Rounds), len(rows))
 	}
 }
