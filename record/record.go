@@ -114,6 +114,11 @@ type Round struct {
 	// loadout by name, separated by commas, the first drawn at spawn.
 	Seed    uint64
 	Weapons string
+	// Cut reports that the round's game server was lost before the
+	// round's end (killed or crashed): its records stop there, and the
+	// study's report leaves it out of the analysis. The store sets it;
+	// a study's run never does.
+	Cut bool
 }
 
 // Participant is a seat of the study and who holds it.
@@ -137,6 +142,12 @@ type Participant struct {
 	// TargetRTTMS is the round trip the seat was held at instead of a
 	// fixed latency (0: none).
 	TargetRTTMS float64
+	// StandIn reports that a bot played the seat in its person's place
+	// from StandInAt on (match time, as a shot's At): the person left
+	// mid-match and did not come back in time. In the rounds after the
+	// one they left, StandInAt is 0 and Bot is set; Code stays theirs.
+	StandIn   bool
+	StandInAt time.Duration
 }
 
 // Session kinds.
@@ -306,16 +317,17 @@ type Network struct {
 
 // Event kinds of a live study's event log.
 const (
-	EventStart   = "start"   // the administrator started the study
-	EventPause   = "pause"   // the administrator paused the round
-	EventResume  = "resume"  // the administrator resumed the paused round
-	EventSkip    = "skip"    // the administrator skipped what was under way
-	EventExtend  = "extend"  // the administrator extended the round (Detail: by how much)
-	EventEnd     = "end"     // the administrator ended the study after the round
-	EventStop    = "stop"    // the process was stopped (a signal): the study can be resumed
-	EventCrash   = "crash"   // found at a resume: the run before ended without a stop
-	EventResumed = "resumed" // the study was resumed by a new run (Detail: where)
-	EventOver    = "over"    // the study played every round
+	EventStart   = "start"    // the administrator started the study
+	EventPause   = "pause"    // the administrator paused the round
+	EventResume  = "resume"   // the administrator resumed the paused round
+	EventSkip    = "skip"     // the administrator skipped what was under way
+	EventExtend  = "extend"   // the administrator extended the round (Detail: by how much)
+	EventEnd     = "end"      // the administrator ended the study after the round
+	EventStop    = "stop"     // the process was stopped (a signal): the study can be resumed
+	EventCrash   = "crash"    // found at a resume: the run before ended without a stop
+	EventResumed = "resumed"  // the study was resumed by a new run (Detail: where)
+	EventOver    = "over"     // the study played every round
+	EventStandIn = "stand_in" // a bot took a person's seat for the rest of the session (Detail: which, and why)
 )
 
 // Event is one entry of a live study's event log: an administrator's

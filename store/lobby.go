@@ -16,15 +16,16 @@ type LobbyEvent struct {
 	// Participant is the recruitment platform's id, as the lobby keeps
 	// it.
 	Participant string
-	// Kind is arrived, consented, admitted, refused, matched, dropped or
-	// completed; Reason says why for refused and dropped.
+	// Kind is arrived, consented, admitted, refused, matched, requeued,
+	// dropped or completed; Reason says why for refused, requeued and
+	// dropped, and for completed when the match's game server was lost.
 	Kind, Reason string
 	// Match is the lobby's match (-1: none).
 	Match int
 }
 
 // Lobby event kinds the store accepts: the lobby's.
-var lobbyKinds = map[string]bool{"arrived": true, "consented": true, "admitted": true, "refused": true, "matched": true, "dropped": true, "completed": true}
+var lobbyKinds = map[string]bool{"arrived": true, "consented": true, "admitted": true, "refused": true, "matched": true, "requeued": true, "dropped": true, "completed": true}
 
 // maxLobbyText bounds an event's participant id and reason: the lobby's
 // own bounds are 64 and 200 bytes.
@@ -38,7 +39,7 @@ func (db *DB) AddLobbyEvents(ctx context.Context, set int64, evs []LobbyEvent) e
 	for i, e := range evs {
 		switch {
 		case !lobbyKinds[e.Kind]:
-			return fmt.Errorf("store: %s: lobby event %d: kind %q: want arrived, consented, admitted, refused, matched, dropped or completed", db.name, i, e.Kind)
+			return fmt.Errorf("store: %s: lobby event %d: kind %q: want arrived, consented, admitted, refused, matched, requeued, dropped or completed", db.name, i, e.Kind)
 		case e.Participant == "" || len(e.Participant) > maxLobbyText || len(e.Reason) > maxLobbyText:
 			return fmt.Errorf("store: %s: lobby event %d: participant id of %d bytes and reason of %d: want 1 to %d and at most %d",
 				db.name, i, len(e.Participant), len(e.Reason), maxLobbyText, maxLobbyText)

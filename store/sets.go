@@ -147,3 +147,26 @@ func (db *DB) DropEmptySet(ctx context.Context, set int64) error {
 	}
 	return nil
 }
+
+// CutRounds marks cut (record.Round.Cut) the round each session of
+// study set that gave one of codes to a person had started and not
+// ended: the round a lost game server cut short. It returns how many
+// rounds it marked.
+func (db *DB) CutRounds(ctx context.Context, set int64, codes []string) (int, error) {
+	if len(codes) == 0 {
+		return 0, nil
+	}
+	args := []any{set}
+	for _, c := range codes {
+		args = append(args, c)
+	}
+	q := db.dialect.rebind(`UPDATE rounds SET cut = TRUE WHERE started_ns IS NOT NULL AND ended_ns IS NULL AND study_id IN (
+		SELECT p.study_id FROM participants p JOIN studies s ON s.id = p.study_id
+		WHERE s.study_set = ? AND NOT p.bot AND p.code IN (` + strings.TrimSuffix(strings.Repeat("?, ", len(codes)), ", ") + `))`)
+	res, err := db.db.ExecContext(ctx, q, args...)
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: marking study %d's cut rounds: %w", db.name, set, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}

@@ -201,3 +201,48 @@ func TestStudySetsApart(t *testing.T) {
 		}
 	})
 }
+
+// TestCutRounds: the round a lost game server left started and not
+// ended is marked cut in the session whose person had one of the codes,
+// and only there; rounds that ended keep every record, unmarked.
+func TestCutRounds(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		db := open(t, dsn)
+		at := time.Unix(1_800_000_000, 0)
+		session := func(opts WriterOptions, code string) *Writer {
+			t.Helper()
+			w := db.NewWriter(opts)
+			w.Put(record.Study{Name: "cut", Schedule: `name = "cut"`})
+			w.Put(record.Round{Index: 0, Technique: "tlc", Started: at, Ended: at.Add(time.Minute)})
+			w.Put(record.Participant{Seat: 0, Round: 0, Code: code})
+			w.Put(record.Kill{Round: 0, At: time.Second, Killer: 0, Victim: 1})
+			w.Put(record.Round{Index: 1, Technique: "alc", Started: at.Add(2 * time.Minute)})
+			w.Put(record.Participant{Seat: 0, Round: 1, Code: code})
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return w
+		}
+		a := session(WriterOptions{SetKey: "cut"}, "ABC234")
+		b := session(WriterOptions{Set: a.SetID()}, "XYZ789")
+		if n, err := db.CutRounds(ctx, a.SetID(), []string{"ABC234", "NOPE22"}); n != 1 || err != nil {
+			t.Fatalf("marked %d, %v", n, err)
+		}
+		for _, c := range []struct {
+			w   *Writer
+			cut []bool
+		}{{a, []bool{false, true}}, {b, []bool{false, false}}} {
+			rounds, err := All[record.Round](ctx, db, c.w.StudyID())
+			if err != nil || len(rounds) != 2 || rounds[0].Cut != c.cut[0] || rounds[1].Cut != c.cut[1] {
+				t.Errorf("session %d: %+v %v, want cut %v", c.w.StudyID(), rounds, err, c.cut)
+			}
+			if kills, err := All[record.Kill](ctx, db, c.w.StudyID()); err != nil || len(kills) != 1 {
+				t.Errorf("session %d's kills %+v %v", c.w.StudyID(), kills, err)
+			}
+		}
+		if n, err := db.CutRounds(ctx, a.SetID()+100, []string{"XYZ789"}); n != 0 || err != nil {
+			t.Errorf("another study: marked %d, %v", n, err)
+		}
+	})
+}

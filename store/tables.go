@@ -66,11 +66,12 @@ var (
 		}}
 	roundsTable = &table{name: "rounds", key: []string{"idx"},
 		cols: cols("idx:round", "name", "map", "mode", "technique", "setting", "duration_ns:duration_s", "started_ns:started:keep", "ended_ns:ended:keep",
-			"planned_ns:planned_s", "paused_ns:paused_s", "seed", "weapons"),
+			"planned_ns:planned_s", "paused_ns:paused_s", "seed", "weapons", "cut"),
 		bind: func(p any) []field {
 			r := p.(*record.Round)
 			return []field{roundNo{&r.Index}, str{&r.Name}, str{&r.Map}, str{&r.Mode}, str{&r.Technique}, str{&r.Setting},
-				dur{&r.Duration}, wall{&r.Started}, wall{&r.Ended}, dur{&r.Planned}, dur{&r.Paused}, u64{&r.Seed}, str{&r.Weapons}}
+				dur{&r.Duration}, wall{&r.Started}, wall{&r.Ended}, dur{&r.Planned}, dur{&r.Paused}, u64{&r.Seed}, str{&r.Weapons},
+				boolean{&r.Cut}}
 		}}
 	networkTable = &table{name: "network", key: []string{"seat", "round"},
 		cols: cols("seat", "round", "latency_ms", "jitter_ms", "loss", "rtt_mean_ms", "rtt_p50_ms", "rtt_p95_ms", "rtt_jitter_ms", "rtt_samples",
@@ -88,11 +89,11 @@ var (
 			return []field{roundNo{&r.Round}, str{&r.Kind}, str{&r.Detail}, wall{&r.At}}
 		}}
 	participantsTable = &table{name: "participants", key: []string{"seat", "round"},
-		cols: cols("seat", "round", "code", "team", "bot", "latency_ms", "jitter_ms", "loss", "target_rtt_ms"),
+		cols: cols("seat", "round", "code", "team", "bot", "latency_ms", "jitter_ms", "loss", "target_rtt_ms", "stand_in", "stand_in_ns:stand_in_s"),
 		bind: func(p any) []field {
 			r := p.(*record.Participant)
 			return []field{integer{&r.Seat}, roundNo{&r.Round}, str{&r.Code}, integer{&r.Team}, boolean{&r.Bot}, float{&r.LatencyMS},
-				float{&r.JitterMS}, float{&r.Loss}, float{&r.TargetRTTMS}}
+				float{&r.JitterMS}, float{&r.Loss}, float{&r.TargetRTTMS}, boolean{&r.StandIn}, dur{&r.StandInAt}}
 		}}
 	sessionsTable = &table{name: "sessions", cols: cols("round", "seat", "kind", "reason", "transport", "at_ns:at"),
 		bind: func(p any) []field {

@@ -102,6 +102,12 @@ type SeatState struct {
 	// Answered reports whether the seat has answered the questionnaire
 	// of the last round played.
 	Answered bool `json:"answered"`
+	// Left says why a bot took this person's seat mid-session ("left
+	// mid-match (round 2 of 4)"; "": none did), and LeftCode whether the
+	// study gives the person a completion code for the part they played
+	// (at its lobby's page).
+	Left     string `json:"left,omitempty"`
+	LeftCode bool   `json:"left_code,omitempty"`
 }
 
 // Admission is what a participant's page needs to join its seat.
@@ -162,6 +168,7 @@ var (
 	ErrNoQuestions = errors.New("study: no questionnaire is waiting for this participant")
 	ErrEnded       = errors.New("study: the study has ended")
 	ErrNoConsent   = errors.New("study: the participant has not agreed to the study's consent text")
+	ErrStoodIn     = errors.New("study: a bot has taken this seat for the rest of the study: its participant left mid-match and did not come back in time")
 	// ErrInvalid is wrapped by the errors for answers that do not fit
 	// their questions (a value out of range, an unknown question) and
 	// commands that make no sense: the request, not the study's state,

@@ -39,7 +39,35 @@ type Online struct {
 	CompletionURL string `toml:"completion_url"`
 	// Admission is the prescreen's rules.
 	Admission OnlineAdmission `toml:"admission"`
+	// Rejoin is how long a participant's page may be away from a
+	// running session (neither in the round's match nor asking the
+	// study's status) before a bot takes the seat for the rest of the
+	// session (default DefaultRejoin).
+	Rejoin Duration `toml:"rejoin"`
+	// OnDropout is what a participant who left mid-match gets on coming
+	// back: "no-code" (the default) nothing but the page saying a bot
+	// took the seat, "code" the completion code for the part played.
+	// Either way the id may not join again.
+	OnDropout string `toml:"on_dropout"`
+	// OnServerLost is what happens to a match's people when its game
+	// server dies mid-round: "requeue" (the default) puts them back in
+	// the lobby's queue, first in line, for a new match of their
+	// counterbalancing group; "finish" ends their part with the
+	// completion code.
+	OnServerLost string `toml:"on_server_lost"`
 }
+
+// Online's OnDropout and OnServerLost values, and the default rejoin
+// grace.
+const (
+	DropoutNoCode = "no-code"
+	DropoutCode   = "code"
+	LostRequeue   = "requeue"
+	LostFinish    = "finish"
+	DefaultRejoin = 30 * time.Second
+	minRejoin     = time.Second
+	maxRejoin     = 10 * time.Minute
+)
 
 // OnlineAdmission is the [online.admission] table.
 type OnlineAdmission struct {
@@ -80,6 +108,19 @@ func (s *Schedule) checkOnline() *problem {
 	o.SessionParam = cmpOr(o.SessionParam, "SESSION_ID")
 	a := &o.Admission
 	a.OverTarget = cmpOr(a.OverTarget, lobby.OverRefuse)
+	o.OnDropout = cmpOr(o.OnDropout, DropoutNoCode)
+	o.OnServerLost = cmpOr(o.OnServerLost, LostRequeue)
+	if o.Rejoin == 0 {
+		o.Rejoin = Duration(DefaultRejoin)
+	}
+	switch {
+	case time.Duration(o.Rejoin) < minRejoin || time.Duration(o.Rejoin) > maxRejoin:
+		return fail("online.rejoin", "%v, want %v to %v", time.Duration(o.Rejoin), minRejoin, maxRejoin)
+	case o.OnDropout != DropoutNoCode && o.OnDropout != DropoutCode:
+		return fail("online.on_dropout", "%q, want %q or %q", o.OnDropout, DropoutNoCode, DropoutCode)
+	case o.OnServerLost != LostRequeue && o.OnServerLost != LostFinish:
+		return fail("online.on_server_lost", "%q, want %q or %q", o.OnServerLost, LostRequeue, LostFinish)
+	}
 	switch {
 	case people == 0:
 		return fail("online", "every seat is a bot's: an online study needs seats for people")
@@ -147,7 +188,7 @@ func (s *Schedule) LobbyConfig(secret []byte) (lobby.Config, error) {
 	}
 	cfg := lobby.Config{
 		Study: s.Name, Seats: len(people), MinPeople: o.MinPeople, MaxWait: time.Duration(o.MaxWait),
-		PrescreenTimeout: time.Duration(o.PrescreenTimeout), Secret: secret,
+		PrescreenTimeout: time.Duration(o.PrescreenTimeout), Secret: secret, DropoutCode: o.OnDropout == DropoutCode,
 		Admission: lobby.Admission{
 			MinFPS: o.Admission.MinFPS, MinRefreshHz: o.Admission.MinRefreshHz, PointerLock: o.Admission.PointerLock,
 			MaxBaseRTT: msDuration(o.Admission.MaxBaseRTTMS), OverTarget: o.Admission.OverTarget,

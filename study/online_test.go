@@ -78,6 +78,10 @@ func TestOnlineChecked(t *testing.T) {
 		{`completion_url = "https://x/done"`, `online.completion_url: "https://x/done" has no {code}`},
 		{"[online.admission]\nover_target = \"maybe\"", `online.admission.over_target: "maybe", want refuse or restrict`},
 		{"[online.admission]\nmax_base_rtt_ms = -1", "online.admission.max_base_rtt_ms: -1, want 0 to 5000"},
+		{`on_server_lost = "retry"`, `online.on_server_lost: "retry", want "requeue" or "finish"`},
+		{`on_dropout = "pay"`, `online.on_dropout: "pay", want "no-code" or "code"`},
+		{`rejoin = "100ms"`, "online.rejoin: 100ms, want 1s to 10m0s"},
+		{`rejoin = "1h"`, "online.rejoin: 1h0m0s, want 1s to 10m0s"},
 	} {
 		_, err := Parse("online.toml", []byte(base+c.add+"\n"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -87,6 +91,10 @@ func TestOnlineChecked(t *testing.T) {
 	fixed := strings.Replace(cb2x2, "[[seat]]\ncount = 2", "[[seat]]\ncode = \"P1\"\n[[seat]]", 1) + "\n[online]\n"
 	if _, err := Parse("online.toml", []byte(fixed)); err == nil || !strings.Contains(err.Error(), `seat 0 has a fixed code "P1"`) {
 		t.Errorf("a fixed code: %v", err)
+	}
+	s, err := Parse("online.toml", []byte(base))
+	if err != nil || s.Online.OnServerLost != LostRequeue || s.Online.OnDropout != DropoutNoCode || time.Duration(s.Online.Rejoin) != DefaultRejoin {
+		t.Errorf("defaults: %+v, %v", s.Online, err)
 	}
 	random := strings.Replace(base, `design = "latin"`, `design = "random"`, 1)
 	if _, err := Parse("online.toml", []byte(random)); err == nil || !strings.Contains(err.Error(), "takes design latin") {

@@ -115,6 +115,13 @@ type Report struct {
 	planned int
 	rules   *Exclusion
 	online  bool
+
+	// CutRounds are the rounds a lost game server cut short, left out
+	// of every figure; StandIns the seats bots played in their
+	// person's place after the person left mid-match, counted as
+	// bots' (report_dropouts.go).
+	CutRounds []CutRound `json:"cut_rounds,omitempty"`
+	StandIns  []StandIn  `json:"stand_ins,omitempty"`
 }
 
 // Report.Subjects.
@@ -377,6 +384,9 @@ type Summariser struct {
 	// exclude holds the seats the exclusion rules left out: tallied as
 	// bots' seats are, not as participants.
 	exclude map[int]bool
+	// cut and standIns are what report_dropouts.go lists.
+	cut      []CutRound
+	standIns []StandIn
 }
 
 // Summarise builds the report of the first study in recs.
@@ -411,6 +421,12 @@ func (s *Summariser) Put(r record.Record) {
 	switch v := r.(type) {
 	case record.Round:
 		v.Started, v.Ended = v.Started.UTC(), v.Ended.UTC()
+		if v.Cut {
+			// Its records stop where the game server was lost: none of
+			// them counts (no tally takes the round's observations).
+			s.cutRound(v)
+			return
+		}
 		if rt := s.byIndex[v.Index]; rt != nil {
 			rt.rec.Ended = v.Ended
 			return
@@ -427,7 +443,12 @@ func (s *Summariser) Put(r record.Record) {
 				return
 			}
 			rt.rtt[v.Seat] = 2 * v.LatencyMS
-			rt.people[v.Seat] = !v.Bot
+			rt.people[v.Seat] = !v.Bot && !v.StandIn
+			if v.StandIn {
+				// A bot played the seat, from the round's start or from
+				// when its person left: no one's, as a bot's seat is.
+				s.standIn(v)
+			}
 			if s.rep.Simulated && s.sched.participant != nil {
 				// A pilot is analysed as its live study will be: the
 				// seats meant for people are the participants, though
@@ -441,7 +462,7 @@ func (s *Summariser) Put(r record.Record) {
 			if v.Team == 0 || v.Team == 1 {
 				rt.teams[v.Team] = append(rt.teams[v.Team], v.Seat)
 			}
-			if v.Bot {
+			if v.Bot || v.StandIn {
 				rt.bots++
 			}
 			rt.group(v.Seat)
@@ -554,6 +575,7 @@ func (s *Summariser) Report() (*Report, error) {
 	rep.MinFPS = cmp.Or(s.sched.minFPS, DefaultMinFPS)
 	s.rep.Clients = rep.Clients
 	rep.Frames = s.frameRows(rep.MinFPS)
+	rep.CutRounds, rep.StandIns = s.cut, s.standIns
 	return &rep, nil
 }
 

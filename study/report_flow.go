@@ -40,6 +40,7 @@ const (
 	FlowDroppedPrescreen = "dropped at the prescreen"
 	FlowDroppedWaiting   = "dropped waiting for a match"
 	FlowMatched          = "matched"
+	FlowRequeued         = "requeued (game server lost)"
 	FlowDroppedMatch     = "dropped from a match"
 	FlowCompleted        = "completed"
 	FlowInLobby          = "still in the lobby when it stopped"
@@ -67,8 +68,8 @@ func (r *Report) AddFlow(evs []store.LobbyEvent) {
 		return
 	}
 	type who struct {
-		consented, admitted, matched bool
-		final, reason                string
+		consented, admitted, matched, requeued bool
+		final, reason                          string
 	}
 	people := map[string]*who{}
 	var order []string
@@ -88,6 +89,8 @@ func (r *Report) AddFlow(evs []store.LobbyEvent) {
 			p.admitted = true
 		case "matched":
 			p.matched = true
+		case "requeued":
+			p.requeued = true
 		case "refused", "dropped", "completed":
 			p.final, p.reason = e.Kind, e.Reason
 		}
@@ -112,12 +115,18 @@ func (r *Report) AddFlow(evs []store.LobbyEvent) {
 		if p.matched {
 			counts[FlowMatched]++
 		}
+		if p.requeued {
+			counts[FlowRequeued]++
+		}
 		switch p.final {
 		case "refused":
 			counts[FlowRefused]++
 			reason(FlowRefused, p.reason)
 		case "completed":
 			counts[FlowCompleted]++
+			if p.reason != "" {
+				reason(FlowCompleted, p.reason) // finished when the game server was lost
+			}
 		case "dropped":
 			stage := FlowDroppedMatch
 			switch {
@@ -144,7 +153,7 @@ func (r *Report) AddFlow(evs []store.LobbyEvent) {
 		// A study without a consent step has no such row.
 		row(FlowConsented)
 	}
-	for _, stage := range []string{FlowRefused, FlowDroppedPrescreen, FlowAdmitted, FlowDroppedWaiting, FlowMatched, FlowDroppedMatch, FlowCompleted} {
+	for _, stage := range []string{FlowRefused, FlowDroppedPrescreen, FlowAdmitted, FlowDroppedWaiting, FlowMatched, FlowRequeued, FlowDroppedMatch, FlowCompleted} {
 		row(stage)
 	}
 	if counts[FlowInLobby] > 0 {

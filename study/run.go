@@ -41,6 +41,14 @@ type StandIns interface {
 	BotPlays(seat int) bool
 }
 
+// Dropouts is a Driver whose bots may take over a person's seat in the
+// middle of the study, the person having left: Run records the seat's
+// rounds from then on as stood in (record.Participant.StandIn), bots'
+// by StandIns.
+type Dropouts interface {
+	StoodIn(seat int) bool
+}
+
 // RoundTimer is a Driver that knows how long the round it last played
 // really ran: a live round can be paused, extended or skipped, so its
 // measured part may run longer or shorter than planned. Run stores
@@ -127,6 +135,10 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 	if si, ok := d.(StandIns); ok {
 		standIn = si.BotPlays
 	}
+	stoodIn := func(int) bool { return false }
+	if do, ok := d.(Dropouts); ok {
+		stoodIn = do.StoodIn
+	}
 	if !opt.Resume {
 		b, source := Provenance()
 		st := record.Study{Name: s.Name, Schedule: s.Text(), ScheduleKey: s.Key(), Seed: opt.Seed, Simulated: d.Simulated(), Started: d.Now(),
@@ -186,7 +198,8 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 					code = c
 				}
 				sink.Put(record.Participant{Seat: st.Index, Code: code, Team: teams[st.Index],
-					Bot: st.Bot || d.Simulated() || standIn(st.Index), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS})
+					Bot: st.Bot || d.Simulated() || standIn(st.Index), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS,
+					StandIn: stoodIn(st.Index)})
 			}
 		}
 		ended, err := d.Play(ctx, p, s.Seats(), seed, start, sink)

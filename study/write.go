@@ -319,6 +319,7 @@ func (r *Report) Markdown() string {
 	r.markdownPower(&b)
 	r.markdownPolicy(&b)
 	r.markdownCrossover(&b)
+	r.markdownDropouts(&b)
 	b.WriteString("\n## Rounds\n")
 	for _, rr := range r.Rounds {
 		fmt.Fprintf(&b, "\n### %d. %s\n\n%s, %s, %s; technique %s (`%s`).\n\n", rr.Index+1, rr.Name, rr.Map, rr.Mode, secs(rr.DurationS), rr.Technique, rr.Setting)

@@ -92,6 +92,11 @@ type StudyStatus struct {
 	// Frames reports that the study keeps each page's frame times
 	// (StudyFramesPath).
 	Frames bool `json:"frames"`
+	// Left says why a bot took the seat (the participant left
+	// mid-match and did not come back in time); LeftCode whether the
+	// study's lobby gives them a completion code for the part played.
+	Left     string `json:"left,omitempty"`
+	LeftCode bool   `json:"left_code,omitempty"`
 }
 
 // AdminState is the study's state for the admin page: study.LiveState
@@ -305,7 +310,9 @@ func (s *studyServer) participant(w http.ResponseWriter, r *http.Request) (strin
 	}
 	st := s.c.State()
 	for i, seat := range st.Seats {
-		if !seat.Bot && study.SameCode(seat.Code, code) {
+		// A seat a bot took from its person still answers the
+		// person's page: it says so (Left).
+		if (!seat.Bot || seat.Left != "") && study.SameCode(seat.Code, code) {
 			return code, st, i, true
 		}
 	}
@@ -327,7 +334,7 @@ func (s *studyServer) status(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, StudyStatus{Consent: needs, Frames: frames, Intake: pending && q.Stage == record.StageIntake,
 		Study: st.Study, Phase: st.Phase, Round: st.Round, Rounds: st.Rounds, Map: st.Map,
 		RemainingS: time.Duration(st.Remaining).Seconds(), Match: st.Match,
-		Seat: st.Seats[i].Seat, Answered: st.Seats[i].Answered, Pending: pending,
+		Seat: st.Seats[i].Seat, Answered: st.Seats[i].Answered, Pending: pending, Left: st.Seats[i].Left, LeftCode: st.Seats[i].LeftCode,
 	})
 }
 
@@ -508,7 +515,7 @@ func controlError(w http.ResponseWriter, err error) {
 		code = http.StatusNotFound
 	case errors.Is(err, study.ErrAnswered), errors.Is(err, study.ErrNoQuestions):
 		code = http.StatusConflict
-	case errors.Is(err, study.ErrEnded):
+	case errors.Is(err, study.ErrEnded), errors.Is(err, study.ErrStoodIn):
 		code = http.StatusGone
 	case errors.Is(err, study.ErrNoConsent):
 		code = http.StatusForbidden

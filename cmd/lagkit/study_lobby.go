@@ -329,7 +329,29 @@ func (o *studyLobbyFlags) onlineConfig(s *study.Schedule, path string, secret []
 	on := s.Online
 	return online.Config{Lobby: lc, Alloc: alloc, Consent: consent, Agree: agree,
 		IDParam: on.IDParam, StudyParam: on.StudyParam, SessionParam: on.SessionParam,
-		CompletionURL: on.CompletionURL, Log: log}, nil
+		CompletionURL: on.CompletionURL, OnServerLost: on.OnServerLost, Log: log,
+		Lost: func(ctx context.Context, m lobby.Match, sess *online.Session, lost error) {
+			n, err := o.cutRounds(ctx, sess)
+			if err != nil {
+				log.Error("cut rounds", "match", m.ID, "err", err)
+			}
+			fmt.Fprintf(out, "match %d: the game server was lost (%v); %d round cut short, its records kept; its people: %s\n", m.ID, lost, n, on.OnServerLost)
+		}}, nil
+}
+
+// cutRounds marks cut the round the lost session sess was playing
+// (store.DB.CutRounds), found by its people's participant codes.
+func (o *studyLobbyFlags) cutRounds(ctx context.Context, sess *online.Session) (int, error) {
+	db, err := store.Open(ctx, o.dsn)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	codes := make([]string, 0, len(sess.Codes))
+	for _, c := range sess.Codes {
+		codes = append(codes, c)
+	}
+	return db.CutRounds(ctx, o.studyID, codes)
 }
 
 // checkAllocator checks --allocator and refuses the flags of the other

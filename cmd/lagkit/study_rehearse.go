@@ -20,6 +20,8 @@ type studyRehearseFlags struct {
 	participants int
 	over         time.Duration
 	killAfter    time.Duration
+	leaveAfter   time.Duration
+	killRound    int
 	maxWait      time.Duration
 }
 
@@ -40,7 +42,13 @@ participants' answers among them, go to a database of the rehearsal's
 own (--db, rehearsal.db by default).
 The matches run on at most --servers game server processes (lagkit
 study run), all writing to --db; --kill-after kills the first match's
-game server that long after it started, as a crash would.
+game server that long after it started, as a crash would: its people
+go back to the queue or finish as the schedule's on_server_lost says,
+and the round it cut is marked cut. --leave-after has one participant
+(of another match) close its seat's page that long after it began
+playing: once the schedule's rejoin grace has passed a bot plays the
+seat for the rest of the session, and the participant, back at the
+page, is told so.
 
 It prints the participant flow (every arrival accounted for), the
 balance of the counterbalancing groups and the waits from admission to
@@ -53,6 +61,8 @@ sessions as one study.`,
 	f.IntVar(&o.participants, "participants", 20, fmt.Sprintf("headless participants (1 to %d)", online.MaxRehearsal))
 	f.DurationVar(&o.over, "over", time.Minute, "the arrivals' span: participants arrive at a rate of --participants per --over")
 	f.DurationVar(&o.killAfter, "kill-after", 0, "kill the first match's game server this long after it started (0: none)")
+	f.IntVar(&o.killRound, "kill-in-round", 0, "count --kill-after from when the first match's people see this round (1 on) played (0: from the game server's start)")
+	f.DurationVar(&o.leaveAfter, "leave-after", 0, "one participant leaves its match this long after it began playing (0: none)")
 	f.DurationVar(&o.maxWait, "max-wait", 0, "the lobby's wait before bots fill a match, in place of the schedule's (0: the schedule's)")
 	f.IntVar(&o.lobbyFlags.servers, "servers", 4, "game server processes at most at once (1 to 64)")
 	f.StringVar(&o.lobbyFlags.dsn, "db", "rehearsal.db", "study database the matches write to: an SQLite file, or a postgres:// URL")
@@ -79,6 +89,10 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 		return usagef("--over %v: want 0 to 24h", o.over)
 	case o.killAfter < 0:
 		return usagef("--kill-after %v: want 0 or more", o.killAfter)
+	case o.killRound < 0 || o.killRound > 0 && o.killAfter <= 0:
+		return usagef("--kill-in-round %d: want a round from 1, with --kill-after", o.killRound)
+	case o.leaveAfter < 0:
+		return usagef("--leave-after %v: want 0 or more", o.leaveAfter)
 	case o.maxWait < 0 || o.maxWait > time.Hour:
 		return usagef("--max-wait %v: want 0 to 1h", o.maxWait)
 	case lf.servers < 1 || lf.servers > 64:
@@ -125,7 +139,7 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 	fmt.Fprintf(out, "study %s: rehearsing %d participants arriving over %v, %d game servers at most, records in %s\n",
 		s.Name, o.participants, o.over, lf.servers, lf.dsn)
 	r := &online.Rehearsal{Config: oc, Participants: o.participants, Over: o.over, Seed: lf.seed,
-		TLS: transport.ClientTLS{CertHash: cert.HashHex()}, KillAfter: o.killAfter}
+		TLS: transport.ClientTLS{CertHash: cert.HashHex()}, KillAfter: o.killAfter, KillRound: o.killRound, LeaveAfter: o.leaveAfter}
 	rep, err := r.Run(cmd.Context())
 	if derr := lf.dropStudy(context.WithoutCancel(cmd.Context())); derr != nil && err == nil {
 		err = derr

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
@@ -17,12 +19,17 @@ import (
 // TestStudyRehearse: lagkit study rehearse brings five headless
 // participants through the lobby's protocol into matches on two game
 // server processes, each seat played with a bot through the page's
-// endpoints and WebSocket and its questionnaire answered; the first
-// match's game server is killed a second into its round. Every arrival
-// is accounted for (completed, or dropped with the killed server), the
-// killed session's committed records stay in the database, and the
-// other sessions' people played their round and answered, every session
-// one study's.
+// endpoints and WebSocket and its questionnaires answered. The first
+// match's game server is killed a second into its second round: its
+// people go back to the queue (the schedule's on_server_lost default)
+// and play a new match to its end, and the killed session keeps its
+// committed records, the first round whole, the second marked cut. One
+// participant of another match closes its seat's page in the first
+// round: after the rejoin grace a bot plays the seat for the rest of
+// the session (recorded as stood in from that match time, and from the
+// start of the second round), the lobby records the dropout with the
+// round, and the participant, back at the page, is told a bot has its
+// seat. Every arrival is accounted for, every session one study's.
 func TestStudyRehearse(t *testing.T) {
 	tmp := t.TempDir()
 	sched := filepath.Join(tmp, "rehearse.toml")
@@ -34,10 +41,18 @@ bot = true
 [[technique]]
 name = "tlc"
 [[round]]
-name = "only"
+name = "first"
+technique = "tlc"
 map = "arena"
 mode = "ffa"
-duration = "4s"
+duration = "3s"
+interval = "1s"
+[[round]]
+name = "second"
+technique = "tlc"
+map = "arena"
+mode = "ffa"
+duration = "3s"
 [[question]]
 id = "fair"
 text = "Was it fair?"
@@ -46,6 +61,7 @@ kind = "fairness"
 text = "You will play a short game."
 [online]
 max_wait = "2s"
+rejoin = "1s"
 `), 0o644)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +70,7 @@ max_wait = "2s"
 	t.Setenv("LAGKIT_AS_COMMAND", "1") // the game servers are this binary as the command
 	var out, errOut lockedWriter
 	code := execute(context.Background(), []string{"study", "rehearse", sched, "--participants", "5", "--over", "3s",
-		"--servers", "2", "--kill-after", "1s", "--db", db, "--log-format", "json"}, &out, &errOut)
+		"--servers", "2", "--kill-in-round", "2", "--kill-after", "1s", "--leave-after", "1500ms", "--db", db, "--log-format", "json"}, &out, &errOut)
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", code, out.String(), errOut.String())
 	}
@@ -65,57 +81,110 @@ max_wait = "2s"
 			t.Logf("the lobby's and the game servers' logs:\n%s", errOut.String())
 		}
 	}()
-	if !strings.Contains(o, "accounted for: 5 of 5 participants (5 of 5 arrived completed, dropped or refused; 0 did not arrive)") || !strings.Contains(o, "match 0's game server was killed mid-round") {
-		t.Fatalf("output:\n%s", o)
+	for _, want := range []string{"accounted for: 5 of 5 participants (5 of 5 arrived completed, dropped or refused; 0 did not arrive)",
+		"match 0's game server was killed mid-round", "1 dropped: left mid-match (round 1 of 2)",
+		"left mid-match; back at its seat's page: a bot has taken the seat (left mid-match (round 1 of 2))",
+		"match 0: the game server was lost (the session's process ended: signal: killed); 1 round cut short, its records kept; its people: requeue"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q", want)
+		}
 	}
 	count := func(row string) int {
-		m := regexp.MustCompile(`(?m)^\s*` + row + `\s+(\d+)\s*$`).FindStringSubmatch(o)
+		m := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(row) + `\s+(\d+)\s*$`).FindStringSubmatch(o)
 		if m == nil {
 			t.Fatalf("no %q row:\n%s", row, o)
 		}
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
-	completed, dropped, fromMatch := count("completed"), count("dropped"), count("from a match")
-	if completed+dropped != 5 || fromMatch < 1 || fromMatch != dropped || completed < 1 {
-		t.Errorf("completed %d, dropped %d (%d from a match)", completed, dropped, fromMatch)
+	completed, dropped, fromMatch, requeued := count("completed"), count("dropped"), count("from a match"), count("requeued (game server lost)")
+	if completed != 4 || dropped != 1 || fromMatch != 1 || requeued < 1 || requeued > 2 {
+		t.Errorf("completed %d, dropped %d (%d from a match), requeued %d", completed, dropped, fromMatch, requeued)
 	}
 
-	sdb, err := store.Open(context.Background(), db)
+	ctx := context.Background()
+	sdb, err := store.Open(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sdb.Close()
-	rows, err := sdb.Studies(context.Background())
-	if err != nil || len(rows) < 2 {
+	rows, err := sdb.Studies(ctx)
+	if err != nil || len(rows) < 3 {
 		t.Fatalf("studies %d, %v", len(rows), err)
 	}
 	// The sessions started at once are one study's, which the rehearsal
 	// started before its first match.
-	if sets, err := sdb.StudySets(context.Background()); err != nil || len(sets) != 1 || len(sets[0].Sessions) != len(rows) {
+	if sets, err := sdb.StudySets(ctx); err != nil || len(sets) != 1 || len(sets[0].Sessions) != len(rows) {
 		t.Errorf("%d sessions in %d studies (%v)", len(rows), len(sets), err)
 	}
-	people, answered := 0, 0
-	for i, row := range rows {
-		n := 0
-		if err := store.Each(context.Background(), sdb, row.ID, func(p record.Participant) error {
-			if !p.Bot {
-				n++
+	cut, standIns, people := 0, 0, 0
+	for _, row := range rows {
+		rounds, err := store.All[record.Round](ctx, sdb, row.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts, err := store.All[record.Participant](ctx, sdb, row.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range parts {
+			if !p.Bot && p.Round == 0 {
+				people++
 			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
 		}
-		if n == 0 {
-			t.Errorf("session %d (study %d) recorded no person's seat", i, row.ID)
+		if len(rounds) == 2 && rounds[1].Cut {
+			// The killed session: its first round whole, with its
+			// answers and shots; the second cut.
+			cut++
+			answers, _ := store.All[record.Answer](ctx, sdb, row.ID)
+			paths, _ := store.All[record.Path](ctx, sdb, row.ID)
+			first := 0
+			for _, p := range paths {
+				if p.Round == 0 {
+					first++
+				}
+			}
+			if rounds[0].Cut || rounds[0].Ended.IsZero() || len(answers) == 0 || first == 0 {
+				t.Errorf("the killed session %d: rounds %+v, %d answers, %d positions in its first round", row.ID, rounds, len(answers), first)
+			}
+			continue
 		}
-		people += n
-		if err := store.Each(context.Background(), sdb, row.ID, func(a record.Answer) error { answered++; return nil }); err != nil {
-			t.Fatal(err)
+		for _, p := range parts {
+			if !p.StandIn {
+				continue
+			}
+			standIns++
+			// Stood in from a time into the first round, and from the
+			// start of the second, under the person's code.
+			switch {
+			case p.Round == 0 && (p.Bot || p.StandInAt <= 0 || p.StandInAt >= 3*time.Second || p.Code == ""):
+				t.Errorf("the first round's stand-in %+v", p)
+			case p.Round == 1 && (!p.Bot || p.StandInAt != 0 || p.Code == ""):
+				t.Errorf("the second round's stand-in %+v", p)
+			}
 		}
 	}
-	if people != 5 || answered != completed {
-		t.Errorf("%d people's seats recorded across %d sessions, %d answers from %d who completed", people, len(rows), answered, completed)
+	if cut != 1 || standIns != 2 {
+		t.Errorf("%d sessions with a cut round, %d stand-in rows; want 1 and 2", cut, standIns)
+	}
+	// Each person's seat in every session's first round, the requeued
+	// people's twice.
+	if people != 5+requeued {
+		t.Errorf("%d people's seats recorded in first rounds, want %d", people, 5+requeued)
+	}
+
+	// The study's report lists the cut round and the two stand-in rows
+	// and leaves them out of its figures.
+	var rout, rerr lockedWriter
+	if code := execute(ctx, []string{"study", "report", "--db", db, "--json"}, &rout, &rerr); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, rerr.String())
+	}
+	var rep study.Report
+	if err := json.Unmarshal([]byte(rout.String()), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.CutRounds) != 1 || len(rep.StandIns) != 2 || len(rep.Rounds) != 2*len(rows)-1 {
+		t.Errorf("report: cut %+v, stand-ins %+v, %d rounds of %d sessions", rep.CutRounds, rep.StandIns, len(rep.Rounds), len(rows))
 	}
 
 	// The lobby stored its events as they happened: the report's
@@ -124,23 +193,32 @@ max_wait = "2s"
 	if code, rout, rerr := lagkit("study", "report", "--db", db, "--out", dir); code != 0 {
 		t.Fatalf("report: exit %d: %s%s", code, rout, rerr)
 	}
-	rep, _ := readStudyReport(t, dir)
-	if rep.Flow == nil {
-		t.Fatalf("the report has no participant flow: %q", rep.FlowNote)
+	frep, _ := readStudyReport(t, dir)
+	if frep.Flow == nil {
+		t.Fatalf("the report has no participant flow: %q", frep.FlowNote)
 	}
 	for _, c := range []struct{ printed, stage string }{
 		{"arrived", study.FlowArrived}, {"consented", study.FlowConsented}, {"admitted", study.FlowAdmitted}, {"refused", study.FlowRefused},
-		{"matched", study.FlowMatched}, {"completed", study.FlowCompleted},
+		{"matched", study.FlowMatched}, {"requeued (game server lost)", study.FlowRequeued}, {"completed", study.FlowCompleted},
 		{"at the prescreen", study.FlowDroppedPrescreen}, {"waiting", study.FlowDroppedWaiting}, {"from a match", study.FlowDroppedMatch},
 	} {
-		if got, want := rep.Flow.Count(c.stage), count(c.printed); got != want {
+		if got, want := frep.Flow.Count(c.stage), count(c.printed); got != want {
 			t.Errorf("report's %q: %d, the rehearsal printed %s %d", c.stage, got, c.printed, want)
 		}
 	}
 	if count("consented") != 5 {
 		t.Errorf("%d of 5 consented", count("consented"))
 	}
-	if rep.Flow.Count(study.FlowAnalysed)+rep.Flow.Count(study.FlowExcluded) != people {
-		t.Errorf("analysed %d and excluded %d of %d people's seats", rep.Flow.Count(study.FlowAnalysed), rep.Flow.Count(study.FlowExcluded), people)
+	// Analysed and excluded are the people's seats with rounds in the
+	// report's figures: a seat whose only round the lost server cut has
+	// none.
+	seats := map[int]bool{}
+	for _, p := range frep.Participants {
+		if !p.Bot {
+			seats[p.Seat] = true
+		}
+	}
+	if len(seats) == 0 || len(seats) > people || frep.Flow.Count(study.FlowAnalysed)+frep.Flow.Count(study.FlowExcluded) != len(seats) {
+		t.Errorf("analysed %d and excluded %d of %d people's seats in the figures (%d in first rounds)", frep.Flow.Count(study.FlowAnalysed), frep.Flow.Count(study.FlowExcluded), len(seats), people)
 	}
 }

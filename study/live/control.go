@@ -3,6 +3,7 @@ package live
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 	"unicode/utf8"
@@ -30,6 +31,7 @@ func (d *Driver) State() study.LiveState {
 	for seat, at := range d.seen {
 		online[seat] = time.Since(at) < pageOnline
 	}
+	left := maps.Clone(d.left)
 	answered := map[int]bool{}
 	if q != nil {
 		for s := range q.answered {
@@ -51,7 +53,7 @@ func (d *Driver) State() study.LiveState {
 	for i := range d.seats {
 		t := last[i]
 		st.Seats[i] = study.SeatState{Seat: i, Code: d.codes[i], Bot: d.botPlays(i), Answered: answered[i], Kills: t.Kills, Deaths: t.Deaths,
-			Connected: online[i]}
+			Connected: online[i], Left: left[i], LeftCode: left[i] != "" && d.leftCode()}
 	}
 	if m != nil {
 		select {
@@ -222,8 +224,11 @@ func (d *Driver) Join(code string) (study.Admission, error) {
 	d.mu.Lock()
 	phase, m := d.phase, d.match
 	agreed := d.consented[seat]
+	left := d.left[seat]
 	d.mu.Unlock()
 	switch {
+	case left != "":
+		return study.Admission{}, study.ErrStoodIn
 	case closed(phase):
 		return study.Admission{}, study.ErrEnded
 	case d.cfg.Schedule.Consent != nil && !agreed:

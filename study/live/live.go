@@ -15,6 +15,7 @@ import (
 	"maps"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lagkit/lagkit/mode"
@@ -67,6 +68,15 @@ type Config struct {
 	// Resume, when set, resumes a study stopped in a round (see
 	// ResumeFrom).
 	Resume *Resume
+	// Rejoin is how long a person's seat may be away from the study
+	// (neither in the round's match nor its page asking the study's
+	// status) once it has played, before a bot takes the seat for the
+	// rest of the session (0: never; an online study's schedule sets
+	// it, study.Online.Rejoin). The person's page is then told so.
+	Rejoin time.Duration
+	// Dropout, when set, is told of each seat a bot took, with why
+	// ("left mid-match (round 2 of 4)").
+	Dropout func(seat int, reason string)
 	// Log gets the study's progress (nil: slog's default).
 	Log *slog.Logger
 }
@@ -114,6 +124,9 @@ type Driver struct {
 	codes []string // by seat; "" for a seat a bot plays
 	// absent are the people's seats no one takes (Config.Absent).
 	absent []bool
+	// stoodIn are the people's seats a bot took mid-session, the
+	// person having left (Config.Rejoin); read without mu by botPlays.
+	stoodIn []atomic.Bool
 
 	startOnce sync.Once
 	started   chan struct{} // closed by the admin's start
@@ -151,6 +164,17 @@ type Driver struct {
 	// played and paused are the last round's measured figures
 	// (study.RoundTimer).
 	ran, paused time.Duration
+	// here is when each person's seat was last seen in a round's match,
+	// and left why a bot took a seat (Config.Rejoin).
+	here map[int]time.Time
+	left map[int]string
+	// measuring holds, once the round's measured part started, its
+	// start on the play clock and the offset of its records; team is
+	// each seat's team in the round.
+	measuring     bool
+	measureFrom   time.Duration
+	measureOffset time.Duration
+	team          []int
 }
 
 var _ study.RoundTimer = (*Driver)(nil)
@@ -246,7 +270,11 @@ func New(cfg Config) (*Driver, error) {
 	}
 	d := &Driver{cfg: cfg, log: cfg.Log.With("study", cfg.Schedule.Name), seats: cfg.Schedule.Seats(),
 		started: make(chan struct{}), skip: make(chan struct{}, 1), phase: study.PhaseWaiting, resume: cfg.Resume,
-		consented: map[int]bool{}, intake: map[int]map[string]bool{}, seen: map[int]time.Time{}}
+		consented: map[int]bool{}, intake: map[int]map[string]bool{}, seen: map[int]time.Time{},
+		here: map[int]time.Time{}, left: map[int]string{}}
+	if cfg.Rejoin < 0 {
+		return nil, fmt.Errorf("live: rejoin %v is negative", cfg.Rejoin)
+	}
 	if r := cfg.Resume; r != nil {
 		for seat := range r.Consented {
 			d.consented[seat] = true
@@ -261,6 +289,7 @@ func New(cfg Config) (*Driver, error) {
 		}
 	}
 	d.absent = make([]bool, len(d.seats))
+	d.stoodIn = make([]atomic.Bool, len(d.seats))
 	for _, seat := range cfg.Absent {
 		switch {
 		case seat < 0 || seat >= len(d.seats):
@@ -399,7 +428,20 @@ func (d *Driver) roundIndex() int {
 // botPlays reports whether a bot plays seat: a bot's seat, or a
 // person's no one takes (Config.Absent).
 func (d *Driver) botPlays(seat int) bool {
-	return d.seats[seat].Bot || d.absent[seat]
+	return d.seats[seat].Bot || d.absent[seat] || d.stoodIn[seat].Load()
+}
+
+// leftCode reports whether the study's lobby gives a person whose seat
+// a bot took a completion code for the part played.
+func (d *Driver) leftCode() bool {
+	o := d.cfg.Schedule.Online
+	return o != nil && o.OnDropout == study.DropoutCode
+}
+
+// StoodIn reports whether a bot took seat from its person mid-session:
+// study.Run records the seat's later rounds as stood in.
+func (d *Driver) StoodIn(seat int) bool {
+	return seat >= 0 && seat < len(d.seats) && d.stoodIn[seat].Load()
 }
 
 // BotPlays reports whether a bot plays seat throughout: study.Run
@@ -466,6 +508,10 @@ func (d *Driver) matchConfig(p *study.Plan, seed uint64, team []int) (realtime.M
 	bySeat := map[string]int{}
 	for i := range d.seats {
 		bySeat[d.playerName(i)] = i
+		if !d.seats[i].Bot {
+			// A bot may take a person's seat mid-round.
+			bySeat["bot"+strconv.Itoa(i)] = i
+		}
 	}
 	rc.Seat = func(who server.Identity) server.Placement {
 		seat, ok := bySeat[who.Player]

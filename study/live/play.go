@@ -147,6 +147,7 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 	}
 	d.resume = nil
 	d.plan, d.out, d.played, d.ready, d.quest = p, out, map[int]bool{}, map[int]bool{}, nil
+	d.measuring, d.team = false, team
 	d.mu.Unlock()
 	if err := m.Record(out, realtime.Recording{Round: p.Index, Offset: offset, PathRate: d.cfg.PathRate}); err != nil {
 		return time.Time{}, err
@@ -224,6 +225,9 @@ func (d *Driver) Play(ctx context.Context, p *study.Plan, seats []study.Seat, se
 		begun = resumed.Started
 	}
 	start(begun, team)
+	d.mu.Lock()
+	d.measuring, d.measureFrom, d.measureOffset = true, from, offset
+	d.mu.Unlock()
 	d.setPhase(study.PhasePlaying, 0)
 	d.drainSkip()
 	for {
@@ -336,16 +340,78 @@ func connected(m *realtime.Match) map[int]bool {
 	return out
 }
 
-// notePlayed notes the people connected to m as having played its round.
+// notePlayed notes the people connected to m as having played its
+// round, and has a bot take the seat of each person who has been away
+// longer than Config.Rejoin.
 func (d *Driver) notePlayed(m *realtime.Match) {
 	in := connected(m)
+	now := time.Now()
+	var gone []int
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	for seat := range in {
 		if seat < len(d.seats) && !d.botPlays(seat) {
 			d.played[seat] = true
+			d.here[seat] = now
 		}
 	}
+	if d.cfg.Rejoin > 0 {
+		for seat, at := range d.here {
+			if in[seat] || d.botPlays(seat) {
+				continue
+			}
+			// The page asking the study's status counts as here: a
+			// participant reloading, or between the match's links.
+			if seen := d.seen[seat]; seen.After(at) {
+				at = seen
+			}
+			if now.Sub(at) > d.cfg.Rejoin {
+				gone = append(gone, seat)
+			}
+		}
+	}
+	d.mu.Unlock()
+	for _, seat := range gone {
+		if err := d.standIn(m, seat); err != nil {
+			d.log.Error("stand-in", "seat", seat, "err", err)
+		}
+	}
+}
+
+// standIn has a bot take person's seat seat in m for the rest of the
+// session: the seat is recorded as stood in from now on (in the round's
+// measured part, from this match time), its page is told so, and
+// Config.Dropout hears of it.
+func (d *Driver) standIn(m *realtime.Match, seat int) error {
+	d.mu.Lock()
+	p, out := d.plan, d.out
+	if p == nil || d.stoodIn[seat].Load() {
+		d.mu.Unlock()
+		return nil
+	}
+	reason := fmt.Sprintf("left mid-match (round %d of %d)", p.Index+1, len(d.cfg.Schedule.Plans()))
+	d.left[seat] = reason
+	d.stoodIn[seat].Store(true)
+	// Gone: the questionnaire after the round does not wait for them.
+	delete(d.played, seat)
+	measuring, from, offset, team := d.measuring, d.measureFrom, d.measureOffset, d.team
+	d.mu.Unlock()
+	d.log.Warn("stand-in", "seat", seat, "reason", reason, "away_more_than", d.cfg.Rejoin)
+	d.event(record.EventStandIn, fmt.Sprintf("seat %d: %s; a bot plays it from now on", seat, reason))
+	if d.cfg.Dropout != nil {
+		d.cfg.Dropout(seat, reason)
+	}
+	if measuring && out != nil {
+		// The round's records began with the seat as its person's: the
+		// participant record says from when a bot played it.
+		at := offset
+		if play, err := m.PlayTime(); err == nil {
+			at += max(play-from, 0)
+		}
+		l := p.Links[seat]
+		out.Put(record.Participant{Seat: seat, Code: d.codes[seat], Team: team[seat], Round: p.Index, LatencyMS: l.LatencyMS,
+			JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS, StandIn: true, StandInAt: at})
+	}
+	return m.AddBot(d.playerName(seat), seat)
 }
 
 // everyoneReady reports whether every person's seat has pressed ready.

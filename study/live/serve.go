@@ -51,7 +51,8 @@ type ServeOptions struct {
 	// Log gets the server's logs (default slog.Default()).
 	Log *slog.Logger
 	// Out (default: nowhere) is told the admin page's URL, one join
-	// link per person's seat and how the study ended.
+	// link per person's seat ("seat N: URL"), each seat a bot took from
+	// its person ("dropout seat N: REASON") and how the study ended.
 	Out io.Writer
 }
 
@@ -88,6 +89,13 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 		out = io.Discard
 	}
 	cfg := Config{Schedule: s, Codes: o.Codes, Absent: o.Absent, AnswerWait: o.AnswerWait, AutoStart: o.AutoStart, Log: log}
+	if on := s.Online; on != nil {
+		// An online study's participant who leaves mid-match has a bot
+		// take the seat once away for the schedule's rejoin grace; the
+		// lobby reads the line (online.Local) and records the dropout.
+		cfg.Rejoin = time.Duration(on.Rejoin)
+		cfg.Dropout = func(seat int, reason string) { fmt.Fprintf(out, "dropout seat %d: %s\n", seat, reason) }
+	}
 	admin := make([]byte, 16)
 	crand.Read(admin)
 	adminToken := hex.EncodeToString(admin)

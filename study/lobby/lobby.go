@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -59,6 +60,10 @@ type Config struct {
 	// a match (default 4,096).
 	MaxParticipants int
 	MaxQueue        int
+	// DropoutCode gives a participant who dropped out of a match (a
+	// bot took the seat) the completion code for the part played; by
+	// default they get none.
+	DropoutCode bool
 }
 
 // Group is one counterbalancing group as the lobby sees it: the round
@@ -166,7 +171,9 @@ type Event struct {
 	At          time.Duration
 	Participant string
 	// Kind is "arrived", "consented", "admitted", "refused", "matched",
-	// "dropped" or "completed"; Reason says why for refused and dropped.
+	// "requeued", "dropped" or "completed"; Reason says why for refused,
+	// requeued and dropped, and for completed when the match's game
+	// server was lost.
 	Kind   string
 	Reason string
 	// Match is the match of matched, dropped (from a match) and
@@ -209,6 +216,11 @@ type person struct {
 	match     int
 	group     int
 	consented bool
+	// midMatch marks one dropped out of a match.
+	midMatch bool
+	// wasMatched and wasRequeued mark one the flow has counted as
+	// matched and as requeued: it counts people, not matches.
+	wasMatched, wasRequeued bool
 }
 
 type bucket struct {
@@ -246,6 +258,11 @@ type Flow struct {
 	DroppedPrescreen, DroppedWaiting, TimedOut int
 	// Bots is how many seats bots took in formed matches.
 	Bots int
+	// Matched counts the people seated in a match, Requeued those who
+	// went back to the queue after their match's game server was lost
+	// (each once, however many times), and Lost the people whose part
+	// ended with it (of Completed).
+	Requeued, Lost int
 }
 
 // New checks cfg and makes a lobby.
@@ -521,6 +538,7 @@ func (l *Lobby) Leave(now time.Duration, id, reason string) error {
 		l.queue = remove(l.queue, p)
 		l.flow.DroppedWaiting++
 	case Matched:
+		p.midMatch = true
 	default:
 		return nil
 	}
@@ -543,6 +561,48 @@ func (l *Lobby) MatchOver(now time.Duration, id int) error {
 			l.flow.Completed++
 			l.finish(now, p, Completed, "")
 		}
+	}
+	return nil
+}
+
+// MatchLost ends match id, whose game server was lost before its end:
+// each of its people still in it whom requeue names goes back to the
+// queue, first in line by their first admission and for a match of the
+// group they were playing, so that their order of conditions stays the
+// one they began; the others complete the study. Either way reason is
+// their status.
+func (l *Lobby) MatchLost(now time.Duration, id int, requeue []string, reason string) error {
+	if id < 0 || id >= len(l.matches) {
+		return fmt.Errorf("lobby: no match %d", id)
+	}
+	if l.over[id] {
+		return nil
+	}
+	l.over[id] = true
+	if len(reason) > maxReason {
+		reason = reason[:maxReason]
+	}
+	for _, pid := range l.matches[id].People {
+		p := l.people[pid]
+		if p.state != Matched {
+			continue
+		}
+		if !slices.Contains(requeue, pid) {
+			l.flow.Completed++
+			l.flow.Lost++
+			l.finish(now, p, Completed, reason)
+			continue
+		}
+		p.state, p.reason, p.eligible = Waiting, reason, []int{p.group}
+		// After everyone admitted at or before p: the match's people
+		// keep their order.
+		i := sort.Search(len(l.queue), func(i int) bool { return l.queue[i].admitted > p.admitted })
+		l.queue = slices.Insert(l.queue, i, p)
+		if !p.wasRequeued {
+			p.wasRequeued = true
+			l.flow.Requeued++
+		}
+		l.event(now, p, "requeued", reason)
 	}
 	return nil
 }
@@ -616,14 +676,17 @@ func (l *Lobby) seat(now time.Duration, g int, people []*person) {
 	m := Match{ID: len(l.matches), Group: g, Bots: l.cfg.Seats - len(people), Formed: now}
 	for _, p := range people {
 		l.queue = remove(l.queue, p)
-		p.state, p.match, p.group, p.eligible = Matched, m.ID, g, nil
+		p.state, p.match, p.group, p.eligible, p.reason = Matched, m.ID, g, nil, ""
 		m.People = append(m.People, p.id)
 		m.Waits = append(m.Waits, now-p.admitted)
+		if !p.wasMatched {
+			p.wasMatched = true
+			l.flow.Matched++
+		}
 		l.event(now, p, "matched", "")
 	}
 	l.played[g]++
 	l.seated[g] += len(people)
-	l.flow.Matched += len(people)
 	l.flow.Bots += m.Bots
 	l.matches = append(l.matches, m)
 	l.ready.Matches = append(l.ready.Matches, m)
@@ -679,7 +742,7 @@ func (l *Lobby) Complete(id string) (string, error) {
 	if !ok {
 		return "", ErrUnknown
 	}
-	if p.state != Completed {
+	if p.state != Completed && !(p.state == Dropped && p.midMatch && l.cfg.DropoutCode) {
 		return "", fmt.Errorf("%w (%s is %s)", ErrNotComplete, id, p.state)
 	}
 	return l.code(id), nil

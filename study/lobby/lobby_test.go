@@ -359,6 +359,68 @@ func TestDropouts(t *testing.T) {
 	}
 }
 
+// TestDropoutCode: with DropoutCode, one who dropped out of a match
+// gets the completion code for the part played; one who left while
+// waiting does not, and neither may take part again.
+func TestDropoutCode(t *testing.T) {
+	l := newLobby(t, Config{Seats: 2, DropoutCode: true})
+	join(t, l, 0, "a", good)
+	join(t, l, 0, "b", good)
+	join(t, l, 0, "c", good)
+	l.Advance(0)
+	_ = l.Leave(time.Second, "a", "left mid-match (round 2 of 4)")
+	_ = l.Leave(time.Second, "c", "tired of waiting")
+	if code, err := l.Complete("a"); err != nil || !l.Verify("a", code) {
+		t.Errorf("the dropout's code %q: %v", code, err)
+	}
+	if _, err := l.Complete("c"); !errors.Is(err, ErrNotComplete) {
+		t.Errorf("one who left waiting: %v", err)
+	}
+	if err := l.Arrive(2*time.Second, "a", addr(9)); !errors.Is(err, ErrParticipated) {
+		t.Errorf("the dropout again: %v", err)
+	}
+}
+
+// TestMatchLost: people of a match whose game server was lost go back
+// to the queue ahead of those admitted after them, for their own group
+// only, with the reason in their status; or, without requeue, complete
+// with the reason as their status.
+func TestMatchLost(t *testing.T) {
+	l := newLobby(t, Config{Seats: 2, MaxWait: time.Minute})
+	join(t, l, 0, "a", good)
+	join(t, l, 0, "b", good)
+	r := l.Advance(0)
+	g := r.Matches[0].Group
+	join(t, l, time.Second, "c", good)
+	if err := l.MatchLost(2*time.Second, 0, []string{"a", "b"}, "the game server was lost"); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := l.Status(2*time.Second, "b")
+	if st.State != Waiting || st.Ahead != 1 || st.Reason != "the game server was lost" || !reflect.DeepEqual(st.Eligible, []int{g}) {
+		t.Fatalf("b requeued: %+v", st)
+	}
+	r = l.Advance(2 * time.Second)
+	if len(r.Matches) != 1 || !reflect.DeepEqual(r.Matches[0].People, []string{"a", "b"}) || r.Matches[0].Group != g {
+		t.Fatalf("the new match %+v, want a and b in group %d", r.Matches, g)
+	}
+	if f := l.Flow(); f.Requeued != 2 || f.Matched != 4 {
+		t.Errorf("flow %+v", f)
+	}
+	if err := l.MatchLost(3*time.Second, 1, nil, "the game server was lost"); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = l.Status(3*time.Second, "a")
+	if code, err := l.Complete("a"); st.State != Completed || st.Reason == "" || err != nil || code == "" {
+		t.Errorf("finished: %+v, code %q %v", st, code, err)
+	}
+	if f := l.Flow(); f.Completed != 2 || f.Lost != 2 {
+		t.Errorf("flow %+v", f)
+	}
+	if err := l.MatchLost(3*time.Second, 7, nil, ""); err == nil {
+		t.Error("no match 7 was lost")
+	}
+}
+
 // run plays a random arrival process through a lobby and returns
 // everything it handed over.
 func run(t testing.TB, seed uint64) []Ready {

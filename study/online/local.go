@@ -28,7 +28,9 @@ type Local struct {
 	// Command returns the process that serves match m: its group, each
 	// seat's participant code, the seats bots play, and the port its
 	// browsers connect to. The process prints one line per person's
-	// seat, "seat N: URL", and exits 0 once the study is over.
+	// seat, "seat N: URL", then "dropout seat N: REASON" for each person
+	// who left mid-match and whose seat a bot took, and exits 0 once the
+	// study is over.
 	Command func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd
 	// Max bounds the sessions running at once (default 4); a match
 	// beyond it waits for a slot.
@@ -43,7 +45,10 @@ type Local struct {
 	slots chan struct{}
 }
 
-var seatLine = regexp.MustCompile(`^seat (\d+): (https?://\S+)$`)
+var (
+	seatLine    = regexp.MustCompile(`^seat (\d+): (https?://\S+)$`)
+	dropoutLine = regexp.MustCompile(`^dropout seat (\d+): (.{1,200})$`)
+)
 
 // Start runs match m's session and returns its participants' links.
 func (l *Local) Start(ctx context.Context, m lobby.Match) (*Session, error) {
@@ -128,19 +133,30 @@ func (l *Local) launch(ctx context.Context, m lobby.Match, codes map[int]string,
 	}
 	links := map[string]string{}
 	found := make(chan error, 1)
+	// Each person drops out at most once: the channel never fills.
+	dropouts := make(chan Dropout, len(who))
+	told := map[int]bool{}
+	read := make(chan struct{})
 	go func() {
+		defer close(read)
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
 			line := sc.Text()
 			l.Log.Debug("session", "match", m.ID, "line", line)
-			if g := seatLine.FindStringSubmatch(line); g != nil {
+			if g := seatLine.FindStringSubmatch(line); g != nil && len(links) < len(who) {
 				seat, _ := strconv.Atoi(g[1])
 				if id, ok := who[seat]; ok {
 					links[id] = g[2]
 				}
 				if len(links) == len(who) {
 					found <- nil
-					break
+				}
+			}
+			if g := dropoutLine.FindStringSubmatch(line); g != nil && len(links) == len(who) {
+				seat, _ := strconv.Atoi(g[1])
+				if id, ok := who[seat]; ok && !told[seat] {
+					told[seat] = true
+					dropouts <- Dropout{ID: id, Reason: g[2]}
 				}
 			}
 		}
@@ -163,6 +179,9 @@ func (l *Local) launch(ctx context.Context, m lobby.Match, codes map[int]string,
 		waitErr = cmd.Wait()
 		close(exited)
 		if started {
+			// Wait closed the pipe: what the process printed last has
+			// been read, or is lost with it, once the reader is done.
+			<-read
 			release()
 			close(done)
 		}
@@ -172,7 +191,11 @@ func (l *Local) launch(ctx context.Context, m lobby.Match, codes map[int]string,
 		<-exited
 		return nil, early, err
 	}
-	return &Session{Links: links, Done: done, Kill: cmd.Process.Kill, Err: func() error {
+	byID := map[string]string{}
+	for seat, id := range who {
+		byID[id] = codes[seat]
+	}
+	return &Session{Links: links, Done: done, Kill: cmd.Process.Kill, Dropouts: dropouts, Codes: byID, Err: func() error {
 		var ee *exec.ExitError
 		if errors.As(waitErr, &ee) {
 			if ee.ExitCode() < 0 {

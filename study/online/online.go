@@ -46,7 +46,32 @@ type Session struct {
 	// Kill ends the session's game server at once, as a crash would
 	// (a rehearsal's); nil where the allocator cannot.
 	Kill func() error
+	// Dropouts says which participants left the match mid-way and did
+	// not come back in time: a bot plays their seat for the rest of the
+	// session (nil: the allocator hears of none).
+	Dropouts <-chan Dropout
+	// Codes are the participant codes of the people's seats, by id.
+	Codes map[string]string
 }
+
+// Dropout is a participant who left a match before its end.
+type Dropout struct {
+	ID string
+	// Reason says when, for the lobby's records ("left mid-match
+	// (round 2 of 4)").
+	Reason string
+}
+
+// Config.OnServerLost values.
+const (
+	LostRequeue = "requeue"
+	LostFinish  = "finish"
+)
+
+// MaxRequeues bounds how often one participant is put back in the queue
+// after a lost game server: a fleet that keeps failing finishes them
+// after that many.
+const MaxRequeues = 2
 
 // Config is a lobby service's configuration.
 type Config struct {
@@ -66,6 +91,15 @@ type Config struct {
 	// limit on arrivals from one address counts it); invalid (the zero
 	// Addr): none, the connection's address counts.
 	TrustProxy netip.Addr
+	// OnServerLost is what happens to a match's people when its game
+	// server ends before the study does: LostRequeue (the default)
+	// puts them back in the queue, LostFinish completes them, each with
+	// the reason in their status.
+	OnServerLost string
+	// Lost, when set, is told of each match whose game server was lost,
+	// before its people are requeued or finished: the study's records
+	// mark the round it cut.
+	Lost func(ctx context.Context, m lobby.Match, s *Session, err error)
 	// Pings is how many round trips the prescreen measures (default 10).
 	Pings int
 	Log   *slog.Logger
@@ -95,6 +129,9 @@ type Server struct {
 	// platform the study and session ids its link carried.
 	seen     map[string]time.Duration
 	platform map[string][2]string
+	// requeued counts each participant's returns to the queue after a
+	// lost game server.
+	requeued map[string]int
 	// formed are the matches formed so far; starting counts those
 	// being started or played.
 	formed   []lobby.Match
@@ -127,6 +164,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Pings == 0 {
 		cfg.Pings = 10
 	}
+	switch cfg.OnServerLost {
+	case "":
+		cfg.OnServerLost = LostRequeue
+	case LostRequeue, LostFinish:
+	default:
+		return nil, fmt.Errorf("online: on_server_lost %q, want %s or %s", cfg.OnServerLost, LostRequeue, LostFinish)
+	}
 	if cfg.Pings < 3 || cfg.Pings > 100 {
 		return nil, fmt.Errorf("online: pings %d, want 3 to 100", cfg.Pings)
 	}
@@ -135,7 +179,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	return &Server{cfg: cfg, start: time.Now(), log: cfg.Log, lobby: l, rtt: map[string]time.Duration{},
 		links: map[string]string{}, sessions: map[int]*Session{}, failed: map[int]error{},
-		seen: map[string]time.Duration{}, platform: map[string][2]string{}}, nil
+		seen: map[string]time.Duration{}, platform: map[string][2]string{}, requeued: map[string]int{}}, nil
 }
 
 func (s *Server) now() time.Duration { return time.Since(s.start) }
@@ -214,18 +258,67 @@ func (s *Server) begin(ctx context.Context, m lobby.Match) {
 		s.links[id] = link
 	}
 	s.mu.Unlock()
-	<-sess.Done
+	for done := false; !done; {
+		select {
+		case d := <-sess.Dropouts:
+			s.dropout(m, d)
+		case <-sess.Done:
+			done = true
+		}
+	}
+	// Done closes once the process's output has been read: every
+	// dropout it told of is in the channel.
+	for drained := false; !drained; {
+		select {
+		case d := <-sess.Dropouts:
+			s.dropout(m, d)
+		default:
+			drained = true
+		}
+	}
+	err = sess.Err()
+	if err != nil && s.cfg.Lost != nil {
+		s.cfg.Lost(context.WithoutCancel(ctx), m, sess, err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := sess.Err(); err != nil {
-		s.failed[m.ID] = err
-		for _, id := range m.People {
-			_ = s.lobby.Leave(s.now(), id, "the game server ended: "+err.Error())
-		}
-		s.log.Error("session", "match", m.ID, "err", err)
+	if err == nil {
+		_ = s.lobby.MatchOver(s.now(), m.ID)
 		return
 	}
-	_ = s.lobby.MatchOver(s.now(), m.ID)
+	s.failed[m.ID] = err
+	s.log.Error("session", "match", m.ID, "err", err)
+	if ctx.Err() != nil {
+		// The lobby is stopping and stopped its match: no one goes back
+		// to a queue that is closing; they leave with the reason.
+		for _, id := range m.People {
+			_ = s.lobby.Leave(s.now(), id, "the lobby stopped its match: "+err.Error())
+		}
+		return
+	}
+	// The game server was lost before the study's end: its people go
+	// back to the queue or finish, as the schedule says; one requeued
+	// MaxRequeues times already finishes.
+	var again []string
+	for _, id := range m.People {
+		if s.cfg.OnServerLost == LostRequeue && s.requeued[id] < MaxRequeues {
+			again = append(again, id)
+			s.requeued[id]++
+			delete(s.links, id)
+		}
+	}
+	_ = s.lobby.MatchLost(s.now(), m.ID, again, "the game server was lost mid-match ("+err.Error()+")")
+}
+
+// dropout records participant d of match m as having dropped out of it.
+func (s *Server) dropout(m lobby.Match, d Dropout) {
+	if !slices.Contains(m.People, d.ID) {
+		return
+	}
+	s.mu.Lock()
+	err := s.lobby.Leave(s.now(), d.ID, d.Reason)
+	s.mu.Unlock()
+	s.log.Info("dropout", "match", m.ID, "id", d.ID, "reason", d.Reason, "err", err)
 }
 
 // record hands evs to Config.Record after the events it failed to
@@ -547,7 +640,8 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	}
 	out := Status{State: st.State.String(), Consented: st.Consented, Reason: st.Reason, Ahead: st.Ahead, WaitAtMost: st.WaitAtMost.Seconds(),
 		RTTms: float64(s.rtt[id]) / float64(time.Millisecond), Join: s.links[id]}
-	if err == nil && st.State == lobby.Completed {
+	if err == nil && (st.State == lobby.Completed || st.State == lobby.Dropped) {
+		// A dropout from a match has a code when the schedule gives one.
 		out.Code, _ = s.lobby.Complete(id)
 	}
 	s.mu.Unlock()

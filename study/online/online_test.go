@@ -204,16 +204,158 @@ func TestLobbyServiceRefusals(t *testing.T) {
 		v["reason"] != "frame rate 20 fps under the 60 the study needs" {
 		t.Errorf("a slow browser: %v", v)
 	}
-	// The game server fails: its participant is dropped with the reason.
+	// The game server fails: its participant goes back to the queue,
+	// MaxRequeues times, then finishes with the reason.
 	q := page{t, base, "unlucky"}
 	q.post("/lobby/arrive", map[string]string{"id": "unlucky"})
 	q.pingEcho(context.Background())
 	q.post("/lobby/prescreen", map[string]any{"id": "unlucky", "fps": 90})
-	st := until(t, q, "the session's end", func(v map[string]any) bool { return v["state"] == "dropped" })
-	if !strings.Contains(fmt.Sprint(st["reason"]), "exited with status 3") {
-		t.Errorf("reason %v", st["reason"])
+	st := until(t, q, "the session's end", func(v map[string]any) bool { return v["state"] == "completed" })
+	if !strings.Contains(fmt.Sprint(st["reason"]), "the game server was lost mid-match (the session exited with status 3)") || st["code"] == nil {
+		t.Errorf("status %v", st)
 	}
-	if f := s.Flow(); f.Refused != 1 || f.Dropped != 1 || f.Completed != 0 {
+	if f := s.Flow(); f.Refused != 1 || f.Requeued != 1 || f.Matched != 1 || f.Completed != 1 || f.Lost != 1 {
+		t.Errorf("flow %+v", f)
+	}
+	if n := len(s.Matches()); n != MaxRequeues+1 {
+		t.Errorf("%d matches, want %d", n, MaxRequeues+1)
+	}
+}
+
+// newLostServer is a lobby of two-seat matches whose game servers run
+// cmd, and whose lost game servers' people go where lost says.
+func newLostServer(t *testing.T, lost string, cmd func(context.Context, lobby.Match, map[int]string, []int, int) *exec.Cmd) (*Server, string, chan lobby.Match) {
+	t.Helper()
+	n := 0
+	told := make(chan lobby.Match, 4)
+	s, err := New(Config{
+		Lobby:        lobby.Config{Study: "lost-test", Seats: 2, MaxWait: 500 * time.Millisecond, Secret: []byte("0123456789abcdef"), Groups: []lobby.Group{{Name: "A"}, {Name: "B"}}},
+		Alloc:        &Local{Seats: []int{0, 1}, Command: cmd, NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }, Log: slog.New(slog.DiscardHandler)},
+		OnServerLost: lost, Log: slog.New(slog.DiscardHandler),
+		Lost: func(_ context.Context, m lobby.Match, sess *Session, err error) {
+			if len(sess.Codes) != len(m.People) {
+				t.Errorf("match %d's codes %v", m.ID, sess.Codes)
+			}
+			told <- m
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(hs.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() { _ = s.Run(ctx, 50*time.Millisecond) }()
+	return s, hs.URL, told
+}
+
+// admit brings participant id through the prescreen.
+func admit(t *testing.T, base, id string) page {
+	p := page{t, base, id}
+	p.post("/lobby/arrive", map[string]string{"id": id})
+	p.pingEcho(context.Background())
+	if code, v := p.post("/lobby/prescreen", map[string]any{"id": id, "fps": 90}); code != 200 {
+		t.Fatalf("prescreen %s: %d %v", id, code, v)
+	}
+	return p
+}
+
+// TestServerLost: a match's game server process killed mid-round tells
+// its people so: with requeue they wait again, first in line and for
+// their group, and play a new match to its end; with finish they get
+// their completion code with the loss as its status. Lost hears of the
+// killed match, once.
+func TestServerLost(t *testing.T) {
+	for _, how := range []string{LostRequeue, LostFinish} {
+		t.Run(how, func(t *testing.T) {
+			starts := 0
+			s, base, told := newLostServer(t, how, func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
+				starts++
+				hold := 30 * time.Second // the first is killed
+				if starts > 1 {
+					hold = 300 * time.Millisecond
+				}
+				return script(0, hold)(ctx, m, codes, absent, port)
+			})
+			a, b := admit(t, base, "a"), admit(t, base, "b")
+			until(t, a, "a join link", func(v map[string]any) bool { return v["join"] != nil })
+			var sess *Session
+			for sess == nil {
+				sess = s.Session(0)
+				time.Sleep(20 * time.Millisecond)
+			}
+			if err := sess.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			if m := <-told; m.ID != 0 {
+				t.Errorf("lost match %d", m.ID)
+			}
+			for _, p := range []page{a, b} {
+				if how == LostFinish {
+					st := until(t, p, "the finish", func(v map[string]any) bool { return v["state"] == "completed" })
+					if !strings.HasPrefix(fmt.Sprint(st["reason"]), "the game server was lost mid-match (the session's process ended: signal: killed)") || st["code"] == nil {
+						t.Errorf("%s: %v", p.id, st)
+					}
+					continue
+				}
+				st := until(t, p, "the new match's end", func(v map[string]any) bool { return v["state"] == "completed" })
+				if st["reason"] != nil {
+					t.Errorf("%s completed the new match: %v", p.id, st)
+				}
+			}
+			requeued := 0
+			for _, ev := range s.Events() {
+				if ev.Kind == "requeued" && ev.Match == 0 && strings.HasPrefix(ev.Reason, "the game server was lost mid-match") {
+					requeued++
+				}
+			}
+			if want := map[string]int{LostRequeue: 2, LostFinish: 0}[how]; requeued != want {
+				t.Errorf("%d requeued events, want %d: %+v", requeued, want, s.Events())
+			}
+			ms := s.Matches()
+			f := s.Flow()
+			switch how {
+			case LostRequeue:
+				if len(ms) != 2 || ms[1].Group != ms[0].Group || f.Requeued != 2 || f.Completed != 2 || f.Lost != 0 {
+					t.Errorf("matches %+v, flow %+v", ms, f)
+				}
+			case LostFinish:
+				if len(ms) != 1 || f.Requeued != 0 || f.Completed != 2 || f.Lost != 2 {
+					t.Errorf("matches %+v, flow %+v", ms, f)
+				}
+			}
+			select {
+			case m := <-told:
+				t.Errorf("match %d lost too", m.ID)
+			default:
+			}
+		})
+	}
+}
+
+// TestDropoutLine: a game server's "dropout seat N" line drops that
+// seat's participant from the match with its reason, while the others
+// play the match to its end; the dropout cannot join again.
+func TestDropoutLine(t *testing.T) {
+	s, base, _ := newLostServer(t, LostRequeue, func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
+		var b strings.Builder
+		for seat, code := range codes {
+			fmt.Fprintf(&b, "echo 'seat %d: https://127.0.0.1:%d/?code=%s'; ", seat, port, code)
+		}
+		b.WriteString("sleep 0.3; echo 'dropout seat 1: left mid-match (round 1 of 2)'; echo 'dropout seat 7: no such seat'; sleep 0.5")
+		return exec.CommandContext(ctx, "sh", "-c", b.String())
+	})
+	a, b := admit(t, base, "a"), admit(t, base, "b")
+	st := until(t, b, "the dropout", func(v map[string]any) bool { return v["state"] != "matched" && v["state"] != "waiting" })
+	if st["state"] != "dropped" || st["reason"] != "left mid-match (round 1 of 2)" || st["code"] != nil {
+		t.Errorf("the dropout: %v", st)
+	}
+	until(t, a, "completion", func(v map[string]any) bool { return v["state"] == "completed" })
+	if code, v := b.post("/lobby/arrive", map[string]string{"id": "b"}); code != http.StatusConflict {
+		t.Errorf("the dropout again: %d %v", code, v)
+	}
+	if f := s.Flow(); f.Completed != 1 || f.Dropped != 1 {
 		t.Errorf("flow %+v", f)
 	}
 }

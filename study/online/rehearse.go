@@ -11,12 +11,15 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
 
+	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/study/lobby"
 	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/web"
 )
 
 // Rehearsal is a rehearsal of an online study: headless participants
@@ -35,10 +38,23 @@ type Rehearsal struct {
 	// TLS pins the game servers' certificate for the seat players.
 	TLS transport.ClientTLS
 	// KillAfter, when set, kills the first match's game server that long
-	// after it started, as a crash would.
+	// after it started, as a crash would; with KillRound (1 on), that
+	// long after one of its seats saw that round played.
 	KillAfter time.Duration
+	KillRound int
+	// LeaveAfter, when set, has one headless participant (the first
+	// seated in a match KillAfter does not kill) close its seat's page
+	// that long after it began playing, as a person leaving mid-match
+	// would, and open it again once the lobby has recorded the dropout:
+	// a bot has taken the seat by then.
+	LeaveAfter time.Duration
 	// Tick is how often the lobby forms matches (default 100 ms).
 	Tick time.Duration
+
+	// reached is closed once a seat of the first match saw KillRound
+	// played (reach closes it).
+	reached chan struct{}
+	reach   func()
 }
 
 // MaxRehearsal bounds a rehearsal's participants: each is a goroutine
@@ -56,6 +72,11 @@ type Outcome struct {
 	Match            int
 	Rounds, Answered int
 	Err              string
+	// Requeued is how often it went back to the queue after its match's
+	// game server was lost; Left, for the one that left mid-match, what
+	// its seat's page said when it came back.
+	Requeued int
+	Left     string
 }
 
 // RehearsalReport is what a rehearsal found.
@@ -81,6 +102,8 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 		return nil, fmt.Errorf("online: rehearsal of %d participants, want 1 to %d", r.Participants, MaxRehearsal)
 	case r.Over < 0:
 		return nil, fmt.Errorf("online: arrivals over %v", r.Over)
+	case r.KillRound < 0 || r.KillRound > 0 && r.KillAfter <= 0:
+		return nil, fmt.Errorf("online: kill in round %d (after %v): want a round from 1, with a time to kill after", r.KillRound, r.KillAfter)
 	}
 	tick := r.Tick
 	if tick <= 0 {
@@ -107,6 +130,20 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 	for _, g := range r.Config.Lobby.Groups {
 		rep.Groups = append(rep.Groups, g.Name)
 	}
+	var leaving sync.Mutex
+	left := false
+	// leaver claims the leaving for a participant seated in match m.
+	leaver := func(m int) bool {
+		leaving.Lock()
+		defer leaving.Unlock()
+		if r.LeaveAfter <= 0 || left || (r.KillAfter > 0 && m == 0) {
+			return false
+		}
+		left = true
+		return true
+	}
+	r.reached = make(chan struct{})
+	r.reach = sync.OnceFunc(func() { close(r.reached) })
 	killed := make(chan int, 1)
 	if r.KillAfter > 0 {
 		go func() { killed <- r.kill(lctx, srv) }()
@@ -133,7 +170,7 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 			// the lobby, in front of which the rehearsal stands as the
 			// proxy, limits arrivals per address.
 			from := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
-			outs[i] = r.participant(ctx, base, fmt.Sprintf("rehearsal-%04d", i), from, seed)
+			outs[i] = r.participant(ctx, srv, base, fmt.Sprintf("rehearsal-%04d", i), from, seed, leaver)
 		}()
 	}
 	wg.Wait()
@@ -173,6 +210,15 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 func (r *Rehearsal) kill(ctx context.Context, srv *Server) int {
 	for {
 		if s := srv.Session(0); s != nil && s.Kill != nil {
+			if r.KillRound > 0 {
+				select {
+				case <-r.reached:
+				case <-s.Done:
+					return -1
+				case <-ctx.Done():
+					return -1
+				}
+			}
 			select {
 			case <-time.After(r.KillAfter):
 			case <-s.Done:
@@ -195,8 +241,10 @@ func (r *Rehearsal) kill(ctx context.Context, srv *Server) int {
 
 // participant plays one headless participant's part: through the lobby
 // to a seat, the seat's session with a bot, and back to the lobby for
-// the completion.
-func (r *Rehearsal) participant(ctx context.Context, base, id string, from netip.Addr, seed uint64) Outcome {
+// the completion, or, its game server lost, back to the queue for
+// another match when the schedule says so. The one leaver claims leaves
+// its match mid-way.
+func (r *Rehearsal) participant(ctx context.Context, srv *Server, base, id string, from netip.Addr, seed uint64, leaver func(match int) bool) Outcome {
 	out := Outcome{ID: id, Match: -1}
 	p := &Participant{Base: base, ID: id, Study: "rehearsal", Session: id, From: from}
 	fail := func(err error) Outcome {
@@ -221,28 +269,84 @@ func (r *Rehearsal) participant(ctx context.Context, base, id string, from netip
 	if err != nil {
 		return fail(err)
 	}
-	st, err = p.Until(ctx, 250*time.Millisecond, func(s Status) bool {
-		return s.Join != "" || s.State == lobby.Dropped.String() || s.State == lobby.Refused.String()
-	})
-	if err != nil {
-		return fail(err)
-	}
-	if st.Join != "" {
-		sp := &SeatPlayer{Link: st.Join, TLS: r.TLS, Seed: seed}
-		res, err := sp.Play(ctx)
-		out.Rounds, out.Answered = res.Rounds, res.Answered
-		if err != nil {
-			out.Err = err.Error()
-		}
-		// The lobby completes the match's people once its session has
-		// ended, or drops them when its game server died.
-		st, err = p.Until(ctx, 250*time.Millisecond, func(s Status) bool { return s.State != lobby.Matched.String() })
+	for {
+		st, err = p.Until(ctx, 250*time.Millisecond, func(s Status) bool {
+			return s.Join != "" || s.State == lobby.Dropped.String() || s.State == lobby.Refused.String() || s.State == lobby.Completed.String()
+		})
 		if err != nil {
 			return fail(err)
 		}
+		if st.Join == "" || st.State != lobby.Matched.String() {
+			break
+		}
+		sp := &SeatPlayer{Link: st.Join, TLS: r.TLS, Seed: seed}
+		if m := matchOf(srv, id); m == 0 && r.KillRound > 0 {
+			sp.Seen = func(st web.StudyStatus) {
+				if st.Round >= r.KillRound-1 && st.Phase == study.PhasePlaying {
+					r.reach()
+				}
+			}
+		}
+		var res SeatResult
+		if leaver(matchOf(srv, id)) {
+			res, err = r.leave(ctx, p, sp)
+		} else {
+			res, err = sp.Play(ctx)
+		}
+		out.Rounds, out.Answered = out.Rounds+res.Rounds, out.Answered+res.Answered
+		out.Err = ""
+		if si := (*StoodInError)(nil); errors.As(err, &si) {
+			out.Left = si.Error()
+		} else if err != nil {
+			out.Err = err.Error()
+		}
+		// The lobby completes the match's people once its session has
+		// ended; when its game server died, it requeues or finishes
+		// them, and a requeued one may be in its next match at once.
+		was := st.Join
+		st, err = p.Until(ctx, 250*time.Millisecond, func(s Status) bool { return s.State != lobby.Matched.String() || s.Join != was })
+		if err != nil {
+			return fail(err)
+		}
+		if st.State != lobby.Waiting.String() && st.State != lobby.Matched.String() {
+			break
+		}
+		out.Requeued++
 	}
 	out.State, out.Reason = st.State, st.Reason
 	return out
+}
+
+// matchOf returns the match participant id was last seated in (-1:
+// none).
+func matchOf(srv *Server, id string) int {
+	ms := srv.Matches()
+	for i := len(ms) - 1; i >= 0; i-- {
+		if slices.Contains(ms[i].People, id) {
+			return ms[i].ID
+		}
+	}
+	return -1
+}
+
+// leave plays sp's seat for LeaveAfter and closes it, as a person
+// leaving mid-match closes the tab; once the lobby has recorded the
+// dropout (the game server gave the seat to a bot), it opens the seat's
+// page again, which says a bot has taken the seat.
+func (r *Rehearsal) leave(ctx context.Context, p *Participant, sp *SeatPlayer) (SeatResult, error) {
+	pctx, cancel := context.WithTimeout(ctx, r.LeaveAfter)
+	res, err := sp.Play(pctx)
+	left := pctx.Err() != nil
+	cancel()
+	if !left || ctx.Err() != nil {
+		return res, err // the session ended before the leaving
+	}
+	if _, err := p.Until(ctx, 250*time.Millisecond, func(s Status) bool { return s.State != lobby.Matched.String() }); err != nil {
+		return res, err
+	}
+	again, err := sp.Play(ctx)
+	res.Rounds += again.Rounds
+	return res, err
 }
 
 // Waits returns the people's waits from admission to their match, in
@@ -275,7 +379,7 @@ func (rep *RehearsalReport) Write(w io.Writer) {
 		n    int
 	}{
 		{"arrived", f.Arrived}, {"consented", f.Consented}, {"admitted", f.Admitted}, {"refused", f.Refused}, {"  timed out at the prescreen", f.TimedOut},
-		{"matched", f.Matched}, {"completed", f.Completed}, {"dropped", f.Dropped},
+		{"matched", f.Matched}, {"requeued (game server lost)", f.Requeued}, {"completed", f.Completed}, {"  game server lost", f.Lost}, {"dropped", f.Dropped},
 		{"  at the prescreen", f.DroppedPrescreen}, {"  waiting", f.DroppedWaiting},
 		{"  from a match", f.Dropped - f.DroppedPrescreen - f.DroppedWaiting},
 	} {
@@ -295,6 +399,14 @@ func (rep *RehearsalReport) Write(w io.Writer) {
 	}
 	if rep.Killed >= 0 {
 		fmt.Fprintf(w, "match %d's game server was killed mid-round\n", rep.Killed)
+	}
+	for _, o := range rep.Outcomes {
+		if o.Requeued > 0 {
+			fmt.Fprintf(w, "  %s went back to the queue %d time(s) and ended %s\n", o.ID, o.Requeued, o.State)
+		}
+		if o.Left != "" {
+			fmt.Fprintf(w, "  %s left mid-match; back at its seat's page: %s\n", o.ID, strings.TrimPrefix(o.Left, "online: "))
+		}
 	}
 	reasons := map[string]int{}
 	for _, o := range rep.Outcomes {

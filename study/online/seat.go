@@ -37,6 +37,8 @@ type SeatPlayer struct {
 	Seed uint64
 	// Poll is how often the study's status is asked (default 200 ms).
 	Poll time.Duration
+	// Seen, when set, is told each status the seat's page reads.
+	Seen func(web.StudyStatus)
 }
 
 // SeatResult is how a seat's play went.
@@ -52,6 +54,20 @@ type SeatResult struct {
 // ErrStudyStopped is a study whose game server stopped it before its
 // end: the participant is told to wait for its resumption.
 var ErrStudyStopped = errors.New("online: the study was stopped")
+
+// StoodInError is a seat a bot took for the rest of the study: its
+// participant left mid-match and did not come back in time.
+type StoodInError struct {
+	// Reason is the game server's ("left mid-match (round 2 of 4)"),
+	// Code whether the lobby gives a completion code for the part
+	// played.
+	Reason string
+	Code   bool
+}
+
+func (e *StoodInError) Error() string {
+	return "online: a bot has taken the seat (" + e.Reason + ")"
+}
 
 // Play plays the seat until the study ends, ctx ends, or the game
 // server cannot be reached.
@@ -80,7 +96,12 @@ func (p *SeatPlayer) Play(ctx context.Context) (SeatResult, error) {
 			return res, err
 		}
 		res.Phase = st.Phase
+		if p.Seen != nil {
+			p.Seen(st)
+		}
 		switch {
+		case st.Left != "":
+			return res, &StoodInError{Reason: st.Left, Code: st.LeftCode}
 		case st.Phase == study.PhaseEnded:
 			return res, nil
 		case st.Phase == study.PhaseStopped:

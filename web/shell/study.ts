@@ -22,6 +22,10 @@ export interface Status {
   study: string; phase: string; round: number; rounds: number; map: string;
   remaining_s: number; match: string; seat: number; answered: boolean; pending: boolean;
   consent: boolean; intake: boolean; frames: boolean;
+  // left says why a bot took the seat (the participant left mid-match
+  // and did not come back in time), left_code whether the study's lobby
+  // gives a completion code for the part played.
+  left?: string; left_code?: boolean;
 }
 
 type Kind = 'yesno' | 'likert' | 'likert7' | 'fairness' | 'scale' | 'number' | 'choice' | 'text';
@@ -250,6 +254,17 @@ export class Study {
     }
     this.status = await res.json();
     const st = this.status!;
+    if (st.left) {
+      // A bot plays the seat for the rest of the study: nothing here
+      // changes that, so the page stops asking.
+      this.fatal = 'A bot has taken your seat';
+      this.error = `You left the match (${st.left}) and did not come back in time, so a bot plays your seat for the rest of the study. ` +
+        (st.left_code
+          ? 'Go back to the study\'s first page (the lobby) for your completion code for the part you played.'
+          : 'This study gives no completion code for a match left before its end. Thank you for your time.');
+      this.show();
+      return;
+    }
     if (this.frameRound >= 0 && (st.round !== this.frameRound || (st.phase !== 'playing' && st.phase !== 'paused'))) await this.flushFrames();
     if (st.consent && !this.consent) await this.loadConsent();
     // Between consent and the intake, the page joins no match.
