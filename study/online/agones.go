@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -93,6 +94,8 @@ type Agones struct {
 	// left to bots, and the GameServer's name and address.
 	Allocated func(m lobby.Match, absent []int, gameServer, addr string)
 	Log       *slog.Logger
+
+	once sync.Once
 }
 
 // AllocationError is an allocation that found no GameServer within the
@@ -136,7 +139,7 @@ func (a *Agones) defaults() {
 // Start allocates a GameServer for match m and returns its participants'
 // links once the game server answers on its port.
 func (a *Agones) Start(ctx context.Context, m lobby.Match) (*Session, error) {
-	a.defaults()
+	a.once.Do(a.defaults)
 	if a.Client == nil || a.Fleet == "" || a.Namespace == "" {
 		return nil, errors.New("online: the Agones allocator needs a client, a namespace and a fleet")
 	}
