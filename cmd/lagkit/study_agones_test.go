@@ -318,3 +318,33 @@ func TestStudyRunAgonesBadAssignment(t *testing.T) {
 		t.Fatal("no exit")
 	}
 }
+
+// TestStudyLobbyAgonesNoCluster: outside a pod and without a kubeconfig
+// the agones allocator says where it looked.
+func TestStudyLobbyAgonesNoCluster(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "lobby.toml")
+	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", tmp)
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	var out, errOut lockedWriter
+	code := execute(context.Background(), []string{"study", "lobby", sched, "--allocator", "agones", "--db", filepath.Join(tmp, "s.db"),
+		"--secret-file", filepath.Join(tmp, "secret")}, &out, &errOut)
+	if code == 0 || !strings.Contains(errOut.String(), "--allocator agones: not in a pod, and no kubeconfig ($KUBECONFIG, ~/.kube/config)") {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+	// It started no study.
+	if _, err := os.Stat(filepath.Join(tmp, "s.db")); err == nil {
+		sdb, err := store.Open(context.Background(), filepath.Join(tmp, "s.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sdb.Close()
+		if sets, err := sdb.StudySets(context.Background()); err != nil || len(sets) != 0 {
+			t.Errorf("studies: %d, %v", len(sets), err)
+		}
+	}
+}
