@@ -16,6 +16,7 @@ import (
 
 	"github.com/lagkit/lagkit/agones"
 	"github.com/lagkit/lagkit/agones/agonestest"
+	"github.com/lagkit/lagkit/internal/pgtest"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study/online"
@@ -64,14 +65,20 @@ func admit(t *testing.T, ctx context.Context, p *online.Participant) {
 // link is the GameServer's address and web port with the seat's code;
 // the session ends, the game server annotates "done" and shuts down,
 // and the lobby completes the participant. The database holds the
-// session with the link's code and the absent seat as a bot's.
+// session with the link's code and the absent seat as a bot's: an
+// SQLite file here, and PostgreSQL, the database a cluster's lobby and
+// game servers share.
 func TestStudyLobbyAgones(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { lobbyAgones(t, filepath.Join(t.TempDir(), "study.db")) })
+	t.Run("postgres", func(t *testing.T) { lobbyAgones(t, pgtest.URL(t)) })
+}
+
+func lobbyAgones(t *testing.T, db string) {
 	tmp := t.TempDir()
 	sched := filepath.Join(tmp, "lobby.toml")
 	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db := filepath.Join(tmp, "study.db")
 	cluster := agonestest.NewCluster("study")
 	defer cluster.Close()
 	kubeconfig := filepath.Join(tmp, "kubeconfig")
