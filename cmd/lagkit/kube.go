@@ -14,13 +14,20 @@ import (
 // serviceAccountNamespace is where a pod finds its own namespace.
 const serviceAccountNamespace = "/var/run/secrets/kubernetes.io/serviceaccount/namespace"
 
-// kubeClient returns a client of the Kubernetes API and the namespace to
+// kubeAPI is a client of the Kubernetes API, the namespace it works in
+// and the API server's address.
+type kubeAPI struct {
+	client          dynamic.Interface
+	namespace, host string
+}
+
+// newKubeAPI returns a client of the Kubernetes API and the namespace to
 // use: kubeconfig's cluster when given; else, inside a pod, the
 // in-cluster configuration (the pod's service account); else the
 // kubeconfig $KUBECONFIG or ~/.kube/config names, as kubectl finds it.
 // The namespace is namespace when given, else the pod's own, or the
 // kubeconfig context's, or "default".
-func kubeClient(kubeconfig, namespace string) (dynamic.Interface, string, string, error) {
+func newKubeAPI(kubeconfig, namespace string) (kubeAPI, error) {
 	var cfg *rest.Config
 	var err error
 	if kubeconfig == "" {
@@ -29,12 +36,12 @@ func kubeClient(kubeconfig, namespace string) (dynamic.Interface, string, string
 			if namespace == "" {
 				b, rerr := os.ReadFile(serviceAccountNamespace)
 				if rerr != nil {
-					return nil, "", "", fmt.Errorf("in-cluster: %w", rerr)
+					return kubeAPI{}, fmt.Errorf("in-cluster: %w", rerr)
 				}
 				namespace = strings.TrimSpace(string(b))
 			}
 		} else if !errors.Is(err, rest.ErrNotInCluster) {
-			return nil, "", "", fmt.Errorf("in-cluster configuration: %w", err)
+			return kubeAPI{}, fmt.Errorf("in-cluster configuration: %w", err)
 		}
 	}
 	if cfg == nil {
@@ -43,13 +50,13 @@ func kubeClient(kubeconfig, namespace string) (dynamic.Interface, string, string
 		cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{})
 		if cfg, err = cc.ClientConfig(); err != nil {
 			if kubeconfig == "" {
-				return nil, "", "", fmt.Errorf("not in a pod, and no kubeconfig ($KUBECONFIG, ~/.kube/config): %w", err)
+				return kubeAPI{}, fmt.Errorf("not in a pod, and no kubeconfig ($KUBECONFIG, ~/.kube/config): %w", err)
 			}
-			return nil, "", "", err
+			return kubeAPI{}, err
 		}
 		if namespace == "" {
 			if namespace, _, err = cc.Namespace(); err != nil {
-				return nil, "", "", err
+				return kubeAPI{}, err
 			}
 		}
 	}
@@ -58,7 +65,7 @@ func kubeClient(kubeconfig, namespace string) (dynamic.Interface, string, string
 	}
 	dc, err := dynamic.NewForConfig(cfg)
 	if err != nil {
-		return nil, "", "", err
+		return kubeAPI{}, err
 	}
-	return dc, namespace, cfg.Host, nil
+	return kubeAPI{client: dc, namespace: namespace, host: cfg.Host}, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lagkit/lagkit/agones"
 	"github.com/lagkit/lagkit/agones/agonestest"
+	"github.com/lagkit/lagkit/internal/pgtest"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study/online"
@@ -64,14 +65,20 @@ func admit(t *testing.T, ctx context.Context, p *online.Participant) {
 // link is the GameServer's address and web port with the seat's code;
 // the session ends, the game server annotates "done" and shuts down,
 // and the lobby completes the participant. The database holds the
-// session with the link's code and the absent seat as a bot's.
+// session with the link's code and the absent seat as a bot's: an
+// SQLite file here, and PostgreSQL, the database a cluster's lobby and
+// game servers share.
 func TestStudyLobbyAgones(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { lobbyAgones(t, filepath.Join(t.TempDir(), "study.db")) })
+	t.Run("postgres", func(t *testing.T) { lobbyAgones(t, pgtest.URL(t)) })
+}
+
+func lobbyAgones(t *testing.T, db string) {
 	tmp := t.TempDir()
 	sched := filepath.Join(tmp, "lobby.toml")
 	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	db := filepath.Join(tmp, "study.db")
 	cluster := agonestest.NewCluster("study")
 	defer cluster.Close()
 	kubeconfig := filepath.Join(tmp, "kubeconfig")
@@ -316,5 +323,35 @@ func TestStudyRunAgonesBadAssignment(t *testing.T) {
 		}
 	case <-time.After(time.Minute):
 		t.Fatal("no exit")
+	}
+}
+
+// TestStudyLobbyAgonesNoCluster: outside a pod and without a kubeconfig
+// the agones allocator says where it looked.
+func TestStudyLobbyAgonesNoCluster(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "lobby.toml")
+	if err := os.WriteFile(sched, []byte(lobbySchedule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", tmp)
+	t.Setenv("KUBECONFIG", "")
+	t.Setenv("KUBERNETES_SERVICE_HOST", "")
+	var out, errOut lockedWriter
+	code := execute(context.Background(), []string{"study", "lobby", sched, "--allocator", "agones", "--db", filepath.Join(tmp, "s.db"),
+		"--secret-file", filepath.Join(tmp, "secret")}, &out, &errOut)
+	if code == 0 || !strings.Contains(errOut.String(), "--allocator agones: not in a pod, and no kubeconfig ($KUBECONFIG, ~/.kube/config)") {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+	// It started no study.
+	if _, err := os.Stat(filepath.Join(tmp, "s.db")); err == nil {
+		sdb, err := store.Open(context.Background(), filepath.Join(tmp, "s.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sdb.Close()
+		if sets, err := sdb.StudySets(context.Background()); err != nil || len(sets) != 0 {
+			t.Errorf("studies: %d, %v", len(sets), err)
+		}
 	}
 }

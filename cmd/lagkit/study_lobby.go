@@ -95,7 +95,8 @@ game servers' addresses, ports and TLS are the Fleet's: --servers,
 The lobby itself is plain HTTP on --listen; put it behind the TLS
 proxy that serves the study's domain. It runs until SIGINT or SIGTERM,
 then prints its participant flow; a match still playing is stopped with
-it and can be resumed with lagkit study run.`,
+it and can be resumed with lagkit study run (with --allocator agones it
+plays on, on its GameServer).`,
 		Args: cobra.ExactArgs(1),
 		RunE: o.run,
 	}
@@ -220,6 +221,14 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		return usagef("--log-format %v", err)
 	}
 	out := cmd.OutOrStdout()
+	var kube kubeAPI
+	if o.allocator == "agones" {
+		// Found before the study is: a lobby that cannot reach the
+		// cluster starts no study.
+		if kube, err = newKubeAPI(o.kubeconfig, o.namespace); err != nil {
+			return fmt.Errorf("--allocator agones: %w", err)
+		}
+	}
 	if err := o.joinStudy(cmd.Context(), s, out); err != nil {
 		return err
 	}
@@ -228,9 +237,7 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	if o.allocator == "agones" {
-		if oc.Alloc, err = o.agonesAllocator(s, out, log); err != nil {
-			return err
-		}
+		oc.Alloc = o.agonesAllocator(s, kube, out, log)
 	}
 	if o.trustProxy != "" {
 		if oc.TrustProxy, err = netip.ParseAddr(o.trustProxy); err != nil {
@@ -380,25 +387,21 @@ func (o *studyLobbyFlags) checkAllocator(changed func(string) bool) error {
 	return nil
 }
 
-// agonesAllocator is the Agones allocator of schedule s's matches,
-// joining o.studyID; out is told where the matches run.
-func (o *studyLobbyFlags) agonesAllocator(s *study.Schedule, out io.Writer, log *slog.Logger) (*online.Agones, error) {
-	dc, ns, host, err := kubeClient(o.kubeconfig, o.namespace)
-	if err != nil {
-		return nil, fmt.Errorf("--allocator agones: %w", err)
-	}
+// agonesAllocator is the Agones allocator of schedule s's matches
+// through kube, joining o.studyID; out is told where the matches run.
+func (o *studyLobbyFlags) agonesAllocator(s *study.Schedule, kube kubeAPI, out io.Writer, log *slog.Logger) *online.Agones {
 	var people []int
 	for _, st := range s.Seats() {
 		if !st.Bot {
 			people = append(people, st.Index)
 		}
 	}
-	fmt.Fprintf(out, "study %s: matches on GameServers of Agones fleet %s in namespace %s (Kubernetes API %s)\n", s.Name, o.fleet, ns, host)
-	return &online.Agones{Client: dc, Namespace: ns, Fleet: o.fleet, Selector: o.selector, Seats: people,
+	fmt.Fprintf(out, "study %s: matches on GameServers of Agones fleet %s in namespace %s (Kubernetes API %s)\n", s.Name, o.fleet, kube.namespace, kube.host)
+	return &online.Agones{Client: kube.client, Namespace: kube.namespace, Fleet: o.fleet, Selector: o.selector, Seats: people,
 		Study: o.studyID, Seed: o.seed, Quick: o.quick, NewCode: live.NewCode, Wait: o.allocateWait, Log: log,
 		Allocated: func(m lobby.Match, absent []int, gameServer, addr string) {
 			fmt.Fprintf(out, "match %d: group %d, %d people, bots in %d of the people's seats, game server %s at %s\n", m.ID, m.Group, len(m.People), len(absent), gameServer, addr)
-		}}, nil
+		}}
 }
 
 // sessionArgs are the arguments of lagkit study run serving match m.

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -93,6 +94,8 @@ type Agones struct {
 	// left to bots, and the GameServer's name and address.
 	Allocated func(m lobby.Match, absent []int, gameServer, addr string)
 	Log       *slog.Logger
+
+	once sync.Once
 }
 
 // AllocationError is an allocation that found no GameServer within the
@@ -136,7 +139,7 @@ func (a *Agones) defaults() {
 // Start allocates a GameServer for match m and returns its participants'
 // links once the game server answers on its port.
 func (a *Agones) Start(ctx context.Context, m lobby.Match) (*Session, error) {
-	a.defaults()
+	a.once.Do(a.defaults)
 	if a.Client == nil || a.Fleet == "" || a.Namespace == "" {
 		return nil, errors.New("online: the Agones allocator needs a client, a namespace and a fleet")
 	}
@@ -159,22 +162,27 @@ func (a *Agones) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 		// As lagkit study run prints a seat's link.
 		links[id] = "https://" + host + "/?code=" + url.QueryEscape(codes[seat])
 	}
-	// The GameServer as allocated: the watch that follows it starts from
-	// this version, before the game server could have ended its session.
-	first, err := a.Client.Resource(GameServerResource).Namespace(a.Namespace).Get(ctx, st.name, metav1.GetOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("online: match %d: reading game server %s: %w", m.ID, st.name, err)
-	}
+	gs := a.Client.Resource(GameServerResource).Namespace(a.Namespace)
 	kill := func() error {
-		return a.Client.Resource(GameServerResource).Namespace(a.Namespace).Delete(context.WithoutCancel(ctx), st.name, metav1.DeleteOptions{})
+		return gs.Delete(context.WithoutCancel(ctx), st.name, metav1.DeleteOptions{})
 	}
-	if err := a.answers(ctx, host); err != nil {
-		// Its session would play on with no one: the GameServer is
-		// deleted, as a local process that gave no links is killed.
+	// A match that fails from here would leave its session playing with
+	// no one: its GameServer is deleted, as a local process that gave
+	// no links is killed.
+	fail := func(err error) (*Session, error) {
 		if kerr := kill(); kerr != nil {
 			a.Log.Error("gameserver delete", "name", st.name, "err", kerr)
 		}
 		return nil, fmt.Errorf("online: match %d: game server %s: %w", m.ID, st.name, err)
+	}
+	// The GameServer as allocated: the watch that follows it starts from
+	// this version, before the game server could have ended its session.
+	first, err := gs.Get(ctx, st.name, metav1.GetOptions{})
+	if err != nil {
+		return fail(err)
+	}
+	if err := a.answers(ctx, host); err != nil {
+		return fail(err)
 	}
 	done := make(chan struct{})
 	var end error

@@ -7,7 +7,9 @@ import (
 	"net"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -324,5 +326,48 @@ func TestAgonesAPIDown(t *testing.T) {
 	var ae *AllocationError
 	if !errors.As(err, &ae) || ae.Tries < 2 || !strings.Contains(ae.State, "connection refused") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestAgonesTwoMatches: matches started at once get GameServers of their
+// own, each its match's assignment.
+func TestAgonesTwoMatches(t *testing.T) {
+	c, dc := standIn(t)
+	sdk1, _, port1 := readyGameServer(t, c, "gs-1")
+	sdk2, _, port2 := readyGameServer(t, c, "gs-2")
+	var mu sync.Mutex
+	n := 0
+	a := &Agones{Client: dc, Namespace: "study", Fleet: "lagkit", Seats: []int{0}, Study: 1,
+		NewCode: func() string { mu.Lock(); defer mu.Unlock(); n++; return fmt.Sprintf("C%d", n) }}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	links := make(chan string, 2)
+	var wg sync.WaitGroup
+	for id := range 2 {
+		wg.Go(func() {
+			sess, err := a.Start(ctx, lobby.Match{ID: id, People: []string{fmt.Sprint("p", id)}})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			links <- sess.Links[fmt.Sprint("p", id)]
+		})
+	}
+	wg.Wait()
+	close(links)
+	var got []string
+	for l := range links {
+		got = append(got, strings.SplitN(l, "?", 2)[0])
+	}
+	slices.Sort(got)
+	want := []string{fmt.Sprintf("https://127.0.0.1:%d/", port1), fmt.Sprintf("https://127.0.0.1:%d/", port2)}
+	slices.Sort(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("links %v, want one on each GameServer %v", got, want)
+	}
+	m1, err1 := ParseAssignment(sdk1.GameServer().ObjectMeta.Annotations)
+	m2, err2 := ParseAssignment(sdk2.GameServer().ObjectMeta.Annotations)
+	if err1 != nil || err2 != nil || m1.Match == m2.Match {
+		t.Errorf("assignments %+v, %+v (%v, %v)", m1, m2, err1, err2)
 	}
 }
