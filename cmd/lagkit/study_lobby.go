@@ -27,13 +27,14 @@ import (
 	"github.com/lagkit/lagkit/study/live"
 	"github.com/lagkit/lagkit/study/lobby"
 	"github.com/lagkit/lagkit/study/online"
+	"github.com/lagkit/lagkit/transport"
 )
 
 // studyLobbyFlags are lagkit study lobby's flags.
 type studyLobbyFlags struct {
 	listen, gameHost, dsn, secretFile string
 	cert, key, logFormat              string
-	servers                           int
+	servers, probePort                int
 	quick                             bool
 	seed                              uint64
 	tick                              time.Duration
@@ -54,7 +55,9 @@ func newStudyLobbyCmd() *cobra.Command {
 table: one join link for everyone (carrying the recruitment platform's
 participant, study and session ids, named by the table), consent, a
 prescreen of the browser and of the participant's round trip with the
-table's admission rules, and a wait. Matches form in order of arrival,
+table's admission rules, and a wait. The round trip is the one to
+--game-host over the game's own transport: a probe there (--probe-port)
+times its own pings, which the page echoes over the link the game opens. Matches form in order of arrival,
 the schedule's counterbalancing groups balanced as they form; a match
 that waited max_wait starts with bots in the empty seats.
 
@@ -78,6 +81,7 @@ it and can be resumed with lagkit study run.`,
 	f := cmd.Flags()
 	f.StringVar(&o.listen, "listen", "127.0.0.1:8080", "HOST:PORT of the lobby's join page (HTTP)")
 	f.StringVar(&o.gameHost, "game-host", "127.0.0.1", "the host the matches' game servers listen on and their links name")
+	f.IntVar(&o.probePort, "probe-port", 0, "the port on --game-host of the prescreen's round-trip probe, over the game's WebTransport and WebSocket (0: a free one)")
 	f.IntVar(&o.servers, "servers", 4, "game server processes at most at once (1 to 64); a match beyond them waits")
 	f.StringVar(&o.dsn, "db", defaultDB, "study database every match writes to: an SQLite file, or a postgres:// URL")
 	f.StringVar(&o.secretFile, "secret-file", "lobby.secret", "the key of the completion codes: read if it exists, else made (32 random bytes, mode 0600)")
@@ -154,6 +158,8 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		return usagef("--tick %v: want 10ms to 5s", o.tick)
 	case (o.cert == "") != (o.key == ""):
 		return usagef("--cert and --key go together")
+	case o.probePort < 0 || o.probePort > 65535:
+		return usagef("--probe-port %d: want 0 to 65535", o.probePort)
 	case net.ParseIP(o.gameHost) == nil && !validHost(o.gameHost):
 		return usagef("--game-host %q: want a host name or an IP address", o.gameHost)
 	}
@@ -200,6 +206,18 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 			q = append(q, p+"={{%"+p+"%}}")
 		}
 	}
+	var probeCert *transport.Certificate
+	if o.cert != "" {
+		if probeCert, err = transport.LoadCertificate(o.cert, o.key); err != nil {
+			return fmt.Errorf("--cert: %w", err)
+		}
+	}
+	ph, err := srv.ListenProbe(ctx, net.JoinHostPort(o.gameHost, strconv.Itoa(o.probePort)), probeCert)
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("--probe-port: %w", err)
+	}
+	fmt.Fprintf(out, "study %s: the prescreen's round-trip probe on %s (WebTransport and WebSocket)\n", s.Name, ph.Host)
 	fmt.Fprintf(out, "study %s: lobby http://%s/?%s\n", s.Name, ln.Addr(), strings.Join(q, "&"))
 	if len(lc.Groups) > 1 {
 		for _, grp := range lc.Groups {

@@ -79,7 +79,7 @@ func TestStudyLobby(t *testing.T) {
 	if _, err := p.Arrive(wait); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Ping(wait); err != nil {
+	if _, err := p.Measure(wait); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Prescreen(wait, online.Screen{FPS: 120, RefreshHz: 60, PointerLock: true}); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -32,8 +33,8 @@ func newStudyRehearseCmd() *cobra.Command {
 lagkit study lobby would serve it, with headless participants in place
 of people: --participants of them arrive by a Poisson process over
 --over, each through the lobby's protocol as the join page speaks it
-(arrival with platform ids, the lobby's own round-trip measurement, the
-prescreen, the wait), then plays its seat's session with lagkit's bot
+(arrival with platform ids, the round trip's measurement by the game
+server host's probe over WebTransport or WebSocket, the prescreen, the wait), then plays its seat's session with lagkit's bot
 through the page's endpoints and WebSocket, answering every
 questionnaire with each scale's middle. The records, the headless
 participants' answers among them, go to a database of the rehearsal's
@@ -119,7 +120,8 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 	fmt.Fprintf(out, "study %s: rehearsing %d participants arriving over %v, %d game servers at most, records in %s\n",
 		s.Name, o.participants, o.over, lf.servers, lf.dsn)
 	r := &online.Rehearsal{Config: oc, Participants: o.participants, Over: o.over, Seed: lf.seed,
-		TLS: transport.ClientTLS{CertHash: cert.HashHex()}, KillAfter: o.killAfter}
+		TLS: transport.ClientTLS{CertHash: cert.HashHex()}, KillAfter: o.killAfter,
+		ProbeAddr: net.JoinHostPort(lf.gameHost, "0"), ProbeCert: cert}
 	rep, err := r.Run(cmd.Context())
 	if derr := lf.dropStudy(context.WithoutCancel(cmd.Context())); derr != nil && err == nil {
 		err = derr

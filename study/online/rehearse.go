@@ -21,8 +21,8 @@ import (
 
 // Rehearsal is a rehearsal of an online study: headless participants
 // arriving by a Poisson process, each going through the lobby's
-// protocol as a page does (arrival, the round trip's measurement, the
-// prescreen, the wait) and then playing its seat's session with a bot
+// protocol as a page does (arrival, the round trip's measurement by the
+// game server host's probe, the prescreen, the wait) and then playing its seat's session with a bot
 // (SeatPlayer), the sessions on the game servers the allocator starts.
 type Rehearsal struct {
 	// Config is the lobby's (its Alloc starts the sessions).
@@ -39,6 +39,11 @@ type Rehearsal struct {
 	KillAfter time.Duration
 	// Tick is how often the lobby forms matches (default 100 ms).
 	Tick time.Duration
+	// ProbeAddr is where the prescreen's probe listens, on the game
+	// servers' host (default 127.0.0.1:0), with ProbeCert (nil: a
+	// self-signed one).
+	ProbeAddr string
+	ProbeCert *transport.Certificate
 }
 
 // MaxRehearsal bounds a rehearsal's participants: each is a goroutine
@@ -96,6 +101,14 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 	start := time.Now()
 	lctx, stopLobby := context.WithCancel(ctx)
 	defer stopLobby()
+	paddr := r.ProbeAddr
+	if paddr == "" {
+		paddr = "127.0.0.1:0"
+	}
+	if _, err := srv.ListenProbe(lctx, paddr, r.ProbeCert); err != nil {
+		ln.Close()
+		return nil, err
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lctx, ln, tick) }()
 	base := "http://" + ln.Addr().String()
@@ -205,7 +218,7 @@ func (r *Rehearsal) participant(ctx context.Context, base, id string, from netip
 	if _, err := p.Arrive(ctx); err != nil {
 		return fail(err)
 	}
-	if _, err := p.Ping(ctx); err != nil {
+	if _, err := p.Measure(ctx); err != nil {
 		return fail(err)
 	}
 	st, err := p.Prescreen(ctx, Screen{FPS: 120, RefreshHz: 60, PointerLock: true})
