@@ -44,6 +44,9 @@ type studyLobbyFlags struct {
 	// created whether joinStudy started it.
 	studyID int64
 	created bool
+	// consent says the schedule has a consent text, which the lobby asks
+	// before its prescreen: its matches' pages do not ask again.
+	consent bool
 }
 
 func newStudyLobbyCmd() *cobra.Command {
@@ -56,25 +59,29 @@ table: one join link for everyone (carrying the recruitment platform's
 participant, study and session ids, named by the table), consent, a
 prescreen of the browser and of the participant's round trip with the
 table's admission rules, and a wait. The round trip is the one to
---game-host over the game's own transport: a probe there (--probe-port)
-times its own pings, which the page echoes over the link the game opens. Matches form in order of arrival,
-the schedule's counterbalancing groups balanced as they form; a match
-that waited max_wait starts with bots in the empty seats.
+--game-host over the game's own transport: a probe there
+(--probe-port) times its own pings, which the page echoes over the
+link the game opens. Matches form in order of arrival, the schedule's
+counterbalancing groups balanced as they form; a match that waited
+max_wait starts with bots in the empty seats.
 
 Each match is a session of the study served by a game server process
-of its own on this machine, at most --servers at once: lagkit study run
-FILE --group G for the match's group, with each person's seat given a
-participant code (--codes) and the seats no one took played by bots and
-recorded as bots' (--absent), writing to the same --db. Its page is on
---game-host at a port of its own. A participant's page goes from the
-lobby to its seat's link; when the session ends it shows the completion
-code (or sends the participant to completion_url), a code the lobby can
-verify later from --secret-file's key.
+of its own on this machine, at most --servers at once: lagkit study
+run FILE --group G for the match's group, with each person's seat
+given a participant code (--codes) and the seats no one took played by
+bots and recorded as bots' (--absent), writing to the same --db. Its
+page is on --game-host at a port of its own. A participant agrees to
+the schedule's consent text in the lobby, before the prescreen, and
+the session records that consent (--consented) rather than ask again.
+A participant's page goes from the lobby to its seat's link; when the
+session ends it shows the completion code (or sends the participant to
+completion_url), a code the lobby can verify later from
+--secret-file's key.
 
 The lobby itself is plain HTTP on --listen; put it behind the TLS
 proxy that serves the study's domain. It runs until SIGINT or SIGTERM,
-then prints its participant flow; a match still playing is stopped with
-it and can be resumed with lagkit study run.`,
+then prints its participant flow; a match still playing is stopped
+with it and can be resumed with lagkit study run.`,
 		Args: cobra.ExactArgs(1),
 		RunE: o.run,
 	}
@@ -273,6 +280,7 @@ func (o *studyLobbyFlags) onlineConfig(s *study.Schedule, path string, secret []
 			return c
 		}}
 	var consent, agree string
+	o.consent = s.Consent != nil
 	if c := s.Consent; c != nil {
 		consent, agree = c.Text, c.Agree
 		if agree == "" {
@@ -301,6 +309,15 @@ func (o *studyLobbyFlags) sessionArgs(path string, m lobby.Match, codes map[int]
 			pairs[i] = fmt.Sprintf("%d=%s", seat, codes[seat])
 		}
 		args = append(args, "--codes", strings.Join(pairs, ","))
+		if o.consent {
+			// The lobby admits no one who did not agree to the consent
+			// text: every person's seat did.
+			consented := make([]string, len(seats))
+			for i, seat := range seats {
+				consented[i] = strconv.Itoa(seat)
+			}
+			args = append(args, "--consented", strings.Join(consented, ","))
+		}
 	}
 	if len(absent) > 0 {
 		seats := make([]string, len(absent))

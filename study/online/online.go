@@ -88,10 +88,12 @@ type Server struct {
 	probes   []ProbeHost
 	tickets  map[string]string // a probe's ticket: whose it is
 	ticketOf map[string]string // a participant's ticket
-	links    map[string]string // matched: the game server's page
-	sessions map[int]*Session
-	events   []lobby.Event
-	failed   map[int]error
+	// consented is when each participant agreed to the consent text.
+	consented map[string]time.Duration
+	links     map[string]string // matched: the game server's page
+	sessions  map[int]*Session
+	events    []lobby.Event
+	failed    map[int]error
 	// seen is when each participant's page last asked its status, and
 	// platform the study and session ids its link carried.
 	seen     map[string]time.Duration
@@ -126,7 +128,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	return &Server{cfg: cfg, start: time.Now(), log: cfg.Log, lobby: l, rtt: map[string]time.Duration{},
-		tickets: map[string]string{}, ticketOf: map[string]string{},
+		tickets: map[string]string{}, ticketOf: map[string]string{}, consented: map[string]time.Duration{},
 		links: map[string]string{}, sessions: map[int]*Session{}, failed: map[int]error{},
 		seen: map[string]time.Duration{}, platform: map[string][2]string{}}, nil
 }
@@ -276,6 +278,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /lobby/config", s.config)
 	mux.HandleFunc("POST /lobby/arrive", s.arrive)
 	mux.Handle("GET /lobby/probe.js", web.ProbeScript())
+	mux.HandleFunc("POST /lobby/consent", s.consent)
 	mux.HandleFunc("POST /lobby/prescreen", s.prescreen)
 	mux.HandleFunc("GET /lobby/status", s.status)
 	mux.HandleFunc("POST /lobby/leave", s.leave)
@@ -459,6 +462,49 @@ func (s *Server) measured(id string, rtt time.Duration) {
 	s.log.Debug("probe", "id", id, "rtt", rtt, "best", s.rtt[id])
 }
 
+// consent records that a participant at the prescreen agreed to the
+// consent text. The lobby asks it before the prescreen, once: the
+// study's page on the game server does not ask again (the session is
+// told the seats that agreed here).
+func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		ID string `json:"id"`
+	}
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if s.cfg.Consent == "" {
+		fail(w, http.StatusConflict, errors.New("online: this study has no consent text"))
+		return
+	}
+	s.mu.Lock()
+	st, err := s.lobby.Status(s.now(), req.ID)
+	if err == nil && st.State == lobby.Arrived {
+		if _, ok := s.consented[req.ID]; !ok {
+			s.consented[req.ID] = s.now()
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case err != nil:
+		fail(w, http.StatusNotFound, err)
+	case st.State != lobby.Arrived:
+		fail(w, http.StatusConflict, fmt.Errorf("online: %s is %s, past the consent", req.ID, st.State))
+	default:
+		s.log.Info("participant", "id", req.ID, "kind", "consented")
+		s.status(w, r.WithContext(context.WithValue(r.Context(), idKey{}, req.ID)))
+	}
+}
+
+// Consented reports whether participant id agreed to the consent text
+// in the lobby.
+func (s *Server) Consented(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.consented[id]
+	return ok
+}
+
 func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		ID          string  `json:"id"`
@@ -470,6 +516,11 @@ func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
+	if _, ok := s.consented[req.ID]; s.cfg.Consent != "" && !ok {
+		s.mu.Unlock()
+		fail(w, http.StatusConflict, errors.New("online: the consent comes first: agree to it (/lobby/consent)"))
+		return
+	}
 	rtt, measured := s.rtt[req.ID]
 	if !measured {
 		s.mu.Unlock()
@@ -495,6 +546,8 @@ type Status struct {
 	// Probe is the ticket a page at the prescreen names itself by to
 	// the game server hosts' probes.
 	Probe string `json:"probe,omitempty"`
+	// Consented says the participant agreed to the consent text.
+	Consented bool `json:"consented,omitempty"`
 	// Join is the game server's page, once matched; Code and Redirect
 	// the completion code and where to go with it, once completed.
 	Join     string `json:"join,omitempty"`
@@ -517,6 +570,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	if err == nil && st.State == lobby.Arrived {
 		out.Probe = s.ticketOf[id]
 	}
+	_, out.Consented = s.consented[id]
 	if err == nil && st.State == lobby.Completed {
 		out.Code, _ = s.lobby.Complete(id)
 	}

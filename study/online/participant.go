@@ -167,6 +167,14 @@ func (p *Participant) measure(ctx context.Context, h ProbeHost, ticket string) (
 	return 0, err
 }
 
+// Consent agrees to the study's consent text, as the page's button
+// does.
+func (p *Participant) Consent(ctx context.Context) (Status, error) {
+	var st Status
+	err := p.do(ctx, http.MethodPost, "/lobby/consent", map[string]string{"id": p.ID}, &st)
+	return st, err
+}
+
 // Screen is what the page reports of its browser at the prescreen.
 type Screen struct {
 	FPS         float64 `json:"fps"`

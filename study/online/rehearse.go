@@ -218,6 +218,11 @@ func (r *Rehearsal) participant(ctx context.Context, base, id string, from netip
 	if _, err := p.Arrive(ctx); err != nil {
 		return fail(err)
 	}
+	if r.Config.Consent != "" {
+		if _, err := p.Consent(ctx); err != nil {
+			return fail(err)
+		}
+	}
 	if _, err := p.Measure(ctx); err != nil {
 		return fail(err)
 	}
