@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"net/url"
 	"slices"
 	"sync"
 	"text/tabwriter"
@@ -44,6 +45,14 @@ type Rehearsal struct {
 	// self-signed one).
 	ProbeAddr string
 	ProbeCert *transport.Certificate
+	// Pages of the participants, the first to arrive, are real pages in
+	// Browser's Chromium rather than headless Go ones: the join page,
+	// its prescreen, the wait, the shooter page played by scripted keys
+	// and the completion (page.mjs). The first keeps screenshots of the
+	// lobby's pages in Shots, when set.
+	Pages   int
+	Browser Browser
+	Shots   string
 }
 
 // MaxRehearsal bounds a rehearsal's participants: each is a goroutine
@@ -61,6 +70,8 @@ type Outcome struct {
 	Match            int
 	Rounds, Answered int
 	Err              string
+	// Page says the participant was a Chromium page.
+	Page bool
 }
 
 // RehearsalReport is what a rehearsal found.
@@ -83,6 +94,10 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 		return nil, fmt.Errorf("online: rehearsal of %d participants, want 1 to %d", r.Participants, MaxRehearsal)
 	case r.Over < 0:
 		return nil, fmt.Errorf("online: arrivals over %v", r.Over)
+	case r.Pages < 0 || r.Pages > r.Participants:
+		return nil, fmt.Errorf("online: %d pages of %d participants", r.Pages, r.Participants)
+	case r.Pages > 0 && (r.Browser.Node == "" || r.Browser.Chromium == "" || r.Browser.Playwright == ""):
+		return nil, errors.New("online: pages without a browser (FindBrowser)")
 	}
 	tick := r.Tick
 	if tick <= 0 {
@@ -143,7 +158,16 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 			// the lobby, in front of which the rehearsal stands as the
 			// proxy, limits arrivals per address.
 			from := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
-			outs[i] = r.participant(ctx, base, fmt.Sprintf("rehearsal-%04d", i), from, seed)
+			id := fmt.Sprintf("rehearsal-%04d", i)
+			if i < r.Pages {
+				shots := ""
+				if i == 0 {
+					shots = r.Shots
+				}
+				outs[i] = r.page(ctx, base, id, shots)
+				return
+			}
+			outs[i] = r.participant(ctx, base, id, from, seed)
 		}()
 	}
 	wg.Wait()
@@ -254,6 +278,27 @@ func (r *Rehearsal) participant(ctx context.Context, base, id string, from netip
 	return out
 }
 
+// page plays one participant in a Chromium page, from the join link as
+// the platform fills it in.
+func (r *Rehearsal) page(ctx context.Context, base, id, shots string) Outcome {
+	q := url.Values{}
+	for k, v := range map[string]string{r.Config.IDParam: id, r.Config.StudyParam: "rehearsal", r.Config.SessionParam: id} {
+		if k != "" {
+			q.Set(k, v)
+		}
+	}
+	out := Outcome{ID: id, Match: -1, Page: true}
+	res, err := r.Browser.Play(ctx, base+"/?"+q.Encode(), shots)
+	out.State, out.Reason, out.Rounds, out.Answered = res.State, res.Reason, res.Rounds, res.Answered
+	if err != nil {
+		out.Err = err.Error()
+		if st, serr := (&Participant{Base: base, ID: id}).Status(context.WithoutCancel(ctx)); serr == nil {
+			out.State, out.Reason = st.State, st.Reason
+		}
+	}
+	return out
+}
+
 // Waits returns the people's waits from admission to their match, in
 // order.
 func (rep *RehearsalReport) Waits() []time.Duration {
@@ -301,6 +346,15 @@ func (rep *RehearsalReport) Write(w io.Writer) {
 		accounted+missing, len(rep.Outcomes), accounted, f.Arrived, missing)
 	if rep.Killed >= 0 {
 		fmt.Fprintf(w, "match %d's game server was killed mid-round\n", rep.Killed)
+	}
+	for _, o := range rep.Outcomes {
+		if o.Page {
+			fmt.Fprintf(w, "page %s (Chromium): %s, %d rounds joined, %d questionnaires answered", o.ID, o.State, o.Rounds, o.Answered)
+			if o.Err != "" {
+				fmt.Fprintf(w, " (%s)", o.Err)
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	reasons := map[string]int{}
 	for _, o := range rep.Outcomes {
