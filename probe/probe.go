@@ -43,19 +43,20 @@ var (
 // Serve answers every session l accepts, each in a goroutine of its
 // own, until ctx ends or l closes; it waits for the sessions under way.
 func (s *Server) Serve(ctx context.Context, l transport.Listener) error {
-	if s.Pings == 0 {
-		s.Pings = 10
+	cfg := *s
+	if cfg.Pings == 0 {
+		cfg.Pings = 10
 	}
-	if s.Pings < 3 || s.Pings > 100 {
-		return fmt.Errorf("probe: pings %d, want 3 to 100", s.Pings)
+	if cfg.Pings < 3 || cfg.Pings > 100 {
+		return fmt.Errorf("probe: pings %d, want 3 to 100", cfg.Pings)
 	}
-	if s.Timeout <= 0 {
-		s.Timeout = 20 * time.Second
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 20 * time.Second
 	}
-	if s.Lost <= 0 {
-		s.Lost = time.Second
+	if cfg.Lost <= 0 {
+		cfg.Lost = time.Second
 	}
-	if s.Ticket == nil || s.Measured == nil {
+	if cfg.Ticket == nil || cfg.Measured == nil {
 		return errors.New("probe: a server needs Ticket and Measured")
 	}
 	var wg sync.WaitGroup
@@ -71,12 +72,12 @@ func (s *Server) Serve(ctx context.Context, l transport.Listener) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rtt, id, err := s.measure(ctx, c)
+			rtt, id, err := cfg.measure(ctx, c)
 			if err != nil {
 				_ = c.Close(err.Error())
 				return
 			}
-			s.Measured(id, rtt)
+			cfg.Measured(id, rtt)
 		}()
 	}
 }
