@@ -72,18 +72,16 @@ func (s *Server) Serve(ctx context.Context, l transport.Listener) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rtt, id, err := cfg.measure(ctx, c)
-			if err != nil {
+			if err := cfg.measure(ctx, c); err != nil {
 				_ = c.Close(err.Error())
-				return
 			}
-			cfg.Measured(id, rtt)
 		}()
 	}
 }
 
-// measure runs one measurement over c and tells the client its result.
-func (s *Server) measure(ctx context.Context, c transport.Conn) (time.Duration, string, error) {
+// measure runs one measurement over c, keeps it (Measured) and then
+// tells the client, so that a client that has its result finds it kept.
+func (s *Server) measure(ctx context.Context, c transport.Conn) error {
 	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
 	buf := make([]byte, transport.MaxDatagram)
@@ -93,7 +91,7 @@ func (s *Server) measure(ctx context.Context, c transport.Conn) (time.Duration, 
 	for {
 		n, err := c.Recv(ctx, buf)
 		if err != nil {
-			return 0, "", fmt.Errorf("probe: no ticket: %w", err)
+			return fmt.Errorf("probe: no ticket: %w", err)
 		}
 		if wire.DecodeProbe(buf[:n], &m) == nil && m.Seq == 0 && m.Ticket != "" {
 			break
@@ -101,20 +99,20 @@ func (s *Server) measure(ctx context.Context, c transport.Conn) (time.Duration, 
 	}
 	id, ok := s.Ticket(m.Ticket)
 	if !ok {
-		return 0, "", ErrTicket
+		return ErrTicket
 	}
 	var rtts []time.Duration
 	out := make([]byte, 0, 16)
 	seq := uint32(0)
 	for lost := 0; len(rtts) < s.Pings; {
 		if lost > s.Pings {
-			return 0, "", ErrLost
+			return ErrLost
 		}
 		seq++
 		out, _ = wire.AppendProbe(out[:0], &wire.Probe{Seq: seq})
 		sent := time.Now()
 		if err := c.Send(out); err != nil {
-			return 0, "", err
+			return err
 		}
 		wait, cancelWait := context.WithTimeout(ctx, s.Lost)
 		for {
@@ -122,7 +120,7 @@ func (s *Server) measure(ctx context.Context, c transport.Conn) (time.Duration, 
 			if err != nil {
 				cancelWait()
 				if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
-					return 0, "", fmt.Errorf("probe: %w", err)
+					return fmt.Errorf("probe: %w", err)
 				}
 				lost++
 				break
@@ -138,10 +136,24 @@ func (s *Server) measure(ctx context.Context, c transport.Conn) (time.Duration, 
 	}
 	slices.Sort(rtts)
 	med := rtts[len(rtts)/2].Truncate(time.Microsecond)
+	s.Measured(id, med)
+	// The result goes again until the client, which closes once it has
+	// it, has closed: a datagram may be lost, and a close sent at once
+	// could overtake it.
 	out, _ = wire.AppendProbe(out[:0], &wire.Probe{Seq: seq + 1, Done: true, RTT: med})
-	_ = c.Send(out)
+	for range 8 {
+		if c.Send(out) != nil {
+			break
+		}
+		wait, cancelWait := context.WithTimeout(ctx, 250*time.Millisecond)
+		_, err := c.Recv(wait, buf)
+		cancelWait()
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			break
+		}
+	}
 	_ = c.Close("measured")
-	return med, id, nil
+	return nil
 }
 
 // Measure answers a probe server over c as a client, naming itself by

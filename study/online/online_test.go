@@ -114,11 +114,11 @@ func until(t *testing.T, p page, what string, ok func(map[string]any) bool) map[
 }
 
 // TestLobbyServiceFlow: two participants arrive through the join link,
-// pass the prescreen with a round trip the lobby measures itself, wait,
-// are seated in one match of three seats with a bot once the wait runs
-// out, get their game server's links, and once the session ends get a
-// completion code that verifies and a redirect to the platform; a
-// second arrival of the same id is refused.
+// pass the prescreen with a round trip the game server host's probe
+// measured, wait, are seated in one match of three seats with a bot
+// once the wait runs out, get their game server's links, and once the
+// session ends get a completion code that verifies and a redirect to
+// the platform; a second arrival of the same id is refused.
 func TestLobbyServiceFlow(t *testing.T) {
 	s, base := newServer(t, 3, 0, lobby.Admission{PointerLock: true, MaxBaseRTT: time.Second})
 	ctx := context.Background()
