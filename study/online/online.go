@@ -496,15 +496,6 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// Consented reports whether participant id agreed to the consent text
-// in the lobby.
-func (s *Server) Consented(id string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.consented[id]
-	return ok
-}
-
 func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		ID          string  `json:"id"`
