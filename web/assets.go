@@ -65,10 +65,12 @@ type lazyBundle struct {
 	err    error
 }
 
-// script and adminScript are the game page's and the admin page's.
+// script and adminScript are the game page's and the admin page's,
+// probeScript the probe's.
 var (
 	script      = &lazyBundle{entry: entry}
 	adminScript = &lazyBundle{entry: adminEntry}
+	probeScript = &lazyBundle{entry: probeEntry}
 )
 
 // startCore starts getting the client core ready, once.

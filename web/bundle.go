@@ -11,10 +11,11 @@ import (
 )
 
 // entry is the page script's entry point within files, adminEntry the
-// admin page's.
+// admin page's, probeEntry the round-trip probe's (ProbeScript).
 const (
 	entry      = "shell/main.ts"
 	adminEntry = "shell/admin.ts"
+	probeEntry = "shell/probe.ts"
 )
 
 // Bundle bundles the page's TypeScript and three.js, embedded in the

@@ -135,6 +135,12 @@ func serveSpectate(w http.ResponseWriter, r *http.Request, host *realtime.Host) 
 	json.NewEncoder(w).Encode(v)
 }
 
+// ProbeScript serves the round-trip probe's script (shell/probe.ts), an
+// ES module another page imports, an online study's join page: its
+// measureAll(hosts, ticket) measures each game server host (package
+// probe) over the link the game itself opens (shell/net.ts).
+func ProbeScript() http.Handler { return serveBundle(probeScript) }
+
 // serveBundle serves a page's script, bundling it on first use.
 func serveBundle(b *lazyBundle) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

@@ -62,6 +62,23 @@ func TestBundle(t *testing.T) {
 	}
 }
 
+// TestProbeBundle: the probe's script bundles on its own, opening the
+// game's link (net.ts), and keeps the export a lobby's page imports.
+func TestProbeBundle(t *testing.T) {
+	js, err := bundle(files, probeEntry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"serverCertificateHashes", "/lagkit/wt", "/lagkit/ws", "as measureAll"} {
+		if !bytes.Contains(js, []byte(want)) {
+			t.Errorf("probe bundle lacks %q", want)
+		}
+	}
+	if bytes.Contains(js, []byte("WebGLRenderer")) {
+		t.Error("the probe bundle carries three.js")
+	}
+}
+
 // TestBundleErrors checks that a bundling error names the file and line,
 // and that only relative imports and three are resolved.
 func TestBundleErrors(t *testing.T) {

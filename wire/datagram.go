@@ -28,6 +28,9 @@ const (
 	// (GameEvents), and MsgGameEventAck the server's acknowledgement.
 	MsgGameEvents
 	MsgGameEventAck
+	// MsgProbe is a ping of a round-trip probe (Probe): no game session,
+	// only the server's measurement of the link's round trip.
+	MsgProbe
 )
 
 var msgNames = [...]string{
@@ -43,6 +46,7 @@ var msgNames = [...]string{
 	MsgSealed:       "sealed",
 	MsgGameEvents:   "game events",
 	MsgGameEventAck: "game event ack",
+	MsgProbe:        "probe",
 }
 
 // String returns the message's name in lower case, as errors use it.

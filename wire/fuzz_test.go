@@ -202,3 +202,14 @@ func FuzzSnapshotRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func FuzzDecodeProbe(f *testing.F) {
+	for _, m := range []Probe{{Ticket: "t0"}, {Seq: 7}, {Seq: 11, Done: true, RTT: 23456 * time.Microsecond}} {
+		b, err := AppendProbe(nil, &m)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	fuzzMessage(f, MsgProbe, AppendProbe, DecodeProbe)
+}

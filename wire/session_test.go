@@ -214,7 +214,8 @@ func TestPeekType(t *testing.T) {
 		{[]byte{10}, MsgSealed, ""},
 		{[]byte{11}, MsgGameEvents, ""},
 		{[]byte{12}, MsgGameEventAck, ""},
-		{[]byte{13}, 0, "wire: unknown message type 13"},
+		{[]byte{13}, MsgProbe, ""},
+		{[]byte{14}, 0, "wire: unknown message type 14"},
 		{make([]byte, MaxDatagram+1), 0, "wire: datagram of 1101 bytes exceeds MaxDatagram"},
 	}
 	for _, tt := range tests {
@@ -223,7 +224,7 @@ func TestPeekType(t *testing.T) {
 			t.Errorf("PeekType(%x) = %v, %v; want %v, %q", tt.b, got, err, tt.want, tt.wantErr)
 		}
 	}
-	for m, want := range map[MsgType]string{MsgSnapshot: "snapshot", MsgAppeal: "appeal", MsgChallenge: "challenge", MsgReport: "report", MsgSealed: "sealed", MsgGameEvents: "game events", 13: "MsgType(13)"} {
+	for m, want := range map[MsgType]string{MsgSnapshot: "snapshot", MsgAppeal: "appeal", MsgChallenge: "challenge", MsgReport: "report", MsgSealed: "sealed", MsgGameEvents: "game events", MsgProbe: "probe", 14: "MsgType(14)"} {
 		if s := m.String(); s != want {
 			t.Errorf("MsgType(%d).String() = %q, want %q", m, s, want)
 		}

@@ -253,7 +253,7 @@ func (o *studyRunFlags) run(cmd *cobra.Command, args []string) error {
 // runSimulated plays every seat with bots on the simulation driver, and
 // writes the report.
 func (o *studyRunFlags) runSimulated(cmd *cobra.Command, s *study.Schedule) error {
-	for _, name := range []string{"listen", "udp", "cert", "key", "start", "fresh", "answer-wait", "log-format", "codes", "absent"} {
+	for _, name := range []string{"listen", "udp", "cert", "key", "start", "fresh", "answer-wait", "log-format", "codes", "absent", "consented"} {
 		if cmd.Flags().Changed(name) {
 			return usagef("--%s: only a live study (without --simulate) serves players", name)
 		}

@@ -48,7 +48,7 @@ func admit(t *testing.T, ctx context.Context, p *online.Participant) {
 	if _, err := p.Arrive(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Ping(ctx); err != nil {
+	if _, err := p.Measure(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Prescreen(ctx, online.Screen{FPS: 120, RefreshHz: 60, PointerLock: true}); err != nil {

@@ -25,7 +25,7 @@ type liveStudyOptions struct {
 	start, fresh                      bool
 	answerWait                        time.Duration
 	codes                             map[string]string
-	absent                            []int
+	absent, consented                 []int
 }
 
 // addLiveStudyFlags adds the flags of a live study run to cmd.
@@ -40,6 +40,7 @@ func addLiveStudyFlags(cmd *cobra.Command, o *liveStudyOptions) {
 	f.DurationVar(&o.answerWait, "answer-wait", live.DefaultAnswerWait, "live: how long the questionnaire after a round waits for the participants' answers")
 	f.StringToStringVar(&o.codes, "codes", nil, "live: SEAT=CODE,...: the participant codes of people's seats, in place of the schedule's or generated ones (an online study's lobby gives them)")
 	f.IntSliceVar(&o.absent, "absent", nil, "live: SEAT,...: people's seats no one takes, played by bots from the start and recorded as bots' (an online match formed short of people)")
+	f.IntSliceVar(&o.consented, "consented", nil, "live: SEAT,...: people's seats whose participants agreed to the consent text in an online study's lobby: their pages do not ask again, and the consent is recorded with the session")
 	f.StringVar(&o.logFormat, "log-format", "auto", "live: logs as text or json (auto: text on a terminal, json otherwise)")
 }
 
@@ -73,7 +74,7 @@ func runLiveStudy(ctx context.Context, s *study.Schedule, dsn string, seed uint6
 	defer db.Close()
 	err = live.Serve(ctx, s, db, live.ServeOptions{
 		Listeners: serve.Listeners{Listen: o.listen, UDP: o.udp, Cert: o.cert, Key: o.key},
-		Codes:     codes, Absent: o.absent, AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Join: join, Seed: seed, Log: log, Out: out,
+		Codes:     codes, Absent: o.absent, Consented: o.consented, AnswerWait: o.answerWait, AutoStart: o.start, Fresh: o.fresh, Join: join, Seed: seed, Log: log, Out: out,
 	})
 	if stopped := (*live.StoppedError)(nil); errors.As(err, &stopped) {
 		return stoppedError{fmt.Sprintf("%v (exit status %d)", err, exitStopped)}

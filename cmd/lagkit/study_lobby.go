@@ -27,13 +27,14 @@ import (
 	"github.com/lagkit/lagkit/study/live"
 	"github.com/lagkit/lagkit/study/lobby"
 	"github.com/lagkit/lagkit/study/online"
+	"github.com/lagkit/lagkit/transport"
 )
 
 // studyLobbyFlags are lagkit study lobby's flags.
 type studyLobbyFlags struct {
 	listen, gameHost, dsn, secretFile string
 	cert, key, logFormat              string
-	servers                           int
+	servers, probePort                int
 	quick                             bool
 	seed                              uint64
 	tick                              time.Duration
@@ -48,6 +49,9 @@ type studyLobbyFlags struct {
 	// created whether joinStudy started it.
 	studyID int64
 	created bool
+	// consent says the schedule has a consent text, which the lobby asks
+	// before its prescreen: its matches' pages do not ask again.
+	consent bool
 }
 
 func newStudyLobbyCmd() *cobra.Command {
@@ -59,19 +63,25 @@ func newStudyLobbyCmd() *cobra.Command {
 table: one join link for everyone (carrying the recruitment platform's
 participant, study and session ids, named by the table), consent, a
 prescreen of the browser and of the participant's round trip with the
-table's admission rules, and a wait. Matches form in order of arrival,
-the schedule's counterbalancing groups balanced as they form; a match
-that waited max_wait starts with bots in the empty seats.
+table's admission rules, and a wait. The round trip is the one to
+--game-host over the game's own transport: a probe there
+(--probe-port) times its own pings, which the page echoes over the
+link the game opens. Matches form in order of arrival, the schedule's
+counterbalancing groups balanced as they form; a match that waited
+max_wait starts with bots in the empty seats.
 
 Each match is a session of the study served by a game server process
-of its own on this machine, at most --servers at once: lagkit study run
-FILE --group G for the match's group, with each person's seat given a
-participant code (--codes) and the seats no one took played by bots and
-recorded as bots' (--absent), writing to the same --db. Its page is on
---game-host at a port of its own. A participant's page goes from the
-lobby to its seat's link; when the session ends it shows the completion
-code (or sends the participant to completion_url), a code the lobby can
-verify later from --secret-file's key.
+of its own on this machine, at most --servers at once: lagkit study
+run FILE --group G for the match's group, with each person's seat
+given a participant code (--codes) and the seats no one took played by
+bots and recorded as bots' (--absent), writing to the same --db. Its
+page is on --game-host at a port of its own. A participant agrees to
+the schedule's consent text in the lobby, before the prescreen, and
+the session records that consent (--consented) rather than ask again.
+A participant's page goes from the lobby to its seat's link; when the
+session ends it shows the completion code (or sends the participant to
+completion_url), a code the lobby can verify later from
+--secret-file's key.
 
 With --allocator agones the matches run on Kubernetes instead: each is
 a GameServerAllocation (allocation.agones.dev/v1) of a Ready GameServer
@@ -103,6 +113,7 @@ plays on, on its GameServer).`,
 	f := cmd.Flags()
 	f.StringVar(&o.listen, "listen", "127.0.0.1:8080", "HOST:PORT of the lobby's join page (HTTP)")
 	f.StringVar(&o.gameHost, "game-host", "127.0.0.1", "the host the matches' game servers listen on and their links name")
+	f.IntVar(&o.probePort, "probe-port", 0, "the port on --game-host of the prescreen's round-trip probe, over the game's WebTransport and WebSocket (0: a free one)")
 	f.IntVar(&o.servers, "servers", 4, "game server processes at most at once (1 to 64); a match beyond them waits")
 	f.StringVar(&o.dsn, "db", defaultDB, "study database every match writes to: an SQLite file, or a postgres:// URL")
 	f.StringVar(&o.secretFile, "secret-file", "lobby.secret", "the key of the completion codes: read if it exists, else made (32 random bytes, mode 0600)")
@@ -206,6 +217,8 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		return usagef("--tick %v: want 10ms to 5s", o.tick)
 	case (o.cert == "") != (o.key == ""):
 		return usagef("--cert and --key go together")
+	case o.probePort < 0 || o.probePort > 65535:
+		return usagef("--probe-port %d: want 0 to 65535", o.probePort)
 	case net.ParseIP(o.gameHost) == nil && !validHost(o.gameHost):
 		return usagef("--game-host %q: want a host name or an IP address", o.gameHost)
 	}
@@ -269,6 +282,18 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 			q = append(q, p+"={{%"+p+"%}}")
 		}
 	}
+	var probeCert *transport.Certificate
+	if o.cert != "" {
+		if probeCert, err = transport.LoadCertificate(o.cert, o.key); err != nil {
+			return fmt.Errorf("--cert: %w", err)
+		}
+	}
+	ph, err := srv.ListenProbe(ctx, net.JoinHostPort(o.gameHost, strconv.Itoa(o.probePort)), probeCert)
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("--probe-port: %w", err)
+	}
+	fmt.Fprintf(out, "study %s: the prescreen's round-trip probe on %s (WebTransport and WebSocket)\n", s.Name, ph.Host)
 	fmt.Fprintf(out, "study %s: lobby http://%s/?%s\n", s.Name, ln.Addr(), strings.Join(q, "&"))
 	if len(lc.Groups) > 1 {
 		for _, grp := range lc.Groups {
@@ -327,6 +352,7 @@ func (o *studyLobbyFlags) onlineConfig(s *study.Schedule, path string, secret []
 			return c
 		}}
 	var consent, agree string
+	o.consent = s.Consent != nil
 	if c := s.Consent; c != nil {
 		consent, agree = c.Text, c.Agree
 		if agree == "" {
@@ -420,6 +446,15 @@ func (o *studyLobbyFlags) sessionArgs(path string, m lobby.Match, codes map[int]
 			pairs[i] = fmt.Sprintf("%d=%s", seat, codes[seat])
 		}
 		args = append(args, "--codes", strings.Join(pairs, ","))
+		if o.consent {
+			// The lobby admits no one who did not agree to the consent
+			// text: every person's seat did.
+			consented := make([]string, len(seats))
+			for i, seat := range seats {
+				consented[i] = strconv.Itoa(seat)
+			}
+			args = append(args, "--consented", strings.Join(consented, ","))
+		}
 	}
 	if len(absent) > 0 {
 		seats := make([]string, len(absent))

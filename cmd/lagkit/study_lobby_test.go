@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study/online"
+	"github.com/lagkit/lagkit/web"
 )
 
 const lobbySchedule = `name = "lobby-test"
@@ -28,13 +31,16 @@ name = "only"
 map = "arena"
 mode = "ffa"
 duration = "3s"
+[consent]
+text = "I agree to play."
 [online]
 max_wait = "1s"
 `
 
 // TestStudyLobby: lagkit study lobby seats an arriving participant
-// through consent-free arrival, the lobby's own round-trip measurement
-// and the prescreen; after max_wait a match forms with one person and
+// through arrival, the consent (refused a prescreen before it), the
+// round trip's measurement by the probe on --game-host and the
+// prescreen; after max_wait a match forms with one person and
 // lagkit study run serves it as a process of its own, the person's seat
 // given its code and the empty one played by a bot; the participant's
 // link names that code (a reload while matched gets it again), the
@@ -42,7 +48,8 @@ max_wait = "1s"
 // id arriving after that is refused, and
 // the flow printed at the stop counts them. The study database holds
 // the match's session with the person's code and the absent seat as a
-// bot's.
+// bot's, and the person's consent given in the lobby: the seat's page
+// on the game server does not ask it again.
 func TestStudyLobby(t *testing.T) {
 	tmp := t.TempDir()
 	sched := filepath.Join(tmp, "lobby.toml")
@@ -79,8 +86,15 @@ func TestStudyLobby(t *testing.T) {
 	if _, err := p.Arrive(wait); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Ping(wait); err != nil {
+	if _, err := p.Measure(wait); err != nil {
 		t.Fatal(err)
+	}
+	var early *online.AnswerError
+	if _, err := p.Prescreen(wait, online.Screen{FPS: 120, RefreshHz: 60, PointerLock: true}); !errors.As(err, &early) || !strings.Contains(early.Msg, "consent comes first") {
+		t.Fatalf("a prescreen before the consent: %v", err)
+	}
+	if st, err := p.Consent(wait); err != nil || !st.Consented {
+		t.Fatalf("consent: %+v, %v", st, err)
 	}
 	if _, err := p.Prescreen(wait, online.Screen{FPS: 120, RefreshHz: 60, PointerLock: true}); err != nil {
 		t.Fatal(err)
@@ -92,6 +106,18 @@ func TestStudyLobby(t *testing.T) {
 	code := regexp.MustCompile(`^https://127\.0\.0\.1:\d+/\?code=([A-Z0-9]{6})$`).FindStringSubmatch(st.Join)
 	if code == nil {
 		t.Fatalf("join link %q", st.Join)
+	}
+	// The seat's page on the game server asks no consent again.
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}, Timeout: 10 * time.Second}
+	res, err := hc.Get(strings.Replace(st.Join, "/?code=", web.StudyStatusPath+"?code=", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seat web.StudyStatus
+	err = json.NewDecoder(res.Body).Decode(&seat)
+	res.Body.Close()
+	if err != nil || seat.Consent {
+		t.Errorf("the seat's study status %+v, %v: want no consent asked", seat, err)
 	}
 	// A reload while matched brings the page back to its seat's link.
 	if back, err := (&online.Participant{Base: base, ID: "p-1"}).Arrive(wait); err != nil || back.Join != st.Join {
@@ -138,6 +164,18 @@ func TestStudyLobby(t *testing.T) {
 	}
 	if s := seats[1]; !s.Bot || s.Code != "" {
 		t.Errorf("the absent seat recorded %+v", s)
+	}
+	var consents []int
+	if err := store.Each(context.Background(), sdb, rows[0].ID, func(r record.Client) error {
+		if r.Consented {
+			consents = append(consents, r.Seat)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(consents) != 1 || consents[0] != 0 {
+		t.Errorf("consents recorded for seats %v, want seat 0's from the lobby", consents)
 	}
 }
 

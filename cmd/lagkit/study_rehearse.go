@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -16,13 +17,14 @@ import (
 
 // studyRehearseFlags are lagkit study rehearse's flags.
 type studyRehearseFlags struct {
-	lobbyFlags   studyLobbyFlags
-	participants int
-	over         time.Duration
-	killAfter    time.Duration
-	leaveAfter   time.Duration
-	killRound    int
-	maxWait      time.Duration
+	lobbyFlags          studyLobbyFlags
+	participants, pages int
+	shots               string
+	over                time.Duration
+	killAfter           time.Duration
+	leaveAfter          time.Duration
+	killRound           int
+	maxWait             time.Duration
 }
 
 func newStudyRehearseCmd() *cobra.Command {
@@ -34,12 +36,18 @@ func newStudyRehearseCmd() *cobra.Command {
 lagkit study lobby would serve it, with headless participants in place
 of people: --participants of them arrive by a Poisson process over
 --over, each through the lobby's protocol as the join page speaks it
-(arrival with platform ids, the lobby's own round-trip measurement, the
+(arrival with platform ids, consent, the round trip's measurement by
+the game server host's probe over WebTransport or WebSocket, the
 prescreen, the wait), then plays its seat's session with lagkit's bot
 through the page's endpoints and WebSocket, answering every
-questionnaire with each scale's middle. The records, the headless
-participants' answers among them, go to a database of the rehearsal's
-own (--db, rehearsal.db by default).
+questionnaire with each scale's middle. --pages of them, the first to
+arrive, are real pages in headless Chromium instead: the join page,
+its prescreen, the wait, the shooter page played by scripted keys (it
+walks and turns), each questionnaire answered with its first choice,
+and the completion page; --shots keeps the first page's screenshots of
+the lobby's waiting, refusal and completion pages. The records, the
+headless participants' answers among them, go to a database of the
+rehearsal's own (--db, rehearsal.db by default).
 The matches run on at most --servers game server processes (lagkit
 study run), all writing to --db; --kill-after kills the first match's
 game server that long after it started, as a crash would: its people
@@ -59,6 +67,8 @@ sessions as one study.`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&o.participants, "participants", 20, fmt.Sprintf("headless participants (1 to %d)", online.MaxRehearsal))
+	f.IntVar(&o.pages, "pages", 0, "of the participants, this many (the first to arrive) are real pages in headless Chromium: the join page, its prescreen, the wait, the shooter page played by scripted keys, the completion (needs node, /usr/bin/chromium and playwright-core: report/browser/install.sh)")
+	f.StringVar(&o.shots, "shots", "", "a directory where the first page keeps screenshots of the lobby's waiting, refusal and completion pages")
 	f.DurationVar(&o.over, "over", time.Minute, "the arrivals' span: participants arrive at a rate of --participants per --over")
 	f.DurationVar(&o.killAfter, "kill-after", 0, "kill the first match's game server this long after it started (0: none)")
 	f.IntVar(&o.killRound, "kill-in-round", 0, "count --kill-after from when the first match's people see this round (1 on) played (0: from the game server's start)")
@@ -97,6 +107,16 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 		return usagef("--max-wait %v: want 0 to 1h", o.maxWait)
 	case lf.servers < 1 || lf.servers > 64:
 		return usagef("--servers %d: want 1 to 64", lf.servers)
+	case o.pages < 0 || o.pages > o.participants:
+		return usagef("--pages %d: want 0 to the %d participants", o.pages, o.participants)
+	case o.shots != "" && o.pages == 0:
+		return usagef("--shots: the pages keep screenshots; give --pages")
+	}
+	var browser online.Browser
+	if o.pages > 0 {
+		if browser, err = online.FindBrowser(); err != nil {
+			return fmt.Errorf("--pages: %w", err)
+		}
 	}
 	log, err := serve.NewLogger(lf.logFormat, cmd.ErrOrStderr())
 	if err != nil {
@@ -139,7 +159,8 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 	fmt.Fprintf(out, "study %s: rehearsing %d participants arriving over %v, %d game servers at most, records in %s\n",
 		s.Name, o.participants, o.over, lf.servers, lf.dsn)
 	r := &online.Rehearsal{Config: oc, Participants: o.participants, Over: o.over, Seed: lf.seed,
-		TLS: transport.ClientTLS{CertHash: cert.HashHex()}, KillAfter: o.killAfter, KillRound: o.killRound, LeaveAfter: o.leaveAfter}
+		TLS: transport.ClientTLS{CertHash: cert.HashHex()}, KillAfter: o.killAfter, KillRound: o.killRound, LeaveAfter: o.leaveAfter,
+		ProbeAddr: net.JoinHostPort(lf.gameHost, "0"), ProbeCert: cert, Pages: o.pages, Browser: browser, Shots: o.shots}
 	rep, err := r.Run(cmd.Context())
 	if derr := lf.dropStudy(context.WithoutCancel(cmd.Context())); derr != nil && err == nil {
 		err = derr

@@ -278,3 +278,53 @@ func TestFinalQuestionsPutAgain(t *testing.T) {
 		t.Errorf("after the last questionnaire: %v, want nothing to resume", err)
 	}
 }
+
+// TestConsentedInTheLobby: a seat whose participant agreed to the
+// consent text in an online study's lobby is not asked again: it joins
+// at once, its intake is pending, and its consent is recorded with the
+// session; another seat (a lab participant, no lobby) still is asked.
+// A consent given for a bot's seat or in a study without a consent
+// text is refused.
+func TestConsentedInTheLobby(t *testing.T) {
+	s, err := study.Parse(filepath.Join(t.TempDir(), "i.toml"), []byte(instrumented))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New(Config{Schedule: s, Host: realtime.NewHost(quiet, nil), Codes: map[int]string{0: "P1", 1: "P2"}, Consented: []int{0}, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.NeedsConsent("P1") || !d.NeedsConsent("P2") {
+		t.Fatalf("needs consent: P1 %v, P2 %v; want P2 only", d.NeedsConsent("P1"), d.NeedsConsent("P2"))
+	}
+	if _, err := d.Join("P1"); err != nil {
+		t.Fatalf("P1 joining after the lobby's consent: %v", err)
+	}
+	if _, err := d.Join("P2"); !errors.Is(err, study.ErrNoConsent) {
+		t.Fatalf("P2 joining without consent: %v, want ErrNoConsent", err)
+	}
+	if q, ok := d.Pending("P1"); !ok || q.Stage != record.StageIntake {
+		t.Errorf("P1's intake: %+v %v", q, ok)
+	}
+	var mem record.Memory
+	d.attach(&mem)
+	var consents []int
+	for _, r := range mem.Records {
+		if c, ok := r.(record.Client); ok && c.Consented && c.Round == study.IntakeRound {
+			consents = append(consents, c.Seat)
+		}
+	}
+	if !slices.Equal(consents, []int{0}) {
+		t.Errorf("consents recorded for seats %v, want [0]", consents)
+	}
+	if _, err := New(Config{Schedule: s, Host: realtime.NewHost(quiet, nil), Consented: []int{2}, Log: quiet}); err == nil || !strings.Contains(err.Error(), "no person's seat") {
+		t.Errorf("a bot's seat consented: %v", err)
+	}
+	plain, err := study.Parse(filepath.Join(t.TempDir(), "p.toml"), []byte(strings.Split(instrumented, "[consent]")[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Config{Schedule: plain, Host: realtime.NewHost(quiet, nil), Consented: []int{0}, Log: quiet}); err == nil || !strings.Contains(err.Error(), "no consent text") {
+		t.Errorf("consented without a consent text: %v", err)
+	}
+}

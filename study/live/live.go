@@ -48,6 +48,13 @@ type Config struct {
 	// short of people): bots play them throughout, they have no code,
 	// and they are recorded as bots' seats. The schedule is unchanged.
 	Absent []int
+	// Consented are people's seats whose participants agreed to the
+	// schedule's consent text before the session, in an online study's
+	// lobby (which asks it before its prescreen): their pages do not ask
+	// again, and each is recorded as a consent (a record.Client of the
+	// intake round, Consented, at the session's start, with no browser
+	// report). A session resumed keeps the consents it recorded.
+	Consented []int
 	// Used are the codes the study's earlier sessions gave, by
 	// study.CodeKey: a generated code is none of them, so that a code
 	// names one participant across the study.
@@ -300,6 +307,18 @@ func New(cfg Config) (*Driver, error) {
 			return nil, fmt.Errorf("live: absent seat %d has a participant code", seat)
 		}
 		d.absent[seat] = true
+	}
+	for _, seat := range cfg.Consented {
+		switch {
+		case cfg.Schedule.Consent == nil:
+			return nil, fmt.Errorf("live: seat %d consented, but the schedule has no consent text", seat)
+		case seat < 0 || seat >= len(d.seats) || d.seats[seat].Bot || d.absent[seat]:
+			return nil, fmt.Errorf("live: consented seat %d is no person's seat", seat)
+		case d.consented[seat]:
+			continue // recorded by the session resumed
+		}
+		d.consented[seat] = true
+		d.early = append(d.early, record.Client{Seat: seat, Round: study.IntakeRound, Consented: true, At: time.Now()})
 	}
 	d.codes = make([]string, len(d.seats))
 	taken := map[string]int{}

@@ -41,6 +41,9 @@ type ServeOptions struct {
 	// hands a session both. A resumed study keeps its stored codes.
 	Codes  map[int]string
 	Absent []int
+	// Consented are people's seats that agreed to the consent text in
+	// an online study's lobby (Config.Consented).
+	Consented []int
 	// Join says which study a new session joins (study.Join.Target):
 	// the study of the schedule's name that ran it, by default. With
 	// Join.Study set, only an unfinished run of that study is resumed;
@@ -88,7 +91,7 @@ func Serve(ctx context.Context, s *study.Schedule, db *store.DB, o ServeOptions)
 	if out == nil {
 		out = io.Discard
 	}
-	cfg := Config{Schedule: s, Codes: o.Codes, Absent: o.Absent, AnswerWait: o.AnswerWait, AutoStart: o.AutoStart, Log: log}
+	cfg := Config{Schedule: s, Codes: o.Codes, Absent: o.Absent, Consented: o.Consented, AnswerWait: o.AnswerWait, AutoStart: o.AutoStart, Log: log}
 	if on := s.Online; on != nil {
 		// An online study's participant who leaves mid-match has a bot
 		// take the seat once away for the schedule's rejoin grace; the

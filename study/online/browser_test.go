@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -45,10 +46,12 @@ func browser(t *testing.T) (string, string) {
 
 // TestJoinPageInBrowser: a participant's browser goes through the join
 // page as a person would: consent, the prescreen (its frame rate
-// measured, its round trip measured by the lobby), the wait, the
-// match's link, and on to the platform's completion URL with a code
-// that verifies. A second browser whose frame rate is under the floor
-// is refused with the reason.
+// measured, its round trip measured by the game server hosts' probes
+// over the game's WebTransport, the best of two hosts kept), the wait,
+// the match's link, and on to the platform's completion URL with a code
+// that verifies. A second browser, its round trip measured over
+// WebSocket, whose frame rate is under the floor is refused with the
+// reason.
 func TestJoinPageInBrowser(t *testing.T) {
 	node, pw := browser(t)
 	var done string
@@ -75,15 +78,27 @@ func TestJoinPageInBrowser(t *testing.T) {
 	s.cfg.CompletionURL = hs.URL + "/done?cc={code}"
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	for range 2 {
+		if _, err := s.ListenProbe(ctx, "127.0.0.1:0", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
 	go func() { _ = s.Run(ctx, 100*time.Millisecond) }()
 
-	run := func(id string) (steps []string, final, text string) {
+	type probed struct {
+		Host  string
+		Kind  string
+		RTTms *float64 `json:"rtt_ms"`
+		Error string
+	}
+	var probes []probed
+	run := func(id, query string) (steps []string, final, text string) {
 		args := []string{"testdata/join.mjs", hs.URL, id}
 		if *shots != "" {
 			args = append(args, *shots)
 		}
 		cmd := exec.CommandContext(ctx, node, args...)
-		cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+pw)
+		cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+pw, "JOIN_QUERY="+query)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -91,16 +106,40 @@ func TestJoinPageInBrowser(t *testing.T) {
 			t.Fatalf("join.mjs %s: %v\n%s", id, err, stderr.String())
 		}
 		var v struct {
-			Steps []string
-			Final string
-			Text  string
+			Steps  []string
+			Final  string
+			Text   string
+			Probes []probed
 		}
 		if err := json.Unmarshal(out, &v); err != nil {
 			t.Fatalf("join.mjs: %v: %s", err, out)
 		}
+		probes = v.Probes
 		return v.Steps, v.Final, v.Text
 	}
-	steps, final, text := run("person1")
+	// checkProbes checks that the page measured both hosts over kind and
+	// that the lobby kept the best round trip the hosts measured.
+	checkProbes := func(id, kind string) {
+		t.Helper()
+		best := -1.0
+		for _, p := range probes {
+			if p.Kind != kind || p.RTTms == nil || p.Error != "" {
+				t.Errorf("%s: probe of %s: %+v, want a round trip over %s", id, p.Host, p, kind)
+				continue
+			}
+			if best < 0 || *p.RTTms < best {
+				best = *p.RTTms
+			}
+		}
+		s.mu.Lock()
+		kept := s.rtt[id]
+		s.mu.Unlock()
+		if len(probes) != 2 || math.Abs(float64(kept)/float64(time.Millisecond)-best) > 0.001 {
+			t.Errorf("%s: probes %+v, the lobby kept %v", id, probes, kept)
+		}
+	}
+	steps, final, text := run("person1", "")
+	checkProbes("person1", "webtransport")
 	// The page's states as it met them, bar its first moment's
 	// "loading"; a completed page goes to the platform at once (the
 	// moment before the browser leaves may show "completed").
@@ -118,7 +157,8 @@ func TestJoinPageInBrowser(t *testing.T) {
 	s.mu.Lock()
 	s.lobby, _ = lobby.New(lobby.Config{Study: "online-test", Seats: 2, Secret: []byte("0123456789abcdef"), Groups: []lobby.Group{{}}, Admission: lobby.Admission{MinFPS: 999}})
 	s.mu.Unlock()
-	steps, _, text = run("person2")
+	steps, _, text = run("person2", "transport=ws")
+	checkProbes("person2", "websocket")
 	if strings.Join(seen(steps), " ") != "arrived refused" || !strings.Contains(text, "fps under the 999 the study needs") {
 		t.Fatalf("steps %v (%s), want a refusal naming the frame rate", steps, text)
 	}

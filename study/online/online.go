@@ -2,14 +2,17 @@
 // over HTTP: the one join link participants open, the prescreen, the
 // wait, the hand-over to the game server their match was allocated,
 // and the completion code at the end. It is the lobby's driver: it
-// keeps the lobby's clock, measures each participant's round trip
-// itself, and starts each match the lobby forms through an Allocator.
+// keeps the lobby's clock, has each participant's round trip to the
+// game server hosts measured by the hosts' probes (package probe, over
+// the game's own transport), and starts each match the lobby forms
+// through an Allocator.
 package online
 
 import (
 	"context"
+	"crypto/rand"
 	_ "embed"
-	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,9 +26,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/coder/websocket"
-
+	"github.com/lagkit/lagkit/probe"
 	"github.com/lagkit/lagkit/study/lobby"
+	"github.com/lagkit/lagkit/transport"
+	"github.com/lagkit/lagkit/web"
 )
 
 // Allocator starts a match's session of the study on a game server.
@@ -100,7 +104,8 @@ type Config struct {
 	// before its people are requeued or finished: the study's records
 	// mark the round it cut.
 	Lost func(ctx context.Context, m lobby.Match, s *Session, err error)
-	// Pings is how many round trips the prescreen measures (default 10).
+	// Pings is how many round trips a probe of the prescreen times on
+	// each game server host (default 10).
 	Pings int
 	Log   *slog.Logger
 	// Record, when set, stores the participants' events as they happen
@@ -120,8 +125,11 @@ type Server struct {
 
 	mu       sync.Mutex
 	lobby    *lobby.Lobby
-	rtt      map[string]time.Duration // measured by the ping socket
-	links    map[string]string        // matched: the game server's page
+	rtt      map[string]time.Duration // the best a host's probe measured
+	probes   []ProbeHost
+	tickets  map[string]string // a probe's ticket: whose it is
+	ticketOf map[string]string // a participant's ticket
+	links    map[string]string // matched: the game server's page
 	sessions map[int]*Session
 	events   []lobby.Event
 	failed   map[int]error
@@ -178,6 +186,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	return &Server{cfg: cfg, start: time.Now(), log: cfg.Log, lobby: l, rtt: map[string]time.Duration{},
+		tickets: map[string]string{}, ticketOf: map[string]string{},
 		links: map[string]string{}, sessions: map[int]*Session{}, failed: map[int]error{},
 		seen: map[string]time.Duration{}, platform: map[string][2]string{}, requeued: map[string]int{}}, nil
 }
@@ -422,8 +431,8 @@ func (s *Server) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /lobby/config", s.config)
 	mux.HandleFunc("POST /lobby/arrive", s.arrive)
+	mux.Handle("GET /lobby/probe.js", web.ProbeScript())
 	mux.HandleFunc("POST /lobby/consent", s.consent)
-	mux.HandleFunc("GET /lobby/ping", s.ping)
 	mux.HandleFunc("POST /lobby/prescreen", s.prescreen)
 	mux.HandleFunc("GET /lobby/status", s.status)
 	mux.HandleFunc("POST /lobby/leave", s.leave)
@@ -457,6 +466,7 @@ func (s *Server) config(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"id_param": s.cfg.IDParam, "study_param": s.cfg.StudyParam, "session_param": s.cfg.SessionParam,
 		"consent": s.cfg.Consent, "agree": s.cfg.Agree, "pointer_lock": s.cfg.Lobby.Admission.PointerLock,
+		"probes": s.Probes(),
 	})
 }
 
@@ -493,6 +503,10 @@ func (s *Server) arrive(w http.ResponseWriter, r *http.Request) {
 		if _, ok := s.platform[req.ID]; !ok {
 			s.platform[req.ID] = [2]string{trim(req.Study), trim(req.Session)}
 		}
+		if _, ok := s.ticketOf[req.ID]; !ok {
+			t := newTicket()
+			s.tickets[t], s.ticketOf[req.ID] = req.ID, t
+		}
 	}
 	s.mu.Unlock()
 	switch {
@@ -511,53 +525,95 @@ func (s *Server) arrive(w http.ResponseWriter, r *http.Request) {
 
 type idKey struct{}
 
-// ping measures the participant's round trip over a WebSocket, the
-// page's game transport where WebTransport is missing: the lobby sends
-// Pings numbered messages, the page echoes each, and the median is
-// kept for the prescreen. The page reports nothing it could shade.
-func (s *Server) ping(w http.ResponseWriter, r *http.Request) {
-	id := r.URL.Query().Get("id")
-	s.mu.Lock()
-	st, err := s.lobby.Status(s.now(), id)
-	s.mu.Unlock()
-	if err != nil || st.State != lobby.Arrived {
-		fail(w, http.StatusConflict, fmt.Errorf("online: no prescreen under way for %q", id))
-		return
+// ProbeHost is a game server host the prescreen measures: where a page
+// reaches its probe, and the SHA-256 of its certificate (hex), which
+// pins it for WebTransport.
+type ProbeHost struct {
+	Host     string `json:"host"`
+	CertHash string `json:"cert_sha256"`
+}
+
+// ServeProbe serves the prescreen's round-trip probe (package probe) on
+// w, a Web listener on a game server host, named to pages as host
+// (HOST:PORT; "": w's address), until ctx ends, then closes w. Pages
+// measure every host served, and the best round trip is a participant's
+// base: the one to the host it plays on, where the fleet places
+// matches near their people.
+func (s *Server) ServeProbe(ctx context.Context, host string, w *transport.Web) {
+	if host == "" {
+		host = w.Addr()
 	}
-	c, err := websocket.Accept(w, r, nil)
+	s.mu.Lock()
+	s.probes = append(s.probes, ProbeHost{Host: host, CertHash: w.CertHash()})
+	s.mu.Unlock()
+	p := &probe.Server{Pings: s.cfg.Pings, Ticket: s.ticket, Measured: s.measured}
+	go func() {
+		<-ctx.Done()
+		_ = w.Close()
+	}()
+	go func() {
+		if err := p.Serve(ctx, w); err != nil {
+			s.log.Error("probe", "host", host, "err", err)
+		}
+	}()
+}
+
+// ListenProbe serves the prescreen's probe on a Web listener of its own
+// at addr (HOST:PORT, port 0: a free one) with cert (nil: a self-signed
+// one), until ctx ends, and returns the host as pages are told it. Any
+// page may open it (a lobby's pages come from the lobby's origin, not
+// the host's): it measures only for a ticket the lobby gave.
+func (s *Server) ListenProbe(ctx context.Context, addr string, cert *transport.Certificate) (ProbeHost, error) {
+	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return
+		return ProbeHost{}, fmt.Errorf("online: probe address %q: %w", addr, err)
 	}
-	defer c.CloseNow()
-	c.SetReadLimit(64)
-	ctx, cancel := context.WithTimeout(r.Context(), 20*time.Second)
-	defer cancel()
-	var rtts []time.Duration
-	var buf [8]byte
-	for i := range s.cfg.Pings {
-		binary.BigEndian.PutUint64(buf[:], uint64(i))
-		sent := time.Now()
-		if err := c.Write(ctx, websocket.MessageBinary, buf[:]); err != nil {
-			return
-		}
-		typ, b, err := c.Read(ctx)
-		if err != nil {
-			return
-		}
-		if typ != websocket.MessageBinary || len(b) != 8 || binary.BigEndian.Uint64(b) != uint64(i) {
-			_ = c.Close(websocket.StatusPolicyViolation, "echo each ping as sent")
-			return
-		}
-		rtts = append(rtts, time.Since(sent))
+	w, err := transport.NewWeb(transport.WebOptions{Addr: addr, Cert: cert, OriginPatterns: []string{"*"}})
+	if err != nil {
+		return ProbeHost{}, err
 	}
-	slices.Sort(rtts)
-	med := rtts[len(rtts)/2]
+	_, port, _ := net.SplitHostPort(w.Addr())
+	h := ProbeHost{Host: net.JoinHostPort(host, port), CertHash: w.CertHash()}
+	s.ServeProbe(ctx, h.Host, w)
+	return h, nil
+}
+
+// Probes returns the game server hosts the prescreen measures.
+func (s *Server) Probes() []ProbeHost {
 	s.mu.Lock()
-	s.rtt[id] = med
-	s.mu.Unlock()
-	msg, _ := json.Marshal(map[string]float64{"rtt_ms": float64(med) / float64(time.Millisecond)})
-	_ = c.Write(ctx, websocket.MessageText, msg)
-	_ = c.Close(websocket.StatusNormalClosure, "measured")
+	defer s.mu.Unlock()
+	return slices.Clone(s.probes)
+}
+
+// newTicket makes a probe ticket: 128 random bits, so that no one
+// probes in another's name.
+func newTicket() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// ticket says whose a probe's ticket is, while they are at the
+// prescreen.
+func (s *Server) ticket(t string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.tickets[t]
+	if !ok {
+		return "", false
+	}
+	st, err := s.lobby.Status(s.now(), id)
+	return id, err == nil && st.State == lobby.Arrived
+}
+
+// measured keeps the best round trip a host's probe measured for id.
+func (s *Server) measured(id string, rtt time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.rtt[id]; !ok || rtt < old {
+		s.rtt[id] = rtt
+	}
+	s.log.Debug("probe", "id", id, "rtt", rtt, "best", s.rtt[id])
 }
 
 func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
@@ -579,7 +635,7 @@ func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
 	rtt, measured := s.rtt[req.ID]
 	if !measured {
 		s.mu.Unlock()
-		fail(w, http.StatusConflict, errors.New("online: measure the round trip first (/lobby/ping)"))
+		fail(w, http.StatusConflict, errors.New("online: no round trip measured yet: the page measures it with a game server host's probe first"))
 		return
 	}
 	_, err := s.lobby.Prescreen(s.now(), req.ID, lobby.Screen{FPS: req.FPS, RefreshHz: req.RefreshHz, PointerLock: req.PointerLock, BaseRTT: rtt})
@@ -621,6 +677,9 @@ type Status struct {
 	Ahead      int     `json:"ahead"`
 	WaitAtMost float64 `json:"wait_at_most_s"`
 	RTTms      float64 `json:"rtt_ms,omitempty"`
+	// Probe is the ticket a page at the prescreen names itself by to
+	// the game server hosts' probes.
+	Probe string `json:"probe,omitempty"`
 	// Join is the game server's page, once matched; Code and Redirect
 	// the completion code and where to go with it, once completed.
 	Join     string `json:"join,omitempty"`
@@ -640,6 +699,9 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	}
 	out := Status{State: st.State.String(), Consented: st.Consented, Reason: st.Reason, Ahead: st.Ahead, WaitAtMost: st.WaitAtMost.Seconds(),
 		RTTms: float64(s.rtt[id]) / float64(time.Millisecond), Join: s.links[id]}
+	if err == nil && st.State == lobby.Arrived {
+		out.Probe = s.ticketOf[id]
+	}
 	if err == nil && (st.State == lobby.Completed || st.State == lobby.Dropped) {
 		// A dropout from a match has a code when the schedule gives one.
 		out.Code, _ = s.lobby.Complete(id)

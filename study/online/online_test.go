@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
+	"github.com/lagkit/lagkit/probe"
 	"github.com/lagkit/lagkit/study/lobby"
+	"github.com/lagkit/lagkit/transport"
 )
 
 // script is a game server for a match: it prints each person's seat
@@ -62,30 +62,15 @@ func (p page) status() map[string]any {
 	return v
 }
 
-// pingEcho answers the lobby's round-trip measurement as the page does.
-func (p page) pingEcho(ctx context.Context) float64 {
+// measure has p's round trip measured by the lobby's probes as the page
+// does, and returns it in milliseconds.
+func (p page) measure(ctx context.Context) float64 {
 	p.t.Helper()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(p.base, "http")+"/lobby/ping?id="+p.id, nil)
+	rtt, err := (&Participant{Base: p.base, ID: p.id}).Measure(ctx)
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	defer c.CloseNow()
-	for {
-		typ, b, err := c.Read(ctx)
-		if err != nil {
-			p.t.Fatal(err)
-		}
-		if typ == websocket.MessageText {
-			var v struct {
-				RTTms float64 `json:"rtt_ms"`
-			}
-			_ = json.Unmarshal(b, &v)
-			return v.RTTms
-		}
-		if err := c.Write(ctx, typ, b); err != nil {
-			p.t.Fatal(err)
-		}
-	}
+	return float64(rtt) / float64(time.Millisecond)
 }
 
 func newServer(t *testing.T, seats int, status int, adm lobby.Admission) (*Server, string) {
@@ -105,6 +90,9 @@ func newServer(t *testing.T, seats int, status int, adm lobby.Admission) (*Serve
 	t.Cleanup(hs.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
+	if _, err := s.ListenProbe(ctx, "127.0.0.1:0", nil); err != nil {
+		t.Fatal(err)
+	}
 	go func() { _ = s.Run(ctx, 50*time.Millisecond) }()
 	return s, hs.URL
 }
@@ -126,11 +114,11 @@ func until(t *testing.T, p page, what string, ok func(map[string]any) bool) map[
 }
 
 // TestLobbyServiceFlow: two participants arrive through the join link,
-// pass the prescreen with a round trip the lobby measures itself, wait,
-// are seated in one match of three seats with a bot once the wait runs
-// out, get their game server's links, and once the session ends get a
-// completion code that verifies and a redirect to the platform; a
-// second arrival of the same id is refused.
+// pass the prescreen with a round trip the game server host's probe
+// measured, wait, are seated in one match of three seats with a bot
+// once the wait runs out, get their game server's links, and once the
+// session ends get a completion code that verifies and a redirect to
+// the platform; a second arrival of the same id is refused.
 func TestLobbyServiceFlow(t *testing.T) {
 	s, base := newServer(t, 3, 0, lobby.Admission{PointerLock: true, MaxBaseRTT: time.Second})
 	ctx := context.Background()
@@ -143,7 +131,7 @@ func TestLobbyServiceFlow(t *testing.T) {
 		if code, v := p.post("/lobby/prescreen", map[string]any{"id": id, "fps": 120, "refresh_hz": 60, "pointer_lock": true}); code != http.StatusConflict {
 			t.Fatalf("a prescreen before the round trip was measured: %d %v", code, v)
 		}
-		if rtt := p.pingEcho(ctx); rtt <= 0 || rtt > 1000 {
+		if rtt := p.measure(ctx); rtt <= 0 || rtt > 1000 {
 			t.Fatalf("round trip %v ms on loopback", rtt)
 		}
 		if code, v := p.post("/lobby/prescreen", map[string]any{"id": id, "fps": 120, "refresh_hz": 60, "pointer_lock": true}); code != 200 || v["state"] != "waiting" {
@@ -199,7 +187,7 @@ func TestLobbyServiceRefusals(t *testing.T) {
 		t.Errorf("junk: %d %v", code, v)
 	}
 	p.post("/lobby/arrive", map[string]string{"id": "slow"})
-	p.pingEcho(context.Background())
+	p.measure(context.Background())
 	if _, v := p.post("/lobby/prescreen", map[string]any{"id": "slow", "fps": 20, "pointer_lock": true}); v["state"] != "refused" ||
 		v["reason"] != "frame rate 20 fps under the 60 the study needs" {
 		t.Errorf("a slow browser: %v", v)
@@ -208,7 +196,7 @@ func TestLobbyServiceRefusals(t *testing.T) {
 	// MaxRequeues times, then finishes with the reason.
 	q := page{t, base, "unlucky"}
 	q.post("/lobby/arrive", map[string]string{"id": "unlucky"})
-	q.pingEcho(context.Background())
+	q.measure(context.Background())
 	q.post("/lobby/prescreen", map[string]any{"id": "unlucky", "fps": 90})
 	st := until(t, q, "the session's end", func(v map[string]any) bool { return v["state"] == "completed" })
 	if !strings.Contains(fmt.Sprint(st["reason"]), "the game server was lost mid-match (the session exited with status 3)") || st["code"] == nil {
@@ -242,6 +230,7 @@ func newLostServer(t *testing.T, lost string, cmd func(context.Context, lobby.Ma
 	if err != nil {
 		t.Fatal(err)
 	}
+	listenProbe(t, s)
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(hs.Close)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -250,11 +239,22 @@ func newLostServer(t *testing.T, lost string, cmd func(context.Context, lobby.Ma
 	return s, hs.URL, told
 }
 
+// listenProbe serves s's prescreen probe on a loopback port for the
+// test's length.
+func listenProbe(t *testing.T, s *Server) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	if _, err := s.ListenProbe(ctx, "127.0.0.1:0", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // admit brings participant id through the prescreen.
 func admit(t *testing.T, base, id string) page {
 	p := page{t, base, id}
 	p.post("/lobby/arrive", map[string]string{"id": id})
-	p.pingEcho(context.Background())
+	p.measure(context.Background())
 	if code, v := p.post("/lobby/prescreen", map[string]any{"id": id, "fps": 90}); code != 200 {
 		t.Fatalf("prescreen %s: %d %v", id, code, v)
 	}
@@ -357,5 +357,88 @@ func TestDropoutLine(t *testing.T) {
 	}
 	if f := s.Flow(); f.Completed != 1 || f.Dropped != 1 {
 		t.Errorf("flow %+v", f)
+	}
+}
+
+// TestPrescreenRoundTripFromTheHosts: the round trip the prescreen
+// judges is the one the game server hosts' probes measured over the
+// game's transport, the best of the hosts; a page cannot post one of its
+// own, nor probe without its ticket, and the admission rules apply to
+// it: a round trip over a condition's target is refused (over_target
+// refuse) or kept to the groups without it (restrict).
+func TestPrescreenRoundTripFromTheHosts(t *testing.T) {
+	ctx := context.Background()
+	for _, over := range []string{lobby.OverRefuse, lobby.OverRestrict} {
+		n := 0
+		s, err := New(Config{
+			Lobby: lobby.Config{Study: "online-test", Seats: 2, MaxWait: time.Minute, Secret: []byte("0123456789abcdef"),
+				// A target of 1 µs no loopback round trip meets.
+				Groups: []lobby.Group{{Name: "near", TargetRTT: []time.Duration{time.Microsecond}}, {Name: "any"}}, Admission: lobby.Admission{OverTarget: over}},
+			Alloc:   &Local{Seats: []int{0, 1}, Command: script(0, time.Second), NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }},
+			IDParam: "PROLIFIC_PID", Log: slog.New(slog.DiscardHandler),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(s.Handler())
+		defer hs.Close()
+		pctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		for range 2 {
+			if _, err := s.ListenProbe(pctx, "127.0.0.1:0", nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := page{t, hs.URL, "p-" + over}
+		code, v := p.post("/lobby/arrive", map[string]string{"id": p.id})
+		ticket, _ := v["probe"].(string)
+		if code != 200 || ticket == "" {
+			t.Fatalf("arrive: %d %v, want a probe ticket", code, v)
+		}
+		if code, v := p.post("/lobby/prescreen", map[string]any{"id": p.id, "fps": 120, "rtt_ms": 1}); code != http.StatusBadRequest {
+			t.Errorf("a page's own round trip: %d %v, want it refused", code, v)
+		}
+		// Measured over each transport: the best of the hosts' kept.
+		var best time.Duration
+		for _, tr := range []string{"wt", "ws"} {
+			rtt, err := (&Participant{Base: hs.URL, ID: p.id, Transport: tr}).Measure(ctx)
+			if err != nil {
+				t.Fatalf("%s: %v", tr, err)
+			}
+			if best == 0 || rtt < best {
+				best = rtt
+			}
+		}
+		s.mu.Lock()
+		kept := s.rtt[p.id]
+		s.mu.Unlock()
+		if kept != best || len(s.Probes()) != 2 {
+			t.Errorf("the lobby kept %v of %d hosts, the hosts told the participant %v at best", kept, len(s.Probes()), best)
+		}
+		_, v = p.post("/lobby/prescreen", map[string]any{"id": p.id, "fps": 120})
+		st, _ := s.lobby.Status(s.now(), p.id)
+		switch over {
+		case lobby.OverRefuse:
+			if v["state"] != "refused" || !strings.Contains(fmt.Sprint(v["reason"]), "over the 0 ms a condition targets") {
+				t.Errorf("refuse: %v", v)
+			}
+		case lobby.OverRestrict:
+			if v["state"] != "waiting" || len(st.Eligible) != 1 || st.Eligible[0] != 1 {
+				t.Errorf("restrict: %v, eligible %v, want group 1 only", v, st.Eligible)
+			}
+		}
+		// Past the prescreen the ticket measures nothing more.
+		if _, err := (&Participant{Base: hs.URL, ID: p.id}).Measure(ctx); err == nil || !strings.Contains(err.Error(), "not at the prescreen") {
+			t.Errorf("measuring past the prescreen: %v", err)
+		}
+		h := s.Probes()[0]
+		c, err := transport.Dial(ctx, "wss://"+h.Host, transport.DialOptions{TLS: transport.ClientTLS{CertHash: h.CertHash}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := probe.Measure(ctx, c, ticket); err == nil || !strings.Contains(err.Error(), probe.ErrTicket.Error()) {
+			t.Errorf("a probe with the ticket past the prescreen: %v", err)
+		}
+		c.Close("done")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,12 +13,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/lagkit/lagkit/probe"
+	"github.com/lagkit/lagkit/transport"
 )
 
 // Participant speaks a participant's side of the lobby's protocol as the
-// join page does: arrive with the platform's ids, echo the lobby's
-// round-trip pings, report the prescreen, poll the status until a match
+// join page does: arrive with the platform's ids, answer the game server
+// hosts' round-trip probes, report the prescreen, poll the status until a match
 // or the end. A rehearsal's headless participants and the tests use it.
 type Participant struct {
 	// Base is the lobby's URL (http://HOST:PORT).
@@ -30,6 +32,9 @@ type Participant struct {
 	// behind a proxy (Config.TrustProxy) takes the participant to come
 	// from. A rehearsal gives each headless participant its own.
 	From netip.Addr
+	// Transport is what the round trip is measured over: "wt", "ws",
+	// or "" for WebTransport and then WebSocket, as the game's link.
+	Transport string
 }
 
 // AnswerError is a lobby's refusal: its HTTP status and what it said.
@@ -96,43 +101,78 @@ func (p *Participant) Arrive(ctx context.Context) (Status, error) {
 	return st, err
 }
 
+// Measure has the participant's round trip measured as the page does:
+// it asks the lobby for the game server hosts and its probe ticket, and
+// answers each host's probe (package probe) over the game's transport
+// (Transport, else WebTransport and then WebSocket as the game's link
+// tries them). It returns the best round trip the hosts measured and
+// told it; the lobby keeps its own copy, from the hosts.
+func (p *Participant) Measure(ctx context.Context) (time.Duration, error) {
+	var cfg struct {
+		Probes []ProbeHost `json:"probes"`
+	}
+	if err := p.do(ctx, http.MethodGet, "/lobby/config", nil, &cfg); err != nil {
+		return 0, err
+	}
+	st, err := p.Status(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if st.Probe == "" {
+		return 0, fmt.Errorf("lobby: %s is %s, not at the prescreen", p.ID, st.State)
+	}
+	if len(cfg.Probes) == 0 {
+		return 0, errors.New("lobby: no game server host to measure the round trip to")
+	}
+	best, errs := time.Duration(-1), []error(nil)
+	for _, h := range cfg.Probes {
+		rtt, err := p.measure(ctx, h, st.Probe)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", h.Host, err))
+			continue
+		}
+		if best < 0 || rtt < best {
+			best = rtt
+		}
+	}
+	if best < 0 {
+		return 0, fmt.Errorf("lobby: the round trip could not be measured: %w", errors.Join(errs...))
+	}
+	return best, nil
+}
+
+// measure measures host h over the participant's transport.
+func (p *Participant) measure(ctx context.Context, h ProbeHost, ticket string) (time.Duration, error) {
+	schemes := []string{"wt", "wss"}
+	switch p.Transport {
+	case "":
+	case "wt", "ws":
+		schemes = []string{map[string]string{"wt": "wt", "ws": "wss"}[p.Transport]}
+	default:
+		return 0, fmt.Errorf("lobby: transport %q: want wt or ws", p.Transport)
+	}
+	var err error
+	for _, sc := range schemes {
+		var c transport.Conn
+		if c, err = transport.Dial(ctx, sc+"://"+h.Host, transport.DialOptions{TLS: transport.ClientTLS{CertHash: h.CertHash}}); err != nil {
+			continue
+		}
+		var rtt time.Duration
+		rtt, err = probe.Measure(ctx, c, ticket)
+		c.Close("measured")
+		if err == nil {
+			return rtt, nil
+		}
+	}
+	return 0, err
+}
+
 // Consent agrees to the study's consent text, as the page's button
-// does; a lobby with a consent text admits no one to the prescreen
-// before it.
+// does.
 func (p *Participant) Consent(ctx context.Context) (Status, error) {
 	var st Status
 	err := p.do(ctx, http.MethodPost, "/lobby/consent", map[string]string{"id": p.ID}, &st)
 	return st, err
-}
-
-// Ping echoes the lobby's round-trip pings, as the page does, and
-// returns the round trip the lobby measured.
-func (p *Participant) Ping(ctx context.Context) (time.Duration, error) {
-	u := "ws" + strings.TrimPrefix(p.Base, "http") + "/lobby/ping?id=" + url.QueryEscape(p.ID)
-	c, _, err := websocket.Dial(ctx, u, &websocket.DialOptions{HTTPClient: p.client()})
-	if err != nil {
-		return 0, err
-	}
-	defer c.CloseNow()
-	c.SetReadLimit(1 << 10)
-	for {
-		typ, b, err := c.Read(ctx)
-		if err != nil {
-			return 0, fmt.Errorf("lobby: the round trip's measurement: %w", err)
-		}
-		if typ == websocket.MessageText {
-			var v struct {
-				RTTms float64 `json:"rtt_ms"`
-			}
-			if err := json.Unmarshal(b, &v); err != nil {
-				return 0, err
-			}
-			return time.Duration(v.RTTms * float64(time.Millisecond)), nil
-		}
-		if err := c.Write(ctx, typ, b); err != nil {
-			return 0, err
-		}
-	}
 }
 
 // Screen is what the page reports of its browser at the prescreen.
@@ -143,7 +183,7 @@ type Screen struct {
 }
 
 // Prescreen reports the browser's prescreen; the lobby adds the round
-// trip it measured (Ping first).
+// trip the hosts' probes measured (Measure first).
 func (p *Participant) Prescreen(ctx context.Context, s Screen) (Status, error) {
 	var st Status
 	err := p.do(ctx, http.MethodPost, "/lobby/prescreen", struct {

@@ -68,6 +68,7 @@ func TestLobbyServiceRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	listenProbe(t, s)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +80,7 @@ func TestLobbyServiceRecords(t *testing.T) {
 
 	slow := page{t, base, "slow"}
 	slow.post("/lobby/arrive", map[string]string{"id": "slow"})
-	slow.pingEcho(context.Background())
+	slow.measure(context.Background())
 	slow.post("/lobby/prescreen", map[string]any{"id": "slow", "fps": 20})
 	until(t, slow, "refused", func(v map[string]any) bool { return v["state"] == "refused" })
 	for !strings.Contains(log.String(), "participant event not stored yet") {
@@ -91,7 +92,7 @@ func TestLobbyServiceRecords(t *testing.T) {
 
 	p := page{t, base, "p1"}
 	p.post("/lobby/arrive", map[string]string{"id": "p1"})
-	p.pingEcho(context.Background())
+	p.measure(context.Background())
 	p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120})
 	until(t, p, "a join link", func(v map[string]any) bool { return v["join"] != nil })
 	stop()
@@ -141,6 +142,7 @@ func TestLobbyServiceConsent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	listenProbe(t, s)
 	hs := httptest.NewServer(s.Handler())
 	defer hs.Close()
 	p := page{t, hs.URL, "p1"}
@@ -150,7 +152,7 @@ func TestLobbyServiceConsent(t *testing.T) {
 	if _, v := p.post("/lobby/arrive", map[string]string{"id": "p1"}); v["consented"] != false {
 		t.Errorf("arrived: %v", v)
 	}
-	p.pingEcho(context.Background())
+	p.measure(context.Background())
 	if code, v := p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120}); code != http.StatusConflict || !strings.Contains(fmt.Sprint(v["error"]), "agree to the consent first") {
 		t.Errorf("a prescreen before the consent: %d %v", code, v)
 	}

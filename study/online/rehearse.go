@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -24,8 +25,8 @@ import (
 
 // Rehearsal is a rehearsal of an online study: headless participants
 // arriving by a Poisson process, each going through the lobby's
-// protocol as a page does (arrival, the round trip's measurement, the
-// prescreen, the wait) and then playing its seat's session with a bot
+// protocol as a page does (arrival, the round trip's measurement by the
+// game server host's probe, the prescreen, the wait) and then playing its seat's session with a bot
 // (SeatPlayer), the sessions on the game servers the allocator starts.
 type Rehearsal struct {
 	// Config is the lobby's (its Alloc starts the sessions).
@@ -55,6 +56,19 @@ type Rehearsal struct {
 	// played (reach closes it).
 	reached chan struct{}
 	reach   func()
+	// ProbeAddr is where the prescreen's probe listens, on the game
+	// servers' host (default 127.0.0.1:0), with ProbeCert (nil: a
+	// self-signed one).
+	ProbeAddr string
+	ProbeCert *transport.Certificate
+	// Pages of the participants, the first to arrive, are real pages in
+	// Browser's Chromium rather than headless Go ones: the join page,
+	// its prescreen, the wait, the shooter page played by scripted keys
+	// and the completion (page.mjs). The first keeps screenshots of the
+	// lobby's pages in Shots, when set.
+	Pages   int
+	Browser Browser
+	Shots   string
 }
 
 // MaxRehearsal bounds a rehearsal's participants: each is a goroutine
@@ -77,6 +91,8 @@ type Outcome struct {
 	// its seat's page said when it came back.
 	Requeued int
 	Left     string
+	// Page says the participant was a Chromium page.
+	Page bool
 }
 
 // RehearsalReport is what a rehearsal found.
@@ -104,6 +120,10 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 		return nil, fmt.Errorf("online: arrivals over %v", r.Over)
 	case r.KillRound < 0 || r.KillRound > 0 && r.KillAfter <= 0:
 		return nil, fmt.Errorf("online: kill in round %d (after %v): want a round from 1, with a time to kill after", r.KillRound, r.KillAfter)
+	case r.Pages < 0 || r.Pages > r.Participants:
+		return nil, fmt.Errorf("online: %d pages of %d participants", r.Pages, r.Participants)
+	case r.Pages > 0 && (r.Browser.Node == "" || r.Browser.Chromium == "" || r.Browser.Playwright == ""):
+		return nil, errors.New("online: pages without a browser (FindBrowser)")
 	}
 	tick := r.Tick
 	if tick <= 0 {
@@ -122,6 +142,14 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 	start := time.Now()
 	lctx, stopLobby := context.WithCancel(ctx)
 	defer stopLobby()
+	paddr := r.ProbeAddr
+	if paddr == "" {
+		paddr = "127.0.0.1:0"
+	}
+	if _, err := srv.ListenProbe(lctx, paddr, r.ProbeCert); err != nil {
+		ln.Close()
+		return nil, err
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lctx, ln, tick) }()
 	base := "http://" + ln.Addr().String()
@@ -170,7 +198,16 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 			// the lobby, in front of which the rehearsal stands as the
 			// proxy, limits arrivals per address.
 			from := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
-			outs[i] = r.participant(ctx, srv, base, fmt.Sprintf("rehearsal-%04d", i), from, seed, leaver)
+			id := fmt.Sprintf("rehearsal-%04d", i)
+			if i < r.Pages {
+				shots := ""
+				if i == 0 {
+					shots = r.Shots
+				}
+				outs[i] = r.page(ctx, base, id, shots)
+				return
+			}
+			outs[i] = r.participant(ctx, srv, base, id, from, seed, leaver)
 		}()
 	}
 	wg.Wait()
@@ -262,7 +299,7 @@ func (r *Rehearsal) participant(ctx context.Context, srv *Server, base, id strin
 			return fail(err)
 		}
 	}
-	if _, err := p.Ping(ctx); err != nil {
+	if _, err := p.Measure(ctx); err != nil {
 		return fail(err)
 	}
 	st, err := p.Prescreen(ctx, Screen{FPS: 120, RefreshHz: 60, PointerLock: true})
@@ -349,6 +386,27 @@ func (r *Rehearsal) leave(ctx context.Context, p *Participant, sp *SeatPlayer) (
 	return res, err
 }
 
+// page plays one participant in a Chromium page, from the join link as
+// the platform fills it in.
+func (r *Rehearsal) page(ctx context.Context, base, id, shots string) Outcome {
+	q := url.Values{}
+	for k, v := range map[string]string{r.Config.IDParam: id, r.Config.StudyParam: "rehearsal", r.Config.SessionParam: id} {
+		if k != "" {
+			q.Set(k, v)
+		}
+	}
+	out := Outcome{ID: id, Match: -1, Page: true}
+	res, err := r.Browser.Play(ctx, base+"/?"+q.Encode(), shots)
+	out.State, out.Reason, out.Rounds, out.Answered = res.State, res.Reason, res.Rounds, res.Answered
+	if err != nil {
+		out.Err = err.Error()
+		if st, serr := (&Participant{Base: base, ID: id}).Status(context.WithoutCancel(ctx)); serr == nil {
+			out.State, out.Reason = st.State, st.Reason
+		}
+	}
+	return out
+}
+
 // Waits returns the people's waits from admission to their match, in
 // order.
 func (rep *RehearsalReport) Waits() []time.Duration {
@@ -401,6 +459,13 @@ func (rep *RehearsalReport) Write(w io.Writer) {
 		fmt.Fprintf(w, "match %d's game server was killed mid-round\n", rep.Killed)
 	}
 	for _, o := range rep.Outcomes {
+		if o.Page {
+			fmt.Fprintf(w, "page %s (Chromium): %s, %d rounds joined, %d questionnaires answered", o.ID, o.State, o.Rounds, o.Answered)
+			if o.Err != "" {
+				fmt.Fprintf(w, " (%s)", o.Err)
+			}
+			fmt.Fprintln(w)
+		}
 		if o.Requeued > 0 {
 			fmt.Fprintf(w, "  %s went back to the queue %d time(s) and ended %s\n", o.ID, o.Requeued, o.State)
 		}

@@ -9,7 +9,7 @@
 // packed.ts), copied into one buffer the page keeps; and the info
 // (events, the net graph, the scoreboard, settings) as JSON, only when
 // events wait, the phase changed, or infoEveryMs passed.
-import { openWebSocket, openWebTransport, type Link } from './net';
+import { open as openHost, type Link } from './net';
 import { checkPackVersion, packedLength } from './packed';
 import type { Input, Session } from './types';
 
@@ -122,16 +122,9 @@ export type Opener = (want: string | null, onData: Receive) => Promise<Link>;
 // thread.
 export const openLink: Opener = (want, onData) => openDirect(want, (b) => onData(b, performance.now()));
 
-async function openDirect(want: string | null, onData: (b: Uint8Array) => void): Promise<Link> {
-  if (want !== 'ws') {
-    try {
-      return await openWebTransport(location.host, onData);
-    } catch (e) {
-      if (want === 'wt') throw e;
-      console.info(`lagkit: WebTransport unavailable (${(e as Error).message}); using WebSocket`);
-    }
-  }
-  return openWebSocket(location.host, onData);
+// openDirect opens the link to the page's own server (net.ts's open).
+function openDirect(want: string | null, onData: (b: Uint8Array) => void): Promise<Link> {
+  return openHost(location.host, want, onData);
 }
 
 // Messages between a page and its link worker (workerLink).

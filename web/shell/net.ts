@@ -27,7 +27,7 @@ export async function certHashes(base: string): Promise<ArrayBuffer[]> {
   return [decodeHash(cert.sha256)];
 }
 
-function decodeHash(s: string): ArrayBuffer {
+export function decodeHash(s: string): ArrayBuffer {
   const t = s.replace(/^sha-?256[:=]/i, '').replace(/[:\s]/g, '');
   let bytes: Uint8Array;
   if (/^[0-9a-f]{64}$/i.test(t)) {
@@ -48,10 +48,25 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   });
 }
 
-export async function openWebTransport(host: string, onData: Receive): Promise<Link> {
+// open opens the link to host as the game does: WebTransport, then
+// WebSocket; want 'ws' or 'wt' forces one. hashes pin host's
+// certificate for WebTransport (default: its /lagkit/cert's).
+export async function open(host: string, want: string | null, onData: Receive, hashes?: ArrayBuffer[]): Promise<Link> {
+  if (want !== 'ws') {
+    try {
+      return await openWebTransport(host, onData, hashes);
+    } catch (e) {
+      if (want === 'wt') throw e;
+      console.info(`lagkit: WebTransport unavailable (${(e as Error).message}); using WebSocket`);
+    }
+  }
+  return openWebSocket(host, onData);
+}
+
+export async function openWebTransport(host: string, onData: Receive, hashes?: ArrayBuffer[]): Promise<Link> {
   const WT = (globalThis as any).WebTransport;
   if (typeof WT !== 'function') throw new Error('WebTransport is not available in this browser');
-  const hashes = await certHashes(`https://${host}`);
+  hashes ??= await certHashes(`https://${host}`);
   const wt = new WT(`https://${host}/lagkit/wt`, {
     serverCertificateHashes: hashes.map((value) => ({ algorithm: 'sha-256', value })),
   });

@@ -3,24 +3,32 @@
 // agrees to the consent, waits through the prescreen and the lobby,
 // opens the match's link, and waits until the page has gone to the
 // completion URL. With SHOTS set it keeps a screenshot of each step
-// there. It prints one JSON line: {"steps": [...], "final": URL}.
+// there; JOIN_QUERY adds to the link's query (transport=ws). It prints
+// one JSON line: {"steps": [...], "final": URL, "text": TEXT, "probes":
+// [...]}, probes being what the prescreen's probe of each game server
+// host found.
 //
 // Usage: PLAYWRIGHT_CORE=URL node join.mjs BASE ID [SHOTS]
 const [base, id, shots] = process.argv.slice(2);
 const { chromium } = await import(process.env.PLAYWRIGHT_CORE);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu',
+  // The game server hosts' probes present self-signed certificates,
+  // pinned by hash for WebTransport, as lagkit's other browser tests.
+  '--ignore-certificate-errors'] });
 const steps = [];
+let probes = null;
 const problems = [];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 try {
   const page = await browser.newPage({ viewport: { width: 900, height: 600 } });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   const shot = async (name) => { if (shots) await page.screenshot({ path: `${shots}/${name}.png` }); };
-  await page.goto(`${base}/?PROLIFIC_PID=${id}&STUDY_ID=S1&SESSION_ID=X1`);
+  await page.goto(`${base}/?PROLIFIC_PID=${id}&STUDY_ID=S1&SESSION_ID=X1${process.env.JOIN_QUERY ? '&' + process.env.JOIN_QUERY : ''}`);
   let last = '';
   for (let i = 0; i < 1200; i++) {
     if (page.url().includes('/done')) break;
     const st = await page.evaluate(() => window.lobby?.state).catch(() => '');
+    probes = (await page.evaluate(() => window.lobbyProbes).catch(() => null)) ?? probes;
     if (st && st !== last) {
       steps.push(st);
       last = st;
@@ -30,7 +38,7 @@ try {
     if (st === 'refused' || st === 'error' || st === 'dropped') break;
     await sleep(100);
   }
-  console.log(JSON.stringify({ steps, final: page.url(), text: (await page.textContent('body').catch(() => '')).trim().slice(0, 300) }));
+  console.log(JSON.stringify({ steps, final: page.url(), text: (await page.textContent('body').catch(() => '')).trim().slice(0, 300), probes }));
 } catch (e) {
   problems.push(e.message);
 } finally {

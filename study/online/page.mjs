@@ -1,0 +1,88 @@
+// page.mjs plays one participant of a rehearsal (lagkit study rehearse
+// --pages) in headless Chromium, as a person would: the join page's
+// consent, its prescreen (pointer lock, frame rate, the round trip the
+// game server hosts' probes measure), the wait, then the match's link in
+// a tab of its own, the shooter page played by scripted keys (it walks
+// and turns), each questionnaire answered with its first choice, Ready
+// pressed when asked, until the lobby's page shows the completion. With
+// SHOTS it keeps a screenshot of the lobby's waiting, refused and
+// completed pages there. It prints one JSON line: {"state", "reason",
+// "rounds", "answered", "code", "error"}.
+//
+// Usage: PLAYWRIGHT_CORE=URL node page.mjs JOIN_URL CHROMIUM [SHOTS]
+const [joinURL, chromiumPath, shots] = process.argv.slice(2);
+const { chromium } = await import(process.env.PLAYWRIGHT_CORE);
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader',
+    '--disable-background-networking', '--disable-component-update', '--no-first-run',
+    // Background tabs keep their timers: the lobby's page polls while
+    // the match plays in the other tab.
+    '--disable-background-timer-throttling', '--disable-renderer-backgrounding',
+    // The game servers' certificates are self-signed in a rehearsal;
+    // WebTransport pins them by hash.
+    '--ignore-certificate-errors'],
+});
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const out = { state: '', reason: '', rounds: 0, answered: 0, code: '', error: '' };
+const names = { waiting: 'lobby-waiting', refused: 'lobby-prescreen-refused', completed: 'lobby-complete' };
+try {
+  const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } });
+  const lobby = await ctx.newPage();
+  await lobby.goto(joinURL);
+  let game = null, last = '', seenRound = -1, answeredRound = null, readyRound = -1, locked = false;
+  for (let i = 0; ; i++) {
+    if (i > 36000) throw new Error('still not done after an hour');
+    const st = await lobby.evaluate(() => window.lobby).catch(() => null);
+    const state = st?.state ?? '';
+    if (state !== last) {
+      last = state;
+      if (shots && names[state]) await lobby.screenshot({ path: `${shots}/${names[state]}.png` });
+    }
+    if (state === 'error') throw new Error(st.error);
+    if (['completed', 'refused', 'dropped'].includes(state)) {
+      Object.assign(out, { state, reason: st.reason ?? '', code: st.code ?? '' });
+      break;
+    }
+    if (await lobby.locator('#agree').count()) await lobby.click('#agree');
+    if (!locked && await lobby.locator('#lock').count()) { await lobby.click('#lock').catch(() => {}); locked = true; }
+    if (state === 'matched' && st.join && !game) {
+      game = await ctx.newPage();
+      await game.goto(st.join);
+    }
+    if (game) {
+      const s = await game.evaluate(() => window.lagkit?.study?.()).catch(() => null);
+      if (s) {
+        if (s.overlay === 'consent') await game.click('#consent-agree');
+        if (s.overlay === 'questions' && answeredRound !== `${s.round}:${s.stage}`) {
+          for (const q of s.questions) {
+            if (q.kind === 'text') await game.fill(`#q-${q.id} textarea`, 'rehearsal');
+            else if (q.kind === 'number') await game.fill(`#q-${q.id} input`, String(q.min));
+            else await game.click(`#q-${q.id} button >> nth=0`);
+          }
+          await game.click('#study-submit');
+          answeredRound = `${s.round}:${s.stage}`;
+          out.answered++;
+        }
+        if (s.overlay === 'ready' && readyRound !== s.status?.round) {
+          await game.click('#ready');
+          readyRound = s.status?.round;
+        }
+        if (s.match && s.status?.round !== seenRound) {
+          seenRound = s.status?.round;
+          out.rounds++;
+        }
+        // Scripted keys: walk, and turn a little each second.
+        if (s.overlay === '' && i % 10 === 0) {
+          await game.evaluate((n) => window.lagkit?.input?.({ forward: 1, side: n % 2 ? 1 : -1, yaw: (n * 0.3) % 6.28 }), i / 10).catch(() => {});
+        }
+      }
+    }
+    await sleep(100);
+  }
+} catch (e) {
+  out.error = e.message;
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(out));
