@@ -629,7 +629,7 @@ func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	if st, err := s.lobby.Status(s.now(), req.ID); err == nil && s.cfg.Consent != "" && !st.Consented {
 		s.mu.Unlock()
-		fail(w, http.StatusConflict, errors.New("online: agree to the consent first (/lobby/consent)"))
+		fail(w, http.StatusConflict, errors.New("online: the consent comes first: agree to it (/lobby/consent)"))
 		return
 	}
 	rtt, measured := s.rtt[req.ID]

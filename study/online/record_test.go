@@ -153,7 +153,7 @@ func TestLobbyServiceConsent(t *testing.T) {
 		t.Errorf("arrived: %v", v)
 	}
 	p.measure(context.Background())
-	if code, v := p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120}); code != http.StatusConflict || !strings.Contains(fmt.Sprint(v["error"]), "agree to the consent first") {
+	if code, v := p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120}); code != http.StatusConflict || !strings.Contains(fmt.Sprint(v["error"]), "the consent comes first") {
 		t.Errorf("a prescreen before the consent: %d %v", code, v)
 	}
 	if code, v := p.post("/lobby/consent", map[string]string{"id": "p1"}); code != 200 || v["consented"] != true || v["state"] != "arrived" {
