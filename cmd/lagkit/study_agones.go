@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"syscall"
 
@@ -89,6 +91,12 @@ func (o *studyRunFlags) runAssigned(ctx context.Context, path string, as online.
 		lo.codes[strconv.Itoa(seat)] = code
 	}
 	lo.absent, lo.fresh, lo.start = as.Absent, true, true
+	if s.Consent != nil {
+		// The lobby admits no one who did not agree to the schedule's
+		// consent text: every person's seat did, and its page does not
+		// ask again (as the local allocator's --consented says).
+		lo.consented = slices.Sorted(maps.Keys(as.Codes))
+	}
 	join := o.join
 	join.Study = strconv.FormatInt(as.Study, 10)
 	return runLiveStudy(ctx, s, o.dsn, as.Seed, join, lo, out, logOut)

@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +23,7 @@ import (
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study/online"
+	"github.com/lagkit/lagkit/web"
 )
 
 // startLobby runs lagkit study lobby with args in this process and
@@ -139,6 +143,19 @@ func lobbyAgones(t *testing.T, db string) {
 	// The game server printed the same link for the seat.
 	if !strings.Contains(gsOut.String(), "seat 0: https://127.0.0.1:"+strconv.Itoa(port)+"/?code="+code[1]) {
 		t.Errorf("the game server's links:\n%s", gsOut.String())
+	}
+	// The seat's page asks no consent again: the person agreed in the
+	// lobby, whose schedule has a consent text.
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}, Timeout: 10 * time.Second}
+	if res, err := hc.Get(strings.Replace(st.Join, "/?code=", web.StudyStatusPath+"?code=", 1)); err != nil {
+		t.Error(err)
+	} else {
+		var seat web.StudyStatus
+		err = json.NewDecoder(res.Body).Decode(&seat)
+		res.Body.Close()
+		if err != nil || seat.Consent {
+			t.Errorf("the seat's study status %+v, %v: want no consent asked", seat, err)
+		}
 	}
 	st, err = p.Until(wait, 100*time.Millisecond, func(s online.Status) bool { return s.State != "matched" })
 	if err != nil || st.State != "completed" || st.Code == "" {
