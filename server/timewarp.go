@@ -49,10 +49,18 @@ import (
 // again to the re-simulated state at the tick's end (warpRun.changes):
 // damage as the health it took, an edit as the fields it wrote.
 //
-// Shot resolution. A re-simulation re-runs lagkit's weapons' shots
-// (WeaponShots), the resolution it judges; a game's own (Config.Shots)
-// is refused with time warp. The bodies the history keeps are
-// re-recorded for the players a re-simulation stepped (amendBody).
+// Shot resolution. A re-simulation hands the shots of a re-run tick to
+// the server's resolver (Config.Shots), as the live tick does, in a
+// ShotWorld of that tick: its Trace tests the bodies the history keeps,
+// re-recorded for the players the re-simulation stepped (amendBody)
+// before the tick's shots are resolved, and its Hit judges a hit by the
+// policy and settles it against the pellet's record, reporting only
+// what is news (ShotWorld.Rejudged). lagkit's weapons (WeaponShots)
+// trace their hitscan pellets against the re-simulated states and fly
+// their projectiles (timewarp_judge.go); a game's resolver chooses its
+// rays itself, so its shots are fired again in every re-run tick
+// (pruning takes a tick's recorded rays as the ones fired again only
+// for WeaponShots).
 //
 // What is re-simulated. Players do not collide with one another, so a
 // late command changes its own player's chain of states and reaches the
@@ -149,7 +157,9 @@ import (
 // picked up or a point captured would have to be re-simulated too, so
 // New asks the rules (Rules.WarpCheck) and rejects those with time warp.
 // Nor is time warp of hitscan shots only with a game's own shots: it
-// defers lagkit's hitscan, which such a game does not fire.
+// defers lagkit's hitscan, which such a game does not fire. A game's
+// entities are the game's: a hit on one that a re-simulation no longer
+// finds is not taken back.
 
 // MaxTimeWarp bounds Config.TimeWarp.
 const MaxTimeWarp = timewarp.Max
@@ -217,9 +227,15 @@ type timeWarp struct {
 	// exhaustive turns pruning off: every shot and projectile is judged
 	// one by one, as the tests compare.
 	exhaustive bool
-	idBase     uint32 // projectile ids above this were launched by the current warp
+	// weapons: the server's shots are lagkit's weapons' (WeaponShots),
+	// whose recorded rays pruning may take as the ones fired again.
+	weapons bool
+	idBase  uint32 // projectile ids above this were launched by the current warp
 
 	run warpRun // the tick being re-simulated
+	// shotWorld is the world each shot of a re-simulated tick is
+	// resolved in (warpRun.shots), rewritten for each.
+	shotWorld ShotWorld
 
 	// views are the steps' views of the match each tick of the window
 	// began with, by tick modulo their number, for its re-runs.
@@ -282,6 +298,7 @@ type warpPellet struct {
 	reach  float64 // the range, cut short by the first box on the ray
 	victim int     // -1: a miss
 	dist   float64
+	entity int       // the game's entity a game's shot registered a hit on (0: none)
 	id     uint32    // the projectile launched (0: hitscan, or not launched)
 	vel    geom.Vec3 // the projectile's velocity
 	h0, h1 int       // its hits
@@ -317,6 +334,7 @@ func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
 		outside: make([]bool, n),
 		views:   make([]game.MatchView, rules.Window+2),
 	}
+	_, w.weapons = cfg.Shots.(WeaponShots)
 	for i := range w.slots {
 		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
 	}

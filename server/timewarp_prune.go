@@ -204,7 +204,9 @@ func (r *warpRun) redeal(hits []warpHit) {
 // nothing.
 func (r *warpRun) cleanShots() bool {
 	w, s := r.w, r.s
-	if !r.keep.shots || !r.keep.flights {
+	if !r.keep.shots || !r.keep.flights || !w.weapons && len(r.orig.shots) > 0 {
+		// A game's resolver chooses its rays itself: its shots are
+		// fired again.
 		return false
 	}
 	tested := 0

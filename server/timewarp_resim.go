@@ -75,6 +75,29 @@ func (r *warpRecorder) shot(ps *pendingShot, void bool) {
 	e.Lists.shots = append(e.Lists.shots, warpShot{pendingShot: *ps, void: void, p0: n, p1: n})
 }
 
+// traced records a pellet of a game's shot (ShotWorld.Trace): its ray,
+// traced up to reach, and the player or entity it met, h if found.
+func (r *warpRecorder) traced(ray geom.Ray, reach float64, h *lagcomp.RewindHit, found bool) {
+	if r == nil {
+		return
+	}
+	p := warpPellet{ray: ray, reach: reach, victim: -1}
+	if found {
+		p.victim, p.dist = h.ID, h.Dist
+	}
+	r.pellet(p)
+}
+
+// struck records the hit on entity id a game's shot registered with the
+// pellet last recorded.
+func (r *warpRecorder) struck(id int) {
+	if r == nil {
+		return
+	}
+	e := r.tick()
+	e.Lists.pellets[len(e.Lists.pellets)-1].entity = id
+}
+
 // hitscan records a hitscan pellet of weapon w: its ray, its reach and
 // what it hit, h if found.
 func (r *warpRecorder) hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, found bool) {
@@ -221,15 +244,16 @@ func (s *Server) resimulate(from uint32) {
 		s.stepView = w.viewOf(t)
 		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.Lists, out: &w.spare}
 		r.move()
-		r.run()
-		r.finish()
-		r.swap()
 		// The history holds the poses the server settled on: those of
-		// the players stepped again change.
+		// the players stepped again change, before the tick's shots are
+		// traced through the bodies (a game's resolver, ShotWorld.Trace).
 		for _, i := range w.steps {
 			s.history.Amend(t, i, e.Moved[i])
 			s.amendBody(t, i, &e.Moved[i])
 		}
+		r.run()
+		r.finish()
+		r.swap()
 	}
 	s.stepView = &s.view
 	// What the server set since the last tick stands on top of the
@@ -288,6 +312,9 @@ type warpRun struct {
 	// keep marks the lists of orig that stand as recorded: out's are
 	// not filled in.
 	keep keptLists
+	// pw is the world lagkit's weapons' hitscan pellets are judged in
+	// (fireWeapon).
+	pw pelletWorld
 }
 
 // keptLists are the lists of a tick's record a re-simulation leaves as

@@ -42,10 +42,11 @@ type warpActor struct {
 // warpScene runs actors, joined in order, for ticks 1 to last of their
 // scripts, then idles until tick end.
 type warpScene struct {
-	t   *testing.T
-	s   *Server
-	ids []int
-	log []LogEntry // what the server logged over the scene
+	t     *testing.T
+	s     *Server
+	ids   []int
+	log   []LogEntry   // what the server logged over the scene
+	shots []ShotRecord // and the records of its shots
 }
 
 // warpExhaustive, set, makes newWarpScene's server judge every shot and
@@ -79,7 +80,9 @@ func newWarpScene(t *testing.T, cfg Config, actors []warpActor, last, end uint32
 				sendCmds(t, s, now-time.Microsecond, Peer(i), []game.UserCmd{cmd})
 			}
 		}
-		sc.log = append(sc.log, s.Advance(now).Log...)
+		rd := s.Advance(now)
+		sc.log = append(sc.log, rd.Log...)
+		sc.shots = append(sc.shots, rd.Shots...)
 	}
 	return sc
 }
