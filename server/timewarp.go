@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -27,7 +26,8 @@ import (
 // command that arrived between two ticks shares one warp), and one older
 // than the window is applied at the next tick and counted too old. The
 // server's side of the seam is warpScheduler (timewarp_schedule.go),
-// the server's scheduler while Config.TimeWarp is set.
+// the server's scheduler while Config.TimeWarp is set, which hands each
+// command to the Warp (timewarp.Warp.Receive, Next, InsertLate).
 //
 // What is kept. A fixed ring of window + 1 ticks (timewarp.Ring, so
 // its memory does not depend on what clients send) holds for every tick
@@ -46,7 +46,7 @@ import (
 // what a late command of the player changed. It is recorded as a change
 // of the tick just run (timewarp.Change, warpChange), and every
 // re-simulation that re-runs the player through that tick applies it
-// again to the re-simulated state at the tick's end (warpRun.changes):
+// again to the re-simulated state at the tick's end (timewarp.Warp):
 // damage as the health it took, an edit as the fields it wrote.
 //
 // Shot resolution. A re-simulation hands the shots of a re-run tick to
@@ -92,11 +92,18 @@ import (
 // tick's), and every shot's record, live or re-simulated, a pellet's or
 // a projectile's, is completed in emit.
 //
-// The code is in four parts: scheduling (timewarp_schedule.go: when a
-// command runs), re-simulation (timewarp_resim.go: which ticks and
-// players are re-run), judging (timewarp_judge.go: what of a re-run
-// tick is news) and pruning (timewarp_prune.go: what of it stands as
-// recorded without judging it again).
+// Where the code is. What is game-independent is package timewarp's
+// Warp: scheduling each command, the ring of past ticks, inserting late
+// commands, the re-simulation's loop over the ticks (which players each
+// steps again, from which state; ending each tick; the deaths that
+// stand; the game's changes applied again) and the box pruning tests
+// against. The server is its host (timewarp.Host) and keeps the glue:
+// scheduling (timewarp_schedule.go: the server's counters around the
+// Warp's), the host (timewarp_resim.go: stepping a player through a
+// tick's commands with the server's step, recording a live tick's
+// shots), judging (timewarp_judge.go: what of a re-run tick's shots and
+// projectiles is news) and pruning (timewarp_prune.go: what of them
+// stands as recorded without judging it again).
 //
 // Cost. A warp n ticks deep over m players re-runs n ticks; each costs
 // O(a) movement steps for the a affected players, one box test per shot
@@ -196,41 +203,27 @@ func (c *Config) checkTimeWarp() error {
 	return nil
 }
 
-// timeWarp is the server's time warp state.
+// timeWarp is the server's time warp: package timewarp's re-simulation
+// (timewarp.Warp), and the server's side of it, the host
+// (timewarp.Host): its record of a tick's shots and projectiles, and
+// what it needs to judge them again.
 type timeWarp struct {
-	timewarp.Rules
-	ring  *timewarp.Ring[*client, warpLists]
+	s     *Server
+	d     *timewarp.Warp[*client, warpLists]
 	spare warpLists // a re-simulated tick's lists, swapped into the ring
-	slots []warpSlot
 
-	// span is the re-simulation's account of the players: the late, the
-	// affected and the settled, and each slot's state in the tick being
-	// re-simulated (the record's, read in place, unless the
-	// re-simulation changed it).
-	span    timewarp.Span
-	deaths  timewarp.Deaths[*client] // announced: committed facts
-	stepped []bool                   // stepped again in the tick being re-simulated
-	steps   []int                    // the slots stepped in the tick being re-simulated, ascending
-	outside []bool                   // set by the server since the last tick (a join, a placement)
-	fly     []projectile
-	flyNew  []bool // fly[i] differs from the recorded projectile
+	fly    []projectile
+	flyNew []bool // fly[i] differs from the recorded projectile
 	// flyRec: the projectiles in flight are the ones the previous tick's
 	// record holds (fly is not filled in).
 	flyRec  bool
 	fly2    []projectile
 	flyNew2 []bool
 	hits    []warpHit
-	// reach bounds the hitboxes of the affected players in the tick
-	// being re-simulated, for pruning.
-	reach timewarp.Reach
-	cands []int // scratch: the players a ray may meet
-	// exhaustive turns pruning off: every shot and projectile is judged
-	// one by one, as the tests compare.
-	exhaustive bool
+	idBase  uint32 // projectile ids above this were launched by the current warp
 	// weapons: the server's shots are lagkit's weapons' (WeaponShots),
 	// whose recorded rays pruning may take as the ones fired again.
 	weapons bool
-	idBase  uint32 // projectile ids above this were launched by the current warp
 
 	run warpRun // the tick being re-simulated
 	// shotWorld is the world each shot of a re-simulated tick is
@@ -248,12 +241,6 @@ type timeWarp struct {
 	// shotsLate are the hitscan shots of the last tick to insert at
 	// their issue ticks (timewarp.Rules.HitscanOnly).
 	shotsLate []lateShot
-
-	// floor is the newest tick no warp may re-run: the server restarted
-	// the round after it (Server.Restart), and its past is not replayed.
-	floor uint32
-
-	stats TimeWarpStats
 }
 
 // warpTick is the ring's record of one tick: the players' states and
@@ -319,54 +306,27 @@ type warpHit struct {
 	kill bool
 }
 
-func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
-	rules := timewarp.NewRules(cfg.TimeWarp, tickDur, cfg.MoveSlack)
+func newTimeWarp(s *Server, cfg *Config) *timeWarp {
+	rules := timewarp.NewRules(cfg.TimeWarp, s.tickDur, cfg.MoveSlack)
 	rules.HitscanOnly = cfg.TimeWarpHitscanOnly
-	n := cfg.MaxClients
-	w := &timeWarp{
-		Rules:   rules,
-		ring:    timewarp.NewRing[*client, warpLists](rules.Window, n),
-		slots:   make([]warpSlot, n),
-		span:    *timewarp.NewSpan(n),
-		deaths:  timewarp.NewDeaths[*client](n),
-		cands:   make([]int, 0, n),
-		stepped: make([]bool, n),
-		outside: make([]bool, n),
-		views:   make([]game.MatchView, rules.Window+2),
-	}
+	w := &timeWarp{s: s, views: make([]game.MatchView, rules.Window+2)}
+	w.d = timewarp.NewWarp[*client, warpLists](w, rules, cfg.MaxClients, cfg.CmdQueue, cfg.Game)
 	_, w.weapons = cfg.Shots.(WeaponShots)
-	for i := range w.slots {
-		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
-	}
 	return w
 }
 
 // warpChange records a change the game made to c's state between ticks
 // (Damage, Edit), now applied, as a fact of the tick just run
-// (timewarp.Change): its record's state of c after the tick becomes c's
-// state, so that the next tick starts from it as from any tick's end
-// (not as a state the server set, which a re-simulation would take as
-// it is), and every re-simulation that re-runs c through the tick
-// applies the change again (warpRun.changes). A death it dealt is
-// announced: a committed fact. A player who joined since the tick ran
-// starts the next one from its state as the server set it anyway.
+// (timewarp.Warp.Change): every re-simulation that re-runs c through the
+// tick applies it again. A player who joined since the tick ran starts
+// the next one from its state as the server set it anyway.
 func (s *Server) warpChange(c *client, ch timewarp.Change) {
-	w := s.warp
-	e, ok := w.entry(s.tick)
-	if !ok || e.Owner[c.id] != c || s.tick <= w.floor {
-		return
-	}
-	ch.Slot = c.id
-	e.Change(ch)
-	e.State[c.id] = c.state
-	if ch.Killed {
-		w.deaths.Announce(c.id, c, s.tick)
-	}
+	s.warp.d.Change(c.id, c, s.tick, ch, c.state)
 }
 
 // entry returns the ring's record of tick t, if it still holds it.
 func (w *timeWarp) entry(t uint32) (*warpTick, bool) {
-	return w.ring.Entry(t)
+	return w.d.Ring.Entry(t)
 }
 
 // TimeWarpStats returns what time warp did so far (all zero when it is
@@ -375,5 +335,5 @@ func (s *Server) TimeWarpStats() TimeWarpStats {
 	if s.warp == nil {
 		return TimeWarpStats{}
 	}
-	return s.warp.stats
+	return s.warp.d.Stats
 }

@@ -17,7 +17,7 @@ import (
 // outcome then stands as recorded.
 func (r *warpRun) keeps(hits []warpHit) bool {
 	for i := range hits {
-		if r.w.span.Settled(hits[i].victim) {
+		if r.w.d.Span.Settled(hits[i].victim) {
 			return true
 		}
 	}
@@ -101,7 +101,7 @@ func (r *warpRun) hurt(h *warpHit) {
 	}
 	h.kill = true
 	v := r.rec.Owner[h.victim]
-	if v == nil || r.s.clients[h.victim] != v || r.w.span.Settled(h.victim) {
+	if v == nil || r.s.clients[h.victim] != v || r.w.d.Span.Settled(h.victim) {
 		st.Health = 0
 		st.Flags |= game.FlagDead
 		st.Flags &^= game.FlagReloading
@@ -112,7 +112,7 @@ func (r *warpRun) hurt(h *warpHit) {
 	v.state = *st
 	r.s.kill(r.now, h.shooter, h.victim)
 	*st, v.state = v.state, live
-	r.w.deaths.Announce(h.victim, v, r.t)
+	r.w.d.Deaths.Announce(h.victim, v, r.t)
 }
 
 // flights flies every projectile in flight through the tick, in launch
@@ -171,7 +171,7 @@ func (r *warpRun) rejudged(f, now *warpFlight) bool {
 		return false
 	}
 	if f != nil {
-		r.w.stats.Rejudged++
+		r.w.d.Stats.Rejudged++
 	}
 	return true
 }
@@ -196,7 +196,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		return false
 	}
 	ray, seg := s.segment(p)
-	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.span.Affected(f.direct.Victim))
+	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.d.Span.Affected(f.direct.Victim))
 	if cheap {
 		// The same segment as recorded: only the affected players can
 		// have come in its way.
@@ -204,7 +204,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		if !f.hit {
 			fl.dist = seg
 		}
-		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.span.AffectedSlots()); ok {
+		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.d.Span.AffectedSlots()); ok {
 			fl.meet(h)
 		}
 	} else {
@@ -283,7 +283,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 	hits := r.w.hits[:0]
 	k := 0
 	for id := range r.rec.Owner {
-		if unmoved && !r.w.span.Affected(id) {
+		if unmoved && !r.w.d.Span.Affected(id) {
 			for k < len(old) && old[k].victim < id {
 				k++
 			}
@@ -295,7 +295,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 		if !r.hittable(p.shooter, id) {
 			continue
 		}
-		r.w.stats.Tested++
+		r.w.d.Stats.Tested++
 		h := warpHit{hitInfo: r.s.blastHit(p, centre, direct, id, r.state(id))}
 		if h.damage > 0 {
 			hits = append(hits, h)
@@ -370,7 +370,7 @@ func (r *warpRun) fireWeapon(gw *ShotWorld) {
 		if wp.Kind == game.Projectile {
 			r.launch(sh, pellet, wp, op)
 		} else {
-			r.pw.op, r.pw.unmoved = op, gw.os != nil && !r.w.stepped[sh.shooter]
+			r.pw.op, r.pw.unmoved = op, gw.os != nil && !r.w.d.Stepped(sh.shooter)
 			s.resolvePellet(&r.pw, &sh.pendingShot, pellet, wp)
 		}
 	}
@@ -403,7 +403,7 @@ func (r *warpRun) undoPellet(owner *client, op *warpPellet) {
 	if r.settle(nil, r.orig.hits[op.h0:op.h1], nil) {
 		owner.hitsLanded--
 	}
-	r.w.stats.Rejudged++
+	r.w.d.Stats.Rejudged++
 }
 
 // pelletStands reports whether recorded pellet op (nil: none) damaged a
@@ -436,7 +436,7 @@ func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *
 	s := r.s
 	var np warpPellet
 	var ok bool
-	if op != nil && unmoved && (op.victim < 0 || !r.w.span.Affected(op.victim)) {
+	if op != nil && unmoved && (op.victim < 0 || !r.w.d.Span.Affected(op.victim)) {
 		// The same ray as recorded: its recorded first contact stands
 		// unless an affected player now lies nearer.
 		np = *op
@@ -444,7 +444,7 @@ func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *
 		if op.victim >= 0 {
 			limit = op.dist
 		}
-		if *h, ok = r.trace(op.ray, limit, ps.shooter, r.w.span.AffectedSlots()); ok {
+		if *h, ok = r.trace(op.ray, limit, ps.shooter, r.w.d.Span.AffectedSlots()); ok {
 			np.victim, np.dist = h.Victim, h.Dist
 		} else if op.victim >= 0 {
 			oh := &r.orig.hits[op.h0]
@@ -494,7 +494,7 @@ func (r *warpRun) settlePellet(ps *pendingShot, op *warpPellet, ok bool) (*warpH
 		return nil, false
 	}
 	if op != nil {
-		r.w.stats.Rejudged++
+		r.w.d.Stats.Rejudged++
 	}
 	if !ok {
 		return nil, true
@@ -579,7 +579,7 @@ func (r *warpRun) traceShot(w *ShotWorld, ray geom.Ray, maxDist float64) (lagcom
 	rec.Eye, rec.Tested, rec.Warped = ray.Origin, r.now, true
 	np := warpPellet{ray: ray, reach: maxDist, victim: -1}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
-	r.w.stats.Tested += len(r.rec.Owner)
+	r.w.d.Stats.Tested += len(r.rec.Owner)
 	h, ok := s.TraceAt(ray, maxDist, r.now, w.skip)
 	if ok {
 		np.victim, np.dist = h.ID, h.Dist
@@ -674,6 +674,6 @@ func (r *warpRun) settleShot(w *ShotWorld) bool {
 	if !differ && !entity {
 		return false
 	}
-	r.w.stats.Rejudged++
+	r.w.d.Stats.Rejudged++
 	return true
 }
