@@ -441,7 +441,9 @@ func (s *Server) hurt(now time.Duration, h *hitInfo, tell bool) bool {
 // with st as Absorb changed it kept sendable. A time warp re-simulation
 // takes its hits through it too, from the re-simulated states.
 func (s *Server) lost(id int, st *game.PlayerState, damage int16) int16 {
-	if s.absorber == nil {
+	if s.absorber == nil || damage <= 0 {
+		// No hit to absorb: a re-simulation's replayed damage (Damage)
+		// took its health already and is dealt here with none.
 		return damage
 	}
 	d := max(0, min(damage, s.absorber.Absorb(id, st, damage)))
