@@ -344,10 +344,19 @@ func (r *warpRun) shots() {
 			}
 			continue
 		}
-		gw := &r.w.shotWorld
-		gw.beginWarp(r, sh, os, old)
-		s.cfg.Shots.Fire(gw)
-		gw.end()
+		if r.w.weapons {
+			// WeaponShots' Fire, called directly: lagkit's weapons read
+			// nothing of the world they would be handed but the shot.
+			n := r.fire(sh, os != nil, old, owner)
+			for i := n; i < len(old); i++ {
+				r.undoPellet(owner, &old[i])
+			}
+		} else {
+			gw := &r.w.shotWorld
+			gw.beginWarp(r, sh, os, old)
+			s.cfg.Shots.Fire(gw)
+			gw.end()
+		}
 		sh.p1 = len(r.out.pellets)
 	}
 	for ; oi < len(r.orig.shots); oi++ {
@@ -356,12 +365,19 @@ func (r *warpRun) shots() {
 }
 
 // fireWeapon fires the weapon of gw's shot by lagkit's weapons
-// (WeaponShots) in the tick being re-simulated, pellet by pellet against
-// the shot's recorded pellets.
+// (WeaponShots) in the tick being re-simulated.
 func (r *warpRun) fireWeapon(gw *ShotWorld) {
-	s, sh, old := r.s, gw.sh, gw.old
+	gw.pellets = r.fire(gw.sh, gw.os != nil, gw.old, gw.c)
+}
+
+// fire fires the weapon of shot sh, fired by owner, by lagkit's weapons
+// in the tick being re-simulated, pellet by pellet against the shot's
+// recorded pellets old (recorded: the shot was recorded before), and
+// returns how many pellets it fired.
+func (r *warpRun) fire(sh *warpShot, recorded bool, old []warpPellet, owner *client) int {
+	s := r.s
 	wp := &s.cfg.Weapons[sh.state.Weapon]
-	gw.c.shotsFired += wp.Pellets
+	owner.shotsFired += wp.Pellets
 	for pellet := range wp.Pellets {
 		var op *warpPellet
 		if pellet < len(old) {
@@ -370,11 +386,11 @@ func (r *warpRun) fireWeapon(gw *ShotWorld) {
 		if wp.Kind == game.Projectile {
 			r.launch(sh, pellet, wp, op)
 		} else {
-			r.pw.op, r.pw.unmoved = op, gw.os != nil && !r.w.d.Stepped(sh.shooter)
+			r.pw.op, r.pw.unmoved = op, recorded && !r.w.d.Stepped(sh.shooter)
 			s.resolvePellet(&r.pw, &sh.pendingShot, pellet, wp)
 		}
 	}
-	gw.pellets = wp.Pellets
+	return wp.Pellets
 }
 
 // before reports whether shot a was fired before shot b in a tick: by

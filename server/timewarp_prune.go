@@ -59,7 +59,7 @@ func (r *warpRun) cleanFlights() bool {
 	tested, full := 0, false
 	for k := range paths {
 		pa := &paths[k]
-		if !pa.Full && !w.d.PathNearAffected(*pa) {
+		if !pa.Full && !w.d.PathNearAffected(pa) {
 			tested += len(w.d.Span.AffectedSlots())
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/world/worldtest"
 )
 
 // Time warp with a game's own shot resolution (Config.Shots): a
@@ -193,5 +194,50 @@ func TestTimeWarpGameShotsResimulate(t *testing.T) {
 	}
 	if recs := sc.s.Ready().Shots; len(recs) != 0 || sc.s.StateHash() != hash || registered != reg {
 		t.Fatalf("re-simulating the record made %d records, %d hits registered, or changed the state", len(recs), registered-reg)
+	}
+}
+
+// BenchmarkTimeWarpGameShots measures a warp 300 ms deep with a game's
+// resolver (lineShots, through the players' bodies) among 16 players
+// turning and firing: every re-run tick's shots are handed to the
+// resolver again. It allocates nothing.
+func BenchmarkTimeWarpGameShots(b *testing.B) {
+	registered, rejudged := 0, 0
+	cfg := warpConfig()
+	cfg.Map = worldtest.Open(b)
+	cfg.MaxClients = 16
+	cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage: 10}}
+	cfg.Shots = lineShots{damage: 1, registered: &registered, rejudged: &rejudged}
+	s, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := cfg.MaxClients
+	for i := range n {
+		id := join(b, s, 0, Peer(i))
+		s.Place(id, geom.V(float64(i%4)*4-6, float64(i/4)*4-6, 0), 0)
+	}
+	for tick := uint32(1); tick <= 64; tick++ {
+		now := s.NextTick()
+		for i := range n {
+			cmd := game.UserCmd{Tick: tick, Duration: s.TickDuration(), Side: 64, Yaw: uint16(int(tick)*900 + i*4000)}
+			if (int(tick)/8+i)%2 == 0 {
+				cmd.Buttons = game.BtnFire
+			}
+			sendCmds(b, s, now-time.Microsecond, Peer(i), []game.UserCmd{cmd})
+		}
+		s.Advance(now)
+	}
+	if registered == 0 {
+		b.Fatal("no hit in the scene")
+	}
+	ticks := int(300 * time.Millisecond / s.TickDuration())
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := s.Resimulate(i%n, ticks); err != nil {
+			b.Fatal(err)
+		}
+		i++
 	}
 }

@@ -450,7 +450,7 @@ func (w *Warp[P, L]) BlastNearAffected(centre geom.Vec3, radius float64) bool {
 }
 
 // PathNearAffected reports whether path p may meet an affected player.
-func (w *Warp[P, L]) PathNearAffected(p Path) bool { return w.Exhaustive || w.reach.Meets(p) }
+func (w *Warp[P, L]) PathNearAffected(p *Path) bool { return w.Exhaustive || w.reach.meets(p) }
 
 // Near returns the slots, ascending, whose hitboxes ray may meet within
 // maxDist in the tick being re-run: those whose bound (Host.Bound) comes
