@@ -55,12 +55,14 @@ import (
 // re-recorded for the players the re-simulation stepped (amendBody)
 // before the tick's shots are resolved, and its Hit judges a hit by the
 // policy and settles it against the pellet's record, reporting only
-// what is news (ShotWorld.Rejudged). lagkit's weapons (WeaponShots)
-// trace their hitscan pellets against the re-simulated states and fly
-// their projectiles (timewarp_judge.go); a game's resolver chooses its
-// rays itself, so its shots are fired again in every re-run tick
-// (pruning takes a tick's recorded rays as the ones fired again only
-// for WeaponShots).
+// what is news (ShotWorld.Rejudged). lagkit's weapons (WeaponShots,
+// whose Fire a re-simulation calls directly, as it reads nothing of the
+// world but the shot) trace their hitscan pellets against the
+// re-simulated states and fly their projectiles (timewarp_judge.go),
+// and so they do for a game's resolver that fires them; a game's
+// resolver chooses its rays itself, so its shots are fired again in
+// every re-run tick (pruning takes a tick's recorded rays as the ones
+// fired again only for WeaponShots).
 //
 // What is re-simulated. Players do not collide with one another, so a
 // late command changes its own player's chain of states and reaches the

@@ -307,9 +307,9 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 
 // shots resolves the tick's shots in the order fired, as resolveShots
 // does, through the game's resolver (Config.Shots) in a ShotWorld of the
-// re-run tick: lagkit's weapons (fireWeapon) trace hitscan pellets and
-// launch projectiles, a game's resolver traces and registers through
-// traceShot and hitShot. Recorded shots no longer fired (the shooter's
+// re-run tick: lagkit's weapons (fire, called directly for
+// WeaponShots) trace hitscan pellets and launch projectiles, a game's
+// resolver traces and registers through traceShot and hitShot. Recorded shots no longer fired (the shooter's
 // chain changed) are undone, and so are recorded pellets a shot no
 // longer fires (ShotWorld.end).
 func (r *warpRun) shots() {
