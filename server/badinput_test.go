@@ -414,17 +414,18 @@ func TestConfirmedHitStandsWhoeverFiredLast(t *testing.T) {
 }
 
 // TestGameConfigErrors: a game's settings out of range are refused: its
-// own shot resolution under time warp, which re-runs lagkit's weapons
-// alone (WeaponShots, also when set explicitly).
+// own shot resolution under time warp of hitscan shots only, which
+// defers lagkit's weapons' hitscan shots alone (WeaponShots, also when
+// set explicitly). Time warp of whole commands takes any resolver.
 func TestGameConfigErrors(t *testing.T) {
 	for _, cfg := range []Config{
-		{Map: worldtest.Open(t), Shots: aimShots{}, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}},
+		{Map: worldtest.Open(t), Shots: aimShots{}, TimeWarp: 100 * time.Millisecond, TimeWarpHitscanOnly: true, Policy: lagcomp.Config{Name: "none"}},
 	} {
-		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "time warp re-runs") {
+		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "hitscan shots only with a game's shot resolution") {
 			t.Errorf("shots %T, time warp %v: %v", cfg.Shots, cfg.TimeWarp, err)
 		}
 	}
-	for _, shots := range []Shots{nil, WeaponShots{}} {
+	for _, shots := range []Shots{nil, WeaponShots{}, aimShots{}} {
 		cfg := Config{Map: worldtest.Open(t), Shots: shots, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}}
 		if _, err := New(cfg); err != nil {
 			t.Fatalf("time warp with shots %T: %v", shots, err)

@@ -82,7 +82,8 @@ type Config struct {
 	// the hits it registers take the core's one path (the policy's
 	// verdict, damage, kills, records). nil (the default) is lagkit's
 	// weapons, WeaponShots: hitscan and projectiles of Weapons. Time warp
-	// re-runs WeaponShots alone.
+	// re-runs the shots of a re-simulated tick through it too
+	// (ShotWorld.Rejudged).
 	Shots Shots
 	// MoveSlack is the movement time a client may bank beyond the wall
 	// time that has passed, to absorb jitter and recover commands delayed by
@@ -397,8 +398,8 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Shots == nil {
 		out.Shots = WeaponShots{}
 	}
-	if _, weapons := out.Shots.(WeaponShots); !weapons && out.TimeWarp != 0 {
-		return out, errors.New("server: config: a game's shot resolution with time warp: time warp re-runs lagkit's weapons' shots (WeaponShots) alone")
+	if _, weapons := out.Shots.(WeaponShots); !weapons && out.TimeWarpHitscanOnly {
+		return out, errors.New("server: config: time warp of hitscan shots only with a game's shot resolution: it defers lagkit's weapons' hitscan shots (WeaponShots), which a game's resolver does not fire")
 	}
 	if out.ViewTimeTolerance < 0 || out.RespawnDelay < 0 || out.SpawnProtection < 0 || !(out.AppealRate > 0 && out.AppealRate <= 1000) {
 		return out, fmt.Errorf("server: config: view time tolerance, respawn delay and spawn protection must not be negative, appeal rate in (0, 1000]")

@@ -22,7 +22,7 @@ func SendCmds(t testing.TB, s *Server, now time.Duration, peer Peer, cmds []game
 
 // SetWarpExhaustive turns time warp's pruning off (every shot and
 // projectile judged one by one) or on.
-func SetWarpExhaustive(s *Server, exhaustive bool) { s.warp.exhaustive = exhaustive }
+func SetWarpExhaustive(s *Server, exhaustive bool) { s.warp.d.Exhaustive = exhaustive }
 
 // TurnWarpCmds turns the aim of slot id's recorded commands over the
 // last ticks ticks (the next call turns it back), so that a warp over
@@ -42,10 +42,10 @@ func TurnWarpCmds(s *Server, id, ticks int) {
 // settled it (its state after its commands), nil if none.
 func WarpBodiesSettled(s *Server) error {
 	w := s.warp
-	for k := 0; k <= w.Window && uint32(k) < s.tick; k++ {
+	for k := 0; k <= w.d.Window && uint32(k) < s.tick; k++ {
 		t := s.tick - uint32(k)
 		e, ok := w.entry(t)
-		if !ok || t <= w.floor {
+		if !ok || t <= w.d.Floor() {
 			continue
 		}
 		for i, c := range e.Owner {

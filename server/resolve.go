@@ -100,6 +100,15 @@ type ShotWorld struct {
 	open    bool
 
 	skip func(id int) bool // w.skips, bound once
+
+	// In a time warp re-simulation (run set): the shot re-run, its
+	// recorded shot (nil: judged for the first time) and pellets, and
+	// the recorded outcome of the pellet traced last (nil: none).
+	run *warpRun
+	sh  *warpShot
+	os  *warpShot
+	old []warpPellet
+	op  *warpPellet
 }
 
 // begin readies w for shot ps of c, resolved at now.
@@ -114,11 +123,27 @@ func (w *ShotWorld) begin(s *Server, now time.Duration, c *client, ps *pendingSh
 	w.judged, w.pellets, w.open = false, 0, false
 }
 
-// end settles a pellet left open by the resolver.
+// end settles a pellet left open by the resolver and, in a
+// re-simulation, takes back the recorded pellets the shot no longer
+// traced.
 func (w *ShotWorld) end() {
 	w.settleOpen()
+	if r := w.run; r != nil {
+		for i := w.pellets; i < len(w.old); i++ {
+			r.undoPellet(w.c, &w.old[i])
+		}
+		w.run, w.sh, w.os, w.old, w.op = nil, nil, nil, nil, nil
+	}
 	w.s, w.c, w.ps = nil, nil, nil
 }
+
+// Rejudged reports whether the shot was judged before, live or by an
+// earlier time warp, and a re-simulation judges it again
+// (Config.TimeWarp): Hit then reports only what is news, a hit the
+// shot's record did not have, so that what a resolver does with a hit
+// is done once. A late command's shot judged by a re-simulation for the
+// first time is not rejudged.
+func (w *ShotWorld) Rejudged() bool { return w.os != nil }
 
 // judge sets the time the policy tests the shot at: its Target when the
 // policy rewinds it, else now. A shooter whose round trip is unmeasured
@@ -172,6 +197,9 @@ func (w *ShotWorld) skips(id int) bool {
 	if id >= len(s.clients) {
 		return false
 	}
+	if w.run != nil {
+		return id == w.Shot.Shooter || !w.run.hittable(w.Shot.Shooter, id)
+	}
 	return id == w.Shot.Shooter || !s.hittable(w.Shot.Shooter, id)
 }
 
@@ -183,9 +211,13 @@ func (w *ShotWorld) skips(id int) bool {
 // Trace counts a shot fired by the shooter and starts the pellet's
 // record; a miss is recorded at once, a hit when it is registered (Hit)
 // or at the next Trace or the end of Fire, as a hit the game did not
-// register (Outcome discarded).
+// register (Outcome discarded). In a time warp re-simulation the world
+// is the re-run tick's, with the bodies the re-simulation settled on.
 func (w *ShotWorld) Trace(ray geom.Ray, maxDist float64) (lagcomp.RewindHit, bool) {
 	w.settleOpen()
+	if w.run != nil {
+		return w.run.traceShot(w, ray, maxDist)
+	}
 	s := w.s
 	w.judge()
 	rec := &w.rec
@@ -199,6 +231,7 @@ func (w *ShotWorld) Trace(ray geom.Ray, maxDist float64) (lagcomp.RewindHit, boo
 	w.c.shotsFired++
 	w.ray, w.reach = ray, maxDist
 	h, ok := s.TraceAt(ray, maxDist, w.at, w.skip)
+	s.recorder.traced(ray, maxDist, &h, ok)
 	if !ok {
 		s.emit(rec)
 		return lagcomp.RewindHit{}, false
@@ -214,6 +247,9 @@ func (w *ShotWorld) settleOpen() {
 	}
 	w.open = false
 	w.noteHit(&w.hit)
+	if w.run != nil && !w.run.settleShot(w) {
+		return // as recorded
+	}
 	w.s.settled(&w.rec, wire.OutcomeDiscarded, false, 0, false)
 }
 
@@ -246,7 +282,11 @@ func bodyPart(i int) game.PartKind {
 // settled: Hit reports false). A registered hit takes its damage through
 // Absorber, if the resolver is one, and health: at none the victim dies,
 // a kill by the shooter scored by the rules. Hit without an open hit
-// (none traced, a miss, or one registered already) does nothing.
+// (none traced, a miss, or one registered already) does nothing. In a
+// time warp re-simulation (see Rejudged) Hit reports a hit registered
+// only when it is news; a hit on an entity that the shot's record has
+// stands as the game applied it, and one the re-simulation no longer
+// finds is not taken back (entities are the game's, not re-simulated).
 func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 	if !w.open || damage <= 0 {
 		return false, false
@@ -254,7 +294,11 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 	w.open = false
 	s, h, rec := w.s, &w.hit, &w.rec
 	w.noteHit(h)
+	if w.run != nil {
+		return w.run.hitShot(w, damage)
+	}
 	if rec.Entity != 0 {
+		s.recorder.struck(h.ID)
 		s.settled(rec, wire.OutcomeRegistered, true, damage, false)
 		return true, false
 	}
@@ -314,8 +358,7 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 // humanoid hitboxes (lagcomp.Tracer) at the time the policy chooses,
 // offered to the world adjustments (Config.Adjust) when it misses, and
 // its hit judged and applied as every hit is; a projectile weapon's
-// pellets fly as projectiles (projectile.go). It is the one resolver
-// time warp re-runs.
+// pellets fly as projectiles (projectile.go).
 type WeaponShots struct{}
 
 // Fire fires the weapon of w's shot.
@@ -323,6 +366,10 @@ func (WeaponShots) Fire(w *ShotWorld) { w.s.fireWeapon(w) }
 
 // fireWeapon resolves the shot of w by lagkit's weapons (WeaponShots).
 func (s *Server) fireWeapon(wd *ShotWorld) {
+	if wd.run != nil {
+		wd.run.fireWeapon(wd)
+		return
+	}
 	ps, c, now := wd.ps, wd.c, wd.Shot.Now
 	// Step fires only a weapon of the loadout, so the slot is valid.
 	w := &s.cfg.Weapons[ps.state.Weapon]

@@ -341,7 +341,7 @@ func New(cfg Config) (*Server, error) {
 	s.areEnemies = s.enemySlots
 	s.sched = queued{s}
 	if c.TimeWarp > 0 {
-		s.warp = newTimeWarp(&c, s.tickDur)
+		s.warp = newTimeWarp(s, &c)
 		s.sched, s.recorder = warpScheduler{s}, &warpRecorder{s}
 	}
 	if s.policy, err = lagcomp.New(c.Policy); err != nil {

@@ -427,7 +427,7 @@ func (s *Server) hurt(now time.Duration, h *hitInfo, tell bool) bool {
 	if tell {
 		s.sendHit(v, h, 0, 0)
 	}
-	v.state.Health -= s.lost(v, h.damage)
+	v.state.Health -= s.lost(v.id, &v.state, h.damage)
 	kill := v.state.Health <= 0
 	s.recorder.dealt(h, kill)
 	if kill {
@@ -436,15 +436,18 @@ func (s *Server) hurt(now time.Duration, h *hitInfo, tell bool) bool {
 	return kill
 }
 
-// lost returns the health victim v loses to a hit of damage: all of it,
-// or what the game's Absorber leaves of it, with v's state as Absorb
-// changed it kept sendable.
-func (s *Server) lost(v *client, damage int16) int16 {
-	if s.absorber == nil {
+// lost returns the health the victim in slot id, in state st, loses to
+// a hit of damage: all of it, or what the game's Absorber leaves of it,
+// with st as Absorb changed it kept sendable. A time warp re-simulation
+// takes its hits through it too, from the re-simulated states.
+func (s *Server) lost(id int, st *game.PlayerState, damage int16) int16 {
+	if s.absorber == nil || damage <= 0 {
+		// No hit to absorb: a re-simulation's replayed damage (Damage)
+		// took its health already and is dealt here with none.
 		return damage
 	}
-	d := max(0, min(damage, s.absorber.Absorb(v.id, &v.state, damage)))
-	s.cfg.Game.Snap(&v.state.Game)
+	d := max(0, min(damage, s.absorber.Absorb(id, st, damage)))
+	s.cfg.Game.Snap(&st.Game)
 	return d
 }
 

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -27,7 +26,8 @@ import (
 // command that arrived between two ticks shares one warp), and one older
 // than the window is applied at the next tick and counted too old. The
 // server's side of the seam is warpScheduler (timewarp_schedule.go),
-// the server's scheduler while Config.TimeWarp is set.
+// the server's scheduler while Config.TimeWarp is set, which hands each
+// command to the Warp (timewarp.Warp.Receive, Next, InsertLate).
 //
 // What is kept. A fixed ring of window + 1 ticks (timewarp.Ring, so
 // its memory does not depend on what clients send) holds for every tick
@@ -46,13 +46,23 @@ import (
 // what a late command of the player changed. It is recorded as a change
 // of the tick just run (timewarp.Change, warpChange), and every
 // re-simulation that re-runs the player through that tick applies it
-// again to the re-simulated state at the tick's end (warpRun.changes):
+// again to the re-simulated state at the tick's end (timewarp.Warp):
 // damage as the health it took, an edit as the fields it wrote.
 //
-// Shot resolution. A re-simulation re-runs lagkit's weapons' shots
-// (WeaponShots), the resolution it judges; a game's own (Config.Shots)
-// is refused with time warp. The bodies the history keeps are
-// re-recorded for the players a re-simulation stepped (amendBody).
+// Shot resolution. A re-simulation hands the shots of a re-run tick to
+// the server's resolver (Config.Shots), as the live tick does, in a
+// ShotWorld of that tick: its Trace tests the bodies the history keeps,
+// re-recorded for the players the re-simulation stepped (amendBody)
+// before the tick's shots are resolved, and its Hit judges a hit by the
+// policy and settles it against the pellet's record, reporting only
+// what is news (ShotWorld.Rejudged). lagkit's weapons (WeaponShots,
+// whose Fire a re-simulation calls directly, as it reads nothing of the
+// world but the shot) trace their hitscan pellets against the
+// re-simulated states and fly their projectiles (timewarp_judge.go),
+// and so they do for a game's resolver that fires them; a game's
+// resolver chooses its rays itself, so its shots are fired again in
+// every re-run tick (pruning takes a tick's recorded rays as the ones
+// fired again only for WeaponShots).
 //
 // What is re-simulated. Players do not collide with one another, so a
 // late command changes its own player's chain of states and reaches the
@@ -84,11 +94,18 @@ import (
 // tick's), and every shot's record, live or re-simulated, a pellet's or
 // a projectile's, is completed in emit.
 //
-// The code is in four parts: scheduling (timewarp_schedule.go: when a
-// command runs), re-simulation (timewarp_resim.go: which ticks and
-// players are re-run), judging (timewarp_judge.go: what of a re-run
-// tick is news) and pruning (timewarp_prune.go: what of it stands as
-// recorded without judging it again).
+// Where the code is. What is game-independent is package timewarp's
+// Warp: scheduling each command, the ring of past ticks, inserting late
+// commands, the re-simulation's loop over the ticks (which players each
+// steps again, from which state; ending each tick; the deaths that
+// stand; the game's changes applied again) and the box pruning tests
+// against. The server is its host (timewarp.Host) and keeps the glue:
+// scheduling (timewarp_schedule.go: the server's counters around the
+// Warp's), the host (timewarp_resim.go: stepping a player through a
+// tick's commands with the server's step, recording a live tick's
+// shots), judging (timewarp_judge.go: what of a re-run tick's shots and
+// projectiles is news) and pruning (timewarp_prune.go: what of them
+// stands as recorded without judging it again).
 //
 // Cost. A warp n ticks deep over m players re-runs n ticks; each costs
 // O(a) movement steps for the a affected players, one box test per shot
@@ -149,7 +166,9 @@ import (
 // picked up or a point captured would have to be re-simulated too, so
 // New asks the rules (Rules.WarpCheck) and rejects those with time warp.
 // Nor is time warp of hitscan shots only with a game's own shots: it
-// defers lagkit's hitscan, which such a game does not fire.
+// defers lagkit's hitscan, which such a game does not fire. A game's
+// entities are the game's: a hit on one that a re-simulation no longer
+// finds is not taken back.
 
 // MaxTimeWarp bounds Config.TimeWarp.
 const MaxTimeWarp = timewarp.Max
@@ -186,40 +205,32 @@ func (c *Config) checkTimeWarp() error {
 	return nil
 }
 
-// timeWarp is the server's time warp state.
+// timeWarp is the server's time warp: package timewarp's re-simulation
+// (timewarp.Warp), and the server's side of it, the host
+// (timewarp.Host): its record of a tick's shots and projectiles, and
+// what it needs to judge them again.
 type timeWarp struct {
-	timewarp.Rules
-	ring  *timewarp.Ring[*client, warpLists]
+	s     *Server
+	d     *timewarp.Warp[*client, warpLists]
 	spare warpLists // a re-simulated tick's lists, swapped into the ring
-	slots []warpSlot
 
-	// span is the re-simulation's account of the players: the late, the
-	// affected and the settled, and each slot's state in the tick being
-	// re-simulated (the record's, read in place, unless the
-	// re-simulation changed it).
-	span    timewarp.Span
-	deaths  timewarp.Deaths[*client] // announced: committed facts
-	stepped []bool                   // stepped again in the tick being re-simulated
-	steps   []int                    // the slots stepped in the tick being re-simulated, ascending
-	outside []bool                   // set by the server since the last tick (a join, a placement)
-	fly     []projectile
-	flyNew  []bool // fly[i] differs from the recorded projectile
+	fly    []projectile
+	flyNew []bool // fly[i] differs from the recorded projectile
 	// flyRec: the projectiles in flight are the ones the previous tick's
 	// record holds (fly is not filled in).
 	flyRec  bool
 	fly2    []projectile
 	flyNew2 []bool
 	hits    []warpHit
-	// reach bounds the hitboxes of the affected players in the tick
-	// being re-simulated, for pruning.
-	reach timewarp.Reach
-	cands []int // scratch: the players a ray may meet
-	// exhaustive turns pruning off: every shot and projectile is judged
-	// one by one, as the tests compare.
-	exhaustive bool
-	idBase     uint32 // projectile ids above this were launched by the current warp
+	idBase  uint32 // projectile ids above this were launched by the current warp
+	// weapons: the server's shots are lagkit's weapons' (WeaponShots),
+	// whose recorded rays pruning may take as the ones fired again.
+	weapons bool
 
 	run warpRun // the tick being re-simulated
+	// shotWorld is the world each shot of a re-simulated tick is
+	// resolved in (warpRun.shots), rewritten for each.
+	shotWorld ShotWorld
 
 	// views are the steps' views of the match each tick of the window
 	// began with, by tick modulo their number, for its re-runs.
@@ -232,12 +243,6 @@ type timeWarp struct {
 	// shotsLate are the hitscan shots of the last tick to insert at
 	// their issue ticks (timewarp.Rules.HitscanOnly).
 	shotsLate []lateShot
-
-	// floor is the newest tick no warp may re-run: the server restarted
-	// the round after it (Server.Restart), and its past is not replayed.
-	floor uint32
-
-	stats TimeWarpStats
 }
 
 // warpTick is the ring's record of one tick: the players' states and
@@ -282,6 +287,7 @@ type warpPellet struct {
 	reach  float64 // the range, cut short by the first box on the ray
 	victim int     // -1: a miss
 	dist   float64
+	entity int       // the game's entity a game's shot registered a hit on (0: none)
 	id     uint32    // the projectile launched (0: hitscan, or not launched)
 	vel    geom.Vec3 // the projectile's velocity
 	h0, h1 int       // its hits
@@ -302,53 +308,27 @@ type warpHit struct {
 	kill bool
 }
 
-func newTimeWarp(cfg *Config, tickDur time.Duration) *timeWarp {
-	rules := timewarp.NewRules(cfg.TimeWarp, tickDur, cfg.MoveSlack)
+func newTimeWarp(s *Server, cfg *Config) *timeWarp {
+	rules := timewarp.NewRules(cfg.TimeWarp, s.tickDur, cfg.MoveSlack)
 	rules.HitscanOnly = cfg.TimeWarpHitscanOnly
-	n := cfg.MaxClients
-	w := &timeWarp{
-		Rules:   rules,
-		ring:    timewarp.NewRing[*client, warpLists](rules.Window, n),
-		slots:   make([]warpSlot, n),
-		span:    *timewarp.NewSpan(n),
-		deaths:  timewarp.NewDeaths[*client](n),
-		cands:   make([]int, 0, n),
-		stepped: make([]bool, n),
-		outside: make([]bool, n),
-		views:   make([]game.MatchView, rules.Window+2),
-	}
-	for i := range w.slots {
-		w.slots[i].Schedule = timewarp.NewSchedule(cfg.CmdQueue)
-	}
+	w := &timeWarp{s: s, views: make([]game.MatchView, rules.Window+2)}
+	w.d = timewarp.NewWarp[*client, warpLists](w, rules, cfg.MaxClients, cfg.CmdQueue, cfg.Game)
+	_, w.weapons = cfg.Shots.(WeaponShots)
 	return w
 }
 
 // warpChange records a change the game made to c's state between ticks
 // (Damage, Edit), now applied, as a fact of the tick just run
-// (timewarp.Change): its record's state of c after the tick becomes c's
-// state, so that the next tick starts from it as from any tick's end
-// (not as a state the server set, which a re-simulation would take as
-// it is), and every re-simulation that re-runs c through the tick
-// applies the change again (warpRun.changes). A death it dealt is
-// announced: a committed fact. A player who joined since the tick ran
-// starts the next one from its state as the server set it anyway.
+// (timewarp.Warp.Change): every re-simulation that re-runs c through the
+// tick applies it again. A player who joined since the tick ran starts
+// the next one from its state as the server set it anyway.
 func (s *Server) warpChange(c *client, ch timewarp.Change) {
-	w := s.warp
-	e, ok := w.entry(s.tick)
-	if !ok || e.Owner[c.id] != c || s.tick <= w.floor {
-		return
-	}
-	ch.Slot = c.id
-	e.Change(ch)
-	e.State[c.id] = c.state
-	if ch.Killed {
-		w.deaths.Announce(c.id, c, s.tick)
-	}
+	s.warp.d.Change(c.id, c, s.tick, ch, c.state)
 }
 
 // entry returns the ring's record of tick t, if it still holds it.
 func (w *timeWarp) entry(t uint32) (*warpTick, bool) {
-	return w.ring.Entry(t)
+	return w.d.Ring.Entry(t)
 }
 
 // TimeWarpStats returns what time warp did so far (all zero when it is
@@ -357,5 +337,5 @@ func (s *Server) TimeWarpStats() TimeWarpStats {
 	if s.warp == nil {
 		return TimeWarpStats{}
 	}
-	return s.warp.stats
+	return s.warp.d.Stats
 }

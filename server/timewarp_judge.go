@@ -17,7 +17,7 @@ import (
 // outcome then stands as recorded.
 func (r *warpRun) keeps(hits []warpHit) bool {
 	for i := range hits {
-		if r.w.span.Settled(hits[i].victim) {
+		if r.w.d.Span.Settled(hits[i].victim) {
 			return true
 		}
 	}
@@ -95,13 +95,13 @@ func (r *warpRun) hurt(h *warpHit) {
 	if st.Has(game.FlagDead) {
 		return
 	}
-	st.Health -= h.damage
+	st.Health -= r.s.lost(h.victim, st, h.damage)
 	if st.Health > 0 {
 		return
 	}
 	h.kill = true
 	v := r.rec.Owner[h.victim]
-	if v == nil || r.s.clients[h.victim] != v || r.w.span.Settled(h.victim) {
+	if v == nil || r.s.clients[h.victim] != v || r.w.d.Span.Settled(h.victim) {
 		st.Health = 0
 		st.Flags |= game.FlagDead
 		st.Flags &^= game.FlagReloading
@@ -112,7 +112,7 @@ func (r *warpRun) hurt(h *warpHit) {
 	v.state = *st
 	r.s.kill(r.now, h.shooter, h.victim)
 	*st, v.state = v.state, live
-	r.w.deaths.Announce(h.victim, v, r.t)
+	r.w.d.Deaths.Announce(h.victim, v, r.t)
 }
 
 // flights flies every projectile in flight through the tick, in launch
@@ -171,7 +171,7 @@ func (r *warpRun) rejudged(f, now *warpFlight) bool {
 		return false
 	}
 	if f != nil {
-		r.w.stats.Rejudged++
+		r.w.d.Stats.Rejudged++
 	}
 	return true
 }
@@ -196,7 +196,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		return false
 	}
 	ray, seg := s.segment(p)
-	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.span.Affected(f.direct.Victim))
+	cheap := f != nil && !changed && (f.direct.Victim < 0 || !r.w.d.Span.Affected(f.direct.Victim))
 	if cheap {
 		// The same segment as recorded: only the affected players can
 		// have come in its way.
@@ -204,7 +204,7 @@ func (r *warpRun) flight(p *projectile, f *warpFlight, changed bool) bool {
 		if !f.hit {
 			fl.dist = seg
 		}
-		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.span.AffectedSlots()); ok {
+		if h, ok := r.trace(ray, fl.dist, p.shooter, r.w.d.Span.AffectedSlots()); ok {
 			fl.meet(h)
 		}
 	} else {
@@ -283,7 +283,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 	hits := r.w.hits[:0]
 	k := 0
 	for id := range r.rec.Owner {
-		if unmoved && !r.w.span.Affected(id) {
+		if unmoved && !r.w.d.Span.Affected(id) {
 			for k < len(old) && old[k].victim < id {
 				k++
 			}
@@ -295,7 +295,7 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 		if !r.hittable(p.shooter, id) {
 			continue
 		}
-		r.w.stats.Tested++
+		r.w.d.Stats.Tested++
 		h := warpHit{hitInfo: r.s.blastHit(p, centre, direct, id, r.state(id))}
 		if h.damage > 0 {
 			hits = append(hits, h)
@@ -306,11 +306,15 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 }
 
 // shots resolves the tick's shots in the order fired, as resolveShots
-// does: hitscan pellets are traced, projectiles launched. Recorded shots
-// no longer fired (the shooter's chain changed) are undone.
+// does, through the game's resolver (Config.Shots) in a ShotWorld of the
+// re-run tick: lagkit's weapons (fire, called directly for
+// WeaponShots) trace hitscan pellets and launch projectiles, a game's
+// resolver traces and registers through traceShot and hitShot. Recorded shots no longer fired (the shooter's
+// chain changed) are undone, and so are recorded pellets a shot no
+// longer fires (ShotWorld.end).
 func (r *warpRun) shots() {
 	s := r.s
-	wd := pelletWorld{now: r.now, run: r}
+	r.pw = pelletWorld{now: r.now, run: r}
 	oi := 0 // the recorded shots not yet passed
 	for k := range r.out.shots {
 		sh := &r.out.shots[k]
@@ -340,28 +344,53 @@ func (r *warpRun) shots() {
 			}
 			continue
 		}
-		wp := &s.cfg.Weapons[sh.state.Weapon]
-		owner.shotsFired += wp.Pellets
-		for pellet := range wp.Pellets {
-			var op *warpPellet
-			if pellet < len(old) {
-				op = &old[pellet]
+		if r.w.weapons {
+			// WeaponShots' Fire, called directly: lagkit's weapons read
+			// nothing of the world they would be handed but the shot.
+			n := r.fire(sh, os != nil, old, owner)
+			for i := n; i < len(old); i++ {
+				r.undoPellet(owner, &old[i])
 			}
-			if wp.Kind == game.Projectile {
-				r.launch(sh, pellet, wp, op)
-			} else {
-				wd.op, wd.unmoved = op, os != nil && !r.w.stepped[sh.shooter]
-				s.resolvePellet(&wd, &sh.pendingShot, pellet, wp)
-			}
-		}
-		for i := wp.Pellets; i < len(old); i++ {
-			r.undoPellet(owner, &old[i])
+		} else {
+			gw := &r.w.shotWorld
+			gw.beginWarp(r, sh, os, old)
+			s.cfg.Shots.Fire(gw)
+			gw.end()
 		}
 		sh.p1 = len(r.out.pellets)
 	}
 	for ; oi < len(r.orig.shots); oi++ {
 		r.undoShot(&r.orig.shots[oi])
 	}
+}
+
+// fireWeapon fires the weapon of gw's shot by lagkit's weapons
+// (WeaponShots) in the tick being re-simulated.
+func (r *warpRun) fireWeapon(gw *ShotWorld) {
+	gw.pellets = r.fire(gw.sh, gw.os != nil, gw.old, gw.c)
+}
+
+// fire fires the weapon of shot sh, fired by owner, by lagkit's weapons
+// in the tick being re-simulated, pellet by pellet against the shot's
+// recorded pellets old (recorded: the shot was recorded before), and
+// returns how many pellets it fired.
+func (r *warpRun) fire(sh *warpShot, recorded bool, old []warpPellet, owner *client) int {
+	s := r.s
+	wp := &s.cfg.Weapons[sh.state.Weapon]
+	owner.shotsFired += wp.Pellets
+	for pellet := range wp.Pellets {
+		var op *warpPellet
+		if pellet < len(old) {
+			op = &old[pellet]
+		}
+		if wp.Kind == game.Projectile {
+			r.launch(sh, pellet, wp, op)
+		} else {
+			r.pw.op, r.pw.unmoved = op, recorded && !r.w.d.Stepped(sh.shooter)
+			s.resolvePellet(&r.pw, &sh.pendingShot, pellet, wp)
+		}
+	}
+	return wp.Pellets
 }
 
 // before reports whether shot a was fired before shot b in a tick: by
@@ -390,7 +419,7 @@ func (r *warpRun) undoPellet(owner *client, op *warpPellet) {
 	if r.settle(nil, r.orig.hits[op.h0:op.h1], nil) {
 		owner.hitsLanded--
 	}
-	r.w.stats.Rejudged++
+	r.w.d.Stats.Rejudged++
 }
 
 // pelletStands reports whether recorded pellet op (nil: none) damaged a
@@ -423,7 +452,7 @@ func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *
 	s := r.s
 	var np warpPellet
 	var ok bool
-	if op != nil && unmoved && (op.victim < 0 || !r.w.span.Affected(op.victim)) {
+	if op != nil && unmoved && (op.victim < 0 || !r.w.d.Span.Affected(op.victim)) {
 		// The same ray as recorded: its recorded first contact stands
 		// unless an affected player now lies nearer.
 		np = *op
@@ -431,7 +460,7 @@ func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *
 		if op.victim >= 0 {
 			limit = op.dist
 		}
-		if *h, ok = r.trace(op.ray, limit, ps.shooter, r.w.span.AffectedSlots()); ok {
+		if *h, ok = r.trace(op.ray, limit, ps.shooter, r.w.d.Span.AffectedSlots()); ok {
 			np.victim, np.dist = h.Victim, h.Dist
 		} else if op.victim >= 0 {
 			oh := &r.orig.hits[op.h0]
@@ -481,7 +510,7 @@ func (r *warpRun) settlePellet(ps *pendingShot, op *warpPellet, ok bool) (*warpH
 		return nil, false
 	}
 	if op != nil {
-		r.w.stats.Rejudged++
+		r.w.d.Stats.Rejudged++
 	}
 	if !ok {
 		return nil, true
@@ -517,4 +546,150 @@ func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 	if fresh {
 		s.announceLaunch(&p, r.t)
 	}
+}
+
+// beginWarp readies w for shot sh of the tick being re-simulated, os its
+// recorded shot (nil: none) and old its recorded pellets: the world is
+// the re-run tick's, tested at the tick's time (time warp's policy never
+// rewinds).
+func (w *ShotWorld) beginWarp(r *warpRun, sh, os *warpShot, old []warpPellet) {
+	if w.skip == nil {
+		w.skip = w.skips
+	}
+	s, c := r.s, r.rec.Owner[sh.shooter]
+	ps := &sh.pendingShot
+	target := s.targetTime(c, ps.cmd.Aimed().ViewTime, r.now)
+	w.s, w.c, w.ps = s, c, ps
+	w.Shot = FiredShot{Shooter: ps.shooter, Cmd: ps.cmd, State: ps.state, Eye: ps.eye, Target: target, Now: r.now}
+	w.lag = lagcomp.Shot{Shooter: ps.shooter, Now: r.now, Target: target, ShooterRTT: measuredRTT(&c.rtt), Eye: ps.eye}
+	w.judged, w.rewound, w.at = true, false, r.now
+	w.pellets, w.open = 0, false
+	w.run, w.sh, w.os, w.old, w.op = r, sh, os, old, nil
+}
+
+// traceShot traces ray, a pellet of a game's shot w (ShotWorld.Trace),
+// up to maxDist through the bodies of the tick being re-simulated, and
+// records it in the tick's new lists. A recorded pellet that damaged a
+// settled player stands as recorded (pelletStands): its hit is given
+// back, registered already.
+func (r *warpRun) traceShot(w *ShotWorld, ray geom.Ray, maxDist float64) (lagcomp.RewindHit, bool) {
+	s := r.s
+	k := w.pellets
+	w.pellets++
+	w.c.shotsFired++
+	w.op = nil
+	if k < len(w.old) {
+		w.op = &w.old[k]
+	}
+	if r.pelletStands(w.op) {
+		op := w.op
+		oh := &r.orig.hits[op.h0]
+		pose := lagcomp.PoseOf(*r.state(op.victim))
+		return lagcomp.RewindHit{
+			ID: op.victim, BodyHit: lagcomp.BodyHit{Part: int(oh.part), Damage: int(oh.damage), Dist: op.dist, Local: oh.local},
+			Point: oh.impact, Pose: pose,
+		}, true
+	}
+	rec := &w.rec
+	*rec = s.pelletRecord(r.now, w.ps, k)
+	rec.Eye, rec.Tested, rec.Warped = ray.Origin, r.now, true
+	np := warpPellet{ray: ray, reach: maxDist, victim: -1}
+	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
+	r.w.d.Stats.Tested += len(r.rec.Owner)
+	h, ok := s.TraceAt(ray, maxDist, r.now, w.skip)
+	if ok {
+		np.victim, np.dist = h.ID, h.Dist
+	}
+	r.out.pellets = append(r.out.pellets, np)
+	if !ok {
+		if r.settleShot(w) {
+			s.emit(rec)
+		}
+		return lagcomp.RewindHit{}, false
+	}
+	w.ray, w.reach = ray, maxDist
+	w.hit, w.open = h, true
+	return h, true
+}
+
+// hitShot registers the hit of a game's shot w that traceShot found
+// (ShotWorld.Hit), for damage: judged by the policy as a live hit is,
+// then settled against the pellet's recorded outcome. It reports the
+// hit registered and whether it killed only when it is news.
+func (r *warpRun) hitShot(w *ShotWorld, damage int16) (registered, kill bool) {
+	s, h, rec := r.s, &w.hit, &w.rec
+	np := &r.out.pellets[len(r.out.pellets)-1]
+	if rec.Entity != 0 {
+		np.entity = h.ID
+		if !r.settleShot(w) {
+			return false, false
+		}
+		s.settled(rec, wire.OutcomeRegistered, true, damage, false)
+		return true, false
+	}
+	v := r.rec.Owner[h.ID] // there: Trace passes the empty slots
+	now := *r.state(h.ID)
+	pose := now
+	pose.Pos = h.Pose.Pos
+	found := &s.found
+	*found = lagcomp.Found{
+		Hit:       lagcomp.Hit{Victim: h.ID, Part: rec.Part, Dist: h.Dist, Point: h.Point, Local: h.Local, Pose: pose},
+		VictimRTT: measuredRTT(&v.rtt), VictimNow: now,
+		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement, OnBody: true,
+	}
+	// Time warp's policy never rewinds nor appeals (checkTimeWarp): the
+	// verdict is to register or to discard.
+	if s.policy.Judge(&w.lag, found) == lagcomp.Discard {
+		if r.settleShot(w) {
+			s.settled(rec, wire.OutcomeDiscarded, false, 0, false)
+		}
+		return false, false
+	}
+	hit := hitInfo{
+		shooter: w.Shot.Shooter, victim: h.ID, shotTick: w.Shot.Cmd.Tick, part: rec.Part,
+		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point, onBody: true,
+	}
+	hit.tested = tested{ok: true, pose: pose, now: now.Pos, impact: h.Point}
+	r.out.hits = append(r.out.hits, warpHit{hitInfo: hit})
+	np.h1 = len(r.out.hits)
+	if !r.settleShot(w) {
+		return false, false
+	}
+	kill = r.out.hits[np.h0].kill
+	s.settled(rec, wire.OutcomeRegistered, true, damage, kill)
+	return true, kill
+}
+
+// settleShot settles the pellet of a game's shot w traced last against
+// its recorded outcome w.op (nil: none), as settlePellet settles one of
+// lagkit's weapons: damage given or taken back, events and counters. It
+// reports whether the outcome is news, to be recorded: a pellet judged
+// for the first time, or one whose hits changed.
+func (r *warpRun) settleShot(w *ShotWorld) bool {
+	op := w.op
+	np := &r.out.pellets[len(r.out.pellets)-1]
+	var old []warpHit
+	entity := np.entity != 0
+	if op != nil {
+		old = r.orig.hits[op.h0:op.h1]
+		entity = op.entity != np.entity
+	}
+	now := r.out.hits[np.h0:np.h1]
+	differ := r.settle(w.c, old, now)
+	if differ {
+		if len(old) > 0 {
+			w.c.hitsLanded--
+		}
+		if len(now) > 0 {
+			w.c.hitsLanded++
+		}
+	}
+	if op == nil {
+		return true
+	}
+	if !differ && !entity {
+		return false
+	}
+	r.w.d.Stats.Rejudged++
+	return true
 }

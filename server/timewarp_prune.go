@@ -2,8 +2,6 @@ package server
 
 import (
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/geom"
-	"github.com/lagkit/lagkit/timewarp"
 )
 
 // Time warp's pruning: what of a re-simulated tick can be seen to stand
@@ -11,10 +9,14 @@ import (
 //
 // A shot or projectile of an unaffected player changes only if an
 // affected player comes in its way (timewarp.go), so it is first tested
-// against the box around the affected players' hitboxes in the tick
-// (reach): a ray or segment that stays outside it cannot meet them, and
-// a blast whose radius does not reach it cannot hurt them. Only those
-// that come near are traced against the affected players.
+// against the box around the affected players' hitboxes in the tick,
+// which the Warp keeps (timewarp.Warp.NearAffected, BlastNearAffected,
+// PathNearAffected, from the spheres timeWarp.Bound gives): a ray or
+// segment that stays outside it cannot meet them, and a blast whose
+// radius does not reach it cannot hurt them. Only those that come near
+// are traced against the affected players, and a shot an affected
+// player may have come into is traced against the players whose sphere
+// it passes near (timewarp.Warp.Near).
 //
 // A tick whose projectiles are the recorded ones and all stand (none
 // meets an affected player, none has a recorded hit on one) keeps its
@@ -23,77 +25,17 @@ import (
 // fires or fired in it and each recorded pellet stands. A warp whose
 // late player touches nobody thus costs, in most ticks, one box test per
 // shot and projectile, and nothing per unaffected player: their states
-// stay in the record (warpRun.state) and are only copied once damage in
-// the tick changes them.
+// stay in the record (timewarp.Warp.State) and are only copied once
+// damage in the tick changes them.
 //
 // Every shortcut gives the answer the judging it skips would give:
-// TestTimeWarpPruningIsExact compares warps with timeWarp.exhaustive
+// TestTimeWarpPruningIsExact compares warps with timewarp.Warp.Exhaustive
 // set, which judges every shot and projectile one by one.
-
-// reachAll sets the box around the affected players' hitboxes for the
-// tick being re-simulated.
-func (r *warpRun) reachAll() {
-	r.w.reach.Clear()
-	for _, i := range r.w.span.AffectedSlots() {
-		r.reachAdd(i)
-	}
-}
-
-// reachAdd grows the box to hold slot i's hitboxes: the sphere
-// lagcomp.TracePlayer tests first, and the torso the splash is measured
-// to.
-func (r *warpRun) reachAdd(i int) {
-	if r.rec.Owner[i] == nil {
-		return // neither traced nor hurt
-	}
-	p := r.s.cfg.Movement
-	r.w.reach.Add(r.state(i).Pos.Add(geom.Vec3{Z: p.Height / 2}), p.Radius+p.Height/2)
-}
-
-// nearA reports whether ray, up to maxDist, may meet an affected player:
-// if not, tracing it against them finds nothing. A ray that is not
-// finite is always near.
-func (r *warpRun) nearA(ray geom.Ray, maxDist float64) bool {
-	return r.w.exhaustive || r.w.reach.MeetsRay(ray, maxDist)
-}
-
-// near returns the slots, ascending, whose hitboxes ray may meet within
-// maxDist: those whose bounding sphere (the one lagcomp.TracePlayer
-// tests first, widened) comes within reach of the segment. It returns
-// nil, everyone, when pruning is off or the ray is not finite.
-func (r *warpRun) near(ray geom.Ray, maxDist float64) []int {
-	w := r.w
-	if w.exhaustive || !timewarp.Finite(ray, maxDist) {
-		return nil
-	}
-	p := r.s.cfg.Movement
-	lift := p.Height / 2
-	rad := p.Radius + p.Height/2
-	ids := w.cands[:0]
-	for i, owner := range r.rec.Owner {
-		if owner == nil {
-			continue
-		}
-		c := r.state(i).Pos
-		c.Z += lift
-		if timewarp.Near(ray, maxDist, c, rad) {
-			ids = append(ids, i)
-		}
-	}
-	w.cands = ids
-	return ids
-}
-
-// blastNearA reports whether a blast of radius at centre may reach an
-// affected player's torso.
-func (r *warpRun) blastNearA(centre geom.Vec3, radius float64) bool {
-	return r.w.exhaustive || r.w.reach.BlastNear(centre, radius)
-}
 
 // hitsA reports whether any of hits is on an affected player.
 func (r *warpRun) hitsA(hits []warpHit) bool {
 	for i := range hits {
-		if r.w.span.Affected(hits[i].victim) {
+		if r.w.d.Span.Affected(hits[i].victim) {
 			return true
 		}
 	}
@@ -106,7 +48,7 @@ func (r *warpRun) hitsA(hits []warpHit) bool {
 // a path clear of the affected players, is passed by its path alone.
 func (r *warpRun) cleanFlights() bool {
 	w := r.w
-	if w.exhaustive || !w.flyRec {
+	if w.d.Exhaustive || !w.flyRec {
 		return false
 	}
 	prev, _ := w.entry(r.t - 1)
@@ -117,8 +59,8 @@ func (r *warpRun) cleanFlights() bool {
 	tested, full := 0, false
 	for k := range paths {
 		pa := &paths[k]
-		if !pa.Full && !w.reach.Meets(*pa) {
-			tested += len(w.span.AffectedSlots())
+		if !pa.Full && !w.d.PathNearAffected(pa) {
+			tested += len(w.d.Span.AffectedSlots())
 			continue
 		}
 		full = true
@@ -128,7 +70,7 @@ func (r *warpRun) cleanFlights() bool {
 		}
 		tested += n
 	}
-	w.stats.Tested += tested
+	w.d.Stats.Tested += tested
 	if full {
 		for k := range flights {
 			if paths[k].Full {
@@ -150,7 +92,7 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 		return 0, false
 	case r.keeps(old):
 		return 0, true
-	case r.rec.Owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.span.Affected(f.direct.Victim) || r.hitsA(old):
+	case r.rec.Owner[p.shooter] != p.owner || f.direct.Victim >= 0 && w.d.Span.Affected(f.direct.Victim) || r.hitsA(old):
 		return 0, false
 	}
 	ray, seg := s.segment(p)
@@ -158,9 +100,9 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 	if f.hit {
 		limit = f.dist
 	}
-	tested = len(w.span.AffectedSlots())
-	if r.nearA(ray, limit) {
-		if _, hit := s.firstPlayer(r, ray, limit, p.shooter, w.span.AffectedSlots()); hit {
+	tested = len(w.d.Span.AffectedSlots())
+	if r.w.d.NearAffected(ray, limit) {
+		if _, hit := s.firstPlayer(r, ray, limit, p.shooter, w.d.Span.AffectedSlots()); hit {
 			return 0, false
 		}
 	}
@@ -173,8 +115,8 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 		return 0, false
 	}
 	centre := f.centre(ray)
-	near := r.blastNearA(centre, p.weapon.SplashRadius)
-	for _, id := range w.span.AffectedSlots() {
+	near := r.w.d.BlastNearAffected(centre, p.weapon.SplashRadius)
+	for _, id := range w.d.Span.AffectedSlots() {
 		if !r.hittable(p.shooter, id) {
 			continue
 		}
@@ -204,7 +146,9 @@ func (r *warpRun) redeal(hits []warpHit) {
 // nothing.
 func (r *warpRun) cleanShots() bool {
 	w, s := r.w, r.s
-	if !r.keep.shots || !r.keep.flights {
+	if !r.keep.shots || !r.keep.flights || !w.weapons && len(r.orig.shots) > 0 {
+		// A game's resolver chooses its rays itself: its shots are
+		// fired again.
 		return false
 	}
 	tested := 0
@@ -226,22 +170,22 @@ func (r *warpRun) cleanShots() bool {
 			switch {
 			case r.keeps(old):
 				continue
-			case op.victim >= 0 && w.span.Affected(op.victim) || r.hitsA(old):
+			case op.victim >= 0 && w.d.Span.Affected(op.victim) || r.hitsA(old):
 				return false
 			}
 			limit := op.reach
 			if op.victim >= 0 {
 				limit = op.dist
 			}
-			tested += len(w.span.AffectedSlots())
-			if r.nearA(op.ray, limit) {
-				if _, ok := s.firstPlayer(r, op.ray, limit, sh.shooter, w.span.AffectedSlots()); ok {
+			tested += len(w.d.Span.AffectedSlots())
+			if r.w.d.NearAffected(op.ray, limit) {
+				if _, ok := s.firstPlayer(r, op.ray, limit, sh.shooter, w.d.Span.AffectedSlots()); ok {
 					return false
 				}
 			}
 		}
 	}
-	w.stats.Tested += tested
+	w.d.Stats.Tested += tested
 	for k := range r.orig.shots {
 		sh := &r.orig.shots[k]
 		if sh.void || s.cfg.Weapons[sh.state.Weapon].Kind == game.Projectile {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/timewarp"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
 
@@ -41,7 +41,7 @@ func runLateScene(t *testing.T, seed uint64, exhaustive, hitscanOnly bool) (equi
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
-	s.warp.exhaustive = exhaustive
+	s.warp.d.Exhaustive = exhaustive
 	ids := make([]int, n)
 	late := make([]uint32, n)
 	for i := range n {
@@ -140,69 +140,73 @@ func TestTimeWarpHitscanOnlyPruningIsExact(t *testing.T) {
 	}
 }
 
-// TestTimeWarpReachIsConservative: the box around the affected players
-// prunes only what cannot meet them: random rays and segments it says
-// stay clear of it miss every affected player's hitboxes, and random
-// blasts it says fall short of it splash none of them. Likewise a ray
-// misses every player warpRun.near leaves out.
+// TestTimeWarpReachIsConservative: the box around the affected players,
+// made of the spheres the server bounds their hitboxes by
+// (timeWarp.Bound), prunes only what cannot meet them: random rays and
+// segments it says stay clear of it miss every affected player's
+// hitboxes, and random blasts it says fall short of it splash none of
+// them. Likewise a ray misses every player whose sphere timewarp.Near
+// leaves out.
 func TestTimeWarpReachIsConservative(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	actors := make([]warpActor, 6)
-	for i := range actors {
-		actors[i] = warpActor{pos: geom.V(float64(i)*2-5, 0, 0), script: func(uint32) game.UserCmd { return game.UserCmd{} }}
-	}
 	cfg := warpConfig()
-	cfg.MaxClients = len(actors)
-	s := newWarpScene(t, cfg, actors, 1, 2).s
+	cfg.Map = worldtest.Open(t)
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w := s.warp
-	e, _ := w.entry(s.tick)
-	r := &warpRun{s: s, w: w, t: s.tick, rec: e}
 	rocket := game.DefaultWeapons()[4]
+	states := make([]game.PlayerState, 6)
+	affected := make([]bool, len(states))
 	pruned, blasts, far := 0, 0, 0
 	for range 2000 {
-		w.span.Begin() // nobody affected yet
-		w.span.Tick()  // a fresh tick: nobody's state copied out yet
-		for i := range e.Owner {
-			st := &e.Moved[i]
+		var reach timewarp.Reach
+		for i := range states {
+			st := &states[i]
 			st.Pos = geom.V(rng.Float64()*8-4, rng.Float64()*8-4, rng.Float64()*2)
-			st.Flags &^= game.FlagDead | game.FlagProtected
+			st.Flags = 0
 			if rng.IntN(2) == 0 {
 				st.Flags |= game.FlagCrouched
 			}
 			st.Yaw = uint16(rng.IntN(65536))
-			if rng.IntN(3) == 0 {
-				r.join(i)
+			if affected[i] = rng.IntN(3) == 0; affected[i] {
+				reach.Add(w.Bound(st))
 			}
 		}
-		r.reachAll()
 		// Rays and blasts aimed about a random player, affected or not.
-		aim := e.Moved[rng.IntN(len(e.Moved))].Pos.Add(geom.V(rng.Float64()*3-1.5, rng.Float64()*3-1.5, rng.Float64()*2.5))
+		aim := states[rng.IntN(len(states))].Pos.Add(geom.V(rng.Float64()*3-1.5, rng.Float64()*3-1.5, rng.Float64()*2.5))
 		ray := geom.Ray{Origin: geom.V(rng.Float64()*20-10, rng.Float64()*20-10, rng.Float64()*4-1)}
 		ray.Dir = aim.Sub(ray.Origin).Norm()
 		dist := max(aim.Dist(ray.Origin)+rng.Float64()*2-1, 0)
-		if !r.nearA(ray, dist) {
+		if !reach.MeetsRay(ray, dist) {
 			pruned++
-			for _, id := range w.span.AffectedSlots() {
-				if h, ok := lagcomp.TracePlayer(ray, dist, e.Moved[id], s.cfg.Movement); ok {
+			for id := range states {
+				if !affected[id] {
+					continue
+				}
+				if h, ok := lagcomp.TracePlayer(ray, dist, states[id], s.cfg.Movement); ok {
 					t.Fatalf("ray %+v up to %.2f m pruned, but it hits player %d at %.3f m", ray, dist, id, h.Dist)
 				}
 			}
 		}
-		ids := r.near(ray, dist)
-		for id := range e.Owner {
-			if slices.Contains(ids, id) {
+		for id := range states {
+			if c, r := w.Bound(&states[id]); timewarp.Near(ray, dist, c, r) {
 				continue
 			}
 			far++
-			if h, ok := lagcomp.TracePlayer(ray, dist, e.Moved[id], s.cfg.Movement); ok {
+			if h, ok := lagcomp.TracePlayer(ray, dist, states[id], s.cfg.Movement); ok {
 				t.Fatalf("ray %+v up to %.2f m passes player %d by, but it hits it at %.3f m", ray, dist, id, h.Dist)
 			}
 		}
 		centre := aim.Add(geom.V(rng.Float64()*10-5, rng.Float64()*10-5, rng.Float64()*4-2))
-		if !r.blastNearA(centre, rocket.SplashRadius) {
+		if !reach.BlastNear(centre, rocket.SplashRadius) {
 			blasts++
-			for _, id := range w.span.AffectedSlots() {
-				if d := s.splash(&rocket, centre, e.Moved[id]); d > 0 {
+			for id := range states {
+				if !affected[id] {
+					continue
+				}
+				if d := s.splash(&rocket, centre, states[id]); d > 0 {
 					t.Fatalf("blast at %v pruned, but it splashes player %d for %d", centre, id, d)
 				}
 			}

@@ -11,30 +11,13 @@ import (
 	"github.com/lagkit/lagkit/timewarp"
 )
 
-// Time warp's re-simulation: re-running the ticks from a late command's
-// to the present, the affected players stepped again, the others taken
-// from the ring (see timewarp.go). A live tick under time warp runs as an
-// ordinary server's, and warpRecorder keeps what it did.
-
-// prepare starts the record of the next tick: who is in each slot, and
-// which states the server set since the last tick (joins, placements).
-func (w *timeWarp) prepare(s *Server) {
-	t := s.tick + 1
-	prev, _ := w.entry(s.tick)
-	e := w.ring.Begin(t)
-	for i, c := range s.clients {
-		e.Owner[i] = c
-		e.FixedEnd[i] = false
-		e.FixedStart[i] = c != nil && (prev.Owner[i] != c || prev.State[i] != c.state)
-		if c != nil {
-			e.Start[i] = c.state
-		}
-	}
-	e.Lists = warpLists{
-		shots: e.Lists.shots[:0], pellets: e.Lists.pellets[:0], flights: e.Lists.flights[:0], paths: e.Lists.paths[:0],
-		hits: e.Lists.hits[:0], flying: e.Lists.flying[:0],
-	}
-}
+// Time warp's re-simulation: the server's side of it. Package timewarp's
+// Warp re-runs the ticks from a late command's to the present, the
+// affected players stepped again, the others taken from the ring (see
+// timewarp.go); the server is its host (timewarp.Host), stepping a
+// player through a tick's commands and resolving the tick's shots and
+// projectiles. A live tick under time warp runs as an ordinary
+// server's, and warpRecorder keeps what it did.
 
 // warpResolve is the damage phase of a live tick under time warp: the
 // ordinary one (moveProjectiles, resolveShots), with warpRecorder keeping
@@ -73,6 +56,29 @@ func (r *warpRecorder) shot(ps *pendingShot, void bool) {
 	e := r.tick()
 	n := len(e.Lists.pellets)
 	e.Lists.shots = append(e.Lists.shots, warpShot{pendingShot: *ps, void: void, p0: n, p1: n})
+}
+
+// traced records a pellet of a game's shot (ShotWorld.Trace): its ray,
+// traced up to reach, and the player or entity it met, h if found.
+func (r *warpRecorder) traced(ray geom.Ray, reach float64, h *lagcomp.RewindHit, found bool) {
+	if r == nil {
+		return
+	}
+	p := warpPellet{ray: ray, reach: reach, victim: -1}
+	if found {
+		p.victim, p.dist = h.ID, h.Dist
+	}
+	r.pellet(p)
+}
+
+// struck records the hit on entity id a game's shot registered with the
+// pellet last recorded.
+func (r *warpRecorder) struck(id int) {
+	if r == nil {
+		return
+	}
+	e := r.tick()
+	e.Lists.pellets[len(e.Lists.pellets)-1].entity = id
 }
 
 // hitscan records a hitscan pellet of weapon w: its ray, its reach and
@@ -125,7 +131,7 @@ func (r *warpRecorder) dealt(h *hitInfo, kill bool) {
 	e.Lists.hits = append(e.Lists.hits, warpHit{hitInfo: *h, kill: kill})
 	if kill {
 		// A death announced is a committed fact for later warps.
-		r.s.warp.deaths.Announce(h.victim, r.s.clients[h.victim], r.s.tick)
+		r.s.warp.d.Deaths.Announce(h.victim, r.s.clients[h.victim], r.s.tick)
 	}
 	if r.s.warp.lastFlight {
 		e.Lists.flights[len(e.Lists.flights)-1].h1 = len(e.Lists.hits)
@@ -167,7 +173,7 @@ func (s *Server) warpRecord() {
 // not judged again), and no projectile the restart dropped flies again.
 func (s *Server) warpRestart() {
 	w := s.warp
-	w.floor = s.tick
+	w.d.Restart(s.tick)
 	if e, ok := w.entry(s.tick); ok {
 		e.Lists.flying = e.Lists.flying[:0]
 	}
@@ -190,70 +196,151 @@ func (s *Server) Resimulate(id, ticks int) (int, error) {
 	case ticks < 0:
 		return 0, fmt.Errorf("server: resimulate: %d ticks", ticks)
 	}
-	ticks = min(ticks, w.Window, int(s.tick-w.floor))
-	from := s.tick + 1 - uint32(ticks)
-	if e, ok := w.entry(from); ticks == 0 || !ok || e.Owner[id] != s.clients[id] {
-		return 0, nil
-	}
-	w.span.Late(id, from)
-	s.resimulate(from)
-	return ticks, nil
+	return w.d.Resimulate(id, s.clients[id], s.tick, ticks), nil
 }
 
-// resimulate re-runs ticks from to the present: the affected set starts
-// with the slots whose lateFrom is set.
-func (s *Server) resimulate(from uint32) {
-	w := s.warp
-	last, _ := w.entry(s.tick)
-	w.span.Begin()
-	for i, c := range s.clients {
-		w.outside[i] = c != nil && (last.Owner[i] != c || last.State[i] != c.state)
-		if c != nil && w.deaths.Settles(i, c, from) {
-			w.span.Settle(i)
-		}
+// The server is the host of its time warp's re-simulation
+// (timewarp.Host): the Warp re-runs the ticks and steps the players it
+// chooses through the methods below, and the server resolves each re-run
+// tick's shots and projectiles by the rules of a live tick (fire.go,
+// timewarp_judge.go).
+
+// Player returns the player in slot i and its live state.
+func (w *timeWarp) Player(i int) (*client, *game.PlayerState) {
+	if c := w.s.clients[i]; c != nil {
+		return c, &c.state
 	}
+	return nil, nil
+}
+
+// Bound returns the sphere around the hitboxes of a player in state st:
+// the one lagcomp.TracePlayer tests first, which holds the torso the
+// splash is measured to.
+func (w *timeWarp) Bound(st *game.PlayerState) (geom.Vec3, float64) {
+	p := w.s.cfg.Movement
+	return st.Pos.Add(geom.Vec3{Z: p.Height / 2}), p.Radius + p.Height/2
+}
+
+// BeginWarp notes that the projectiles in flight are the recorded ones
+// until a re-run tick changes them, and which projectiles the warp
+// launches.
+func (w *timeWarp) BeginWarp() {
 	w.flyRec = true
-	w.idBase = s.nextProjectile
-	for t := from; t <= s.tick; t++ {
-		e, _ := w.entry(t)
-		w.span.Tick()
-		r := &w.run // kept in w, so that passing it as an arena does not allocate
-		s.stepView = w.viewOf(t)
-		*r = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.Lists, out: &w.spare}
-		r.move()
-		r.run()
-		r.finish()
-		r.swap()
-		// The history holds the poses the server settled on: those of
-		// the players stepped again change.
-		for _, i := range w.steps {
-			s.history.Amend(t, i, e.Moved[i])
-			s.amendBody(t, i, &e.Moved[i])
-		}
+	w.idBase = w.s.nextProjectile
+}
+
+// BeginTick starts the re-run of tick t, recorded in e: the steps see
+// the view of the match the tick began with.
+func (w *timeWarp) BeginTick(t uint32, e *warpTick) {
+	s := w.s
+	s.stepView = w.viewOf(t)
+	// The run is kept in w, so that passing it as an arena does not
+	// allocate.
+	w.run = warpRun{s: s, w: w, t: t, now: time.Duration(t) * s.tickDur, rec: e, orig: &e.Lists, out: &w.spare}
+	// The recorded shots stand but for the stepped players', whose
+	// commands fire again.
+	w.run.keep.shots = true
+}
+
+// Step runs slot i's commands cmds of the tick again from state st, as
+// Server.run does, and keeps the shots they fire in the tick's new list,
+// in place of the player's recorded shots.
+func (w *timeWarp) Step(i int, st game.PlayerState, cmds []game.UserCmd) game.PlayerState {
+	r, s := &w.run, w.s
+	orig := r.orig.shots
+	first := r.next
+	for r.next < len(orig) && orig[r.next].shooter < i {
+		r.next++
 	}
+	kept := r.next
+	for r.next < len(orig) && orig[r.next].shooter == i {
+		r.next++
+	}
+	if !r.keep.shots {
+		r.out.shots = append(r.out.shots, orig[first:kept]...)
+	}
+	for k, cmd := range cmds {
+		var fired bool
+		before := st
+		st, fired = s.act(i, st, cmd)
+		if !fired || r.rec.Deferred(i, k) {
+			continue // a deferred shot stays at its issue tick
+		}
+		if r.keep.shots {
+			r.keep.shots = false
+			r.out.shots = append(r.out.shots[:0], orig[:kept]...)
+		}
+		r.out.shots = append(r.out.shots, warpShot{pendingShot: pendingShot{shooter: i, cmd: cmd, state: st, eye: s.shotEye(before, st, cmd)}})
+	}
+	if r.keep.shots && kept < r.next && !allDeferred(orig[kept:r.next]) {
+		// Recorded shots no longer fired.
+		r.keep.shots = false
+		r.out.shots = append(r.out.shots[:0], orig[:kept]...)
+	}
+	if !r.keep.shots {
+		r.keepDeferred(orig[kept:r.next])
+	}
+	return st
+}
+
+// Resolve resolves the tick's projectiles and shots once its players are
+// stepped: the history holds the poses the server settled on, so those
+// of the players stepped again change first, before the shots are traced
+// through the bodies (a game's resolver, ShotWorld.Trace).
+func (w *timeWarp) Resolve() {
+	r, s := &w.run, w.s
+	if !r.keep.shots {
+		r.out.shots = append(r.out.shots, r.orig.shots[r.next:]...)
+	}
+	for _, i := range w.d.Steps() {
+		s.history.Amend(r.t, i, r.rec.Moved[i])
+		s.amendBody(r.t, i, &r.rec.Moved[i])
+	}
+	r.run()
+}
+
+// EndPlayer ends spawn protection that ran out in the tick.
+func (w *timeWarp) EndPlayer(i int, st *game.PlayerState) {
+	if st.Has(game.FlagProtected) && w.run.now >= w.run.rec.Owner[i].protectedUntil {
+		st.Flags &^= game.FlagProtected
+	}
+}
+
+// Killed processes a death a replayed change of the game's deals, as a
+// re-simulated hit's (hurt, with nothing more to take). The counters
+// Damage kept (hits taken and landed) stand as counted.
+func (w *timeWarp) Killed(i, by int) {
+	h := warpHit{hitInfo: hitInfo{shooter: by, victim: i}}
+	w.run.hurt(&h)
+}
+
+// EndTick records the projectiles in flight after the tick and puts the
+// lists the tick re-recorded into its record.
+func (w *timeWarp) EndTick() {
+	r := &w.run
+	switch {
+	case w.flyRec:
+		r.keep.flying = true
+	case r.flyingAsRecorded():
+		// The projectiles in flight are the recorded ones again.
+		r.keep.flying, w.flyRec = true, true
+	default:
+		r.out.flying = append(r.out.flying[:0], w.fly...)
+	}
+	r.swap()
+}
+
+// EndWarp restores the live view of the match and the projectiles in
+// flight now.
+func (w *timeWarp) EndWarp() {
+	s := w.s
 	s.stepView = &s.view
-	// What the server set since the last tick stands on top of the
-	// re-simulated past (the next tick's record takes it as a fact);
-	// the players never stepped again end as recorded, as they are.
-	for _, list := range [2][]int{w.span.AffectedSlots(), w.span.LateSlots()} {
-		for _, i := range list {
-			if c := s.clients[i]; c != nil && !w.outside[i] {
-				if st, ok := w.span.Final(i); ok {
-					c.state = st
-				}
-			}
-		}
-	}
-	w.span.End()
 	if w.flyRec {
+		last, _ := w.entry(s.tick)
 		s.projectiles = append(s.projectiles[:0], last.Lists.flying...)
 	} else {
 		s.projectiles = append(s.projectiles[:0], w.fly...)
 	}
-	depth := int(s.tick - from + 1)
-	w.stats.Warps++
-	w.stats.Resimulated += depth
-	w.stats.MaxDepth = max(w.stats.MaxDepth, depth)
 }
 
 // amendBody records player i's body at tick t again, from st, its
@@ -288,6 +375,11 @@ type warpRun struct {
 	// keep marks the lists of orig that stand as recorded: out's are
 	// not filled in.
 	keep keptLists
+	// pw is the world lagkit's weapons' hitscan pellets are judged in
+	// (fireWeapon).
+	pw pelletWorld
+	// next is the first recorded shot of a slot not yet stepped (Step).
+	next int
 }
 
 // keptLists are the lists of a tick's record a re-simulation leaves as
@@ -316,96 +408,13 @@ func (r *warpRun) swap() {
 }
 
 // join adds slot i to the affected set.
-func (r *warpRun) join(i int) {
-	if r.w.span.Join(i, r.rec.Moved) {
-		r.reachAdd(i)
-	}
-}
+func (r *warpRun) join(i int) { r.w.d.Join(i) }
 
 // state returns slot i's state at this point of the tick.
-func (r *warpRun) state(i int) *game.PlayerState { return r.w.span.State(i, r.rec.Moved) }
+func (r *warpRun) state(i int) *game.PlayerState { return r.w.d.State(i) }
 
 // own returns slot i's state at this point of the tick, to change.
-func (r *warpRun) own(i int) *game.PlayerState { return r.w.span.Own(i, r.rec.Moved) }
-
-// move re-runs the tick's commands: affected and late players are
-// stepped again, the others keep their recorded states and shots.
-func (r *warpRun) move() {
-	w, e, s := r.w, r.rec, r.s
-	for _, i := range w.span.LateSlots() {
-		if e.Owner[i] != nil && w.span.LateFrom(i) <= r.t {
-			r.join(i)
-		}
-	}
-	// The slots stepped: the affected and the late, merged in order.
-	w.steps = w.steps[:0]
-	a, l := w.span.AffectedSlots(), w.span.LateSlots()
-	for len(a) > 0 || len(l) > 0 {
-		var i int
-		switch {
-		case len(l) == 0 || len(a) > 0 && a[0] < l[0]:
-			i, a = a[0], a[1:]
-		case len(a) == 0 || l[0] < a[0]:
-			i, l = l[0], l[1:]
-		default:
-			i, a, l = a[0], a[1:], l[1:]
-		}
-		if e.Owner[i] != nil && (w.span.Affected(i) || w.span.LateFrom(i) <= r.t) {
-			w.steps = append(w.steps, i)
-		}
-	}
-	// The recorded shots stand but for the stepped players', whose
-	// commands fire again.
-	r.keep.shots = true
-	next := 0 // the recorded shots not yet passed
-	prev, _ := w.entry(r.t - 1)
-	for _, i := range w.steps {
-		first := next
-		for next < len(r.orig.shots) && r.orig.shots[next].shooter < i {
-			next++
-		}
-		kept := next
-		for next < len(r.orig.shots) && r.orig.shots[next].shooter == i {
-			next++
-		}
-		if !r.keep.shots {
-			r.out.shots = append(r.out.shots, r.orig.shots[first:kept]...)
-		}
-		w.stepped[i] = true
-		cur := w.span.Step(i, prev.State[i])
-		if e.FixedStart[i] {
-			*cur = e.Start[i]
-		}
-		st := *cur
-		for k, cmd := range e.Cmds(i) {
-			var fired bool
-			before := st
-			st, fired = s.act(i, st, cmd)
-			if !fired || e.Deferred(i, k) {
-				continue // a deferred shot stays at its issue tick
-			}
-			if r.keep.shots {
-				r.keep.shots = false
-				r.out.shots = append(r.out.shots[:0], r.orig.shots[:kept]...)
-			}
-			r.out.shots = append(r.out.shots, warpShot{pendingShot: pendingShot{shooter: i, cmd: cmd, state: st, eye: s.shotEye(before, st, cmd)}})
-		}
-		*cur = st
-		e.Moved[i] = st
-		if r.keep.shots && kept < next && !allDeferred(r.orig.shots[kept:next]) {
-			// Recorded shots no longer fired.
-			r.keep.shots = false
-			r.out.shots = append(r.out.shots[:0], r.orig.shots[:kept]...)
-		}
-		if !r.keep.shots {
-			r.keepDeferred(r.orig.shots[kept:next])
-		}
-	}
-	if !r.keep.shots {
-		r.out.shots = append(r.out.shots, r.orig.shots[next:]...)
-	}
-	r.reachAll()
-}
+func (r *warpRun) own(i int) *game.PlayerState { return r.w.d.Own(i) }
 
 // allDeferred reports whether every shot of shots was deferred to its
 // tick (none is fired by the tick's commands).
@@ -437,74 +446,6 @@ func (r *warpRun) keepDeferred(recorded []warpShot) {
 	}
 }
 
-// finish ends a re-simulated tick: the server's own changes to the
-// players re-simulated (end of spawn protection; a respawn, taken as
-// recorded) and the record updated. The others end it as recorded.
-func (r *warpRun) finish() {
-	w := r.w
-	for _, i := range w.span.AffectedSlots() {
-		r.end(i)
-	}
-	for _, i := range w.steps {
-		if !w.span.Affected(i) {
-			r.end(i)
-		}
-		w.stepped[i] = false
-	}
-	switch {
-	case w.flyRec:
-		r.keep.flying = true
-	case r.flyingAsRecorded():
-		// The projectiles in flight are the recorded ones again.
-		r.keep.flying, w.flyRec = true, true
-	default:
-		r.out.flying = append(r.out.flying[:0], w.fly...)
-	}
-}
-
-// end ends the tick for slot i, stepped again or affected.
-func (r *warpRun) end(i int) {
-	w, e := r.w, r.rec
-	o := e.Owner[i]
-	if o == nil {
-		return
-	}
-	switch st := r.own(i); {
-	case e.FixedEnd[i]:
-		// The server's state stands, and the changes the game made
-		// after the tick with it.
-		*st = e.State[i]
-	case st.Has(game.FlagProtected) && r.now >= o.protectedUntil:
-		st.Flags &^= game.FlagProtected
-		fallthrough
-	default:
-		r.changes(i)
-	}
-	e.State[i] = *r.own(i)
-	w.span.Carry(i)
-}
-
-// changes applies again the changes the game made to slot i after the
-// tick (Damage, Edit), in the order made, to its re-simulated state, by
-// timewarp.Change.Apply's rules; a kill the damage now deals is
-// processed at once, as a re-simulated hit's is (hurt, with nothing more
-// to take), and one it dealt when made stands (its victim is settled:
-// Deaths). The counters Damage kept (hits taken and landed) stand as
-// counted.
-func (r *warpRun) changes(i int) {
-	for k := range r.rec.Changes {
-		ch := &r.rec.Changes[k]
-		if ch.Slot != i {
-			continue
-		}
-		r.w.stats.Replayed++
-		if ch.Apply(r.own(i), r.s.cfg.Game, r.w.span.Settled(i)) {
-			h := warpHit{hitInfo: hitInfo{shooter: ch.By, victim: i}}
-			r.hurt(&h)
-		}
-	}
-}
-
 // run resolves the tick's projectiles and shots.
 func (r *warpRun) run() {
 	r.out.pellets = r.out.pellets[:0]
@@ -533,7 +474,7 @@ func (r *warpRun) run() {
 // alive, not spawn protected, an enemy, and not settled.
 func (r *warpRun) hittable(shooter, id int) bool {
 	o := r.rec.Owner[id]
-	if o == nil || r.w.span.Settled(id) {
+	if o == nil || r.w.d.Span.Settled(id) {
 		return false
 	}
 	st := r.state(id)
@@ -560,12 +501,12 @@ func (r *warpRun) trace(ray geom.Ray, maxDist float64, shooter int, ids []int) (
 	if ids == nil {
 		n = len(r.rec.Owner)
 	}
-	r.w.stats.Tested += n
+	r.w.d.Stats.Tested += n
 	switch {
-	case ids != nil && !r.nearA(ray, maxDist):
+	case ids != nil && !r.w.d.NearAffected(ray, maxDist):
 		return lagcomp.Hit{}, false
 	case ids == nil:
-		ids = r.near(ray, maxDist)
+		ids = r.w.d.Near(ray, maxDist)
 	}
 	return r.s.firstPlayer(r, ray, maxDist, shooter, ids)
 }

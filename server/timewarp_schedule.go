@@ -9,11 +9,10 @@ import (
 	"github.com/lagkit/lagkit/timewarp"
 )
 
-// Time warp's scheduling: when a command runs. Each command gets its
-// effective tick on arrival from its client's timewarp.Schedule
+// Time warp's scheduling: when a command runs, by package timewarp's
+// rules (timewarp.Warp). Each command gets its effective tick on arrival
 // (warpCommand); due ones run with the tick (warpExecute), late ones are
 // inserted into the ring's past and start a re-simulation (warpLate).
-// See package timewarp for the rules.
 
 // warpScheduler runs commands under time warp: the server's scheduler
 // when Config.TimeWarp is set.
@@ -25,61 +24,32 @@ func (w warpScheduler) execute(c *client)                                    { w
 func (w warpScheduler) resolve(now time.Duration)                            { w.s.warpResolve(now) }
 func (w warpScheduler) end()                                                 { w.s.warpRecord() }
 
-// warpSlot is one slot's command schedule, and whose it is.
-type warpSlot struct {
-	owner *client
-	timewarp.Schedule
-}
-
-// slot returns c's schedule, starting it afresh when c is new in the slot.
-func (w *timeWarp) slot(s *Server, c *client) *warpSlot {
-	sl := &w.slots[c.id]
-	if sl.owner != c {
-		// The client joined after the newest tick the ring has without
-		// it, or before the ring's oldest.
-		sl.owner = c
-		sl.Start(w.ring.Before(c.id, c, s.tick), w.Slack)
-	}
-	return sl
-}
-
 // warpCommand schedules a command received from c under time warp (see
 // package timewarp for its effective tick).
 func (s *Server) warpCommand(c *client, cmd game.UserCmd) {
-	w := s.warp
-	sl := w.slot(s, c)
-	if sl.Full() {
-		c.cmdsDropped++
-		s.stats.CmdsDropped.QueueFull++
-		return // flooding: the queue is full
-	}
-	c.lastRecv = cmd.Tick
+	w := s.warp.d
 	cmd.Duration = min(max(cmd.Duration, 0), s.tickDur)
 	var lead uint32 // hitscan only: every command runs when it arrives
 	if !w.HitscanOnly {
 		lead = timewarp.Lead(c.rtt.Smoothed(), s.tickDur)
 	}
-	if _, tooOld := sl.Add(cmd, s.tick+1, lead, w.floor, w.Rules); tooOld {
-		w.stats.TooOld++
+	if !w.Receive(c.id, c, cmd, s.tick, lead) {
+		c.cmdsDropped++
+		s.stats.CmdsDropped.QueueFull++
+		return // flooding: the queue is full
 	}
+	c.lastRecv = cmd.Tick
 }
 
-// warpExecute runs c's commands due at the current tick and records them.
+// warpExecute runs c's commands due at the current tick, recorded in its
+// record.
 func (s *Server) warpExecute(c *client) {
-	w := s.warp
-	sl := &w.slots[c.id]
-	if sl.owner != c {
-		return
-	}
-	e, _ := w.entry(s.tick)
-	for !e.Full(c.id) {
-		wc, ok := sl.Pop(s.tick)
+	for {
+		cmd, ok := s.warp.d.Next(c.id, c, s.tick)
 		if !ok {
 			return
 		}
-		cmd := wc.Cmd
 		noteExecuted(c, &cmd)
-		e.Add(c.id, cmd)
 		s.run(c, cmd)
 	}
 }
@@ -92,12 +62,11 @@ func (s *Server) warpLate() {
 	w := s.warp
 	from := uint32(math.MaxUint32)
 	for _, c := range s.clients {
-		if c == nil || w.slots[c.id].owner != c {
+		if c == nil {
 			continue
 		}
-		sl := &w.slots[c.id]
 		for {
-			cmd, t, ok := w.ring.InsertLate(&sl.Schedule, &w.span, &w.stats, c.id, c, s.tick, w.floor)
+			cmd, t, ok := w.d.InsertLate(c.id, c, s.tick)
 			if !ok {
 				break
 			}
@@ -107,9 +76,13 @@ func (s *Server) warpLate() {
 	}
 	from = min(from, s.insertShots())
 	if from <= s.tick {
-		s.resimulate(from)
+		w.d.Run(from, s.tick)
 	}
-	w.prepare(s)
+	e := w.d.Prepare(s.tick + 1)
+	e.Lists = warpLists{
+		shots: e.Lists.shots[:0], pellets: e.Lists.pellets[:0], flights: e.Lists.flights[:0], paths: e.Lists.paths[:0],
+		hits: e.Lists.hits[:0], flying: e.Lists.flying[:0],
+	}
 }
 
 // deferShot takes hitscan shot ps of c, fired in the tick being run, to
@@ -119,14 +92,14 @@ func (s *Server) warpLate() {
 // (the shot is then judged now, as on an ordinary server).
 func (s *Server) deferShot(c *client, ps *pendingShot) bool {
 	w := s.warp
-	if w == nil || !w.HitscanOnly || s.cfg.Weapons[ps.state.Weapon].Kind == game.Projectile {
+	if w == nil || !w.d.HitscanOnly || s.cfg.Weapons[ps.state.Weapon].Kind == game.Projectile {
 		return false
 	}
-	sl := &w.slots[c.id]
-	if sl.owner != c {
+	sc := w.d.Schedule(c.id, c)
+	if sc == nil {
 		return false
 	}
-	e, tooOld := sl.Estimate(s.tick, timewarp.Lead(c.rtt.Smoothed(), s.tickDur), w.floor, w.Rules)
+	e, tooOld := sc.Estimate(s.tick, timewarp.Lead(c.rtt.Smoothed(), s.tickDur), w.d.Floor(), w.d.Rules)
 	if tooOld || e >= s.tick {
 		return false
 	}
@@ -150,7 +123,7 @@ func (s *Server) insertShots() uint32 {
 		ls := &w.shotsLate[i]
 		c := s.clients[ls.shooter]
 		e, ok := w.entry(ls.e)
-		if c == nil || !ok || e.Owner[c.id] != c || ls.e <= w.floor {
+		if c == nil || !ok || e.Owner[c.id] != c || ls.e <= w.d.Floor() {
 			continue
 		}
 		sh := warpShot{pendingShot: ls.pendingShot, deferred: true}
@@ -160,7 +133,7 @@ func (s *Server) insertShots() uint32 {
 		}
 		e.Lists.shots = slices.Insert(e.Lists.shots, k, sh)
 		from = min(from, ls.e)
-		w.stats.Late++
+		w.d.Stats.Late++
 	}
 	w.shotsLate = w.shotsLate[:0]
 	return from

@@ -42,14 +42,15 @@ type warpActor struct {
 // warpScene runs actors, joined in order, for ticks 1 to last of their
 // scripts, then idles until tick end.
 type warpScene struct {
-	t   *testing.T
-	s   *Server
-	ids []int
-	log []LogEntry // what the server logged over the scene
+	t     *testing.T
+	s     *Server
+	ids   []int
+	log   []LogEntry   // what the server logged over the scene
+	shots []ShotRecord // and the records of its shots
 }
 
 // warpExhaustive, set, makes newWarpScene's server judge every shot and
-// projectile one by one (timeWarp.exhaustive).
+// projectile one by one (timewarp.Warp.Exhaustive).
 var warpExhaustive bool
 
 func newWarpScene(t *testing.T, cfg Config, actors []warpActor, last, end uint32) *warpScene {
@@ -60,7 +61,7 @@ func newWarpScene(t *testing.T, cfg Config, actors []warpActor, last, end uint32
 		t.Fatal(err)
 	}
 	if s.warp != nil {
-		s.warp.exhaustive = warpExhaustive
+		s.warp.d.Exhaustive = warpExhaustive
 	}
 	sc := &warpScene{t: t, s: s}
 	for i, a := range actors {
@@ -79,7 +80,9 @@ func newWarpScene(t *testing.T, cfg Config, actors []warpActor, last, end uint32
 				sendCmds(t, s, now-time.Microsecond, Peer(i), []game.UserCmd{cmd})
 			}
 		}
-		sc.log = append(sc.log, s.Advance(now).Log...)
+		rd := s.Advance(now)
+		sc.log = append(sc.log, rd.Log...)
+		sc.shots = append(sc.shots, rd.Shots...)
 	}
 	return sc
 }
@@ -284,7 +287,7 @@ func TestStaleCommandFlood(t *testing.T) {
 	id := join(t, s, 0, 1)
 	start, _ := s.Client(id)
 	s.clients[id].rtt.Add(10 * time.Second) // far beyond the window
-	ring, pend := s.warp.ring.Len(), s.warp.slots[id].Size()
+	ring, pend := s.warp.d.Ring.Len(), s.cfg.CmdQueue
 	next := uint32(1)
 	const ticks = 640
 	for range ticks {
@@ -306,7 +309,7 @@ func TestStaleCommandFlood(t *testing.T) {
 	if d := end.State.Pos.Sub(start.State.Pos).Len(); d > limit {
 		t.Fatalf("moved %.2f m in %v, limit %.2f m", d, s.Time(), limit)
 	}
-	if s.warp.ring.Len() != ring || s.warp.slots[id].Size() != pend {
+	if s.warp.d.Ring.Len() != ring || s.warp.d.Schedule(id, s.clients[id]).Size() != pend {
 		t.Fatal("time warp storage grew")
 	}
 	for k := range uint32(ring) {
@@ -334,7 +337,7 @@ func TestEffectiveTick(t *testing.T) {
 	s.clients[id].rtt = rtt.Estimator{}
 	s.clients[id].rtt.Add(100 * time.Millisecond)
 	sendCmds(t, s, s.NextTick()-time.Microsecond, 1, []game.UserCmd{{Tick: 1, Duration: s.TickDuration()}})
-	sl := &s.warp.slots[id]
+	sl := s.warp.d.Schedule(id, s.clients[id])
 	if got, want := sl.At(0).Tick, s.Tick()+1-3; got != want {
 		t.Fatalf("effective tick %d, want %d (arrival %d less 3)", got, want, s.Tick()+1)
 	}

@@ -59,7 +59,11 @@ func (r *Reach) Add(centre geom.Vec3, rad float64) {
 
 // Meets reports whether path p's box meets the box (false when it holds
 // nobody). A box that is not finite always does.
-func (r *Reach) Meets(p Path) bool {
+func (r *Reach) Meets(p Path) bool { return r.meets(&p) }
+
+// meets is Meets on a path in place: a copy of the path, made on the
+// stack for each test, costs more than the test.
+func (r *Reach) meets(p *Path) bool {
 	if !r.ok {
 		return false
 	}

@@ -14,26 +14,30 @@
 // already announced, which no re-simulation takes back (Deaths); the
 // changes the host made to players between ticks, which every
 // re-simulation applies again (Change, Edit, Diff); the boxes it prunes
-// by (Reach, Path, Near); and the counters (Stats). The
-// server is its host, behind its scheduler seam (server/schedule.go):
-// it schedules each command through a Schedule, records every live tick
-// in a Ring, and re-runs its own tick over the Ring with a Span, judging
-// each shot and projectile by the same code as a live tick (its one
-// hitscan resolver, given the re-run tick as the world to trace against)
-// and settling what differs from the record. Ring and Deaths are generic
-// in the host's handle of a player, and Ring in what the host records of
-// a tick's shots, projectiles and damage, so that the host's types stay
-// its own: the server exports nothing for time warp but its settings
-// (Config.TimeWarp, Config.TimeWarpHitscanOnly), its counters
-// (Server.TimeWarpStats) and Server.Resimulate, which measures a warp.
+// by (Reach, Path, Near); the counters (Stats); and the re-simulation
+// that puts them to work (Warp): it schedules each player's commands,
+// records the past, inserts late commands at their ticks and re-runs
+// the ticks from the oldest of them to the present, choosing the players
+// each tick steps again and the state each starts from, ending each
+// tick (the host's facts, the game's changes applied again) and keeping
+// the box around the affected players that pruning tests against.
 //
-// The re-simulation itself (stepping the players again, judging the
-// shots and projectiles, settling damage, events and records) stays with
-// the host: it is the server's tick, run against another world, and a
-// host interface carrying it would have to hand this package the
-// server's clients and their counters, projectiles, contacts, hits,
-// events and records, or route every pellet through an interface whose
-// arguments escape to the heap.
+// The host is the game whose past is re-run, behind a narrow interface
+// (Host): its players, one player's step through a tick's commands,
+// the resolution of a tick's shots and projectiles (settling what
+// differs from its record), and its own change to a player at a tick's
+// end. Warp, Ring and Deaths are generic in the host's handle of a
+// player, and Warp and Ring in what the host records of a tick's shots,
+// projectiles and damage, so that the host's types stay its own. lagkit's
+// server is a host (server/timewarp_resim.go): it schedules each command
+// through a Warp, records every live tick in the Ring, and resolves a
+// re-run tick's shots by the same code as a live tick's, through the
+// game's shot resolver (server.Config.Shots), given the re-run tick as
+// the world to trace against; it exports nothing for time warp but its
+// settings (Config.TimeWarp, Config.TimeWarpHitscanOnly), its counters
+// (Server.TimeWarpStats) and Server.Resimulate, which measures a warp.
+// A host's Resolve is where a re-simulation's cost lies; the server's
+// avoids judging again what cannot have changed (pruning, below).
 //
 // Effective tick. Each command gets an effective tick E when it arrives:
 // the tick it would run in without time warp (the next one), less the
@@ -73,8 +77,10 @@
 // re-judges a shot or projectile of a player it did not step again only
 // where it may meet one it did. Reach is the box around those players'
 // hitboxes, Path the box around a projectile's recorded segment; a ray,
-// segment or blast clear of Reach stands as recorded (see the server's
-// timewarp_prune.go for how the re-simulation uses them).
+// segment or blast clear of Reach stands as recorded. A Warp keeps Reach
+// for the tick being re-run (Warp.NearAffected, Warp.Near), from the
+// spheres the host bounds its players' hitboxes by (Host.Bound); see the
+// server's timewarp_prune.go for how its re-simulation uses them.
 package timewarp
 
 import "time"

@@ -129,9 +129,13 @@ func (r *Referee) Fire(w *server.ShotWorld) {
 	if h, ok := s.Config().Map.Grid.Raycast(ray, reach); ok {
 		reach = h.Dist // the world's first wall
 	}
-	r.mu.Lock()
-	r.record.Shots++
-	r.mu.Unlock()
+	if !w.Rejudged() {
+		// Under time warp a re-simulation hands a shot over again (Hit
+		// then reports only what is news): it is counted once.
+		r.mu.Lock()
+		r.record.Shots++
+		r.mu.Unlock()
+	}
 	h, ok := w.Trace(ray, reach)
 	if !ok {
 		return

@@ -1,0 +1,243 @@
+package server
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/world/worldtest"
+)
+
+// Time warp with a game's own shot resolution (Config.Shots): a
+// re-simulation fires a re-run tick's shots through the game's resolver,
+// as the live tick does, and registers their hits through the one hit
+// path.
+
+// gameWeapons is a game's resolver that fires lagkit's weapons: a
+// resolver of the game's own type, which the server cannot tell from
+// any other game's, doing what WeaponShots does.
+type gameWeapons struct{ WeaponShots }
+
+// TestTimeWarpGameResolverAsWeapons: a game's resolver that fires
+// lagkit's weapons gives, under time warp with late commands, what
+// WeaponShots gives: the same states, counters, projectiles, state hash
+// and shot records, warped ones included.
+func TestTimeWarpGameResolverAsWeapons(t *testing.T) {
+	run := func(shots Shots) *warpScene {
+		cfg := warpConfig()
+		cfg.Shots = shots
+		return newWarpScene(t, cfg, duelActors(8, wStops), 150, 158)
+	}
+	want, got := run(WeaponShots{}), run(gameWeapons{})
+	compare(t, "a game's resolver firing lagkit's weapons", snap(got.s), snap(want.s))
+	if got.s.StateHash() != want.s.StateHash() {
+		t.Errorf("state hash %x, want %x", got.s.StateHash(), want.s.StateHash())
+	}
+	warped := 0
+	for _, r := range want.shots {
+		if r.Warped {
+			warped++
+		}
+	}
+	if warped == 0 || got.s.TimeWarpStats().Warps == 0 {
+		t.Fatalf("no warped record (%d warps): the scene did not test re-simulated shots", got.s.TimeWarpStats().Warps)
+	}
+	if !slices.Equal(got.shots, want.shots) {
+		t.Fatalf("records differ: %d, want %d; first at %d:\n got %s\nwant %s", len(got.shots), len(want.shots),
+			firstDiff(len(got.shots), len(want.shots), func(i int) bool { return got.shots[i] == want.shots[i] }),
+			at(got.shots, firstDiff(len(got.shots), len(want.shots), func(i int) bool { return got.shots[i] == want.shots[i] })),
+			at(want.shots, firstDiff(len(got.shots), len(want.shots), func(i int) bool { return got.shots[i] == want.shots[i] })))
+	}
+}
+
+// lineShots is a game's resolver: one ray from the shooter's eye along
+// its aim, 100 m, through the players' bodies, for damage a hit; as an
+// Absorber its shield takes shield of each hit. It counts the hits Hit
+// reported registered and the shots it was handed again (Rejudged).
+type lineShots struct {
+	damage, shield int16
+	registered     *int
+	rejudged       *int
+}
+
+func (l lineShots) Fire(w *ShotWorld) {
+	if w.Rejudged() {
+		*l.rejudged++
+	}
+	f := &w.Shot
+	yaw, pitch := game.AngleToRad(int32(f.State.Yaw)), game.AngleToRad(int32(f.State.Pitch))
+	ray := geom.Ray{Origin: f.Eye, Dir: geom.V(math.Cos(yaw)*math.Cos(pitch), math.Sin(yaw)*math.Cos(pitch), math.Sin(pitch))}
+	if _, ok := w.Trace(ray, 100); ok {
+		if registered, _ := w.Hit(l.damage); registered {
+			*l.registered++
+		}
+	}
+}
+
+func (l lineShots) Absorb(_ int, _ *game.PlayerState, damage int16) int16 {
+	return damage - l.shield
+}
+
+// crossing is the scene of a late game's shot: shooter S, 10 m off on
+// -X, fires along +X every time its rifle lets it; victim V walks along
+// Y across S's line of fire. S's commands reach the server late ticks
+// after S issued them.
+func crossing(late uint32) []warpActor {
+	s := geom.V(-10, 0, 0)
+	yaw, pitch := aim(s, geom.V(0, 0, 0), 1.0)
+	return []warpActor{
+		{pos: s, late: late, script: func(uint32) game.UserCmd {
+			return game.UserCmd{Yaw: yaw, Pitch: pitch, Buttons: game.BtnFire}
+		}},
+		{pos: geom.V(0, -4, 0), yaw: math.Pi / 2, script: func(uint32) game.UserCmd {
+			return game.UserCmd{Yaw: game.YawUnits(math.Pi / 2), Forward: 127}
+		}},
+	}
+}
+
+// crossingRun plays crossing with a game's resolver and Body, under time
+// warp or (timeWarp 0) on an ordinary server with policy none, and
+// returns the scene, the command ticks of S's shots that hit V, and
+// what the resolver counted.
+func crossingRun(t *testing.T, late uint32, timeWarp time.Duration) (sc *warpScene, hit []uint32, registered, rejudged int) {
+	t.Helper()
+	cfg := warpConfig()
+	cfg.TimeWarp = timeWarp
+	cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage: 10}}
+	cfg.Shots = lineShots{damage: 12, shield: 2, registered: &registered, rejudged: &rejudged}
+	sc = newWarpScene(t, cfg, crossing(late), 100, 100+late+2)
+	// A shot's newest record is its outcome.
+	out := map[uint32]bool{}
+	for _, r := range sc.shots {
+		if r.Shooter == sc.ids[0] {
+			out[r.ShotTick] = r.Registered && r.Victim == sc.ids[1]
+		}
+	}
+	for tick, ok := range out {
+		if ok {
+			hit = append(hit, tick)
+		}
+	}
+	slices.Sort(hit)
+	return sc, hit, registered, rejudged
+}
+
+// TestTimeWarpLateGameShot: "a late command runs at its issue tick; the
+// world is re-simulated from there" holds for a game's resolver: S's
+// shots, 6 ticks late, hit V at the ticks S fired them, as the same
+// shots on time do, each hit once (warped: recorded at its tick),
+// through the game's Absorber; an
+// ordinary server runs them 6 ticks later, where V has walked on.
+func TestTimeWarpLateGameShot(t *testing.T) {
+	const late = 6
+	onTime, want, wantReg, _ := crossingRun(t, 0, 500*time.Millisecond)
+	if len(want) == 0 {
+		t.Fatal("no shot of S on time hit V: the scene tests nothing")
+	}
+	warped, got, reg, _ := crossingRun(t, late, 500*time.Millisecond)
+	if !slices.Equal(got, want) {
+		t.Fatalf("late shots under time warp hit at command ticks %v; on time %v", got, want)
+	}
+	if reg != wantReg || reg != len(want) {
+		t.Errorf("Hit reported %d hits registered late, %d on time; want %d: each hit once", reg, wantReg, len(want))
+	}
+	v, _ := warped.s.Client(warped.ids[1])
+	w, _ := onTime.s.Client(onTime.ids[1])
+	if v.State.Health != w.State.Health || v.State.Health != game.MaxHealth-int16(10*len(want)) || v.HitsTaken != len(want) {
+		t.Errorf("V's health %d (on time %d), hits taken %d; want %d and %d: 12 damage a hit, 2 absorbed",
+			v.State.Health, w.State.Health, v.HitsTaken, game.MaxHealth-int16(10*len(want)), len(want))
+	}
+	for _, r := range warped.shots {
+		if r.Registered && !r.Warped {
+			t.Errorf("a late shot's hit recorded unwarped: %+v", r)
+		}
+		if r.Registered && r.Time != time.Duration(r.ShotTick)*warped.s.TickDuration() {
+			t.Errorf("a late shot of command %d recorded at %v, not at its tick", r.ShotTick, r.Time)
+		}
+	}
+	_, ordinary, _, _ := crossingRun(t, late, 0)
+	if slices.Equal(ordinary, want) {
+		t.Fatalf("an ordinary server hit at the same command ticks %v: the scene does not tell time warp", ordinary)
+	}
+}
+
+// TestTimeWarpGameShotsResimulate: re-running the window with a game's
+// resolver and the inputs it ran with changes nothing: no record, no
+// hit reported registered again (the shots handed to the resolver again
+// are Rejudged), the same state.
+func TestTimeWarpGameShotsResimulate(t *testing.T) {
+	registered, rejudged := 0, 0
+	cfg := warpConfig()
+	cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage: 10}}
+	cfg.Shots = lineShots{damage: 12, shield: 2, registered: &registered, rejudged: &rejudged}
+	sc := newWarpScene(t, cfg, crossing(3), 100, 103)
+	if registered == 0 {
+		t.Fatal("no hit: the scene tests nothing")
+	}
+	want, hash, reg := snap(sc.s), sc.s.StateHash(), registered
+	sc.s.Ready()
+	for _, id := range sc.ids {
+		for _, depth := range []int{1, 5, 32} {
+			before := rejudged
+			if n, err := sc.s.Resimulate(id, depth); err != nil || n != depth {
+				t.Fatalf("Resimulate(%d, %d) = %d, %v", id, depth, n, err)
+			}
+			if depth == 32 && rejudged == before {
+				t.Fatalf("Resimulate(%d, %d) handed the resolver no shot", id, depth)
+			}
+			compare(t, "resimulated", snap(sc.s), want)
+		}
+	}
+	if recs := sc.s.Ready().Shots; len(recs) != 0 || sc.s.StateHash() != hash || registered != reg {
+		t.Fatalf("re-simulating the record made %d records, %d hits registered, or changed the state", len(recs), registered-reg)
+	}
+}
+
+// BenchmarkTimeWarpGameShots measures a warp 300 ms deep with a game's
+// resolver (lineShots, through the players' bodies) among 16 players
+// turning and firing: every re-run tick's shots are handed to the
+// resolver again. It allocates nothing.
+func BenchmarkTimeWarpGameShots(b *testing.B) {
+	registered, rejudged := 0, 0
+	cfg := warpConfig()
+	cfg.Map = worldtest.Open(b)
+	cfg.MaxClients = 16
+	cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage: 10}}
+	cfg.Shots = lineShots{damage: 1, registered: &registered, rejudged: &rejudged}
+	s, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := cfg.MaxClients
+	for i := range n {
+		id := join(b, s, 0, Peer(i))
+		s.Place(id, geom.V(float64(i%4)*4-6, float64(i/4)*4-6, 0), 0)
+	}
+	for tick := uint32(1); tick <= 64; tick++ {
+		now := s.NextTick()
+		for i := range n {
+			cmd := game.UserCmd{Tick: tick, Duration: s.TickDuration(), Side: 64, Yaw: uint16(int(tick)*900 + i*4000)}
+			if (int(tick)/8+i)%2 == 0 {
+				cmd.Buttons = game.BtnFire
+			}
+			sendCmds(b, s, now-time.Microsecond, Peer(i), []game.UserCmd{cmd})
+		}
+		s.Advance(now)
+	}
+	if registered == 0 {
+		b.Fatal("no hit in the scene")
+	}
+	ticks := int(300 * time.Millisecond / s.TickDuration())
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if _, err := s.Resimulate(i%n, ticks); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
