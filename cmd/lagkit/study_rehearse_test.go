@@ -174,7 +174,7 @@ rejoin = "1s"
 	// The study's report lists the cut round and the two stand-in rows
 	// and leaves them out of its figures.
 	var rout, rerr lockedWriter
-	if code := execute(ctx, []string{"study", "report", "--db", db, "--json"}, &rout, &rerr); code != 0 {
+	if code := execute(ctx, []string{"study", "report", "--db", db, "--json", "--out", filepath.Join(tmp, "report")}, &rout, &rerr); code != 0 {
 		t.Fatalf("report: exit %d: %s", code, rerr.String())
 	}
 	var rep study.Report
