@@ -350,6 +350,7 @@ var ExportCodebook = []CSVFile{
 		{"paused_s", unitS, "how long the administrator paused it"},
 		{"seed", "", "the seed the round's bots played under"},
 		{"weapons", "", "the loadout by name, separated by commas, the first drawn at spawn"},
+		{"cut", unitBool, "its game server was lost before the round's end (killed or crashed): its records stop there, and the report leaves the round out"},
 	}},
 	{"participants.csv", "one seat in one round", []Column{
 		{"study", "", sessionIDMeaning},
@@ -363,6 +364,8 @@ var ExportCodebook = []CSVFile{
 		{"jitter_ms", unitMS, "the jitter injected on the seat's link, each direction"},
 		{"loss", unitShare, "the loss injected on the seat's link, each direction"},
 		{"target_rtt_ms", unitMS, "the round trip the seat's link held, injecting the difference from its own (0: a fixed latency_ms instead)"},
+		{"stand_in", unitBool, "a bot played the seat in its participant's place, who had left mid-match and not come back within the rejoin grace"},
+		{"stand_in_s", unitS, "with stand_in, the match time from which the bot played the seat (0: the whole round, bot then set)"},
 	}},
 	{"sessions.csv", "one connect or disconnect", []Column{
 		{"study", "", sessionIDMeaning},

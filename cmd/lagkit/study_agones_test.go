@@ -183,7 +183,7 @@ func lobbyAgones(t *testing.T, db string) {
 	}
 	if !strings.Contains(out.String(), "match 0: group 0, 1 people, bots in 1 of the people's seats, game server lagkit-study-7x2kq at 127.0.0.1:"+strconv.Itoa(port)) ||
 		!strings.Contains(out.String(), "matches on GameServers of Agones fleet lagkit-study in namespace study (Kubernetes API "+cluster.URL()+")") ||
-		!strings.Contains(out.String(), "flow: arrived 1, consented 1, admitted 1, refused 0 (0 timed out at the prescreen), matched 1, completed 1, dropped 0") {
+		!strings.Contains(out.String(), "flow: arrived 1, consented 1, admitted 1, refused 0 (0 timed out at the prescreen), matched 1, requeued 0 after a lost game server, completed 1 (0 with the game server lost), dropped 0") {
 		t.Errorf("output:\n%s", out.String())
 	}
 	sdb, err := store.Open(context.Background(), db)

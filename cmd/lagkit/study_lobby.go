@@ -102,6 +102,12 @@ account, else as kubectl does ($KUBECONFIG, ~/.kube/config). The
 game servers' addresses, ports and TLS are the Fleet's: --servers,
 --game-host, --cert and --key are the local allocator's.
 
+A participant away from a running match for the schedule's rejoin grace
+loses the seat to a bot for the rest of the session (the game server
+prints "dropout seat N: REASON"; the lobby records them dropped), and
+a match whose game server dies mid-round has its round marked cut and
+its people requeued or finished, as on_server_lost says.
+
 The lobby itself is plain HTTP on --listen; put it behind the TLS
 proxy that serves the study's domain. It runs until SIGINT or SIGTERM,
 then prints its participant flow; a match still playing is stopped with
@@ -513,6 +519,7 @@ func validHost(h string) bool {
 
 // printFlow prints the lobby's participant flow.
 func printFlow(w io.Writer, f lobby.Flow) {
-	fmt.Fprintf(w, "flow: arrived %d, consented %d, admitted %d, refused %d (%d timed out at the prescreen), matched %d, completed %d, dropped %d (%d at the prescreen, %d waiting); bots took %d seats\n",
-		f.Arrived, f.Consented, f.Admitted, f.Refused, f.TimedOut, f.Matched, f.Completed, f.Dropped, f.DroppedPrescreen, f.DroppedWaiting, f.Bots)
+	fmt.Fprintf(w, "flow: arrived %d, consented %d, admitted %d, refused %d (%d timed out at the prescreen), matched %d, requeued %d after a lost game server, completed %d (%d with the game server lost), dropped %d (%d at the prescreen, %d waiting, %d from a match); bots took %d seats\n",
+		f.Arrived, f.Consented, f.Admitted, f.Refused, f.TimedOut, f.Matched, f.Requeued, f.Completed, f.Lost, f.Dropped, f.DroppedPrescreen, f.DroppedWaiting,
+		f.Dropped-f.DroppedPrescreen-f.DroppedWaiting, f.Bots)
 }

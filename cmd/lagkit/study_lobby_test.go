@@ -142,7 +142,7 @@ func TestStudyLobby(t *testing.T) {
 		t.Fatalf("exit %d: %s%s", c, out.String(), errOut.String())
 	}
 	if !strings.Contains(out.String(), "match 0: group 0, 1 people, bots in 1 of the people's seats") ||
-		!strings.Contains(out.String(), "flow: arrived 1, consented 1, admitted 1, refused 0 (0 timed out at the prescreen), matched 1, completed 1, dropped 0") {
+		!strings.Contains(out.String(), "flow: arrived 1, consented 1, admitted 1, refused 0 (0 timed out at the prescreen), matched 1, requeued 0 after a lost game server, completed 1 (0 with the game server lost), dropped 0") {
 		t.Errorf("output:\n%s", out.String())
 	}
 

@@ -380,3 +380,60 @@ func TestStudyRehearsePagesNeedABrowser(t *testing.T) {
 		t.Errorf("3 pages of 2: exit %d: %s", code, errOut.String())
 	}
 }
+
+// TestStudyRehearseFinish: with on_server_lost = "finish", the people of
+// a match whose game server is killed mid-round complete the study at
+// once, the loss as their status, and the round is marked cut.
+func TestStudyRehearseFinish(t *testing.T) {
+	tmp := t.TempDir()
+	sched := filepath.Join(tmp, "finish.toml")
+	err := os.WriteFile(sched, []byte(`name = "finish-test"
+[[seat]]
+count = 2
+[[technique]]
+name = "tlc"
+[[round]]
+name = "only"
+map = "arena"
+mode = "ffa"
+duration = "20s"
+[online]
+max_wait = "1s"
+on_server_lost = "finish"
+`), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(tmp, "finish.db")
+	t.Setenv("LAGKIT_AS_COMMAND", "1")
+	var out, errOut lockedWriter
+	code := execute(context.Background(), []string{"study", "rehearse", sched, "--participants", "2", "--over", "0s",
+		"--servers", "1", "--kill-in-round", "1", "--kill-after", "500ms", "--db", db, "--log-format", "json"}, &out, &errOut)
+	o := out.String()
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", code, o, errOut.String())
+	}
+	for _, want := range []string{"2 completed: the game server was lost mid-match (the session's process ended: signal: killed)",
+		"1 round cut short, its records kept; its people: finish"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q:\n%s", want, o)
+		}
+	}
+	if m := regexp.MustCompile(`(?m)^\s*game server lost\s+2\s*$`).FindString(o); m == "" {
+		t.Errorf("no \"game server lost 2\" row:\n%s", o)
+	}
+	ctx := context.Background()
+	sdb, err := store.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sdb.Close()
+	rows, err := sdb.Studies(ctx)
+	if err != nil || len(rows) != 1 {
+		t.Fatalf("studies %d, %v", len(rows), err)
+	}
+	rounds, err := store.All[record.Round](ctx, sdb, rows[0].ID)
+	if err != nil || len(rounds) != 1 || !rounds[0].Cut || !rounds[0].Ended.IsZero() {
+		t.Errorf("rounds %+v, %v", rounds, err)
+	}
+}

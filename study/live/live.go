@@ -112,6 +112,9 @@ type Resume struct {
 	// Crashed reports that the run before ended without a stop (its
 	// event log ends without one): killed, crashed or lost its power.
 	Crashed bool
+	// Left holds the people's seats a bot took mid-session, the person
+	// having left, with why: a bot plays them on.
+	Left map[int]string
 }
 
 // Unanswered is a questionnaire left unanswered by a stopped study.
@@ -337,6 +340,16 @@ func New(cfg Config) (*Driver, error) {
 			return nil, fmt.Errorf("live: seats %d and %d have the same participant code (codes are compared ignoring case)", j, i)
 		}
 		taken[study.CodeKey(code)], d.codes[i] = i, code
+	}
+	if r := cfg.Resume; r != nil {
+		// After the codes: a seat a bot took keeps its person's code,
+		// whose page is told so.
+		for seat, why := range r.Left {
+			if seat >= 0 && seat < len(d.seats) && d.codes[seat] != "" {
+				d.stoodIn[seat].Store(true)
+				d.left[seat] = why
+			}
+		}
 	}
 	if cfg.AutoStart {
 		d.startOnce.Do(func() { close(d.started) })

@@ -129,6 +129,13 @@ func resumeFrom(ctx context.Context, db *store.DB, s *study.Schedule, set int64)
 			if p.Code != "" {
 				out.Codes[p.Seat] = p.Code
 			}
+			if p.StandIn && !p.Bot {
+				// The round its person left: a bot plays the seat on.
+				if r.Left == nil {
+					r.Left = map[int]string{}
+				}
+				r.Left[p.Seat] = fmt.Sprintf("left mid-match (round %d of %d)", p.Round+1, len(was.Plans()))
+			}
 			if p.Round == r.Round {
 				team[p.Seat] = p.Team
 			}

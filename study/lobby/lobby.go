@@ -191,7 +191,9 @@ type Ready struct {
 // Status is where a participant stands, for the page.
 type Status struct {
 	State State
-	// Reason is why a participant was refused or dropped.
+	// Reason is why a participant was refused or dropped, or why one
+	// requeued is waiting or in a new match (their game server was
+	// lost), or completed with it.
 	Reason string
 	// Ahead is how many admitted people arrived before a waiting one;
 	// WaitAtMost is the longest the wait can still last (a match with
@@ -676,7 +678,9 @@ func (l *Lobby) seat(now time.Duration, g int, people []*person) {
 	m := Match{ID: len(l.matches), Group: g, Bots: l.cfg.Seats - len(people), Formed: now}
 	for _, p := range people {
 		l.queue = remove(l.queue, p)
-		p.state, p.match, p.group, p.eligible, p.reason = Matched, m.ID, g, nil, ""
+		// A requeued one keeps the reason: their page says why this
+		// is a new match.
+		p.state, p.match, p.group, p.eligible = Matched, m.ID, g, nil
 		m.People = append(m.People, p.id)
 		m.Waits = append(m.Waits, now-p.admitted)
 		if !p.wasMatched {

@@ -174,3 +174,73 @@ func seen(steps []string) []string {
 	}
 	return out
 }
+
+// TestServerLostInBrowser: a participant's join page, open while its
+// match's game server process is killed, says the game server was lost:
+// with requeue it offers a new match's link, with finish the completion
+// code.
+func TestServerLostInBrowser(t *testing.T) {
+	node, pw := browser(t)
+	for _, how := range []string{LostRequeue, LostFinish} {
+		t.Run(how, func(t *testing.T) {
+			starts := 0
+			s, base, _ := newLostServer(t, how, func(ctx context.Context, m lobby.Match, codes map[int]string, absent []int, port int) *exec.Cmd {
+				starts++
+				hold := time.Minute // the first is killed
+				if starts > 1 {
+					hold = 5 * time.Second
+				}
+				return script(0, hold)(ctx, m, codes, absent, port)
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, node, "testdata/lost.mjs", base, "lost-"+how)
+			cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+pw)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			stdin, _ := cmd.StdinPipe()
+			stdout, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var told struct {
+				Step, State, Reason, Join, Code string
+			}
+			dec := json.NewDecoder(stdout)
+			for dec.More() {
+				var v struct{ Step string }
+				var raw json.RawMessage
+				if err := dec.Decode(&raw); err != nil {
+					t.Fatalf("lost.mjs: %v", err)
+				}
+				_ = json.Unmarshal(raw, &v)
+				t.Logf("lost.mjs: %s", raw)
+				switch v.Step {
+				case "matched":
+					if err := s.Session(0).Kill(); err != nil {
+						t.Fatal(err)
+					}
+					fmt.Fprintln(stdin, "killed")
+				case "told":
+					_ = json.Unmarshal(raw, &told)
+				}
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("lost.mjs: %v\n%s", err, stderr.String())
+			}
+			if !strings.HasPrefix(told.Reason, "the game server was lost mid-match (the session's process ended: signal: killed)") {
+				t.Errorf("told %+v", told)
+			}
+			switch how {
+			case LostRequeue:
+				if told.State != "matched" || !strings.Contains(told.Join, "/?code=C") || told.Code != "" {
+					t.Errorf("requeued: %+v", told)
+				}
+			case LostFinish:
+				if told.State != "completed" || len(told.Code) != 16 {
+					t.Errorf("finished: %+v", told)
+				}
+			}
+		})
+	}
+}

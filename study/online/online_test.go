@@ -219,7 +219,7 @@ func newLostServer(t *testing.T, lost string, cmd func(context.Context, lobby.Ma
 	s, err := New(Config{
 		Lobby:        lobby.Config{Study: "lost-test", Seats: 2, MaxWait: 500 * time.Millisecond, Secret: []byte("0123456789abcdef"), Groups: []lobby.Group{{Name: "A"}, {Name: "B"}}},
 		Alloc:        &Local{Seats: []int{0, 1}, Command: cmd, NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }, Log: slog.New(slog.DiscardHandler)},
-		OnServerLost: lost, Log: slog.New(slog.DiscardHandler),
+		OnServerLost: lost, Log: slog.New(slog.DiscardHandler), IDParam: "PROLIFIC_PID", StudyParam: "STUDY_ID", SessionParam: "SESSION_ID",
 		Lost: func(_ context.Context, m lobby.Match, sess *Session, err error) {
 			if len(sess.Codes) != len(m.People) {
 				t.Errorf("match %d's codes %v", m.ID, sess.Codes)

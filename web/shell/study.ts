@@ -258,7 +258,7 @@ export class Study {
       // A bot plays the seat for the rest of the study: nothing here
       // changes that, so the page stops asking.
       this.fatal = 'A bot has taken your seat';
-      this.error = `You left the match (${st.left}) and did not come back in time, so a bot plays your seat for the rest of the study. ` +
+      this.error = `A bot plays your seat for the rest of the study: you ${st.left} and did not come back in time. ` +
         (st.left_code
           ? 'Go back to the study\'s first page (the lobby) for your completion code for the part you played.'
           : 'This study gives no completion code for a match left before its end. Thank you for your time.');
