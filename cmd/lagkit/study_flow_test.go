@@ -103,6 +103,11 @@ func TestStudyReportExclusions(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "study.md")); err != nil || !strings.Contains(string(b), "applied to the 4 participants, 2 excluded") {
 		t.Errorf("study.md: %v", err)
 	}
+	// The run's own report applied them alike.
+	ran, _ := readStudyReport(t, filepath.Join(tmp, "run"))
+	if ran.Exclusions == nil || !slices.Equal(ran.Exclusions.Seats, x.Seats) || len(ran.Participants) != len(rep.Participants) {
+		t.Errorf("the run's report: exclusions %+v, %d long-format rows; study report's %v, %d", ran.Exclusions, len(ran.Participants), x.Seats, len(rep.Participants))
+	}
 }
 
 // TestStudyFlowStored: a lobby's events, recorded in the study database
