@@ -110,6 +110,9 @@ type Server struct {
 // past it the oldest are dropped, each logged as it was when it failed.
 const maxUnstored = 1 << 16
 
+// recordTimeout bounds one call of Config.Record.
+const recordTimeout = 10 * time.Second
+
 // Gone is how long a waiting participant's page may go without asking
 // its status (it asks every second) before the participant is taken
 // to have left: a closed tab must not be seated in a match.
@@ -155,8 +158,8 @@ func (s *Server) Run(ctx context.Context, tick time.Duration) error {
 	}
 }
 
-// advance runs one Advance, records its events and starts the matches
-// it formed.
+// advance runs one Advance, starts the matches it formed and records
+// its events.
 func (s *Server) advance(ctx context.Context) {
 	s.recMu.Lock()
 	defer s.recMu.Unlock()
@@ -179,7 +182,6 @@ func (s *Server) advance(ctx context.Context) {
 	for _, ev := range r.Events {
 		s.log.Info("participant", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match)
 	}
-	s.record(ctx, r.Events)
 	for _, m := range matches {
 		s.log.Info("match", "id", m.ID, "group", m.Group, "people", len(m.People), "bots", m.Bots)
 		// Each match is started on its own: an allocation waits for a
@@ -191,6 +193,7 @@ func (s *Server) advance(ctx context.Context) {
 			s.begin(ctx, m)
 		}()
 	}
+	s.record(ctx, r.Events)
 }
 
 // begin allocates match m's session and completes its people when it
@@ -238,8 +241,12 @@ func (s *Server) record(ctx context.Context, evs []lobby.Event) {
 	if len(s.unstored) == 0 {
 		return
 	}
-	// A stopping lobby still stores its last events.
-	err := s.cfg.Record(context.WithoutCancel(ctx), s.start, s.unstored)
+	// A stopping lobby still stores its last events; a database that
+	// hangs holds the lobby's forming of matches up for recordTimeout
+	// at most.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	err := s.cfg.Record(rctx, s.start, s.unstored)
 	if err == nil {
 		s.unstored = s.unstored[:0]
 		return
