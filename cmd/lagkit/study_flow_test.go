@@ -103,6 +103,10 @@ func TestStudyReportExclusions(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "study.md")); err != nil || !strings.Contains(string(b), "applied to the 4 participants, 2 excluded") {
 		t.Errorf("study.md: %v", err)
 	}
+	if b, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(b), "left out 2 of the 4 participants") ||
+		!strings.Contains(string(b), "No participant flow: the study&#39;s lobby stored no participant events") {
+		t.Errorf("report.html does not say the exclusions and why there is no flow (%v)", err)
+	}
 	// The run's own report applied them alike.
 	ran, _ := readStudyReport(t, filepath.Join(tmp, "run"))
 	if ran.Exclusions == nil || !slices.Equal(ran.Exclusions.Seats, x.Seats) || len(ran.Participants) != len(rep.Participants) {
@@ -242,6 +246,12 @@ func TestStudyFlowStored(t *testing.T) {
 			}
 			if !slices.ContainsFunc(res.Tables, func(tb experiment.Table) bool { return tb.Name == "study_flow" && len(tb.Rows) == len(got.Rows) }) {
 				t.Error("no study_flow table beside the flow")
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(b), "dropped from a match") {
+				t.Errorf("report.html has no flow table (%v)", err)
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "study_flow.csv")); err != nil || !strings.Contains(string(b), "refused at the prescreen,frame rate 10 fps under the 50 the study needs,1\n") {
+				t.Errorf("study_flow.csv: %s (%v)", b, err)
 			}
 		})
 	}
