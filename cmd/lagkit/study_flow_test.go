@@ -107,6 +107,7 @@ func TestStudyReportExclusions(t *testing.T) {
 		!strings.Contains(string(b), "No participant flow: the study&#39;s lobby stored no participant events") {
 		t.Errorf("report.html does not say the exclusions and why there is no flow (%v)", err)
 	}
+	checkCodebook(t, dir)
 	// The run's own report applied them alike.
 	ran, _ := readStudyReport(t, filepath.Join(tmp, "run"))
 	if ran.Exclusions == nil || !slices.Equal(ran.Exclusions.Seats, x.Seats) || len(ran.Participants) != len(rep.Participants) {
@@ -247,6 +248,7 @@ func TestStudyFlowStored(t *testing.T) {
 			if !slices.ContainsFunc(res.Tables, func(tb experiment.Table) bool { return tb.Name == "study_flow" && len(tb.Rows) == len(got.Rows) }) {
 				t.Error("no study_flow table beside the flow")
 			}
+			checkCodebook(t, dir)
 			if b, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(b), "dropped from a match") {
 				t.Errorf("report.html has no flow table (%v)", err)
 			}
