@@ -141,6 +141,34 @@ type Exclusions struct {
 	Excluded []Excluded `json:"excluded"`
 }
 
+// applyExclusions applies the schedule's exclusion rules to r, the
+// report of everyone: each participant is judged on it, and when the
+// rules exclude any, the report is read again (reread) with their seats
+// tallied as bots' are. It returns the report to write.
+func (r *Report) applyExclusions(reread func(exclude map[int]bool) (*Report, error)) (*Report, error) {
+	if r.rules == nil {
+		return r, nil
+	}
+	ex := r.exclude(r.rules)
+	rep := r
+	if len(ex.Seats) > 0 {
+		exclude := map[int]bool{}
+		for _, seat := range ex.Seats {
+			exclude[seat] = true
+		}
+		var err error
+		if rep, err = reread(exclude); err != nil {
+			return nil, err
+		}
+		rep.StudyID = r.StudyID
+		// The checks are reported for everyone: they are what the
+		// failed_checks rule judged.
+		rep.Checks = r.Checks
+	}
+	rep.Exclusions = ex
+	return rep, nil
+}
+
 // exclude applies rules to the participants of rep (the people's
 // seats; a study of bots alone has none).
 func (r *Report) exclude(rules *Exclusion) *Exclusions {

@@ -106,28 +106,10 @@ func CheckSessions(rows []store.StudyRow) error {
 // rules, if any, are applied (Report.Exclusions).
 func ReadPooled(ctx context.Context, db *store.DB, rows []store.StudyRow) (*Report, error) {
 	rep, err := readPooled(ctx, db, rows, nil)
-	if err != nil || rep.rules == nil {
-		return rep, err
+	if err != nil {
+		return nil, err
 	}
-	// The schedule's exclusion rules judge each participant on the
-	// report of everyone; the report is then read again with the
-	// excluded participants' seats tallied as bots' are.
-	ex := rep.exclude(rep.rules)
-	if len(ex.Seats) > 0 {
-		exclude := map[int]bool{}
-		for _, seat := range ex.Seats {
-			exclude[seat] = true
-		}
-		checks := rep.Checks
-		if rep, err = readPooled(ctx, db, rows, exclude); err != nil {
-			return nil, err
-		}
-		// The checks are reported for everyone: they are what the
-		// failed_checks rule judged.
-		rep.Checks = checks
-	}
-	rep.Exclusions = ex
-	return rep, nil
+	return rep.applyExclusions(func(exclude map[int]bool) (*Report, error) { return readPooled(ctx, db, rows, exclude) })
 }
 
 // readPooled is ReadPooled with the seats of exclude left out of the

@@ -211,18 +211,13 @@ func (r *Report) flowResults(res *experiment.Results) {
 	res.Tables = append(res.Tables, t)
 }
 
-// markdownFlow writes the participant flow, or why there is none.
+// markdownFlow writes the participant flow (the design's paragraph says
+// why a report has none).
 func (r *Report) markdownFlow(b *strings.Builder) {
-	if r.Flow == nil && r.FlowNote == "" {
-		return
-	}
-	b.WriteString("\n## Participant flow\n\n")
-	if r.FlowNote != "" {
-		b.WriteString(strings.ToUpper(r.FlowNote[:1]) + r.FlowNote[1:] + ".\n")
-	}
 	if r.Flow == nil {
 		return
 	}
+	b.WriteString("\n## Participant flow\n")
 	fmt.Fprintf(b, "\nFrom the lobby's events (%d lobby process(es)), one participant per recruitment platform id; excluded by the schedule's exclusion rules.\n\n", r.Flow.Lobbies)
 	b.WriteString("| stage | participants |\n|---|---|\n")
 	for _, row := range r.Flow.Rows {

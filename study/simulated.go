@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/lagkit/lagkit/record"
@@ -56,5 +57,23 @@ func RunSimulated(ctx context.Context, s *Schedule, db *store.DB, seed uint64, s
 		return nil, err
 	}
 	rep.StudyID = w.SetID()
+	// The exclusion rules, if the schedule has them, and the flow (its
+	// note) as study report gives them: the session read back without
+	// the excluded.
+	rep, err = rep.applyExclusions(func(exclude map[int]bool) (*Report, error) {
+		row, err := db.FindStudy(ctx, strconv.FormatInt(w.StudyID(), 10))
+		if err != nil {
+			return nil, err
+		}
+		return readReport(ctx, db, row, exclude)
+	})
+	if err != nil {
+		return nil, err
+	}
+	evs, err := db.LobbyEvents(ctx, rep.StudyID)
+	if err != nil {
+		return nil, err
+	}
+	rep.AddFlow(evs)
 	return rep, nil
 }

@@ -257,6 +257,13 @@ func (r *Report) design() string {
 	if r.SyntheticAnswers {
 		d += " " + SyntheticNote
 	}
+	if x := r.Exclusions; x != nil {
+		d += fmt.Sprintf(" The schedule's exclusion rules (%s) left out %d of the %d participants: every analysis is of the %d included (study_exclusions.csv says who and why).",
+			x.Rules.Text(), len(x.Seats), x.Judged, x.Judged-len(x.Seats))
+	}
+	if r.FlowNote != "" {
+		d += " " + strings.ToUpper(r.FlowNote[:1]) + r.FlowNote[1:] + "."
+	}
 	if _, findings := published(r.Study, r.Simulated); len(findings) > 0 {
 		d += "\n\nPublished findings: " + strings.Join(findings, " ")
 	}

@@ -103,6 +103,16 @@ func TestStudyReportExclusions(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "study.md")); err != nil || !strings.Contains(string(b), "applied to the 4 participants, 2 excluded") {
 		t.Errorf("study.md: %v", err)
 	}
+	if b, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(b), "left out 2 of the 4 participants") ||
+		!strings.Contains(string(b), "No participant flow: the study&#39;s lobby stored no participant events") {
+		t.Errorf("report.html does not say the exclusions and why there is no flow (%v)", err)
+	}
+	checkCodebook(t, dir)
+	// The run's own report applied them alike.
+	ran, _ := readStudyReport(t, filepath.Join(tmp, "run"))
+	if ran.Exclusions == nil || !slices.Equal(ran.Exclusions.Seats, x.Seats) || len(ran.Participants) != len(rep.Participants) {
+		t.Errorf("the run's report: exclusions %+v, %d long-format rows; study report's %v, %d", ran.Exclusions, len(ran.Participants), x.Seats, len(rep.Participants))
+	}
 }
 
 // TestStudyFlowStored: a lobby's events, recorded in the study database
@@ -237,6 +247,13 @@ func TestStudyFlowStored(t *testing.T) {
 			}
 			if !slices.ContainsFunc(res.Tables, func(tb experiment.Table) bool { return tb.Name == "study_flow" && len(tb.Rows) == len(got.Rows) }) {
 				t.Error("no study_flow table beside the flow")
+			}
+			checkCodebook(t, dir)
+			if b, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(b), "dropped from a match") {
+				t.Errorf("report.html has no flow table (%v)", err)
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "study_flow.csv")); err != nil || !strings.Contains(string(b), "refused at the prescreen,frame rate 10 fps under the 50 the study needs,1\n") {
+				t.Errorf("study_flow.csv: %s (%v)", b, err)
 			}
 		})
 	}

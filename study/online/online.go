@@ -155,6 +155,9 @@ type Server struct {
 // past it the oldest are dropped, each logged as it was when it failed.
 const maxUnstored = 1 << 16
 
+// recordTimeout bounds one call of Config.Record.
+const recordTimeout = 10 * time.Second
+
 // Gone is how long a waiting participant's page may go without asking
 // its status (it asks every second) before the participant is taken
 // to have left: a closed tab must not be seated in a match.
@@ -208,8 +211,8 @@ func (s *Server) Run(ctx context.Context, tick time.Duration) error {
 	}
 }
 
-// advance runs one Advance, records its events and starts the matches
-// it formed.
+// advance runs one Advance, starts the matches it formed and records
+// its events.
 func (s *Server) advance(ctx context.Context) {
 	s.recMu.Lock()
 	defer s.recMu.Unlock()
@@ -232,7 +235,6 @@ func (s *Server) advance(ctx context.Context) {
 	for _, ev := range r.Events {
 		s.log.Info("participant", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match)
 	}
-	s.record(ctx, r.Events)
 	for _, m := range matches {
 		s.log.Info("match", "id", m.ID, "group", m.Group, "people", len(m.People), "bots", m.Bots)
 		// Each match is started on its own: an allocation waits for a
@@ -244,6 +246,7 @@ func (s *Server) advance(ctx context.Context) {
 			s.begin(ctx, m)
 		}()
 	}
+	s.record(ctx, r.Events)
 }
 
 // begin allocates match m's session and completes its people when it
@@ -340,8 +343,12 @@ func (s *Server) record(ctx context.Context, evs []lobby.Event) {
 	if len(s.unstored) == 0 {
 		return
 	}
-	// A stopping lobby still stores its last events.
-	err := s.cfg.Record(context.WithoutCancel(ctx), s.start, s.unstored)
+	// A stopping lobby still stores its last events; a database that
+	// hangs holds the lobby's forming of matches up for recordTimeout
+	// at most.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordTimeout)
+	defer cancel()
+	err := s.cfg.Record(rctx, s.start, s.unstored)
 	if err == nil {
 		s.unstored = s.unstored[:0]
 		return
