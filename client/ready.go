@@ -17,7 +17,9 @@ import (
 // The client keeps two Readys and alternates them: a Ready and every
 // slice in it stay valid until the next handover, when its buffers are
 // reused. A driver that ignores a Ready loses it; nothing accumulates
-// for a driver that does not read it.
+// for a driver that does not read it, and one that steps datagrams
+// without ever taking a Ready keeps at most a span of maxSpan (1,024)
+// datagrams' events (Discarded).
 type Ready struct {
 	// Messages are the datagrams to send, in order: Connects, command
 	// packets, appeals, reports, game events and a Disconnect. The
@@ -82,8 +84,9 @@ type Ready struct {
 	// Counts are Stats' counters for the span alone.
 	Counts Stats
 	// Discarded counts the spans of events and datagrams the client
-	// dropped unread since the previous handover because a driver
-	// stepped maxSpan datagrams without one.
+	// dropped unread since the previous handover, each because a driver
+	// stepped 1,024 datagrams (maxSpan) without taking a Ready; the
+	// Counts still count what they held.
 	Discarded int
 
 	// data backs the Data of GameEvents and Notes.
