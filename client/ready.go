@@ -35,9 +35,14 @@ type Ready struct {
 	// once, on the tick its command was issued.
 	Shots []Shot
 	// Hits are the hits on the local player as they arrived, each with
-	// its SBC detection, which the client tells the server (a sighting),
+	// its SBC detection, which the client tells the server (Sightings),
 	// and, for a provisional hit, the client's answer to it (an appeal).
 	Hits []HitReport
+	// Sightings are the client's judgments of the hits on its player
+	// (wire.Sighting, from Hits) as they first left for the server, on
+	// a command packet; those dropped unsent are counted
+	// (Counts.SightingsDropped).
+	Sightings []wire.Sighting
 	// Confirms are the server's word on the local player's hits.
 	Confirms []ConfirmReport
 	// Verdicts are the server's verdicts on the appeals the client sent
@@ -199,6 +204,7 @@ func truncate(r *Ready) {
 	r.Snapshots = r.Snapshots[:0]
 	r.Shots = r.Shots[:0]
 	r.Hits = r.Hits[:0]
+	r.Sightings = r.Sightings[:0]
 	r.Confirms = r.Confirms[:0]
 	r.Verdicts = r.Verdicts[:0]
 	r.ReportAnswers = r.ReportAnswers[:0]

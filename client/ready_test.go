@@ -64,8 +64,8 @@ func everyKind(t *testing.T) []wire.Event {
 }
 
 // TestReadyHandsOverEachEventOnce: every kind of event a Ready holds
-// (hits with their appeals and sightings, confirmations, verdicts,
-// report answers, kills, rewinds, projectiles, explosions, tracers,
+// (hits with their appeals, sightings, confirmations, verdicts, report
+// answers, kills, rewinds, projectiles, explosions, tracers,
 // placements, game events, notes, shots, session changes, snapshots)
 // is handed over once, in order, in exactly one Ready, however the
 // snapshots carrying them are repeated and reordered and whenever the
@@ -90,6 +90,7 @@ func TestReadyHandsOverEachEventOnce(t *testing.T) {
 			all.Snapshots = append(all.Snapshots, r.Snapshots...)
 			all.Shots = append(all.Shots, r.Shots...)
 			all.Hits = append(all.Hits, r.Hits...)
+			all.Sightings = append(all.Sightings, r.Sightings...)
 			all.Confirms = append(all.Confirms, r.Confirms...)
 			all.Verdicts = append(all.Verdicts, r.Verdicts...)
 			all.ReportAnswers = append(all.ReportAnswers, r.ReportAnswers...)
@@ -148,6 +149,8 @@ func TestReadyHandsOverEachEventOnce(t *testing.T) {
 			switch {
 			case len(all.Hits) != 3 || all.Hits[i].ShotTick != 100+u || all.Hits[i].Appeal != 1+u:
 				t.Fatalf("seed %d: hits %+v", seed, all.Hits)
+			case len(all.Sightings) != 3 || all.Sightings[i] != (wire.Sighting{Shooter: 1, ShotTick: 100 + u, Part: game.PartTorso, SBC: all.Hits[i].SBC}):
+				t.Fatalf("seed %d: sightings %+v", seed, all.Sightings)
 			case len(all.Confirms) != 3 || all.Confirms[i].ShotTick != 200+u:
 				t.Fatalf("seed %d: confirms %+v", seed, all.Confirms)
 			case len(all.Verdicts) != 3 || all.Verdicts[i].Appeal != 1+u:
