@@ -7,7 +7,7 @@
 //
 // Bots go for the mode's objectives along paths on the navigation grid,
 // running as people do (rounding corners at a finite turn rate, the
-// heading wandering a little around the way to go), take cover when hurt or reloading, react to a newly seen enemy after a
+// heading wandering a little around the way to go), take cover when reloading in a fight, react to a newly seen enemy after a
 // human reaction time (about 190 ms), aim with an error set by their
 // skill, fire in bursts, and strafe while fighting, so shots at moving
 // targets and dashes into cover happen often, as in the studies' rounds.
@@ -112,8 +112,6 @@ type Bot struct {
 	// standFire makes the bot stop to fire its bursts in this engagement,
 	// as players do to shoot straight; otherwise it strafes throughout.
 	standFire bool
-	lastHurt  time.Duration
-	hurtFrom  int
 	yaw       float64
 	pitch     float64
 
@@ -137,7 +135,7 @@ func New(cfg Config, m *world.Map, g *nav.Grid, p *game.Params, w *game.Weapon, 
 	return &Bot{
 		cfg: c, rng: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)),
 		m: m, nav: g, finder: g.NewFinder(), params: p, weapon: w,
-		target: -1, hurtFrom: -1,
+		target: -1,
 	}, nil
 }
 
@@ -150,9 +148,6 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 		b.path, b.hasGoal, b.target, b.inCover = b.path[:0], false, -1, false
 		b.frames = frameAim{presses: b.frames.presses}
 		return game.UserCmd{}
-	}
-	for _, h := range c.Hits() {
-		b.lastHurt, b.hurtFrom = now, h.Shooter
 	}
 	eye := game.EyePos(st, b.params)
 	_, enemyPos, visible := b.perceive(now, c, eye)

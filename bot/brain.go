@@ -47,7 +47,7 @@ func (b *Bot) perceive(now time.Duration, c *client.Client, eye geom.Vec3) (int,
 			continue // out of range (or not a number: never the nearest)
 		}
 		inView := math.Abs(math.Remainder(math.Atan2(to.Y, to.X)-b.yaw, 2*math.Pi)) <= fov/2
-		if !inView && id != b.target && !(id == b.hurtFrom && now-b.lastHurt < time.Second) {
+		if !inView && id != b.target {
 			continue
 		}
 		if id == b.target {
@@ -127,11 +127,7 @@ func (b *Bot) fight(now time.Duration, st *game.PlayerState, eye geom.Vec3, at g
 	dt := tick.Seconds()
 	reloading := st.Flags&game.FlagReloading != 0
 	if !visible {
-		look := b.moveDir
-		if b.hurtFrom >= 0 && now-b.lastHurt < time.Second {
-			look = geom.Vec3{} // keep looking: the shooter is out of sight
-		}
-		if look.Len2() > 0 {
+		if look := b.moveDir; look.Len2() > 0 {
 			b.turnToward(geom.V(look.X, look.Y, 0), dt)
 		}
 		if !reloading && int(st.Ammo) < int(b.weapon.Magazine)/3 {

@@ -12,7 +12,7 @@ import (
 // Policy is a computer player of any game: each tick it decides the
 // player's command from what its client core shows (the predicted own
 // state, the others as drawn, the events and the game's values that
-// arrived), as a person at the screen would. The simulation driver
+// arrived; see Observer), as a person at the screen would. The simulation driver
 // (sim.Driver) and a live match's server-side bots
 // (realtime.MatchConfig.BotPolicy) drive a Policy through the real
 // client code, over emulated or real links; a game brings its own, and
@@ -35,6 +35,17 @@ type FramePolicy interface {
 	// FrameRate is frames a second, 0 for none.
 	FrameRate() int
 	Frame(now time.Duration, c *client.Client)
+}
+
+// Observer is a Policy that also sees what its client core tells its
+// player (the game's events, the kills, the hits on it): its driver
+// calls Observe with each of the client's handovers (client.Ready), in
+// order, as it takes them, so that the next Input can act on them. r
+// is valid during the call only. Observe may send the game's events
+// (client.Client.SendEvent).
+type Observer interface {
+	Policy
+	Observe(now time.Duration, c *client.Client, r *client.Ready)
 }
 
 // Maker makes the policy of a run's bot number i (from 0), seeded by

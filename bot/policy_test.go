@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/bot"
+	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
@@ -18,9 +19,9 @@ import (
 // shotCounter counts the shots the server resolved.
 type shotCounter struct{ shots, hits int }
 
-func (c *shotCounter) Delivered(time.Duration, int, *sim.Player)  {}
-func (c *shotCounter) Ticked(time.Duration, int, *sim.Player)     {}
-func (c *shotCounter) ServerTicked(time.Duration, *server.Server) {}
+func (c *shotCounter) Delivered(time.Duration, int, *sim.Player, *client.Ready) {}
+func (c *shotCounter) Ticked(time.Duration, int, *sim.Player, *client.Ready)    {}
+func (c *shotCounter) ServerTicked(time.Duration, *server.Server)               {}
 func (c *shotCounter) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
 	for _, rec := range r.Shots {
 		c.shots++

@@ -9,12 +9,14 @@ import (
 	"github.com/lagkit/lagkit/geom"
 )
 
-// steer chooses where to go (the mode's objective, or cover when hurt or
+// steer chooses where to go (the mode's objective, or cover when
 // reloading in a fight), follows the path there, strafes while fighting
 // and crouches behind low cover. It leaves the world direction to walk in
 // b.moveDir and converts it to move intents once the view is set.
 func (b *Bot) steer(now time.Duration, c *client.Client, st *game.PlayerState, enemyPos geom.Vec3, fighting bool, cmd *game.UserCmd) {
-	threatened := fighting || now-b.lastHurt < time.Second
+	// Threatened: in a fight, or in the session's first second, before
+	// it has looked around.
+	threatened := fighting || now < time.Second
 	needCover := threatened && (st.Flags&game.FlagReloading != 0 || st.Ammo == 0) && st.Flags&game.FlagCarrier == 0
 	switch {
 	case b.inCover && (now >= b.coverTil || !needCover && st.Flags&game.FlagReloading == 0):

@@ -72,25 +72,8 @@ func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
 		}
 	}
 	c.sighted(h, sbc)
-	c.hits = keep(c.hits, r)
-	c.shown.lastHit, c.shown.hasLastHit = r, true
-}
-
-// Hits returns the hits on the local player reported since the last call
-// and forgets them; a driver that never asks keeps only the newest
-// maxShown.
-func (c *Client) Hits() []HitReport {
-	out := c.hits
-	c.hits = c.hits[:0]
-	return out
-}
-
-// Confirms returns the server's reports on the local player's hits since
-// the last call and forgets them, the newest maxShown of them.
-func (c *Client) Confirms() []ConfirmReport {
-	out := c.confirms
-	c.confirms = c.confirms[:0]
-	return out
+	c.ready.cur.Hits = append(c.ready.cur.Hits, r)
+	c.lastHit, c.hasLastHit = r, true
 }
 
 // An answer to a provisional hit whose verdict has not arrived is sent
@@ -157,13 +140,15 @@ func (c *Client) resendAppeals(now time.Duration) {
 	c.appeals = keep
 }
 
-// verdict stops sending the answer to the appeal the server settled.
+// verdict hands over the server's verdict on an appeal and stops
+// sending the answer to it.
 func (c *Client) verdict(data []byte) {
 	var e wire.VerdictEvent
 	if wire.DecodeVerdictEvent(data, &e) != nil {
 		c.stats.Malformed++
 		return
 	}
+	c.ready.cur.Verdicts = append(c.ready.cur.Verdicts, e)
 	for i, p := range c.appeals {
 		if p.m.ID == e.Appeal {
 			c.appeals = append(c.appeals[:i], c.appeals[i+1:]...)

@@ -5,8 +5,10 @@
 // provisional hits (appeal.go). Like the server core it is a
 // deterministic state machine with no sockets, goroutines or clocks: the
 // driver passes in received datagrams (Step) and the local input each tick
-// (Tick), and sends what Outbox returns. Bots, native clients and the
-// simulation driver all use it, so they see exactly what a player would.
+// (Tick), and learns what happened from the Ready each Tick (or Ready)
+// hands over: the datagrams to send and the events of the span (ready.go).
+// Bots, native clients and the simulation driver all use it, so they see
+// exactly what a player would.
 package client
 
 import (
@@ -203,7 +205,6 @@ type Client struct {
 	cfg    Config
 	phase  Phase
 	reason string
-	code   wire.DisconnectCode
 	// lastGame is the game part of the newest command taken (Cmd), and
 	// cmdErr why the last refused part was refused.
 	lastGame game.CmdState
@@ -222,17 +223,16 @@ type Client struct {
 	seal, sealing Sealed
 	opened        []byte // sealed datagrams are opened into it
 	// serverMap is the map the server's Accept named when it was not
-	// this client's; byServer is set when the server ended the session.
+	// this client's.
 	serverMap string
-	byServer  bool
-	// outq holds the datagrams since the last Outbox, each keyed by
+	// outq holds the datagrams since the last handover, each keyed by
 	// whether it is a command packet.
-	outq     outbox.Queue[bool]
-	outbox   [][]byte
-	outgoing []Datagram
-	// stepped is what the newest Step did.
-	stepped Stepped
-	cmdBuf  []byte
+	outq outbox.Queue[bool]
+	// ready holds what happened since the last handover (ready.go);
+	// snap is the snapshot being taken.
+	ready  readies
+	snap   Snapshot
+	cmdBuf []byte
 
 	rtt       rtt.Estimator
 	games     gameEvents    // the game's own events, both ways
@@ -283,14 +283,15 @@ type Client struct {
 	// newest snapshot: every remote alive is among them.
 	present []int
 
-	nextEvent uint32       // sequence number of the next event not yet seen
-	early     []earlyEvent // by sequence number modulo wire.MaxEventWindow; nil until one arrives early
-	hits      []HitReport
-	confirms  []ConfirmReport
+	nextEvent uint32        // sequence number of the next event not yet seen
+	early     []earlyEvent  // by sequence number modulo wire.MaxEventWindow; nil until one arrives early
 	hitEv     wire.HitEvent // decode targets, reused
 	confirmEv wire.ConfirmEvent
-	shown     shown // events kept for drawing (show.go)
-	scoreEv   wire.ScoreboardEvent
+	// lastHit is the newest hit on the local player, which ReportSBC
+	// names.
+	lastHit    HitReport
+	hasLastHit bool
+	scoreEv    wire.ScoreboardEvent
 
 	settings    wire.SettingsEvent
 	hasSettings bool
@@ -299,21 +300,13 @@ type Client struct {
 	flags       []FlagView
 	points      []PointView
 
-	stepCtx  game.StepCtx // the context of each predicted command (step)
-	view     game.MatchView
-	predErrs []float64
-	// misses counts, field by field, the predictions measured
-	// (predSamples) that had it wrong (Mispredictions; missesOut is
-	// what it hands out, missed that any was wrong).
-	misses, missesOut []Misprediction
-	predSamples       int
-	missed            bool
-	stats             Stats
+	stepCtx game.StepCtx // the context of each predicted command (step)
+	view    game.MatchView
+	stats   Stats
 
-	notes    func(seq uint32, kind uint16, data []byte) // SetEventNotes
-	reported *wire.Report                               // the newest report sent (ReportSBC)
-	unacked  []pendingReport                            // reports the server has not answered (reports.go)
-	appeals  []pendingAppeal                            // appeals the server has not settled (appeal.go)
+	reported *wire.Report    // the newest report sent (ReportSBC)
+	unacked  []pendingReport // reports the server has not answered (reports.go)
+	appeals  []pendingAppeal // appeals the server has not settled (appeal.go)
 	// sightings are the hits on the local player judged and not yet
 	// sent sightingCopies times (sighting.go).
 	sightings []pendingSighting
@@ -375,7 +368,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	cl := &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}
-	cl.misses, cl.missesOut = newMisses(c.Game), newMisses(c.Game)
+	cl.ready.cur.Mispredictions, cl.ready.out.Mispredictions = newMisses(c.Game), newMisses(c.Game)
 	if c.Cmd != nil {
 		c.Cmd.Snap(&cl.lastGame) // the zero part, within its ranges
 	}
@@ -396,10 +389,12 @@ func (c *Client) Phase() Phase { return c.phase }
 // Reason returns why the session closed.
 func (c *Client) Reason() string { return c.reason }
 
-// DisconnectCode returns the code of the server's Disconnect that closed
-// the session (wire.DisconnectUnspecified otherwise): which of the
-// server's limits, if any, it went over.
-func (c *Client) DisconnectCode() wire.DisconnectCode { return c.code }
+// closeAs closes the session for reason, telling the driver (Ready's
+// Session) what became of it.
+func (c *Client) closeAs(ch SessionChange) {
+	c.phase, c.reason = Closed, ch.Reason
+	c.ready.cur.Session = append(c.ready.cur.Session, ch)
+}
 
 // ID returns the client's entity slot once connected.
 func (c *Client) ID() int { return c.id }
@@ -414,19 +409,6 @@ func (c *Client) RTT() time.Duration { return c.rtt.Smoothed() }
 // Stats returns the client's counters.
 func (c *Client) Stats() Stats { return c.stats }
 
-// Outbox returns the datagrams to send and forgets them. They stay valid
-// until the next call to Outbox. Each was copied when queued (see package
-// internal/outbox), so several Ticks between two Outboxes (a page drawing
-// slower than the tick rate) send every command packet.
-func (c *Client) Outbox() [][]byte {
-	c.outbox = c.outbox[:0]
-	c.outq.Drain(c.collect)
-	return c.outbox
-}
-
-// collect appends one drained datagram to the outbox.
-func (c *Client) collect(_ bool, b []byte) { c.outbox = append(c.outbox, b) }
-
 // Datagram is one datagram to send, with what it carries.
 type Datagram struct {
 	Data []byte
@@ -435,20 +417,6 @@ type Datagram struct {
 	// redundancy: a driver that sends several at once may send only the
 	// newest.
 	Commands bool
-}
-
-// Outgoing returns the datagrams to send, each saying what it carries,
-// and forgets them, as Outbox does. They stay valid until the next call
-// to Outgoing or Outbox.
-func (c *Client) Outgoing() []Datagram {
-	c.outgoing = c.outgoing[:0]
-	c.outq.Drain(c.collectOutgoing)
-	return c.outgoing
-}
-
-// collectOutgoing appends one drained datagram to the outgoing list.
-func (c *Client) collectOutgoing(cmds bool, b []byte) {
-	c.outgoing = append(c.outgoing, Datagram{Data: b, Commands: cmds})
 }
 
 // send queues a copy of buf, sealed once the session is.
@@ -463,22 +431,6 @@ func (c *Client) sendAs(cmds bool, buf []byte) {
 	}
 	c.outq.Add(cmds, buf)
 }
-
-// Stepped is what the newest Step did with its datagram.
-type Stepped struct {
-	// Snapshot is set when the datagram was a snapshot the client took
-	// (not stale, not malformed); Tick is its tick, and First is set for
-	// the session's first.
-	Snapshot, First bool
-	Tick            uint32
-	// Corrections counts the reconciliations of the snapshot that moved
-	// the predicted present by more than a millimetre (Stats.Corrections).
-	Corrections int
-}
-
-// Stepped returns what the newest Step did, so that a driver learns it
-// from the client rather than from the datagram or the counters.
-func (c *Client) Stepped() Stepped { return c.stepped }
 
 // Connect starts a session; the Connect message repeats every ConnectRetry
 // until the server answers.
@@ -543,21 +495,27 @@ func (c *Client) sendConnect(now time.Duration) {
 		Cmd:          c.cfg.Cmd.Hash(),
 	})
 	if err != nil {
-		c.phase, c.reason = Closed, err.Error()
+		c.closeAs(SessionChange{Kind: SessionRefused, Reason: err.Error()})
 		return
 	}
 	c.connectAt = now
 	c.send(buf)
 }
 
-// Disconnect ends the session, telling the server why.
+// Disconnect ends the session, telling the server why; the next
+// handover holds the Disconnect to send.
 func (c *Client) Disconnect(reason string) {
-	if c.phase == Connected {
+	switch c.phase {
+	case Connected:
 		if buf, err := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: c.nonce, Reason: reason}); err == nil {
 			c.send(buf)
 		}
+		fallthrough
+	case Connecting:
+		c.closeAs(SessionChange{Kind: SessionEnded, Reason: reason})
+	default:
+		c.phase, c.reason = Closed, reason
 	}
-	c.phase, c.reason = Closed, reason
 }
 
 // unseal returns the datagram data holds: data itself in a session that
@@ -618,11 +576,6 @@ var ErrForged = errors.New("client: datagram does not open under the session's k
 // another than Config.Map, which closed the session; "" otherwise.
 func (c *Client) ServerMap() string { return c.serverMap }
 
-// ClosedByServer reports whether the server ended the session (its
-// Disconnect arrived): Reason then says why, DisconnectCode with what
-// code.
-func (c *Client) ClosedByServer() bool { return c.byServer }
-
 // Sealed reports whether the session's datagrams are sealed.
 func (c *Client) Sealed() bool { return c.seal != nil }
 
@@ -631,9 +584,10 @@ func (c *Client) Sealed() bool { return c.seal != nil }
 // is the time of the newest snapshots as they arrive.
 func (c *Client) ServerTime(now time.Duration) time.Duration { return now + c.offset }
 
-// Step processes one received datagram.
+// Step processes one received datagram. What it did is in the next
+// handover (Tick or Ready).
 func (c *Client) Step(now time.Duration, data []byte) error {
-	c.stepped = Stepped{}
+	c.stepped()
 	data, err := c.unseal(data)
 	if err != nil {
 		return err
@@ -662,7 +616,8 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 			// tick: the session ends, and ServerMap says which map the
 			// server plays, for a page to load it and start again.
 			c.serverMap = m.Map
-			c.phase, c.reason = Closed, fmt.Sprintf("the server plays map %q, this client has %q", m.Map, c.cfg.Map.Name)
+			c.closeAs(SessionChange{Kind: SessionRefused, ServerMap: m.Map,
+				Reason: fmt.Sprintf("the server plays map %q, this client has %q", m.Map, c.cfg.Map.Name)})
 			return nil
 		}
 		c.phase = Connected
@@ -673,6 +628,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 		c.rtt.Add(now - c.connectAt)
 		c.offset = time.Duration(m.Tick)*c.tickDur - now
 		c.hasOffset = true
+		c.ready.cur.Session = append(c.ready.cur.Session, SessionChange{Kind: SessionConnected, ID: c.id})
 		return nil
 	case wire.MsgChallenge:
 		var m wire.Challenge
@@ -687,7 +643,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 				// keys of this exchange.
 				var err error
 				if c.sealing, err = c.cfg.Sealer.Session([]byte(m.Key), c.nonce); err != nil {
-					c.phase, c.reason = Closed, "server's session key: "+err.Error()
+					c.closeAs(SessionChange{Kind: SessionRefused, Reason: "server's session key: " + err.Error()})
 					return nil
 				}
 			}
@@ -701,7 +657,7 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 			return err
 		}
 		if c.phase == Connecting {
-			c.phase, c.reason = Closed, "rejected: "+m.Reason
+			c.closeAs(SessionChange{Kind: SessionRefused, Reason: "rejected: " + m.Reason})
 		}
 		return nil
 	case wire.MsgDisconnect:
@@ -714,8 +670,9 @@ func (c *Client) Step(now time.Duration, data []byte) error {
 			c.stats.ForeignGoodbyes++ // for an earlier session at this address
 			return nil
 		}
-		c.phase, c.reason, c.code = Closed, "disconnected by server: "+m.Reason, m.Code
-		c.byServer = true
+		if c.phase != Closed {
+			c.closeAs(SessionChange{Kind: SessionEnded, Reason: "disconnected by server: " + m.Reason, ByServer: true, Code: m.Code})
+		}
 		return nil
 	case wire.MsgSnapshot:
 		if c.phase != Connected {
@@ -757,7 +714,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	c.baselines.Forget(slot.Baseline)
 	c.stats.SnapshotsReceived++
 	c.stats.BytesReceived += len(data)
-	c.stepped = Stepped{Snapshot: true, First: c.stats.SnapshotsReceived == 1, Tick: tick}
+	c.snap = Snapshot{Tick: tick, First: c.stats.SnapshotsReceived == 1}
 	sn := slot
 	events, data := slot.Events, c.eventData[i][:0]
 	// Event data aliases the datagram, which the driver may reuse: copy it
@@ -820,6 +777,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 		}
 	}
 	c.events(now, sn)
+	c.ready.cur.Snapshots = append(c.ready.cur.Snapshots, c.snap)
 	return nil
 }
 
@@ -865,11 +823,10 @@ type earlyEvent struct {
 
 // event handles event seq, in order.
 func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) {
-	if c.notes != nil {
-		c.notes(seq, kind, data)
-	}
+	r := &c.ready.cur
+	r.keepEvent(&r.Notes, seq, kind, data)
 	if wire.IsGameEvent(kind) {
-		c.gameEvent(seq, kind, data)
+		r.keepEvent(&r.GameEvents, seq, kind, data)
 		return
 	}
 	if c.show(kind, data) || c.pageEvent(kind, data) {
@@ -909,11 +866,11 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 			c.stats.Malformed++
 			return
 		}
-		r := ConfirmReport{ShotTick: e.ShotTick, Victim: int(e.Victim), Part: e.Part, Damage: e.Damage, Outcome: e.Outcome}
+		cr := ConfirmReport{ShotTick: e.ShotTick, Victim: int(e.Victim), Part: e.Part, Damage: e.Damage, Outcome: e.Outcome}
 		if e.ShotTick < c.nextCmd && e.ShotTick+cmdRing > c.nextCmd {
-			r.Delay = now - c.cmdTime[e.ShotTick%cmdRing]
+			cr.Delay = now - c.cmdTime[e.ShotTick%cmdRing]
 		}
-		c.confirms = keep(c.confirms, r)
+		r.Confirms = append(r.Confirms, cr)
 	case wire.EventReportAck:
 		c.reportAck(data)
 	case wire.EventVerdict:

@@ -75,20 +75,22 @@ func (p *pair) run(d time.Duration, input func(k int) game.UserCmd) {
 			if err := p.c.Step(now, p.down[0].data); err != nil {
 				p.t.Fatal(err)
 			}
-			p.errs = append(p.errs, p.c.PredictionErrors()...)
+			p.errs = append(p.errs, p.c.Ready().PredictionErrors...)
 			p.down = p.down[1:]
 		}
 		for _, dg := range p.s.Advance(now).Messages {
 			p.down = append(p.down, inFlight{now + p.delay, append([]byte(nil), dg.Data...)})
 		}
 		if now%dt == 2*step {
+			var r *Ready
 			if p.c.Phase() == Idle {
 				p.c.Connect(now)
+				r = p.c.Ready()
 			} else {
-				p.c.Tick(now, input(p.ticks))
+				r = p.c.Tick(now, input(p.ticks))
 				p.ticks++
 			}
-			for _, b := range p.c.Outbox() {
+			for _, b := range bodies(r.Messages) {
 				if p.c.Phase() == Connected {
 					p.sent++
 					if p.dropUp != nil && p.dropUp(p.sent) {
@@ -207,7 +209,7 @@ func TestReconciliationReplaysPendingCommands(t *testing.T) {
 		st = game.Move(st, game.UserCmd{Tick: uint32(i), Duration: game.TickDuration(64), Forward: 127}, c.cfg.Map.Grid, &p)
 	}
 	feed(t, c, 22*tick, 22, 0, 1, st, 8)
-	if errs := c.PredictionErrors(); len(errs) != 1 || errs[0] != 0 {
+	if errs := c.Ready().PredictionErrors; len(errs) != 1 || errs[0] != 0 {
 		t.Fatalf("prediction errors %v, want [0]", errs)
 	}
 	if c.Predicted() != predicted || c.Stats().Corrections != 0 {

@@ -17,7 +17,7 @@ const tick = time.Second / 64
 
 // connected returns a client that the server accepted at tick 0 as slot 0,
 // on cfg.Map or, by default, the open test map.
-func connected(t *testing.T, cfg Config) *Client {
+func connected(t testing.TB, cfg Config) *Client {
 	t.Helper()
 	if cfg.Map == nil {
 		cfg.Map = worldtest.Open(t)
@@ -27,7 +27,7 @@ func connected(t *testing.T, cfg Config) *Client {
 		t.Fatal(err)
 	}
 	c.Connect(0)
-	if len(c.Outbox()) != 1 {
+	if len(sent(c)) != 1 {
 		t.Fatal("no connect sent")
 	}
 	b, _ := wire.AppendAccept(nil, &wire.Accept{ClientID: 0, TickRate: 64, Map: cfg.Map.Name})
@@ -38,6 +38,18 @@ func connected(t *testing.T, cfg Config) *Client {
 		t.Fatalf("phase %v", c.Phase())
 	}
 	return c
+}
+
+// sent hands over what c has to send (Ready's Messages).
+func sent(c *Client) [][]byte { return bodies(c.Ready().Messages) }
+
+// bodies returns the datagrams' bytes.
+func bodies(out []Datagram) [][]byte {
+	var b [][]byte
+	for _, d := range out {
+		b = append(b, d.Data)
+	}
+	return b
 }
 
 // feed sends c a full snapshot of tick n with remote player 1 at x and
@@ -68,8 +80,7 @@ func feedMoving(t *testing.T, c *Client, now time.Duration, n uint32, x, vx floa
 func TestCommandsRepeatUnacknowledged(t *testing.T) {
 	c := connected(t, Config{Redundancy: 3})
 	for i := range 6 {
-		c.Tick(time.Duration(1+i)*tick, game.UserCmd{Forward: 127})
-		out := c.Outbox()
+		out := bodies(c.Tick(time.Duration(1+i)*tick, game.UserCmd{Forward: 127}).Messages)
 		if len(out) != 1 {
 			t.Fatalf("tick %d: %d packets", i, len(out))
 		}
@@ -84,20 +95,22 @@ func TestCommandsRepeatUnacknowledged(t *testing.T) {
 	}
 }
 
-// TestTicksBeforeOutboxSendEachPacket checks that several ticks between
-// two Outbox calls (a page drawing slower than the tick rate) send one
-// packet per tick, each ending with its own command, rather than copies
-// of the last one built in the reused command buffer.
-func TestTicksBeforeOutboxSendEachPacket(t *testing.T) {
+// TestTicksKeepEachPacket checks that each Tick hands over its own
+// packet, valid until the handover after the next: the packet of one
+// tick still ends with its own command after the next tick, rather than
+// being a copy of the last one built in the reused command buffer.
+func TestTicksKeepEachPacket(t *testing.T) {
 	c := connected(t, Config{Redundancy: 1})
+	var out [][]byte
 	for i := range 4 {
-		c.Tick(time.Duration(1+i)*tick, game.UserCmd{Forward: 127})
+		r := c.Tick(time.Duration(1+i)*tick, game.UserCmd{Forward: 127})
+		if len(r.Messages) != 1 || !r.Messages[0].Commands {
+			t.Fatalf("tick %d handed over %d datagrams, want its command packet", i, len(r.Messages))
+		}
+		out = append(out, r.Messages[0].Data)
 	}
-	out := c.Outbox()
-	if len(out) != 4 {
-		t.Fatalf("%d packets from 4 ticks, want 4", len(out))
-	}
-	for i, b := range out {
+	for i, b := range out[2:] {
+		i += 2
 		var m wire.Commands
 		if err := wire.DecodeCommands(b, &m); err != nil {
 			t.Fatal(err)
@@ -121,8 +134,8 @@ func TestNoPredictionErrorBeforeFirstSnapshot(t *testing.T) {
 	var executed uint32
 	// serve executes the commands c sent and, if snap, answers with a
 	// snapshot of tick n.
-	serve := func(now time.Duration, n uint32, snap bool) {
-		for _, b := range c.Outbox() {
+	serve := func(now time.Duration, n uint32, snap bool, r *Ready) {
+		for _, b := range bodies(r.Messages) {
 			var m wire.Commands
 			if err := wire.DecodeCommands(b, &m); err != nil {
 				t.Fatal(err)
@@ -149,9 +162,9 @@ func TestNoPredictionErrorBeforeFirstSnapshot(t *testing.T) {
 	var errs []float64
 	for n := uint32(1); n <= 40; n++ {
 		now := time.Duration(n) * tick
-		c.Tick(now, game.UserCmd{Forward: 127, Side: 60})
-		serve(now, n, n >= 6) // the first snapshot answers command 6
-		errs = append(errs, c.PredictionErrors()...)
+		r := c.Tick(now, game.UserCmd{Forward: 127, Side: 60})
+		serve(now, n, n >= 6, r) // the first snapshot answers command 6
+		errs = append(errs, c.Ready().PredictionErrors...)
 	}
 	if executed != 40 || srv.Pos.Dist(geom.V(-40, -40, 0)) < 1 {
 		t.Fatalf("server executed %d commands and moved to %v: the player should have walked", executed, srv.Pos)
@@ -192,13 +205,13 @@ func TestRejectAndGarbage(t *testing.T) {
 }
 
 // TestDisconnectCodeReachesTheDriver: the code of the server's
-// Disconnect (which limit the client went over) is kept beside the
+// Disconnect (which limit the client went over) is handed over with the
 // reason, for the driver to read. A Disconnect naming another session
 // (an earlier one at this address) is ignored and counted.
 func TestDisconnectCodeReachesTheDriver(t *testing.T) {
 	c := connected(t, Config{Nonce: 5})
-	if c.DisconnectCode() != wire.DisconnectUnspecified {
-		t.Fatalf("code %v while connected", c.DisconnectCode())
+	if s := c.Ready().Session; len(s) != 1 || s[0] != (SessionChange{Kind: SessionConnected, ID: 0}) {
+		t.Fatalf("session changes %+v, want the acceptance", s)
 	}
 	stale, _ := wire.AppendDisconnect(nil, &wire.Disconnect{Nonce: 4, Reason: "timed out", Code: wire.DisconnectTimedOut})
 	if err := c.Step(tick, stale); err != nil {
@@ -211,8 +224,13 @@ func TestDisconnectCodeReachesTheDriver(t *testing.T) {
 	if err := c.Step(tick, b); err != nil {
 		t.Fatal(err)
 	}
-	if c.Phase() != Closed || c.DisconnectCode() != wire.DisconnectBytes || c.Reason() != "disconnected by server: too many bytes" {
-		t.Fatalf("phase %v, code %v, reason %q", c.Phase(), c.DisconnectCode(), c.Reason())
+	r := c.Ready()
+	want := SessionChange{Kind: SessionEnded, Reason: "disconnected by server: too many bytes", ByServer: true, Code: wire.DisconnectBytes}
+	if c.Phase() != Closed || len(r.Session) != 1 || r.Session[0] != want || c.Reason() != want.Reason {
+		t.Fatalf("phase %v, session changes %+v, reason %q; want %+v", c.Phase(), r.Session, c.Reason(), want)
+	}
+	if r.Counts.ForeignGoodbyes != 1 {
+		t.Errorf("counted %+v, want the foreign goodbye", r.Counts)
 	}
 }
 
@@ -294,20 +312,20 @@ func TestChallengeIsAnsweredWithPaddedConnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Connect(0)
-	out := c.Outbox()
+	out := sent(c)
 	var m wire.Connect
 	if len(out) != 1 || len(out[0]) != wire.ConnectSize || wire.DecodeConnect(out[0], &m) != nil || m.Nonce != 9 || m.Token != "" {
 		t.Fatalf("first connect %x", out)
 	}
 	other, _ := wire.AppendChallenge(nil, &wire.Challenge{Nonce: 8, Token: "stale"})
-	if err := c.Step(time.Millisecond, other); err != nil || len(c.Outbox()) != 0 {
+	if err := c.Step(time.Millisecond, other); err != nil || len(sent(c)) != 0 {
 		t.Fatalf("a challenge for another session was answered (%v)", err)
 	}
 	ch, _ := wire.AppendChallenge(nil, &wire.Challenge{Nonce: 9, Token: "\x01\x02"})
 	if err := c.Step(2*time.Millisecond, ch); err != nil {
 		t.Fatal(err)
 	}
-	out = c.Outbox()
+	out = sent(c)
 	if len(out) != 1 || wire.DecodeConnect(out[0], &m) != nil || m.Nonce != 9 || m.Token != "\x01\x02" {
 		t.Fatalf("answer to the challenge: %x", out)
 	}

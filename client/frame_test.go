@@ -8,15 +8,15 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
-// newestCmd returns the newest command of the packet the client queued.
-func newestCmd(t *testing.T, c *Client) game.UserCmd {
+// newestCmd returns the newest command of the packet a tick handed over.
+func newestCmd(t *testing.T, r *Ready) game.UserCmd {
 	t.Helper()
-	out := c.Outbox()
+	out := r.Messages
 	if len(out) == 0 {
 		t.Fatal("no command packet sent")
 	}
 	var m wire.Commands
-	if err := wire.DecodeCommands(out[len(out)-1], &m); err != nil {
+	if err := wire.DecodeCommands(out[len(out)-1].Data, &m); err != nil {
 		t.Fatal(err)
 	}
 	return m.Cmds[len(m.Cmds)-1]
@@ -32,7 +32,6 @@ func TestFramesBetweenTicksCarryThePress(t *testing.T) {
 	frame := time.Second / 144
 	t0 := 10 * tick // a tick: the command issued then covers (t0-tick, t0]
 	c.Tick(t0-tick, game.UserCmd{})
-	c.Outbox()
 
 	// Frames at 144 Hz: up, then down with the crosshair on the target,
 	// then still down while the aim swings on.
@@ -40,8 +39,7 @@ func TestFramesBetweenTicksCarryThePress(t *testing.T) {
 	c.Frame(f1, 100, 0, false)
 	c.Frame(f2, 120, -5, true)
 	c.Frame(f3, 300, -9, true)
-	c.Tick(t0, game.UserCmd{Yaw: 400, Pitch: -12, Buttons: game.BtnFire})
-	cmd := newestCmd(t, c)
+	cmd := newestCmd(t, c.Tick(t0, game.UserCmd{Yaw: 400, Pitch: -12, Buttons: game.BtnFire}))
 	want := game.Press{Offset: (f2 - (t0 - tick)).Truncate(time.Microsecond), Yaw: 120, Pitch: -5,
 		ViewTime: c.ViewTime(f2).Truncate(time.Microsecond)}
 	if !cmd.HasPress || cmd.Press != want || cmd.Yaw != 400 || !cmd.Buttons.Has(game.BtnFire) {
@@ -50,8 +48,7 @@ func TestFramesBetweenTicksCarryThePress(t *testing.T) {
 
 	// Held on through the next tick: no new press.
 	c.Frame(t0+frame/2, 410, -12, true)
-	c.Tick(t0+tick, game.UserCmd{Yaw: 420, Buttons: game.BtnFire})
-	if cmd := newestCmd(t, c); cmd.HasPress || !cmd.Buttons.Has(game.BtnFire) {
+	if cmd := newestCmd(t, c.Tick(t0+tick, game.UserCmd{Yaw: 420, Buttons: game.BtnFire})); cmd.HasPress || !cmd.Buttons.Has(game.BtnFire) {
 		t.Fatalf("held button: command %+v, want fire without a press", cmd)
 	}
 
@@ -60,13 +57,11 @@ func TestFramesBetweenTicksCarryThePress(t *testing.T) {
 	// is not kept.
 	c.Frame(t0+tick+frame/2, 420, 0, false)
 	c.Tick(t0+2*tick, game.UserCmd{Yaw: 420})
-	c.Outbox()
 	c.Frame(t0+2*tick+time.Millisecond, 500, 3, true)
 	c.Frame(t0+2*tick+2*time.Millisecond, 510, 3, false)
 	c.Frame(t0+2*tick+3*time.Millisecond, 520, 3, true)
 	c.Frame(t0+2*tick+4*time.Millisecond, 530, 3, false)
-	c.Tick(t0+3*tick, game.UserCmd{Yaw: 600})
-	cmd = newestCmd(t, c)
+	cmd = newestCmd(t, c.Tick(t0+3*tick, game.UserCmd{Yaw: 600}))
 	if !cmd.HasPress || cmd.Press.Offset != time.Millisecond || cmd.Press.Yaw != 500 || !cmd.Buttons.Has(game.BtnFire) {
 		t.Fatalf("short click: command %+v, want the first press 1 ms in, holding fire", cmd)
 	}
@@ -74,8 +69,7 @@ func TestFramesBetweenTicksCarryThePress(t *testing.T) {
 	// Without frames, ticks alone: the press is the tick's (no sub-tick
 	// press), as before frames existed.
 	c.Tick(t0+4*tick, game.UserCmd{})
-	c.Tick(t0+5*tick, game.UserCmd{Buttons: game.BtnFire})
-	if cmd := newestCmd(t, c); cmd.HasPress || !cmd.Buttons.Has(game.BtnFire) {
+	if cmd := newestCmd(t, c.Tick(t0+5*tick, game.UserCmd{Buttons: game.BtnFire})); cmd.HasPress || !cmd.Buttons.Has(game.BtnFire) {
 		t.Fatalf("ticks only: command %+v, want fire without a press", cmd)
 	}
 }

@@ -25,7 +25,7 @@ func FuzzClientStep(f *testing.F) {
 		}
 		var now time.Duration
 		c.Connect(now)
-		c.Outbox()
+		c.Ready()
 		next := func() byte {
 			if len(ops) == 0 {
 				return 0
@@ -46,8 +46,7 @@ func FuzzClientStep(f *testing.F) {
 				data, _ = wire.AppendAccept(nil, &wire.Accept{ClientID: next(), TickRate: uint16(next()), Tick: uint32(next()) * 1000, Map: "open"})
 			case 3: // time passes; the client issues its command
 				now += time.Duration(next()) * time.Millisecond
-				c.Tick(now, game.UserCmd{Forward: 127, Buttons: game.Buttons(next())})
-				for _, d := range c.Outbox() {
+				for _, d := range bodies(c.Tick(now, game.UserCmd{Forward: 127, Buttons: game.Buttons(next())}).Messages) {
 					if len(d) > wire.MaxDatagram {
 						t.Fatalf("client sent %d bytes", len(d))
 					}
@@ -58,7 +57,7 @@ func FuzzClientStep(f *testing.F) {
 				continue
 			}
 			_ = c.Step(now, data)
-			out := c.Outbox()
+			out := sent(c)
 			if len(out) > 1 {
 				t.Fatalf("one datagram answered with %d", len(out))
 			}

@@ -9,8 +9,8 @@ import (
 )
 
 // A game's own events, both ways (see wire.EventGameMin). Those the
-// server sends arrive in snapshots, in order and once, and wait in
-// GameEvents. Those the client sends (SendEvent) go out in a GameEvents
+// server sends arrive in snapshots, in order and once, and are handed
+// over in Ready's GameEvents. Those the client sends (SendEvent) go out in a GameEvents
 // datagram at the next Tick and again, a retransmission timeout after
 // each sending, until the server acknowledges them.
 
@@ -35,10 +35,6 @@ type gameEvents struct {
 	next    uint32 // the sequence number of the next event sent, from 1
 	buf     []byte
 	batch   []wire.Event
-	// in holds the events from the server since the last GameEvents
-	// call, out the batch that call returned, whose buffers are reused.
-	in, out         []wire.Event
-	inData, outData []byte
 }
 
 // SendEvent queues a game event of kind (at least wire.EventGameMin)
@@ -68,24 +64,6 @@ func (c *Client) SendEvent(kind uint16, data []byte) error {
 // PendingGameEvents returns how many game events wait for the server's
 // acknowledgement.
 func (c *Client) PendingGameEvents() int { return len(c.games.pending) }
-
-// GameEvents returns the game events the server sent that arrived since
-// the previous call, in the server's order, each once. The slice and the
-// events' Data are valid until the next call.
-func (c *Client) GameEvents() []wire.Event {
-	g := &c.games
-	g.in, g.out = g.out[:0], g.in
-	g.inData, g.outData = g.outData[:0], g.inData
-	return g.out
-}
-
-// gameEvent keeps a game event from the server for GameEvents.
-func (c *Client) gameEvent(seq uint32, kind uint16, data []byte) {
-	g := &c.games
-	start := len(g.inData)
-	g.inData = append(g.inData, data...)
-	g.in = append(g.in, wire.Event{Seq: seq, Kind: kind, Data: g.inData[start:len(g.inData):len(g.inData)]})
-}
 
 // sendGameEvents sends, from the first pending event never sent or not
 // sent for a retransmission timeout, as many consecutive pending events

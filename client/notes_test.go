@@ -21,17 +21,22 @@ func TestEventNotesOncePerEvent(t *testing.T) {
 		data []byte
 	}
 	var notes []note
-	c.SetEventNotes(func(seq uint32, kind uint16, data []byte) {
-		notes = append(notes, note{seq, kind, append([]byte(nil), data...)})
-	})
+	take := func() {
+		for _, n := range c.Ready().Notes {
+			notes = append(notes, note{n.Seq, n.Kind, append([]byte(nil), n.Data...)})
+		}
+	}
 	kill := func(k, v uint8) wire.Event {
 		return event(t, wire.EventKill, &wire.KillEvent{Killer: k, Victim: v}, wire.AppendKillEvent)
 	}
 	evs := []wire.Event{kill(1, 2), kill(2, 3), kill(3, 4)}
 	feedEvents(t, c, 10, 1, evs[:2])
+	take()
 	feedEvents(t, c, 11, 1, evs[:2]) // repeated until acknowledged
 	feedEvents(t, c, 13, 2, evs[1:]) // the first acknowledged
-	feedEvents(t, c, 12, 1, evs)     // older: ignored
+	take()
+	feedEvents(t, c, 12, 1, evs) // older: ignored
+	take()
 	if len(notes) != 3 {
 		t.Fatalf("%d notes, want 3: %+v", len(notes), notes)
 	}
@@ -43,20 +48,24 @@ func TestEventNotesOncePerEvent(t *testing.T) {
 }
 
 // TestReportAnswered: a hit is reported once (ErrReported after, with
-// nothing sent), and the server's answers are counted.
+// nothing sent), and the server's answers are handed over and counted.
 func TestReportAnswered(t *testing.T) {
 	c := connected(t, Config{})
 	if err := c.ReportSBC(); err != nil {
 		t.Fatal(err)
 	}
-	c.Outbox()
-	if err := c.ReportSBC(); err != ErrReported || len(c.Outbox()) != 0 {
+	c.Ready()
+	if err := c.ReportSBC(); err != ErrReported || len(sent(c)) != 0 {
 		t.Fatalf("the same report again: %v", err)
 	}
 	ack := func(kept bool) wire.Event {
 		return event(t, wire.EventReportAck, &wire.ReportAck{Kept: kept}, wire.AppendReportAck)
 	}
 	feedEvents(t, c, 10, 1, []wire.Event{ack(true), ack(false), {Kind: wire.EventReportAck, Data: []byte{0xff}}})
+	r := c.Ready()
+	if a := r.ReportAnswers; len(a) != 2 || !a[0].Kept || a[1].Kept || r.Counts.ReportsKept != 1 || r.Counts.ReportsRefused != 1 {
+		t.Errorf("answers %+v, counts %+v: want one kept, one refused", a, r.Counts)
+	}
 	if st := c.Stats(); st.Reports != 1 || st.ReportsKept != 1 || st.ReportsRefused != 1 || st.Malformed != 1 {
 		t.Errorf("stats %+v, want 1 report sent, 1 kept, 1 refused, 1 malformed", st)
 	}
@@ -69,12 +78,11 @@ func TestReportSentUntilAnswered(t *testing.T) {
 	if err := c.ReportSBC(); err != nil {
 		t.Fatal(err)
 	}
-	c.Outbox()
+	c.Ready()
 	reports := func(from, to time.Duration) int {
 		n := 0
 		for now := from; now < to; now += tick {
-			c.Tick(now, game.UserCmd{})
-			for _, b := range c.Outbox() {
+			for _, b := range bodies(c.Tick(now, game.UserCmd{}).Messages) {
 				if typ, _ := wire.PeekType(b); typ == wire.MsgReport {
 					n++
 				}
@@ -103,14 +111,13 @@ func TestReportResendsPaced(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c.Outbox()
+	c.Ready()
 	if len(c.unacked) != maxUnanswered {
 		t.Fatalf("%d reports waiting, want the newest %d", len(c.unacked), maxUnanswered)
 	}
 	n := 0
 	for now := time.Second; now < 3*time.Second; now += tick {
-		c.Tick(now, game.UserCmd{})
-		for _, b := range c.Outbox() {
+		for _, b := range bodies(c.Tick(now, game.UserCmd{}).Messages) {
 			if typ, _ := wire.PeekType(b); typ == wire.MsgReport {
 				n++
 			}

@@ -4,14 +4,13 @@ import "github.com/lagkit/lagkit/wire"
 
 // What the server tells a client for its player's screen (wire's name,
 // place and server events): the other players' names, the way the server
-// turned the player when it last placed it, and what the server measured
-// of itself and of this client's link over the last second.
+// turned the player when it placed it (Ready's Placements), and what the
+// server measured of itself and of this client's link over the last
+// second.
 
 // pageInfo is what the client core keeps of those events.
 type pageInfo struct {
 	names     map[uint8]string
-	place     wire.PlaceEvent
-	places    int
 	server    wire.ServerEvent
 	hasServer bool
 }
@@ -37,7 +36,7 @@ func (c *Client) pageEvent(kind uint16, data []byte) bool {
 			c.stats.Malformed++
 			return true
 		}
-		p.place, p.places = e, p.places+1
+		c.ready.cur.Placements = append(c.ready.cur.Placements, e)
 	case wire.EventServer:
 		var e wire.ServerEvent
 		if wire.DecodeServerEvent(data, &e) != nil {
@@ -60,11 +59,6 @@ func (c *Client) PlayerName(id int) (string, bool) {
 	n, ok := c.page.names[uint8(id)]
 	return n, ok
 }
-
-// Placed returns the newest placement of the client's player the server
-// told it of (its spawn, respawns, teleports) and how many it has told
-// of (0: none yet).
-func (c *Client) Placed() (wire.PlaceEvent, int) { return c.page.place, c.page.places }
 
 // ServerInfo returns the newest server event: the server's tick time and
 // tick-start lateness, the latency injected into this client's link, its

@@ -25,8 +25,9 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	}
 	if sn.LastCmd > c.lastAck && sn.LastCmd >= c.scored && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd && !c.settings.PredictionOff {
 		p := c.predicted[sn.LastCmd%cmdRing]
-		c.predErrs = append(c.predErrs, p.Pos.Dist(sn.Self.Pos))
-		c.predSamples++
+		r := &c.ready.cur
+		r.PredictionErrors = append(r.PredictionErrors, p.Pos.Dist(sn.Self.Pos))
+		r.Predictions++
 		c.countMisses(&p, &sn.Self)
 	}
 	// Replaying the commands since from the server's state gives what
@@ -103,7 +104,7 @@ func (c *Client) blend(before game.PlayerState, first bool) {
 	d := delta.Len()
 	if d > 0.001 {
 		c.stats.Corrections++
-		c.stepped.Corrections++
+		c.snap.Corrections++
 	}
 	if d > c.cfg.SnapDistance || before.Teleport != st.Teleport {
 		c.smooth = geom.Vec3{}
@@ -179,8 +180,16 @@ func (c *Client) takePress(now time.Duration, cmd *game.UserCmd) {
 // predicts its effect and queues the command packet. A command whose
 // predicted shot is a hitscan weapon's carries the client's own verdict
 // on it (game.UserCmd.Shown; see ownVerdict). It also retries a pending
-// Connect.
-func (c *Client) Tick(now time.Duration, input game.UserCmd) {
+// Connect. It hands over what happened since the previous handover
+// (Ready), this tick's command packet and shot with it; the Ready is
+// valid until the next handover.
+func (c *Client) Tick(now time.Duration, input game.UserCmd) *Ready {
+	c.tick(now, input)
+	return c.Ready()
+}
+
+// tick is Tick without the handover.
+func (c *Client) tick(now time.Duration, input game.UserCmd) {
 	switch c.phase {
 	case Connecting:
 		c.input = frameInput{}
@@ -224,6 +233,7 @@ func (c *Client) Tick(now time.Duration, input game.UserCmd) {
 				// shot: the server records it beside its own verdict.
 				cmd.Shown = c.ownVerdict(before, c.pred, cmd)
 				c.cmds[cmd.Tick%cmdRing].Shown = cmd.Shown
+				c.ready.cur.Shots = append(c.ready.cur.Shots, Shot{Cmd: cmd, State: c.pred})
 			}
 		}
 		c.predicted[cmd.Tick%cmdRing] = c.pred
@@ -302,16 +312,6 @@ func (c *Client) Acked() game.PlayerState { return c.ackState }
 // position plus what remains of recent corrections being smoothed out.
 func (c *Client) DisplayPos() geom.Vec3 { return c.pred.Pos.Add(c.smooth) }
 
-// PredictionErrors returns the prediction errors measured since the last
-// call and forgets them: for each command the server reported executed, the
-// distance between the position predicted for it and the server's. The
-// slice is valid until the next call to Step.
-func (c *Client) PredictionErrors() []float64 {
-	out := c.predErrs
-	c.predErrs = c.predErrs[:0]
-	return out
-}
-
 // Misprediction is how many measured predictions had one field of the
 // player's state wrong.
 type Misprediction struct {
@@ -344,7 +344,7 @@ func newMisses(l *game.Layout) []Misprediction {
 // position is, and counted even when the position was right. A game
 // field never sent (game.VisNone) is not the client's to predict.
 func (c *Client) countMisses(p, s *game.PlayerState) {
-	m := c.misses
+	m := c.ready.cur.Mispredictions
 	for k, diff := range [len(lagkitFields)]bool{
 		p.Pos != s.Pos, p.Vel != s.Vel, p.Yaw != s.Yaw, p.Pitch != s.Pitch, p.Flags != s.Flags,
 		p.Teleport != s.Teleport, p.Health != s.Health, p.Ammo != s.Ammo, p.Heat != s.Heat,
@@ -352,7 +352,6 @@ func (c *Client) countMisses(p, s *game.PlayerState) {
 	} {
 		if diff {
 			m[k].Wrong++
-			c.missed = true
 		}
 	}
 	l := c.cfg.Game
@@ -362,39 +361,6 @@ func (c *Client) countMisses(p, s *game.PlayerState) {
 	for i, f := range l.Fields() {
 		if f.Vis != game.VisNone && !l.Same(&p.Game, &s.Game, i) {
 			m[len(lagkitFields)+i].Wrong++
-			c.missed = true
 		}
 	}
-}
-
-// Mispredictions returns, for every field of the player's state
-// (lagkit's, then the game's declared ones), how many of the predictions
-// PredictionErrors measured had it wrong, and of how many, since the
-// last call, and starts counting again: a step that predicts a field
-// exactly has 0 of any number. The slice is valid until the next call.
-func (c *Client) Mispredictions() (fields []Misprediction, of int) {
-	if c.missed {
-		copy(c.missesOut, c.misses)
-		for i := range c.misses {
-			c.misses[i].Wrong = 0
-		}
-	} else {
-		for i := range c.missesOut {
-			c.missesOut[i].Wrong = 0
-		}
-	}
-	of, c.predSamples, c.missed = c.predSamples, 0, false
-	return c.missesOut, of
-}
-
-// Mispredicted returns how many of the predictions measured since the
-// last call to Mispredictions had field name wrong (-1 for no such
-// field), without resetting anything.
-func (c *Client) Mispredicted(name string) int {
-	for _, m := range c.misses {
-		if m.Field == name {
-			return m.Wrong
-		}
-	}
-	return -1
 }

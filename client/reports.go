@@ -59,14 +59,15 @@ func (c *Client) resendReports(now time.Duration) {
 	}
 }
 
-// reportAck counts the server's answer to one of the player's reports and
-// stops sending that report.
+// reportAck hands over and counts the server's answer to one of the
+// player's reports and stops sending that report.
 func (c *Client) reportAck(data []byte) {
 	var e wire.ReportAck
 	if wire.DecodeReportAck(data, &e) != nil {
 		c.stats.Malformed++
 		return
 	}
+	c.ready.cur.ReportAnswers = append(c.ready.cur.ReportAnswers, e)
 	if e.Kept {
 		c.stats.ReportsKept++
 	} else {

@@ -8,7 +8,6 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/wire"
-	"github.com/lagkit/lagkit/world/worldtest"
 )
 
 // feedEvents sends c a full snapshot of tick n carrying events, numbered
@@ -67,7 +66,7 @@ func TestReportSBCNamesNewestHit(t *testing.T) {
 		if err := c.ReportSBC(); err != nil {
 			t.Fatal(err)
 		}
-		out := c.Outbox()
+		out := sent(c)
 		if len(out) != 1 {
 			t.Fatalf("%d datagrams, want the report", len(out))
 		}
@@ -88,7 +87,7 @@ func TestReportSBCNamesNewestHit(t *testing.T) {
 		evs = append(evs, event(t, wire.EventHit, &h, wire.AppendHitEvent))
 	}
 	feedEvents(t, c, 10, 1, evs)
-	if hits := c.Hits(); len(hits) != 2 || hits[1].SBC {
+	if hits := c.Ready().Hits; len(hits) != 2 || hits[1].SBC {
 		t.Fatalf("hits %+v", hits)
 	}
 	if m := report(); m != (wire.Report{Seen: true, Shooter: 1, ShotTick: 41}) {
@@ -100,8 +99,8 @@ func TestReportSBCNamesNewestHit(t *testing.T) {
 }
 
 // TestShownEvents checks that rewind, kill, projectile and explosion
-// events reach the driver once each, and that a driver that never asks
-// keeps only the newest maxShown.
+// events reach the driver once each, in one handover, all of them in
+// order however many arrive.
 func TestShownEvents(t *testing.T) {
 	c := connected(t, Config{})
 	rw := wire.RewindEvent{Shooter: 0, Victim: 1, ShotTick: 7, Rewind: 80 * time.Millisecond, Pos: geom.V(1, 2, 0), Now: geom.V(1.5, 2, 0)}
@@ -117,23 +116,24 @@ func TestShownEvents(t *testing.T) {
 	}
 	feedEvents(t, c, 10, 1, evs)
 	feedEvents(t, c, 11, 1, evs) // repeated until acknowledged: seen once
-	if r := c.Rewinds(); len(r) != 1 || r[0] != rw {
+	rd := c.Ready()
+	if r := rd.Rewinds; len(r) != 1 || r[0] != rw {
 		t.Errorf("rewinds %+v", r)
 	}
-	if k := c.Kills(); len(k) != 1 || k[0] != kill {
+	if k := rd.Kills; len(k) != 1 || k[0] != kill {
 		t.Errorf("kills %+v", k)
 	}
-	if p := c.Projectiles(); len(p) != 1 || p[0] != pr {
+	if p := rd.Projectiles; len(p) != 1 || p[0] != pr {
 		t.Errorf("projectiles %+v", p)
 	}
-	if e := c.Explosions(); len(e) != 1 || e[0] != ex {
+	if e := rd.Explosions; len(e) != 1 || e[0] != ex {
 		t.Errorf("explosions %+v", e)
 	}
-	if c.Stats().Malformed != 1 {
-		t.Errorf("%d malformed, want the truncated rewind event", c.Stats().Malformed)
+	if rd.Counts.Malformed != 1 || c.Stats().Malformed != 1 {
+		t.Errorf("%d malformed, want the truncated rewind event", rd.Counts.Malformed)
 	}
-	if len(c.Rewinds())+len(c.Kills()) != 0 {
-		t.Error("events returned twice")
+	if rd := c.Ready(); len(rd.Rewinds)+len(rd.Kills) != 0 || rd.Counts.Malformed != 0 {
+		t.Error("events handed over twice")
 	}
 	seq := uint32(6)
 	for n := uint32(12); n < 16; n++ {
@@ -145,8 +145,14 @@ func TestShownEvents(t *testing.T) {
 		feedEvents(t, c, n, seq, batch)
 		seq += wire.MaxEvents
 	}
-	if k := c.Kills(); len(k) != maxShown || k[len(k)-1].Killer != uint8(seq-1) {
-		t.Errorf("%d kills kept, the newest by %d; want %d, by %d", len(k), k[len(k)-1].Killer, maxShown, uint8(seq-1))
+	k := c.Ready().Kills
+	if len(k) != int(seq-6) {
+		t.Fatalf("%d kills handed over, want %d", len(k), seq-6)
+	}
+	for i, e := range k {
+		if e.Killer != uint8(6+i) {
+			t.Fatalf("kill %d by %d, want %d", i, e.Killer, uint8(6+i))
+		}
 	}
 }
 
@@ -164,7 +170,7 @@ func TestEventsOutOfOrder(t *testing.T) {
 		return ev
 	}
 	feedNumbered(t, c, 10, []wire.Event{kill(3), kill(5)})
-	if k := c.Kills(); len(k) != 0 {
+	if k := c.Ready().Kills; len(k) != 0 {
 		t.Fatalf("kills %+v before event 1 arrived", k)
 	}
 	feedNumbered(t, c, 11, []wire.Event{kill(1), kill(3)})
@@ -172,27 +178,10 @@ func TestEventsOutOfOrder(t *testing.T) {
 	feedNumbered(t, c, 13, []wire.Event{kill(2), kill(4), kill(5), kill(6)})
 	feedNumbered(t, c, 14, []wire.Event{kill(6)})
 	var got []uint8
-	for _, k := range c.Kills() {
+	for _, k := range c.Ready().Kills {
 		got = append(got, k.Killer)
 	}
 	if want := []uint8{1, 2, 3, 4, 5, 6}; !slices.Equal(got, want) {
 		t.Errorf("kills by %v, want %v", got, want)
-	}
-}
-
-// TestUnreadHitsBounded: a driver that never asks for the hits on its
-// player (a bot that ignores them) keeps only the newest maxShown, not
-// every hit of a long match.
-func TestUnreadHitsBounded(t *testing.T) {
-	c, err := New(Config{Map: worldtest.Open(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 10 * maxShown {
-		c.hit(0, &wire.HitEvent{Shooter: 1, ShotTick: uint32(i + 1), Damage: 10})
-	}
-	hits := c.Hits()
-	if len(hits) != maxShown || hits[len(hits)-1].ShotTick != 10*maxShown || cap(c.hits) > 2*maxShown {
-		t.Fatalf("%d hits kept (newest %d), buffer of %d: want the newest %d", len(hits), hits[len(hits)-1].ShotTick, cap(c.hits), maxShown)
 	}
 }

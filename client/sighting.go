@@ -52,6 +52,7 @@ func (c *Client) sentSightings(n int) {
 		if i < n {
 			if p.copies == 0 {
 				c.stats.Sightings++
+				c.ready.cur.Sightings = append(c.ready.cur.Sightings, p.s)
 			}
 			p.copies++
 		}

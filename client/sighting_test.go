@@ -9,11 +9,11 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
-// sightingsSent decodes the sightings of the command packets c sends.
-func sightingsSent(t *testing.T, c *Client) [][]wire.Sighting {
+// sightingsSent decodes the sightings of the command packets r hands
+// over, adding them to out.
+func sightingsSent(t *testing.T, out [][]wire.Sighting, r *Ready) [][]wire.Sighting {
 	t.Helper()
-	var out [][]wire.Sighting
-	for _, d := range c.Outgoing() {
+	for _, d := range r.Messages {
 		if !d.Commands {
 			continue
 		}
@@ -31,18 +31,18 @@ func sightingsSent(t *testing.T, c *Client) [][]wire.Sighting {
 // command packets, and then on none.
 func TestHitSightedToTheServer(t *testing.T) {
 	c := connected(t, Config{})
-	sightingsSent(t, c)
+	c.Ready()
 	h := wire.HitEvent{Shooter: 3, ShotTick: 77, Part: game.PartTorso, Damage: 20, ShooterEye: geom.V(10, 0, 1.6)}
 	c.hit(tick, &h)
-	rep := c.Hits()
+	rep := c.Ready().Hits
 	if len(rep) != 1 {
 		t.Fatalf("%d hit reports", len(rep))
 	}
 	want := wire.Sighting{Shooter: 3, ShotTick: 77, Part: game.PartTorso, SBC: rep[0].SBC}
+	var sent [][]wire.Sighting
 	for i := range sightingCopies + 2 {
-		c.Tick(time.Duration(2+i)*tick, game.UserCmd{})
+		sent = sightingsSent(t, sent, c.Tick(time.Duration(2+i)*tick, game.UserCmd{}))
 	}
-	sent := sightingsSent(t, c)
 	if len(sent) != sightingCopies+2 {
 		t.Fatalf("%d command packets", len(sent))
 	}
@@ -64,7 +64,7 @@ func TestHitSightedToTheServer(t *testing.T) {
 // maxPendingSightings waiting.
 func TestSightingsBoundedOnTheClient(t *testing.T) {
 	c := connected(t, Config{})
-	sightingsSent(t, c)
+	c.Ready()
 	const hits = maxPendingSightings + 8
 	for i := range hits {
 		c.hit(tick, &wire.HitEvent{Shooter: 1, ShotTick: uint32(100 + i), Part: game.PartHead})
@@ -73,10 +73,11 @@ func TestSightingsBoundedOnTheClient(t *testing.T) {
 		}
 	}
 	got := map[uint32]int{}
+	var sent [][]wire.Sighting
 	for i := range 3 * hits {
-		c.Tick(time.Duration(2+i)*tick, game.UserCmd{})
+		sent = sightingsSent(t, sent, c.Tick(time.Duration(2+i)*tick, game.UserCmd{}))
 	}
-	for _, list := range sightingsSent(t, c) {
+	for _, list := range sent {
 		if len(list) > wire.MaxSightings {
 			t.Fatalf("%d sightings in a packet", len(list))
 		}

@@ -266,9 +266,9 @@ type peekObserver struct {
 	out     []peekRound
 }
 
-func (o *peekObserver) Delivered(time.Duration, int, *sim.Player) {}
+func (o *peekObserver) Delivered(time.Duration, int, *sim.Player, *client.Ready) {}
 
-func (o *peekObserver) Ticked(now time.Duration, _ int, p *sim.Player) {
+func (o *peekObserver) Ticked(now time.Duration, _ int, p *sim.Player, _ *client.Ready) {
 	if r, phase := roundAt(now); r >= 0 && r < o.going && phase >= peekGo {
 		o.w.Client(now, p.Client)
 	}

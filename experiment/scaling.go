@@ -228,16 +228,16 @@ type rangeObserver struct {
 	sbc     map[shotKey]bool
 }
 
-func (o *rangeObserver) Delivered(_ time.Duration, i int, p *sim.Player) {
+func (o *rangeObserver) Delivered(_ time.Duration, i int, p *sim.Player, r *client.Ready) {
 	if i != 1 {
 		return
 	}
-	for _, h := range p.Client.Hits() {
+	for _, h := range r.Hits {
 		o.sbc[shotKey{h.Shooter, h.ShotTick, p.Client.ID()}] = h.SBC
 	}
 }
 
-func (o *rangeObserver) Ticked(time.Duration, int, *sim.Player) {}
+func (o *rangeObserver) Ticked(time.Duration, int, *sim.Player, *client.Ready) {}
 
 func (o *rangeObserver) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
 	o.records = append(o.records, r.Shots...)

@@ -179,10 +179,10 @@ type subtickObserver struct {
 	life []uint16
 }
 
-func (o *subtickObserver) Delivered(_ time.Duration, i int, p *sim.Player) {
+func (o *subtickObserver) Delivered(_ time.Duration, i int, p *sim.Player, r *client.Ready) {
 	st := p.Client.Predicted()
 	life := uint16(st.Teleport)<<1 | uint16(st.Flags&game.FlagDead)>>3
-	errs := p.Client.PredictionErrors()
+	errs := r.PredictionErrors
 	if life != o.life[i] {
 		o.life[i] = life
 		return
@@ -192,7 +192,7 @@ func (o *subtickObserver) Delivered(_ time.Duration, i int, p *sim.Player) {
 	}
 }
 
-func (o *subtickObserver) Ticked(_ time.Duration, i int, p *sim.Player) {
+func (o *subtickObserver) Ticked(_ time.Duration, i int, p *sim.Player, _ *client.Ready) {
 	for _, pr := range o.bots[i].Presses() {
 		o.presses[subtickKey{p.Client.ID(), pr.Tick}] = pr
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/netcheck"
@@ -169,17 +170,17 @@ func newObserver(n int) *observer {
 	}
 }
 
-func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player) {
+func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player, rd *client.Ready) {
 	c := p.Client
-	for _, h := range c.Hits() {
+	for _, h := range rd.Hits {
 		o.hits[shotKey{h.Shooter, h.ShotTick, c.ID()}] = h.SBC
 	}
-	for _, r := range c.Confirms() {
+	for _, r := range rd.Confirms {
 		o.confirms[shotKey{c.ID(), r.ShotTick, r.Victim}] = r.Delay
 	}
 }
 
-func (o *observer) Ticked(now time.Duration, i int, p *sim.Player) {
+func (o *observer) Ticked(now time.Duration, i int, p *sim.Player, _ *client.Ready) {
 	o.observeDisplay(now, i, p)
 	if o.duels != nil {
 		o.duels.Client(now, p.Client)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/server"
 )
 
@@ -111,10 +110,4 @@ func (m *Match) SetAccount(a *Account) error {
 		}
 		m.srv.SetEventNotes(func(n *server.EventNote) { a.add(n.Session, n.Seat, n.Seq, n.Kind, n.Data, n.Acked) })
 	})
-}
-
-// noteEvents makes the client c of session nonce keep in a every event
-// it delivers.
-func noteEvents(c *client.Client, a *Account, nonce uint64) {
-	c.SetEventNotes(func(seq uint32, kind uint16, data []byte) { a.add(nonce, c.ID(), seq, kind, data, false) })
 }

@@ -36,6 +36,11 @@ type ClientConfig struct {
 	// Account, when set, keeps every reliable event the client delivers
 	// (see Account), under the session's nonce (ClientStats.Nonce).
 	Account *Account
+	// OnReady, when set, is called with each of the client core's
+	// handovers (client.Ready), after the driver took what it needs,
+	// on the driver's goroutine: a tool's or a test's view of all the
+	// client was told. r is valid during the call only.
+	OnReady func(r *client.Ready)
 }
 
 // ClientStats are what a client driver measured over its session.
@@ -126,6 +131,7 @@ func RunClient(ctx context.Context, conn transport.Conn, cfg ClientConfig) (Clie
 	}
 	d := &clientDriver{conn: conn, c: c, brain: cfg.Brain, live: cfg.Stats,
 		inbox: make(chan []byte, 256), start: time.Now()}
+	d.observer, _ = cfg.Brain.(bot.Observer)
 	if fb, ok := cfg.Brain.(bot.FramePolicy); ok && fb.FrameRate() > 0 {
 		if r := fb.FrameRate(); r > bot.MaxFrameRate {
 			return ClientStats{}, fmt.Errorf("realtime: client: frame rate %d above %d", r, bot.MaxFrameRate)
@@ -133,24 +139,27 @@ func RunClient(ctx context.Context, conn transport.Conn, cfg ClientConfig) (Clie
 		d.frames, d.frame = fb, time.Second/time.Duration(fb.FrameRate())
 	}
 	d.st.Name, d.st.Seat, d.st.Nonce = cfg.Client.Name, -1, cc.Nonce
-	if cfg.Account != nil {
-		noteEvents(c, cfg.Account, cc.Nonce)
-	}
+	d.account, d.onReady = cfg.Account, cfg.OnReady
 	return d.run(ctx)
 }
 
 type clientDriver struct {
-	conn    transport.Conn
-	c       *client.Client
-	brain   Brain
-	frames  bot.FramePolicy // nil: no frames between ticks
-	frame   time.Duration   // the time between frames
-	live    *LiveStats
-	inbox   chan []byte
-	readErr error
-	start   time.Time
+	conn     transport.Conn
+	c        *client.Client
+	brain    Brain
+	observer bot.Observer    // nil: a brain that sees no handovers
+	frames   bot.FramePolicy // nil: no frames between ticks
+	frame    time.Duration   // the time between frames
+	live     *LiveStats
+	account  *Account
+	onReady  func(*client.Ready)
+	inbox    chan []byte
+	readErr  error
+	start    time.Time
 
-	st         ClientStats
+	st ClientStats
+	// byServer is set when the server ended the session.
+	byServer   bool
 	predSum    float64
 	predN      int
 	rttSum     float64
@@ -169,7 +178,7 @@ func (d *clientDriver) run(ctx context.Context) (ClientStats, error) {
 	defer func() { cancel(); <-readDone }()
 
 	d.c.Connect(d.now())
-	d.flush()
+	d.take(d.c.Ready())
 	// Until the server states its tick, the driver polls at 64 Hz, which
 	// only paces the connect retries.
 	tick := time.Second / 64
@@ -196,13 +205,13 @@ func (d *clientDriver) run(ctx context.Context) (ClientStats, error) {
 		}
 		if done {
 			d.c.Disconnect("client left")
-			d.flush()
+			d.take(d.c.Ready())
 			_ = d.conn.Close("client left")
 			return d.finish(nil)
 		}
 		if d.c.Phase() == client.Closed {
 			_ = d.conn.Close(d.c.Reason())
-			if d.c.ClosedByServer() {
+			if d.byServer {
 				return d.finish(nil)
 			}
 			return d.finish(errors.New(d.c.Reason()))
@@ -227,8 +236,7 @@ func (d *clientDriver) run(ctx context.Context) (ClientStats, error) {
 			if d.c.Phase() == client.Connected && d.brain != nil {
 				in = d.brain.Input(now, d.c)
 			}
-			d.c.Tick(now, in)
-			d.flush()
+			d.take(d.c.Tick(now, in))
 			d.observe(now)
 			next += tick
 			if next <= now {
@@ -264,7 +272,7 @@ func (d *clientDriver) read(ctx context.Context, done chan struct{}) {
 
 // lost describes a connection that closed under the session.
 func (d *clientDriver) lost() error {
-	if d.c.Phase() == client.Closed && d.c.ClosedByServer() {
+	if d.byServer {
 		return nil
 	}
 	reason := d.conn.Reason()
@@ -279,33 +287,52 @@ func (d *clientDriver) lost() error {
 func (d *clientDriver) step(b []byte) {
 	d.st.BytesIn += len(b)
 	_ = d.c.Step(d.now(), b) // the client counts what it rejects
-	if d.c.Phase() == client.Connected {
-		d.st.Seat = d.c.ID()
+	d.take(d.c.Ready())
+}
+
+// take sends what the client core handed over and takes in what
+// happened: the session's changes, the prediction errors, the hits on
+// the player and the server's word on its own, and the events
+// delivered for the account.
+func (d *clientDriver) take(r *client.Ready) {
+	for _, dg := range r.Messages {
+		_ = d.conn.Send(dg.Data) // datagrams are unreliable; a refused one is a lost one
 	}
-	d.flush()
-	for _, e := range d.c.PredictionErrors() {
+	for _, ch := range r.Session {
+		switch {
+		case ch.Kind == client.SessionConnected:
+			d.st.Seat = ch.ID
+		case ch.ByServer:
+			d.byServer, d.st.Code = true, ch.Code
+		}
+	}
+	for _, e := range r.PredictionErrors {
 		d.predSum += e
 		d.predN++
 		d.st.PredErrMaxM = math.Max(d.st.PredErrMaxM, e)
 	}
-	for _, h := range d.c.Hits() {
+	for _, h := range r.Hits {
 		d.st.HitsReceived++
 		if h.SBC {
 			d.st.SBCReceived++
 		}
 	}
-	for _, r := range d.c.Confirms() {
-		switch r.Outcome {
+	for _, c := range r.Confirms {
+		switch c.Outcome {
 		case wire.OutcomeRegistered, wire.OutcomeConfirmed, wire.OutcomeDeniedRefuted, wire.OutcomeTimeout:
 			d.st.Hits++
 		}
 	}
-}
-
-// flush sends the client's outbox.
-func (d *clientDriver) flush() {
-	for _, b := range d.c.Outbox() {
-		_ = d.conn.Send(b) // datagrams are unreliable; a refused one is a lost one
+	if d.account != nil {
+		for _, n := range r.Notes {
+			d.account.add(d.st.Nonce, d.c.ID(), n.Seq, n.Kind, n.Data, false)
+		}
+	}
+	if d.observer != nil {
+		d.observer.Observe(d.now(), d.c, r)
+	}
+	if d.onReady != nil {
+		d.onReady(r)
 	}
 }
 
@@ -341,7 +368,6 @@ func (d *clientDriver) stats() ClientStats {
 	if s.Reason == "" {
 		s.Reason = d.c.Reason()
 	}
-	s.Code = d.c.DisconnectCode()
 	return s
 }
 

@@ -84,19 +84,25 @@ func (b *aimer) Input(_ time.Duration, c *client.Client) game.UserCmd {
 	}
 	aimCmdDecl.Set(&cmd, a)
 	b.refused, b.err = c.Stats().CmdRefused, c.CmdError()
-	fields, of := c.Mispredictions()
-	for _, f := range fields {
-		if f.Field == "Target" || f.Field == "Sum" {
-			b.misses += f.Wrong
-		}
-	}
-	b.measured += of
 	me := c.Predicted()
 	st := aimStateDecl.Get(&me)
 	b.predicted = aimCmd{Target: st.Target}
 	last := c.LastCmd()
 	b.lastCmd = aimCmdDecl.Get(&last)
 	return cmd
+}
+
+// ready counts the predictions of the client's handover r that had the
+// command's fields wrong.
+func (b *aimer) ready(r *client.Ready) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, f := range r.Mispredictions {
+		if f.Field == "Target" || f.Field == "Sum" {
+			b.misses += f.Wrong
+		}
+	}
+	b.measured += r.Predictions
 }
 
 // TestCmdOverUDP: over real loopback sockets, a game's declared command
@@ -148,7 +154,7 @@ func TestCmdOverUDP(t *testing.T) {
 	cctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() {
-		_, err := RunClient(cctx, dial(), ClientConfig{Brain: b, Client: client.Config{Map: world.Field(), Name: "aimer",
+		_, err := RunClient(cctx, dial(), ClientConfig{Brain: b, OnReady: b.ready, Client: client.Config{Map: world.Field(), Name: "aimer",
 			Step: cliSeen.step, Game: aimStateDecl.Layout, Cmd: aimCmdDecl.CmdLayout}})
 		done <- err
 	}()

@@ -74,9 +74,11 @@ func TestReportReachesSink(t *testing.T) {
 			_ = c.Step(now(), buf[:n])
 		}
 		rcancel()
-		c.Tick(now(), game.UserCmd{})
-		for _, b := range c.Outbox() {
-			_ = near.Send(b)
+		for _, d := range c.Ready().Messages {
+			_ = near.Send(d.Data)
+		}
+		for _, d := range c.Tick(now(), game.UserCmd{}).Messages {
+			_ = near.Send(d.Data)
 		}
 		if c.Phase() != client.Connected || c.Stats().SnapshotsReceived < 5 {
 			continue

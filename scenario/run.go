@@ -212,19 +212,19 @@ type observer struct {
 	confirms map[shotKey]client.ConfirmReport
 }
 
-func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player) {
+func (o *observer) Delivered(_ time.Duration, _ int, p *sim.Player, rd *client.Ready) {
 	c := p.Client
-	for _, h := range c.Hits() {
+	for _, h := range rd.Hits {
 		o.hits[shotKey{h.Shooter, h.ShotTick, c.ID()}] = h
 	}
-	for _, r := range c.Confirms() {
+	for _, r := range rd.Confirms {
 		if r.Outcome != wire.OutcomeDiscarded {
 			o.confirms[shotKey{c.ID(), r.ShotTick, r.Victim}] = r
 		}
 	}
 }
 
-func (o *observer) Ticked(time.Duration, int, *sim.Player) {}
+func (o *observer) Ticked(time.Duration, int, *sim.Player, *client.Ready) {}
 
 func (o *observer) ServerTicked(_ time.Duration, s *server.Server) {
 	for i, done := range o.placed {

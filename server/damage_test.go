@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -30,10 +31,14 @@ type damager struct {
 	deadAt  time.Duration
 	backAt  time.Duration // respawned
 	stopped bool
+	// kills are the kills each client was told of.
+	kills [2][]wire.KillEvent
 }
 
-func (d *damager) Delivered(time.Duration, int, *sim.Player)                {}
-func (d *damager) Ticked(time.Duration, int, *sim.Player)                   {}
+func (d *damager) Delivered(_ time.Duration, i int, _ *sim.Player, r *client.Ready) {
+	d.kills[i] = append(d.kills[i], r.Kills...)
+}
+func (d *damager) Ticked(time.Duration, int, *sim.Player, *client.Ready)    {}
 func (d *damager) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 
 func (d *damager) ServerTicked(now time.Duration, s *server.Server) {
@@ -82,13 +87,14 @@ func TestDamage(t *testing.T) {
 	sawDead := false
 	for at := 50 * time.Millisecond; at <= 3*time.Second; at += 50 * time.Millisecond {
 		d.Run(at, dm)
-		for i, p := range d.Players {
-			for _, k := range p.Client.Kills() {
+		for i := range d.Players {
+			for _, k := range dm.kills[i] {
 				if k.Killer != 0 || k.Victim != 1 {
 					t.Errorf("player %d heard of kill %+v, want 0 killing 1", i, k)
 				}
 				kills[i]++
 			}
+			dm.kills[i] = dm.kills[i][:0]
 		}
 		if d.Players[1].Client.Acked().Has(game.FlagDead) {
 			sawDead = true

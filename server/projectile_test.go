@@ -292,13 +292,23 @@ func TestPredictionAcrossWeaponSwitches(t *testing.T) {
 		}
 		return cmd
 	}
+	// pending holds what the client handed over to send, until the
+	// next tick puts it on the way.
+	var pending [][]byte
+	hold := func(r *lkclient.Ready) {
+		for _, d := range r.Messages {
+			pending = append(pending, append([]byte(nil), d.Data...))
+		}
+	}
 	c.Connect(0)
+	hold(c.Ready())
 	var cmds uint32
 	for tick := uint32(1); tick <= 900; tick++ {
 		now := time.Duration(tick) * s.TickDuration()
-		for _, b := range c.Outbox() {
-			up = append(up, packet{tick + delay, append([]byte(nil), b...)})
+		for _, b := range pending {
+			up = append(up, packet{tick + delay, b})
 		}
+		pending = pending[:0]
 		for len(up) > 0 && up[0].at <= tick {
 			_ = s.Step(now, 1, up[0].data)
 			up = up[1:]
@@ -314,9 +324,10 @@ func TestPredictionAcrossWeaponSwitches(t *testing.T) {
 			_ = c.Step(now, down[0].data)
 			down = down[1:]
 		}
+		hold(c.Ready())
 		if c.Phase() == lkclient.Connected {
 			cmds++
-			c.Tick(now, input(cmds))
+			hold(c.Tick(now, input(cmds)))
 			predicted[cmds] = c.Predicted()
 		}
 	}

@@ -53,6 +53,7 @@ type Player struct {
 	join     time.Duration
 	next     time.Duration // next client tick
 	frames   FrameBrain    // nil: no frames between ticks
+	observer bot.Observer  // nil: a brain that sees no handovers
 	frame    time.Duration // the time between frames
 	nextF    time.Duration // next frame
 	// upAt and downAt are when the next packet on Up and on Down
@@ -75,10 +76,12 @@ func arrival(l *netem.Link) time.Duration {
 // Observer sees a run as it goes. Any method may be a no-op.
 type Observer interface {
 	// Delivered is called after a datagram from the server reached
-	// player i.
-	Delivered(now time.Duration, i int, p *Player)
-	// Ticked is called after player i issued its command for a tick.
-	Ticked(now time.Duration, i int, p *Player)
+	// player i, with what its client handed over then (r, valid until
+	// the call returns).
+	Delivered(now time.Duration, i int, p *Player, r *client.Ready)
+	// Ticked is called after player i issued its command for a tick,
+	// with the tick's handover (r, valid until the call returns).
+	Ticked(now time.Duration, i int, p *Player, r *client.Ready)
 	// ServerReady is called with each of the server's handovers, in
 	// order: what it did since the one before (r.Ticks > 0 when ticks
 	// ran). r is valid until the call returns.
@@ -153,6 +156,7 @@ func NewDriver(srv server.Config, players []PlayerConfig, seed uint64) (*Driver,
 		if fb, ok := pc.Brain.(FrameBrain); ok && fb.FrameRate() > 0 {
 			p.frames, p.frame, p.nextF = fb, time.Second/time.Duration(fb.FrameRate()), pc.JoinAt
 		}
+		p.observer, _ = pc.Brain.(bot.Observer)
 		d.Players = append(d.Players, p)
 	}
 	return d, nil
@@ -221,10 +225,13 @@ func (d *Driver) Run(until time.Duration, obs Observer) {
 			if p.Client.Phase() == client.Connected && p.Brain != nil {
 				in = p.Brain.Input(now, p.Client)
 			}
-			p.Client.Tick(now, in)
-			d.send(now, p)
+			r := p.Client.Tick(now, in)
+			d.send(now, p, r)
+			if p.observer != nil {
+				p.observer.Observe(now, p.Client, r)
+			}
 			if obs != nil {
-				obs.Ticked(now, i, p)
+				obs.Ticked(now, i, p, r)
 			}
 		}
 	}
@@ -252,9 +259,13 @@ func (d *Driver) deliver(now time.Duration, obs Observer) {
 					break
 				}
 				_ = p.Client.Step(now, b) // the client counts what it rejects
-				d.send(now, p)            // appeals answer events at once
+				r := p.Client.Ready()
+				d.send(now, p, r) // appeals answer events at once
+				if p.observer != nil {
+					p.observer.Observe(now, p.Client, r)
+				}
 				if obs != nil {
-					obs.Delivered(now, i, p)
+					obs.Delivered(now, i, p, r)
 				}
 			}
 			p.downAt = arrival(p.Down)
@@ -262,16 +273,37 @@ func (d *Driver) deliver(now time.Duration, obs Observer) {
 	}
 }
 
-// send puts what player p's client has to send on its uplink.
-func (d *Driver) send(now time.Duration, p *Player) {
-	out := p.Client.Outbox()
-	for _, b := range out {
-		p.Up.Send(now, b)
+// send puts what player p's client handed over to send (r) on its
+// uplink.
+func (d *Driver) send(now time.Duration, p *Player, r *client.Ready) {
+	for _, dg := range r.Messages {
+		p.Up.Send(now, dg.Data)
 	}
-	if len(out) > 0 {
+	if len(r.Messages) > 0 {
 		p.upAt = arrival(p.Up)
 	}
 }
+
+// ClientReadys is an Observer that sees the clients' handovers alone,
+// in order (those of Delivered and Ticked): a test's or a tool's count
+// of what the clients were told.
+type ClientReadys func(now time.Duration, i int, p *Player, r *client.Ready)
+
+// Delivered calls f.
+func (f ClientReadys) Delivered(now time.Duration, i int, p *Player, r *client.Ready) {
+	f(now, i, p, r)
+}
+
+// Ticked calls f.
+func (f ClientReadys) Ticked(now time.Duration, i int, p *Player, r *client.Ready) {
+	f(now, i, p, r)
+}
+
+// ServerReady does nothing.
+func (ClientReadys) ServerReady(time.Duration, *server.Server, *server.Ready) {}
+
+// ServerTicked does nothing.
+func (ClientReadys) ServerTicked(time.Duration, *server.Server) {}
 
 // route puts what the server has to send on the players' downlinks and
 // shows obs the handover.

@@ -33,8 +33,8 @@ type doorMover struct {
 	err   error
 }
 
-func (m *doorMover) Delivered(time.Duration, int, *sim.Player)                {}
-func (m *doorMover) Ticked(time.Duration, int, *sim.Player)                   {}
+func (m *doorMover) Delivered(time.Duration, int, *sim.Player, *client.Ready) {}
+func (m *doorMover) Ticked(time.Duration, int, *sim.Player, *client.Ready)    {}
 func (m *doorMover) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 func (m *doorMover) ServerTicked(now time.Duration, s *server.Server) {
 	x := 2 * (now - m.start).Seconds()

@@ -38,7 +38,9 @@ func TestGameEventsBothWays(t *testing.T) {
 		d.Run(at, taken)
 		for i, p := range d.Players {
 			c := p.Client
-			for _, ev := range c.GameEvents() {
+			evs := taken.client[i]
+			taken.client[i] = nil
+			for _, ev := range evs {
 				switch {
 				case ev.Kind == one && len(ev.Data) == 1 && int(ev.Data[0]) == gotDown[i]:
 					gotDown[i]++
@@ -138,13 +140,22 @@ func TestGameEventKinds(t *testing.T) {
 	}
 }
 
-// gameEventsTaken keeps copies of the game events the server handed
-// over (their Data is valid only until its next handover).
-type gameEventsTaken struct{ evs []server.GameEvent }
+// gameEventsTaken keeps copies of the game events the server and each
+// client handed over (their Data is valid only until the next
+// handover).
+type gameEventsTaken struct {
+	evs    []server.GameEvent
+	client [2][]wire.Event
+}
 
-func (g *gameEventsTaken) Delivered(time.Duration, int, *sim.Player)  {}
-func (g *gameEventsTaken) Ticked(time.Duration, int, *sim.Player)     {}
-func (g *gameEventsTaken) ServerTicked(time.Duration, *server.Server) {}
+func (g *gameEventsTaken) Delivered(_ time.Duration, i int, _ *sim.Player, r *client.Ready) {
+	for _, ev := range r.GameEvents {
+		ev.Data = append([]byte(nil), ev.Data...)
+		g.client[i] = append(g.client[i], ev)
+	}
+}
+func (g *gameEventsTaken) Ticked(time.Duration, int, *sim.Player, *client.Ready) {}
+func (g *gameEventsTaken) ServerTicked(time.Duration, *server.Server)            {}
 func (g *gameEventsTaken) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
 	for _, ev := range r.GameEvents {
 		ev.Data = append([]byte(nil), ev.Data...)

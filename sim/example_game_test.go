@@ -179,19 +179,18 @@ func Example_game() {
 	// Ten seconds, from the end of the spawn protection (5 s, a flag the
 	// server clears): every field of both runners predicted exactly.
 	d.Run(6*time.Second, nil)
-	a.Mispredictions() // count from here
-	b.Mispredictions()
-	d.Run(16*time.Second, nil)
-	for _, c := range []*client.Client{a, b} {
-		fields, of := c.Mispredictions()
-		wrong := 0
-		for _, f := range fields {
-			wrong += f.Wrong
+	var wrong, of [2]int // counted from here, from each client's handovers
+	d.Run(16*time.Second, sim.ClientReadys(func(_ time.Duration, i int, _ *sim.Player, r *client.Ready) {
+		for _, f := range r.Mispredictions {
+			wrong[i] += f.Wrong
 		}
+		of[i] += r.Predictions
+	}))
+	for i, c := range []*client.Client{a, b} {
 		me := c.Predicted()
 		r := runner.Of(&me)
 		fmt.Printf("runner %d: %d wrong, over 500 predictions: %v; sprints %d, tonics %d\n",
-			c.ID(), wrong, of > 500, r.Sprints, r.Tonics)
+			c.ID(), wrong[i], of[i] > 500, r.Sprints, r.Tonics)
 	}
 	srv, _, _ := d.Server.PlayerState(a.ID())
 	fmt.Println("server's item:", runner.Of(&srv).Item, "charges:", runner.Of(&srv).Charges)

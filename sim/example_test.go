@@ -13,13 +13,21 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
-// eventPrinter prints the game events the server hands over.
-type eventPrinter struct{}
+// eventPrinter prints the game events the server and the client hand
+// over, and counts the predictions the client measured and those that
+// had the field Ticks wrong.
+type eventPrinter struct{ wrong, of int }
 
-func (eventPrinter) Delivered(time.Duration, int, *sim.Player)  {}
-func (eventPrinter) Ticked(time.Duration, int, *sim.Player)     {}
-func (eventPrinter) ServerTicked(time.Duration, *server.Server) {}
-func (eventPrinter) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
+func (p *eventPrinter) Delivered(_ time.Duration, _ int, _ *sim.Player, r *client.Ready) {
+	for _, ev := range r.GameEvents {
+		fmt.Printf("client got %q\n", ev.Data)
+	}
+	p.wrong += r.Mispredicted("Ticks")
+	p.of += r.Predictions
+}
+func (*eventPrinter) Ticked(time.Duration, int, *sim.Player, *client.Ready) {}
+func (*eventPrinter) ServerTicked(time.Duration, *server.Server)            {}
+func (*eventPrinter) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
 	for _, ev := range r.GameEvents {
 		fmt.Printf("server got %q from %d\n", ev.Data, ev.Client)
 	}
@@ -46,21 +54,17 @@ func ExampleNewDriver() {
 	if err != nil {
 		panic(err)
 	}
-	d.Run(time.Second, nil)
+	p := &eventPrinter{}
+	d.Run(time.Second, p)
 	c := d.Players[0].Client
 	fmt.Println(c.Phase() == client.Connected)
 	c.SendEvent(hello, []byte("hi server"))
 	d.Server.SendEvent(c.ID(), hello, []byte("hi client"))
-	d.Run(2*time.Second, eventPrinter{})
-	for _, ev := range c.GameEvents() {
-		fmt.Printf("client got %q\n", ev.Data)
-	}
-	wrong := c.Mispredicted("Ticks")
-	_, of := c.Mispredictions()
-	fmt.Println("ticks mispredicted:", wrong, "of many:", of > 50)
+	d.Run(2*time.Second, p)
+	fmt.Println("ticks mispredicted:", p.wrong, "of many:", p.of > 50)
 	// Output:
 	// true
-	// server got "hi server" from 0
 	// client got "hi client"
+	// server got "hi server" from 0
 	// ticks mispredicted: 0 of many: true
 }

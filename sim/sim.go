@@ -132,8 +132,8 @@ type walkerRun struct {
 	display  DisplayError
 }
 
-func (w *walkerRun) Delivered(_ time.Duration, _ int, p *Player) {
-	w.predErrs = append(w.predErrs, p.Client.PredictionErrors()...)
+func (w *walkerRun) Delivered(_ time.Duration, _ int, _ *Player, r *client.Ready) {
+	w.predErrs = append(w.predErrs, r.PredictionErrors...)
 }
 
 // ServerReady ignores the server's handovers: walkers use none.
@@ -143,7 +143,7 @@ func (w *walkerRun) ServerTicked(time.Duration, *server.Server) {}
 
 // Ticked measures the interpolation error: where this client draws each
 // remote player against where the server had it at that time.
-func (w *walkerRun) Ticked(now time.Duration, _ int, p *Player) {
+func (w *walkerRun) Ticked(now time.Duration, _ int, p *Player, _ *client.Ready) {
 	w.display.Observe(now, p.Client, w.history)
 }
 

@@ -55,10 +55,13 @@ func (spender) Input(now time.Duration, _ *client.Client) game.UserCmd {
 type lootReferee struct {
 	granted, placed bool
 	err             error
+	told            *told
 }
 
-func (r *lootReferee) Delivered(time.Duration, int, *sim.Player)                {}
-func (r *lootReferee) Ticked(time.Duration, int, *sim.Player)                   {}
+func (r *lootReferee) Delivered(now time.Duration, i int, p *sim.Player, rd *client.Ready) {
+	r.told.observe(now, i, p, rd)
+}
+func (r *lootReferee) Ticked(time.Duration, int, *sim.Player, *client.Ready)    {}
 func (r *lootReferee) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 func (r *lootReferee) ServerTicked(now time.Duration, s *server.Server) {
 	if now >= 3*time.Second && !r.granted {
@@ -98,7 +101,7 @@ func TestServerEditsGameState(t *testing.T) {
 	if err := d.Server.Edit(5, func(*game.PlayerState) {}); !errors.Is(err, server.ErrNoPlayer) {
 		t.Fatalf("edit of an empty slot: %v", err)
 	}
-	ref := &lootReferee{}
+	ref := &lootReferee{told: newTold(1)}
 	c := d.Players[0].Client
 	d.Run(2900*time.Millisecond, ref)
 	// Three charges at spawn, spent a second apart from the first
@@ -123,8 +126,8 @@ func TestServerEditsGameState(t *testing.T) {
 	if got := lootDecl.Get(&st); got.Charges != 10 || !got.Buffed || spawns != 2 {
 		t.Fatalf("after a placement (%d spawns) the server holds %+v", spawns, got)
 	}
-	if c.Mispredicted("Charges") > 1 || c.Mispredicted("Next") != 0 || c.Mispredicted("Buffed") > 1 {
-		t.Fatalf("mispredicted charges %d, next %d, buffed %d", c.Mispredicted("Charges"), c.Mispredicted("Next"), c.Mispredicted("Buffed"))
+	if w := ref.told.wrong[0]; w["Charges"] > 1 || w["Next"] != 0 || w["Buffed"] > 1 {
+		t.Fatalf("mispredicted charges %d, next %d, buffed %d", w["Charges"], w["Next"], w["Buffed"])
 	}
 }
 
@@ -162,14 +165,15 @@ func TestStepContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.Run(4*time.Second, nil)
+	tl := newTold(len(players))
+	d.Run(4*time.Second, sim.ClientReadys(tl.observe))
 	teams := map[int]bool{}
 	for i, p := range d.Players {
 		c := p.Client
-		ms, of := c.Mispredictions()
-		for _, m := range ms {
-			if m.Wrong > 0 && (m.Field == "Tick" || m.Field == "Time" || m.Field == "Slot" || m.Field == "Team") {
-				t.Errorf("player %d: %s mispredicted %d times of %d", i, m.Field, m.Wrong, of)
+		of := tl.of[i]
+		for _, f := range []string{"Tick", "Time", "Slot", "Team"} {
+			if n := tl.wrong[i][f]; n > 0 {
+				t.Errorf("player %d: %s mispredicted %d times of %d", i, f, n, of)
 			}
 		}
 		if of < 100 {

@@ -42,19 +42,17 @@ func walk(t *testing.T, step game.StepFunc) (float64, []float64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errs []float64
+	tl := newTold(1)
 	var start geom.Vec3
 	started := false
 	for at := 100 * time.Millisecond; at <= 3*time.Second; at += 100 * time.Millisecond {
-		d.Run(at, nil)
-		c := d.Players[0].Client
-		errs = append(errs, c.PredictionErrors()...)
+		d.Run(at, sim.ClientReadys(tl.observe))
 		if st, _, ok := d.Server.PlayerState(0); ok && !started {
 			start, started = st.Pos, true
 		}
 	}
 	st, _, _ := d.Server.PlayerState(0)
-	return st.Pos.Dist(start), errs
+	return st.Pos.Dist(start), tl.errs[0]
 }
 
 // TestCustomStep: a server and its clients take the game's movement rule:

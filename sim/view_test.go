@@ -50,18 +50,10 @@ func runMud(t *testing.T, first int, mud bool) (geom.Vec3, int) {
 	d.Run(500*time.Millisecond, nil)
 	d.Server.Place(0, geom.V(0, 0, 0), 0)
 	d.Run(time.Second, nil)
-	p := d.Players[0].Client
-	p.Mispredictions() // from here on
-	d.Run(4*time.Second, nil)
-	wrong := 0
-	ms, _ := p.Mispredictions()
-	for _, m := range ms {
-		if m.Field == "pos" {
-			wrong = m.Wrong
-		}
-	}
+	tl := newTold(1) // from here on
+	d.Run(4*time.Second, sim.ClientReadys(tl.observe))
 	st, _, _ := d.Server.PlayerState(0)
-	return st.Pos, wrong
+	return st.Pos, tl.wrong[0]["pos"]
 }
 
 // TestStepSeesEntities: a step slows a player in the mud an entity

@@ -134,15 +134,15 @@ func (r *hunt) Fire(w *server.ShotWorld) {
 	}
 }
 
-func (r *hunt) Delivered(_ time.Duration, _ int, p *sim.Player) {
-	for _, e := range p.Client.PredictionErrors() {
+func (r *hunt) Delivered(_ time.Duration, _ int, _ *sim.Player, rd *client.Ready) {
+	for _, e := range rd.PredictionErrors {
 		r.predicted++
 		if e != 0 {
 			r.mispredicted++
 		}
 	}
 }
-func (r *hunt) Ticked(time.Duration, int, *sim.Player) {}
+func (r *hunt) Ticked(time.Duration, int, *sim.Player, *client.Ready) {}
 
 func (r *hunt) ServerTicked(time.Duration, *server.Server) {}
 

@@ -123,6 +123,7 @@ type referee struct {
 	records []server.ShotRecord
 	dashes  int
 	values  map[int]int // distinct stamina values each player had
+	told    *told
 }
 
 func (r *referee) Fire(w *server.ShotWorld) {
@@ -139,8 +140,10 @@ func (r *referee) Fire(w *server.ShotWorld) {
 	r.shots = append(r.shots, res)
 }
 
-func (r *referee) Delivered(time.Duration, int, *sim.Player) {}
-func (r *referee) Ticked(time.Duration, int, *sim.Player)    {}
+func (r *referee) Delivered(now time.Duration, i int, p *sim.Player, rd *client.Ready) {
+	r.told.observe(now, i, p, rd)
+}
+func (r *referee) Ticked(time.Duration, int, *sim.Player, *client.Ready) {}
 
 func (r *referee) ServerTicked(time.Duration, *server.Server) {}
 
@@ -165,7 +168,7 @@ func (r *referee) ServerReady(now time.Duration, s *server.Server, rd *server.Re
 func TestYourGame(t *testing.T) {
 	link := netem.Config{Latency: 50 * time.Millisecond, Loss: 0.05}
 	cc := client.Config{InterpDelay: 50 * time.Millisecond}
-	ref := &referee{}
+	ref := &referee{told: newTold(2)}
 	d, err := sim.NewDriver(server.Config{
 		Map: world.Field(), Seed: 11, Step: dashStep, Game: dashDecl.Layout, Body: circle, Shots: ref,
 		SpawnProtection: time.Millisecond, // shots pass a spawn-protected player
@@ -176,23 +179,21 @@ func TestYourGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errs []float64
-	missed, of := map[string]int{}, 0
 	seen := map[int16]bool{}
 	for at := 100 * time.Millisecond; at <= 10*time.Second; at += 100 * time.Millisecond {
 		d.Run(at, ref)
-		for _, p := range d.Players {
-			errs = append(errs, p.Client.PredictionErrors()...)
-			ms, n := p.Client.Mispredictions()
-			for _, m := range ms {
-				if m.Wrong > 0 {
-					missed[m.Field] += m.Wrong
-				}
-			}
-			of += n
-		}
 		if o, ok := other(d.Players[0].Client, at); ok {
 			seen[dashDecl.Of(&o).Stamina] = true // the target's stamina, as replicated
+		}
+	}
+	errs := append(ref.told.errs[0], ref.told.errs[1]...)
+	of := ref.told.of[0] + ref.told.of[1]
+	missed := map[string]int{}
+	for _, w := range ref.told.wrong {
+		for f, n := range w {
+			if n > 0 {
+				missed[f] += n
+			}
 		}
 	}
 	if len(errs) < 1000 || of != len(errs) {

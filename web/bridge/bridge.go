@@ -14,6 +14,7 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/internal/outbox"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -46,8 +47,13 @@ const maxEvents = 64
 // Session is one browser player's client.
 type Session struct {
 	c *client.Client
-	// out holds the datagrams Outbox returns, reused.
+	// outq holds the datagrams the client core handed over since the
+	// last Outbox, each keyed by whether it is a command packet; out
+	// holds the datagrams Outbox returns, pending those it drained,
+	// both reused.
+	outq    outbox.Queue[bool]
 	out     [][]byte
+	pending []client.Datagram
 	m       *world.Map
 	params  game.Params
 	weapons []game.Weapon
@@ -73,6 +79,11 @@ type Session struct {
 	// place is the newest placement of the local player (spawn,
 	// respawn, teleport) and the view it hands the page.
 	place Placement
+	// teleport is the local player's Teleport count as predicted before
+	// the datagram being stepped; aim is the newest tick's command,
+	// whose aim the tracer of a shot it fired follows.
+	teleport uint8
+	aim      game.UserCmd
 	// shots are the local player's shots not yet known to have hit.
 	shots []ownShot
 	// hurt reports that a hit on the local player was heard of: only
@@ -87,10 +98,9 @@ type Session struct {
 // event): a snapshot cannot, since a command sent before the page heard
 // of the placement may have turned the server's player back.
 type Placement struct {
-	Count  int     `json:"count"`
-	Yaw    float64 `json:"yaw"`
-	Pitch  float64 `json:"pitch"`
-	events int     // the place events heard of
+	Count int     `json:"count"`
+	Yaw   float64 `json:"yaw"`
+	Pitch float64 `json:"pitch"`
 	// aim is the placement's view as a command carries it.
 	aim struct {
 		yaw   uint16
@@ -136,10 +146,16 @@ func New(cfg Config) (*Session, error) {
 func (s *Session) Client() *client.Client { return s.c }
 
 // Connect starts the session at local time now.
-func (s *Session) Connect(now time.Duration) { s.c.Connect(now) }
+func (s *Session) Connect(now time.Duration) {
+	s.c.Connect(now)
+	s.take(now, s.c.Ready())
+}
 
 // Disconnect ends the session, telling the server why.
-func (s *Session) Disconnect(reason string) { s.c.Disconnect(reason) }
+func (s *Session) Disconnect(reason string) {
+	s.c.Disconnect(reason)
+	s.take(s.last, s.c.Ready())
+}
 
 // Step hands one received datagram to the client core. An Accept that
 // names another map than the session's closes the session: prediction
@@ -147,36 +163,47 @@ func (s *Session) Disconnect(reason string) { s.c.Disconnect(reason) }
 // reports the server's map, so the page can load it and start again.
 func (s *Session) Step(now time.Duration, data []byte) error {
 	s.graph.in.add(now, len(data))
-	teleport := s.c.Predicted().Teleport
+	s.teleport = s.c.Predicted().Teleport
 	err := s.c.Step(now, data)
-	if errs := s.c.PredictionErrors(); len(errs) > 0 {
+	s.take(now, s.c.Ready())
+	return err
+}
+
+// take takes what the client core handed over: its datagrams wait for
+// Outbox, and what its snapshots brought is kept for the page.
+func (s *Session) take(now time.Duration, r *client.Ready) {
+	for _, d := range r.Messages {
+		s.outq.Add(d.Commands, d.Data)
+	}
+	if errs := r.PredictionErrors; len(errs) > 0 {
 		s.predErr = errs[len(errs)-1]
 	}
-	if st := s.c.Stepped(); st.Snapshot {
-		s.placed0()
+	if n := len(r.Placements); n > 0 {
+		s.placed0(r.Placements[n-1])
+	}
+	for _, st := range r.Snapshots {
 		// The first snapshot places the player at its spawn, and a
 		// respawn or teleport moves it on purpose: the client core
 		// counts both as corrections, but neither is a misprediction.
-		if st.First || s.c.Predicted().Teleport != teleport {
+		if st.First || s.c.Predicted().Teleport != s.teleport {
 			s.placed += st.Corrections
 		}
 		s.rate.add(now, 1)
 		s.graph.snapshot(now, st.Tick, s.c.RTT())
-		s.collect()
-		s.collectShown(now)
+	}
+	s.collect(r)
+	s.collectShown(r)
+	for _, sh := range r.Shots {
+		s.tickShown(sh)
+	}
+	if len(r.Snapshots) > 0 {
 		s.misses(now)
 	}
-	return err
 }
 
-// placed0 notes a placement of the local player when the server told
-// of one (its place events: the spawn, each respawn and teleport).
-func (s *Session) placed0() {
-	pl, n := s.c.Placed()
-	if n == s.place.events {
-		return
-	}
-	s.place.events = n
+// placed0 notes the newest placement of the local player the server
+// told of (its place events: the spawn, each respawn and teleport).
+func (s *Session) placed0(pl wire.PlaceEvent) {
 	s.place.Count++
 	s.place.Yaw, s.place.Pitch = game.AngleToRad(int32(pl.Yaw)), game.AngleToRad(int32(pl.Pitch))
 	s.place.aim.yaw, s.place.aim.pitch = pl.Yaw, pl.Pitch
@@ -200,11 +227,8 @@ func (s *Session) cmd(in Input) game.UserCmd {
 
 // Tick issues this tick's command from in, at local time now.
 func (s *Session) Tick(now time.Duration, in Input) {
-	cmd := s.cmd(in)
-	s.c.Tick(now, cmd)
-	// Fired is this tick's only while connected: Tick leaves it as it
-	// was in the other phases.
-	s.tickShown(s.c.Phase() == client.Connected && s.c.Fired(), cmd)
+	s.aim = s.cmd(in)
+	s.take(now, s.c.Tick(now, s.aim))
 	s.ticks++
 	s.last = now
 }
@@ -240,7 +264,9 @@ func (s *Session) Outbox() [][]byte {
 }
 
 func (s *Session) outbox() [][]byte {
-	out := s.c.Outgoing()
+	s.pending = s.pending[:0]
+	s.outq.Drain(s.collectOut)
+	out := s.pending
 	coalesce := s.ticks <= Redundancy+1
 	s.ticks = 0
 	last := -1
@@ -258,6 +284,11 @@ func (s *Session) outbox() [][]byte {
 	}
 	s.out = keep
 	return keep
+}
+
+// collectOut appends one drained datagram to the pending ones.
+func (s *Session) collectOut(cmds bool, b []byte) {
+	s.pending = append(s.pending, client.Datagram{Data: b, Commands: cmds})
 }
 
 // Input is the input a page holds: move intents in [-1, 1], view angles in

@@ -79,7 +79,9 @@ func (s *Session) ReportSBC() error {
 	if s.c.Phase() == client.Connected && !s.hurt {
 		return ErrNoHit
 	}
-	switch err := s.c.ReportSBC(); err {
+	err := s.c.ReportSBC()
+	s.take(s.last, s.c.Ready()) // the report
+	switch err {
 	case client.ErrReported:
 		return ErrReported
 	case client.ErrNotConnected:
@@ -96,13 +98,9 @@ var (
 	ErrNotConnected = errors.New("not connected")
 )
 
-// tickShown runs after each command: a shot the local player fired gets
-// its tracer.
-func (s *Session) tickShown(fired bool, in game.UserCmd) {
-	if !fired {
-		return
-	}
-	st := s.c.Predicted()
+// tickShown gives a shot the local player fired its tracer.
+func (s *Session) tickShown(sh client.Shot) {
+	in, st := s.aim, sh.State
 	if int(st.Weapon) >= len(s.weapons) || s.weapons[st.Weapon].Kind != game.Hitscan {
 		return // projectiles are drawn from the server's events
 	}
@@ -120,7 +118,7 @@ func (s *Session) tickShown(fired bool, in game.UserCmd) {
 	if len(s.shots) >= maxEvents {
 		s.shots = s.shots[1:]
 	}
-	s.shots = append(s.shots, ownShot{cmd: s.c.LastCmd().Aimed(), eye: eye, to: to, at: s.last})
+	s.shots = append(s.shots, ownShot{cmd: sh.Cmd.Aimed(), eye: eye, to: to, at: s.last})
 }
 
 // ownShot is a hitscan shot of the local player not yet known to have
@@ -193,11 +191,11 @@ func (s *Session) tracer(t Tracer) {
 }
 
 // collectShown gathers the server's rewind, tracer, kill, projectile and
-// explosion events from the client core.
-func (s *Session) collectShown(now time.Duration) {
+// explosion events the client core handed over.
+func (s *Session) collectShown(r *client.Ready) {
 	c := s.c
 	me := c.ID()
-	for _, e := range c.Rewinds() {
+	for _, e := range r.Rewinds {
 		if int(e.Shooter) == me {
 			// A hit: that shot missed nothing.
 			s.shots = slices.DeleteFunc(s.shots, func(sh ownShot) bool { return sh.cmd.Tick == e.ShotTick })
@@ -209,10 +207,10 @@ func (s *Session) collectShown(now time.Duration) {
 		s.rewinds = append(s.rewinds, r)
 		s.tracer(Tracer{Kind: "hit", From: r.Eye, To: r.Impact})
 	}
-	for _, t := range c.Tracers() {
+	for _, t := range r.Tracers {
 		s.tracer(Tracer{Kind: "shot", From: vec(t.From), To: vec(t.To)})
 	}
-	for _, k := range c.Kills() {
+	for _, k := range r.Kills {
 		if int(k.Victim) == me {
 			s.killer = int(k.Killer)
 		}
@@ -222,7 +220,7 @@ func (s *Session) collectShown(now time.Duration) {
 		}
 		s.event(Event{Kind: "kill", Other: int(k.Victim), Killer: killer})
 	}
-	for _, p := range c.Projectiles() {
+	for _, p := range r.Projectiles {
 		if len(s.flights) >= maxFlights {
 			s.flights = s.flights[1:]
 		}
@@ -234,7 +232,7 @@ func (s *Session) collectShown(now time.Duration) {
 		}
 		s.flights = append(s.flights, inFlight{ev: p, end: end})
 	}
-	for _, e := range c.Explosions() {
+	for _, e := range r.Explosions {
 		for i := range s.flights {
 			if s.flights[i].ev.ID == e.ID {
 				s.flights = append(s.flights[:i], s.flights[i+1:]...)

@@ -351,18 +351,17 @@ func (s *Session) teams() [wire.MaxEntities]int {
 // page's respawn countdown.
 const RespawnDelay = 3 * time.Second
 
-// collect gathers the events of a snapshot just received: the client's
-// hit reports and the confirmations of its own hits. Kills come from the
+// collect gathers the events the client core handed over: its hit
+// reports and the confirmations of its own hits. Kills come from the
 // server's kill events (collectShown): pairing a death with a rise in
 // someone's kills named the wrong killer whenever two kills crossed.
-func (s *Session) collect() {
-	c := s.c
-	for _, h := range c.Hits() {
+func (s *Session) collect(r *client.Ready) {
+	for _, h := range r.Hits {
 		s.hurt = true
 		s.event(Event{Kind: "hurt", Other: h.Shooter, Part: h.Part.String(), Damage: int(h.Damage), SBC: h.SBC})
 	}
-	for _, r := range c.Confirms() {
-		s.event(Event{Kind: "hit", Other: r.Victim, Part: r.Part.String(), Damage: int(r.Damage), Outcome: r.Outcome.String()})
+	for _, c := range r.Confirms {
+		s.event(Event{Kind: "hit", Other: c.Victim, Part: c.Part.String(), Damage: int(c.Damage), Outcome: c.Outcome.String()})
 	}
 }
 

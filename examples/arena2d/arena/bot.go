@@ -50,11 +50,12 @@ func NewBot(i int, seed uint64) (bot.Policy, error) {
 // in each.
 const dashEvery = 3 * time.Second
 
-// Input implements realtime.Brain.
-func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
+// Observe takes in what the bot's client was told (bot.Observer): the
+// crate's end, which it salutes, its hits, and the kills.
+func (b *Bot) Observe(_ time.Duration, c *client.Client, r *client.Ready) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, ev := range c.GameEvents() {
+	for _, ev := range r.GameEvents {
 		switch {
 		case ev.Kind == EventCrateBroken && len(ev.Data) == 1:
 			b.broken, b.brokenBy = true, int(ev.Data[0])
@@ -63,7 +64,13 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 			b.hits++
 		}
 	}
-	b.kills = append(b.kills, c.Kills()...)
+	b.kills = append(b.kills, r.Kills...)
+}
+
+// Input implements realtime.Brain.
+func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	me := c.Predicted()
 	a := Decl.Get(&me)
 	b.id = c.ID()

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/examples/arena2d/arena"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -14,13 +15,23 @@ import (
 )
 
 // refereed runs the arena's referee with each of the simulated server's
-// handovers, as a live match's OnTick does.
-type refereed struct{ r *arena.Referee }
+// handovers, as a live match's OnTick does, and counts, field by field,
+// the predictions of the clients' handovers that had a field wrong.
+type refereed struct {
+	r           *arena.Referee
+	missed      map[string]int
+	predictions int
+}
 
-func (refereed) Delivered(time.Duration, int, *sim.Player)  {}
-func (refereed) Ticked(time.Duration, int, *sim.Player)     {}
-func (refereed) ServerTicked(time.Duration, *server.Server) {}
-func (o refereed) ServerReady(_ time.Duration, s *server.Server, r *server.Ready) {
+func (o *refereed) Delivered(_ time.Duration, _ int, _ *sim.Player, r *client.Ready) {
+	o.predictions += r.Predictions
+	for _, m := range r.Mispredictions {
+		o.missed[m.Field] += m.Wrong
+	}
+}
+func (*refereed) Ticked(time.Duration, int, *sim.Player, *client.Ready) {}
+func (*refereed) ServerTicked(time.Duration, *server.Server)            {}
+func (o *refereed) ServerReady(_ time.Duration, s *server.Server, r *server.Ready) {
 	o.r.Tick(s, r)
 }
 
@@ -48,18 +59,11 @@ func TestArenaStatePredicted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs := refereed{ref}
-	missed := map[string]int{}
-	predictions := 0
+	obs := &refereed{r: ref, missed: map[string]int{}}
 	blinked := false
 	for at := time.Second; at <= 60*time.Second; at += time.Second {
 		d.Run(at, obs)
 		for _, p := range d.Players {
-			ms, of := p.Client.Mispredictions()
-			predictions += of
-			for _, m := range ms {
-				missed[m.Field] += m.Wrong
-			}
 			me := p.Client.Predicted()
 			if arena.Decl.Of(&me).BlinkWait > 32*time.Second {
 				blinked = true
@@ -77,12 +81,12 @@ func TestArenaStatePredicted(t *testing.T) {
 		t.Fatalf("%d declared fields", len(arena.Decl.Fields()))
 	}
 	for _, f := range []string{"Stamina", "DashWait", "Ammo", "Reload", "BlinkWait"} {
-		if missed[f] != 0 {
-			t.Errorf("%s mispredicted %d times in %d predictions", f, missed[f], predictions)
+		if obs.missed[f] != 0 {
+			t.Errorf("%s mispredicted %d times in %d predictions", f, obs.missed[f], obs.predictions)
 		}
 	}
-	if predictions < 300 {
-		t.Errorf("%d predictions measured", predictions)
+	if obs.predictions < 300 {
+		t.Errorf("%d predictions measured", obs.predictions)
 	}
 	if !blinked {
 		t.Error("no bot predicted a blink's cooldown beyond 32 s")
@@ -103,7 +107,7 @@ func TestArenaStatePredicted(t *testing.T) {
 	if by := lootedBy(bots); r.Looted != r.BrokenBy || by != r.BrokenBy {
 		t.Errorf("loot granted to %d, predicted by the bot in slot %d; the crate broken by %d", r.Looted, by, r.BrokenBy)
 	}
-	t.Logf("%v: %+v; mispredicted %v of %d", d.Now(), r, missed, predictions)
+	t.Logf("%v: %+v; mispredicted %v of %d", d.Now(), r, obs.missed, obs.predictions)
 }
 
 // TestBlinkReach: the blink goes as far as the command's declared Reach

@@ -99,26 +99,34 @@ type State struct {
 	Broken bool `json:"broken"`
 }
 
-// Input implements realtime.Brain.
-func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
+// Observe takes in what the client was told (bot.Observer): the crate's
+// end, which the player salutes, and the predictions the server's
+// snapshots checked.
+func (h *human) Observe(_ time.Duration, c *client.Client, r *client.Ready) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, ev := range c.GameEvents() {
+	for _, ev := range r.GameEvents {
 		if ev.Kind == arena.EventCrateBroken {
 			h.broken = true
 			c.SendEvent(arena.EventGG, nil)
 		}
 	}
-	h.connected = c.Phase() == client.Connected
-	h.me, h.shown = c.Predicted(), c.DisplayPos()
 	st := &h.state
-	misses, of := c.Mispredictions()
-	for _, m := range misses {
+	for _, m := range r.Mispredictions {
 		if m.Field == "Stamina" || m.Field == "DashWait" || m.Field == "Ammo" || m.Field == "Reload" || m.Field == "BlinkWait" {
 			st.ValueErrors += m.Wrong
 		}
 	}
-	st.Predictions += of
+	st.Predictions += r.Predictions
+}
+
+// Input implements realtime.Brain.
+func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.connected = c.Phase() == client.Connected
+	h.me, h.shown = c.Predicted(), c.DisplayPos()
+	st := &h.state
 	st.PredErrorMaxM = h.stats.Get().PredErrMaxM
 	view := c.ViewTime(now)
 	h.others = h.others[:0]
