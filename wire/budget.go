@@ -166,6 +166,9 @@ func entryBits(s, ref *Snapshot, i int) int {
 	}
 	if s.Has(i) {
 		putEntity(&b, &s.Entities[i], &from, s.Tick)
+		if s.HealthToAll {
+			b.put(healthCode(&s.Entities[i], &from))
+		}
 	}
 	return b.pos()
 }

@@ -12,7 +12,7 @@ func budgetRoundTrip(t *testing.T, s, base *Snapshot, budget int, prio *[MaxEnti
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got Snapshot
+	got := Snapshot{HealthToAll: s.HealthToAll} // the session's, as Game is
 	if err := DecodeSnapshot(b, &got, func(uint32) *Snapshot { return base }); err != nil {
 		t.Fatal(err)
 	}

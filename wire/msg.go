@@ -107,6 +107,10 @@ type Connect struct {
 	// bits only when set, so a Connect without one is byte for byte as
 	// before.
 	Cmd uint64
+	// Shape is the client's shape (part count, health to all), checked
+	// as Game is. It rides in the padding after Cmd, a flag bit and its
+	// fields only when not the zero Shape, lagkit's own.
+	Shape Shape
 }
 
 // Rejoin is the seat and team a client asks for when it connects again
@@ -212,6 +216,10 @@ type Commands struct {
 	// Sightings are the client's judgments of hits on its player, at
 	// most MaxSightings (see Sighting).
 	Sightings []Sighting
+	// Parts is the number of parts of the session's bodies
+	// (Shape.Parts; 0: game.NumParts), which each sighting's Part must
+	// be below: not sent, set at both ends as Game is.
+	Parts int
 }
 
 // MaxCmdsPerPacket bounds the commands in one Commands packet.
@@ -227,6 +235,10 @@ type EntityState struct {
 	Pitch      int16
 	Flags      game.StateFlags
 	Teleport   uint8
+	// Health is the player's or entity's health, sent only in a session
+	// whose shape sends it to all (Shape.HealthToAll, Snapshot.HealthToAll);
+	// zero otherwise.
+	Health int16
 	// Stamp is the server tick this state is from: the snapshot's own
 	// tick for a state sent fresh, an older one for a state carried over
 	// (threshold replication sends a player's state only when the
@@ -291,6 +303,11 @@ type Snapshot struct {
 	// a delta against the baseline's after the entities (see
 	// AppendSnapshot).
 	EntityGame []game.State
+	// HealthToAll codes each entity's Health after its state, as a
+	// changed bit and 16 bits when changed: the session's shape
+	// (Shape.HealthToAll), set at both ends as Game is. Without it an
+	// entity's Health must be zero.
+	HealthToAll bool
 
 	// held marks, once settled is set, the slots that may hold a state:
 	// those present when AppendSnapshot or DecodeSnapshot last ran on
@@ -336,6 +353,10 @@ type HitEvent struct {
 	// answer it with an Appeal of this id before Deadline (server time).
 	Appeal   uint32
 	Deadline time.Duration
+	// Parts is the number of parts of the session's bodies
+	// (Shape.Parts; 0: game.NumParts), which Part must be below: not
+	// sent, set at both ends before encoding and decoding.
+	Parts int
 }
 
 // Quantisation of HitEvent.Local.
@@ -365,6 +386,8 @@ type ConfirmEvent struct {
 	Part     game.PartKind
 	Damage   int16 // 0 when the hit did no damage
 	Outcome  Outcome
+	// Parts is as HitEvent's: the session's part count, not sent.
+	Parts int
 }
 
 // VerdictEvent tells a victim the server's verdict on its appeal.

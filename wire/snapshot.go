@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"time"
@@ -27,7 +28,8 @@ import (
 //	Teleport 8 | Health 16 | Ammo 8 | Heat 8 | WeaponWait 26 µs | Weapon 8
 //
 // and an entity as its X Y Z | Yaw | Pitch | Flags 8 | Teleport 8 |
-// VX VY VZ | Stamp (see stampCode).
+// VX VY VZ | Stamp (see stampCode), then, in a snapshot with
+// HealthToAll, Health 16 as a changed field.
 //
 // An event is its Seq as a uvarint, the number of sequence numbers
 // skipped since the previous event's (since FirstEventSeq for the first),
@@ -238,6 +240,11 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int, left *slotMask) (int, uint32) {
 	n := 0
 	var bad uint32
+	// noHealth masks an entity's Health into bad where it must be zero.
+	var noHealth uint32 = math.MaxUint16
+	if s.HealthToAll {
+		noHealth = 0
+	}
 	var prev int // rotated index of the last entry written
 	// The entries' fields go through a word: written for every client and
 	// every moving player each tick, the encoder's hot loop.
@@ -261,13 +268,13 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 				from := &noEntity // what the receiver holds for slot i
 				if was {
 					from = &ref.Entities[i]
-					bad |= entityBad(from)
+					bad |= entityBad(from) | uint32(uint16(from.Health))&noHealth
 				}
 				if in == was && s.Entities[i] == *from {
 					continue
 				}
 				if in {
-					bad |= entityBad(&s.Entities[i])
+					bad |= entityBad(&s.Entities[i]) | uint32(uint16(s.Entities[i].Health))&noHealth
 				}
 				k := i - first // the rotated index
 				if k < 0 {
@@ -286,6 +293,9 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 				}
 				if in {
 					putEntity(&ww, &s.Entities[i], from, s.Tick)
+					if s.HealthToAll {
+						ww.put(healthCode(&s.Entities[i], from))
+					}
 				}
 				if ww.pos() > end {
 					ww.reset(mark)
@@ -398,7 +408,7 @@ func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int
 		}
 	}
 	if entities {
-		if i, why := checkEntities(s); why != "" {
+		if i, why := checkEntities(s, s.HealthToAll); why != "" {
 			return units, encodeError(MsgSnapshot, "entity %d: %s", i, why)
 		}
 	}
@@ -410,7 +420,7 @@ func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int
 		return units, encodeError(MsgSnapshot, "base self %s", why)
 	}
 	if entities {
-		if i, why := checkEntities(base); why != "" {
+		if i, why := checkEntities(base, s.HealthToAll); why != "" {
 			return units, encodeError(MsgSnapshot, "base entity %d: %s", i, why)
 		}
 	}
@@ -421,13 +431,16 @@ func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int
 func coordOK(c int32) bool { return uint32(c+MaxCoord) <= 2*MaxCoord }
 
 // checkEntities returns the first present entity of s that checkEntity
-// rejects, and why.
-func checkEntities(s *Snapshot) (int, string) {
+// rejects, or that has a Health without health, and why.
+func checkEntities(s *Snapshot, health bool) (int, string) {
 	for j, word := range s.Present {
 		for ; word != 0; word &= word - 1 {
 			i := j*64 + bits.TrailingZeros64(word)
 			if why := checkEntity(&s.Entities[i]); why != "" {
 				return i, why
+			}
+			if h := s.Entities[i].Health; h != 0 && !health {
+				return i, fmt.Sprintf("health %d in a snapshot without HealthToAll", h)
 			}
 		}
 	}
@@ -586,6 +599,12 @@ func putEntity(b *wordWriter, e, ref *EntityState, tick uint32) {
 	cs, ls := stampCode(e.Stamp, ref.Stamp, tick)
 	v, n = b.gather(v, n, cvz|cs<<(lvz&63), lvz+ls)
 	b.put(v, n)
+}
+
+// healthCode returns the bits and bit count of e's Health against
+// ref's, in an entry of a snapshot with HealthToAll.
+func healthCode(e, ref *EntityState) (uint64, uint) {
+	return changedCode(uint64(uint16(e.Health)), uint64(uint16(ref.Health)), 16)
 }
 
 // stampCode returns the bits and bit count of stamp in an entry of a

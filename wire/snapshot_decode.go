@@ -156,6 +156,9 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 		}
 		s.SetPresent(i, true)
 		readEntity(r, e, i, tick)
+		if s.HealthToAll && r.readBool() {
+			e.Health = int16(r.readBits(16))
+		}
 	}
 }
 
@@ -198,7 +201,7 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 			}
 		}
 		var ok bool
-		if acc, fill, at, ok = readEntityWords(b, acc, fill, at, &s.Entities[slot], tick); !ok {
+		if acc, fill, at, ok = readEntityWords(b, acc, fill, at, &s.Entities[slot], tick, s.HealthToAll); !ok {
 			return k, i, dist
 		}
 		*word |= bit
@@ -306,11 +309,12 @@ func readSelfWords(r *bitReader, p *game.PlayerState) bool {
 	return true
 }
 
-// readEntityWords reads an entity state written by putEntity, a delta
+// readEntityWords reads an entity state written by putEntity (and its
+// healthCode when health is set), a delta
 // against *e, from the word acc holding fill bits of b up to byte at (see
 // refillWord), and returns the word after it. Only if the state is in
 // range and within b does it store it in *e and return true.
-func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, tick uint32) (uint64, uint, int, bool) {
+func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, tick uint32, health bool) (uint64, uint, int, bool) {
 	var d [6]int64 // X Y Z VX VY VZ
 	var l uint
 	for j := range 3 {
@@ -357,6 +361,17 @@ func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, ti
 	default:
 		stamp, acc, fill = uint32(acc>>2), acc>>34, fill-34
 	}
+	hp := e.Health
+	if health {
+		if fill < 17 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		if acc&1 != 0 {
+			hp, acc, fill = int16(acc>>1), acc>>17, fill-17
+		} else {
+			acc, fill = acc>>1, fill-1
+		}
+	}
 	x, y, z := int64(e.X)+d[0], int64(e.Y)+d[1], int64(e.Z)+d[2]
 	vx, vy, vz := int64(e.VX)+d[3], int64(e.VY)+d[4], int64(e.VZ)+d[5]
 	pitch := int16(uint16(e.Pitch) + uint16(dpitch))
@@ -370,7 +385,7 @@ func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, ti
 	// Field by field: a struct literal would be built on the stack and
 	// copied by wide loads, which wait for its narrow stores.
 	e.X, e.Y, e.Z, e.VX, e.VY, e.VZ = int32(x), int32(y), int32(z), int32(vx), int32(vy), int32(vz)
-	e.Yaw, e.Pitch, e.Flags, e.Teleport, e.Stamp = e.Yaw+uint16(dyaw), pitch, flags, teleport, stamp
+	e.Yaw, e.Pitch, e.Flags, e.Teleport, e.Stamp, e.Health = e.Yaw+uint16(dyaw), pitch, flags, teleport, stamp, hp
 	return acc, fill, at, true
 }
 
