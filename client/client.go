@@ -116,6 +116,11 @@ type Config struct {
 	// predicts with it and sends it. nil is lagkit's own game: the part
 	// is zeroed.
 	Cmd *game.CmdLayout
+	// Shape sizes the wire's fields for the game (wire.Shape: its bodies'
+	// part count, others' health), the same as the server's
+	// (server.Config.Shape): the Connect carries it, and a server with
+	// another refuses. A hit naming a part beyond it is malformed.
+	Shape wire.Shape
 	// FirstEntity is the first slot of the game's entities (its server's
 	// MaxClients, or the first slot it puts entities in): the step's
 	// view of the match (game.StepCtx.View) holds the newest snapshot's
@@ -137,6 +142,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Step == nil {
 		out.Step = game.DefaultStep
+	}
+	if err := out.Shape.Check(); err != nil {
+		return out, fmt.Errorf("client: config: %w", err)
 	}
 	if out.FirstEntity < 0 || out.FirstEntity >= wire.MaxEntities {
 		return out, fmt.Errorf("client: config: first entity slot %d outside 0..%d", out.FirstEntity, wire.MaxEntities-1)
@@ -541,6 +549,7 @@ func (c *Client) sendConnect(now time.Duration) {
 		Game:         c.cfg.Game.Hash(),
 		Rules:        c.cfg.Movement.Hash(),
 		Cmd:          c.cfg.Cmd.Hash(),
+		Shape:        c.cfg.Shape,
 	})
 	if err != nil {
 		c.phase, c.reason = Closed, err.Error()
@@ -746,6 +755,7 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	// snapshot (every entity slot) costs as much as decoding it.
 	i, slot := c.baselines.Take(tick)
 	slot.SetGame(c.cfg.Game)
+	slot.HealthToAll = c.cfg.Shape.HealthToAll
 	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
 		c.baselines.Drop(i) // half decoded: no baseline
 		c.stats.Malformed++
@@ -878,6 +888,7 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 	switch kind {
 	case wire.EventHit:
 		h := &c.hitEv
+		h.Parts = c.cfg.Shape.Parts
 		if wire.DecodeHitEvent(data, h) != nil {
 			c.stats.Malformed++
 			return
@@ -905,6 +916,7 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 		c.objective(&o)
 	case wire.EventConfirm:
 		e := &c.confirmEv
+		e.Parts = c.cfg.Shape.Parts
 		if wire.DecodeConfirmEvent(data, e) != nil {
 			c.stats.Malformed++
 			return

@@ -76,6 +76,22 @@ type Config struct {
 	// values (a Body made once per kind): converting a Parts slice to a
 	// Body at each call allocates.
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body
+	// MaxHealth, if set, is a player's full health (its class's), from
+	// its slot and its state at a spawn, a placement or a restart (its
+	// game state, PlayerState.Game, kept; its own fields new): the
+	// health it starts with, before Spawn. nil is game.MaxHealth; a
+	// value below 1 counts as 1. A client that draws health bars works
+	// out the same from the state it sees (Shape.HealthToAll sends
+	// every player's health).
+	MaxHealth func(id int, st game.PlayerState) int16
+	// Shape sizes the wire's fields for the game (wire.Shape): how many
+	// parts its bodies have (a hit's lagcomp.BodyHit.Part is below it;
+	// a part beyond is recorded and sent as the last one), and whether
+	// every player's health goes to every client. Its clients' must be
+	// the same: a Connect of another shape is refused, naming the field.
+	// The zero Shape is lagkit's own game: four parts, health to its
+	// owner alone.
+	Shape wire.Shape
 	// Shots resolves the players' shots (see Shots): each command that
 	// fires (Step reports it) is handed to it with the time its shooter
 	// saw, in the world the lag compensation policy judges it in, and
@@ -393,6 +409,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Body != nil && out.BodyOf != nil {
 		return out, errors.New("server: config: both Body and BodyOf: set one (BodyOf can return one body for all)")
+	}
+	if err := out.Shape.Check(); err != nil {
+		return out, fmt.Errorf("server: config: %w", err)
 	}
 	if out.Shots == nil {
 		out.Shots = WeaponShots{}

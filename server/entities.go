@@ -38,8 +38,9 @@ var ErrNotEntitySlot = errors.New("server: not an entity slot")
 
 // SetEntity puts a game entity in slot id (MaxClients up to
 // wire.MaxEntities-1), or updates it: st is its state (position,
-// velocity, yaw, flags, teleport count, and the fields of its game
-// state (Config.Game) sent to all; the other fields are not sent), body
+// velocity, yaw, flags, teleport count, its health when
+// Config.Shape sends health to all, and the fields of its game state
+// (Config.Game) sent to all; the other fields are not sent), body
 // its shape for lag compensation (nil: never hit by TraceAt), which may
 // change at any update (a door's leaf, a broken crate): each tick
 // records the body set then, and TraceAt tests a past tick's. Its position and velocity
@@ -182,6 +183,9 @@ func (s *Server) addObjects(snap *wire.Snapshot) {
 		e := &s.objects[id]
 		ent := wire.EntityFromState(e.state)
 		ent.Stamp = s.tick
+		if s.cfg.Shape.HealthToAll {
+			ent.Health = e.state.Health
+		}
 		snap.Entities[id] = ent
 		snap.SetPresent(id, true)
 		if snap.EntityGame != nil {

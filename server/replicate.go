@@ -81,7 +81,7 @@ func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, e
 			continue
 		}
 		w := v.weight(c, o)
-		if e.X == held.X && e.Y == held.Y && e.Z == held.Z && e.Yaw == held.Yaw && e.Pitch == held.Pitch && e.Flags == held.Flags {
+		if e.X == held.X && e.Y == held.Y && e.Z == held.Z && e.Yaw == held.Yaw && e.Pitch == held.Pitch && e.Flags == held.Flags && e.Health == held.Health {
 			// Standing still: only its stamp and velocity are new.
 			w = max(1, w/4)
 		}
@@ -104,6 +104,9 @@ func (s *Server) stampEntities() {
 		if o != nil {
 			e := wire.EntityFromState(o.state)
 			e.Stamp = s.tick
+			if s.cfg.Shape.HealthToAll {
+				e.Health = o.state.Health
+			}
 			s.entities[o.id] = e
 		}
 	}
@@ -196,7 +199,7 @@ func (s *Server) replicate(c, o *client, e wire.EntityState) wire.EntityState {
 	jump := !c.repSent[o.id] || r.Teleport != e.Teleport
 	turn := math.Abs(float64(int16(e.Yaw-r.Yaw))) * 360 / game.AngleUnits
 	_, due := snd.Step(st, jump)
-	if !due && (r.Flags != e.Flags || turn > s.cfg.Replication.TurnDeg) {
+	if !due && (r.Flags != e.Flags || r.Health != e.Health || turn > s.cfg.Replication.TurnDeg) {
 		snd.Send(st)
 		due = true
 	}

@@ -499,7 +499,7 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 			return fmt.Errorf("server: commands: %w", ErrNoSession)
 		}
 		m := &s.cmdScratch
-		m.Game = s.cfg.Cmd
+		m.Game, m.Parts = s.cfg.Cmd, s.cfg.Shape.Parts
 		if err := wire.DecodeCommands(data, m); err != nil {
 			return s.malformed(err)
 		}
@@ -568,7 +568,6 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 	st := game.PlayerState{
 		Flags:    game.FlagOnGround | game.FlagProtected,
 		Teleport: teleport + 1,
-		Health:   game.MaxHealth,
 	}
 	st.Weapon, st.Ammo = s.armed(c.state.Weapon)
 	if sp, ok := s.rules.Spawn(c.id, c.team, spawns, s.enemies, s.rng); ok {
@@ -576,6 +575,7 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 		st.Yaw = game.YawUnits(sp.Yaw)
 	}
 	st.Game = c.state.Game
+	st.Health = s.maxHealth(c.id, &st)
 	s.respawned(c, &st)
 	c.state = st
 	c.protectedUntil = now + s.cfg.SpawnProtection
@@ -795,6 +795,7 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 	}
 	snap.Self = c.state
 	snap.SetGame(s.cfg.Game)
+	snap.HealthToAll = s.cfg.Shape.HealthToAll
 	snap.Present = [len(snap.Present)]uint64{}
 	for _, o := range s.clients {
 		if o == nil || o == c {
@@ -865,10 +866,10 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 		Yaw:      game.YawUnits(yaw),
 		Flags:    game.FlagOnGround,
 		Teleport: c.state.Teleport + 1,
-		Health:   game.MaxHealth,
 	}
 	c.state.Weapon, c.state.Ammo = s.armed(slot)
 	c.state.Game = kept
+	c.state.Health = s.maxHealth(id, &c.state)
 	s.respawned(c, &c.state)
 	c.protectedUntil = 0
 	s.tellPlace(c)

@@ -55,15 +55,15 @@ func (s Shape) why() string {
 	return ""
 }
 
-// Diff returns the name of the first field in which s and o differ and
-// both values, or "" when they are the same, for a server refusing a
-// client of another shape.
-func (s Shape) Diff(o Shape) string {
+// Diff returns the first field in which a client's shape c differs
+// from its server's, s, with both values ("parts: client 12, server
+// 4"), or "" when they are the same, for a server refusing the client.
+func (s Shape) Diff(c Shape) string {
 	switch {
-	case s.PartCount() != o.PartCount():
-		return fmt.Sprintf("parts %d, not %d", s.PartCount(), o.PartCount())
-	case s.HealthToAll != o.HealthToAll:
-		return fmt.Sprintf("health to all %v, not %v", s.HealthToAll, o.HealthToAll)
+	case s.PartCount() != c.PartCount():
+		return fmt.Sprintf("parts: client %d, server %d", c.PartCount(), s.PartCount())
+	case s.HealthToAll != c.HealthToAll:
+		return fmt.Sprintf("health to all: client %v, server %v", c.HealthToAll, s.HealthToAll)
 	}
 	return ""
 }

@@ -102,8 +102,8 @@ func TestShape(t *testing.T) {
 		want string
 	}{
 		{Shape{}, Shape{Parts: game.NumParts}, ""},
-		{Shape{Parts: 12}, Shape{}, "parts 12, not 4"},
-		{Shape{HealthToAll: true}, Shape{}, "health to all true, not false"},
+		{Shape{}, Shape{Parts: 12}, "parts: client 12, server 4"},
+		{Shape{}, Shape{HealthToAll: true}, "health to all: client true, server false"},
 	} {
 		if got := tc.a.Diff(tc.b); got != tc.want {
 			t.Errorf("%+v.Diff(%+v) = %q, want %q", tc.a, tc.b, got, tc.want)

@@ -1,0 +1,160 @@
+package sim_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/lagkit/lagkit/client"
+	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/netem"
+	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/sim"
+	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world"
+)
+
+// manyParts is a body of twelve parts, rings around its origin: a shot
+// enters the outermost, the last part, first.
+var manyParts = func() lagcomp.Body {
+	ps := make(lagcomp.Parts, 12)
+	for i := range ps {
+		ps[i] = lagcomp.Part{Shape: lagcomp.Circle{R: 0.05 + 0.04*float64(i)}, Damage: i}
+	}
+	return ps
+}()
+
+// marksman aims at the other player as drawn and fires every half
+// second; it stands still.
+type marksman struct{}
+
+func (marksman) Input(now time.Duration, c *client.Client) game.UserCmd {
+	var cmd game.UserCmd
+	if o, ok := other(c, now); ok {
+		d := o.Pos.Sub(c.Predicted().Pos)
+		cmd.Yaw = game.YawUnits(math.Atan2(d.Y, d.X))
+		if now%(500*time.Millisecond) < 20*time.Millisecond {
+			cmd.Buttons |= game.BtnFire
+		}
+	}
+	return cmd
+}
+
+// stander stands.
+type stander struct{}
+
+func (stander) Input(time.Duration, *client.Client) game.UserCmd { return game.UserCmd{} }
+
+// partsReferee registers every pellet that hits, for 10 damage.
+type partsReferee struct {
+	records []server.ShotRecord
+}
+
+func (r *partsReferee) Fire(w *server.ShotWorld) {
+	f := &w.Shot
+	yaw := game.AngleToRad(int32(f.State.Yaw))
+	if _, hit := w.Trace(geom.Ray{Origin: f.State.Pos, Dir: geom.V(math.Cos(yaw), math.Sin(yaw), 0)}, 300); hit {
+		w.Hit(10)
+	}
+}
+
+func (r *partsReferee) Delivered(time.Duration, int, *sim.Player)  {}
+func (r *partsReferee) Ticked(time.Duration, int, *sim.Player)     {}
+func (r *partsReferee) ServerTicked(time.Duration, *server.Server) {}
+func (r *partsReferee) ServerReady(_ time.Duration, _ *server.Server, rd *server.Ready) {
+	r.records = append(r.records, rd.Shots...)
+}
+
+// TestShapePartsAndHealth: a game whose bodies have twelve parts, whose
+// players' full health depends on their class (here their slot), and
+// which sends every player's health to every client. Over a lossy link
+// each hit names the twelfth part (index 11, beyond lagkit's four) in
+// the server's record, in the victim's hit and the shooter's
+// confirmation; each player spawns with its class's health; and the
+// shooter draws the victim's health falling as the server has it.
+func TestShapePartsAndHealth(t *testing.T) {
+	link := netem.Config{Latency: 30 * time.Millisecond, Loss: 0.05}
+	cc := client.Config{InterpDelay: 50 * time.Millisecond}
+	ref := &partsReferee{}
+	full := []int16{150, 250}
+	d, err := sim.NewDriver(server.Config{
+		Map: world.Field(), Seed: 5, Body: manyParts, Shots: ref, SpawnProtection: time.Millisecond,
+		Shape:     wire.Shape{Parts: 12, HealthToAll: true},
+		MaxHealth: func(id int, _ game.PlayerState) int16 { return full[id] },
+	}, []sim.PlayerConfig{
+		{Client: cc, Brain: marksman{}, Up: link, Down: link},
+		{Client: cc, Brain: stander{}, Up: link, Down: link, JoinAt: 20 * time.Millisecond},
+	}, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []client.HitReport
+	var confirms []client.ConfirmReport
+	seen := map[int16]bool{} // the victim's health as the shooter draws it
+	var spawned [2]bool
+	for at := 50 * time.Millisecond; at <= 4*time.Second; at += 50 * time.Millisecond {
+		d.Run(at, ref)
+		confirms = append(confirms, d.Players[0].Client.Confirms()...)
+		hits = append(hits, d.Players[1].Client.Hits()...)
+		if o, ok := other(d.Players[0].Client, at); ok {
+			seen[o.Health] = true
+		}
+		for id, want := range full {
+			if st, _, ok := d.Server.PlayerState(id); ok && !spawned[id] {
+				spawned[id] = true
+				if st.Health != want {
+					t.Fatalf("player %d spawned with health %d, want its class's %d", id, st.Health, want)
+				}
+			}
+		}
+	}
+	if !spawned[0] || !spawned[1] || len(ref.records) < 5 || len(hits) < 5 || len(confirms) < 5 {
+		t.Fatalf("%d records, %d hits, %d confirmations", len(ref.records), len(hits), len(confirms))
+	}
+	for i, rec := range ref.records {
+		if !rec.Hit || rec.Part != 11 || !rec.Registered {
+			t.Errorf("record %d: hit %v, part %d, registered %v; want a registered hit on part 11", i, rec.Hit, rec.Part, rec.Registered)
+		}
+	}
+	for i, h := range hits {
+		if h.Part != 11 || h.Damage != 10 {
+			t.Errorf("hit %d: part %d, damage %d", i, h.Part, h.Damage)
+		}
+	}
+	for i, c := range confirms {
+		if c.Part != 11 || c.Victim != 1 {
+			t.Errorf("confirmation %d: part %d, victim %d", i, c.Part, c.Victim)
+		}
+	}
+	st, _, _ := d.Server.PlayerState(1)
+	if !seen[250] || !seen[240] || !seen[st.Health] || st.Health >= 200 {
+		t.Errorf("the shooter drew the victim's health as %v; the server has %d", seen, st.Health)
+	}
+}
+
+// TestShapeHealthToOwnerAlone: without HealthToAll (lagkit's own
+// shape) no client learns another's health: it draws 0.
+func TestShapeHealthToOwnerAlone(t *testing.T) {
+	cc := client.Config{InterpDelay: 50 * time.Millisecond}
+	ref := &partsReferee{}
+	d, err := sim.NewDriver(server.Config{Map: world.Field(), Seed: 5, Body: manyParts, Shots: ref, Shape: wire.Shape{Parts: 12}, SpawnProtection: time.Millisecond},
+		[]sim.PlayerConfig{{Client: cc, Brain: marksman{}}, {Client: cc, Brain: stander{}}}, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn := 0
+	for at := 50 * time.Millisecond; at <= 2*time.Second; at += 50 * time.Millisecond {
+		d.Run(at, ref)
+		if o, ok := other(d.Players[0].Client, at); ok {
+			drawn++
+			if o.Health != 0 {
+				t.Fatalf("another's health drawn as %d", o.Health)
+			}
+		}
+	}
+	if st := d.Players[1].Client.Predicted(); drawn == 0 || st.Health >= game.MaxHealth || len(ref.records) == 0 {
+		t.Errorf("drawn %d times; the victim's own health %d after %d shots", drawn, st.Health, len(ref.records))
+	}
+}
