@@ -45,6 +45,7 @@ func TestRunClientRefusedMismatch(t *testing.T) {
 		{"no declaration", client.Config{Map: arena, Name: "b"}, "game state declaration differs"},
 		{"other rules", client.Config{Map: arena, Name: "c", Game: decl.Layout, Movement: &fast}, "movement rules differ"},
 		{"other shape", client.Config{Map: arena, Name: "e", Game: decl.Layout, Shape: wire.Shape{Parts: 12}}, "game shape differs: parts: client 12, server 4"},
+		{"more slots", client.Config{Map: arena, Name: "g", Game: decl.Layout, Shape: wire.Shape{Slots: 1000}}, "game shape differs: slots: client 1000, server 256"},
 		{"health to all", client.Config{Map: arena, Name: "f", Game: decl.Layout, Shape: wire.Shape{HealthToAll: true}}, "game shape differs: health to all: client true, server false"},
 	} {
 		srvEnd, cliEnd := Pipe(tc.cc.Name, "server", 256)

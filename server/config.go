@@ -27,7 +27,7 @@ type Config struct {
 	// (default 64).
 	TickRate int
 	// MaxClients is the number of player slots (default 64, at most
-	// wire.MaxEntities).
+	// wire.MaxEntities and Shape's slots).
 	MaxClients int
 	// MaxUnlag is how far back the pose history reaches, and so the
 	// furthest lag compensation can rewind (default 1 s, as Source's
@@ -85,12 +85,13 @@ type Config struct {
 	// every player's health).
 	MaxHealth func(id int, st game.PlayerState) int16
 	// Shape sizes the wire's fields for the game (wire.Shape): how many
-	// parts its bodies have (a hit's lagcomp.BodyHit.Part is below it;
-	// a part beyond is recorded and sent as the last one), and whether
-	// every player's health goes to every client. Its clients' must be
-	// the same: a Connect of another shape is refused, naming the field.
-	// The zero Shape is lagkit's own game: four parts, health to its
-	// owner alone.
+	// slots its players and entities share (the entities' are from
+	// MaxClients up), how many parts its bodies have (a hit's
+	// lagcomp.BodyHit.Part is below it; a part beyond is recorded and sent
+	// as the last one), and whether every player's health goes to every
+	// client. Its clients' must be the same: a Connect of another shape is
+	// refused, naming the field. The zero Shape is lagkit's own game: 256
+	// slots, four parts, health to its owner alone.
 	Shape wire.Shape
 	// Shots resolves the players' shots (see Shots): each command that
 	// fires (Step reports it) is handed to it with the time its shooter
@@ -412,6 +413,9 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if err := out.Shape.Check(); err != nil {
 		return out, fmt.Errorf("server: config: %w", err)
+	}
+	if n := out.Shape.SlotCount(); out.MaxClients > n {
+		return out, fmt.Errorf("server: config: max clients %d exceed the shape's %d slots", out.MaxClients, n)
 	}
 	if out.Shots == nil {
 		out.Shots = WeaponShots{}

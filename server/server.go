@@ -280,7 +280,7 @@ type client struct {
 	updatesSent int
 	// prio accumulates each other player's priority for a place in this
 	// client's snapshots (see replicate.go); nil until needed.
-	prio   *[wire.MaxEntities]uint32
+	prio   []uint32
 	credit int // bytes of Config.Bandwidth this client's snapshots may spend
 	// overBudget is set when the last snapshot left a state out.
 	overBudget bool
@@ -794,9 +794,10 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		snap.EchoHold = now - c.echoAt + s.outputHold(c)
 	}
 	snap.Self = c.state
+	snap.SetSlots(s.cfg.Shape.Slots)
 	snap.SetGame(s.cfg.Game)
 	snap.HealthToAll = s.cfg.Shape.HealthToAll
-	snap.Present = [len(snap.Present)]uint64{}
+	clear(snap.Present)
 	for _, o := range s.clients {
 		if o == nil || o == c {
 			continue

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/world"
 )
 
+// quote: shape
 // manyParts is a body of twelve parts, rings around its origin: a shot
 // enters the outermost, the last part, first.
 var manyParts = func() lagcomp.Body {
@@ -25,6 +27,20 @@ var manyParts = func() lagcomp.Body {
 	}
 	return ps
 }()
+
+// classes is each player's full health, by slot: a scout's, a heavy's.
+var classes = []int16{150, 250}
+
+// shaped is the server of a game whose bodies have twelve parts and
+// whose clients draw every player's health bar.
+func shaped(shots server.Shots) server.Config {
+	return server.Config{
+		Map: world.Field(), Seed: 5, Body: manyParts, Shots: shots,
+		Shape:     wire.Shape{Parts: 12, HealthToAll: true},
+		MaxHealth: func(id int, _ game.PlayerState) int16 { return classes[id] },
+	}
+}
+// quote: end
 
 // marksman aims at the other player as drawn and fires every half
 // second; it stands still.
@@ -78,12 +94,10 @@ func TestShapePartsAndHealth(t *testing.T) {
 	link := netem.Config{Latency: 30 * time.Millisecond, Loss: 0.05}
 	cc := client.Config{InterpDelay: 50 * time.Millisecond}
 	ref := &partsReferee{}
-	full := []int16{150, 250}
-	d, err := sim.NewDriver(server.Config{
-		Map: world.Field(), Seed: 5, Body: manyParts, Shots: ref, SpawnProtection: time.Millisecond,
-		Shape:     wire.Shape{Parts: 12, HealthToAll: true},
-		MaxHealth: func(id int, _ game.PlayerState) int16 { return full[id] },
-	}, []sim.PlayerConfig{
+	full := classes
+	cfg := shaped(ref)
+	cfg.SpawnProtection = time.Millisecond // shots pass a spawn-protected player
+	d, err := sim.NewDriver(cfg, []sim.PlayerConfig{
 		{Client: cc, Brain: marksman{}, Up: link, Down: link},
 		{Client: cc, Brain: stander{}, Up: link, Down: link, JoinAt: 20 * time.Millisecond},
 	}, 9)
@@ -156,5 +170,91 @@ func TestShapeHealthToOwnerAlone(t *testing.T) {
 	}
 	if st := d.Players[1].Client.Predicted(); drawn == 0 || st.Health >= game.MaxHealth || len(ref.records) == 0 {
 		t.Errorf("drawn %d times; the victim's own health %d after %d shots", drawn, st.Health, len(ref.records))
+	}
+}
+
+// slider moves entity id along +X at 2 m/s every server tick.
+type slider struct {
+	id  int
+	err error
+}
+
+func (m *slider) Delivered(time.Duration, int, *sim.Player)                {}
+func (m *slider) Ticked(time.Duration, int, *sim.Player)                   {}
+func (m *slider) ServerReady(time.Duration, *server.Server, *server.Ready) {}
+func (m *slider) ServerTicked(now time.Duration, s *server.Server) {
+	st := game.PlayerState{Pos: geom.V(2*now.Seconds(), -30, 0), Vel: geom.V(2, 0, 0), Health: 7}
+	if err := s.SetEntity(m.id, st, nil); err != nil && m.err == nil {
+		m.err = err
+	}
+}
+
+// TestManySlots: a game of 64 players and 600 entities, more than
+// lagkit's 256 slots, declares 664 (wire.Shape.Slots). Over a lossy
+// link every client comes to draw every other player and every entity,
+// the moving one where it was at the view time, and the entities'
+// health (HealthToAll); lag compensation rewinds an entity in a slot
+// above 255; an entity beyond the slots is refused.
+func TestManySlots(t *testing.T) {
+	const players, slots = 64, 664
+	link := netem.Config{Latency: 30 * time.Millisecond, Loss: 0.02}
+	pcs := make([]sim.PlayerConfig, players)
+	for i := range pcs {
+		pcs[i] = sim.PlayerConfig{Client: client.Config{InterpDelay: 50 * time.Millisecond}, Brain: stander{}, Up: link, Down: link}
+	}
+	d, err := sim.NewDriver(server.Config{Map: world.Field(), Seed: 3, MaxClients: players,
+		Shape: wire.Shape{Slots: slots, HealthToAll: true}}, pcs, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crate := lagcomp.Body(lagcomp.Parts{{Shape: lagcomp.Box{Min: geom.V(-0.3, -0.3, 0), Max: geom.V(0.3, 0.3, 1)}, Damage: 5}})
+	at := func(id int) geom.Vec3 { return geom.V(float64(id%40)*2-40, float64(id/40)*2-20, 0) }
+	for id := players; id < slots-1; id++ {
+		if err := d.Server.SetEntity(id, game.PlayerState{Pos: at(id), Health: int16(id)}, crate); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.Server.SetEntity(slots, game.PlayerState{}, crate); !errors.Is(err, server.ErrNotEntitySlot) {
+		t.Fatalf("an entity beyond the slots: %v", err)
+	}
+	m := &slider{id: slots - 1}
+	d.Run(5*time.Second, m)
+	if m.err != nil {
+		t.Fatal(m.err)
+	}
+	now := d.Now()
+	for i, p := range d.Players {
+		c := p.Client
+		if ids := c.RemoteIDs(nil); len(ids) != slots-1 || ids[len(ids)-1] != slots-1 {
+			seen := map[int]bool{}
+			for _, id := range ids {
+				seen[id] = true
+			}
+			var missing []int
+			for id := range slots {
+				if id != i && !seen[id] {
+					missing = append(missing, id)
+				}
+			}
+			t.Fatalf("client %d draws %d of the %d others: missing %v", i, len(ids), slots-1, missing)
+		}
+		view := c.ViewTime(now)
+		for _, id := range []int{players, 300, slots - 2} {
+			if st, ok := c.Remote(id, view); !ok || st.Pos != game.SnapPos(at(id)) || st.Health != int16(id) {
+				t.Fatalf("client %d draws entity %d at %v, health %d", i, id, st.Pos, st.Health)
+			}
+		}
+		st, ok := c.Remote(slots-1, view)
+		wantX := 2 * (view - d.Server.TickDuration()).Seconds()
+		if !ok || st.Pos.Dist(geom.V(wantX, -30, 0)) > 0.05 || st.Health != 7 {
+			t.Fatalf("client %d draws the moving entity at %v (health %d) at %v, want x %.3f", i, st.Pos, st.Health, view, wantX)
+		}
+	}
+	// A shot rewound 200 ms hits the crate of slot 600 where it stands.
+	then := d.Server.Time() - 200*time.Millisecond
+	p := at(600)
+	h, ok := d.Server.TraceAt(geom.Ray{Origin: p.Add(geom.V(-5, 0, 0.5)), Dir: geom.V(1, 0, 0)}, 10, then, nil)
+	if !ok || h.ID != 600 {
+		t.Fatalf("rewound shot at slot 600: %+v %v", h, ok)
 	}
 }

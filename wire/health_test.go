@@ -48,11 +48,11 @@ func TestSnapshotHealthToAll(t *testing.T) {
 				t.Fatalf("seed %d: entity %d health %d, want %d", seed, i, got.Entities[i].Health, s.Entities[i].Health)
 			}
 		}
-		var prio [MaxEntities]uint32
+		prio := make([]uint32, MaxEntities)
 		for i := range prio {
 			prio[i] = rng.Uint32N(1000)
 		}
-		budgetRoundTrip(t, keep, base, 300, &prio)
+		budgetRoundTrip(t, keep, base, 300, prio)
 	}
 	// One bit a present entity when nothing changed.
 	base := Walkers(1000, false)
@@ -97,8 +97,7 @@ func TestSnapshotHealthWithoutFlag(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "entity 3: health 80 in a snapshot without HealthToAll") {
 		t.Errorf("error %v", err)
 	}
-	var prio [MaxEntities]uint32
-	if _, err := AppendSnapshotBudget(nil, s, nil, MaxDatagram, 200, &prio); err == nil || !strings.Contains(err.Error(), "health 80") {
+	if _, err := AppendSnapshotBudget(nil, s, nil, MaxDatagram, 200, make([]uint32, MaxEntities)); err == nil || !strings.Contains(err.Error(), "health 80") {
 		t.Errorf("budget: error %v", err)
 	}
 }

@@ -61,8 +61,16 @@ const ConnectSize = 256
 // ConnectSize.
 const MaxTokenLen = 127
 
-// MaxEntities is the number of entity slots a snapshot can address.
+// MaxEntities is the number of entity slots (players and entities) of
+// lagkit's own shape (Shape.Slots 0): a snapshot's slot is 8 bits.
 const MaxEntities = 256
+
+// MaxSlots bounds Shape.Slots. A snapshot of n slots keeps 36 bytes of
+// state a slot (147 KB at MaxSlots), and a server keeps one for each of
+// a client's snapshots that may still be acknowledged: a few on a
+// steady link, baseline.Window behind a lossy one. A slot's number
+// takes 12 bits at most.
+const MaxSlots = 4096
 
 // Connect asks a server for a slot. A server answers a Connect without
 // the token it expects with a Challenge; the client repeats its Connect
@@ -277,10 +285,12 @@ type Snapshot struct {
 	EchoHold       time.Duration
 	// Self is the receiving client's own authoritative state, exactly.
 	Self game.PlayerState
-	// Entities holds every entity slot; Present marks which are in the
-	// world.
-	Entities [MaxEntities]EntityState
-	Present  [MaxEntities / 64]uint64
+	// Entities holds every entity slot, the session's slot count
+	// (SetSlots) rounded up to a multiple of 64; Present marks which are
+	// in the world, a bit a slot. Both are empty until SetSlots, or
+	// AppendSnapshot or DecodeSnapshot, sizes them.
+	Entities []EntityState
+	Present  []uint64
 	// Events are delivered reliably: the server sends each event again,
 	// about a round trip after it last sent it, until a snapshot carrying
 	// it is acknowledged. Their sequence numbers (Event.Seq) increase
@@ -314,8 +324,15 @@ type Snapshot struct {
 	// the snapshot. Every other slot is zero (absent slots stay zero unless
 	// written), so the next run clears only the slots that have left since
 	// rather than every absent one.
-	held    [MaxEntities / 64]uint64
+	held    []uint64
 	settled bool
+	// slots is the declared slot count (SetSlots; 0: not yet sized),
+	// and step the rotation step of its ring (see rotationStep).
+	slots, step int
+	// masks is AppendSnapshot's scratch, two masks of the slots, and
+	// keys AppendSnapshotBudget's, a key a slot.
+	masks []uint64
+	keys  []uint64
 }
 
 // Appeal answers a provisional hit (policy alc): the victim's client

@@ -16,8 +16,12 @@ func checkString(s string, max int) string {
 	return ""
 }
 
-// shapePartsBits holds Shape.Parts, 0 to MaxParts, in a Connect.
-const shapePartsBits = 9
+// shapePartsBits holds Shape.Parts, 0 to MaxParts, and shapeSlotsBits
+// Shape.Slots, 1 to MaxSlots, in a Connect.
+const (
+	shapePartsBits = 9
+	shapeSlotsBits = 13
+)
 
 // AppendConnect appends the encoding of m to dst, padded with zero bytes
 // to ConnectSize. m.Version must be Version. The version is the two bytes
@@ -75,6 +79,10 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 		w.writeBool(true)
 		w.writeBits(uint64(m.Shape.Parts), shapePartsBits)
 		w.writeBool(m.Shape.HealthToAll)
+		if m.Shape.Slots != 0 {
+			w.writeBool(true)
+			w.writeBits(uint64(m.Shape.Slots), shapeSlotsBits)
+		}
 	}
 	for len(w.buf)-start < ConnectSize {
 		w.buf = append(w.buf, 0)
@@ -115,10 +123,15 @@ func DecodeConnect(b []byte, m *Connect) error {
 	if r.readBool() {
 		m.Shape.Parts = int(r.readBits(shapePartsBits))
 		m.Shape.HealthToAll = r.readBool()
+		if r.readBool() {
+			if m.Shape.Slots = int(r.readBits(shapeSlotsBits)); m.Shape.Slots == 0 && r.err == nil {
+				r.failf("shape: slots flagged but 0")
+			}
+		}
 		if r.err == nil && m.Shape == (Shape{}) {
 			r.failf("shape flagged but zero")
-		} else if r.err == nil && m.Shape.Parts > MaxParts {
-			r.failf("shape: parts %d exceed %d", m.Shape.Parts, MaxParts)
+		} else if why := m.Shape.why(); r.err == nil && why != "" {
+			r.failf("shape: %s", why)
 		}
 	}
 	r.align()

@@ -10,13 +10,21 @@ import (
 const MaxParts = 256
 
 // Shape is what a game declares that sizes some of the wire's fields
-// beyond its state and command declarations: how many parts its bodies
-// have, and whether every player's health goes to every client. The
-// zero Shape is lagkit's own game: four parts (game.NumParts), health to
+// beyond its state and command declarations: how many slots its players
+// and entities share, how many parts its bodies have, and whether every
+// player's health goes to every client. The zero Shape is lagkit's own
+// game: 256 slots (MaxEntities), four parts (game.NumParts), health to
 // its owner alone. Server and client configurations carry the same
 // Shape; a Connect carries the client's, and a server refuses one that
 // differs from its own, naming the field.
 type Shape struct {
+	// Slots is the number of snapshot slots, players' and entities'
+	// (the players take the first, server.Config.MaxClients, at most
+	// MaxEntities of them): 1 to MaxSlots, or 0 for MaxEntities. A
+	// snapshot codes a slot in the bits the slots rounded up to a
+	// multiple of 64 take: 8 up to 256 slots, so that lagkit's own
+	// snapshots are as they were, and 12 for 4096.
+	Slots int
 	// Parts is the number of parts of the game's bodies
 	// (lagcomp.BodyHit.Part is below it): 1 to MaxParts, or 0 for
 	// game.NumParts. A part index travels in 4 bits below 15, so that
@@ -28,6 +36,15 @@ type Shape struct {
 	// (EntityState.Health), for health bars; otherwise only the owner
 	// learns its own.
 	HealthToAll bool
+}
+
+// SlotCount returns the number of slots s declares: s.Slots, or
+// MaxEntities for 0.
+func (s Shape) SlotCount() int {
+	if s.Slots == 0 {
+		return MaxEntities
+	}
+	return s.Slots
 }
 
 // PartCount returns the number of parts s declares: s.Parts, or
@@ -49,6 +66,9 @@ func (s Shape) Check() error {
 
 // why returns why s cannot be a session's shape, or "".
 func (s Shape) why() string {
+	if s.Slots < 0 || s.Slots > MaxSlots {
+		return fmt.Sprintf("slots %d outside 1 to %d (0 for %d)", s.Slots, MaxSlots, MaxEntities)
+	}
 	if s.Parts < 0 || s.Parts > MaxParts {
 		return fmt.Sprintf("parts %d outside 1 to %d (0 for %d)", s.Parts, MaxParts, game.NumParts)
 	}
@@ -60,6 +80,8 @@ func (s Shape) why() string {
 // 4"), or "" when they are the same, for a server refusing the client.
 func (s Shape) Diff(c Shape) string {
 	switch {
+	case s.SlotCount() != c.SlotCount():
+		return fmt.Sprintf("slots: client %d, server %d", c.SlotCount(), s.SlotCount())
 	case s.PartCount() != c.PartCount():
 		return fmt.Sprintf("parts: client %d, server %d", c.PartCount(), s.PartCount())
 	case s.HealthToAll != c.HealthToAll:

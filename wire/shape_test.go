@@ -92,7 +92,10 @@ func TestShape(t *testing.T) {
 	if n := (Shape{}).PartCount(); n != game.NumParts {
 		t.Errorf("zero shape: %d parts", n)
 	}
-	for _, s := range []Shape{{Parts: -1}, {Parts: MaxParts + 1}} {
+	if n := (Shape{}).SlotCount(); n != MaxEntities {
+		t.Errorf("zero shape: %d slots", n)
+	}
+	for _, s := range []Shape{{Parts: -1}, {Parts: MaxParts + 1}, {Slots: -1}, {Slots: MaxSlots + 1}} {
 		if err := s.Check(); err == nil {
 			t.Errorf("%+v accepted", s)
 		}
@@ -104,6 +107,8 @@ func TestShape(t *testing.T) {
 		{Shape{}, Shape{Parts: game.NumParts}, ""},
 		{Shape{}, Shape{Parts: 12}, "parts: client 12, server 4"},
 		{Shape{}, Shape{HealthToAll: true}, "health to all: client true, server false"},
+		{Shape{Slots: 664}, Shape{}, "slots: client 256, server 664"},
+		{Shape{Slots: 256}, Shape{}, ""},
 	} {
 		if got := tc.a.Diff(tc.b); got != tc.want {
 			t.Errorf("%+v.Diff(%+v) = %q, want %q", tc.a, tc.b, got, tc.want)
@@ -121,7 +126,7 @@ func TestConnectShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, shape := range []Shape{{Parts: 1}, {Parts: MaxParts}, {HealthToAll: true}, {Parts: 17, HealthToAll: true}} {
+	for _, shape := range []Shape{{Parts: 1}, {Parts: MaxParts}, {HealthToAll: true}, {Parts: 17, HealthToAll: true}, {Slots: 664}, {Slots: MaxSlots, Parts: 20}} {
 		for _, cmd := range []uint64{0, testCmdDecl.Hash()} {
 			for _, rejoin := range []Rejoin{{}, {Asked: true, Seat: 200, Team: 1}} {
 				m := base
@@ -144,5 +149,26 @@ func TestConnectShape(t *testing.T) {
 	bad.Shape.Parts = MaxParts + 1
 	if _, err := AppendConnect(nil, &bad); err == nil || !strings.Contains(err.Error(), "shape: parts 257") {
 		t.Errorf("parts over MaxParts: %v", err)
+	}
+	bad = base
+	bad.Shape.Slots = MaxSlots + 1
+	if _, err := AppendConnect(nil, &bad); err == nil || !strings.Contains(err.Error(), "shape: slots 4097") {
+		t.Errorf("slots over MaxSlots: %v", err)
+	}
+	// A decoder refuses what an encoder would not write: slots beyond
+	// MaxSlots in the 13 bits that hold them.
+	m := base
+	m.Shape.Slots = 1
+	b, _ := AppendConnect(nil, &m)
+	var got Connect
+	if err := DecodeConnect(b, &got); err != nil || got.Shape.Slots != 1 {
+		t.Fatalf("decoded %+v, %v", got.Shape, err)
+	}
+	for i := range b { // the 13 bits of slots, found by their value
+		b2 := append([]byte(nil), b...)
+		b2[i] |= 0x80
+		if err := DecodeConnect(b2, &got); err == nil && got.Shape.Slots > MaxSlots {
+			t.Fatalf("slots %d decoded", got.Shape.Slots)
+		}
 	}
 }

@@ -7,15 +7,15 @@ import (
 	"github.com/lagkit/lagkit/game"
 )
 
-// readStep reads a distance written by writeStep.
-func readStep(r *bitReader) int {
+// readStep reads a distance written by stepCode for slots of sb bits.
+func readStep(r *bitReader, sb uint) int {
 	if r.readBool() {
 		return 1
 	}
 	if r.readBool() {
 		return int(r.readBits(3)) + 2
 	}
-	return int(r.readBits(slotBits))
+	return int(r.readBits(sb))
 }
 
 // SnapshotTick returns the tick of the snapshot in b without decoding the
@@ -27,7 +27,10 @@ func SnapshotTick(b []byte) (uint32, error) {
 	return tick, r.err
 }
 
-// DecodeSnapshot decodes datagram b into s. If b is delta encoded,
+// DecodeSnapshot decodes datagram b into s, sized for the session's
+// slots (SetSlots; MaxEntities if nothing sized it): an entry for a slot
+// beyond them is an error, as is a baseline of other slots. If b is delta
+// encoded,
 // DecodeSnapshot calls baseline with the baseline's tick and decodes
 // against the snapshot it returns (which may be s itself); nil means the
 // baseline is unknown, an error.
@@ -36,6 +39,7 @@ func SnapshotTick(b []byte) (uint32, error) {
 // reused. Apart from growing it, DecodeSnapshot does not allocate. On error
 // s holds a partial result.
 func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot) error {
+	s.sized()
 	r := newReader(b, MsgSnapshot)
 	tick := uint32(r.readBits(32))
 	base := &emptySnapshot
@@ -63,16 +67,21 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	if r.err != nil {
 		return r.err
 	}
+	if base != &emptySnapshot && base.slots != s.slots {
+		r.failf("baseline %d of %d slots, want %d", baseTick, base.slots, s.slots)
+		return r.err
+	}
 	// Copy the baseline's state first: base may be s. The game state
 	// (none in lagkit's own game) needs the baseline's presence after
 	// the entries have changed s's.
-	var basePresent [MaxEntities / 64]uint64
+	var basePresentWords [MaxSlots / 64]uint64
+	basePresent := basePresentWords[:len(s.Present)]
 	if s.Game != nil {
-		basePresent = base.Present
+		copy(basePresent, base.Present)
 	}
 	s.Self = base.Self
-	s.Present = base.Present
-	settleEntities(s, &base.Entities)
+	copy(s.Present, base.Present)
+	settleEntities(s, base.Entities)
 	s.Tick = tick
 	s.Baseline = baseTick
 	s.LastCmd = uint32(r.readBits(32))
@@ -105,13 +114,13 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		s.Events = append(s.Events, Event{Seq: seq, Kind: uint16(kind), Data: r.readAligned(size)})
 	}
 
-	n = int(r.readBits(entityCountBits))
-	if n > MaxEntities {
-		r.failf("%d entity entries exceed %d", n, MaxEntities)
+	n = int(r.readBits(countBits(len(s.Entities))))
+	if n > s.slots {
+		r.failf("%d entity entries exceed %d slots", n, s.slots)
 	}
 	readEntries(&r, s, n, tick)
 	if s.Game != nil && r.err == nil {
-		readGame(&r, s, base, &basePresent)
+		readGame(&r, s, base, basePresent)
 	}
 	if err := r.finish(); err != nil {
 		s.settled = false // a partial result: clear it all next time
@@ -136,17 +145,23 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 	if r.err == nil && decodeWords {
 		k, i, dist = readEntriesWords(r, s, n, tick)
 	}
+	ring := len(s.Entities)
+	sb := slotBits(ring)
 	for ; k < n && r.err == nil; k++ {
 		if k == 0 {
-			i = int(r.readBits(slotBits))
+			i = int(r.readBits(sb))
 		} else {
-			d := readStep(r)
+			d := readStep(r, sb)
 			dist += d
-			if d == 0 || dist >= MaxEntities {
+			if d == 0 || dist >= ring {
 				r.failf("entity entries go around the slots more than once")
 				break
 			}
-			i = (i + d) % MaxEntities
+			i = (i + d) % ring
+		}
+		if i >= s.slots && r.err == nil {
+			r.failf("entity slot %d beyond the %d slots", i, s.slots)
+			break
 		}
 		e := &s.Entities[i]
 		if s.Has(i) && r.readBool() {
@@ -168,23 +183,28 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 // distance from the first to it. r is left at the first entry not read.
 func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist int) {
 	b, end := r.b, len(r.b)*8
+	ring, slots := len(s.Entities), s.slots
+	sb := slotBits(ring)
 	acc, fill, at := wordAt(b, r.pos)
 	for ; k < n; k++ {
 		r.pos = at*8 - int(fill) // where the field by field reading goes on
-		if fill < 2+slotBits+1 { // the longest step code and the removed bit
+		if fill < 2+sb+1 {       // the longest step code and the removed bit
 			acc, fill, at = refillWord(b, acc, fill, at)
 		}
-		slot, d := int(acc&(MaxEntities-1)), 0
+		slot, d := int(acc&(1<<sb-1)), 0
 		if k == 0 {
-			acc, fill = acc>>slotBits, fill-slotBits
+			acc, fill = acc>>sb, fill-sb
 		} else {
 			var l uint
-			d, l = stepField(acc)
+			d, l = stepField(acc, sb)
 			acc, fill = acc>>l, fill-l
-			if d == 0 || dist+d >= MaxEntities {
+			if d == 0 || dist+d >= ring {
 				return k, i, dist
 			}
-			slot = (i + d) % MaxEntities
+			slot = (i + d) % ring
+		}
+		if slot >= slots {
+			return k, i, dist
 		}
 		word, bit := &s.Present[slot/64], uint64(1)<<(slot%64)
 		if *word&bit != 0 {
@@ -211,16 +231,16 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 	return k, i, dist
 }
 
-// stepField returns the distance of a stepCode at the bottom of acc and
-// the code's bit count.
-func stepField(acc uint64) (int, uint) {
+// stepField returns the distance of a stepCode for slots of sb bits at
+// the bottom of acc and the code's bit count.
+func stepField(acc uint64, sb uint) (int, uint) {
 	switch {
 	case acc&1 != 0:
 		return 1, 1
 	case acc&2 != 0:
 		return int(acc>>2&7) + 2, 5
 	}
-	return int(acc >> 2 & (MaxEntities - 1)), 2 + slotBits
+	return int(acc >> 2 & (1<<sb - 1)), 2 + sb
 }
 
 // selfChangedBits are the widths of Self's fields after its angles,
