@@ -89,7 +89,7 @@ func selectEntries(s, ref *Snapshot, mask []uint64, first, avail int, prio []uin
 	n := 0
 	for at := nextSlot(mask, first); at < first+ring; at = nextSlot(mask, at+1) {
 		k, i := at-first, at%ring
-		if in := s.Has(i); in == ref.Has(i) && (!in || s.Entities[i] == ref.Entities[i]) {
+		if in := s.Has(i); in == ref.Has(i) && (!in || sameEntity(&s.Entities[i], &ref.Entities[i])) {
 			continue // no entry
 		}
 		// Highest priority first, then the order of writing.

@@ -268,16 +268,20 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio []uin
 
 	countAt = w.pos()
 	w.writeBits(0, nbits)
-	first := int(uint64(s.Tick) * uint64(s.step) % uint64(ring))
+	var first int
+	if ring&(ring-1) == 0 { // lagkit's 256: no division
+		first = int(uint64(s.Tick) * uint64(s.step) & uint64(ring-1))
+	} else {
+		first = int(uint64(s.Tick) * uint64(s.step) % uint64(ring))
+	}
 	// Only slots present in s or in the baseline can need an entry: walk
 	// their mask around from first, and zero the others in bulk.
 	if len(s.masks) != 2*ring/64 {
 		s.masks = make([]uint64, 2*ring/64) // a copied snapshot shares none
 	}
 	touched, left := s.masks[:ring/64], slotMask(s.masks[ring/64:])
-	clear(left)
 	for j := range touched {
-		touched[j] = s.Present[j] | ref.Present[j]
+		touched[j], left[j] = s.Present[j]|ref.Present[j], 0
 	}
 	if prio != nil {
 		selectEntries(s, ref, touched, first, budget*8-(w.pos()-start), prio)
@@ -353,7 +357,7 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched []uint64, first, end 
 					from = &old[b]
 					bad |= entityBad(from) | uint32(uint16(from.Health))&noHealth
 				}
-				if in == was && *e == *from {
+				if in == was && sameEntity(e, from) {
 					continue
 				}
 				if in {
@@ -414,21 +418,27 @@ func nextSlot(mask []uint64, i int) int {
 // others are zero already) and, unless from is nil, copies the present
 // ones from from: each run of slots in one go.
 func settleEntities(s *Snapshot, from []EntityState) {
+	ents, held, settled := s.Entities, s.held, s.settled
 	for j, word := range s.Present {
 		stale := ^word
-		if s.settled {
-			stale &= s.held[j]
+		if settled {
+			stale &= held[j]
 		}
-		clearRuns(s.Entities[j*64:(j+1)*64], stale)
-		if from != nil {
-			copyRuns(s.Entities[j*64:(j+1)*64], from[j*64:(j+1)*64], word)
+		if stale != 0 {
+			clearRuns(ents[j*64:(j+1)*64], stale)
+		}
+		if from != nil && word != 0 {
+			copyRuns(ents[j*64:(j+1)*64], from[j*64:(j+1)*64], word)
 		}
 	}
 }
 
 // settle notes that every slot of s not present is zero.
 func (s *Snapshot) settle() {
-	copy(s.held, s.Present)
+	held := s.held[:len(s.Present)]
+	for j, w := range s.Present { // a few words: no call
+		held[j] = w
+	}
 	s.settled = true
 }
 
@@ -711,6 +721,15 @@ func putEntity(b *wordWriter, e, ref *EntityState, tick uint32) {
 	cs, ls := stampCode(e.Stamp, ref.Stamp, tick)
 	v, n = b.gather(v, n, cvz|cs<<(lvz&63), lvz+ls)
 	b.put(v, n)
+}
+
+// sameEntity reports whether a and b are equal, field by field: with
+// Health the struct has no padding, and == would call the runtime's
+// memory compare for each entity the encoder weighs.
+func sameEntity(a, b *EntityState) bool {
+	return a.X == b.X && a.Y == b.Y && a.Z == b.Z && a.VX == b.VX && a.VY == b.VY && a.VZ == b.VZ &&
+		a.Yaw == b.Yaw && a.Pitch == b.Pitch && a.Flags == b.Flags && a.Teleport == b.Teleport &&
+		a.Health == b.Health && a.Stamp == b.Stamp
 }
 
 // healthCode returns the bits and bit count of e's Health against

@@ -183,7 +183,10 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 // distance from the first to it. r is left at the first entry not read.
 func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist int) {
 	b, end := r.b, len(r.b)*8
-	ring, slots := len(s.Entities), s.slots
+	// The slices in locals: stores through them do not make the
+	// compiler load them again from s.
+	present, ents, health := s.Present, s.Entities, s.HealthToAll
+	ring, slots := len(ents), s.slots
 	sb := slotBits(ring)
 	acc, fill, at := wordAt(b, r.pos)
 	for ; k < n; k++ {
@@ -206,7 +209,7 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 		if slot >= slots {
 			return k, i, dist
 		}
-		word, bit := &s.Present[slot/64], uint64(1)<<(slot%64)
+		word, bit := &present[slot/64], uint64(1)<<(slot%64)
 		if *word&bit != 0 {
 			removed := acc&1 != 0
 			acc, fill = acc>>1, fill-1
@@ -215,13 +218,13 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 					return k, i, dist
 				}
 				*word &^= bit
-				s.Entities[slot] = EntityState{}
+				ents[slot] = EntityState{}
 				i, dist = slot, dist+d
 				continue
 			}
 		}
 		var ok bool
-		if acc, fill, at, ok = readEntityWords(b, acc, fill, at, &s.Entities[slot], tick, s.HealthToAll); !ok {
+		if acc, fill, at, ok = readEntityWords(b, acc, fill, at, &ents[slot], tick, health); !ok {
 			return k, i, dist
 		}
 		*word |= bit
