@@ -69,7 +69,25 @@ func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, e
 		if o == nil || o == c {
 			continue
 		}
-		weigh(c, o.id, v.weight(c, o.state.Pos), snap, base)
+		// weigh's body, written out: a call per player per client per
+		// tick costs the server's tick as much as the weighing.
+		p := &c.prio[o.id]
+		if base == nil || !base.Has(o.id) {
+			*p = wire.PriorityUrgent // appearing
+			continue
+		}
+		held := &base.Entities[o.id]
+		e := &snap.Entities[o.id]
+		if e.Teleport != held.Teleport || (e.Flags^held.Flags)&game.FlagDead != 0 {
+			*p = wire.PriorityUrgent
+			continue
+		}
+		w := v.weight(c, o.state.Pos)
+		if e.X == held.X && e.Y == held.Y && e.Z == held.Z && e.Yaw == held.Yaw && e.Pitch == held.Pitch && e.Flags == held.Flags && e.Health == held.Health {
+			// Standing still: only its stamp and velocity are new.
+			w = max(1, w/4)
+		}
+		*p = min(*p, wire.PriorityUrgent-1-w) + w
 	}
 	// The game's entities gain priority as the players do, so that none
 	// is left out for good when they are many.
@@ -85,7 +103,8 @@ func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, e
 
 // weigh adds to c's priority of slot id in snap, against base, the
 // weight w of its place in c's view: urgent when the slot appears,
-// teleports or dies, a quarter when it stands still.
+// teleports or dies, a quarter when it stands still (as encodeSnapshot
+// weighs the players).
 func weigh(c *client, id int, w uint32, snap, base *wire.Snapshot) {
 	p := &c.prio[id]
 	if base == nil || !base.Has(id) {

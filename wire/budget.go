@@ -67,6 +67,14 @@ func (m slotMask) above(i int) int {
 	return -1
 }
 
+// wrap returns i, less than twice ring, brought below ring: no division.
+func wrap(i, ring int) int {
+	if i >= ring {
+		return i - ring
+	}
+	return i
+}
+
 // stepBits returns the length of stepCode(d, sb).
 func stepBits(d int, sb uint) int {
 	_, n := stepCode(d, sb)
@@ -88,7 +96,10 @@ func selectEntries(s, ref *Snapshot, mask []uint64, first, avail int, prio []uin
 	keys := s.keys
 	n := 0
 	for at := nextSlot(mask, first); at < first+ring; at = nextSlot(mask, at+1) {
-		k, i := at-first, at%ring
+		k, i := at-first, at
+		if i >= ring {
+			i -= ring
+		}
 		if in := s.Has(i); in == ref.Has(i) && (!in || sameEntity(&s.Entities[i], &ref.Entities[i])) {
 			continue // no entry
 		}
@@ -115,7 +126,7 @@ func selectEntries(s, ref *Snapshot, mask []uint64, first, avail int, prio []uin
 		p, k := uint32(key>>32), ring-1-int(uint32(key))
 		// What taking k adds: its entry and slot code, and the change in
 		// the code of the entry after it.
-		d := entryBits(s, ref, (k+first)%ring)
+		d := entryBits(s, ref, wrap(k+first, ring))
 		switch lo, hi := chosen.below(k), chosen.above(k); {
 		case lo < 0 && hi < 0:
 			d += int(sb)
@@ -137,7 +148,7 @@ func selectEntries(s, ref *Snapshot, mask []uint64, first, avail int, prio []uin
 		if chosen.has(k) {
 			continue
 		}
-		i := (k + first) % ring
+		i := wrap(k+first, ring)
 		mask[i/64] &^= 1 << (i % 64)
 		if ref.Has(i) {
 			s.SetPresent(i, true)

@@ -154,15 +154,14 @@ var noEntity EntityState
 
 // Has reports whether entity slot i is present (in the world).
 func (s *Snapshot) Has(i int) bool {
-	return i >= 0 && i < len(s.Present)*64 && s.Present[i/64]>>(i%64)&1 != 0
+	j := uint(i) / 64
+	return j < uint(len(s.Present)) && s.Present[j]>>(uint(i)%64)&1 != 0
 }
 
-// SetPresent marks entity slot i present or absent, sizing s to
-// MaxEntities slots first if nothing sized it. It does nothing for i
-// outside its slots.
+// SetPresent marks entity slot i present or absent. It does nothing for
+// i outside s's slots, all of them before s is sized (SetSlots).
 func (s *Snapshot) SetPresent(i int, present bool) {
-	s.sized()
-	if i < 0 || i >= s.slots {
+	if uint(i) >= uint(s.slots) {
 		return
 	}
 	if present {
@@ -552,17 +551,20 @@ func beyondSlots(s *Snapshot) int {
 // coordOK reports whether c lies within ±MaxCoord: one unsigned compare.
 func coordOK(c int32) bool { return uint32(c+MaxCoord) <= 2*MaxCoord }
 
+// healthWhy is checkEntity's answer for a Health it may not send.
+const healthWhy = "in a snapshot without HealthToAll"
+
 // checkEntities returns the first present entity of s that checkEntity
 // rejects, or that has a Health without health, and why.
 func checkEntities(s *Snapshot, health bool) (int, string) {
 	for j, word := range s.Present {
 		for ; word != 0; word &= word - 1 {
 			i := j*64 + bits.TrailingZeros64(word)
-			if why := checkEntity(&s.Entities[i]); why != "" {
+			if why := checkEntity(&s.Entities[i], health); why != "" {
+				if why == healthWhy {
+					why = fmt.Sprintf("health %d %s", s.Entities[i].Health, why)
+				}
 				return i, why
-			}
-			if h := s.Entities[i].Health; h != 0 && !health {
-				return i, fmt.Sprintf("health %d in a snapshot without HealthToAll", h)
 			}
 		}
 	}
@@ -580,7 +582,10 @@ func entityBad(e *EntityState) uint32 {
 		uint32((game.MaxPitch-int32(e.Pitch))|(int32(e.Pitch)+game.MaxPitch))&(1<<31)
 }
 
-func checkEntity(e *EntityState) string {
+func checkEntity(e *EntityState, health bool) string {
+	if e.Health != 0 && !health {
+		return healthWhy // a constant: checkEntity calls nothing
+	}
 	// The usual case; the exact checks below name the culprit or admit
 	// +MaxCoord.
 	if entityBad(e) == 0 {
