@@ -343,6 +343,9 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched []uint64, first, end 
 			if hi := span[1] - j*64; hi < 64 {
 				m &= 1<<hi - 1
 			}
+			if m == 0 {
+				continue
+			}
 			inW, wasW := s.Present[j], ref.Present[j]
 			// The word's 64 slots as arrays: one bounds check a word.
 			cur, old := (*[64]EntityState)(s.Entities[j*64:]), (*[64]EntityState)(ref.Entities[j*64:])
