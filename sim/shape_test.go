@@ -40,6 +40,7 @@ func shaped(shots server.Shots) server.Config {
 		MaxHealth: func(id int, _ game.PlayerState) int16 { return classes[id] },
 	}
 }
+
 // quote: end
 
 // marksman aims at the other player as drawn and fires every half
