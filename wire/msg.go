@@ -41,7 +41,12 @@ const MaxDatagram = 1100
 // Version 13 adds to a Commands packet the
 // client's sightings of hits on its player (Sighting): its own SBC
 // detection of each, which a study records as the objective shot behind
-// cover.
+// cover. A game's shape (Shape: more slots, more body parts, health to
+// all) came within Version 13: it rides in the Connect's padding after
+// the command hash, and sizes fields only in sessions that declare it,
+// so lagkit's own, of the zero Shape, sends the same bytes as before,
+// and a server that knows no shape refuses a Connect with one for its
+// nonzero padding.
 const Version = 13
 
 // ConnectSize is the size every Connect is padded to: at least the
