@@ -408,7 +408,7 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched []uint64, first, end 
 func nextSlot(mask []uint64, i int) int {
 	ring := len(mask) * 64
 	for ; i < 2*ring; i = (i | 63) + 1 {
-		if m := mask[i/64%len(mask)] >> (i % 64); m != 0 {
+		if m := mask[wrap(i/64, len(mask))] >> (i % 64); m != 0 {
 			return i + bits.TrailingZeros64(m)
 		}
 	}

@@ -157,7 +157,7 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 				r.failf("entity entries go around the slots more than once")
 				break
 			}
-			i = (i + d) % ring
+			i = wrap(i+d, ring)
 		}
 		if i >= s.slots && r.err == nil {
 			r.failf("entity slot %d beyond the %d slots", i, s.slots)
@@ -188,13 +188,14 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 	present, ents, health := s.Present, s.Entities, s.HealthToAll
 	ring, slots := len(ents), s.slots
 	sb := slotBits(ring)
+	slotMask := uint64(1)<<sb - 1
 	acc, fill, at := wordAt(b, r.pos)
 	for ; k < n; k++ {
 		r.pos = at*8 - int(fill) // where the field by field reading goes on
 		if fill < 2+sb+1 {       // the longest step code and the removed bit
 			acc, fill, at = refillWord(b, acc, fill, at)
 		}
-		slot, d := int(acc&(1<<sb-1)), 0
+		slot, d := int(acc&slotMask), 0
 		if k == 0 {
 			acc, fill = acc>>sb, fill-sb
 		} else {
@@ -204,7 +205,7 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 			if d == 0 || dist+d >= ring {
 				return k, i, dist
 			}
-			slot = (i + d) % ring
+			slot = wrap(i+d, ring)
 		}
 		if slot >= slots {
 			return k, i, dist
