@@ -20,6 +20,7 @@ func TestBaselinesKeepWhatTheServerMayName(t *testing.T) {
 	send := func(tick, base uint32) error {
 		t.Helper()
 		s := &wire.Snapshot{Tick: tick, Baseline: base}
+		s.SetSlots(wire.MaxEntities)
 		s.Entities[1] = wire.EntityFromState(game.PlayerState{Pos: game.SnapPos(geom.V(float64(tick)/10, 0, 0)), Teleport: 1})
 		s.Present[0] = 1 << 1
 		b, err := wire.AppendSnapshot(nil, s, sent[base], wire.MaxDatagram)

@@ -118,6 +118,12 @@ type Config struct {
 	// predicts with it and sends it. nil is lagkit's own game: the part
 	// is zeroed.
 	Cmd *game.CmdLayout
+	// Shape sizes the wire's fields for the game (wire.Shape: its slot
+	// count, its bodies' part count, others' health), the same as the
+	// server's (server.Config.Shape): the Connect carries it, and a
+	// server with another refuses. A snapshot naming a slot beyond it, or
+	// a hit a part beyond it, is malformed.
+	Shape wire.Shape
 	// FirstEntity is the first slot of the game's entities (its server's
 	// MaxClients, or the first slot it puts entities in): the step's
 	// view of the match (game.StepCtx.View) holds the newest snapshot's
@@ -140,8 +146,11 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Step == nil {
 		out.Step = game.DefaultStep
 	}
-	if out.FirstEntity < 0 || out.FirstEntity >= wire.MaxEntities {
-		return out, fmt.Errorf("client: config: first entity slot %d outside 0..%d", out.FirstEntity, wire.MaxEntities-1)
+	if err := out.Shape.Check(); err != nil {
+		return out, fmt.Errorf("client: config: %w", err)
+	}
+	if n := out.Shape.SlotCount(); out.FirstEntity < 0 || out.FirstEntity >= n {
+		return out, fmt.Errorf("client: config: first entity slot %d outside 0..%d", out.FirstEntity, n-1)
 	}
 	if out.SnapshotRate < 0 || out.SnapshotRate > 128 {
 		return out, fmt.Errorf("client: config: snapshot rate %d outside 0..128", out.SnapshotRate)
@@ -278,7 +287,7 @@ type Client struct {
 	newestAt  time.Duration
 	hasNewest bool
 
-	remotes [wire.MaxEntities]*remote
+	remotes []*remote // by slot, the shape's slots (Config.Shape)
 	// present lists, in increasing order, the remote players of the
 	// newest snapshot: every remote alive is among them.
 	present []int
@@ -367,7 +376,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl := &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram)}
+	cl := &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram), remotes: make([]*remote, c.Shape.SlotCount())}
 	cl.ready.cur.Mispredictions, cl.ready.out.Mispredictions = newMisses(c.Game), newMisses(c.Game)
 	if c.Cmd != nil {
 		c.Cmd.Snap(&cl.lastGame) // the zero part, within its ranges
@@ -493,6 +502,7 @@ func (c *Client) sendConnect(now time.Duration) {
 		Game:         c.cfg.Game.Hash(),
 		Rules:        c.cfg.Movement.Hash(),
 		Cmd:          c.cfg.Cmd.Hash(),
+		Shape:        c.cfg.Shape,
 	})
 	if err != nil {
 		c.closeAs(SessionChange{Kind: SessionRefused, Reason: err.Error()})
@@ -702,7 +712,9 @@ func (c *Client) snapshot(now time.Duration, data []byte) error {
 	// Decoded in place: the slot is where it is kept, and copying a
 	// snapshot (every entity slot) costs as much as decoding it.
 	i, slot := c.baselines.Take(tick)
+	slot.SetSlots(c.cfg.Shape.Slots)
 	slot.SetGame(c.cfg.Game)
+	slot.HealthToAll = c.cfg.Shape.HealthToAll
 	if err := wire.DecodeSnapshot(data, slot, c.baseline); err != nil {
 		c.baselines.Drop(i) // half decoded: no baseline
 		c.stats.Malformed++
@@ -835,6 +847,7 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 	switch kind {
 	case wire.EventHit:
 		h := &c.hitEv
+		h.Parts = c.cfg.Shape.Parts
 		if wire.DecodeHitEvent(data, h) != nil {
 			c.stats.Malformed++
 			return
@@ -862,6 +875,7 @@ func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) 
 		c.objective(&o)
 	case wire.EventConfirm:
 		e := &c.confirmEv
+		e.Parts = c.cfg.Shape.Parts
 		if wire.DecodeConfirmEvent(data, e) != nil {
 			c.stats.Malformed++
 			return

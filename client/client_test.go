@@ -65,6 +65,7 @@ func feedMoving(t *testing.T, c *Client, now time.Duration, n uint32, x, vx floa
 	t.Helper()
 	var s wire.Snapshot
 	s.Tick, s.LastCmd, s.Self = n, lastCmd, self
+	s.SetSlots(wire.MaxEntities)
 	s.Entities[1] = wire.EntityFromState(game.PlayerState{Pos: game.SnapPos(geom.V(x, 0, 0)), Vel: geom.V(vx, 0, 0), Teleport: teleport})
 	s.Entities[1].Stamp = stamp
 	s.Present[0] = 1 << 1

@@ -229,7 +229,7 @@ func (c *Client) RemotePos(id int, t time.Duration) (pos geom.Vec3, teleport uin
 // players not in the world. It stays valid until the player is drawn
 // again or a state of it arrives.
 func (c *Client) drawn(id int, t time.Duration) *game.PlayerState {
-	if id < 0 || id >= wire.MaxEntities {
+	if id < 0 || id >= len(c.remotes) {
 		return nil
 	}
 	r := c.remotes[id]

@@ -253,7 +253,7 @@ func (c *Client) tick(now time.Duration, input game.UserCmd) {
 		n++
 	}
 	m.Cmds = batch[:n]
-	m.Game = c.cfg.Cmd
+	m.Game, m.Parts = c.cfg.Cmd, c.cfg.Shape.Parts
 	var sights [wire.MaxSightings]wire.Sighting
 	m.Sightings = c.nextSightings(&sights)
 	buf, err := wire.AppendCommands(c.cmdBuf[:0], &m)

@@ -14,7 +14,7 @@ func (c *Client) show(kind uint16, data []byte) bool {
 	var err error
 	switch kind {
 	case wire.EventRewind:
-		var e wire.RewindEvent
+		e := wire.RewindEvent{Parts: c.cfg.Shape.Parts}
 		if err = wire.DecodeRewindEvent(data, &e); err == nil {
 			r.Rewinds = append(r.Rewinds, e)
 		}

@@ -33,6 +33,7 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -147,6 +148,11 @@ type Game struct {
 	Spawn  func(id int, st *game.PlayerState)
 	Body   lagcomp.Body
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body
+	// Shape and MaxHealth are server.Config's: the wire's shape for the
+	// game (its bodies' part count, health to all), which its bots
+	// share, and each player's full health.
+	Shape     wire.Shape
+	MaxHealth func(id int, st game.PlayerState) int16
 	// Shots is the game's shot resolution (server.Config.Shots; nil:
 	// lagkit's weapons).
 	Shots server.Shots
@@ -404,7 +410,7 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 		Seed: cfg.Seed, Policy: cfg.Policy, Rules: rules, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
 		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Adjust: shooter.Adjust(cfg.Scaling, cfg.AimAssist),
 		Step: cfg.Game.Step, Game: cfg.Game.State, Cmd: cfg.Game.Cmd, Spawn: cfg.Game.Spawn,
-		Body: cfg.Game.Body, BodyOf: cfg.Game.BodyOf, Shots: cfg.Game.Shots,
+		Body: cfg.Game.Body, BodyOf: cfg.Game.BodyOf, Shots: cfg.Game.Shots, Shape: cfg.Game.Shape, MaxHealth: cfg.Game.MaxHealth,
 	}, players, seeds.Uint64())
 	if err != nil {
 		return nil, err

@@ -130,6 +130,13 @@ type MatchConfig struct {
 	// (server.Config.Cmd, game.DeclareCmd): the match's bots send it,
 	// and other clients must declare the same client.Config.Cmd.
 	Cmd *game.CmdLayout `toml:"-" json:"-"`
+	// Shape and MaxHealth, set by a program, are the server core's
+	// (server.Config): the wire's shape for the game (its bodies' part
+	// count, health to all), which the match's bots share and other
+	// clients must declare the same (client.Config.Shape), and each
+	// player's full health.
+	Shape     wire.Shape                              `toml:"-" json:"-"`
+	MaxHealth func(id int, st game.PlayerState) int16 `toml:"-" json:"-"`
 	// Rules, set by a program, are the game's match rules
 	// (server.Config.Rules), in place of lagkit's mode Mode names
 	// (shooter.Rules); the match's Mode is then their Name.
@@ -476,7 +483,7 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
-		Step: out.Step, Game: out.Game, Cmd: out.Cmd, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, Shots: out.Shots, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
+		Step: out.Step, Game: out.Game, Cmd: out.Cmd, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, Shots: out.Shots, Shape: out.Shape, MaxHealth: out.MaxHealth, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
 		Rules: out.Rules, Adjust: shooter.Adjust(out.Scaling, out.AimAssist),
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff,

@@ -8,11 +8,12 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
 
-// TestRunClientRefusedMismatch: a client whose declared game state or
-// movement rules differ from the match's is refused at connect, and
+// TestRunClientRefusedMismatch: a client whose declared game state,
+// shape (wire.Shape) or movement rules differ from the match's is refused at connect, and
 // RunClient returns an error naming the difference, not a session of
 // no snapshots; a client that agrees plays.
 func TestRunClientRefusedMismatch(t *testing.T) {
@@ -43,6 +44,9 @@ func TestRunClientRefusedMismatch(t *testing.T) {
 		{"other declaration", client.Config{Map: arena, Name: "a", Game: game.MustDeclare[other]().Layout}, "game state declaration differs"},
 		{"no declaration", client.Config{Map: arena, Name: "b"}, "game state declaration differs"},
 		{"other rules", client.Config{Map: arena, Name: "c", Game: decl.Layout, Movement: &fast}, "movement rules differ"},
+		{"other shape", client.Config{Map: arena, Name: "e", Game: decl.Layout, Shape: wire.Shape{Parts: 12}}, "game shape differs: parts: client 12, server 4"},
+		{"more slots", client.Config{Map: arena, Name: "g", Game: decl.Layout, Shape: wire.Shape{Slots: 1000}}, "game shape differs: slots: client 1000, server 256"},
+		{"health to all", client.Config{Map: arena, Name: "f", Game: decl.Layout, Shape: wire.Shape{HealthToAll: true}}, "game shape differs: health to all: client true, server false"},
 	} {
 		srvEnd, cliEnd := Pipe(tc.cc.Name, "server", 256)
 		if err := m.Add(srvEnd); err != nil {

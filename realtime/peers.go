@@ -349,7 +349,7 @@ func (m *Match) startNamedBot(name string, seat int) error {
 	if err != nil {
 		return err
 	}
-	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Step: m.r.cfg.Step, Game: m.r.cfg.Game, Cmd: m.r.cfg.Cmd, Weapons: m.r.server.Weapons, Name: name}
+	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Step: m.r.cfg.Step, Game: m.r.cfg.Game, Cmd: m.r.cfg.Cmd, Shape: m.r.cfg.Shape, Weapons: m.r.server.Weapons, Name: name}
 	if n := m.r.server.MaxClients; n < wire.MaxEntities {
 		cc.FirstEntity = n // the server's entities, in its bots' steps' view
 	}

@@ -27,7 +27,7 @@ type Config struct {
 	// (default 64).
 	TickRate int
 	// MaxClients is the number of player slots (default 64, at most
-	// wire.MaxEntities).
+	// wire.MaxEntities and Shape's slots).
 	MaxClients int
 	// MaxUnlag is how far back the pose history reaches, and so the
 	// furthest lag compensation can rewind (default 1 s, as Source's
@@ -76,6 +76,23 @@ type Config struct {
 	// values (a Body made once per kind): converting a Parts slice to a
 	// Body at each call allocates.
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body
+	// MaxHealth, if set, is a player's full health (its class's), from
+	// its slot and its state at a spawn, a placement or a restart (its
+	// game state, PlayerState.Game, kept; its own fields new): the
+	// health it starts with, before Spawn. nil is game.MaxHealth; a
+	// value below 1 counts as 1. A client that draws health bars works
+	// out the same from the state it sees (Shape.HealthToAll sends
+	// every player's health).
+	MaxHealth func(id int, st game.PlayerState) int16
+	// Shape sizes the wire's fields for the game (wire.Shape): how many
+	// slots its players and entities share (the entities' are from
+	// MaxClients up), how many parts its bodies have (a hit's
+	// lagcomp.BodyHit.Part is below it; a part beyond is recorded and sent
+	// as the last one), and whether every player's health goes to every
+	// client. Its clients' must be the same: a Connect of another shape is
+	// refused, naming the field. The zero Shape is lagkit's own game: 256
+	// slots, four parts, health to its owner alone.
+	Shape wire.Shape
 	// Shots resolves the players' shots (see Shots): each command that
 	// fires (Step reports it) is handed to it with the time its shooter
 	// saw, in the world the lag compensation policy judges it in, and
@@ -394,6 +411,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Body != nil && out.BodyOf != nil {
 		return out, errors.New("server: config: both Body and BodyOf: set one (BodyOf can return one body for all)")
+	}
+	if err := out.Shape.Check(); err != nil {
+		return out, fmt.Errorf("server: config: %w", err)
+	}
+	if n := out.Shape.SlotCount(); out.MaxClients > n {
+		return out, fmt.Errorf("server: config: max clients %d exceed the shape's %d slots", out.MaxClients, n)
 	}
 	if out.Shots == nil {
 		out.Shots = WeaponShots{}

@@ -64,6 +64,15 @@ func clampVec(v geom.Vec3, limit float64) geom.Vec3 {
 	return geom.V(c(v.X), c(v.Y), c(v.Z))
 }
 
+// maxHealth is the full health of player id in state st
+// (Config.MaxHealth), at least 1.
+func (s *Server) maxHealth(id int, st *game.PlayerState) int16 {
+	if s.cfg.MaxHealth == nil {
+		return game.MaxHealth
+	}
+	return max(1, s.cfg.MaxHealth(id, *st))
+}
+
 // respawned runs the game's respawn rule (Config.Spawn) on st, player
 // c's state at a spawn or placement.
 func (s *Server) respawned(c *client, st *game.PlayerState) {

@@ -15,7 +15,8 @@ import (
 // A game's own objects beside the players (crates, doors, vehicles) and
 // its own players' bodies, which its shots are traced against
 // (ShotWorld.Trace). An entity lives in a snapshot slot above the
-// players' (MaxClients up to wire.MaxEntities-1) and is replicated to
+// players' (MaxClients up to the last of Config.Shape's slots, 255 unless
+// the shape declares more) and is replicated to
 // every client as a player's state is, delta coded, its game values
 // included (Config.Values), so that clients draw it interpolated
 // (client.Client.Remote). With a body
@@ -33,21 +34,22 @@ type entity struct {
 }
 
 // ErrNotEntitySlot is wrapped by the error of SetEntity for a slot
-// outside MaxClients to wire.MaxEntities-1.
+// outside MaxClients to the last of Config.Shape's slots.
 var ErrNotEntitySlot = errors.New("server: not an entity slot")
 
 // SetEntity puts a game entity in slot id (MaxClients up to
 // wire.MaxEntities-1), or updates it: st is its state (position,
-// velocity, yaw, flags, teleport count, and the fields of its game
-// state (Config.Game) sent to all; the other fields are not sent), body
+// velocity, yaw, flags, teleport count, its health when
+// Config.Shape sends health to all, and the fields of its game state
+// (Config.Game) sent to all; the other fields are not sent), body
 // its shape for lag compensation (nil: never hit by TraceAt), which may
 // change at any update (a door's leaf, a broken crate): each tick
 // records the body set then, and TraceAt tests a past tick's. Its position and velocity
 // are snapped to the wire's grids. It is sent from the next snapshot
 // on.
 func (s *Server) SetEntity(id int, st game.PlayerState, body lagcomp.Body) error {
-	if id < len(s.clients) || id >= wire.MaxEntities {
-		return fmt.Errorf("%w: %d, want %d to %d", ErrNotEntitySlot, id, len(s.clients), wire.MaxEntities-1)
+	if n := s.cfg.Shape.SlotCount(); id < len(s.clients) || id >= n {
+		return fmt.Errorf("%w: %d, want %d to %d", ErrNotEntitySlot, id, len(s.clients), n-1)
 	}
 	if s.cfg.Game == nil && st.Game != (game.State{}) {
 		return fmt.Errorf("server: entity %d: game state set, but the server declares none (Config.Game)", id)
@@ -59,7 +61,7 @@ func (s *Server) SetEntity(id int, st game.PlayerState, body lagcomp.Body) error
 		return fmt.Errorf("server: entity %d: pitch %d out of range", id, st.Pitch)
 	}
 	if s.objects == nil {
-		s.objects = make([]entity, wire.MaxEntities)
+		s.objects = make([]entity, s.cfg.Shape.SlotCount())
 	}
 	st.Pos, st.Vel = game.SnapPos(st.Pos), snapVel(st.Vel)
 	e := &s.objects[id]
@@ -108,7 +110,7 @@ func within(v geom.Vec3, limit float64) bool {
 
 // startRewind makes the history TraceAt rewinds.
 func (s *Server) startRewind() error {
-	r, err := lagcomp.NewRewinder(s.tickDur, s.cfg.MaxUnlag, wire.MaxEntities)
+	r, err := lagcomp.NewRewinder(s.tickDur, s.cfg.MaxUnlag, s.cfg.Shape.SlotCount())
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
@@ -182,6 +184,9 @@ func (s *Server) addObjects(snap *wire.Snapshot) {
 		e := &s.objects[id]
 		ent := wire.EntityFromState(e.state)
 		ent.Stamp = s.tick
+		if s.cfg.Shape.HealthToAll {
+			ent.Health = e.state.Health
+		}
 		snap.Entities[id] = ent
 		snap.SetPresent(id, true)
 		if snap.EntityGame != nil {

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -49,7 +50,7 @@ func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, e
 		return wire.AppendSnapshot(c.out[:0], snap, base, wire.MaxDatagram)
 	}
 	if c.prio == nil {
-		c.prio = new([wire.MaxEntities]uint32)
+		c.prio = make([]uint32, s.cfg.Shape.SlotCount())
 	}
 	if !c.overBudget {
 		// Most snapshots fit, and then every state goes and priorities
@@ -68,30 +69,59 @@ func (s *Server) encodeSnapshot(c *client, snap, base *wire.Snapshot) ([]byte, e
 		if o == nil || o == c {
 			continue
 		}
+		// weigh's body, written out: a call per player per client per
+		// tick costs the server's tick as much as the weighing.
 		p := &c.prio[o.id]
-		var held wire.EntityState
 		if base == nil || !base.Has(o.id) {
 			*p = wire.PriorityUrgent // appearing
 			continue
 		}
-		held = base.Entities[o.id]
+		held := &base.Entities[o.id]
 		e := &snap.Entities[o.id]
 		if e.Teleport != held.Teleport || (e.Flags^held.Flags)&game.FlagDead != 0 {
 			*p = wire.PriorityUrgent
 			continue
 		}
-		w := v.weight(c, o)
-		if e.X == held.X && e.Y == held.Y && e.Z == held.Z && e.Yaw == held.Yaw && e.Pitch == held.Pitch && e.Flags == held.Flags {
+		w := v.weight(c, o.state.Pos)
+		if e.X == held.X && e.Y == held.Y && e.Z == held.Z && e.Yaw == held.Yaw && e.Pitch == held.Pitch && e.Flags == held.Flags && e.Health == held.Health {
 			// Standing still: only its stamp and velocity are new.
 			w = max(1, w/4)
 		}
 		*p = min(*p, wire.PriorityUrgent-1-w) + w
+	}
+	// The game's entities gain priority as the players do, so that none
+	// is left out for good when they are many.
+	for _, id := range s.objectIDs {
+		weigh(c, id, v.weight(c, s.objects[id].state.Pos), snap, base)
 	}
 	out, err := wire.AppendSnapshotBudget(c.out[:0], snap, base, wire.MaxDatagram, budget, c.prio)
 	if err == nil {
 		s.sent(c, snap, out)
 	}
 	return out, err
+}
+
+// weigh adds to c's priority of slot id in snap, against base, the
+// weight w of its place in c's view: urgent when the slot appears,
+// teleports or dies, a quarter when it stands still (as encodeSnapshot
+// weighs the players).
+func weigh(c *client, id int, w uint32, snap, base *wire.Snapshot) {
+	p := &c.prio[id]
+	if base == nil || !base.Has(id) {
+		*p = wire.PriorityUrgent // appearing
+		return
+	}
+	held := &base.Entities[id]
+	e := &snap.Entities[id]
+	if e.Teleport != held.Teleport || (e.Flags^held.Flags)&game.FlagDead != 0 {
+		*p = wire.PriorityUrgent
+		return
+	}
+	if e.X == held.X && e.Y == held.Y && e.Z == held.Z && e.Yaw == held.Yaw && e.Pitch == held.Pitch && e.Flags == held.Flags && e.Health == held.Health {
+		// Standing still: only its stamp and velocity are new.
+		w = max(1, w/4)
+	}
+	*p = min(*p, wire.PriorityUrgent-1-w) + w
 }
 
 // stampEntities quantises every player's state once a tick, stamped
@@ -104,6 +134,9 @@ func (s *Server) stampEntities() {
 		if o != nil {
 			e := wire.EntityFromState(o.state)
 			e.Stamp = s.tick
+			if s.cfg.Shape.HealthToAll {
+				e.Health = o.state.Health
+			}
 			s.entities[o.id] = e
 		}
 	}
@@ -123,6 +156,18 @@ func (s *Server) sent(c *client, snap *wire.Snapshot, out []byte) {
 			c.updatesSent++
 		} else {
 			c.overBudget = true // one was left out
+		}
+	}
+	for _, id := range s.objectIDs {
+		switch {
+		case !snap.Has(id):
+			c.overBudget = true // appearing, and left out
+		case snap.Entities[id].Stamp == s.tick:
+			if c.prio != nil {
+				c.prio[id] = 0
+			}
+		default:
+			c.overBudget = true
 		}
 	}
 }
@@ -165,11 +210,11 @@ func (c *client) header() int {
 // its field of view.
 type view struct{ fx, fy, cos float64 }
 
-// weight returns the priority player o gains in a snapshot to c, whose
-// view v is: what is near c matters most, and what c cannot see, outside
-// its field of view, half as much.
-func (v view) weight(c, o *client) uint32 {
-	d := o.state.Pos.Sub(c.state.Pos)
+// weight returns the priority a player or entity at pos gains in a
+// snapshot to c, whose view v is: what is near c matters most, and what
+// c cannot see, outside its field of view, half as much.
+func (v view) weight(c *client, pos geom.Vec3) uint32 {
+	d := pos.Sub(c.state.Pos)
 	// Map coordinates are far from overflow: math.Hypot's scaling would
 	// only cost time, 128 x 127 times a tick at 128 players.
 	dist := math.Sqrt(d.X*d.X + d.Y*d.Y)
@@ -196,7 +241,7 @@ func (s *Server) replicate(c, o *client, e wire.EntityState) wire.EntityState {
 	jump := !c.repSent[o.id] || r.Teleport != e.Teleport
 	turn := math.Abs(float64(int16(e.Yaw-r.Yaw))) * 360 / game.AngleUnits
 	_, due := snd.Step(st, jump)
-	if !due && (r.Flags != e.Flags || turn > s.cfg.Replication.TurnDeg) {
+	if !due && (r.Flags != e.Flags || r.Health != e.Health || turn > s.cfg.Replication.TurnDeg) {
 		snd.Send(st)
 		due = true
 	}

@@ -160,7 +160,7 @@ func (s *Server) showRewind(h *hitInfo, outcome wire.Outcome) {
 		return
 	}
 	ev := wire.RewindEvent{
-		Shooter: uint8(h.shooter), Victim: uint8(h.victim), ShotTick: h.shotTick, Part: h.part, Outcome: outcome,
+		Shooter: uint8(h.shooter), Victim: uint8(h.victim), ShotTick: h.shotTick, Part: h.part, Outcome: outcome, Parts: s.cfg.Shape.Parts,
 		Rewind: min(time.Duration(math.Round(t.rewindMS*1000))*time.Microsecond, wire.MaxRewind),
 		Yaw:    t.pose.Yaw, Crouched: t.pose.Has(game.FlagCrouched),
 		Pos: game.SnapPos(t.pose.Pos), Now: game.SnapPos(t.now), Eye: game.SnapPos(h.eye), Impact: game.SnapPos(t.impact),

@@ -257,7 +257,7 @@ func (w *ShotWorld) settleOpen() {
 // and the part.
 func (w *ShotWorld) noteHit(h *lagcomp.RewindHit) {
 	rec := &w.rec
-	rec.Hit, rec.Part = true, bodyPart(h.Part)
+	rec.Hit, rec.Part = true, bodyPart(h.Part, w.s.cfg.Shape.PartCount())
 	if h.ID < len(w.s.clients) {
 		rec.Victim, rec.Entity = h.ID, 0
 	} else {
@@ -266,9 +266,10 @@ func (w *ShotWorld) noteHit(h *lagcomp.RewindHit) {
 }
 
 // bodyPart is the part a game's body hit (lagcomp.BodyHit.Part) is
-// recorded and sent as: its index, the wire's last part for any beyond.
-func bodyPart(i int) game.PartKind {
-	return game.PartKind(max(0, min(i, game.NumParts-1)))
+// recorded and sent as: its index, the last of the declared parts
+// (Config.Shape) for any beyond.
+func bodyPart(i, parts int) game.PartKind {
+	return game.PartKind(max(0, min(i, parts-1)))
 }
 
 // Hit registers the hit the last Trace found, dealing damage (more than

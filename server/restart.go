@@ -36,7 +36,7 @@ func (s *Server) Restart() {
 		c.kills, c.deaths, c.shotsFired, c.hitsLanded, c.hitsTaken, c.pressShots = 0, 0, 0, 0, 0, 0
 		c.state.Flags &^= game.FlagCarrier
 		if !c.state.Has(game.FlagDead) {
-			c.state.Health = game.MaxHealth
+			c.state.Health = s.maxHealth(c.id, &c.state)
 		}
 	}
 	s.record(LogEntry{Kind: "restart", Player: -1, Team: -1})

@@ -280,7 +280,7 @@ type client struct {
 	updatesSent int
 	// prio accumulates each other player's priority for a place in this
 	// client's snapshots (see replicate.go); nil until needed.
-	prio   *[wire.MaxEntities]uint32
+	prio   []uint32
 	credit int // bytes of Config.Bandwidth this client's snapshots may spend
 	// overBudget is set when the last snapshot left a state out.
 	overBudget bool
@@ -499,7 +499,7 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 			return fmt.Errorf("server: commands: %w", ErrNoSession)
 		}
 		m := &s.cmdScratch
-		m.Game = s.cfg.Cmd
+		m.Game, m.Parts = s.cfg.Cmd, s.cfg.Shape.Parts
 		if err := wire.DecodeCommands(data, m); err != nil {
 			return s.malformed(err)
 		}
@@ -568,7 +568,6 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 	st := game.PlayerState{
 		Flags:    game.FlagOnGround | game.FlagProtected,
 		Teleport: teleport + 1,
-		Health:   game.MaxHealth,
 	}
 	st.Weapon, st.Ammo = s.armed(c.state.Weapon)
 	if sp, ok := s.rules.Spawn(c.id, c.team, spawns, s.enemies, s.rng); ok {
@@ -576,6 +575,7 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 		st.Yaw = game.YawUnits(sp.Yaw)
 	}
 	st.Game = c.state.Game
+	st.Health = s.maxHealth(c.id, &st)
 	s.respawned(c, &st)
 	c.state = st
 	c.protectedUntil = now + s.cfg.SpawnProtection
@@ -794,8 +794,10 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 		snap.EchoHold = now - c.echoAt + s.outputHold(c)
 	}
 	snap.Self = c.state
+	snap.SetSlots(s.cfg.Shape.Slots)
 	snap.SetGame(s.cfg.Game)
-	snap.Present = [len(snap.Present)]uint64{}
+	snap.HealthToAll = s.cfg.Shape.HealthToAll
+	clear(snap.Present)
 	for _, o := range s.clients {
 		if o == nil || o == c {
 			continue
@@ -865,10 +867,10 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 		Yaw:      game.YawUnits(yaw),
 		Flags:    game.FlagOnGround,
 		Teleport: c.state.Teleport + 1,
-		Health:   game.MaxHealth,
 	}
 	c.state.Weapon, c.state.Ammo = s.armed(slot)
 	c.state.Game = kept
+	c.state.Health = s.maxHealth(id, &c.state)
 	s.respawned(c, &c.state)
 	c.protectedUntil = 0
 	s.tellPlace(c)

@@ -218,6 +218,9 @@ func (s *Server) mismatch(m *wire.Connect) string {
 		}
 		return fmt.Sprintf("game command declaration differs: client %016x, server %016x (%s)", m.Cmd, h, name)
 	}
+	if d := s.cfg.Shape.Diff(m.Shape); d != "" {
+		return "game shape differs: " + d
+	}
 	if h := s.cfg.Movement.Hash(); m.Rules != 0 && m.Rules != h {
 		return fmt.Sprintf("movement rules differ: client %016x, server %016x", m.Rules, h)
 	}

@@ -453,7 +453,7 @@ func (s *Server) lost(id int, st *game.PlayerState, damage int16) int16 {
 
 // confirm tells shooter sh what became of hit h: damage dealt and outcome.
 func (s *Server) confirm(sh *client, h *hitInfo, damage int16, outcome wire.Outcome) {
-	ev := wire.ConfirmEvent{ShotTick: h.shotTick, Victim: uint8(h.victim), Part: h.part, Damage: damage, Outcome: outcome}
+	ev := wire.ConfirmEvent{ShotTick: h.shotTick, Victim: uint8(h.victim), Part: h.part, Damage: damage, Outcome: outcome, Parts: s.cfg.Shape.Parts}
 	if data, err := wire.AppendConfirmEvent(nil, &ev); err == nil {
 		s.sendEvent(sh, wire.EventConfirm, data)
 	}
@@ -464,7 +464,7 @@ func (s *Server) confirm(sh *client, h *hitInfo, damage int16, outcome wire.Outc
 func (s *Server) sendHit(v *client, h *hitInfo, appeal uint32, deadline time.Duration) {
 	ev := wire.HitEvent{
 		Shooter: uint8(h.shooter), ShotTick: h.shotTick, Part: h.part, Damage: h.damage,
-		Local: h.local, ShooterEye: h.eye, Appeal: appeal, Deadline: deadline,
+		Local: h.local, ShooterEye: h.eye, Appeal: appeal, Deadline: deadline, Parts: s.cfg.Shape.Parts,
 	}
 	if data, err := wire.AppendHitEvent(nil, &ev); err == nil {
 		s.sendEvent(v, wire.EventHit, data)

@@ -129,7 +129,7 @@ func NewDriver(srv server.Config, players []PlayerConfig, seed uint64) (*Driver,
 	for i, pc := range players {
 		cc := pc.Client
 		cc.Map, cc.Movement, cc.Step, cc.Weapons = cfg.Map, cfg.Movement, cfg.Step, cfg.Weapons
-		cc.Game, cc.Cmd = cfg.Game, cfg.Cmd
+		cc.Game, cc.Cmd, cc.Shape = cfg.Game, cfg.Cmd, cfg.Shape
 		if cc.FirstEntity == 0 && cfg.MaxClients < wire.MaxEntities {
 			cc.FirstEntity = cfg.MaxClients // the server's entities
 		}

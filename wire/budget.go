@@ -20,21 +20,27 @@ const PriorityUrgent = math.MaxUint32
 // in the manner of Glenn Fiedler's priority accumulator ("State
 // Synchronization", gafferongames.com, 2015), an entity left out should
 // gain priority until it is sent, so that none is left out for good.
-func AppendSnapshotBudget(dst []byte, s, base *Snapshot, limit, budget int, prio *[MaxEntities]uint32) ([]byte, error) {
+// prio holds a priority a slot, at least s's slots (Snapshot.Slots).
+func AppendSnapshotBudget(dst []byte, s, base *Snapshot, limit, budget int, prio []uint32) ([]byte, error) {
 	if budget <= 0 || budget > limit {
 		return dst, encodeError(MsgSnapshot, "budget %d outside 1 to limit %d", budget, limit)
+	}
+	s.sized()
+	if len(prio) < s.slots {
+		return dst, encodeError(MsgSnapshot, "%d priorities for %d slots", len(prio), s.slots)
 	}
 	return appendSnapshot(dst, s, base, limit, budget, prio)
 }
 
-// slotMask is a set of entity slots, or of rotated entry indices.
-type slotMask [MaxEntities / 64]uint64
+// slotMask is a set of entity slots, or of rotated entry indices, a bit
+// a slot of a ring.
+type slotMask []uint64
 
-func (m *slotMask) set(i int)      { m[i/64] |= 1 << (i % 64) }
-func (m *slotMask) has(i int) bool { return m[i/64]>>(i%64)&1 != 0 }
+func (m slotMask) set(i int)      { m[i/64] |= 1 << (i % 64) }
+func (m slotMask) has(i int) bool { return m[i/64]>>(i%64)&1 != 0 }
 
 // below returns the highest member less than i, or -1.
-func (m *slotMask) below(i int) int {
+func (m slotMask) below(i int) int {
 	for j := i / 64; j >= 0; j-- {
 		w := m[j]
 		if j == i/64 {
@@ -48,7 +54,7 @@ func (m *slotMask) below(i int) int {
 }
 
 // above returns the lowest member greater than i, or -1.
-func (m *slotMask) above(i int) int {
+func (m slotMask) above(i int) int {
 	for j := (i + 1) / 64; j < len(m); j++ {
 		w := m[j]
 		if j == (i+1)/64 {
@@ -61,9 +67,17 @@ func (m *slotMask) above(i int) int {
 	return -1
 }
 
-// stepBits returns the length of stepCode(d).
-func stepBits(d int) int {
-	_, n := stepCode(d)
+// wrap returns i, less than twice ring, brought below ring: no division.
+func wrap(i, ring int) int {
+	if i >= ring {
+		return i - ring
+	}
+	return i
+}
+
+// stepBits returns the length of stepCode(d, sb).
+func stepBits(d int, sb uint) int {
+	_, n := stepCode(d, sb)
 	return int(n)
 }
 
@@ -73,16 +87,24 @@ func stepBits(d int) int {
 // the next does not fit (an urgent one always does), so that it weighs
 // only the entries it sends and one more. mask holds the slots present
 // in s or ref; entries are written going around the slots from first.
-func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avail int, prio *[MaxEntities]uint32) {
-	var keys [MaxEntities]uint64
+func selectEntries(s, ref *Snapshot, mask []uint64, first, avail int, prio []uint32) {
+	ring := len(mask) * 64
+	sb := slotBits(ring)
+	if len(s.keys) < ring {
+		s.keys = make([]uint64, ring)
+	}
+	keys := s.keys
 	n := 0
-	for at := nextSlot(mask, first); at < first+MaxEntities; at = nextSlot(mask, at+1) {
-		k, i := at-first, at%MaxEntities
-		if in := s.Has(i); in == ref.Has(i) && (!in || s.Entities[i] == ref.Entities[i]) {
+	for at := nextSlot(mask, first); at < first+ring; at = nextSlot(mask, at+1) {
+		k, i := at-first, at
+		if i >= ring {
+			i -= ring
+		}
+		if in := s.Has(i); in == ref.Has(i) && (!in || sameEntity(&s.Entities[i], &ref.Entities[i])) {
 			continue // no entry
 		}
 		// Highest priority first, then the order of writing.
-		keys[n] = uint64(prio[i])<<32 | uint64(MaxEntities-1-k)
+		keys[n] = uint64(prio[i])<<32 | uint64(ring-1-k)
 		n++
 	}
 	// A max-heap hands out the keys in descending order, and only as
@@ -92,7 +114,8 @@ func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avai
 	for j := n/2 - 1; j >= 0; j-- {
 		siftDown(heap, j)
 	}
-	var chosen slotMask // rotated indices
+	var chosenWords [MaxSlots / 64]uint64
+	chosen := slotMask(chosenWords[:ring/64]) // rotated indices
 	used := 0
 	for len(heap) > 0 {
 		key := heap[0]
@@ -100,19 +123,19 @@ func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avai
 		heap[0], heap[last] = heap[last], key
 		heap = heap[:last]
 		siftDown(heap, 0)
-		p, k := uint32(key>>32), MaxEntities-1-int(uint32(key))
+		p, k := uint32(key>>32), ring-1-int(uint32(key))
 		// What taking k adds: its entry and slot code, and the change in
 		// the code of the entry after it.
-		d := entryBits(s, ref, (k+first)%MaxEntities)
+		d := entryBits(s, ref, wrap(k+first, ring))
 		switch lo, hi := chosen.below(k), chosen.above(k); {
 		case lo < 0 && hi < 0:
-			d += slotBits
+			d += int(sb)
 		case lo < 0:
-			d += stepBits(hi - k) // k takes over the first entry's slot number
+			d += stepBits(hi-k, sb) // k takes over the first entry's slot number
 		case hi < 0:
-			d += stepBits(k - lo)
+			d += stepBits(k-lo, sb)
 		default:
-			d += stepBits(k-lo) + stepBits(hi-k) - stepBits(hi-lo)
+			d += stepBits(k-lo, sb) + stepBits(hi-k, sb) - stepBits(hi-lo, sb)
 		}
 		if used+d > avail && p != PriorityUrgent {
 			break
@@ -121,11 +144,11 @@ func selectEntries(s, ref *Snapshot, mask *[MaxEntities / 64]uint64, first, avai
 		used += d
 	}
 	for j := range n { // every key, taken or not
-		k := MaxEntities - 1 - int(uint32(keys[j]))
+		k := ring - 1 - int(uint32(keys[j]))
 		if chosen.has(k) {
 			continue
 		}
-		i := (k + first) % MaxEntities
+		i := wrap(k+first, ring)
 		mask[i/64] &^= 1 << (i % 64)
 		if ref.Has(i) {
 			s.SetPresent(i, true)
@@ -166,6 +189,9 @@ func entryBits(s, ref *Snapshot, i int) int {
 	}
 	if s.Has(i) {
 		putEntity(&b, &s.Entities[i], &from, s.Tick)
+		if s.HealthToAll {
+			b.put(healthCode(&s.Entities[i], &from))
+		}
 	}
 	return b.pos()
 }

@@ -1,18 +1,20 @@
 package wire
 
 import (
+	"slices"
 	"testing"
 )
 
 // budgetRoundTrip encodes s against base within budget by prio, checks
 // that the datagram decodes to exactly what s became, and returns it.
-func budgetRoundTrip(t *testing.T, s, base *Snapshot, budget int, prio *[MaxEntities]uint32) []byte {
+func budgetRoundTrip(t *testing.T, s, base *Snapshot, budget int, prio []uint32) []byte {
 	t.Helper()
 	b, err := AppendSnapshotBudget(nil, s, base, MaxDatagram, budget, prio)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got Snapshot
+	got := Snapshot{HealthToAll: s.HealthToAll} // the session's, as Game is
+	got.SetSlots(s.Slots())
 	if err := DecodeSnapshot(b, &got, func(uint32) *Snapshot { return base }); err != nil {
 		t.Fatal(err)
 	}
@@ -35,13 +37,13 @@ func walkersDelta(age uint32, turn bool) (base, s *Snapshot) {
 // and the snapshot stays within the budget.
 func TestBudgetByPriority(t *testing.T) {
 	base, s := walkersDelta(4, true)
-	want := *s
-	var prio [MaxEntities]uint32
+	want := cloneSnapshot(s)
+	prio := make([]uint32, MaxEntities)
 	for i := range prio {
 		prio[i] = uint32(i * 7 % 64) // distinct, mixed order
 	}
 	const budget = 120
-	b := budgetRoundTrip(t, s, base, budget, &prio)
+	b := budgetRoundTrip(t, s, base, budget, prio)
 	if len(b) > budget {
 		t.Errorf("%d bytes, budget %d", len(b), budget)
 	}
@@ -71,26 +73,26 @@ func TestBudgetByPriority(t *testing.T) {
 // and that a budget the entries fit in changes nothing.
 func TestBudgetUrgent(t *testing.T) {
 	base, s := walkersDelta(2, false)
-	want := *s
-	var prio [MaxEntities]uint32
+	want := cloneSnapshot(s)
+	prio := make([]uint32, MaxEntities)
 	for i := range 64 {
 		prio[i] = PriorityUrgent
 	}
-	b := budgetRoundTrip(t, s, base, 60, &prio)
-	if s.Entities != want.Entities || len(b) <= 60 {
+	b := budgetRoundTrip(t, s, base, 60, prio)
+	if !slices.Equal(s.Entities, want.Entities) || len(b) <= 60 {
 		t.Errorf("urgent entries left out (%d bytes)", len(b))
 	}
 	base, s = walkersDelta(2, false)
-	prio = [MaxEntities]uint32{}
+	clear(prio)
 	plain, err := AppendSnapshot(nil, cloneSnapshot(s), base, MaxDatagram)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b = budgetRoundTrip(t, s, base, MaxDatagram, &prio)
+	b = budgetRoundTrip(t, s, base, MaxDatagram, prio)
 	if string(b) != string(plain) {
 		t.Errorf("a budget everything fits in changed the encoding")
 	}
-	if _, err := AppendSnapshotBudget(nil, s, base, 300, 301, &prio); err == nil {
+	if _, err := AppendSnapshotBudget(nil, s, base, 300, 301, prio); err == nil {
 		t.Errorf("budget over limit accepted")
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 // EntityFromState quantises a player's state for replication to others.
 // Positions already lie on the game.PosQuantum grid, so this is exact.
+// Health is left zero: a server sets it only in a session that sends it
+// to all (Shape.HealthToAll).
 func EntityFromState(s game.PlayerState) EntityState {
 	return EntityState{
 		X:        int32(math.Round(s.Pos.X / game.PosQuantum)),
@@ -40,5 +42,5 @@ func (e *EntityState) StateInto(st *game.PlayerState) {
 		float64(e.Z)*game.PosQuantum)
 	st.Vel = geom.V(float64(e.VX)*game.VelQuantum, float64(e.VY)*game.VelQuantum,
 		float64(e.VZ)*game.VelQuantum)
-	st.Yaw, st.Pitch, st.Flags, st.Teleport = e.Yaw, e.Pitch, e.Flags, e.Teleport
+	st.Yaw, st.Pitch, st.Flags, st.Teleport, st.Health = e.Yaw, e.Pitch, e.Flags, e.Teleport, e.Health
 }

@@ -11,15 +11,16 @@ import (
 // them (EventHit ...). Their Data is a bit stream like a message's, without
 // a type byte, padded with zero bits to a whole byte:
 //
-//	HitEvent:     Shooter 8 | ShotTick 32 | Part 4 | Damage 16 |
+//	HitEvent:     Shooter 8 | ShotTick 32 | Part | Damage 16 |
 //	              Local.X Local.Y Local.Z 13 each |
 //	              ShooterEye.X ShooterEye.Y ShooterEye.Z |
 //	              Appeal 32 | Deadline uvarint µs
-//	ConfirmEvent: ShotTick 32 | Victim 8 | Part 4 | Damage 16 | Outcome 4
+//	ConfirmEvent: ShotTick 32 | Victim 8 | Part | Damage 16 | Outcome 4
 //	VerdictEvent: Appeal 32 | Outcome 4
 //	KillEvent:    Killer 8 | Victim 8
 //
-// A Local component is zigzag coded in LocalQuantum units; a ShooterEye
+// A Part is 4 bits below 15, else 15 and 8 bits (see partCode). A Local
+// component is zigzag coded in LocalQuantum units; a ShooterEye
 // component is in game.PosQuantum units in the bucket code of positions
 // (coordBuckets), which keeps eyes on the bundled maps to 19 bits.
 
@@ -32,7 +33,6 @@ const (
 )
 
 const (
-	partBits    = 4 // up to 15 >= game.NumParts-1
 	outcomeBits = 4 // up to 15 >= numOutcomes-1
 	localBits   = 13
 	// maxLocalUnits is MaxLocal in LocalQuantum units; its zigzag code
@@ -43,7 +43,6 @@ const (
 // The widths above must hold every part and outcome: these constants fail
 // to compile (a negative value converted to uint) when they do not.
 const (
-	_ = uint(1<<partBits - game.NumParts)
 	_ = uint(1<<outcomeBits - numOutcomes)
 	_ = uint(1<<localBits - 1 - 2*maxLocalUnits)
 )
@@ -71,11 +70,11 @@ func (o Outcome) String() string {
 // LocalQuantum (halves away from zero) and must lie within ±MaxLocal;
 // DecodeHitEvent returns the rounded Local. e.ShooterEye must lie on the
 // game.PosQuantum grid within ±MaxCoord units, e.Part be below
-// game.NumParts, and e.Deadline within [0, MaxClock]; it is sent in whole
+// e.Parts (game.NumParts for 0), and e.Deadline within [0, MaxClock]; it is sent in whole
 // microseconds, truncated. On error, dst is unchanged.
 func AppendHitEvent(dst []byte, e *HitEvent) ([]byte, error) {
-	if e.Part >= game.NumParts {
-		return dst, eventError(hitName, "part %d out of range", e.Part)
+	if why := partError(e.Part, e.Parts); why != "" {
+		return dst, eventError(hitName, "%s", why)
 	}
 	var local, eye [3]int64
 	for i, v := range [...]float64{e.Local.X, e.Local.Y, e.Local.Z} {
@@ -97,7 +96,7 @@ func AppendHitEvent(dst []byte, e *HitEvent) ([]byte, error) {
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(e.Shooter), 8)
 	w.writeBits(uint64(e.ShotTick), 32)
-	w.writeBits(uint64(e.Part), partBits)
+	writePart(&w, e.Part)
 	w.writeBits(uint64(uint16(e.Damage)), 16)
 	for _, u := range local {
 		w.writeBits(zigzag(u), localBits)
@@ -116,7 +115,7 @@ func DecodeHitEvent(b []byte, e *HitEvent) error {
 	r := newEventReader(b, hitName)
 	e.Shooter = uint8(r.readBits(8))
 	e.ShotTick = uint32(r.readBits(32))
-	e.Part = readPart(&r)
+	e.Part = readPart(&r, e.Parts)
 	e.Damage = int16(r.readBits(16))
 	var local, eye [3]float64
 	for i := range local {
@@ -141,11 +140,11 @@ func DecodeHitEvent(b []byte, e *HitEvent) error {
 }
 
 // AppendConfirmEvent appends the encoding of e to dst, for an Event of kind
-// EventConfirm. e.Part must be below game.NumParts and e.Outcome a known
+// EventConfirm. e.Part must be below e.Parts (game.NumParts for 0) and e.Outcome a known
 // Outcome. On error, dst is unchanged.
 func AppendConfirmEvent(dst []byte, e *ConfirmEvent) ([]byte, error) {
-	if e.Part >= game.NumParts {
-		return dst, eventError(confirmName, "part %d out of range", e.Part)
+	if why := partError(e.Part, e.Parts); why != "" {
+		return dst, eventError(confirmName, "%s", why)
 	}
 	if e.Outcome >= numOutcomes {
 		return dst, eventError(confirmName, "outcome %d out of range", e.Outcome)
@@ -153,7 +152,7 @@ func AppendConfirmEvent(dst []byte, e *ConfirmEvent) ([]byte, error) {
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(e.ShotTick), 32)
 	w.writeBits(uint64(e.Victim), 8)
-	w.writeBits(uint64(e.Part), partBits)
+	writePart(&w, e.Part)
 	w.writeBits(uint64(uint16(e.Damage)), 16)
 	w.writeBits(uint64(e.Outcome), outcomeBits)
 	return w.buf, nil
@@ -165,7 +164,7 @@ func DecodeConfirmEvent(b []byte, e *ConfirmEvent) error {
 	r := newEventReader(b, confirmName)
 	e.ShotTick = uint32(r.readBits(32))
 	e.Victim = uint8(r.readBits(8))
-	e.Part = readPart(&r)
+	e.Part = readPart(&r, e.Parts)
 	e.Damage = int16(r.readBits(16))
 	e.Outcome = readOutcome(&r)
 	return r.finish()
@@ -209,15 +208,6 @@ func DecodeKillEvent(b []byte, e *KillEvent) error {
 	e.Killer = uint8(r.readBits(8))
 	e.Victim = uint8(r.readBits(8))
 	return r.finish()
-}
-
-// readPart reads a body part and checks it.
-func readPart(r *bitReader) game.PartKind {
-	p := game.PartKind(r.readBits(partBits))
-	if p >= game.NumParts {
-		r.failf("part %d out of range", p)
-	}
-	return p
 }
 
 // readOutcome reads an outcome and checks it.

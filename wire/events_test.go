@@ -127,7 +127,7 @@ func TestAppendEventErrors(t *testing.T) {
 		enc  func([]byte) ([]byte, error)
 		want string
 	}{
-		{"hit part", hit(func(e *HitEvent) { e.Part = game.NumParts }), "wire: hit event: part 4 out of range"},
+		{"hit part", hit(func(e *HitEvent) { e.Part = game.NumParts }), "wire: hit event: part 4 out of range: the body has 4 parts"},
 		{"hit local", hit(func(e *HitEvent) { e.Local = geom.V(0, MaxLocal+1e-9, 0) }),
 			"wire: hit event: local {X:0 Y:2.000000001 Z:0} out of range"},
 		{"hit local NaN", hit(func(e *HitEvent) { e.Local = geom.V(0, 0, math.NaN()) }), "wire: hit event: local {X:0 Y:0 Z:NaN} out of range"},
@@ -140,7 +140,7 @@ func TestAppendEventErrors(t *testing.T) {
 		{"hit deadline negative", hit(func(e *HitEvent) { e.Deadline = -1 }), "wire: hit event: deadline -1ns out of range"},
 		{"hit deadline too late", hit(func(e *HitEvent) { e.Deadline = MaxClock + 1 }),
 			"wire: hit event: deadline " + (MaxClock + 1).String() + " out of range"},
-		{"confirm part", confirm(ConfirmEvent{Part: 200}), "wire: confirm event: part 200 out of range"},
+		{"confirm part", confirm(ConfirmEvent{Part: 200}), "wire: confirm event: part 200 out of range: the body has 4 parts"},
 		{"confirm outcome", confirm(ConfirmEvent{Outcome: numOutcomes}), "wire: confirm event: outcome 6 out of range"},
 		{"verdict outcome", verdict(VerdictEvent{Outcome: 255}), "wire: verdict event: outcome 255 out of range"},
 	}
@@ -188,7 +188,7 @@ func TestDecodeEventErrors(t *testing.T) {
 		want string
 	}{
 		{"hit ok", decodeWith(DecodeHitEvent), hit(1, 0, 0, 0), ""},
-		{"hit part", decodeWith(DecodeHitEvent), hit(9, 0, 0, 0), "wire: hit event: part 9 out of range"},
+		{"hit part", decodeWith(DecodeHitEvent), hit(9, 0, 0, 0), "wire: hit event: part 9 out of range: the body has 4 parts"},
 		{"hit local", decodeWith(DecodeHitEvent), hit(0, zigzag(-2049), 0, 0), "wire: hit event: local -2.0009765625 m out of range"},
 		{"hit eye", decodeWith(DecodeHitEvent), hit(0, 0, MaxCoord+1, 0), "wire: hit event: shooter eye out of range"},
 		{"hit deadline", decodeWith(DecodeHitEvent), hit(0, 0, 0, uint64(MaxClock/time.Microsecond)+1), "wire: hit event: deadline out of range"},
@@ -196,7 +196,7 @@ func TestDecodeEventErrors(t *testing.T) {
 		{"hit truncated", decodeWith(DecodeHitEvent), validHit[:len(validHit)-1], "wire: hit event: truncated"},
 		{"hit trailing", decodeWith(DecodeHitEvent), tail(validHit, 0), "wire: hit event: 1 trailing bytes"},
 		{"hit too long", decodeWith(DecodeHitEvent), make([]byte, MaxEventData+1), "wire: hit event: data of 256 bytes exceeds MaxEventData"},
-		{"confirm part", decodeWith(DecodeConfirmEvent), []byte{0, 0, 0, 0, 0, 0x0f, 0, 0xf0}, "wire: confirm event: part 15 out of range"},
+		{"confirm part", decodeWith(DecodeConfirmEvent), []byte{0, 0, 0, 0, 0, 0x0f, 0, 0xf0}, "wire: confirm event: part 0 in the long code"},
 		{"confirm outcome", decodeWith(DecodeConfirmEvent), []byte{0, 0, 0, 0, 0, 0, 0, 0x70}, "wire: confirm event: outcome 7 out of range"},
 		{"confirm trailing", decodeWith(DecodeConfirmEvent), tail(validConfirm, 1), "wire: confirm event: 1 trailing bytes"},
 		{"verdict outcome", decodeWith(DecodeVerdictEvent), []byte{0, 0, 0, 0, 0x0f}, "wire: verdict event: outcome 15 out of range"},

@@ -48,7 +48,7 @@ func gameReserve(s *Snapshot) int {
 	if s.Game == nil {
 		return 0
 	}
-	n := entityCountBits
+	n := int(countBits(len(s.Entities)))
 	for i := range s.Game.Fields() {
 		if f := &s.Game.Fields()[i]; f.Vis != game.VisNone {
 			n += fieldBits(f)
@@ -61,8 +61,9 @@ func gameReserve(s *Snapshot) int {
 // EntityGame once; a snapshot kept and reused allocates nothing after.
 func (s *Snapshot) SetGame(l *game.Layout) {
 	s.Game = l
-	if l.SentToOthers() && len(s.EntityGame) < MaxEntities {
-		s.EntityGame = make([]game.State, MaxEntities)
+	s.sized()
+	if l.SentToOthers() && len(s.EntityGame) != len(s.Entities) {
+		s.EntityGame = make([]game.State, len(s.Entities))
 	}
 }
 
@@ -154,8 +155,10 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 			writeField(w, l, i, &s.Self.Game, &ref.Self.Game)
 		}
 	}
+	ring := len(s.Entities)
+	nbits, sb := countBits(ring), slotBits(ring)
 	countAt := w.pos()
-	w.writeBits(0, entityCountBits)
+	w.writeBits(0, nbits)
 	if !l.SentToOthers() {
 		return
 	}
@@ -174,9 +177,9 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 			}
 			mark := w.pos()
 			if count == 0 {
-				w.writeBits(uint64(i), slotBits)
+				w.writeBits(uint64(i), sb)
 			} else {
-				w.writeBits(stepCode(i - prev))
+				w.writeBits(stepCode(i-prev, sb))
 			}
 			for k := range l.Fields() {
 				if l.Fields()[k].Vis == game.VisAll {
@@ -192,7 +195,7 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 			prev = i
 		}
 	}
-	w.patch(countAt, uint64(count), entityCountBits)
+	w.patch(countAt, uint64(count), nbits)
 	for j, word := range s.Present {
 		for m := ^word; m != 0; m &= m - 1 {
 			s.EntityGame[j*64+bits.TrailingZeros64(m)] = zeroState
@@ -202,7 +205,7 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 
 // readGame reads the game state of a snapshot into s, decoded against
 // base, whose entities' presence was basePresent (base may be s).
-func readGame(r *bitReader, s, base *Snapshot, basePresent *[MaxEntities / 64]uint64) {
+func readGame(r *bitReader, s, base *Snapshot, basePresent []uint64) {
 	l := s.Game
 	for i := range l.Fields() {
 		if l.Fields()[i].Vis != game.VisNone {
@@ -224,22 +227,24 @@ func readGame(r *bitReader, s, base *Snapshot, basePresent *[MaxEntities / 64]ui
 			}
 		}
 	}
-	count := int(r.readBits(entityCountBits))
+	ring := len(s.Entities)
+	sb := slotBits(ring)
+	count := int(r.readBits(countBits(ring)))
 	switch {
 	case count > 0 && !l.SentToOthers():
 		r.failf("game state entries, but no field is sent to others")
 		return
-	case count > MaxEntities:
-		r.failf("%d game state entries exceed %d", count, MaxEntities)
+	case count > s.slots:
+		r.failf("%d game state entries exceed %d slots", count, s.slots)
 		return
 	}
 	i := 0
 	for e := 0; e < count && r.err == nil; e++ {
 		if e == 0 {
-			i = int(r.readBits(slotBits))
+			i = int(r.readBits(sb))
 		} else {
-			d := readStep(r)
-			if d == 0 || i+d >= MaxEntities {
+			d := readStep(r, sb)
+			if d == 0 || i+d >= ring {
 				r.failf("game state entries out of slot order")
 				break
 			}

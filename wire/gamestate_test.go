@@ -250,7 +250,7 @@ func FuzzSnapshotGameRoundTrip(f *testing.F) {
 			return // limit too small for the header and self
 		}
 		// What the receiver holds of the baseline.
-		held := *base
+		held := *cloneSnapshot(base)
 		held.EntityGame = make([]game.State, MaxEntities)
 		held.Self.Game = shown(base.Self.Game, game.VisOwner)
 		for i := range MaxEntities {
@@ -271,7 +271,7 @@ func FuzzSnapshotGameRoundTrip(f *testing.F) {
 		if err := DecodeSnapshot(b, &got, baselineOf(&held)); err != nil {
 			t.Fatal(err)
 		}
-		want := *s
+		want := *cloneSnapshot(s)
 		want.EntityGame = make([]game.State, MaxEntities)
 		want.Self.Game = shown(s.Self.Game, game.VisOwner)
 		for i := range MaxEntities {

@@ -28,6 +28,7 @@ func goldenSnapshots() (base, delta *Snapshot) {
 			Flags: game.FlagOnGround, Teleport: 1, Health: 100, Ammo: 30, Heat: 2, WeaponWait: 62500 * time.Microsecond, Weapon: 1},
 		Events: []Event{{Seq: 8, Kind: 3, Data: []byte("hit")}},
 	}
+	base.SetSlots(MaxEntities)
 	for i, e := range []EntityState{
 		{X: 1024, Y: -512, Yaw: 100, Flags: game.FlagOnGround, VX: 2048, VY: -1024},
 		{X: -7000, Y: 300, Z: 512, Yaw: 40000, Pitch: 300, Flags: game.FlagCrouched, Teleport: 2},

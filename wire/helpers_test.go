@@ -2,8 +2,10 @@ package wire
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
@@ -107,6 +109,7 @@ func randSnapshot(rng *rand.Rand, tick uint32) *Snapshot {
 		Self:           randSelf(rng),
 		FirstEventSeq:  rng.Uint32(),
 	}
+	s.SetSlots(MaxEntities)
 	s.Events = randEvents(rng, s.FirstEventSeq)
 	density := rng.Float64()
 	for i := range s.Entities {
@@ -163,6 +166,8 @@ func randNext(rng *rand.Rand, base *Snapshot) *Snapshot {
 // cloneSnapshot returns a deep copy of s.
 func cloneSnapshot(s *Snapshot) *Snapshot {
 	c := *s
+	c.Entities, c.Present, c.held = slices.Clone(s.Entities), slices.Clone(s.Present), slices.Clone(s.held)
+	c.EntityGame, c.masks, c.keys = slices.Clone(s.EntityGame), nil, nil
 	c.Events = make([]Event, len(s.Events))
 	for i, ev := range s.Events {
 		c.Events[i] = Event{Seq: ev.Seq, Kind: ev.Kind, Data: bytes.Clone(ev.Data)}
@@ -177,21 +182,32 @@ func diffSnapshot(got, want *Snapshot) string {
 		Tick, Baseline, LastCmd  uint32
 		EchoClientTime, EchoHold time.Duration
 		Self                     game.PlayerState
-		Present                  [MaxEntities / 64]uint64
 		FirstEventSeq            uint32
+		Slots                    int
 	}
+	// A snapshot not yet sized holds MaxEntities absent slots.
+	slots := func(s *Snapshot) int { return cmp.Or(s.slots, MaxEntities) }
 	hdr := func(s *Snapshot) header {
-		return header{s.Tick, s.Baseline, s.LastCmd, s.EchoClientTime, s.EchoHold, s.Self, s.Present, s.FirstEventSeq}
+		return header{s.Tick, s.Baseline, s.LastCmd, s.EchoClientTime, s.EchoHold, s.Self, s.FirstEventSeq, slots(s)}
 	}
 	if h1, h2 := hdr(got), hdr(want); h1 != h2 {
 		return fmt.Sprintf("header/self: got %+v, want %+v", h1, h2)
 	}
-	for i := range got.Entities {
-		if got.Entities[i] != want.Entities[i] {
-			return fmt.Sprintf("entity %d: got %+v, want %+v", i, got.Entities[i], want.Entities[i])
+	at := func(s *Snapshot, i int) EntityState {
+		if i < len(s.Entities) {
+			return s.Entities[i]
+		}
+		return EntityState{}
+	}
+	for i := range slots(got) {
+		if got.Has(i) != want.Has(i) {
+			return fmt.Sprintf("entity %d: present %v, want %v", i, got.Has(i), want.Has(i))
+		}
+		if at(got, i) != at(want, i) {
+			return fmt.Sprintf("entity %d: got %+v, want %+v", i, at(got, i), at(want, i))
 		}
 	}
-	for i := range MaxEntities {
+	for i := range slots(got) {
 		if *entityGame(got, i) != *entityGame(want, i) {
 			return fmt.Sprintf("entity %d game state: got %x, want %x", i, *entityGame(got, i), *entityGame(want, i))
 		}
@@ -222,6 +238,7 @@ func baselineOf(base *Snapshot) func(uint32) *Snapshot {
 // snapshot of the 12-player matches of the bots.
 func walkers12(tick uint32) *Snapshot {
 	s := Walkers(tick, true)
-	s.Present = [MaxEntities / 64]uint64{1<<12 - 1}
+	clear(s.Present)
+	s.Present[0] = 1<<12 - 1
 	return s
 }

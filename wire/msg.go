@@ -41,7 +41,12 @@ const MaxDatagram = 1100
 // Version 13 adds to a Commands packet the
 // client's sightings of hits on its player (Sighting): its own SBC
 // detection of each, which a study records as the objective shot behind
-// cover.
+// cover. A game's shape (Shape: more slots, more body parts, health to
+// all) came within Version 13: it rides in the Connect's padding after
+// the command hash, and sizes fields only in sessions that declare it,
+// so lagkit's own, of the zero Shape, sends the same bytes as before,
+// and a server that knows no shape refuses a Connect with one for its
+// nonzero padding.
 const Version = 13
 
 // ConnectSize is the size every Connect is padded to: at least the
@@ -61,8 +66,16 @@ const ConnectSize = 256
 // ConnectSize.
 const MaxTokenLen = 127
 
-// MaxEntities is the number of entity slots a snapshot can address.
+// MaxEntities is the number of entity slots (players and entities) of
+// lagkit's own shape (Shape.Slots 0): a snapshot's slot is 8 bits.
 const MaxEntities = 256
+
+// MaxSlots bounds Shape.Slots. A snapshot of n slots keeps 36 bytes of
+// state a slot (147 KB at MaxSlots), and a server keeps one for each of
+// a client's snapshots that may still be acknowledged: a few on a
+// steady link, baseline.Window behind a lossy one. A slot's number
+// takes 12 bits at most.
+const MaxSlots = 4096
 
 // Connect asks a server for a slot. A server answers a Connect without
 // the token it expects with a Challenge; the client repeats its Connect
@@ -107,6 +120,10 @@ type Connect struct {
 	// bits only when set, so a Connect without one is byte for byte as
 	// before.
 	Cmd uint64
+	// Shape is the client's shape (part count, health to all), checked
+	// as Game is. It rides in the padding after Cmd, a flag bit and its
+	// fields only when not the zero Shape, lagkit's own.
+	Shape Shape
 }
 
 // Rejoin is the seat and team a client asks for when it connects again
@@ -212,6 +229,10 @@ type Commands struct {
 	// Sightings are the client's judgments of hits on its player, at
 	// most MaxSightings (see Sighting).
 	Sightings []Sighting
+	// Parts is the number of parts of the session's bodies
+	// (Shape.Parts; 0: game.NumParts), which each sighting's Part must
+	// be below: not sent, set at both ends as Game is.
+	Parts int
 }
 
 // MaxCmdsPerPacket bounds the commands in one Commands packet.
@@ -227,6 +248,10 @@ type EntityState struct {
 	Pitch      int16
 	Flags      game.StateFlags
 	Teleport   uint8
+	// Health is the player's or entity's health, sent only in a session
+	// whose shape sends it to all (Shape.HealthToAll, Snapshot.HealthToAll);
+	// zero otherwise.
+	Health int16
 	// Stamp is the server tick this state is from: the snapshot's own
 	// tick for a state sent fresh, an older one for a state carried over
 	// (threshold replication sends a player's state only when the
@@ -265,10 +290,12 @@ type Snapshot struct {
 	EchoHold       time.Duration
 	// Self is the receiving client's own authoritative state, exactly.
 	Self game.PlayerState
-	// Entities holds every entity slot; Present marks which are in the
-	// world.
-	Entities [MaxEntities]EntityState
-	Present  [MaxEntities / 64]uint64
+	// Entities holds every entity slot, the session's slot count
+	// (SetSlots) rounded up to a multiple of 64; Present marks which are
+	// in the world, a bit a slot. Both are empty until SetSlots, or
+	// AppendSnapshot or DecodeSnapshot, sizes them.
+	Entities []EntityState
+	Present  []uint64
 	// Events are delivered reliably: the server sends each event again,
 	// about a round trip after it last sent it, until a snapshot carrying
 	// it is acknowledged. Their sequence numbers (Event.Seq) increase
@@ -291,14 +318,26 @@ type Snapshot struct {
 	// a delta against the baseline's after the entities (see
 	// AppendSnapshot).
 	EntityGame []game.State
+	// HealthToAll codes each entity's Health after its state, as a
+	// changed bit and 16 bits when changed: the session's shape
+	// (Shape.HealthToAll), set at both ends as Game is. Without it an
+	// entity's Health must be zero.
+	HealthToAll bool
 
 	// held marks, once settled is set, the slots that may hold a state:
 	// those present when AppendSnapshot or DecodeSnapshot last ran on
 	// the snapshot. Every other slot is zero (absent slots stay zero unless
 	// written), so the next run clears only the slots that have left since
 	// rather than every absent one.
-	held    [MaxEntities / 64]uint64
+	held    []uint64
 	settled bool
+	// slots is the declared slot count (SetSlots; 0: not yet sized),
+	// and step the rotation step of its ring (see rotationStep).
+	slots, step int
+	// masks is AppendSnapshot's scratch, two masks of the slots, and
+	// keys AppendSnapshotBudget's, a key a slot.
+	masks []uint64
+	keys  []uint64
 }
 
 // Appeal answers a provisional hit (policy alc): the victim's client
@@ -336,6 +375,10 @@ type HitEvent struct {
 	// answer it with an Appeal of this id before Deadline (server time).
 	Appeal   uint32
 	Deadline time.Duration
+	// Parts is the number of parts of the session's bodies
+	// (Shape.Parts; 0: game.NumParts), which Part must be below: not
+	// sent, set at both ends before encoding and decoding.
+	Parts int
 }
 
 // Quantisation of HitEvent.Local.
@@ -365,6 +408,8 @@ type ConfirmEvent struct {
 	Part     game.PartKind
 	Damage   int16 // 0 when the hit did no damage
 	Outcome  Outcome
+	// Parts is as HitEvent's: the session's part count, not sent.
+	Parts int
 }
 
 // VerdictEvent tells a victim the server's verdict on its appeal.

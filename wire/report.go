@@ -82,21 +82,25 @@ type RewindEvent struct {
 	// ±MaxCoord units.
 	Pos, Now, Eye, Impact geom.Vec3
 	Outcome               Outcome
+	// Parts is the number of parts of the session's bodies
+	// (Shape.Parts; 0: game.NumParts), which Part must be below: not
+	// sent, set at both ends before encoding and decoding.
+	Parts int
 }
 
 const rewindName = "rewind event"
 
 // The layout of a RewindEvent:
 //
-//	Shooter 8 | Victim 8 | ShotTick 32 | Part 4 | Outcome 4 |
+//	Shooter 8 | Victim 8 | ShotTick 32 | Part (see partCode) | Outcome 4 |
 //	Rewind uvarint µs | Yaw 16 | Crouched 1 |
 //	Pos, Now, Eye, Impact: X Y Z each in the bucket code of positions
 
 // AppendRewindEvent appends the encoding of e to dst, for an Event of kind
 // EventRewind. On error, dst is unchanged.
 func AppendRewindEvent(dst []byte, e *RewindEvent) ([]byte, error) {
-	if e.Part >= game.NumParts {
-		return dst, eventError(rewindName, "part %d out of range", e.Part)
+	if why := partError(e.Part, e.Parts); why != "" {
+		return dst, eventError(rewindName, "%s", why)
 	}
 	if e.Outcome >= numOutcomes {
 		return dst, eventError(rewindName, "outcome %d out of range", e.Outcome)
@@ -115,7 +119,7 @@ func AppendRewindEvent(dst []byte, e *RewindEvent) ([]byte, error) {
 	w.writeBits(uint64(e.Shooter), 8)
 	w.writeBits(uint64(e.Victim), 8)
 	w.writeBits(uint64(e.ShotTick), 32)
-	w.writeBits(uint64(e.Part), partBits)
+	writePart(&w, e.Part)
 	w.writeBits(uint64(e.Outcome), outcomeBits)
 	w.writeUvarint(micros(e.Rewind))
 	w.writeBits(uint64(e.Yaw), 16)
@@ -135,7 +139,7 @@ func DecodeRewindEvent(b []byte, e *RewindEvent) error {
 	e.Shooter = uint8(r.readBits(8))
 	e.Victim = uint8(r.readBits(8))
 	e.ShotTick = uint32(r.readBits(32))
-	e.Part = readPart(&r)
+	e.Part = readPart(&r, e.Parts)
 	e.Outcome = readOutcome(&r)
 	e.Rewind = r.readMicros(MaxRewind, "rewind")
 	e.Yaw = uint16(r.readBits(16))

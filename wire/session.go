@@ -16,6 +16,13 @@ func checkString(s string, max int) string {
 	return ""
 }
 
+// shapePartsBits holds Shape.Parts, 0 to MaxParts, and shapeSlotsBits
+// Shape.Slots, 1 to MaxSlots, in a Connect.
+const (
+	shapePartsBits = 9
+	shapeSlotsBits = 13
+)
+
 // AppendConnect appends the encoding of m to dst, padded with zero bytes
 // to ConnectSize. m.Version must be Version. The version is the two bytes
 // after the type byte, little-endian, and stays there in every version so
@@ -36,6 +43,9 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	if len(m.Key) != 0 && len(m.Key) != KeySize {
 		return dst, encodeError(MsgConnect, "key of %d bytes, want %d or none", len(m.Key), KeySize)
 	}
+	if why := m.Shape.why(); why != "" {
+		return dst, encodeError(MsgConnect, "shape: %s", why)
+	}
 	if !m.Rejoin.Asked && m.Rejoin != (Rejoin{}) {
 		return dst, encodeError(MsgConnect, "rejoin seat or team without Asked")
 	}
@@ -51,16 +61,28 @@ func AppendConnect(dst []byte, m *Connect) ([]byte, error) {
 	w.writeKey(m.Key)
 	w.writeBits(m.Game, 64)
 	w.writeBits(m.Rules, 64)
-	if m.Rejoin.Asked || m.Cmd != 0 {
+	shape := m.Shape != (Shape{})
+	if m.Rejoin.Asked || m.Cmd != 0 || shape {
 		w.writeBool(m.Rejoin.Asked)
 		if m.Rejoin.Asked {
 			w.writeBits(uint64(m.Rejoin.Seat), 8)
 			w.writeBits(uint64(m.Rejoin.Team), 8)
 		}
 	}
-	if m.Cmd != 0 {
+	if m.Cmd != 0 || shape {
+		w.writeBool(m.Cmd != 0)
+		if m.Cmd != 0 {
+			w.writeBits(m.Cmd, 64)
+		}
+	}
+	if shape {
 		w.writeBool(true)
-		w.writeBits(m.Cmd, 64)
+		w.writeBits(uint64(m.Shape.Parts), shapePartsBits)
+		w.writeBool(m.Shape.HealthToAll)
+		if m.Shape.Slots != 0 {
+			w.writeBool(true)
+			w.writeBits(uint64(m.Shape.Slots), shapeSlotsBits)
+		}
 	}
 	for len(w.buf)-start < ConnectSize {
 		w.buf = append(w.buf, 0)
@@ -96,6 +118,20 @@ func DecodeConnect(b []byte, m *Connect) error {
 	if r.readBool() {
 		if m.Cmd = r.readBits(64); m.Cmd == 0 && r.err == nil {
 			r.failf("command declaration hash flagged but 0")
+		}
+	}
+	if r.readBool() {
+		m.Shape.Parts = int(r.readBits(shapePartsBits))
+		m.Shape.HealthToAll = r.readBool()
+		if r.readBool() {
+			if m.Shape.Slots = int(r.readBits(shapeSlotsBits)); m.Shape.Slots == 0 && r.err == nil {
+				r.failf("shape: slots flagged but 0")
+			}
+		}
+		if r.err == nil && m.Shape == (Shape{}) {
+			r.failf("shape flagged but zero")
+		} else if why := m.Shape.why(); r.err == nil && why != "" {
+			r.failf("shape: %s", why)
 		}
 	}
 	r.align()

@@ -26,7 +26,7 @@ const MaxSightings = 8
 // After its commands, a Commands packet carries a flag bit saying
 // whether sightings follow, and when set its sightings:
 //
-//	len(Sightings)-1 3 | per sighting: Shooter 8 | ShotTick 32 | Part 4 | SBC 1
+//	len(Sightings)-1 3 | per sighting: Shooter 8 | ShotTick 32 | Part | SBC 1
 //
 // so that a packet of a player nobody hits pays one bit for them.
 const sightCountBits = 3 // len(Sightings)-1, 0 to 7
@@ -40,8 +40,8 @@ func checkSightings(m *Commands) error {
 		return encodeError(MsgCommands, "%d sightings, want at most %d", len(m.Sightings), MaxSightings)
 	}
 	for i := range m.Sightings {
-		if p := m.Sightings[i].Part; p >= game.NumParts {
-			return encodeError(MsgCommands, "sighting %d: part %d out of range", i, p)
+		if why := partError(m.Sightings[i].Part, m.Parts); why != "" {
+			return encodeError(MsgCommands, "sighting %d: %s", i, why)
 		}
 	}
 	return nil
@@ -58,7 +58,7 @@ func writeSightings(w *bitWriter, m *Commands) {
 		s := &m.Sightings[i]
 		w.writeBits(uint64(s.Shooter), 8)
 		w.writeBits(uint64(s.ShotTick), 32)
-		w.writeBits(uint64(s.Part), partBits)
+		writePart(w, s.Part)
 		w.writeBool(s.SBC)
 	}
 }
@@ -73,7 +73,7 @@ func readSightings(r *bitReader, m *Commands) {
 	n := int(r.readBits(sightCountBits)) + 1
 	for i := 0; i < n && r.err == nil; i++ {
 		s := Sighting{Shooter: uint8(r.readBits(8)), ShotTick: uint32(r.readBits(32))}
-		s.Part = readPart(r)
+		s.Part = readPart(r, m.Parts)
 		s.SBC = r.readBool()
 		m.Sightings = append(m.Sightings, s)
 	}

@@ -90,12 +90,10 @@ func TestDecodeCommandsSightingErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The part is the 4 bits before the last written one (SBC); make
-	// them 15 by setting each at its place in the stream.
-	bad := append([]byte(nil), good...)
-	end := bitLen(t, m)
-	for bit := end - 5; bit < end-1; bit++ {
-		bad[bit/8] |= 1 << (bit % 8)
+	// A part of a body of 40 parts, read as one of lagkit's four.
+	bad, err := AppendCommands(nil, &Commands{Cmds: held(5, 2), Parts: 40, Sightings: []Sighting{{Shooter: 1, ShotTick: 2, Part: 39}}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, tc := range []struct {
 		name string
@@ -104,7 +102,7 @@ func TestDecodeCommandsSightingErrors(t *testing.T) {
 	}{
 		{"truncated", good[:len(good)-2], "truncated"},
 		{"trailing", append(append([]byte(nil), good...), 0x01), "trailing"},
-		{"bad part", bad, "part 15 out of range"},
+		{"bad part", bad, "part 39 out of range: the body has 4 parts"},
 	} {
 		var got Commands
 		err := DecodeCommands(tc.b, &got)

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"time"
@@ -27,7 +28,8 @@ import (
 //	Teleport 8 | Health 16 | Ammo 8 | Heat 8 | WeaponWait 26 µs | Weapon 8
 //
 // and an entity as its X Y Z | Yaw | Pitch | Flags 8 | Teleport 8 |
-// VX VY VZ | Stamp (see stampCode).
+// VX VY VZ | Stamp (see stampCode), then, in a snapshot with
+// HealthToAll, Health 16 as a changed field.
 //
 // An event is its Seq as a uvarint, the number of sequence numbers
 // skipped since the previous event's (since FirstEventSeq for the first),
@@ -36,12 +38,15 @@ import (
 // without copying.
 //
 // An entity entry is written only for a slot that differs from the
-// baseline: its slot (the first as 8 bits, each later one as its distance
-// from the previous one, see stepCode), then, if the slot was present in
+// baseline: its slot (the first in the bits a slot of the ring takes, 8
+// for lagkit's own MaxEntities, each later one as its distance from the
+// previous one, see stepCode), then, if the slot was present in
 // the baseline, a removed bit, and unless removed, the state as a delta
 // against the baseline's (zero for an added entity, so an added entity
 // carries absolute values). Entries go around the slots once, starting at
-// an offset that changes every tick (see rotationStep).
+// an offset that changes every tick (see rotationStep). The slots are the
+// session's (Shape.Slots) rounded up to a multiple of 64, the ring; the
+// entity count takes one bit more than a slot (9 bits for MaxEntities).
 
 // coordBuckets are the zigzag widths of the bucket code of position and
 // velocity deltas in quantum units. 0: unchanged (1 bit, the usual vertical
@@ -61,37 +66,102 @@ var (
 )
 
 const (
-	eventCountBits  = 6  // up to 63 >= MaxEvents
-	entityCountBits = 9  // up to 511 >= MaxEntities
-	slotBits        = 8  // MaxEntities = 1 << slotBits
-	weaponWaitBits  = 26 // up to 67108863 µs >= MaxWeaponWait
+	eventCountBits = 6  // up to 63 >= MaxEvents
+	weaponWaitBits = 26 // up to 67108863 µs >= MaxWeaponWait
 )
 
-// rotationStep advances the slot at which AppendSnapshot starts handing out
-// space each tick. When not all changed entities fit, the ones late in the
-// order are left out; a start that moved by one slot a tick would leave an
-// entity out for up to MaxEntities ticks in a row. Stepping by about
-// MaxEntities/φ (the Fibonacci hashing multiplier of Knuth, TAOCP vol. 3,
-// section 6.4) spreads consecutive starts evenly around the slots, so every
-// slot soon falls early in the order. It is odd, so the starts cycle
-// through all MaxEntities slots.
-const rotationStep = 159
+// rotationStep returns the step by which the slot at which
+// AppendSnapshot starts handing out space advances each tick, in a ring
+// of ring slots. When not all changed entities fit, the ones late in the
+// order are left out; a start that moved by one slot a tick would leave
+// an entity out for up to ring ticks in a row. Stepping by about ring/φ
+// (the Fibonacci hashing multiplier of Knuth, TAOCP vol. 3, section 6.4)
+// spreads consecutive starts evenly around the slots, so every slot soon
+// falls early in the order. The step is the nearest to ring/φ with no
+// factor in common with ring, so the starts cycle through every slot:
+// 159 for MaxEntities.
+func rotationStep(ring int) int {
+	x := float64(ring) * (math.Sqrt(5) - 1) / 2
+	lo := int(x)
+	for d := 0; ; d++ {
+		// The nearer of lo-d and lo+1+d first.
+		a, b := lo+1+d, lo-d
+		if x-float64(b) < float64(a)-x {
+			a, b = b, a
+		}
+		for _, k := range [2]int{a, b} {
+			if k > 0 && gcd(k, ring) == 1 {
+				return k
+			}
+		}
+	}
+}
 
-// emptySnapshot is the baseline of a full snapshot: nothing present.
-var emptySnapshot Snapshot
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// slotBits returns the bits of a slot's number in a ring of ring slots
+// (a multiple of 64), and countBits those of an entry count.
+func slotBits(ring int) uint  { return uint(bits.Len(uint(ring - 1))) }
+func countBits(ring int) uint { return uint(bits.Len(uint(ring))) }
+
+// SetSlots sizes s for a session of n slots (Shape.Slots; 0:
+// MaxEntities), players and entities: Entities and Present hold n
+// rounded up to a multiple of 64, all absent. A snapshot kept and
+// reused at the same n allocates nothing after. Both ends of a session
+// size their snapshots the same (AppendSnapshot and DecodeSnapshot size
+// one not yet sized to MaxEntities); n outside 0 to MaxSlots counts as
+// MaxEntities, which Shape.Check refuses first.
+func (s *Snapshot) SetSlots(n int) {
+	if n <= 0 || n > MaxSlots {
+		n = MaxEntities
+	}
+	if s.slots == n {
+		return
+	}
+	ring := (n + 63) &^ 63
+	s.slots, s.step = n, rotationStep(ring)
+	s.Entities = make([]EntityState, ring)
+	s.Present = make([]uint64, ring/64)
+	s.held = make([]uint64, ring/64)
+	s.masks = make([]uint64, 2*ring/64)
+	s.settled = false // the caller may write any slot before the encoder settles it
+	if s.Game.SentToOthers() {
+		s.EntityGame = make([]game.State, ring)
+	}
+}
+
+// Slots returns the slot count s is sized for (SetSlots), 0 before.
+func (s *Snapshot) Slots() int { return s.slots }
+
+// sized sizes s to MaxEntities if nothing sized it yet.
+func (s *Snapshot) sized() {
+	if s.slots == 0 {
+		s.SetSlots(MaxEntities)
+	}
+}
+
+// emptySnapshot is the baseline of a full snapshot: nothing present, in
+// a ring of any size.
+var emptySnapshot = Snapshot{Entities: make([]EntityState, MaxSlots), Present: make([]uint64, MaxSlots/64), slots: MaxSlots}
 
 // noEntity is what a receiver holds for an absent slot.
 var noEntity EntityState
 
 // Has reports whether entity slot i is present (in the world).
 func (s *Snapshot) Has(i int) bool {
-	return i >= 0 && i < MaxEntities && s.Present[i/64]>>(i%64)&1 != 0
+	j := uint(i) / 64
+	return j < uint(len(s.Present)) && s.Present[j]>>(uint(i)%64)&1 != 0
 }
 
-// SetPresent marks entity slot i present or absent. It does nothing for i
-// outside [0, MaxEntities).
+// SetPresent marks entity slot i present or absent. It does nothing for
+// i outside s's slots, all of them before s is sized (SetSlots).
 func (s *Snapshot) SetPresent(i int, present bool) {
-	if i < 0 || i >= MaxEntities {
+	if uint(i) >= uint(s.slots) {
 		return
 	}
 	if present {
@@ -126,7 +196,11 @@ func AppendSnapshot(dst []byte, s, base *Snapshot, limit int) ([]byte, error) {
 
 // appendSnapshot is AppendSnapshot and, when prio is not nil,
 // AppendSnapshotBudget.
-func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[MaxEntities]uint32) ([]byte, error) {
+func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio []uint32) ([]byte, error) {
+	s.sized()
+	if base != nil {
+		base.sized()
+	}
 	// The entities are checked as writeEntities walks them, while they
 	// are at hand, unless selectEntries weighs them first. Whatever the
 	// order things are found in, the error returned is checkSnapshot's.
@@ -159,8 +233,10 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	ww.put(uint64(s.FirstEventSeq), 32)
 	putSelf(&ww, &s.Self, &ref.Self, &units[0], &units[1])
 	ww.done(&w)
+	ring := len(s.Entities)
+	nbits := countBits(ring)
 	reserve := gameReserve(s) // 0 for lagkit's own game
-	if !fits(&w, eventCountBits+entityCountBits+reserve) {
+	if !fits(&w, eventCountBits+int(nbits)+reserve) {
 		if _, err := checkSnapshot(s, base, limit, true); err != nil {
 			return dst, err
 		}
@@ -180,7 +256,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 		w.writeBits(uint64(len(ev.Data)), 8)
 		w.align()
 		w.appendAligned(ev.Data)
-		if !fits(&w, entityCountBits+reserve) {
+		if !fits(&w, int(nbits)+reserve) {
 			w.truncate(mark)
 			break
 		}
@@ -190,19 +266,26 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 	w.patch(countAt, uint64(n), eventCountBits)
 
 	countAt = w.pos()
-	w.writeBits(0, entityCountBits)
-	first := int(s.Tick * rotationStep % MaxEntities)
+	w.writeBits(0, nbits)
+	var first int
+	if ring&(ring-1) == 0 { // lagkit's 256: no division
+		first = int(uint64(s.Tick) * uint64(s.step) & uint64(ring-1))
+	} else {
+		first = int(uint64(s.Tick) * uint64(s.step) % uint64(ring))
+	}
 	// Only slots present in s or in the baseline can need an entry: walk
 	// their mask around from first, and zero the others in bulk.
-	var touched [MaxEntities / 64]uint64
+	if len(s.masks) != 2*ring/64 {
+		s.masks = make([]uint64, 2*ring/64) // a copied snapshot shares none
+	}
+	touched, left := s.masks[:ring/64], slotMask(s.masks[ring/64:])
 	for j := range touched {
-		touched[j] = s.Present[j] | ref.Present[j]
+		touched[j], left[j] = s.Present[j]|ref.Present[j], 0
 	}
 	if prio != nil {
-		selectEntries(s, ref, &touched, first, budget*8-(w.pos()-start), prio)
+		selectEntries(s, ref, touched, first, budget*8-(w.pos()-start), prio)
 	}
-	var left slotMask
-	n, bad := writeEntities(&w, s, ref, &touched, first, start+limit*8-reserve, &left)
+	n, bad := writeEntities(&w, s, ref, touched, first, start+limit*8-reserve, left)
 	if bad != 0 && !checked {
 		// Out of range, or at +MaxCoord, which the quick test leaves to
 		// the exact one.
@@ -210,7 +293,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 			return dst, err
 		}
 	}
-	w.patch(countAt, uint64(n), entityCountBits)
+	w.patch(countAt, uint64(n), nbits)
 
 	// Nothing can fail now: s becomes what the receiver will decode.
 	s.EchoClientTime = s.EchoClientTime.Truncate(time.Microsecond)
@@ -235,16 +318,23 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio *[Max
 // in touched, going around from first, and returns their count and the
 // entityBad bits of every state of s and ref in those slots. An entry
 // that would take w past bit end is left out, its slot added to left.
-func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]uint64, first, end int, left *slotMask) (int, uint32) {
+func writeEntities(w *bitWriter, s, ref *Snapshot, touched []uint64, first, end int, left slotMask) (int, uint32) {
+	ring := len(touched) * 64
+	sb := slotBits(ring)
 	n := 0
 	var bad uint32
+	// noHealth masks an entity's Health into bad where it must be zero.
+	var noHealth uint32 = math.MaxUint16
+	if s.HealthToAll {
+		noHealth = 0
+	}
 	var prev int // rotated index of the last entry written
 	// The entries' fields go through a word: written for every client and
 	// every moving player each tick, the encoder's hot loop.
 	ww := w.words()
 	// Around the slots once from first: first to the end, then the start
 	// up to first, each presence word's set bits in turn.
-	for _, span := range [2][2]int{{first, MaxEntities}, {0, first}} {
+	for _, span := range [2][2]int{{first, ring}, {0, first}} {
 		for j := span[0] / 64; j*64 < span[1]; j++ {
 			m := touched[j]
 			if lo := span[0] - j*64; lo > 0 {
@@ -253,31 +343,37 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 			if hi := span[1] - j*64; hi < 64 {
 				m &= 1<<hi - 1
 			}
+			if m == 0 {
+				continue
+			}
 			inW, wasW := s.Present[j], ref.Present[j]
+			// The word's 64 slots as arrays: one bounds check a word.
+			cur, old := (*[64]EntityState)(s.Entities[j*64:]), (*[64]EntityState)(ref.Entities[j*64:])
 			for ; m != 0; m &= m - 1 {
-				b := bits.TrailingZeros64(m)
+				b := bits.TrailingZeros64(m) & 63
 				i := j*64 + b
+				e := &cur[b]
 				in, was := inW>>b&1 != 0, wasW>>b&1 != 0
 				from := &noEntity // what the receiver holds for slot i
 				if was {
-					from = &ref.Entities[i]
-					bad |= entityBad(from)
+					from = &old[b]
+					bad |= entityBad(from) | uint32(uint16(from.Health))&noHealth
 				}
-				if in == was && s.Entities[i] == *from {
+				if in == was && sameEntity(e, from) {
 					continue
 				}
 				if in {
-					bad |= entityBad(&s.Entities[i])
+					bad |= entityBad(e) | uint32(uint16(e.Health))&noHealth
 				}
 				k := i - first // the rotated index
 				if k < 0 {
-					k += MaxEntities
+					k += ring
 				}
 				mark := ww.mark()
 				if n == 0 {
-					ww.put(uint64(i), slotBits)
+					ww.put(uint64(i), sb)
 				} else {
-					ww.put(stepCode(k - prev))
+					ww.put(stepCode(k-prev, sb))
 				}
 				if was && !in {
 					ww.put(1, 1)
@@ -285,7 +381,10 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 					ww.put(0, 1)
 				}
 				if in {
-					putEntity(&ww, &s.Entities[i], from, s.Tick)
+					putEntity(&ww, e, from, s.Tick)
+					if s.HealthToAll {
+						ww.put(healthCode(e, from))
+					}
 				}
 				if ww.pos() > end {
 					ww.reset(mark)
@@ -301,38 +400,49 @@ func writeEntities(w *bitWriter, s, ref *Snapshot, touched *[MaxEntities / 64]ui
 	return n, bad
 }
 
-// nextSlot returns the first slot at or after i, counting on past
-// MaxEntities around to the slots before first as i+MaxEntities, whose bit
-// is set in mask; 2*MaxEntities when there is none. Counting on rather
-// than wrapping lets a loop go around the slots once from any start.
-func nextSlot(mask *[MaxEntities / 64]uint64, i int) int {
-	for ; i < 2*MaxEntities; i = (i | 63) + 1 {
-		if m := mask[i/64%len(mask)] >> (i % 64); m != 0 {
+// nextSlot returns the first slot at or after i, counting on past the
+// ring of mask's slots around to the slots before first as i plus the
+// ring, whose bit is set in mask; twice the ring when there is none.
+// Counting on rather than wrapping lets a loop go around the slots once
+// from any start.
+func nextSlot(mask []uint64, i int) int {
+	ring := len(mask) * 64
+	for ; i < 2*ring; i = (i | 63) + 1 {
+		if m := mask[wrap(i/64, len(mask))] >> (i % 64); m != 0 {
 			return i + bits.TrailingZeros64(m)
 		}
 	}
-	return 2 * MaxEntities
+	return 2 * ring
 }
 
 // settleEntities zeroes every entity slot of s that is not present (of a
 // settled snapshot only those that were present when it was settled: the
 // others are zero already) and, unless from is nil, copies the present
 // ones from from: each run of slots in one go.
-func settleEntities(s *Snapshot, from *[MaxEntities]EntityState) {
+func settleEntities(s *Snapshot, from []EntityState) {
+	ents, held, settled := s.Entities, s.held, s.settled
 	for j, word := range s.Present {
 		stale := ^word
-		if s.settled {
-			stale &= s.held[j]
+		if settled {
+			stale &= held[j]
 		}
-		clearRuns(s.Entities[j*64:(j+1)*64], stale)
-		if from != nil {
-			copyRuns(s.Entities[j*64:(j+1)*64], from[j*64:(j+1)*64], word)
+		if stale != 0 {
+			clearRuns(ents[j*64:(j+1)*64], stale)
+		}
+		if from != nil && word != 0 {
+			copyRuns(ents[j*64:(j+1)*64], from[j*64:(j+1)*64], word)
 		}
 	}
 }
 
 // settle notes that every slot of s not present is zero.
-func (s *Snapshot) settle() { s.held, s.settled = s.Present, true }
+func (s *Snapshot) settle() {
+	held := s.held[:len(s.Present)]
+	for j, w := range s.Present { // a few words: no call
+		held[j] = w
+	}
+	s.settled = true
+}
 
 // clearRuns zeroes the entities of es whose bits are set in mask, each
 // run of them in one go.
@@ -384,6 +494,17 @@ func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int
 	if !inRange(s.EchoHold, MaxDelay) {
 		return units, encodeError(MsgSnapshot, "echo hold %v out of range", s.EchoHold)
 	}
+	if base != nil && base.slots != s.slots {
+		return units, encodeError(MsgSnapshot, "base of %d slots, snapshot of %d", base.slots, s.slots)
+	}
+	if i := beyondSlots(s); i >= 0 {
+		return units, encodeError(MsgSnapshot, "entity slot %d beyond the %d slots", i, s.slots)
+	}
+	if base != nil {
+		if i := beyondSlots(base); i >= 0 {
+			return units, encodeError(MsgSnapshot, "base entity slot %d beyond the %d slots", i, base.slots)
+		}
+	}
 	var why string
 	if units[0], why = checkedSelfUnits(&s.Self); why != "" {
 		return units, encodeError(MsgSnapshot, "self %s", why)
@@ -398,7 +519,7 @@ func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int
 		}
 	}
 	if entities {
-		if i, why := checkEntities(s); why != "" {
+		if i, why := checkEntities(s, s.HealthToAll); why != "" {
 			return units, encodeError(MsgSnapshot, "entity %d: %s", i, why)
 		}
 	}
@@ -410,23 +531,42 @@ func checkSnapshot(s, base *Snapshot, limit int, entities bool) (units [2][6]int
 		return units, encodeError(MsgSnapshot, "base self %s", why)
 	}
 	if entities {
-		if i, why := checkEntities(base); why != "" {
+		if i, why := checkEntities(base, s.HealthToAll); why != "" {
 			return units, encodeError(MsgSnapshot, "base entity %d: %s", i, why)
 		}
 	}
 	return units, nil
 }
 
+// beyondSlots returns the first slot of s present beyond its slot count
+// (in the last word of its ring), or -1.
+func beyondSlots(s *Snapshot) int {
+	if s.slots%64 == 0 {
+		return -1
+	}
+	j := s.slots / 64
+	if m := s.Present[j] >> (s.slots % 64); m != 0 {
+		return s.slots + bits.TrailingZeros64(m)
+	}
+	return -1
+}
+
 // coordOK reports whether c lies within ±MaxCoord: one unsigned compare.
 func coordOK(c int32) bool { return uint32(c+MaxCoord) <= 2*MaxCoord }
 
+// healthWhy is checkEntity's answer for a Health it may not send.
+const healthWhy = "in a snapshot without HealthToAll"
+
 // checkEntities returns the first present entity of s that checkEntity
-// rejects, and why.
-func checkEntities(s *Snapshot) (int, string) {
+// rejects, or that has a Health without health, and why.
+func checkEntities(s *Snapshot, health bool) (int, string) {
 	for j, word := range s.Present {
 		for ; word != 0; word &= word - 1 {
 			i := j*64 + bits.TrailingZeros64(word)
-			if why := checkEntity(&s.Entities[i]); why != "" {
+			if why := checkEntity(&s.Entities[i], health); why != "" {
+				if why == healthWhy {
+					why = fmt.Sprintf("health %d %s", s.Entities[i].Health, why)
+				}
 				return i, why
 			}
 		}
@@ -445,7 +585,10 @@ func entityBad(e *EntityState) uint32 {
 		uint32((game.MaxPitch-int32(e.Pitch))|(int32(e.Pitch)+game.MaxPitch))&(1<<31)
 }
 
-func checkEntity(e *EntityState) string {
+func checkEntity(e *EntityState, health bool) string {
+	if e.Health != 0 && !health {
+		return healthWhy // a constant: checkEntity calls nothing
+	}
 	// The usual case; the exact checks below name the culprit or admit
 	// +MaxCoord.
 	if entityBad(e) == 0 {
@@ -588,6 +731,21 @@ func putEntity(b *wordWriter, e, ref *EntityState, tick uint32) {
 	b.put(v, n)
 }
 
+// sameEntity reports whether a and b are equal, field by field: with
+// Health the struct has no padding, and == would call the runtime's
+// memory compare for each entity the encoder weighs.
+func sameEntity(a, b *EntityState) bool {
+	return a.X == b.X && a.Y == b.Y && a.Z == b.Z && a.VX == b.VX && a.VY == b.VY && a.VZ == b.VZ &&
+		a.Yaw == b.Yaw && a.Pitch == b.Pitch && a.Flags == b.Flags && a.Teleport == b.Teleport &&
+		a.Health == b.Health && a.Stamp == b.Stamp
+}
+
+// healthCode returns the bits and bit count of e's Health against
+// ref's, in an entry of a snapshot with HealthToAll.
+func healthCode(e, ref *EntityState) (uint64, uint) {
+	return changedCode(uint64(uint16(e.Health)), uint64(uint16(ref.Health)), 16)
+}
+
 // stampCode returns the bits and bit count of stamp in an entry of a
 // snapshot of tick against ref: a 0 bit for the snapshot's own tick, as
 // a state sent fresh carries; 1 then 0 for ref's; else 1, 1 and the 32
@@ -602,17 +760,17 @@ func stampCode(stamp, ref, tick uint32) (uint64, uint) {
 	return 0b11 | uint64(stamp)<<2, 34
 }
 
-// stepCode returns the bits and bit count of the distance d (1 to
-// MaxEntities-1) from one entity entry's slot to the next: "1" for the
-// next slot, as when every player moves, "01" and 3 bits for 2 to 9, "00"
-// and 8 bits otherwise.
-func stepCode(d int) (uint64, uint) {
+// stepCode returns the bits and bit count of the distance d (1 to the
+// ring's slots less one) from one entity entry's slot to the next in a
+// ring whose slots take sb bits: "1" for the next slot, as when every
+// player moves, "01" and 3 bits for 2 to 9, "00" and sb bits otherwise.
+func stepCode(d int, sb uint) (uint64, uint) {
 	switch {
 	case d == 1:
 		return 1, 1
 	case d <= 9:
 		return 0b10 | uint64(d-2)<<2, 5
 	default:
-		return uint64(d) << 2, 2 + slotBits
+		return uint64(d) << 2, 2 + sb
 	}
 }

@@ -57,9 +57,9 @@ func TestAppendSnapshotChecksEveryState(t *testing.T) {
 				}
 				ed(&other.Entities[slot])
 			}
-			var prio *[MaxEntities]uint32
+			var prio []uint32
 			if variant&4 != 0 {
-				prio = new([MaxEntities]uint32)
+				prio = make([]uint32, MaxEntities)
 			}
 			_, want := checkSnapshot(s, base, MaxDatagram, true)
 			before := cloneSnapshot(s)

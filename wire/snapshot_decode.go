@@ -7,15 +7,15 @@ import (
 	"github.com/lagkit/lagkit/game"
 )
 
-// readStep reads a distance written by writeStep.
-func readStep(r *bitReader) int {
+// readStep reads a distance written by stepCode for slots of sb bits.
+func readStep(r *bitReader, sb uint) int {
 	if r.readBool() {
 		return 1
 	}
 	if r.readBool() {
 		return int(r.readBits(3)) + 2
 	}
-	return int(r.readBits(slotBits))
+	return int(r.readBits(sb))
 }
 
 // SnapshotTick returns the tick of the snapshot in b without decoding the
@@ -27,7 +27,10 @@ func SnapshotTick(b []byte) (uint32, error) {
 	return tick, r.err
 }
 
-// DecodeSnapshot decodes datagram b into s. If b is delta encoded,
+// DecodeSnapshot decodes datagram b into s, sized for the session's
+// slots (SetSlots; MaxEntities if nothing sized it): an entry for a slot
+// beyond them is an error, as is a baseline of other slots. If b is delta
+// encoded,
 // DecodeSnapshot calls baseline with the baseline's tick and decodes
 // against the snapshot it returns (which may be s itself); nil means the
 // baseline is unknown, an error.
@@ -36,6 +39,7 @@ func SnapshotTick(b []byte) (uint32, error) {
 // reused. Apart from growing it, DecodeSnapshot does not allocate. On error
 // s holds a partial result.
 func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot) error {
+	s.sized()
 	r := newReader(b, MsgSnapshot)
 	tick := uint32(r.readBits(32))
 	base := &emptySnapshot
@@ -63,16 +67,21 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	if r.err != nil {
 		return r.err
 	}
+	if base != &emptySnapshot && base.slots != s.slots {
+		r.failf("baseline %d of %d slots, want %d", baseTick, base.slots, s.slots)
+		return r.err
+	}
 	// Copy the baseline's state first: base may be s. The game state
 	// (none in lagkit's own game) needs the baseline's presence after
 	// the entries have changed s's.
-	var basePresent [MaxEntities / 64]uint64
+	var basePresentWords [MaxSlots / 64]uint64
+	basePresent := basePresentWords[:len(s.Present)]
 	if s.Game != nil {
-		basePresent = base.Present
+		copy(basePresent, base.Present)
 	}
 	s.Self = base.Self
-	s.Present = base.Present
-	settleEntities(s, &base.Entities)
+	copy(s.Present, base.Present)
+	settleEntities(s, base.Entities)
 	s.Tick = tick
 	s.Baseline = baseTick
 	s.LastCmd = uint32(r.readBits(32))
@@ -105,13 +114,13 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		s.Events = append(s.Events, Event{Seq: seq, Kind: uint16(kind), Data: r.readAligned(size)})
 	}
 
-	n = int(r.readBits(entityCountBits))
-	if n > MaxEntities {
-		r.failf("%d entity entries exceed %d", n, MaxEntities)
+	n = int(r.readBits(countBits(len(s.Entities))))
+	if n > s.slots {
+		r.failf("%d entity entries exceed %d slots", n, s.slots)
 	}
 	readEntries(&r, s, n, tick)
 	if s.Game != nil && r.err == nil {
-		readGame(&r, s, base, &basePresent)
+		readGame(&r, s, base, basePresent)
 	}
 	if err := r.finish(); err != nil {
 		s.settled = false // a partial result: clear it all next time
@@ -136,17 +145,23 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 	if r.err == nil && decodeWords {
 		k, i, dist = readEntriesWords(r, s, n, tick)
 	}
+	ring := len(s.Entities)
+	sb := slotBits(ring)
 	for ; k < n && r.err == nil; k++ {
 		if k == 0 {
-			i = int(r.readBits(slotBits))
+			i = int(r.readBits(sb))
 		} else {
-			d := readStep(r)
+			d := readStep(r, sb)
 			dist += d
-			if d == 0 || dist >= MaxEntities {
+			if d == 0 || dist >= ring {
 				r.failf("entity entries go around the slots more than once")
 				break
 			}
-			i = (i + d) % MaxEntities
+			i = wrap(i+d, ring)
+		}
+		if i >= s.slots && r.err == nil {
+			r.failf("entity slot %d beyond the %d slots", i, s.slots)
+			break
 		}
 		e := &s.Entities[i]
 		if s.Has(i) && r.readBool() {
@@ -156,6 +171,9 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 		}
 		s.SetPresent(i, true)
 		readEntity(r, e, i, tick)
+		if s.HealthToAll && r.readBool() {
+			e.Health = int16(r.readBits(16))
+		}
 	}
 }
 
@@ -165,25 +183,34 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 // distance from the first to it. r is left at the first entry not read.
 func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist int) {
 	b, end := r.b, len(r.b)*8
+	// The slices in locals: stores through them do not make the
+	// compiler load them again from s.
+	present, ents, health := s.Present, s.Entities, s.HealthToAll
+	ring, slots := len(ents), s.slots
+	sb := slotBits(ring)
+	slotMask := uint64(1)<<sb - 1
 	acc, fill, at := wordAt(b, r.pos)
 	for ; k < n; k++ {
 		r.pos = at*8 - int(fill) // where the field by field reading goes on
-		if fill < 2+slotBits+1 { // the longest step code and the removed bit
+		if fill < 2+sb+1 {       // the longest step code and the removed bit
 			acc, fill, at = refillWord(b, acc, fill, at)
 		}
-		slot, d := int(acc&(MaxEntities-1)), 0
+		slot, d := int(acc&slotMask), 0
 		if k == 0 {
-			acc, fill = acc>>slotBits, fill-slotBits
+			acc, fill = acc>>sb, fill-sb
 		} else {
 			var l uint
-			d, l = stepField(acc)
+			d, l = stepField(acc, sb)
 			acc, fill = acc>>l, fill-l
-			if d == 0 || dist+d >= MaxEntities {
+			if d == 0 || dist+d >= ring {
 				return k, i, dist
 			}
-			slot = (i + d) % MaxEntities
+			slot = wrap(i+d, ring)
 		}
-		word, bit := &s.Present[slot/64], uint64(1)<<(slot%64)
+		if slot >= slots {
+			return k, i, dist
+		}
+		word, bit := &present[slot/64], uint64(1)<<(slot%64)
 		if *word&bit != 0 {
 			removed := acc&1 != 0
 			acc, fill = acc>>1, fill-1
@@ -192,13 +219,13 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 					return k, i, dist
 				}
 				*word &^= bit
-				s.Entities[slot] = EntityState{}
+				ents[slot] = EntityState{}
 				i, dist = slot, dist+d
 				continue
 			}
 		}
 		var ok bool
-		if acc, fill, at, ok = readEntityWords(b, acc, fill, at, &s.Entities[slot], tick); !ok {
+		if acc, fill, at, ok = readEntityWords(b, acc, fill, at, &ents[slot], tick, health); !ok {
 			return k, i, dist
 		}
 		*word |= bit
@@ -208,16 +235,16 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 	return k, i, dist
 }
 
-// stepField returns the distance of a stepCode at the bottom of acc and
-// the code's bit count.
-func stepField(acc uint64) (int, uint) {
+// stepField returns the distance of a stepCode for slots of sb bits at
+// the bottom of acc and the code's bit count.
+func stepField(acc uint64, sb uint) (int, uint) {
 	switch {
 	case acc&1 != 0:
 		return 1, 1
 	case acc&2 != 0:
 		return int(acc>>2&7) + 2, 5
 	}
-	return int(acc >> 2 & (MaxEntities - 1)), 2 + slotBits
+	return int(acc >> 2 & (1<<sb - 1)), 2 + sb
 }
 
 // selfChangedBits are the widths of Self's fields after its angles,
@@ -306,11 +333,12 @@ func readSelfWords(r *bitReader, p *game.PlayerState) bool {
 	return true
 }
 
-// readEntityWords reads an entity state written by putEntity, a delta
+// readEntityWords reads an entity state written by putEntity (and its
+// healthCode when health is set), a delta
 // against *e, from the word acc holding fill bits of b up to byte at (see
 // refillWord), and returns the word after it. Only if the state is in
 // range and within b does it store it in *e and return true.
-func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, tick uint32) (uint64, uint, int, bool) {
+func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, tick uint32, health bool) (uint64, uint, int, bool) {
 	var d [6]int64 // X Y Z VX VY VZ
 	var l uint
 	for j := range 3 {
@@ -357,6 +385,17 @@ func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, ti
 	default:
 		stamp, acc, fill = uint32(acc>>2), acc>>34, fill-34
 	}
+	hp := e.Health
+	if health {
+		if fill < 17 {
+			acc, fill, at = refillWord(b, acc, fill, at)
+		}
+		if acc&1 != 0 {
+			hp, acc, fill = int16(acc>>1), acc>>17, fill-17
+		} else {
+			acc, fill = acc>>1, fill-1
+		}
+	}
 	x, y, z := int64(e.X)+d[0], int64(e.Y)+d[1], int64(e.Z)+d[2]
 	vx, vy, vz := int64(e.VX)+d[3], int64(e.VY)+d[4], int64(e.VZ)+d[5]
 	pitch := int16(uint16(e.Pitch) + uint16(dpitch))
@@ -370,7 +409,7 @@ func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, ti
 	// Field by field: a struct literal would be built on the stack and
 	// copied by wide loads, which wait for its narrow stores.
 	e.X, e.Y, e.Z, e.VX, e.VY, e.VZ = int32(x), int32(y), int32(z), int32(vx), int32(vy), int32(vz)
-	e.Yaw, e.Pitch, e.Flags, e.Teleport, e.Stamp = e.Yaw+uint16(dyaw), pitch, flags, teleport, stamp
+	e.Yaw, e.Pitch, e.Flags, e.Teleport, e.Stamp, e.Health = e.Yaw+uint16(dyaw), pitch, flags, teleport, stamp, hp
 	return acc, fill, at, true
 }
 

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -15,14 +16,14 @@ func decodeBothWays(t *testing.T, b []byte, into, base *Snapshot) (*Snapshot, er
 	var errs [2]error
 	for k, words := range []bool{true, false} {
 		decodeWords = words
-		got[k] = *into
+		got[k] = *cloneSnapshot(into)
 		errs[k] = DecodeSnapshot(b, &got[k], baselineOf(base))
 	}
 	decodeWords = true
 	if (errs[0] == nil) != (errs[1] == nil) || errs[0] != nil && errs[0].Error() != errs[1].Error() {
 		t.Fatalf("through a word: %v; field by field: %v", errs[0], errs[1])
 	}
-	if d := diffSnapshot(&got[0], &got[1]); d != "" || got[0].held != got[1].held || got[0].settled != got[1].settled {
+	if d := diffSnapshot(&got[0], &got[1]); d != "" || !slices.Equal(got[0].held, got[1].held) || got[0].settled != got[1].settled {
 		t.Fatalf("through a word and field by field the snapshots differ (error %v): %s", errs[0], d)
 	}
 	return &got[0], errs[0]

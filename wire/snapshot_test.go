@@ -22,7 +22,8 @@ func roundTrip(t *testing.T, s, base *Snapshot, limit int) []byte {
 	if len(b) > limit {
 		t.Fatalf("encoded %d bytes, limit %d", len(b), limit)
 	}
-	var got Snapshot
+	got := Snapshot{HealthToAll: s.HealthToAll} // the session's, as Game is
+	got.SetSlots(s.Slots())
 	if err := DecodeSnapshot(b, &got, baselineOf(base)); err != nil {
 		t.Fatalf("DecodeSnapshot: %v", err)
 	}
@@ -79,12 +80,14 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 			&Snapshot{Tick: 1, Self: game.PlayerState{Health: 100, Ammo: 30, Heat: 9, WeaponWait: MaxWeaponWait}}},
 		{"largest deltas", func() *Snapshot {
 			s := &Snapshot{Tick: 2, Baseline: 1}
+			s.SetSlots(MaxEntities)
 			s.Entities[0], s.Entities[255] = edge, opposite
 			s.SetPresent(0, true)
 			s.SetPresent(255, true)
 			return s
 		}(), func() *Snapshot {
 			s := &Snapshot{Tick: 1}
+			s.SetSlots(MaxEntities)
 			s.Entities[0], s.Entities[255] = opposite, edge
 			s.SetPresent(0, true)
 			s.SetPresent(255, true)
@@ -180,6 +183,7 @@ func TestSnapshotSizeWalking(t *testing.T) {
 func TestSnapshotLimitLeavesOutEntities(t *testing.T) {
 	const tick = 77
 	s := &Snapshot{Tick: tick}
+	s.SetSlots(MaxEntities)
 	for i := range s.Entities {
 		// The same cost for every entity: X and Y in the 16-bit bucket.
 		s.Entities[i] = EntityState{X: 20000 + int32(i), Y: -20000, Yaw: 1, Pitch: 1, Flags: 1, Teleport: 1}
@@ -188,7 +192,7 @@ func TestSnapshotLimitLeavesOutEntities(t *testing.T) {
 	orig := cloneSnapshot(s)
 	b := roundTrip(t, s, nil, MaxDatagram)
 
-	first := tick * rotationStep % MaxEntities
+	first := tick * 159 % MaxEntities // rotationStep(MaxEntities)
 	sent := 0
 	for sent < MaxEntities && s.Has((first+sent)%MaxEntities) {
 		sent++
@@ -224,6 +228,7 @@ func TestSnapshotLimitNoStarvation(t *testing.T) {
 	worst := 0
 	for tick := uint32(1); tick <= 200; tick++ {
 		s := &Snapshot{Tick: tick}
+		s.SetSlots(MaxEntities)
 		if base != nil {
 			s.Baseline = base.Tick
 		}
@@ -255,6 +260,7 @@ func TestSnapshotLimitNoStarvation(t *testing.T) {
 
 func TestSnapshotEventsTruncated(t *testing.T) {
 	s := &Snapshot{Tick: 4, FirstEventSeq: 10}
+	s.SetSlots(MaxEntities)
 	for i := range 40 {
 		s.Events = append(s.Events, Event{Seq: 10 + uint32(i), Kind: uint16(i), Data: make([]byte, 100)})
 	}
@@ -277,11 +283,13 @@ func TestSnapshotEventsTruncated(t *testing.T) {
 
 func TestSnapshotRemovedAndAdded(t *testing.T) {
 	base := &Snapshot{Tick: 10}
+	base.SetSlots(MaxEntities)
 	for _, i := range []int{1, 2, 3} {
 		base.Entities[i] = EntityState{X: int32(i)}
 		base.SetPresent(i, true)
 	}
 	s := &Snapshot{Tick: 12, Baseline: 10}
+	s.SetSlots(MaxEntities)
 	s.Entities[2] = base.Entities[2]
 	s.SetPresent(2, true)
 	s.Entities[4] = EntityState{X: 4, Yaw: 4}
@@ -308,9 +316,11 @@ func TestAppendSnapshotErrors(t *testing.T) {
 	fractionalWait := &Snapshot{Tick: 1}
 	fractionalWait.Self.WeaponWait = time.Millisecond + 1
 	badEntity := &Snapshot{Tick: 1}
+	badEntity.SetSlots(MaxEntities)
 	badEntity.Entities[7].X = MaxCoord + 1
 	badEntity.SetPresent(7, true)
 	badPitch := &Snapshot{Tick: 1}
+	badPitch.SetSlots(MaxEntities)
 	badPitch.Entities[3].Pitch = game.MaxPitch + 1
 	badPitch.SetPresent(3, true)
 	tests := []struct {
@@ -445,10 +455,12 @@ func TestSnapshotAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("AppendSnapshot: %v allocations", n)
 	}
-	var prio [MaxEntities]uint32
+	prio := make([]uint32, MaxEntities)
+	c := cloneSnapshot(s)
 	if n := testing.AllocsPerRun(50, func() {
-		c := *s
-		out, _ = AppendSnapshotBudget(buf[:0], &c, base, MaxDatagram, 200, &prio)
+		copy(c.Entities, s.Entities)
+		copy(c.Present, s.Present)
+		out, _ = AppendSnapshotBudget(buf[:0], c, base, MaxDatagram, 200, prio)
 	}); n != 0 {
 		t.Errorf("AppendSnapshotBudget: %v allocations", n)
 	}
@@ -512,7 +524,9 @@ func TestSnapshotReusedKeepsAbsentZero(t *testing.T) {
 	for tick := uint32(1); tick < 400; tick++ {
 		s := &ring[tick%4]
 		// As a server does: presence from scratch, present slots written.
-		s.Tick, s.Baseline, s.Present, s.Events = tick, 0, [MaxEntities / 64]uint64{}, nil
+		s.SetSlots(MaxEntities)
+		s.Tick, s.Baseline, s.Events = tick, 0, nil
+		clear(s.Present)
 		for i := range MaxEntities {
 			if rng.IntN(8) == 0 {
 				s.Entities[i] = randEntity(rng)

@@ -17,6 +17,7 @@ func Walkers(tick uint32, turn bool) *Snapshot {
 	t := float64(tick) / rate
 	s := &Snapshot{Tick: tick, LastCmd: tick + 5, EchoClientTime: time.Duration(tick) * 15625 * time.Microsecond,
 		EchoHold: 3 * time.Millisecond, FirstEventSeq: 40}
+	s.SetSlots(MaxEntities)
 	q := func(v float64) float64 { return math.Round(v/game.PosQuantum) * game.PosQuantum }
 	s.Self = game.PlayerState{
 		Pos:    geom.V(q(-20+speed*t*0.6), q(10-speed*t*0.8), 0),
