@@ -52,7 +52,7 @@ func playWarped(t *testing.T, seed uint64) (*sim.Driver, *warpObserver, arena.Re
 	if err != nil {
 		t.Fatal(err)
 	}
-	obs := &warpObserver{refereed: refereed{ref}}
+	obs := &warpObserver{refereed: refereed{r: ref, missed: map[string]int{}}}
 	for at := time.Second; at <= 90*time.Second; at += time.Second {
 		d.Run(at, obs)
 		if len(ref.Record().Kills) >= 3 {
