@@ -31,8 +31,8 @@ type Browser struct {
 const DefaultChromium = "/usr/bin/chromium"
 
 // FindBrowser finds node on PATH, Chromium at DefaultChromium and
-// playwright-core where PLAYWRIGHT_CORE says (the file: URL of its
-// index.mjs), else in lagkit's source tree as report/browser/install.sh
+// playwright-core where PLAYWRIGHT_CORE says (its folder, or its
+// index.mjs as a path or a file: URL), else in lagkit's source tree as report/browser/install.sh
 // installs it; it says what is missing.
 func FindBrowser() (Browser, error) {
 	var b Browser
@@ -48,7 +48,11 @@ func FindBrowser() (Browser, error) {
 		missing = append(missing, DefaultChromium+" is missing")
 	}
 	if pw := os.Getenv("PLAYWRIGHT_CORE"); pw != "" {
-		b.Playwright = pw
+		u, err := playwrightURL(pw)
+		if err != nil {
+			return Browser{}, err
+		}
+		b.Playwright = u
 	} else if _, file, _, ok := runtime.Caller(0); ok {
 		p := filepath.Join(filepath.Dir(file), "..", "..", "report", "browser", "node_modules", "playwright-core", "index.mjs")
 		if _, err := os.Stat(p); err == nil {
@@ -56,12 +60,33 @@ func FindBrowser() (Browser, error) {
 		}
 	}
 	if b.Playwright == "" {
-		missing = append(missing, "playwright-core is not installed (set PLAYWRIGHT_CORE to the file: URL of its index.mjs)")
+		missing = append(missing, "playwright-core is not installed (set PLAYWRIGHT_CORE to its folder)")
 	}
 	if len(missing) > 0 {
 		return Browser{}, fmt.Errorf("online: no browser for the pages: %s; run report/browser/install.sh from lagkit's source tree", strings.Join(missing, "; "))
 	}
 	return b, nil
+}
+
+// playwrightURL is the file: URL of playwright-core's index.mjs that
+// PLAYWRIGHT_CORE names: that URL, the file's path, or the package's
+// folder.
+func playwrightURL(pw string) (string, error) {
+	path := pw
+	if u, err := url.Parse(pw); err == nil && u.Scheme == "file" {
+		path = u.Path
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, "index.mjs")
+	}
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		_, err = os.Stat(abs)
+	}
+	if err != nil {
+		return "", fmt.Errorf("online: PLAYWRIGHT_CORE=%q: want playwright-core's folder, or its index.mjs as a path or a file: URL: %w", pw, err)
+	}
+	return (&url.URL{Scheme: "file", Path: abs}).String(), nil
 }
 
 // PageResult is how a participant's page went.
