@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lagkit/lagkit/realtime/serve"
+	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/study/online"
 	"github.com/lagkit/lagkit/transport"
 )
@@ -23,6 +24,7 @@ type studyRehearseFlags struct {
 	over                time.Duration
 	killAfter           time.Duration
 	leaveAfter          time.Duration
+	inattentive         float64
 	killRound           int
 	maxWait             time.Duration
 }
@@ -40,7 +42,10 @@ of people: --participants of them arrive by a Poisson process over
 the game server host's probe over WebTransport or WebSocket, the
 prescreen, the wait), then plays its seat's session with lagkit's bot
 through the page's endpoints and WebSocket, answering every
-questionnaire with each scale's middle. --pages of them, the first to
+questionnaire with each scale's middle and each attention check as
+instructed; --inattentive of them (a share) answer the checks' scales'
+middle too, as people who do not read, so that the schedule's
+exclusion rules have someone to exclude. --pages of them, the first to
 arrive, are real pages in headless Chromium instead: the join page,
 its prescreen, the wait, the shooter page played by scripted keys (it
 walks and turns), each questionnaire answered with its first choice,
@@ -73,6 +78,7 @@ sessions as one study.`,
 	f.DurationVar(&o.killAfter, "kill-after", 0, "kill the first match's game server this long after it started (0: none)")
 	f.IntVar(&o.killRound, "kill-in-round", 0, "count --kill-after from when the first match's people see this round (1 on) played (0: from the game server's start)")
 	f.DurationVar(&o.leaveAfter, "leave-after", 0, "one participant leaves its match this long after it began playing (0: none)")
+	f.Float64Var(&o.inattentive, "inattentive", 0.05, "the share of the headless participants (0 to 1) who answer the attention checks without reading them, each scale's middle")
 	f.DurationVar(&o.maxWait, "max-wait", 0, "the lobby's wait before bots fill a match, in place of the schedule's (0: the schedule's)")
 	f.IntVar(&o.lobbyFlags.servers, "servers", 4, "game server processes at most at once (1 to 64)")
 	f.StringVar(&o.lobbyFlags.dsn, "db", "rehearsal.db", "study database the matches write to: an SQLite file, or a postgres:// URL")
@@ -101,6 +107,8 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 		return usagef("--kill-after %v: want 0 or more", o.killAfter)
 	case o.killRound < 0 || o.killRound > 0 && o.killAfter <= 0:
 		return usagef("--kill-in-round %d: want a round from 1, with --kill-after", o.killRound)
+	case !(o.inattentive >= 0 && o.inattentive <= 1):
+		return usagef("--inattentive %v: want a share from 0 to 1", o.inattentive)
 	case o.leaveAfter < 0:
 		return usagef("--leave-after %v: want 0 or more", o.leaveAfter)
 	case o.maxWait < 0 || o.maxWait > time.Hour:
@@ -160,6 +168,7 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 		s.Name, o.participants, o.over, lf.servers, lf.dsn)
 	r := &online.Rehearsal{Config: oc, Participants: o.participants, Over: o.over, Seed: lf.seed,
 		TLS: transport.ClientTLS{CertHash: cert.HashHex()}, KillAfter: o.killAfter, KillRound: o.killRound, LeaveAfter: o.leaveAfter,
+		Attention: attention(s), Inattentive: o.inattentive,
 		ProbeAddr: net.JoinHostPort(lf.gameHost, "0"), ProbeCert: cert, Pages: o.pages, Browser: browser, Shots: o.shots}
 	rep, err := r.Run(cmd.Context())
 	if derr := lf.dropStudy(context.WithoutCancel(cmd.Context())); derr != nil && err == nil {
@@ -170,4 +179,16 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 		rep.Write(out)
 	}
 	return err
+}
+
+// attention returns the instructed answers of s's attention checks, by
+// question id.
+func attention(s *study.Schedule) map[string]int {
+	out := map[string]int{}
+	for _, q := range s.Questions {
+		if q.Check == study.CheckAttention && q.Correct != nil {
+			out[q.ID] = *q.Correct
+		}
+	}
+	return out
 }

@@ -379,6 +379,10 @@ func TestStudyRehearsePagesNeedABrowser(t *testing.T) {
 	if code == 0 || !strings.Contains(errOut.String(), "--pages 3: want 0 to the 2 participants") {
 		t.Errorf("3 pages of 2: exit %d: %s", code, errOut.String())
 	}
+	code = execute(context.Background(), []string{"study", "rehearse", sched, "--participants", "2", "--inattentive", "1.5"}, &out, &errOut)
+	if code == 0 || !strings.Contains(errOut.String(), "--inattentive 1.5: want a share from 0 to 1") {
+		t.Errorf("--inattentive 1.5: exit %d: %s", code, errOut.String())
+	}
 }
 
 // TestStudyRehearseFinish: with on_server_lost = "finish", the people of

@@ -51,6 +51,14 @@ type Rehearsal struct {
 	LeaveAfter time.Duration
 	// Tick is how often the lobby forms matches (default 100 ms).
 	Tick time.Duration
+	// Attention is the schedule's attention checks' instructed answers,
+	// by question id, which the headless participants give; but
+	// Inattentive of them (a share, 0 to 1, drawn from each one's
+	// seed) answer each scale's middle instead, as a participant who
+	// does not read would, and so fail the checks the answer is not the
+	// middle of.
+	Attention   map[string]int
+	Inattentive float64
 
 	// reached is closed once a seat of the first match saw KillRound
 	// played (reach closes it).
@@ -120,6 +128,8 @@ func (r *Rehearsal) Run(ctx context.Context) (*RehearsalReport, error) {
 		return nil, fmt.Errorf("online: arrivals over %v", r.Over)
 	case r.KillRound < 0 || r.KillRound > 0 && r.KillAfter <= 0:
 		return nil, fmt.Errorf("online: kill in round %d (after %v): want a round from 1, with a time to kill after", r.KillRound, r.KillAfter)
+	case !(r.Inattentive >= 0 && r.Inattentive <= 1):
+		return nil, fmt.Errorf("online: inattentive share %v: want 0 to 1", r.Inattentive)
 	case r.Pages < 0 || r.Pages > r.Participants:
 		return nil, fmt.Errorf("online: %d pages of %d participants", r.Pages, r.Participants)
 	case r.Pages > 0 && (r.Browser.Node == "" || r.Browser.Chromium == "" || r.Browser.Playwright == ""):
@@ -317,6 +327,9 @@ func (r *Rehearsal) participant(ctx context.Context, srv *Server, base, id strin
 			break
 		}
 		sp := &SeatPlayer{Link: st.Join, TLS: r.TLS, Seed: seed}
+		if rand.New(rand.NewPCG(seed, 0x1a77e)).Float64() >= r.Inattentive {
+			sp.Attention = r.Attention
+		}
 		if m := matchOf(srv, id); m == 0 && r.KillRound > 0 {
 			sp.Seen = func(st web.StudyStatus) {
 				if st.Round >= r.KillRound-1 && st.Phase == study.PhasePlaying {

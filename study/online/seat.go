@@ -39,6 +39,11 @@ type SeatPlayer struct {
 	Poll time.Duration
 	// Seen, when set, is told each status the seat's page reads.
 	Seen func(web.StudyStatus)
+	// Attention is the instructed answer of each attention check, by
+	// question id: an attentive participant reads the instruction and
+	// gives it. Without it (or for a question not in it) the seat
+	// answers as answers says, as an inattentive participant would.
+	Attention map[string]int
 }
 
 // SeatResult is how a seat's play went.
@@ -118,7 +123,7 @@ func (p *SeatPlayer) Play(ctx context.Context) (SeatResult, error) {
 				return res, err
 			}
 			if len(q.Questions) > 0 {
-				body := map[string]any{"code": code, "round": q.Round, "answers": answers(q.Questions)}
+				body := map[string]any{"code": code, "round": q.Round, "answers": answers(q.Questions, p.Attention)}
 				if err := call(ctx, hc, http.MethodPost, base+web.StudyAnswersPath, body, nil); err != nil {
 					return res, err
 				}
@@ -156,13 +161,19 @@ func (p *SeatPlayer) Play(ctx context.Context) (SeatResult, error) {
 }
 
 // answers answers every question as a participant in the middle of
-// each scale would: no for yes/no, the first choice, no text. The
-// page's endpoint records them as anyone's: a rehearsal keeps its
-// records in a database of its own.
-func answers(qs []web.StudyQuestion) []study.Response {
+// each scale would: no for yes/no, the first choice, no text; an
+// attention check in attention gets its instructed answer. The page's
+// endpoint records them as anyone's: a rehearsal keeps its records in
+// a database of its own.
+func answers(qs []web.StudyQuestion, attention map[string]int) []study.Response {
 	out := make([]study.Response, 0, len(qs))
 	for _, q := range qs {
 		r := study.Response{Question: q.ID}
+		if v, ok := attention[q.ID]; ok {
+			r.Value = v
+			out = append(out, r)
+			continue
+		}
 		switch q.Kind {
 		case "yesno", "choice", "text":
 		default:
