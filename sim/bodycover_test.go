@@ -46,6 +46,10 @@ func (r *wallReferee) Fire(w *server.ShotWorld) {
 		reach = wall.Dist
 	}
 	_, hit := w.Trace(ray, reach)
+	if r.tracers {
+		w.ShowTracer()
+		w.ShowTracer() // a ray is shown once: this does nothing
+	}
 	if hit {
 		w.Hit(10)
 	}
@@ -190,5 +194,97 @@ func TestBodyBehindCoverAppealed(t *testing.T) {
 	}
 	if st, _, _ := d.Server.PlayerState(victim); int(st.Health) != int(game.MaxHealth)-10*confirmed {
 		t.Errorf("victim's health %d after %d confirmed hits of 10", st.Health, confirmed)
+	}
+}
+
+// level fires along +X, level, while fire is set.
+type level struct{ fire bool }
+
+func (b *level) Input(time.Duration, *client.Client) game.UserCmd {
+	if b.fire {
+		return game.UserCmd{Buttons: game.BtnFire}
+	}
+	return game.UserCmd{}
+}
+
+// TestGameShotTracers: a game's resolver that shows its shots' rays
+// (ShotWorld.ShowTracer) has them drawn as lagkit's pellets are: a
+// bystander 8 m from the line of fire is told of each shot, from the
+// shooter's eye to the body it hit, and once the victim is dead to the
+// field's edge, in its client's Ready.Tracers; the shooter, which draws
+// its own shots, is told of none; the victim of every one, except under
+// ShowRewind of those that hit it (it draws the rewind event instead). A
+// resolver that does not show its rays has none drawn.
+func TestGameShotTracers(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		show, rewind bool
+	}{
+		{"shown", true, false},
+		{"shown with rewind", true, true},
+		{"not shown", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := world.Field()
+			ref := newWallReferee(m)
+			ref.tracers = tc.show
+			link := netem.Config{Latency: 30 * time.Millisecond}
+			cc := client.Config{InterpDelay: 50 * time.Millisecond}
+			sh := &level{}
+			d, err := sim.NewDriver(server.Config{Map: m, Seed: 6, Body: tallDisc, Shots: ref, ShowTracers: true, ShowRewind: tc.rewind},
+				[]sim.PlayerConfig{
+					{Client: cc, Brain: sh, Up: link, Down: link},
+					{Client: cc, Brain: stander{}, Up: link, Down: link},
+					{Client: cc, Brain: stander{}, Up: link, Down: link},
+				}, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.Run(time.Second, nil)
+			ids := [3]int{}
+			for i, p := range d.Players {
+				ids[i] = p.Client.ID()
+			}
+			d.Server.Place(ids[0], geom.V(0, 0, 0), 0)
+			d.Server.Place(ids[1], geom.V(20, 0, 0), math.Pi)
+			d.Server.Place(ids[2], geom.V(10, 8, 0), -math.Pi/2)
+			d.Run(2*time.Second, nil)
+			sh.fire = true
+			d.Run(4*time.Second, ref)
+			sh.fire = false
+			d.Run(5*time.Second, ref)
+			hits := 0
+			for _, rec := range ref.records {
+				if rec.Hit && rec.Victim == ids[1] {
+					hits++
+				}
+			}
+			shots := len(ref.records)
+			if hits < 5 || shots-hits < 5 {
+				t.Fatalf("%d shots, %d hits on the victim", shots, hits)
+			}
+			want := [3]int{0, shots, shots}
+			if tc.rewind {
+				want[1] = shots - hits
+			}
+			if !tc.show {
+				want = [3]int{}
+			}
+			for i, n := range want {
+				if got := len(ref.seen[i]); got != n {
+					t.Errorf("player %d told of %d tracers, want %d", i, got, n)
+				}
+			}
+			eye := geom.V(0, 0, 1.6)
+			for i, e := range ref.seen[2] {
+				to := geom.V(19.7, 0, 1.6) // the front of the victim's disc
+				if i >= hits {
+					to.X = e.To.X // past the dead victim to the field's edge
+				}
+				if int(e.Shooter) != ids[0] || e.From.Sub(eye).Len() > 0.1 || e.To.Sub(to).Len() > 0.1 || e.To.X <= 20 && i >= hits {
+					t.Errorf("tracer %d %+v: want from the shooter's eye to %v", i, e, to)
+				}
+			}
+		})
 	}
 }
