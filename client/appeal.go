@@ -30,6 +30,10 @@ type HitReport struct {
 	ShotTick uint32
 	Part     game.PartKind
 	Damage   int16
+	// OnBody reports a hit on the game's body (wire.HitEvent.OnBody: a
+	// game's shot against server.Config.Body or BodyOf): Part is the
+	// body's part index, not a humanoid part.
+	OnBody bool
 	// SBC reports whether SBC detection, run on the predicted pose when
 	// the hit arrived against the shooter's eye, found the hit behind
 	// cover.
@@ -57,11 +61,11 @@ type ConfirmReport struct {
 // point the server's own check of a denial uses), tells the server what
 // it found (sighting.go), and answers a provisional hit.
 func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
-	sbc := lagcomp.BehindCover(c.pred, h.Part, h.Local, h.ShooterEye, c.cfg.Map.Grid, c.cfg.Movement)
 	r := HitReport{
 		Time: now, Shooter: int(h.Shooter), ShotTick: h.ShotTick, Part: h.Part,
-		Damage: h.Damage, SBC: sbc, Appeal: h.Appeal,
+		Damage: h.Damage, SBC: c.covered(h), Appeal: h.Appeal, OnBody: h.OnBody,
 	}
+	sbc := r.SBC
 	if h.Appeal != 0 && c.cfg.Appeals != AppealSilent {
 		r.Denied = sbc || c.cfg.Appeals == AppealDenyAll
 		m := wire.Appeal{ID: h.Appeal, Deny: r.Denied, State: c.pred}
@@ -74,6 +78,19 @@ func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
 	c.sighted(h, sbc)
 	c.ready.cur.Hits = append(c.ready.cur.Hits, r)
 	c.lastHit, c.hasLastHit = r, true
+}
+
+// covered is SBC detection of hit h on the local player's predicted
+// pose, as the server's check of a denial runs it: the impact put back
+// on the humanoid part hit, or for a hit on the game's body (h.OnBody,
+// a game's shot) on the body at the pose, whatever its shape (the
+// impact is in the body's frame), and the segment from it to the
+// shooter's eye tested against the map.
+func (c *Client) covered(h *wire.HitEvent) bool {
+	if h.OnBody {
+		return lagcomp.BehindCoverBody(lagcomp.PoseOf(c.pred), h.Local, h.ShooterEye, c.cfg.Map.Grid)
+	}
+	return lagcomp.BehindCover(c.pred, h.Part, h.Local, h.ShooterEye, c.cfg.Map.Grid, c.cfg.Movement)
 }
 
 // An answer to a provisional hit whose verdict has not arrived is sent

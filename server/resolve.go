@@ -101,6 +101,8 @@ type ShotWorld struct {
 
 	skip func(id int) bool // w.skips, bound once
 
+	traced tracedRay // the ray traced last, for ShowTracer
+
 	// In a time warp re-simulation (run set): the shot re-run, its
 	// recorded shot (nil: judged for the first time) and pellets, and
 	// the recorded outcome of the pellet traced last (nil: none).
@@ -121,6 +123,55 @@ func (w *ShotWorld) begin(s *Server, now time.Duration, c *client, ps *pendingSh
 	w.Shot = FiredShot{Shooter: ps.shooter, Cmd: ps.cmd, State: ps.state, Eye: ps.eye, Target: target, Now: now}
 	w.lag = lagcomp.Shot{Shooter: ps.shooter, Now: now, Target: target, ShooterRTT: measuredRTT(&c.rtt), Eye: ps.eye}
 	w.judged, w.pellets, w.open = false, 0, false
+	w.traced.ok = false
+}
+
+// tracedRay is the ray a ShotWorld traced last, for ShowTracer: where it
+// stopped, at the player or entity it hit or at its reach, and the
+// player it hit (-1: none, or an entity). ok reports a ray not yet shown
+// and judged for the first time.
+type tracedRay struct {
+	ok     bool
+	ray    geom.Ray
+	reach  float64
+	hit    bool
+	point  geom.Vec3
+	victim int
+}
+
+// keepTraced keeps ray, traced up to maxDist to hit h (ok: hit), for
+// ShowTracer.
+func (w *ShotWorld) keepTraced(ray geom.Ray, maxDist float64, h *lagcomp.RewindHit, ok bool) {
+	w.traced = tracedRay{ok: true, ray: ray, reach: maxDist, hit: ok, point: h.Point, victim: -1}
+	if ok && h.ID < len(w.s.clients) {
+		w.traced.victim = h.ID
+	}
+}
+
+// ShowTracer shows the ray the last Trace traced to the players near it
+// (Config.ShowTracers), as lagkit's own hitscan pellets are shown, in a
+// wire.TracerEvent their clients hand over in client.Ready.Tracers: from
+// the ray's origin to the player or entity it hit or, for a miss, to
+// where its maxDist ends (cut at the map's boxes and bounds). The rules
+// are lagkit's pellets' (tracers.go): only to clients whose eye lies
+// within TracerReach of the line, never to the shooter nor, under
+// ShowRewind, to the player the ray hit, within each client's tracer
+// budget. A resolver calls it for the rays that are shots a player would
+// see fly (a rifle's, not a melee swing's reach or a line-of-sight
+// test). A ray is shown once, when its shot is first judged: ShowTracer
+// does nothing a second time for one Trace, before any Trace, or in a
+// time warp re-simulation that judges the shot again (Rejudged).
+func (w *ShotWorld) ShowTracer() {
+	t := &w.traced
+	if !t.ok || !w.s.cfg.ShowTracers {
+		return
+	}
+	t.ok = false
+	end := t.point
+	if !t.hit {
+		end = t.ray.At(w.s.rayLength(t.ray, t.reach))
+	}
+	w.s.sendTracer(w.Shot.Shooter, w.Shot.State.Weapon, t.ray.Origin, end, t.victim)
 }
 
 // end settles a pellet left open by the resolver and, in a
@@ -215,6 +266,7 @@ func (w *ShotWorld) skips(id int) bool {
 // is the re-run tick's, with the bodies the re-simulation settled on.
 func (w *ShotWorld) Trace(ray geom.Ray, maxDist float64) (lagcomp.RewindHit, bool) {
 	w.settleOpen()
+	w.traced.ok = false
 	if w.run != nil {
 		return w.run.traceShot(w, ray, maxDist)
 	}
@@ -232,6 +284,7 @@ func (w *ShotWorld) Trace(ray geom.Ray, maxDist float64) (lagcomp.RewindHit, boo
 	w.ray, w.reach = ray, maxDist
 	h, ok := s.TraceAt(ray, maxDist, w.at, w.skip)
 	s.recorder.traced(ray, maxDist, &h, ok)
+	w.keepTraced(ray, maxDist, &h, ok)
 	if !ok {
 		s.emit(rec)
 		return lagcomp.RewindHit{}, false

@@ -464,7 +464,7 @@ func (s *Server) confirm(sh *client, h *hitInfo, damage int16, outcome wire.Outc
 func (s *Server) sendHit(v *client, h *hitInfo, appeal uint32, deadline time.Duration) {
 	ev := wire.HitEvent{
 		Shooter: uint8(h.shooter), ShotTick: h.shotTick, Part: h.part, Damage: h.damage,
-		Local: h.local, ShooterEye: h.eye, Appeal: appeal, Deadline: deadline, Parts: s.cfg.Shape.Parts,
+		Local: h.local, ShooterEye: h.eye, Appeal: appeal, Deadline: deadline, Parts: s.cfg.Shape.Parts, OnBody: h.onBody,
 	}
 	if data, err := wire.AppendHitEvent(nil, &ev); err == nil {
 		s.sendEvent(v, wire.EventHit, data)

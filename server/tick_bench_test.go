@@ -255,7 +255,8 @@ var shotDisc lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.4}, Damage
 
 // rayShots is a game's shot resolution (server.Config.Shots): the
 // rifle's ray from the shooter's eye, traced against the game's bodies
-// where the policy tests it, a hit registered for the body's damage.
+// where the policy tests it and shown as a tracer (with
+// Config.ShowTracers), a hit registered for the body's damage.
 type rayShots struct {
 	weapon      game.Weapon
 	params      game.Params
@@ -270,7 +271,9 @@ func (r *rayShots) Fire(w *server.ShotWorld) {
 	r.fired++
 	f := &w.Shot
 	ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, &r.weapon, &r.params)
-	if h, ok := w.Trace(ray, r.weapon.Range); ok {
+	h, ok := w.Trace(ray, r.weapon.Range)
+	w.ShowTracer()
+	if ok {
 		if registered, _ := w.Hit(int16(h.Damage)); registered {
 			r.hits++
 		}

@@ -600,6 +600,9 @@ func (r *warpRun) traceShot(w *ShotWorld, ray geom.Ray, maxDist float64) (lagcom
 	if ok {
 		np.victim, np.dist = h.ID, h.Dist
 	}
+	if w.op == nil {
+		w.keepTraced(ray, maxDist, &h, ok) // judged for the first time
+	}
 	r.out.pellets = append(r.out.pellets, np)
 	if !ok {
 		if r.settleShot(w) {

@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
 
@@ -57,11 +58,13 @@ func TestTimeWarpGameResolverAsWeapons(t *testing.T) {
 // lineShots is a game's resolver: one ray from the shooter's eye along
 // its aim, 100 m, through the players' bodies, for damage a hit; as an
 // Absorber its shield takes shield of each hit. It counts the hits Hit
-// reported registered and the shots it was handed again (Rejudged).
+// reported registered and the shots it was handed again (Rejudged), and
+// with tracers shows each ray (ShowTracer).
 type lineShots struct {
 	damage, shield int16
 	registered     *int
 	rejudged       *int
+	tracers        bool
 }
 
 func (l lineShots) Fire(w *ShotWorld) {
@@ -71,7 +74,11 @@ func (l lineShots) Fire(w *ShotWorld) {
 	f := &w.Shot
 	yaw, pitch := game.AngleToRad(int32(f.State.Yaw)), game.AngleToRad(int32(f.State.Pitch))
 	ray := geom.Ray{Origin: f.Eye, Dir: geom.V(math.Cos(yaw)*math.Cos(pitch), math.Sin(yaw)*math.Cos(pitch), math.Sin(pitch))}
-	if _, ok := w.Trace(ray, 100); ok {
+	_, ok := w.Trace(ray, 100)
+	if l.tracers {
+		w.ShowTracer()
+	}
+	if ok {
 		if registered, _ := w.Hit(l.damage); registered {
 			*l.registered++
 		}
@@ -168,18 +175,37 @@ func TestTimeWarpLateGameShot(t *testing.T) {
 // TestTimeWarpGameShotsResimulate: re-running the window with a game's
 // resolver and the inputs it ran with changes nothing: no record, no
 // hit reported registered again (the shots handed to the resolver again
-// are Rejudged), the same state.
+// are Rejudged), no tracer shown again, the same state.
 func TestTimeWarpGameShotsResimulate(t *testing.T) {
 	registered, rejudged := 0, 0
 	cfg := warpConfig()
 	cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage: 10}}
-	cfg.Shots = lineShots{damage: 12, shield: 2, registered: &registered, rejudged: &rejudged}
+	cfg.Shots = lineShots{damage: 12, shield: 2, registered: &registered, rejudged: &rejudged, tracers: true}
+	cfg.ShowTracers = true
 	sc := newWarpScene(t, cfg, crossing(3), 100, 103)
 	if registered == 0 {
 		t.Fatal("no hit: the scene tests nothing")
 	}
 	want, hash, reg := snap(sc.s), sc.s.StateHash(), registered
 	sc.s.Ready()
+	v := sc.s.clients[sc.ids[1]] // near S's line of fire
+	// tracersQueued empties V's queue of events and refills its tracer
+	// budget, and returns the tracers it held.
+	tracersQueued := func() int {
+		n := 0
+		for _, ev := range v.events {
+			if ev.kind == wire.EventTracer {
+				n++
+			}
+		}
+		v.events, v.tracers, v.tracerBytes = v.events[:0], 0, 1<<20
+		return n
+	}
+	tracersQueued()
+	sc.s.sendTracer(sc.ids[0], 0, geom.V(-10, 0, 1.6), geom.V(10, 0, 1.6), -1)
+	if tracersQueued() != 1 {
+		t.Fatal("V has no room for a tracer: the test proves nothing")
+	}
 	for _, id := range sc.ids {
 		for _, depth := range []int{1, 5, 32} {
 			before := rejudged
@@ -190,6 +216,9 @@ func TestTimeWarpGameShotsResimulate(t *testing.T) {
 				t.Fatalf("Resimulate(%d, %d) handed the resolver no shot", id, depth)
 			}
 			compare(t, "resimulated", snap(sc.s), want)
+			if n := tracersQueued(); n != 0 {
+				t.Fatalf("Resimulate(%d, %d) showed %d tracers again", id, depth, n)
+			}
 		}
 	}
 	if recs := sc.s.Ready().Shots; len(recs) != 0 || sc.s.StateHash() != hash || registered != reg {

@@ -11,7 +11,9 @@ import (
 // prediction and learns of hits through rewind events, but another
 // player's miss leaves no trace in its snapshots: the server tells the
 // clients near each hitscan pellet where it flew, from the shooter's eye
-// to where the ray stopped, in a wire.TracerEvent. Tracers only serve
+// to where the ray stopped, in a wire.TracerEvent; a game's resolver
+// shows the rays it traces that are such shots (ShotWorld.ShowTracer),
+// by the same rules. Tracers only serve
 // drawing, so they are sent sparingly and never at the cost of a game
 // event or a client's place:
 //
@@ -80,7 +82,15 @@ func (s *Server) showTracer(shooter int, weapon uint8, ray geom.Ray, w *game.Wea
 	if !hit {
 		end, victim = ray.At(s.rayLength(ray, w.Range)), -1
 	}
-	ev := wire.TracerEvent{Shooter: uint8(shooter), Weapon: weapon, From: game.SnapPos(ray.Origin), To: game.SnapPos(end)}
+	s.sendTracer(shooter, weapon, ray.Origin, end, victim)
+}
+
+// sendTracer tells the clients near the line from from to to, a shot by
+// shooter with the weapon in slot weapon that hit player victim (-1:
+// none), of it as a tracer, by the rules above: lagkit's pellets
+// (showTracer) and a game's traces (ShotWorld.ShowTracer) alike.
+func (s *Server) sendTracer(shooter int, weapon uint8, from, to geom.Vec3, victim int) {
+	ev := wire.TracerEvent{Shooter: uint8(shooter), Weapon: weapon, From: game.SnapPos(from), To: game.SnapPos(to)}
 	var data []byte
 	for _, c := range s.clients {
 		if c == nil || c.id == shooter || (c.id == victim && s.cfg.ShowRewind) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -162,11 +163,27 @@ func TestTracerStopsAtWall(t *testing.T) {
 // TestLateShotDrawsTracer: under time warp, a late player's shot is
 // judged by the warp that inserts its command, not by a live tick; the
 // players near it are told of it all the same, once, though later warps
-// judge that tick again.
+// judge that tick again. So too a game's resolver's shot it shows
+// (ShotWorld.ShowTracer), judged for the first time by a warp.
 func TestLateShotDrawsTracer(t *testing.T) {
+	var registered, rejudged int
+	for name, shots := range map[string]Shots{
+		"lagkit": nil,
+		"game":   lineShots{damage: 10, registered: &registered, rejudged: &rejudged, tracers: true},
+	} {
+		t.Run(name, func(t *testing.T) { lateShotTracer(t, shots) })
+	}
+}
+
+// lateShotTracer is TestLateShotDrawsTracer with the resolver shots.
+func lateShotTracer(t *testing.T, shots Shots) {
 	cfg := warpConfig()
 	cfg.ShowTracers = true
 	cfg.Map = worldtest.Open(t)
+	cfg.Shots = shots
+	if shots != nil {
+		cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage: 10}}
+	}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,9 @@ import (
 //	VerdictEvent: Appeal 32 | Outcome 4
 //	KillEvent:    Killer 8 | Victim 8
 //
-// A Part is 4 bits below 15, else 15 and 8 bits (see partCode). A Local
+// A Part is 4 bits below 15, else 15 and 8 bits (see partCode); a
+// HitEvent's Part on a game's body (OnBody) is 15, 8 bits of 0 (in the
+// long code, where no part is) and the part in 8 bits. A Local
 // component is zigzag coded in LocalQuantum units; a ShooterEye
 // component is in game.PosQuantum units in the bucket code of positions
 // (coordBuckets), which keeps eyes on the bundled maps to 19 bits.
@@ -96,7 +98,7 @@ func AppendHitEvent(dst []byte, e *HitEvent) ([]byte, error) {
 	w := bitWriter{buf: dst}
 	w.writeBits(uint64(e.Shooter), 8)
 	w.writeBits(uint64(e.ShotTick), 32)
-	writePart(&w, e.Part)
+	writeHitPart(&w, e.Part, e.OnBody)
 	w.writeBits(uint64(uint16(e.Damage)), 16)
 	for _, u := range local {
 		w.writeBits(zigzag(u), localBits)
@@ -115,7 +117,7 @@ func DecodeHitEvent(b []byte, e *HitEvent) error {
 	r := newEventReader(b, hitName)
 	e.Shooter = uint8(r.readBits(8))
 	e.ShotTick = uint32(r.readBits(32))
-	e.Part = readPart(&r, e.Parts)
+	e.Part, e.OnBody = readHitPart(&r, e.Parts)
 	e.Damage = int16(r.readBits(16))
 	var local, eye [3]float64
 	for i := range local {

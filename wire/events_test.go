@@ -25,6 +25,8 @@ func hitEvents() []HitEvent {
 			Appeal: math.MaxUint32, Deadline: MaxClock},
 		{Part: game.PartHead, Damage: math.MinInt16, Local: geom.V(-LocalQuantum, 0, -MaxLocal),
 			ShooterEye: geom.V(-maxPos, game.PosQuantum, -game.PosQuantum), Appeal: 1, Deadline: time.Microsecond},
+		{Shooter: 9, ShotTick: 31, Part: game.NumParts - 1, Damage: 12, Local: geom.V(-0.25, 0.5, 1.25),
+			ShooterEye: geom.V(3, 4, 1.5), Appeal: 7, Deadline: time.Second, OnBody: true},
 	}
 }
 

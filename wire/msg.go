@@ -365,8 +365,9 @@ type HitEvent struct {
 	ShotTick uint32 // the shooter's command that fired
 	Part     game.PartKind
 	Damage   int16
-	// Local is the impact in the hit part's frame, quantised to
-	// LocalQuantum, each component within ±MaxLocal.
+	// Local is the impact in the hit part's frame, or with OnBody in
+	// the body's, quantised to LocalQuantum, each component within
+	// ±MaxLocal.
 	Local geom.Vec3
 	// ShooterEye is the shooter's eye when it fired, on the
 	// game.PosQuantum grid.
@@ -375,6 +376,14 @@ type HitEvent struct {
 	// answer it with an Appeal of this id before Deadline (server time).
 	Appeal   uint32
 	Deadline time.Duration
+	// OnBody reports a hit on a game's body (a game's shot,
+	// server.ShotWorld.Hit, against server.Config.Body or BodyOf):
+	// Part is the body's part index and Local the impact in the body's
+	// frame (lagcomp.Pose.ToWorld puts it back on a pose), not in one
+	// of lagkit's humanoid parts. It codes the part in 20 bits (16 more
+	// than a part below 15 alone, 8 more than one above); lagkit's own
+	// hits, without it, are coded as they always were.
+	OnBody bool
 	// Parts is the number of parts of the session's bodies
 	// (Shape.Parts; 0: game.NumParts), which Part must be below: not
 	// sent, set at both ends before encoding and decoding.

@@ -128,18 +128,55 @@ func partError(p game.PartKind, parts int) string {
 	return ""
 }
 
+// bodyMark, a value of the long code below partEscape (no part's),
+// marks a HitEvent's part as on a game's body (HitEvent.OnBody); the
+// part follows in partLong bits.
+const bodyMark = 0
+
+// bodyMark must lie below partEscape: this fails to compile otherwise.
+const _ = uint(partEscape - 1 - bodyMark)
+
+// writeHitPart writes a HitEvent's part p, on a game's body if onBody.
+func writeHitPart(w *bitWriter, p game.PartKind, onBody bool) {
+	if !onBody {
+		writePart(w, p)
+		return
+	}
+	w.writeBits(partEscape|bodyMark<<partBits, partBits+partLong)
+	w.writeBits(uint64(p), partLong)
+}
+
 // readPart reads a body part of a body of parts parts (0:
 // game.NumParts) and checks it.
 func readPart(r *bitReader, parts int) game.PartKind {
+	p, _ := readPartMarked(r, parts, false)
+	return p
+}
+
+// readHitPart reads a HitEvent's part, as readPart does, and whether it
+// is on a game's body.
+func readHitPart(r *bitReader, parts int) (game.PartKind, bool) {
+	return readPartMarked(r, parts, true)
+}
+
+// readPartMarked reads a part and, where body allows the mark, whether
+// it is on a game's body.
+func readPartMarked(r *bitReader, parts int, body bool) (game.PartKind, bool) {
 	p := game.PartKind(r.readBits(partBits))
+	onBody := false
 	if p == partEscape {
-		if p = game.PartKind(r.readBits(partLong)); p < partEscape && r.err == nil {
+		p = game.PartKind(r.readBits(partLong))
+		switch {
+		case body && p == bodyMark && r.err == nil:
+			onBody = true
+			p = game.PartKind(r.readBits(partLong))
+		case p < partEscape && r.err == nil:
 			r.failf("part %d in the long code", p)
-			return 0
+			return 0, false
 		}
 	}
 	if why := partError(p, parts); why != "" {
 		r.failf("%s", why)
 	}
-	return p
+	return p, onBody
 }

@@ -58,6 +58,53 @@ func TestPartsBeyondFour(t *testing.T) {
 	}
 }
 
+// TestHitOnABody: a hit on a game's body (OnBody) names its part, 0 to
+// MaxParts-1, through the long code's mark, in 20 bits where a part
+// alone takes 4 or 12; lagkit's own hits keep their bytes; the mark is
+// a HitEvent's alone, and a part beyond the body is refused with it.
+func TestHitOnABody(t *testing.T) {
+	for _, p := range []game.PartKind{0, 3, 14, 15, 255} {
+		h := HitEvent{Shooter: 2, ShotTick: 77, Part: p, Damage: 9, Appeal: 4, Parts: MaxParts, OnBody: true}
+		b, err := AppendHitEvent(nil, &h)
+		if err != nil {
+			t.Fatalf("part %d: %v", p, err)
+		}
+		got := HitEvent{Parts: MaxParts}
+		if err := DecodeHitEvent(b, &got); err != nil || got != h {
+			t.Errorf("part %d on a body: decoded %+v, %v", p, got, err)
+		}
+		h.OnBody = false
+		plain, err := AppendHitEvent(nil, &h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The mark and the part in 8 bits: 20 bits, where the part alone
+		// took n.
+		if _, n := partCode(p); len(b) != len(plain)+int(20-n)/8 {
+			t.Errorf("part %d: %d bytes on a body, %d on the humanoid", p, len(b), len(plain))
+		}
+		if got := (HitEvent{Parts: MaxParts}); DecodeHitEvent(plain, &got) != nil || got.OnBody {
+			t.Errorf("part %d on the humanoid decoded on a body", p)
+		}
+	}
+	h := HitEvent{Part: 5, Parts: 6, OnBody: true}
+	b, err := AppendHitEvent(nil, &h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := DecodeHitEvent(b, &HitEvent{Parts: 5}); err == nil || err.Error() != "wire: hit event: part 5 out of range: the body has 5 parts" {
+		t.Errorf("decode a body's part beyond the shape: %v", err)
+	}
+	// The mark in a confirmation is a part in the long code below 15.
+	w := bitWriter{}
+	w.writeBits(0, 32+8)
+	writeHitPart(&w, 2, true)
+	w.writeBits(0, 16+outcomeBits)
+	if err := DecodeConfirmEvent(w.buf, &ConfirmEvent{}); err == nil || err.Error() != "wire: confirm event: part 0 in the long code" {
+		t.Errorf("a body's mark in a confirmation: %v", err)
+	}
+}
+
 // TestPartsOverTheBody: a part at or beyond the body's part count is
 // refused by the encoder and the decoder, naming both.
 func TestPartsOverTheBody(t *testing.T) {

@@ -23,7 +23,8 @@ import (
 // saw; both bots hear who broke it, the breaker's client predicts the
 // shield the server grants it, and the server hears both salute.
 // Then they turn on each other until one kills the other with a shot
-// rewound as far, and both hear of the kill.
+// rewound as far, and both hear of the kill. Each was told of the
+// other's shots, to draw as tracers.
 func TestCrateBrokenOverUDP(t *testing.T) {
 	testlock.Lock(t) // a live match: not beside a headless browser
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
@@ -116,6 +117,9 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 		if stamina == 0 {
 			t.Errorf("bot %d: no stamina", i)
 		}
+		if b.Tracers() == 0 {
+			t.Errorf("bot %d: told of none of the other's shots", i)
+		}
 	}
 	// The breaker's client predicted the shield the server granted it.
 	if by := lootedBy(bots); r.Looted != r.BrokenBy || by != r.BrokenBy {
@@ -157,8 +161,8 @@ func TestCrateBrokenOverUDP(t *testing.T) {
 		t.Errorf("the server's step saw no blink shorter than %v m: %v", arena.BlinkLength, reaches)
 	}
 	t.Logf("blink reaches on the server: %v", reaches)
-	t.Logf("%d shots, %d on the crate, broken by %d with a shot rewound %v (the live crate missed: %v); %d hits on players, first kill %+v",
-		r.Shots, r.CrateHits, r.BrokenBy, r.BrokenRewind, r.BrokenLiveMiss, r.PlayerHits, k)
+	t.Logf("%d shots, %d on the crate, broken by %d with a shot rewound %v (the live crate missed: %v); %d hits on players, first kill %+v; tracers told %d and %d",
+		r.Shots, r.CrateHits, r.BrokenBy, r.BrokenRewind, r.BrokenLiveMiss, r.PlayerHits, k, bots[0].Tracers(), bots[1].Tracers())
 }
 
 // lootedBy returns the slot of the bot whose prediction held the crate's

@@ -33,6 +33,7 @@ type Bot struct {
 	id       int  // its slot, once connected
 	seen     bool // saw the crate
 	kills    []wire.KillEvent
+	tracers  int // the others' shots it was told of (client.Ready.Tracers)
 	// dashAt is the bot's phase in the dash's 3 s rhythm (NewBot draws
 	// it from the bot's seed, so bots dash apart).
 	dashAt time.Duration
@@ -51,7 +52,8 @@ func NewBot(i int, seed uint64) (bot.Policy, error) {
 const dashEvery = 3 * time.Second
 
 // Observe takes in what the bot's client was told (bot.Observer): the
-// crate's end, which it salutes, its hits, and the kills.
+// crate's end, which it salutes, its hits, the kills and the others'
+// shots.
 func (b *Bot) Observe(_ time.Duration, c *client.Client, r *client.Ready) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -65,6 +67,15 @@ func (b *Bot) Observe(_ time.Duration, c *client.Client, r *client.Ready) {
 		}
 	}
 	b.kills = append(b.kills, r.Kills...)
+	b.tracers += len(r.Tracers)
+}
+
+// Tracers returns how many of the other players' shots the bot's client
+// was told of, as tracers to draw.
+func (b *Bot) Tracers() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.tracers
 }
 
 // Input implements realtime.Brain.

@@ -16,8 +16,9 @@ import (
 // resolution (server.Config.Shots, Fire) it traces each shot against the
 // circles and the crate where the match's lag compensation policy tests
 // it (rewound to the time its shooter saw), passing the shooter's team
-// mates (the team rule), and registers what it hit through lagkit's one
-// hit path: a hit on a player is judged by the policy and takes the
+// mates (the team rule), shows it to the players near it as a tracer
+// (server.ShotWorld.ShowTracer), and registers what it hit through
+// lagkit's one hit path: a hit on a player is judged by the policy and takes the
 // victim's shield first (Absorb) and then its health (a player dies
 // after game.MaxHealth/Damage hits, scoring its killer, and respawns); a
 // hit on the crate wears it down, and the one that breaks it grants its
@@ -137,6 +138,7 @@ func (r *Referee) Fire(w *server.ShotWorld) {
 		r.mu.Unlock()
 	}
 	h, ok := w.Trace(ray, reach)
+	w.ShowTracer() // the players near the shot draw it (a live match's ShowTracers)
 	if !ok {
 		return
 	}

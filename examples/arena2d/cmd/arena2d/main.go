@@ -57,6 +57,9 @@ type human struct {
 	crate            game.PlayerState
 	hasCrate, broken bool
 	connected        bool
+	// tracers are the others' shots the server told of, drawn until
+	// their time is up.
+	tracers []tracer
 	// What the client core says of the session, for the screen and,
 	// through onTick, for a page's scripts.
 	state State
@@ -99,12 +102,24 @@ type State struct {
 	Broken bool `json:"broken"`
 }
 
+// tracer is another player's shot drawn as a line until until.
+type tracer struct {
+	from, to geom.Vec3
+	until    time.Duration
+}
+
+// tracerShown is how long a tracer is drawn.
+const tracerShown = 150 * time.Millisecond
+
 // Observe takes in what the client was told (bot.Observer): the crate's
-// end, which the player salutes, and the predictions the server's
-// snapshots checked.
-func (h *human) Observe(_ time.Duration, c *client.Client, r *client.Ready) {
+// end, which the player salutes, the others' shots to draw, and the
+// predictions the server's snapshots checked.
+func (h *human) Observe(now time.Duration, c *client.Client, r *client.Ready) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	for _, e := range r.Tracers {
+		h.tracers = append(h.tracers, tracer{from: e.From, to: e.To, until: now + tracerShown})
+	}
 	for _, ev := range r.GameEvents {
 		if ev.Kind == arena.EventCrateBroken {
 			h.broken = true
@@ -126,6 +141,13 @@ func (h *human) Input(now time.Duration, c *client.Client) game.UserCmd {
 	defer h.mu.Unlock()
 	h.connected = c.Phase() == client.Connected
 	h.me, h.shown = c.Predicted(), c.DisplayPos()
+	live := h.tracers[:0]
+	for _, tr := range h.tracers {
+		if tr.until > now {
+			live = append(live, tr)
+		}
+	}
+	h.tracers = live
 	st := &h.state
 	st.PredErrorMaxM = h.stats.Get().PredErrMaxM
 	view := c.ViewTime(now)
@@ -244,6 +266,11 @@ func (w *window) Draw(screen *ebiten.Image) {
 	for _, o := range h.others {
 		x, y := screenPos(o.Pos)
 		vector.DrawFilledCircle(screen, x, y, arena.Radius*scale, color.RGBA{220, 80, 80, 255}, true)
+	}
+	for _, tr := range h.tracers {
+		x0, y0 := screenPos(tr.from)
+		x1, y1 := screenPos(tr.to)
+		vector.StrokeLine(screen, x0, y0, x1, y1, 1, color.RGBA{250, 230, 150, 255}, true)
 	}
 	x, y := screenPos(h.shown)
 	vector.DrawFilledCircle(screen, x, y, arena.Radius*scale, color.RGBA{80, 160, 240, 255}, true)
