@@ -63,12 +63,14 @@ func Open(key []byte, ticket, host string, rtt time.Duration, seal string) (time
 	if !ok || err != nil || len(seal) > 64 {
 		return time.Time{}, fmt.Errorf("probe: seal %.64q: want UNIXMILLIS.MAC", seal)
 	}
-	got, err := base64.RawURLEncoding.DecodeString(mac)
-	if err != nil {
+	if _, err := base64.RawURLEncoding.DecodeString(mac); err != nil {
 		return time.Time{}, fmt.Errorf("probe: seal's MAC: %w", err)
 	}
+	// The seal must be the one Seal makes, byte for byte: one result
+	// has one seal (a lobby refuses a seal handed on twice, and "+17…"
+	// or another spelling of the MAC would be a second one).
 	r := Result{Ticket: ticket, Host: host, RTT: rtt, At: time.UnixMilli(at)}
-	if !hmac.Equal(got, r.mac(key)) {
+	if !hmac.Equal([]byte(seal), []byte(Seal(key, r))) {
 		return time.Time{}, ErrSeal
 	}
 	return r.At, nil

@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,3 +68,48 @@ func TestSealedMeasurement(t *testing.T) {
 		t.Errorf("unsealed: %q, %v", seal, err)
 	}
 }
+
+// FuzzOpen: any seal, ticket, host and round trip is refused with an
+// error or opens, never panics, and one that opens is the seal Seal
+// makes for them.
+func FuzzOpen(f *testing.F) {
+	key := SealKey([]byte("fuzzing key, sixteen bytes or more"))
+	r := Result{Ticket: "0123456789abcdef0123456789abcdef", Host: "10.0.0.1:7010", RTT: 42 * time.Millisecond, At: time.UnixMilli(1_800_000_000_000)}
+	f.Add(Seal(key, r), r.Ticket, r.Host, int64(r.RTT))
+	f.Add("1.", "", "", int64(0))
+	f.Add("-5.AAAA", "t", "h:1", int64(-1))
+	f.Fuzz(func(t *testing.T, seal, ticket, host string, rtt int64) {
+		at, err := Open(key, ticket, host, time.Duration(rtt), seal)
+		if err != nil {
+			return
+		}
+		d := time.Duration(rtt).Truncate(time.Microsecond)
+		if again := Seal(key, Result{Ticket: ticket, Host: host, RTT: d, At: at}); again != seal {
+			t.Errorf("%q opened, but Seal makes %q", seal, again)
+		}
+	})
+}
+
+// TestSealOneSpelling: a seal opens only as Seal spells it: the same
+// time or MAC written another way is refused, so a result handed on
+// twice cannot pass for two.
+func TestSealOneSpelling(t *testing.T) {
+	key := SealKey([]byte("a secret the host and the lobby share"))
+	r := Result{Ticket: "t", Host: "h:1", RTT: time.Millisecond, At: time.UnixMilli(1_800_000_000_000)}
+	seal := Seal(key, r)
+	if _, err := Open(key, r.Ticket, r.Host, r.RTT, seal); err != nil {
+		t.Fatal(err)
+	}
+	ms, mac, _ := strings.Cut(seal, ".")
+	// The MAC's last character carries 2 bits beyond its 256: another
+	// character decoding to the same MAC.
+	last := strings.IndexByte(alphabet, mac[len(mac)-1])
+	other := mac[:len(mac)-1] + string(alphabet[last^1])
+	for _, s := range []string{"+" + seal, "0" + seal, ms + "." + other} {
+		if _, err := Open(key, r.Ticket, r.Host, r.RTT, s); err == nil {
+			t.Errorf("%q opened as well as %q", s, seal)
+		}
+	}
+}
+
+const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
