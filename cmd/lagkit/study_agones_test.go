@@ -147,6 +147,25 @@ func lobbyAgones(t *testing.T, db string) {
 	if code == nil {
 		t.Fatalf("join link %q, want the GameServer's web port %d", st.Join, port)
 	}
+	// Allocated, the game server stops its probe: its session has the
+	// machine, and the lobby no longer names it.
+	for {
+		c, err := net.DialTimeout("tcp", probeHost, time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
+		select {
+		case <-wait.Done():
+			t.Fatal("the probe still answers after the allocation")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	select {
+	case err := <-exited:
+		t.Fatalf("the probe closed only as the game server exited (%v), not as it was allocated", err)
+	default:
+	}
 	// The game server printed the same link for the seat.
 	if !strings.Contains(gsOut.String(), "seat 0: https://127.0.0.1:"+strconv.Itoa(port)+"/?code="+code[1]) {
 		t.Errorf("the game server's links:\n%s", gsOut.String())
