@@ -50,11 +50,13 @@ func envSecrets(t *testing.T, c any) map[string]string {
 
 // TestStudyLobby: deploy/study.yaml's lobby allocates from its Fleet:
 // its --fleet is the Fleet's name, its service account may create
-// GameServerAllocations and get, watch and delete GameServers (what
-// online.Agones asks of the API), the lobby and the game servers read
-// the same schedule and write to the same database, the GameServers
-// expose the browsers' port under the name the lobby's links use, and
-// both command lines parse.
+// GameServerAllocations and get, list, watch and delete GameServers
+// (what online.Agones asks of the API), the lobby and the game servers
+// read the same schedule and write to the same database, the GameServers
+// expose the browsers' port under the name the lobby's links use and
+// the prescreen's probe under the name the lobby lists, the game
+// servers seal with the key of the lobby's own Secret, and both command
+// lines parse.
 func TestStudyLobby(t *testing.T) {
 	const file = "study.yaml"
 	sa, role, rb := find(t, file, "ServiceAccount"), find(t, file, "Role"), find(t, file, "RoleBinding")
@@ -74,6 +76,7 @@ func TestStudyLobby(t *testing.T) {
 	for _, need := range []string{
 		online.AllocationResource.Group + "/" + online.AllocationResource.Resource + "/create",
 		online.GameServerResource.Group + "/" + online.GameServerResource.Resource + "/get",
+		online.GameServerResource.Group + "/" + online.GameServerResource.Resource + "/list",
 		online.GameServerResource.Group + "/" + online.GameServerResource.Resource + "/watch",
 		online.GameServerResource.Group + "/" + online.GameServerResource.Resource + "/delete",
 	} {
@@ -167,6 +170,23 @@ func TestStudyLobby(t *testing.T) {
 	}
 	if web == nil || at(t, web, "containerPort") != port(t, glisten) || at(t, web, "protocol") != "TCPUDP" {
 		t.Errorf("the GameServer's port web is %v, the game server's --listen %s (TCP and UDP)", web, glisten)
+	}
+	// The probe listens on the port the lobby lists, and seals with the
+	// lobby's key: the same Secret, at the path given.
+	plisten, _ := flag(gargs, "agones-probe")
+	var pport any
+	for _, p := range at(t, gs, "ports").([]any) {
+		if at(t, p, "name") == online.ProbePort {
+			pport = p
+		}
+	}
+	if pport == nil || plisten == "" || at(t, pport, "containerPort") != port(t, plisten) || at(t, pport, "protocol") != "TCPUDP" {
+		t.Errorf("the GameServer's port %s is %v, the game server's --agones-probe %q (TCP and UDP)", online.ProbePort, pport, plisten)
+	}
+	lsecret, _ := flag(largs, "secret-file")
+	gsecret, _ := flag(gargs, "agones-secret-file")
+	if src := gm[filepath.Dir(gsecret)]; src == "" || src != lm[filepath.Dir(lsecret)] || filepath.Base(gsecret) != filepath.Base(lsecret) {
+		t.Errorf("the game servers seal with %s (%s), the lobby's --secret-file is %s (%s)", gsecret, src, lsecret, lm[filepath.Dir(lsecret)])
 	}
 	period := time.Duration(at(t, gs, "health", "periodSeconds").(int)) * time.Second
 	v, _ := flag(gargs, "agones-health")

@@ -28,6 +28,10 @@ type Server struct {
 	Ticket func(ticket string) (id string, ok bool)
 	// Measured is told each measurement, with the ticket's id.
 	Measured func(id string, rtt time.Duration)
+	// Seal, if set, seals each measurement (see Seal) for the client to
+	// hand on: a host whose measurements are kept elsewhere vouches for
+	// them.
+	Seal func(ticket string, rtt time.Duration) string
 	// Timeout bounds one measurement from the session's start (default
 	// 20 s), and Lost the wait for one echo before the ping counts as
 	// lost and another is sent (default 1 s).
@@ -97,7 +101,8 @@ func (s *Server) measure(ctx context.Context, c transport.Conn) error {
 			break
 		}
 	}
-	id, ok := s.Ticket(m.Ticket)
+	ticket := m.Ticket
+	id, ok := s.Ticket(ticket)
 	if !ok {
 		return ErrTicket
 	}
@@ -137,10 +142,17 @@ func (s *Server) measure(ctx context.Context, c transport.Conn) error {
 	slices.Sort(rtts)
 	med := rtts[len(rtts)/2].Truncate(time.Microsecond)
 	s.Measured(id, med)
+	done := wire.Probe{Seq: seq + 1, Done: true, RTT: med}
+	if s.Seal != nil {
+		done.Ticket = s.Seal(ticket, med)
+	}
 	// The result goes again until the client, which closes once it has
 	// it, has closed: a datagram may be lost, and a close sent at once
 	// could overtake it.
-	out, _ = wire.AppendProbe(out[:0], &wire.Probe{Seq: seq + 1, Done: true, RTT: med})
+	out, err := wire.AppendProbe(out[:0], &done)
+	if err != nil {
+		return err
+	}
 	for range 8 {
 		if c.Send(out) != nil {
 			break
@@ -160,12 +172,19 @@ func (s *Server) measure(ctx context.Context, c transport.Conn) error {
 // ticket: it echoes each ping and returns the round trip the server
 // measured and told it.
 func Measure(ctx context.Context, c transport.Conn, ticket string) (time.Duration, error) {
+	rtt, _, err := MeasureSealed(ctx, c, ticket)
+	return rtt, err
+}
+
+// MeasureSealed is Measure, and returns the server's seal on the result
+// too ("" from a server that does not seal).
+func MeasureSealed(ctx context.Context, c transport.Conn, ticket string) (time.Duration, string, error) {
 	if ticket == "" || len(ticket) > wire.MaxProbeTicket {
-		return 0, fmt.Errorf("probe: ticket of %d bytes, want 1 to %d", len(ticket), wire.MaxProbeTicket)
+		return 0, "", fmt.Errorf("probe: ticket of %d bytes, want 1 to %d", len(ticket), wire.MaxProbeTicket)
 	}
 	hello, err := wire.AppendProbe(nil, &wire.Probe{Ticket: ticket})
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	buf := make([]byte, transport.MaxDatagram)
 	echo := make([]byte, 0, 16)
@@ -176,7 +195,7 @@ func Measure(ctx context.Context, c transport.Conn, ticket string) (time.Duratio
 			// The ticket goes again until the first ping shows it
 			// arrived: a datagram may be lost.
 			if err := c.Send(hello); err != nil {
-				return 0, err
+				return 0, "", err
 			}
 		}
 		wait, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
@@ -187,20 +206,20 @@ func Measure(ctx context.Context, c transport.Conn, ticket string) (time.Duratio
 			continue
 		case err != nil:
 			if r := c.Reason(); r != "" {
-				return 0, fmt.Errorf("probe: the server closed: %s", r)
+				return 0, "", fmt.Errorf("probe: the server closed: %s", r)
 			}
-			return 0, fmt.Errorf("probe: %w", err)
+			return 0, "", fmt.Errorf("probe: %w", err)
 		}
 		if err := wire.DecodeProbe(buf[:n], &m); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		if m.Done {
-			return m.RTT, nil
+			return m.RTT, m.Ticket, nil
 		}
 		pinged = true
 		echo, _ = wire.AppendProbe(echo[:0], &wire.Probe{Seq: m.Seq})
 		if err := c.Send(echo); err != nil {
-			return 0, err
+			return 0, "", err
 		}
 	}
 }

@@ -24,6 +24,8 @@ import (
 // that game server's SDK server reports, as Agones' controller does.
 // A GameServer whose game server asked for Shutdown is deleted; one
 // deleted through the API is in state Shutdown on its SDK server.
+// GameServers are listed by label (labelSelector KEY=VALUE,...), as a
+// lobby lists a Fleet's Ready ones.
 type Cluster struct {
 	srv       *httptest.Server
 	namespace string
@@ -91,6 +93,7 @@ func (c *Cluster) Add(fleet string, sdk *Server, ports ...agones.Port) {
 	sdk.mu.Lock()
 	sdk.gs.ObjectMeta.Namespace = c.namespace
 	sdk.gs.ObjectMeta.Labels["agones.dev/fleet"] = fleet
+	sdk.gs.Status.Ports = slices.Clone(ports)
 	sdk.notify()
 	sdk.mu.Unlock()
 	c.mu.Lock()
@@ -273,8 +276,12 @@ func (c *Cluster) delete(w http.ResponseWriter, r *http.Request) {
 // watch events; the GameServer's Shutdown is its deletion.
 func (c *Cluster) watch(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
+	if q.Get("watch") != "true" {
+		c.list(w, r)
+		return
+	}
 	name, ok := strings.CutPrefix(q.Get("fieldSelector"), "metadata.name=")
-	if q.Get("watch") != "true" || !ok {
+	if !ok {
 		status(w, http.StatusMethodNotAllowed, "MethodNotAllowed", "the stand-in watches one GameServer by metadata.name")
 		return
 	}
@@ -312,4 +319,44 @@ func (c *Cluster) watch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+}
+
+// list answers the GameServers (but those deleted) whose labels match
+// the labelSelector's KEY=VALUE pairs.
+func (c *Cluster) list(w http.ResponseWriter, r *http.Request) {
+	if ns := r.PathValue("ns"); ns != c.namespace {
+		status(w, http.StatusNotFound, "NotFound", fmt.Sprintf("namespace %q not found", ns))
+		return
+	}
+	want := map[string]string{}
+	if sel := r.URL.Query().Get("labelSelector"); sel != "" {
+		for _, kv := range strings.Split(sel, ",") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				status(w, http.StatusBadRequest, "BadRequest", fmt.Sprintf("the stand-in selects by KEY=VALUE labels, not %q", kv))
+				return
+			}
+			want[k] = v
+		}
+	}
+	c.mu.Lock()
+	members := slices.Clone(c.members)
+	c.mu.Unlock()
+	items := []any{}
+	for _, m := range members {
+		gs, v, _ := m.sdk.state()
+		if gs.Status.State == agones.StateShutdown {
+			continue
+		}
+		ok := true
+		for k, val := range want {
+			ok = ok && gs.ObjectMeta.Labels[k] == val
+		}
+		if ok {
+			items = append(items, m.object(gs, v))
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"apiVersion": "agones.dev/v1", "kind": "GameServerList",
+		"metadata": map[string]any{"resourceVersion": "1"}, "items": items})
 }

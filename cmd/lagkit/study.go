@@ -119,6 +119,9 @@ type studyRunFlags struct {
 	group                          int
 	join                           study.Join
 	agones                         agonesOptions
+	// probeListen and probeSecret serve the prescreen's probe while the
+	// GameServer waits Ready (--agones-probe, --agones-secret-file).
+	probeListen, probeSecret string
 }
 
 func newStudyRunCmd() *cobra.Command {
@@ -192,7 +195,14 @@ the seats left to bots (the flags the lobby gives a local session:
 --start, which are refused here). It then serves the session on
 --listen, writing to --db (the lobby's database), and at its end sets
 the annotation agones.dev/sdk-lagkit-end ("done", or what ended it) for
-the lobby and asks Agones to shut the GameServer down.`,
+the lobby and asks Agones to shut the GameServer down. With
+--agones-probe, while it waits Ready it serves the lobby's prescreen
+probe there (the GameServer's port named probe, over WebTransport and
+WebSocket with --cert's certificate): it measures each page's round
+trip, seals the result with the key of --agones-secret-file (the
+lobby's --secret-file) for the page to hand on to the lobby, and says
+its certificate's SHA-256 in the annotation
+agones.dev/sdk-lagkit-probe-cert; it stops the probe once allocated.`,
 		Args: cobra.ExactArgs(1),
 		RunE: o.run,
 	}
@@ -212,6 +222,8 @@ the lobby and asks Agones to shut the GameServer down.`,
 	f.BoolVar(&o.agones.on, "agones", false, "serve one match of an online study's lobby as an Agones GameServer: Ready, then the session its allocation's annotations assign, then Shutdown")
 	f.DurationVar(&o.agones.health, "agones-health", 2*time.Second, "with --agones: how often to ping Agones' Health (within the Fleet's health periodSeconds)")
 	f.DurationVar(&o.agones.wait, "agones-wait", 30*time.Second, "with --agones: how long each call retries while the SDK server cannot be reached")
+	f.StringVar(&o.probeListen, "agones-probe", "", "with --agones: HOST:PORT of the prescreen's round-trip probe while the GameServer waits Ready (its port named probe; needs --agones-secret-file)")
+	f.StringVar(&o.probeSecret, "agones-secret-file", "", "with --agones-probe: the lobby's --secret-file, whose key seals each round trip the probe measures")
 	return cmd
 }
 
@@ -222,6 +234,11 @@ func (o *studyRunFlags) run(cmd *cobra.Command, args []string) error {
 	}
 	if o.agones.on {
 		return o.runAgones(cmd, args[0])
+	}
+	for _, name := range []string{"agones-probe", "agones-secret-file"} {
+		if cmd.Flags().Changed(name) {
+			return usagef("--%s needs --agones", name)
+		}
 	}
 	s, err := checkStudy(args[0], o.simulate, o.group)
 	if err != nil {

@@ -7,17 +7,21 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net"
 	"os"
 	"os/signal"
 	"slices"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/lagkit/lagkit/agones"
+	"github.com/lagkit/lagkit/probe"
 	"github.com/lagkit/lagkit/realtime/serve"
 	"github.com/lagkit/lagkit/study/online"
+	"github.com/lagkit/lagkit/transport"
 )
 
 // assignedFlags are study run's flags that, under --agones, the match's
@@ -34,6 +38,14 @@ func (o *studyRunFlags) runAgones(cmd *cobra.Command, path string) error {
 	for _, name := range assignedFlags {
 		if cmd.Flags().Changed(name) {
 			return usagef("--%s: under --agones the lobby's allocation says what the session plays", name)
+		}
+	}
+	if (o.probeListen == "") != (o.probeSecret == "") {
+		return usagef("--agones-probe and --agones-secret-file go together")
+	}
+	if o.probeListen != "" {
+		if _, _, err := net.SplitHostPort(o.probeListen); err != nil {
+			return usagef("--agones-probe %q: want HOST:PORT", o.probeListen)
 		}
 	}
 	// The schedule is checked before the GameServer says it is Ready: a
@@ -54,11 +66,21 @@ func (o *studyRunFlags) runAgones(cmd *cobra.Command, path string) error {
 	hctx, stopHealth := context.WithCancel(ctx)
 	defer stopHealth()
 	go agones.KeepHealthy(hctx, sdk, o.agones.health, func(err error) { log.Warn("agones health", "err", err) })
+	pctx, stopProbe := context.WithCancel(ctx)
+	defer stopProbe()
+	if o.probeListen != "" {
+		if err := o.serveProbe(pctx, sdk, log); err != nil {
+			return err
+		}
+	}
 	if err := sdk.Ready(ctx); err != nil {
 		return err
 	}
 	log.Info("agones ready", "sdk", sdk.Base())
 	gs, err := agones.WaitAllocated(ctx, sdk, func(err error) { log.Warn("agones watch", "err", err) })
+	// An allocated game server measures no more round trips: its
+	// session has the machine.
+	stopProbe()
 	if err != nil {
 		if ctx.Err() != nil {
 			return stoppedError{fmt.Sprintf("stopped before an allocation (exit status %d)", exitStopped)}
@@ -73,6 +95,72 @@ func (o *studyRunFlags) runAgones(cmd *cobra.Command, path string) error {
 	}
 	finish(context.WithoutCancel(ctx), sdk, err, log)
 	return err
+}
+
+// serveProbe serves the prescreen's probe on --agones-probe until ctx
+// ends, sealing each result for the host its GameServer reports (its
+// address and the port named online.ProbePort) with the key of
+// --agones-secret-file, and annotates the GameServer with the probe's
+// certificate hash for the lobby.
+func (o *studyRunFlags) serveProbe(ctx context.Context, sdk *agones.Client, log *slog.Logger) error {
+	secret, err := os.ReadFile(o.probeSecret)
+	if err != nil {
+		return fmt.Errorf("--agones-secret-file: %w", err)
+	}
+	if len(secret) < 16 {
+		return fmt.Errorf("--agones-secret-file: %s holds %d bytes, want at least 16 (the lobby's --secret-file)", o.probeSecret, len(secret))
+	}
+	gs, err := sdk.GameServer(ctx)
+	if err != nil {
+		return err
+	}
+	port := int32(0)
+	for _, p := range gs.Status.Ports {
+		if p.Name == online.ProbePort {
+			port = p.Port
+		}
+	}
+	if gs.Status.Address == "" || port == 0 {
+		return fmt.Errorf("--agones-probe: GameServer %s has no address and port named %s (address %q, ports %v): add the port to the Fleet",
+			gs.ObjectMeta.Name, online.ProbePort, gs.Status.Address, gs.Status.Ports)
+	}
+	host := net.JoinHostPort(gs.Status.Address, strconv.Itoa(int(port)))
+	var cert *transport.Certificate
+	if o.lo.cert != "" {
+		if cert, err = transport.LoadCertificate(o.lo.cert, o.lo.key); err != nil {
+			return fmt.Errorf("--cert: %w", err)
+		}
+	}
+	// Any page may open it (the lobby's pages come from the lobby's
+	// origin): it measures whoever asks, and only the lobby knows whose
+	// ticket a seal names.
+	w, err := transport.NewWeb(transport.WebOptions{Addr: o.probeListen, Cert: cert, OriginPatterns: []string{"*"}})
+	if err != nil {
+		return fmt.Errorf("--agones-probe: %w", err)
+	}
+	if err := sdk.SetAnnotation(ctx, online.ProbeCertKey, w.CertHash()); err != nil {
+		w.Close()
+		return err
+	}
+	key := probe.SealKey(secret)
+	p := &probe.Server{
+		Ticket:   func(t string) (string, bool) { return t, true },
+		Measured: func(string, time.Duration) {},
+		Seal: func(t string, rtt time.Duration) string {
+			return probe.Seal(key, probe.Result{Ticket: t, Host: host, RTT: rtt, At: time.Now()})
+		},
+	}
+	go func() {
+		<-ctx.Done()
+		_ = w.Close()
+	}()
+	go func() {
+		if err := p.Serve(ctx, w); err != nil {
+			log.Error("probe", "err", err)
+		}
+	}()
+	log.Info("probe", "listen", w.Addr(), "host", host)
+	return nil
 }
 
 // runAssigned plays the session as assigned, as lagkit study run FILE

@@ -20,9 +20,11 @@ import (
 	"github.com/lagkit/lagkit/agones"
 	"github.com/lagkit/lagkit/agones/agonestest"
 	"github.com/lagkit/lagkit/internal/pgtest"
+	"github.com/lagkit/lagkit/probe"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study/online"
+	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/web"
 )
 
@@ -94,18 +96,20 @@ func lobbyAgones(t *testing.T, db string) {
 	}
 	sdk := agonestest.NewServer("lagkit-study-7x2kq")
 	defer sdk.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
+	port, probePort := freePort(t), freePort(t)
+	cluster.Add("lagkit-study", sdk, agones.Port{Name: "web", Port: int32(port)}, agones.Port{Name: online.ProbePort, Port: int32(probePort)})
+	// The lobby's key, mounted in the lobby and the game servers alike.
+	secret := filepath.Join(tmp, "secret")
+	if err := os.WriteFile(secret, []byte("0123456789abcdef0123456789abcdef"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cluster.Add("lagkit-study", sdk, agones.Port{Name: "web", Port: int32(port)})
+	probeHost := net.JoinHostPort("127.0.0.1", strconv.Itoa(probePort))
 
 	gsOut := &lockedWriter{}
 	var gsErr bytes.Buffer
 	gs := exec.Command(os.Args[0], "study", "run", sched, "--agones", "--agones-health", "100ms", "--db", db,
-		"--listen", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), "--udp", "", "--log-format", "json")
+		"--listen", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), "--udp", "", "--log-format", "json",
+		"--agones-probe", probeHost, "--agones-secret-file", secret)
 	gs.Env = append(os.Environ(), "LAGKIT_AS_COMMAND=1", agones.PortEnv+"="+sdk.Port())
 	gs.Stdout, gs.Stderr = gsOut, &gsErr
 	if err := gs.Start(); err != nil {
@@ -127,11 +131,14 @@ func lobbyAgones(t *testing.T, db string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, out, done := startLobby(t, ctx, sched, "--allocator", "agones", "--kubeconfig", kubeconfig, "--fleet", "lagkit-study",
-		"--listen", "127.0.0.1:0", "--db", db, "--secret-file", filepath.Join(tmp, "secret"), "--tick", "50ms", "--log-format", "json")
+		"--listen", "127.0.0.1:0", "--db", db, "--secret-file", secret, "--tick", "50ms", "--log-format", "json")
 	wait, stop := context.WithTimeout(ctx, 2*time.Minute)
 	defer stop()
 	p := &online.Participant{Base: base, ID: "p-1", Study: "s1", Session: "x1"}
-	admit(t, wait, p)
+	sealedRoundTrip(t, wait, p, probeHost)
+	if _, err := p.Prescreen(wait, online.Screen{FPS: 120, RefreshHz: 60, PointerLock: true}); err != nil {
+		t.Fatal(err)
+	}
 	st, err := p.Until(wait, 50*time.Millisecond, func(s online.Status) bool { return s.Join != "" || s.State == "dropped" })
 	if err != nil || st.Join == "" {
 		t.Fatalf("%+v, %v\n%s", st, err, out.String())
@@ -139,6 +146,25 @@ func lobbyAgones(t *testing.T, db string) {
 	code := regexp.MustCompile(`^https://127\.0\.0\.1:` + strconv.Itoa(port) + `/\?code=([A-Z0-9]{6})$`).FindStringSubmatch(st.Join)
 	if code == nil {
 		t.Fatalf("join link %q, want the GameServer's web port %d", st.Join, port)
+	}
+	// Allocated, the game server stops its probe: its session has the
+	// machine, and the lobby no longer names it.
+	for {
+		c, err := net.DialTimeout("tcp", probeHost, time.Second)
+		if err != nil {
+			break
+		}
+		c.Close()
+		select {
+		case <-wait.Done():
+			t.Fatal("the probe still answers after the allocation")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	select {
+	case err := <-exited:
+		t.Fatalf("the probe closed only as the game server exited (%v), not as it was allocated", err)
+	default:
 	}
 	// The game server printed the same link for the seat.
 	if !strings.Contains(gsOut.String(), "seat 0: https://127.0.0.1:"+strconv.Itoa(port)+"/?code="+code[1]) {
@@ -207,10 +233,82 @@ func lobbyAgones(t *testing.T, db string) {
 	}
 }
 
+// sealedRoundTrip takes participant p to the prescreen's round trip
+// under Agones: the lobby names the Ready GameServer's probe (host),
+// which measures p and seals the result; the result handed on with a
+// figure other than the host's is refused, as is the same result a
+// second time, and p's headless page (Participant.Measure) has it
+// measured and handed on as the join page does.
+func sealedRoundTrip(t *testing.T, ctx context.Context, p *online.Participant, host string) {
+	t.Helper()
+	if _, err := p.Arrive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, err := p.Consent(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Probes []online.ProbeHost `json:"probes"`
+	}
+	// The lobby lists the Fleet's probes as it starts.
+	for len(cfg.Probes) == 0 {
+		res, err := http.Get(p.Base + "/lobby/config")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = json.NewDecoder(res.Body).Decode(&cfg)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cfg.Probes) == 0 {
+			select {
+			case <-ctx.Done():
+				t.Fatal("the lobby named no probe")
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	if len(cfg.Probes) != 1 || cfg.Probes[0].Host != host {
+		t.Fatalf("the lobby's probes %+v, want the GameServer's %s", cfg.Probes, host)
+	}
+	c, err := transport.Dial(ctx, "wt://"+host, transport.DialOptions{TLS: transport.ClientTLS{CertHash: cfg.Probes[0].CertHash}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rtt, seal, err := probe.MeasureSealed(ctx, c, st.Probe)
+	c.Close("measured")
+	if err != nil || seal == "" {
+		t.Fatalf("the game server's probe: %v, seal %q, %v", rtt, seal, err)
+	}
+	r := online.SealedProbe{ID: p.ID, Host: host, RTTus: rtt.Microseconds(), Seal: seal}
+	shaded := r
+	shaded.RTTus = 1
+	if err := p.HandOn(ctx, shaded); err == nil || !strings.Contains(err.Error(), "403: online: p-1's round trip to "+host+": probe: the seal does not match") {
+		t.Errorf("a shaded round trip: %v", err)
+	}
+	if err := p.HandOn(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.HandOn(ctx, r); err == nil || !strings.Contains(err.Error(), "409: online: p-1's round trip to "+host+": this result was handed on already") {
+		t.Errorf("a replayed result: %v", err)
+	}
+	best, err := p.Measure(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := p.Status(ctx); err != nil || st.RTTms != float64(min(best, rtt))/float64(time.Millisecond) {
+		t.Errorf("the lobby kept %+v, %v; measured %v and %v", st, err, rtt, best)
+	}
+}
+
 // TestStudyLobbyAgonesNoGameServer: with no Ready GameServer in the
-// Fleet, a match's allocation is retried for --allocate-wait, then its
-// person is dropped saying there was no game server, as a local
-// session that failed to start.
+// Fleet the prescreen has no host to measure the round trip to, and
+// says so; with one whose probe measures but whose allocations others
+// keep taking (Contention), a match's allocation is retried for
+// --allocate-wait, then its person is dropped saying there was no game
+// server, as a local session that failed to start.
 func TestStudyLobbyAgonesNoGameServer(t *testing.T) {
 	tmp := t.TempDir()
 	sched := filepath.Join(tmp, "lobby.toml")
@@ -223,6 +321,10 @@ func TestStudyLobbyAgonesNoGameServer(t *testing.T) {
 	if err := cluster.WriteKubeconfig(kubeconfig); err != nil {
 		t.Fatal(err)
 	}
+	secret := []byte("0123456789abcdef0123456789abcdef")
+	if err := os.WriteFile(filepath.Join(tmp, "secret"), secret, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	base, out, done := startLobby(t, ctx, sched, "--allocator", "agones", "--kubeconfig", kubeconfig, "--namespace", "default",
@@ -231,6 +333,22 @@ func TestStudyLobbyAgonesNoGameServer(t *testing.T) {
 	wait, stop := context.WithTimeout(ctx, time.Minute)
 	defer stop()
 	p := &online.Participant{Base: base, ID: "p-1"}
+	if _, err := p.Arrive(wait); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Measure(wait); err == nil || !strings.Contains(err.Error(), "lobby: no game server host to measure the round trip to") {
+		t.Fatalf("measured with no GameServer: %v", err)
+	}
+	cluster.Contend(1 << 20)
+	sealingGameServer(t, cluster, "lagkit-study", secret)
+	for {
+		if _, err := p.Measure(wait); err == nil {
+			break
+		} else if wait.Err() != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(100 * time.Millisecond) // the lobby lists the Fleet's probes every few seconds
+	}
 	admit(t, wait, p)
 	st, err := p.Until(wait, 50*time.Millisecond, func(s online.Status) bool { return s.State == "dropped" || s.Join != "" })
 	if err != nil || st.State != "dropped" || !strings.Contains(st.Reason, "no game server: online: match 0: no game server of fleet lagkit-study in namespace default after") {
@@ -242,6 +360,38 @@ func TestStudyLobbyAgonesNoGameServer(t *testing.T) {
 	cancel()
 	if c := <-done; c != 0 {
 		t.Fatalf("lobby exit %d: %s", c, out.String())
+	}
+}
+
+// sealingGameServer adds a Ready GameServer of fleet to cluster whose
+// probe, served here, seals with secret's key, as lagkit study run
+// --agones --agones-probe serves it.
+func sealingGameServer(t *testing.T, cluster *agonestest.Cluster, fleet string, secret []byte) {
+	t.Helper()
+	w, err := transport.NewWeb(transport.WebOptions{OriginPatterns: []string{"*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(w.Addr())
+	pn, _ := strconv.Atoi(port)
+	sdk := agonestest.NewServer(fleet + "-sealing")
+	t.Cleanup(sdk.Close)
+	cluster.Add(fleet, sdk, agones.Port{Name: "web", Port: 1}, agones.Port{Name: online.ProbePort, Port: int32(pn)})
+	key := probe.SealKey(secret)
+	ps := &probe.Server{Ticket: func(tk string) (string, bool) { return tk, true }, Measured: func(string, time.Duration) {},
+		Seal: func(tk string, rtt time.Duration) string {
+			return probe.Seal(key, probe.Result{Ticket: tk, Host: w.Addr(), RTT: rtt, At: time.Now()})
+		}}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan struct{})
+	go func() { _ = ps.Serve(ctx, w); close(served) }()
+	t.Cleanup(func() { cancel(); w.Close(); <-served })
+	cl := agones.New(sdk.URL(), agones.Options{Wait: time.Second})
+	if err := cl.SetAnnotation(ctx, online.ProbeCertKey, w.CertHash()); err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Ready(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -265,6 +415,10 @@ func TestStudyAgonesFlags(t *testing.T) {
 			"--secret-file", filepath.Join(tmp, "secret")}, "--allocator agones: stat " + filepath.Join(tmp, "none")},
 		{[]string{"study", "run", sched, "--agones", "--group", "0"}, "--group: under --agones the lobby's allocation says what the session plays"},
 		{[]string{"study", "run", sched, "--agones-wait", "1s"}, "--agones-wait needs --agones"},
+		{[]string{"study", "lobby", sched, "--allocator", "agones", "--probe-port", "9000"}, "--probe-port is not for --allocator agones"},
+		{[]string{"study", "run", sched, "--agones-probe", "127.0.0.1:0"}, "--agones-probe needs --agones"},
+		{[]string{"study", "run", sched, "--agones", "--agones-probe", "127.0.0.1:0"}, "--agones-probe and --agones-secret-file go together"},
+		{[]string{"study", "run", sched, "--agones", "--agones-probe", "nowhere", "--agones-secret-file", "s"}, `--agones-probe "nowhere": want HOST:PORT`},
 	} {
 		var out, errOut lockedWriter
 		code := execute(context.Background(), tc.args, &out, &errOut)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/lagkit/lagkit/probe"
 	"github.com/lagkit/lagkit/realtime/serve"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
@@ -66,7 +67,15 @@ prescreen of the browser and of the participant's round trip with the
 table's admission rules, and a wait. The round trip is the one to
 --game-host over the game's own transport: a probe there
 (--probe-port) times its own pings, which the page echoes over the
-link the game opens. Matches form in order of arrival, the schedule's
+link the game opens. With --allocator agones it is the one to the
+Fleet's game servers instead: each serves the probe while it waits
+Ready (lagkit study run --agones --agones-probe), on its GameServer
+port named probe, and seals each result with --secret-file's key (the
+same Secret mounted in both); the lobby names pages the probes of a
+few Ready GameServers (one per node address, at most 4), and keeps a
+round trip the page hands on only if its seal holds for that
+participant's ticket and a host it named, made within 2 minutes and
+not handed on before. Matches form in order of arrival, the schedule's
 counterbalancing groups balanced as they form; a match that waited
 max_wait starts with bots in the empty seats.
 
@@ -140,6 +149,10 @@ plays on, on its GameServer).`,
 	f.DurationVar(&o.allocateWait, "allocate-wait", time.Minute, "agones: how long a match's allocation is retried while the Fleet has no Ready GameServer (1s to 30m)")
 	return cmd
 }
+
+// probeListing is how often the lobby lists the Fleet's probes under
+// Agones: a GameServer allocated drops out, a new Ready one comes in.
+const probeListing = 5 * time.Second
 
 // joinStudy finds the study every match's session joins, or starts it,
 // before any match: sessions started at once would each start a study
@@ -255,8 +268,13 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	var fleet *online.Agones
 	if o.allocator == "agones" {
-		oc.Alloc = o.agonesAllocator(s, kube, out, log)
+		fleet = o.agonesAllocator(s, kube, out, log)
+		oc.Alloc = fleet
+		// The round trip is measured by the Fleet's game servers, which
+		// seal their results with the lobby's key.
+		oc.SealKey = probe.SealKey(secret)
 	}
 	if o.trustProxy != "" {
 		if oc.TrustProxy, err = netip.ParseAddr(o.trustProxy); err != nil {
@@ -294,12 +312,18 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 			return fmt.Errorf("--cert: %w", err)
 		}
 	}
-	ph, err := srv.ListenProbe(ctx, net.JoinHostPort(o.gameHost, strconv.Itoa(o.probePort)), probeCert)
-	if err != nil {
-		ln.Close()
-		return fmt.Errorf("--probe-port: %w", err)
+	if fleet != nil {
+		go fleet.FollowProbes(ctx, probeListing, srv.SetProbes)
+		fmt.Fprintf(out, "study %s: the prescreen's round trip measured by the probes of fleet %s's Ready GameServers (port %s), at most %d node addresses, sealed with --secret-file's key\n",
+			s.Name, o.fleet, online.ProbePort, online.MaxFleetProbes)
+	} else {
+		ph, err := srv.ListenProbe(ctx, net.JoinHostPort(o.gameHost, strconv.Itoa(o.probePort)), probeCert)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("--probe-port: %w", err)
+		}
+		fmt.Fprintf(out, "study %s: the prescreen's round-trip probe on %s (WebTransport and WebSocket)\n", s.Name, ph.Host)
 	}
-	fmt.Fprintf(out, "study %s: the prescreen's round-trip probe on %s (WebTransport and WebSocket)\n", s.Name, ph.Host)
 	fmt.Fprintf(out, "study %s: lobby http://%s/?%s\n", s.Name, ln.Addr(), strings.Join(q, "&"))
 	if len(lc.Groups) > 1 {
 		for _, grp := range lc.Groups {
@@ -401,7 +425,7 @@ func (o *studyLobbyFlags) checkAllocator(changed func(string) bool) error {
 	case "local":
 		other = []string{"kubeconfig", "namespace", "fleet", "selector", "allocate-wait"}
 	case "agones":
-		other = []string{"servers", "game-host", "cert", "key"}
+		other = []string{"servers", "game-host", "probe-port", "cert", "key"}
 		if o.fleet == "" {
 			return usagef("--fleet: want the name of a Fleet")
 		}

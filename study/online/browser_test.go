@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/probe"
 	"github.com/lagkit/lagkit/study/lobby"
 	"github.com/lagkit/lagkit/testlock"
 )
@@ -240,6 +241,83 @@ func TestServerLostInBrowser(t *testing.T) {
 				if told.State != "completed" || len(told.Code) != 16 {
 					t.Errorf("finished: %+v", told)
 				}
+			}
+		})
+	}
+}
+
+// TestJoinPageSealedInBrowser: under Agones the join page measures its
+// round trip to a Fleet's game server host, which the lobby does not
+// run: the host's probe seals the result, the page hands the seal on
+// (POST /lobby/probe), and the lobby keeps the host's figure, over
+// WebTransport and over WebSocket. A host sealing with a key other than
+// the lobby's has its result refused, and the page says so.
+func TestJoinPageSealedInBrowser(t *testing.T) {
+	node, pw := browser(t)
+	secret := []byte("0123456789abcdef0123456789abcdef")
+	for _, tc := range []struct {
+		name, query, kind string
+		key               []byte
+	}{
+		{"webtransport", "", "webtransport", probe.SealKey(secret)},
+		{"websocket", "transport=ws", "websocket", probe.SealKey(secret)},
+		{"another key", "", "webtransport", probe.SealKey([]byte("not the lobby's secret, no"))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			s, err := New(Config{
+				Lobby:   lobby.Config{Study: "online-test", Seats: 1, MaxWait: time.Second, Secret: secret, Groups: []lobby.Group{{Name: "A"}}},
+				Alloc:   &Local{Seats: []int{0}, Command: script(0, 2*time.Second), NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }},
+				SealKey: probe.SealKey(secret), IDParam: "PROLIFIC_PID", Log: slog.New(slog.DiscardHandler),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := fleetProbe(t, tc.key)
+			s.SetProbes([]ProbeHost{{Host: w.Addr(), CertHash: w.CertHash()}})
+			base := newHTTP(t, s)
+			// The page leaves for the completion URL at the end (a 404
+			// here, and join.mjs stops there).
+			s.cfg.CompletionURL = base + "/done?cc={code}"
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			go func() { _ = s.Run(ctx, 100*time.Millisecond) }()
+			cmd := exec.CommandContext(ctx, node, "testdata/join.mjs", base, "person1")
+			cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+pw, "JOIN_QUERY="+tc.query)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("join.mjs: %v\n%s", err, stderr.String())
+			}
+			var v struct {
+				Steps  []string
+				Text   string
+				Probes []struct {
+					Host, Kind, Seal string
+					RTTus            int64 `json:"rtt_us"`
+					Error            string
+				}
+			}
+			if err := json.Unmarshal(out, &v); err != nil || len(v.Probes) != 1 {
+				t.Fatalf("join.mjs: %v: %s", err, out)
+			}
+			p := v.Probes[0]
+			s.mu.Lock()
+			kept := s.rtt["person1"]
+			s.mu.Unlock()
+			if tc.name == "another key" {
+				if !strings.Contains(p.Error, "the lobby refused the result: online: person1's round trip to "+w.Addr()+": probe: the seal does not match") ||
+					kept != 0 || !strings.Contains(v.Text, "could not be measured") {
+					t.Errorf("probe %+v, kept %v, page %q: want the result refused", p, kept, v.Text)
+				}
+				return
+			}
+			if p.Kind != tc.kind || p.Seal == "" || p.Error != "" || kept != time.Duration(p.RTTus)*time.Microsecond || kept <= 0 {
+				t.Errorf("probe %+v, the lobby kept %v", p, kept)
+			}
+			if !strings.Contains(strings.Join(seen(v.Steps), " "), "arrived waiting") {
+				t.Errorf("steps %v (%s)", v.Steps, v.Text)
 			}
 		})
 	}

@@ -107,7 +107,14 @@ type Config struct {
 	// Pings is how many round trips a probe of the prescreen times on
 	// each game server host (default 10).
 	Pings int
-	Log   *slog.Logger
+	// SealKey, when set, is the key (probe.SealKey) of the seals of game
+	// server hosts the lobby does not run (SetProbes): a page hands each
+	// host's sealed result on (POST /lobby/probe), and the lobby keeps
+	// the round trip if the seal opens, for that participant's ticket, a
+	// host it named within SealFresh, made within SealFresh, and not
+	// handed on before.
+	SealKey []byte
+	Log     *slog.Logger
 	// Record, when set, stores the participants' events as they happen
 	// (the study database's lobby_events), in order, called from one
 	// goroutine at a time; start is when the lobby started, which the
@@ -123,10 +130,14 @@ type Server struct {
 	start time.Time
 	log   *slog.Logger
 
-	mu       sync.Mutex
-	lobby    *lobby.Lobby
-	rtt      map[string]time.Duration // the best a host's probe measured
-	probes   []ProbeHost
+	mu     sync.Mutex
+	lobby  *lobby.Lobby
+	rtt    map[string]time.Duration // the best a host's probe measured
+	probes []ProbeHost
+	// listed is when each host SetProbes named was last named; sealed
+	// the seals taken, with when they were made.
+	listed   map[string]time.Time
+	sealed   map[string]time.Time
 	tickets  map[string]string // a probe's ticket: whose it is
 	ticketOf map[string]string // a participant's ticket
 	links    map[string]string // matched: the game server's page
@@ -189,7 +200,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	return &Server{cfg: cfg, start: time.Now(), log: cfg.Log, lobby: l, rtt: map[string]time.Duration{},
-		tickets: map[string]string{}, ticketOf: map[string]string{},
+		tickets: map[string]string{}, ticketOf: map[string]string{}, listed: map[string]time.Time{}, sealed: map[string]time.Time{},
 		links: map[string]string{}, sessions: map[int]*Session{}, failed: map[int]error{},
 		seen: map[string]time.Duration{}, platform: map[string][2]string{}, requeued: map[string]int{}}, nil
 }
@@ -441,6 +452,7 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /lobby/probe.js", web.ProbeScript())
 	mux.HandleFunc("POST /lobby/consent", s.consent)
 	mux.HandleFunc("POST /lobby/prescreen", s.prescreen)
+	mux.HandleFunc("POST /lobby/probe", s.sealedProbe)
 	mux.HandleFunc("GET /lobby/status", s.status)
 	mux.HandleFunc("POST /lobby/leave", s.leave)
 	mux.HandleFunc("POST /lobby/verify", s.verify)
@@ -585,6 +597,25 @@ func (s *Server) ListenProbe(ctx context.Context, addr string, cert *transport.C
 	return h, nil
 }
 
+// SetProbes names hosts as the game server hosts the prescreen measures,
+// in place of those named before: probes the lobby does not run, which
+// seal their results (Config.SealKey). A host dropped from the list
+// (its game server allocated, or gone) still counts for SealFresh.
+func (s *Server) SetProbes(hosts []ProbeHost) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.probes = slices.Clone(hosts)
+	for _, h := range hosts {
+		s.listed[h.Host] = now
+	}
+	for h, at := range s.listed {
+		if now.Sub(at) > SealFresh {
+			delete(s.listed, h)
+		}
+	}
+}
+
 // Probes returns the game server hosts the prescreen measures.
 func (s *Server) Probes() []ProbeHost {
 	s.mu.Lock()
@@ -621,6 +652,84 @@ func (s *Server) measured(id string, rtt time.Duration) {
 		s.rtt[id] = rtt
 	}
 	s.log.Debug("probe", "id", id, "rtt", rtt, "best", s.rtt[id])
+}
+
+// SealFresh bounds how old a sealed result the lobby takes may be, and
+// how long after a host was last named its seals still count; SealSkew
+// how far ahead of the lobby's clock a host's may be.
+const (
+	SealFresh = 2 * time.Minute
+	SealSkew  = 30 * time.Second
+)
+
+// SealedProbe is what a page hands on of a host's sealed result.
+type SealedProbe struct {
+	ID    string `json:"id"`
+	Host  string `json:"host"`
+	RTTus int64  `json:"rtt_us"`
+	Seal  string `json:"seal"`
+}
+
+// sealedProbe takes a round trip a host the lobby does not run measured
+// and sealed, if its seal vouches for it (Config.SealKey).
+func (s *Server) sealedProbe(w http.ResponseWriter, r *http.Request) {
+	var req SealedProbe
+	if !readJSON(w, r, &req) {
+		return
+	}
+	if s.cfg.SealKey == nil {
+		fail(w, http.StatusNotFound, errors.New("online: this lobby's probes keep their round trips themselves: there is no sealed result to hand on"))
+		return
+	}
+	rtt := time.Duration(req.RTTus) * time.Microsecond
+	if req.RTTus <= 0 || rtt > time.Minute {
+		fail(w, http.StatusBadRequest, fmt.Errorf("online: round trip of %d µs", req.RTTus))
+		return
+	}
+	now := time.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, err := s.lobby.Status(s.now(), req.ID)
+	switch {
+	case errors.Is(err, lobby.ErrUnknown):
+		fail(w, http.StatusNotFound, err)
+		return
+	case err != nil || st.State != lobby.Arrived:
+		fail(w, http.StatusConflict, fmt.Errorf("online: %s is %s, not at the prescreen", req.ID, st.State))
+		return
+	}
+	if at, ok := s.listed[req.Host]; !ok || now.Sub(at) > SealFresh {
+		fail(w, http.StatusForbidden, fmt.Errorf("online: host %q is not a game server host this lobby named", req.Host))
+		return
+	}
+	at, err := probe.Open(s.cfg.SealKey, s.ticketOf[req.ID], req.Host, rtt, req.Seal)
+	switch {
+	case errors.Is(err, probe.ErrSeal):
+		fail(w, http.StatusForbidden, fmt.Errorf("online: %s's round trip to %s: %w (another participant's result, or not this host's)", req.ID, req.Host, err))
+		return
+	case err != nil:
+		fail(w, http.StatusBadRequest, err)
+		return
+	case now.Sub(at) > SealFresh || at.Sub(now) > SealSkew:
+		fail(w, http.StatusForbidden, fmt.Errorf("online: %s's round trip to %s was measured at %s, not within %v of now (%s)",
+			req.ID, req.Host, at.UTC().Format(time.RFC3339), SealFresh, now.UTC().Format(time.RFC3339)))
+		return
+	}
+	if _, used := s.sealed[req.Seal]; used {
+		fail(w, http.StatusConflict, fmt.Errorf("online: %s's round trip to %s: this result was handed on already", req.ID, req.Host))
+		return
+	}
+	for k, t := range s.sealed {
+		if now.Sub(t) > SealFresh+SealSkew {
+			delete(s.sealed, k)
+		}
+	}
+	s.sealed[req.Seal] = at
+	if old, ok := s.rtt[req.ID]; !ok || rtt < old {
+		s.rtt[req.ID] = rtt
+	}
+	s.log.Debug("probe", "id", req.ID, "host", req.Host, "rtt", rtt, "best", s.rtt[req.ID])
+	writeJSON(w, http.StatusOK, map[string]float64{"rtt_ms": float64(s.rtt[req.ID]) / float64(time.Millisecond)})
 }
 
 func (s *Server) prescreen(w http.ResponseWriter, r *http.Request) {

@@ -106,7 +106,9 @@ func (p *Participant) Arrive(ctx context.Context) (Status, error) {
 // answers each host's probe (package probe) over the game's transport
 // (Transport, else WebTransport and then WebSocket as the game's link
 // tries them). It returns the best round trip the hosts measured and
-// told it; the lobby keeps its own copy, from the hosts.
+// told it; the lobby keeps its own copy, from the hosts, or, from a host
+// that seals its results (an Agones Fleet's game server), from the
+// sealed result handed on as the page does (POST /lobby/probe).
 func (p *Participant) Measure(ctx context.Context) (time.Duration, error) {
 	var cfg struct {
 		Probes []ProbeHost `json:"probes"`
@@ -126,7 +128,10 @@ func (p *Participant) Measure(ctx context.Context) (time.Duration, error) {
 	}
 	best, errs := time.Duration(-1), []error(nil)
 	for _, h := range cfg.Probes {
-		rtt, err := p.measure(ctx, h, st.Probe)
+		rtt, seal, err := p.measure(ctx, h, st.Probe)
+		if err == nil && seal != "" {
+			err = p.HandOn(ctx, SealedProbe{ID: p.ID, Host: h.Host, RTTus: rtt.Microseconds(), Seal: seal})
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", h.Host, err))
 			continue
@@ -142,14 +147,14 @@ func (p *Participant) Measure(ctx context.Context) (time.Duration, error) {
 }
 
 // measure measures host h over the participant's transport.
-func (p *Participant) measure(ctx context.Context, h ProbeHost, ticket string) (time.Duration, error) {
+func (p *Participant) measure(ctx context.Context, h ProbeHost, ticket string) (time.Duration, string, error) {
 	schemes := []string{"wt", "wss"}
 	switch p.Transport {
 	case "":
 	case "wt", "ws":
 		schemes = []string{map[string]string{"wt": "wt", "ws": "wss"}[p.Transport]}
 	default:
-		return 0, fmt.Errorf("lobby: transport %q: want wt or ws", p.Transport)
+		return 0, "", fmt.Errorf("lobby: transport %q: want wt or ws", p.Transport)
 	}
 	var err error
 	for _, sc := range schemes {
@@ -158,13 +163,20 @@ func (p *Participant) measure(ctx context.Context, h ProbeHost, ticket string) (
 			continue
 		}
 		var rtt time.Duration
-		rtt, err = probe.Measure(ctx, c, ticket)
+		var seal string
+		rtt, seal, err = probe.MeasureSealed(ctx, c, ticket)
 		c.Close("measured")
 		if err == nil {
-			return rtt, nil
+			return rtt, seal, nil
 		}
 	}
-	return 0, err
+	return 0, "", err
+}
+
+// HandOn hands a host's sealed result on to the lobby, as the page does.
+func (p *Participant) HandOn(ctx context.Context, r SealedProbe) error {
+	var v map[string]float64
+	return p.do(ctx, http.MethodPost, "/lobby/probe", r, &v)
 }
 
 // Consent agrees to the study's consent text, as the page's button

@@ -3,6 +3,9 @@
 // game does (net.ts's open: WebTransport datagrams, else WebSocket), names
 // itself by the lobby's ticket, and echoes the host's pings (wire.Probe).
 // The host times them and keeps the round trip: the page only learns it.
+// A host the lobby does not run (an Agones Fleet's game server) seals its
+// result instead, and the page hands the seal on to the lobby, which
+// keeps the figure only if the seal holds.
 import { decodeHash, open } from './net';
 
 // Host is a game server host the lobby names: its HOST:PORT and the
@@ -16,6 +19,10 @@ export interface Measured {
   host: string;
   kind?: string;
   rtt_ms?: number;
+  // rtt_us and seal: the host's figure to the microsecond and its seal
+  // on it, from a host that seals (the lobby's POST /lobby/probe).
+  rtt_us?: number;
+  seal?: string;
   error?: string;
 }
 
@@ -34,17 +41,23 @@ function encode(seq: number, ticket = ''): Uint8Array {
   return b;
 }
 
-function decode(b: Uint8Array): { seq: number; done: boolean; rttUs: number } {
+function decode(b: Uint8Array): { seq: number; done: boolean; rttUs: number; seal: string } {
   if (b.length < 7 || b[0] !== msgProbe) throw new Error('not a probe datagram');
   const seq = new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(1, true);
   let rttUs = 0;
+  let i = 6;
   if (b[5] === 1) {
-    for (let i = 6, shift = 1; i < b.length; i++, shift *= 128) {
-      rttUs += (b[i] & 0x7f) * shift;
-      if (!(b[i] & 0x80)) break;
+    for (let shift = 1; i < b.length; shift *= 128) {
+      const v = b[i++];
+      rttUs += (v & 0x7f) * shift;
+      if (!(v & 0x80)) break;
     }
   }
-  return { seq, done: b[5] === 1, rttUs };
+  // The Done probe's ticket field carries the host's seal, if it seals.
+  const n = i < b.length ? b[i] : 0;
+  if (i + 1 + n > b.length) throw new Error('probe datagram cut short');
+  const seal = new TextDecoder().decode(b.subarray(i + 1, i + 1 + n));
+  return { seq, done: b[5] === 1, rttUs, seal };
 }
 
 // measure measures one host: the round trip its server kept, in ms.
@@ -58,7 +71,10 @@ export async function measure(h: Host, ticket: string, want: string | null = nul
       open(h.host, want, (b) => {
         let m;
         try { m = decode(b); } catch (e) { reject(e); return; }
-        if (m.done) { done({ host: h.host, kind: link?.kind, rtt_ms: m.rttUs / 1000 }); return; }
+        if (m.done) {
+          done({ host: h.host, kind: link?.kind, rtt_ms: m.rttUs / 1000, rtt_us: m.rttUs, ...(m.seal ? { seal: m.seal } : {}) });
+          return;
+        }
         clearInterval(hello);
         link?.send(encode(m.seq));
       }, h.cert_sha256 ? [decodeHash(h.cert_sha256)] : undefined).then((l) => {
