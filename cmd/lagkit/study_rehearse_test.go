@@ -227,7 +227,9 @@ rejoin = "1s"
 }
 
 // pagesSchedule is a one-round study with a consent text and the
-// prescreen's rules (admission), for rehearsals with Chromium pages.
+// prescreen's rules (admission), for rehearsals with Chromium pages. Its
+// round is long enough for a page on a loaded machine to load the
+// shooter page and join it before the round ends.
 func pagesSchedule(admission string) string {
 	return `name = "pages-test"
 [[seat]]
@@ -240,7 +242,7 @@ name = "tlc"
 name = "only"
 map = "arena"
 mode = "ffa"
-duration = "6s"
+duration = "15s"
 [[question]]
 id = "fair"
 text = "Was it fair?"
