@@ -74,10 +74,11 @@ func (w *bitWriter) writeBits(v uint64, n uint) {
 		w.free = 64 - n
 		return
 	}
-	if n > 8 {
-		// Several bytes: one eight-byte append, cut back to the bytes
-		// the bits take (those after them are zero and dropped).
-		l := len(w.buf)
+	if l := len(w.buf); n > 8 && cap(w.buf)-l >= 8 {
+		// Several bytes, with room for eight: one eight-byte append, cut
+		// back to the bytes the bits take (those after them are zero and
+		// dropped). Without the room the bytes go one by one, growing buf
+		// no more than they need.
 		w.buf = binary.LittleEndian.AppendUint64(w.buf, v)[:l+int(n+7)/8]
 		w.free = -n & 7
 		return
