@@ -377,6 +377,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	cl := &Client{cfg: c, nextCmd: 1, nextEvent: 1, cmdBuf: make([]byte, 0, wire.MaxDatagram), remotes: make([]*remote, c.Shape.SlotCount())}
+	cl.ready.cur, cl.ready.out = &cl.ready.bufs[0], &cl.ready.bufs[1]
 	cl.ready.cur.Mispredictions, cl.ready.out.Mispredictions = newMisses(c.Game), newMisses(c.Game)
 	if c.Cmd != nil {
 		c.Cmd.Snap(&cl.lastGame) // the zero part, within its ranges
@@ -835,7 +836,7 @@ type earlyEvent struct {
 
 // event handles event seq, in order.
 func (c *Client) event(now time.Duration, seq uint32, kind uint16, data []byte) {
-	r := &c.ready.cur
+	r := c.ready.cur
 	r.keepEvent(&r.Notes, seq, kind, data)
 	if wire.IsGameEvent(kind) {
 		r.keepEvent(&r.GameEvents, seq, kind, data)

@@ -40,6 +40,12 @@ var Displays = registry.New("display mode",
 	registry.Entry[Display]{Name: DeadReckon.Name(), Item: DeadReckon},
 )
 
+// posDrawer is a display mode that can draw a remote player's position
+// and teleport counter alone, as draw would set them.
+type posDrawer interface {
+	drawPos(cfg *Config, r *remote, t time.Duration) (geom.Vec3, uint8)
+}
+
 // historyOnly is a display mode that draws from the received states
 // alone and keeps no model of its own.
 type historyOnly struct{}
@@ -90,12 +96,53 @@ type sample struct {
 // and across lost snapshots or threshold replication's long gaps the
 // mean over a path that may have turned or stopped since.
 func (r *remote) along(out *game.PlayerState, t, limit time.Duration) {
+	switch kind, j, i := r.find(t); kind {
+	case pastNewest:
+		*out = r.h[i].s
+		ahead := min(t-r.h[i].t, limit)
+		out.Pos = out.Pos.AddScaled(out.Vel, ahead.Seconds())
+	case straddled:
+		r.between(out, j, i, t)
+	default:
+		*out = r.h[i].s // older than everything held: the oldest sample
+	}
+}
+
+// alongPos returns where along puts r at server time t and its teleport
+// counter, with along's arithmetic, for callers that need only those.
+func (r *remote) alongPos(t, limit time.Duration) (geom.Vec3, uint8) {
+	switch kind, j, i := r.find(t); kind {
+	case pastNewest:
+		s := &r.h[i].s
+		ahead := min(t-r.h[i].t, limit)
+		return s.Pos.AddScaled(s.Vel, ahead.Seconds()), s.Teleport
+	case straddled:
+		a, b := &r.h[j].s, &r.h[i].s
+		frac := float64(t-r.h[j].t) / float64(r.h[i].t-r.h[j].t)
+		if a.Teleport != b.Teleport { // game.InterpolateInto keeps the nearer state
+			if frac < 0.5 {
+				return a.Pos, a.Teleport
+			}
+			return b.Pos, b.Teleport
+		}
+		return a.Pos.Lerp(b.Pos, frac), a.Teleport
+	default:
+		return r.h[i].s.Pos, r.h[i].s.Teleport
+	}
+}
+
+// Where server time t lies among a remote's held samples (find).
+const (
+	pastNewest = iota // at or after the newest, sample i
+	straddled         // between samples j and i
+	beforeAll         // before the oldest, sample i
+)
+
+// find returns where server time t lies among r's samples, for along.
+func (r *remote) find(t time.Duration) (kind, j, i int) {
 	newest := r.head
 	if t >= r.h[newest].t {
-		*out = r.h[newest].s
-		ahead := min(t-r.h[newest].t, limit)
-		out.Pos = out.Pos.AddScaled(out.Vel, ahead.Seconds())
-		return
+		return pastNewest, 0, newest
 	}
 	// The held samples' times increase from the oldest to the newest:
 	// find the newest at or before t, forward from the one found last
@@ -107,23 +154,21 @@ func (r *remote) along(out *game.PlayerState, t, limit time.Duration) {
 			i := (j + 1) % histLen
 			if r.h[i].t > t {
 				r.at = j
-				r.between(out, j, i, t)
-				return
+				return straddled, j, i
 			}
 			j = i // never the newest, which is after t
 		}
 	}
-	i := newest
+	i = newest
 	for k := 1; k < r.n; k++ {
 		j := (newest + histLen - k) % histLen
 		if r.h[j].t <= t {
 			r.at = j
-			r.between(out, j, i, t)
-			return
+			return straddled, j, i
 		}
 		i = j
 	}
-	*out = r.h[i].s // older than everything held: the oldest sample
+	return beforeAll, 0, i
 }
 
 // between sets *out to r at time t, interpolated between its samples j
@@ -218,6 +263,18 @@ func (c *Client) Remote(id int, t time.Duration) (game.PlayerState, bool) {
 // its teleport counter, as Remote draws it, for callers that need only
 // those: the display error measured on a screen, say.
 func (c *Client) RemotePos(id int, t time.Duration) (pos geom.Vec3, teleport uint8, ok bool) {
+	if pd, ok := c.cfg.Display.(posDrawer); ok && id >= 0 && id < len(c.remotes) {
+		// Drawn at t already (a bot looked), or only the position drawn.
+		r := c.remotes[id]
+		switch {
+		case r == nil || !r.alive || r.n == 0:
+			return geom.Vec3{}, 0, false
+		case r.hasDrawn && r.drawnAt == t:
+			return r.drawn.Pos, r.drawn.Teleport, true
+		}
+		pos, teleport = pd.drawPos(&c.cfg, r, t)
+		return pos, teleport, true
+	}
 	st := c.drawn(id, t)
 	if st == nil {
 		return geom.Vec3{}, 0, false

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 )
 
 // Interpolate draws remote players InterpDelay behind the received
@@ -21,4 +22,8 @@ func (interpolate) delay(cfg *Config) time.Duration { return cfg.InterpDelay }
 
 func (interpolate) draw(cfg *Config, r *remote, t time.Duration, out *game.PlayerState) {
 	r.along(out, t, cfg.ExtrapolateMax)
+}
+
+func (interpolate) drawPos(cfg *Config, r *remote, t time.Duration) (geom.Vec3, uint8) {
+	return r.alongPos(t, cfg.ExtrapolateMax)
 }

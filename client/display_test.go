@@ -33,7 +33,9 @@ func alongFromNewest(r *remote, t, limit time.Duration) game.PlayerState {
 
 // TestAlongRemembersWhereItWas checks that interpolating from the sample
 // found last time gives what a search from the newest gives, as samples
-// arrive, the history starts again and the time asked jumps both ways.
+// arrive, the history starts again, the player teleports and the time
+// asked jumps both ways, and that alongPos gives along's position and
+// teleport counter.
 func TestAlongRemembersWhereItWas(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var r remote
@@ -45,7 +47,7 @@ func TestAlongRemembersWhereItWas(t *testing.T) {
 		now += time.Duration(1+rng.IntN(40)) * time.Millisecond
 		r.head = (r.head + 1) % histLen
 		r.h[r.head].t = now
-		r.h[r.head].s = game.PlayerState{Pos: geom.V(rng.Float64()*10, rng.Float64()*10, 0), Vel: geom.V(1, 0, 0), Yaw: uint16(rng.Uint32())}
+		r.h[r.head].s = game.PlayerState{Pos: geom.V(rng.Float64()*10, rng.Float64()*10, 0), Vel: geom.V(1, 0, 0), Yaw: uint16(rng.Uint32()), Teleport: uint8(step / 30)}
 		r.n = min(r.n+1, histLen)
 		for range 3 {
 			at := now - time.Duration(rng.IntN(800))*time.Millisecond + time.Duration(rng.IntN(50))*time.Millisecond
@@ -56,6 +58,9 @@ func TestAlongRemembersWhereItWas(t *testing.T) {
 			r.along(&got, at, 250*time.Millisecond)
 			if want := alongFromNewest(&r, at, 250*time.Millisecond); got != want {
 				t.Fatalf("step %d, time %v: along %+v, search from the newest %+v", step, at, got, want)
+			}
+			if pos, teleport := r.alongPos(at, 250*time.Millisecond); pos != got.Pos || teleport != got.Teleport {
+				t.Fatalf("step %d, time %v: alongPos %v, %d; along %v, %d", step, at, pos, teleport, got.Pos, got.Teleport)
 			}
 		}
 	}

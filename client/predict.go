@@ -25,7 +25,7 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 	}
 	if sn.LastCmd > c.lastAck && sn.LastCmd >= c.scored && sn.LastCmd+cmdRing > c.nextCmd && sn.LastCmd < c.nextCmd && !c.settings.PredictionOff {
 		p := c.predicted[sn.LastCmd%cmdRing]
-		r := &c.ready.cur
+		r := c.ready.cur
 		r.PredictionErrors = append(r.PredictionErrors, p.Pos.Dist(sn.Self.Pos))
 		r.Predictions++
 		c.countMisses(&p, &sn.Self)

@@ -159,7 +159,10 @@ const maxSpan = 1024
 
 // readies holds the Ready being filled and the one last handed over.
 type readies struct {
-	cur, out Ready
+	// cur and out point into bufs, one each; a handover swaps the
+	// pointers, not the Readys.
+	cur, out *Ready
+	bufs     [2]Ready
 	// span counts the datagrams stepped since the last handover or
 	// discard, statsAt the Stats at the last handover.
 	span    int
@@ -174,12 +177,12 @@ type readies struct {
 func (c *Client) Ready() *Ready {
 	r := &c.ready
 	r.cur, r.out = r.out, r.cur
-	out := &r.out
+	out := r.out
 	out.Messages = out.Messages[:0]
 	c.outq.Drain(c.collect)
 	out.Counts = c.stats.sub(&r.statsAt)
 	r.statsAt, r.span = c.stats, 0
-	c.reset(&r.cur)
+	c.reset(r.cur)
 	return out
 }
 
@@ -229,7 +232,7 @@ func (c *Client) stepped() {
 		return
 	}
 	c.outq.Drain(func(bool, []byte) {})
-	truncate(&r.cur)
+	truncate(r.cur)
 	r.cur.Discarded++
 	r.span = 1
 }

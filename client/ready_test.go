@@ -327,7 +327,7 @@ func TestReadyUnreadKeepsNothing(t *testing.T) {
 	if after > before+64<<10 {
 		t.Errorf("live heap grew from %d to %d bytes over 10,000 unread ticks", before, after)
 	}
-	for _, r := range []*Ready{&c.ready.cur, &c.ready.out} {
+	for _, r := range []*Ready{c.ready.cur, c.ready.out} {
 		if cap(r.Hits) > 16 || cap(r.Kills) > 16 || cap(r.Notes) > 16 || cap(r.GameEvents) > 16 || cap(r.Messages) > 16 || cap(r.data) > 1024 {
 			t.Errorf("buffers grew: hits %d, kills %d, notes %d, game events %d, messages %d, data %d",
 				cap(r.Hits), cap(r.Kills), cap(r.Notes), cap(r.GameEvents), cap(r.Messages), cap(r.data))

@@ -10,7 +10,7 @@ import (
 // show hands over an event told for drawing; it reports whether kind
 // is one.
 func (c *Client) show(kind uint16, data []byte) bool {
-	r := &c.ready.cur
+	r := c.ready.cur
 	var err error
 	switch kind {
 	case wire.EventRewind:

@@ -264,3 +264,66 @@ func (h *History) straddle(id int, t time.Duration) (a, b *game.PlayerState, fra
 	}
 	return a, b, frac, true
 }
+
+// Instant is a server time as the history answers for it, for asking
+// where many players were at that one time: what straddle works out
+// from the time alone (the ticks that straddle it, held or not, and
+// the fraction between them) is worked out once. It is valid until the
+// next Begin.
+type Instant struct {
+	h *History
+	// a and b are the index in states of slot 0 of the records at
+	// fraction 0 and 1, -1 when that tick is not held (b also when a
+	// alone answers); frac is the fraction.
+	a, b int
+	frac float64
+}
+
+// Instant returns the instant of server time t, for Instant.PosAt.
+func (h *History) Instant(t time.Duration) Instant {
+	in := Instant{h: h, a: -1, b: -1}
+	if !h.hasNewest || t < 0 {
+		return in
+	}
+	held := func(n uint32) int {
+		s := int(n % uint32(h.slots))
+		if !h.valid[s] || h.ticks[s] != n || n > h.newest {
+			return -1
+		}
+		return s * h.maxPlayers
+	}
+	n64 := int64(t / h.tickDur)
+	if n64 >= int64(h.newest) {
+		in.a = held(h.newest)
+		return in
+	}
+	n := uint32(n64)
+	if in.a = held(n); in.a < 0 {
+		return in
+	}
+	if in.frac = float64(t%h.tickDur) / float64(h.tickDur); in.frac != 0 {
+		in.b = held(n + 1)
+	}
+	return in
+}
+
+// PosAt returns what History.PosAt returns for player id at the
+// instant's time, with the same arithmetic.
+func (in *Instant) PosAt(id int) (pos geom.Vec3, teleport uint8, ok bool) {
+	h := in.h
+	if h == nil || in.a < 0 || id < 0 || id >= h.maxPlayers || !h.present[in.a+id] {
+		return geom.Vec3{}, 0, false
+	}
+	a := &h.states[in.a+id]
+	if in.b < 0 || !h.present[in.b+id] {
+		return a.Pos, a.Teleport, true
+	}
+	b, frac := &h.states[in.b+id], in.frac
+	if a.Teleport != b.Teleport { // game.Interpolate keeps the nearer record
+		if frac < 0.5 {
+			return a.Pos, a.Teleport, true
+		}
+		return b.Pos, b.Teleport, true
+	}
+	return a.Pos.Lerp(b.Pos, frac), a.Teleport, true
+}

@@ -102,7 +102,8 @@ func BenchmarkHistoryAt(b *testing.B) {
 	_ = sink
 }
 
-// TestPosAtMatchesAt checks PosAt against At on random scenes: the same
+// TestPosAtMatchesAt checks PosAt against At, and Instant.PosAt against
+// PosAt, on random scenes: the same
 // position and teleport count, bit for bit, at times on and between
 // ticks, across teleports and gaps, before and after the history.
 func TestPosAtMatchesAt(t *testing.T) {
@@ -122,6 +123,10 @@ func TestPosAtMatchesAt(t *testing.T) {
 			pos, teleport, ok2 := h.PosAt(id, at)
 			if ok != ok2 || ok && (pos != st.Pos || teleport != st.Teleport) {
 				t.Fatalf("seed %d: PosAt(%d, %v) = %v, %d, %v; At gives %v, %d, %v", seed, id, at, pos, teleport, ok2, st.Pos, st.Teleport, ok)
+			}
+			in := h.Instant(at)
+			if pos3, teleport3, ok3 := in.PosAt(id); ok3 != ok2 || pos3 != pos || teleport3 != teleport {
+				t.Fatalf("seed %d: Instant(%v).PosAt(%d) = %v, %d, %v; PosAt gives %v, %d, %v", seed, at, id, pos3, teleport3, ok3, pos, teleport, ok2)
 			}
 			if ok {
 				checked++

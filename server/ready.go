@@ -70,7 +70,10 @@ type Kill struct {
 
 // ready holds the Ready being filled and the one last handed over.
 type ready struct {
-	cur, out Ready
+	// cur and out point into bufs, one each; a handover swaps the
+	// pointers, not the Readys.
+	cur, out *Ready
+	bufs     [2]Ready
 }
 
 // Ready hands over what happened since the previous handover (this or
@@ -80,7 +83,7 @@ type ready struct {
 func (s *Server) Ready() *Ready {
 	r := &s.ready
 	r.cur, r.out = r.out, r.cur
-	cur, out := &r.cur, &r.out
+	cur, out := r.cur, r.out
 	out.Tick = s.tick
 	out.Messages = out.Messages[:0]
 	s.outq.Drain(s.collect)

@@ -64,7 +64,7 @@ func TestReadyUnreadKeepsNothing(t *testing.T) {
 			t.Fatalf("tick %d: %d ticks, %d shots, %d kills handed over, want one tick's", n, rd.Ticks, len(rd.Shots), len(rd.Kills))
 		}
 	}
-	for _, rd := range []*Ready{&r.s.ready.cur, &r.s.ready.out} {
+	for _, rd := range []*Ready{r.s.ready.cur, r.s.ready.out} {
 		shots, kills = max(shots, cap(rd.Shots)), max(kills, cap(rd.Kills))
 		if cap(rd.Log) > 16 || cap(rd.Messages) > 16 || cap(rd.Sessions) > 16 {
 			t.Errorf("buffers grew: log %d, messages %d, sessions %d", cap(rd.Log), cap(rd.Messages), cap(rd.Sessions))

@@ -329,6 +329,7 @@ func New(cfg Config) (*Server, error) {
 		hash:    sha256.New(),
 		hashBuf: make([]byte, 0, 64),
 	}
+	s.ready.cur, s.ready.out = &s.ready.bufs[0], &s.ready.bufs[1]
 	if s.gate, err = NewGate(GateConfig{CookieKey: c.CookieKey, ConnectKey: c.ConnectKey, Address: c.Address, SealKey: c.SealKey}); err != nil {
 		return nil, fmt.Errorf("server: config: %w", err)
 	}

@@ -38,10 +38,11 @@ func (e *DisplayError) Observe(now time.Duration, c *client.Client, h *lagcomp.H
 		return
 	}
 	vt := c.ViewTime(now)
+	at := h.Instant(vt)
 	e.ids = c.RemoteIDs(e.ids[:0])
 	for _, id := range e.ids {
 		drawn, drawnTeleport, ok1 := c.RemotePos(id, vt)
-		truth, teleport, ok2 := h.PosAt(id, vt)
+		truth, teleport, ok2 := at.PosAt(id)
 		if ok1 && ok2 && drawnTeleport == teleport {
 			e.Sum += drawn.Dist(truth)
 			e.N++

@@ -74,6 +74,15 @@ func (w *bitWriter) writeBits(v uint64, n uint) {
 		w.free = 64 - n
 		return
 	}
+	if l := len(w.buf); n > 8 && cap(w.buf)-l >= 8 {
+		// Several bytes, with room for eight: one eight-byte append, cut
+		// back to the bytes the bits take (those after them are zero and
+		// dropped). Without the room the bytes go one by one, growing buf
+		// no more than they need.
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, v)[:l+int(n+7)/8]
+		w.free = -n & 7
+		return
+	}
 	for n >= 8 {
 		w.buf = append(w.buf, byte(v))
 		v >>= 8
@@ -86,11 +95,17 @@ func (w *bitWriter) writeBits(v uint64, n uint) {
 }
 
 func (w *bitWriter) writeBool(b bool) {
+	var v byte
 	if b {
-		w.writeBits(1, 1)
-	} else {
-		w.writeBits(0, 1)
+		v = 1
 	}
+	if w.free != 0 {
+		w.buf[len(w.buf)-1] |= v << (8 - w.free)
+		w.free--
+		return
+	}
+	w.buf = append(w.buf, v)
+	w.free = 7
 }
 
 // zigzag maps signed integers to unsigned ones so that small magnitudes of
@@ -381,7 +396,15 @@ func (r *bitReader) readBits(n uint) uint64 {
 	return v
 }
 
-func (r *bitReader) readBool() bool { return r.readBits(1) == 1 }
+func (r *bitReader) readBool() bool {
+	if at := r.pos >> 3; r.err == nil && at < len(r.b) {
+		// The bit's byte is there: readBits' checks pass.
+		v := r.b[at] >> (r.pos & 7) & 1
+		r.pos++
+		return v == 1
+	}
+	return r.readBits(1) == 1
+}
 
 // readUvarint reads a value written by writeUvarint.
 func (r *bitReader) readUvarint() uint64 {

@@ -260,12 +260,22 @@ func readPress(r *bitReader, c *game.UserCmd, i int) {
 }
 
 func writeCmd(w *bitWriter, c, prev *game.UserCmd, first bool) {
+	// The changed bits and values gather in one word, written when the
+	// next would not fit: the same bits, first written lowest, in a few
+	// writes.
+	var acc uint64
+	var accN uint
 	changed := func(ch bool, v uint64, n uint) {
+		code, codeN := uint64(0), uint(1)
 		if ch {
-			w.writeBits(1|v<<1, n+1) // the changed bit and v in one write
-		} else {
-			w.writeBits(0, 1)
+			code, codeN = 1|(v&(1<<n-1))<<1, n+1 // the changed bit and v
 		}
+		if accN+codeN > 64 {
+			w.writeBits(acc, accN)
+			acc, accN = 0, 0
+		}
+		acc |= code << (accN & 63) // accN is under 64 here
+		accN += codeN
 	}
 	changed(c.Duration != prev.Duration, uint64(c.Duration/time.Microsecond), cmdDurationBits)
 	changed(c.Yaw != prev.Yaw, uint64(c.Yaw), 16)
@@ -275,6 +285,7 @@ func writeCmd(w *bitWriter, c, prev *game.UserCmd, first bool) {
 	changed(c.Up != prev.Up, uint64(uint8(c.Up)), 8)
 	changed(c.Buttons != prev.Buttons, uint64(c.Buttons), 16)
 	changed(c.Weapon != prev.Weapon, uint64(c.Weapon), 8)
+	w.writeBits(acc, accN)
 	view := micros(c.ViewTime)
 	if first {
 		w.writeUvarint(view)
