@@ -29,11 +29,19 @@ const names = { waiting: 'lobby-waiting', refused: 'lobby-prescreen-refused', co
 try {
   const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } });
   const lobby = await ctx.newPage();
+  // The lobby's last status as its page fetched it: a completed page
+  // may redirect to the platform's completion URL, leaving no page to
+  // ask.
+  let fetched = null;
+  lobby.on('response', async (r) => {
+    if (new URL(r.url()).pathname === '/lobby/status') fetched = await r.json().catch(() => fetched);
+  });
   await lobby.goto(joinURL);
-  let game = null, last = '', seenRound = -1, answeredRound = null, readyRound = -1, locked = false;
+  let game = null, joined = '', last = '', seenRound = -1, answeredRound = null, readyRound = -1, locked = false;
   for (let i = 0; ; i++) {
     if (i > 36000) throw new Error('still not done after an hour');
-    const st = await lobby.evaluate(() => window.lobby).catch(() => null);
+    let st = await lobby.evaluate(() => window.lobby).catch(() => null);
+    if (!st?.state && ['completed', 'dropped'].includes(fetched?.state)) st = fetched;
     const state = st?.state ?? '';
     if (state !== last) {
       last = state;
@@ -44,10 +52,14 @@ try {
       Object.assign(out, { state, reason: st.reason ?? '', code: st.code ?? '' });
       break;
     }
-    if (await lobby.locator('#agree').count()) await lobby.click('#agree');
-    if (!locked && await lobby.locator('#lock').count()) { await lobby.click('#lock').catch(() => {}); locked = true; }
-    if (state === 'matched' && st.join && !game) {
+    if (await lobby.locator('#agree').count().catch(() => 0)) await lobby.click('#agree');
+    if (!locked && await lobby.locator('#lock').count().catch(() => 0)) { await lobby.click('#lock').catch(() => {}); locked = true; }
+    // A match's link, or a new one after the lobby requeued the
+    // participant (its game server was lost): the seat's page opens it.
+    if (state === 'matched' && st.join && st.join !== joined) {
+      if (game) await game.close().catch(() => {});
       game = await ctx.newPage();
+      joined = st.join;
       await game.goto(st.join);
     }
     if (game) {
