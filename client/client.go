@@ -524,6 +524,9 @@ func (c *Client) Disconnect(reason string) {
 		fallthrough
 	case Connecting:
 		c.closeAs(SessionChange{Kind: SessionEnded, Reason: reason})
+	case Closed:
+		// The reason it closed with stands: a server's goodbye, read
+		// before the page let go of its link, is what the player is told.
 	default:
 		c.phase, c.reason = Closed, reason
 	}

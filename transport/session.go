@@ -18,8 +18,10 @@ type datagramIO interface {
 	receive(ctx context.Context) ([]byte, error)
 	// send sends one datagram; it may block on a slow peer.
 	send(ctx context.Context, p []byte) error
-	// closeWith tells the peer reason and releases the session.
-	closeWith(reason string)
+	// closeWith tells the peer reason and releases the session. last is
+	// the final datagram the session sent (nil if none): the driver's
+	// goodbye where it sent one (transport.Conn's Close).
+	closeWith(reason string, last []byte)
 	// closeReason says why receive failed: the peer's reason or the error.
 	closeReason(err error) string
 }
@@ -99,10 +101,14 @@ func (s *session) readLoop() {
 }
 
 func (s *session) writeLoop() {
+	// buf keeps the last datagram written until the next one is popped:
+	// at the close it is the session's goodbye.
 	var buf [MaxDatagram]byte
+	last := -1
 	for {
 		if n, ok, _ := s.out.pop(buf[:]); ok {
 			s.write(buf[:n])
+			last = n
 			continue
 		}
 		select {
@@ -114,8 +120,13 @@ func (s *session) writeLoop() {
 					break
 				}
 				s.write(buf[:n])
+				last = n
 			}
-			s.io.closeWith(s.Reason())
+			var goodbye []byte
+			if last >= 0 {
+				goodbye = buf[:last]
+			}
+			s.io.closeWith(s.Reason(), goodbye)
 			s.cancel()
 			return
 		}

@@ -45,7 +45,11 @@ type Conn interface {
 	Recv(ctx context.Context, buf []byte) (int, error)
 	// Close ends the session, telling the peer reason where the transport
 	// can carry one (WebTransport and WebSocket close frames; over UDP the
-	// driver sends the wire's Disconnect first).
+	// driver sends the wire's Disconnect first). Datagrams sent before it
+	// still go. A server's WebTransport session waits up to 1.5 s for the
+	// peer to close first, sending its last datagram (the driver's
+	// goodbye) again every 100 ms: a browser discards the datagrams it
+	// has not read when a session closes under it.
 	Close(reason string) error
 	// Peer names the remote end for logs and configuration: its transport
 	// and address, such as "udp:127.0.0.1:40512".

@@ -70,8 +70,9 @@ func TestWebWebTransportAndWebSocketOnOnePort(t *testing.T) {
 			if err := server.Send(make([]byte, MaxDatagram+1)); !errors.Is(err, ErrTooLarge) {
 				t.Errorf("oversized send: %v, want ErrTooLarge", err)
 			}
+			server.Send([]byte("goodbye"))
 			server.Close("match over")
-			expectClosed(t, ctx, client, "match over")
+			expectGoodbye(t, ctx, client, "goodbye", "match over")
 
 			client, server = dialAccept(t, ctx, w, scheme+"://"+w.Addr())
 			client.Close("quit")
@@ -152,10 +153,12 @@ func TestWebCloseKeepsAcceptedSessions(t *testing.T) {
 	}
 	exchange(t, ctx, wtClient, wtServer)
 	exchange(t, ctx, wsClient, wsServer)
-	wtServer.Close("shutdown")
-	wsServer.Close("shutdown")
-	expectClosed(t, ctx, wtClient, "shutdown")
-	expectClosed(t, ctx, wsClient, "shutdown")
+	for _, c := range []Conn{wtServer, wsServer} {
+		c.Send([]byte("closing"))
+		c.Close("shutdown")
+	}
+	expectGoodbye(t, ctx, wtClient, "closing", "shutdown")
+	expectGoodbye(t, ctx, wsClient, "closing", "shutdown")
 	// The servers stop with the last session: goleak checks they did.
 }
 

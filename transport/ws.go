@@ -176,7 +176,7 @@ func (w *wsIO) send(_ context.Context, p []byte) error {
 	return w.ws.Write(context.Background(), websocket.MessageBinary, p)
 }
 
-func (w *wsIO) closeWith(reason string) {
+func (w *wsIO) closeWith(reason string, _ []byte) {
 	w.ws.Close(websocket.StatusNormalClosure, truncateReason(reason, maxWSReason))
 }
 

@@ -50,6 +50,37 @@ func expectClosed(t *testing.T, ctx context.Context, c Conn, reason string) {
 	}
 }
 
+// expectGoodbye reads goodbye from c, then the close with reason. A
+// WebTransport server's session sends its last datagram again until the
+// peer closes (wtIO.closeWith), so over WebTransport c, which does not
+// close, reads it more than once; over other transports once.
+func expectGoodbye(t *testing.T, ctx context.Context, c Conn, goodbye, reason string) {
+	t.Helper()
+	buf := make([]byte, MaxDatagram)
+	n := 0
+	for {
+		got, err := c.Recv(ctx, buf)
+		if errors.Is(err, ErrClosed) {
+			break
+		}
+		if err != nil || string(buf[:got]) != goodbye {
+			t.Fatalf("%s: datagram %d before the close: %q, %v; want %q", c.Peer(), n+1, buf[:got], err, goodbye)
+		}
+		n++
+	}
+	if !strings.Contains(c.Reason(), reason) {
+		t.Fatalf("%s: reason %q, want %q", c.Peer(), c.Reason(), reason)
+	}
+	want := "once"
+	if strings.HasPrefix(c.Peer(), "wt:") {
+		if want = "again until the close"; n < 2 {
+			t.Errorf("%s: the goodbye came %d times, want it %s", c.Peer(), n, want)
+		}
+	} else if n != 1 {
+		t.Errorf("%s: the goodbye came %d times, want it %s", c.Peer(), n, want)
+	}
+}
+
 func TestWSDatagramsBothWaysAndCloseReason(t *testing.T) {
 	ctx := netTest(t)
 	l, url := wsServer(t, WSOptions{})

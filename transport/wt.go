@@ -82,7 +82,18 @@ func (w *wtIO) send(_ context.Context, p []byte) error {
 // STOP_SENDING along with the capsule (webtransport-go issue #242), so a
 // driver that must tell a browser why sends the wire's Disconnect first,
 // as over UDP. A browser's own close reason does reach the server.
-func (w *wtIO) closeWith(reason string) {
+//
+// A browser also discards the datagrams its page has not yet read when
+// the session closes under it, so a goodbye read a moment late was never
+// read at all (a loaded machine's page said "connection lost" where the
+// server had said why). A server's session therefore leaves the close to
+// its peer for up to goodbyeLinger, sending the goodbye (last) again every
+// goodbyeEvery meanwhile: a page that has read it closes its end, and a
+// copy outlives a page's datagram age limit.
+func (w *wtIO) closeWith(reason string, last []byte) {
+	if w.qconn == nil && len(last) > 0 {
+		w.awaitPeerClose(last)
+	}
 	w.sess.CloseWithError(0, truncateReason(reason, maxWTReason))
 	if w.qconn != nil {
 		select {
@@ -91,6 +102,34 @@ func (w *wtIO) closeWith(reason string) {
 		}
 		w.qconn.CloseWithError(0, "")
 		w.sock.Close()
+	}
+}
+
+// goodbyeLinger bounds how long a server's session waits for its peer to
+// close after its goodbye; goodbyeEvery is how often the goodbye goes
+// again meanwhile.
+const (
+	goodbyeLinger = 1500 * time.Millisecond
+	goodbyeEvery  = 100 * time.Millisecond
+)
+
+func (w *wtIO) awaitPeerClose(goodbye []byte) {
+	ended := w.sess.Context().Done()
+	linger := time.NewTimer(goodbyeLinger)
+	defer linger.Stop()
+	again := time.NewTicker(goodbyeEvery)
+	defer again.Stop()
+	for {
+		select {
+		case <-ended:
+			return
+		case <-linger.C:
+			return
+		case <-again.C:
+			if w.sess.SendDatagram(goodbye) != nil {
+				return
+			}
+		}
 	}
 }
 

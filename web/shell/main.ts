@@ -258,6 +258,9 @@ class Game {
   // once the running core has started; frameAt is when the last frame
   // was drawn.
   linkDown = false;
+  // closing is set once the page closes the link of a session the server
+  // ended.
+  private closing = false;
   coreReady = false;
   // linkDownAt is when the link closed, infoAt when the last info came.
   private linkDownAt = 0;
@@ -388,6 +391,7 @@ class Game {
     this.perf.stepInPage = !inWorker;
     const core = this.core;
     this.linkDown = false;
+    this.closing = false;
     this.coreReady = false;
     this.snaps = 0;
     this.placeCount = 0;
@@ -396,7 +400,8 @@ class Game {
       if (this.core !== core) return;
       this.linkDown = true;
       this.linkDownAt = performance.now();
-      if (!this.quietClose && !this.isLost) hud.status(reason);
+      // A link closed after the server said why tells nothing more.
+      if (!this.quietClose && !this.isLost && !this.closing) hud.status(reason);
     };
     try {
       await core.start({
@@ -479,6 +484,13 @@ class Game {
         hud.status('');
         this.note('reconnected');
       }
+    }
+    if (st.phase === 'closed' && !this.linkDown && !this.closing) {
+      // The server ended the session: the page closes its end, which
+      // tells a server that waits for it (repeating its goodbye in case
+      // it was not read) that the goodbye was read.
+      this.closing = true;
+      this.core?.close('session ended by the server');
     }
     if (this.isLost && st.phase === 'closed' && st.reason && this.core === this.lostCore) {
       // The server's reason may come after its link closed.
