@@ -43,8 +43,11 @@ type Figure struct {
 	Note         string  `json:"note,omitempty"`
 	// InRayCapsule is a timed figure in units of one ray-capsule test
 	// measured in the same run, and GoalInRayCapsule its goal in the
-	// same units on the machine where the goal was set (both 0 for
-	// figures that are no time): figures that hold on any machine.
+	// same units (both 0 for figures that are no time): figures that
+	// hold on any machine. The goal is the absolute one over the
+	// ray-capsule test of the machine where it was set, or, where lagkit
+	// has done better since and is to hold it (encoding, the tick, the
+	// match), what it measured then.
 	InRayCapsule     float64 `json:"in_ray_capsule_tests,omitempty"`
 	GoalInRayCapsule float64 `json:"goal_in_ray_capsule_tests,omitempty"`
 	Met              bool    `json:"met"`
@@ -55,6 +58,16 @@ type Figure struct {
 // at which the rewind's two goals, 0.5 µs and 11 tests, agree: a goal
 // in ray-capsule tests is the absolute goal over it.
 const goalRayCapsuleNS = 500.0 / 11
+
+// The goals in ray-capsule tests that lagkit reached and holds, below
+// what its absolute goals give (docs/performance.md): encoding a
+// snapshot (34.8 tests), the server tick's 99th percentile (40.7k) and
+// the default 12-bot match (52.2M; 66M from its 3 s).
+const (
+	encodeGoalUnits = 34.8
+	tickGoalUnits   = 40.7e3
+	matchGoalUnits  = 52.2e6
+)
 
 // unitNS is how many nanoseconds a timed figure's unit is; 0 for
 // figures that are no time.
@@ -113,7 +126,9 @@ func Run(quick bool) ([]Figure, error) {
 		for _, f := range got {
 			if u := unitNS(f.Unit); u > 0 && ref > 0 {
 				f.InRayCapsule = f.Value * u / ref
-				f.GoalInRayCapsule = f.Goal * u / goalRayCapsuleNS
+				if f.GoalInRayCapsule == 0 {
+					f.GoalInRayCapsule = f.Goal * u / goalRayCapsuleNS
+				}
 			}
 			f.Met = f.Meets()
 			figs = append(figs, f)
@@ -176,7 +191,7 @@ func snapshotFigures(quick bool) ([]Figure, error) {
 			size = len(out)
 		}
 	})
-	figs := []Figure{{Name: "snapshot encode per client, 64 players", Value: enc, Unit: "ns", Goal: 2000,
+	figs := []Figure{{Name: "snapshot encode per client, 64 players", Value: enc, Unit: "ns", Goal: 2000, GoalInRayCapsule: encodeGoalUnits,
 		Note: fmt.Sprintf("%d bytes", size)}}
 	simDur := 20 * time.Second
 	if quick {
@@ -210,7 +225,7 @@ func serverFigures(quick bool) ([]Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Figure{{Name: "server tick p99, 128 players, 128 Hz", Value: p99, Unit: "ms", Goal: 2.34,
+	return []Figure{{Name: "server tick p99, 128 players, 128 Hz", Value: p99, Unit: "ms", Goal: 2.34, GoalInRayCapsule: tickGoalUnits,
 		Note: fmt.Sprintf("best of three rounds; %.2f allocations a tick", allocs)}, warp}, nil
 }
 
@@ -234,7 +249,7 @@ func matchFigure(quick bool) ([]Figure, error) {
 		return nil, merr
 	}
 	perTen := matchNS / 1e9 * float64(10*time.Minute) / float64(matchDur)
-	return []Figure{{Name: "12-bot 10-minute CTF on metro", Value: perTen, Unit: "s", Goal: 3,
+	return []Figure{{Name: "12-bot 10-minute CTF on metro", Value: perTen, Unit: "s", Goal: 3, GoalInRayCapsule: matchGoalUnits,
 		Note: fmt.Sprintf("%.0fx real time, from %v simulated", (10*time.Minute).Seconds()/perTen, matchDur)}}, nil
 }
 
