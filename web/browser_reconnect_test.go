@@ -397,6 +397,7 @@ func TestShutdownInBrowser(t *testing.T) {
 		var s struct {
 			Step     string
 			Statuses []string
+			Hidden   int
 		}
 		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
 			t.Fatalf("shutdown.mjs printed %q: %v", sc.Text(), err)
@@ -409,6 +410,9 @@ func TestShutdownInBrowser(t *testing.T) {
 			fmt.Fprintln(stdin, "shut")
 		case "done":
 			statuses = s.Statuses
+			if s.Hidden > 0 {
+				t.Errorf("%d of %d statuses were covered where they showed (the open menu); want each on top", s.Hidden, len(s.Statuses))
+			}
 		}
 	}
 	if err := cmd.Wait(); err != nil {

@@ -2,8 +2,9 @@
 // gracefully (TestShutdownInBrowser): it loads the page, waits until it
 // plays and says {"step": "connected"}, waits for the line "shut" (the
 // test ended the match with a reason), then reads the status line every
-// 50 ms for six seconds and says {"step": "done", "statuses": [...]},
-// each text that showed, in order.
+// 50 ms for six seconds and says {"step": "done", "statuses": [...],
+// "hidden": N}, each text that showed, in order, and how many of them
+// another element covered.
 //
 // Usage: PLAYWRIGHT_CORE=URL node shutdown.mjs BASE_URL QUERY
 import { createInterface } from 'node:readline';
@@ -30,11 +31,25 @@ await run(browser, problems, async () => {
   if ((await nextLine()) !== 'shut') throw new Error('the test did not end the match');
   const statuses = [];
   const t0 = Date.now();
+  // hidden counts the texts another element covered where the status
+  // shows (the menu is open: a headless page has no pointer lock).
+  let hidden = 0;
   while (Date.now() - t0 < 6000) {
-    const s = await page.evaluate(() => document.getElementById('status').textContent);
-    if (statuses[statuses.length - 1] !== s) statuses.push(s);
+    const [s, covered] = await page.evaluate(() => {
+      const el = document.getElementById('status');
+      const r = el.getBoundingClientRect();
+      // The HUD lets the pointer through, which elementFromPoint follows.
+      el.style.pointerEvents = 'auto';
+      const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      el.style.pointerEvents = '';
+      return [el.textContent, el.textContent !== '' && !el.contains(at)];
+    });
+    if (statuses[statuses.length - 1] !== s) {
+      statuses.push(s);
+      if (covered) hidden++;
+    }
     await sleep(50);
   }
-  console.log(JSON.stringify({ step: 'done', statuses }));
+  console.log(JSON.stringify({ step: 'done', statuses, hidden }));
 });
 lines.close();

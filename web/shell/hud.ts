@@ -232,13 +232,15 @@ export class Hud {
   }
 
   // netLine is the net graph's text with the link's state: the phase,
-  // or "connection lost".
+  // "connection lost", or, once the server ended the session and the
+  // page let go of its link, "closed by the server".
   private netLink = '';
   private netID = '';
   private netPhase = '';
   private netRest = '';
   private netLine(lost: boolean): string {
-    return `${this.netLink} ${lost ? 'connection lost' : this.netPhase}${this.netID}${this.netRest}`;
+    const state = !lost ? this.netPhase : this.netPhase === 'closed' ? 'closed by the server' : 'connection lost';
+    return `${this.netLink} ${state}${this.netID}${this.netRest}`;
   }
 
   // lost says at once, in the net graph, that the connection is lost

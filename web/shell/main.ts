@@ -324,7 +324,7 @@ class Game {
       this.lostCore = this.core;
       // A server that ended the session said why (a shutdown, a kick):
       // that is what the player is told, not a loss.
-      const reason = this.info?.phase === 'closed' ? this.info.reason : '';
+      const reason = this.info?.phase === 'closed' ? serverSaid(this.info.reason) : '';
       this.lostLead = reason ? `the server closed the connection: ${reason}` : 'connection lost';
       hud.status(this.reconnects ? `${this.lostLead} — reconnecting…` : this.lostLead);
       hud.lost(true);
@@ -494,7 +494,7 @@ class Game {
     }
     if (this.isLost && st.phase === 'closed' && st.reason && this.core === this.lostCore) {
       // The server's reason may come after its link closed.
-      this.lostLead = `the server closed the connection: ${st.reason}`;
+      this.lostLead = `the server closed the connection: ${serverSaid(st.reason)}`;
     }
     if (st.events.length > 0) this.recent = [...this.recent, ...st.events].slice(-32);
     if (st.phase === 'closed' && st.serverMap && st.serverMap !== this.mapName) {
@@ -909,4 +909,11 @@ if (typeof document === 'undefined') {
     hud.status(`error: ${e?.message ?? e}`);
     showFatal('lagkit could not start', [String(e?.message ?? e)]);
   });
+}
+
+// serverSaid is the server's own reason in the core's closing reason,
+// which words it "disconnected by server: …": the status line's lead
+// says that already.
+function serverSaid(reason: string): string {
+  return reason.replace(/^disconnected by server: /, '');
 }
