@@ -442,7 +442,7 @@ func (s *Summariser) Put(r record.Record) {
 				// group; its figures stay where they were tallied.
 				return
 			}
-			rt.rtt[v.Seat] = 2 * v.LatencyMS
+			rt.rtt[v.Seat] = conditionRTT(v)
 			rt.people[v.Seat] = !v.Bot && !v.StandIn
 			if v.StandIn {
 				// A bot played the seat, from the round's start or from

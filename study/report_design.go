@@ -161,3 +161,17 @@ func injectedRTT(n record.Network) float64 {
 	}
 	return 2 * n.LatencyMS
 }
+
+// conditionRTT is the round trip a seat's latency condition names in a
+// round, by which the report groups seats and tells low ping from high:
+// the target it was held at, or twice the one-way latency injected (on
+// a lab's network, which adds next to nothing of its own). Under a
+// target the injected latency follows the seat's own round trip and
+// says nothing of the condition: seats held at 80 and 200 ms were
+// counted as low-ping seats at 0 ms.
+func conditionRTT(p record.Participant) float64 {
+	if p.TargetRTTMS > 0 {
+		return p.TargetRTTMS
+	}
+	return 2 * p.LatencyMS
+}

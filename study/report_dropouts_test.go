@@ -57,3 +57,38 @@ func TestReportDropoutsAndCutRounds(t *testing.T) {
 		}
 	}
 }
+
+// TestReportTargetRoundTrip: seats held at a target round trip count at
+// that round trip, whatever was injected to hold it (the difference from
+// each one's own network): seat 0 at 40 ms is a low-ping victim, seat 1
+// at 200 ms a high-ping shooter. By the one-way latency the schedule
+// injects, 0 under a target, both were counted low-ping at 0 ms.
+func TestReportTargetRoundTrip(t *testing.T) {
+	recs := []record.Record{
+		record.Study{Name: "online", Seed: 3, Started: epoch},
+		record.Round{Index: 0, Name: "r1", Map: "metro", Mode: "tdm", Technique: "policy=alc", Duration: time.Minute, Started: epoch},
+		record.Participant{Seat: 0, Code: "A", Team: 0, Round: 0, TargetRTTMS: 40},
+		record.Participant{Seat: 1, Code: "B", Team: 1, Round: 0, TargetRTTMS: 200},
+		record.Shot{Round: 0, Shooter: 1, Victim: 0, Hit: true, Registered: true, ObjectiveSBC: true},
+		record.Shot{Round: 0, Shooter: 1, Victim: -1},
+		record.Round{Index: 0, Name: "r1", Map: "metro", Mode: "tdm", Technique: "policy=alc", Duration: time.Minute, Started: epoch, Ended: epoch.Add(time.Minute)},
+	}
+	rep, err := Summarise(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Rounds[0]
+	var rtts []float64
+	for _, g := range r.Groups {
+		rtts = append(rtts, g.RTTms)
+	}
+	if len(rtts) != 2 || rtts[0] != 40 || rtts[1] != 200 {
+		t.Errorf("groups at round trips %v, want 40 and 200 ms", rtts)
+	}
+	if r.Low.HitsReceived != 1 || r.Low.SBC != 1 || r.Low.Shots != 0 {
+		t.Errorf("low-ping figures %+v, want seat 0's one hit received, behind cover", r.Low)
+	}
+	if r.High.Shots != 2 || r.High.HitsReceived != 0 {
+		t.Errorf("high-ping figures %+v, want seat 1's two shots", r.High)
+	}
+}
