@@ -49,6 +49,7 @@ const (
 	// whose components follow in localFarBits each, within
 	// ±maxBodyLocalUnits.
 	localFar          = 1<<localBits - 1
+	localFarUnits     = -(localFar + 1) / 2 // unzigzag(localFar)
 	localFarBits      = 18
 	maxBodyLocalUnits = MaxBodyLocal / LocalQuantum
 )
@@ -151,12 +152,18 @@ func DecodeHitEvent(b []byte, e *HitEvent) error {
 	e.Part, e.OnBody = readHitPart(&r, e.Parts)
 	e.Damage = int16(r.readBits(16))
 	var local, eye [3]float64
-	if c := r.readBits(localBits); c == localFar && e.OnBody {
-		readFarLocal(&r, &local)
-	} else {
-		local[0] = readNearLocal(&r, c)
-		local[1] = readNearLocal(&r, r.readBits(localBits))
-		local[2] = readNearLocal(&r, r.readBits(localBits))
+	for i := range local {
+		u := unzigzag(r.readBits(localBits))
+		if u < -maxLocalUnits || u > maxLocalUnits {
+			// localFar is out of the near range: a near Local pays
+			// nothing for the far code.
+			if i == 0 && u == localFarUnits && e.OnBody {
+				readFarLocal(&r, &local)
+				break
+			}
+			r.failf("local %g m out of range", float64(u)*LocalQuantum)
+		}
+		local[i] = float64(u) * LocalQuantum
 	}
 	e.Local.X, e.Local.Y, e.Local.Z = local[0], local[1], local[2]
 	for i := range eye {
@@ -170,16 +177,6 @@ func DecodeHitEvent(b []byte, e *HitEvent) error {
 	e.Appeal = uint32(r.readBits(32))
 	e.Deadline = r.readMicros(MaxClock, "deadline")
 	return r.finish()
-}
-
-// readNearLocal checks a HitEvent's Local component of code c, within
-// ±MaxLocal, and returns it in metres.
-func readNearLocal(r *bitReader, c uint64) float64 {
-	u := unzigzag(c)
-	if u < -maxLocalUnits || u > maxLocalUnits {
-		r.failf("local %g m out of range", float64(u)*LocalQuantum)
-	}
-	return float64(u) * LocalQuantum
 }
 
 // readFarLocal reads the components of a far Local on a game's body, after

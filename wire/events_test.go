@@ -178,6 +178,9 @@ func TestAppendEventErrors(t *testing.T) {
 }
 
 func TestDecodeEventErrors(t *testing.T) {
+	if u := unzigzag(localFar); u != localFarUnits {
+		t.Fatalf("localFar decodes to %d units, localFarUnits is %d", u, localFarUnits)
+	}
 	hit := func(part, local uint64, eye int64, deadline uint64) []byte {
 		w := bitWriter{}
 		w.writeBits(0, 8+32)
