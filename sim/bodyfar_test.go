@@ -13,6 +13,7 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
+	"github.com/lagkit/lagkit/world"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
 
@@ -123,5 +124,63 @@ func TestFarBodyBehindCoverAppealed(t *testing.T) {
 	}
 	if st, _, _ := d.Server.PlayerState(victim); int(st.Health) != int(game.MaxHealth)-10*confirmed {
 		t.Errorf("victim's health %d after %d confirmed hits of 10", st.Health, confirmed)
+	}
+}
+
+// longHull trails 75 m behind its origin: a hit at its tail lies beyond
+// wire.MaxBodyLocal, which no HitEvent carries.
+var longHull lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Box{Min: geom.V(-75, -0.4, 0), Max: geom.V(0.4, 0.4, 2.5)}, Damage: 10}}
+
+// TestBodyBeyondMaxBodyLocal: a body of BodyOf reaching 75 m, hit at
+// its tail, 75 m from its origin, under alc. Its victim cannot be told
+// where (no HitEvent carries the spot), so it cannot answer an appeal:
+// each hit is registered without one, dealing its damage, and the
+// victim's client hears of none, rather than each waiting out an
+// appeal its victim never saw.
+func TestBodyBeyondMaxBodyLocal(t *testing.T) {
+	m := world.Field()
+	ref := newWallReferee(m)
+	far := netem.Config{Latency: 100 * time.Millisecond}
+	near := netem.Config{Latency: 10 * time.Millisecond}
+	sh := &level{}
+	body := func(int, game.PlayerState) lagcomp.Body { return longHull }
+	d, err := sim.NewDriver(server.Config{Map: m, Seed: 5, BodyOf: body, Shots: ref, Policy: lagcomp.Config{Name: "alc"}},
+		[]sim.PlayerConfig{
+			{Client: client.Config{InterpDelay: 100 * time.Millisecond}, Brain: sh, Up: far, Down: far},
+			{Client: client.Config{InterpDelay: 50 * time.Millisecond}, Brain: stander{}, Up: near, Down: near},
+		}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Run(time.Second, nil)
+	shooter, victim := d.Players[0].Client.ID(), d.Players[1].Client.ID()
+	d.Server.Place(shooter, geom.V(-40, 0, 0), 0)
+	d.Server.Place(victim, geom.V(40, 0, 0), 0)
+	d.Run(2*time.Second, nil)
+	sh.fire = true
+	d.Run(3*time.Second, ref)
+	sh.fire = false
+	d.Run(4*time.Second, ref)
+
+	hits := 0
+	for _, rec := range ref.records {
+		if !rec.Hit {
+			continue
+		}
+		hits++
+		local, ok := ref.locals[rec.ShotTick]
+		if rec.Victim != victim || rec.Appealed || rec.Outcome != wire.OutcomeRegistered || !rec.Registered || rec.Damage != 10 {
+			t.Errorf("hit %+v: want a registered hit on the victim, not appealed", rec)
+		}
+		if !ok || local.X > -wire.MaxBodyLocal {
+			t.Errorf("hit %+v at %v: want one beyond %g m", rec, local, wire.MaxBodyLocal)
+		}
+	}
+	t.Logf("%d hits at the tail, the victim told of %d", hits, len(ref.hits[1]))
+	if hits == 0 || len(ref.hits[1]) != 0 {
+		t.Fatalf("%d hits, the victim told of %d: want hits, none told", hits, len(ref.hits[1]))
+	}
+	if st, _, _ := d.Server.PlayerState(victim); int(st.Health) != max(0, int(game.MaxHealth)-10*hits) {
+		t.Errorf("victim's health %d after %d hits of 10", st.Health, hits)
 	}
 }
