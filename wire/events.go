@@ -12,7 +12,7 @@ import (
 // a type byte, padded with zero bits to a whole byte:
 //
 //	HitEvent:     Shooter 8 | ShotTick 32 | Part | Damage 16 |
-//	              Local.X Local.Y Local.Z 13 each |
+//	              Local.X Local.Y Local.Z 13 each, or far 13 + 3 x 18 |
 //	              ShooterEye.X ShooterEye.Y ShooterEye.Z |
 //	              Appeal 32 | Deadline uvarint µs
 //	ConfirmEvent: ShotTick 32 | Victim 8 | Part | Damage 16 | Outcome 4
@@ -24,8 +24,8 @@ import (
 // long code, where no part is) and the part in 8 bits. A Local
 // component is zigzag coded in LocalQuantum units, in 13 bits within
 // ±MaxLocal. A Local on a game's body with a component beyond it is
-// localFar in Local.X's 13 bits (a code above every component's within
-// ±MaxLocal) and then its three components in 18 bits each, up to
+// localFar (8191) in Local.X's 13 bits, a code above every component's
+// within ±MaxLocal, and then its three components in 18 bits each, up to
 // ±MaxBodyLocal: lagkit's own hits, within ±MaxLocal, are coded as they
 // were before the far code existed. A ShooterEye
 // component is in game.PosQuantum units in the bucket code of positions
