@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -34,6 +35,10 @@ type HitReport struct {
 	// game's shot against server.Config.Body or BodyOf): Part is the
 	// body's part index, not a humanoid part.
 	OnBody bool
+	// Local is the impact as the server sent it (wire.HitEvent.Local):
+	// in the humanoid part's frame, or with OnBody in the body's, up to
+	// wire.MaxBodyLocal from its origin (a hull's far end).
+	Local geom.Vec3
 	// SBC reports whether SBC detection, run on the predicted pose when
 	// the hit arrived against the shooter's eye, found the hit behind
 	// cover.
@@ -63,7 +68,7 @@ type ConfirmReport struct {
 func (c *Client) hit(now time.Duration, h *wire.HitEvent) {
 	r := HitReport{
 		Time: now, Shooter: int(h.Shooter), ShotTick: h.ShotTick, Part: h.Part,
-		Damage: h.Damage, SBC: c.covered(h), Appeal: h.Appeal, OnBody: h.OnBody,
+		Damage: h.Damage, SBC: c.covered(h), Appeal: h.Appeal, OnBody: h.OnBody, Local: h.Local,
 	}
 	sbc := r.SBC
 	if h.Appeal != 0 && c.cfg.Appeals != AppealSilent {

@@ -28,7 +28,10 @@ type appealState struct {
 }
 
 // startAppeal makes hit h provisional and asks its victim, if the victim
-// has appeal budget left and a slot is free. It reports whether it did.
+// has appeal budget left, a slot is free and a HitEvent can carry the
+// hit (not one whose spot on a game's body lies beyond
+// wire.MaxBodyLocal: its victim could not answer it). It reports
+// whether it did.
 func (s *Server) startAppeal(now time.Duration, h *hitInfo, rec ShotRecord) bool {
 	v := s.clients[h.victim]
 	if v.appealTokens < 1 {
@@ -39,15 +42,20 @@ func (s *Server) startAppeal(now time.Duration, h *hitInfo, rec ShotRecord) bool
 	if a.active {
 		return false
 	}
+	deadline := now + s.policy.Traits().AppealWindow
+	data, err := s.hitEvent(h, id, deadline)
+	if err != nil {
+		return false
+	}
 	s.nextAppeal++
 	if s.nextAppeal == 0 {
 		s.nextAppeal = 1 // 0 means "not appealable" on the wire
 	}
 	v.appealTokens--
 	rec.Appealed = true
-	*a = appealState{active: true, id: id, hit: *h, rec: rec, deadline: now + s.policy.Traits().AppealWindow}
+	*a = appealState{active: true, id: id, hit: *h, rec: rec, deadline: deadline}
 	s.activeAppeals++
-	s.sendHit(v, h, id, a.deadline)
+	s.sendHitEvent(v, h, data)
 	return true
 }
 

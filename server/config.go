@@ -65,7 +65,9 @@ type Config struct {
 	Spawn func(id int, st *game.PlayerState)
 	// Body, if set, is every player's body for a game's own hit tests:
 	// the players are recorded each tick with it, for TraceAt. lagkit's
-	// own hitscan keeps its humanoid hitboxes (History and Tracer).
+	// own hitscan keeps its humanoid hitboxes (History and Tracer). Its
+	// Reach must lie within wire.MaxBodyLocal (64 m), as the spot of a
+	// hit on it that its victim is told of (wire.HitEvent.Local) does.
 	Body lagcomp.Body
 	// BodyOf, if set instead of Body, gives each living player's body
 	// at each tick from its slot and state after the tick (a heavy's
@@ -74,7 +76,9 @@ type Config struct {
 	// at the rewound time, not its present one. It is called once per
 	// player per tick on the tick's goroutine and must return shared
 	// values (a Body made once per kind): converting a Parts slice to a
-	// Body at each call allocates.
+	// Body at each call allocates. A hit on one further than
+	// wire.MaxBodyLocal from its origin stands without its victim being
+	// told (no HitEvent carries the spot), nor asked under alc.
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body
 	// MaxHealth, if set, is a player's full health (its class's), from
 	// its slot and its state at a spawn, a placement or a restart (its
@@ -411,6 +415,12 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.Body != nil && out.BodyOf != nil {
 		return out, errors.New("server: config: both Body and BodyOf: set one (BodyOf can return one body for all)")
+	}
+	if out.Body != nil {
+		// The negated test also rejects NaN.
+		if r := out.Body.Reach(); !(r <= wire.MaxBodyLocal) {
+			return out, fmt.Errorf("server: config: body reaches %g m from its origin: a hit's spot on it travels within wire.MaxBodyLocal (%g m)", r, wire.MaxBodyLocal)
+		}
 	}
 	if err := out.Shape.Check(); err != nil {
 		return out, fmt.Errorf("server: config: %w", err)

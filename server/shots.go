@@ -462,14 +462,26 @@ func (s *Server) confirm(sh *client, h *hitInfo, damage int16, outcome wire.Outc
 // sendHit tells the victim of a hit; appeal is non-zero for a provisional
 // hit it may answer before deadline.
 func (s *Server) sendHit(v *client, h *hitInfo, appeal uint32, deadline time.Duration) {
+	if data, err := s.hitEvent(h, appeal, deadline); err == nil {
+		s.sendHitEvent(v, h, data)
+	}
+}
+
+// hitEvent returns the HitEvent data of hit h, or an error for a hit no
+// HitEvent can carry: a spot on a game's body beyond wire.MaxBodyLocal
+// (a body of BodyOf reaching further).
+func (s *Server) hitEvent(h *hitInfo, appeal uint32, deadline time.Duration) ([]byte, error) {
 	ev := wire.HitEvent{
 		Shooter: uint8(h.shooter), ShotTick: h.shotTick, Part: h.part, Damage: h.damage,
 		Local: h.local, ShooterEye: h.eye, Appeal: appeal, Deadline: deadline, Parts: s.cfg.Shape.Parts, OnBody: h.onBody,
 	}
-	if data, err := wire.AppendHitEvent(nil, &ev); err == nil {
-		s.sendEvent(v, wire.EventHit, data)
-		s.awaitSight(v, h)
-	}
+	return wire.AppendHitEvent(nil, &ev)
+}
+
+// sendHitEvent sends the victim of hit h its HitEvent data.
+func (s *Server) sendHitEvent(v *client, h *hitInfo, data []byte) {
+	s.sendEvent(v, wire.EventHit, data)
+	s.awaitSight(v, h)
 }
 
 // kill marks victim dead, schedules its respawn and tells everyone.

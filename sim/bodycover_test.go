@@ -31,10 +31,13 @@ type wallReferee struct {
 	hits      map[int][]client.HitReport
 	verdicts  map[int][]wire.VerdictEvent
 	seen      map[int][]wire.TracerEvent
+	// locals is the impact in the body's frame of each hit traced, by
+	// the shooter's command that fired.
+	locals map[uint32]geom.Vec3
 }
 
 func newWallReferee(m *world.Map) *wallReferee {
-	return &wallReferee{m: m, hits: map[int][]client.HitReport{}, verdicts: map[int][]wire.VerdictEvent{}, seen: map[int][]wire.TracerEvent{}}
+	return &wallReferee{m: m, hits: map[int][]client.HitReport{}, verdicts: map[int][]wire.VerdictEvent{}, seen: map[int][]wire.TracerEvent{}, locals: map[uint32]geom.Vec3{}}
 }
 
 func (r *wallReferee) Fire(w *server.ShotWorld) {
@@ -45,7 +48,10 @@ func (r *wallReferee) Fire(w *server.ShotWorld) {
 	if wall, ok := r.m.Grid.Raycast(ray, reach); ok {
 		reach = wall.Dist
 	}
-	_, hit := w.Trace(ray, reach)
+	h, hit := w.Trace(ray, reach)
+	if hit {
+		r.locals[f.Cmd.Tick] = h.Local
+	}
 	if r.tracers {
 		w.ShowTracer()
 		w.ShowTracer() // a ray is shown once: this does nothing

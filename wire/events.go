@@ -12,7 +12,7 @@ import (
 // a type byte, padded with zero bits to a whole byte:
 //
 //	HitEvent:     Shooter 8 | ShotTick 32 | Part | Damage 16 |
-//	              Local.X Local.Y Local.Z 13 each |
+//	              Local.X Local.Y Local.Z 13 each, or far 13 + 3 x 18 |
 //	              ShooterEye.X ShooterEye.Y ShooterEye.Z |
 //	              Appeal 32 | Deadline uvarint µs
 //	ConfirmEvent: ShotTick 32 | Victim 8 | Part | Damage 16 | Outcome 4
@@ -22,7 +22,12 @@ import (
 // A Part is 4 bits below 15, else 15 and 8 bits (see partCode); a
 // HitEvent's Part on a game's body (OnBody) is 15, 8 bits of 0 (in the
 // long code, where no part is) and the part in 8 bits. A Local
-// component is zigzag coded in LocalQuantum units; a ShooterEye
+// component is zigzag coded in LocalQuantum units, in 13 bits within
+// ±MaxLocal. A Local on a game's body with a component beyond it is
+// localFar (8191) in Local.X's 13 bits, a code above every component's
+// within ±MaxLocal, and then its three components in 18 bits each, up to
+// ±MaxBodyLocal: lagkit's own hits, within ±MaxLocal, are coded as they
+// were before the far code existed. A ShooterEye
 // component is in game.PosQuantum units in the bucket code of positions
 // (coordBuckets), which keeps eyes on the bundled maps to 19 bits.
 
@@ -40,13 +45,22 @@ const (
 	// maxLocalUnits is MaxLocal in LocalQuantum units; its zigzag code
 	// (2*maxLocalUnits) fits localBits.
 	maxLocalUnits = MaxLocal / LocalQuantum
+	// localFar in Local.X's place marks a far Local on a game's body,
+	// whose components follow in localFarBits each, within
+	// ±maxBodyLocalUnits.
+	localFar          = 1<<localBits - 1
+	localFarUnits     = -(localFar + 1) / 2 // unzigzag(localFar)
+	localFarBits      = 18
+	maxBodyLocalUnits = MaxBodyLocal / LocalQuantum
 )
 
-// The widths above must hold every part and outcome: these constants fail
-// to compile (a negative value converted to uint) when they do not.
+// The widths above must hold every part, outcome and local, and localFar
+// lie above every near local's code: these constants fail to compile (a
+// negative value converted to uint) when they do not.
 const (
 	_ = uint(1<<outcomeBits - numOutcomes)
-	_ = uint(1<<localBits - 1 - 2*maxLocalUnits)
+	_ = uint(localFar - 1 - 2*maxLocalUnits)
+	_ = uint(1<<localFarBits - 1 - 2*maxBodyLocalUnits)
 )
 
 var outcomeNames = [numOutcomes]string{
@@ -69,8 +83,9 @@ func (o Outcome) String() string {
 
 // AppendHitEvent appends the encoding of e to dst, for an Event of kind
 // EventHit. Each component of e.Local is rounded to the nearest multiple of
-// LocalQuantum (halves away from zero) and must lie within ±MaxLocal;
-// DecodeHitEvent returns the rounded Local. e.ShooterEye must lie on the
+// LocalQuantum (halves away from zero) and must lie within ±MaxLocal, or
+// on a game's body (e.OnBody) within ±MaxBodyLocal; DecodeHitEvent
+// returns the rounded Local. e.ShooterEye must lie on the
 // game.PosQuantum grid within ±MaxCoord units, e.Part be below
 // e.Parts (game.NumParts for 0), and e.Deadline within [0, MaxClock]; it is sent in whole
 // microseconds, truncated. On error, dst is unchanged.
@@ -79,12 +94,22 @@ func AppendHitEvent(dst []byte, e *HitEvent) ([]byte, error) {
 		return dst, eventError(hitName, "%s", why)
 	}
 	var local, eye [3]int64
+	limit := MaxLocal
+	if e.OnBody {
+		limit = MaxBodyLocal
+	}
+	far := false
 	for i, v := range [...]float64{e.Local.X, e.Local.Y, e.Local.Z} {
 		// The negated test also rejects NaN.
-		if !(math.Abs(v) <= MaxLocal) {
+		if !(math.Abs(v) <= limit) {
+			if e.OnBody {
+				return dst, eventError(hitName, "local %+v out of range: beyond ±%g m of the body's origin", e.Local, limit)
+			}
 			return dst, eventError(hitName, "local %+v out of range", e.Local)
 		}
 		local[i] = int64(math.Round(v / LocalQuantum))
+		// Within ±MaxLocal, local[i] is too: only a body's is far.
+		far = far || local[i] < -maxLocalUnits || local[i] > maxLocalUnits
 	}
 	for i, v := range [...]float64{e.ShooterEye.X, e.ShooterEye.Y, e.ShooterEye.Z} {
 		var ok bool
@@ -100,8 +125,15 @@ func AppendHitEvent(dst []byte, e *HitEvent) ([]byte, error) {
 	w.writeBits(uint64(e.ShotTick), 32)
 	writeHitPart(&w, e.Part, e.OnBody)
 	w.writeBits(uint64(uint16(e.Damage)), 16)
-	for _, u := range local {
-		w.writeBits(zigzag(u), localBits)
+	if far {
+		w.writeBits(localFar, localBits)
+		for _, u := range local {
+			w.writeBits(zigzag(u), localFarBits)
+		}
+	} else {
+		for _, u := range local {
+			w.writeBits(zigzag(u), localBits)
+		}
 	}
 	for _, u := range eye {
 		w.writeBucketed(u, coordBuckets)
@@ -123,6 +155,12 @@ func DecodeHitEvent(b []byte, e *HitEvent) error {
 	for i := range local {
 		u := unzigzag(r.readBits(localBits))
 		if u < -maxLocalUnits || u > maxLocalUnits {
+			// localFar is out of the near range: a near Local pays
+			// nothing for the far code.
+			if i == 0 && u == localFarUnits && e.OnBody {
+				readFarLocal(&r, &local)
+				break
+			}
 			r.failf("local %g m out of range", float64(u)*LocalQuantum)
 		}
 		local[i] = float64(u) * LocalQuantum
@@ -139,6 +177,24 @@ func DecodeHitEvent(b []byte, e *HitEvent) error {
 	e.Appeal = uint32(r.readBits(32))
 	e.Deadline = r.readMicros(MaxClock, "deadline")
 	return r.finish()
+}
+
+// readFarLocal reads the components of a far Local on a game's body, after
+// its localFar, into local and checks them: within ±MaxBodyLocal, one at
+// least beyond ±MaxLocal (a Local within it has one code, the near one).
+func readFarLocal(r *bitReader, local *[3]float64) {
+	far := false
+	for i := range local {
+		u := unzigzag(r.readBits(localFarBits))
+		if u < -maxBodyLocalUnits || u > maxBodyLocalUnits {
+			r.failf("local %g m out of range on the body", float64(u)*LocalQuantum)
+		}
+		far = far || u < -maxLocalUnits || u > maxLocalUnits
+		local[i] = float64(u) * LocalQuantum
+	}
+	if !far {
+		r.failf("local within ±%g m in the far code", MaxLocal)
+	}
 }
 
 // AppendConfirmEvent appends the encoding of e to dst, for an Event of kind

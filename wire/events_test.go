@@ -27,6 +27,14 @@ func hitEvents() []HitEvent {
 			ShooterEye: geom.V(-maxPos, game.PosQuantum, -game.PosQuantum), Appeal: 1, Deadline: time.Microsecond},
 		{Shooter: 9, ShotTick: 31, Part: game.NumParts - 1, Damage: 12, Local: geom.V(-0.25, 0.5, 1.25),
 			ShooterEye: geom.V(3, 4, 1.5), Appeal: 7, Deadline: time.Second, OnBody: true},
+		// Far points on a game's body: the far code.
+		{Shooter: 2, ShotTick: 77, Part: 1, Damage: 30, Local: geom.V(5.9990234375, -0.25, 1.5),
+			ShooterEye: geom.V(-20, 3, 1.5), Appeal: 9, Deadline: 3 * time.Second, OnBody: true},
+		{Shooter: 255, ShotTick: math.MaxUint32, Part: game.NumParts - 1, Damage: math.MaxInt16,
+			Local: geom.V(MaxBodyLocal, -MaxBodyLocal, LocalQuantum), ShooterEye: geom.V(maxPos, -maxPos, maxPos),
+			Appeal: math.MaxUint32, Deadline: MaxClock, OnBody: true},
+		{Local: geom.V(0, MaxLocal+LocalQuantum, -MaxLocal), OnBody: true},
+		{Local: geom.V(-MaxLocal, 0, -MaxLocal-LocalQuantum), OnBody: true},
 	}
 }
 
@@ -95,9 +103,14 @@ func TestHitEventRounds(t *testing.T) {
 		{geom.V(0.0005, -0.0005, 0.3), geom.V(q, -q, 307*q)},
 		{geom.V(q/2, -q/2, 1.5*q), geom.V(q, -q, 2*q)}, // halves away from zero
 		{geom.V(MaxLocal-q/4, -MaxLocal+q/4, 1.23456), geom.V(MaxLocal, -MaxLocal, 1264*q)},
+		// On a game's body, which may be far: a point that rounds to
+		// ±MaxLocal is near.
+		{geom.V(MaxLocal+q/4, 0, 0), geom.V(MaxLocal, 0, 0)},
+		{geom.V(6.0004, -MaxLocal-q/2, 0.3), geom.V(6144*q, -MaxLocal-q, 307*q)},
+		{geom.V(MaxBodyLocal-q/4, -MaxBodyLocal+q/4, 0), geom.V(MaxBodyLocal, -MaxBodyLocal, 0)},
 	}
-	for _, tt := range tests {
-		e := HitEvent{Part: game.PartHead, Local: tt.local, Deadline: time.Second + 999}
+	for i, tt := range tests {
+		e := HitEvent{Part: game.PartHead, Local: tt.local, Deadline: time.Second + 999, OnBody: i >= 4}
 		b, err := AppendHitEvent(nil, &e)
 		if err != nil {
 			t.Fatalf("%v: %v", tt.local, err)
@@ -132,6 +145,11 @@ func TestAppendEventErrors(t *testing.T) {
 		{"hit part", hit(func(e *HitEvent) { e.Part = game.NumParts }), "wire: hit event: part 4 out of range: the body has 4 parts"},
 		{"hit local", hit(func(e *HitEvent) { e.Local = geom.V(0, MaxLocal+1e-9, 0) }),
 			"wire: hit event: local {X:0 Y:2.000000001 Z:0} out of range"},
+		{"hit local far", hit(func(e *HitEvent) { e.Local = geom.V(6, 0, 0) }), "wire: hit event: local {X:6 Y:0 Z:0} out of range"},
+		{"hit body local", hit(func(e *HitEvent) { e.Local, e.OnBody = geom.V(0, 0, -MaxBodyLocal-1e-9), true }),
+			"wire: hit event: local {X:0 Y:0 Z:-64.000000001} out of range: beyond ±64 m of the body's origin"},
+		{"hit body local NaN", hit(func(e *HitEvent) { e.Local, e.OnBody = geom.V(math.NaN(), 6, 0), true }),
+			"wire: hit event: local {X:NaN Y:6 Z:0} out of range: beyond ±64 m of the body's origin"},
 		{"hit local NaN", hit(func(e *HitEvent) { e.Local = geom.V(0, 0, math.NaN()) }), "wire: hit event: local {X:0 Y:0 Z:NaN} out of range"},
 		{"hit local infinite", hit(func(e *HitEvent) { e.Local = geom.V(math.Inf(-1), 0, 0) }),
 			"wire: hit event: local {X:-Inf Y:0 Z:0} out of range"},
@@ -160,6 +178,9 @@ func TestAppendEventErrors(t *testing.T) {
 }
 
 func TestDecodeEventErrors(t *testing.T) {
+	if u := unzigzag(localFar); u != localFarUnits {
+		t.Fatalf("localFar decodes to %d units, localFarUnits is %d", u, localFarUnits)
+	}
 	hit := func(part, local uint64, eye int64, deadline uint64) []byte {
 		w := bitWriter{}
 		w.writeBits(0, 8+32)
@@ -174,6 +195,29 @@ func TestDecodeEventErrors(t *testing.T) {
 		w.writeUvarint(deadline)
 		return w.buf
 	}
+	// bodyHit is a hit on a game's body whose Local is the codes local,
+	// of width bits each, after the code x in Local.X's place (none:
+	// noX); with onBody false its part is a humanoid's.
+	const noX = math.MaxUint64
+	bodyHit := func(onBody bool, x uint64, local []uint64, bits uint) []byte {
+		w := bitWriter{}
+		w.writeBits(0, 8+32)
+		writeHitPart(&w, 1, onBody)
+		w.writeBits(0, 16)
+		if x != noX {
+			w.writeBits(x, localBits)
+		}
+		for _, c := range local {
+			w.writeBits(c, bits)
+		}
+		for range 3 {
+			w.writeBucketed(0, coordBuckets)
+		}
+		w.writeBits(0, 32)
+		w.writeUvarint(0)
+		return w.buf
+	}
+	far := func(x, y, z int64) []uint64 { return []uint64{zigzag(x), zigzag(y), zigzag(z)} }
 	validHit, err := AppendHitEvent(nil, &hitEvents()[2])
 	if err != nil {
 		t.Fatal(err)
@@ -193,6 +237,20 @@ func TestDecodeEventErrors(t *testing.T) {
 		{"hit part", decodeWith(DecodeHitEvent), hit(9, 0, 0, 0), "wire: hit event: part 9 out of range: the body has 4 parts"},
 		{"hit local", decodeWith(DecodeHitEvent), hit(0, zigzag(-2049), 0, 0), "wire: hit event: local -2.0009765625 m out of range"},
 		{"hit eye", decodeWith(DecodeHitEvent), hit(0, 0, MaxCoord+1, 0), "wire: hit event: shooter eye out of range"},
+		{"hit body near", decodeWith(DecodeHitEvent), bodyHit(true, noX, far(2048, -2048, 0), localBits), ""},
+		{"hit body far", decodeWith(DecodeHitEvent), bodyHit(true, localFar, far(6144, 2049, -65536), localFarBits), ""},
+		{"hit body near far", decodeWith(DecodeHitEvent), bodyHit(true, localFar, far(2048, -2048, 0), localFarBits),
+			"wire: hit event: local within ±2 m in the far code"},
+		{"hit body far out of range", decodeWith(DecodeHitEvent), bodyHit(true, localFar, far(65537, 0, 0), localFarBits),
+			"wire: hit event: local 64.0009765625 m out of range on the body"},
+		{"hit body far widest", decodeWith(DecodeHitEvent), bodyHit(true, localFar, []uint64{0, 1<<localFarBits - 1, 0}, localFarBits),
+			"wire: hit event: local -128 m out of range on the body"},
+		{"hit part far", decodeWith(DecodeHitEvent), bodyHit(false, localFar, far(6144, 0, 0), localFarBits),
+			"wire: hit event: local -4 m out of range"},
+		{"hit body near out of range", decodeWith(DecodeHitEvent), bodyHit(true, noX, []uint64{0, localFar - 1, 0}, localBits),
+			"wire: hit event: local 3.9990234375 m out of range"},
+		{"hit body far truncated", decodeWith(DecodeHitEvent), bodyHit(true, localFar, far(6144, 0, 0), localFarBits)[:15], // in Local.Z
+			"wire: hit event: truncated"},
 		{"hit deadline", decodeWith(DecodeHitEvent), hit(0, 0, 0, uint64(MaxClock/time.Microsecond)+1), "wire: hit event: deadline out of range"},
 		{"hit empty", decodeWith(DecodeHitEvent), nil, "wire: hit event: truncated"},
 		{"hit truncated", decodeWith(DecodeHitEvent), validHit[:len(validHit)-1], "wire: hit event: truncated"},

@@ -84,6 +84,9 @@ func goldens() []golden {
 		Heat: 1, WeaponWait: 100 * time.Millisecond}}
 	hit := HitEvent{Shooter: 3, ShotTick: 1203, Part: game.PartHead, Damage: 50, Local: geom.V(0.125, -0.0625, 1.5),
 		ShooterEye: geom.V(10.5, -4.25, 1.65234375), Appeal: 17, Deadline: 20*time.Second + 100*time.Millisecond}
+	// A hit at the far end of a game's body 6 m long: the far code.
+	farHit := HitEvent{Shooter: 3, ShotTick: 1203, Part: 2, Damage: 40, Local: geom.V(5.875, -0.5, 1.25),
+		ShooterEye: geom.V(10.5, -4.25, 1.65234375), Appeal: 18, Deadline: 20*time.Second + 100*time.Millisecond, OnBody: true}
 	report, rewind := goldenReport(), goldenRewind()
 	named, placed, served := nameEvents()[1], placeEvents()[1], serverEvents()[1]
 	base, delta := goldenSnapshots()
@@ -121,6 +124,8 @@ func goldens() []golden {
 		msg("appeal", appeal, func() ([]byte, error) { return AppendAppeal(nil, &appeal) },
 			func(b []byte) (any, error) { var m Appeal; err := DecodeAppeal(b, &m); return m, err }),
 		msg("hit_event", hit, func() ([]byte, error) { return AppendHitEvent(nil, &hit) },
+			func(b []byte) (any, error) { var e HitEvent; err := DecodeHitEvent(b, &e); return e, err }),
+		msg("hit_event_far", farHit, func() ([]byte, error) { return AppendHitEvent(nil, &farHit) },
 			func(b []byte) (any, error) { var e HitEvent; err := DecodeHitEvent(b, &e); return e, err }),
 		msg("report", report, func() ([]byte, error) { return AppendReport(nil, &report) },
 			func(b []byte) (any, error) { var m Report; err := DecodeReport(b, &m); return m, err }),

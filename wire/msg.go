@@ -367,7 +367,8 @@ type HitEvent struct {
 	Damage   int16
 	// Local is the impact in the hit part's frame, or with OnBody in
 	// the body's, quantised to LocalQuantum, each component within
-	// ±MaxLocal.
+	// ±MaxLocal, or with OnBody within ±MaxBodyLocal (a vehicle's or a
+	// boss's far end).
 	Local geom.Vec3
 	// ShooterEye is the shooter's eye when it fired, on the
 	// game.PosQuantum grid.
@@ -390,10 +391,15 @@ type HitEvent struct {
 	Parts int
 }
 
-// Quantisation of HitEvent.Local.
+// Quantisation of HitEvent.Local: a humanoid part's point lies within
+// ±MaxLocal, a game's body's (OnBody) within ±MaxBodyLocal, a body
+// 128 m across, on the same grid. A Local within ±MaxLocal costs the
+// same 39 bits on either; one beyond it, which only a game's body has,
+// costs 67 (see AppendHitEvent).
 const (
 	LocalQuantum = 1.0 / 1024 // metres
 	MaxLocal     = 2.0        // metres
+	MaxBodyLocal = 64.0       // metres
 )
 
 // Outcome is what became of a hit.
