@@ -193,7 +193,12 @@ func (w *ShotWorld) end() {
 // (Config.TimeWarp): Hit then reports only what is news, a hit the
 // shot's record did not have, so that what a resolver does with a hit
 // is done once. A late command's shot judged by a re-simulation for the
-// first time is not rejudged.
+// first time is not rejudged. A recorded shot is handed over again only
+// when something it could see changed: a shot whose shooter the
+// re-simulation did not step again, whose recorded rays no changed
+// player's body could reach, stands as recorded and Fire is not called
+// for it: what the shot did stands as recorded, which is what Fire
+// would find again when it depends only on the shot and its Traces.
 func (w *ShotWorld) Rejudged() bool { return w.os != nil }
 
 // judge sets the time the policy tests the shot at: its Target when the

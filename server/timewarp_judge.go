@@ -351,7 +351,7 @@ func (r *warpRun) shots() {
 			for i := n; i < len(old); i++ {
 				r.undoPellet(owner, &old[i])
 			}
-		} else {
+		} else if os == nil || os.void || !r.shotStands(sh, old, owner) {
 			gw := &r.w.shotWorld
 			gw.beginWarp(r, sh, os, old)
 			s.cfg.Shots.Fire(gw)
@@ -523,7 +523,7 @@ func (r *warpRun) settlePellet(ps *pendingShot, op *warpPellet, ok bool) (*warpH
 func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet) {
 	s, w := r.s, r.w
 	p := s.projectileFor(sh.shooter, r.rec.Owner[sh.shooter], &sh.state, &sh.cmd, pellet, wp, 0)
-	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel}
+	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel, kind: pelletLaunch}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	if len(w.fly) >= MaxProjectiles {
 		if op == nil || op.id != 0 {
@@ -593,7 +593,7 @@ func (r *warpRun) traceShot(w *ShotWorld, ray geom.Ray, maxDist float64) (lagcom
 	rec := &w.rec
 	*rec = s.pelletRecord(r.now, w.ps, k)
 	rec.Eye, rec.Tested, rec.Warped = ray.Origin, r.now, true
-	np := warpPellet{ray: ray, reach: maxDist, victim: -1}
+	np := warpPellet{ray: ray, reach: maxDist, victim: -1, kind: pelletBody}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	r.w.d.Stats.Tested += len(r.rec.Owner)
 	h, ok := s.TraceAt(ray, maxDist, r.now, w.skip)

@@ -64,7 +64,7 @@ func (r *warpRecorder) traced(ray geom.Ray, reach float64, h *lagcomp.RewindHit,
 	if r == nil {
 		return
 	}
-	p := warpPellet{ray: ray, reach: reach, victim: -1}
+	p := warpPellet{ray: ray, reach: reach, victim: -1, kind: pelletBody}
 	if found {
 		p.victim, p.dist = h.ID, h.Dist
 	}
@@ -100,7 +100,7 @@ func (r *warpRecorder) launch(p *projectile) {
 	if r == nil {
 		return
 	}
-	r.pellet(warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, id: p.id, vel: p.vel})
+	r.pellet(warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, id: p.id, vel: p.vel, kind: pelletLaunch})
 }
 
 // pellet records pellet p of the shot last recorded.

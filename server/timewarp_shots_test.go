@@ -212,7 +212,9 @@ func TestTimeWarpGameShotsResimulate(t *testing.T) {
 			if n, err := sc.s.Resimulate(id, depth); err != nil || n != depth {
 				t.Fatalf("Resimulate(%d, %d) = %d, %v", id, depth, n, err)
 			}
-			if depth == 32 && rejudged == before {
+			// The shooter's shots are fired again; re-running V alone
+			// lets S's shots that V's body no longer comes near stand.
+			if depth == 32 && id == sc.ids[0] && rejudged == before {
 				t.Fatalf("Resimulate(%d, %d) handed the resolver no shot", id, depth)
 			}
 			compare(t, "resimulated", snap(sc.s), want)
@@ -228,8 +230,9 @@ func TestTimeWarpGameShotsResimulate(t *testing.T) {
 
 // BenchmarkTimeWarpGameShots measures a warp 300 ms deep with a game's
 // resolver (lineShots, through the players' bodies) among 16 players
-// turning and firing: every re-run tick's shots are handed to the
-// resolver again. It allocates nothing.
+// turning and firing: the late player's shots, and those of the others
+// its body could have come into, are handed to the resolver again; the
+// rest stand as recorded. It allocates nothing.
 func BenchmarkTimeWarpGameShots(b *testing.B) {
 	registered, rejudged := 0, 0
 	cfg := warpConfig()
@@ -269,4 +272,77 @@ func BenchmarkTimeWarpGameShots(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// watchedRun plays crossing with a game's resolver (lineShots), S on
+// time, V's commands lateV ticks late, and a third player U, 30 m off S's
+// line of fire and strafing, lateU ticks late; exhaustive makes the
+// warps hand every recorded shot to the resolver again. It returns the
+// scene and what the resolver counted: hits registered, and shots it was
+// handed again (Rejudged).
+func watchedRun(t *testing.T, lateV, lateU uint32, exhaustive bool) (sc *warpScene, registered, rejudged int) {
+	t.Helper()
+	defer func(was bool) { warpExhaustive = was }(warpExhaustive)
+	warpExhaustive = exhaustive
+	cfg := warpConfig()
+	cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage: 10}}
+	cfg.Shots = lineShots{damage: 12, shield: 2, registered: &registered, rejudged: &rejudged}
+	actors := crossing(0)
+	actors[1].late = lateV
+	actors = append(actors, warpActor{pos: geom.V(0, 30, 0), late: lateU, script: func(uint32) game.UserCmd {
+		return game.UserCmd{Side: 127}
+	}})
+	sc = newWarpScene(t, cfg, actors, 100, 108)
+	return sc, registered, rejudged
+}
+
+// sameRun fails t unless scenes got and want ended alike: states,
+// counters and projectiles, the state hash and the shot records.
+func sameRun(t *testing.T, what string, got, want *warpScene) {
+	t.Helper()
+	compare(t, what, snap(got.s), snap(want.s))
+	if got.s.StateHash() != want.s.StateHash() {
+		t.Errorf("%s: state hash %x, want %x", what, got.s.StateHash(), want.s.StateHash())
+	}
+	if !slices.Equal(got.shots, want.shots) {
+		i := firstDiff(len(got.shots), len(want.shots), func(i int) bool { return got.shots[i] == want.shots[i] })
+		t.Errorf("%s: records differ: %d, want %d; first at %d:\n got %s\nwant %s", what, len(got.shots), len(want.shots), i, at(got.shots, i), at(want.shots, i))
+	}
+}
+
+// TestTimeWarpGameShotsStand: a game's recorded shot whose shooter was
+// not stepped again, and whose rays no changed player's body could
+// reach, stands as recorded: a warp in which only U, far off S's line of
+// fire, is late hands none of S's recorded shots to the resolver again
+// (Fire is not called for them), and ends exactly as warps that hand
+// every one of them over again do. When V, whom S's shots hit, is late,
+// the shots V's body could reach are fired again, and only they.
+func TestTimeWarpGameShotsStand(t *testing.T) {
+	sc, reg, handed := watchedRun(t, 0, 6, false)
+	st := sc.s.TimeWarpStats()
+	if st.Warps == 0 || reg == 0 {
+		t.Fatalf("%d warps, %d hits: the scene tests nothing", st.Warps, reg)
+	}
+	if handed != 0 || st.Stood == 0 {
+		t.Errorf("warps over U alone handed the resolver %d recorded shots again (%d stood); want none", handed, st.Stood)
+	}
+	all, allReg, allHanded := watchedRun(t, 0, 6, true)
+	if allHanded == 0 || all.s.TimeWarpStats().Stood != 0 {
+		t.Fatalf("exhaustive warps handed %d shots again, %d stood: they do not fire again", allHanded, all.s.TimeWarpStats().Stood)
+	}
+	if reg != allReg {
+		t.Errorf("Hit reported %d hits registered, %d firing again", reg, allReg)
+	}
+	sameRun(t, "U late, S's shots standing", sc, all)
+
+	sc, reg, handed = watchedRun(t, 6, 0, false)
+	all, allReg, allHanded = watchedRun(t, 6, 0, true)
+	st = sc.s.TimeWarpStats()
+	if handed == 0 || handed >= allHanded || st.Stood == 0 {
+		t.Errorf("V late: %d shots handed again, %d stood; firing every one again hands %d: want some, fewer", handed, st.Stood, allHanded)
+	}
+	if reg != allReg || reg == 0 {
+		t.Errorf("V late: Hit reported %d hits registered, %d firing again", reg, allReg)
+	}
+	sameRun(t, "V late", sc, all)
 }
