@@ -234,6 +234,9 @@ type timeWarp struct {
 	standSkip    func(id int) bool
 	standShooter int
 
+	// unhitShot is the shot an Unhitter is handed (warpRun.unhit).
+	unhitShot FiredShot
+
 	run warpRun // the tick being re-simulated
 	// shotWorld is the world each shot of a re-simulated tick is
 	// resolved in (warpRun.shots), rewritten for each.

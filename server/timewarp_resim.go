@@ -71,14 +71,15 @@ func (r *warpRecorder) traced(ray geom.Ray, reach float64, h *lagcomp.RewindHit,
 	r.pellet(p)
 }
 
-// struck records the hit on entity id a game's shot registered with the
-// pellet last recorded.
-func (r *warpRecorder) struck(id int) {
+// struck records the hit on entity id, for damage, a game's shot
+// registered with the pellet last recorded.
+func (r *warpRecorder) struck(id int, damage int16) {
 	if r == nil {
 		return
 	}
 	e := r.tick()
-	e.Lists.pellets[len(e.Lists.pellets)-1].entity = id
+	p := &e.Lists.pellets[len(e.Lists.pellets)-1]
+	p.entity, p.edmg = id, damage
 }
 
 // hitscan records a hitscan pellet of weapon w: its ray, its reach and

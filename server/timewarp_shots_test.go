@@ -346,3 +346,126 @@ func TestTimeWarpGameShotsStand(t *testing.T) {
 	}
 	sameRun(t, "V late", sc, all)
 }
+
+// crateShots is a game's resolver whose shots hit its crates: one ray
+// from the shooter's eye along its aim, 100 m, through the bodies; a hit
+// on an entity registered takes the body's damage from the crate's
+// health (hp, by slot), and as an Unhitter a hit taken back gives it
+// back. It counts the hits taken back.
+type crateShots struct {
+	hp     map[int]int
+	unhits *int
+}
+
+func (c crateShots) Fire(w *ShotWorld) {
+	f := &w.Shot
+	yaw, pitch := game.AngleToRad(int32(f.State.Yaw)), game.AngleToRad(int32(f.State.Pitch))
+	ray := geom.Ray{Origin: f.Eye, Dir: geom.V(math.Cos(yaw)*math.Cos(pitch), math.Sin(yaw)*math.Cos(pitch), math.Sin(pitch))}
+	h, ok := w.Trace(ray, 100)
+	if !ok {
+		return
+	}
+	if registered, _ := w.Hit(int16(h.Damage)); registered && h.ID >= w.Server().MaxClients() {
+		c.hp[h.ID] -= h.Damage
+	}
+}
+
+func (c crateShots) Unhit(_ *FiredShot, entity int, damage int16) {
+	c.hp[entity] += int(damage)
+	*c.unhits++
+}
+
+// TestTimeWarpEntityHitTakenBack: a hit on a game's entity that a
+// re-simulation no longer finds is taken back, as a player's is. S
+// shoots a crate at tick 20, a hit the live tick registers and the game
+// takes from the crate's health. S's commands then turn out to have
+// strafed (a late command inserted at their ticks, re-run by a warp):
+// the re-simulated shot misses the crate, the game is handed the hit
+// back (Unhitter) and restores the crate's health, and the shot's newest
+// record is a warped miss. Once the commands are the recorded ones
+// again, a warp finds the hit again: registered anew, once; and a warp
+// in which S no longer fires takes it back again.
+func TestTimeWarpEntityHitTakenBack(t *testing.T) {
+	unhits := 0
+	shots := crateShots{hp: map[int]int{}, unhits: &unhits}
+	cfg := warpConfig()
+	cfg.Map = worldtest.Open(t)
+	cfg.Shots = shots
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crate := s.MaxClients()
+	shots.hp[crate] = 100
+	body := lagcomp.Body(lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.5}, Damage: 30}})
+	if err := s.SetEntity(crate, game.PlayerState{}, body); err != nil {
+		t.Fatal(err)
+	}
+	id := join(t, s, 0, Peer(0))
+	s.Place(id, geom.V(-10, 0, 0), 0)
+	setLatency(s, id, 0)
+	yaw, pitch := aim(geom.V(-10, 0, 0), geom.V(0, 0, 0), 1.0)
+	var recs []ShotRecord
+	for n := uint32(1); n <= 24; n++ {
+		now := s.NextTick()
+		cmd := game.UserCmd{Tick: n, Duration: s.TickDuration(), Yaw: yaw, Pitch: pitch}
+		if n == 20 {
+			cmd.Buttons = game.BtnFire
+		}
+		sendCmds(t, s, now-time.Microsecond, Peer(0), []game.UserCmd{cmd})
+		recs = append(recs, s.Advance(now).Shots...)
+	}
+	if len(recs) != 1 || recs[0].Entity != crate || !recs[0].Registered || recs[0].Warped || shots.hp[crate] != 70 {
+		t.Fatalf("live: records %+v, crate health %d; want one registered hit on the crate, 70 left", recs, shots.hp[crate])
+	}
+	// strafe makes S's recorded commands of the last 20 ticks strafe
+	// (or, again, stand), as late commands inserted there would.
+	strafe := func(side int8) {
+		for tk := s.tick - 19; tk <= s.tick; tk++ {
+			e, _ := s.warp.entry(tk)
+			for k, cmd := range e.Cmds(id) {
+				cmd.Side = side
+				e.Cmds(id)[k] = cmd
+			}
+		}
+	}
+	strafe(127)
+	before := s.TimeWarpStats()
+	if n, err := s.Resimulate(id, 20); n != 20 || err != nil {
+		t.Fatalf("resimulate: %d, %v", n, err)
+	}
+	if st, _, _ := s.PlayerState(id); math.Abs(st.Pos.Y) < 1 {
+		t.Fatalf("S at %v after the warp: it did not strafe off the line of fire", st.Pos)
+	}
+	recs = s.Ready().Shots
+	if unhits != 1 || shots.hp[crate] != 100 {
+		t.Errorf("after the warp: %d hits taken back, crate health %d; want 1 and 100", unhits, shots.hp[crate])
+	}
+	if len(recs) != 1 || recs[0].ShotTick != 20 || !recs[0].Warped || recs[0].Hit || recs[0].Registered || recs[0].Entity != 0 || recs[0].Victim != -1 {
+		t.Errorf("after the warp: records %+v; want the shot of tick 20 recorded again, a warped miss", recs)
+	}
+	if st := s.TimeWarpStats(); st.Rejudged != before.Rejudged+1 {
+		t.Errorf("rejudged %d pellets, want 1", st.Rejudged-before.Rejudged)
+	}
+
+	strafe(0)
+	if _, err := s.Resimulate(id, 20); err != nil {
+		t.Fatal(err)
+	}
+	recs = s.Ready().Shots
+	if unhits != 1 || shots.hp[crate] != 70 || len(recs) != 1 || recs[0].Entity != crate || !recs[0].Registered || !recs[0].Warped {
+		t.Errorf("the hit found again: %d taken back, crate health %d, records %+v; want 1, 70 and a warped registered hit", unhits, shots.hp[crate], recs)
+	}
+	if _, err := s.Resimulate(id, 20); err != nil || len(s.Ready().Shots) != 0 || shots.hp[crate] != 70 {
+		t.Errorf("a warp changing nothing: %v, crate health %d", err, shots.hp[crate])
+	}
+
+	// A shot no longer fired takes its hit back too.
+	e, _ := s.warp.entry(20)
+	for k := range e.Cmds(id) {
+		e.Cmds(id)[k].Buttons = 0
+	}
+	if _, err := s.Resimulate(id, 20); err != nil || unhits != 2 || shots.hp[crate] != 100 {
+		t.Errorf("the shot no longer fired: %v, %d taken back, crate health %d; want 2 and 100", err, unhits, shots.hp[crate])
+	}
+}
