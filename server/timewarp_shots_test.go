@@ -345,6 +345,25 @@ func TestTimeWarpGameShotsStand(t *testing.T) {
 		t.Errorf("V late: Hit reported %d hits registered, %d firing again", reg, allReg)
 	}
 	sameRun(t, "V late", sc, all)
+
+	// The exactness scene, its late players walking into the others'
+	// lines of fire (every shot there is fired again), with the game's
+	// resolver.
+	duel := func(exhaustive bool) (*warpScene, int) {
+		defer func(was bool) { warpExhaustive = was }(warpExhaustive)
+		warpExhaustive = exhaustive
+		registered, handed := 0, 0
+		cfg := warpConfig()
+		cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.4}, Damage: 10}}
+		cfg.Shots = lineShots{damage: 12, registered: &registered, rejudged: &handed}
+		return newWarpScene(t, cfg, duelActors(8, wStops), 150, 158), handed
+	}
+	sc, handed = duel(false)
+	all, allHanded = duel(true)
+	if allHanded == 0 {
+		t.Fatal("duel: no shot handed again: the scene tests nothing")
+	}
+	sameRun(t, "duel", sc, all)
 }
 
 // crateShots is a game's resolver whose shots hit its crates: one ray
