@@ -229,19 +229,42 @@ func (r *Rewinder) Trace(rr geom.Ray, maxDist float64, t time.Duration, skip fun
 		if id < 0 || skip != nil && skip(id) {
 			continue
 		}
-		pose, body, ok := r.at(c, id, t)
-		if !ok || !reachable(rr, limit, pose.Pos, body.Reach()) {
-			continue
-		}
-		local := toLocal(rr, pose)
-		bh, ok := body.Raycast(local, limit)
-		if !ok || hit && bh.Dist >= best.Dist {
-			continue
-		}
-		best = RewindHit{ID: id, BodyHit: bh, Point: rr.At(bh.Dist), Pose: pose, Body: body}
-		hit, limit = true, bh.Dist
+		r.nearer(c, id, rr, t, &limit, &best, &hit)
 	}
 	return best, hit
+}
+
+// TraceAmong is Trace over the entities ids alone: the first of them,
+// other than those skip reports, that ray rr hits within maxDist as they
+// were at server time t. It costs nothing per entity left out, so that
+// testing a ray against a few entities that changed is cheap.
+func (r *Rewinder) TraceAmong(rr geom.Ray, maxDist float64, t time.Duration, ids []int, skip func(id int) bool) (RewindHit, bool) {
+	best, hit := RewindHit{}, false
+	limit := maxDist
+	for _, id := range ids {
+		c, ok := r.col[id]
+		if !ok || r.ids[c] != id || skip != nil && skip(id) {
+			continue
+		}
+		r.nearer(c, id, rr, t, &limit, &best, &hit)
+	}
+	return best, hit
+}
+
+// nearer tests ray rr against column c's entity id as it was at t, and
+// makes a hit nearer than *limit the best.
+func (r *Rewinder) nearer(c, id int, rr geom.Ray, t time.Duration, limit *float64, best *RewindHit, hit *bool) {
+	pose, body, ok := r.at(c, id, t)
+	if !ok || !reachable(rr, *limit, pose.Pos, body.Reach()) {
+		return
+	}
+	local := toLocal(rr, pose)
+	bh, ok := body.Raycast(local, *limit)
+	if !ok || *hit && bh.Dist >= best.Dist {
+		return
+	}
+	*best = RewindHit{ID: id, BodyHit: bh, Point: rr.At(bh.Dist), Pose: pose, Body: body}
+	*hit, *limit = true, bh.Dist
 }
 
 // reachable reports whether ray rr comes within reach of pos across the

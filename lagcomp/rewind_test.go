@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -302,5 +303,47 @@ func TestRewinderAmend(t *testing.T) {
 	}
 	if h, ok := r.Trace(geom.Ray{Origin: geom.V(1, -5, 0), Dir: geom.V(0, 1, 0)}, 10, at(17), nil); !ok || h.ID != 3 {
 		t.Errorf("the new id's amended body at tick 17: %+v, %v", h, ok)
+	}
+}
+
+// TestRewinderTraceAmong: TraceAmong finds what Trace finds with every
+// entity but those listed skipped: the nearest of them on the ray, none
+// left out, none of the others, and none skip reports.
+func TestRewinderTraceAmong(t *testing.T) {
+	r, err := lagcomp.NewRewinder(tick, 100*time.Millisecond, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ball := lagcomp.Parts{{Shape: lagcomp.Sphere{R: 0.5}, Damage: 1}}
+	r.Begin(1)
+	for id, x := range map[int]float64{1: 2, 2: 4, 3: 6, 4: 8} {
+		if err := r.Record(id, lagcomp.Pose{Pos: geom.V(x, 0, 0)}, ball); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ray := geom.Ray{Origin: geom.V(0, 0, 0), Dir: geom.V(1, 0, 0)}
+	skip3 := func(id int) bool { return id == 3 }
+	for _, c := range []struct {
+		ids  []int
+		skip func(int) bool
+		max  float64
+		want int // 0: none
+	}{
+		{[]int{2, 4}, nil, 100, 2},
+		{[]int{4, 3}, nil, 100, 3},
+		{[]int{4, 3}, skip3, 100, 4},
+		{[]int{3}, skip3, 100, 0},
+		{[]int{4}, nil, 7, 0},
+		{[]int{9, 4}, nil, 100, 4}, // 9 was never recorded
+		{nil, nil, 100, 0},
+	} {
+		h, ok := r.TraceAmong(ray, c.max, tick, c.ids, c.skip)
+		if got := map[bool]int{true: h.ID, false: 0}[ok]; got != c.want {
+			t.Errorf("TraceAmong(%v, max %v) = %d, want %d", c.ids, c.max, got, c.want)
+		}
+		in := func(id int) bool { return !slices.Contains(c.ids, id) || c.skip != nil && c.skip(id) }
+		if f, fok := r.Trace(ray, c.max, tick, in); fok != ok || ok && (f.ID != h.ID || f.Dist != h.Dist) {
+			t.Errorf("TraceAmong(%v) = %v %v; Trace skipping the others %v %v", c.ids, h.ID, ok, f.ID, fok)
+		}
 	}
 }

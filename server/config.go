@@ -104,7 +104,8 @@ type Config struct {
 	// verdict, damage, kills, records). nil (the default) is lagkit's
 	// weapons, WeaponShots: hitscan and projectiles of Weapons. Time warp
 	// re-runs the shots of a re-simulated tick through it too
-	// (ShotWorld.Rejudged).
+	// (ShotWorld.Rejudged), but for a recorded shot nothing it could see
+	// changed, which stands as recorded without Fire.
 	Shots Shots
 	// MoveSlack is the movement time a client may bank beyond the wall
 	// time that has passed, to absorb jitter and recover commands delayed by

@@ -50,6 +50,23 @@ type Absorber interface {
 	Absorb(victim int, st *game.PlayerState, damage int16) int16
 }
 
+// Unhitter is a Shots whose game takes back, under time warp
+// (Config.TimeWarp), a hit on one of its entities that a re-simulation
+// of the shot's tick no longer finds: the shot now misses the entity,
+// hits something else or the entity for other damage, is no longer
+// fired, or its shooter was dead by then. The game dealt that damage
+// itself when Hit reported the hit registered; the server calls Unhit,
+// on its tick's goroutine, during the re-simulation (within Fire of the
+// shot when the resolver is handed it again), with the shot, the
+// entity's slot and the damage Hit registered, for the game to undo
+// what it did with it. The shot's record is amended as a player's hit
+// taken back is (a warped record of the new outcome when the shot is
+// judged again). shot is valid until Unhit returns. A resolver that is
+// not one leaves such hits standing.
+type Unhitter interface {
+	Unhit(shot *FiredShot, entity int, damage int16)
+}
+
 // FiredShot is a shot a player's command fired, as a resolver is given it
 // (ShotWorld.Shot).
 type FiredShot struct {
@@ -181,7 +198,7 @@ func (w *ShotWorld) end() {
 	w.settleOpen()
 	if r := w.run; r != nil {
 		for i := w.pellets; i < len(w.old); i++ {
-			r.undoPellet(w.c, &w.old[i])
+			r.undoPellet(&w.sh.pendingShot, w.c, &w.old[i])
 		}
 		w.run, w.sh, w.os, w.old, w.op = nil, nil, nil, nil, nil
 	}
@@ -193,7 +210,12 @@ func (w *ShotWorld) end() {
 // (Config.TimeWarp): Hit then reports only what is news, a hit the
 // shot's record did not have, so that what a resolver does with a hit
 // is done once. A late command's shot judged by a re-simulation for the
-// first time is not rejudged.
+// first time is not rejudged. A recorded shot is handed over again only
+// when something it could see changed: a shot whose shooter the
+// re-simulation did not step again, whose recorded rays no changed
+// player's body could reach, stands as recorded and Fire is not called
+// for it: what the shot did stands as recorded, which is what Fire
+// would find again when it depends only on the shot and its Traces.
 func (w *ShotWorld) Rejudged() bool { return w.os != nil }
 
 // judge sets the time the policy tests the shot at: its Target when the
@@ -340,7 +362,8 @@ func bodyPart(i, parts int) game.PartKind {
 // time warp re-simulation (see Rejudged) Hit reports a hit registered
 // only when it is news; a hit on an entity that the shot's record has
 // stands as the game applied it, and one the re-simulation no longer
-// finds is not taken back (entities are the game's, not re-simulated).
+// finds is taken back through the resolver, if it is an Unhitter
+// (entities are the game's, not re-simulated).
 func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 	if !w.open || damage <= 0 {
 		return false, false
@@ -352,7 +375,7 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 		return w.run.hitShot(w, damage)
 	}
 	if rec.Entity != 0 {
-		s.recorder.struck(h.ID)
+		s.recorder.struck(h.ID, damage)
 		s.settled(rec, wire.OutcomeRegistered, true, damage, false)
 		return true, false
 	}

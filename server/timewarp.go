@@ -59,10 +59,12 @@ import (
 // whose Fire a re-simulation calls directly, as it reads nothing of the
 // world but the shot) trace their hitscan pellets against the
 // re-simulated states and fly their projectiles (timewarp_judge.go),
-// and so they do for a game's resolver that fires them; a game's
-// resolver chooses its rays itself, so its shots are fired again in
-// every re-run tick (pruning takes a tick's recorded rays as the ones
-// fired again only for WeaponShots).
+// and so they do for a game's resolver that fires them. A game's
+// resolver chooses its rays itself from the shot and the world, so a
+// recorded shot of a player the re-simulation did not step again, whose
+// recorded rays no changed player's body could reach, stands as
+// recorded without being handed to the resolver again (Stats.Stood,
+// timewarp_prune.go); the others are fired again.
 //
 // What is re-simulated. Players do not collide with one another, so a
 // late command changes its own player's chain of states and reaches the
@@ -224,8 +226,16 @@ type timeWarp struct {
 	hits    []warpHit
 	idBase  uint32 // projectile ids above this were launched by the current warp
 	// weapons: the server's shots are lagkit's weapons' (WeaponShots),
-	// whose recorded rays pruning may take as the ones fired again.
+	// fired by the re-simulation directly.
 	weapons bool
+
+	// standSkip (bound once) tells the players a recorded ray of a
+	// game's shot by standShooter passes (warpRun.rayStands).
+	standSkip    func(id int) bool
+	standShooter int
+
+	// unhitShot is the shot an Unhitter is handed (warpRun.unhit).
+	unhitShot FiredShot
 
 	run warpRun // the tick being re-simulated
 	// shotWorld is the world each shot of a re-simulated tick is
@@ -287,11 +297,29 @@ type warpPellet struct {
 	reach  float64 // the range, cut short by the first box on the ray
 	victim int     // -1: a miss
 	dist   float64
-	entity int       // the game's entity a game's shot registered a hit on (0: none)
+	entity int   // the game's entity a game's shot registered a hit on (0: none)
+	edmg   int16 // the damage of that hit
+	kind   pelletKind
 	id     uint32    // the projectile launched (0: hitscan, or not launched)
 	vel    geom.Vec3 // the projectile's velocity
 	h0, h1 int       // its hits
 }
+
+// pelletKind tells how a pellet was resolved, which says how a
+// re-simulation may see that it stands (timewarp_prune.go).
+type pelletKind uint8
+
+const (
+	// pelletHitscan: a hitscan pellet of lagkit's weapons, traced
+	// against lagkit's hitboxes.
+	pelletHitscan pelletKind = iota
+	// pelletBody: a ray of a game's shot traced through the bodies
+	// (ShotWorld.Trace).
+	pelletBody
+	// pelletLaunch: a projectile of lagkit's weapons launched (or
+	// dropped at MaxProjectiles).
+	pelletLaunch
+)
 
 // warpFlight is one projectile's flight through a tick.
 type warpFlight struct {
@@ -314,6 +342,7 @@ func newTimeWarp(s *Server, cfg *Config) *timeWarp {
 	w := &timeWarp{s: s, views: make([]game.MatchView, rules.Window+2)}
 	w.d = timewarp.NewWarp[*client, warpLists](w, rules, cfg.MaxClients, cfg.CmdQueue, cfg.Game)
 	_, w.weapons = cfg.Shots.(WeaponShots)
+	w.standSkip = w.passes
 	return w
 }
 

@@ -340,7 +340,7 @@ func (r *warpRun) shots() {
 		sh.void = r.state(sh.shooter).Has(game.FlagDead)
 		if sh.void {
 			for i := range old {
-				r.undoPellet(owner, &old[i])
+				r.undoPellet(&sh.pendingShot, owner, &old[i])
 			}
 			continue
 		}
@@ -349,9 +349,9 @@ func (r *warpRun) shots() {
 			// nothing of the world they would be handed but the shot.
 			n := r.fire(sh, os != nil, old, owner)
 			for i := n; i < len(old); i++ {
-				r.undoPellet(owner, &old[i])
+				r.undoPellet(&sh.pendingShot, owner, &old[i])
 			}
-		} else {
+		} else if os == nil || os.void || !r.shotStands(sh, old, owner) {
 			gw := &r.w.shotWorld
 			gw.beginWarp(r, sh, os, old)
 			s.cfg.Shots.Fire(gw)
@@ -407,14 +407,17 @@ func (r *warpRun) undoShot(os *warpShot) {
 	owner := r.rec.Owner[os.shooter]
 	owner.shotsFired -= os.p1 - os.p0
 	for i := os.p0; i < os.p1; i++ {
-		r.undoPellet(owner, &r.orig.pellets[i])
+		r.undoPellet(&os.pendingShot, owner, &r.orig.pellets[i])
 	}
 }
 
-// undoPellet takes back a recorded pellet no longer fired.
-func (r *warpRun) undoPellet(owner *client, op *warpPellet) {
+// undoPellet takes back a recorded pellet of shot ps no longer fired.
+func (r *warpRun) undoPellet(ps *pendingShot, owner *client, op *warpPellet) {
 	if op.id != 0 {
 		return // a projectile: its flights are undone as they vanish
+	}
+	if op.entity != 0 {
+		r.unhit(ps, op)
 	}
 	if r.settle(nil, r.orig.hits[op.h0:op.h1], nil) {
 		owner.hitsLanded--
@@ -523,7 +526,7 @@ func (r *warpRun) settlePellet(ps *pendingShot, op *warpPellet, ok bool) (*warpH
 func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet) {
 	s, w := r.s, r.w
 	p := s.projectileFor(sh.shooter, r.rec.Owner[sh.shooter], &sh.state, &sh.cmd, pellet, wp, 0)
-	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel}
+	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel, kind: pelletLaunch}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	if len(w.fly) >= MaxProjectiles {
 		if op == nil || op.id != 0 {
@@ -593,7 +596,7 @@ func (r *warpRun) traceShot(w *ShotWorld, ray geom.Ray, maxDist float64) (lagcom
 	rec := &w.rec
 	*rec = s.pelletRecord(r.now, w.ps, k)
 	rec.Eye, rec.Tested, rec.Warped = ray.Origin, r.now, true
-	np := warpPellet{ray: ray, reach: maxDist, victim: -1}
+	np := warpPellet{ray: ray, reach: maxDist, victim: -1, kind: pelletBody}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	r.w.d.Stats.Tested += len(r.rec.Owner)
 	h, ok := s.TraceAt(ray, maxDist, r.now, w.skip)
@@ -623,7 +626,7 @@ func (r *warpRun) hitShot(w *ShotWorld, damage int16) (registered, kill bool) {
 	s, h, rec := r.s, &w.hit, &w.rec
 	np := &r.out.pellets[len(r.out.pellets)-1]
 	if rec.Entity != 0 {
-		np.entity = h.ID
+		np.entity, np.edmg = h.ID, damage
 		if !r.settleShot(w) {
 			return false, false
 		}
@@ -665,9 +668,11 @@ func (r *warpRun) hitShot(w *ShotWorld, damage int16) (registered, kill bool) {
 
 // settleShot settles the pellet of a game's shot w traced last against
 // its recorded outcome w.op (nil: none), as settlePellet settles one of
-// lagkit's weapons: damage given or taken back, events and counters. It
-// reports whether the outcome is news, to be recorded: a pellet judged
-// for the first time, or one whose hits changed.
+// lagkit's weapons: damage given or taken back, events and counters; a
+// recorded hit on an entity the pellet no longer makes (another entity
+// or damage, or none) is taken back (unhit). It reports whether the
+// outcome is news, to be recorded: a pellet judged for the first time,
+// or one whose hits changed.
 func (r *warpRun) settleShot(w *ShotWorld) bool {
 	op := w.op
 	np := &r.out.pellets[len(r.out.pellets)-1]
@@ -675,7 +680,11 @@ func (r *warpRun) settleShot(w *ShotWorld) bool {
 	entity := np.entity != 0
 	if op != nil {
 		old = r.orig.hits[op.h0:op.h1]
-		entity = op.entity != np.entity
+		entity = op.entity != np.entity || op.edmg != np.edmg
+		if entity && op.entity != 0 {
+			// The recorded hit on an entity is no longer the pellet's.
+			r.unhit(w.ps, op)
+		}
 	}
 	now := r.out.hits[np.h0:np.h1]
 	differ := r.settle(w.c, old, now)
@@ -695,4 +704,21 @@ func (r *warpRun) settleShot(w *ShotWorld) bool {
 	}
 	r.w.d.Stats.Rejudged++
 	return true
+}
+
+// unhit takes back recorded pellet op's hit on a game's entity, which
+// shot ps no longer makes, through the game's resolver, which dealt its
+// damage when Hit registered it (Unhitter); a resolver that is not one
+// leaves it standing.
+func (r *warpRun) unhit(ps *pendingShot, op *warpPellet) {
+	u, ok := r.s.cfg.Shots.(Unhitter)
+	if !ok {
+		return
+	}
+	f := &r.w.unhitShot
+	*f = FiredShot{Shooter: ps.shooter, Cmd: ps.cmd, State: ps.state, Eye: ps.eye, Target: r.now, Now: r.now}
+	if c := r.rec.Owner[ps.shooter]; c != nil {
+		f.Target = r.s.targetTime(c, ps.cmd.Aimed().ViewTime, r.now)
+	}
+	u.Unhit(f, op.entity, op.edmg)
 }

@@ -128,6 +128,32 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 	return tested, true
 }
 
+// hitscanStands reports whether recorded hitscan pellet op of lagkit's
+// weapons, fired by shooter along its recorded ray, stands: it damaged
+// a settled player, or its recorded victim is not affected and no
+// affected player now lies on its ray before where it stopped. It
+// returns how many players it tested.
+func (r *warpRun) hitscanStands(op *warpPellet, shooter int) (int, bool) {
+	w := r.w
+	old := r.orig.hits[op.h0:op.h1]
+	switch {
+	case r.keeps(old):
+		return 0, true
+	case op.victim >= 0 && w.d.Span.Affected(op.victim) || r.hitsA(old):
+		return 0, false
+	}
+	limit := op.reach
+	if op.victim >= 0 {
+		limit = op.dist
+	}
+	if w.d.NearAffected(op.ray, limit) {
+		if _, ok := r.s.firstPlayer(r, op.ray, limit, shooter, w.d.Span.AffectedSlots()); ok {
+			return 0, false
+		}
+	}
+	return len(w.d.Span.AffectedSlots()), true
+}
+
 // redeal deals a kept pellet's or flight's recorded hits again, as
 // settling them against themselves does.
 func (r *warpRun) redeal(hits []warpHit) {
@@ -146,15 +172,24 @@ func (r *warpRun) redeal(hits []warpHit) {
 // nothing.
 func (r *warpRun) cleanShots() bool {
 	w, s := r.w, r.s
-	if !r.keep.shots || !r.keep.flights || !w.weapons && len(r.orig.shots) > 0 {
-		// A game's resolver chooses its rays itself: its shots are
-		// fired again.
+	if !r.keep.shots || !r.keep.flights {
 		return false
 	}
-	tested := 0
+	tested, stood := 0, 0
 	for k := range r.orig.shots {
 		sh := &r.orig.shots[k]
 		if sh.void {
+			continue
+		}
+		if !w.weapons {
+			// A game's resolver: its recorded rays stand as recorded
+			// when its shooter was not stepped again.
+			n, ok := r.raysStand(sh, r.orig.pellets[sh.p0:sh.p1])
+			if !ok {
+				return false
+			}
+			tested += n
+			stood++
 			continue
 		}
 		wp := &s.cfg.Weapons[sh.state.Weapon]
@@ -165,30 +200,18 @@ func (r *warpRun) cleanShots() bool {
 			continue // launched as recorded: the projectiles in flight are
 		}
 		for i := sh.p0; i < sh.p1; i++ {
-			op := &r.orig.pellets[i]
-			old := r.orig.hits[op.h0:op.h1]
-			switch {
-			case r.keeps(old):
-				continue
-			case op.victim >= 0 && w.d.Span.Affected(op.victim) || r.hitsA(old):
+			n, ok := r.hitscanStands(&r.orig.pellets[i], sh.shooter)
+			if !ok {
 				return false
 			}
-			limit := op.reach
-			if op.victim >= 0 {
-				limit = op.dist
-			}
-			tested += len(w.d.Span.AffectedSlots())
-			if r.w.d.NearAffected(op.ray, limit) {
-				if _, ok := s.firstPlayer(r, op.ray, limit, sh.shooter, w.d.Span.AffectedSlots()); ok {
-					return false
-				}
-			}
+			tested += n
 		}
 	}
 	w.d.Stats.Tested += tested
+	w.d.Stats.Stood += stood
 	for k := range r.orig.shots {
 		sh := &r.orig.shots[k]
-		if sh.void || s.cfg.Weapons[sh.state.Weapon].Kind == game.Projectile {
+		if sh.void || w.weapons && s.cfg.Weapons[sh.state.Weapon].Kind == game.Projectile {
 			continue
 		}
 		for i := sh.p0; i < sh.p1; i++ {
@@ -250,4 +273,110 @@ func (r *warpRun) flightHits() int {
 		return r.orig.flights[n-1].h1
 	}
 	return 0
+}
+
+// A game's own resolver (Config.Shots other than WeaponShots) chooses
+// its rays itself, from the shot and the world it is handed, and
+// registers what they met. The rays a recorded shot traced are those
+// the resolver would trace again when the shot is the recorded one (its
+// shooter was not stepped again) and every ray met what it met before,
+// as lagkit's weapons take a recorded pellet's ray when its shooter was
+// not stepped again (tracePellet): each recorded ray stands unless its
+// recorded victim is affected or an affected player's body now lies on
+// it before where it stopped. Such a shot stands as recorded (shotStands,
+// or a tick's cleanShots) and is not handed to the resolver again: its
+// pellets are re-recorded as they were and their hits dealt again, as
+// Hit settling a hit against itself does, and what the resolver did
+// with its hits (an entity's damage, the game's counters) stands, as
+// when Hit reports nothing new. So a game pays for re-simulating a shot
+// only where something that shot could see changed.
+
+// raysStand reports whether the recorded rays old of a game's shot sh
+// stand as recorded (see above), and how many players testing them took.
+func (r *warpRun) raysStand(sh *warpShot, old []warpPellet) (tested int, ok bool) {
+	w := r.w
+	if w.d.Exhaustive || w.d.Stepped(sh.shooter) {
+		return 0, false
+	}
+	for i := range old {
+		n, ok := r.rayStands(&old[i], sh.shooter)
+		tested += n
+		if !ok {
+			return tested, false
+		}
+	}
+	return tested, true
+}
+
+// rayStands reports whether recorded ray op of a game's shot by shooter,
+// whose shooter was not stepped again, stands as recorded: it damaged a
+// settled player (whose hit stands anyway), or its recorded victim is
+// not an affected player and no affected player's body lies on it before
+// the point it stopped at (its victim's or its reach). A hitscan pellet
+// of lagkit's weapons the resolver fired is judged as lagkit's weapons
+// judge theirs (hitscanStands); a projectile it launched is launched
+// again. It returns how many players it tested.
+func (r *warpRun) rayStands(op *warpPellet, shooter int) (int, bool) {
+	switch op.kind {
+	case pelletHitscan:
+		return r.hitscanStands(op, shooter)
+	case pelletLaunch:
+		return 0, false
+	}
+	w := r.w
+	hits := r.orig.hits[op.h0:op.h1]
+	if r.keeps(hits) {
+		return 0, true
+	}
+	if op.victim >= 0 && op.victim < len(r.rec.Owner) && w.d.Span.Affected(op.victim) || r.hitsA(hits) {
+		return 0, false
+	}
+	aff := w.d.Span.AffectedSlots()
+	if len(aff) == 0 || r.s.rewind == nil {
+		return len(aff), true
+	}
+	limit := op.reach
+	if op.victim >= 0 {
+		limit = op.dist
+	}
+	w.standShooter = shooter
+	_, met := r.s.rewind.TraceAmong(op.ray, limit, r.now, aff, w.standSkip)
+	return len(aff), !met
+}
+
+// passes reports whether a recorded ray of a game's shot by
+// standShooter passes player id in the tick being re-run, as
+// ShotWorld.Trace passes it there.
+func (w *timeWarp) passes(id int) bool {
+	return id == w.standShooter || !w.run.hittable(w.standShooter, id)
+}
+
+// shotStands lets a game's recorded shot sh stand as recorded (see
+// above) when its rays old do: it re-records them, deals their hits
+// again and reports true; else it changes nothing.
+func (r *warpRun) shotStands(sh *warpShot, old []warpPellet, owner *client) bool {
+	w := r.w
+	tested, ok := r.raysStand(sh, old)
+	w.d.Stats.Tested += tested
+	if !ok {
+		return false
+	}
+	for i := range old {
+		np := old[i]
+		hits := r.orig.hits[np.h0:np.h1]
+		np.h0 = len(r.out.hits)
+		r.out.hits = append(r.out.hits, hits...)
+		np.h1 = len(r.out.hits)
+		if r.keeps(hits) {
+			r.replay(hits)
+		} else {
+			for k := np.h0; k < np.h1; k++ {
+				r.hurt(&r.out.hits[k])
+			}
+		}
+		r.out.pellets = append(r.out.pellets, np)
+	}
+	owner.shotsFired += len(old)
+	w.d.Stats.Stood++
+	return true
 }

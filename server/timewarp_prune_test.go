@@ -23,6 +23,13 @@ import (
 // off; hitscanOnly warps hitscan shots alone.
 func runLateScene(t *testing.T, seed uint64, exhaustive, hitscanOnly bool) (equivRun, TimeWarpStats) {
 	t.Helper()
+	return runLateSceneOf(t, seed, exhaustive, hitscanOnly, nil)
+}
+
+// runLateSceneOf is runLateScene with the server's config changed by
+// with (nil: none).
+func runLateSceneOf(t *testing.T, seed uint64, exhaustive, hitscanOnly bool, with func(*Config)) (equivRun, TimeWarpStats) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
 	n := 4 + rng.IntN(7)
 	kind := mode.FFA
@@ -36,6 +43,9 @@ func runLateScene(t *testing.T, seed uint64, exhaustive, hitscanOnly bool) (equi
 		Limits:  Limits{AckTimeout: time.Minute},
 
 		TimeWarpHitscanOnly: hitscanOnly,
+	}
+	if with != nil {
+		with(&cfg)
 	}
 	s, err := New(cfg)
 	if err != nil {
@@ -107,6 +117,47 @@ func TestTimeWarpPruningIsExact(t *testing.T) {
 	t.Logf("%d warps, %d outcomes re-judged, %d kills, weapons %v", total.Warps, total.Rejudged, kills, weapons)
 	if len(weapons) != len(game.DefaultWeapons()) || kills == 0 || total.Warps == 0 || total.Rejudged == 0 {
 		t.Fatalf("the scenes fired weapons %v, made %d kills, %d warps and %d re-judged outcomes: want every weapon, kills, warps and re-judging", weapons, kills, total.Warps, total.Rejudged)
+	}
+}
+
+// TestTimeWarpGameShotsPruningIsExact: with a game's own resolver
+// (lineShots, through the players' bodies), letting recorded shots
+// stand without handing them to the resolver again changes nothing
+// either: random scenes with late players give the same state digest,
+// shot records, logged events, datagrams and counters (but for the
+// shots that stood and the players tested, which count the work done)
+// as warps that hand every recorded shot to the resolver again.
+func TestTimeWarpGameShotsPruningIsExact(t *testing.T) {
+	seeds := 8
+	if testing.Short() {
+		seeds = 3
+	}
+	var stood, handed, handedAll, registered, rejudged int
+	for seed := uint64(1); seed <= uint64(seeds); seed++ {
+		game := func(reg, rejudged *int) func(*Config) {
+			return func(c *Config) {
+				c.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.4}, Damage: 10}}
+				c.Shots = lineShots{damage: 12, registered: reg, rejudged: rejudged}
+			}
+		}
+		var reg, regAll int
+		full, fullStats := runLateSceneOf(t, seed, true, false, game(&regAll, &handedAll))
+		pruned, prunedStats := runLateSceneOf(t, seed, false, false, game(&reg, &handed))
+		stood += prunedStats.Stood
+		registered += reg
+		rejudged += fullStats.Rejudged
+		if reg != regAll {
+			t.Errorf("seed %d: Hit reported %d hits registered, %d handing every shot again", seed, reg, regAll)
+		}
+		fullStats.Stood, fullStats.Tested, prunedStats.Stood, prunedStats.Tested = 0, 0, 0, 0
+		if fullStats != prunedStats {
+			t.Errorf("seed %d: time warp counters %+v, pruned %+v", seed, fullStats, prunedStats)
+		}
+		sameRuns(t, fmt.Sprintf("seed %d", seed), "full", "pruned", full, pruned)
+	}
+	t.Logf("%d shots stood, %d handed again (every one: %d), %d hits, %d outcomes re-judged", stood, handed, handedAll, registered, rejudged)
+	if stood == 0 || handed == 0 || registered == 0 || rejudged == 0 {
+		t.Fatalf("%d shots stood, %d handed again, %d hits, %d outcomes re-judged: want some of each", stood, handed, registered, rejudged)
 	}
 }
 

@@ -64,21 +64,22 @@ func (r *warpRecorder) traced(ray geom.Ray, reach float64, h *lagcomp.RewindHit,
 	if r == nil {
 		return
 	}
-	p := warpPellet{ray: ray, reach: reach, victim: -1}
+	p := warpPellet{ray: ray, reach: reach, victim: -1, kind: pelletBody}
 	if found {
 		p.victim, p.dist = h.ID, h.Dist
 	}
 	r.pellet(p)
 }
 
-// struck records the hit on entity id a game's shot registered with the
-// pellet last recorded.
-func (r *warpRecorder) struck(id int) {
+// struck records the hit on entity id, for damage, a game's shot
+// registered with the pellet last recorded.
+func (r *warpRecorder) struck(id int, damage int16) {
 	if r == nil {
 		return
 	}
 	e := r.tick()
-	e.Lists.pellets[len(e.Lists.pellets)-1].entity = id
+	p := &e.Lists.pellets[len(e.Lists.pellets)-1]
+	p.entity, p.edmg = id, damage
 }
 
 // hitscan records a hitscan pellet of weapon w: its ray, its reach and
@@ -100,7 +101,7 @@ func (r *warpRecorder) launch(p *projectile) {
 	if r == nil {
 		return
 	}
-	r.pellet(warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, id: p.id, vel: p.vel})
+	r.pellet(warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, id: p.id, vel: p.vel, kind: pelletLaunch})
 }
 
 // pellet records pellet p of the shot last recorded.

@@ -104,6 +104,11 @@ type Stats struct {
 	// Rejudged counts pellets and projectile contacts whose outcome a
 	// re-simulation changed.
 	Rejudged int
+	// Stood counts the shots of a game's own resolver a re-simulation
+	// let stand as recorded without handing them to the resolver again:
+	// their shooter was not stepped again and no player whose body
+	// their recorded rays could reach had changed.
+	Stood int
 	// Tested counts the players re-simulations tested a ray, a segment or
 	// a blast against: their hit registration work, which a warp n ticks
 	// deep over m players bounds by O(n x m).

@@ -23,7 +23,9 @@ import (
 // after game.MaxHealth/Damage hits, scoring its killer, and respawns); a
 // hit on the crate wears it down, and the one that breaks it grants its
 // breaker a shield as loot (server.Server.Edit, into the state its
-// client predicts). Its methods are safe to call from any goroutine.
+// client predicts); under time warp a hit on the crate that a
+// re-simulation no longer finds is given back (Unhit). Its methods are
+// safe to call from any goroutine.
 type Referee struct {
 	mu      sync.Mutex
 	started bool
@@ -187,6 +189,23 @@ func (r *Referee) Fire(w *server.ShotWorld) {
 	if err := s.Edit(f.Shooter, func(st *game.PlayerState) { Decl.Of(st).Item = ItemShield }); err == nil {
 		r.record.Looted = f.Shooter
 	}
+}
+
+// Unhit takes back a hit on the crate that a time warp re-simulation of
+// its shot's tick no longer finds (server.Unhitter): the crate gets its
+// damage back and the hit is no longer counted, unless the crate broke
+// meanwhile (its breaking and the loot are facts given out).
+func (r *Referee) Unhit(_ *server.FiredShot, entity int, damage int16) {
+	if entity != CrateSlot {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.broken {
+		return
+	}
+	r.crateHP += damage
+	r.record.CrateHits--
 }
 
 // Absorb takes a hit's damage from the victim's shield first
