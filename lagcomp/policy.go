@@ -39,6 +39,11 @@ type Traits struct {
 	// provisional (Appeal) may answer; silence after it counts as a
 	// confirmation. A policy that never appeals declares 0.
 	AppealWindow time.Duration
+	// LowPing is the round trip at or under which the policy judges a
+	// victim apart (alc's appeals, alc-predict's predicted pose); 0 for
+	// a policy that judges every victim alike. A study whose victims
+	// all play above it cannot tell the policy from tlc.
+	LowPing time.Duration
 }
 
 // Shot is what the server knows of a shot when a policy looks at it.

@@ -34,7 +34,9 @@ func (alc) Rewind(*Shot) bool { return true }
 
 // Traits: alc waits twice the low-ping threshold for an appeal, the
 // round trip of the slowest victim allowed to appeal, twice over.
-func (p alc) Traits() Traits { return Traits{Rewinds: true, AppealWindow: 2 * p.lowPing} }
+func (p alc) Traits() Traits {
+	return Traits{Rewinds: true, AppealWindow: 2 * p.lowPing, LowPing: p.lowPing}
+}
 
 func (p alc) Judge(_ *Shot, h *Found) Verdict {
 	if h.VictimRTT <= p.lowPing {

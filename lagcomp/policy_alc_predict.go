@@ -22,7 +22,7 @@ func newALCPredict(cfg Config) (Policy, error) {
 
 func (alcPredict) Name() string      { return "alc-predict" }
 func (alcPredict) Rewind(*Shot) bool { return true }
-func (alcPredict) Traits() Traits    { return Traits{Rewinds: true} }
+func (p alcPredict) Traits() Traits  { return Traits{Rewinds: true, LowPing: p.lowPing} }
 
 func (p alcPredict) Judge(s *Shot, h *Found) Verdict {
 	if h.VictimRTT > p.lowPing {

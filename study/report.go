@@ -78,6 +78,11 @@ type Report struct {
 	// with people (bots fill seats, they are not participants); or
 	// SubjectsBots in a study of bots alone, a simulated one.
 	Subjects string `json:"subjects"`
+	// LowPingMS is the round trip at or under which a seat counts as
+	// low-ping (the Low figures, the primary outcome's victims) and
+	// above which as high-ping: the schedule's (Schedule.LowPingMS, alc's
+	// low_ping_ms), DefaultLowPingMS by default.
+	LowPingMS float64 `json:"low_ping_ms"`
 	// Frames is each participant's page's frame times per round, and
 	// MinFPS the schedule's floor they are flagged under
 	// (report_frames.go).
@@ -130,11 +135,6 @@ const (
 	SubjectsBots   = "bot seats"
 )
 
-// LowPingMS is the round trip at or under which a player counts as
-// low-ping (Low figures: the victims who may appeal under alc, its
-// default low_ping) and above which as high-ping (High figures).
-const LowPingMS = 50
-
 // RoundReport is one round's figures.
 type RoundReport struct {
 	Index int    `json:"index"`
@@ -155,7 +155,7 @@ type RoundReport struct {
 	Teams [2][]int `json:"teams"`
 	Figures
 	// Low pools the groups of the report's Subjects at or under
-	// LowPingMS, High those above it.
+	// Report.LowPingMS, High those above it.
 	Low  Figures `json:"low_ping"`
 	High Figures `json:"high_ping"`
 	// Groups splits the figures by the players' round trip, people's
@@ -523,18 +523,19 @@ func (s *Summariser) Report() (*Report, error) {
 		}
 	}
 	rep.planned, rep.rules, rep.online = len(s.sched.rounds), s.sched.exclusion, s.sched.online
+	rep.LowPingMS = cmp.Or(s.sched.lowPing, DefaultLowPingMS)
 	bots := rep.Subjects == SubjectsBots
 	techs := map[string]*techTally{}
 	var order []string
 	for _, rt := range s.rounds {
-		rr := rt.report(bots)
+		rr := rt.report(bots, rep.LowPingMS)
 		rr.Technique, rr.Setting = s.sched.technique(rt.rec)
 		rep.Rounds = append(rep.Rounds, rr)
 		// Techniques are told apart by name: two of the same settings
 		// (a placebo, a repeated control) are two.
 		t := techs[rr.Technique]
 		if t == nil {
-			t = &techTally{all: *newTally(), groups: map[groupKey]*tally{}, seats: map[int]*seatTally{}, bins: newBinTally(), setting: rr.Setting}
+			t = &techTally{lowPing: rep.LowPingMS, all: *newTally(), groups: map[groupKey]*tally{}, seats: map[int]*seatTally{}, bins: newBinTally(), setting: rr.Setting}
 			techs[rr.Technique] = t
 			order = append(order, rr.Technique)
 		}
@@ -665,9 +666,9 @@ func (rt *roundTally) observe(r record.Record) {
 
 // report returns the round's figures, its low- and high-ping figures
 // those of the bots' groups when bots, else of the people's.
-func (rt *roundTally) report(bots bool) RoundReport {
+func (rt *roundTally) report(bots bool, lowPing float64) RoundReport {
 	rt.countVerdicts()
-	low, high := pingSplit(rt.groups, bots)
+	low, high := pingSplit(rt.groups, bots, lowPing)
 	figs, seats := subjects(&rt.all, rt.groups, bots)
 	return RoundReport{
 		Index: rt.rec.Index, Name: rt.rec.Name, Map: rt.rec.Map, Mode: rt.rec.Mode,
@@ -695,13 +696,13 @@ func subjects(all *tally, groups map[groupKey]*tally, bots bool) (Figures, int) 
 }
 
 // pingSplit pools the round-trip groups of bots (bots) or of people at
-// or under LowPingMS and those above it.
-func pingSplit(groups map[groupKey]*tally, bots bool) (low, high Figures) {
+// or under lowPing and those above it.
+func pingSplit(groups map[groupKey]*tally, bots bool, lowPing float64) (low, high Figures) {
 	l, h := newTally(), newTally()
 	for k, g := range groups {
 		switch {
 		case k.bot != bots:
-		case k.rtt <= LowPingMS:
+		case k.rtt <= lowPing:
 			l.merge(g)
 		default:
 			h.merge(g)
@@ -734,6 +735,7 @@ func groupFigures(groups map[groupKey]*tally) []GroupFigures {
 
 // techTally pools rounds of one technique.
 type techTally struct {
+	lowPing float64 // Report.LowPingMS
 	setting string
 	rounds  []string
 	all     tally
@@ -743,12 +745,17 @@ type techTally struct {
 	duels   DuelFigures
 }
 
-// seatTally is one seat's figures under a technique, whether it played
-// every round of it above LowPingMS (high) or every one at or under it
-// (low), and whether a bot played it in any.
+// seatTally is one seat's figures under a technique: in all its rounds,
+// in those it played at or under the report's LowPingMS (low) and in
+// those above it (high), whether it played any of each, and whether a
+// bot played it in any. A seat whose latency changes between rounds (a
+// study that crosses latency with technique) is low-ping in some rounds
+// of a technique and high-ping in others.
 type seatTally struct {
 	seatCounts
-	high, low, bot bool
+	low, high     seatCounts
+	inLow, inHigh bool
+	bot           bool
 }
 
 func (t *techTally) add(name string, rt *roundTally) {
@@ -763,14 +770,19 @@ func (t *techTally) add(name string, rt *roundTally) {
 	for seat, rtt := range rt.rtt {
 		st := t.seats[seat]
 		if st == nil {
-			st = &seatTally{high: true, low: true}
+			st = &seatTally{}
 			t.seats[seat] = st
 		}
-		st.high = st.high && rtt > LowPingMS
-		st.low = st.low && rtt <= LowPingMS
+		part := &st.high
+		if rtt <= t.lowPing {
+			part, st.inLow = &st.low, true
+		} else {
+			st.inHigh = true
+		}
 		st.bot = st.bot || !rt.people[seat]
 		if c := rt.seats[seat]; c != nil {
 			st.add(c)
+			part.add(c)
 		}
 	}
 	t.bins.merge(rt.bins)
@@ -778,7 +790,7 @@ func (t *techTally) add(name string, rt *roundTally) {
 }
 
 func (t *techTally) report(name string, bots bool) TechniqueReport {
-	low, high := pingSplit(t.groups, bots)
+	low, high := pingSplit(t.groups, bots, t.lowPing)
 	figs, seats := subjects(&t.all, t.groups, bots)
 	return TechniqueReport{Name: name, Setting: t.setting, Rounds: t.rounds, Seats: seats, Figures: figs,
 		Low: low, High: high, Groups: groupFigures(t.groups), Duels: t.duels}

@@ -215,6 +215,9 @@ type scheduleInfo struct {
 	// whether it is an online study's.
 	exclusion *Exclusion
 	online    bool
+	// lowPing is the round trip its techniques judge victims apart at
+	// (Schedule.LowPingMS; 0 when the schedule does not decode).
+	lowPing float64
 }
 
 // readScheduleInfo reads the techniques and questions of a schedule's
@@ -257,6 +260,7 @@ func readScheduleInfo(text string) scheduleInfo {
 		}
 		info.settings[t.Name] = t.String()
 	}
+	info.lowPing, _, _ = lowPingOf(s.Techniques)
 	for _, r := range s.Rounds {
 		name := r.Technique
 		if name == "" && len(s.Techniques) == 1 {
@@ -403,13 +407,13 @@ func (s *Summariser) compare(rep *Report, techs map[string]*techTally, order []s
 			var xa, xb []float64
 			for _, seat := range slices.Sorted(maps.Keys(techs[a].seats)) {
 				sa, sb := techs[a].seats[seat], techs[b].seats[seat]
-				if sb != nil && (bots || !sa.bot && !sb.bot) && sa.high && sb.high && sa.shots > 0 && sb.shots > 0 {
-					xa = append(xa, float64(sa.hits)/float64(sa.shots))
-					xb = append(xb, float64(sb.hits)/float64(sb.shots))
+				if sb != nil && (bots || !sa.bot && !sb.bot) && sa.high.shots > 0 && sb.high.shots > 0 {
+					xa = append(xa, float64(sa.high.hits)/float64(sa.high.shots))
+					xb = append(xb, float64(sb.high.hits)/float64(sb.high.shots))
 				}
 			}
 			t, why := pairedWilcoxon("hit_accuracy_high_ping", names[i], names[j], xa, xb,
-				fmt.Sprintf("secondary, paired by %s: hit accuracy of the seats above %v ms round trip under both", by, LowPingMS), SecondaryFamily)
+				fmt.Sprintf("secondary, paired by %s: hit accuracy of each seat in its rounds above %v ms round trip under each", by, rep.LowPingMS), SecondaryFamily)
 			if t == nil {
 				rep.Untested = append(rep.Untested, Untested{Outcome: "hit_accuracy_high_ping", A: names[i], B: names[j], N: len(xa), Family: SecondaryFamily, Reason: why})
 			} else {

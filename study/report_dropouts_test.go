@@ -1,6 +1,7 @@
 package study
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -90,5 +91,78 @@ func TestReportTargetRoundTrip(t *testing.T) {
 	}
 	if r.High.Shots != 2 || r.High.HitsReceived != 0 {
 		t.Errorf("high-ping figures %+v, want seat 1's two shots", r.High)
+	}
+}
+
+// TestReportLowPingFromSchedule: the report's low-ping round trip is the
+// one the schedule's alc judges victims apart at: at low_ping_ms 100 a
+// seat held at 80 ms is a low-ping victim, at the default 50 it is not.
+func TestReportLowPingFromSchedule(t *testing.T) {
+	for _, c := range []struct {
+		policy  string
+		lowPing float64
+		low     int
+	}{{`{ name = "alc", low_ping_ms = 100 }`, 100, 1}, {`{ name = "alc" }`, 50, 0}} {
+		sched := "name = \"online\"\n[[technique]]\nname = \"alc\"\npolicy = " + c.policy + "\n"
+		recs := []record.Record{
+			record.Study{Name: "online", Seed: 3, Started: epoch, Schedule: sched},
+			record.Round{Index: 0, Name: "r1", Map: "metro", Mode: "tdm", Technique: "alc", Duration: time.Minute, Started: epoch},
+			record.Participant{Seat: 0, Code: "A", Team: 0, Round: 0, TargetRTTMS: 80},
+			record.Participant{Seat: 1, Code: "B", Team: 1, Round: 0, TargetRTTMS: 200},
+			record.Shot{Round: 0, Shooter: 1, Victim: 0, Hit: true, Registered: true},
+			record.Round{Index: 0, Name: "r1", Map: "metro", Mode: "tdm", Technique: "alc", Duration: time.Minute, Started: epoch, Ended: epoch.Add(time.Minute)},
+		}
+		rep, err := Summarise(recs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.LowPingMS != c.lowPing || rep.Rounds[0].Low.HitsReceived != c.low || rep.Techniques[0].Low.HitsReceived != c.low {
+			t.Errorf("%s: low ping %v ms, low-ping hits received %d (round) %d (technique); want %v ms, %d",
+				c.policy, rep.LowPingMS, rep.Rounds[0].Low.HitsReceived, rep.Techniques[0].Low.HitsReceived, c.lowPing, c.low)
+		}
+		if md := rep.Markdown(); !strings.Contains(md, fmt.Sprintf("round trip up to %v ms", c.lowPing)) {
+			t.Errorf("%s: the markdown does not say the low-ping round trip is %v ms", c.policy, c.lowPing)
+		}
+	}
+}
+
+// TestReportLowPingRoundsOfEachSeat: in a study that crosses latency
+// with technique, a seat is low-ping in some rounds of a technique and
+// high-ping in others; its low-ping rounds are its share of the primary
+// outcome. It used to count only where every round of both techniques
+// was low-ping, which left such a study no pair to test.
+func TestReportLowPingRoundsOfEachSeat(t *testing.T) {
+	sched := "name = \"crossed\"\n[[technique]]\nname = \"tlc\"\n[[technique]]\nname = \"alc\"\npolicy = { name = \"alc\", low_ping_ms = 100 }\n"
+	recs := []record.Record{record.Study{Name: "crossed", Seed: 3, Started: epoch, Schedule: sched}}
+	for i, tech := range []string{"tlc", "alc", "tlc", "alc"} {
+		low, high := i/2, 1-i/2 // seat 0 at 80 ms in the first two rounds, seat 1 in the last two
+		at := epoch.Add(time.Duration(i) * 2 * time.Minute)
+		recs = append(recs,
+			record.Round{Index: i, Name: fmt.Sprintf("r%d", i+1), Map: "metro", Mode: "tdm", Technique: tech, Duration: time.Minute, Started: at},
+			record.Participant{Seat: low, Code: fmt.Sprint("P", low), Team: 0, Round: i, TargetRTTMS: 80},
+			record.Participant{Seat: high, Code: fmt.Sprint("P", high), Team: 1, Round: i, TargetRTTMS: 200},
+			// The high-ping seat hits the low-ping one behind cover
+			// under tlc, in the open under alc.
+			record.Shot{Round: i, Shooter: high, Victim: low, Hit: true, Registered: true, ObjectiveSBC: tech == "tlc"},
+			record.Shot{Round: i, Shooter: high, Victim: -1},
+			record.Round{Index: i, Name: fmt.Sprintf("r%d", i+1), Map: "metro", Mode: "tdm", Technique: tech, Duration: time.Minute, Started: at, Ended: at.Add(time.Minute)},
+		)
+	}
+	rep, err := Summarise(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Main == nil || len(rep.Main.Pairs) != 1 {
+		t.Fatalf("main outcome %+v, want one pair of techniques", rep.Main)
+	}
+	p := rep.Main.Pairs[0]
+	if len(p.Seats) != 2 || p.XA[0] != 1 || p.XA[1] != 1 || p.XB[0] != 0 || p.XB[1] != 0 {
+		t.Errorf("pair %s–%s: seats %v, SBC per hit %v under %s and %v under %s; want both seats, 1 and 0", p.A, p.B, p.Seats, p.XA, p.A, p.XB, p.B)
+	}
+	for _, tech := range rep.Techniques {
+		iv, _ := tech.Interval("hit_accuracy_high_ping")
+		if iv.N != 2 || iv.Estimate != 0.5 {
+			t.Errorf("%s: high-ping accuracy %v over %d participants, want 0.5 over 2", tech.Name, iv.Estimate, iv.N)
+		}
 	}
 }

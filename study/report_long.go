@@ -115,7 +115,7 @@ func (s *Summariser) participantRounds(rep *Report) []ParticipantRound {
 				Appeals: c.appeals, Kills: c.kills, Deaths: c.deaths, RewoundHits: c.rewound,
 				HitAccuracy: optRatio(c.hits, c.shots), SBCPerHit: optRatio(c.sbc, c.hitsReceived),
 				SBCReportsPerHit: optRatio(c.reports, c.hitsReceived)}
-			if pr.RTTms <= LowPingMS {
+			if pr.RTTms <= rep.LowPingMS {
 				pr.Ping = "low"
 			}
 			if c.rewound > 0 {

@@ -151,7 +151,7 @@ func (r *Report) markdownPolicy(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "- Primary outcome, declared before the data: shots behind cover per hit received by the low-ping victims (round trip up to %v ms); "+
 		"primary test: Wilcoxon signed-rank paired by participant, B − A, two-sided, with the matched-pairs rank-biserial r and the median difference's "+
-		"distribution-free 95%% interval. With more than two techniques its pairs are Holm-corrected among themselves.\n", LowPingMS)
+		"distribution-free 95%% interval. With more than two techniques its pairs are Holm-corrected among themselves.\n", r.LowPingMS)
 	b.WriteString("- Secondary: high-ping hit accuracy and every questionnaire comparison, each a Wilcoxon signed-rank test paired by participant; " +
 		"all are Holm-corrected together as one family, and the Holm p is the one every table (study.md, study_comparisons.csv, results.json, report.html) gives.\n")
 	fmt.Fprintf(b, "- Minimum n: no test, effect size or interval from fewer than %d participant pairs (the exact Wilcoxon test cannot reach p < .05 under 6), "+

@@ -451,6 +451,9 @@ func (s *Schedule) check() *problem {
 	if p := s.checkExclusion(); p != nil {
 		return p
 	}
+	if p := s.checkLowPing(); p != nil {
+		return p
+	}
 	if s.Counterbalance != nil {
 		s.group = s.Counterbalance.Group
 		s.applyGroup()

@@ -123,7 +123,7 @@ func (r *Report) Results() *experiment.Results {
 	techs := experiment.Table{Name: "study_techniques", Title: "Per technique, pooled over its rounds, overall (rtt_ms empty) and by the players' round trip",
 		Columns: slices.Concat([]string{"technique", "rtt_ms", "players", "seats"}, figureColumns)}
 	conds := experiment.Table{Name: "study_conditions", Title: fmt.Sprintf("Per technique: accuracy, SBC per hit on low-ping victims (round trip up to %v ms), SBC reports and rollback, "+
-		"each pooled over the participants with its 95%% cluster bootstrap interval over them (none under %d participants)", LowPingMS, MinClusters),
+		"each pooled over the participants with its 95%% cluster bootstrap interval over them (none under %d participants)", r.LowPingMS, MinClusters),
 		Columns: []string{"technique", "hit_accuracy", "hit_accuracy_high_ping", "sbc_per_hit", "sbc_per_hit_low", "sbc_reports_per_hit", "rollback_mean_m"}}
 	for _, f := range intervalFigures {
 		conds.Columns = append(conds.Columns, f+"_ci95_lo", f+"_ci95_hi")
@@ -188,8 +188,8 @@ func (r *Report) Results() *experiment.Results {
 	}
 	res.Tables = []experiment.Table{conds, techs, rounds, r.participantTable()}
 	res.Plots = []experiment.Plot{
-		r.barPlot("study_sbc_low", fmt.Sprintf("Shots behind cover per hit on low-ping victims (round trip up to %v ms)", LowPingMS), MainOutcomeFigure, "SBC per hit",
-			fmt.Sprintf("Bars: the share of the hits received by the low-ping victims among the %s (round trip up to %v ms) that were behind cover on the victim's screen, per technique, pooled over its rounds (the main outcome).", r.Subjects, LowPingMS)),
+		r.barPlot("study_sbc_low", fmt.Sprintf("Shots behind cover per hit on low-ping victims (round trip up to %v ms)", r.LowPingMS), MainOutcomeFigure, "SBC per hit",
+			fmt.Sprintf("Bars: the share of the hits received by the low-ping victims among the %s (round trip up to %v ms) that were behind cover on the victim's screen, per technique, pooled over its rounds (the main outcome).", r.Subjects, r.LowPingMS)),
 		r.barPlot("study_accuracy", "Hit accuracy", "hit_accuracy", "hit accuracy",
 			"Bars: registered hits per shot, every seat's shots per technique pooled over its rounds."),
 		r.barPlot("study_sbc_reports", "SBC reports per hit received", "sbc_reports_per_hit", "SBC reports per hit",
@@ -249,7 +249,7 @@ func (r *Report) design() string {
 		"hits received, SBC (registered hits behind cover on the victim's screen when the hit reached it), appeals and SBC reports "+
 		"by the victim's; the people's seats and the bots' are counted apart. Low-ping victims are those at a round trip up to %v ms, "+
 		"high-ping shooters those above, among the %s, and the paired tests pair %s. "+
-		"Questions are compared between techniques participant by participant.", r.Study+r.idNote(), r.Seed, kind, len(r.Rounds), LowPingMS,
+		"Questions are compared between techniques participant by participant.", r.Study+r.idNote(), r.Seed, kind, len(r.Rounds), r.LowPingMS,
 		r.Subjects, pairs(r.Subjects))
 	if r.AnswersNote != "" {
 		d += " " + strings.ToUpper(r.AnswersNote[:1]) + r.AnswersNote[1:] + "."
@@ -342,7 +342,7 @@ func (r *Report) Markdown() string {
 		markdownDuels(&b, &t.Duels)
 		r.markdownVerdicts(&b, &t)
 		fmt.Fprintf(&b, "\nLow-ping victims among the %s (round trip up to %v ms): %d hits received, %d SBC, %.4f SBC per hit. "+
-			"High-ping shooters among them: %d shots, accuracy %.4f.\n", r.Subjects, LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)
+			"High-ping shooters among them: %d shots, accuracy %.4f.\n", r.Subjects, r.LowPingMS, t.Low.HitsReceived, t.Low.SBC, t.Low.SBCPerHit, t.High.Shots, t.High.HitAccuracy)
 	}
 	b.WriteString("\n## Questionnaire\n\n")
 	if r.SyntheticAnswers {
