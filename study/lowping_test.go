@@ -32,7 +32,7 @@ policy = { name = "alc"ALC }
 	}
 	cases := []struct {
 		name, alc, rounds, want string
-		lowPing               float64
+		lowPing                 float64
 	}{
 		{"alc above its low ping", "", round("tlc", 40, "") + round("alc", 40, ""),
 			`technique "alc" (policy alc) judges victims apart at a round trip up to 50 ms, but the participants play its rounds at 80 ms: none is judged apart and it plays as tlc`, 0},
