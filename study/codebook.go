@@ -85,7 +85,7 @@ var ReportCodebook = []CSVFile{
 	{"study_conditions.csv", "one technique, every round played under it pooled", []Column{
 		{"technique", "", "the technique's name in the schedule"},
 		{"hit_accuracy", unitShare, "registered hits per shot, the participants' shots pooled (every seat's in a study of bots alone)"},
-		{"hit_accuracy_high_ping", unitShare, "the same, of the high-ping participants (their rounds at a round trip above the study's low-ping round trip: results.json low_ping_ms, alc's low_ping_ms, 50 ms by default)"},
+		{"hit_accuracy_high_ping", unitShare, "the same, of the high-ping participants (their rounds at a round trip above the study's low-ping round trip: study.json low_ping_ms, alc's low_ping_ms, 50 ms by default)"},
 		{"sbc_per_hit", unitShare, "hits received behind cover on the victim's screen, per hit received, the participants' pooled"},
 		{"sbc_per_hit_low", unitShare, "the same, of the low-ping participants (their rounds at a round trip up to the study's low-ping round trip): the primary outcome"},
 		{"sbc_reports_per_hit", unitRatio, "\"I was shot behind cover\" reports per hit received, the participants' pooled"},
@@ -110,7 +110,7 @@ var ReportCodebook = []CSVFile{
 		{"bot", unitBool, "a bot played the seat in this round (every seat of a simulated study)"},
 		{"team", "", "the seat's team in this round: 0 or 1 (ffa: 0)"},
 		{"rtt_ms", unitMS, "the seat's injected round trip in this round (twice the one-way latency)"},
-		{"ping", "", "low (rtt_ms up to the study's low-ping round trip, results.json low_ping_ms) or high"},
+		{"ping", "", "low (rtt_ms up to the study's low-ping round trip, study.json low_ping_ms) or high"},
 		{"shots", unitCount, "shots the seat fired"},
 		{"hits", unitCount, "registered hits those shots made"},
 		{"hit_accuracy", unitShare, "hits / shots; empty with no shot"},
