@@ -14,7 +14,7 @@ import (
 )
 
 // mixedSchedule is a study of three people and two bots, every seat at
-// 250 ms round trip, tlc then alc.
+// 250 ms round trip, tlc then clc.
 const mixedSchedule = `name = "mixed"
 [[seat]]
 code = "A1"
@@ -28,8 +28,8 @@ count = 2
 [[technique]]
 name = "tlc"
 [[technique]]
-name = "alc"
-policy = { name = "alc" }
+name = "clc"
+policy = { name = "clc" }
 [[latency]]
 latency_ms = 125
 [[round]]
@@ -41,7 +41,7 @@ technique = "tlc"
 map = "arena"
 mode = "ffa"
 duration = "1:00"
-technique = "alc"
+technique = "clc"
 `
 
 // mixedStudy returns the records of mixedSchedule: every seat shoots
@@ -114,7 +114,7 @@ func TestStudyReportPeopleNotBots(t *testing.T) {
 	}
 	// Each technique's own row is its people's (the bots have a row of
 	// their own), then its round-trip groups.
-	if want := []string{"tlc people 3", "tlc people 3", "tlc bots 2", "alc people 3", "alc people 3", "alc bots 2"}; !slices.Equal(got, want) {
+	if want := []string{"tlc people 3", "tlc people 3", "tlc bots 2", "clc people 3", "clc people 3", "clc bots 2"}; !slices.Equal(got, want) {
 		t.Errorf("study_techniques.csv technique, players, seats: %q, want %q", got, want)
 	}
 
