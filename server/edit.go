@@ -19,7 +19,9 @@ import (
 // The position and velocity are then snapped to the wire's grids and the
 // pitch clamped, so that the state sent is the state kept; a game that
 // moves a player discontinuously bumps Teleport, as Place does. Call it
-// between ticks (realtime.MatchConfig.OnTick). Under time warp the
+// between ticks (realtime.MatchConfig.OnTick, a simulation's
+// sim.Observer.ServerTicked) or from a resolver's Fire, through
+// ShotWorld.Server (loot for a shot). Under time warp the
 // fields the edit changed are a fact of the tick just run: a
 // re-simulation that re-runs the player through that tick writes them
 // again, with the values the edit gave them, into its re-simulated state

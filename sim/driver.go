@@ -87,7 +87,11 @@ type Observer interface {
 	// ran). r is valid until the call returns.
 	ServerReady(now time.Duration, s *server.Server, r *server.Ready)
 	// ServerTicked is called after the server ran its ticks up to now
-	// (after ServerReady with their handover).
+	// (after ServerReady with their handover). It is where a game's
+	// server logic runs in a simulation, as realtime.MatchConfig.OnTick
+	// runs it in a live match: it may move entities (s.SetEntity),
+	// write players' states (s.Edit), deal damage and send events, all
+	// of which the clients learn from the next snapshots.
 	ServerTicked(now time.Duration, s *server.Server)
 }
 
