@@ -51,7 +51,7 @@ type MatchConfig struct {
 	// id).
 	Name string `toml:"name" json:"name,omitempty"`
 	// Map is a shipped map's name or a map file (.json); default metro.
-	// With World set it only names the map.
+	// With World set it only names the map (default: World's name).
 	Map string `toml:"map" json:"map,omitempty"`
 	// World, set by a program, is the map played, which Map then names
 	// (in logs, the API and the clients' welcome): a map of Maps, which
@@ -406,7 +406,11 @@ type linkRule struct {
 // keys.
 func (c *MatchConfig) resolve() (*resolved, *problem) {
 	out := *c
-	if out.Map == "" {
+	switch {
+	case out.Map != "":
+	case out.World != nil && out.World.Name != "":
+		out.Map = out.World.Name // the map played, not metro, in logs and the API
+	default:
 		out.Map = "metro"
 	}
 	if out.Mode == "" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/cfgfile"
+	"github.com/lagkit/lagkit/world"
 )
 
 func TestParseFile(t *testing.T) {
@@ -178,5 +179,21 @@ func TestMatchMovementHook(t *testing.T) {
 	p.WalkSpeed = -1
 	if _, prob := c.resolve(); prob == nil || prob.Path != "movement" {
 		t.Fatalf("negative walk speed: %v", prob)
+	}
+}
+
+// TestWorldNamesTheMap: a match given its World and no Map is named by
+// the world it plays (it was called metro in logs and the API), and led
+// replication, which needs a shipped map's trend maps, is refused for a
+// world without them rather than reckoning by metro's.
+func TestWorldNamesTheMap(t *testing.T) {
+	c := MatchConfig{World: world.Field()}
+	r, p := c.resolve()
+	if p != nil || r.cfg.Map != "open" {
+		t.Fatalf("map %q, problem %v; want the world's name, open", r.cfg.Map, p)
+	}
+	c.Replication = "led"
+	if _, p := c.resolve(); p == nil || p.Path != "replication" {
+		t.Errorf("led replication on the open field: problem %v, want one on replication", p)
 	}
 }
