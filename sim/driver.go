@@ -36,7 +36,9 @@ type PlayerConfig struct {
 	Client client.Config
 	// Up and Down are the links to and from the server.
 	Up, Down netem.Config
-	Brain    Brain
+	// Brain gives the player's input each tick; nil: an idle player,
+	// connected and sending empty commands.
+	Brain Brain
 	// JoinAt is when the client starts connecting.
 	JoinAt time.Duration
 	// Phase offsets the player's ticks against the server's, as real
