@@ -85,7 +85,9 @@ func playThrough(ctx context.Context, t *testing.T, l *runningLobby, id string) 
 	if _, err := p.Prescreen(ctx, online.Screen{FPS: 120, RefreshHz: 60, PointerLock: true}); err != nil {
 		t.Fatal(err)
 	}
-	st, err := p.Until(ctx, 100*time.Millisecond, func(s online.Status) bool { return s.State != "arrived" && s.State != "waiting" && s.State != "matched" })
+	st, err := p.Until(ctx, 100*time.Millisecond, func(s online.Status) bool {
+		return s.State != "arrived" && s.State != "waiting" && s.State != "matched"
+	})
 	if err != nil || st.State != "completed" || st.Code == "" {
 		t.Fatalf("%s after the match: %+v, %v\n%s%s", id, st, err, l.out.String(), l.errOut.String())
 	}
