@@ -117,6 +117,14 @@ prints "dropout seat N: REASON"; the lobby records them dropped), and
 a match whose game server dies mid-round has its round marked cut and
 its people requeued or finished, as on_server_lost says.
 
+The lobby stores each participant's events in --db (lobby_events), a
+match's with the study session its game server recorded. Started again
+on the same study, it remembers from them who took part: each id takes
+part once, and one who took part is answered how their part ended (the
+completion code again, the refusal's reason, the dropout's answer); one
+who never reached a match starts afresh, and one in a match when the
+lobby stopped dropped out of it.
+
 The lobby itself is plain HTTP on --listen; put it behind the TLS
 proxy that serves the study's domain. It runs until SIGINT or SIGTERM,
 then prints its participant flow; a match still playing is stopped with
