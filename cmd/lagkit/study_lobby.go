@@ -214,7 +214,7 @@ func (o *studyLobbyFlags) recordIn(db *store.DB) func(context.Context, time.Time
 	}
 }
 
-// sessionIn is the online service's Session: the session of study
+// sessionIn is the online service's FindSession: the session of study
 // o.studyID in db whose people's seats had the codes the lobby gave
 // match m's, named in the match's events stored so far.
 func (o *studyLobbyFlags) sessionIn(db *store.DB) func(context.Context, time.Time, lobby.Match, *online.Session) (int64, error) {
@@ -352,7 +352,7 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("--db: %w", err)
 	}
 	defer db.Close()
-	oc.Record, oc.Session = o.recordIn(db), o.sessionIn(db)
+	oc.Record, oc.FindSession = o.recordIn(db), o.sessionIn(db)
 	srv, err := online.New(oc)
 	if err != nil {
 		return err

@@ -161,7 +161,7 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("--db: %w", err)
 	}
 	defer db.Close()
-	oc.Record, oc.Session = lf.recordIn(db), lf.sessionIn(db)
+	oc.Record, oc.FindSession = lf.recordIn(db), lf.sessionIn(db)
 	if o.maxWait > 0 {
 		oc.Lobby.MaxWait = o.maxWait
 	}

@@ -122,13 +122,13 @@ type Config struct {
 	// and handed to it again with the next ones; the flow in memory is
 	// unaffected.
 	Record func(ctx context.Context, start time.Time, evs []lobby.Event) error
-	// Session, when set, finds the study session (its id in the study's
+	// FindSession, when set, finds the study session (its id in the study's
 	// records; 0: none stored) match m's game server recorded, once the
 	// session s ended, and names it in the match's events Record stored
 	// so far (those of the lobby that started at start); the events
 	// stored after carry it (lobby.Event.Session). It is called in
 	// turn with Record.
-	Session func(ctx context.Context, start time.Time, m lobby.Match, s *Session) (int64, error)
+	FindSession func(ctx context.Context, start time.Time, m lobby.Match, s *Session) (int64, error)
 }
 
 // Server is an online study's lobby service.
@@ -163,7 +163,7 @@ type Server struct {
 	formed   []lobby.Match
 	starting sync.WaitGroup
 
-	// recMu orders the calls of Config.Record and Config.Session;
+	// recMu orders the calls of Config.Record and Config.FindSession;
 	// unstored are the events it has not stored yet, and sessionOf the
 	// study session each match's game server recorded, once found.
 	recMu     sync.Mutex
@@ -355,17 +355,17 @@ func (s *Server) begin(ctx context.Context, m lobby.Match) {
 }
 
 // findSession finds the study session match m's game server recorded
-// (Config.Session), once it ended, and tells the lobby: the match's
+// (Config.FindSession), once it ended, and tells the lobby: the match's
 // events from then on carry it.
 func (s *Server) findSession(ctx context.Context, m lobby.Match, sess *Session) {
-	if s.cfg.Session == nil {
+	if s.cfg.FindSession == nil {
 		return
 	}
 	s.recMu.Lock()
 	defer s.recMu.Unlock()
 	rctx, cancel := context.WithTimeout(ctx, recordTimeout)
 	defer cancel()
-	id, err := s.cfg.Session(rctx, s.start, m, sess)
+	id, err := s.cfg.FindSession(rctx, s.start, m, sess)
 	switch {
 	case err != nil:
 		s.log.Error("session of match", "match", m.ID, "err", err)
@@ -403,7 +403,7 @@ func (s *Server) record(ctx context.Context, evs []lobby.Event) {
 		return
 	}
 	// An event of a match made before its session was found, stored
-	// after it was: Config.Session linked the ones stored before.
+	// after it was: Config.FindSession linked the ones stored before.
 	for i, ev := range s.unstored {
 		if id, ok := s.sessionOf[ev.Match]; ok && ev.Session == 0 {
 			s.unstored[i].Session = id

@@ -180,7 +180,7 @@ func TestLobbyServiceConsent(t *testing.T) {
 // the code and the completion URL again, the dropout's code when the
 // study gives one) and records, with its first Advance, the drop of one
 // who was in a match when the earlier lobby stopped; a match's session,
-// found once it ended (Config.Session, told the match's codes), is in
+// found once it ended (Config.FindSession, told the match's codes), is in
 // the match's events stored after.
 func TestLobbyServiceRestores(t *testing.T) {
 	var mu sync.Mutex
@@ -199,7 +199,7 @@ func TestLobbyServiceRestores(t *testing.T) {
 			stored = append(stored, evs...)
 			return nil
 		},
-		Session: func(ctx context.Context, start time.Time, m lobby.Match, sess *Session) (int64, error) {
+		FindSession: func(ctx context.Context, start time.Time, m lobby.Match, sess *Session) (int64, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			asked = append(asked, sess.Codes)
@@ -260,6 +260,6 @@ func TestLobbyServiceRestores(t *testing.T) {
 		t.Errorf("stored\n%q, want\n%q", got, want)
 	}
 	if len(asked) != 1 || len(asked[0]) != 1 || asked[0]["p1"] != "C1" {
-		t.Errorf("Session asked with codes %v, want p1's C1 once", asked)
+		t.Errorf("FindSession asked with codes %v, want p1's C1 once", asked)
 	}
 }
