@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lagkit/lagkit/record"
 )
 
 // TestLobbyEvents: a study's lobby events come back in the order stored,
@@ -81,6 +83,89 @@ func TestLobbyEvents(t *testing.T) {
 		}
 		if len(sets) != 2 || sets[0].ID != a || sets[1].ID != b {
 			t.Errorf("studies after dropping the empty ones: %+v, want %d and %d", sets, a, b)
+		}
+	})
+}
+
+// TestLobbySessions: the session a lobby's match was recorded as is
+// found by the participant codes the lobby gave its seats, and linking
+// it names it in that match's events of that lobby alone (another
+// lobby's match of the same number keeps its own); events stored with
+// a session keep it.
+func TestLobbySessions(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		db := open(t, dsn)
+		at := time.Unix(1_800_000_000, 0)
+		session := func(opts WriterOptions, code string) *Writer {
+			t.Helper()
+			w := db.NewWriter(opts)
+			w.Put(record.Study{Name: "online", Schedule: `name = "online"`})
+			w.Put(record.Round{Index: 0, Technique: "tlc", Started: at, Ended: at.Add(time.Minute)})
+			w.Put(record.Participant{Seat: 0, Round: 0, Code: code})
+			w.Put(record.Participant{Seat: 1, Round: 0, Code: "BOT222", Bot: true})
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return w
+		}
+		a := session(WriterOptions{SetKey: "online"}, "ABC234")
+		b := session(WriterOptions{Set: a.SetID()}, "XYZ789")
+		set := a.SetID()
+		for _, c := range []struct {
+			codes []string
+			want  int64
+		}{{[]string{"ABC234"}, a.StudyID()}, {[]string{"NOPE22", "XYZ789"}, b.StudyID()}, {[]string{"NOPE22"}, 0}, {[]string{"BOT222"}, 0}, {nil, 0}} {
+			if got, err := db.SessionOfCodes(ctx, set, c.codes); got != c.want || err != nil {
+				t.Errorf("codes %v: session %d, %v; want %d", c.codes, got, err, c.want)
+			}
+		}
+		if got, err := db.SessionOfCodes(ctx, set+100, []string{"ABC234"}); got != 0 || err != nil {
+			t.Errorf("another study's codes: session %d, %v", got, err)
+		}
+		if _, err := db.SessionOfCodes(ctx, set, []string{"ABC234", "XYZ789"}); err == nil || !strings.Contains(err.Error(), "not in one") {
+			t.Errorf("codes of two sessions: %v", err)
+		}
+
+		first, second := time.Unix(1000, 0).UTC(), time.Unix(5000, 0).UTC()
+		evs := []LobbyEvent{
+			{Lobby: first, At: first.Add(time.Second), Participant: "p1", Kind: "arrived", Match: -1},
+			{Lobby: first, At: first.Add(2 * time.Second), Participant: "p1", Kind: "matched", Match: 0},
+			{Lobby: first, At: first.Add(3 * time.Second), Participant: "p2", Kind: "matched", Match: 0},
+			{Lobby: first, At: first.Add(4 * time.Second), Participant: "p2", Kind: "dropped", Reason: "left mid-match (round 1 of 4)", Match: 0},
+			{Lobby: second, At: second.Add(time.Second), Participant: "p3", Kind: "matched", Match: 0},
+		}
+		if err := db.AddLobbyEvents(ctx, set, evs); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := db.LinkLobbySession(ctx, set, first, 0, a.StudyID()); n != 3 || err != nil {
+			t.Fatalf("linked %d events, %v; want the 3 of the first lobby's match 0", n, err)
+		}
+		done := LobbyEvent{Lobby: first, At: first.Add(time.Minute), Participant: "p1", Kind: "completed", Match: 0, Session: a.StudyID()}
+		if err := db.AddLobbyEvents(ctx, set, []LobbyEvent{done}); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := db.LinkLobbySession(ctx, set, first, 0, b.StudyID()); n != 0 || err != nil {
+			t.Errorf("linking a linked match again: %d events, %v", n, err)
+		}
+		if _, err := db.LinkLobbySession(ctx, set, first, -1, a.StudyID()); err == nil {
+			t.Error("linked the events of no match")
+		}
+		if err := db.AddLobbyEvents(ctx, set, []LobbyEvent{{Lobby: first, At: first, Participant: "p9", Kind: "arrived", Match: -1, Session: -2}}); err == nil {
+			t.Error("stored an event of session -2")
+		}
+		got, err := db.LobbyEvents(ctx, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []int64{0, a.StudyID(), a.StudyID(), a.StudyID(), 0, a.StudyID()}
+		if len(got) != len(want) {
+			t.Fatalf("%d events: %+v", len(got), got)
+		}
+		for i, e := range got {
+			if e.Session != want[i] {
+				t.Errorf("event %d (%s %s, lobby %v, match %d): session %d, want %d", i, e.Participant, e.Kind, e.Lobby, e.Match, e.Session, want[i])
+			}
 		}
 	})
 }

@@ -117,6 +117,14 @@ prints "dropout seat N: REASON"; the lobby records them dropped), and
 a match whose game server dies mid-round has its round marked cut and
 its people requeued or finished, as on_server_lost says.
 
+The lobby stores each participant's events in --db (lobby_events), a
+match's with the study session its game server recorded. Started again
+on the same study, it remembers from them who took part: each id takes
+part once, and one who took part is answered how their part ended (the
+completion code again, the refusal's reason, the dropout's answer); one
+who never reached a match starts afresh, and one in a match when the
+lobby stopped dropped out of it.
+
 The lobby itself is plain HTTP on --listen; put it behind the TLS
 proxy that serves the study's domain. It runs until SIGINT or SIGTERM,
 then prints its participant flow; a match still playing is stopped with
@@ -191,14 +199,71 @@ func (o *studyLobbyFlags) recorder(ctx context.Context) (func(context.Context, t
 	if err != nil {
 		return nil, nil, fmt.Errorf("--db: %w", err)
 	}
-	rec := func(ctx context.Context, start time.Time, evs []lobby.Event) error {
+	return o.recordIn(db), db.Close, nil
+}
+
+// recordIn is the online service's Record, storing the lobby's events
+// in db as study o.studyID's.
+func (o *studyLobbyFlags) recordIn(db *store.DB) func(context.Context, time.Time, []lobby.Event) error {
+	return func(ctx context.Context, start time.Time, evs []lobby.Event) error {
 		out := make([]store.LobbyEvent, len(evs))
 		for i, e := range evs {
-			out[i] = store.LobbyEvent{Lobby: start, At: start.Add(e.At), Participant: e.Participant, Kind: e.Kind, Reason: e.Reason, Match: e.Match}
+			out[i] = store.LobbyEvent{Lobby: start, At: start.Add(e.At), Participant: e.Participant, Kind: e.Kind, Reason: e.Reason, Match: e.Match, Session: e.Session}
 		}
 		return db.AddLobbyEvents(ctx, o.studyID, out)
 	}
-	return rec, db.Close, nil
+}
+
+// sessionIn is the online service's FindSession: the session of study
+// o.studyID in db whose people's seats had the codes the lobby gave
+// match m's, named in the match's events stored so far.
+func (o *studyLobbyFlags) sessionIn(db *store.DB) func(context.Context, time.Time, lobby.Match, *online.Session) (int64, error) {
+	return func(ctx context.Context, start time.Time, m lobby.Match, sess *online.Session) (int64, error) {
+		codes := make([]string, 0, len(sess.Codes))
+		for _, c := range sess.Codes {
+			codes = append(codes, c)
+		}
+		sort.Strings(codes)
+		id, err := db.SessionOfCodes(ctx, o.studyID, codes)
+		if err != nil || id == 0 {
+			return id, err
+		}
+		if _, err := db.LinkLobbySession(ctx, o.studyID, start, m.ID, id); err != nil {
+			return 0, err
+		}
+		return id, nil
+	}
+}
+
+// restore tells srv of the participants earlier lobbies of study
+// o.studyID recorded in db (a lobby started again, or another serving
+// the study before): each takes part once across them. out is told how
+// many.
+func (o *studyLobbyFlags) restore(ctx context.Context, db *store.DB, srv *online.Server, name string, out io.Writer) error {
+	stored, err := db.LobbyEvents(ctx, o.studyID)
+	if err != nil {
+		return err
+	}
+	if len(stored) == 0 {
+		return nil
+	}
+	evs := make([]lobby.Event, len(stored))
+	lobbies := map[int64]bool{}
+	for i, e := range stored {
+		evs[i] = lobby.Event{At: e.At.Sub(e.Lobby), Participant: e.Participant, Kind: e.Kind, Reason: e.Reason, Match: e.Match, Session: e.Session}
+		lobbies[e.Lobby.UnixNano()] = true
+	}
+	n, err := srv.Restore(evs)
+	switch {
+	case errors.Is(err, lobby.ErrFull):
+		// The lobby answers those it remembers and takes no one new:
+		// the study is full.
+		fmt.Fprintf(out, "study %s: %v\n", name, err)
+	case err != nil:
+		return fmt.Errorf("the lobby events of study %d in %s: %w", o.studyID, o.dsn, err)
+	}
+	fmt.Fprintf(out, "study %s: %d participants of %d earlier lobbies remembered: each takes part once\n", name, n, len(lobbies))
+	return nil
 }
 
 // dropStudy drops the study joinStudy started when no session of it
@@ -282,14 +347,17 @@ func (o *studyLobbyFlags) run(cmd *cobra.Command, args []string) error {
 		}
 	}
 	lc, o2 := oc.Lobby, s.Online
-	rec, closeDB, err := o.recorder(cmd.Context())
+	db, err := store.Open(cmd.Context(), o.dsn)
+	if err != nil {
+		return fmt.Errorf("--db: %w", err)
+	}
+	defer db.Close()
+	oc.Record, oc.FindSession = o.recordIn(db), o.sessionIn(db)
+	srv, err := online.New(oc)
 	if err != nil {
 		return err
 	}
-	defer closeDB()
-	oc.Record = rec
-	srv, err := online.New(oc)
-	if err != nil {
+	if err := o.restore(cmd.Context(), db, srv, s.Name, out); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)

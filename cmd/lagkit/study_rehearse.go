@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/lagkit/lagkit/realtime/serve"
+	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/study/online"
 	"github.com/lagkit/lagkit/transport"
@@ -155,12 +156,12 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	rec, closeDB, err := lf.recorder(cmd.Context())
+	db, err := store.Open(cmd.Context(), lf.dsn)
 	if err != nil {
-		return err
+		return fmt.Errorf("--db: %w", err)
 	}
-	defer closeDB()
-	oc.Record = rec
+	defer db.Close()
+	oc.Record, oc.FindSession = lf.recordIn(db), lf.sessionIn(db)
 	if o.maxWait > 0 {
 		oc.Lobby.MaxWait = o.maxWait
 	}

@@ -177,8 +177,13 @@ type Event struct {
 	Kind   string
 	Reason string
 	// Match is the match of matched, dropped (from a match) and
-	// completed (-1: none).
+	// completed (-1: none), and of requeued the match whose game server
+	// was lost: the lobby's number, counted from 0 by each lobby.
 	Match int
+	// Session is the study session the match's game server recorded,
+	// once the driver told it (MatchSession; 0: not known): what joins
+	// the events to the study's records across lobbies.
+	Session int64
 }
 
 // Ready is what an Advance did: the matches formed, and the events
@@ -217,6 +222,7 @@ type person struct {
 	eligible  []int // groups, for a waiting one
 	match     int
 	group     int
+	session   int64 // the study session of match, once known
 	consented bool
 	// midMatch marks one dropped out of a match.
 	midMatch bool
@@ -609,6 +615,134 @@ func (l *Lobby) MatchLost(now time.Duration, id int, requeue []string, reason st
 	return nil
 }
 
+// MatchSession tells the lobby the study session match id's game server
+// recorded (its id in the study's records): the events of the match
+// from now on carry it (Event.Session), those of the people it seated
+// who have not been seated in another match since.
+func (l *Lobby) MatchSession(id int, session int64) error {
+	if id < 0 || id >= len(l.matches) {
+		return fmt.Errorf("lobby: no match %d", id)
+	}
+	if session <= 0 {
+		return fmt.Errorf("lobby: match %d: session %d", id, session)
+	}
+	for _, pid := range l.matches[id].People {
+		if p := l.people[pid]; p.match == id {
+			p.session = session
+		}
+	}
+	return nil
+}
+
+// Reasons a restored participant's part ended with: the lobby that saw
+// them stopped before it did (Restore).
+const (
+	StoppedInMatch  = "the lobby stopped during their match"
+	StoppedRequeued = "the lobby stopped while they waited for a new match after their game server was lost"
+)
+
+// Restore tells the lobby of the participants earlier lobbies of the
+// study saw, from the events they recorded, in the order they happened
+// (At and Match are not read), so that one participation per id holds
+// across lobbies: a lobby that stopped and started again, or several
+// serving one study in turn. Each participant's last events say where
+// they stand:
+//
+//   - completed, refused at the prescreen or dropped: so they stay,
+//     with the reason; arriving again they get ErrParticipated, and
+//     Status and Complete answer as for one who ended here (a
+//     completion code again, or for one who dropped out of a match
+//     the dropout's code when the study gives one);
+//   - arrived, at the prescreen or admitted and waiting, never matched:
+//     not restored; arriving again they start afresh (consent and
+//     prescreen again);
+//   - seated in a match the lobby stopped without an end recorded: they
+//     dropped out of it (StoppedInMatch); one requeued after a lost game
+//     server and waiting when the lobby stopped dropped waiting
+//     (StoppedRequeued). Either way the next Advance (or Pending)
+//     returns their "dropped" event, with the match's session if the
+//     earlier lobby knew it. A match whose game server plays on after
+//     its lobby stopped is not followed: its people's end is not known
+//     here.
+//
+// Those restored count towards MaxParticipants; past it, the rest are
+// not restored and the error wraps ErrFull. The flow (Flow) counts
+// this lobby's own arrivals alone. It returns how many participants it
+// restored.
+func (l *Lobby) Restore(now time.Duration, evs []Event) (int, error) {
+	type past struct {
+		state    State
+		reason   string
+		midMatch bool
+		requeued bool
+		session  int64
+	}
+	pasts := map[string]*past{}
+	var order []string
+	for i, e := range evs {
+		if err := checkID(e.Participant); err != nil {
+			return 0, fmt.Errorf("lobby: restoring event %d (%s): %w", i, e.Kind, err)
+		}
+		p := pasts[e.Participant]
+		if p == nil {
+			p = &past{state: Arrived}
+			pasts[e.Participant] = p
+			order = append(order, e.Participant)
+		}
+		if e.Session != 0 {
+			p.session = e.Session
+		}
+		switch e.Kind {
+		case "arrived":
+			// Again after their earlier record ended unfinished: a
+			// fresh arrival.
+			*p = past{state: Arrived}
+		case "consented":
+		case "admitted":
+			p.state = Waiting
+		case "matched":
+			p.state, p.requeued, p.session = Matched, false, e.Session
+		case "requeued":
+			p.state, p.requeued = Waiting, true
+		case "dropped":
+			p.midMatch = p.state == Matched
+			p.state, p.reason = Dropped, e.Reason
+		case "refused":
+			p.state, p.reason = Refused, e.Reason
+		case "completed":
+			p.state, p.reason = Completed, e.Reason
+		default:
+			return 0, fmt.Errorf("lobby: restoring event %d of %s: kind %q", i, e.Participant, e.Kind)
+		}
+	}
+	restored, left := 0, 0
+	for _, id := range order {
+		pa := pasts[id]
+		if _, ok := l.people[id]; ok || pa.state == Arrived || pa.state == Waiting && !pa.requeued {
+			continue
+		}
+		if len(l.people) >= l.cfg.MaxParticipants {
+			left++
+			continue
+		}
+		p := &person{id: id, state: pa.state, reason: pa.reason, match: -1, group: -1, midMatch: pa.midMatch, session: pa.session,
+			wasMatched: pa.midMatch || pa.requeued, wasRequeued: pa.requeued}
+		l.people[id] = p
+		restored++
+		switch {
+		case pa.state == Matched:
+			p.midMatch = true
+			l.finish(now, p, Dropped, StoppedInMatch)
+		case pa.state == Waiting:
+			l.finish(now, p, Dropped, StoppedRequeued)
+		}
+	}
+	if left > 0 {
+		return restored, fmt.Errorf("%w: %d participants of earlier lobbies restored, %d more not: max_participants is %d", ErrFull, restored, left, l.cfg.MaxParticipants)
+	}
+	return restored, nil
+}
+
 // finish moves p to a final state, with its event.
 func (l *Lobby) finish(now time.Duration, p *person, st State, reason string) {
 	p.state, p.reason, p.eligible = st, reason, nil
@@ -616,7 +750,7 @@ func (l *Lobby) finish(now time.Duration, p *person, st State, reason string) {
 }
 
 func (l *Lobby) event(now time.Duration, p *person, kind, reason string) {
-	l.ready.Events = append(l.ready.Events, Event{At: now, Participant: p.id, Kind: kind, Reason: reason, Match: p.match})
+	l.ready.Events = append(l.ready.Events, Event{At: now, Participant: p.id, Kind: kind, Reason: reason, Match: p.match, Session: p.session})
 }
 
 // Advance lets the prescreens that ran out of time go and forms every
@@ -680,7 +814,7 @@ func (l *Lobby) seat(now time.Duration, g int, people []*person) {
 		l.queue = remove(l.queue, p)
 		// A requeued one keeps the reason: their page says why this
 		// is a new match.
-		p.state, p.match, p.group, p.eligible = Matched, m.ID, g, nil
+		p.state, p.match, p.group, p.eligible, p.session = Matched, m.ID, g, nil, 0
 		m.People = append(m.People, p.id)
 		m.Waits = append(m.Waits, now-p.admitted)
 		if !p.wasMatched {

@@ -532,3 +532,172 @@ func FuzzLobby(f *testing.F) {
 		}
 	})
 }
+
+// TestMatchSession: once told a match's session, the lobby puts it in
+// the match's events that follow, of its people still seated in it or
+// dropped from it, and not in those of a later match of a requeued one.
+func TestMatchSession(t *testing.T) {
+	l := newLobby(t, Config{Seats: 2, MaxWait: time.Minute, Groups: []Group{{Name: "g0"}}})
+	join(t, l, 0, "a", good)
+	join(t, l, 0, "b", good)
+	if r := l.Advance(0); len(r.Events) != 6 || r.Events[5].Kind != "matched" || r.Events[5].Session != 0 {
+		t.Fatalf("events %+v", r.Events)
+	}
+	if err := l.MatchSession(0, 7); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		match   int
+		session int64
+	}{{1, 7}, {-1, 7}, {0, 0}, {0, -3}} {
+		if err := l.MatchSession(bad.match, bad.session); err == nil {
+			t.Errorf("match %d, session %d: no error", bad.match, bad.session)
+		}
+	}
+	_ = l.Leave(time.Second, "a", "left mid-match (round 1 of 4)")
+	_ = l.MatchLost(2*time.Second, 0, []string{"b"}, "the game server was lost")
+	join(t, l, 3*time.Second, "c", good)
+	r := l.Advance(3 * time.Second)
+	var got []string
+	for _, e := range r.Events {
+		got = append(got, fmt.Sprintf("%s %s m%d s%d", e.Participant, e.Kind, e.Match, e.Session))
+	}
+	want := []string{"a dropped m0 s7", "b requeued m0 s7", "c arrived m-1 s0", "c admitted m-1 s0", "b matched m1 s0", "c matched m1 s0"}
+	if !slices.Equal(got, want) {
+		t.Errorf("events\n%q, want\n%q", got, want)
+	}
+	_ = l.MatchSession(1, 9)
+	_ = l.MatchOver(4*time.Second, 1)
+	for _, e := range l.Pending() {
+		if e.Kind != "completed" || e.Session != 9 || e.Match != 1 {
+			t.Errorf("after the second match: %+v", e)
+		}
+	}
+}
+
+// TestRestore: a lobby told the events an earlier one of the study
+// recorded answers each of its participants as that one would have:
+// the completed, the refused and the dropped are not admitted again and
+// get their code, reason or dropout answer; those who never reached a
+// match start afresh; those in a match (or requeued and waiting) when
+// it stopped dropped out, which the new lobby records; a third lobby,
+// told both lobbies' events, answers the same; and MaxParticipants
+// bounds those restored.
+func TestRestore(t *testing.T) {
+	cfg := Config{Seats: 2, MaxWait: time.Minute, DropoutCode: true, Groups: []Group{{Name: "g0"}}, Admission: Admission{MinFPS: 60}}
+	first := newLobby(t, cfg)
+	var evs []Event
+	advance := func(l *Lobby, now time.Duration) {
+		r := l.Advance(now)
+		evs = append(evs, r.Events...)
+	}
+	for _, id := range []string{"done", "gone", "quit"} {
+		join(t, first, 0, id, good)
+	}
+	if err := first.Arrive(0, "slow", addr(20)); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := first.Prescreen(0, "slow", Screen{FPS: 20, RefreshHz: 60, BaseRTT: time.Millisecond}); st != Refused {
+		t.Fatalf("slow: %v", st)
+	}
+	advance(first, 0) // done and gone in match 0; quit waits
+	_ = first.MatchSession(0, 41)
+	_ = first.Leave(time.Second, "gone", "left mid-match (round 2 of 4)")
+	_ = first.Leave(time.Second, "quit", "pressed leave")
+	_ = first.MatchOver(2*time.Second, 0)
+	doneCode, err := first.Complete("done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gonesCode, _ := first.Complete("gone")
+	join(t, first, 3*time.Second, "m1", good)
+	join(t, first, 3*time.Second, "m2", good)
+	join(t, first, 3*time.Second, "lost", good)
+	join(t, first, 3*time.Second, "lost2", good)
+	advance(first, 3*time.Second) // match 1: m1 m2; match 2: lost lost2
+	_ = first.MatchSession(2, 42)
+	_ = first.MatchLost(4*time.Second, 2, []string{"lost", "lost2"}, "the game server was lost")
+	if err := first.Arrive(5*time.Second, "fresh", addr(30)); err != nil {
+		t.Fatal(err)
+	}
+	join(t, first, 5*time.Second, "wait", good)
+	advance(first, 5*time.Second) // lost, lost2 in match 3: lost leaves, lost2 requeued again
+	_ = first.Leave(6*time.Second, "lost", "left mid-match (round 1 of 4)")
+	_ = first.MatchSession(3, 43)
+	_ = first.MatchLost(6*time.Second, 3, []string{"lost2"}, "the game server was lost again")
+	evs = append(evs, first.Pending()...)
+	// first stops here: m1 and m2 in match 1, lost2 requeued, wait
+	// waiting, fresh at the prescreen.
+
+	type answer struct {
+		arrive error
+		state  State
+		reason string
+		code   string
+	}
+	check := func(l *Lobby, now time.Duration, name string) {
+		t.Helper()
+		want := map[string]answer{
+			"done":  {ErrParticipated, Completed, "", doneCode},
+			"gone":  {ErrParticipated, Dropped, "left mid-match (round 2 of 4)", gonesCode},
+			"quit":  {ErrParticipated, Dropped, "pressed leave", ""},
+			"slow":  {ErrParticipated, Refused, "frame rate 20 fps under the 60 the study needs", ""},
+			"m1":    {ErrParticipated, Dropped, StoppedInMatch, l.code("m1")},
+			"m2":    {ErrParticipated, Dropped, StoppedInMatch, l.code("m2")},
+			"lost":  {ErrParticipated, Dropped, "left mid-match (round 1 of 4)", l.code("lost")},
+			"lost2": {ErrParticipated, Dropped, StoppedRequeued, ""},
+			"fresh": {nil, Arrived, "", ""},
+			"wait":  {nil, Arrived, "", ""},
+		}
+		for id, w := range want {
+			err := l.Arrive(now, id, addr(40))
+			st, serr := l.Status(now, id)
+			code, _ := l.Complete(id)
+			if !errors.Is(err, w.arrive) || err == nil && w.arrive != nil || serr != nil || st.State != w.state || st.Reason != w.reason || code != w.code {
+				t.Errorf("%s: %s arriving: %v; status %v %q (%v), code %q; want %v, %v %q, code %q", name, id, err, st.State, st.Reason, serr, code, w.arrive, w.state, w.reason, w.code)
+			}
+		}
+	}
+	second := newLobby(t, cfg)
+	n, err := second.Restore(10*time.Second, evs)
+	if n != 8 || err != nil {
+		t.Fatalf("restored %d, %v; want the 8 whose part ended or began", n, err)
+	}
+	r := second.Advance(10 * time.Second)
+	var got []string
+	for _, e := range r.Events {
+		got = append(got, fmt.Sprintf("%s %s %q s%d", e.Participant, e.Kind, e.Reason, e.Session))
+	}
+	want := []string{`m1 dropped "` + StoppedInMatch + `" s0`, `m2 dropped "` + StoppedInMatch + `" s0`, `lost2 dropped "` + StoppedRequeued + `" s43`}
+	if !slices.Equal(got, want) {
+		t.Errorf("the restoring lobby's events\n%q, want\n%q", got, want)
+	}
+	if f := second.Flow(); f != (Flow{}) {
+		t.Errorf("the restoring lobby's flow %+v: want its own arrivals alone, none", f)
+	}
+	check(second, 11*time.Second, "second")
+	evs = append(evs, r.Events...)
+	evs = append(evs, second.Advance(11*time.Second).Events...) // fresh and wait arrive again
+	third := newLobby(t, cfg)
+	if n, err := third.Restore(0, evs); n != 8 || err != nil {
+		t.Fatalf("third: restored %d, %v", n, err)
+	}
+	if r := third.Advance(0); len(r.Events) != 0 {
+		t.Errorf("the third lobby recorded %+v: the second's records ended everyone's part", r.Events)
+	}
+	check(third, time.Second, "third")
+
+	small := newLobby(t, Config{Seats: 2, Groups: []Group{{Name: "g0"}}, MaxParticipants: 3})
+	if n, err := small.Restore(0, evs); n != 3 || !errors.Is(err, ErrFull) || len(small.people) != 3 {
+		t.Errorf("MaxParticipants 3: restored %d, %v, %d people", n, err, len(small.people))
+	}
+	if err := small.Arrive(0, "new", addr(50)); !errors.Is(err, ErrFull) {
+		t.Errorf("a new arrival at a full lobby: %v", err)
+	}
+	if _, err := newLobby(t, cfg).Restore(0, []Event{{Participant: "x", Kind: "teleported"}}); err == nil {
+		t.Error("restored an event of kind teleported")
+	}
+	if _, err := newLobby(t, cfg).Restore(0, []Event{{Participant: "a b", Kind: "arrived"}}); !errors.Is(err, ErrBadID) {
+		t.Errorf("restored id %q: %v", "a b", err)
+	}
+}

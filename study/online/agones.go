@@ -190,7 +190,11 @@ func (a *Agones) Start(ctx context.Context, m lobby.Match) (*Session, error) {
 		end = a.follow(ctx, first)
 		close(done)
 	}()
-	return &Session{Links: links, Done: done, Err: func() error { return end }, Kill: kill}, nil
+	byID := map[string]string{}
+	for seat, id := range who {
+		byID[id] = codes[seat]
+	}
+	return &Session{Links: links, Done: done, Err: func() error { return end }, Kill: kill, Codes: byID}, nil
 }
 
 // allocated is what an Allocated answer says.

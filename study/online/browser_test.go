@@ -153,6 +153,18 @@ func TestJoinPageInBrowser(t *testing.T) {
 	if f := s.Flow(); f.Consented != 1 {
 		t.Errorf("the page's consent was not recorded: flow %+v", f)
 	}
+	// Back at the link after completing, the participant is not seated
+	// again: the page hears how their part ended and goes to the
+	// completion URL with the same code.
+	first := done
+	done = ""
+	steps, final, text = run("person1", "")
+	if st := strings.Join(seen(steps), " "); st != "" && st != "completed" || !strings.Contains(final, "/done?cc="+first) || done != first {
+		t.Errorf("person1 back at the link: steps %v, final %s (%s), code %q; want the completion URL with %q", steps, final, text, done, first)
+	}
+	if f := s.Flow(); f.Arrived != 1 || f.Completed != 1 {
+		t.Errorf("flow %+v after person1 came back: want one arrival, one completion", f)
+	}
 	// A browser refused at the prescreen: the floor is raised past any
 	// headless frame rate.
 	s.mu.Lock()

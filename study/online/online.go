@@ -122,6 +122,13 @@ type Config struct {
 	// and handed to it again with the next ones; the flow in memory is
 	// unaffected.
 	Record func(ctx context.Context, start time.Time, evs []lobby.Event) error
+	// FindSession, when set, finds the study session (its id in the study's
+	// records; 0: none stored) match m's game server recorded, once the
+	// session s ended, and names it in the match's events Record stored
+	// so far (those of the lobby that started at start); the events
+	// stored after carry it (lobby.Event.Session). It is called in
+	// turn with Record.
+	FindSession func(ctx context.Context, start time.Time, m lobby.Match, s *Session) (int64, error)
 }
 
 // Server is an online study's lobby service.
@@ -156,10 +163,12 @@ type Server struct {
 	formed   []lobby.Match
 	starting sync.WaitGroup
 
-	// recMu orders the calls of Config.Record; unstored are the events
-	// it has not stored yet.
-	recMu    sync.Mutex
-	unstored []lobby.Event
+	// recMu orders the calls of Config.Record and Config.FindSession;
+	// unstored are the events it has not stored yet, and sessionOf the
+	// study session each match's game server recorded, once found.
+	recMu     sync.Mutex
+	unstored  []lobby.Event
+	sessionOf map[int]int64
 }
 
 // maxUnstored bounds the events kept for a Record that keeps failing:
@@ -202,7 +211,18 @@ func New(cfg Config) (*Server, error) {
 	return &Server{cfg: cfg, start: time.Now(), log: cfg.Log, lobby: l, rtt: map[string]time.Duration{},
 		tickets: map[string]string{}, ticketOf: map[string]string{}, listed: map[string]time.Time{}, sealed: map[string]time.Time{},
 		links: map[string]string{}, sessions: map[int]*Session{}, failed: map[int]error{},
-		seen: map[string]time.Duration{}, platform: map[string][2]string{}, requeued: map[string]int{}}, nil
+		seen: map[string]time.Duration{}, platform: map[string][2]string{}, requeued: map[string]int{}, sessionOf: map[int]int64{}}, nil
+}
+
+// Restore tells the lobby of the participants earlier lobbies of the
+// study saw, from their recorded events (lobby.Lobby.Restore): call it
+// before Serve. The events it makes (those in a match when their lobby
+// stopped dropped out) are recorded with the first Advance. It returns
+// how many participants it restored.
+func (s *Server) Restore(evs []lobby.Event) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lobby.Restore(s.now(), evs)
 }
 
 func (s *Server) now() time.Duration { return time.Since(s.start) }
@@ -303,6 +323,7 @@ func (s *Server) begin(ctx context.Context, m lobby.Match) {
 	if err != nil && s.cfg.Lost != nil {
 		s.cfg.Lost(context.WithoutCancel(ctx), m, sess, err)
 	}
+	s.findSession(context.WithoutCancel(ctx), m, sess)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err == nil {
@@ -333,6 +354,33 @@ func (s *Server) begin(ctx context.Context, m lobby.Match) {
 	_ = s.lobby.MatchLost(s.now(), m.ID, again, "the game server was lost mid-match ("+err.Error()+")")
 }
 
+// findSession finds the study session match m's game server recorded
+// (Config.FindSession), once it ended, and tells the lobby: the match's
+// events from then on carry it.
+func (s *Server) findSession(ctx context.Context, m lobby.Match, sess *Session) {
+	if s.cfg.FindSession == nil {
+		return
+	}
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
+	rctx, cancel := context.WithTimeout(ctx, recordTimeout)
+	defer cancel()
+	id, err := s.cfg.FindSession(rctx, s.start, m, sess)
+	switch {
+	case err != nil:
+		s.log.Error("session of match", "match", m.ID, "err", err)
+		return
+	case id == 0:
+		s.log.Warn("session of match", "match", m.ID, "err", "the game server stored no session")
+		return
+	}
+	s.log.Info("session of match", "match", m.ID, "session", id)
+	s.sessionOf[m.ID] = id
+	s.mu.Lock()
+	_ = s.lobby.MatchSession(m.ID, id)
+	s.mu.Unlock()
+}
+
 // dropout records participant d of match m as having dropped out of it.
 func (s *Server) dropout(m lobby.Match, d Dropout) {
 	if !slices.Contains(m.People, d.ID) {
@@ -353,6 +401,13 @@ func (s *Server) record(ctx context.Context, evs []lobby.Event) {
 	s.unstored = append(s.unstored, evs...)
 	if len(s.unstored) == 0 {
 		return
+	}
+	// An event of a match made before its session was found, stored
+	// after it was: Config.FindSession linked the ones stored before.
+	for i, ev := range s.unstored {
+		if id, ok := s.sessionOf[ev.Match]; ok && ev.Session == 0 {
+			s.unstored[i].Session = id
+		}
 	}
 	// A stopping lobby still stores its last events; a database that
 	// hangs holds the lobby's forming of matches up for recordTimeout
@@ -532,7 +587,15 @@ func (s *Server) arrive(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, lobby.ErrFlood):
 		fail(w, http.StatusTooManyRequests, err)
 	case errors.Is(err, lobby.ErrParticipated):
-		fail(w, http.StatusConflict, err)
+		// Not a second participation; the page shows how the first
+		// ended: the completion code again, the refusal's reason, the
+		// dropout's answer.
+		st, serr := s.statusOf(req.ID)
+		if serr != nil {
+			fail(w, http.StatusConflict, err)
+			return
+		}
+		writeJSON(w, http.StatusConflict, Participated{Error: err.Error(), Status: st})
 	case errors.Is(err, lobby.ErrFull):
 		fail(w, http.StatusServiceUnavailable, err)
 	case err != nil:
@@ -784,6 +847,13 @@ func (s *Server) consent(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// Participated is the answer to an arrival of a participant who has
+// taken part already (409 Conflict): the refusal, and where they stand.
+type Participated struct {
+	Error string `json:"error"`
+	Status
+}
+
 // Status is what the page is told of where it stands.
 type Status struct {
 	State string `json:"state"`
@@ -808,6 +878,16 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	if id == "" {
 		id = r.URL.Query().Get("id")
 	}
+	out, err := s.statusOf(id)
+	if err != nil {
+		fail(w, http.StatusNotFound, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// statusOf is where participant id stands, as the page is told.
+func (s *Server) statusOf(id string) (Status, error) {
 	s.mu.Lock()
 	st, err := s.lobby.Status(s.now(), id)
 	if err == nil && st.State <= lobby.Waiting {
@@ -824,13 +904,12 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 	if err != nil {
-		fail(w, http.StatusNotFound, err)
-		return
+		return Status{}, err
 	}
 	if out.Code != "" && s.cfg.CompletionURL != "" {
 		out.Redirect = completionURL(s.cfg.CompletionURL, out.Code)
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 func (s *Server) leave(w http.ResponseWriter, r *http.Request) {

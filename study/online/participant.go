@@ -53,7 +53,8 @@ func (p *Participant) client() *http.Client {
 }
 
 // do sends a request and decodes a 200's JSON into v; another status
-// is an *AnswerError.
+// is an *AnswerError, and a 409's JSON is decoded into v too (an
+// arrival of one who took part already says where they stand).
 func (p *Participant) do(ctx context.Context, method, path string, body, v any) error {
 	var rd io.Reader
 	if body != nil {
@@ -89,12 +90,17 @@ func (p *Participant) do(ctx context.Context, method, path string, body, v any) 
 		if json.Unmarshal(b, &e) != nil || e.Error == "" {
 			e.Error = strings.TrimSpace(string(b))
 		}
+		if r.StatusCode == http.StatusConflict && v != nil {
+			_ = json.Unmarshal(b, v)
+		}
 		return &AnswerError{Status: r.StatusCode, Msg: e.Error}
 	}
 	return json.Unmarshal(b, v)
 }
 
-// Arrive announces the participant to the lobby.
+// Arrive announces the participant to the lobby. One who took part
+// already gets an *AnswerError (409) and where they stand: the
+// completion code again, the refusal's reason, the dropout's answer.
 func (p *Participant) Arrive(ctx context.Context) (Status, error) {
 	var st Status
 	err := p.do(ctx, http.MethodPost, "/lobby/arrive", map[string]string{"id": p.ID, "study": p.Study, "session": p.Session}, &st)

@@ -174,3 +174,92 @@ func TestLobbyServiceConsent(t *testing.T) {
 		t.Errorf("flow %+v, events %q", f, kinds)
 	}
 }
+
+// TestLobbyServiceRestores: a lobby told of an earlier lobby's events
+// answers its participants as their part ended (409, with the status:
+// the code and the completion URL again, the dropout's code when the
+// study gives one) and records, with its first Advance, the drop of one
+// who was in a match when the earlier lobby stopped; a match's session,
+// found once it ended (Config.FindSession, told the match's codes), is in
+// the match's events stored after.
+func TestLobbyServiceRestores(t *testing.T) {
+	var mu sync.Mutex
+	var stored []lobby.Event
+	var asked []map[string]string
+	n := 0
+	s, err := New(Config{
+		Lobby: lobby.Config{Study: "restore-test", Seats: 1, Secret: []byte("0123456789abcdef"), DropoutCode: true,
+			Groups: []lobby.Group{{Name: "A"}}},
+		Alloc:   &Local{Seats: []int{0}, Command: script(0, 300*time.Millisecond), NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }},
+		IDParam: "PROLIFIC_PID", StudyParam: "STUDY_ID", SessionParam: "SESSION_ID",
+		CompletionURL: "https://platform.example/complete?cc={code}", Log: slog.New(slog.DiscardHandler),
+		Record: func(ctx context.Context, start time.Time, evs []lobby.Event) error {
+			mu.Lock()
+			defer mu.Unlock()
+			stored = append(stored, evs...)
+			return nil
+		},
+		FindSession: func(ctx context.Context, start time.Time, m lobby.Match, sess *Session) (int64, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			asked = append(asked, sess.Codes)
+			return 77, nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored, err := s.Restore([]lobby.Event{
+		{Participant: "done", Kind: "arrived", Match: -1}, {Participant: "done", Kind: "admitted", Match: -1},
+		{Participant: "in", Kind: "arrived", Match: -1}, {Participant: "in", Kind: "admitted", Match: -1},
+		{Participant: "done", Kind: "matched", Match: 0, Session: 5}, {Participant: "in", Kind: "matched", Match: 1},
+		{Participant: "done", Kind: "completed", Match: 0, Session: 5},
+	})
+	if restored != 2 || err != nil {
+		t.Fatalf("restored %d, %v", restored, err)
+	}
+	listenProbe(t, s)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln, 20*time.Millisecond) }()
+	base := "http://" + ln.Addr().String()
+	for _, c := range []struct{ id, state, reason string }{{"done", "completed", ""}, {"in", "dropped", lobby.StoppedInMatch}} {
+		code, v := page{t, base, c.id}.post("/lobby/arrive", map[string]string{"id": c.id})
+		s.mu.Lock()
+		want, _ := s.lobby.Complete(c.id)
+		s.mu.Unlock()
+		reason, _ := v["reason"].(string)
+		if code != http.StatusConflict || !strings.Contains(fmt.Sprint(v["error"]), "already taken part") || v["state"] != c.state ||
+			reason != c.reason || v["code"] != want || v["redirect"] != "https://platform.example/complete?cc="+want {
+			t.Errorf("%s arriving again: %d %v; want 409 %s, code %s", c.id, code, v, c.state, want)
+		}
+	}
+	p := page{t, base, "p1"}
+	p.post("/lobby/arrive", map[string]string{"id": "p1"})
+	p.measure(ctx)
+	p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120})
+	until(t, p, "completion", func(v map[string]any) bool { return v["state"] == "completed" })
+	stop()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	s.Flush(context.Background())
+	mu.Lock()
+	defer mu.Unlock()
+	var got []string
+	for _, e := range stored {
+		got = append(got, fmt.Sprintf("%s %s m%d s%d", e.Participant, e.Kind, e.Match, e.Session))
+	}
+	want := []string{"in dropped m-1 s0", "p1 arrived m-1 s0", "p1 admitted m-1 s0", "p1 matched m0 s0", "p1 completed m0 s77"}
+	if !slices.Equal(got, want) {
+		t.Errorf("stored\n%q, want\n%q", got, want)
+	}
+	if len(asked) != 1 || len(asked[0]) != 1 || asked[0]["p1"] != "C1" {
+		t.Errorf("FindSession asked with codes %v, want p1's C1 once", asked)
+	}
+}
