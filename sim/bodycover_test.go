@@ -127,49 +127,9 @@ var tallDisc lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage
 // above the body's origin), the point would clear the wall and the
 // client would confirm: the denials show the body is used.
 func TestBodyBehindCoverAppealed(t *testing.T) {
-	m := worldtest.Cover(t)
-	ref := newWallReferee(m)
-	far := netem.Config{Latency: 100 * time.Millisecond}
-	near := netem.Config{Latency: 10 * time.Millisecond}
 	sh, vi := &aimer{}, &crosser{stopY: 1.5}
-	d, err := sim.NewDriver(server.Config{Map: m, Seed: 4, Body: tallDisc, Shots: ref, Policy: lagcomp.Config{Name: "alc"}},
-		[]sim.PlayerConfig{
-			{Client: client.Config{InterpDelay: 100 * time.Millisecond}, Brain: sh, Up: far, Down: far},
-			{Client: client.Config{InterpDelay: 50 * time.Millisecond}, Brain: vi, Up: near, Down: near},
-		}, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Run(time.Second, nil)
-	shooter, victim := d.Players[0].Client.ID(), d.Players[1].Client.ID()
-	d.Server.Place(shooter, geom.V(0, 0, 0), 0)
-	d.Server.Place(victim, geom.V(12, -3, 0), math.Pi/2)
-	d.Run(3*time.Second, nil)
-	sh.fire, vi.walk = true, true
-	d.Run(6*time.Second, ref)
-	sh.fire = false
-	d.Run(7*time.Second, ref)
-
-	upheld, confirmed := 0, 0
-	for _, rec := range ref.records {
-		if !rec.Hit {
-			continue
-		}
-		if rec.Victim != victim || !rec.Appealed || !rec.Rewound {
-			t.Errorf("hit %+v: want an appealed, rewound hit on the victim", rec)
-		}
-		switch rec.Outcome {
-		case wire.OutcomeDeniedUpheld:
-			upheld++
-			if rec.Registered || rec.Damage != 0 {
-				t.Errorf("upheld denial %+v dealt damage", rec)
-			}
-		case wire.OutcomeConfirmed:
-			confirmed++
-		default:
-			t.Errorf("hit %+v: outcome %v", rec, rec.Outcome)
-		}
-	}
+	d, ref, victim := appealScene(t, tallDisc, sh, &sh.fire, vi, 0)
+	upheld, confirmed := appealOutcomes(t, ref, victim)
 	denied := 0
 	for _, h := range ref.hits[1] {
 		if !h.OnBody || h.Part != 0 || h.Appeal == 0 {
@@ -293,4 +253,63 @@ func TestGameShotTracers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// appealScene plays the scene of TestBodyBehindCoverAppealed with every
+// player's body: under alc, on worldtest.Cover, the shooter (brain sh,
+// its trigger fire) at the origin 250 ms behind, the victim (vi) at 20
+// ms placed at (12, back-3) facing +Y. The victim walks, and the
+// shooter fires, from 3 to 6 s of the match. It returns the driver, the
+// referee (the game's resolver) and the victim's slot.
+func appealScene(t *testing.T, body lagcomp.Body, sh sim.Brain, fire *bool, vi *crosser, back float64) (*sim.Driver, *wallReferee, int) {
+	t.Helper()
+	m := worldtest.Cover(t)
+	ref := newWallReferee(m)
+	far := netem.Config{Latency: 100 * time.Millisecond}
+	near := netem.Config{Latency: 10 * time.Millisecond}
+	d, err := sim.NewDriver(server.Config{Map: m, Seed: 4, Body: body, Shots: ref, Policy: lagcomp.Config{Name: "alc"}},
+		[]sim.PlayerConfig{
+			{Client: client.Config{InterpDelay: 100 * time.Millisecond}, Brain: sh, Up: far, Down: far},
+			{Client: client.Config{InterpDelay: 50 * time.Millisecond}, Brain: vi, Up: near, Down: near},
+		}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Run(time.Second, nil)
+	shooter, victim := d.Players[0].Client.ID(), d.Players[1].Client.ID()
+	d.Server.Place(shooter, geom.V(0, 0, 0), 0)
+	d.Server.Place(victim, geom.V(12, back-3, 0), math.Pi/2)
+	d.Run(3*time.Second, nil)
+	*fire, vi.walk = true, true
+	d.Run(6*time.Second, ref)
+	*fire = false
+	d.Run(7*time.Second, ref)
+	return d, ref, victim
+}
+
+// appealOutcomes counts the hits in ref's records whose denial was
+// upheld and those confirmed; each must be an appealed, rewound hit on
+// victim, an upheld denial dealing nothing.
+func appealOutcomes(t *testing.T, ref *wallReferee, victim int) (upheld, confirmed int) {
+	t.Helper()
+	for _, rec := range ref.records {
+		if !rec.Hit {
+			continue
+		}
+		if rec.Victim != victim || !rec.Appealed || !rec.Rewound {
+			t.Errorf("hit %+v: want an appealed, rewound hit on the victim", rec)
+		}
+		switch rec.Outcome {
+		case wire.OutcomeDeniedUpheld:
+			upheld++
+			if rec.Registered || rec.Damage != 0 {
+				t.Errorf("upheld denial %+v dealt damage", rec)
+			}
+		case wire.OutcomeConfirmed:
+			confirmed++
+		default:
+			t.Errorf("hit %+v: outcome %v", rec, rec.Outcome)
+		}
+	}
+	return upheld, confirmed
 }

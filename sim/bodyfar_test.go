@@ -14,7 +14,6 @@ import (
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
-	"github.com/lagkit/lagkit/world/worldtest"
 )
 
 // hull is the body of TestFarBodyBehindCoverAppealed: a hull 6.4 m long
@@ -55,49 +54,9 @@ func (b *tailAimer) Input(now time.Duration, c *client.Client) game.UserCmd {
 // upholds the denials. Without the far code the hits could not be sent:
 // the victim would hear of none and they would all time out.
 func TestFarBodyBehindCoverAppealed(t *testing.T) {
-	m := worldtest.Cover(t)
-	ref := newWallReferee(m)
-	far := netem.Config{Latency: 100 * time.Millisecond}
-	near := netem.Config{Latency: 10 * time.Millisecond}
 	sh, vi := &tailAimer{}, &crosser{stopY: 1.5 - hullTail.X}
-	d, err := sim.NewDriver(server.Config{Map: m, Seed: 4, Body: hull, Shots: ref, Policy: lagcomp.Config{Name: "alc"}},
-		[]sim.PlayerConfig{
-			{Client: client.Config{InterpDelay: 100 * time.Millisecond}, Brain: sh, Up: far, Down: far},
-			{Client: client.Config{InterpDelay: 50 * time.Millisecond}, Brain: vi, Up: near, Down: near},
-		}, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Run(time.Second, nil)
-	shooter, victim := d.Players[0].Client.ID(), d.Players[1].Client.ID()
-	d.Server.Place(shooter, geom.V(0, 0, 0), 0)
-	d.Server.Place(victim, geom.V(12, -3-hullTail.X, 0), math.Pi/2)
-	d.Run(3*time.Second, nil)
-	sh.fire, vi.walk = true, true
-	d.Run(6*time.Second, ref)
-	sh.fire = false
-	d.Run(7*time.Second, ref)
-
-	upheld, confirmed := 0, 0
-	for _, rec := range ref.records {
-		if !rec.Hit {
-			continue
-		}
-		if rec.Victim != victim || !rec.Appealed || !rec.Rewound {
-			t.Errorf("hit %+v: want an appealed, rewound hit on the victim", rec)
-		}
-		switch rec.Outcome {
-		case wire.OutcomeDeniedUpheld:
-			upheld++
-			if rec.Registered || rec.Damage != 0 {
-				t.Errorf("upheld denial %+v dealt damage", rec)
-			}
-		case wire.OutcomeConfirmed:
-			confirmed++
-		default:
-			t.Errorf("hit %+v: outcome %v", rec, rec.Outcome)
-		}
-	}
+	d, ref, victim := appealScene(t, hull, sh, &sh.fire, vi, -hullTail.X)
+	upheld, confirmed := appealOutcomes(t, ref, victim)
 	denied := 0
 	q := func(v float64) float64 { return math.Round(v/wire.LocalQuantum) * wire.LocalQuantum }
 	for _, h := range ref.hits[1] {
