@@ -354,7 +354,7 @@ func TestStudyRehearsePages(t *testing.T) {
 		t.Errorf("%d people, %d consents, %d people moved more than 1 m: want 2 of each", people, consents, moved)
 	}
 	o, _ = rehearse("refused", "min_fps = 999\n", 1)
-	if !strings.Contains(o, "page rehearsal-0000 (Chromium): refused") || !regexp.MustCompile(`1 refused: frame rate \d+ fps under the 999 the study needs`).MatchString(o) {
+	if !strings.Contains(o, "page rehearsal-0000 (Chromium): refused, 0 rounds joined, 0 questionnaires answered\n") || !regexp.MustCompile(`1 refused: frame rate \d+ fps under the 999 the study needs`).MatchString(o) {
 		t.Fatalf("output:\n%s", o)
 	}
 	for _, name := range []string{"lobby-waiting.png", "lobby-prescreen-refused.png", "lobby-complete.png"} {

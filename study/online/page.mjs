@@ -37,7 +37,7 @@ try {
     if (new URL(r.url()).pathname === '/lobby/status') fetched = await r.json().catch(() => fetched);
   });
   await lobby.goto(joinURL);
-  let game = null, joined = '', last = '', seenRound = -1, answeredRound = null, readyRound = -1, locked = false;
+  let game = null, joined = '', last = '', seenRound = -1, answeredRound = null, readyRound = -1, locked = false, agreed = false;
   for (let i = 0; ; i++) {
     if (i > 36000) throw new Error('still not done after an hour');
     let st = await lobby.evaluate(() => window.lobby).catch(() => null);
@@ -52,7 +52,7 @@ try {
       Object.assign(out, { state, reason: st.reason ?? '', code: st.code ?? '' });
       break;
     }
-    if (await lobby.locator('#agree').count().catch(() => 0)) await lobby.click('#agree');
+    if (!agreed && await lobby.locator('#agree').count().catch(() => 0)) { await lobby.click('#agree').catch(() => {}); agreed = true; }
     if (!locked && await lobby.locator('#lock').count().catch(() => 0)) { await lobby.click('#lock').catch(() => {}); locked = true; }
     // A match's link, or a new one after the lobby requeued the
     // participant (its game server was lost): the seat's page opens it.

@@ -1,6 +1,6 @@
 // join.mjs plays a participant through an online study's join page in
 // headless Chromium (TestJoinPageInBrowser): it opens BASE/?PROLIFIC_PID=ID,
-// agrees to the consent, waits through the prescreen and the lobby,
+// agrees to the consent (with a double click), waits through the prescreen and the lobby,
 // opens the match's link, and waits until the page has gone to the
 // completion URL. With SHOTS set it keeps a screenshot of each step
 // there; JOIN_QUERY adds to the link's query (transport=ws). It prints
@@ -24,7 +24,7 @@ try {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   const shot = async (name) => { if (shots) await page.screenshot({ path: `${shots}/${name}.png` }); };
   await page.goto(`${base}/?PROLIFIC_PID=${id}&STUDY_ID=S1&SESSION_ID=X1${process.env.JOIN_QUERY ? '&' + process.env.JOIN_QUERY : ''}`);
-  let last = '';
+  let last = '', agreed = false;
   for (let i = 0; i < 1200; i++) {
     if (page.url().includes('/done')) break;
     const st = await page.evaluate(() => window.lobby?.state).catch(() => '');
@@ -34,7 +34,9 @@ try {
       last = st;
       await shot(`join-${st}`);
     }
-    if (await page.locator('#agree').count()) await page.click('#agree');
+    // Agreed with a double click, as people often do: the page must
+    // run one prescreen, not two.
+    if (!agreed && await page.locator('#agree').count()) { await page.dblclick('#agree'); agreed = true; }
     if (st === 'refused' || st === 'error' || st === 'dropped') break;
     await sleep(100);
   }
