@@ -130,7 +130,7 @@ func (b *Bot) fight(now time.Duration, st *game.PlayerState, eye geom.Vec3, at g
 		if look := b.moveDir; look.Len2() > 0 {
 			b.turnToward(geom.V(look.X, look.Y, 0), dt)
 		}
-		if !reloading && int(st.Ammo) < int(b.weapon.Magazine)/3 {
+		if !reloading && int(st.Arms().Ammo) < int(b.weapon.Magazine)/3 {
 			cmd.Buttons |= game.BtnReload
 		}
 		return
@@ -140,7 +140,7 @@ func (b *Bot) fight(now time.Duration, st *game.PlayerState, eye geom.Vec3, at g
 	if reloading || now < b.reactAt {
 		return
 	}
-	if st.Ammo == 0 {
+	if st.Arms().Ammo == 0 {
 		cmd.Buttons |= game.BtnReload
 		return
 	}
@@ -151,7 +151,7 @@ func (b *Bot) fight(now time.Duration, st *game.PlayerState, eye geom.Vec3, at g
 		b.burstLeft = 2 + b.rng.IntN(4)
 	}
 	cmd.Buttons |= game.BtnFire
-	if st.WeaponWait <= tick {
+	if st.Arms().Wait <= tick {
 		b.burstLeft--
 		if b.burstLeft == 0 {
 			b.pauseTil = now + time.Duration(200+b.rng.IntN(300))*time.Millisecond

@@ -118,7 +118,7 @@ func (b *Bot) Frame(now time.Duration, c *client.Client) {
 	off := math.Acos(math.Max(-1, math.Min(1, aim.Dot(to)/math.Max(dist, 1e-9))))
 	closing := off < f.lastOff
 	f.lastOff = off
-	ready := now >= f.nextPress && st.Flags&game.FlagReloading == 0 && st.Ammo > 0
+	ready := now >= f.nextPress && st.Flags&game.FlagReloading == 0 && st.Arms().Ammo > 0
 	if f.held || !ready || closing || off > math.Atan2(clickRadius, dist) {
 		return
 	}
@@ -156,7 +156,7 @@ func (b *Bot) fightFrames(now time.Duration, c *client.Client, st *game.PlayerSt
 		b.fight(now, st, eye, at, false, cmd)
 	} else {
 		b.drawAimErr(now, at.Sub(eye).Len())
-		if st.Ammo == 0 && st.Flags&game.FlagReloading == 0 {
+		if st.Arms().Ammo == 0 && st.Flags&game.FlagReloading == 0 {
 			cmd.Buttons |= game.BtnReload
 		}
 	}

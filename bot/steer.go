@@ -17,7 +17,7 @@ func (b *Bot) steer(now time.Duration, c *client.Client, st *game.PlayerState, e
 	// Threatened: in a fight, or in the session's first second, before
 	// it has looked around.
 	threatened := fighting || now < time.Second
-	needCover := threatened && (st.Flags&game.FlagReloading != 0 || st.Ammo == 0) && st.Flags&game.FlagCarrier == 0
+	needCover := threatened && (st.Flags&game.FlagReloading != 0 || st.Arms().Ammo == 0) && st.Flags&game.FlagCarrier == 0
 	switch {
 	case b.inCover && (now >= b.coverTil || !needCover && st.Flags&game.FlagReloading == 0):
 		b.inCover, b.crouch, b.hasGoal = false, false, false // peek out and carry on

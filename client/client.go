@@ -106,7 +106,7 @@ type Config struct {
 	ReckoningTeams []reckoning.Policy
 	// Game is the game's own declared state (game.Declare's schema, its
 	// Layout), and must be the server's (server.Config.Game; nil,
-	// lagkit's own game): the Connect carries its hash, and a server
+	// lagkit's own game's, game.ArmsLayout): the Connect carries its hash, and a server
 	// with another refuses. The client's player's state is predicted
 	// with Step and corrected from the server's as its position is;
 	// other players' and entities' fields sent to all are drawn from
@@ -176,11 +176,17 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.ConnectRetry == 0 {
 		out.ConnectRetry = 500 * time.Millisecond
 	}
-	weapons, err := game.Loadout(out.Weapons)
-	if err != nil {
-		return out, fmt.Errorf("client: config: %w", err)
+	out.Game = game.OrArms(out.Game)
+	switch {
+	case out.Game.Armed():
+		weapons, err := game.Loadout(out.Weapons)
+		if err != nil {
+			return out, fmt.Errorf("client: config: %w", err)
+		}
+		out.Weapons = weapons
+	case len(out.Weapons) > 0:
+		return out, fmt.Errorf("client: config: weapons: lagkit's weapons keep their state in game.Arms, the first field of the declared state, and %s has none", out.Game.Name())
 	}
-	out.Weapons = weapons
 	if out.Display == nil {
 		out.Display = Interpolate
 	}

@@ -52,9 +52,7 @@ func (c *Client) step(st game.PlayerState, cmd game.UserCmd) (game.PlayerState, 
 	ctx.Tick, ctx.Time = cmd.Tick, time.Duration(cmd.Tick)*c.tickDur
 	ctx.View = &c.view
 	st, fired := c.cfg.Step(st, cmd, ctx)
-	if c.cfg.Game != nil {
-		c.cfg.Game.Snap(&st.Game)
-	}
+	c.cfg.Game.Snap(&st.Game)
 	return st, fired
 }
 
@@ -212,7 +210,7 @@ func (c *Client) tick(now time.Duration, input game.UserCmd) {
 	c.takeGame(&cmd)
 	c.takePress(now, &cmd)
 	if c.settings.Paused {
-		hold(&cmd, c.pred.Weapon)
+		hold(&cmd, c.pred.Arms().Weapon)
 	}
 	c.nextCmd++
 	c.cmds[cmd.Tick%cmdRing] = cmd
@@ -324,7 +322,7 @@ type Misprediction struct {
 
 // lagkitFields name the fields of PlayerState that countMisses checks
 // before the game's own, in its order.
-var lagkitFields = [...]string{"pos", "vel", "yaw", "pitch", "flags", "teleport", "health", "ammo", "heat", "weapon_wait", "weapon"}
+var lagkitFields = [...]string{"pos", "vel", "yaw", "pitch", "flags", "teleport", "health"}
 
 // newMisses returns a zero count for every field of a state declared by
 // l, lagkit's first.
@@ -347,15 +345,14 @@ func (c *Client) countMisses(p, s *game.PlayerState) {
 	m := c.ready.cur.Mispredictions
 	for k, diff := range [len(lagkitFields)]bool{
 		p.Pos != s.Pos, p.Vel != s.Vel, p.Yaw != s.Yaw, p.Pitch != s.Pitch, p.Flags != s.Flags,
-		p.Teleport != s.Teleport, p.Health != s.Health, p.Ammo != s.Ammo, p.Heat != s.Heat,
-		p.WeaponWait != s.WeaponWait, p.Weapon != s.Weapon,
+		p.Teleport != s.Teleport, p.Health != s.Health,
 	} {
 		if diff {
 			m[k].Wrong++
 		}
 	}
 	l := c.cfg.Game
-	if l == nil || p.Game == s.Game {
+	if p.Game == s.Game {
 		return
 	}
 	for i, f := range l.Fields() {

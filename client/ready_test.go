@@ -15,7 +15,7 @@ import (
 
 // armed is the local player's state in the snapshots of these tests:
 // standing, its rifle loaded, so that a command holding fire shoots.
-var armed = game.PlayerState{Pos: geom.V(5, 0, 0), Health: 100, Ammo: 30, Flags: game.FlagOnGround}
+var armed = game.PlayerState{Pos: geom.V(5, 0, 0), Health: 100, Flags: game.FlagOnGround}.WithArms(game.Arms{Ammo: 30})
 
 // snapshotWith encodes, into buf, a full snapshot of tick n carrying
 // events (their sequence numbers set), the local player at self after

@@ -14,10 +14,10 @@ import (
 // players. A projectile weapon's shot, whose fate is the server's
 // flight, is unknown.
 func (c *Client) ownVerdict(before, after game.PlayerState, cmd game.UserCmd) game.Shown {
-	if int(after.Weapon) >= len(c.cfg.Weapons) {
+	if int(after.Arms().Weapon) >= len(c.cfg.Weapons) {
 		return game.ShownUnknown
 	}
-	w := &c.cfg.Weapons[after.Weapon]
+	w := &c.cfg.Weapons[after.Arms().Weapon]
 	if w.Kind != game.Hitscan {
 		return game.ShownUnknown
 	}

@@ -66,8 +66,8 @@ var sinkState PlayerState
 // a client drawing remote players does for each of them every frame.
 func BenchmarkInterpolate(b *testing.B) {
 	hist := [2]PlayerState{
-		{Pos: geom.V(1, 2, 0), Vel: geom.V(4, 1, 0), Yaw: 100, Pitch: -20, Flags: FlagOnGround, Health: 80, Ammo: 20, WeaponWait: 3000},
-		{Pos: geom.V(1.06, 2.02, 0), Vel: geom.V(4, 1.1, 0), Yaw: 160, Pitch: -10, Flags: FlagOnGround, Health: 80, Ammo: 19, WeaponWait: 1000},
+		PlayerState{Pos: geom.V(1, 2, 0), Vel: geom.V(4, 1, 0), Yaw: 100, Pitch: -20, Flags: FlagOnGround, Health: 80}.WithArms(Arms{Ammo: 20, Wait: 3000}),
+		PlayerState{Pos: geom.V(1.06, 2.02, 0), Vel: geom.V(4, 1.1, 0), Yaw: 160, Pitch: -10, Flags: FlagOnGround, Health: 80}.WithArms(Arms{Ammo: 19, Wait: 1000}),
 	}
 	b.ReportAllocs()
 	frac := 0.0
@@ -87,7 +87,7 @@ func BenchmarkStep(b *testing.B) {
 	p := DefaultParams()
 	weapons := DefaultWeapons()
 	s := standing(0, 0)
-	s.Ammo = weapons[0].Magazine
+	s.Arms().Ammo = weapons[0].Magazine
 	cmd := forward(30)
 	cmd.Buttons |= BtnFire
 	b.ReportAllocs()

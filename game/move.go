@@ -123,18 +123,14 @@ func move(s *PlayerState, cmd *UserCmd, g *geom.Grid, p *Params) PlayerState {
 	}
 	// TestMoveKeepsTheOtherFields keeps this list complete.
 	return PlayerState{
-		Pos:        m.place(start),
-		Vel:        snapVel(clampVel(m.v, p.MaxVelocity)),
-		Yaw:        cmd.Yaw,
-		Pitch:      max(-MaxPitch, min(MaxPitch, cmd.Pitch)),
-		Flags:      flags,
-		Teleport:   s.Teleport,
-		Health:     s.Health,
-		Ammo:       s.Ammo,
-		Heat:       s.Heat,
-		WeaponWait: s.WeaponWait,
-		Weapon:     s.Weapon,
-		Game:       s.Game,
+		Pos:      m.place(start),
+		Vel:      snapVel(clampVel(m.v, p.MaxVelocity)),
+		Yaw:      cmd.Yaw,
+		Pitch:    max(-MaxPitch, min(MaxPitch, cmd.Pitch)),
+		Flags:    flags,
+		Teleport: s.Teleport,
+		Health:   s.Health,
+		Game:     s.Game,
 	}
 }
 

@@ -228,22 +228,14 @@ type PlayerState struct {
 	// Health is decided by the server alone; the owner's client learns it
 	// from snapshots.
 	Health int16
-	// Ammo is the rounds left in the magazine.
-	Ammo uint8
-	// Heat counts consecutive shots of the current burst: spread and
-	// recoil grow with it, and releasing the trigger resets it.
-	Heat uint8
-	// WeaponWait is the time until the weapon can fire again, or until a
-	// reload completes, in whole microseconds.
-	WeaponWait time.Duration
-	// Weapon is the loadout slot of the weapon in hand (see Step).
-	Weapon uint8
 	// Game is the game's own state of the player (or entity): what a
 	// game built on lagkit keeps beyond lagkit's fields (a dash's
 	// cooldown, an inventory), declared as a Go struct (Declare) and
 	// read and written through its Schema. Its step changes it, and so
 	// it is predicted and corrected as the position is; the server
-	// writes it too (Server.Edit). lagkit's own game leaves it zero.
+	// writes it too (Server.Edit). lagkit's own weapons keep their
+	// state there, in Arms, the first field of a state that fires them
+	// (lagkit's own game declares Arms alone).
 	Game State
 }
 

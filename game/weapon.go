@@ -240,13 +240,17 @@ func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon)
 		cmd.Forward, cmd.Side, cmd.Up, cmd.Buttons = 0, 0, 0, 0
 	}
 	s = move(&s, &cmd, g, p)
-	if cmd.Weapon != s.Weapon && int(cmd.Weapon) < len(weapons) {
+	if len(weapons) == 0 {
+		return s, false // no loadout: the game keeps no Arms
+	}
+	a := s.Arms()
+	if cmd.Weapon != a.Weapon && int(cmd.Weapon) < len(weapons) {
 		return Switch(s, cmd.Weapon, &weapons[cmd.Weapon]), false
 	}
-	if int(s.Weapon) >= len(weapons) {
-		return s, false // no weapon in hand: an empty loadout
+	if int(a.Weapon) >= len(weapons) {
+		return s, false // no weapon in hand
 	}
-	fired := fire(&s, &cmd, &weapons[s.Weapon])
+	fired := fire(&s, &cmd, &weapons[a.Weapon])
 	return s, fired
 }
 
@@ -259,11 +263,12 @@ func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon)
 // other than the current one; commands selecting a slot outside the
 // loadout keep the current weapon.
 func Switch(s PlayerState, slot uint8, w *Weapon) PlayerState {
-	s.Weapon = slot
-	s.Ammo = w.Magazine
-	s.Heat = 0
+	a := s.Arms()
+	a.Weapon = slot
+	a.Ammo = w.Magazine
+	a.Heat = 0
 	s.Flags |= FlagReloading
-	s.WeaponWait = w.ReloadTime
+	a.Wait = w.ReloadTime
 	return s
 }
 
@@ -280,43 +285,44 @@ func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
 // fire is Fire changing the state in place, so that Step passes the
 // state and command on without copying them.
 func fire(s *PlayerState, cmd *UserCmd, w *Weapon) bool {
+	a := s.Arms()
 	d := min(max(cmd.Duration, 0), MaxCmdDuration)
-	ready := s.WeaponWait <= 0 // since before this command
-	s.WeaponWait -= d
+	ready := a.Wait <= 0 // since before this command
+	a.Wait -= d
 	trigger := cmd.Buttons.Has(BtnFire) && s.Flags&FlagDead == 0
-	if s.Flags&FlagReloading != 0 && s.WeaponWait <= 0 {
+	if s.Flags&FlagReloading != 0 && a.Wait <= 0 {
 		s.Flags &^= FlagReloading
-		s.Ammo = w.Magazine
+		a.Ammo = w.Magazine
 	}
 	if !trigger {
-		s.Heat = 0
+		a.Heat = 0
 	}
-	if s.WeaponWait < 0 && (ready || !(trigger && s.Flags&FlagReloading == 0)) {
+	if a.Wait < 0 && (ready || !(trigger && s.Flags&FlagReloading == 0)) {
 		// Idle time does not bank shots, nor does a command that starts
 		// ready (its shot leaves at its start); only the remainder of an
 		// interval that ran out during the command carries over while
 		// firing, which keeps the rate exact when the interval is not a
 		// whole number of ticks.
-		s.WeaponWait = 0
+		a.Wait = 0
 	}
 	if s.Flags&FlagDead != 0 || s.Flags&FlagReloading != 0 {
 		return false
 	}
-	if cmd.Buttons.Has(BtnReload) && s.Ammo < w.Magazine || trigger && s.Ammo == 0 && s.WeaponWait <= 0 {
+	if cmd.Buttons.Has(BtnReload) && a.Ammo < w.Magazine || trigger && a.Ammo == 0 && a.Wait <= 0 {
 		s.Flags |= FlagReloading
-		s.WeaponWait = w.ReloadTime
-		s.Heat = 0
+		a.Wait = w.ReloadTime
+		a.Heat = 0
 		return false
 	}
-	if !trigger || s.WeaponWait > 0 {
+	if !trigger || a.Wait > 0 {
 		return false
 	}
-	s.Ammo--
-	s.WeaponWait += w.FireInterval
-	if s.WeaponWait <= 0 {
-		s.WeaponWait = w.FireInterval // a command longer than the interval fires once
+	a.Ammo--
+	a.Wait += w.FireInterval
+	if a.Wait <= 0 {
+		a.Wait = w.FireInterval // a command longer than the interval fires once
 	}
-	s.Heat = min(s.Heat+1, 255)
+	a.Heat = min(a.Heat+1, 255)
 	return true
 }
 
@@ -327,7 +333,7 @@ func fire(s *PlayerState, cmd *UserCmd, w *Weapon) bool {
 // the command and the pellet, so the server and the shooter's client draw
 // the same numbers.
 func ShotRay(s PlayerState, cmd UserCmd, shooter int, pellet int, w *Weapon, p *Params) geom.Ray {
-	n := float64(max(int(s.Heat)-1, 0)) // shots before this one in the burst
+	n := float64(max(int(s.Arms().Heat)-1, 0)) // shots before this one in the burst
 	pitch := AngleToRad(int32(cmd.Pitch)) + math.Min(w.Recoil*n, w.RecoilMax)
 	pitch = math.Min(pitch, AngleToRad(MaxPitch))
 	yaw := AngleToRad(int32(cmd.Yaw))

@@ -9,7 +9,7 @@ import (
 // hold fires the trigger of a fresh player for d in commands of one tick
 // at rate and returns the number of shots.
 func hold(w *Weapon, rate int, d time.Duration) int {
-	s := PlayerState{Ammo: w.Magazine, Health: MaxHealth}
+	s := PlayerState{Health: MaxHealth}.WithArms(Arms{Ammo: w.Magazine})
 	cmd := UserCmd{Duration: TickDuration(rate), Buttons: BtnFire}
 	shots := 0
 	for elapsed := time.Duration(0); elapsed < d; elapsed += cmd.Duration {
@@ -44,21 +44,21 @@ func TestFireRules(t *testing.T) {
 		fired  bool
 		reload bool
 	}{
-		{"ready", PlayerState{Ammo: 30}, tick, true, false},
-		{"trigger released", PlayerState{Ammo: 30}, UserCmd{Duration: tick.Duration}, false, false},
-		{"dead", PlayerState{Ammo: 30, Flags: FlagDead}, tick, false, false},
-		{"between shots", PlayerState{Ammo: 30, WeaponWait: 50 * time.Millisecond}, tick, false, false},
-		{"empty magazine", PlayerState{Ammo: 0}, tick, false, true},
-		{"reloading", PlayerState{Ammo: 0, Flags: FlagReloading, WeaponWait: time.Second}, tick, false, true},
-		{"reload key", PlayerState{Ammo: 10}, UserCmd{Duration: tick.Duration, Buttons: BtnReload}, false, true},
+		{"ready", PlayerState{}.WithArms(Arms{Ammo: 30}), tick, true, false},
+		{"trigger released", PlayerState{}.WithArms(Arms{Ammo: 30}), UserCmd{Duration: tick.Duration}, false, false},
+		{"dead", PlayerState{Flags: FlagDead}.WithArms(Arms{Ammo: 30}), tick, false, false},
+		{"between shots", PlayerState{}.WithArms(Arms{Ammo: 30, Wait: 50 * time.Millisecond}), tick, false, false},
+		{"empty magazine", PlayerState{}.WithArms(Arms{Ammo: 0}), tick, false, true},
+		{"reloading", PlayerState{Flags: FlagReloading}.WithArms(Arms{Ammo: 0, Wait: time.Second}), tick, false, true},
+		{"reload key", PlayerState{}.WithArms(Arms{Ammo: 10}), UserCmd{Duration: tick.Duration, Buttons: BtnReload}, false, true},
 	}
 	for _, tc := range cases {
 		s, fired := Fire(tc.s, tc.cmd, &w)
 		if fired != tc.fired || s.Has(FlagReloading) != tc.reload {
 			t.Errorf("%s: fired %v, reloading %v; want %v, %v", tc.name, fired, s.Has(FlagReloading), tc.fired, tc.reload)
 		}
-		if fired && (s.Ammo != tc.s.Ammo-1 || s.Heat != tc.s.Heat+1) {
-			t.Errorf("%s: ammo %d, heat %d after a shot", tc.name, s.Ammo, s.Heat)
+		if fired && (s.Arms().Ammo != tc.s.Arms().Ammo-1 || s.Arms().Heat != tc.s.Arms().Heat+1) {
+			t.Errorf("%s: ammo %d, heat %d after a shot", tc.name, s.Arms().Ammo, s.Arms().Heat)
 		}
 	}
 	// A reload takes ReloadTime and refills the magazine.
@@ -68,8 +68,8 @@ func TestFireRules(t *testing.T) {
 			t.Fatalf("reload over after %v of %v", elapsed+tick.Duration, w.ReloadTime)
 		}
 	}
-	if s, _ = Fire(s, UserCmd{Duration: tick.Duration}, &w); s.Has(FlagReloading) || s.Ammo != w.Magazine {
-		t.Fatalf("after the reload: reloading %v, ammo %d", s.Has(FlagReloading), s.Ammo)
+	if s, _ = Fire(s, UserCmd{Duration: tick.Duration}, &w); s.Has(FlagReloading) || s.Arms().Ammo != w.Magazine {
+		t.Fatalf("after the reload: reloading %v, ammo %d", s.Has(FlagReloading), s.Arms().Ammo)
 	}
 }
 
@@ -82,7 +82,7 @@ func TestShotRaySpreadAndRecoil(t *testing.T) {
 	s := standing(3, 4)
 	cmd := UserCmd{Tick: 77, Yaw: YawUnits(1), Pitch: PitchUnits(0.1)}
 	for heat := 1; heat <= 40; heat++ {
-		s.Heat = uint8(heat)
+		s.Arms().Heat = uint8(heat)
 		n := float64(heat - 1)
 		r := ShotRay(s, cmd, 5, 0, &w, &p)
 		if r != ShotRay(s, cmd, 5, 0, &w, &p) {

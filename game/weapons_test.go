@@ -65,7 +65,7 @@ func TestRifleKillsIn300ms(t *testing.T) {
 	w := Rifle()
 	for _, rate := range []int{20, 64, 128} {
 		cmd := UserCmd{Duration: TickDuration(rate), Buttons: BtnFire}
-		s := PlayerState{Ammo: w.Magazine}
+		s := PlayerState{}.WithArms(Arms{Ammo: w.Magazine})
 		health := int16(MaxHealth)
 		var first, killed time.Duration = -1, -1
 		for now := time.Duration(0); killed < 0 && now < time.Second; now += cmd.Duration {
@@ -138,7 +138,7 @@ func TestShotgunCone(t *testing.T) {
 	w := DefaultWeapons()[3]
 	p := DefaultParams()
 	s := standing(1, 2)
-	s.Heat = 1
+	s.Arms().Heat = 1
 	cmd := UserCmd{Tick: 500, Yaw: YawUnits(0.7), Pitch: PitchUnits(-0.05)}
 	aim := AimDir(cmd.Yaw, cmd.Pitch)
 	var widest float64
@@ -189,26 +189,26 @@ func stepUntilFired(s PlayerState, cmd UserCmd, weapons []Weapon) (PlayerState, 
 func TestSwitchCostsReloadTime(t *testing.T) {
 	loadout := []Weapon{Rifle(), DefaultWeapons()[1]}
 	sniper := &loadout[1]
-	rifleReady := PlayerState{Ammo: loadout[0].Magazine, Health: MaxHealth, Flags: FlagOnGround}
+	rifleReady := PlayerState{Health: MaxHealth, Flags: FlagOnGround}.WithArms(Arms{Ammo: loadout[0].Magazine})
 
 	// Switching to the sniper with the trigger held: the first shot comes
 	// when a sniper reload started at the same command would have ended.
 	switched, tSwitch := stepUntilFired(rifleReady, UserCmd{Weapon: 1, Buttons: BtnFire}, loadout)
-	reloading := PlayerState{Weapon: 1, Ammo: 0, Health: MaxHealth, Flags: FlagOnGround}
+	reloading := PlayerState{Health: MaxHealth, Flags: FlagOnGround}.WithArms(Arms{Weapon: 1, Ammo: 0})
 	reloading, _ = Step(reloading, UserCmd{Weapon: 1, Buttons: BtnReload, Duration: tick}, nil, nil, loadout)
 	_, tReload := stepUntilFired(reloading, UserCmd{Weapon: 1, Buttons: BtnFire}, loadout)
 	tReload += tick // the command that started the reload
 	if tSwitch != tReload || tSwitch < sniper.ReloadTime || tSwitch >= sniper.ReloadTime+tick {
 		t.Fatalf("first sniper shot %v after switching, %v after reloading; want both the reload time %v", tSwitch, tReload, sniper.ReloadTime)
 	}
-	if switched.Weapon != 1 || switched.Ammo != sniper.Magazine-1 {
-		t.Fatalf("after the first shot: slot %d, %d rounds; want slot 1, %d", switched.Weapon, switched.Ammo, sniper.Magazine-1)
+	if switched.Arms().Weapon != 1 || switched.Arms().Ammo != sniper.Magazine-1 {
+		t.Fatalf("after the first shot: slot %d, %d rounds; want slot 1, %d", switched.Arms().Weapon, switched.Arms().Ammo, sniper.Magazine-1)
 	}
 
 	// An empty rifle: switching to the sniper and straight back costs
 	// more than reloading the rifle.
 	empty := rifleReady
-	empty.Ammo = 0
+	empty.Arms().Ammo = 0
 	away, _ := Step(empty, UserCmd{Weapon: 1, Duration: tick}, nil, nil, loadout)
 	_, tBack := stepUntilFired(away, UserCmd{Weapon: 0, Buttons: BtnFire}, loadout)
 	_, tEmpty := stepUntilFired(empty, UserCmd{Weapon: 0, Buttons: BtnFire}, loadout)
@@ -218,8 +218,8 @@ func TestSwitchCostsReloadTime(t *testing.T) {
 
 	// Slots outside the loadout keep the weapon in hand.
 	s, fired := Step(rifleReady, UserCmd{Weapon: 2, Buttons: BtnFire, Duration: tick}, nil, nil, loadout)
-	if !fired || s.Weapon != 0 {
-		t.Fatalf("selecting slot 2 of 2: fired %v, slot %d; want the rifle to fire", fired, s.Weapon)
+	if !fired || s.Arms().Weapon != 0 {
+		t.Fatalf("selecting slot 2 of 2: fired %v, slot %d; want the rifle to fire", fired, s.Arms().Weapon)
 	}
 	// An empty loadout fires nothing.
 	if _, fired := Step(rifleReady, UserCmd{Buttons: BtnFire, Duration: tick}, nil, nil, nil); fired {

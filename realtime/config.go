@@ -485,6 +485,14 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		loadout = out.Weapons
 	}
 	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
+	if out.Game != nil && !out.Game.Armed() {
+		// A game of its own fires none of lagkit's weapons: their state
+		// lives in game.Arms, which its declaration lacks.
+		if len(out.Weapons) > 0 {
+			return nil, fail("weapons", "lagkit's weapons keep their state in game.Arms, the first field of the declared state, and %s has none", out.Game.Name())
+		}
+		loadout = nil
+	}
 	r.server = server.Config{
 		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
 		Step: out.Step, Game: out.Game, Cmd: out.Cmd, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, Shots: out.Shots, Shape: out.Shape, MaxHealth: out.MaxHealth, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),

@@ -44,9 +44,12 @@ type Config struct {
 	// Game is the game's own declared state of each player and entity
 	// (game.Declare's schema, its Layout): snapshots carry its fields
 	// to the owner or to all as its tags say. nil (the default) is
-	// lagkit's own game, whose snapshots are unchanged by it. The
-	// clients must declare the same (client.Config.Game): a Connect
-	// whose declaration's hash differs is refused.
+	// lagkit's own game's, game.ArmsLayout: its weapons' state alone. A
+	// game that fires lagkit's weapons declares game.Arms as its
+	// state's first field; one that declares a state without it has
+	// no loadout (Weapons must be empty). The clients must declare the
+	// same (client.Config.Game): a Connect whose declaration's hash
+	// differs is refused.
 	Game *game.Layout
 	// Cmd is the game's own part of every command (game.DeclareCmd's
 	// schema, its CmdLayout): the command packets carry its fields, and
@@ -164,8 +167,10 @@ type Config struct {
 	Policy lagcomp.Config
 	// Weapons is the loadout every player carries, selected by slot with
 	// UserCmd.Weapon (default: the rifle alone, game.Rifle(), as the ALC
-	// study's game had; at most game.MaxWeapons). Projectile weapons are
-	// simulated by the server without lag compensation (see Projectile).
+	// study's game had; at most game.MaxWeapons), its state kept in
+	// game.Arms (see Game): none for a game whose declared state has no
+	// Arms. Projectile weapons are simulated by the server without lag
+	// compensation (see Projectile).
 	Weapons []game.Weapon
 	// ViewTimeTolerance is how far a command's view time may lie from the
 	// server's own estimate and still be trusted (default 200 ms, as
@@ -362,11 +367,17 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Policy.Name == "" {
 		out.Policy.Name = "tlc"
 	}
-	weapons, err := game.Loadout(out.Weapons)
-	if err != nil {
-		return out, fmt.Errorf("server: config: %w", err)
+	out.Game = game.OrArms(out.Game)
+	switch {
+	case out.Game.Armed():
+		weapons, err := game.Loadout(out.Weapons)
+		if err != nil {
+			return out, fmt.Errorf("server: config: %w", err)
+		}
+		out.Weapons = weapons
+	case len(out.Weapons) > 0:
+		return out, fmt.Errorf("server: config: weapons: lagkit's weapons keep their state in game.Arms, the first field of the declared state, and %s has none", out.Game.Name())
 	}
-	out.Weapons = weapons
 	if out.ViewTimeTolerance == 0 {
 		out.ViewTimeTolerance = 200 * time.Millisecond
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -57,7 +56,6 @@ func (s *Server) edit(c *client, edit func(st *game.PlayerState)) {
 		st.Vel = snapVel(clampVec(st.Vel, (wire.MaxCoord-1)*game.VelQuantum))
 	}
 	st.Pitch = max(-game.MaxPitch, min(game.MaxPitch, st.Pitch))
-	st.WeaponWait = max(0, min(wire.MaxWeaponWait, st.WeaponWait.Truncate(time.Microsecond)))
 }
 
 // clampVec clamps each component of v to ±limit.

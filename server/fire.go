@@ -52,12 +52,10 @@ func (s *Server) act(id int, st game.PlayerState, cmd game.UserCmd) (game.Player
 	ctx.Tick, ctx.Time = cmd.Tick, time.Duration(cmd.Tick)*s.tickDur
 	ctx.View = s.stepView
 	st, fired := s.cfg.Step(st, cmd, ctx)
-	if s.cfg.Game != nil {
-		// On the wire's grid, as the movement snaps the position: what
-		// the owner decodes is what the server holds, and its
-		// prediction from it reproduces the server's.
-		s.cfg.Game.Snap(&st.Game)
-	}
+	// On the wire's grid, as the movement snaps the position: what the
+	// owner decodes is what the server holds, and its prediction from
+	// it reproduces the server's.
+	s.cfg.Game.Snap(&st.Game)
 	return st, fired
 }
 
@@ -91,7 +89,7 @@ func (s *Server) projectileFor(shooter int, owner *client, st *game.PlayerState,
 	ray := game.ShotRay(*st, cmd.Aimed(), shooter, pellet, w, s.cfg.Movement)
 	vel := snapVel(ray.Dir.Scale(w.Speed))
 	return projectile{
-		id: id, shooter: shooter, owner: owner, slot: st.Weapon,
+		id: id, shooter: shooter, owner: owner, slot: st.Arms().Weapon,
 		weapon: w, shot: cmd.Tick, pellet: pellet,
 		pos: game.SnapPos(ray.Origin), vel: vel, dir: vel.Norm(), speed: vel.Len(), left: w.Range,
 	}

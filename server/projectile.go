@@ -100,7 +100,7 @@ func (s *Server) launch(now time.Duration, ps *pendingShot, pellet int, w *game.
 	p := s.projectileFor(ps.shooter, s.clients[ps.shooter], &ps.state, &ps.cmd, pellet, w, 0)
 	if len(s.projectiles) >= MaxProjectiles {
 		s.recorder.launch(&p)
-		s.dropProjectile(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Weapon, false)
+		s.dropProjectile(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Arms().Weapon, false)
 		return
 	}
 	s.nextProjectile++

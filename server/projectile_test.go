@@ -345,9 +345,9 @@ func TestPredictionAcrossWeaponSwitches(t *testing.T) {
 		if pred != srv {
 			t.Fatalf("command %d: predicted %+v\nserver has %+v", n, pred, srv)
 		}
-		if srv.Weapon != last {
+		if srv.Arms().Weapon != last {
 			switches++
-			last = srv.Weapon
+			last = srv.Arms().Weapon
 		}
 		compared++
 	}

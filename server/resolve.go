@@ -188,7 +188,7 @@ func (w *ShotWorld) ShowTracer() {
 	if !t.hit {
 		end = t.ray.At(w.s.rayLength(t.ray, t.reach))
 	}
-	w.s.sendTracer(w.Shot.Shooter, w.Shot.State.Weapon, t.ray.Origin, end, t.victim)
+	w.s.sendTracer(w.Shot.Shooter, w.Shot.State.Arms().Weapon, t.ray.Origin, end, t.victim)
 }
 
 // end settles a pellet left open by the resolver and, in a
@@ -449,7 +449,7 @@ func (s *Server) fireWeapon(wd *ShotWorld) {
 	}
 	ps, c, now := wd.ps, wd.c, wd.Shot.Now
 	// Step fires only a weapon of the loadout, so the slot is valid.
-	w := &s.cfg.Weapons[ps.state.Weapon]
+	w := &s.cfg.Weapons[ps.state.Arms().Weapon]
 	// Each pellet counts as a shot, and each pellet that lands as a
 	// hit, so accuracy means the same for a rifle and a shotgun.
 	c.shotsFired += w.Pellets

@@ -570,12 +570,12 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 		Flags:    game.FlagOnGround | game.FlagProtected,
 		Teleport: teleport + 1,
 	}
-	st.Weapon, st.Ammo = s.armed(c.state.Weapon)
 	if sp, ok := s.rules.Spawn(c.id, c.team, spawns, s.enemies, s.rng); ok {
 		st.Pos = game.SnapPos(sp.Pos)
 		st.Yaw = game.YawUnits(sp.Yaw)
 	}
 	st.Game = c.state.Game
+	s.rearm(&st)
 	st.Health = s.maxHealth(c.id, &st)
 	s.respawned(c, &st)
 	c.state = st
@@ -862,15 +862,15 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 		return
 	}
 	c := s.clients[id]
-	slot, kept := c.state.Weapon, c.state.Game
+	kept := c.state.Game
 	c.state = game.PlayerState{
 		Pos:      game.SnapPos(pos),
 		Yaw:      game.YawUnits(yaw),
 		Flags:    game.FlagOnGround,
 		Teleport: c.state.Teleport + 1,
 	}
-	c.state.Weapon, c.state.Ammo = s.armed(slot)
 	c.state.Game = kept
+	s.rearm(&c.state)
 	c.state.Health = s.maxHealth(id, &c.state)
 	s.respawned(c, &c.state)
 	c.protectedUntil = 0

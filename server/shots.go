@@ -194,7 +194,7 @@ func (s *Server) pelletReach(ray geom.Ray, w *game.Weapon) float64 {
 // the aim it traced and its weapon. Every pellet's record starts here
 // (resolvePellet).
 func (s *Server) pelletRecord(now time.Duration, ps *pendingShot, pellet int) ShotRecord {
-	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Weapon)
+	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Arms().Weapon)
 	aim := ps.cmd.Aimed()
 	rec.Yaw, rec.Pitch, rec.Tested = aim.Yaw, aim.Pitch, now
 	rec.Eye, rec.ViewTime, rec.ClientShown = ps.eye, aim.ViewTime, ps.cmd.Shown
@@ -278,7 +278,7 @@ func (s *Server) resolvePellet(wd *pelletWorld, ps *pendingShot, pellet int, w *
 		ray, ok = r.tracePellet(ps, pellet, w, wd.op, wd.unmoved, h)
 	}
 	if wd.op == nil {
-		s.showTracer(ps.shooter, ps.state.Weapon, ray, w, h, ok)
+		s.showTracer(ps.shooter, ps.state.Arms().Weapon, ray, w, h, ok)
 	}
 	if r == nil {
 		if !ok {
@@ -531,11 +531,18 @@ func (s *Server) lifecycle(now time.Duration) {
 	}
 }
 
-// armed returns the loadout slot and the full magazine of a player
-// (re)appearing with slot in hand: its weapon, loaded.
-func (s *Server) armed(slot uint8) (uint8, uint8) {
+// rearm hands a player (re)appearing in state st the weapon it held
+// (the first, if the loadout has no such slot), loaded, with no burst
+// and no wait: lagkit's weapons' part of a spawn. A game whose declared
+// state has no Arms keeps its state as it is.
+func (s *Server) rearm(st *game.PlayerState) {
+	if !s.cfg.Game.Armed() {
+		return // a game without lagkit's weapons
+	}
+	a := st.Arms()
+	slot := a.Weapon
 	if int(slot) >= len(s.cfg.Weapons) {
 		slot = 0
 	}
-	return slot, s.cfg.Weapons[slot].Magazine
+	*a = game.Arms{Weapon: slot, Ammo: s.cfg.Weapons[slot].Magazine}
 }

@@ -45,7 +45,7 @@ func TestTimeWarpReplaysDamage(t *testing.T) {
 	if killed, err := s.Damage(1, 30, 0); killed || err != nil {
 		t.Fatalf("damage under time warp: %v, %v", killed, err)
 	}
-	if err := s.Edit(1, func(st *game.PlayerState) { st.Ammo = 3 }); err != nil {
+	if err := s.Edit(1, func(st *game.PlayerState) { st.Arms().Ammo = 3 }); err != nil {
 		t.Fatalf("edit under time warp: %v", err)
 	}
 	d.Run(s.Time()+50*time.Millisecond, nil)
@@ -58,12 +58,12 @@ func TestTimeWarpReplaysDamage(t *testing.T) {
 	if after.Yaw == before.Yaw {
 		t.Fatalf("the warp did not re-simulate player 1: yaw %d", after.Yaw)
 	}
-	if after.Health != game.MaxHealth-30 || after.Ammo != 3 {
-		t.Errorf("after the warp: health %d, ammo %d; want %d and 3 (the damage and the edit replayed)", after.Health, after.Ammo, game.MaxHealth-30)
+	if after.Health != game.MaxHealth-30 || after.Arms().Ammo != 3 {
+		t.Errorf("after the warp: health %d, ammo %d; want %d and 3 (the damage and the edit replayed)", after.Health, after.Arms().Ammo, game.MaxHealth-30)
 	}
 	d.Run(s.Time()+50*time.Millisecond, nil)
-	if st, _, _ := s.PlayerState(1); st.Health != game.MaxHealth-30 || st.Ammo != 3 {
-		t.Errorf("ticks after the warp: health %d, ammo %d", st.Health, st.Ammo)
+	if st, _, _ := s.PlayerState(1); st.Health != game.MaxHealth-30 || st.Arms().Ammo != 3 {
+		t.Errorf("ticks after the warp: health %d, ammo %d", st.Health, st.Arms().Ammo)
 	}
 
 	// A kill: the death is announced once, and no warp revives the

@@ -376,7 +376,7 @@ func (r *warpRun) fireWeapon(gw *ShotWorld) {
 // returns how many pellets it fired.
 func (r *warpRun) fire(sh *warpShot, recorded bool, old []warpPellet, owner *client) int {
 	s := r.s
-	wp := &s.cfg.Weapons[sh.state.Weapon]
+	wp := &s.cfg.Weapons[sh.state.Arms().Weapon]
 	owner.shotsFired += wp.Pellets
 	for pellet := range wp.Pellets {
 		var op *warpPellet
@@ -530,7 +530,7 @@ func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPell
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	if len(w.fly) >= MaxProjectiles {
 		if op == nil || op.id != 0 {
-			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.state.Weapon, true)
+			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.state.Arms().Weapon, true)
 		}
 		r.out.pellets = append(r.out.pellets, np)
 		return

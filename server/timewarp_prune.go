@@ -192,7 +192,7 @@ func (r *warpRun) cleanShots() bool {
 			stood++
 			continue
 		}
-		wp := &s.cfg.Weapons[sh.state.Weapon]
+		wp := &s.cfg.Weapons[sh.state.Arms().Weapon]
 		if sh.p1-sh.p0 != wp.Pellets {
 			return false
 		}
@@ -211,7 +211,7 @@ func (r *warpRun) cleanShots() bool {
 	w.d.Stats.Stood += stood
 	for k := range r.orig.shots {
 		sh := &r.orig.shots[k]
-		if sh.void || w.weapons && s.cfg.Weapons[sh.state.Weapon].Kind == game.Projectile {
+		if sh.void || w.weapons && s.cfg.Weapons[sh.state.Arms().Weapon].Kind == game.Projectile {
 			continue
 		}
 		for i := sh.p0; i < sh.p1; i++ {

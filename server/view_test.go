@@ -46,6 +46,7 @@ func runSeen(t *testing.T, cfg Config, late uint32) game.PlayerState {
 	t.Helper()
 	cfg.Map = worldtest.Open(t)
 	cfg.Step, cfg.Game = seenStep, seenDecl.Layout
+	cfg.Weapons = nil // the game fires none of lagkit's weapons: its state has no game.Arms
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -26,8 +26,11 @@ import (
 
 // quote: state
 // Runner is the game's own state of a player, kept beside lagkit's
-// position and health and predicted with them.
+// position and health and predicted with them. It starts with
+// game.Arms, where lagkit's weapons keep their state: the runner fires
+// lagkit's rifle.
 type Runner struct {
+	game.Arms
 	Stamina   float32       `lagkit:"max=100,q=0.5"`      // sent to all: others draw it
 	Sprinting bool          `lagkit:"owner"`              // to the player's own client
 	Sprints   uint16        `lagkit:"owner"`              // sprints begun

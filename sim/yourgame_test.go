@@ -23,8 +23,9 @@ import (
 // dashState is the game's own state of a player: stamina, replicated to
 // everyone, and the dash's cooldown, the owner's alone.
 type dashState struct {
-	Stamina  int16 `lagkit:"all,max=100"`
-	Cooldown uint8 `lagkit:"owner,max=32"` // ticks until the next dash
+	game.Arms       // lagkit's weapons' state, first: the game fires the rifle
+	Stamina   int16 `lagkit:"all,max=100"`
+	Cooldown  uint8 `lagkit:"owner,max=32"` // ticks until the next dash
 }
 
 var dashDecl = game.MustDeclare[dashState]()

@@ -44,7 +44,7 @@ type Edit struct {
 }
 
 // editFields marks lagkit's fields of game.PlayerState an edit wrote.
-type editFields uint16
+type editFields uint8
 
 const (
 	fPos editFields = 1 << iota
@@ -53,17 +53,14 @@ const (
 	fPitch
 	fTeleport
 	fHealth
-	fAmmo
-	fHeat
-	fWeaponWait
-	fWeapon
 )
 
 // Diff returns the edit that turned before into after, a player's states
 // around a change made between ticks; l is the declared state's layout
-// (nil: none). A declared state has at most game.StateSize fields (each
+// (nil: lagkit's own game's, game.ArmsLayout). A declared state has at most game.StateSize fields (each
 // takes a byte at least), so a bit each fits.
 func Diff(before, after *game.PlayerState, l *game.Layout) Edit {
+	l = game.OrArms(l)
 	e := Edit{to: *after, flags: before.Flags ^ after.Flags}
 	mark := func(f editFields, changed bool) {
 		if changed {
@@ -76,15 +73,9 @@ func Diff(before, after *game.PlayerState, l *game.Layout) Edit {
 	mark(fPitch, before.Pitch != after.Pitch)
 	mark(fTeleport, before.Teleport != after.Teleport)
 	mark(fHealth, before.Health != after.Health)
-	mark(fAmmo, before.Ammo != after.Ammo)
-	mark(fHeat, before.Heat != after.Heat)
-	mark(fWeaponWait, before.WeaponWait != after.WeaponWait)
-	mark(fWeapon, before.Weapon != after.Weapon)
-	if l != nil {
-		for i := range l.Fields() {
-			if !l.Same(&before.Game, &after.Game, i) {
-				e.game |= 1 << uint(i)
-			}
+	for i := range l.Fields() {
+		if !l.Same(&before.Game, &after.Game, i) {
+			e.game |= 1 << uint(i)
 		}
 	}
 	return e
@@ -114,20 +105,8 @@ func (e *Edit) Apply(st *game.PlayerState, l *game.Layout) {
 	if e.fields&fHealth != 0 {
 		st.Health = to.Health
 	}
-	if e.fields&fAmmo != 0 {
-		st.Ammo = to.Ammo
-	}
-	if e.fields&fHeat != 0 {
-		st.Heat = to.Heat
-	}
-	if e.fields&fWeaponWait != 0 {
-		st.WeaponWait = to.WeaponWait
-	}
-	if e.fields&fWeapon != 0 {
-		st.Weapon = to.Weapon
-	}
 	st.Flags = st.Flags&^e.flags | to.Flags&e.flags
-	if l != nil && e.game != 0 {
+	if l = game.OrArms(l); e.game != 0 {
 		for i := range l.Fields() {
 			if e.game&(1<<uint(i)) != 0 {
 				l.SetUnits(&st.Game, i, l.Units(&to.Game, i))

@@ -9,6 +9,7 @@ import (
 )
 
 type loot struct {
+	game.Arms
 	Shield float32 `lagkit:"max=50,q=0.5"`
 	Item   uint8   `lagkit:"max=3"`
 	Charge int16   `lagkit:"max=1000"`
@@ -21,10 +22,10 @@ var lootDecl = game.MustDeclare[loot]()
 // state's) with the values it gave them, and leaves the rest as the
 // re-simulation has them.
 func TestEditWritesOnlyWhatChanged(t *testing.T) {
-	before := game.PlayerState{Pos: geom.V(1, 2, 0), Health: 100, Ammo: 30, Flags: game.FlagCrouched}
+	before := game.PlayerState{Pos: geom.V(1, 2, 0), Health: 100, Flags: game.FlagCrouched}.WithArms(game.Arms{Ammo: 30})
 	lootDecl.Of(&before).Charge = 7
 	after := before
-	after.Ammo = 3
+	after.Arms().Ammo = 3
 	after.Flags |= game.FlagProtected
 	a := lootDecl.Of(&after)
 	a.Shield, a.Item = 20, 2
@@ -38,15 +39,15 @@ func TestEditWritesOnlyWhatChanged(t *testing.T) {
 
 	// The re-simulated state: moved elsewhere, hurt, crouch released,
 	// charged further.
-	re := game.PlayerState{Pos: geom.V(5, 6, 0), Health: 70, Ammo: 30}
+	re := game.PlayerState{Pos: geom.V(5, 6, 0), Health: 70}.WithArms(game.Arms{Ammo: 30})
 	lootDecl.Of(&re).Charge = 9
 	ed.Apply(&re, lootDecl.Layout)
 	got := lootDecl.Get(&re)
 	switch {
 	case re.Pos != geom.V(5, 6, 0) || re.Health != 70:
 		t.Errorf("fields the edit left were written: pos %v, health %d", re.Pos, re.Health)
-	case re.Ammo != 3 || got.Shield != 20 || got.Item != 2:
-		t.Errorf("fields the edit wrote: ammo %d, shield %v, item %d; want 3, 20, 2", re.Ammo, got.Shield, got.Item)
+	case re.Arms().Ammo != 3 || got.Shield != 20 || got.Item != 2:
+		t.Errorf("fields the edit wrote: ammo %d, shield %v, item %d; want 3, 20, 2", re.Arms().Ammo, got.Shield, got.Item)
 	case got.Charge != 9:
 		t.Errorf("the declared field the edit left: charge %d, want the re-simulation's 9", got.Charge)
 	case !re.Has(game.FlagProtected) || re.Has(game.FlagCrouched):

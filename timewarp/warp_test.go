@@ -204,7 +204,7 @@ func playLine(t *testing.T, late uint32) *lineGame {
 		g.step()
 		if g.tick == 30 {
 			before := g.players[0].st
-			g.players[0].st.Ammo = 7
+			g.players[0].st.Arms().Ammo = 7
 			g.w.Change(0, g.players[0], g.tick, Change{Edit: Diff(&before, &g.players[0].st, nil)}, g.players[0].st)
 		}
 	}
@@ -238,8 +238,8 @@ func TestWarpLateCommandsRunAtTheirTicks(t *testing.T) {
 	if h := onTime.players[1].hits; h != 8 {
 		t.Fatalf("player 1 took %d hits on time, want 8", h)
 	}
-	if late.players[0].st.Ammo != 7 || late.w.Stats.Replayed == 0 {
-		t.Errorf("player 0's ammunition %d after warps that replayed %d changes: the edit was lost", late.players[0].st.Ammo, late.w.Stats.Replayed)
+	if late.players[0].st.Arms().Ammo != 7 || late.w.Stats.Replayed == 0 {
+		t.Errorf("player 0's ammunition %d after warps that replayed %d changes: the edit was lost", late.players[0].st.Arms().Ammo, late.w.Stats.Replayed)
 	}
 }
 

@@ -15,8 +15,7 @@ import "github.com/lagkit/lagkit/game"
 // AppendAppeal appends the encoding of m to dst. m.State must meet the
 // conditions AppendSnapshot sets on Self (Pos and Vel on the game.PosQuantum
 // and game.VelQuantum grids within ±MaxCoord units, Pitch within
-// ±game.MaxPitch, WeaponWait whole microseconds within MaxWeaponWait), so
-// that it decodes exactly.
+// ±game.MaxPitch), so that it decodes exactly.
 func AppendAppeal(dst []byte, m *Appeal) ([]byte, error) {
 	if why := checkSelf(&m.State); why != "" {
 		return dst, encodeError(MsgAppeal, "state %s", why)

@@ -4,7 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -16,15 +15,15 @@ func appeals() []Appeal {
 	const maxPos = MaxCoord * game.PosQuantum
 	return []Appeal{
 		{},
-		{ID: 1, Deny: false, State: game.PlayerState{Pos: geom.V(4, -8.5, 0), Flags: game.FlagOnGround, Health: 100, Ammo: 30}},
+		{ID: 1, Deny: false, State: game.PlayerState{Pos: geom.V(4, -8.5, 0), Flags: game.FlagOnGround, Health: 100}},
 		{ID: math.MaxUint32, Deny: true, State: game.PlayerState{
 			Pos: geom.V(maxPos, -maxPos, maxPos), Vel: geom.V(-MaxCoord*game.VelQuantum, game.VelQuantum, 0),
 			Yaw: 65535, Pitch: -game.MaxPitch, Flags: 255, Teleport: 255,
-			Health: math.MinInt16, Ammo: 255, Heat: 255, WeaponWait: MaxWeaponWait, Weapon: 255,
+			Health: math.MinInt16,
 		}},
 		{ID: 77, Deny: true, State: game.PlayerState{
 			Pos: geom.V(-maxPos, maxPos, -game.PosQuantum), Pitch: game.MaxPitch,
-			Flags: game.FlagCrouched | game.FlagReloading, Health: math.MaxInt16, WeaponWait: time.Microsecond,
+			Flags: game.FlagCrouched | game.FlagReloading, Health: math.MaxInt16,
 		}},
 	}
 }
@@ -78,8 +77,6 @@ func TestAppendAppealErrors(t *testing.T) {
 		{"position NaN", with(func(s *game.PlayerState) { s.Pos.X = math.NaN() }), "state position off"},
 		{"velocity off grid", with(func(s *game.PlayerState) { s.Vel.X = 1e-9 }), "state velocity off the VelQuantum grid"},
 		{"pitch", with(func(s *game.PlayerState) { s.Pitch = game.MaxPitch + 1 }), "state pitch out of range"},
-		{"weapon wait", with(func(s *game.PlayerState) { s.WeaponWait = MaxWeaponWait + time.Microsecond }), "state weapon wait out of range"},
-		{"weapon wait fraction", with(func(s *game.PlayerState) { s.WeaponWait = 999 }), "state weapon wait not whole microseconds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,18 +98,13 @@ func TestDecodeAppealErrors(t *testing.T) {
 	}
 	// The state's fields start after the type byte, ID and Deny. Unchanged
 	// fields are one zero bit each: 6 coordinates, 2 angles and then
-	// Flags, Teleport, Health, Ammo and Heat.
+	// Flags, Teleport and Health.
 	const stateAt = 32 + 1
-	wait := bitWriter{}
-	wait.writeBits(uint64(MsgAppeal), 8)
-	wait.writeBits(0, stateAt+6+2+5)
-	wait.writeBits(1, 1)
-	wait.writeBits(uint64(MaxWeaponWait/time.Microsecond)+1, weaponWaitBits)
 	pitch := bitWriter{}
 	pitch.writeBits(uint64(MsgAppeal), 8)
 	pitch.writeBits(0, stateAt+6+1)
 	pitch.writeBucketed(game.MaxPitch+1, angleBuckets)
-	pitch.writeBits(0, 6)
+	pitch.writeBits(0, 3)
 	coord := bitWriter{}
 	coord.writeBits(uint64(MsgAppeal), 8)
 	coord.writeBits(0, stateAt)
@@ -126,7 +118,6 @@ func TestDecodeAppealErrors(t *testing.T) {
 		{"wrong type", []byte{byte(MsgCommands), 0}, "wire: appeal: message type is commands"},
 		{"truncated", valid[:len(valid)-1], "wire: appeal: truncated"},
 		{"trailing", append(valid[:len(valid):len(valid)], 0), "wire: appeal: 1 trailing bytes"},
-		{"weapon wait", wait.buf, "wire: appeal: state weapon wait out of range"},
 		{"pitch", pitch.buf, "wire: appeal: state pitch out of range"},
 		{"position", coord.buf, "wire: appeal: state position or velocity out of range"},
 	}

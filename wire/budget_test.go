@@ -13,7 +13,7 @@ func budgetRoundTrip(t *testing.T, s, base *Snapshot, budget int, prio []uint32)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Snapshot{HealthToAll: s.HealthToAll} // the session's, as Game is
+	got := Snapshot{HealthToAll: s.HealthToAll, Game: s.Game} // the session's
 	got.SetSlots(s.Slots())
 	if err := DecodeSnapshot(b, &got, func(uint32) *Snapshot { return base }); err != nil {
 		t.Fatal(err)

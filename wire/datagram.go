@@ -105,9 +105,6 @@ const (
 	// many unacknowledged events for a client, so a client holds at most
 	// this many that arrived early.
 	MaxEventWindow = 512
-	// MaxWeaponWait bounds game.PlayerState.WeaponWait, which must be whole
-	// microseconds: far longer than any shot interval or reload.
-	MaxWeaponWait = time.Minute
 )
 
 // Bit widths of length prefixes, from the limits above.

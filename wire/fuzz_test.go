@@ -193,7 +193,7 @@ func FuzzSnapshotRoundTrip(f *testing.F) {
 		if len(b) > lim {
 			t.Fatalf("encoded %d bytes, limit %d", len(b), lim)
 		}
-		var got Snapshot
+		got := Snapshot{Game: s.Game}
 		if err := DecodeSnapshot(b, &got, baselineOf(base)); err != nil {
 			t.Fatal(err)
 		}

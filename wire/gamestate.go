@@ -7,12 +7,13 @@ import (
 )
 
 // A game's own declared state (game.Declare; Snapshot.Game) follows the
-// entity entries when the session has one (lagkit's own game has none,
-// and its snapshots are as they were):
+// entity entries (lagkit's own game declares game.Arms, its weapons'
+// state, sent to the owner alone):
 //
 //	Self's fields | entry count 9 | entry...
 //
-// Self carries every field sent to the owner or to all (game.VisOwner,
+// the entry count and entries only when some field is sent to all. Self
+// carries every field sent to the owner or to all (game.VisOwner,
 // game.VisAll), an entry the fields sent to all of a present entity
 // whose fields differ from what the receiver holds (the baseline's, zero
 // for an entity the baseline lacks): its slot (the first as 8 bits, each
@@ -45,19 +46,21 @@ func fieldBits(f *game.Field) int {
 // gameReserve is the room the game state of s may need beyond its
 // entries: Self's fields and the entry count.
 func gameReserve(s *Snapshot) int {
-	if s.Game == nil {
-		return 0
+	l := game.OrArms(s.Game)
+	n := 0
+	if l.SentToOthers() {
+		n = int(countBits(len(s.Entities)))
 	}
-	n := int(countBits(len(s.Entities)))
-	for i := range s.Game.Fields() {
-		if f := &s.Game.Fields()[i]; f.Vis != game.VisNone {
+	for i := range l.Fields() {
+		if f := &l.Fields()[i]; f.Vis != game.VisNone {
 			n += fieldBits(f)
 		}
 	}
 	return n
 }
 
-// SetGame makes s carry game state of layout l (nil: none), sizing
+// SetGame makes s carry game state of layout l (nil: lagkit's own game's,
+// game.ArmsLayout), sizing
 // EntityGame once; a snapshot kept and reused allocates nothing after.
 func (s *Snapshot) SetGame(l *game.Layout) {
 	s.Game = l
@@ -149,19 +152,19 @@ func readField(r *bitReader, l *game.Layout, i int, s *game.State, what string) 
 // entity's state in s set back to what the receiver holds. Absent slots'
 // states are zeroed.
 func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
-	l := s.Game
+	l := game.OrArms(s.Game)
 	for i := range l.Fields() {
 		if l.Fields()[i].Vis != game.VisNone {
 			writeField(w, l, i, &s.Self.Game, &ref.Self.Game)
 		}
 	}
+	if !l.SentToOthers() {
+		return // no entries: both ends know there can be none
+	}
 	ring := len(s.Entities)
 	nbits, sb := countBits(ring), slotBits(ring)
 	countAt := w.pos()
 	w.writeBits(0, nbits)
-	if !l.SentToOthers() {
-		return
-	}
 	s.SetGame(l)
 	count, prev := 0, 0
 	for j, word := range s.Present {
@@ -206,13 +209,16 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 // readGame reads the game state of a snapshot into s, decoded against
 // base, whose entities' presence was basePresent (base may be s).
 func readGame(r *bitReader, s, base *Snapshot, basePresent []uint64) {
-	l := s.Game
+	l := game.OrArms(s.Game)
 	for i := range l.Fields() {
 		if l.Fields()[i].Vis != game.VisNone {
 			readField(r, l, i, &s.Self.Game, "self")
 		}
 	}
-	if l.SentToOthers() {
+	if !l.SentToOthers() {
+		return // no entries: no field is sent to others
+	}
+	{
 		s.SetGame(l)
 		for j := range s.Present {
 			word, was := s.Present[j], basePresent[j]
@@ -231,9 +237,6 @@ func readGame(r *bitReader, s, base *Snapshot, basePresent []uint64) {
 	sb := slotBits(ring)
 	count := int(r.readBits(countBits(ring)))
 	switch {
-	case count > 0 && !l.SentToOthers():
-		r.failf("game state entries, but no field is sent to others")
-		return
 	case count > s.slots:
 		r.failf("%d game state entries exceed %d slots", count, s.slots)
 		return

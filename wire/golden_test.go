@@ -25,10 +25,11 @@ func goldenSnapshots() (base, delta *Snapshot) {
 		Tick: 640, LastCmd: 1200, EchoClientTime: 10 * time.Second, EchoHold: 2500 * time.Microsecond,
 		FirstEventSeq: 7,
 		Self: game.PlayerState{Pos: geom.V(1.5, -2.25, 0), Vel: geom.V(4, 0, 0), Yaw: 16384, Pitch: -100,
-			Flags: game.FlagOnGround, Teleport: 1, Health: 100, Ammo: 30, Heat: 2, WeaponWait: 62500 * time.Microsecond, Weapon: 1},
+			Flags: game.FlagOnGround, Teleport: 1, Health: 100}.WithArms(game.Arms{Ammo: 30, Heat: 2, Wait: 62500 * time.Microsecond, Weapon: 1}),
 		Events: []Event{{Seq: 8, Kind: 3, Data: []byte("hit")}},
 	}
 	base.SetSlots(MaxEntities)
+	base.SetGame(game.ArmsLayout) // lagkit's own game's declared state
 	for i, e := range []EntityState{
 		{X: 1024, Y: -512, Yaw: 100, Flags: game.FlagOnGround, VX: 2048, VY: -1024},
 		{X: -7000, Y: 300, Z: 512, Yaw: 40000, Pitch: 300, Flags: game.FlagCrouched, Teleport: 2},
@@ -41,9 +42,9 @@ func goldenSnapshots() (base, delta *Snapshot) {
 	delta.Tick, delta.Baseline, delta.LastCmd = 646, 640, 1206
 	delta.Self.Pos.X += 6 * 4.0 / 64
 	delta.Self.Health = 75
-	delta.Self.Ammo = 29
-	delta.Self.WeaponWait = 0
-	delta.Self.Weapon = 3
+	delta.Self.Arms().Ammo = 29
+	delta.Self.Arms().Wait = 0
+	delta.Self.Arms().Weapon = 3
 	delta.Events = nil
 	delta.FirstEventSeq = 8
 	delta.Entities[1].X += 120
@@ -80,8 +81,7 @@ func goldens() []golden {
 	sighted := commands
 	sighted.Sightings = []Sighting{{Shooter: 3, ShotTick: 997, Part: game.PartHead, SBC: true}, {Shooter: 7, ShotTick: 1001, Part: game.PartLegR}}
 	appeal := Appeal{ID: 0x01020304, Deny: true, State: game.PlayerState{Pos: geom.V(-3.5, 12.25, 1), Vel: geom.V(0, -4, 0),
-		Yaw: 49152, Pitch: 200, Flags: game.FlagOnGround | game.FlagCrouched, Teleport: 4, Health: 75, Ammo: 12,
-		Heat: 1, WeaponWait: 100 * time.Millisecond}}
+		Yaw: 49152, Pitch: 200, Flags: game.FlagOnGround | game.FlagCrouched, Teleport: 4, Health: 75}}
 	hit := HitEvent{Shooter: 3, ShotTick: 1203, Part: game.PartHead, Damage: 50, Local: geom.V(0.125, -0.0625, 1.5),
 		ShooterEye: geom.V(10.5, -4.25, 1.65234375), Appeal: 17, Deadline: 20*time.Second + 100*time.Millisecond}
 	// A hit at the far end of a game's body 6 m long: the far code.
@@ -94,7 +94,7 @@ func goldens() []golden {
 		want := cloneSnapshot(s)
 		return golden{"", func() ([]byte, error) { return AppendSnapshot(nil, cloneSnapshot(s), base, MaxDatagram) },
 			func(b []byte) (any, any, error) {
-				var got Snapshot
+				got := Snapshot{Game: s.Game} // the session's
 				if err := DecodeSnapshot(b, &got, baselineOf(base)); err != nil {
 					return nil, nil, err
 				}

@@ -51,33 +51,16 @@ func randEntity(rng *rand.Rand) EntityState {
 	}
 }
 
-// randWeaponWait returns a weapon wait in whole microseconds, favouring
-// zero and the limit.
-func randWeaponWait(rng *rand.Rand) time.Duration {
-	switch rng.IntN(4) {
-	case 0:
-		return 0
-	case 1:
-		return MaxWeaponWait
-	default:
-		return time.Duration(rng.Int64N(int64(MaxWeaponWait/time.Microsecond)+1)) * time.Microsecond
-	}
-}
-
 func randSelf(rng *rand.Rand) game.PlayerState {
 	c := func() float64 { return float64(randCoord(rng)) * game.PosQuantum }
 	return game.PlayerState{
-		Pos:        geom.V(c(), c(), c()),
-		Vel:        geom.V(c(), c(), c()),
-		Yaw:        uint16(rng.Uint32()),
-		Pitch:      randPitch(rng),
-		Flags:      game.StateFlags(rng.Uint32()),
-		Teleport:   uint8(rng.Uint32()),
-		Health:     int16(rng.Uint32()),
-		Ammo:       uint8(rng.Uint32()),
-		Heat:       uint8(rng.Uint32()),
-		WeaponWait: randWeaponWait(rng),
-		Weapon:     uint8(rng.Uint32()),
+		Pos:      geom.V(c(), c(), c()),
+		Vel:      geom.V(c(), c(), c()),
+		Yaw:      uint16(rng.Uint32()),
+		Pitch:    randPitch(rng),
+		Flags:    game.StateFlags(rng.Uint32()),
+		Teleport: uint8(rng.Uint32()),
+		Health:   int16(rng.Uint32()),
 	}
 }
 
@@ -132,10 +115,8 @@ func randNext(rng *rand.Rand, base *Snapshot) *Snapshot {
 		x := s.Self.Pos.X/game.PosQuantum + float64(rng.IntN(201)-100)
 		s.Self.Pos.X = max(-MaxCoord, min(MaxCoord, x)) * game.PosQuantum
 		switch rng.IntN(4) {
-		case 0: // firing
-			s.Self.Ammo--
-			s.Self.Heat++
-			s.Self.WeaponWait = randWeaponWait(rng)
+		case 0: // turning
+			s.Self.Yaw += uint16(rng.IntN(512))
 		case 1:
 			s.Self.Health -= int16(rng.IntN(100))
 		}

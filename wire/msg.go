@@ -47,7 +47,11 @@ const MaxDatagram = 1100
 // so lagkit's own, of the zero Shape, sends the same bytes as before,
 // and a server that knows no shape refuses a Connect with one for its
 // nonzero padding.
-const Version = 13
+// Version 14 moves the weapon in hand, its ammunition, heat and timer
+// out of Self's fixed fields into the declared game state (game.Arms,
+// which lagkit's own game declares), and leaves out a declared state's
+// entry count when none of its fields goes to others.
+const Version = 14
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -310,8 +314,8 @@ type Snapshot struct {
 	// all, and each present entity's fields sent to all (EntityGame).
 	// It is the session's declaration, the same at both ends (the
 	// Connect carries its hash); a receiver sets it (SetGame) before
-	// DecodeSnapshot, which reads it and leaves it. nil, lagkit's own
-	// game, writes nothing and reads nothing.
+	// DecodeSnapshot, which reads it and leaves it. nil is lagkit's own
+	// game's, game.ArmsLayout: its weapons' state, to the owner.
 	Game *game.Layout
 	// EntityGame are each present entity's game states, MaxEntities of
 	// them once SetGame finds fields sent to all (nil before), coded as

@@ -25,7 +25,7 @@ import (
 // unchanged field costs one bit. Self is laid out as
 //
 //	Pos.X Pos.Y Pos.Z Vel.X Vel.Y Vel.Z | Yaw | Pitch | Flags 8 |
-//	Teleport 8 | Health 16 | Ammo 8 | Heat 8 | WeaponWait 26 µs | Weapon 8
+//	Teleport 8 | Health 16
 //
 // and an entity as its X Y Z | Yaw | Pitch | Flags 8 | Teleport 8 |
 // VX VY VZ | Stamp (see stampCode), then, in a snapshot with
@@ -66,8 +66,7 @@ var (
 )
 
 const (
-	eventCountBits = 6  // up to 63 >= MaxEvents
-	weaponWaitBits = 26 // up to 67108863 µs >= MaxWeaponWait
+	eventCountBits = 6 // up to 63 >= MaxEvents
 )
 
 // rotationStep returns the step by which the slot at which
@@ -175,8 +174,7 @@ func (s *Snapshot) SetPresent(i int, present bool) {
 // dst, using at most limit bytes (limit <= MaxDatagram). base nil encodes a
 // full snapshot, and s.Baseline must then be 0; otherwise s.Baseline must
 // equal base.Tick, which must not be 0. s.Self.Pos and s.Self.Vel must lie
-// on the game.PosQuantum and game.VelQuantum grids within ±MaxCoord units,
-// and s.Self.WeaponWait must be whole microseconds within MaxWeaponWait;
+// on the game.PosQuantum and game.VelQuantum grids within ±MaxCoord units;
 // Self then decodes exactly.
 //
 // EchoClientTime and EchoHold are sent in whole microseconds, truncated.
@@ -306,9 +304,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio []uin
 			s.Entities[i] = ref.Entities[i] // zero when absent
 		}
 	}
-	if s.Game != nil {
-		writeGame(&w, s, ref, start+limit*8)
-	}
+	writeGame(&w, s, ref, start+limit*8)
 	settleEntities(s, nil)
 	s.settle()
 	return w.buf, nil
@@ -647,10 +643,6 @@ func checkedSelfUnits(p *game.PlayerState) ([6]int64, string) {
 	case why != "":
 	case p.Pitch < -game.MaxPitch || p.Pitch > game.MaxPitch:
 		why = "pitch out of range"
-	case !inRange(p.WeaponWait, MaxWeaponWait):
-		why = "weapon wait out of range"
-	case p.WeaponWait%time.Microsecond != 0:
-		why = "weapon wait not whole microseconds"
 	}
 	return u, why
 }
@@ -696,10 +688,6 @@ func putSelf(ww *wordWriter, p, ref *game.PlayerState, u, r *[6]int64) {
 	ww.put(changedCode(uint64(p.Flags), uint64(ref.Flags), 8))
 	ww.put(changedCode(uint64(p.Teleport), uint64(ref.Teleport), 8))
 	ww.put(changedCode(uint64(uint16(p.Health)), uint64(uint16(ref.Health)), 16))
-	ww.put(changedCode(uint64(p.Ammo), uint64(ref.Ammo), 8))
-	ww.put(changedCode(uint64(p.Heat), uint64(ref.Heat), 8))
-	ww.put(changedCode(micros(p.WeaponWait), micros(ref.WeaponWait), weaponWaitBits))
-	ww.put(changedCode(uint64(p.Weapon), uint64(ref.Weapon), 8))
 }
 
 // putEntity adds e, as a delta against ref, to b, in a snapshot of

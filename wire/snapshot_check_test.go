@@ -75,7 +75,7 @@ func TestAppendSnapshotChecksEveryState(t *testing.T) {
 				continue
 			}
 			encoded++
-			var got Snapshot
+			got := Snapshot{Game: s.Game} // the session's
 			if err := DecodeSnapshot(b, &got, baselineOf(base)); err != nil {
 				t.Fatalf("edit %d variant %d: %v", k, variant, err)
 			}

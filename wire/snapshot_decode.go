@@ -2,7 +2,6 @@ package wire
 
 import (
 	"math"
-	"time"
 
 	"github.com/lagkit/lagkit/game"
 )
@@ -72,11 +71,11 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		return r.err
 	}
 	// Copy the baseline's state first: base may be s. The game state
-	// (none in lagkit's own game) needs the baseline's presence after
-	// the entries have changed s's.
+	// sent to others needs the baseline's presence after the entries
+	// have changed s's.
 	var basePresentWords [MaxSlots / 64]uint64
 	basePresent := basePresentWords[:len(s.Present)]
-	if s.Game != nil {
+	if s.Game.SentToOthers() {
 		copy(basePresent, base.Present)
 	}
 	s.Self = base.Self
@@ -119,7 +118,7 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		r.failf("%d entity entries exceed %d slots", n, s.slots)
 	}
 	readEntries(&r, s, n, tick)
-	if s.Game != nil && r.err == nil {
+	if r.err == nil {
 		readGame(&r, s, base, basePresent)
 	}
 	if err := r.finish(); err != nil {
@@ -248,9 +247,8 @@ func stepField(acc uint64, sb uint) (int, uint) {
 }
 
 // selfChangedBits are the widths of Self's fields after its angles,
-// each coded by changedCode: Flags, Teleport, Health, Ammo, Heat,
-// WeaponWait in µs, Weapon.
-var selfChangedBits = [7]uint{8, 8, 16, 8, 8, weaponWaitBits, 8}
+// each coded by changedCode: Flags, Teleport, Health.
+var selfChangedBits = [3]uint{8, 8, 16}
 
 // readSelfWords reads a Self written by writeSelf, a delta against *p,
 // into *p as readSelf does, through a word (see refillWord), and reports
@@ -285,7 +283,7 @@ func readSelfWords(r *bitReader, p *game.PlayerState) bool {
 	var vals [len(selfChangedBits)]uint64
 	var set uint
 	for j, n := range selfChangedBits {
-		if fill < weaponWaitBits+1 {
+		if fill < 17 {
 			acc, fill, at = refillWord(b, acc, fill, at)
 		}
 		if acc&1 == 0 {
@@ -296,8 +294,7 @@ func readSelfWords(r *bitReader, p *game.PlayerState) bool {
 		acc, fill = acc>>(n+1), fill-(n+1)
 	}
 	pitch := int16(uint16(p.Pitch) + uint16(dpitch))
-	if bad != 0 || pitch < -game.MaxPitch || pitch > game.MaxPitch ||
-		vals[5] > uint64(MaxWeaponWait/time.Microsecond) || at*8-int(fill) > len(b)*8 {
+	if bad != 0 || pitch < -game.MaxPitch || pitch > game.MaxPitch || at*8-int(fill) > len(b)*8 {
 		return false
 	}
 	r.pos = at*8 - int(fill)
@@ -317,18 +314,6 @@ func readSelfWords(r *bitReader, p *game.PlayerState) bool {
 	}
 	if set&4 != 0 {
 		p.Health = int16(vals[2])
-	}
-	if set&8 != 0 {
-		p.Ammo = uint8(vals[3])
-	}
-	if set&16 != 0 {
-		p.Heat = uint8(vals[4])
-	}
-	if set&32 != 0 {
-		p.WeaponWait = time.Duration(vals[5]) * time.Microsecond
-	}
-	if set&64 != 0 {
-		p.Weapon = uint8(vals[6])
 	}
 	return true
 }
@@ -458,22 +443,6 @@ func readSelf(r *bitReader, p *game.PlayerState, field string) {
 	}
 	if r.readBool() {
 		p.Health = int16(r.readBits(16))
-	}
-	if r.readBool() {
-		p.Ammo = uint8(r.readBits(8))
-	}
-	if r.readBool() {
-		p.Heat = uint8(r.readBits(8))
-	}
-	if r.readBool() {
-		us := r.readBits(weaponWaitBits)
-		if us > uint64(MaxWeaponWait/time.Microsecond) {
-			r.failf("%s weapon wait out of range", field)
-		}
-		p.WeaponWait = time.Duration(us) * time.Microsecond
-	}
-	if r.readBool() {
-		p.Weapon = uint8(r.readBits(8))
 	}
 }
 

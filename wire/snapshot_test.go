@@ -22,7 +22,7 @@ func roundTrip(t *testing.T, s, base *Snapshot, limit int) []byte {
 	if len(b) > limit {
 		t.Fatalf("encoded %d bytes, limit %d", len(b), limit)
 	}
-	got := Snapshot{HealthToAll: s.HealthToAll} // the session's, as Game is
+	got := Snapshot{HealthToAll: s.HealthToAll, Game: s.Game} // the session's
 	got.SetSlots(s.Slots())
 	if err := DecodeSnapshot(b, &got, baselineOf(base)); err != nil {
 		t.Fatalf("DecodeSnapshot: %v", err)
@@ -62,8 +62,9 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 		Yaw:   65535,
 		Pitch: game.MaxPitch,
 		Flags: 255, Teleport: 255,
-		Health: math.MinInt16, Ammo: 255, Heat: 255, WeaponWait: MaxWeaponWait, Weapon: 255,
-	}
+		Health: math.MinInt16,
+	}.WithArms(game.Arms{Ammo: 255, Heat: 255, Wait: game.MaxWeaponWait, Weapon: 255})
+	arms := game.ArmsLayout // lagkit's own game's declared state
 	tests := []struct {
 		name    string
 		s, base *Snapshot
@@ -72,12 +73,12 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 		{"tick wraps", &Snapshot{Tick: 3, Baseline: 1<<32 - 2}, &Snapshot{Tick: 1<<32 - 2}},
 		{"baseline equals tick", &Snapshot{Tick: 9, Baseline: 9}, &Snapshot{Tick: 9}},
 		{"max header", &Snapshot{Tick: 1<<32 - 1, LastCmd: 1<<32 - 1, EchoClientTime: MaxClock,
-			EchoHold: MaxDelay, FirstEventSeq: 1<<32 - 1, Self: maxSelf}, nil},
-		{"self swings across the range", &Snapshot{Tick: 2, Baseline: 1, Self: maxSelf},
-			&Snapshot{Tick: 1, Self: game.PlayerState{Pos: maxSelf.Pos.Scale(-1), Vel: maxSelf.Vel.Scale(-1),
-				Health: math.MaxInt16, WeaponWait: time.Microsecond}}},
-		{"self weapon wait falls to zero", &Snapshot{Tick: 2, Baseline: 1, Self: game.PlayerState{Health: 100}},
-			&Snapshot{Tick: 1, Self: game.PlayerState{Health: 100, Ammo: 30, Heat: 9, WeaponWait: MaxWeaponWait}}},
+			EchoHold: MaxDelay, FirstEventSeq: 1<<32 - 1, Self: maxSelf, Game: arms}, nil},
+		{"self swings across the range", &Snapshot{Tick: 2, Baseline: 1, Self: maxSelf, Game: arms},
+			&Snapshot{Tick: 1, Game: arms, Self: game.PlayerState{Pos: maxSelf.Pos.Scale(-1), Vel: maxSelf.Vel.Scale(-1),
+				Health: math.MaxInt16}.WithArms(game.Arms{Wait: time.Microsecond})}},
+		{"self weapon wait falls to zero", &Snapshot{Tick: 2, Baseline: 1, Self: game.PlayerState{Health: 100}, Game: arms},
+			&Snapshot{Tick: 1, Game: arms, Self: game.PlayerState{Health: 100}.WithArms(game.Arms{Ammo: 30, Heat: 9, Wait: game.MaxWeaponWait})}},
 		{"largest deltas", func() *Snapshot {
 			s := &Snapshot{Tick: 2, Baseline: 1}
 			s.SetSlots(MaxEntities)
@@ -118,12 +119,11 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 }
 
 // TestSelfFieldCosts checks the cost of Self against a baseline: one bit
-// for each unchanged field (15 in all), and a changed field's width more
+// for each unchanged field (11 in all), and a changed field's width more
 // for a changed one.
 func TestSelfFieldCosts(t *testing.T) {
-	ref := game.PlayerState{Pos: geom.V(1, 2, 0), Yaw: 9, Flags: game.FlagOnGround, Health: 100, Ammo: 30,
-		Heat: 3, WeaponWait: 100 * time.Millisecond}
-	const unchanged = 15
+	ref := game.PlayerState{Pos: geom.V(1, 2, 0), Yaw: 9, Flags: game.FlagOnGround, Health: 100}
+	const unchanged = 11
 	tests := []struct {
 		name   string
 		change func(p *game.PlayerState)
@@ -131,11 +131,7 @@ func TestSelfFieldCosts(t *testing.T) {
 	}{
 		{"nothing", func(*game.PlayerState) {}, 0},
 		{"health", func(p *game.PlayerState) { p.Health -= 25 }, 16},
-		{"ammo", func(p *game.PlayerState) { p.Ammo-- }, 8},
-		{"heat", func(p *game.PlayerState) { p.Heat = 0 }, 8},
-		{"weapon wait", func(p *game.PlayerState) { p.WeaponWait = 0 }, weaponWaitBits},
 		{"dead", func(p *game.PlayerState) { p.Flags |= game.FlagDead }, 8},
-		{"weapon", func(p *game.PlayerState) { p.Weapon = 4 }, 8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -309,12 +305,6 @@ func TestSnapshotRemovedAndAdded(t *testing.T) {
 func TestAppendSnapshotErrors(t *testing.T) {
 	offGrid := &Snapshot{Tick: 1}
 	offGrid.Self.Pos.X = 0.001
-	longWait := &Snapshot{Tick: 1}
-	longWait.Self.WeaponWait = MaxWeaponWait + time.Microsecond
-	negativeWait := &Snapshot{Tick: 1}
-	negativeWait.Self.WeaponWait = -time.Microsecond
-	fractionalWait := &Snapshot{Tick: 1}
-	fractionalWait.Self.WeaponWait = time.Millisecond + 1
 	badEntity := &Snapshot{Tick: 1}
 	badEntity.SetSlots(MaxEntities)
 	badEntity.Entities[7].X = MaxCoord + 1
@@ -338,11 +328,8 @@ func TestAppendSnapshotErrors(t *testing.T) {
 		{"negative hold", &Snapshot{Tick: 1, EchoHold: -1}, nil, MaxDatagram, "echo hold"},
 		{"clock too large", &Snapshot{Tick: 1, EchoClientTime: MaxClock + time.Microsecond}, nil, MaxDatagram, "echo client time"},
 		{"self off grid", offGrid, nil, MaxDatagram, "self position off the PosQuantum grid"},
-		{"self weapon wait too long", longWait, nil, MaxDatagram, "self weapon wait out of range"},
-		{"self weapon wait negative", negativeWait, nil, MaxDatagram, "self weapon wait out of range"},
-		{"self weapon wait fractional", fractionalWait, nil, MaxDatagram, "self weapon wait not whole microseconds"},
-		{"base self weapon wait", &Snapshot{Tick: 2, Baseline: 1}, &Snapshot{Tick: 1, Self: longWait.Self}, MaxDatagram,
-			"base self weapon wait out of range"},
+		{"base self off grid", &Snapshot{Tick: 2, Baseline: 1}, &Snapshot{Tick: 1, Self: offGrid.Self}, MaxDatagram,
+			"base self position off the PosQuantum grid"},
 		{"entity out of range", badEntity, nil, MaxDatagram, "entity 7: position out of range"},
 		{"entity pitch", badPitch, nil, MaxDatagram, "entity 3: pitch out of range"},
 		{"event too long", &Snapshot{Tick: 1, Events: []Event{{}, {Seq: 1, Data: make([]byte, 256)}}}, nil, MaxDatagram, "event 1: data of 256 bytes"},
@@ -393,9 +380,9 @@ func TestDecodeSnapshotErrors(t *testing.T) {
 		t.Errorf("baseline of the wrong tick: %v", err)
 	}
 	badSelf := cloneSnapshot(base)
-	badSelf.Self.WeaponWait = -time.Microsecond
+	badSelf.Self.Pitch = game.MaxPitch + 1
 	if err := DecodeSnapshot(delta, &sn, baselineOf(badSelf)); err == nil ||
-		err.Error() != "wire: snapshot: baseline self weapon wait out of range" {
+		err.Error() != "wire: snapshot: baseline self pitch out of range" {
 		t.Errorf("baseline self out of range: %v", err)
 	}
 	for _, b := range [][]byte{delta, full} {

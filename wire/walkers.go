@@ -25,8 +25,8 @@ func Walkers(tick uint32, turn bool) *Snapshot {
 		Yaw:    game.YawUnits(math.Atan2(-0.8, 0.6)),
 		Flags:  game.FlagOnGround,
 		Health: 100,
-		Ammo:   30,
-	}
+	}.WithArms(game.Arms{Ammo: 30})
+	s.SetGame(game.ArmsLayout) // lagkit's own game's declared state
 	for i := 1; i < 64; i++ {
 		dir := float64(i) * 2.4
 		yaw := dir

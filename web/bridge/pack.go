@@ -103,7 +103,7 @@ func (s *Session) Pack(now time.Duration, buf []byte) int {
 	n := w.n
 	w.n = 0
 	w.put(PackVersion, float64(players), float64(projectiles), PlayerValues, float64(c.Phase()), float64(pending),
-		float64(id), float64(self.Ammo), eye.X, eye.Y, eye.Z, tick,
+		float64(id), float64(self.Arms().Ammo), eye.X, eye.Y, eye.Z, tick,
 		float64(s.place.Count), s.place.Yaw, s.place.Pitch, 0)
 	return 4 * n
 }

@@ -101,12 +101,12 @@ var (
 // tickShown gives a shot the local player fired its tracer.
 func (s *Session) tickShown(sh client.Shot) {
 	in, st := s.aim, sh.State
-	if int(st.Weapon) >= len(s.weapons) || s.weapons[st.Weapon].Kind != game.Hitscan {
+	if int(st.Arms().Weapon) >= len(s.weapons) || s.weapons[st.Arms().Weapon].Kind != game.Hitscan {
 		return // projectiles are drawn from the server's events
 	}
 	eye := game.EyePos(st, &s.params)
 	dir := game.AimDir(in.Yaw, in.Pitch)
-	dist := s.weapons[st.Weapon].Range
+	dist := s.weapons[st.Arms().Weapon].Range
 	if h, ok := s.m.Grid.Raycast(geom.Ray{Origin: eye, Dir: dir}, dist); ok {
 		dist = h.Dist
 	}

@@ -236,11 +236,11 @@ func (s *Session) state(now time.Duration, all bool) State {
 	st.Self.Pos = vec(shown.Pos)
 	st.Self.Parts = s.parts(shown)
 	st.Eye = vec(game.EyePos(shown, &s.params))
-	if int(self.Weapon) < len(s.weapons) {
-		w := s.weapons[self.Weapon]
+	if int(self.Arms().Weapon) < len(s.weapons) {
+		w := s.weapons[self.Arms().Weapon]
 		st.Weapon, st.Magazine = w.Name, int(w.Magazine)
 	}
-	st.Ammo = int(self.Ammo)
+	st.Ammo = int(self.Arms().Ammo)
 	if td := c.TickDuration(); td > 0 && c.Phase() == client.Connected {
 		st.Tick = uint32(max(0, c.ServerTime(now)/td))
 	}

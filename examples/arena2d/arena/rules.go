@@ -22,6 +22,10 @@ import (
 // (game.Declare): the tags say who is sent each field and in how many
 // bits. The crate, an entity, uses HP alone.
 type State struct {
+	// Arms is lagkit's weapons' state, first so that lagkit's step
+	// finds it: the arena fires lagkit's rifle at its rate of fire (its
+	// own magazine is Ammo, below).
+	Arms game.Arms
 	// Stamina feeds the dash; everyone sees it (a bar over each player).
 	Stamina int16 `lagkit:"all,max=100"`
 	// DashWait is the ticks until the next dash.
