@@ -93,6 +93,13 @@ type Field struct {
 	// Quantum is a float's unit (tag q=0.01), or a duration's in
 	// nanoseconds (tag q=1ms; time.Microsecond unless tagged).
 	Quantum float64
+
+	// exact marks an integer field whose range is its type's whole
+	// range: its value in memory is its wire value, and Snap leaves it.
+	exact bool
+	// qns is a duration's quantum in whole nanoseconds (0 if not
+	// whole).
+	qns int64
 }
 
 // Layout is a declared state's codec, compiled once from its Go type by
@@ -108,6 +115,8 @@ type Layout struct {
 	// sent to observers.
 	lerps  []int
 	anyAll bool
+	// snaps lists the fields Snap may change: all but the exact ones.
+	snaps []int
 	// armed reports Arms as the first field (Armed).
 	armed bool
 }
@@ -184,7 +193,22 @@ func compile(t reflect.Type, limit uintptr, limitName string) (*Layout, error) {
 		return nil, fmt.Errorf("game: declare %v: no fields", t)
 	}
 	h := fnv.New64a()
-	for i, f := range l.fields {
+	for i := range l.fields {
+		f := &l.fields[i]
+		w := uint(f.Size) * 8
+		switch f.Kind {
+		case KindInt:
+			f.exact = f.Min == -1<<(w-1) && f.Max == 1<<(w-1)-1
+		case KindUint:
+			f.exact = f.Min == 0 && (w == 64 && f.Max == -1 || w < 64 && f.Max == 1<<w-1)
+		case KindDuration:
+			if q := int64(f.Quantum); float64(q) == f.Quantum {
+				f.qns = q
+			}
+		}
+		if !f.exact {
+			l.snaps = append(l.snaps, i)
+		}
 		if f.Lerp {
 			l.lerps = append(l.lerps, i)
 		}
@@ -509,6 +533,9 @@ func (l *Layout) Units(s *State, i int) int64 { return l.unitsAt(unsafe.Pointer(
 func (l *Layout) unitsAt(base unsafe.Pointer, i int) int64 {
 	f := &l.fields[i]
 	raw := loadAt(base, f)
+	if f.exact {
+		return int64(raw) // sign-extended by loadAt
+	}
 	var u int64
 	switch f.Kind {
 	case KindBool:
@@ -573,7 +600,15 @@ func (l *Layout) Snap(s *State) {
 	if l == nil {
 		return
 	}
-	for i := range l.fields {
+	for _, i := range l.snaps {
+		if f := &l.fields[i]; f.qns > 0 {
+			// A duration already on its grid and in range, the usual
+			// case of a timer the step counts down by whole ticks;
+			// within ±2^53 ns the float path would leave it as it is.
+			if d := int64(load(s, f)); d%f.qns == 0 && d/f.qns >= f.Min && d/f.qns <= f.Max && d > -1<<53 && d < 1<<53 {
+				continue
+			}
+		}
 		l.SetUnits(s, i, l.Units(s, i))
 	}
 }
@@ -592,9 +627,12 @@ func (l *Layout) Same(a, b *State, i int) bool {
 // what a game draws smoothly (a door's angle, a health bar); the others
 // it leaves as they are.
 func (l *Layout) Lerp(out, a, b *State, frac float64) {
-	if l == nil {
-		return
+	if l != nil && len(l.lerps) > 0 { // inlined: most layouts have none
+		l.lerp(out, a, b, frac)
 	}
+}
+
+func (l *Layout) lerp(out, a, b *State, frac float64) {
 	for _, i := range l.lerps {
 		ua, ub := l.Units(a, i), l.Units(b, i)
 		l.SetUnits(out, i, ua+int64(math.RoundToEven((float64(ub)-float64(ua))*frac)))

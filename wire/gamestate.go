@@ -47,6 +47,9 @@ func fieldBits(f *game.Field) int {
 // entries: Self's fields and the entry count.
 func gameReserve(s *Snapshot) int {
 	l := game.OrArms(s.Game)
+	if s.reserveOf == l && s.reserveRing == len(s.Entities) {
+		return s.reserve // a snapshot reused for one session
+	}
 	n := 0
 	if l.SentToOthers() {
 		n = int(countBits(len(s.Entities)))
@@ -56,6 +59,7 @@ func gameReserve(s *Snapshot) int {
 			n += fieldBits(f)
 		}
 	}
+	s.reserveOf, s.reserve, s.reserveRing = l, n, len(s.Entities)
 	return n
 }
 
@@ -153,10 +157,24 @@ func readField(r *bitReader, l *game.Layout, i int, s *game.State, what string) 
 // states are zeroed.
 func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 	l := game.OrArms(s.Game)
+	// Self's state is most often the baseline's: its unchanged fields
+	// are a run of zero bits, written at once.
+	same, zeros := s.Self.Game == ref.Self.Game, uint(0)
 	for i := range l.Fields() {
-		if l.Fields()[i].Vis != game.VisNone {
+		switch f := &l.Fields()[i]; {
+		case f.Vis == game.VisNone:
+		case same && f.Kind != game.KindBool && zeros < 64:
+			zeros++
+		default:
+			if zeros > 0 {
+				w.writeBits(0, zeros)
+				zeros = 0
+			}
 			writeField(w, l, i, &s.Self.Game, &ref.Self.Game)
 		}
+	}
+	if zeros > 0 {
+		w.writeBits(0, zeros)
 	}
 	if !l.SentToOthers() {
 		return // no entries: both ends know there can be none

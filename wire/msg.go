@@ -342,6 +342,10 @@ type Snapshot struct {
 	// keys AppendSnapshotBudget's, a key a slot.
 	masks []uint64
 	keys  []uint64
+	// reserve is gameReserve's answer for reserveOf in a ring of
+	// reserveRing slots.
+	reserveOf            *game.Layout
+	reserve, reserveRing int
 }
 
 // Appeal answers a provisional hit (policy alc): the victim's client

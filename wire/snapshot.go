@@ -233,7 +233,7 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio []uin
 	ww.done(&w)
 	ring := len(s.Entities)
 	nbits := countBits(ring)
-	reserve := gameReserve(s) // 0 for lagkit's own game
+	reserve := gameReserve(s)
 	if !fits(&w, eventCountBits+int(nbits)+reserve) {
 		if _, err := checkSnapshot(s, base, limit, true); err != nil {
 			return dst, err
