@@ -43,7 +43,9 @@ type Config struct {
 	Step game.StepFunc
 	// Game is the game's own declared state of each player and entity
 	// (game.Declare's schema, its Layout): snapshots carry its fields
-	// to the owner or to all as its tags say. nil (the default) is
+	// to the owner, to all or to the owner's team as its tags say (a
+	// team field goes to the players of the owner's team when the
+	// rules play teams, Rules.Teams, and to the owner alone otherwise). nil (the default) is
 	// lagkit's own game, whose snapshots are unchanged by it. The
 	// clients must declare the same (client.Config.Game): a Connect
 	// whose declaration's hash differs is refused.
