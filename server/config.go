@@ -59,12 +59,15 @@ type Config struct {
 	Cmd *game.CmdLayout
 	// Spawn, if set, is the game's respawn rule: it runs whenever a
 	// player (re)spawns or is placed (Place), after lagkit has set its
-	// own fields (position, health, weapon), with the player's game
-	// state (PlayerState.Game) as it was before: a game that hands out
-	// a loadout or resets a cooldown does it here. Without it a game's
-	// state survives death and placement unchanged; a player joining
-	// starts from zero.
-	Spawn func(id int, st *game.PlayerState)
+	// own fields (position, health, weapon), with the player's slot,
+	// its team as the server knows it then (the one its rules gave it,
+	// Rules.Team, or its seat, Config.Seat; 0 for every player of
+	// rules without teams) and its game state (PlayerState.Game) as it
+	// was before: a game that hands out a loadout by team or class, or
+	// resets a cooldown, does it here. Without it a game's state
+	// survives death and placement unchanged; a player joining starts
+	// from zero.
+	Spawn func(id, team int, st *game.PlayerState)
 	// Body, if set, is every player's body for a game's own hit tests:
 	// the players are recorded each tick with it, for TraceAt. lagkit's
 	// own hitscan keeps its humanoid hitboxes (History and Tracer). Its

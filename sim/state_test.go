@@ -87,7 +87,7 @@ func TestServerEditsGameState(t *testing.T) {
 	spawns := 0
 	d, err := sim.NewDriver(server.Config{
 		Map: world.Field(), Seed: 3, Step: lootStep, Game: lootDecl.Layout,
-		Spawn: func(id int, st *game.PlayerState) {
+		Spawn: func(_, _ int, st *game.PlayerState) {
 			spawns++
 			if ls := lootDecl.Of(st); ls.Charges == 0 {
 				ls.Charges = 3 // the loadout of a player with none left
