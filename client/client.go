@@ -109,7 +109,8 @@ type Config struct {
 	// lagkit's own game's, game.ArmsLayout): the Connect carries its hash, and a server
 	// with another refuses. The client's player's state is predicted
 	// with Step and corrected from the server's as its position is;
-	// other players' and entities' fields sent to all are drawn from
+	// other players' and entities' fields sent to all (and team
+	// mates' fields sent to the team, game.VisTeam) are drawn from
 	// their states, each from the nearer state unless tagged lerp.
 	Game *game.Layout
 	// Cmd is the game's own part of every command (game.DeclareCmd's

@@ -41,11 +41,20 @@ const (
 	// VisNone fields are the server's alone: never sent, zero on every
 	// client. A step must not read them, or prediction disagrees.
 	VisNone
+	// VisTeam fields go to the owner, who predicts them, and to the
+	// owner's team mates (players on its team, as the server's rules
+	// know it: Rules.Teams and the player's team), who draw them (a
+	// mate's ammunition, its health, the target it marked); the
+	// others see them zero, as owner fields. In free-for-all, and for
+	// entities, which have no team, they go to the owner alone.
+	VisTeam
 )
 
-// String returns "all", "owner" or "none".
+// String returns "all", "owner", "none" or "team".
 func (v Vis) String() string {
 	switch v {
+	case VisTeam:
+		return "team"
 	case VisOwner:
 		return "owner"
 	case VisNone:
@@ -119,6 +128,8 @@ type Layout struct {
 	snaps []int
 	// armed reports Arms as the first field (Armed).
 	armed bool
+	// anyTeam reports fields sent to the owner's team (VisTeam).
+	anyTeam bool
 }
 
 // Schema is a game's declared state of type T: the codec (Layout) and
@@ -135,6 +146,7 @@ type Schema[T any] struct {
 //
 //	all      sent to every client (the default)
 //	owner    sent to the player's own client only
+//	team     sent to the player's own client and its team mates' (VisTeam)
 //	-        never sent (the server's alone)
 //	lerp     interpolated between snapshots of other players
 //	min=N    smallest value (integers, floats, durations as 1.5s)
@@ -215,6 +227,9 @@ func compile(t reflect.Type, limit uintptr, limitName string) (*Layout, error) {
 		if f.Vis == VisAll {
 			l.anyAll = true
 		}
+		if f.Vis == VisTeam {
+			l.anyTeam = true
+		}
 		// The hash covers what both ends must agree on: names, kinds,
 		// sizes, visibility, interpolation and wire ranges; never
 		// offsets, which a platform may lay out differently.
@@ -249,6 +264,8 @@ func parseTag(tag string, in fieldTag) (fieldTag, error) {
 			out.vis = VisAll
 		case w == "owner":
 			out.vis = VisOwner
+		case w == "team":
+			out.vis = VisTeam
 		case w == "-" || w == "none":
 			out.vis = VisNone
 		case w == "lerp":
@@ -478,6 +495,10 @@ func (l *Layout) Fields() []Field {
 
 // SentToOthers reports whether any field goes to observers (VisAll).
 func (l *Layout) SentToOthers() bool { return l != nil && l.anyAll }
+
+// SentToTeam reports whether any field goes to the owner's team mates
+// (VisTeam).
+func (l *Layout) SentToTeam() bool { return l != nil && l.anyTeam }
 
 // load returns field f of s as a raw 64-bit value (sign-extended for
 // signed integers, the bits for floats).

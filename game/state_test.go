@@ -121,3 +121,56 @@ func TestLayoutLerp(t *testing.T) {
 		t.Errorf("lerped %+v", o)
 	}
 }
+
+// TestDeclareTeam: the tag word team sends a field to the owner's team
+// (VisTeam), a declaration of its own; Hide and Public zero it, and a
+// command refuses it.
+func TestDeclareTeam(t *testing.T) {
+	type squad struct {
+		Health int16    `lagkit:"team,max=200"`
+		Mark   uint8    `lagkit:"all"`
+		Inv    [2]uint8 `lagkit:"team"`
+		Cool   uint8    `lagkit:"owner"`
+	}
+	type owned struct {
+		Health int16    `lagkit:"owner,max=200"`
+		Mark   uint8    `lagkit:"all"`
+		Inv    [2]uint8 `lagkit:"owner"`
+		Cool   uint8    `lagkit:"owner"`
+	}
+	s := MustDeclare[squad]()
+	var got []string
+	for _, f := range s.Fields() {
+		got = append(got, f.Name+":"+f.Vis.String())
+	}
+	if g, want := strings.Join(got, " "), "Health:team Mark:all Inv[0]:team Inv[1]:team Cool:owner"; g != want {
+		t.Errorf("fields %s, want %s", g, want)
+	}
+	if !s.SentToTeam() || !s.SentToOthers() || MustDeclare[owned]().SentToTeam() {
+		t.Error("SentToTeam: the squad's, not the owned one's")
+	}
+	if s.Hash() == MustDeclare[owned]().Hash() {
+		t.Error("team and owner fields, one hash")
+	}
+	var st PlayerState
+	s.Set(&st, squad{Health: 150, Mark: 4, Inv: [2]uint8{1, 2}, Cool: 9})
+	hidden := st
+	s.Hide(&hidden.Game, VisTeam)
+	if g := s.Get(&hidden); g != (squad{Mark: 4, Cool: 9}) {
+		t.Errorf("hidden: %+v", g)
+	}
+	s.Public(&st.Game)
+	if g := s.Get(&st); g != (squad{Mark: 4}) {
+		t.Errorf("public: %+v", g)
+	}
+	type teamCmd struct {
+		A uint8 `lagkit:"team"`
+	}
+	if _, err := DeclareCmd[teamCmd](); err == nil {
+		t.Error("a command field sent to the team")
+	}
+	var none *Layout
+	if none.SentToTeam() {
+		t.Error("no declaration sends to the team")
+	}
+}

@@ -96,6 +96,20 @@ func (l *Layout) Public(s *State) {
 	}
 }
 
+// Hide zeroes the fields of s of visibility v: what a client that is
+// not sent them sees of them (VisTeam's, for a player not on the
+// owner's team).
+func (l *Layout) Hide(s *State, v Vis) {
+	if l == nil {
+		return
+	}
+	for i := range l.fields {
+		if f := &l.fields[i]; f.Vis == v {
+			store(s, f, 0)
+		}
+	}
+}
+
 // In returns match state st, typed, as Of does a player's: a game's
 // declared match state (MatchView.Match) read in place.
 func (s *Schema[T]) In(st *State) *T { return (*T)(unsafe.Pointer(st)) }

@@ -145,7 +145,7 @@ type Game struct {
 	Step   game.StepFunc
 	State  *game.Layout
 	Cmd    *game.CmdLayout
-	Spawn  func(id int, st *game.PlayerState)
+	Spawn  func(id, team int, st *game.PlayerState)
 	Body   lagcomp.Body
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body
 	// Shape and MaxHealth are server.Config's: the wire's shape for the

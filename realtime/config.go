@@ -122,7 +122,7 @@ type MatchConfig struct {
 	// per player and tick), and its shot resolution (nil: lagkit's
 	// weapons). The match's bots predict with the same Game.
 	Game   *game.Layout                                   `toml:"-" json:"-"`
-	Spawn  func(id int, st *game.PlayerState)             `toml:"-" json:"-"`
+	Spawn  func(id, team int, st *game.PlayerState)       `toml:"-" json:"-"`
 	Body   lagcomp.Body                                   `toml:"-" json:"-"`
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body `toml:"-" json:"-"`
 	Shots  server.Shots                                   `toml:"-" json:"-"`

@@ -43,13 +43,15 @@ type Config struct {
 	Step game.StepFunc
 	// Game is the game's own declared state of each player and entity
 	// (game.Declare's schema, its Layout): snapshots carry its fields
-	// to the owner or to all as its tags say. nil (the default) is
-	// lagkit's own game's, game.ArmsLayout: its weapons' state alone. A
-	// game that fires lagkit's weapons declares game.Arms as its
-	// state's first field; one that declares a state without it has
-	// no loadout (Weapons must be empty). The clients must declare the
-	// same (client.Config.Game): a Connect whose declaration's hash
-	// differs is refused.
+	// to the owner, to all or to the owner's team as its tags say (a
+	// team field goes to the players of the owner's team when the
+	// rules play teams, Rules.Teams, and to the owner alone otherwise).
+	// nil (the default) is lagkit's own game's, game.ArmsLayout: its
+	// weapons' state alone. A game that fires lagkit's weapons declares
+	// game.Arms as its state's first field; one that declares a state
+	// without it has no loadout (Weapons must be empty). The clients
+	// must declare the same (client.Config.Game): a Connect whose
+	// declaration's hash differs is refused.
 	Game *game.Layout
 	// Cmd is the game's own part of every command (game.DeclareCmd's
 	// schema, its CmdLayout): the command packets carry its fields, and
@@ -60,12 +62,15 @@ type Config struct {
 	Cmd *game.CmdLayout
 	// Spawn, if set, is the game's respawn rule: it runs whenever a
 	// player (re)spawns or is placed (Place), after lagkit has set its
-	// own fields (position, health, weapon), with the player's game
-	// state (PlayerState.Game) as it was before: a game that hands out
-	// a loadout or resets a cooldown does it here. Without it a game's
-	// state survives death and placement unchanged; a player joining
-	// starts from zero.
-	Spawn func(id int, st *game.PlayerState)
+	// own fields (position, health, weapon), with the player's slot,
+	// its team as the server knows it then (the one its rules gave it,
+	// Rules.Team, or its seat, Config.Seat; 0 for every player of
+	// rules without teams) and its game state (PlayerState.Game) as it
+	// was before: a game that hands out a loadout by team or class, or
+	// resets a cooldown, does it here. Without it a game's state
+	// survives death and placement unchanged; a player joining starts
+	// from zero.
+	Spawn func(id, team int, st *game.PlayerState)
 	// Body, if set, is every player's body for a game's own hit tests:
 	// the players are recorded each tick with it, for TraceAt. lagkit's
 	// own hitscan keeps its humanoid hitboxes (History and Tracer). Its

@@ -24,6 +24,7 @@ func (idle) Input(time.Duration, *client.Client) game.UserCmd { return game.User
 // damager is a game's server loop that hurts player 1 by 30 a tick,
 // crediting player 0, from a moment on, and records what Damage said.
 type damager struct {
+	sim.NoObserver
 	from    time.Duration
 	calls   []bool // killed, per call that dealt damage
 	health  []int16
@@ -38,8 +39,6 @@ type damager struct {
 func (d *damager) Delivered(_ time.Duration, i int, _ *sim.Player, r *client.Ready) {
 	d.kills[i] = append(d.kills[i], r.Kills...)
 }
-func (d *damager) Ticked(time.Duration, int, *sim.Player, *client.Ready)    {}
-func (d *damager) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 
 func (d *damager) ServerTicked(now time.Duration, s *server.Server) {
 	st, _, _ := s.PlayerState(1)

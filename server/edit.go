@@ -77,7 +77,7 @@ func (s *Server) maxHealth(id int, st *game.PlayerState) int16 {
 // c's state at a spawn or placement.
 func (s *Server) respawned(c *client, st *game.PlayerState) {
 	if s.cfg.Spawn != nil {
-		s.cfg.Spawn(c.id, st)
+		s.cfg.Spawn(c.id, c.team, st)
 		s.cfg.Game.Snap(&st.Game)
 	}
 }

@@ -813,6 +813,9 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 			snap.EntityGame[o.id] = o.state.Game
 		}
 	}
+	if snap.Mates != nil {
+		s.markMates(c, snap)
+	}
 	if len(s.objectIDs) > 0 {
 		s.addObjects(snap)
 	}
@@ -843,6 +846,21 @@ func (s *Server) sendSnapshot(now time.Duration, c *client) {
 	c.snapshotBytes += len(out)
 	c.snapshots++
 	s.emitSnapshot(c, out)
+}
+
+// markMates marks in snap the players whose team fields (game.VisTeam)
+// c is sent: those of its team when the rules play teams, none in
+// free-for-all. Entities have no team.
+func (s *Server) markMates(c *client, snap *wire.Snapshot) {
+	clear(snap.Mates)
+	if !s.rules.Teams() {
+		return
+	}
+	for _, o := range s.clients {
+		if o != nil && o != c && o.team == c.team {
+			snap.SetMate(o.id, true)
+		}
+	}
 }
 
 // MaxClients returns the number of player slots.

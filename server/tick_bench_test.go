@@ -322,3 +322,47 @@ func benchFiring(b *testing.B, cfg server.Config) {
 		}
 	}
 }
+
+// squadTickState is tickState with its ammunition and slots sent to the
+// owner's team rather than the owner alone.
+type squadTickState struct {
+	Stamina int16         `lagkit:"all,max=100"`
+	Ammo    uint8         `lagkit:"team,max=30"`
+	Wait    time.Duration `lagkit:"owner,q=1ms,max=60s"`
+	Shield  float32       `lagkit:"all,lerp,q=0.5,max=50"`
+	Slots   [4]uint16     `lagkit:"team"`
+	Secret  int64         `lagkit:"-"`
+}
+
+var squadTickDecl = game.MustDeclare[squadTickState]()
+
+func squadTickStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, fired := ctx.Step(s, cmd)
+	t := squadTickDecl.Of(&s)
+	t.Stamina = (t.Stamina + 1) % 100
+	t.Ammo = uint8(ctx.Tick % 31)
+	t.Wait = time.Duration(ctx.Tick%60) * time.Second
+	t.Shield = float32(ctx.Tick%100) / 2
+	t.Slots[ctx.Tick%4]++
+	t.Secret += int64(ctx.Slot)
+	return s, fired
+}
+
+// BenchmarkServerTick64Team is BenchmarkServerTick64Game with fields
+// sent to the owner's team, in two teams (team deathmatch's rules).
+func BenchmarkServerTick64Team(b *testing.B) {
+	m, err := world.Load("metro")
+	if err != nil {
+		b.Fatal(err)
+	}
+	l, err := fixture.NewTickLoadConfig(server.Config{Map: m, MaxClients: 64, TickRate: 64, Step: squadTickStep, Game: squadTickDecl.Layout, Rules: shooter.Rules(mode.Config{Mode: mode.TDM})})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := l.Tick(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -75,7 +75,10 @@ func arrival(l *netem.Link) time.Duration {
 	return never
 }
 
-// Observer sees a run as it goes. Any method may be a no-op.
+// Observer sees a run as it goes. Any method may be a no-op: an
+// observer of a few embeds NoObserver and defines those; ServerTicks
+// (a game's server logic alone) and ClientReadys (the clients'
+// handovers alone) adapt a function.
 type Observer interface {
 	// Delivered is called after a datagram from the server reached
 	// player i, with what its client handed over then (r, valid until
@@ -310,6 +313,44 @@ func (ClientReadys) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 
 // ServerTicked does nothing.
 func (ClientReadys) ServerTicked(time.Duration, *server.Server) {}
+
+// NoObserver is an Observer that does nothing: an observer that needs
+// some of the four methods embeds it and defines those alone, as a
+// game's rules embed server.NoRules.
+type NoObserver struct{}
+
+// Delivered does nothing.
+func (NoObserver) Delivered(time.Duration, int, *Player, *client.Ready) {}
+
+// Ticked does nothing.
+func (NoObserver) Ticked(time.Duration, int, *Player, *client.Ready) {}
+
+// ServerReady does nothing.
+func (NoObserver) ServerReady(time.Duration, *server.Server, *server.Ready) {}
+
+// ServerTicked does nothing.
+func (NoObserver) ServerTicked(time.Duration, *server.Server) {}
+
+// ServerTicks is an Observer that runs a game's server logic alone,
+// after each of the server's ticks (ServerTicked), as
+// realtime.MatchConfig.OnTick runs it in a live match:
+//
+//	d.Run(10*time.Second, sim.ServerTicks(func(now time.Duration, s *server.Server) {
+//		s.SetEntity(door, doorAt(now), doorBody)
+//	}))
+type ServerTicks func(now time.Duration, s *server.Server)
+
+// Delivered does nothing.
+func (ServerTicks) Delivered(time.Duration, int, *Player, *client.Ready) {}
+
+// Ticked does nothing.
+func (ServerTicks) Ticked(time.Duration, int, *Player, *client.Ready) {}
+
+// ServerReady does nothing.
+func (ServerTicks) ServerReady(time.Duration, *server.Server, *server.Ready) {}
+
+// ServerTicked calls f.
+func (f ServerTicks) ServerTicked(now time.Duration, s *server.Server) { f(now, s) }
 
 // route puts what the server has to send on the players' downlinks and
 // shows obs the handover.

@@ -27,15 +27,13 @@ var doorDecl = game.MustDeclare[doorState]()
 // doorMover slides a door entity along +X at 2 m/s, its opening in
 // centimetres, every server tick.
 type doorMover struct {
+	sim.NoObserver
 	id    int
 	body  lagcomp.Body
 	start time.Duration
 	err   error
 }
 
-func (m *doorMover) Delivered(time.Duration, int, *sim.Player, *client.Ready) {}
-func (m *doorMover) Ticked(time.Duration, int, *sim.Player, *client.Ready)    {}
-func (m *doorMover) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 func (m *doorMover) ServerTicked(now time.Duration, s *server.Server) {
 	x := 2 * (now - m.start).Seconds()
 	st := game.PlayerState{Pos: geom.V(x, 20, 0), Vel: geom.V(2, 0, 0)}

@@ -15,8 +15,12 @@ import (
 
 // eventPrinter prints the game events the server and the client hand
 // over, and counts the predictions the client measured and those that
-// had the field Ticks wrong.
-type eventPrinter struct{ wrong, of int }
+// had the field Ticks wrong; the driver's other calls are
+// sim.NoObserver's.
+type eventPrinter struct {
+	sim.NoObserver
+	wrong, of int
+}
 
 func (p *eventPrinter) Delivered(_ time.Duration, _ int, _ *sim.Player, r *client.Ready) {
 	for _, ev := range r.GameEvents {
@@ -25,8 +29,6 @@ func (p *eventPrinter) Delivered(_ time.Duration, _ int, _ *sim.Player, r *clien
 	p.wrong += r.Mispredicted("Ticks")
 	p.of += r.Predictions
 }
-func (*eventPrinter) Ticked(time.Duration, int, *sim.Player, *client.Ready) {}
-func (*eventPrinter) ServerTicked(time.Duration, *server.Server)            {}
 func (*eventPrinter) ServerReady(_ time.Duration, _ *server.Server, r *server.Ready) {
 	for _, ev := range r.GameEvents {
 		fmt.Printf("server got %q from %d\n", ev.Data, ev.Client)

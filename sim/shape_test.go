@@ -189,13 +189,11 @@ func TestShapeHealthToOwnerAlone(t *testing.T) {
 
 // slider moves entity id along +X at 2 m/s every server tick.
 type slider struct {
+	sim.NoObserver
 	id  int
 	err error
 }
 
-func (m *slider) Delivered(time.Duration, int, *sim.Player, *client.Ready) {}
-func (m *slider) Ticked(time.Duration, int, *sim.Player, *client.Ready)    {}
-func (m *slider) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 func (m *slider) ServerTicked(now time.Duration, s *server.Server) {
 	st := game.PlayerState{Pos: geom.V(2*now.Seconds(), -30, 0), Vel: geom.V(2, 0, 0), Health: 7}
 	if err := s.SetEntity(m.id, st, nil); err != nil && m.err == nil {

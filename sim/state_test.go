@@ -53,6 +53,7 @@ func (spender) Input(now time.Duration, _ *client.Client) game.UserCmd {
 // lootReferee grants 10 charges and the buff once, at 3 s, and places
 // the player at 5 s.
 type lootReferee struct {
+	sim.NoObserver
 	granted, placed bool
 	err             error
 	told            *told
@@ -61,8 +62,6 @@ type lootReferee struct {
 func (r *lootReferee) Delivered(now time.Duration, i int, p *sim.Player, rd *client.Ready) {
 	r.told.observe(now, i, p, rd)
 }
-func (r *lootReferee) Ticked(time.Duration, int, *sim.Player, *client.Ready)    {}
-func (r *lootReferee) ServerReady(time.Duration, *server.Server, *server.Ready) {}
 func (r *lootReferee) ServerTicked(now time.Duration, s *server.Server) {
 	if now >= 3*time.Second && !r.granted {
 		r.granted = true
@@ -88,7 +87,7 @@ func TestServerEditsGameState(t *testing.T) {
 	spawns := 0
 	d, err := sim.NewDriver(server.Config{
 		Map: world.Field(), Seed: 3, Step: lootStep, Game: lootDecl.Layout,
-		Spawn: func(id int, st *game.PlayerState) {
+		Spawn: func(_, _ int, st *game.PlayerState) {
 			spawns++
 			if ls := lootDecl.Of(st); ls.Charges == 0 {
 				ls.Charges = 3 // the loadout of a player with none left

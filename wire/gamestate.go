@@ -12,14 +12,21 @@ import (
 //
 //	Self's fields | entry count 9 | entry...
 //
-// the entry count and entries only when some field is sent to all. Self
-// carries every field sent to the owner or to all (game.VisOwner,
-// game.VisAll), an entry the fields sent to all of a present entity
-// whose fields differ from what the receiver holds (the baseline's, zero
-// for an entity the baseline lacks): its slot (the first as 8 bits, each
-// later one as its distance from the previous one, stepCode) and its
-// fields. A field is coded in its units against the baseline's, in the
-// manner of Source's SendTables (each field with the bits its declared
+// the entry count and entries only when some field is sent to all or
+// to the team. Self carries every field sent to the owner, its team or all
+// (game.VisOwner, game.VisTeam, game.VisAll), an entry the fields sent
+// to all of a present entity whose fields differ from what the receiver
+// holds (the baseline's, zero for an entity the baseline lacks): its
+// slot (the first as 8 bits, each later one as its distance from the
+// previous one, stepCode) and its fields. When the layout has fields
+// sent to the team (game.Layout.SentToTeam) an entry ends with a bit,
+// 1 when the entity's team fields follow, coded as the others: those of
+// a team mate of the receiver's (Snapshot.Mates), or zeros where the
+// receiver holds another value (an entity no longer a team mate). A
+// receiver holds the team fields of the others zero (an entry left out
+// for room leaves what it held until a later snapshot carries it, as
+// for any field); a layout without team fields codes no such bit. A
+// field is coded in its units against the baseline's, in the manner of Source's SendTables (each field with the bits its declared
 // range needs): a bool as its bit; any other field as a changed bit,
 // then when changed, for a field of 6 bits or fewer its value above the
 // field's minimum in the field's width; for a wider one a size bit, 0
@@ -51,7 +58,7 @@ func gameReserve(s *Snapshot) int {
 		return s.reserve // a snapshot reused for one session
 	}
 	n := 0
-	if l.SentToOthers() {
+	if entriesOf(l) {
 		n = int(countBits(len(s.Entities)))
 	}
 	for i := range l.Fields() {
@@ -63,15 +70,44 @@ func gameReserve(s *Snapshot) int {
 	return n
 }
 
-// SetGame makes s carry game state of layout l (nil: lagkit's own game's,
-// game.ArmsLayout), sizing
-// EntityGame once; a snapshot kept and reused allocates nothing after.
+// SetGame makes s carry game state of layout l (nil: lagkit's own
+// game's, game.ArmsLayout), sizing EntityGame (and Mates) once; a
+// snapshot kept and reused allocates nothing after.
 func (s *Snapshot) SetGame(l *game.Layout) {
 	s.Game = l
 	s.sized()
-	if l.SentToOthers() && len(s.EntityGame) != len(s.Entities) {
+	if entriesOf(l) && len(s.EntityGame) != len(s.Entities) {
 		s.EntityGame = make([]game.State, len(s.Entities))
 	}
+	if l.SentToTeam() && len(s.Mates) != len(s.Present) {
+		s.Mates = make([]uint64, len(s.Present))
+	}
+}
+
+// entriesOf reports whether layout l sends entities' fields: to all or
+// to the team.
+func entriesOf(l *game.Layout) bool { return l.SentToOthers() || l.SentToTeam() }
+
+// SetMate marks entity slot i as a team mate of the receiver's, whose
+// team fields (game.VisTeam) it is sent, or not. It does nothing when
+// s has no Mates (SetGame sizes them for a layout with team fields) or
+// for i outside them.
+func (s *Snapshot) SetMate(i int, mate bool) {
+	j := uint(i) / 64
+	if j >= uint(len(s.Mates)) {
+		return
+	}
+	if mate {
+		s.Mates[j] |= 1 << (uint(i) % 64)
+	} else {
+		s.Mates[j] &^= 1 << (uint(i) % 64)
+	}
+}
+
+// Mate reports whether entity slot i is marked a team mate (SetMate).
+func (s *Snapshot) Mate(i int) bool {
+	j := uint(i) / 64
+	return j < uint(len(s.Mates)) && s.Mates[j]>>(uint(i)%64)&1 != 0
 }
 
 // entityGame returns entity i's game state in s, zero when s has none.
@@ -88,6 +124,17 @@ var zeroState game.State
 func sameGame(l *game.Layout, a, b *game.State, vis game.Vis) bool {
 	for i := range l.Fields() {
 		if l.Fields()[i].Vis <= vis && !l.Same(a, b, i) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameVis reports whether the fields of l of visibility vis agree in a
+// and b.
+func sameVis(l *game.Layout, a, b *game.State, vis game.Vis) bool {
+	for i := range l.Fields() {
+		if l.Fields()[i].Vis == vis && !l.Same(a, b, i) {
 			return false
 		}
 	}
@@ -176,7 +223,7 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 	if zeros > 0 {
 		w.writeBits(0, zeros)
 	}
-	if !l.SentToOthers() {
+	if !entriesOf(l) {
 		return // no entries: both ends know there can be none
 	}
 	ring := len(s.Entities)
@@ -184,6 +231,10 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 	countAt := w.pos()
 	w.writeBits(0, nbits)
 	s.SetGame(l)
+	fields, team := l.Fields(), l.SentToTeam()
+	if team {
+		hideTeam(s, l)
+	}
 	count, prev := 0, 0
 	for j, word := range s.Present {
 		for ; word != 0; word &= word - 1 {
@@ -193,7 +244,7 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 				from = entityGame(ref, i)
 			}
 			v := &s.EntityGame[i]
-			if sameGame(l, v, from, game.VisAll) {
+			if sameGame(l, v, from, game.VisAll) && (!team || sameVis(l, v, from, game.VisTeam)) {
 				continue
 			}
 			mark := w.pos()
@@ -202,10 +253,13 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 			} else {
 				w.writeBits(stepCode(i-prev, sb))
 			}
-			for k := range l.Fields() {
-				if l.Fields()[k].Vis == game.VisAll {
+			for k := range fields {
+				if fields[k].Vis == game.VisAll {
 					writeField(w, l, k, v, from)
 				}
+			}
+			if team {
+				writeTeam(w, l, v, from)
 			}
 			if w.pos() > end {
 				w.truncate(mark)
@@ -233,7 +287,7 @@ func readGame(r *bitReader, s, base *Snapshot, basePresent []uint64) {
 			readField(r, l, i, &s.Self.Game, "self")
 		}
 	}
-	if !l.SentToOthers() {
+	if !entriesOf(l) {
 		return // no entries: no field is sent to others
 	}
 	{
@@ -279,6 +333,38 @@ func readGame(r *bitReader, s, base *Snapshot, basePresent []uint64) {
 			if l.Fields()[k].Vis == game.VisAll {
 				readField(r, l, k, &s.EntityGame[i], "entity")
 			}
+		}
+		if l.SentToTeam() && r.readBool() {
+			for k := range l.Fields() {
+				if l.Fields()[k].Vis == game.VisTeam {
+					readField(r, l, k, &s.EntityGame[i], "entity")
+				}
+			}
+		}
+	}
+}
+
+// hideTeam zeroes the team fields of every present entity of s that is
+// not a team mate of the receiver's, as the receiver holds them.
+func hideTeam(s *Snapshot, l *game.Layout) {
+	for j, word := range s.Present {
+		for m := word &^ s.Mates[j]; m != 0; m &= m - 1 {
+			l.Hide(&s.EntityGame[j*64+bits.TrailingZeros64(m)], game.VisTeam)
+		}
+	}
+}
+
+// writeTeam writes an entry's team bit and, unless v's team fields
+// agree with ref's, v's team fields against ref's.
+func writeTeam(w *bitWriter, l *game.Layout, v, ref *game.State) {
+	if sameVis(l, v, ref, game.VisTeam) {
+		w.writeBits(0, 1)
+		return
+	}
+	w.writeBits(1, 1)
+	for k := range l.Fields() {
+		if l.Fields()[k].Vis == game.VisTeam {
+			writeField(w, l, k, v, ref)
 		}
 	}
 }

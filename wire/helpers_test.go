@@ -148,7 +148,7 @@ func randNext(rng *rand.Rand, base *Snapshot) *Snapshot {
 func cloneSnapshot(s *Snapshot) *Snapshot {
 	c := *s
 	c.Entities, c.Present, c.held = slices.Clone(s.Entities), slices.Clone(s.Present), slices.Clone(s.held)
-	c.EntityGame, c.masks, c.keys = slices.Clone(s.EntityGame), nil, nil
+	c.EntityGame, c.Mates, c.masks, c.keys = slices.Clone(s.EntityGame), slices.Clone(s.Mates), nil, nil
 	c.Events = make([]Event, len(s.Events))
 	for i, ev := range s.Events {
 		c.Events[i] = Event{Seq: ev.Seq, Kind: ev.Kind, Data: bytes.Clone(ev.Data)}

@@ -322,6 +322,14 @@ type Snapshot struct {
 	// a delta against the baseline's after the entities (see
 	// AppendSnapshot).
 	EntityGame []game.State
+	// Mates marks, a bit a slot as Present does, the entities whose
+	// fields sent to the owner's team (game.VisTeam) the receiver is
+	// sent: its team mates. The sender sets it (SetMate) when the
+	// layout has such fields (game.Layout.SentToTeam; nil before
+	// SetGame finds them); AppendSnapshot zeroes those fields of every
+	// other entity in EntityGame, as the receiver holds them, and
+	// DecodeSnapshot leaves it.
+	Mates []uint64
 	// HealthToAll codes each entity's Health after its state, as a
 	// changed bit and 16 bits when changed: the session's shape
 	// (Shape.HealthToAll), set at both ends as Game is. Without it an

@@ -129,8 +129,11 @@ func (s *Snapshot) SetSlots(n int) {
 	s.held = make([]uint64, ring/64)
 	s.masks = make([]uint64, 2*ring/64)
 	s.settled = false // the caller may write any slot before the encoder settles it
-	if s.Game.SentToOthers() {
+	if entriesOf(s.Game) {
 		s.EntityGame = make([]game.State, ring)
+	}
+	if s.Game.SentToTeam() {
+		s.Mates = make([]uint64, ring/64)
 	}
 }
 

@@ -75,7 +75,7 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	// have changed s's.
 	var basePresentWords [MaxSlots / 64]uint64
 	basePresent := basePresentWords[:len(s.Present)]
-	if s.Game.SentToOthers() {
+	if entriesOf(s.Game) {
 		copy(basePresent, base.Present)
 	}
 	s.Self = base.Self

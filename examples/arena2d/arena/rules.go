@@ -254,7 +254,7 @@ func jump(ctx *game.StepCtx, pos geom.Vec3, yaw uint16, length float64) geom.Vec
 // Spawn is the arena's respawn rule (server.Config.Spawn): full stamina,
 // a full magazine and no shield; the blink's cooldown and the item are
 // kept through death.
-func Spawn(_ int, st *game.PlayerState) {
+func Spawn(_, _ int, st *game.PlayerState) {
 	a := Decl.Of(st)
 	a.Stamina, a.DashWait, a.Ammo, a.Reload, a.Shield = MaxStamina, 0, Magazine, 0, 0
 }
