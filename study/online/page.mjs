@@ -36,16 +36,29 @@ try {
   lobby.on('response', async (r) => {
     if (new URL(r.url()).pathname === '/lobby/status') fetched = await r.json().catch(() => fetched);
   });
+  // The page leaves for the completion URL as soon as it reads its
+  // last status, often before that response's body can be read here:
+  // once the page is no longer the lobby's, its status is asked of the
+  // lobby directly, under the id the link carries.
+  const origin = new URL(joinURL).origin;
+  const cfg = await (await fetch(`${origin}/lobby/config`)).json();
+  const id = new URL(joinURL).searchParams.get(cfg.id_param) ?? '';
+  const asked = async () => {
+    const r = await fetch(`${origin}/lobby/status?id=${encodeURIComponent(id)}`).catch(() => null);
+    return r?.ok ? r.json().catch(() => null) : null;
+  };
   await lobby.goto(joinURL);
   let game = null, joined = '', last = '', seenRound = -1, answeredRound = null, readyRound = -1, locked = false, agreed = false;
   for (let i = 0; ; i++) {
     if (i > 36000) throw new Error('still not done after an hour');
     let st = await lobby.evaluate(() => window.lobby).catch(() => null);
     if (!st?.state && ['completed', 'dropped'].includes(fetched?.state)) st = fetched;
+    if (!st?.state && !lobby.url().startsWith(origin + '/')) st = await asked();
     const state = st?.state ?? '';
     if (state !== last) {
       last = state;
-      if (shots && names[state]) await lobby.screenshot({ path: `${shots}/${names[state]}.png` });
+      // Not the platform's page the completion went on to.
+      if (shots && names[state] && lobby.url().startsWith(origin + '/')) await lobby.screenshot({ path: `${shots}/${names[state]}.png` });
     }
     if (state === 'error') throw new Error(st.error);
     if (['completed', 'refused', 'dropped'].includes(state)) {
