@@ -6,7 +6,8 @@
 // and turns), each questionnaire answered with its first choice, Ready
 // pressed when asked, until the lobby's page shows the completion. With
 // SHOTS it keeps a screenshot of the lobby's waiting, refused and
-// completed pages there. It prints one JSON line: {"state", "reason",
+// completed pages there (no completed page when the study sends people
+// on to a completion URL). It prints one JSON line: {"state", "reason",
 // "rounds", "answered", "code", "error"}.
 //
 // Usage: PLAYWRIGHT_CORE=URL node page.mjs JOIN_URL CHROMIUM [SHOTS]
@@ -57,8 +58,10 @@ try {
     const state = st?.state ?? '';
     if (state !== last) {
       last = state;
-      // Not the platform's page the completion went on to.
-      if (shots && names[state] && lobby.url().startsWith(origin + '/')) await lobby.screenshot({ path: `${shots}/${names[state]}.png` });
+      // A completion sent on to the platform's URL shows no page of the
+      // lobby's: the screenshot would be of the platform's page, or of
+      // the lobby's page as the browser leaves it.
+      if (shots && names[state] && !st.redirect && lobby.url().startsWith(origin + '/')) await lobby.screenshot({ path: `${shots}/${names[state]}.png` });
     }
     if (state === 'error') throw new Error(st.error);
     if (['completed', 'refused', 'dropped'].includes(state)) {
