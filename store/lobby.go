@@ -27,6 +27,10 @@ type LobbyEvent struct {
 	// Session is the study session (its id, a row of studies) the
 	// match's game server recorded (0: none known).
 	Session int64
+	// LinkStudy and LinkSession are, in an arrived event, the
+	// recruitment platform's study and session ids the participant's
+	// join link carried ("": none).
+	LinkStudy, LinkSession string
 }
 
 // Lobby event kinds the store accepts: the lobby's.
@@ -48,6 +52,9 @@ func (db *DB) AddLobbyEvents(ctx context.Context, set int64, evs []LobbyEvent) e
 		case e.Participant == "" || len(e.Participant) > maxLobbyText || len(e.Reason) > maxLobbyText:
 			return fmt.Errorf("store: %s: lobby event %d: participant id of %d bytes and reason of %d: want 1 to %d and at most %d",
 				db.name, i, len(e.Participant), len(e.Reason), maxLobbyText, maxLobbyText)
+		case len(e.LinkStudy) > maxLobbyText || len(e.LinkSession) > maxLobbyText:
+			return fmt.Errorf("store: %s: lobby event %d: link study id of %d bytes and session id of %d: want at most %d",
+				db.name, i, len(e.LinkStudy), len(e.LinkSession), maxLobbyText)
 		case e.Match < -1 || e.Session < 0:
 			return fmt.Errorf("store: %s: lobby event %d: match %d, session %d", db.name, i, e.Match, e.Session)
 		}
@@ -58,13 +65,13 @@ func (db *DB) AddLobbyEvents(ctx context.Context, set int64, evs []LobbyEvent) e
 	}
 	defer tx.Rollback()
 	stmt, err := tx.PrepareContext(ctx, db.dialect.rebind(
-		"INSERT INTO lobby_events (study_set, lobby_ns, at_ns, participant, kind, reason, match_id, session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"))
+		"INSERT INTO lobby_events (study_set, lobby_ns, at_ns, participant, kind, reason, match_id, session_id, link_study, link_session) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
 	if err != nil {
 		return fmt.Errorf("store: %s: lobby events: %w", db.name, err)
 	}
 	defer stmt.Close()
 	for _, e := range evs {
-		if _, err := stmt.ExecContext(ctx, set, e.Lobby.UnixNano(), e.At.UnixNano(), e.Participant, e.Kind, e.Reason, e.Match, e.Session); err != nil {
+		if _, err := stmt.ExecContext(ctx, set, e.Lobby.UnixNano(), e.At.UnixNano(), e.Participant, e.Kind, e.Reason, e.Match, e.Session, e.LinkStudy, e.LinkSession); err != nil {
 			return fmt.Errorf("store: %s: lobby events of study %d: %w", db.name, set, err)
 		}
 	}
@@ -77,7 +84,7 @@ func (db *DB) AddLobbyEvents(ctx context.Context, set int64, evs []LobbyEvent) e
 // LobbyEvents returns study set's lobby events in the order stored.
 func (db *DB) LobbyEvents(ctx context.Context, set int64) ([]LobbyEvent, error) {
 	rows, err := db.db.QueryContext(ctx, db.dialect.rebind(
-		"SELECT lobby_ns, at_ns, participant, kind, reason, match_id, session_id FROM lobby_events WHERE study_set = ? ORDER BY id"), set)
+		"SELECT lobby_ns, at_ns, participant, kind, reason, match_id, session_id, link_study, link_session FROM lobby_events WHERE study_set = ? ORDER BY id"), set)
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: lobby events of study %d: %w", db.name, set, err)
 	}
@@ -86,7 +93,7 @@ func (db *DB) LobbyEvents(ctx context.Context, set int64) ([]LobbyEvent, error) 
 	for rows.Next() {
 		var e LobbyEvent
 		var lobby, at int64
-		if err := rows.Scan(&lobby, &at, &e.Participant, &e.Kind, &e.Reason, &e.Match, &e.Session); err != nil {
+		if err := rows.Scan(&lobby, &at, &e.Participant, &e.Kind, &e.Reason, &e.Match, &e.Session, &e.LinkStudy, &e.LinkSession); err != nil {
 			return nil, fmt.Errorf("store: %s: lobby events of study %d: %w", db.name, set, err)
 		}
 		e.Lobby, e.At = time.Unix(0, lobby).UTC(), time.Unix(0, at).UTC()

@@ -10,9 +10,10 @@ import (
 )
 
 // TestLobbyEvents: a study's lobby events come back in the order stored,
-// each field as written, apart from another study's; a batch with a bad
-// event is refused whole; and a study whose lobby recorded someone is
-// not dropped as empty.
+// each field as written (an arrival's link study and session ids among
+// them), apart from another study's; a batch with a bad event is
+// refused whole; and a study whose lobby recorded someone is not
+// dropped as empty.
 func TestLobbyEvents(t *testing.T) {
 	eachDatabase(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
@@ -32,7 +33,7 @@ func TestLobbyEvents(t *testing.T) {
 		lobby := time.Unix(1000, 0).UTC()
 		at := func(s int) time.Time { return lobby.Add(time.Duration(s) * time.Second) }
 		want := []LobbyEvent{
-			{Lobby: lobby, At: at(1), Participant: "5f0c1a2b3c4d5e6f7a8b9c0d", Kind: "arrived", Match: -1},
+			{Lobby: lobby, At: at(1), Participant: "5f0c1a2b3c4d5e6f7a8b9c0d", Kind: "arrived", Match: -1, LinkStudy: "60aa1b2c3d4e5f6a7b8c9d0e", LinkSession: "sess-1"},
 			{Lobby: lobby, At: at(2), Participant: "5f0c1a2b3c4d5e6f7a8b9c0d", Kind: "admitted", Match: -1},
 			{Lobby: lobby, At: at(3), Participant: "p-2", Kind: "arrived", Match: -1},
 			{Lobby: lobby, At: at(4), Participant: "p-2", Kind: "refused", Reason: "frame rate 20 fps under the 50 the study needs", Match: -1},
@@ -54,6 +55,10 @@ func TestLobbyEvents(t *testing.T) {
 		}
 		if err := db.AddLobbyEvents(ctx, a, []LobbyEvent{{Lobby: lobby, At: at(10), Kind: "arrived"}}); err == nil {
 			t.Fatal("an event without a participant id was stored")
+		}
+		if err := db.AddLobbyEvents(ctx, a, []LobbyEvent{{Lobby: lobby, At: at(10), Participant: "p-4", Kind: "arrived", Match: -1, LinkSession: strings.Repeat("x", maxLobbyText+1)}}); err == nil ||
+			!strings.Contains(err.Error(), "session id of 513") {
+			t.Fatalf("an overlong link session id: %v", err)
 		}
 		got, err := db.LobbyEvents(ctx, a)
 		if err != nil {

@@ -118,7 +118,8 @@ a match whose game server dies mid-round has its round marked cut and
 its people requeued or finished, as on_server_lost says.
 
 The lobby stores each participant's events in --db (lobby_events), a
-match's with the study session its game server recorded. Started again
+match's with the study session its game server recorded, an arrival's
+with the platform's study and session ids its link carried. Started again
 on the same study, it remembers from them who took part: each id takes
 part once, and one who took part is answered how their part ended (the
 completion code again, the refusal's reason, the dropout's answer); one
@@ -208,7 +209,8 @@ func (o *studyLobbyFlags) recordIn(db *store.DB) func(context.Context, time.Time
 	return func(ctx context.Context, start time.Time, evs []lobby.Event) error {
 		out := make([]store.LobbyEvent, len(evs))
 		for i, e := range evs {
-			out[i] = store.LobbyEvent{Lobby: start, At: start.Add(e.At), Participant: e.Participant, Kind: e.Kind, Reason: e.Reason, Match: e.Match, Session: e.Session}
+			out[i] = store.LobbyEvent{Lobby: start, At: start.Add(e.At), Participant: e.Participant, Kind: e.Kind, Reason: e.Reason, Match: e.Match, Session: e.Session,
+				LinkStudy: e.LinkStudy, LinkSession: e.LinkSession}
 		}
 		return db.AddLobbyEvents(ctx, o.studyID, out)
 	}
@@ -250,7 +252,8 @@ func (o *studyLobbyFlags) restore(ctx context.Context, db *store.DB, srv *online
 	evs := make([]lobby.Event, len(stored))
 	lobbies := map[int64]bool{}
 	for i, e := range stored {
-		evs[i] = lobby.Event{At: e.At.Sub(e.Lobby), Participant: e.Participant, Kind: e.Kind, Reason: e.Reason, Match: e.Match, Session: e.Session}
+		evs[i] = lobby.Event{At: e.At.Sub(e.Lobby), Participant: e.Participant, Kind: e.Kind, Reason: e.Reason, Match: e.Match, Session: e.Session,
+			LinkStudy: e.LinkStudy, LinkSession: e.LinkSession}
 		lobbies[e.Lobby.UnixNano()] = true
 	}
 	n, err := srv.Restore(evs)

@@ -177,6 +177,17 @@ func TestStudyLobby(t *testing.T) {
 	if len(consents) != 1 || consents[0] != 0 {
 		t.Errorf("consents recorded for seats %v, want seat 0's from the lobby", consents)
 	}
+	// The arrival keeps the platform's study and session ids of the
+	// link, beside its participant id.
+	evs, err := sdb.LobbyEvents(context.Background(), rows[0].Set)
+	if err != nil || len(evs) == 0 || evs[0].Kind != "arrived" || evs[0].Participant != "p-1" || evs[0].LinkStudy != "s1" || evs[0].LinkSession != "x1" {
+		t.Errorf("lobby events %+v, %v: want p-1's arrival from study s1, session x1 first", evs, err)
+	}
+	for _, e := range evs[1:] {
+		if e.LinkStudy != "" || e.LinkSession != "" {
+			t.Errorf("event %+v names the link's ids: only the arrival does", e)
+		}
+	}
 }
 
 // TestStudyLobbySeatsNoOne: a lobby stopped before it seated anyone

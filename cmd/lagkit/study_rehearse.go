@@ -51,7 +51,8 @@ arrive, are real pages in headless Chromium instead: the join page,
 its prescreen, the wait, the shooter page played by scripted keys (it
 walks and turns), each questionnaire answered with its first choice,
 and the completion page; --shots keeps the first page's screenshots of
-the lobby's waiting, refusal and completion pages. The records, the
+the lobby's waiting, refusal and completion pages (no completion page
+when the schedule's completion_url sends people on). The records, the
 headless participants' answers among them, go to a database of the
 rehearsal's own (--db, rehearsal.db by default).
 The matches run on at most --servers game server processes (lagkit

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -263,7 +264,8 @@ max_wait = "1s"
 // scripted keys, answers the questionnaire and reaches the completion
 // page; with -images the screenshots of the waiting, refusal and
 // completion pages go to docs/images. A page whose frame rate is under
-// the floor is refused with the reason.
+// the floor is refused with the reason. A page sent on to the study's
+// completion URL ends completed, even where that URL does not answer.
 func TestStudyRehearsePages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser and a game server for seconds of wall time")
@@ -278,9 +280,9 @@ func TestStudyRehearsePages(t *testing.T) {
 		shots = tmp
 	}
 	t.Setenv("LAGKIT_AS_COMMAND", "1")
-	rehearse := func(name, admission string, participants int) (string, string) {
+	rehearse := func(name, schedule, shots string, participants int) (string, string) {
 		sched := filepath.Join(tmp, name+".toml")
-		if err := os.WriteFile(sched, []byte(pagesSchedule(admission)), 0o644); err != nil {
+		if err := os.WriteFile(sched, []byte(schedule), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		db := filepath.Join(tmp, name+".db")
@@ -292,7 +294,7 @@ func TestStudyRehearsePages(t *testing.T) {
 		}
 		return out.String(), db
 	}
-	o, db := rehearse("played", "pointer_lock = true\nmin_fps = 5\n", 2)
+	o, db := rehearse("played", pagesSchedule("pointer_lock = true\nmin_fps = 5\n"), shots, 2)
 	if !strings.Contains(o, "page rehearsal-0000 (Chromium): completed, 1 rounds joined, 1 questionnaires answered\n") ||
 		!strings.Contains(o, "accounted for: 2 of 2 participants (2 of 2 arrived completed") {
 		t.Fatalf("output:\n%s", o)
@@ -353,7 +355,7 @@ func TestStudyRehearsePages(t *testing.T) {
 	if people != 2 || consents != 2 || moved != 2 {
 		t.Errorf("%d people, %d consents, %d people moved more than 1 m: want 2 of each", people, consents, moved)
 	}
-	o, _ = rehearse("refused", "min_fps = 999\n", 1)
+	o, _ = rehearse("refused", pagesSchedule("min_fps = 999\n"), shots, 1)
 	if !strings.Contains(o, "page rehearsal-0000 (Chromium): refused, 0 rounds joined, 0 questionnaires answered\n") || !regexp.MustCompile(`1 refused: frame rate \d+ fps under the 999 the study needs`).MatchString(o) {
 		t.Fatalf("output:\n%s", o)
 	}
@@ -361,6 +363,19 @@ func TestStudyRehearsePages(t *testing.T) {
 		if fi, err := os.Stat(filepath.Join(shots, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("screenshot %s: %v", name, err)
 		}
+	}
+	// A study with a completion URL: the page goes there from the lobby
+	// as soon as it reads its completion (here to a port where nothing
+	// listens, as a platform out of reach), and the rehearsal's page
+	// still ends, completed, its status asked of the lobby; the
+	// platform's page is not kept as the completion page.
+	redirected := t.TempDir()
+	o, _ = rehearse("redirected", strings.Replace(pagesSchedule("min_fps = 5\n"), "[online]\n", "[online]\ncompletion_url = \"http://127.0.0.1:9/done?cc={code}\"\n", 1), redirected, 1)
+	if !strings.Contains(o, "page rehearsal-0000 (Chromium): completed, 1 rounds joined, 1 questionnaires answered\n") {
+		t.Fatalf("output:\n%s", o)
+	}
+	if _, err := os.Stat(filepath.Join(redirected, "lobby-complete.png")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the platform's page was kept as the completion page: %v", err)
 	}
 }
 

@@ -184,6 +184,11 @@ type Event struct {
 	// once the driver told it (MatchSession; 0: not known): what joins
 	// the events to the study's records across lobbies.
 	Session int64
+	// LinkStudy and LinkSession are, in an arrived event, the
+	// recruitment platform's study and session ids the participant's
+	// join link carried ("": none). The lobby leaves them empty: the
+	// service that took the arrival (package study/online) names them.
+	LinkStudy, LinkSession string
 }
 
 // Ready is what an Advance did: the matches formed, and the events

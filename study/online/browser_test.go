@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -48,9 +49,9 @@ func browser(t *testing.T) (string, string) {
 // TestJoinPageInBrowser: a participant's browser goes through the join
 // page as a person would: consent, the prescreen (its frame rate
 // measured, its round trip measured by the game server hosts' probes
-// over the game's WebTransport, the best of two hosts kept), the wait,
-// the match's link, and on to the platform's completion URL with a code
-// that verifies. A second browser, its round trip measured over
+// over the game's WebTransport, the best of two hosts kept), the wait
+// (the page saying how long it can be), the match's link, and on to the
+// platform's completion URL with a code that verifies. A second browser, its round trip measured over
 // WebSocket, whose frame rate is under the floor is refused with the
 // reason.
 func TestJoinPageInBrowser(t *testing.T) {
@@ -93,6 +94,7 @@ func TestJoinPageInBrowser(t *testing.T) {
 		Error string
 	}
 	var probes []probed
+	var texts map[string]string
 	run := func(id, query string) (steps []string, final, text string) {
 		args := []string{"testdata/join.mjs", hs.URL, id}
 		if *shots != "" {
@@ -108,6 +110,7 @@ func TestJoinPageInBrowser(t *testing.T) {
 		}
 		var v struct {
 			Steps  []string
+			Texts  map[string]string
 			Final  string
 			Text   string
 			Probes []probed
@@ -115,7 +118,7 @@ func TestJoinPageInBrowser(t *testing.T) {
 		if err := json.Unmarshal(out, &v); err != nil {
 			t.Fatalf("join.mjs: %v: %s", err, out)
 		}
-		probes = v.Probes
+		probes, texts = v.Probes, v.Texts
 		return v.Steps, v.Final, v.Text
 	}
 	// checkProbes checks that the page measured both hosts over kind and
@@ -146,6 +149,12 @@ func TestJoinPageInBrowser(t *testing.T) {
 	// moment before the browser leaves may show "completed").
 	if want := "arrived waiting matched"; strings.TrimSuffix(strings.Join(seen(steps), " "), " completed") != want || !strings.Contains(final, "/done?cc=") {
 		t.Fatalf("steps %v, final %s (%s): want %s, then the completion URL", steps, final, text, want)
+	}
+	// The waiting page says how long the wait can be: the lobby's
+	// 2 s at most, rounded up to the second, then bots.
+	if w := texts["waiting"]; !regexp.MustCompile(`The match starts in at most 0:0[12], with bots in any empty seats\.`).MatchString(w) ||
+		!strings.Contains(w, "Waiting for other participants to form a match.") {
+		t.Errorf("the waiting page says %q: want the wait's 0:02 at most, then bots", w)
 	}
 	if !s.lobby.Verify("person1", done) {
 		t.Errorf("the platform got code %q, which does not verify", done)

@@ -260,10 +260,11 @@ func (s *Server) advance(ctx context.Context) {
 	}
 	r := s.lobby.Advance(now)
 	matches := slices.Clone(r.Matches)
+	evs := s.linked(r.Events)
 	s.formed = append(s.formed, matches...)
-	s.events = append(s.events, r.Events...)
+	s.events = append(s.events, evs...)
 	s.mu.Unlock()
-	for _, ev := range r.Events {
+	for _, ev := range evs {
 		s.log.Info("participant", "id", ev.Participant, "kind", ev.Kind, "reason", ev.Reason, "match", ev.Match)
 	}
 	for _, m := range matches {
@@ -277,7 +278,20 @@ func (s *Server) advance(ctx context.Context) {
 			s.begin(ctx, m)
 		}()
 	}
-	s.record(ctx, r.Events)
+	s.record(ctx, evs)
+}
+
+// linked returns a copy of evs whose arrivals name the study and session
+// ids their participants' links carried; s.mu is held.
+func (s *Server) linked(evs []lobby.Event) []lobby.Event {
+	out := slices.Clone(evs)
+	for i, ev := range out {
+		if ev.Kind == "arrived" {
+			p := s.platform[ev.Participant]
+			out[i].LinkStudy, out[i].LinkSession = p[0], p[1]
+		}
+	}
+	return out
 }
 
 // begin allocates match m's session and completes its people when it
@@ -436,7 +450,7 @@ func (s *Server) Flush(ctx context.Context) int {
 	s.recMu.Lock()
 	defer s.recMu.Unlock()
 	s.mu.Lock()
-	evs := s.lobby.Pending()
+	evs := s.linked(s.lobby.Pending())
 	s.events = append(s.events, evs...)
 	s.mu.Unlock()
 	for _, ev := range evs {

@@ -6,7 +6,8 @@
 // and turns), each questionnaire answered with its first choice, Ready
 // pressed when asked, until the lobby's page shows the completion. With
 // SHOTS it keeps a screenshot of the lobby's waiting, refused and
-// completed pages there. It prints one JSON line: {"state", "reason",
+// completed pages there (no completed page when the study sends people
+// on to a completion URL). It prints one JSON line: {"state", "reason",
 // "rounds", "answered", "code", "error"}.
 //
 // Usage: PLAYWRIGHT_CORE=URL node page.mjs JOIN_URL CHROMIUM [SHOTS]
@@ -36,16 +37,31 @@ try {
   lobby.on('response', async (r) => {
     if (new URL(r.url()).pathname === '/lobby/status') fetched = await r.json().catch(() => fetched);
   });
+  // The page leaves for the completion URL as soon as it reads its
+  // last status, often before that response's body can be read here:
+  // once the page is no longer the lobby's, its status is asked of the
+  // lobby directly, under the id the link carries.
+  const origin = new URL(joinURL).origin;
+  const cfg = await (await fetch(`${origin}/lobby/config`)).json();
+  const id = new URL(joinURL).searchParams.get(cfg.id_param) ?? '';
+  const asked = async () => {
+    const r = await fetch(`${origin}/lobby/status?id=${encodeURIComponent(id)}`).catch(() => null);
+    return r?.ok ? r.json().catch(() => null) : null;
+  };
   await lobby.goto(joinURL);
   let game = null, joined = '', last = '', seenRound = -1, answeredRound = null, readyRound = -1, locked = false, agreed = false;
   for (let i = 0; ; i++) {
     if (i > 36000) throw new Error('still not done after an hour');
     let st = await lobby.evaluate(() => window.lobby).catch(() => null);
     if (!st?.state && ['completed', 'dropped'].includes(fetched?.state)) st = fetched;
+    if (!st?.state && !lobby.url().startsWith(origin + '/')) st = await asked();
     const state = st?.state ?? '';
     if (state !== last) {
       last = state;
-      if (shots && names[state]) await lobby.screenshot({ path: `${shots}/${names[state]}.png` });
+      // A completion sent on to the platform's URL shows no page of the
+      // lobby's: the screenshot would be of the platform's page, or of
+      // the lobby's page as the browser leaves it.
+      if (shots && names[state] && !st.redirect && lobby.url().startsWith(origin + '/')) await lobby.screenshot({ path: `${shots}/${names[state]}.png` });
     }
     if (state === 'error') throw new Error(st.error);
     if (['completed', 'refused', 'dropped'].includes(state)) {

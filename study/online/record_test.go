@@ -37,9 +37,10 @@ func (l *lockedBuffer) String() string {
 
 // TestLobbyServiceRecords: the lobby hands every participant event to
 // its Record once, in order, the events of a match that ends after the
-// lobby stopped among them (Flush); while Record fails (a database
-// down) the events are logged, kept and handed again with the next, and
-// the flow in memory counts them all the same.
+// lobby stopped among them (Flush), an arrival with the study and
+// session ids of its link; while Record fails (a database down) the
+// events are logged, kept and handed again with the next, and the flow
+// in memory counts them all the same.
 func TestLobbyServiceRecords(t *testing.T) {
 	var mu sync.Mutex
 	var stored []lobby.Event
@@ -91,7 +92,7 @@ func TestLobbyServiceRecords(t *testing.T) {
 	mu.Unlock()
 
 	p := page{t, base, "p1"}
-	p.post("/lobby/arrive", map[string]string{"id": "p1"})
+	p.post("/lobby/arrive", map[string]string{"id": "p1", "study": "S1", "session": "X1"})
 	p.measure(context.Background())
 	p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120})
 	until(t, p, "a join link", func(v map[string]any) bool { return v["join"] != nil })
@@ -120,6 +121,17 @@ func TestLobbyServiceRecords(t *testing.T) {
 	if want := []string{"slow arrived", "slow refused", "p1 arrived", "p1 admitted", "p1 matched"}; len(kinds) != 6 || !slices.Equal(kinds[:5], want) ||
 		(kinds[5] != "p1 dropped" && kinds[5] != "p1 completed") {
 		t.Errorf("events %q", kinds)
+	}
+	// p1's arrival names the platform's study and session ids its link
+	// carried; slow's link carried none.
+	for _, e := range stored {
+		want := [2]string{}
+		if e.Participant == "p1" && e.Kind == "arrived" {
+			want = [2]string{"S1", "X1"}
+		}
+		if got := [2]string{e.LinkStudy, e.LinkSession}; got != want {
+			t.Errorf("%s %s: link ids %q, want %q", e.Participant, e.Kind, got, want)
+		}
 	}
 	if f := s.Flow(); f.Arrived != 2 || f.Refused != 1 || f.Completed+f.Dropped != 1 {
 		t.Errorf("flow %+v", f)
@@ -240,7 +252,7 @@ func TestLobbyServiceRestores(t *testing.T) {
 		}
 	}
 	p := page{t, base, "p1"}
-	p.post("/lobby/arrive", map[string]string{"id": "p1"})
+	p.post("/lobby/arrive", map[string]string{"id": "p1", "study": "S1", "session": "X1"})
 	p.measure(ctx)
 	p.post("/lobby/prescreen", map[string]any{"id": "p1", "fps": 120})
 	until(t, p, "completion", func(v map[string]any) bool { return v["state"] == "completed" })

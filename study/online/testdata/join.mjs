@@ -4,8 +4,9 @@
 // opens the match's link, and waits until the page has gone to the
 // completion URL. With SHOTS set it keeps a screenshot of each step
 // there; JOIN_QUERY adds to the link's query (transport=ws). It prints
-// one JSON line: {"steps": [...], "final": URL, "text": TEXT, "probes":
-// [...]}, probes being what the prescreen's probe of each game server
+// one JSON line: {"steps": [...], "texts": {STEP: TEXT}, "final": URL,
+// "text": TEXT, "probes": [...]}, texts being the page's text as each
+// step began and probes what the prescreen's probe of each game server
 // host found.
 //
 // Usage: PLAYWRIGHT_CORE=URL node join.mjs BASE ID [SHOTS]
@@ -15,7 +16,7 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', arg
   // The game server hosts' probes present self-signed certificates,
   // pinned by hash for WebTransport, as lagkit's other browser tests.
   '--ignore-certificate-errors'] });
-const steps = [];
+const steps = [], texts = {};
 let probes = null;
 const problems = [];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -32,6 +33,7 @@ try {
     if (st && st !== last) {
       steps.push(st);
       last = st;
+      texts[st] = (await page.textContent('body').catch(() => '')).trim().slice(0, 300);
       await shot(`join-${st}`);
     }
     // Agreed with a double click, as people often do: the page must
@@ -40,7 +42,7 @@ try {
     if (st === 'refused' || st === 'error' || st === 'dropped') break;
     await sleep(100);
   }
-  console.log(JSON.stringify({ steps, final: page.url(), text: (await page.textContent('body').catch(() => '')).trim().slice(0, 300), probes }));
+  console.log(JSON.stringify({ steps, texts, final: page.url(), text: (await page.textContent('body').catch(() => '')).trim().slice(0, 300), probes }));
 } catch (e) {
   problems.push(e.message);
 } finally {
