@@ -11,9 +11,16 @@ import (
 
 // A Snapshot is laid out as
 //
-//	Tick 32 | has baseline 1 [Tick-Baseline uvarint] | LastCmd 32 |
-//	EchoClientTime uvarint µs | EchoHold uvarint µs | FirstEventSeq 32 |
+//	Tick 32 | has baseline 1 [Tick-Baseline uvarint] | ΔLastCmd zz |
+//	ΔEchoClientTime zz µs | EchoHold uvarint µs | ΔFirstEventSeq zz |
 //	Self | event count 6 | event... | entity count 9 | entity...
+//
+// where a Δ field (zz) is the zigzag uvarint of the change from the
+// baseline's value (from zero without a baseline), a counter's taken
+// modulo 2^32: a snapshot's last command and first event are those of
+// its baseline plus a little, and the echoed client clock the
+// baseline's plus about its age, so each costs a byte or three where
+// the values themselves took four or more.
 //
 // Self and the entities are deltas against the baseline's (against zero
 // values when there is none), in the manner of Glenn Fiedler's "Snapshot
@@ -228,10 +235,13 @@ func appendSnapshot(dst []byte, s, base *Snapshot, limit, budget int, prio []uin
 	} else {
 		ww.put(0, 1)
 	}
-	ww.put(uint64(s.LastCmd), 32)
-	ww.putUvarint(micros(s.EchoClientTime))
+	// The counters and the client's clock move little between a
+	// snapshot and its baseline: each is its change since the
+	// baseline's (since zero without one).
+	ww.putUvarint(zigzag(int64(int32(s.LastCmd - ref.LastCmd))))
+	ww.putUvarint(zigzag(int64(micros(s.EchoClientTime)) - int64(micros(ref.EchoClientTime))))
 	ww.putUvarint(micros(s.EchoHold))
-	ww.put(uint64(s.FirstEventSeq), 32)
+	ww.putUvarint(zigzag(int64(int32(s.FirstEventSeq - ref.FirstEventSeq))))
 	putSelf(&ww, &s.Self, &ref.Self, &units[0], &units[1])
 	ww.done(&w)
 	ring := len(s.Entities)

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"math"
+	"time"
 
 	"github.com/lagkit/lagkit/game"
 )
@@ -83,10 +84,18 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 	settleEntities(s, base.Entities)
 	s.Tick = tick
 	s.Baseline = baseTick
-	s.LastCmd = uint32(r.readBits(32))
-	s.EchoClientTime = r.readMicros(MaxClock, "echo client time")
+	// The header's counters and clock are changes from the baseline's
+	// (base may be s: each reads its old value before it is replaced).
+	s.LastCmd = base.LastCmd + readCounterChange(&r, "last command")
+	if d := unzigzag(r.readUvarint()); r.err == nil {
+		us := int64(micros(base.EchoClientTime)) + d
+		if us < 0 || us > int64(MaxClock/time.Microsecond) || d > int64(MaxClock/time.Microsecond) || d < -int64(MaxClock/time.Microsecond) {
+			r.failf("echo client time out of range")
+		}
+		s.EchoClientTime = time.Duration(us) * time.Microsecond
+	}
 	s.EchoHold = r.readMicros(MaxDelay, "echo hold")
-	s.FirstEventSeq = uint32(r.readBits(32))
+	s.FirstEventSeq = base.FirstEventSeq + readCounterChange(&r, "first event")
 	if !decodeWords || !readSelfWords(&r, &s.Self) {
 		readSelf(&r, &s.Self, "self")
 	}
@@ -249,6 +258,17 @@ func stepField(acc uint64, sb uint) (int, uint) {
 // selfChangedBits are the widths of Self's fields after its angles,
 // each coded by changedCode: Flags, Teleport, Health.
 var selfChangedBits = [3]uint{8, 8, 16}
+
+// readCounterChange reads a counter's change from its baseline's value,
+// a zigzag uvarint of a change modulo 2^32; field names it in errors.
+func readCounterChange(r *bitReader, field string) uint32 {
+	u := r.readUvarint()
+	if u > 1<<32-1 {
+		r.failf("%s out of range", field)
+		return 0
+	}
+	return uint32(int32(unzigzag(u)))
+}
 
 // readSelfWords reads a Self written by writeSelf, a delta against *p,
 // into *p as readSelf does, through a word (see refillWord), and reports
