@@ -179,6 +179,9 @@ func (o *studyRehearseFlags) run(cmd *cobra.Command, args []string) error {
 	if rep != nil {
 		fmt.Fprintln(out)
 		rep.Write(out)
+		if n := rep.PagesFailed(); n > 0 && err == nil {
+			err = fmt.Errorf("%d of the %d pages failed (above)", n, o.pages)
+		}
 	}
 	return err
 }

@@ -402,6 +402,39 @@ func TestStudyRehearsePagesNeedABrowser(t *testing.T) {
 	}
 }
 
+// TestStudyRehearsePageFailed: a rehearsal whose page ends in an error
+// (here playwright-core that cannot load) still accounts for everyone,
+// says why the page failed, and exits non-zero.
+func TestStudyRehearsePageFailed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a game server for seconds of wall time")
+	}
+	if _, err := online.FindBrowser(); err != nil {
+		t.Skip(err)
+	}
+	walltest.Lock(t)
+	tmp := t.TempDir()
+	broken := filepath.Join(tmp, "index.mjs")
+	if err := os.WriteFile(broken, []byte("throw new Error('this playwright-core is broken');\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PLAYWRIGHT_CORE", broken)
+	t.Setenv("LAGKIT_AS_COMMAND", "1")
+	sched := filepath.Join(tmp, "s.toml")
+	if err := os.WriteFile(sched, []byte(pagesSchedule("")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut lockedWriter
+	code := execute(context.Background(), []string{"study", "rehearse", sched, "--participants", "2", "--over", "1s",
+		"--pages", "1", "--db", filepath.Join(tmp, "r.db"), "--log-format", "json"}, &out, &errOut)
+	o := out.String()
+	if code == 0 || !strings.Contains(errOut.String(), "1 of the 1 pages failed") ||
+		!strings.Contains(o, "page rehearsal-0000 (Chromium): ") || !strings.Contains(o, "this playwright-core is broken") ||
+		!strings.Contains(o, "accounted for: 2 of 2 participants") {
+		t.Errorf("exit %d:\n%s\n%s", code, o, errOut.String())
+	}
+}
+
 // TestStudyRehearseFinish: with on_server_lost = "finish", the people of
 // a match whose game server is killed mid-round complete the study at
 // once, the loss as their status, and the round is marked cut.

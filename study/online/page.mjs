@@ -8,7 +8,7 @@
 // SHOTS it keeps a screenshot of the lobby's waiting, refused and
 // completed pages there (no completed page when the study sends people
 // on to a completion URL). It prints one JSON line: {"state", "reason",
-// "rounds", "answered", "code", "error"}.
+// "rounds", "answered", "requeued", "code", "error"}.
 //
 // Usage: PLAYWRIGHT_CORE=URL node page.mjs JOIN_URL CHROMIUM [SHOTS]
 const [joinURL, chromiumPath, shots] = process.argv.slice(2);
@@ -25,7 +25,7 @@ const browser = await chromium.launch({
     '--ignore-certificate-errors'],
 });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const out = { state: '', reason: '', rounds: 0, answered: 0, code: '', error: '' };
+const out = { state: '', reason: '', rounds: 0, answered: 0, requeued: 0, code: '', error: '' };
 const names = { waiting: 'lobby-waiting', refused: 'lobby-prescreen-refused', completed: 'lobby-complete' };
 try {
   const ctx = await browser.newContext({ viewport: { width: 900, height: 600 } });
@@ -74,6 +74,7 @@ try {
     // participant (its game server was lost): the seat's page opens it.
     if (state === 'matched' && st.join && st.join !== joined) {
       if (game) await game.close().catch(() => {});
+      if (joined) out.requeued++; // a new match after its game server was lost
       game = await ctx.newPage();
       joined = st.join;
       await game.goto(st.join);

@@ -95,8 +95,9 @@ type PageResult struct {
 	// completion code it showed.
 	State, Reason, Code string
 	// Rounds is how many rounds' matches the shooter page joined,
-	// Answered how many questionnaires it answered.
-	Rounds, Answered int
+	// Answered how many questionnaires it answered, Requeued how often
+	// the lobby gave it a new match after its game server was lost.
+	Rounds, Answered, Requeued int
 	Error            string
 }
 

@@ -410,7 +410,7 @@ func (r *Rehearsal) page(ctx context.Context, base, id, shots string) Outcome {
 	}
 	out := Outcome{ID: id, Match: -1, Page: true}
 	res, err := r.Browser.Play(ctx, base+"/?"+q.Encode(), shots)
-	out.State, out.Reason, out.Rounds, out.Answered = res.State, res.Reason, res.Rounds, res.Answered
+	out.State, out.Reason, out.Rounds, out.Answered, out.Requeued = res.State, res.Reason, res.Rounds, res.Answered, res.Requeued
 	if err != nil {
 		out.Err = err.Error()
 		if st, serr := (&Participant{Base: base, ID: id}).Status(context.WithoutCancel(ctx)); serr == nil {
@@ -418,6 +418,18 @@ func (r *Rehearsal) page(ctx context.Context, base, id, shots string) Outcome {
 		}
 	}
 	return out
+}
+
+// PagesFailed returns how many of the rehearsal's Chromium pages ended
+// in an error.
+func (rep *RehearsalReport) PagesFailed() int {
+	n := 0
+	for _, o := range rep.Outcomes {
+		if o.Page && o.Err != "" {
+			n++
+		}
+	}
+	return n
 }
 
 // Waits returns the people's waits from admission to their match, in
