@@ -87,7 +87,8 @@ type Config struct {
 	// the client lost (wire.Rejoin; zero: none).
 	Rejoin wire.Rejoin
 	// Weapons must equal the server's loadout (default: the rifle alone,
-	// game.Rifle()): firing, ammunition, reloads and weapon switches are
+	// game.Rifle(); none for a declared state without game.Arms, see
+	// Game): firing, ammunition, reloads and weapon switches are
 	// predicted with it.
 	Weapons []game.Weapon
 	// Appeals is how the client answers provisional hits (default
