@@ -34,7 +34,6 @@ func (s *Server) Restart() {
 			continue
 		}
 		c.kills, c.deaths, c.shotsFired, c.hitsLanded, c.hitsTaken, c.pressShots = 0, 0, 0, 0, 0, 0
-		c.state.Flags &^= game.FlagCarrier
 		if !c.state.Has(game.FlagDead) {
 			c.state.Health = s.maxHealth(c.id, &c.state)
 		}
