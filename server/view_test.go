@@ -2,6 +2,7 @@ package server
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +93,40 @@ func TestStepSeesTheMatch(t *testing.T) {
 	}
 	if warped.Pos != onTime.Pos {
 		t.Fatalf("run late by time warp at %v, on time at %v", warped.Pos, onTime.Pos)
+	}
+}
+
+// TestLoadoutNeedsArms: lagkit's weapons keep their state in game.Arms,
+// so a declared state without it has no loadout (none by default, and
+// one given is refused by name), while lagkit's own declaration and a
+// state with Arms first get the default rifle; a player spawns with it
+// in hand, loaded, and a game without Arms keeps its bytes as they
+// were.
+func TestLoadoutNeedsArms(t *testing.T) {
+	m := worldtest.Open(t)
+	if _, err := New(Config{Map: m, Game: seenDecl.Layout, Weapons: []game.Weapon{game.Rifle()}}); err == nil ||
+		!strings.Contains(err.Error(), "lagkit's weapons keep their state in game.Arms") || !strings.Contains(err.Error(), "server.seen has none") {
+		t.Errorf("a loadout for a state without Arms: %v", err)
+	}
+	plain, err := New(Config{Map: m, Game: seenDecl.Layout})
+	if err != nil || len(plain.Config().Weapons) != 0 {
+		t.Fatalf("a state without Arms: %v, loadout %d weapons", err, len(plain.Config().Weapons))
+	}
+	own, err := New(Config{Map: m})
+	if err != nil || len(own.Config().Weapons) != 1 || own.Config().Game != game.ArmsLayout {
+		t.Fatalf("lagkit's own game: %v, loadout %d weapons", err, len(own.Config().Weapons))
+	}
+	id := connectAs(t, own, 0, wire.Connect{Name: "a", InterpDelay: 100 * time.Millisecond})
+	st, _, _ := own.PlayerState(id)
+	if a := st.Arms(); a.Weapon != 0 || a.Ammo != game.Rifle().Magazine || a.Wait != 0 {
+		t.Errorf("spawned with %+v, want the rifle loaded", *a)
+	}
+	pid := connectAs(t, plain, 0, wire.Connect{Name: "b", InterpDelay: 100 * time.Millisecond, Game: seenDecl.Layout.Hash()})
+	if err := plain.Edit(pid, func(p *game.PlayerState) { seenDecl.Of(p).Steps = 77 }); err != nil {
+		t.Fatal(err)
+	}
+	plain.Place(pid, geom.V(1, 1, 0), 0)
+	if got, _, _ := plain.PlayerState(pid); seenDecl.Get(&got).Steps != 77 {
+		t.Errorf("a placement without Arms wrote the game's state: %+v", seenDecl.Get(&got))
 	}
 }
