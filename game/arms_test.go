@@ -65,7 +65,7 @@ func TestArmsDeclared(t *testing.T) {
 func TestSnapLeavesExactFields(t *testing.T) {
 	type s struct {
 		A int8
-		B uint16 `lagkit:"max=1000"`
+		B uint16        `lagkit:"max=1000"`
 		D time.Duration `lagkit:"q=1ms,max=10s"`
 		E time.Duration
 	}
