@@ -98,7 +98,7 @@ type PageResult struct {
 	// Answered how many questionnaires it answered, Requeued how often
 	// the lobby gave it a new match after its game server was lost.
 	Rounds, Answered, Requeued int
-	Error            string
+	Error                      string
 }
 
 // Play plays a participant in a Chromium page of its own from the
