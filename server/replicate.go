@@ -178,8 +178,11 @@ func (s *Server) sent(c *client, snap *wire.Snapshot, out []byte) {
 // all. Credit saved is capped at a quarter second of Bandwidth, so that a
 // snapshot swollen by events (hits repeated until a far client
 // acknowledges them, a scoreboard for every player) passes whole when the
-// client is under its budget on average; debt is capped at four
-// snapshots' share. Whatever the debt, other players' states get half a
+// client is under its budget on average; debt is capped at eight
+// snapshots' share, so that what the floor below and urgent states
+// spend past the credit is paid back by the snapshots after it, not
+// forgiven (at four shares, a 64-player match over a lossy link forgave
+// a third of a share a snapshot and overran Bandwidth). Whatever the debt, other players' states get half a
 // share beside snap's events, so that events repeated until a far or
 // lossy client acknowledges them do not hold every player's state back
 // for a round trip.
@@ -188,7 +191,7 @@ func (s *Server) snapshotBudget(c *client, snap *wire.Snapshot) int {
 		return 0
 	}
 	share := s.cfg.Bandwidth * int(c.snapEvery) / s.cfg.TickRate
-	c.credit = min(max(c.credit, -4*share)+share, max(s.cfg.Bandwidth/4, share))
+	c.credit = min(max(c.credit, -8*share)+share, max(s.cfg.Bandwidth/4, share))
 	floor := share / 2
 	for _, ev := range snap.Events {
 		floor += len(ev.Data) + 4 // its kind, length and alignment

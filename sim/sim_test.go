@@ -7,6 +7,7 @@ import (
 
 	"github.com/lagkit/lagkit/internal/cputime"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/server"
 )
 
 func run(t *testing.T, cfg Config) *Result {
@@ -129,5 +130,23 @@ func TestRunReadsCPUClockOnlyWhenAsked(t *testing.T) {
 	}
 	if asked.StateHash != plain.StateHash {
 		t.Errorf("measuring changed the run: %s, unmeasured %s", asked.StateHash, plain.StateHash)
+	}
+}
+
+// TestBandwidthUnderLoss: 64 players over a 100 ms, 5% loss link, where
+// events are resent and baselines are older, stay within the server's
+// default bandwidth per client on average: what a snapshot spends past
+// its credit is paid back by the next ones, not forgiven.
+func TestBandwidthUnderLoss(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 players for 3 s")
+	}
+	r := run(t, Config{Players: 64, Duration: 3 * time.Second, Seed: 1, RTT: 100 * time.Millisecond,
+		Jitter: 5 * time.Millisecond, Loss: 0.05})
+	if r.BytesPerSPerClient > server.DefaultBandwidth {
+		t.Fatalf("%.0f B/s per client over the %d B/s budget", r.BytesPerSPerClient, server.DefaultBandwidth)
+	}
+	if r.UpdatesPerSPerClient < 1000 {
+		t.Fatalf("only %.0f updates a second per client: the budget starved the states", r.UpdatesPerSPerClient)
 	}
 }
