@@ -23,6 +23,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/world"
 )
@@ -159,7 +160,7 @@ func (b *Bot) Input(now time.Duration, c *client.Client) game.UserCmd {
 	} else {
 		b.fight(now, &st, eye, enemyPos, visible, &cmd)
 	}
-	if cmd.Buttons.Has(game.BtnFire) && b.standFire && st.Flags&game.FlagCarrier == 0 {
+	if cmd.Buttons.Has(game.BtnFire) && b.standFire && st.Flags&mode.FlagCarrier == 0 {
 		b.moveDir = geom.Vec3{}
 	}
 	b.walk(&cmd)

@@ -7,6 +7,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/mode"
 )
 
 // steer chooses where to go (the mode's objective, or cover when
@@ -17,7 +18,7 @@ func (b *Bot) steer(now time.Duration, c *client.Client, st *game.PlayerState, e
 	// Threatened: in a fight, or in the session's first second, before
 	// it has looked around.
 	threatened := fighting || now < time.Second
-	needCover := threatened && (st.Flags&game.FlagReloading != 0 || st.Arms().Ammo == 0) && st.Flags&game.FlagCarrier == 0
+	needCover := threatened && (st.Flags&game.FlagReloading != 0 || st.Arms().Ammo == 0) && st.Flags&mode.FlagCarrier == 0
 	switch {
 	case b.inCover && (now >= b.coverTil || !needCover && st.Flags&game.FlagReloading == 0):
 		b.inCover, b.crouch, b.hasGoal = false, false, false // peek out and carry on
@@ -38,7 +39,7 @@ func (b *Bot) steer(now time.Duration, c *client.Client, st *game.PlayerState, e
 		b.chooseGoal(now, c, st, enemyPos, fighting)
 	}
 	b.follow(now, st)
-	if fighting && !b.inCover && st.Flags&game.FlagCarrier == 0 {
+	if fighting && !b.inCover && st.Flags&mode.FlagCarrier == 0 {
 		// Strafe across the line of fire, changing side now and then (a
 		// flag carrier just runs).
 		if now >= b.strafeAt {
@@ -92,7 +93,7 @@ func (b *Bot) chooseGoal(now time.Duration, c *client.Client, st *game.PlayerSta
 			break
 		}
 		switch {
-		case st.Flags&game.FlagCarrier != 0:
+		case st.Flags&mode.FlagCarrier != 0:
 			b.setGoal(now, st, own.Home)
 		case own.Dropped:
 			b.setGoal(now, st, own.Pos)

@@ -314,8 +314,8 @@ func (c *Client) DisplayPos() geom.Vec3 { return c.pred.Pos.Add(c.smooth) }
 // player's state wrong.
 type Misprediction struct {
 	// Field is lagkit's name of one of its own fields (pos, vel, yaw,
-	// pitch, flags, teleport, health, ammo, heat, weapon_wait, weapon)
-	// or a declared game field's (game.Field.Name).
+	// pitch, flags, teleport, health) or a declared game field's
+	// (game.Field.Name).
 	Field string
 	Wrong int
 }

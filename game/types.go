@@ -204,11 +204,20 @@ const (
 	// FlagProtected is set during spawn protection: the player cannot be
 	// hit, and everyone can see it.
 	FlagProtected
-	// FlagReloading is set while the weapon reloads.
+	// FlagReloading is set while lagkit's weapons reload (Arms, Step).
 	FlagReloading
-	// FlagCarrier is set while the player carries a flag.
-	FlagCarrier
+	// FlagGame and FlagGame2 are the game's own flags: its rules
+	// (server.Referee.Edit), its step or its server (Server.Edit) set
+	// and clear them, every client sees them, and a spawn keeps them as
+	// it keeps Game. The netcode and lagkit's movement and weapons never
+	// read or write them. lagkit's capture the flag marks a flag's
+	// carrier with FlagGame (mode.FlagCarrier).
+	FlagGame
+	FlagGame2
 )
+
+// GameFlags are the flags a game owns: FlagGame and FlagGame2.
+const GameFlags = FlagGame | FlagGame2
 
 // PlayerState is everything the movement step reads and writes for one
 // player. Pos and Vel always lie on the PosQuantum and VelQuantum grids.

@@ -11,10 +11,17 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/registry"
 	"github.com/lagkit/lagkit/world"
 )
+
+// FlagCarrier is the player state flag that marks a flag's carrier in
+// capture the flag: the game's first (game.FlagGame), which every client
+// sees and the netcode leaves alone. The server's rules set and clear it
+// (shooter.ModeRules).
+const FlagCarrier = game.FlagGame
 
 // Kind names a game mode.
 type Kind string

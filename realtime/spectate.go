@@ -5,6 +5,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/world"
 )
@@ -112,7 +113,7 @@ func (m *Match) view(since uint64) View {
 			Seat: seat, Name: ci.Name, Team: ci.Team, Pos: vec3(st.Pos),
 			Yaw: game.AngleToRad(int32(st.Yaw)), Pitch: game.AngleToRad(int32(st.Pitch)), Health: int(st.Health),
 			Crouched: st.Has(game.FlagCrouched), Dead: st.Has(game.FlagDead), Protected: st.Has(game.FlagProtected),
-			Carrier: st.Has(game.FlagCarrier), Kills: ci.Kills, Deaths: ci.Deaths,
+			Carrier: st.Has(mode.FlagCarrier), Kills: ci.Kills, Deaths: ci.Deaths,
 			RTTms: float64(ci.RTT) / float64(time.Millisecond), Parts: game.PartViews(st, cfg.Movement),
 		}
 		if pr, ok := m.peers[ci.Peer]; ok {

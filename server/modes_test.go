@@ -78,10 +78,10 @@ func (r *testMode) Update(now, dt time.Duration, ref *Referee) {
 			carries = carries || f.Carrier == p.ID
 		}
 		switch {
-		case carries && p.Flags&game.FlagCarrier == 0:
-			ref.Edit(p.ID, func(st *game.PlayerState) { st.Flags |= game.FlagCarrier })
-		case !carries && p.Flags&game.FlagCarrier != 0:
-			ref.Edit(p.ID, func(st *game.PlayerState) { st.Flags &^= game.FlagCarrier })
+		case carries && p.Flags&mode.FlagCarrier == 0:
+			ref.Edit(p.ID, func(st *game.PlayerState) { st.Flags |= mode.FlagCarrier })
+		case !carries && p.Flags&mode.FlagCarrier != 0:
+			ref.Edit(p.ID, func(st *game.PlayerState) { st.Flags &^= mode.FlagCarrier })
 		}
 	}
 }

@@ -35,7 +35,7 @@ func TestRestart(t *testing.T) {
 			f.Carrier, f.Pos = a, ca.state.Pos
 		}
 	}
-	ca.state.Flags |= game.FlagCarrier
+	ca.state.Flags |= mode.FlagCarrier
 	ca.state.Health = 30
 	cb.state.Flags |= game.FlagDead
 	cb.state.Health = 0
@@ -58,7 +58,7 @@ func TestRestart(t *testing.T) {
 			t.Errorf("player %d's statistics after the restart: %+v", c.id, tl)
 		}
 	}
-	if ca.state.Has(game.FlagCarrier) || ca.state.Health != game.MaxHealth || ca.state.Pos.Dist(at) > 0.05 {
+	if ca.state.Has(mode.FlagCarrier) || ca.state.Health != game.MaxHealth || ca.state.Pos.Dist(at) > 0.05 {
 		t.Errorf("the carrier after the restart: %+v, was at %v", ca.state, at)
 	}
 	if !cb.state.Has(game.FlagDead) {

@@ -554,7 +554,9 @@ func (s *Server) dispatch(now time.Duration, from Peer, data []byte) error {
 // spawn places player c at a spawn of its team (any spawn in
 // free-for-all) away from living enemies, with full health, the weapon it
 // last held, loaded, and spawn protection, marking the move as a teleport
-// so observers do not interpolate across it.
+// so observers do not interpolate across it. The game's state and flags
+// (game.GameFlags) stay as they were: Config.Spawn hands out what a
+// spawn gives.
 func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 	spawns := s.cfg.Map.Spawns
 	if s.rules.Teams() {
@@ -567,7 +569,7 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 		}
 	}
 	st := game.PlayerState{
-		Flags:    game.FlagOnGround | game.FlagProtected,
+		Flags:    game.FlagOnGround | game.FlagProtected | c.state.Flags&game.GameFlags,
 		Teleport: teleport + 1,
 	}
 	if sp, ok := s.rules.Spawn(c.id, c.team, spawns, s.enemies, s.rng); ok {
@@ -873,8 +875,10 @@ func (s *Server) ClientByPeer(p Peer) (int, bool) {
 }
 
 // Place moves player id to pos facing yaw (radians), alive, with full
-// health, the weapon it held, loaded, and no spawn protection: an
-// administrator's or a scenario's placement. It counts as a teleport, so nobody interpolates across it.
+// health, the weapon it held, loaded, and no spawn protection, keeping
+// the game's state and flags (game.GameFlags): an administrator's or a
+// scenario's placement. It counts as a teleport, so nobody interpolates
+// across it.
 func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 	if id < 0 || id >= len(s.clients) || s.clients[id] == nil {
 		return
@@ -884,7 +888,7 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 	c.state = game.PlayerState{
 		Pos:      game.SnapPos(pos),
 		Yaw:      game.YawUnits(yaw),
-		Flags:    game.FlagOnGround,
+		Flags:    game.FlagOnGround | c.state.Flags&game.GameFlags,
 		Teleport: c.state.Teleport + 1,
 	}
 	c.state.Game = kept

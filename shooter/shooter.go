@@ -82,7 +82,7 @@ func (r *ModeRules) Died(now time.Duration, id int, pos geom.Vec3) { r.Match.Die
 
 // Update applies a tick of the mode's objective rules to the players'
 // positions, tells every client what changed, and marks the flag
-// carriers (game.FlagCarrier).
+// carriers (mode.FlagCarrier).
 func (r *ModeRules) Update(now, dt time.Duration, ref *server.Referee) {
 	m := r.Match
 	r.players = r.players[:0]
@@ -99,7 +99,7 @@ func (r *ModeRules) Update(now, dt time.Duration, ref *server.Referee) {
 	// The carrier's mark goes through the path a game's edits take: a
 	// player's state written between its commands.
 	for _, p := range ref.Players {
-		if p.Flags&game.FlagCarrier != 0 && !r.carries(p.ID) {
+		if p.Flags&mode.FlagCarrier != 0 && !r.carries(p.ID) {
 			ref.Edit(p.ID, dropCarrier)
 		}
 	}
@@ -108,7 +108,7 @@ func (r *ModeRules) Update(now, dt time.Duration, ref *server.Referee) {
 			continue
 		}
 		for _, p := range ref.Players {
-			if p.ID == f.Carrier && p.Flags&game.FlagCarrier == 0 {
+			if p.ID == f.Carrier && p.Flags&mode.FlagCarrier == 0 {
 				ref.Edit(p.ID, markCarrier)
 			}
 		}
@@ -127,8 +127,8 @@ func (r *ModeRules) carries(id int) bool {
 
 // markCarrier and dropCarrier set and clear a player's carrier mark;
 // functions of their own, so that marking allocates no closure.
-func markCarrier(st *game.PlayerState) { st.Flags |= game.FlagCarrier }
-func dropCarrier(st *game.PlayerState) { st.Flags &^= game.FlagCarrier }
+func markCarrier(st *game.PlayerState) { st.Flags |= mode.FlagCarrier }
+func dropCarrier(st *game.PlayerState) { st.Flags &^= mode.FlagCarrier }
 
 // objectivePos returns where the objective of event ev now is.
 func (r *ModeRules) objectivePos(ev mode.Event) geom.Vec3 {

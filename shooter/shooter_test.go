@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/fixture"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/mode"
@@ -58,14 +57,14 @@ func TestCaptureTheFlag(t *testing.T) {
 	s.Place(a, enemy.Home, 0)
 	rd := s.Advance(s.NextTick())
 	st, _, _ := s.PlayerState(a)
-	if !st.Has(game.FlagCarrier) || !logged(rd, "flag_taken") {
-		t.Fatalf("on the enemy flag: carrier mark %v, flags %+v", st.Has(game.FlagCarrier), mt.Flags)
+	if !st.Has(mode.FlagCarrier) || !logged(rd, "flag_taken") {
+		t.Fatalf("on the enemy flag: carrier mark %v, flags %+v", st.Has(mode.FlagCarrier), mt.Flags)
 	}
 	s.Place(a, own.Home, 0)
 	rd = s.Advance(s.NextTick())
 	st, _, _ = s.PlayerState(a)
-	if st.Has(game.FlagCarrier) || !logged(rd, "flag_captured") {
-		t.Fatalf("home with the flag: carrier mark %v, flags %+v", st.Has(game.FlagCarrier), mt.Flags)
+	if st.Has(mode.FlagCarrier) || !logged(rd, "flag_captured") {
+		t.Fatalf("home with the flag: carrier mark %v, flags %+v", st.Has(mode.FlagCarrier), mt.Flags)
 	}
 	if ts := s.Rules().TeamScore(); ts[info.Team] != 1 || s.Rules().Score(a) != mode.CaptureScore || mt.Captures != 1 {
 		t.Fatalf("after the capture: team scores %v, player score %d, captures %d", ts, s.Rules().Score(a), mt.Captures)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -126,7 +127,7 @@ func (w *packer) player(id, team, health int, ps game.PlayerState, p *game.Param
 	for _, f := range []struct {
 		on  game.StateFlags
 		bit int
-	}{{game.FlagCrouched, PackCrouched}, {game.FlagDead, PackDead}, {game.FlagProtected, PackProtected}, {game.FlagReloading, PackReloading}, {game.FlagCarrier, PackCarrier}} {
+	}{{game.FlagCrouched, PackCrouched}, {game.FlagDead, PackDead}, {game.FlagProtected, PackProtected}, {game.FlagReloading, PackReloading}, {mode.FlagCarrier, PackCarrier}} {
 		if ps.Has(f.on) {
 			flags |= f.bit
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -327,7 +328,7 @@ func (s *Session) player(id, team int, ps game.PlayerState) Player {
 		Dead:      ps.Has(game.FlagDead),
 		Protected: ps.Has(game.FlagProtected),
 		Reloading: ps.Has(game.FlagReloading),
-		Carrier:   ps.Has(game.FlagCarrier),
+		Carrier:   ps.Has(mode.FlagCarrier),
 		Parts:     s.parts(ps),
 	}
 }
