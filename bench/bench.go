@@ -17,7 +17,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/fixture"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // BenchmarkMatchCTF12 is the cost of 20 s of the 12-bot capture the flag

@@ -23,8 +23,8 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/world"
 )
 

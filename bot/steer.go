@@ -7,7 +7,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // steer chooses where to go (the mode's objective, or cover when

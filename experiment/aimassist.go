@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/shooter/aimassist"
 )
 
 // assistModes are the aim assistance experiment's conditions.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // alcPolicies are the alc study's conditions and the two lagkit adds.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // clcCaps are the swept caps: round-trip caps (no distance cap) and

@@ -8,7 +8,7 @@ import (
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // delayCondition is one compensation condition of the delay study.

@@ -13,11 +13,11 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/msec"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/peek"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )

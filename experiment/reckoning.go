@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/world"
 )
 

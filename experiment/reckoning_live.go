@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // runLiveReckoning plays a live cell: a match whose server replicates

@@ -6,7 +6,7 @@ import (
 
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // rollbackGrid is the thesis's grid of round trips and speeds (section

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/lagkit/lagkit/scaling"
+	"github.com/lagkit/lagkit/shooter/scaling"
 	"github.com/lagkit/lagkit/stats"
 )
 

@@ -15,8 +15,8 @@ import (
 	"github.com/lagkit/lagkit/internal/fixture"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/world"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // TestTLCRefusedHitsFollowAKill accounts for the hits a shooter's client

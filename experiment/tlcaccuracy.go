@@ -7,7 +7,7 @@ import (
 
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // The thesis's CS:GO experiment on tlc ([lee-thesis], chapter 4, Table

@@ -25,8 +25,8 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/transport"
 )
 

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/wire"
 )
 

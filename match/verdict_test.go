@@ -6,7 +6,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // verdicts counts a match's hitscan shots by the shooter's client's

@@ -5,8 +5,8 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/world"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // TestDefaultK: DefaultK is CalibrateK's K on the match its comment

@@ -8,9 +8,9 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"

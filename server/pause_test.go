@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 )
 
 // TestPauseFreezesTheGame: while paused nobody moves or fires, the dead

@@ -12,7 +12,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/timewarp"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"

@@ -1,8 +1,8 @@
 package shooter_test
 
 import (
-	"github.com/lagkit/lagkit/aimassist"
-	"github.com/lagkit/lagkit/scaling"
+	"github.com/lagkit/lagkit/shooter/aimassist"
+	"github.com/lagkit/lagkit/shooter/scaling"
 )
 
 func scalingCfg(name string) scaling.Config  { return scaling.Config{Name: name} }

@@ -1,10 +1,10 @@
-// Package shooter is lagkit's own shooter on the server core's seams:
-// its game modes (package mode: free-for-all, team deathmatch, capture
-// the flag, domination) as the server's match rules (server.Rules), and
-// attribute scaling (package scaling) and aim assistance (package
-// aimassist) as its world adjustments at hit registration
-// (server.Adjustment). The server core imports none of them; a program
-// that serves lagkit's shooter sets
+// Package shooter is lagkit's own shooter on the server core's seams,
+// in a folder of its own: its game modes (shooter/mode: free-for-all,
+// team deathmatch, capture the flag, domination) as the server's match
+// rules (server.Rules), and attribute scaling (shooter/scaling) and aim
+// assistance (shooter/aimassist) as its world adjustments at hit
+// registration (server.Adjustment). The server core imports none of
+// them; a program that serves lagkit's shooter sets
 //
 //	server.Config{…, Rules: shooter.Rules(mode.Config{Mode: mode.CTF}), Adjust: shooter.Adjust(sc, aa)}
 //
@@ -16,13 +16,13 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
-	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/aimassist"
+	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/scaling"
 	"github.com/lagkit/lagkit/world"
 )
 

@@ -14,11 +14,11 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/reckoning"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/world"
 )
 

@@ -20,11 +20,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/internal/cfgfile"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/record"
-	"github.com/lagkit/lagkit/scaling"
+	"github.com/lagkit/lagkit/shooter/aimassist"
+	"github.com/lagkit/lagkit/shooter/scaling"
 )
 
 // Duration is a length of time in a schedule: minutes and seconds as the

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/realtime"
-	"github.com/lagkit/lagkit/scaling"
+	"github.com/lagkit/lagkit/shooter/scaling"
 	"github.com/lagkit/lagkit/study"
 )
 

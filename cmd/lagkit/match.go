@@ -13,15 +13,15 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/lagkit/lagkit/aimassist"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/match"
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/reckoning"
-	"github.com/lagkit/lagkit/scaling"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/aimassist"
+	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/scaling"
 )
 
 // matchFlags are lagkit match's flags.

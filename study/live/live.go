@@ -18,10 +18,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/study"
 )
 

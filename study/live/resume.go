@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 )

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lagkit/lagkit/mode"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 )
