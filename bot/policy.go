@@ -1,3 +1,10 @@
+// Package bot is the seam for any game's computer players: a Policy
+// decides a player's command each tick from what its client core shows,
+// and the harnesses (sim.NewBots, realtime.MatchConfig.BotPolicy,
+// match.Config.BotPolicy, study.Simulation.BotPolicy,
+// experiment.Options.BotPolicy, the load tool) drive it through the real
+// client code over emulated or real links. lagkit's shooter's own bots
+// are package shooter/bots.
 package bot
 
 import (
@@ -5,8 +12,6 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/nav"
-	"github.com/lagkit/lagkit/world"
 )
 
 // Policy is a computer player of any game: each tick it decides the
@@ -16,7 +21,7 @@ import (
 // (sim.Driver) and a live match's server-side bots
 // (realtime.MatchConfig.BotPolicy) drive a Policy through the real
 // client code, over emulated or real links; a game brings its own, and
-// lagkit's Bot is one. Everything random in a Policy must come from the
+// lagkit's shooter's bots (shooter/bots) are one. Everything random in a Policy must come from the
 // seed it was made with (Maker), so that a simulated run is a function
 // of its seed.
 type Policy interface {
@@ -51,17 +56,3 @@ type Observer interface {
 // Maker makes the policy of a run's bot number i (from 0), seeded by
 // seed, which its harness derives from the run's own seed.
 type Maker func(i int, seed uint64) (Policy, error)
-
-// Bot is lagkit's own policy, at a display rate when its FrameRate is
-// set.
-var _ FramePolicy = (*Bot)(nil)
-
-// Shooter returns the Maker of lagkit's own bots on map m and its
-// navigation grid g, with movement p and weapon w, bot i with the
-// character cfg(i) gives (lagkit's harnesses make three in four
-// attackers).
-func Shooter(cfg func(i int) Config, m *world.Map, g *nav.Grid, p *game.Params, w *game.Weapon) Maker {
-	return func(i int, seed uint64) (Policy, error) {
-		return New(cfg(i), m, g, p, w, seed)
-	}
-}

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
@@ -14,6 +13,7 @@ import (
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
@@ -129,18 +129,18 @@ func playSubtick(hz int, sub bool, dur time.Duration, seed uint64) (CellResult, 
 	seeds := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	tick := game.TickDuration(hz)
 	link := netem.Config{Latency: subtickRTTms * time.Millisecond / 2}
-	obs := &subtickObserver{presses: map[subtickKey]bot.PressRecord{}, life: make([]uint16, subtickBots)}
+	obs := &subtickObserver{presses: map[subtickKey]bots.PressRecord{}, life: make([]uint16, subtickBots)}
 	players := make([]sim.PlayerConfig, subtickBots)
 	// lagkit's bot through its Maker; the observer reads each bot's
 	// presses, so the design plays lagkit's bot alone (Experiment.Bots
 	// is false).
-	makeBot := bot.Shooter(func(int) bot.Config { return bot.Config{FrameRate: subtickFrameHz, SubTick: sub} }, m, grid, &params, &weapon)
+	makeBot := bots.Shooter(func(int) bots.Config { return bots.Config{FrameRate: subtickFrameHz, SubTick: sub} }, m, grid, &params, &weapon)
 	for i := range players {
 		p, err := makeBot(i, seeds.Uint64())
 		if err != nil {
 			return CellResult{}, err
 		}
-		b := p.(*bot.Bot)
+		b := p.(*bots.Bot)
 		obs.bots = append(obs.bots, b)
 		players[i] = sim.PlayerConfig{
 			Client: client.Config{Name: fmt.Sprintf("bot%d", i)}, Up: link, Down: link, Brain: b,
@@ -169,8 +169,8 @@ type subtickKey struct {
 // subtickObserver collects the bots' presses, the server's shot records
 // and the clients' prediction errors.
 type subtickObserver struct {
-	bots    []*bot.Bot
-	presses map[subtickKey]bot.PressRecord
+	bots    []*bots.Bot
+	presses map[subtickKey]bots.PressRecord
 	records []server.ShotRecord
 	predMax float64
 	// life is each player's Teleport and dead flag as last predicted:

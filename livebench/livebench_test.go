@@ -13,11 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/world"
 )
@@ -75,7 +75,7 @@ func playBots(args []string) error {
 	var wg sync.WaitGroup
 	errs := make([]error, *count)
 	for i := range *count {
-		b, err := bot.New(bot.Config{Skill: 0.5, Attacker: true}, m, grid, &params, &weapon, uint64(i+1))
+		b, err := bots.New(bots.Config{Skill: 0.5, Attacker: true}, m, grid, &params, &weapon, uint64(i+1))
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -40,7 +41,7 @@ func TestBotPolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	weapon := game.Rifle()
-	shooter := bot.Shooter(func(i int) bot.Config { return bot.Config{Skill: 0.5, Attacker: (i/2)%4 < 3} }, m, grid, &params, &weapon)
+	shooter := bots.Shooter(func(i int) bots.Config { return bots.Config{Skill: 0.5, Attacker: (i/2)%4 < 3} }, m, grid, &params, &weapon)
 	seeds := map[int]uint64{}
 	own := base
 	own.BotPolicy = func(i int, seed uint64) (bot.Policy, error) {

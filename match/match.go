@@ -30,6 +30,7 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/aimassist"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/shooter/scaling"
 	"github.com/lagkit/lagkit/sim"
@@ -126,7 +127,7 @@ type Config struct {
 	TickCPU bool
 	// BotPolicy makes each player's bot: bot i's policy from a seed
 	// drawn from Seed, in the order lagkit's bots draw theirs. nil is
-	// lagkit's shooter bot (bot.Shooter with Skill, three in four of
+	// lagkit's shooter bot (bots.Shooter with Skill, three in four of
 	// each team attacking), on the map's navigation grid.
 	BotPolicy bot.Maker `json:"-"`
 	// Game is a game's own rules for its bots' match (zero: lagkit's
@@ -371,8 +372,8 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 			return nil, err
 		}
 		skill := cfg.Skill
-		makeBot = bot.Shooter(func(i int) bot.Config {
-			return bot.Config{Skill: skill, Attacker: (i/2)%4 < 3}
+		makeBot = bots.Shooter(func(i int) bots.Config {
+			return bots.Config{Skill: skill, Attacker: (i/2)%4 < 3}
 		}, m, grid, &params, &weapon)
 	}
 	rtts := cfg.latencies()

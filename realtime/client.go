@@ -14,6 +14,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/seal"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -133,8 +134,8 @@ func RunClient(ctx context.Context, conn transport.Conn, cfg ClientConfig) (Clie
 		inbox: make(chan []byte, 256), start: time.Now()}
 	d.observer, _ = cfg.Brain.(bot.Observer)
 	if fb, ok := cfg.Brain.(bot.FramePolicy); ok && fb.FrameRate() > 0 {
-		if r := fb.FrameRate(); r > bot.MaxFrameRate {
-			return ClientStats{}, fmt.Errorf("realtime: client: frame rate %d above %d", r, bot.MaxFrameRate)
+		if r := fb.FrameRate(); r > bots.MaxFrameRate {
+			return ClientStats{}, fmt.Errorf("realtime: client: frame rate %d above %d", r, bots.MaxFrameRate)
 		}
 		d.frames, d.frame = fb, time.Second/time.Duration(fb.FrameRate())
 	}

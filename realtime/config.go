@@ -145,7 +145,7 @@ type MatchConfig struct {
 	// (Bots) of a game's own: bot i (from 0, in the order they start)
 	// plays the policy BotPolicy(i, seed) returns, through a client core
 	// with the match's Step and Game, its seed derived from Seed.
-	// Default: lagkit's bots (bot.New with BotSkill), which need the map's
+	// Default: lagkit's bots (bots.New with BotSkill), which need the map's
 	// navigation grid.
 	BotPolicy bot.Maker `toml:"-" json:"-"`
 	// OnTick, set by a program, runs the game's own server logic on the

@@ -14,6 +14,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/world"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -210,8 +211,8 @@ func TestGameBots(t *testing.T) {
 // draws is refused with the reason, before the session starts.
 func TestRunClientFrameRate(t *testing.T) {
 	_, cliEnd := Pipe("c", "s", 4)
-	_, err := RunClient(t.Context(), cliEnd, ClientConfig{Client: client.Config{Map: world.Field()}, Brain: &circler{frameRate: bot.MaxFrameRate + 1}})
+	_, err := RunClient(t.Context(), cliEnd, ClientConfig{Client: client.Config{Map: world.Field()}, Brain: &circler{frameRate: bots.MaxFrameRate + 1}})
 	if err == nil || !strings.Contains(err.Error(), "frame rate") {
-		t.Fatalf("frame rate %d: %v", bot.MaxFrameRate+1, err)
+		t.Fatalf("frame rate %d: %v", bots.MaxFrameRate+1, err)
 	}
 }

@@ -13,10 +13,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -174,7 +174,7 @@ func TestPanicEndsOneBot(t *testing.T) {
 	made := 0
 	orig := newBotBrain
 	t.Cleanup(func() { newBotBrain = orig })
-	newBotBrain = func(cfg bot.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *game.Weapon, seed uint64) (Brain, error) {
+	newBotBrain = func(cfg bots.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *game.Weapon, seed uint64) (Brain, error) {
 		b, err := orig(cfg, w, g, p, weapon, seed)
 		made++
 		if made == 1 {

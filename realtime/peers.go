@@ -8,13 +8,13 @@ import (
 	"slices"
 	"time"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/msec"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
@@ -395,10 +395,10 @@ func (m *Match) newBot(seed uint64) (Brain, error) {
 	return newBotBrain(m.botConfig(m.botSeq), m.r.server.Map, grid, m.r.params, m.r.weapon, seed)
 }
 
-// newBotBrain makes a server-side bot's brain (bot.New; tests swap in
+// newBotBrain makes a server-side bot's brain (bots.New; tests swap in
 // one that fails).
-var newBotBrain = func(cfg bot.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *game.Weapon, seed uint64) (Brain, error) {
-	return bot.New(cfg, w, g, p, weapon, seed)
+var newBotBrain = func(cfg bots.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *game.Weapon, seed uint64) (Brain, error) {
+	return bots.New(cfg, w, g, p, weapon, seed)
 }
 
 // end ends the match: every player is told reason through the wire's

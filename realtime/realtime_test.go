@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -50,7 +50,7 @@ func playBots(t *testing.T, mapName string, n int, d time.Duration, dial func(i 
 	out := make([]botResult, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		b, err := bot.New(bot.Config{Skill: 0.9, Attacker: i%4 != 3}, m, grid, &params, &weapon, uint64(i+1))
+		b, err := bots.New(bots.Config{Skill: 0.9, Attacker: i%4 != 3}, m, grid, &params, &weapon, uint64(i+1))
 		if err != nil {
 			t.Fatal(err)
 		}

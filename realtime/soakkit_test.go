@@ -13,10 +13,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/world"
 )
@@ -136,7 +136,7 @@ func (k *botKit) play(ctx context.Context, addr, name string, seed uint64, tok [
 
 // playFrom is play from the local address local ("": any port).
 func (k *botKit) playFrom(ctx context.Context, local, addr, name string, seed uint64, tok []byte, live *LiveStats) (ClientStats, error) {
-	b, err := bot.New(bot.Config{Skill: 0.9, Attacker: seed%4 != 3}, k.m, k.grid, &k.params, &k.weapon, seed)
+	b, err := bots.New(bots.Config{Skill: 0.9, Attacker: seed%4 != 3}, k.m, k.grid, &k.params, &k.weapon, seed)
 	if err != nil {
 		return ClientStats{}, err
 	}

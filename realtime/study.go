@@ -6,13 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/netcheck"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/bots"
 )
 
 // A match as one round of a study: recorded under the study's round
@@ -330,8 +330,8 @@ func (m *Match) botGrid() (*nav.Grid, error) {
 
 // botConfig is a server-side bot's brain configuration: three in four
 // attack, as in lagkit's matches of bots.
-func (m *Match) botConfig(n int) bot.Config {
-	return bot.Config{Skill: m.r.cfg.BotSkill, Attacker: n%4 != 0}
+func (m *Match) botConfig(n int) bots.Config {
+	return bots.Config{Skill: m.r.cfg.BotSkill, Attacker: n%4 != 0}
 }
 
 // Tallies returns every player's statistics by identity (see

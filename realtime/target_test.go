@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/seal"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/transport"
 )
 
@@ -64,7 +64,7 @@ func TestTargetRTTHoldsTheRoundTrip(t *testing.T) {
 			cc.Sealer = clientSealer{key}
 			conn = &slowConn{Conn: conn, delay: who.delay}
 		}
-		b, err := bot.New(bot.Config{Skill: 0.5}, kit.m, kit.grid, &kit.params, &kit.weapon, uint64(i+1))
+		b, err := bots.New(bots.Config{Skill: 0.5}, kit.m, kit.grid, &kit.params, &kit.weapon, uint64(i+1))
 		if err != nil {
 			t.Fatal(err)
 		}

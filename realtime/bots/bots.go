@@ -22,6 +22,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
+	lkbots "github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/world"
 )
@@ -97,7 +98,7 @@ func Run(ctx context.Context, o Config) (*Report, error) {
 		weapon := game.Rifle()
 		// Three in four bots attack, as in lagkit's matches of bots.
 		skill := o.Skill
-		makeBot = bot.Shooter(func(i int) bot.Config { return bot.Config{Skill: skill, Attacker: i%4 != 3} }, cc.Map, grid, cc.Movement, &weapon)
+		makeBot = lkbots.Shooter(func(i int) lkbots.Config { return lkbots.Config{Skill: skill, Attacker: i%4 != 3} }, cc.Map, grid, cc.Movement, &weapon)
 	}
 	var before *loadSample
 	if o.Server != "" {

@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/token"
@@ -149,7 +149,7 @@ func newBotKit(mapName string) (*botKit, error) {
 // play connects to addr with tok and plays until ctx ends or the server
 // ends the session.
 func (k *botKit) play(ctx context.Context, addr string, seed uint64, tok []byte) (realtime.ClientStats, error) {
-	b, err := bot.New(bot.Config{Skill: 0.9, Attacker: true}, k.m, k.grid, &k.params, &k.weapon, seed)
+	b, err := bots.New(bots.Config{Skill: 0.9, Attacker: true}, k.m, k.grid, &k.params, &k.weapon, seed)
 	if err != nil {
 		return realtime.ClientStats{}, err
 	}

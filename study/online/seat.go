@@ -11,11 +11,11 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/web"
@@ -246,7 +246,7 @@ func newSeatKit(name string) (*seatKit, error) {
 // play connects to the game server at addr with tok and plays until the
 // match ends the session or ctx ends.
 func (k *seatKit) play(ctx context.Context, addr string, tlsc transport.ClientTLS, seed uint64, tok []byte) error {
-	b, err := bot.New(bot.Config{Skill: 0.9, Attacker: true}, k.m, k.grid, &k.params, &k.weapon, seed)
+	b, err := bots.New(bots.Config{Skill: 0.9, Attacker: true}, k.m, k.grid, &k.params, &k.weapon, seed)
 	if err != nil {
 		return err
 	}

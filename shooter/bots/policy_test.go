@@ -1,16 +1,16 @@
-package bot_test
+package bots_test
 
 import (
 	"testing"
 	"time"
 
-	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
+	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
@@ -32,7 +32,7 @@ func (c *shotCounter) ServerReady(_ time.Duration, _ *server.Server, r *server.R
 }
 
 // TestShooterPolicy: lagkit's own bots, made through the seam any
-// game's bots use (bot.Shooter, a Maker, in sim.NewBots), find and
+// game's bots use (bots.Shooter, a Maker, in sim.NewBots), find and
 // shoot each other, a run the same for the same seed.
 func TestShooterPolicy(t *testing.T) {
 	m, err := world.Load("arena")
@@ -44,12 +44,12 @@ func TestShooterPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	skilled := func(i int) bot.Config { return bot.Config{Skill: 0.9, Attacker: i%4 != 3} }
+	skilled := func(i int) bots.Config { return bots.Config{Skill: 0.9, Attacker: i%4 != 3} }
 	run := func(seed uint64) (string, shotCounter) {
 		link := netem.Config{Latency: 30 * time.Millisecond}
 		d, err := sim.NewBots(sim.Bots{
 			Server:  server.Config{Map: m, Movement: &params, MaxClients: 4, Rules: shooter.Rules(mode.Config{Mode: mode.FFA})},
-			Players: 4, Policy: bot.Shooter(skilled, m, grid, &params, &weapon), Up: link, Down: link,
+			Players: 4, Policy: bots.Shooter(skilled, m, grid, &params, &weapon), Up: link, Down: link,
 		}, seed)
 		if err != nil {
 			t.Fatal(err)

@@ -1,9 +1,11 @@
-// Package bot is lagkit's computer players. A bot is a Brain for the
-// simulation driver: it plays through a real client core, seeing only what
-// that client shows (its own predicted state, remote players where the
-// client draws them, line of sight through the map, the events and
-// scoreboard the server sent), and answers with the input a person would
-// give: where to look, where to walk, when to crouch and fire.
+// Package bots is lagkit's shooter's computer players. A Bot is a
+// bot.Policy for any of lagkit's harnesses (the simulation driver, a live
+// match's server-side bots, the load tool): it plays through a real
+// client core, seeing only what that client shows (its own predicted
+// state, remote players where the client draws them, line of sight
+// through the map, the events and scoreboard the server sent), and
+// answers with the input a person would give: where to look, where to
+// walk, when to crouch and fire.
 //
 // Bots go for the mode's objectives along paths on the navigation grid,
 // running as people do (rounding corners at a finite turn rate, the
@@ -12,7 +14,7 @@
 // skill, fire in bursts, and strafe while fighting, so shots at moving
 // targets and dashes into cover happen often, as in the studies' rounds.
 // Everything random comes from the bot's own seeded generator.
-package bot
+package bots
 
 import (
 	"fmt"
@@ -66,10 +68,10 @@ func (c *Config) withDefaults() (Config, error) {
 		out.ReactionSpread = 40 * time.Millisecond
 	}
 	if !(out.Skill >= 0 && out.Skill <= 1) || out.Reaction < 0 || out.ReactionSpread < 0 {
-		return out, fmt.Errorf("bot: config: skill %v outside 0..1 or negative reaction", out.Skill)
+		return out, fmt.Errorf("bots: config: skill %v outside 0..1 or negative reaction", out.Skill)
 	}
 	if out.FrameRate < 0 || out.FrameRate > MaxFrameRate || out.SubTick && out.FrameRate == 0 {
-		return out, fmt.Errorf("bot: config: frame rate %d, want 0 to %d (and above 0 for sub-tick input)", out.FrameRate, MaxFrameRate)
+		return out, fmt.Errorf("bots: config: frame rate %d, want 0 to %d (and above 0 for sub-tick input)", out.FrameRate, MaxFrameRate)
 	}
 	return out, nil
 }
