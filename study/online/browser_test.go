@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -183,6 +184,110 @@ func TestJoinPageInBrowser(t *testing.T) {
 	checkProbes("person2", "websocket")
 	if strings.Join(seen(steps), " ") != "arrived refused" || !strings.Contains(text, "fps under the 999 the study needs") {
 		t.Fatalf("steps %v (%s), want a refusal naming the frame rate", steps, text)
+	}
+}
+
+// TestJoinPageAfterLobbyRestart: a participant's page waiting for a
+// match when the lobby stops and starts again (a new process, which
+// remembers only who completed, was refused or dropped) arrives again on
+// its own: it hears that the lobby no longer knows its participant, is
+// asked for the consent again with the reason, passes the prescreen,
+// waits, and completes in a match of the new lobby. Before, it kept
+// showing a wait that could no longer end.
+func TestJoinPageAfterLobbyRestart(t *testing.T) {
+	node, pw := browser(t)
+	var done string
+	var cur atomic.Pointer[Server]
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /done", func(w http.ResponseWriter, r *http.Request) {
+		done = r.URL.Query().Get("cc")
+		_, _ = w.Write([]byte("done"))
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { cur.Load().Handler().ServeHTTP(w, r) })
+	hs := httptest.NewServer(mux)
+	defer hs.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	// start serves a lobby of matches of two, whose empty seats bots take
+	// after wait.
+	start := func(ctx context.Context, wait time.Duration) *Server {
+		n := 0
+		s, err := New(Config{
+			Lobby: lobby.Config{Study: "online-test", Seats: 2, MaxWait: wait, Secret: []byte("0123456789abcdef"),
+				Groups: []lobby.Group{{Name: "A"}}, Admission: lobby.Admission{MinFPS: 5}},
+			Alloc:   &Local{Seats: []int{0, 1}, Command: script(0, 2*time.Second), NewCode: func() string { n++; return fmt.Sprintf("C%d", n) }},
+			Consent: "You will play a game.", Agree: "I agree",
+			IDParam: "PROLIFIC_PID", StudyParam: "STUDY_ID", SessionParam: "SESSION_ID",
+			CompletionURL: hs.URL + "/done?cc={code}",
+			Log:           slog.New(slog.DiscardHandler),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ListenProbe(ctx, "127.0.0.1:0", nil); err != nil {
+			t.Fatal(err)
+		}
+		go func() { _ = s.Run(ctx, 100*time.Millisecond) }()
+		return s
+	}
+	firstCtx, stopFirst := context.WithCancel(ctx)
+	first := start(firstCtx, time.Hour)
+	cur.Store(first)
+
+	type result struct {
+		Steps  []string
+		Texts  map[string]string
+		Agreed int
+		Final  string
+		Text   string
+	}
+	got := make(chan result, 1)
+	go func() {
+		cmd := exec.CommandContext(ctx, node, "testdata/join.mjs", hs.URL, "person1")
+		cmd.Env = append(os.Environ(), "PLAYWRIGHT_CORE="+pw)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		var v result
+		if err == nil {
+			err = json.Unmarshal(out, &v)
+		}
+		if err != nil {
+			v.Text = fmt.Sprintf("join.mjs: %v: %s\n%s", err, out, stderr.String())
+		}
+		got <- v
+	}()
+	// Once the participant waits in the first lobby, that lobby stops and
+	// a new one takes its address, its wait for bots short.
+	for {
+		if st, err := first.statusOf("person1"); err == nil && st.State == "waiting" {
+			break
+		}
+		select {
+		case v := <-got:
+			t.Fatalf("the page ended before waiting in the first lobby: %+v", v)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	stopFirst()
+	second := start(ctx, 2*time.Second)
+	cur.Store(second)
+
+	v := <-got
+	if v.Final == "" {
+		t.Fatal(v.Text)
+	}
+	if st := strings.TrimSuffix(strings.Join(seen(v.Steps), " "), " completed"); st != "arrived waiting arrived waiting matched" || !strings.Contains(v.Final, "/done?cc=") {
+		t.Fatalf("steps %v, final %s (%s): want arrived, waiting, arrived again, waiting, matched, then the completion URL", v.Steps, v.Final, v.Text)
+	}
+	if v.Agreed != 2 || !strings.Contains(v.Texts["arrived"], "lobby started again") {
+		t.Errorf("agreed %d times, the page asked again with %q: want twice, the second saying the lobby started again", v.Agreed, v.Texts["arrived"])
+	}
+	if !second.lobby.Verify("person1", done) {
+		t.Errorf("the platform got code %q, which the new lobby does not verify", done)
+	}
+	if f := second.Flow(); f.Arrived != 1 || f.Consented != 1 || f.Completed != 1 {
+		t.Errorf("the new lobby's flow %+v: want one arrival, consent and completion", f)
 	}
 }
 

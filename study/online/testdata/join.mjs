@@ -4,10 +4,10 @@
 // opens the match's link, and waits until the page has gone to the
 // completion URL. With SHOTS set it keeps a screenshot of each step
 // there; JOIN_QUERY adds to the link's query (transport=ws). It prints
-// one JSON line: {"steps": [...], "texts": {STEP: TEXT}, "final": URL,
+// one JSON line: {"steps": [...], "texts": {STEP: TEXT}, "agreed": N, "final": URL,
 // "text": TEXT, "probes": [...]}, texts being the page's text as each
-// step began and probes what the prescreen's probe of each game server
-// host found.
+// step began, agreed how many times the page asked for the consent and
+// probes what the prescreen's probe of each game server host found.
 //
 // Usage: PLAYWRIGHT_CORE=URL node join.mjs BASE ID [SHOTS]
 const [base, id, shots] = process.argv.slice(2);
@@ -25,7 +25,7 @@ try {
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   const shot = async (name) => { if (shots) await page.screenshot({ path: `${shots}/${name}.png` }); };
   await page.goto(`${base}/?PROLIFIC_PID=${id}&STUDY_ID=S1&SESSION_ID=X1${process.env.JOIN_QUERY ? '&' + process.env.JOIN_QUERY : ''}`);
-  let last = '', agreed = false;
+  let last = '', agreed = 0;
   for (let i = 0; i < 1200; i++) {
     if (page.url().includes('/done')) break;
     const st = await page.evaluate(() => window.lobby?.state).catch(() => '');
@@ -37,12 +37,13 @@ try {
       await shot(`join-${st}`);
     }
     // Agreed with a double click, as people often do: the page must
-    // run one prescreen, not two.
-    if (!agreed && await page.locator('#agree').count()) { await page.dblclick('#agree'); agreed = true; }
+    // run one prescreen, not two. A consent asked again (after the
+    // lobby started again) is agreed to again.
+    if (st === 'arrived' && await page.locator('#agree:enabled').count()) { await page.dblclick('#agree'); agreed++; }
     if (st === 'refused' || st === 'error' || st === 'dropped') break;
     await sleep(100);
   }
-  console.log(JSON.stringify({ steps, texts, final: page.url(), text: (await page.textContent('body').catch(() => '')).trim().slice(0, 300), probes }));
+  console.log(JSON.stringify({ steps, texts, agreed, final: page.url(), text: (await page.textContent('body').catch(() => '')).trim().slice(0, 300), probes }));
 } catch (e) {
   problems.push(e.message);
 } finally {
