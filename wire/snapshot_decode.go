@@ -71,17 +71,17 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		r.failf("baseline %d of %d slots, want %d", baseTick, base.slots, s.slots)
 		return r.err
 	}
-	// Copy the baseline's state first: base may be s. The game state
-	// sent to others needs the baseline's presence after the entries
-	// have changed s's.
-	var basePresentWords [MaxSlots / 64]uint64
-	basePresent := basePresentWords[:len(s.Present)]
-	if entriesOf(s.Game) {
-		copy(basePresent, base.Present)
-	}
+	// Copy the baseline's state first: base may be s.
 	s.Self = base.Self
 	copy(s.Present, base.Present)
 	settleEntities(s, base.Entities)
+	// The game state sent to others needs the baseline's presence after
+	// the entries have changed s's. s.held, which only settleEntities
+	// reads, keeps it until settle marks s settled again.
+	basePresent := s.held
+	if entriesOf(s.Game) {
+		copy(basePresent, base.Present)
+	}
 	s.Tick = tick
 	s.Baseline = baseTick
 	// The header's counters and clock are changes from the baseline's
@@ -190,40 +190,45 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 // cleanly, and returns how many it read, the slot of the last and the
 // distance from the first to it. r is left at the first entry not read.
 func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist int) {
-	b, end := r.b, len(r.b)*8
+	b := r.b
 	// The slices in locals: stores through them do not make the
-	// compiler load them again from s.
-	present, ents, health := s.Present, s.Entities, s.HealthToAll
-	ring, slots := len(ents), s.slots
+	// compiler load them again from s. ents holds the session's slots
+	// alone: a slot beyond them fails its bounds test.
+	present, ents, health := s.Present, s.Entities[:s.slots], s.HealthToAll
+	ring := len(s.Entities)
 	sb := slotBits(ring)
-	slotMask := uint64(1)<<sb - 1
 	acc, fill, at := wordAt(b, r.pos)
 	for ; k < n; k++ {
 		r.pos = at*8 - int(fill) // where the field by field reading goes on
 		if fill < 2+sb+1 {       // the longest step code and the removed bit
 			acc, fill, at = refillWord(b, acc, fill, at)
 		}
-		slot, d := int(acc&slotMask), 0
-		if k == 0 {
-			acc, fill = acc>>sb, fill-sb
-		} else {
-			var l uint
-			d, l = stepField(acc, sb)
-			acc, fill = acc>>l, fill-l
+		var slot, d int
+		switch {
+		case k == 0:
+			slot, acc, fill = int(acc&(1<<sb-1)), acc>>sb, fill-sb
+		case acc&1 != 0: // the next slot, the usual step
+			d, acc, fill = 1, acc>>1, fill-1
+		case acc&2 != 0:
+			d, acc, fill = int(acc>>2&7)+2, acc>>5, fill-5
+		default:
+			d, acc, fill = int(acc>>2&(1<<sb-1)), acc>>(2+sb), fill-(2+sb)
+		}
+		if k != 0 {
 			if d == 0 || dist+d >= ring {
 				return k, i, dist
 			}
 			slot = wrap(i+d, ring)
 		}
-		if slot >= slots {
+		if uint(slot) >= uint(len(ents)) {
 			return k, i, dist
 		}
-		word, bit := &present[slot/64], uint64(1)<<(slot%64)
+		word, bit := &present[uint(slot)/64], uint64(1)<<(uint(slot)%64)
 		if *word&bit != 0 {
 			removed := acc&1 != 0
 			acc, fill = acc>>1, fill-1
 			if removed {
-				if at*8-int(fill) > end {
+				if at*8-int(fill) > len(b)*8 {
 					return k, i, dist
 				}
 				*word &^= bit
@@ -241,18 +246,6 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 	}
 	r.pos = at*8 - int(fill)
 	return k, i, dist
-}
-
-// stepField returns the distance of a stepCode for slots of sb bits at
-// the bottom of acc and the code's bit count.
-func stepField(acc uint64, sb uint) (int, uint) {
-	switch {
-	case acc&1 != 0:
-		return 1, 1
-	case acc&2 != 0:
-		return int(acc>>2&7) + 2, 5
-	}
-	return int(acc >> 2 & (1<<sb - 1)), 2 + sb
 }
 
 // selfChangedBits are the widths of Self's fields after its angles,
@@ -344,15 +337,24 @@ func readSelfWords(r *bitReader, p *game.PlayerState) bool {
 // refillWord), and returns the word after it. Only if the state is in
 // range and within b does it store it in *e and return true.
 func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, tick uint32, health bool) (uint64, uint, int, bool) {
-	var d [6]int64 // X Y Z VX VY VZ
+	// The fields one after another, each coordinate's word refilled
+	// when its longest code (30 bits) may not fit.
 	var l uint
-	for j := range 3 {
-		if fill < 30 {
-			acc, fill, at = refillWord(b, acc, fill, at)
-		}
-		d[j], l = coordReads.read(acc)
-		acc, fill = acc>>l, fill-l
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
 	}
+	dx, l := coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	dy, l := coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	dz, l := coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
 	if fill < 54 { // yaw, pitch, flags and teleport
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
@@ -371,13 +373,21 @@ func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, ti
 	} else {
 		acc, fill = acc>>1, fill-1
 	}
-	for j := 3; j < 6; j++ {
-		if fill < 30 {
-			acc, fill, at = refillWord(b, acc, fill, at)
-		}
-		d[j], l = coordReads.read(acc)
-		acc, fill = acc>>l, fill-l
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
 	}
+	dvx, l := coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	dvy, l := coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	dvz, l := coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
 	if fill < 34 {
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
@@ -401,8 +411,8 @@ func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, ti
 			acc, fill = acc>>1, fill-1
 		}
 	}
-	x, y, z := int64(e.X)+d[0], int64(e.Y)+d[1], int64(e.Z)+d[2]
-	vx, vy, vz := int64(e.VX)+d[3], int64(e.VY)+d[4], int64(e.VZ)+d[5]
+	x, y, z := int64(e.X)+dx, int64(e.Y)+dy, int64(e.Z)+dz
+	vx, vy, vz := int64(e.VX)+dvx, int64(e.VY)+dvy, int64(e.VZ)+dvz
 	pitch := int16(uint16(e.Pitch) + uint16(dpitch))
 	// All six shifted into [0, 2*MaxCoord) at once; +MaxCoord itself goes
 	// the long way, as does anything past the end of b.
