@@ -332,100 +332,111 @@ func readSelfWords(r *bitReader, p *game.PlayerState) bool {
 }
 
 // readEntityWords reads an entity state written by putEntity (and its
-// healthCode when health is set), a delta
-// against *e, from the word acc holding fill bits of b up to byte at (see
-// refillWord), and returns the word after it. Only if the state is in
-// range and within b does it store it in *e and return true.
+// healthCode when health is set), a delta against *e, from the word acc
+// holding fill bits of b up to byte at (see refillWord), and returns the
+// word after it. Only if the state is in range and within b does it
+// keep it in *e and return true; otherwise *e is left as it was.
 func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, tick uint32, health bool) (uint64, uint, int, bool) {
-	// The fields one after another, each coordinate's word refilled
-	// when its longest code (30 bits) may not fit.
+	// Each field goes to *e as it is read, few values held at once; was
+	// puts *e back when the state is refused.
+	was := *e
+	// bad gathers the coordinates shifted into [0, 2*MaxCoord): any bit
+	// above is one out of range (+MaxCoord itself goes the long way).
+	var bad uint64
+	var d int64
 	var l uint
+	// Each coordinate's word is refilled when its longest code (30
+	// bits) may not fit.
 	if fill < 30 {
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	dx, l := coordReads.read(acc)
+	d, l = coordReads.read(acc)
 	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.X, d)
 	if fill < 30 {
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	dy, l := coordReads.read(acc)
+	d, l = coordReads.read(acc)
 	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.Y, d)
 	if fill < 30 {
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	dz, l := coordReads.read(acc)
+	d, l = coordReads.read(acc)
 	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.Z, d)
 	if fill < 54 { // yaw, pitch, flags and teleport
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	dyaw, l := angleReads.read(acc)
+	d, l = angleReads.read(acc)
 	acc, fill = acc>>l, fill-l
-	dpitch, l := angleReads.read(acc)
+	e.Yaw += uint16(d)
+	d, l = angleReads.read(acc)
 	acc, fill = acc>>l, fill-l
-	flags, teleport := e.Flags, e.Teleport
+	pitch := int16(uint16(e.Pitch) + uint16(d))
+	e.Pitch = pitch
 	if acc&1 != 0 {
-		flags, acc, fill = game.StateFlags(acc>>1), acc>>9, fill-9
+		e.Flags, acc, fill = game.StateFlags(acc>>1), acc>>9, fill-9
 	} else {
 		acc, fill = acc>>1, fill-1
 	}
 	if acc&1 != 0 {
-		teleport, acc, fill = uint8(acc>>1), acc>>9, fill-9
+		e.Teleport, acc, fill = uint8(acc>>1), acc>>9, fill-9
 	} else {
 		acc, fill = acc>>1, fill-1
 	}
 	if fill < 30 {
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	dvx, l := coordReads.read(acc)
+	d, l = coordReads.read(acc)
 	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.VX, d)
 	if fill < 30 {
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	dvy, l := coordReads.read(acc)
+	d, l = coordReads.read(acc)
 	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.VY, d)
 	if fill < 30 {
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	dvz, l := coordReads.read(acc)
+	d, l = coordReads.read(acc)
 	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.VZ, d)
 	if fill < 34 {
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	stamp := e.Stamp
 	switch {
 	case acc&1 == 0:
-		stamp, acc, fill = tick, acc>>1, fill-1
+		e.Stamp, acc, fill = tick, acc>>1, fill-1
 	case acc&2 == 0:
 		acc, fill = acc>>2, fill-2
 	default:
-		stamp, acc, fill = uint32(acc>>2), acc>>34, fill-34
+		e.Stamp, acc, fill = uint32(acc>>2), acc>>34, fill-34
 	}
-	hp := e.Health
 	if health {
 		if fill < 17 {
 			acc, fill, at = refillWord(b, acc, fill, at)
 		}
 		if acc&1 != 0 {
-			hp, acc, fill = int16(acc>>1), acc>>17, fill-17
+			e.Health, acc, fill = int16(acc>>1), acc>>17, fill-17
 		} else {
 			acc, fill = acc>>1, fill-1
 		}
 	}
-	x, y, z := int64(e.X)+dx, int64(e.Y)+dy, int64(e.Z)+dz
-	vx, vy, vz := int64(e.VX)+dvx, int64(e.VY)+dvy, int64(e.VZ)+dvz
-	pitch := int16(uint16(e.Pitch) + uint16(dpitch))
-	// All six shifted into [0, 2*MaxCoord) at once; +MaxCoord itself goes
-	// the long way, as does anything past the end of b.
-	if (uint64(x+MaxCoord)|uint64(y+MaxCoord)|uint64(z+MaxCoord)|
-		uint64(vx+MaxCoord)|uint64(vy+MaxCoord)|uint64(vz+MaxCoord))&^(2*MaxCoord-1) != 0 ||
-		pitch < -game.MaxPitch || pitch > game.MaxPitch || at*8-int(fill) > len(b)*8 {
+	if bad&^(2*MaxCoord-1) != 0 || pitch < -game.MaxPitch || pitch > game.MaxPitch || at*8-int(fill) > len(b)*8 {
+		*e = was
 		return acc, fill, at, false
 	}
-	// Field by field: a struct literal would be built on the stack and
-	// copied by wide loads, which wait for its narrow stores.
-	e.X, e.Y, e.Z, e.VX, e.VY, e.VZ = int32(x), int32(y), int32(z), int32(vx), int32(vy), int32(vz)
-	e.Yaw, e.Pitch, e.Flags, e.Teleport, e.Stamp, e.Health = e.Yaw+uint16(dyaw), pitch, flags, teleport, stamp, hp
 	return acc, fill, at, true
+}
+
+// addCoord adds d to *c and returns the sum shifted by MaxCoord, which
+// lies in [0, 2*MaxCoord) for a sum in range.
+func addCoord(c *int32, d int64) uint64 {
+	v := int64(*c) + d
+	*c = int32(v)
+	return uint64(v + MaxCoord)
 }
 
 // readCoord reads a delta against ref and checks the result.
