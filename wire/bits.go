@@ -571,13 +571,12 @@ func tailWord(b []byte, at int) uint64 {
 }
 
 // bucketReads is a bucket code's reading by its first three bits (the
-// longest bucket number of at most four buckets): packed in words rather
-// than looked up in memory, so that the next field's place, which waits
-// on this code's length, is a few shifts away.
-type bucketReads struct {
-	// lens holds the whole code's bit count for each value of the first
-	// three bits, 6 bits each; codeLens the bucket number's, 2 bits each.
-	lens, codeLens uint64
+// longest bucket number of at most four buckets): for each value of
+// them, what to drop before the value, the value's mask and the whole
+// code's bit count, so that a field is a look-up, two shifts and a mask.
+type bucketReads [8]struct {
+	mask       uint64 // the bucket's width in one bits
+	skip, bits uint32 // the bucket number's bit count, the whole code's
 }
 
 // newBucketReads returns the reading of the bucket code of widths (at
@@ -590,15 +589,15 @@ func newBucketReads(widths []uint) bucketReads {
 	var t bucketReads
 	for x := range uint64(8) {
 		i := min(bits.TrailingZeros64(^x), last) // the run of one bits
-		codeLen := uint64(i)
+		codeLen := uint(i)
 		if i < last {
 			codeLen++
 		}
-		if codeLen+uint64(widths[i]) > 57 {
+		if codeLen+widths[i] > 57 {
 			panic("wire: bucket code too long for a word")
 		}
-		t.lens |= (codeLen + uint64(widths[i])) << (x * 6)
-		t.codeLens |= codeLen << (x * 2)
+		t[x].mask = 1<<widths[i] - 1
+		t[x].skip, t[x].bits = uint32(codeLen), uint32(codeLen+widths[i])
 	}
 	return t
 }
@@ -606,10 +605,8 @@ func newBucketReads(widths []uint) bucketReads {
 // read returns the value of the bucket code at the bottom of acc, as
 // readBucketed does, and the code's bit count.
 func (t *bucketReads) read(acc uint64) (int64, uint) {
-	x := acc & 7
+	e := &t[acc&7]
 	// Every count is under 64: the masks spare the compiler's tests of
 	// longer shifts, here and where the caller drops the code.
-	n := uint(t.lens>>(x*6&63)) & 63
-	codeLen := uint(t.codeLens>>(x*2&63)) & 3
-	return unzigzag(acc >> codeLen & (1<<((n-codeLen)&63) - 1)), n
+	return unzigzag(acc >> (e.skip & 63) & e.mask), uint(e.bits & 63)
 }

@@ -172,14 +172,18 @@ func writeField(w *bitWriter, l *game.Layout, i int, v, ref *game.State) {
 
 // readField reads field i into s, which holds the baseline's value.
 func readField(r *bitReader, l *game.Layout, i int, s *game.State, what string) {
-	f := &l.Fields()[i]
-	if f.Kind == game.KindBool {
+	switch f := &l.Fields()[i]; {
+	case f.Kind == game.KindBool:
 		l.SetUnits(s, i, int64(r.readBits(1)))
-		return
+	case r.readBool(): // changed
+		readChange(r, l, i, s, what)
 	}
-	if !r.readBool() {
-		return
-	}
+}
+
+// readChange reads the new value of field i, not a bool, after its
+// changed bit into s, which holds the baseline's value.
+func readChange(r *bitReader, l *game.Layout, i int, s *game.State, what string) {
+	f := &l.Fields()[i]
 	span := uint64(f.Max) - uint64(f.Min)
 	var off uint64
 	switch {
@@ -282,9 +286,16 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 // base, whose entities' presence was basePresent (base may be s).
 func readGame(r *bitReader, s, base *Snapshot, basePresent []uint64) {
 	l := game.OrArms(s.Game)
-	for i := range l.Fields() {
-		if l.Fields()[i].Vis != game.VisNone {
-			readField(r, l, i, &s.Self.Game, "self")
+	// readField for each field sent, written out: Self's fields are most
+	// often unchanged, a bit each.
+	fields := l.Fields()
+	for i := range fields {
+		switch f := &fields[i]; {
+		case f.Vis == game.VisNone:
+		case f.Kind == game.KindBool:
+			l.SetUnits(&s.Self.Game, i, int64(r.readBits(1)))
+		case r.readBool(): // changed
+			readChange(r, l, i, &s.Self.Game, "self")
 		}
 	}
 	if !entriesOf(l) {

@@ -71,17 +71,17 @@ func DecodeSnapshot(b []byte, s *Snapshot, baseline func(tick uint32) *Snapshot)
 		r.failf("baseline %d of %d slots, want %d", baseTick, base.slots, s.slots)
 		return r.err
 	}
-	// Copy the baseline's state first: base may be s. The game state
-	// sent to others needs the baseline's presence after the entries
-	// have changed s's.
-	var basePresentWords [MaxSlots / 64]uint64
-	basePresent := basePresentWords[:len(s.Present)]
-	if entriesOf(s.Game) {
-		copy(basePresent, base.Present)
-	}
+	// Copy the baseline's state first: base may be s.
 	s.Self = base.Self
 	copy(s.Present, base.Present)
 	settleEntities(s, base.Entities)
+	// The game state sent to others needs the baseline's presence after
+	// the entries have changed s's. s.held, which only settleEntities
+	// reads, keeps it until settle marks s settled again.
+	basePresent := s.held
+	if entriesOf(s.Game) {
+		copy(basePresent, base.Present)
+	}
 	s.Tick = tick
 	s.Baseline = baseTick
 	// The header's counters and clock are changes from the baseline's
@@ -190,40 +190,45 @@ func readEntries(r *bitReader, s *Snapshot, n int, tick uint32) {
 // cleanly, and returns how many it read, the slot of the last and the
 // distance from the first to it. r is left at the first entry not read.
 func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist int) {
-	b, end := r.b, len(r.b)*8
+	b := r.b
 	// The slices in locals: stores through them do not make the
-	// compiler load them again from s.
-	present, ents, health := s.Present, s.Entities, s.HealthToAll
-	ring, slots := len(ents), s.slots
+	// compiler load them again from s. ents holds the session's slots
+	// alone: a slot beyond them fails its bounds test.
+	present, ents, health := s.Present, s.Entities[:s.slots], s.HealthToAll
+	ring := len(s.Entities)
 	sb := slotBits(ring)
-	slotMask := uint64(1)<<sb - 1
 	acc, fill, at := wordAt(b, r.pos)
 	for ; k < n; k++ {
 		r.pos = at*8 - int(fill) // where the field by field reading goes on
 		if fill < 2+sb+1 {       // the longest step code and the removed bit
 			acc, fill, at = refillWord(b, acc, fill, at)
 		}
-		slot, d := int(acc&slotMask), 0
-		if k == 0 {
-			acc, fill = acc>>sb, fill-sb
-		} else {
-			var l uint
-			d, l = stepField(acc, sb)
-			acc, fill = acc>>l, fill-l
+		var slot, d int
+		switch {
+		case k == 0:
+			slot, acc, fill = int(acc&(1<<sb-1)), acc>>sb, fill-sb
+		case acc&1 != 0: // the next slot, the usual step
+			d, acc, fill = 1, acc>>1, fill-1
+		case acc&2 != 0:
+			d, acc, fill = int(acc>>2&7)+2, acc>>5, fill-5
+		default:
+			d, acc, fill = int(acc>>2&(1<<sb-1)), acc>>(2+sb), fill-(2+sb)
+		}
+		if k != 0 {
 			if d == 0 || dist+d >= ring {
 				return k, i, dist
 			}
 			slot = wrap(i+d, ring)
 		}
-		if slot >= slots {
+		if uint(slot) >= uint(len(ents)) {
 			return k, i, dist
 		}
-		word, bit := &present[slot/64], uint64(1)<<(slot%64)
+		word, bit := &present[uint(slot)/64], uint64(1)<<(uint(slot)%64)
 		if *word&bit != 0 {
 			removed := acc&1 != 0
 			acc, fill = acc>>1, fill-1
 			if removed {
-				if at*8-int(fill) > end {
+				if at*8-int(fill) > len(b)*8 {
 					return k, i, dist
 				}
 				*word &^= bit
@@ -241,18 +246,6 @@ func readEntriesWords(r *bitReader, s *Snapshot, n int, tick uint32) (k, i, dist
 	}
 	r.pos = at*8 - int(fill)
 	return k, i, dist
-}
-
-// stepField returns the distance of a stepCode for slots of sb bits at
-// the bottom of acc and the code's bit count.
-func stepField(acc uint64, sb uint) (int, uint) {
-	switch {
-	case acc&1 != 0:
-		return 1, 1
-	case acc&2 != 0:
-		return int(acc>>2&7) + 2, 5
-	}
-	return int(acc >> 2 & (1<<sb - 1)), 2 + sb
 }
 
 // selfChangedBits are the widths of Self's fields after its angles,
@@ -339,83 +332,111 @@ func readSelfWords(r *bitReader, p *game.PlayerState) bool {
 }
 
 // readEntityWords reads an entity state written by putEntity (and its
-// healthCode when health is set), a delta
-// against *e, from the word acc holding fill bits of b up to byte at (see
-// refillWord), and returns the word after it. Only if the state is in
-// range and within b does it store it in *e and return true.
+// healthCode when health is set), a delta against *e, from the word acc
+// holding fill bits of b up to byte at (see refillWord), and returns the
+// word after it. Only if the state is in range and within b does it
+// keep it in *e and return true; otherwise *e is left as it was.
 func readEntityWords(b []byte, acc uint64, fill uint, at int, e *EntityState, tick uint32, health bool) (uint64, uint, int, bool) {
-	var d [6]int64 // X Y Z VX VY VZ
+	// Each field goes to *e as it is read, few values held at once; was
+	// puts *e back when the state is refused.
+	was := *e
+	// bad gathers the coordinates shifted into [0, 2*MaxCoord): any bit
+	// above is one out of range (+MaxCoord itself goes the long way).
+	var bad uint64
+	var d int64
 	var l uint
-	for j := range 3 {
-		if fill < 30 {
-			acc, fill, at = refillWord(b, acc, fill, at)
-		}
-		d[j], l = coordReads.read(acc)
-		acc, fill = acc>>l, fill-l
+	// Each coordinate's word is refilled when its longest code (30
+	// bits) may not fit.
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
 	}
+	d, l = coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.X, d)
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	d, l = coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.Y, d)
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	d, l = coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.Z, d)
 	if fill < 54 { // yaw, pitch, flags and teleport
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	dyaw, l := angleReads.read(acc)
+	d, l = angleReads.read(acc)
 	acc, fill = acc>>l, fill-l
-	dpitch, l := angleReads.read(acc)
+	e.Yaw += uint16(d)
+	d, l = angleReads.read(acc)
 	acc, fill = acc>>l, fill-l
-	flags, teleport := e.Flags, e.Teleport
+	pitch := int16(uint16(e.Pitch) + uint16(d))
+	e.Pitch = pitch
 	if acc&1 != 0 {
-		flags, acc, fill = game.StateFlags(acc>>1), acc>>9, fill-9
+		e.Flags, acc, fill = game.StateFlags(acc>>1), acc>>9, fill-9
 	} else {
 		acc, fill = acc>>1, fill-1
 	}
 	if acc&1 != 0 {
-		teleport, acc, fill = uint8(acc>>1), acc>>9, fill-9
+		e.Teleport, acc, fill = uint8(acc>>1), acc>>9, fill-9
 	} else {
 		acc, fill = acc>>1, fill-1
 	}
-	for j := 3; j < 6; j++ {
-		if fill < 30 {
-			acc, fill, at = refillWord(b, acc, fill, at)
-		}
-		d[j], l = coordReads.read(acc)
-		acc, fill = acc>>l, fill-l
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
 	}
+	d, l = coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.VX, d)
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	d, l = coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.VY, d)
+	if fill < 30 {
+		acc, fill, at = refillWord(b, acc, fill, at)
+	}
+	d, l = coordReads.read(acc)
+	acc, fill = acc>>l, fill-l
+	bad |= addCoord(&e.VZ, d)
 	if fill < 34 {
 		acc, fill, at = refillWord(b, acc, fill, at)
 	}
-	stamp := e.Stamp
 	switch {
 	case acc&1 == 0:
-		stamp, acc, fill = tick, acc>>1, fill-1
+		e.Stamp, acc, fill = tick, acc>>1, fill-1
 	case acc&2 == 0:
 		acc, fill = acc>>2, fill-2
 	default:
-		stamp, acc, fill = uint32(acc>>2), acc>>34, fill-34
+		e.Stamp, acc, fill = uint32(acc>>2), acc>>34, fill-34
 	}
-	hp := e.Health
 	if health {
 		if fill < 17 {
 			acc, fill, at = refillWord(b, acc, fill, at)
 		}
 		if acc&1 != 0 {
-			hp, acc, fill = int16(acc>>1), acc>>17, fill-17
+			e.Health, acc, fill = int16(acc>>1), acc>>17, fill-17
 		} else {
 			acc, fill = acc>>1, fill-1
 		}
 	}
-	x, y, z := int64(e.X)+d[0], int64(e.Y)+d[1], int64(e.Z)+d[2]
-	vx, vy, vz := int64(e.VX)+d[3], int64(e.VY)+d[4], int64(e.VZ)+d[5]
-	pitch := int16(uint16(e.Pitch) + uint16(dpitch))
-	// All six shifted into [0, 2*MaxCoord) at once; +MaxCoord itself goes
-	// the long way, as does anything past the end of b.
-	if (uint64(x+MaxCoord)|uint64(y+MaxCoord)|uint64(z+MaxCoord)|
-		uint64(vx+MaxCoord)|uint64(vy+MaxCoord)|uint64(vz+MaxCoord))&^(2*MaxCoord-1) != 0 ||
-		pitch < -game.MaxPitch || pitch > game.MaxPitch || at*8-int(fill) > len(b)*8 {
+	if bad&^(2*MaxCoord-1) != 0 || pitch < -game.MaxPitch || pitch > game.MaxPitch || at*8-int(fill) > len(b)*8 {
+		*e = was
 		return acc, fill, at, false
 	}
-	// Field by field: a struct literal would be built on the stack and
-	// copied by wide loads, which wait for its narrow stores.
-	e.X, e.Y, e.Z, e.VX, e.VY, e.VZ = int32(x), int32(y), int32(z), int32(vx), int32(vy), int32(vz)
-	e.Yaw, e.Pitch, e.Flags, e.Teleport, e.Stamp, e.Health = e.Yaw+uint16(dyaw), pitch, flags, teleport, stamp, hp
 	return acc, fill, at, true
+}
+
+// addCoord adds d to *c and returns the sum shifted by MaxCoord, which
+// lies in [0, 2*MaxCoord) for a sum in range.
+func addCoord(c *int32, d int64) uint64 {
+	v := int64(*c) + d
+	*c = int32(v)
+	return uint64(v + MaxCoord)
 }
 
 // readCoord reads a delta against ref and checks the result.
