@@ -116,6 +116,12 @@ type ShotWorld struct {
 	hit     lagcomp.RewindHit
 	open    bool
 
+	// human reports that the hit traced last is on one of lagkit's
+	// humanoid players (a game without bodies of its own: Config.Body
+	// and BodyOf nil), hh what lagcomp.Tracer found of it.
+	human bool
+	hh    lagcomp.Hit
+
 	skip func(id int) bool // w.skips, bound once
 
 	traced tracedRay // the ray traced last, for ShowTracer
@@ -280,7 +286,13 @@ func (w *ShotWorld) skips(id int) bool {
 // up to maxDist through the bodies with which the players (Config.Body
 // or BodyOf) and the entities are recorded, as they were at the shot's
 // Time, passing the shooter and the players it cannot hit. The world
-// does not block it: a game cuts maxDist at its world's first hit. Each
+// does not block a body: a game cuts maxDist at its world's first hit.
+// Where the game gives its players no body, they are lagkit's
+// humanoids: their hitboxes are traced (lagcomp.Tracer, which the map's
+// boxes stop; the hit's Part a game.PartKind, Local in the part's
+// frame), and a ray that meets nothing is offered to the world
+// adjustments (Config.Adjust), which note in the record what they did;
+// this is how lagkit's weapons (WeaponShots) trace their pellets. Each
 // Trace counts a shot fired by the shooter and starts the pellet's
 // record; a miss is recorded at once, a hit when it is registered (Hit)
 // or at the next Trace or the end of Fire, as a hit the game did not
@@ -288,7 +300,7 @@ func (w *ShotWorld) skips(id int) bool {
 // is the re-run tick's, with the bodies the re-simulation settled on.
 func (w *ShotWorld) Trace(ray geom.Ray, maxDist float64) (lagcomp.RewindHit, bool) {
 	w.settleOpen()
-	w.traced.ok = false
+	w.traced.ok, w.human = false, false
 	if w.run != nil {
 		return w.run.traceShot(w, ray, maxDist)
 	}
@@ -304,8 +316,14 @@ func (w *ShotWorld) Trace(ray geom.Ray, maxDist float64) (lagcomp.RewindHit, boo
 	w.pellets++
 	w.c.shotsFired++
 	w.ray, w.reach = ray, maxDist
-	h, ok := s.TraceAt(ray, maxDist, w.at, w.skip)
-	s.recorder.traced(ray, maxDist, &h, ok)
+	var h lagcomp.RewindHit
+	var ok bool
+	if s.humans {
+		h, ok = w.traceHumans(ray, maxDist)
+	} else {
+		h, ok = s.TraceAt(ray, maxDist, w.at, w.skip)
+		s.recorder.traced(ray, maxDist, &h, ok)
+	}
 	w.keepTraced(ray, maxDist, &h, ok)
 	if !ok {
 		s.emit(rec)
@@ -313,6 +331,48 @@ func (w *ShotWorld) Trace(ray geom.Ray, maxDist float64) (lagcomp.RewindHit, boo
 	}
 	w.hit, w.open = h, true
 	return h, true
+}
+
+// traceHumans traces ray up to maxDist at the shot's Time where the
+// players are lagkit's humanoids: the entities' bodies first, then the
+// players' humanoid hitboxes (lagcomp.Tracer, which the map's boxes
+// stop) before the entity met, and a ray that met nothing is offered to
+// the world adjustments (Config.Adjust). It notes in the record what an
+// adjustment did and keeps the pellet for time warp.
+func (w *ShotWorld) traceHumans(ray geom.Ray, maxDist float64) (lagcomp.RewindHit, bool) {
+	s := w.s
+	limit := maxDist
+	var eh lagcomp.RewindHit
+	entity := false
+	if s.rewind != nil {
+		if eh, entity = s.TraceAt(ray, maxDist, w.at, w.skip); entity {
+			limit = eh.Dist
+		}
+	}
+	hh, ok := s.tracer.Trace(ray, limit, w.at, w.Shot.Shooter)
+	if !ok && !entity && len(s.adjust) > 0 {
+		hh, ok = s.adjusted(&w.lag, ray, maxDist, w.at, &w.rec)
+	}
+	switch {
+	case ok:
+		w.human, w.hh = true, hh
+		s.recorder.hitscan(ray, maxDist, hh.Victim, hh.Dist)
+		return humanHit(&hh), true
+	case entity:
+		w.human = false
+		s.recorder.hitscan(ray, maxDist, eh.ID, eh.Dist)
+		return eh, true
+	}
+	s.recorder.hitscan(ray, maxDist, -1, 0)
+	return lagcomp.RewindHit{}, false
+}
+
+// humanHit is hit h on a humanoid player as ShotWorld.Trace reports it.
+func humanHit(h *lagcomp.Hit) lagcomp.RewindHit {
+	return lagcomp.RewindHit{
+		ID: h.Victim, BodyHit: lagcomp.BodyHit{Part: int(h.Part), Dist: h.Dist, Local: h.Local},
+		Point: h.Point, Pose: lagcomp.PoseOf(h.Pose),
+	}
 }
 
 // settleOpen records a pellet whose hit the resolver did not register.
@@ -347,15 +407,17 @@ func bodyPart(i, parts int) game.PartKind {
 	return game.PartKind(max(0, min(i, parts-1)))
 }
 
-// Hit registers the hit the last Trace found, dealing damage (more than
-// 0), and reports whether it stood at once and whether it killed. A hit
-// on an entity stands: the entity is the game's, which applies its
-// damage itself when Hit reports it. A hit on a player is judged by
-// the lag compensation policy, as lagkit's own hits are: registered;
-// discarded; beyond its rollback cap, traced again at the present (a
-// hit on the same player there stands, anything else is a miss); or
-// provisional, awaiting the victim's appeal (applied when the appeal is
-// settled: Hit reports false). A registered hit takes its damage through
+// Hit registers the hit the last Trace found, dealing damage (none is a
+// hit that takes no health, still judged, told and recorded; below none
+// Hit does nothing), and reports whether it stood at once and whether
+// it killed. A hit on an entity stands: the entity is the game's, which
+// applies its damage itself when Hit reports it. A hit on a player is
+// judged by the lag compensation policy: registered; discarded; beyond
+// its rollback cap, traced again at the present (the player the ray
+// meets there takes the hit, for the damage of the resolver's Damage if
+// it is a Damager, else for damage; an entity or nothing met is a
+// miss); or provisional, awaiting the victim's appeal (applied when the
+// appeal is settled: Hit reports false). A registered hit takes its damage through
 // Absorber, if the resolver is one, and health: at none the victim dies,
 // a kill by the shooter scored by the rules. Hit without an open hit
 // (none traced, a miss, or one registered already) does nothing. In a
@@ -365,7 +427,7 @@ func bodyPart(i, parts int) game.PartKind {
 // finds is taken back through the resolver, if it is an Unhitter
 // (entities are the game's, not re-simulated).
 func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
-	if !w.open || damage <= 0 {
+	if !w.open || damage < 0 {
 		return false, false
 	}
 	w.open = false
@@ -378,6 +440,9 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 		s.recorder.struck(h.ID, damage)
 		s.settled(rec, wire.OutcomeRegistered, true, damage, false)
 		return true, false
+	}
+	if w.human {
+		return w.hitHuman(damage)
 	}
 	v := s.clients[h.ID] // connected: Trace passes the others
 	pose := v.state
@@ -400,72 +465,172 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 	if verdict == lagcomp.Unrewind {
 		// Beyond the policy's rollback cap: judge the shot as the
 		// present has it instead.
-		rec.Rewound, rec.RewindMS, rec.RollbackM, rec.Tested = false, 0, 0, w.Shot.Now
+		w.unrewind()
 		now, ok := s.TraceAt(w.ray, w.reach, w.Shot.Now, w.skip)
-		if !ok || now.ID != h.ID {
-			rec.Hit, rec.Victim, rec.Part = false, -1, 0
-			s.emit(rec)
-			return false, false
+		if !ok || now.ID >= len(s.clients) {
+			return w.missNow()
 		}
-		*h, pose.Pos = now, now.Pose.Pos
+		damage = w.redamage(&now, damage)
+		*h, pose = now, s.clients[now.ID].state
+		pose.Pos = now.Pose.Pos
+		rec.Victim, rec.Part = now.ID, bodyPart(now.Part, s.cfg.Shape.PartCount())
 		verdict = lagcomp.Register
 	}
 	hit := hitInfo{
 		shooter: w.Shot.Shooter, victim: h.ID, shotTick: w.Shot.Cmd.Tick, part: rec.Part,
 		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point, onBody: true,
 	}
-	hit.tested = tested{ok: true, pose: pose, now: v.state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
+	hit.tested = tested{ok: true, pose: pose, now: s.clients[h.ID].state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
+	return w.verdict(verdict, &hit)
+}
+
+// hitHuman registers the hit the last Trace found on a humanoid player
+// (w.hh), for damage, as Hit does a hit on a body: judged by the
+// policy, its spot in the frame of the humanoid part hit.
+func (w *ShotWorld) hitHuman(damage int16) (registered, kill bool) {
+	s, h, rec := w.s, &w.hh, &w.rec
+	v := s.clients[h.Victim] // connected: the tracer tests only hittable players
+	found := &s.found
+	*found = lagcomp.Found{
+		Hit: *h, Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
+		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
+	}
+	if rec.Rewound {
+		d := h.Pose.Pos.Sub(v.state.Pos)
+		found.RollbackM = math.Hypot(d.X, d.Y)
+	}
+	rec.RollbackM = found.RollbackM
+	verdict := s.policy.Judge(&w.lag, found)
+	if verdict == lagcomp.Unrewind {
+		// Beyond the policy's rollback cap: judge the shot as the
+		// present has it instead.
+		w.unrewind()
+		now, ok := s.tracer.Trace(w.ray, w.reach, w.Shot.Now, w.Shot.Shooter)
+		if !ok {
+			return w.missNow()
+		}
+		rh := humanHit(&now)
+		damage = w.redamage(&rh, damage)
+		*h = now
+		rec.Victim, rec.Part = now.Victim, now.Part
+		verdict = lagcomp.Register
+	}
+	hit := hitInfo{
+		shooter: w.Shot.Shooter, victim: h.Victim, shotTick: w.Shot.Cmd.Tick, part: h.Part,
+		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point,
+	}
+	hit.tested = tested{ok: true, pose: h.Pose, now: s.clients[h.Victim].state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
+	return w.verdict(verdict, &hit)
+}
+
+// unrewind notes in the record that the shot is judged at the present,
+// beyond the policy's rollback cap.
+func (w *ShotWorld) unrewind() {
+	rec := &w.rec
+	rec.Rewound, rec.RewindMS, rec.RollbackM, rec.Tested = false, 0, 0, w.Shot.Now
+}
+
+// missNow records the shot, traced again at the present, as a miss.
+func (w *ShotWorld) missNow() (registered, kill bool) {
+	rec := &w.rec
+	rec.Hit, rec.Victim, rec.Part = false, -1, 0
+	w.s.emit(rec)
+	return false, false
+}
+
+// redamage returns the damage of hit h, met when the shot was traced
+// again at the present: the resolver's Damage if it is a Damager, else
+// the damage the hit was registered with.
+func (w *ShotWorld) redamage(h *lagcomp.RewindHit, damage int16) int16 {
+	if d, ok := w.s.cfg.Shots.(Damager); ok {
+		return d.Damage(w, &w.Shot, h)
+	}
+	return damage
+}
+
+// verdict applies the policy's verdict on player hit h: an appeal
+// started (the hit applied once it is settled), a discarded hit, or a
+// registered one; it reports whether the hit stood at once and killed.
+func (w *ShotWorld) verdict(verdict lagcomp.Verdict, h *hitInfo) (registered, kill bool) {
+	s, rec := w.s, &w.rec
 	switch verdict {
 	case lagcomp.Appeal:
-		if s.startAppeal(w.Shot.Now, &hit, *rec) {
+		if s.startAppeal(w.Shot.Now, h, *rec) {
 			return false, false // recorded when the appeal is decided
 		}
 	case lagcomp.Discard:
-		s.apply(w.Shot.Now, &hit, rec, wire.OutcomeDiscarded, false)
+		s.apply(w.Shot.Now, h, rec, wire.OutcomeDiscarded, false)
 		return false, false
 	}
-	s.apply(w.Shot.Now, &hit, rec, wire.OutcomeRegistered, true)
+	s.apply(w.Shot.Now, h, rec, wire.OutcomeRegistered, true)
 	return rec.Registered, rec.Kill
 }
 
 // WeaponShots is lagkit's own shot resolution, the default
-// (Config.Shots nil): each shot fires the weapon the shooter holds,
-// from Config.Weapons, along game.ShotRay with its recoil and spread,
-// pellet by pellet: a hitscan pellet is traced against lagkit's
-// humanoid hitboxes (lagcomp.Tracer) at the time the policy chooses,
-// offered to the world adjustments (Config.Adjust) when it misses, and
-// its hit judged and applied as every hit is; a projectile weapon's
-// pellets fly as projectiles (projectile.go).
+// (Config.Shots nil), a resolver on the seam every game's takes: each
+// shot fires the weapon the shooter holds, from Config.Weapons, pellet
+// by pellet. A hitscan pellet goes along game.ShotRay with its recoil
+// and spread from the shot's eye, up to the weapon's Range: it is traced
+// (ShotWorld.Trace: lagkit's humanoid hitboxes at the time the policy
+// chooses, offered to the world adjustments when it misses), shown to
+// the players near it, and a hit registered (ShotWorld.Hit) for the
+// weapon's damage at the part hit, judged and applied as every hit is.
+// A projectile weapon's pellets fly as the server's projectiles
+// (projectile.go).
 type WeaponShots struct{}
 
 // Fire fires the weapon of w's shot.
-func (WeaponShots) Fire(w *ShotWorld) { w.s.fireWeapon(w) }
-
-// fireWeapon resolves the shot of w by lagkit's weapons (WeaponShots).
-func (s *Server) fireWeapon(wd *ShotWorld) {
-	if wd.run != nil {
-		wd.run.fireWeapon(wd)
-		return
-	}
-	ps, c, now := wd.ps, wd.c, wd.Shot.Now
+func (WeaponShots) Fire(w *ShotWorld) {
+	s, sh := w.s, &w.Shot
 	// Step fires only a weapon of the loadout, so the slot is valid.
-	w := &s.cfg.Weapons[ps.state.Arms().Weapon]
-	// Each pellet counts as a shot, and each pellet that lands as a
-	// hit, so accuracy means the same for a rifle and a shotgun.
-	c.shotsFired += w.Pellets
-	if w.Kind == game.Projectile {
-		for pellet := range w.Pellets {
-			s.launch(now, ps, pellet, w)
+	wp := &s.cfg.Weapons[sh.State.Arms().Weapon]
+	for pellet := range wp.Pellets {
+		if wp.Kind == game.Projectile {
+			w.launch(pellet, wp)
+			continue
 		}
+		// A fire press within the command (sub-tick input) aims the
+		// pellet as its client drew it at the press.
+		ray := game.ShotRay(sh.State, sh.Cmd.Aimed(), sh.Shooter, pellet, wp, s.cfg.Movement)
+		ray.Origin = sh.Eye
+		h, ok := w.Trace(ray, wp.Range)
+		w.ShowTracer()
+		if ok {
+			w.Hit(wp.Damage[h.Part])
+		}
+	}
+}
+
+// Damage is the damage of hit h of the shot, traced again at the
+// present beyond the policy's rollback cap: the weapon's at the part
+// hit.
+func (WeaponShots) Damage(w *ShotWorld, shot *FiredShot, h *lagcomp.RewindHit) int16 {
+	return w.s.cfg.Weapons[shot.State.Arms().Weapon].Damage[h.Part]
+}
+
+// Damager is a Shots whose hits are worth what they meet. When the lag
+// compensation policy judges a hit on a player beyond its rollback cap
+// (clc's, lagcomp.Unrewind), the core traces the shot's ray again at
+// the present, and the player it meets there takes the hit; Damage
+// gives its damage. Without it, the hit keeps the damage Hit was given.
+type Damager interface {
+	Damage(w *ShotWorld, shot *FiredShot, h *lagcomp.RewindHit) int16
+}
+
+// launch fires pellet of the shot as a projectile of weapon wp (lagkit's
+// projectiles, projectile.go): counted as a shot fired, flown from the
+// next tick.
+func (w *ShotWorld) launch(pellet int, wp *game.Weapon) {
+	w.settleOpen()
+	w.pellets++
+	w.c.shotsFired++
+	if r := w.run; r != nil {
+		var op *warpPellet
+		if pellet < len(w.old) {
+			op = &w.old[pellet]
+		}
+		r.launch(w.sh, pellet, wp, op)
 		return
 	}
-	// A fire press within the command (sub-tick input) is rewound to
-	// the world its shooter saw at the press, not at the tick.
-	// The live world is the server's own, rewritten for each shot: a
-	// local would escape through resolvePellet and allocate.
-	live := &s.livePellets
-	*live = pelletWorld{now: now, shot: &wd.lag}
-	for pellet := range w.Pellets {
-		s.resolvePellet(live, ps, pellet, w)
-	}
+	w.s.launch(w.Shot.Now, w.ps, pellet, wp)
 }

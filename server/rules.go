@@ -256,12 +256,12 @@ func (q *HitQuery) Targets() []lagcomp.Target {
 
 // adjusted offers a hitscan ray of shot that missed every true hitbox at
 // time t to the adjustments in turn, and returns the first hit one finds.
-func (s *Server) adjusted(shot *lagcomp.Shot, ray geom.Ray, w *game.Weapon, t time.Duration, rec *ShotRecord) (lagcomp.Hit, bool) {
+func (s *Server) adjusted(shot *lagcomp.Shot, ray geom.Ray, maxDist float64, t time.Duration, rec *ShotRecord) (lagcomp.Hit, bool) {
 	// One query, rewritten for each ray: passed to an interface method
 	// it would escape and allocate.
 	q := &s.hitQuery
 	*q = HitQuery{
-		Ray: ray, Range: w.Range, Shooter: shot.Shooter, RTT: shot.ShooterRTT, Measured: shot.ShooterRTT != unmeasuredRTT,
+		Ray: ray, Range: maxDist, Shooter: shot.Shooter, RTT: shot.ShooterRTT, Measured: shot.ShooterRTT != unmeasuredRTT,
 		Time: t, Grid: s.cfg.Map.Grid, Params: s.cfg.Movement, Record: rec, s: s,
 	}
 	if !q.Measured {

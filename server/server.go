@@ -84,7 +84,10 @@ type Server struct {
 	seenTokens map[uint64]time.Duration
 	history    *lagcomp.History
 	tracer     lagcomp.Tracer
-	policy     lagcomp.Policy
+	// humans reports that the players are lagkit's humanoids, traced by
+	// tracer: the game gives them no body (Config.Body, BodyOf).
+	humans bool
+	policy lagcomp.Policy
 	// adjust are the world adjustments at hit registration (Config.Adjust),
 	// targets the scratch of their queries' targets (rules.go).
 	adjust   []Adjustment
@@ -93,7 +96,6 @@ type Server struct {
 
 	shots          []pendingShot // fired this tick, resolved after poses are recorded
 	shotWorld      ShotWorld     // the world each is resolved in, rewritten for each (resolve.go)
-	livePellets    pelletWorld   // the live world of WeaponShots' hitscan pellets, rewritten for each shot
 	found          lagcomp.Found // a hit the policy judges, rewritten for each
 	absorber       Absorber      // Config.Shots, if it takes damage elsewhere than health
 	projectiles    []projectile  // in flight, in launch order
@@ -375,6 +377,7 @@ func New(cfg Config) (*Server, error) {
 	s.absorber, _ = c.Shots.(Absorber)
 	s.stepView = &s.view
 	s.tracer = lagcomp.Tracer{History: s.history, Grid: c.Map.Grid, Params: c.Movement, Hittable: s.hittable}
+	s.humans = c.Body == nil && c.BodyOf == nil
 	s.nextAppeal = 1
 	if c.Body != nil || c.BodyOf != nil {
 		if err := s.startRewind(); err != nil {

@@ -1,12 +1,10 @@
 package server
 
 import (
-	"math"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
-	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -115,16 +113,6 @@ func (s *Server) shotEye(before, after game.PlayerState, cmd game.UserCmd) geom.
 	return game.PressEye(before, after, cmd, s.cfg.Movement)
 }
 
-// shotRay returns the ray of pellet of a shot of command cmd from eye,
-// fired by shooter in state st (after the command) with weapon w: aimed
-// by the command's fire press if it carries one (sub-tick input), else by
-// the command, with the recoil and spread of game.ShotRay.
-func (s *Server) shotRay(st game.PlayerState, cmd game.UserCmd, eye geom.Vec3, shooter, pellet int, w *game.Weapon) geom.Ray {
-	ray := game.ShotRay(st, cmd.Aimed(), shooter, pellet, w, s.cfg.Movement)
-	ray.Origin = eye
-	return ray
-}
-
 // targetTime is the server time a shot from c is tested at: the view
 // time its command carries if that lies within ViewTimeTolerance of the
 // server's estimate (now minus the measured round trip, the client's
@@ -174,25 +162,19 @@ func (s *Server) resolveShots(now time.Duration) {
 	s.shots = s.shots[:0]
 }
 
-// pelletRay returns the ray of pellet of hitscan shot ps, fired with
-// weapon w.
-func (s *Server) pelletRay(ps *pendingShot, pellet int, w *game.Weapon) geom.Ray {
-	return s.shotRay(ps.state, ps.cmd, ps.eye, ps.shooter, pellet, w)
-}
-
-// pelletReach returns how far a pellet of weapon w along ray can meet a
-// player: the weapon's range, cut short by the first box on the ray.
-func (s *Server) pelletReach(ray geom.Ray, w *game.Weapon) float64 {
-	if wall, hit := s.cfg.Map.Grid.Raycast(ray, w.Range); hit {
+// wallReach returns how far along ray a shot traced up to maxDist can
+// meet a player: maxDist, cut short by the first box on the ray.
+func (s *Server) wallReach(ray geom.Ray, maxDist float64) float64 {
+	if wall, hit := s.cfg.Map.Grid.Raycast(ray, maxDist); hit {
 		return wall.Dist
 	}
-	return w.Range
+	return maxDist
 }
 
 // pelletRecord starts the record of pellet of hitscan shot ps, resolved
 // at now and tested then unless it is rewound: the shooter, its command,
-// the aim it traced and its weapon. Every pellet's record starts here
-// (resolvePellet).
+// the aim it traced and its weapon. Every traced pellet's record starts
+// here (ShotWorld.Trace).
 func (s *Server) pelletRecord(now time.Duration, ps *pendingShot, pellet int) ShotRecord {
 	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Arms().Weapon)
 	aim := ps.cmd.Aimed()
@@ -225,154 +207,6 @@ func (s *Server) emit(rec *ShotRecord) {
 	s.joinSight(rec)
 	s.noteHit(rec)
 	s.ready.cur.Shots = append(s.ready.cur.Shots, *rec)
-}
-
-// pelletWorld is the world resolvePellet judges a hitscan pellet in. In
-// the live world (run nil) the pellet is traced through the server's
-// tracer, at the present or at the past the policy rewinds to (shot),
-// and a hit is judged by the policy and applied to the live players. In
-// a time warp re-simulation's world (run set) it is traced against the
-// players' states at the tick re-run, and its outcome settled against
-// the one the tick recorded before (op; nil for a shot judged for the
-// first time, unmoved when the shooter was not stepped again, so that
-// the ray is the recorded one).
-type pelletWorld struct {
-	now  time.Duration // the tick's time
-	shot *lagcomp.Shot // live: the shot's rewind parameters
-
-	run     *warpRun
-	op      *warpPellet
-	unmoved bool
-
-	// rec and hit are resolvePellet's scratch, a pellet's record and what
-	// it hit: a world made once for a shot or a re-simulated tick does
-	// not clear them for every pellet.
-	rec ShotRecord
-	hit lagcomp.Hit
-}
-
-// resolvePellet resolves pellet of hitscan shot ps, fired with weapon w,
-// in world wd: the one hitscan resolver, for the live tick and for time
-// warp's re-simulation alike. It traces the pellet's ray in the world,
-// shows its tracer when the pellet is judged for the first time, makes a
-// hit's damage (pelletHit), and starts (pelletRecord) and completes
-// (emit, or settled for a hit) the pellet's record. The worlds differ in
-// two steps only: the trace (traceLive, which notes in the record when
-// and how far back the pellet was tested, or warpRun.tracePellet) and
-// what is done with its outcome (judgeLive: the policy's verdict,
-// applied; or warpRun.settlePellet: the difference from the recorded
-// outcome settled, and a record made only for news, so that a
-// re-simulation spends nothing on the records of pellets that stand).
-func (s *Server) resolvePellet(wd *pelletWorld, ps *pendingShot, pellet int, w *game.Weapon) {
-	r, rec, h := wd.run, &wd.rec, &wd.hit
-	var ray geom.Ray
-	var ok bool
-	if r == nil {
-		*rec = s.pelletRecord(wd.now, ps, pellet)
-		ray = s.pelletRay(ps, pellet, w)
-		ok = s.traceLive(wd.shot, rec, ray, w, h)
-	} else {
-		if r.pelletStands(wd.op) {
-			return
-		}
-		ray, ok = r.tracePellet(ps, pellet, w, wd.op, wd.unmoved, h)
-	}
-	if wd.op == nil {
-		s.showTracer(ps.shooter, ps.state.Arms().Weapon, ray, w, h, ok)
-	}
-	if r == nil {
-		if !ok {
-			s.emit(rec)
-			return
-		}
-		s.judgeLive(wd.shot, rec, ps, ray, w, *h)
-		return
-	}
-	hit, news := r.settlePellet(ps, wd.op, ok)
-	if !news {
-		return
-	}
-	// Recorded as the live tick records a pellet, tested in the world of
-	// its own tick.
-	*rec = s.pelletRecord(wd.now, ps, pellet)
-	rec.Warped = true
-	if hit == nil {
-		s.emit(rec)
-		return
-	}
-	rec.Hit, rec.Victim, rec.Part = true, hit.victim, hit.part
-	s.settled(rec, wire.OutcomeRegistered, true, hit.damage, hit.kill)
-}
-
-// traceLive traces ray of a live pellet of shot, fired with weapon w, at
-// the present or, when the policy rewinds, at the shot's target time,
-// noting which in rec, sets h to what it hit, if anything, and keeps it
-// for time warp (recorder).
-func (s *Server) traceLive(shot *lagcomp.Shot, rec *ShotRecord, ray geom.Ray, w *game.Weapon, h *lagcomp.Hit) bool {
-	t := shot.Now
-	// A shooter whose round trip is unmeasured is tested against the
-	// present: without it the server cannot check the view time claimed.
-	if shot.ShooterRTT != unmeasuredRTT && s.policy.Rewind(shot) {
-		t = shot.Target
-		rec.Rewound = true
-		rec.RewindMS = float64(shot.Now-t) / float64(time.Millisecond)
-	}
-	rec.Tested = t
-	var ok bool
-	*h, ok = s.tracer.Trace(ray, w.Range, t, shot.Shooter)
-	if !ok && len(s.adjust) > 0 {
-		*h, ok = s.adjusted(shot, ray, w, t, rec)
-	}
-	s.recorder.hitscan(ray, w, h, ok)
-	return ok
-}
-
-// judgeLive has the policy judge live hit h of pellet ray of shot ps,
-// fired with weapon w, and applies its verdict (or starts an appeal),
-// completing rec.
-func (s *Server) judgeLive(shot *lagcomp.Shot, rec *ShotRecord, ps *pendingShot, ray geom.Ray, w *game.Weapon, h lagcomp.Hit) {
-	v := s.clients[h.Victim]
-	// The server's scratch, rewritten for each hit: passed to the
-	// policy, a local would escape and allocate.
-	found := &s.found
-	*found = lagcomp.Found{
-		Hit: h, Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
-		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
-	}
-	if rec.Rewound {
-		d := h.Pose.Pos.Sub(v.state.Pos)
-		found.RollbackM = math.Hypot(d.X, d.Y)
-	}
-	rec.Hit, rec.Victim, rec.Part, rec.RollbackM = true, h.Victim, h.Part, found.RollbackM
-	verdict := s.policy.Judge(shot, found)
-	if verdict == lagcomp.Unrewind {
-		// Beyond the policy's rollback cap: judge the shot as the present
-		// has it instead.
-		var ok bool
-		rec.Rewound, rec.RewindMS, rec.RollbackM, rec.Tested = false, 0, 0, shot.Now
-		h, ok = s.tracer.Trace(ray, w.Range, shot.Now, shot.Shooter)
-		if !ok {
-			rec.Hit, rec.Victim, rec.Part = false, -1, 0
-			s.emit(rec)
-			return
-		}
-		rec.Victim, rec.Part = h.Victim, h.Part
-		verdict = lagcomp.Register
-	}
-	hit := pelletHit(shot.Shooter, ps.cmd.Tick, shot.Eye, &h, w)
-	// h.Victim is connected: the tracer tests only hittable players.
-	hit.tested = tested{ok: true, pose: h.Pose, now: s.clients[h.Victim].state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
-	switch verdict {
-	case lagcomp.Appeal:
-		if s.startAppeal(shot.Now, &hit, *rec) {
-			return // recorded when the appeal is decided
-		}
-		s.apply(shot.Now, &hit, rec, wire.OutcomeRegistered, true)
-	case lagcomp.Discard:
-		s.apply(shot.Now, &hit, rec, wire.OutcomeDiscarded, false)
-	default:
-		s.apply(shot.Now, &hit, rec, wire.OutcomeRegistered, true)
-	}
 }
 
 // hitInfo is a hit on its way to being applied or appealed.

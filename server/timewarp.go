@@ -55,12 +55,11 @@ import (
 // re-recorded for the players the re-simulation stepped (amendBody)
 // before the tick's shots are resolved, and its Hit judges a hit by the
 // policy and settles it against the pellet's record, reporting only
-// what is news (ShotWorld.Rejudged). lagkit's weapons (WeaponShots,
-// whose Fire a re-simulation calls directly, as it reads nothing of the
-// world but the shot) trace their hitscan pellets against the
-// re-simulated states and fly their projectiles (timewarp_judge.go),
-// and so they do for a game's resolver that fires them. A game's
-// resolver chooses its rays itself from the shot and the world, so a
+// what is news (ShotWorld.Rejudged). lagkit's humanoid players are
+// traced in their re-simulated states, and lagkit's projectiles fly
+// again (timewarp_judge.go). A resolver, lagkit's weapons
+// (WeaponShots) as any game's, chooses its rays itself from the shot
+// and the world, so a
 // recorded shot of a player the re-simulation did not step again, whose
 // recorded rays no changed player's body could reach, stands as
 // recorded without being handed to the resolver again (Stats.Stood,
@@ -91,10 +90,11 @@ import (
 // rules (fire.go: movement and firing, pellet damage, launch, flight,
 // blast, records and events) and differs only in what it does with an
 // outcome: it compares it with the record and settles the difference.
-// A hitscan pellet has one resolver, resolvePellet (shots.go), given the
-// world it is judged in (pelletWorld: the live one, or the re-run
-// tick's), and every shot's record, live or re-simulated, a pellet's or
-// a projectile's, is completed in emit.
+// A shot has one resolver, the game's (lagkit's weapons are
+// WeaponShots), handed a ShotWorld of the live tick or of the re-run
+// one, whose Trace and Hit differ only in that, and every shot's record,
+// live or re-simulated, a pellet's or a projectile's, is completed in
+// emit.
 //
 // Where the code is. What is game-independent is package timewarp's
 // Warp: scheduling each command, the ring of past ticks, inserting late
@@ -225,9 +225,6 @@ type timeWarp struct {
 	flyNew2 []bool
 	hits    []warpHit
 	idBase  uint32 // projectile ids above this were launched by the current warp
-	// weapons: the server's shots are lagkit's weapons' (WeaponShots),
-	// fired by the re-simulation directly.
-	weapons bool
 
 	// standSkip (bound once) tells the players a recorded ray of a
 	// game's shot by standShooter passes (warpRun.rayStands).
@@ -310,8 +307,8 @@ type warpPellet struct {
 type pelletKind uint8
 
 const (
-	// pelletHitscan: a hitscan pellet of lagkit's weapons, traced
-	// against lagkit's hitboxes.
+	// pelletHitscan: a ray traced against lagkit's humanoid hitboxes
+	// (ShotWorld.Trace where the players have no body of the game's).
 	pelletHitscan pelletKind = iota
 	// pelletBody: a ray of a game's shot traced through the bodies
 	// (ShotWorld.Trace).
@@ -341,7 +338,6 @@ func newTimeWarp(s *Server, cfg *Config) *timeWarp {
 	rules.HitscanOnly = cfg.TimeWarpHitscanOnly
 	w := &timeWarp{s: s, views: make([]game.MatchView, rules.Window+2)}
 	w.d = timewarp.NewWarp[*client, warpLists](w, rules, cfg.MaxClients, cfg.CmdQueue, cfg.Game)
-	_, w.weapons = cfg.Shots.(WeaponShots)
 	w.standSkip = w.passes
 	return w
 }

@@ -214,8 +214,12 @@ func TestTimeWarpPruningIsExactInACrowd(t *testing.T) {
 	}
 	full, pruned := runs[0], runs[1]
 	t.Logf("%+v; %d records", stats[0], len(full.records))
-	if stats[0] != stats[1] {
-		t.Errorf("time warp counters %+v, pruned %+v", stats[0], stats[1])
+	// Pruning tests fewer players (Tested) and lets shots stand whole
+	// (Stood); every other counter is the same.
+	full0, pruned0 := stats[0], stats[1]
+	full0.Stood, full0.Tested, pruned0.Stood, pruned0.Tested = 0, 0, 0, 0
+	if full0 != pruned0 || stats[1].Tested >= stats[0].Tested {
+		t.Errorf("time warp counters %+v, pruned %+v: want the same but fewer players tested", stats[0], stats[1])
 	}
 	sameCrowdRuns(t, full, pruned)
 	if stats[0].Rejudged == 0 || len(full.records) == 0 {

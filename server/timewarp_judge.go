@@ -314,7 +314,6 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 // longer fires (ShotWorld.end).
 func (r *warpRun) shots() {
 	s := r.s
-	r.pw = pelletWorld{now: r.now, run: r}
 	oi := 0 // the recorded shots not yet passed
 	for k := range r.out.shots {
 		sh := &r.out.shots[k]
@@ -326,6 +325,11 @@ func (r *warpRun) shots() {
 		if oi < len(r.orig.shots) && r.orig.shots[oi].shooter == sh.shooter && r.orig.shots[oi].cmd.Tick == sh.cmd.Tick {
 			os = &r.orig.shots[oi]
 			oi++
+			if os.deferred && os.p0 == os.p1 {
+				// A late shot inserted at its issue tick and not yet
+				// judged: this re-simulation judges it for the first time.
+				os = nil
+			}
 		}
 		owner := r.rec.Owner[sh.shooter]
 		var old []warpPellet
@@ -344,14 +348,7 @@ func (r *warpRun) shots() {
 			}
 			continue
 		}
-		if r.w.weapons {
-			// WeaponShots' Fire, called directly: lagkit's weapons read
-			// nothing of the world they would be handed but the shot.
-			n := r.fire(sh, os != nil, old, owner)
-			for i := n; i < len(old); i++ {
-				r.undoPellet(&sh.pendingShot, owner, &old[i])
-			}
-		} else if os == nil || os.void || !r.shotStands(sh, old, owner) {
+		if os == nil || os.void || !r.shotStands(sh, old, owner) {
 			gw := &r.w.shotWorld
 			gw.beginWarp(r, sh, os, old)
 			s.cfg.Shots.Fire(gw)
@@ -362,35 +359,6 @@ func (r *warpRun) shots() {
 	for ; oi < len(r.orig.shots); oi++ {
 		r.undoShot(&r.orig.shots[oi])
 	}
-}
-
-// fireWeapon fires the weapon of gw's shot by lagkit's weapons
-// (WeaponShots) in the tick being re-simulated.
-func (r *warpRun) fireWeapon(gw *ShotWorld) {
-	gw.pellets = r.fire(gw.sh, gw.os != nil, gw.old, gw.c)
-}
-
-// fire fires the weapon of shot sh, fired by owner, by lagkit's weapons
-// in the tick being re-simulated, pellet by pellet against the shot's
-// recorded pellets old (recorded: the shot was recorded before), and
-// returns how many pellets it fired.
-func (r *warpRun) fire(sh *warpShot, recorded bool, old []warpPellet, owner *client) int {
-	s := r.s
-	wp := &s.cfg.Weapons[sh.state.Arms().Weapon]
-	owner.shotsFired += wp.Pellets
-	for pellet := range wp.Pellets {
-		var op *warpPellet
-		if pellet < len(old) {
-			op = &old[pellet]
-		}
-		if wp.Kind == game.Projectile {
-			r.launch(sh, pellet, wp, op)
-		} else {
-			r.pw.op, r.pw.unmoved = op, recorded && !r.w.d.Stepped(sh.shooter)
-			s.resolvePellet(&r.pw, &sh.pendingShot, pellet, wp)
-		}
-	}
-	return wp.Pellets
 }
 
 // before reports whether shot a was fired before shot b in a tick: by
@@ -427,8 +395,7 @@ func (r *warpRun) undoPellet(ps *pendingShot, owner *client, op *warpPellet) {
 
 // pelletStands reports whether recorded pellet op (nil: none) damaged a
 // settled player, so that its outcome stands as recorded: it is then
-// re-recorded and its hits dealt again, and resolvePellet is done with
-// it.
+// re-recorded and its hits dealt again, and traceShot is done with it.
 func (r *warpRun) pelletStands(op *warpPellet) bool {
 	if op == nil {
 		return false
@@ -444,81 +411,6 @@ func (r *warpRun) pelletStands(op *warpPellet) bool {
 	np.h1 = len(r.out.hits)
 	r.out.pellets = append(r.out.pellets, np)
 	return true
-}
-
-// tracePellet traces pellet of hitscan shot ps, fired with weapon wp, in
-// the tick being re-simulated, and records it and its hit in the tick's
-// new lists; op is its recorded outcome (nil: none) and unmoved whether
-// the shooter's chain is the recorded one, so that the ray is too. It
-// returns the pellet's ray and whether it hit, and sets h to what it hit.
-func (r *warpRun) tracePellet(ps *pendingShot, pellet int, wp *game.Weapon, op *warpPellet, unmoved bool, h *lagcomp.Hit) (geom.Ray, bool) {
-	s := r.s
-	var np warpPellet
-	var ok bool
-	if op != nil && unmoved && (op.victim < 0 || !r.w.d.Span.Affected(op.victim)) {
-		// The same ray as recorded: its recorded first contact stands
-		// unless an affected player now lies nearer.
-		np = *op
-		limit := op.reach
-		if op.victim >= 0 {
-			limit = op.dist
-		}
-		if *h, ok = r.trace(op.ray, limit, ps.shooter, r.w.d.Span.AffectedSlots()); ok {
-			np.victim, np.dist = h.Victim, h.Dist
-		} else if op.victim >= 0 {
-			oh := &r.orig.hits[op.h0]
-			*h, ok = lagcomp.Hit{Victim: op.victim, Part: oh.part, Dist: op.dist, Local: oh.local}, true
-		}
-	} else {
-		ray := s.pelletRay(ps, pellet, wp)
-		reach := s.pelletReach(ray, wp)
-		np = warpPellet{ray: ray, reach: reach, victim: -1}
-		if *h, ok = r.trace(ray, reach, ps.shooter, nil); ok {
-			np.victim, np.dist = h.Victim, h.Dist
-		}
-	}
-	np.h0 = len(r.out.hits)
-	if ok {
-		r.out.hits = append(r.out.hits, warpHit{hitInfo: pelletHit(ps.shooter, ps.cmd.Tick, ps.eye, h, wp)})
-	}
-	np.h1 = len(r.out.hits)
-	r.out.pellets = append(r.out.pellets, np)
-	return np.ray, ok
-}
-
-// settlePellet settles the pellet tracePellet just recorded (of shot ps;
-// op its recorded outcome, nil: none; ok whether it hit) against its
-// recorded outcome: damage given or taken back, events and counters. It
-// returns the pellet's hit (nil: a miss) and whether the outcome is news,
-// to be recorded: a pellet judged for the first time, or one whose
-// outcome changed.
-func (r *warpRun) settlePellet(ps *pendingShot, op *warpPellet, ok bool) (*warpHit, bool) {
-	var old []warpHit
-	if op != nil {
-		old = r.orig.hits[op.h0:op.h1]
-	}
-	np := &r.out.pellets[len(r.out.pellets)-1]
-	owner := r.rec.Owner[ps.shooter]
-	now := r.out.hits[np.h0:np.h1]
-	differ := r.settle(owner, old, now)
-	if differ {
-		if len(old) > 0 {
-			owner.hitsLanded--
-		}
-		if ok {
-			owner.hitsLanded++
-		}
-	}
-	if !differ && op != nil {
-		return nil, false
-	}
-	if op != nil {
-		r.w.d.Stats.Rejudged++
-	}
-	if !ok {
-		return nil, true
-	}
-	return &now[0], true
 }
 
 // launch fires pellet of shot sh as a projectile, as launch does; op is
@@ -598,8 +490,15 @@ func (r *warpRun) traceShot(w *ShotWorld, ray geom.Ray, maxDist float64) (lagcom
 	rec.Eye, rec.Tested, rec.Warped = ray.Origin, r.now, true
 	np := warpPellet{ray: ray, reach: maxDist, victim: -1, kind: pelletBody}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
-	r.w.d.Stats.Tested += len(r.rec.Owner)
-	h, ok := s.TraceAt(ray, maxDist, r.now, w.skip)
+	var h lagcomp.RewindHit
+	var ok bool
+	if s.humans {
+		np.kind, np.reach = pelletHitscan, s.wallReach(ray, maxDist)
+		h, ok = r.traceHumans(w, ray, maxDist, np.reach)
+	} else {
+		r.w.d.Stats.Tested += len(r.rec.Owner)
+		h, ok = s.TraceAt(ray, maxDist, r.now, w.skip)
+	}
 	if ok {
 		np.victim, np.dist = h.ID, h.Dist
 	}
@@ -618,6 +517,27 @@ func (r *warpRun) traceShot(w *ShotWorld, ray geom.Ray, maxDist float64) (lagcom
 	return h, true
 }
 
+// traceHumans traces ray, a pellet of shot w, as ShotWorld.Trace does
+// where the players are lagkit's humanoids, in the tick being
+// re-simulated: the entities' bodies up to maxDist, then the players'
+// hitboxes in their re-simulated states up to reach (maxDist cut short
+// by the map's boxes) and the entity met.
+func (r *warpRun) traceHumans(w *ShotWorld, ray geom.Ray, maxDist, reach float64) (lagcomp.RewindHit, bool) {
+	limit := reach
+	var eh lagcomp.RewindHit
+	entity := false
+	if r.s.rewind != nil {
+		if eh, entity = r.s.TraceAt(ray, maxDist, r.now, w.skip); entity {
+			limit = min(limit, eh.Dist)
+		}
+	}
+	if hh, ok := r.trace(ray, limit, w.Shot.Shooter, nil); ok {
+		w.human, w.hh = true, hh
+		return humanHit(&hh), true
+	}
+	return eh, entity
+}
+
 // hitShot registers the hit of a game's shot w that traceShot found
 // (ShotWorld.Hit), for damage: judged by the policy as a live hit is,
 // then settled against the pellet's recorded outcome. It reports the
@@ -632,6 +552,9 @@ func (r *warpRun) hitShot(w *ShotWorld, damage int16) (registered, kill bool) {
 		}
 		s.settled(rec, wire.OutcomeRegistered, true, damage, false)
 		return true, false
+	}
+	if w.human {
+		return r.hitHuman(w, damage)
 	}
 	v := r.rec.Owner[h.ID] // there: Trace passes the empty slots
 	now := *r.state(h.ID)
@@ -666,9 +589,41 @@ func (r *warpRun) hitShot(w *ShotWorld, damage int16) (registered, kill bool) {
 	return true, kill
 }
 
+// hitHuman registers the hit of shot w that traceShot found on a
+// humanoid player (w.hh), for damage, as hitShot does a hit on a body.
+func (r *warpRun) hitHuman(w *ShotWorld, damage int16) (registered, kill bool) {
+	s, h, rec := r.s, &w.hh, &w.rec
+	np := &r.out.pellets[len(r.out.pellets)-1]
+	found := &s.found
+	*found = lagcomp.Found{
+		Hit: *h, VictimRTT: measuredRTT(&r.rec.Owner[h.Victim].rtt), VictimNow: *r.state(h.Victim),
+		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
+	}
+	// Time warp's policy never rewinds nor appeals (checkTimeWarp): the
+	// verdict is to register or to discard.
+	if s.policy.Judge(&w.lag, found) == lagcomp.Discard {
+		if r.settleShot(w) {
+			s.settled(rec, wire.OutcomeDiscarded, false, 0, false)
+		}
+		return false, false
+	}
+	hit := hitInfo{
+		shooter: w.Shot.Shooter, victim: h.Victim, shotTick: w.Shot.Cmd.Tick, part: h.Part,
+		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point,
+	}
+	r.out.hits = append(r.out.hits, warpHit{hitInfo: hit})
+	np.h1 = len(r.out.hits)
+	if !r.settleShot(w) {
+		return false, false
+	}
+	kill = r.out.hits[np.h0].kill
+	s.settled(rec, wire.OutcomeRegistered, true, damage, kill)
+	return true, kill
+}
+
 // settleShot settles the pellet of a game's shot w traced last against
-// its recorded outcome w.op (nil: none), as settlePellet settles one of
-// lagkit's weapons: damage given or taken back, events and counters; a
+// its recorded outcome w.op (nil: none): damage given or taken back,
+// events and counters; a
 // recorded hit on an entity the pellet no longer makes (another entity
 // or damage, or none) is taken back (unhit). It reports whether the
 // outcome is news, to be recorded: a pellet judged for the first time,

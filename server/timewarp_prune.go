@@ -1,9 +1,5 @@
 package server
 
-import (
-	"github.com/lagkit/lagkit/game"
-)
-
 // Time warp's pruning: what of a re-simulated tick can be seen to stand
 // as recorded without judging it again.
 //
@@ -171,7 +167,7 @@ func (r *warpRun) redeal(hits []warpHit) {
 // the pellets' recorded damage again and reports true; else it changes
 // nothing.
 func (r *warpRun) cleanShots() bool {
-	w, s := r.w, r.s
+	w := r.w
 	if !r.keep.shots || !r.keep.flights {
 		return false
 	}
@@ -181,37 +177,24 @@ func (r *warpRun) cleanShots() bool {
 		if sh.void {
 			continue
 		}
-		if !w.weapons {
-			// A game's resolver: its recorded rays stand as recorded
-			// when its shooter was not stepped again.
-			n, ok := r.raysStand(sh, r.orig.pellets[sh.p0:sh.p1])
-			if !ok {
-				return false
-			}
-			tested += n
-			stood++
-			continue
+		if sh.deferred && sh.p0 == sh.p1 {
+			return false // a late shot inserted and not yet judged
 		}
-		wp := &s.cfg.Weapons[sh.state.Arms().Weapon]
-		if sh.p1-sh.p0 != wp.Pellets {
+		// Its recorded rays stand as recorded when its shooter was not
+		// stepped again; its projectiles were launched as recorded, the
+		// flights kept.
+		n, ok := r.raysStand(sh, r.orig.pellets[sh.p0:sh.p1], true)
+		if !ok {
 			return false
 		}
-		if wp.Kind == game.Projectile {
-			continue // launched as recorded: the projectiles in flight are
-		}
-		for i := sh.p0; i < sh.p1; i++ {
-			n, ok := r.hitscanStands(&r.orig.pellets[i], sh.shooter)
-			if !ok {
-				return false
-			}
-			tested += n
-		}
+		tested += n
+		stood++
 	}
 	w.d.Stats.Tested += tested
 	w.d.Stats.Stood += stood
 	for k := range r.orig.shots {
 		sh := &r.orig.shots[k]
-		if sh.void || w.weapons && s.cfg.Weapons[sh.state.Arms().Weapon].Kind == game.Projectile {
+		if sh.void {
 			continue
 		}
 		for i := sh.p0; i < sh.p1; i++ {
@@ -275,13 +258,12 @@ func (r *warpRun) flightHits() int {
 	return 0
 }
 
-// A game's own resolver (Config.Shots other than WeaponShots) chooses
-// its rays itself, from the shot and the world it is handed, and
-// registers what they met. The rays a recorded shot traced are those
-// the resolver would trace again when the shot is the recorded one (its
-// shooter was not stepped again) and every ray met what it met before,
-// as lagkit's weapons take a recorded pellet's ray when its shooter was
-// not stepped again (tracePellet): each recorded ray stands unless its
+// A resolver (Config.Shots: lagkit's weapons, WeaponShots, as a game's)
+// chooses its rays itself, from the shot and the world it is handed,
+// and registers what they met. The rays a recorded shot traced are
+// those the resolver would trace again when the shot is the recorded
+// one (its shooter was not stepped again) and every ray met what it met
+// before: each recorded ray stands unless its
 // recorded victim is affected or an affected player's body now lies on
 // it before where it stopped. Such a shot stands as recorded (shotStands,
 // or a tick's cleanShots) and is not handed to the resolver again: its
@@ -293,13 +275,13 @@ func (r *warpRun) flightHits() int {
 
 // raysStand reports whether the recorded rays old of a game's shot sh
 // stand as recorded (see above), and how many players testing them took.
-func (r *warpRun) raysStand(sh *warpShot, old []warpPellet) (tested int, ok bool) {
+func (r *warpRun) raysStand(sh *warpShot, old []warpPellet, launched bool) (tested int, ok bool) {
 	w := r.w
 	if w.d.Exhaustive || w.d.Stepped(sh.shooter) {
 		return 0, false
 	}
 	for i := range old {
-		n, ok := r.rayStands(&old[i], sh.shooter)
+		n, ok := r.rayStands(&old[i], sh.shooter, launched)
 		tested += n
 		if !ok {
 			return tested, false
@@ -312,16 +294,17 @@ func (r *warpRun) raysStand(sh *warpShot, old []warpPellet) (tested int, ok bool
 // whose shooter was not stepped again, stands as recorded: it damaged a
 // settled player (whose hit stands anyway), or its recorded victim is
 // not an affected player and no affected player's body lies on it before
-// the point it stopped at (its victim's or its reach). A hitscan pellet
-// of lagkit's weapons the resolver fired is judged as lagkit's weapons
-// judge theirs (hitscanStands); a projectile it launched is launched
-// again. It returns how many players it tested.
-func (r *warpRun) rayStands(op *warpPellet, shooter int) (int, bool) {
+// the point it stopped at (its victim's or its reach). A ray traced
+// through lagkit's humanoid players is tested against their hitboxes
+// (hitscanStands); a projectile launched stands when launched (the
+// tick's flights are kept), else it is launched again. It returns how
+// many players it tested.
+func (r *warpRun) rayStands(op *warpPellet, shooter int, launched bool) (int, bool) {
 	switch op.kind {
 	case pelletHitscan:
 		return r.hitscanStands(op, shooter)
 	case pelletLaunch:
-		return 0, false
+		return 0, launched
 	}
 	w := r.w
 	hits := r.orig.hits[op.h0:op.h1]
@@ -356,7 +339,7 @@ func (w *timeWarp) passes(id int) bool {
 // again and reports true; else it changes nothing.
 func (r *warpRun) shotStands(sh *warpShot, old []warpPellet, owner *client) bool {
 	w := r.w
-	tested, ok := r.raysStand(sh, old)
+	tested, ok := r.raysStand(sh, old, false)
 	w.d.Stats.Tested += tested
 	if !ok {
 		return false

@@ -82,15 +82,17 @@ func (r *warpRecorder) struck(id int, damage int16) {
 	p.entity, p.edmg = id, damage
 }
 
-// hitscan records a hitscan pellet of weapon w: its ray, its reach and
-// what it hit, h if found.
-func (r *warpRecorder) hitscan(ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, found bool) {
+// hitscan records a pellet traced through lagkit's humanoid players
+// (ShotWorld.Trace): its ray, its reach (maxDist, cut short by the first
+// box on the ray) and the player or entity it met first (victim -1:
+// none) at dist.
+func (r *warpRecorder) hitscan(ray geom.Ray, maxDist float64, victim int, dist float64) {
 	if r == nil {
 		return
 	}
-	p := warpPellet{ray: ray, reach: r.s.pelletReach(ray, w), victim: -1}
-	if found {
-		p.victim, p.dist = h.Victim, h.Dist
+	p := warpPellet{ray: ray, reach: r.s.wallReach(ray, maxDist), victim: victim}
+	if victim >= 0 {
+		p.dist = dist
 	}
 	r.pellet(p)
 }
@@ -376,9 +378,6 @@ type warpRun struct {
 	// keep marks the lists of orig that stand as recorded: out's are
 	// not filled in.
 	keep keptLists
-	// pw is the world lagkit's weapons' hitscan pellets are judged in
-	// (fireWeapon).
-	pw pelletWorld
 	// next is the first recorded shot of a slot not yet stepped (Step).
 	next int
 }

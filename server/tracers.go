@@ -3,7 +3,6 @@ package server
 import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
-	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -67,28 +66,10 @@ func (s *Server) refillTracers(c *client) {
 // fit the wire's coordinates.
 const maxTracerData = 26
 
-// showTracer tells the clients near pellet ray of a shot by shooter,
-// fired with weapon w in slot weapon, where it flew: to h's impact if it
-// hit, else to where the ray meets the map's boxes, the ground or its
-// bounds, or its range ends. A shot is shown once, when first judged:
-// live, or by the time warp that inserts a late command (a warp that
-// judges a shot again shows nothing).
-func (s *Server) showTracer(shooter int, weapon uint8, ray geom.Ray, w *game.Weapon, h *lagcomp.Hit, hit bool) {
-	if !s.cfg.ShowTracers {
-		return
-	}
-	end := h.Point
-	victim := h.Victim
-	if !hit {
-		end, victim = ray.At(s.rayLength(ray, w.Range)), -1
-	}
-	s.sendTracer(shooter, weapon, ray.Origin, end, victim)
-}
-
 // sendTracer tells the clients near the line from from to to, a shot by
 // shooter with the weapon in slot weapon that hit player victim (-1:
-// none), of it as a tracer, by the rules above: lagkit's pellets
-// (showTracer) and a game's traces (ShotWorld.ShowTracer) alike.
+// none), of it as a tracer, by the rules above: every shot a resolver
+// shows (ShotWorld.ShowTracer), lagkit's pellets' as a game's.
 func (s *Server) sendTracer(shooter int, weapon uint8, from, to geom.Vec3, victim int) {
 	ev := wire.TracerEvent{Shooter: uint8(shooter), Weapon: weapon, From: game.SnapPos(from), To: game.SnapPos(to)}
 	var data []byte
