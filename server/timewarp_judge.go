@@ -566,58 +566,51 @@ func (r *warpRun) hitShot(w *ShotWorld, damage int16) (registered, kill bool) {
 		VictimRTT: measuredRTT(&v.rtt), VictimNow: now,
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement, OnBody: true,
 	}
-	// Time warp's policy never rewinds nor appeals (checkTimeWarp): the
-	// verdict is to register or to discard.
-	if s.policy.Judge(&w.lag, found) == lagcomp.Discard {
-		if r.settleShot(w) {
-			s.settled(rec, wire.OutcomeDiscarded, false, 0, false)
-		}
-		return false, false
-	}
 	hit := hitInfo{
 		shooter: w.Shot.Shooter, victim: h.ID, shotTick: w.Shot.Cmd.Tick, part: rec.Part,
 		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point, onBody: true,
 	}
 	hit.tested = tested{ok: true, pose: pose, now: now.Pos, impact: h.Point}
-	r.out.hits = append(r.out.hits, warpHit{hitInfo: hit})
-	np.h1 = len(r.out.hits)
-	if !r.settleShot(w) {
-		return false, false
-	}
-	kill = r.out.hits[np.h0].kill
-	s.settled(rec, wire.OutcomeRegistered, true, damage, kill)
-	return true, kill
+	return r.judge(w, found, &hit)
 }
 
 // hitHuman registers the hit of shot w that traceShot found on a
 // humanoid player (w.hh), for damage, as hitShot does a hit on a body.
 func (r *warpRun) hitHuman(w *ShotWorld, damage int16) (registered, kill bool) {
-	s, h, rec := r.s, &w.hh, &w.rec
-	np := &r.out.pellets[len(r.out.pellets)-1]
+	s, h := r.s, &w.hh
 	found := &s.found
 	*found = lagcomp.Found{
 		Hit: *h, VictimRTT: measuredRTT(&r.rec.Owner[h.Victim].rtt), VictimNow: *r.state(h.Victim),
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
 	}
-	// Time warp's policy never rewinds nor appeals (checkTimeWarp): the
-	// verdict is to register or to discard.
+	hit := hitInfo{
+		shooter: w.Shot.Shooter, victim: h.Victim, shotTick: w.Shot.Cmd.Tick, part: h.Part,
+		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point,
+	}
+	return r.judge(w, found, &hit)
+}
+
+// judge has the policy judge hit h of shot w, found as it sees it, and
+// settles the outcome against the pellet's recorded one. Time warp's
+// policy never rewinds nor appeals (checkTimeWarp): the verdict is to
+// register or to discard. It reports the hit registered and whether it
+// killed only when it is news.
+func (r *warpRun) judge(w *ShotWorld, found *lagcomp.Found, h *hitInfo) (registered, kill bool) {
+	s, rec := r.s, &w.rec
+	np := &r.out.pellets[len(r.out.pellets)-1]
 	if s.policy.Judge(&w.lag, found) == lagcomp.Discard {
 		if r.settleShot(w) {
 			s.settled(rec, wire.OutcomeDiscarded, false, 0, false)
 		}
 		return false, false
 	}
-	hit := hitInfo{
-		shooter: w.Shot.Shooter, victim: h.Victim, shotTick: w.Shot.Cmd.Tick, part: h.Part,
-		local: h.Local, eye: game.SnapPos(w.ray.Origin), damage: damage, impact: h.Point,
-	}
-	r.out.hits = append(r.out.hits, warpHit{hitInfo: hit})
+	r.out.hits = append(r.out.hits, warpHit{hitInfo: *h})
 	np.h1 = len(r.out.hits)
 	if !r.settleShot(w) {
 		return false, false
 	}
 	kill = r.out.hits[np.h0].kill
-	s.settled(rec, wire.OutcomeRegistered, true, damage, kill)
+	s.settled(rec, wire.OutcomeRegistered, true, h.damage, kill)
 	return true, kill
 }
 
