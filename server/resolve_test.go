@@ -307,3 +307,38 @@ func TestCoveredOnBody(t *testing.T) {
 		t.Fatal("the head is covered by the low cover")
 	}
 }
+
+// TestHumanoidsAndEntities: where the players are lagkit's humanoids (no
+// Config.Body), a shot's Trace meets the entities' bodies too, whichever
+// is nearer along the ray: lagkit's rifle, aimed at the victim's torso
+// 20 m away, hits a crate standing in the way at 10 m, not the victim
+// behind it; hits the victim when the crate stands behind the victim
+// at 30 m; and hits the victim again once the crate is gone.
+func TestHumanoidsAndEntities(t *testing.T) {
+	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "none"}})
+	crate := lagcomp.Parts{{Shape: lagcomp.Box{Min: geom.V(-0.5, -0.5, 0), Max: geom.V(0.5, 0.5, 2)}, Damage: 10}}
+	slot := d.s.Config().Shape.SlotCount() - 1
+	for _, c := range []struct {
+		name   string
+		at     float64 // the crate's x; 0: none
+		entity bool
+	}{{"in the way", 10, true}, {"behind", 30, false}, {"gone", 0, false}} {
+		if c.at == 0 {
+			d.s.RemoveEntity(slot)
+		} else if err := d.s.SetEntity(slot, game.PlayerState{Pos: geom.V(c.at, 0, 0)}, crate); err != nil {
+			t.Fatal(err)
+		}
+		d.run(200 * time.Millisecond)
+		d.records = nil
+		d.shoot(nil)
+		rec := d.only()
+		switch {
+		case !rec.Hit:
+			t.Fatalf("crate %s: the shot missed: %+v", c.name, rec)
+		case c.entity && (rec.Entity != slot || rec.Victim != -1):
+			t.Fatalf("crate %s: hit entity %d, player %d; want the crate (%d)", c.name, rec.Entity, rec.Victim, slot)
+		case !c.entity && (rec.Entity != 0 || rec.Victim != 1 || !rec.Registered):
+			t.Fatalf("crate %s: hit entity %d, player %d (registered %v); want the victim", c.name, rec.Entity, rec.Victim, rec.Registered)
+		}
+	}
+}
