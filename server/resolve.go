@@ -543,7 +543,7 @@ func (w *ShotWorld) missNow() (registered, kill bool) {
 // the damage the hit was registered with.
 func (w *ShotWorld) redamage(h *lagcomp.RewindHit, damage int16) int16 {
 	if d, ok := w.s.cfg.Shots.(Damager); ok {
-		return d.Damage(w, &w.Shot, h)
+		return d.Damage(w, h)
 	}
 	return damage
 }
@@ -601,11 +601,11 @@ func (WeaponShots) Fire(w *ShotWorld) {
 	}
 }
 
-// Damage is the damage of hit h of the shot, traced again at the
+// Damage is the damage of hit h of w's shot, traced again at the
 // present beyond the policy's rollback cap: the weapon's at the part
 // hit.
-func (WeaponShots) Damage(w *ShotWorld, shot *FiredShot, h *lagcomp.RewindHit) int16 {
-	return w.s.cfg.Weapons[shot.State.Arms().Weapon].Damage[h.Part]
+func (WeaponShots) Damage(w *ShotWorld, h *lagcomp.RewindHit) int16 {
+	return w.s.cfg.Weapons[w.Shot.State.Arms().Weapon].Damage[h.Part]
 }
 
 // Damager is a Shots whose hits are worth what they meet. When the lag
@@ -614,7 +614,7 @@ func (WeaponShots) Damage(w *ShotWorld, shot *FiredShot, h *lagcomp.RewindHit) i
 // the present, and the player it meets there takes the hit; Damage
 // gives its damage. Without it, the hit keeps the damage Hit was given.
 type Damager interface {
-	Damage(w *ShotWorld, shot *FiredShot, h *lagcomp.RewindHit) int16
+	Damage(w *ShotWorld, h *lagcomp.RewindHit) int16
 }
 
 // launch fires pellet of the shot as a projectile of weapon wp (lagkit's

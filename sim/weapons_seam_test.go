@@ -42,8 +42,8 @@ func (r seamRifles) Fire(w *server.ShotWorld) {
 	}
 }
 
-func (r seamRifles) Damage(_ *server.ShotWorld, shot *server.FiredShot, h *lagcomp.RewindHit) int16 {
-	return r.weapons[shot.State.Arms().Weapon].Damage[h.Part]
+func (r seamRifles) Damage(w *server.ShotWorld, h *lagcomp.RewindHit) int16 {
+	return r.weapons[w.Shot.State.Arms().Weapon].Damage[h.Part]
 }
 
 // shotLog keeps every shot record, kill and datagram byte the server
