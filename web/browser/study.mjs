@@ -78,9 +78,12 @@ await run(browser, problems, async () => {
   const match1 = await until(admin, 'admin state', 30, () => window.lagkit?.admin?.().state?.match);
   const p1 = await until(player, 'participant playing', 90, playing(match1), match1);
   const tokenInUrl = await admin.evaluate(() => location.href.includes('token'));
+  // Every player drawn, the participant among them as the person: on a
+  // loaded machine the participant's link may drop for a moment, and a
+  // bot stands in (marked a bot) until it is back.
   const spect = await until(admin, 'every player spectated', 30, () => {
     const a = window.lagkit.admin();
-    return a.view?.players?.length === 4 && a.drawn.players === 4 ? a : null;
+    return a.view?.players?.length === 4 && a.drawn.players === 4 && a.view.players.filter((p) => p.bot).length === 3 ? a : null;
   });
   const rows = await admin.evaluate(() => document.querySelectorAll('#seats tbody tr').length);
   // Wait for a hit with its rewind drawn on the map (the bots fight).
