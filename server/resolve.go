@@ -456,12 +456,7 @@ func (w *ShotWorld) Hit(damage int16) (registered, kill bool) {
 		Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement, OnBody: true,
 	}
-	if rec.Rewound {
-		d := h.Pose.Pos.Sub(v.state.Pos)
-		found.RollbackM = math.Hypot(d.X, d.Y)
-	}
-	rec.RollbackM = found.RollbackM
-	verdict := s.policy.Judge(&w.lag, found)
+	verdict := w.judgeHit(found, v, h.Pose.Pos)
 	if verdict == lagcomp.Unrewind {
 		// Beyond the policy's rollback cap: judge the shot as the
 		// present has it instead.
@@ -495,12 +490,7 @@ func (w *ShotWorld) hitHuman(damage int16) (registered, kill bool) {
 		Hit: *h, Rewound: rec.Rewound, VictimRTT: measuredRTT(&v.rtt), VictimNow: v.state,
 		Grid: s.cfg.Map.Grid, Params: s.cfg.Movement,
 	}
-	if rec.Rewound {
-		d := h.Pose.Pos.Sub(v.state.Pos)
-		found.RollbackM = math.Hypot(d.X, d.Y)
-	}
-	rec.RollbackM = found.RollbackM
-	verdict := s.policy.Judge(&w.lag, found)
+	verdict := w.judgeHit(found, v, h.Pose.Pos)
 	if verdict == lagcomp.Unrewind {
 		// Beyond the policy's rollback cap: judge the shot as the
 		// present has it instead.
@@ -521,6 +511,19 @@ func (w *ShotWorld) hitHuman(damage int16) (registered, kill bool) {
 	}
 	hit.tested = tested{ok: true, pose: h.Pose, now: s.clients[h.Victim].state.Pos, impact: h.Point, rewindMS: rec.RewindMS}
 	return w.verdict(verdict, &hit)
+}
+
+// judgeHit has the policy judge the hit found on player v, tested at pos:
+// how far the victim was moved back along the ground, when the shot was
+// rewound, is noted in found and the record first.
+func (w *ShotWorld) judgeHit(found *lagcomp.Found, v *client, pos geom.Vec3) lagcomp.Verdict {
+	rec := &w.rec
+	if rec.Rewound {
+		d := pos.Sub(v.state.Pos)
+		found.RollbackM = math.Hypot(d.X, d.Y)
+	}
+	rec.RollbackM = found.RollbackM
+	return w.s.policy.Judge(&w.lag, found)
 }
 
 // unrewind notes in the record that the shot is judged at the present,
