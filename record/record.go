@@ -148,6 +148,12 @@ type Participant struct {
 	// one they left, StandInAt is 0 and Bot is set; Code stays theirs.
 	StandIn   bool
 	StandInAt time.Duration
+	// Person reports that the schedule gives the seat to a person: a
+	// participant's seat, whoever played it (Bot says who did: a bot
+	// standing in, or, in a simulated study, the bot playing the live
+	// study's participant). The report analyses these seats as the
+	// participants.
+	Person bool
 }
 
 // Session kinds.

@@ -67,7 +67,7 @@ func aStudy(name string) []record.Record {
 		record.Path{Round: 0, At: 100 * time.Millisecond, Seat: 0, Team: 1, X: -3.25, Y: 12.5, Z: 0.01, YawDeg: 90.5, PitchDeg: -3},
 		record.Session{Round: 0, Seat: 0, Kind: record.Disconnect, Reason: "timeout", Transport: "webtransport", At: t0.Add(5 * time.Second)},
 		record.Round{Index: 0, Name: "tlc-1", Map: "metro", Mode: "ctf", Technique: "policy=tlc", Duration: 10 * time.Minute, Ended: t0.Add(601 * time.Second), Cut: true},
-		record.Participant{Seat: 0, Code: "K7QX", Team: 1, Round: 0, LatencyMS: 150, StandIn: true, StandInAt: 2500 * time.Millisecond},
+		record.Participant{Seat: 0, Code: "K7QX", Team: 1, Round: 0, LatencyMS: 150, StandIn: true, StandInAt: 2500 * time.Millisecond, Person: true},
 		record.Client{Seat: 0, Round: 0, At: t0.Add(time.Second), RefreshHz: 60, Sensitivity: 3.5, UserAgent: "Chromium/131",
 			ScreenW: 1920, ScreenH: 1080, PixelRatio: 1},
 		record.Answer{Round: 0, Seat: 0, Question: "fair", Kind: record.Fairness, Stage: record.StageRound, Value: -3, At: t0.Add(602 * time.Second)},

@@ -89,11 +89,11 @@ var (
 			return []field{roundNo{&r.Round}, str{&r.Kind}, str{&r.Detail}, wall{&r.At}}
 		}}
 	participantsTable = &table{name: "participants", key: []string{"seat", "round"},
-		cols: cols("seat", "round", "code", "team", "bot", "latency_ms", "jitter_ms", "loss", "target_rtt_ms", "stand_in", "stand_in_ns:stand_in_s"),
+		cols: cols("seat", "round", "code", "team", "bot", "latency_ms", "jitter_ms", "loss", "target_rtt_ms", "stand_in", "stand_in_ns:stand_in_s", "person"),
 		bind: func(p any) []field {
 			r := p.(*record.Participant)
 			return []field{integer{&r.Seat}, roundNo{&r.Round}, str{&r.Code}, integer{&r.Team}, boolean{&r.Bot}, float{&r.LatencyMS},
-				float{&r.JitterMS}, float{&r.Loss}, float{&r.TargetRTTMS}, boolean{&r.StandIn}, dur{&r.StandInAt}}
+				float{&r.JitterMS}, float{&r.Loss}, float{&r.TargetRTTMS}, boolean{&r.StandIn}, dur{&r.StandInAt}, boolean{&r.Person}}
 		}}
 	sessionsTable = &table{name: "sessions", cols: cols("round", "seat", "kind", "reason", "transport", "at_ns:at"),
 		bind: func(p any) []field {

@@ -366,6 +366,7 @@ var ExportCodebook = []CSVFile{
 		{"target_rtt_ms", unitMS, "the round trip the seat's link held, injecting the difference from its own (0: a fixed latency_ms instead)"},
 		{"stand_in", unitBool, "a bot played the seat in its participant's place, who had left mid-match and not come back within the rejoin grace"},
 		{"stand_in_s", unitS, "with stand_in, the match time from which the bot played the seat (0: the whole round, bot then set)"},
+		{"person", unitBool, "the schedule gives the seat to a person: a participant's seat, which the report analyses as one, whoever played it (bot says who: a bot standing in, or in a simulated study the bot playing the live study's participant)"},
 	}},
 	{"sessions.csv", "one connect or disconnect", []Column{
 		{"study", "", sessionIDMeaning},

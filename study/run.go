@@ -199,7 +199,7 @@ func Run(ctx context.Context, s *Schedule, d Driver, sink record.Sink, opt Optio
 				}
 				sink.Put(record.Participant{Seat: st.Index, Code: code, Team: teams[st.Index],
 					Bot: st.Bot || d.Simulated() || standIn(st.Index), Round: p.Index, LatencyMS: l.LatencyMS, JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS,
-					StandIn: stoodIn(st.Index)})
+					StandIn: stoodIn(st.Index), Person: !st.Bot})
 			}
 		}
 		ended, err := d.Play(ctx, p, s.Seats(), seed, start, sink)

@@ -221,3 +221,38 @@ latency = [{ seats = [1], latency_ms = 40, jitter_ms = 10 }]
 		}
 	}
 }
+
+// TestStudyExportPersonSeats: a simulated pilot's participants.csv says
+// which seats the schedule gives to people (person), which the report
+// analyses as the participants, though bots played every seat (bot):
+// presets/online.toml's four people's seats and its two bots'.
+func TestStudyExportPersonSeats(t *testing.T) {
+	tmp := t.TempDir()
+	db, ex := filepath.Join(tmp, "study.db"), filepath.Join(tmp, "csv")
+	if code, _, errOut := lagkit("study", "run", "../../presets/online.toml", "--simulate", "--group", "0", "--quick", "--db", db, "--out", filepath.Join(tmp, "out")); code != 0 {
+		t.Fatalf("study run: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := lagkit("study", "export", "--db", db, "--out", ex); code != 0 {
+		t.Fatalf("study export: exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(filepath.Join(ex, "participants.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(name string) int { return slices.Index(recs[0], name) }
+	seat, bot, person := col("seat"), col("bot"), col("person")
+	if seat < 0 || bot < 0 || person < 0 || len(recs) != 1+6*4 {
+		t.Fatalf("participants.csv: header %q, %d rows; want seat, bot and person, 6 seats in 4 rounds", recs[0], len(recs)-1)
+	}
+	for _, r := range recs[1:] {
+		want := map[bool]string{true: "true", false: "false"}[r[seat] < "4"]
+		if r[bot] != "true" || r[person] != want {
+			t.Errorf("participants.csv row %q: bot %s, person %s; want bot true, person %s", r, r[bot], r[person], want)
+		}
+	}
+}

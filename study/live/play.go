@@ -409,7 +409,7 @@ func (d *Driver) standIn(m *realtime.Match, seat int) error {
 		}
 		l := p.Links[seat]
 		out.Put(record.Participant{Seat: seat, Code: d.codes[seat], Team: team[seat], Round: p.Index, LatencyMS: l.LatencyMS,
-			JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS, StandIn: true, StandInAt: at})
+			JitterMS: l.JitterMS, Loss: l.Loss, TargetRTTMS: l.TargetRTTMS, StandIn: true, StandInAt: at, Person: true})
 	}
 	return m.AddBot(d.playerName(seat), seat)
 }
