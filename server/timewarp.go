@@ -280,6 +280,10 @@ type warpShot struct {
 	deferred bool
 }
 
+// unjudged reports a late shot inserted at its issue tick that no
+// re-simulation has judged yet: it has no pellets to stand as recorded.
+func (sh *warpShot) unjudged() bool { return sh.deferred && sh.p0 == sh.p1 }
+
 // lateShot is a hitscan shot to insert at tick e under
 // timewarp.Rules.HitscanOnly.
 type lateShot struct {

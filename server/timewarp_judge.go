@@ -325,10 +325,8 @@ func (r *warpRun) shots() {
 		if oi < len(r.orig.shots) && r.orig.shots[oi].shooter == sh.shooter && r.orig.shots[oi].cmd.Tick == sh.cmd.Tick {
 			os = &r.orig.shots[oi]
 			oi++
-			if os.deferred && os.p0 == os.p1 {
-				// A late shot inserted at its issue tick and not yet
-				// judged: this re-simulation judges it for the first time.
-				os = nil
+			if os.unjudged() {
+				os = nil // this re-simulation judges it for the first time
 			}
 		}
 		owner := r.rec.Owner[sh.shooter]

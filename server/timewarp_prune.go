@@ -177,8 +177,8 @@ func (r *warpRun) cleanShots() bool {
 		if sh.void {
 			continue
 		}
-		if sh.deferred && sh.p0 == sh.p1 {
-			return false // a late shot inserted and not yet judged
+		if sh.unjudged() {
+			return false
 		}
 		// Its recorded rays stand as recorded when its shooter was not
 		// stepped again; its projectiles were launched as recorded, the

@@ -235,15 +235,7 @@ func TestStudyExportPersonSeats(t *testing.T) {
 	if code, _, errOut := lagkit("study", "export", "--db", db, "--out", ex); code != 0 {
 		t.Fatalf("study export: exit %d: %s", code, errOut)
 	}
-	f, err := os.Open(filepath.Join(ex, "participants.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := readCSV(t, filepath.Join(ex, "participants.csv"))
 	col := func(name string) int { return slices.Index(recs[0], name) }
 	seat, bot, person := col("seat"), col("bot"), col("person")
 	if seat < 0 || bot < 0 || person < 0 || len(recs) != 1+6*4 {
