@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
@@ -36,24 +35,10 @@ func appendStateRecord(b []byte, tick uint32, c *client, decl *game.Layout) []by
 	}
 	b = binary.LittleEndian.AppendUint16(b, st.Yaw)
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Pitch))
-	// lagkit's weapons' state (game.Arms) has its fixed place in the
-	// record, zero for a game without it; the rest of a game's declared
-	// state follows when any of it is set, so that the digest of
-	// lagkit's own game, which declares Arms alone, is what it was
-	// before Arms moved into the declared state.
-	var arms game.Arms
-	rest := st.Game
-	if decl.Armed() {
-		arms = *st.Arms()
-		clear(rest[:unsafe.Sizeof(arms)/8]) // Arms's words
-	}
-	b = append(b, byte(st.Flags), st.Teleport, arms.Ammo, arms.Heat, arms.Weapon)
+	b = append(b, byte(st.Flags), st.Teleport)
 	b = binary.LittleEndian.AppendUint16(b, uint16(st.Health))
-	b = binary.LittleEndian.AppendUint64(b, uint64(arms.Wait))
-	if rest != (game.State{}) {
-		b = decl.AppendDigest(b, &st.Game)
-	}
-	return b
+	// The game's declared state, field by field, whatever the game is.
+	return decl.AppendDigest(b, &st.Game)
 }
 
 // LogEntry is one thing that happened in the match: a connect,
