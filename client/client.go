@@ -38,7 +38,8 @@ type Config struct {
 	// game.DefaultParams()).
 	Movement *game.Params
 	// Step must equal the server's movement and firing rule
-	// (server.Config.Step; default game.Step): the client predicts its
+	// (server.Config.Step; default game.DefaultStep, movement alone):
+	// the client predicts its
 	// player's commands with it.
 	Step game.StepFunc
 	Name string
@@ -86,11 +87,16 @@ type Config struct {
 	// Rejoin asks for the seat and team of a session before, on a server
 	// the client lost (wire.Rejoin; zero: none).
 	Rejoin wire.Rejoin
-	// Weapons must equal the server's loadout (default: the rifle alone,
-	// game.Rifle(); none for a declared state without game.Arms, see
-	// Game): firing, ammunition, reloads and weapon switches are
-	// predicted with it.
-	Weapons []game.Weapon
+	// ShotRays, if set, gives the hitscan rays of a shot the client's
+	// own player fired, appended to dst: their directions and how far
+	// they reach, for state after (the state Step returned for command
+	// cmd, which fired) of player shooter; p is the movement rules. The
+	// client traces them from the eye at the command's press against
+	// the enemies it draws at the shot's view time, and sends its own
+	// verdict (game.Shown) with the command: the server records it
+	// beside its own. nil, or no rays (a projectile): the client's
+	// verdict is unknown. lagkit's shooter's is weapon.ShotRays.
+	ShotRays func(dst []geom.Ray, after *game.PlayerState, cmd *game.UserCmd, shooter int, p *game.Params) ([]geom.Ray, float64)
 	// Appeals is how the client answers provisional hits (default
 	// AppealHonest).
 	Appeals AppealMode
@@ -106,8 +112,8 @@ type Config struct {
 	ReckoningOrder reckoning.Order
 	ReckoningTeams []reckoning.Policy
 	// Game is the game's own declared state (game.Declare's schema, its
-	// Layout), and must be the server's (server.Config.Game; nil,
-	// lagkit's own game's, game.ArmsLayout): the Connect carries its hash, and a server
+	// Layout), and must be the server's (server.Config.Game; nil for
+	// none): the Connect carries its hash, and a server
 	// with another refuses. The client's player's state is predicted
 	// with Step and corrected from the server's as its position is;
 	// other players' and entities' fields sent to all (and team
@@ -177,17 +183,6 @@ func (c *Config) withDefaults() (Config, error) {
 	}
 	if out.ConnectRetry == 0 {
 		out.ConnectRetry = 500 * time.Millisecond
-	}
-	out.Game = game.OrArms(out.Game)
-	switch {
-	case out.Game.Armed():
-		weapons, err := game.Loadout(out.Weapons)
-		if err != nil {
-			return out, fmt.Errorf("client: config: %w", err)
-		}
-		out.Weapons = weapons
-	case len(out.Weapons) > 0:
-		return out, fmt.Errorf("client: config: weapons: lagkit's weapons keep their state in game.Arms, the first field of the declared state, and %s has none", out.Game.Name())
 	}
 	if out.Display == nil {
 		out.Display = Interpolate
@@ -318,6 +313,7 @@ type Client struct {
 	points      []PointView
 
 	stepCtx game.StepCtx // the context of each predicted command (step)
+	rays    []geom.Ray   // scratch for the rays of the client's own shots (ownVerdict)
 	view    game.MatchView
 	stats   Stats
 

@@ -143,7 +143,7 @@ func TestNoPredictionErrorBeforeFirstSnapshot(t *testing.T) {
 			}
 			for _, cmd := range m.Cmds {
 				if cmd.Tick == executed+1 {
-					srv, _ = game.Step(srv, cmd, c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+					srv, _ = c.cfg.Step(srv, cmd, &game.StepCtx{Grid: c.cfg.Map.Grid, Params: c.cfg.Movement})
 					executed = cmd.Tick
 				}
 			}

@@ -47,7 +47,7 @@ func (c *Client) reconcile(sn *wire.Snapshot) {
 // snapped onto the wire's grid as the server snaps it.
 func (c *Client) step(st game.PlayerState, cmd game.UserCmd) (game.PlayerState, bool) {
 	ctx := &c.stepCtx // kept: a local would escape through the step and allocate
-	ctx.Grid, ctx.Params, ctx.Weapons = c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons
+	ctx.Grid, ctx.Params = c.cfg.Map.Grid, c.cfg.Movement
 	ctx.Slot, ctx.Team = c.id, int(c.settings.Team)
 	ctx.Tick, ctx.Time = cmd.Tick, time.Duration(cmd.Tick)*c.tickDur
 	ctx.View = &c.view
@@ -210,7 +210,7 @@ func (c *Client) tick(now time.Duration, input game.UserCmd) {
 	c.takeGame(&cmd)
 	c.takePress(now, &cmd)
 	if c.settings.Paused {
-		hold(&cmd, c.pred.Arms().Weapon)
+		hold(&cmd, c.cmds[(cmd.Tick-1)%cmdRing].Weapon)
 	}
 	c.nextCmd++
 	c.cmds[cmd.Tick%cmdRing] = cmd

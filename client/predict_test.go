@@ -26,7 +26,7 @@ func TestPredictionIsAReplayFromTheServersState(t *testing.T) {
 		st := c.ackState
 		for k := c.lastAck + 1; k < c.nextCmd; k++ {
 			if !c.held[k%cmdRing] {
-				st, _ = game.Step(st, c.cmds[k%cmdRing], c.cfg.Map.Grid, c.cfg.Movement, c.cfg.Weapons)
+				st, _ = c.cfg.Step(st, c.cmds[k%cmdRing], &game.StepCtx{Grid: c.cfg.Map.Grid, Params: c.cfg.Movement})
 			}
 			if c.predicted[k%cmdRing] != st {
 				t.Fatalf("tick %d: command %d (server at %d) predicted %+v, a replay gives %+v", p.ticks, k, c.lastAck, c.predicted[k%cmdRing], st)

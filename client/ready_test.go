@@ -10,12 +10,23 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 )
 
+// shooterConfig is a client of lagkit's shooter with the rifle alone,
+// as shooter.ArmClient configures one.
+func shooterConfig() Config {
+	ws, err := weapon.Loadout(nil)
+	if err != nil {
+		panic(err)
+	}
+	return Config{Step: weapon.StepFunc(ws), Game: weapon.Layout, ShotRays: weapon.ShotRays(ws)}
+}
+
 // armed is the local player's state in the snapshots of these tests:
 // standing, its rifle loaded, so that a command holding fire shoots.
-var armed = game.PlayerState{Pos: geom.V(5, 0, 0), Health: 100, Flags: game.FlagOnGround}.WithArms(game.Arms{Ammo: 30})
+var armed = weapon.With(game.PlayerState{Pos: geom.V(5, 0, 0), Health: 100, Flags: game.FlagOnGround}, weapon.Arms{Ammo: 30})
 
 // snapshotWith encodes, into buf, a full snapshot of tick n carrying
 // events (their sequence numbers set), the local player at self after
@@ -23,6 +34,7 @@ var armed = game.PlayerState{Pos: geom.V(5, 0, 0), Health: 100, Flags: game.Flag
 func snapshotWith(t testing.TB, c *Client, buf []byte, n uint32, self game.PlayerState, events []wire.Event) []byte {
 	t.Helper()
 	var s wire.Snapshot
+	s.SetGame(c.cfg.Game)
 	s.Tick, s.Self, s.Events = n, self, events
 	s.LastCmd = c.nextCmd - min(c.nextCmd, 1)
 	if len(events) > 0 {
@@ -73,7 +85,7 @@ func everyKind(t *testing.T) []wire.Event {
 // client's counters.
 func TestReadyHandsOverEachEventOnce(t *testing.T) {
 	for seed := range uint64(20) {
-		c := connected(t, Config{})
+		c := connected(t, shooterConfig())
 		rng := rand.New(rand.NewPCG(seed, 1))
 		evs := everyKind(t)
 		var all Ready // every Ready's lists, concatenated
@@ -214,7 +226,7 @@ func (s Stats) add(o *Stats) Stats {
 // TestReadySessionChanges: the acceptance, a refusal and an end are
 // each handed over once, with what the driver needs of them.
 func TestReadySessionChanges(t *testing.T) {
-	c := connected(t, Config{})
+	c := connected(t, shooterConfig())
 	if s := c.Ready().Session; len(s) != 1 || s[0].Kind != SessionConnected {
 		t.Fatalf("acceptance: %+v", s)
 	}
@@ -315,7 +327,7 @@ func steady(t testing.TB) []wire.Event {
 // of snapshots full of events is what it was after 2,000, and the
 // Readys' buffers hold one tick's worth.
 func TestReadyUnreadKeepsNothing(t *testing.T) {
-	c := connected(t, Config{})
+	c := connected(t, shooterConfig())
 	c.Ready()
 	n, seq := uint32(10), uint32(1)
 	evs := steady(t)
@@ -343,7 +355,7 @@ func TestReadyUnreadKeepsNothing(t *testing.T) {
 // worth of events: the span is dropped, and the next Ready says so and
 // still counts everything.
 func TestReadyNeverTakenIsBounded(t *testing.T) {
-	c := connected(t, Config{})
+	c := connected(t, shooterConfig())
 	c.Ready()
 	n, seq := uint32(10), uint32(1)
 	evs := steady(t)
@@ -366,7 +378,7 @@ func TestReadyNeverTakenIsBounded(t *testing.T) {
 // held, and the handover read. It allocates nothing.
 func BenchmarkReady(b *testing.B) {
 	b.ReportAllocs()
-	c := connected(b, Config{})
+	c := connected(b, shooterConfig())
 	c.Ready()
 	n, seq := uint32(10), uint32(1)
 	evs := steady(b)

@@ -47,8 +47,8 @@ func (c *Client) applySettings(set *wire.SettingsEvent) {
 }
 
 // hold strips cmd of what a paused game would discard: movement,
-// buttons, a fire press and a weapon switch (weapon is the slot in
-// hand). The view angles stay, so the player may look around.
+// buttons, a fire press and a change of the selected slot (weapon is
+// the slot the command before selected). The view angles stay, so the player may look around.
 func hold(cmd *game.UserCmd, weapon uint8) {
 	cmd.Forward, cmd.Side, cmd.Up = 0, 0, 0
 	cmd.Buttons = 0

@@ -11,24 +11,24 @@ import (
 // at the press, the aim with recoil and spread, the weapon's range cut
 // short by the map), meets the hitboxes of an enemy drawn at the shot's
 // view time, alive and not spawn protected, as this client draws remote
-// players. A projectile weapon's shot, whose fate is the server's
-// flight, is unknown.
+// players. The game gives the rays (Config.ShotRays); a shot with none
+// (a projectile, whose fate is the server's flight) is unknown.
 func (c *Client) ownVerdict(before, after game.PlayerState, cmd game.UserCmd) game.Shown {
-	if int(after.Arms().Weapon) >= len(c.cfg.Weapons) {
-		return game.ShownUnknown
-	}
-	w := &c.cfg.Weapons[after.Arms().Weapon]
-	if w.Kind != game.Hitscan {
+	if c.cfg.ShotRays == nil {
 		return game.ShownUnknown
 	}
 	aim := cmd.Aimed()
+	rays, reach := c.cfg.ShotRays(c.rays[:0], &after, &aim, c.id, c.cfg.Movement)
+	c.rays = rays
+	if len(rays) == 0 {
+		return game.ShownUnknown
+	}
 	eye := game.PressEye(before, after, cmd, c.cfg.Movement)
 	ffa := c.settings.Mode == "ffa"
 	me, team := c.id, c.Team()
-	for pellet := range max(w.Pellets, 1) {
-		ray := game.ShotRay(after, aim, me, pellet, w, c.cfg.Movement)
+	for _, ray := range rays {
 		ray.Origin = eye
-		reach := w.Range
+		reach := reach
 		if wall, hit := c.cfg.Map.Grid.Raycast(ray, reach); hit {
 			reach = wall.Dist
 		}

@@ -172,11 +172,15 @@ func runPeekCell(c Cell) (CellResult, error) {
 			Phase:  time.Duration(rng.Int64N(int64(tick))),
 		})
 	}
-	d, err := sim.NewDriver(server.Config{
+	scfg := server.Config{
 		Map: peekCorner, TickRate: 64, MaxClients: 2, Movement: &params, Seed: c.Seed,
 		Policy: lagcomp.Config{Name: "tlc"}, Rules: shooter.Rules(mode.Config{Mode: mode.TDM, Duration: total}),
 		RespawnDelay: 24 * time.Hour,
-	}, players, rng.Uint64())
+	}
+	if err := sim.ArmShooter(&scfg, players, nil); err != nil {
+		return CellResult{}, err
+	}
+	d, err := sim.NewDriver(scfg, players, rng.Uint64())
 	if err != nil {
 		return CellResult{}, err
 	}

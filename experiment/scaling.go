@@ -20,6 +20,7 @@ import (
 	"github.com/lagkit/lagkit/shooter/aimassist"
 	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/shooter/scaling"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -57,8 +58,8 @@ const (
 // rangeWeapon is the range's gun: hitscan, 10 shots a second, no spread
 // or recoil (the bot's aim error is the only scatter), 1 damage a hit so
 // the target lives through a pass.
-func rangeWeapon() game.Weapon {
-	w := game.Rifle()
+func rangeWeapon() weapon.Weapon {
+	w := weapon.Rifle()
 	w.Name = "marker"
 	w.Damage = [game.NumParts]int16{1, 1, 1, 1}
 	w.Spread, w.SpreadGrowth, w.SpreadMax, w.Recoil, w.RecoilMax = 0, 0, 0, 0, 0
@@ -196,10 +197,14 @@ func runRange(r rangeRun) (CellResult, error) {
 		})
 	}
 	total := time.Duration(r.seconds * float64(time.Second))
-	d, err := sim.NewDriver(server.Config{
-		Map: rangeMap, TickRate: 64, MaxClients: 2, Movement: &params, Weapons: []game.Weapon{rangeWeapon()}, Seed: r.seed,
+	scfg := server.Config{
+		Map: rangeMap, TickRate: 64, MaxClients: 2, Movement: &params, Seed: r.seed,
 		Policy: r.policy, Adjust: lkshooter.Adjust(r.scaling, r.assist), Rules: lkshooter.Rules(mode.Config{Mode: mode.TDM, Duration: total + time.Second}), RespawnDelay: 24 * time.Hour,
-	}, players, rng.Uint64())
+	}
+	if err := sim.ArmShooter(&scfg, players, []weapon.Weapon{rangeWeapon()}); err != nil {
+		return CellResult{}, err
+	}
+	d, err := sim.NewDriver(scfg, players, rng.Uint64())
 	if err != nil {
 		return CellResult{}, err
 	}

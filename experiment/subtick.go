@@ -15,6 +15,7 @@ import (
 	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -121,7 +122,7 @@ func playSubtick(hz int, sub bool, dur time.Duration, seed uint64) (CellResult, 
 	if err != nil {
 		return CellResult{}, err
 	}
-	params, weapon := game.DefaultParams(), game.Rifle()
+	params, rifle := game.DefaultParams(), weapon.Rifle()
 	grid, err := nav.Build(m, &params)
 	if err != nil {
 		return CellResult{}, err
@@ -134,7 +135,7 @@ func playSubtick(hz int, sub bool, dur time.Duration, seed uint64) (CellResult, 
 	// lagkit's bot through its Maker; the observer reads each bot's
 	// presses, so the design plays lagkit's bot alone (Experiment.Bots
 	// is false).
-	makeBot := bots.Shooter(func(int) bots.Config { return bots.Config{FrameRate: subtickFrameHz, SubTick: sub} }, m, grid, &params, &weapon)
+	makeBot := bots.Shooter(func(int) bots.Config { return bots.Config{FrameRate: subtickFrameHz, SubTick: sub} }, m, grid, &params, &rifle)
 	for i := range players {
 		p, err := makeBot(i, seeds.Uint64())
 		if err != nil {
@@ -147,10 +148,14 @@ func playSubtick(hz int, sub bool, dur time.Duration, seed uint64) (CellResult, 
 			JoinAt: time.Duration(i) * 20 * time.Millisecond, Phase: time.Duration(seeds.Int64N(int64(tick))),
 		}
 	}
-	d, err := sim.NewDriver(server.Config{
-		Map: m, TickRate: hz, MaxClients: subtickBots, Movement: &params, Weapons: []game.Weapon{weapon},
+	scfg := server.Config{
+		Map: m, TickRate: hz, MaxClients: subtickBots, Movement: &params,
 		Seed: seed, Policy: lagcomp.Config{Name: "tlc"}, Rules: shooter.Rules(mode.Config{Mode: mode.FFA, Duration: dur}),
-	}, players, seeds.Uint64())
+	}
+	if err := sim.ArmShooter(&scfg, players, nil); err != nil {
+		return CellResult{}, err
+	}
+	d, err := sim.NewDriver(scfg, players, seeds.Uint64())
 	if err != nil {
 		return CellResult{}, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/match"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -240,13 +241,13 @@ func warpEquivalent() [][2]string {
 }
 
 // warpConds returns the accuracy part's conditions for a loadout of
-// weapon: the hitscan-only time warp ones too for a hitscan weapon; and
+// weapon name: the hitscan-only time warp ones too for a hitscan weapon; and
 // without tlc for a projectile weapon, whose shots tlc does not rewind
 // (a projectile flies in the server's present), so that its tlc matches
 // were none's, cell for cell.
-func warpConds(weapon string) []string {
-	for _, w := range game.DefaultWeapons() {
-		if w.Name == weapon && w.Kind == game.Hitscan {
+func warpConds(name string) []string {
+	for _, w := range weapon.Defaults() {
+		if w.Name == name && w.Kind == weapon.Hitscan {
 			return append(slices.Clone(warpConditions), warpHitscanConditions...)
 		}
 	}

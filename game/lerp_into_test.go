@@ -17,8 +17,8 @@ func TestInterpolateIntoMatchesInterpolate(t *testing.T) {
 			Vel: geom.V(rng.NormFloat64()*5, rng.NormFloat64()*5, rng.NormFloat64()),
 			Yaw: uint16(rng.Uint32()), Pitch: int16(rng.IntN(2001) - 1000),
 			Flags: StateFlags(rng.Uint32()), Teleport: uint8(rng.IntN(2)),
-			Health: int16(rng.IntN(101)),
-		}.WithArms(Arms{Ammo: uint8(rng.IntN(30)), Weapon: uint8(rng.IntN(3))})
+			Health: int16(rng.IntN(101)), Game: State{rng.Uint64(), rng.Uint64()},
+		}
 	}
 	for i := range 10000 {
 		a, b := state(), state()

@@ -563,7 +563,7 @@ func TestMoveKeepsTheOtherFields(t *testing.T) {
 	moved := map[string]bool{"Pos": true, "Vel": true, "Yaw": true, "Pitch": true, "Flags": true}
 	s := standing(1, 2)
 	fillFields(t, &s, moved, 1, 1)
-	s.Flags |= FlagReloading
+	s.Flags |= FlagGame3
 	p := DefaultParams()
 	got := Move(s, forward(30), nil, &p)
 	want := s

@@ -126,8 +126,6 @@ type Layout struct {
 	anyAll bool
 	// snaps lists the fields Snap may change: all but the exact ones.
 	snaps []int
-	// armed reports Arms as the first field (Armed).
-	armed bool
 	// anyTeam reports fields sent to the owner's team (VisTeam).
 	anyTeam bool
 }
@@ -197,7 +195,6 @@ func compile(t reflect.Type, limit uintptr, limitName string) (*Layout, error) {
 		return nil, fmt.Errorf("game: declare %v: %d bytes, more than %s %d", t, t.Size(), limitName, limit)
 	}
 	l := &Layout{name: t.String(), size: t.Size()}
-	l.armed = t == armsType || t.NumField() > 0 && t.Field(0).Type == armsType
 	if err := l.walk(t, 0, "", fieldTag{vis: VisAll}); err != nil {
 		return nil, fmt.Errorf("game: declare %v: %w", t, err)
 	}
@@ -236,9 +233,6 @@ func compile(t reflect.Type, limit uintptr, limitName string) (*Layout, error) {
 		fmt.Fprintf(h, "%s|%s|%d|%s|%t|%d|%d|%d|%g;", f.Name, f.Kind, f.Size, f.Vis, f.Lerp, f.Min, f.Max, f.Bits, f.Quantum)
 	}
 	l.hash = h.Sum64()
-	if t == armsType {
-		l.hash = 0 // lagkit's own game's (Hash)
-	}
 	return l, nil
 }
 
@@ -286,9 +280,6 @@ func parseTag(tag string, in fieldTag) (fieldTag, error) {
 func (l *Layout) walk(t reflect.Type, off uintptr, name string, tag fieldTag) error {
 	switch t.Kind() {
 	case reflect.Struct:
-		if t == armsType && off != 0 {
-			return fmt.Errorf("field %s: game.Arms must be the declared state's first field, where lagkit's weapons find it", name)
-		}
 		for i := range t.NumField() {
 			sf := t.Field(i)
 			if sf.Name == "_" {
@@ -474,10 +465,7 @@ func (l *Layout) Name() string {
 
 // Hash returns the declaration's stable hash: two builds agree on it
 // exactly when they code the same fields the same way. It is 0 for
-// lagkit's own game's declaration (game.Arms alone, ArmsLayout), as for
-// none, so that a Connect naming no declaration (Connect.Game 0, from a
-// tool that speaks the wire without declaring a game) joins lagkit's
-// own game.
+// none (a nil Layout): a game that keeps no state of its own.
 func (l *Layout) Hash() uint64 {
 	if l == nil {
 		return 0

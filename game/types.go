@@ -204,20 +204,22 @@ const (
 	// FlagProtected is set during spawn protection: the player cannot be
 	// hit, and everyone can see it.
 	FlagProtected
-	// FlagReloading is set while lagkit's weapons reload (Arms, Step).
-	FlagReloading
-	// FlagGame and FlagGame2 are the game's own flags: its rules
-	// (server.Referee.Edit), its step or its server (Server.Edit) set
-	// and clear them, every client sees them, and a spawn keeps them as
-	// it keeps Game. The netcode and lagkit's movement and weapons never
-	// read or write them. lagkit's capture the flag marks a flag's
+	// FlagGame3, FlagGame and FlagGame2 are the game's own flags: its
+	// rules (server.Referee.Edit), its step or its server (Server.Edit)
+	// set and clear them, every client sees them, and a spawn keeps them
+	// as it keeps Game (the game's Config.Spawn and Config.Died write
+	// what a spawn and a death do to them). The netcode and lagkit's
+	// movement never read or write them. lagkit's shooter marks a reload
+	// with FlagGame3 (weapon.FlagReloading) and capture the flag's
 	// carrier with FlagGame (mode.FlagCarrier).
+	FlagGame3
 	FlagGame
 	FlagGame2
 )
 
-// GameFlags are the flags a game owns: FlagGame and FlagGame2.
-const GameFlags = FlagGame | FlagGame2
+// GameFlags are the flags a game owns: FlagGame, FlagGame2 and
+// FlagGame3.
+const GameFlags = FlagGame | FlagGame2 | FlagGame3
 
 // PlayerState is everything the movement step reads and writes for one
 // player. Pos and Vel always lie on the PosQuantum and VelQuantum grids.
@@ -242,9 +244,8 @@ type PlayerState struct {
 	// cooldown, an inventory), declared as a Go struct (Declare) and
 	// read and written through its Schema. Its step changes it, and so
 	// it is predicted and corrected as the position is; the server
-	// writes it too (Server.Edit). lagkit's own weapons keep their
-	// state there, in Arms, the first field of a state that fires them
-	// (lagkit's own game declares Arms alone).
+	// writes it too (Server.Edit). lagkit's shooter keeps its weapons'
+	// state there (weapon.Arms).
 	Game State
 }
 

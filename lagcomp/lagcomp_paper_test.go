@@ -864,7 +864,7 @@ func TestDeadAndProtectedPlayers(t *testing.T) {
 func TestRollbackIsRecordedAndBounded(t *testing.T) {
 	w := laser()
 	w.Damage = [game.NumParts]int16{1, 1, 1, 1}
-	m := newRig(t, server.Config{Weapons: []game.Weapon{*w}})
+	m := newRig(t, server.Config{}, *w)
 	v := m.join(0, 100*ms)
 	m.place(v, geom.V(20, -34, 0), math.Pi/2)
 	m.walk(v, math.Pi/2, 0)

@@ -10,6 +10,7 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -54,8 +55,8 @@ type player struct {
 // laser returns the study's rifle without spread or recoil and with a
 // magazine that does not run dry, so that a test's shots go exactly where
 // they are aimed.
-func laser() *game.Weapon {
-	w := game.Rifle()
+func laser() *weapon.Weapon {
+	w := weapon.Rifle()
 	w.Spread, w.SpreadGrowth, w.SpreadMax, w.Recoil, w.RecoilMax = 0, 0, 0, 0, 0
 	w.Magazine = 255
 	return &w
@@ -63,7 +64,7 @@ func laser() *game.Weapon {
 
 // newRig starts a server with cfg, by default a free-for-all (everyone
 // can hit everyone) on the cover test map with the laser.
-func newRig(t testing.TB, cfg server.Config) *rig {
+func newRig(t testing.TB, cfg server.Config, loadout ...weapon.Weapon) *rig {
 	t.Helper()
 	if cfg.Rules == nil {
 		cfg.Rules = shooter.Rules(mode.Config{Mode: mode.FFA})
@@ -71,12 +72,19 @@ func newRig(t testing.TB, cfg server.Config) *rig {
 	if cfg.Map == nil {
 		cfg.Map = worldtest.Cover(t)
 	}
-	if len(cfg.Weapons) == 0 {
-		cfg.Weapons = []game.Weapon{*laser()}
+	if len(loadout) == 0 {
+		loadout = []weapon.Weapon{*laser()}
 	}
 	if cfg.Movement == nil {
 		p := game.DefaultParams()
 		cfg.Movement = &p
+	}
+	shots := cfg.Shots
+	if err := shooter.Arm(&cfg, loadout); err != nil {
+		t.Fatal(err)
+	}
+	if shots != nil {
+		cfg.Shots = shots // a test's own resolution of lagkit's shots
 	}
 	s, err := server.New(cfg)
 	if err != nil {
@@ -92,7 +100,7 @@ func (m *rig) join(rtt, interp time.Duration) *player {
 	p := &player{peer: server.Peer(100 + len(m.players)), rtt: rtt, interp: interp, next: 1, nextEvent: 1, joined: m.s.Tick()}
 	// The handshake: a Connect, the server's Challenge, the Connect again
 	// with its token, the Accept.
-	c := wire.Connect{Version: wire.Version, Name: "p", InterpDelay: interp}
+	c := wire.Connect{Version: wire.Version, Name: "p", InterpDelay: interp, Game: m.cfg.Game.Hash()}
 	var out []server.Datagram
 	for range 2 {
 		b, err := wire.AppendConnect(nil, &c)
@@ -184,6 +192,7 @@ func (k *keeper) Fire(w *server.ShotWorld) { k.shots = append(k.shots, w.Shot) }
 func (m *rig) receive(p *player, data []byte) {
 	m.t.Helper()
 	sn := &p.scratch
+	sn.SetGame(m.cfg.Game)
 	err := wire.DecodeSnapshot(data, sn, func(tick uint32) *wire.Snapshot {
 		if b := &p.snaps[tick%64]; b.Tick == tick {
 			return b
@@ -243,7 +252,7 @@ func (m *rig) state(p *player) game.PlayerState {
 func (m *rig) next(p *player) game.PlayerState {
 	cmd := p.cmd
 	cmd.Duration = m.dt
-	st, _ := game.Step(m.state(p), cmd, m.cfg.Map.Grid, m.cfg.Movement, m.cfg.Weapons)
+	st, _ := m.cfg.Step(m.state(p), cmd, &game.StepCtx{Grid: m.cfg.Map.Grid, Params: m.cfg.Movement})
 	return st
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/shooter/bots"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/world"
 )
@@ -63,7 +64,7 @@ func playBots(args []string) error {
 	if err != nil {
 		return err
 	}
-	weapon := game.Rifle()
+	weapon := weapon.Rifle()
 	ctx, cancel := context.WithTimeout(context.Background(), *duration)
 	defer cancel()
 	go func() { // the run interrupts the process when done

@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/shooter/bots"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -40,7 +41,7 @@ func TestBotPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	weapon := game.Rifle()
+	weapon := weapon.Rifle()
 	shooter := bots.Shooter(func(i int) bots.Config { return bots.Config{Skill: 0.5, Attacker: (i/2)%4 < 3} }, m, grid, &params, &weapon)
 	seeds := map[int]uint64{}
 	own := base

@@ -18,7 +18,6 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/game/weaponfile"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/msec"
 	"github.com/lagkit/lagkit/internal/netcheck"
@@ -33,6 +32,8 @@ import (
 	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/shooter/scaling"
+	"github.com/lagkit/lagkit/shooter/weapon"
+	"github.com/lagkit/lagkit/shooter/weapon/weaponfile"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -136,8 +137,8 @@ type Config struct {
 }
 
 // Game is a game's own seams for a match (see server.Config): its
-// world, step, declared state and command, match rules, respawn rule,
-// bodies, shot resolution, and its server logic run after each handover of the
+// world, step, declared state and command, match rules, respawn and
+// death rules, bodies, shot resolution, and its server logic run after each handover of the
 // server's ticks. A match of a game's own bots (Config.BotPolicy)
 // needs no navigation grid; lagkit's bots do.
 type Game struct {
@@ -147,6 +148,7 @@ type Game struct {
 	State  *game.Layout
 	Cmd    *game.CmdLayout
 	Spawn  func(id, team int, st *game.PlayerState)
+	Died   func(id int, st *game.PlayerState)
 	Body   lagcomp.Body
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body
 	// Shape and MaxHealth are server.Config's: the wire's shape for the
@@ -154,8 +156,9 @@ type Game struct {
 	// share, and each player's full health.
 	Shape     wire.Shape
 	MaxHealth func(id int, st game.PlayerState) int16
-	// Shots is the game's shot resolution (server.Config.Shots; nil:
-	// lagkit's weapons).
+	// Shots is the game's shot resolution (server.Config.Shots). With
+	// none of Step, State and Shots, the match plays lagkit's shooter
+	// with the loadout (shooter.Arm).
 	Shots server.Shots
 	// Rules makes the game's match rules (server.Config.Rules) in place
 	// of lagkit's mode Config.Mode names; nil plays lagkit's mode.
@@ -406,13 +409,21 @@ func Run(cfg Config, events io.Writer) (*Result, error) {
 	if cfg.Game.Rules != nil {
 		rules = cfg.Game.Rules
 	}
-	d, err := sim.NewDriver(server.Config{
-		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params, Weapons: loadout,
+	scfg := server.Config{
+		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Bots, Movement: &params,
 		Seed: cfg.Seed, Policy: cfg.Policy, Rules: rules, Delay: cfg.Delay, TimeWarp: cfg.TimeWarp, TimeWarpHitscanOnly: cfg.TimeWarpHitscanOnly,
 		Replication: cfg.Replication, Settings: server.Settings{PredictionOff: cfg.PredictionOff}, Adjust: shooter.Adjust(cfg.Scaling, cfg.AimAssist),
-		Step: cfg.Game.Step, Game: cfg.Game.State, Cmd: cfg.Game.Cmd, Spawn: cfg.Game.Spawn,
+		Step: cfg.Game.Step, Game: cfg.Game.State, Cmd: cfg.Game.Cmd, Spawn: cfg.Game.Spawn, Died: cfg.Game.Died,
 		Body: cfg.Game.Body, BodyOf: cfg.Game.BodyOf, Shots: cfg.Game.Shots, Shape: cfg.Game.Shape, MaxHealth: cfg.Game.MaxHealth,
-	}, players, seeds.Uint64())
+	}
+	if cfg.Game.Step == nil && cfg.Game.State == nil && cfg.Game.Shots == nil {
+		// lagkit's shooter, with its weapons: the server's and the bots'
+		// clients'.
+		if err := sim.ArmShooter(&scfg, players, loadout); err != nil {
+			return nil, err
+		}
+	}
+	d, err := sim.NewDriver(scfg, players, seeds.Uint64())
 	if err != nil {
 		return nil, err
 	}
@@ -521,8 +532,8 @@ func loadMap(name string) (*world.Map, error) { return world.LoadNamed(name) }
 
 // Weapons returns the players' loadout: Loadout from WeaponsFile or
 // the shipped weapons.
-func (c *Config) Weapons() ([]game.Weapon, error) {
-	all := game.DefaultWeapons()
+func (c *Config) Weapons() ([]weapon.Weapon, error) {
+	all := weapon.Defaults()
 	if c.WeaponsFile != "" {
 		var err error
 		if all, err = weaponfile.Load(c.WeaponsFile); err != nil {
@@ -533,7 +544,7 @@ func (c *Config) Weapons() ([]game.Weapon, error) {
 	if len(names) == 0 {
 		names = []string{all[0].Name}
 	}
-	return game.SelectWeapons(all, names)
+	return weapon.Select(all, names)
 }
 
 // latencies returns each player's round trip in ms.

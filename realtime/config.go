@@ -24,6 +24,7 @@ import (
 	"github.com/lagkit/lagkit/shooter/aimassist"
 	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/shooter/scaling"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -106,23 +107,27 @@ type MatchConfig struct {
 	// by identity and keeps its statistics across a disconnect (see
 	// server.Config.Seat).
 	Seat func(server.Identity) server.Placement `toml:"-" json:"-"`
-	// Weapons, set by a program, is the loadout every player carries
-	// (default the rifle alone); bots fight with the first.
-	Weapons []game.Weapon `toml:"-" json:"-"`
+	// Weapons, set by a program, is the loadout every player of
+	// lagkit's shooter carries (default the rifle alone); bots fight
+	// with the first. A game's own (Step, Game or Shots set) has none.
+	Weapons []weapon.Weapon `toml:"-" json:"-"`
 	// Movement, set by a program, is the movement rules (default
 	// game.DefaultParams()); the clients must use the same.
 	Movement *game.Params `toml:"-" json:"-"`
 	// Step, set by a program, is the game's movement and firing rule
-	// (server.Config.Step; default game.Step). The match's bots predict
-	// with it; other clients must set the same client.Config.Step.
+	// (server.Config.Step). The match's bots predict with it; other
+	// clients must set the same client.Config.Step. With none of Step,
+	// Game and Shots set, the match plays lagkit's shooter (shooter.Arm
+	// with Weapons).
 	Step game.StepFunc `toml:"-" json:"-"`
-	// Game, Spawn, Body, BodyOf and Shots, set by a program, are the
-	// server core's (server.Config): the game's declared state, its
-	// respawn rule, the players' body for TraceAt (one for all, or one
-	// per player and tick), and its shot resolution (nil: lagkit's
-	// weapons). The match's bots predict with the same Game.
+	// Game, Spawn, Died, Body, BodyOf and Shots, set by a program, are
+	// the server core's (server.Config): the game's declared state, its
+	// respawn and death rules, the players' body for TraceAt (one for all, or one
+	// per player and tick), and its shot resolution. The match's bots
+	// predict with the same Game.
 	Game   *game.Layout                                   `toml:"-" json:"-"`
 	Spawn  func(id, team int, st *game.PlayerState)       `toml:"-" json:"-"`
+	Died   func(id int, st *game.PlayerState)             `toml:"-" json:"-"`
 	Body   lagcomp.Body                                   `toml:"-" json:"-"`
 	BodyOf func(id int, st game.PlayerState) lagcomp.Body `toml:"-" json:"-"`
 	Shots  server.Shots                                   `toml:"-" json:"-"`
@@ -389,8 +394,11 @@ type resolved struct {
 	server server.Config
 	params *game.Params
 	grid   *nav.Grid
-	weapon *game.Weapon
-	rules  []linkRule
+	// loadout is lagkit's shooter's weapons (nil for a game of its
+	// own), and weapon the one its bots fight with.
+	loadout []weapon.Weapon
+	weapon  *weapon.Weapon
+	rules   []linkRule
 }
 
 // linkRule is a LinkRule with its directions converted.
@@ -480,22 +488,15 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 			return nil, fail("movement", "%s", cause(err))
 		}
 	}
-	loadout := []game.Weapon{game.Rifle()} // the server's default loadout, which bots fight with
-	if len(out.Weapons) > 0 {
-		loadout = out.Weapons
-	}
-	r := &resolved{cfg: out, params: &params, weapon: &loadout[0]}
-	if out.Game != nil && !out.Game.Armed() {
-		// A game of its own fires none of lagkit's weapons: their state
-		// lives in game.Arms, which its declaration lacks.
-		if len(out.Weapons) > 0 {
-			return nil, fail("weapons", "lagkit's weapons keep their state in game.Arms, the first field of the declared state, and %s has none", out.Game.Name())
-		}
-		loadout = nil
+	r := &resolved{cfg: out, params: &params}
+	own := out.Step != nil || out.Game != nil || out.Shots != nil
+	if own && len(out.Weapons) > 0 {
+		// A game of its own fires none of lagkit's weapons.
+		return nil, fail("weapons", "lagkit's weapons are lagkit's shooter's, and this match plays a game's own step, state or shots")
 	}
 	r.server = server.Config{
-		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params, Weapons: loadout,
-		Step: out.Step, Game: out.Game, Cmd: out.Cmd, Spawn: out.Spawn, Body: out.Body, BodyOf: out.BodyOf, Shots: out.Shots, Shape: out.Shape, MaxHealth: out.MaxHealth, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
+		Map: m, TickRate: out.TickRate, MaxClients: out.Seats, Movement: &params,
+		Step: out.Step, Game: out.Game, Cmd: out.Cmd, Spawn: out.Spawn, Died: out.Died, Body: out.Body, BodyOf: out.BodyOf, Shots: out.Shots, Shape: out.Shape, MaxHealth: out.MaxHealth, Seed: out.Seed, Policy: out.Policy, Replication: rep, TimeWarp: time.Duration(out.TimeWarp),
 		Rules: out.Rules, Adjust: shooter.Adjust(out.Scaling, out.AimAssist),
 		Delay: delay.Config{Mode: out.Delay.Mode, Trigger: out.Delay.Trigger, Adaptation: time.Duration(out.Delay.Adaptation)},
 		Settings: server.Settings{Display: out.Display, PredictionOff: out.PredictionOff,
@@ -504,6 +505,17 @@ func (c *MatchConfig) resolve() (*resolved, *problem) {
 		ShowRewind:  true,
 		ShowTracers: true,
 		Seat:        out.Seat,
+	}
+	if !own {
+		// lagkit's shooter, with its weapons.
+		if err := shooter.Arm(&r.server, out.Weapons); err != nil {
+			return nil, fail("weapons", "%s", cause(err))
+		}
+		r.loadout = r.server.Shots.(shooter.Weapons).Loadout
+		r.weapon = &r.loadout[0]
+	} else {
+		rifle := weapon.Rifle() // what lagkit's bots aim by, in any game
+		r.weapon = &rifle
 	}
 	// The parts server.New checks, one at a time so that a problem names
 	// its key.

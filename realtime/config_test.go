@@ -172,7 +172,7 @@ func TestMatchMovementHook(t *testing.T) {
 	if r.server.Movement.WalkSpeed != 7 || r.params.WalkSpeed != 7 {
 		t.Fatalf("walk speed %v, %v: want the program's 7", r.server.Movement.WalkSpeed, r.params.WalkSpeed)
 	}
-	r.server.Step(game.PlayerState{}, game.UserCmd{}, &game.StepCtx{Grid: r.server.Map.Grid, Params: r.server.Movement, Weapons: r.server.Weapons})
+	r.server.Step(game.PlayerState{}, game.UserCmd{}, &game.StepCtx{Grid: r.server.Map.Grid, Params: r.server.Movement})
 	if calls != 1 {
 		t.Fatalf("the server's step ran the program's %d times, want 1", calls)
 	}

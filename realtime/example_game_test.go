@@ -6,6 +6,7 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/server"
@@ -20,11 +21,18 @@ import (
 type discShots struct{}
 
 func (discShots) Fire(w *server.ShotWorld) {
-	s, f := w.Server(), &w.Shot
-	ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, &s.Config().Weapons[0], s.Config().Movement)
+	f := &w.Shot
+	ray := geom.Ray{Origin: f.Eye, Dir: game.AimDir(f.Cmd.Aimed().Yaw, f.Cmd.Aimed().Pitch)}
 	if h, ok := w.Trace(ray, 100); ok {
 		w.Hit(int16(h.Damage)) // judged by the policy, then health, death, the kill
 	}
+}
+
+// tap is the game's step: lagkit's movement, and a shot at every
+// command with the trigger held.
+func tap(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+	s, _ = ctx.Step(s, cmd)
+	return s, cmd.Buttons.Has(game.BtnFire) && s.Flags&game.FlagDead == 0
 }
 
 // A game of its own in a live match over UDP: its step and values on
@@ -37,7 +45,7 @@ func ExampleMatchConfig_game() {
 	host := realtime.NewHost(slog.Default(), realtime.NewMetrics(prometheus.NewRegistry()))
 	if _, err := host.Start(realtime.MatchConfig{
 		Map: m.Name, World: m, Mode: "ffa",
-		Step: game.DefaultStep, Body: disc, Shots: discShots{},
+		Step: tap, Body: disc, Shots: discShots{},
 	}); err != nil {
 		panic(err)
 	}
@@ -53,6 +61,6 @@ func ExampleMatchConfig_game() {
 		panic(err)
 	}
 	realtime.RunClient(ctx, conn, realtime.ClientConfig{
-		Client: client.Config{Map: m, Step: game.DefaultStep, Name: "me"},
+		Client: client.Config{Map: m, Step: tap, Name: "me"},
 	})
 }

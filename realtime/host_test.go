@@ -17,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/shooter/bots"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -174,7 +175,7 @@ func TestPanicEndsOneBot(t *testing.T) {
 	made := 0
 	orig := newBotBrain
 	t.Cleanup(func() { newBotBrain = orig })
-	newBotBrain = func(cfg bots.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *game.Weapon, seed uint64) (Brain, error) {
+	newBotBrain = func(cfg bots.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *weapon.Weapon, seed uint64) (Brain, error) {
 		b, err := orig(cfg, w, g, p, weapon, seed)
 		made++
 		if made == 1 {

@@ -15,6 +15,7 @@ import (
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter/bots"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/token"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
@@ -349,7 +350,10 @@ func (m *Match) startNamedBot(name string, seat int) error {
 	if err != nil {
 		return err
 	}
-	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Step: m.r.cfg.Step, Game: m.r.cfg.Game, Cmd: m.r.cfg.Cmd, Shape: m.r.cfg.Shape, Weapons: m.r.server.Weapons, Name: name}
+	cc := client.Config{Map: m.r.server.Map, Movement: m.r.params, Step: m.r.server.Step, Game: m.r.server.Game, Cmd: m.r.cfg.Cmd, Shape: m.r.cfg.Shape, Name: name}
+	if m.r.loadout != nil {
+		cc.ShotRays = weapon.ShotRays(m.r.loadout)
+	}
 	if n := m.r.server.MaxClients; n < wire.MaxEntities {
 		cc.FirstEntity = n // the server's entities, in its bots' steps' view
 	}
@@ -397,7 +401,7 @@ func (m *Match) newBot(seed uint64) (Brain, error) {
 
 // newBotBrain makes a server-side bot's brain (bots.New; tests swap in
 // one that fails).
-var newBotBrain = func(cfg bots.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *game.Weapon, seed uint64) (Brain, error) {
+var newBotBrain = func(cfg bots.Config, w *world.Map, g *nav.Grid, p *game.Params, weapon *weapon.Weapon, seed uint64) (Brain, error) {
 	return bots.New(cfg, w, g, p, weapon, seed)
 }
 

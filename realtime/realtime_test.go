@@ -3,7 +3,6 @@ package realtime
 import (
 	"context"
 	"fmt"
-	"github.com/lagkit/lagkit/internal/walltest"
 	"io"
 	"log/slog"
 	"math"
@@ -13,10 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lagkit/lagkit/internal/walltest"
+
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/shooter/bots"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -44,7 +46,7 @@ func playBots(t *testing.T, mapName string, n int, d time.Duration, dial func(i 
 	if err != nil {
 		t.Fatal(err)
 	}
-	weapon := game.Rifle()
+	weapon := weapon.Rifle()
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	out := make([]botResult, n)

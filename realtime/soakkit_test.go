@@ -17,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/shooter/bots"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/world"
 )
@@ -92,7 +93,7 @@ type botKit struct {
 	m      *world.Map
 	grid   *nav.Grid
 	params game.Params
-	weapon game.Weapon
+	weapon weapon.Weapon
 	// account, when set, keeps the events each bot's client delivers;
 	// reports makes the bots report hits as shot behind cover.
 	account *Account
@@ -121,7 +122,7 @@ func newBotKit(t *testing.T, mapName string) *botKit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := &botKit{m: m, params: game.DefaultParams(), weapon: game.Rifle()}
+	k := &botKit{m: m, params: game.DefaultParams(), weapon: weapon.Rifle()}
 	if k.grid, err = nav.Build(m, &k.params); err != nil {
 		t.Fatal(err)
 	}

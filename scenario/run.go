@@ -86,10 +86,14 @@ func (f *File) Run(policy lagcomp.Config) (*Result, error) {
 			Phase: time.Duration(i+1) * tick / time.Duration(len(f.Players)+1),
 		}
 	}
-	d, err := sim.NewDriver(server.Config{
+	scfg := server.Config{
 		Map: f.world, TickRate: f.TickRate, MaxClients: len(f.Players), Seed: f.Seed, Policy: policy,
 		Rules: shooter.Rules(mode.Config{}),
-	}, players, f.Seed)
+	}
+	if err := sim.ArmShooter(&scfg, players, nil); err != nil {
+		return nil, err
+	}
+	d, err := sim.NewDriver(scfg, players, f.Seed)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -109,6 +110,7 @@ func (d *duel) tick(view func(now time.Duration) time.Duration) {
 			d.snaps[dg.To] = ring
 		}
 		var sn wire.Snapshot
+		sn.SetGame(weapon.Layout)
 		if wire.DecodeSnapshot(dg.Data, &sn, func(tick uint32) *wire.Snapshot {
 			if b := &ring[tick%snapRing]; b.Tick == tick {
 				return b
@@ -284,13 +286,13 @@ func TestBogusAppealsAreIgnored(t *testing.T) {
 // a token bucket with a burst of as many) bounds how many hits on it are
 // made provisional; the rest are registered at once.
 func TestAppealFlood(t *testing.T) {
-	w := game.Rifle()
+	w := weapon.Rifle()
 	w.Damage = [game.NumParts]int16{}
 	w.Magazine = 255
 	w.Spread, w.SpreadGrowth, w.SpreadMax, w.Recoil, w.RecoilMax = 0, 0, 0, 0, 0
 	// Limits.Appeals would disconnect the flooder; the budget must hold
 	// without it.
-	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "alc"}, Weapons: []game.Weapon{w}, AppealRate: 2, Limits: Limits{Appeals: 1 << 20}})
+	d := newDuel(t, armed(Config{Policy: lagcomp.Config{Name: "alc"}, AppealRate: 2, Limits: Limits{Appeals: 1 << 20}}, w))
 	cmd := d.cmd[1]
 	cmd.Buttons = game.BtnFire
 	d.cmd[1] = cmd
@@ -413,21 +415,21 @@ func TestConfirmedHitStandsWhoeverFiredLast(t *testing.T) {
 	}
 }
 
-// TestGameConfigErrors: a game's settings out of range are refused: its
-// own shot resolution under time warp of hitscan shots only, which
-// defers lagkit's weapons' hitscan shots alone (WeaponShots, also when
-// set explicitly). Time warp of whole commands takes any resolver.
+// TestGameConfigErrors: a game's settings out of range are refused: a
+// resolver that does not say which shots are hitscan (no Armoury) under
+// time warp of hitscan shots only, which defers those alone. Time warp
+// of whole commands takes any resolver.
 func TestGameConfigErrors(t *testing.T) {
 	for _, cfg := range []Config{
 		{Map: worldtest.Open(t), Shots: aimShots{}, TimeWarp: 100 * time.Millisecond, TimeWarpHitscanOnly: true, Policy: lagcomp.Config{Name: "none"}},
 	} {
-		if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "hitscan shots only with a game's shot resolution") {
+		if _, err := New(armed(cfg)); err == nil || !strings.Contains(err.Error(), "needs a resolver that says which shots are hitscan") {
 			t.Errorf("shots %T, time warp %v: %v", cfg.Shots, cfg.TimeWarp, err)
 		}
 	}
-	for _, shots := range []Shots{nil, WeaponShots{}, aimShots{}} {
+	for _, shots := range []Shots{nil, rifles{weapon.Defaults()}, aimShots{}} {
 		cfg := Config{Map: worldtest.Open(t), Shots: shots, TimeWarp: 100 * time.Millisecond, Policy: lagcomp.Config{Name: "none"}}
-		if _, err := New(cfg); err != nil {
+		if _, err := New(armed(cfg)); err != nil {
 			t.Fatalf("time warp with shots %T: %v", shots, err)
 		}
 	}

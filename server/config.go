@@ -37,8 +37,8 @@ type Config struct {
 	// game.DefaultParams()).
 	Movement *game.Params
 	// Step is the game's movement and firing rule (default
-	// game.DefaultStep),
-	// run for every command live and when time warp re-runs a tick. The
+	// game.DefaultStep, lagkit's movement firing nothing), run for every
+	// command live and when time warp re-runs a tick. The
 	// clients must predict with the same one (client.Config.Step).
 	Step game.StepFunc
 	// Game is the game's own declared state of each player and entity
@@ -46,10 +46,9 @@ type Config struct {
 	// to the owner, to all or to the owner's team as its tags say (a
 	// team field goes to the players of the owner's team when the
 	// rules play teams, Rules.Teams, and to the owner alone otherwise).
-	// nil (the default) is lagkit's own game's, game.ArmsLayout: its
-	// weapons' state alone. A game that fires lagkit's weapons declares
-	// game.Arms as its state's first field; one that declares a state
-	// without it has no loadout (Weapons must be empty). The clients
+	// nil (the default) is none: a game that keeps no state of its own.
+	// lagkit's shooter declares its weapons' state (weapon.Layout). The
+	// clients
 	// must declare the same (client.Config.Game): a Connect whose
 	// declaration's hash differs is refused.
 	Game *game.Layout
@@ -71,6 +70,12 @@ type Config struct {
 	// survives death and placement unchanged; a player joining starts
 	// from zero.
 	Spawn func(id, team int, st *game.PlayerState)
+	// Died, if set, is the game's death rule: it runs whenever a player
+	// dies, live or in time warp's re-simulation, after lagkit has set
+	// its own fields (no health, game.FlagDead), with the player's slot
+	// and state: a game whose death stops a reload or drops a charge
+	// does it here (lagkit's shooter stops a reload, weapon.Disarm).
+	Died func(id int, st *game.PlayerState)
 	// Body, if set, is every player's body for a game's own hit tests:
 	// the players are recorded each tick with it, for TraceAt. lagkit's
 	// own hitscan keeps its humanoid hitboxes (History and Tracer). Its
@@ -109,8 +114,9 @@ type Config struct {
 	// fires (Step reports it) is handed to it with the time its shooter
 	// saw, in the world the lag compensation policy judges it in, and
 	// the hits it registers take the core's one path (the policy's
-	// verdict, damage, kills, records). nil (the default) is lagkit's
-	// weapons, WeaponShots: hitscan and projectiles of Weapons. Time warp
+	// verdict, damage, kills, records). nil (the default) is NoShots:
+	// shots hit nothing. lagkit's shooter's weapons are shooter.Weapons:
+	// hitscan pellets and projectiles (ShotWorld.Launch). Time warp
 	// re-runs the shots of a re-simulated tick through it too
 	// (ShotWorld.Rejudged), but for a recorded shot nothing it could see
 	// changed, which stands as recorded without Fire.
@@ -170,13 +176,6 @@ type Config struct {
 	// Policy is the lag compensation policy and its parameters (default
 	// tlc).
 	Policy lagcomp.Config
-	// Weapons is the loadout every player carries, selected by slot with
-	// UserCmd.Weapon (default: the rifle alone, game.Rifle(), as the ALC
-	// study's game had; at most game.MaxWeapons), its state kept in
-	// game.Arms (see Game): none for a game whose declared state has no
-	// Arms. Projectile weapons are simulated by the server without lag
-	// compensation (see Projectile).
-	Weapons []game.Weapon
 	// ViewTimeTolerance is how far a command's view time may lie from the
 	// server's own estimate and still be trusted (default 200 ms, as
 	// Source uses).
@@ -224,7 +223,8 @@ type Config struct {
 	// warp study warped its raygun alone ([timewarp]; see
 	// timewarp.Rules.HitscanOnly): commands run when they arrive, and
 	// each hitscan shot is judged at the tick its command was issued.
-	// It needs TimeWarp.
+	// It needs TimeWarp, and a resolver that says which shots are
+	// hitscan (an Armoury).
 	TimeWarpHitscanOnly bool
 	// ShowRewind sends the shooter and the victim of every hitscan hit a
 	// wire.RewindEvent: the victim's pose the server tested, how far it
@@ -372,17 +372,6 @@ func (c *Config) withDefaults() (Config, error) {
 	if out.Policy.Name == "" {
 		out.Policy.Name = "tlc"
 	}
-	out.Game = game.OrArms(out.Game)
-	switch {
-	case out.Game.Armed():
-		weapons, err := game.Loadout(out.Weapons)
-		if err != nil {
-			return out, fmt.Errorf("server: config: %w", err)
-		}
-		out.Weapons = weapons
-	case len(out.Weapons) > 0:
-		return out, fmt.Errorf("server: config: weapons: lagkit's weapons keep their state in game.Arms, the first field of the declared state, and %s has none", out.Game.Name())
-	}
 	if out.ViewTimeTolerance == 0 {
 		out.ViewTimeTolerance = 200 * time.Millisecond
 	}
@@ -446,10 +435,10 @@ func (c *Config) withDefaults() (Config, error) {
 		return out, fmt.Errorf("server: config: max clients %d exceed the shape's %d slots", out.MaxClients, n)
 	}
 	if out.Shots == nil {
-		out.Shots = WeaponShots{}
+		out.Shots = NoShots{}
 	}
-	if _, weapons := out.Shots.(WeaponShots); !weapons && out.TimeWarpHitscanOnly {
-		return out, errors.New("server: config: time warp of hitscan shots only with a game's shot resolution: it defers lagkit's weapons' hitscan shots (WeaponShots), which a game's resolver does not fire")
+	if _, named := out.Shots.(Armoury); !named && out.TimeWarpHitscanOnly {
+		return out, errors.New("server: config: time warp of hitscan shots only needs a resolver that says which shots are hitscan (an Armoury, as shooter.Weapons is)")
 	}
 	if out.ViewTimeTolerance < 0 || out.RespawnDelay < 0 || out.SpawnProtection < 0 || !(out.AppealRate > 0 && out.AppealRate <= 1000) {
 		return out, fmt.Errorf("server: config: view time tolerance, respawn delay and spawn protection must not be negative, appeal rate in (0, 1000]")

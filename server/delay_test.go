@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 	"github.com/lagkit/lagkit/world/worldtest"
@@ -32,7 +33,7 @@ func delayServer(t *testing.T, m *world.Map, cfg Config) (s *Server, fast, slow 
 		m = worldtest.Open(t)
 	}
 	cfg.Map = m
-	s, err := New(cfg)
+	s, err := New(armed(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,6 +219,7 @@ func TestSnapshotHold(t *testing.T) {
 	for n := uint32(1); n <= 20; n++ {
 		for _, d := range advanceTo(s, n).Messages {
 			var sn wire.Snapshot
+			sn.SetGame(weapon.Layout)
 			if wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) != nil {
 				continue
 			}
@@ -268,6 +270,7 @@ func TestSnapshotHoldInputsOnly(t *testing.T) {
 	for n := uint32(1); n <= 20; n++ {
 		for _, d := range advanceTo(s, n).Messages {
 			var sn wire.Snapshot
+			sn.SetGame(weapon.Layout)
 			if wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
 				got[d.To] = append(got[d.To], sn.Tick)
 			}
@@ -287,16 +290,16 @@ func TestSnapshotHoldInputsOnly(t *testing.T) {
 // bad ones and refuses time delay with time warp: time warp runs
 // commands at their clients' ticks, delay runs them late.
 func TestDelayConfig(t *testing.T) {
-	if _, err := New(Config{Map: worldtest.Open(t), Delay: delay.Config{Mode: "slow"}}); err == nil || !strings.Contains(err.Error(), `delay: unknown delay mode "slow"`) {
+	if _, err := New(armed(Config{Map: worldtest.Open(t), Delay: delay.Config{Mode: "slow"}})); err == nil || !strings.Contains(err.Error(), `delay: unknown delay mode "slow"`) {
 		t.Errorf("unknown mode: error %v", err)
 	}
 	for _, mode := range []string{delay.Regular, delay.Adaptive} {
-		_, err := New(Config{Map: worldtest.Open(t), Policy: lagcomp.Config{Name: "none"}, TimeWarp: 300 * time.Millisecond, Delay: delay.Config{Mode: mode}})
+		_, err := New(armed(Config{Map: worldtest.Open(t), Policy: lagcomp.Config{Name: "none"}, TimeWarp: 300 * time.Millisecond, Delay: delay.Config{Mode: mode}}))
 		if err == nil || !strings.Contains(err.Error(), "time warp cannot be combined") {
 			t.Errorf("%s with time warp: error %v", mode, err)
 		}
 	}
-	s, err := New(Config{Map: worldtest.Open(t), Delay: delay.Config{Mode: delay.Adaptive}})
+	s, err := New(armed(Config{Map: worldtest.Open(t), Delay: delay.Config{Mode: delay.Adaptive}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,28 +6,36 @@ import (
 	"testing"
 )
 
-// TestImportsNoGameRules: the server core is the netcode of any game and
-// imports none of lagkit's shooter's rules (its modes, aim assistance
-// and attribute scaling in shooter/, their glue in package shooter),
-// which reach it through Config.Rules and Config.Adjust.
+// TestImportsNoGameRules: the cores are the netcode of any game and
+// import nothing of lagkit's shooter (its weapons, modes, aim
+// assistance, attribute scaling and bots under shooter/, their glue in
+// package shooter), which reaches the server through Config.Step,
+// Game, Shots, Spawn, Died, Rules and Adjust, and a client through
+// client.Config.Step, Game and ShotRays.
 func TestImportsNoGameRules(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to list the imports with")
 	}
-	out, err := exec.Command(goTool, "list", "-deps", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list -deps: %v\n%s", err, out)
-	}
-	deps := strings.Fields(string(out))
-	if len(deps) == 0 || deps[len(deps)-1] != "github.com/lagkit/lagkit/server" {
-		t.Fatalf("go list -deps listed %d packages, not ending with the server: %q", len(deps), out)
-	}
-	for _, d := range deps {
-		p := strings.TrimPrefix(d, "github.com/lagkit/lagkit/")
-		switch {
-		case p == "shooter", strings.HasPrefix(p, "shooter/"), p == "bot", p == "match", p == "nav":
-			t.Errorf("server imports %s", d)
+	for _, core := range []string{".", "../client"} {
+		out, err := exec.Command(goTool, "list", "-deps", core).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", core, err, out)
+		}
+		deps := strings.Fields(string(out))
+		want := "github.com/lagkit/lagkit/" + strings.TrimPrefix(strings.TrimPrefix(core, "../"), ".")
+		if core == "." {
+			want = "github.com/lagkit/lagkit/server"
+		}
+		if len(deps) == 0 || deps[len(deps)-1] != want {
+			t.Fatalf("go list -deps %s listed %d packages, not ending with %s: %q", core, len(deps), want, out)
+		}
+		for _, d := range deps {
+			p := strings.TrimPrefix(d, "github.com/lagkit/lagkit/")
+			switch {
+			case p == "shooter", strings.HasPrefix(p, "shooter/"), p == "bot", p == "match", p == "nav":
+				t.Errorf("%s imports %s", want, d)
+			}
 		}
 	}
 }

@@ -51,8 +51,7 @@ func (s *Server) SetEntity(id int, st game.PlayerState, body lagcomp.Body) error
 	if n := s.cfg.Shape.SlotCount(); id < len(s.clients) || id >= n {
 		return fmt.Errorf("%w: %d, want %d to %d", ErrNotEntitySlot, id, len(s.clients), n-1)
 	}
-	if s.cfg.Game.Hash() == 0 && st.Game != (game.State{}) {
-		// lagkit's own game's declaration: an entity holds no weapon.
+	if s.cfg.Game == nil && st.Game != (game.State{}) {
 		return fmt.Errorf("server: entity %d: game state set, but the server declares none of its own (Config.Game)", id)
 	}
 	if !within(st.Pos, wire.MaxCoord*game.PosQuantum) || !within(st.Vel, wire.MaxCoord*game.VelQuantum) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -36,6 +37,7 @@ func TestEventsResentAfterRoundTrip(t *testing.T) {
 		}
 		ready := s.Advance(now)
 		var sn wire.Snapshot
+		sn.SetGame(weapon.Layout)
 		for _, d := range ready.Messages {
 			if wire.DecodeSnapshot(d.Data, &sn, func(tick uint32) *wire.Snapshot { return got[tick] }) == nil {
 				kept := sn
@@ -124,6 +126,7 @@ func TestEventBacklogDropsClient(t *testing.T) {
 	}
 	ready := s.Advance(s.NextTick())
 	var sn wire.Snapshot
+	sn.SetGame(weapon.Layout)
 	got := false
 	for _, d := range ready.Messages {
 		if wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {

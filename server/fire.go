@@ -38,13 +38,13 @@ func (s *Server) player(id int) *game.PlayerState {
 	return nil
 }
 
-// act runs cmd on player id in state st through the shared movement and
-// weapon code, Config.Step, and reports whether it fired.
+// act runs cmd on player id in state st through the game's step,
+// Config.Step, and reports whether it fired.
 func (s *Server) act(id int, st game.PlayerState, cmd game.UserCmd) (game.PlayerState, bool) {
 	// One context, rewritten for each command: a pointer to a local
 	// would escape through the step's function value and allocate.
 	ctx := &s.stepCtx
-	ctx.Grid, ctx.Params, ctx.Weapons = s.cfg.Map.Grid, s.cfg.Movement, s.cfg.Weapons
+	ctx.Grid, ctx.Params = s.cfg.Map.Grid, s.cfg.Movement
 	ctx.Slot, ctx.Team = id, 0
 	if c := s.clients[id]; c != nil {
 		ctx.Team = c.team
@@ -60,7 +60,7 @@ func (s *Server) act(id int, st game.PlayerState, cmd game.UserCmd) (game.Player
 }
 
 // shotRecord starts the record of pellet of the shot shooter fired with
-// command shotTick, holding loadout slot, resolved at now.
+// command shotTick, with weapon slot (Armoury), resolved at now.
 func (s *Server) shotRecord(now time.Duration, shooter int, shotTick uint32, pellet int, slot uint8) ShotRecord {
 	return ShotRecord{
 		Time: now, Shooter: shooter, ShotTick: shotTick, Pellet: pellet, Victim: -1,
@@ -68,30 +68,18 @@ func (s *Server) shotRecord(now time.Duration, shooter int, shotTick uint32, pel
 	}
 }
 
-// pelletHit is the damage of a hitscan pellet of weapon w that hit h,
-// fired by shooter with command shotTick from eye.
-func pelletHit(shooter int, shotTick uint32, eye geom.Vec3, h *lagcomp.Hit, w *game.Weapon) hitInfo {
-	return hitInfo{
-		shooter: shooter, victim: h.Victim, shotTick: shotTick, part: h.Part,
-		local: h.Local, eye: game.SnapPos(eye), damage: w.Damage[h.Part], impact: h.Point,
-	}
-}
-
-// projectileFor returns pellet of the shot that command cmd of shooter
-// (owner, in state st after the command) fired with weapon w, as the
-// projectile id it launches: from the shooter's eye along game.ShotRay's
-// direction at the weapon's speed (aimed by the command's fire press if
-// it carries one), origin and velocity snapped to the wire's grids so
-// that the ProjectileEvent describes exactly the path simulated. The
-// projectile leaves from the eye at the tick, where its flight is
-// simulated from.
-func (s *Server) projectileFor(shooter int, owner *client, st *game.PlayerState, cmd *game.UserCmd, pellet int, w *game.Weapon, id uint32) projectile {
-	ray := game.ShotRay(*st, cmd.Aimed(), shooter, pellet, w, s.cfg.Movement)
-	vel := snapVel(ray.Dir.Scale(w.Speed))
+// projectileFor returns pellet of the shot that command shotTick of
+// shooter (owner) fired with weapon slot, launched as shell sh along
+// ray, as the projectile id: origin and velocity snapped to the wire's
+// grids so that the ProjectileEvent describes exactly the path
+// simulated. The projectile leaves from ray's origin at the tick, where
+// its flight is simulated from.
+func projectileFor(shooter int, owner *client, slot uint8, shotTick uint32, pellet int, ray geom.Ray, sh *Shell, id uint32) projectile {
+	vel := snapVel(ray.Dir.Scale(sh.Speed))
 	return projectile{
-		id: id, shooter: shooter, owner: owner, slot: st.Arms().Weapon,
-		weapon: w, shot: cmd.Tick, pellet: pellet,
-		pos: game.SnapPos(ray.Origin), vel: vel, dir: vel.Norm(), speed: vel.Len(), left: w.Range,
+		id: id, shooter: shooter, owner: owner, slot: slot,
+		shell: *sh, shot: shotTick, pellet: pellet,
+		pos: game.SnapPos(ray.Origin), vel: vel, dir: vel.Norm(), speed: vel.Len(), left: sh.Range,
 	}
 }
 
@@ -206,11 +194,11 @@ func (s *Server) advance(p *projectile, ray geom.Ray, seg float64) bool {
 func (s *Server) blastHit(p *projectile, centre geom.Vec3, direct *lagcomp.Hit, id int, st *game.PlayerState) hitInfo {
 	h := hitInfo{
 		shooter: p.shooter, victim: id, shotTick: p.shot, part: game.PartTorso,
-		eye: game.SnapPos(centre), damage: s.splash(p.weapon, centre, *st), impact: centre,
+		eye: game.SnapPos(centre), damage: s.splash(&p.shell, centre, *st), impact: centre,
 	}
 	if id == direct.Victim {
 		h.part, h.local, h.impact = direct.Part, direct.Local, direct.Point
-		if d := p.weapon.Damage[direct.Part]; d >= h.damage {
+		if d := p.shell.Damage[direct.Part]; d >= h.damage {
 			h.damage, h.eye = d, game.SnapPos(p.pos)
 		}
 	}
@@ -237,7 +225,7 @@ func (rec *ShotRecord) damaged(direct *lagcomp.Hit, victim int, damage int16, ki
 
 // announceExplosion tells the clients of p's explosion at centre at tick.
 func (s *Server) announceExplosion(p *projectile, tick uint32, centre geom.Vec3) {
-	ev := wire.ExplosionEvent{ID: p.id, Tick: tick, Pos: game.SnapPos(centre), Radius: p.weapon.SplashRadius}
+	ev := wire.ExplosionEvent{ID: p.id, Tick: tick, Pos: game.SnapPos(centre), Radius: p.shell.SplashRadius}
 	if data, err := wire.AppendExplosionEvent(nil, &ev); err == nil {
 		s.tellAll(wire.EventExplosion, data)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -157,7 +158,7 @@ func TestUnprovenAddressGetsNothingLarger(t *testing.T) {
 	s := testServer(t, Config{MaxClients: 2})
 	in, out := 0, 0
 	for peer := Peer(1); peer <= 100; peer++ {
-		b, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Nonce: uint64(peer), Name: "spoof"})
+		b, err := wire.AppendConnect(nil, &wire.Connect{Version: wire.Version, Nonce: uint64(peer), Name: "spoof", Game: weapon.Layout.Hash()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -208,7 +209,7 @@ func TestUnmeasuredShooterIsNotRewound(t *testing.T) {
 // forged token and garbage, and changes nothing.
 func TestProvenConnect(t *testing.T) {
 	s := testServer(t, Config{})
-	m := wire.Connect{Version: wire.Version, Nonce: 9, Name: "p"}
+	m := wire.Connect{Version: wire.Version, Nonce: 9, Name: "p", Game: weapon.Layout.Hash()}
 	first, _ := wire.AppendConnect(nil, &m)
 	var ch wire.Challenge
 	if reply := connectTo(t, s, 0, 1, &m); wire.DecodeChallenge(reply, &ch) != nil {

@@ -177,7 +177,7 @@ func TestNeverAckingClientIsSlowedAndTimesOut(t *testing.T) {
 // TestLimitsValidated: a negative limit is a configuration error.
 func TestLimitsValidated(t *testing.T) {
 	for _, l := range []Limits{{Malformed: -1}, {BytesPerSecond: -1}, {AckTimeout: -time.Second}} {
-		if _, err := New(Config{Map: testServer(t, Config{}).cfg.Map, Limits: l}); err == nil || !strings.Contains(err.Error(), "limits") {
+		if _, err := New(armed(Config{Map: testServer(t, Config{}).cfg.Map, Limits: l})); err == nil || !strings.Contains(err.Error(), "limits") {
 			t.Errorf("limits %+v: error %v", l, err)
 		}
 	}

@@ -3,6 +3,7 @@ package server
 import (
 	"testing"
 
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -24,6 +25,7 @@ func TestOutboxSurvivesSeveralTicks(t *testing.T) {
 			continue
 		}
 		var sn wire.Snapshot
+		sn.SetGame(weapon.Layout)
 		if err := wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }); err != nil {
 			t.Fatalf("snapshot %d: %v", len(ticks), err)
 		}

@@ -10,22 +10,23 @@ import (
 	"github.com/lagkit/lagkit/wire"
 )
 
-// Projectiles. A shot of a game.Projectile weapon launches one projectile
-// per pellet from the shooter's eye along game.ShotRay's direction at the
-// weapon's Speed (origin and velocity snapped to the wire's grids, so that
-// the ProjectileEvent describes exactly the path simulated). It first
+// Projectiles. A resolver launches a projectile (ShotWorld.Launch: lagkit's
+// shooter's projectile weapons launch one per pellet from the shooter's
+// eye along weapon.ShotRay) along a ray at its Shell's Speed (origin and
+// velocity snapped to the wire's grids, so that the ProjectileEvent
+// describes exactly the path simulated). It first
 // moves on the tick after the one that fired it, so it is at its origin at
 // that tick's time and a flight of d metres ends between d/Speed and
 // d/Speed plus one tick later. Each tick it flies in a straight line (no
 // gravity); the segment is tested against the map's boxes, the ground and
-// the hitboxes of the players' current states (as Half-Life does,
+// lagkit's humanoid hitboxes of the players' current states (as Half-Life does,
 // projectiles are not lag compensated, [source]), and the first
 // contact wins. The owner and its team mates are never hit (Server's
 // hittable rule, as for hitscan). A projectile expires, settling as a
-// miss, when it has flown its weapon's Range or leaves the map's bounds;
+// miss, when it has flown its Range or leaves the map's bounds;
 // when its owner leaves, its projectiles settle as misses.
 //
-// On contact with a player it deals that part's Damage. A weapon with a
+// On contact with a player it deals that part's Damage. A shell with a
 // SplashRadius then explodes: every hittable player whose torso centre
 // lies within the radius of the blast, with no box in between, takes
 // SplashDamage * (1 - d/SplashRadius) at distance d. The player hit
@@ -66,7 +67,7 @@ type projectile struct {
 	shooter int
 	owner   *client // tells the owner's departure from a new player in its slot
 	slot    uint8
-	weapon  *game.Weapon
+	shell   Shell
 	shot    uint32 // the command that fired it
 	pellet  int
 	pos     geom.Vec3 // at the start of the next tick
@@ -80,7 +81,7 @@ type projectile struct {
 type Projectile struct {
 	ID      uint32
 	Shooter int
-	Weapon  uint8 // the shooter's loadout slot
+	Weapon  uint8 // the weapon that fired it (Armoury)
 	// Pos is where it is at the server's current time; Velocity is in
 	// metres per second.
 	Pos, Velocity geom.Vec3
@@ -95,12 +96,12 @@ func (s *Server) Projectiles(dst []Projectile) []Projectile {
 	return dst
 }
 
-// launch fires pellet of shot ps, made with weapon w, as a projectile.
-func (s *Server) launch(now time.Duration, ps *pendingShot, pellet int, w *game.Weapon) {
-	p := s.projectileFor(ps.shooter, s.clients[ps.shooter], &ps.state, &ps.cmd, pellet, w, 0)
+// launch fires pellet of shot ps as shell sh along ray.
+func (s *Server) launch(now time.Duration, ps *pendingShot, pellet int, ray geom.Ray, sh *Shell) {
+	p := projectileFor(ps.shooter, s.clients[ps.shooter], ps.weapon, ps.cmd.Tick, pellet, ray, sh, 0)
 	if len(s.projectiles) >= MaxProjectiles {
 		s.recorder.launch(&p)
-		s.dropProjectile(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Arms().Weapon, false)
+		s.dropProjectile(now, ps.shooter, ps.cmd.Tick, pellet, ps.weapon, false)
 		return
 	}
 	s.nextProjectile++
@@ -192,11 +193,11 @@ func (s *Server) explode(now time.Duration, p *projectile, centre geom.Vec3, dir
 	s.announceExplosion(p, s.tick, centre)
 }
 
-// splash returns the damage weapon w's blast at centre deals to a player
+// splash returns the damage shell w's blast at centre deals to a player
 // in state st: SplashDamage falling off linearly to 0 at SplashRadius with
 // the distance to the torso's centre, and nothing when a box stands in
 // between.
-func (s *Server) splash(w *game.Weapon, centre geom.Vec3, st game.PlayerState) int16 {
+func (s *Server) splash(w *Shell, centre geom.Vec3, st game.PlayerState) int16 {
 	if w.SplashRadius <= 0 {
 		return 0
 	}

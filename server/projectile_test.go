@@ -10,6 +10,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -31,7 +32,7 @@ func newShootingRange(t *testing.T, m *world.Map, cfg Config, pos ...geom.Vec3) 
 	if cfg.Rules == nil {
 		cfg.Rules = modeRules(mode.Config{Mode: mode.FFA})
 	}
-	s, err := New(cfg)
+	s, err := New(armed(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,22 +89,22 @@ func (r *shootingRange) health(id int) int16 {
 }
 
 // testProjectile is a projectile weapon without spread or recoil.
-func testProjectile(speed float64) game.Weapon {
-	return game.Weapon{
-		Name: "launcher", Kind: game.Projectile, FireInterval: time.Second, Magazine: 10,
+func testProjectile(speed float64) weapon.Weapon {
+	return weapon.Weapon{
+		Name: "launcher", Kind: weapon.Projectile, FireInterval: time.Second, Magazine: 10,
 		ReloadTime: time.Second, Range: 100, Pellets: 1, Speed: speed,
 		Damage: [game.NumParts]int16{40, 20, 15, 15},
 	}
 }
 
-func rocket() game.Weapon { return game.DefaultWeapons()[4] }
+func rocket() weapon.Weapon { return weapon.Defaults()[4] }
 
 // TestProjectileFlightTime: a projectile hits a standing player when it
 // has flown to the hitbox, not at once as a hitscan shot would, and deals
 // the part's damage (the testbed's projectile pistol).
 func TestProjectileFlightTime(t *testing.T) {
 	w := testProjectile(20)
-	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{w}}, geom.V(0, 0, 0), geom.V(10, 0, 0))
+	r := newShootingRange(t, worldtest.Open(t), armed(Config{}, w), geom.V(0, 0, 0), geom.V(10, 0, 0))
 	fired := r.fireOnce(game.UserCmd{})
 	target, _ := r.s.Client(1)
 	p := r.s.Projectiles(nil)[0]
@@ -138,7 +139,7 @@ func TestProjectileFlightTime(t *testing.T) {
 func TestProjectileStoppedByWall(t *testing.T) {
 	w := testProjectile(40)
 	// The cover map's wall spans x 10 to 10.5, y 0 to 4, 3 m high.
-	r := newShootingRange(t, worldtest.Cover(t), Config{Weapons: []game.Weapon{w}}, geom.V(0, 2, 0), geom.V(12, 2, 0))
+	r := newShootingRange(t, worldtest.Cover(t), armed(Config{}, w), geom.V(0, 2, 0), geom.V(12, 2, 0))
 	fired := r.fireOnce(game.UserCmd{})
 	recs := r.settle(game.UserCmd{}, 2*time.Second)
 	if len(recs) != 1 || recs[0].Victim != -1 || recs[0].Hit || recs[0].Registered {
@@ -160,7 +161,7 @@ func TestProjectileStoppedByWall(t *testing.T) {
 func TestRocketSplash(t *testing.T) {
 	w := rocket()
 	open, behind := geom.V(8.5, 4.8, 0), geom.V(11.5, 2.5, 0)
-	r := newShootingRange(t, worldtest.Cover(t), Config{Weapons: []game.Weapon{w}}, geom.V(0, 2, 0), open, behind)
+	r := newShootingRange(t, worldtest.Cover(t), armed(Config{}, w), geom.V(0, 2, 0), open, behind)
 	r.fireOnce(game.UserCmd{})
 	recs := r.settle(game.UserCmd{}, 2*time.Second)
 	if len(recs) != 1 || recs[0].Victim != -1 || recs[0].Splashed != 1 {
@@ -192,7 +193,7 @@ func TestSplashFalloff(t *testing.T) {
 		d    float64
 		want int16
 	}{{0, 100}, {1, 75}, {2, 50}, {3, 25}, {4, 0}, {5, 0}} {
-		if got := s.splash(&w, torso.Add(geom.V(0, tc.d, 0)), st); got != tc.want {
+		if got := s.splash(&Shell{SplashRadius: w.SplashRadius, SplashDamage: w.SplashDamage}, torso.Add(geom.V(0, tc.d, 0)), st); got != tc.want {
 			t.Errorf("%v m from the torso: %d damage, want %d", tc.d, got, tc.want)
 		}
 	}
@@ -205,7 +206,7 @@ func TestRocketDirectHit(t *testing.T) {
 	w := rocket()
 	// Team deathmatch: players join teams 0, 1, 0, so player 2 is the
 	// shooter's team mate, standing in the line of fire.
-	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{w}, Rules: modeRules(mode.Config{Mode: mode.TDM})},
+	r := newShootingRange(t, worldtest.Open(t), armed(Config{Rules: modeRules(mode.Config{Mode: mode.TDM})}, w),
 		geom.V(0, 0, 0), geom.V(10, 0, 0), geom.V(5, 0, 0))
 	r.fireOnce(game.UserCmd{})
 	recs := r.settle(game.UserCmd{}, 2*time.Second)
@@ -224,11 +225,11 @@ func TestRocketDirectHit(t *testing.T) {
 // gets more than MaxProjectiles in flight, the shots beyond are misses,
 // and it is not dropped for the events they would send.
 func TestProjectileCap(t *testing.T) {
-	w := game.Weapon{
-		Name: "swarm", Kind: game.Projectile, FireInterval: time.Minute / game.MaxRPM, Magazine: 255,
-		Range: game.MaxRange, Pellets: game.MaxPellets, Speed: 1, Damage: [game.NumParts]int16{1, 1, 1, 1},
+	w := weapon.Weapon{
+		Name: "swarm", Kind: weapon.Projectile, FireInterval: time.Minute / weapon.MaxRPM, Magazine: 255,
+		Range: weapon.MaxRange, Pellets: weapon.MaxPellets, Speed: 1, Damage: [game.NumParts]int16{1, 1, 1, 1},
 	}
-	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{w}}, geom.V(0, 0, 0))
+	r := newShootingRange(t, worldtest.Open(t), armed(Config{}, w), geom.V(0, 0, 0))
 	most := 0
 	for range 64 {
 		r.tick(game.UserCmd{Buttons: game.BtnFire, Pitch: game.PitchUnits(0.5)})
@@ -252,13 +253,13 @@ func TestProjectileCap(t *testing.T) {
 // firing, reloads and empty magazines, over a link with latency, so
 // that every prediction is replayed during reconciliation.
 func TestPredictionAcrossWeaponSwitches(t *testing.T) {
-	loadout := game.DefaultWeapons()
+	loadout := weapon.Defaults()
 	m := worldtest.Open(t)
-	s, err := New(Config{Map: m, Weapons: loadout})
+	s, err := New(armed(Config{Map: m}, loadout...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := lkclient.New(lkclient.Config{Map: m, Weapons: loadout})
+	c, err := lkclient.New(lkclient.Config{Map: m, Step: weapon.StepFunc(loadout), Game: weapon.Layout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,9 +346,9 @@ func TestPredictionAcrossWeaponSwitches(t *testing.T) {
 		if pred != srv {
 			t.Fatalf("command %d: predicted %+v\nserver has %+v", n, pred, srv)
 		}
-		if srv.Arms().Weapon != last {
+		if weapon.ArmsOf(&srv).Weapon != last {
 			switches++
-			last = srv.Arms().Weapon
+			last = weapon.ArmsOf(&srv).Weapon
 		}
 		compared++
 	}
@@ -364,8 +365,8 @@ func BenchmarkProjectileTick(b *testing.B) {
 		b.Fatal(err)
 	}
 	w := testProjectile(60)
-	w.Damage, w.Range = [game.NumParts]int16{}, game.MaxRange
-	s, err := New(Config{Map: m, MaxClients: 64, Weapons: []game.Weapon{w}})
+	w.Damage, w.Range = [game.NumParts]int16{}, weapon.MaxRange
+	s, err := New(armed(Config{Map: m, MaxClients: 64}, w))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -378,7 +379,7 @@ func BenchmarkProjectileTick(b *testing.B) {
 		yaw := float64(i) * 2.39996 // golden angle: directions all round
 		dir := geom.V(math.Cos(yaw), math.Sin(yaw), 0)
 		template[i] = projectile{
-			id: uint32(i + 1), shooter: c.id, owner: c, weapon: &s.cfg.Weapons[0],
+			id: uint32(i + 1), shooter: c.id, owner: c, shell: Shell{Speed: w.Speed, Range: w.Range, SplashRadius: w.SplashRadius, SplashDamage: w.SplashDamage},
 			pos: game.EyePos(c.state, s.cfg.Movement), vel: dir.Scale(60), dir: dir, speed: 60, left: w.Range,
 		}
 	}

@@ -50,7 +50,7 @@ func TestReadyCounts(t *testing.T) {
 // Advance hands over keeps nothing: seconds of shots and a kill leaves the server's buffers the size of one tick's, and each
 // handover holds only what happened since the one before.
 func TestReadyUnreadKeepsNothing(t *testing.T) {
-	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{laser()}}, geom.V(0, 0, 0), geom.V(10, 0, 0))
+	r := newShootingRange(t, worldtest.Open(t), armed(Config{}, laser()), geom.V(0, 0, 0), geom.V(10, 0, 0))
 	shots, kills := 0, 0
 	for n := range 8 * 64 {
 		r.cmd++
@@ -78,7 +78,7 @@ func TestReadyUnreadKeepsNothing(t *testing.T) {
 // TestReadyKillsNameTheKiller: a kill is handed over with its killer,
 // victim, their teams and the killing weapon, as the server judged it.
 func TestReadyKillsNameTheKiller(t *testing.T) {
-	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{laser()}}, geom.V(0, 0, 0), geom.V(10, 0, 0))
+	r := newShootingRange(t, worldtest.Open(t), armed(Config{}, laser()), geom.V(0, 0, 0), geom.V(10, 0, 0))
 	var kills []Kill
 	for range 64 {
 		r.cmd++

@@ -1,9 +1,10 @@
 package server
 
 import (
-	"github.com/lagkit/lagkit/seal"
 	"math"
 	"math/bits"
+
+	"github.com/lagkit/lagkit/seal"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -22,6 +23,7 @@ func TestBandwidthPriority(t *testing.T) {
 	acks := make([]uint32, n)
 	var snaps [64]wire.Snapshot
 	var got wire.Snapshot
+	got.SetGame(weapon.Layout)
 	var bytes, count int
 	var sent [n]int // snapshots to peer 0 that carried each player anew
 	var maxAge [n]uint32

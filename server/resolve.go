@@ -24,9 +24,9 @@ import (
 // (Absorber, health, death, the kill scored by the rules, respawn),
 // tells the shooter and the victim (wire.ConfirmEvent, wire.HitEvent,
 // wire.KillEvent), and records each pellet (ShotRecord, the victims' SBC
-// reports). lagkit's own weapons, hitscan pellets and projectiles of
-// Config.Weapons, are the resolver WeaponShots, the default; a game
-// brings its own, as examples/arena2d's referee does for its crate and
+// reports). Every game brings its own resolver: lagkit's shooter's
+// weapons (hitscan pellets and projectiles) are shooter.Weapons, and
+// examples/arena2d's referee resolves its sidearm against its crate and
 // circles.
 
 // Shots resolves a game's shots (Config.Shots). The server calls Fire on
@@ -37,6 +37,23 @@ type Shots interface {
 	// shot's rays in w's world (ShotWorld.Trace) and registers what it
 	// found (ShotWorld.Hit). It must not keep w.
 	Fire(w *ShotWorld)
+}
+
+// NoShots is the resolver of a game whose shots hit nothing, the
+// default (Config.Shots nil).
+type NoShots struct{}
+
+// Fire does nothing.
+func (NoShots) Fire(*ShotWorld) {}
+
+// Armoury is a Shots that names what its shots fire. Weapon gives, for
+// a shooter in state st (after the command that fired), the weapon as
+// the game numbers it (ShotRecord.Weapon, a tracer's, a projectile's, a
+// kill's), and whether the shot is hitscan alone: time warp of hitscan
+// shots only (Config.TimeWarpHitscanOnly) defers those, and needs an
+// Armoury. Without one, every shot's weapon is 0.
+type Armoury interface {
+	Weapon(st *game.PlayerState) (slot uint8, hitscan bool)
 }
 
 // Absorber is a Shots whose game takes part of a hit's damage elsewhere
@@ -194,7 +211,7 @@ func (w *ShotWorld) ShowTracer() {
 	if !t.hit {
 		end = t.ray.At(w.s.rayLength(t.ray, t.reach))
 	}
-	w.s.sendTracer(w.Shot.Shooter, w.Shot.State.Arms().Weapon, t.ray.Origin, end, t.victim)
+	w.s.sendTracer(w.Shot.Shooter, w.ps.weapon, t.ray.Origin, end, t.victim)
 }
 
 // end settles a pellet left open by the resolver and, in a
@@ -264,6 +281,10 @@ func (w *ShotWorld) BodyAt(id int) (lagcomp.Pose, bool) {
 // match state the steps saw (game.StepCtx.View).
 func (w *ShotWorld) View() *game.MatchView { return w.s.stepView }
 
+// Params returns the match's movement rules (Config.Movement): where a
+// player's eye is, what its hitboxes are.
+func (w *ShotWorld) Params() *game.Params { return w.s.cfg.Movement }
+
 // Server returns the server, for what a resolver does beyond the hit
 // (an entity's state, a game event, loot written with Edit).
 func (w *ShotWorld) Server() *Server { return w.s }
@@ -292,7 +313,8 @@ func (w *ShotWorld) skips(id int) bool {
 // boxes stop; the hit's Part a game.PartKind, Local in the part's
 // frame), and a ray that meets nothing is offered to the world
 // adjustments (Config.Adjust), which note in the record what they did;
-// this is how lagkit's weapons (WeaponShots) trace their pellets. Each
+// this is how lagkit's shooter's weapons (shooter.Weapons) trace their
+// pellets. Each
 // Trace counts a shot fired by the shooter and starts the pellet's
 // record; a miss is recorded at once, a hit when it is registered (Hit)
 // or at the next Trace or the end of Fire, as a hit the game did not
@@ -569,48 +591,6 @@ func (w *ShotWorld) verdict(verdict lagcomp.Verdict, h *hitInfo) (registered, ki
 	return rec.Registered, rec.Kill
 }
 
-// WeaponShots is lagkit's own shot resolution, the default
-// (Config.Shots nil), a resolver on the seam every game's takes: each
-// shot fires the weapon the shooter holds, from Config.Weapons, pellet
-// by pellet. A hitscan pellet goes along game.ShotRay with its recoil
-// and spread from the shot's eye, up to the weapon's Range: it is traced
-// (ShotWorld.Trace: lagkit's humanoid hitboxes at the time the policy
-// chooses, offered to the world adjustments when it misses), shown to
-// the players near it, and a hit registered (ShotWorld.Hit) for the
-// weapon's damage at the part hit, judged and applied as every hit is.
-// A projectile weapon's pellets fly as the server's projectiles
-// (projectile.go).
-type WeaponShots struct{}
-
-// Fire fires the weapon of w's shot.
-func (WeaponShots) Fire(w *ShotWorld) {
-	s, sh := w.s, &w.Shot
-	// Step fires only a weapon of the loadout, so the slot is valid.
-	wp := &s.cfg.Weapons[sh.State.Arms().Weapon]
-	for pellet := range wp.Pellets {
-		if wp.Kind == game.Projectile {
-			w.launch(pellet, wp)
-			continue
-		}
-		// A fire press within the command (sub-tick input) aims the
-		// pellet as its client drew it at the press.
-		ray := game.ShotRay(sh.State, sh.Cmd.Aimed(), sh.Shooter, pellet, wp, s.cfg.Movement)
-		ray.Origin = sh.Eye
-		h, ok := w.Trace(ray, wp.Range)
-		w.ShowTracer()
-		if ok {
-			w.Hit(wp.Damage[h.Part])
-		}
-	}
-}
-
-// Damage is the damage of hit h of w's shot, traced again at the
-// present beyond the policy's rollback cap: the weapon's at the part
-// hit.
-func (WeaponShots) Damage(w *ShotWorld, h *lagcomp.RewindHit) int16 {
-	return w.s.cfg.Weapons[w.Shot.State.Arms().Weapon].Damage[h.Part]
-}
-
 // Damager is a Shots whose hits are worth what they meet. When the lag
 // compensation policy judges a hit on a player beyond its rollback cap
 // (clc's, lagcomp.Unrewind), the core traces the shot's ray again at
@@ -620,10 +600,31 @@ type Damager interface {
 	Damage(w *ShotWorld, h *lagcomp.RewindHit) int16
 }
 
-// launch fires pellet of the shot as a projectile of weapon wp (lagkit's
-// projectiles, projectile.go): counted as a shot fired, flown from the
-// next tick.
-func (w *ShotWorld) launch(pellet int, wp *game.Weapon) {
+// Shell is a projectile a resolver launches (ShotWorld.Launch): the
+// server flies it tick by tick against the present world (projectiles
+// are not lag compensated), and it explodes on its first contact.
+type Shell struct {
+	// Speed is its speed in metres per second, and Range how far it
+	// flies before it expires, a miss.
+	Speed, Range float64
+	// Damage is what a direct hit takes from the part it hits
+	// (lagkit's humanoid parts, game.PartKind).
+	Damage [game.NumParts]int16
+	// SplashRadius is the radius of its explosion (0: none), and
+	// SplashDamage the damage at its centre, falling off linearly to 0
+	// at the radius.
+	SplashRadius float64
+	SplashDamage int16
+}
+
+// Launch fires pellet of the shot as projectile sh along ray: from
+// ray's origin along its direction at sh.Speed (both snapped to the
+// wire's grids, so that the clients' wire.ProjectileEvent describes the
+// path flown), flown from the next tick (projectile.go). It counts as a
+// shot fired; its record is made when it settles. Pellets are numbered
+// as the resolver traces and launches them, from 0.
+func (w *ShotWorld) Launch(ray geom.Ray, sh Shell) {
+	pellet := w.pellets
 	w.settleOpen()
 	w.pellets++
 	w.c.shotsFired++
@@ -632,8 +633,8 @@ func (w *ShotWorld) launch(pellet int, wp *game.Weapon) {
 		if pellet < len(w.old) {
 			op = &w.old[pellet]
 		}
-		r.launch(w.sh, pellet, wp, op)
+		r.launch(w.sh, pellet, ray, &sh, op)
 		return
 	}
-	w.s.launch(w.Shot.Now, w.ps, pellet, wp)
+	w.s.launch(w.Shot.Now, w.ps, pellet, ray, &sh)
 }

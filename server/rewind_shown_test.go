@@ -17,7 +17,7 @@ import (
 // impact on its hit part, the part and damage of the record.
 func TestRewindEventForProjectileHit(t *testing.T) {
 	w := testProjectile(200)
-	d := newDuel(t, Config{Policy: lagcomp.Config{Name: "tlc"}, ShowRewind: true, Weapons: []game.Weapon{w}})
+	d := newDuel(t, armed(Config{Policy: lagcomp.Config{Name: "tlc"}, ShowRewind: true}, w))
 	d.shoot(nil)
 	d.run(500 * time.Millisecond)
 	if len(d.hits[2]) != 1 {

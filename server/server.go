@@ -63,9 +63,10 @@ const snapRing = baseline.Window
 
 // Server is the authoritative game server state machine.
 type Server struct {
-	cfg     Config
-	tickDur time.Duration
-	stepCtx game.StepCtx // the context of each command run (act)
+	cfg      Config
+	tickDur  time.Duration
+	stepCtx  game.StepCtx     // the context of each command run (act)
+	armState game.PlayerState // the shooter's state a resolver names the weapon of (firedShot)
 	// view is the steps' view of the match as the tick began (view.go),
 	// stepView the one the commands run now see: view, or under a time
 	// warp the re-run tick's.
@@ -580,7 +581,6 @@ func (s *Server) spawn(c *client, teleport uint8, now time.Duration) {
 		st.Yaw = game.YawUnits(sp.Yaw)
 	}
 	st.Game = c.state.Game
-	s.rearm(&st)
 	st.Health = s.maxHealth(c.id, &st)
 	s.respawned(c, &st)
 	c.state = st
@@ -784,7 +784,7 @@ func (s *Server) run(c *client, cmd game.UserCmd) {
 	var fired bool
 	c.state, fired = s.act(c.id, c.state, cmd)
 	if fired {
-		s.shots = append(s.shots, pendingShot{shooter: c.id, cmd: cmd, state: c.state, eye: s.shotEye(before, c.state, cmd)})
+		s.shots = append(s.shots, s.firedShot(c.id, cmd, c.state, s.shotEye(before, c.state, cmd)))
 	}
 }
 
@@ -878,9 +878,9 @@ func (s *Server) ClientByPeer(p Peer) (int, bool) {
 }
 
 // Place moves player id to pos facing yaw (radians), alive, with full
-// health, the weapon it held, loaded, and no spawn protection, keeping
-// the game's state and flags (game.GameFlags): an administrator's or a
-// scenario's placement. It counts as a teleport, so nobody interpolates
+// health and no spawn protection, keeping the game's state and flags
+// (game.GameFlags) as the game's respawn rule (Config.Spawn) leaves
+// them: an administrator's or a scenario's placement. It counts as a teleport, so nobody interpolates
 // across it.
 func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 	if id < 0 || id >= len(s.clients) || s.clients[id] == nil {
@@ -895,7 +895,6 @@ func (s *Server) Place(id int, pos geom.Vec3, yaw float64) {
 		Teleport: c.state.Teleport + 1,
 	}
 	c.state.Game = kept
-	s.rearm(&c.state)
 	c.state.Health = s.maxHealth(id, &c.state)
 	s.respawned(c, &c.state)
 	c.protectedUntil = 0

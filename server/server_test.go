@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/game"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -14,7 +15,7 @@ func testServer(t testing.TB, cfg Config) *Server {
 	if cfg.Map == nil {
 		cfg.Map = worldtest.Open(t)
 	}
-	s, err := New(cfg)
+	s, err := New(armed(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,6 +49,9 @@ func joinSession(t testing.TB, s *Server, now time.Duration, peer Peer, nonce ui
 // (nil if none), checking that it is no larger than the Connect.
 func connectTo(t testing.TB, s *Server, now time.Duration, peer Peer, m *wire.Connect) []byte {
 	t.Helper()
+	if m.Game == 0 {
+		m.Game = s.cfg.Game.Hash() // a client of the server's game
+	}
 	b, err := wire.AppendConnect(nil, m)
 	if err != nil {
 		t.Fatal(err)
@@ -256,6 +260,7 @@ func TestRTTFromAcks(t *testing.T) {
 		}
 		for _, d := range s.Advance(now).Messages {
 			var sn wire.Snapshot
+			sn.SetGame(weapon.Layout)
 			if d.To == 1 && wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
 				b, _ := wire.AppendCommands(nil, &wire.Commands{AckTick: sn.Tick, AckDelay: hold, ClientTime: now + rtt/2,
 					Cmds: []game.UserCmd{{Tick: sn.Tick, Duration: s.TickDuration()}}})

@@ -27,7 +27,7 @@ func TestShapeConfig(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", tc.cfg.Shape, err, tc.want)
 		}
 	}
-	s, err := New(Config{Map: world.Field(), MaxClients: 8, Shape: wire.Shape{Slots: 1000}})
+	s, err := New(armed(Config{Map: world.Field(), MaxClients: 8, Shape: wire.Shape{Slots: 1000}}))
 	if err != nil {
 		t.Fatal(err)
 	}

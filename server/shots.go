@@ -103,6 +103,21 @@ type pendingShot struct {
 	cmd     game.UserCmd
 	state   game.PlayerState // the shooter's state after the command
 	eye     geom.Vec3        // the shooter's eye when it fired (see shotEye)
+	weapon  uint8            // what fired, and whether hitscan alone (Armoury)
+	hitscan bool
+}
+
+// firedShot returns the shot command cmd of shooter fired, leaving it
+// in state st, from eye: with its weapon as the resolver names it.
+func (s *Server) firedShot(shooter int, cmd game.UserCmd, st game.PlayerState, eye geom.Vec3) pendingShot {
+	ps := pendingShot{shooter: shooter, cmd: cmd, state: st, eye: eye}
+	if a, ok := s.cfg.Shots.(Armoury); ok {
+		// The resolver is handed the server's copy: a pointer to the
+		// caller's would move it to the heap at every command.
+		s.armState = st
+		ps.weapon, ps.hitscan = a.Weapon(&s.armState)
+	}
+	return ps
 }
 
 // shotEye returns where a shot of command cmd leaves from: the eye of
@@ -176,7 +191,7 @@ func (s *Server) wallReach(ray geom.Ray, maxDist float64) float64 {
 // the aim it traced and its weapon. Every traced pellet's record starts
 // here (ShotWorld.Trace).
 func (s *Server) pelletRecord(now time.Duration, ps *pendingShot, pellet int) ShotRecord {
-	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.state.Arms().Weapon)
+	rec := s.shotRecord(now, ps.shooter, ps.cmd.Tick, pellet, ps.weapon)
 	aim := ps.cmd.Aimed()
 	rec.Yaw, rec.Pitch, rec.Tested = aim.Yaw, aim.Pitch, now
 	rec.Eye, rec.ViewTime, rec.ClientShown = ps.eye, aim.ViewTime, ps.cmd.Shown
@@ -321,9 +336,7 @@ func (s *Server) sendHitEvent(v *client, h *hitInfo, data []byte) {
 // kill marks victim dead, schedules its respawn and tells everyone.
 func (s *Server) kill(now time.Duration, killer, victim int) {
 	v := s.clients[victim]
-	v.state.Health = 0
-	v.state.Flags |= game.FlagDead
-	v.state.Flags &^= game.FlagReloading
+	s.died(victim, &v.state)
 	v.respawnAt = now + s.cfg.RespawnDelay
 	v.deaths++
 	killerTeam := v.team
@@ -365,18 +378,13 @@ func (s *Server) lifecycle(now time.Duration) {
 	}
 }
 
-// rearm hands a player (re)appearing in state st the weapon it held
-// (the first, if the loadout has no such slot), loaded, with no burst
-// and no wait: lagkit's weapons' part of a spawn. A game whose declared
-// state has no Arms keeps its state as it is.
-func (s *Server) rearm(st *game.PlayerState) {
-	if !s.cfg.Game.Armed() {
-		return // a game without lagkit's weapons
+// died marks player id, in state st, dead (no health, game.FlagDead)
+// and runs the game's death rule (Config.Died): a kill, live or in time
+// warp's re-simulation.
+func (s *Server) died(id int, st *game.PlayerState) {
+	st.Health = 0
+	st.Flags |= game.FlagDead
+	if s.cfg.Died != nil {
+		s.cfg.Died(id, st)
 	}
-	a := st.Arms()
-	slot := a.Weapon
-	if int(slot) >= len(s.cfg.Weapons) {
-		slot = 0
-	}
-	*a = game.Arms{Weapon: slot, Ammo: s.cfg.Weapons[slot].Magazine}
 }

@@ -19,7 +19,7 @@ type sightRange struct {
 }
 
 func newSightRange(t *testing.T) *sightRange {
-	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{laser()}}, geom.V(0, 0, 0), geom.V(10, 0, 0))
+	r := newShootingRange(t, worldtest.Open(t), armed(Config{}, laser()), geom.V(0, 0, 0), geom.V(10, 0, 0))
 	return &sightRange{shootingRange: r}
 }
 

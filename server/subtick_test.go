@@ -8,15 +8,16 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
 
 // laser is a hitscan weapon without spread or recoil: its shot goes
 // exactly where it is aimed.
-func laser() game.Weapon {
-	return game.Weapon{
-		Name: "laser", Kind: game.Hitscan, FireInterval: 100 * time.Millisecond, Magazine: 30,
+func laser() weapon.Weapon {
+	return weapon.Weapon{
+		Name: "laser", Kind: weapon.Hitscan, FireInterval: 100 * time.Millisecond, Magazine: 30,
 		ReloadTime: time.Second, Range: 100, Pellets: 1, Damage: [game.NumParts]int16{40, 20, 15, 15},
 	}
 }
@@ -40,7 +41,7 @@ func TestPressAimsTheShot(t *testing.T) {
 		{"aim at the press", pressed, true, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{laser()}}, geom.V(0, 0, 0), geom.V(10, 0, 0))
+			r := newShootingRange(t, worldtest.Open(t), armed(Config{}, laser()), geom.V(0, 0, 0), geom.V(10, 0, 0))
 			r.tick(tt.cmd)
 			if len(r.records) != 1 {
 				t.Fatalf("%d shot records, want 1", len(r.records))
@@ -62,7 +63,7 @@ func TestPressAimsTheShot(t *testing.T) {
 // TestPressAimsTheProjectile checks that a projectile leaves along the
 // press's aim, from the eye at the tick.
 func TestPressAimsTheProjectile(t *testing.T) {
-	r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{testProjectile(50)}}, geom.V(0, 0, 0), geom.V(10, 5, 0))
+	r := newShootingRange(t, worldtest.Open(t), armed(Config{}, testProjectile(50)), geom.V(0, 0, 0), geom.V(10, 5, 0))
 	cmd := game.UserCmd{Yaw: game.AngleUnits / 4, HasPress: true, Press: game.Press{Offset: time.Millisecond, Yaw: 0}}
 	r.fireOnce(cmd)
 	p := r.s.Projectiles(nil)[0]
@@ -76,7 +77,7 @@ func TestPressAimsTheProjectile(t *testing.T) {
 // at the tick, and a shot without one to the command's view time.
 func TestPressRewindsToItsViewTime(t *testing.T) {
 	for _, press := range []bool{false, true} {
-		r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{laser()}, Policy: lagcomp.Config{Name: "tlc"}},
+		r := newShootingRange(t, worldtest.Open(t), armed(Config{Policy: lagcomp.Config{Name: "tlc"}}, laser()),
 			geom.V(0, 0, 0), geom.V(10, 0, 0))
 		// Acknowledge every snapshot a tick after it left, so the server
 		// measures the shooter's round trip and rewinds its shots.
@@ -94,6 +95,7 @@ func TestPressRewindsToItsViewTime(t *testing.T) {
 			}
 			for _, d := range r.s.Advance(now).Messages {
 				var sn wire.Snapshot
+				sn.SetGame(weapon.Layout)
 				if d.To == 0 && wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) == nil {
 					ack = sn.Tick
 				}
@@ -124,7 +126,7 @@ func TestPressRewindsToItsViewTime(t *testing.T) {
 // the command. The victim hears of the eye with the hit.
 func TestPressLeavesFromTheEyeShown(t *testing.T) {
 	for _, press := range []bool{false, true} {
-		r := newShootingRange(t, worldtest.Open(t), Config{Weapons: []game.Weapon{laser()}}, geom.V(0, 0, 0), geom.V(10, 0, 0))
+		r := newShootingRange(t, worldtest.Open(t), armed(Config{}, laser()), geom.V(0, 0, 0), geom.V(10, 0, 0))
 		for range 5 {
 			r.tick(game.UserCmd{}) // settle on the ground
 		}
@@ -149,6 +151,7 @@ func TestPressLeavesFromTheEyeShown(t *testing.T) {
 		var eye *geom.Vec3
 		for _, d := range ready.Messages {
 			var sn wire.Snapshot
+			sn.SetGame(weapon.Layout)
 			if d.To != 1 || wire.DecodeSnapshot(d.Data, &sn, func(uint32) *wire.Snapshot { return nil }) != nil {
 				continue
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -26,7 +27,7 @@ func benchTick(b *testing.B, players, rate int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchTickWith(b, server.Config{Map: m, TickRate: rate, Rules: shooter.Rules(mode.Config{})}, players)
+	benchTickWith(b, lagkitShooter(server.Config{Map: m, TickRate: rate, Rules: shooter.Rules(mode.Config{})}), players)
 }
 
 // benchTickWith is benchTick on a server configured by cfg.
@@ -94,10 +95,10 @@ func TestTickAllocatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("lagkit", func(t *testing.T) {
-		tickAllocs(t, server.Config{Map: m, TickRate: 64, Rules: shooter.Rules(mode.Config{})})
+		tickAllocs(t, lagkitShooter(server.Config{Map: m, TickRate: 64, Rules: shooter.Rules(mode.Config{})}))
 	})
 	t.Run("ctf", func(t *testing.T) {
-		tickAllocs(t, server.Config{Map: m, TickRate: 64, Rules: shooter.Rules(mode.Config{Mode: mode.CTF})})
+		tickAllocs(t, lagkitShooter(server.Config{Map: m, TickRate: 64, Rules: shooter.Rules(mode.Config{Mode: mode.CTF})}))
 	})
 	// A step reading the match's entities and state, both changed every
 	// second, with and without time warp keeping each tick's view.
@@ -121,14 +122,14 @@ func TestTickAllocatesNothing(t *testing.T) {
 		})
 	}
 	// Every player firing as fast as its rifle allows, through lagkit's
-	// weapons (WeaponShots) and through a game's own resolution against
+	// weapons (shooter.Weapons) and through a game's own resolution against
 	// its bodies, every shot traced, judged and recorded. The players
 	// stay spawn protected, so the shots pass them: a hit's events are
 	// allocated with their data (wire.Append*Event), the resolution is
 	// not.
 	for name, shots := range map[string]server.Shots{"lagkit": nil, "game": &rayShots{}} {
 		t.Run("firing "+name, func(t *testing.T) {
-			cfg := server.Config{Map: m, TickRate: 64, Body: shotDisc, Shots: shots, SpawnProtection: time.Hour}
+			cfg := lagkitShooter(server.Config{Map: m, TickRate: 64, Body: shotDisc, Shots: shots, SpawnProtection: time.Hour})
 			l, err := fixture.NewTickLoadConfig(cfgWithClients(cfg, 16))
 			if err != nil {
 				t.Fatal(err)
@@ -255,6 +256,19 @@ func cfgWithClients(cfg server.Config, n int) server.Config {
 	return cfg
 }
 
+// lagkitShooter returns cfg playing lagkit's shooter's rifle
+// (shooter.Arm), its shots resolved by cfg.Shots if it has one.
+func lagkitShooter(cfg server.Config) server.Config {
+	shots := cfg.Shots
+	if err := shooter.Arm(&cfg, nil); err != nil {
+		panic(err)
+	}
+	if shots != nil {
+		cfg.Shots = shots
+	}
+	return cfg
+}
+
 // shotDisc is a game's body for its own shot resolution (rayShots).
 var shotDisc lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.4}, Damage: 20}}
 
@@ -263,19 +277,18 @@ var shotDisc lagcomp.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.4}, Damage
 // where the policy tests it and shown as a tracer (with
 // Config.ShowTracers), a hit registered for the body's damage.
 type rayShots struct {
-	weapon      game.Weapon
+	weapon      weapon.Weapon
 	params      game.Params
 	fired, hits int
 }
 
 func (r *rayShots) Fire(w *server.ShotWorld) {
 	if r.fired == 0 {
-		cfg := w.Server().Config()
-		r.weapon, r.params = cfg.Weapons[0], *cfg.Movement
+		r.weapon, r.params = weapon.Rifle(), *w.Params()
 	}
 	r.fired++
 	f := &w.Shot
-	ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, &r.weapon, &r.params)
+	ray := weapon.ShotRay(f.State, f.Cmd, f.Shooter, 0, &r.weapon, &r.params)
 	h, ok := w.Trace(ray, r.weapon.Range)
 	w.ShowTracer()
 	if ok {
@@ -286,14 +299,14 @@ func (r *rayShots) Fire(w *server.ShotWorld) {
 }
 
 // BenchmarkServerTick64Firing is BenchmarkServerTick64 with every
-// player holding the trigger: lagkit's weapons (WeaponShots) resolving
+// player holding the trigger: lagkit's weapons (shooter.Weapons) resolving
 // each rifle shot, rewound by tlc.
 func BenchmarkServerTick64Firing(b *testing.B) {
 	m, err := world.Load("metro")
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchFiring(b, server.Config{Map: m, MaxClients: 64, TickRate: 64, Rules: shooter.Rules(mode.Config{})})
+	benchFiring(b, lagkitShooter(server.Config{Map: m, MaxClients: 64, TickRate: 64, Rules: shooter.Rules(mode.Config{})}))
 }
 
 // BenchmarkServerTick64GameShots is BenchmarkServerTick64Firing with a
@@ -304,7 +317,7 @@ func BenchmarkServerTick64GameShots(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	benchFiring(b, server.Config{Map: m, MaxClients: 64, TickRate: 64, Body: shotDisc, Shots: &rayShots{}})
+	benchFiring(b, lagkitShooter(server.Config{Map: m, MaxClients: 64, TickRate: 64, Body: shotDisc, Shots: &rayShots{}}))
 }
 
 // benchFiring runs the ticks of a tick load on cfg's server whose

@@ -57,8 +57,8 @@ import (
 // policy and settles it against the pellet's record, reporting only
 // what is news (ShotWorld.Rejudged). lagkit's humanoid players are
 // traced in their re-simulated states, and lagkit's projectiles fly
-// again (timewarp_judge.go). A resolver, lagkit's weapons
-// (WeaponShots) as any game's, chooses its rays itself from the shot
+// again (timewarp_judge.go). A resolver, lagkit's shooter's weapons
+// (shooter.Weapons) as any game's, chooses its rays itself from the shot
 // and the world, so a
 // recorded shot of a player the re-simulation did not step again, whose
 // recorded rays no changed player's body could reach, stands as
@@ -90,8 +90,8 @@ import (
 // rules (fire.go: movement and firing, pellet damage, launch, flight,
 // blast, records and events) and differs only in what it does with an
 // outcome: it compares it with the record and settles the difference.
-// A shot has one resolver, the game's (lagkit's weapons are
-// WeaponShots), handed a ShotWorld of the live tick or of the re-run
+// A shot has one resolver, the game's (lagkit's shooter's weapons are
+// shooter.Weapons), handed a ShotWorld of the live tick or of the re-run
 // one, whose Trace and Hit differ only in that, and every shot's record,
 // live or re-simulated, a pellet's or a projectile's, is completed in
 // emit.
@@ -342,6 +342,7 @@ func newTimeWarp(s *Server, cfg *Config) *timeWarp {
 	rules.HitscanOnly = cfg.TimeWarpHitscanOnly
 	w := &timeWarp{s: s, views: make([]game.MatchView, rules.Window+2)}
 	w.d = timewarp.NewWarp[*client, warpLists](w, rules, cfg.MaxClients, cfg.CmdQueue, cfg.Game)
+	w.d.Died = cfg.Died
 	w.standSkip = w.passes
 	return w
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
 
@@ -42,11 +43,10 @@ func runRandomScene(t *testing.T, seed uint64, timeWarp time.Duration) equivRun 
 	cfg := Config{
 		Map: worldtest.Open(t), MaxClients: n, Seed: seed, TimeWarp: timeWarp,
 		Policy: lagcomp.Config{Name: "none"}, Rules: modeRules(mode.Config{Mode: kind}),
-		Weapons: game.DefaultWeapons(),
 		// The players acknowledge no snapshot; they stay all the same.
 		Limits: Limits{AckTimeout: time.Minute},
 	}
-	s, err := New(cfg)
+	s, err := New(armed(cfg, weapon.Defaults()...))
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
@@ -59,7 +59,7 @@ func runRandomScene(t *testing.T, seed uint64, timeWarp time.Duration) equivRun 
 	cmds := make([]game.UserCmd, n)
 	target := make([]int, n)
 	for i := range cmds {
-		cmds[i].Weapon = uint8(rng.IntN(len(cfg.Weapons)))
+		cmds[i].Weapon = uint8(rng.IntN(len(weapon.Defaults())))
 	}
 	for tick := uint32(1); tick <= 960; tick++ {
 		now := s.NextTick()
@@ -83,7 +83,7 @@ func sceneCmd(rng *rand.Rand, s *Server, ids []int, i int, c *game.UserCmd, targ
 		c.Forward, c.Side = int8(rng.IntN(3)-1)*127, int8(rng.IntN(3)-1)*127
 	}
 	if rng.IntN(200) == 0 {
-		c.Weapon = uint8(rng.IntN(len(s.cfg.Weapons)))
+		c.Weapon = uint8(rng.IntN(len(weapon.Defaults())))
 	}
 	if rng.IntN(30) == 0 {
 		target[i] = rng.IntN(len(ids))
@@ -140,7 +140,7 @@ func TestTimeWarpOnTimeIsOrdinary(t *testing.T) {
 		kills += plain.kills
 		sameRuns(t, fmt.Sprintf("seed %d", seed), "plain", "warp", plain, warped)
 	}
-	if len(weapons) != len(game.DefaultWeapons()) || kills == 0 {
+	if len(weapons) != len(weapon.Defaults()) || kills == 0 {
 		t.Fatalf("the scenes fired weapons %v and made %d kills: want every weapon and kills", weapons, kills)
 	}
 }

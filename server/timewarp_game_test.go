@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -45,7 +46,7 @@ func TestTimeWarpReplaysDamage(t *testing.T) {
 	if killed, err := s.Damage(1, 30, 0); killed || err != nil {
 		t.Fatalf("damage under time warp: %v, %v", killed, err)
 	}
-	if err := s.Edit(1, func(st *game.PlayerState) { st.Arms().Ammo = 3 }); err != nil {
+	if err := s.Edit(1, func(st *game.PlayerState) { weapon.ArmsOf(st).Ammo = 3 }); err != nil {
 		t.Fatalf("edit under time warp: %v", err)
 	}
 	d.Run(s.Time()+50*time.Millisecond, nil)
@@ -58,12 +59,12 @@ func TestTimeWarpReplaysDamage(t *testing.T) {
 	if after.Yaw == before.Yaw {
 		t.Fatalf("the warp did not re-simulate player 1: yaw %d", after.Yaw)
 	}
-	if after.Health != game.MaxHealth-30 || after.Arms().Ammo != 3 {
-		t.Errorf("after the warp: health %d, ammo %d; want %d and 3 (the damage and the edit replayed)", after.Health, after.Arms().Ammo, game.MaxHealth-30)
+	if after.Health != game.MaxHealth-30 || weapon.ArmsOf(&after).Ammo != 3 {
+		t.Errorf("after the warp: health %d, ammo %d; want %d and 3 (the damage and the edit replayed)", after.Health, weapon.ArmsOf(&after).Ammo, game.MaxHealth-30)
 	}
 	d.Run(s.Time()+50*time.Millisecond, nil)
-	if st, _, _ := s.PlayerState(1); st.Health != game.MaxHealth-30 || st.Arms().Ammo != 3 {
-		t.Errorf("ticks after the warp: health %d, ammo %d", st.Health, st.Arms().Ammo)
+	if st, _, _ := s.PlayerState(1); st.Health != game.MaxHealth-30 || weapon.ArmsOf(&st).Ammo != 3 {
+		t.Errorf("ticks after the warp: health %d, ammo %d", st.Health, weapon.ArmsOf(&st).Ammo)
 	}
 
 	// A kill: the death is announced once, and no warp revives the

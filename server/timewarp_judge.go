@@ -102,9 +102,7 @@ func (r *warpRun) hurt(h *warpHit) {
 	h.kill = true
 	v := r.rec.Owner[h.victim]
 	if v == nil || r.s.clients[h.victim] != v || r.w.d.Span.Settled(h.victim) {
-		st.Health = 0
-		st.Flags |= game.FlagDead
-		st.Flags &^= game.FlagReloading
+		r.s.died(h.victim, st)
 		return
 	}
 	// kill works on the live state: lend it the tick's.
@@ -307,9 +305,9 @@ func (r *warpRun) explosion(p *projectile, centre geom.Vec3, direct *lagcomp.Hit
 
 // shots resolves the tick's shots in the order fired, as resolveShots
 // does, through the game's resolver (Config.Shots) in a ShotWorld of the
-// re-run tick: lagkit's weapons (fire, called directly for
-// WeaponShots) trace hitscan pellets and launch projectiles, a game's
-// resolver traces and registers through traceShot and hitShot. Recorded shots no longer fired (the shooter's
+// re-run tick: every resolver (lagkit's shooter's weapons as a game's)
+// traces, launches and registers through traceShot, launch and
+// hitShot. Recorded shots no longer fired (the shooter's
 // chain changed) are undone, and so are recorded pellets a shot no
 // longer fires (ShotWorld.end).
 func (r *warpRun) shots() {
@@ -413,14 +411,14 @@ func (r *warpRun) pelletStands(op *warpPellet) bool {
 
 // launch fires pellet of shot sh as a projectile, as launch does; op is
 // the recorded launch (nil: none).
-func (r *warpRun) launch(sh *warpShot, pellet int, wp *game.Weapon, op *warpPellet) {
+func (r *warpRun) launch(sh *warpShot, pellet int, ray geom.Ray, shell *Shell, op *warpPellet) {
 	s, w := r.s, r.w
-	p := s.projectileFor(sh.shooter, r.rec.Owner[sh.shooter], &sh.state, &sh.cmd, pellet, wp, 0)
+	p := projectileFor(sh.shooter, r.rec.Owner[sh.shooter], sh.weapon, sh.cmd.Tick, pellet, ray, shell, 0)
 	np := warpPellet{ray: geom.Ray{Origin: p.pos, Dir: p.dir}, victim: -1, vel: p.vel, kind: pelletLaunch}
 	np.h0, np.h1 = len(r.out.hits), len(r.out.hits)
 	if len(w.fly) >= MaxProjectiles {
 		if op == nil || op.id != 0 {
-			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.state.Arms().Weapon, true)
+			s.dropProjectile(r.now, sh.shooter, sh.cmd.Tick, pellet, sh.weapon, true)
 		}
 		r.out.pellets = append(r.out.pellets, np)
 		return

@@ -187,7 +187,7 @@ func TestTimeWarpHitscanOnlyNeedsTimeWarp(t *testing.T) {
 	cfg := warpConfig()
 	cfg.TimeWarp, cfg.TimeWarpHitscanOnly = 0, true
 	cfg.Map = worldtest.Open(t)
-	if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), "needs a time warp window") {
+	if _, err := New(armed(cfg)); err == nil || !strings.Contains(err.Error(), "needs a time warp window") {
 		t.Fatalf("New: %v, want an error about the missing window", err)
 	}
 }

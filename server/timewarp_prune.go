@@ -111,13 +111,13 @@ func (r *warpRun) flightStands(p *projectile, f *warpFlight) (tested int, ok boo
 		return 0, false
 	}
 	centre := f.centre(ray)
-	near := r.w.d.BlastNearAffected(centre, p.weapon.SplashRadius)
+	near := r.w.d.BlastNearAffected(centre, p.shell.SplashRadius)
 	for _, id := range w.d.Span.AffectedSlots() {
 		if !r.hittable(p.shooter, id) {
 			continue
 		}
 		tested++
-		if near && s.splash(p.weapon, centre, *r.state(id)) > 0 {
+		if near && s.splash(&p.shell, centre, *r.state(id)) > 0 {
 			return 0, false
 		}
 	}
@@ -258,7 +258,7 @@ func (r *warpRun) flightHits() int {
 	return 0
 }
 
-// A resolver (Config.Shots: lagkit's weapons, WeaponShots, as a game's)
+// A resolver (Config.Shots: lagkit's shooter's weapons as a game's)
 // chooses its rays itself, from the shot and the world it is handed,
 // and registers what they met. The rays a recorded shot traced are
 // those the resolver would trace again when the shot is the recorded

@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/timewarp"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -39,15 +40,14 @@ func runLateSceneOf(t *testing.T, seed uint64, exhaustive, hitscanOnly bool, wit
 	cfg := Config{
 		Map: worldtest.Open(t), MaxClients: n, Seed: seed, TimeWarp: 300 * time.Millisecond,
 		Policy: lagcomp.Config{Name: "none"}, Rules: modeRules(mode.Config{Mode: kind}),
-		Weapons: game.DefaultWeapons(),
-		Limits:  Limits{AckTimeout: time.Minute},
+		Limits: Limits{AckTimeout: time.Minute},
 
 		TimeWarpHitscanOnly: hitscanOnly,
 	}
 	if with != nil {
 		with(&cfg)
 	}
-	s, err := New(cfg)
+	s, err := New(armed(cfg, weapon.Defaults()...))
 	if err != nil {
 		t.Fatalf("seed %d: %v", seed, err)
 	}
@@ -67,7 +67,7 @@ func runLateSceneOf(t *testing.T, seed uint64, exhaustive, hitscanOnly bool, wit
 	target := make([]int, n)
 	issued := make([][]game.UserCmd, n) // each player's commands by tick
 	for i := range cmds {
-		cmds[i].Weapon = uint8(rng.IntN(len(cfg.Weapons)))
+		cmds[i].Weapon = uint8(rng.IntN(len(weapon.Defaults())))
 	}
 	const last = 720
 	for tick := uint32(1); tick <= last+16; tick++ {
@@ -125,7 +125,7 @@ func TestTimeWarpPruningIsExact(t *testing.T) {
 		sameRuns(t, fmt.Sprintf("seed %d", seed), "full", "pruned", full, pruned)
 	}
 	t.Logf("%d warps, %d outcomes re-judged, %d shots stood, %d kills, weapons %v", total.Warps, total.Rejudged, total.Stood, kills, weapons)
-	if len(weapons) != len(game.DefaultWeapons()) || kills == 0 || total.Warps == 0 || total.Rejudged == 0 || total.Stood == 0 {
+	if len(weapons) != len(weapon.Defaults()) || kills == 0 || total.Warps == 0 || total.Rejudged == 0 || total.Stood == 0 {
 		t.Fatalf("the scenes fired weapons %v, made %d kills, %d warps, %d re-judged outcomes and %d shots that stood: want every weapon, kills, warps, re-judging and shots standing", weapons, kills, total.Warps, total.Rejudged, total.Stood)
 	}
 }
@@ -212,12 +212,12 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	cfg := warpConfig()
 	cfg.Map = worldtest.Open(t)
-	s, err := New(cfg)
+	s, err := New(armed(cfg, weapon.Defaults()...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	w := s.warp
-	rocket := game.DefaultWeapons()[4]
+	rocket := weapon.Defaults()[4]
 	states := make([]game.PlayerState, 6)
 	affected := make([]bool, len(states))
 	pruned, blasts, far := 0, 0, 0
@@ -267,7 +267,7 @@ func TestTimeWarpReachIsConservative(t *testing.T) {
 				if !affected[id] {
 					continue
 				}
-				if d := s.splash(&rocket, centre, states[id]); d > 0 {
+				if d := s.splash(&Shell{SplashRadius: rocket.SplashRadius, SplashDamage: rocket.SplashDamage}, centre, states[id]); d > 0 {
 					t.Fatalf("blast at %v pruned, but it splashes player %d for %d", centre, id, d)
 				}
 			}

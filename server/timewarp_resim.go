@@ -273,7 +273,7 @@ func (w *timeWarp) Step(i int, st game.PlayerState, cmds []game.UserCmd) game.Pl
 			r.keep.shots = false
 			r.out.shots = append(r.out.shots[:0], orig[:kept]...)
 		}
-		r.out.shots = append(r.out.shots, warpShot{pendingShot: pendingShot{shooter: i, cmd: cmd, state: st, eye: s.shotEye(before, st, cmd)}})
+		r.out.shots = append(r.out.shots, warpShot{pendingShot: s.firedShot(i, cmd, st, s.shotEye(before, st, cmd))})
 	}
 	if r.keep.shots && kept < r.next && !allDeferred(orig[kept:r.next]) {
 		// Recorded shots no longer fired.

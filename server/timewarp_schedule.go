@@ -92,7 +92,7 @@ func (s *Server) warpLate() {
 // (the shot is then judged now, as on an ordinary server).
 func (s *Server) deferShot(c *client, ps *pendingShot) bool {
 	w := s.warp
-	if w == nil || !w.d.HitscanOnly || s.cfg.Weapons[ps.state.Arms().Weapon].Kind == game.Projectile {
+	if w == nil || !w.d.HitscanOnly || !ps.hitscan {
 		return false
 	}
 	sc := w.d.Schedule(c.id, c)

@@ -18,43 +18,6 @@ import (
 // as the live tick does, and registers their hits through the one hit
 // path.
 
-// gameWeapons is a game's resolver that fires lagkit's weapons: a
-// resolver of the game's own type, which the server cannot tell from
-// any other game's, doing what WeaponShots does.
-type gameWeapons struct{ WeaponShots }
-
-// TestTimeWarpGameResolverAsWeapons: a game's resolver that fires
-// lagkit's weapons gives, under time warp with late commands, what
-// WeaponShots gives: the same states, counters, projectiles, state hash
-// and shot records, warped ones included.
-func TestTimeWarpGameResolverAsWeapons(t *testing.T) {
-	run := func(shots Shots) *warpScene {
-		cfg := warpConfig()
-		cfg.Shots = shots
-		return newWarpScene(t, cfg, duelActors(8, wStops), 150, 158)
-	}
-	want, got := run(WeaponShots{}), run(gameWeapons{})
-	compare(t, "a game's resolver firing lagkit's weapons", snap(got.s), snap(want.s))
-	if got.s.StateHash() != want.s.StateHash() {
-		t.Errorf("state hash %x, want %x", got.s.StateHash(), want.s.StateHash())
-	}
-	warped := 0
-	for _, r := range want.shots {
-		if r.Warped {
-			warped++
-		}
-	}
-	if warped == 0 || got.s.TimeWarpStats().Warps == 0 {
-		t.Fatalf("no warped record (%d warps): the scene did not test re-simulated shots", got.s.TimeWarpStats().Warps)
-	}
-	if !slices.Equal(got.shots, want.shots) {
-		t.Fatalf("records differ: %d, want %d; first at %d:\n got %s\nwant %s", len(got.shots), len(want.shots),
-			firstDiff(len(got.shots), len(want.shots), func(i int) bool { return got.shots[i] == want.shots[i] }),
-			at(got.shots, firstDiff(len(got.shots), len(want.shots), func(i int) bool { return got.shots[i] == want.shots[i] })),
-			at(want.shots, firstDiff(len(got.shots), len(want.shots), func(i int) bool { return got.shots[i] == want.shots[i] })))
-	}
-}
-
 // lineShots is a game's resolver: one ray from the shooter's eye along
 // its aim, 100 m, through the players' bodies, for damage a hit; as an
 // Absorber its shield takes shield of each hit. It counts the hits Hit
@@ -240,7 +203,7 @@ func BenchmarkTimeWarpGameShots(b *testing.B) {
 	cfg.MaxClients = 16
 	cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage: 10}}
 	cfg.Shots = lineShots{damage: 1, registered: &registered, rejudged: &rejudged}
-	s, err := New(cfg)
+	s, err := New(armed(cfg))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -410,7 +373,7 @@ func TestTimeWarpEntityHitTakenBack(t *testing.T) {
 	cfg := warpConfig()
 	cfg.Map = worldtest.Open(t)
 	cfg.Shots = shots
-	s, err := New(cfg)
+	s, err := New(armed(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/lagkit/lagkit/internal/rtt"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/timewarp"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
@@ -21,11 +22,11 @@ import (
 // warpConfig is a time warp server's config: policy none, team
 // deathmatch, a rifle and a pistol.
 func warpConfig() Config {
-	w := game.DefaultWeapons()
-	return Config{
+	w := weapon.Defaults()
+	return armed(Config{
 		TimeWarp: 500 * time.Millisecond, Policy: lagcomp.Config{Name: "none"},
-		Rules: modeRules(mode.Config{Mode: mode.TDM}), Weapons: []game.Weapon{w[0], w[2]},
-	}
+		Rules: modeRules(mode.Config{Mode: mode.TDM}),
+	}, w[0], w[2])
 }
 
 // warpActor is a scripted player: where it starts, and its command for
@@ -56,7 +57,7 @@ var warpExhaustive bool
 func newWarpScene(t *testing.T, cfg Config, actors []warpActor, last, end uint32) *warpScene {
 	t.Helper()
 	cfg.Map = worldtest.Open(t)
-	s, err := New(cfg)
+	s, err := New(armed(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +281,7 @@ func TestStaleCommandFlood(t *testing.T) {
 	cfg := warpConfig()
 	cfg.Map = worldtest.Open(t)
 	cfg.Limits.OutOfWindow = 1 << 20 // the flood must be harmless without it
-	s, err := New(cfg)
+	s, err := New(armed(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +326,7 @@ func TestStaleCommandFlood(t *testing.T) {
 func TestEffectiveTick(t *testing.T) {
 	cfg := warpConfig()
 	cfg.Map = worldtest.Open(t)
-	s, err := New(cfg)
+	s, err := New(armed(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +392,7 @@ func TestTimeWarpConfigErrors(t *testing.T) {
 			cfg := warpConfig()
 			cfg.Map = worldtest.Open(t)
 			tc.edit(&cfg)
-			if _, err := New(cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := New(armed(cfg)); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one saying %q", err, tc.want)
 			}
 		})
@@ -400,7 +401,7 @@ func TestTimeWarpConfigErrors(t *testing.T) {
 		cfg := warpConfig()
 		cfg.Map = worldtest.Open(t)
 		cfg.Rules = modeRules(mode.Config{Mode: m})
-		if _, err := New(cfg); err != nil {
+		if _, err := New(armed(cfg)); err != nil {
 			t.Fatalf("mode %q: %v", m, err)
 		}
 	}

@@ -108,7 +108,7 @@ func TestConnectKeyConfig(t *testing.T) {
 		{ConnectKey: key, Epoch: time.Unix(1, 0), TokenWindow: -1},
 	} {
 		cfg.Map = worldtest.Open(t)
-		if _, err := New(cfg); err == nil {
+		if _, err := New(armed(cfg)); err == nil {
 			t.Errorf("config %+v accepted", cfg)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -47,9 +48,9 @@ func watchTracers(t *testing.T, d *duel) *tracersSeen {
 // client that never acknowledges keeps a short queue and is not dropped
 // for a backlog.
 func TestTracersCapPerSnapshot(t *testing.T) {
-	w := game.Rifle()
-	w.Pellets, w.Magazine, w.FireInterval = 8, 255, game.PerMinute(600)
-	d := newDuel(t, Config{ShowTracers: true, Weapons: []game.Weapon{w}})
+	w := weapon.Rifle()
+	w.Pellets, w.Magazine, w.FireInterval = 8, 255, weapon.PerMinute(600)
+	d := newDuel(t, armed(Config{ShowTracers: true}, w))
 	const far, silent = Peer(11), Peer(12)
 	d.silent[silent] = true
 	for p := Peer(3); p <= silent; p++ {
@@ -130,9 +131,9 @@ func TestTracersCapPerSnapshot(t *testing.T) {
 // the shooter's eye to where its ray meets the wall 10 m ahead, and a
 // shot into the open sky ends at the top of the map's bounds.
 func TestTracerStopsAtWall(t *testing.T) {
-	w := game.Rifle()
+	w := weapon.Rifle()
 	w.Spread, w.SpreadGrowth, w.SpreadMax, w.Recoil, w.RecoilMax = 0, 0, 0, 0, 0
-	d := newDuel(t, Config{Map: worldtest.Cover(t), ShowTracers: true, Weapons: []game.Weapon{w}})
+	d := newDuel(t, armed(Config{Map: worldtest.Cover(t), ShowTracers: true}, w))
 	seen := watchTracers(t, d)
 	d.s.Place(0, geom.V(0, 2, 0), 0)
 	d.s.Place(1, geom.V(5, -20, 0), math.Pi/2)
@@ -180,11 +181,11 @@ func lateShotTracer(t *testing.T, shots Shots) {
 	cfg := warpConfig()
 	cfg.ShowTracers = true
 	cfg.Map = worldtest.Open(t)
-	cfg.Shots = shots
 	if shots != nil {
+		cfg.Shots = shots
 		cfg.Body = lagcomp.Parts{{Shape: lagcomp.Circle{R: 0.3}, Damage: 10}}
 	}
-	s, err := New(cfg)
+	s, err := New(armed(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,12 @@ package server
 
 import (
 	"math"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world/worldtest"
 )
@@ -47,8 +47,8 @@ func runSeen(t *testing.T, cfg Config, late uint32) game.PlayerState {
 	t.Helper()
 	cfg.Map = worldtest.Open(t)
 	cfg.Step, cfg.Game = seenStep, seenDecl.Layout
-	cfg.Weapons = nil // the game fires none of lagkit's weapons: its state has no game.Arms
-	s, err := New(cfg)
+	cfg.Shots, cfg.Spawn, cfg.Died = nil, nil, nil // the game's own: none of lagkit's weapons
+	s, err := New(armed(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,29 +96,24 @@ func TestStepSeesTheMatch(t *testing.T) {
 	}
 }
 
-// TestLoadoutNeedsArms: lagkit's weapons keep their state in game.Arms,
-// so a declared state without it has no loadout (none by default, and
-// one given is refused by name), while lagkit's own declaration and a
-// state with Arms first get the default rifle; a player spawns with it
-// in hand, loaded, and a game without Arms keeps its bytes as they
-// were.
-func TestLoadoutNeedsArms(t *testing.T) {
+// TestSpawnKeepsTheGamesState: the server writes nothing of a game's
+// declared state at a spawn or a placement but what the game's respawn
+// rule does (Config.Spawn): a game without one keeps its bytes, and
+// lagkit's shooter, whose rule hands the weapon back (weapon.Rearm),
+// spawns with the rifle in hand, loaded.
+func TestSpawnKeepsTheGamesState(t *testing.T) {
 	m := worldtest.Open(t)
-	if _, err := New(Config{Map: m, Game: seenDecl.Layout, Weapons: []game.Weapon{game.Rifle()}}); err == nil ||
-		!strings.Contains(err.Error(), "lagkit's weapons keep their state in game.Arms") || !strings.Contains(err.Error(), "server.seen has none") {
-		t.Errorf("a loadout for a state without Arms: %v", err)
-	}
 	plain, err := New(Config{Map: m, Game: seenDecl.Layout})
-	if err != nil || len(plain.Config().Weapons) != 0 {
-		t.Fatalf("a state without Arms: %v, loadout %d weapons", err, len(plain.Config().Weapons))
+	if err != nil {
+		t.Fatal(err)
 	}
-	own, err := New(Config{Map: m})
-	if err != nil || len(own.Config().Weapons) != 1 || own.Config().Game != game.ArmsLayout {
-		t.Fatalf("lagkit's own game: %v, loadout %d weapons", err, len(own.Config().Weapons))
+	own, err := New(armed(Config{Map: m}))
+	if err != nil || own.Config().Game != weapon.Layout {
+		t.Fatalf("lagkit's shooter: %v", err)
 	}
-	id := connectAs(t, own, 0, wire.Connect{Name: "a", InterpDelay: 100 * time.Millisecond})
+	id := connectAs(t, own, 0, wire.Connect{Name: "a", InterpDelay: 100 * time.Millisecond, Game: weapon.Layout.Hash()})
 	st, _, _ := own.PlayerState(id)
-	if a := st.Arms(); a.Weapon != 0 || a.Ammo != game.Rifle().Magazine || a.Wait != 0 {
+	if a := weapon.ArmsOf(&st); a.Weapon != 0 || a.Ammo != weapon.Rifle().Magazine || a.Wait != 0 {
 		t.Errorf("spawned with %+v, want the rifle loaded", *a)
 	}
 	pid := connectAs(t, plain, 0, wire.Connect{Name: "b", InterpDelay: 100 * time.Millisecond, Game: seenDecl.Layout.Hash()})
@@ -127,6 +122,6 @@ func TestLoadoutNeedsArms(t *testing.T) {
 	}
 	plain.Place(pid, geom.V(1, 1, 0), 0)
 	if got, _, _ := plain.PlayerState(pid); seenDecl.Get(&got).Steps != 77 {
-		t.Errorf("a placement without Arms wrote the game's state: %+v", seenDecl.Get(&got))
+		t.Errorf("a placement wrote the game's state: %+v", seenDecl.Get(&got))
 	}
 }

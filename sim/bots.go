@@ -23,7 +23,7 @@ type Bots struct {
 	// the run's seed.
 	Server server.Config
 	// Client configures every bot's client core; the driver fills in the
-	// server's Map, Movement, Step, Game, Cmd and Weapons, and an empty Name
+	// server's Map, Movement, Step, Game, Cmd and Shape, and an empty Name
 	// with bot0, bot1 and so on.
 	Client client.Config
 	// Players is how many bots play, 1 to the server's MaxClients.

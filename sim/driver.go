@@ -12,6 +12,8 @@ import (
 	"github.com/lagkit/lagkit/internal/cputime"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -32,7 +34,7 @@ type FrameBrain = bot.FramePolicy
 // PlayerConfig sets up one simulated participant.
 type PlayerConfig struct {
 	// Client configures the player's client core; the driver fills in Map,
-	// Movement, Step, Game, Cmd and Weapons from the server's configuration.
+	// Movement, Step, Game, Cmd and Shape from the server's configuration.
 	Client client.Config
 	// Up and Down are the links to and from the server.
 	Up, Down netem.Config
@@ -137,7 +139,7 @@ func NewDriver(srv server.Config, players []PlayerConfig, seed uint64) (*Driver,
 	seeds := splitmix{state: seed}
 	for i, pc := range players {
 		cc := pc.Client
-		cc.Map, cc.Movement, cc.Step, cc.Weapons = cfg.Map, cfg.Movement, cfg.Step, cfg.Weapons
+		cc.Map, cc.Movement, cc.Step = cfg.Map, cfg.Movement, cfg.Step
 		cc.Game, cc.Cmd, cc.Shape = cfg.Game, cfg.Cmd, cfg.Shape
 		if cc.FirstEntity == 0 && cfg.MaxClients < wire.MaxEntities {
 			cc.FirstEntity = cfg.MaxClients // the server's entities
@@ -377,4 +379,19 @@ func (s *splitmix) next() uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
+}
+
+// ArmShooter makes srv and every player's client play lagkit's shooter
+// with its weapons, loadout (nil: the rifle alone): shooter.Arm on the
+// server's configuration and shooter.ArmClient on each client's.
+func ArmShooter(srv *server.Config, players []PlayerConfig, loadout []weapon.Weapon) error {
+	if err := shooter.Arm(srv, loadout); err != nil {
+		return err
+	}
+	for i := range players {
+		if err := shooter.ArmClient(&players[i].Client, loadout); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -26,11 +26,8 @@ import (
 
 // quote: state
 // Runner is the game's own state of a player, kept beside lagkit's
-// position and health and predicted with them. It starts with
-// game.Arms, where lagkit's weapons keep their state: the runner fires
-// lagkit's rifle.
+// position and health and predicted with them.
 type Runner struct {
-	game.Arms
 	Stamina   float32       `lagkit:"max=100,q=0.5"`      // sent to all: others draw it
 	Sprinting bool          `lagkit:"owner"`              // to the player's own client
 	Sprints   uint16        `lagkit:"owner"`              // sprints begun
@@ -64,7 +61,7 @@ const itemTonic = 1
 // and a tonic that refills stamina. It reads only its arguments, so
 // the server and the owner's prediction agree to the bit.
 func runStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
-	s, fired := ctx.Step(s, cmd)
+	s, _ = ctx.Step(s, cmd)
 	r, c := runner.Of(&s), runCmd.Of(&cmd)
 	r.Cooldown = max(0, r.Cooldown-cmd.Duration)
 	if c.Sprint && r.Stamina >= 1 && (r.Sprinting || r.Cooldown == 0) {
@@ -95,7 +92,7 @@ func runStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.Play
 		}
 	}
 	r.Heading = int16(math.Round(math.Remainder(game.AngleToRad(int32(s.Yaw)), 2*math.Pi) * 180 / math.Pi))
-	return s, fired
+	return s, false // runners do not shoot
 }
 
 // quote: end

@@ -174,10 +174,14 @@ func Run(cfg Config) (*Result, error) {
 			JoinAt: join,
 		}
 	}
-	d, err := NewDriver(server.Config{
+	scfg := server.Config{
 		Map: m, TickRate: cfg.TickRate, MaxClients: cfg.Players, Movement: &params, Seed: cfg.Seed,
 		Replication: server.Replication{Policy: cfg.Replication}, Rules: shooter.Rules(mode.Config{}),
-	}, players, seeds.next())
+	}
+	if err := ArmShooter(&scfg, players, nil); err != nil {
+		return nil, err
+	}
+	d, err := NewDriver(scfg, players, seeds.next())
 	if err != nil {
 		return nil, err
 	}

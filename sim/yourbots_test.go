@@ -13,6 +13,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -118,7 +119,7 @@ type hunt struct {
 func (r *hunt) Fire(w *server.ShotWorld) {
 	s, f := w.Server(), &w.Shot
 	r.shots++
-	ray := game.ShotRay(f.State, f.Cmd, f.Shooter, 0, &s.Config().Weapons[0], s.Config().Movement)
+	ray := weapon.ShotRay(f.State, f.Cmd, f.Shooter, 0, &dashLoadout[0], s.Config().Movement)
 	h, ok := w.Trace(ray, 40)
 	if !ok {
 		return
@@ -163,7 +164,7 @@ func huntMatch(t *testing.T, seed uint64, d time.Duration) (*sim.Driver, *hunt) 
 	link := netem.Config{Latency: 40 * time.Millisecond, Jitter: 5 * time.Millisecond, Loss: 0.02}
 	ref := &hunt{}
 	drv, err := sim.NewBots(sim.Bots{
-		Server:  server.Config{Map: world.Field(), MaxClients: 4, Step: dashStep, Game: dashDecl.Layout, Body: circle, Shots: ref},
+		Server:  server.Config{Map: world.Field(), MaxClients: 4, Step: dashStep, Game: dashDecl.Layout, Spawn: dashSpawn, Died: dashDied, Body: circle, Shots: ref},
 		Client:  client.Config{InterpDelay: 50 * time.Millisecond},
 		Players: 4, Policy: newHunter, Up: link, Down: link,
 	}, seed)

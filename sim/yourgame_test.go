@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -23,12 +24,20 @@ import (
 // dashState is the game's own state of a player: stamina, replicated to
 // everyone, and the dash's cooldown, the owner's alone.
 type dashState struct {
-	game.Arms       // lagkit's weapons' state, first: the game fires the rifle
-	Stamina   int16 `lagkit:"all,max=100"`
-	Cooldown  uint8 `lagkit:"owner,max=32"` // ticks until the next dash
+	weapon.Arms       // lagkit's weapons' state, first: the game fires the rifle
+	Stamina     int16 `lagkit:"all,max=100"`
+	Cooldown    uint8 `lagkit:"owner,max=32"` // ticks until the next dash
 }
 
 var dashDecl = game.MustDeclare[dashState]()
+
+// dashLoadout is the game's weapons: lagkit's rifle, handed back loaded
+// at each spawn (dashSpawn) and its reload stopped at a death
+// (dashDied).
+var dashLoadout = []weapon.Weapon{weapon.Rifle()}
+
+func dashSpawn(_, _ int, st *game.PlayerState) { weapon.Rearm(st, dashLoadout) }
+func dashDied(_ int, st *game.PlayerState)     { weapon.Disarm(st) }
 
 const (
 	btnDash   = game.BtnGame
@@ -41,7 +50,7 @@ const (
 // along the view for 40 stamina, at most every 32 ticks; stamina comes
 // back a point a tick.
 func dashStep(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
-	s, fired := ctx.Step(s, cmd)
+	s, fired := weapon.Step(s, cmd, ctx.Grid, ctx.Params, dashLoadout)
 	ds := dashDecl.Of(&s)
 	st, cool := ds.Stamina, ds.Cooldown
 	if cool > 0 {
@@ -171,7 +180,7 @@ func TestYourGame(t *testing.T) {
 	cc := client.Config{InterpDelay: 50 * time.Millisecond}
 	ref := &referee{told: newTold(2)}
 	d, err := sim.NewDriver(server.Config{
-		Map: world.Field(), Seed: 11, Step: dashStep, Game: dashDecl.Layout, Body: circle, Shots: ref,
+		Map: world.Field(), Seed: 11, Step: dashStep, Game: dashDecl.Layout, Spawn: dashSpawn, Died: dashDied, Body: circle, Shots: ref,
 		SpawnProtection: time.Millisecond, // shots pass a spawn-protected player
 	}, []sim.PlayerConfig{
 		{Client: cc, Brain: shooter{}, Up: link, Down: link},

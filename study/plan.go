@@ -11,7 +11,6 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/delay"
 	"github.com/lagkit/lagkit/game"
-	"github.com/lagkit/lagkit/game/weaponfile"
 	"github.com/lagkit/lagkit/internal/registry"
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/nav"
@@ -21,6 +20,8 @@ import (
 	"github.com/lagkit/lagkit/shooter/aimassist"
 	"github.com/lagkit/lagkit/shooter/mode"
 	"github.com/lagkit/lagkit/shooter/scaling"
+	"github.com/lagkit/lagkit/shooter/weapon"
+	"github.com/lagkit/lagkit/shooter/weapon/weaponfile"
 	"github.com/lagkit/lagkit/study/lobby"
 	"github.com/lagkit/lagkit/world"
 )
@@ -361,7 +362,7 @@ func (t *Technique) String() string {
 type resolver struct {
 	s       *Schedule
 	maps    map[string]*world.Map
-	weapons []game.Weapon
+	weapons []weapon.Weapon
 	wErr    error
 	counts  map[string]int
 }
@@ -404,8 +405,8 @@ func (r *resolver) loadMap(name string) (*world.Map, string, *problem) {
 
 // loadout returns the weapons of names, from the schedule's weapons file
 // when it names one.
-func (r *resolver) loadout(names []string) ([]game.Weapon, *problem) {
-	all := game.DefaultWeapons()
+func (r *resolver) loadout(names []string) ([]weapon.Weapon, *problem) {
+	all := weapon.Defaults()
 	if r.s.WeaponsFile != "" {
 		if r.weapons == nil && r.wErr == nil {
 			r.weapons, r.wErr = weaponfile.Load(r.s.resolvePath(r.s.WeaponsFile))
@@ -427,7 +428,7 @@ func (r *resolver) loadout(names []string) ([]game.Weapon, *problem) {
 			return nil, fail(fmt.Sprintf("weapons[%d]", i), "unknown weapon %q, want one of %s", n, strings.Join(known, ", "))
 		}
 	}
-	ws, err := game.SelectWeapons(all, names)
+	ws, err := weapon.Select(all, names)
 	if err != nil {
 		return nil, fail("weapons", "%s", cause(err))
 	}
@@ -533,7 +534,7 @@ func (r *resolver) round(i int, techs map[string]*Technique) (*Plan, []*problem)
 // checkServer has the server check the round's technique against its
 // map and mode: what no part checks alone (time warp's policy and mode,
 // led reckoning's trend maps, a mode's objectives on the map).
-func (r *resolver) checkServer(plan *Plan, m *world.Map, ws []game.Weapon) *problem {
+func (r *resolver) checkServer(plan *Plan, m *world.Map, ws []weapon.Weapon) *problem {
 	t := plan.Technique
 	modeCfg := mode.Config{Mode: plan.Mode, Duration: plan.LeadIn() + plan.Duration}
 	if _, err := mode.New(modeCfg, m, len(r.s.seats)); err != nil {
@@ -544,11 +545,14 @@ func (r *resolver) checkServer(plan *Plan, m *world.Map, ws []game.Weapon) *prob
 		return fail("technique", "technique %q on map %s: %s", t.Name, plan.Map, cause(err))
 	}
 	params := game.DefaultParams()
-	_, err = server.New(server.Config{
-		Map: m, TickRate: 64, MaxClients: len(r.s.seats), Movement: &params, Weapons: ws,
+	cfg := server.Config{
+		Map: m, TickRate: 64, MaxClients: len(r.s.seats), Movement: &params,
 		Policy: t.Policy, Rules: shooter.Rules(modeCfg), Delay: t.delayConfig(), TimeWarp: time.Duration(t.TimeWarp), Replication: rep,
 		Adjust: shooter.Adjust(t.Scaling, t.AimAssist),
-	})
+	}
+	if err = shooter.Arm(&cfg, ws); err == nil {
+		_, err = server.New(cfg)
+	}
 	if err != nil {
 		return fail("technique", "technique %q in mode %s: %s", t.Name, plan.Mode, cause(err))
 	}

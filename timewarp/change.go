@@ -1,6 +1,8 @@
 package timewarp
 
-import "github.com/lagkit/lagkit/game"
+import (
+	"github.com/lagkit/lagkit/game"
+)
 
 // Changes the host makes to a player between ticks. A game hurts and
 // edits its players outside their step (a server's Damage and Edit,
@@ -57,10 +59,9 @@ const (
 
 // Diff returns the edit that turned before into after, a player's states
 // around a change made between ticks; l is the declared state's layout
-// (nil: lagkit's own game's, game.ArmsLayout). A declared state has at most game.StateSize fields (each
+// (nil: none). A declared state has at most game.StateSize fields (each
 // takes a byte at least), so a bit each fits.
 func Diff(before, after *game.PlayerState, l *game.Layout) Edit {
-	l = game.OrArms(l)
 	e := Edit{to: *after, flags: before.Flags ^ after.Flags}
 	mark := func(f editFields, changed bool) {
 		if changed {
@@ -106,7 +107,7 @@ func (e *Edit) Apply(st *game.PlayerState, l *game.Layout) {
 		st.Health = to.Health
 	}
 	st.Flags = st.Flags&^e.flags | to.Flags&e.flags
-	if l = game.OrArms(l); e.game != 0 {
+	if e.game != 0 {
 		for i := range l.Fields() {
 			if e.game&(1<<uint(i)) != 0 {
 				l.SetUnits(&st.Game, i, l.Units(&to.Game, i))
@@ -122,37 +123,37 @@ func (e *Edit) Apply(st *game.PlayerState, l *game.Layout) {
 // Damage takes its health as the host's damage did, from a player alive
 // and not spawn protected, never below none; on a settled player a
 // kill it dealt when made is dealt again, and any kill is silent (the
-// player dead, at no health, no longer reloading). It reports whether
-// the damage now brings a player who is not settled to no health: a
-// kill the re-simulation finds anew, which the host processes as one
-// (its death, score and announcement), the player's flags left to it.
-func (c *Change) Apply(st *game.PlayerState, l *game.Layout, settled bool) (kills bool) {
+// player dead, at no health; died reports it, and the game's death rule
+// is then the caller's to run). kills reports whether the damage now
+// brings a player who is not settled to no health: a kill the
+// re-simulation finds anew, which the host processes as one (its
+// death, score and announcement), the player's flags left to it.
+func (c *Change) Apply(st *game.PlayerState, l *game.Layout, settled bool) (kills, died bool) {
 	switch {
 	case c.Damage == 0:
 		c.Edit.Apply(st, l)
-		return false
+		return false, false
 	case settled && c.Killed:
 		die(st)
-		return false
+		return false, true
 	case st.Has(game.FlagDead) || st.Has(game.FlagProtected):
-		return false
+		return false, false
 	}
 	st.Health -= min(c.Damage, max(st.Health, 0))
 	switch {
 	case st.Health > 0:
-		return false
+		return false, false
 	case settled:
 		die(st)
-		return false
+		return false, true
 	}
-	return true
+	return true, false
 }
 
 // die marks st dead, as a kill does.
 func die(st *game.PlayerState) {
 	st.Health = 0
 	st.Flags |= game.FlagDead
-	st.Flags &^= game.FlagReloading
 }
 
 // Change records c, made by the host after the tick (between it and the

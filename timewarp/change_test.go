@@ -5,11 +5,12 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/timewarp"
 )
 
 type loot struct {
-	game.Arms
+	weapon.Arms
 	Shield float32 `lagkit:"max=50,q=0.5"`
 	Item   uint8   `lagkit:"max=3"`
 	Charge int16   `lagkit:"max=1000"`
@@ -22,10 +23,10 @@ var lootDecl = game.MustDeclare[loot]()
 // state's) with the values it gave them, and leaves the rest as the
 // re-simulation has them.
 func TestEditWritesOnlyWhatChanged(t *testing.T) {
-	before := game.PlayerState{Pos: geom.V(1, 2, 0), Health: 100, Flags: game.FlagCrouched}.WithArms(game.Arms{Ammo: 30})
+	before := weapon.With(game.PlayerState{Pos: geom.V(1, 2, 0), Health: 100, Flags: game.FlagCrouched}, weapon.Arms{Ammo: 30})
 	lootDecl.Of(&before).Charge = 7
 	after := before
-	after.Arms().Ammo = 3
+	weapon.ArmsOf(&after).Ammo = 3
 	after.Flags |= game.FlagProtected
 	a := lootDecl.Of(&after)
 	a.Shield, a.Item = 20, 2
@@ -39,15 +40,15 @@ func TestEditWritesOnlyWhatChanged(t *testing.T) {
 
 	// The re-simulated state: moved elsewhere, hurt, crouch released,
 	// charged further.
-	re := game.PlayerState{Pos: geom.V(5, 6, 0), Health: 70}.WithArms(game.Arms{Ammo: 30})
+	re := weapon.With(game.PlayerState{Pos: geom.V(5, 6, 0), Health: 70}, weapon.Arms{Ammo: 30})
 	lootDecl.Of(&re).Charge = 9
 	ed.Apply(&re, lootDecl.Layout)
 	got := lootDecl.Get(&re)
 	switch {
 	case re.Pos != geom.V(5, 6, 0) || re.Health != 70:
 		t.Errorf("fields the edit left were written: pos %v, health %d", re.Pos, re.Health)
-	case re.Arms().Ammo != 3 || got.Shield != 20 || got.Item != 2:
-		t.Errorf("fields the edit wrote: ammo %d, shield %v, item %d; want 3, 20, 2", re.Arms().Ammo, got.Shield, got.Item)
+	case weapon.ArmsOf(&re).Ammo != 3 || got.Shield != 20 || got.Item != 2:
+		t.Errorf("fields the edit wrote: ammo %d, shield %v, item %d; want 3, 20, 2", weapon.ArmsOf(&re).Ammo, got.Shield, got.Item)
 	case got.Charge != 9:
 		t.Errorf("the declared field the edit left: charge %d, want the re-simulation's 9", got.Charge)
 	case !re.Has(game.FlagProtected) || re.Has(game.FlagCrouched):
@@ -85,19 +86,20 @@ func TestDamageAppliedAgain(t *testing.T) {
 		kills   bool
 		health2 int16
 		dead    bool
+		died    bool // silently: the game's death rule to run
 	}{
-		{"hurt", 100, 0, timewarp.Change{Damage: 30}, false, false, 70, false},
-		{"hurt, re-simulated lower", 50, 0, timewarp.Change{Damage: 30}, false, false, 20, false},
-		{"now kills", 20, game.FlagReloading, timewarp.Change{Damage: 30}, false, true, 0, false},
-		{"now kills a settled player", 20, game.FlagReloading, timewarp.Change{Damage: 30}, true, false, 0, true},
-		{"killed when made, settled", 100, game.FlagReloading, timewarp.Change{Damage: 80, Killed: true}, true, false, 0, true},
-		{"dead", 0, game.FlagDead, timewarp.Change{Damage: 30}, false, false, 0, true},
-		{"protected", 100, game.FlagProtected, timewarp.Change{Damage: 30}, false, false, 100, false},
+		{"hurt", 100, 0, timewarp.Change{Damage: 30}, false, false, 70, false, false},
+		{"hurt, re-simulated lower", 50, 0, timewarp.Change{Damage: 30}, false, false, 20, false, false},
+		{"now kills", 20, game.FlagGame3, timewarp.Change{Damage: 30}, false, true, 0, false, false},
+		{"now kills a settled player", 20, game.FlagGame3, timewarp.Change{Damage: 30}, true, false, 0, true, true},
+		{"killed when made, settled", 100, game.FlagGame3, timewarp.Change{Damage: 80, Killed: true}, true, false, 0, true, true},
+		{"dead", 0, game.FlagDead, timewarp.Change{Damage: 30}, false, false, 0, true, false},
+		{"protected", 100, game.FlagProtected, timewarp.Change{Damage: 30}, false, false, 100, false, false},
 	} {
 		st := game.PlayerState{Health: c.health, Flags: c.flags}
-		kills := c.ch.Apply(&st, nil, c.settled)
-		if kills != c.kills || st.Health != c.health2 || st.Has(game.FlagDead) != c.dead || c.dead && st.Has(game.FlagReloading) {
-			t.Errorf("%s: kills %v, health %d, flags %b; want %v, %d, dead %v", c.name, kills, st.Health, st.Flags, c.kills, c.health2, c.dead)
+		kills, died := c.ch.Apply(&st, nil, c.settled)
+		if kills != c.kills || died != c.died || st.Health != c.health2 || st.Has(game.FlagDead) != c.dead || c.flags&game.GameFlags != st.Flags&game.GameFlags {
+			t.Errorf("%s: kills %v, died %v, health %d, flags %b; want %v, %v, %d, dead %v", c.name, kills, died, st.Health, st.Flags, c.kills, c.died, c.health2, c.dead)
 		}
 	}
 }

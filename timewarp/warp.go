@@ -76,6 +76,10 @@ type Warp[P comparable, L any] struct {
 	// one by one, as tests compare.
 	Exhaustive bool
 
+	// Died, if set, is the game's death rule, run on a player a
+	// re-applied change leaves dead silently (Change.Apply).
+	Died func(slot int, st *game.PlayerState)
+
 	host   Host[P, L]
 	layout *game.Layout // the game's declared state, which changes edit
 	slots  []slot[P]
@@ -419,8 +423,12 @@ func (w *Warp[P, L]) changes(i int) {
 			continue
 		}
 		w.Stats.Replayed++
-		if ch.Apply(w.Own(i), w.layout, w.Span.Settled(i)) {
+		kills, died := ch.Apply(w.Own(i), w.layout, w.Span.Settled(i))
+		if kills {
 			w.host.Killed(i, ch.By)
+		}
+		if died && w.Died != nil {
+			w.Died(i, w.Own(i))
 		}
 	}
 }

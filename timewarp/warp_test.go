@@ -6,6 +6,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 )
 
 // lineGame is a Host for the tests, a game on a line: a command moves
@@ -45,7 +46,7 @@ func newLineGame(window int) *lineGame {
 	for _, p := range g.players {
 		p.st.Health = game.MaxHealth
 	}
-	g.w = NewWarp[*linePlayer, lineLists](g, Rules{Window: window, Slack: 2}, len(g.players), 64, nil)
+	g.w = NewWarp[*linePlayer, lineLists](g, Rules{Window: window, Slack: 2}, len(g.players), 64, weapon.Layout)
 	return g
 }
 
@@ -204,8 +205,8 @@ func playLine(t *testing.T, late uint32) *lineGame {
 		g.step()
 		if g.tick == 30 {
 			before := g.players[0].st
-			g.players[0].st.Arms().Ammo = 7
-			g.w.Change(0, g.players[0], g.tick, Change{Edit: Diff(&before, &g.players[0].st, nil)}, g.players[0].st)
+			weapon.ArmsOf(&g.players[0].st).Ammo = 7
+			g.w.Change(0, g.players[0], g.tick, Change{Edit: Diff(&before, &g.players[0].st, weapon.Layout)}, g.players[0].st)
 		}
 	}
 	// The last commands, still on their way, arrive.
@@ -238,8 +239,8 @@ func TestWarpLateCommandsRunAtTheirTicks(t *testing.T) {
 	if h := onTime.players[1].hits; h != 8 {
 		t.Fatalf("player 1 took %d hits on time, want 8", h)
 	}
-	if late.players[0].st.Arms().Ammo != 7 || late.w.Stats.Replayed == 0 {
-		t.Errorf("player 0's ammunition %d after warps that replayed %d changes: the edit was lost", late.players[0].st.Arms().Ammo, late.w.Stats.Replayed)
+	if weapon.ArmsOf(&late.players[0].st).Ammo != 7 || late.w.Stats.Replayed == 0 {
+		t.Errorf("player 0's ammunition %d after warps that replayed %d changes: the edit was lost", weapon.ArmsOf(&late.players[0].st).Ammo, late.w.Stats.Replayed)
 	}
 }
 

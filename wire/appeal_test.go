@@ -7,6 +7,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 )
 
 // appeals returns appeals with edge values, for the round-trip test and as
@@ -23,7 +24,7 @@ func appeals() []Appeal {
 		}},
 		{ID: 77, Deny: true, State: game.PlayerState{
 			Pos: geom.V(-maxPos, maxPos, -game.PosQuantum), Pitch: game.MaxPitch,
-			Flags: game.FlagCrouched | game.FlagReloading, Health: math.MaxInt16,
+			Flags: game.FlagCrouched | weapon.FlagReloading, Health: math.MaxInt16,
 		}},
 	}
 }

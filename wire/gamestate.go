@@ -7,7 +7,7 @@ import (
 )
 
 // A game's own declared state (game.Declare; Snapshot.Game) follows the
-// entity entries (lagkit's own game declares game.Arms, its weapons'
+// entity entries (lagkit's shooter declares weapon.Arms, its weapons'
 // state, sent to the owner alone):
 //
 //	Self's fields | entry count 9 | entry...
@@ -53,7 +53,7 @@ func fieldBits(f *game.Field) int {
 // gameReserve is the room the game state of s may need beyond its
 // entries: Self's fields and the entry count.
 func gameReserve(s *Snapshot) int {
-	l := game.OrArms(s.Game)
+	l := s.Game
 	if s.reserveOf == l && s.reserveRing == len(s.Entities) {
 		return s.reserve // a snapshot reused for one session
 	}
@@ -70,8 +70,7 @@ func gameReserve(s *Snapshot) int {
 	return n
 }
 
-// SetGame makes s carry game state of layout l (nil: lagkit's own
-// game's, game.ArmsLayout), sizing EntityGame (and Mates) once; a
+// SetGame makes s carry game state of layout l (nil: none), sizing EntityGame (and Mates) once; a
 // snapshot kept and reused allocates nothing after.
 func (s *Snapshot) SetGame(l *game.Layout) {
 	s.Game = l
@@ -207,7 +206,7 @@ func readChange(r *bitReader, l *game.Layout, i int, s *game.State, what string)
 // entity's state in s set back to what the receiver holds. Absent slots'
 // states are zeroed.
 func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
-	l := game.OrArms(s.Game)
+	l := s.Game
 	// Self's state is most often the baseline's: its unchanged fields
 	// are a run of zero bits, written at once.
 	same, zeros := s.Self.Game == ref.Self.Game, uint(0)
@@ -285,7 +284,7 @@ func writeGame(w *bitWriter, s, ref *Snapshot, end int) {
 // readGame reads the game state of a snapshot into s, decoded against
 // base, whose entities' presence was basePresent (base may be s).
 func readGame(r *bitReader, s, base *Snapshot, basePresent []uint64) {
-	l := game.OrArms(s.Game)
+	l := s.Game
 	// readField for each field sent, written out: Self's fields are most
 	// often unchanged, a bit each.
 	fields := l.Fields()

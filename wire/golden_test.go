@@ -14,6 +14,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -24,12 +25,12 @@ func goldenSnapshots() (base, delta *Snapshot) {
 	base = &Snapshot{
 		Tick: 640, LastCmd: 1200, EchoClientTime: 10 * time.Second, EchoHold: 2500 * time.Microsecond,
 		FirstEventSeq: 7,
-		Self: game.PlayerState{Pos: geom.V(1.5, -2.25, 0), Vel: geom.V(4, 0, 0), Yaw: 16384, Pitch: -100,
-			Flags: game.FlagOnGround, Teleport: 1, Health: 100}.WithArms(game.Arms{Ammo: 30, Heat: 2, Wait: 62500 * time.Microsecond, Weapon: 1}),
+		Self: weapon.With(game.PlayerState{Pos: geom.V(1.5, -2.25, 0), Vel: geom.V(4, 0, 0), Yaw: 16384, Pitch: -100,
+			Flags: game.FlagOnGround, Teleport: 1, Health: 100}, weapon.Arms{Ammo: 30, Heat: 2, Wait: 62500 * time.Microsecond, Weapon: 1}),
 		Events: []Event{{Seq: 8, Kind: 3, Data: []byte("hit")}},
 	}
 	base.SetSlots(MaxEntities)
-	base.SetGame(game.ArmsLayout) // lagkit's own game's declared state
+	base.SetGame(weapon.Layout) // lagkit's own game's declared state
 	for i, e := range []EntityState{
 		{X: 1024, Y: -512, Yaw: 100, Flags: game.FlagOnGround, VX: 2048, VY: -1024},
 		{X: -7000, Y: 300, Z: 512, Yaw: 40000, Pitch: 300, Flags: game.FlagCrouched, Teleport: 2},
@@ -42,9 +43,9 @@ func goldenSnapshots() (base, delta *Snapshot) {
 	delta.Tick, delta.Baseline, delta.LastCmd = 646, 640, 1206
 	delta.Self.Pos.X += 6 * 4.0 / 64
 	delta.Self.Health = 75
-	delta.Self.Arms().Ammo = 29
-	delta.Self.Arms().Wait = 0
-	delta.Self.Arms().Weapon = 3
+	weapon.ArmsOf(&delta.Self).Ammo = 29
+	weapon.ArmsOf(&delta.Self).Wait = 0
+	weapon.ArmsOf(&delta.Self).Weapon = 3
 	delta.Events = nil
 	delta.FirstEventSeq = 8
 	delta.Entities[1].X += 120

@@ -48,10 +48,13 @@ const MaxDatagram = 1100
 // and a server that knows no shape refuses a Connect with one for its
 // nonzero padding.
 // Version 14 moves the weapon in hand, its ammunition, heat and timer
-// out of Self's fixed fields into the declared game state (game.Arms,
-// which lagkit's own game declares), and leaves out a declared state's
-// entry count when none of its fields goes to others.
-const Version = 14
+// out of Self's fixed fields into the declared game state, and leaves
+// out a declared state's entry count when none of its fields goes to
+// others.
+// Version 15 makes a Connect's Game hash 0 mean no declared state:
+// lagkit's shooter's weapon state is a declaration like any game's,
+// named by its own hash.
+const Version = 15
 
 // ConnectSize is the size every Connect is padded to: at least the
 // largest datagram a server sends to an address before a session exists
@@ -110,7 +113,7 @@ type Connect struct {
 	// on a server it lost: a restarted server knows nothing of it.
 	Rejoin Rejoin
 	// Game is the hash of the client's declared game state
-	// (game.Layout.Hash; 0 for none, lagkit's own game), and Rules the
+	// (game.Layout.Hash; 0 for none), and Rules the
 	// hash of its movement rules (game.Params.Hash; 0 for a client that
 	// does not say, one that predicts nothing). A server whose own
 	// differ rejects the Connect, naming the difference: a client
@@ -314,8 +317,8 @@ type Snapshot struct {
 	// all, and each present entity's fields sent to all (EntityGame).
 	// It is the session's declaration, the same at both ends (the
 	// Connect carries its hash); a receiver sets it (SetGame) before
-	// DecodeSnapshot, which reads it and leaves it. nil is lagkit's own
-	// game's, game.ArmsLayout: its weapons' state, to the owner.
+	// DecodeSnapshot, which reads it and leaves it. nil is none: a game
+	// that keeps no state of its own.
 	Game *game.Layout
 	// EntityGame are each present entity's game states, MaxEntities of
 	// them once SetGame finds fields sent to all (nil before), coded as

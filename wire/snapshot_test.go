@@ -9,6 +9,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 )
 
 // roundTrip encodes s against base with limit, decodes the result, and
@@ -56,15 +57,15 @@ func TestSnapshotRoundTripRandom(t *testing.T) {
 func TestSnapshotRoundTripEdges(t *testing.T) {
 	edge := EntityState{X: MaxCoord, Y: -MaxCoord, Z: MaxCoord, Yaw: 65535, Pitch: -game.MaxPitch, Flags: 255, Teleport: 255}
 	opposite := EntityState{X: -MaxCoord, Y: MaxCoord, Z: -MaxCoord, Pitch: game.MaxPitch}
-	maxSelf := game.PlayerState{
+	maxSelf := weapon.With(game.PlayerState{
 		Pos:   geom.V(MaxCoord*game.PosQuantum, -MaxCoord*game.PosQuantum, 0.5),
 		Vel:   geom.V(-MaxCoord*game.VelQuantum, 0, MaxCoord*game.VelQuantum),
 		Yaw:   65535,
 		Pitch: game.MaxPitch,
 		Flags: 255, Teleport: 255,
 		Health: math.MinInt16,
-	}.WithArms(game.Arms{Ammo: 255, Heat: 255, Wait: game.MaxWeaponWait, Weapon: 255})
-	arms := game.ArmsLayout // lagkit's own game's declared state
+	}, weapon.Arms{Ammo: 255, Heat: 255, Wait: weapon.MaxWait, Weapon: 255})
+	arms := weapon.Layout // lagkit's own game's declared state
 	tests := []struct {
 		name    string
 		s, base *Snapshot
@@ -75,10 +76,10 @@ func TestSnapshotRoundTripEdges(t *testing.T) {
 		{"max header", &Snapshot{Tick: 1<<32 - 1, LastCmd: 1<<32 - 1, EchoClientTime: MaxClock,
 			EchoHold: MaxDelay, FirstEventSeq: 1<<32 - 1, Self: maxSelf, Game: arms}, nil},
 		{"self swings across the range", &Snapshot{Tick: 2, Baseline: 1, Self: maxSelf, Game: arms},
-			&Snapshot{Tick: 1, Game: arms, Self: game.PlayerState{Pos: maxSelf.Pos.Scale(-1), Vel: maxSelf.Vel.Scale(-1),
-				Health: math.MaxInt16}.WithArms(game.Arms{Wait: time.Microsecond})}},
+			&Snapshot{Tick: 1, Game: arms, Self: weapon.With(game.PlayerState{Pos: maxSelf.Pos.Scale(-1), Vel: maxSelf.Vel.Scale(-1),
+				Health: math.MaxInt16}, weapon.Arms{Wait: time.Microsecond})}},
 		{"self weapon wait falls to zero", &Snapshot{Tick: 2, Baseline: 1, Self: game.PlayerState{Health: 100}, Game: arms},
-			&Snapshot{Tick: 1, Game: arms, Self: game.PlayerState{Health: 100}.WithArms(game.Arms{Ammo: 30, Heat: 9, Wait: game.MaxWeaponWait})}},
+			&Snapshot{Tick: 1, Game: arms, Self: weapon.With(game.PlayerState{Health: 100}, weapon.Arms{Ammo: 30, Heat: 9, Wait: weapon.MaxWait})}},
 		{"largest deltas", func() *Snapshot {
 			s := &Snapshot{Tick: 2, Baseline: 1}
 			s.SetSlots(MaxEntities)
@@ -322,7 +323,7 @@ func TestAppendSnapshotErrors(t *testing.T) {
 	}{
 		{"limit above MaxDatagram", &Snapshot{Tick: 1}, nil, MaxDatagram + 1, "limit"},
 		{"limit 0", &Snapshot{Tick: 1}, nil, 0, "limit"},
-		{"limit too small for self", &Snapshot{Tick: 1, EchoHold: 1500}, nil, 14, "no room after self"},
+		{"limit too small for self", &Snapshot{Tick: 1, EchoHold: 1500, Game: weapon.Layout}, nil, 14, "no room after self"},
 		{"baseline without base", &Snapshot{Tick: 2, Baseline: 1}, nil, MaxDatagram, "without a base"},
 		{"baseline mismatch", &Snapshot{Tick: 3, Baseline: 1}, &Snapshot{Tick: 2}, MaxDatagram, "base is tick 2"},
 		{"base tick 0", &Snapshot{Tick: 3}, &Snapshot{}, MaxDatagram, "base tick 0"},

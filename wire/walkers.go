@@ -8,6 +8,15 @@ import (
 	"github.com/lagkit/lagkit/geom"
 )
 
+// walkerArms is the walkers' declared state: a weapon's, as lagkit's
+// shooter keeps it (weapon.Arms), sent to the owner.
+type walkerArms struct {
+	Weapon, Ammo, Heat uint8         `lagkit:"owner"`
+	Wait               time.Duration `lagkit:"owner,max=1m"`
+}
+
+var walkerDecl = game.MustDeclare[walkerArms]()
+
 // Walkers returns the snapshot of 63 remote players and the receiver
 // walking at 4 m/s in different directions at tick (64 Hz). turn makes the
 // remote players turn at up to 90 degrees a second. It is the load of the
@@ -25,8 +34,9 @@ func Walkers(tick uint32, turn bool) *Snapshot {
 		Yaw:    game.YawUnits(math.Atan2(-0.8, 0.6)),
 		Flags:  game.FlagOnGround,
 		Health: 100,
-	}.WithArms(game.Arms{Ammo: 30})
-	s.SetGame(game.ArmsLayout) // lagkit's own game's declared state
+	}
+	walkerDecl.Set(&s.Self, walkerArms{Ammo: 30})
+	s.SetGame(walkerDecl.Layout)
 	for i := 1; i < 64; i++ {
 		dir := float64(i) * 2.4
 		yaw := dir

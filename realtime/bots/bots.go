@@ -22,7 +22,9 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/shooter"
 	lkbots "github.com/lagkit/lagkit/shooter/bots"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/world"
 )
@@ -95,10 +97,16 @@ func Run(ctx context.Context, o Config) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		weapon := game.Rifle()
+		rifle := weapon.Rifle()
 		// Three in four bots attack, as in lagkit's matches of bots.
 		skill := o.Skill
-		makeBot = lkbots.Shooter(func(i int) lkbots.Config { return lkbots.Config{Skill: skill, Attacker: i%4 != 3} }, cc.Map, grid, cc.Movement, &weapon)
+		makeBot = lkbots.Shooter(func(i int) lkbots.Config { return lkbots.Config{Skill: skill, Attacker: i%4 != 3} }, cc.Map, grid, cc.Movement, &rifle)
+		if cc.Step == nil && cc.Game == nil {
+			// lagkit's shooter, as lagkit serve arms it: the rifle alone.
+			if err := shooter.ArmClient(&cc, nil); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var before *loadSample
 	if o.Server != "" {

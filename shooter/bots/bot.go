@@ -27,6 +27,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -84,7 +85,7 @@ type Bot struct {
 	nav    *nav.Grid
 	finder *nav.Finder
 	params *game.Params
-	weapon *game.Weapon
+	weapon *weapon.Weapon
 
 	// movement
 	moveDir  geom.Vec3 // the world direction to walk in, zero to stand
@@ -130,7 +131,7 @@ type Bot struct {
 }
 
 // New returns a bot for map m with navigation grid g, seeded by seed.
-func New(cfg Config, m *world.Map, g *nav.Grid, p *game.Params, w *game.Weapon, seed uint64) (*Bot, error) {
+func New(cfg Config, m *world.Map, g *nav.Grid, p *game.Params, w *weapon.Weapon, seed uint64) (*Bot, error) {
 	c, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err

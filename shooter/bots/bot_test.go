@@ -5,6 +5,7 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -13,7 +14,7 @@ func TestConfigErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, w := game.DefaultParams(), game.Rifle()
+	p, w := game.DefaultParams(), weapon.Rifle()
 	g, err := nav.Build(m, &p)
 	if err != nil {
 		t.Fatal(err)

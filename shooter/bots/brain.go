@@ -7,6 +7,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 )
 
 // Perception limits.
@@ -125,12 +126,12 @@ type sighting struct {
 // reloading when empty or, out of a fight, when low.
 func (b *Bot) fight(now time.Duration, st *game.PlayerState, eye geom.Vec3, at geom.Vec3, visible bool, cmd *game.UserCmd) {
 	dt := tick.Seconds()
-	reloading := st.Flags&game.FlagReloading != 0
+	reloading := st.Flags&weapon.FlagReloading != 0
 	if !visible {
 		if look := b.moveDir; look.Len2() > 0 {
 			b.turnToward(geom.V(look.X, look.Y, 0), dt)
 		}
-		if !reloading && int(st.Arms().Ammo) < int(b.weapon.Magazine)/3 {
+		if !reloading && int(weapon.ArmsOf(st).Ammo) < int(b.weapon.Magazine)/3 {
 			cmd.Buttons |= game.BtnReload
 		}
 		return
@@ -140,7 +141,7 @@ func (b *Bot) fight(now time.Duration, st *game.PlayerState, eye geom.Vec3, at g
 	if reloading || now < b.reactAt {
 		return
 	}
-	if st.Arms().Ammo == 0 {
+	if weapon.ArmsOf(st).Ammo == 0 {
 		cmd.Buttons |= game.BtnReload
 		return
 	}
@@ -151,7 +152,7 @@ func (b *Bot) fight(now time.Duration, st *game.PlayerState, eye geom.Vec3, at g
 		b.burstLeft = 2 + b.rng.IntN(4)
 	}
 	cmd.Buttons |= game.BtnFire
-	if st.Arms().Wait <= tick {
+	if weapon.ArmsOf(st).Wait <= tick {
 		b.burstLeft--
 		if b.burstLeft == 0 {
 			b.pauseTil = now + time.Duration(200+b.rng.IntN(300))*time.Millisecond

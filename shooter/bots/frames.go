@@ -7,6 +7,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 )
 
 // MaxFrameRate is the highest display rate a bot aims at.
@@ -118,7 +119,7 @@ func (b *Bot) Frame(now time.Duration, c *client.Client) {
 	off := math.Acos(math.Max(-1, math.Min(1, aim.Dot(to)/math.Max(dist, 1e-9))))
 	closing := off < f.lastOff
 	f.lastOff = off
-	ready := now >= f.nextPress && st.Flags&game.FlagReloading == 0 && st.Arms().Ammo > 0
+	ready := now >= f.nextPress && st.Flags&weapon.FlagReloading == 0 && weapon.ArmsOf(&st).Ammo > 0
 	if f.held || !ready || closing || off > math.Atan2(clickRadius, dist) {
 		return
 	}
@@ -156,7 +157,7 @@ func (b *Bot) fightFrames(now time.Duration, c *client.Client, st *game.PlayerSt
 		b.fight(now, st, eye, at, false, cmd)
 	} else {
 		b.drawAimErr(now, at.Sub(eye).Len())
-		if st.Arms().Ammo == 0 && st.Flags&game.FlagReloading == 0 {
+		if weapon.ArmsOf(st).Ammo == 0 && st.Flags&weapon.FlagReloading == 0 {
 			cmd.Buttons |= game.BtnReload
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/lagkit/lagkit/bot"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -15,7 +16,7 @@ var _ bot.FramePolicy = (*Bot)(nil)
 // navigation grid g, with movement p and weapon w, bot i with the
 // character cfg(i) gives (lagkit's harnesses make three in four
 // attackers).
-func Shooter(cfg func(i int) Config, m *world.Map, g *nav.Grid, p *game.Params, w *game.Weapon) bot.Maker {
+func Shooter(cfg func(i int) Config, m *world.Map, g *nav.Grid, p *game.Params, w *weapon.Weapon) bot.Maker {
 	return func(i int, seed uint64) (bot.Policy, error) {
 		return New(cfg(i), m, g, p, w, seed)
 	}

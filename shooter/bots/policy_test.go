@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/world"
 )
@@ -39,7 +40,7 @@ func TestShooterPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	params, weapon := game.DefaultParams(), game.Rifle()
+	params, weapon := game.DefaultParams(), weapon.Rifle()
 	grid, err := nav.Build(m, &params)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 )
 
 // steer chooses where to go (the mode's objective, or cover when
@@ -18,9 +19,9 @@ func (b *Bot) steer(now time.Duration, c *client.Client, st *game.PlayerState, e
 	// Threatened: in a fight, or in the session's first second, before
 	// it has looked around.
 	threatened := fighting || now < time.Second
-	needCover := threatened && (st.Flags&game.FlagReloading != 0 || st.Arms().Ammo == 0) && st.Flags&mode.FlagCarrier == 0
+	needCover := threatened && (st.Flags&weapon.FlagReloading != 0 || weapon.ArmsOf(st).Ammo == 0) && st.Flags&mode.FlagCarrier == 0
 	switch {
-	case b.inCover && (now >= b.coverTil || !needCover && st.Flags&game.FlagReloading == 0):
+	case b.inCover && (now >= b.coverTil || !needCover && st.Flags&weapon.FlagReloading == 0):
 		b.inCover, b.crouch, b.hasGoal = false, false, false // peek out and carry on
 	case !b.inCover && needCover:
 		threat := enemyPos

@@ -19,6 +19,7 @@ import (
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
 	"github.com/lagkit/lagkit/shooter/bots"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/store"
 	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/token"
@@ -131,7 +132,7 @@ type botKit struct {
 	m      *world.Map
 	grid   *nav.Grid
 	params game.Params
-	weapon game.Weapon
+	weapon weapon.Weapon
 }
 
 func newBotKit(mapName string) (*botKit, error) {
@@ -139,7 +140,7 @@ func newBotKit(mapName string) (*botKit, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &botKit{m: m, params: game.DefaultParams(), weapon: game.Rifle()}
+	k := &botKit{m: m, params: game.DefaultParams(), weapon: weapon.Rifle()}
 	if k.grid, err = nav.Build(m, &k.params); err != nil {
 		return nil, err
 	}

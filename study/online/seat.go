@@ -15,7 +15,9 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/bots"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/study"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/web"
@@ -228,7 +230,7 @@ type seatKit struct {
 	m      *world.Map
 	grid   *nav.Grid
 	params game.Params
-	weapon game.Weapon
+	weapon weapon.Weapon
 }
 
 func newSeatKit(name string) (*seatKit, error) {
@@ -236,7 +238,7 @@ func newSeatKit(name string) (*seatKit, error) {
 	if err != nil {
 		return nil, err
 	}
-	k := &seatKit{m: m, params: game.DefaultParams(), weapon: game.Rifle()}
+	k := &seatKit{m: m, params: game.DefaultParams(), weapon: weapon.Rifle()}
 	if k.grid, err = nav.Build(m, &k.params); err != nil {
 		return nil, err
 	}
@@ -255,6 +257,9 @@ func (k *seatKit) play(ctx context.Context, addr string, tlsc transport.ClientTL
 		return err
 	}
 	cc := client.Config{Map: k.m, Movement: &k.params, Name: "participant", Token: tok}
+	if err := shooter.ArmClient(&cc, []weapon.Weapon{k.weapon}); err != nil {
+		return err
+	}
 	_, err = realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: cc, Brain: b})
 	return err
 }

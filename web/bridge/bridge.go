@@ -15,6 +15,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/outbox"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -56,7 +57,7 @@ type Session struct {
 	pending []client.Datagram
 	m       *world.Map
 	params  game.Params
-	weapons []game.Weapon
+	weapons []weapon.Weapon
 
 	events []Event
 
@@ -131,11 +132,14 @@ func New(cfg Config) (*Session, error) {
 	if len(cfg.Name) > 32 {
 		return nil, errors.New("bridge: name longer than 32 bytes")
 	}
-	c, err := client.New(cc)
+	weapons, err := weapon.Loadout(nil)
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %w", err)
 	}
-	weapons, err := game.Loadout(nil)
+	// lagkit's shooter's weapons, as its server arms them (shooter.Arm;
+	// the page links no server, so it sets the client's fields itself).
+	cc.Step, cc.Game, cc.ShotRays = weapon.StepFunc(weapons), weapon.Layout, weapon.ShotRays(weapons)
+	c, err := client.New(cc)
 	if err != nil {
 		return nil, fmt.Errorf("bridge: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -104,7 +105,7 @@ func (s *Session) Pack(now time.Duration, buf []byte) int {
 	n := w.n
 	w.n = 0
 	w.put(PackVersion, float64(players), float64(projectiles), PlayerValues, float64(c.Phase()), float64(pending),
-		float64(id), float64(self.Arms().Ammo), eye.X, eye.Y, eye.Z, tick,
+		float64(id), float64(weapon.ArmsOf(&self).Ammo), eye.X, eye.Y, eye.Z, tick,
 		float64(s.place.Count), s.place.Yaw, s.place.Pitch, 0)
 	return 4 * n
 }
@@ -127,7 +128,7 @@ func (w *packer) player(id, team, health int, ps game.PlayerState, p *game.Param
 	for _, f := range []struct {
 		on  game.StateFlags
 		bit int
-	}{{game.FlagCrouched, PackCrouched}, {game.FlagDead, PackDead}, {game.FlagProtected, PackProtected}, {game.FlagReloading, PackReloading}, {mode.FlagCarrier, PackCarrier}} {
+	}{{game.FlagCrouched, PackCrouched}, {game.FlagDead, PackDead}, {game.FlagProtected, PackProtected}, {weapon.FlagReloading, PackReloading}, {mode.FlagCarrier, PackCarrier}} {
 		if ps.Has(f.on) {
 			flags |= f.bit
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -101,12 +102,12 @@ var (
 // tickShown gives a shot the local player fired its tracer.
 func (s *Session) tickShown(sh client.Shot) {
 	in, st := s.aim, sh.State
-	if int(st.Arms().Weapon) >= len(s.weapons) || s.weapons[st.Arms().Weapon].Kind != game.Hitscan {
+	if int(weapon.ArmsOf(&st).Weapon) >= len(s.weapons) || s.weapons[weapon.ArmsOf(&st).Weapon].Kind != weapon.Hitscan {
 		return // projectiles are drawn from the server's events
 	}
 	eye := game.EyePos(st, &s.params)
 	dir := game.AimDir(in.Yaw, in.Pitch)
-	dist := s.weapons[st.Arms().Weapon].Range
+	dist := s.weapons[weapon.ArmsOf(&st).Weapon].Range
 	if h, ok := s.m.Grid.Raycast(geom.Ray{Origin: eye, Dir: dir}, dist); ok {
 		dist = h.Dist
 	}

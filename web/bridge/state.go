@@ -7,6 +7,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/shooter/mode"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -237,11 +238,11 @@ func (s *Session) state(now time.Duration, all bool) State {
 	st.Self.Pos = vec(shown.Pos)
 	st.Self.Parts = s.parts(shown)
 	st.Eye = vec(game.EyePos(shown, &s.params))
-	if int(self.Arms().Weapon) < len(s.weapons) {
-		w := s.weapons[self.Arms().Weapon]
+	if int(weapon.ArmsOf(&self).Weapon) < len(s.weapons) {
+		w := s.weapons[weapon.ArmsOf(&self).Weapon]
 		st.Weapon, st.Magazine = w.Name, int(w.Magazine)
 	}
-	st.Ammo = int(self.Arms().Ammo)
+	st.Ammo = int(weapon.ArmsOf(&self).Ammo)
 	if td := c.TickDuration(); td > 0 && c.Phase() == client.Connected {
 		st.Tick = uint32(max(0, c.ServerTime(now)/td))
 	}
@@ -327,7 +328,7 @@ func (s *Session) player(id, team int, ps game.PlayerState) Player {
 		Crouched:  ps.Has(game.FlagCrouched),
 		Dead:      ps.Has(game.FlagDead),
 		Protected: ps.Has(game.FlagProtected),
-		Reloading: ps.Has(game.FlagReloading),
+		Reloading: ps.Has(weapon.FlagReloading),
 		Carrier:   ps.Has(mode.FlagCarrier),
 		Parts:     s.parts(ps),
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -82,7 +83,7 @@ func TestRemoteMissDrawsTracer(t *testing.T) {
 	}
 	dir := to.Sub(from).Norm()
 	aimDir := game.AimDir(game.YawUnits(aim), 0)
-	if a := math.Acos(min(1, dir.Dot(aimDir))); a > game.Rifle().Spread+1e-3 {
+	if a := math.Acos(min(1, dir.Dot(aimDir))); a > weapon.Rifle().Spread+1e-3 {
 		t.Errorf("tracer leaves %.4f rad off the aim, beyond the first shot's spread", a)
 	}
 	h, ok := m.Grid.Raycast(geom.Ray{Origin: from, Dir: dir}, 200)

@@ -20,7 +20,7 @@ func playSimulated(t *testing.T, seed uint64) (*match.Result, arena.Record) {
 		InterpDelay: 50 * time.Millisecond,
 		BotPolicy:   arena.NewBot,
 		Game: match.Game{
-			World: arena.Map(), Step: arena.Step, State: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Rules: arena.NewRules,
+			World: arena.Map(), Step: arena.Step, State: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Died: arena.Died, Rules: arena.NewRules,
 			Body: arena.PlayerBody, Shots: ref, OnTick: ref.Tick,
 		},
 	}, nil)

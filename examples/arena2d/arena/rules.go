@@ -14,6 +14,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/lagcomp"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -22,10 +23,10 @@ import (
 // (game.Declare): the tags say who is sent each field and in how many
 // bits. The crate, an entity, uses HP alone.
 type State struct {
-	// Arms is lagkit's weapons' state, first so that lagkit's step
-	// finds it: the arena fires lagkit's rifle at its rate of fire (its
-	// own magazine is Ammo, below).
-	Arms game.Arms
+	// Arms is lagkit's weapons' state, first so that lagkit's weapon
+	// step finds it: the arena fires lagkit's rifle (Sidearm) at its
+	// rate of fire (its own magazine is Ammo, below).
+	Arms weapon.Arms
 	// Stamina feeds the dash; everyone sees it (a bar over each player).
 	Stamina int16 `lagkit:"all,max=100"`
 	// DashWait is the ticks until the next dash.
@@ -189,7 +190,7 @@ func Step(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerS
 	if InWreck(ctx.View, s.Pos) {
 		cmd.Forward, cmd.Side = cmd.Forward/2, cmd.Side/2
 	}
-	s, fired := ctx.Step(s, cmd)
+	s, fired := weapon.Step(s, cmd, ctx.Grid, ctx.Params, Sidearm)
 	a := Decl.Of(&s)
 	alive := s.Flags&game.FlagDead == 0
 	a.BlinkWait = max(0, a.BlinkWait-cmd.Duration)
@@ -251,13 +252,22 @@ func jump(ctx *game.StepCtx, pos geom.Vec3, yaw uint16, length float64) geom.Vec
 	return to
 }
 
-// Spawn is the arena's respawn rule (server.Config.Spawn): full stamina,
-// a full magazine and no shield; the blink's cooldown and the item are
-// kept through death.
+// Sidearm is the weapon whose rate of fire the arena's sidearm keeps:
+// lagkit's rifle, stepped by lagkit's weapon step (weapon.Step).
+var Sidearm = []weapon.Weapon{weapon.Rifle()}
+
+// Spawn is the arena's respawn rule (server.Config.Spawn): the rifle's
+// state handed back (weapon.Rearm), full stamina, a full magazine and no
+// shield; the blink's cooldown and the item are kept through death.
 func Spawn(_, _ int, st *game.PlayerState) {
+	weapon.Rearm(st, Sidearm)
 	a := Decl.Of(st)
 	a.Stamina, a.DashWait, a.Ammo, a.Reload, a.Shield = MaxStamina, 0, Magazine, 0, 0
 }
+
+// Died is the arena's death rule (server.Config.Died): the rifle's
+// reload stops (weapon.Disarm).
+func Died(_ int, st *game.PlayerState) { weapon.Disarm(st) }
 
 // Aim is the unit vector along yaw in the ground plane.
 func Aim(yaw uint16) geom.Vec3 {

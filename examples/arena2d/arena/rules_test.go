@@ -54,7 +54,7 @@ func TestArenaStatePredicted(t *testing.T) {
 	}
 	d, err := sim.NewDriver(server.Config{
 		Map: arena.Map(), Seed: 4, Rules: arena.NewRules,
-		Step: arena.Step, Game: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Body: arena.PlayerBody, Shots: ref,
+		Step: arena.Step, Game: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Died: arena.Died, Body: arena.PlayerBody, Shots: ref,
 	}, players, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestArenaStatePredicted(t *testing.T) {
 func TestBlinkReach(t *testing.T) {
 	m := arena.Map()
 	params := game.DefaultParams()
-	ctx := &game.StepCtx{Grid: m.Grid, Params: &params, Weapons: []game.Weapon{game.Rifle()}}
+	ctx := &game.StepCtx{Grid: m.Grid, Params: &params}
 	start := game.PlayerState{Pos: geom.V(-15, 0, 0), Health: game.MaxHealth}
 	for _, tc := range []struct {
 		reach, want float64
@@ -146,7 +146,7 @@ func TestWreckSlows(t *testing.T) {
 	var view game.MatchView
 	view.Add(arena.WreckSlot, game.PlayerState{Pos: geom.V(0, 0, 0)})
 	run := func(from geom.Vec3, v *game.MatchView) float64 {
-		ctx := &game.StepCtx{Grid: m.Grid, Params: &params, Weapons: []game.Weapon{game.Rifle()}, View: v}
+		ctx := &game.StepCtx{Grid: m.Grid, Params: &params, View: v}
 		st := game.PlayerState{Pos: from, Flags: game.FlagOnGround, Health: game.MaxHealth}
 		for n := uint32(1); n <= 16; n++ {
 			st, _ = arena.Step(st, game.UserCmd{Tick: n, Duration: time.Second / 64, Forward: 127}, ctx)

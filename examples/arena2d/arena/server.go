@@ -230,7 +230,7 @@ func (r *Referee) Absorb(_ int, st *game.PlayerState, damage int16) int16 {
 func MatchConfig(seats int, r *Referee) realtime.MatchConfig {
 	return realtime.MatchConfig{
 		Name: "arena2d", Map: "arena2d", World: Map(), Seats: seats, Rules: NewRules,
-		Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Spawn: Spawn, Body: PlayerBody, Shots: r,
+		Step: Step, Game: Decl.Layout, Cmd: CmdDecl.CmdLayout, Spawn: Spawn, Died: Died, Body: PlayerBody, Shots: r,
 		OnTick: r.Tick,
 	}
 }

@@ -46,7 +46,7 @@ func playWarped(t *testing.T, seed uint64) (*sim.Driver, *warpObserver, arena.Re
 	}
 	d, err := sim.NewDriver(server.Config{
 		Map: arena.Map(), Seed: seed, Rules: arena.NewRules,
-		Step: arena.Step, Game: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Body: arena.PlayerBody, Shots: ref,
+		Step: arena.Step, Game: arena.Decl.Layout, Cmd: arena.CmdDecl.CmdLayout, Spawn: arena.Spawn, Died: arena.Died, Body: arena.PlayerBody, Shots: ref,
 		TimeWarp: 250 * time.Millisecond, Policy: lagcomp.Config{Name: "none"},
 	}, players, seed)
 	if err != nil {

@@ -12,19 +12,20 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/cfgfile"
+	"github.com/lagkit/lagkit/shooter/weapon"
 )
 
 //go:embed weapons.toml
 var shipped []byte
 
 // TestShippedFileIsTheBuiltInTable checks that weapons.toml, the example
-// users copy, says exactly what game.DefaultWeapons holds, bit for bit.
+// users copy, says exactly what weapon.Defaults holds, bit for bit.
 func TestShippedFileIsTheBuiltInTable(t *testing.T) {
 	ws, err := Parse("weapons.toml", shipped)
 	if err != nil {
 		t.Fatal(err)
 	}
-	def := game.DefaultWeapons()
+	def := weapon.Defaults()
 	if len(ws) != len(def) {
 		t.Fatalf("the file has %d weapons, the table %d", len(ws), len(def))
 	}
@@ -130,7 +131,7 @@ func TestLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws, err := Load(path)
-	if err != nil || len(ws) != 6 || ws[5] != game.DefaultWeapons()[5] {
+	if err != nil || len(ws) != 6 || ws[5] != weapon.Defaults()[5] {
 		t.Fatalf("loading the shipped file: %d weapons, %v", len(ws), err)
 	}
 	if _, err := Load(filepath.Join(dir, "absent.toml")); err == nil {
@@ -155,7 +156,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if len(ws) == 0 || len(ws) > game.MaxWeapons {
+		if len(ws) == 0 || len(ws) > weapon.MaxLoadout {
 			t.Fatalf("%d weapons accepted", len(ws))
 		}
 		seen := map[string]bool{}

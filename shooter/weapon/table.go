@@ -1,4 +1,4 @@
-package game
+package weapon
 
 import (
 	"fmt"
@@ -6,13 +6,15 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/lagkit/lagkit/game"
 )
 
-// MaxWeapons bounds the weapons of a weapons file and of a loadout.
-const MaxWeapons = 32
+// MaxLoadout bounds the weapons of a weapons file and of a loadout.
+const MaxLoadout = 32
 
 // defaultWeapons is lagkit's weapon table. Package weaponfile ships the
-// same weapons as game/weaponfile/weapons.toml, the example for users'
+// same weapons as shooter/weapon/weaponfile/weapons.toml, the example for users'
 // own files, and its tests check that the two agree bit for bit: each
 // number here is converted from the file's units by the same arithmetic
 // the file's parser uses (Degrees, PerMinute, Seconds).
@@ -74,8 +76,8 @@ var defaultWeapons = []Weapon{
 }
 
 // damage returns the damage per part, both legs taking legs.
-func damage(head, torso, legs int16) [NumParts]int16 {
-	return [NumParts]int16{PartHead: head, PartTorso: torso, PartLegL: legs, PartLegR: legs}
+func damage(head, torso, legs int16) [game.NumParts]int16 {
+	return [game.NumParts]int16{game.PartHead: head, game.PartTorso: torso, game.PartLegL: legs, game.PartLegR: legs}
 }
 
 // Degrees converts an angle in degrees, as weapons files give spread and
@@ -93,23 +95,23 @@ func Seconds(s float64) time.Duration {
 	return time.Duration(math.Round(s*1e6)) * time.Microsecond
 }
 
-// DefaultWeapons returns lagkit's built-in weapons, in the order rifle,
+// Defaults returns lagkit's built-in weapons, in the order rifle,
 // sniper, pistol, shotgun, rocket, p250: the hitscan rifle of the ALC
 // study (Rifle), a 40 rounds/min sniper, a projectile pistol, a
 // nine-pellet shotgun, a rocket with area damage, and a hitscan pistol
 // with the P250's figures.
-func DefaultWeapons() []Weapon { return slices.Clone(defaultWeapons) }
+func Defaults() []Weapon { return slices.Clone(defaultWeapons) }
 
-// SelectWeapons returns the weapons of all named by names, in that
+// Select returns the weapons of all named by names, in that
 // order: a match's loadout.
-func SelectWeapons(all []Weapon, names []string) ([]Weapon, error) {
-	if len(names) == 0 || len(names) > MaxWeapons {
-		return nil, fmt.Errorf("game: %d weapons selected, want 1 to %d", len(names), MaxWeapons)
+func Select(all []Weapon, names []string) ([]Weapon, error) {
+	if len(names) == 0 || len(names) > MaxLoadout {
+		return nil, fmt.Errorf("weapon: %d weapons selected, want 1 to %d", len(names), MaxLoadout)
 	}
 	out := make([]Weapon, 0, len(names))
 	for i, name := range names {
 		if slices.Index(names[:i], name) >= 0 {
-			return nil, fmt.Errorf("game: weapon %q selected twice", name)
+			return nil, fmt.Errorf("weapon %q selected twice", name)
 		}
 		j := slices.IndexFunc(all, func(w Weapon) bool { return w.Name == name })
 		if j < 0 {
@@ -117,7 +119,7 @@ func SelectWeapons(all []Weapon, names []string) ([]Weapon, error) {
 			for k := range all {
 				known[k] = all[k].Name
 			}
-			return nil, fmt.Errorf("game: unknown weapon %q (known: %s)", name, strings.Join(known, ", "))
+			return nil, fmt.Errorf("weapon: unknown weapon %q (known: %s)", name, strings.Join(known, ", "))
 		}
 		out = append(out, all[j])
 	}
@@ -125,15 +127,15 @@ func SelectWeapons(all []Weapon, names []string) ([]Weapon, error) {
 }
 
 // Loadout returns a checked copy of the weapons a player carries: the
-// rifle alone when there are none, at most MaxWeapons, each valid. Server
+// rifle alone when there are none, at most MaxLoadout, each valid. Server
 // and clients both take their loadout through it, so they agree.
 func Loadout(weapons []Weapon) ([]Weapon, error) {
 	out := slices.Clone(weapons)
 	if len(out) == 0 {
 		out = []Weapon{Rifle()}
 	}
-	if len(out) > MaxWeapons {
-		return nil, fmt.Errorf("%d weapons, want at most %d", len(out), MaxWeapons)
+	if len(out) > MaxLoadout {
+		return nil, fmt.Errorf("%d weapons, want at most %d", len(out), MaxLoadout)
 	}
 	for i := range out {
 		if err := out[i].Validate(); err != nil {

@@ -1,17 +1,19 @@
-package game
+package weapon
 
 import (
 	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lagkit/lagkit/game"
 )
 
 // TestShippedWeapons checks the built-in weapons against the studies'
 // numbers: the ALC study's rifle ([alc]) and the time warp study's
 // projectile pistol ([timewarp]).
 func TestShippedWeapons(t *testing.T) {
-	ws := DefaultWeapons()
+	ws := Defaults()
 	var names []string
 	for _, w := range ws {
 		names = append(names, w.Name)
@@ -28,21 +30,21 @@ func TestShippedWeapons(t *testing.T) {
 		ok   bool
 	}{
 		{"rifle: hitscan, 600 rounds/min", rifle.Kind == Hitscan && rifle.FireInterval == 100*time.Millisecond},
-		{"rifle: 25 damage to the body, 50 to the head", rifle.Damage == [NumParts]int16{50, 25, 25, 25}},
+		{"rifle: 25 damage to the body, 50 to the head", rifle.Damage == [game.NumParts]int16{50, 25, 25, 25}},
 		{"rifle: spread and recoil grow with continuous fire", rifle.SpreadGrowth > 0 && rifle.SpreadMax > rifle.Spread && rifle.Recoil > 0 && rifle.RecoilMax > rifle.Recoil},
 		{"rifle: the ALC game's spread of 0.002 rad", math.Abs(rifle.Spread-0.002) < 1e-9 && math.Abs(rifle.RecoilMax-0.03) < 1e-9},
 		{"rifle: a 30 round magazine and a 2 s reload", rifle.Magazine == 30 && rifle.ReloadTime == 2*time.Second},
 		{"sniper: hitscan, 40 rounds/min", sniper.Kind == Hitscan && sniper.FireInterval == 1500*time.Millisecond},
-		{"sniper: a body hit kills", sniper.Damage[PartTorso] >= MaxHealth && sniper.Spread < rifle.Spread},
+		{"sniper: a body hit kills", sniper.Damage[game.PartTorso] >= game.MaxHealth && sniper.Spread < rifle.Spread},
 		{"pistol: a projectile at 60 m/s", pistol.Kind == Projectile && pistol.Speed == 60},
-		{"pistol: 20 damage, 300 rounds/min, 12 rounds", pistol.Damage[PartTorso] == 20 && pistol.FireInterval == 200*time.Millisecond && pistol.Magazine == 12},
+		{"pistol: 20 damage, 300 rounds/min, 12 rounds", pistol.Damage[game.PartTorso] == 20 && pistol.FireInterval == 200*time.Millisecond && pistol.Magazine == 12},
 		{"shotgun: 9 pellets in a 4 degree cone", shotgun.Kind == Hitscan && shotgun.Pellets == 9 && math.Abs(shotgun.Spread-4*math.Pi/180) < 1e-12},
-		{"shotgun: 60 rounds/min, 12 a pellet", shotgun.FireInterval == time.Second && shotgun.Damage[PartTorso] == 12},
-		{"rocket: a projectile at 25 m/s with 100 direct damage", rocket.Kind == Projectile && rocket.Speed == 25 && rocket.Damage[PartTorso] == 100},
+		{"shotgun: 60 rounds/min, 12 a pellet", shotgun.FireInterval == time.Second && shotgun.Damage[game.PartTorso] == 12},
+		{"rocket: a projectile at 25 m/s with 100 direct damage", rocket.Kind == Projectile && rocket.Speed == 25 && rocket.Damage[game.PartTorso] == 100},
 		{"rocket: splash of 100 over 4 m", rocket.SplashRadius == 4 && rocket.SplashDamage == 100},
 		{"rocket: 50 rounds/min, one round and a reload", rocket.FireInterval == 1200*time.Millisecond && rocket.Magazine == 1 && rocket.ReloadTime > 0},
 		{"p250: hitscan, 400 rounds/min, 13 rounds, 2.2 s reload", p250.Kind == Hitscan && p250.FireInterval == 150*time.Millisecond && p250.Magazine == 13 && p250.ReloadTime == 2200*time.Millisecond},
-		{"p250: 38 to the body, x4 to the head, x0.75 to the legs", p250.Damage == [NumParts]int16{152, 38, 28, 28}},
+		{"p250: 38 to the body, x4 to the head, x0.75 to the legs", p250.Damage == [game.NumParts]int16{152, 38, 28, 28}},
 		{"p250: 4096 units of range at 1.905 cm", math.Abs(p250.Range-4096*0.01905) < 0.05},
 		{"p250: the projectile pistol's spread and recoil", p250.Spread == pistol.Spread && p250.SpreadMax == pistol.SpreadMax && p250.RecoilMax == pistol.RecoilMax},
 	}
@@ -52,8 +54,8 @@ func TestShippedWeapons(t *testing.T) {
 		}
 	}
 	ws[0].Name = "changed"
-	if DefaultWeapons()[0].Name != "rifle" {
-		t.Error("changing DefaultWeapons' result changed the defaults")
+	if Defaults()[0].Name != "rifle" {
+		t.Error("changing Defaults' result changed the defaults")
 	}
 }
 
@@ -64,9 +66,9 @@ func TestShippedWeapons(t *testing.T) {
 func TestRifleKillsIn300ms(t *testing.T) {
 	w := Rifle()
 	for _, rate := range []int{20, 64, 128} {
-		cmd := UserCmd{Duration: TickDuration(rate), Buttons: BtnFire}
-		s := PlayerState{}.WithArms(Arms{Ammo: w.Magazine})
-		health := int16(MaxHealth)
+		cmd := game.UserCmd{Duration: game.TickDuration(rate), Buttons: game.BtnFire}
+		s := With(game.PlayerState{}, Arms{Ammo: w.Magazine})
+		health := int16(game.MaxHealth)
 		var first, killed time.Duration = -1, -1
 		for now := time.Duration(0); killed < 0 && now < time.Second; now += cmd.Duration {
 			var fired bool
@@ -76,7 +78,7 @@ func TestRifleKillsIn300ms(t *testing.T) {
 			if first < 0 {
 				first = now
 			}
-			if health -= w.Damage[PartTorso]; health <= 0 {
+			if health -= w.Damage[game.PartTorso]; health <= 0 {
 				killed = now
 			}
 		}
@@ -90,8 +92,8 @@ func TestRifleKillsIn300ms(t *testing.T) {
 
 // minimal is a valid weapon table; tests append fields to it.
 func TestSelectWeapons(t *testing.T) {
-	all := DefaultWeapons()
-	got, err := SelectWeapons(all, []string{"rocket", "rifle"})
+	all := Defaults()
+	got, err := Select(all, []string{"rocket", "rifle"})
 	if err != nil || len(got) != 2 || got[0].Name != "rocket" || got[1].Name != "rifle" {
 		t.Fatalf("got %v, %v; want rocket then rifle", got, err)
 	}
@@ -99,12 +101,12 @@ func TestSelectWeapons(t *testing.T) {
 		names []string
 		want  string
 	}{
-		{[]string{"rifle", "laser"}, `game: unknown weapon "laser" (known: rifle, sniper, pistol, shotgun, rocket, p250)`},
-		{[]string{"rifle", "rifle"}, `game: weapon "rifle" selected twice`},
-		{nil, `game: 0 weapons selected, want 1 to 32`},
+		{[]string{"rifle", "laser"}, `weapon: unknown weapon "laser" (known: rifle, sniper, pistol, shotgun, rocket, p250)`},
+		{[]string{"rifle", "rifle"}, `weapon "rifle" selected twice`},
+		{nil, `weapon: 0 weapons selected, want 1 to 32`},
 	}
 	for _, tt := range tests {
-		if _, err := SelectWeapons(all, tt.names); err == nil || err.Error() != tt.want {
+		if _, err := Select(all, tt.names); err == nil || err.Error() != tt.want {
 			t.Errorf("%q: got %v, want %s", tt.names, err, tt.want)
 		}
 	}
@@ -115,12 +117,12 @@ func TestValidateNamesTheField(t *testing.T) {
 		change func(w *Weapon)
 		want   string
 	}{
-		{func(w *Weapon) { w.FireInterval = 0 }, `game: weapon "rifle": rpm: +Inf, want 1 to 6000`},
-		{func(w *Weapon) { w.Damage[PartLegR] = -1 }, `game: weapon "rifle": damage.legs: -1, want 0 to 1000`},
-		{func(w *Weapon) { w.Kind = 7 }, `game: weapon "rifle": kind: WeaponKind(7), want hitscan or projectile`},
-		{func(w *Weapon) { w.Kind = Projectile }, `game: weapon "rifle": speed_mps: 0, want 1 to 2000`},
-		{func(w *Weapon) { w.Range = math.NaN() }, `game: weapon "rifle": range_m: NaN, want above 0 up to 4000`},
-		{func(w *Weapon) { w.Kind, w.Speed, w.SplashDamage = Projectile, 20, 5 }, `game: weapon "rifle": splash_damage: 5 without a splash_radius_m`},
+		{func(w *Weapon) { w.FireInterval = 0 }, `weapon "rifle": rpm: +Inf, want 1 to 6000`},
+		{func(w *Weapon) { w.Damage[game.PartLegR] = -1 }, `weapon "rifle": damage.legs: -1, want 0 to 1000`},
+		{func(w *Weapon) { w.Kind = 7 }, `weapon "rifle": kind: Kind(7), want hitscan or projectile`},
+		{func(w *Weapon) { w.Kind = Projectile }, `weapon "rifle": speed_mps: 0, want 1 to 2000`},
+		{func(w *Weapon) { w.Range = math.NaN() }, `weapon "rifle": range_m: NaN, want above 0 up to 4000`},
+		{func(w *Weapon) { w.Kind, w.Speed, w.SplashDamage = Projectile, 20, 5 }, `weapon "rifle": splash_damage: 5 without a splash_radius_m`},
 	}
 	for _, tt := range tests {
 		w := Rifle()
@@ -135,12 +137,12 @@ func TestValidateNamesTheField(t *testing.T) {
 // cone around the aim, each on its own ray, the same for the same command
 // (server and shooter's client agree) and different for another.
 func TestShotgunCone(t *testing.T) {
-	w := DefaultWeapons()[3]
-	p := DefaultParams()
+	w := Defaults()[3]
+	p := game.DefaultParams()
 	s := standing(1, 2)
-	s.Arms().Heat = 1
-	cmd := UserCmd{Tick: 500, Yaw: YawUnits(0.7), Pitch: PitchUnits(-0.05)}
-	aim := AimDir(cmd.Yaw, cmd.Pitch)
+	ArmsOf(&s).Heat = 1
+	cmd := game.UserCmd{Tick: 500, Yaw: game.YawUnits(0.7), Pitch: game.PitchUnits(-0.05)}
+	aim := game.AimDir(cmd.Yaw, cmd.Pitch)
 	var widest float64
 	for i := range w.Pellets {
 		r := ShotRay(s, cmd, 3, i, &w, &p)
@@ -172,7 +174,7 @@ func TestShotgunCone(t *testing.T) {
 // stepUntilFired runs commands of one 64 Hz tick from s with input cmd
 // until one fires, returning the state and the time taken (-1: not
 // within 10 s).
-func stepUntilFired(s PlayerState, cmd UserCmd, weapons []Weapon) (PlayerState, time.Duration) {
+func stepUntilFired(s game.PlayerState, cmd game.UserCmd, weapons []Weapon) (game.PlayerState, time.Duration) {
 	cmd.Duration = tick
 	for elapsed := time.Duration(0); elapsed < 10*time.Second; elapsed += tick {
 		var fired bool
@@ -187,42 +189,42 @@ func stepUntilFired(s PlayerState, cmd UserCmd, weapons []Weapon) (PlayerState, 
 // long as reloading it, that it is drawn loaded, and that switching away
 // and back is no faster reload.
 func TestSwitchCostsReloadTime(t *testing.T) {
-	loadout := []Weapon{Rifle(), DefaultWeapons()[1]}
+	loadout := []Weapon{Rifle(), Defaults()[1]}
 	sniper := &loadout[1]
-	rifleReady := PlayerState{Health: MaxHealth, Flags: FlagOnGround}.WithArms(Arms{Ammo: loadout[0].Magazine})
+	rifleReady := With(game.PlayerState{Health: game.MaxHealth, Flags: game.FlagOnGround}, Arms{Ammo: loadout[0].Magazine})
 
 	// Switching to the sniper with the trigger held: the first shot comes
 	// when a sniper reload started at the same command would have ended.
-	switched, tSwitch := stepUntilFired(rifleReady, UserCmd{Weapon: 1, Buttons: BtnFire}, loadout)
-	reloading := PlayerState{Health: MaxHealth, Flags: FlagOnGround}.WithArms(Arms{Weapon: 1, Ammo: 0})
-	reloading, _ = Step(reloading, UserCmd{Weapon: 1, Buttons: BtnReload, Duration: tick}, nil, nil, loadout)
-	_, tReload := stepUntilFired(reloading, UserCmd{Weapon: 1, Buttons: BtnFire}, loadout)
+	switched, tSwitch := stepUntilFired(rifleReady, game.UserCmd{Weapon: 1, Buttons: game.BtnFire}, loadout)
+	reloading := With(game.PlayerState{Health: game.MaxHealth, Flags: game.FlagOnGround}, Arms{Weapon: 1, Ammo: 0})
+	reloading, _ = Step(reloading, game.UserCmd{Weapon: 1, Buttons: game.BtnReload, Duration: tick}, nil, nil, loadout)
+	_, tReload := stepUntilFired(reloading, game.UserCmd{Weapon: 1, Buttons: game.BtnFire}, loadout)
 	tReload += tick // the command that started the reload
 	if tSwitch != tReload || tSwitch < sniper.ReloadTime || tSwitch >= sniper.ReloadTime+tick {
 		t.Fatalf("first sniper shot %v after switching, %v after reloading; want both the reload time %v", tSwitch, tReload, sniper.ReloadTime)
 	}
-	if switched.Arms().Weapon != 1 || switched.Arms().Ammo != sniper.Magazine-1 {
-		t.Fatalf("after the first shot: slot %d, %d rounds; want slot 1, %d", switched.Arms().Weapon, switched.Arms().Ammo, sniper.Magazine-1)
+	if ArmsOf(&switched).Weapon != 1 || ArmsOf(&switched).Ammo != sniper.Magazine-1 {
+		t.Fatalf("after the first shot: slot %d, %d rounds; want slot 1, %d", ArmsOf(&switched).Weapon, ArmsOf(&switched).Ammo, sniper.Magazine-1)
 	}
 
 	// An empty rifle: switching to the sniper and straight back costs
 	// more than reloading the rifle.
 	empty := rifleReady
-	empty.Arms().Ammo = 0
-	away, _ := Step(empty, UserCmd{Weapon: 1, Duration: tick}, nil, nil, loadout)
-	_, tBack := stepUntilFired(away, UserCmd{Weapon: 0, Buttons: BtnFire}, loadout)
-	_, tEmpty := stepUntilFired(empty, UserCmd{Weapon: 0, Buttons: BtnFire}, loadout)
+	ArmsOf(&empty).Ammo = 0
+	away, _ := Step(empty, game.UserCmd{Weapon: 1, Duration: tick}, nil, nil, loadout)
+	_, tBack := stepUntilFired(away, game.UserCmd{Weapon: 0, Buttons: game.BtnFire}, loadout)
+	_, tEmpty := stepUntilFired(empty, game.UserCmd{Weapon: 0, Buttons: game.BtnFire}, loadout)
 	if tBack+tick <= tEmpty {
 		t.Fatalf("switching away and back fired after %v, an empty magazine's reload after %v", tBack+tick, tEmpty)
 	}
 
 	// Slots outside the loadout keep the weapon in hand.
-	s, fired := Step(rifleReady, UserCmd{Weapon: 2, Buttons: BtnFire, Duration: tick}, nil, nil, loadout)
-	if !fired || s.Arms().Weapon != 0 {
-		t.Fatalf("selecting slot 2 of 2: fired %v, slot %d; want the rifle to fire", fired, s.Arms().Weapon)
+	s, fired := Step(rifleReady, game.UserCmd{Weapon: 2, Buttons: game.BtnFire, Duration: tick}, nil, nil, loadout)
+	if !fired || ArmsOf(&s).Weapon != 0 {
+		t.Fatalf("selecting slot 2 of 2: fired %v, slot %d; want the rifle to fire", fired, ArmsOf(&s).Weapon)
 	}
 	// An empty loadout fires nothing.
-	if _, fired := Step(rifleReady, UserCmd{Buttons: BtnFire, Duration: tick}, nil, nil, nil); fired {
+	if _, fired := Step(rifleReady, game.UserCmd{Buttons: game.BtnFire, Duration: tick}, nil, nil, nil); fired {
 		t.Fatal("an empty loadout fired")
 	}
 }

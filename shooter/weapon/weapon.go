@@ -1,4 +1,4 @@
-package game
+package weapon
 
 import (
 	"fmt"
@@ -6,17 +6,18 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 )
 
-// WeaponKind is how a weapon's shots travel.
-type WeaponKind uint8
+// Kind is how a weapon's shots travel.
+type Kind uint8
 
 // Weapon kinds.
 const (
 	// Hitscan shots hit at once along their ray, tested by the server's
 	// lag compensation policy.
-	Hitscan WeaponKind = iota
+	Hitscan Kind = iota
 	// Projectile shots fly at Speed and are simulated by the server, tick
 	// by tick, against the present world.
 	Projectile
@@ -25,26 +26,26 @@ const (
 var weaponKindNames = [...]string{Hitscan: "hitscan", Projectile: "projectile"}
 
 // String returns the kind's name as a weapons file writes it.
-func (k WeaponKind) String() string {
+func (k Kind) String() string {
 	if int(k) < len(weaponKindNames) {
 		return weaponKindNames[k]
 	}
-	return "WeaponKind(" + strconv.Itoa(int(k)) + ")"
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
 // Weapon is one weapon's rules. Server and clients must use the same
-// weapons, as with Params: clients predict firing, ammunition, reloads and
+// weapons, as with game.Params: clients predict firing, ammunition, reloads and
 // weapon switches with them, and the server decides hits. Weapons usually
-// come from DefaultWeapons or a weapons file (package weaponfile).
+// come from Defaults or a weapons file (package weaponfile).
 type Weapon struct {
 	Name string
-	Kind WeaponKind
+	Kind Kind
 	// FireInterval is the time between shots while the trigger is held
 	// (60 s / rounds per minute).
 	FireInterval time.Duration
 	// Damage is the health a hit on each body part takes (per pellet, and
 	// for a projectile its direct hit).
-	Damage [NumParts]int16
+	Damage [game.NumParts]int16
 	// Magazine is the rounds per magazine; ReloadTime how long a reload
 	// takes. An empty magazine reloads by itself when the trigger is
 	// pulled.
@@ -73,7 +74,7 @@ type Weapon struct {
 }
 
 // Rifle returns the hitscan assault rifle of the ALC study's game, the
-// first of DefaultWeapons: 600 rounds a minute and 25 damage to the body
+// first of Defaults: 600 rounds a minute and 25 damage to the body
 // against 100 health, so four hits kill in 0.3 s; spread and recoil grow
 // with continuous fire; a 30 round magazine and a 2 s reload.
 func Rifle() Weapon { return defaultWeapons[0] }
@@ -89,35 +90,35 @@ const (
 	MaxPellets      = 32
 	MaxSpeed        = 2000 // m/s
 	MaxSplashRadius = 50   // m
-	MaxWeaponName   = 32   // bytes
+	MaxName         = 32   // bytes
 	// maxCone bounds spread and recoil: beyond 45 degrees a "cone" is no
 	// longer aiming.
 	maxCone = math.Pi / 4
 )
 
-// WeaponError reports a weapon field outside what the rules can work
+// Error reports a weapon field outside what the rules can work
 // with. Field is the field's key in a weapons file, and Problem shows the
 // value in that file's units with what was wanted.
-type WeaponError struct {
+type Error struct {
 	Weapon  string
 	Field   string
 	Problem string
 }
 
-func (e *WeaponError) Error() string {
-	return fmt.Sprintf("game: weapon %q: %s: %s", e.Weapon, e.Field, e.Problem)
+func (e *Error) Error() string {
+	return fmt.Sprintf("weapon %q: %s: %s", e.Weapon, e.Field, e.Problem)
 }
 
 // Validate reports the first field of w outside its limits as a
-// *WeaponError.
+// *Error.
 func (w *Weapon) Validate() error {
 	bad := func(field, format string, args ...any) error {
-		return &WeaponError{Weapon: w.Name, Field: field, Problem: fmt.Sprintf(format, args...)}
+		return &Error{Weapon: w.Name, Field: field, Problem: fmt.Sprintf(format, args...)}
 	}
 	deg := func(rad float64) string { return strconv.FormatFloat(rad*180/math.Pi, 'g', 6, 64) }
 	switch {
-	case w.Name == "" || len(w.Name) > MaxWeaponName:
-		return bad("name", "%q, want 1 to %d bytes", w.Name, MaxWeaponName)
+	case w.Name == "" || len(w.Name) > MaxName:
+		return bad("name", "%q, want 1 to %d bytes", w.Name, MaxName)
 	case int(w.Kind) >= len(weaponKindNames):
 		return bad("kind", "%v, want hitscan or projectile", w.Kind)
 	case w.FireInterval < time.Minute/MaxRPM || w.FireInterval > time.Minute:
@@ -155,7 +156,7 @@ func (w *Weapon) Validate() error {
 	}
 	for k, d := range w.Damage {
 		if d < 0 || d > MaxDamage {
-			return bad(damageField(PartKind(k)), "%d, want 0 to %d", d, MaxDamage)
+			return bad(damageField(game.PartKind(k)), "%d, want 0 to %d", d, MaxDamage)
 		}
 	}
 	return nil
@@ -163,87 +164,28 @@ func (w *Weapon) Validate() error {
 
 // damageField returns the weapons file key of the damage to part k: both
 // legs share "damage.legs".
-func damageField(k PartKind) string {
+func damageField(k game.PartKind) string {
 	switch k {
-	case PartHead:
+	case game.PartHead:
 		return "damage.head"
-	case PartTorso:
+	case game.PartTorso:
 		return "damage.torso"
 	}
 	return "damage.legs"
 }
 
-// StepFunc is a game's movement and firing rule: it advances player s
-// by one command in context ctx and reports whether the command fired a
-// shot. The server and every client of a match must run the same one:
-// the server steps each player with it live and when time warp re-runs
-// a tick, the owner's client predicts with it, and bots play through
-// clients. It must be deterministic (a function of its arguments alone)
-// or prediction disagrees with the server. DefaultStep, lagkit's own
-// Step, is every core's default; a game with movement of its own (a
-// dash, a vehicle) wraps it (ctx.Step) or replaces it, and keeps state
-// of its own in PlayerState.Game (Declare). ctx is the caller's and
-// read-only; do not keep it.
-type StepFunc func(s PlayerState, cmd UserCmd, ctx *StepCtx) (PlayerState, bool)
-
-// StepCtx is what a step reads beside the player and its command: the
-// match's rules and where the command runs. Each of its fields is the
-// same on the server, live and when time warp re-runs the command, and
-// in the owner's prediction, so a step that reads them predicts exactly.
-type StepCtx struct {
-	// Grid is the map's collision grid, Params the movement rules and
-	// Weapons the loadout.
-	Grid    *geom.Grid
-	Params  *Params
-	Weapons []Weapon
-	// Slot is the player's slot and Team its team (0 in free-for-all),
-	// as the server last told the client (a team change reaches the
-	// owner's prediction a round trip late, and is corrected then).
-	Slot, Team int
-	// Tick is the command's number (UserCmd.Tick), and Time the time
-	// on the player's command clock at the command's end: Tick whole
-	// ticks (TickDuration of the tick rate). Unlike server time, both
-	// are known exactly to the owner when it predicts; a cooldown
-	// counted down by cmd.Duration, kept in the declared state, needs
-	// neither.
-	Tick uint32
-	Time time.Duration
-	// View is what the step sees of the match beyond its own player:
-	// the game's entities and its match state (see MatchView), nil
-	// when its caller has none. Read only.
-	View *MatchView
-}
-
-// Step runs lagkit's own step (Step) on s in this context: a game's
-// StepFunc that adds to lagkit's movement and weapons starts with it.
-func (ctx *StepCtx) Step(s PlayerState, cmd UserCmd) (PlayerState, bool) {
-	return Step(s, cmd, ctx.Grid, ctx.Params, ctx.Weapons)
-}
-
-// DefaultStep is lagkit's own StepFunc: Step in the context's world.
-func DefaultStep(s PlayerState, cmd UserCmd, ctx *StepCtx) (PlayerState, bool) {
-	return Step(s, cmd, ctx.Grid, ctx.Params, ctx.Weapons)
-}
-
-// MaxHealth is a player's health at spawn.
-const MaxHealth = 100
-
-// Step advances player s by one command: movement (a dead player keeps
-// falling but does not move by its own will), the choice of weapon from
-// the loadout weapons (see Switch), and then the weapon in hand (see
-// Fire). It reports whether the command fired a shot. Like Move, it is
-// the one function the server and the owner's client both run.
-func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon) (PlayerState, bool) {
-	// Flags are tested directly: s.Has would copy the whole state, and a
-	// copy of a struct just stored field by field stalls (see Move).
-	if s.Flags&FlagDead != 0 {
-		cmd.Forward, cmd.Side, cmd.Up, cmd.Buttons = 0, 0, 0, 0
-	}
-	s = move(&s, &cmd, g, p)
+// Step advances player s by one command: lagkit's movement
+// (game.Step), the choice of weapon from the loadout weapons (see
+// Switch), and then the weapon in hand (see Fire). It reports whether
+// the command fired a shot. Like game.Step, it is the one function the
+// server and the owner's client both run. The state must keep Arms
+// where ArmsOf finds it.
+func Step(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, weapons []Weapon) (game.PlayerState, bool) {
+	s = game.Step(s, cmd, g, p)
 	if len(weapons) == 0 {
-		return s, false // no loadout: the game keeps no Arms
+		return s, false // no loadout
 	}
-	a := s.Arms()
+	a := ArmsOf(&s)
 	if cmd.Weapon != a.Weapon && int(cmd.Weapon) < len(weapons) {
 		return Switch(s, cmd.Weapon, &weapons[cmd.Weapon]), false
 	}
@@ -254,6 +196,15 @@ func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon)
 	return s, fired
 }
 
+// StepFunc returns lagkit's shooter's game.StepFunc for a loadout: Step
+// with weapons, in the context's world. The server and every client of
+// a match must be given the same loadout.
+func StepFunc(weapons []Weapon) game.StepFunc {
+	return func(s game.PlayerState, cmd game.UserCmd, ctx *game.StepCtx) (game.PlayerState, bool) {
+		return Step(s, cmd, ctx.Grid, ctx.Params, weapons)
+	}
+}
+
 // Switch puts weapon w, in loadout slot slot, in player s's hands. The
 // weapon is drawn loaded, but drawing it takes its ReloadTime (the player
 // is FlagReloading meanwhile, and the switching command does not fire),
@@ -262,8 +213,8 @@ func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params, weapons []Weapon)
 // burst ends. Step calls it when a command selects a slot of the loadout
 // other than the current one; commands selecting a slot outside the
 // loadout keep the current weapon.
-func Switch(s PlayerState, slot uint8, w *Weapon) PlayerState {
-	a := s.Arms()
+func Switch(s game.PlayerState, slot uint8, w *Weapon) game.PlayerState {
+	a := ArmsOf(&s)
 	a.Weapon = slot
 	a.Ammo = w.Magazine
 	a.Heat = 0
@@ -273,23 +224,23 @@ func Switch(s PlayerState, slot uint8, w *Weapon) PlayerState {
 }
 
 // Fire advances the weapon of player s by one command and reports whether
-// it fired: the trigger (BtnFire) fires once every FireInterval while
-// rounds remain, an empty magazine or BtnReload starts a reload, and
+// it fired: the trigger (game.BtnFire) fires once every FireInterval while
+// rounds remain, an empty magazine or game.BtnReload starts a reload, and
 // releasing the trigger ends the burst (Heat back to 0). A dead player
 // does not fire.
-func Fire(s PlayerState, cmd UserCmd, w *Weapon) (PlayerState, bool) {
+func Fire(s game.PlayerState, cmd game.UserCmd, w *Weapon) (game.PlayerState, bool) {
 	fired := fire(&s, &cmd, w)
 	return s, fired
 }
 
 // fire is Fire changing the state in place, so that Step passes the
 // state and command on without copying them.
-func fire(s *PlayerState, cmd *UserCmd, w *Weapon) bool {
-	a := s.Arms()
-	d := min(max(cmd.Duration, 0), MaxCmdDuration)
+func fire(s *game.PlayerState, cmd *game.UserCmd, w *Weapon) bool {
+	a := ArmsOf(s)
+	d := min(max(cmd.Duration, 0), game.MaxCmdDuration)
 	ready := a.Wait <= 0 // since before this command
 	a.Wait -= d
-	trigger := cmd.Buttons.Has(BtnFire) && s.Flags&FlagDead == 0
+	trigger := cmd.Buttons.Has(game.BtnFire) && s.Flags&game.FlagDead == 0
 	if s.Flags&FlagReloading != 0 && a.Wait <= 0 {
 		s.Flags &^= FlagReloading
 		a.Ammo = w.Magazine
@@ -305,10 +256,10 @@ func fire(s *PlayerState, cmd *UserCmd, w *Weapon) bool {
 		// whole number of ticks.
 		a.Wait = 0
 	}
-	if s.Flags&FlagDead != 0 || s.Flags&FlagReloading != 0 {
+	if s.Flags&game.FlagDead != 0 || s.Flags&FlagReloading != 0 {
 		return false
 	}
-	if cmd.Buttons.Has(BtnReload) && a.Ammo < w.Magazine || trigger && a.Ammo == 0 && a.Wait <= 0 {
+	if cmd.Buttons.Has(game.BtnReload) && a.Ammo < w.Magazine || trigger && a.Ammo == 0 && a.Wait <= 0 {
 		s.Flags |= FlagReloading
 		a.Wait = w.ReloadTime
 		a.Heat = 0
@@ -332,11 +283,11 @@ func fire(s *PlayerState, cmd *UserCmd, w *Weapon) bool {
 // by spread. Spread comes from a generator seeded by the shooter's slot,
 // the command and the pellet, so the server and the shooter's client draw
 // the same numbers.
-func ShotRay(s PlayerState, cmd UserCmd, shooter int, pellet int, w *Weapon, p *Params) geom.Ray {
-	n := float64(max(int(s.Arms().Heat)-1, 0)) // shots before this one in the burst
-	pitch := AngleToRad(int32(cmd.Pitch)) + math.Min(w.Recoil*n, w.RecoilMax)
-	pitch = math.Min(pitch, AngleToRad(MaxPitch))
-	yaw := AngleToRad(int32(cmd.Yaw))
+func ShotRay(s game.PlayerState, cmd game.UserCmd, shooter int, pellet int, w *Weapon, p *game.Params) geom.Ray {
+	n := float64(max(int(ArmsOf(&s).Heat)-1, 0)) // shots before this one in the burst
+	pitch := game.AngleToRad(int32(cmd.Pitch)) + math.Min(w.Recoil*n, w.RecoilMax)
+	pitch = math.Min(pitch, game.AngleToRad(game.MaxPitch))
+	yaw := game.AngleToRad(int32(cmd.Yaw))
 	sy, cy := math.Sincos(yaw)
 	sp, cp := math.Sincos(pitch)
 	fwd := geom.Vec3{X: cp * cy, Y: cp * sy, Z: sp}
@@ -352,7 +303,7 @@ func ShotRay(s PlayerState, cmd UserCmd, shooter int, pellet int, w *Weapon, p *
 		up := right.Cross(fwd)
 		fwd = fwd.AddScaled(right, r*ca).AddScaled(up, r*sa).Norm()
 	}
-	return geom.Ray{Origin: EyePos(s, p), Dir: fwd}
+	return geom.Ray{Origin: game.EyePos(s, p), Dir: fwd}
 }
 
 // shotHash mixes its inputs with SplitMix64's finaliser (Steele, Lea and
@@ -362,4 +313,22 @@ func shotHash(a, b, c uint64) uint64 {
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
 	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
 	return z ^ (z >> 31)
+}
+
+// ShotRays returns lagkit's weapons' rays of a shot for a client's own
+// verdict (client.Config.ShotRays), loadout weapons: a hitscan weapon's
+// pellets along ShotRay, up to its Range; none for a projectile weapon,
+// whose fate is the server's flight.
+func ShotRays(weapons []Weapon) func(dst []geom.Ray, after *game.PlayerState, cmd *game.UserCmd, shooter int, p *game.Params) ([]geom.Ray, float64) {
+	return func(dst []geom.Ray, after *game.PlayerState, cmd *game.UserCmd, shooter int, p *game.Params) ([]geom.Ray, float64) {
+		a := ArmsOf(after)
+		if int(a.Weapon) >= len(weapons) || weapons[a.Weapon].Kind != Hitscan {
+			return dst, 0
+		}
+		w := &weapons[a.Weapon]
+		for pellet := range max(w.Pellets, 1) {
+			dst = append(dst, ShotRay(*after, *cmd, shooter, pellet, w, p))
+		}
+		return dst, w.Range
+	}
 }

@@ -1,5 +1,5 @@
 // Package weaponfile reads weapons files: the TOML files that define the
-// weapons a match can use (lagkit's own are game.DefaultWeapons, written
+// weapons a match can use (lagkit's own are weapon.Defaults, written
 // out as weapons.toml in this folder). It lives apart from package game
 // so that the shared movement and weapon code, which clients run as
 // WebAssembly, carries no TOML parser.
@@ -34,9 +34,9 @@
 //	splash_radius_m = 4       # explosion radius, 0 to 50 (default 0: none)
 //	splash_damage = 100       # at the centre, falling off linearly to 0 at the radius
 //
-// Angles are in degrees and converted to radians (game.Degrees); rpm
-// becomes the fire interval (game.PerMinute) and reload_s the reload time
-// (game.Seconds), both rounded to whole microseconds as the wire carries
+// Angles are in degrees and converted to radians (weapon.Degrees); rpm
+// becomes the fire interval (weapon.PerMinute) and reload_s the reload time
+// (weapon.Seconds), both rounded to whole microseconds as the wire carries
 // them. A projectile flies in a straight
 // line from the eye, simulated by the server (see package server).
 //
@@ -56,16 +56,17 @@ import (
 
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/internal/cfgfile"
+	"github.com/lagkit/lagkit/shooter/weapon"
 )
 
-// MaxSize is the largest weapons file read, in bytes: game.MaxWeapons
+// MaxSize is the largest weapons file read, in bytes: weapon.MaxLoadout
 // weapons of a few hundred bytes each, with room for comments.
 const MaxSize = 256 << 10
 
 var kind = cfgfile.Kind{Name: "weapons file", MaxSize: MaxSize}
 
 // Load reads and checks the weapons file at path.
-func Load(path string) ([]game.Weapon, error) {
+func Load(path string) ([]weapon.Weapon, error) {
 	data, err := kind.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func Load(path string) ([]game.Weapon, error) {
 
 // Parse parses and checks a weapons file; filename names it in errors,
 // which are all *cfgfile.Error.
-func Parse(filename string, data []byte) ([]game.Weapon, error) {
+func Parse(filename string, data []byte) ([]weapon.Weapon, error) {
 	var f weaponsFile
 	doc, err := kind.DecodeTOML(filename, data, &f)
 	if err != nil {
@@ -84,10 +85,10 @@ func Parse(filename string, data []byte) ([]game.Weapon, error) {
 	switch {
 	case len(f.Weapon) == 0:
 		return nil, doc.Errorf("weapon", "no [[weapon]] tables")
-	case len(f.Weapon) > game.MaxWeapons:
-		return nil, doc.Errorf(fmt.Sprintf("weapon[%d]", game.MaxWeapons), "more than %d weapons", game.MaxWeapons)
+	case len(f.Weapon) > weapon.MaxLoadout:
+		return nil, doc.Errorf(fmt.Sprintf("weapon[%d]", weapon.MaxLoadout), "more than %d weapons", weapon.MaxLoadout)
 	}
-	out := make([]game.Weapon, 0, len(f.Weapon))
+	out := make([]weapon.Weapon, 0, len(f.Weapon))
 	for i := range f.Weapon {
 		at := func(field string) string {
 			if field == "" {
@@ -100,13 +101,13 @@ func Parse(filename string, data []byte) ([]game.Weapon, error) {
 			return nil, doc.Errorf(at(err.field), "%s", err.problem)
 		}
 		if err := w.Validate(); err != nil {
-			var we *game.WeaponError
+			var we *weapon.Error
 			if errors.As(err, &we) {
 				return nil, doc.Errorf(at(we.Field), "%s", we.Problem)
 			}
 			return nil, doc.Errorf(at(""), "%v", err)
 		}
-		if j := slices.IndexFunc(out, func(o game.Weapon) bool { return o.Name == w.Name }); j >= 0 {
+		if j := slices.IndexFunc(out, func(o weapon.Weapon) bool { return o.Name == w.Name }); j >= 0 {
 			return nil, doc.Errorf(at("name"), "%q is already the name of weapon[%d]", w.Name, j)
 		}
 		out = append(out, w)
@@ -161,8 +162,8 @@ func checkInt(field string, v, lo, hi int64) *fieldError {
 }
 
 // weapon converts the table to a Weapon; Validate checks the rest.
-func (e *fileWeapon) weapon() (game.Weapon, *fieldError) {
-	var w game.Weapon
+func (e *fileWeapon) weapon() (weapon.Weapon, *fieldError) {
+	var w weapon.Weapon
 	switch {
 	case e.Name == nil:
 		return w, missing("name")
@@ -192,20 +193,20 @@ func (e *fileWeapon) weapon() (game.Weapon, *fieldError) {
 	w.Name = *e.Name
 	switch *e.Kind {
 	case "hitscan":
-		w.Kind = game.Hitscan
+		w.Kind = weapon.Hitscan
 	case "projectile":
-		w.Kind = game.Projectile
+		w.Kind = weapon.Projectile
 		if e.SpeedMPS == nil {
 			return w, missing("speed_mps")
 		}
 	default:
 		return w, &fieldError{"kind", fmt.Sprintf("%q, want hitscan or projectile", *e.Kind)}
 	}
-	if rpm := *e.RPM; !(rpm >= 1 && rpm <= game.MaxRPM) {
-		return w, &fieldError{"rpm", fmt.Sprintf("%v, want 1 to %d", rpm, game.MaxRPM)}
+	if rpm := *e.RPM; !(rpm >= 1 && rpm <= weapon.MaxRPM) {
+		return w, &fieldError{"rpm", fmt.Sprintf("%v, want 1 to %d", rpm, weapon.MaxRPM)}
 	}
-	if r := *e.ReloadS; !(r >= 0 && r <= game.MaxReloadTime.Seconds()) {
-		return w, &fieldError{"reload_s", fmt.Sprintf("%v, want 0 to %v", r, game.MaxReloadTime.Seconds())}
+	if r := *e.ReloadS; !(r >= 0 && r <= weapon.MaxReloadTime.Seconds()) {
+		return w, &fieldError{"reload_s", fmt.Sprintf("%v, want 0 to %v", r, weapon.MaxReloadTime.Seconds())}
 	}
 	for _, c := range []struct {
 		field  string
@@ -213,17 +214,17 @@ func (e *fileWeapon) weapon() (game.Weapon, *fieldError) {
 		lo, hi int64
 	}{
 		{"magazine", *e.Magazine, 1, math.MaxUint8},
-		{"damage.head", *e.Damage.Head, 0, game.MaxDamage},
-		{"damage.torso", *e.Damage.Torso, 0, game.MaxDamage},
-		{"damage.legs", *e.Damage.Legs, 0, game.MaxDamage},
-		{"splash_damage", e.SplashDamage, 0, game.MaxDamage},
+		{"damage.head", *e.Damage.Head, 0, weapon.MaxDamage},
+		{"damage.torso", *e.Damage.Torso, 0, weapon.MaxDamage},
+		{"damage.legs", *e.Damage.Legs, 0, weapon.MaxDamage},
+		{"splash_damage", e.SplashDamage, 0, weapon.MaxDamage},
 	} {
 		if err := checkInt(c.field, c.v, c.lo, c.hi); err != nil {
 			return w, err
 		}
 	}
-	w.FireInterval = game.PerMinute(*e.RPM)
-	w.ReloadTime = game.Seconds(*e.ReloadS)
+	w.FireInterval = weapon.PerMinute(*e.RPM)
+	w.ReloadTime = weapon.Seconds(*e.ReloadS)
 	w.Magazine = uint8(*e.Magazine)
 	legs := int16(*e.Damage.Legs)
 	w.Damage = [game.NumParts]int16{
@@ -231,18 +232,18 @@ func (e *fileWeapon) weapon() (game.Weapon, *fieldError) {
 		game.PartLegL: legs, game.PartLegR: legs,
 	}
 	w.Range = *e.RangeM
-	w.Spread, w.SpreadGrowth = game.Degrees(e.SpreadDeg), game.Degrees(e.SpreadGrowthDeg)
+	w.Spread, w.SpreadGrowth = weapon.Degrees(e.SpreadDeg), weapon.Degrees(e.SpreadGrowthDeg)
 	w.SpreadMax = w.Spread
 	if e.SpreadMaxDeg != nil {
-		w.SpreadMax = game.Degrees(*e.SpreadMaxDeg)
+		w.SpreadMax = weapon.Degrees(*e.SpreadMaxDeg)
 	}
-	w.Recoil = game.Degrees(e.RecoilDeg)
+	w.Recoil = weapon.Degrees(e.RecoilDeg)
 	if e.RecoilMaxDeg != nil {
-		w.RecoilMax = game.Degrees(*e.RecoilMaxDeg)
+		w.RecoilMax = weapon.Degrees(*e.RecoilMaxDeg)
 	}
 	w.Pellets = 1
 	if e.Pellets != nil {
-		if err := checkInt("pellets", *e.Pellets, 1, game.MaxPellets); err != nil {
+		if err := checkInt("pellets", *e.Pellets, 1, weapon.MaxPellets); err != nil {
 			return w, err
 		}
 		w.Pellets = int(*e.Pellets)
