@@ -128,7 +128,17 @@ type Layout struct {
 	snaps []int
 	// anyTeam reports fields sent to the owner's team (VisTeam).
 	anyTeam bool
+	// runs are the fields' bytes as runs of adjacent fields, in order:
+	// what AppendDigest copies at once on a little-endian machine.
+	runs []byteRun
 }
+
+// byteRun is n bytes of a declared state from offset off.
+type byteRun struct{ off, n uintptr }
+
+// littleEndian reports a machine storing integers little-endian, whose
+// declared state's bytes are already the digest's.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
 // Schema is a game's declared state of type T: the codec (Layout) and
 // typed access to a PlayerState's Game bytes.
@@ -233,6 +243,14 @@ func compile(t reflect.Type, limit uintptr, limitName string) (*Layout, error) {
 		fmt.Fprintf(h, "%s|%s|%d|%s|%t|%d|%d|%d|%g;", f.Name, f.Kind, f.Size, f.Vis, f.Lerp, f.Min, f.Max, f.Bits, f.Quantum)
 	}
 	l.hash = h.Sum64()
+	for i := range l.fields {
+		f := &l.fields[i]
+		if k := len(l.runs) - 1; k >= 0 && l.runs[k].off+l.runs[k].n == f.Offset {
+			l.runs[k].n += uintptr(f.Size)
+		} else {
+			l.runs = append(l.runs, byteRun{off: f.Offset, n: uintptr(f.Size)})
+		}
+	}
 	return l, nil
 }
 
@@ -648,15 +666,39 @@ func (l *Layout) lerp(out, a, b *State, frac float64) {
 	}
 }
 
-// AppendDigest appends every field of s, 8 bytes each little-endian,
-// for state digests: field by field, since the padding between them is
-// not part of the state.
+// AppendDigest appends every field of s, each in its own width
+// little-endian, for state digests: field by field, since the padding
+// between them is not part of the state.
 func (l *Layout) AppendDigest(b []byte, s *State) []byte {
 	if l == nil {
 		return b
 	}
+	if littleEndian {
+		// The fields' bytes are their values little-endian already:
+		// each run of adjacent fields is copied at once.
+		for _, r := range l.runs {
+			b = append(b, unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(s), r.off)), r.n)...)
+		}
+		return b
+	}
+	return l.appendFields(b, s)
+}
+
+// appendFields is AppendDigest field by field, on any machine.
+func (l *Layout) appendFields(b []byte, s *State) []byte {
 	for i := range l.fields {
-		b = binary.LittleEndian.AppendUint64(b, load(s, &l.fields[i]))
+		f := &l.fields[i]
+		v := load(s, f)
+		switch f.Size {
+		case 1:
+			b = append(b, byte(v))
+		case 2:
+			b = binary.LittleEndian.AppendUint16(b, uint16(v))
+		case 4:
+			b = binary.LittleEndian.AppendUint32(b, uint32(v))
+		default:
+			b = binary.LittleEndian.AppendUint64(b, v)
+		}
 	}
 	return b
 }

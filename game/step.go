@@ -66,10 +66,17 @@ const MaxHealth = 100
 // dead player keeps falling but does not move by its own will. It is
 // the one function the server and the owner's client both run.
 func Step(s PlayerState, cmd UserCmd, g *geom.Grid, p *Params) PlayerState {
+	StepIn(&s, cmd, g, p)
+	return s
+}
+
+// StepIn is Step on the state s points to, in place: for a step that
+// adds to lagkit's movement without copying the state (weapon.Step).
+func StepIn(s *PlayerState, cmd UserCmd, g *geom.Grid, p *Params) {
 	// Flags are tested directly: s.Has would copy the whole state, and a
 	// copy of a struct just stored field by field stalls (see Move).
 	if s.Flags&FlagDead != 0 {
 		cmd.Forward, cmd.Side, cmd.Up, cmd.Buttons = 0, 0, 0, 0
 	}
-	return move(&s, &cmd, g, p)
+	*s = move(s, &cmd, g, p)
 }

@@ -79,12 +79,8 @@ func newRig(t testing.TB, cfg server.Config, loadout ...weapon.Weapon) *rig {
 		p := game.DefaultParams()
 		cfg.Movement = &p
 	}
-	shots := cfg.Shots
 	if err := shooter.Arm(&cfg, loadout); err != nil {
 		t.Fatal(err)
-	}
-	if shots != nil {
-		cfg.Shots = shots // a test's own resolution of lagkit's shots
 	}
 	s, err := server.New(cfg)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/transport"
@@ -86,7 +87,7 @@ func playBots(args []string) error {
 				errs[i] = err
 				return
 			}
-			cc := client.Config{Map: m, Movement: &params, Name: fmt.Sprintf("bot%d", i)}
+			cc := shooter.Client(client.Config{Map: m, Movement: &params, Name: fmt.Sprintf("bot%d", i)})
 			if _, err := realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: cc, Brain: b}); err != nil && ctx.Err() == nil {
 				errs[i] = err
 			}

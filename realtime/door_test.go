@@ -22,6 +22,7 @@ import (
 	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -295,7 +296,7 @@ func TestForgedDatagramsChangeNothing(t *testing.T) {
 			playErr = err
 			return
 		}
-		cs, playErr = RunClient(ctx, conn, ClientConfig{Client: client.Config{Map: kit.m, Movement: &kit.params, Name: "victim", Nonce: nonce}, Stats: &live})
+		cs, playErr = RunClient(ctx, conn, ClientConfig{Client: shooter.Client(client.Config{Map: kit.m, Movement: &kit.params, Name: "victim", Nonce: nonce}), Stats: &live})
 	}()
 	waitFor(t, srv.m, "the victim seated", func(i MatchInfo) bool { return len(i.Players) == 1 })
 	time.Sleep(300 * time.Millisecond)
@@ -445,7 +446,7 @@ func TestSilentConnectionsAreClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := RunClient(pctx, conn, ClientConfig{Client: client.Config{Map: kit.m, Movement: &kit.params, Name: "person"}})
+	cs, err := RunClient(pctx, conn, ClientConfig{Client: shooter.Client(client.Config{Map: kit.m, Movement: &kit.params, Name: "person"})})
 	pcancel()
 	wg.Wait()
 	var early, onTime, open int

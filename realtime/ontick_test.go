@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/server"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
 )
@@ -55,7 +56,7 @@ func TestOnTickGetsEveryGameEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.New(client.Config{Map: arena, Name: "p", Nonce: client.RandomNonce()})
+	c, err := client.New(shooter.Client(client.Config{Map: arena, Name: "p", Nonce: client.RandomNonce()}))
 	if err != nil {
 		t.Fatal(err)
 	}

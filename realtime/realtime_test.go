@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/internal/walltest"
+	"github.com/lagkit/lagkit/shooter"
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
@@ -63,7 +64,7 @@ func playBots(t *testing.T, mapName string, n int, d time.Duration, dial func(i 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cc := client.Config{Map: m, Movement: &params, Name: fmt.Sprintf("bot%d", i)}
+			cc := shooter.Client(client.Config{Map: m, Movement: &params, Name: fmt.Sprintf("bot%d", i)})
 			out[i].stats, out[i].err = RunClient(ctx, conn, ClientConfig{Client: cc, Brain: b})
 		}()
 	}
@@ -151,7 +152,7 @@ func TestBotsFillSeats(t *testing.T) {
 	live := &LiveStats{}
 	done := make(chan error, 1)
 	go func() {
-		_, err := RunClient(context.Background(), cliEnd, ClientConfig{Client: client.Config{Map: arena, Name: "alice"}, Stats: live})
+		_, err := RunClient(context.Background(), cliEnd, ClientConfig{Client: shooter.Client(client.Config{Map: arena, Name: "alice"}), Stats: live})
 		done <- err
 	}()
 	waitFor(t, m, "alice in a bot's seat", func(i MatchInfo) bool {
@@ -165,7 +166,7 @@ func TestBotsFillSeats(t *testing.T) {
 	}
 	bobDone := make(chan error, 1)
 	go func() {
-		_, err := RunClient(context.Background(), bobCli, ClientConfig{Client: client.Config{Map: arena, Name: "bob"}})
+		_, err := RunClient(context.Background(), bobCli, ClientConfig{Client: shooter.Client(client.Config{Map: arena, Name: "bob"})})
 		bobDone <- err
 	}()
 	waitFor(t, m, "bob in a bot's seat", func(i MatchInfo) bool { return i.Humans == 2 && i.Bots == 2 && len(i.Players) == 4 })
@@ -333,7 +334,7 @@ func TestRejoinTakesTheBotSeatAsked(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		rejoin := wire.Rejoin{Asked: true, Seat: uint8(oldest.Seat), Team: uint8(oldest.Team)}
-		_, err := RunClient(ctx, cliEnd, ClientConfig{Client: client.Config{Map: arena, Name: "alice", Rejoin: rejoin}})
+		_, err := RunClient(ctx, cliEnd, ClientConfig{Client: shooter.Client(client.Config{Map: arena, Name: "alice", Rejoin: rejoin})})
 		done <- err
 	}()
 	waitFor(t, m, "alice in bot1's seat", func(i MatchInfo) bool {

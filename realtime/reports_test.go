@@ -12,6 +12,7 @@ import (
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/world"
 )
 
@@ -57,7 +58,7 @@ func TestReportReachesSink(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.New(client.Config{Map: arena, Name: "p", Nonce: client.RandomNonce()})
+	c, err := client.New(shooter.Client(client.Config{Map: arena, Name: "p", Nonce: client.RandomNonce()}))
 	if err != nil {
 		t.Fatal(err)
 	}

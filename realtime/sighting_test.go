@@ -13,6 +13,7 @@ import (
 	"github.com/lagkit/lagkit/geom"
 	"github.com/lagkit/lagkit/internal/walltest"
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/world"
 )
@@ -112,8 +113,8 @@ func TestSightingStoredLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shooter := &sightShooter{}
-	shooter.victim.Store(-1)
+	sniper := &sightShooter{}
+	sniper.victim.Store(-1)
 	victim := &sightVictim{stopX: 3.5}
 	var shooterStats, victimStats LiveStats
 	play := func(name string, brain Brain, st *LiveStats) {
@@ -124,12 +125,12 @@ func TestSightingStoredLive(t *testing.T) {
 			return
 		}
 		defer conn.Close("test over")
-		if _, err := RunClient(ctx, conn, ClientConfig{Client: client.Config{Map: rangeMap, Name: name}, Brain: brain, Stats: st}); err != nil {
+		if _, err := RunClient(ctx, conn, ClientConfig{Client: shooter.Client(client.Config{Map: rangeMap, Name: name}), Brain: brain, Stats: st}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	wg.Add(2)
-	go play("shooter", shooter, &shooterStats)
+	go play("shooter", sniper, &shooterStats)
 	go play("victim", victim, &victimStats)
 
 	deadline := time.Now().Add(40 * time.Second)
@@ -155,12 +156,12 @@ func TestSightingStoredLive(t *testing.T) {
 	// The victim's placement reaches its client, and the client's
 	// commands from then on the server, a second later.
 	time.Sleep(1500 * time.Millisecond)
-	shooter.victim.Store(int32(vs))
+	sniper.victim.Store(int32(vs))
 
 	// In the open on both sides.
-	shooter.fire.Store(true)
+	sniper.fire.Store(true)
 	waitUntil("a hit in the open", func() bool { return victimStats.Get().HitsReceived >= 1 })
-	shooter.fire.Store(false)
+	sniper.fire.Store(false)
 	if st := victimStats.Get(); st.SBCReceived != 0 {
 		t.Fatalf("the victim's client found a hit in the open behind cover: %+v", st)
 	}
@@ -168,9 +169,9 @@ func TestSightingStoredLive(t *testing.T) {
 	// Behind the wall on the victim's screen, in the open at the server.
 	victim.walk.Store(true)
 	waitUntil("the victim's client behind the wall", victim.behind.Load)
-	shooter.fire.Store(true)
+	sniper.fire.Store(true)
 	waitUntil("a hit the victim's client found behind cover", func() bool { return victimStats.Get().SBCReceived >= 1 })
-	shooter.fire.Store(false)
+	sniper.fire.Store(false)
 
 	// Every hit its client judged is stored, with that judgment, once it
 	// reached the server.

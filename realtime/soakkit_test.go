@@ -16,6 +16,7 @@ import (
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/game"
 	"github.com/lagkit/lagkit/nav"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/transport"
@@ -145,7 +146,7 @@ func (k *botKit) playFrom(ctx context.Context, local, addr, name string, seed ui
 	if err != nil {
 		return ClientStats{}, err
 	}
-	cc := client.Config{Map: k.m, Movement: &k.params, Name: name, Token: tok}
+	cc := shooter.Client(client.Config{Map: k.m, Movement: &k.params, Name: name, Token: tok})
 	var brain Brain = b
 	if k.reports {
 		brain = &reporter{Brain: b}

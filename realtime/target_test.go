@@ -10,6 +10,7 @@ import (
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/seal"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/transport"
 )
@@ -53,7 +54,7 @@ func TestTargetRTTHoldsTheRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cc := client.Config{Map: kit.m, Movement: &kit.params, Name: who.name}
+		cc := shooter.Client(client.Config{Map: kit.m, Movement: &kit.params, Name: who.name})
 		if who.delay > 0 {
 			// The wrapper hides the UDP session, so the sealing RunClient
 			// gives a UDP client is given here.

@@ -259,12 +259,8 @@ func cfgWithClients(cfg server.Config, n int) server.Config {
 // lagkitShooter returns cfg playing lagkit's shooter's rifle
 // (shooter.Arm), its shots resolved by cfg.Shots if it has one.
 func lagkitShooter(cfg server.Config) server.Config {
-	shots := cfg.Shots
 	if err := shooter.Arm(&cfg, nil); err != nil {
 		panic(err)
-	}
-	if shots != nil {
-		cfg.Shots = shots
 	}
 	return cfg
 }

@@ -69,15 +69,20 @@ func (ws Weapons) Weapon(st *game.PlayerState) (uint8, bool) {
 // Arm makes server configuration cfg play lagkit's shooter's weapons,
 // loadout (nil: the rifle alone, as the ALC study's game had): the step
 // with weapons (weapon.StepFunc), their declared state (weapon.Layout),
-// the resolver (Weapons), and a spawn that hands the weapon back
-// loaded (weapon.Rearm) and a death that stops a reload
-// (weapon.Disarm), each before any Spawn and Died cfg already has.
+// the resolver (Weapons) unless cfg has a resolver of its own (a game
+// that fires lagkit's weapons and resolves their shots itself), and a
+// spawn that hands the weapon back loaded (weapon.Rearm) and a death
+// that stops a reload (weapon.Disarm), each before any Spawn and Died
+// cfg already has.
 func Arm(cfg *server.Config, loadout []weapon.Weapon) error {
 	ws, err := weapon.Loadout(loadout)
 	if err != nil {
 		return fmt.Errorf("shooter: %w", err)
 	}
-	cfg.Step, cfg.Game, cfg.Shots = weapon.StepFunc(ws), weapon.Layout, Weapons{Loadout: ws}
+	cfg.Step, cfg.Game = weapon.StepFunc(ws), weapon.Layout
+	if cfg.Shots == nil {
+		cfg.Shots = Weapons{Loadout: ws}
+	}
 	spawn, died := cfg.Spawn, cfg.Died
 	cfg.Spawn = func(id, team int, st *game.PlayerState) {
 		weapon.Rearm(st, ws)
@@ -105,4 +110,17 @@ func ArmClient(cfg *client.Config, loadout []weapon.Weapon) error {
 	}
 	cfg.Step, cfg.Game, cfg.ShotRays = weapon.StepFunc(ws), weapon.Layout, weapon.ShotRays(ws)
 	return nil
+}
+
+// Client returns client configuration cc as a client of lagkit's
+// shooter with the rifle alone (ArmClient), the game lagkit's servers
+// play unless given another, or as it is if cc brings a game's own step
+// or declared state.
+func Client(cc client.Config) client.Config {
+	if cc.Step == nil && cc.Game == nil {
+		if err := ArmClient(&cc, nil); err != nil {
+			panic(err) // the rifle alone is a valid loadout
+		}
+	}
+	return cc
 }

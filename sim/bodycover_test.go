@@ -11,6 +11,7 @@ import (
 	"github.com/lagkit/lagkit/lagcomp"
 	"github.com/lagkit/lagkit/netem"
 	"github.com/lagkit/lagkit/server"
+	lkshooter "github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/sim"
 	"github.com/lagkit/lagkit/wire"
 	"github.com/lagkit/lagkit/world"
@@ -197,7 +198,7 @@ func TestGameShotTracers(t *testing.T) {
 			link := netem.Config{Latency: 30 * time.Millisecond}
 			cc := client.Config{InterpDelay: 50 * time.Millisecond}
 			sh := &level{}
-			d, err := sim.NewDriver(server.Config{Map: m, Seed: 6, Body: tallDisc, Shots: ref, ShowTracers: true, ShowRewind: tc.rewind},
+			d, err := sim.NewDriver(rifled(server.Config{Map: m, Seed: 6, Body: tallDisc, Shots: ref, ShowTracers: true, ShowRewind: tc.rewind}),
 				[]sim.PlayerConfig{
 					{Client: cc, Brain: sh, Up: link, Down: link},
 					{Client: cc, Brain: stander{}, Up: link, Down: link},
@@ -267,7 +268,7 @@ func appealScene(t *testing.T, body lagcomp.Body, sh sim.Brain, fire *bool, vi *
 	ref := newWallReferee(m)
 	far := netem.Config{Latency: 100 * time.Millisecond}
 	near := netem.Config{Latency: 10 * time.Millisecond}
-	d, err := sim.NewDriver(server.Config{Map: m, Seed: 4, Body: body, Shots: ref, Policy: lagcomp.Config{Name: "alc"}},
+	d, err := sim.NewDriver(rifled(server.Config{Map: m, Seed: 4, Body: body, Shots: ref, Policy: lagcomp.Config{Name: "alc"}}),
 		[]sim.PlayerConfig{
 			{Client: client.Config{InterpDelay: 100 * time.Millisecond}, Brain: sh, Up: far, Down: far},
 			{Client: client.Config{InterpDelay: 50 * time.Millisecond}, Brain: vi, Up: near, Down: near},
@@ -312,4 +313,14 @@ func appealOutcomes(t *testing.T, ref *wallReferee, victim int) (upheld, confirm
 		}
 	}
 	return upheld, confirmed
+}
+
+// rifled returns cfg with its players firing lagkit's rifle
+// (shooter.Arm: its step, state, spawn and death), its shots resolved
+// by cfg.Shots, the game's own.
+func rifled(cfg server.Config) server.Config {
+	if err := lkshooter.Arm(&cfg, nil); err != nil {
+		panic(err)
+	}
+	return cfg
 }

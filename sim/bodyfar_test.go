@@ -103,7 +103,7 @@ func TestBodyBeyondMaxBodyLocal(t *testing.T) {
 	near := netem.Config{Latency: 10 * time.Millisecond}
 	sh := &level{}
 	body := func(int, game.PlayerState) lagcomp.Body { return longHull }
-	d, err := sim.NewDriver(server.Config{Map: m, Seed: 5, BodyOf: body, Shots: ref, Policy: lagcomp.Config{Name: "alc"}},
+	d, err := sim.NewDriver(rifled(server.Config{Map: m, Seed: 5, BodyOf: body, Shots: ref, Policy: lagcomp.Config{Name: "alc"}}),
 		[]sim.PlayerConfig{
 			{Client: client.Config{InterpDelay: 100 * time.Millisecond}, Brain: sh, Up: far, Down: far},
 			{Client: client.Config{InterpDelay: 50 * time.Millisecond}, Brain: stander{}, Up: near, Down: near},

@@ -87,5 +87,5 @@ func TestGameFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Run(4500*time.Millisecond, nil)
-	seen("cleared", map[int]game.StateFlags{0: game.FlagGame, 1: game.FlagGame2, 2: game.FlagGame2})
+	seen("cleared", map[int]game.StateFlags{0: game.FlagGame, 1: game.FlagGame2, 2: game.GameFlags &^ game.FlagGame})
 }

@@ -112,7 +112,7 @@ func TestShapePartsAndHealth(t *testing.T) {
 	cc := client.Config{InterpDelay: 50 * time.Millisecond}
 	ref := &partsReferee{}
 	full := classes
-	cfg := shaped(ref)
+	cfg := rifled(shaped(ref))
 	cfg.SpawnProtection = time.Millisecond // shots pass a spawn-protected player
 	d, err := sim.NewDriver(cfg, []sim.PlayerConfig{
 		{Client: cc, Brain: marksman{}, Up: link, Down: link},
@@ -167,7 +167,7 @@ func TestShapePartsAndHealth(t *testing.T) {
 func TestShapeHealthToOwnerAlone(t *testing.T) {
 	cc := client.Config{InterpDelay: 50 * time.Millisecond}
 	ref := &partsReferee{}
-	d, err := sim.NewDriver(server.Config{Map: world.Field(), Seed: 5, Body: manyParts, Shots: ref, Shape: wire.Shape{Parts: 12}, SpawnProtection: time.Millisecond},
+	d, err := sim.NewDriver(rifled(server.Config{Map: world.Field(), Seed: 5, Body: manyParts, Shots: ref, Shape: wire.Shape{Parts: 12}, SpawnProtection: time.Millisecond}),
 		[]sim.PlayerConfig{{Client: cc, Brain: marksman{}}, {Client: cc, Brain: stander{}}}, 9)
 	if err != nil {
 		t.Fatal(err)

@@ -5,9 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/lagkit/lagkit/internal/pgtest"
-	"github.com/lagkit/lagkit/internal/walltest"
-	"github.com/lagkit/lagkit/realtime/bots"
 	"net"
 	"net/http"
 	"os"
@@ -17,6 +14,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lagkit/lagkit/internal/pgtest"
+	"github.com/lagkit/lagkit/internal/walltest"
+	"github.com/lagkit/lagkit/realtime/bots"
+	"github.com/lagkit/lagkit/shooter"
 
 	"github.com/lagkit/lagkit/client"
 	"github.com/lagkit/lagkit/realtime"
@@ -123,7 +125,7 @@ name = "alc"
 	done := make(chan error, 1)
 	go func() {
 		_, err := realtime.RunClient(context.Background(), conn, realtime.ClientConfig{
-			Client: client.Config{Map: arena, Name: "tester"}, Stats: live})
+			Client: shooter.Client(client.Config{Map: arena, Name: "tester"}), Stats: live})
 		done <- err
 	}()
 	deadline := time.Now().Add(10 * time.Second)

@@ -48,8 +48,12 @@ func TestShooterPolicy(t *testing.T) {
 	skilled := func(i int) bots.Config { return bots.Config{Skill: 0.9, Attacker: i%4 != 3} }
 	run := func(seed uint64) (string, shotCounter) {
 		link := netem.Config{Latency: 30 * time.Millisecond}
+		scfg := server.Config{Map: m, Movement: &params, MaxClients: 4, Rules: shooter.Rules(mode.Config{Mode: mode.FFA})}
+		if err := shooter.Arm(&scfg, nil); err != nil {
+			t.Fatal(err)
+		}
 		d, err := sim.NewBots(sim.Bots{
-			Server:  server.Config{Map: m, Movement: &params, MaxClients: 4, Rules: shooter.Rules(mode.Config{Mode: mode.FFA})},
+			Server: scfg, Client: shooter.Client(client.Config{}),
 			Players: 4, Policy: bots.Shooter(skilled, m, grid, &params, &weapon), Up: link, Down: link,
 		}, seed)
 		if err != nil {

@@ -181,7 +181,7 @@ func damageField(k game.PartKind) string {
 // server and the owner's client both run. The state must keep Arms
 // where ArmsOf finds it.
 func Step(s game.PlayerState, cmd game.UserCmd, g *geom.Grid, p *game.Params, weapons []Weapon) (game.PlayerState, bool) {
-	s = game.Step(s, cmd, g, p)
+	game.StepIn(&s, cmd, g, p)
 	if len(weapons) == 0 {
 		return s, false // no loadout
 	}

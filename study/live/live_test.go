@@ -18,6 +18,7 @@ import (
 	"github.com/lagkit/lagkit/nav"
 	"github.com/lagkit/lagkit/realtime"
 	"github.com/lagkit/lagkit/record"
+	"github.com/lagkit/lagkit/shooter"
 	"github.com/lagkit/lagkit/shooter/bots"
 	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/store"
@@ -158,7 +159,7 @@ func (k *botKit) play(ctx context.Context, addr string, seed uint64, tok []byte)
 	if err != nil {
 		return realtime.ClientStats{}, err
 	}
-	cc := client.Config{Map: k.m, Movement: &k.params, Name: "participant", Token: tok}
+	cc := shooter.Client(client.Config{Map: k.m, Movement: &k.params, Name: "participant", Token: tok})
 	return realtime.RunClient(ctx, conn, realtime.ClientConfig{Client: cc, Brain: b})
 }
 
