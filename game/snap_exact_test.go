@@ -40,14 +40,14 @@ func TestSnapLeavesExactFields(t *testing.T) {
 // and arrays.
 func TestDigestRunsAreTheFields(t *testing.T) {
 	type mixed struct {
-		A  bool
-		B  int8
-		C  int32 // after two bytes of padding
-		D  [3]int16
-		E  float32       `lagkit:"q=0.5,max=100"`
-		F  time.Duration `lagkit:"max=1m"`
-		G  uint8
-		H  float64 `lagkit:"q=0.001,min=-5,max=5"`
+		A bool
+		B int8
+		C int32 // after two bytes of padding
+		D [3]int16
+		E float32       `lagkit:"q=0.5,max=100"`
+		F time.Duration `lagkit:"max=1m"`
+		G uint8
+		H float64 `lagkit:"q=0.001,min=-5,max=5"`
 	}
 	l := MustDeclare[mixed]()
 	if len(l.runs) < 3 {
