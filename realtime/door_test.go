@@ -23,6 +23,7 @@ import (
 	"github.com/lagkit/lagkit/seal"
 	"github.com/lagkit/lagkit/server"
 	"github.com/lagkit/lagkit/shooter"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/transport"
 	"github.com/lagkit/lagkit/wire"
 )
@@ -46,7 +47,7 @@ func newcomer(addr string, nonce uint64, wait time.Duration) (time.Duration, err
 		return 0, err
 	}
 	pub := key.PublicKey().Bytes()
-	m := wire.Connect{Version: wire.Version, Nonce: nonce, Name: "newcomer", InterpDelay: 100 * time.Millisecond, Key: string(pub)}
+	m := wire.Connect{Version: wire.Version, Nonce: nonce, Name: "newcomer", InterpDelay: 100 * time.Millisecond, Key: string(pub), Game: weapon.Layout.Hash()}
 	var sess *seal.Session
 	start := time.Now()
 	deadline := start.Add(wait)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lagkit/lagkit/seal"
+	"github.com/lagkit/lagkit/shooter/weapon"
 	"github.com/lagkit/lagkit/wire"
 )
 
@@ -78,7 +79,7 @@ func (r *rawClient) connect(nonce uint64, name string) int {
 		r.t.Fatal(err)
 	}
 	pub := key.PublicKey().Bytes()
-	m := wire.Connect{Version: wire.Version, Nonce: nonce, Name: name, InterpDelay: 100 * time.Millisecond, Key: string(pub)}
+	m := wire.Connect{Version: wire.Version, Nonce: nonce, Name: name, InterpDelay: 100 * time.Millisecond, Key: string(pub), Game: weapon.Layout.Hash()}
 	r.send(wire.AppendConnect(nil, &m))
 	for {
 		var ch wire.Challenge

@@ -622,7 +622,10 @@ type Shell struct {
 // wire's grids, so that the clients' wire.ProjectileEvent describes the
 // path flown), flown from the next tick (projectile.go). It counts as a
 // shot fired; its record is made when it settles. Pellets are numbered
-// as the resolver traces and launches them, from 0.
+// as the resolver traces and launches them, from 0. Its flight meets
+// the map and lagkit's humanoid hitboxes of the players' present
+// states; a game's own bodies (Config.Body, BodyOf) are not flown
+// against.
 func (w *ShotWorld) Launch(ray geom.Ray, sh Shell) {
 	pellet := w.pellets
 	w.settleOpen()
