@@ -53,8 +53,8 @@ func newLoop(t testing.TB, players int, delay time.Duration) *loop {
 	return newLoopWith(t, players, delay, server.Config{})
 }
 
-// newLoopWith is newLoop with a server configured as cfg, on metro, by
-// default in lagkit's team deathmatch.
+// newLoopWith is newLoop with a server of lagkit's shooter configured
+// as cfg, on metro, by default in lagkit's team deathmatch.
 func newLoopWith(t testing.TB, players int, delay time.Duration, cfg server.Config) *loop {
 	t.Helper()
 	if cfg.Rules == nil {
@@ -65,6 +65,10 @@ func newLoopWith(t testing.TB, players int, delay time.Duration, cfg server.Conf
 		t.Fatal(err)
 	}
 	cfg.Map = m
+	// lagkit's shooter, as the page plays it (the rifle alone).
+	if err := shooter.Arm(&cfg, nil); err != nil {
+		t.Fatal(err)
+	}
 	s, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
