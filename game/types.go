@@ -1,8 +1,10 @@
-// Package game is lagkit's shared game code: the player movement step, the
-// hitbox poses, and the weapons (loadouts, firing, and the weapons file a
-// user can edit). The server, native clients, bots and the browser client
-// (compiled to WebAssembly) all run this exact code, so client prediction
-// reproduces the server bit for bit.
+// Package game is the code every game on lagkit shares: a player's state
+// and command, the movement step, the humanoid hitbox poses, and the
+// game's own declared state and command (Declare, DeclareCmd). The
+// server, native clients, bots and the browser client (compiled to
+// WebAssembly) all run this exact code, so client prediction reproduces
+// the server bit for bit. lagkit's shooter's weapons are its own
+// (package shooter/weapon).
 package game
 
 import (
