@@ -492,6 +492,7 @@ func BenchmarkDecodeSnapshot(b *testing.B) {
 		b.Fatal(err)
 	}
 	var sn Snapshot
+	sn.SetGame(base.Game) // the session's declaration, as a receiver sets it
 	bl := baselineOf(base)
 	b.ReportAllocs()
 	for b.Loop() {
