@@ -17,18 +17,15 @@ func TestImportsNoGameRules(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command to list the imports with")
 	}
-	for _, core := range []string{".", "../client"} {
-		out, err := exec.Command(goTool, "list", "-deps", core).CombinedOutput()
+	for _, core := range []struct{ dir, pkg string }{{".", "server"}, {"../client", "client"}} {
+		out, err := exec.Command(goTool, "list", "-deps", core.dir).CombinedOutput()
 		if err != nil {
-			t.Fatalf("go list -deps %s: %v\n%s", core, err, out)
+			t.Fatalf("go list -deps %s: %v\n%s", core.dir, err, out)
 		}
 		deps := strings.Fields(string(out))
-		want := "github.com/lagkit/lagkit/" + strings.TrimPrefix(strings.TrimPrefix(core, "../"), ".")
-		if core == "." {
-			want = "github.com/lagkit/lagkit/server"
-		}
+		want := "github.com/lagkit/lagkit/" + core.pkg
 		if len(deps) == 0 || deps[len(deps)-1] != want {
-			t.Fatalf("go list -deps %s listed %d packages, not ending with %s: %q", core, len(deps), want, out)
+			t.Fatalf("go list -deps %s listed %d packages, not ending with %s: %q", core.dir, len(deps), want, out)
 		}
 		for _, d := range deps {
 			p := strings.TrimPrefix(d, "github.com/lagkit/lagkit/")
